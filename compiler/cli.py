@@ -1,0 +1,199 @@
+"""The ``rulebook`` command: a thin shell over the pipeline.
+
+Exit status (every subcommand): 0 success; 1 problems found (lint errors, an
+undefined term); 2 unreadable input, bad configuration or bad usage.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import traceback
+from collections.abc import Sequence
+from pathlib import Path
+
+from compiler import __version__
+from compiler.config import Config, ConfigError, load_config
+from compiler.lint import RULES, find_rule
+from compiler.lint import baseline as baselines
+from compiler.pipeline import build_term_graph, lint, read_book
+from compiler.report import FORMATS, Report, exit_code, renderer
+from compiler.report import text as text_report
+
+EXIT_USAGE = 2
+
+
+class UsageError(Exception):
+    """Bad usage or configuration: reported in plain words with exit status 2."""
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = _parser()
+    args = parser.parse_args(argv)
+    try:
+        return int(args.run(args))
+    except (UsageError, ConfigError, baselines.BaselineError) as error:
+        print(f"rulebook: error: {error}", file=sys.stderr)
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        print("rulebook: interrupted", file=sys.stderr)
+        return 130
+    except Exception as error:  # noqa: BLE001 - last resort: no traceback for users
+        if os.environ.get("RULEBOOK_DEBUG"):
+            traceback.print_exc()
+        print(
+            f"rulebook: internal error: {type(error).__name__}: {error}\n"
+            "This is a bug in the rulebook compiler; set RULEBOOK_DEBUG=1 to see the traceback.",
+            file=sys.stderr,
+        )
+        return EXIT_USAGE
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="rulebook",
+        description="Compile, lint and publish XML rulebooks.",
+        epilog="Exit status: 0 success, 1 problems found, 2 unreadable input or bad usage.",
+    )
+    parser.add_argument("--version", action="version", version=f"rulebook {__version__}")
+    commands = parser.add_subparsers(title="commands", required=True, metavar="COMMAND")
+    _add_lint(commands)
+    _add_explain(commands)
+    _add_query(commands)
+    dtd = commands.add_parser("dtd", help="print the rulebook DTD the compiler validates against")
+    dtd.set_defaults(run=_run_dtd)
+    return parser
+
+
+def _add_lint(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    lint_parser = commands.add_parser(
+        "lint",
+        help="check the rulebook for broken references, links, duplicates and format errors",
+        description="Check rulebook sources. Without FILE, lints the sources configured in "
+        "[tool.rulebook] of pyproject.toml.",
+        epilog="Exit status: 0 no errors, 1 errors (or warnings with --strict), 2 unreadable input or bad usage.",
+    )
+    lint_parser.add_argument("files", nargs="*", type=Path, metavar="FILE", help="XML sources to check")
+    lint_parser.add_argument("--format", choices=FORMATS, default="text", help="output format (default: text)")
+    lint_parser.add_argument("--output", "-o", type=Path, help="write the report to this file instead of stdout")
+    lint_parser.add_argument("--strict", action="store_true", help="fail on warnings as well as errors")
+    lint_parser.add_argument("--baseline", type=Path, help="hide the known problems listed in this baseline file")
+    lint_parser.add_argument("--no-baseline", action="store_true", help="ignore the configured baseline")
+    lint_parser.add_argument(
+        "--write-baseline", type=Path, metavar="FILE", help="record every current problem in FILE and exit 0"
+    )
+    lint_parser.add_argument("--color", choices=("auto", "always", "never"), default="auto", help="colour text output")
+    lint_parser.add_argument("--quiet", "-q", action="store_true", help="no progress messages")
+    lint_parser.set_defaults(run=_run_lint)
+
+
+def _add_explain(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    explain = commands.add_parser("explain", help="show the documentation of a lint rule")
+    explain.add_argument("rule", nargs="?", help="rule code (RB101) or name (dangling-reference)")
+    explain.add_argument("--all", action="store_true", help="list every rule")
+    explain.set_defaults(run=_run_explain)
+
+
+def _add_query(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    query = commands.add_parser("query", help="show a term's definition, where it is defined and every use")
+    query.add_argument("term", help="term name, such as line_of_sight")
+    query.add_argument("files", nargs="*", type=Path, metavar="FILE", help="XML sources (default: configured)")
+    query.add_argument("--format", choices=("text", "json"), default="text")
+    query.set_defaults(run=_run_query)
+
+
+def _sources(files: list[Path], config: Config) -> list[Path]:
+    sources = files or list(config.sources)
+    if not sources:
+        raise UsageError("no sources: name FILEs, or set `sources` in [tool.rulebook] of pyproject.toml")
+    return sources
+
+
+def _progress(args: argparse.Namespace, message: str) -> None:
+    if not getattr(args, "quiet", False) and sys.stderr.isatty():
+        print(message, file=sys.stderr)
+
+
+def _run_lint(args: argparse.Namespace) -> int:
+    config = load_config()
+    sources = _sources(args.files, config)
+    _progress(args, f"Checking {len(sources)} file{'s' if len(sources) != 1 else ''}…")
+    result = lint(read_book(sources, config.root), config)
+    if args.write_baseline:
+        _write(args.write_baseline, baselines.serialise(result.diagnostics))
+        print(f"Wrote {len(result.diagnostics)} problems to {args.write_baseline}.", file=sys.stderr)
+        return 2 if any(d.severity.value == "fatal" for d in result.diagnostics) else 0
+    report = Report(result.diagnostics, result.sources, result.files)
+    baseline_path = None if args.no_baseline else (args.baseline or _existing(config.baseline, args.files))
+    if baseline_path is not None:
+        known = baselines.parse(_read(baseline_path), str(baseline_path))
+        applied = baselines.apply(result.diagnostics, known)
+        report = Report(applied.new, result.sources, result.files, applied.known, applied.stale)
+    if args.format == "text":
+        output = text_report.render(report, color=args.output is None and text_report.use_color(args.color))
+    else:
+        output = renderer(args.format)(report)
+    if args.output:
+        _write(args.output, output)
+    else:
+        sys.stdout.write(output)
+    return exit_code(report, strict=args.strict)
+
+
+def _existing(path: Path | None, files: list[Path]) -> Path | None:
+    """The configured baseline applies to the configured sources only, and only if it exists."""
+    if path is None or files or not path.is_file():
+        return None
+    return path
+
+
+def _run_explain(args: argparse.Namespace) -> int:
+    if args.all or not args.rule:
+        width = max(len(r.name) for r in RULES)
+        for rule in RULES:
+            print(f"{rule.code}  {rule.name:<{width}}  {rule.severity.public:<7}  {rule.summary}")
+        return 0
+    rule = find_rule(args.rule)
+    if rule is None:
+        raise UsageError(f"no lint rule is called `{args.rule}` (see `rulebook explain --all`)")
+    print(rule.documentation, end="")
+    print(f"\nDefault severity: {rule.severity.public}.")
+    return 0
+
+
+def _run_query(args: argparse.Namespace) -> int:
+    from compiler.query import query_term, render_json, render_text
+
+    config = load_config()
+    read = read_book(_sources(args.files, config), config.root)
+    for diagnostic in read.diagnostics:
+        if diagnostic.severity.value == "fatal":
+            print(text_report.render_diagnostic(diagnostic, read.sources.get(diagnostic.span.path)), file=sys.stderr)
+            return 2
+    report = query_term(build_term_graph(read.book), args.term)
+    sys.stdout.write(render_json(report) if args.format == "json" else render_text(report))
+    return 0 if report.defined else 1
+
+
+def _run_dtd(args: argparse.Namespace) -> int:
+    from compiler.dtd import dtd_text
+
+    sys.stdout.write(dtd_text())
+    return 0
+
+
+def _read(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8")
+    except OSError as error:
+        raise UsageError(f"cannot read {path}: {error.strerror or error}") from error
+
+
+def _write(path: Path, text: str) -> None:
+    from compiler.fileio import write_atomic
+
+    try:
+        write_atomic(path, text)
+    except OSError as error:
+        raise UsageError(f"cannot write {path}: {error.strerror or error}") from error

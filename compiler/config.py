@@ -1,0 +1,103 @@
+"""Project configuration: the ``[tool.rulebook]`` table of ``pyproject.toml``.
+
+```toml
+[tool.rulebook]
+sources = ["rulebook_src/en/rulebook.xml"]   # what `rulebook lint` reads by default
+baseline = "rulebook_src/en/lint-baseline.json"  # optional: known problems
+
+[tool.rulebook.lint]
+severity = { unused-definition = "error", RB402 = "off" }  # by rule name or code
+ignore = ["mutual-definition"]                               # same as severity "off"
+```
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from compiler.diagnostics import Severity
+from compiler.lint import find_rule
+
+_SEVERITIES = {"error": Severity.ERROR, "warning": Severity.WARNING, "info": Severity.INFO, "off": None}
+_KNOWN_KEYS = {"sources", "baseline", "lint", "site", "data", "books"}
+
+
+class ConfigError(Exception):
+    """The configuration cannot be used; the message says why in plain words."""
+
+
+@dataclass(frozen=True, slots=True)
+class Config:
+    """Resolved settings. Paths are absolute; ``root`` is the project folder."""
+
+    root: Path
+    sources: tuple[Path, ...] = ()
+    baseline: Path | None = None
+    severities: Mapping[str, Severity | None] = field(default_factory=dict)
+    """Configured severity by rule code; ``None`` turns a rule off."""
+
+
+def find_pyproject(start: Path) -> Path | None:
+    """The nearest ``pyproject.toml`` with a ``[tool.rulebook]`` table, from ``start`` upwards."""
+    for folder in (start, *start.parents):
+        candidate = folder / "pyproject.toml"
+        if candidate.is_file() and "[tool.rulebook" in candidate.read_text(encoding="utf-8", errors="replace"):
+            return candidate
+    return None
+
+
+def load_config(start: Path | None = None, pyproject: Path | None = None) -> Config:
+    """Configuration for the project around ``start`` (default: the working folder)."""
+    start = (start or Path.cwd()).resolve()
+    path = pyproject or find_pyproject(start)
+    if path is None:
+        return Config(root=start)
+    try:
+        document = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, tomllib.TOMLDecodeError) as error:
+        raise ConfigError(f"cannot read {path}: {error}") from error
+    table = document.get("tool", {}).get("rulebook", {})
+    return parse_config(table, path.parent.resolve(), str(path))
+
+
+def parse_config(table: Mapping[str, Any], root: Path, origin: str = "pyproject.toml") -> Config:
+    unknown = sorted(set(table) - _KNOWN_KEYS)
+    if unknown:
+        raise ConfigError(f"{origin}: unknown key `{unknown[0]}` in [tool.rulebook]")
+    sources = table.get("sources", [])
+    if not isinstance(sources, list) or not all(isinstance(s, str) for s in sources):
+        raise ConfigError(f"{origin}: `sources` in [tool.rulebook] must be a list of paths")
+    baseline = table.get("baseline")
+    if baseline is not None and not isinstance(baseline, str):
+        raise ConfigError(f"{origin}: `baseline` in [tool.rulebook] must be a path")
+    return Config(
+        root=root,
+        sources=tuple(root / s for s in sources),
+        baseline=root / baseline if baseline else None,
+        severities=_severities(table.get("lint", {}), origin),
+    )
+
+
+def _severities(lint: Mapping[str, Any], origin: str) -> dict[str, Severity | None]:
+    unknown = sorted(set(lint) - {"severity", "ignore"})
+    if unknown:
+        raise ConfigError(f"{origin}: unknown key `{unknown[0]}` in [tool.rulebook.lint]")
+    chosen: dict[str, Severity | None] = {}
+    for key, level in dict(lint.get("severity", {})).items():
+        if level not in _SEVERITIES:
+            raise ConfigError(f"{origin}: severity of `{key}` must be one of error, warning, info, off")
+        chosen[_rule_code(key, origin)] = _SEVERITIES[level]
+    for key in lint.get("ignore", []):
+        chosen[_rule_code(key, origin)] = None
+    return chosen
+
+
+def _rule_code(key: str, origin: str) -> str:
+    rule = find_rule(key)
+    if rule is None:
+        raise ConfigError(f"{origin}: no lint rule is called `{key}` (see `rulebook explain --all`)")
+    return rule.code

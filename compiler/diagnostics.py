@@ -1,0 +1,123 @@
+"""Diagnostics: immutable findings with a stable code, a place and help."""
+
+from __future__ import annotations
+
+import enum
+import textwrap
+from dataclasses import dataclass, field
+
+from compiler.source import Span
+
+DOCS_URL = "https://rules.the-ninth-age.example/lint/{code}/"
+
+
+class Severity(enum.Enum):
+    """How bad a finding is. ``FATAL`` means the input could not be read at all."""
+
+    FATAL = "fatal"
+    ERROR = "error"
+    WARNING = "warning"
+    INFO = "info"
+
+    @property
+    def rank(self) -> int:
+        """Sort rank: the worst first."""
+        return _RANKS[self]
+
+    @property
+    def public(self) -> str:
+        """The name shown in reports: fatal problems are reported as errors."""
+        return "error" if self is Severity.FATAL else self.value
+
+
+_RANKS = {Severity.FATAL: 0, Severity.ERROR: 1, Severity.WARNING: 2, Severity.INFO: 3}
+
+
+@dataclass(frozen=True, slots=True)
+class Note:
+    """A secondary message, optionally pointing at another place ("defined here")."""
+
+    message: str
+    span: Span | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Diagnostic:
+    """One problem at one place."""
+
+    code: str
+    """Stable code, such as ``RB101``."""
+    rule: str
+    """Rule name stating the bad thing, such as ``dangling-reference``."""
+    severity: Severity
+    message: str
+    """Lowercase, no final period, names in backticks."""
+    span: Span
+    """The primary place."""
+    target: str | None = None
+    """The name or id concerned, where there is one."""
+    suggestions: tuple[str, ...] = ()
+    """Replacement names, best first ("did you mean")."""
+    help: str | None = None
+    """How to fix it."""
+    notes: tuple[Note, ...] = ()
+    section_id: str | None = None
+    """Id of the enclosing section (baseline entries match on it, not on lines)."""
+
+    @property
+    def sort_key(self) -> tuple[str, int, int, int, str, str]:
+        span = self.span
+        return (span.path, span.line, span.column, self.severity.rank, self.code, self.target or "")
+
+    @property
+    def url(self) -> str:
+        return DOCS_URL.format(code=self.code)
+
+
+@dataclass(frozen=True, slots=True)
+class Rule:
+    """A lint rule's identity and documentation."""
+
+    code: str
+    name: str
+    severity: Severity
+    """Default severity; configuration may change it."""
+    summary: str
+    """One line: what the rule reports."""
+    doc: str = field(default="", repr=False)
+    """Markdown: What it does / Why is this bad? / Example."""
+
+    def diagnostic(
+        self,
+        message: str,
+        span: Span,
+        *,
+        target: str | None = None,
+        suggestions: tuple[str, ...] = (),
+        help: str | None = None,
+        notes: tuple[Note, ...] = (),
+        section_id: str | None = None,
+    ) -> Diagnostic:
+        return Diagnostic(
+            self.code,
+            self.name,
+            self.severity,
+            message,
+            span,
+            target,
+            suggestions,
+            help,
+            notes,
+            section_id,
+        )
+
+    @property
+    def documentation(self) -> str:
+        """The rule's documentation as Markdown, headed by its code and name."""
+        body = textwrap.dedent(self.doc).strip()
+        return f"# {self.name} ({self.code})\n\n{self.summary}\n\n{body}\n"
+
+
+def sort_diagnostics(diagnostics: list[Diagnostic] | tuple[Diagnostic, ...]) -> list[Diagnostic]:
+    """Diagnostics in report order: path, line, column, severity, code."""
+    return sorted(diagnostics, key=lambda d: d.sort_key)

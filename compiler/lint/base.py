@@ -1,0 +1,44 @@
+"""What every book rule receives, and small helpers the rules share."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import cached_property
+
+from compiler.graph import TermGraph
+from compiler.lint.suggest import Suggester
+from compiler.model import Book
+
+_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+def is_valid_name(name: str) -> bool:
+    """Whether a term name or id is an identifier (letters, digits, underscores)."""
+    return _IDENTIFIER.fullmatch(name) is not None
+
+
+def is_checkable(name: str) -> bool:
+    """Names that other rules resolve: empty and invalid names have rules of their own."""
+    return bool(name) and is_valid_name(name)
+
+
+@dataclass
+class LintInput:
+    """The book and its term graph, with lazily built lookups shared by the rules."""
+
+    book: Book
+    terms: TermGraph
+
+    @cached_property
+    def term_suggester(self) -> Suggester:
+        return Suggester(self.terms.defined_terms())
+
+    @cached_property
+    def id_suggester(self) -> Suggester:
+        return Suggester(self.terms.all_ids())
+
+    @cached_property
+    def dangling_suggester(self) -> Suggester:
+        names = (n for n in self.terms.referenced_names() if not self.terms.is_defined(n))
+        return Suggester(names)

@@ -1,0 +1,1 @@
+"""One module per lint rule: its documentation, its ``RULE`` and (for book rules) ``check``."""

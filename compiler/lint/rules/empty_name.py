@@ -1,0 +1,49 @@
+"""
+## What it does
+Reports a definition or reference with an empty or missing `name`, a link
+with an empty or missing `to`, and an empty `id`.
+
+## Why is this bad?
+An empty name cannot be linked, looked up or defined.
+
+## Example
+```xml
+<reference name="">Leadership</reference>
+```
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from compiler.diagnostics import Diagnostic, Rule, Severity
+from compiler.lint.base import LintInput
+from compiler.source import Span
+
+RULE = Rule("RB301", "empty-name", Severity.ERROR, "a name, link target or id is empty", __doc__ or "")
+
+
+def check(lint: LintInput) -> Iterator[Diagnostic]:
+    book = lint.book
+    for definition in book.definitions:
+        if not definition.name.strip():
+            yield _empty("definition", "name", definition.span, definition.section_id)
+    for reference in book.references:
+        if not reference.name.strip():
+            yield _empty("reference", "name", reference.span, reference.section_id)
+    for link in book.links:
+        if not link.to.strip():
+            yield _empty("link", "to", link.span, link.section_id)
+    for target_id, span in book.ids:
+        if not target_id.strip():
+            yield _empty("element", "id", span, None)
+
+
+def _empty(element: str, attribute: str, span: Span, section_id: str | None) -> Diagnostic:
+    return RULE.diagnostic(
+        f"{element} has an empty `{attribute}`",
+        span,
+        target="",
+        help=f"write the {'term name' if attribute == 'name' else 'id'} in `{attribute}`",
+        section_id=section_id,
+    )

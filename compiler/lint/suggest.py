@@ -1,0 +1,128 @@
+""""Did you mean": close names for a misspelt one.
+
+A name matches a candidate when they are the same after folding case,
+spaces, hyphens and plurals (``Line of Sight`` ~ ``line_of_sight``,
+``undeployed_units_number`` ~ ``undeployed_unit_number``), or when one edit
+turns one into the other (``line_of_sihgt`` ~ ``line_of_sight``: a swap of
+neighbours counts as one edit).
+
+Edit candidates come from a pigeonhole index: one edit leaves either the
+first or the second half of a name intact, so each candidate is filed under
+its halves and a lookup costs six dictionary probes instead of a pass over
+every name. Books with tens of thousands of terms stay fast.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from collections.abc import Iterable
+from functools import lru_cache
+
+MAX_SUGGESTIONS = 3
+_FOLD = str.maketrans({" ": "_", "-": "_", "\t": "_"})
+
+
+@lru_cache(maxsize=65536)
+def normalise(name: str) -> str:
+    """Case-, separator- and plural-insensitive form of a name."""
+    words = name.strip().lower().translate(_FOLD).split("_")
+    return "_".join(singular(word) for word in words if word)
+
+
+def singular(word: str) -> str:
+    """A crude English singular, enough to match ``units`` with ``unit``."""
+    if not word.endswith("s") or len(word) <= 3:
+        return word
+    if len(word) > 4 and word.endswith("ies"):
+        return word[:-3] + "y"
+    if len(word) > 4 and word.endswith(("ches", "shes", "sses", "xes")):
+        return word[:-2]
+    if word.endswith(("ss", "us", "is")):
+        return word
+    return word[:-1]
+
+
+def edit_distance(a: str, b: str) -> int:
+    """Optimal string alignment distance (a swap of neighbours counts as one edit)."""
+    if a == b:
+        return 0
+    previous2: list[int] = []
+    previous = list(range(len(b) + 1))
+    for i in range(1, len(a) + 1):
+        ca = a[i - 1]
+        current = [i] + [0] * len(b)
+        for j in range(1, len(b) + 1):
+            cb = b[j - 1]
+            value = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (ca != cb))
+            if i > 1 and j > 1 and ca == b[j - 2] and a[i - 2] == cb:
+                value = min(value, previous2[j - 2] + 1)
+            current[j] = value
+        previous2, previous = previous, current
+    return previous[-1]
+
+
+def one_edit_apart(a: str, b: str) -> bool:
+    """Whether one insertion, deletion, substitution or swap of neighbours turns ``a`` into ``b``."""
+    if abs(len(a) - len(b)) > 1 or a == b:
+        return False
+    start = 0
+    limit = min(len(a), len(b))
+    while start < limit and a[start] == b[start]:
+        start += 1
+    if len(a) == len(b):
+        rest = start + 1
+        if a[rest:] == b[rest:]:
+            return True
+        return a[start + 2 :] == b[start + 2 :] and a[start : start + 2] == b[start : start + 2][::-1]
+    if len(a) > len(b):
+        return a[start + 1 :] == b[start:]
+    return a[start:] == b[start + 1 :]
+
+
+class Suggester:
+    """Finds the candidates closest to a name."""
+
+    def __init__(self, candidates: Iterable[str]) -> None:
+        self._candidates = sorted(set(candidates))
+        self._by_form: dict[str, list[str]] | None = None
+        self._by_half: dict[tuple[int, bool, str], list[str]] | None = None
+
+    def suggest(self, name: str) -> tuple[str, ...]:
+        """Up to three candidates, best first: same normalised form, then one edit away."""
+        same = self.same_form(name)
+        near = sorted(c for c in self._one_edit(name) if c not in same)
+        return tuple((same + near)[:MAX_SUGGESTIONS])
+
+    def same_form(self, name: str) -> list[str]:
+        """Candidates that differ from ``name`` only in case, separators or plural."""
+        if self._by_form is None:
+            self._by_form = defaultdict(list)
+            for candidate in self._candidates:
+                self._by_form[normalise(candidate)].append(candidate)
+        return [c for c in self._by_form.get(normalise(name), ()) if c != name]
+
+    def _one_edit(self, name: str) -> set[str]:
+        index = self._half_index()
+        found: set[str] = set()
+        size = len(name)
+        for length in (size - 1, size, size + 1):
+            half = length // 2
+            found.update(index.get((length, True, name[:half]), ()))
+            tail = length - half
+            found.update(index.get((length, False, name[size - tail :] if tail else ""), ()))
+        half = size // 2
+        if 0 < half < size:  # a swap across the middle changes both halves
+            found.update(index.get((size, True, name[: half - 1] + name[half]), ()))
+        return {c for c in found if c != name and one_edit_apart(name, c)}
+
+    def _half_index(self) -> dict[tuple[int, bool, str], list[str]]:
+        if self._by_half is None:
+            index: dict[tuple[int, bool, str], list[str]] = defaultdict(list)
+            for candidate in self._candidates:
+                length = len(candidate)
+                half = length // 2
+                index[(length, True, candidate[:half])].append(candidate)
+                index[(length, False, candidate[half:])].append(candidate)
+            self._by_half = index
+        return self._by_half

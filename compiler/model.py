@@ -1,0 +1,249 @@
+"""The document model: one immutable tree for every source format.
+
+Every reader (XML, Markdown, plain-text export) produces a :class:`Document`;
+every later stage (graph, lint, data, site, translation) reads only this model.
+
+Content is a tuple of inline and block nodes in which plain text is a ``str``:
+no wrapper object per text run. Nodes are typed ``NamedTuple``s rather than
+frozen dataclasses: just as immutable, and three to four times cheaper to
+create, which matters for books with tens of thousands of references
+(see ``docs/performance.md``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import NamedTuple, TypeAlias
+
+from compiler.source import Span
+
+Node: TypeAlias = "str | Reference | Link | Definition | Important | LineBreak | Note | Table | ItemList | Figure | Illustration | Section"  # noqa: E501
+Content: TypeAlias = "tuple[Node, ...]"
+
+
+class Reference(NamedTuple):
+    """A use of a game term: ``<reference name="x">display</reference>``."""
+
+    name: str
+    """The term name referred to (a definition's name when it resolves)."""
+    text: str
+    """The display text, as written."""
+    kind: str | None
+    """The ``type`` attribute (``"example"``: an illustrative mention), if any."""
+    span: Span
+    """Where the start tag stands; the span covers the name attribute's value."""
+    section_id: str
+    """Id of the innermost enclosing section."""
+    definition: str | None
+    """Name of the innermost enclosing definition, if any."""
+
+
+class Link(NamedTuple):
+    """A pointer to a section or figure by id: ``<link to="id">text</link>``."""
+
+    to: str
+    """The target id."""
+    text: str
+    """The display text."""
+    span: Span
+    section_id: str
+    """Id of the innermost enclosing section."""
+
+
+class Definition(NamedTuple):
+    """The definition of a game term; may stand inline or wrap blocks, and may nest."""
+
+    name: str
+    """The term name (an identifier such as ``line_of_sight``)."""
+    children: Content
+    span: Span
+    section_id: str
+    """Id of the innermost enclosing section."""
+    parent: str | None
+    """Name of the enclosing definition, for nested definitions."""
+
+    def plain_text(self) -> str:
+        return plain_text(self.children)
+
+
+class Important(NamedTuple):
+    """Text that must stand out."""
+
+    children: Content
+    span: Span
+
+
+class LineBreak(NamedTuple):
+    """A paragraph break (``<br/>``)."""
+
+    span: Span
+
+
+class Note(NamedTuple):
+    """A titled aside (rendered as an admonition)."""
+
+    title: str | None
+    children: Content
+    span: Span
+
+
+class Cell(NamedTuple):
+    """One table cell; ``header`` for a ``<header>`` cell."""
+
+    header: bool
+    children: Content
+    span: Span
+
+
+class Row(NamedTuple):
+    cells: tuple[Cell, ...]
+    span: Span
+
+
+class Table(NamedTuple):
+    """A table; ``columns`` holds the ``<headers>`` row when there is one."""
+
+    title: str | None
+    columns: Row | None
+    rows: tuple[Row, ...]
+    span: Span
+
+
+class Item(NamedTuple):
+    title: str | None
+    children: Content
+    span: Span
+
+
+class ItemList(NamedTuple):
+    """A ``<list>`` (unordered) or a ``<sequence>`` (ordered steps)."""
+
+    ordered: bool
+    items: tuple[Item, ...]
+    span: Span
+
+
+class Image(NamedTuple):
+    source: str
+    """Image file name, relative to the book's image folder."""
+    span: Span
+
+
+class Figure(NamedTuple):
+    id: str
+    images: tuple[Image, ...]
+    caption_title: str | None
+    caption: Content
+    span: Span
+    section_id: str
+
+
+class Illustration(NamedTuple):
+    """Images shown without a caption or id."""
+
+    images: tuple[Image, ...]
+    span: Span
+
+
+class Section(NamedTuple):
+    """A chapter (level 1), section (2) or subsection (3)."""
+
+    id: str
+    """Stable id: the ``id`` attribute, else a slug of the title."""
+    explicit_id: bool
+    """Whether the id was written in the source (and so may be linked to)."""
+    title: str
+    level: int
+    children: Content
+    span: Span
+    parent_id: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class Document:
+    """One parsed source file, with flat indexes of what it contains (document order)."""
+
+    path: str
+    language: str
+    body: tuple[Section, ...]
+    sections: tuple[Section, ...]
+    definitions: tuple[Definition, ...]
+    references: tuple[Reference, ...]
+    links: tuple[Link, ...]
+    figures: tuple[Figure, ...]
+    ids: tuple[tuple[str, Span], ...]
+    """Every id written in the source (sections and figures), with its place."""
+
+
+@dataclass(frozen=True, slots=True)
+class Book:
+    """All documents of one book in one language."""
+
+    documents: tuple[Document, ...]
+
+    @property
+    def sections(self) -> Iterator[Section]:
+        for document in self.documents:
+            yield from document.sections
+
+    @property
+    def definitions(self) -> Iterator[Definition]:
+        for document in self.documents:
+            yield from document.definitions
+
+    @property
+    def references(self) -> Iterator[Reference]:
+        for document in self.documents:
+            yield from document.references
+
+    @property
+    def links(self) -> Iterator[Link]:
+        for document in self.documents:
+            yield from document.links
+
+    @property
+    def figures(self) -> Iterator[Figure]:
+        for document in self.documents:
+            yield from document.figures
+
+    @property
+    def ids(self) -> Iterator[tuple[str, Span]]:
+        for document in self.documents:
+            yield from document.ids
+
+
+def plain_text(content: Content) -> str:
+    """The text of some content with markup dropped and white space folded."""
+    return " ".join("".join(_texts(content)).split())
+
+
+def _texts(content: Content) -> Iterator[str]:
+    for node in content:
+        if isinstance(node, str):
+            yield node
+        elif isinstance(node, Reference | Link):
+            yield node.text
+        elif isinstance(node, Definition | Important):
+            yield from _texts(node.children)
+        elif isinstance(node, Note | Section | Item):
+            yield " "
+            yield from _texts(node.children)
+            yield " "
+        elif isinstance(node, Table):
+            for row in ((node.columns,) if node.columns else ()) + node.rows:
+                for cell in row.cells:
+                    yield " "
+                    yield from _texts(cell.children)
+            yield " "
+        elif isinstance(node, ItemList):
+            for item in node.items:
+                yield " "
+                yield from _texts(item.children)
+            yield " "
+        elif isinstance(node, Figure):
+            yield " "
+            yield from _texts(node.caption)
+            yield " "
+        elif isinstance(node, LineBreak):
+            yield " "

@@ -1,0 +1,72 @@
+"""The order of stages. Each returns what the next one takes; only here are they chained.
+
+    read_book(paths)          -> ReadResult   (documents + reading diagnostics)
+    build_term_graph(book)    -> TermGraph
+    lint(read, config)        -> LintResult   (every diagnostic, configured severities)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from compiler.config import Config
+from compiler.diagnostics import Diagnostic, Severity
+from compiler.graph import TermGraph
+from compiler.lint import apply_settings, run_book_rules
+from compiler.lint.base import LintInput
+from compiler.model import Book, Document
+from compiler.source import SourceText, display_path
+from compiler.xml_source import read_xml_file
+
+
+@dataclass(frozen=True, slots=True)
+class ReadResult:
+    """The documents that could be read, and what reading them found."""
+
+    book: Book
+    diagnostics: tuple[Diagnostic, ...]
+    sources: dict[str, SourceText]
+    """Source text by display path (for showing source lines in reports)."""
+
+    @property
+    def fatal(self) -> bool:
+        return any(d.severity is Severity.FATAL for d in self.diagnostics)
+
+
+@dataclass(frozen=True, slots=True)
+class LintResult:
+    diagnostics: tuple[Diagnostic, ...]
+    """Every finding, in report order, with configured severities."""
+    sources: dict[str, SourceText]
+    files: int
+
+
+def read_book(paths: Sequence[Path], root: Path | None = None, *, language: str = "en") -> ReadResult:
+    """Read every source; unreadable or malformed files give fatal diagnostics and are left out."""
+    documents: list[Document] = []
+    diagnostics: list[Diagnostic] = []
+    sources: dict[str, SourceText] = {}
+    for path in paths:
+        shown = display_path(path, root)
+        result = read_xml_file(path, shown, language=language)
+        diagnostics.extend(result.diagnostics)
+        if result.source is not None:
+            sources[shown] = result.source
+        if result.document is not None:
+            documents.append(result.document)
+    return ReadResult(Book(tuple(documents)), tuple(diagnostics), sources)
+
+
+def build_term_graph(book: Book) -> TermGraph:
+    return TermGraph(book)
+
+
+def lint(read: ReadResult, config: Config) -> LintResult:
+    """Every diagnostic for a book: reading problems, then the book rules (unless reading failed)."""
+    found = list(read.diagnostics)
+    if not read.fatal:
+        found.extend(run_book_rules(LintInput(read.book, build_term_graph(read.book))))
+    diagnostics = apply_settings(found, config.severities)
+    return LintResult(tuple(diagnostics), read.sources, len(read.sources) or len(read.book.documents))

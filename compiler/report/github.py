@@ -1,0 +1,32 @@
+"""``--format github``: GitHub Actions workflow commands, one line per diagnostic.
+
+See "Workflow commands for GitHub Actions": ``::error file=F,line=L,col=C,title=T::message``.
+Values are escaped as the runner expects (``%``, CR, LF; also ``:`` and ``,`` in properties).
+"""
+
+from __future__ import annotations
+
+from compiler.diagnostics import Diagnostic
+from compiler.report import Report
+
+_COMMANDS = {"error": "error", "warning": "warning", "info": "notice"}
+
+
+def _escape_data(value: str) -> str:
+    return value.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def _escape_property(value: str) -> str:
+    return _escape_data(value).replace(":", "%3A").replace(",", "%2C")
+
+
+def line(diagnostic: Diagnostic) -> str:
+    span = diagnostic.span
+    title = _escape_property(f"{diagnostic.code} {diagnostic.rule}")
+    message = diagnostic.message + (f"\nhelp: {diagnostic.help}" if diagnostic.help else "")
+    properties = f"file={_escape_property(span.path)},line={span.line},col={span.column},title={title}"
+    return f"::{_COMMANDS[diagnostic.severity.public]} {properties}::{_escape_data(message)}"
+
+
+def render(report: Report) -> str:
+    return "".join(line(d) + "\n" for d in report.diagnostics)

@@ -1,0 +1,53 @@
+"""``--format json``: one object, ``{"diagnostics": [...], "summary": {...}}``."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from typing import Any
+
+from compiler.diagnostics import Diagnostic
+from compiler.report import Report
+
+
+def diagnostic_record(diagnostic: Diagnostic) -> dict[str, Any]:
+    span = diagnostic.span
+    return {
+        "code": diagnostic.code,
+        "rule": diagnostic.rule,
+        "severity": diagnostic.severity.public,
+        "fatal": diagnostic.severity.value == "fatal",
+        "message": diagnostic.message,
+        "file": span.path,
+        "line": span.line,
+        "column": span.column,
+        "target": diagnostic.target,
+        "suggestions": list(diagnostic.suggestions),
+        "help": diagnostic.help,
+        "section": diagnostic.section_id,
+        "notes": [
+            {"message": note.message}
+            | ({"file": note.span.path, "line": note.span.line, "column": note.span.column} if note.span else {})
+            for note in diagnostic.notes
+        ],
+        "url": diagnostic.url,
+    }
+
+
+def summary(report: Report) -> dict[str, Any]:
+    counts = report.counts()
+    return {
+        "files": report.files,
+        "errors": counts["error"],
+        "warnings": counts["warning"],
+        "info": counts["info"],
+        "fatal": report.fatal,
+        "baselined": report.baselined,
+        "stale_baseline_entries": report.stale_baseline,
+        "by_rule": dict(sorted(Counter(d.rule for d in report.diagnostics).items())),
+    }
+
+
+def render(report: Report) -> str:
+    document = {"diagnostics": [diagnostic_record(d) for d in report.diagnostics], "summary": summary(report)}
+    return json.dumps(document, indent=2, sort_keys=True, ensure_ascii=False) + "\n"

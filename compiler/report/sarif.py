@@ -1,0 +1,95 @@
+"""``--format sarif``: SARIF 2.1.0 for code-scanning dashboards."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Any
+
+from compiler import __version__
+from compiler.diagnostics import Diagnostic
+from compiler.report import Report
+
+SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
+_LEVELS = {"error": "error", "warning": "warning", "info": "note"}
+
+
+def _rules() -> list[dict[str, Any]]:
+    from compiler.lint import RULES
+
+    return [
+        {
+            "id": rule.code,
+            "name": rule.name,
+            "shortDescription": {"text": rule.summary},
+            "fullDescription": {"text": rule.summary},
+            "help": {"text": rule.documentation, "markdown": rule.documentation},
+            "helpUri": f"https://rules.the-ninth-age.example/lint/{rule.code}/",
+            "defaultConfiguration": {"level": _LEVELS[rule.severity.public]},
+        }
+        for rule in RULES
+    ]
+
+
+def _location(path: str, line: int, column: int, message: str | None = None) -> dict[str, Any]:
+    location: dict[str, Any] = {
+        "physicalLocation": {
+            "artifactLocation": {"uri": path, "uriBaseId": "SRCROOT"},
+            "region": {"startLine": line, "startColumn": column},
+        }
+    }
+    if message is not None:
+        location["message"] = {"text": message}
+    return location
+
+
+def _fingerprint(diagnostic: Diagnostic) -> str:
+    """Stable across line moves: rule, target and section, like the baseline."""
+    key = "\x1f".join((diagnostic.rule, diagnostic.target or "", diagnostic.section_id or ""))
+    return hashlib.sha256(key.encode("utf-8")).hexdigest()[:32]
+
+
+def _result(diagnostic: Diagnostic, rule_index: dict[str, int]) -> dict[str, Any]:
+    span = diagnostic.span
+    text = diagnostic.message + (f"\nhelp: {diagnostic.help}" if diagnostic.help else "")
+    result: dict[str, Any] = {
+        "ruleId": diagnostic.code,
+        "ruleIndex": rule_index[diagnostic.code],
+        "level": _LEVELS[diagnostic.severity.public],
+        "message": {"text": text},
+        "locations": [_location(span.path, span.line, span.column)],
+        "partialFingerprints": {"rulebookKey/v1": _fingerprint(diagnostic)},
+    }
+    related = [
+        _location(n.span.path, n.span.line, n.span.column, n.message) | {"id": i}
+        for i, n in enumerate(diagnostic.notes)
+        if n.span is not None
+    ]
+    if related:
+        result["relatedLocations"] = related
+    return result
+
+
+def render(report: Report) -> str:
+    rules = _rules()
+    rule_index = {rule["id"]: i for i, rule in enumerate(rules)}
+    log = {
+        "$schema": SCHEMA,
+        "version": "2.1.0",
+        "runs": [
+            {
+                "tool": {
+                    "driver": {
+                        "name": "rulebook",
+                        "version": __version__,
+                        "informationUri": "https://rules.the-ninth-age.example/lint/",
+                        "rules": rules,
+                    }
+                },
+                "columnKind": "unicodeCodePoints",
+                "originalUriBaseIds": {"SRCROOT": {"description": {"text": "The project folder"}}},
+                "results": [_result(d, rule_index) for d in report.diagnostics],
+            }
+        ],
+    }
+    return json.dumps(log, indent=2, sort_keys=True, ensure_ascii=False) + "\n"

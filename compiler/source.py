@@ -1,0 +1,73 @@
+"""Source locations: where in which file a thing was written."""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import NamedTuple
+
+
+class Span(NamedTuple):
+    """A place in a source file."""
+
+    path: str
+    """Repo-relative (or as given) posix path of the file."""
+    line: int
+    """1-based line number."""
+    column: int
+    """1-based column, counted in characters (not bytes)."""
+    length: int = 0
+    """How many characters the span covers on its line (0: a point)."""
+
+    def __str__(self) -> str:
+        return f"{self.path}:{self.line}:{self.column}"
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class SourceText:
+    """The text of one source file, with fast line lookups."""
+
+    path: str
+    """Display path (posix)."""
+    text: str
+    """The whole decoded text."""
+    line_starts: tuple[int, ...] = field(repr=False, default=())
+    """Offset of the first character of each line."""
+
+    @classmethod
+    def from_text(cls, path: str, text: str) -> SourceText:
+        starts = [0]
+        find = text.find
+        pos = find("\n")
+        while pos != -1:
+            starts.append(pos + 1)
+            pos = find("\n", pos + 1)
+        return cls(path, text, tuple(starts))
+
+    def line_text(self, line: int) -> str:
+        """The text of a 1-based line, without its line break."""
+        if not 1 <= line <= len(self.line_starts):
+            return ""
+        start = self.line_starts[line - 1]
+        end = self.text.find("\n", start)
+        return self.text[start : end if end != -1 else len(self.text)].rstrip("\r")
+
+    def position(self, offset: int) -> tuple[int, int]:
+        """The 1-based (line, column) of a character offset."""
+        index = bisect_right(self.line_starts, offset) - 1
+        return index + 1, offset - self.line_starts[index] + 1
+
+    def span(self, offset: int, length: int = 0) -> Span:
+        line, column = self.position(offset)
+        return Span(self.path, line, column, length)
+
+
+def display_path(path: Path, root: Path | None = None) -> str:
+    """A stable posix path for messages: relative to ``root`` (default: cwd) when inside it."""
+    base = (root or Path.cwd()).resolve()
+    resolved = path.resolve()
+    try:
+        return resolved.relative_to(base).as_posix()
+    except ValueError:
+        return path.as_posix()

@@ -1,0 +1,30 @@
+"""Golden cases: each folder under tests/cases holds a tiny rulebook and the text report it gives.
+
+Rewrite the golden files with ``pytest --update-golden`` and read the diff before committing.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from compiler.config import Config
+from compiler.pipeline import lint, read_book
+from compiler.report import Report, exit_code
+from compiler.report import text as text_report
+
+from .conftest import CASES, ROOT
+
+CASE_DIRS = sorted(p for p in CASES.iterdir() if (p / "book.xml").is_file())
+
+
+@pytest.mark.parametrize("case", CASE_DIRS, ids=lambda p: p.name)
+def test_case_report_matches_golden(case: Path, update_golden: bool) -> None:
+    result = lint(read_book([case / "book.xml"], ROOT), Config(root=ROOT))
+    report = Report(result.diagnostics, result.sources, result.files)
+    output = text_report.render(report) + f"exit status: {exit_code(report)}\n"
+    golden = case / "expected.txt"
+    if update_golden or not golden.exists():
+        golden.write_text(output, encoding="utf-8")
+    assert output == golden.read_text(encoding="utf-8")
