@@ -39,7 +39,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("rulebook: interrupted", file=sys.stderr)
         return 130
-    except Exception as error:  # noqa: BLE001 - last resort: no traceback for users
+    except Exception as error:
         if os.environ.get("RULEBOOK_DEBUG"):
             traceback.print_exc()
         print(
@@ -125,11 +125,13 @@ def _run_lint(args: argparse.Namespace) -> int:
         print(f"Wrote {len(result.diagnostics)} problems to {args.write_baseline}.", file=sys.stderr)
         return 2 if any(d.severity.value == "fatal" for d in result.diagnostics) else 0
     report = Report(result.diagnostics, result.sources, result.files)
-    baseline_path = None if args.no_baseline else (args.baseline or _existing(config.baseline, args.files))
+    baseline_path = None if args.no_baseline else (args.baseline or _existing(config.baseline))
     if baseline_path is not None:
         known = baselines.parse(_read(baseline_path), str(baseline_path))
         applied = baselines.apply(result.diagnostics, known)
-        report = Report(applied.new, result.sources, result.files, applied.known, applied.stale)
+        # Linting a few files (a pre-commit hook) leaves most entries unmatched: not stale.
+        stale = applied.stale if not args.files or args.baseline else 0
+        report = Report(applied.new, result.sources, result.files, applied.known, stale)
     if args.format == "text":
         output = text_report.render(report, color=args.output is None and text_report.use_color(args.color))
     else:
@@ -141,11 +143,9 @@ def _run_lint(args: argparse.Namespace) -> int:
     return exit_code(report, strict=args.strict)
 
 
-def _existing(path: Path | None, files: list[Path]) -> Path | None:
-    """The configured baseline applies to the configured sources only, and only if it exists."""
-    if path is None or files or not path.is_file():
-        return None
-    return path
+def _existing(path: Path | None) -> Path | None:
+    """The configured baseline, if there is one on disk."""
+    return path if path is not None and path.is_file() else None
 
 
 def _run_explain(args: argparse.Namespace) -> int:
@@ -154,11 +154,11 @@ def _run_explain(args: argparse.Namespace) -> int:
         for rule in RULES:
             print(f"{rule.code}  {rule.name:<{width}}  {rule.severity.public:<7}  {rule.summary}")
         return 0
-    rule = find_rule(args.rule)
-    if rule is None:
+    found = find_rule(args.rule)
+    if found is None:
         raise UsageError(f"no lint rule is called `{args.rule}` (see `rulebook explain --all`)")
-    print(rule.documentation, end="")
-    print(f"\nDefault severity: {rule.severity.public}.")
+    print(found.documentation, end="")
+    print(f"\nDefault severity: {found.severity.public}.")
     return 0
 
 

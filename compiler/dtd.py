@@ -36,7 +36,9 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     ("not-text", re.compile(r"Element (?P<tag>\S+) was declared #PCDATA but contains non text nodes")),
     (
         "bad-value",
-        re.compile(r'Value "(?P<value>.*)" for attribute (?P<attr>\S+) of (?P<tag>\S+) is not among the enumerated set'),
+        re.compile(
+            r'Value "(?P<value>.*)" for attribute (?P<attr>\S+) of (?P<tag>\S+) is not among the enumerated set'
+        ),
     ),
     ("missing-attribute", re.compile(r"Element (?P<tag>\S+) does not carry attribute (?P<attr>\S+)")),
 ]
@@ -55,7 +57,7 @@ def _dtd() -> etree.DTD:
 
 @cache
 def declared_elements() -> tuple[str, ...]:
-    return tuple(sorted(str(e.name) for e in _dtd().iterelements()))
+    return tuple(sorted(str(e.name) for e in _dtd().iterelements()))  # type: ignore[attr-defined]
 
 
 def validate(root: etree._Element, source: SourceText) -> Iterator[Diagnostic]:
@@ -63,7 +65,7 @@ def validate(root: etree._Element, source: SourceText) -> Iterator[Diagnostic]:
     schema = _dtd()
     if schema.validate(root):
         return
-    errors = list(schema.error_log)
+    errors = list(schema.error_log)  # type: ignore[call-overload]
     locator = _Locator(root, source)
     unknown = {m.group("tag") for e in errors if (m := _PATTERNS[0][1].match(e.message))}
     for error in errors:
@@ -133,7 +135,7 @@ class _Locator:
         self._path = source.path
         self._by_line: dict[tuple[int, str], list[Span]] = defaultdict(list)
         for index, element in enumerate(elements):
-            line = element.sourceline or 1
+            line = int(element.sourceline or 1)  # type: ignore[call-overload]  # lxml-stubs lack its type
             span = spans[index] if spans else Span(source.path, line, 1)
             self._by_line[(line, str(element.tag))].append(span)
         self._used: dict[tuple[int, str], int] = defaultdict(int)

@@ -39,7 +39,7 @@ def start_tag_spans(source: SourceText, offsets: list[int]) -> list[Span]:
     """The span of each start tag (1-based line and column) from its offset."""
     starts = source.line_starts
     path = source.path
-    spans = []
+    spans: list[Span] = []
     append = spans.append
     for offset in offsets:
         line = bisect_right(starts, offset)

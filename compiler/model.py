@@ -16,10 +16,14 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import NamedTuple, TypeAlias
 
-from compiler.source import Span
+from compiler.source import SourceText, Span
 
 Node: TypeAlias = "str | Reference | Link | Definition | Important | LineBreak | Note | Table | ItemList | Figure | Illustration | Section"  # noqa: E501
 Content: TypeAlias = "tuple[Node, ...]"
+
+# Every node records its source file and the character offset where it starts;
+# its ``span`` (path, line, column) is computed from them on demand: creating a
+# Span per element up front costs more than building the node itself.
 
 
 class Reference(NamedTuple):
@@ -31,12 +35,19 @@ class Reference(NamedTuple):
     """The display text, as written."""
     kind: str | None
     """The ``type`` attribute (``"example"``: an illustrative mention), if any."""
-    span: Span
-    """Where the start tag stands; the span covers the name attribute's value."""
     section_id: str
     """Id of the innermost enclosing section."""
     definition: str | None
     """Name of the innermost enclosing definition, if any."""
+    source: SourceText
+    """The file the node was read from."""
+    offset: int
+    """Character offset of the node's start tag in its source."""
+
+    @property
+    def span(self) -> Span:
+        """Where the node starts (computed from ``source`` and ``offset``)."""
+        return self.source.span(self.offset)
 
 
 class Link(NamedTuple):
@@ -46,9 +57,15 @@ class Link(NamedTuple):
     """The target id."""
     text: str
     """The display text."""
-    span: Span
     section_id: str
     """Id of the innermost enclosing section."""
+    source: SourceText
+    offset: int
+
+    @property
+    def span(self) -> Span:
+        """Where the node starts (computed from ``source`` and ``offset``)."""
+        return self.source.span(self.offset)
 
 
 class Definition(NamedTuple):
@@ -57,11 +74,17 @@ class Definition(NamedTuple):
     name: str
     """The term name (an identifier such as ``line_of_sight``)."""
     children: Content
-    span: Span
     section_id: str
     """Id of the innermost enclosing section."""
     parent: str | None
     """Name of the enclosing definition, for nested definitions."""
+    source: SourceText
+    offset: int
+
+    @property
+    def span(self) -> Span:
+        """Where the node starts (computed from ``source`` and ``offset``)."""
+        return self.source.span(self.offset)
 
     def plain_text(self) -> str:
         return plain_text(self.children)
@@ -71,13 +94,25 @@ class Important(NamedTuple):
     """Text that must stand out."""
 
     children: Content
-    span: Span
+    source: SourceText
+    offset: int
+
+    @property
+    def span(self) -> Span:
+        """Where the node starts (computed from ``source`` and ``offset``)."""
+        return self.source.span(self.offset)
 
 
 class LineBreak(NamedTuple):
     """A paragraph break (``<br/>``)."""
 
-    span: Span
+    source: SourceText
+    offset: int
+
+    @property
+    def span(self) -> Span:
+        """Where the node starts (computed from ``source`` and ``offset``)."""
+        return self.source.span(self.offset)
 
 
 class Note(NamedTuple):
@@ -85,7 +120,13 @@ class Note(NamedTuple):
 
     title: str | None
     children: Content
-    span: Span
+    source: SourceText
+    offset: int
+
+    @property
+    def span(self) -> Span:
+        """Where the node starts (computed from ``source`` and ``offset``)."""
+        return self.source.span(self.offset)
 
 
 class Cell(NamedTuple):
@@ -93,12 +134,26 @@ class Cell(NamedTuple):
 
     header: bool
     children: Content
-    span: Span
+    source: SourceText
+    offset: int
+
+    @property
+    def span(self) -> Span:
+        """Where the node starts (computed from ``source`` and ``offset``)."""
+        return self.source.span(self.offset)
 
 
 class Row(NamedTuple):
+    """A table row (the ``<headers>`` row too)."""
+
     cells: tuple[Cell, ...]
-    span: Span
+    source: SourceText
+    offset: int
+
+    @property
+    def span(self) -> Span:
+        """Where the node starts (computed from ``source`` and ``offset``)."""
+        return self.source.span(self.offset)
 
 
 class Table(NamedTuple):
@@ -107,13 +162,27 @@ class Table(NamedTuple):
     title: str | None
     columns: Row | None
     rows: tuple[Row, ...]
-    span: Span
+    source: SourceText
+    offset: int
+
+    @property
+    def span(self) -> Span:
+        """Where the node starts (computed from ``source`` and ``offset``)."""
+        return self.source.span(self.offset)
 
 
 class Item(NamedTuple):
+    """One entry of a list or one step of a sequence."""
+
     title: str | None
     children: Content
-    span: Span
+    source: SourceText
+    offset: int
+
+    @property
+    def span(self) -> Span:
+        """Where the node starts (computed from ``source`` and ``offset``)."""
+        return self.source.span(self.offset)
 
 
 class ItemList(NamedTuple):
@@ -121,29 +190,56 @@ class ItemList(NamedTuple):
 
     ordered: bool
     items: tuple[Item, ...]
-    span: Span
+    source: SourceText
+    offset: int
+
+    @property
+    def span(self) -> Span:
+        """Where the node starts (computed from ``source`` and ``offset``)."""
+        return self.source.span(self.offset)
 
 
 class Image(NamedTuple):
-    source: str
-    """Image file name, relative to the book's image folder."""
-    span: Span
+    """An image by file name, relative to the book's image folder."""
+
+    file: str
+    source: SourceText
+    offset: int
+
+    @property
+    def span(self) -> Span:
+        """Where the node starts (computed from ``source`` and ``offset``)."""
+        return self.source.span(self.offset)
 
 
 class Figure(NamedTuple):
+    """Images with an id (so links can point at them) and a caption."""
+
     id: str
     images: tuple[Image, ...]
     caption_title: str | None
     caption: Content
-    span: Span
     section_id: str
+    source: SourceText
+    offset: int
+
+    @property
+    def span(self) -> Span:
+        """Where the node starts (computed from ``source`` and ``offset``)."""
+        return self.source.span(self.offset)
 
 
 class Illustration(NamedTuple):
     """Images shown without a caption or id."""
 
     images: tuple[Image, ...]
-    span: Span
+    source: SourceText
+    offset: int
+
+    @property
+    def span(self) -> Span:
+        """Where the node starts (computed from ``source`` and ``offset``)."""
+        return self.source.span(self.offset)
 
 
 class Section(NamedTuple):
@@ -156,8 +252,14 @@ class Section(NamedTuple):
     title: str
     level: int
     children: Content
-    span: Span
     parent_id: str | None
+    source: SourceText
+    offset: int
+
+    @property
+    def span(self) -> Span:
+        """Where the node starts (computed from ``source`` and ``offset``)."""
+        return self.source.span(self.offset)
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,13 +1,15 @@
 """The order of stages. Each returns what the next one takes; only here are they chained.
 
-    read_book(paths)          -> ReadResult   (documents + reading diagnostics)
-    build_term_graph(book)    -> TermGraph
-    lint(read, config)        -> LintResult   (every diagnostic, configured severities)
+read_book(paths)          -> ReadResult   (documents + reading diagnostics)
+build_term_graph(book)    -> TermGraph
+lint(read, config)        -> LintResult   (every diagnostic, configured severities)
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import gc
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -43,8 +45,30 @@ class LintResult:
     files: int
 
 
+@contextmanager
+def gc_paused() -> Iterator[None]:
+    """Pause the cyclic garbage collector while building large acyclic structures.
+
+    The model is made of tuples that never form cycles; with the collector on,
+    building a big book triggers full collections over an ever larger heap and
+    costs more than the building itself (measured: about 2x on the 100x book).
+    """
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
 def read_book(paths: Sequence[Path], root: Path | None = None, *, language: str = "en") -> ReadResult:
     """Read every source; unreadable or malformed files give fatal diagnostics and are left out."""
+    with gc_paused():
+        return _read_book(paths, root, language)
+
+
+def _read_book(paths: Sequence[Path], root: Path | None, language: str) -> ReadResult:
     documents: list[Document] = []
     diagnostics: list[Diagnostic] = []
     sources: dict[str, SourceText] = {}
@@ -66,7 +90,8 @@ def build_term_graph(book: Book) -> TermGraph:
 def lint(read: ReadResult, config: Config) -> LintResult:
     """Every diagnostic for a book: reading problems, then the book rules (unless reading failed)."""
     found = list(read.diagnostics)
-    if not read.fatal:
-        found.extend(run_book_rules(LintInput(read.book, build_term_graph(read.book))))
-    diagnostics = apply_settings(found, config.severities)
+    with gc_paused():
+        if not read.fatal:
+            found.extend(run_book_rules(LintInput(read.book, build_term_graph(read.book))))
+        diagnostics = apply_settings(found, config.severities)
     return LintResult(tuple(diagnostics), read.sources, len(read.sources) or len(read.book.documents))

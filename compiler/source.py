@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from dataclasses import dataclass, field
+from itertools import accumulate
 from pathlib import Path
 from typing import NamedTuple
 
@@ -37,13 +38,9 @@ class SourceText:
 
     @classmethod
     def from_text(cls, path: str, text: str) -> SourceText:
-        starts = [0]
-        find = text.find
-        pos = find("\n")
-        while pos != -1:
-            starts.append(pos + 1)
-            pos = find("\n", pos + 1)
-        return cls(path, text, tuple(starts))
+        lengths = map(len, text.split("\n"))
+        starts = accumulate(lengths, lambda total, length: total + length + 1, initial=0)
+        return cls(path, text, tuple(starts)[:-1])
 
     def line_text(self, line: int) -> str:
         """The text of a 1-based line, without its line break."""

@@ -12,6 +12,7 @@ import re
 import unicodedata
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 
 from lxml import etree
@@ -19,7 +20,7 @@ from lxml import etree
 from compiler import dtd
 from compiler.diagnostics import Diagnostic
 from compiler.lint.rules import invalid_document, malformed_xml, unreadable_source
-from compiler.locate import start_tag_offsets, start_tag_spans
+from compiler.locate import start_tag_offsets
 from compiler.model import (
     Cell,
     Content,
@@ -119,6 +120,7 @@ def _malformed(error: etree.XMLSyntaxError, source: SourceText) -> Diagnostic:
     )
 
 
+@lru_cache(maxsize=4096)
 def slugify(title: str) -> str:
     """A readable anchor from a title: ``"Hidden or Open Lists ?"`` -> ``hidden-or-open-lists``."""
     ascii_title = unicodedata.normalize("NFKD", title).encode("ascii", "ignore").decode()
@@ -126,7 +128,12 @@ def slugify(title: str) -> str:
 
 
 class _Builder:
-    """Walks the lxml tree once, in document order, building immutable nodes."""
+    """Walks the lxml tree once, in document order, building immutable nodes.
+
+    Start tags appear in the text in document order, so the n-th element visited
+    starts at the n-th start-tag offset: ``_offset()`` is called exactly once per
+    element, in pre-order.
+    """
 
     def __init__(self, source: SourceText, root: etree._Element, language: str) -> None:
         self.source = source
@@ -134,8 +141,8 @@ class _Builder:
         self.root = root
         self.language = language
         self.diagnostics: list[Diagnostic] = []
-        self._spans = iter(self._element_spans())
-        self._taken_ids = {str(i) for i in root.xpath("//@id")}
+        self._offsets = iter(self._element_offsets())
+        self._taken_ids = {str(i) for i in root.xpath("//@id")}  # type: ignore[union-attr]
         self.sections: list[Section] = []
         self.definitions: list[Definition] = []
         self.references: list[Reference] = []
@@ -143,23 +150,27 @@ class _Builder:
         self.figures: list[Figure] = []
         self.ids: list[tuple[str, Span]] = []
 
-    def _element_spans(self) -> list[Span]:
+    def _element_offsets(self) -> list[int]:
         count = sum(1 for _ in self.root.iter(tag=etree.Element))
         offsets = start_tag_offsets(self.source.text, count)
-        if len(offsets) != count:  # pragma: no cover - defensive
-            return [Span(self.path, e.sourceline or 1, 1) for e in self.root.iter(tag=etree.Element)]
-        return start_tag_spans(self.source, offsets)
+        if len(offsets) != count:  # pragma: no cover - defensive: fall back to line starts
+            starts = self.source.line_starts
+            lines = [int(e.sourceline or 1) for e in self.root.iter(tag=etree.Element)]  # type: ignore[call-overload]
+            return [starts[min(line, len(starts)) - 1] for line in lines]
+        return offsets
 
-    def _span(self) -> Span:
-        return next(self._spans)
+    def _offset(self) -> int:
+        return next(self._offsets)
 
     def build(self) -> Document:
-        span = self._span()
+        offset = self._offset()
         body = tuple(n for n in self._content(self.root, "", None) if isinstance(n, Section))
         if self.root.tag != "document":
             self.diagnostics.append(
                 invalid_document.RULE.diagnostic(
-                    f"the root element is `<{self.root.tag}>`, not `<document>`", span, target=str(self.root.tag)
+                    f"the root element is `<{self.root.tag}>`, not `<document>`",
+                    self.source.span(offset),
+                    target=str(self.root.tag),
                 )
             )
         return Document(
@@ -179,6 +190,9 @@ class _Builder:
     def _content(self, element: etree._Element, section_id: str, definition: str | None) -> Content:
         parts: list[Node] = []
         append = parts.append
+        references = self.references
+        offsets = self._offsets
+        source = self.source
         text = element.text
         if text:
             append(" " if text.isspace() else text)
@@ -186,17 +200,19 @@ class _Builder:
             tag = child.tag
             if tag == "reference":
                 # The hot path (most elements are references): no method call.
-                span = next(self._spans)
-                label = child.text or "" if len(child) == 0 else self._text_only(child)
-                reference = Reference(child.get("name", ""), label, child.get("type"), span, section_id, definition)
-                self.references.append(reference)
+                offset = next(offsets)
+                label = (child.text or "") if len(child) == 0 else self._text_only(child)
+                reference = Reference(
+                    child.get("name", ""), label, child.get("type"), section_id, definition, source, offset
+                )
+                references.append(reference)
                 append(reference)
             elif isinstance(tag, str):
                 node = self._node(child, tag, section_id, definition)
                 if type(node) is tuple:
-                    parts.extend(node)
+                    parts.extend(node)  # type: ignore[arg-type]  # an unknown element's content
                 elif node is not None:
-                    append(node)
+                    append(node)  # type: ignore[arg-type]
             elif isinstance(child, etree._Entity):
                 append(self._entity(child, section_id))
             tail = child.tail
@@ -205,27 +221,26 @@ class _Builder:
         return tuple(parts)
 
     def _node(self, el: etree._Element, tag: str, section_id: str, definition: str | None) -> Node | Content | None:
-        if tag == "reference":
-            return self._reference(el, section_id, definition)
+        source = self.source
         if tag == "definition":
             return self._definition(el, section_id, definition)
         if tag == "link":
-            span = self._span()
-            link = Link(el.get("to", ""), self._text_only(el), span, section_id)
+            offset = self._offset()
+            link = Link(el.get("to", ""), self._text_only(el), section_id, source, offset)
             self.links.append(link)
             return link
         if tag == "br":
-            line_break = LineBreak(self._span())
+            line_break = LineBreak(source, self._offset())
             self._skip_descendants(el)
             return line_break
         if tag in SECTION_LEVELS:
             return self._section(el, tag, section_id)
         if tag == "important":
-            span = self._span()
-            return Important(self._content(el, section_id, definition), span)
+            offset = self._offset()
+            return Important(self._content(el, section_id, definition), source, offset)
         if tag == "note":
-            span = self._span()
-            return Note(el.get("title"), self._content(el, section_id, definition), span)
+            offset = self._offset()
+            return Note(el.get("title"), self._content(el, section_id, definition), source, offset)
         if tag == "table":
             return self._table(el, section_id, definition)
         if tag in ("list", "sequence"):
@@ -233,41 +248,35 @@ class _Builder:
         if tag == "figure":
             return self._figure(el, section_id, definition)
         if tag == "illustration":
-            span = self._span()
-            return Illustration(tuple(self._images(el)), span)
+            offset = self._offset()
+            return Illustration(tuple(self._images(el)), source, offset)
         # Unknown elements (reported by the DTD check): keep their content.
-        self._span()
+        self._offset()
         return self._content(el, section_id, definition)
 
-    def _reference(self, el: etree._Element, section_id: str, definition: str | None) -> Reference:
-        span = self._span()
-        reference = Reference(el.get("name", ""), self._text_only(el), el.get("type"), span, section_id, definition)
-        self.references.append(reference)
-        return reference
-
     def _definition(self, el: etree._Element, section_id: str, parent: str | None) -> Definition:
-        span = self._span()
+        offset = self._offset()
         name = el.get("name", "")
-        definition = Definition(name, (), span, section_id, parent)
         index = len(self.definitions)
-        self.definitions.append(definition)  # document order: outer before nested
+        self.definitions.append(Definition(name, (), section_id, parent, self.source, offset))  # outer first
         children = self._content(el, section_id, name)
-        definition = Definition(name, children, span, section_id, parent)
+        definition = Definition(name, children, section_id, parent, self.source, offset)
         self.definitions[index] = definition
         return definition
 
     def _section(self, el: etree._Element, tag: str, parent_id: str) -> Section:
-        span = self._span()
+        offset = self._offset()
         title = " ".join((el.get("title") or "").split())
         explicit = el.get("id")
         section_id = explicit if explicit is not None else self._new_id(title, parent_id)
         if explicit is not None:
-            self.ids.append((explicit, span))
+            self.ids.append((explicit, self.source.span(offset)))
+        level = SECTION_LEVELS[tag]
         index = len(self.sections)
-        placeholder = Section(section_id, explicit is not None, title, SECTION_LEVELS[tag], (), span, parent_id or None)
-        self.sections.append(placeholder)
+        parent = parent_id or None
+        self.sections.append(Section(section_id, explicit is not None, title, level, (), parent, self.source, offset))
         children = self._content(el, section_id, None)
-        section = Section(section_id, explicit is not None, title, SECTION_LEVELS[tag], children, span, parent_id or None)
+        section = Section(section_id, explicit is not None, title, level, children, parent, self.source, offset)
         self.sections[index] = section
         return section
 
@@ -286,7 +295,7 @@ class _Builder:
         return candidate
 
     def _table(self, el: etree._Element, section_id: str, definition: str | None) -> Table:
-        span = self._span()
+        offset = self._offset()
         columns: Row | None = None
         rows: list[Row] = []
         for child in el.iterchildren(tag=etree.Element):
@@ -295,47 +304,48 @@ class _Builder:
                 columns = row
             else:
                 rows.append(row)
-        return Table(el.get("title"), columns, tuple(rows), span)
+        return Table(el.get("title"), columns, tuple(rows), self.source, offset)
 
     def _row(self, el: etree._Element, section_id: str, definition: str | None) -> Row:
-        span = self._span()
+        offset = self._offset()
         cells = []
         for child in el.iterchildren(tag=etree.Element):
-            cell_span = self._span()
+            cell_offset = self._offset()
             content = self._content(child, section_id, definition)
-            cells.append(Cell(child.tag == "header", content, cell_span))
-        return Row(tuple(cells), span)
+            cells.append(Cell(child.tag == "header", content, self.source, cell_offset))
+        return Row(tuple(cells), self.source, offset)
 
     def _item_list(self, el: etree._Element, ordered: bool, section_id: str, definition: str | None) -> ItemList:
-        span = self._span()
+        offset = self._offset()
         items = []
         for child in el.iterchildren(tag=etree.Element):
-            item_span = self._span()
-            items.append(Item(child.get("title"), self._content(child, section_id, definition), item_span))
-        return ItemList(ordered, tuple(items), span)
+            item_offset = self._offset()
+            content = self._content(child, section_id, definition)
+            items.append(Item(child.get("title"), content, self.source, item_offset))
+        return ItemList(ordered, tuple(items), self.source, offset)
 
     def _figure(self, el: etree._Element, section_id: str, definition: str | None) -> Figure:
-        span = self._span()
+        offset = self._offset()
         images: list[Image] = []
         caption_title: str | None = None
         caption: Content = ()
         for child in el.iterchildren(tag=etree.Element):
             if child.tag == "image":
-                images.append(Image(child.get("source", ""), self._span()))
+                images.append(Image(child.get("source", ""), self.source, self._offset()))
                 self._skip_descendants(child)
             else:
-                self._span()
+                self._offset()
                 caption_title = child.get("title")
                 caption = self._content(child, section_id, definition)
         figure_id = el.get("id", "")
-        figure = Figure(figure_id, tuple(images), caption_title, caption, span, section_id)
-        self.ids.append((figure_id, span))
+        figure = Figure(figure_id, tuple(images), caption_title, caption, section_id, self.source, offset)
+        self.ids.append((figure_id, self.source.span(offset)))
         self.figures.append(figure)
         return figure
 
     def _images(self, el: etree._Element) -> Iterator[Image]:
         for child in el.iterchildren(tag=etree.Element):
-            yield Image(child.get("source", ""), self._span())
+            yield Image(child.get("source", ""), self.source, self._offset())
             self._skip_descendants(child)
 
     def _text_only(self, el: etree._Element) -> str:
@@ -343,14 +353,14 @@ class _Builder:
         if len(el) == 0:
             return el.text or ""
         self._skip_descendants(el)
-        return "".join(el.itertext())
+        return "".join(str(text) for text in el.itertext())
 
     def _skip_descendants(self, el: etree._Element) -> None:
         for _ in el.iterdescendants(tag=etree.Element):
-            next(self._spans)
+            next(self._offsets)
 
     def _entity(self, entity: etree._Entity, section_id: str) -> str:
-        line = entity.sourceline or 1
+        line = int(entity.sourceline or 1)
         self.diagnostics.append(
             invalid_document.RULE.diagnostic(
                 f"entity reference `&{entity.name};` is not expanded",

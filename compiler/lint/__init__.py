@@ -57,9 +57,7 @@ def run_book_rules(lint: LintInput) -> list[Diagnostic]:
     return found
 
 
-def apply_settings(
-    diagnostics: Iterable[Diagnostic], severities: Mapping[str, Severity | None]
-) -> list[Diagnostic]:
+def apply_settings(diagnostics: Iterable[Diagnostic], severities: Mapping[str, Severity | None]) -> list[Diagnostic]:
     """Configured severities by code (``None``: the rule is off), in report order.
 
     Fatal diagnostics cannot be turned off or down: nothing was read.

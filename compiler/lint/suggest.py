@@ -1,4 +1,4 @@
-""""Did you mean": close names for a misspelt one.
+""" "Did you mean": close names for a misspelt one.
 
 A name matches a candidate when they are the same after folding case,
 spaces, hyphens and plurals (``Line of Sight`` ~ ``line_of_sight``,
@@ -14,7 +14,6 @@ every name. Books with tens of thousands of terms stay fast.
 
 from __future__ import annotations
 
-import re
 from collections import defaultdict
 from collections.abc import Iterable
 from functools import lru_cache

@@ -72,7 +72,8 @@ def _snippet(span: Span, target: str | None, source: SourceText | None, paint: _
     start, width = _underline(text, span.column - 1, target)
     shown, start = _window(text, start, width)
     bar = paint("dim", "|")
-    return arrow + [
+    return [
+        *arrow,
         f"{gutter} {bar}",
         f"{paint('dim', str(span.line))} {bar} {shown}",
         f"{gutter} {bar} {' ' * start}{paint('error', '^' * width)}",
@@ -118,10 +119,13 @@ def _summary(report: Report, paint: _Painter) -> str:
     headline = f"Found {', '.join(parts)} in {files}." if parts else f"All checks passed ({files})."
     lines = [paint("bold", headline)]
     if report.baselined:
-        lines.append(f"{report.baselined} known problems are listed in the baseline and not shown.")
+        known = "1 known problem is" if report.baselined == 1 else f"{report.baselined} known problems are"
+        lines.append(f"{known} listed in the baseline and not shown.")
     if report.stale_baseline:
-        lines.append(
-            f"{report.stale_baseline} baseline entries no longer occur: "
-            "update the baseline with `rulebook lint --write-baseline FILE`."
+        stale = (
+            "1 baseline entry no longer occurs"
+            if report.stale_baseline == 1
+            else (f"{report.stale_baseline} baseline entries no longer occur")
         )
+        lines.append(f"{stale}: update the baseline with `rulebook lint --write-baseline FILE`.")
     return "\n".join(lines) + "\n"

@@ -25,7 +25,9 @@ from compiler.diagnostics import Diagnostic, Note, Rule, Severity
 from compiler.graph import TermGraph
 from compiler.lint.base import LintInput, is_checkable
 
-RULE = Rule("RB101", "dangling-reference", Severity.ERROR, "a reference names a term that is not defined", __doc__ or "")
+RULE = Rule(
+    "RB101", "dangling-reference", Severity.ERROR, "a reference names a term that is not defined", __doc__ or ""
+)
 
 
 def check(lint: LintInput) -> Iterator[Diagnostic]:
@@ -35,7 +37,8 @@ def check(lint: LintInput) -> Iterator[Diagnostic]:
             continue
         suggestions = lint.term_suggester.suggest(name)
         help = _help(name, suggestions)
-        notes = _sibling_notes(name, lint.dangling_suggester.same_form(name), terms)
+        siblings = lint.dangling_suggester.same_form(name)
+        notes = _sibling_notes(name, siblings, terms) if siblings else ()
         for reference in references:
             yield RULE.diagnostic(
                 f"reference to undefined term `{name}`",

@@ -24,16 +24,14 @@ RULE = Rule("RB301", "empty-name", Severity.ERROR, "a name, link target or id is
 
 
 def check(lint: LintInput) -> Iterator[Diagnostic]:
+    terms = lint.terms
+    for definition in terms.definitions_of(""):
+        yield _empty("definition", "name", definition.span, definition.section_id)
+    for reference in terms.references_to(""):
+        yield _empty("reference", "name", reference.span, reference.section_id)
+    for link in terms.links_to(""):
+        yield _empty("link", "to", link.span, link.section_id)
     book = lint.book
-    for definition in book.definitions:
-        if not definition.name.strip():
-            yield _empty("definition", "name", definition.span, definition.section_id)
-    for reference in book.references:
-        if not reference.name.strip():
-            yield _empty("reference", "name", reference.span, reference.section_id)
-    for link in book.links:
-        if not link.to.strip():
-            yield _empty("link", "to", link.span, link.section_id)
     for target_id, span in book.ids:
         if not target_id.strip():
             yield _empty("element", "id", span, None)

@@ -30,23 +30,33 @@ _NOT_IDENTIFIER = re.compile(r"[^A-Za-z0-9_]+")
 
 
 def check(lint: LintInput) -> Iterator[Diagnostic]:
-    book = lint.book
-    for definition in book.definitions:
-        yield from _check("term name", definition.name, definition.span, definition.section_id, lint)
-    for reference in book.references:
-        yield from _check("term name", reference.name, reference.span, reference.section_id, lint)
-    for link in book.links:
-        yield from _check("link target", link.to, link.span, link.section_id, lint)
-    for target_id, span in book.ids:
-        yield from _check("id", target_id, span, None, lint)
+    terms = lint.terms
+    # Check each distinct name once, then report every place it is written.
+    for name, definitions in terms.all_definitions().items():
+        if _is_invalid(name):
+            for definition in definitions:
+                yield _diagnostic("term name", name, definition.span, definition.section_id, lint)
+    for name, references in terms.all_references().items():
+        if _is_invalid(name):
+            for reference in references:
+                yield _diagnostic("term name", name, reference.span, reference.section_id, lint)
+    for target, links in terms.all_links().items():
+        if _is_invalid(target):
+            for link in links:
+                yield _diagnostic("link target", target, link.span, link.section_id, lint)
+    for target_id, span in lint.book.ids:
+        if _is_invalid(target_id):
+            yield _diagnostic("id", target_id, span, None, lint)
 
 
-def _check(what: str, name: str, span: Span, section_id: str | None, lint: LintInput) -> Iterator[Diagnostic]:
-    if not name.strip() or is_valid_name(name):
-        return
+def _is_invalid(name: str) -> bool:
+    return bool(name.strip()) and not is_valid_name(name)
+
+
+def _diagnostic(what: str, name: str, span: Span, section_id: str | None, lint: LintInput) -> Diagnostic:
     fixed = _NOT_IDENTIFIER.sub("_", name.strip()).strip("_").lower() or "_"
     known = lint.terms.is_defined(fixed) or bool(lint.terms.id_targets(fixed))
-    yield RULE.diagnostic(
+    return RULE.diagnostic(
         f"{what} `{name}` is not a valid identifier",
         span,
         target=name,

@@ -28,7 +28,7 @@ RULE = Rule("RB402", "mutual-definition", Severity.INFO, "two terms are defined 
 def check(lint: LintInput) -> Iterator[Diagnostic]:
     terms = lint.terms
     for a, b in terms.mutual_definitions():
-        first, second = sorted((terms.definition(a), terms.definition(b)), key=lambda d: d.span)  # type: ignore[arg-type, return-value]
+        first, second = sorted((terms.definitions_of(a)[0], terms.definitions_of(b)[0]), key=lambda d: d.span)
         yield RULE.diagnostic(
             f"terms `{first.name}` and `{second.name}` are defined through each other",
             first.span,

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from compiler.diagnostics import Diagnostic, Rule, Severity
+from compiler.diagnostics import Diagnostic, Note, Rule, Severity
 from compiler.lint.base import LintInput, is_checkable
 
 RULE = Rule("RB401", "unused-definition", Severity.WARNING, "a term is defined but never referred to", __doc__ or "")
@@ -38,5 +38,17 @@ def check(lint: LintInput) -> Iterator[Diagnostic]:
             definition.span,
             target=name,
             help=f'refer to it with `<reference name="{name}">` where the rules use it, or remove it',
+            notes=tuple(_misspelt_uses(name, lint)),
             section_id=definition.section_id,
         )
+
+
+def _misspelt_uses(name: str, lint: LintInput) -> list[Note]:
+    """Undefined names that look like this term: probably references meant for it."""
+    return [
+        Note(
+            f"`{other}` is referenced but not defined: a misspelling of `{name}`?",
+            lint.terms.references_to(other)[0].span,
+        )
+        for other in lint.dangling_suggester.suggest(name)
+    ]

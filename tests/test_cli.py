@@ -1,0 +1,133 @@
+"""The command line: help, exit codes, configuration, and plain-word errors."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from compiler.cli import main
+
+from .conftest import ROOT
+
+CLEAN = '<document><chapter title="A"><definition name="a">An <reference name="a">a</reference>.</definition></chapter></document>'
+
+
+@pytest.mark.parametrize("command", [[], ["lint"], ["explain"], ["query"], ["dtd"]])
+def test_every_command_has_help(command: list[str], capsys) -> None:  # type: ignore[no-untyped-def]
+    with pytest.raises(SystemExit) as exit_info:
+        main([*command, "--help"])
+    assert exit_info.value.code == 0
+    assert "usage: rulebook" in capsys.readouterr().out
+
+
+def test_lint_of_the_bundled_book_passes_with_its_baseline(monkeypatch, capsys) -> None:  # type: ignore[no-untyped-def]
+    monkeypatch.chdir(ROOT)
+    assert main(["lint", "--color", "never"]) == 0
+    assert "All checks passed (1 file)." in capsys.readouterr().out
+
+
+def test_lint_without_the_baseline_fails(monkeypatch, capsys) -> None:  # type: ignore[no-untyped-def]
+    monkeypatch.chdir(ROOT)
+    assert main(["lint", "--no-baseline", "--format", "json"]) == 1
+    assert json.loads(capsys.readouterr().out)["summary"]["errors"] == 235
+
+
+def test_missing_file_is_exit_2_with_its_name(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    assert main(["lint", str(tmp_path / "nope.xml")]) == 2
+    output = capsys.readouterr().out
+    assert "cannot read" in output and "nope.xml" in output
+
+
+def test_malformed_file_is_exit_2(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    bad = tmp_path / "bad.xml"
+    bad.write_text("<document>\n<chapter title='a'>\n</document>\n", encoding="utf-8")
+    assert main(["lint", "--color", "never", str(bad)]) == 2
+    assert "bad.xml:3:" in capsys.readouterr().out
+
+
+def test_strict_fails_on_warnings(tmp_path: Path) -> None:
+    book = tmp_path / "book.xml"
+    book.write_text(CLEAN.replace('An <reference name="a">a</reference>', "Alone"), encoding="utf-8")
+    assert main(["lint", "-q", str(book)]) == 0
+    assert main(["lint", "-q", "--strict", str(book)]) == 1
+
+
+def test_configuration_changes_severity_and_ignores(tmp_path: Path, monkeypatch, capsys) -> None:  # type: ignore[no-untyped-def]
+    (tmp_path / "book.xml").write_text(CLEAN.replace('An <reference name="a">a</reference>', "Alone"), encoding="utf-8")
+    (tmp_path / "pyproject.toml").write_text(
+        '[tool.rulebook]\nsources = ["book.xml"]\n[tool.rulebook.lint]\nseverity = { unused-definition = "error" }\n',
+        encoding="utf-8",
+    )
+    monkeypatch.chdir(tmp_path)
+    assert main(["lint", "-q", "--format", "json"]) == 1
+    assert json.loads(capsys.readouterr().out)["diagnostics"][0]["severity"] == "error"
+    (tmp_path / "pyproject.toml").write_text(
+        '[tool.rulebook]\nsources = ["book.xml"]\n[tool.rulebook.lint]\nignore = ["RB401"]\n', encoding="utf-8"
+    )
+    assert main(["lint", "-q", "--format", "json"]) == 0
+    assert json.loads(capsys.readouterr().out)["diagnostics"] == []
+
+
+def test_bad_configuration_is_exit_2_in_plain_words(tmp_path: Path, monkeypatch, capsys) -> None:  # type: ignore[no-untyped-def]
+    (tmp_path / "pyproject.toml").write_text('[tool.rulebook.lint]\nignore = ["no-such-rule"]\n', encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    assert main(["lint", "x.xml"]) == 2
+    assert "no lint rule is called `no-such-rule`" in capsys.readouterr().err
+
+
+def test_explain_by_code_and_name(capsys) -> None:  # type: ignore[no-untyped-def]
+    assert main(["explain", "RB101"]) == 0
+    by_code = capsys.readouterr().out
+    assert main(["explain", "dangling-reference"]) == 0
+    assert capsys.readouterr().out == by_code
+    assert "## What it does" in by_code and "## Why is this bad?" in by_code and "## Example" in by_code
+    assert main(["explain", "--all"]) == 0
+    assert capsys.readouterr().out.count("\n") == 12
+    assert main(["explain", "RB999"]) == 2
+
+
+def test_query_shows_definition_place_and_uses(monkeypatch, capsys) -> None:  # type: ignore[no-untyped-def]
+    monkeypatch.chdir(ROOT)
+    assert main(["query", "line_of_sight", "--format", "json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["defined_at"] == ["rulebook_src/en/rulebook.xml:196:7"]
+    assert data["section_path"] == ["Battlefield Logistics", "Line of Sight"]
+    assert len(data["references"]) == 6 and data["used_by_terms"] == ["arc"]
+    assert main(["query", "line_of_sihgt"]) == 1
+    assert "Did you mean `line_of_sight`?" in capsys.readouterr().out
+
+
+def test_output_file_is_written(tmp_path: Path) -> None:
+    book = tmp_path / "book.xml"
+    book.write_text(CLEAN, encoding="utf-8")
+    out = tmp_path / "out" / "report.sarif"
+    assert main(["lint", "-q", "--format", "sarif", "--output", str(out), str(book)]) == 0
+    assert json.loads(out.read_text(encoding="utf-8"))["version"] == "2.1.0"
+
+
+def test_console_script_runs_as_a_process() -> None:
+    env = dict(os.environ, NO_COLOR="1")
+    done = subprocess.run(
+        [sys.executable, "-m", "compiler", "lint", "--no-baseline"], cwd=ROOT, capture_output=True, text=True, env=env
+    )
+    assert done.returncode == 1
+    assert "Traceback" not in done.stderr
+    assert "error[RB101]" in done.stdout
+
+
+def test_bundled_dtd_is_the_compilers_dtd() -> None:
+    shipped = (ROOT / "compiler" / "schema" / "rulebook.dtd").read_text(encoding="utf-8")
+    assert (ROOT / "rulebook_src" / "en" / "rulebook.dtd").read_text(encoding="utf-8") == shipped
+
+
+def test_docs_list_every_rule() -> None:
+    from compiler.lint import RULES
+
+    docs = (ROOT / "docs" / "lint.md").read_text(encoding="utf-8")
+    for rule in RULES:
+        assert f"| {rule.code} | `{rule.name}` |" in docs

@@ -1,0 +1,177 @@
+"""The XML reader: the document model, exact places, and safe handling of hostile input."""
+
+from __future__ import annotations
+
+import time
+
+from compiler.model import Definition, Figure, ItemList, LineBreak, Note, Reference, Section, Table, plain_text
+from compiler.xml_source import parse_xml_string, slugify
+
+from .conftest import lint_string, parse
+
+BOOK = """<?xml version="1.0" encoding="UTF-8"?>
+<!DOCTYPE document SYSTEM "rulebook.dtd">
+<document>
+  <chapter title="Models, Units and Formations">
+    <section title="Units">
+        All <reference name="model">models</reference> are part of a unit. <definition name="unit">A
+        <reference name="unit">unit</reference> of <definition name="rank"><reference name="rank">ranks</reference></definition>.</definition>
+      <subsection title="Decide" id="decide_on_game_size">
+        <table title="Profile">
+          <headers><header>1-3: <reference name="classic">Classic</reference></header></headers>
+          <row><header>M</header><cell><definition name="movement">Speed in <reference name="unit">inches</reference>.</definition></cell></row>
+        </table>
+        <sequence><item><link to="figure_1">Look</link></item><item title="Two">Second</item></sequence>
+        <note title="Hint">See <reference name="unit" type="example">units</reference>.<br/>More.</note>
+        <figure id="figure_1"><image source="arcs.png"/><caption title="Figure 1">A <reference name="rank">rank</reference>.</caption></figure>
+      </subsection>
+    </section>
+  </chapter>
+</document>
+"""
+
+
+def test_every_element_keeps_line_and_column() -> None:
+    document = parse(BOOK, "en/book.xml")
+    first = document.references[0]
+    assert (first.span.path, first.span.line, first.span.column) == ("en/book.xml", 6, 13)
+    unit = next(d for d in document.definitions if d.name == "unit")
+    assert (unit.span.line, unit.span.column) == (6, 76)
+    assert document.sections[2].span[1:3] == (8, 7)
+
+
+def test_columns_count_characters_not_bytes() -> None:
+    document = parse('<document><chapter title="Été">Déjà vu: <reference name="x">x</reference></chapter></document>')
+    assert document.references[0].span.column == 41
+
+
+def test_multiline_start_tags_are_placed_where_they_begin() -> None:
+    document = parse('<document>\n<chapter\n  title="A">\n<reference\n name="x"\n>x</reference></chapter></document>')
+    assert document.sections[0].span[1:3] == (2, 1)
+    assert document.references[0].span[1:3] == (4, 1)
+
+
+def test_comments_with_markup_do_not_shift_columns() -> None:
+    document = parse(
+        '<document><!-- <reference name="fake"> --><chapter title="A"><reference name="x">x</reference></chapter></document>'
+    )
+    assert [r.name for r in document.references] == ["x"]
+    assert document.references[0].span.column == 62
+
+
+def test_nested_definitions_and_definitions_in_table_cells() -> None:
+    document = parse(BOOK)
+    names = [(d.name, d.parent) for d in document.definitions]
+    assert names == [("unit", None), ("rank", "unit"), ("movement", None)]
+    rank_ref = next(r for r in document.references if r.name == "rank")
+    assert rank_ref.definition == "rank"
+    inches = next(r for r in document.references if r.text == "inches")
+    assert inches.definition == "movement"
+
+
+def test_reference_display_text_kind_and_context() -> None:
+    document = parse(BOOK)
+    example = next(r for r in document.references if r.kind == "example")
+    assert (example.name, example.text, example.section_id) == ("unit", "units", "decide_on_game_size")
+    assert document.references[0].section_id == "units"
+    assert document.references[0].definition is None
+
+
+def test_sections_have_stable_ids_and_levels() -> None:
+    document = parse(BOOK)
+    summary = [(s.id, s.level, s.explicit_id, s.parent_id) for s in document.sections]
+    assert summary == [
+        ("models-units-and-formations", 1, False, None),
+        ("units", 2, False, "models-units-and-formations"),
+        ("decide_on_game_size", 3, True, "units"),
+    ]
+
+
+def test_repeated_titles_get_readable_distinct_ids() -> None:
+    xml = (
+        '<document><chapter title="Warbands"><section title="Limits"/></chapter>'
+        '<chapter title="Grand Armies"><section title="Limits"/></chapter></document>'
+    )
+    assert [s.id for s in parse(xml).sections] == ["warbands", "limits", "grand-armies", "grand-armies-limits"]
+
+
+def test_slugs_are_readable() -> None:
+    assert slugify("Hidden or Open Lists ?") == "hidden-or-open-lists"
+    assert slugify("Règle du pouce d'écart") == "regle-du-pouce-d-ecart"
+    assert slugify("???") == "section"
+
+
+def test_blocks_become_model_nodes() -> None:
+    document = parse(BOOK)
+    subsection = document.sections[2]
+    kinds = [type(n).__name__ for n in subsection.children if not isinstance(n, str)]
+    assert kinds == ["Table", "ItemList", "Note", "Figure"]
+    table = next(n for n in subsection.children if isinstance(n, Table))
+    assert table.title == "Profile"
+    assert table.columns is not None and plain_text(table.columns.cells[0].children) == "1-3: Classic"
+    assert [c.header for c in table.rows[0].cells] == [True, False]
+    sequence = next(n for n in subsection.children if isinstance(n, ItemList))
+    assert sequence.ordered and [i.title for i in sequence.items] == [None, "Two"]
+    note = next(n for n in subsection.children if isinstance(n, Note))
+    assert note.title == "Hint" and any(isinstance(c, LineBreak) for c in note.children)
+    figure = next(n for n in subsection.children if isinstance(n, Figure))
+    assert (figure.id, figure.images[0].file, figure.caption_title) == ("figure_1", "arcs.png", "Figure 1")
+    assert dict(document.ids).keys() == {"decide_on_game_size", "figure_1"}
+
+
+def test_plain_text_joins_inline_markup_without_stray_spaces() -> None:
+    definition = parse(BOOK).definitions[0]
+    assert isinstance(definition, Definition)
+    assert definition.plain_text() == "A unit of ranks."
+    assert isinstance(definition.children[1], Reference)
+    assert isinstance(parse(BOOK).sections[0], Section)
+
+
+def test_malformed_xml_is_a_located_fatal_diagnostic() -> None:
+    result = parse_xml_string('<document>\n  <chapter title="a">\n    <reference name="x">x</chapter>\n</document>')
+    assert result.document is None
+    (diagnostic,) = result.diagnostics
+    assert (diagnostic.rule, diagnostic.severity.value) == ("malformed-xml", "fatal")
+    assert diagnostic.span.line == 3 and diagnostic.span.column > 1
+    assert "mismatch" in diagnostic.message
+
+
+def test_invalid_utf8_is_a_located_error() -> None:
+    from compiler.xml_source import parse_xml_bytes
+
+    result = parse_xml_bytes(b'<document>\n<chapter title="\xff"/></document>', "bad.xml")
+    (diagnostic,) = result.diagnostics
+    assert (diagnostic.rule, diagnostic.span.line) == ("unreadable-source", 2)
+
+
+def test_external_entities_are_never_read(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    secret = tmp_path / "secret.txt"
+    secret.write_text("TOP SECRET", encoding="utf-8")
+    xml = (
+        f'<?xml version="1.0"?><!DOCTYPE document [<!ENTITY s SYSTEM "{secret.as_uri()}">]>'
+        '<document><chapter title="A">&s;</chapter></document>'
+    )
+    result = parse_xml_string(xml)
+    assert result.document is not None
+    assert "TOP SECRET" not in plain_text(result.document.body)
+    assert [d.rule for d in result.diagnostics] == ["invalid-document"]
+
+
+def test_entity_expansion_bombs_are_refused_quickly() -> None:
+    levels = ['<!ENTITY a0 "lol">'] + [f'<!ENTITY a{i} "{f"&a{i - 1};" * 10}">' for i in range(1, 10)]
+    xml = f'<?xml version="1.0"?><!DOCTYPE document [{"".join(levels)}]><document><chapter title="x">&a9;</chapter></document>'
+    started = time.perf_counter()
+    diagnostics = lint_string(xml)
+    assert time.perf_counter() - started < 5  # a guard against hanging, not a benchmark
+    assert "lol" * 20 not in str(diagnostics)
+    assert {d.rule for d in diagnostics} <= {"invalid-document", "malformed-xml"}
+
+
+def test_the_documents_dtd_is_never_loaded(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    (tmp_path / "evil.dtd").write_text('<!ENTITY injected "PWNED">', encoding="utf-8")
+    book = tmp_path / "book.xml"
+    book.write_text('<!DOCTYPE document SYSTEM "evil.dtd"><document><chapter title="a">ok</chapter></document>')
+    from compiler.xml_source import read_xml_file
+
+    result = read_xml_file(book, "book.xml")
+    assert result.document is not None and result.diagnostics == ()

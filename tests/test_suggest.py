@@ -1,0 +1,48 @@
+"""Did-you-mean suggestions."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from compiler.lint.suggest import Suggester, edit_distance, normalise, one_edit_apart
+
+NAMES = ["line_of_sight", "undeployed_unit_number", "model", "base", "unit", "army_list", "ward_save"]
+
+
+@pytest.mark.parametrize(
+    ("typo", "expected"),
+    [
+        ("line_of_sihgt", "line_of_sight"),  # swapped neighbours
+        ("Line of Sight", "line_of_sight"),  # case and spaces
+        ("line-of-sight", "line_of_sight"),  # hyphens
+        ("undeployed_units_number", "undeployed_unit_number"),  # plural inside a name
+        ("models", "model"),
+        ("modl", "model"),  # a missing letter
+        ("bsae", "base"),  # a swap across the middle of the name
+        ("army_lists", "army_list"),
+        ("ward_saves", "ward_save"),
+    ],
+)
+def test_suggests_the_intended_name(typo: str, expected: str) -> None:
+    assert Suggester(NAMES).suggest(typo)[0] == expected
+
+
+def test_suggests_nothing_for_unrelated_names() -> None:
+    suggester = Suggester(NAMES)
+    assert suggester.suggest("charge") == ()
+    assert suggester.suggest("rare") == ()  # two edits from a short name is noise
+
+
+def test_normalise_folds_case_separators_and_plurals() -> None:
+    assert normalise("Terrain Features") == normalise("terrain_feature") == "terrain_feature"
+    assert normalise("abilities") == "ability"
+
+
+def test_one_edit_apart_agrees_with_edit_distance() -> None:
+    rng = random.Random(7)
+    for _ in range(5000):
+        a = "".join(rng.choice("abc_") for _ in range(rng.randint(0, 6)))
+        b = "".join(rng.choice("abc_") for _ in range(rng.randint(0, 6)))
+        assert one_edit_apart(a, b) == (edit_distance(a, b) == 1), (a, b)
