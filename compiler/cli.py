@@ -14,10 +14,11 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from compiler import __version__
+from compiler.build import InvalidRuleData
 from compiler.config import Config, ConfigError, load_config
 from compiler.lint import RULES, find_rule
 from compiler.lint import baseline as baselines
-from compiler.pipeline import build_term_graph, lint, read_book
+from compiler.pipeline import ReadResult, build_term_graph, lint, read_book
 from compiler.report import FORMATS, Report, exit_code, renderer
 from compiler.report import text as text_report
 
@@ -33,7 +34,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         return int(args.run(args))
-    except (UsageError, ConfigError, baselines.BaselineError) as error:
+    except (UsageError, ConfigError, baselines.BaselineError, InvalidRuleData) as error:
         print(f"rulebook: error: {error}", file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:
@@ -58,9 +59,11 @@ def _parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"rulebook {__version__}")
     commands = parser.add_subparsers(title="commands", required=True, metavar="COMMAND")
+    _add_build(commands)
     _add_lint(commands)
     _add_explain(commands)
     _add_query(commands)
+    _add_graph(commands)
     dtd = commands.add_parser("dtd", help="print the rulebook DTD the compiler validates against")
     dtd.set_defaults(run=_run_dtd)
     return parser
@@ -86,6 +89,29 @@ def _add_lint(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> 
     lint_parser.add_argument("--color", choices=("auto", "always", "never"), default="auto", help="colour text output")
     lint_parser.add_argument("--quiet", "-q", action="store_true", help="no progress messages")
     lint_parser.set_defaults(run=_run_lint)
+
+
+def _add_build(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    build = commands.add_parser(
+        "build",
+        help="compile the book: rules.json and its schema",
+        description="Compile the configured sources into the output folder (rules.json, rules.schema.json). "
+        "Outputs are checked, then written atomically: a failed build keeps the last good outputs.",
+        epilog="Exit status: 0 built, 1 built but --strict and lint errors, 2 unreadable sources or bad usage.",
+    )
+    build.add_argument("files", nargs="*", type=Path, metavar="FILE", help="XML sources (default: configured)")
+    build.add_argument("--output", "-o", type=Path, help="output folder (default: [tool.rulebook] output, or site/)")
+    build.add_argument("--strict", action="store_true", help="fail when the lint finds errors not in the baseline")
+    build.add_argument("--quiet", "-q", action="store_true", help="no progress messages")
+    build.set_defaults(run=_run_build)
+
+
+def _add_graph(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    graph = commands.add_parser("graph", help="export the term graph (json, dot for Graphviz, graphml for Gephi)")
+    graph.add_argument("files", nargs="*", type=Path, metavar="FILE", help="XML sources (default: configured)")
+    graph.add_argument("--format", choices=("json", "dot", "graphml"), default="json")
+    graph.add_argument("--output", "-o", type=Path, help="write to this file instead of stdout")
+    graph.set_defaults(run=_run_graph)
 
 
 def _add_explain(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -148,6 +174,54 @@ def _existing(path: Path | None) -> Path | None:
     return path if path is not None and path.is_file() else None
 
 
+def _read_sources(args: argparse.Namespace, config: Config) -> ReadResult | None:
+    """The book, or None after printing why it cannot be read."""
+    read = read_book(_sources(args.files, config), config.root)
+    fatal = [d for d in read.diagnostics if d.severity.value == "fatal"]
+    for diagnostic in fatal:
+        print(text_report.render_diagnostic(diagnostic, read.sources.get(diagnostic.span.path)), file=sys.stderr)
+    return None if fatal else read
+
+
+def _run_build(args: argparse.Namespace) -> int:
+    from compiler.build import compile_outputs, write_outputs
+
+    config = load_config()
+    _progress(args, "Reading the sources…")
+    read = _read_sources(args, config)
+    if read is None:
+        print("rulebook: build failed; the last good outputs are kept.", file=sys.stderr)
+        return 2
+    result = lint(read, config)
+    new = result.diagnostics
+    if config.baseline and config.baseline.is_file() and not args.files:
+        new = baselines.apply(new, baselines.parse(_read(config.baseline), str(config.baseline))).new
+    errors = sum(d.severity.public == "error" for d in new)
+    _progress(args, "Compiling…")
+    output = compile_outputs(read, config)
+    folder = args.output or config.output or config.root / "site"
+    written = write_outputs(output, folder)
+    _progress(args, f"Wrote {len(written)} files to {folder}.")
+    if errors:
+        print(f"rulebook: the lint found {errors} new errors (run `rulebook lint`).", file=sys.stderr)
+    return 1 if errors and args.strict else 0
+
+
+def _run_graph(args: argparse.Namespace) -> int:
+    from compiler.graph_export import export_graph
+
+    config = load_config()
+    read = _read_sources(args, config)
+    if read is None:
+        return 2
+    text = export_graph(build_term_graph(read.book), args.format)
+    if args.output:
+        _write(args.output, text)
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
 def _run_explain(args: argparse.Namespace) -> int:
     if args.all or not args.rule:
         width = max(len(r.name) for r in RULES)
@@ -166,11 +240,9 @@ def _run_query(args: argparse.Namespace) -> int:
     from compiler.query import query_term, render_json, render_text
 
     config = load_config()
-    read = read_book(_sources(args.files, config), config.root)
-    for diagnostic in read.diagnostics:
-        if diagnostic.severity.value == "fatal":
-            print(text_report.render_diagnostic(diagnostic, read.sources.get(diagnostic.span.path)), file=sys.stderr)
-            return 2
+    read = _read_sources(args, config)
+    if read is None:
+        return 2
     report = query_term(build_term_graph(read.book), args.term)
     sys.stdout.write(render_json(report) if args.format == "json" else render_text(report))
     return 0 if report.defined else 1

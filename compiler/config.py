@@ -2,7 +2,9 @@
 
 ```toml
 [tool.rulebook]
-sources = ["rulebook_src/en/rulebook.xml"]   # what `rulebook lint` reads by default
+title = "Fantasy Battles: The 9th Age"
+edition = "Beta v0.99.9"
+sources = ["rulebook_src/en/rulebook.xml"]   # what `rulebook lint` and `rulebook build` read
 baseline = "rulebook_src/en/lint-baseline.json"  # optional: known problems
 
 [tool.rulebook.lint]
@@ -23,7 +25,7 @@ from compiler.diagnostics import Severity
 from compiler.lint import find_rule
 
 _SEVERITIES = {"error": Severity.ERROR, "warning": Severity.WARNING, "info": Severity.INFO, "off": None}
-_KNOWN_KEYS = {"sources", "baseline", "lint", "site", "data", "books"}
+_KNOWN_KEYS = {"sources", "baseline", "lint", "title", "edition", "output", "site", "books"}
 
 
 class ConfigError(Exception):
@@ -39,6 +41,10 @@ class Config:
     baseline: Path | None = None
     severities: Mapping[str, Severity | None] = field(default_factory=dict)
     """Configured severity by rule code; ``None`` turns a rule off."""
+    title: str = "Rulebook"
+    edition: str = "unknown"
+    output: Path | None = None
+    """Where ``rulebook build`` writes (default: ``site/`` in the project folder)."""
 
 
 def find_pyproject(start: Path) -> Path | None:
@@ -74,11 +80,17 @@ def parse_config(table: Mapping[str, Any], root: Path, origin: str = "pyproject.
     baseline = table.get("baseline")
     if baseline is not None and not isinstance(baseline, str):
         raise ConfigError(f"{origin}: `baseline` in [tool.rulebook] must be a path")
+    for key in ("title", "edition", "output"):
+        if key in table and not isinstance(table[key], str):
+            raise ConfigError(f"{origin}: `{key}` in [tool.rulebook] must be a string")
     return Config(
         root=root,
         sources=tuple(root / s for s in sources),
         baseline=root / baseline if baseline else None,
         severities=_severities(table.get("lint", {}), origin),
+        title=table.get("title", "Rulebook"),
+        edition=table.get("edition", "unknown"),
+        output=root / table["output"] if "output" in table else None,
     )
 
 

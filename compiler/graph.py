@@ -54,6 +54,7 @@ class TermGraph:
         self._ids: dict[str, list[IdTarget]] = defaultdict(list)
         self._sections: dict[str, Section] = {}
         self._term_uses: dict[str, set[str]] = defaultdict(set)
+        self._defined_in: dict[str, set[str]] | None = None
         self._index(book)
 
     def _index(self, book: Book) -> None:
@@ -118,6 +119,15 @@ class TermGraph:
 
     def sections_defining(self, name: str) -> list[str]:
         return sorted({d.section_id for d in self._definitions.get(name, ())})
+
+    def terms_defined_in(self, section_id: str) -> list[str]:
+        """Terms whose definitions stand in a section's own text (not its subsections)."""
+        if self._defined_in is None:
+            self._defined_in = defaultdict(set)
+            for name, definitions in self._definitions.items():
+                for definition in definitions:
+                    self._defined_in[definition.section_id].add(name)
+        return sorted(self._defined_in.get(section_id, ()))
 
     def mutual_definitions(self) -> list[tuple[str, str]]:
         """Pairs of distinct defined terms whose definitions refer to each other."""

@@ -18,7 +18,7 @@ from typing import NamedTuple, TypeAlias
 
 from compiler.source import SourceText, Span
 
-Node: TypeAlias = "str | Reference | Link | Definition | Important | LineBreak | Note | Table | ItemList | Figure | Illustration | Section"  # noqa: E501
+Node: TypeAlias = "str | Reference | Link | Value | Definition | Important | LineBreak | Note | Table | ItemList | Figure | Illustration | Section"  # noqa: E501
 Content: TypeAlias = "tuple[Node, ...]"
 
 # Every node records its source file and the character offset where it starts;
@@ -59,6 +59,23 @@ class Link(NamedTuple):
     """The display text."""
     section_id: str
     """Id of the innermost enclosing section."""
+    source: SourceText
+    offset: int
+
+    @property
+    def span(self) -> Span:
+        """Where the node starts (computed from ``source`` and ``offset``)."""
+        return self.source.span(self.offset)
+
+
+class Value(NamedTuple):
+    """A number stated in prose, annotated as data: ``<value name="game_turns">6</value>``."""
+
+    name: str
+    """What the number is (a name the compiler knows, see ``compiler.mechanics.VALUES``)."""
+    text: str
+    """The text as written (shown unchanged)."""
+    section_id: str
     source: SourceText
     offset: int
 
@@ -162,6 +179,10 @@ class Table(NamedTuple):
     title: str | None
     columns: Row | None
     rows: tuple[Row, ...]
+    data: str | None
+    """What the table holds as data (``data`` annotation), such as ``army_categories``."""
+    roll: str | None
+    """The dice rolled on this table (``roll`` annotation), if it is a roll table."""
     source: SourceText
     offset: int
 
@@ -190,6 +211,8 @@ class ItemList(NamedTuple):
 
     ordered: bool
     items: tuple[Item, ...]
+    roll: str | None
+    """The dice rolled on this list (item n on a roll of n), if it is a roll table."""
     source: SourceText
     offset: int
 
@@ -274,6 +297,8 @@ class Document:
     references: tuple[Reference, ...]
     links: tuple[Link, ...]
     figures: tuple[Figure, ...]
+    values: tuple[Value, ...]
+    """Every ``<value>`` annotation, in document order."""
     ids: tuple[tuple[str, Span], ...]
     """Every id written in the source (sections and figures), with its place."""
 
@@ -310,6 +335,11 @@ class Book:
             yield from document.figures
 
     @property
+    def values(self) -> Iterator[Value]:
+        for document in self.documents:
+            yield from document.values
+
+    @property
     def ids(self) -> Iterator[tuple[str, Span]]:
         for document in self.documents:
             yield from document.ids
@@ -324,7 +354,7 @@ def _texts(content: Content) -> Iterator[str]:
     for node in content:
         if isinstance(node, str):
             yield node
-        elif isinstance(node, Reference | Link):
+        elif isinstance(node, Reference | Link | Value):
             yield node.text
         elif isinstance(node, Definition | Important):
             yield from _texts(node.children)

@@ -40,6 +40,7 @@ from compiler.model import (
     Row,
     Section,
     Table,
+    Value,
 )
 from compiler.source import SourceText, Span
 
@@ -148,6 +149,7 @@ class _Builder:
         self.references: list[Reference] = []
         self.links: list[Link] = []
         self.figures: list[Figure] = []
+        self.values: list[Value] = []
         self.ids: list[tuple[str, Span]] = []
 
     def _element_offsets(self) -> list[int]:
@@ -182,6 +184,7 @@ class _Builder:
             tuple(self.references),
             tuple(self.links),
             tuple(self.figures),
+            tuple(self.values),
             tuple(self.ids),
         )
 
@@ -229,6 +232,11 @@ class _Builder:
             link = Link(el.get("to", ""), self._text_only(el), section_id, source, offset)
             self.links.append(link)
             return link
+        if tag == "value":
+            offset = self._offset()
+            value = Value(el.get("name", ""), self._text_only(el), section_id, source, offset)
+            self.values.append(value)
+            return value
         if tag == "br":
             line_break = LineBreak(source, self._offset())
             self._skip_descendants(el)
@@ -304,7 +312,7 @@ class _Builder:
                 columns = row
             else:
                 rows.append(row)
-        return Table(el.get("title"), columns, tuple(rows), self.source, offset)
+        return Table(el.get("title"), columns, tuple(rows), el.get("data"), el.get("roll"), self.source, offset)
 
     def _row(self, el: etree._Element, section_id: str, definition: str | None) -> Row:
         offset = self._offset()
@@ -322,7 +330,7 @@ class _Builder:
             item_offset = self._offset()
             content = self._content(child, section_id, definition)
             items.append(Item(child.get("title"), content, self.source, item_offset))
-        return ItemList(ordered, tuple(items), self.source, offset)
+        return ItemList(ordered, tuple(items), el.get("roll"), self.source, offset)
 
     def _figure(self, el: etree._Element, section_id: str, definition: str | None) -> Figure:
         offset = self._offset()

@@ -14,8 +14,10 @@ from compiler.lint.rules import (
     duplicate_definition,
     duplicate_id,
     empty_name,
+    invalid_annotation,
     invalid_document,
     invalid_name,
+    invalid_roll_table,
     malformed_xml,
     mutual_definition,
     reference_to_section,
@@ -36,6 +38,8 @@ BOOK_RULES: tuple[ModuleType, ...] = (
     invalid_name,
     unused_definition,
     mutual_definition,
+    invalid_roll_table,
+    invalid_annotation,
 )
 RULES: tuple[Rule, ...] = tuple(sorted((m.RULE for m in SOURCE_RULES + BOOK_RULES), key=lambda r: r.code))
 RULES_BY_KEY: dict[str, Rule] = {r.code.lower(): r for r in RULES} | {r.name: r for r in RULES}

@@ -1,0 +1,296 @@
+"""Numbers and tables the rules state, as data: game length, characteristics, army composition.
+
+Prose numbers come from ``<value name="...">`` annotations and tables from
+``data="..."`` annotations (both declared in ``rulebook.dtd``). This module
+knows which names exist and what they mean; anything it cannot read is a
+diagnostic (rule ``invalid-annotation``), never a silent gap in the data.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from compiler.diagnostics import Diagnostic
+from compiler.lint.rules import invalid_annotation
+from compiler.lint.suggest import Suggester
+from compiler.model import Book, Cell, Reference, Row, Table, Value, plain_text
+
+VALUES: dict[str, str] = {
+    "game_turns": "game turns in a standard game",
+    "player_turns_each": "player turns each player has in a standard game",
+    "characteristic_min": "lowest value a characteristic can have",
+    "characteristic_max": "highest value a characteristic can have",
+    "max_points_below_limit": "how far below the point limit an army may fall",
+    "min_army_units": "fewest units an army may have, characters excluded",
+    "warband_max_points": "largest army that is a warband",
+    "warband_min_army_units": "fewest units a warband may have",
+    "grand_army_min_points": "smallest army that is a grand army",
+}
+"""Every ``<value>`` name the compiler understands, with what it means."""
+
+DATA_TABLES: dict[str, str] = {
+    "characteristics_profile": "rows of abbreviation, characteristic term and its definition",
+    "army_categories": "rows of category, point limit (at least / max N%) and duplicate limit (max N)",
+    "warband_duplicate_limits": "rows of category and its duplicate limit in a warband",
+    "grand_army_duplicate_limits": "rows of category and its duplicate limit in a grand army",
+}
+"""Every ``data`` table name the compiler understands."""
+
+_PERCENT = re.compile(r"^(?P<kind>at least|max)\s+(?P<n>\d+)\s*%$", re.IGNORECASE)
+_MAX = re.compile(r"^max\s+(?P<n>\d+)$", re.IGNORECASE)
+_HALF = re.compile(r"^half(?:,?\s*rounded\s+(?P<round>up|down))?$", re.IGNORECASE)
+_NONE = {"-", "–", "—", ""}
+
+
+class UnreadableTable(Exception):
+    """A ``data`` table whose cells do not say what its name promises."""
+
+
+@dataclass(frozen=True, slots=True)
+class Facts:
+    values: dict[str, int]
+    tables: dict[str, Table]
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+
+
+def collect_facts(book: Book) -> Facts:
+    """The annotated values and tables of a book, checked."""
+    values: dict[str, int] = {}
+    first: dict[str, Value] = {}
+    diagnostics: list[Diagnostic] = []
+    for value in book.values:
+        problem = _value_problem(value, first)
+        if problem:
+            diagnostics.append(problem)
+            continue
+        first[value.name] = value
+        values[value.name] = int(value.text.strip())
+    tables = {}
+    for table, section_id in _data_tables(book):
+        if table.data not in DATA_TABLES:
+            diagnostics.append(_unknown(f"`{table.data}` is not a data table the compiler knows", table, section_id))
+            continue
+        try:
+            _READERS[table.data or ""](table)
+        except UnreadableTable as error:
+            diagnostics.append(
+                invalid_annotation.RULE.diagnostic(
+                    str(error),
+                    table.span,
+                    target=table.data,
+                    help=f"a `{table.data}` table holds {DATA_TABLES[table.data]}",
+                    section_id=section_id,
+                )
+            )
+            continue
+        tables[table.data] = table
+    return Facts(values, tables, diagnostics)
+
+
+def _value_problem(value: Value, first: dict[str, Value]) -> Diagnostic | None:
+    if value.name not in VALUES:
+        return invalid_annotation.RULE.diagnostic(
+            f"`{value.name}` is not a value the compiler knows",
+            value.span,
+            target=value.name,
+            suggestions=Suggester(VALUES).suggest(value.name),
+            help=_did_you_mean(value.name, VALUES),
+            section_id=value.section_id,
+        )
+    if not value.text.strip().isdigit():
+        return invalid_annotation.RULE.diagnostic(
+            f"value `{value.name}` must be a whole number, not `{value.text}`",
+            value.span,
+            target=value.name,
+            help="wrap only the number in `<value>`",
+            section_id=value.section_id,
+        )
+    if value.name in first:
+        return invalid_annotation.RULE.diagnostic(
+            f"value `{value.name}` is given twice",
+            value.span,
+            target=value.name,
+            help=f"it is first given at {first[value.name].span}",
+            section_id=value.section_id,
+        )
+    return None
+
+
+def _unknown(message: str, table: Table, section_id: str) -> Diagnostic:
+    name = table.data or ""
+    return invalid_annotation.RULE.diagnostic(
+        message,
+        table.span,
+        target=name,
+        suggestions=Suggester(DATA_TABLES).suggest(name),
+        help=_did_you_mean(name, DATA_TABLES),
+        section_id=section_id,
+    )
+
+
+def _did_you_mean(name: str, known: dict[str, str]) -> str:
+    suggestions = Suggester(known).suggest(name)
+    if suggestions:
+        return f"did you mean `{suggestions[0]}`?"
+    return "known names: " + ", ".join(sorted(known))
+
+
+def _data_tables(book: Book) -> list[tuple[Table, str]]:
+    from compiler.mechanics import walk_blocks
+
+    return [
+        (node, section.id)
+        for section in book.sections
+        for node, _ in walk_blocks(section.children, section.id)
+        if isinstance(node, Table) and node.data is not None
+    ]
+
+
+# -- readers: each turns one kind of table into data, or says why it cannot -------
+
+
+def characteristics_profile(table: Table) -> list[dict[str, Any]]:
+    profile = []
+    for row in table.rows:
+        cells = row.cells
+        if len(cells) < 3 or not cells[0].header:
+            raise UnreadableTable("each row needs an abbreviation header, the characteristic and its definition")
+        term = _terms(cells[1])
+        if len(term) != 1:
+            raise UnreadableTable(f"row `{plain_text(cells[0].children)}` does not name one characteristic term")
+        profile.append(
+            {
+                "abbreviation": plain_text(cells[0].children),
+                "term": term[0],
+                "name": plain_text(cells[1].children),
+                "definition": plain_text(cells[2].children),
+            }
+        )
+    return profile
+
+
+def army_categories(table: Table) -> list[dict[str, Any]]:
+    categories = []
+    for row in table.rows:
+        key, points, duplicates = _three_cells(row)
+        entry: dict[str, Any] = {"terms": _terms(key), "name": plain_text(key.children)}
+        entry |= _percent_limit(plain_text(points.children))
+        entry["duplicate_limit"] = _count_limit(plain_text(duplicates.children), allow_none=True)
+        categories.append(entry)
+    return categories
+
+
+def duplicate_limits(table: Table) -> list[dict[str, Any]]:
+    limits = []
+    for row in table.rows:
+        if len(row.cells) != 2:
+            raise UnreadableTable("each row needs a category and its limit")
+        key, limit = row.cells
+        text = plain_text(limit.children)
+        entry: dict[str, Any] = {"terms": _terms(key), "name": plain_text(key.children)}
+        if (half := _HALF.match(text)) is not None:
+            entry |= {"limit": None, "multiplier": "1/2", "rounding": half.group("round") or "up"}
+        elif text.lower() == "double":
+            entry |= {"limit": None, "multiplier": "2", "rounding": None}
+        else:
+            entry |= {"limit": _count_limit(text), "multiplier": None, "rounding": None}
+        limits.append(entry)
+    return limits
+
+
+_READERS = {
+    "characteristics_profile": characteristics_profile,
+    "army_categories": army_categories,
+    "warband_duplicate_limits": duplicate_limits,
+    "grand_army_duplicate_limits": duplicate_limits,
+}
+
+
+def read_table(table: Table) -> list[dict[str, Any]]:
+    return _READERS[table.data or ""](table)
+
+
+def _three_cells(row: Row) -> tuple[Cell, Cell, Cell]:
+    if len(row.cells) != 3:
+        raise UnreadableTable("each row needs a category, a point limit and a duplicate limit")
+    return row.cells[0], row.cells[1], row.cells[2]
+
+
+def _terms(cell: Cell) -> list[str]:
+    names = [node.name for node in cell.children if isinstance(node, Reference)]
+    if not names:
+        raise UnreadableTable(f"`{plain_text(cell.children)}` names no term: refer to the category with <reference>")
+    return names
+
+
+def _percent_limit(text: str) -> dict[str, int | None]:
+    if text.strip() in _NONE:
+        return {"min_percent": None, "max_percent": None}
+    match = _PERCENT.match(text.strip())
+    if match is None:
+        raise UnreadableTable(f"cannot read the point limit `{text}` (write `at least 25%` or `max 35%`)")
+    n = int(match.group("n"))
+    return (
+        {"min_percent": n, "max_percent": None}
+        if match.group("kind").lower() == "at least"
+        else {
+            "min_percent": None,
+            "max_percent": n,
+        }
+    )
+
+
+def _count_limit(text: str, *, allow_none: bool = False) -> int | None:
+    if allow_none and text.strip() in _NONE:
+        return None
+    match = _MAX.match(text.strip())
+    if match is None:
+        raise UnreadableTable(f"cannot read the limit `{text}` (write `max 3`)")
+    return int(match.group("n"))
+
+
+def game_data(facts: Facts) -> dict[str, Any]:
+    return {"game_turns": facts.values.get("game_turns"), "player_turns_each": facts.values.get("player_turns_each")}
+
+
+def characteristics_data(facts: Facts) -> dict[str, Any]:
+    table = facts.tables.get("characteristics_profile")
+    return {
+        "min": facts.values.get("characteristic_min"),
+        "max": facts.values.get("characteristic_max"),
+        "profile": characteristics_profile(table) if table else [],
+    }
+
+
+def army_composition_data(facts: Facts) -> dict[str, Any]:
+    tables = facts.tables
+    values = facts.values
+    return {
+        "max_points_below_limit": values.get("max_points_below_limit"),
+        "min_army_units": values.get("min_army_units"),
+        "categories": army_categories(tables["army_categories"]) if "army_categories" in tables else [],
+        "variants": [
+            {
+                "id": "warband",
+                "term": "warband",
+                "max_points": values.get("warband_max_points"),
+                "min_points": None,
+                "min_army_units": values.get("warband_min_army_units"),
+                "duplicate_limits": duplicate_limits(tables["warband_duplicate_limits"])
+                if "warband_duplicate_limits" in tables
+                else [],
+            },
+            {
+                "id": "grand_army",
+                "term": "grand_army",
+                "max_points": None,
+                "min_points": values.get("grand_army_min_points"),
+                "min_army_units": None,
+                "duplicate_limits": duplicate_limits(tables["grand_army_duplicate_limits"])
+                if "grand_army_duplicate_limits" in tables
+                else [],
+            },
+        ],
+    }

@@ -1,0 +1,49 @@
+"""``rulebook graph``: the term graph for other tools (Graphviz, Gephi, scripts)."""
+
+from __future__ import annotations
+
+import json
+from io import BytesIO
+
+from compiler.graph import TermGraph
+
+
+def export_graph(terms: TermGraph, fmt: str) -> str:
+    """The whole graph as ``json`` (node-link), ``dot`` or ``graphml``; nodes and edges sorted."""
+    graph = terms.graph
+    nodes = sorted(graph.nodes)
+    edges = sorted(graph.edges(keys=True))
+    if fmt == "json":
+        data = {
+            "nodes": [
+                {"id": f"{kind}:{name}", "kind": kind, "name": name, **graph.nodes[(kind, name)]}
+                for kind, name in nodes
+            ],
+            "edges": [{"source": f"{u[0]}:{u[1]}", "target": f"{v[0]}:{v[1]}", "kind": k} for u, v, k in edges],
+        }
+        return json.dumps(data, indent=1, sort_keys=True, ensure_ascii=False) + "\n"
+    if fmt == "dot":
+        lines = ["digraph rulebook {", "  rankdir=LR;"]
+        for kind, name in nodes:
+            shape = {"term": "ellipse", "section": "box", "figure": "note"}[kind]
+            style = "" if graph.nodes[(kind, name)].get("defined", True) else ", style=dashed"
+            lines.append(f'  "{kind}:{_dot(name)}" [label="{_dot(name)}", shape={shape}{style}];')
+        for u, v, k in edges:
+            lines.append(f'  "{u[0]}:{_dot(u[1])}" -> "{v[0]}:{_dot(v[1])}" [label="{k}"];')
+        lines.append("}")
+        return "\n".join(lines) + "\n"
+    import networkx as nx
+
+    flat: nx.MultiDiGraph[str] = nx.MultiDiGraph()
+    for kind, name in nodes:
+        attributes = {k: v for k, v in graph.nodes[(kind, name)].items() if v is not None}
+        flat.add_node(f"{kind}:{name}", kind=kind, name=name, **attributes)
+    for u, v, k in edges:
+        flat.add_edge(f"{u[0]}:{u[1]}", f"{v[0]}:{v[1]}", key=k, kind=k)
+    buffer = BytesIO()
+    nx.write_graphml(flat, buffer)
+    return buffer.getvalue().decode("utf-8")
+
+
+def _dot(text: str) -> str:
+    return text.replace("\\", "\\\\").replace('"', '\\"')

@@ -1,0 +1,236 @@
+"""The game's mechanics as data: roll tables and sequences, extracted from the model.
+
+A table, list or sequence annotated ``roll="D6"`` is a roll table. The book
+writes them three ways, all normalised to bands ``(min, max, result, term)``:
+
+- range text inside header cells: ``<header>1-3: <reference>Classic</reference></header>``;
+- a range header per row: ``<row><header>1-2</header><cell>Hold the Ground</cell></row>``;
+- a list or sequence whose position is the roll: item 1 on a 1, item 2 on a 2, ...
+
+A roll table the compiler cannot normalise (a band without a range, bands that
+overlap or leave results of the dice uncovered) is a diagnostic, never a silent skip.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from compiler.diagnostics import Diagnostic
+from compiler.lint.rules import invalid_roll_table
+from compiler.model import (
+    Book,
+    Cell,
+    Content,
+    Definition,
+    Important,
+    Item,
+    ItemList,
+    Note,
+    Reference,
+    Section,
+    Table,
+    plain_text,
+)
+
+_DICE = re.compile(r"(?P<count>[1-9]\d*)?D(?P<sides>[1-9]\d*)", re.IGNORECASE)
+_RANGE = re.compile(r"^\s*(?P<low>\d+)\s*(?:[-–]\s*(?P<high>\d+))?\s*\+?\s*[:.]?\s*")
+
+
+@dataclass(frozen=True, slots=True)
+class Dice:
+    """``count`` dice with ``sides`` sides each, added up; a D3 is a D6 halved, rounding up."""
+
+    count: int
+    sides: int
+
+    @property
+    def notation(self) -> str:
+        return f"{'' if self.count == 1 else self.count}D{self.sides}"
+
+    @property
+    def lowest(self) -> int:
+        return self.count
+
+    @property
+    def highest(self) -> int:
+        return self.count * self.sides
+
+
+def parse_dice(text: str) -> Dice | None:
+    """``"D6"`` -> Dice(1, 6); ``"2D6"`` -> Dice(2, 6); anything else -> None."""
+    match = _DICE.fullmatch(text.strip())
+    if match is None:
+        return None
+    return Dice(int(match.group("count") or 1), int(match.group("sides")))
+
+
+@dataclass(frozen=True, slots=True)
+class Band:
+    """The results ``low`` to ``high`` (inclusive) give ``result``."""
+
+    low: int
+    high: int
+    result: str
+    term: str | None
+    """The term the result names, where the band holds a reference."""
+
+
+@dataclass(frozen=True, slots=True)
+class RollTable:
+    id: str
+    """Stable id: the enclosing definition's name, else the section id (suffixed when several)."""
+    dice: Dice
+    bands: tuple[Band, ...]
+    section_id: str
+    form: str
+    """How the book wrote it: ``header-ranges``, ``row-ranges`` or ``positions``."""
+    node: Table | ItemList
+
+
+@dataclass(frozen=True, slots=True)
+class Sequence:
+    """Ordered steps (``<sequence>``), with the section or term each step links to."""
+
+    id: str
+    section_id: str
+    steps: tuple[Item, ...]
+
+
+def roll_tables(book: Book) -> tuple[list[RollTable], list[Diagnostic]]:
+    """Every roll table of a book, normalised, and a diagnostic for each that cannot be."""
+    tables: list[RollTable] = []
+    problems: list[Diagnostic] = []
+    used_ids: set[str] = set()
+    for node, scope, section_id in _annotated(book):
+        table_id = _unique(scope, used_ids)
+        try:
+            tables.append(_normalise(node, table_id, section_id))
+        except _NotNormalisable as error:
+            problems.append(
+                invalid_roll_table.RULE.diagnostic(
+                    str(error), node.span, target=table_id, help=error.help, section_id=section_id
+                )
+            )
+    return tables, problems
+
+
+def sequences(book: Book) -> list[Sequence]:
+    """Every ``<sequence>`` that is not a roll table, with a stable id, in document order."""
+    found: list[Sequence] = []
+    used: set[str] = set()
+    for section in book.sections:
+        for node, scope in walk_blocks(section.children, section.id):
+            if isinstance(node, ItemList) and node.ordered and node.roll is None:
+                found.append(Sequence(_unique(scope, used), section.id, node.items))
+    return found
+
+
+class _NotNormalisable(Exception):
+    def __init__(self, message: str, help: str) -> None:
+        super().__init__(message)
+        self.help = help
+
+
+def _annotated(book: Book) -> Iterator[tuple[Table | ItemList, str, str]]:
+    for section in book.sections:
+        for node, scope in walk_blocks(section.children, section.id):
+            if isinstance(node, Table | ItemList) and node.roll is not None:
+                yield node, scope, section.id
+
+
+def walk_blocks(content: Content, scope: str) -> Iterator[tuple[object, str]]:
+    """Every node under a section (not its subsections), with the innermost definition name as scope."""
+    for node in content:
+        if isinstance(node, str | Section | Reference):
+            continue
+        yield node, scope
+        if isinstance(node, Definition):
+            yield from walk_blocks(node.children, node.name)
+        elif isinstance(node, Table):
+            rows = ((node.columns,) if node.columns else ()) + node.rows
+            for row in rows:
+                for cell in row.cells:
+                    yield from walk_blocks(cell.children, scope)
+        elif isinstance(node, ItemList):
+            for item in node.items:
+                yield from walk_blocks(item.children, scope)
+        elif isinstance(node, Note | Important):
+            yield from walk_blocks(node.children, scope)
+
+
+def _unique(base: str, used: set[str]) -> str:
+    candidate, n = base, 1
+    while candidate in used:
+        n += 1
+        candidate = f"{base}_{n}"
+    used.add(candidate)
+    return candidate
+
+
+def _normalise(node: Table | ItemList, table_id: str, section_id: str) -> RollTable:
+    dice = parse_dice(node.roll or "")
+    if dice is None:
+        raise _NotNormalisable(
+            f"`{node.roll}` is not dice notation", 'write the dice rolled, such as roll="D6" or roll="2D6"'
+        )
+    if isinstance(node, ItemList):
+        form, bands = "positions", _position_bands(node, dice)
+    elif node.columns is not None and any(_RANGE.match(plain_text(c.children)) for c in node.columns.cells):
+        form, bands = "header-ranges", [_range_band(cell) for cell in node.columns.cells]
+    else:
+        form, bands = "row-ranges", [_range_band(row.cells[0], row.cells[1:]) for row in node.rows]
+    _check_coverage(bands, dice)
+    return RollTable(table_id, dice, tuple(sorted(bands, key=lambda b: b.low)), section_id, form, node)
+
+
+def _position_bands(node: ItemList, dice: Dice) -> list[Band]:
+    return [
+        Band(dice.lowest + index, dice.lowest + index, plain_text(item.children), _term(item.children))
+        for index, item in enumerate(node.items)
+    ]
+
+
+def _range_band(key: Cell, rest: tuple[Cell, ...] = ()) -> Band:
+    text = plain_text(key.children)
+    match = _RANGE.match(text)
+    if match is None:
+        raise _NotNormalisable(
+            f"cannot read a roll range in `{text}`", 'start the band with its results, such as "1-3:" or "6"'
+        )
+    low = int(match.group("low"))
+    high = int(match.group("high") or low)
+    content = key.children if text[match.end() :].strip() else tuple(n for cell in rest for n in cell.children)
+    result = text[match.end() :].strip() or plain_text(content)
+    return Band(low, high, result, _term(content))
+
+
+def _term(content: Content) -> str | None:
+    """The first term a band's content refers to."""
+    for node in content:
+        if isinstance(node, Reference):
+            return node.name
+    return None
+
+
+def _check_coverage(bands: list[Band], dice: Dice) -> None:
+    covered: dict[int, Band] = {}
+    for band in bands:
+        if band.low > band.high:
+            raise _NotNormalisable(f"the band {band.low}-{band.high} runs backwards", "write the lower result first")
+        for value in range(band.low, band.high + 1):
+            if value in covered:
+                raise _NotNormalisable(
+                    f"the result {value} is in two bands (`{covered[value].result}` and `{band.result}`)",
+                    "give every result of the dice one band",
+                )
+            covered[value] = band
+    missing = [v for v in range(dice.lowest, dice.highest + 1) if v not in covered]
+    extra = [v for v in covered if not dice.lowest <= v <= dice.highest]
+    if missing or extra:
+        detail = f"no band for {', '.join(map(str, missing))}" if missing else f"{extra[0]} cannot be rolled"
+        raise _NotNormalisable(
+            f"the bands do not match a roll of {dice.notation}: {detail}",
+            f"give every result from {dice.lowest} to {dice.highest} exactly one band",
+        )

@@ -1,0 +1,256 @@
+"""rules.json: valid against its schema, deterministic, and true to what the XML says."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import pytest
+
+from compiler.cli import main
+from compiler.config import Config
+from compiler.data import build_rule_data, serialise
+from compiler.graph import TermGraph
+from compiler.pipeline import read_book
+
+from .conftest import BUNDLED_BOOK, ROOT
+
+SCHEMA = json.loads((ROOT / "compiler" / "schema" / "rules.schema.json").read_text(encoding="utf-8"))
+
+
+def compile_book(path: Path) -> dict[str, Any]:
+    read = read_book([path], ROOT)
+    data = build_rule_data(read.book, TermGraph(read.book), title="T", edition="E")
+    return dict(json.loads(serialise(data)))
+
+
+@pytest.fixture(scope="module")
+def data() -> dict[str, Any]:
+    return compile_book(BUNDLED_BOOK)
+
+
+def test_schema_is_a_valid_2020_12_schema_and_the_data_follows_it(data: dict[str, Any]) -> None:
+    jsonschema.Draft202012Validator.check_schema(SCHEMA)
+    jsonschema.Draft202012Validator(SCHEMA).validate(data)
+
+
+def test_schema_is_strict(data: dict[str, Any]) -> None:
+    data = json.loads(json.dumps(data))
+    data["terms"]["model"]["colour"] = "red"
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.Draft202012Validator(SCHEMA).validate(data)
+
+
+def test_roll_tables_written_three_ways_come_out_alike(data: dict[str, Any]) -> None:
+    tables = {t["id"]: t for t in data["roll_tables"]}
+    assert set(tables) == {"deployment_type", "secondary_objective", "building_battlefield"}
+
+    def bands(table_id: str) -> list[tuple[int, int, str, str | None]]:
+        return [(b["min"], b["max"], b["result"], b["term"]) for b in tables[table_id]["bands"]]
+
+    # Range text inside header cells: "1-3: Classic", "4-5: Diagonal", "6: Flank Attack".
+    assert tables["deployment_type"]["form"] == "header-ranges"
+    assert bands("deployment_type") == [
+        (1, 3, "Classic", "deployment_type_classic"),
+        (4, 5, "Diagonal", "deployment_type_diagonal"),
+        (6, 6, "Flank Attack", "deployment_type_flank"),
+    ]
+    # A range header per row.
+    assert tables["secondary_objective"]["form"] == "row-ranges"
+    assert bands("secondary_objective") == [
+        (1, 2, "Hold the Ground", "hold_the_ground"),
+        (3, 4, "Breakthrough", "breakthrough"),
+        (5, 5, "Capture the Flags", "capture_the_flags"),
+        (6, 6, "Secure Target", "secure_target"),
+    ]
+    # A sequence whose position is the roll (the terrain table).
+    assert tables["building_battlefield"]["form"] == "positions"
+    assert [b[2] for b in bands("building_battlefield")] == ["Hill", "Forest", "Field", "Water", "Wall", "Ruin"]
+    assert all(t["die"] == "D6" and t["dice"] == {"count": 1, "sides": 6} for t in tables.values())
+
+
+def test_changing_a_band_in_the_xml_changes_the_data(tmp_path: Path) -> None:
+    text = BUNDLED_BOOK.read_text(encoding="utf-8")
+    edited = text.replace("<header>1-2</header>", "<header>1</header>").replace(
+        "<header>3-4</header>", "<header>2-4</header>"
+    )
+    assert edited != text
+    copy = tmp_path / "rulebook.xml"
+    copy.write_text(edited, encoding="utf-8")
+    table = next(t for t in compile_book(copy)["roll_tables"] if t["id"] == "secondary_objective")
+    assert [(b["min"], b["max"]) for b in table["bands"]] == [(1, 1), (2, 4), (5, 5), (6, 6)]
+
+
+def test_sequences_resolve_their_links(data: dict[str, Any]) -> None:
+    sequences = {s["id"]: s for s in data["sequences"]}
+    phases = sequences["player_turn"]["steps"]
+    assert [s["text"] for s in phases] == ["Movement Phase", "Magic Phase", "Shooting Phase", "Close Combat Phase"]
+    assert [s["link"] for s in phases] == ["movement_phase", "magic_phase", "shooting_phase", "close_combat_phase"]
+    assert not any(s["resolved"] for s in phases)  # those chapters are not written yet
+    pregame = sequences["the-pre-game-sequence"]["steps"]
+    assert len(pregame) == 8
+    assert pregame[0] == {
+        "number": 1,
+        "text": "Decide on Game Size.",
+        "link": "decide_on_game_size",
+        "section": "decide_on_game_size",
+        "resolved": True,
+        "terms": [],
+    }
+    assert pregame[5]["link"] == "determine_deployment_zone" and not pregame[5]["resolved"]
+    deployment = sequences["deployment-phase-sequence"]["steps"]
+    assert deployment[4] == {
+        "number": 5,
+        "text": "Deploy Scout units.",
+        "link": None,
+        "section": None,
+        "resolved": False,
+        "terms": ["scout", "unit"],
+    }
+
+
+def test_game_length_and_characteristics(data: dict[str, Any]) -> None:
+    assert data["game"] == {"game_turns": 6, "player_turns_each": 6}
+    characteristics = data["characteristics"]
+    assert (characteristics["min"], characteristics["max"]) == (0, 10)
+    assert [(p["abbreviation"], p["term"]) for p in characteristics["profile"]] == [
+        ("M", "movement"),
+        ("WS", "weapon_skill"),
+        ("BS", "ballistic_skill"),
+        ("S", "strength"),
+        ("T", "toughness"),
+        ("W", "wounds"),
+        ("I", "initiative"),
+        ("A", "attacks"),
+        ("Ld", "leadership"),
+    ]
+    assert characteristics["profile"][6]["definition"] == "Models with a higher initiative strike first."
+
+
+def test_army_composition(data: dict[str, Any]) -> None:
+    army = data["army_composition"]
+    assert (army["max_points_below_limit"], army["min_army_units"]) == (20, 4)
+    rows = [(c["terms"], c["min_percent"], c["max_percent"], c["duplicate_limit"]) for c in army["categories"]]
+    assert rows == [
+        (["core"], 25, None, 4),
+        (["special"], None, None, 3),
+        (["rare"], None, 25, 2),
+        (["hero"], None, 50, 3),
+        (["lord"], None, 35, 3),
+        (["hero", "lord"], None, 50, None),
+    ]
+    warband, grand = army["variants"]
+    assert (warband["id"], warband["max_points"], warband["min_army_units"]) == ("warband", 1500, 3)
+    assert (grand["id"], grand["min_points"]) == ("grand_army", 4000)
+    assert [(d["terms"], d["limit"]) for d in warband["duplicate_limits"][:3]] == [
+        (["core"], 2),
+        (["special"], 2),
+        (["rare"], 1),
+    ]
+    assert warband["duplicate_limits"][-1] == {
+        "terms": ["choice_0x"],
+        "name": "0-X Choice",
+        "limit": None,
+        "multiplier": "1/2",
+        "rounding": "up",
+    }
+    assert grand["duplicate_limits"][-1]["multiplier"] == "2"
+    assert grand["duplicate_limits"][4] == {
+        "terms": ["one_of_a_kind"],
+        "name": "One of a Kind",
+        "limit": 2,
+        "multiplier": None,
+        "rounding": None,
+    }
+
+
+def test_terms_carry_forms_places_and_links(data: dict[str, Any]) -> None:
+    model = data["terms"]["model"]
+    assert model["name"] == "Models"
+    assert {"Models", "model", "models"} <= set(model["surface_forms"])
+    assert (
+        model["defined_at"]["line"] == 9 and model["defined_at"]["anchor"] == "models-units-and-formations/#term-model"
+    )
+    assert model["uses"] == ["base", "cannon"]
+    content = model["definition"]["content"]
+    assert {"type": "reference", "term": "base", "text": "base", "example": False} in content
+    assert all("<" not in node.get("text", "") for node in content)
+    assert data["terms"]["multipart_model"]["nested"] == ["model_part"]
+    assert data["terms"]["model_part"]["parent"] == "multipart_model"
+    spell = data["terms"]["spell"]
+    assert (spell["defined"], spell["dangling"], spell["unused"]) == (False, True, False)
+    assert data["terms"]["in_range"]["unused"] is True
+    assert "inspiring presence" not in data["terms"]
+
+
+def test_reading_order_puts_dependencies_first(data: dict[str, Any]) -> None:
+    order = data["reading_order"]
+    position = {name: i for i, name in enumerate(order)}
+    assert sorted(order) == sorted(n for n, t in data["terms"].items() if t["defined"])
+    for name, term in data["terms"].items():
+        for earlier in term["read_first"]:
+            assert position[earlier] < position[name], (earlier, name)
+    assert data["terms"]["line_of_sight"]["read_first"] == ["model", "base", "unit", "height"]
+
+
+def test_build_is_byte_identical_and_atomic(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    monkeypatch.chdir(ROOT)
+    out = tmp_path / "site"
+    assert main(["build", "-q", "--output", str(out)]) == 0
+    first = (out / "rules.json").read_bytes()
+    assert main(["build", "-q", "--output", str(out)]) == 0
+    assert (out / "rules.json").read_bytes() == first
+    assert json.loads((out / "rules.schema.json").read_text(encoding="utf-8")) == SCHEMA
+    # A broken source: the build fails and the last good data stays.
+    broken = tmp_path / "broken.xml"
+    broken.write_text("<document><chapter title='x'></document>", encoding="utf-8")
+    assert main(["build", "-q", "--output", str(out), str(broken)]) == 2
+    assert (out / "rules.json").read_bytes() == first
+
+
+def test_build_refuses_data_that_fails_its_schema(tmp_path: Path, monkeypatch, capsys) -> None:  # type: ignore[no-untyped-def]
+    import compiler.build
+
+    monkeypatch.chdir(ROOT)
+    real = compiler.build.build_rule_data
+
+    def broken(*args: Any, **kwargs: Any) -> dict[str, Any]:
+        data = real(*args, **kwargs)
+        data["roll_tables"][0]["die"] = "a handful"
+        return data
+
+    monkeypatch.setattr(compiler.build, "build_rule_data", broken)
+    assert main(["build", "-q", "--output", str(tmp_path)]) == 2
+    assert "fails its schema at $.roll_tables[0].die" in capsys.readouterr().err
+    assert not (tmp_path / "rules.json").exists()
+
+
+@pytest.mark.parametrize("fmt", ["json", "dot", "graphml"])
+def test_graph_export(fmt: str, tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    import networkx as nx
+
+    monkeypatch.chdir(ROOT)
+    out = tmp_path / f"graph.{fmt}"
+    assert main(["graph", "--format", fmt, "--output", str(out)]) == 0
+    text = out.read_text(encoding="utf-8")
+    if fmt == "json":
+        graph = json.loads(text)
+        assert {"source": "term:line_of_sight", "target": "term:arc", "kind": "uses"} in graph["edges"]
+    elif fmt == "dot":
+        assert text.startswith("digraph rulebook {") and '"term:line_of_sight" -> "term:arc" [label="uses"];' in text
+    else:
+        graph = nx.read_graphml(out)
+        assert graph.has_edge("term:line_of_sight", "term:arc")
+        assert graph.nodes["term:spell"]["defined"] is False
+
+
+def test_config_title_and_edition_reach_the_data(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    monkeypatch.chdir(ROOT)
+    assert main(["build", "-q", "--output", str(tmp_path)]) == 0
+    book = json.loads((tmp_path / "rules.json").read_text(encoding="utf-8"))["book"]
+    config = Config(root=ROOT)
+    assert book["title"] == "Fantasy Battles: The 9th Age" != config.title
+    assert book["edition"] == "Beta v0.99.9"
+    assert book["content_hash"].startswith("sha256:")
