@@ -62,6 +62,7 @@ def build_rule_data(book: Book, terms: TermGraph, *, title: str, edition: str, l
         "terms": _terms(terms, read_first),
         "sections": [_section_tree(s, terms) for d in book.documents for s in d.body],
         "figures": [_figure(f, terms) for f in book.figures],
+        "link_targets": _link_targets(terms),
         "roll_tables": [_roll_table(t) for t in tables],
         "sequences": [_sequence(s, terms) for s in sequences(book)],
         "game": game_data(facts),
@@ -175,6 +176,23 @@ def _section_tree(section: Section, terms: TermGraph) -> Json:
         "defines": terms.terms_defined_in(section.id),
         "children": [_section_tree(child, terms) for child in section.children if isinstance(child, Section)],
     }
+
+
+def _link_targets(terms: TermGraph) -> Json:
+    """Every id a ``<link to>`` may name, resolved to its kind, title and site anchor."""
+    targets = {}
+    for target_id, found in terms.all_ids().items():
+        if not is_valid_name(target_id):
+            continue
+        target = found[0]
+        section_id = target_id if target.kind == "section" else _figure_section(terms, target_id)
+        chapter = section_path(terms, section_id)[0] if section_id else target_id
+        targets[target_id] = {"kind": target.kind, "title": target.title, "anchor": section_anchor(target_id, chapter)}
+    return targets
+
+
+def _figure_section(terms: TermGraph, figure_id: str) -> str | None:
+    return next((f.section_id for f in terms.book.figures if f.id == figure_id), None)
 
 
 def _figure(figure: Figure, terms: TermGraph) -> Json:

@@ -257,11 +257,9 @@ def game_data(facts: Facts) -> dict[str, Any]:
 
 def characteristics_data(facts: Facts) -> dict[str, Any]:
     table = facts.tables.get("characteristics_profile")
-    return {
-        "min": facts.values.get("characteristic_min"),
-        "max": facts.values.get("characteristic_max"),
-        "profile": characteristics_profile(table) if table else [],
-    }
+    low, high = facts.values.get("characteristic_min"), facts.values.get("characteristic_max")
+    profile = [entry | {"min": low, "max": high} for entry in characteristics_profile(table)] if table else []
+    return {"min": low, "max": high, "profile": profile}
 
 
 def army_composition_data(facts: Facts) -> dict[str, Any]:

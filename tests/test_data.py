@@ -254,3 +254,15 @@ def test_config_title_and_edition_reach_the_data(tmp_path: Path, monkeypatch) ->
     assert book["title"] == "Fantasy Battles: The 9th Age" != config.title
     assert book["edition"] == "Beta v0.99.9"
     assert book["content_hash"].startswith("sha256:")
+
+
+def test_links_resolve_through_link_targets(data: dict[str, Any]) -> None:
+    targets = data["link_targets"]
+    assert targets["figure_1"] == {
+        "kind": "figure",
+        "title": "Figure 1",
+        "anchor": "models-units-and-formations/#figure_1",
+    }
+    assert targets["decide_on_game_size"]["anchor"] == "the-pre-game-sequence/#decide_on_game_size"
+    assert "movement_phase" not in targets
+    assert data["characteristics"]["profile"][0]["min"] == 0 and data["characteristics"]["profile"][0]["max"] == 10
