@@ -13,12 +13,15 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from compiler.assets import available_images, image_folder
 from compiler.config import Config
 from compiler.data import build_rule_data, serialise
 from compiler.diagnostics import Diagnostic
 from compiler.fileio import write_atomic
 from compiler.graph import TermGraph
 from compiler.pipeline import ReadResult
+from compiler.site.pages import SiteInput
+from compiler.site.writer import SiteResult, build_site
 
 
 class InvalidRuleData(Exception):
@@ -30,6 +33,8 @@ class BuildOutput:
     """Files to write, by path relative to the output folder."""
 
     files: dict[str, str]
+    data: dict[str, Any]
+    terms: TermGraph
 
 
 def rules_schema_text() -> str:
@@ -41,8 +46,17 @@ def compile_outputs(read: ReadResult, config: Config) -> BuildOutput:
     terms = TermGraph(read.book)
     data = build_rule_data(read.book, terms, title=config.title, edition=config.edition)
     text = serialise(data)
-    check_rule_data(json.loads(text))
-    return BuildOutput({"rules.json": text, "rules.schema.json": rules_schema_text()})
+    checked = json.loads(text)
+    check_rule_data(checked)
+    return BuildOutput({"rules.json": text, "rules.schema.json": rules_schema_text()}, checked, terms)
+
+
+def build_book_site(
+    read: ReadResult, diagnostics: tuple[Diagnostic, ...], output: BuildOutput, config: Config, folder: Path
+) -> SiteResult:
+    images = image_folder(read.book, config.root)
+    site = SiteInput(read.book, output.terms, output.data, diagnostics, available_images(images))
+    return build_site(site, project=config.root, output=folder, extra_files=output.files, image_folder=images)
 
 
 def check_rule_data(data: Any) -> None:

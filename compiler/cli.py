@@ -21,6 +21,7 @@ from compiler.lint import baseline as baselines
 from compiler.pipeline import ReadResult, build_term_graph, lint, read_book
 from compiler.report import FORMATS, Report, exit_code, renderer
 from compiler.report import text as text_report
+from compiler.site.writer import SiteBuildError
 
 EXIT_USAGE = 2
 
@@ -34,7 +35,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         return int(args.run(args))
-    except (UsageError, ConfigError, baselines.BaselineError, InvalidRuleData) as error:
+    except (UsageError, ConfigError, baselines.BaselineError, InvalidRuleData, SiteBuildError) as error:
         print(f"rulebook: error: {error}", file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:
@@ -94,14 +95,16 @@ def _add_lint(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> 
 def _add_build(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     build = commands.add_parser(
         "build",
-        help="compile the book: rules.json and its schema",
-        description="Compile the configured sources into the output folder (rules.json, rules.schema.json). "
-        "Outputs are checked, then written atomically: a failed build keeps the last good outputs.",
+        help="compile the book: the website, rules.json and its schema",
+        description="Compile the configured sources into the output folder: the website (built with "
+        "mkdocs-material from mkdocs.yml), rules.json and rules.schema.json. Outputs are checked, then "
+        "written atomically: a failed build keeps the last good site.",
         epilog="Exit status: 0 built, 1 built but --strict and lint errors, 2 unreadable sources or bad usage.",
     )
     build.add_argument("files", nargs="*", type=Path, metavar="FILE", help="XML sources (default: configured)")
     build.add_argument("--output", "-o", type=Path, help="output folder (default: [tool.rulebook] output, or site/)")
     build.add_argument("--strict", action="store_true", help="fail when the lint finds errors not in the baseline")
+    build.add_argument("--data-only", action="store_true", help="write rules.json and its schema, not the site")
     build.add_argument("--quiet", "-q", action="store_true", help="no progress messages")
     build.set_defaults(run=_run_build)
 
@@ -184,7 +187,7 @@ def _read_sources(args: argparse.Namespace, config: Config) -> ReadResult | None
 
 
 def _run_build(args: argparse.Namespace) -> int:
-    from compiler.build import compile_outputs, write_outputs
+    from compiler.build import build_book_site, compile_outputs, write_outputs
 
     config = load_config()
     _progress(args, "Reading the sources…")
@@ -197,11 +200,18 @@ def _run_build(args: argparse.Namespace) -> int:
     if config.baseline and config.baseline.is_file() and not args.files:
         new = baselines.apply(new, baselines.parse(_read(config.baseline), str(config.baseline))).new
     errors = sum(d.severity.public == "error" for d in new)
-    _progress(args, "Compiling…")
+    _progress(args, "Compiling the rule data…")
     output = compile_outputs(read, config)
     folder = args.output or config.output or config.root / "site"
-    written = write_outputs(output, folder)
-    _progress(args, f"Wrote {len(written)} files to {folder}.")
+    if args.data_only:
+        written = write_outputs(output, folder)
+        _progress(args, f"Wrote {len(written)} files to {folder}.")
+    else:
+        _progress(args, "Building the site with MkDocs…")
+        site = build_book_site(read, result.diagnostics, output, config, folder)
+        for warning in site.warnings:
+            print(f"rulebook: mkdocs: {warning}", file=sys.stderr)
+        _progress(args, f"Built {site.pages} pages into {folder}.")
     if errors:
         print(f"rulebook: the lint found {errors} new errors (run `rulebook lint`).", file=sys.stderr)
     return 1 if errors and args.strict else 0

@@ -299,6 +299,8 @@ class Document:
     figures: tuple[Figure, ...]
     values: tuple[Value, ...]
     """Every ``<value>`` annotation, in document order."""
+    images: tuple[Image, ...]
+    """Every image of figures and illustrations, in document order."""
     ids: tuple[tuple[str, Span], ...]
     """Every id written in the source (sections and figures), with its place."""
 
@@ -333,6 +335,11 @@ class Book:
     def figures(self) -> Iterator[Figure]:
         for document in self.documents:
             yield from document.figures
+
+    @property
+    def images(self) -> Iterator[Image]:
+        for document in self.documents:
+            yield from document.images
 
     @property
     def values(self) -> Iterator[Value]:

@@ -13,6 +13,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
+from compiler.assets import available_images, image_folder
 from compiler.config import Config
 from compiler.diagnostics import Diagnostic, Severity
 from compiler.graph import TermGraph
@@ -92,6 +93,7 @@ def lint(read: ReadResult, config: Config) -> LintResult:
     found = list(read.diagnostics)
     with gc_paused():
         if not read.fatal:
-            found.extend(run_book_rules(LintInput(read.book, build_term_graph(read.book))))
+            images = available_images(image_folder(read.book, config.root))
+            found.extend(run_book_rules(LintInput(read.book, build_term_graph(read.book), images)))
         diagnostics = apply_settings(found, config.severities)
     return LintResult(tuple(diagnostics), read.sources, len(read.sources) or len(read.book.documents))

@@ -150,6 +150,7 @@ class _Builder:
         self.links: list[Link] = []
         self.figures: list[Figure] = []
         self.values: list[Value] = []
+        self.images: list[Image] = []
         self.ids: list[tuple[str, Span]] = []
 
     def _element_offsets(self) -> list[int]:
@@ -185,6 +186,7 @@ class _Builder:
             tuple(self.links),
             tuple(self.figures),
             tuple(self.values),
+            tuple(self.images),
             tuple(self.ids),
         )
 
@@ -339,7 +341,9 @@ class _Builder:
         caption: Content = ()
         for child in el.iterchildren(tag=etree.Element):
             if child.tag == "image":
-                images.append(Image(child.get("source", ""), self.source, self._offset()))
+                image = Image(child.get("source", ""), self.source, self._offset())
+                images.append(image)
+                self.images.append(image)
                 self._skip_descendants(child)
             else:
                 self._offset()
@@ -353,7 +357,9 @@ class _Builder:
 
     def _images(self, el: etree._Element) -> Iterator[Image]:
         for child in el.iterchildren(tag=etree.Element):
-            yield Image(child.get("source", ""), self.source, self._offset())
+            image = Image(child.get("source", ""), self.source, self._offset())
+            self.images.append(image)
+            yield image
             self._skip_descendants(child)
 
     def _text_only(self, el: etree._Element) -> str:

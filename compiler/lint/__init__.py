@@ -19,6 +19,7 @@ from compiler.lint.rules import (
     invalid_name,
     invalid_roll_table,
     malformed_xml,
+    missing_image,
     mutual_definition,
     reference_to_section,
     unreadable_source,
@@ -40,6 +41,7 @@ BOOK_RULES: tuple[ModuleType, ...] = (
     mutual_definition,
     invalid_roll_table,
     invalid_annotation,
+    missing_image,
 )
 RULES: tuple[Rule, ...] = tuple(sorted((m.RULE for m in SOURCE_RULES + BOOK_RULES), key=lambda r: r.code))
 RULES_BY_KEY: dict[str, Rule] = {r.code.lower(): r for r in RULES} | {r.name: r for r in RULES}

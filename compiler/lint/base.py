@@ -29,6 +29,8 @@ class LintInput:
 
     book: Book
     terms: TermGraph
+    images: set[str] | None = None
+    """Image files present beside the sources (None: not checked)."""
 
     @cached_property
     def term_suggester(self) -> Suggester:
