@@ -52,11 +52,25 @@ def compile_outputs(read: ReadResult, config: Config) -> BuildOutput:
 
 
 def build_book_site(
-    read: ReadResult, diagnostics: tuple[Diagnostic, ...], output: BuildOutput, config: Config, folder: Path
+    read: ReadResult,
+    diagnostics: tuple[Diagnostic, ...],
+    output: BuildOutput,
+    config: Config,
+    folder: Path,
+    *,
+    live_reload: str | None = None,
 ) -> SiteResult:
+    """The website, with ``rules.json`` and its schema; ``live_reload`` is a script for ``rulebook serve``."""
     images = image_folder(read.book, config.root)
     site = SiteInput(read.book, output.terms, output.data, diagnostics, available_images(images))
-    return build_site(site, project=config.root, output=folder, extra_files=output.files, image_folder=images)
+    files = dict(output.files)
+    scripts: tuple[str, ...] = ()
+    if live_reload is not None:
+        files["assets/live-reload.js"] = live_reload
+        scripts = ("assets/live-reload.js",)
+    return build_site(
+        site, project=config.root, output=folder, extra_files=files, image_folder=images, extra_javascript=scripts
+    )
 
 
 def check_rule_data(data: Any) -> None:

@@ -61,6 +61,7 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"rulebook {__version__}")
     commands = parser.add_subparsers(title="commands", required=True, metavar="COMMAND")
     _add_build(commands)
+    _add_serve(commands)
     _add_lint(commands)
     _add_explain(commands)
     _add_query(commands)
@@ -107,6 +108,18 @@ def _add_build(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     build.add_argument("--data-only", action="store_true", help="write rules.json and its schema, not the site")
     build.add_argument("--quiet", "-q", action="store_true", help="no progress messages")
     build.set_defaults(run=_run_build)
+
+
+def _add_serve(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    serve = commands.add_parser(
+        "serve",
+        help="preview the site on localhost, rebuilding and reloading as the sources change",
+        description="Build the site into a temporary folder and serve it on 127.0.0.1. Every change to the "
+        "sources, site_templates/ or mkdocs.yml rebuilds it and reloads open pages.",
+    )
+    serve.add_argument("files", nargs="*", type=Path, metavar="FILE", help="XML sources (default: configured)")
+    serve.add_argument("--port", type=int, default=8000, help="port to serve on (default: 8000; 0: any free port)")
+    serve.set_defaults(run=_run_serve)
 
 
 def _add_graph(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -215,6 +228,28 @@ def _run_build(args: argparse.Namespace) -> int:
     if errors:
         print(f"rulebook: the lint found {errors} new errors (run `rulebook lint`).", file=sys.stderr)
     return 1 if errors and args.strict else 0
+
+
+def _run_serve(args: argparse.Namespace) -> int:
+    from compiler.build import build_book_site, compile_outputs
+    from compiler.serve import RELOAD_SCRIPT, serve
+
+    config = load_config()
+    sources = _sources(args.files, config)
+
+    def build(folder: Path) -> bool:
+        read = _read_sources(args, config)
+        if read is None:
+            print("rulebook: the sources cannot be read; still serving the last good site.", file=sys.stderr)
+            return False
+        output = compile_outputs(read, config)
+        result = lint(read, config)
+        build_book_site(read, result.diagnostics, output, config, folder, live_reload=RELOAD_SCRIPT)
+        print("Site rebuilt.", file=sys.stderr)
+        return True
+
+    watch = [*sources, config.root / "site_templates", config.root / "mkdocs.yml"]
+    return serve(build, watch, port=args.port)
 
 
 def _run_graph(args: argparse.Namespace) -> int:

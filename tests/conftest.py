@@ -2,10 +2,17 @@
 
 from __future__ import annotations
 
+import contextlib
+import functools
+import http.server
+import os
+import threading
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
+from compiler.cli import main
 from compiler.config import Config
 from compiler.diagnostics import Diagnostic
 from compiler.graph import TermGraph
@@ -49,3 +56,40 @@ def terms_of(xml: str) -> TermGraph:
 
 def rules_of(diagnostics: list[Diagnostic]) -> list[tuple[str, str | None]]:
     return [(d.rule, d.target) for d in diagnostics]
+
+
+def build(output: Path, *files: Path) -> int:
+    """``rulebook build`` from the project folder (where mkdocs.yml and site_templates are)."""
+    cwd = Path.cwd()
+    os.chdir(ROOT)
+    try:
+        return main(["build", "-q", "--output", str(output), *map(str, files)])
+    finally:
+        os.chdir(cwd)
+
+
+@pytest.fixture(scope="session")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The bundled book's site, built once per test session."""
+    output = tmp_path_factory.mktemp("built") / "site"
+    assert build(output) == 0
+    return output
+
+
+@contextlib.contextmanager
+def serve(folder: Path) -> Iterator[str]:
+    """Serve a folder on localhost; yields its base URL."""
+    handler = functools.partial(_QuietHandler, directory=str(folder))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args: object) -> None:
+        pass

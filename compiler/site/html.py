@@ -77,7 +77,7 @@ def render_content(content: Content, linker: Linker) -> str:
 
 def _has_blocks(content: Content) -> bool:
     return any(
-        isinstance(n, BLOCKS + (LineBreak,)) or (isinstance(n, Definition) and _has_blocks(n.children)) for n in content
+        isinstance(n, (*BLOCKS, LineBreak)) or (isinstance(n, Definition) and _has_blocks(n.children)) for n in content
     )
 
 

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from jinja2 import Environment
+from markupsafe import escape
 
 from compiler.diagnostics import Diagnostic
 from compiler.graph import TermGraph
@@ -117,7 +118,13 @@ class SitePlan:
     def previews_script(self, used: set[str]) -> str:
         """The previews of the terms a page uses, as a JSON script block the page script reads."""
         previews = {name: self.previews[name] for name in sorted(used) if name in self.previews}
-        text = json.dumps(previews, ensure_ascii=False, sort_keys=True).replace("</", "<\\/")
+        # Escaped as jinja's tojson does: no "<", ">" or "&" from the sources reaches the HTML, even in JSON.
+        text = (
+            json.dumps(previews, ensure_ascii=False, sort_keys=True)
+            .replace("&", "\\u0026")
+            .replace("<", "\\u003c")
+            .replace(">", "\\u003e")
+        )
         return f'<script type="application/json" class="rb-previews">{text}</script>'
 
 
@@ -145,9 +152,12 @@ def build_pages(site: SiteInput, env: Environment) -> tuple[list[Page], list[Any
 
 
 def _nav_chapters(chapters: list[tuple[str, str]]) -> list[Any]:
-    """Chapters for the navigation; long books are nested in groups so no page renders a huge nav."""
+    """Chapters for the navigation; long books are nested in groups so no page renders a huge nav.
+
+    MkDocs themes render navigation titles as HTML, so titles from the sources are escaped here.
+    """
     if len(chapters) <= CHAPTERS_PER_NAV_GROUP:
-        return [{title: path} for title, path in chapters]
+        return [{str(escape(title)): path} for title, path in chapters]
     size = CHAPTERS_PER_NAV_GROUP
     while len(chapters) > size * CHAPTERS_PER_NAV_GROUP:
         size *= CHAPTERS_PER_NAV_GROUP
@@ -159,7 +169,8 @@ def _nav_chapters(chapters: list[tuple[str, str]]) -> list[Any]:
     return groups
 
 
-_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]<>#!|])")
+# `<`, `>` and `&` are left to HTML escaping (the templates autoescape).
+_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]#!|])")
 
 
 def md_text(text: str) -> str:
@@ -254,18 +265,18 @@ def _used_in(plan: SitePlan, page: str, name: str) -> list[dict[str, Any]]:
         if reference.definition != name:
             counts[reference.section_id] += 1
     groups = []
-    for section_id in sorted(
-        counts, key=lambda s: plan.site.terms.section(s).offset if plan.site.terms.section(s) else 0
-    ):
-        section = plan.site.terms.section(section_id)
+    sections = [(s, plan.site.terms.section(s)) for s in counts]
+    located = sorted(((i, s) for i, s in sections if s is not None), key=lambda p: (p[1].source.path, p[1].offset))
+    for section_id, section in located:
         chapter = plan.chapter_of.get(section_id)
-        if section is None or chapter is None:
+        chapter_section = plan.site.terms.section(chapter) if chapter else None
+        if chapter is None or chapter_section is None:
             continue
         fragment = "" if chapter == section_id else f"#{section_id}"
         groups.append(
             {
                 "title": section.title,
-                "chapter": plan.site.terms.section(chapter).title if plan.site.terms.section(chapter) else "",
+                "chapter": chapter_section.title,
                 "href": relative(page, page_url(chapter + ".md") + fragment),
                 "count": counts[section_id],
             }

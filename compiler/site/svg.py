@@ -34,9 +34,8 @@ def neighbourhood_svg(
         top = middle - (len(items) - 1) * ROW / 2
         for index, (term, label) in enumerate(side):
             y = top + index * ROW
-            parts.append(
-                f'<line x1="{x_line}" y1="{y - 4:.0f}" x2="{320 + (-60 if anchor == "end" else 60)}" y2="{middle - 4:.0f}"/>'
-            )
+            x_centre = 260 if anchor == "end" else 380
+            parts.append(f'<line x1="{x_line}" y1="{y - 4:.0f}" x2="{x_centre}" y2="{middle - 4:.0f}"/>')
             parts.append(_label(term, label, x_text, y, anchor, href))
     parts.append(_label(name, title, 320, middle, "middle", href, css="c"))
     if not left:

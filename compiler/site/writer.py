@@ -51,8 +51,12 @@ def build_site(
     output: Path,
     extra_files: dict[str, str],
     image_folder: Path | None = None,
+    extra_javascript: tuple[str, ...] = (),
 ) -> SiteResult:
-    """Build the whole site into ``output`` (replaced only when the build succeeds)."""
+    """Build the whole site into ``output`` (replaced only when the build succeeds).
+
+    ``extra_javascript`` names scripts among ``extra_files`` to add to every page (live reload).
+    """
     env = template_environment(project / "site_templates")
     pages, nav = build_pages(site, env)
     output.parent.mkdir(parents=True, exist_ok=True)
@@ -60,7 +64,7 @@ def build_site(
     try:
         docs = work / "docs"
         _write_docs(docs, pages, site, project, extra_files, image_folder)
-        warnings = _run_mkdocs(project / "mkdocs.yml", docs, work / "site", nav)
+        warnings = _run_mkdocs(project / "mkdocs.yml", docs, work / "site", nav, extra_javascript)
         _replace(work / "site", output)
     finally:
         shutil.rmtree(work, ignore_errors=True)
@@ -141,7 +145,9 @@ def _build_date() -> Iterator[None]:
             del os.environ["SOURCE_DATE_EPOCH"]
 
 
-def _run_mkdocs(config_file: Path, docs: Path, site_dir: Path, nav: list[object]) -> tuple[str, ...]:
+def _run_mkdocs(
+    config_file: Path, docs: Path, site_dir: Path, nav: list[object], scripts: tuple[str, ...]
+) -> tuple[str, ...]:
     from mkdocs.commands.build import build
     from mkdocs.config import load_config
     from mkdocs.exceptions import MkDocsException
@@ -149,6 +155,7 @@ def _run_mkdocs(config_file: Path, docs: Path, site_dir: Path, nav: list[object]
     with _mkdocs_logging() as collected, _build_date():
         try:
             config = load_config(config_file=str(config_file), docs_dir=str(docs), site_dir=str(site_dir), nav=nav)
+            config.extra_javascript.extend(scripts)
             build(config)
         except MkDocsException as error:
             raise SiteBuildError(f"MkDocs could not build the site: {error}") from error

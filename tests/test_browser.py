@@ -1,0 +1,163 @@
+"""The site in a real browser: Debian's Chromium driven by Playwright.
+
+Hover a term and read its definition, follow it to the definition, search for a
+term and land on it, switch dark mode; and through it all, no request leaves
+localhost and no console error appears.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from .conftest import serve
+
+CHROMIUM = Path("/usr/bin/chromium")
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian chromium is not installed (.ci/run installs it)"),
+]
+ARGS = [
+    "--headless=new",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+
+@pytest.fixture(scope="module")
+def base_url(site: Path) -> Iterator[str]:
+    with serve(site) as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def chromium() -> Iterator[Any]:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        instance = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        yield instance
+        instance.close()
+
+
+@pytest.fixture
+def page(chromium: Any, base_url: str) -> Iterator[Any]:
+    context = chromium.new_context(viewport={"width": 1280, "height": 900})
+    tab = context.new_page()
+    outside: list[str] = []
+    errors: list[str] = []
+    tab.on("request", lambda request: outside.append(request.url) if not request.url.startswith(base_url) else None)
+    tab.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
+    tab.on("pageerror", lambda error: errors.append(str(error)))
+    yield tab
+    context.close()
+    assert outside == [], "requests left localhost"
+    assert errors == [], "console errors"
+
+
+def test_hovering_a_term_shows_its_definition(page: Any, base_url: str) -> None:
+    page.goto(base_url + "battlefield-logistics/")
+    term = page.locator("a.rb-term[data-term='base']").first
+    term.hover()
+    preview = page.locator(".rb-preview")
+    preview.wait_for(state="visible")
+    assert preview.locator("strong").inner_text() == "Base"
+    assert "All models are placed on a square, rectangular or round base." in preview.inner_text()
+    page.mouse.move(5, 5)
+    page.locator("main h1").hover()
+    assert page.locator(".rb-preview").count() == 0
+
+
+def test_following_a_term_lands_on_its_definition(page: Any, base_url: str) -> None:
+    page.goto(base_url + "battlefield-logistics/")
+    page.locator("a.rb-term[data-term='arc']").first.click()
+    page.wait_for_url(re.compile(r"models-units-and-formations/#term-arc$"))
+    definition = page.locator("#term-arc")
+    assert definition.is_visible()
+    box = definition.bounding_box()
+    assert box is not None and 0 <= box["y"] < 900
+
+
+def test_dangling_references_are_not_links(page: Any, base_url: str) -> None:
+    page.goto(base_url + "models-units-and-formations/")
+    cannon = page.locator("span.rb-dangling", has_text="Cannon").first
+    assert cannon.get_attribute("title") == "dangling-reference: reference to undefined term `cannon`"
+    assert page.locator("a", has_text="Cannon").count() == 0
+
+
+def test_search_finds_a_term_and_lands_on_it(page: Any, base_url: str) -> None:
+    page.goto(base_url)
+    page.locator("label.md-search__icon, .md-search__input").first.click()
+    search = page.locator("input.md-search__input")
+    results = page.locator(".md-search-result__item a")
+    # The search index loads in a worker; a query typed before it is ready is answered on the next keystroke.
+    for _ in range(30):
+        search.fill("scatter dice")
+        search.press("End")
+        page.wait_for_timeout(500)
+        if results.count():
+            break
+    results.first.click()
+    page.wait_for_url(re.compile(r"general-principles/"))
+    assert "Scatter Dice" in page.locator("article").inner_text()
+
+
+def test_dark_mode_switch(page: Any, base_url: str) -> None:
+    page.goto(base_url + "glossary/")
+    scheme = page.locator("body").get_attribute("data-md-color-scheme")
+    page.locator("form[data-md-component='palette'] label:visible").first.click()
+    assert page.locator("body").get_attribute("data-md-color-scheme") != scheme
+    page.reload()
+    assert page.locator("body").get_attribute("data-md-color-scheme") != scheme  # the choice is remembered
+
+
+def test_glossary_backlinks_lead_to_the_sections(page: Any, base_url: str) -> None:
+    page.goto(base_url + "glossary/#active_player")
+    page.locator("#active_player .rb-used-in a").first.click()
+    page.wait_for_url(re.compile(r"general-principles/#simultaneous-effects$"))
+    assert page.locator("#simultaneous-effects").is_visible()
+
+
+def test_serve_rebuilds_and_reloads_the_page_when_a_source_changes(chromium: Any, tmp_path: Path) -> None:
+    import shutil
+    import subprocess
+    import sys
+    import time
+
+    from .conftest import BUNDLED_BOOK, ROOT
+
+    book = tmp_path / "book.xml"
+    shutil.copyfile(BUNDLED_BOOK, book)
+    server = subprocess.Popen(
+        [sys.executable, "-m", "compiler", "serve", "--port", "8719", str(book)],
+        cwd=ROOT,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        line = ""
+        while "Serving on" not in line:
+            line = server.stderr.readline() if server.stderr else ""
+            assert line or server.poll() is None, "rulebook serve stopped"
+        context = chromium.new_context()
+        tab = context.new_page()
+        tab.goto("http://127.0.0.1:8719/battlefield-logistics/")
+        assert "Measuring Distances" in tab.locator("article h2").first.inner_text()
+        book.write_text(book.read_text(encoding="utf-8").replace("Measuring Distances", "Measuring Ranges"), "utf-8")
+        deadline = time.monotonic() + 60
+        while "Measuring Ranges" not in tab.locator("article h2").first.inner_text():
+            assert time.monotonic() < deadline, "the page did not reload after the change"
+            tab.wait_for_timeout(500)
+        context.close()
+    finally:
+        server.terminate()
+        server.wait(timeout=10)

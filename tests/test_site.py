@@ -1,0 +1,243 @@
+"""The built site: structure, links, escaping, determinism and atomic builds (no browser needed)."""
+
+from __future__ import annotations
+
+import filecmp
+import subprocess
+import sys
+from pathlib import Path
+from urllib.parse import urldefrag, urljoin
+
+import lxml.html
+
+from .conftest import build, serve
+
+LINKCHECKER = Path(sys.executable).with_name("linkchecker")
+
+
+def page(site: Path, path: str) -> lxml.html.HtmlElement:
+    return lxml.html.fromstring((site / path).read_bytes())
+
+
+def html_pages(site: Path) -> list[Path]:
+    return sorted(p for p in site.rglob("*.html"))
+
+
+def test_site_has_every_page(site: Path) -> None:
+    for path in [
+        "index.html",
+        "404.html",
+        "sitemap.xml",
+        "search/search_index.json",
+        "rules.json",
+        "rules.schema.json",
+        "glossary/index.html",
+        "tables/index.html",
+        "graph/index.html",
+        "graph/line_of_sight.svg",
+        "lint/index.html",
+        "models-units-and-formations/index.html",
+        "deployment_phase/index.html",
+    ]:
+        assert (site / path).is_file(), path
+    chapters = [
+        p for p in site.glob("*/index.html") if p.parent.name not in {"glossary", "tables", "graph", "lint", "search"}
+    ]
+    assert len(chapters) == 7
+
+
+def test_every_term_link_lands_on_its_definition(site: Path) -> None:
+    ids_cache: dict[Path, set[str]] = {}
+    checked = 0
+    for path in html_pages(site):
+        document = lxml.html.fromstring(path.read_bytes())
+        url = "file://" + path.as_posix()
+        for link in document.cssselect("a.rb-term"):
+            target, fragment = urldefrag(urljoin(url, link.get("href")))
+            file = Path(target.removeprefix("file://"))
+            file = file / "index.html" if file.is_dir() else file
+            if file not in ids_cache:
+                ids_cache[file] = set(lxml.html.fromstring(file.read_bytes()).xpath("//@id"))
+            assert fragment == f"term-{link.get('data-term')}", link.get("href")
+            assert fragment in ids_cache[file], (path, link.get("href"))
+            checked += 1
+    assert checked > 700
+
+
+def test_dangling_references_are_broken_text_not_links(site: Path) -> None:
+    chapter = page(site, "models-units-and-formations/index.html")
+    cannon = chapter.cssselect("span.rb-dangling")[0]
+    assert cannon.text == "Cannon"
+    assert cannon.get("title") == "dangling-reference: reference to undefined term `cannon`"
+    assert not chapter.cssselect('a[data-term="cannon"]')
+    total = sum(
+        len(page(site, p.relative_to(site).as_posix()).cssselect("span.rb-dangling"))
+        for p in site.glob("*/index.html")
+        if p.parent.name
+        in {
+            "models-units-and-formations",
+            "general-principles",
+            "battlefield-logistics",
+            "characteristics",
+            "setting-up-a-game",
+            "the-pre-game-sequence",
+            "deployment_phase",
+        }
+    )
+    # 221 dangling references, 4 that name sections, 1 with an invalid name, 9 dangling links.
+    assert total == 221 + 4 + 1 + 9
+
+
+def test_definitions_are_marked_with_permalinks_and_sections_have_stable_anchors(site: Path) -> None:
+    chapter = page(site, "battlefield-logistics/index.html")
+    definition = chapter.get_element_by_id("term-line_of_sight")
+    assert "rb-definition" in definition.get("class")
+    assert definition.cssselect("a.rb-permalink")[0].get("href") == "#term-line_of_sight"
+    assert chapter.get_element_by_id("line-of-sight").tag == "h2"
+    pregame = page(site, "the-pre-game-sequence/index.html")
+    assert pregame.get_element_by_id("decide_on_game_size").tag == "h3"
+
+
+def test_blocks_render_as_admonitions_tables_steps_and_figures(site: Path) -> None:
+    chapters = [
+        page(site, f"{c}/index.html")
+        for c in (
+            "models-units-and-formations",
+            "general-principles",
+            "battlefield-logistics",
+            "characteristics",
+            "setting-up-a-game",
+            "the-pre-game-sequence",
+            "deployment_phase",
+        )
+    ]
+    count = lambda selector: sum(len(c.cssselect(selector)) for c in chapters)  # noqa: E731
+    assert count("div.admonition.note") == 13
+    assert count("strong.rb-important") == 2
+    assert count("ol.rb-sequence") == 6
+    assert count("table.rb-table") == 7
+    assert count("figure.rb-figure figcaption") == 3
+    assert count(".rb-missing-image") == 6 and count("img") == 0  # the seed ships no images: placeholders
+    general = page(site, "general-principles/index.html")
+    steps = [li.text_content() for li in general.cssselect("ol.rb-sequence")[0].cssselect("li")]
+    assert steps == ["Movement Phase", "Magic Phase", "Shooting Phase", "Close Combat Phase"]
+
+
+def test_glossary_has_backlinks_grouped_by_section(site: Path) -> None:
+    glossary = page(site, "glossary/index.html")
+    entry = glossary.get_element_by_id("active_player")
+    used_in = [li.text_content() for li in entry.cssselect(".rb-used-in li")]
+    assert used_in == ["Simultaneous Effects (General Principles) ×4"]
+    arc = glossary.get_element_by_id("arc")
+    assert [a.text for a in arc.cssselect(".rb-uses a")] == ["Base", "Line of Sight", "Units"]
+    assert arc.cssselect("h3 a")[0].get("href") == "../models-units-and-formations/#term-arc"
+    letters = [a.text for a in glossary.cssselect(".rb-letters a")]
+    assert letters == sorted(letters) and letters[0] == "A"
+
+
+def test_pages_from_the_rule_data(site: Path) -> None:
+    tables = page(site, "tables/index.html")
+    secondary = tables.get_element_by_id("roll-secondary_objective")
+    assert [td.text_content() for td in secondary.cssselect("tbody td")] == [
+        "1–2",
+        "Hold the Ground",
+        "3–4",
+        "Breakthrough",
+        "5",
+        "Capture the Flags",
+        "6",
+        "Secure Target",
+    ]
+    lint = page(site, "lint/index.html")
+    assert len(lint.cssselect("table.rb-lint tbody tr")) == 259
+    graph = (site / "graph" / "line_of_sight.svg").read_text(encoding="utf-8")
+    assert (
+        graph.startswith("<svg")
+        and "Line of Sight" in graph
+        and 'href="../models-units-and-formations/#term-arc"' in graph
+    )
+
+
+def test_source_text_is_escaped(tmp_path: Path) -> None:
+    book = tmp_path / "book.xml"
+    book.write_text(
+        '<document><chapter title="&lt;script&gt;alert(1)&lt;/script&gt; Title">'
+        '<definition name="x">&lt;img src=x onerror=alert(2)&gt; <reference name="x">&lt;b&gt;bold&lt;/b&gt;</reference></definition>'
+        "</chapter></document>",
+        encoding="utf-8",
+    )
+    output = tmp_path / "site"
+    assert build(output, book) == 0
+    for path in html_pages(output):
+        text = path.read_text(encoding="utf-8")
+        assert "<script>alert(1)" not in text and "<img src=x" not in text and "<b>bold" not in text
+    chapter = next(p for p in output.glob("*/index.html") if "script" in p.parent.name)
+    assert "&lt;img src=x onerror=alert(2)&gt;" in chapter.read_text(encoding="utf-8")
+
+
+def test_builds_are_byte_identical(site: Path, tmp_path: Path) -> None:
+    again = tmp_path / "site"
+    assert build(again) == 0
+    comparison = filecmp.dircmp(site, again)
+
+    def differences(c: filecmp.dircmp[str]) -> list[str]:
+        found = c.diff_files + c.left_only + c.right_only
+        for sub in c.subdirs.values():
+            found += differences(sub)
+        return found
+
+    assert differences(comparison) == []
+    assert all(filecmp.cmp(a, again / a.relative_to(site), shallow=False) for a in site.rglob("*") if a.is_file())
+
+
+def test_a_failed_build_keeps_the_last_good_site(tmp_path: Path) -> None:
+    output = tmp_path / "site"
+    assert build(output) == 0
+    before = (output / "index.html").read_bytes()
+    broken = tmp_path / "broken.xml"
+    broken.write_text("<document><chapter title='x'>", encoding="utf-8")
+    assert build(output, broken) == 2
+    assert (output / "index.html").read_bytes() == before
+    assert not [p for p in tmp_path.iterdir() if p.name.startswith(".site-build-")]
+
+
+def test_site_fetches_nothing_from_other_hosts(site: Path) -> None:
+    for path in html_pages(site):
+        document = lxml.html.fromstring(path.read_bytes())
+        for element, attribute in (("script", "src"), ("link", "href"), ("img", "src"), ("iframe", "src")):
+            for node in document.iter(element):
+                value = node.get(attribute) or ""
+                if element == "link" and node.get("rel") in {"canonical", "alternate"}:
+                    continue
+                assert not value.startswith(("http:", "https:", "//")), (path, element, value)
+    for css in site.rglob("*.css"):
+        assert "fonts.googleapis" not in css.read_text(encoding="utf-8")
+
+
+def linkcheck(url: str, tmp_path: Path) -> subprocess.CompletedProcess[str]:
+    config = tmp_path / "linkcheckerrc"
+    config.write_text("[filtering]\nignore=\n  ^https?://(?!127\\.0\\.0\\.1)\n[AnchorCheck]\n", encoding="utf-8")
+    return subprocess.run(
+        [str(LINKCHECKER), "--config", str(config), "--no-status", "--recursion-level=-1", "--threads=4", url],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+
+
+def test_link_checker_finds_no_broken_link_or_anchor(site: Path, tmp_path: Path) -> None:
+    with serve(site) as url:
+        result = linkcheck(url, tmp_path)
+    assert result.returncode == 0, result.stdout[-3000:]
+    assert " 0 errors found" in result.stdout and " 0 warnings found" in result.stdout
+
+
+def test_link_checker_would_catch_a_broken_anchor(tmp_path: Path) -> None:
+    folder = tmp_path / "tiny"
+    (folder / "a").mkdir(parents=True)
+    (folder / "index.html").write_text('<a href="a/#missing">x</a> <a href="b/">y</a>', encoding="utf-8")
+    (folder / "a" / "index.html").write_text('<p id="present">a</p>', encoding="utf-8")
+    with serve(folder) as url:
+        result = linkcheck(url, tmp_path)
+    assert result.returncode == 1
+    assert "anchor" in result.stdout.lower() and "404" in result.stdout
