@@ -200,7 +200,7 @@ def _read_sources(args: argparse.Namespace, config: Config) -> ReadResult | None
 
 
 def _run_build(args: argparse.Namespace) -> int:
-    from compiler.build import build_book_site, compile_outputs, write_outputs
+    from compiler.build import BackgroundCheck, build_book_site, compile_outputs, write_outputs
 
     config = load_config()
     _progress(args, "Reading the sources…")
@@ -214,14 +214,15 @@ def _run_build(args: argparse.Namespace) -> int:
         new = baselines.apply(new, baselines.parse(_read(config.baseline), str(config.baseline))).new
     errors = sum(d.severity.public == "error" for d in new)
     _progress(args, "Compiling the rule data…")
-    output = compile_outputs(read, config)
     folder = args.output or config.output or config.root / "site"
     if args.data_only:
-        written = write_outputs(output, folder)
+        written = write_outputs(compile_outputs(read, config), folder)
         _progress(args, f"Wrote {len(written)} files to {folder}.")
     else:
+        output = compile_outputs(read, config, check=False)
+        check = BackgroundCheck(output.data)
         _progress(args, "Building the site with MkDocs…")
-        site = build_book_site(read, result.diagnostics, output, config, folder)
+        site = build_book_site(read, result.diagnostics, output, config, folder, before_replace=check.result)
         for warning in site.warnings:
             print(f"rulebook: mkdocs: {warning}", file=sys.stderr)
         _progress(args, f"Built {site.pages} pages into {folder}.")

@@ -72,11 +72,16 @@ def build_rule_data(book: Book, terms: TermGraph, *, title: str, edition: str, l
     }
 
 
+_HASH_PLACEHOLDER = "sha256:" + "0" * 64
+
+
 def serialise(data: Json) -> str:
-    """Deterministic JSON text, with a content hash of everything else in ``book.content_hash``."""
-    body = json.dumps(data, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
-    data["book"]["content_hash"] = "sha256:" + hashlib.sha256(body.encode("utf-8")).hexdigest()
-    return json.dumps(data, sort_keys=True, ensure_ascii=False, indent=1) + "\n"
+    """Deterministic JSON text; ``book.content_hash`` is the SHA-256 of the text with the hash zeroed."""
+    data["book"]["content_hash"] = _HASH_PLACEHOLDER
+    text = json.dumps(data, sort_keys=True, ensure_ascii=False, indent=1) + "\n"
+    digest = "sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest()
+    data["book"]["content_hash"] = digest
+    return text.replace(f'"content_hash": "{_HASH_PLACEHOLDER}"', f'"content_hash": "{digest}"', 1)
 
 
 # -- terms -------------------------------------------------------------------

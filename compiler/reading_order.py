@@ -30,11 +30,15 @@ def reading_order(terms: TermGraph) -> tuple[list[str], dict[str, list[str]]]:
         name for group in nx.lexicographical_topological_sort(condensed, key=key.__getitem__) for name in groups[group]
     ]
     rank = {name: index for index, name in enumerate(order)}
-    read_first = {}
-    for name in order:
-        own_group = groups[members[name]]
-        before = nx.descendants(dependencies, name) - set(own_group)
-        read_first[name] = sorted(before, key=rank.__getitem__)
+    # One pass in reading order: a group's prerequisites are the groups it depends on and theirs.
+    needs: dict[int, set[str]] = {}
+    for group in nx.topological_sort(condensed):
+        before: set[str] = set()
+        for earlier in condensed.predecessors(group):
+            before |= needs[earlier]
+            before.update(groups[earlier])
+        needs[group] = before
+    read_first = {name: sorted(needs[members[name]], key=rank.__getitem__) for name in order}
     return order, read_first
 
 

@@ -61,7 +61,7 @@ def test_every_term_link_lands_on_its_definition(site: Path) -> None:
             assert fragment == f"term-{link.get('data-term')}", link.get("href")
             assert fragment in ids_cache[file], (path, link.get("href"))
             checked += 1
-    assert checked > 700
+    assert checked > 500
 
 
 def test_dangling_references_are_broken_text_not_links(site: Path) -> None:
@@ -149,7 +149,10 @@ def test_pages_from_the_rule_data(site: Path) -> None:
         "Secure Target",
     ]
     lint = page(site, "lint/index.html")
-    assert len(lint.cssselect("table.rb-lint tbody tr")) == 259
+    assert len(lint.cssselect("table.rb-lint tbody tr")) == 200  # the first 200 of 259, then a count
+    assert "59 more are in rulebook lint" in lint.text_content()
+    summary = {tr[0].text_content(): tr[2].text for tr in lint.cssselect("table.rb-lint-summary tbody tr")}
+    assert summary["RB101 dangling-reference"] == "221" and summary["RB303 missing-image"] == "6"
     graph = (site / "graph" / "line_of_sight.svg").read_text(encoding="utf-8")
     assert (
         graph.startswith("<svg")

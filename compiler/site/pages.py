@@ -236,7 +236,7 @@ def glossary_page(plan: SitePlan, env: Environment) -> Page:
             "id": name,
             "name": data_terms[name]["name"],
             "href": relative(path, page_url(plan.term_page[name]) + f"#term-{name}"),
-            "html": render_content(definition.children, linker),
+            "text": data_terms[name]["definition"]["text"],
             "uses": [_term_link(plan, path, n) for n in terms.terms_used_by(name)],
             "used_in": _used_in(plan, path, name),
         }
@@ -315,7 +315,7 @@ def graph_page(plan: SitePlan, env: Environment) -> Page:
     return Page("graph.md", "Term graph", env.get_template("graph.md.j2").render(entries=entries))
 
 
-def lint_page(plan: SitePlan, env: Environment, limit: int = 2000) -> Page:
+def lint_page(plan: SitePlan, env: Environment, limit: int = 200) -> Page:
     rows = [
         {
             "severity": d.severity.public,
@@ -328,7 +328,11 @@ def lint_page(plan: SitePlan, env: Environment, limit: int = 2000) -> Page:
         for d in plan.site.diagnostics
     ]
     counts: dict[str, int] = defaultdict(int)
+    by_rule: dict[tuple[str, str, str], int] = defaultdict(int)
     for row in rows:
         counts[row["severity"]] += 1
-    markdown = env.get_template("lint.md.j2").render(rows=rows[:limit], hidden=max(0, len(rows) - limit), counts=counts)
+        by_rule[(row["code"], row["rule"], row["severity"])] += 1
+    markdown = env.get_template("lint.md.j2").render(
+        rows=rows[:limit], hidden=max(0, len(rows) - limit), counts=counts, by_rule=sorted(by_rule.items())
+    )
     return Page("lint.md", "Lint report", markdown)

@@ -11,7 +11,7 @@ import logging
 import os
 import shutil
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -52,6 +52,7 @@ def build_site(
     extra_files: dict[str, str],
     image_folder: Path | None = None,
     extra_javascript: tuple[str, ...] = (),
+    before_replace: Callable[[], None] | None = None,
 ) -> SiteResult:
     """Build the whole site into ``output`` (replaced only when the build succeeds).
 
@@ -65,6 +66,8 @@ def build_site(
         docs = work / "docs"
         _write_docs(docs, pages, site, project, extra_files, image_folder)
         warnings = _run_mkdocs(project / "mkdocs.yml", docs, work / "site", nav, extra_javascript)
+        if before_replace is not None:
+            before_replace()  # a last check may still refuse the build; the old site stays
         _replace(work / "site", output)
     finally:
         shutil.rmtree(work, ignore_errors=True)
