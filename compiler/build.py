@@ -17,7 +17,7 @@ from typing import Any, cast
 
 from compiler.assets import available_images, image_folder
 from compiler.config import Config
-from compiler.data import build_rule_data, serialise
+from compiler.data import build_rule_data, build_site_summary, serialise
 from compiler.diagnostics import Diagnostic
 from compiler.fileio import write_atomic
 from compiler.graph import TermGraph
@@ -43,28 +43,27 @@ def rules_schema_text() -> str:
     return resources.files("compiler").joinpath("schema/rules.schema.json").read_text(encoding="utf-8")
 
 
-def compile_outputs(read: ReadResult, config: Config, *, check: bool = True) -> BuildOutput:
-    """Everything a build writes, made (and unless ``check`` is False, checked) in memory."""
+def compile_outputs(read: ReadResult, config: Config) -> BuildOutput:
+    """The rule data files, made and checked in memory."""
     terms = TermGraph(read.book)
     data = build_rule_data(read.book, terms, title=config.title, edition=config.edition)
     text = serialise(data)
-    if check:
-        check_rule_data(data)
+    check_rule_data(data)
     return BuildOutput({"rules.json": text, "rules.schema.json": rules_schema_text()}, data, terms)
 
 
-class BackgroundCheck:
-    """Checks the rule data against its schema in a forked process, on the other core.
+class BackgroundData:
+    """Builds, serialises and checks ``rules.json`` in a forked process, on the other core.
 
-    The site is built meanwhile; ``result()`` is asked before the new site replaces the old one,
-    so data that fails its schema still stops the build and nothing is written.
+    The site is built meanwhile from a summary; ``files()`` is asked before the new site
+    replaces the old one, so data that fails its schema still stops the build.
     """
 
-    def __init__(self, data: dict[str, Any]) -> None:
+    def __init__(self, read: ReadResult, terms: TermGraph, config: Config) -> None:
         import multiprocessing
 
+        self._make = functools.partial(_rule_files, read, terms, config)
         self._process = None
-        self._data = data
         if "fork" in multiprocessing.get_all_start_methods():
             context = multiprocessing.get_context("fork")
             self._queue = context.SimpleQueue()
@@ -73,36 +72,47 @@ class BackgroundCheck:
 
     def _run(self) -> None:
         try:
-            check_rule_data(self._data)
-            self._queue.put(None)
+            self._queue.put(("ok", self._make()))
         except InvalidRuleData as error:
-            self._queue.put(str(error))
+            self._queue.put(("invalid", str(error)))
+        except Exception as error:
+            self._queue.put(("failed", f"{type(error).__name__}: {error}"))
 
-    def result(self) -> None:
-        """Raise InvalidRuleData if the data failed its schema."""
+    def files(self) -> dict[str, str]:
+        """``rules.json`` and its schema; raises InvalidRuleData if the data failed its schema."""
         if self._process is None:
-            check_rule_data(self._data)
-            return
-        message = self._queue.get()
+            return self._make()
+        status, value = self._queue.get()
         self._process.join()
-        if message is not None:
-            raise InvalidRuleData(message)
+        if status == "invalid":
+            raise InvalidRuleData(value)
+        if status == "failed":
+            raise RuntimeError(f"compiling rules.json failed: {value}")
+        return dict(value)
+
+
+def _rule_files(read: ReadResult, terms: TermGraph, config: Config) -> dict[str, str]:
+    data = build_rule_data(read.book, terms, title=config.title, edition=config.edition)
+    text = serialise(data)
+    check_rule_data(data)
+    return {"rules.json": text, "rules.schema.json": rules_schema_text()}
 
 
 def build_book_site(
     read: ReadResult,
     diagnostics: tuple[Diagnostic, ...],
-    output: BuildOutput,
+    terms: TermGraph,
     config: Config,
     folder: Path,
     *,
+    rule_files: Callable[[], dict[str, str]],
     live_reload: str | None = None,
-    before_replace: Callable[[], None] | None = None,
 ) -> SiteResult:
-    """The website, with ``rules.json`` and its schema; ``live_reload`` is a script for ``rulebook serve``."""
+    """The website, with ``rule_files()`` (``rules.json`` and its schema) added before it goes live."""
     images = image_folder(read.book, config.root)
-    site = SiteInput(read.book, output.terms, output.data, diagnostics, available_images(images))
-    files = dict(output.files)
+    summary = build_site_summary(read.book, terms, title=config.title, edition=config.edition)
+    site = SiteInput(read.book, terms, summary, diagnostics, available_images(images))
+    files: dict[str, str] = {}
     scripts: tuple[str, ...] = ()
     if live_reload is not None:
         files["assets/live-reload.js"] = live_reload
@@ -114,7 +124,7 @@ def build_book_site(
         extra_files=files,
         image_folder=images,
         extra_javascript=scripts,
-        before_replace=before_replace,
+        late_files=rule_files,
     )
 
 

@@ -200,7 +200,7 @@ def _read_sources(args: argparse.Namespace, config: Config) -> ReadResult | None
 
 
 def _run_build(args: argparse.Namespace) -> int:
-    from compiler.build import BackgroundCheck, build_book_site, compile_outputs, write_outputs
+    from compiler.build import BackgroundData, build_book_site, compile_outputs, write_outputs
 
     config = load_config()
     _progress(args, "Reading the sources…")
@@ -219,10 +219,10 @@ def _run_build(args: argparse.Namespace) -> int:
         written = write_outputs(compile_outputs(read, config), folder)
         _progress(args, f"Wrote {len(written)} files to {folder}.")
     else:
-        output = compile_outputs(read, config, check=False)
-        check = BackgroundCheck(output.data)
+        terms = build_term_graph(read.book)
+        data = BackgroundData(read, terms, config)
         _progress(args, "Building the site with MkDocs…")
-        site = build_book_site(read, result.diagnostics, output, config, folder, before_replace=check.result)
+        site = build_book_site(read, result.diagnostics, terms, config, folder, rule_files=data.files)
         for warning in site.warnings:
             print(f"rulebook: mkdocs: {warning}", file=sys.stderr)
         _progress(args, f"Built {site.pages} pages into {folder}.")
@@ -245,7 +245,15 @@ def _run_serve(args: argparse.Namespace) -> int:
             return False
         output = compile_outputs(read, config)
         result = lint(read, config)
-        build_book_site(read, result.diagnostics, output, config, folder, live_reload=RELOAD_SCRIPT)
+        build_book_site(
+            read,
+            result.diagnostics,
+            output.terms,
+            config,
+            folder,
+            rule_files=lambda: output.files,
+            live_reload=RELOAD_SCRIPT,
+        )
         print("Site rebuilt.", file=sys.stderr)
         return True
 

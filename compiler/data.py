@@ -44,31 +44,51 @@ Json = dict[str, Any]
 
 
 def build_rule_data(book: Book, terms: TermGraph, *, title: str, edition: str, language: str = "en") -> Json:
-    tables, _ = roll_tables(book)
-    facts = collect_facts(book)
+    """The whole rule data (``rules.json``)."""
     order, read_first = reading_order(terms)
     return {
         "format_version": FORMAT_VERSION,
-        "book": {
-            "title": title,
-            "edition": edition,
-            "language": language,
-            "sources": [
-                {"path": d.path, "sha256": hashlib.sha256(d.body[0].source.text.encode("utf-8")).hexdigest()}
-                for d in book.documents
-                if d.body
-            ],
-        },
+        "book": _book(book, title, edition, language),
         "terms": _terms(terms, read_first),
         "sections": [_section_tree(s, terms) for d in book.documents for s in d.body],
         "figures": [_figure(f, terms) for f in book.figures],
         "link_targets": _link_targets(terms),
+        **_mechanics(book, terms),
+        "reading_order": order,
+    }
+
+
+def build_site_summary(book: Book, terms: TermGraph, *, title: str, edition: str, language: str = "en") -> Json:
+    """The part of the rule data the site's pages show, made the same way (and much faster)."""
+    return {
+        "book": _book(book, title, edition, language),
+        "terms": {name: _term_summary(name, terms) for name in _term_names(terms)},
+        **_mechanics(book, terms),
+    }
+
+
+def _book(book: Book, title: str, edition: str, language: str) -> Json:
+    return {
+        "title": title,
+        "edition": edition,
+        "language": language,
+        "sources": [
+            {"path": d.path, "sha256": hashlib.sha256(d.body[0].source.text.encode("utf-8")).hexdigest()}
+            for d in book.documents
+            if d.body
+        ],
+    }
+
+
+def _mechanics(book: Book, terms: TermGraph) -> Json:
+    tables, _ = roll_tables(book)
+    facts = collect_facts(book)
+    return {
         "roll_tables": [_roll_table(t) for t in tables],
         "sequences": [_sequence(s, terms) for s in sequences(book)],
         "game": game_data(facts),
         "characteristics": characteristics_data(facts),
         "army_composition": army_composition_data(facts),
-        "reading_order": order,
     }
 
 
@@ -87,16 +107,31 @@ def serialise(data: Json) -> str:
 # -- terms -------------------------------------------------------------------
 
 
-def _terms(terms: TermGraph, read_first: dict[str, list[str]]) -> Json:
+def _term_names(terms: TermGraph) -> list[str]:
     # Empty and invalid names are lint errors, and not terms: they stay out of the data.
-    names = sorted(n for n in set(terms.defined_terms()) | set(terms.referenced_names()) if is_valid_name(n))
-    return {name: _term(name, terms, read_first.get(name, [])) for name in names}
+    return sorted(n for n in set(terms.defined_terms()) | set(terms.referenced_names()) if is_valid_name(n))
+
+
+def _terms(terms: TermGraph, read_first: dict[str, list[str]]) -> Json:
+    return {name: _term(name, terms, read_first.get(name, [])) for name in _term_names(terms)}
+
+
+def _term_summary(name: str, terms: TermGraph) -> Json:
+    definition = terms.definition(name)
+    entry: Json = {"name": _display_name(name, _forms(terms.references_to(name))), "defined": definition is not None}
+    if definition is not None:
+        entry["definition"] = {"text": definition.plain_text()}
+    return entry
+
+
+def _forms(references: tuple[Reference, ...]) -> Counter[str]:
+    return Counter(" ".join(r.text.split()) for r in references if r.text.strip())
 
 
 def _term(name: str, terms: TermGraph, read_first: list[str]) -> Json:
     definition = terms.definition(name)
     references = terms.references_to(name)
-    forms = Counter(" ".join(r.text.split()) for r in references if r.text.strip())
+    forms = _forms(references)
     entry: Json = {
         "id": name,
         "name": _display_name(name, forms),

@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 from urllib.parse import urldefrag, urljoin
 
+import lxml.etree
 import lxml.html
 
 from .conftest import build, serve
@@ -34,7 +35,7 @@ def test_site_has_every_page(site: Path) -> None:
         "glossary/index.html",
         "tables/index.html",
         "graph/index.html",
-        "graph/line_of_sight.svg",
+        "graph/l.svg",
         "lint/index.html",
         "models-units-and-formations/index.html",
         "deployment_phase/index.html",
@@ -153,12 +154,13 @@ def test_pages_from_the_rule_data(site: Path) -> None:
     assert "59 more are in rulebook lint" in lint.text_content()
     summary = {tr[0].text_content(): tr[2].text for tr in lint.cssselect("table.rb-lint-summary tbody tr")}
     assert summary["RB101 dangling-reference"] == "221" and summary["RB303 missing-image"] == "6"
-    graph = (site / "graph" / "line_of_sight.svg").read_text(encoding="utf-8")
-    assert (
-        graph.startswith("<svg")
-        and "Line of Sight" in graph
-        and 'href="../models-units-and-formations/#term-arc"' in graph
-    )
+    sprite = lxml.etree.fromstring((site / "graph" / "l.svg").read_bytes())
+    views = sprite.findall("{http://www.w3.org/2000/svg}view")
+    assert "term-line_of_sight" in [v.get("id") for v in views]
+    texts = [t.text for t in sprite.iter("{http://www.w3.org/2000/svg}text")]
+    assert "Line of Sight" in texts and "Arc" in texts  # itself and a term that uses it
+    figure = page(site, "graph/index.html").get_element_by_id("graph-line_of_sight")
+    assert figure.cssselect("img")[0].get("src") == "../graph/l.svg#term-line_of_sight"
 
 
 def test_source_text_is_escaped(tmp_path: Path) -> None:

@@ -23,6 +23,7 @@ from compiler.diagnostics import Diagnostic
 from compiler.graph import TermGraph
 from compiler.model import Book, Section
 from compiler.site.html import Linker, render_content
+from compiler.site.svg import Neighbourhood
 
 PREVIEW_LENGTH = 320
 CHAPTERS_PER_NAV_GROUP = 25
@@ -306,12 +307,37 @@ def mechanics_page(plan: SitePlan, env: Environment) -> Page:
     return Page(path, "Tables and sequences", markdown)
 
 
+def neighbourhoods(plan: SitePlan) -> dict[str, list[Neighbourhood]]:
+    """Every defined term's neighbourhood, grouped by the sprite file (initial letter) that holds it."""
+    names = plan.site.data["terms"]
+    terms = plan.site.terms
+    groups: dict[str, list[Neighbourhood]] = defaultdict(list)
+    for name in sorted(plan.term_page, key=lambda n: (names[n]["name"].lower(), n)):
+        users = [names[t]["name"] for t in terms.terms_using(name) if t in names]
+        uses = [names.get(t, {}).get("name", t) for t in terms.terms_used_by(name)]
+        groups[sprite_name(names[name]["name"])].append(Neighbourhood(name, names[name]["name"], users, uses))
+    return dict(groups)
+
+
+def sprite_name(title: str) -> str:
+    letter = title[:1].lower()
+    return letter if "a" <= letter <= "z" else "other"
+
+
 def graph_page(plan: SitePlan, env: Environment) -> Page:
-    data_terms = plan.site.data["terms"]
-    entries = [
-        {"name": data_terms[n]["name"], "svg": f"../graph/{n}.svg", "term": n}
-        for n in sorted(plan.term_page, key=lambda n: (data_terms[n]["name"].lower(), n))
+    groups = neighbourhoods(plan)
+    entries: list[dict[str, Any]] = [
+        {
+            "name": n.title,
+            "term": n.term,
+            "svg": f"../graph/{file}.svg#term-{n.term}",
+            "height": n.height,
+            "href": relative("graph.md", page_url(plan.term_page[n.term]) + f"#term-{n.term}"),
+        }
+        for file in sorted(groups)
+        for n in groups[file]
     ]
+    entries.sort(key=lambda e: (str(e["name"]).lower(), e["term"]))
     return Page("graph.md", "Term graph", env.get_template("graph.md.j2").render(entries=entries))
 
 

@@ -18,8 +18,8 @@ from pathlib import Path
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
-from compiler.site.pages import Page, SiteInput, SitePlan, build_pages, page_url, relative
-from compiler.site.svg import neighbourhood_svg
+from compiler.site.pages import Page, SiteInput, SitePlan, build_pages, neighbourhoods
+from compiler.site.svg import sprite
 
 
 class SiteBuildError(Exception):
@@ -52,11 +52,13 @@ def build_site(
     extra_files: dict[str, str],
     image_folder: Path | None = None,
     extra_javascript: tuple[str, ...] = (),
-    before_replace: Callable[[], None] | None = None,
+    late_files: Callable[[], dict[str, str]] | None = None,
 ) -> SiteResult:
     """Build the whole site into ``output`` (replaced only when the build succeeds).
 
     ``extra_javascript`` names scripts among ``extra_files`` to add to every page (live reload).
+    ``late_files`` gives files to add to the finished site, asked for only once MkDocs is done (they
+    may still be in the making, and may refuse the build, in which case the old site stays).
     """
     env = template_environment(project / "site_templates")
     pages, nav = build_pages(site, env)
@@ -66,8 +68,11 @@ def build_site(
         docs = work / "docs"
         _write_docs(docs, pages, site, project, extra_files, image_folder)
         warnings = _run_mkdocs(project / "mkdocs.yml", docs, work / "site", nav, extra_javascript)
-        if before_replace is not None:
-            before_replace()  # a last check may still refuse the build; the old site stays
+        # Written straight into the built site: MkDocs would only copy them once more.
+        for name, text in graph_files(site).items():
+            _write(work / "site" / name, text)
+        for name, text in (late_files() if late_files is not None else {}).items():
+            _write(work / "site" / name, text)
         _replace(work / "site", output)
     finally:
         shutil.rmtree(work, ignore_errors=True)
@@ -86,24 +91,12 @@ def _write_docs(
         for file in sorted(site.images):
             (docs / "images" / file).parent.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(images / file, docs / "images" / file)
-    _write_graphs(docs / "graph", site)
 
 
-def _write_graphs(folder: Path, site: SiteInput) -> None:
-    folder.mkdir(parents=True, exist_ok=True)
-    plan = SitePlan(site)
-    names = site.data["terms"]
-    for name, page in plan.term_page.items():
-
-        def href(term: str) -> str | None:
-            target = plan.term_page.get(term)
-            # From graph/<name>.svg the site root is one level up.
-            return None if target is None else "../" + relative("index.md", page_url(target) + f"#term-{term}")
-
-        users = [(t, names[t]["name"]) for t in site.terms.terms_using(name)]
-        uses = [(t, names.get(t, {}).get("name", t)) for t in site.terms.terms_used_by(name)]
-        _write(folder / f"{name}.svg", neighbourhood_svg(name, names[name]["name"], users, uses, href))
-        del page
+def graph_files(site: SiteInput) -> dict[str, str]:
+    """The term-neighbourhood pictures: one SVG per initial letter."""
+    groups = neighbourhoods(SitePlan(site))
+    return {f"graph/{file}.svg": sprite(items) for file, items in sorted(groups.items())}
 
 
 def _write(path: Path, text: str) -> None:
