@@ -174,7 +174,8 @@ def _table(table: Table, linker: Linker) -> str:
     head = f"<thead>{_row(table.columns, linker, 'th')}</thead>" if table.columns else ""
     body = "".join(_row(row, linker) for row in table.rows)
     css = " rb-roll-table" if table.roll else ""
-    return f'<table class="rb-table{css}">{caption}{head}<tbody>{body}</tbody></table>'
+    # Material styles only tables without a class: the class goes on a wrapper.
+    return f'<div class="rb-table{css}"><table>{caption}{head}<tbody>{body}</tbody></table></div>'
 
 
 def _row(row: Row, linker: Linker, force: str | None = None) -> str:
