@@ -9,8 +9,8 @@ that passes HTML through (MkDocs, Zensical) builds the same site.
 
 from __future__ import annotations
 
+import functools
 import json
-import posixpath
 import re
 from collections import defaultdict
 from dataclasses import dataclass, field
@@ -55,13 +55,19 @@ def page_url(path: str) -> str:
     return "" if stem == "index" else stem + "/"
 
 
+@functools.lru_cache(maxsize=4096)
+def _root(from_path: str) -> str:
+    """The way from a page's URL back to the site root (``../`` for ``chapter/``)."""
+    return "../" * page_url(from_path).count("/")
+
+
 def relative(from_path: str, to_url: str) -> str:
     """A link from one page to a site URL (with optional ``#fragment``), relative as MkDocs expects."""
     target, _, fragment = to_url.partition("#")
-    href = posixpath.relpath(target or ".", page_url(from_path) or ".")
-    if not target or target.endswith("/"):
-        href = "./" if href == "." else href + "/"
-    return href + (f"#{fragment}" if fragment else "")
+    suffix = f"#{fragment}" if fragment else ""
+    if target == page_url(from_path):
+        return ("" if fragment else "./") + suffix
+    return (_root(from_path) + target or "./") + suffix
 
 
 class SitePlan:
