@@ -185,12 +185,7 @@ def _place(definition: Definition, terms: TermGraph) -> Json:
 
 def section_path(terms: TermGraph, section_id: str) -> list[str]:
     """Section ids from the chapter down to ``section_id``."""
-    ids: list[str] = []
-    current = terms.section(section_id)
-    while current is not None:
-        ids.append(current.id)
-        current = terms.section(current.parent_id) if current.parent_id else None
-    return ids[::-1]
+    return [section.id for section in terms.section_chain(section_id)]
 
 
 def section_anchor(section_id: str, chapter_id: str) -> str:

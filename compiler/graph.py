@@ -143,6 +143,15 @@ class TermGraph:
     def section(self, section_id: str) -> Section | None:
         return self._sections.get(section_id)
 
+    def section_chain(self, section_id: str) -> list[Section]:
+        """The sections from the chapter down to ``section_id`` (empty if there is no such section)."""
+        chain: list[Section] = []
+        current = self._sections.get(section_id)
+        while current is not None:
+            chain.append(current)
+            current = self._sections.get(current.parent_id) if current.parent_id else None
+        return chain[::-1]
+
     def id_targets(self, target_id: str) -> tuple[IdTarget, ...]:
         """What an id names (more than one is a duplicate id)."""
         return tuple(self._ids.get(target_id, ()))

@@ -25,12 +25,7 @@ class TermReport:
 
 def section_path(terms: TermGraph, section_id: str) -> list[str]:
     """Titles from the chapter down to a section."""
-    titles: list[str] = []
-    current = terms.section(section_id)
-    while current is not None:
-        titles.append(current.title)
-        current = terms.section(current.parent_id) if current.parent_id else None
-    return titles[::-1]
+    return [section.title for section in terms.section_chain(section_id)]
 
 
 def query_term(terms: TermGraph, name: str) -> TermReport:
