@@ -12,6 +12,7 @@ import sys
 import traceback
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from compiler import __version__
 from compiler.build import InvalidRuleData
@@ -66,6 +67,7 @@ def _parser() -> argparse.ArgumentParser:
     _add_explain(commands)
     _add_query(commands)
     _add_graph(commands)
+    _add_engine(commands)
     dtd = commands.add_parser("dtd", help="print the rulebook DTD the compiler validates against")
     dtd.set_defaults(run=_run_dtd)
     return parser
@@ -128,6 +130,36 @@ def _add_graph(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     graph.add_argument("--format", choices=("json", "dot", "graphml"), default="json")
     graph.add_argument("--output", "-o", type=Path, help="write to this file instead of stdout")
     graph.set_defaults(run=_run_graph)
+
+
+def _add_engine(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    engine = commands.add_parser(
+        "engine",
+        help="the game's mechanics from the compiled rules.json: exact odds, turn structure",
+        description="Compute with the compiled rule data (rules.json, checked against rules.schema.json "
+        "beside it). Probabilities are exact fractions; every result names the rules it used.",
+    )
+    engine.add_argument("--rules", type=Path, help="rules.json to use (default: the build output's)")
+    actions = engine.add_subparsers(title="engine commands", required=True, metavar="COMMAND")
+    odds = actions.add_parser("odds", help="exact probabilities of tests, rolls and roll tables")
+    kinds = odds.add_subparsers(title="what", required=True, metavar="KIND")
+    test = kinds.add_parser("test", help="the chance to pass a test, such as leadership_test --value 7")
+    test.add_argument("test", help="the test's term id (characteristic_test, leadership_test)")
+    test.add_argument("--value", type=int, required=True, help="the tested value")
+    test.add_argument("--reroll-failed", action="store_true", help="a failed test is rerolled (once)")
+    test.set_defaults(odds="test")
+    roll = kinds.add_parser("roll", help="the distribution of a roll, such as 2D6, D3 or 2D3")
+    roll.add_argument("notation")
+    roll.set_defaults(odds="roll")
+    table = kinds.add_parser("table", help="the chance of each result of a roll table")
+    table.add_argument("table", help="the roll table's id (see rules.json or the Tables page)")
+    table.set_defaults(odds="table")
+    for sub in (test, roll, table):
+        sub.add_argument("--json", action="store_true", help="print JSON")
+        sub.set_defaults(run=_run_engine_odds)
+    turns = actions.add_parser("turns", help="the game's turn structure")
+    turns.add_argument("--json", action="store_true", help="print JSON")
+    turns.set_defaults(run=_run_engine_turns)
 
 
 def _add_explain(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -273,6 +305,57 @@ def _run_graph(args: argparse.Namespace) -> int:
         _write(args.output, text)
     else:
         sys.stdout.write(text)
+    return 0
+
+
+def _engine_rules(args: argparse.Namespace) -> Any:
+    from engine.rules import RulesError, load_rules
+
+    config = load_config()
+    path = args.rules or (config.output or config.root / "site") / "rules.json"
+    try:
+        return load_rules(path)
+    except RulesError as error:
+        raise UsageError(str(error)) from error
+
+
+def _run_engine_odds(args: argparse.Namespace) -> int:
+    import json
+
+    from engine import odds
+    from engine.rules import RulesError
+
+    rules = _engine_rules(args)
+    try:
+        if args.odds == "test":
+            result = odds.odds_of_test(rules, args.test, args.value, reroll_failed=args.reroll_failed)
+        elif args.odds == "roll":
+            result = odds.roll_odds(rules, args.notation)
+        else:
+            result = odds.table_odds(rules, args.table)
+    except RulesError as error:
+        raise UsageError(str(error)) from error
+    if args.json:
+        print(json.dumps(result.as_json(), indent=2, sort_keys=True, ensure_ascii=False))
+    else:
+        sys.stdout.write(odds.render_text(result))
+    return 0
+
+
+def _run_engine_turns(args: argparse.Namespace) -> int:
+    import json
+
+    from engine import turns
+    from engine.rules import RulesError
+
+    try:
+        structure = turns.turn_structure(_engine_rules(args))
+    except RulesError as error:
+        raise UsageError(str(error)) from error
+    if args.json:
+        print(json.dumps(structure, indent=2, sort_keys=True, ensure_ascii=False))
+    else:
+        sys.stdout.write(turns.render_text(structure))
     return 0
 
 

@@ -13,7 +13,13 @@ import json
 from collections import Counter
 from typing import Any
 
-from compiler.facts import army_composition_data, characteristics_data, collect_facts, game_data
+from compiler.facts import (
+    army_composition_data,
+    characteristics_data,
+    collect_facts,
+    collect_mechanics,
+    game_data,
+)
 from compiler.graph import TermGraph
 from compiler.lint.base import is_valid_name
 from compiler.mechanics import RollTable, Sequence, roll_tables, sequences
@@ -29,6 +35,7 @@ from compiler.model import (
     ItemList,
     LineBreak,
     Link,
+    Mechanic,
     Note,
     Reference,
     Row,
@@ -83,7 +90,9 @@ def _book(book: Book, title: str, edition: str, language: str) -> Json:
 def _mechanics(book: Book, terms: TermGraph) -> Json:
     tables, _ = roll_tables(book)
     facts = collect_facts(book)
+    mechanics, _ = collect_mechanics(book, set(terms.defined_terms()))
     return {
+        "mechanics": mechanics,
         "roll_tables": [_roll_table(t) for t in tables],
         "sequences": [_sequence(s, terms) for s in sequences(book)],
         "game": game_data(facts),
@@ -285,6 +294,8 @@ def content_json(content: Content) -> list[Json]:
     """Inline and block content as typed nodes: references stay links by id, never HTML."""
     nodes: list[Json] = []
     for node in content:
+        if isinstance(node, Mechanic):
+            continue  # data, not text: published under "mechanics"
         if isinstance(node, str):
             if nodes and nodes[-1]["type"] == "text":
                 nodes[-1]["text"] += node

@@ -292,3 +292,73 @@ def army_composition_data(facts: Facts) -> dict[str, Any]:
             },
         ],
     }
+
+
+# -- mechanics: tests, derived dice and rerolls, from <mechanic> annotations --------------------
+
+_INT = re.compile(r"^[1-9]\d*$")
+
+
+def collect_mechanics(book: Book, defined: set[str]) -> tuple[dict[str, Any], list[Diagnostic]]:
+    """The ``mechanics`` of the rule data, and a diagnostic for each annotation that cannot be read."""
+    from compiler.mechanics import parse_dice
+
+    tests: dict[str, Any] = {}
+    dice: dict[str, Any] = {}
+    rerolls: dict[str, Any] = {}
+    problems: list[Diagnostic] = []
+    for mechanic in book.mechanics:
+        attributes = dict(mechanic.attributes)
+        problem = _mechanic_problem(mechanic.name, attributes, defined)
+        if problem is not None:
+            problems.append(
+                invalid_annotation.RULE.diagnostic(
+                    f"mechanic `{mechanic.name}`: {problem}",
+                    mechanic.span,
+                    target=mechanic.name,
+                    help="see `rulebook dtd` for the mechanic annotations",
+                    section_id=mechanic.section_id,
+                )
+            )
+            continue
+        if "pass" in attributes:
+            roll = parse_dice(attributes["roll"])
+            assert roll is not None
+            fails = [int(v) for v in attributes.get("always-fails", "").split()]
+            tests[mechanic.name] = {
+                "term": mechanic.name,
+                "roll": roll.notation,
+                "dice": {"count": roll.count, "sides": roll.sides},
+                "pass": attributes["pass"].replace("-", "_"),
+                "always_fails": fails,
+            }
+        elif "divide" in attributes:
+            dice[mechanic.name.upper()] = {
+                "roll": attributes["roll"].upper(),
+                "divide": int(attributes["divide"]),
+                "round": attributes.get("round", "up"),
+                "section": mechanic.section_id,
+            }
+        else:
+            rerolls = {"max": int(attributes["max"]), "term": mechanic.definition}
+    return {"tests": tests, "dice": dice, "rerolls": rerolls or None}, problems
+
+
+def _mechanic_problem(name: str, attributes: dict[str, str], defined: set[str]) -> str | None:
+    from compiler.mechanics import parse_dice
+
+    if "pass" in attributes:
+        if name not in defined:
+            return "a test must be named after the term it defines"
+        if parse_dice(attributes.get("roll", "")) is None:
+            return "`roll` must be dice notation such as D6 or 2D6"
+        if not all(_INT.match(v) for v in attributes.get("always-fails", "").split()):
+            return "`always-fails` must list whole numbers"
+        return None
+    if "divide" in attributes:
+        if parse_dice(name) is None or parse_dice(attributes.get("roll", "")) is None:
+            return 'a derived die is named in dice notation (D3) and rolls dice (roll="D6")'
+        return None if _INT.match(attributes["divide"]) else "`divide` must be a whole number"
+    if "max" in attributes:
+        return None if _INT.match(attributes["max"]) else "`max` must be a whole number"
+    return "give `pass` (a test), `divide` (a derived die) or `max` (rerolls)"

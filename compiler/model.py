@@ -18,7 +18,7 @@ from typing import NamedTuple, TypeAlias
 
 from compiler.source import SourceText, Span
 
-Node: TypeAlias = "str | Reference | Link | Value | Definition | Important | LineBreak | Note | Table | ItemList | Figure | Illustration | Section"  # noqa: E501
+Node: TypeAlias = "str | Reference | Link | Value | Mechanic | Definition | Important | LineBreak | Note | Table | ItemList | Figure | Illustration | Section"  # noqa: E501
 Content: TypeAlias = "tuple[Node, ...]"
 
 # Every node records its source file and the character offset where it starts;
@@ -76,6 +76,24 @@ class Value(NamedTuple):
     text: str
     """The text as written (shown unchanged)."""
     section_id: str
+    source: SourceText
+    offset: int
+
+    @property
+    def span(self) -> Span:
+        """Where the node starts (computed from ``source`` and ``offset``)."""
+        return self.source.span(self.offset)
+
+
+class Mechanic(NamedTuple):
+    """A mechanic the prose describes, as data (shows nothing): ``<mechanic name="..." roll="D6" .../>``."""
+
+    name: str
+    attributes: tuple[tuple[str, str], ...]
+    """Every attribute but ``name``, sorted."""
+    section_id: str
+    definition: str | None
+    """The definition it stands in: the term the mechanic belongs to."""
     source: SourceText
     offset: int
 
@@ -301,6 +319,8 @@ class Document:
     """Every ``<value>`` annotation, in document order."""
     images: tuple[Image, ...]
     """Every image of figures and illustrations, in document order."""
+    mechanics: tuple[Mechanic, ...]
+    """Every ``<mechanic>`` annotation, in document order."""
     ids: tuple[tuple[str, Span], ...]
     """Every id written in the source (sections and figures), with its place."""
 
@@ -335,6 +355,11 @@ class Book:
     def figures(self) -> Iterator[Figure]:
         for document in self.documents:
             yield from document.figures
+
+    @property
+    def mechanics(self) -> Iterator[Mechanic]:
+        for document in self.documents:
+            yield from document.mechanics
 
     @property
     def images(self) -> Iterator[Image]:

@@ -34,6 +34,7 @@ from compiler.model import (
     ItemList,
     LineBreak,
     Link,
+    Mechanic,
     Node,
     Note,
     Reference,
@@ -151,6 +152,7 @@ class _Builder:
         self.figures: list[Figure] = []
         self.values: list[Value] = []
         self.images: list[Image] = []
+        self.mechanics: list[Mechanic] = []
         self.ids: list[tuple[str, Span]] = []
 
     def _element_offsets(self) -> list[int]:
@@ -187,6 +189,7 @@ class _Builder:
             tuple(self.figures),
             tuple(self.values),
             tuple(self.images),
+            tuple(self.mechanics),
             tuple(self.ids),
         )
 
@@ -239,6 +242,12 @@ class _Builder:
             value = Value(el.get("name", ""), self._text_only(el), section_id, source, offset)
             self.values.append(value)
             return value
+        if tag == "mechanic":
+            attributes = tuple(sorted((str(k), str(v)) for k, v in el.attrib.items() if k != "name"))
+            mechanic = Mechanic(el.get("name", ""), attributes, section_id, definition, source, self._offset())
+            self._skip_descendants(el)
+            self.mechanics.append(mechanic)
+            return mechanic
         if tag == "br":
             line_break = LineBreak(source, self._offset())
             self._skip_descendants(el)

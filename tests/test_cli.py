@@ -17,7 +17,22 @@ from .conftest import ROOT
 CLEAN = '<document><chapter title="A"><definition name="a">An <reference name="a">a</reference>.</definition></chapter></document>'
 
 
-@pytest.mark.parametrize("command", [[], ["lint"], ["explain"], ["query"], ["dtd"]])
+@pytest.mark.parametrize(
+    "command",
+    [
+        [],
+        ["lint"],
+        ["explain"],
+        ["query"],
+        ["dtd"],
+        ["build"],
+        ["serve"],
+        ["graph"],
+        ["engine"],
+        ["engine", "odds"],
+        ["engine", "turns"],
+    ],
+)
 def test_every_command_has_help(command: list[str], capsys) -> None:  # type: ignore[no-untyped-def]
     with pytest.raises(SystemExit) as exit_info:
         main([*command, "--help"])
@@ -87,7 +102,7 @@ def test_explain_by_code_and_name(capsys) -> None:  # type: ignore[no-untyped-de
     assert capsys.readouterr().out == by_code
     assert "## What it does" in by_code and "## Why is this bad?" in by_code and "## Example" in by_code
     assert main(["explain", "--all"]) == 0
-    assert capsys.readouterr().out.count("\n") == 15
+    assert capsys.readouterr().out.count("\n") == 16
     assert main(["explain", "RB999"]) == 2
 
 

@@ -22,6 +22,7 @@ from compiler.lint.rules import (
     missing_image,
     mutual_definition,
     reference_to_section,
+    unbound_mechanic,
     unreadable_source,
     unused_definition,
 )
@@ -42,6 +43,7 @@ BOOK_RULES: tuple[ModuleType, ...] = (
     invalid_roll_table,
     invalid_annotation,
     missing_image,
+    unbound_mechanic,
 )
 RULES: tuple[Rule, ...] = tuple(sorted((m.RULE for m in SOURCE_RULES + BOOK_RULES), key=lambda r: r.code))
 RULES_BY_KEY: dict[str, Rule] = {r.code.lower(): r for r in RULES} | {r.name: r for r in RULES}

@@ -3,7 +3,9 @@
 Checks the machine-readable annotations that make prose rules data:
 `<value name="...">` must use a name the compiler knows, hold a whole
 number, and be given once; a `<table data="...">` must be a table the
-compiler knows, written the way that table is read.
+compiler knows, written the way that table is read; a `<mechanic>` must
+be a test named after its term (`pass`, `roll`, `always-fails`), a derived
+die (`divide`, `roll`, `round`) or the reroll limit (`max`).
 
 Known values: `game_turns`, `player_turns_each`, `characteristic_min`,
 `characteristic_max`, `max_points_below_limit`, `min_army_units`,
@@ -36,6 +38,7 @@ RULE = Rule(
 
 
 def check(lint: LintInput) -> Iterator[Diagnostic]:
-    from compiler.facts import collect_facts
+    from compiler.facts import collect_facts, collect_mechanics
 
     yield from collect_facts(lint.book).diagnostics
+    yield from collect_mechanics(lint.book, set(lint.terms.defined_terms()))[1]

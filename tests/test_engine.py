@@ -1,0 +1,192 @@
+"""The bundled engine: exact odds from the compiled rule data, checked by brute-force enumeration here."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import math
+import re
+import shutil
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from compiler.cli import main
+from engine.odds import odds_of_test, roll_odds, table_odds
+from engine.rules import BINDINGS, Rules, RulesError, load_rules, missing_bindings
+from engine.turns import turn_structure
+
+from .conftest import BUNDLED_BOOK, ROOT, build
+
+
+def compile_rules(book: Path, out: Path) -> Rules:
+    cwd = Path.cwd()
+    try:
+        import os
+
+        os.chdir(ROOT)
+        assert main(["build", "-q", "--data-only", "--output", str(out), str(book)]) in (0, 1)
+    finally:
+        os.chdir(cwd)
+    return load_rules(out / "rules.json")
+
+
+@pytest.fixture(scope="module")
+def rules(tmp_path_factory: pytest.TempPathFactory) -> Rules:
+    return compile_rules(BUNDLED_BOOK, tmp_path_factory.mktemp("rules"))
+
+
+def enumerate_2d6() -> list[int]:
+    return [a + b for a, b in itertools.product(range(1, 7), repeat=2)]
+
+
+@pytest.mark.parametrize("value", range(13))
+def test_leadership_test_matches_enumeration(rules: Rules, value: int) -> None:
+    sums = enumerate_2d6()
+    expected = Fraction(sum(1 for s in sums if s <= value), len(sums))
+    assert odds_of_test(rules, "leadership_test", value).probability == expected
+
+
+def test_leadership_7_passes_with_7_in_12(rules: Rules) -> None:
+    result = odds_of_test(rules, "leadership_test", 7)
+    assert result.as_json()["probability"] == "7/12"
+    assert result.rules == [{"term": "leadership_test", "anchor": "characteristics/#term-leadership_test"}]
+
+
+@pytest.mark.parametrize("value", range(11))
+def test_characteristic_test_fails_on_a_six(rules: Rules, value: int) -> None:
+    expected = Fraction(sum(1 for face in range(1, 7) if face <= value and face != 6), 6)
+    assert odds_of_test(rules, "characteristic_test", value).probability == expected
+
+
+@pytest.mark.parametrize(
+    ("test", "value"), [("characteristic_test", 4), ("leadership_test", 7), ("leadership_test", 3)]
+)
+def test_reroll_failed_rolls_again_once(rules: Rules, test: str, value: int) -> None:
+    single = odds_of_test(rules, test, value).probability
+    assert single is not None
+    # Enumerate first roll x second roll: pass if the first passes, or the first fails and the second passes.
+    outcomes = [(a, b) for a in (True, False) for b in (True, False)]
+    weight = {True: single, False: 1 - single}
+    expected = sum((weight[a] * weight[b] for a, b in outcomes if a or b), Fraction(0))
+    result = odds_of_test(rules, test, value, reroll_failed=True)
+    assert result.probability == expected
+    assert {"term": "reroll_dice", "anchor": "general-principles/#term-reroll_dice"} in result.rules
+
+
+def test_d3_is_a_d6_halved_rounding_up(rules: Rules) -> None:
+    counts = {v: sum(1 for face in range(1, 7) if math.ceil(face / 2) == v) for v in (1, 2, 3)}
+    assert roll_odds(rules, "D3").distribution == {str(v): Fraction(c, 6) for v, c in counts.items()}
+    two = {}
+    for a, b in itertools.product(range(1, 7), repeat=2):
+        total = math.ceil(a / 2) + math.ceil(b / 2)
+        two[total] = two.get(total, 0) + 1
+    assert roll_odds(rules, "2D3").distribution == {str(k): Fraction(v, 36) for k, v in sorted(two.items())}
+
+
+def test_2d6_distribution(rules: Rules) -> None:
+    sums = enumerate_2d6()
+    expected = {str(t): Fraction(sums.count(t), 36) for t in range(2, 13)}
+    assert roll_odds(rules, "2D6").distribution == expected
+
+
+def test_roll_table_odds_follow_the_compiled_bands(rules: Rules, tmp_path: Path) -> None:
+    table = table_odds(rules, "secondary_objective")
+    assert table.distribution == {
+        "Hold the Ground": Fraction(2, 6),
+        "Breakthrough": Fraction(2, 6),
+        "Capture the Flags": Fraction(1, 6),
+        "Secure Target": Fraction(1, 6),
+    }
+    # Change one band in a copy of the XML: the odds follow, and nothing in the engine changed.
+    text = BUNDLED_BOOK.read_text(encoding="utf-8")
+    copy = tmp_path / "rulebook.xml"
+    copy.write_text(
+        text.replace("<header>1-2</header>", "<header>1</header>").replace(
+            "<header>3-4</header>", "<header>2-4</header>"
+        ),
+        encoding="utf-8",
+    )
+    changed = table_odds(compile_rules(copy, tmp_path / "out"), "secondary_objective")
+    assert changed.distribution["Hold the Ground"] == Fraction(1, 6)
+    assert changed.distribution["Breakthrough"] == Fraction(3, 6)
+
+
+def test_turn_structure_comes_from_the_data(rules: Rules) -> None:
+    structure = turn_structure(rules)
+    assert (structure["game_turns"], structure["player_turns_each"]) == (6, 6)
+    assert [p["name"] for p in structure["phases"]] == [
+        "Movement Phase",
+        "Magic Phase",
+        "Shooting Phase",
+        "Close Combat Phase",
+    ]
+
+
+def test_engine_refuses_data_that_fails_its_schema(rules: Rules, tmp_path: Path) -> None:
+    data: dict[str, Any] = json.loads(json.dumps(rules.data))
+    data["mechanics"]["tests"]["leadership_test"]["roll"] = "a handful"
+    (tmp_path / "rules.json").write_text(json.dumps(data), encoding="utf-8")
+    shutil.copyfile(rules.path.with_name("rules.schema.json"), tmp_path / "rules.schema.json")
+    with pytest.raises(RulesError, match="does not follow its schema"):
+        load_rules(tmp_path / "rules.json")
+
+
+def test_unknown_test_is_a_plain_error(rules: Rules) -> None:
+    with pytest.raises(RulesError, match="`morale_test` is not a test of this book"):
+        odds_of_test(rules, "morale_test", 7)
+
+
+def test_cli_odds_json(rules: Rules, capsys: pytest.CaptureFixture[str]) -> None:
+    assert (
+        main(["engine", "--rules", str(rules.path), "odds", "test", "leadership_test", "--value", "7", "--json"]) == 0
+    )
+    assert json.loads(capsys.readouterr().out)["probability"] == "7/12"
+    assert main(["engine", "--rules", str(rules.path / "nope.json"), "turns"]) == 2
+
+
+def test_bindings_are_defined_and_checked_by_the_lint(rules: Rules, tmp_path: Path) -> None:
+    assert missing_bindings(rules.data) == []
+    text = BUNDLED_BOOK.read_text(encoding="utf-8").replace('name="leadership_test"', 'name="leadership_check"')
+    renamed = tmp_path / "renamed.xml"
+    renamed.write_text(text, encoding="utf-8")
+    from .conftest import lint_string
+
+    unbound = [d for d in lint_string(text) if d.rule == "unbound-mechanic"]
+    assert [d.target for d in unbound] == ["leadership_test"]
+    assert "odds test" in unbound[0].message
+
+
+def test_no_rule_of_the_book_is_written_into_the_engine() -> None:
+    """Phase names, table results, limits and dice of the book must come from the data."""
+    source = "\n".join(p.read_text(encoding="utf-8") for p in (ROOT / "engine").glob("*.py"))
+    code = re.sub(r'""".*?"""|#[^\n]*', "", source, flags=re.DOTALL)  # docstrings and comments may explain
+    for phrase in [
+        "Movement Phase",
+        "Magic Phase",
+        "Hold the Ground",
+        "Classic",
+        "Flank",
+        "Warband",
+        "1500",
+        "4000",
+        "25%",
+        '"D6"',
+        "'D6'",
+        "2D6",
+        "halv",
+    ]:
+        assert phrase not in code, phrase
+    for term in {t for terms in BINDINGS.values() for t in terms}:
+        assert code.count(f'"{term}"') == 1, term  # named only in BINDINGS
+
+
+def test_site_and_engine_agree_on_anchors(rules: Rules, tmp_path: Path) -> None:
+    site = tmp_path / "site"
+    assert build(site) == 0
+    anchor = rules.anchor("leadership_test")
+    assert anchor is not None
+    page, fragment = anchor.split("/#")
+    assert f'id="{fragment}"' in (site / page / "index.html").read_text(encoding="utf-8")
