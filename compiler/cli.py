@@ -157,6 +157,10 @@ def _add_engine(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -
     for sub in (test, roll, table):
         sub.add_argument("--json", action="store_true", help="print JSON")
         sub.set_defaults(run=_run_engine_odds)
+    army = actions.add_parser("army", help="check an army list (YAML or JSON) against the composition rules")
+    army.add_argument("file", type=Path, help="the army list")
+    army.add_argument("--json", action="store_true", help="print JSON")
+    army.set_defaults(run=_run_engine_army)
     turns = actions.add_parser("turns", help="the game's turn structure")
     turns.add_argument("--json", action="store_true", help="print JSON")
     turns.set_defaults(run=_run_engine_turns)
@@ -340,6 +344,23 @@ def _run_engine_odds(args: argparse.Namespace) -> int:
     else:
         sys.stdout.write(odds.render_text(result))
     return 0
+
+
+def _run_engine_army(args: argparse.Namespace) -> int:
+    import json
+
+    from engine import army
+    from engine.rules import RulesError
+
+    try:
+        report = army.check_army(_engine_rules(args), army.read_army(args.file))
+    except RulesError as error:
+        raise UsageError(str(error)) from error
+    if args.json:
+        print(json.dumps(report.as_json(), indent=2, sort_keys=True, ensure_ascii=False))
+    else:
+        sys.stdout.write(army.render_text(report))
+    return 0 if report.legal else 1
 
 
 def _run_engine_turns(args: argparse.Namespace) -> int:

@@ -13,6 +13,7 @@ BINDINGS: dict[str, tuple[str, ...]] = {
     "odds test": ("characteristic_test", "leadership_test"),
     "odds reroll": ("reroll_dice",),
     "turns": ("game_turn", "player_turn"),
+    "army": ("army_list", "category", "choice_0x", "point_cost"),
 }
 
 

@@ -180,7 +180,10 @@ def test_no_rule_of_the_book_is_written_into_the_engine() -> None:
     ]:
         assert phrase not in code, phrase
     for term in {t for terms in BINDINGS.values() for t in terms}:
-        assert code.count(f'"{term}"') == 1, term  # named only in BINDINGS
+        # A term id is named only in BINDINGS; the same word as a key of the data or of an army
+        # list (`unit["category"]`, `("category", str)`) is not a rule.
+        uses = re.findall(rf'(?<![\[(])"{term}"(?![\]:])', code)
+        assert len(uses) == 1, term
 
 
 def test_site_and_engine_agree_on_anchors(rules: Rules, tmp_path: Path) -> None:

@@ -1,0 +1,268 @@
+"""``rulebook engine army FILE``: check an army list against the book's composition rules.
+
+Every limit comes from ``army_composition`` in the rule data; every violation quotes the
+rule it breaks and links to it. An army list (YAML or JSON) looks like::
+
+    points_limit: 2000
+    units:
+      - {name: Spearmen, unit: spearmen, category: core, points: 260}
+      - {name: Chariots, unit: chariots, category: special, points: 180, choice: "0-2"}
+      - {name: Captain, unit: captain, category: hero, points: 150}
+
+``unit`` says which entries are the same unit (for duplicate limits); ``category`` is a
+category's term id as the book's tables name it; ``choice`` marks a 0-X choice.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass, field
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+from engine.rules import BINDINGS, Rules, RulesError
+
+ARMY_LIST, CATEGORY, CHOICE, POINT_COST = BINDINGS["army"]
+
+_CHOICE = re.compile(r"^0-(?P<x>[1-9]\d*)$")
+
+
+@dataclass(frozen=True, slots=True)
+class Violation:
+    message: str
+    rule: str
+    """The words of the rule broken, as the book's tables or values give them."""
+    cites: list[dict[str, str | None]] = field(default_factory=list)
+
+    def as_json(self) -> dict[str, Any]:
+        return {"message": self.message, "rule": self.rule, "rules": self.cites}
+
+
+@dataclass(frozen=True, slots=True)
+class ArmyReport:
+    total: int
+    points_limit: int
+    variant: str | None
+    violations: list[Violation]
+
+    @property
+    def legal(self) -> bool:
+        return not self.violations
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "legal": self.legal,
+            "total_points": self.total,
+            "points_limit": self.points_limit,
+            "variant": self.variant,
+            "violations": [v.as_json() for v in self.violations],
+        }
+
+
+def read_army(path: Path) -> dict[str, Any]:
+    """An army list from YAML or JSON, checked for shape (not yet for the rules)."""
+    import yaml
+
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except OSError as error:
+        raise RulesError(f"cannot read {path}: {error.strerror}") from error
+    except yaml.YAMLError as error:
+        raise RulesError(f"{path} is not YAML or JSON: {error}") from error
+    if not isinstance(data, dict) or not isinstance(data.get("points_limit"), int):
+        raise RulesError(f"{path}: an army list needs a whole-number `points_limit`")
+    units = data.get("units")
+    if not isinstance(units, list) or not all(isinstance(u, dict) for u in units):
+        raise RulesError(f"{path}: `units` must be a list of units")
+    for index, unit in enumerate(units, 1):
+        for key, kind in (("name", str), ("category", str), ("points", int)):
+            if not isinstance(unit.get(key), kind):
+                raise RulesError(f"{path}: unit {index} needs `{key}` ({kind.__name__})")
+    return data
+
+
+def check_army(rules: Rules, army: dict[str, Any]) -> ArmyReport:
+    composition = rules.data["army_composition"]
+    limit = int(army["points_limit"])
+    units = list(army["units"])
+    total = sum(int(u["points"]) for u in units)
+    variant = _variant(composition, limit)
+    violations = [
+        *_points(rules, composition, limit, total),
+        *_percentages(rules, composition, units, limit),
+        *_duplicates(rules, composition, variant, units),
+        *_army_size(rules, composition, variant, units),
+        *_choices(rules, variant, units),
+    ]
+    return ArmyReport(total, limit, variant["id"] if variant else None, violations)
+
+
+def _variant(composition: dict[str, Any], limit: int) -> dict[str, Any] | None:
+    for variant in composition["variants"]:
+        if variant["max_points"] is not None and limit <= variant["max_points"]:
+            return dict(variant)
+        if variant["min_points"] is not None and limit >= variant["min_points"]:
+            return dict(variant)
+    return None
+
+
+def _points(rules: Rules, composition: dict[str, Any], limit: int, total: int) -> list[Violation]:
+    cite = [rules.cite(POINT_COST)]
+    if total > limit:
+        return [
+            Violation(
+                f"the army costs {total} points, {total - limit} over its limit of {limit}",
+                "must not exceed the point limit",
+                cite,
+            )
+        ]
+    below = composition["max_points_below_limit"]
+    if below is not None and total < limit - below:
+        return [
+            Violation(
+                f"the army costs {total} points, {limit - total} below its limit of {limit}",
+                f"may fall below the limit only by {below} points or less",
+                cite,
+            )
+        ]
+    return []
+
+
+def _category_terms(composition: dict[str, Any]) -> set[str]:
+    return {t for c in composition["categories"] for t in c["terms"] if len(c["terms"]) == 1}
+
+
+def _percentages(rules: Rules, composition: dict[str, Any], units: list[dict[str, Any]], limit: int) -> list[Violation]:
+    found = []
+    known = _category_terms(composition)
+    for unit in units:
+        if unit["category"] not in known:
+            found.append(
+                Violation(
+                    f"`{unit['name']}` has the unknown category `{unit['category']}`",
+                    "categories: " + ", ".join(sorted(known)),
+                    [rules.cite(CATEGORY)],
+                )
+            )
+    for category in composition["categories"]:
+        spent = sum(int(u["points"]) for u in units if u["category"] in category["terms"])
+        share = Fraction(spent, limit)
+        name = category["name"]
+        cites = [rules.cite(CATEGORY)]
+        if category["min_percent"] is not None and share < Fraction(category["min_percent"], 100):
+            found.append(
+                Violation(
+                    f"{name}: {spent} points is {float(share):.1%} of {limit}",
+                    f"{name}: at least {category['min_percent']}%",
+                    cites,
+                )
+            )
+        if category["max_percent"] is not None and share > Fraction(category["max_percent"], 100):
+            found.append(
+                Violation(
+                    f"{name}: {spent} points is {float(share):.1%} of {limit}",
+                    f"{name}: at most {category['max_percent']}%",
+                    cites,
+                )
+            )
+    return found
+
+
+def _duplicate_limit(composition: dict[str, Any], variant: dict[str, Any] | None, category: str) -> int | None:
+    if variant is not None:
+        for row in variant["duplicate_limits"]:
+            if category in row["terms"] and row["limit"] is not None:
+                return int(row["limit"])
+    for row in composition["categories"]:
+        if row["terms"] == [category] and row["duplicate_limit"] is not None:
+            return int(row["duplicate_limit"])
+    return None
+
+
+def _duplicates(
+    rules: Rules, composition: dict[str, Any], variant: dict[str, Any] | None, units: list[dict[str, Any]]
+) -> list[Violation]:
+    counts: dict[tuple[str, str], int] = {}
+    for unit in units:
+        if unit.get("choice"):
+            continue  # 0-X choices ignore the normal duplicate limits
+        key = (unit["category"], str(unit.get("unit", unit["name"])))
+        counts[key] = counts.get(key, 0) + 1
+    found = []
+    for (category, unit_id), count in sorted(counts.items()):
+        limit = _duplicate_limit(composition, variant, category)
+        if limit is not None and count > limit:
+            where = f" in a {variant['id'].replace('_', ' ')}" if variant else ""
+            cites = [rules.cite(variant["term"])] if variant else [rules.cite(CATEGORY)]
+            found.append(Violation(f"`{unit_id}` is taken {count} times", f"{category}: max {limit}{where}", cites))
+    return found
+
+
+def _army_size(
+    rules: Rules, composition: dict[str, Any], variant: dict[str, Any] | None, units: list[dict[str, Any]]
+) -> list[Violation]:
+    minimum = (variant or {}).get("min_army_units") or composition["min_army_units"]
+    characters = {t for c in composition["categories"] if len(c["terms"]) > 1 for t in c["terms"]}
+    counted = sum(1 for u in units if u["category"] not in characters)
+    if minimum is not None and counted < minimum:
+        return [
+            Violation(
+                f"the army has {counted} units besides its characters",
+                f"at least {minimum} units, characters excluded",
+                [rules.cite(ARMY_LIST)],
+            )
+        ]
+    return []
+
+
+def _choices(rules: Rules, variant: dict[str, Any] | None, units: list[dict[str, Any]]) -> list[Violation]:
+    found = []
+    counts: dict[tuple[str, int], int] = {}
+    for unit in units:
+        choice = unit.get("choice")
+        if not choice:
+            continue
+        match = _CHOICE.match(str(choice))
+        if match is None:
+            found.append(
+                Violation(
+                    f"`{unit['name']}` has the choice `{choice}`", "write 0-X choices as 0-2", [rules.cite(CHOICE)]
+                )
+            )
+            continue
+        key = (str(unit.get("unit", unit["name"])), int(match.group("x")))
+        counts[key] = counts.get(key, 0) + 1
+    for (unit_id, x), count in sorted(counts.items()):
+        allowed = _scaled(x, variant)
+        if count > allowed:
+            found.append(
+                Violation(
+                    f"`{unit_id}` (0-{x}) is taken {count} times",
+                    f"0-{x} choice: at most {allowed} here",
+                    [rules.cite(CHOICE)],
+                )
+            )
+    return found
+
+
+def _scaled(x: int, variant: dict[str, Any] | None) -> int:
+    if variant is None:
+        return x
+    for row in variant["duplicate_limits"]:
+        if CHOICE in row["terms"] and row["multiplier"]:
+            value = Fraction(row["multiplier"]) * x
+            return math.ceil(value) if row["rounding"] != "down" else math.floor(value)
+    return x
+
+
+def render_text(report: ArmyReport) -> str:
+    kind = f" ({report.variant.replace('_', ' ')})" if report.variant else ""
+    lines = [f"{report.total} of {report.points_limit} points{kind}: " + ("legal" if report.legal else "not legal")]
+    for violation in report.violations:
+        lines.append(f"  - {violation.message}: the rules say \u201c{violation.rule}\u201d")
+        for cite in violation.cites:
+            if cite.get("anchor"):
+                lines.append(f"    see {cite['anchor']}")
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,175 @@
+"""The army checker around every limit the book sets (exactly at, one over, one under).
+
+Expected limits are worked out by hand from the rulebook's text: a 2000-point army may fall
+20 points short; Core at least 25%, Rare at most 25%, Heroes at most 50%, Lords at most 35%;
+duplicates Core 4, Special 3, Rare 2 (warband: 2, 2, 1; grand army: 8, 6, 4); at least 4 units
+besides characters (3 in a warband); a 0-X choice is halved (rounding up) in a warband and
+doubled in a grand army. Warbands are 1500 points or less, grand armies 4000 or more.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from compiler.cli import main
+from engine.army import check_army, read_army
+from engine.rules import Rules, RulesError, load_rules
+
+from .conftest import BUNDLED_BOOK, ROOT
+
+
+@pytest.fixture(scope="module")
+def rules(tmp_path_factory: pytest.TempPathFactory) -> Rules:
+    import os
+
+    out = tmp_path_factory.mktemp("army-rules")
+    cwd = Path.cwd()
+    os.chdir(ROOT)
+    try:
+        main(["build", "-q", "--data-only", "--output", str(out), str(BUNDLED_BOOK)])
+    finally:
+        os.chdir(cwd)
+    return load_rules(out / "rules.json")
+
+
+def unit(name: str, category: str, points: int, **extra: Any) -> dict[str, Any]:
+    return {"name": name, "unit": name.lower(), "category": category, "points": points, **extra}
+
+
+def army(limit: int = 2000, *units: dict[str, Any]) -> dict[str, Any]:
+    return {"points_limit": limit, "units": list(units)}
+
+
+def base(**points: int) -> dict[str, Any]:
+    """A legal 1990-point army; keyword arguments change a unit's points."""
+    p = {"a": 250, "b": 250, "c": 400, "d": 400, "e": 300, "f": 150, "g": 240} | points
+    return army(
+        2000,
+        unit("A", "core", p["a"]),
+        unit("B", "core", p["b"]),
+        unit("C", "special", p["c"]),
+        unit("D", "special", p["d"]),
+        unit("E", "rare", p["e"]),
+        unit("F", "hero", p["f"]),
+        unit("G", "lord", p["g"]),
+    )
+
+
+def rules_broken(rules: Rules, data: dict[str, Any]) -> list[str]:
+    return [v.rule for v in check_army(rules, data).violations]
+
+
+def test_base_army_is_legal(rules: Rules) -> None:
+    report = check_army(rules, base())
+    assert report.legal and report.total == 1990 and report.variant is None
+
+
+@pytest.mark.parametrize(("lord", "legal"), [(250, True), (251, False), (230, True), (229, False)])
+def test_points_limit_and_how_far_below(rules: Rules, lord: int, legal: bool) -> None:
+    # 1750 + lord: 2000 is the limit; 1980 is the least allowed.
+    assert check_army(rules, base(g=lord)).legal is legal
+
+
+@pytest.mark.parametrize(("a", "c", "legal"), [(250, 400, True), (249, 401, False)])
+def test_core_at_least_a_quarter(rules: Rules, a: int, c: int, legal: bool) -> None:
+    broken = rules_broken(rules, base(a=a, c=c))
+    assert ("Core: at least 25%" not in broken) is legal
+
+
+@pytest.mark.parametrize(("e", "d", "legal"), [(500, 200, True), (501, 199, False)])
+def test_rare_at_most_a_quarter(rules: Rules, e: int, d: int, legal: bool) -> None:
+    assert ("Rare: at most 25%" not in rules_broken(rules, base(e=e, d=d))) is legal
+
+
+@pytest.mark.parametrize(("g", "legal"), [(700, True), (701, False)])
+def test_lords_at_most_35_percent(rules: Rules, g: int, legal: bool) -> None:
+    # Lords 700 of 2000 is 35%; the army stays at 1990 points by taking the difference from C.
+    data = base(g=g, c=400 - (g - 240))
+    assert ("Lords: at most 35%" not in rules_broken(rules, data)) is legal
+
+
+def same_core(copies: int, limit: int = 2000, points: int = 100) -> dict[str, Any]:
+    units = [unit("Spearmen", "core", points) for _ in range(copies)]
+    return army(limit, *units)
+
+
+@pytest.mark.parametrize(("copies", "legal"), [(4, True), (5, False)])
+def test_core_duplicate_limit(rules: Rules, copies: int, legal: bool) -> None:
+    assert ("core: max 4" not in rules_broken(rules, same_core(copies))) is legal
+
+
+@pytest.mark.parametrize(("copies", "legal"), [(2, True), (3, False)])
+def test_warband_core_duplicate_limit(rules: Rules, copies: int, legal: bool) -> None:
+    report = check_army(rules, same_core(copies, limit=1500))
+    assert report.variant == "warband"
+    assert ("core: max 2 in a warband" not in [v.rule for v in report.violations]) is legal
+
+
+@pytest.mark.parametrize(("copies", "legal"), [(8, True), (9, False)])
+def test_grand_army_core_duplicate_limit(rules: Rules, copies: int, legal: bool) -> None:
+    report = check_army(rules, same_core(copies, limit=4000))
+    assert report.variant == "grand_army"
+    assert ("core: max 8 in a grand army" not in [v.rule for v in report.violations]) is legal
+
+
+@pytest.mark.parametrize(("limit", "variant"), [(1500, "warband"), (1501, None), (3999, None), (4000, "grand_army")])
+def test_variant_thresholds(rules: Rules, limit: int, variant: str | None) -> None:
+    assert check_army(rules, same_core(1, limit=limit)).variant == variant
+
+
+@pytest.mark.parametrize(
+    ("units", "limit", "legal"), [(4, 2000, True), (3, 2000, False), (3, 1500, True), (2, 1500, False)]
+)
+def test_minimum_army_size_excludes_characters(rules: Rules, units: int, limit: int, legal: bool) -> None:
+    troops = [unit(f"U{i}", "core", 10) for i in range(units)]
+    data = army(limit, *troops, unit("Hero", "hero", 10), unit("Lord", "lord", 10))
+    broken = [r for r in rules_broken(rules, data) if "units, characters excluded" in r]
+    assert (not broken) is legal
+
+
+@pytest.mark.parametrize(
+    ("x", "limit", "copies", "legal"),
+    [
+        (2, 2000, 2, True),
+        (2, 2000, 3, False),
+        (2, 1500, 1, True),
+        (2, 1500, 2, False),
+        (3, 1500, 2, True),
+        (3, 1500, 3, False),
+        (2, 4000, 4, True),
+        (2, 4000, 5, False),
+    ],
+)
+def test_zero_x_choices_scale_with_the_army(rules: Rules, x: int, limit: int, copies: int, legal: bool) -> None:
+    units = [unit("Chariots", "special", 10, choice=f"0-{x}") for _ in range(copies)]
+    broken = [r for r in rules_broken(rules, army(limit, *units)) if r.startswith(f"0-{x} choice")]
+    assert (not broken) is legal
+
+
+def test_violations_quote_and_link_the_rules(rules: Rules) -> None:
+    report = check_army(rules, base(g=300))
+    (violation,) = report.violations
+    assert violation.rule == "must not exceed the point limit"
+    assert violation.cites == [{"term": "point_cost", "anchor": "setting-up-a-game/#term-point_cost"}]
+
+
+def test_army_files_and_the_command(rules: Rules, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    listing = tmp_path / "army.yaml"
+    listing.write_text(
+        "points_limit: 2000\nunits:\n"
+        + "".join(
+            f"  - {{name: {u['name']}, unit: {u['unit']}, category: {u['category']}, points: {u['points']}}}\n"
+            for u in base()["units"]
+        ),
+        encoding="utf-8",
+    )
+    assert read_army(listing)["points_limit"] == 2000
+    assert main(["engine", "--rules", str(rules.path), "army", str(listing)]) == 0
+    assert "1990 of 2000 points: legal" in capsys.readouterr().out
+    listing.write_text("units: []\n", encoding="utf-8")
+    with pytest.raises(RulesError, match="needs a whole-number `points_limit`"):
+        read_army(listing)
+    assert main(["engine", "--rules", str(rules.path), "army", str(listing)]) == 2
