@@ -157,6 +157,17 @@ def _add_engine(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -
     for sub in (test, roll, table):
         sub.add_argument("--json", action="store_true", help="print JSON")
         sub.set_defaults(run=_run_engine_odds)
+    modify = actions.add_parser("modify", help="apply characteristic modifiers in the book's order, step by step")
+    modify.add_argument("--value", type=int, required=True, help="the characteristic's value before modifiers")
+    modify.add_argument(
+        "--mod",
+        action="append",
+        default=[],
+        metavar="MODIFIER",
+        help="set 3, *2, /2, +1 or -1, maybe with min N / max N",
+    )
+    modify.add_argument("--json", action="store_true", help="print JSON")
+    modify.set_defaults(run=_run_engine_modify)
     army = actions.add_parser("army", help="check an army list (YAML or JSON) against the composition rules")
     army.add_argument("file", type=Path, help="the army list")
     army.add_argument("--json", action="store_true", help="print JSON")
@@ -343,6 +354,23 @@ def _run_engine_odds(args: argparse.Namespace) -> int:
         print(json.dumps(result.as_json(), indent=2, sort_keys=True, ensure_ascii=False))
     else:
         sys.stdout.write(odds.render_text(result))
+    return 0
+
+
+def _run_engine_modify(args: argparse.Namespace) -> int:
+    import json
+
+    from engine import modify
+    from engine.rules import RulesError
+
+    try:
+        trace = modify.apply_modifiers(_engine_rules(args), args.value, args.mod)
+    except RulesError as error:
+        raise UsageError(str(error)) from error
+    if args.json:
+        print(json.dumps(trace, indent=2, sort_keys=True, ensure_ascii=False))
+    else:
+        sys.stdout.write(modify.render_text(trace))
     return 0
 
 

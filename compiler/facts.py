@@ -306,6 +306,7 @@ def collect_mechanics(book: Book, defined: set[str]) -> tuple[dict[str, Any], li
     tests: dict[str, Any] = {}
     dice: dict[str, Any] = {}
     rerolls: dict[str, Any] = {}
+    modifiers: dict[str, Any] | None = None
     problems: list[Diagnostic] = []
     for mechanic in book.mechanics:
         attributes = dict(mechanic.attributes)
@@ -332,6 +333,12 @@ def collect_mechanics(book: Book, defined: set[str]) -> tuple[dict[str, Any], li
                 "pass": attributes["pass"].replace("-", "_"),
                 "always_fails": fails,
             }
+        elif "order" in attributes:
+            modifiers = {
+                "term": mechanic.definition or mechanic.name,
+                "order": attributes["order"].split(),
+                "round": attributes.get("round", "up"),
+            }
         elif "divide" in attributes:
             dice[mechanic.name.upper()] = {
                 "roll": attributes["roll"].upper(),
@@ -341,7 +348,7 @@ def collect_mechanics(book: Book, defined: set[str]) -> tuple[dict[str, Any], li
             }
         else:
             rerolls = {"max": int(attributes["max"]), "term": mechanic.definition}
-    return {"tests": tests, "dice": dice, "rerolls": rerolls or None}, problems
+    return {"tests": tests, "dice": dice, "rerolls": rerolls or None, "modifiers": modifiers}, problems
 
 
 def _mechanic_problem(name: str, attributes: dict[str, str], defined: set[str]) -> str | None:
@@ -361,4 +368,13 @@ def _mechanic_problem(name: str, attributes: dict[str, str], defined: set[str]) 
         return None if _INT.match(attributes["divide"]) else "`divide` must be a whole number"
     if "max" in attributes:
         return None if _INT.match(attributes["max"]) else "`max` must be a whole number"
-    return "give `pass` (a test), `divide` (a derived die) or `max` (rerolls)"
+    if "order" in attributes:
+        kinds = attributes["order"].split()
+        if sorted(kinds) != sorted(MODIFIER_KINDS):
+            return "`order` must name each of " + ", ".join(MODIFIER_KINDS) + " once"
+        return None
+    return "give `pass` (a test), `divide` (a derived die), `max` (rerolls) or `order` (modifiers)"
+
+
+MODIFIER_KINDS = ("set", "multiply", "add")
+"""The kinds of characteristic modifiers an ``order`` annotation puts in order."""

@@ -14,6 +14,7 @@ BINDINGS: dict[str, tuple[str, ...]] = {
     "odds reroll": ("reroll_dice",),
     "turns": ("game_turn", "player_turn"),
     "army": ("army_list", "category", "choice_0x", "point_cost"),
+    "modify": ("priority_of_modifiers",),
 }
 
 

@@ -193,3 +193,33 @@ def test_site_and_engine_agree_on_anchors(rules: Rules, tmp_path: Path) -> None:
     assert anchor is not None
     page, fragment = anchor.split("/#")
     assert f'id="{fragment}"' in (site / page / "index.html").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize(
+    ("value", "mods", "result"),
+    [
+        (4, ["+1", "*2"], 9),  # multiplications before additions: 4*2+1, not (4+1)*2
+        (5, ["-3", "/2"], 0),  # 5/2 = 2.5 rounds up to 3, then -3
+        (4, ["*3", "set 2"], 6),  # a set value first, then the multiplication
+        (5, ["-1 min 3", "-2"], 3),  # the bounded modifier after the unbounded one: 5-2=3, then -1 min 3
+        (8, ["-3", "*2"], 7),  # never above 10 at any step: 8*2 -> 10, then -3
+        (1, ["-3", "+2"], 2),  # never below 0 at any step: 1-3 -> 0, then +2
+    ],
+)
+def test_modifiers_follow_the_priority_rules(rules: Rules, value: int, mods: list[str], result: int) -> None:
+    from engine.modify import apply_modifiers
+
+    trace = apply_modifiers(rules, value, mods)
+    assert trace["result"] == result
+    assert trace["rules"] == [
+        {"term": "priority_of_modifiers", "anchor": "characteristics/#term-priority_of_modifiers"}
+    ]
+
+
+def test_modifier_trace_and_errors(rules: Rules) -> None:
+    from engine.modify import apply_modifiers
+
+    trace = apply_modifiers(rules, 8, ["-3", "*2"])
+    assert [(s["modifier"], s["before"], s["after"]) for s in trace["steps"]] == [("*2", "8", "10"), ("-3", "10", "7")]
+    with pytest.raises(RulesError, match="cannot read the modifier `twice`"):
+        apply_modifiers(rules, 3, ["twice"])

@@ -1,0 +1,120 @@
+"""``rulebook engine modify``: characteristic modifiers applied in the book's order, step by step.
+
+The order of kinds (set or borrowed values, multiplications, additions), how multiplications
+round, and the range a characteristic stays in all come from the rule data. Within a kind,
+modifiers without a bound come before bounded ones ("to a minimum of 1"), then in the order
+they were gained.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from engine.dice import fraction_text
+from engine.rules import BINDINGS, Rules, RulesError
+
+(PRIORITY,) = BINDINGS["modify"]
+
+_SPEC = re.compile(
+    r"^\s*(?:(?P<set>set)\s+(?P<value>\d+)|(?P<op>[*x/+-])\s*(?P<number>\d+))"
+    r"(?:\s+(?P<bound>min|max)\s+(?P<limit>\d+))?\s*$",
+    re.IGNORECASE,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Modifier:
+    text: str
+    kind: str
+    """``set``, ``multiply`` or ``add`` (the kinds the rule data orders)."""
+    amount: Fraction
+    bound: tuple[str, int] | None
+    index: int
+    """The order it was gained in."""
+
+
+def parse_modifier(text: str, index: int) -> Modifier:
+    """``set 3``, ``*2``, ``/2`` (halve), ``+1``, ``-1``, optionally ``min N`` or ``max N``."""
+    match = _SPEC.match(text)
+    if match is None:
+        raise RulesError(f"cannot read the modifier `{text}` (write set 3, *2, /2, +1 or -1, then maybe min 1)")
+    bound = (match.group("bound").lower(), int(match.group("limit"))) if match.group("bound") else None
+    if match.group("set"):
+        return Modifier(text, "set", Fraction(int(match.group("value"))), bound, index)
+    op, number = match.group("op"), int(match.group("number"))
+    if op in "*x":
+        return Modifier(text, "multiply", Fraction(number), bound, index)
+    if op == "/":
+        if number == 0:
+            raise RulesError(f"`{text}` divides by zero")
+        return Modifier(text, "multiply", Fraction(1, number), bound, index)
+    return Modifier(text, "add", Fraction(number if op == "+" else -number), bound, index)
+
+
+def apply_modifiers(rules: Rules, value: int, specs: list[str]) -> dict[str, Any]:
+    """The trace of applying modifiers to a characteristic value, in the book's priority order."""
+    priority = rules.data["mechanics"]["modifiers"]
+    if priority is None:
+        raise RulesError("this book's rule data has no priority of modifiers")
+    low, high = rules.data["characteristics"]["min"], rules.data["characteristics"]["max"]
+    modifiers = [parse_modifier(spec, index) for index, spec in enumerate(specs)]
+    rank = {kind: position for position, kind in enumerate(priority["order"])}
+    ordered = sorted(modifiers, key=lambda m: (rank[m.kind], m.bound is not None, m.index))
+    current = _clamp(Fraction(value), low, high)
+    steps = []
+    for modifier in ordered:
+        before = current
+        current = _clamp(_apply(modifier, current, priority["round"]), low, high)
+        steps.append(
+            {
+                "modifier": modifier.text,
+                "kind": modifier.kind,
+                "before": _number(before),
+                "after": _number(current),
+            }
+        )
+    return {
+        "value": value,
+        "result": int(current),
+        "steps": steps,
+        "rules": [rules.cite(priority["term"])],
+        "range": [low, high],
+    }
+
+
+def _apply(modifier: Modifier, value: Fraction, rounding: str) -> Fraction:
+    if modifier.kind == "set":
+        result = modifier.amount
+    elif modifier.kind == "multiply":
+        product = value * modifier.amount
+        result = Fraction(math.ceil(product) if rounding == "up" else math.floor(product))
+    else:
+        result = value + modifier.amount
+    if modifier.bound is not None:
+        kind, limit = modifier.bound
+        result = max(result, Fraction(limit)) if kind == "min" else min(result, Fraction(limit))
+    return result
+
+
+def _clamp(value: Fraction, low: int | None, high: int | None) -> Fraction:
+    if low is not None:
+        value = max(value, Fraction(low))
+    if high is not None:
+        value = min(value, Fraction(high))
+    return value
+
+
+def render_text(trace: dict[str, Any]) -> str:
+    lines = [f"Starting value {trace['value']} (range {trace['range'][0]}-{trace['range'][1]}):"]
+    for number, step in enumerate(trace["steps"], 1):
+        lines.append(f"  {number}. {step['modifier']:<10} ({step['kind']}): {step['before']} -> {step['after']}")
+    lines.append(f"Result: {trace['result']}")
+    return "\n".join(lines) + "\n"
+
+
+def _number(value: Fraction) -> str:
+    return str(value.numerator) if value.denominator == 1 else fraction_text(value)
