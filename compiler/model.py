@@ -294,6 +294,8 @@ class Section(NamedTuple):
     level: int
     children: Content
     parent_id: str | None
+    number: str | None
+    """The section's number as printed ("3.2.1"), for sources that number their sections."""
     source: SourceText
     offset: int
 

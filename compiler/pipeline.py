@@ -19,6 +19,7 @@ from compiler.diagnostics import Diagnostic, Severity
 from compiler.graph import TermGraph
 from compiler.lint import apply_settings, run_book_rules
 from compiler.lint.base import LintInput
+from compiler.markdown_source import read_markdown_file
 from compiler.model import Book, Document
 from compiler.source import SourceText, display_path
 from compiler.xml_source import read_xml_file
@@ -75,7 +76,10 @@ def _read_book(paths: Sequence[Path], root: Path | None, language: str) -> ReadR
     sources: dict[str, SourceText] = {}
     for path in paths:
         shown = display_path(path, root)
-        result = read_xml_file(path, shown, language=language)
+        if path.suffix.lower() in (".md", ".markdown"):
+            result = read_markdown_file(path, shown, language=language)
+        else:
+            result = read_xml_file(path, shown, language=language)
         diagnostics.extend(result.diagnostics)
         if result.source is not None:
             sources[shown] = result.source

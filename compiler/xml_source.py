@@ -293,9 +293,10 @@ class _Builder:
         level = SECTION_LEVELS[tag]
         index = len(self.sections)
         parent = parent_id or None
-        self.sections.append(Section(section_id, explicit is not None, title, level, (), parent, self.source, offset))
+        explicit_id = explicit is not None
+        self.sections.append(Section(section_id, explicit_id, title, level, (), parent, None, self.source, offset))
         children = self._content(el, section_id, None)
-        section = Section(section_id, explicit is not None, title, level, children, parent, self.source, offset)
+        section = Section(section_id, explicit_id, title, level, children, parent, None, self.source, offset)
         self.sections[index] = section
         return section
 

@@ -1,0 +1,272 @@
+"""Read a Markdown rulebook (such as a translation converted from a PDF) into the document model.
+
+Parsed with markdown-it-py. The PDF conversion scrambled the heading levels, so a section's
+level comes from its printed number ("3.2.1" is level 3, whatever its count of ``#``), not
+from the Markdown. Headings without a number (``## Moyenne``, ``#### **Petite**``, ``## · Le
+Général``, ``## - 1 à 3 : Classique``) are sub-headings of the numbered section before them.
+Runs of tab-separated lines are tables; the table of contents is recognised and kept out of
+the rules; ``??`` (a cross-reference the PDF lost) becomes a link with no target. Every node
+keeps its file, line and column.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from markdown_it import MarkdownIt
+from markdown_it.token import Token
+
+from compiler.diagnostics import Diagnostic
+from compiler.lint.rules import unreadable_source
+from compiler.model import Cell, Content, Document, Item, ItemList, Link, Node, Row, Section, Table
+from compiler.source import SourceText, Span
+from compiler.xml_source import SourceResult, slugify
+
+_NUMBER = re.compile(r"^(?P<number>\d+(?:\.\d+)*)\.?\s+(?P<title>\S.*)$")
+_DECORATION = re.compile(r"^[\s·•\-–*]+|[\s*]+$")
+_TAGS = re.compile(r"<[^>]+>")
+_LOST_REFERENCE = re.compile(r"\?\?")
+TOC_TITLES = {"table des matières", "table of contents", "contents", "sommaire"}
+
+
+def read_markdown_file(path: Path, display: str, *, language: str) -> SourceResult:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        reason = getattr(error, "strerror", None) or str(error)
+        diagnostic = unreadable_source.RULE.diagnostic(
+            f"cannot read `{display}`: {reason.lower()}", Span(display, 1, 1), target=display
+        )
+        return SourceResult(None, (diagnostic,), None)
+    return parse_markdown_string(text, display, language=language)
+
+
+def parse_markdown_string(text: str, path: str = "<string>", *, language: str = "fr") -> SourceResult:
+    source = SourceText.from_text(path, text)
+    tokens = MarkdownIt("commonmark", {"html": True}).parse(text)
+    builder = _Builder(source, language)
+    builder.read(tokens)
+    return SourceResult(builder.document(), tuple(builder.diagnostics), source)
+
+
+def heading_parts(text: str) -> tuple[str | None, str]:
+    """(number, title) of a heading: ``"3.2.1 Lancer les dés"`` -> ``("3.2.1", "Lancer les dés")``.
+
+    A heading marked as a list entry (``- 1 à 3 : Classique``, ``· Le Général``) has no number,
+    even when it starts with digits: those are a roll's results, not a section number.
+    """
+    clean = " ".join(_TAGS.sub("", text).replace("**", "").split())
+    bulleted = clean[:1] in "-–·•*" and clean[:1] != ""
+    clean = _DECORATION.sub("", clean)
+    match = None if bulleted else _NUMBER.match(clean)
+    if match is None:
+        return None, clean
+    return match.group("number"), match.group("title").strip()
+
+
+@dataclass
+class _Open:
+    """A section being filled."""
+
+    id: str
+    title: str
+    level: int
+    number: str | None
+    parent_id: str | None
+    offset: int
+    content: list[Node] = field(default_factory=list)
+    children: list[Section] = field(default_factory=list)
+    is_toc: bool = False
+
+
+class _Builder:
+    def __init__(self, source: SourceText, language: str) -> None:
+        self.source = source
+        self.language = language
+        self.diagnostics: list[Diagnostic] = []
+        self.stack: list[_Open] = []
+        self.body: list[Section] = []
+        self.sections: list[Section] = []
+        self.links: list[Link] = []
+        self.taken: set[str] = set()
+        self.pending_header: tuple[int, int] | None = None
+        """Lines of a tab-indented header row (parsed as a code block) waiting for its table."""
+
+    # -- structure -----------------------------------------------------------
+
+    def read(self, tokens: list[Token]) -> None:
+        index = 0
+        while index < len(tokens):
+            token = tokens[index]
+            if token.type == "heading_open":
+                self._heading(tokens[index + 1], token)
+                index += 3
+            elif token.type == "paragraph_open":
+                self._paragraph(tokens[index + 1], token)
+                index += 3
+            elif token.type in ("bullet_list_open", "ordered_list_open"):
+                index = self._list(tokens, index)
+            elif token.type == "code_block":
+                self._code_block(token)
+                index += 1
+            else:
+                index += 1
+        while self.stack:
+            self._close()
+
+    def _heading(self, inline: Token, opening: Token) -> None:
+        number, title = heading_parts(inline.content)
+        offset = self._offset(opening)
+        if number is not None:
+            level = number.count(".") + 1
+            while self.stack and (self.stack[-1].number is None or self.stack[-1].level >= level):
+                self._close()
+        elif not self.stack or self.stack[0].is_toc:
+            level = 1  # front matter, or a heading after the table of contents
+            while self.stack:
+                self._close()
+        else:
+            # An unnumbered heading is a sub-heading of the numbered section it follows.
+            while self.stack[-1].number is None and len(self.stack) > 1:
+                self._close()
+            level = self.stack[-1].level + 1
+        parent = self.stack[-1].id if self.stack else None
+        section = _Open(self._new_id(number, title, parent), title, level, number, parent, offset)
+        section.is_toc = number is None and title.lower() in TOC_TITLES
+        self.stack.append(section)
+
+    def _close(self) -> None:
+        done = self.stack.pop()
+        content: Content = () if done.is_toc else tuple(done.content) + tuple(done.children)
+        section = Section(
+            done.id, False, done.title, done.level, content, done.parent_id, done.number, self.source, done.offset
+        )
+        self.sections.append(section)
+        if self.stack:
+            self.stack[-1].children.append(section)
+        else:
+            self.body.append(section)
+
+    def _new_id(self, number: str | None, title: str, parent: str | None) -> str:
+        base = f"s{number.replace('.', '-')}" if number else slugify(title)
+        candidate, n = base, 1
+        while candidate in self.taken:
+            n += 1
+            candidate = f"{base}-{n}"
+        self.taken.add(candidate)
+        return candidate
+
+    def _target(self) -> _Open:
+        if not self.stack:
+            self.stack.append(_Open(self._new_id(None, "front matter", None), "", 1, None, None, 0))
+        return self.stack[-1]
+
+    # -- content -------------------------------------------------------------
+
+    def _paragraph(self, inline: Token, opening: Token) -> None:
+        lines = inline.content.split("\n")
+        first_line = opening.map[0] if opening.map else 0
+        target = self._target()
+        if any("\t" in line for line in lines):
+            # From the source: markdown-it strips a leading tab, the empty corner cell of a header row.
+            last_line = opening.map[1] if opening.map else first_line + len(lines)
+            if self.pending_header is not None and self.pending_header[1] == first_line:
+                first_line = self.pending_header[0]
+            self.pending_header = None
+            raw = [self.source.line_text(n + 1) for n in range(first_line, last_line)]
+            target.content.append(self._table(raw, first_line))
+        else:
+            target.content.extend(self._inline(inline.content, first_line))
+            target.content.append(" ")
+
+    def _code_block(self, token: Token) -> None:
+        """A tab-indented line is a code block to Markdown; here it is the header row of a table."""
+        if token.map and "\t" in token.content.strip("\n"):
+            self.pending_header = (token.map[0], token.map[1])
+        elif token.content.strip():
+            self._target().content.append(token.content.strip())
+
+    def _table(self, lines: list[str], first_line: int) -> Table:
+        rows = []
+        for number, line in enumerate(lines):
+            offset = self._line_offset(first_line + number)
+            cells = tuple(
+                Cell(False, (cell.strip(),) if cell.strip() else (), self.source, offset) for cell in line.split("\t")
+            )
+            rows.append(Row(cells, self.source, offset))
+        columns = rows[0] if rows and not rows[0].cells[0].children else None
+        body = rows[1:] if columns is not None else rows
+        return Table(None, columns, tuple(body), None, None, self.source, self._line_offset(first_line))
+
+    def _inline(self, text: str, first_line: int) -> list[Node]:
+        """Text with ``??`` (a lost cross-reference) as a link with no target."""
+        parts: list[Node] = []
+        line_offset = self._line_offset(first_line)
+        position = 0
+        clean = _TAGS.sub("", text).replace("**", "")
+        for match in _LOST_REFERENCE.finditer(clean):
+            parts.append(clean[position : match.start()])
+            offset = self._find(match.group(), line_offset)
+            link = Link("", "??", self._target().id, self.source, offset)
+            self.links.append(link)
+            parts.append(link)
+            position = match.end()
+            line_offset = offset + 2
+        parts.append(clean[position:])
+        return [p for p in parts if p != ""]
+
+    def _list(self, tokens: list[Token], index: int) -> int:
+        opening = tokens[index]
+        ordered = opening.type == "ordered_list_open"
+        closing = opening.type.replace("_open", "_close")
+        depth = 0
+        items: list[Item] = []
+        while index < len(tokens):
+            token = tokens[index]
+            if token.type == opening.type:
+                depth += 1
+            elif token.type == closing:
+                depth -= 1
+                if depth == 0:
+                    break
+            elif token.type == "inline" and depth == 1:
+                line = token.map[0] if token.map else 0
+                items.append(Item(None, tuple(self._inline(token.content, line)), self.source, self._line_offset(line)))
+            index += 1
+        target = self._target()
+        target.content.append(ItemList(ordered, tuple(items), None, self.source, self._offset(opening)))
+        return index + 1
+
+    # -- places --------------------------------------------------------------
+
+    def _offset(self, token: Token) -> int:
+        return self._line_offset(token.map[0] if token.map else 0)
+
+    def _line_offset(self, line: int) -> int:
+        """Offset of the first non-blank character of a 0-based line."""
+        starts = self.source.line_starts
+        start = starts[min(line, len(starts) - 1)]
+        text = self.source.line_text(min(line, len(starts) - 1) + 1)
+        return start + (len(text) - len(text.lstrip()))
+
+    def _find(self, needle: str, start: int) -> int:
+        found = self.source.text.find(needle, start)
+        return found if found != -1 else start
+
+    def document(self) -> Document:
+        return Document(
+            self.source.path,
+            self.language,
+            tuple(self.body),
+            tuple(sorted(self.sections, key=lambda s: s.offset)),
+            (),
+            (),
+            tuple(self.links),
+            (),
+            (),
+            (),
+            (),
+            (),
+        )
