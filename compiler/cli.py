@@ -67,6 +67,7 @@ def _parser() -> argparse.ArgumentParser:
     _add_explain(commands)
     _add_query(commands)
     _add_graph(commands)
+    _add_compare(commands)
     _add_engine(commands)
     dtd = commands.add_parser("dtd", help="print the rulebook DTD the compiler validates against")
     dtd.set_defaults(run=_run_dtd)
@@ -130,6 +131,25 @@ def _add_graph(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     graph.add_argument("--format", choices=("json", "dot", "graphml"), default="json")
     graph.add_argument("--output", "-o", type=Path, help="write to this file instead of stdout")
     graph.set_defaults(run=_run_graph)
+
+
+def _add_compare(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    compare = commands.add_parser(
+        "compare",
+        help="compare a translation with its original: coverage, missing sections, numbers that differ",
+        description="Align the translation's sections with the original's and report where they disagree.",
+        epilog="Exit status: 0 nothing to report (of the --fail-on kinds), 1 findings, 2 unreadable input.",
+    )
+    compare.add_argument("original", type=Path, help="the original (XML)")
+    compare.add_argument("translation", type=Path, help="the translation (Markdown or XML)")
+    compare.add_argument("--language", default="fr", help="the translation's language (default: fr)")
+    compare.add_argument("--format", choices=("text", "json"), default="text")
+    compare.add_argument(
+        "--fail-on",
+        default="numbers-differ,missing-section,lost-reference",
+        help="finding kinds that make the exit status 1 (comma-separated; 'none' for never)",
+    )
+    compare.set_defaults(run=_run_compare)
 
 
 def _add_engine(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -321,6 +341,30 @@ def _run_graph(args: argparse.Namespace) -> int:
     else:
         sys.stdout.write(text)
     return 0
+
+
+def _run_compare(args: argparse.Namespace) -> int:
+    import json
+
+    from compiler.translate.compare import compare_books, render_text
+
+    config = load_config()
+    books = []
+    for path, language in ((args.original, "en"), (args.translation, args.language)):
+        read = read_book([path], config.root, language=language)
+        fatal = [d for d in read.diagnostics if d.severity.value == "fatal"]
+        for diagnostic in fatal:
+            print(text_report.render_diagnostic(diagnostic, read.sources.get(diagnostic.span.path)), file=sys.stderr)
+        if fatal:
+            return 2
+        books.append(read.book)
+    comparison = compare_books(books[0], books[1], translation_language=args.language)
+    if args.format == "json":
+        print(json.dumps(comparison.as_json(), indent=2, sort_keys=True, ensure_ascii=False))
+    else:
+        sys.stdout.write(render_text(comparison))
+    failing = {kind.strip() for kind in args.fail_on.split(",")} - {"none", ""}
+    return 1 if any(f.kind in failing for f in comparison.findings) else 0
 
 
 def _engine_rules(args: argparse.Namespace) -> Any:

@@ -1,0 +1,115 @@
+"""Aligning the French translation with the English book, and comparing them."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+
+import pytest
+
+from compiler.cli import main
+from compiler.model import Book
+from compiler.pipeline import read_book
+from compiler.translate.align import Pair, align_sections
+from compiler.translate.compare import compare_books, numbers
+
+from .conftest import BUNDLED_BOOK, ROOT
+
+FRENCH = ROOT / "rulebook_src" / "fr" / "rulebook.md"
+
+
+@pytest.fixture(scope="module")
+def books() -> tuple[Book, Book]:
+    return read_book([BUNDLED_BOOK], ROOT).book, read_book([FRENCH], ROOT, language="fr").book
+
+
+@pytest.fixture(scope="module")
+def pairs(books: tuple[Book, Book]) -> dict[str, Pair]:
+    return {p.original.title: p for p in align_sections(*books) if p.original is not None}
+
+
+def french_title(pair: Pair) -> str | None:
+    return pair.translation.title if pair.translation else None
+
+
+def test_chapters_align_across_the_numbering_offset(pairs: dict[str, Pair]) -> None:
+    # The French adds an introduction chapter: its chapter 2 is the English chapter 1.
+    assert french_title(pairs["Models, Units and Formations"]) == "Figurines, unités et formations"
+    assert pairs["Models, Units and Formations"].translation.number == "2"  # type: ignore[union-attr]
+    assert french_title(pairs["The Pre-Game Sequence"]) == "Séquence pré-partie"
+    assert french_title(pairs["Deployment Phase"]) is None  # not translated in this edition
+    assert pairs["Deployment Phase"].method == "unmatched"
+
+
+def test_subsections_straight_under_a_chapter_meet_the_French_0_numbering(pairs: dict[str, Pair]) -> None:
+    pair = pairs["Deployment Type"]
+    assert (french_title(pair), pair.translation.number, pair.method) == (  # type: ignore[union-attr]
+        "Type de déploiement",
+        "7.0.4",
+        "numbering",
+    )
+
+
+@pytest.mark.parametrize(
+    ("english", "french"),
+    [
+        ("Small", "Petite"),  # a note in the English, a sub-heading in the French
+        ("Value of 0", "Caractéristique à 0"),
+        ("Army Points", "Coût en Points de l'armée"),  # a titled list item became a bulleted heading
+        ("0-X Choice", "0-X Choix"),
+        ("Warbands", "Patrouilles"),  # a numbered subsection became a bold heading
+        ("Secure Target", "6 : Sécurisez la Cible"),
+    ],
+)
+def test_notes_and_headings_that_changed_form_still_pair(pairs: dict[str, Pair], english: str, french: str) -> None:
+    assert french_title(pairs[english]) == french
+    assert pairs[english].method == "content" and 0 < pairs[english].confidence <= 1
+
+
+def test_alignment_is_monotonic_and_pairs_each_section_once(books: tuple[Book, Book]) -> None:
+    original, translation = books
+    order = {s.id: s.offset for s in translation.sections}
+    pairs = align_sections(original, translation)
+    french = [p.translation.id for p in pairs if p.translation is not None]
+    assert len(french) == len(set(french)) == len({u.id for u in (p.translation for p in pairs) if u})
+    offsets = [order[i] for i in french if i in order]
+    assert offsets == sorted(offsets)
+
+
+@pytest.mark.parametrize(
+    ("text", "language", "expected"),
+    [
+        ("deux figurines et 2 socles", "fr", {"2": 2}),
+        ("un dragon et une figurine", "fr", {}),  # "un"/"une" is the article, not a count
+        ("2,5 pouces", "fr", {"2.5": 1}),
+        ("50 %", "fr", {"0.5": 1}),
+        ("la moitié", "fr", {"0.5": 1}),
+        ("1\u2044" + "2\u201d", "en", {"0.5": 1}),
+        ("72\u201d (1,80 m)", "fr", {"72": 1}),  # the translator's metric conversion is not a disagreement
+    ],
+)
+def test_numbers_are_read_as_values(text: str, language: str, expected: dict[str, int]) -> None:
+    assert numbers(text, language) == Counter(expected)
+
+
+def test_compare_reports_what_a_translator_needs(books: tuple[Book, Book]) -> None:
+    comparison = compare_books(*books)
+    kinds = Counter(f.kind for f in comparison.findings)
+    assert kinds["missing-section"] == 7  # the Deployment Phase chapter and its six subsections
+    assert kinds["extra-section"] == 9  # front matter and the translators' introduction
+    lost = [(f.original, f.translation) for f in comparison.findings if f.kind == "lost-reference"]
+    assert lost == [("full-ranks", "s2-2-2"), ("choose_secondary_objective/Secure Target", "6-securisez-la-cible")]
+    coverage = comparison.coverage
+    assert coverage["translated_sections"] == 72 and coverage["sections"] == 79
+    # Equivalent numbers are not reported: the Board Edge's "50%" is the French "moitié".
+    assert not any(f.original and "board-edge" in f.original and "0.5" in f.message for f in comparison.findings)
+
+
+def test_compare_command(capsys: pytest.CaptureFixture[str]) -> None:
+    args = ["compare", str(BUNDLED_BOOK), str(FRENCH)]
+    assert main([*args, "--format", "json"]) == 1
+    data = json.loads(capsys.readouterr().out)
+    assert data["coverage"]["share"] > 0.9
+    assert {"kind", "message", "original", "translation"} <= set(data["findings"][0])
+    assert main([*args, "--fail-on", "none"]) == 0
+    assert "Coverage: 72 of 79 sections" in capsys.readouterr().out
