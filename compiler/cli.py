@@ -68,6 +68,7 @@ def _parser() -> argparse.ArgumentParser:
     _add_query(commands)
     _add_graph(commands)
     _add_compare(commands)
+    _add_diff(commands)
     _add_engine(commands)
     dtd = commands.add_parser("dtd", help="print the rulebook DTD the compiler validates against")
     dtd.set_defaults(run=_run_dtd)
@@ -150,6 +151,19 @@ def _add_compare(commands: argparse._SubParsersAction[argparse.ArgumentParser]) 
         help="finding kinds that make the exit status 1 (comma-separated; 'none' for never)",
     )
     compare.set_defaults(run=_run_compare)
+
+
+def _add_diff(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    diff = commands.add_parser(
+        "diff",
+        help="what changed between two editions: sections, text, numbers, steps, terms",
+        description="Compare two editions of a book (XML, Markdown or the plain-text export), matched by "
+        "section titles and term names rather than position.",
+    )
+    diff.add_argument("old", type=Path)
+    diff.add_argument("new", type=Path)
+    diff.add_argument("--format", choices=("text", "json"), default="text")
+    diff.set_defaults(run=_run_diff)
 
 
 def _add_engine(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -365,6 +379,29 @@ def _run_compare(args: argparse.Namespace) -> int:
         sys.stdout.write(render_text(comparison))
     failing = {kind.strip() for kind in args.fail_on.split(",")} - {"none", ""}
     return 1 if any(f.kind in failing for f in comparison.findings) else 0
+
+
+def _run_diff(args: argparse.Namespace) -> int:
+    import json
+
+    from compiler.diff import diff_books, render_text
+
+    config = load_config()
+    books = []
+    for path in (args.old, args.new):
+        read = read_book([path], config.root)
+        fatal = [d for d in read.diagnostics if d.severity.value == "fatal"]
+        for diagnostic in fatal:
+            print(text_report.render_diagnostic(diagnostic, read.sources.get(diagnostic.span.path)), file=sys.stderr)
+        if fatal:
+            return 2
+        books.append(read.book)
+    result = diff_books(books[0], books[1])
+    if args.format == "json":
+        print(json.dumps(result.as_json(), indent=2, sort_keys=True, ensure_ascii=False))
+    else:
+        sys.stdout.write(render_text(result))
+    return 0
 
 
 def _engine_rules(args: argparse.Namespace) -> Any:

@@ -22,6 +22,7 @@ from compiler.lint.base import LintInput
 from compiler.markdown_source import read_markdown_file
 from compiler.model import Book, Document
 from compiler.source import SourceText, display_path
+from compiler.text_source import read_text_file
 from compiler.xml_source import read_xml_file
 
 
@@ -78,6 +79,8 @@ def _read_book(paths: Sequence[Path], root: Path | None, language: str) -> ReadR
         shown = display_path(path, root)
         if path.suffix.lower() in (".md", ".markdown"):
             result = read_markdown_file(path, shown, language=language)
+        elif path.suffix.lower() == ".txt":
+            result = read_text_file(path, shown, language=language)
         else:
             result = read_xml_file(path, shown, language=language)
         diagnostics.extend(result.diagnostics)

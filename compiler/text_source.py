@@ -1,0 +1,133 @@
+"""Read the plain-text rules export (a title, "(Rule)", "Description:", then sub-rules).
+
+The export has no markup: a block of one short line with no final stop is a heading (the
+first is the rule, the rest its sub-rules), ``(Rule)`` marks a rule, ``Description:`` starts
+its text, lines such as ``1 - Charge Phase`` are ordered steps and ``•`` lines a list. It
+gives the same document model as the other readers, every node with its line and column.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from compiler.lint.rules import unreadable_source
+from compiler.model import Content, Document, Item, ItemList, Node, Section
+from compiler.source import SourceText, Span
+from compiler.xml_source import SourceResult, slugify
+
+_STEP = re.compile(r"^\s*(?P<number>\d+)\s*[-–.)]\s+(?P<text>\S.*)$")
+_BULLET = re.compile(r"^\s*[•·*-]\s+(?P<text>\S.*)$")
+_MARKER = "(Rule)"
+_DESCRIPTION = "Description:"
+
+
+def read_text_file(path: Path, display: str, *, language: str = "en") -> SourceResult:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        reason = getattr(error, "strerror", None) or str(error)
+        diagnostic = unreadable_source.RULE.diagnostic(
+            f"cannot read `{display}`: {reason.lower()}", Span(display, 1, 1), target=display
+        )
+        return SourceResult(None, (diagnostic,), None)
+    return parse_text_export(text, display, language=language)
+
+
+def parse_text_export(text: str, path: str = "<string>", *, language: str = "en") -> SourceResult:
+    source = SourceText.from_text(path, text)
+    blocks = _blocks(source)
+    sections: list[tuple[str, int, int, list[Node]]] = []  # title, level, offset, content
+    for lines in blocks:
+        first_line, first = lines[0]
+        if len(lines) == 1 and _is_heading(first):
+            level = 1 if not sections else 2
+            sections.append((first.strip(), level, _offset(source, first_line), []))
+            continue
+        if not sections:
+            sections.append(("", 1, 0, []))
+        sections[-1][3].extend(_content(lines, source))
+    built = _build(sections, source)
+    document = Document(path, language, tuple(built[:1] or ()), tuple(_flatten(built)), (), (), (), (), (), (), (), ())
+    return SourceResult(document, (), source)
+
+
+def _blocks(source: SourceText) -> list[list[tuple[int, str]]]:
+    """Runs of non-blank lines, with their 0-based line numbers."""
+    blocks: list[list[tuple[int, str]]] = []
+    current: list[tuple[int, str]] = []
+    for number, line in enumerate(source.text.split("\n")):
+        if line.strip():
+            current.append((number, line))
+        elif current:
+            blocks.append(current)
+            current = []
+    if current:
+        blocks.append(current)
+    return blocks
+
+
+def _is_heading(line: str) -> bool:
+    stripped = line.strip()
+    return (
+        len(stripped) <= 80
+        and not stripped.endswith((".", ":", ";", ","))
+        and stripped != _MARKER
+        and not stripped.startswith(_DESCRIPTION)
+        and _STEP.match(stripped) is None
+        and _BULLET.match(stripped) is None
+    )
+
+
+def _content(lines: list[tuple[int, str]], source: SourceText) -> list[Node]:
+    nodes: list[Node] = []
+    steps: list[Item] = []
+    bullets: list[Item] = []
+    for number, line in lines:
+        stripped = line.strip()
+        if stripped == _MARKER:
+            continue
+        step = _STEP.match(stripped)
+        bullet = _BULLET.match(stripped)
+        if step:
+            steps.append(Item(None, (step.group("text"),), source, _offset(source, number)))
+        elif bullet:
+            bullets.append(Item(None, (bullet.group("text"),), source, _offset(source, number)))
+        else:
+            nodes.append(stripped.removeprefix(_DESCRIPTION).strip() + " ")
+    if steps:
+        nodes.append(ItemList(True, tuple(steps), None, source, steps[0].offset))
+    if bullets:
+        nodes.append(ItemList(False, tuple(bullets), None, source, bullets[0].offset))
+    return nodes
+
+
+def _offset(source: SourceText, line: int) -> int:
+    text = source.line_text(line + 1)
+    return source.line_starts[line] + (len(text) - len(text.lstrip()))
+
+
+def _build(sections: list[tuple[str, int, int, list[Node]]], source: SourceText) -> list[Section]:
+    """The first heading is the rule (a chapter); the others are its sub-rules."""
+    if not sections:
+        return []
+    root_title, _, root_offset, root_content = sections[0]
+    root_id = slugify(root_title)
+    children: list[Section] = []
+    taken = {root_id}
+    for title, _, offset, content in sections[1:]:
+        section_id = slugify(title)
+        while section_id in taken:
+            section_id += "-2"
+        taken.add(section_id)
+        children.append(Section(section_id, False, title, 2, tuple(content), root_id, None, source, offset))
+    body: Content = tuple(root_content) + tuple(children)
+    return [Section(root_id, False, root_title, 1, body, None, None, source, root_offset)]
+
+
+def _flatten(body: list[Section]) -> list[Section]:
+    found: list[Section] = []
+    for section in body:
+        found.append(section)
+        found += _flatten([n for n in section.children if isinstance(n, Section)])
+    return found

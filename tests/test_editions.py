@@ -1,0 +1,105 @@
+"""The plain-text rules export (a later edition) and `rulebook diff` between editions."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from compiler.cli import main
+from compiler.diff import diff_books
+from compiler.model import Book, ItemList, Section
+from compiler.pipeline import read_book
+from compiler.text_source import parse_text_export
+
+from .conftest import BUNDLED_BOOK, ROOT, SHARED
+
+LATER = ROOT / "rulebook_src" / "en-later" / "turns.txt"
+
+
+def test_text_export_structure() -> None:
+    text = "Turns\n\n(Rule)\nDescription: A game lasts 6 turns.\n\nPlayer Turn\n\nIn order:\n\n1 - Charge\n2 - Move\n\n• a note\n"
+    result = parse_text_export(text, "t.txt")
+    assert result.document is not None
+    (rule,) = result.document.body
+    assert (rule.title, rule.level) == ("Turns", 1)
+    assert rule.children[0] == "A game lasts 6 turns. "
+    player = next(n for n in rule.children if isinstance(n, Section))
+    assert (player.title, player.level, player.span.line) == ("Player Turn", 2, 6)
+    steps = next(n for n in player.children if isinstance(n, ItemList) and n.ordered)
+    assert [i.children for i in steps.items] == [("Charge",), ("Move",)]
+    assert steps.items[1].span.line == 11
+    bullets = next(n for n in player.children if isinstance(n, ItemList) and not n.ordered)
+    assert [i.children for i in bullets.items] == [("a note",)]
+
+
+def test_later_edition_is_the_seed_untouched() -> None:
+    seed = SHARED / "seeds" / "001_8e3ece5f2b2d047c.txt"
+    if not seed.exists():
+        pytest.skip("../shared is not beside the repository")
+    assert LATER.read_bytes() == seed.read_bytes()
+
+
+@pytest.fixture(scope="module")
+def editions() -> tuple[Book, Book]:
+    return read_book([BUNDLED_BOOK], ROOT).book, read_book([LATER], ROOT).book
+
+
+def test_later_edition_reads_as_a_rule_with_sub_rules(editions: tuple[Book, Book]) -> None:
+    later = editions[1]
+    assert [(s.title, s.level) for s in later.sections] == [
+        ("Turns", 1),
+        ("Player Turn", 2),
+        ("Active and Reactive Player", 2),
+        ("Simultaneous Effects", 2),
+        ("The terms Friendly and Enemy", 2),
+        ("One Use Only", 2),
+    ]
+
+
+def test_diff_shows_how_the_player_turn_changed(editions: tuple[Book, Book]) -> None:
+    diff = diff_books(*editions)
+    player = next(c for c in diff.changed if c.new == "Player Turn")
+    assert player.steps["old"] == ["Movement Phase", "Magic Phase", "Shooting Phase", "Close Combat Phase"]
+    assert player.steps["new"] == ["Charge Phase", "Movement Phase", "Magic Phase", "Shooting Phase", "Melee Phase"]
+    assert player.steps["added"] == ["Charge Phase"]
+    assert player.steps["renamed"] == [{"old": "Close Combat Phase", "new": "Melee Phase"}]
+    assert player.numbers == {"old": ["4"], "new": ["5"]}  # "four Phases" -> "five phases"
+
+
+def test_diff_matches_by_title_and_scopes_to_what_the_new_edition_covers(editions: tuple[Book, Book]) -> None:
+    diff = diff_books(*editions)
+    assert [(c.old, c.new) for c in diff.changed] == [
+        ("Turn", "Turns"),  # matched across the plural
+        ("Player Turn", "Player Turn"),
+        ("Active and Reactive Player", "Active and Reactive Player"),
+        ("Simultaneous Effects", "Simultaneous Effects"),
+    ]
+    assert diff.added == ["The terms Friendly and Enemy", "One Use Only"]
+    assert diff.removed == []  # the other chapters are not part of the later edition: not "removed"
+    turns = diff.changed[0]
+    assert {"change": "replace", "old": "completed.", "new": "complete."} in turns.words
+    assert turns.numbers == {"old": [], "new": ["2"]}  # "each divided into two Player Turns" is new
+
+
+def test_diff_between_xml_editions_finds_term_changes(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    text = BUNDLED_BOOK.read_text(encoding="utf-8")
+    new = tmp_path / "new.xml"
+    new.write_text(
+        text.replace('name="footprint"', 'name="unit_footprint"', 1).replace(
+            '<definition name="in_range">', '<definition name="within_range">'
+        ),
+        encoding="utf-8",
+    )
+    old_book = read_book([BUNDLED_BOOK], ROOT).book
+    new_book = read_book([new], ROOT).book
+    terms = diff_books(old_book, new_book).terms
+    assert {"old": "in_range", "new": "within_range"} in terms["renamed"]
+
+
+def test_diff_command_json(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["diff", str(BUNDLED_BOOK), str(LATER), "--format", "json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["sections"]["added"] == ["The terms Friendly and Enemy", "One Use Only"]
+    assert main(["diff", str(BUNDLED_BOOK), str(LATER)]) == 0
+    assert "* step Close Combat Phase -> Melee Phase" in capsys.readouterr().out
