@@ -7,6 +7,7 @@ undefined term); 2 unreadable input, bad configuration or bad usage.
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import sys
 import traceback
@@ -19,10 +20,12 @@ from compiler.build import InvalidRuleData
 from compiler.config import Config, ConfigError, load_config
 from compiler.lint import RULES, find_rule
 from compiler.lint import baseline as baselines
+from compiler.model import Book
 from compiler.pipeline import ReadResult, build_term_graph, lint, read_book
 from compiler.report import FORMATS, Report, exit_code, renderer
 from compiler.report import text as text_report
 from compiler.site.writer import SiteBuildError
+from engine.rules import RulesError
 
 EXIT_USAGE = 2
 
@@ -36,7 +39,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         return int(args.run(args))
-    except (UsageError, ConfigError, baselines.BaselineError, InvalidRuleData, SiteBuildError) as error:
+    except (UsageError, ConfigError, baselines.BaselineError, InvalidRuleData, SiteBuildError, RulesError) as error:
         print(f"rulebook: error: {error}", file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:
@@ -357,136 +360,95 @@ def _run_graph(args: argparse.Namespace) -> int:
     return 0
 
 
-def _run_compare(args: argparse.Namespace) -> int:
-    import json
-
-    from compiler.translate.compare import compare_books, render_text
-
+def _read_books(sources: list[tuple[Path, str]]) -> list[Book] | None:
+    """Each source as a book of its own, or None after printing why one cannot be read."""
     config = load_config()
     books = []
-    for path, language in ((args.original, "en"), (args.translation, args.language)):
+    for path, language in sources:
         read = read_book([path], config.root, language=language)
         fatal = [d for d in read.diagnostics if d.severity.value == "fatal"]
         for diagnostic in fatal:
             print(text_report.render_diagnostic(diagnostic, read.sources.get(diagnostic.span.path)), file=sys.stderr)
         if fatal:
-            return 2
+            return None
         books.append(read.book)
+    return books
+
+
+def _run_compare(args: argparse.Namespace) -> int:
+    from compiler.translate.compare import compare_books, render_text
+
+    books = _read_books([(args.original, "en"), (args.translation, args.language)])
+    if books is None:
+        return 2
     comparison = compare_books(books[0], books[1], translation_language=args.language)
-    if args.format == "json":
-        print(json.dumps(comparison.as_json(), indent=2, sort_keys=True, ensure_ascii=False))
-    else:
-        sys.stdout.write(render_text(comparison))
+    _emit(args, comparison.as_json(), render_text(comparison))
     failing = {kind.strip() for kind in args.fail_on.split(",")} - {"none", ""}
     return 1 if any(f.kind in failing for f in comparison.findings) else 0
 
 
 def _run_diff(args: argparse.Namespace) -> int:
-    import json
-
     from compiler.diff import diff_books, render_text
 
-    config = load_config()
-    books = []
-    for path in (args.old, args.new):
-        read = read_book([path], config.root)
-        fatal = [d for d in read.diagnostics if d.severity.value == "fatal"]
-        for diagnostic in fatal:
-            print(text_report.render_diagnostic(diagnostic, read.sources.get(diagnostic.span.path)), file=sys.stderr)
-        if fatal:
-            return 2
-        books.append(read.book)
+    books = _read_books([(args.old, "en"), (args.new, "en")])
+    if books is None:
+        return 2
     result = diff_books(books[0], books[1])
-    if args.format == "json":
-        print(json.dumps(result.as_json(), indent=2, sort_keys=True, ensure_ascii=False))
-    else:
-        sys.stdout.write(render_text(result))
+    _emit(args, result.as_json(), render_text(result))
     return 0
 
 
 def _engine_rules(args: argparse.Namespace) -> Any:
-    from engine.rules import RulesError, load_rules
+    from engine.rules import load_rules
 
     config = load_config()
-    path = args.rules or (config.output or config.root / "site") / "rules.json"
-    try:
-        return load_rules(path)
-    except RulesError as error:
-        raise UsageError(str(error)) from error
+    return load_rules(args.rules or (config.output or config.root / "site") / "rules.json")
 
 
 def _run_engine_odds(args: argparse.Namespace) -> int:
-    import json
-
     from engine import odds
-    from engine.rules import RulesError
 
     rules = _engine_rules(args)
-    try:
-        if args.odds == "test":
-            result = odds.odds_of_test(rules, args.test, args.value, reroll_failed=args.reroll_failed)
-        elif args.odds == "roll":
-            result = odds.roll_odds(rules, args.notation)
-        else:
-            result = odds.table_odds(rules, args.table)
-    except RulesError as error:
-        raise UsageError(str(error)) from error
-    if args.json:
-        print(json.dumps(result.as_json(), indent=2, sort_keys=True, ensure_ascii=False))
+    if args.odds == "test":
+        result = odds.odds_of_test(rules, args.test, args.value, reroll_failed=args.reroll_failed)
+    elif args.odds == "roll":
+        result = odds.roll_odds(rules, args.notation)
     else:
-        sys.stdout.write(odds.render_text(result))
+        result = odds.table_odds(rules, args.table)
+    _emit(args, result.as_json(), odds.render_text(result))
     return 0
 
 
 def _run_engine_modify(args: argparse.Namespace) -> int:
-    import json
-
     from engine import modify
-    from engine.rules import RulesError
 
-    try:
-        trace = modify.apply_modifiers(_engine_rules(args), args.value, args.mod)
-    except RulesError as error:
-        raise UsageError(str(error)) from error
-    if args.json:
-        print(json.dumps(trace, indent=2, sort_keys=True, ensure_ascii=False))
-    else:
-        sys.stdout.write(modify.render_text(trace))
+    trace = modify.apply_modifiers(_engine_rules(args), args.value, args.mod)
+    _emit(args, trace, modify.render_text(trace))
     return 0
 
 
 def _run_engine_army(args: argparse.Namespace) -> int:
-    import json
-
     from engine import army
-    from engine.rules import RulesError
 
-    try:
-        report = army.check_army(_engine_rules(args), army.read_army(args.file))
-    except RulesError as error:
-        raise UsageError(str(error)) from error
-    if args.json:
-        print(json.dumps(report.as_json(), indent=2, sort_keys=True, ensure_ascii=False))
-    else:
-        sys.stdout.write(army.render_text(report))
+    report = army.check_army(_engine_rules(args), army.read_army(args.file))
+    _emit(args, report.as_json(), army.render_text(report))
     return 0 if report.legal else 1
 
 
 def _run_engine_turns(args: argparse.Namespace) -> int:
-    import json
-
     from engine import turns
-    from engine.rules import RulesError
 
-    try:
-        structure = turns.turn_structure(_engine_rules(args))
-    except RulesError as error:
-        raise UsageError(str(error)) from error
-    if args.json:
-        print(json.dumps(structure, indent=2, sort_keys=True, ensure_ascii=False))
-    else:
-        sys.stdout.write(turns.render_text(structure))
+    structure = turns.turn_structure(_engine_rules(args))
+    _emit(args, structure, turns.render_text(structure))
     return 0
+
+
+def _emit(args: argparse.Namespace, data: Any, text: str) -> None:
+    """Print a result as JSON (``--json`` or ``--format json``) or as text."""
+    if getattr(args, "json", False) or getattr(args, "format", "text") == "json":
+        print(json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False))
+    else:
+        sys.stdout.write(text)
 
 
 def _run_explain(args: argparse.Namespace) -> int:

@@ -21,7 +21,7 @@ from markdown_it.token import Token
 from compiler.diagnostics import Diagnostic
 from compiler.lint.rules import unreadable_source
 from compiler.model import Cell, Content, Document, Item, ItemList, Link, Node, Row, Section, Table
-from compiler.source import SourceText, Span
+from compiler.source import SourceText, Span, read_text
 from compiler.xml_source import SourceResult, slugify
 
 _NUMBER = re.compile(r"^(?P<number>\d+(?:\.\d+)*)\.?\s+(?P<title>\S.*)$")
@@ -32,12 +32,10 @@ TOC_TITLES = {"table des matières", "table of contents", "contents", "sommaire"
 
 
 def read_markdown_file(path: Path, display: str, *, language: str) -> SourceResult:
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as error:
-        reason = getattr(error, "strerror", None) or str(error)
+    text, problem = read_text(path)
+    if text is None:
         diagnostic = unreadable_source.RULE.diagnostic(
-            f"cannot read `{display}`: {reason.lower()}", Span(display, 1, 1), target=display
+            f"cannot read `{display}`: {problem}", Span(display, 1, 1), target=display
         )
         return SourceResult(None, (diagnostic,), None)
     return parse_markdown_string(text, display, language=language)

@@ -68,3 +68,13 @@ def display_path(path: Path, root: Path | None = None) -> str:
         return resolved.relative_to(base).as_posix()
     except ValueError:
         return path.as_posix()
+
+
+def read_text(path: Path) -> tuple[str | None, str | None]:
+    """A file's UTF-8 text, or None and the reason it cannot be read (in plain words)."""
+    try:
+        return path.read_text(encoding="utf-8"), None
+    except UnicodeDecodeError:
+        return None, "it is not valid UTF-8 text"
+    except OSError as error:
+        return None, (error.strerror or str(error)).lower()

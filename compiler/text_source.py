@@ -13,7 +13,7 @@ from pathlib import Path
 
 from compiler.lint.rules import unreadable_source
 from compiler.model import Content, Document, Item, ItemList, Node, Section
-from compiler.source import SourceText, Span
+from compiler.source import SourceText, Span, read_text
 from compiler.xml_source import SourceResult, slugify
 
 _STEP = re.compile(r"^\s*(?P<number>\d+)\s*[-–.)]\s+(?P<text>\S.*)$")
@@ -23,12 +23,10 @@ _DESCRIPTION = "Description:"
 
 
 def read_text_file(path: Path, display: str, *, language: str = "en") -> SourceResult:
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as error:
-        reason = getattr(error, "strerror", None) or str(error)
+    text, problem = read_text(path)
+    if text is None:
         diagnostic = unreadable_source.RULE.diagnostic(
-            f"cannot read `{display}`: {reason.lower()}", Span(display, 1, 1), target=display
+            f"cannot read `{display}`: {problem}", Span(display, 1, 1), target=display
         )
         return SourceResult(None, (diagnostic,), None)
     return parse_text_export(text, display, language=language)
