@@ -25,6 +25,7 @@ from compiler.pipeline import ReadResult, build_term_graph, lint, read_book
 from compiler.report import FORMATS, Report, exit_code, renderer
 from compiler.report import text as text_report
 from compiler.site.writer import SiteBuildError
+from compiler.translate.terminology import TerminologyError
 from engine.rules import RulesError
 
 EXIT_USAGE = 2
@@ -39,12 +40,24 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         return int(args.run(args))
-    except (UsageError, ConfigError, baselines.BaselineError, InvalidRuleData, SiteBuildError, RulesError) as error:
+    except (
+        UsageError,
+        ConfigError,
+        baselines.BaselineError,
+        InvalidRuleData,
+        SiteBuildError,
+        RulesError,
+        TerminologyError,
+    ) as error:
         print(f"rulebook: error: {error}", file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:
         print("rulebook: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:
+        # The reader went away (`rulebook ... | head`): stop quietly, as other command-line tools do.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
     except Exception as error:
         if os.environ.get("RULEBOOK_DEBUG"):
             traceback.print_exc()
@@ -72,6 +85,7 @@ def _parser() -> argparse.ArgumentParser:
     _add_graph(commands)
     _add_compare(commands)
     _add_diff(commands)
+    _add_terms(commands)
     _add_engine(commands)
     dtd = commands.add_parser("dtd", help="print the rulebook DTD the compiler validates against")
     dtd.set_defaults(run=_run_dtd)
@@ -147,13 +161,32 @@ def _add_compare(commands: argparse._SubParsersAction[argparse.ArgumentParser]) 
     compare.add_argument("original", type=Path, help="the original (XML)")
     compare.add_argument("translation", type=Path, help="the translation (Markdown or XML)")
     compare.add_argument("--language", default="fr", help="the translation's language (default: fr)")
+    compare.add_argument(
+        "--terms", type=Path, help="the terminology (default: terms.toml beside the translation, if there is one)"
+    )
     compare.add_argument("--format", choices=("text", "json"), default="text")
     compare.add_argument(
         "--fail-on",
-        default="numbers-differ,missing-section,lost-reference",
+        default="numbers-differ,term-missing,term-forbidden,missing-section,lost-reference",
         help="finding kinds that make the exit status 1 (comma-separated; 'none' for never)",
     )
     compare.set_defaults(run=_run_compare)
+
+
+def _add_terms(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    terms = commands.add_parser("terms", help="the bilingual terminology: export it, or suggest missing entries")
+    actions = terms.add_subparsers(title="terms commands", required=True, metavar="COMMAND")
+    export = actions.add_parser("export", help="export the terminology as TBX (ISO 30042) or CSV")
+    export.add_argument("terms", type=Path, help="the terminology file (terms.toml)")
+    export.add_argument("--format", choices=("tbx", "csv"), default="tbx")
+    export.add_argument("--output", "-o", type=Path, help="write to this file instead of stdout")
+    export.set_defaults(run=_run_terms_export)
+    suggest = actions.add_parser("suggest", help="propose French terms for term ids the terminology lacks")
+    suggest.add_argument("original", type=Path)
+    suggest.add_argument("translation", type=Path)
+    suggest.add_argument("--terms", type=Path, help="the terminology (default: terms.toml beside the translation)")
+    suggest.add_argument("--language", default="fr")
+    suggest.set_defaults(run=_run_terms_suggest)
 
 
 def _add_diff(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -377,14 +410,53 @@ def _read_books(sources: list[tuple[Path, str]]) -> list[Book] | None:
 
 def _run_compare(args: argparse.Namespace) -> int:
     from compiler.translate.compare import compare_books, render_text
+    from compiler.translate.terminology import load_terminology
 
     books = _read_books([(args.original, "en"), (args.translation, args.language)])
     if books is None:
         return 2
-    comparison = compare_books(books[0], books[1], translation_language=args.language)
+    terms_path = args.terms or args.translation.with_name("terms.toml")
+    entries = load_terminology(terms_path) if args.terms or terms_path.is_file() else {}
+    comparison = compare_books(books[0], books[1], translation_language=args.language, terms=entries)
     _emit(args, comparison.as_json(), render_text(comparison))
     failing = {kind.strip() for kind in args.fail_on.split(",")} - {"none", ""}
     return 1 if any(f.kind in failing for f in comparison.findings) else 0
+
+
+def _run_terms_export(args: argparse.Namespace) -> int:
+    from compiler.translate.terminology import export_csv, export_tbx, load_terminology
+
+    entries = load_terminology(args.terms)
+    config = load_config()
+    names: dict[str, str] = {}
+    if config.sources:
+        read = read_book(list(config.sources), config.root)
+        names = {d.name: d.name.replace("_", " ") for d in read.book.definitions}
+    text = export_tbx(entries, names) if args.format == "tbx" else export_csv(entries, names)
+    if args.output:
+        _write(args.output, text)
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
+def _run_terms_suggest(args: argparse.Namespace) -> int:
+    from compiler.translate.align import align_sections
+    from compiler.translate.terminology import load_terminology, suggest
+
+    books = _read_books([(args.original, "en"), (args.translation, args.language)])
+    if books is None:
+        return 2
+    terms_path = args.terms or args.translation.with_name("terms.toml")
+    known = set(load_terminology(terms_path)) if terms_path.is_file() else set()
+    units = [
+        (list(p.original.terms), p.translation.text + " " + p.translation.title)
+        for p in align_sections(books[0], books[1])
+        if p.original is not None and p.translation is not None
+    ]
+    for term, candidates in suggest(units, known).items():
+        print(f"{term}: {', '.join(candidates) if candidates else '(no candidate)'}")
+    return 0
 
 
 def _run_diff(args: argparse.Namespace) -> int:

@@ -21,7 +21,20 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
-from compiler.model import Book, Content, Definition, ItemList, Node, Note, Section, plain_text
+from compiler.model import (
+    Book,
+    Content,
+    Definition,
+    Important,
+    Item,
+    ItemList,
+    Node,
+    Note,
+    Reference,
+    Section,
+    Table,
+    plain_text,
+)
 
 GAP = -0.35
 """Score of leaving a unit unpaired; pairs scoring below it are not worth making."""
@@ -39,6 +52,8 @@ class Unit:
     text: str
     kind: str
     """``section`` or ``note``."""
+    terms: tuple[str, ...] = ()
+    """Term ids the unit's own text refers to (the original's side; a translation has no markup)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,7 +75,8 @@ def outline(book: Book, *, number_sections: bool) -> list[Unit]:
 
 
 def _collect(section: Section, number: str | None, depth: int, units: list[Unit], numbering: bool) -> None:
-    units.append(Unit(section.id, section.title, number, depth, _own_text(section.children), "section"))
+    own = _without_units(section.children)
+    units.append(Unit(section.id, section.title, number, depth, plain_text(own), "section", _references(own)))
     counters = {"section": 0}
     for node in section.children:
         if isinstance(node, Section):
@@ -73,7 +89,8 @@ def _collect(section: Section, number: str | None, depth: int, units: list[Unit]
             _collect(node, child, depth + 1, units, numbering)
         else:
             for title, content in _titled_blocks(node):
-                units.append(Unit(f"{section.id}/{title}", title, None, depth + 1, plain_text(content), "note"))
+                text = plain_text(content)
+                units.append(Unit(f"{section.id}/{title}", title, None, depth + 1, text, "note", _references(content)))
 
 
 def _titled_blocks(node: object) -> list[tuple[str, Content]]:
@@ -93,9 +110,22 @@ def _titled_blocks(node: object) -> list[tuple[str, Content]]:
     return []
 
 
-def _own_text(content: Content) -> str:
-    """A section's text without its subsections and titled notes or items (units of their own)."""
-    return plain_text(_without_units(content))
+def _references(content: Content) -> tuple[str, ...]:
+    """Term ids referred to anywhere in some content, in order."""
+    found: list[str] = []
+    for node in content:
+        if isinstance(node, Reference):
+            found.append(node.name)
+        elif isinstance(node, Definition | Note | Important | Item):
+            found += _references(node.children)
+        elif isinstance(node, ItemList):
+            for item in node.items:
+                found += _references(item.children)
+        elif isinstance(node, Table):
+            for row in ((node.columns,) if node.columns else ()) + node.rows:
+                for cell in row.cells:
+                    found += _references(cell.children)
+    return tuple(found)
 
 
 def _without_units(content: Content) -> Content:

@@ -13,8 +13,9 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from compiler.model import Book
+from compiler.model import Book, plain_text
 from compiler.translate.align import Pair, align_sections
+from compiler.translate.terminology import Entry, check_terms
 
 # Words for "one" are left out on both sides: French "un"/"une" is also the article "a".
 NUMBER_WORDS = {
@@ -58,7 +59,8 @@ METRIC = {"cm", "mm", "m"}
 @dataclass(frozen=True, slots=True)
 class Finding:
     kind: str
-    """``numbers-differ``, ``lost-reference``, ``missing-section`` or ``extra-section``."""
+    """``numbers-differ``, ``term-missing``, ``term-forbidden``, ``lost-reference``, ``missing-section``
+    or ``extra-section``."""
     message: str
     original: str | None
     translation: str | None
@@ -118,10 +120,19 @@ def _canonical(number: str) -> str:
     return decimal if Fraction(decimal) == value else f"{value.numerator}/{value.denominator}"
 
 
-def compare_books(original: Book, translation: Book, *, translation_language: str = "fr") -> Comparison:
+def compare_books(
+    original: Book, translation: Book, *, translation_language: str = "fr", terms: dict[str, Entry] | None = None
+) -> Comparison:
     pairs = align_sections(original, translation)
     findings: list[Finding] = []
     lost = {link.section_id for d in translation.documents for link in d.links if not link.to and link.text == "??"}
+    paired = {p.translation.id for p in pairs if p.translation is not None and p.original is not None}
+    children: dict[str, list[str]] = {}
+    for section in translation.sections:
+        if section.parent_id:
+            # A paired sub-heading lends its title; an unpaired one, all its text.
+            text = section.title if section.id in paired else section.title + " " + plain_text(section.children)
+            children.setdefault(section.parent_id, []).append(text)
     for pair in pairs:
         o, t = pair.original, pair.translation
         if o is not None and t is None:
@@ -130,6 +141,10 @@ def compare_books(original: Book, translation: Book, *, translation_language: st
             findings.append(Finding("extra-section", f"`{t.title}` has no original", None, t.id))
         elif o is not None and t is not None:
             findings += _number_findings(pair, translation_language)
+            # Sub-headings the translation made of the original's tables or items belong with their parent.
+            text = " ".join([t.title, t.text, *children.get(t.id, [])])
+            for kind, term, message in check_terms(list(o.terms), text, terms or {}):
+                findings.append(Finding(kind, f"`{o.title}` / `{t.title}`: {message}", o.id, t.id, {"term": term}))
             if t.id in lost:
                 findings.append(
                     Finding("lost-reference", f"`{t.title}` has a cross-reference the PDF lost (`??`)", o.id, t.id)
