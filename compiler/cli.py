@@ -164,6 +164,9 @@ def _add_compare(commands: argparse._SubParsersAction[argparse.ArgumentParser]) 
     compare.add_argument(
         "--terms", type=Path, help="the terminology (default: terms.toml beside the translation, if there is one)"
     )
+    compare.add_argument(
+        "--waivers", type=Path, help="accepted findings (default: waivers.toml beside the translation, if there is one)"
+    )
     compare.add_argument("--format", choices=("text", "json"), default="text")
     compare.add_argument(
         "--fail-on",
@@ -409,7 +412,7 @@ def _read_books(sources: list[tuple[Path, str]]) -> list[Book] | None:
 
 
 def _run_compare(args: argparse.Namespace) -> int:
-    from compiler.translate.compare import compare_books, render_text
+    from compiler.translate.compare import compare_books, load_waivers, render_text
     from compiler.translate.terminology import load_terminology
 
     books = _read_books([(args.original, "en"), (args.translation, args.language)])
@@ -417,7 +420,9 @@ def _run_compare(args: argparse.Namespace) -> int:
         return 2
     terms_path = args.terms or args.translation.with_name("terms.toml")
     entries = load_terminology(terms_path) if args.terms or terms_path.is_file() else {}
-    comparison = compare_books(books[0], books[1], translation_language=args.language, terms=entries)
+    waivers_path = args.waivers or args.translation.with_name("waivers.toml")
+    waivers = load_waivers(waivers_path) if args.waivers or waivers_path.is_file() else {}
+    comparison = compare_books(books[0], books[1], translation_language=args.language, terms=entries, waivers=waivers)
     _emit(args, comparison.as_json(), render_text(comparison))
     failing = {kind.strip() for kind in args.fail_on.split(",")} - {"none", ""}
     return 1 if any(f.kind in failing for f in comparison.findings) else 0

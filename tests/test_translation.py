@@ -113,3 +113,46 @@ def test_compare_command(capsys: pytest.CaptureFixture[str]) -> None:
     assert {"kind", "message", "original", "translation"} <= set(data["findings"][0])
     assert main([*args, "--fail-on", "none"]) == 0
     assert "Coverage: 72 of 79 sections" in capsys.readouterr().out
+
+
+def small_pair(french_text: str) -> tuple[Book, Book]:
+    from compiler.markdown_source import parse_markdown_string
+    from compiler.xml_source import parse_xml_string
+
+    english = parse_xml_string(
+        '<document><chapter title="Dice"><section title="Rolling">Roll 2 dice.</section></chapter></document>'
+    ).document
+    french = parse_markdown_string(french_text, "fr.md").document
+    assert english is not None and french is not None
+    return Book((english,)), Book((french,))
+
+
+def test_other_script_debris_and_doubled_words() -> None:
+    english, french = small_pair(
+        "## 1 Dés\n\n## 1.1 Lancer\n\nLancez 2 dés sur sur la table. Vous vous \u0410rrêtez\u00ad.\n"
+    )
+    found = {(f.kind, f.details.get("text")) for f in compare_books(english, french).findings}
+    assert ("other-script", "\u0410") in found  # CYRILLIC CAPITAL LETTER A
+    assert ("doubled-word", "sur sur") in found
+    assert ("conversion-debris", "\u00ad") in found  # a soft hyphen
+    assert not any(kind == "doubled-word" and "ous" in str(text) for kind, text in found)  # "vous vous" is French
+
+
+def test_seed_slips_are_found() -> None:
+    english = read_book([BUNDLED_BOOK], ROOT).book
+    french = read_book([FRENCH], ROOT, language="fr").book
+    found = {(f.kind, f.details.get("line")) for f in compare_books(english, french).findings if f.details}
+    assert ("other-script", 248) in found  # a Greek capital alpha for the A of "Attaques"
+    assert ("doubled-word", 506) in found  # "sur sur"
+
+
+def test_waivers_hide_a_finding_until_either_text_changes() -> None:
+    english, french = small_pair("## 1 Dés\n\n## 1.1 Lancer\n\nLancez 3 dés.\n")
+    (finding,) = [f for f in compare_books(english, french).findings if f.kind == "numbers-differ"]
+    waived = compare_books(english, french, waivers={finding.fingerprint: "checked with the authors"})
+    assert not any(f.kind == "numbers-differ" for f in waived.findings)
+    assert (waived.waived, waived.stale_waivers) == (1, ())
+    english, edited = small_pair("## 1 Dés\n\n## 1.1 Lancer\n\nLancez bien 3 dés.\n")
+    expired = compare_books(english, edited, waivers={finding.fingerprint: "checked with the authors"})
+    assert any(f.kind == "numbers-differ" for f in expired.findings)
+    assert expired.stale_waivers == (finding.fingerprint,)

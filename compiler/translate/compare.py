@@ -7,15 +7,19 @@ fraction slashes understood in both languages), and cross-references the PDF con
 
 from __future__ import annotations
 
+import hashlib
+import json
 import re
+import tomllib
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
+from pathlib import Path
 from typing import Any
 
-from compiler.model import Book, plain_text
+from compiler.model import Book, Section, plain_text
 from compiler.translate.align import Pair, align_sections
-from compiler.translate.terminology import Entry, check_terms
+from compiler.translate.terminology import Entry, TerminologyError, check_terms
 
 # Words for "one" are left out on both sides: French "un"/"une" is also the article "a".
 NUMBER_WORDS = {
@@ -65,6 +69,8 @@ class Finding:
     original: str | None
     translation: str | None
     details: dict[str, Any] = field(default_factory=dict)
+    fingerprint: str = ""
+    """Hash of the kind, the details and both texts: a waiver names it, and expires when either text changes."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,6 +78,9 @@ class Comparison:
     pairs: list[Pair]
     findings: list[Finding]
     coverage: dict[str, Any]
+    waived: int = 0
+    stale_waivers: tuple[str, ...] = ()
+    """Waivers that match no finding any more: the texts changed, or the problem was fixed."""
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -86,10 +95,18 @@ class Comparison:
                 for p in self.pairs
             ],
             "findings": [
-                {"kind": f.kind, "message": f.message, "original": f.original, "translation": f.translation}
+                {
+                    "kind": f.kind,
+                    "message": f.message,
+                    "original": f.original,
+                    "translation": f.translation,
+                    "fingerprint": f.fingerprint,
+                }
                 | ({"details": f.details} if f.details else {})
                 for f in self.findings
             ],
+            "waived": self.waived,
+            "stale_waivers": list(self.stale_waivers),
         }
 
 
@@ -121,7 +138,12 @@ def _canonical(number: str) -> str:
 
 
 def compare_books(
-    original: Book, translation: Book, *, translation_language: str = "fr", terms: dict[str, Entry] | None = None
+    original: Book,
+    translation: Book,
+    *,
+    translation_language: str = "fr",
+    terms: dict[str, Entry] | None = None,
+    waivers: dict[str, str] | None = None,
 ) -> Comparison:
     pairs = align_sections(original, translation)
     findings: list[Finding] = []
@@ -149,7 +171,108 @@ def compare_books(
                 findings.append(
                     Finding("lost-reference", f"`{t.title}` has a cross-reference the PDF lost (`??`)", o.id, t.id)
                 )
-    return Comparison(pairs, findings, _coverage(pairs))
+    findings += text_findings(translation)
+    texts = {u.id: u.text for p in pairs for u in (p.original, p.translation) if u is not None}
+    findings = [_fingerprinted(f, texts) for f in findings]
+    waivers = waivers or {}
+    kept = [f for f in findings if f.fingerprint not in waivers]
+    stale = tuple(sorted(set(waivers) - {f.fingerprint for f in findings}))
+    return Comparison(pairs, kept, _coverage(pairs), len(findings) - len(kept), stale)
+
+
+def _fingerprinted(finding: Finding, texts: dict[str, str]) -> Finding:
+    parts = [
+        finding.kind,
+        json.dumps(finding.details, sort_keys=True, ensure_ascii=False),
+        texts.get(finding.original or "", ""),
+        texts.get(finding.translation or "", ""),
+    ]
+    digest = hashlib.sha256("\x1f".join(parts).encode("utf-8")).hexdigest()[:16]
+    return replace(finding, fingerprint=digest)
+
+
+def load_waivers(path: Path) -> dict[str, str]:
+    """Waivers by fingerprint, with their reasons (``[[waiver]]`` tables of fingerprint and reason)."""
+    try:
+        table = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, tomllib.TOMLDecodeError) as error:
+        raise TerminologyError(f"cannot read {path}: {error}") from error
+    waivers = {}
+    for entry in table.get("waiver", []):
+        if not isinstance(entry, dict) or not isinstance(entry.get("fingerprint"), str):
+            raise TerminologyError(f"{path}: each [[waiver]] needs a `fingerprint`")
+        waivers[entry["fingerprint"]] = str(entry.get("reason", ""))
+    return waivers
+
+
+_OTHER_SCRIPT = re.compile(r"[\u0370-\u03ff\u0400-\u04ff]")
+_DOUBLED = re.compile(r"\b(\w+)\s+\1\b", re.IGNORECASE)
+# A tab between letters is a table's cell boundary as often as a split word: only characters count.
+_DEBRIS = re.compile(r"[\u0131\u00ad\ufffd\ufb00-\ufb06]")
+REPEATABLE = {"vous", "nous", "que", "de"}
+"""Words a correct French sentence may repeat ("vous vous", "nous nous")."""
+
+
+def text_findings(translation: Book) -> list[Finding]:
+    """Characters from another script that look like Latin letters, conversion debris, doubled words."""
+    findings = []
+    for document in translation.documents:
+        if not document.sections:
+            continue
+        source = document.sections[0].source
+        skip = _table_of_contents_range(document.sections)
+        for kind, pattern in (
+            ("other-script", _OTHER_SCRIPT),
+            ("conversion-debris", _DEBRIS),
+            ("doubled-word", _DOUBLED),
+        ):
+            for match in pattern.finditer(source.text):
+                if skip[0] <= match.start() < skip[1]:
+                    continue
+                if kind == "doubled-word" and match.group(1).lower() in REPEATABLE:
+                    continue
+                span = source.span(match.start())
+                section = _section_at(document.sections, match.start())
+                findings.append(
+                    Finding(
+                        kind,
+                        _describe(kind, match.group(), span),
+                        None,
+                        section,
+                        {"line": span.line, "column": span.column, "text": match.group()},
+                    )
+                )
+    return findings
+
+
+def _describe(kind: str, text: str, span: object) -> str:
+    import unicodedata
+
+    if kind == "other-script":
+        return f"{span}: `{text}` is {unicodedata.name(text, 'a letter of another script')}, not a Latin letter"
+    if kind == "doubled-word":
+        return f"{span}: `{text}` repeats a word"
+    return f"{span}: conversion debris ({unicodedata.name(text, repr(text)).lower()})"
+
+
+def _table_of_contents_range(sections: tuple[Section, ...]) -> tuple[int, int]:
+    from compiler.markdown_source import TOC_TITLES
+
+    ordered = sorted(sections, key=lambda s: s.offset)
+    for index, section in enumerate(ordered):
+        if section.title.lower() in TOC_TITLES:
+            end = ordered[index + 1].offset if index + 1 < len(ordered) else len(section.source.text)
+            return section.offset, end
+    return (0, 0)
+
+
+def _section_at(sections: tuple[Section, ...], offset: int) -> str | None:
+    found = None
+    for section in sorted(sections, key=lambda s: s.offset):
+        if section.offset > offset:
+            break
+        found = section.id
+    return found
 
 
 def _number_findings(pair: Pair, language: str) -> list[Finding]:
@@ -197,7 +320,14 @@ def render_text(comparison: Comparison) -> str:
         f"{c['translated_words']} of {c['words']} words ({c['share']:.0%}).",
     ]
     for finding in comparison.findings:
-        lines.append(f"{finding.kind}: {finding.message}")
+        lines.append(f"{finding.kind}: {finding.message} [{finding.fingerprint}]")
     counts = Counter(f.kind for f in comparison.findings)
     lines.append(", ".join(f"{n} {kind}" for kind, n in sorted(counts.items())) or "No differences found.")
+    if comparison.waived:
+        lines.append(f"{comparison.waived} findings are waived.")
+    if comparison.stale_waivers:
+        lines.append(
+            f"{len(comparison.stale_waivers)} waivers match nothing any more (a text changed, or it was fixed): "
+            + ", ".join(comparison.stale_waivers)
+        )
     return "\n".join(lines) + "\n"
