@@ -43,10 +43,25 @@ def rules_schema_text() -> str:
     return resources.files("compiler").joinpath("schema/rules.schema.json").read_text(encoding="utf-8")
 
 
+def add_translations(data: dict[str, Any], read: ReadResult, config: Config) -> None:
+    """Each configured translation's names and texts, under ``terms[id].translations[language]``."""
+    from compiler.pipeline import read_book
+    from compiler.translate.names import term_translations
+
+    for language, translation in sorted(config.translations.items()):
+        translated = read_book([translation.source], config.root, language=language)
+        if any(d.severity.value == "fatal" for d in translated.diagnostics):
+            continue  # `rulebook compare` reports why; the English data is still good
+        for term, names in term_translations(read.book, translated.book, translation.terms).items():
+            if term in data["terms"]:
+                data["terms"][term]["translations"][language] = names
+
+
 def compile_outputs(read: ReadResult, config: Config) -> BuildOutput:
     """The rule data files, made and checked in memory."""
     terms = TermGraph(read.book)
     data = build_rule_data(read.book, terms, title=config.title, edition=config.edition)
+    add_translations(data, read, config)
     text = serialise(data)
     check_rule_data(data)
     return BuildOutput({"rules.json": text, "rules.schema.json": rules_schema_text()}, data, terms)
@@ -93,6 +108,7 @@ class BackgroundData:
 
 def _rule_files(read: ReadResult, terms: TermGraph, config: Config) -> dict[str, str]:
     data = build_rule_data(read.book, terms, title=config.title, edition=config.edition)
+    add_translations(data, read, config)
     text = serialise(data)
     check_rule_data(data)
     return {"rules.json": text, "rules.schema.json": rules_schema_text()}

@@ -7,6 +7,7 @@ undefined term); 2 unreadable input, bad configuration or bad usage.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import os
 import sys
@@ -323,6 +324,8 @@ def _run_build(args: argparse.Namespace) -> int:
     from compiler.build import BackgroundData, build_book_site, compile_outputs, write_outputs
 
     config = load_config()
+    if args.files:
+        config = dataclasses.replace(config, translations={})  # translations belong to the configured sources
     _progress(args, "Reading the sources…")
     read = _read_sources(args, config)
     if read is None:

@@ -5,6 +5,10 @@
 title = "Fantasy Battles: The 9th Age"
 edition = "Beta v0.99.9"
 sources = ["rulebook_src/en/rulebook.xml"]   # what `rulebook lint` and `rulebook build` read
+
+[tool.rulebook.translations.fr]                # French names and texts in rules.json
+source = "rulebook_src/fr/rulebook.md"
+terms = "rulebook_src/fr/terms.toml"
 baseline = "rulebook_src/en/lint-baseline.json"  # optional: known problems
 
 [tool.rulebook.lint]
@@ -25,7 +29,7 @@ from compiler.diagnostics import Severity
 from compiler.lint import find_rule
 
 _SEVERITIES = {"error": Severity.ERROR, "warning": Severity.WARNING, "info": Severity.INFO, "off": None}
-_KNOWN_KEYS = {"sources", "baseline", "lint", "title", "edition", "output", "site", "books"}
+_KNOWN_KEYS = {"sources", "baseline", "lint", "title", "edition", "output", "site", "books", "translations"}
 
 
 class ConfigError(Exception):
@@ -45,6 +49,16 @@ class Config:
     edition: str = "unknown"
     output: Path | None = None
     """Where ``rulebook build`` writes (default: ``site/`` in the project folder)."""
+    translations: Mapping[str, Translation] = field(default_factory=dict)
+    """Translations by language code."""
+
+
+@dataclass(frozen=True, slots=True)
+class Translation:
+    """A translation of the book: its source and its terminology."""
+
+    source: Path
+    terms: Path | None
 
 
 def find_pyproject(start: Path) -> Path | None:
@@ -91,7 +105,18 @@ def parse_config(table: Mapping[str, Any], root: Path, origin: str = "pyproject.
         title=table.get("title", "Rulebook"),
         edition=table.get("edition", "unknown"),
         output=root / table["output"] if "output" in table else None,
+        translations=_translations(table.get("translations", {}), root, origin),
     )
+
+
+def _translations(table: Mapping[str, Any], root: Path, origin: str) -> dict[str, Translation]:
+    found = {}
+    for language, entry in table.items():
+        if not isinstance(entry, dict) or not isinstance(entry.get("source"), str):
+            raise ConfigError(f"{origin}: [tool.rulebook.translations.{language}] needs a `source` path")
+        terms = entry.get("terms")
+        found[language] = Translation(root / entry["source"], root / terms if isinstance(terms, str) else None)
+    return found
 
 
 def _severities(lint: Mapping[str, Any], origin: str) -> dict[str, Severity | None]:

@@ -266,3 +266,14 @@ def test_links_resolve_through_link_targets(data: dict[str, Any]) -> None:
     assert targets["decide_on_game_size"]["anchor"] == "the-pre-game-sequence/#decide_on_game_size"
     assert "movement_phase" not in targets
     assert data["characteristics"]["profile"][0]["min"] == 0 and data["characteristics"]["profile"][0]["max"] == 10
+
+
+def test_rules_json_carries_french_names_and_texts(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    monkeypatch.chdir(ROOT)
+    assert main(["build", "-q", "--data-only", "--output", str(tmp_path)]) == 0
+    terms = json.loads((tmp_path / "rules.json").read_text(encoding="utf-8"))["terms"]
+    french = terms["line_of_sight"]["translations"]["fr"]
+    assert french["name"] == "ligne de vue"
+    assert french["text"].startswith("Une figurine a une Ligne de Vue sur sa cible")
+    assert terms["warband"]["translations"]["fr"]["name"] == "patrouille"
+    assert terms["spell"]["translations"] == {}  # not in the terminology yet

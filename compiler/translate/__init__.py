@@ -1,0 +1,1 @@
+"""Translations: reading them against the original, aligning, comparing, terminology."""
