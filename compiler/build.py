@@ -43,6 +43,27 @@ def rules_schema_text() -> str:
     return resources.files("compiler").joinpath("schema/rules.schema.json").read_text(encoding="utf-8")
 
 
+def translation_reports(read: ReadResult, config: Config) -> dict[str, dict[str, Any]]:
+    """The side-by-side report of each configured translation, for its page on the site."""
+    from compiler.pipeline import read_book
+    from compiler.translate.compare import compare_books, load_waivers, report_context
+    from compiler.translate.terminology import load_terminology
+
+    reports = {}
+    for language, translation in sorted(config.translations.items()):
+        translated = read_book([translation.source], config.root, language=language)
+        if any(d.severity.value == "fatal" for d in translated.diagnostics):
+            continue
+        terms = load_terminology(translation.terms) if translation.terms and translation.terms.is_file() else {}
+        waivers_file = translation.source.with_name("waivers.toml")
+        waivers = load_waivers(waivers_file) if waivers_file.is_file() else {}
+        comparison = compare_books(
+            read.book, translated.book, translation_language=language, terms=terms, waivers=waivers
+        )
+        reports[language] = report_context(comparison, translation_language=language)
+    return reports
+
+
 def add_translations(data: dict[str, Any], read: ReadResult, config: Config) -> None:
     """Each configured translation's names and texts, under ``terms[id].translations[language]``."""
     from compiler.pipeline import read_book
@@ -127,7 +148,9 @@ def build_book_site(
     """The website, with ``rule_files()`` (``rules.json`` and its schema) added before it goes live."""
     images = image_folder(read.book, config.root)
     summary = build_site_summary(read.book, terms, title=config.title, edition=config.edition)
-    site = SiteInput(read.book, terms, summary, diagnostics, available_images(images))
+    site = SiteInput(
+        read.book, terms, summary, diagnostics, available_images(images), translation_reports(read, config)
+    )
     files: dict[str, str] = {}
     scripts: tuple[str, ...] = ()
     if live_reload is not None:

@@ -168,7 +168,7 @@ def _add_compare(commands: argparse._SubParsersAction[argparse.ArgumentParser]) 
     compare.add_argument(
         "--waivers", type=Path, help="accepted findings (default: waivers.toml beside the translation, if there is one)"
     )
-    compare.add_argument("--format", choices=("text", "json"), default="text")
+    compare.add_argument("--format", choices=("text", "json", "html"), default="text")
     compare.add_argument(
         "--fail-on",
         default="numbers-differ,term-missing,term-forbidden,missing-section,lost-reference",
@@ -426,7 +426,14 @@ def _run_compare(args: argparse.Namespace) -> int:
     waivers_path = args.waivers or args.translation.with_name("waivers.toml")
     waivers = load_waivers(waivers_path) if args.waivers or waivers_path.is_file() else {}
     comparison = compare_books(books[0], books[1], translation_language=args.language, terms=entries, waivers=waivers)
-    _emit(args, comparison.as_json(), render_text(comparison))
+    if args.format == "html":
+        from compiler.site.writer import template_environment
+        from compiler.translate.compare import report_context
+
+        template = template_environment(load_config().root / "site_templates").get_template("compare.html.j2")
+        sys.stdout.write(template.render(**report_context(comparison, translation_language=args.language)))
+    else:
+        _emit(args, comparison.as_json(), render_text(comparison))
     failing = {kind.strip() for kind in args.fail_on.split(",")} - {"none", ""}
     return 1 if any(f.kind in failing for f in comparison.findings) else 0
 

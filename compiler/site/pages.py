@@ -47,6 +47,8 @@ class SiteInput:
     diagnostics: tuple[Diagnostic, ...]
     images: set[str] = field(default_factory=set)
     """Image files the sources provide (copied to ``images/``)."""
+    translation_reports: dict[str, dict[str, Any]] = field(default_factory=dict)
+    """Side-by-side report contexts by language (``compiler.translate.compare.report_context``)."""
 
 
 def page_url(path: str) -> str:
@@ -155,6 +157,12 @@ def build_pages(site: SiteInput, env: Environment) -> tuple[list[Page], list[Any
         {"Term graph": "graph.md"},
         {"Lint report": "lint.md"},
     ]
+    for language, context in sorted(site.translation_reports.items()):
+        path = f"translation-{language}.md"
+        pages.append(
+            Page(path, f"Translation report ({language})", env.get_template("translation.md.j2").render(**context))
+        )
+        nav.append({f"Translation report ({language})": path})
     return pages, nav
 
 

@@ -331,3 +331,31 @@ def render_text(comparison: Comparison) -> str:
             + ", ".join(comparison.stale_waivers)
         )
     return "\n".join(lines) + "\n"
+
+
+def report_context(
+    comparison: Comparison, *, original_language: str = "en", translation_language: str = "fr"
+) -> dict[str, Any]:
+    """What the side-by-side report templates show: each pair with its findings."""
+    by_pair: dict[tuple[str | None, str | None], list[Finding]] = {}
+    loose: dict[str | None, list[Finding]] = {}
+    for finding in comparison.findings:
+        if finding.original is None and finding.kind not in ("extra-section",):
+            loose.setdefault(finding.translation, []).append(finding)
+        else:
+            by_pair.setdefault((finding.original, finding.translation), []).append(finding)
+    rows = []
+    for pair in comparison.pairs:
+        key = (pair.original.id if pair.original else None, pair.translation.id if pair.translation else None)
+        findings = by_pair.get(key, []) + (loose.get(key[1], []) if key[1] else [])
+        rows.append(
+            {"original": pair.original, "translation": pair.translation, "method": pair.method, "findings": findings}
+        )
+    counts = sorted(Counter(f.kind for f in comparison.findings).items())
+    return {
+        "rows": rows,
+        "coverage": comparison.coverage,
+        "counts": counts,
+        "original_language": original_language,
+        "translation_language": translation_language,
+    }
