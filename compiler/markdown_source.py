@@ -45,6 +45,10 @@ def parse_markdown_string(text: str, path: str = "<string>", *, language: str = 
     source = SourceText.from_text(path, text)
     tokens = MarkdownIt("commonmark", {"html": True}).parse(text)
     builder = _Builder(source, language)
+    # A book that numbers none of its headings (another game's rules) takes its levels from the #s.
+    builder.numbered = any(
+        heading_parts(tokens[i + 1].content)[0] is not None for i, t in enumerate(tokens) if t.type == "heading_open"
+    )
     builder.read(tokens)
     return SourceResult(builder.document(), tuple(builder.diagnostics), source)
 
@@ -90,6 +94,8 @@ class _Builder:
         self.links: list[Link] = []
         self.taken: set[str] = set()
         self.pending_header: tuple[int, int] | None = None
+        self.numbered = True
+        """Whether levels come from section numbers (else from the count of #)."""
         """Lines of a tab-indented header row (parsed as a code block) waiting for its table."""
 
     # -- structure -----------------------------------------------------------
@@ -117,7 +123,12 @@ class _Builder:
     def _heading(self, inline: Token, opening: Token) -> None:
         number, title = heading_parts(inline.content)
         offset = self._offset(opening)
-        if number is not None:
+        if not self.numbered:
+            level = int(opening.tag[1])
+            while self.stack and self.stack[-1].level >= level:
+                self._close()
+            number = None
+        elif number is not None:
             level = number.count(".") + 1
             while self.stack and (self.stack[-1].number is None or self.stack[-1].level >= level):
                 self._close()

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from compiler.assets import available_images, image_folder
+from compiler.autolink import heading_terms, link_document
 from compiler.config import Config
 from compiler.diagnostics import Diagnostic, Severity
 from compiler.graph import TermGraph
@@ -23,7 +24,7 @@ from compiler.markdown_source import read_markdown_file
 from compiler.model import Book, Document
 from compiler.source import SourceText, display_path
 from compiler.text_source import read_text_file
-from compiler.xml_source import read_xml_file
+from compiler.xml_source import SourceResult, read_xml_file
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,7 +79,7 @@ def _read_book(paths: Sequence[Path], root: Path | None, language: str) -> ReadR
     for path in paths:
         shown = display_path(path, root)
         if path.suffix.lower() in (".md", ".markdown"):
-            result = read_markdown_file(path, shown, language=language)
+            result = _with_terms(read_markdown_file(path, shown, language=language))
         elif path.suffix.lower() == ".txt":
             result = read_text_file(path, shown, language=language)
         else:
@@ -89,6 +90,14 @@ def _read_book(paths: Sequence[Path], root: Path | None, language: str) -> ReadR
         if result.document is not None:
             documents.append(result.document)
     return ReadResult(Book(tuple(documents)), tuple(diagnostics), sources)
+
+
+def _with_terms(result: SourceResult) -> SourceResult:
+    """A Markdown rulebook that numbers nothing and marks no terms gets its terms from its headings."""
+    document = result.document
+    if document is None or document.definitions or any(s.number for s in document.sections):
+        return result
+    return SourceResult(link_document(document, heading_terms(document)), result.diagnostics, result.source)
 
 
 def build_term_graph(book: Book) -> TermGraph:

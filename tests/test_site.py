@@ -42,7 +42,9 @@ def test_site_has_every_page(site: Path) -> None:
     ]:
         assert (site / path).is_file(), path
     chapters = [
-        p for p in site.glob("*/index.html") if p.parent.name not in {"glossary", "tables", "graph", "lint", "search", "translation-fr"}
+        p
+        for p in site.glob("*/index.html")
+        if p.parent.name not in {"glossary", "tables", "graph", "lint", "search", "translation-fr"}
     ]
     assert len(chapters) == 7
 

@@ -1,0 +1,190 @@
+"""Terms for sources without markup: found in headings (or given), defined there, linked in the text.
+
+A rulebook written in plain Markdown marks no terms. Here each section heading below the top level
+(or each name given by configuration) becomes a term: the section's first paragraph is its
+definition. Then every place the text uses a term (case and plural tolerant, longest match first:
+"Defense Roll" before "Defense") becomes a reference, never inside a heading or an existing link.
+A passage is left alone when its section's title is listed in ``skip``.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from compiler.model import Content, Definition, Document, ItemList, Node, Reference, Section
+from compiler.source import SourceText
+from compiler.xml_source import slugify
+
+
+@dataclass(frozen=True, slots=True)
+class Term:
+    id: str
+    name: str
+    """The name as the heading writes it."""
+
+
+def term_id(name: str) -> str:
+    words = slugify(name).split("-")
+    words[-1] = _singular(words[-1])
+    return "_".join(w for w in words if w)
+
+
+def _singular(word: str) -> str:
+    if len(word) > 4 and word.endswith("ies"):
+        return word[:-3] + "y"
+    if len(word) > 3 and word.endswith("s") and not word.endswith("ss"):
+        return word[:-1]
+    return word
+
+
+def heading_terms(document: Document, *, min_level: int = 2, names: tuple[str, ...] = ()) -> list[Term]:
+    """Terms from the given names, else from the headings at ``min_level`` and below."""
+    if names:
+        return [Term(term_id(n), n) for n in names]
+    seen: dict[str, Term] = {}
+    for section in document.sections:
+        if section.level >= min_level and section.title:
+            seen.setdefault(term_id(section.title), Term(term_id(section.title), section.title))
+    return list(seen.values())
+
+
+def link_document(document: Document, terms: list[Term], *, skip: tuple[str, ...] = ()) -> Document:
+    """The document with its terms defined (in their sections) and linked wherever the text uses them."""
+    if not document.sections or not terms:
+        return document
+    source = document.sections[0].source
+    linker = _Linker(terms, source, {t.name.lower(): t for t in terms}, set(skip))
+    body = tuple(linker.section(s) for s in document.body)
+    sections = tuple(sorted(_flatten(body), key=lambda s: s.offset))
+    return Document(
+        document.path,
+        document.language,
+        body,
+        sections,
+        tuple(sorted(linker.definitions, key=lambda d: d.offset)),
+        tuple(sorted(linker.references, key=lambda r: r.offset)),
+        document.links,
+        document.figures,
+        document.values,
+        document.images,
+        document.mechanics,
+        document.ids,
+    )
+
+
+class _Linker:
+    def __init__(self, terms: list[Term], source: SourceText, by_title: dict[str, Term], skip: set[str]) -> None:
+        self.source = source
+        self.by_title = by_title
+        self.skip = {s.lower() for s in skip}
+        forms = sorted({_singular_phrase(t.name) for t in terms}, key=len, reverse=True)  # longest first
+        alternatives = "|".join(_plural_tolerant(f) for f in forms)
+        self.pattern = re.compile(rf"(?<![\w-])({alternatives})(?![\w-])", re.IGNORECASE)
+        self.ids = {f.lower(): term_id(f) for f in forms}
+        self.definitions: list[Definition] = []
+        self.references: list[Reference] = []
+        self.cursor = 0
+
+    def section(self, section: Section) -> Section:
+        self.cursor = max(self.cursor, section.offset)
+        term = self.by_title.get(section.title.lower())
+        linked = section.title.lower() in self.skip
+        children: list[Node] = []
+        defined = False
+        for node in section.children:
+            if isinstance(node, Section):
+                children.append(self.section(node))
+            elif isinstance(node, ItemList) and not linked:
+                items = tuple(
+                    item._replace(children=self._link_all(item.children, section.id, None)) for item in node.items
+                )
+                children.append(node._replace(items=items))
+            elif isinstance(node, str) and node.strip() and not linked:
+                # Only the first paragraph is the definition; the rest of the section uses the term.
+                parts = self._link(node, section.id, term.id if term is not None and not defined else None)
+                if term is not None and not defined:
+                    definition = Definition(term.id, tuple(parts), section.id, None, self.source, self._find(node))
+                    self.definitions.append(definition)
+                    children.append(definition)
+                    defined = True
+                else:
+                    children.extend(parts)
+            else:
+                children.append(node)
+        if term is not None and not defined:
+            children = self._define_by_first_block(term, section, children)
+        return section._replace(children=tuple(children))
+
+    def _define_by_first_block(self, term: Term, section: Section, children: list[Node]) -> list[Node]:
+        """A section that opens with a list or a subsection: its first block (or nothing) defines it."""
+        index = next((i for i, n in enumerate(children) if not isinstance(n, Section | str)), None)
+        content: Content = (children[index],) if index is not None else ()
+        offset = getattr(children[index], "offset", section.offset) if index is not None else section.offset
+        definition = Definition(term.id, content, section.id, None, self.source, offset)
+        self.definitions.append(definition)
+        if index is None:
+            return [definition, *children]
+        return [*children[:index], definition, *children[index + 1 :]]
+
+    def _link_all(self, content: Content, section_id: str, definition: str | None) -> Content:
+        linked: list[Node] = []
+        for node in content:
+            linked.extend(
+                self._link(node, section_id, definition) if isinstance(node, str) and node.strip() else (node,)
+            )
+        return tuple(linked)
+
+    def _link(self, text: str, section_id: str, definition: str | None) -> Content:
+        start = self._find(text)
+        parts: list[Node] = []
+        position = 0
+        for match in self.pattern.finditer(text):
+            parts.append(text[position : match.start()])
+            name = self._id_of(match.group(1))
+            reference = Reference(
+                name, match.group(1), None, section_id, definition, self.source, start + match.start()
+            )
+            self.references.append(reference)
+            parts.append(reference)
+            position = match.end()
+        parts.append(text[position:])
+        self.cursor = start + len(text)
+        return tuple(p for p in parts if p != "")
+
+    def _id_of(self, written: str) -> str:
+        lowered = written.lower()
+        for form, term in self.ids.items():
+            if lowered == form or _singular(lowered) == _singular(form) or lowered.rstrip("s") == form.rstrip("s"):
+                return term
+        return term_id(written)
+
+    def _find(self, text: str) -> int:
+        """Where a text run stands in the source, searching forward (runs come in order)."""
+        probe = text.strip()[:40]
+        found = self.source.text.find(probe, self.cursor) if probe else -1
+        offset = found if found != -1 else self.cursor
+        return offset - (len(text) - len(text.lstrip())) if found != -1 else offset
+
+
+def _singular_phrase(name: str) -> str:
+    """ "Defense Rolls" -> "Defense Roll": the text says both."""
+    words = name.split()
+    return " ".join([*words[:-1], _singular_word(words[-1])]) if words else name
+
+
+def _singular_word(word: str) -> str:
+    lowered = _singular(word.lower())
+    return word[: len(lowered)] if word.lower().startswith(lowered) else lowered
+
+
+def _plural_tolerant(form: str) -> str:
+    return re.escape(form).replace(r"\ ", r"\s+") + "(?:s|es)?"
+
+
+def _flatten(sections: tuple[Section, ...]) -> list[Section]:
+    found: list[Section] = []
+    for section in sections:
+        found.append(section)
+        found += _flatten(tuple(n for n in section.children if isinstance(n, Section)))
+    return found

@@ -1,0 +1,97 @@
+"""Rulebooks without markup: terms from headings, defined in their sections, linked in the text."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from compiler.autolink import heading_terms, link_document, term_id
+from compiler.markdown_source import parse_markdown_string
+from compiler.model import Definition, Document
+from compiler.pipeline import read_book
+
+from .conftest import ROOT, SHARED
+
+OTHER_GAME = ROOT / "rulebook_src" / "other-game" / "rules.md"
+
+BOOK = """# Rules
+
+## Defense Rolls
+A Defense Roll ignores an injury.
+
+## Cover
+Cover helps. Take a defense roll or use cover.
+
+- A unit in cover takes Defense Rolls with a bonus.
+
+## Defense
+Defense is a value; the Defense Roll uses it.
+"""
+
+
+def linked(text: str) -> Document:
+    document = parse_markdown_string(text, "book.md", language="en").document
+    assert document is not None
+    return link_document(document, heading_terms(document))
+
+
+def test_unnumbered_markdown_takes_levels_from_hashes() -> None:
+    document = parse_markdown_string(BOOK, "book.md", language="en").document
+    assert document is not None
+    assert [(s.title, s.level) for s in document.sections] == [
+        ("Rules", 1),
+        ("Defense Rolls", 2),
+        ("Cover", 2),
+        ("Defense", 2),
+    ]
+
+
+def test_term_ids_are_singular_identifiers() -> None:
+    assert term_id("Defense Rolls") == "defense_roll"
+    assert term_id("Casting, Magic, and Ranged Attacks") == "casting_magic_and_ranged_attack"
+
+
+def test_headings_define_terms_and_the_text_links_to_them() -> None:
+    document = linked(BOOK)
+    assert [d.name for d in document.definitions] == ["defense_roll", "cover", "defense"]
+    refs = [(r.name, r.text, r.section_id) for r in document.references]
+    # Longest match first: "Defense Roll" is one term, not "Defense" + "Roll"; case and plural tolerant.
+    assert ("defense_roll", "defense roll", "cover") in refs
+    assert ("defense_roll", "Defense Rolls", "cover") in refs  # inside a list item
+    assert ("defense_roll", "Defense Roll", "defense") in refs
+    assert ("defense", "Defense", "defense") in refs
+    assert not any(
+        r.text.lower().startswith("defense") and r.name == "defense" and "roll" in r.text.lower()
+        for r in document.references
+    )
+
+
+def test_never_inside_headings_and_places_are_exact() -> None:
+    document = linked(BOOK)
+    lines = BOOK.split("\n")
+    for reference in document.references:
+        line = lines[reference.span.line - 1]
+        assert not line.startswith("#")
+        start = reference.span.column - 1
+        assert line[start : start + len(reference.text)] == reference.text
+
+
+def test_the_other_games_rules(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    seed = SHARED / "seeds" / "002_88f0abb2bda2166c.txt"
+    if seed.exists():
+        assert OTHER_GAME.read_bytes() == seed.read_bytes()
+    book = read_book([OTHER_GAME], ROOT).book
+    names = Counter(r.name for r in book.references)
+    assert names["defense_roll"] == 6 and names["melee"] == 8 and names["terrain"] == 10
+    assert {d.name for d in book.definitions} >= {"defense_roll", "melee", "courage", "terrain", "action"}
+    melee = next(d for d in book.definitions if d.name == "melee")
+    assert isinstance(melee, Definition) and melee.plain_text().startswith("Melee is similar to Casting")
+
+
+def test_the_lint_reads_the_other_game() -> None:
+    from compiler.config import Config
+    from compiler.pipeline import lint
+
+    result = lint(read_book([OTHER_GAME], ROOT), Config(root=ROOT))
+    rules = Counter(d.rule for d in result.diagnostics)
+    assert rules["dangling-reference"] == 0  # every heading term is defined
+    assert set(rules) <= {"unused-definition"}
