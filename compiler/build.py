@@ -19,15 +19,12 @@ from compiler.assets import available_images, image_folder
 from compiler.config import Config
 from compiler.data import build_rule_data, build_site_summary, serialise
 from compiler.diagnostics import Diagnostic
+from compiler.errors import InvalidRuleData
 from compiler.fileio import write_atomic
 from compiler.graph import TermGraph
 from compiler.pipeline import ReadResult
 from compiler.site.pages import SiteInput
 from compiler.site.writer import SiteResult, build_site
-
-
-class InvalidRuleData(Exception):
-    """The compiled data does not validate against its schema (a compiler bug): nothing is written."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -17,16 +17,14 @@ from pathlib import Path
 from typing import Any
 
 from compiler import __version__
-from compiler.build import InvalidRuleData
 from compiler.config import Config, ConfigError, load_config
+from compiler.errors import UserError
 from compiler.lint import RULES, find_rule
 from compiler.lint import baseline as baselines
 from compiler.model import Book
 from compiler.pipeline import ReadResult, build_term_graph, lint, read_book
 from compiler.report import FORMATS, Report, exit_code, renderer
 from compiler.report import text as text_report
-from compiler.site.writer import SiteBuildError
-from compiler.translate.terminology import TerminologyError
 from engine.rules import RulesError
 
 EXIT_USAGE = 2
@@ -45,10 +43,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         UsageError,
         ConfigError,
         baselines.BaselineError,
-        InvalidRuleData,
-        SiteBuildError,
+        UserError,
         RulesError,
-        TerminologyError,
     ) as error:
         print(f"rulebook: error: {error}", file=sys.stderr)
         return EXIT_USAGE

@@ -138,14 +138,7 @@ def _did_you_mean(name: str, known: dict[str, str]) -> str:
 
 
 def _data_tables(book: Book) -> list[tuple[Table, str]]:
-    from compiler.mechanics import walk_blocks
-
-    return [
-        (node, section.id)
-        for section in book.sections
-        for node, _ in walk_blocks(section.children, section.id)
-        if isinstance(node, Table) and node.data is not None
-    ]
+    return [(a.node, a.section_id) for a in book.annotated if isinstance(a.node, Table) and a.node.data is not None]
 
 
 # -- readers: each turns one kind of table into data, or says why it cannot -------

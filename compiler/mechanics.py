@@ -134,10 +134,9 @@ class _NotNormalisable(Exception):
 
 
 def _annotated(book: Book) -> Iterator[tuple[Table | ItemList, str, str]]:
-    for section in book.sections:
-        for node, scope in walk_blocks(section.children, section.id):
-            if isinstance(node, Table | ItemList) and node.roll is not None:
-                yield node, scope, section.id
+    for annotated in book.annotated:
+        if annotated.node.roll is not None:
+            yield annotated.node, annotated.scope, annotated.section_id
 
 
 def walk_blocks(content: Content, scope: str) -> Iterator[tuple[object, str]]:

@@ -305,6 +305,15 @@ class Section(NamedTuple):
         return self.source.span(self.offset)
 
 
+class Annotated(NamedTuple):
+    """A table or list annotated as data (``roll`` or ``data``), with where it stands."""
+
+    node: Table | ItemList
+    section_id: str
+    scope: str
+    """The innermost enclosing definition's name, else the section id (names the roll table)."""
+
+
 @dataclass(frozen=True, slots=True)
 class Document:
     """One parsed source file, with flat indexes of what it contains (document order)."""
@@ -325,6 +334,8 @@ class Document:
     """Every ``<mechanic>`` annotation, in document order."""
     ids: tuple[tuple[str, Span], ...]
     """Every id written in the source (sections and figures), with its place."""
+    annotated: tuple[Annotated, ...] = ()
+    """Every table or list annotated ``roll`` or ``data``, in document order."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -357,6 +368,11 @@ class Book:
     def figures(self) -> Iterator[Figure]:
         for document in self.documents:
             yield from document.figures
+
+    @property
+    def annotated(self) -> Iterator[Annotated]:
+        for document in self.documents:
+            yield from document.annotated
 
     @property
     def mechanics(self) -> Iterator[Mechanic]:

@@ -14,16 +14,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from compiler.assets import available_images, image_folder
-from compiler.autolink import heading_terms, link_document
 from compiler.config import Config
 from compiler.diagnostics import Diagnostic, Severity
 from compiler.graph import TermGraph
 from compiler.lint import apply_settings, run_book_rules
 from compiler.lint.base import LintInput
-from compiler.markdown_source import read_markdown_file
 from compiler.model import Book, Document
 from compiler.source import SourceText, display_path
-from compiler.text_source import read_text_file
 from compiler.xml_source import SourceResult, read_xml_file
 
 
@@ -79,8 +76,12 @@ def _read_book(paths: Sequence[Path], root: Path | None, language: str) -> ReadR
     for path in paths:
         shown = display_path(path, root)
         if path.suffix.lower() in (".md", ".markdown"):
+            from compiler.markdown_source import read_markdown_file  # imported only for Markdown sources
+
             result = _with_terms(read_markdown_file(path, shown, language=language))
         elif path.suffix.lower() == ".txt":
+            from compiler.text_source import read_text_file
+
             result = read_text_file(path, shown, language=language)
         else:
             result = read_xml_file(path, shown, language=language)
@@ -97,6 +98,8 @@ def _with_terms(result: SourceResult) -> SourceResult:
     document = result.document
     if document is None or document.definitions or any(s.number for s in document.sections):
         return result
+    from compiler.autolink import heading_terms, link_document
+
     return SourceResult(link_document(document, heading_terms(document)), result.diagnostics, result.source)
 
 

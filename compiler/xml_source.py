@@ -22,6 +22,7 @@ from compiler.diagnostics import Diagnostic
 from compiler.lint.rules import invalid_document, malformed_xml, unreadable_source
 from compiler.locate import start_tag_offsets
 from compiler.model import (
+    Annotated,
     Cell,
     Content,
     Definition,
@@ -153,6 +154,7 @@ class _Builder:
         self.values: list[Value] = []
         self.images: list[Image] = []
         self.mechanics: list[Mechanic] = []
+        self.annotated: list[Annotated] = []
         self.ids: list[tuple[str, Span]] = []
 
     def _element_offsets(self) -> list[int]:
@@ -191,6 +193,7 @@ class _Builder:
             tuple(self.images),
             tuple(self.mechanics),
             tuple(self.ids),
+            tuple(self.annotated),
         )
 
     # -- content ------------------------------------------------------------
@@ -324,7 +327,10 @@ class _Builder:
                 columns = row
             else:
                 rows.append(row)
-        return Table(el.get("title"), columns, tuple(rows), el.get("data"), el.get("roll"), self.source, offset)
+        table = Table(el.get("title"), columns, tuple(rows), el.get("data"), el.get("roll"), self.source, offset)
+        if table.data is not None or table.roll is not None:
+            self.annotated.append(Annotated(table, section_id, definition or section_id))
+        return table
 
     def _row(self, el: etree._Element, section_id: str, definition: str | None) -> Row:
         offset = self._offset()
@@ -342,7 +348,10 @@ class _Builder:
             item_offset = self._offset()
             content = self._content(child, section_id, definition)
             items.append(Item(child.get("title"), content, self.source, item_offset))
-        return ItemList(ordered, tuple(items), el.get("roll"), self.source, offset)
+        item_list = ItemList(ordered, tuple(items), el.get("roll"), self.source, offset)
+        if item_list.roll is not None:
+            self.annotated.append(Annotated(item_list, section_id, definition or section_id))
+        return item_list
 
     def _figure(self, el: etree._Element, section_id: str, definition: str | None) -> Figure:
         offset = self._offset()

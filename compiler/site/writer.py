@@ -18,12 +18,9 @@ from pathlib import Path
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
+from compiler.errors import SiteBuildError
 from compiler.site.pages import Page, SiteInput, SitePlan, build_pages, neighbourhoods
 from compiler.site.svg import sprite
-
-
-class SiteBuildError(Exception):
-    """MkDocs could not build the site; the message says why. The last good site is kept."""
 
 
 @dataclass(frozen=True, slots=True)

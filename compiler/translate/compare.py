@@ -17,9 +17,10 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+from compiler.errors import TerminologyError
 from compiler.model import Book, Section, plain_text
 from compiler.translate.align import Pair, align_sections
-from compiler.translate.terminology import Entry, TerminologyError, check_terms
+from compiler.translate.terminology import Entry, check_terms
 
 # Words for "one" are left out on both sides: French "un"/"une" is also the article "a".
 NUMBER_WORDS = {

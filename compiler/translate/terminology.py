@@ -21,9 +21,7 @@ from typing import Any
 
 from lxml import etree
 
-
-class TerminologyError(Exception):
-    """The terminology file cannot be used; the message says why."""
+from compiler.errors import TerminologyError
 
 
 @dataclass(frozen=True, slots=True)
