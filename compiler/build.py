@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import functools
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from compiler.assets import available_images, image_folder
 from compiler.config import Config
@@ -25,6 +25,10 @@ from compiler.graph import TermGraph
 from compiler.pipeline import ReadResult
 from compiler.site.pages import SiteInput
 from compiler.site.writer import SiteResult, build_site
+
+if TYPE_CHECKING:
+    from compiler.translate.compare import Comparison
+    from compiler.translate.terminology import Entry
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,13 +44,23 @@ def rules_schema_text() -> str:
     return resources.files("compiler").joinpath("schema/rules.schema.json").read_text(encoding="utf-8")
 
 
-def translation_reports(read: ReadResult, config: Config) -> dict[str, dict[str, Any]]:
-    """The side-by-side report of each configured translation, for its page on the site."""
+@dataclass(frozen=True, slots=True)
+class TranslationResult:
+    """A configured translation, read, aligned and compared once for the whole build."""
+
+    language: str
+    comparison: Comparison
+    terms: dict[str, Entry]
+
+
+def compare_translations(read: ReadResult, config: Config) -> list[TranslationResult]:
+    """Every configured translation compared with the book (one that cannot be read is left out:
+    ``rulebook compare`` says why, and the English outputs are still good)."""
     from compiler.pipeline import read_book
-    from compiler.translate.compare import compare_books, load_waivers, report_context
+    from compiler.translate.compare import compare_books, load_waivers
     from compiler.translate.terminology import load_terminology
 
-    reports = {}
+    results = []
     for language, translation in sorted(config.translations.items()):
         translated = read_book([translation.source], config.root, language=language)
         if any(d.severity.value == "fatal" for d in translated.diagnostics):
@@ -57,32 +71,29 @@ def translation_reports(read: ReadResult, config: Config) -> dict[str, dict[str,
         comparison = compare_books(
             read.book, translated.book, translation_language=language, terms=terms, waivers=waivers
         )
-        reports[language] = report_context(comparison, translation_language=language)
-    return reports
+        results.append(TranslationResult(language, comparison, terms))
+    return results
 
 
-def add_translations(data: dict[str, Any], read: ReadResult, config: Config) -> None:
-    """Each configured translation's names and texts, under ``terms[id].translations[language]``."""
-    from compiler.pipeline import read_book
+def add_translations(data: dict[str, Any], read: ReadResult, translations: list[TranslationResult]) -> None:
+    """Each translation's names and texts, under ``terms[id].translations[language]``."""
     from compiler.translate.names import term_translations
 
-    for language, translation in sorted(config.translations.items()):
-        translated = read_book([translation.source], config.root, language=language)
-        if any(d.severity.value == "fatal" for d in translated.diagnostics):
-            continue  # `rulebook compare` reports why; the English data is still good
-        for term, names in term_translations(read.book, translated.book, translation.terms).items():
+    for translation in translations:
+        for term, names in term_translations(read.book, translation.comparison.pairs, translation.terms).items():
             if term in data["terms"]:
-                data["terms"][term]["translations"][language] = names
+                data["terms"][term]["translations"][translation.language] = names
 
 
-def compile_outputs(read: ReadResult, config: Config) -> BuildOutput:
+def compile_outputs(
+    read: ReadResult, config: Config, translations: list[TranslationResult] | None = None
+) -> BuildOutput:
     """The rule data files, made and checked in memory."""
     terms = TermGraph(read.book)
-    data = build_rule_data(read.book, terms, title=config.title, edition=config.edition)
-    add_translations(data, read, config)
-    text = serialise(data)
-    check_rule_data(data)
-    return BuildOutput({"rules.json": text, "rules.schema.json": rules_schema_text()}, data, terms)
+    if translations is None:
+        translations = compare_translations(read, config)
+    files = _rule_files(read, terms, config, translations)
+    return BuildOutput(files, json.loads(files["rules.json"]), terms)
 
 
 class BackgroundData:
@@ -92,10 +103,12 @@ class BackgroundData:
     replaces the old one, so data that fails its schema still stops the build.
     """
 
-    def __init__(self, read: ReadResult, terms: TermGraph, config: Config) -> None:
+    def __init__(
+        self, read: ReadResult, terms: TermGraph, config: Config, translations: list[TranslationResult]
+    ) -> None:
         import multiprocessing
 
-        self._make = functools.partial(_rule_files, read, terms, config)
+        self._make = functools.partial(_rule_files, read, terms, config, translations)
         self._process = None
         if "fork" in multiprocessing.get_all_start_methods():
             context = multiprocessing.get_context("fork")
@@ -124,9 +137,11 @@ class BackgroundData:
         return dict(value)
 
 
-def _rule_files(read: ReadResult, terms: TermGraph, config: Config) -> dict[str, str]:
+def _rule_files(
+    read: ReadResult, terms: TermGraph, config: Config, translations: list[TranslationResult]
+) -> dict[str, str]:
     data = build_rule_data(read.book, terms, title=config.title, edition=config.edition)
-    add_translations(data, read, config)
+    add_translations(data, read, translations)
     text = serialise(data)
     check_rule_data(data)
     return {"rules.json": text, "rules.schema.json": rules_schema_text()}
@@ -140,14 +155,16 @@ def build_book_site(
     folder: Path,
     *,
     rule_files: Callable[[], dict[str, str]],
+    translations: Sequence[TranslationResult] = (),
     live_reload: str | None = None,
 ) -> SiteResult:
     """The website, with ``rule_files()`` (``rules.json`` and its schema) added before it goes live."""
     images = image_folder(read.book, config.root)
     summary = build_site_summary(read.book, terms, title=config.title, edition=config.edition)
-    site = SiteInput(
-        read.book, terms, summary, diagnostics, available_images(images), translation_reports(read, config)
-    )
+    from compiler.translate.compare import report_context
+
+    reports = {t.language: report_context(t.comparison, translation_language=t.language) for t in translations}
+    site = SiteInput(read.book, terms, summary, diagnostics, available_images(images), reports)
     files: dict[str, str] = {}
     scripts: tuple[str, ...] = ()
     if live_reload is not None:
@@ -196,7 +213,3 @@ def write_outputs(output: BuildOutput, folder: Path) -> list[Path]:
         write_atomic(path, text)
         written.append(path)
     return written
-
-
-def fatal_diagnostics(read: ReadResult) -> list[Diagnostic]:
-    return [d for d in read.diagnostics if d.severity.value == "fatal"]

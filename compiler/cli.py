@@ -310,14 +310,19 @@ def _existing(path: Path | None) -> Path | None:
 def _read_sources(args: argparse.Namespace, config: Config) -> ReadResult | None:
     """The book, or None after printing why it cannot be read."""
     read = read_book(_sources(args.files, config), config.root)
+    return None if _print_fatal(read) else read
+
+
+def _print_fatal(read: ReadResult) -> bool:
+    """Print why the sources cannot be read, if they cannot; True when they cannot."""
     fatal = [d for d in read.diagnostics if d.severity.value == "fatal"]
     for diagnostic in fatal:
         print(text_report.render_diagnostic(diagnostic, read.sources.get(diagnostic.span.path)), file=sys.stderr)
-    return None if fatal else read
+    return bool(fatal)
 
 
 def _run_build(args: argparse.Namespace) -> int:
-    from compiler.build import BackgroundData, build_book_site, compile_outputs, write_outputs
+    from compiler.build import BackgroundData, build_book_site, compare_translations, compile_outputs, write_outputs
 
     config = load_config()
     if args.files:
@@ -334,14 +339,17 @@ def _run_build(args: argparse.Namespace) -> int:
     errors = sum(d.severity.public == "error" for d in new)
     _progress(args, "Compiling the rule data…")
     folder = args.output or config.output or config.root / "site"
+    translations = compare_translations(read, config)
     if args.data_only:
-        written = write_outputs(compile_outputs(read, config), folder)
+        written = write_outputs(compile_outputs(read, config, translations), folder)
         _progress(args, f"Wrote {len(written)} files to {folder}.")
     else:
-        terms = build_term_graph(read.book)
-        data = BackgroundData(read, terms, config)
+        terms = result.terms or build_term_graph(read.book)
+        data = BackgroundData(read, terms, config, translations)  # forked: it shares what is read so far
         _progress(args, "Building the site with MkDocs…")
-        site = build_book_site(read, result.diagnostics, terms, config, folder, rule_files=data.files)
+        site = build_book_site(
+            read, result.diagnostics, terms, config, folder, rule_files=data.files, translations=translations
+        )
         for warning in site.warnings:
             print(f"rulebook: mkdocs: {warning}", file=sys.stderr)
         _progress(args, f"Built {site.pages} pages into {folder}.")
@@ -351,7 +359,7 @@ def _run_build(args: argparse.Namespace) -> int:
 
 
 def _run_serve(args: argparse.Namespace) -> int:
-    from compiler.build import build_book_site, compile_outputs
+    from compiler.build import build_book_site, compare_translations, compile_outputs
     from compiler.serve import RELOAD_SCRIPT, serve
 
     config = load_config()
@@ -362,7 +370,8 @@ def _run_serve(args: argparse.Namespace) -> int:
         if read is None:
             print("rulebook: the sources cannot be read; still serving the last good site.", file=sys.stderr)
             return False
-        output = compile_outputs(read, config)
+        translations = compare_translations(read, config)
+        output = compile_outputs(read, config, translations)
         result = lint(read, config)
         build_book_site(
             read,
@@ -371,6 +380,7 @@ def _run_serve(args: argparse.Namespace) -> int:
             config,
             folder,
             rule_files=lambda: output.files,
+            translations=translations,
             live_reload=RELOAD_SCRIPT,
         )
         print("Site rebuilt.", file=sys.stderr)
@@ -401,10 +411,7 @@ def _read_books(sources: list[tuple[Path, str]]) -> list[Book] | None:
     books = []
     for path, language in sources:
         read = read_book([path], config.root, language=language)
-        fatal = [d for d in read.diagnostics if d.severity.value == "fatal"]
-        for diagnostic in fatal:
-            print(text_report.render_diagnostic(diagnostic, read.sources.get(diagnostic.span.path)), file=sys.stderr)
-        if fatal:
+        if _print_fatal(read):
             return None
         books.append(read.book)
     return books

@@ -201,10 +201,6 @@ _READERS = {
 }
 
 
-def read_table(table: Table) -> list[dict[str, Any]]:
-    return _READERS[table.data or ""](table)
-
-
 def _three_cells(row: Row) -> tuple[Cell, Cell, Cell]:
     if len(row.cells) != 3:
         raise UnreadableTable("each row needs a category, a point limit and a duplicate limit")

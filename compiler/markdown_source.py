@@ -19,10 +19,9 @@ from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
 from compiler.diagnostics import Diagnostic
-from compiler.lint.rules import unreadable_source
-from compiler.model import Cell, Content, Document, Item, ItemList, Link, Node, Row, Section, Table
-from compiler.source import SourceText, Span, read_text
-from compiler.xml_source import SourceResult, slugify
+from compiler.model import Cell, Content, Document, Item, ItemList, Link, Node, Row, Section, Table, unique_id
+from compiler.source import SourceText, read_text
+from compiler.xml_source import SourceResult, slugify, unreadable
 
 _NUMBER = re.compile(r"^(?P<number>\d+(?:\.\d+)*)\.?\s+(?P<title>\S.*)$")
 _DECORATION = re.compile(r"^[\s·•\-–*]+|[\s*]+$")
@@ -34,10 +33,7 @@ TOC_TITLES = {"table des matières", "table of contents", "contents", "sommaire"
 def read_markdown_file(path: Path, display: str, *, language: str) -> SourceResult:
     text, problem = read_text(path)
     if text is None:
-        diagnostic = unreadable_source.RULE.diagnostic(
-            f"cannot read `{display}`: {problem}", Span(display, 1, 1), target=display
-        )
-        return SourceResult(None, (diagnostic,), None)
+        return unreadable(display, problem or "unknown error")
     return parse_markdown_string(text, display, language=language)
 
 
@@ -159,13 +155,7 @@ class _Builder:
             self.body.append(section)
 
     def _new_id(self, number: str | None, title: str, parent: str | None) -> str:
-        base = f"s{number.replace('.', '-')}" if number else slugify(title)
-        candidate, n = base, 1
-        while candidate in self.taken:
-            n += 1
-            candidate = f"{base}-{n}"
-        self.taken.add(candidate)
-        return candidate
+        return unique_id(f"s{number.replace('.', '-')}" if number else slugify(title), self.taken)
 
     def _target(self) -> _Open:
         if not self.stack:

@@ -32,6 +32,7 @@ from compiler.model import (
     Section,
     Table,
     plain_text,
+    unique_id,
 )
 
 _DICE = re.compile(r"(?P<count>[1-9]\d*)?D(?P<sides>[1-9]\d*)", re.IGNORECASE)
@@ -104,7 +105,7 @@ def roll_tables(book: Book) -> tuple[list[RollTable], list[Diagnostic]]:
     problems: list[Diagnostic] = []
     used_ids: set[str] = set()
     for node, scope, section_id in _annotated(book):
-        table_id = _unique(scope, used_ids)
+        table_id = unique_id(scope, used_ids, "_")
         try:
             tables.append(_normalise(node, table_id, section_id))
         except _NotNormalisable as error:
@@ -123,7 +124,7 @@ def sequences(book: Book) -> list[Sequence]:
     for section in book.sections:
         for node, scope in walk_blocks(section.children, section.id):
             if isinstance(node, ItemList) and node.ordered and node.roll is None:
-                found.append(Sequence(_unique(scope, used), section.id, node.items))
+                found.append(Sequence(unique_id(scope, used, "_"), section.id, node.items))
     return found
 
 
@@ -157,15 +158,6 @@ def walk_blocks(content: Content, scope: str) -> Iterator[tuple[object, str]]:
                 yield from walk_blocks(item.children, scope)
         elif isinstance(node, Note | Important):
             yield from walk_blocks(node.children, scope)
-
-
-def _unique(base: str, used: set[str]) -> str:
-    candidate, n = base, 1
-    while candidate in used:
-        n += 1
-        candidate = f"{base}_{n}"
-    used.add(candidate)
-    return candidate
 
 
 def _normalise(node: Table | ItemList, table_id: str, section_id: str) -> RollTable:

@@ -395,6 +395,16 @@ class Book:
             yield from document.ids
 
 
+def unique_id(base: str, taken: set[str], separator: str = "-") -> str:
+    """``base``, or ``base-2``, ``base-3``... if taken; the id returned is added to ``taken``."""
+    candidate, n = base, 1
+    while candidate in taken:
+        n += 1
+        candidate = f"{base}{separator}{n}"
+    taken.add(candidate)
+    return candidate
+
+
 def plain_text(content: Content) -> str:
     """The text of some content with markup dropped and white space folded."""
     return " ".join("".join(_texts(content)).split())

@@ -44,6 +44,8 @@ class LintResult:
     """Every finding, in report order, with configured severities."""
     sources: dict[str, SourceText]
     files: int
+    terms: TermGraph | None = None
+    """The term graph the rules ran on (None when reading failed), for the stages after the lint."""
 
 
 @contextmanager
@@ -110,9 +112,11 @@ def build_term_graph(book: Book) -> TermGraph:
 def lint(read: ReadResult, config: Config) -> LintResult:
     """Every diagnostic for a book: reading problems, then the book rules (unless reading failed)."""
     found = list(read.diagnostics)
+    terms = None
     with gc_paused():
         if not read.fatal:
             images = available_images(image_folder(read.book, config.root))
-            found.extend(run_book_rules(LintInput(read.book, build_term_graph(read.book), images)))
+            terms = build_term_graph(read.book)
+            found.extend(run_book_rules(LintInput(read.book, terms, images)))
         diagnostics = apply_settings(found, config.severities)
-    return LintResult(tuple(diagnostics), read.sources, len(read.sources) or len(read.book.documents))
+    return LintResult(tuple(diagnostics), read.sources, len(read.sources) or len(read.book.documents), terms)

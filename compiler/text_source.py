@@ -11,10 +11,9 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from compiler.lint.rules import unreadable_source
-from compiler.model import Content, Document, Item, ItemList, Node, Section
-from compiler.source import SourceText, Span, read_text
-from compiler.xml_source import SourceResult, slugify
+from compiler.model import Content, Document, Item, ItemList, Node, Section, unique_id
+from compiler.source import SourceText, read_text
+from compiler.xml_source import SourceResult, slugify, unreadable
 
 _STEP = re.compile(r"^\s*(?P<number>\d+)\s*[-–.)]\s+(?P<text>\S.*)$")
 _BULLET = re.compile(r"^\s*[•·*-]\s+(?P<text>\S.*)$")
@@ -25,10 +24,7 @@ _DESCRIPTION = "Description:"
 def read_text_file(path: Path, display: str, *, language: str = "en") -> SourceResult:
     text, problem = read_text(path)
     if text is None:
-        diagnostic = unreadable_source.RULE.diagnostic(
-            f"cannot read `{display}`: {problem}", Span(display, 1, 1), target=display
-        )
-        return SourceResult(None, (diagnostic,), None)
+        return unreadable(display, problem or "unknown error")
     return parse_text_export(text, display, language=language)
 
 
@@ -114,10 +110,7 @@ def _build(sections: list[tuple[str, int, int, list[Node]]], source: SourceText)
     children: list[Section] = []
     taken = {root_id}
     for title, _, offset, content in sections[1:]:
-        section_id = slugify(title)
-        while section_id in taken:
-            section_id += "-2"
-        taken.add(section_id)
+        section_id = unique_id(slugify(title), taken)
         children.append(Section(section_id, False, title, 2, tuple(content), root_id, None, source, offset))
     body: Content = tuple(root_content) + tuple(children)
     return [Section(root_id, False, root_title, 1, body, None, None, source, root_offset)]

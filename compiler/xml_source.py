@@ -43,6 +43,7 @@ from compiler.model import (
     Section,
     Table,
     Value,
+    unique_id,
 )
 from compiler.source import SourceText, Span
 
@@ -70,16 +71,19 @@ def safe_parser() -> etree.XMLParser:
     )
 
 
+def unreadable(display: str, reason: str) -> SourceResult:
+    """The result for a source file that could not be read at all."""
+    message = f"cannot read `{display}`: {reason}"
+    diagnostic = unreadable_source.RULE.diagnostic(message, Span(display, 1, 1), target=display)
+    return SourceResult(None, (diagnostic,), None)
+
+
 def read_xml_file(path: Path, display: str, *, language: str = "en", validate: bool = True) -> SourceResult:
     """Read and parse one XML source file; ``display`` is the path shown in messages."""
     try:
         data = path.read_bytes()
     except OSError as error:
-        reason = error.strerror or str(error)
-        diagnostic = unreadable_source.RULE.diagnostic(
-            f"cannot read `{display}`: {reason.lower()}", Span(display, 1, 1), target=display
-        )
-        return SourceResult(None, (diagnostic,), None)
+        return unreadable(display, (error.strerror or str(error)).lower())
     return parse_xml_bytes(data, display, language=language, validate=validate)
 
 
@@ -309,13 +313,7 @@ class _Builder:
             self._taken_ids.add(slug)
             return slug
         # A repeated title: qualify it by its parent, then (rarely) count.
-        base = f"{parent_id}-{slug}" if parent_id else slug
-        candidate, n = base, 1
-        while candidate in self._taken_ids:
-            n += 1
-            candidate = f"{base}-{n}"
-        self._taken_ids.add(candidate)
-        return candidate
+        return unique_id(f"{parent_id}-{slug}" if parent_id else slug, self._taken_ids)
 
     def _table(self, el: etree._Element, section_id: str, definition: str | None) -> Table:
         offset = self._offset()

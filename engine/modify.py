@@ -15,9 +15,7 @@ from fractions import Fraction
 from typing import Any
 
 from engine.dice import fraction_text
-from engine.rules import BINDINGS, Rules, RulesError
-
-(PRIORITY,) = BINDINGS["modify"]
+from engine.rules import Rules, RulesError
 
 _SPEC = re.compile(
     r"^\s*(?:(?P<set>set)\s+(?P<value>\d+)|(?P<op>[*x/+-])\s*(?P<number>\d+))"

@@ -45,8 +45,6 @@ class Linker:
     """The URL of a section or figure from the current page, or None when the id does not exist."""
     image_href: Callable[[str], str | None]
     """The URL of an image, or None when the sources lack it."""
-    anchors: bool = True
-    """Whether definitions get their ``term-x`` anchors (not on the glossary, which repeats them)."""
     used_terms: set[str] = field(default_factory=set)
     """Terms referred to on the page (their previews go into the page)."""
 
@@ -96,8 +94,6 @@ def render_inline(node: object, linker: Linker) -> str:
     if isinstance(node, Important):
         return f'<strong class="rb-important">{_inline_all(node.children, linker)}</strong>'
     if isinstance(node, Definition):
-        if not linker.anchors:
-            return f'<span class="rb-definition">{_inline_all(node.children, linker)}</span>'
         return _definition_open(node) + _inline_all(node.children, linker) + "</span>"
     if isinstance(node, LineBreak):
         return "<br>"
@@ -135,8 +131,6 @@ def _definition_open(definition: Definition) -> str:
 def render_block(node: object, linker: Linker) -> str:
     if isinstance(node, Definition):
         anchor = f"term-{node.name}"
-        if not linker.anchors:
-            return f'<div class="rb-definition">\n{render_content(node.children, linker)}\n</div>'
         return (
             f'<div class="rb-definition" id="{escape(anchor)}" data-term="{escape(node.name)}">'
             f'<a class="rb-permalink" href="#{escape(anchor)}" title="Permanent link to this definition">¶</a>\n'

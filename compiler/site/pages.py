@@ -101,7 +101,7 @@ class SitePlan:
             text = text[:PREVIEW_LENGTH].rsplit(" ", 1)[0] + " …"
         return {"title": self.site.data["terms"].get(name, {}).get("name", name), "text": text}
 
-    def linker(self, page: str, *, anchors: bool = True) -> Linker:
+    def linker(self, page: str) -> Linker:
         terms = self.site.terms
         figures = {f.id: f.section_id for f in self.site.book.figures}
 
@@ -122,7 +122,7 @@ class SitePlan:
         def image_href(file: str) -> str | None:
             return relative(page, f"images/{file}") if file in self.site.images else None
 
-        return Linker(term_href, id_href, image_href, anchors=anchors)
+        return Linker(term_href, id_href, image_href)
 
     def previews_script(self, used: set[str]) -> str:
         """The previews of the terms a page uses, as a JSON script block the page script reads."""
@@ -137,9 +137,9 @@ class SitePlan:
         return f'<script type="application/json" class="rb-previews">{text}</script>'
 
 
-def build_pages(site: SiteInput, env: Environment) -> tuple[list[Page], list[Any]]:
+def build_pages(plan: SitePlan, env: Environment) -> tuple[list[Page], list[Any]]:
     """Every page of the site and the navigation (MkDocs ``nav`` form)."""
-    plan = SitePlan(site)
+    site = plan.site
     chapters = [chapter_page(plan, chapter, env) for chapter in plan.chapters]
     pages = [
         index_page(plan, env),
@@ -239,10 +239,10 @@ def index_page(plan: SitePlan, env: Environment) -> Page:
 
 def glossary_page(plan: SitePlan, env: Environment) -> Page:
     path = "glossary.md"
-    linker = plan.linker(path, anchors=False)
     terms = plan.site.terms
     data_terms = plan.site.data["terms"]
     by_letter: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    linked: set[str] = set()  # the terms the "Uses" lines link to: their previews go on the page
     for name in sorted(plan.term_page, key=lambda n: (data_terms[n]["name"].lower(), n)):
         definition = terms.definition(name)
         if definition is None:
@@ -256,8 +256,9 @@ def glossary_page(plan: SitePlan, env: Environment) -> Page:
             "used_in": _used_in(plan, path, name),
         }
         by_letter[_letter(entry["name"])].append(entry)
+        linked.update(use["term"] for use in entry["uses"] if use["href"])
     markdown = env.get_template("glossary.md.j2").render(
-        letters=sorted(by_letter.items()), previews=plan.previews_script(linker.used_terms)
+        letters=sorted(by_letter.items()), previews=plan.previews_script(linked)
     )
     return Page(path, "Glossary", markdown)
 

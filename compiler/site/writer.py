@@ -58,7 +58,8 @@ def build_site(
     may still be in the making, and may refuse the build, in which case the old site stays).
     """
     env = template_environment(project / "site_templates")
-    pages, nav = build_pages(site, env)
+    plan = SitePlan(site)
+    pages, nav = build_pages(plan, env)
     output.parent.mkdir(parents=True, exist_ok=True)
     work = Path(tempfile.mkdtemp(prefix=f".{output.name}-build-", dir=output.parent))
     try:
@@ -66,7 +67,7 @@ def build_site(
         _write_docs(docs, pages, site, project, extra_files, image_folder)
         warnings = _run_mkdocs(project / "mkdocs.yml", docs, work / "site", nav, extra_javascript)
         # Written straight into the built site: MkDocs would only copy them once more.
-        for name, text in graph_files(site).items():
+        for name, text in graph_files(plan).items():
             _write(work / "site" / name, text)
         for name, text in (late_files() if late_files is not None else {}).items():
             _write(work / "site" / name, text)
@@ -90,9 +91,9 @@ def _write_docs(
             shutil.copyfile(images / file, docs / "images" / file)
 
 
-def graph_files(site: SiteInput) -> dict[str, str]:
+def graph_files(plan: SitePlan) -> dict[str, str]:
     """The term-neighbourhood pictures: one SVG per initial letter."""
-    groups = neighbourhoods(SitePlan(site))
+    groups = neighbourhoods(plan)
     return {f"graph/{file}.svg": sprite(items) for file, items in sorted(groups.items())}
 
 

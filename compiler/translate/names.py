@@ -2,20 +2,15 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from compiler.model import Book
-from compiler.translate.align import align_sections
-from compiler.translate.terminology import load_terminology
+from compiler.translate.align import Pair
+from compiler.translate.terminology import Entry
 
 
-def term_translations(original: Book, translation: Book, terms_file: Path | None) -> dict[str, dict[str, str]]:
+def term_translations(original: Book, pairs: list[Pair], entries: dict[str, Entry]) -> dict[str, dict[str, str]]:
     """For each term with a terminology entry: its name, and the translated text of the section
     aligned with the one that defines it."""
-    entries = load_terminology(terms_file) if terms_file is not None and terms_file.is_file() else {}
-    aligned = {
-        p.original.id: p.translation.text for p in align_sections(original, translation) if p.original and p.translation
-    }
+    aligned = {p.original.id: p.translation.text for p in pairs if p.original and p.translation}
     found: dict[str, dict[str, str]] = {}
     for definition in original.definitions:
         entry = entries.get(definition.name)
