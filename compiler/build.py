@@ -1,4 +1,4 @@
-"""``rulebook build``: compile the book into its outputs (today: the rule data).
+"""``rulebook build``: compile the book into its outputs: the website, rules.json and its schema.
 
 The outputs are made in memory, checked, then written atomically: a build that
 fails (unreadable sources, data that fails its own schema) leaves the last
@@ -22,7 +22,7 @@ from compiler.diagnostics import Diagnostic
 from compiler.errors import InvalidRuleData
 from compiler.fileio import write_atomic
 from compiler.graph import TermGraph
-from compiler.pipeline import ReadResult
+from compiler.pipeline import ReadResult, read_book
 from compiler.site.pages import SiteInput
 from compiler.site.writer import SiteResult, build_site
 
@@ -56,7 +56,6 @@ class TranslationResult:
 def compare_translations(read: ReadResult, config: Config) -> list[TranslationResult]:
     """Every configured translation compared with the book (one that cannot be read is left out:
     ``rulebook compare`` says why, and the English outputs are still good)."""
-    from compiler.pipeline import read_book
     from compiler.translate.compare import compare_books, load_waivers
     from compiler.translate.terminology import load_terminology
 
@@ -86,10 +85,14 @@ def add_translations(data: dict[str, Any], read: ReadResult, translations: list[
 
 
 def compile_outputs(
-    read: ReadResult, config: Config, translations: list[TranslationResult] | None = None
+    read: ReadResult,
+    config: Config,
+    translations: list[TranslationResult] | None = None,
+    terms: TermGraph | None = None,
 ) -> BuildOutput:
-    """The rule data files, made and checked in memory."""
-    terms = TermGraph(read.book)
+    """The rule data files, made and checked in memory (``terms``: the lint's graph, if it made one)."""
+    if terms is None:
+        terms = TermGraph(read.book)
     if translations is None:
         translations = compare_translations(read, config)
     files = _rule_files(read, terms, config, translations)

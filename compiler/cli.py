@@ -341,7 +341,7 @@ def _run_build(args: argparse.Namespace) -> int:
     folder = args.output or config.output or config.root / "site"
     translations = compare_translations(read, config)
     if args.data_only:
-        written = write_outputs(compile_outputs(read, config, translations), folder)
+        written = write_outputs(compile_outputs(read, config, translations, result.terms), folder)
         _progress(args, f"Wrote {len(written)} files to {folder}.")
     else:
         terms = result.terms or build_term_graph(read.book)
@@ -371,8 +371,8 @@ def _run_serve(args: argparse.Namespace) -> int:
             print("rulebook: the sources cannot be read; still serving the last good site.", file=sys.stderr)
             return False
         translations = compare_translations(read, config)
-        output = compile_outputs(read, config, translations)
         result = lint(read, config)
+        output = compile_outputs(read, config, translations, result.terms)
         build_book_site(
             read,
             result.diagnostics,
