@@ -13,7 +13,17 @@ import lxml.html
 
 from .conftest import build, serve
 
-LINKCHECKER = Path(sys.executable).with_name("linkchecker")
+# LinkChecker run as its own command would be; only, run as root, it switches to user "nobody"
+# before loading its plugins, and "nobody" cannot read a virtual environment inside a private
+# folder (``mktemp -d``): the anchor check then silently vanishes. The tests serve their own
+# files on localhost, so they keep the caller's user.
+LINKCHECKER = (
+    "import sys\n"
+    "from linkcheck.command import linkchecker as command\n"
+    "command.drop_privileges = lambda: None\n"
+    "sys.argv[0] = 'linkchecker'\n"
+    "sys.exit(command.linkchecker())\n"
+)
 
 
 def page(site: Path, path: str) -> lxml.html.HtmlElement:
@@ -225,7 +235,17 @@ def linkcheck(url: str, tmp_path: Path) -> subprocess.CompletedProcess[str]:
     config = tmp_path / "linkcheckerrc"
     config.write_text("[filtering]\nignore=\n  ^https?://(?!127\\.0\\.0\\.1)\n[AnchorCheck]\n", encoding="utf-8")
     return subprocess.run(
-        [str(LINKCHECKER), "--config", str(config), "--no-status", "--recursion-level=-1", "--threads=4", url],
+        [
+            sys.executable,
+            "-c",
+            LINKCHECKER,
+            "--config",
+            str(config),
+            "--no-status",
+            "--recursion-level=-1",
+            "--threads=4",
+            url,
+        ],
         capture_output=True,
         text=True,
         timeout=600,
