@@ -26,6 +26,18 @@ LINKCHECKER = (
 )
 
 
+# The bundled book's chapters: the folders of their pages.
+CHAPTERS = (
+    "models-units-and-formations",
+    "general-principles",
+    "battlefield-logistics",
+    "characteristics",
+    "setting-up-a-game",
+    "the-pre-game-sequence",
+    "deployment_phase",
+)
+
+
 def page(site: Path, path: str) -> lxml.html.HtmlElement:
     return lxml.html.fromstring((site / path).read_bytes())
 
@@ -86,16 +98,7 @@ def test_dangling_references_are_broken_text_not_links(site: Path) -> None:
     total = sum(
         len(page(site, p.relative_to(site).as_posix()).cssselect("span.rb-dangling"))
         for p in site.glob("*/index.html")
-        if p.parent.name
-        in {
-            "models-units-and-formations",
-            "general-principles",
-            "battlefield-logistics",
-            "characteristics",
-            "setting-up-a-game",
-            "the-pre-game-sequence",
-            "deployment_phase",
-        }
+        if p.parent.name in CHAPTERS
     )
     # 221 dangling references, 4 that name sections, 1 with an invalid name, 9 dangling links.
     assert total == 221 + 4 + 1 + 9
@@ -112,18 +115,7 @@ def test_definitions_are_marked_with_permalinks_and_sections_have_stable_anchors
 
 
 def test_blocks_render_as_admonitions_tables_steps_and_figures(site: Path) -> None:
-    chapters = [
-        page(site, f"{c}/index.html")
-        for c in (
-            "models-units-and-formations",
-            "general-principles",
-            "battlefield-logistics",
-            "characteristics",
-            "setting-up-a-game",
-            "the-pre-game-sequence",
-            "deployment_phase",
-        )
-    ]
+    chapters = [page(site, f"{c}/index.html") for c in CHAPTERS]
     count = lambda selector: sum(len(c.cssselect(selector)) for c in chapters)  # noqa: E731
     assert count("div.admonition.note") == 13
     assert count("strong.rb-important") == 2
