@@ -10,6 +10,7 @@ A passage is left alone when its section's title is listed in ``skip``.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from compiler.model import Content, Definition, Document, ItemList, Node, Reference, Section
@@ -53,8 +54,23 @@ def link_document(document: Document, terms: list[Term], *, skip: tuple[str, ...
     """The document with its terms defined (in their sections) and linked wherever the text uses them."""
     if not document.sections or not terms:
         return document
-    source = document.sections[0].source
-    linker = _Linker(terms, source, {t.name.lower(): t for t in terms}, set(skip))
+    forms = {_singular_phrase(t.name): term_id(_singular_phrase(t.name)) for t in terms}
+    return _relinked(document, _Linker(forms, document.sections[0].source, {t.name.lower(): t for t in terms}, skip))
+
+
+def link_references(document: Document, forms: Mapping[str, str], *, skip: tuple[str, ...] = ()) -> Document:
+    """The document with every use of a known form linked to its term id, defining nothing.
+
+    For a translation: ``forms`` maps each translated term ("unité", "rang complet") to the
+    original's term id, so the translated text links to the original's definitions. A form mapped
+    to ``""`` is matched and left as text: "unité de mesure" is no use of "unité".
+    """
+    if not document.sections or not forms:
+        return document
+    return _relinked(document, _Linker(forms, document.sections[0].source, {}, skip))
+
+
+def _relinked(document: Document, linker: _Linker) -> Document:
     body = tuple(linker.section(s) for s in document.body)
     sections = tuple(sorted(_flatten(body), key=lambda s: s.offset))
     return Document(
@@ -74,14 +90,16 @@ def link_document(document: Document, terms: list[Term], *, skip: tuple[str, ...
 
 
 class _Linker:
-    def __init__(self, terms: list[Term], source: SourceText, by_title: dict[str, Term], skip: set[str]) -> None:
+    def __init__(
+        self, forms: Mapping[str, str], source: SourceText, by_title: dict[str, Term], skip: tuple[str, ...]
+    ) -> None:
         self.source = source
         self.by_title = by_title
         self.skip = {s.lower() for s in skip}
-        forms = sorted({_singular_phrase(t.name) for t in terms}, key=len, reverse=True)  # longest first
-        alternatives = "|".join(_plural_tolerant(f) for f in forms)
+        longest_first = sorted(forms, key=lambda f: (-len(f), f))
+        alternatives = "|".join(_plural_tolerant(f) for f in longest_first)
         self.pattern = re.compile(rf"(?<![\w-])({alternatives})(?![\w-])", re.IGNORECASE)
-        self.ids = {f.lower(): term_id(f) for f in forms}
+        self.ids = {" ".join(f.lower().split()): forms[f] for f in reversed(longest_first)}
         self.definitions: list[Definition] = []
         self.references: list[Reference] = []
         self.cursor = 0
@@ -140,8 +158,10 @@ class _Linker:
         parts: list[Node] = []
         position = 0
         for match in self.pattern.finditer(text):
-            parts.append(text[position : match.start()])
             name = self._id_of(match.group(1))
+            if not name:
+                continue  # a phrase that is no use of a term
+            parts.append(text[position : match.start()])
             reference = Reference(
                 name, match.group(1), None, section_id, definition, self.source, start + match.start()
             )
@@ -153,10 +173,11 @@ class _Linker:
         return tuple(p for p in parts if p != "")
 
     def _id_of(self, written: str) -> str:
-        lowered = written.lower()
-        for form, term in self.ids.items():
-            if lowered == form or _singular(lowered) == _singular(form) or lowered.rstrip("s") == form.rstrip("s"):
-                return term
+        """The term a match names: the form as written, else without the plural ending it matched with."""
+        lowered = " ".join(written.lower().split())
+        for ending in ("", "s", "x", "es"):
+            if lowered.endswith(ending) and lowered[: len(lowered) - len(ending)] in self.ids:
+                return self.ids[lowered[: len(lowered) - len(ending)]]
         return term_id(written)
 
     def _find(self, text: str) -> int:
@@ -179,7 +200,7 @@ def _singular_word(word: str) -> str:
 
 
 def _plural_tolerant(form: str) -> str:
-    return re.escape(form).replace(r"\ ", r"\s+") + "(?:s|es)?"
+    return re.escape(form).replace(r"\ ", r"\s+") + "(?:s|es|x)?"
 
 
 def _flatten(sections: tuple[Section, ...]) -> list[Section]:

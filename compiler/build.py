@@ -22,8 +22,9 @@ from compiler.diagnostics import Diagnostic
 from compiler.errors import InvalidRuleData
 from compiler.fileio import write_atomic
 from compiler.graph import TermGraph
+from compiler.model import Book
 from compiler.pipeline import ReadResult, read_book
-from compiler.site.pages import SiteInput
+from compiler.site.pages import SiteInput, SiteTranslation
 from compiler.site.writer import SiteResult, build_site
 
 if TYPE_CHECKING:
@@ -51,6 +52,7 @@ class TranslationResult:
     language: str
     comparison: Comparison
     terms: dict[str, Entry]
+    book: Book
 
 
 def compare_translations(read: ReadResult, config: Config) -> list[TranslationResult]:
@@ -70,7 +72,7 @@ def compare_translations(read: ReadResult, config: Config) -> list[TranslationRe
         comparison = compare_books(
             read.book, translated.book, translation_language=language, terms=terms, waivers=waivers
         )
-        results.append(TranslationResult(language, comparison, terms))
+        results.append(TranslationResult(language, comparison, terms, translated.book))
     return results
 
 
@@ -166,8 +168,17 @@ def build_book_site(
     summary = build_site_summary(read.book, terms, title=config.title, edition=config.edition)
     from compiler.translate.compare import report_context
 
-    reports = {t.language: report_context(t.comparison, translation_language=t.language) for t in translations}
-    site = SiteInput(read.book, terms, summary, diagnostics, available_images(images), reports)
+    site_translations = [
+        SiteTranslation(
+            t.language,
+            t.book,
+            t.comparison.pairs,
+            t.terms,
+            report_context(t.comparison, translation_language=t.language),
+        )
+        for t in translations
+    ]
+    site = SiteInput(read.book, terms, summary, diagnostics, available_images(images), site_translations)
     files: dict[str, str] = {}
     scripts: tuple[str, ...] = ()
     if live_reload is not None:

@@ -386,7 +386,8 @@ def _run_serve(args: argparse.Namespace) -> int:
         print("Site rebuilt.", file=sys.stderr)
         return True
 
-    watch = [*sources, config.root / "site_templates", config.root / "mkdocs.yml"]
+    translation_files = [p for t in config.translations.values() for p in (t.source, t.terms) if p is not None]
+    watch = [*sources, *translation_files, config.root / "site_templates", config.root / "mkdocs.yml"]
     return serve(build, watch, port=args.port)
 
 

@@ -64,6 +64,21 @@ def page(chromium: Any, base_url: str) -> Iterator[Any]:
     assert errors == [], "console errors"
 
 
+def search(page: Any, query: str) -> Any:
+    """Type a query into Material's search; the result links."""
+    page.locator("label.md-search__icon, .md-search__input").first.click()
+    box = page.locator("input.md-search__input")
+    results = page.locator(".md-search-result__item a")
+    # The search index loads in a worker; a query typed before it is ready is answered on the next keystroke.
+    for _ in range(30):
+        box.fill(query)
+        box.press("End")
+        page.wait_for_timeout(500)
+        if results.count():
+            break
+    return results
+
+
 def test_hovering_a_term_shows_its_definition(page: Any, base_url: str) -> None:
     page.goto(base_url + "battlefield-logistics/")
     term = page.locator("a.rb-term[data-term='base']").first
@@ -96,17 +111,7 @@ def test_dangling_references_are_not_links(page: Any, base_url: str) -> None:
 
 def test_search_finds_a_term_and_lands_on_it(page: Any, base_url: str) -> None:
     page.goto(base_url)
-    page.locator("label.md-search__icon, .md-search__input").first.click()
-    search = page.locator("input.md-search__input")
-    results = page.locator(".md-search-result__item a")
-    # The search index loads in a worker; a query typed before it is ready is answered on the next keystroke.
-    for _ in range(30):
-        search.fill("scatter dice")
-        search.press("End")
-        page.wait_for_timeout(500)
-        if results.count():
-            break
-    results.first.click()
+    search(page, "scatter dice").first.click()
     page.wait_for_url(re.compile(r"general-principles/"))
     assert "Scatter Dice" in page.locator("article").inner_text()
 
@@ -161,3 +166,51 @@ def test_serve_rebuilds_and_reloads_the_page_when_a_source_changes(chromium: Any
     finally:
         server.terminate()
         server.wait(timeout=10)
+
+
+def _switch_language(page: Any, name: str) -> None:
+    page.locator(".md-header .md-select").hover()
+    page.locator(".md-select__link", has_text=name).click()
+
+
+def test_language_switcher_lands_on_the_aligned_section(page: Any, base_url: str) -> None:
+    page.goto(base_url + "characteristics/#performing-a-leadership-test")
+    _switch_language(page, "Français")
+    page.wait_for_url(re.compile(r"/fr/s5/#s5-2-3$"))
+    assert page.locator("html").get_attribute("lang") == "fr"
+    assert "Test de Commandement" in page.locator("#s5-2-3").inner_text()
+    _switch_language(page, "English")
+    page.wait_for_url(re.compile(r"/characteristics/#performing-a-leadership-test$"))
+
+
+def test_french_term_links_preview_the_french_text_and_lead_to_it(page: Any, base_url: str) -> None:
+    page.goto(base_url + "fr/s4/")
+    term = page.locator("a.rb-term[data-term='base']").first
+    term.hover()
+    preview = page.locator(".rb-preview")
+    preview.wait_for(state="visible")
+    assert preview.locator("strong").inner_text() == "socle (Base)"
+    assert "Toutes les figurines sont fixées sur des socles" in preview.inner_text()
+    term.click()
+    page.wait_for_url(re.compile(r"/fr/s2/#term-base$"))
+    definition = page.locator("#term-base")
+    assert definition.inner_text().endswith("socles")  # the first use in the section aligned with Base's
+    box = definition.bounding_box()
+    assert box is not None and 0 <= box["y"] < 900
+
+
+def test_an_untranslated_chapter_says_so_and_links_to_the_original(page: Any, base_url: str) -> None:
+    page.goto(base_url + "fr/")
+    page.locator(".rb-toc a", has_text="Deployment Phase").click()
+    notice = page.locator(".rb-untranslated")
+    assert "Ce chapitre n'est pas encore traduit." in notice.inner_text()
+    notice.locator("a").click()
+    page.wait_for_url(re.compile(r"/deployment_phase/$"))
+    assert page.locator("html").get_attribute("lang") == "en"
+
+
+def test_french_search_finds_french_text(page: Any, base_url: str) -> None:
+    page.goto(base_url + "fr/")
+    search(page, "dé de déviation").first.click()
+    page.wait_for_url(re.compile(r"/fr/s3/"))
+    assert "Le dé de déviation" in page.locator("article").inner_text()

@@ -9,12 +9,12 @@ that passes HTML through (MkDocs, Zensical) builds the same site.
 
 from __future__ import annotations
 
-import functools
 import json
 import re
 from collections import defaultdict
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from jinja2 import Environment
 from markupsafe import escape
@@ -24,6 +24,10 @@ from compiler.graph import TermGraph
 from compiler.model import Book, Section
 from compiler.site.html import Linker, render_content
 from compiler.site.svg import Neighbourhood
+
+if TYPE_CHECKING:
+    from compiler.translate.align import Pair
+    from compiler.translate.terminology import Entry
 
 PREVIEW_LENGTH = 320
 CHAPTERS_PER_NAV_GROUP = 25
@@ -37,6 +41,19 @@ class Page:
     markdown: str
 
 
+@dataclass(frozen=True, slots=True)
+class SiteTranslation:
+    """A translation of the book, aligned with it: its own site goes under ``<language>/``."""
+
+    language: str
+    book: Book
+    pairs: list[Pair]
+    terms: dict[str, Entry]
+    """The terminology: the translated names of the original's terms."""
+    report: dict[str, Any]
+    """The side-by-side report's context (``compiler.translate.compare.report_context``)."""
+
+
 @dataclass
 class SiteInput:
     """Everything the pages are made from."""
@@ -47,29 +64,32 @@ class SiteInput:
     diagnostics: tuple[Diagnostic, ...]
     images: set[str] = field(default_factory=set)
     """Image files the sources provide (copied to ``images/``)."""
-    translation_reports: dict[str, dict[str, Any]] = field(default_factory=dict)
-    """Side-by-side report contexts by language (``compiler.translate.compare.report_context``)."""
+    translations: list[SiteTranslation] = field(default_factory=list)
 
 
 def page_url(path: str) -> str:
-    """The directory URL of a page (``use_directory_urls``): ``a.md`` -> ``a/``, ``index.md`` -> ``""``."""
+    """The directory URL of a page (``use_directory_urls``): ``a.md`` -> ``a/``, ``fr/index.md`` -> ``fr/``."""
     stem = path[: -len(".md")]
-    return "" if stem == "index" else stem + "/"
-
-
-@functools.lru_cache(maxsize=4096)
-def _root(from_path: str) -> str:
-    """The way from a page's URL back to the site root (``../`` for ``chapter/``)."""
-    return "../" * page_url(from_path).count("/")
+    if stem == "index":
+        return ""
+    return stem[: -len("index")] if stem.endswith("/index") else stem + "/"
 
 
 def relative(from_path: str, to_url: str) -> str:
     """A link from one page to a site URL (with optional ``#fragment``), relative as MkDocs expects."""
     target, _, fragment = to_url.partition("#")
     suffix = f"#{fragment}" if fragment else ""
-    if target == page_url(from_path):
+    here = page_url(from_path)
+    if target == here:
         return ("" if fragment else "./") + suffix
-    return (_root(from_path) + target or "./") + suffix
+    # Leave out the folders both URLs share: fr/s3/ -> fr/s2/ is ../s2/.
+    shared = 0
+    while True:
+        cut = here.find("/", shared) + 1
+        if cut == 0 or not target.startswith(here[:cut]):
+            break
+        shared = cut
+    return ("../" * here[shared:].count("/") + target[shared:] or "./") + suffix
 
 
 class SitePlan:
@@ -126,21 +146,32 @@ class SitePlan:
 
     def previews_script(self, used: set[str]) -> str:
         """The previews of the terms a page uses, as a JSON script block the page script reads."""
-        previews = {name: self.previews[name] for name in sorted(used) if name in self.previews}
-        # Escaped as jinja's tojson does: no "<", ">" or "&" from the sources reaches the HTML, even in JSON.
-        text = (
-            json.dumps(previews, ensure_ascii=False, sort_keys=True)
-            .replace("&", "\\u0026")
-            .replace("<", "\\u003c")
-            .replace(">", "\\u003e")
-        )
-        return f'<script type="application/json" class="rb-previews">{text}</script>'
+        return json_script("rb-previews", {name: self.previews[name] for name in sorted(used) if name in self.previews})
 
 
-def build_pages(plan: SitePlan, env: Environment) -> tuple[list[Page], list[Any]]:
-    """Every page of the site and the navigation (MkDocs ``nav`` form)."""
+def json_script(css_class: str, value: object) -> str:
+    """Data for the page script, as a JSON script block."""
+    # Escaped as jinja's tojson does: no "<", ">" or "&" from the sources reaches the HTML, even in JSON.
+    text = (
+        json.dumps(value, ensure_ascii=False, sort_keys=True)
+        .replace("&", "\\u0026")
+        .replace("<", "\\u003c")
+        .replace(">", "\\u003e")
+    )
+    return f'<script type="application/json" class="{css_class}">{text}</script>'
+
+
+def build_pages(
+    plan: SitePlan, env: Environment, alternates: Mapping[str, str] | None = None
+) -> tuple[list[Page], list[Any]]:
+    """Every page of the site and the navigation (MkDocs ``nav`` form).
+
+    ``alternates``: by chapter page, the script block that tells the language switcher where the
+    page and each of its sections are in the translations.
+    """
     site = plan.site
-    chapters = [chapter_page(plan, chapter, env) for chapter in plan.chapters]
+    alternates = alternates or {}
+    chapters = [chapter_page(plan, chapter, env, alternates.get(chapter.id + ".md", "")) for chapter in plan.chapters]
     pages = [
         index_page(plan, env),
         *chapters,
@@ -157,12 +188,11 @@ def build_pages(plan: SitePlan, env: Environment) -> tuple[list[Page], list[Any]
         {"Term graph": "graph.md"},
         {"Lint report": "lint.md"},
     ]
-    for language, context in sorted(site.translation_reports.items()):
-        path = f"translation-{language}.md"
-        pages.append(
-            Page(path, f"Translation report ({language})", env.get_template("translation.md.j2").render(**context))
-        )
-        nav.append({f"Translation report ({language})": path})
+    for translation in site.translations:
+        path = f"translation-{translation.language}.md"
+        title = f"Translation report ({translation.language})"
+        pages.append(Page(path, title, env.get_template("translation.md.j2").render(**translation.report)))
+        nav.append({title: path})
     return pages, nav
 
 
@@ -193,29 +223,42 @@ def md_text(text: str) -> str:
     return _MD_SPECIAL.sub(r"\\\1", " ".join(text.split()))
 
 
-def chapter_page(plan: SitePlan, chapter: Section, env: Environment) -> Page:
+def chapter_page(plan: SitePlan, chapter: Section, env: Environment, alternate: str = "") -> Page:
     path = chapter.id + ".md"
     linker = plan.linker(path)
     blocks: list[dict[str, Any]] = []
-    _section_blocks(chapter, linker, blocks)
+    section_blocks(chapter, linker, blocks)
     markdown = env.get_template("chapter.md.j2").render(
         title=chapter.title,
         blocks=blocks,
         previews=plan.previews_script(linker.used_terms),
+        alternate=alternate,
     )
     return Page(path, chapter.title, markdown)
 
 
-def _section_blocks(section: Section, linker: Linker, blocks: list[dict[str, Any]]) -> None:
+def section_blocks(
+    section: Section, linker: Linker, blocks: list[dict[str, Any]], after: Mapping[str, str] | None = None
+) -> None:
+    """A section and its subsections as page blocks: headings, and the HTML between them.
+
+    ``after``: HTML to add at the end of a section's own text, by section id (notices).
+    """
     blocks.append({"heading": "#" * section.level, "title": md_text(section.title), "id": section.id, "html": ""})
     pending: list[Any] = []
+    added = (after or {}).get(section.id)
     for node in section.children:
         if isinstance(node, Section):
             _flush(pending, linker, blocks)
-            _section_blocks(node, linker, blocks)
+            if added:
+                blocks.append({"heading": None, "html": added})
+                added = None
+            section_blocks(node, linker, blocks, after)
         else:
             pending.append(node)
     _flush(pending, linker, blocks)
+    if added:
+        blocks.append({"heading": None, "html": added})
 
 
 def _flush(pending: list[Any], linker: Linker, blocks: list[dict[str, Any]]) -> None:

@@ -15,12 +15,14 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
 from compiler.errors import SiteBuildError
 from compiler.site.pages import Page, SiteInput, SitePlan, build_pages, neighbourhoods
 from compiler.site.svg import sprite
+from compiler.site.translated import TranslatedSite, build_translated_site, load_strings
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,15 +59,31 @@ def build_site(
     ``late_files`` gives files to add to the finished site, asked for only once MkDocs is done (they
     may still be in the making, and may refuse the build, in which case the old site stays).
     """
-    env = template_environment(project / "site_templates")
+    templates = project / "site_templates"
+    env = template_environment(templates)
     plan = SitePlan(site)
-    pages, nav = build_pages(plan, env)
+    translated = [build_translated_site(plan, t, env, load_strings(templates, t.language)) for t in site.translations]
+    alternates: dict[str, str] = {}
+    for translation in translated:
+        for page, block in translation.original_alternates.items():
+            alternates[page] = alternates.get(page, "") + block
+    pages, nav = build_pages(plan, env, alternates)
+    languages = _languages(site, translated, load_strings(templates, "en"))
     output.parent.mkdir(parents=True, exist_ok=True)
     work = Path(tempfile.mkdtemp(prefix=f".{output.name}-build-", dir=output.parent))
     try:
         docs = work / "docs"
         _write_docs(docs, pages, site, project, extra_files, image_folder)
-        warnings = _run_mkdocs(project / "mkdocs.yml", docs, work / "site", nav, extra_javascript)
+        config_file = project / "mkdocs.yml"
+        options = _language_options(config_file, None, languages, "")
+        warnings = _run_mkdocs(config_file, docs, work / "site", nav, extra_javascript, options)
+        for translation in translated:
+            docs = work / f"docs-{translation.language}"
+            _write_docs(docs, translation.pages, site, project, extra_files, None)
+            options = _language_options(config_file, translation, languages, f"{translation.language}/")
+            site_dir = work / "site" / translation.language
+            warnings += _run_mkdocs(config_file, docs, site_dir, translation.nav, extra_javascript, options)
+            pages.extend(translation.pages)
         # Written straight into the built site: MkDocs would only copy them once more.
         for name, text in graph_files(plan).items():
             _write(work / "site" / name, text)
@@ -75,6 +93,50 @@ def build_site(
     finally:
         shutil.rmtree(work, ignore_errors=True)
     return SiteResult(len(pages), warnings)
+
+
+def _languages(site: SiteInput, translated: list[TranslatedSite], strings: dict[str, str]) -> list[dict[str, str]]:
+    """The language switcher's entries (Material's ``extra.alternate``), links from the site root."""
+    if not translated:
+        return []
+    original = site.book.documents[0].language if site.book.documents else "en"
+    entries = [{"name": strings["language_name"], "link": "./", "lang": original}]
+    for translation in translated:
+        name = translation.strings["language_name"]
+        entries.append({"name": name, "link": f"{translation.language}/", "lang": translation.language})
+    return entries
+
+
+def _language_options(
+    config_file: Path, translation: TranslatedSite | None, languages: list[dict[str, str]], prefix: str
+) -> dict[str, Any]:
+    """MkDocs settings for one language's build: the switcher, and for a translation its language,
+    search language, name and URL (everything else is the project's ``mkdocs.yml``)."""
+    if not languages:
+        return {}
+    from mkdocs.utils.yaml import yaml_load
+
+    with config_file.open(encoding="utf-8") as stream:
+        raw = yaml_load(stream)
+    back = "../" * prefix.count("/")
+    extra = dict(raw.get("extra") or {})
+    extra["alternate"] = [{**entry, "link": back + entry["link"]} for entry in languages]
+    options: dict[str, Any] = {"extra": extra}
+    if translation is None:
+        return options
+    theme = raw.get("theme") or {}
+    theme = dict(theme) if isinstance(theme, dict) else {"name": theme}
+    theme["language"] = translation.language
+    plugins = []
+    for plugin in raw.get("plugins") or []:
+        if plugin == "search" or (isinstance(plugin, dict) and "search" in plugin):
+            settings = dict(plugin["search"] or {}) if isinstance(plugin, dict) else {}
+            plugin = {"search": {**settings, "lang": translation.language}}
+        plugins.append(plugin)
+    options.update(theme=theme, plugins=plugins, site_name=translation.title)
+    if raw.get("site_url"):
+        options["site_url"] = str(raw["site_url"]).rstrip("/") + "/" + prefix
+    return options
 
 
 def _write_docs(
@@ -140,7 +202,12 @@ def _build_date() -> Iterator[None]:
 
 
 def _run_mkdocs(
-    config_file: Path, docs: Path, site_dir: Path, nav: list[object], scripts: tuple[str, ...]
+    config_file: Path,
+    docs: Path,
+    site_dir: Path,
+    nav: list[object],
+    scripts: tuple[str, ...],
+    options: dict[str, Any],
 ) -> tuple[str, ...]:
     from mkdocs.commands.build import build
     from mkdocs.config import load_config
@@ -148,7 +215,9 @@ def _run_mkdocs(
 
     with _mkdocs_logging() as collected, _build_date():
         try:
-            config = load_config(config_file=str(config_file), docs_dir=str(docs), site_dir=str(site_dir), nav=nav)
+            config = load_config(
+                config_file=str(config_file), docs_dir=str(docs), site_dir=str(site_dir), nav=nav, **options
+            )
             config.extra_javascript.extend(scripts)
             build(config)
         except MkDocsException as error:

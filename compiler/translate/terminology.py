@@ -31,6 +31,9 @@ class Entry:
     preferred: str
     accepted: tuple[str, ...] = ()
     forbidden: tuple[str, ...] = ()
+    unlinked: tuple[str, ...] = ()
+    """Phrases the site never links: renderings that are also ordinary words ("points"), or phrases
+    that contain the term and mean something else ("unité de mesure")."""
 
 
 def load_terminology(path: Path) -> dict[str, Entry]:
@@ -47,6 +50,7 @@ def load_terminology(path: Path) -> dict[str, Entry]:
             fields["preferred"],
             tuple(fields.get("accepted", ())),
             tuple(fields.get("forbidden", ())),
+            tuple(fields.get("unlinked", ())),
         )
     return entries
 

@@ -43,3 +43,38 @@
   });
   document.addEventListener("keydown", function (event) { if (event.key === "Escape") { hide(); } });
 })();
+
+// Language switcher: each chapter page says where it and each of its sections are in the other
+// languages (a JSON script block). The header's language links then lead to the aligned page, and
+// a click lands on the section being read.
+(function () {
+  "use strict";
+  var alternates = {};
+  document.querySelectorAll("script.rb-alternate").forEach(function (block) {
+    try { Object.assign(alternates, JSON.parse(block.textContent)); } catch (error) { /* keep the links */ }
+  });
+
+  function sectionInView() {
+    var current = null;
+    document.querySelectorAll(".md-content h1[id], .md-content h2[id], .md-content h3[id], .md-content h4[id], .md-content h5[id], .md-content h6[id]").forEach(function (heading) {
+      if (heading.getBoundingClientRect().top <= 120) { current = heading.id; }
+    });
+    return current;
+  }
+
+  document.querySelectorAll("a.md-select__link[hreflang]").forEach(function (link) {
+    var alternate = alternates[link.getAttribute("hreflang")];
+    if (alternate && alternate.page) { link.setAttribute("href", alternate.page); }
+  });
+  document.addEventListener("click", function (event) {
+    var link = event.target.closest && event.target.closest("a.md-select__link[hreflang]");
+    var alternate = link && alternates[link.getAttribute("hreflang")];
+    if (!alternate) { return; }
+    var section = sectionInView();
+    var target = section && alternate.sections[section];
+    if (target) {
+      event.preventDefault();
+      window.location.href = target;
+    }
+  });
+})();

@@ -1,0 +1,454 @@
+"""The site in a translation's language, cross-linked with the original's.
+
+A translation converted from a PDF marks no terms. Its terminology says which words render which of
+the original's terms, so every use of them links to where the translation states the rule: the
+section aligned with the one that defines the term in the original, where the first use is marked as
+the definition (with a permalink), and the preview shows that translated text. A term whose section
+is not translated links to the original's definition. Sections of the original that the translation
+lacks get a visible notice with a link to the original: a whole chapter gets a page of its own.
+
+Both sites carry, on every chapter page, where the page and each of its sections are in the other
+language (a JSON block): the language switcher reads it to land on the aligned section.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import tomllib
+import unicodedata
+from collections import defaultdict
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from jinja2 import Environment
+from markupsafe import escape
+
+from compiler.autolink import link_references
+from compiler.model import (
+    Content,
+    Definition,
+    Document,
+    Important,
+    ItemList,
+    Node,
+    Note,
+    Reference,
+    Section,
+    plain_text,
+    unique_id,
+)
+from compiler.site.html import Linker, render_content
+from compiler.site.pages import (
+    PREVIEW_LENGTH,
+    Page,
+    SitePlan,
+    SiteTranslation,
+    json_script,
+    page_url,
+    relative,
+    section_blocks,
+)
+from compiler.translate.terminology import Entry
+
+MIN_FORM_LENGTH = 3
+"""Shorter renderings (abbreviations such as "F" or "CC") are too ambiguous to link in running text."""
+
+
+@dataclass(frozen=True, slots=True)
+class TranslatedSite:
+    """The pages of one translation's site, and what the original's pages need to point at it."""
+
+    language: str
+    title: str
+    pages: list[Page]
+    nav: list[Any]
+    original_alternates: dict[str, str]
+    """By the original's chapter page: the script block saying where it is in this translation."""
+    strings: Mapping[str, str]
+
+
+def load_strings(templates: Path, language: str) -> dict[str, str]:
+    """The site's own words in a language (``site_templates/strings.toml``), English where missing."""
+    table = tomllib.loads((templates / "strings.toml").read_text(encoding="utf-8"))
+    return {**table["en"], **table.get(language, {})}
+
+
+def build_translated_site(
+    original: SitePlan, translation: SiteTranslation, env: Environment, strings: Mapping[str, str]
+) -> TranslatedSite:
+    plan = TranslatedPlan(original, translation, strings)
+    pages: list[Page] = [plan.index_page(env)]
+    chapters = []
+    for kind, section in plan.reading_order:
+        page = plan.chapter_page(section, env) if kind == "translated" else plan.untranslated_page(section, env)
+        chapters.append(page)
+    pages += chapters
+    pages.append(plan.glossary_page(env))
+    nav: list[Any] = [
+        {strings["home"]: "index.md"},
+        {strings["rules"]: [{str(escape(p.title)): p.path} for p in chapters]},
+        {strings["glossary"]: "glossary.md"},
+    ]
+    return TranslatedSite(plan.language, plan.title, pages, nav, plan.original_alternates(), strings)
+
+
+class TranslatedPlan:
+    """Where the translation puts each page, section and term, and how they pair with the original's."""
+
+    def __init__(self, original: SitePlan, translation: SiteTranslation, strings: Mapping[str, str]) -> None:
+        self.original = original
+        self.language = translation.language
+        self.strings = strings
+        self.prefix = f"{translation.language}/"
+        graph = original.site.terms
+        self.entries = {t: e for t, e in sorted(translation.terms.items()) if t in original.term_page}
+        documents = [link_references(d, _forms(self.entries)) for d in translation.book.documents]
+
+        # Aligned sections, both ways. A titled note stands for the section that holds it.
+        self.to_translation: dict[str, str] = {}
+        self.to_original: dict[str, str] = {}
+        for pair in translation.pairs:
+            if pair.original is None or pair.translation is None:
+                continue
+            there, here = pair.original.id.split("/")[0], pair.translation.id.split("/")[0]
+            if pair.original.kind == "section":
+                self.to_translation.setdefault(there, here)
+            self.to_original.setdefault(here, there)
+
+        # Where each term is stated in the translation: the aligned section of its definition.
+        self.term_section: dict[str, str] = {}
+        for term in self.entries:
+            definition = graph.definition(term)
+            stated = self._translated_ancestor(definition.section_id) if definition else None
+            if stated is not None:
+                self.term_section[term] = stated
+        wanted: dict[str, set[str]] = defaultdict(set)
+        for term, here in self.term_section.items():
+            wanted[here].add(term)
+        self.marked: set[str] = set()
+        documents = [_mark_definitions(d, wanted, self.marked) for d in documents]
+
+        chapters = [s for d in documents for s in d.body]
+        numbered = [i for i, c in enumerate(chapters) if c.number is not None]
+        self.front = chapters[: numbered[0]] if numbered else []
+        self.chapters = chapters[len(self.front) :]
+        self.title = self.front[0].title if self.front else (chapters[0].title if chapters else translation.language)
+        self.sections: dict[str, Section] = {}
+        self.page_of: dict[str, str] = {}
+        for chapter in self.front:
+            self._place(chapter, "index.md")
+        for chapter in self.chapters:
+            self._place(chapter, chapter.id + ".md")
+        self.references: dict[str, list[str]] = defaultdict(list)
+        for document in documents:
+            for reference in document.references:
+                self.references[reference.name].append(reference.section_id)
+
+        # The original's sections the translation lacks: whole chapters get a page, others a notice.
+        self.untranslated_page_of: dict[str, str] = {}
+        self.notices: dict[str, list[Section]] = defaultdict(list)
+        taken = {c.id for c in self.chapters} | {"index", "glossary"}
+        for chapter in original.chapters:
+            if chapter.id not in self.to_translation:
+                self.untranslated_page_of[chapter.id] = f"{unique_id(chapter.id, taken)}.md"
+            for section in _walk(chapter):
+                if section.id in self.to_translation or section.parent_id not in self.to_translation:
+                    continue
+                self.notices[self.to_translation[section.parent_id]].append(section)
+        self.reading_order = self._reading_order()
+        self.previews = {term: self._preview(term) for term in self.entries}
+
+    # Places ---------------------------------------------------------------------------------------
+
+    def _place(self, section: Section, page: str) -> None:
+        self.sections[section.id] = section
+        self.page_of[section.id] = page
+        for node in section.children:
+            if isinstance(node, Section):
+                self._place(node, page)
+
+    def _translated_ancestor(self, section_id: str | None) -> str | None:
+        """The translated section aligned with this section of the original, or with its nearest ancestor."""
+        graph = self.original.site.terms
+        while section_id is not None:
+            if section_id in self.to_translation:
+                return self.to_translation[section_id]
+            section = graph.section(section_id)
+            section_id = section.parent_id if section else None
+        return None
+
+    def _original_ancestor(self, section_id: str | None) -> str | None:
+        while section_id is not None:
+            if section_id in self.to_original:
+                return self.to_original[section_id]
+            section = self.sections.get(section_id)
+            section_id = section.parent_id if section else None
+        return None
+
+    def _reading_order(self) -> list[tuple[str, Section]]:
+        """The translated chapters in their order, each untranslated chapter after the one it follows."""
+        order: list[tuple[str, Section]] = [("translated", c) for c in self.chapters]
+        position = 0
+        for chapter in self.original.chapters:
+            here = self.to_translation.get(chapter.id)
+            if here is not None:
+                found = next((i for i, (_, c) in enumerate(order) if c.id == self.page_of.get(here, "")[:-3]), None)
+                position = position if found is None else found + 1
+            else:
+                order.insert(position, ("untranslated", chapter))
+                position += 1
+        return order
+
+    def url(self, section_id: str) -> str | None:
+        """A translated section's URL from the site root."""
+        page = self.page_of.get(section_id)
+        if page is None:
+            return None
+        anchor = "" if page != "index.md" and page[:-3] == section_id else f"#{section_id}"
+        return self.prefix + page_url(page) + anchor
+
+    def original_url(self, section_id: str) -> str | None:
+        """A section of the original: its URL from the site root."""
+        chapter = self.original.chapter_of.get(section_id)
+        if chapter is None:
+            return None
+        return page_url(chapter + ".md") + ("" if chapter == section_id else f"#{section_id}")
+
+    def _from(self, page: str, url: str) -> str:
+        """A link from a page of this translation's site to a URL from the site root."""
+        return relative(self.prefix + page, url)
+
+    def term_url(self, term: str) -> str | None:
+        here = self.term_section.get(term)
+        if here is not None:
+            url = self.url(here)
+            if url is not None:
+                return url.split("#")[0] + (f"#term-{term}" if term in self.marked else f"#{here}")
+        target = self.original.term_page.get(term)
+        return page_url(target) + f"#term-{term}" if target else None
+
+    def linker(self, page: str) -> Linker:
+        def term_href(name: str) -> str | None:
+            url = self.term_url(name)
+            return None if url is None else self._from(page, url)
+
+        def id_href(target: str) -> str | None:
+            url = self.url(target)
+            return None if url is None else self._from(page, url)
+
+        return Linker(term_href, id_href, lambda file: None)
+
+    def _preview(self, term: str) -> dict[str, str]:
+        entry = self.entries[term]
+        name = self.original.site.data["terms"].get(term, {}).get("name", term)
+        here = self.term_section.get(term)
+        section = self.sections.get(here) if here else None
+        if section is not None:
+            text = plain_text(tuple(n for n in section.children if not isinstance(n, Section)))
+        else:
+            text = f"({self.strings['original_text']}) {self.original.previews.get(term, {}).get('text', '')}"
+        if len(text) > PREVIEW_LENGTH:
+            text = text[:PREVIEW_LENGTH].rsplit(" ", 1)[0] + " …"
+        return {"title": f"{entry.preferred} ({name})", "text": text}
+
+    def _previews_script(self, used: set[str]) -> str:
+        return json_script("rb-previews", {t: self.previews[t] for t in sorted(used) if t in self.previews})
+
+    # Language switcher ---------------------------------------------------------------------------
+
+    def _alternate(self, page: str, target_page: str, sections: Mapping[str, str], from_original: bool) -> str:
+        def link(url: str) -> str:
+            return relative(page, url) if from_original else self._from(page, url)
+
+        language = self.language if from_original else self.original.site.book.documents[0].language
+        value = {language: {"page": link(target_page), "sections": {k: link(v) for k, v in sorted(sections.items())}}}
+        return json_script("rb-alternate", value)
+
+    def original_alternates(self) -> dict[str, str]:
+        found = {}
+        for chapter in self.original.chapters:
+            page = chapter.id + ".md"
+            if chapter.id in self.untranslated_page_of:
+                target = self.prefix + page_url(self.untranslated_page_of[chapter.id])
+                found[page] = self._alternate(page, target, {}, True)
+                continue
+            sections = {}
+            for section in _walk(chapter):
+                here = self._translated_ancestor(section.id)
+                url = self.url(here) if here else None
+                if url is not None:
+                    sections[section.id] = url
+            target = sections.get(chapter.id, self.prefix)
+            found[page] = self._alternate(page, target, sections, True)
+        return found
+
+    def _translated_alternate(self, page: str, chapter: Section) -> str:
+        sections = {}
+        for section in _walk(chapter):
+            there = self._original_ancestor(section.id)
+            url = self.original_url(there) if there else None
+            if url is not None:
+                sections[section.id] = url
+        return self._alternate(page, sections.get(chapter.id, ""), sections, False)
+
+    # Pages -----------------------------------------------------------------------------------------
+
+    def chapter_page(self, chapter: Section, env: Environment) -> Page:
+        path = chapter.id + ".md"
+        linker = self.linker(path)
+        blocks: list[dict[str, Any]] = []
+        section_blocks(chapter, linker, blocks, self._notices(path))
+        markdown = env.get_template("chapter.md.j2").render(
+            title=chapter.title,
+            blocks=blocks,
+            previews=self._previews_script(linker.used_terms),
+            alternate=self._translated_alternate(path, chapter),
+        )
+        return Page(path, chapter.title, markdown)
+
+    def _notices(self, page: str) -> dict[str, str]:
+        """For each translated section: the notice listing the original's subsections it lacks."""
+        notices = {}
+        for here, missing in self.notices.items():
+            links = ", ".join(
+                f'<a href="{escape(self._from(page, url))}">{escape(s.title)}</a>'
+                for s in missing
+                if (url := self.original_url(s.id))
+            )
+            notices[here] = (
+                f'<div class="admonition warning rb-untranslated"><p class="admonition-title">'
+                f"{escape(self.strings['untranslated_sections'])}</p><p>{links}</p></div>"
+            )
+        return notices
+
+    def untranslated_page(self, chapter: Section, env: Environment) -> Page:
+        path = self.untranslated_page_of[chapter.id]
+        url = self.original_url(chapter.id) or ""
+        sections = [
+            {"title": s.title, "href": self._from(path, self.original_url(s.id) or url)}
+            for s in _walk(chapter)
+            if s.id != chapter.id
+        ]
+        markdown = env.get_template("untranslated.md.j2").render(
+            title=chapter.title,
+            strings=self.strings,
+            original_href=self._from(path, url),
+            sections=sections,
+            alternate=self._alternate(path, url, {}, False),
+        )
+        return Page(path, chapter.title, markdown)
+
+    def index_page(self, env: Environment) -> Page:
+        path = "index.md"
+        linker = self.linker(path)
+        front = [
+            render_content(tuple(n for n in section.children if not isinstance(n, Section)), linker)
+            for chapter in self.front
+            for section in _walk(chapter)
+        ]
+        chapters = []
+        for kind, section in self.reading_order:
+            page = section.id + ".md" if kind == "translated" else self.untranslated_page_of[section.id]
+            chapters.append({"title": section.title, "href": page_url(page), "translated": kind == "translated"})
+        markdown = env.get_template("translated_index.md.j2").render(
+            title=self.title,
+            front=[html for html in front if html.strip()],
+            chapters=chapters,
+            strings=self.strings,
+            report_href=self._from(path, f"translation-{self.language}/"),
+            previews=self._previews_script(linker.used_terms),
+        )
+        return Page(path, self.title, markdown)
+
+    def glossary_page(self, env: Environment) -> Page:
+        path = "glossary.md"
+        names = self.original.site.data["terms"]
+        entries = []
+        for term, entry in self.entries.items():
+            url = self.term_url(term)
+            original = self.original.term_page[term]
+            used_in = sorted(
+                {s for s in self.references.get(term, []) if s in self.sections},
+                key=lambda s: self.sections[s].offset,
+            )
+            entries.append(
+                {
+                    "id": term,
+                    "name": entry.preferred,
+                    "accepted": entry.accepted,
+                    "original_name": names.get(term, {}).get("name", term),
+                    "href": self._from(path, url) if url else None,
+                    "original_href": self._from(path, page_url(original) + f"#term-{term}"),
+                    "text": self.previews[term]["text"],
+                    "translated": term in self.term_section,
+                    "used_in": [
+                        {"title": self.sections[s].title, "href": self._from(path, self.url(s) or "")} for s in used_in
+                    ],
+                }
+            )
+        entries.sort(key=lambda e: (_folded(str(e["name"])), e["id"]))
+        by_letter: dict[str, list[dict[str, Any]]] = defaultdict(list)
+        for item in entries:
+            letter = _folded(str(item["name"]))[:1].upper()
+            by_letter[letter if letter.isalpha() else "#"].append(item)
+        markdown = env.get_template("translated_glossary.md.j2").render(
+            letters=sorted(by_letter.items()), strings=self.strings
+        )
+        return Page(path, self.strings["glossary"], markdown)
+
+
+def _forms(entries: Mapping[str, Entry]) -> dict[str, str]:
+    """Each translated rendering of a term, mapped to the term id; preferred terms win over variants,
+    and phrases marked ``unlinked`` map to no term (the linker leaves them as text)."""
+    forms: dict[str, str] = {}
+    for term, entry in entries.items():
+        for form in entry.accepted:
+            if len(form) >= MIN_FORM_LENGTH:
+                forms.setdefault(form, term)
+    for term, entry in entries.items():
+        if len(entry.preferred) >= MIN_FORM_LENGTH:
+            forms[entry.preferred] = term
+    for entry in entries.values():
+        for phrase in entry.unlinked:
+            forms[phrase] = ""
+    return forms
+
+
+def _mark_definitions(document: Document, wanted: Mapping[str, set[str]], marked: set[str]) -> Document:
+    """The first use of each term in the section that states it becomes its marked definition."""
+
+    def content(nodes: Content, section_id: str) -> Content:
+        out: list[Node] = []
+        for node in nodes:
+            if isinstance(node, Section):
+                out.append(section(node))
+            elif isinstance(node, Reference) and node.name in wanted.get(section_id, ()) and node.name not in marked:
+                marked.add(node.name)
+                out.append(Definition(node.name, (node.text,), section_id, None, node.source, node.offset))
+            elif isinstance(node, Important | Note | Definition):
+                out.append(node._replace(children=content(node.children, section_id)))
+            elif isinstance(node, ItemList):
+                items = tuple(i._replace(children=content(i.children, section_id)) for i in node.items)
+                out.append(node._replace(items=items))
+            else:
+                out.append(node)
+        return tuple(out)
+
+    def section(node: Section) -> Section:
+        return node._replace(children=content(node.children, node.id))
+
+    return dataclasses.replace(document, body=tuple(section(s) for s in document.body))
+
+
+def _walk(section: Section) -> list[Section]:
+    found = [section]
+    for node in section.children:
+        if isinstance(node, Section):
+            found += _walk(node)
+    return found
+
+
+def _folded(text: str) -> str:
+    return unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode().lower()

@@ -1,0 +1,210 @@
+"""The translation's own site: French pages linked to the terms, the language switcher, untranslated notices.
+
+Small hand-made English/French pairs pin each behaviour without MkDocs; the bundled book's built site
+(the ``site`` fixture) pins what the seeds give.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+from urllib.parse import urldefrag, urljoin
+
+import lxml.html
+import pytest
+
+from compiler.data import build_site_summary
+from compiler.graph import TermGraph
+from compiler.markdown_source import parse_markdown_string
+from compiler.model import Book
+from compiler.site.pages import SiteInput, SitePlan, SiteTranslation, build_pages
+from compiler.site.translated import TranslatedSite, build_translated_site, load_strings
+from compiler.site.writer import template_environment
+from compiler.translate.compare import compare_books, report_context
+from compiler.translate.terminology import Entry
+from compiler.xml_source import parse_xml_string
+
+from .conftest import ROOT
+
+ENGLISH = """<document>
+<chapter title="Units" id="units">
+  <section title="Ranks" id="ranks"><definition name="rank">A rank is a row of 5 models side by side.</definition>
+  A <reference name="unit">unit</reference> has 3 ranks.</section>
+  <section title="Unit" id="unit-section"><definition name="unit">A unit is 10 models or more acting as one.</definition></section>
+  <section title="Hordes" id="hordes">A unit 10 wide is a horde. Its <reference name="rank">ranks</reference> count twice.</section>
+</chapter>
+<chapter title="Deployment" id="deployment"><section title="Zones" id="zones">Deploy each <reference name="unit">unit</reference> 12 inches away.</section></chapter>
+</document>"""
+
+FRENCH = """# 1 Unités
+
+## 1.1 Rangs
+
+Un rang est une ligne de 5 figurines côte à côte. Une unité a 3 rangs.
+
+## 1.2 Unité
+
+Une unité compte 10 figurines ou plus qui agissent ensemble.
+"""
+
+TERMS = {
+    "rank": Entry("rank", "rang"),
+    "unit": Entry("unit", "unité", ("régiment",)),
+}
+
+
+Built = tuple[TranslatedSite, dict[str, str]]
+"""The French site, and the English pages by path."""
+
+
+@pytest.fixture(scope="module")
+def built() -> Built:
+    english = parse_xml_string(ENGLISH, "en.xml").document
+    french = parse_markdown_string(FRENCH, "fr.md", language="fr").document
+    assert english is not None and french is not None
+    original, translation = Book((english,)), Book((french,))
+    terms = TermGraph(original)
+    summary = build_site_summary(original, terms, title="Book", edition="1")
+    comparison = compare_books(original, translation, translation_language="fr", terms=TERMS)
+    report = report_context(comparison, translation_language="fr")
+    pairs = comparison.pairs
+    site = SiteInput(original, terms, summary, (), set(), [SiteTranslation("fr", translation, pairs, TERMS, report)])
+    env = template_environment(ROOT / "site_templates")
+    plan = SitePlan(site)
+    translated = build_translated_site(plan, site.translations[0], env, load_strings(ROOT / "site_templates", "fr"))
+    pages, _ = build_pages(plan, env, translated.original_alternates)
+    return translated, {p.path: p.markdown for p in pages}
+
+
+def french(built: Built, path: str) -> str:
+    return next(p.markdown for p in built[0].pages if p.path == path)
+
+
+def script_data(markdown: str, css_class: str) -> Any:
+    found = re.search(rf'class="{css_class}">(.*?)</script>', markdown)
+    assert found is not None, css_class
+    return json.loads(found.group(1))
+
+
+def test_french_uses_of_terms_link_to_the_french_statement_of_the_rule(built: Built) -> None:
+    page = french(built, "s1.md")
+    # The first use in the section aligned with the definition's is marked as the definition.
+    assert '<span class="rb-definition" id="term-rank" data-term="rank">' in page
+    assert '<span class="rb-definition" id="term-unit" data-term="unit">' in page
+    # Later uses, plurals included, link to it on the same page.
+    assert re.search(r'<a class="rb-term" href="#term-rank" data-term="rank">rangs</a>', page)
+    assert re.search(r'<a class="rb-term" href="#term-unit" data-term="unit">[Uu]nité</a>', page)
+
+
+def test_french_previews_show_the_french_text_with_the_original_name(built: Built) -> None:
+    page = french(built, "s1.md")
+    previews = script_data(page, "rb-previews")
+    assert previews["rank"]["title"] == "rang (Rank)"
+    assert previews["rank"]["text"].startswith("Un rang est une ligne de 5 figurines")
+
+
+def test_an_untranslated_chapter_gets_a_page_with_a_notice_and_keeps_its_place(built: Built) -> None:
+    assert [p.path for p in built[0].pages] == ["index.md", "s1.md", "deployment.md", "glossary.md"]
+    page = french(built, "deployment.md")
+    assert "Ce chapitre n&#39;est pas encore traduit." in page or "Ce chapitre n'est pas encore traduit." in page
+    assert 'href="../../deployment/"' in page
+    index = french(built, "index.md")
+    assert "(pas encore traduit)" in index
+
+
+def test_an_untranslated_section_shows_a_notice_in_its_translated_parent(built: Built) -> None:
+    page = french(built, "s1.md")
+    notice = page[page.index("rb-untranslated") :]
+    assert 'href="../../units/#hordes"' in notice and "Hordes" in notice
+
+
+def test_the_switcher_data_pairs_each_section_both_ways(built: Built) -> None:
+    english = built[1]
+    back = script_data(french(built, "s1.md"), "rb-alternate")["en"]
+    assert back["page"] == "../../units/"
+    assert back["sections"]["s1-1"] == "../../units/#ranks"
+    there = script_data(english["units.md"], "rb-alternate")["fr"]
+    assert there["page"] == "../fr/s1/"
+    assert there["sections"]["unit-section"] == "../fr/s1/#s1-2"
+    # Hordes is not translated: the switcher lands on the chapter that would hold it.
+    assert there["sections"]["hordes"] == "../fr/s1/"
+    deployment = script_data(english["deployment.md"], "rb-alternate")["fr"]
+    assert deployment["page"] == "../fr/deployment/"
+
+
+def test_french_glossary_lists_french_names_with_the_original(built: Built) -> None:
+    page = french(built, "glossary.md")
+    assert page.index(">rang<") < page.index(">unité<")  # sorted by the French name
+    assert "Terme original :" in page and 'href="../../units/#term-rank"' in page
+    assert "régiment" in page
+
+
+# The bundled book's site -----------------------------------------------------------------------
+
+
+def _alternates(path: Path) -> dict[str, dict[str, object]]:
+    found: dict[str, dict[str, object]] = {}
+    for block in lxml.html.fromstring(path.read_bytes()).cssselect("script.rb-alternate"):
+        found.update(json.loads(block.text))
+    return found
+
+
+def test_every_switcher_target_exists_in_both_sites(site: Path) -> None:
+    checked = 0
+    for path in sorted(site.rglob("index.html")):
+        url = "file://" + path.as_posix()
+        for alternate in _alternates(path).values():
+            targets = [alternate["page"], *alternate["sections"].values()]
+            for href in targets:
+                target, fragment = urldefrag(urljoin(url, str(href)))
+                file = Path(target.removeprefix("file://"))
+                file = file / "index.html" if file.is_dir() else file
+                assert file.is_file(), (path, href)
+                if fragment:
+                    assert fragment in lxml.html.fromstring(file.read_bytes()).xpath("//@id"), (path, href)
+                checked += 1
+    assert checked > 120
+
+
+def test_each_language_has_its_own_search(site: Path) -> None:
+    english = json.loads((site / "search" / "search_index.json").read_text(encoding="utf-8"))
+    french = json.loads((site / "fr" / "search" / "search_index.json").read_text(encoding="utf-8"))
+    assert english["config"]["lang"] == ["en"] and french["config"]["lang"] == ["fr"]
+    english_titles = {d["title"]: d["location"] for d in english["docs"]}
+    french_titles = {d["title"]: d["location"] for d in french["docs"]}
+    assert french_titles["Le dé de déviation"] == "s3/#s3-2-2" and "Le dé de déviation" not in english_titles
+    assert english_titles["The Scatter Dice"] == "general-principles/#the-scatter-dice"
+    assert "The Scatter Dice" not in french_titles
+    assert lxml.html.fromstring((site / "fr" / "s3" / "index.html").read_bytes()).get("lang") == "fr"
+
+
+def test_seed_french_pages_link_terms_through_the_terminology(site: Path) -> None:
+    page = lxml.html.fromstring((site / "fr" / "s2" / "index.html").read_bytes())
+    # "Les figurines représentent des guerriers..." states what a model is.
+    assert page.get_element_by_id("term-model").text_content().endswith("figurines")
+    linked = [a.text_content() for a in page.cssselect("a.rb-term")]
+    assert "unité" in linked and "socle" in linked
+    # Abbreviations from the terminology (F, E, CC) are too short to link in running text.
+    assert not [text for text in linked if len(text) < 3]
+
+
+def test_seed_untranslated_deployment_chapter_keeps_its_place(site: Path) -> None:
+    nav = lxml.html.fromstring((site / "fr" / "index.html").read_bytes()).cssselect(".rb-toc a")
+    titles = [a.text_content() for a in nav]
+    assert titles[-2:] == ["Séquence pré-partie", "Deployment Phase"]
+    page = (site / "fr" / "deployment_phase" / "index.html").read_text(encoding="utf-8")
+    assert "Ce chapitre n&#39;est pas encore traduit." in page or "Ce chapitre n'est pas encore traduit." in page
+
+
+def test_unlinked_phrases_stay_text() -> None:
+    from compiler.autolink import link_references
+
+    document = parse_markdown_string(
+        "# 1 Mesures\n\nL'unité de mesure est le pouce. Une unité avance.\n", "fr.md", language="fr"
+    ).document
+    assert document is not None
+    linked = link_references(document, {"unité": "unit", "unité de mesure": ""})
+    assert [(r.name, r.text) for r in linked.references] == [("unit", "unité")]
+    assert linked.references[0].offset == document.body[0].source.text.index("Une unité") + len("Une ")
