@@ -167,7 +167,7 @@ def _add_compare(commands: argparse._SubParsersAction[argparse.ArgumentParser]) 
     compare.add_argument("--format", choices=("text", "json", "html"), default="text")
     compare.add_argument(
         "--fail-on",
-        default="numbers-differ,term-missing,term-forbidden,missing-section,lost-reference",
+        default="numbers-differ,table-row,term-missing,term-forbidden,missing-section,lost-reference",
         help="finding kinds that make the exit status 1 (comma-separated; 'none' for never)",
     )
     compare.set_defaults(run=_run_compare)

@@ -15,7 +15,7 @@ from typing import Any
 
 from compiler.lint.suggest import normalise
 from compiler.model import Book, Content, Definition, ItemList, Node, Section, plain_text
-from compiler.translate.compare import numbers
+from compiler.translate.numbers import numbers
 
 
 @dataclass

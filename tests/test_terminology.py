@@ -54,7 +54,7 @@ def test_checks_report_missing_and_forbidden_terms() -> None:
 def test_the_curated_list_loads_and_rejects_bad_entries(tmp_path: Path) -> None:
     entries = load_terminology(TERMS)
     assert entries["model"].preferred == "figurine" and entries["warband"].preferred == "patrouille"
-    assert len(entries) == 59
+    assert len(entries) == 64
     bad = tmp_path / "terms.toml"
     bad.write_text("[model]\naccepted = ['x']\n", encoding="utf-8")
     with pytest.raises(TerminologyError, match="`model` needs a `preferred` French term"):

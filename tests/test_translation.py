@@ -11,7 +11,8 @@ from compiler.cli import main
 from compiler.model import Book
 from compiler.pipeline import read_book
 from compiler.translate.align import Pair, align_sections
-from compiler.translate.compare import compare_books, numbers
+from compiler.translate.compare import compare_books
+from compiler.translate.numbers import numbers
 
 from .conftest import BUNDLED_BOOK, ROOT
 
@@ -86,6 +87,14 @@ def test_alignment_is_monotonic_and_pairs_each_section_once(books: tuple[Book, B
         ("la moitié", "fr", {"0.5": 1}),
         ("1\u2044" + "2\u201d", "en", {"0.5": 1}),
         ("72\u201d (1,80 m)", "fr", {"72": 1}),  # the translator's metric conversion is not a disagreement
+        ('entre 6" par 8" (soit 15x20 cm)', "fr", {"6": 1, "8": 1}),  # so is one in dimensions
+        ("voir la figure 1 et le paragraphe 2.2.5", "fr", {}),  # pointers, not quantities
+        ("see Figure 1", "en", {}),
+        ("roll a D6, then 2D6", "en", {"1D6": 1, "2D6": 1}),  # dice notation: D6 is 1D6
+        ("lancez 1D6", "fr", {"1D6": 1}),
+        ("halved", "en", {"0.5": 1}),
+        ("divisée par 2", "fr", {"0.5": 1}),
+        ("both players", "en", {"2": 1}),
     ],
 )
 def test_numbers_are_read_as_values(text: str, language: str, expected: dict[str, int]) -> None:
@@ -125,6 +134,43 @@ def small_pair(french_text: str) -> tuple[Book, Book]:
     french = parse_markdown_string(french_text, "fr.md").document
     assert english is not None and french is not None
     return Book((english,)), Book((french,))
+
+
+def number_findings(english_xml: str, french_text: str) -> list[dict[str, object]]:
+    from compiler.markdown_source import parse_markdown_string
+    from compiler.xml_source import parse_xml_string
+
+    english = parse_xml_string(english_xml).document
+    french = parse_markdown_string(french_text, "fr.md").document
+    assert english is not None and french is not None
+    comparison = compare_books(Book((english,)), Book((french,)))
+    return [f.details for f in comparison.findings if f.kind == "numbers-differ"]
+
+
+def test_numbers_printed_before_steps_match_a_numbered_sequence() -> None:
+    english = (
+        '<document><chapter title="Turn"><section title="Player Turn">Each turn has three phases:'
+        "<sequence><item>Movement</item><item>Magic</item><item>Shooting</item></sequence></section></chapter></document>"
+    )
+    french = "## 1 Tour\n\n## 1.1 Tour de joueur\n\nChaque tour a trois phases :\n\n- 1 Mouvement\n- 2 Magie\n- 3 Tir\n"
+    assert number_findings(english, french) == []
+    # A step number that is not one is still reported.
+    assert number_findings(english, french.replace("- 3 Tir", "- 3 Tir sur 4+")) == [
+        {"only_in_original": [], "only_in_translation": ["4"]}
+    ]
+
+
+def test_a_passage_moved_to_the_next_section_is_no_difference() -> None:
+    english = (
+        '<document><chapter title="Units"><section title="Ranks">A rank has 5 models. Figure: 3 ranks of 5.</section>'
+        '<section title="Files">Files are columns.</section></chapter></document>'
+    )
+    french = "## 1 Unités\n\n## 1.1 Rangs\n\nUn rang a 5 figurines.\n\n## 1.2 Colonnes\n\nLes colonnes. Figure : 3 rangs de 5.\n"
+    assert number_findings(english, french) == []
+    # A number missing for good is still reported.
+    assert number_findings(english, french.replace("Un rang a 5 figurines.", "Un rang a des figurines.")) == [
+        {"only_in_original": ["5"], "only_in_translation": []}
+    ]
 
 
 def test_other_script_debris_and_doubled_words() -> None:
@@ -172,3 +218,50 @@ def test_side_by_side_report_as_html_and_as_a_site_page(capsys: pytest.CaptureFi
     assert alpha.cssselect("code")[0].text == "other-script"
     site_page = lxml.html.fromstring((site / "translation-fr" / "index.html").read_bytes())
     assert len(site_page.cssselect(".rb-side-by-side tbody tr")) == len(rows)
+
+
+def table_findings(french_rows: str) -> list[str]:
+    from compiler.markdown_source import parse_markdown_string
+    from compiler.translate.terminology import Entry
+    from compiler.xml_source import parse_xml_string
+
+    english = parse_xml_string(
+        '<document><chapter title="Army"><section title="Warbands">Limits:<table>'
+        '<row><cell><reference name="core">Core</reference></cell><cell>max 2</cell></row>'
+        '<row><cell><reference name="special">Special</reference></cell><cell>max 3</cell></row>'
+        '<row><cell><reference name="rare">Rare</reference></cell><cell>max 1</cell></row>'
+        "</table></section></chapter></document>"
+    ).document
+    french = parse_markdown_string(
+        f"## 1 Armée\n\n## 1.1 Patrouilles\n\nLimites :\n\n{french_rows}\n", "fr.md"
+    ).document
+    assert english is not None and french is not None
+    entries = {"core": Entry("core", "Base"), "special": Entry("special", "Spécial"), "rare": Entry("rare", "Rare")}
+    comparison = compare_books(Book((english,)), Book((french,)), terms=entries)
+    return [f.message.split(": ", 1)[1] for f in comparison.findings if f.kind == "table-row"]
+
+
+def test_table_rows_are_matched_by_key_not_position() -> None:
+    assert table_findings("Rare\tmax. 1\nBase\tmax. 2\nSpécial\tmax. 3") == []
+
+
+def test_a_table_row_with_another_value_or_missing_is_reported() -> None:
+    assert table_findings("Rare\tmax. 1\nBase\tmax. 4\nSpécial\tmax. 3") == [
+        "row `Core` / `Base`: the original says 2; the translation says 4"
+    ]
+    assert table_findings("Base\tmax. 2\nRare\tmax. 1") == ["row `Special` is missing from the translation's table"]
+
+
+def test_seed_tables_agree_row_by_row(books: tuple[Book, Book]) -> None:
+    from compiler.translate.terminology import load_terminology
+
+    terms = load_terminology(ROOT / "rulebook_src" / "fr" / "terms.toml")
+    assert not [f.message for f in compare_books(*books, terms=terms).findings if f.kind == "table-row"]
+    # The Warband table's rows are matched through the terminology (Core is Base): a changed limit shows.
+    french = FRENCH.read_text(encoding="utf-8").replace("Base\tmax. 2", "Base\tmax. 3", 1)
+    from compiler.markdown_source import parse_markdown_string
+
+    changed = parse_markdown_string(french, str(FRENCH), language="fr").document
+    assert changed is not None
+    rows = [f.message for f in compare_books(books[0], Book((changed,)), terms=terms).findings if f.kind == "table-row"]
+    assert rows == ["`Warbands` / `Patrouilles`: row `Core` / `Base`: the original says 2; the translation says 3"]

@@ -54,6 +54,9 @@ class Unit:
     """``section`` or ``note``."""
     terms: tuple[str, ...] = ()
     """Term ids the unit's own text refers to (the original's side; a translation has no markup)."""
+    steps: tuple[int, ...] = ()
+    """The number of steps of each numbered list (sequence) in the unit's own text: the printed book
+    numbers them, and a translation from the PDF keeps those numbers as text."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,7 +79,9 @@ def outline(book: Book, *, number_sections: bool) -> list[Unit]:
 
 def _collect(section: Section, number: str | None, depth: int, units: list[Unit], numbering: bool) -> None:
     own = _without_units(section.children)
-    units.append(Unit(section.id, section.title, number, depth, plain_text(own), "section", _references(own)))
+    units.append(
+        Unit(section.id, section.title, number, depth, plain_text(own), "section", _references(own), _steps(own))
+    )
     counters = {"section": 0}
     for node in section.children:
         if isinstance(node, Section):
@@ -90,7 +95,10 @@ def _collect(section: Section, number: str | None, depth: int, units: list[Unit]
         else:
             for title, content in _titled_blocks(node):
                 text = plain_text(content)
-                units.append(Unit(f"{section.id}/{title}", title, None, depth + 1, text, "note", _references(content)))
+                unit = Unit(
+                    f"{section.id}/{title}", title, None, depth + 1, text, "note", _references(content), _steps(content)
+                )
+                units.append(unit)
 
 
 def _titled_blocks(node: object) -> list[tuple[str, Content]]:
@@ -125,6 +133,20 @@ def _references(content: Content) -> tuple[str, ...]:
             for row in ((node.columns,) if node.columns else ()) + node.rows:
                 for cell in row.cells:
                     found += _references(cell.children)
+    return tuple(found)
+
+
+def _steps(content: Content) -> tuple[int, ...]:
+    """The length of each numbered list in some content, in order."""
+    found: list[int] = []
+    for node in content:
+        if isinstance(node, ItemList):
+            if node.ordered:
+                found.append(len(node.items))
+            for item in node.items:
+                found += _steps(item.children)
+        elif isinstance(node, Definition | Note | Important):
+            found += _steps(node.children)
     return tuple(found)
 
 

@@ -13,59 +13,22 @@ import re
 import tomllib
 from collections import Counter
 from dataclasses import dataclass, field, replace
-from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
 from compiler.errors import TerminologyError
 from compiler.model import Book, Section, plain_text
 from compiler.translate.align import Pair, align_sections
+from compiler.translate.numbers import numbers
+from compiler.translate.tables import compare_tables, own_tables
 from compiler.translate.terminology import Entry, check_terms
-
-# Words for "one" are left out on both sides: French "un"/"une" is also the article "a".
-NUMBER_WORDS = {
-    "en": {
-        "two": "2",
-        "three": "3",
-        "four": "4",
-        "five": "5",
-        "six": "6",
-        "seven": "7",
-        "eight": "8",
-        "nine": "9",
-        "ten": "10",
-        "twice": "2",
-        "half": "1/2",
-        "double": "2",
-    },
-    "fr": {
-        "deux": "2",
-        "trois": "3",
-        "quatre": "4",
-        "cinq": "5",
-        "six": "6",
-        "sept": "7",
-        "huit": "8",
-        "neuf": "9",
-        "dix": "10",
-        "moitié": "1/2",
-        "demi": "1/2",
-        "double": "2",
-    },
-}
-_TOKEN = re.compile(
-    r"(?P<number>\d+\s*[⁄/]\s*\d+|\d+(?:[.,]\s?\d+)?)(?P<unit>\s?(?:%|cm|mm|m)\b|\s?%)?|(?P<word>[^\W\d_]+)",
-    re.UNICODE,
-)
-METRIC = {"cm", "mm", "m"}
-"""Units a translator adds when converting inches: such numbers are not disagreements."""
 
 
 @dataclass(frozen=True, slots=True)
 class Finding:
     kind: str
-    """``numbers-differ``, ``term-missing``, ``term-forbidden``, ``lost-reference``, ``missing-section``
-    or ``extra-section``."""
+    """``numbers-differ``, ``table-row``, ``term-missing``, ``term-forbidden``, ``lost-reference``,
+    ``missing-section``, ``extra-section``, ``other-script``, ``conversion-debris`` or ``doubled-word``."""
     message: str
     original: str | None
     translation: str | None
@@ -111,33 +74,6 @@ class Comparison:
         }
 
 
-def numbers(text: str, language: str) -> Counter[str]:
-    """The numbers a text states, as digits: "deux" and "2" are both 2; "2,5" is 2.5; a half is 0.5."""
-    words = NUMBER_WORDS.get(language, {})
-    found: Counter[str] = Counter()
-    for match in _TOKEN.finditer(text):
-        number, unit, word = match.group("number"), (match.group("unit") or "").strip(), match.group("word")
-        if number is not None:
-            if unit in METRIC:
-                continue
-            value = _canonical(re.sub(r"\s*[⁄/]\s*", "/", number).replace(",", ".").replace(" ", ""))
-            if unit == "%":
-                value = _canonical(str(Fraction(value) / 100))
-            found[value] += 1
-        elif word.lower() in words:
-            found[_canonical(words[word.lower()])] += 1
-    return found
-
-
-def _canonical(number: str) -> str:
-    """One spelling per value: "1/2", "0.5" and "0,5" are all "0.5"; "1" stays "1"."""
-    value = Fraction(number)
-    if value.denominator == 1:
-        return str(value.numerator)
-    decimal = f"{float(value):.4f}".rstrip("0").rstrip(".")
-    return decimal if Fraction(decimal) == value else f"{value.numerator}/{value.denominator}"
-
-
 def compare_books(
     original: Book,
     translation: Book,
@@ -156,18 +92,25 @@ def compare_books(
             # A paired sub-heading lends its title; an unpaired one, all its text.
             text = section.title if section.id in paired else section.title + " " + plain_text(section.children)
             children.setdefault(section.parent_id, []).append(text)
-    for pair in pairs:
+    # Sub-headings the translation made of the original's tables or items belong with their parent.
+    texts = {
+        p.translation.id: " ".join([p.translation.text, *children.get(p.translation.id, [])])
+        for p in pairs
+        if p.translation is not None
+    }
+    differences = _number_differences(pairs, texts, translation_language)
+    sections = {s.id: s for book in (original, translation) for s in book.sections}
+    for index, pair in enumerate(pairs):
         o, t = pair.original, pair.translation
         if o is not None and t is None:
             findings.append(Finding("missing-section", f"`{o.title}` is not translated", o.id, None))
         elif t is not None and o is None:
             findings.append(Finding("extra-section", f"`{t.title}` has no original", None, t.id))
         elif o is not None and t is not None:
-            findings += _number_findings(pair, translation_language)
-            # Sub-headings the translation made of the original's tables or items belong with their parent.
-            text = " ".join([t.title, t.text, *children.get(t.id, [])])
-            for kind, term, message in check_terms(list(o.terms), text, terms or {}):
+            findings += _number_findings(pair, *differences[index])
+            for kind, term, message in check_terms(list(o.terms), t.title + " " + texts[t.id], terms or {}):
                 findings.append(Finding(kind, f"`{o.title}` / `{t.title}`: {message}", o.id, t.id, {"term": term}))
+            findings += _table_findings(pair, sections, terms or {}, translation_language)
             if t.id in lost:
                 findings.append(
                     Finding("lost-reference", f"`{t.title}` has a cross-reference the PDF lost (`??`)", o.id, t.id)
@@ -276,12 +219,72 @@ def _section_at(sections: tuple[Section, ...], offset: int) -> str | None:
     return found
 
 
-def _number_findings(pair: Pair, language: str) -> list[Finding]:
+def _step_numbers(steps: tuple[int, ...]) -> Counter[str]:
+    """The numbers a printed book shows before the steps of its numbered lists."""
+    return Counter(str(n) for count in steps for n in range(1, count + 1))
+
+
+def _table_findings(
+    pair: Pair, sections: dict[str, Section], entries: dict[str, Entry], language: str
+) -> list[Finding]:
+    """Rows of the pair's tables, matched by key: missing rows and rows whose numbers differ."""
     assert pair.original is not None and pair.translation is not None
-    left = numbers(pair.original.text, "en")
-    right = numbers(pair.translation.text, language)
-    only_original = sorted((left - right).elements())
-    only_translation = sorted((right - left).elements())
+    if pair.original.kind != "section" or pair.translation.kind != "section":
+        return []
+    original, translation = sections.get(pair.original.id), sections.get(pair.translation.id)
+    if original is None or translation is None:
+        return []
+    rows = compare_tables(own_tables(original), own_tables(translation), entries, language)
+    prefix = f"`{pair.original.title}` / `{pair.translation.title}`: "
+    return [Finding("table-row", prefix + r.message, pair.original.id, pair.translation.id, r.details) for r in rows]
+
+
+def _number_differences(
+    pairs: list[Pair], texts: dict[str, str], language: str
+) -> dict[int, tuple[list[str], list[str]]]:
+    """By pair: the numbers only the original states, and those only the translation states.
+
+    A passage the translation moved to another section (the PDF placed a figure's caption
+    elsewhere) leaves the same numbers missing from one pair and extra in another: those cancel
+    out, between neighbours for any number, within a few sections for three or more. Numbers one
+    side prints before the steps of a list the other side numbers by its markup are not
+    differences, and dice notation counts only where both sides use it ("D6" is "un dé").
+    """
+    found: dict[int, tuple[Counter[str], Counter[str]]] = {}
+    for index, pair in enumerate(pairs):
+        if pair.original is None or pair.translation is None:
+            continue
+        left = numbers(pair.original.text, "en")
+        right = numbers(texts[pair.translation.id], language)
+        if not any(_is_dice(n) for n in left) or not any(_is_dice(n) for n in right):
+            left = Counter({n: c for n, c in left.items() if not _is_dice(n)})
+            right = Counter({n: c for n, c in right.items() if not _is_dice(n)})
+        only_original = left - right - _step_numbers(pair.translation.steps)
+        only_translation = right - left - _step_numbers(pair.original.steps)
+        found[index] = (only_original, only_translation)
+    for index in sorted(found):
+        for other in range(index + 1, index + 1 + MOVED_PASSAGE_REACH):
+            if other not in found:
+                continue
+            here, there = found[index], found[other]
+            for missing, extra in ((here[0], there[1]), (here[1], there[0])):
+                moved = missing & extra
+                if other == index + 1 or sum(moved.values()) >= 3:
+                    missing.subtract(moved)
+                    extra.subtract(moved)
+    return {i: (sorted((+a).elements()), sorted((+b).elements())) for i, (a, b) in found.items()}
+
+
+MOVED_PASSAGE_REACH = 6
+"""How many sections away a moved passage's numbers are looked for."""
+
+
+def _is_dice(number: str) -> bool:
+    return "D" in number
+
+
+def _number_findings(pair: Pair, only_original: list[str], only_translation: list[str]) -> list[Finding]:
+    assert pair.original is not None and pair.translation is not None
     if not only_original and not only_translation:
         return []
     parts = []
