@@ -50,12 +50,34 @@ def heading_terms(document: Document, *, min_level: int = 2, names: tuple[str, .
     return list(seen.values())
 
 
+_EMPHASIS = re.compile(r"(\*\*|__|\*|_)(?=\S)([^*_\n]{1,60}?)(?<=\S)\1(?![\w*])")
+
+
+def emphasis_terms(document: Document) -> list[Term]:
+    """Terms from the words the source emphasises (``**Hit**``, ``*Hit*``), in order of first use."""
+    if not document.sections:
+        return []
+    seen: dict[str, Term] = {}
+    for match in _EMPHASIS.finditer(document.sections[0].source.text):
+        name = " ".join(match.group(2).split())
+        if len(name.split()) <= 4 and name[-1] not in ".:;!?":
+            seen.setdefault(term_id(name), Term(term_id(name), name))
+    return list(seen.values())
+
+
 def link_document(document: Document, terms: list[Term], *, skip: tuple[str, ...] = ()) -> Document:
-    """The document with its terms defined (in their sections) and linked wherever the text uses them."""
+    """The document with its terms defined and linked wherever the text uses them.
+
+    A term named by a section's heading is defined by that section's first paragraph; any other
+    (given by configuration, or emphasised in the text) by the first paragraph that uses it.
+    """
     if not document.sections or not terms:
         return document
     forms = {_singular_phrase(t.name): term_id(_singular_phrase(t.name)) for t in terms}
-    return _relinked(document, _Linker(forms, document.sections[0].source, {t.name.lower(): t for t in terms}, skip))
+    titles = {s.title.lower() for s in document.sections}
+    linker = _Linker(forms, document.sections[0].source, {t.name.lower(): t for t in terms}, skip)
+    linker.first_use = {t.id for t in terms if t.name.lower() not in titles}
+    return _relinked(document, linker)
 
 
 def link_references(document: Document, forms: Mapping[str, str], *, skip: tuple[str, ...] = ()) -> Document:
@@ -103,29 +125,32 @@ class _Linker:
         self.definitions: list[Definition] = []
         self.references: list[Reference] = []
         self.cursor = 0
+        self.first_use: set[str] = set()
+        """Terms no heading names: the first paragraph that uses one defines it."""
 
     def section(self, section: Section) -> Section:
         self.cursor = max(self.cursor, section.offset)
         term = self.by_title.get(section.title.lower())
-        linked = section.title.lower() in self.skip
+        skipped = section.title.lower() in self.skip
         children: list[Node] = []
         defined = False
         for node in section.children:
             if isinstance(node, Section):
                 children.append(self.section(node))
-            elif isinstance(node, ItemList) and not linked:
+            elif isinstance(node, ItemList) and not skipped:
                 items = tuple(
                     item._replace(children=self._link_all(item.children, section.id, None)) for item in node.items
                 )
                 children.append(node._replace(items=items))
-            elif isinstance(node, str) and node.strip() and not linked:
+            elif isinstance(node, str) and node.strip() and not skipped:
                 # Only the first paragraph is the definition; the rest of the section uses the term.
-                parts = self._link(node, section.id, term.id if term is not None and not defined else None)
-                if term is not None and not defined:
-                    definition = Definition(term.id, tuple(parts), section.id, None, self.source, self._find(node))
+                defines = term.id if term is not None and not defined else self._first_use_in(node)
+                parts = self._link(node, section.id, defines)
+                if defines is not None:
+                    definition = Definition(defines, tuple(parts), section.id, None, self.source, self._find(node))
                     self.definitions.append(definition)
                     children.append(definition)
-                    defined = True
+                    defined = defined or term is not None
                 else:
                     children.extend(parts)
             else:
@@ -133,6 +158,15 @@ class _Linker:
         if term is not None and not defined:
             children = self._define_by_first_block(term, section, children)
         return section._replace(children=tuple(children))
+
+    def _first_use_in(self, text: str) -> str | None:
+        """The first term of ``first_use`` this paragraph uses (it becomes the term's definition)."""
+        for match in self.pattern.finditer(text):
+            name = self._id_of(match.group(1))
+            if name in self.first_use:
+                self.first_use.discard(name)
+                return name
+        return None
 
     def _define_by_first_block(self, term: Term, section: Section, children: list[Node]) -> list[Node]:
         """A section that opens with a list or a subsection: its first block (or nothing) defines it."""

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
 from compiler.assets import available_images, image_folder
-from compiler.config import Config
+from compiler.config import MAIN_BOOK, Config
 from compiler.data import build_rule_data, build_site_summary, serialise
 from compiler.diagnostics import Diagnostic
 from compiler.errors import InvalidRuleData
@@ -162,8 +162,15 @@ def build_book_site(
     rule_files: Callable[[], dict[str, str]],
     translations: Sequence[TranslationResult] = (),
     live_reload: str | None = None,
+    books: Sequence[dict[str, str]] = (),
+    changes: dict[str, Any] | None = None,
 ) -> SiteResult:
-    """The website, with ``rule_files()`` (``rules.json`` and its schema) added before it goes live."""
+    """The website, with ``rule_files()`` (``rules.json`` and its schema) added before it goes live.
+
+    ``books``: the project's other books (title, URL from this site's root), for the home page;
+    ``changes``: what changed since the previous edition, for a "What changed" page. The main
+    book's site keeps the other books' folders inside it when it replaces the old site.
+    """
     images = image_folder(read.book, config.root)
     summary = build_site_summary(read.book, terms, title=config.title, edition=config.edition)
     from compiler.translate.compare import report_context
@@ -178,7 +185,16 @@ def build_book_site(
         )
         for t in translations
     ]
-    site = SiteInput(read.book, terms, summary, diagnostics, available_images(images), site_translations)
+    site = SiteInput(
+        read.book,
+        terms,
+        summary,
+        diagnostics,
+        available_images(images),
+        site_translations,
+        books=list(books),
+        changes=changes,
+    )
     files: dict[str, str] = {}
     scripts: tuple[str, ...] = ()
     if live_reload is not None:
@@ -192,6 +208,9 @@ def build_book_site(
         image_folder=images,
         extra_javascript=scripts,
         late_files=rule_files,
+        keep=tuple(config.books),
+        book_folder="" if config.name == MAIN_BOOK else f"{config.name}/",
+        site_name=None if config.name == MAIN_BOOK else config.title,
     )
 
 

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from compiler import __version__
-from compiler.config import Config, ConfigError, load_config
+from compiler.config import MAIN_BOOK, Config, ConfigError, load_config
 from compiler.errors import UserError
 from compiler.lint import RULES, find_rule
 from compiler.lint import baseline as baselines
@@ -108,6 +108,7 @@ def _add_lint(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> 
     )
     lint_parser.add_argument("--color", choices=("auto", "always", "never"), default="auto", help="colour text output")
     lint_parser.add_argument("--quiet", "-q", action="store_true", help="no progress messages")
+    lint_parser.add_argument("--book", metavar="NAME", help="lint this book of the configuration (default: main)")
     lint_parser.set_defaults(run=_run_lint)
 
 
@@ -125,6 +126,7 @@ def _add_build(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     build.add_argument("--strict", action="store_true", help="fail when the lint finds errors not in the baseline")
     build.add_argument("--data-only", action="store_true", help="write rules.json and its schema, not the site")
     build.add_argument("--quiet", "-q", action="store_true", help="no progress messages")
+    build.add_argument("--book", metavar="NAME", help="build only this book of the configuration (default: every book)")
     build.set_defaults(run=_run_build)
 
 
@@ -198,7 +200,7 @@ def _add_diff(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> 
     )
     diff.add_argument("old", type=Path)
     diff.add_argument("new", type=Path)
-    diff.add_argument("--format", choices=("text", "json"), default="text")
+    diff.add_argument("--format", choices=("text", "json", "html"), default="text")
     diff.set_defaults(run=_run_diff)
 
 
@@ -276,9 +278,11 @@ def _progress(args: argparse.Namespace, message: str) -> None:
 
 def _run_lint(args: argparse.Namespace) -> int:
     config = load_config()
+    if args.book:
+        config = config.book(args.book)
     sources = _sources(args.files, config)
     _progress(args, f"Checking {len(sources)} file{'s' if len(sources) != 1 else ''}…")
-    result = lint(read_book(sources, config.root), config)
+    result = lint(read_book(sources, config.root, linking=config.linking), config)
     if args.write_baseline:
         _write(args.write_baseline, baselines.serialise(result.diagnostics))
         print(f"Wrote {len(result.diagnostics)} problems to {args.write_baseline}.", file=sys.stderr)
@@ -309,7 +313,7 @@ def _existing(path: Path | None) -> Path | None:
 
 def _read_sources(args: argparse.Namespace, config: Config) -> ReadResult | None:
     """The book, or None after printing why it cannot be read."""
-    read = read_book(_sources(args.files, config), config.root)
+    read = read_book(_sources(args.files, config), config.root, linking=config.linking)
     return None if _print_fatal(read) else read
 
 
@@ -322,40 +326,87 @@ def _print_fatal(read: ReadResult) -> bool:
 
 
 def _run_build(args: argparse.Namespace) -> int:
+    config = load_config()
+    base = args.output or config.output or config.root / "site"
+    if args.files:
+        # Sources named on the command line are one book; translations belong to the configured sources.
+        books = [dataclasses.replace(config, translations={}, books={})]
+    elif args.book:
+        books = [config.book(args.book)]
+    else:
+        books = config.all_books()
+    status = 0
+    for book in books:
+        folder = base if book.name == MAIN_BOOK else base / book.name
+        if len(config.all_books()) > 1:
+            _progress(args, f"Book `{book.name}`: {book.title}")
+        status = max(status, _build_book(args, config, book, folder))
+    return status
+
+
+def _build_book(args: argparse.Namespace, config: Config, book: Config, folder: Path) -> int:
+    """Build one book of the configuration into its folder; the exit status for it."""
     from compiler.build import BackgroundData, build_book_site, compare_translations, compile_outputs, write_outputs
 
-    config = load_config()
-    if args.files:
-        config = dataclasses.replace(config, translations={})  # translations belong to the configured sources
     _progress(args, "Reading the sources…")
-    read = _read_sources(args, config)
+    read = _read_sources(args, book)
     if read is None:
-        print("rulebook: build failed; the last good outputs are kept.", file=sys.stderr)
+        print(f"rulebook: build of `{book.name}` failed; the last good outputs are kept.", file=sys.stderr)
         return 2
-    result = lint(read, config)
+    result = lint(read, book)
     new = result.diagnostics
-    if config.baseline and config.baseline.is_file() and not args.files:
-        new = baselines.apply(new, baselines.parse(_read(config.baseline), str(config.baseline))).new
+    if book.baseline and book.baseline.is_file() and not args.files:
+        new = baselines.apply(new, baselines.parse(_read(book.baseline), str(book.baseline))).new
     errors = sum(d.severity.public == "error" for d in new)
     _progress(args, "Compiling the rule data…")
-    folder = args.output or config.output or config.root / "site"
-    translations = compare_translations(read, config)
+    translations = compare_translations(read, book)
     if args.data_only:
-        written = write_outputs(compile_outputs(read, config, translations, result.terms), folder)
+        written = write_outputs(compile_outputs(read, book, translations, result.terms), folder)
         _progress(args, f"Wrote {len(written)} files to {folder}.")
     else:
         terms = result.terms or build_term_graph(read.book)
-        data = BackgroundData(read, terms, config, translations)  # forked: it shares what is read so far
+        data = BackgroundData(read, terms, book, translations)  # forked: it shares what is read so far
         _progress(args, "Building the site with MkDocs…")
         site = build_book_site(
-            read, result.diagnostics, terms, config, folder, rule_files=data.files, translations=translations
+            read,
+            result.diagnostics,
+            terms,
+            book,
+            folder,
+            rule_files=data.files,
+            translations=translations,
+            books=_other_books(config, book),
+            changes=_changes(config, book, read) if not args.files else None,
         )
         for warning in site.warnings:
             print(f"rulebook: mkdocs: {warning}", file=sys.stderr)
         _progress(args, f"Built {site.pages} pages into {folder}.")
     if errors:
-        print(f"rulebook: the lint found {errors} new errors (run `rulebook lint`).", file=sys.stderr)
+        print(f"rulebook: the lint found {errors} new errors in `{book.name}` (run `rulebook lint`).", file=sys.stderr)
     return 1 if errors and args.strict else 0
+
+
+def _other_books(config: Config, book: Config) -> list[dict[str, str]]:
+    """The project's other books, with their URLs from this book's site root."""
+    up = "" if book.name == MAIN_BOOK else "../"
+    return [
+        {"title": other.title, "href": up + ("" if other.name == MAIN_BOOK else f"{other.name}/") or "./"}
+        for other in config.all_books()
+        if other.name != book.name
+    ]
+
+
+def _changes(config: Config, book: Config, read: ReadResult) -> dict[str, Any] | None:
+    """What changed since the edition this book follows (``changes_from``), for its site."""
+    from compiler.diff import diff_books
+
+    if book.changes_from is None:
+        return None
+    previous = config.book(book.changes_from)
+    old = read_book(list(previous.sources), config.root, linking=previous.linking)
+    if _print_fatal(old):
+        return None
+    return {"since": previous.title, "since_edition": previous.edition, **diff_books(old.book, read.book).as_json()}
 
 
 def _run_serve(args: argparse.Namespace) -> int:
@@ -382,6 +433,7 @@ def _run_serve(args: argparse.Namespace) -> int:
             rule_files=lambda: output.files,
             translations=translations,
             live_reload=RELOAD_SCRIPT,
+            changes=_changes(config, config, read),
         )
         print("Site rebuilt.", file=sys.stderr)
         return True
@@ -485,6 +537,12 @@ def _run_diff(args: argparse.Namespace) -> int:
     if books is None:
         return 2
     result = diff_books(books[0], books[1])
+    if args.format == "html":
+        from compiler.site.writer import template_environment
+
+        template = template_environment(load_config().root / "site_templates").get_template("diff.html.j2")
+        sys.stdout.write(template.render(old=str(args.old), new=str(args.new), **result.as_json()))
+        return 0
     _emit(args, result.as_json(), render_text(result))
     return 0
 

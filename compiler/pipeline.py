@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from compiler.assets import available_images, image_folder
-from compiler.config import Config
+from compiler.config import Config, Linking
 from compiler.diagnostics import Diagnostic, Severity
 from compiler.graph import TermGraph
 from compiler.lint import apply_settings, run_book_rules
@@ -65,13 +65,18 @@ def gc_paused() -> Iterator[None]:
             gc.enable()
 
 
-def read_book(paths: Sequence[Path], root: Path | None = None, *, language: str = "en") -> ReadResult:
-    """Read every source; unreadable or malformed files give fatal diagnostics and are left out."""
+def read_book(
+    paths: Sequence[Path], root: Path | None = None, *, language: str = "en", linking: Linking | None = None
+) -> ReadResult:
+    """Read every source; unreadable or malformed files give fatal diagnostics and are left out.
+
+    ``linking``: how a Markdown source that marks no terms gets them (its book's configuration).
+    """
     with gc_paused():
-        return _read_book(paths, root, language)
+        return _read_book(paths, root, language, linking)
 
 
-def _read_book(paths: Sequence[Path], root: Path | None, language: str) -> ReadResult:
+def _read_book(paths: Sequence[Path], root: Path | None, language: str, linking: Linking | None) -> ReadResult:
     documents: list[Document] = []
     diagnostics: list[Diagnostic] = []
     sources: dict[str, SourceText] = {}
@@ -80,7 +85,7 @@ def _read_book(paths: Sequence[Path], root: Path | None, language: str) -> ReadR
         if path.suffix.lower() in (".md", ".markdown"):
             from compiler.markdown_source import read_markdown_file  # imported only for Markdown sources
 
-            result = _with_terms(read_markdown_file(path, shown, language=language))
+            result = find_terms(read_markdown_file(path, shown, language=language), linking)
         elif path.suffix.lower() == ".txt":
             from compiler.text_source import read_text_file
 
@@ -95,14 +100,27 @@ def _read_book(paths: Sequence[Path], root: Path | None, language: str) -> ReadR
     return ReadResult(Book(tuple(documents)), tuple(diagnostics), sources)
 
 
-def _with_terms(result: SourceResult) -> SourceResult:
-    """A Markdown rulebook that numbers nothing and marks no terms gets its terms from its headings."""
-    document = result.document
-    if document is None or document.definitions or any(s.number for s in document.sections):
-        return result
-    from compiler.autolink import heading_terms, link_document
+def find_terms(result: SourceResult, linking: Linking | None) -> SourceResult:
+    """A Markdown rulebook that marks no terms gets them from its configuration, headings or emphasis.
 
-    return SourceResult(link_document(document, heading_terms(document)), result.diagnostics, result.source)
+    Without configuration, only a book that numbers nothing is linked (a numbered translation
+    is linked through its terminology instead).
+    """
+    document = result.document
+    if document is None or document.definitions:
+        return result
+    configured = linking is not None and linking != Linking()
+    if not configured and any(s.number for s in document.sections):
+        return result
+    from compiler.autolink import emphasis_terms, heading_terms, link_document
+
+    linking = linking or Linking()
+    terms = heading_terms(document, names=linking.terms)
+    if linking.emphasis:
+        known = {t.id for t in terms}
+        terms += [t for t in emphasis_terms(document) if t.id not in known]
+    linked = link_document(document, terms, skip=linking.skip)
+    return SourceResult(linked, result.diagnostics, result.source)
 
 
 def build_term_graph(book: Book) -> TermGraph:

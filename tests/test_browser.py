@@ -79,12 +79,18 @@ def search(page: Any, query: str) -> Any:
     return results
 
 
-def test_hovering_a_term_shows_its_definition(page: Any, base_url: str) -> None:
-    page.goto(base_url + "battlefield-logistics/")
-    term = page.locator("a.rb-term[data-term='base']").first
+def hover(page: Any, term: Any) -> Any:
+    """Hover a term link; its preview, once shown."""
     term.hover()
     preview = page.locator(".rb-preview")
     preview.wait_for(state="visible")
+    return preview
+
+
+def test_hovering_a_term_shows_its_definition(page: Any, base_url: str) -> None:
+    page.goto(base_url + "battlefield-logistics/")
+    term = page.locator("a.rb-term[data-term='base']").first
+    preview = hover(page, term)
     assert preview.locator("strong").inner_text() == "Base"
     assert "All models are placed on a square, rectangular or round base." in preview.inner_text()
     page.mouse.move(5, 5)
@@ -186,9 +192,7 @@ def test_language_switcher_lands_on_the_aligned_section(page: Any, base_url: str
 def test_french_term_links_preview_the_french_text_and_lead_to_it(page: Any, base_url: str) -> None:
     page.goto(base_url + "fr/s4/")
     term = page.locator("a.rb-term[data-term='base']").first
-    term.hover()
-    preview = page.locator(".rb-preview")
-    preview.wait_for(state="visible")
+    preview = hover(page, term)
     assert preview.locator("strong").inner_text() == "socle (Base)"
     assert "Toutes les figurines sont fixées sur des socles" in preview.inner_text()
     term.click()
@@ -214,3 +218,14 @@ def test_french_search_finds_french_text(page: Any, base_url: str) -> None:
     search(page, "dé de déviation").first.click()
     page.wait_for_url(re.compile(r"/fr/s3/"))
     assert "Le dé de déviation" in page.locator("article").inner_text()
+
+
+def test_the_other_games_site_links_its_terms(page: Any, base_url: str) -> None:
+    page.goto(base_url + "other-game/playing-the-game/")
+    assert page.locator("header").inner_text().count("Another game") == 1
+    term = page.locator("a.rb-term[data-term='defense_roll']").first
+    preview = hover(page, term)
+    assert preview.locator("strong").inner_text() == "Defense Roll"
+    assert "attempt to use their defense to ignore the injury" in preview.inner_text()
+    term.click()
+    page.wait_for_url(re.compile(r"/other-game/playing-the-game/#term-defense_roll$"))

@@ -65,6 +65,10 @@ class SiteInput:
     images: set[str] = field(default_factory=set)
     """Image files the sources provide (copied to ``images/``)."""
     translations: list[SiteTranslation] = field(default_factory=list)
+    books: list[dict[str, str]] = field(default_factory=list)
+    """The project's other books: title and URL from this site's root."""
+    changes: dict[str, Any] | None = None
+    """What changed since the previous edition (``compiler.diff``), with ``since``: its title."""
 
 
 def page_url(path: str) -> str:
@@ -188,6 +192,9 @@ def build_pages(
         {"Term graph": "graph.md"},
         {"Lint report": "lint.md"},
     ]
+    if site.changes is not None:
+        pages.append(Page("changes.md", "What changed", env.get_template("changes.md.j2").render(**site.changes)))
+        nav.append({"What changed": "changes.md"})
     for translation in site.translations:
         path = f"translation-{translation.language}.md"
         title = f"Translation report ({translation.language})"
@@ -276,7 +283,9 @@ def index_page(plan: SitePlan, env: Environment) -> Page:
         "chapters": len(plan.chapters),
         "roll_tables": len(plan.site.data["roll_tables"]),
     }
-    markdown = env.get_template("index.md.j2").render(book=book, chapters=chapters, counts=counts)
+    markdown = env.get_template("index.md.j2").render(
+        book=book, chapters=chapters, counts=counts, books=plan.site.books, changes=plan.site.changes is not None
+    )
     return Page("index.md", book["title"], markdown)
 
 

@@ -52,12 +52,17 @@ def build_site(
     image_folder: Path | None = None,
     extra_javascript: tuple[str, ...] = (),
     late_files: Callable[[], dict[str, str]] | None = None,
+    keep: tuple[str, ...] = (),
+    book_folder: str = "",
+    site_name: str | None = None,
 ) -> SiteResult:
     """Build the whole site into ``output`` (replaced only when the build succeeds).
 
     ``extra_javascript`` names scripts among ``extra_files`` to add to every page (live reload).
     ``late_files`` gives files to add to the finished site, asked for only once MkDocs is done (they
     may still be in the making, and may refuse the build, in which case the old site stays).
+    ``keep``: folders of the old site that other builds own (other books): moved into the new site.
+    ``book_folder`` (``name/``) and ``site_name``: for a book of the project other than the main one.
     """
     templates = project / "site_templates"
     env = template_environment(templates)
@@ -75,12 +80,13 @@ def build_site(
         docs = work / "docs"
         _write_docs(docs, pages, site, project, extra_files, image_folder)
         config_file = project / "mkdocs.yml"
-        options = _language_options(config_file, None, languages, "")
+        options = _mkdocs_options(config_file, None, languages, book_folder, site_name)
         warnings = _run_mkdocs(config_file, docs, work / "site", nav, extra_javascript, options)
         for translation in translated:
             docs = work / f"docs-{translation.language}"
             _write_docs(docs, translation.pages, site, project, extra_files, None)
-            options = _language_options(config_file, translation, languages, f"{translation.language}/")
+            prefix = f"{book_folder}{translation.language}/"
+            options = _mkdocs_options(config_file, translation, languages, prefix, translation.title)
             site_dir = work / "site" / translation.language
             warnings += _run_mkdocs(config_file, docs, site_dir, translation.nav, extra_javascript, options)
             pages.extend(translation.pages)
@@ -89,7 +95,7 @@ def build_site(
             _write(work / "site" / name, text)
         for name, text in (late_files() if late_files is not None else {}).items():
             _write(work / "site" / name, text)
-        _replace(work / "site", output)
+        _replace(work / "site", output, keep)
     finally:
         shutil.rmtree(work, ignore_errors=True)
     return SiteResult(len(pages), warnings)
@@ -107,35 +113,43 @@ def _languages(site: SiteInput, translated: list[TranslatedSite], strings: dict[
     return entries
 
 
-def _language_options(
-    config_file: Path, translation: TranslatedSite | None, languages: list[dict[str, str]], prefix: str
+def _mkdocs_options(
+    config_file: Path,
+    translation: TranslatedSite | None,
+    languages: list[dict[str, str]],
+    prefix: str,
+    site_name: str | None,
 ) -> dict[str, Any]:
-    """MkDocs settings for one language's build: the switcher, and for a translation its language,
-    search language, name and URL (everything else is the project's ``mkdocs.yml``)."""
-    if not languages:
+    """MkDocs settings for one build, over the project's ``mkdocs.yml``: the site's name and URL when it
+    is not the main book's site, the language switcher, and for a translation its language and search
+    language."""
+    if not languages and not prefix and site_name is None:
         return {}
     from mkdocs.utils.yaml import yaml_load
 
     with config_file.open(encoding="utf-8") as stream:
         raw = yaml_load(stream)
-    back = "../" * prefix.count("/")
-    extra = dict(raw.get("extra") or {})
-    extra["alternate"] = [{**entry, "link": back + entry["link"]} for entry in languages]
-    options: dict[str, Any] = {"extra": extra}
-    if translation is None:
-        return options
-    theme = raw.get("theme") or {}
-    theme = dict(theme) if isinstance(theme, dict) else {"name": theme}
-    theme["language"] = translation.language
-    plugins = []
-    for plugin in raw.get("plugins") or []:
-        if plugin == "search" or (isinstance(plugin, dict) and "search" in plugin):
-            settings = dict(plugin["search"] or {}) if isinstance(plugin, dict) else {}
-            plugin = {"search": {**settings, "lang": translation.language}}
-        plugins.append(plugin)
-    options.update(theme=theme, plugins=plugins, site_name=translation.title)
-    if raw.get("site_url"):
+    options: dict[str, Any] = {}
+    if site_name is not None:
+        options["site_name"] = site_name
+    if prefix and raw.get("site_url"):
         options["site_url"] = str(raw["site_url"]).rstrip("/") + "/" + prefix
+    if languages:
+        back = "../" if translation else ""  # the switcher's links are from the book's root; a translation is below it
+        extra = dict(raw.get("extra") or {})
+        extra["alternate"] = [{**entry, "link": back + entry["link"]} for entry in languages]
+        options["extra"] = extra
+    if translation is not None:
+        theme = raw.get("theme") or {}
+        theme = dict(theme) if isinstance(theme, dict) else {"name": theme}
+        theme["language"] = translation.language
+        plugins = []
+        for plugin in raw.get("plugins") or []:
+            if plugin == "search" or (isinstance(plugin, dict) and "search" in plugin):
+                settings = dict(plugin["search"] or {}) if isinstance(plugin, dict) else {}
+                plugin = {"search": {**settings, "lang": translation.language}}
+            plugins.append(plugin)
+        options.update(theme=theme, plugins=plugins)
     return options
 
 
@@ -225,10 +239,16 @@ def _run_mkdocs(
     return tuple(collected.messages)
 
 
-def _replace(new: Path, output: Path) -> None:
-    """Put ``new`` where ``output`` is, in two renames (the old site is removed only afterwards)."""
+def _replace(new: Path, output: Path, keep: tuple[str, ...] = ()) -> None:
+    """Put ``new`` where ``output`` is, in two renames (the old site is removed only afterwards).
+
+    The ``keep`` folders of the old site (other books' sites) are moved into the new one first.
+    """
     old = None
     if output.exists():
+        for name in keep:
+            if (output / name).is_dir() and not (new / name).exists():
+                (output / name).rename(new / name)
         old = output.with_name(f".{output.name}-old-{os.getpid()}")
         output.rename(old)
     try:
@@ -236,6 +256,9 @@ def _replace(new: Path, output: Path) -> None:
     except OSError:
         if old is not None:
             old.rename(output)
+            for name in keep:
+                if (new / name).is_dir():
+                    (new / name).rename(output / name)
         raise
     if old is not None:
         shutil.rmtree(old, ignore_errors=True)

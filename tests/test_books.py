@@ -1,0 +1,147 @@
+"""Several books in one configuration: each its own site folder and rules.json, built all or one by one.
+
+Also how a book without markup gets its terms: from configuration, headings or emphasis, with passages
+opted out of linking.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import jsonschema
+import lxml.html
+import pytest
+
+from compiler.cli import main
+from compiler.config import ConfigError, Linking, parse_config
+from compiler.markdown_source import parse_markdown_string
+from compiler.pipeline import find_terms
+
+from .conftest import ROOT
+
+BOOKS = ("turns-later", "other-game")
+
+
+def test_the_bundled_site_has_a_folder_per_book_each_with_valid_rule_data(site: Path) -> None:
+    schema = json.loads((site / "rules.schema.json").read_text(encoding="utf-8"))
+    titles = {}
+    for name in BOOKS:
+        data = json.loads((site / name / "rules.json").read_text(encoding="utf-8"))
+        jsonschema.Draft202012Validator(schema).validate(data)
+        titles[name] = data["book"]["title"]
+    assert titles == {
+        "turns-later": "Fantasy Battles: The 9th Age — Turns, later edition",
+        "other-game": "Another game: tiles, hits, injuries and defence",
+    }
+    other = json.loads((site / "other-game" / "rules.json").read_text(encoding="utf-8"))
+    assert "defense_roll" in other["terms"] and "unit" not in other["terms"]  # its own terms, not the 9th Age's
+    home = lxml.html.fromstring((site / "index.html").read_bytes())
+    assert {a.get("href") for a in home.cssselect(".rb-books a")} == {"turns-later/", "other-game/"}
+    back = lxml.html.fromstring((site / "other-game" / "index.html").read_bytes())
+    assert "../" in {a.get("href") for a in back.cssselect(".rb-books a")}
+    assert back.findtext(".//title").endswith("Another game: tiles, hits, injuries and defence")
+
+
+def test_the_later_edition_has_a_what_changed_page(site: Path) -> None:
+    page = lxml.html.fromstring((site / "turns-later" / "changes" / "index.html").read_bytes())
+    text = page.text_content()
+    assert "Since Fantasy Battles: The 9th Age (Beta v0.99.9)" in " ".join(text.split())
+    steps = [li.text_content() for li in page.cssselect(".rb-diff-steps ul li")]
+    assert "Added step: Charge Phase" in steps
+    assert "Renamed step: Close Combat Phase → Melee Phase" in steps
+    assert not (site / "changes").exists()  # the main book follows no earlier edition
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    """A copy of the project's build inputs, to build books one at a time."""
+    for name in ("pyproject.toml", "mkdocs.yml"):
+        shutil.copy(ROOT / name, tmp_path / name)
+    for name in ("site_templates", "rulebook_src"):
+        shutil.copytree(ROOT / name, tmp_path / name)
+    return tmp_path
+
+
+def test_one_book_is_built_alone_and_the_others_are_kept(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(project)
+    assert main(["build", "-q"]) == 0
+    site = project / "site"
+    main_page = (site / "general-principles" / "index.html").read_bytes()
+    other = site / "other-game" / "rules.json"
+    other.write_text("stale", encoding="utf-8")
+    assert main(["build", "-q", "--book", "other-game"]) == 0
+    assert other.read_text(encoding="utf-8") != "stale"
+    assert (site / "general-principles" / "index.html").read_bytes() == main_page
+    # Rebuilding the main book alone keeps the other books' folders.
+    (site / "turns-later" / "marker").write_text("kept", encoding="utf-8")
+    assert main(["build", "-q", "--book", "main"]) == 0
+    assert (site / "turns-later" / "marker").read_text(encoding="utf-8") == "kept"
+    assert (site / "other-game" / "index.html").is_file()
+
+
+def test_an_unknown_book_is_a_usage_error(project: Path, monkeypatch: pytest.MonkeyPatch, capsys) -> None:  # type: ignore[no-untyped-def]
+    monkeypatch.chdir(project)
+    assert main(["build", "-q", "--book", "nope"]) == 2
+    assert "no book is called `nope` (the books are: main, other-game, turns-later)" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("table", "message"),
+    [
+        ({"books": {"x": {"title": "X"}}}, "[tool.rulebook.books.x] needs `sources`"),
+        ({"books": {"X Y": {"sources": []}}}, "a book's name is lower-case letters"),
+        ({"books": {"x": {"sources": [], "colour": 1}}}, "unknown key `colour` in [tool.rulebook.books.x]"),
+        ({"books": {"x": {"sources": [], "changes_from": "y"}}}, "`changes_from` of book `x` must name another book"),
+        ({"emphasis": "yes"}, "`emphasis` in [tool.rulebook] must be true or false"),
+    ],
+)
+def test_bad_book_configuration_says_what_is_wrong(table: dict[str, object], message: str) -> None:
+    with pytest.raises(ConfigError, match=message.replace("[", r"\[").replace("]", r"\]").replace("`", "`")):
+        parse_config(table, ROOT)
+
+
+RULES = """# Combat
+
+## Attacks
+
+Roll one die per **Attack**; each roll of 4+ is a *Hit*.
+
+Every Hit must pass a Defence test.
+
+## Defence
+
+A Defence test is a roll of 5+. A Hit that passes it does no harm.
+
+## Examples
+
+A unit with 3 Attacks scores 1 Hit and the Defence test stops it.
+"""
+
+
+def linked(linking: Linking) -> tuple[dict[str, str], list[tuple[str, str]]]:
+    result = find_terms(parse_markdown_string(RULES, "rules.md", language="en"), linking)
+    assert result.document is not None
+    definitions = {d.name: d.section_id for d in result.document.definitions}
+    references = [(r.name, r.section_id) for r in result.document.references]
+    return definitions, references
+
+
+def test_terms_from_headings_by_default() -> None:
+    definitions, references = linked(Linking())
+    assert definitions == {"attack": "attacks", "defence": "defence", "example": "examples"}
+    assert ("defence", "attacks") in references
+
+
+def test_emphasised_words_are_terms_defined_where_first_used() -> None:
+    definitions, references = linked(Linking(emphasis=True))
+    assert definitions["hit"] == "attacks"  # "*Hit*" is emphasised in the Attacks section
+    assert ("hit", "defence") in references  # "A Hit that passes it" links to it
+
+
+def test_configured_terms_and_a_passage_opted_out() -> None:
+    definitions, references = linked(Linking(terms=("Hit", "Defence test"), skip=("Examples",)))
+    assert set(definitions) == {"hit", "defence_test"}
+    assert ("defence_test", "attacks") in references
+    assert not [r for r in references if r[1] == "examples"]  # the examples are left as they are
