@@ -247,6 +247,24 @@ def _add_engine(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -
     turns = actions.add_parser("turns", help="the game's turn structure")
     turns.add_argument("--json", action="store_true", help="print JSON")
     turns.set_defaults(run=_run_engine_turns)
+    pregame = actions.add_parser(
+        "pregame",
+        help="walk the pre-game and deployment sequences, rolling on the book's tables",
+        description="Walk the pre-game sequence of the rule data step by step, rolling where the rules roll "
+        "(terrain, deployment type, secondary objective, who picks the zones, the first turn), with links to "
+        "the site. The same --seed gives the same transcript; --interactive asks for each die instead.",
+    )
+    dice_source = pregame.add_mutually_exclusive_group()
+    dice_source.add_argument("--seed", type=int, default=0, help="seed of the dice (default: 0)")
+    dice_source.add_argument("--interactive", action="store_true", help="type in each die rolled")
+    pregame.add_argument(
+        "--first-to-finish", choices=("A", "B"), default="A", help="the player who finished deploying first"
+    )
+    pregame.add_argument(
+        "--bonus", type=int, default=0, help="their bonus in the first-turn roll (the undeployed units number)"
+    )
+    pregame.add_argument("--json", action="store_true", help="print JSON")
+    pregame.set_defaults(run=_run_engine_pregame)
 
 
 def _add_explain(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -582,6 +600,28 @@ def _run_engine_army(args: argparse.Namespace) -> int:
     report = army.check_army(_engine_rules(args), army.read_army(args.file))
     _emit(args, report.as_json(), army.render_text(report))
     return 0 if report.legal else 1
+
+
+def _run_engine_pregame(args: argparse.Namespace) -> int:
+    from engine import pregame
+
+    dice = pregame.Dice(ask=_ask_die) if args.interactive else pregame.Dice(seed=args.seed)
+    options = pregame.Options(first_to_finish=args.first_to_finish, bonus=args.bonus)
+    events = pregame.pregame(_engine_rules(args), dice, options)
+    _emit(args, {"events": [e.as_json() for e in events]}, pregame.render_text(events))
+    return 0
+
+
+def _ask_die(why: str, low: int, high: int) -> int:
+    """Ask the players for a die on the terminal until they type a value it can show."""
+    while True:
+        print(f"Roll for {why} ({low}-{high}): ", end="", file=sys.stderr, flush=True)
+        answer = sys.stdin.readline()
+        if not answer:
+            raise UsageError("no more rolls to read (end of input)")
+        if answer.strip().isdigit() and low <= int(answer) <= high:
+            return int(answer)
+        print(f"  a die here shows {low} to {high}.", file=sys.stderr)
 
 
 def _run_engine_turns(args: argparse.Namespace) -> int:

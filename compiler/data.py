@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from collections import Counter
 from typing import Any
 
@@ -90,11 +91,11 @@ def _book(book: Book, title: str, edition: str, language: str) -> Json:
 def _mechanics(book: Book, terms: TermGraph) -> Json:
     tables, _ = roll_tables(book)
     facts = collect_facts(book)
-    mechanics, _ = collect_mechanics(book, set(terms.defined_terms()))
+    mechanics, _ = collect_mechanics(book, set(terms.defined_terms()), {t.id for t in tables})
     return {
         "mechanics": mechanics,
         "roll_tables": [_roll_table(t) for t in tables],
-        "sequences": [_sequence(s, terms) for s in sequences(book)],
+        "sequences": [_sequence(s, terms, _titles(book)) for s in sequences(book)],
         "game": game_data(facts),
         "characteristics": characteristics_data(facts),
         "army_composition": army_composition_data(facts),
@@ -265,24 +266,47 @@ def _roll_table(table: RollTable) -> Json:
     }
 
 
-def _sequence(sequence: Sequence, terms: TermGraph) -> Json:
+def _sequence(sequence: Sequence, terms: TermGraph, titles: dict[str, str]) -> Json:
     return {
         "id": sequence.id,
         "section": sequence.section_id,
-        "steps": [_step(index, item, terms) for index, item in enumerate(sequence.steps, 1)],
+        "data": sequence.data,
+        "steps": [_step(index, item, terms, titles) for index, item in enumerate(sequence.steps, 1)],
     }
 
 
-def _step(index: int, item: Item, terms: TermGraph) -> Json:
+def _titles(book: Book) -> dict[str, str]:
+    """Section ids by folded title, for titles of two words or more (a step may name its section)."""
+    found: dict[str, str] = {}
+    for section in book.sections:
+        title = _fold(section.title)
+        if len(title.split()) >= 2:
+            found.setdefault(title, section.id)
+    return found
+
+
+def _fold(text: str) -> str:
+    return " ".join(re.findall(r"[a-z0-9]+", text.lower()))
+
+
+def _step(index: int, item: Item, terms: TermGraph, titles: dict[str, str]) -> Json:
     links = [n for n in item.children if isinstance(n, Link)]
     refs = [n for n in item.children if isinstance(n, Reference)]
     target = links[0].to if links else None
+    text = plain_text(item.children)
+    resolved = bool(target and terms.id_targets(target))
+    section = target if resolved else None
+    if section is None:
+        # A broken link (the lint reports it): the section whose title the step names, if one does.
+        folded = f" {_fold(text)} "
+        named = [title for title in titles if f" {title} " in folded]
+        section = titles[max(named, key=len)] if named else None
     return {
         "number": index,
-        "text": plain_text(item.children),
-        "section": target if target and terms.id_targets(target) else None,
+        "text": text,
+        "section": section,
         "link": target,
-        "resolved": bool(target and terms.id_targets(target)),
+        "resolved": resolved,
         "terms": [r.name for r in refs],
     }
 

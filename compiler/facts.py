@@ -15,7 +15,7 @@ from typing import Any
 from compiler.diagnostics import Diagnostic
 from compiler.lint.rules import invalid_annotation
 from compiler.lint.suggest import Suggester
-from compiler.model import Book, Cell, Reference, Row, Table, Value, plain_text
+from compiler.model import Book, Cell, ItemList, Reference, Row, Table, Value, plain_text
 
 VALUES: dict[str, str] = {
     "game_turns": "game turns in a standard game",
@@ -37,6 +37,11 @@ DATA_TABLES: dict[str, str] = {
     "grand_army_duplicate_limits": "rows of category and its duplicate limit in a grand army",
 }
 """Every ``data`` table name the compiler understands."""
+
+DATA_SEQUENCES: dict[str, str] = {
+    "pre_game_sequence": "the steps that set up a game, in order",
+}
+"""Every ``data`` sequence name the compiler understands."""
 
 _PERCENT = re.compile(r"^(?P<kind>at least|max)\s+(?P<n>\d+)\s*%$", re.IGNORECASE)
 _MAX = re.compile(r"^max\s+(?P<n>\d+)$", re.IGNORECASE)
@@ -86,6 +91,19 @@ def collect_facts(book: Book) -> Facts:
             )
             continue
         tables[table.data] = table
+    for annotated in book.annotated:
+        node = annotated.node
+        if isinstance(node, ItemList) and node.data is not None and node.data not in DATA_SEQUENCES:
+            diagnostics.append(
+                invalid_annotation.RULE.diagnostic(
+                    f"`{node.data}` is not a data sequence the compiler knows",
+                    node.span,
+                    target=node.data,
+                    suggestions=Suggester(DATA_SEQUENCES).suggest(node.data),
+                    help=_did_you_mean(node.data, DATA_SEQUENCES),
+                    section_id=annotated.section_id,
+                )
+            )
     return Facts(values, tables, diagnostics)
 
 
@@ -288,18 +306,23 @@ def army_composition_data(facts: Facts) -> dict[str, Any]:
 _INT = re.compile(r"^[1-9]\d*$")
 
 
-def collect_mechanics(book: Book, defined: set[str]) -> tuple[dict[str, Any], list[Diagnostic]]:
-    """The ``mechanics`` of the rule data, and a diagnostic for each annotation that cannot be read."""
+def collect_mechanics(book: Book, defined: set[str], tables: set[str]) -> tuple[dict[str, Any], list[Diagnostic]]:
+    """The ``mechanics`` of the rule data, and a diagnostic for each annotation that cannot be read.
+
+    ``defined``: the book's defined terms; ``tables``: its roll tables' ids.
+    """
     from compiler.mechanics import parse_dice
 
     tests: dict[str, Any] = {}
     dice: dict[str, Any] = {}
+    repeats: dict[str, Any] = {}
+    contests: dict[str, Any] = {}
     rerolls: dict[str, Any] = {}
     modifiers: dict[str, Any] | None = None
     problems: list[Diagnostic] = []
     for mechanic in book.mechanics:
         attributes = dict(mechanic.attributes)
-        problem = _mechanic_problem(mechanic.name, attributes, defined)
+        problem = _mechanic_problem(mechanic.name, attributes, defined, tables)
         if problem is not None:
             problems.append(
                 invalid_annotation.RULE.diagnostic(
@@ -321,6 +344,8 @@ def collect_mechanics(book: Book, defined: set[str]) -> tuple[dict[str, Any], li
                 "dice": {"count": roll.count, "sides": roll.sides},
                 "pass": attributes["pass"].replace("-", "_"),
                 "always_fails": fails,
+                "target": int(attributes["target"]) if "target" in attributes else None,
+                "section": mechanic.section_id,
             }
         elif "order" in attributes:
             modifiers = {
@@ -335,12 +360,37 @@ def collect_mechanics(book: Book, defined: set[str]) -> tuple[dict[str, Any], li
                 "round": attributes.get("round", "up"),
                 "section": mechanic.section_id,
             }
+        elif "times" in attributes:
+            times = parse_dice(attributes["times"])
+            assert times is not None
+            repeats[mechanic.name] = {
+                "times": times.notation,
+                "table": attributes["table"],
+                "section": mechanic.section_id,
+            }
+        elif "contest" in attributes:
+            roll = parse_dice(attributes["contest"])
+            assert roll is not None
+            contests[mechanic.name] = {
+                "roll": roll.notation,
+                "dice": {"count": roll.count, "sides": roll.sides},
+                "bonus": attributes.get("bonus"),
+                "ties": attributes.get("ties", "second"),
+                "section": mechanic.section_id,
+            }
         else:
             rerolls = {"max": int(attributes["max"]), "term": mechanic.definition}
-    return {"tests": tests, "dice": dice, "rerolls": rerolls or None, "modifiers": modifiers}, problems
+    return {
+        "tests": tests,
+        "dice": dice,
+        "rerolls": rerolls or None,
+        "modifiers": modifiers,
+        "repeats": repeats,
+        "contests": contests,
+    }, problems
 
 
-def _mechanic_problem(name: str, attributes: dict[str, str], defined: set[str]) -> str | None:
+def _mechanic_problem(name: str, attributes: dict[str, str], defined: set[str], tables: set[str]) -> str | None:
     from compiler.mechanics import parse_dice
 
     if "pass" in attributes:
@@ -350,11 +400,25 @@ def _mechanic_problem(name: str, attributes: dict[str, str], defined: set[str]) 
             return "`roll` must be dice notation such as D6 or 2D6"
         if not all(_INT.match(v) for v in attributes.get("always-fails", "").split()):
             return "`always-fails` must list whole numbers"
+        if "target" in attributes and not _INT.match(attributes["target"]):
+            return "`target` must be a whole number"
         return None
     if "divide" in attributes:
         if parse_dice(name) is None or parse_dice(attributes.get("roll", "")) is None:
             return 'a derived die is named in dice notation (D3) and rolls dice (roll="D6")'
         return None if _INT.match(attributes["divide"]) else "`divide` must be a whole number"
+    if "times" in attributes:
+        if parse_dice(attributes["times"]) is None:
+            return "`times` must be dice notation such as 2D3"
+        if attributes.get("table") not in tables:
+            return f"`table` must name a roll table of the book ({', '.join(sorted(tables)) or 'there is none'})"
+        return None
+    if "contest" in attributes:
+        if parse_dice(attributes["contest"]) is None:
+            return "`contest` must be dice notation such as D6"
+        if "bonus" in attributes and attributes["bonus"] not in defined:
+            return f"`bonus` must name a defined term (`{attributes['bonus']}` is not defined)"
+        return None
     if "max" in attributes:
         return None if _INT.match(attributes["max"]) else "`max` must be a whole number"
     if "order" in attributes:
@@ -362,7 +426,10 @@ def _mechanic_problem(name: str, attributes: dict[str, str], defined: set[str]) 
         if sorted(kinds) != sorted(MODIFIER_KINDS):
             return "`order` must name each of " + ", ".join(MODIFIER_KINDS) + " once"
         return None
-    return "give `pass` (a test), `divide` (a derived die), `max` (rerolls) or `order` (modifiers)"
+    return (
+        "give `pass` (a test), `divide` (a derived die), `max` (rerolls), `order` (modifiers), "
+        "`times` (a repeated roll) or `contest` (both players roll)"
+    )
 
 
 MODIFIER_KINDS = ("set", "multiply", "add")

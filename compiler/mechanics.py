@@ -97,6 +97,8 @@ class Sequence:
     id: str
     section_id: str
     steps: tuple[Item, ...]
+    data: str | None = None
+    """What the sequence is (``pre_game_sequence``), if annotated."""
 
 
 def roll_tables(book: Book) -> tuple[list[RollTable], list[Diagnostic]]:
@@ -124,7 +126,7 @@ def sequences(book: Book) -> list[Sequence]:
     for section in book.sections:
         for node, scope in walk_blocks(section.children, section.id):
             if isinstance(node, ItemList) and node.ordered and node.roll is None:
-                found.append(Sequence(unique_id(scope, used, "_"), section.id, node.items))
+                found.append(Sequence(unique_id(scope, used, "_"), section.id, node.items, node.data))
     return found
 
 

@@ -233,6 +233,8 @@ class ItemList(NamedTuple):
     """The dice rolled on this list (item n on a roll of n), if it is a roll table."""
     source: SourceText
     offset: int
+    data: str | None = None
+    """What the compiler reads this sequence as (``pre_game_sequence``), if annotated."""
 
     @property
     def span(self) -> Span:

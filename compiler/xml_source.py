@@ -346,8 +346,8 @@ class _Builder:
             item_offset = self._offset()
             content = self._content(child, section_id, definition)
             items.append(Item(child.get("title"), content, self.source, item_offset))
-        item_list = ItemList(ordered, tuple(items), el.get("roll"), self.source, offset)
-        if item_list.roll is not None:
+        item_list = ItemList(ordered, tuple(items), el.get("roll"), self.source, offset, el.get("data"))
+        if item_list.roll is not None or item_list.data is not None:
             self.annotated.append(Annotated(item_list, section_id, definition or section_id))
         return item_list
 

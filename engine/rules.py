@@ -15,6 +15,7 @@ BINDINGS: dict[str, tuple[str, ...]] = {
     "turns": ("game_turn", "player_turn"),
     "army": ("army_list", "category", "choice_0x", "point_cost"),
     "modify": ("priority_of_modifiers",),
+    "pregame": ("deployment_zone", "undeployed_unit_number"),
 }
 
 

@@ -39,6 +39,8 @@ RULE = Rule(
 
 def check(lint: LintInput) -> Iterator[Diagnostic]:
     from compiler.facts import collect_facts, collect_mechanics
+    from compiler.mechanics import roll_tables
 
     yield from collect_facts(lint.book).diagnostics
-    yield from collect_mechanics(lint.book, set(lint.terms.defined_terms()))[1]
+    tables = {table.id for table in roll_tables(lint.book)[0]}
+    yield from collect_mechanics(lint.book, set(lint.terms.defined_terms()), tables)[1]

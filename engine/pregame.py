@@ -1,0 +1,203 @@
+"""``rulebook engine pregame``: walk the book's pre-game sequence, rolling where the rules roll.
+
+Everything comes from ``rules.json``: the sequence annotated ``pre_game_sequence`` and its steps,
+the sections they point at, and in each of those sections the roll tables, repeated rolls
+(``repeats``), tests against a fixed target (``tests`` with a ``target``) and contests
+(``contests``) the compiler found there. A step whose section holds a sequence of its own (the
+deployment phase) is walked too. Dice come from a :class:`Dice` source: seeded, so the same seed
+gives the same transcript, or typed in by the players.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.dice import roll as distribution
+from engine.rules import Rules, RulesError
+
+Ask = Callable[[str, int, int], int]
+"""Asks the players for one die: (what the roll is for, lowest, highest) -> the value rolled."""
+
+
+class Dice:
+    """Where the rolls come from: a seeded generator, or the players (``ask``)."""
+
+    def __init__(self, seed: int | None = None, ask: Ask | None = None) -> None:
+        self._random = random.Random(seed)
+        self._ask = ask
+
+    def roll(self, notation: str, why: str, derived: dict[str, Any]) -> list[int]:
+        """One roll of ``notation`` (``2D3``): the value of each die, derived dice (D3) included."""
+        count, _, sides = notation.upper().partition("D")
+        faces = sorted(distribution(f"D{sides}", derived))
+        values = []
+        for n in range(int(count or 1)):
+            label = why if int(count or 1) == 1 else f"{why} (die {n + 1})"
+            if self._ask is not None:
+                values.append(self._ask(label, faces[0], faces[-1]))
+            else:
+                values.append(self._random.choice(faces))
+        return values
+
+
+@dataclass
+class Event:
+    """One line of the transcript."""
+
+    step: str
+    """The step's number ("3", or "8.2" inside a nested sequence)."""
+    text: str
+    anchor: str | None
+    """The site page and anchor of the rule."""
+    rolls: list[int] = field(default_factory=list)
+    result: str | None = None
+    rules: list[dict[str, str | None]] = field(default_factory=list)
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "step": self.step,
+            "text": self.text,
+            "anchor": self.anchor,
+            "rolls": self.rolls,
+            "result": self.result,
+            "rules": self.rules,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Options:
+    first_to_finish: str = "A"
+    """The player who finished deploying first (``A`` or ``B``)."""
+    bonus: int = 0
+    """The value of a contest's bonus term (the undeployed units number)."""
+
+
+def pregame(rules: Rules, dice: Dice, options: Options | None = None) -> list[Event]:
+    """The transcript of a pre-game: each step, and the result of every roll it makes."""
+    options = options or Options()
+    data = rules.data
+    sequence = next((s for s in data["sequences"] if s.get("data") == "pre_game_sequence"), None)
+    if sequence is None:
+        raise RulesError(
+            'the rule data names no pre-game sequence: annotate it in the source (<sequence data="pre_game_sequence">)'
+        )
+    return list(_walk(rules, sequence, "", dice, options, set()))
+
+
+def _walk(
+    rules: Rules, sequence: dict[str, Any], prefix: str, dice: Dice, options: Options, seen: set[str]
+) -> Iterator[Event]:
+    seen.add(sequence["id"])
+    places = _sections(rules.data["sections"])
+    for step in sequence["steps"]:
+        number = f"{prefix}{step['number']}"
+        section = step["section"]
+        anchor = places.get(section, {}).get("anchor") if section else None
+        note = "" if step["resolved"] or section is None else " (found by its title: the step's link is broken)"
+        yield Event(number, step["text"] + note, anchor)
+        if section is None:
+            continue
+        yield from _rolls(rules, section, number, dice, options)
+        for inner in rules.data["sequences"]:
+            if inner["id"] not in seen and inner["section"] in _below(places, section):
+                yield from _walk(rules, inner, f"{number}.", dice, options, seen)
+
+
+def _rolls(rules: Rules, section: str, number: str, dice: Dice, options: Options) -> Iterator[Event]:
+    """Every roll the rules in one section make, in the order the data lists them."""
+    mechanics = rules.data["mechanics"]
+    tables = {t["id"]: t for t in rules.data["roll_tables"]}
+    anchors = _sections(rules.data["sections"])
+    repeated = set()
+    for name, repeat in sorted(mechanics["repeats"].items()):
+        if repeat["section"] != section:
+            continue
+        table = tables[repeat["table"]]
+        repeated.add(table["id"])
+        rolled = dice.roll(repeat["times"], f"{name}: how many", mechanics["dice"])
+        times = sum(rolled)
+        yield Event(number, f"{name}: {repeat['times']} rolled {times}", anchors[section]["anchor"], rolled)
+        for n in range(times):
+            yield _table_roll(rules, table, f"{number}", dice, f"{table['id']} ({n + 1} of {times})")
+    for table in rules.data["roll_tables"]:
+        if table["section"] == section and table["id"] not in repeated:
+            yield _table_roll(rules, table, number, dice, table["id"])
+    for name, test in sorted(mechanics["tests"].items()):
+        if test.get("section") == section and test.get("target") is not None:
+            yield _test_roll(rules, name, test, number, dice)
+    for name, contest in sorted(mechanics["contests"].items()):
+        if contest["section"] == section:
+            yield _contest(rules, name, contest, number, dice, options)
+
+
+def _table_roll(rules: Rules, table: dict[str, Any], number: str, dice: Dice, why: str) -> Event:
+    rolled = dice.roll(table["die"], why, rules.data["mechanics"]["dice"])
+    total = sum(rolled)
+    band = next((b for b in table["bands"] if b["min"] <= total <= b["max"]), None)
+    result = band["result"] if band else f"no result for {total}"
+    cited = [rules.cite(band["term"])] if band and band.get("term") else []
+    anchor = _sections(rules.data["sections"]).get(table["section"], {}).get("anchor")
+    return Event(number, f"{why}: {table['die']} rolled {total}", anchor, rolled, result, cited)
+
+
+def _test_roll(rules: Rules, name: str, test: dict[str, Any], number: str, dice: Dice) -> Event:
+    rolled = dice.roll(test["roll"], f"{name} (player A)", rules.data["mechanics"]["dice"])
+    total, target = sum(rolled), test["target"]
+    passed = total not in test["always_fails"] and (total >= target if test["pass"] == "at_least" else total <= target)
+    need = f"{target}+" if test["pass"] == "at_least" else f"{target} or less"
+    outcome = f"rolled {total}: passed, player A" if passed else f"rolled {total}: failed, player B"
+    return Event(
+        number,
+        f"{name}: player A rolls {test['roll']}, needs {need}",
+        rules.anchor(test["term"]),
+        rolled,
+        outcome,
+        [rules.cite(test["term"])],
+    )
+
+
+def _contest(rules: Rules, name: str, contest: dict[str, Any], number: str, dice: Dice, options: Options) -> Event:
+    first = options.first_to_finish
+    second = "B" if first == "A" else "A"
+    derived = rules.data["mechanics"]["dice"]
+    first_roll = dice.roll(contest["roll"], f"{name} (player {first}, finished deploying first)", derived)
+    second_roll = dice.roll(contest["roll"], f"{name} (player {second})", derived)
+    bonus = options.bonus if contest["bonus"] else 0
+    first_total, second_total = sum(first_roll) + bonus, sum(second_roll)
+    if first_total != second_total:
+        winner = first if first_total > second_total else second
+    else:
+        winner = first if contest["ties"] == "first" else second
+    bonus_text = f" + {contest['bonus']} {bonus}" if contest["bonus"] else ""
+    text = f"{name}: player {first} {sum(first_roll)}{bonus_text} = {first_total}, player {second} {second_total}"
+    cited = [rules.cite(contest["bonus"])] if contest["bonus"] else []
+    anchor = _sections(rules.data["sections"]).get(contest["section"], {}).get("anchor")
+    return Event(number, text, anchor, first_roll + second_roll, f"player {winner} wins", cited)
+
+
+def _sections(tree: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    found: dict[str, dict[str, Any]] = {}
+    for section in tree:
+        found[section["id"]] = section
+        found.update(_sections(section["children"]))
+    return found
+
+
+def _below(places: dict[str, dict[str, Any]], section: str) -> set[str]:
+    """A section and every section inside it."""
+    found = {section}
+    for child in places.get(section, {}).get("children", []):
+        found |= _below(places, child["id"])
+    return found
+
+
+def render_text(events: list[Event]) -> str:
+    lines = []
+    for event in events:
+        result = f" -> {event.result}" if event.result else ""
+        place = f"  [{event.anchor}]" if event.anchor else ""
+        lines.append(f"{event.step:>5}  {event.text}{result}{place}")
+    return "\n".join(lines) + "\n"

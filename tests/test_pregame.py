@@ -1,0 +1,109 @@
+"""``rulebook engine pregame``: the pre-game walked from the compiled data, seeded or with the players' rolls.
+
+Expected results are read from the book by hand: the terrain table (1 Hill ... 6 Ruin), the deployment
+types (1-3 Classic, 4-5 Diagonal, 6 Flank Attack), the secondary objectives, "choose on a 4+", and the
+first-turn roll (the player who finished first adds the undeployed units number; a tie goes to the other).
+"""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+import pytest
+
+from compiler.cli import main
+from engine.pregame import Dice, Options, pregame
+from engine.rules import Rules
+
+from .conftest import BUNDLED_BOOK
+from .test_engine import compile_rules
+
+
+@pytest.fixture(scope="module")
+def rules(tmp_path_factory: pytest.TempPathFactory) -> Rules:
+    return compile_rules(BUNDLED_BOOK, tmp_path_factory.mktemp("rules"))
+
+
+def scripted(*values: int) -> Dice:
+    """Dice the players type in, one value per die, in order."""
+    rolls = iter(values)
+    return Dice(ask=lambda why, low, high: next(rolls))
+
+
+def results(events: list) -> list[tuple[str, str | None]]:  # type: ignore[type-arg]
+    return [(e.step, e.result) for e in events if e.result]
+
+
+def test_a_walk_with_the_players_rolls(rules: Rules) -> None:
+    # 2D3 terrain count: 1 + 2 = 3 pieces, rolled 6, 1, 3; deployment type 4; objective 6; zones 4;
+    # first turn: A (finished first) rolls 2 + 3 undeployed units = 5, B rolls 5: a tie goes to B.
+    dice = scripted(1, 2, 6, 1, 3, 4, 6, 4, 2, 5)
+    events = pregame(rules, dice, Options(first_to_finish="A", bonus=3))
+    assert results(events) == [
+        ("3", "Ruin"),
+        ("3", "Hill"),
+        ("3", "Field"),
+        ("4", "Diagonal"),
+        ("5", "Secure Target"),
+        ("6", "rolled 4: passed, player A"),
+        ("8.8", "player B wins"),
+    ]
+    assert [e.step for e in events if not e.result][:3] == ["1", "2", "3"]
+    assert events[-1].text == "first_turn: player A 2 + undeployed_unit_number 3 = 5, player B 5"
+    # Every step of the deployment phase is walked inside step 8, with links to the site.
+    assert [e.step for e in events if e.step.startswith("8.")][:3] == ["8.1", "8.2", "8.3"]
+    assert events[0].anchor == "the-pre-game-sequence/#decide_on_game_size"
+
+
+def test_one_over_the_first_turn_bonus_wins_and_3_on_the_zone_roll_fails(rules: Rules) -> None:
+    events = pregame(rules, scripted(1, 1, 1, 1, 1, 1, 3, 3, 5), Options(first_to_finish="B", bonus=3))
+    outcome = dict(results(events))
+    assert outcome["6"] == "rolled 3: failed, player B"
+    assert outcome["8.8"] == "player B wins"  # B finished first: 3 + 3 = 6 beats A's 5
+
+
+def test_the_same_seed_gives_the_same_transcript(capsys: pytest.CaptureFixture[str], rules: Rules) -> None:
+    runs = []
+    for seed in (11, 11, 12):
+        assert main(["engine", "--rules", str(rules.path), "pregame", "--seed", str(seed), "--json"]) == 0
+        runs.append(json.loads(capsys.readouterr().out))
+    assert runs[0] == runs[1]
+    assert runs[0] != runs[2]
+    for event in runs[0]["events"]:
+        assert all(1 <= value <= 6 for value in event["rolls"])
+
+
+def test_interactive_rolls_are_read_and_checked(
+    rules: Rules, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr("sys.stdin", io.StringIO("9\n1\n2\n6\n1\n3\n4\n6\n4\n2\n5\n"))
+    assert main(["engine", "--rules", str(rules.path), "pregame", "--interactive", "--bonus", "3"]) == 0
+    captured = capsys.readouterr()
+    assert "a die here shows 1 to 3." in captured.err  # 9 is refused for a D3
+    assert "deployment_type: D6 rolled 4 -> Diagonal" in captured.out
+
+
+def test_a_changed_band_changes_the_walk(tmp_path: Path) -> None:
+    text = BUNDLED_BOOK.read_text(encoding="utf-8")
+    classic, diagonal = "<header>1-3: <reference", "<header>4-5: <reference"
+    assert classic in text and diagonal in text
+    copy = tmp_path / "rulebook.xml"
+    copy.write_text(
+        text.replace(classic, "<header>1-2: <reference").replace(diagonal, "<header>3-5: <reference"),
+        encoding="utf-8",
+    )
+    changed = compile_rules(copy, tmp_path / "out")
+    events = pregame(changed, scripted(1, 1, 1, 1, 3, 1, 1, 1, 1))
+    assert ("4", "Diagonal") in results(events)  # a 3 was Classic in the book as written
+
+
+def test_without_an_annotated_sequence_the_engine_says_what_to_do(rules: Rules) -> None:
+    from engine.rules import RulesError
+
+    data = json.loads(json.dumps(rules.data))
+    for sequence in data["sequences"]:
+        sequence["data"] = None
+    with pytest.raises(RulesError, match='annotate it in the source'):
+        pregame(Rules(data, rules.path), Dice(seed=1))
