@@ -144,8 +144,10 @@ class _Linker:
                 children.append(node._replace(items=items))
             elif isinstance(node, str) and node.strip() and not skipped:
                 # Only the first paragraph is the definition; the rest of the section uses the term.
-                defines = term.id if term is not None and not defined else self._first_use_in(node)
+                first_uses = self._first_uses_in(node)
+                defines = term.id if term is not None and not defined else (first_uses.pop(0) if first_uses else None)
                 parts = self._link(node, section.id, defines)
+                parts = self._define_in_place(parts, set(first_uses), section.id)
                 if defines is not None:
                     definition = Definition(defines, tuple(parts), section.id, None, self.source, self._find(node))
                     self.definitions.append(definition)
@@ -159,14 +161,32 @@ class _Linker:
             children = self._define_by_first_block(term, section, children)
         return section._replace(children=tuple(children))
 
-    def _first_use_in(self, text: str) -> str | None:
-        """The first term of ``first_use`` this paragraph uses (it becomes the term's definition)."""
+    def _first_uses_in(self, text: str) -> list[str]:
+        """The terms of ``first_use`` this paragraph uses, in order: it defines them."""
+        found = []
         for match in self.pattern.finditer(text):
             name = self._id_of(match.group(1))
             if name in self.first_use:
                 self.first_use.discard(name)
-                return name
-        return None
+                found.append(name)
+        return found
+
+    def _define_in_place(self, parts: Content, names: set[str], section_id: str) -> Content:
+        """The first use of each of ``names`` in a paragraph another term's definition holds: a definition
+        of its own, nested where it stands."""
+        if not names:
+            return parts
+        out: list[Node] = []
+        for part in parts:
+            if isinstance(part, Reference) and part.name in names:
+                names.discard(part.name)
+                self.references.remove(part)  # the use became the definition
+                definition = Definition(part.name, (part.text,), section_id, None, self.source, part.offset)
+                self.definitions.append(definition)
+                out.append(definition)
+            else:
+                out.append(part)
+        return tuple(out)
 
     def _define_by_first_block(self, term: Term, section: Section, children: list[Node]) -> list[Node]:
         """A section that opens with a list or a subsection: its first block (or nothing) defines it."""

@@ -265,6 +265,18 @@ def _add_engine(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -
     )
     pregame.add_argument("--json", action="store_true", help="print JSON")
     pregame.set_defaults(run=_run_engine_pregame)
+    attack = actions.add_parser(
+        "attack",
+        help="a chain of rolls (hit, injury, save, courage) as the exact distribution of points lost",
+        description="Run attacks through the book's chain of rolls from the rule data (mechanics.rolls), with the "
+        "values you give (--value accuracy=3 ...). Where the text reads a roll two ways, both are shown.",
+    )
+    attack.add_argument("--attacks", type=int, required=True, help="how many attacks (dice) are rolled")
+    attack.add_argument(
+        "--value", action="append", default=[], metavar="NAME=N", help="a value the rolls are against (repeat)"
+    )
+    attack.add_argument("--json", action="store_true", help="print JSON")
+    attack.set_defaults(run=_run_engine_attack)
 
 
 def _add_explain(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -622,6 +634,22 @@ def _ask_die(why: str, low: int, high: int) -> int:
         if answer.strip().isdigit() and low <= int(answer) <= high:
             return int(answer)
         print(f"  a die here shows {low} to {high}.", file=sys.stderr)
+
+
+def _run_engine_attack(args: argparse.Namespace) -> int:
+    from engine import attack
+
+    values = {}
+    for given in args.value:
+        name, _, number = given.partition("=")
+        if not name or not number.lstrip("-").isdigit():
+            raise UsageError(f"--value takes NAME=N, such as accuracy=3 (not `{given}`)")
+        values[name.strip()] = int(number)
+    if args.attacks < 0:
+        raise UsageError("--attacks must be 0 or more")
+    result = attack.attack(_engine_rules(args), args.attacks, values)
+    _emit(args, result.as_json(), attack.render_text(result))
+    return 0
 
 
 def _run_engine_turns(args: argparse.Namespace) -> int:

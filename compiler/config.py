@@ -18,7 +18,7 @@ ignore = ["mutual-definition"]                               # same as severity 
 [tool.rulebook.books.other-game]               # more books: each its own site section and rules.json
 title = "Tiles and Dice"
 sources = ["rulebook_src/other-game/rules.md"]
-terms = ["Hit", "Injury"]     # sources without markup: these names are terms (default: the headings)
+terms = ["Hit", "Injury"]     # sources without markup: these names are terms too (besides the headings)
 emphasis = true               # ... and so are emphasised words
 skip = ["Examples"]           # sections whose text is never linked
 changes_from = "main"         # a "What changed" page against another book (a later edition)
@@ -87,7 +87,7 @@ class Linking:
     """How terms are found in a source that marks none (plain Markdown)."""
 
     terms: tuple[str, ...] = ()
-    """Term names given by the configuration (default: the headings below the top level)."""
+    """Term names given by the configuration, besides the headings below the top level."""
     emphasis: bool = False
     """Whether emphasised words are terms too (defined where first emphasised)."""
     skip: tuple[str, ...] = ()

@@ -15,7 +15,7 @@ from typing import Any
 from compiler.diagnostics import Diagnostic
 from compiler.lint.rules import invalid_annotation
 from compiler.lint.suggest import Suggester
-from compiler.model import Book, Cell, ItemList, Reference, Row, Table, Value, plain_text
+from compiler.model import Book, Cell, ItemList, Mechanic, Reference, Row, Table, Value, plain_text
 
 VALUES: dict[str, str] = {
     "game_turns": "game turns in a standard game",
@@ -317,6 +317,8 @@ def collect_mechanics(book: Book, defined: set[str], tables: set[str]) -> tuple[
     dice: dict[str, Any] = {}
     repeats: dict[str, Any] = {}
     contests: dict[str, Any] = {}
+    rolls: dict[str, Any] = {}
+    readings: list[Mechanic] = []
     rerolls: dict[str, Any] = {}
     modifiers: dict[str, Any] | None = None
     problems: list[Diagnostic] = []
@@ -324,17 +326,30 @@ def collect_mechanics(book: Book, defined: set[str], tables: set[str]) -> tuple[
         attributes = dict(mechanic.attributes)
         problem = _mechanic_problem(mechanic.name, attributes, defined, tables)
         if problem is not None:
-            problems.append(
-                invalid_annotation.RULE.diagnostic(
-                    f"mechanic `{mechanic.name}`: {problem}",
-                    mechanic.span,
-                    target=mechanic.name,
-                    help="see `rulebook dtd` for the mechanic annotations",
-                    section_id=mechanic.section_id,
-                )
-            )
+            problems.append(_mechanic_diagnostic(mechanic, problem))
             continue
-        if "pass" in attributes:
+        if "reading" in attributes:
+            readings.append(mechanic)
+        elif "against" in attributes:
+            roll = parse_dice(attributes["roll"])
+            assert roll is not None
+            rolls[mechanic.name] = {
+                "term": mechanic.name,
+                "roll": roll.notation,
+                "dice": {"count": roll.count, "sides": roll.sides},
+                "pass": attributes["pass"].replace("-", "_"),
+                "against": attributes["against"],
+                "each": attributes.get("each"),
+                "step": int(attributes["step"]) if "step" in attributes else None,
+                "instead_of": attributes.get("instead-of"),
+                "cancels": attributes.get("cancels"),
+                "threshold": int(attributes["threshold"]) if "threshold" in attributes else None,
+                "fail_adds": attributes.get("fail-adds"),
+                "section": mechanic.section_id,
+                "place": _place(mechanic),
+                "readings": [],
+            }
+        elif "pass" in attributes:
             roll = parse_dice(attributes["roll"])
             assert roll is not None
             fails = [int(v) for v in attributes.get("always-fails", "").split()]
@@ -380,6 +395,19 @@ def collect_mechanics(book: Book, defined: set[str], tables: set[str]) -> tuple[
             }
         else:
             rerolls = {"max": int(attributes["max"]), "term": mechanic.definition}
+    for reading in readings:
+        attributes = dict(reading.attributes)
+        if reading.name not in rolls:
+            problems.append(_mechanic_diagnostic(reading, "a reading must follow a roll of that name (`against`)"))
+            continue
+        rolls[reading.name]["readings"].append(
+            {
+                "reading": attributes["reading"],
+                "pass": attributes.get("pass", "").replace("-", "_") or None,
+                "against": attributes.get("against"),
+                "place": _place(reading),
+            }
+        )
     return {
         "tests": tests,
         "dice": dice,
@@ -387,12 +415,50 @@ def collect_mechanics(book: Book, defined: set[str], tables: set[str]) -> tuple[
         "modifiers": modifiers,
         "repeats": repeats,
         "contests": contests,
+        "rolls": rolls,
     }, problems
+
+
+def _mechanic_diagnostic(mechanic: Mechanic, problem: str) -> Diagnostic:
+    return invalid_annotation.RULE.diagnostic(
+        f"mechanic `{mechanic.name}`: {problem}",
+        mechanic.span,
+        target=mechanic.name,
+        help="see `rulebook dtd` for the mechanic annotations",
+        section_id=mechanic.section_id,
+    )
+
+
+def _place(mechanic: Mechanic) -> dict[str, Any]:
+    """Where an annotation stands, and the source line it annotates (a reader can compare readings)."""
+    span = mechanic.span
+    line = mechanic.source.line_text(span.line)
+    text = re.sub(r"<!--.*?-->|<mechanic [^>]*/>", "", line).strip()
+    return {"file": span.path, "line": span.line, "column": span.column, "text": text}
 
 
 def _mechanic_problem(name: str, attributes: dict[str, str], defined: set[str], tables: set[str]) -> str | None:
     from compiler.mechanics import parse_dice
 
+    if "reading" in attributes:
+        if attributes.get("pass", "at-least") not in ROLL_PASSES:
+            return "`pass` must be one of " + ", ".join(ROLL_PASSES)
+        return None
+    if "against" in attributes:
+        if name not in defined:
+            return "a roll must be named after the term it is (define the term)"
+        if parse_dice(attributes.get("roll", "")) is None:
+            return "`roll` must be dice notation such as D6 or 2D6"
+        if attributes.get("pass") not in ROLL_PASSES:
+            return "`pass` must be one of " + ", ".join(ROLL_PASSES)
+        if not _EXPRESSION.fullmatch(attributes["against"]):
+            return "`against` must add or subtract names and whole numbers (defense + penetration, 6 - cover)"
+        for key in ("step", "threshold"):
+            if key in attributes and not _INT.match(attributes[key]):
+                return f"`{key}` must be a whole number"
+        if "fail-adds" in attributes and parse_dice(attributes["fail-adds"]) is None:
+            return "`fail-adds` must be dice notation such as 1D6"
+        return None
     if "pass" in attributes:
         if name not in defined:
             return "a test must be named after the term it defines"
@@ -428,9 +494,14 @@ def _mechanic_problem(name: str, attributes: dict[str, str], defined: set[str], 
         return None
     return (
         "give `pass` (a test), `divide` (a derived die), `max` (rerolls), `order` (modifiers), "
-        "`times` (a repeated roll) or `contest` (both players roll)"
+        "`times` (a repeated roll), `contest` (both players roll), `against` (a roll in a chain) "
+        "or `reading` (another reading of a roll)"
     )
 
+
+ROLL_PASSES = ("at-least", "at-most", "above", "below")
+"""How a roll compares with what it is rolled against."""
+_EXPRESSION = re.compile(r"\s*[a-z0-9_]+(\s*[-+]\s*[a-z0-9_]+)*\s*")
 
 MODIFIER_KINDS = ("set", "multiply", "add")
 """The kinds of characteristic modifiers an ``order`` annotation puts in order."""

@@ -19,13 +19,29 @@ from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
 from compiler.diagnostics import Diagnostic
-from compiler.model import Cell, Content, Document, Item, ItemList, Link, Node, Row, Section, Table, unique_id
+from compiler.model import (
+    Cell,
+    Content,
+    Document,
+    Item,
+    ItemList,
+    Link,
+    Mechanic,
+    Node,
+    Row,
+    Section,
+    Table,
+    unique_id,
+)
 from compiler.source import SourceText, read_text
 from compiler.xml_source import SourceResult, slugify, unreadable
 
 _NUMBER = re.compile(r"^(?P<number>\d+(?:\.\d+)*)\.?\s+(?P<title>\S.*)$")
 _DECORATION = re.compile(r"^[\s·•\-–*]+|[\s*]+$")
 _TAGS = re.compile(r"<[^>]+>")
+_MECHANIC = re.compile(r"<!--\s*rulebook:\s*mechanic\s+(?P<attributes>.*?)-->", re.DOTALL)
+"""A mechanics annotation, as the XML's ``<mechanic .../>`` (the same attributes) in an HTML comment."""
+_ATTRIBUTE = re.compile(r'(?P<key>[a-z][a-z-]*)="(?P<value>[^"]*)"')
 _LOST_REFERENCE = re.compile(r"\?\?")
 TOC_TITLES = {"table des matières", "table of contents", "contents", "sommaire"}
 
@@ -88,6 +104,7 @@ class _Builder:
         self.body: list[Section] = []
         self.sections: list[Section] = []
         self.links: list[Link] = []
+        self.mechanics: list[Mechanic] = []
         self.taken: set[str] = set()
         self.pending_header: tuple[int, int] | None = None
         self.numbered = True
@@ -200,11 +217,19 @@ class _Builder:
         return Table(None, columns, tuple(body), None, None, self.source, self._line_offset(first_line))
 
     def _inline(self, text: str, first_line: int) -> list[Node]:
-        """Text with ``??`` (a lost cross-reference) as a link with no target."""
+        """Text with ``??`` (a lost cross-reference) as a link with no target, and its mechanics annotations."""
         parts: list[Node] = []
         line_offset = self._line_offset(first_line)
+        annotations = []
+        for match in _MECHANIC.finditer(text):
+            attributes = {m.group("key"): m.group("value") for m in _ATTRIBUTE.finditer(match.group("attributes"))}
+            name = attributes.pop("name", "")
+            offset = self._find(match.group(), line_offset)
+            mechanic = Mechanic(name, tuple(sorted(attributes.items())), self._target().id, None, self.source, offset)
+            self.mechanics.append(mechanic)
+            annotations.append(mechanic)
         position = 0
-        clean = _TAGS.sub("", text).replace("**", "")
+        clean = _TAGS.sub("", _MECHANIC.sub("", text)).replace("**", "")
         for match in _LOST_REFERENCE.finditer(clean):
             parts.append(clean[position : match.start()])
             offset = self._find(match.group(), line_offset)
@@ -214,7 +239,7 @@ class _Builder:
             position = match.end()
             line_offset = offset + 2
         parts.append(clean[position:])
-        return [p for p in parts if p != ""]
+        return [p for p in parts if p != ""] + annotations
 
     def _list(self, tokens: list[Token], index: int) -> int:
         opening = tokens[index]
@@ -266,6 +291,6 @@ class _Builder:
             (),
             (),
             (),
-            (),
+            tuple(self.mechanics),
             (),
         )

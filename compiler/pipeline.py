@@ -115,10 +115,15 @@ def find_terms(result: SourceResult, linking: Linking | None) -> SourceResult:
     from compiler.autolink import emphasis_terms, heading_terms, link_document
 
     linking = linking or Linking()
-    terms = heading_terms(document, names=linking.terms)
+    terms = heading_terms(document)
+    extra = heading_terms(document, names=linking.terms) if linking.terms else []
     if linking.emphasis:
-        known = {t.id for t in terms}
-        terms += [t for t in emphasis_terms(document) if t.id not in known]
+        extra += emphasis_terms(document)
+    known = {t.id for t in terms}
+    for term in extra:
+        if term.id not in known:
+            known.add(term.id)
+            terms.append(term)
     linked = link_document(document, terms, skip=linking.skip)
     return SourceResult(linked, result.diagnostics, result.source)
 

@@ -105,5 +105,5 @@ def test_without_an_annotated_sequence_the_engine_says_what_to_do(rules: Rules) 
     data = json.loads(json.dumps(rules.data))
     for sequence in data["sequences"]:
         sequence["data"] = None
-    with pytest.raises(RulesError, match='annotate it in the source'):
+    with pytest.raises(RulesError, match="annotate it in the source"):
         pregame(Rules(data, rules.path), Dice(seed=1))

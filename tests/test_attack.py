@@ -1,0 +1,112 @@
+"""``rulebook engine attack``: the other game's chain of rolls from its annotated Markdown.
+
+Expected values are enumerated here, die by die, from the book's words: hit "at or above" the
+Accuracy, injure "at or above" the Power, defend "at or above" Defense + Penetration, or take the
+Cover Roll instead ("roll above" 6 - cover), and a courage test ("2d6 below Courage") when more than
+3 HP were lost, a failure costing "an extra 1d6 HP".
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+from compiler.cli import main
+from engine.attack import attack
+from engine.rules import Rules, RulesError, load_rules
+
+from .conftest import ROOT
+
+FIREBALL = {"accuracy": 3, "power": 2, "defense": 2, "penetration": 2, "courage": 7}
+D6 = range(1, 7)
+
+
+@pytest.fixture(scope="module")
+def rules(tmp_path_factory: pytest.TempPathFactory) -> Rules:
+    out = tmp_path_factory.mktemp("other-game")
+    cwd = Path.cwd()
+    try:
+        import os
+
+        os.chdir(ROOT)
+        assert main(["build", "-q", "--data-only", "--book", "other-game", "--output", str(out)]) == 0
+    finally:
+        os.chdir(cwd)
+    return load_rules(out / "other-game" / "rules.json")
+
+
+def loses_a_point(hit: int, injury: int, save: int, cover_save: int | None, values: dict[str, int]) -> bool:
+    if hit < values["accuracy"] or injury < values["power"]:
+        return False
+    defended = save >= values["defense"] + values["penetration"]
+    covered = cover_save is not None and cover_save > 6 - values["cover"]
+    return not (defended or covered)
+
+
+def test_one_attack_by_enumeration(rules: Rules) -> None:
+    # Without cover: hit 3+ (4/6), injure 2+ (5/6), defend 4+ (3/6): 60 of 216 outcomes cost a point.
+    count = sum(loses_a_point(h, i, s, None, FIREBALL) for h, i, s in itertools.product(D6, D6, D6))
+    assert attack(rules, 1, FIREBALL).per_attack == Fraction(count, 216) == Fraction(5, 18)
+    # With cover 5 the defender may roll above 1 instead; they take the better save, so a point
+    # is lost only when the save they chose fails: the chance is that of the better of the two.
+    with_cover = {**FIREBALL, "cover": 5}
+    defend, cover = Fraction(3, 6), Fraction(sum(c > 6 - 5 for c in D6), 6)
+    assert attack(rules, 1, with_cover).per_attack == Fraction(4, 6) * Fraction(5, 6) * (1 - max(defend, cover))
+
+
+def test_two_attacks_distribution_by_enumeration(rules: Rules) -> None:
+    counts: dict[int, int] = {}
+    for dice in itertools.product(D6, repeat=6):
+        lost = sum(loses_a_point(*dice[k * 3 : k * 3 + 3], None, FIREBALL) for k in range(2))
+        counts[lost] = counts.get(lost, 0) + 1
+    expected = {lost: Fraction(n, 6**6) for lost, n in counts.items()}
+    assert attack(rules, 2, FIREBALL).distribution == expected
+
+
+def test_more_than_three_points_lost_calls_for_a_courage_test(rules: Rules) -> None:
+    q = Fraction(5, 18)
+    holds = Fraction(sum(a + b < 7 for a, b in itertools.product(D6, D6)), 36)  # 2D6 below Courage 7
+    result = attack(rules, 4, FIREBALL).distribution
+    assert result[3] == 4 * q**3 * (1 - q)  # 3 lost: no test
+    assert result[4] == q**4 * holds  # 4 lost and the unit holds
+    for extra in D6:  # 4 lost, the test fails: an extra D6
+        assert result[4 + extra] == q**4 * (1 - holds) * Fraction(1, 6)
+    assert sum(result.values()) == 1
+
+
+def test_the_text_contradicting_itself_gives_both_readings(rules: Rules) -> None:
+    result = attack(rules, 1, {**FIREBALL, "cover": 3})
+    by_roll = {r["roll"]: r for r in result.readings}
+    assert set(by_roll) == {"hit", "using_cover"}
+    hit = by_roll["hit"]
+    assert hit["rule"]["place"].endswith("rules.md:35") and hit["other"]["place"].endswith("rules.md:44")
+    assert "at or above accuracy" in hit["warning"] and "above accuracy" in hit["warning"]
+    assert "landed above a three" in hit["other"]["text"]
+    # Read as "above", a hit needs a 4+: 3/6 instead of 4/6.
+    assert Fraction(hit["per_attack"]) == Fraction(3, 6) * Fraction(5, 6) * Fraction(1, 2)
+    cover = by_roll["using_cover"]
+    assert "6 - 3 = 3+" in cover["other"]["text"] and "roll above that value" in cover["rule"]["text"]
+    # Without a cover value the cover roll is not taken, and its two readings change nothing.
+    assert {r["roll"] for r in attack(rules, 1, FIREBALL).readings} == {"hit"}
+
+
+def test_missing_values_and_other_books_are_plain_errors(rules: Rules, tmp_path: Path) -> None:
+    with pytest.raises(RulesError, match=r"needs a value for `power` \(--value power=N\)"):
+        attack(rules, 1, {"accuracy": 3})
+    data = json.loads(json.dumps(rules.data))
+    data["mechanics"]["rolls"] = {}
+    with pytest.raises(RulesError, match="no chain of rolls"):
+        attack(Rules(data, rules.path), 1, FIREBALL)
+
+
+def test_cli_json(rules: Rules, capsys: pytest.CaptureFixture[str]) -> None:
+    values = [f"--value={k}={v}" for k, v in FIREBALL.items()]
+    assert main(["engine", "--rules", str(rules.path), "attack", "--attacks", "1", *values, "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["per_attack"] == "5/18" and out["distribution"] == {"0": "13/18", "1": "5/18"}
+    assert {rule["term"] for rule in out["rules"]} == {"hit", "injury", "defense_roll", "using_cover", "courage"}
+    assert main(["engine", "--rules", str(rules.path), "attack", "--attacks", "1", "--value", "accuracy"]) == 2
