@@ -319,6 +319,13 @@ def collect_mechanics(book: Book, defined: set[str], tables: set[str]) -> tuple[
     contests: dict[str, Any] = {}
     rolls: dict[str, Any] = {}
     readings: list[Mechanic] = []
+    army: dict[str, Any] = {
+        "count_together": [],
+        "general": None,
+        "marked": {},
+        "whole_points": None,
+        "slash_prices": [],
+    }
     rerolls: dict[str, Any] = {}
     modifiers: dict[str, Any] | None = None
     problems: list[Diagnostic] = []
@@ -328,7 +335,9 @@ def collect_mechanics(book: Book, defined: set[str], tables: set[str]) -> tuple[
         if problem is not None:
             problems.append(_mechanic_diagnostic(mechanic, problem))
             continue
-        if "reading" in attributes:
+        if set(attributes) & ARMY_RULES:
+            _army_rule(attributes, mechanic, army)
+        elif "reading" in attributes:
             readings.append(mechanic)
         elif "against" in attributes:
             roll = parse_dice(attributes["roll"])
@@ -416,7 +425,27 @@ def collect_mechanics(book: Book, defined: set[str], tables: set[str]) -> tuple[
         "repeats": repeats,
         "contests": contests,
         "rolls": rolls,
+        "army": army,
     }, problems
+
+
+ARMY_RULES = {"count-together", "from", "marks", "whole-points", "prices"}
+"""Attributes of the army-composition rules the prose states (see ``rulebook dtd``)."""
+
+
+def _army_rule(attributes: dict[str, str], mechanic: Mechanic, army: dict[str, Any]) -> None:
+    cite = {"term": mechanic.definition, "section": mechanic.section_id}
+    if "count-together" in attributes:
+        army["count_together"] = attributes["count-together"].split()
+    if "from" in attributes:
+        army["general"] = {"count": int(attributes.get("exactly", "1")), "from": attributes["from"].split(), **cite}
+    if "marks" in attributes:
+        for mark in attributes["marks"].split():
+            army["marked"][mark] = int(attributes.get("limit", "1"))
+    if "whole-points" in attributes:
+        army["whole_points"] = attributes["whole-points"]
+    if "prices" in attributes:
+        army["slash_prices"] = attributes["prices"].split()
 
 
 def _mechanic_diagnostic(mechanic: Mechanic, problem: str) -> Diagnostic:
@@ -440,6 +469,15 @@ def _place(mechanic: Mechanic) -> dict[str, Any]:
 def _mechanic_problem(name: str, attributes: dict[str, str], defined: set[str], tables: set[str]) -> str | None:
     from compiler.mechanics import parse_dice
 
+    if set(attributes) & ARMY_RULES:
+        for key in ("exactly", "limit"):
+            if key in attributes and not _INT.match(attributes[key]):
+                return f"`{key}` must be a whole number"
+        if attributes.get("whole-points", "up") not in ("up", "down"):
+            return "`whole-points` must be up or down"
+        if "prices" in attributes and len(attributes["prices"].split()) < 2:
+            return "`prices` names the categories whose prices a slash separates, in order (lord hero)"
+        return None
     if "reading" in attributes:
         if attributes.get("pass", "at-least") not in ROLL_PASSES:
             return "`pass` must be one of " + ", ".join(ROLL_PASSES)

@@ -7,10 +7,15 @@ rule it breaks and links to it. An army list (YAML or JSON) looks like::
     units:
       - {name: Spearmen, unit: spearmen, category: core, points: 260}
       - {name: Chariots, unit: chariots, category: special, points: 180, choice: "0-2"}
-      - {name: Captain, unit: captain, category: hero, points: 150}
+      - {name: Captain, unit: captain, category: hero, points: 150, general: true,
+         upgrades: [{name: Sword, points: "50/40"}]}
+      - {name: Bolt Thrower, unit: bolt_thrower, category: special, points: 60.5, troop_type: war_machine}
 
 ``unit`` says which entries are the same unit (for duplicate limits); ``category`` is a
-category's term id as the book's tables name it; ``choice`` marks a 0-X choice.
+category's term id as the book's tables name it; ``choice`` marks a 0-X choice; ``marks``
+lists marks such as ``one_of_a_kind``; ``general`` names the general; ``troop_type`` the
+unit's troop type; an upgrade's price may be written with a slash ("50/40"), and a cost may
+have a half point (60.5): the book's rules in the data say what those mean.
 """
 
 from __future__ import annotations
@@ -77,26 +82,124 @@ def read_army(path: Path) -> dict[str, Any]:
     if not isinstance(units, list) or not all(isinstance(u, dict) for u in units):
         raise RulesError(f"{path}: `units` must be a list of units")
     for index, unit in enumerate(units, 1):
-        for key, kind in (("name", str), ("category", str), ("points", int)):
+        for key, kind in (("name", str), ("category", str)):
             if not isinstance(unit.get(key), kind):
                 raise RulesError(f"{path}: unit {index} needs `{key}` ({kind.__name__})")
+        if not isinstance(unit.get("points"), int | float) or isinstance(unit.get("points"), bool):
+            raise RulesError(f"{path}: unit {index} needs `points` (a number)")
+        for upgrade in unit.get("upgrades", []):
+            if not isinstance(upgrade, dict) or not isinstance(upgrade.get("points"), int | float | str):
+                raise RulesError(f'{path}: unit {index}: each upgrade needs `points` (a number, or "50/40")')
     return data
 
 
 def check_army(rules: Rules, army: dict[str, Any]) -> ArmyReport:
     composition = rules.data["army_composition"]
     limit = int(army["points_limit"])
-    units = list(army["units"])
+    priced = [_priced(rules, composition, unit) for unit in army["units"]]
+    units = [unit for unit, _ in priced]
     total = sum(int(u["points"]) for u in units)
     variant = _variant(composition, limit)
     violations = [
+        *(v for _, found in priced for v in found),
         *_points(rules, composition, limit, total),
         *_percentages(rules, composition, units, limit),
         *_duplicates(rules, composition, variant, units),
         *_army_size(rules, composition, variant, units),
         *_choices(rules, variant, units),
+        *_general(rules, composition, units),
+        *_marked(rules, composition, variant, units),
     ]
     return ArmyReport(total, limit, variant["id"] if variant else None, violations)
+
+
+def _priced(rules: Rules, composition: dict[str, Any], unit: dict[str, Any]) -> tuple[dict[str, Any], list[Violation]]:
+    """The unit with its cost in whole points: upgrades added (a slash price read by category), rounded."""
+    army_rules = composition["rules"]
+    order = army_rules["slash_prices"]
+    cost = Fraction(str(unit["points"]))
+    found = []
+    for upgrade in unit.get("upgrades", []):
+        price = str(upgrade["points"])
+        if "/" not in price:
+            cost += Fraction(price)
+        elif unit["category"] in order and len(price.split("/")) == len(order):
+            cost += Fraction(price.split("/")[order.index(unit["category"])].strip())
+        else:
+            found.append(
+                Violation(
+                    f"`{unit['name']}` ({unit['category']}) has the upgrade `{upgrade.get('name', price)}` at {price}",
+                    "a price written with a slash gives the cost for " + " / ".join(order or ["(no rule)"]),
+                    [_cite_section(rules, composition, "slash_prices")],
+                )
+            )
+    if cost.denominator != 1:
+        rounding = army_rules["whole_points"]
+        if rounding is None:
+            found.append(Violation(f"`{unit['name']}` costs {float(cost)} points", "costs are whole points", []))
+        cost = Fraction(math.ceil(cost) if rounding != "down" else math.floor(cost))
+    return {**unit, "points": int(cost)}, found
+
+
+def _cite_section(rules: Rules, composition: dict[str, Any], rule: str) -> dict[str, str | None]:
+    """The army-list rule's place (these rules are prose in the book, often under no term of their own)."""
+    return {"term": ARMY_LIST, "anchor": rules.anchor(ARMY_LIST), "rule": rule}
+
+
+def _general(rules: Rules, composition: dict[str, Any], units: list[dict[str, Any]]) -> list[Violation]:
+    general = composition["rules"]["general"]
+    if general is None:
+        return []
+    named = [u for u in units if u.get("general")]
+    cites = [_cite_section(rules, composition, "general")]
+    found = []
+    if len(named) != general["count"]:
+        names = ", ".join(f"`{u['name']}`" for u in named) or "none"
+        found.append(
+            Violation(
+                f"the army names {len(named)} generals ({names})",
+                f"exactly {general['count']} general, chosen from " + " / ".join(general["from"]),
+                cites,
+            )
+        )
+    for unit in named:
+        if unit["category"] not in general["from"]:
+            found.append(
+                Violation(
+                    f"the general `{unit['name']}` is a {unit['category']}",
+                    "the general is chosen from " + " / ".join(general["from"]),
+                    cites,
+                )
+            )
+    return found
+
+
+def _marked(
+    rules: Rules, composition: dict[str, Any], variant: dict[str, Any] | None, units: list[dict[str, Any]]
+) -> list[Violation]:
+    """Units and items marked (One of a Kind, One per Army): how often each may be taken."""
+    found = []
+    for mark, standard in sorted(composition["rules"]["marked"].items()):
+        limit = standard
+        for row in (variant or {}).get("duplicate_limits", []):
+            if mark in row["terms"] and row["limit"] is not None:
+                limit = int(row["limit"])
+        counts: dict[str, int] = {}
+        for unit in units:
+            if mark in unit.get("marks", []):
+                key = str(unit.get("unit", unit["name"]))
+                counts[key] = counts.get(key, 0) + 1
+        for key, count in sorted(counts.items()):
+            if count > limit:
+                where = f" in a {variant['id'].replace('_', ' ')}" if variant else ""
+                found.append(
+                    Violation(
+                        f"`{key}` ({mark}) is taken {count} times",
+                        f"{mark}: at most {limit}{where}",
+                        [rules.cite(mark)],
+                    )
+                )
+    return found
 
 
 def _variant(composition: dict[str, Any], limit: int) -> dict[str, Any] | None:
@@ -205,7 +308,9 @@ def _army_size(
 ) -> list[Violation]:
     minimum = (variant or {}).get("min_army_units") or composition["min_army_units"]
     characters = {t for c in composition["categories"] if len(c["terms"]) > 1 for t in c["terms"]}
-    counted = sum(1 for u in units if u["category"] not in characters)
+    together = set(composition["rules"]["count_together"])
+    counted = sum(1 for u in units if u["category"] not in characters and u.get("troop_type") not in together)
+    counted += len({u.get("troop_type") for u in units if u["category"] not in characters} & together)
     if minimum is not None and counted < minimum:
         return [
             Violation(

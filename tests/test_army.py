@@ -54,7 +54,7 @@ def base(**points: int) -> dict[str, Any]:
         unit("D", "special", p["d"]),
         unit("E", "rare", p["e"]),
         unit("F", "hero", p["f"]),
-        unit("G", "lord", p["g"]),
+        {**unit("G", "lord", p["g"]), "general": True},
     )
 
 
@@ -161,7 +161,9 @@ def test_army_files_and_the_command(rules: Rules, tmp_path: Path, capsys: pytest
     listing.write_text(
         "points_limit: 2000\nunits:\n"
         + "".join(
-            f"  - {{name: {u['name']}, unit: {u['unit']}, category: {u['category']}, points: {u['points']}}}\n"
+            f"  - {{name: {u['name']}, unit: {u['unit']}, category: {u['category']}, points: {u['points']}"
+            + (", general: true" if u.get("general") else "")
+            + "}\n"
             for u in base()["units"]
         ),
         encoding="utf-8",
@@ -173,3 +175,71 @@ def test_army_files_and_the_command(rules: Rules, tmp_path: Path, capsys: pytest
     with pytest.raises(RulesError, match="needs a whole-number `points_limit`"):
         read_army(listing)
     assert main(["engine", "--rules", str(rules.path), "army", str(listing)]) == 2
+
+
+# Rules the book states in prose, made data by annotations (see `rulebook dtd`) -------------------
+
+
+def test_the_general_exactly_one_from_the_heroes_and_lords(rules: Rules) -> None:
+    data = base()
+    data["units"][-1].pop("general")
+    assert rules_broken(rules, data) == ["exactly 1 general, chosen from hero / lord"]
+    data["units"][-2]["general"] = True  # the hero F: legal
+    assert rules_broken(rules, data) == []
+    data["units"][-1]["general"] = True  # two generals
+    assert rules_broken(rules, data) == ["exactly 1 general, chosen from hero / lord"]
+    data = base()
+    data["units"][-1].pop("general")
+    data["units"][0]["general"] = True  # a core unit as general
+    assert rules_broken(rules, data) == ["the general is chosen from hero / lord"]
+
+
+def test_war_machines_count_together_as_one_toward_the_minimum(rules: Rules) -> None:
+    # Five units besides the characters: legal; make three of them war machines and they count as one: 3 < 4.
+    data = base()
+    for index in (2, 3):
+        data["units"][index]["troop_type"] = "war_machine"
+    assert rules_broken(rules, data) == []  # 3 others + 1 for the war machines = 4: exactly at the minimum
+    data["units"][4]["troop_type"] = "war_machine"
+    assert rules_broken(rules, data) == ["at least 4 units, characters excluded"]  # 2 + 1 = 3: one under
+
+
+def test_one_of_a_kind_and_one_per_army(rules: Rules) -> None:
+    data = base(c=200)
+    data["units"].append({**unit("H", "special", 200), "unit": "c", "marks": ["one_of_a_kind"]})
+    data["units"][2]["marks"] = ["one_of_a_kind"]
+    assert rules_broken(rules, data) == ["one_of_a_kind: at most 1"]  # taken twice in a standard army
+    data["units"][-1]["marks"] = ["one_per_army"]
+    data["units"][2]["marks"] = ["one_per_army"]
+    assert rules_broken(rules, data) == ["one_per_army: at most 1"]
+    data["units"].pop()
+    data["units"][2]["points"] = 400
+    assert rules_broken(rules, data) == []  # once: exactly at the limit
+
+
+def test_one_of_a_kind_twice_in_a_grand_army(rules: Rules) -> None:
+    data = army(
+        4000,
+        unit("A", "core", 1000),
+        {**unit("B", "special", 400), "marks": ["one_of_a_kind"]},
+        {**unit("B2", "special", 400), "unit": "b", "marks": ["one_of_a_kind"]},
+        unit("C", "special", 400),
+        unit("D", "rare", 400),
+        unit("E", "core", 640),
+        {**unit("G", "lord", 750), "general": True},
+    )
+    assert rules_broken(rules, data) == []  # twice is the grand army's limit
+    data["units"].append({**unit("B3", "core", 0), "unit": "b", "marks": ["one_of_a_kind"]})
+    assert rules_broken(rules, data) == ["one_of_a_kind: at most 2 in a grand army"]
+
+
+def test_half_points_round_up_and_slash_prices_follow_the_category(rules: Rules) -> None:
+    data = base()
+    data["units"][2]["points"] = 399.5  # rounded up to 400
+    data["units"][-2]["upgrades"] = [{"name": "Sword", "points": "50/40"}]  # F is a hero: 40
+    data["units"][-1]["upgrades"] = [{"name": "Sword", "points": "50/40"}]  # G is a lord: 50
+    report = check_army(rules, data)
+    assert report.total == 1990 + 40 + 50
+    assert [v.rule for v in report.violations] == ["must not exceed the point limit"]
+    data["units"][1]["upgrades"] = [{"name": "Sword", "points": "50/40"}]  # B is core: the slash says nothing
+    assert "a price written with a slash gives the cost for lord / hero" in rules_broken(rules, data)
