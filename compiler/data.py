@@ -93,10 +93,11 @@ def _mechanics(book: Book, terms: TermGraph) -> Json:
     facts = collect_facts(book)
     mechanics, _ = collect_mechanics(book, set(terms.defined_terms()), {t.id for t in tables})
     army_rules = mechanics.pop("army")
+    titles = _titles(book)
     return {
         "mechanics": mechanics,
         "roll_tables": [_roll_table(t) for t in tables],
-        "sequences": [_sequence(s, terms, _titles(book)) for s in sequences(book)],
+        "sequences": [_sequence(s, terms, titles) for s in sequences(book)],
         "game": game_data(facts),
         "characteristics": characteristics_data(facts),
         "army_composition": {**army_composition_data(facts), "rules": army_rules},

@@ -266,3 +266,27 @@ def test_link_checker_would_catch_a_broken_anchor(tmp_path: Path) -> None:
         result = linkcheck(url, tmp_path)
     assert result.returncode == 1
     assert "anchor" in result.stdout.lower() and "404" in result.stdout
+
+
+def test_html_blocks_are_handed_to_mkdocs_whole_and_put_back(site: Path) -> None:
+    from compiler.site.writer import hand_over_html
+
+    page = (
+        "# Title { #t }\n\n"
+        '<div class="rb-body" markdown="0">\n<p>One <div class="inner">nested</div> block</p>\n</div>\n\n'
+        "## Next { #n }\n\n"
+        '<div class="rb-body rb-letters" markdown="0">\n<a href="#x">x</a>\n</div>\n'
+    )
+    markdown, blocks = hand_over_html(page)
+    assert markdown == "# Title { #t }\n\n\nRBHTML00000\n\n\n## Next { #n }\n\n\nRBHTML00001\n\n"
+    assert blocks["RBHTML00000"] == '<div class="rb-body">\n<p>One <div class="inner">nested</div> block</p>\n</div>'
+    assert blocks["RBHTML00001"].startswith('<div class="rb-body rb-letters">')
+    # In the built site no token is left, and the blocks stand between their headings.
+    for path in html_pages(site):
+        assert "RBHTML" not in path.read_text(encoding="utf-8"), path
+    chapter = (site / "general-principles" / "index.html").read_text(encoding="utf-8")
+    assert (
+        chapter.index('id="the-scatter-dice"')
+        < chapter.index('id="term-scatter_dice"')
+        < chapter.index('id="random-direction"')
+    )

@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import logging
 import os
+import re
 import shutil
 import tempfile
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
@@ -23,6 +24,9 @@ from compiler.errors import SiteBuildError
 from compiler.site.pages import Page, SiteInput, SitePlan, build_pages, neighbourhoods
 from compiler.site.svg import sprite
 from compiler.site.translated import TranslatedSite, build_translated_site, load_strings
+
+if TYPE_CHECKING:
+    from mkdocs.plugins import BasePlugin
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,17 +82,17 @@ def build_site(
     work = Path(tempfile.mkdtemp(prefix=f".{output.name}-build-", dir=output.parent))
     try:
         docs = work / "docs"
-        _write_docs(docs, pages, site, project, extra_files, image_folder)
+        blocks = _write_docs(docs, pages, site, project, extra_files, image_folder)
         config_file = project / "mkdocs.yml"
         options = _mkdocs_options(config_file, None, languages, book_folder, site_name)
-        warnings = _run_mkdocs(config_file, docs, work / "site", nav, extra_javascript, options)
+        warnings = _run_mkdocs(config_file, docs, work / "site", nav, extra_javascript, options, blocks)
         for translation in translated:
             docs = work / f"docs-{translation.language}"
-            _write_docs(docs, translation.pages, site, project, extra_files, None)
+            blocks = _write_docs(docs, translation.pages, site, project, extra_files, None)
             prefix = f"{book_folder}{translation.language}/"
             options = _mkdocs_options(config_file, translation, languages, prefix, translation.title)
             site_dir = work / "site" / translation.language
-            warnings += _run_mkdocs(config_file, docs, site_dir, translation.nav, extra_javascript, options)
+            warnings += _run_mkdocs(config_file, docs, site_dir, translation.nav, extra_javascript, options, blocks)
             pages.extend(translation.pages)
         # Written straight into the built site: MkDocs would only copy them once more.
         for name, text in graph_files(plan).items():
@@ -155,9 +159,12 @@ def _mkdocs_options(
 
 def _write_docs(
     docs: Path, pages: list[Page], site: SiteInput, project: Path, extra: dict[str, str], images: Path | None
-) -> None:
+) -> dict[str, dict[str, str]]:
+    """The MkDocs project's files; the HTML blocks taken out of each page (see :func:`hand_over_html`)."""
+    blocks: dict[str, dict[str, str]] = {}
     for page in pages:
-        _write(docs / page.path, page.markdown)
+        markdown, blocks[page.path] = hand_over_html(page.markdown)
+        _write(docs / page.path, markdown)
     shutil.copytree(project / "site_templates" / "assets", docs / "assets")
     for name, text in extra.items():
         _write(docs / name, text)
@@ -165,6 +172,42 @@ def _write_docs(
         for file in sorted(site.images):
             (docs / "images" / file).parent.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(images / file, docs / "images" / file)
+    return blocks
+
+
+_HTML_BLOCK = re.compile(r'^<div class="rb-body[^"]*" markdown="0">\n', re.MULTILINE)
+_DIV = re.compile(r"<div\b|</div>")
+
+
+def hand_over_html(markdown: str) -> tuple[str, dict[str, str]]:
+    """The page's raw HTML blocks (``<div class="rb-body" markdown="0">``), each replaced by a token.
+
+    Our pages are Markdown headings around HTML we render ourselves. Python-Markdown would parse
+    every tag of that HTML again (half of MkDocs' time on a long book); the blocks are handed to
+    MkDocs' output instead, where each token's paragraph is replaced by its block (the page's
+    text is the same, and its search entry is made from it). The Markdown files keep full pages
+    for any other builder: :func:`hand_over_html` is used only with MkDocs' Python API.
+    """
+    blocks: dict[str, str] = {}
+    parts: list[str] = []
+    position = 0
+    for start in _HTML_BLOCK.finditer(markdown):
+        if start.start() < position:
+            continue  # inside a block already taken
+        depth, end = 0, None
+        for tag in _DIV.finditer(markdown, start.start()):
+            depth += 1 if tag.group() == "<div" else -1
+            if depth == 0:
+                end = tag.end()
+                break
+        if end is None:
+            break
+        token = f"RBHTML{len(blocks):05d}"
+        blocks[token] = markdown[start.start() : end].replace(' markdown="0"', "", 1)
+        parts += [markdown[position : start.start()], f"\n{token}\n"]
+        position = end
+    parts.append(markdown[position:])
+    return "".join(parts), blocks
 
 
 def graph_files(plan: SitePlan) -> dict[str, str]:
@@ -222,6 +265,7 @@ def _run_mkdocs(
     nav: list[object],
     scripts: tuple[str, ...],
     options: dict[str, Any],
+    blocks: dict[str, dict[str, str]],
 ) -> tuple[str, ...]:
     from mkdocs.commands.build import build
     from mkdocs.config import load_config
@@ -233,10 +277,47 @@ def _run_mkdocs(
                 config_file=str(config_file), docs_dir=str(docs), site_dir=str(site_dir), nav=nav, **options
             )
             config.extra_javascript.extend(scripts)
+            config.plugins["rulebook/html-blocks"] = _html_blocks(blocks)
             build(config)
         except MkDocsException as error:
             raise SiteBuildError(f"MkDocs could not build the site: {error}") from error
     return tuple(collected.messages)
+
+
+def _html_blocks(blocks: dict[str, dict[str, str]]) -> BasePlugin[Any]:
+    """Puts each page's HTML blocks back in place of their tokens, once Python-Markdown is done.
+
+    Material's search indexes a page from its content, parsing every tag: it is given each block
+    as text in paragraphs (what a search needs), and the page written out gets the whole block.
+    Added to the loaded configuration by the build, never named in ``mkdocs.yml``: it is how the
+    build hands MkDocs the HTML it rendered, not a plugin of the site.
+    """
+    from mkdocs.plugins import BasePlugin
+
+    class HtmlBlocks(BasePlugin):  # type: ignore[type-arg,no-untyped-call]
+        def on_page_content(self, html: str, page: Any, **kwargs: Any) -> str:
+            found = blocks.get(page.file.src_uri, {})
+            if not found:
+                return html
+            return _TOKEN.sub(lambda match: _searchable(match.group(1), found.get(match.group(1), "")), html)
+
+        def on_post_page(self, output: str, page: Any, **kwargs: Any) -> str:
+            found = blocks.get(page.file.src_uri, {})
+            if not found:
+                return output
+            return _SEARCHABLE.sub(lambda match: found.get(match.group(1), match.group()), output)
+
+    return HtmlBlocks()
+
+
+_TOKEN = re.compile(r"<p>(RBHTML\d{5})</p>")
+_SEARCHABLE = re.compile(r"<!--(RBHTML\d{5})-->.*?<!--/RBHTML\d{5}-->", re.DOTALL)
+_INLINE_TAGS = re.compile(r"</?(?:a|span|strong|em|br|img)\b[^>]*>")
+
+
+def _searchable(token: str, block: str) -> str:
+    """A block as search needs it: its text, in its paragraphs and cells, without links or spans."""
+    return f"<!--{token}-->{_INLINE_TAGS.sub('', block)}<!--/{token}-->"
 
 
 def _replace(new: Path, output: Path, keep: tuple[str, ...] = ()) -> None:
