@@ -263,6 +263,7 @@ def _add_engine(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -
     pregame.add_argument(
         "--bonus", type=int, default=0, help="their bonus in the first-turn roll (the undeployed units number)"
     )
+    pregame.add_argument("--board", metavar="WxD", help="the board's size when not the standard one (such as 36x48)")
     pregame.add_argument("--json", action="store_true", help="print JSON")
     pregame.set_defaults(run=_run_engine_pregame)
     attack = actions.add_parser(
@@ -618,7 +619,7 @@ def _run_engine_pregame(args: argparse.Namespace) -> int:
     from engine import pregame
 
     dice = pregame.Dice(ask=_ask_die) if args.interactive else pregame.Dice(seed=args.seed)
-    options = pregame.Options(first_to_finish=args.first_to_finish, bonus=args.bonus)
+    options = pregame.Options(first_to_finish=args.first_to_finish, bonus=args.bonus, board=args.board)
     events = pregame.pregame(_engine_rules(args), dice, options)
     _emit(args, {"events": [e.as_json() for e in events]}, pregame.render_text(events))
     return 0

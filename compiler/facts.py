@@ -390,6 +390,7 @@ def collect_mechanics(book: Book, defined: set[str], tables: set[str]) -> tuple[
             repeats[mechanic.name] = {
                 "times": times.notation,
                 "table": attributes["table"],
+                "board": attributes.get("board"),
                 "section": mechanic.section_id,
             }
         elif "contest" in attributes:
@@ -514,6 +515,8 @@ def _mechanic_problem(name: str, attributes: dict[str, str], defined: set[str], 
     if "times" in attributes:
         if parse_dice(attributes["times"]) is None:
             return "`times` must be dice notation such as 2D3"
+        if "board" in attributes and not re.fullmatch(r"[1-9]\d*x[1-9]\d*", attributes["board"]):
+            return "`board` is a board size such as 36x48"
         if attributes.get("table") not in tables:
             return f"`table` must name a roll table of the book ({', '.join(sorted(tables)) or 'there is none'})"
         return None

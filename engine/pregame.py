@@ -73,6 +73,8 @@ class Options:
     """The player who finished deploying first (``A`` or ``B``)."""
     bonus: int = 0
     """The value of a contest's bonus term (the undeployed units number)."""
+    board: str | None = None
+    """The board's size (36x48) when it is not the standard one: rolls the book gives for it are used."""
 
 
 def pregame(rules: Rules, dice: Dice, options: Options | None = None) -> list[Event]:
@@ -112,8 +114,12 @@ def _rolls(rules: Rules, section: str, number: str, dice: Dice, options: Options
     tables = {t["id"]: t for t in rules.data["roll_tables"]}
     anchors = _sections(rules.data["sections"])
     repeated = set()
-    for name, repeat in sorted(mechanics["repeats"].items()):
-        if repeat["section"] != section:
+    here = {name: r for name, r in mechanics["repeats"].items() if r["section"] == section}
+    for_board = {name: r for name, r in here.items() if options.board and r.get("board") == options.board}
+    chosen = for_board or {name: r for name, r in here.items() if r.get("board") is None}
+    for name, repeat in sorted(here.items()):
+        if name not in chosen:
+            repeated.add(repeat["table"])  # rolled for another board: not a table of its own either
             continue
         table = tables[repeat["table"]]
         repeated.add(table["id"])

@@ -107,3 +107,11 @@ def test_without_an_annotated_sequence_the_engine_says_what_to_do(rules: Rules) 
         sequence["data"] = None
     with pytest.raises(RulesError, match="annotate it in the source"):
         pregame(Rules(data, rules.path), Dice(seed=1))
+
+
+def test_a_smaller_board_rolls_the_count_the_book_gives_for_it(rules: Rules) -> None:
+    # "add 2D3 (1D3 if the board is 36x48) additional pieces": one die, 3 pieces, rolled 2, 2, 2.
+    events = pregame(rules, scripted(3, 2, 2, 2, 1, 1, 1, 1, 1), Options(board="36x48"))
+    counts = [e.text for e in events if "rolled" in e.text and "additional_terrain" in e.text]
+    assert counts == ["additional_terrain_small_board: D3 rolled 3"]
+    assert [r for s, r in results(events) if s == "3"] == ["Forest", "Forest", "Forest"]
