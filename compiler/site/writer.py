@@ -185,8 +185,9 @@ def hand_over_html(markdown: str) -> tuple[str, dict[str, str]]:
     Our pages are Markdown headings around HTML we render ourselves. Python-Markdown would parse
     every tag of that HTML again (half of MkDocs' time on a long book); the blocks are handed to
     MkDocs' output instead, where each token's paragraph is replaced by its block (the page's
-    text is the same, and its search entry is made from it). The Markdown files keep full pages
-    for any other builder: :func:`hand_over_html` is used only with MkDocs' Python API.
+    text is the same, and its search entry is made from it). The pages the templates make stay
+    whole Markdown pages (HTML inline); only the files given to this MkDocs run hold tokens, so a
+    builder that cannot be handed the blocks (Material's successor) is given the pages as made.
     """
     blocks: dict[str, str] = {}
     parts: list[str] = []
