@@ -163,7 +163,9 @@ class _Linker:
 
     def _first_uses_in(self, text: str) -> list[str]:
         """The terms of ``first_use`` this paragraph uses, in order: it defines them."""
-        found = []
+        found: list[str] = []
+        if not self.first_use:
+            return found
         for match in self.pattern.finditer(text):
             name = self._id_of(match.group(1))
             if name in self.first_use:

@@ -367,15 +367,18 @@ def _run_build(args: argparse.Namespace) -> int:
     else:
         books = config.all_books()
     status = 0
+    read_so_far: dict[str, ReadResult] = {}  # a later edition's "What changed" page reuses its previous book
     for book in books:
         folder = base if book.name == MAIN_BOOK else base / book.name
         if len(config.all_books()) > 1:
             _progress(args, f"Book `{book.name}`: {book.title}")
-        status = max(status, _build_book(args, config, book, folder))
+        status = max(status, _build_book(args, config, book, folder, read_so_far))
     return status
 
 
-def _build_book(args: argparse.Namespace, config: Config, book: Config, folder: Path) -> int:
+def _build_book(
+    args: argparse.Namespace, config: Config, book: Config, folder: Path, read_so_far: dict[str, ReadResult]
+) -> int:
     """Build one book of the configuration into its folder; the exit status for it."""
     from compiler.build import BackgroundData, build_book_site, compare_translations, compile_outputs, write_outputs
 
@@ -384,6 +387,7 @@ def _build_book(args: argparse.Namespace, config: Config, book: Config, folder: 
     if read is None:
         print(f"rulebook: build of `{book.name}` failed; the last good outputs are kept.", file=sys.stderr)
         return 2
+    read_so_far[book.name] = read
     result = lint(read, book)
     new = result.diagnostics
     if book.baseline and book.baseline.is_file() and not args.files:
@@ -407,7 +411,7 @@ def _build_book(args: argparse.Namespace, config: Config, book: Config, folder: 
             rule_files=data.files,
             translations=translations,
             books=_other_books(config, book),
-            changes=_changes(config, book, read) if not args.files else None,
+            changes=_changes(config, book, read, read_so_far) if not args.files else None,
         )
         for warning in site.warnings:
             print(f"rulebook: mkdocs: {warning}", file=sys.stderr)
@@ -427,14 +431,16 @@ def _other_books(config: Config, book: Config) -> list[dict[str, str]]:
     ]
 
 
-def _changes(config: Config, book: Config, read: ReadResult) -> dict[str, Any] | None:
+def _changes(
+    config: Config, book: Config, read: ReadResult, read_so_far: dict[str, ReadResult]
+) -> dict[str, Any] | None:
     """What changed since the edition this book follows (``changes_from``), for its site."""
     from compiler.diff import diff_books
 
     if book.changes_from is None:
         return None
     previous = config.book(book.changes_from)
-    old = read_book(list(previous.sources), config.root, linking=previous.linking)
+    old = read_so_far.get(previous.name) or read_book(list(previous.sources), config.root, linking=previous.linking)
     if _print_fatal(old):
         return None
     return {"since": previous.title, "since_edition": previous.edition, **diff_books(old.book, read.book).as_json()}
@@ -464,7 +470,7 @@ def _run_serve(args: argparse.Namespace) -> int:
             rule_files=lambda: output.files,
             translations=translations,
             live_reload=RELOAD_SCRIPT,
-            changes=_changes(config, config, read),
+            changes=_changes(config, config, read, {}),
         )
         print("Site rebuilt.", file=sys.stderr)
         return True

@@ -11,6 +11,7 @@ keeps its file, line and column.
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -33,8 +34,8 @@ from compiler.model import (
     Table,
     unique_id,
 )
-from compiler.source import SourceText, read_text
-from compiler.xml_source import SourceResult, slugify, unreadable
+from compiler.source import SourceText
+from compiler.xml_source import SourceResult, read_text_source, slugify
 
 _NUMBER = re.compile(r"^(?P<number>\d+(?:\.\d+)*)\.?\s+(?P<title>\S.*)$")
 _DECORATION = re.compile(r"^[\s·•\-–*]+|[\s*]+$")
@@ -47,10 +48,7 @@ TOC_TITLES = {"table des matières", "table of contents", "contents", "sommaire"
 
 
 def read_markdown_file(path: Path, display: str, *, language: str) -> SourceResult:
-    text, problem = read_text(path)
-    if text is None:
-        return unreadable(display, problem or "unknown error")
-    return parse_markdown_string(text, display, language=language)
+    return read_text_source(path, display, functools.partial(parse_markdown_string, language=language))
 
 
 def parse_markdown_string(text: str, path: str = "<string>", *, language: str = "fr") -> SourceResult:

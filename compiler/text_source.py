@@ -8,12 +8,13 @@ gives the same document model as the other readers, every node with its line and
 
 from __future__ import annotations
 
+import functools
 import re
 from pathlib import Path
 
 from compiler.model import Content, Document, Item, ItemList, Node, Section, unique_id
-from compiler.source import SourceText, read_text
-from compiler.xml_source import SourceResult, slugify, unreadable
+from compiler.source import SourceText
+from compiler.xml_source import SourceResult, read_text_source, slugify
 
 _STEP = re.compile(r"^\s*(?P<number>\d+)\s*[-–.)]\s+(?P<text>\S.*)$")
 _BULLET = re.compile(r"^\s*[•·*-]\s+(?P<text>\S.*)$")
@@ -22,10 +23,7 @@ _DESCRIPTION = "Description:"
 
 
 def read_text_file(path: Path, display: str, *, language: str = "en") -> SourceResult:
-    text, problem = read_text(path)
-    if text is None:
-        return unreadable(display, problem or "unknown error")
-    return parse_text_export(text, display, language=language)
+    return read_text_source(path, display, functools.partial(parse_text_export, language=language))
 
 
 def parse_text_export(text: str, path: str = "<string>", *, language: str = "en") -> SourceResult:

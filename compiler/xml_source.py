@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -45,7 +45,7 @@ from compiler.model import (
     Value,
     unique_id,
 )
-from compiler.source import SourceText, Span
+from compiler.source import SourceText, Span, read_text
 
 SECTION_LEVELS = {"chapter": 1, "section": 2, "subsection": 3}
 
@@ -76,6 +76,14 @@ def unreadable(display: str, reason: str) -> SourceResult:
     message = f"cannot read `{display}`: {reason}"
     diagnostic = unreadable_source.RULE.diagnostic(message, Span(display, 1, 1), target=display)
     return SourceResult(None, (diagnostic,), None)
+
+
+def read_text_source(path: Path, display: str, parse: Callable[[str, str], SourceResult]) -> SourceResult:
+    """A UTF-8 source file (Markdown, the plain-text export) read and parsed by ``parse(text, display)``."""
+    text, problem = read_text(path)
+    if text is None:
+        return unreadable(display, problem or "unknown error")
+    return parse(text, display)
 
 
 def read_xml_file(path: Path, display: str, *, language: str = "en", validate: bool = True) -> SourceResult:

@@ -17,7 +17,7 @@ from fractions import Fraction
 from math import comb
 from typing import Any
 
-from engine.dice import Distribution, add, fraction_text, roll
+from engine.dice import Distribution, add, fraction_text, passes, roll
 from engine.rules import Rules, RulesError
 
 
@@ -132,16 +132,8 @@ def _threshold(
 def _chance(mechanic: dict[str, Any], values: dict[str, int], derived: dict[str, Any]) -> Fraction:
     target = evaluate(mechanic["against"], values)
     return sum(
-        (p for r, p in roll(mechanic["roll"], derived).items() if _passes(r, mechanic["pass"], target)), Fraction(0)
+        (p for r, p in roll(mechanic["roll"], derived).items() if passes(r, mechanic["pass"], target)), Fraction(0)
     )
-
-
-def _passes(result: int, how: str, target: int) -> bool:
-    if how == "at_least":
-        return result >= target
-    if how == "at_most":
-        return result <= target
-    return result > target if how == "above" else result < target
 
 
 _TOKEN = re.compile(r"\s*([-+])?\s*([a-z0-9_]+)")

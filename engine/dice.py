@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 import re
 from collections import defaultdict
+from collections.abc import Collection
 from fractions import Fraction
 from typing import Any
 
@@ -51,6 +52,18 @@ def _single(name: str, derived_dice: dict[str, Any]) -> Distribution:
     if rule is None:
         return die(int(name[1:]))
     return derived(roll(rule["roll"], {}), rule["divide"], rule["round"])
+
+
+def passes(result: int, how: str, target: int, always_fails: Collection[int] = ()) -> bool:
+    """Whether a roll passes: ``at_least``, ``at_most``, ``above`` or ``below`` the target; never on an
+    always-fails result."""
+    if result in always_fails:
+        return False
+    if how == "at_least":
+        return result >= target
+    if how == "at_most":
+        return result <= target
+    return result > target if how == "above" else result < target
 
 
 def fraction_text(value: Fraction) -> str:

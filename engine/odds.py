@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from engine.dice import Distribution, fraction_text, roll
+from engine.dice import Distribution, fraction_text, passes, roll
 from engine.rules import Rules, RulesError
 
 
@@ -34,7 +34,10 @@ def odds_of_test(rules: Rules, test_id: str, value: int, *, reroll_failed: bool 
         raise RulesError(f"`{test_id}` is not a test of this book (tests: {known})")
     test = tests[test_id]
     distribution = roll(test["roll"], rules.data["mechanics"]["dice"])
-    p = sum((q for result, q in distribution.items() if _passes(result, value, test)), Fraction(0))
+    p = sum(
+        (q for result, q in distribution.items() if passes(result, test["pass"], value, test["always_fails"])),
+        Fraction(0),
+    )
     cited = [rules.cite(test["term"])]
     if reroll_failed:
         rerolls = rules.data["mechanics"]["rerolls"]
@@ -46,12 +49,6 @@ def odds_of_test(rules: Rules, test_id: str, value: int, *, reroll_failed: bool 
         cited.append(rules.cite(rerolls["term"]))
     question = f"{test_id} with value {value}" + (", rerolling a failure" if reroll_failed else "")
     return Odds(question, p, {"pass": p, "fail": 1 - p}, cited)
-
-
-def _passes(result: int, value: int, test: dict[str, Any]) -> bool:
-    if result in test["always_fails"]:
-        return False
-    return result <= value if test["pass"] == "at_most" else result >= value
 
 
 def roll_odds(rules: Rules, notation: str) -> Odds:

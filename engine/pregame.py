@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from engine.dice import passes
 from engine.dice import roll as distribution
 from engine.rules import Rules, RulesError
 
@@ -86,33 +87,42 @@ def pregame(rules: Rules, dice: Dice, options: Options | None = None) -> list[Ev
         raise RulesError(
             'the rule data names no pre-game sequence: annotate it in the source (<sequence data="pre_game_sequence">)'
         )
-    return list(_walk(rules, sequence, "", dice, options, set()))
+    return list(_walk(_Game(rules, dice, options, _sections(data["sections"])), sequence, "", set()))
 
 
-def _walk(
-    rules: Rules, sequence: dict[str, Any], prefix: str, dice: Dice, options: Options, seen: set[str]
-) -> Iterator[Event]:
+@dataclass(frozen=True, slots=True)
+class _Game:
+    """What a walk needs at every step: the data, the dice, the options, the sections by id."""
+
+    rules: Rules
+    dice: Dice
+    options: Options
+    places: dict[str, dict[str, Any]]
+
+    def anchor(self, section: str | None) -> str | None:
+        return self.places.get(section or "", {}).get("anchor")
+
+
+def _walk(game: _Game, sequence: dict[str, Any], prefix: str, seen: set[str]) -> Iterator[Event]:
     seen.add(sequence["id"])
-    places = _sections(rules.data["sections"])
     for step in sequence["steps"]:
         number = f"{prefix}{step['number']}"
         section = step["section"]
-        anchor = places.get(section, {}).get("anchor") if section else None
         note = "" if step["resolved"] or section is None else " (found by its title: the step's link is broken)"
-        yield Event(number, step["text"] + note, anchor)
+        yield Event(number, step["text"] + note, game.anchor(section))
         if section is None:
             continue
-        yield from _rolls(rules, section, number, dice, options)
-        for inner in rules.data["sequences"]:
-            if inner["id"] not in seen and inner["section"] in _below(places, section):
-                yield from _walk(rules, inner, f"{number}.", dice, options, seen)
+        yield from _rolls(game, section, number)
+        for inner in game.rules.data["sequences"]:
+            if inner["id"] not in seen and inner["section"] in _below(game.places, section):
+                yield from _walk(game, inner, f"{number}.", seen)
 
 
-def _rolls(rules: Rules, section: str, number: str, dice: Dice, options: Options) -> Iterator[Event]:
+def _rolls(game: _Game, section: str, number: str) -> Iterator[Event]:
     """Every roll the rules in one section make, in the order the data lists them."""
+    rules, dice, options = game.rules, game.dice, game.options
     mechanics = rules.data["mechanics"]
     tables = {t["id"]: t for t in rules.data["roll_tables"]}
-    anchors = _sections(rules.data["sections"])
     repeated = set()
     here = {name: r for name, r in mechanics["repeats"].items() if r["section"] == section}
     for_board = {name: r for name, r in here.items() if options.board and r.get("board") == options.board}
@@ -125,34 +135,34 @@ def _rolls(rules: Rules, section: str, number: str, dice: Dice, options: Options
         repeated.add(table["id"])
         rolled = dice.roll(repeat["times"], f"{name}: how many", mechanics["dice"])
         times = sum(rolled)
-        yield Event(number, f"{name}: {repeat['times']} rolled {times}", anchors[section]["anchor"], rolled)
+        yield Event(number, f"{name}: {repeat['times']} rolled {times}", game.anchor(section), rolled)
         for n in range(times):
-            yield _table_roll(rules, table, f"{number}", dice, f"{table['id']} ({n + 1} of {times})")
+            yield _table_roll(game, table, number, f"{table['id']} ({n + 1} of {times})")
     for table in rules.data["roll_tables"]:
         if table["section"] == section and table["id"] not in repeated:
-            yield _table_roll(rules, table, number, dice, table["id"])
+            yield _table_roll(game, table, number, table["id"])
     for name, test in sorted(mechanics["tests"].items()):
         if test.get("section") == section and test.get("target") is not None:
             yield _test_roll(rules, name, test, number, dice)
     for name, contest in sorted(mechanics["contests"].items()):
         if contest["section"] == section:
-            yield _contest(rules, name, contest, number, dice, options)
+            yield _contest(game, name, contest, number)
 
 
-def _table_roll(rules: Rules, table: dict[str, Any], number: str, dice: Dice, why: str) -> Event:
-    rolled = dice.roll(table["die"], why, rules.data["mechanics"]["dice"])
+def _table_roll(game: _Game, table: dict[str, Any], number: str, why: str) -> Event:
+    rules = game.rules
+    rolled = game.dice.roll(table["die"], why, rules.data["mechanics"]["dice"])
     total = sum(rolled)
     band = next((b for b in table["bands"] if b["min"] <= total <= b["max"]), None)
     result = band["result"] if band else f"no result for {total}"
     cited = [rules.cite(band["term"])] if band and band.get("term") else []
-    anchor = _sections(rules.data["sections"]).get(table["section"], {}).get("anchor")
-    return Event(number, f"{why}: {table['die']} rolled {total}", anchor, rolled, result, cited)
+    return Event(number, f"{why}: {table['die']} rolled {total}", game.anchor(table["section"]), rolled, result, cited)
 
 
 def _test_roll(rules: Rules, name: str, test: dict[str, Any], number: str, dice: Dice) -> Event:
     rolled = dice.roll(test["roll"], f"{name} (player A)", rules.data["mechanics"]["dice"])
     total, target = sum(rolled), test["target"]
-    passed = total not in test["always_fails"] and (total >= target if test["pass"] == "at_least" else total <= target)
+    passed = passes(total, test["pass"], target, test["always_fails"])
     need = f"{target}+" if test["pass"] == "at_least" else f"{target} or less"
     outcome = f"rolled {total}: passed, player A" if passed else f"rolled {total}: failed, player B"
     return Event(
@@ -165,7 +175,8 @@ def _test_roll(rules: Rules, name: str, test: dict[str, Any], number: str, dice:
     )
 
 
-def _contest(rules: Rules, name: str, contest: dict[str, Any], number: str, dice: Dice, options: Options) -> Event:
+def _contest(game: _Game, name: str, contest: dict[str, Any], number: str) -> Event:
+    rules, dice, options = game.rules, game.dice, game.options
     first = options.first_to_finish
     second = "B" if first == "A" else "A"
     derived = rules.data["mechanics"]["dice"]
@@ -180,8 +191,9 @@ def _contest(rules: Rules, name: str, contest: dict[str, Any], number: str, dice
     bonus_text = f" + {contest['bonus']} {bonus}" if contest["bonus"] else ""
     text = f"{name}: player {first} {sum(first_roll)}{bonus_text} = {first_total}, player {second} {second_total}"
     cited = [rules.cite(contest["bonus"])] if contest["bonus"] else []
-    anchor = _sections(rules.data["sections"]).get(contest["section"], {}).get("anchor")
-    return Event(number, text, anchor, first_roll + second_roll, f"player {winner} wins", cited)
+    return Event(
+        number, text, game.anchor(contest["section"]), first_roll + second_roll, f"player {winner} wins", cited
+    )
 
 
 def _sections(tree: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:

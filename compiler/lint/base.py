@@ -5,10 +5,15 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import cached_property
+from typing import TYPE_CHECKING
 
 from compiler.graph import TermGraph
 from compiler.lint.suggest import Suggester
 from compiler.model import Book
+
+if TYPE_CHECKING:
+    from compiler.diagnostics import Diagnostic
+    from compiler.mechanics import RollTable
 
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
@@ -39,6 +44,13 @@ class LintInput:
     @cached_property
     def id_suggester(self) -> Suggester:
         return Suggester(self.terms.all_ids())
+
+    @cached_property
+    def roll_tables(self) -> tuple[list[RollTable], list[Diagnostic]]:
+        """The book's roll tables and the problems found reading them (two rules need them)."""
+        from compiler.mechanics import roll_tables
+
+        return roll_tables(self.book)
 
     @cached_property
     def dangling_suggester(self) -> Suggester:

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import dataclasses
 import tomllib
-import unicodedata
 from collections import defaultdict
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -50,7 +49,7 @@ from compiler.site.pages import (
     relative,
     section_blocks,
 )
-from compiler.translate.terminology import Entry
+from compiler.translate.terminology import Entry, ascii_lower
 
 MIN_FORM_LENGTH = 3
 """Shorter renderings (abbreviations such as "F" or "CC") are too ambiguous to link in running text."""
@@ -194,7 +193,8 @@ class TranslatedPlan:
         for chapter in self.original.chapters:
             here = self.to_translation.get(chapter.id)
             if here is not None:
-                found = next((i for i, (_, c) in enumerate(order) if c.id == self.page_of.get(here, "")[:-3]), None)
+                page = self.page_of.get(here)
+                found = next((i for i, (_, c) in enumerate(order) if f"{c.id}.md" == page), None)
                 position = position if found is None else found + 1
             else:
                 order.insert(position, ("untranslated", chapter))
@@ -388,10 +388,10 @@ class TranslatedPlan:
                     ],
                 }
             )
-        entries.sort(key=lambda e: (_folded(str(e["name"])), e["id"]))
+        entries.sort(key=lambda e: (ascii_lower(str(e["name"])), e["id"]))
         by_letter: dict[str, list[dict[str, Any]]] = defaultdict(list)
         for item in entries:
-            letter = _folded(str(item["name"]))[:1].upper()
+            letter = ascii_lower(str(item["name"]))[:1].upper()
             by_letter[letter if letter.isalpha() else "#"].append(item)
         markdown = env.get_template("translated_glossary.md.j2").render(
             letters=sorted(by_letter.items()), strings=self.strings
@@ -448,7 +448,3 @@ def _walk(section: Section) -> list[Section]:
         if isinstance(node, Section):
             found += _walk(node)
     return found
-
-
-def _folded(text: str) -> str:
-    return unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode().lower()

@@ -18,7 +18,6 @@ nothing: a length-only aligner hides omissions.
 from __future__ import annotations
 
 import re
-import unicodedata
 from dataclasses import dataclass
 
 from compiler.model import (
@@ -35,6 +34,7 @@ from compiler.model import (
     Table,
     plain_text,
 )
+from compiler.translate.terminology import ascii_lower
 
 GAP = -0.35
 """Score of leaving a unit unpaired; pairs scoring below it are not worth making."""
@@ -256,8 +256,7 @@ def _length(a: str, b: str) -> float:
 
 
 def _fold(word: str) -> str:
-    ascii_word = unicodedata.normalize("NFKD", word).encode("ascii", "ignore").decode().lower()
-    return re.sub(r"[^a-z]", "", ascii_word)
+    return re.sub(r"[^a-z]", "", ascii_lower(word))
 
 
 def _cognates(a: str, b: str) -> float:

@@ -50,10 +50,10 @@ def compare_tables(
     for table in original:
         if not remaining or not table.rows:
             continue
-        scored = [(len(_match_rows(table, other, entries)), index) for index, other in enumerate(remaining)]
-        best, index = max(scored, key=lambda s: (s[0], -s[1]))
-        other = remaining.pop(index)
-        matches = _match_rows(table, other, entries)
+        candidates = [_match_rows(table, other, entries) for other in remaining]
+        index = max(range(len(candidates)), key=lambda i: (len(candidates[i]), -i))
+        other, matches = remaining.pop(index), candidates[index]
+        best = len(matches)
         if not best and len(table.rows) == len(other.rows):
             matches = dict(enumerate(range(len(other.rows))))
         elif not best:

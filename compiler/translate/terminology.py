@@ -55,10 +55,14 @@ def load_terminology(path: Path) -> dict[str, Entry]:
     return entries
 
 
+def ascii_lower(text: str) -> str:
+    """Text without case or accents: "Élément" is "element"."""
+    return unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode().lower()
+
+
 def fold(text: str) -> list[str]:
     """Words without case, accents or a plural ending: "Figurines" and "figurine" fold alike."""
-    ascii_text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode().lower()
-    return [_singular(w) for w in re.findall(r"[a-z0-9]+", ascii_text)]
+    return [_singular(w) for w in re.findall(r"[a-z0-9]+", ascii_lower(text))]
 
 
 def _singular(word: str) -> str:

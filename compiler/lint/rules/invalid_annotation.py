@@ -39,8 +39,7 @@ RULE = Rule(
 
 def check(lint: LintInput) -> Iterator[Diagnostic]:
     from compiler.facts import collect_facts, collect_mechanics
-    from compiler.mechanics import roll_tables
 
     yield from collect_facts(lint.book).diagnostics
-    tables = {table.id for table in roll_tables(lint.book)[0]}
+    tables = {table.id for table in lint.roll_tables[0]}
     yield from collect_mechanics(lint.book, set(lint.terms.defined_terms()), tables)[1]

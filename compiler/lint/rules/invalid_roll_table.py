@@ -32,6 +32,4 @@ RULE = Rule("RB501", "invalid-roll-table", Severity.ERROR, "a roll table cannot 
 
 
 def check(lint: LintInput) -> Iterator[Diagnostic]:
-    from compiler.mechanics import roll_tables
-
-    yield from roll_tables(lint.book)[1]
+    yield from lint.roll_tables[1]
