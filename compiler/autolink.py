@@ -14,8 +14,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from compiler.model import Content, Definition, Document, ItemList, Node, Reference, Section
+from compiler.names import singular, slugify
 from compiler.source import SourceText
-from compiler.xml_source import slugify
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,16 +27,8 @@ class Term:
 
 def term_id(name: str) -> str:
     words = slugify(name).split("-")
-    words[-1] = _singular(words[-1])
+    words[-1] = singular(words[-1])
     return "_".join(w for w in words if w)
-
-
-def _singular(word: str) -> str:
-    if len(word) > 4 and word.endswith("ies"):
-        return word[:-3] + "y"
-    if len(word) > 3 and word.endswith("s") and not word.endswith("ss"):
-        return word[:-1]
-    return word
 
 
 def heading_terms(document: Document, *, min_level: int = 2, names: tuple[str, ...] = ()) -> list[Term]:
@@ -251,7 +243,7 @@ def _singular_phrase(name: str) -> str:
 
 
 def _singular_word(word: str) -> str:
-    lowered = _singular(word.lower())
+    lowered = singular(word.lower())
     return word[: len(lowered)] if word.lower().startswith(lowered) else lowered
 
 

@@ -17,9 +17,9 @@ from pathlib import Path
 from typing import Any
 
 from compiler import __version__
+from compiler.catalog import RULES, find_rule
 from compiler.config import MAIN_BOOK, Config, ConfigError, load_config
 from compiler.errors import UserError
-from compiler.lint import RULES, find_rule
 from compiler.lint import baseline as baselines
 from compiler.model import Book
 from compiler.pipeline import ReadResult, build_term_graph, lint, read_book

@@ -34,8 +34,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from compiler.catalog import find_rule
 from compiler.diagnostics import Severity
-from compiler.lint import find_rule
 
 _SEVERITIES = {"error": Severity.ERROR, "warning": Severity.WARNING, "info": Severity.INFO, "off": None}
 _LINKING_KEYS = {"terms", "skip", "emphasis"}

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import re
 from collections import Counter
 from typing import Any
 
@@ -22,7 +21,6 @@ from compiler.facts import (
     game_data,
 )
 from compiler.graph import TermGraph
-from compiler.lint.base import is_valid_name
 from compiler.mechanics import RollTable, Sequence, roll_tables, sequences
 from compiler.model import (
     Book,
@@ -45,6 +43,7 @@ from compiler.model import (
     Value,
     plain_text,
 )
+from compiler.names import is_identifier, plain_words
 from compiler.reading_order import reading_order
 
 FORMAT_VERSION = 1
@@ -121,7 +120,7 @@ def serialise(data: Json) -> str:
 
 def _term_names(terms: TermGraph) -> list[str]:
     # Empty and invalid names are lint errors, and not terms: they stay out of the data.
-    return sorted(n for n in set(terms.defined_terms()) | set(terms.referenced_names()) if is_valid_name(n))
+    return sorted(n for n in set(terms.defined_terms()) | set(terms.referenced_names()) if is_identifier(n))
 
 
 def _terms(terms: TermGraph, read_first: dict[str, list[str]]) -> Json:
@@ -229,7 +228,7 @@ def _link_targets(terms: TermGraph) -> Json:
     """Every id a ``<link to>`` may name, resolved to its kind, title and site anchor."""
     targets = {}
     for target_id, found in terms.all_ids().items():
-        if not is_valid_name(target_id):
+        if not is_identifier(target_id):
             continue
         target = found[0]
         section_id = target_id if target.kind == "section" else _figure_section(terms, target_id)
@@ -281,14 +280,10 @@ def _titles(book: Book) -> dict[str, str]:
     """Section ids by folded title, for titles of two words or more (a step may name its section)."""
     found: dict[str, str] = {}
     for section in book.sections:
-        title = _fold(section.title)
+        title = plain_words(section.title)
         if len(title.split()) >= 2:
             found.setdefault(title, section.id)
     return found
-
-
-def _fold(text: str) -> str:
-    return " ".join(re.findall(r"[a-z0-9]+", text.lower()))
 
 
 def _step(index: int, item: Item, terms: TermGraph, titles: dict[str, str]) -> Json:
@@ -300,7 +295,7 @@ def _step(index: int, item: Item, terms: TermGraph, titles: dict[str, str]) -> J
     section = target if resolved else None
     if section is None:
         # A broken link (the lint reports it): the section whose title the step names, if one does.
-        folded = f" {_fold(text)} "
+        folded = f" {plain_words(text)} "
         named = [title for title in titles if f" {title} " in folded]
         section = titles[max(named, key=len)] if named else None
     return {

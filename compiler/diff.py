@@ -13,8 +13,8 @@ import difflib
 from dataclasses import dataclass, field
 from typing import Any
 
-from compiler.lint.suggest import normalise
 from compiler.model import Book, Content, Definition, ItemList, Node, Section, plain_text
+from compiler.names import normalise
 from compiler.translate.numbers import numbers
 
 

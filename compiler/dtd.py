@@ -15,13 +15,13 @@ from importlib import resources
 
 from lxml import etree
 
+from compiler.catalog.reading import INVALID_DOCUMENT
 from compiler.diagnostics import Diagnostic
-from compiler.lint.rules import invalid_document
-from compiler.lint.suggest import Suggester
 from compiler.locate import start_tag_offsets, start_tag_spans
 from compiler.source import SourceText, Span
+from compiler.suggest import Suggester
 
-RULE = invalid_document.RULE
+RULE = INVALID_DOCUMENT
 # Missing names and link targets are reported by the `empty-name` rule instead.
 _LEFT_TO_OTHER_RULES = {("definition", "name"), ("reference", "name"), ("link", "to")}
 

@@ -12,10 +12,10 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from compiler.catalog.mechanics import INVALID_ANNOTATION
 from compiler.diagnostics import Diagnostic
-from compiler.lint.rules import invalid_annotation
-from compiler.lint.suggest import Suggester
 from compiler.model import Book, Cell, ItemList, Mechanic, Reference, Row, Table, Value, plain_text
+from compiler.suggest import Suggester
 
 VALUES: dict[str, str] = {
     "game_turns": "game turns in a standard game",
@@ -81,7 +81,7 @@ def collect_facts(book: Book) -> Facts:
             _READERS[table.data or ""](table)
         except UnreadableTable as error:
             diagnostics.append(
-                invalid_annotation.RULE.diagnostic(
+                INVALID_ANNOTATION.diagnostic(
                     str(error),
                     table.span,
                     target=table.data,
@@ -95,7 +95,7 @@ def collect_facts(book: Book) -> Facts:
         node = annotated.node
         if isinstance(node, ItemList) and node.data is not None and node.data not in DATA_SEQUENCES:
             diagnostics.append(
-                invalid_annotation.RULE.diagnostic(
+                INVALID_ANNOTATION.diagnostic(
                     f"`{node.data}` is not a data sequence the compiler knows",
                     node.span,
                     target=node.data,
@@ -109,7 +109,7 @@ def collect_facts(book: Book) -> Facts:
 
 def _value_problem(value: Value, first: dict[str, Value]) -> Diagnostic | None:
     if value.name not in VALUES:
-        return invalid_annotation.RULE.diagnostic(
+        return INVALID_ANNOTATION.diagnostic(
             f"`{value.name}` is not a value the compiler knows",
             value.span,
             target=value.name,
@@ -118,7 +118,7 @@ def _value_problem(value: Value, first: dict[str, Value]) -> Diagnostic | None:
             section_id=value.section_id,
         )
     if not value.text.strip().isdigit():
-        return invalid_annotation.RULE.diagnostic(
+        return INVALID_ANNOTATION.diagnostic(
             f"value `{value.name}` must be a whole number, not `{value.text}`",
             value.span,
             target=value.name,
@@ -126,7 +126,7 @@ def _value_problem(value: Value, first: dict[str, Value]) -> Diagnostic | None:
             section_id=value.section_id,
         )
     if value.name in first:
-        return invalid_annotation.RULE.diagnostic(
+        return INVALID_ANNOTATION.diagnostic(
             f"value `{value.name}` is given twice",
             value.span,
             target=value.name,
@@ -138,7 +138,7 @@ def _value_problem(value: Value, first: dict[str, Value]) -> Diagnostic | None:
 
 def _unknown(message: str, table: Table, section_id: str) -> Diagnostic:
     name = table.data or ""
-    return invalid_annotation.RULE.diagnostic(
+    return INVALID_ANNOTATION.diagnostic(
         message,
         table.span,
         target=name,
@@ -450,7 +450,7 @@ def _army_rule(attributes: dict[str, str], mechanic: Mechanic, army: dict[str, A
 
 
 def _mechanic_diagnostic(mechanic: Mechanic, problem: str) -> Diagnostic:
-    return invalid_annotation.RULE.diagnostic(
+    return INVALID_ANNOTATION.diagnostic(
         f"mechanic `{mechanic.name}`: {problem}",
         mechanic.span,
         target=mechanic.name,

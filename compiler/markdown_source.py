@@ -34,8 +34,9 @@ from compiler.model import (
     Table,
     unique_id,
 )
+from compiler.names import slugify
 from compiler.source import SourceText
-from compiler.xml_source import SourceResult, read_text_source, slugify
+from compiler.xml_source import SourceResult, read_text_source
 
 _NUMBER = re.compile(r"^(?P<number>\d+(?:\.\d+)*)\.?\s+(?P<title>\S.*)$")
 _DECORATION = re.compile(r"^[\s·•\-–*]+|[\s*]+$")

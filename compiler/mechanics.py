@@ -17,8 +17,8 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from compiler.catalog.mechanics import INVALID_ROLL_TABLE
 from compiler.diagnostics import Diagnostic
-from compiler.lint.rules import invalid_roll_table
 from compiler.model import (
     Book,
     Cell,
@@ -112,7 +112,7 @@ def roll_tables(book: Book) -> tuple[list[RollTable], list[Diagnostic]]:
             tables.append(_normalise(node, table_id, section_id))
         except _NotNormalisable as error:
             problems.append(
-                invalid_roll_table.RULE.diagnostic(
+                INVALID_ROLL_TABLE.diagnostic(
                     str(error), node.span, target=table_id, help=error.help, section_id=section_id
                 )
             )

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from compiler.graph import TermGraph
-from compiler.lint.suggest import Suggester
+from compiler.suggest import Suggester
 
 
 @dataclass(frozen=True, slots=True)

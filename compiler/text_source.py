@@ -13,8 +13,9 @@ import re
 from pathlib import Path
 
 from compiler.model import Content, Document, Item, ItemList, Node, Section, unique_id
+from compiler.names import slugify
 from compiler.source import SourceText
-from compiler.xml_source import SourceResult, read_text_source, slugify
+from compiler.xml_source import SourceResult, read_text_source
 
 _STEP = re.compile(r"^\s*(?P<number>\d+)\s*[-–.)]\s+(?P<text>\S.*)$")
 _BULLET = re.compile(r"^\s*[•·*-]\s+(?P<text>\S.*)$")

@@ -9,17 +9,15 @@ document is checked against the compiler's own ``rulebook.dtd`` (see
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from functools import lru_cache
 from pathlib import Path
 
 from lxml import etree
 
 from compiler import dtd
+from compiler.catalog.reading import INVALID_DOCUMENT, MALFORMED_XML, UNREADABLE_SOURCE
 from compiler.diagnostics import Diagnostic
-from compiler.lint.rules import invalid_document, malformed_xml, unreadable_source
 from compiler.locate import start_tag_offsets
 from compiler.model import (
     Annotated,
@@ -45,6 +43,7 @@ from compiler.model import (
     Value,
     unique_id,
 )
+from compiler.names import slugify
 from compiler.source import SourceText, Span, read_text
 
 SECTION_LEVELS = {"chapter": 1, "section": 2, "subsection": 3}
@@ -74,7 +73,7 @@ def safe_parser() -> etree.XMLParser:
 def unreadable(display: str, reason: str) -> SourceResult:
     """The result for a source file that could not be read at all."""
     message = f"cannot read `{display}`: {reason}"
-    diagnostic = unreadable_source.RULE.diagnostic(message, Span(display, 1, 1), target=display)
+    diagnostic = UNREADABLE_SOURCE.diagnostic(message, Span(display, 1, 1), target=display)
     return SourceResult(None, (diagnostic,), None)
 
 
@@ -106,7 +105,7 @@ def parse_xml_bytes(data: bytes, path: str, *, language: str = "en", validate: b
     except UnicodeDecodeError as error:
         source = SourceText.from_text(path, data.decode("utf-8", errors="replace"))
         line, column = source.position(error.start)
-        diagnostic = unreadable_source.RULE.diagnostic(
+        diagnostic = UNREADABLE_SOURCE.diagnostic(
             "the file is not valid UTF-8 text", Span(path, line, column), target=path
         )
         return SourceResult(None, (diagnostic,), source)
@@ -128,18 +127,11 @@ def _malformed(error: etree.XMLSyntaxError, source: SourceText) -> Diagnostic:
     column = max(1, min(column or 1, len(source.line_text(line)) + 1))
     message = re.sub(r", line \d+, column \d+$", "", error.msg or "not well-formed")
     message = message[:1].lower() + message[1:]
-    return malformed_xml.RULE.diagnostic(
+    return MALFORMED_XML.diagnostic(
         message.rstrip("."),
         Span(source.path, line, column),
         help="fix the XML at this place; nothing after it could be read",
     )
-
-
-@lru_cache(maxsize=4096)
-def slugify(title: str) -> str:
-    """A readable anchor from a title: ``"Hidden or Open Lists ?"`` -> ``hidden-or-open-lists``."""
-    ascii_title = unicodedata.normalize("NFKD", title).encode("ascii", "ignore").decode()
-    return re.sub(r"[^a-z0-9]+", "-", ascii_title.lower()).strip("-") or "section"
 
 
 class _Builder:
@@ -186,7 +178,7 @@ class _Builder:
         body = tuple(n for n in self._content(self.root, "", None) if isinstance(n, Section))
         if self.root.tag != "document":
             self.diagnostics.append(
-                invalid_document.RULE.diagnostic(
+                INVALID_DOCUMENT.diagnostic(
                     f"the root element is `<{self.root.tag}>`, not `<document>`",
                     self.source.span(offset),
                     target=str(self.root.tag),
@@ -401,7 +393,7 @@ class _Builder:
     def _entity(self, entity: etree._Entity, section_id: str) -> str:
         line = int(entity.sourceline or 1)
         self.diagnostics.append(
-            invalid_document.RULE.diagnostic(
+            INVALID_DOCUMENT.diagnostic(
                 f"entity reference `&{entity.name};` is not expanded",
                 Span(self.path, line, _column_of(self.source.line_text(line), f"&{entity.name};")),
                 target=str(entity.name),

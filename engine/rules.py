@@ -7,16 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-# What each engine mechanic implements, by term id: the lint's binding check (and
-# ``rulebook engine bindings``) reports any the rule data does not define.
-BINDINGS: dict[str, tuple[str, ...]] = {
-    "odds test": ("characteristic_test", "leadership_test"),
-    "odds reroll": ("reroll_dice",),
-    "turns": ("game_turn", "player_turn"),
-    "army": ("army_list", "category", "choice_0x", "point_cost"),
-    "modify": ("priority_of_modifiers",),
-    "pregame": ("deployment_zone", "undeployed_unit_number"),
-}
+from engine.bindings import BINDINGS
 
 
 class RulesError(Exception):

@@ -141,7 +141,7 @@ def test_bundled_dtd_is_the_compilers_dtd() -> None:
 
 
 def test_docs_list_every_rule() -> None:
-    from compiler.lint import RULES
+    from compiler.catalog import RULES
 
     docs = (ROOT / "docs" / "lint.md").read_text(encoding="utf-8")
     for rule in RULES:

@@ -5,7 +5,8 @@ from __future__ import annotations
 import time
 
 from compiler.model import Definition, Figure, ItemList, LineBreak, Note, Reference, Section, Table, plain_text
-from compiler.xml_source import parse_xml_string, slugify
+from compiler.names import slugify
+from compiler.xml_source import parse_xml_string
 
 from .conftest import lint_string, parse
 

@@ -6,7 +6,8 @@ import random
 
 import pytest
 
-from compiler.lint.suggest import Suggester, edit_distance, normalise, one_edit_apart
+from compiler.names import normalise
+from compiler.suggest import Suggester, edit_distance, one_edit_apart
 
 NAMES = ["line_of_sight", "undeployed_unit_number", "model", "base", "unit", "army_list", "ward_save"]
 

@@ -1,4 +1,8 @@
-"""The lint: every rule, the registry, and the function that runs the book rules."""
+"""The lint: the book checks, and the function that runs them.
+
+Each check module decides *when* to report; what it reports (code, name, severity,
+documentation) is its identity in :mod:`compiler.catalog`.
+"""
 
 from __future__ import annotations
 
@@ -6,7 +10,7 @@ import dataclasses
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from types import ModuleType
 
-from compiler.diagnostics import Diagnostic, Rule, Severity, sort_diagnostics
+from compiler.diagnostics import Diagnostic, Severity, sort_diagnostics
 from compiler.lint.base import LintInput
 from compiler.lint.rules import (
     dangling_link,
@@ -15,21 +19,16 @@ from compiler.lint.rules import (
     duplicate_id,
     empty_name,
     invalid_annotation,
-    invalid_document,
     invalid_name,
     invalid_roll_table,
-    malformed_xml,
     missing_image,
     mutual_definition,
     reference_to_section,
     unbound_mechanic,
-    unreadable_source,
     unused_definition,
 )
 
-# Rules checked while reading a source; they have no ``check`` of their own.
-SOURCE_RULES: tuple[ModuleType, ...] = (malformed_xml, invalid_document, unreadable_source)
-# Rules checked on the whole book once it is read.
+# Checks run on the whole book once it is read (the readers report the reading rules themselves).
 BOOK_RULES: tuple[ModuleType, ...] = (
     dangling_reference,
     dangling_link,
@@ -45,15 +44,8 @@ BOOK_RULES: tuple[ModuleType, ...] = (
     missing_image,
     unbound_mechanic,
 )
-RULES: tuple[Rule, ...] = tuple(sorted((m.RULE for m in SOURCE_RULES + BOOK_RULES), key=lambda r: r.code))
-RULES_BY_KEY: dict[str, Rule] = {r.code.lower(): r for r in RULES} | {r.name: r for r in RULES}
 
 Check = Callable[[LintInput], Iterator[Diagnostic]]
-
-
-def find_rule(key: str) -> Rule | None:
-    """A rule by code (``RB101``, any case) or name (``dangling-reference``)."""
-    return RULES_BY_KEY.get(key.strip().lower())
 
 
 def run_book_rules(lint: LintInput) -> list[Diagnostic]:

@@ -2,30 +2,23 @@
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from functools import cached_property
 from typing import TYPE_CHECKING
 
 from compiler.graph import TermGraph
-from compiler.lint.suggest import Suggester
 from compiler.model import Book
+from compiler.names import is_identifier
+from compiler.suggest import Suggester
 
 if TYPE_CHECKING:
     from compiler.diagnostics import Diagnostic
     from compiler.mechanics import RollTable
 
-_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-
-
-def is_valid_name(name: str) -> bool:
-    """Whether a term name or id is an identifier (letters, digits, underscores)."""
-    return _IDENTIFIER.fullmatch(name) is not None
-
 
 def is_checkable(name: str) -> bool:
     """Names that other rules resolve: empty and invalid names have rules of their own."""
-    return bool(name) and is_valid_name(name)
+    return bool(name) and is_identifier(name)
 
 
 @dataclass

@@ -2,48 +2,11 @@
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass, field
 
-from compiler.diagnostics import Diagnostic, Severity
-from compiler.source import SourceText
+from compiler.report.summary import Report, exit_code
 
-
-@dataclass(frozen=True, slots=True)
-class Report:
-    """What a renderer needs: the diagnostics to show and the facts for the summary."""
-
-    diagnostics: tuple[Diagnostic, ...]
-    sources: dict[str, SourceText] = field(default_factory=dict)
-    files: int = 0
-    baselined: int = 0
-    """Diagnostics hidden because the baseline lists them."""
-    stale_baseline: int = 0
-    """Baseline entries that no longer occur."""
-
-    def counts(self) -> Counter[str]:
-        """Diagnostics by public severity name (error, warning, info)."""
-        return Counter(d.severity.public for d in self.diagnostics)
-
-    @property
-    def fatal(self) -> bool:
-        return any(d.severity is Severity.FATAL for d in self.diagnostics)
-
-
-def exit_code(report: Report, *, strict: bool = False) -> int:
-    """The lint's exit status.
-
-    0: no errors (and, with ``strict``, no warnings either);
-    1: errors, or warnings under ``strict``;
-    2: a source could not be read at all (missing, not UTF-8, malformed XML).
-    """
-    if report.fatal:
-        return 2
-    counts = report.counts()
-    if counts["error"] or (strict and counts["warning"]):
-        return 1
-    return 0
+__all__ = ["FORMATS", "Renderer", "Report", "exit_code", "renderer"]
 
 
 Renderer = Callable[[Report], str]

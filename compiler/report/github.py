@@ -7,7 +7,7 @@ Values are escaped as the runner expects (``%``, CR, LF; also ``:`` and ``,`` in
 from __future__ import annotations
 
 from compiler.diagnostics import Diagnostic
-from compiler.report import Report
+from compiler.report.summary import Report
 
 _COMMANDS = {"error": "error", "warning": "warning", "info": "notice"}
 

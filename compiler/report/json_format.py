@@ -7,7 +7,7 @@ from collections import Counter
 from typing import Any
 
 from compiler.diagnostics import Diagnostic
-from compiler.report import Report
+from compiler.report.summary import Report
 
 
 def diagnostic_record(diagnostic: Diagnostic) -> dict[str, Any]:

@@ -8,14 +8,14 @@ from typing import Any
 
 from compiler import __version__
 from compiler.diagnostics import Diagnostic
-from compiler.report import Report
+from compiler.report.summary import Report
 
 SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 _LEVELS = {"error": "error", "warning": "warning", "info": "note"}
 
 
 def _rules() -> list[dict[str, Any]]:
-    from compiler.lint import RULES
+    from compiler.catalog import RULES
 
     return [
         {

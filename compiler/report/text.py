@@ -17,7 +17,7 @@ import sys
 from typing import TextIO
 
 from compiler.diagnostics import Diagnostic
-from compiler.report import Report
+from compiler.report.summary import Report
 from compiler.source import SourceText, Span
 
 WINDOW = 100

@@ -38,6 +38,7 @@ from compiler.model import (
     plain_text,
     unique_id,
 )
+from compiler.names import ascii_lower
 from compiler.site.html import Linker, render_content
 from compiler.site.pages import (
     PREVIEW_LENGTH,
@@ -49,7 +50,7 @@ from compiler.site.pages import (
     relative,
     section_blocks,
 )
-from compiler.translate.terminology import Entry, ascii_lower
+from compiler.translate.terminology import Entry
 
 MIN_FORM_LENGTH = 3
 """Shorter renderings (abbreviations such as "F" or "CC") are too ambiguous to link in running text."""

@@ -34,7 +34,7 @@ from compiler.model import (
     Table,
     plain_text,
 )
-from compiler.translate.terminology import ascii_lower
+from compiler.names import ascii_lower
 
 GAP = -0.35
 """Score of leaving a unit unpaired; pairs scoring below it are not worth making."""

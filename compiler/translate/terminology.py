@@ -13,7 +13,6 @@ import csv
 import io
 import re
 import tomllib
-import unicodedata
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
@@ -22,6 +21,7 @@ from typing import Any
 from lxml import etree
 
 from compiler.errors import TerminologyError
+from compiler.names import folded_words
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,22 +55,9 @@ def load_terminology(path: Path) -> dict[str, Entry]:
     return entries
 
 
-def ascii_lower(text: str) -> str:
-    """Text without case or accents: "Élément" is "element"."""
-    return unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode().lower()
-
-
 def fold(text: str) -> list[str]:
-    """Words without case, accents or a plural ending: "Figurines" and "figurine" fold alike."""
-    return [_singular(w) for w in re.findall(r"[a-z0-9]+", ascii_lower(text))]
-
-
-def _singular(word: str) -> str:
-    if len(word) > 3 and word.endswith("aux"):
-        return word[:-3] + "al"
-    if len(word) > 3 and word[-1] in "sx" and not word.endswith("ss"):
-        return word[:-1]
-    return word
+    """A translation's words without case, accents or a plural ending: "Figurines" and "figurine" fold alike."""
+    return folded_words(text, "fr")
 
 
 def contains(text_words: list[str], phrase: str) -> bool:

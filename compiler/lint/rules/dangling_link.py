@@ -1,28 +1,14 @@
-"""
-## What it does
-Reports every `<link to="id">` whose id names no section or figure.
-
-## Why is this bad?
-The link is dead on the site and in every export. Often the target
-section exists but lacks the `id` attribute, or the id is misspelt.
-
-## Example
-```xml
-<item><link to="determine_deployment_zone">Determine Deployment Zones.</link></item>
-...
-<subsection title="Deployment Zones">
-```
-Give the subsection `id="determine_deployment_zone"`.
-"""
+"""The `dangling-link` check (RB102); its documentation is in :mod:`compiler.catalog.book`."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 
-from compiler.diagnostics import Diagnostic, Rule, Severity
+from compiler.catalog.book import DANGLING_LINK
+from compiler.diagnostics import Diagnostic
 from compiler.lint.base import LintInput, is_checkable
 
-RULE = Rule("RB102", "dangling-link", Severity.ERROR, "a link points at an id that does not exist", __doc__ or "")
+RULE = DANGLING_LINK
 
 
 def check(lint: LintInput) -> Iterator[Diagnostic]:

@@ -1,33 +1,15 @@
-"""
-## What it does
-Reports every `<reference name="x">` for which no `<definition name="x">`
-exists, one diagnostic per occurrence, with the closest defined names as
-suggestions (typos, case, spaces vs underscores, singular vs plural).
-
-## Why is this bad?
-On the site the term cannot link to its definition and shows as broken
-text; in the data the term has no meaning. A typo in a name silently
-detaches a rule from the term it depends on.
-
-## Example
-```xml
-<reference name="line_of_sihgt">Line of Sight</reference>
-```
-Use `line_of_sight`. On a partial book, references to chapters not yet
-written can be recorded once with `rulebook lint --write-baseline`.
-"""
+"""The `dangling-reference` check (RB101); its documentation is in :mod:`compiler.catalog.book`."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 
-from compiler.diagnostics import Diagnostic, Note, Rule, Severity
+from compiler.catalog.book import DANGLING_REFERENCE
+from compiler.diagnostics import Diagnostic, Note
 from compiler.graph import TermGraph
 from compiler.lint.base import LintInput, is_checkable
 
-RULE = Rule(
-    "RB101", "dangling-reference", Severity.ERROR, "a reference names a term that is not defined", __doc__ or ""
-)
+RULE = DANGLING_REFERENCE
 
 
 def check(lint: LintInput) -> Iterator[Diagnostic]:

@@ -1,28 +1,14 @@
-"""
-## What it does
-Reports a term defined more than once (every definition after the first).
-
-## Why is this bad?
-References resolve to one definition only; the other is unreachable and
-the two texts drift apart at the next errata.
-
-## Example
-```xml
-<definition name="unit">...</definition>
-...
-<definition name="unit">...</definition>
-```
-Keep one definition; rename the other if it is a different term.
-"""
+"""The `duplicate-definition` check (RB201); its documentation is in :mod:`compiler.catalog.book`."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 
-from compiler.diagnostics import Diagnostic, Note, Rule, Severity
+from compiler.catalog.book import DUPLICATE_DEFINITION
+from compiler.diagnostics import Diagnostic, Note
 from compiler.lint.base import LintInput, is_checkable
 
-RULE = Rule("RB201", "duplicate-definition", Severity.ERROR, "a term is defined more than once", __doc__ or "")
+RULE = DUPLICATE_DEFINITION
 
 
 def check(lint: LintInput) -> Iterator[Diagnostic]:

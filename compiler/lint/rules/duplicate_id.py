@@ -1,27 +1,14 @@
-"""
-## What it does
-Reports an id given to more than one section or figure (every one after
-the first).
-
-## Why is this bad?
-Links and site anchors must name one place. With two, a link silently
-lands on the first one.
-
-## Example
-```xml
-<subsection title="Deploy Units" id="deploy">...</subsection>
-<subsection title="Deploy Remaining Units" id="deploy">...</subsection>
-```
-"""
+"""The `duplicate-id` check (RB202); its documentation is in :mod:`compiler.catalog.book`."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 
-from compiler.diagnostics import Diagnostic, Note, Rule, Severity
+from compiler.catalog.book import DUPLICATE_ID
+from compiler.diagnostics import Diagnostic, Note
 from compiler.lint.base import LintInput, is_checkable
 
-RULE = Rule("RB202", "duplicate-id", Severity.ERROR, "an id names more than one section or figure", __doc__ or "")
+RULE = DUPLICATE_ID
 
 
 def check(lint: LintInput) -> Iterator[Diagnostic]:

@@ -1,26 +1,15 @@
-"""
-## What it does
-Reports a definition or reference with an empty or missing `name`, a link
-with an empty or missing `to`, and an empty `id`.
-
-## Why is this bad?
-An empty name cannot be linked, looked up or defined.
-
-## Example
-```xml
-<reference name="">Leadership</reference>
-```
-"""
+"""The `empty-name` check (RB301); its documentation is in :mod:`compiler.catalog.book`."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 
-from compiler.diagnostics import Diagnostic, Rule, Severity
+from compiler.catalog.book import EMPTY_NAME
+from compiler.diagnostics import Diagnostic
 from compiler.lint.base import LintInput
 from compiler.source import Span
 
-RULE = Rule("RB301", "empty-name", Severity.ERROR, "a name, link target or id is empty", __doc__ or "")
+RULE = EMPTY_NAME
 
 
 def check(lint: LintInput) -> Iterator[Diagnostic]:

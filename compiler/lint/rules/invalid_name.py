@@ -1,30 +1,17 @@
-"""
-## What it does
-Reports a term name, id or link target that is not an identifier: it must
-start with a letter or underscore and contain only ASCII letters, digits
-and underscores (no spaces, hyphens or accents).
-
-## Why is this bad?
-Names become anchors, file names and JSON keys. A name with a space is
-almost always a typo for an underscore, and it never matches a definition.
-
-## Example
-```xml
-<reference name="inspiring presence">Inspiring Presence</reference>
-```
-Use `inspiring_presence`.
-"""
+"""The `invalid-name` check (RB302); its documentation is in :mod:`compiler.catalog.book`."""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterator
 
-from compiler.diagnostics import Diagnostic, Rule, Severity
-from compiler.lint.base import LintInput, is_valid_name
+from compiler.catalog.book import INVALID_NAME
+from compiler.diagnostics import Diagnostic
+from compiler.lint.base import LintInput
+from compiler.names import is_identifier
 from compiler.source import Span
 
-RULE = Rule("RB302", "invalid-name", Severity.ERROR, "a name or id is not a valid identifier", __doc__ or "")
+RULE = INVALID_NAME
 
 _NOT_IDENTIFIER = re.compile(r"[^A-Za-z0-9_]+")
 
@@ -50,7 +37,7 @@ def check(lint: LintInput) -> Iterator[Diagnostic]:
 
 
 def _is_invalid(name: str) -> bool:
-    return bool(name.strip()) and not is_valid_name(name)
+    return bool(name.strip()) and not is_identifier(name)
 
 
 def _diagnostic(what: str, name: str, span: Span, section_id: str | None, lint: LintInput) -> Diagnostic:

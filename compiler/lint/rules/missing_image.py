@@ -1,28 +1,14 @@
-"""
-## What it does
-Reports a figure or illustration image whose file is not in the `images/`
-folder beside the sources.
-
-## Why is this bad?
-The site shows a placeholder ("Image not available") instead of the
-picture, and readers lose what the figure explains. The build never
-publishes a broken image.
-
-## Example
-```xml
-<figure id="figure_1"><image source="centre_footprint_and_arcs.png"/>...</figure>
-```
-with no `rulebook_src/en/images/centre_footprint_and_arcs.png`.
-"""
+"""The `missing-image` check (RB303); its documentation is in :mod:`compiler.catalog.book`."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 
-from compiler.diagnostics import Diagnostic, Rule, Severity
+from compiler.catalog.book import MISSING_IMAGE
+from compiler.diagnostics import Diagnostic
 from compiler.lint.base import LintInput
 
-RULE = Rule("RB303", "missing-image", Severity.WARNING, "an image file the book shows is missing", __doc__ or "")
+RULE = MISSING_IMAGE
 
 
 def check(lint: LintInput) -> Iterator[Diagnostic]:

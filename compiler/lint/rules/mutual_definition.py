@@ -1,28 +1,14 @@
-"""
-## What it does
-Reports two terms whose definitions refer to each other (reported once,
-at the first of the two). A term referring to itself is not reported.
-
-## Why is this bad?
-Often fine (a model stands on a base; a base is what a model stands on),
-but a reader who follows the links goes round in a circle, and a reading
-order has to break the cycle. Shown as information for the rules team.
-
-## Example
-```xml
-<definition name="model">... <reference name="base">base</reference> ...</definition>
-<definition name="base">... <reference name="model">models</reference> ...</definition>
-```
-"""
+"""The `mutual-definition` check (RB402); its documentation is in :mod:`compiler.catalog.book`."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 
-from compiler.diagnostics import Diagnostic, Note, Rule, Severity
+from compiler.catalog.book import MUTUAL_DEFINITION
+from compiler.diagnostics import Diagnostic, Note
 from compiler.lint.base import LintInput
 
-RULE = Rule("RB402", "mutual-definition", Severity.INFO, "two terms are defined through each other", __doc__ or "")
+RULE = MUTUAL_DEFINITION
 
 
 def check(lint: LintInput) -> Iterator[Diagnostic]:

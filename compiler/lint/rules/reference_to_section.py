@@ -1,34 +1,14 @@
-"""
-## What it does
-Reports a `<reference name="x">` where `x` is not a term but the id of a
-section or figure.
-
-## Why is this bad?
-References are for game terms: they get a definition preview and a
-glossary entry. A section is pointed at with `<link to>`; written as a
-reference it is a dangling term on the site and in the data.
-
-## Example
-```xml
-<reference name="share_army_list">share their Army Lists</reference>
-```
-Use `<link to="share_army_list">share their Army Lists</link>`.
-"""
+"""The `reference-to-section` check (RB103); its documentation is in :mod:`compiler.catalog.book`."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 
-from compiler.diagnostics import Diagnostic, Note, Rule, Severity
+from compiler.catalog.book import REFERENCE_TO_SECTION
+from compiler.diagnostics import Diagnostic, Note
 from compiler.lint.base import LintInput, is_checkable
 
-RULE = Rule(
-    "RB103",
-    "reference-to-section",
-    Severity.ERROR,
-    "a reference names a section or figure id instead of a term",
-    __doc__ or "",
-)
+RULE = REFERENCE_TO_SECTION
 
 
 def check(lint: LintInput) -> Iterator[Diagnostic]:

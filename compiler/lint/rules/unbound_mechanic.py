@@ -1,33 +1,19 @@
-"""
-## What it does
-Checks that every term the bundled engine implements (its declared bindings:
-the tests, the reroll rule, the turn structure) is defined in the book. A
-book that defines none of them (another game, a fragment) is not checked.
-
-## Why is this bad?
-The engine computes only from `rules.json`. If a term it implements is
-renamed or removed, the engine would run without its rule: the book and the
-engine would drift apart silently.
-
-## Example
-Renaming `<definition name="leadership_test">` to `leadership_check` breaks
-`rulebook engine odds test leadership_test`.
-"""
+"""The `unbound-mechanic` check (RB503); its documentation is in :mod:`compiler.catalog.mechanics`."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 
-from compiler.diagnostics import Diagnostic, Rule, Severity
+from compiler.catalog.mechanics import UNBOUND_MECHANIC
+from compiler.diagnostics import Diagnostic
 from compiler.lint.base import LintInput
 from compiler.source import Span
+from engine.bindings import BINDINGS
 
-RULE = Rule("RB503", "unbound-mechanic", Severity.WARNING, "a term the engine implements is not defined", __doc__ or "")
+RULE = UNBOUND_MECHANIC
 
 
 def check(lint: LintInput) -> Iterator[Diagnostic]:
-    from engine.rules import BINDINGS
-
     documents = lint.book.documents
     bound = {term for terms in BINDINGS.values() for term in terms}
     if not documents or not any(lint.terms.is_defined(term) for term in bound):

@@ -1,28 +1,14 @@
-"""
-## What it does
-Reports a defined term that nothing refers to (references inside its own
-definition do not count).
-
-## Why is this bad?
-Usually a sign of a renamed term whose references still use the old name,
-or of text that was meant to link to it and does not. Unused terms still
-get a glossary entry, with no backlinks.
-
-## Example
-```xml
-<definition name="in_range">...</definition>
-```
-with no `<reference name="in_range">` anywhere.
-"""
+"""The `unused-definition` check (RB401); its documentation is in :mod:`compiler.catalog.book`."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 
-from compiler.diagnostics import Diagnostic, Note, Rule, Severity
+from compiler.catalog.book import UNUSED_DEFINITION
+from compiler.diagnostics import Diagnostic, Note
 from compiler.lint.base import LintInput, is_checkable
 
-RULE = Rule("RB401", "unused-definition", Severity.WARNING, "a term is defined but never referred to", __doc__ or "")
+RULE = UNUSED_DEFINITION
 
 
 def check(lint: LintInput) -> Iterator[Diagnostic]:

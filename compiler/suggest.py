@@ -16,30 +16,10 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable
-from functools import lru_cache
+
+from compiler.names import normalise
 
 MAX_SUGGESTIONS = 3
-_FOLD = str.maketrans({" ": "_", "-": "_", "\t": "_"})
-
-
-@lru_cache(maxsize=65536)
-def normalise(name: str) -> str:
-    """Case-, separator- and plural-insensitive form of a name."""
-    words = name.strip().lower().translate(_FOLD).split("_")
-    return "_".join(singular(word) for word in words if word)
-
-
-def singular(word: str) -> str:
-    """A crude English singular, enough to match ``units`` with ``unit``."""
-    if not word.endswith("s") or len(word) <= 3:
-        return word
-    if len(word) > 4 and word.endswith("ies"):
-        return word[:-3] + "y"
-    if len(word) > 4 and word.endswith(("ches", "shes", "sses", "xes")):
-        return word[:-2]
-    if word.endswith(("ss", "us", "is")):
-        return word
-    return word[:-1]
 
 
 def edit_distance(a: str, b: str) -> int:

@@ -1,0 +1,233 @@
+"""The book's names and places: references, links, ids, duplicates, unused and mutual terms, images."""
+
+from __future__ import annotations
+
+from compiler.diagnostics import Rule, Severity
+
+DANGLING_REFERENCE = Rule(
+    "RB101",
+    "dangling-reference",
+    Severity.ERROR,
+    "a reference names a term that is not defined",
+    """
+## What it does
+Reports every `<reference name="x">` for which no `<definition name="x">`
+exists, one diagnostic per occurrence, with the closest defined names as
+suggestions (typos, case, spaces vs underscores, singular vs plural).
+
+## Why is this bad?
+On the site the term cannot link to its definition and shows as broken
+text; in the data the term has no meaning. A typo in a name silently
+detaches a rule from the term it depends on.
+
+## Example
+```xml
+<reference name="line_of_sihgt">Line of Sight</reference>
+```
+Use `line_of_sight`. On a partial book, references to chapters not yet
+written can be recorded once with `rulebook lint --write-baseline`.
+""",
+)
+
+DANGLING_LINK = Rule(
+    "RB102",
+    "dangling-link",
+    Severity.ERROR,
+    "a link points at an id that does not exist",
+    """
+## What it does
+Reports every `<link to="id">` whose id names no section or figure.
+
+## Why is this bad?
+The link is dead on the site and in every export. Often the target
+section exists but lacks the `id` attribute, or the id is misspelt.
+
+## Example
+```xml
+<item><link to="determine_deployment_zone">Determine Deployment Zones.</link></item>
+...
+<subsection title="Deployment Zones">
+```
+Give the subsection `id="determine_deployment_zone"`.
+""",
+)
+
+REFERENCE_TO_SECTION = Rule(
+    "RB103",
+    "reference-to-section",
+    Severity.ERROR,
+    "a reference names a section or figure id instead of a term",
+    """
+## What it does
+Reports a `<reference name="x">` where `x` is not a term but the id of a
+section or figure.
+
+## Why is this bad?
+References are for game terms: they get a definition preview and a
+glossary entry. A section is pointed at with `<link to>`; written as a
+reference it is a dangling term on the site and in the data.
+
+## Example
+```xml
+<reference name="share_army_list">share their Army Lists</reference>
+```
+Use `<link to="share_army_list">share their Army Lists</link>`.
+""",
+)
+
+DUPLICATE_DEFINITION = Rule(
+    "RB201",
+    "duplicate-definition",
+    Severity.ERROR,
+    "a term is defined more than once",
+    """
+## What it does
+Reports a term defined more than once (every definition after the first).
+
+## Why is this bad?
+References resolve to one definition only; the other is unreachable and
+the two texts drift apart at the next errata.
+
+## Example
+```xml
+<definition name="unit">...</definition>
+...
+<definition name="unit">...</definition>
+```
+Keep one definition; rename the other if it is a different term.
+""",
+)
+
+DUPLICATE_ID = Rule(
+    "RB202",
+    "duplicate-id",
+    Severity.ERROR,
+    "an id names more than one section or figure",
+    """
+## What it does
+Reports an id given to more than one section or figure (every one after
+the first).
+
+## Why is this bad?
+Links and site anchors must name one place. With two, a link silently
+lands on the first one.
+
+## Example
+```xml
+<subsection title="Deploy Units" id="deploy">...</subsection>
+<subsection title="Deploy Remaining Units" id="deploy">...</subsection>
+```
+""",
+)
+
+EMPTY_NAME = Rule(
+    "RB301",
+    "empty-name",
+    Severity.ERROR,
+    "a name, link target or id is empty",
+    """
+## What it does
+Reports a definition or reference with an empty or missing `name`, a link
+with an empty or missing `to`, and an empty `id`.
+
+## Why is this bad?
+An empty name cannot be linked, looked up or defined.
+
+## Example
+```xml
+<reference name="">Leadership</reference>
+```
+""",
+)
+
+INVALID_NAME = Rule(
+    "RB302",
+    "invalid-name",
+    Severity.ERROR,
+    "a name or id is not a valid identifier",
+    """
+## What it does
+Reports a term name, id or link target that is not an identifier: it must
+start with a letter or underscore and contain only ASCII letters, digits
+and underscores (no spaces, hyphens or accents).
+
+## Why is this bad?
+Names become anchors, file names and JSON keys. A name with a space is
+almost always a typo for an underscore, and it never matches a definition.
+
+## Example
+```xml
+<reference name="inspiring presence">Inspiring Presence</reference>
+```
+Use `inspiring_presence`.
+""",
+)
+
+MISSING_IMAGE = Rule(
+    "RB303",
+    "missing-image",
+    Severity.WARNING,
+    "an image file the book shows is missing",
+    """
+## What it does
+Reports a figure or illustration image whose file is not in the `images/`
+folder beside the sources.
+
+## Why is this bad?
+The site shows a placeholder ("Image not available") instead of the
+picture, and readers lose what the figure explains. The build never
+publishes a broken image.
+
+## Example
+```xml
+<figure id="figure_1"><image source="centre_footprint_and_arcs.png"/>...</figure>
+```
+with no `rulebook_src/en/images/centre_footprint_and_arcs.png`.
+""",
+)
+
+UNUSED_DEFINITION = Rule(
+    "RB401",
+    "unused-definition",
+    Severity.WARNING,
+    "a term is defined but never referred to",
+    """
+## What it does
+Reports a defined term that nothing refers to (references inside its own
+definition do not count).
+
+## Why is this bad?
+Usually a sign of a renamed term whose references still use the old name,
+or of text that was meant to link to it and does not. Unused terms still
+get a glossary entry, with no backlinks.
+
+## Example
+```xml
+<definition name="in_range">...</definition>
+```
+with no `<reference name="in_range">` anywhere.
+""",
+)
+
+MUTUAL_DEFINITION = Rule(
+    "RB402",
+    "mutual-definition",
+    Severity.INFO,
+    "two terms are defined through each other",
+    """
+## What it does
+Reports two terms whose definitions refer to each other (reported once,
+at the first of the two). A term referring to itself is not reported.
+
+## Why is this bad?
+Often fine (a model stands on a base; a base is what a model stands on),
+but a reader who follows the links goes round in a circle, and a reading
+order has to break the cycle. Shown as information for the rules team.
+
+## Example
+```xml
+<definition name="model">... <reference name="base">base</reference> ...</definition>
+<definition name="base">... <reference name="model">models</reference> ...</definition>
+```
+""",
+)

@@ -1,0 +1,71 @@
+"""Reading a source: what stops a file from being read at all, or from following the format."""
+
+from __future__ import annotations
+
+from compiler.diagnostics import Rule, Severity
+
+MALFORMED_XML = Rule(
+    "RB001",
+    "malformed-xml",
+    Severity.FATAL,
+    "a source file is not well-formed XML",
+    """
+## What it does
+Reports a source file that is not well-formed XML: a tag left open, a
+mismatched end tag, an unescaped `&` or `<`, an undefined entity.
+
+## Why is this bad?
+Nothing after the first such error can be read reliably, so the compiler
+stops reading the file: no lint result, no site, no data. The last good site
+stays in place.
+
+## Example
+```xml
+<definition name="unit">A unit is <reference name="model">models</definition>
+```
+Close the reference: `<reference name="model">models</reference>`.
+""",
+)
+
+INVALID_DOCUMENT = Rule(
+    "RB002",
+    "invalid-document",
+    Severity.ERROR,
+    "an XML source does not follow the rulebook DTD",
+    """
+## What it does
+Checks each XML source against the rulebook DTD (`rulebook.dtd`, shipped
+with the compiler): unknown or misspelt elements and attributes, elements
+in places the format does not allow, attribute values outside their list,
+and entity references (which the compiler never expands).
+
+## Why is this bad?
+The compiler and the site only understand the elements the DTD declares.
+A misspelt `<refrence>` is silently not a reference: the term use is lost
+from the glossary, the backlinks and the lint.
+
+## Example
+```xml
+<refrence name="model">models</refrence>
+```
+Use `<reference name="model">models</reference>`.
+""",
+)
+
+UNREADABLE_SOURCE = Rule(
+    "RB003",
+    "unreadable-source",
+    Severity.FATAL,
+    "a source file cannot be read",
+    """
+## What it does
+Reports a source file that cannot be read: missing, a folder, not
+permitted, or not valid UTF-8 text.
+
+## Why is this bad?
+The book cannot be compiled without its sources.
+
+## Example
+`rulebook lint rulebook_src/en/rulbook.xml` (a typo in the path).
+""",
+)

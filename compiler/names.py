@@ -1,0 +1,68 @@
+"""Names and how they compare: identifiers, slugs, and the one way of folding names and words.
+
+Every stage that matches names (did-you-mean, the diff between editions, terms found
+in sources without markup, a translation's terminology) folds them here, so two
+stages never disagree on whether ``Line of Sight`` and ``line_of_sight`` are the same.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from functools import lru_cache
+
+_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_FOLD_SEPARATORS = str.maketrans({" ": "_", "-": "_", "\t": "_"})
+_WORD = re.compile(r"[a-z0-9]+")
+
+
+def is_identifier(name: str) -> bool:
+    """Whether a term name or id is an identifier (ASCII letters, digits, underscores; not a digit first)."""
+    return _IDENTIFIER.fullmatch(name) is not None
+
+
+def ascii_lower(text: str) -> str:
+    """Text without case or accents: "Élément" is "element"."""
+    return unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode().lower()
+
+
+@lru_cache(maxsize=4096)
+def slugify(title: str) -> str:
+    """A readable anchor from a title: ``"Hidden or Open Lists ?"`` -> ``hidden-or-open-lists``."""
+    return re.sub(r"[^a-z0-9]+", "-", ascii_lower(title)).strip("-") or "section"
+
+
+def singular(word: str, language: str = "en") -> str:
+    """A crude singular of a lower-case word, enough to match ``units`` with ``unit`` (``chevaux``, ``cheval``)."""
+    if language == "fr":
+        if len(word) > 3 and word.endswith("aux"):
+            return word[:-3] + "al"
+        if len(word) > 3 and word[-1] in "sx" and not word.endswith("ss"):
+            return word[:-1]
+        return word
+    if not word.endswith("s") or len(word) <= 3:
+        return word
+    if len(word) > 4 and word.endswith("ies"):
+        return word[:-3] + "y"
+    if len(word) > 4 and word.endswith(("ches", "shes", "sses", "xes")):
+        return word[:-2]
+    if word.endswith(("ss", "us", "is")):
+        return word
+    return word[:-1]
+
+
+@lru_cache(maxsize=65536)
+def normalise(name: str) -> str:
+    """A name without case, separators or plural: ``Line of Sights`` and ``line_of_sight`` are one."""
+    words = name.strip().lower().translate(_FOLD_SEPARATORS).split("_")
+    return "_".join(singular(word) for word in words if word)
+
+
+def folded_words(text: str, language: str = "en") -> list[str]:
+    """The words of a text without case, accents or a plural ending: "Figurines" and "figurine" fold alike."""
+    return [singular(word, language) for word in _WORD.findall(ascii_lower(text))]
+
+
+def plain_words(text: str) -> str:
+    """A text's words without case or accents, one space apart (for matching titles)."""
+    return " ".join(_WORD.findall(ascii_lower(text)))

@@ -1,0 +1,161 @@
+"""Who may import whom: the layers of docs/architecture.md, and no import cycles.
+
+Every import counts, also those inside functions and under ``TYPE_CHECKING``: a
+cycle that only a lazy import hides is still a cycle in the design.
+"""
+
+from __future__ import annotations
+
+import ast
+from functools import cache
+from pathlib import Path
+
+import networkx as nx
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+# Lowest first. A module may import modules of its own layer or below, never above. A dotted
+# prefix names a module and everything under it; ``compiler`` alone is the package's ``__init__``.
+LAYERS: list[tuple[str, tuple[str, ...]]] = [
+    (
+        "foundation",
+        (
+            "compiler.source",
+            "compiler.names",
+            "compiler.suggest",
+            "compiler.diagnostics",
+            "compiler.errors",
+            "compiler.fileio",
+            "compiler.catalog",
+            "engine.bindings",
+            "compiler",
+        ),
+    ),
+    ("model", ("compiler.model", "compiler.config")),
+    (
+        "readers",
+        (
+            "compiler.xml_source",
+            "compiler.markdown_source",
+            "compiler.text_source",
+            "compiler.dtd",
+            "compiler.locate",
+            "compiler.autolink",
+        ),
+    ),
+    (
+        "analysis",
+        ("compiler.graph", "compiler.mechanics", "compiler.facts", "compiler.reading_order", "compiler.assets"),
+    ),
+    (
+        "stages",
+        (
+            "compiler.lint",
+            "compiler.data",
+            "compiler.translate",
+            "compiler.diff",
+            "compiler.query",
+            "compiler.graph_export",
+        ),
+    ),
+    ("output", ("compiler.report", "compiler.site")),
+    ("recipe", ("compiler.pipeline", "compiler.build", "compiler.serve")),
+    ("command line", ("compiler.cli", "compiler.__main__")),
+]
+
+
+def _modules() -> dict[str, Path]:
+    found = {}
+    for package in ("compiler", "engine"):
+        for path in (ROOT / package).rglob("*.py"):
+            parts = path.relative_to(ROOT).with_suffix("").parts
+            name = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+            found[name] = path
+    return found
+
+
+MODULES = _modules()
+
+
+def _resolve(name: str) -> str | None:
+    while name and name not in MODULES:
+        name = name.rpartition(".")[0]
+    return name or None
+
+
+def _imports(path: Path) -> set[str]:
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            names = [node.module, *(f"{node.module}.{alias.name}" for alias in node.names)]
+        else:
+            continue
+        found.update(resolved for n in names if (resolved := _resolve(n)) is not None)
+    return found
+
+
+@cache
+def import_graph() -> nx.DiGraph:
+    graph = nx.DiGraph()
+    for name, path in MODULES.items():
+        graph.add_node(name)
+        graph.add_edges_from((name, target) for target in _imports(path) if target != name)
+    return graph
+
+
+def layer_of(module: str) -> tuple[int, str]:
+    """The layer of an engine or compiler module (the longest matching prefix wins)."""
+    best: tuple[int, int, str] | None = None
+    for index, (layer, prefixes) in enumerate(LAYERS):
+        for prefix in prefixes:
+            below = "." in prefix and module.startswith(prefix + ".")
+            if (module == prefix or below) and (best is None or len(prefix) > best[0]):
+                best = (len(prefix), index, layer)
+    if best is None:
+        raise AssertionError(f"{module} is in no layer: add it to LAYERS and docs/architecture.md")
+    return best[1], best[2]
+
+
+def test_no_import_cycles() -> None:
+    cycles = [sorted(c) for c in nx.strongly_connected_components(import_graph()) if len(c) > 1]
+    assert cycles == []
+
+
+def test_engine_imports_nothing_of_the_compiler() -> None:
+    graph = import_graph()
+    wrong = [(a, b) for a, b in graph.edges if a.startswith("engine") and b.startswith("compiler")]
+    assert wrong == []
+
+
+def test_the_compiler_knows_the_engine_only_by_its_bindings() -> None:
+    """Only the command line runs the engine; the lint checks a book against the engine's bindings."""
+    graph = import_graph()
+    wrong = [
+        (a, b)
+        for a, b in graph.edges
+        if a.startswith("compiler")
+        and b.startswith("engine")
+        and b != "engine.bindings"
+        and layer_of(a)[1] != "command line"
+    ]
+    assert wrong == []
+
+
+@pytest.mark.parametrize("module", sorted(m for m in MODULES if m.startswith("compiler")))
+def test_imports_only_its_own_layer_or_below(module: str) -> None:
+    rank, layer = layer_of(module)
+    above = [
+        f"{target} ({layer_of(target)[1]})"
+        for target in sorted(import_graph().successors(module))
+        if target.startswith("compiler") and layer_of(target)[0] > rank
+    ]
+    assert above == [], f"{module} ({layer}) imports from a higher layer"
+
+
+def test_readers_never_import_the_lint() -> None:
+    graph = import_graph()
+    readers = [m for m in MODULES if m.startswith("compiler") and layer_of(m)[1] == "readers"]
+    assert all(not target.startswith("compiler.lint") for m in readers for target in graph.successors(m))
