@@ -520,10 +520,10 @@ def _run_compare(args: argparse.Namespace) -> int:
     waivers = load_waivers(waivers_path) if args.waivers or waivers_path.is_file() else {}
     comparison = compare_books(books[0], books[1], translation_language=args.language, terms=entries, waivers=waivers)
     if args.format == "html":
-        from compiler.site.writer import template_environment
+        from compiler.site.theme import Theme
         from compiler.translate.compare import report_context
 
-        template = template_environment(load_config().root / "site_templates").get_template("compare.html.j2")
+        template = Theme.for_project(load_config().root).environment().get_template("compare.html.j2")
         sys.stdout.write(template.render(**report_context(comparison, translation_language=args.language)))
     else:
         _emit(args, comparison.as_json(), render_text(comparison))
@@ -575,9 +575,9 @@ def _run_diff(args: argparse.Namespace) -> int:
         return 2
     result = diff_books(books[0], books[1])
     if args.format == "html":
-        from compiler.site.writer import template_environment
+        from compiler.site.theme import Theme
 
-        template = template_environment(load_config().root / "site_templates").get_template("diff.html.j2")
+        template = Theme.for_project(load_config().root).environment().get_template("diff.html.j2")
         sys.stdout.write(template.render(old=str(args.old), new=str(args.new), **result.as_json()))
         return 0
     _emit(args, result.as_json(), render_text(result))

@@ -27,7 +27,8 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from engine.rules import BINDINGS, Rules, RulesError
+from engine.bindings import BINDINGS
+from engine.rules import Rules, RulesError
 
 ARMY_LIST, CATEGORY, CHOICE, POINT_COST = BINDINGS["army"]
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.rules import BINDINGS, Rules, RulesError
+from engine.bindings import BINDINGS
+from engine.rules import Rules, RulesError
 
 GAME_TURN, PLAYER_TURN = BINDINGS["turns"]
 

@@ -59,8 +59,7 @@ def project(tmp_path: Path) -> Path:
     """A copy of the project's build inputs, to build books one at a time."""
     for name in ("pyproject.toml", "mkdocs.yml"):
         shutil.copy(ROOT / name, tmp_path / name)
-    for name in ("site_templates", "rulebook_src"):
-        shutil.copytree(ROOT / name, tmp_path / name)
+    shutil.copytree(ROOT / "rulebook_src", tmp_path / "rulebook_src")
     return tmp_path
 
 

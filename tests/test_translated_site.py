@@ -20,13 +20,11 @@ from compiler.graph import TermGraph
 from compiler.markdown_source import parse_markdown_string
 from compiler.model import Book
 from compiler.site.pages import SiteInput, SitePlan, SiteTranslation, build_pages
-from compiler.site.translated import TranslatedSite, build_translated_site, load_strings
-from compiler.site.writer import template_environment
+from compiler.site.theme import Theme
+from compiler.site.translated import TranslatedSite, build_translated_site
 from compiler.translate.compare import compare_books, report_context
 from compiler.translate.terminology import Entry
 from compiler.xml_source import parse_xml_string
-
-from .conftest import ROOT
 
 ENGLISH = """<document>
 <chapter title="Units" id="units">
@@ -71,9 +69,10 @@ def built() -> Built:
     report = report_context(comparison, translation_language="fr")
     pairs = comparison.pairs
     site = SiteInput(original, terms, summary, (), set(), [SiteTranslation("fr", translation, pairs, TERMS, report)])
-    env = template_environment(ROOT / "site_templates")
+    theme = Theme()
+    env = theme.environment()
     plan = SitePlan(site)
-    translated = build_translated_site(plan, site.translations[0], env, load_strings(ROOT / "site_templates", "fr"))
+    translated = build_translated_site(plan, site.translations[0], env, theme.strings("fr"))
     pages, _ = build_pages(plan, env, translated.original_alternates)
     return translated, {p.path: p.markdown for p in pages}
 

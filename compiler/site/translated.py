@@ -14,11 +14,9 @@ language (a JSON block): the language switcher reads it to land on the aligned s
 from __future__ import annotations
 
 import dataclasses
-import tomllib
 from collections import defaultdict
 from collections.abc import Mapping
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from jinja2 import Environment
@@ -67,12 +65,6 @@ class TranslatedSite:
     original_alternates: dict[str, str]
     """By the original's chapter page: the script block saying where it is in this translation."""
     strings: Mapping[str, str]
-
-
-def load_strings(templates: Path, language: str) -> dict[str, str]:
-    """The site's own words in a language (``site_templates/strings.toml``), English where missing."""
-    table = tomllib.loads((templates / "strings.toml").read_text(encoding="utf-8"))
-    return {**table["en"], **table.get(language, {})}
 
 
 def build_translated_site(

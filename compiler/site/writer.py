@@ -18,12 +18,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from jinja2 import Environment, FileSystemLoader, StrictUndefined
-
 from compiler.errors import SiteBuildError
 from compiler.site.pages import Page, SiteInput, SitePlan, build_pages, neighbourhoods
 from compiler.site.svg import sprite
-from compiler.site.translated import TranslatedSite, build_translated_site, load_strings
+from compiler.site.theme import Theme
+from compiler.site.translated import TranslatedSite, build_translated_site
 
 if TYPE_CHECKING:
     from mkdocs.plugins import BasePlugin
@@ -34,17 +33,6 @@ class SiteResult:
     pages: int
     warnings: tuple[str, ...]
     """What MkDocs warned about (broken links and anchors would show here)."""
-
-
-def template_environment(templates: Path) -> Environment:
-    return Environment(
-        loader=FileSystemLoader(templates),
-        autoescape=True,
-        undefined=StrictUndefined,
-        keep_trailing_newline=True,
-        trim_blocks=True,
-        lstrip_blocks=True,
-    )
 
 
 def build_site(
@@ -68,27 +56,27 @@ def build_site(
     ``keep``: folders of the old site that other builds own (other books): moved into the new site.
     ``book_folder`` (``name/``) and ``site_name``: for a book of the project other than the main one.
     """
-    templates = project / "site_templates"
-    env = template_environment(templates)
+    theme = Theme.for_project(project)
+    env = theme.environment()
     plan = SitePlan(site)
-    translated = [build_translated_site(plan, t, env, load_strings(templates, t.language)) for t in site.translations]
+    translated = [build_translated_site(plan, t, env, theme.strings(t.language)) for t in site.translations]
     alternates: dict[str, str] = {}
     for translation in translated:
         for page, block in translation.original_alternates.items():
             alternates[page] = alternates.get(page, "") + block
     pages, nav = build_pages(plan, env, alternates)
-    languages = _languages(site, translated, load_strings(templates, "en"))
+    languages = _languages(site, translated, theme.strings("en"))
     output.parent.mkdir(parents=True, exist_ok=True)
     work = Path(tempfile.mkdtemp(prefix=f".{output.name}-build-", dir=output.parent))
     try:
         docs = work / "docs"
-        blocks = _write_docs(docs, pages, site, project, extra_files, image_folder)
+        blocks = _write_docs(docs, pages, site, theme, extra_files, image_folder)
         config_file = project / "mkdocs.yml"
         options = _mkdocs_options(config_file, None, languages, book_folder, site_name)
         warnings = _run_mkdocs(config_file, docs, work / "site", nav, extra_javascript, options, blocks)
         for translation in translated:
             docs = work / f"docs-{translation.language}"
-            blocks = _write_docs(docs, translation.pages, site, project, extra_files, None)
+            blocks = _write_docs(docs, translation.pages, site, theme, extra_files, None)
             prefix = f"{book_folder}{translation.language}/"
             options = _mkdocs_options(config_file, translation, languages, prefix, translation.title)
             site_dir = work / "site" / translation.language
@@ -158,14 +146,16 @@ def _mkdocs_options(
 
 
 def _write_docs(
-    docs: Path, pages: list[Page], site: SiteInput, project: Path, extra: dict[str, str], images: Path | None
+    docs: Path, pages: list[Page], site: SiteInput, theme: Theme, extra: dict[str, str], images: Path | None
 ) -> dict[str, dict[str, str]]:
     """The MkDocs project's files; the HTML blocks taken out of each page (see :func:`hand_over_html`)."""
     blocks: dict[str, dict[str, str]] = {}
     for page in pages:
         markdown, blocks[page.path] = hand_over_html(page.markdown)
         _write(docs / page.path, markdown)
-    shutil.copytree(project / "site_templates" / "assets", docs / "assets")
+    for name, asset in theme.assets().items():
+        (docs / "assets" / name).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(asset, docs / "assets" / name)
     for name, text in extra.items():
         _write(docs / name, text)
     if images is not None:

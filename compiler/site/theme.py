@@ -1,0 +1,91 @@
+"""The site's look and words: templates, assets and strings shipped in the package, overridable per project.
+
+A project overrides any file by putting one of the same name in its own
+``site_templates/`` folder (as MkDocs' ``theme.custom_dir``): a template, an asset, or
+words in ``strings.toml`` (merged over the defaults, language by language). An
+overriding template can extend the one it replaces as ``rulebook/NAME``.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+
+from jinja2 import ChoiceLoader, Environment, FileSystemLoader, PrefixLoader, StrictUndefined
+
+from compiler.errors import UserError
+
+PACKAGE_FOLDER = Path(str(resources.files("compiler.site").joinpath("templates")))
+"""The default templates, assets and words, installed with the package."""
+OVERRIDES = "site_templates"
+"""The folder of a project that overrides the defaults, file by file."""
+
+
+@dataclass(frozen=True, slots=True)
+class Theme:
+    """Where a site's templates, assets and words come from: the project's overrides, then the defaults."""
+
+    overrides: Path | None = None
+    """The project's ``site_templates/`` folder (``None``: the defaults only)."""
+
+    @classmethod
+    def for_project(cls, root: Path) -> Theme:
+        folder = root / OVERRIDES
+        return cls(folder if folder.is_dir() else None)
+
+    @property
+    def folders(self) -> tuple[Path, ...]:
+        """Where files are looked for, first match wins."""
+        return (self.overrides, PACKAGE_FOLDER) if self.overrides is not None else (PACKAGE_FOLDER,)
+
+    def environment(self) -> Environment:
+        """The jinja2 environment of the site's templates (HTML escaping on, undefined names refused)."""
+        loader = ChoiceLoader(
+            [
+                FileSystemLoader([str(folder) for folder in self.folders]),
+                PrefixLoader({"rulebook": FileSystemLoader(str(PACKAGE_FOLDER))}),
+            ]
+        )
+        return Environment(
+            loader=loader,
+            autoescape=True,
+            undefined=StrictUndefined,
+            keep_trailing_newline=True,
+            trim_blocks=True,
+            lstrip_blocks=True,
+        )
+
+    def strings(self, language: str) -> dict[str, str]:
+        """The site's own words in a language: the project's over the defaults, English where missing."""
+        tables = [_read_strings(folder / "strings.toml") for folder in reversed(self.folders)]
+        words: dict[str, str] = {}
+        for wanted in dict.fromkeys(("en", language)):
+            for table in tables:
+                words |= table.get(wanted, {})
+        return words
+
+    def assets(self) -> dict[str, Path]:
+        """Every asset file by its path under ``assets/``: the project's replace the defaults of the same name."""
+        found: dict[str, Path] = {}
+        for folder in reversed(self.folders):
+            base = folder / "assets"
+            if not base.is_dir():
+                continue
+            for path in sorted(base.rglob("*")):
+                if path.is_file() and not path.is_symlink():
+                    found[path.relative_to(base).as_posix()] = path
+        return dict(sorted(found.items()))
+
+
+def _read_strings(path: Path) -> dict[str, dict[str, str]]:
+    if not path.is_file():
+        return {}
+    try:
+        table = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
+        raise UserError(f"cannot read {path}: {error}") from error
+    if not all(isinstance(words, dict) and all(isinstance(w, str) for w in words.values()) for words in table.values()):
+        raise UserError(f"{path}: each [language] table maps words to text")
+    return table
