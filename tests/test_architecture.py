@@ -32,7 +32,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "compiler",
         ),
     ),
-    ("model", ("compiler.model", "compiler.config")),
+    ("model", ("compiler.model", "compiler.config", "compiler.project")),
     (
         "readers",
         (
@@ -60,7 +60,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
         ),
     ),
     ("output", ("compiler.report", "compiler.site")),
-    ("recipe", ("compiler.pipeline", "compiler.build", "compiler.serve")),
+    ("recipe", ("compiler.pipeline", "compiler.build", "compiler.serve", "compiler.publish")),
     ("command line", ("compiler.cli", "compiler.__main__")),
 ]
 

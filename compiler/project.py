@@ -1,0 +1,383 @@
+"""The project and its books: configuration loaded and validated once, before any stage runs.
+
+A project is configured by ``rulebook.toml`` or by the ``[tool.rulebook]`` table of
+``pyproject.toml``. From the working folder upwards, the first folder holding either
+is the project's root; in one folder, ``rulebook.toml`` wins. Without either, the
+working folder is the project, with no configured sources (name files on the command line).
+
+```toml
+[tool.rulebook]                         # in rulebook.toml, the same keys at the top level
+title = "Fantasy Battles: The 9th Age"  # what readers see; every key below is optional
+edition = "Beta v0.99.9"
+copyright = "Rules texts: The 9th Age"
+site_url = "https://rules.example.org/"
+sources = ["rulebook_src/en/rulebook.xml"]
+baseline = "rulebook_src/en/lint-baseline.json"
+output = "site"                         # where `rulebook build` publishes (default: site)
+
+[tool.rulebook.translations.fr]         # the main book's French edition
+source = "rulebook_src/fr/rulebook.md"
+terms = "rulebook_src/fr/terms.toml"
+
+[tool.rulebook.lint]
+severity = { unused-definition = "error", RB402 = "off" }
+ignore = ["mutual-definition"]
+
+[tool.rulebook.books.other-game]        # more books, each built into site/NAME/
+title = "Tiles and Dice"
+sources = ["rulebook_src/other-game/rules.md"]
+terms = ["Hit", "Injury"]               # sources without markup: more terms besides the headings
+emphasis = true                         # ... and emphasised words
+skip = ["Examples"]                     # sections whose text is never linked
+changes_from = "main"                   # a "What changed" page against another book
+```
+
+Every key is checked for its type here, with the expected type named; paths are
+resolved against the project's root. Nothing later re-reads the configuration.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from compiler.catalog import find_rule
+from compiler.diagnostics import Severity
+from compiler.errors import UserError
+
+MAIN_BOOK = "main"
+"""The name of the book the top-level table describes."""
+CONFIG_FILE = "rulebook.toml"
+PYPROJECT = "pyproject.toml"
+BOOK_NAME = re.compile(r"[a-z0-9][a-z0-9_-]{0,62}")
+LANGUAGE = re.compile(r"[a-z]{2,3}(?:-[A-Za-z0-9]{2,8})?")
+RESERVED_FOLDERS = frozenset(
+    {"assets", "search", "images", "graph", "index", "glossary", "tables", "lint", "changes", "404", "sitemap"}
+)
+"""Names the site's own pages and folders take: no book may be called so (its folder would replace them)."""
+
+_SEVERITIES = {"error": Severity.ERROR, "warning": Severity.WARNING, "info": Severity.INFO, "off": None}
+
+
+class ConfigError(UserError):
+    """The configuration cannot be used; the message says where and why."""
+
+
+@dataclass(frozen=True, slots=True)
+class Linking:
+    """How terms are found in a source that marks none (plain Markdown)."""
+
+    terms: tuple[str, ...] = ()
+    """Term names given by the configuration, besides the headings below the top level."""
+    emphasis: bool = False
+    """Whether emphasised words are terms too (defined where first emphasised)."""
+    skip: tuple[str, ...] = ()
+    """Titles of sections whose text is never linked."""
+
+
+@dataclass(frozen=True, slots=True)
+class Translation:
+    """A book's translation: its source and its terminology."""
+
+    language: str
+    source: Path
+    terms: Path | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class BookConfig:
+    """One book of the project: its sources and what readers see of it."""
+
+    name: str
+    """``main`` for the book the top-level table describes, else the name in ``[books.NAME]``."""
+    sources: tuple[Path, ...] = ()
+    title: str | None = None
+    edition: str | None = None
+    copyright: str | None = None
+    """The copyright or licence line of the site's footer."""
+    site_url: str | None = None
+    """Where the book's site is published (canonical links); None: no canonical links."""
+    language: str = "en"
+    baseline: Path | None = None
+    severities: Mapping[str, Severity | None] = field(default_factory=dict)
+    """Configured severity by rule code; ``None`` turns a rule off."""
+    linking: Linking = field(default_factory=Linking)
+    changes_from: str | None = None
+    """The book this one is a later edition of: its site gets a "What changed" page."""
+    translations: tuple[Translation, ...] = ()
+
+    @property
+    def folder(self) -> str:
+        """The book's folder inside the project's site (``""`` for the main book)."""
+        return "" if self.name == MAIN_BOOK else f"{self.name}/"
+
+    @property
+    def display_title(self) -> str:
+        return self.title or "Rulebook"
+
+
+@dataclass(frozen=True, slots=True)
+class Project:
+    """A rules team's project: where it is, where it publishes, and its books (the main one first)."""
+
+    root: Path
+    config_file: Path | None = None
+    output: Path | None = None
+    """The configured output folder (None: ``site/`` in the root)."""
+    books: tuple[BookConfig, ...] = (BookConfig(MAIN_BOOK),)
+    docs_url: str | None = None
+    """Where the lint rules' documentation is published (help links of diagnostics)."""
+
+    @property
+    def main(self) -> BookConfig:
+        return self.books[0]
+
+    @property
+    def site_folder(self) -> Path:
+        return self.output or self.root / "site"
+
+    def book(self, name: str) -> BookConfig:
+        for book in self.books:
+            if book.name == name:
+                return book
+        known = ", ".join(sorted(b.name for b in self.books))
+        raise ConfigError(f"no book is called `{name}` (the books are: {known})")
+
+    def book_of(self, path: Path) -> BookConfig | None:
+        """The configured book a source file belongs to, if any."""
+        resolved = path.resolve()
+        for book in self.books:
+            if any(source.resolve() == resolved for source in book.sources):
+                return book
+        return None
+
+
+def find_config(start: Path) -> Path | None:
+    """The configuration file of the project around ``start``: ``rulebook.toml``, else a
+    ``pyproject.toml`` with a ``[tool.rulebook]`` table, in ``start`` or the nearest parent."""
+    for folder in (start, *start.parents):
+        if (folder / CONFIG_FILE).is_file():
+            return folder / CONFIG_FILE
+        candidate = folder / PYPROJECT
+        if candidate.is_file() and "[tool.rulebook" in _read(candidate):
+            return candidate
+    return None
+
+
+def load_project(start: Path | None = None, config_file: Path | None = None) -> Project:
+    """The project around ``start`` (default: the working folder), or the one ``config_file`` configures."""
+    start = (start or Path.cwd()).resolve()
+    path = config_file.resolve() if config_file is not None else find_config(start)
+    if path is None:
+        return Project(root=start)
+    try:
+        document = tomllib.loads(_read(path))
+    except tomllib.TOMLDecodeError as error:
+        raise ConfigError(f"{path}: not valid TOML: {error}") from error
+    if path.name != CONFIG_FILE and "tool" in document:
+        table, prefix = document["tool"].get("rulebook", {}), "tool.rulebook"
+    else:
+        table, prefix = document, ""
+    return parse_project(table, path.parent, path, prefix=prefix)
+
+
+def _read(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        reason = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
+        raise ConfigError(f"cannot read {path}: {reason}") from error
+
+
+_PROJECT_KEYS = {"output", "books", "docs_url"}
+_BOOK_KEYS = {
+    "sources",
+    "baseline",
+    "lint",
+    "title",
+    "edition",
+    "copyright",
+    "site_url",
+    "language",
+    "changes_from",
+    "terms",
+    "skip",
+    "emphasis",
+    "translations",
+}
+
+
+def parse_project(
+    table: Mapping[str, Any], root: Path, config_file: Path | None = None, *, prefix: str = "tool.rulebook"
+) -> Project:
+    """A project from its configuration table; every key checked for its type."""
+    check = _Checker(str(config_file.name if config_file else PYPROJECT), prefix)
+    check.keys(table, _PROJECT_KEYS | _BOOK_KEYS, check.where())
+    root = root.resolve()
+    main = _book(table, root, check, MAIN_BOOK, check.where())
+    books = [main]
+    extra = check.table(table, "books", check.where())
+    for name, entry in sorted(extra.items()):
+        where = check.where("books", name)
+        if not isinstance(entry, dict):
+            raise check.error(f"[{where}] must be a table")
+        if name == MAIN_BOOK or not BOOK_NAME.fullmatch(name):
+            raise check.error(
+                f"[{where}]: a book's name is lower-case letters, digits, - and _ (at most 63, not `main`)"
+            )
+        if name in RESERVED_FOLDERS:
+            raise check.error(f"[{where}]: `{name}` is the name of one of the site's own pages or folders")
+        check.keys(entry, _BOOK_KEYS, where)
+        if "sources" not in entry:
+            raise check.error(f"[{where}] needs `sources`")
+        books.append(_book(entry, root, check, name, where))
+    names = {book.name for book in books}
+    languages = {t.language for t in main.translations}
+    for book in books:
+        if book.changes_from is not None and (book.changes_from not in names or book.changes_from == book.name):
+            raise check.error(f"`changes_from` of book `{book.name}` must name another book")
+        if book.name in languages:
+            raise check.error(f"book `{book.name}` has the name of a translation's folder")
+    output = check.string(table, "output", check.where())
+    docs_url = check.url(table, "docs_url", check.where())
+    return Project(
+        root=root,
+        config_file=config_file,
+        output=(root / output).resolve() if output else None,
+        books=tuple(books),
+        docs_url=docs_url,
+    )
+
+
+def _book(table: Mapping[str, Any], root: Path, check: _Checker, name: str, where: str) -> BookConfig:
+    baseline = check.string(table, "baseline", where)
+    language = check.string(table, "language", where) or "en"
+    if not LANGUAGE.fullmatch(language):
+        raise check.error(f"`language` in [{where}] must be a language code such as `en` or `fr`, not `{language}`")
+    return BookConfig(
+        name=name,
+        sources=tuple(root / source for source in check.strings(table, "sources", where)),
+        title=check.string(table, "title", where),
+        edition=check.string(table, "edition", where),
+        copyright=check.string(table, "copyright", where),
+        site_url=check.url(table, "site_url", where),
+        language=language,
+        baseline=root / baseline if baseline else None,
+        severities=_severities(check.table(table, "lint", where), check, f"{where}.lint"),
+        linking=Linking(
+            check.strings(table, "terms", where),
+            check.boolean(table, "emphasis", where),
+            check.strings(table, "skip", where),
+        ),
+        changes_from=check.string(table, "changes_from", where),
+        translations=_translations(check.table(table, "translations", where), root, check, where),
+    )
+
+
+def _translations(table: Mapping[str, Any], root: Path, check: _Checker, where: str) -> tuple[Translation, ...]:
+    found = []
+    for language, entry in sorted(table.items()):
+        place = f"{where}.translations.{language}"
+        if not LANGUAGE.fullmatch(language):
+            raise check.error(f"[{place}]: `{language}` is not a language code such as `fr`")
+        if not isinstance(entry, dict):
+            raise check.error(f"[{place}] must be a table")
+        check.keys(entry, {"source", "terms"}, place)
+        source = check.string(entry, "source", place)
+        if source is None:
+            raise check.error(f"[{place}] needs a `source` path")
+        terms = check.string(entry, "terms", place)
+        found.append(Translation(language, root / source, root / terms if terms else None))
+    return tuple(found)
+
+
+def _severities(lint: Mapping[str, Any], check: _Checker, where: str) -> dict[str, Severity | None]:
+    check.keys(lint, {"severity", "ignore"}, where)
+    chosen: dict[str, Severity | None] = {}
+    for key, level in check.table(lint, "severity", where).items():
+        if not isinstance(level, str) or level not in _SEVERITIES:
+            raise check.error(f"severity of `{key}` in [{where}] must be one of error, warning, info, off")
+        chosen[_rule_code(key, check)] = _SEVERITIES[level]
+    for key in check.strings(lint, "ignore", where):
+        chosen[_rule_code(key, check)] = None
+    return chosen
+
+
+def _rule_code(key: str, check: _Checker) -> str:
+    rule = find_rule(key)
+    if rule is None:
+        raise check.error(f"no lint rule is called `{key}` (see `rulebook explain --all`)")
+    return rule.code
+
+
+class _Checker:
+    """Reads typed values out of the configuration, or says which key has the wrong type."""
+
+    def __init__(self, origin: str, prefix: str) -> None:
+        self.origin = origin
+        self.prefix = prefix
+
+    def where(self, *parts: str) -> str:
+        return ".".join(p for p in (self.prefix, *parts) if p) or "top level"
+
+    def error(self, message: str) -> ConfigError:
+        return ConfigError(f"{self.origin}: {message}")
+
+    def keys(self, table: Mapping[str, Any], known: set[str], where: str) -> None:
+        unknown = sorted(set(table) - known)
+        if unknown:
+            raise self.error(f"unknown key `{unknown[0]}` in [{where}]")
+
+    def _wrong(self, key: str, where: str, expected: str, value: object) -> ConfigError:
+        return self.error(f"`{key}` in [{where}] must be {expected}, not {_kind(value)}")
+
+    def string(self, table: Mapping[str, Any], key: str, where: str) -> str | None:
+        value = table.get(key)
+        if value is None:
+            return None
+        if not isinstance(value, str):
+            raise self._wrong(key, where, "a string", value)
+        return value
+
+    def url(self, table: Mapping[str, Any], key: str, where: str) -> str | None:
+        value = self.string(table, key, where)
+        if value is not None and not re.fullmatch(r"https?://[^\s\"'<>]+", value):
+            raise self.error(f"`{key}` in [{where}] must be an http(s) URL, not `{value}`")
+        return value
+
+    def strings(self, table: Mapping[str, Any], key: str, where: str) -> tuple[str, ...]:
+        value = table.get(key, [])
+        if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
+            raise self._wrong(key, where, "a list of strings", value)
+        return tuple(value)
+
+    def boolean(self, table: Mapping[str, Any], key: str, where: str) -> bool:
+        value = table.get(key, False)
+        if not isinstance(value, bool):
+            raise self._wrong(key, where, "true or false", value)
+        return value
+
+    def table(self, table: Mapping[str, Any], key: str, where: str) -> dict[str, Any]:
+        value = table.get(key, {})
+        if not isinstance(value, dict):
+            raise self._wrong(key, where, "a table", value)
+        return value
+
+
+def _kind(value: object) -> str:
+    """A value's TOML type in words."""
+    if isinstance(value, bool):
+        return f"`{str(value).lower()}`"
+    if isinstance(value, str):
+        return f'the string "{value}"' if len(value) <= 40 else "a string"
+    if isinstance(value, int | float):
+        return f"the number {value}"
+    if isinstance(value, list):
+        return "a list with something else than strings in it" if value else "an empty list"
+    if isinstance(value, dict):
+        return "a table"
+    return f"a {type(value).__name__}"

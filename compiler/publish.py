@@ -1,0 +1,240 @@
+"""Publishing: the output folder belongs to the build, and a new site replaces the old one in one step.
+
+- **Ownership.** Every site the build makes holds a marker file, ``.rulebook-site``. A build
+  replaces an output folder only when it holds the marker or is empty; it never takes the
+  project's root, a folder holding a source or the configuration, or a symbolic link.
+- **One build at a time.** A lock file beside the output (``.NAME.lock``) is held for the
+  whole build; a second build waits for it and says whose it is.
+- **A release at a time.** The new site is made in a work folder beside the output
+  (``.NAME.rulebook/``, the build's own, removed on every exit path). It then takes the
+  output's place in a single atomic exchange of names (Linux ``renameat2(RENAME_EXCHANGE)``):
+  a reader, or a build killed at any instant, sees the old complete site or the new one.
+  Where the exchange is not supported, two renames are used and an interrupted swap is
+  put right by the next build. An output that is a mount point (a container volume) cannot
+  change its name: its entries are exchanged one by one, each atomically (see docs/site.md).
+"""
+
+from __future__ import annotations
+
+import ctypes
+import errno
+import fcntl
+import os
+import shutil
+import sys
+import time
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+from compiler.errors import UserError
+
+MARKER = ".rulebook-site"
+"""The file that marks a folder as a site this tool built (and so may replace)."""
+MARKER_TEXT = "This folder is a site built by rulebook: `rulebook build` replaces it whole.\n"
+_WORK_MARKER = ".rulebook-work"
+
+
+class OutputError(UserError):
+    """The output folder cannot be used; the message names it and says why."""
+
+
+def check_output(output: Path, *, root: Path, protected: Iterable[Path]) -> Path:
+    """The output folder, made absolute, after checking that a build may replace it.
+
+    ``protected``: the project's sources and configuration file: no output may hold one.
+    """
+    output = Path(os.path.abspath(output))
+    shown = _shown(output, root)
+    if output.is_symlink():
+        raise OutputError(f"the output `{shown}` is a symbolic link: name the folder itself")
+    resolved = output.resolve()
+    root = root.resolve()
+    if resolved == root or root.is_relative_to(resolved):
+        raise OutputError(f"the output `{shown}` holds the whole project: choose a folder inside it, such as `site`")
+    for path in protected:
+        if path.resolve().is_relative_to(resolved):
+            raise OutputError(
+                f"the output `{shown}` holds `{_shown(path, root)}`, which the build reads: choose another"
+            )
+    if output.exists() and not output.is_dir():
+        raise OutputError(f"the output `{shown}` is a file, not a folder")
+    if output.is_dir() and not is_owned(output):
+        raise OutputError(
+            f"the output `{shown}` is not empty and is not a site this tool built (it has no `{MARKER}` file): "
+            "choose another folder, or empty this one"
+        )
+    return output
+
+
+def is_owned(folder: Path) -> bool:
+    """Whether a folder is a site this tool built, or empty (so a build may replace it)."""
+    try:
+        return (folder / MARKER).is_file() or not any(folder.iterdir())
+    except OSError:
+        return False
+
+
+def _shown(path: Path, root: Path) -> str:
+    try:
+        return path.resolve().relative_to(root.resolve()).as_posix() or "."
+    except ValueError:
+        return str(path)
+
+
+@dataclass(frozen=True, slots=True)
+class Release:
+    """The new site being made: ``folder`` holds it until :func:`publish` swaps it in."""
+
+    output: Path
+    work: Path
+    """The build's work folder beside the output: scratch space and the new site."""
+
+    @property
+    def folder(self) -> Path:
+        return self.work / "site"
+
+    @property
+    def scratch(self) -> Path:
+        """Room for intermediate files (the MkDocs projects); never published."""
+        return self.work / "scratch"
+
+
+@contextmanager
+def release(output: Path, *, wait: Callable[[str], None] = lambda message: None) -> Iterator[Release]:
+    """Hold the output's lock and a fresh work folder for a new site; both are let go on every exit path.
+
+    ``wait`` is told, once, when another build holds the lock (the build then waits for it).
+    """
+    output.parent.mkdir(parents=True, exist_ok=True)
+    mounted = os.path.ismount(output)
+    base = output if mounted else output.parent
+    name = output.name or "site"
+    with _locked(base / f".{name}.lock", wait):
+        work = base / f".{name}.rulebook"
+        recover(output, work)
+        work.mkdir()
+        (work / _WORK_MARKER).write_text("", encoding="utf-8")
+        (work / "site").mkdir()
+        (work / "site" / MARKER).write_text(MARKER_TEXT, encoding="utf-8")
+        try:
+            yield Release(output, work)
+        finally:
+            _remove(work)
+
+
+@contextmanager
+def _locked(path: Path, wait: Callable[[str], None]) -> Iterator[None]:
+    with open(path, "a+", encoding="utf-8") as lock:
+        try:
+            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            lock.seek(0)
+            holder = lock.read().strip() or "another build"
+            wait(f"waiting for {holder} to finish building into the same folder…")
+            fcntl.flock(lock, fcntl.LOCK_EX)
+        lock.seek(0)
+        lock.truncate()
+        lock.write(f"rulebook build (process {os.getpid()})\n")
+        lock.flush()
+        try:
+            yield
+        finally:
+            lock.seek(0)
+            lock.truncate()
+            fcntl.flock(lock, fcntl.LOCK_UN)
+
+
+def recover(output: Path, work: Path) -> None:
+    """Put right what a killed build left: a site it moved aside comes back; its work folder goes."""
+    if not work.is_dir() or not (work / _WORK_MARKER).is_file():
+        return
+    aside = work / "previous"
+    if aside.is_dir() and not output.exists():
+        os.rename(aside, output)
+    _remove(work)
+
+
+def keep_from_current(release: Release, names: Iterable[str]) -> None:
+    """Carry folders of the current site (the books not rebuilt) into the new one, as links to the same files."""
+    for name in names:
+        source = release.output / name
+        if source.is_dir() and not source.is_symlink() and not (release.folder / name).exists():
+            shutil.copytree(source, release.folder / name, copy_function=_link_or_copy, symlinks=True)
+
+
+def _link_or_copy(source: str, target: str) -> None:
+    try:
+        os.link(source, target)
+    except OSError:
+        shutil.copy2(source, target)
+
+
+def publish(release: Release) -> None:
+    """The new site takes the output's place; the old one is deleted afterwards."""
+    new, output = release.folder, release.output
+    if not output.exists():
+        os.rename(new, output)
+        return
+    if os.path.ismount(output):
+        _exchange_entries(new, output)
+    elif not _exchange(new, output):
+        os.rename(output, release.work / "previous")
+        os.rename(new, output)
+        new = release.work / "previous"
+    _remove(new)
+
+
+def _exchange_entries(new: Path, output: Path) -> None:
+    """A mount point keeps its name: each of its entries is exchanged with the new site's (marker last)."""
+    names = sorted(p.name for p in new.iterdir() if p.name != MARKER)
+    for name in names:
+        if (output / name).exists() or (output / name).is_symlink():
+            if not _exchange(new / name, output / name):
+                os.rename(output / name, new / f".old-{name}")
+                os.rename(new / name, output / name)
+        else:
+            os.rename(new / name, output / name)
+    for stale in sorted(output.iterdir()):
+        if stale.name not in names and stale.name != MARKER and not stale.name.startswith("."):
+            os.rename(stale, new / f".stale-{stale.name}")
+    os.replace(new / MARKER, output / MARKER)
+
+
+_RENAME_EXCHANGE = 2
+_AT_FDCWD = -100
+
+
+def _exchange(a: Path, b: Path) -> bool:
+    """Exchange two paths' names in one atomic step; False where the system cannot (nothing is changed then)."""
+    if not sys.platform.startswith("linux"):
+        return False
+    try:
+        renameat2 = ctypes.CDLL(None, use_errno=True).renameat2
+    except AttributeError:
+        return False
+    result = renameat2(_AT_FDCWD, os.fsencode(a), _AT_FDCWD, os.fsencode(b), _RENAME_EXCHANGE)
+    if result == 0:
+        return True
+    code = ctypes.get_errno()
+    if code in (errno.EINVAL, errno.ENOSYS, errno.EOPNOTSUPP):
+        return False
+    raise OSError(code, os.strerror(code), str(b))
+
+
+def _remove(path: Path) -> None:
+    """Delete a folder the build made; a file still held open elsewhere is retried briefly."""
+    for attempt in range(3):
+        shutil.rmtree(path, ignore_errors=attempt < 2)
+        if not path.exists():
+            return
+        time.sleep(0.05)
+
+
+def write_marker(folder: Path) -> None:
+    """Mark a folder the build writes straight into (``--data-only``) as its own."""
+    folder.mkdir(parents=True, exist_ok=True)
+    marker = folder / MARKER
+    if not marker.is_file():
+        marker.write_text(MARKER_TEXT, encoding="utf-8")
