@@ -58,10 +58,10 @@ def median_seconds(run: Callable[[], object], repeat: int) -> float:
 
 
 def our_lint(path: Path) -> int:
-    from compiler.config import Config
-    from compiler.pipeline import lint, read_book
+    from compiler.project import BookConfig
+    from compiler.recipe import lint_book, read_book
 
-    return len(lint(read_book([path], ROOT), Config(root=ROOT)).diagnostics)
+    return len(lint_book(read_book([path], ROOT), BookConfig("main"), root=ROOT).diagnostics)
 
 
 def baseline_lint(path: Path) -> None:

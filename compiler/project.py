@@ -267,7 +267,7 @@ def _book(table: Mapping[str, Any], root: Path, check: _Checker, name: str, wher
         site_url=check.url(table, "site_url", where),
         language=language,
         baseline=root / baseline if baseline else None,
-        severities=_severities(check.table(table, "lint", where), check, f"{where}.lint"),
+        severities=_severities(check.table(table, "lint", where), check, _within(where, "lint")),
         linking=Linking(
             check.strings(table, "terms", where),
             check.boolean(table, "emphasis", where),
@@ -281,7 +281,7 @@ def _book(table: Mapping[str, Any], root: Path, check: _Checker, name: str, wher
 def _translations(table: Mapping[str, Any], root: Path, check: _Checker, where: str) -> tuple[Translation, ...]:
     found = []
     for language, entry in sorted(table.items()):
-        place = f"{where}.translations.{language}"
+        place = _within(where, f"translations.{language}")
         if not LANGUAGE.fullmatch(language):
             raise check.error(f"[{place}]: `{language}` is not a language code such as `fr`")
         if not isinstance(entry, dict):
@@ -314,6 +314,14 @@ def _rule_code(key: str, check: _Checker) -> str:
     return rule.code
 
 
+def _within(where: str, key: str) -> str:
+    """The name of a table inside another, as TOML writes it."""
+    return key if where == TOP_LEVEL else f"{where}.{key}"
+
+
+TOP_LEVEL = "top level"
+
+
 class _Checker:
     """Reads typed values out of the configuration, or says which key has the wrong type."""
 
@@ -322,7 +330,7 @@ class _Checker:
         self.prefix = prefix
 
     def where(self, *parts: str) -> str:
-        return ".".join(p for p in (self.prefix, *parts) if p) or "top level"
+        return ".".join(p for p in (self.prefix, *parts) if p) or TOP_LEVEL
 
     def error(self, message: str) -> ConfigError:
         return ConfigError(f"{self.origin}: {message}")

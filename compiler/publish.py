@@ -4,7 +4,7 @@
   replaces an output folder only when it holds the marker or is empty; it never takes the
   project's root, a folder holding a source or the configuration, or a symbolic link.
 - **One build at a time.** A lock file beside the output (``.NAME.lock``) is held for the
-  whole build; a second build waits for it and says whose it is.
+  whole build, and removed at its end; a second build waits for it and says whose it is.
 - **A release at a time.** The new site is made in a work folder beside the output
   (``.NAME.rulebook/``, the build's own, removed on every exit path). It then takes the
   output's place in a single atomic exchange of names (Linux ``renameat2(RENAME_EXCHANGE)``):
@@ -27,6 +27,7 @@ from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TextIO
 
 from compiler.errors import UserError
 
@@ -77,10 +78,11 @@ def is_owned(folder: Path) -> bool:
 
 
 def _shown(path: Path, root: Path) -> str:
-    try:
-        return path.resolve().relative_to(root.resolve()).as_posix() or "."
-    except ValueError:
-        return str(path)
+    """A path as the user would write it: relative to the project when inside it (links not followed)."""
+    absolute, base = Path(os.path.abspath(path)), Path(os.path.abspath(root))
+    if absolute == base:
+        return "."
+    return absolute.relative_to(base).as_posix() if absolute.is_relative_to(base) else str(path)
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,8 +107,26 @@ class Release:
 def release(output: Path, *, wait: Callable[[str], None] = lambda message: None) -> Iterator[Release]:
     """Hold the output's lock and a fresh work folder for a new site; both are let go on every exit path.
 
-    ``wait`` is told, once, when another build holds the lock (the build then waits for it).
+    ``wait`` is told, once, when another build holds the lock (the build then waits for it). A file
+    that cannot be written (no room, no permission, a file where a folder should be) is an
+    :class:`OutputError` naming it.
     """
+    with _plainly(output), _release(output, wait) as made:
+        yield made
+
+
+@contextmanager
+def _plainly(output: Path) -> Iterator[None]:
+    try:
+        yield
+    except OSError as error:
+        where = error.filename or output
+        reason = (error.strerror or str(error)).lower()
+        raise OutputError(f"cannot write the site into `{output}`: {reason} (`{where}`)") from error
+
+
+@contextmanager
+def _release(output: Path, wait: Callable[[str], None]) -> Iterator[Release]:
     output.parent.mkdir(parents=True, exist_ok=True)
     mounted = os.path.ismount(output)
     base = output if mounted else output.parent
@@ -121,47 +141,74 @@ def release(output: Path, *, wait: Callable[[str], None] = lambda message: None)
         try:
             yield Release(output, work)
         finally:
-            _remove(work)
+            recover(output, work)
 
 
 @contextmanager
 def _locked(path: Path, wait: Callable[[str], None]) -> Iterator[None]:
-    with open(path, "a+", encoding="utf-8") as lock:
+    """Hold the lock file at ``path`` (made for the purpose, and removed when let go)."""
+    lock = _acquire(path, wait)
+    try:
+        lock.write(f"rulebook build (process {os.getpid()})\n")
+        lock.flush()
+        yield
+    finally:
+        # Removed while still held: a build that waited on this file sees it is gone and takes a new one.
+        path.unlink(missing_ok=True)
+        fcntl.flock(lock, fcntl.LOCK_UN)
+        lock.close()
+
+
+def _acquire(path: Path, wait: Callable[[str], None]) -> TextIO:
+    told = False
+    while True:
+        lock = open(path, "a+", encoding="utf-8")  # noqa: SIM115 - held open for the whole build
         try:
             fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
-            lock.seek(0)
-            holder = lock.read().strip() or "another build"
-            wait(f"waiting for {holder} to finish building into the same folder…")
+            if not told:
+                lock.seek(0)
+                wait(f"waiting for {lock.read().strip() or 'another build'} to finish building into the same folder…")
+                told = True
             fcntl.flock(lock, fcntl.LOCK_EX)
-        lock.seek(0)
-        lock.truncate()
-        lock.write(f"rulebook build (process {os.getpid()})\n")
-        lock.flush()
         try:
-            yield
-        finally:
+            same = os.fstat(lock.fileno()).st_ino == os.stat(path).st_ino
+        except FileNotFoundError:
+            same = False
+        if same:
             lock.seek(0)
             lock.truncate()
-            fcntl.flock(lock, fcntl.LOCK_UN)
+            return lock
+        lock.close()
 
 
 def recover(output: Path, work: Path) -> None:
     """Put right what a killed build left: a site it moved aside comes back; its work folder goes."""
-    if not work.is_dir() or not (work / _WORK_MARKER).is_file():
-        return
+    if not work.is_dir() or not ((work / _WORK_MARKER).is_file() or not any(work.iterdir())):
+        return  # not ours: the work folder is made empty, then marked, before anything else goes in
     aside = work / "previous"
     if aside.is_dir() and not output.exists():
         os.rename(aside, output)
+    # The marker goes last, so a removal cut short still leaves a folder known to be ours.
+    for entry in work.iterdir():
+        if entry.name != _WORK_MARKER:
+            _remove(entry)
     _remove(work)
 
 
-def keep_from_current(release: Release, names: Iterable[str]) -> None:
-    """Carry folders of the current site (the books not rebuilt) into the new one, as links to the same files."""
-    for name in names:
-        source = release.output / name
-        if source.is_dir() and not source.is_symlink() and not (release.folder / name).exists():
-            shutil.copytree(source, release.folder / name, copy_function=_link_or_copy, symlinks=True)
+def keep_from_current(release: Release, keep: Callable[[str], bool]) -> None:
+    """Carry the entries of the current site that ``keep`` names (what this build does not remake: the
+    books not rebuilt) into the new site, as links to the same files."""
+    if not release.output.is_dir():
+        return
+    for source in sorted(release.output.iterdir()):
+        target = release.folder / source.name
+        if source.name == MARKER or not keep(source.name) or target.exists() or source.is_symlink():
+            continue
+        if source.is_dir():
+            shutil.copytree(source, target, copy_function=_link_or_copy, symlinks=True)
+        else:
+            _link_or_copy(str(source), str(target))
 
 
 def _link_or_copy(source: str, target: str) -> None:
@@ -180,6 +227,8 @@ def publish(release: Release) -> None:
     if os.path.ismount(output):
         _exchange_entries(new, output)
     elif not _exchange(new, output):
+        # No atomic exchange here: the old site steps aside, then the new one takes its place. If that
+        # is interrupted, the release (or the next build, after a kill) puts the old one back.
         os.rename(output, release.work / "previous")
         os.rename(new, output)
         new = release.work / "previous"
@@ -224,7 +273,10 @@ def _exchange(a: Path, b: Path) -> bool:
 
 
 def _remove(path: Path) -> None:
-    """Delete a folder the build made; a file still held open elsewhere is retried briefly."""
+    """Delete a file or folder the build made; a folder still being written elsewhere is retried briefly."""
+    if not path.is_dir() or path.is_symlink():
+        path.unlink(missing_ok=True)
+        return
     for attempt in range(3):
         shutil.rmtree(path, ignore_errors=attempt < 2)
         if not path.exists():

@@ -13,11 +13,11 @@ from pathlib import Path
 import pytest
 
 from compiler.cli import main
-from compiler.config import Config
 from compiler.diagnostics import Diagnostic
 from compiler.graph import TermGraph
 from compiler.model import Book, Document
-from compiler.pipeline import ReadResult, lint
+from compiler.project import BookConfig
+from compiler.recipe import ReadResult, lint_book
 from compiler.xml_source import parse_xml_string
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -47,7 +47,7 @@ def lint_string(xml: str, path: str = "book.xml") -> list[Diagnostic]:
     documents = (result.document,) if result.document else ()
     sources = {path: result.source} if result.source else {}
     read = ReadResult(Book(documents), result.diagnostics, sources)
-    return list(lint(read, Config(root=ROOT)).diagnostics)
+    return list(lint_book(read, BookConfig("main"), root=ROOT).diagnostics)
 
 
 def terms_of(xml: str) -> TermGraph:

@@ -32,7 +32,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "compiler",
         ),
     ),
-    ("model", ("compiler.model", "compiler.config", "compiler.project")),
+    ("model", ("compiler.model", "compiler.project")),
     (
         "readers",
         (
@@ -57,10 +57,11 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "compiler.diff",
             "compiler.query",
             "compiler.graph_export",
+            "compiler.rules_schema",
         ),
     ),
     ("output", ("compiler.report", "compiler.site")),
-    ("recipe", ("compiler.pipeline", "compiler.build", "compiler.serve", "compiler.publish")),
+    ("recipe", ("compiler.recipe", "compiler.serve", "compiler.publish", "compiler.data_worker")),
     ("command line", ("compiler.cli", "compiler.__main__")),
 ]
 

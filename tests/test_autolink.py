@@ -8,7 +8,7 @@ from collections import Counter
 from compiler.autolink import heading_terms, link_document, term_id
 from compiler.markdown_source import parse_markdown_string
 from compiler.model import Definition, Document
-from compiler.pipeline import read_book
+from compiler.recipe import read_book
 
 from .conftest import ROOT, SHARED
 
@@ -92,11 +92,11 @@ def test_the_other_games_rules(tmp_path) -> None:  # type: ignore[no-untyped-def
 
 
 def test_the_lint_reads_the_other_game() -> None:
-    from compiler.config import load_config
-    from compiler.pipeline import lint
+    from compiler.project import load_project
+    from compiler.recipe import lint_book
 
-    book = load_config(ROOT).book("other-game")
-    result = lint(read_book([OTHER_GAME], ROOT, linking=book.linking), book)
+    book = load_project(ROOT).book("other-game")
+    result = lint_book(read_book([OTHER_GAME], ROOT, linking=book.linking), book, root=ROOT)
     rules = Counter(d.rule for d in result.diagnostics)
     assert rules["dangling-reference"] == 0  # every heading term is defined
     assert set(rules) <= {"unused-definition"}

@@ -15,9 +15,9 @@ import lxml.html
 import pytest
 
 from compiler.cli import main
-from compiler.config import ConfigError, Linking, parse_config
 from compiler.markdown_source import parse_markdown_string
-from compiler.pipeline import find_terms
+from compiler.project import ConfigError, Linking, parse_project
+from compiler.recipe import find_terms
 
 from .conftest import ROOT
 
@@ -98,7 +98,7 @@ def test_an_unknown_book_is_a_usage_error(project: Path, monkeypatch: pytest.Mon
 )
 def test_bad_book_configuration_says_what_is_wrong(table: dict[str, object], message: str) -> None:
     with pytest.raises(ConfigError, match=message.replace("[", r"\[").replace("]", r"\]").replace("`", "`")):
-        parse_config(table, ROOT)
+        parse_project(table, ROOT)
 
 
 RULES = """# Combat

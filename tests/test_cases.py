@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from compiler.config import Config
-from compiler.pipeline import lint, read_book
+from compiler.project import BookConfig
+from compiler.recipe import lint_book, read_book
 from compiler.report import Report, exit_code
 from compiler.report import text as text_report
 
@@ -21,7 +21,7 @@ CASE_DIRS = sorted(p for p in CASES.iterdir() if (p / "book.xml").is_file())
 
 @pytest.mark.parametrize("case", CASE_DIRS, ids=lambda p: p.name)
 def test_case_report_matches_golden(case: Path, update_golden: bool) -> None:
-    result = lint(read_book([case / "book.xml"], ROOT), Config(root=ROOT))
+    result = lint_book(read_book([case / "book.xml"], ROOT), BookConfig("main"), root=ROOT)
     report = Report(result.diagnostics, result.sources, result.files)
     output = text_report.render(report) + f"exit status: {exit_code(report)}\n"
     golden = case / "expected.txt"

@@ -10,10 +10,10 @@ import jsonschema
 import pytest
 
 from compiler.cli import main
-from compiler.config import Config
 from compiler.data import build_rule_data, serialise
 from compiler.graph import TermGraph
-from compiler.pipeline import read_book
+from compiler.project import BookConfig
+from compiler.recipe import read_book
 
 from .conftest import BUNDLED_BOOK, ROOT
 
@@ -211,17 +211,19 @@ def test_build_is_byte_identical_and_atomic(tmp_path: Path, monkeypatch) -> None
 
 
 def test_build_refuses_data_that_fails_its_schema(tmp_path: Path, monkeypatch, capsys) -> None:  # type: ignore[no-untyped-def]
-    import compiler.build
+    import compiler.recipe
 
     monkeypatch.chdir(ROOT)
-    real = compiler.build.build_rule_data
+    import compiler.data
+
+    real = compiler.data.build_rule_data
 
     def broken(*args: Any, **kwargs: Any) -> dict[str, Any]:
         data = real(*args, **kwargs)
         data["roll_tables"][0]["die"] = "a handful"
         return data
 
-    monkeypatch.setattr(compiler.build, "build_rule_data", broken)
+    monkeypatch.setattr(compiler.data, "build_rule_data", broken)
     assert main(["build", "-q", "--output", str(tmp_path)]) == 2
     assert "fails its schema at $.roll_tables[0].die" in capsys.readouterr().err
     assert not (tmp_path / "rules.json").exists()
@@ -250,8 +252,7 @@ def test_config_title_and_edition_reach_the_data(tmp_path: Path, monkeypatch) ->
     monkeypatch.chdir(ROOT)
     assert main(["build", "-q", "--output", str(tmp_path)]) == 0
     book = json.loads((tmp_path / "rules.json").read_text(encoding="utf-8"))["book"]
-    config = Config(root=ROOT)
-    assert book["title"] == "Fantasy Battles: The 9th Age" != config.title
+    assert book["title"] == "Fantasy Battles: The 9th Age" != BookConfig("main").display_title
     assert book["edition"] == "Beta v0.99.9"
     assert book["content_hash"].startswith("sha256:")
 

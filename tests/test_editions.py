@@ -9,7 +9,7 @@ import pytest
 from compiler.cli import main
 from compiler.diff import diff_books
 from compiler.model import Book, ItemList, Section
-from compiler.pipeline import read_book
+from compiler.recipe import read_book
 from compiler.text_source import parse_text_export
 
 from .conftest import BUNDLED_BOOK, ROOT, SHARED

@@ -14,9 +14,9 @@ from collections import Counter, defaultdict
 
 import pytest
 
-from compiler.config import Config
 from compiler.diagnostics import Diagnostic
-from compiler.pipeline import lint, read_book
+from compiler.project import BookConfig
+from compiler.recipe import lint_book, read_book
 
 from .conftest import BUNDLED_BOOK, ROOT, SHARED
 
@@ -25,7 +25,7 @@ SEED = SHARED / "seeds" / "000_43791f6f0549c9c5.txt"
 
 @pytest.fixture(scope="module")
 def diagnostics() -> list[Diagnostic]:
-    return list(lint(read_book([BUNDLED_BOOK], ROOT), Config(root=ROOT)).diagnostics)
+    return list(lint_book(read_book([BUNDLED_BOOK], ROOT), BookConfig("main"), root=ROOT).diagnostics)
 
 
 def by_rule(diagnostics: list[Diagnostic], rule: str) -> list[tuple[str | None, int]]:

@@ -10,7 +10,7 @@ import pytest
 from lxml import etree
 
 from compiler.cli import main
-from compiler.pipeline import read_book
+from compiler.recipe import read_book
 from compiler.translate.compare import compare_books
 from compiler.translate.terminology import (
     Entry,

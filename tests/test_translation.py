@@ -9,7 +9,7 @@ import pytest
 
 from compiler.cli import main
 from compiler.model import Book
-from compiler.pipeline import read_book
+from compiler.recipe import read_book
 from compiler.translate.align import Pair, align_sections
 from compiler.translate.compare import compare_books
 from compiler.translate.numbers import numbers

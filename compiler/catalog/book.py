@@ -163,6 +163,30 @@ Use `inspiring_presence`.
 """,
 )
 
+RESERVED_NAME = Rule(
+    "RB304",
+    "reserved-name",
+    Severity.ERROR,
+    "a chapter id takes the name of one of the site's own pages",
+    """
+## What it does
+Reports a chapter whose id is the name of a page or folder the site makes
+itself (`index`, `glossary`, `tables`, `assets`, `search`, ...), of another
+book of the project, or of a translation's folder (`fr`).
+
+## Why is this bad?
+Each chapter becomes a page named after its id. A chapter called `index`
+would replace the home page, one called `assets` the site's styles and
+scripts: content would be lost without a word. The build refuses such a book.
+
+## Example
+```xml
+<chapter id="glossary" title="Glossary of Terms">
+```
+Use another id, such as `glossary_of_terms`.
+""",
+)
+
 MISSING_IMAGE = Rule(
     "RB303",
     "missing-image",

@@ -24,6 +24,7 @@ from compiler.lint.rules import (
     missing_image,
     mutual_definition,
     reference_to_section,
+    reserved_name,
     unbound_mechanic,
     unused_definition,
 )
@@ -37,6 +38,7 @@ BOOK_RULES: tuple[ModuleType, ...] = (
     duplicate_id,
     empty_name,
     invalid_name,
+    reserved_name,
     unused_definition,
     mutual_definition,
     invalid_roll_table,

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 from compiler.graph import TermGraph
 from compiler.model import Book
 from compiler.names import is_identifier
+from compiler.project import RESERVED_FOLDERS
 from compiler.suggest import Suggester
 
 if TYPE_CHECKING:
@@ -28,7 +29,9 @@ class LintInput:
     book: Book
     terms: TermGraph
     images: set[str] | None = None
-    """Image files present beside the sources (None: not checked)."""
+    """The images the sources show that the images folder holds (None: not checked)."""
+    reserved: frozenset[str] = RESERVED_FOLDERS
+    """Names a chapter may not take: the site's own pages and folders, the project's books, translations."""
 
     @cached_property
     def term_suggester(self) -> Suggester:

@@ -1,23 +1,25 @@
 """Write the site: pages and assets into a fresh MkDocs project, built with mkdocs-material.
 
-The only module of the site that touches the disk. Everything is made in a
-temporary folder beside the output; the finished site replaces the old one in
-two renames, so a failed build leaves the last good site in place.
+The only module of the site that touches the disk. It writes into the folders the
+build gives it: the MkDocs project into a scratch folder, the built site into the
+new release (:mod:`compiler.publish` puts that release in place).
 """
 
 from __future__ import annotations
 
+import copy
+import io
 import logging
 import os
 import re
 import shutil
-import tempfile
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from compiler.assets import image_files
 from compiler.errors import SiteBuildError
 from compiler.site.pages import Page, SiteInput, SitePlan, build_pages, neighbourhoods
 from compiler.site.svg import sprite
@@ -38,25 +40,24 @@ class SiteResult:
 def build_site(
     site: SiteInput,
     *,
-    project: Path,
-    output: Path,
+    theme: Theme,
+    mkdocs_file: Path,
+    folder: Path,
+    scratch: Path,
     extra_files: dict[str, str],
     image_folder: Path | None = None,
     extra_javascript: tuple[str, ...] = (),
     late_files: Callable[[], dict[str, str]] | None = None,
-    keep: tuple[str, ...] = (),
     book_folder: str = "",
     site_name: str | None = None,
 ) -> SiteResult:
-    """Build the whole site into ``output`` (replaced only when the build succeeds).
+    """Build a book's whole site into ``folder``, using ``scratch`` for the MkDocs projects.
 
     ``extra_javascript`` names scripts among ``extra_files`` to add to every page (live reload).
     ``late_files`` gives files to add to the finished site, asked for only once MkDocs is done (they
-    may still be in the making, and may refuse the build, in which case the old site stays).
-    ``keep``: folders of the old site that other builds own (other books): moved into the new site.
+    may still be in the making, and may refuse the build).
     ``book_folder`` (``name/``) and ``site_name``: for a book of the project other than the main one.
     """
-    theme = Theme.for_project(project)
     env = theme.environment()
     plan = SitePlan(site)
     translated = [build_translated_site(plan, t, env, theme.strings(t.language)) for t in site.translations]
@@ -66,30 +67,26 @@ def build_site(
             alternates[page] = alternates.get(page, "") + block
     pages, nav = build_pages(plan, env, alternates)
     languages = _languages(site, translated, theme.strings("en"))
-    output.parent.mkdir(parents=True, exist_ok=True)
-    work = Path(tempfile.mkdtemp(prefix=f".{output.name}-build-", dir=output.parent))
-    try:
-        docs = work / "docs"
-        blocks = _write_docs(docs, pages, site, theme, extra_files, image_folder)
-        config_file = project / "mkdocs.yml"
-        options = _mkdocs_options(config_file, None, languages, book_folder, site_name)
-        warnings = _run_mkdocs(config_file, docs, work / "site", nav, extra_javascript, options, blocks)
-        for translation in translated:
-            docs = work / f"docs-{translation.language}"
-            blocks = _write_docs(docs, translation.pages, site, theme, extra_files, None)
-            prefix = f"{book_folder}{translation.language}/"
-            options = _mkdocs_options(config_file, translation, languages, prefix, translation.title)
-            site_dir = work / "site" / translation.language
-            warnings += _run_mkdocs(config_file, docs, site_dir, translation.nav, extra_javascript, options, blocks)
-            pages.extend(translation.pages)
-        # Written straight into the built site: MkDocs would only copy them once more.
-        for name, text in graph_files(plan).items():
-            _write(work / "site" / name, text)
-        for name, text in (late_files() if late_files is not None else {}).items():
-            _write(work / "site" / name, text)
-        _replace(work / "site", output, keep)
-    finally:
-        shutil.rmtree(work, ignore_errors=True)
+    docs = scratch / "docs"
+    blocks = _write_docs(docs, pages, site, theme, extra_files, image_folder)
+    settings = mkdocs_settings(mkdocs_file)
+    options = _mkdocs_options(settings, None, languages, book_folder, site_name)
+    warnings = _run_mkdocs(settings | options, mkdocs_file, docs, folder, nav, extra_javascript, blocks)
+    for translation in translated:
+        docs = scratch / f"docs-{translation.language}"
+        blocks = _write_docs(docs, translation.pages, site, theme, extra_files, None)
+        prefix = f"{book_folder}{translation.language}/"
+        options = _mkdocs_options(settings, translation, languages, prefix, translation.title)
+        site_dir = folder / translation.language
+        warnings += _run_mkdocs(
+            settings | options, mkdocs_file, docs, site_dir, translation.nav, extra_javascript, blocks
+        )
+        pages.extend(translation.pages)
+    # Written straight into the built site: MkDocs would only copy them once more.
+    for name, text in graph_files(plan).items():
+        _write(folder / name, text)
+    for name, text in (late_files() if late_files is not None else {}).items():
+        _write(folder / name, text)
     return SiteResult(len(pages), warnings)
 
 
@@ -105,8 +102,47 @@ def _languages(site: SiteInput, translated: list[TranslatedSite], strings: dict[
     return entries
 
 
+DEFAULT_SETTINGS = Path(__file__).with_name("mkdocs.defaults.yml")
+"""The MkDocs configuration every site starts from; a project's ``mkdocs.yml`` is merged over it."""
+
+
+def mkdocs_settings(project_file: Path | None, overrides: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The MkDocs configuration of a project: the defaults, then ``overrides`` (what the project's
+    rulebook configuration says: name, URL, copyright), then the project's ``mkdocs.yml`` if it has one."""
+    settings = merge_settings(_load_yaml(DEFAULT_SETTINGS), overrides or {})
+    if project_file is not None and project_file.is_file():
+        settings = merge_settings(settings, _load_yaml(project_file))
+    return settings
+
+
+def merge_settings(base: dict[str, Any], over: dict[str, Any]) -> dict[str, Any]:
+    """``over`` merged into ``base``: mappings key by key, any other value replaced."""
+    merged = dict(base)
+    for key, value in over.items():
+        if isinstance(value, dict) and isinstance(merged.get(key), dict):
+            merged[key] = merge_settings(merged[key], value)
+        else:
+            merged[key] = value
+    return merged
+
+
+def _load_yaml(path: Path) -> dict[str, Any]:
+    from mkdocs.utils.yaml import yaml_load
+
+    try:
+        with path.open(encoding="utf-8") as stream:
+            loaded = yaml_load(stream)
+    except (OSError, UnicodeDecodeError, ValueError) as error:
+        raise SiteBuildError(f"cannot read {path}: {error}") from error
+    if loaded is None:
+        return {}
+    if not isinstance(loaded, dict):
+        raise SiteBuildError(f"{path} must hold a mapping of MkDocs settings")
+    return loaded
+
+
 def _mkdocs_options(
-    config_file: Path,
+    raw: dict[str, Any],
     translation: TranslatedSite | None,
     languages: list[dict[str, str]],
     prefix: str,
@@ -115,12 +151,6 @@ def _mkdocs_options(
     """MkDocs settings for one build, over the project's ``mkdocs.yml``: the site's name and URL when it
     is not the main book's site, the language switcher, and for a translation its language and search
     language."""
-    if not languages and not prefix and site_name is None:
-        return {}
-    from mkdocs.utils.yaml import yaml_load
-
-    with config_file.open(encoding="utf-8") as stream:
-        raw = yaml_load(stream)
     options: dict[str, Any] = {}
     if site_name is not None:
         options["site_name"] = site_name
@@ -152,16 +182,16 @@ def _write_docs(
     blocks: dict[str, dict[str, str]] = {}
     for page in pages:
         markdown, blocks[page.path] = hand_over_html(page.markdown)
-        _write(docs / page.path, markdown)
+        _write(_inside(docs, page.path), markdown)
     for name, asset in theme.assets().items():
         (docs / "assets" / name).parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(asset, docs / "assets" / name)
     for name, text in extra.items():
         _write(docs / name, text)
     if images is not None:
-        for file in sorted(site.images):
-            (docs / "images" / file).parent.mkdir(parents=True, exist_ok=True)
-            shutil.copyfile(images / file, docs / "images" / file)
+        for name, source in sorted(image_files(site.book, images).items()):
+            (docs / "images" / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(source, docs / "images" / name, follow_symlinks=False)
     return blocks
 
 
@@ -207,6 +237,14 @@ def graph_files(plan: SitePlan) -> dict[str, str]:
     return {f"graph/{file}.svg": sprite(items) for file, items in sorted(groups.items())}
 
 
+def _inside(folder: Path, name: str) -> Path:
+    """``folder/name``, refused unless it stays inside ``folder`` (page paths come from checked names)."""
+    path = folder / name
+    if not os.path.abspath(path).startswith(os.path.abspath(folder) + os.sep):
+        raise SiteBuildError(f"the page `{name}` would be written outside the site")
+    return path
+
+
 def _write(path: Path, text: str) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(text, encoding="utf-8")
@@ -250,22 +288,26 @@ def _build_date() -> Iterator[None]:
 
 
 def _run_mkdocs(
+    settings: dict[str, Any],
     config_file: Path,
     docs: Path,
     site_dir: Path,
     nav: list[object],
     scripts: tuple[str, ...],
-    options: dict[str, Any],
     blocks: dict[str, dict[str, str]],
 ) -> tuple[str, ...]:
+    """Build one MkDocs site from ``settings`` (relative paths in them resolve from ``config_file``'s folder)."""
     from mkdocs.commands.build import build
     from mkdocs.config import load_config
     from mkdocs.exceptions import MkDocsException
 
     with _mkdocs_logging() as collected, _build_date():
         try:
+            # MkDocs' validation changes the settings it is given in place: each build gets its own copy.
             config = load_config(
-                config_file=str(config_file), docs_dir=str(docs), site_dir=str(site_dir), nav=nav, **options
+                io.StringIO("{}"),
+                config_file_path=str(config_file),
+                **copy.deepcopy({**settings, "docs_dir": str(docs), "site_dir": str(site_dir), "nav": nav}),
             )
             config.extra_javascript.extend(scripts)
             config.plugins["rulebook/html-blocks"] = _html_blocks(blocks)
@@ -309,28 +351,3 @@ _INLINE_TAGS = re.compile(r"</?(?:a|span|strong|em|br|img)\b[^>]*>")
 def _searchable(token: str, block: str) -> str:
     """A block as search needs it: its text, in its paragraphs and cells, without links or spans."""
     return f"<!--{token}-->{_INLINE_TAGS.sub('', block)}<!--/{token}-->"
-
-
-def _replace(new: Path, output: Path, keep: tuple[str, ...] = ()) -> None:
-    """Put ``new`` where ``output`` is, in two renames (the old site is removed only afterwards).
-
-    The ``keep`` folders of the old site (other books' sites) are moved into the new one first.
-    """
-    old = None
-    if output.exists():
-        for name in keep:
-            if (output / name).is_dir() and not (new / name).exists():
-                (output / name).rename(new / name)
-        old = output.with_name(f".{output.name}-old-{os.getpid()}")
-        output.rename(old)
-    try:
-        new.rename(output)
-    except OSError:
-        if old is not None:
-            old.rename(output)
-            for name in keep:
-                if (new / name).is_dir():
-                    (new / name).rename(output / name)
-        raise
-    if old is not None:
-        shutil.rmtree(old, ignore_errors=True)

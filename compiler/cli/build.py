@@ -1,0 +1,107 @@
+"""``rulebook build`` and ``serve``: the same recipe, published into the output folder or served live."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from compiler import recipe
+from compiler.cli.common import Commands, Progress, add_config_option, plural, project_of
+from compiler.project import Project
+from compiler.report import text as text_report
+
+
+def add_commands(commands: Commands) -> None:
+    build = commands.add_parser(
+        "build",
+        help="compile the book: the website, rules.json and its schema",
+        description="Compile the configured books into the output folder: the website (built with "
+        "mkdocs-material), rules.json and rules.schema.json for each book. Outputs are checked, then "
+        "published in one step: a failed build keeps the last good site. The output folder must be one "
+        "this tool made (it holds a .rulebook-site file) or empty.",
+        epilog="Exit status: 0 built, 1 built but --strict and lint errors, 2 unreadable sources, unsafe names "
+        "or bad usage (nothing published).",
+    )
+    build.add_argument("files", nargs="*", type=Path, metavar="FILE", help="sources (default: configured)")
+    build.add_argument("--output", "-o", type=Path, help="output folder (default: the configured output, or site/)")
+    build.add_argument("--strict", action="store_true", help="fail when the lint finds errors not in the baseline")
+    build.add_argument("--data-only", action="store_true", help="write rules.json and its schema, not the site")
+    build.add_argument("--quiet", "-q", action="store_true", help="no progress messages")
+    build.add_argument("--book", metavar="NAME", help="build only this book of the configuration (default: every book)")
+    add_config_option(build)
+    build.set_defaults(run=run_build)
+
+    serve = commands.add_parser(
+        "serve",
+        help="preview the site on localhost, rebuilding and reloading as the sources change",
+        description="Build the site into a temporary folder and serve it on 127.0.0.1. Every change to the "
+        "sources, site_templates/ or mkdocs.yml rebuilds it and reloads open pages.",
+    )
+    serve.add_argument("files", nargs="*", type=Path, metavar="FILE", help="sources (default: configured)")
+    serve.add_argument("--port", type=int, default=8000, help="port to serve on (default: 8000; 0: any free port)")
+    serve.add_argument("--quiet", "-q", action="store_true", help="no progress messages")
+    add_config_option(serve)
+    serve.set_defaults(run=run_serve)
+
+
+def build_options(args: argparse.Namespace, project: Project) -> recipe.BuildOptions:
+    return recipe.BuildOptions(
+        output=args.output or project.site_folder,
+        books=(args.book,) if args.book else None,
+        files=tuple(args.files),
+        data_only=args.data_only,
+    )
+
+
+def run_build(args: argparse.Namespace) -> int:
+    project = project_of(args)
+    progress = Progress(args.quiet)
+    result = recipe.build(project, build_options(args, project), progress=progress)
+    return report_build(result, progress, strict=args.strict)
+
+
+def report_build(result: recipe.BuildResult, progress: Progress, *, strict: bool = False) -> int:
+    """Print what a build gave (warnings, refusals, the final line); its exit status."""
+    if not result.published:
+        for diagnostic in result.refused:
+            print(text_report.render_diagnostic(diagnostic, result.sources.get(diagnostic.span.path)), file=sys.stderr)
+        print(f"rulebook: nothing was built into {result.output}; the last good site is kept.", file=sys.stderr)
+        return 2
+    errors = 0
+    for book in result.books:
+        for warning in book.warnings:
+            print(f"rulebook: mkdocs: {warning}", file=sys.stderr)
+        for notice in book.lint.notices:
+            print(f"rulebook: warning: {notice}", file=sys.stderr)
+        if book.lint.new_errors:
+            errors += book.lint.new_errors
+            progress(
+                f"The lint found {plural(book.lint.new_errors, 'new error')} in `{book.name}` (run `rulebook lint`)."
+            )
+    what = plural(len(result.books), "book")
+    pages = f", {plural(result.pages, 'page')}" if result.pages else ""
+    progress(f"Built {what}{pages}, in {result.seconds:.1f} s -> {_shown(result.output)}")
+    return 1 if errors and strict else 0
+
+
+def _shown(path: Path) -> str:
+    try:
+        return path.relative_to(Path.cwd()).as_posix() + "/"
+    except ValueError:
+        return str(path) + "/"
+
+
+def run_serve(args: argparse.Namespace) -> int:
+    from compiler.serve import serve
+
+    project = project_of(args)
+    progress = Progress(args.quiet)
+    quiet = Progress(quiet=True)
+    return serve(
+        project,
+        tuple(args.files),
+        port=args.port,
+        progress=progress,
+        report=lambda result: report_build(result, quiet) != 2,
+    )

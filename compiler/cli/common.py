@@ -1,0 +1,106 @@
+"""What every command shares: loading the project, printing progress and results, writing files."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Any, TypeAlias
+
+from compiler.errors import UserError
+from compiler.project import Project, load_project
+from compiler.recipe import ReadResult
+
+EXIT_USAGE = 2
+Commands: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
+
+
+class UsageError(UserError):
+    """Bad usage: reported in plain words with exit status 2."""
+
+
+def add_config_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--config",
+        type=Path,
+        metavar="FILE",
+        help="the project's configuration (default: rulebook.toml, else pyproject.toml with [tool.rulebook], "
+        "in this folder or the nearest parent)",
+    )
+
+
+def project_of(args: argparse.Namespace) -> Project:
+    """The project the command works in (``--config``, else found from the working folder)."""
+    config = getattr(args, "config", None)
+    if config is not None and not config.is_file():
+        raise UsageError(f"the configuration file `{config}` does not exist")
+    return load_project(config_file=config)
+
+
+class Progress:
+    """Stage lines on stderr (also when it is not a terminal, so a CI log shows them); silent under ``--quiet``."""
+
+    def __init__(self, quiet: bool = False) -> None:
+        self.quiet = quiet
+        self.started = time.perf_counter()
+
+    def __call__(self, message: str) -> None:
+        if not self.quiet:
+            print(message, file=sys.stderr, flush=True)
+
+    @property
+    def seconds(self) -> float:
+        return time.perf_counter() - self.started
+
+
+def plural(count: int, word: str, many: str | None = None) -> str:
+    """``1 book``, ``3 books``."""
+    return f"{count} {word if count == 1 else many or word + 's'}"
+
+
+def read_text(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        reason = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
+        raise UsageError(f"cannot read {path}: {reason}") from error
+
+
+def write_file(path: Path, text: str) -> None:
+    from compiler.fileio import write_atomic
+
+    if path.is_dir():
+        raise UsageError(f"cannot write {path}: it is a folder")
+    try:
+        write_atomic(path, text)
+    except OSError as error:
+        raise UsageError(f"cannot write {path}: {(error.strerror or str(error)).lower()}") from error
+
+
+def emit(args: argparse.Namespace, data: Any, text: str) -> None:
+    """Print a result as JSON (``--json`` or ``--format json``) or as text."""
+    if getattr(args, "json", False) or getattr(args, "format", "text") == "json":
+        print(json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False))
+    else:
+        sys.stdout.write(text)
+
+
+def output_text(args: argparse.Namespace, text: str) -> None:
+    """Write to ``--output`` if given, else to stdout."""
+    if getattr(args, "output", None):
+        write_file(args.output, text)
+    else:
+        sys.stdout.write(text)
+
+
+def print_fatal(read: ReadResult) -> bool:
+    """Print why the sources cannot be read, if they cannot; True when they cannot."""
+    from compiler.diagnostics import Severity
+    from compiler.report import text as text_report
+
+    fatal = [d for d in read.diagnostics if d.severity is Severity.FATAL]
+    for diagnostic in fatal:
+        print(text_report.render_diagnostic(diagnostic, read.sources.get(diagnostic.span.path)), file=sys.stderr)
+    return bool(fatal)

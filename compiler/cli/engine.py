@@ -1,0 +1,186 @@
+"""``rulebook engine``: the game's mechanics, computed from the compiled ``rules.json`` alone."""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from compiler.cli.common import Commands, UsageError, add_config_option, emit, project_of
+
+
+def add_commands(commands: Commands) -> None:
+    engine = commands.add_parser(
+        "engine",
+        help="the game's mechanics from the compiled rules.json: exact odds, turn structure",
+        description="Compute with the compiled rule data (rules.json, checked against rules.schema.json "
+        "beside it). Probabilities are exact fractions; every result names the rules it used.",
+    )
+    engine.add_argument("--rules", type=Path, help="rules.json to use (default: the build output's)")
+    add_config_option(engine)
+    actions = engine.add_subparsers(title="engine commands", required=True, metavar="COMMAND")
+    odds = actions.add_parser("odds", help="exact probabilities of tests, rolls and roll tables")
+    kinds = odds.add_subparsers(title="what", required=True, metavar="KIND")
+    test = kinds.add_parser("test", help="the chance to pass a test, such as leadership_test --value 7")
+    test.add_argument("test", help="the test's term id (characteristic_test, leadership_test)")
+    test.add_argument("--value", type=int, required=True, help="the tested value")
+    test.add_argument("--reroll-failed", action="store_true", help="a failed test is rerolled (once)")
+    test.set_defaults(odds="test")
+    roll = kinds.add_parser("roll", help="the distribution of a roll, such as 2D6, D3 or 2D3")
+    roll.add_argument("notation")
+    roll.set_defaults(odds="roll")
+    table = kinds.add_parser("table", help="the chance of each result of a roll table")
+    table.add_argument("table", help="the roll table's id (see rules.json or the Tables page)")
+    table.set_defaults(odds="table")
+    for sub in (test, roll, table):
+        sub.add_argument("--json", action="store_true", help="print JSON")
+        sub.set_defaults(run=_engine_command(_run_engine_odds))
+    modify = actions.add_parser("modify", help="apply characteristic modifiers in the book's order, step by step")
+    modify.add_argument("--value", type=int, required=True, help="the characteristic's value before modifiers")
+    modify.add_argument(
+        "--mod",
+        action="append",
+        default=[],
+        metavar="MODIFIER",
+        help="set 3, *2, /2, +1 or -1, maybe with min N / max N",
+    )
+    modify.add_argument("--json", action="store_true", help="print JSON")
+    modify.set_defaults(run=_engine_command(_run_engine_modify))
+    army = actions.add_parser("army", help="check an army list (YAML or JSON) against the composition rules")
+    army.add_argument("file", type=Path, help="the army list")
+    army.add_argument("--json", action="store_true", help="print JSON")
+    army.set_defaults(run=_engine_command(_run_engine_army))
+    turns = actions.add_parser("turns", help="the game's turn structure")
+    turns.add_argument("--json", action="store_true", help="print JSON")
+    turns.set_defaults(run=_engine_command(_run_engine_turns))
+    pregame = actions.add_parser(
+        "pregame",
+        help="walk the pre-game and deployment sequences, rolling on the book's tables",
+        description="Walk the pre-game sequence of the rule data step by step, rolling where the rules roll "
+        "(terrain, deployment type, secondary objective, who picks the zones, the first turn), with links to "
+        "the site. The same --seed gives the same transcript; --interactive asks for each die instead.",
+    )
+    dice_source = pregame.add_mutually_exclusive_group()
+    dice_source.add_argument("--seed", type=int, default=0, help="seed of the dice (default: 0)")
+    dice_source.add_argument("--interactive", action="store_true", help="type in each die rolled")
+    pregame.add_argument(
+        "--first-to-finish", choices=("A", "B"), default="A", help="the player who finished deploying first"
+    )
+    pregame.add_argument(
+        "--bonus", type=int, default=0, help="their bonus in the first-turn roll (the undeployed units number)"
+    )
+    pregame.add_argument("--board", metavar="WxD", help="the board's size when not the standard one (such as 36x48)")
+    pregame.add_argument("--json", action="store_true", help="print JSON")
+    pregame.set_defaults(run=_engine_command(_run_engine_pregame))
+    attack = actions.add_parser(
+        "attack",
+        help="a chain of rolls (hit, injury, save, courage) as the exact distribution of points lost",
+        description="Run attacks through the book's chain of rolls from the rule data (mechanics.rolls), with the "
+        "values you give (--value accuracy=3 ...). Where the text reads a roll two ways, both are shown.",
+    )
+    attack.add_argument("--attacks", type=int, required=True, help="how many attacks (dice) are rolled")
+    attack.add_argument(
+        "--value", action="append", default=[], metavar="NAME=N", help="a value the rolls are against (repeat)"
+    )
+    attack.add_argument("--json", action="store_true", help="print JSON")
+    attack.set_defaults(run=_engine_command(_run_engine_attack))
+
+
+def _engine_rules(args: argparse.Namespace) -> Any:
+    from engine.rules import load_rules
+
+    return load_rules(args.rules or project_of(args).site_folder / "rules.json")
+
+
+def _run_engine_odds(args: argparse.Namespace) -> int:
+    from engine import odds
+
+    rules = _engine_rules(args)
+    if args.odds == "test":
+        result = odds.odds_of_test(rules, args.test, args.value, reroll_failed=args.reroll_failed)
+    elif args.odds == "roll":
+        result = odds.roll_odds(rules, args.notation)
+    else:
+        result = odds.table_odds(rules, args.table)
+    emit(args, result.as_json(), odds.render_text(result))
+    return 0
+
+
+def _run_engine_modify(args: argparse.Namespace) -> int:
+    from engine import modify
+
+    trace = modify.apply_modifiers(_engine_rules(args), args.value, args.mod)
+    emit(args, trace, modify.render_text(trace))
+    return 0
+
+
+def _run_engine_army(args: argparse.Namespace) -> int:
+    from engine import army
+
+    report = army.check_army(_engine_rules(args), army.read_army(args.file))
+    emit(args, report.as_json(), army.render_text(report))
+    return 0 if report.legal else 1
+
+
+def _run_engine_pregame(args: argparse.Namespace) -> int:
+    from engine import pregame
+
+    dice = pregame.Dice(ask=_ask_die) if args.interactive else pregame.Dice(seed=args.seed)
+    options = pregame.Options(first_to_finish=args.first_to_finish, bonus=args.bonus, board=args.board)
+    events = pregame.pregame(_engine_rules(args), dice, options)
+    emit(args, {"events": [e.as_json() for e in events]}, pregame.render_text(events))
+    return 0
+
+
+def _ask_die(why: str, low: int, high: int) -> int:
+    """Ask the players for a die on the terminal until they type a value it can show."""
+    while True:
+        print(f"Roll for {why} ({low}-{high}): ", end="", file=sys.stderr, flush=True)
+        answer = sys.stdin.readline()
+        if not answer:
+            raise UsageError("no more rolls to read (end of input)")
+        if answer.strip().isdigit() and low <= int(answer) <= high:
+            return int(answer)
+        print(f"  a die here shows {low} to {high}.", file=sys.stderr)
+
+
+def _run_engine_attack(args: argparse.Namespace) -> int:
+    from engine import attack
+
+    values = {}
+    for given in args.value:
+        name, _, number = given.partition("=")
+        if not name or not number.lstrip("-").isdigit():
+            raise UsageError(f"--value takes NAME=N, such as accuracy=3 (not `{given}`)")
+        values[name.strip()] = int(number)
+    if args.attacks < 0:
+        raise UsageError("--attacks must be 0 or more")
+    result = attack.attack(_engine_rules(args), args.attacks, values)
+    emit(args, result.as_json(), attack.render_text(result))
+    return 0
+
+
+def _run_engine_turns(args: argparse.Namespace) -> int:
+    from engine import turns
+
+    structure = turns.turn_structure(_engine_rules(args))
+    emit(args, structure, turns.render_text(structure))
+    return 0
+
+
+def _engine_command(run: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
+    """The engine says what is wrong with its rule data or a question as RulesError: a usage error here."""
+
+    @functools.wraps(run)
+    def command(args: argparse.Namespace) -> int:
+        from engine.rules import RulesError
+
+        try:
+            return run(args)
+        except RulesError as error:
+            raise UsageError(str(error)) from error
+
+    return command

@@ -1,0 +1,60 @@
+"""``rulebook graph`` and ``query``: the term graph, exported or asked about one term."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from compiler import recipe
+from compiler.cli.common import Commands, add_config_option, output_text, print_fatal, project_of
+from compiler.graph import TermGraph
+
+
+def add_commands(commands: Commands) -> None:
+    graph = commands.add_parser("graph", help="export the term graph (json, dot for Graphviz, graphml for Gephi)")
+    graph.add_argument("files", nargs="*", type=Path, metavar="FILE", help="sources (default: configured)")
+    graph.add_argument("--format", choices=("json", "dot", "graphml"), default="json")
+    graph.add_argument("--output", "-o", type=Path, help="write to this file instead of stdout")
+    graph.add_argument("--book", metavar="NAME", help="the book of the configuration (default: main)")
+    add_config_option(graph)
+    graph.set_defaults(run=run_graph)
+
+    query = commands.add_parser("query", help="show a term's definition, where it is defined and every use")
+    query.add_argument("term", help="term name, such as line_of_sight")
+    query.add_argument("files", nargs="*", type=Path, metavar="FILE", help="sources (default: configured)")
+    query.add_argument("--format", choices=("text", "json"), default="text")
+    query.add_argument("--book", metavar="NAME", help="the book of the configuration (default: main)")
+    add_config_option(query)
+    query.set_defaults(run=run_query)
+
+
+def _terms(args: argparse.Namespace) -> TermGraph | None:
+    """The term graph of the sources, or None after printing why they cannot be read."""
+    project = project_of(args)
+    book = project.book(args.book) if args.book else project.main
+    read = recipe.read_configured(project, book, tuple(args.files))
+    if print_fatal(read):
+        return None
+    return TermGraph(read.book)
+
+
+def run_graph(args: argparse.Namespace) -> int:
+    from compiler.graph_export import export_graph
+
+    terms = _terms(args)
+    if terms is None:
+        return 2
+    output_text(args, export_graph(terms, args.format))
+    return 0
+
+
+def run_query(args: argparse.Namespace) -> int:
+    from compiler.query import query_term, render_json, render_text
+
+    terms = _terms(args)
+    if terms is None:
+        return 2
+    report = query_term(terms, args.term)
+    sys.stdout.write(render_json(report) if args.format == "json" else render_text(report))
+    return 0 if report.defined else 1

@@ -1,0 +1,112 @@
+"""``rulebook lint``, ``explain`` and ``dtd``: the editors' checks and the rules' documentation."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from compiler import recipe
+from compiler.catalog import RULES, find_rule
+from compiler.cli.common import Commands, UsageError, add_config_option, output_text, plural, project_of, write_file
+from compiler.lint import baseline as baselines
+from compiler.project import BookConfig, Project
+from compiler.report import FORMATS, Report, exit_code, renderer
+from compiler.report import text as text_report
+
+
+def add_commands(commands: Commands) -> None:
+    lint = commands.add_parser(
+        "lint",
+        help="check the rulebook for broken references, links, duplicates and format errors",
+        description="Check rulebook sources. Without FILE, lints the sources of the configured book (see "
+        "`rulebook init` and docs/lint.md), with its baseline.",
+        epilog="Exit status: 0 no errors, 1 errors (or warnings with --strict), 2 unreadable input or bad usage.",
+    )
+    lint.add_argument("files", nargs="*", type=Path, metavar="FILE", help="sources to check (default: configured)")
+    lint.add_argument("--format", choices=FORMATS, default="text", help="output format (default: text)")
+    lint.add_argument("--output", "-o", type=Path, help="write the report to this file instead of stdout")
+    lint.add_argument("--strict", action="store_true", help="fail on warnings as well as errors")
+    lint.add_argument("--baseline", type=Path, help="hide the known problems listed in this baseline file")
+    lint.add_argument("--no-baseline", action="store_true", help="ignore the configured baseline")
+    lint.add_argument(
+        "--write-baseline", type=Path, metavar="FILE", help="record every current problem in FILE and exit 0"
+    )
+    lint.add_argument("--color", choices=("auto", "always", "never"), default="auto", help="colour text output")
+    lint.add_argument("--quiet", "-q", action="store_true", help="no progress messages")
+    lint.add_argument("--book", metavar="NAME", help="lint this book of the configuration (default: main)")
+    add_config_option(lint)
+    lint.set_defaults(run=run_lint)
+
+    explain = commands.add_parser("explain", help="show the documentation of a lint rule")
+    explain.add_argument("rule", nargs="?", help="rule code (RB101) or name (dangling-reference)")
+    explain.add_argument("--all", action="store_true", help="list every rule")
+    explain.set_defaults(run=run_explain)
+
+    dtd = commands.add_parser("dtd", help="print the rulebook DTD the compiler validates against")
+    dtd.set_defaults(run=run_dtd)
+
+
+def _target(args: argparse.Namespace, project: Project) -> tuple[BookConfig, tuple[Path, ...], Path | None, bool]:
+    """The book whose settings apply, the files to read, the baseline, and whether only some sources are read.
+
+    Files that are sources of a configured book are that book's (with its baseline); any other
+    file is linted with the main book's settings and no baseline, unless ``--baseline`` names one.
+    """
+    files = tuple(args.files)
+    book = project.book(args.book) if args.book else None
+    if files and book is None:
+        owners = {found.name if (found := project.book_of(f)) else None for f in files}
+        name = owners.pop() if len(owners) == 1 else None
+        if name is None:
+            return project.main, files, None if args.no_baseline else args.baseline, False
+        book = project.book(name)
+    book = book or project.main
+    partial = bool(files) and {f.resolve() for f in files} != {s.resolve() for s in book.sources}
+    baseline = None if args.no_baseline else args.baseline or book.baseline
+    return book, files, baseline, partial
+
+
+def run_lint(args: argparse.Namespace) -> int:
+    project = project_of(args)
+    book, files, baseline, partial = _target(args, project)
+    if not args.quiet and sys.stderr.isatty():
+        print(f"Checking {plural(len(files or book.sources), 'file')}…", file=sys.stderr)
+    read = recipe.read_configured(project, book, files)
+    reserved = recipe.reserved_names(project, book)
+    if args.write_baseline:
+        result = recipe.lint_book(read, book, root=project.root, reserved=reserved)
+        write_file(args.write_baseline, baselines.serialise(result.diagnostics))
+        print(f"Wrote {plural(len(result.diagnostics), 'problem')} to {args.write_baseline}.", file=sys.stderr)
+        return 2 if read.fatal else 0
+    result = recipe.lint_book(read, book, root=project.root, baseline=baseline, partial=partial, reserved=reserved)
+    for notice in result.notices:
+        print(f"rulebook: warning: {notice}", file=sys.stderr)
+    report = Report(result.new, result.sources, result.files, result.baselined, result.stale_baseline)
+    if args.format == "text":
+        color = args.output is None and text_report.use_color(args.color)
+        output_text(args, text_report.render(report, color=color))
+    else:
+        output_text(args, renderer(args.format)(report))
+    return exit_code(report, strict=args.strict)
+
+
+def run_explain(args: argparse.Namespace) -> int:
+    if args.all or not args.rule:
+        width = max(len(r.name) for r in RULES)
+        for rule in RULES:
+            print(f"{rule.code}  {rule.name:<{width}}  {rule.severity.public:<7}  {rule.summary}")
+        return 0
+    found = find_rule(args.rule)
+    if found is None:
+        raise UsageError(f"no lint rule is called `{args.rule}` (see `rulebook explain --all`)")
+    print(found.documentation, end="")
+    print(f"\nDefault severity: {found.severity.public}.")
+    return 0
+
+
+def run_dtd(args: argparse.Namespace) -> int:
+    from compiler.dtd import dtd_text
+
+    sys.stdout.write(dtd_text())
+    return 0

@@ -1,0 +1,90 @@
+"""Compiling ``rules.json`` on the other core while the site is built.
+
+The data is made in a forked process that shares what was read so far; the site is
+built meanwhile. ``files()`` is asked for before the new site is published, so data
+that fails its schema still stops the build. The worker never outlives the build: it is
+stopped when the build ends on any path, and the kernel stops it if the build is killed.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import multiprocessing
+import signal
+import sys
+from collections.abc import Callable
+from types import TracebackType
+from typing import Any
+
+from compiler.errors import InvalidRuleData
+
+_PR_SET_PDEATHSIG = 1
+
+
+class BackgroundData:
+    """``make()`` run in a forked worker (where the system can fork), its result fetched by :meth:`files`."""
+
+    def __init__(self, make: Callable[[], dict[str, str]]) -> None:
+        self._make = make
+        self._process: Any = None
+        self._result: dict[str, str] | None = None
+
+    def __enter__(self) -> BackgroundData:
+        if "fork" in multiprocessing.get_all_start_methods():
+            context = multiprocessing.get_context("fork")
+            self._reader, self._writer = context.Pipe(duplex=False)
+            self._process = context.Process(target=self._run, daemon=True)
+            self._process.start()
+            self._writer.close()  # the worker holds the other end: the reader sees it close if the worker dies
+        return self
+
+    def __exit__(
+        self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None
+    ) -> None:
+        process = self._process
+        if process is not None and process.is_alive():
+            process.kill()
+        if process is not None:
+            process.join()
+            process.close()
+            self._reader.close()
+            self._process = None
+
+    def _run(self) -> None:
+        _die_with_parent()
+        self._reader.close()
+        try:
+            self._writer.send(("ok", self._make()))
+        except InvalidRuleData as error:
+            self._writer.send(("invalid", str(error)))
+        except Exception as error:
+            self._writer.send(("failed", f"{type(error).__name__}: {error}"))
+
+    def files(self) -> dict[str, str]:
+        """``rules.json`` and its schema; raises InvalidRuleData if the data failed its schema."""
+        if self._result is not None:
+            return self._result
+        if self._process is None:
+            self._result = self._make()
+            return self._result
+        try:
+            status, value = self._reader.recv()
+        except EOFError:
+            self._process.join()
+            raise RuntimeError(f"compiling rules.json stopped (exit status {self._process.exitcode})") from None
+        if status == "invalid":
+            raise InvalidRuleData(value)
+        if status == "failed":
+            raise RuntimeError(f"compiling rules.json failed: {value}")
+        self._result = dict(value)
+        return self._result
+
+
+def _die_with_parent() -> None:
+    """Ask Linux to kill this worker when the build process dies, however it dies (SIGKILL included)."""
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if sys.platform.startswith("linux"):
+        with contextlib.suppress(AttributeError, OSError):
+            ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)

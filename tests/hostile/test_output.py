@@ -1,0 +1,325 @@
+"""Hostile and careless inputs to the build's outputs: nothing written, deleted or published outside what it owns.
+
+Each case builds a small project in a scratch folder, snapshots the folder, runs the
+command and asserts the exact outcome: refused with exit status 2 and a plain message
+(and the scratch tree unchanged), or built with the payload inert.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from pathlib import Path
+
+import lxml.html
+import pytest
+
+from compiler.cli import main
+
+BOOK = """<?xml version="1.0" encoding="UTF-8"?>
+<document>
+<chapter id="{chapter}" title="Moving">
+<section id="{section}" title="Marching"><definition name="{term}">To march is to <reference name="{term}">move</reference>.</definition></section>
+</chapter>
+</document>
+"""
+
+
+def project(
+    folder: Path, *, chapter: str = "moving", section: str = "marching", term: str = "march", **config: str
+) -> Path:
+    """A one-book project: book.xml and a rulebook.toml with ``config`` (TOML values as written)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "book.xml").write_text(BOOK.format(chapter=chapter, section=section, term=term), encoding="utf-8")
+    lines = ['sources = ["book.xml"]', *(f"{key} = {value}" for key, value in config.items())]
+    (folder / "rulebook.toml").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return folder
+
+
+def snapshot(folder: Path) -> dict[str, str]:
+    """Every file, folder and link under ``folder``, with a digest of its content."""
+    found = {}
+    for path in sorted(folder.rglob("*")):
+        key = path.relative_to(folder).as_posix()
+        if path.is_symlink():
+            found[key] = "link:" + os.readlink(path)
+        elif path.is_file():
+            found[key] = hashlib.sha256(path.read_bytes()).hexdigest()
+        else:
+            found[key] = "folder"
+    return found
+
+
+@pytest.fixture
+def scratch(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def run(*argv: str) -> int:
+    return main([*argv])
+
+
+# -- the output folder is owned ---------------------------------------------------------------------
+
+
+def test_a_folder_of_notes_is_never_replaced(scratch: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    project(scratch)
+    notes = scratch / "notes"
+    notes.mkdir()
+    (notes / "ideas.txt").write_text("keep me", encoding="utf-8")
+    before = snapshot(scratch)
+    assert run("build", "-q", "-o", "notes") == 2
+    err = capsys.readouterr().err
+    assert "the output `notes` is not empty and is not a site this tool built" in err
+    assert snapshot(scratch) == before
+
+
+@pytest.mark.parametrize(
+    ("output", "message"),
+    [
+        ('"."', "the output `.` holds the whole project"),
+        ('".."', "holds the whole project"),
+        ('"src"', "the output `src` holds `src/book.xml`, which the build reads"),
+    ],
+)
+def test_the_project_and_its_sources_are_never_an_output(
+    scratch: Path, output: str, message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (scratch / "src").mkdir()
+    project(scratch / "src")
+    (scratch / "src" / "rulebook.toml").unlink()
+    (scratch / "rulebook.toml").write_text(f'sources = ["src/book.xml"]\noutput = {output}\n', encoding="utf-8")
+    before = snapshot(scratch)
+    assert run("build", "-q") == 2
+    assert message in capsys.readouterr().err
+    assert snapshot(scratch) == before
+
+
+def test_the_output_may_not_be_a_link(scratch: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    project(scratch)
+    (scratch / "elsewhere").mkdir()
+    (scratch / "site").symlink_to(scratch / "elsewhere")
+    assert run("build", "-q") == 2
+    assert "the output `site` is a symbolic link" in capsys.readouterr().err
+    assert list((scratch / "elsewhere").iterdir()) == []
+
+
+def test_an_empty_folder_and_an_earlier_site_are_replaced(scratch: Path) -> None:
+    project(scratch)
+    (scratch / "site").mkdir()
+    assert run("build", "-q") == 0
+    assert (scratch / "site" / ".rulebook-site").is_file()
+    (scratch / "site" / "stale.html").write_text("old", encoding="utf-8")
+    assert run("build", "-q") == 0
+    assert not (scratch / "site" / "stale.html").exists()
+    assert (scratch / "site" / "moving" / "index.html").is_file()
+
+
+def test_nothing_is_left_beside_the_output(scratch: Path) -> None:
+    project(scratch)
+    assert run("build", "-q") == 0
+    assert sorted(p.name for p in scratch.iterdir()) == ["book.xml", "rulebook.toml", "site"]
+
+
+@pytest.mark.parametrize("output", ["book.xml/site", "/proc/site"])
+def test_an_impossible_output_is_a_plain_error(scratch: Path, output: str, capsys: pytest.CaptureFixture[str]) -> None:
+    project(scratch)
+    assert run("build", "-q", "-o", output) == 2
+    err = capsys.readouterr().err
+    assert f"cannot write the site into `{Path(output).absolute()}`" in err
+    assert "internal error" not in err
+
+
+def test_a_file_as_output_is_a_plain_error(scratch: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    project(scratch)
+    (scratch / "site").write_text("a file", encoding="utf-8")
+    assert run("build", "-q") == 2
+    assert "the output `site` is a file, not a folder" in capsys.readouterr().err
+
+
+# -- names that would become paths, anchors or attributes -------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("chapter", "section", "term", "shown"),
+    [
+        ("../../escaped", "marching", "march", "id `../../escaped` is not a valid identifier"),
+        ("/tmp/escaped", "marching", "march", "id `/tmp/escaped` is not a valid identifier"),
+        ("moving", "a onmouseover=alert(1)", "march", "id `a onmouseover=alert(1)` is not a valid identifier"),
+        ("moving", "marching", "line-of-sight", "term name `line-of-sight` is not a valid identifier"),
+    ],
+)
+def test_unsafe_names_stop_the_build_with_a_located_error(
+    scratch: Path, chapter: str, section: str, term: str, shown: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    project(scratch, chapter=chapter, section=section, term=term)
+    before = snapshot(scratch)
+    assert run("build", "-q") == 2
+    err = capsys.readouterr().err
+    assert f"error[RB302]: {shown}" in err
+    assert "--> book.xml:" in err
+    assert "internal error" not in err
+    assert snapshot(scratch) == before
+    assert not Path("/tmp/escaped.md").exists()
+
+
+def test_unsafe_names_stop_the_build_even_when_the_rule_is_off(scratch: Path) -> None:
+    project(scratch, section="a b")
+    (scratch / "rulebook.toml").write_text(
+        'sources = ["book.xml"]\n[lint]\nignore = ["invalid-name"]\n', encoding="utf-8"
+    )
+    assert run("build", "-q") == 2
+
+
+@pytest.mark.parametrize("chapter", ["index", "glossary", "assets", "search", "Tables"])
+def test_a_chapter_named_like_a_page_of_the_site_is_refused(
+    scratch: Path, chapter: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    project(scratch, chapter=chapter)
+    assert run("build", "-q") == 2
+    err = capsys.readouterr().err
+    assert f"error[RB304]: chapter id `{chapter}` is the name of one of the site's own pages or folders" in err
+
+
+def test_a_chapter_named_like_another_book_is_refused(scratch: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    project(scratch, chapter="extra")
+    (scratch / "other.xml").write_text(BOOK.format(chapter="x", section="y", term="z"), encoding="utf-8")
+    with (scratch / "rulebook.toml").open("a", encoding="utf-8") as config:
+        config.write('[books.extra]\nsources = ["other.xml"]\n')
+    assert run("build", "-q") == 2
+    assert "chapter id `extra` is the name of one of the site's own pages or folders" in capsys.readouterr().err
+
+
+def test_a_book_named_like_a_folder_of_the_site_is_a_configuration_error(
+    scratch: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    project(scratch)
+    with (scratch / "rulebook.toml").open("a", encoding="utf-8") as config:
+        config.write('[books.assets]\nsources = ["book.xml"]\n')
+    assert run("build", "-q") == 2
+    assert "[books.assets]: `assets` is the name of one of the site's own pages or folders" in capsys.readouterr().err
+
+
+def test_configuration_text_reaches_the_pages_inert(scratch: Path) -> None:
+    payload = "<img src=x onerror=alert(1)>"
+    project(scratch, title=f'"{payload}"', copyright='"<script>alert(2)</script>"')
+    assert run("build", "-q") == 0
+    for page in (scratch / "site").rglob("*.html"):
+        tree = lxml.html.parse(str(page))
+        assert not tree.xpath("//img[@onerror]"), page
+        assert all("alert" not in (s.text or "") for s in tree.xpath("//script")), page
+        assert not [e for e in tree.iter() if any(a.startswith("on") for a in e.attrib)], page
+
+
+# -- images: only what the sources show, never through a link ---------------------------------------
+
+
+FIGURE_BOOK = """<?xml version="1.0" encoding="UTF-8"?>
+<document>
+<chapter id="moving" title="Moving">
+<figure id="fig_one"><image source="{image}"/><caption title="Figure 1">A picture.</caption></figure>
+</chapter>
+</document>
+"""
+
+
+@pytest.mark.parametrize("image", ["secret.png", "../outside.png", "/etc/hostname", "sub/../secret.png"])
+def test_images_are_never_reached_through_links_or_outside_the_folder(scratch: Path, image: str) -> None:
+    (scratch / "book.xml").write_text(FIGURE_BOOK.format(image=image), encoding="utf-8")
+    (scratch / "rulebook.toml").write_text('sources = ["book.xml"]\n', encoding="utf-8")
+    images = scratch / "images"
+    images.mkdir()
+    (images / "secret.png").symlink_to("/proc/self/environ")
+    (scratch / "outside.png").write_bytes(b"\x89PNG outside")
+    assert run("build", "-q") == 0
+    published = {p.name for p in (scratch / "site").rglob("*") if p.is_file()}
+    assert "secret.png" not in published and "outside.png" not in published and "hostname" not in published
+
+
+def test_only_referenced_regular_images_are_published(scratch: Path) -> None:
+    (scratch / "book.xml").write_text(FIGURE_BOOK.format(image="shown.png"), encoding="utf-8")
+    (scratch / "rulebook.toml").write_text('sources = ["book.xml"]\n', encoding="utf-8")
+    images = scratch / "images"
+    images.mkdir()
+    (images / "shown.png").write_bytes(b"\x89PNG shown")
+    (images / "unused.png").write_bytes(b"\x89PNG unused")
+    assert run("build", "-q") == 0
+    site_images = scratch / "site" / "images"
+    assert sorted(p.name for p in site_images.iterdir()) == ["shown.png"]
+
+
+# -- configuration and baselines: plain messages ----------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("toml", "message"),
+    [
+        ('[lint]\nseverity = "error"', '`severity` in [lint] must be a table, not the string "error"'),
+        ("[lint]\nignore = [5]", "`ignore` in [lint] must be a list of strings, not a list with something else"),
+        ("title = 3", "`title` in [top level] must be a string, not the number 3"),
+        ("emphasis = 1", "`emphasis` in [top level] must be true or false, not the number 1"),
+        ('site_url = "javascript:alert(1)"', "`site_url` in [top level] must be an http(s) URL"),
+        ('language = "en fr"', "`language` in [top level] must be a language code"),
+        ("books = 3", "`books` in [top level] must be a table, not the number 3"),
+        ('[books."My Book"]\nsources = []', "a book's name is lower-case letters, digits, - and _"),
+        ("title = ", "not valid TOML"),
+    ],
+)
+def test_bad_configuration_names_the_key_and_the_expected_type(
+    scratch: Path, toml: str, message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (scratch / "book.xml").write_text(BOOK.format(chapter="c", section="s", term="t"), encoding="utf-8")
+    (scratch / "rulebook.toml").write_text(f'sources = ["book.xml"]\n{toml}\n', encoding="utf-8")
+    assert run("lint") == 2
+    err = capsys.readouterr().err
+    assert message in err
+    assert "internal error" not in err
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        (b"\xff\xfe\x00binary", "is not a rulebook lint baseline: it is not UTF-8 text"),
+        (b'{"version": 9, "entries": []}', "has version 9; this rulebook reads versions 1 and 2"),
+        (
+            b'{"version": 2, "entries": [{"source": "b", "rule": "r", "target": "t", "section": "s", "count": -1}]}',
+            "entry 1: `count` must be a whole number from 1, not -1",
+        ),
+        (b"[]", "is not a rulebook lint baseline: it has no `entries` list"),
+    ],
+)
+def test_a_bad_baseline_is_a_plain_error(
+    scratch: Path, content: bytes, message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    project(scratch, baseline='"baseline.json"')
+    (scratch / "baseline.json").write_bytes(content)
+    assert run("lint") == 2
+    assert message in capsys.readouterr().err
+
+
+def test_a_baseline_that_is_a_folder_is_a_plain_error(scratch: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    project(scratch, baseline='"baseline"')
+    (scratch / "baseline").mkdir()
+    assert run("lint") == 2
+    assert "the baseline `" in capsys.readouterr().err
+
+
+def test_a_missing_configured_baseline_is_a_warning(scratch: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    project(scratch, term="march", baseline='"nowhere.json"')
+    assert run("lint") == 0
+    assert "warning: the baseline `" in capsys.readouterr().err
+
+
+def test_serve_on_a_busy_port_says_so_before_building(scratch: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    import socket
+
+    project(scratch)
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        assert run("serve", "--port", str(port)) == 2
+    err = capsys.readouterr().err
+    assert f"cannot serve on port {port}" in err
+    assert "Reading the sources" not in err
