@@ -8,8 +8,6 @@ from dataclasses import dataclass, field
 
 from compiler.source import Span
 
-DOCS_URL = "https://rules.the-ninth-age.example/lint/{code}/"
-
 
 class Severity(enum.Enum):
     """How bad a finding is. ``FATAL`` means the input could not be read at all."""
@@ -68,10 +66,6 @@ class Diagnostic:
     def sort_key(self) -> tuple[str, int, int, int, str, str]:
         span = self.span
         return (span.path, span.line, span.column, self.severity.rank, self.code, self.target or "")
-
-    @property
-    def url(self) -> str:
-        return DOCS_URL.format(code=self.code)
 
 
 @dataclass(frozen=True, slots=True)

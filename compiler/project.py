@@ -7,25 +7,27 @@ working folder is the project, with no configured sources (name files on the com
 
 ```toml
 [tool.rulebook]                         # in rulebook.toml, the same keys at the top level
-title = "Fantasy Battles: The 9th Age"  # what readers see; every key below is optional
-edition = "Beta v0.99.9"
-copyright = "Rules texts: The 9th Age"
-site_url = "https://rules.example.org/"
-sources = ["rulebook_src/en/rulebook.xml"]
-baseline = "rulebook_src/en/lint-baseline.json"
+title = "Tiles and Dice"                # what readers see; every key but `sources` is optional
+edition = "2.1"
+copyright = "Rules texts: the Tiles and Dice team, CC BY-SA 4.0"
+description = "The rules of Tiles and Dice, every term linked to its definition."
+site_url = "https://rules.tiles-and-dice.org/"
+language = "en"
+sources = ["rules/en/book.xml"]
+baseline = "rules/en/lint-baseline.json"
 output = "site"                         # where `rulebook build` publishes (default: site)
 
 [tool.rulebook.translations.fr]         # the main book's French edition
-source = "rulebook_src/fr/rulebook.md"
-terms = "rulebook_src/fr/terms.toml"
+source = "rules/fr/book.md"
+terms = "rules/fr/terms.toml"
 
 [tool.rulebook.lint]
 severity = { unused-definition = "error", RB402 = "off" }
 ignore = ["mutual-definition"]
 
-[tool.rulebook.books.other-game]        # more books, each built into site/NAME/
-title = "Tiles and Dice"
-sources = ["rulebook_src/other-game/rules.md"]
+[tool.rulebook.books.campaign]          # more books, each built into site/NAME/
+title = "Tiles and Dice: the Campaign"
+sources = ["rules/campaign/rules.md"]
 terms = ["Hit", "Injury"]               # sources without markup: more terms besides the headings
 emphasis = true                         # ... and emphasised words
 skip = ["Examples"]                     # sections whose text is never linked
@@ -99,6 +101,8 @@ class BookConfig:
     edition: str | None = None
     copyright: str | None = None
     """The copyright or licence line of the site's footer."""
+    description: str | None = None
+    """A sentence that says what the book is (the pages' description for search engines)."""
     site_url: str | None = None
     """Where the book's site is published (canonical links); None: no canonical links."""
     language: str = "en"
@@ -130,7 +134,8 @@ class Project:
     """The configured output folder (None: ``site/`` in the root)."""
     books: tuple[BookConfig, ...] = (BookConfig(MAIN_BOOK),)
     docs_url: str | None = None
-    """Where the lint rules' documentation is published (help links of diagnostics)."""
+    """A page documenting each lint rule, a section per rule (such as docs/lint.md where it is published);
+    the help links of diagnostics point at it."""
 
     @property
     def main(self) -> BookConfig:
@@ -139,6 +144,13 @@ class Project:
     @property
     def site_folder(self) -> Path:
         return self.output or self.root / "site"
+
+    @property
+    def rules_docs(self) -> str | None:
+        """The page documenting each lint rule: ``docs_url``, else the lint page of the published site."""
+        if self.docs_url:
+            return self.docs_url
+        return f"{self.main.site_url.rstrip('/')}/lint/" if self.main.site_url else None
 
     def book(self, name: str) -> BookConfig:
         for book in self.books:
@@ -201,6 +213,7 @@ _BOOK_KEYS = {
     "title",
     "edition",
     "copyright",
+    "description",
     "site_url",
     "language",
     "changes_from",
@@ -264,6 +277,7 @@ def _book(table: Mapping[str, Any], root: Path, check: _Checker, name: str, wher
         title=check.string(table, "title", where),
         edition=check.string(table, "edition", where),
         copyright=check.string(table, "copyright", where),
+        description=check.string(table, "description", where),
         site_url=check.url(table, "site_url", where),
         language=language,
         baseline=root / baseline if baseline else None,

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import gc
 import hashlib
+import re
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -276,12 +277,61 @@ def find_terms(result: SourceResult, linking: Linking | None) -> SourceResult:
 def read_configured(
     project: Project, book: BookConfig, files: Sequence[Path] = (), cache: StageCache = _NO_CACHE
 ) -> ReadResult:
-    """A book's sources (or the files named instead), read once per content."""
+    """A book's sources (or the files named instead), read once per content.
+
+    A Markdown or text file named on the command line is read only when the configuration names it
+    or it declares itself a rulebook (``<!-- rulebook -->``): a README is not a book.
+    """
     paths = tuple(files) or book.sources
     if not paths:
         raise UserError("no sources: name FILEs, or set `sources` in the configuration (see `rulebook init`)")
+    strangers = [p for p in files if not _configured(project, p) and not _declares_a_rulebook(p)]
+    if strangers:
+        return _not_rulebooks(strangers, project.root)
     key = digest(*paths, *map(str, paths), repr(book.linking), book.language)
     return cache.get("read", key, lambda: read_book(paths, project.root, language=book.language, linking=book.linking))
+
+
+_DECLARATION = re.compile(r"^<!--\s*rulebook\b", re.MULTILINE)
+_TEXT_EXPORT = re.compile(r"^\(Rule\)\s*\n+Description:", re.MULTILINE)
+
+
+def _configured(project: Project, path: Path) -> bool:
+    if project.book_of(path) is not None:
+        return True
+    resolved = path.resolve()
+    return any(t.source.resolve() == resolved for b in project.books for t in b.translations)
+
+
+def _declares_a_rulebook(path: Path) -> bool:
+    """XML says what it is by its root (the reader checks it); Markdown and text must say it themselves."""
+    if path.suffix.lower() not in (".md", ".markdown", ".txt"):
+        return True
+    try:
+        text = path.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return True  # the reader says why it cannot be read
+    return bool(_DECLARATION.search(text) or (path.suffix.lower() == ".txt" and _TEXT_EXPORT.search(text)))
+
+
+def _not_rulebooks(paths: Sequence[Path], root: Path) -> ReadResult:
+    from compiler.catalog.reading import NOT_A_RULEBOOK
+    from compiler.source import Span
+
+    diagnostics = []
+    sources = {}
+    for path in paths:
+        shown = display_path(path, root)
+        diagnostics.append(
+            NOT_A_RULEBOOK.diagnostic(
+                f"`{shown}` is not a rulebook source",
+                Span(shown, 1, 1),
+                target=shown,
+                help="name it in the configuration's `sources`, or put `<!-- rulebook -->` on a line of its own in it",
+            )
+        )
+        sources[shown] = SourceText.from_text(shown, path.read_text(encoding="utf-8", errors="replace"))
+    return ReadResult(Book(()), tuple(diagnostics), sources)
 
 
 # -- checking -----------------------------------------------------------------------------------------
@@ -601,8 +651,32 @@ def write_book_site(
         extra_javascript=scripts,
         late_files=rule_files_ready,
         book_folder=book.folder,
-        site_name=None if book.name == MAIN_BOOK else book.display_title,
+        site_name=None if book.name == MAIN_BOOK else _escaped(book.display_title),
+        settings=site_settings(project, book),
     )
+
+
+def site_settings(project: Project, book: BookConfig) -> dict[str, Any]:
+    """What readers see of a book, from the project's configuration, as MkDocs settings.
+
+    Material writes the site's name and copyright line into its pages without escaping them:
+    they are escaped here. A value the configuration leaves out is left out.
+    """
+    settings: dict[str, Any] = {"site_name": _escaped(book.display_title), "theme": {"language": book.language}}
+    if book.copyright:
+        settings["copyright"] = _escaped(book.copyright)
+    if book.description:
+        settings["site_description"] = _escaped(book.description)
+    site_url = book.site_url or (project.main.site_url + book.folder if project.main.site_url else None)
+    if site_url:
+        settings["site_url"] = site_url
+    return settings
+
+
+def _escaped(text: str) -> str:
+    from markupsafe import escape
+
+    return str(escape(text))
 
 
 def _other_books(project: Project, book: BookConfig) -> list[dict[str, str]]:

@@ -61,7 +61,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
         ),
     ),
     ("output", ("compiler.report", "compiler.site")),
-    ("recipe", ("compiler.recipe", "compiler.serve", "compiler.publish", "compiler.data_worker")),
+    ("recipe", ("compiler.recipe", "compiler.serve", "compiler.publish", "compiler.data_worker", "compiler.scaffold")),
     ("command line", ("compiler.cli", "compiler.__main__")),
 ]
 

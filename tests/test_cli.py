@@ -141,6 +141,14 @@ def test_bundled_dtd_is_the_compilers_dtd() -> None:
     assert (ROOT / "rulebook_src" / "en" / "rulebook.dtd").read_text(encoding="utf-8") == shipped
 
 
+def test_docs_hold_every_rules_documentation(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["explain", "--markdown"]) == 0
+    docs = (ROOT / "docs" / "lint.md").read_text(encoding="utf-8")
+    start = docs.index("<!-- rules:")
+    written = docs[docs.index("\n", start) + 1 : docs.index("<!-- /rules -->")]
+    assert written == capsys.readouterr().out, "run `rulebook explain --markdown` and paste it into docs/lint.md"
+
+
 def test_docs_list_every_rule() -> None:
     from compiler.catalog import RULES
 

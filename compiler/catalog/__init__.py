@@ -24,3 +24,25 @@ _BY_KEY: dict[str, Rule] = {r.code.lower(): r for r in RULES} | {r.name: r for r
 def find_rule(key: str) -> Rule | None:
     """A rule by code (``RB101``, any case) or name (``dangling-reference``)."""
     return _BY_KEY.get(key.strip().lower())
+
+
+def anchor(rule: Rule) -> str:
+    """Where a rule's documentation is on a page (docs/lint.md, the site's lint page): ``rb101-dangling-reference``."""
+    return f"{rule.code.lower()}-{rule.name}"
+
+
+def rule_url(docs_url: str | None, code: str) -> str | None:
+    """A rule's documentation at ``docs_url`` (a page with a section per rule), or None without one."""
+    rule = find_rule(code)
+    if docs_url is None or rule is None:
+        return None
+    return f"{docs_url}#{anchor(rule)}"
+
+
+def markdown() -> str:
+    """Every rule's documentation as Markdown sections (docs/lint.md holds this text)."""
+    sections = []
+    for rule in RULES:
+        body = rule.documentation.split("\n", 1)[1].strip().replace("\n## ", "\n#### ")
+        sections.append(f"### {rule.code} {rule.name}\n\n{body}\n\nDefault severity: {rule.severity.public}.\n")
+    return "\n".join(sections)

@@ -69,3 +69,29 @@ The book cannot be compiled without its sources.
 `rulebook lint rulebook_src/en/rulbook.xml` (a typo in the path).
 """,
 )
+
+NOT_A_RULEBOOK = Rule(
+    "RB004",
+    "not-a-rulebook",
+    Severity.FATAL,
+    "a file named as a source is not a rulebook",
+    """
+## What it does
+Refuses a Markdown or plain-text file named on the command line that neither
+the configuration names as a source nor declares itself a rulebook. XML is
+recognised by its `<document>` root; Markdown and text have no such mark, and
+any README would otherwise read as a book whose headings are terms.
+
+## Why is this bad?
+`rulebook lint README.md` would pass, and `rulebook build notes.md` would
+publish a site of someone's notes: plausible output from the wrong input.
+
+## Example
+A Markdown rulebook says what it is on a line of its own, anywhere in the file:
+```markdown
+<!-- rulebook -->
+# Rules of the Game
+```
+or is named in the configuration's `sources` (or a translation's `source`).
+""",
+)

@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from types import FrameType
 
 from compiler import __version__
-from compiler.cli import build, editions, engine, explore, lint, translate
+from compiler.cli import build, editions, engine, explore, init, lint, translate
 from compiler.cli.common import EXIT_USAGE
 from compiler.errors import UserError
 
@@ -78,6 +78,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"rulebook {__version__}")
     commands = parser.add_subparsers(title="commands", required=True, metavar="COMMAND")
+    init.add_commands(commands)
     build.add_commands(commands)
     lint.add_commands(commands)
     explore.add_commands(commands)

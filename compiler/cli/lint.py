@@ -41,6 +41,7 @@ def add_commands(commands: Commands) -> None:
     explain = commands.add_parser("explain", help="show the documentation of a lint rule")
     explain.add_argument("rule", nargs="?", help="rule code (RB101) or name (dangling-reference)")
     explain.add_argument("--all", action="store_true", help="list every rule")
+    explain.add_argument("--markdown", action="store_true", help="every rule's documentation, as in docs/lint.md")
     explain.set_defaults(run=run_explain)
 
     dtd = commands.add_parser("dtd", help="print the rulebook DTD the compiler validates against")
@@ -82,7 +83,9 @@ def run_lint(args: argparse.Namespace) -> int:
     result = recipe.lint_book(read, book, root=project.root, baseline=baseline, partial=partial, reserved=reserved)
     for notice in result.notices:
         print(f"rulebook: warning: {notice}", file=sys.stderr)
-    report = Report(result.new, result.sources, result.files, result.baselined, result.stale_baseline)
+    report = Report(
+        result.new, result.sources, result.files, result.baselined, result.stale_baseline, project.rules_docs
+    )
     if args.format == "text":
         color = args.output is None and text_report.use_color(args.color)
         output_text(args, text_report.render(report, color=color))
@@ -92,6 +95,11 @@ def run_lint(args: argparse.Namespace) -> int:
 
 
 def run_explain(args: argparse.Namespace) -> int:
+    if args.markdown:
+        from compiler.catalog import markdown
+
+        sys.stdout.write(markdown())
+        return 0
     if args.all or not args.rule:
         width = max(len(r.name) for r in RULES)
         for rule in RULES:

@@ -100,7 +100,8 @@ def run_terms_export(args: argparse.Namespace) -> int:
     if project.main.sources:
         read = recipe.read_configured(project, project.main)
         names = {d.name: d.name.replace("_", " ") for d in read.book.definitions}
-    output_text(args, export_tbx(entries, names) if args.format == "tbx" else export_csv(entries, names))
+    tbx = args.format == "tbx"
+    output_text(args, export_tbx(entries, names, project.main.display_title) if tbx else export_csv(entries, names))
     return 0
 
 

@@ -6,11 +6,12 @@ import json
 from collections import Counter
 from typing import Any
 
+from compiler.catalog import rule_url
 from compiler.diagnostics import Diagnostic
 from compiler.report.summary import Report
 
 
-def diagnostic_record(diagnostic: Diagnostic) -> dict[str, Any]:
+def diagnostic_record(diagnostic: Diagnostic, docs_url: str | None = None) -> dict[str, Any]:
     span = diagnostic.span
     return {
         "code": diagnostic.code,
@@ -30,7 +31,7 @@ def diagnostic_record(diagnostic: Diagnostic) -> dict[str, Any]:
             | ({"file": note.span.path, "line": note.span.line, "column": note.span.column} if note.span else {})
             for note in diagnostic.notes
         ],
-        "url": diagnostic.url,
+        "url": rule_url(docs_url, diagnostic.code),
     }
 
 
@@ -49,5 +50,6 @@ def summary(report: Report) -> dict[str, Any]:
 
 
 def render(report: Report) -> str:
-    document = {"diagnostics": [diagnostic_record(d) for d in report.diagnostics], "summary": summary(report)}
+    records = [diagnostic_record(d, report.docs_url) for d in report.diagnostics]
+    document = {"diagnostics": records, "summary": summary(report)}
     return json.dumps(document, indent=2, sort_keys=True, ensure_ascii=False) + "\n"

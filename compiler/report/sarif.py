@@ -14,21 +14,24 @@ SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 _LEVELS = {"error": "error", "warning": "warning", "info": "note"}
 
 
-def _rules() -> list[dict[str, Any]]:
-    from compiler.catalog import RULES
+def _rules(docs_url: str | None) -> list[dict[str, Any]]:
+    from compiler.catalog import RULES, rule_url
 
-    return [
-        {
+    rules = []
+    for rule in RULES:
+        entry: dict[str, Any] = {
             "id": rule.code,
             "name": rule.name,
             "shortDescription": {"text": rule.summary},
             "fullDescription": {"text": rule.summary},
             "help": {"text": rule.documentation, "markdown": rule.documentation},
-            "helpUri": f"https://rules.the-ninth-age.example/lint/{rule.code}/",
             "defaultConfiguration": {"level": _LEVELS[rule.severity.public]},
         }
-        for rule in RULES
-    ]
+        url = rule_url(docs_url, rule.code)
+        if url is not None:
+            entry["helpUri"] = url
+        rules.append(entry)
+    return rules
 
 
 def _location(path: str, line: int, column: int, message: str | None = None) -> dict[str, Any]:
@@ -71,21 +74,17 @@ def _result(diagnostic: Diagnostic, rule_index: dict[str, int]) -> dict[str, Any
 
 
 def render(report: Report) -> str:
-    rules = _rules()
+    rules = _rules(report.docs_url)
     rule_index = {rule["id"]: i for i, rule in enumerate(rules)}
+    driver: dict[str, Any] = {"name": "rulebook", "version": __version__, "rules": rules}
+    if report.docs_url:
+        driver["informationUri"] = report.docs_url
     log = {
         "$schema": SCHEMA,
         "version": "2.1.0",
         "runs": [
             {
-                "tool": {
-                    "driver": {
-                        "name": "rulebook",
-                        "version": __version__,
-                        "informationUri": "https://rules.the-ninth-age.example/lint/",
-                        "rules": rules,
-                    }
-                },
+                "tool": {"driver": driver},
                 "columnKind": "unicodeCodePoints",
                 "originalUriBaseIds": {"SRCROOT": {"description": {"text": "The project folder"}}},
                 "results": [_result(d, rule_index) for d in report.diagnostics],

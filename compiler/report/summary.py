@@ -20,6 +20,8 @@ class Report:
     """Diagnostics hidden because the baseline lists them."""
     stale_baseline: int = 0
     """Baseline entries that no longer occur."""
+    docs_url: str | None = None
+    """The page documenting each rule (a section per rule), for help links; None: no links."""
 
     def counts(self) -> Counter[str]:
         """Diagnostics by public severity name (error, warning, info)."""

@@ -50,6 +50,7 @@ def build_site(
     late_files: Callable[[], dict[str, str]] | None = None,
     book_folder: str = "",
     site_name: str | None = None,
+    settings: dict[str, Any] | None = None,
 ) -> SiteResult:
     """Build a book's whole site into ``folder``, using ``scratch`` for the MkDocs projects.
 
@@ -57,6 +58,8 @@ def build_site(
     ``late_files`` gives files to add to the finished site, asked for only once MkDocs is done (they
     may still be in the making, and may refuse the build).
     ``book_folder`` (``name/``) and ``site_name``: for a book of the project other than the main one.
+    ``settings``: MkDocs settings from the project's configuration (name, URL, copyright line), under
+    the project's own ``mkdocs.yml``.
     """
     env = theme.environment()
     plan = SitePlan(site)
@@ -69,7 +72,7 @@ def build_site(
     languages = _languages(site, translated, theme.strings("en"))
     docs = scratch / "docs"
     blocks = _write_docs(docs, pages, site, theme, extra_files, image_folder)
-    settings = mkdocs_settings(mkdocs_file)
+    settings = mkdocs_settings(mkdocs_file, settings)
     options = _mkdocs_options(settings, None, languages, book_folder, site_name)
     warnings = _run_mkdocs(settings | options, mkdocs_file, docs, folder, nav, extra_javascript, blocks)
     for translation in translated:

@@ -98,13 +98,13 @@ XML_LANG = "{http://www.w3.org/XML/1998/namespace}lang"
 TBX_NAMESPACE = "urn:iso:std:iso:30042:ed-2"
 
 
-def export_tbx(entries: dict[str, Entry], names: dict[str, str]) -> str:
+def export_tbx(entries: dict[str, Entry], names: dict[str, str], title: str = "Rulebook") -> str:
     """TBX (ISO 30042) in the TBX-Basic style: one conceptEntry per term, English and French langSecs."""
     namespaces: Any = {None: TBX_NAMESPACE}
     tbx = etree.Element("tbx", {"style": "dct", "type": "TBX-Basic", XML_LANG: "en"}, nsmap=namespaces)
     header = etree.SubElement(tbx, "tbxHeader")
     description = etree.SubElement(etree.SubElement(header, "fileDesc"), "sourceDesc")
-    etree.SubElement(description, "p").text = "Fantasy Battles: The 9th Age rulebook terminology, English-French"
+    etree.SubElement(description, "p").text = f"{title}: terminology, English-French"
     body = etree.SubElement(etree.SubElement(tbx, "text"), "body")
     for term, entry in sorted(entries.items()):
         concept = etree.SubElement(body, "conceptEntry", {"id": term})

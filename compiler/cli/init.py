@@ -1,0 +1,54 @@
+"""``rulebook init`` and ``new-book``: start a project, add a book to it."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from compiler.cli.common import Commands, add_config_option, project_of
+
+
+def add_commands(commands: Commands) -> None:
+    init = commands.add_parser(
+        "init",
+        help="start a rulebook project: a small book, its configuration, CI and pre-commit examples",
+        description="Make a working rulebook project in DIR (default: this folder): a sample book in the XML "
+        "format (rules/book.xml), rulebook.toml with comments, a .gitignore for the built site, a pre-commit "
+        "configuration and a GitHub Actions workflow. Refuses a folder that is configured already.",
+    )
+    init.add_argument("folder", nargs="?", type=Path, default=Path("."), metavar="DIR")
+    init.add_argument("--title", help="the book's title (default: from the folder's name)")
+    init.set_defaults(run=run_init)
+
+    new_book = commands.add_parser(
+        "new-book",
+        help="add a book to the project: its table in the configuration and a source to start from",
+        description="Add [books.NAME] to the project's configuration with a small source in rules/NAME/; "
+        "`rulebook build` then builds it into site/NAME/.",
+    )
+    new_book.add_argument("name", help="the book's name: lower-case letters, digits, - and _")
+    new_book.add_argument("--title", help="the book's title (default: from its name)")
+    add_config_option(new_book)
+    new_book.set_defaults(run=run_new_book)
+
+
+def run_init(args: argparse.Namespace) -> int:
+    from compiler.scaffold import init_project
+
+    made = init_project(args.folder, args.title)
+    print(f"Made a rulebook project in {made.root}:")
+    for name in made.files:
+        print(f"  {name}")
+    inside = "" if made.root == Path.cwd().resolve() else f"cd {args.folder} && "
+    print(f"Next: `{inside}rulebook lint`, then `rulebook serve` to see the site while you edit rules/book.xml,")
+    print("and `rulebook build` to publish it into site/.")
+    return 0
+
+
+def run_new_book(args: argparse.Namespace) -> int:
+    from compiler.scaffold import add_book
+
+    made = add_book(project_of(args), args.name, args.title)
+    print(f"Added the book `{args.name}`: {made.files[0]} (and its table in {made.files[1]}).")
+    print(f"`rulebook build` builds it into site/{args.name}/; `rulebook lint --book {args.name}` checks it.")
+    return 0

@@ -1,0 +1,95 @@
+"""``rulebook init`` and ``new-book``: a working project to start from, and more books in it.
+
+The starting files ship with the package (``compiler/starter/``): a small book in the XML
+format, the configuration with comments, a ``.gitignore`` for what the build makes, a
+pre-commit configuration and a GitHub Actions workflow. Nothing existing is ever replaced.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+
+from compiler.dtd import dtd_text
+from compiler.errors import UserError
+from compiler.project import BOOK_NAME, CONFIG_FILE, MAIN_BOOK, RESERVED_FOLDERS, Project, find_config
+
+
+class ScaffoldError(UserError):
+    """A project cannot be made here; the message says why."""
+
+
+@dataclass(frozen=True, slots=True)
+class Made:
+    """The files a command made, relative to the project's root."""
+
+    root: Path
+    files: tuple[str, ...]
+
+
+def _starter(name: str) -> str:
+    return resources.files("compiler").joinpath(f"starter/{name}").read_text(encoding="utf-8")
+
+
+def init_project(folder: Path, title: str | None = None) -> Made:
+    """A new project in ``folder`` (made if missing): refused if a project is configured there already."""
+    folder = folder.resolve()
+    existing = find_config(folder)
+    if existing is not None and existing.parent == folder:
+        raise ScaffoldError(f"`{existing}` already configures a rulebook project here: nothing was made")
+    title = title or _title_of(folder)
+    files = {
+        CONFIG_FILE: _starter("rulebook.toml").replace('"{title}"', json.dumps(title)).replace("{title}", title),
+        "rules/book.xml": _starter("book.xml"),
+        "rules/rulebook.dtd": dtd_text(),
+        ".gitignore": _starter("gitignore.txt"),
+        ".pre-commit-config.yaml": _starter("pre-commit-config.yaml"),
+        ".github/workflows/rulebook.yml": _starter("workflow.yml"),
+    }
+    taken = sorted(name for name in files if (folder / name).exists())
+    if taken:
+        raise ScaffoldError(f"`{folder / taken[0]}` exists already: nothing was made (init starts a new project)")
+    _write_all(folder, files)
+    return Made(folder, tuple(files))
+
+
+def add_book(project: Project, name: str, title: str | None = None) -> Made:
+    """A second (third...) book: its table in the configuration and a small source to start from."""
+    if project.config_file is None:
+        raise ScaffoldError("there is no project here: run `rulebook init` first")
+    if name == MAIN_BOOK or not BOOK_NAME.fullmatch(name) or name in RESERVED_FOLDERS:
+        raise ScaffoldError(
+            f"`{name}` cannot name a book: lower-case letters, digits, - and _, not `main` or the name of one of "
+            f"the site's own folders ({', '.join(sorted(RESERVED_FOLDERS))})"
+        )
+    if any(book.name == name for book in project.books):
+        raise ScaffoldError(f"the project has a book called `{name}` already")
+    source = f"rules/{name}/book.xml"
+    if (project.root / source).exists():
+        raise ScaffoldError(f"`{project.root / source}` exists already: nothing was made")
+    title = title or name.replace("-", " ").replace("_", " ").capitalize()
+    prefix = "" if project.config_file.name == CONFIG_FILE else "tool.rulebook."
+    table = f'\n[{prefix}books.{name}]\ntitle = {json.dumps(title)}\nsources = ["{source}"]\n'
+    _write_all(project.root, {source: _starter("new-book.xml")})
+    with project.config_file.open("a", encoding="utf-8") as config:
+        config.write(table)
+    return Made(project.root, (source, project.config_file.name))
+
+
+def _write_all(folder: Path, files: dict[str, str]) -> None:
+    try:
+        for name, text in files.items():
+            path = folder / name
+            path.parent.mkdir(parents=True, exist_ok=True)
+            with path.open("x", encoding="utf-8") as stream:  # never replaces a file
+                stream.write(text)
+    except OSError as error:
+        raise ScaffoldError(f"cannot write in `{folder}`: {(error.strerror or str(error)).lower()}") from error
+
+
+def _title_of(folder: Path) -> str:
+    words = re.split(r"[-_\s]+", folder.name.strip())
+    return " ".join(word.capitalize() for word in words if word) or "Rulebook"
