@@ -13,15 +13,9 @@ import json
 from collections import Counter
 from typing import Any
 
-from compiler.facts import (
-    army_composition_data,
-    characteristics_data,
-    collect_facts,
-    collect_mechanics,
-    game_data,
-)
+from compiler.facts import RuleFacts, collect_rule_facts
 from compiler.graph import TermGraph
-from compiler.mechanics import RollTable, Sequence, roll_tables, sequences
+from compiler.mechanics import RollTable, Sequence, sequences
 from compiler.model import (
     Book,
     Cell,
@@ -88,18 +82,15 @@ def _book(book: Book, title: str, edition: str, language: str) -> Json:
 
 
 def _mechanics(book: Book, terms: TermGraph) -> Json:
-    tables, _ = roll_tables(book)
-    facts = collect_facts(book)
-    mechanics, _ = collect_mechanics(book, set(terms.defined_terms()), {t.id for t in tables})
-    army_rules = mechanics.pop("army")
+    facts: RuleFacts = collect_rule_facts(book, terms)
     titles = _titles(book)
     return {
-        "mechanics": mechanics,
-        "roll_tables": [_roll_table(t) for t in tables],
+        "mechanics": facts.mechanics,
+        "roll_tables": [_roll_table(t) for t in facts.roll_tables],
         "sequences": [_sequence(s, terms, titles) for s in sequences(book)],
-        "game": game_data(facts),
-        "characteristics": characteristics_data(facts),
-        "army_composition": {**army_composition_data(facts), "rules": army_rules},
+        "game": facts.game,
+        "characteristics": facts.characteristics,
+        "army_composition": facts.army_composition,
     }
 
 
