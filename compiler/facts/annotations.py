@@ -21,6 +21,7 @@ from compiler.facts.kinds import (
     ROLL,
     TEST,
     MechanicKind,
+    Problem,
     recognise,
 )
 from compiler.facts.shapes import ArmyRules, Mechanics, Reading, Roll
@@ -53,8 +54,8 @@ def collect_mechanics(book: Book, context: Context) -> MechanicsData:
         kind = recognise(attributes)
         if kind is None:
             problems.append(_diagnostic(mechanic, NO_KIND))
-        elif isinstance(values := kind.read(attributes, context), str):
-            problems.append(_diagnostic(mechanic, values))
+        elif isinstance(values := kind.read(attributes, context), Problem):
+            problems.append(_diagnostic(mechanic, values.message))
         else:
             checked.append(_Checked(kind, mechanic, values))
     rolls, unread = _rolls(checked)

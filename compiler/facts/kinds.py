@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, Generic, Literal, TypeVar
+from typing import Any, Generic, Literal, NamedTuple, TypeVar
 
 from compiler.facts.attributes import (
     BOARD_SIZE,
@@ -62,6 +62,13 @@ MODIFIER_KINDS: dict[str, Literal["set", "multiply", "add"]] = {"set": "set", "m
 """The kinds of characteristic modifiers an ``order`` annotation puts in order."""
 
 
+class Problem(NamedTuple):
+    """Why an annotation cannot be read: the attribute that fails its check, and what to tell."""
+
+    attribute: str
+    message: str
+
+
 @dataclass(frozen=True, slots=True)
 class MechanicKind(Generic[T]):
     """One shape of ``<mechanic>``: a row of the table."""
@@ -81,14 +88,14 @@ class MechanicKind(Generic[T]):
     hinted: bool = True
     """Whether the message for an annotation of no kind suggests it."""
 
-    def read(self, attributes: Mapping[str, str], context: Context) -> Values | str:
+    def read(self, attributes: Mapping[str, str], context: Context) -> Values | Problem:
         """The checked values (defaults filled in), or the first problem."""
         values: dict[str, str] = {}
         for attribute in self.attributes:
             value = attributes.get(attribute.name, attribute.default)
             problem = attribute.check(value, context)
             if problem is not None:
-                return problem
+                return Problem(attribute.name, problem)
             if value is not None:
                 values[attribute.name] = value
         return Values(values)
