@@ -3,15 +3,21 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
 import jsonschema
 import pytest
 
+from compiler.catalog.mechanics import INVALID_ANNOTATION
 from compiler.cli import main
 from compiler.config import Config
 from compiler.data import build_rule_data, serialise
+from compiler.dtd import dtd_text
+from compiler.facts import DATA_SEQUENCES, DATA_TABLES, MECHANIC_KINDS, VALUES
+from compiler.facts.attributes import AttributeType
+from compiler.facts.kinds import describe_kinds
 from compiler.graph import TermGraph
 from compiler.pipeline import read_book
 
@@ -277,3 +283,62 @@ def test_rules_json_carries_french_names_and_texts(tmp_path: Path, monkeypatch) 
     assert french["text"].startswith("Une figurine a une Ligne de Vue sur sa cible")
     assert terms["warband"]["translations"]["fr"]["name"] == "patrouille"
     assert terms["spell"]["translations"] == {}  # not in the terminology yet
+
+
+# -- the annotation tables, the DTD and the documentation say the same ------------------
+
+
+def _backticked(text: str) -> set[str]:
+    return set(re.findall(r"`([^`]+)`", text))
+
+
+def test_invalid_annotation_docs_list_what_the_tables_know() -> None:
+    doc = INVALID_ANNOTATION.doc
+
+    def listed(label: str) -> set[str]:
+        match = re.search(rf"{label}:(.*?)(?:\n\n|\n[A-Z])", doc, re.DOTALL)
+        assert match is not None, label
+        return _backticked(match.group(1))
+
+    assert listed("Known values") == set(VALUES)
+    assert listed("Known tables") == set(DATA_TABLES)
+    assert listed("Known sequences") == set(DATA_SEQUENCES)
+    assert listed("Mechanic kinds, by the attribute that makes them") == {
+        k for kind in MECHANIC_KINDS for k in kind.key
+    }
+
+
+def test_dtd_declares_the_attributes_of_every_mechanic_kind() -> None:
+    attlist = re.search(r"<!ATTLIST mechanic(.*?)>", dtd_text(), re.DOTALL)
+    assert attlist is not None
+    declared = {
+        name: set(choices.replace(" ", "").split("|")) if choices else set()
+        for name, choices in re.findall(r"^\s*([a-z-]+)\s+(?:CDATA|\(([^)]*)\))", attlist.group(1), re.MULTILINE)
+    }
+    types: dict[str, list[AttributeType]] = {}
+    for kind in MECHANIC_KINDS:
+        for attribute in kind.attributes:
+            types.setdefault(attribute.name, []).append(attribute.type)
+    assert set(declared) == set(types)
+    # The DTD enumerates an attribute exactly when every kind takes one of a few words for it.
+    enumerated = {
+        name: {c for t in found for c in t.choices} for name, found in types.items() if all(t.choices for t in found)
+    }
+    assert {name: choices for name, choices in declared.items() if choices} == enumerated
+
+
+def test_docs_describe_the_mechanic_kinds_of_the_table(update_golden: bool) -> None:
+    page = ROOT / "docs" / "data.md"
+    text = page.read_text(encoding="utf-8")
+    start = text.index("-->\n", text.index("<!-- generated from compiler/facts/kinds.py")) + len("-->\n")
+    end = text.index("<!-- end of the generated table -->")
+    if update_golden:
+        text = text[:start] + describe_kinds() + text[end:]
+        page.write_text(text, encoding="utf-8")
+    assert text[start:end] == describe_kinds()
+    row = next(
+        line
+        for line in (ROOT / "docs" / "format.md").read_text(encoding="utf-8").splitlines()
+        if line.startswith("| `mechanic`")
+    )
+    assert _backticked(row.split("|")[2]) == {a.name for kind in MECHANIC_KINDS for a in kind.attributes}

@@ -29,8 +29,10 @@ class AttributeType:
     """What a value looks like, for the documentation."""
     accepts: Callable[[str, Context], bool] | None = None
     """None: any text."""
-    problem: Callable[[str, str, Context], str] = lambda name, *_: f"`{name}` is not valid"
-    """The message for a value it does not accept: ``(attribute, value, context) -> message``."""
+    problem: Callable[[str, str, Context], str] = lambda name, *_: f"`{name}` is missing"
+    """The message for a value it does not accept, or a required one missing: ``(attribute, value, context)``."""
+    choices: tuple[str, ...] = ()
+    """The words it accepts, for a type that is one of a few (the DTD enumerates them)."""
 
 
 def dice(example: str) -> AttributeType:
@@ -45,7 +47,9 @@ def dice(example: str) -> AttributeType:
 def one_of(*choices: str) -> AttributeType:
     """One of a few words."""
     listed = " or ".join(choices) if len(choices) == 2 else "one of " + ", ".join(choices)
-    return AttributeType(listed, lambda value, _: value in choices, lambda name, *_: f"`{name}` must be {listed}")
+    return AttributeType(
+        listed, lambda value, _: value in choices, lambda name, *_: f"`{name}` must be {listed}", choices
+    )
 
 
 def each_once(*choices: str) -> AttributeType:
@@ -89,7 +93,21 @@ ROLL_TABLE = AttributeType(
         f"`{name}` must name a roll table of the book ({', '.join(sorted(context.tables)) or 'there is none'})"
     ),
 )
-NAMES = AttributeType("names, space-separated")
+
+
+def names(at_least: int = 0) -> AttributeType:
+    """Names separated by spaces."""
+    if at_least == 0:
+        return AttributeType("names")
+    return AttributeType(
+        f"{at_least} names or more",
+        lambda value, _: len(value.split()) >= at_least,
+        lambda name, *_: f"`{name}` must give {at_least} names or more",
+    )
+
+
+NAMES = names()
+NAME = AttributeType("a name")
 TEXT = AttributeType("text")
 
 
@@ -105,16 +123,13 @@ class Attribute:
     """The value when it is not given."""
     problem: str | None = None
     """The message for a bad value, where the type's would not say what is wrong."""
-    accepts: Callable[[str], bool] | None = None
-    """A further condition on values the type accepts."""
 
     def check(self, value: str | None, context: Context) -> str | None:
         """What is wrong with ``value`` (None: not given), or None."""
         if value is None and not self.required:
             return None
         text = value or ""
-        accepted = self.type.accepts is None or self.type.accepts(text, context)
-        if value is not None and accepted and (self.accepts is None or self.accepts(text)):
+        if value is not None and (self.type.accepts is None or self.type.accepts(text, context)):
             return None
         return self.problem or self.type.problem(self.name, text, context)
 

@@ -19,6 +19,7 @@ from typing import Any, Generic, Literal, NamedTuple, TypeVar
 from compiler.facts.attributes import (
     BOARD_SIZE,
     EXPRESSION,
+    NAME,
     NAMES,
     ROLL_TABLE,
     TERM,
@@ -30,6 +31,7 @@ from compiler.facts.attributes import (
     Values,
     dice,
     each_once,
+    names,
     one_of,
 )
 from compiler.facts.shapes import (
@@ -81,7 +83,7 @@ class MechanicKind(Generic[T]):
     attributes: tuple[Attribute, ...]
     """Every attribute it takes, in the order they are checked; ``name`` is the annotation's name."""
     produces: str
-    """Where it goes in ``rules.json``."""
+    """Where it goes in ``rules.json`` (Markdown)."""
     produce: Callable[[Mechanic, Values], T]
     """Its entry in the rule data, from its checked values."""
     precedence: int = 0
@@ -232,7 +234,7 @@ TEST: MechanicKind[Test] = MechanicKind(
         Attribute("target", WHOLE_NUMBER),
         Attribute("pass", one_of(*TEST_PASSES), required=True),
     ),
-    "mechanics.tests, by name",
+    "`mechanics.tests`, by name",
     _test,
 )
 DERIVED_DIE: MechanicKind[DerivedDie] = MechanicKind(
@@ -252,7 +254,7 @@ DERIVED_DIE: MechanicKind[DerivedDie] = MechanicKind(
         Attribute("divide", WHOLE_NUMBER, required=True),
         _ROUND,
     ),
-    "mechanics.dice, by its name in capitals",
+    "`mechanics.dice`, by its name in capitals",
     _derived_die,
 )
 REROLLS: MechanicKind[Rerolls] = MechanicKind(
@@ -260,7 +262,7 @@ REROLLS: MechanicKind[Rerolls] = MechanicKind(
     "rerolls",
     ("max",),
     (Attribute("max", WHOLE_NUMBER, required=True),),
-    "mechanics.rerolls (the last one given)",
+    "`mechanics.rerolls` (the last one given)",
     _rerolls,
 )
 MODIFIERS: MechanicKind[Modifiers] = MechanicKind(
@@ -268,7 +270,7 @@ MODIFIERS: MechanicKind[Modifiers] = MechanicKind(
     "modifiers",
     ("order",),
     (Attribute("order", each_once(*MODIFIER_KINDS), required=True), _ROUND),
-    "mechanics.modifiers (the last one given)",
+    "`mechanics.modifiers` (the last one given)",
     _modifiers,
 )
 REPEAT: MechanicKind[Repeat] = MechanicKind(
@@ -280,7 +282,7 @@ REPEAT: MechanicKind[Repeat] = MechanicKind(
         Attribute("board", BOARD_SIZE),
         Attribute("table", ROLL_TABLE, required=True),
     ),
-    "mechanics.repeats, by name",
+    "`mechanics.repeats`, by name",
     _repeat,
 )
 CONTEST: MechanicKind[Contest] = MechanicKind(
@@ -292,7 +294,7 @@ CONTEST: MechanicKind[Contest] = MechanicKind(
         Attribute("bonus", TERM),
         Attribute("ties", one_of(*TIES), default="second"),
     ),
-    "mechanics.contests, by name",
+    "`mechanics.contests`, by name",
     _contest,
 )
 ROLL: MechanicKind[Roll] = MechanicKind(
@@ -307,11 +309,11 @@ ROLL: MechanicKind[Roll] = MechanicKind(
         Attribute("step", WHOLE_NUMBER),
         Attribute("threshold", WHOLE_NUMBER),
         Attribute("fail-adds", dice("1D6")),
-        Attribute("each", TEXT),
-        Attribute("instead-of", TEXT),
-        Attribute("cancels", TEXT),
+        Attribute("each", NAME),
+        Attribute("instead-of", NAME),
+        Attribute("cancels", NAME),
     ),
-    "mechanics.rolls, by name",
+    "`mechanics.rolls`, by name",
     _roll,
     precedence=1,
 )
@@ -324,7 +326,7 @@ READING: MechanicKind[Reading] = MechanicKind(
         Attribute("pass", one_of(*PASSES)),
         Attribute("against", EXPRESSION),
     ),
-    "the readings of the roll of that name",
+    "`readings` of the roll of that name in `mechanics.rolls`",
     _reading,
     precedence=2,
 )
@@ -341,12 +343,11 @@ ARMY_RULES: MechanicKind[ArmyRulesPart] = MechanicKind(
         Attribute("whole-points", one_of(*ROUNDINGS)),
         Attribute(
             "prices",
-            NAMES,
+            names(at_least=2),
             problem="`prices` names the categories whose prices a slash separates, in order (lord hero)",
-            accepts=lambda value: len(value.split()) >= 2,
         ),
     ),
-    "army_composition.rules",
+    "`army_composition.rules`",
     _army_rules,
     precedence=3,
     hinted=False,
@@ -379,3 +380,28 @@ def recognise(attributes: Mapping[str, str]) -> MechanicKind[Any] | None:
     """The kind an annotation is, from the attributes it carries (None: none of the keys)."""
     candidates = [kind for kind in MECHANIC_KINDS if any(key in attributes for key in kind.key)]
     return max(candidates, key=lambda kind: kind.precedence, default=None)
+
+
+def describe_kinds() -> str:
+    """The table of kinds in Markdown, for ``docs/data.md`` (a test keeps the page in step)."""
+    lines = [
+        "| kind | recognised by | attributes, in the order they are checked | in `rules.json` |",
+        "|---|---|---|---|",
+    ]
+    for kind in MECHANIC_KINDS:
+        keys = " or ".join(f"`{key}`" for key in kind.key)
+        attributes = "; ".join(_describe(attribute) for attribute in kind.attributes)
+        lines.append(f"| {kind.name} | {keys} | {attributes} | {kind.produces} |")
+    first = sorted((kind for kind in MECHANIC_KINDS if kind.precedence), key=lambda kind: -kind.precedence)
+    order = ", else ".join(f"an {kind.name}" if kind.name[0] in "aeiou" else f"a {kind.name}" for kind in first)
+    lines += ["", f"An annotation with the keys of several kinds is {order}, else the first kind above."]
+    return "\n".join(lines) + "\n"
+
+
+def _describe(attribute: Attribute) -> str:
+    found = f"`{attribute.name}`: {attribute.type.description}"
+    if attribute.required:
+        found += ", required"
+    if attribute.default is not None:
+        found += f", default `{attribute.default}`"
+    return found
