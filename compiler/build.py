@@ -76,14 +76,15 @@ def compare_translations(read: ReadResult, config: Config) -> list[TranslationRe
     return results
 
 
-def add_translations(data: dict[str, Any], read: ReadResult, translations: list[TranslationResult]) -> None:
-    """Each translation's names and texts, under ``terms[id].translations[language]``."""
+def translated_terms(read: ReadResult, translations: list[TranslationResult]) -> dict[str, dict[str, dict[str, str]]]:
+    """Each translation's names and texts, per term id and language (``terms[id].translations``)."""
     from compiler.translate.names import term_translations
 
+    found: dict[str, dict[str, dict[str, str]]] = {}
     for translation in translations:
         for term, names in term_translations(read.book, translation.comparison.pairs, translation.terms).items():
-            if term in data["terms"]:
-                data["terms"][term]["translations"][translation.language] = names
+            found.setdefault(term, {})[translation.language] = names
+    return found
 
 
 def compile_outputs(
@@ -145,8 +146,9 @@ class BackgroundData:
 def _rule_files(
     read: ReadResult, terms: TermGraph, config: Config, translations: list[TranslationResult]
 ) -> dict[str, str]:
-    data = build_rule_data(read.book, terms, title=config.title, edition=config.edition)
-    add_translations(data, read, translations)
+    data = build_rule_data(
+        read.book, terms, title=config.title, edition=config.edition, translations=translated_terms(read, translations)
+    )
     text = serialise(data)
     check_rule_data(data)
     return {"rules.json": text, "rules.schema.json": rules_schema_text()}
