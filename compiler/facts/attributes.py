@@ -8,9 +8,7 @@ from dataclasses import dataclass
 
 from compiler.mechanics import Dice, parse_dice
 
-_WHOLE = re.compile(r"[1-9]\d*")
-_EXPRESSION = re.compile(r"\s*[a-z0-9_]+(\s*[-+]\s*[a-z0-9_]+)*\s*")
-_BOARD = re.compile(r"[1-9]\d*x[1-9]\d*")
+_WHOLE = r"[1-9]\d*"
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,26 +59,26 @@ def each_once(*choices: str) -> AttributeType:
     )
 
 
-WHOLE_NUMBER = AttributeType(
-    "a whole number",
-    lambda value, _: _WHOLE.fullmatch(value) is not None,
-    lambda name, *_: f"`{name}` must be a whole number",
-)
+def matching(pattern: str, description: str, problem: str) -> AttributeType:
+    """Text the whole of which matches a regular expression."""
+    regex = re.compile(pattern)
+    return AttributeType(
+        description, lambda value, _: regex.fullmatch(value) is not None, lambda name, *_: f"`{name}` {problem}"
+    )
+
+
+WHOLE_NUMBER = matching(_WHOLE, "a whole number", "must be a whole number")
 WHOLE_NUMBERS = AttributeType(
     "whole numbers",
-    lambda value, _: all(_WHOLE.fullmatch(v) for v in value.split()),
+    lambda value, _: all(re.fullmatch(_WHOLE, v) for v in value.split()),
     lambda name, *_: f"`{name}` must list whole numbers",
 )
-EXPRESSION = AttributeType(
+EXPRESSION = matching(
+    r"\s*[a-z0-9_]+(\s*[-+]\s*[a-z0-9_]+)*\s*",
     "names and whole numbers added or subtracted (defense + penetration, 6 - cover)",
-    lambda value, _: _EXPRESSION.fullmatch(value) is not None,
-    lambda name, *_: f"`{name}` must add or subtract names and whole numbers (defense + penetration, 6 - cover)",
+    "must add or subtract names and whole numbers (defense + penetration, 6 - cover)",
 )
-BOARD_SIZE = AttributeType(
-    "a board size such as 36x48",
-    lambda value, _: _BOARD.fullmatch(value) is not None,
-    lambda name, *_: f"`{name}` is a board size such as 36x48",
-)
+BOARD_SIZE = matching(r"[1-9]\d*x[1-9]\d*", "a board size such as 36x48", "is a board size such as 36x48")
 TERM = AttributeType(
     "a defined term",
     lambda value, context: value in context.defined,
