@@ -5,6 +5,7 @@ from __future__ import annotations
 from compiler.data.content import content_json
 from compiler.data.shapes import FigureData, LinkTarget, RollTableData, SectionData, SequenceData, StepData
 from compiler.data.terms import section_anchor, section_path
+from compiler.facts.kinds import dice_count
 from compiler.graph import TermGraph
 from compiler.mechanics import RollTable, Sequence
 from compiler.model import Book, Figure, Item, Link, Reference, Section, plain_text
@@ -61,7 +62,7 @@ def roll_table_data(table: RollTable) -> RollTableData:
     return {
         "id": table.id,
         "die": table.dice.notation,
-        "dice": {"count": table.dice.count, "sides": table.dice.sides},
+        "dice": dice_count(table.dice),
         "section": table.section_id,
         "form": table.form,
         "bands": [

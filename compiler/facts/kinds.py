@@ -76,8 +76,9 @@ class MechanicKind(Generic[T]):
     """One shape of ``<mechanic>``: a row of the table."""
 
     name: str
+    """The kind, as the documentation names it (``derived die``)."""
     what: str
-    """What it states, as the lint names it (``a test``)."""
+    """What it states, as the lint names it (``a derived die``)."""
     key: tuple[str, ...]
     """The attributes that make an annotation this kind (any one of them)."""
     attributes: tuple[Attribute, ...]
@@ -87,6 +88,7 @@ class MechanicKind(Generic[T]):
     produce: Callable[[Mechanic, Values], T]
     """Its entry in the rule data, from its checked values."""
     precedence: int = 0
+    """Recognised before kinds of lower precedence when an annotation carries their keys too."""
     hinted: bool = True
     """Whether the message for an annotation of no kind suggests it."""
 
@@ -103,7 +105,8 @@ class MechanicKind(Generic[T]):
         return Values(values)
 
 
-def _dice_count(roll: Dice) -> DiceCount:
+def dice_count(roll: Dice) -> DiceCount:
+    """A roll as numbers, for the rule data."""
     return {"count": roll.count, "sides": roll.sides}
 
 
@@ -120,7 +123,7 @@ def _test(mechanic: Mechanic, values: Values) -> Test:
     return {
         "term": mechanic.name,
         "roll": roll.notation,
-        "dice": _dice_count(roll),
+        "dice": dice_count(roll),
         "pass": TEST_PASSES[values.text("pass")],
         "always_fails": values.numbers("always-fails"),
         "target": values.number("target"),
@@ -162,7 +165,7 @@ def _contest(mechanic: Mechanic, values: Values) -> Contest:
     roll = values.dice("contest")
     return {
         "roll": roll.notation,
-        "dice": _dice_count(roll),
+        "dice": dice_count(roll),
         "bonus": values.optional("bonus"),
         "ties": TIES[values.text("ties")],
         "section": mechanic.section_id,
@@ -174,7 +177,7 @@ def _roll(mechanic: Mechanic, values: Values) -> Roll:
     return {
         "term": mechanic.name,
         "roll": roll.notation,
-        "dice": _dice_count(roll),
+        "dice": dice_count(roll),
         "pass": PASSES[values.text("pass")],
         "against": values.text("against"),
         "each": values.optional("each"),
