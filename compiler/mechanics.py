@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import Literal
 
 from compiler.catalog.mechanics import INVALID_ROLL_TABLE
 from compiler.diagnostics import Diagnostic
@@ -78,6 +79,10 @@ class Band:
     """The term the result names, where the band holds a reference."""
 
 
+TableForm = Literal["header-ranges", "row-ranges", "positions"]
+"""Range text in header cells, a range header per row, or the position of each item."""
+
+
 @dataclass(frozen=True, slots=True)
 class RollTable:
     id: str
@@ -85,8 +90,8 @@ class RollTable:
     dice: Dice
     bands: tuple[Band, ...]
     section_id: str
-    form: str
-    """How the book wrote it: ``header-ranges``, ``row-ranges`` or ``positions``."""
+    form: TableForm
+    """How the book wrote it."""
     node: Table | ItemList
 
 
@@ -168,6 +173,7 @@ def _normalise(node: Table | ItemList, table_id: str, section_id: str) -> RollTa
         raise _NotNormalisable(
             f"`{node.roll}` is not dice notation", 'write the dice rolled, such as roll="D6" or roll="2D6"'
         )
+    form: TableForm
     if isinstance(node, ItemList):
         form, bands = "positions", _position_bands(node, dice)
     elif node.columns is not None and any(_RANGE.match(plain_text(c.children)) for c in node.columns.cells):

@@ -44,6 +44,7 @@ from compiler.xml_source import SourceResult, read_xml_file
 
 if TYPE_CHECKING:
     from compiler.diff import BookDiff
+    from compiler.facts import RuleFacts
     from compiler.site.writer import SiteResult
     from compiler.translate.compare import Comparison
     from compiler.translate.terminology import Entry
@@ -86,6 +87,8 @@ class LintResult:
     """Things to tell the user about the run itself (a configured baseline that is missing)."""
     unsafe: tuple[Diagnostic, ...] = ()
     """Findings that stop a build whatever the configuration says (see :func:`unsafe_names`)."""
+    facts: RuleFacts | None = None
+    """The book's annotations as the lint read them, for the rule data and the site (read once per build)."""
 
     @property
     def new_errors(self) -> int:
@@ -353,16 +356,18 @@ def lint_book(
     not take (the site's own pages, the project's books and translations).
     """
     found = list(read.diagnostics)
-    terms = None
+    terms = facts = None
     with gc_frozen():
         if not read.fatal:
             images = set(image_files(read.book, image_folder(read.book, root)))
             terms = TermGraph(read.book)
-            found.extend(run_book_rules(LintInput(read.book, terms, images, reserved)))
+            checked = LintInput(read.book, terms, images, reserved)
+            found.extend(run_book_rules(checked))
+            facts = checked.rule_facts
         diagnostics = tuple(apply_settings(found, book.severities))
     files = len(read.sources) or len(read.book.documents)
     unsafe = unsafe_names(read, found)
-    result = LintResult(diagnostics, read.sources, files, terms, diagnostics, unsafe=unsafe)
+    result = LintResult(diagnostics, read.sources, files, terms, diagnostics, unsafe=unsafe, facts=facts)
     return apply_baseline(result, baseline, partial=partial)
 
 
@@ -465,22 +470,37 @@ def changes_since(
 
 
 def rule_files(
-    read: ReadResult, terms: TermGraph, book: BookConfig, translations: Sequence[TranslationResult]
+    read: ReadResult, lint: LintResult, book: BookConfig, translations: Sequence[TranslationResult]
 ) -> dict[str, str]:
     """``rules.json`` and its schema, made and checked in memory (raises InvalidRuleData when the data fails)."""
     from compiler.data import build_rule_data, serialise
     from compiler.rules_schema import check_rule_data, rules_schema_text
-    from compiler.translate.names import term_translations
 
-    data = build_rule_data(read.book, terms, title=book.display_title, edition=book.edition or "unknown")
-    for translation in translations:
-        names = term_translations(read.book, translation.comparison.pairs, translation.terms)
-        for term, entry in names.items():
-            if term in data["terms"]:
-                data["terms"][term]["translations"][translation.language] = entry
+    assert lint.terms is not None
+    data = build_rule_data(
+        read.book,
+        lint.terms,
+        title=book.display_title,
+        edition=book.edition or "unknown",
+        translations=translated_terms(read, translations),
+        facts=lint.facts,
+    )
     text = serialise(data)
     check_rule_data(data)
     return {"rules.json": text, "rules.schema.json": rules_schema_text()}
+
+
+def translated_terms(
+    read: ReadResult, translations: Sequence[TranslationResult]
+) -> dict[str, dict[str, dict[str, str]]]:
+    """Each translation's names and texts, per term id and language (``terms[id].translations``)."""
+    from compiler.translate.names import term_translations
+
+    found: dict[str, dict[str, dict[str, str]]] = {}
+    for translation in translations:
+        for term, names in term_translations(read.book, translation.comparison.pairs, translation.terms).items():
+            found.setdefault(term, {})[translation.language] = names
+    return found
 
 
 # -- building ---------------------------------------------------------------------------------------------------
@@ -587,7 +607,7 @@ def _build_book(
     if problems:
         return BuildResult(options.output, refused=problems, sources=read.sources)
     progress("Compiling the rule data…")
-    with BackgroundData(lambda: rule_files(read, lint.terms, book, translations)) as data:  # type: ignore[arg-type]
+    with BackgroundData(lambda: rule_files(read, lint, book, translations)) as data:
         progress("Building the site with MkDocs…")
         site = write_book_site(project, book, options, release, read, lint, translations, changes, data.files)
     return BookBuild(book.name, lint, site.pages, site.warnings)
@@ -614,7 +634,9 @@ def write_book_site(
     terms = lint.terms
     assert terms is not None
     images = image_folder(read.book, project.root)
-    summary = build_site_summary(read.book, terms, title=book.display_title, edition=book.edition or "unknown")
+    summary = build_site_summary(
+        read.book, terms, title=book.display_title, edition=book.edition or "unknown", facts=lint.facts
+    )
     site = SiteInput(
         read.book,
         terms,
@@ -710,7 +732,7 @@ def _build_data_only(
         assert lint.terms is not None
         progress("Compiling the rule data…")
         translations = compare_translations(read, book, project.root, cache)
-        pending.append((output / book.folder, rule_files(read, lint.terms, book, translations)))
+        pending.append((output / book.folder, rule_files(read, lint, book, translations)))
         built.append(BookBuild(book.name, lint))
     with publish.release(output, wait=progress):
         publish.write_marker(output)

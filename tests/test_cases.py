@@ -9,6 +9,10 @@ from pathlib import Path
 
 import pytest
 
+from compiler.facts import MECHANIC_KINDS, Context
+from compiler.facts.kinds import NO_KIND, Problem, recognise
+from compiler.graph import TermGraph
+from compiler.mechanics import roll_tables
 from compiler.project import BookConfig
 from compiler.recipe import lint_book, read_book
 from compiler.report import Report, exit_code
@@ -28,3 +32,28 @@ def test_case_report_matches_golden(case: Path, update_golden: bool) -> None:
     if update_golden or not golden.exists():
         golden.write_text(output, encoding="utf-8")
     assert output == golden.read_text(encoding="utf-8")
+
+
+def test_every_check_of_the_mechanic_kinds_fails_in_a_golden_case() -> None:
+    """Each attribute check of the table of kinds is pinned by a golden case (one problem per annotation)."""
+    failing: set[tuple[str, str]] = set()
+    texts = ""
+    for case in CASE_DIRS:
+        texts += (case / "expected.txt").read_text(encoding="utf-8")
+        read = read_book([case / "book.xml"], ROOT)
+        terms = TermGraph(read.book)
+        context = Context(frozenset(terms.defined_terms()), frozenset(t.id for t in roll_tables(read.book)[0]))
+        for mechanic in read.book.mechanics:
+            attributes = {"name": mechanic.name, **dict(mechanic.attributes)}
+            kind = recognise(attributes)
+            if kind is not None and isinstance(problem := kind.read(attributes, context), Problem):
+                failing.add((kind.name, problem.attribute))
+    checked = {
+        (kind.name, attribute.name)
+        for kind in MECHANIC_KINDS
+        for attribute in kind.attributes
+        # A key attribute is never missing: it is how the kind was recognised.
+        if attribute.type.accepts or (attribute.required and attribute.name not in kind.key)
+    }
+    assert checked - failing == set()
+    assert NO_KIND in texts and "a reading must follow a roll of that name" in texts

@@ -141,12 +141,18 @@ def test_bundled_dtd_is_the_compilers_dtd() -> None:
     assert (ROOT / "rulebook_src" / "en" / "rulebook.dtd").read_text(encoding="utf-8") == shipped
 
 
-def test_docs_hold_every_rules_documentation(capsys: pytest.CaptureFixture[str]) -> None:
+def test_docs_hold_every_rules_documentation(capsys: pytest.CaptureFixture[str], update_golden: bool) -> None:
+    """docs/lint.md holds what `rulebook explain --markdown` prints (rewritten by `pytest --update-golden`)."""
     assert main(["explain", "--markdown"]) == 0
-    docs = (ROOT / "docs" / "lint.md").read_text(encoding="utf-8")
-    start = docs.index("<!-- rules:")
-    written = docs[docs.index("\n", start) + 1 : docs.index("<!-- /rules -->")]
-    assert written == capsys.readouterr().out, "run `rulebook explain --markdown` and paste it into docs/lint.md"
+    expected = capsys.readouterr().out
+    path = ROOT / "docs" / "lint.md"
+    docs = path.read_text(encoding="utf-8")
+    start = docs.index("\n", docs.index("<!-- rules:")) + 1
+    end = docs.index("<!-- /rules -->")
+    if update_golden:
+        path.write_text(docs[:start] + expected + docs[end:], encoding="utf-8")
+        return
+    assert docs[start:end] == expected, "run `pytest --update-golden` and read the diff of docs/lint.md"
 
 
 def test_docs_list_every_rule() -> None:

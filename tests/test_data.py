@@ -2,15 +2,25 @@
 
 from __future__ import annotations
 
+import copy
+import hashlib
 import json
+import re
 from pathlib import Path
-from typing import Any
+from types import UnionType
+from typing import Any, Literal, TypedDict, Union, get_args, get_origin, get_type_hints, is_typeddict
 
 import jsonschema
 import pytest
 
+from compiler.catalog.mechanics import INVALID_ANNOTATION
 from compiler.cli import main
-from compiler.data import build_rule_data, serialise
+from compiler.data import CONTENT_HASH_PLACEHOLDER, RuleData, build_rule_data, build_site_summary, serialise
+from compiler.data.shapes import RuleParts
+from compiler.dtd import dtd_text
+from compiler.facts import DATA_SEQUENCES, DATA_TABLES, MECHANIC_KINDS, VALUES, collect_rule_facts
+from compiler.facts.attributes import AttributeType
+from compiler.facts.kinds import describe_kinds
 from compiler.graph import TermGraph
 from compiler.project import BookConfig
 from compiler.recipe import read_book
@@ -278,3 +288,232 @@ def test_rules_json_carries_french_names_and_texts(tmp_path: Path, monkeypatch) 
     assert french["text"].startswith("Une figurine a une Ligne de Vue sur sa cible")
     assert terms["warband"]["translations"]["fr"]["name"] == "patrouille"
     assert terms["spell"]["translations"] == {}  # not in the terminology yet
+
+
+# -- the annotation tables, the DTD and the documentation say the same ------------------
+
+
+def _backticked(text: str) -> set[str]:
+    return set(re.findall(r"`([^`]+)`", text))
+
+
+def test_invalid_annotation_docs_list_what_the_tables_know() -> None:
+    doc = INVALID_ANNOTATION.doc
+
+    def listed(label: str) -> set[str]:
+        match = re.search(rf"{label}:(.*?)(?:\n\n|\n[A-Z])", doc, re.DOTALL)
+        assert match is not None, label
+        return _backticked(match.group(1))
+
+    assert listed("Known values") == set(VALUES)
+    assert listed("Known tables") == set(DATA_TABLES)
+    assert listed("Known sequences") == set(DATA_SEQUENCES)
+    assert listed("Mechanic kinds, by the attribute that makes them") == {
+        k for kind in MECHANIC_KINDS for k in kind.key
+    }
+
+
+def test_dtd_declares_the_attributes_of_every_mechanic_kind() -> None:
+    attlist = re.search(r"<!ATTLIST mechanic(.*?)>", dtd_text(), re.DOTALL)
+    assert attlist is not None
+    declared = {
+        name: set(choices.replace(" ", "").split("|")) if choices else set()
+        for name, choices in re.findall(r"^\s*([a-z-]+)\s+(?:CDATA|\(([^)]*)\))", attlist.group(1), re.MULTILINE)
+    }
+    types: dict[str, list[AttributeType]] = {}
+    for kind in MECHANIC_KINDS:
+        for attribute in kind.attributes:
+            types.setdefault(attribute.name, []).append(attribute.type)
+    assert set(declared) == set(types)
+    # The DTD enumerates an attribute exactly when every kind takes one of a few words for it.
+    enumerated = {
+        name: {c for t in found for c in t.choices} for name, found in types.items() if all(t.choices for t in found)
+    }
+    assert {name: choices for name, choices in declared.items() if choices} == enumerated
+
+
+def test_docs_describe_the_mechanic_kinds_of_the_table(update_golden: bool) -> None:
+    page = ROOT / "docs" / "data.md"
+    text = page.read_text(encoding="utf-8")
+    start = text.index("-->\n", text.index("<!-- generated from compiler/facts/kinds.py")) + len("-->\n")
+    end = text.index("<!-- end of the generated table -->")
+    if update_golden:
+        text = text[:start] + describe_kinds() + text[end:]
+        page.write_text(text, encoding="utf-8")
+    assert text[start:end] == describe_kinds()
+    row = next(
+        line
+        for line in (ROOT / "docs" / "format.md").read_text(encoding="utf-8").splitlines()
+        if line.startswith("| `mechanic`")
+    )
+    assert _backticked(row.split("|")[2]) == {a.name for kind in MECHANIC_KINDS for a in kind.attributes}
+
+
+# -- the typed rule data and its schema say the same -----------------------------------------
+
+_KINDS = {str: "string", int: "integer", bool: "boolean", type(None): "null", float: "number"}
+
+
+def _resolve(schema: dict[str, Any]) -> dict[str, Any]:
+    while "$ref" in schema:
+        schema = SCHEMA["$defs"][schema["$ref"].removeprefix("#/$defs/")]
+    return schema
+
+
+def _json_kind(value: object) -> str:
+    return _KINDS[type(value)]
+
+
+def _schema_alternatives(schema: dict[str, Any]) -> list[dict[str, Any]]:
+    """A schema as alternatives of one JSON kind each (``type: [string, null]`` is two)."""
+    schema = _resolve(schema)
+    if "oneOf" in schema or "anyOf" in schema:
+        return [alt for option in schema.get("oneOf", schema.get("anyOf")) for alt in _schema_alternatives(option)]
+    if "const" in schema:
+        return [{"type": _json_kind(schema["const"]), "enum": [schema["const"]]}]
+    if "enum" in schema:
+        kinds = sorted({_json_kind(v) for v in schema["enum"]})
+        return [{"type": k, "enum": [v for v in schema["enum"] if _json_kind(v) == k]} for k in kinds]
+    if isinstance(schema.get("type"), list):
+        return [{**schema, "type": kind} for kind in schema["type"]]
+    return [schema if "type" in schema else {**schema, "type": "object"}]
+
+
+def _hint_alternatives(hint: Any) -> list[Any]:
+    if get_origin(hint) in (Union, UnionType):
+        return [alt for arg in get_args(hint) for alt in _hint_alternatives(arg)]
+    if get_origin(hint) is Literal:
+        kinds = sorted({_json_kind(v) for v in get_args(hint)})
+        return [Literal[tuple(v for v in get_args(hint) if _json_kind(v) == k)] for k in kinds]
+    return [hint]
+
+
+def _hint_kind(hint: Any) -> str:
+    if is_typeddict(hint) or get_origin(hint) is dict:
+        return "object"
+    if get_origin(hint) is list:
+        return "array"
+    if get_origin(hint) is Literal:
+        return _json_kind(get_args(hint)[0])
+    return _KINDS[hint]
+
+
+def _mismatches(hint: Any, schema: dict[str, Any], path: str, seen: set[Any] | None = None) -> list[str]:
+    """Where a type and its schema disagree: JSON kinds, keys, required keys, enumerations."""
+    seen = set() if seen is None else seen
+    hints, schemas = _hint_alternatives(hint), _schema_alternatives(schema)
+    kinds, schema_kinds = [_hint_kind(h) for h in hints], [s["type"] for s in schemas]
+    if sorted(set(kinds)) != sorted(set(schema_kinds)):
+        return [f"{path}: the type is {sorted(set(kinds))}, the schema {sorted(set(schema_kinds))}"]
+    found: list[str] = []
+    for kind in sorted(set(kinds) - {"null"}):
+        typed = [h for h in hints if _hint_kind(h) == kind]
+        described = [s for s in schemas if s["type"] == kind]
+        if len(typed) > 1:  # content: one node type per discriminator, as the schema's if/then says
+            found += _discriminated(typed, described[0], path, seen)
+        else:
+            found += _same(typed[0], described[0], path, seen)
+    return found
+
+
+def _same(hint: Any, schema: dict[str, Any], path: str, seen: set[Any]) -> list[str]:
+    if "enum" in schema or get_origin(hint) is Literal:
+        values = set(get_args(hint)) if get_origin(hint) is Literal else None
+        return [] if values == set(schema.get("enum", values or ())) else [f"{path}: {values} vs {schema.get('enum')}"]
+    if get_origin(hint) is list:
+        return _mismatches(get_args(hint)[0], schema["items"], f"{path}[]", seen)
+    if get_origin(hint) is dict:
+        if "properties" in schema:
+            return [f"{path}: a dict of any keys, the schema names them"]
+        return _mismatches(get_args(hint)[1], schema["additionalProperties"], f"{path}.*", seen)
+    if is_typeddict(hint):
+        return _same_object(hint, schema, path, seen)
+    return []
+
+
+def _same_object(hint: Any, schema: dict[str, Any], path: str, seen: set[Any]) -> list[str]:
+    if (hint, id(schema)) in seen:  # each pair once: sections and content are recursive
+        return []
+    seen.add((hint, id(schema)))
+    fields = get_type_hints(hint)
+    properties = schema.get("properties", {})
+    found = []
+    if set(fields) != set(properties):
+        found.append(f"{path}: keys {sorted(set(fields) ^ set(properties))} are in only one of type and schema")
+    if set(hint.__required_keys__) != set(schema.get("required", ())):
+        found.append(f"{path}: required {sorted(hint.__required_keys__)} vs {sorted(schema.get('required', ()))}")
+    if schema.get("additionalProperties") is not False and "allOf" not in schema:
+        found.append(f"{path}: the schema allows other keys")
+    for key in sorted(set(fields) & set(properties)):
+        found += _mismatches(fields[key], properties[key], f"{path}.{key}", seen)
+    return found
+
+
+def _discriminated(hints: list[Any], schema: dict[str, Any], path: str, seen: set[Any]) -> list[str]:
+    """Typed dicts told apart by a ``type`` literal, against the schema's ``if type == ... then $ref``."""
+    cases = {rule["if"]["properties"]["type"]["const"]: rule["then"] for rule in schema.get("allOf", ())}
+    typed = {get_args(get_type_hints(h)["type"])[0]: h for h in hints}
+    if set(typed) != set(cases) or set(cases) != set(schema["properties"]["type"]["enum"]):
+        return [f"{path}: node types {sorted(typed)} vs {sorted(cases)}"]
+    return [
+        error
+        for name in sorted(typed)
+        for error in _same_object(typed[name], _resolve(cases[name]), f"{path}<{name}>", seen)
+    ]
+
+
+def test_rule_data_types_and_schema_agree() -> None:
+    assert _mismatches(RuleData, SCHEMA, "$") == []
+
+
+def test_the_type_check_sees_a_difference() -> None:
+    class Narrow(TypedDict):
+        id: str
+        die: int
+
+    class Loose(TypedDict):
+        pass
+
+    assert _mismatches(Narrow, SCHEMA["$defs"]["roll_table"], "$") == [
+        "$: keys ['bands', 'dice', 'form', 'section'] are in only one of type and schema",
+        "$: required ['die', 'id'] vs ['bands', 'dice', 'die', 'form', 'id', 'section']",
+        "$.die: the type is ['integer'], the schema ['string']",
+    ]
+    assert _mismatches(dict[str, Loose], SCHEMA["properties"]["terms"], "$")
+    assert _mismatches(Literal["up"] | None, {"enum": ["up", "down", None]}, "$") == ["$: {'up'} vs ['up', 'down']"]
+
+
+def test_site_summary_comes_from_the_same_builders() -> None:
+    read = read_book([BUNDLED_BOOK], ROOT)
+    terms = TermGraph(read.book)
+    facts = collect_rule_facts(read.book, terms)
+    full = build_rule_data(read.book, terms, title="T", edition="E", facts=facts)
+    summary = build_site_summary(read.book, terms, title="T", edition="E", facts=facts)
+    assert set(summary) <= set(full)
+    for key in RuleParts.__required_keys__:
+        assert summary[key] == full[key], key  # type: ignore[literal-required]
+    assert {**summary["book"], "content_hash": full["book"]["content_hash"]} == full["book"]
+    assert summary["terms"].keys() == full["terms"].keys()
+    for name, term in summary["terms"].items():
+        whole = full["terms"][name]
+        assert (term["name"], term["defined"]) == (whole["name"], whole["defined"])
+        assert term.get("definition", {}).get("text") == whole.get("definition", {}).get("text")
+
+
+def test_serialise_modifies_nothing_and_hashes_the_text() -> None:
+    read = read_book([BUNDLED_BOOK], ROOT)
+    data = build_rule_data(read.book, TermGraph(read.book), title="T", edition="E")
+    before = copy.deepcopy(data)
+    text = serialise(data)
+    assert data == before and serialise(data) == text
+    digest = json.loads(text)["book"]["content_hash"]
+    zeroed = text.replace(digest, CONTENT_HASH_PLACEHOLDER, 1)
+    assert digest == "sha256:" + hashlib.sha256(zeroed.encode("utf-8")).hexdigest()
+
+
+def test_translations_enter_as_an_argument() -> None:
+    read = read_book([BUNDLED_BOOK], ROOT)
+    translations = {"model": {"fr": {"name": "figurine", "text": "Une figurine."}}, "nothing": {"fr": {"name": "rien"}}}
+    terms = build_rule_data(read.book, TermGraph(read.book), title="T", edition="E", translations=translations)["terms"]
+    assert terms["model"]["translations"] == {"fr": {"name": "figurine", "text": "Une figurine."}}
+    assert terms["unit"]["translations"] == {} and "nothing" not in terms

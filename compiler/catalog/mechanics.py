@@ -42,16 +42,23 @@ INVALID_ANNOTATION = Rule(
 ## What it does
 Checks the machine-readable annotations that make prose rules data:
 `<value name="...">` must use a name the compiler knows, hold a whole
-number, and be given once; a `<table data="...">` must be a table the
-compiler knows, written the way that table is read; a `<mechanic>` must
-be a test named after its term (`pass`, `roll`, `always-fails`), a derived
-die (`divide`, `roll`, `round`) or the reroll limit (`max`).
+number, and be given once; a `<table data="...">` or `<sequence data="...">`
+must be one the compiler knows, and a data table written the way that table
+is read; a `<mechanic>` must be of a kind the compiler knows, with the
+attributes its kind takes (`rulebook dtd` shows them; docs/data.md lists every
+attribute's type, default and where it goes in `rules.json`).
 
 Known values: `game_turns`, `player_turns_each`, `characteristic_min`,
 `characteristic_max`, `max_points_below_limit`, `min_army_units`,
 `warband_max_points`, `warband_min_army_units`, `grand_army_min_points`.
 Known tables: `characteristics_profile`, `army_categories`,
 `warband_duplicate_limits`, `grand_army_duplicate_limits`.
+Known sequences: `pre_game_sequence`.
+Mechanic kinds, by the attribute that makes them: a test (`pass`), a derived
+die (`divide`), rerolls (`max`), modifier order (`order`), a repeated roll
+(`times`), a contest (`contest`), a roll in a chain (`against`), another
+reading of a roll (`reading`), an army-composition rule (`count-together`,
+`from`, `marks`, `whole-points`, `prices`).
 
 ## Why is this bad?
 The engine reads these numbers from `rules.json`, never from constants of

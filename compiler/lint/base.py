@@ -4,17 +4,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cached_property
-from typing import TYPE_CHECKING
 
+from compiler.facts import RuleFacts, collect_rule_facts
 from compiler.graph import TermGraph
 from compiler.model import Book
 from compiler.names import is_identifier
 from compiler.project import RESERVED_FOLDERS
 from compiler.suggest import Suggester
-
-if TYPE_CHECKING:
-    from compiler.diagnostics import Diagnostic
-    from compiler.mechanics import RollTable
 
 
 def is_checkable(name: str) -> bool:
@@ -32,6 +28,8 @@ class LintInput:
     """The images the sources show that the images folder holds (None: not checked)."""
     reserved: frozenset[str] = RESERVED_FOLDERS
     """Names a chapter may not take: the site's own pages and folders, the project's books, translations."""
+    facts: RuleFacts | None = None
+    """The book's annotations, if the recipe read them already (else read here, once, when a rule asks)."""
 
     @cached_property
     def term_suggester(self) -> Suggester:
@@ -42,11 +40,9 @@ class LintInput:
         return Suggester(self.terms.all_ids())
 
     @cached_property
-    def roll_tables(self) -> tuple[list[RollTable], list[Diagnostic]]:
-        """The book's roll tables and the problems found reading them (two rules need them)."""
-        from compiler.mechanics import roll_tables
-
-        return roll_tables(self.book)
+    def rule_facts(self) -> RuleFacts:
+        """The book's roll tables, values, data tables and mechanics, read once for every rule."""
+        return self.facts if self.facts is not None else collect_rule_facts(self.book, self.terms)
 
     @cached_property
     def dangling_suggester(self) -> Suggester:

@@ -60,7 +60,7 @@ class SiteInput:
 
     book: Book
     terms: TermGraph
-    data: dict[str, Any]
+    data: Mapping[str, Any]
     diagnostics: tuple[Diagnostic, ...]
     images: set[str] = field(default_factory=set)
     """Image files the sources provide (copied to ``images/``)."""

@@ -12,8 +12,4 @@ RULE = INVALID_ANNOTATION
 
 
 def check(lint: LintInput) -> Iterator[Diagnostic]:
-    from compiler.facts import collect_facts, collect_mechanics
-
-    yield from collect_facts(lint.book).diagnostics
-    tables = {table.id for table in lint.roll_tables[0]}
-    yield from collect_mechanics(lint.book, set(lint.terms.defined_terms()), tables)[1]
+    yield from lint.rule_facts.problems

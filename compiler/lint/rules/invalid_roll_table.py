@@ -12,4 +12,4 @@ RULE = INVALID_ROLL_TABLE
 
 
 def check(lint: LintInput) -> Iterator[Diagnostic]:
-    yield from lint.roll_tables[1]
+    yield from lint.rule_facts.roll_table_problems

@@ -1,0 +1,105 @@
+"""The terms of the rule data: names, definitions, places, uses and translations; and the site's anchors."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping
+
+from compiler.data.content import content_json
+from compiler.data.shapes import DefinedAt, TermData, TermSummary, TermTranslation
+from compiler.graph import TermGraph
+from compiler.model import Definition, Reference
+from compiler.names import is_identifier
+
+Translations = Mapping[str, Mapping[str, Mapping[str, str]]]
+"""Per term id, per language code: the translated ``name`` and, where aligned, ``text``."""
+
+
+def term_names(terms: TermGraph) -> list[str]:
+    """Every term defined or referred to, sorted."""
+    # Empty and invalid names are lint errors, and not terms: they stay out of the data.
+    return sorted(n for n in set(terms.defined_terms()) | set(terms.referenced_names()) if is_identifier(n))
+
+
+def term_summary(name: str, terms: TermGraph) -> TermSummary:
+    """What the site needs of a term: the same name, and definition text, as :func:`term_data` gives."""
+    definition = terms.definition(name)
+    entry: TermSummary = {
+        "name": _display_name(name, _forms(terms.references_to(name))),
+        "defined": definition is not None,
+    }
+    if definition is not None:
+        entry["definition"] = {"text": definition.plain_text()}
+    return entry
+
+
+def term_data(name: str, terms: TermGraph, read_first: list[str], translations: Translations) -> TermData:
+    definition = terms.definition(name)
+    references = terms.references_to(name)
+    forms = _forms(references)
+    entry: TermData = {
+        "id": name,
+        "name": _display_name(name, forms),
+        "surface_forms": sorted(forms),
+        "defined": definition is not None,
+        "dangling": definition is None,
+        "unused": definition is not None and not any(r.definition != name for r in references),
+        "uses": terms.terms_used_by(name),
+        "used_by_terms": terms.terms_using(name),
+        "used_in_sections": terms.sections_using(name),
+        "read_first": read_first,
+        "reference_count": len(references),
+        "translations": {language: _translation(names) for language, names in translations.get(name, {}).items()},
+    }
+    if definition is not None:
+        entry["definition"] = {"text": definition.plain_text(), "content": content_json(definition.children)}
+        entry["defined_at"] = _defined_at(definition, terms)
+        entry["parent"] = definition.parent
+        entry["nested"] = sorted({node.name for node in definition.children if isinstance(node, Definition)})
+    return entry
+
+
+def _translation(names: Mapping[str, str]) -> TermTranslation:
+    entry: TermTranslation = {"name": names["name"]}
+    if "text" in names:
+        entry["text"] = names["text"]
+    return entry
+
+
+def _forms(references: tuple[Reference, ...]) -> Counter[str]:
+    return Counter(" ".join(r.text.split()) for r in references if r.text.strip())
+
+
+def _display_name(name: str, forms: Counter[str]) -> str:
+    """The most common capitalised display form (``Line of Sight``), else the name in title case."""
+    capitalised = [(count, form) for form, count in forms.items() if form[:1].isupper()]
+    if capitalised:
+        return max(capitalised, key=lambda pair: (pair[0], -len(pair[1]), pair[1]))[1]
+    return name.replace("_", " ").capitalize()
+
+
+def _defined_at(definition: Definition, terms: TermGraph) -> DefinedAt:
+    span = definition.span
+    path = section_path(terms, definition.section_id)
+    return {
+        "file": span.path,
+        "line": span.line,
+        "column": span.column,
+        "section": definition.section_id,
+        "section_path": path,
+        "anchor": term_anchor(definition.name, path[0] if path else definition.section_id),
+    }
+
+
+def section_path(terms: TermGraph, section_id: str) -> list[str]:
+    """Section ids from the chapter down to ``section_id``."""
+    return [section.id for section in terms.section_chain(section_id)]
+
+
+def section_anchor(section_id: str, chapter_id: str) -> str:
+    """Where a section is on the site: its chapter's page, at its id."""
+    return f"{chapter_id}/#{section_id}"
+
+
+def term_anchor(name: str, chapter_id: str) -> str:
+    return f"{chapter_id}/#term-{name}"

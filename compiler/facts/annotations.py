@@ -1,0 +1,117 @@
+"""A book's ``<mechanic>`` annotations, checked and made data by the table of kinds (:mod:`compiler.facts.kinds`)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, NamedTuple, TypeVar
+
+from compiler.catalog.mechanics import INVALID_ANNOTATION
+from compiler.diagnostics import Diagnostic
+from compiler.facts.attributes import Context, Values
+from compiler.facts.kinds import (
+    ARMY_RULES,
+    CONTEST,
+    DERIVED_DIE,
+    MODIFIERS,
+    NO_KIND,
+    READING,
+    REPEAT,
+    REROLLS,
+    ROLL,
+    TEST,
+    MechanicKind,
+    Problem,
+    recognise,
+)
+from compiler.facts.shapes import ArmyRules, Mechanics, Reading, Roll
+from compiler.model import Book, Mechanic
+
+T = TypeVar("T")
+
+
+class _Checked(NamedTuple):
+    kind: MechanicKind[Any]
+    mechanic: Mechanic
+    values: Values
+
+
+@dataclass(frozen=True, slots=True)
+class MechanicsData:
+    """What a book's ``<mechanic>`` annotations make, and a diagnostic for each that cannot be read."""
+
+    mechanics: Mechanics
+    army_rules: ArmyRules
+    diagnostics: tuple[Diagnostic, ...]
+
+
+def collect_mechanics(book: Book, context: Context) -> MechanicsData:
+    """Every annotation recognised, checked and made data; the lint reports the diagnostics."""
+    checked: list[_Checked] = []
+    problems: list[Diagnostic] = []
+    for mechanic in book.mechanics:
+        attributes = {"name": mechanic.name, **dict(mechanic.attributes)}
+        kind = recognise(attributes)
+        if kind is None:
+            problems.append(_diagnostic(mechanic, NO_KIND))
+        elif isinstance(values := kind.read(attributes, context), Problem):
+            problems.append(_diagnostic(mechanic, values.message))
+        else:
+            checked.append(_Checked(kind, mechanic, values))
+    rolls, unread = _rolls(checked)
+    problems.extend(_diagnostic(r, "a reading must follow a roll of that name (`against`)") for r in unread)
+    mechanics: Mechanics = {
+        "tests": _by_name(TEST, checked),
+        "dice": _by_name(DERIVED_DIE, checked, str.upper),
+        "rerolls": _last(REROLLS, checked),
+        "modifiers": _last(MODIFIERS, checked),
+        "repeats": _by_name(REPEAT, checked),
+        "contests": _by_name(CONTEST, checked),
+        "rolls": rolls,
+    }
+    return MechanicsData(mechanics, _army_rules(checked), tuple(problems))
+
+
+def _produced(kind: MechanicKind[T], checked: Sequence[_Checked]) -> list[tuple[Mechanic, T]]:
+    return [(c.mechanic, kind.produce(c.mechanic, c.values)) for c in checked if c.kind is kind]
+
+
+def _by_name(kind: MechanicKind[T], checked: Sequence[_Checked], key: Callable[[str], str] = str) -> dict[str, T]:
+    """By the annotation's name; a name given twice keeps the last."""
+    return {key(mechanic.name): entry for mechanic, entry in _produced(kind, checked)}
+
+
+def _last(kind: MechanicKind[T], checked: Sequence[_Checked]) -> T | None:
+    produced = _produced(kind, checked)
+    return produced[-1][1] if produced else None
+
+
+def _rolls(checked: Sequence[_Checked]) -> tuple[dict[str, Roll], list[Mechanic]]:
+    """The rolls with their other readings, and the readings of no roll."""
+    rolls = _by_name(ROLL, checked)
+    readings: dict[str, list[Reading]] = {}
+    unread: list[Mechanic] = []
+    for mechanic, reading in _produced(READING, checked):
+        if mechanic.name in rolls:
+            readings.setdefault(mechanic.name, []).append(reading)
+        else:
+            unread.append(mechanic)
+    return {name: {**roll, "readings": readings.get(name, [])} for name, roll in rolls.items()}, unread
+
+
+def _army_rules(checked: Sequence[_Checked]) -> ArmyRules:
+    """The army's rules; a rule given twice keeps the last, marks add up."""
+    rules: ArmyRules = {"count_together": [], "general": None, "marked": {}, "whole_points": None, "slash_prices": []}
+    for _, part in _produced(ARMY_RULES, checked):
+        rules = {**rules, **part, "marked": rules["marked"] | part.get("marked", {})}
+    return rules
+
+
+def _diagnostic(mechanic: Mechanic, problem: str) -> Diagnostic:
+    return INVALID_ANNOTATION.diagnostic(
+        f"mechanic `{mechanic.name}`: {problem}",
+        mechanic.span,
+        target=mechanic.name,
+        help="see `rulebook dtd` for the mechanic annotations",
+        section_id=mechanic.section_id,
+    )

@@ -1,0 +1,162 @@
+"""The types of a mechanic annotation's attributes: what each accepts, how it is read, what a bad one is told."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from compiler.mechanics import Dice, parse_dice
+
+_WHOLE = r"[1-9]\d*"
+
+
+@dataclass(frozen=True, slots=True)
+class Context:
+    """What some attributes are checked against: the book's defined terms and its roll tables' ids."""
+
+    defined: frozenset[str]
+    tables: frozenset[str]
+
+
+@dataclass(frozen=True, slots=True)
+class AttributeType:
+    """A kind of attribute value (dice notation, a whole number, a defined term...)."""
+
+    description: str
+    """What a value looks like, for the documentation."""
+    accepts: Callable[[str, Context], bool] | None = None
+    """None: any text."""
+    problem: Callable[[str, str, Context], str] = lambda name, *_: f"`{name}` is missing"
+    """The message for a value it does not accept, or a required one missing: ``(attribute, value, context)``."""
+    choices: tuple[str, ...] = ()
+    """The words it accepts, for a type that is one of a few (the DTD enumerates them)."""
+
+
+def dice(example: str) -> AttributeType:
+    """Dice notation (``D6``, ``2D6``)."""
+    return AttributeType(
+        f"dice notation such as {example}",
+        lambda value, _: parse_dice(value) is not None,
+        lambda name, *_: f"`{name}` must be dice notation such as {example}",
+    )
+
+
+def one_of(*choices: str) -> AttributeType:
+    """One of a few words."""
+    listed = " or ".join(choices) if len(choices) == 2 else "one of " + ", ".join(choices)
+    return AttributeType(
+        listed, lambda value, _: value in choices, lambda name, *_: f"`{name}` must be {listed}", choices
+    )
+
+
+def each_once(*choices: str) -> AttributeType:
+    """Every one of a few words, once each, in an order."""
+    return AttributeType(
+        f"each of {', '.join(choices)} once, in order",
+        lambda value, _: sorted(value.split()) == sorted(choices),
+        lambda name, *_: f"`{name}` must name each of {', '.join(choices)} once",
+    )
+
+
+def matching(pattern: str, description: str, problem: str) -> AttributeType:
+    """Text the whole of which matches a regular expression."""
+    regex = re.compile(pattern)
+    return AttributeType(
+        description, lambda value, _: regex.fullmatch(value) is not None, lambda name, *_: f"`{name}` {problem}"
+    )
+
+
+WHOLE_NUMBER = matching(_WHOLE, "a whole number", "must be a whole number")
+WHOLE_NUMBERS = AttributeType(
+    "whole numbers",
+    lambda value, _: all(re.fullmatch(_WHOLE, v) for v in value.split()),
+    lambda name, *_: f"`{name}` must list whole numbers",
+)
+EXPRESSION = matching(
+    r"\s*[a-z0-9_]+(\s*[-+]\s*[a-z0-9_]+)*\s*",
+    "names and whole numbers added or subtracted (defense + penetration, 6 - cover)",
+    "must add or subtract names and whole numbers (defense + penetration, 6 - cover)",
+)
+BOARD_SIZE = matching(r"[1-9]\d*x[1-9]\d*", "a board size such as 36x48", "is a board size such as 36x48")
+TERM = AttributeType(
+    "a defined term",
+    lambda value, context: value in context.defined,
+    lambda name, value, _: f"`{name}` must name a defined term (`{value}` is not defined)",
+)
+ROLL_TABLE = AttributeType(
+    "a roll table's id",
+    lambda value, context: value in context.tables,
+    lambda name, _, context: (
+        f"`{name}` must name a roll table of the book ({', '.join(sorted(context.tables)) or 'there is none'})"
+    ),
+)
+
+
+def names(at_least: int = 0) -> AttributeType:
+    """Names separated by spaces."""
+    if at_least == 0:
+        return AttributeType("names")
+    return AttributeType(
+        f"{at_least} names or more",
+        lambda value, _: len(value.split()) >= at_least,
+        lambda name, *_: f"`{name}` must give {at_least} names or more",
+    )
+
+
+NAMES = names()
+NAME = AttributeType("a name")
+TEXT = AttributeType("text")
+
+
+@dataclass(frozen=True, slots=True)
+class Attribute:
+    """One attribute a kind of annotation takes (``name`` stands for the annotation's own name)."""
+
+    name: str
+    type: AttributeType
+    required: bool = False
+    """Missing, it is as wrong as a value its type does not accept."""
+    default: str | None = None
+    """The value when it is not given."""
+    problem: str | None = None
+    """The message for a bad value, where the type's would not say what is wrong."""
+
+    def check(self, value: str | None, context: Context) -> str | None:
+        """What is wrong with ``value`` (None: not given), or None."""
+        if value is None and not self.required:
+            return None
+        text = value or ""
+        if value is not None and (self.type.accepts is None or self.type.accepts(text, context)):
+            return None
+        return self.problem or self.type.problem(self.name, text, context)
+
+
+@dataclass(frozen=True, slots=True)
+class Values:
+    """The attributes of an annotation that passed their checks, defaults filled in, read by type."""
+
+    values: dict[str, str]
+    """By attribute name; only the attributes the kind declares, and only those given or defaulted."""
+
+    def text(self, name: str) -> str:
+        """A required or defaulted attribute, as written."""
+        return self.values[name]
+
+    def optional(self, name: str) -> str | None:
+        return self.values.get(name)
+
+    def number(self, name: str) -> int | None:
+        value = self.values.get(name)
+        return None if value is None else int(value)
+
+    def numbers(self, name: str) -> list[int]:
+        return [int(v) for v in self.values.get(name, "").split()]
+
+    def names(self, name: str) -> list[str]:
+        return self.values.get(name, "").split()
+
+    def dice(self, name: str) -> Dice:
+        found = parse_dice(self.values[name])
+        assert found is not None, f"`{name}` passed its check as dice notation"
+        return found
