@@ -13,7 +13,6 @@ import lxml.html
 import pytest
 
 from compiler.cli import main
-
 from tests.conftest import serve
 
 ALERT = "<script>alert(1)</script>"
