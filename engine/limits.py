@@ -1,0 +1,52 @@
+"""The engine's stated limits: every question inside them is answered in well under a second.
+
+Each limit is checked once, where its input enters: dice notation when it is read (from the command
+line or from ``rules.json``), the rule data when it is loaded, an army list when it is read, the
+number of attacks when an attack is asked for. Past a limit the engine refuses with a
+:class:`~engine.errors.LimitError` naming it. docs/engine.md ("Limits") gives each limit, why that
+number, and the measured worst case inside it.
+"""
+
+from __future__ import annotations
+
+MAX_DICE = 100
+"""Dice in one roll (the 100 of ``100D6``)."""
+MAX_SIDES = 100
+"""Sides of a die (``D100``); a die made from another (a D3 from a D6) is made from one such die."""
+MAX_REPEATS = 100
+"""The most a repeated roll's count (``times="2D3"``: at most 6) may come to."""
+MAX_WALK = 1000
+"""Lines of a pre-game walk's transcript (the main book's has 25)."""
+MAX_CHAIN = 20
+"""Rolls in an attack chain, other readings included."""
+MAX_ATTACKS = 1000
+"""Attacks in one ``engine attack`` question."""
+MAX_UNITS = 1000
+"""Units in an army list."""
+MAX_ITEMS = 100
+"""Upgrades, and marks, of one unit in an army list."""
+MAX_POINTS = 1_000_000
+"""Points anywhere in an army list: the limit, a unit's cost, an upgrade's price."""
+MAX_ARMY_BYTES = 1_000_000
+"""Size of an army list file."""
+MAX_RULES_BYTES = 16_000_000
+"""Size of a ``rules.json`` file."""
+
+
+def read_bounded(digits: str, limit: int) -> int | None:
+    """The whole number ``digits`` writes, or None past ``limit`` (a huge number is never read whole)."""
+    significant = digits.lstrip("0") or "0"
+    if len(significant) > len(str(limit)):
+        return None
+    value = int(significant)
+    return value if value <= limit else None
+
+
+def shown(digits: str) -> str:
+    """A number as a message shows it: an absurdly long one is cut, with its length."""
+    return digits if len(digits) <= 20 else f"{digits[:8]}... ({len(digits)} digits)"
+
+
+def the_limit(limit: int, unit: str) -> str:
+    """The end of every limit message: which limit, in the words of docs/engine.md."""
+    return f"the engine's limit is {limit:,} {unit} (see Limits in docs/engine.md)"
