@@ -217,7 +217,7 @@ def _add_engine(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -
     kinds = odds.add_subparsers(title="what", required=True, metavar="KIND")
     test = kinds.add_parser("test", help="the chance to pass a test, such as leadership_test --value 7")
     test.add_argument("test", help="the test's term id (characteristic_test, leadership_test)")
-    test.add_argument("--value", type=int, required=True, help="the tested value")
+    test.add_argument("--value", type=int, help="the tested value (a test whose target the book fixes needs none)")
     test.add_argument("--reroll-failed", action="store_true", help="a failed test is rerolled (once)")
     test.set_defaults(odds="test")
     roll = kinds.add_parser("roll", help="the distribution of a roll, such as 2D6, D3 or 2D3")
@@ -587,8 +587,10 @@ def _run_diff(args: argparse.Namespace) -> int:
 def _engine_rules(args: argparse.Namespace) -> Any:
     from engine.rules import load_rules
 
+    if args.rules:
+        return load_rules(args.rules)
     config = load_config()
-    return load_rules(args.rules or (config.output or config.root / "site") / "rules.json")
+    return load_rules((config.output or config.root / "site") / "rules.json")
 
 
 def _run_engine_odds(args: argparse.Namespace) -> int:

@@ -12,6 +12,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from compiler.assets import available_images, image_folder
 from compiler.config import Config, Linking
@@ -21,7 +22,9 @@ from compiler.lint import apply_settings, run_book_rules
 from compiler.lint.base import LintInput
 from compiler.model import Book, Document
 from compiler.source import SourceText, display_path
-from compiler.xml_source import SourceResult, read_xml_file
+
+if TYPE_CHECKING:  # lxml is imported only to read XML: the engine's commands never load it
+    from compiler.xml_source import SourceResult
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,6 +94,8 @@ def _read_book(paths: Sequence[Path], root: Path | None, language: str, linking:
 
             result = read_text_file(path, shown, language=language)
         else:
+            from compiler.xml_source import read_xml_file
+
             result = read_xml_file(path, shown, language=language)
         diagnostics.extend(result.diagnostics)
         if result.source is not None:
@@ -113,6 +118,7 @@ def find_terms(result: SourceResult, linking: Linking | None) -> SourceResult:
     if not configured and any(s.number for s in document.sections):
         return result
     from compiler.autolink import emphasis_terms, heading_terms, link_document
+    from compiler.xml_source import SourceResult
 
     linking = linking or Linking()
     terms = heading_terms(document)
