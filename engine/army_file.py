@@ -26,8 +26,8 @@ from yaml.constructor import ConstructorError, SafeConstructor
 from yaml.nodes import MappingNode, Node, ScalarNode
 from yaml.resolver import Resolver
 
-from engine.errors import LimitError, RulesError
-from engine.limits import MAX_ARMY_BYTES, MAX_ITEMS, MAX_POINTS, MAX_UNITS, shown, the_limit
+from engine.errors import RulesError
+from engine.limits import MAX_ARMY_BYTES, MAX_ITEMS, MAX_POINTS, MAX_UNITS, over, shown
 
 try:
     from yaml._yaml import CParser as _Parser
@@ -71,7 +71,7 @@ def _read_text(path: Path) -> str:
     except OSError as error:
         raise RulesError(f"cannot read {path}: {error.strerror}") from error
     if len(raw) > MAX_ARMY_BYTES:
-        raise LimitError(f"{path} is larger than {MAX_ARMY_BYTES:,} bytes; {the_limit(MAX_ARMY_BYTES, 'bytes')}")
+        raise over(f"{path} is too large", MAX_ARMY_BYTES, "bytes for an army list")
     try:
         return raw.decode("utf-8")
     except UnicodeDecodeError as error:
@@ -163,14 +163,14 @@ def _checked(data: Any, path: Path) -> dict[str, Any]:
     if not isinstance(data, dict) or "points_limit" not in data:
         raise RulesError(f"{path}: an army list needs a whole-number `points_limit`")
     limit = data["points_limit"]
-    if not isinstance(limit, int) or isinstance(limit, bool):
-        raise RulesError(f"{path}: an army list needs a whole-number `points_limit`, not {_kind(limit)}")
     _points(limit, f"{path}: `points_limit`", lowest=1)
+    if not isinstance(limit, int):
+        raise RulesError(f"{path}: `points_limit` must be a whole number, not {limit}")
     units = data.get("units")
     if not isinstance(units, list) or not all(isinstance(u, dict) for u in units[: MAX_UNITS + 1]):
         raise RulesError(f"{path}: `units` must be a list of units")
     if len(units) > MAX_UNITS:
-        raise LimitError(f"{path}: {len(units)} units; {the_limit(MAX_UNITS, 'units in an army list')}")
+        raise over(f"{path}: {len(units)} units", MAX_UNITS, "units in an army list")
     for index, unit in enumerate(units, 1):
         _check_unit(unit, f"{path}: unit {index}")
     return data
@@ -190,7 +190,7 @@ def _check_unit(unit: dict[str, Any], where: str) -> None:
         if not isinstance(items, list):
             raise RulesError(f"{where}: `{key}` must be a list")
         if len(items) > MAX_ITEMS:
-            raise LimitError(f"{where}: {len(items)} {key}; {the_limit(MAX_ITEMS, f'{key} of a unit')}")
+            raise over(f"{where}: {len(items)} {key}", MAX_ITEMS, f"{key} of a unit")
     if not all(isinstance(mark, str) for mark in unit.get("marks", [])):
         raise RulesError(f"{where}: `marks` must be a list of names")
     for number, upgrade in enumerate(unit.get("upgrades", []), 1):
@@ -213,12 +213,12 @@ def _points(value: Any, where: str, lowest: int = 0) -> None:
     if isinstance(value, bool) or not isinstance(value, int | float | Unreadable):
         raise RulesError(f"{where} must be a number, not {_kind(value)}")
     if isinstance(value, Unreadable) and value.text.strip("+-").isdigit():
-        raise LimitError(f"{where} is {shown(value.text)}; {the_limit(MAX_POINTS, 'points')}")
+        raise over(f"{where} is {shown(value.text)}", MAX_POINTS, "points")
     if isinstance(value, Unreadable) or not math.isfinite(value):
         text = value.text if isinstance(value, Unreadable) else str(value)
         raise RulesError(f"{where} is {text}, not a number of points")
     if value > MAX_POINTS:
-        raise LimitError(f"{where} is {shown(str(value))}; {the_limit(MAX_POINTS, 'points')}")
+        raise over(f"{where} is {shown(str(value))}", MAX_POINTS, "points")
     if value < lowest:
         raise RulesError(f"{where} is {value}; it must be at least {lowest}")
 
@@ -230,6 +230,8 @@ def _kind(value: Any) -> str:
     """What a value is, in a message's words."""
     if value is None:
         return "missing"
+    if isinstance(value, Unreadable):
+        return value.text
     if isinstance(value, bool):
         return str(value).lower()
     if isinstance(value, str):

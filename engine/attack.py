@@ -20,8 +20,7 @@ from math import comb
 from typing import Any
 
 from engine.dice import Distribution, Ways, add_dice, chance, fraction_text, parse_notation, ways
-from engine.errors import LimitError
-from engine.limits import MAX_ATTACKS, shown, the_limit
+from engine.limits import MAX_ATTACKS, MAX_DIGITS, over, shown
 from engine.rules import Rules, RulesError
 
 
@@ -94,7 +93,7 @@ def check_attacks(count: int) -> None:
     if count < 0:
         raise RulesError("the number of attacks must be 0 or more")
     if count > MAX_ATTACKS:
-        raise LimitError(f"{shown(str(count))} attacks; {the_limit(MAX_ATTACKS, 'attacks')}")
+        raise over(f"{shown(str(count))} attacks", MAX_ATTACKS, "attacks")
 
 
 @dataclass
@@ -123,6 +122,14 @@ def _run(rules: Rules, chain: dict[str, Any], count: int, values: dict[str, int]
         # Saves: the defender takes the best one they have (a cover roll needs a cover value).
         chances = [_chance(m, values, derived, known) for m in options if m["instead_of"] is None or _given(m, values)]
         per_attack *= 1 - max(chances)
+    digits = count * len(str(per_attack.denominator))
+    if digits > MAX_DIGITS:
+        raise over(
+            f"{count} attacks, each costing a point with chance {fraction_text(per_attack)}, make an exact answer "
+            f"of {digits} digits",
+            MAX_DIGITS,
+            "digits",
+        )
     lost = _binomial(count, per_attack)
     for mechanic in chain.values():
         if mechanic["threshold"] is not None and mechanic["step"] is None:

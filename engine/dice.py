@@ -17,7 +17,7 @@ from itertools import accumulate, chain, repeat
 from typing import Any
 
 from engine.errors import LimitError, RulesError
-from engine.limits import MAX_DICE, MAX_SIDES, read_bounded, shown, the_limit
+from engine.limits import MAX_DICE, MAX_SIDES, over, read_bounded, shown
 
 Distribution = dict[int, Fraction]
 
@@ -78,15 +78,16 @@ NOTHING = Ways(0, (1,), 1)
 def parse_notation(text: str) -> Notation:
     """Read ``NdS``; past the dice limits, refuse naming the limit."""
     match = _NOTATION.fullmatch(text.strip())
+    quoted = shown(text, "characters")
     if match is None:
-        raise RulesError(f"`{text}` is not dice notation: a count of dice, D and their sides, as in 3D8")
+        raise RulesError(f"`{quoted}` is not dice notation: a count of dice, D and their sides, as in 3D8")
     count_digits, sides_digits = match.group("count") or "1", match.group("sides")
     count = read_bounded(count_digits, MAX_DICE)
     if count is None:
-        raise LimitError(f"`{text}` rolls {shown(count_digits)} dice; {the_limit(MAX_DICE, 'dice in one roll')}")
+        raise over(f"`{quoted}` rolls {shown(count_digits)} dice", MAX_DICE, "dice in one roll")
     sides = read_bounded(sides_digits, MAX_SIDES)
     if sides is None:
-        raise LimitError(f"`{text}` rolls dice of {shown(sides_digits)} sides; {the_limit(MAX_SIDES, 'sides')}")
+        raise over(f"`{quoted}` rolls dice of {shown(sides_digits)} sides", MAX_SIDES, "sides")
     return Notation(count, sides)
 
 

@@ -9,6 +9,8 @@ number, and the measured worst case inside it.
 
 from __future__ import annotations
 
+from engine.errors import LimitError
+
 MAX_DICE = 100
 """Dice in one roll (the 100 of ``100D6``)."""
 MAX_SIDES = 100
@@ -17,19 +19,23 @@ MAX_REPEATS = 100
 """The most a repeated roll's count (``times="2D3"``: at most 6) may come to."""
 MAX_WALK = 1000
 """Lines of a pre-game walk's transcript (the main book's has 25)."""
-MAX_CHAIN = 20
-"""Rolls in an attack chain, other readings included."""
-MAX_ATTACKS = 1000
+MAX_CHAIN = 10
+"""Rolls in an attack chain, other readings included (each reading is answered again)."""
+MAX_CHAIN_DICE = 10
+"""Dice in one roll of an attack chain, the dice a failure adds included."""
+MAX_ATTACKS = 100
 """Attacks in one ``engine attack`` question."""
-MAX_UNITS = 1000
+MAX_DIGITS = 300
+"""Digits of an attack's exact answer: attacks x the digits of one attack's chance's denominator."""
+MAX_UNITS = 200
 """Units in an army list."""
 MAX_ITEMS = 100
 """Upgrades, and marks, of one unit in an army list."""
 MAX_POINTS = 1_000_000
 """Points anywhere in an army list: the limit, a unit's cost, an upgrade's price."""
-MAX_ARMY_BYTES = 1_000_000
+MAX_ARMY_BYTES = 100_000
 """Size of an army list file."""
-MAX_RULES_BYTES = 16_000_000
+MAX_RULES_BYTES = 1_000_000
 """Size of a ``rules.json`` file."""
 
 
@@ -42,11 +48,12 @@ def read_bounded(digits: str, limit: int) -> int | None:
     return value if value <= limit else None
 
 
-def shown(digits: str) -> str:
-    """A number as a message shows it: an absurdly long one is cut, with its length."""
-    return digits if len(digits) <= 20 else f"{digits[:8]}... ({len(digits)} digits)"
+def shown(text: str, unit: str = "digits") -> str:
+    """A number or a name as a message shows it: an absurdly long one is cut, with its length."""
+    return text if len(text) <= 20 else f"{text[:8]}... ({len(text)} {unit})"
 
 
-def the_limit(limit: int, unit: str) -> str:
-    """The end of every limit message: which limit, in the words of docs/engine.md."""
-    return f"the engine's limit is {limit:,} {unit} (see Limits in docs/engine.md)"
+def over(what: str, limit: int, unit: str) -> LimitError:
+    """The error for a question or a file past a limit: what it asked for, then the limit in the words of
+    docs/engine.md."""
+    return LimitError(f"{what}; the engine's limit is {limit:,} {unit} (see Limits in docs/engine.md)")

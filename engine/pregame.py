@@ -17,8 +17,7 @@ from itertools import islice
 from typing import Any
 
 from engine.dice import parse_notation, single_die
-from engine.errors import LimitError
-from engine.limits import MAX_WALK, the_limit
+from engine.limits import MAX_WALK, over
 from engine.rules import BookTest, Rules, RulesError
 
 Ask = Callable[[str, int, int], int]
@@ -92,7 +91,7 @@ def pregame(rules: Rules, dice: Dice, options: Options | None = None) -> list[Ev
     game = _Game(rules, dice, options, _sections(data["sections"]), _index(rules, options))
     events = list(islice(_walk(game, sequence, "", set()), MAX_WALK + 1))
     if len(events) > MAX_WALK:
-        raise LimitError(f"the pre-game walk goes on past {MAX_WALK:,} lines; {the_limit(MAX_WALK, 'lines')}")
+        raise over("the pre-game walk goes on longer", MAX_WALK, "lines of a pre-game walk")
     return events
 
 

@@ -10,9 +10,8 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from engine.dice import derived_die, parse_notation, passes, single_die
-from engine.errors import LimitError
 from engine.errors import RulesError as RulesError
-from engine.limits import MAX_CHAIN, MAX_REPEATS, MAX_RULES_BYTES, the_limit
+from engine.limits import MAX_CHAIN, MAX_CHAIN_DICE, MAX_REPEATS, MAX_RULES_BYTES, over
 from engine.schema import SCHEMA_PATH, check_schema
 
 # What each engine mechanic implements, by term id: the lint's binding check (and
@@ -116,7 +115,7 @@ def _read(path: Path) -> bytes:
     except OSError as error:
         raise RulesError(f"cannot read {path}: {error.strerror} (run `rulebook build` first)") from error
     if len(raw) > MAX_RULES_BYTES:
-        raise LimitError(f"{path} is larger than {MAX_RULES_BYTES:,} bytes; {the_limit(MAX_RULES_BYTES, 'bytes')}")
+        raise over(f"{path} is too large", MAX_RULES_BYTES, "bytes for a rules.json")
     return raw
 
 
@@ -151,7 +150,11 @@ def _check_limits(data: dict[str, Any], path: Path) -> None:
     for where, notation in notations:
         if notation is not None:
             with _at(path, where):
-                parse_notation(notation)
+                dice = parse_notation(notation)
+                if where.startswith("mechanics.rolls.") and dice.count > MAX_CHAIN_DICE:
+                    raise over(
+                        f"`{notation}` rolls {dice.count} dice", MAX_CHAIN_DICE, "dice in a roll of an attack chain"
+                    )
     tables = {table["id"] for table in data["roll_tables"]}
     for name, repeat in mechanics["repeats"].items():
         with _at(path, f"mechanics.repeats.{name}.table"):
@@ -161,11 +164,11 @@ def _check_limits(data: dict[str, Any], path: Path) -> None:
             times = parse_notation(repeat["times"])
             most = times.count * single_die(times.sides, derived).faces()[-1]
             if most > MAX_REPEATS:
-                raise LimitError(f"`{repeat['times']}` can come to {most} repeats; {the_limit(MAX_REPEATS, 'repeats')}")
+                raise over(f"`{repeat['times']}` can come to {most} repeats", MAX_REPEATS, "repeats")
     chain = len(mechanics["rolls"]) + sum(len(r["readings"]) for r in mechanics["rolls"].values())
     with _at(path, "mechanics.rolls"):
         if chain > MAX_CHAIN:
-            raise LimitError(f"{chain} rolls and readings in a chain; {the_limit(MAX_CHAIN, 'in a chain')}")
+            raise over(f"{chain} rolls and readings", MAX_CHAIN, "rolls and readings in a chain")
 
 
 @contextmanager
