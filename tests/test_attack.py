@@ -20,6 +20,7 @@ from engine.attack import attack
 from engine.rules import Rules, RulesError, load_rules
 
 from .conftest import ROOT
+from .test_engine import private_cache  # noqa: F401  (autouse: a private cache folder)
 
 FIREBALL = {"accuracy": 3, "power": 2, "defense": 2, "penetration": 2, "courage": 7}
 D6 = range(1, 7)
