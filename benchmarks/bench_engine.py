@@ -8,13 +8,15 @@
 - ``rulebook --version``,
 
 for N pairs, printing each pair's times and ratio and the median of the ratios. *Warm*: the
-verdict cache (``$XDG_CACHE_HOME/rulebook``, here a temporary folder) already knows this
-``rules.json``, as after the first question; *cold*: a new cache folder for every engine run, as
-for the first question after a build.
+cache (``$XDG_CACHE_HOME/rulebook``, here a temporary folder) already knows this ``rules.json``
+is valid, as for every question after the first; *cold*: it does not, but holds the compiled
+validator, as for the first question after a build; *empty*: a new cache folder for every engine
+run, as for the very first question on a machine.
 
 ``limits``: for each of the engine's limits (docs/engine.md, "Limits"), the worst question it
 accepts, on rule data made for it where the book's own cannot reach the limit; median wall and CPU
-time (user + system) of whole commands, warm and cold; and a check that one step past is refused.
+time (user + system) of whole commands, warm and cold; and a check that one step past is refused
+(exit 2).
 
 Usage: python benchmarks/bench_engine.py [speed|limits] [--pairs 15] [--repeat 5] [--markdown]
 """
@@ -63,18 +65,28 @@ def build_rules(out: Path, book: str | None = None, source: Path | None = None) 
     return next(out.rglob("rules.json"))
 
 
+def cold(cache: Path) -> Path:
+    """``cache`` without its verdicts: the validator stays compiled, as after a new build of ``rules.json``."""
+    (cache / "rulebook" / "valid-rules.txt").unlink(missing_ok=True)
+    return cache
+
+
 def speed(work: Path, pairs: int) -> dict[str, Any]:
     rules = build_rules(work / "main")
     question = [RULEBOOK, "engine", "--rules", str(rules), "odds", "test", "leadership_test", "--value", "7"]
     version = [RULEBOOK, "--version"]
-    warm_cache = work / "cache"
-    run(question, work, warm_cache)
+    cache = work / "cache"
+    run(question, work, cache)
+    kinds: dict[str, Callable[[int], Path]] = {
+        "warm": lambda n: cache,
+        "cold": lambda n: cold(cache),
+        "empty": lambda n: work / f"empty-{n}",
+    }
     result: dict[str, Any] = {}
-    for label in ("warm", "cold"):
+    for label, folder in kinds.items():
         rows = []
         for n in range(pairs):
-            cache = warm_cache if label == "warm" else work / f"cold-{n}"
-            engine_s, _ = run(question, work, cache)
+            engine_s, _ = run(question, work, folder(n))
             version_s, _ = run(version, work, cache)
             rows.append((engine_s, version_s, engine_s / version_s))
             print(
@@ -83,6 +95,7 @@ def speed(work: Path, pairs: int) -> dict[str, Any]:
                 file=sys.stderr,
             )
         result[label] = rows
+    run(question, work, cache)
     return result
 
 
@@ -234,19 +247,17 @@ def limit_cases(work: Path) -> list[tuple[str, list[str], tuple[int, ...]]]:
 
 def limits(work: Path, repeat: int) -> list[dict[str, Any]]:
     rows = []
+    cache = work / "cache"
     for name, argv, expect in limit_cases(work):
-        cache = work / "cache"
-        cold = [
-            run(argv, work, work / f"cold-{name}-{n}".replace(" ", "_").replace("/", "_"), expect)
-            for n in range(repeat)
-        ]
+        run(argv, work, cache, expect)
         warm = [run(argv, work, cache, expect) for _ in range(repeat)]
+        fresh = [run(argv, work, cold(cache), expect) for _ in range(repeat)]
         row = {
             "case": name,
             "warm_wall": statistics.median(w for w, _ in warm),
             "warm_cpu": statistics.median(c for _, c in warm),
-            "cold_wall": statistics.median(w for w, _ in cold),
-            "cold_cpu": statistics.median(c for _, c in cold),
+            "cold_wall": statistics.median(w for w, _ in fresh),
+            "cold_cpu": statistics.median(c for _, c in fresh),
         }
         print(
             f"{name}: warm {row['warm_wall']:.2f} s ({row['warm_cpu']:.2f} CPU), "

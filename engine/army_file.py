@@ -27,7 +27,7 @@ from yaml.nodes import MappingNode, Node, ScalarNode
 from yaml.resolver import Resolver
 
 from engine.errors import RulesError
-from engine.limits import MAX_ARMY_BYTES, MAX_ITEMS, MAX_POINTS, MAX_UNITS, over, shown
+from engine.limits import MAX_ARMY_BYTES, MAX_ITEMS, MAX_POINTS, MAX_UNITS, over, read_file, shown
 
 try:
     from yaml._yaml import CParser as _Parser
@@ -44,7 +44,7 @@ except ImportError:  # PyYAML built without libyaml
 
 
 MAX_DEPTH = 20
-"""Nesting of an army list (an upgrade of a unit of the list is 4 deep)."""
+"""Nesting of an army list (an upgrade of a unit of the list is 5 deep)."""
 _LONGEST_NUMBER = 20
 """Digits past which a number is not read whole: no army needs them, and reading them can be slow."""
 _PRICE = re.compile(r"^\s*\d+(\.\d+)?(\s*/\s*\d+(\.\d+)?)*\s*$")
@@ -65,13 +65,7 @@ def read_army(path: Path) -> dict[str, Any]:
 
 
 def _read_text(path: Path) -> str:
-    try:
-        with path.open("rb") as file:
-            raw = file.read(MAX_ARMY_BYTES + 1)
-    except OSError as error:
-        raise RulesError(f"cannot read {path}: {error.strerror}") from error
-    if len(raw) > MAX_ARMY_BYTES:
-        raise over(f"{path} is too large", MAX_ARMY_BYTES, "bytes for an army list")
+    raw = read_file(path, MAX_ARMY_BYTES, "an army list")
     try:
         return raw.decode("utf-8")
     except UnicodeDecodeError as error:

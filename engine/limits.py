@@ -9,7 +9,9 @@ number, and the measured worst case inside it.
 
 from __future__ import annotations
 
-from engine.errors import LimitError
+from pathlib import Path
+
+from engine.errors import LimitError, RulesError
 
 MAX_DICE = 100
 """Dice in one roll (the 100 of ``100D6``)."""
@@ -57,3 +59,15 @@ def over(what: str, limit: int, unit: str) -> LimitError:
     """The error for a question or a file past a limit: what it asked for, then the limit in the words of
     docs/engine.md."""
     return LimitError(f"{what}; the engine's limit is {limit:,} {unit} (see Limits in docs/engine.md)")
+
+
+def read_file(path: Path, limit: int, kind: str, hint: str = "") -> bytes:
+    """A file's bytes, never reading more than ``limit``: a larger file is refused, naming the limit."""
+    try:
+        with path.open("rb") as file:
+            raw = file.read(limit + 1)
+    except OSError as error:
+        raise RulesError(f"cannot read {path}: {error.strerror}{hint}") from error
+    if len(raw) > limit:
+        raise over(f"{path} is too large", limit, f"bytes for {kind}")
+    return raw

@@ -11,7 +11,7 @@ from typing import Any, NoReturn
 
 from engine.dice import derived_die, parse_notation, passes, single_die
 from engine.errors import RulesError as RulesError
-from engine.limits import MAX_CHAIN, MAX_CHAIN_DICE, MAX_REPEATS, MAX_RULES_BYTES, over
+from engine.limits import MAX_CHAIN, MAX_CHAIN_DICE, MAX_REPEATS, MAX_RULES_BYTES, over, read_file
 from engine.schema import SCHEMA_PATH, check_schema
 
 # What each engine mechanic implements, by term id: the lint's binding check (and
@@ -109,14 +109,7 @@ def load_rules(path: Path) -> Rules:
 
 
 def _read(path: Path) -> bytes:
-    try:
-        with path.open("rb") as file:
-            raw = file.read(MAX_RULES_BYTES + 1)
-    except OSError as error:
-        raise RulesError(f"cannot read {path}: {error.strerror} (run `rulebook build` first)") from error
-    if len(raw) > MAX_RULES_BYTES:
-        raise over(f"{path} is too large", MAX_RULES_BYTES, "bytes for a rules.json")
-    return raw
+    return read_file(path, MAX_RULES_BYTES, "a rules.json", " (run `rulebook build` first)")
 
 
 def _json(raw: bytes, path: Path) -> Any:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import os
 from fractions import Fraction
 from pathlib import Path
 
@@ -26,18 +27,20 @@ FIREBALL = {"accuracy": 3, "power": 2, "defense": 2, "penetration": 2, "courage"
 D6 = range(1, 7)
 
 
-@pytest.fixture(scope="module")
-def rules(tmp_path_factory: pytest.TempPathFactory) -> Rules:
-    out = tmp_path_factory.mktemp("other-game")
+def compile_other_game(out: Path) -> Rules:
+    """The other game's rule data, built from the project's configuration."""
     cwd = Path.cwd()
     try:
-        import os
-
         os.chdir(ROOT)
         assert main(["build", "-q", "--data-only", "--book", "other-game", "--output", str(out)]) == 0
     finally:
         os.chdir(cwd)
     return load_rules(out / "other-game" / "rules.json")
+
+
+@pytest.fixture(scope="module")
+def rules(tmp_path_factory: pytest.TempPathFactory) -> Rules:
+    return compile_other_game(tmp_path_factory.mktemp("other-game"))
 
 
 def loses_a_point(hit: int, injury: int, save: int, cover_save: int | None, values: dict[str, int]) -> bool:

@@ -8,7 +8,6 @@ whose target the book fixes, the book's answer with a note.
 from __future__ import annotations
 
 import json
-import os
 import shutil
 from collections.abc import Callable
 from pathlib import Path
@@ -18,7 +17,8 @@ import pytest
 
 from compiler.cli import main
 from engine.rules import Rules
-from tests.conftest import BUNDLED_BOOK, ROOT
+from tests.conftest import BUNDLED_BOOK
+from tests.test_attack import compile_other_game
 from tests.test_engine import compile_rules, private_cache  # noqa: F401  (autouse: a private cache folder)
 
 LIMIT = "the engine's limit is"
@@ -32,14 +32,7 @@ def rules(tmp_path_factory: pytest.TempPathFactory) -> Rules:
 
 @pytest.fixture(scope="module")
 def other_game(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    out = tmp_path_factory.mktemp("other-game")
-    cwd = Path.cwd()
-    os.chdir(ROOT)
-    try:
-        assert main(["build", "-q", "--data-only", "--book", "other-game", "--output", str(out)]) == 0
-    finally:
-        os.chdir(cwd)
-    return out / "other-game" / "rules.json"
+    return compile_other_game(tmp_path_factory.mktemp("other-game")).path
 
 
 def refused(capsys: pytest.CaptureFixture[str], argv: list[str], *words: str) -> str:
