@@ -648,12 +648,7 @@ def _ask_die(why: str, low: int, high: int) -> int:
 def _run_engine_attack(args: argparse.Namespace) -> int:
     from engine import attack
 
-    values = {}
-    for given in args.value:
-        name, _, number = given.partition("=")
-        if not name or not number.lstrip("-").isdigit():
-            raise UsageError(f"--value takes NAME=N, such as accuracy=3 (not `{given}`)")
-        values[name.strip()] = int(number)
+    values = attack.read_values(args.value)
     if args.attacks < 0:
         raise UsageError("--attacks must be 0 or more")
     result = attack.attack(_engine_rules(args), args.attacks, values)

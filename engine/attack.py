@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import operator
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from fractions import Fraction
 from itertools import accumulate, repeat
@@ -20,7 +21,7 @@ from math import comb
 from typing import Any
 
 from engine.dice import Distribution, Ways, add_dice, chance, fraction_text, parse_notation, ways
-from engine.limits import MAX_ATTACKS, MAX_DIGITS, over, shown
+from engine.limits import MAX_ATTACKS, MAX_DIGITS, over, read_number, shown
 from engine.rules import Rules, RulesError
 
 
@@ -171,6 +172,19 @@ def _chance(mechanic: dict[str, Any], values: dict[str, int], derived: dict[str,
 
 
 _TOKEN = re.compile(r"\s*([-+])?\s*([a-z0-9_]+)")
+_GIVEN = re.compile(r"(?P<name>[^=]+)=(?P<number>-?\d+)")
+
+
+def read_values(given: Iterable[str]) -> dict[str, int]:
+    """The values a player gives as ``NAME=N`` (``accuracy=3``), each number within the engine's limit."""
+    values = {}
+    for text in given:
+        match = _GIVEN.fullmatch(text.strip())
+        if match is None or not match.group("name").strip():
+            raise RulesError(f"--value takes NAME=N, such as accuracy=3 (not `{shown(text, 'characters')}`)")
+        name = match.group("name").strip()
+        values[name] = read_number(match.group("number"), f"the value of `{shown(name, 'characters')}`")
+    return values
 
 
 def _given(mechanic: dict[str, Any], values: dict[str, int]) -> bool:

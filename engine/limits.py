@@ -29,6 +29,8 @@ MAX_ATTACKS = 100
 """Attacks in one ``engine attack`` question."""
 MAX_DIGITS = 300
 """Digits of an attack's exact answer: attacks x the digits of one attack's chance's denominator."""
+MAX_VALUE = 1_000_000
+"""A number typed into a question as text: a modifier's (``+3``), a value an attack is rolled against."""
 MAX_UNITS = 200
 """Units in an army list."""
 MAX_ITEMS = 100
@@ -48,6 +50,14 @@ def read_bounded(digits: str, limit: int) -> int | None:
         return None
     value = int(significant)
     return value if value <= limit else None
+
+
+def read_number(digits: str, what: str) -> int:
+    """A number a question gives as text (``-3``), refused past :data:`MAX_VALUE` either way."""
+    value = read_bounded(digits.lstrip("+-"), MAX_VALUE)
+    if value is None:
+        raise over(f"{what} is {shown(digits)}", MAX_VALUE, "either way for a number in a question")
+    return -value if digits.startswith("-") else value
 
 
 def shown(text: str, unit: str = "digits") -> str:

@@ -105,6 +105,17 @@ def test_an_exact_answer_too_long_to_write_is_refused(
     refused(capsys, ["engine", "--rules", str(hostile), "attack", "--attacks", "100", *values], f"{LIMIT} 300 digits")
 
 
+def test_numbers_typed_into_a_question_are_bounded(
+    rules: Rules, other_game: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    huge = "9" * 5000
+    words = ["is 99999999... (5000 digits)", f"{LIMIT} 1,000,000 either way for a number in a question"]
+    argv = ["engine", "--rules", str(rules.path), "modify", "--value", "3", "--mod", f"set {huge}"]
+    refused(capsys, argv, "the number in `set 9999... (5004 characters)`", *words)
+    argv = ["engine", "--rules", str(other_game), "attack", "--attacks", "1", "--value", f"accuracy={huge}"]
+    refused(capsys, argv, "the value of `accuracy`", *words)
+
+
 # Rule data -------------------------------------------------------------------------------------
 
 
