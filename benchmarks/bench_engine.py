@@ -86,12 +86,12 @@ def speed(work: Path, pairs: int) -> dict[str, Any]:
     for label, folder in kinds.items():
         rows = []
         for n in range(pairs):
-            engine_s, _ = run(question, work, folder(n))
-            version_s, _ = run(version, work, cache)
-            rows.append((engine_s, version_s, engine_s / version_s))
+            engine_s, engine_cpu = run(question, work, folder(n))
+            version_s, version_cpu = run(version, work, cache)
+            rows.append((engine_s, version_s, engine_s / version_s, engine_cpu / version_cpu))
             print(
                 f"{label} pair {n + 1}: engine {engine_s * 1000:.0f} ms, --version {version_s * 1000:.0f} ms, "
-                f"ratio {engine_s / version_s:.2f}",
+                f"ratio {engine_s / version_s:.2f} (CPU {engine_cpu / version_cpu:.2f})",
                 file=sys.stderr,
             )
         result[label] = rows
@@ -280,12 +280,13 @@ def main() -> int:
         if args.what in ("speed", "both"):
             result = speed(work, args.pairs)
             for label, rows in result.items():
-                ratios = [r for _, _, r in rows]
+                ratios = [r for _, _, r, _ in rows]
                 print(f"\n{label}: ratios of pairs " + ", ".join(f"{r:.2f}" for r in ratios))
                 print(
-                    f"{label}: median engine {statistics.median(e for e, _, _ in rows) * 1000:.0f} ms, "
-                    f"median --version {statistics.median(v for _, v, _ in rows) * 1000:.0f} ms, "
-                    f"median of ratios {statistics.median(ratios):.2f}x"
+                    f"{label}: median engine {statistics.median(e for e, _, _, _ in rows) * 1000:.0f} ms, "
+                    f"median --version {statistics.median(v for _, v, _, _ in rows) * 1000:.0f} ms, "
+                    f"median of ratios {statistics.median(ratios):.2f}x, "
+                    f"median of CPU ratios {statistics.median(c for _, _, _, c in rows):.2f}x"
                 )
         if args.what in ("limits", "both"):
             rows = limits(work, args.repeat)
