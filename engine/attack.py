@@ -109,20 +109,7 @@ _Chances = dict[tuple[str, str, int], Fraction]
 
 def _run(rules: Rules, chain: dict[str, Any], count: int, values: dict[str, int], known: _Chances) -> _Result:
     derived = rules.data["mechanics"]["dice"]
-    steps: dict[int, list[dict[str, Any]]] = {}
-    for mechanic in chain.values():
-        if mechanic["step"] is not None:
-            steps.setdefault(mechanic["step"], []).append(mechanic)
-    per_attack = Fraction(1)
-    for step in sorted(steps):
-        options = steps[step]
-        if not any(m["cancels"] for m in options):
-            for mechanic in options:
-                per_attack *= _chance(mechanic, values, derived, known)
-            continue
-        # Saves: the defender takes the best one they have (a cover roll needs a cover value).
-        chances = [_chance(m, values, derived, known) for m in options if m["instead_of"] is None or _given(m, values)]
-        per_attack *= 1 - max(chances)
+    per_attack = _per_attack(chain, values, derived, known)
     digits = count * len(str(per_attack.denominator))
     if digits > MAX_DIGITS:
         raise over(
@@ -136,6 +123,25 @@ def _run(rules: Rules, chain: dict[str, Any], count: int, values: dict[str, int]
         if mechanic["threshold"] is not None and mechanic["step"] is None:
             lost = _threshold(mechanic, lost, _chance(mechanic, values, derived, known), derived)
     return _Result(lost.distribution(), per_attack)
+
+
+def _per_attack(chain: dict[str, Any], values: dict[str, int], derived: dict[str, Any], known: _Chances) -> Fraction:
+    """The chance one attack costs a point: the rolls of each step in turn."""
+    steps: dict[int, list[dict[str, Any]]] = {}
+    for mechanic in chain.values():
+        if mechanic["step"] is not None:
+            steps.setdefault(mechanic["step"], []).append(mechanic)
+    per_attack = Fraction(1)
+    for step in sorted(steps):
+        options = steps[step]
+        if not any(m["cancels"] for m in options):
+            for mechanic in options:
+                per_attack *= _chance(mechanic, values, derived, known)
+            continue
+        # Saves: the defender takes the best one they have (a cover roll needs a cover value).
+        chances = [_chance(m, values, derived, known) for m in options if m["instead_of"] is None or _given(m, values)]
+        per_attack *= 1 - max(chances, default=Fraction(0))
+    return per_attack
 
 
 def _binomial(count: int, p: Fraction) -> Ways:

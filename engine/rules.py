@@ -127,41 +127,48 @@ def _json(raw: bytes, path: Path) -> Any:
 
 
 def _check_limits(data: dict[str, Any], path: Path) -> None:
-    """Every roll the data names is read once here, so no question on it can go past the dice limits."""
+    """Every roll the data names is read once here, so no question on loaded data meets one past a limit."""
     mechanics = data["mechanics"]
-    derived = mechanics["dice"]
-    for name, rule in derived.items():
+    for name, rule in mechanics["dice"].items():
         with _at(path, f"mechanics.dice.{name}"):
             derived_die(name, rule)
-    notations = [
-        *((f"mechanics.tests.{name}.roll", test["roll"]) for name, test in mechanics["tests"].items()),
-        *((f"mechanics.contests.{name}.roll", c["roll"]) for name, c in mechanics["contests"].items()),
-        *((f"mechanics.rolls.{name}.roll", r["roll"]) for name, r in mechanics["rolls"].items()),
-        *((f"mechanics.rolls.{name}.fail_adds", r["fail_adds"]) for name, r in mechanics["rolls"].items()),
-        *((f"roll_tables[{i}].die", table["die"]) for i, table in enumerate(data["roll_tables"])),
-    ]
-    for where, notation in notations:
-        if notation is not None:
-            with _at(path, where):
-                dice = parse_notation(notation)
-                if where.startswith("mechanics.rolls.") and dice.count > MAX_CHAIN_DICE:
-                    raise over(
-                        f"`{notation}` rolls {dice.count} dice", MAX_CHAIN_DICE, "dice in a roll of an attack chain"
-                    )
+    for where, notation in _notations(data):
+        with _at(path, where):
+            dice = parse_notation(notation)
+            if where.startswith("mechanics.rolls.") and dice.count > MAX_CHAIN_DICE:
+                raise over(f"`{notation}` rolls {dice.count} dice", MAX_CHAIN_DICE, "dice in a roll of an attack chain")
+    _check_repeats(data, path)
+    chain = len(mechanics["rolls"]) + sum(len(r["readings"]) for r in mechanics["rolls"].values())
+    with _at(path, "mechanics.rolls"):
+        if chain > MAX_CHAIN:
+            raise over(f"{chain} rolls and readings", MAX_CHAIN, "rolls and readings in a chain")
+
+
+def _notations(data: dict[str, Any]) -> Iterator[tuple[str, str]]:
+    """(where, notation) of every roll in the data but the derived dice and the repeated rolls' counts."""
+    mechanics = data["mechanics"]
+    for kind in ("tests", "contests", "rolls"):
+        for name, mechanic in mechanics[kind].items():
+            yield f"mechanics.{kind}.{name}.roll", mechanic["roll"]
+    for name, roll in mechanics["rolls"].items():
+        if roll["fail_adds"] is not None:
+            yield f"mechanics.rolls.{name}.fail_adds", roll["fail_adds"]
+    for index, table in enumerate(data["roll_tables"]):
+        yield f"roll_tables[{index}].die", table["die"]
+
+
+def _check_repeats(data: dict[str, Any], path: Path) -> None:
+    """A repeated roll rolls on a table of the book, at most :data:`MAX_REPEATS` times."""
     tables = {table["id"] for table in data["roll_tables"]}
-    for name, repeat in mechanics["repeats"].items():
+    for name, repeat in data["mechanics"]["repeats"].items():
         with _at(path, f"mechanics.repeats.{name}.table"):
             if repeat["table"] not in tables:
                 raise RulesError(f"`{repeat['table']}` is not a roll table of this book")
         with _at(path, f"mechanics.repeats.{name}.times"):
             times = parse_notation(repeat["times"])
-            most = times.count * single_die(times.sides, derived).faces()[-1]
+            most = times.count * single_die(times.sides, data["mechanics"]["dice"]).faces()[-1]
             if most > MAX_REPEATS:
                 raise over(f"`{repeat['times']}` can come to {most} repeats", MAX_REPEATS, "repeats")
-    chain = len(mechanics["rolls"]) + sum(len(r["readings"]) for r in mechanics["rolls"].values())
-    with _at(path, "mechanics.rolls"):
-        if chain > MAX_CHAIN:
-            raise over(f"{chain} rolls and readings", MAX_CHAIN, "rolls and readings in a chain")
 
 
 @contextmanager
