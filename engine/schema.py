@@ -41,13 +41,24 @@ _VERSION = b"rulebook valid rules.json 1\n"
 def check_schema(raw: bytes, data: Any, schema: bytes, path: Path) -> None:
     """Refuse data that does not follow ``schema``, saying where; a known-valid content is not checked again."""
     folder = cache_folder()
-    digest = hashlib.sha256(_VERSION + hashlib.sha256(schema).digest() + raw).hexdigest()
-    if folder is not None and digest in _remembered(folder):
+    if folder is not None and _digest(raw, schema) in _remembered(folder):
         return
     _validate(data, schema, folder, path)
+    remember_valid(raw, schema)
+
+
+def remember_valid(raw: bytes, schema: bytes) -> None:
+    """Remember that ``raw`` follows ``schema``: for the engine once it has checked, or for a build that has
+    (it checks the data it writes against the same schema), so that the first question after it is quick."""
+    folder = cache_folder()
     if folder is not None:
+        digest = _digest(raw, schema)
         kept = [digest, *(d for d in _remembered(folder) if d != digest)][:REMEMBERED]
         _write(folder / "valid-rules.txt", ("\n".join(kept) + "\n").encode("ascii"))
+
+
+def _digest(raw: bytes, schema: bytes) -> str:
+    return hashlib.sha256(_VERSION + hashlib.sha256(schema).digest() + raw).hexdigest()
 
 
 def cache_folder() -> Path | None:

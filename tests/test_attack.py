@@ -114,3 +114,10 @@ def test_cli_json(rules: Rules, capsys: pytest.CaptureFixture[str]) -> None:
     assert out["per_attack"] == "5/18" and out["distribution"] == {"0": "13/18", "1": "5/18"}
     assert {rule["term"] for rule in out["rules"]} == {"hit", "injury", "defense_roll", "using_cover", "courage"}
     assert main(["engine", "--rules", str(rules.path), "attack", "--attacks", "1", "--value", "accuracy"]) == 2
+
+
+def test_a_save_that_needs_a_value_not_given_saves_nothing(rules: Rules) -> None:
+    data = json.loads(json.dumps(rules.data))
+    del data["mechanics"]["rolls"]["defense_roll"]  # only the cover roll is left, and no cover value is given
+    result = attack(Rules(data, rules.path), 1, FIREBALL)
+    assert result.per_attack == Fraction(4, 6) * Fraction(5, 6)

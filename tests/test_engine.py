@@ -315,3 +315,14 @@ def test_an_engine_question_imports_none_of_the_site_builders(rules: Rules, tmp_
     done = subprocess.run([sys.executable, "-c", script], cwd=tmp_path, env=env, capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines()[-1] == "[]"
+
+
+def test_data_a_build_remembers_as_valid_is_not_checked_again(
+    rules: Rules, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from engine import schema
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    schema.remember_valid(rules.path.read_bytes(), schema.SCHEMA_PATH.read_bytes())
+    monkeypatch.setattr(schema, "_validate", lambda *args: pytest.fail("checked again"))
+    assert load_rules(rules.path).data == rules.data
