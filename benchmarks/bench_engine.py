@@ -127,15 +127,15 @@ def band_per_result(data: dict[str, Any]) -> None:
 
 
 def long_walk(data: dict[str, Any]) -> None:
-    """Nine repeated rolls of 100D1 (always 100) on a table rolled with 100D100: 900 table rolls."""
+    """Nine repeated rolls of 100D1 (always 100) on a 100D100 table of a band per result: 900 table rolls."""
     repeats = data["mechanics"]["repeats"]
     first = next(iter(repeats.values()))
     repeats.clear()
     for n in range(9):
         repeats[f"repeat_{n}"] = {**first, "times": "100D1", "board": None}
     table = next(t for t in data["roll_tables"] if t["id"] == first["table"])
-    table.update(die="100D100", dice={"count": 100, "sides": 100})
-    table["bands"][-1]["max"] = 10000
+    bands = [{"min": n, "max": n, "result": f"r{n}", "term": None} for n in range(10000, 99, -1)]
+    table.update(die="100D100", dice={"count": 100, "sides": 100}, bands=bands)
 
 
 def long_chain(data: dict[str, Any]) -> None:
@@ -225,7 +225,11 @@ def limit_cases(work: Path) -> list[tuple[str, list[str], tuple[int, ...]]]:
         ("dice: a 100D100 table, 9,901 bands", [*engine, str(bands), "odds", "table", "building_battlefield"], ok),
         ("past: 101D6", [*engine, str(main), "odds", "roll", "101D6"], refused),
         ("past: D101", [*engine, str(main), "odds", "roll", "D101"], refused),
-        ("repeats and walk: 9 x 100 rolls of 100D100", [*engine, str(walk), "pregame", "--seed=1"], ok),
+        (
+            "repeats and walk: 9 x 100 rolls on a 100D100 table of 9,901 bands",
+            [*engine, str(walk), "pregame", "--seed=1"],
+            ok,
+        ),
         ("attacks: 100, the book's chain", [*engine, str(other), "attack", "--attacks=100", *values, "--json"], ok),
         (
             "attacks: 100, 10 rolls and readings, +10D100",

@@ -118,9 +118,16 @@ class _Game:
     options: Options
     places: dict[str, dict[str, Any]]
     here: dict[str, _Here]
+    bands: dict[str, dict[int, dict[str, Any]]] = field(default_factory=dict)
+    """For each table rolled so far, the band each total falls in."""
 
     def anchor(self, section: str | None) -> str | None:
         return self.places.get(section or "", {}).get("anchor")
+
+    def band(self, table: dict[str, Any], total: int) -> dict[str, Any] | None:
+        if table["id"] not in self.bands:
+            self.bands[table["id"]] = _first_bands(table, self.rules.data["mechanics"]["dice"])
+        return self.bands[table["id"]].get(total)
 
 
 def _index(rules: Rules, options: Options) -> dict[str, _Here]:
@@ -187,10 +194,41 @@ def _table_roll(game: _Game, table: dict[str, Any], number: str, why: str) -> Ev
     rules = game.rules
     rolled = game.dice.roll(table["die"], why, rules.data["mechanics"]["dice"])
     total = sum(rolled)
-    band = next((b for b in table["bands"] if b["min"] <= total <= b["max"]), None)
+    band = game.band(table, total)
     result = band["result"] if band else f"no result for {total}"
     cited = [rules.cite(band["term"])] if band and band.get("term") else []
     return Event(number, f"{why}: {table['die']} rolled {total}", game.anchor(table["section"]), rolled, result, cited)
+
+
+def _first_bands(table: dict[str, Any], derived: dict[str, Any]) -> dict[int, dict[str, Any]]:
+    """Each total the table's die can roll, and the first band (in the data's order) that takes it.
+
+    Every total is given once, skipping those taken with "the next total not yet taken" links, so a table
+    of many overlapping bands costs its bands plus its totals, not their product.
+    """
+    dice = parse_notation(table["die"])
+    faces = single_die(dice.sides, derived).faces()
+    low, high = dice.count * faces[0], dice.count * faces[-1]
+    following = list(range(high - low + 2))
+    taken: dict[int, dict[str, Any]] = {}
+    for band in table["bands"]:
+        start, stop = max(band["min"], low) - low, min(band["max"], high) - low
+        index = _untaken(following, start) if start <= stop else stop + 1
+        while index <= stop:
+            taken[low + index] = band
+            following[index] = index + 1
+            index = _untaken(following, index + 1)
+    return taken
+
+
+def _untaken(following: list[int], index: int) -> int:
+    """The first total not yet taken from ``index`` on, shortening the links walked."""
+    found = index
+    while following[found] != found:
+        found = following[found]
+    while following[index] != found:
+        following[index], index = found, following[index]
+    return found
 
 
 def _test_roll(rules: Rules, test: BookTest, target: int, number: str, dice: Dice) -> Event:
