@@ -11,7 +11,7 @@ from typing import Any, NoReturn
 
 from engine.dice import derived_die, parse_notation, passes, single_die
 from engine.errors import RulesError as RulesError
-from engine.limits import MAX_CHAIN, MAX_CHAIN_DICE, MAX_REPEATS, MAX_RULES_BYTES, over, read_file
+from engine.limits import MAX_CHAIN, MAX_CHAIN_DICE, MAX_REPEATS, MAX_RULES_BYTES, over, read_file, read_number
 from engine.schema import SCHEMA_PATH, check_schema
 
 # What each engine mechanic implements, by term id: the lint's binding check (and
@@ -138,6 +138,7 @@ def _check_limits(data: dict[str, Any], path: Path) -> None:
             if where.startswith("mechanics.rolls.") and dice.count > MAX_CHAIN_DICE:
                 raise over(f"`{notation}` rolls {dice.count} dice", MAX_CHAIN_DICE, "dice in a roll of an attack chain")
     _check_repeats(data, path)
+    _check_numbers(data, path)
     chain = len(mechanics["rolls"]) + sum(len(r["readings"]) for r in mechanics["rolls"].values())
     with _at(path, "mechanics.rolls"):
         if chain > MAX_CHAIN:
@@ -169,6 +170,21 @@ def _check_repeats(data: dict[str, Any], path: Path) -> None:
             most = times.count * single_die(times.sides, data["mechanics"]["dice"]).faces()[-1]
             if most > MAX_REPEATS:
                 raise over(f"`{repeat['times']}` can come to {most} repeats", MAX_REPEATS, "repeats")
+
+
+def _check_numbers(data: dict[str, Any], path: Path) -> None:
+    """The order of modifiers places every kind; a 0-X multiplier ("1/2") is a fraction within the limits."""
+    modifiers = data["mechanics"]["modifiers"]
+    with _at(path, "mechanics.modifiers.order"):
+        if modifiers is not None and sorted(set(modifiers["order"])) != ["add", "multiply", "set"]:
+            raise RulesError("the order of modifiers must place each of set, multiply and add")
+    for i, variant in enumerate(data["army_composition"]["variants"]):
+        for j, row in enumerate(variant["duplicate_limits"]):
+            with _at(path, f"army_composition.variants[{i}].duplicate_limits[{j}].multiplier"):
+                if row["multiplier"] is not None:
+                    *_, denominator = (read_number(part, "a multiplier") for part in row["multiplier"].split("/"))
+                    if denominator == 0:
+                        raise RulesError(f"`{row['multiplier']}` divides by zero")
 
 
 @contextmanager

@@ -135,6 +135,10 @@ def _missing_table(data: dict[str, Any]) -> None:
     data["mechanics"]["repeats"]["additional_terrain"]["table"] = "nowhere"
 
 
+def _multiplier(data: dict[str, Any], text: str) -> None:
+    data["army_composition"]["variants"][0]["duplicate_limits"][-1]["multiplier"] = text
+
+
 @pytest.mark.parametrize(
     ("change", "words"),
     [
@@ -143,6 +147,12 @@ def _missing_table(data: dict[str, Any]) -> None:
         (_table_die, ["`roll_tables[0].die`: `1000D6` rolls 1000 dice", f"{LIMIT} 100 dice"]),
         (_derived_from_two, ["`mechanics.dice.D3`", "made from `2D6`", "makes one from one die"]),
         (_missing_table, ["`mechanics.repeats.additional_terrain.table`", "`nowhere` is not a roll table"]),
+        (lambda d: _multiplier(d, "1/0"), ["duplicate_limits[6].multiplier`: `1/0` divides by zero"]),
+        (lambda d: _multiplier(d, "9" * 5000), ["a multiplier is 99999999... (5000 digits)"]),
+        (
+            lambda d: d["mechanics"]["modifiers"].update(order=["set", "add"]),
+            ["`mechanics.modifiers.order`: the order of modifiers must place each of set, multiply and add"],
+        ),
     ],
 )
 def test_rule_data_past_the_limits_is_refused_on_load(
