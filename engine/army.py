@@ -24,11 +24,11 @@ import math
 import re
 from dataclasses import dataclass, field
 from fractions import Fraction
-from pathlib import Path
 from typing import Any
 
+from engine.army_file import read_army as read_army
 from engine.bindings import BINDINGS
-from engine.rules import Rules, RulesError
+from engine.rules import Rules
 
 ARMY_LIST, CATEGORY, CHOICE, POINT_COST = BINDINGS["army"]
 
@@ -65,33 +65,6 @@ class ArmyReport:
             "variant": self.variant,
             "violations": [v.as_json() for v in self.violations],
         }
-
-
-def read_army(path: Path) -> dict[str, Any]:
-    """An army list from YAML or JSON, checked for shape (not yet for the rules)."""
-    import yaml
-
-    try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except OSError as error:
-        raise RulesError(f"cannot read {path}: {error.strerror}") from error
-    except yaml.YAMLError as error:
-        raise RulesError(f"{path} is not YAML or JSON: {error}") from error
-    if not isinstance(data, dict) or not isinstance(data.get("points_limit"), int):
-        raise RulesError(f"{path}: an army list needs a whole-number `points_limit`")
-    units = data.get("units")
-    if not isinstance(units, list) or not all(isinstance(u, dict) for u in units):
-        raise RulesError(f"{path}: `units` must be a list of units")
-    for index, unit in enumerate(units, 1):
-        for key, kind in (("name", str), ("category", str)):
-            if not isinstance(unit.get(key), kind):
-                raise RulesError(f"{path}: unit {index} needs `{key}` ({kind.__name__})")
-        if not isinstance(unit.get("points"), int | float) or isinstance(unit.get("points"), bool):
-            raise RulesError(f"{path}: unit {index} needs `points` (a number)")
-        for upgrade in unit.get("upgrades", []):
-            if not isinstance(upgrade, dict) or not isinstance(upgrade.get("points"), int | float | str):
-                raise RulesError(f'{path}: unit {index}: each upgrade needs `points` (a number, or "50/40")')
-    return data
 
 
 def check_army(rules: Rules, army: dict[str, Any]) -> ArmyReport:

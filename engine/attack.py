@@ -11,13 +11,17 @@ example "above"), the result is given under each reading, with both places quote
 
 from __future__ import annotations
 
+import operator
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from fractions import Fraction
+from itertools import accumulate, repeat
 from math import comb
 from typing import Any
 
-from engine.dice import Distribution, add, fraction_text, passes, roll
+from engine.dice import Distribution, Ways, add_dice, chance, fraction_text, parse_notation, ways
+from engine.limits import MAX_ATTACKS, MAX_DIGITS, over, read_number, shown
 from engine.rules import Rules, RulesError
 
 
@@ -48,7 +52,9 @@ def attack(rules: Rules, count: int, values: dict[str, int]) -> Attack:
     chain = rules.data["mechanics"].get("rolls", {})
     if not chain:
         raise RulesError("the rule data has no chain of rolls (annotate them with `against`; see `rulebook dtd`)")
-    result = _run(rules, chain, count, values)
+    check_attacks(count)
+    known: _Chances = {}
+    result = _run(rules, chain, count, values, known)
     cited = [rules.cite(name) for name in sorted(chain)]
     question = f"{count} attacks with " + ", ".join(f"{k} {v}" for k, v in sorted(values.items()))
     readings = []
@@ -64,7 +70,7 @@ def attack(rules: Rules, count: int, values: dict[str, int]) -> Attack:
                     "against": reading["against"] or mechanic["against"],
                 },
             }
-            other = _run(rules, changed, count, values)
+            other = _run(rules, changed, count, values, known)
             readings.append(
                 {
                     "roll": name,
@@ -83,14 +89,44 @@ def attack(rules: Rules, count: int, values: dict[str, int]) -> Attack:
     return Attack(question, result.distribution, result.per_attack, cited, readings)
 
 
+def check_attacks(count: int) -> None:
+    """The number of attacks a question may ask about: 0 up to the engine's limit."""
+    if count < 0:
+        raise RulesError("the number of attacks must be 0 or more")
+    if count > MAX_ATTACKS:
+        raise over(f"{shown(str(count))} attacks", MAX_ATTACKS, "attacks")
+
+
 @dataclass
 class _Result:
     distribution: Distribution
     per_attack: Fraction
 
 
-def _run(rules: Rules, chain: dict[str, Any], count: int, values: dict[str, int]) -> _Result:
+_Chances = dict[tuple[str, str, int], Fraction]
+"""Chances already worked out in one question, by (roll, pass, target)."""
+
+
+def _run(rules: Rules, chain: dict[str, Any], count: int, values: dict[str, int], known: _Chances) -> _Result:
     derived = rules.data["mechanics"]["dice"]
+    per_attack = _per_attack(chain, values, derived, known)
+    digits = count * len(str(per_attack.denominator))
+    if digits > MAX_DIGITS:
+        raise over(
+            f"{count} attacks, each costing a point with chance {fraction_text(per_attack)}, make an exact answer "
+            f"of {digits} digits",
+            MAX_DIGITS,
+            "digits",
+        )
+    lost = _binomial(count, per_attack)
+    for mechanic in chain.values():
+        if mechanic["threshold"] is not None and mechanic["step"] is None:
+            lost = _threshold(mechanic, lost, _chance(mechanic, values, derived, known), derived)
+    return _Result(lost.distribution(), per_attack)
+
+
+def _per_attack(chain: dict[str, Any], values: dict[str, int], derived: dict[str, Any], known: _Chances) -> Fraction:
+    """The chance one attack costs a point: the rolls of each step in turn."""
     steps: dict[int, list[dict[str, Any]]] = {}
     for mechanic in chain.values():
         if mechanic["step"] is not None:
@@ -100,43 +136,61 @@ def _run(rules: Rules, chain: dict[str, Any], count: int, values: dict[str, int]
         options = steps[step]
         if not any(m["cancels"] for m in options):
             for mechanic in options:
-                per_attack *= _chance(mechanic, values, derived)
+                per_attack *= _chance(mechanic, values, derived, known)
             continue
         # Saves: the defender takes the best one they have (a cover roll needs a cover value).
-        chances = [_chance(m, values, derived) for m in options if m["instead_of"] is None or _given(m, values)]
-        per_attack *= 1 - max(chances)
-    lost = {k: comb(count, k) * per_attack**k * (1 - per_attack) ** (count - k) for k in range(count + 1)}
-    for mechanic in chain.values():
-        if mechanic["threshold"] is not None and mechanic["step"] is None:
-            lost = _threshold(mechanic, lost, values, derived)
-    return _Result({k: p for k, p in sorted(lost.items()) if p}, per_attack)
+        chances = [_chance(m, values, derived, known) for m in options if m["instead_of"] is None or _given(m, values)]
+        per_attack *= 1 - max(chances, default=Fraction(0))
+    return per_attack
 
 
-def _threshold(
-    mechanic: dict[str, Any], lost: Distribution, values: dict[str, int], derived: dict[str, Any]
-) -> Distribution:
+def _binomial(count: int, p: Fraction) -> Ways:
+    """Points lost in ``count`` attacks each costing one with chance ``p``, exactly: C(n, k) a^k (b - a)^(n - k)
+    out of b^n for p = a/b."""
+    a, b = p.numerator, p.denominator
+    hits = list(accumulate(repeat(a, count), operator.mul, initial=1))
+    misses = list(accumulate(repeat(b - a, count), operator.mul, initial=1))
+    counts = [comb(count, k) * hits[k] * misses[count - k] for k in range(count + 1)]
+    return Ways(0, tuple(counts), b**count)
+
+
+def _threshold(mechanic: dict[str, Any], lost: Ways, success: Fraction, derived: dict[str, Any]) -> Ways:
     """When more than the threshold is lost, the roll is taken; a failure adds its dice to the loss."""
-    success = _chance(mechanic, values, derived)
-    extra = roll(mechanic["fail_adds"], derived) if mechanic["fail_adds"] else {0: Fraction(1)}
-    result: dict[int, Fraction] = {}
-    for k, p in lost.items():
-        if k <= mechanic["threshold"]:
-            result[k] = result.get(k, Fraction(0)) + p
-            continue
-        result[k] = result.get(k, Fraction(0)) + p * success
-        for value, q in add({k: Fraction(1)}, extra).items():
-            result[value] = result.get(value, Fraction(0)) + p * (1 - success) * q
-    return dict(sorted(result.items()))
+    cut = min(max(mechanic["threshold"] - lost.lowest + 1, 0), len(lost.counts))
+    tail = Ways(lost.lowest + cut, lost.counts[cut:], lost.total)
+    failed = add_dice(tail, parse_notation(mechanic["fail_adds"]), derived) if mechanic["fail_adds"] else tail
+    extra = failed.total // lost.total
+    held, fell = success.numerator, success.denominator - success.numerator
+    size = max(len(lost.counts), failed.lowest - lost.lowest + len(failed.counts))
+    counts = [0] * size
+    for i, count in enumerate(lost.counts):
+        counts[i] = count * extra * (success.denominator if i < cut else held)
+    for j, count in enumerate(failed.counts, failed.lowest - lost.lowest):
+        counts[j] += count * fell
+    return Ways(lost.lowest, tuple(counts), lost.total * success.denominator * extra)
 
 
-def _chance(mechanic: dict[str, Any], values: dict[str, int], derived: dict[str, Any]) -> Fraction:
-    target = evaluate(mechanic["against"], values)
-    return sum(
-        (p for r, p in roll(mechanic["roll"], derived).items() if passes(r, mechanic["pass"], target)), Fraction(0)
-    )
+def _chance(mechanic: dict[str, Any], values: dict[str, int], derived: dict[str, Any], known: _Chances) -> Fraction:
+    key = (mechanic["roll"], mechanic["pass"], evaluate(mechanic["against"], values))
+    if key not in known:
+        known[key] = chance(ways(mechanic["roll"], derived), key[1], key[2])
+    return known[key]
 
 
 _TOKEN = re.compile(r"\s*([-+])?\s*([a-z0-9_]+)")
+_GIVEN = re.compile(r"(?P<name>[^=]+)=(?P<number>-?\d+)")
+
+
+def read_values(given: Iterable[str]) -> dict[str, int]:
+    """The values a player gives as ``NAME=N`` (``accuracy=3``), each number within the engine's limit."""
+    values = {}
+    for text in given:
+        match = _GIVEN.fullmatch(text.strip())
+        if match is None or not match.group("name").strip():
+            raise RulesError(f"--value takes NAME=N, such as accuracy=3 (not `{shown(text, 'characters')}`)")
+        name = match.group("name").strip()
+        values[name] = read_number(match.group("number"), f"the value of `{shown(name, 'characters')}`")
+    return values
 
 
 def _given(mechanic: dict[str, Any], values: dict[str, int]) -> bool:

@@ -15,6 +15,7 @@ from fractions import Fraction
 from typing import Any
 
 from engine.dice import fraction_text
+from engine.limits import read_number, shown
 from engine.rules import Rules, RulesError
 
 _SPEC = re.compile(
@@ -40,10 +41,11 @@ def parse_modifier(text: str, index: int) -> Modifier:
     match = _SPEC.match(text)
     if match is None:
         raise RulesError(f"cannot read the modifier `{text}` (write set 3, *2, /2, +1 or -1, then maybe min 1)")
-    bound = (match.group("bound").lower(), int(match.group("limit"))) if match.group("bound") else None
+    where = f"the number in `{shown(text, 'characters')}`"
+    bound = (match.group("bound").lower(), read_number(match.group("limit"), where)) if match.group("bound") else None
     if match.group("set"):
-        return Modifier(text, "set", Fraction(int(match.group("value"))), bound, index)
-    op, number = match.group("op"), int(match.group("number"))
+        return Modifier(text, "set", Fraction(read_number(match.group("value"), where)), bound, index)
+    op, number = match.group("op"), read_number(match.group("number"), where)
     if op in "*x":
         return Modifier(text, "multiply", Fraction(number), bound, index)
     if op == "/":

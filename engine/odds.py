@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from engine.dice import Distribution, fraction_text, passes, roll
+from engine.dice import Distribution, chance, fraction_text, roll, ways
 from engine.rules import Rules, RulesError
 
 
@@ -16,6 +16,8 @@ class Odds:
     probability: Fraction | None
     distribution: dict[str, Fraction] = field(default_factory=dict)
     rules: list[dict[str, str | None]] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    """What the answer did not take from the question (a value the book overrides)."""
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -23,22 +25,29 @@ class Odds:
             "probability": fraction_text(self.probability) if self.probability is not None else None,
             "distribution": {k: fraction_text(v) for k, v in self.distribution.items()},
             "rules": self.rules,
+            "notes": self.notes,
         }
 
 
-def odds_of_test(rules: Rules, test_id: str, value: int, *, reroll_failed: bool = False) -> Odds:
-    """The chance to pass a test for a tested value, optionally rerolling a failed test."""
-    tests = rules.data["mechanics"]["tests"]
-    if test_id not in tests:
-        known = ", ".join(sorted(tests)) or "none"
-        raise RulesError(f"`{test_id}` is not a test of this book (tests: {known})")
-    test = tests[test_id]
-    distribution = roll(test["roll"], rules.data["mechanics"]["dice"])
-    p = sum(
-        (q for result, q in distribution.items() if passes(result, test["pass"], value, test["always_fails"])),
-        Fraction(0),
-    )
-    cited = [rules.cite(test["term"])]
+def odds_of_test(rules: Rules, test_id: str, value: int | None, *, reroll_failed: bool = False) -> Odds:
+    """The chance to pass a test for a tested value, optionally rerolling a failed test.
+
+    A test whose target the book fixes ("choose on a 4+") is taken against that target: a value
+    given is not used, and a note says so.
+    """
+    test = rules.test(test_id)
+    notes = []
+    if test.target is not None:
+        if value is not None and value != test.target:
+            notes.append(
+                f"the book fixes the target of `{test_id}` at {test.need(test.target)}, so the value given ({value}) "
+                "is ignored"
+            )
+        value = test.target
+    elif value is None:
+        raise RulesError(f"`{test_id}` is taken against a value: give it with --value N")
+    p = chance(ways(test.roll, rules.data["mechanics"]["dice"]), test.how, value, test.always_fails)
+    cited = [rules.cite(test.term)]
     if reroll_failed:
         rerolls = rules.data["mechanics"]["rerolls"]
         if rerolls is None or rerolls["max"] < 1:
@@ -47,16 +56,14 @@ def odds_of_test(rules: Rules, test_id: str, value: int, *, reroll_failed: bool 
         for _ in range(min(1, rerolls["max"])):
             p = p + (1 - p) * p
         cited.append(rules.cite(rerolls["term"]))
-    question = f"{test_id} with value {value}" + (", rerolling a failure" if reroll_failed else "")
-    return Odds(question, p, {"pass": p, "fail": 1 - p}, cited)
+    fixed = f" (the book's target: {test.need(value)})" if test.target is not None else f" with value {value}"
+    question = test_id + fixed + (", rerolling a failure" if reroll_failed else "")
+    return Odds(question, p, {"pass": p, "fail": 1 - p}, cited, notes)
 
 
 def roll_odds(rules: Rules, notation: str) -> Odds:
     """The full distribution of a roll (2D6, D3, 2D3...)."""
-    try:
-        distribution: Distribution = roll(notation, rules.data["mechanics"]["dice"])
-    except ValueError as error:
-        raise RulesError(str(error)) from error
+    distribution: Distribution = roll(notation, rules.data["mechanics"]["dice"])
     derived = rules.data["mechanics"]["dice"]
     cited: list[dict[str, str | None]] = [
         {"term": None, "anchor": None, "section": derived[name]["section"]}
@@ -72,11 +79,11 @@ def table_odds(rules: Rules, table_id: str) -> Odds:
     if table_id not in tables:
         raise RulesError(f"`{table_id}` is not a roll table of this book (tables: {', '.join(sorted(tables))})")
     table = tables[table_id]
-    distribution = roll(table["die"], rules.data["mechanics"]["dice"])
-    chances = {
-        band["result"]: sum((p for r, p in distribution.items() if band["min"] <= r <= band["max"]), Fraction(0))
-        for band in table["bands"]
-    }
+    counted = ways(table["die"], rules.data["mechanics"]["dice"])
+    inside = counted.count_within((band["min"], band["max"]) for band in table["bands"])
+    chances: dict[str, Fraction] = {}
+    for band, count in zip(table["bands"], inside, strict=True):
+        chances[band["result"]] = chances.get(band["result"], Fraction(0)) + Fraction(count, counted.total)
     cited = [rules.cite(b["term"]) for b in table["bands"] if b["term"]]
     return Odds(f"roll on {table_id} ({table['die']})", None, chances, cited)
 
@@ -87,6 +94,8 @@ def render_text(odds: Odds) -> str:
         lines.append(f"  probability: {fraction_text(odds.probability)} ({float(odds.probability):.1%})")
     for key, value in odds.distribution.items():
         lines.append(f"  {key}: {fraction_text(value)} ({float(value):.1%})")
+    for note in odds.notes:
+        lines.append(f"  note: {note}")
     for rule in odds.rules:
         if rule.get("term"):
             lines.append(f"  rule: {rule['term']} ({rule.get('anchor') or 'not in the site'})")

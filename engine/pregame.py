@@ -13,11 +13,12 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from itertools import islice
 from typing import Any
 
-from engine.dice import passes
-from engine.dice import roll as distribution
-from engine.rules import Rules, RulesError
+from engine.dice import parse_notation, single_die
+from engine.limits import MAX_WALK, over
+from engine.rules import BookTest, Rules, RulesError
 
 Ask = Callable[[str, int, int], int]
 """Asks the players for one die: (what the roll is for, lowest, highest) -> the value rolled."""
@@ -32,11 +33,11 @@ class Dice:
 
     def roll(self, notation: str, why: str, derived: dict[str, Any]) -> list[int]:
         """One roll of ``notation`` (``2D3``): the value of each die, derived dice (D3) included."""
-        count, _, sides = notation.upper().partition("D")
-        faces = sorted(distribution(f"D{sides}", derived))
+        dice = parse_notation(notation)
+        faces = single_die(dice.sides, derived).faces()
         values = []
-        for n in range(int(count or 1)):
-            label = why if int(count or 1) == 1 else f"{why} (die {n + 1})"
+        for n in range(dice.count):
+            label = why if dice.count == 1 else f"{why} (die {n + 1})"
             if self._ask is not None:
                 values.append(self._ask(label, faces[0], faces[-1]))
             else:
@@ -87,20 +88,69 @@ def pregame(rules: Rules, dice: Dice, options: Options | None = None) -> list[Ev
         raise RulesError(
             'the rule data names no pre-game sequence: annotate it in the source (<sequence data="pre_game_sequence">)'
         )
-    return list(_walk(_Game(rules, dice, options, _sections(data["sections"])), sequence, "", set()))
+    game = _Game(rules, dice, options, _sections(data["sections"]), _index(rules, options))
+    events = list(islice(_walk(game, sequence, "", set()), MAX_WALK + 1))
+    if len(events) > MAX_WALK:
+        raise over("the pre-game walk goes on longer", MAX_WALK, "lines of a pre-game walk")
+    return events
+
+
+@dataclass(frozen=True, slots=True)
+class _Here:
+    """What is rolled in one section, in the order the walk rolls it."""
+
+    repeats: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
+    """Repeated rolls for this board, by name."""
+    tables: list[dict[str, Any]] = field(default_factory=list)
+    """Roll tables rolled once (not those a repeated roll rolls, for this board or another)."""
+    tests: list[BookTest] = field(default_factory=list)
+    """Tests against a fixed target."""
+    contests: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
 
 
 @dataclass(frozen=True, slots=True)
 class _Game:
-    """What a walk needs at every step: the data, the dice, the options, the sections by id."""
+    """What a walk needs at every step: the data, the dice, the options, the sections by id, the rolls
+    of each section."""
 
     rules: Rules
     dice: Dice
     options: Options
     places: dict[str, dict[str, Any]]
+    here: dict[str, _Here]
+    bands: dict[str, dict[int, dict[str, Any]]] = field(default_factory=dict)
+    """For each table rolled so far, the band each total falls in."""
 
     def anchor(self, section: str | None) -> str | None:
         return self.places.get(section or "", {}).get("anchor")
+
+    def band(self, table: dict[str, Any], total: int) -> dict[str, Any] | None:
+        if table["id"] not in self.bands:
+            self.bands[table["id"]] = _first_bands(table, self.rules.data["mechanics"]["dice"])
+        return self.bands[table["id"]].get(total)
+
+
+def _index(rules: Rules, options: Options) -> dict[str, _Here]:
+    """Each section's rolls, found once for the whole walk."""
+    mechanics = rules.data["mechanics"]
+    here: dict[str, _Here] = {}
+    repeated: dict[str, set[str]] = {}
+    for section in sorted({r["section"] for r in mechanics["repeats"].values()}):
+        found = {name: r for name, r in mechanics["repeats"].items() if r["section"] == section}
+        for_board = {name: r for name, r in found.items() if options.board and r.get("board") == options.board}
+        chosen = for_board or {name: r for name, r in found.items() if r.get("board") is None}
+        # A table rolled for another board is not a table of its own either.
+        repeated[section] = {r["table"] for r in found.values()}
+        here.setdefault(section, _Here()).repeats.extend(sorted(chosen.items()))
+    for table in rules.data["roll_tables"]:
+        if table["id"] not in repeated.get(table["section"], set()):
+            here.setdefault(table["section"], _Here()).tables.append(table)
+    for test in rules.tests():
+        if test.section is not None and test.target is not None:
+            here.setdefault(test.section, _Here()).tests.append(test)
+    for name, contest in sorted(mechanics["contests"].items()):
+        here.setdefault(contest["section"], _Here()).contests.append((name, contest))
+    return here
 
 
 def _walk(game: _Game, sequence: dict[str, Any], prefix: str, seen: set[str]) -> Iterator[Event]:
@@ -113,65 +163,85 @@ def _walk(game: _Game, sequence: dict[str, Any], prefix: str, seen: set[str]) ->
         if section is None:
             continue
         yield from _rolls(game, section, number)
+        below = _below(game.places, section)
         for inner in game.rules.data["sequences"]:
-            if inner["id"] not in seen and inner["section"] in _below(game.places, section):
+            if inner["id"] not in seen and inner["section"] in below:
                 yield from _walk(game, inner, f"{number}.", seen)
 
 
 def _rolls(game: _Game, section: str, number: str) -> Iterator[Event]:
     """Every roll the rules in one section make, in the order the data lists them."""
-    rules, dice, options = game.rules, game.dice, game.options
-    mechanics = rules.data["mechanics"]
+    rules, dice = game.rules, game.dice
+    derived = rules.data["mechanics"]["dice"]
     tables = {t["id"]: t for t in rules.data["roll_tables"]}
-    repeated = set()
-    here = {name: r for name, r in mechanics["repeats"].items() if r["section"] == section}
-    for_board = {name: r for name, r in here.items() if options.board and r.get("board") == options.board}
-    chosen = for_board or {name: r for name, r in here.items() if r.get("board") is None}
-    for name, repeat in sorted(here.items()):
-        if name not in chosen:
-            repeated.add(repeat["table"])  # rolled for another board: not a table of its own either
-            continue
+    here = game.here.get(section, _Here())
+    for name, repeat in here.repeats:
         table = tables[repeat["table"]]
-        repeated.add(table["id"])
-        rolled = dice.roll(repeat["times"], f"{name}: how many", mechanics["dice"])
+        rolled = dice.roll(repeat["times"], f"{name}: how many", derived)
         times = sum(rolled)
         yield Event(number, f"{name}: {repeat['times']} rolled {times}", game.anchor(section), rolled)
         for n in range(times):
             yield _table_roll(game, table, number, f"{table['id']} ({n + 1} of {times})")
-    for table in rules.data["roll_tables"]:
-        if table["section"] == section and table["id"] not in repeated:
-            yield _table_roll(game, table, number, table["id"])
-    for name, test in sorted(mechanics["tests"].items()):
-        if test.get("section") == section and test.get("target") is not None:
-            yield _test_roll(rules, name, test, number, dice)
-    for name, contest in sorted(mechanics["contests"].items()):
-        if contest["section"] == section:
-            yield _contest(game, name, contest, number)
+    for table in here.tables:
+        yield _table_roll(game, table, number, table["id"])
+    for test in here.tests:
+        yield _test_roll(rules, test, test.target or 0, number, dice)
+    for name, contest in here.contests:
+        yield _contest(game, name, contest, number)
 
 
 def _table_roll(game: _Game, table: dict[str, Any], number: str, why: str) -> Event:
     rules = game.rules
     rolled = game.dice.roll(table["die"], why, rules.data["mechanics"]["dice"])
     total = sum(rolled)
-    band = next((b for b in table["bands"] if b["min"] <= total <= b["max"]), None)
+    band = game.band(table, total)
     result = band["result"] if band else f"no result for {total}"
     cited = [rules.cite(band["term"])] if band and band.get("term") else []
     return Event(number, f"{why}: {table['die']} rolled {total}", game.anchor(table["section"]), rolled, result, cited)
 
 
-def _test_roll(rules: Rules, name: str, test: dict[str, Any], number: str, dice: Dice) -> Event:
-    rolled = dice.roll(test["roll"], f"{name} (player A)", rules.data["mechanics"]["dice"])
-    total, target = sum(rolled), test["target"]
-    passed = passes(total, test["pass"], target, test["always_fails"])
-    need = f"{target}+" if test["pass"] == "at_least" else f"{target} or less"
-    outcome = f"rolled {total}: passed, player A" if passed else f"rolled {total}: failed, player B"
+def _first_bands(table: dict[str, Any], derived: dict[str, Any]) -> dict[int, dict[str, Any]]:
+    """Each total the table's die can roll, and the first band (in the data's order) that takes it.
+
+    Every total is given once, skipping those taken with "the next total not yet taken" links, so a table
+    of many overlapping bands costs its bands plus its totals, not their product.
+    """
+    dice = parse_notation(table["die"])
+    faces = single_die(dice.sides, derived).faces()
+    low, high = dice.count * faces[0], dice.count * faces[-1]
+    following = list(range(high - low + 2))
+    taken: dict[int, dict[str, Any]] = {}
+    for band in table["bands"]:
+        start, stop = max(band["min"], low) - low, min(band["max"], high) - low
+        index = _untaken(following, start) if start <= stop else stop + 1
+        while index <= stop:
+            taken[low + index] = band
+            following[index] = index + 1
+            index = _untaken(following, index + 1)
+    return taken
+
+
+def _untaken(following: list[int], index: int) -> int:
+    """The first total not yet taken from ``index`` on, shortening the links walked."""
+    found = index
+    while following[found] != found:
+        found = following[found]
+    while following[index] != found:
+        following[index], index = found, following[index]
+    return found
+
+
+def _test_roll(rules: Rules, test: BookTest, target: int, number: str, dice: Dice) -> Event:
+    rolled = dice.roll(test.roll, f"{test.name} (player A)", rules.data["mechanics"]["dice"])
+    total = sum(rolled)
+    outcome = f"rolled {total}: passed, player A" if test.passes(total, target) else f"rolled {total}: failed, player B"
     return Event(
         number,
-        f"{name}: player A rolls {test['roll']}, needs {need}",
-        rules.anchor(test["term"]),
+        f"{test.name}: player A rolls {test.roll}, needs {test.need(target)}",
+        rules.anchor(test.term),
         rolled,
         outcome,
-        [rules.cite(test["term"])],
+        [rules.cite(test.term)],
     )
 
 

@@ -26,6 +26,19 @@ BUNDLED_BOOK = ROOT / "rulebook_src" / "en" / "rulebook.xml"
 SHARED = ROOT.parent / "shared"
 
 
+@pytest.fixture(autouse=True, scope="session")
+def private_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """The engine remembers checked rule data in the user's cache folder: the tests keep their own."""
+    folder = tmp_path_factory.mktemp("cache")
+    previous = os.environ.get("XDG_CACHE_HOME")
+    os.environ["XDG_CACHE_HOME"] = str(folder)
+    yield folder
+    if previous is None:
+        del os.environ["XDG_CACHE_HOME"]
+    else:
+        os.environ["XDG_CACHE_HOME"] = previous
+
+
 def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption("--update-golden", action="store_true", help="rewrite golden files from current output")
 

@@ -9,6 +9,7 @@ doubled in a grand army. Warbands are 1500 points or less, grand armies 4000 or 
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +20,7 @@ from engine.army import check_army, read_army
 from engine.rules import Rules, RulesError, load_rules
 
 from .conftest import BUNDLED_BOOK, ROOT
+from .test_engine import private_cache  # noqa: F401  (autouse: a private cache folder)
 
 
 @pytest.fixture(scope="module")
@@ -175,6 +177,20 @@ def test_army_files_and_the_command(rules: Rules, tmp_path: Path, capsys: pytest
     with pytest.raises(RulesError, match="needs a whole-number `points_limit`"):
         read_army(listing)
     assert main(["engine", "--rules", str(rules.path), "army", str(listing)]) == 2
+
+
+def test_json_lists_are_read_by_json_and_every_number_is_checked(rules: Rules, tmp_path: Path) -> None:
+    data = base()
+    data["units"][0]["upgrades"] = [{"name": "Banner", "points": "50/40"}, {"name": "Drum", "points": 2.5}]
+    listing = tmp_path / "army.json"
+    listing.write_text(json.dumps(data), encoding="utf-8")
+    assert read_army(listing) == data
+    listing.write_text(json.dumps(data).replace("2.5", "NaN"), encoding="utf-8")
+    with pytest.raises(RulesError, match=r"unit 1 \(`A`\): upgrade 2: `points` \(a number, or \"50/40\"\) is NaN"):
+        read_army(listing)
+    # YAML 1e3 is text, JSON's is a number: each file is read by its own rules.
+    listing.write_text(json.dumps(data).replace('"points": 2.5', '"points": 1e3'), encoding="utf-8")
+    assert read_army(listing)["units"][0]["upgrades"][1]["points"] == 1000.0
 
 
 # Rules the book states in prose, made data by annotations (see `rulebook dtd`) -------------------

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import os
 from fractions import Fraction
 from pathlib import Path
 
@@ -20,23 +21,26 @@ from engine.attack import attack
 from engine.rules import Rules, RulesError, load_rules
 
 from .conftest import ROOT
+from .test_engine import private_cache  # noqa: F401  (autouse: a private cache folder)
 
 FIREBALL = {"accuracy": 3, "power": 2, "defense": 2, "penetration": 2, "courage": 7}
 D6 = range(1, 7)
 
 
-@pytest.fixture(scope="module")
-def rules(tmp_path_factory: pytest.TempPathFactory) -> Rules:
-    out = tmp_path_factory.mktemp("other-game")
+def compile_other_game(out: Path) -> Rules:
+    """The other game's rule data, built from the project's configuration."""
     cwd = Path.cwd()
     try:
-        import os
-
         os.chdir(ROOT)
         assert main(["build", "-q", "--data-only", "--book", "other-game", "--output", str(out)]) == 0
     finally:
         os.chdir(cwd)
     return load_rules(out / "other-game" / "rules.json")
+
+
+@pytest.fixture(scope="module")
+def rules(tmp_path_factory: pytest.TempPathFactory) -> Rules:
+    return compile_other_game(tmp_path_factory.mktemp("other-game"))
 
 
 def loses_a_point(hit: int, injury: int, save: int, cover_save: int | None, values: dict[str, int]) -> bool:
@@ -110,3 +114,10 @@ def test_cli_json(rules: Rules, capsys: pytest.CaptureFixture[str]) -> None:
     assert out["per_attack"] == "5/18" and out["distribution"] == {"0": "13/18", "1": "5/18"}
     assert {rule["term"] for rule in out["rules"]} == {"hit", "injury", "defense_roll", "using_cover", "courage"}
     assert main(["engine", "--rules", str(rules.path), "attack", "--attacks", "1", "--value", "accuracy"]) == 2
+
+
+def test_a_save_that_needs_a_value_not_given_saves_nothing(rules: Rules) -> None:
+    data = json.loads(json.dumps(rules.data))
+    del data["mechanics"]["rolls"]["defense_roll"]  # only the cover roll is left, and no cover value is given
+    result = attack(Rules(data, rules.path), 1, FIREBALL)
+    assert result.per_attack == Fraction(4, 6) * Fraction(5, 6)

@@ -149,7 +149,7 @@ def test_serve_rebuilds_and_reloads_the_page_when_a_source_changes(chromium: Any
     book = tmp_path / "book.xml"
     shutil.copyfile(BUNDLED_BOOK, book)
     server = subprocess.Popen(
-        [sys.executable, "-m", "compiler", "serve", "--port", "8719", str(book)],
+        [sys.executable, "-m", "compiler", "serve", "--port", "0", str(book)],
         cwd=ROOT,
         stderr=subprocess.PIPE,
         text=True,
@@ -159,9 +159,10 @@ def test_serve_rebuilds_and_reloads_the_page_when_a_source_changes(chromium: Any
         while "Serving on" not in line:
             line = server.stderr.readline() if server.stderr else ""
             assert line or server.poll() is None, "rulebook serve stopped"
+        url = line.split("Serving on ", 1)[1].split()[0]
         context = chromium.new_context()
         tab = context.new_page()
-        tab.goto("http://127.0.0.1:8719/battlefield-logistics/")
+        tab.goto(url + "battlefield-logistics/")
         assert "Measuring Distances" in tab.locator("article h2").first.inner_text()
         book.write_text(book.read_text(encoding="utf-8").replace("Measuring Distances", "Measuring Ranges"), "utf-8")
         deadline = time.monotonic() + 60

@@ -5,8 +5,10 @@ from __future__ import annotations
 import itertools
 import json
 import math
+import os
 import re
 import shutil
+from collections.abc import Iterator
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -21,11 +23,18 @@ from engine.turns import turn_structure
 from .conftest import BUNDLED_BOOK, ROOT, build
 
 
+@pytest.fixture(scope="module", autouse=True)
+def private_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """The engine remembers valid rule data in the user's cache folder: the tests use their own."""
+    with pytest.MonkeyPatch.context() as patch:
+        folder = tmp_path_factory.mktemp("cache")
+        patch.setenv("XDG_CACHE_HOME", str(folder))
+        yield folder
+
+
 def compile_rules(book: Path, out: Path) -> Rules:
     cwd = Path.cwd()
     try:
-        import os
-
         os.chdir(ROOT)
         assert main(["build", "-q", "--data-only", "--output", str(out), str(book)]) in (0, 1)
     finally:
@@ -223,3 +232,97 @@ def test_modifier_trace_and_errors(rules: Rules) -> None:
     assert [(s["modifier"], s["before"], s["after"]) for s in trace["steps"]] == [("*2", "8", "10"), ("-3", "10", "7")]
     with pytest.raises(RulesError, match="cannot read the modifier `twice`"):
         apply_modifiers(rules, 3, ["twice"])
+
+
+# Dice counted in whole numbers, the verdict cache, the start-up path ------------------------------
+
+DERIVED = {
+    "D3": {"roll": "D6", "divide": 2, "round": "up", "section": "s"},
+    "D4": {"roll": "D10", "divide": 3, "round": "down", "section": "s"},
+}
+
+
+@pytest.mark.parametrize(
+    ("notation", "faces"),
+    [("3D6", range(1, 7)), ("2D3", [1, 1, 2, 2, 3, 3]), ("3D4", [v // 3 for v in range(1, 11)]), ("4D5", range(1, 6))],
+)
+def test_distributions_match_enumeration(notation: str, faces: Any) -> None:
+    from engine.dice import roll
+
+    count = int(notation.split("D")[0])
+    totals = [sum(dice) for dice in itertools.product(faces, repeat=count)]
+    expected = {t: Fraction(totals.count(t), len(totals)) for t in sorted(set(totals))}
+    assert roll(notation, DERIVED) == expected
+
+
+@pytest.mark.parametrize("how", ["at_least", "at_most", "above", "below"])
+def test_a_chance_counts_the_results_that_pass(how: str) -> None:
+    from engine.dice import chance, passes, roll, ways
+
+    for target in range(14):
+        expected = sum((p for r, p in roll("2D6", {}).items() if passes(r, how, target, {6})), Fraction(0))
+        assert chance(ways("2D6", {}), how, target, {6}) == expected
+
+
+def test_valid_rule_data_is_checked_once_and_the_validator_compiled_once(
+    rules: Rules, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import fastjsonschema
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    load_rules(rules.path)
+    cached = sorted(p.name for p in (tmp_path / "cache" / "rulebook").iterdir())
+    assert cached[0].startswith("valid-rules") and cached[1].startswith("validator-")
+
+    def no_compiling(*args: Any, **kwargs: Any) -> None:
+        raise AssertionError("compiled again")
+
+    monkeypatch.setattr(fastjsonschema, "compile_to_code", no_compiling)
+    assert load_rules(rules.path).data == rules.data  # remembered: neither compiled nor checked
+    data: dict[str, Any] = json.loads(json.dumps(rules.data))
+    data["mechanics"]["tests"]["leadership_test"]["roll"] = "a handful"
+    (tmp_path / "rules.json").write_text(json.dumps(data), encoding="utf-8")
+    shutil.copyfile(rules.path.with_name("rules.schema.json"), tmp_path / "rules.schema.json")
+    for _ in range(2):  # an invalid file is never remembered: refused each time, by the cached validator
+        with pytest.raises(RulesError, match=r"at \$\.mechanics\.tests\.leadership_test\.roll"):
+            load_rules(tmp_path / "rules.json")
+
+
+def test_without_a_writable_cache_the_data_is_checked_each_time(
+    rules: Rules, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "file").write_text("not a folder", encoding="utf-8")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "file"))
+    assert load_rules(rules.path).data == rules.data
+    monkeypatch.setenv("XDG_CACHE_HOME", "relative/is/ignored")
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    load_rules(rules.path)
+    assert (tmp_path / "home" / ".cache" / "rulebook" / "valid-rules.txt").exists()
+
+
+def test_an_engine_question_imports_none_of_the_site_builders(rules: Rules, tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    script = (
+        "import sys\n"
+        "from compiler.cli import main\n"
+        f"main(['engine', '--rules', {str(rules.path)!r}, 'odds', 'test', 'leadership_test', '--value', '7'])\n"
+        "heavy = {'lxml', 'networkx', 'jinja2', 'mkdocs', 'markdown_it', 'yaml'}\n"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in heavy))\n"
+    )
+    env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path)}
+    done = subprocess.run([sys.executable, "-c", script], cwd=tmp_path, env=env, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[-1] == "[]"
+
+
+def test_data_a_build_remembers_as_valid_is_not_checked_again(
+    rules: Rules, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from engine import schema
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    schema.remember_valid(rules.path.read_bytes(), schema.SCHEMA_PATH.read_bytes())
+    monkeypatch.setattr(schema, "_validate", lambda *args: pytest.fail("checked again"))
+    assert load_rules(rules.path).data == rules.data

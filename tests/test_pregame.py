@@ -18,7 +18,7 @@ from engine.pregame import Dice, Options, pregame
 from engine.rules import Rules
 
 from .conftest import BUNDLED_BOOK
-from .test_engine import compile_rules
+from .test_engine import compile_rules, private_cache  # noqa: F401  (autouse: a private cache folder)
 
 
 @pytest.fixture(scope="module")

@@ -5,11 +5,13 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from compiler import recipe
 from compiler.cli.common import Commands, Progress, add_config_option, plural, project_of
-from compiler.project import Project
-from compiler.report import text as text_report
+
+if TYPE_CHECKING:
+    from compiler import recipe
+    from compiler.project import Project
 
 
 def add_commands(commands: Commands) -> None:
@@ -46,6 +48,8 @@ def add_commands(commands: Commands) -> None:
 
 
 def build_options(args: argparse.Namespace, project: Project) -> recipe.BuildOptions:
+    from compiler import recipe
+
     return recipe.BuildOptions(
         output=args.output or project.site_folder,
         books=(args.book,) if args.book else None,
@@ -55,6 +59,8 @@ def build_options(args: argparse.Namespace, project: Project) -> recipe.BuildOpt
 
 
 def run_build(args: argparse.Namespace) -> int:
+    from compiler import recipe
+
     project = project_of(args)
     progress = Progress(args.quiet)
     result = recipe.build(project, build_options(args, project), progress=progress)
@@ -63,6 +69,8 @@ def run_build(args: argparse.Namespace) -> int:
 
 def report_build(result: recipe.BuildResult, progress: Progress, *, strict: bool = False) -> int:
     """Print what a build gave (warnings, refusals, the final line); its exit status."""
+    from compiler.report import text as text_report
+
     if not result.published:
         for diagnostic in result.refused:
             print(text_report.render_diagnostic(diagnostic, result.sources.get(diagnostic.span.path)), file=sys.stderr)

@@ -1,4 +1,8 @@
-"""What every command shares: loading the project, printing progress and results, writing files."""
+"""What every command shares: loading the project, printing progress and results, writing files.
+
+The command modules import what their commands need only when a command runs: building the
+parser must stay cheap, so that `rulebook engine ...` and `rulebook --version` start fast.
+"""
 
 from __future__ import annotations
 
@@ -7,11 +11,13 @@ import json
 import sys
 import time
 from pathlib import Path
-from typing import Any, TypeAlias
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 from compiler.errors import UserError
-from compiler.project import Project, load_project
-from compiler.recipe import ReadResult
+
+if TYPE_CHECKING:
+    from compiler.project import Project
+    from compiler.recipe import ReadResult
 
 EXIT_USAGE = 2
 Commands: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
@@ -33,6 +39,8 @@ def add_config_option(parser: argparse.ArgumentParser) -> None:
 
 def project_of(args: argparse.Namespace) -> Project:
     """The project the command works in (``--config``, else found from the working folder)."""
+    from compiler.project import load_project
+
     config = getattr(args, "config", None)
     if config is not None and not config.is_file():
         raise UsageError(f"the configuration file `{config}` does not exist")

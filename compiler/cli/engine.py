@@ -26,7 +26,7 @@ def add_commands(commands: Commands) -> None:
     kinds = odds.add_subparsers(title="what", required=True, metavar="KIND")
     test = kinds.add_parser("test", help="the chance to pass a test, such as leadership_test --value 7")
     test.add_argument("test", help="the test's term id (characteristic_test, leadership_test)")
-    test.add_argument("--value", type=int, required=True, help="the tested value")
+    test.add_argument("--value", type=int, help="the tested value (a test whose target the book fixes needs none)")
     test.add_argument("--reroll-failed", action="store_true", help="a failed test is rerolled (once)")
     test.set_defaults(odds="test")
     roll = kinds.add_parser("roll", help="the distribution of a roll, such as 2D6, D3 or 2D3")
@@ -92,7 +92,9 @@ def add_commands(commands: Commands) -> None:
 def _engine_rules(args: argparse.Namespace) -> Any:
     from engine.rules import load_rules
 
-    return load_rules(args.rules or project_of(args).site_folder / "rules.json")
+    if args.rules:
+        return load_rules(args.rules)  # the engine's question needs no project: nothing else is read
+    return load_rules(project_of(args).site_folder / "rules.json")
 
 
 def _run_engine_odds(args: argparse.Namespace) -> int:
@@ -150,12 +152,7 @@ def _ask_die(why: str, low: int, high: int) -> int:
 def _run_engine_attack(args: argparse.Namespace) -> int:
     from engine import attack
 
-    values = {}
-    for given in args.value:
-        name, _, number = given.partition("=")
-        if not name or not number.lstrip("-").isdigit():
-            raise UsageError(f"--value takes NAME=N, such as accuracy=3 (not `{given}`)")
-        values[name.strip()] = int(number)
+    values = attack.read_values(args.value)
     if args.attacks < 0:
         raise UsageError("--attacks must be 0 or more")
     result = attack.attack(_engine_rules(args), args.attacks, values)

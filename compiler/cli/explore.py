@@ -5,10 +5,12 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from compiler import recipe
 from compiler.cli.common import Commands, add_config_option, output_text, print_fatal, project_of
-from compiler.graph import TermGraph
+
+if TYPE_CHECKING:
+    from compiler.graph import TermGraph
 
 
 def add_commands(commands: Commands) -> None:
@@ -31,6 +33,9 @@ def add_commands(commands: Commands) -> None:
 
 def _terms(args: argparse.Namespace) -> TermGraph | None:
     """The term graph of the sources, or None after printing why they cannot be read."""
+    from compiler import recipe
+    from compiler.graph import TermGraph
+
     project = project_of(args)
     book = project.book(args.book) if args.book else project.main
     read = recipe.read_configured(project, book, tuple(args.files))

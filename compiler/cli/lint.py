@@ -5,14 +5,13 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from compiler import recipe
-from compiler.catalog import RULES, find_rule
 from compiler.cli.common import Commands, UsageError, add_config_option, output_text, plural, project_of, write_file
-from compiler.lint import baseline as baselines
-from compiler.project import BookConfig, Project
-from compiler.report import FORMATS, Report, exit_code, renderer
-from compiler.report import text as text_report
+from compiler.report import FORMATS
+
+if TYPE_CHECKING:
+    from compiler.project import BookConfig, Project
 
 
 def add_commands(commands: Commands) -> None:
@@ -69,6 +68,11 @@ def _target(args: argparse.Namespace, project: Project) -> tuple[BookConfig, tup
 
 
 def run_lint(args: argparse.Namespace) -> int:
+    from compiler import recipe
+    from compiler.lint import baseline as baselines
+    from compiler.report import Report, exit_code, renderer
+    from compiler.report import text as text_report
+
     project = project_of(args)
     book, files, baseline, partial = _target(args, project)
     if not args.quiet and sys.stderr.isatty():
@@ -95,6 +99,8 @@ def run_lint(args: argparse.Namespace) -> int:
 
 
 def run_explain(args: argparse.Namespace) -> int:
+    from compiler.catalog import RULES, find_rule
+
     if args.markdown:
         from compiler.catalog import markdown
 

@@ -5,10 +5,12 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from compiler import recipe
 from compiler.cli.common import Commands, add_config_option, emit, output_text, print_fatal, project_of
-from compiler.model import Book
+
+if TYPE_CHECKING:
+    from compiler.model import Book
 
 FAIL_ON = "numbers-differ,table-row,term-missing,term-forbidden,missing-section,lost-reference"
 
@@ -57,6 +59,8 @@ def add_commands(commands: Commands) -> None:
 
 def read_pair(args: argparse.Namespace, first: Path, second: Path, language: str) -> tuple[Book, Book] | None:
     """Two sources, each a book of its own, or None after printing why one cannot be read."""
+    from compiler import recipe
+
     project = project_of(args)
     books = []
     for path, lang in ((first, "en"), (second, language)):
@@ -92,6 +96,7 @@ def run_compare(args: argparse.Namespace) -> int:
 
 
 def run_terms_export(args: argparse.Namespace) -> int:
+    from compiler import recipe
     from compiler.translate.terminology import export_csv, export_tbx, load_terminology
 
     entries = load_terminology(args.terms)

@@ -1,0 +1,83 @@
+"""The engine's stated limits: every question inside them is answered in well under a second.
+
+Each limit is checked once, where its input enters: dice notation when it is read (from the command
+line or from ``rules.json``), the rule data when it is loaded, an army list when it is read, the
+number of attacks when an attack is asked for. Past a limit the engine refuses with a
+:class:`~engine.errors.LimitError` naming it. docs/engine.md ("Limits") gives each limit, why that
+number, and the measured worst case inside it.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from engine.errors import LimitError, RulesError
+
+MAX_DICE = 100
+"""Dice in one roll (the 100 of ``100D6``)."""
+MAX_SIDES = 100
+"""Sides of a die (``D100``); a die made from another (a D3 from a D6) is made from one such die."""
+MAX_REPEATS = 100
+"""The most a repeated roll's count (``times="2D3"``: at most 6) may come to."""
+MAX_WALK = 1000
+"""Lines of a pre-game walk's transcript (the main book's has 25)."""
+MAX_CHAIN = 10
+"""Rolls in an attack chain, other readings included (each reading is answered again)."""
+MAX_CHAIN_DICE = 10
+"""Dice in one roll of an attack chain, the dice a failure adds included."""
+MAX_ATTACKS = 100
+"""Attacks in one ``engine attack`` question."""
+MAX_DIGITS = 300
+"""Digits of an attack's exact answer: attacks x the digits of one attack's chance's denominator."""
+MAX_VALUE = 1_000_000
+"""A number typed into a question as text: a modifier's (``+3``), a value an attack is rolled against."""
+MAX_UNITS = 200
+"""Units in an army list."""
+MAX_ITEMS = 100
+"""Upgrades, and marks, of one unit in an army list."""
+MAX_POINTS = 1_000_000
+"""Points anywhere in an army list: the limit, a unit's cost, an upgrade's price."""
+MAX_ARMY_BYTES = 100_000
+"""Size of an army list file."""
+MAX_RULES_BYTES = 64_000_000
+"""Size of a ``rules.json`` file (a whole rulebook's is a few megabytes)."""
+
+
+def read_bounded(digits: str, limit: int) -> int | None:
+    """The whole number ``digits`` writes, or None past ``limit`` (a huge number is never read whole)."""
+    significant = digits.lstrip("0") or "0"
+    if len(significant) > len(str(limit)):
+        return None
+    value = int(significant)
+    return value if value <= limit else None
+
+
+def read_number(digits: str, what: str) -> int:
+    """A number a question gives as text (``-3``), refused past :data:`MAX_VALUE` either way."""
+    value = read_bounded(digits.lstrip("+-"), MAX_VALUE)
+    if value is None:
+        raise over(f"{what} is {shown(digits)}", MAX_VALUE, "either way for a number in a question")
+    return -value if digits.startswith("-") else value
+
+
+def shown(text: str, unit: str = "digits") -> str:
+    """A number or a name as a message shows it: an absurdly long one is cut, with its length."""
+    return text if len(text) <= 20 else f"{text[:8]}... ({len(text)} {unit})"
+
+
+def over(what: str, limit: int, unit: str) -> LimitError:
+    """The error for a question or a file past a limit: what it asked for, then the limit in the words of
+    docs/engine.md."""
+    return LimitError(f"{what}; the engine's limit is {limit:,} {unit} (see Limits in docs/engine.md)")
+
+
+def read_file(path: Path, limit: int, kind: str, hint: str = "") -> bytes:
+    """A file's bytes, never reading more than ``limit``: a larger file is refused, naming the limit."""
+    try:
+        with path.open("rb") as file:
+            raw = file.read(limit + 1)
+    except OSError as error:
+        raise RulesError(f"cannot read {path}: {error.strerror}{hint}") from error
+    if len(raw) > limit:
+        raise over(f"{path} is too large", limit, f"bytes for {kind}")
+    return raw

@@ -1,0 +1,323 @@
+"""Hostile input to the engine: every question past a limit, bad rule data and bad army lists.
+
+Each case goes through ``rulebook`` itself (``compiler.cli.main``) and asserts what a user sees: exit
+2 and a plain message naming the limit or the bad entry (never "internal error"); or, for a test
+whose target the book fixes, the book's answer with a note.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from compiler.cli import main
+from engine.rules import Rules
+from tests.conftest import BUNDLED_BOOK
+from tests.test_attack import compile_other_game
+from tests.test_engine import compile_rules, private_cache  # noqa: F401  (autouse: a private cache folder)
+
+LIMIT = "the engine's limit is"
+FIREBALL = ["accuracy=3", "power=2", "defense=2", "penetration=2", "courage=7"]
+
+
+@pytest.fixture(scope="module")
+def rules(tmp_path_factory: pytest.TempPathFactory) -> Rules:
+    return compile_rules(BUNDLED_BOOK, tmp_path_factory.mktemp("rules"))
+
+
+@pytest.fixture(scope="module")
+def other_game(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return compile_other_game(tmp_path_factory.mktemp("other-game")).path
+
+
+def refused(capsys: pytest.CaptureFixture[str], argv: list[str], *words: str) -> str:
+    """Run ``rulebook ARGV``: exit 2, a plain message holding every word, nothing on stdout."""
+    assert main(argv) == 2
+    captured = capsys.readouterr()
+    assert captured.err.startswith("rulebook: error: ")
+    assert "internal error" not in captured.err
+    for word in words:
+        assert word in captured.err
+    assert captured.out == ""
+    return captured.err
+
+
+def changed(rules: Path, folder: Path, change: Callable[[dict[str, Any]], object]) -> Path:
+    """A copy of ``rules`` (with its schema) changed by ``change``: still valid against the schema."""
+    data = json.loads(rules.read_text(encoding="utf-8"))
+    change(data)
+    folder.mkdir(exist_ok=True)
+    (folder / "rules.json").write_text(json.dumps(data), encoding="utf-8")
+    shutil.copyfile(rules.with_name("rules.schema.json"), folder / "rules.schema.json")
+    return folder / "rules.json"
+
+
+# Dice notation on the command line -------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("notation", "words"),
+    [
+        ("1000D6", ["`1000D6` rolls 1000 dice", f"{LIMIT} 100 dice in one roll"]),
+        ("101D6", ["`101D6` rolls 101 dice", f"{LIMIT} 100 dice in one roll"]),
+        ("D1000000000", ["rolls dice of 1000000000 sides", f"{LIMIT} 100 sides"]),
+        ("D" + "9" * 5000, ["rolls dice of 99999999... (5000 digits) sides", f"{LIMIT} 100 sides"]),
+        ("0D6", ["`0D6` is not dice notation"]),
+        ("a handful", ["`a handful` is not dice notation"]),
+    ],
+)
+def test_a_roll_past_the_dice_limits_is_refused(
+    rules: Rules, capsys: pytest.CaptureFixture[str], notation: str, words: list[str]
+) -> None:
+    message = refused(capsys, ["engine", "--rules", str(rules.path), "odds", "roll", notation], *words)
+    assert len(message) < 400  # a 5,000-digit number is not echoed
+
+
+def test_the_largest_roll_inside_the_limits_is_answered(rules: Rules, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["engine", "--rules", str(rules.path), "odds", "roll", "100D100", "--json"]) == 0
+    distribution = json.loads(capsys.readouterr().out)["distribution"]
+    assert len(distribution) == 9901
+    assert distribution["100"] == f"1/{100**100}"
+
+
+# Attacks ---------------------------------------------------------------------------------------
+
+
+def test_too_many_attacks_are_refused(other_game: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    values = [f"--value={v}" for v in FIREBALL]
+    argv = ["engine", "--rules", str(other_game), "attack", "--attacks", "100000", *values]
+    refused(capsys, argv, "100000 attacks", f"{LIMIT} 100 attacks")
+
+
+def test_an_exact_answer_too_long_to_write_is_refused(
+    other_game: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    def long_denominators(data: dict[str, Any]) -> None:
+        data["mechanics"]["rolls"]["hit"].update(roll="10D100", against="accuracy + 502")
+
+    hostile = changed(other_game, tmp_path / "digits", long_denominators)
+    values = [f"--value={v}" for v in FIREBALL]
+    refused(capsys, ["engine", "--rules", str(hostile), "attack", "--attacks", "100", *values], f"{LIMIT} 300 digits")
+
+
+def test_numbers_typed_into_a_question_are_bounded(
+    rules: Rules, other_game: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    huge = "9" * 5000
+    words = ["is 99999999... (5000 digits)", f"{LIMIT} 1,000,000 either way for a number in a question"]
+    argv = ["engine", "--rules", str(rules.path), "modify", "--value", "3", "--mod", f"set {huge}"]
+    refused(capsys, argv, "the number in `set 9999... (5004 characters)`", *words)
+    argv = ["engine", "--rules", str(other_game), "attack", "--attacks", "1", "--value", f"accuracy={huge}"]
+    refused(capsys, argv, "the value of `accuracy`", *words)
+
+
+# Rule data -------------------------------------------------------------------------------------
+
+
+def _repeat(data: dict[str, Any], times: str) -> None:
+    data["mechanics"]["repeats"]["additional_terrain"]["times"] = times
+
+
+def _table_die(data: dict[str, Any]) -> None:
+    data["roll_tables"][0]["die"] = "1000D6"
+
+
+def _derived_from_two(data: dict[str, Any]) -> None:
+    data["mechanics"]["dice"]["D3"]["roll"] = "2D6"
+
+
+def _missing_table(data: dict[str, Any]) -> None:
+    data["mechanics"]["repeats"]["additional_terrain"]["table"] = "nowhere"
+
+
+def _multiplier(data: dict[str, Any], text: str) -> None:
+    data["army_composition"]["variants"][0]["duplicate_limits"][-1]["multiplier"] = text
+
+
+@pytest.mark.parametrize(
+    ("change", "words"),
+    [
+        (lambda d: _repeat(d, "100D100"), ["`mechanics.repeats.additional_terrain.times`", f"{LIMIT} 100 repeats"]),
+        (lambda d: _repeat(d, "1000D6"), ["`mechanics.repeats.additional_terrain.times`", "100 dice in one roll"]),
+        (_table_die, ["`roll_tables[0].die`: `1000D6` rolls 1000 dice", f"{LIMIT} 100 dice"]),
+        (_derived_from_two, ["`mechanics.dice.D3`", "made from `2D6`", "makes one from one die"]),
+        (_missing_table, ["`mechanics.repeats.additional_terrain.table`", "`nowhere` is not a roll table"]),
+        (lambda d: _multiplier(d, "1/0"), ["duplicate_limits[6].multiplier`: `1/0` divides by zero"]),
+        (lambda d: _multiplier(d, "9" * 5000), ["a multiplier is 99999999... (5000 digits)"]),
+        (
+            lambda d: d["mechanics"]["modifiers"].update(order=["set", "add"]),
+            ["`mechanics.modifiers.order`: the order of modifiers must place each of set, multiply and add"],
+        ),
+    ],
+)
+def test_rule_data_past_the_limits_is_refused_on_load(
+    rules: Rules, tmp_path: Path, capsys: pytest.CaptureFixture[str], change: Callable[[Any], None], words: list[str]
+) -> None:
+    hostile = changed(rules.path, tmp_path / "hostile", change)
+    refused(capsys, ["engine", "--rules", str(hostile), "turns"], str(hostile), *words)
+
+
+def test_a_chain_past_its_limits_is_refused_on_load(
+    other_game: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    def big_failure(data: dict[str, Any]) -> None:
+        data["mechanics"]["rolls"]["courage"]["fail_adds"] = "100D6"
+
+    def many_readings(data: dict[str, Any]) -> None:
+        reading = data["mechanics"]["rolls"]["hit"]["readings"][0]
+        data["mechanics"]["rolls"]["hit"]["readings"] = [reading] * 50
+
+    hostile = changed(other_game, tmp_path / "dice", big_failure)
+    words = ["`mechanics.rolls.courage.fail_adds`", f"{LIMIT} 10 dice in a roll of an attack chain"]
+    refused(capsys, ["engine", "--rules", str(hostile), "turns"], *words)
+    hostile = changed(other_game, tmp_path / "readings", many_readings)
+    refused(capsys, ["engine", "--rules", str(hostile), "turns"], "56 rolls and readings", f"{LIMIT} 10 rolls")
+
+
+def test_a_walk_past_its_length_is_refused(rules: Rules, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    def eleven_hundred_rolls(data: dict[str, Any]) -> None:
+        repeats = data["mechanics"]["repeats"]
+        first = repeats["additional_terrain"]
+        repeats.update({f"more_terrain_{n}": {**first, "times": "100D1"} for n in range(11)})
+
+    hostile = changed(rules.path, tmp_path / "walk", eleven_hundred_rolls)
+    refused(capsys, ["engine", "--rules", str(hostile), "pregame"], f"{LIMIT} 1,000 lines of a pre-game walk")
+
+
+def test_rule_data_too_large_is_refused_unread(
+    rules: Rules, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with (tmp_path / "rules.json").open("wb") as huge:
+        huge.truncate(64_000_001)  # sparse: nothing is written, and the engine reads at most the limit
+    shutil.copyfile(rules.path.with_name("rules.schema.json"), tmp_path / "rules.schema.json")
+    words = ["is too large", f"{LIMIT} 64,000,000 bytes for a rules.json"]
+    refused(capsys, ["engine", "--rules", str(tmp_path / "rules.json"), "turns"], *words)
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ('{"format_version": NaN}', ["is not JSON", "`NaN` is not a number JSON allows"]),
+        ("[" * 100_000, ["nests too deeply"]),
+    ],
+)
+def test_rule_data_that_is_not_json_is_refused(
+    rules: Rules, tmp_path: Path, capsys: pytest.CaptureFixture[str], text: str, words: list[str]
+) -> None:
+    (tmp_path / "rules.json").write_text(text, encoding="utf-8")
+    shutil.copyfile(rules.path.with_name("rules.schema.json"), tmp_path / "rules.schema.json")
+    refused(capsys, ["engine", "--rules", str(tmp_path / "rules.json"), "turns"], *words)
+
+
+def test_rule_data_beside_another_schema_is_refused(
+    rules: Rules, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    shutil.copyfile(rules.path, tmp_path / "rules.json")
+    (tmp_path / "rules.schema.json").write_text('{"type": "object"}', encoding="utf-8")
+    refused(capsys, ["engine", "--rules", str(tmp_path / "rules.json"), "turns"], "is not the schema of this engine")
+
+
+# Army lists ------------------------------------------------------------------------------------
+
+UNIT = "  - {name: Spearmen, unit: spearmen, category: core, points: %s}\n"
+
+
+@pytest.mark.parametrize(
+    ("name", "text", "words"),
+    [
+        ("nan.yaml", "points_limit: 2000\nunits:\n" + UNIT % ".nan", ["unit 1 (`Spearmen`): `points` is nan"]),
+        ("inf.yaml", "points_limit: 2000\nunits:\n" + UNIT % "-.inf", ["unit 1 (`Spearmen`): `points` is -inf"]),
+        (
+            "huge.yaml",
+            "points_limit: 2000\nunits:\n" + UNIT % ("9" * 5000),
+            ["unit 1 (`Spearmen`): `points` is 99999999... (5000 digits)", f"{LIMIT} 1,000,000 points"],
+        ),
+        (
+            "big.yaml",
+            "points_limit: 2000\nunits:\n" + UNIT % "10000000000",
+            ["`points` is 10000000000", f"{LIMIT} 1,000,000 points"],
+        ),
+        ("yes.yaml", "points_limit: 2000\nunits:\n" + UNIT % "yes", ["`points` must be a number, not true"]),
+        ("true.yaml", "points_limit: true\nunits: []\n", ["`points_limit` must be a number, not true"]),
+        ("float.yaml", "points_limit: 1999.5\nunits: []\n", ["`points_limit` must be a whole number, not 1999.5"]),
+        ("zero.yaml", "points_limit: 0\nunits: []\n", ["`points_limit` is 0; it must be at least 1"]),
+        (
+            "price.yaml",
+            "points_limit: 2000\nunits:\n  - {name: A, category: core, points: 5, upgrades: [{points: ten}]}\n",
+            ["unit 1 (`A`): upgrade 1: `points` is the text `ten`"],
+        ),
+        (
+            "troop.yaml",
+            "points_limit: 2000\nunits:\n  - {name: A, category: core, points: 5, troop_type: [a, b]}\n",
+            ["unit 1 (`A`): `troop_type` must be text"],
+        ),
+        (
+            "units.yaml",
+            "points_limit: 2000\nunits:\n" + UNIT % "1" * 201,
+            ["201 units", f"{LIMIT} 200 units in an army list"],
+        ),
+        (
+            "upgrades.yaml",
+            "points_limit: 2000\nunits:\n  - {name: A, category: core, points: 5, upgrades: ["
+            + "{points: 1}," * 101
+            + "]}",
+            ["unit 1 (`A`): 101 upgrades", f"{LIMIT} 100 upgrades of a unit"],
+        ),
+        ("deep.yaml", "[" * 50_000, ["nests more than 20 deep"]),
+        ("large.yaml", "#" * 100_001, ["is too large", f"{LIMIT} 100,000 bytes for an army list"]),
+        (
+            "merge.yaml",
+            "a: &a {x: 1}\n" + "".join(f"a{n}: &a{n} {{<<: [*a, *a]}}\n" for n in range(30)),
+            ["cannot be read as an army list: merge keys (<<) are not read in an army list (line 2"],
+        ),
+        ("nan.json", '{"points_limit": 2000, "units": [{"name": "A", "category": "c", "points": NaN}]}', ["is NaN"]),
+        ("inf.json", '{"points_limit": Infinity, "units": []}', ["`points_limit` is Infinity, not a number of points"]),
+        (
+            "huge.json",
+            '{"points_limit": 2000, "units": [{"name": "A", "category": "c", "points": %s}]}' % ("9" * 5000),
+            ["unit 1 (`A`): `points` is 99999999... (5000 digits)", f"{LIMIT} 1,000,000 points"],
+        ),
+        ("deep.json", "[" * 100_000, ["nests deeper than an army list can"]),
+    ],
+)
+def test_a_bad_army_list_is_refused_naming_the_file_and_the_entry(
+    rules: Rules, tmp_path: Path, capsys: pytest.CaptureFixture[str], name: str, text: str, words: list[str]
+) -> None:
+    listing = tmp_path / name
+    listing.write_text(text, encoding="utf-8")
+    refused(capsys, ["engine", "--rules", str(rules.path), "army", str(listing)], str(listing), *words)
+
+
+def test_an_army_list_that_is_not_text_is_refused(
+    rules: Rules, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    listing = tmp_path / "army.yaml"
+    listing.write_bytes(b"points_limit: 2000\n\xff\xfe\x00\x01binary")
+    refused(capsys, ["engine", "--rules", str(rules.path), "army", str(listing)], "is not UTF-8 text (byte 19)")
+    listing.write_bytes(b"points_limit: 2000\x00\x01\x02")
+    refused(capsys, ["engine", "--rules", str(rules.path), "army", str(listing)], "is not YAML or JSON")
+
+
+# A test whose target the book fixes ------------------------------------------------------------
+
+
+def test_a_value_given_for_a_fixed_target_is_ignored_with_a_note(
+    rules: Rules, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # The book: "the player who rolls a 4+ chooses" (target="4"): a value of 1 must not make it certain.
+    assert main(["engine", "--rules", str(rules.path), "odds", "test", "deployment_zone", "--value", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "probability: 1/2 (50.0%)" in out
+    assert "note: the book fixes the target of `deployment_zone` at 4+, so the value given (1) is ignored" in out
+    assert main(["engine", "--rules", str(rules.path), "odds", "test", "deployment_zone", "--json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert (result["probability"], result["notes"]) == ("1/2", [])
+
+
+def test_a_test_without_a_fixed_target_needs_a_value(rules: Rules, capsys: pytest.CaptureFixture[str]) -> None:
+    refused(capsys, ["engine", "--rules", str(rules.path), "odds", "test", "leadership_test"], "give it with --value N")
