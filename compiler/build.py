@@ -164,11 +164,13 @@ def build_book_site(
     live_reload: str | None = None,
     books: Sequence[dict[str, str]] = (),
     changes: dict[str, Any] | None = None,
+    drafts: bool = False,
 ) -> SiteResult:
     """The website, with ``rule_files()`` (``rules.json`` and its schema) added before it goes live.
 
     ``books``: the project's other books (title, URL from this site's root), for the home page;
-    ``changes``: what changed since the previous edition, for a "What changed" page. The main
+    ``changes``: what changed since the previous edition, for a "What changed" page; ``drafts``: the
+    editor's view (``SiteInput.drafts``). The main
     book's site keeps the other books' folders inside it when it replaces the old site.
     """
     images = image_folder(read.book, config.root)
@@ -194,6 +196,7 @@ def build_book_site(
         site_translations,
         books=list(books),
         changes=changes,
+        drafts=drafts,
     )
     files: dict[str, str] = {}
     scripts: tuple[str, ...] = ()

@@ -125,6 +125,9 @@ def _add_build(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     build.add_argument("--output", "-o", type=Path, help="output folder (default: [tool.rulebook] output, or site/)")
     build.add_argument("--strict", action="store_true", help="fail when the lint finds errors not in the baseline")
     build.add_argument("--data-only", action="store_true", help="write rules.json and its schema, not the site")
+    build.add_argument(
+        "--drafts", action="store_true", help="the editor's view: lint marks, lint and translation reports, term graph"
+    )
     build.add_argument("--quiet", "-q", action="store_true", help="no progress messages")
     build.add_argument("--book", metavar="NAME", help="build only this book of the configuration (default: every book)")
     build.set_defaults(run=_run_build)
@@ -412,6 +415,7 @@ def _build_book(
             translations=translations,
             books=_other_books(config, book),
             changes=_changes(config, book, read, read_so_far) if not args.files else None,
+            drafts=args.drafts,
         )
         for warning in site.warnings:
             print(f"rulebook: mkdocs: {warning}", file=sys.stderr)
@@ -471,6 +475,7 @@ def _run_serve(args: argparse.Namespace) -> int:
             translations=translations,
             live_reload=RELOAD_SCRIPT,
             changes=_changes(config, config, read, {}),
+            drafts=True,
         )
         print("Site rebuilt.", file=sys.stderr)
         return True

@@ -33,13 +33,11 @@ from compiler.model import (
     Note,
     Reference,
     Section,
-    plain_text,
     unique_id,
 )
 from compiler.names import ascii_lower
 from compiler.site.html import Linker, render_content
 from compiler.site.pages import (
-    PREVIEW_LENGTH,
     Page,
     SitePlan,
     SiteTranslation,
@@ -47,7 +45,9 @@ from compiler.site.pages import (
     page_url,
     relative,
     section_blocks,
+    words_script,
 )
+from compiler.site.previews import preview_text
 from compiler.translate.terminology import Entry
 
 MIN_FORM_LENGTH = 3
@@ -231,7 +231,7 @@ class TranslatedPlan:
             url = self.url(target)
             return None if url is None else self._from(page, url)
 
-        return Linker(term_href, id_href, lambda file: None)
+        return Linker(term_href, id_href, lambda file: None, self.strings, self.original.site.drafts)
 
     def _preview(self, term: str) -> dict[str, str]:
         entry = self.entries[term]
@@ -239,15 +239,14 @@ class TranslatedPlan:
         here = self.term_section.get(term)
         section = self.sections.get(here) if here else None
         if section is not None:
-            text = plain_text(tuple(n for n in section.children if not isinstance(n, Section)))
+            text = preview_text(section.children, term)
         else:
             text = f"({self.strings['original_text']}) {self.original.previews.get(term, {}).get('text', '')}"
-        if len(text) > PREVIEW_LENGTH:
-            text = text[:PREVIEW_LENGTH].rsplit(" ", 1)[0] + " …"
         return {"title": f"{entry.preferred} ({name})", "text": text}
 
     def _previews_script(self, used: set[str]) -> str:
-        return json_script("rb-previews", {t: self.previews[t] for t in sorted(used) if t in self.previews})
+        previews = {t: self.previews[t] for t in sorted(used) if t in self.previews}
+        return json_script("rb-previews", previews) + "\n" + words_script(self.strings)
 
     # Language switcher ---------------------------------------------------------------------------
 
@@ -344,13 +343,15 @@ class TranslatedPlan:
         chapters = []
         for kind, section in self.reading_order:
             page = section.id + ".md" if kind == "translated" else self.untranslated_page_of[section.id]
-            chapters.append({"title": section.title, "href": page_url(page), "translated": kind == "translated"})
+            href = self._from(path, self.prefix + page_url(page))
+            chapters.append({"title": section.title, "href": href, "translated": kind == "translated"})
         markdown = env.get_template("translated_index.md.j2").render(
             title=self.title,
             front=[html for html in front if html.strip()],
             chapters=chapters,
             strings=self.strings,
-            report_href=self._from(path, f"translation-{self.language}/"),
+            glossary_href=self._from(path, self.prefix + "glossary/"),
+            report_href=self._from(path, f"translation-{self.language}/") if self.original.editors else None,
             previews=self._previews_script(linker.used_terms),
         )
         return Page(path, self.title, markdown)
@@ -369,7 +370,7 @@ class TranslatedPlan:
             entries.append(
                 {
                     "id": term,
-                    "name": entry.preferred,
+                    "name": entry.preferred[:1].upper() + entry.preferred[1:],
                     "accepted": entry.accepted,
                     "original_name": names.get(term, {}).get("name", term),
                     "href": self._from(path, url) if url else None,

@@ -58,7 +58,8 @@ def build_site(
     """
     theme = Theme.for_project(project)
     env = theme.environment()
-    plan = SitePlan(site)
+    language = site.book.documents[0].language if site.book.documents else "en"
+    plan = SitePlan(site, theme.strings(language))
     translated = [build_translated_site(plan, t, env, theme.strings(t.language)) for t in site.translations]
     alternates: dict[str, str] = {}
     for translation in translated:
@@ -202,7 +203,9 @@ def hand_over_html(markdown: str) -> tuple[str, dict[str, str]]:
 
 
 def graph_files(plan: SitePlan) -> dict[str, str]:
-    """The term-neighbourhood pictures: one SVG per initial letter."""
+    """The term-neighbourhood pictures (an editor's page): one SVG per initial letter."""
+    if not plan.editors:
+        return {}
     groups = neighbourhoods(plan)
     return {f"graph/{file}.svg": sprite(items) for file, items in sorted(groups.items())}
 
