@@ -277,13 +277,21 @@ def chapter_page(plan: SitePlan, chapter: Section, env: Environment, alternate: 
 
 
 def section_blocks(
-    section: Section, linker: Linker, blocks: list[dict[str, Any]], after: Mapping[str, str] | None = None
+    section: Section,
+    linker: Linker,
+    blocks: list[dict[str, Any]],
+    after: Mapping[str, str] | None = None,
+    anchors: Mapping[str, str] | None = None,
 ) -> None:
     """A section and its subsections as page blocks: headings, and the HTML between them.
 
-    ``after``: HTML to add at the end of a section's own text, by section id (notices).
+    ``after``: HTML to add at the end of a section's own text, by section id (notices). ``anchors``:
+    the heading's anchor by section id, when it is not the id (which then stays as an alias anchor).
     """
-    blocks.append({"heading": "#" * section.level, "title": md_text(section.title), "id": section.id, "html": ""})
+    anchor = (anchors or {}).get(section.id, section.id)
+    alias = section.id if anchor != section.id else None
+    heading = {"heading": "#" * section.level, "title": md_text(section.title), "id": anchor, "alias": alias}
+    blocks.append(heading)
     pending: list[Any] = []
     added = (after or {}).get(section.id)
     for node in section.children:
@@ -292,7 +300,7 @@ def section_blocks(
             if added:
                 blocks.append({"heading": None, "html": added})
                 added = None
-            section_blocks(node, linker, blocks, after)
+            section_blocks(node, linker, blocks, after, anchors)
         else:
             pending.append(node)
     _flush(pending, linker, blocks)

@@ -14,6 +14,7 @@ language (a JSON block): the language switcher reads it to land on the aligned s
 from __future__ import annotations
 
 import dataclasses
+import json
 from collections import defaultdict
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -35,7 +36,7 @@ from compiler.model import (
     Section,
     unique_id,
 )
-from compiler.names import ascii_lower
+from compiler.names import ascii_lower, slugify
 from compiler.site.html import Linker, render_content
 from compiler.site.pages import (
     Page,
@@ -65,6 +66,9 @@ class TranslatedSite:
     original_alternates: dict[str, str]
     """By the original's chapter page: the script block saying where it is in this translation."""
     strings: Mapping[str, str]
+    redirects: dict[str, str]
+    """Pages at the addresses the chapters had before they were named by their titles (``s3/index.html``),
+    by path in this translation's site: each sends its reader on, with the section asked for."""
 
 
 def build_translated_site(
@@ -83,7 +87,7 @@ def build_translated_site(
         {strings["rules"]: [{str(escape(p.title)): p.path} for p in chapters]},
         {strings["glossary"]: "glossary.md"},
     ]
-    return TranslatedSite(plan.language, plan.title, pages, nav, plan.original_alternates(), strings)
+    return TranslatedSite(plan.language, plan.title, pages, nav, plan.original_alternates(), strings, plan.redirects())
 
 
 class TranslatedPlan:
@@ -129,10 +133,11 @@ class TranslatedPlan:
         self.title = self.front[0].title if self.front else (chapters[0].title if chapters else translation.language)
         self.sections: dict[str, Section] = {}
         self.page_of: dict[str, str] = {}
+        self.anchor = readable_anchors([s for c in chapters for s in _walk(c)], RESERVED_PAGES)
         for chapter in self.front:
             self._place(chapter, "index.md")
         for chapter in self.chapters:
-            self._place(chapter, chapter.id + ".md")
+            self._place(chapter, self.anchor[chapter.id] + ".md")
         self.references: dict[str, list[str]] = defaultdict(list)
         for document in documents:
             for reference in document.references:
@@ -141,7 +146,7 @@ class TranslatedPlan:
         # The original's sections the translation lacks: whole chapters get a page, others a notice.
         self.untranslated_page_of: dict[str, str] = {}
         self.notices: dict[str, list[Section]] = defaultdict(list)
-        taken = {c.id for c in self.chapters} | {"index", "glossary"}
+        taken = {page[: -len(".md")] for page in self.page_of.values()} | set(RESERVED_PAGES)
         for chapter in original.chapters:
             if chapter.id not in self.to_translation:
                 self.untranslated_page_of[chapter.id] = f"{unique_id(chapter.id, taken)}.md"
@@ -187,7 +192,7 @@ class TranslatedPlan:
             here = self.to_translation.get(chapter.id)
             if here is not None:
                 page = self.page_of.get(here)
-                found = next((i for i, (_, c) in enumerate(order) if f"{c.id}.md" == page), None)
+                found = next((i for i, (_, c) in enumerate(order) if self.page_of[c.id] == page), None)
                 position = position if found is None else found + 1
             else:
                 order.insert(position, ("untranslated", chapter))
@@ -199,8 +204,8 @@ class TranslatedPlan:
         page = self.page_of.get(section_id)
         if page is None:
             return None
-        anchor = "" if page != "index.md" and page[:-3] == section_id else f"#{section_id}"
-        return self.prefix + page_url(page) + anchor
+        anchor = self.anchor[section_id]
+        return self.prefix + page_url(page) + ("" if page == f"{anchor}.md" else f"#{anchor}")
 
     def original_url(self, section_id: str) -> str | None:
         """A section of the original: its URL from the site root."""
@@ -248,6 +253,17 @@ class TranslatedPlan:
         previews = {t: self.previews[t] for t in sorted(used) if t in self.previews}
         return json_script("rb-previews", previews) + "\n" + words_script(self.strings)
 
+    def redirects(self) -> dict[str, str]:
+        """A page at each chapter's numbered address (``s3/``) leading to its readable one, keeping the ``#s3-2-1``."""
+        found = {}
+        for chapter in self.chapters:
+            page = self.page_of[chapter.id]
+            if page != f"{chapter.id}.md":
+                old = f"{chapter.id}.md"
+                target = relative(self.prefix + old, self.prefix + page_url(page))
+                found[f"{page_url(old)}index.html"] = redirect_page(target, chapter.title, self.language)
+        return found
+
     # Language switcher ---------------------------------------------------------------------------
 
     def _alternate(self, page: str, target_page: str, sections: Mapping[str, str], from_original: bool) -> str:
@@ -277,21 +293,22 @@ class TranslatedPlan:
         return found
 
     def _translated_alternate(self, page: str, chapter: Section) -> str:
+        """Where the page and each of its sections (by the heading's anchor) are in the original."""
         sections = {}
         for section in _walk(chapter):
             there = self._original_ancestor(section.id)
             url = self.original_url(there) if there else None
             if url is not None:
-                sections[section.id] = url
-        return self._alternate(page, sections.get(chapter.id, ""), sections, False)
+                sections[self.anchor[section.id]] = url
+        return self._alternate(page, sections.get(self.anchor[chapter.id], ""), sections, False)
 
     # Pages -----------------------------------------------------------------------------------------
 
     def chapter_page(self, chapter: Section, env: Environment) -> Page:
-        path = chapter.id + ".md"
+        path = self.page_of[chapter.id]
         linker = self.linker(path)
         blocks: list[dict[str, Any]] = []
-        section_blocks(chapter, linker, blocks, self._notices(path))
+        section_blocks(chapter, linker, blocks, self._notices(path), self.anchor)
         markdown = env.get_template("chapter.md.j2").render(
             title=chapter.title,
             blocks=blocks,
@@ -342,7 +359,7 @@ class TranslatedPlan:
         ]
         chapters = []
         for kind, section in self.reading_order:
-            page = section.id + ".md" if kind == "translated" else self.untranslated_page_of[section.id]
+            page = self.page_of[section.id] if kind == "translated" else self.untranslated_page_of[section.id]
             href = self._from(path, self.prefix + page_url(page))
             chapters.append({"title": section.title, "href": href, "translated": kind == "translated"})
         markdown = env.get_template("translated_index.md.j2").render(
@@ -391,6 +408,33 @@ class TranslatedPlan:
             letters=sorted(by_letter.items()), strings=self.strings
         )
         return Page(path, self.strings["glossary"], markdown)
+
+
+RESERVED_PAGES = ("index", "glossary", "search", "assets", "404", "sitemap")
+"""Names a page of the site may not take: MkDocs' own files and folders, and our fixed pages."""
+
+
+def readable_anchors(sections: list[Section], reserved: tuple[str, ...] = ()) -> dict[str, str]:
+    """Each section's anchor (a chapter's: its page's name): a slug of its title, unique in the site.
+
+    A translation converted from a PDF names its numbered sections by number (``s3-2-1``); readers get
+    the title's words (``lancer-les-des``), and the number stays as an alias (see ``redirects``).
+    """
+    taken = set(reserved) | {s.id for s in sections if s.number is None}
+    return {s.id: s.id if s.number is None else unique_id(slugify(s.title), taken) for s in sections}
+
+
+def redirect_page(target: str, title: str, language: str) -> str:
+    """A page that sends its reader to ``target`` (a relative URL), keeping the ``#fragment`` asked for."""
+    url = escape(target)
+    return (
+        f'<!doctype html>\n<html lang="{escape(language)}">\n<head>\n<meta charset="utf-8">\n'
+        f"<title>{escape(title)}</title>\n"
+        f'<meta name="robots" content="noindex">\n<link rel="canonical" href="{url}">\n'
+        f"<script>location.replace({json.dumps(target)} + location.hash)</script>\n"
+        f'<meta http-equiv="refresh" content="0; url={url}">\n'
+        f'</head>\n<body>\n<p><a href="{url}">{escape(title)}</a></p>\n</body>\n</html>\n'
+    )
 
 
 def _forms(entries: Mapping[str, Entry]) -> dict[str, str]:

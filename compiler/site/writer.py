@@ -12,7 +12,7 @@ import os
 import re
 import shutil
 import tempfile
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 from compiler.errors import SiteBuildError
 from compiler.site.pages import Page, SiteInput, SitePlan, build_pages, neighbourhoods
 from compiler.site.svg import sprite
-from compiler.site.theme import Theme
+from compiler.site.theme import Theme, chrome_options
 from compiler.site.translated import TranslatedSite, build_translated_site
 
 if TYPE_CHECKING:
@@ -59,7 +59,8 @@ def build_site(
     theme = Theme.for_project(project)
     env = theme.environment()
     language = site.book.documents[0].language if site.book.documents else "en"
-    plan = SitePlan(site, theme.strings(language))
+    words = theme.strings(language)
+    plan = SitePlan(site, words)
     translated = [build_translated_site(plan, t, env, theme.strings(t.language)) for t in site.translations]
     alternates: dict[str, str] = {}
     for translation in translated:
@@ -73,15 +74,21 @@ def build_site(
         docs = work / "docs"
         blocks = _write_docs(docs, pages, site, theme, extra_files, image_folder)
         config_file = project / "mkdocs.yml"
-        options = _mkdocs_options(config_file, None, languages, book_folder, site_name)
+        options = _mkdocs_options(config_file, None, languages, book_folder, site_name, words)
+        if site_name is not None:  # a book of its own: its licence, if its configuration gives one
+            options["copyright"] = site.data["book"].get("copyright") or ""
         warnings = _run_mkdocs(config_file, docs, work / "site", nav, extra_javascript, options, blocks)
         for translation in translated:
             docs = work / f"docs-{translation.language}"
             blocks = _write_docs(docs, translation.pages, site, theme, extra_files, None)
             prefix = f"{book_folder}{translation.language}/"
-            options = _mkdocs_options(config_file, translation, languages, prefix, translation.title)
+            options = _mkdocs_options(
+                config_file, translation, languages, prefix, translation.title, translation.strings
+            )
             site_dir = work / "site" / translation.language
             warnings += _run_mkdocs(config_file, docs, site_dir, translation.nav, extra_javascript, options, blocks)
+            for name, text in translation.redirects.items():
+                _write(site_dir / name, text)
             pages.extend(translation.pages)
         # Written straight into the built site: MkDocs would only copy them once more.
         for name, text in graph_files(plan).items():
@@ -112,37 +119,33 @@ def _mkdocs_options(
     languages: list[dict[str, str]],
     prefix: str,
     site_name: str | None,
+    words: Mapping[str, str],
 ) -> dict[str, Any]:
-    """MkDocs settings for one build, over the project's ``mkdocs.yml``: the site's name and URL when it
-    is not the main book's site, the language switcher, and for a translation its language and search
-    language."""
-    if not languages and not prefix and site_name is None:
-        return {}
+    """MkDocs settings for one build, over the project's ``mkdocs.yml``: the site's words in Material's
+    chrome (:func:`chrome_options`), the site's name and URL when it is not the main book's site, the
+    language switcher, and for a translation its language and search language."""
     from mkdocs.utils.yaml import yaml_load
 
     with config_file.open(encoding="utf-8") as stream:
         raw = yaml_load(stream)
-    options: dict[str, Any] = {}
+    options = chrome_options(raw, words, translation.language if translation is not None else None)
     if site_name is not None:
         options["site_name"] = site_name
     if prefix and raw.get("site_url"):
         options["site_url"] = str(raw["site_url"]).rstrip("/") + "/" + prefix
     if languages:
         back = "../" if translation else ""  # the switcher's links are from the book's root; a translation is below it
-        extra = dict(raw.get("extra") or {})
+        extra = options["extra"]
         extra["alternate"] = [{**entry, "link": back + entry["link"]} for entry in languages]
         options["extra"] = extra
     if translation is not None:
-        theme = raw.get("theme") or {}
-        theme = dict(theme) if isinstance(theme, dict) else {"name": theme}
-        theme["language"] = translation.language
         plugins = []
         for plugin in raw.get("plugins") or []:
             if plugin == "search" or (isinstance(plugin, dict) and "search" in plugin):
                 settings = dict(plugin["search"] or {}) if isinstance(plugin, dict) else {}
                 plugin = {"search": {**settings, "lang": translation.language}}
             plugins.append(plugin)
-        options.update(theme=theme, plugins=plugins)
+        options["plugins"] = plugins
     return options
 
 
