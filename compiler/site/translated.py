@@ -16,7 +16,7 @@ from __future__ import annotations
 import dataclasses
 import json
 from collections import defaultdict
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -112,6 +112,7 @@ class TranslatedPlan:
             if pair.original.kind == "section":
                 self.to_translation.setdefault(there, here)
             self.to_original.setdefault(here, there)
+        documents = [_keep_links(d, self._in_context(documents)) for d in documents]
 
         # Where each term is stated in the translation: the aligned section of its definition.
         self.term_section: dict[str, str] = {}
@@ -175,6 +176,35 @@ class TranslatedPlan:
             section = graph.section(section_id)
             section_id = section.parent_id if section else None
         return None
+
+    def _in_context(self, documents: list[Document]) -> Callable[[Reference], bool]:
+        """Whether a use of a term is one: a one-word rendering (``unique``, ``taille``, ``Base``) is also an
+        ordinary word, so it is linked only where the original's aligned section (or one inside it) uses
+        the term too."""
+        parents = {s.id: s.parent_id for d in documents for s in d.sections}
+        used: dict[str, set[str]] = defaultdict(set)
+        graph = self.original.site.terms
+        uses = [(n.section_id, n.name) for d in self.original.site.book.documents for n in d.references]
+        uses += [(n.section_id, n.name) for d in self.original.site.book.documents for n in d.definitions]
+        for section_id, name in uses:
+            section: str | None = section_id
+            while section is not None:
+                used[section].add(name)
+                found = graph.section(section)
+                section = found.parent_id if found is not None else None
+
+        def aligned(section_id: str | None) -> str | None:
+            while section_id is not None and section_id not in self.to_original:
+                section_id = parents.get(section_id)
+            return self.to_original.get(section_id) if section_id is not None else None
+
+        def keep(reference: Reference) -> bool:
+            if len(reference.text.split()) > 1:
+                return True
+            there = aligned(reference.section_id)
+            return there is not None and reference.name in used[there]
+
+        return keep
 
     def _original_ancestor(self, section_id: str | None) -> str | None:
         while section_id is not None:
@@ -452,6 +482,27 @@ def _forms(entries: Mapping[str, Entry]) -> dict[str, str]:
         for phrase in entry.unlinked:
             forms[phrase] = ""
     return forms
+
+
+def _keep_links(document: Document, keep: Callable[[Reference], bool]) -> Document:
+    """The document with the references ``keep`` refuses turned back into text."""
+
+    def content(nodes: Content) -> Content:
+        out: list[Node] = []
+        for node in nodes:
+            if isinstance(node, Reference) and not keep(node):
+                out.append(node.text)
+            elif isinstance(node, Section | Important | Note | Definition):
+                out.append(node._replace(children=content(node.children)))
+            elif isinstance(node, ItemList):
+                out.append(node._replace(items=tuple(i._replace(children=content(i.children)) for i in node.items)))
+            else:
+                out.append(node)
+        return tuple(out)
+
+    body = tuple(section._replace(children=content(section.children)) for section in document.body)
+    references = tuple(r for r in document.references if keep(r))
+    return dataclasses.replace(document, body=body, references=references)
 
 
 def _mark_definitions(document: Document, wanted: Mapping[str, set[str]], marked: set[str]) -> Document:
