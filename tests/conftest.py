@@ -58,21 +58,29 @@ def rules_of(diagnostics: list[Diagnostic]) -> list[tuple[str, str | None]]:
     return [(d.rule, d.target) for d in diagnostics]
 
 
-def build(output: Path, *files: Path) -> int:
+def build(output: Path, *files: Path, drafts: bool = False) -> int:
     """``rulebook build`` from the project folder (where mkdocs.yml and site_templates are)."""
     cwd = Path.cwd()
     os.chdir(ROOT)
     try:
-        return main(["build", "-q", "--output", str(output), *map(str, files)])
+        return main(["build", "-q", "--output", str(output), *(["--drafts"] if drafts else []), *map(str, files)])
     finally:
         os.chdir(cwd)
 
 
 @pytest.fixture(scope="session")
 def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The bundled book's site, built once per test session."""
+    """The bundled book's site as published (for readers), built once per test session."""
     output = tmp_path_factory.mktemp("built") / "site"
     assert build(output) == 0
+    return output
+
+
+@pytest.fixture(scope="session")
+def drafts_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The bundled book's site in the editor's view (``build --drafts``), built once per test session."""
+    output = tmp_path_factory.mktemp("drafts") / "site"
+    assert build(output, drafts=True) == 0
     return output
 
 

@@ -253,7 +253,7 @@ class TranslatedPlan:
         if here is not None:
             url = self.url(here)
             if url is not None:
-                return url.split("#")[0] + (f"#term-{term}" if term in self.marked else f"#{here}")
+                return url.split("#")[0] + (f"#term-{term}" if term in self.marked else f"#{self.anchor[here]}")
         target = self.original.term_page.get(term)
         return page_url(target) + f"#term-{term}" if target else None
 

@@ -176,6 +176,15 @@
   window.addEventListener("resize", function () { if (card && card.getAttribute("role") === "tooltip") { hide(false); } });
 })();
 
+// Material's search is a dialog without a name: it takes its search box's (in the page's language).
+(function () {
+  "use strict";
+  document.querySelectorAll(".md-search[role='dialog']:not([aria-label])").forEach(function (dialog) {
+    var box = dialog.querySelector("input[aria-label]");
+    if (box) { dialog.setAttribute("aria-label", box.getAttribute("aria-label")); }
+  });
+})();
+
 // Language switcher: each chapter page says where it and each of its sections are in the other
 // languages (a JSON script block). The header's language links then lead to the aligned page, and
 // a click lands on the section being read.
