@@ -206,15 +206,16 @@ def _sentence_change(old: str, new: str, terms: dict[str, str], moved: bool) -> 
 
 
 def _term_names(book: Book) -> dict[str, str]:
-    """The book's defined terms as its text writes them where it defines them (``Player Turn``), by the
-    singular form the changed words are searched for (case matters: "attack" is not "Attacks")."""
+    """The book's defined terms as its text writes them with capitals (``Player Turn``), by the singular
+    form the changed words are searched for (case matters: "attack" is not "Attacks")."""
+    defined = {d.name for d in book.definitions}
     names: dict[str, str] = {}
     for document in book.documents:
         for reference in document.references:
-            if reference.definition == reference.name:
-                written = " ".join(reference.text.split())
+            written = " ".join(reference.text.split())
+            if reference.name in defined and written[:1].isupper():
                 names.setdefault(_singular_phrase(written), written)
-    return {key: title for key, title in names.items() if key[:1].isupper()}
+    return names
 
 
 def _singular_phrase(phrase: str) -> str:
