@@ -58,6 +58,8 @@ class Linker:
     """Terms referred to on the page (their previews go into the page)."""
     defined: set[str] = field(default_factory=set)
     """Terms whose defining words are already marked on the page (the first self-reference is)."""
+    within: list[str] = field(default_factory=list)
+    """The definitions being rendered, outermost first: a use of one of their terms is its own, not a link."""
 
     def word(self, key: str, default: str) -> str:
         return self.words.get(key, default)
@@ -117,7 +119,7 @@ def render_inline(node: object, linker: Linker) -> str:
 
 
 def render_reference(reference: Reference, linker: Linker) -> str:
-    if reference.definition == reference.name:
+    if reference.definition == reference.name or reference.name in linker.within:
         # A definition's own use of its term: the first is its defining words, the others plain text.
         if reference.name in linker.defined:
             return str(escape(reference.text))
@@ -155,7 +157,9 @@ def _inline_definition(definition: Definition, linker: Linker) -> str:
     if len(definition.children) == 1 and isinstance(definition.children[0], str):
         linker.defined.add(definition.name)
         return f'<dfn class="rb-definition rb-dfn" {attributes}>{escape(definition.children[0])}</dfn>'
+    linker.within.append(definition.name)
     body = _inline_all(definition.children, linker)
+    linker.within.pop()
     return f'<span class="rb-definition" {attributes}>{body}{_permalink(definition, linker)}</span>'
 
 
@@ -171,10 +175,11 @@ def _permalink(definition: Definition, linker: Linker) -> str:
 
 def render_block(node: object, linker: Linker) -> str:
     if isinstance(node, Definition):
-        return (
-            f'<div class="rb-definition" {_definition_attributes(node)}>{_permalink(node, linker)}\n'
-            f"{render_content(node.children, linker)}\n</div>"
-        )
+        linker.within.append(node.name)
+        body = render_content(node.children, linker)
+        linker.within.pop()
+        return f'<div class="rb-definition" {_definition_attributes(node)}>{_permalink(node, linker)}\n{body}\n</div>'
+
     if isinstance(node, Note):
         title = f'<p class="admonition-title">{escape(node.title)}</p>\n' if node.title else ""
         return f'<div class="admonition note">\n{title}{render_content(node.children, linker)}\n</div>'
