@@ -195,10 +195,21 @@
     try { Object.assign(alternates, JSON.parse(block.textContent)); } catch (error) { /* keep the links */ }
   });
 
+  var HEADINGS = ".md-content h1[id], .md-content h2[id], .md-content h3[id], .md-content h4[id], .md-content h5[id], .md-content h6[id]";
+  var SCROLL_KEYS = ["ArrowDown", "ArrowUp", "PageDown", "PageUp", "Home", "End", " "];
+  var scrolled = false;
+  window.addEventListener("wheel", function () { scrolled = true; }, { passive: true });
+  window.addEventListener("touchmove", function () { scrolled = true; }, { passive: true });
+  window.addEventListener("keydown", function (event) { if (SCROLL_KEYS.indexOf(event.key) >= 0) { scrolled = true; } });
+
+  // The section being read: the one the address leads to until the reader scrolls (the page may still
+  // shift as it settles), then the last heading at the top of the screen.
   function sectionInView() {
     var current = null;
-    document.querySelectorAll(".md-content h1[id], .md-content h2[id], .md-content h3[id], .md-content h4[id], .md-content h5[id], .md-content h6[id]").forEach(function (heading) {
-      if (heading.getBoundingClientRect().top <= 120) { current = heading.id; }
+    var target = !scrolled && location.hash ? document.getElementById(decodeURIComponent(location.hash.slice(1))) : null;
+    document.querySelectorAll(HEADINGS).forEach(function (heading) {
+      var before = target && (heading === target || (heading.compareDocumentPosition(target) & Node.DOCUMENT_POSITION_FOLLOWING));
+      if (target ? before : heading.getBoundingClientRect().top <= 120) { current = heading.id; }
     });
     return current;
   }
