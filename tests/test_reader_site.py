@@ -16,9 +16,8 @@ from typing import Any
 
 import pytest
 
-from .conftest import ROOT, serve
+from .conftest import CHROMIUM, ROOT, serve
 from .site_pages import LAPTOP, NARROWEST, PAGE_KINDS, PHONE, PageKind
-from .test_browser import ARGS, CHROMIUM
 from .test_site import LINT_WORDS
 
 AXE = ROOT / ".ci" / "node" / "node_modules" / "axe-core" / "axe.min.js"
@@ -37,16 +36,6 @@ def urls(site: Path, drafts_site: Path) -> Iterator[dict[bool, str]]:
     """The published site's base URL (``False``) and the editor's view's (``True``)."""
     with serve(site) as published, serve(drafts_site) as drafts:
         yield {False: published, True: drafts}
-
-
-@pytest.fixture(scope="module")
-def chromium() -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        instance = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        yield instance
-        instance.close()
 
 
 class Visit:

@@ -21,9 +21,8 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from compiler.cli import main as rulebook  # noqa: E402
-from tests.conftest import serve  # noqa: E402
+from tests.conftest import CHROMIUM, CHROMIUM_ARGS, serve  # noqa: E402
 from tests.site_pages import LAPTOP, PAGE_KINDS, PHONE, PageKind  # noqa: E402
-from tests.test_browser import ARGS, CHROMIUM  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
 
@@ -106,7 +105,7 @@ def take() -> list[str]:
         sites = build(Path(folder))
         with serve(sites[False]) as published, serve(sites[True]) as drafts, sync_playwright() as playwright:
             urls = {False: published, True: drafts}
-            chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+            chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
             try:
                 return pages(chromium, urls) + cards(chromium, urls)
             finally:
