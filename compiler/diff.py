@@ -10,6 +10,7 @@ sequences (added, removed, renamed). Terms added, removed and renamed come from 
 from __future__ import annotations
 
 import difflib
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -25,6 +26,9 @@ class SectionChange:
     words: list[dict[str, str]] = field(default_factory=list)
     numbers: dict[str, list[str]] = field(default_factory=dict)
     steps: dict[str, Any] = field(default_factory=dict)
+    sentences: list[dict[str, Any]] = field(default_factory=list)
+    """Each changed sentence: ``old`` and ``new`` as word parts (``{"text", "change"}``), the ``numbers`` and
+    ``terms`` it changes; a sentence only added or removed has one side empty."""
 
     @property
     def changed(self) -> bool:
@@ -56,8 +60,9 @@ def diff_books(old: Book, new: Book) -> BookDiff:
     matched = [(old_sections[normalise(s.title)], s) for s in new_sections if normalise(s.title) in old_sections]
     scope = _scope(old, [o for o, _ in matched])
     matched_old = {o.id for o, _ in matched}
+    terms = _term_names(old)
     return BookDiff(
-        changed=[_section_change(o, n) for o, n in matched],
+        changed=[_section_change(o, n, terms) for o, n in matched],
         added=[s.title for s in new_sections if normalise(s.title) not in old_sections],
         removed=[s.title for s in scope if s.id not in matched_old],
         terms=_terms(old, new),
@@ -96,11 +101,12 @@ def _without_steps(content: Content, lists: list[list[str]]) -> Content:
     return tuple(kept)
 
 
-def _section_change(old: Section, new: Section) -> SectionChange:
+def _section_change(old: Section, new: Section, terms: dict[str, str]) -> SectionChange:
     old_text, old_lists = _own(old)
     new_text, new_lists = _own(new)
     change = SectionChange(old.title, new.title)
     change.words = _word_changes(old_text, new_text)
+    change.sentences = _sentence_changes(old_text, new_text, terms)
     before, after = numbers(old_text, "en"), numbers(new_text, "en")
     if before != after:
         change.numbers = {"old": sorted((before - after).elements()), "new": sorted((after - before).elements())}
@@ -116,6 +122,104 @@ def _word_changes(old: str, new: str, limit: int = 12) -> list[dict[str, str]]:
         if tag != "equal":
             changes.append({"change": tag, "old": " ".join(a[i1:i2]), "new": " ".join(b[j1:j2])})
     return changes[:limit]
+
+
+_SENTENCE_END = re.compile(r"(?<=[.!?])[\"'”)]*\s+(?=[\"'“(]?[A-Z0-9])")
+SIMILAR = 0.4
+"""How alike two sentences must be (difflib's ratio of their words) to be one sentence changed."""
+MOVED = 0.8
+"""How alike a sentence removed and one added elsewhere must be to be one sentence moved."""
+
+
+def _sentence_changes(old: str, new: str, terms: dict[str, str]) -> list[dict[str, Any]]:
+    """The sentences that changed, each paired with what it became (or alone, when added or removed)."""
+    before, after = _SENTENCE_END.split(old) if old else [], _SENTENCE_END.split(new) if new else []
+    pairs: list[tuple[str, str]] = []
+    for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(a=before, b=after, autojunk=False).get_opcodes():
+        if tag != "equal":
+            pairs += _pair_sentences(before[i1:i2], after[j1:j2])
+    return [_sentence_change(o, n, terms, moved) for o, n, moved in _moves(pairs)]
+
+
+def _moves(pairs: list[tuple[str, str]]) -> list[tuple[str, str, bool]]:
+    """A sentence removed in one place and added, alike, in another was moved: one change, where it is now."""
+    removed = {i: o for i, (o, n) in enumerate(pairs) if not n}
+    found: list[tuple[str, str, bool]] = []
+    for old, new in pairs:
+        if not old:
+            match = next((i for i, o in removed.items() if _likeness(o, new) >= MOVED), None)
+            if match is not None:
+                found.append((removed.pop(match), new, True))
+                continue
+        found.append((old, new, False))
+    kept = set(removed.values())
+    return [(o, n, m) for o, n, m in found if n or o in kept]
+
+
+def _pair_sentences(olds: list[str], news: list[str]) -> list[tuple[str, str]]:
+    """Old and new sentences paired in order where alike enough; the others stand alone ("" on one side)."""
+    pairs: list[tuple[str, str]] = []
+    start = 0
+    for old in olds:
+        ratios = [_likeness(old, new) for new in news[start:]]
+        best = max(range(len(ratios)), key=lambda i: ratios[i], default=None)
+        if best is None or ratios[best] < SIMILAR:
+            pairs.append((old, ""))
+            continue
+        pairs += [("", new) for new in news[start : start + best]]
+        pairs.append((old, news[start + best]))
+        start += best + 1
+    pairs += [("", new) for new in news[start:]]
+    return pairs
+
+
+def _likeness(old: str, new: str) -> float:
+    return difflib.SequenceMatcher(a=old.split(), b=new.split(), autojunk=False).ratio()
+
+
+def _sentence_change(old: str, new: str, terms: dict[str, str], moved: bool) -> dict[str, Any]:
+    a, b = old.split(), new.split()
+    old_parts: list[dict[str, str]] = []
+    new_parts: list[dict[str, str]] = []
+    changed: list[str] = []
+    for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(a=a, b=b, autojunk=False).get_opcodes():
+        if tag == "equal":
+            old_parts.append({"text": " ".join(a[i1:i2]), "change": "equal"})
+            new_parts.append({"text": " ".join(b[j1:j2]), "change": "equal"})
+            continue
+        if i2 > i1:
+            old_parts.append({"text": " ".join(a[i1:i2]), "change": "delete"})
+        if j2 > j1:
+            new_parts.append({"text": " ".join(b[j1:j2]), "change": "insert"})
+        changed += a[i1:i2] + b[j1:j2]
+    before, after = numbers(old, "en"), numbers(new, "en")
+    changed_numbers = {"old": sorted((before - after).elements()), "new": sorted((after - before).elements())}
+    words = " ".join(changed)
+    named = sorted({title for key, title in terms.items() if re.search(rf"\b{re.escape(key)}s?\b", words)})
+    return {
+        "old": old_parts,
+        "new": new_parts,
+        "numbers": changed_numbers if before != after else {},
+        "terms": named,
+        "moved": moved,
+    }
+
+
+def _term_names(book: Book) -> dict[str, str]:
+    """The book's defined terms as its text writes them with capitals (``Player Turn``), by the singular
+    form the changed words are searched for (case matters: "attack" is not "Attacks")."""
+    defined = {d.name for d in book.definitions}
+    names: dict[str, str] = {}
+    for document in book.documents:
+        for reference in document.references:
+            written = " ".join(reference.text.split())
+            if reference.name in defined and written[:1].isupper():
+                names.setdefault(_singular_phrase(written), written)
+    return names
+
+
+def _singular_phrase(phrase: str) -> str:
+    return phrase[:-1] if phrase.endswith("s") and not phrase.endswith("ss") else phrase
 
 
 def _step_changes(old: list[str], new: list[str]) -> dict[str, Any]:

@@ -1,12 +1,15 @@
-"""Read a Markdown rulebook (such as a translation converted from a PDF) into the document model.
+r"""Read a Markdown rulebook (such as a translation converted from a PDF) into the document model.
 
 Parsed with markdown-it-py. The PDF conversion scrambled the heading levels, so a section's
 level comes from its printed number ("3.2.1" is level 3, whatever its count of ``#``), not
 from the Markdown. Headings without a number (``## Moyenne``, ``#### **Petite**``, ``## · Le
 Général``, ``## - 1 à 3 : Classique``) are sub-headings of the numbered section before them.
 Runs of tab-separated lines are tables; the table of contents is recognised and kept out of
-the rules; ``??`` (a cross-reference the PDF lost) becomes a link with no target. Every node
-keeps its file, line and column.
+the rules; ``??`` (a cross-reference the PDF lost) becomes a link with no target. What else the
+conversion left that the reader recognises becomes the text it stands for, each time with a note
+(``converted-text``) so the source can be fixed: LaTeX fragments (``$\star$``, ``$\mathbf{1}''$``),
+escaped punctuation (``\*``), and bullets that each hold a number (``- 1. ...``), which are a
+numbered list. Every node keeps its file, line and column.
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ from pathlib import Path
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
+from compiler.catalog.reading import CONVERTED_TEXT
 from compiler.diagnostics import Diagnostic
 from compiler.model import (
     Cell,
@@ -45,6 +49,22 @@ _MECHANIC = re.compile(r"<!--\s*rulebook:\s*mechanic\s+(?P<attributes>.*?)-->", 
 """A mechanics annotation, as the XML's ``<mechanic .../>`` (the same attributes) in an HTML comment."""
 _ATTRIBUTE = re.compile(r'(?P<key>[a-z][a-z-]*)="(?P<value>[^"]*)"')
 _LOST_REFERENCE = re.compile(r"\?\?")
+_MATH = re.compile(r"\$([^$\n]{1,60})\$")
+_ESCAPED = re.compile(r"\\([!-/:-@\[-`{-~])")
+_LATEX_SYMBOLS = {
+    "star": "★",
+    "times": "×",
+    "le": "≤",
+    "leq": "≤",
+    "ge": "≥",
+    "geq": "≥",
+    "pm": "±",
+    "circ": "°",
+    "prime": "′",
+    "%": "%",
+}
+_LATEX_TEXT = re.compile(r"\\(?:mathbf|mathrm|textbf|text|mathit)\{([^{}]*)\}")
+_LATEX_SYMBOL = re.compile(r"\\(%|[a-z]+)")
 TOC_TITLES = {"table des matières", "table of contents", "contents", "sommaire"}
 
 
@@ -62,6 +82,33 @@ def parse_markdown_string(text: str, path: str = "<string>", *, language: str = 
     )
     builder.read(tokens)
     return SourceResult(builder.document(), tuple(builder.diagnostics), source)
+
+
+def convert_debris(text: str) -> tuple[str, list[str]]:
+    r"""Text with the PDF conversion's debris it recognises turned into what it stands for, and the
+    debris found (``$\star$`` -> ``★``; ``$\mathbf{1}''$`` -> ``1″``; ``\*`` -> ``*``). A LaTeX
+    fragment with anything unknown is left as it is."""
+    found: list[str] = []
+
+    def math(match: re.Match[str]) -> str:
+        converted = _latex(match.group(1))
+        if converted is None:
+            return match.group()
+        found.append(match.group())
+        return converted
+
+    def escaped(match: re.Match[str]) -> str:
+        found.append(match.group())
+        return match.group(1)
+
+    return _ESCAPED.sub(escaped, _MATH.sub(math, text)), found
+
+
+def _latex(formula: str) -> str | None:
+    text = _LATEX_TEXT.sub(r"\1", formula)
+    text = _LATEX_SYMBOL.sub(lambda m: _LATEX_SYMBOLS.get(m.group(1), m.group()), text)
+    text = text.replace("''", "″").replace("'", "′").replace("^", "").replace("{", "").replace("}", "")
+    return None if "\\" in text else text.strip()
 
 
 def heading_parts(text: str) -> tuple[str | None, str]:
@@ -228,7 +275,7 @@ class _Builder:
             self.mechanics.append(mechanic)
             annotations.append(mechanic)
         position = 0
-        clean = _TAGS.sub("", _MECHANIC.sub("", text)).replace("**", "")
+        clean = self._converted(_TAGS.sub("", _MECHANIC.sub("", text)).replace("**", ""), line_offset)
         for match in _LOST_REFERENCE.finditer(clean):
             parts.append(clean[position : match.start()])
             offset = self._find(match.group(), line_offset)
@@ -240,12 +287,23 @@ class _Builder:
         parts.append(clean[position:])
         return [p for p in parts if p != ""] + annotations
 
+    def _converted(self, text: str, line_offset: int) -> str:
+        """The text with the debris it holds converted, each conversion noted where it stands."""
+        converted, found = convert_debris(text)
+        for debris in found:
+            span = self.source.span(self._find(debris, line_offset))
+            message = f"`{debris}` left by the PDF conversion, read as `{convert_debris(debris)[0]}`"
+            self.diagnostics.append(CONVERTED_TEXT.diagnostic(message, span, help="write the text in the source"))
+        return converted
+
     def _list(self, tokens: list[Token], index: int) -> int:
         opening = tokens[index]
         ordered = opening.type == "ordered_list_open"
         closing = opening.type.replace("_open", "_close")
         depth = 0
         items: list[Item] = []
+        numbered: list[bool] = []
+        """For each item of a bulleted list: whether it holds a number, as ``- 1. Caractéristique``."""
         while index < len(tokens):
             token = tokens[index]
             if token.type == opening.type:
@@ -254,10 +312,16 @@ class _Builder:
                 depth -= 1
                 if depth == 0:
                     break
+            elif token.type == "list_item_open" and depth == 1 and token.level == opening.level + 1:
+                numbered.append(tokens[index + 1].type == "ordered_list_open")
             elif token.type == "inline" and depth == 1:
                 line = token.map[0] if token.map else 0
                 items.append(Item(None, tuple(self._inline(token.content, line)), self.source, self._line_offset(line)))
             index += 1
+        if not ordered and numbered and all(numbered):
+            ordered = True  # a numbered list the conversion turned into bullets, each holding its number
+            message = "bullets that each hold a number, read as a numbered list"
+            self.diagnostics.append(CONVERTED_TEXT.diagnostic(message, self.source.span(self._offset(opening))))
         target = self._target()
         target.content.append(ItemList(ordered, tuple(items), None, self.source, self._offset(opening)))
         return index + 1

@@ -655,6 +655,7 @@ def write_book_site(
         ],
         books=_other_books(project, book),
         changes=changes,
+        drafts=options.drafts,
     )
     extra: dict[str, str] = {}
     scripts: tuple[str, ...] = ()

@@ -9,6 +9,7 @@ import os
 import threading
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -24,6 +25,18 @@ ROOT = Path(__file__).resolve().parent.parent
 CASES = ROOT / "tests" / "cases"
 BUNDLED_BOOK = ROOT / "rulebook_src" / "en" / "rulebook.xml"
 SHARED = ROOT.parent / "shared"
+CHROMIUM = Path("/usr/bin/chromium")
+"""Debian's Chromium, which the browser tests drive with Playwright (.ci/run installs it)."""
+CHROMIUM_ARGS = [
+    "--headless=new",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
 
 
 @pytest.fixture(autouse=True, scope="session")
@@ -71,21 +84,29 @@ def rules_of(diagnostics: list[Diagnostic]) -> list[tuple[str, str | None]]:
     return [(d.rule, d.target) for d in diagnostics]
 
 
-def build(output: Path, *files: Path) -> int:
+def build(output: Path, *files: Path, drafts: bool = False) -> int:
     """``rulebook build`` from the project folder (where mkdocs.yml and site_templates are)."""
     cwd = Path.cwd()
     os.chdir(ROOT)
     try:
-        return main(["build", "-q", "--output", str(output), *map(str, files)])
+        return main(["build", "-q", "--output", str(output), *(["--drafts"] if drafts else []), *map(str, files)])
     finally:
         os.chdir(cwd)
 
 
 @pytest.fixture(scope="session")
 def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The bundled book's site, built once per test session."""
+    """The bundled book's site as published (for readers), built once per test session."""
     output = tmp_path_factory.mktemp("built") / "site"
     assert build(output) == 0
+    return output
+
+
+@pytest.fixture(scope="session")
+def drafts_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The bundled book's site in the editor's view (``build --drafts``), built once per test session."""
+    output = tmp_path_factory.mktemp("drafts") / "site"
+    assert build(output, drafts=True) == 0
     return output
 
 
@@ -108,22 +129,9 @@ class _QuietHandler(http.server.SimpleHTTPRequestHandler):
         pass
 
 
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = [
-    "--headless=new",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
-
-
 @pytest.fixture(scope="session")
-def chromium() -> Iterator[object]:
-    """Debian's Chromium driven by Playwright (skipped where it is not installed; .ci/run installs it)."""
+def chromium() -> Iterator[Any]:
+    """Debian's Chromium, started once for all browser tests (skipped where it is not installed)."""
     if not CHROMIUM.exists():
         pytest.skip("Debian chromium is not installed (.ci/run installs it)")
     from playwright.sync_api import sync_playwright

@@ -103,3 +103,22 @@ def test_diff_command_json(capsys: pytest.CaptureFixture[str]) -> None:
     assert data["sections"]["added"] == ["The terms Friendly and Enemy", "One Use Only"]
     assert main(["diff", str(BUNDLED_BOOK), str(LATER)]) == 0
     assert "* step Close Combat Phase -> Melee Phase" in capsys.readouterr().out
+
+
+def test_diff_gives_each_changed_sentence_before_and_now_for_readers(editions: tuple[Book, Book]) -> None:
+    diff = diff_books(*editions)
+    player = next(c for c in diff.changed if c.new == "Player Turn")
+    [sentence] = player.sentences
+    marked = lambda parts: " ".join(p["text"] if p["change"] == "equal" else f"[{p['text']}]" for p in parts)  # noqa: E731
+    assert (
+        marked(sentence["old"]) == "Each Player Turn is divided into [four Phases,] performed in the following order:"
+    )
+    assert (
+        marked(sentence["new"]) == "Each Player Turn is divided into [five phases,] performed in the following order:"
+    )
+    assert sentence["numbers"] == {"old": ["4"], "new": ["5"]}
+    reactive = next(c for c in diff.changed if c.new == "Active and Reactive Player").sentences
+    assert reactive[0]["terms"] == ["Player Turn"]  # the changed words name a term of the previous edition
+    effects = next(c for c in diff.changed if c.new == "Simultaneous Effects").sentences
+    moved = [s for s in effects if s["moved"]]
+    assert len(moved) == 1 and marked(moved[0]["new"]).startswith("If there is a choice involved")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from compiler.markdown_source import heading_parts, parse_markdown_string
-from compiler.model import Document, Link, Section, Table
+from compiler.model import Document, ItemList, Link, Section, Table
 
 from .conftest import ROOT, SHARED
 
@@ -106,3 +106,27 @@ def test_french_tables_and_lost_references(french: Document) -> None:
     assert [c.children for c in table.rows[0].cells] == [("Base",), ("min. 25 %",), ("max. 4",)]
     assert [(link.span.line) for link in french.links if isinstance(link, Link)] == [99, 99, 528, 528]
     assert all(isinstance(s, Section) for s in french.body)
+
+
+def test_pdf_conversion_debris_becomes_text_and_is_noted() -> None:
+    result = parse_markdown_string(
+        "# 4 Logistique\n\nUn espace d'au moins  $\\mathbf{1}''$  ; une étoile «  $\\star$  » ; empruntée\\* ; $x \\foo$.\n",
+        "fr.md",
+        language="fr",
+    )
+    assert result.document is not None
+    text = "".join(n for n in result.document.body[0].children if isinstance(n, str))
+    assert "au moins 1″ ;" in " ".join(text.split()) and "« ★ »" in " ".join(text.split())
+    assert "empruntée*" in text and "$x \\foo$" in text  # what it does not recognise stays as it is
+    found = [(d.rule, d.message) for d in result.diagnostics]
+    assert ("converted-text", "`$\\mathbf{1}''$` left by the PDF conversion, read as `1″`") in found
+    assert len(found) == 3 and all(d.severity.public == "info" for d in result.diagnostics)
+
+
+def test_bullets_that_each_hold_a_number_are_a_numbered_list(french: Document) -> None:
+    section = next(s for s in french.sections if s.title == "Priorité des modificateurs")
+    steps = next(n for n in section.children if isinstance(n, ItemList))
+    assert steps.ordered and len(steps.items) == 3
+    assert "".join(n for n in steps.items[0].children if isinstance(n, str)).startswith("Caractéristique empruntée*")
+    plain = read("# 1 A\n\n- un\n- deux\n")
+    assert not next(n for n in plain.body[0].children if isinstance(n, ItemList)).ordered

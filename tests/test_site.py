@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import filecmp
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -10,6 +11,8 @@ from urllib.parse import urldefrag, urljoin
 
 import lxml.etree
 import lxml.html
+
+from compiler.catalog import RULES
 
 from .conftest import build, serve
 
@@ -46,7 +49,7 @@ def html_pages(site: Path) -> list[Path]:
     return sorted(p for p in site.rglob("*.html"))
 
 
-def test_site_has_every_page(site: Path) -> None:
+def test_site_has_every_page(site: Path, drafts_site: Path) -> None:
     for path in [
         "index.html",
         "404.html",
@@ -56,20 +59,49 @@ def test_site_has_every_page(site: Path) -> None:
         "rules.schema.json",
         "glossary/index.html",
         "tables/index.html",
-        "graph/index.html",
-        "graph/l.svg",
-        "lint/index.html",
         "models-units-and-formations/index.html",
         "deployment_phase/index.html",
     ]:
         assert (site / path).is_file(), path
+        assert (drafts_site / path).is_file(), path
     chapters = [
         p
         for p in site.glob("*/index.html")
-        if p.parent.name
-        not in {"glossary", "tables", "graph", "lint", "search", "translation-fr", "fr", "other-game", "turns-later"}
+        if p.parent.name not in {"glossary", "tables", "lint", "fr", "other-game", "turns-later"}
     ]
     assert len(chapters) == 7
+    # The editor's pages are in the editor's view only; the published site keeps the lint rules'
+    # documentation (where the help links of diagnostics lead), listed in no menu and found by no search.
+    for path in ["graph/index.html", "graph/l.svg", "translation-fr/index.html"]:
+        assert (drafts_site / path).is_file() and not (site / path).exists(), path
+    rules = page(site, "lint/index.html")
+    assert rules.cssselect("#rb101-dangling-reference") and not rules.cssselect(".rb-lint")
+    assert "lint/" not in (site / "index.html").read_text(encoding="utf-8")
+    search = (site / "search" / "search_index.json").read_text(encoding="utf-8")
+    assert "dangling-reference" not in search
+
+
+def test_editors_pages_are_under_their_own_heading_at_the_end_of_the_navigation(drafts_site: Path) -> None:
+    home = page(drafts_site, "index.html")
+    sections = [
+        " ".join(label.text_content().split()) for label in home.cssselect(".md-nav--primary > ul > li > label")
+    ]
+    assert sections[-1] == "For editors"
+    links = [" ".join(a.text_content().split()) for a in home.cssselect(".md-nav--primary > ul > li:last-child a")]
+    assert links == ["Lint report", "Translation report (fr)", "Term graph"]
+
+
+# What a reader must never meet: the lint's codes, rule names and words.
+LINT_WORDS = re.compile(r"\bRB\d{3}\b|dangling|undefined term|" + "|".join(rule.name for rule in RULES), re.IGNORECASE)
+
+
+def test_no_reader_page_speaks_the_lints_language(site: Path) -> None:
+    for path in html_pages(site):
+        if path.parent.name == "lint":
+            continue  # the lint rules' documentation, where the lint's help links lead: in no menu, no search
+        text = path.read_text(encoding="utf-8")
+        found = LINT_WORDS.search(text)
+        assert found is None, (path.relative_to(site), text[max(0, found.start() - 80) : found.end() + 80])
 
 
 def test_every_term_link_lands_on_its_definition(site: Path) -> None:
@@ -95,26 +127,36 @@ def test_every_term_link_lands_on_its_definition(site: Path) -> None:
     assert checked > 500
 
 
-def test_dangling_references_are_broken_text_not_links(site: Path) -> None:
+def test_terms_the_book_does_not_define_are_text_for_readers(site: Path) -> None:
     chapter = page(site, "models-units-and-formations/index.html")
+    cannon = chapter.cssselect("span.rb-unpublished")[0]
+    assert cannon.text == "Cannon" and cannon.get("title") is None  # the page script explains the mark
+    assert not chapter.cssselect('a[data-term="cannon"]') and not chapter.cssselect(".rb-dangling")
+    total = sum(len(page(site, f"{c}/index.html").cssselect("span.rb-unpublished")) for c in CHAPTERS)
+    # 221 dangling references, 4 that name sections, 1 with an invalid name; the 9 dangling links are plain text.
+    assert total == 221 + 4 + 1
+
+
+def test_the_editors_view_shows_them_broken_with_the_lints_words(drafts_site: Path) -> None:
+    chapter = page(drafts_site, "models-units-and-formations/index.html")
     cannon = chapter.cssselect("span.rb-dangling")[0]
     assert cannon.text == "Cannon"
     assert cannon.get("title") == "dangling-reference: reference to undefined term `cannon`"
-    assert not chapter.cssselect('a[data-term="cannon"]')
-    total = sum(
-        len(page(site, p.relative_to(site).as_posix()).cssselect("span.rb-dangling"))
-        for p in site.glob("*/index.html")
-        if p.parent.name in CHAPTERS
-    )
-    # 221 dangling references, 4 that name sections, 1 with an invalid name, 9 dangling links.
+    total = sum(len(page(drafts_site, f"{c}/index.html").cssselect("span.rb-dangling")) for c in CHAPTERS)
     assert total == 221 + 4 + 1 + 9
+    missing = [page(drafts_site, f"{c}/index.html").cssselect(".rb-missing-files code") for c in CHAPTERS]
+    assert sum(map(len, missing)) == 6  # the missing pictures, named
 
 
 def test_definitions_are_marked_with_permalinks_and_sections_have_stable_anchors(site: Path) -> None:
     chapter = page(site, "battlefield-logistics/index.html")
     definition = chapter.get_element_by_id("term-line_of_sight")
     assert "rb-definition" in definition.get("class")
-    assert definition.cssselect("a.rb-permalink")[0].get("href") == "#term-line_of_sight"
+    permalink = definition.cssselect("a.rb-permalink")[0]
+    assert permalink.get("href") == "#term-line_of_sight" and permalink.get("aria-label")
+    assert permalink.text_content() == ""  # its mark is drawn by CSS: in no text, no search snippet
+    assert definition.cssselect("dfn.rb-dfn")[0].text_content() == "Line of Sight"  # the defining words
+    assert "¶" not in definition.text_content()
     assert chapter.get_element_by_id("line-of-sight").tag == "h2"
     pregame = page(site, "the-pre-game-sequence/index.html")
     assert pregame.get_element_by_id("decide_on_game_size").tag == "h3"
@@ -128,7 +170,9 @@ def test_blocks_render_as_admonitions_tables_steps_and_figures(site: Path) -> No
     assert count("ol.rb-sequence") == 6
     assert count(".rb-table > table") == 7
     assert count("figure.rb-figure figcaption") == 3
-    assert count(".rb-missing-image") == 6 and count("img") == 0  # the seed ships no images: placeholders
+    # The seed ships no images: each figure keeps a box and its caption, never a file name.
+    assert count(".rb-figure .rb-figure-missing") == 3 and count("img") == 0 and count(".rb-illustration") == 0
+    assert not [c for c in chapters if re.search(r"\.(png|jpe?g)\b", c.text_content())]
     general = page(site, "general-principles/index.html")
     steps = [li.text_content() for li in general.cssselect("ol.rb-sequence")[0].cssselect("li")]
     assert steps == ["Movement Phase", "Magic Phase", "Shooting Phase", "Close Combat Phase"]
@@ -146,7 +190,7 @@ def test_glossary_has_backlinks_grouped_by_section(site: Path) -> None:
     assert letters == sorted(letters) and letters[0] == "A"
 
 
-def test_pages_from_the_rule_data(site: Path) -> None:
+def test_pages_from_the_rule_data(site: Path, drafts_site: Path) -> None:
     tables = page(site, "tables/index.html")
     secondary = tables.get_element_by_id("roll-secondary_objective")
     assert [td.text_content() for td in secondary.cssselect("tbody td")] == [
@@ -159,18 +203,19 @@ def test_pages_from_the_rule_data(site: Path) -> None:
         "6",
         "Secure Target",
     ]
-    lint = page(site, "lint/index.html")
+    lint = page(drafts_site, "lint/index.html")
     assert len(lint.cssselect(".rb-lint tbody tr")) == 200  # the first 200 of 259, then a count
     assert "59 more are in rulebook lint" in lint.text_content()
     summary = {tr[0].text_content(): tr[2].text for tr in lint.cssselect(".rb-lint-summary tbody tr")}
     assert summary["RB101 dangling-reference"] == "221" and summary["RB303 missing-image"] == "6"
-    sprite = lxml.etree.fromstring((site / "graph" / "l.svg").read_bytes())
+    sprite = lxml.etree.fromstring((drafts_site / "graph" / "l.svg").read_bytes())
     views = sprite.findall("{http://www.w3.org/2000/svg}view")
     assert "term-line_of_sight" in [v.get("id") for v in views]
     texts = [t.text for t in sprite.iter("{http://www.w3.org/2000/svg}text")]
     assert "Line of Sight" in texts and "Arc" in texts  # itself and a term that uses it
-    figure = page(site, "graph/index.html").get_element_by_id("graph-line_of_sight")
-    assert figure.cssselect("img")[0].get("src") == "../graph/l.svg#term-line_of_sight"
+    figure = page(drafts_site, "graph/index.html").get_element_by_id("graph-line_of_sight")
+    assert figure.cssselect("img")[0].get("src") == "l.svg#term-line_of_sight"
+    assert "Arc" in [a.text_content() for a in figure.cssselect(".rb-graph-links a")]  # its neighbours, as links
 
 
 def test_source_text_is_escaped(tmp_path: Path) -> None:

@@ -44,7 +44,7 @@ Un rang est une ligne de 5 figurines côte à côte. Une unité a 3 rangs.
 
 ## 1.2 Unité
 
-Une unité compte 10 figurines ou plus qui agissent ensemble.
+Une unité compte 10 figurines ou plus qui agissent ensemble, au rang que le chef leur donne.
 """
 
 TERMS = {
@@ -88,24 +88,31 @@ def script_data(markdown: str, css_class: str) -> Any:
 
 
 def test_french_uses_of_terms_link_to_the_french_statement_of_the_rule(built: Built) -> None:
-    page = french(built, "s1.md")
-    # The first use in the section aligned with the definition's is marked as the definition.
-    assert '<span class="rb-definition" id="term-rank" data-term="rank">' in page
-    assert '<span class="rb-definition" id="term-unit" data-term="unit">' in page
+    page = french(built, "unites.md")
+    # The first use in the section aligned with the definition's is marked as the definition: its defining words.
+    assert '<dfn class="rb-definition rb-dfn" id="term-rank" data-term="rank">rang</dfn>' in page
+    assert '<dfn class="rb-definition rb-dfn" id="term-unit" data-term="unit">unité</dfn>' in page
     # Later uses, plurals included, link to it on the same page.
     assert re.search(r'<a class="rb-term" href="#term-rank" data-term="rank">rangs</a>', page)
     assert re.search(r'<a class="rb-term" href="#term-unit" data-term="unit">[Uu]nité</a>', page)
 
 
+def test_a_one_word_rendering_links_only_where_the_original_uses_the_term(built: Built) -> None:
+    page = french(built, "unites.md")
+    # "rang" in the Unit section is an ordinary word there: the original's Unit section never says rank.
+    assert "au rang que le chef" in page
+    assert 'data-term="rank">rangs</a>' in page  # and the rule of ranks still links it
+
+
 def test_french_previews_show_the_french_text_with_the_original_name(built: Built) -> None:
-    page = french(built, "s1.md")
+    page = french(built, "unites.md")
     previews = script_data(page, "rb-previews")
     assert previews["rank"]["title"] == "rang (Rank)"
     assert previews["rank"]["text"].startswith("Un rang est une ligne de 5 figurines")
 
 
 def test_an_untranslated_chapter_gets_a_page_with_a_notice_and_keeps_its_place(built: Built) -> None:
-    assert [p.path for p in built[0].pages] == ["index.md", "s1.md", "deployment.md", "glossary.md"]
+    assert [p.path for p in built[0].pages] == ["index.md", "unites.md", "deployment.md", "glossary.md"]
     page = french(built, "deployment.md")
     assert "Ce chapitre n&#39;est pas encore traduit." in page or "Ce chapitre n'est pas encore traduit." in page
     assert 'href="../../deployment/"' in page
@@ -114,28 +121,38 @@ def test_an_untranslated_chapter_gets_a_page_with_a_notice_and_keeps_its_place(b
 
 
 def test_an_untranslated_section_shows_a_notice_in_its_translated_parent(built: Built) -> None:
-    page = french(built, "s1.md")
+    page = french(built, "unites.md")
     notice = page[page.index("rb-untranslated") :]
     assert 'href="../../units/#hordes"' in notice and "Hordes" in notice
 
 
 def test_the_switcher_data_pairs_each_section_both_ways(built: Built) -> None:
     english = built[1]
-    back = script_data(french(built, "s1.md"), "rb-alternate")["en"]
+    back = script_data(french(built, "unites.md"), "rb-alternate")["en"]
     assert back["page"] == "../../units/"
-    assert back["sections"]["s1-1"] == "../../units/#ranks"
+    assert back["sections"]["rangs"] == "../../units/#ranks"  # by the heading's anchor on the page
     there = script_data(english["units.md"], "rb-alternate")["fr"]
-    assert there["page"] == "../fr/s1/"
-    assert there["sections"]["unit-section"] == "../fr/s1/#s1-2"
+    assert there["page"] == "../fr/unites/"
+    assert there["sections"]["unit-section"] == "../fr/unites/#unite"
     # Hordes is not translated: the switcher lands on the chapter that would hold it.
-    assert there["sections"]["hordes"] == "../fr/s1/"
+    assert there["sections"]["hordes"] == "../fr/unites/"
     deployment = script_data(english["deployment.md"], "rb-alternate")["fr"]
     assert deployment["page"] == "../fr/deployment/"
 
 
+def test_french_pages_are_named_by_their_titles_and_keep_their_numbered_addresses(built: Built) -> None:
+    page = french(built, "unites.md")
+    assert "# Unités { #unites }" in page and "## Rangs { #rangs }" in page
+    # The section numbers stay as alias anchors, and the chapter's old address leads to the new one.
+    assert '<div class="rb-alias" id="s1-1"></div>\n\n## Rangs' in page
+    redirect = built[0].redirects["s1/index.html"]
+    assert 'location.replace("../unites/" + location.hash)' in redirect
+    assert '<meta http-equiv="refresh" content="0; url=../unites/">' in redirect
+
+
 def test_french_glossary_lists_french_names_with_the_original(built: Built) -> None:
     page = french(built, "glossary.md")
-    assert page.index(">rang<") < page.index(">unité<")  # sorted by the French name
+    assert page.index(">Rang<") < page.index(">Unité<")  # sorted by the French name, in sentence case
     assert "Terme original :" in page and 'href="../../units/#term-rank"' in page
     assert "régiment" in page
 
@@ -173,14 +190,15 @@ def test_each_language_has_its_own_search(site: Path) -> None:
     assert english["config"]["lang"] == ["en"] and french["config"]["lang"] == ["fr"]
     english_titles = {d["title"]: d["location"] for d in english["docs"]}
     french_titles = {d["title"]: d["location"] for d in french["docs"]}
-    assert french_titles["Le dé de déviation"] == "s3/#s3-2-2" and "Le dé de déviation" not in english_titles
+    assert french_titles["Le dé de déviation"] == "principes-generaux/#le-de-de-deviation"
+    assert "Le dé de déviation" not in english_titles
     assert english_titles["The Scatter Dice"] == "general-principles/#the-scatter-dice"
     assert "The Scatter Dice" not in french_titles
-    assert lxml.html.fromstring((site / "fr" / "s3" / "index.html").read_bytes()).get("lang") == "fr"
+    assert lxml.html.fromstring((site / "fr" / "principes-generaux" / "index.html").read_bytes()).get("lang") == "fr"
 
 
 def test_seed_french_pages_link_terms_through_the_terminology(site: Path) -> None:
-    page = lxml.html.fromstring((site / "fr" / "s2" / "index.html").read_bytes())
+    page = lxml.html.fromstring((site / "fr" / "figurines-unites-et-formations" / "index.html").read_bytes())
     # "Les figurines représentent des guerriers..." states what a model is.
     assert page.get_element_by_id("term-model").text_content().endswith("figurines")
     linked = [a.text_content() for a in page.cssselect("a.rb-term")]

@@ -204,7 +204,7 @@ def test_waivers_hide_a_finding_until_either_text_changes() -> None:
     assert expired.stale_waivers == (finding.fingerprint,)
 
 
-def test_side_by_side_report_as_html_and_as_a_site_page(capsys: pytest.CaptureFixture[str], site) -> None:  # type: ignore[no-untyped-def]
+def test_side_by_side_report_as_html_and_as_a_site_page(capsys: pytest.CaptureFixture[str], drafts_site) -> None:  # type: ignore[no-untyped-def]
     import lxml.html
 
     assert main(["compare", str(BUNDLED_BOOK), str(FRENCH), "--format", "html"]) == 1
@@ -216,7 +216,7 @@ def test_side_by_side_report_as_html_and_as_a_site_page(capsys: pytest.CaptureFi
     assert "Figurines, unités et formations" in right.text_content()
     alpha = next(li for li in page.cssselect(".rb-findings li") if "GREEK CAPITAL LETTER ALPHA" in li.text_content())
     assert alpha.cssselect("code")[0].text == "other-script"
-    site_page = lxml.html.fromstring((site / "translation-fr" / "index.html").read_bytes())
+    site_page = lxml.html.fromstring((drafts_site / "translation-fr" / "index.html").read_bytes())
     assert len(site_page.cssselect(".rb-side-by-side tbody tr")) == len(rows)
 
 

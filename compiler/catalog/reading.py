@@ -95,3 +95,26 @@ A Markdown rulebook says what it is on a line of its own, anywhere in the file:
 or is named in the configuration's `sources` (or a translation's `source`).
 """,
 )
+
+CONVERTED_TEXT = Rule(
+    "RB006",
+    "converted-text",
+    Severity.INFO,
+    "the Markdown reader turned debris of a PDF conversion into text",
+    """
+## What it does
+Reports each place where the Markdown reader turned what a PDF conversion
+left behind into the text it stands for: LaTeX fragments (`$\\star$` is
+`★`, `$\\mathbf{1}''$` is `1″`) and escaped punctuation (`\\*` is `*`).
+
+## Why is this bad?
+The site shows the text, but the source still holds the debris: the next
+conversion or an editor may trip over it. Fix the source where reported.
+
+## Example
+```markdown
+les unités doivent laisser un espace d'au moins  $\\mathbf{1}''$  entre elles
+```
+Write `1″` (or `1 pouce`).
+""",
+)

@@ -29,6 +29,9 @@ def add_commands(commands: Commands) -> None:
     build.add_argument("--output", "-o", type=Path, help="output folder (default: the configured output, or site/)")
     build.add_argument("--strict", action="store_true", help="fail when the lint finds errors not in the baseline")
     build.add_argument("--data-only", action="store_true", help="write rules.json and its schema, not the site")
+    build.add_argument(
+        "--drafts", action="store_true", help="the editor's view: lint marks, lint and translation reports, term graph"
+    )
     build.add_argument("--quiet", "-q", action="store_true", help="no progress messages")
     build.add_argument("--book", metavar="NAME", help="build only this book of the configuration (default: every book)")
     add_config_option(build)
@@ -55,6 +58,7 @@ def build_options(args: argparse.Namespace, project: Project) -> recipe.BuildOpt
         books=(args.book,) if args.book else None,
         files=tuple(args.files),
         data_only=args.data_only,
+        drafts=args.drafts,
     )
 
 

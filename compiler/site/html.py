@@ -2,14 +2,16 @@
 
 Pure functions from model nodes to HTML strings. Text from the sources is always
 escaped (markup in the XML never becomes markup on the page). A reference to a
-defined term is a link with ``data-term`` (the page script shows the preview);
-a dangling reference is visibly broken text carrying the lint message, never a
-dead link.
+defined term is a link with ``data-term`` (the page script shows the preview).
+What the book cannot resolve is never a dead link: for readers, a reference to a
+term the book does not define is text with a quiet mark ("defined in a chapter not
+published yet") and a link to a missing section is text; the editor's view
+(``drafts``) shows them as broken, with the lint's message.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from markupsafe import escape
@@ -30,9 +32,12 @@ from compiler.model import (
     Section,
     Table,
     Value,
+    plain_text,
 )
 
 BLOCKS = (Note, Table, ItemList, Figure, Illustration, Section)
+STACKED_COLUMNS = 3
+"""Tables this wide become a card per row on a phone (``rb-stack``): label and value, one under the other."""
 
 
 @dataclass
@@ -45,8 +50,19 @@ class Linker:
     """The URL of a section or figure from the current page, or None when the id does not exist."""
     image_href: Callable[[str], str | None]
     """The URL of an image, or None when the sources lack it."""
+    words: Mapping[str, str] = field(default_factory=dict)
+    """The site's own words in the page's language (``strings.toml``)."""
+    drafts: bool = False
+    """The editor's view: what the book cannot resolve is shown broken, with the lint's words."""
     used_terms: set[str] = field(default_factory=set)
     """Terms referred to on the page (their previews go into the page)."""
+    defined: set[str] = field(default_factory=set)
+    """Terms whose defining words are already marked on the page (the first self-reference is)."""
+    within: list[str] = field(default_factory=list)
+    """The definitions being rendered, outermost first: a use of one of their terms is its own, not a link."""
+
+    def word(self, key: str, default: str) -> str:
+        return self.words.get(key, default)
 
 
 def render_content(content: Content, linker: Linker) -> str:
@@ -87,23 +103,33 @@ def render_inline(node: object, linker: Linker) -> str:
     if isinstance(node, Link):
         href = linker.id_href(node.to)
         if href is None:
-            return _broken(node.text, f"dangling-link: link to unknown id `{node.to}`")
+            if linker.drafts:
+                return _broken(node.text, f"dangling-link: link to unknown id `{node.to}`")
+            return str(escape(node.text))
         return f'<a class="rb-link" href="{escape(href)}">{escape(node.text)}</a>'
     if isinstance(node, Value):
         return f'<span class="rb-value" data-value="{escape(node.name)}">{escape(node.text)}</span>'
     if isinstance(node, Important):
         return f'<strong class="rb-important">{_inline_all(node.children, linker)}</strong>'
     if isinstance(node, Definition):
-        return _definition_open(node) + _inline_all(node.children, linker) + "</span>"
+        return _inline_definition(node, linker)
     if isinstance(node, LineBreak):
         return "<br>"
     return ""
 
 
 def render_reference(reference: Reference, linker: Linker) -> str:
+    if reference.definition == reference.name or reference.name in linker.within:
+        # A definition's own use of its term: the first is its defining words, the others plain text.
+        if reference.name in linker.defined:
+            return str(escape(reference.text))
+        linker.defined.add(reference.name)
+        return f'<dfn class="rb-dfn">{escape(reference.text)}</dfn>'
     href = linker.term_href(reference.name)
     if href is None:
-        return _broken(reference.text, f"dangling-reference: reference to undefined term `{reference.name}`")
+        if linker.drafts:
+            return _broken(reference.text, f"dangling-reference: reference to undefined term `{reference.name}`")
+        return unpublished(reference.text)
     linker.used_terms.add(reference.name)
     kind = " rb-example" if reference.kind == "example" else ""
     return (
@@ -116,26 +142,44 @@ def _broken(text: str, message: str) -> str:
     return f'<span class="rb-dangling" title="{escape(message)}">{escape(text)}</span>'
 
 
+def unpublished(text: str) -> str:
+    """A term the book uses and does not define (yet): text with a quiet mark, which the page script explains."""
+    return f'<span class="rb-unpublished">{escape(text)}</span>'
+
+
 def _inline_all(content: Content, linker: Linker) -> str:
     return "".join(render_inline(n, linker) for n in content)
 
 
-def _definition_open(definition: Definition) -> str:
-    anchor = f"term-{definition.name}"
-    return (
-        f'<span class="rb-definition" id="{escape(anchor)}" data-term="{escape(definition.name)}">'
-        f'<a class="rb-permalink" href="#{escape(anchor)}" title="Permanent link to this definition">¶</a>'
-    )
+def _inline_definition(definition: Definition, linker: Linker) -> str:
+    """An inline definition; one that is only its words (a first use marked as the definition) is a ``dfn``."""
+    attributes = _definition_attributes(definition)
+    if len(definition.children) == 1 and isinstance(definition.children[0], str):
+        linker.defined.add(definition.name)
+        return f'<dfn class="rb-definition rb-dfn" {attributes}>{escape(definition.children[0])}</dfn>'
+    linker.within.append(definition.name)
+    body = _inline_all(definition.children, linker)
+    linker.within.pop()
+    return f'<span class="rb-definition" {attributes}>{body}{_permalink(definition, linker)}</span>'
+
+
+def _definition_attributes(definition: Definition) -> str:
+    return f'id="term-{escape(definition.name)}" data-term="{escape(definition.name)}"'
+
+
+def _permalink(definition: Definition, linker: Linker) -> str:
+    """A link to the definition, shown on hover and focus; its mark is drawn by CSS, so it is in no text."""
+    label = linker.word("permalink", "Link to this definition")
+    return f'<a class="rb-permalink" href="#term-{escape(definition.name)}" aria-label="{escape(label)}"></a>'
 
 
 def render_block(node: object, linker: Linker) -> str:
     if isinstance(node, Definition):
-        anchor = f"term-{node.name}"
-        return (
-            f'<div class="rb-definition" id="{escape(anchor)}" data-term="{escape(node.name)}">'
-            f'<a class="rb-permalink" href="#{escape(anchor)}" title="Permanent link to this definition">¶</a>\n'
-            f"{render_content(node.children, linker)}\n</div>"
-        )
+        linker.within.append(node.name)
+        body = render_content(node.children, linker)
+        linker.within.pop()
+        return f'<div class="rb-definition" {_definition_attributes(node)}>{_permalink(node, linker)}\n{body}\n</div>'
+
     if isinstance(node, Note):
         title = f'<p class="admonition-title">{escape(node.title)}</p>\n' if node.title else ""
         return f'<div class="admonition note">\n{title}{render_content(node.children, linker)}\n</div>'
@@ -149,14 +193,45 @@ def render_block(node: object, linker: Linker) -> str:
         )
         return f'<{tag} class="rb-list{css}">\n{items}\n</{tag}>'
     if isinstance(node, Figure):
-        images = "".join(_image(image, linker) for image in node.images)
-        title = f"<strong>{escape(node.caption_title)}</strong> " if node.caption_title else ""
-        caption = _inline_all(tuple(n for n in node.caption if not isinstance(n, BLOCKS)), linker).strip()
-        figure_id = escape(node.id)
-        return f'<figure class="rb-figure" id="{figure_id}">{images}<figcaption>{title}{caption}</figcaption></figure>'
+        return _figure(node, linker)
     if isinstance(node, Illustration):
-        return f'<div class="rb-illustration">{"".join(_image(image, linker) for image in node.images)}</div>'
+        shown, missing = _images(node.images, linker, "")
+        if shown:
+            return f'<div class="rb-illustration">{shown}</div>'
+        return _missing_box(missing, linker) if linker.drafts else ""
     return ""
+
+
+def _figure(figure: Figure, linker: Linker) -> str:
+    inline = tuple(n for n in figure.caption if not isinstance(n, BLOCKS))
+    title = f"<strong>{escape(figure.caption_title)}</strong> " if figure.caption_title else ""
+    caption = _inline_all(inline, linker).strip()
+    described = " ".join(filter(None, (figure.caption_title, plain_text(inline))))
+    shown, missing = _images(figure.images, linker, described)
+    # No picture to show: a box in its place, so the caption (and "see figure 2") still has a figure.
+    pictures = shown or _missing_box(missing, linker)
+    figcaption = f"<figcaption>{title}{caption}</figcaption>" if title or caption else ""
+    return f'<figure class="rb-figure" id="{escape(figure.id)}">{pictures}{figcaption}</figure>'
+
+
+def _images(images: tuple[Image, ...], linker: Linker, described: str) -> tuple[str, list[str]]:
+    """The images the sources provide (described by their figure's caption), and the files missing."""
+    shown, missing = [], []
+    for image in images:
+        href = linker.image_href(image.file)
+        if href is None:
+            missing.append(image.file)
+        else:
+            shown.append(f'<img src="{escape(href)}" alt="{escape(described)}" loading="lazy">')
+    return "".join(shown), missing
+
+
+def _missing_box(missing: list[str], linker: Linker) -> str:
+    """The place of a picture the sources lack: its file names only in the editor's view (the lint reports them)."""
+    words = escape(linker.word("picture_missing", "Picture not available"))
+    names = ", ".join(f"<code>{escape(file)}</code>" for file in missing) if linker.drafts else ""
+    detail = f'<span class="rb-missing-files">missing-image: {names}</span>' if names else ""
+    return f'<div class="rb-figure-missing"><span>{words}</span>{detail}</div>'
 
 
 def _item_title(title: str | None) -> str:
@@ -165,26 +240,21 @@ def _item_title(title: str | None) -> str:
 
 def _table(table: Table, linker: Linker) -> str:
     caption = f"<caption>{escape(table.title)}</caption>" if table.title else ""
-    head = f"<thead>{_row(table.columns, linker, 'th')}</thead>" if table.columns else ""
-    body = "".join(_row(row, linker) for row in table.rows)
-    css = " rb-roll-table" if table.roll else ""
+    head = f"<thead>{_row(table.columns, linker, (), 'th')}</thead>" if table.columns else ""
+    labels = tuple(plain_text(cell.children) for cell in table.columns.cells) if table.columns else ()
+    body = "".join(_row(row, linker, labels) for row in table.rows)
+    width = max((len(row.cells) for row in table.rows), default=0)
+    css = (" rb-roll-table" if table.roll else "") + (" rb-stack" if width >= STACKED_COLUMNS else "")
     # Material styles only tables without a class: the class goes on a wrapper.
     return f'<div class="rb-table{css}"><table>{caption}{head}<tbody>{body}</tbody></table></div>'
 
 
-def _row(row: Row, linker: Linker, force: str | None = None) -> str:
+def _row(row: Row, linker: Linker, labels: tuple[str, ...], force: str | None = None) -> str:
+    """A table row; each cell carries its column's name, which a narrow screen shows beside it."""
     cells = []
-    for cell in row.cells:
+    for index, cell in enumerate(row.cells):
         tag = force or ("th" if cell.header else "td")
-        cells.append(f"<{tag}>{render_content(cell.children, linker)}</{tag}>")
+        label = labels[index] if index < len(labels) else ""
+        attribute = f' data-label="{escape(label)}"' if label else ""
+        cells.append(f"<{tag}{attribute}>{render_content(cell.children, linker)}</{tag}>")
     return f"<tr>{''.join(cells)}</tr>"
-
-
-def _image(image: Image, linker: Linker) -> str:
-    href = linker.image_href(image.file)
-    if href is None:
-        return (
-            f'<span class="rb-missing-image" role="img" aria-label="Image not available: {escape(image.file)}">'
-            f"Image not available: {escape(image.file)}</span>"
-        )
-    return f'<img src="{escape(href)}" alt="{escape(image.file)}" loading="lazy">'

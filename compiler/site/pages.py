@@ -17,19 +17,19 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from jinja2 import Environment
-from markupsafe import escape
+from markupsafe import Markup, escape
 
 from compiler.diagnostics import Diagnostic
 from compiler.graph import TermGraph
 from compiler.model import Book, Section
 from compiler.site.html import Linker, render_content
+from compiler.site.previews import definition_preview
 from compiler.site.svg import Neighbourhood
 
 if TYPE_CHECKING:
     from compiler.translate.align import Pair
     from compiler.translate.terminology import Entry
 
-PREVIEW_LENGTH = 320
 CHAPTERS_PER_NAV_GROUP = 25
 
 
@@ -69,6 +69,12 @@ class SiteInput:
     """The project's other books: title and URL from this site's root."""
     changes: dict[str, Any] | None = None
     """What changed since the previous edition (``compiler.diff``), with ``since``: its title."""
+    drafts: bool = False
+    """The editor's view (``rulebook serve``, ``build --drafts``): what the book cannot resolve is shown
+    broken with the lint's words, missing pictures are named, and the editor's pages are in the navigation."""
+    editor_pages: bool = False
+    """Whether a published build keeps the editor's pages (lint report, translation reports, term graph),
+    under "For editors" at the end of the navigation and out of search; by default it leaves them out."""
 
 
 def page_url(path: str) -> str:
@@ -97,10 +103,11 @@ def relative(from_path: str, to_url: str) -> str:
 
 
 class SitePlan:
-    """Where every term, section and figure lives on the site."""
+    """Where every term, section and figure lives on the site, and the site's words."""
 
-    def __init__(self, site: SiteInput) -> None:
+    def __init__(self, site: SiteInput, words: Mapping[str, str] | None = None) -> None:
         self.site = site
+        self.words: Mapping[str, str] = words or {}
         self.chapters = [s for d in site.book.documents for s in d.body]
         self.chapter_of: dict[str, str] = {}
         for chapter in self.chapters:
@@ -112,18 +119,23 @@ class SitePlan:
         }
         self.previews = {name: self._preview(name) for name in self.term_page}
 
+    @property
+    def editors(self) -> bool:
+        """Whether the site has the editor's pages."""
+        return self.site.drafts or self.site.editor_pages
+
     def _place(self, section: Section, chapter_id: str) -> None:
         self.chapter_of[section.id] = chapter_id
         for node in section.children:
             if isinstance(node, Section):
                 self._place(node, chapter_id)
 
-    def _preview(self, name: str) -> dict[str, str]:
+    def _preview(self, name: str) -> dict[str, Any]:
+        title = self.site.data["terms"].get(name, {}).get("name", name)
         definition = self.site.terms.definition(name)
-        text = definition.plain_text() if definition else ""
-        if len(text) > PREVIEW_LENGTH:
-            text = text[:PREVIEW_LENGTH].rsplit(" ", 1)[0] + " …"
-        return {"title": self.site.data["terms"].get(name, {}).get("name", name), "text": text}
+        if definition is None:
+            return {"title": title, "text": ""}
+        return definition_preview(definition, self.site.terms.section(definition.section_id), title, self.words)
 
     def linker(self, page: str) -> Linker:
         terms = self.site.terms
@@ -146,11 +158,21 @@ class SitePlan:
         def image_href(file: str) -> str | None:
             return relative(page, f"images/{file}") if file in self.site.images else None
 
-        return Linker(term_href, id_href, image_href)
+        return Linker(term_href, id_href, image_href, self.words, self.site.drafts)
 
     def previews_script(self, used: set[str]) -> str:
-        """The previews of the terms a page uses, as a JSON script block the page script reads."""
-        return json_script("rb-previews", {name: self.previews[name] for name in sorted(used) if name in self.previews})
+        """The previews of the terms a page uses and the card's words, as JSON blocks the page script reads."""
+        previews = {name: self.previews[name] for name in sorted(used) if name in self.previews}
+        return json_script("rb-previews", previews) + "\n" + words_script(self.words)
+
+
+def words_script(words: Mapping[str, str]) -> str:
+    """The words the page script shows (on the preview cards), in the page's language."""
+    return json_script("rb-words", {key: words[key] for key in SCRIPT_WORDS if key in words})
+
+
+SCRIPT_WORDS = ("go_to_rule", "close", "unpublished")
+"""The site's words (``strings.toml``) that the page script uses."""
 
 
 def json_script(css_class: str, value: object) -> str:
@@ -168,39 +190,51 @@ def json_script(css_class: str, value: object) -> str:
 def build_pages(
     plan: SitePlan, env: Environment, alternates: Mapping[str, str] | None = None
 ) -> tuple[list[Page], list[Any]]:
-    """Every page of the site and the navigation (MkDocs ``nav`` form).
+    """Every page of the site and the navigation (MkDocs ``nav`` form); a page only when it has content.
 
     ``alternates``: by chapter page, the script block that tells the language switcher where the
     page and each of its sections are in the translations.
     """
-    site = plan.site
+    words = plan.words
     alternates = alternates or {}
     chapters = [chapter_page(plan, chapter, env, alternates.get(chapter.id + ".md", "")) for chapter in plan.chapters]
-    pages = [
-        index_page(plan, env),
-        *chapters,
-        glossary_page(plan, env),
-        mechanics_page(plan, env),
-        graph_page(plan, env),
-        lint_page(plan, env),
-    ]
+    pages = [index_page(plan, env), *chapters]
     nav: list[Any] = [
-        {"Home": "index.md"},
-        {"Rules": _nav_chapters([(p.title, p.path) for p in chapters])},
-        {"Glossary": "glossary.md"},
-        {"Tables and sequences": "tables.md"},
-        {"Term graph": "graph.md"},
-        {"Lint report": "lint.md"},
+        {words.get("home", "Home"): "index.md"},
+        {words.get("rules", "Rules"): _nav_chapters([(p.title, p.path) for p in chapters])},
     ]
-    if site.changes is not None:
-        pages.append(Page("changes.md", "What changed", env.get_template("changes.md.j2").render(**site.changes)))
-        nav.append({"What changed": "changes.md"})
-    for translation in site.translations:
+    readers = [glossary_page(plan, env), mechanics_page(plan, env), changes_page(plan, env)]
+    for page in readers:
+        if page is not None:
+            pages.append(page)
+            nav.append({page.title: page.path})
+    if plan.editors:
+        editors = editor_pages(plan, env)
+        pages += editors
+        nav.append({words.get("for_editors", "For editors"): [{p.title: p.path} for p in editors]})
+    else:
+        pages.append(lint_page(plan, env, report=False))  # the lint's help links lead here: in no menu, no search
+    return pages, nav
+
+
+def editor_pages(plan: SitePlan, env: Environment) -> list[Page]:
+    """The pages for the book's editors and translators: lint report, translation reports, term graph."""
+    pages = [lint_page(plan, env)]
+    for translation in plan.site.translations:
         path = f"translation-{translation.language}.md"
         title = f"Translation report ({translation.language})"
         pages.append(Page(path, title, env.get_template("translation.md.j2").render(**translation.report)))
-        nav.append({title: path})
-    return pages, nav
+    if plan.term_page:
+        pages.append(graph_page(plan, env))
+    return pages
+
+
+def changes_page(plan: SitePlan, env: Environment) -> Page | None:
+    changes = plan.site.changes
+    if changes is None:
+        return None
+    title = plan.words.get("changes", "What changed")
+    return Page("changes.md", title, env.get_template("changes.md.j2").render(title=title, **changes))
 
 
 def _nav_chapters(chapters: list[tuple[str, str]]) -> list[Any]:
@@ -245,13 +279,21 @@ def chapter_page(plan: SitePlan, chapter: Section, env: Environment, alternate: 
 
 
 def section_blocks(
-    section: Section, linker: Linker, blocks: list[dict[str, Any]], after: Mapping[str, str] | None = None
+    section: Section,
+    linker: Linker,
+    blocks: list[dict[str, Any]],
+    after: Mapping[str, str] | None = None,
+    anchors: Mapping[str, str] | None = None,
 ) -> None:
     """A section and its subsections as page blocks: headings, and the HTML between them.
 
-    ``after``: HTML to add at the end of a section's own text, by section id (notices).
+    ``after``: HTML to add at the end of a section's own text, by section id (notices). ``anchors``:
+    the heading's anchor by section id, when it is not the id (which then stays as an alias anchor).
     """
-    blocks.append({"heading": "#" * section.level, "title": md_text(section.title), "id": section.id, "html": ""})
+    anchor = (anchors or {}).get(section.id, section.id)
+    alias = section.id if anchor != section.id else None
+    heading = {"heading": "#" * section.level, "title": md_text(section.title), "id": anchor, "alias": alias}
+    blocks.append(heading)
     pending: list[Any] = []
     added = (after or {}).get(section.id)
     for node in section.children:
@@ -260,7 +302,7 @@ def section_blocks(
             if added:
                 blocks.append({"heading": None, "html": added})
                 added = None
-            section_blocks(node, linker, blocks, after)
+            section_blocks(node, linker, blocks, after, anchors)
         else:
             pending.append(node)
     _flush(pending, linker, blocks)
@@ -276,20 +318,37 @@ def _flush(pending: list[Any], linker: Linker, blocks: list[dict[str, Any]]) -> 
 
 
 def index_page(plan: SitePlan, env: Environment) -> Page:
+    path = "index.md"
     book = plan.site.data["book"]
-    chapters = [{"title": c.title, "href": relative("index.md", page_url(c.id + ".md"))} for c in plan.chapters]
+    chapters = [{"title": c.title, "href": relative(path, page_url(c.id + ".md"))} for c in plan.chapters]
     counts = {
         "terms": sum(1 for t in plan.site.data["terms"].values() if t["defined"]),
         "chapters": len(plan.chapters),
         "roll_tables": len(plan.site.data["roll_tables"]),
     }
+    links = {
+        "glossary": relative(path, "glossary/") if plan.term_page else None,
+        "changes": relative(path, "changes/") if plan.site.changes is not None else None,
+        "data": relative(path, "rules.json"),
+        "schema": relative(path, "rules.schema.json"),
+    }
     markdown = env.get_template("index.md.j2").render(
-        book=book, chapters=chapters, counts=counts, books=plan.site.books, changes=plan.site.changes is not None
+        book=book_facts(book), chapters=chapters, counts=counts, books=plan.site.books, links=links
     )
-    return Page("index.md", book["title"], markdown)
+    return Page(path, book["title"], markdown)
 
 
-def glossary_page(plan: SitePlan, env: Environment) -> Page:
+def book_facts(book: Mapping[str, Any]) -> dict[str, str]:
+    """What the pages say about the book: only the values its configuration gives (no "Edition: unknown")."""
+    facts = {key: str(book.get(key) or "").strip() for key in ("title", "edition", "copyright")}
+    if facts["edition"].lower() == "unknown":  # the configuration's default for "not given"
+        facts["edition"] = ""
+    return facts
+
+
+def glossary_page(plan: SitePlan, env: Environment) -> Page | None:
+    if not plan.term_page:
+        return None
     path = "glossary.md"
     terms = plan.site.terms
     data_terms = plan.site.data["terms"]
@@ -309,10 +368,11 @@ def glossary_page(plan: SitePlan, env: Environment) -> Page:
         }
         by_letter[_letter(entry["name"])].append(entry)
         linked.update(use["term"] for use in entry["uses"] if use["href"])
+    title = plan.words.get("glossary", "Glossary")
     markdown = env.get_template("glossary.md.j2").render(
-        letters=sorted(by_letter.items()), previews=plan.previews_script(linked)
+        title=title, letters=sorted(by_letter.items()), previews=plan.previews_script(linked), drafts=plan.site.drafts
     )
-    return Page(path, "Glossary", markdown)
+    return Page(path, title, markdown)
 
 
 def _letter(name: str) -> str:
@@ -352,9 +412,11 @@ def _used_in(plan: SitePlan, page: str, name: str) -> list[dict[str, Any]]:
     return groups
 
 
-def mechanics_page(plan: SitePlan, env: Environment) -> Page:
+def mechanics_page(plan: SitePlan, env: Environment) -> Page | None:
+    """Roll tables, sequences, game length, characteristics and army composition: the parts the book has."""
     path = "tables.md"
     data = plan.site.data
+    terms = plan.site.terms
 
     def section_href(section_id: str | None) -> str | None:
         if not section_id or section_id not in plan.chapter_of:
@@ -362,16 +424,31 @@ def mechanics_page(plan: SitePlan, env: Environment) -> Page:
         chapter = plan.chapter_of[section_id]
         return relative(path, page_url(chapter + ".md") + ("" if chapter == section_id else f"#{section_id}"))
 
+    def section_title(section_id: str | None) -> str | None:
+        section = terms.section(section_id) if section_id else None
+        return section.title if section is not None else None
+
+    army = data["army_composition"]
+    variants = [v for v in army["variants"] if v["duplicate_limits"] and (v["max_points"] or v["min_points"])]
+    parts = {
+        "roll_tables": data["roll_tables"],
+        "sequences": data["sequences"],
+        "game": {k: v for k, v in data["game"].items() if v is not None},
+        "characteristics": data["characteristics"] if data["characteristics"]["profile"] else None,
+        "army": {**army, "variants": variants} if army["categories"] or variants else None,
+    }
+    if not any(parts.values()):
+        return None
+    title = plan.words.get("tables", "Tables and sequences")
     markdown = env.get_template("tables.md.j2").render(
-        roll_tables=data["roll_tables"],
-        sequences=data["sequences"],
-        game=data["game"],
-        characteristics=data["characteristics"],
-        army=data["army_composition"],
+        title=title,
+        **parts,
         term=lambda name: _term_link(plan, path, name) if name else None,
         section_href=section_href,
+        section_title=section_title,
+        drafts=plan.site.drafts,
     )
-    return Page(path, "Tables and sequences", markdown)
+    return Page(path, title, markdown)
 
 
 def neighbourhoods(plan: SitePlan) -> dict[str, list[Neighbourhood]]:
@@ -392,40 +469,68 @@ def sprite_name(title: str) -> str:
 
 
 def graph_page(plan: SitePlan, env: Environment) -> Page:
+    """Each term's neighbourhood: a picture, and the same neighbours as links (readable on any screen)."""
+    path = "graph.md"
     groups = neighbourhoods(plan)
+    terms = plan.site.terms
     entries: list[dict[str, Any]] = [
         {
             "name": n.title,
             "term": n.term,
-            "svg": f"../graph/{file}.svg#term-{n.term}",
+            "svg": relative(path, f"graph/{file}.svg") + f"#term-{n.term}",
             "height": n.height,
-            "href": relative("graph.md", page_url(plan.term_page[n.term]) + f"#term-{n.term}"),
+            "href": relative(path, page_url(plan.term_page[n.term]) + f"#term-{n.term}"),
+            "users": [_term_link(plan, path, t) for t in terms.terms_using(n.term)],
+            "uses": [_term_link(plan, path, t) for t in terms.terms_used_by(n.term)],
         }
         for file in sorted(groups)
         for n in groups[file]
     ]
     entries.sort(key=lambda e: (str(e["name"]).lower(), e["term"]))
-    return Page("graph.md", "Term graph", env.get_template("graph.md.j2").render(entries=entries))
+    by_letter: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    for entry in entries:
+        by_letter[_letter(str(entry["name"]))].append(entry)
+    markdown = env.get_template("graph.md.j2").render(letters=sorted(by_letter.items()))
+    return Page(path, "Term graph", markdown)
 
 
-def lint_page(plan: SitePlan, env: Environment, limit: int = 200) -> Page:
+def lint_page(plan: SitePlan, env: Environment, limit: int = 200, *, report: bool = True) -> Page:
+    """The lint's rules, each documented (where the help links of diagnostics lead), and in the editor's
+    view the report of the book's findings above them."""
+    from compiler.catalog import markdown
+
     rows = [
         {
             "severity": d.severity.public,
             "code": d.code,
             "rule": d.rule,
-            "message": d.message,
+            "message": code_spans(d.message),
             "place": f"{d.span.path}:{d.span.line}:{d.span.column}",
-            "help": d.help or "",
+            "help": code_spans(d.help or ""),
         }
         for d in plan.site.diagnostics
     ]
     counts: dict[str, int] = defaultdict(int)
     by_rule: dict[tuple[str, str, str], int] = defaultdict(int)
     for row in rows:
-        counts[row["severity"]] += 1
-        by_rule[(row["code"], row["rule"], row["severity"])] += 1
-    markdown = env.get_template("lint.md.j2").render(
-        rows=rows[:limit], hidden=max(0, len(rows) - limit), counts=counts, by_rule=sorted(by_rule.items())
+        counts[str(row["severity"])] += 1
+        by_rule[(str(row["code"]), str(row["rule"]), str(row["severity"]))] += 1
+    text = env.get_template("lint.md.j2").render(
+        report=report,
+        rows=rows[:limit],
+        hidden=max(0, len(rows) - limit),
+        counts=counts,
+        by_rule=sorted(by_rule.items()),
+        rules=markdown(),
     )
-    return Page("lint.md", "Lint report", markdown)
+    return Page("lint.md", "Lint report" if report else "Lint rules", text)
+
+
+_BACKTICKS = re.compile(r"`([^`]+)`")
+
+
+def code_spans(text: str) -> Markup:
+    """A diagnostic's message as HTML: its names in backticks shown as code, everything escaped."""
+    parts = _BACKTICKS.split(text)
+    code = Markup("<code>%s</code>")
+    return Markup("").join(escape(part) if i % 2 == 0 else code % part for i, part in enumerate(parts))

@@ -9,9 +9,11 @@ overriding template can extend the one it replaces as ``rulebook/NAME``.
 from __future__ import annotations
 
 import tomllib
+from collections.abc import Mapping
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
+from typing import Any
 
 from jinja2 import ChoiceLoader, Environment, FileSystemLoader, PrefixLoader, StrictUndefined
 
@@ -89,3 +91,46 @@ def _read_strings(path: Path) -> dict[str, dict[str, str]]:
     if not all(isinstance(words, dict) and all(isinstance(w, str) for w in words.values()) for words in table.values()):
         raise UserError(f"{path}: each [language] table maps words to text")
     return table
+
+
+OVERRIDES_FOLDER = PACKAGE_FOLDER / "overrides"
+"""Two of Material's templates in the site's words: the 404 page and the footer's credit line."""
+CHROME_WORDS = ("not_found", "not_found_text", "home", "made_with")
+"""The site's words the overriding templates show (``config.extra.rulebook_words``)."""
+
+
+def chrome_options(raw: Mapping[str, Any], words: Mapping[str, str], language: str | None = None) -> dict[str, Any]:
+    """MkDocs settings over the project's ``mkdocs.yml`` that put the site's words into Material's chrome.
+
+    Every site gets our 404 page and footer (unless the project has its own ``custom_dir``); a
+    translation's site also gets its language, the names of the palette switch, the title of the
+    headings' permalinks and, if its words give one, its licence line (``copyright``).
+    """
+    theme = raw.get("theme") or {}
+    theme = dict(theme) if isinstance(theme, dict) else {"name": theme}
+    theme.setdefault("custom_dir", str(OVERRIDES_FOLDER))
+    extra = dict(raw.get("extra") or {})
+    extra["rulebook_words"] = {key: words[key] for key in CHROME_WORDS if key in words}
+    options: dict[str, Any] = {"theme": theme, "extra": extra}
+    if language is None:
+        return options
+    theme["language"] = language
+    theme["palette"] = [_palette(entry, words) for entry in theme.get("palette") or []]
+    options["markdown_extensions"] = [_permalink_title(entry, words) for entry in raw.get("markdown_extensions") or []]
+    if words.get("copyright"):
+        options["copyright"] = words["copyright"]
+    return options
+
+
+def _palette(entry: Any, words: Mapping[str, str]) -> Any:
+    """A palette's switch, named in the site's words (it leads to the other scheme)."""
+    if not isinstance(entry, dict) or not isinstance(entry.get("toggle"), dict):
+        return entry
+    key = "to_light" if entry.get("scheme") == "slate" else "to_dark"
+    return {**entry, "toggle": {**entry["toggle"], "name": words.get(key, entry["toggle"].get("name", ""))}}
+
+
+def _permalink_title(entry: Any, words: Mapping[str, str]) -> Any:
+    if isinstance(entry, dict) and "toc" in entry and "heading_permalink" in words:
+        return {"toc": {**(entry["toc"] or {}), "permalink_title": words["heading_permalink"]}}
+    return entry

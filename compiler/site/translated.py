@@ -14,8 +14,9 @@ language (a JSON block): the language switcher reads it to land on the aligned s
 from __future__ import annotations
 
 import dataclasses
+import json
 from collections import defaultdict
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -33,13 +34,11 @@ from compiler.model import (
     Note,
     Reference,
     Section,
-    plain_text,
     unique_id,
 )
-from compiler.names import ascii_lower
+from compiler.names import ascii_lower, slugify
 from compiler.site.html import Linker, render_content
 from compiler.site.pages import (
-    PREVIEW_LENGTH,
     Page,
     SitePlan,
     SiteTranslation,
@@ -47,7 +46,9 @@ from compiler.site.pages import (
     page_url,
     relative,
     section_blocks,
+    words_script,
 )
+from compiler.site.previews import preview_text
 from compiler.translate.terminology import Entry
 
 MIN_FORM_LENGTH = 3
@@ -65,6 +66,9 @@ class TranslatedSite:
     original_alternates: dict[str, str]
     """By the original's chapter page: the script block saying where it is in this translation."""
     strings: Mapping[str, str]
+    redirects: dict[str, str]
+    """Pages at the addresses the chapters had before they were named by their titles (``s3/index.html``),
+    by path in this translation's site: each sends its reader on, with the section asked for."""
 
 
 def build_translated_site(
@@ -83,7 +87,7 @@ def build_translated_site(
         {strings["rules"]: [{str(escape(p.title)): p.path} for p in chapters]},
         {strings["glossary"]: "glossary.md"},
     ]
-    return TranslatedSite(plan.language, plan.title, pages, nav, plan.original_alternates(), strings)
+    return TranslatedSite(plan.language, plan.title, pages, nav, plan.original_alternates(), strings, plan.redirects())
 
 
 class TranslatedPlan:
@@ -108,6 +112,7 @@ class TranslatedPlan:
             if pair.original.kind == "section":
                 self.to_translation.setdefault(there, here)
             self.to_original.setdefault(here, there)
+        documents = [_keep_links(d, self._in_context(documents)) for d in documents]
 
         # Where each term is stated in the translation: the aligned section of its definition.
         self.term_section: dict[str, str] = {}
@@ -129,10 +134,11 @@ class TranslatedPlan:
         self.title = self.front[0].title if self.front else (chapters[0].title if chapters else translation.language)
         self.sections: dict[str, Section] = {}
         self.page_of: dict[str, str] = {}
+        self.anchor = readable_anchors([s for c in chapters for s in _walk(c)], RESERVED_PAGES)
         for chapter in self.front:
             self._place(chapter, "index.md")
         for chapter in self.chapters:
-            self._place(chapter, chapter.id + ".md")
+            self._place(chapter, self.anchor[chapter.id] + ".md")
         self.references: dict[str, list[str]] = defaultdict(list)
         for document in documents:
             for reference in document.references:
@@ -141,7 +147,7 @@ class TranslatedPlan:
         # The original's sections the translation lacks: whole chapters get a page, others a notice.
         self.untranslated_page_of: dict[str, str] = {}
         self.notices: dict[str, list[Section]] = defaultdict(list)
-        taken = {c.id for c in self.chapters} | {"index", "glossary"}
+        taken = {page[: -len(".md")] for page in self.page_of.values()} | set(RESERVED_PAGES)
         for chapter in original.chapters:
             if chapter.id not in self.to_translation:
                 self.untranslated_page_of[chapter.id] = f"{unique_id(chapter.id, taken)}.md"
@@ -171,6 +177,35 @@ class TranslatedPlan:
             section_id = section.parent_id if section else None
         return None
 
+    def _in_context(self, documents: list[Document]) -> Callable[[Reference], bool]:
+        """Whether a use of a term is one: a one-word rendering (``unique``, ``taille``, ``Base``) is also an
+        ordinary word, so it is linked only where the original's aligned section (or one inside it) uses
+        the term too."""
+        parents = {s.id: s.parent_id for d in documents for s in d.sections}
+        used: dict[str, set[str]] = defaultdict(set)
+        graph = self.original.site.terms
+        uses = [(n.section_id, n.name) for d in self.original.site.book.documents for n in d.references]
+        uses += [(n.section_id, n.name) for d in self.original.site.book.documents for n in d.definitions]
+        for section_id, name in uses:
+            section: str | None = section_id
+            while section is not None:
+                used[section].add(name)
+                found = graph.section(section)
+                section = found.parent_id if found is not None else None
+
+        def aligned(section_id: str | None) -> str | None:
+            while section_id is not None and section_id not in self.to_original:
+                section_id = parents.get(section_id)
+            return self.to_original.get(section_id) if section_id is not None else None
+
+        def keep(reference: Reference) -> bool:
+            if len(reference.text.split()) > 1:
+                return True
+            there = aligned(reference.section_id)
+            return there is not None and reference.name in used[there]
+
+        return keep
+
     def _original_ancestor(self, section_id: str | None) -> str | None:
         while section_id is not None:
             if section_id in self.to_original:
@@ -187,7 +222,7 @@ class TranslatedPlan:
             here = self.to_translation.get(chapter.id)
             if here is not None:
                 page = self.page_of.get(here)
-                found = next((i for i, (_, c) in enumerate(order) if f"{c.id}.md" == page), None)
+                found = next((i for i, (_, c) in enumerate(order) if self.page_of[c.id] == page), None)
                 position = position if found is None else found + 1
             else:
                 order.insert(position, ("untranslated", chapter))
@@ -199,8 +234,8 @@ class TranslatedPlan:
         page = self.page_of.get(section_id)
         if page is None:
             return None
-        anchor = "" if page != "index.md" and page[:-3] == section_id else f"#{section_id}"
-        return self.prefix + page_url(page) + anchor
+        anchor = self.anchor[section_id]
+        return self.prefix + page_url(page) + ("" if page == f"{anchor}.md" else f"#{anchor}")
 
     def original_url(self, section_id: str) -> str | None:
         """A section of the original: its URL from the site root."""
@@ -218,7 +253,7 @@ class TranslatedPlan:
         if here is not None:
             url = self.url(here)
             if url is not None:
-                return url.split("#")[0] + (f"#term-{term}" if term in self.marked else f"#{here}")
+                return url.split("#")[0] + (f"#term-{term}" if term in self.marked else f"#{self.anchor[here]}")
         target = self.original.term_page.get(term)
         return page_url(target) + f"#term-{term}" if target else None
 
@@ -231,7 +266,7 @@ class TranslatedPlan:
             url = self.url(target)
             return None if url is None else self._from(page, url)
 
-        return Linker(term_href, id_href, lambda file: None)
+        return Linker(term_href, id_href, lambda file: None, self.strings, self.original.site.drafts)
 
     def _preview(self, term: str) -> dict[str, str]:
         entry = self.entries[term]
@@ -239,15 +274,25 @@ class TranslatedPlan:
         here = self.term_section.get(term)
         section = self.sections.get(here) if here else None
         if section is not None:
-            text = plain_text(tuple(n for n in section.children if not isinstance(n, Section)))
+            text = preview_text(section.children, term)
         else:
             text = f"({self.strings['original_text']}) {self.original.previews.get(term, {}).get('text', '')}"
-        if len(text) > PREVIEW_LENGTH:
-            text = text[:PREVIEW_LENGTH].rsplit(" ", 1)[0] + " …"
         return {"title": f"{entry.preferred} ({name})", "text": text}
 
     def _previews_script(self, used: set[str]) -> str:
-        return json_script("rb-previews", {t: self.previews[t] for t in sorted(used) if t in self.previews})
+        previews = {t: self.previews[t] for t in sorted(used) if t in self.previews}
+        return json_script("rb-previews", previews) + "\n" + words_script(self.strings)
+
+    def redirects(self) -> dict[str, str]:
+        """A page at each chapter's numbered address (``s3/``) leading to its readable one, keeping the ``#s3-2-1``."""
+        found = {}
+        for chapter in self.chapters:
+            page = self.page_of[chapter.id]
+            if page != f"{chapter.id}.md":
+                old = f"{chapter.id}.md"
+                target = relative(self.prefix + old, self.prefix + page_url(page))
+                found[f"{page_url(old)}index.html"] = redirect_page(target, chapter.title, self.language)
+        return found
 
     # Language switcher ---------------------------------------------------------------------------
 
@@ -278,21 +323,22 @@ class TranslatedPlan:
         return found
 
     def _translated_alternate(self, page: str, chapter: Section) -> str:
+        """Where the page and each of its sections (by the heading's anchor) are in the original."""
         sections = {}
         for section in _walk(chapter):
             there = self._original_ancestor(section.id)
             url = self.original_url(there) if there else None
             if url is not None:
-                sections[section.id] = url
-        return self._alternate(page, sections.get(chapter.id, ""), sections, False)
+                sections[self.anchor[section.id]] = url
+        return self._alternate(page, sections.get(self.anchor[chapter.id], ""), sections, False)
 
     # Pages -----------------------------------------------------------------------------------------
 
     def chapter_page(self, chapter: Section, env: Environment) -> Page:
-        path = chapter.id + ".md"
+        path = self.page_of[chapter.id]
         linker = self.linker(path)
         blocks: list[dict[str, Any]] = []
-        section_blocks(chapter, linker, blocks, self._notices(path))
+        section_blocks(chapter, linker, blocks, self._notices(path), self.anchor)
         markdown = env.get_template("chapter.md.j2").render(
             title=chapter.title,
             blocks=blocks,
@@ -343,14 +389,16 @@ class TranslatedPlan:
         ]
         chapters = []
         for kind, section in self.reading_order:
-            page = section.id + ".md" if kind == "translated" else self.untranslated_page_of[section.id]
-            chapters.append({"title": section.title, "href": page_url(page), "translated": kind == "translated"})
+            page = self.page_of[section.id] if kind == "translated" else self.untranslated_page_of[section.id]
+            href = self._from(path, self.prefix + page_url(page))
+            chapters.append({"title": section.title, "href": href, "translated": kind == "translated"})
         markdown = env.get_template("translated_index.md.j2").render(
             title=self.title,
             front=[html for html in front if html.strip()],
             chapters=chapters,
             strings=self.strings,
-            report_href=self._from(path, f"translation-{self.language}/"),
+            glossary_href=self._from(path, self.prefix + "glossary/"),
+            report_href=self._from(path, f"translation-{self.language}/") if self.original.editors else None,
             previews=self._previews_script(linker.used_terms),
         )
         return Page(path, self.title, markdown)
@@ -369,7 +417,7 @@ class TranslatedPlan:
             entries.append(
                 {
                     "id": term,
-                    "name": entry.preferred,
+                    "name": entry.preferred[:1].upper() + entry.preferred[1:],
                     "accepted": entry.accepted,
                     "original_name": names.get(term, {}).get("name", term),
                     "href": self._from(path, url) if url else None,
@@ -392,6 +440,33 @@ class TranslatedPlan:
         return Page(path, self.strings["glossary"], markdown)
 
 
+RESERVED_PAGES = ("index", "glossary", "search", "assets", "404", "sitemap")
+"""Names a page of the site may not take: MkDocs' own files and folders, and our fixed pages."""
+
+
+def readable_anchors(sections: list[Section], reserved: tuple[str, ...] = ()) -> dict[str, str]:
+    """Each section's anchor (a chapter's: its page's name): a slug of its title, unique in the site.
+
+    A translation converted from a PDF names its numbered sections by number (``s3-2-1``); readers get
+    the title's words (``lancer-les-des``), and the number stays as an alias (see ``redirects``).
+    """
+    taken = set(reserved) | {s.id for s in sections if s.number is None}
+    return {s.id: s.id if s.number is None else unique_id(slugify(s.title), taken) for s in sections}
+
+
+def redirect_page(target: str, title: str, language: str) -> str:
+    """A page that sends its reader to ``target`` (a relative URL), keeping the ``#fragment`` asked for."""
+    url = escape(target)
+    return (
+        f'<!doctype html>\n<html lang="{escape(language)}">\n<head>\n<meta charset="utf-8">\n'
+        f"<title>{escape(title)}</title>\n"
+        f'<meta name="robots" content="noindex">\n<link rel="canonical" href="{url}">\n'
+        f"<script>location.replace({json.dumps(target)} + location.hash)</script>\n"
+        f'<meta http-equiv="refresh" content="0; url={url}">\n'
+        f'</head>\n<body>\n<p><a href="{url}">{escape(title)}</a></p>\n</body>\n</html>\n'
+    )
+
+
 def _forms(entries: Mapping[str, Entry]) -> dict[str, str]:
     """Each translated rendering of a term, mapped to the term id; preferred terms win over variants,
     and phrases marked ``unlinked`` map to no term (the linker leaves them as text)."""
@@ -407,6 +482,27 @@ def _forms(entries: Mapping[str, Entry]) -> dict[str, str]:
         for phrase in entry.unlinked:
             forms[phrase] = ""
     return forms
+
+
+def _keep_links(document: Document, keep: Callable[[Reference], bool]) -> Document:
+    """The document with the references ``keep`` refuses turned back into text."""
+
+    def content(nodes: Content) -> Content:
+        out: list[Node] = []
+        for node in nodes:
+            if isinstance(node, Reference) and not keep(node):
+                out.append(node.text)
+            elif isinstance(node, Section | Important | Note | Definition):
+                out.append(node._replace(children=content(node.children)))
+            elif isinstance(node, ItemList):
+                out.append(node._replace(items=tuple(i._replace(children=content(i.children)) for i in node.items)))
+            else:
+                out.append(node)
+        return tuple(out)
+
+    body = tuple(section._replace(children=content(section.children)) for section in document.body)
+    references = tuple(r for r in document.references if keep(r))
+    return dataclasses.replace(document, body=body, references=references)
 
 
 def _mark_definitions(document: Document, wanted: Mapping[str, set[str]], marked: set[str]) -> Document:

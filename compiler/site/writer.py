@@ -13,7 +13,7 @@ import logging
 import os
 import re
 import shutil
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -23,7 +23,7 @@ from compiler.assets import image_files
 from compiler.errors import SiteBuildError
 from compiler.site.pages import Page, SiteInput, SitePlan, build_pages, neighbourhoods
 from compiler.site.svg import sprite
-from compiler.site.theme import Theme
+from compiler.site.theme import Theme, chrome_options
 from compiler.site.translated import TranslatedSite, build_translated_site
 
 if TYPE_CHECKING:
@@ -62,7 +62,9 @@ def build_site(
     the project's own ``mkdocs.yml``.
     """
     env = theme.environment()
-    plan = SitePlan(site)
+    language = site.book.documents[0].language if site.book.documents else "en"
+    words = theme.strings(language)
+    plan = SitePlan(site, words)
     translated = [build_translated_site(plan, t, env, theme.strings(t.language)) for t in site.translations]
     alternates: dict[str, str] = {}
     for translation in translated:
@@ -72,18 +74,21 @@ def build_site(
     languages = _languages(site, translated, theme.strings("en"))
     docs = scratch / "docs"
     blocks = _write_docs(docs, pages, site, theme, extra_files, image_folder)
-    settings = mkdocs_settings(mkdocs_file, settings)
-    options = _mkdocs_options(settings, None, languages, book_folder, site_name)
-    warnings = _run_mkdocs(settings | options, mkdocs_file, docs, folder, nav, extra_javascript, blocks)
+    mkdocs = mkdocs_settings(mkdocs_file, settings)
+    options = _mkdocs_options(mkdocs, None, languages, site_name, words)
+    if site_name is not None:  # a book of its own: its licence, if its configuration gives one
+        options["copyright"] = (settings or {}).get("copyright", "")
+    warnings = _run_mkdocs(mkdocs | options, mkdocs_file, docs, folder, nav, extra_javascript, blocks)
     for translation in translated:
         docs = scratch / f"docs-{translation.language}"
         blocks = _write_docs(docs, translation.pages, site, theme, extra_files, None)
-        prefix = f"{book_folder}{translation.language}/"
-        options = _mkdocs_options(settings, translation, languages, prefix, translation.title)
+        options = _mkdocs_options(mkdocs, translation, languages, translation.title, translation.strings)
         site_dir = folder / translation.language
         warnings += _run_mkdocs(
-            settings | options, mkdocs_file, docs, site_dir, translation.nav, extra_javascript, blocks
+            mkdocs | options, mkdocs_file, docs, site_dir, translation.nav, extra_javascript, blocks
         )
+        for name, text in translation.redirects.items():
+            _write(site_dir / name, text)
         pages.extend(translation.pages)
     # Written straight into the built site: MkDocs would only copy them once more.
     for name, text in graph_files(plan).items():
@@ -148,33 +153,30 @@ def _mkdocs_options(
     raw: dict[str, Any],
     translation: TranslatedSite | None,
     languages: list[dict[str, str]],
-    prefix: str,
     site_name: str | None,
+    words: Mapping[str, str],
 ) -> dict[str, Any]:
-    """MkDocs settings for one build, over the project's ``mkdocs.yml``: the site's name and URL when it
-    is not the main book's site, the language switcher, and for a translation its language and search
-    language."""
-    options: dict[str, Any] = {}
+    """MkDocs settings for one build, over the project's settings: the site's words in Material's chrome
+    (:func:`chrome_options`), the site's name and URL when it is not the main book's site, the language
+    switcher, and for a translation its language and search language."""
+    options = chrome_options(raw, words, translation.language if translation is not None else None)
     if site_name is not None:
         options["site_name"] = site_name
-    if prefix and raw.get("site_url"):
-        options["site_url"] = str(raw["site_url"]).rstrip("/") + "/" + prefix
+    if translation is not None and raw.get("site_url"):  # the book's URL (its configuration's), then the language
+        options["site_url"] = str(raw["site_url"]).rstrip("/") + "/" + translation.language + "/"
     if languages:
         back = "../" if translation else ""  # the switcher's links are from the book's root; a translation is below it
-        extra = dict(raw.get("extra") or {})
+        extra = options["extra"]
         extra["alternate"] = [{**entry, "link": back + entry["link"]} for entry in languages]
         options["extra"] = extra
     if translation is not None:
-        theme = raw.get("theme") or {}
-        theme = dict(theme) if isinstance(theme, dict) else {"name": theme}
-        theme["language"] = translation.language
         plugins = []
         for plugin in raw.get("plugins") or []:
             if plugin == "search" or (isinstance(plugin, dict) and "search" in plugin):
                 settings = dict(plugin["search"] or {}) if isinstance(plugin, dict) else {}
                 plugin = {"search": {**settings, "lang": translation.language}}
             plugins.append(plugin)
-        options.update(theme=theme, plugins=plugins)
+        options["plugins"] = plugins
     return options
 
 
@@ -235,7 +237,9 @@ def hand_over_html(markdown: str) -> tuple[str, dict[str, str]]:
 
 
 def graph_files(plan: SitePlan) -> dict[str, str]:
-    """The term-neighbourhood pictures: one SVG per initial letter."""
+    """The term-neighbourhood pictures (an editor's page): one SVG per initial letter."""
+    if not plan.editors:
+        return {}
     groups = neighbourhoods(plan)
     return {f"graph/{file}.svg": sprite(items) for file, items in sorted(groups.items())}
 

@@ -1,0 +1,64 @@
+"""What a term's card says: the sentence that defines it, never the name alone, and a table's first row."""
+
+from __future__ import annotations
+
+from compiler.graph import TermGraph
+from compiler.markdown_source import parse_markdown_string
+from compiler.model import Book
+from compiler.project import Linking
+from compiler.recipe import find_terms
+from compiler.site.previews import definition_preview, preview_text
+
+from .conftest import parse
+
+WORDS = {"more_row": "and {count} more row", "more_rows": "and {count} more rows"}
+
+
+def card(xml: str, name: str) -> dict[str, object]:
+    terms = TermGraph(Book((parse(xml),)))
+    definition = terms.definition(name)
+    assert definition is not None
+    return definition_preview(definition, terms.section(definition.section_id), name.title(), WORDS)
+
+
+def test_the_card_starts_at_the_sentence_with_the_defining_words() -> None:
+    xml = (
+        '<document><chapter title="Models"><definition name="multipart"><definition name="part">'
+        'Models with more than one profile are called <reference name="multipart">Multipart Models</reference>. '
+        "For example, a cavalry model has two parts. Each part can be referred to as a "
+        '"<reference name="part">model part</reference>".</definition></definition></chapter></document>'
+    )
+    assert card(xml, "part")["text"] == 'Each part can be referred to as a "model part".'
+    assert card(xml, "multipart")["text"].startswith("Models with more than one profile are called Multipart Models.")
+
+
+def test_a_definition_that_is_only_its_words_shows_the_sentence_around_it() -> None:
+    markdown = "# Combat\n\n## Attacks\n\nRoll one die. Each *Hit* is followed by injury rolls to see what harms.\n"
+    result = find_terms(parse_markdown_string(markdown, "rules.md", language="en"), Linking(terms=("Injury",)))
+    assert result.document is not None
+    terms = TermGraph(Book((result.document,)))
+    definition = terms.definition("injury")
+    assert definition is not None and definition.children == ("injury",)
+    shown = definition_preview(definition, terms.section(definition.section_id), "Injury", WORDS)
+    assert shown["text"] == "Each *Hit* is followed by injury rolls to see what harms."
+
+
+def test_a_table_definition_shows_its_first_row_and_how_many_more() -> None:
+    xml = (
+        '<document><chapter title="Profiles"><definition name="profile">A <reference name="profile">profile</reference>'
+        " has these values:<table><row><header>M</header><cell>Movement</cell></row>"
+        "<row><header>S</header><cell>Strength</cell></row><row><header>T</header><cell>Toughness</cell></row>"
+        "</table></definition></chapter></document>"
+    )
+    shown = card(xml, "profile")
+    assert shown["text"] == "A profile has these values:"
+    assert shown["table"] == {"head": [], "rows": [["M", "Movement"]], "more": "and 2 more rows"}
+
+
+def test_a_long_sentence_is_cut_at_a_word_and_a_lower_case_start_is_capitalised() -> None:
+    xml = '<document><chapter title="A"><section title="B">'
+    xml += 'Lastly, <definition name="reroll">some effects call for <reference name="reroll">rerolls</reference>'
+    xml += " of " + "many dice " * 60 + ".</definition></section></chapter></document>"
+    text = card(xml, "reroll")["text"]
+    assert text.startswith("Some effects call for rerolls") and text.endswith(" …") and len(text) <= 322
+    assert preview_text((), "x") == ""
