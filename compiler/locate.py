@@ -31,6 +31,8 @@ _REFERENCE = re.compile(
     rf"{_SKIPPED}|<(?:{_QUOTED}|[^>\"'])*>|&(?P<name>[^\s#&;<>\"']+);",
     re.DOTALL,
 )
+# For nesting, every tag whole: an end tag, or a start tag (empty when it ends with "/>").
+_TAG = re.compile(rf"{_SKIPPED}|<(?P<end>/)?(?:{_QUOTED}|[^>\"'])*>", re.DOTALL)
 PREDEFINED_ENTITIES = frozenset({"amp", "lt", "gt", "quot", "apos"})
 """Entities the parser always replaces by their character: never a node of the tree."""
 
@@ -58,6 +60,25 @@ def entity_reference_offsets(text: str) -> list[int]:
         for m in _REFERENCE.finditer(text)
         if (name := m.group("name")) is not None and name not in PREDEFINED_ENTITIES
     ]
+
+
+def start_tag_deeper_than(text: str, depth: int) -> int | None:
+    """Offset of the first start tag nested deeper than ``depth`` (the root element is 1), if any.
+
+    For a document the parser refused as too deep: a scan of the text, without recursion.
+    """
+    level = 0
+    for match in _TAG.finditer(text):
+        tag = match.group()
+        if match.group("end"):
+            level -= 1
+        elif tag[1] not in "!?":
+            level += 1
+            if level > depth:
+                return match.start()
+            if tag.endswith("/>"):
+                level -= 1
+    return None
 
 
 def start_tag_spans(source: SourceText, offsets: list[int]) -> list[Span]:

@@ -23,7 +23,7 @@ from lxml import etree
 from compiler import dtd
 from compiler.catalog.reading import INVALID_DOCUMENT, MALFORMED_XML, NESTING_TOO_DEEP, UNREADABLE_SOURCE
 from compiler.diagnostics import Diagnostic
-from compiler.locate import entity_reference_offsets, start_tag_offsets
+from compiler.locate import entity_reference_offsets, start_tag_deeper_than, start_tag_offsets
 from compiler.model import (
     MAX_DEPTH,
     Annotated,
@@ -55,6 +55,7 @@ from compiler.source import BadBytes, SourceText, Span, decode_utf8
 SECTION_LEVELS = {"chapter": 1, "section": 2, "subsection": 3}
 _DECLARED_ENCODING = re.compile(r"""<\?xml\s[^>]*?\bencoding\s*=\s*(["'])(?P<name>[^"'>]*)\1""")
 _UTF8_NAMES = {"utf-8", "utf8"}
+_TAG_NAME = re.compile(r"[^\s/>]+")
 _TOO_DEEP = etree.XPath("(" + "/".join(["*"] * MAX_DEPTH) + ")[1]")
 """From the root (depth 1): the first element at depth ``MAX_DEPTH + 1``, in C, without recursion."""
 
@@ -165,13 +166,16 @@ def _malformed(error: etree.XMLSyntaxError, source: SourceText) -> Diagnostic:
     line = max(1, min(line or 1, len(source.line_starts)))
     column = max(1, min(column or 1, len(source.line_text(line)) + 1))
     span = Span(source.path, line, column)
-    message = re.sub(r", line \d+, column \d+$", "", (error.msg or "not well-formed").strip())
-    message = re.sub(r",? *(?:try|use) XML_PARSE_HUGE(?: option)?", "", message)  # not the user's to set
+    message = re.sub(r", line \d+, column \d+$", "", error.msg or "not well-formed")
+    message = re.sub(r",? *(?:try|use) XML_PARSE_HUGE(?: option)?", "", message).strip()  # not the user's to set
     if message.lower().startswith("excessive depth in document"):
-        # libxml2's own limit (256) is past ours: the same refusal, at the start tag it stopped in.
-        start = source.text.rfind("<", 0, source.line_starts[line - 1] + column)
-        return nesting_too_deep(source.span(max(start, 0)), "this element")
-    message = message[:1].lower() + message[1:]
+        # libxml2's own limit (256) is past ours: the same refusal, at the first start tag too deep.
+        deep = start_tag_deeper_than(source.text, MAX_DEPTH)
+        if deep is not None:
+            tag = _TAG_NAME.match(source.text, deep + 1)
+            return nesting_too_deep(source.span(deep), f"`<{tag.group() if tag else ''}>`")
+    if not message[1:2].isupper():  # "PCDATA invalid" keeps its capitals
+        message = message[:1].lower() + message[1:]
     return MALFORMED_XML.diagnostic(
         message.rstrip("."), span, help="fix the XML at this place; nothing after it could be read"
     )
