@@ -92,8 +92,6 @@ class BadBytes(NamedTuple):
     """Character offset (in ``text``) of the first invalid byte."""
     byte: int
     """The first invalid byte."""
-    reason: str
-    """Why it is invalid, in the codec's words (``invalid start byte``)."""
 
 
 def decode_utf8(data: bytes) -> str | BadBytes:
@@ -104,7 +102,7 @@ def decode_utf8(data: bytes) -> str | BadBytes:
     except UnicodeDecodeError as error:
         # The bytes before the first bad one are valid: their character count is the offset.
         offset = len(body[: error.start].decode("utf-8"))
-        return BadBytes(body.decode("utf-8", errors="replace"), offset, body[error.start], str(error.reason))
+        return BadBytes(body.decode("utf-8", errors="replace"), offset, body[error.start])
 
 
 BOM = b"\xef\xbb\xbf"

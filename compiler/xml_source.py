@@ -113,7 +113,7 @@ def decode_source(data: bytes, path: str, *, xml: bool = False) -> tuple[SourceT
         span = source.span(declared.start("name"), len(name))
         return source, UNREADABLE_SOURCE.diagnostic(message, span, target=name, help=help)
     if isinstance(decoded, BadBytes):
-        message = f"the file is not valid UTF-8 text: {decoded.reason} `0x{decoded.byte:02x}`"
+        message = f"the file is not valid UTF-8 text: byte `0x{decoded.byte:02x}` here is not part of a character"
         span = source.span(decoded.offset, 1)
         return source, UNREADABLE_SOURCE.diagnostic(message, span, target=path, help="save the file as UTF-8")
     return source, None

@@ -95,7 +95,7 @@ def _snippet(span: Span, target: str | None, source: SourceText | None, paint: _
         return arrow
     text = source.line_text(span.line).replace("\t", " ")
     room = max(min(WINDOW, width - len(gutter) - 5), _MIN_WIDTH // 4)  # the gutter, " | " and two ellipses
-    start, length = _underline(text, span.column - 1, target, room)
+    start, length = (span.column - 1, span.length) if span.length else _underline(text, span.column - 1, target, room)
     shown, start, length = _window(text, start, length, room)
     bar = paint("dim", "|")
     return [
