@@ -9,9 +9,10 @@ error[RB101]: reference to undefined term `line_of_sihgt`
     = help: did you mean `line_of_sight`?
 ```
 
-Every line fits the terminal (at most ``MAX_WIDTH`` characters): a long source line is cut
-around the caret, a long message in its middle, each with an ellipsis; control characters
-from a source are shown as visible stand-ins (:mod:`compiler.report.escaping`).
+The source line and its caret fit the terminal (at most ``MAX_WIDTH`` characters): a long
+line is cut around the caret with an ellipsis. Long names in messages are cut in their
+middle, and control characters from a source are shown as visible stand-ins
+(:mod:`compiler.report.escaping`).
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ import sys
 from typing import TextIO
 
 from compiler.diagnostics import Diagnostic
-from compiler.report.escaping import shorten, visible
+from compiler.report.escaping import readable, shorten, visible
 from compiler.report.summary import Report
 from compiler.source import SourceText, Span
 
@@ -72,25 +73,19 @@ def render_diagnostic(
     paint = paint or _Painter(False)
     severity = diagnostic.severity.public
     label = f"{severity}[{diagnostic.code}]"
-    message = _fit(diagnostic.message, width - len(label) - 2)
-    lines = [f"{paint(severity, label)}{paint('bold', ': ' + message)}"]
+    lines = [f"{paint(severity, label)}{paint('bold', ': ' + readable(diagnostic.message))}"]
     lines += _snippet(diagnostic.span, diagnostic.target, source, paint, width)
     for note in diagnostic.notes:
         where = f" ({note.span})" if note.span else ""
-        lines.append(f"    {paint('dim', '=')} note: {_fit(note.message + where, width - 12)}")
+        lines.append(f"    {paint('dim', '=')} note: {readable(note.message + where)}")
     if diagnostic.help:
-        lines.append(f"    {paint('dim', '=')} {paint('help', 'help')}: {_fit(diagnostic.help, width - 12)}")
+        lines.append(f"    {paint('dim', '=')} {paint('help', 'help')}: {readable(diagnostic.help)}")
     return "\n".join(lines) + "\n"
-
-
-def _fit(text: str, limit: int) -> str:
-    """Text for one line of the report: shortened to ``limit``, its control characters made visible."""
-    return visible(shorten(text, max(limit, _MIN_WIDTH // 2)))
 
 
 def _snippet(span: Span, target: str | None, source: SourceText | None, paint: _Painter, width: int) -> list[str]:
     gutter = " " * len(str(span.line))
-    arrow = [f"{gutter}{paint('dim', '-->')} {_fit(str(span), width - len(gutter) - 4)}"]
+    arrow = [f"{gutter}{paint('dim', '-->')} {visible(shorten(str(span), max(width - len(gutter) - 5, 20)))}"]
     if source is None:
         return arrow
     text = source.line_text(span.line).replace("\t", " ")
