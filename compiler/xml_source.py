@@ -193,7 +193,7 @@ def _too_deep(root: etree._Element, source: SourceText) -> Diagnostic | None:
 
 
 def nesting_too_deep(span: Span, what: str) -> Diagnostic:
-    """The refusal of a source that nests ``what`` (```<note>``` or ``a section``) deeper than ``MAX_DEPTH``."""
+    """The refusal of a source that nests ``what`` (a quoted ``<note>``, or ``a section``) too deep."""
     return NESTING_TOO_DEEP.diagnostic(
         f"{what} is nested more than {MAX_DEPTH} deep",
         span,
