@@ -1,10 +1,9 @@
-"""What every hostile-input case needs: the command line run as a user runs it, and proof
-that nothing outside the output was touched (a snapshot of the trees before and after)."""
+"""What the reader and report cases share: a one-source project in a scratch folder, the command
+line run as a user runs it, and proof that nothing outside the output was touched."""
 
 from __future__ import annotations
 
 import contextlib
-import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import NamedTuple
@@ -13,8 +12,10 @@ import pytest
 
 from compiler.cli import main
 
-ROOT = Path(__file__).resolve().parents[2]
-_NOT_OURS = {".git", ".venv", "__pycache__", ".pytest_cache", ".mypy_cache", ".ruff_cache", ".hypothesis", "site"}
+from .test_output import snapshot
+
+REFUSED = "rulebook: nothing was built into out; the last good site is kept.\n"
+"""What a build that could not read its source says last (its output being ``out``)."""
 
 
 class Outcome(NamedTuple):
@@ -25,32 +26,36 @@ class Outcome(NamedTuple):
     err: str
 
 
+@pytest.fixture
+def scratch(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """An empty project folder, the working folder for the test."""
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def source(folder: Path, name: str, content: str | bytes) -> Path:
+    """``name`` in ``folder`` holding ``content``, and a ``rulebook.toml`` naming it as the book's source."""
+    path = folder / name
+    path.write_bytes(content.encode("utf-8") if isinstance(content, str) else content)
+    (folder / "rulebook.toml").write_text(f'sources = ["{name}"]\n', encoding="utf-8")
+    return path
+
+
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> Outcome:
-    """``rulebook ARGV`` from the project folder (the caller chdirs there); never an internal error."""
+    """``rulebook ARGV``; never an internal error."""
     code = main(list(argv))
     captured = capsys.readouterr()
     assert "internal error" not in captured.err, captured.err
     return Outcome(code, captured.out, captured.err)
 
 
-def tree(folder: Path, skip: Path | None = None) -> dict[str, tuple[int, int]]:
-    """Every file and folder under ``folder`` (but ``skip``), with its size and modification time."""
-    found: dict[str, tuple[int, int]] = {}
-    for top, folders, files in os.walk(folder):
-        here = Path(top)
-        folders[:] = [f for f in folders if f not in _NOT_OURS and not f.endswith(".egg-info") and here / f != skip]
-        for name in folders + files:
-            status = (here / name).lstat()
-            found[(here / name).relative_to(folder).as_posix()] = (
-                status.st_size if name in files else 0,
-                status.st_mtime_ns,
-            )
-    return found
-
-
 @contextlib.contextmanager
-def nothing_written_outside(scratch: Path, output: Path | None = None) -> Iterator[None]:
-    """Assert that the scratch folder (but ``output``) and the project folder are as they were."""
-    before = tree(scratch, output), tree(ROOT)
+def nothing_written_outside(folder: Path, output: str | None = None) -> Iterator[None]:
+    """Assert that ``folder`` holds what it held before, but for the ``output`` folder in it."""
+    before = _without(snapshot(folder), output)
     yield
-    assert (tree(scratch, output), tree(ROOT)) == before
+    assert _without(snapshot(folder), output) == before
+
+
+def _without(found: dict[str, str], output: str | None) -> dict[str, str]:
+    return {key: value for key, value in found.items() if output is None or key.split("/")[0] != output}

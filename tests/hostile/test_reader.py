@@ -15,7 +15,11 @@ import pytest
 
 from compiler.model import MAX_DEPTH
 
-from .scratch import ROOT, nothing_written_outside, run
+from .scratch import REFUSED, nothing_written_outside, run, source
+from .scratch import scratch as scratch  # the fixture every case takes
+
+ROOT = Path(__file__).resolve().parents[2]
+SEED = (ROOT / "rulebook_src" / "en" / "rulebook.xml").read_text(encoding="utf-8")
 
 BOOK = """<?xml version="1.0" encoding="UTF-8"?>
 <document>
@@ -25,17 +29,13 @@ BOOK = """<?xml version="1.0" encoding="UTF-8"?>
   </chapter>
 </document>
 """
-FAILED = "rulebook: build of `main` failed; the last good outputs are kept.\n"
 
 
-@pytest.fixture(autouse=True)
-def _in_project(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.chdir(ROOT)  # where mkdocs.yml and the configuration are
-
-
-def lint_json(capsys: pytest.CaptureFixture[str], path: Path) -> list[dict[str, object]]:
-    outcome = run(capsys, "lint", "--format", "json", str(path))
-    diagnostics: list[dict[str, object]] = json.loads(outcome.out)["diagnostics"]
+def lint_json(capsys: pytest.CaptureFixture[str], *files: str) -> list[dict[str, object]]:
+    """The diagnostics of ``rulebook lint --format json`` (of the configured source, or ``files``)."""
+    diagnostics: list[dict[str, object]] = json.loads(run(capsys, "lint", "--format", "json", *files).out)[
+        "diagnostics"
+    ]
     return diagnostics
 
 
@@ -43,27 +43,24 @@ def places(diagnostics: list[dict[str, object]]) -> list[tuple[object, ...]]:
     return [(d["rule"], d["line"], d["column"], d["target"]) for d in diagnostics]
 
 
-def refused_everywhere(capsys: pytest.CaptureFixture[str], tmp_path: Path, book: Path, report: str) -> None:
+def refused_everywhere(capsys: pytest.CaptureFixture[str], folder: Path, report: str) -> None:
     """``lint`` prints ``report`` and exits 2; ``build`` and ``build --data-only`` print it and write nothing."""
-    with nothing_written_outside(tmp_path):
-        assert run(capsys, "lint", str(book)) == (2, report + "\nFound 1 error in 1 file.\n", "")
+    with nothing_written_outside(folder):
+        assert run(capsys, "lint") == (2, report + "\nFound 1 error in 1 file.\n", "")
         for data_only in ([], ["--data-only"]):
-            outcome = run(capsys, "build", "-q", *data_only, "-o", str(tmp_path / "out"), str(book))
-            assert outcome == (2, "", report + "\n" + FAILED)
+            assert run(capsys, "build", "-q", *data_only, "-o", "out") == (2, "", report + "\n" + REFUSED)
 
 
 # -- encodings ------------------------------------------------------------------------------------
 
 
-def test_an_xml_declaration_naming_another_encoding_is_refused_at_its_value(capsys, tmp_path) -> None:  # type: ignore[no-untyped-def]
-    book = tmp_path / "book.xml"
-    book.write_text(BOOK.replace('encoding="UTF-8"', 'encoding="ISO-8859-1"'), encoding="utf-8")
+def test_an_xml_declaration_naming_another_encoding_is_refused_at_its_value(capsys, scratch) -> None:  # type: ignore[no-untyped-def]
+    source(scratch, "book.xml", BOOK.replace('encoding="UTF-8"', 'encoding="ISO-8859-1"'))
     refused_everywhere(
         capsys,
-        tmp_path,
-        book,
-        f"""error[RB003]: the XML declaration names the encoding `ISO-8859-1`; sources are read as UTF-8
- --> {book}:1:31
+        scratch,
+        """error[RB003]: the XML declaration names the encoding `ISO-8859-1`; sources are read as UTF-8
+ --> book.xml:1:31
   |
 1 | <?xml version="1.0" encoding="ISO-8859-1"?>
   |                               ^^^^^^^^^^
@@ -72,10 +69,9 @@ def test_an_xml_declaration_naming_another_encoding_is_refused_at_its_value(caps
     )
 
 
-def test_a_file_really_in_latin_1_is_refused_at_its_declaration_too(capsys, tmp_path) -> None:  # type: ignore[no-untyped-def]
-    book = tmp_path / "book.xml"
-    book.write_bytes(BOOK.replace('encoding="UTF-8"', "encoding='latin1'").encode("latin-1"))
-    (diagnostic,) = lint_json(capsys, book)
+def test_a_file_really_in_latin_1_is_refused_at_its_declaration_too(capsys, scratch) -> None:  # type: ignore[no-untyped-def]
+    source(scratch, "book.xml", BOOK.replace('encoding="UTF-8"', "encoding='latin1'").encode("latin-1"))
+    (diagnostic,) = lint_json(capsys)
     assert (diagnostic["rule"], diagnostic["line"], diagnostic["column"], diagnostic["target"]) == (
         "unreadable-source",
         1,
@@ -96,17 +92,16 @@ def test_a_file_really_in_latin_1_is_refused_at_its_declaration_too(capsys, tmp_
     ],
     ids=["UTF-8", "utf-8", "UTF8", "none", "BOM", "BOM-no-declaration"],
 )
-def test_utf8_with_or_without_a_declaration_or_bom_is_read_exactly(capsys, tmp_path, variant) -> None:  # type: ignore[no-untyped-def]
-    book = tmp_path / "book.xml"
-    book.write_text(variant, encoding="utf-8")
+def test_utf8_with_or_without_a_declaration_or_bom_is_read_exactly(capsys, scratch, variant) -> None:  # type: ignore[no-untyped-def]
+    source(scratch, "book.xml", variant)
     shift = 0 if variant.startswith(("<?xml", "\ufeff<?xml")) else -1
-    assert places(lint_json(capsys, book)) == [
+    assert places(lint_json(capsys)) == [
         ("unused-definition", 4 + shift, 5, "unit"),
         ("dangling-reference", 5 + shift, 58, "unti"),
     ]
-    with nothing_written_outside(tmp_path, tmp_path / "out"):
-        assert run(capsys, "build", "-q", "--data-only", "-o", str(tmp_path / "out"), str(book)).code == 0
-    sections = json.loads((tmp_path / "out" / "rules.json").read_text(encoding="utf-8"))["sections"]
+    with nothing_written_outside(scratch, "out"):
+        assert run(capsys, "build", "-q", "--data-only", "-o", "out").code == 0
+    sections = json.loads((scratch / "out" / "rules.json").read_text(encoding="utf-8"))["sections"]
     assert sections[0]["title"] == "Général"
 
 
@@ -136,16 +131,14 @@ def test_utf8_with_or_without_a_declaration_or_bom_is_read_exactly(capsys, tmp_p
     ids=["xml-line-start", "xml-after-accents", "markdown", "text-export"],
 )
 def test_invalid_utf8_is_refused_at_the_character_of_the_first_bad_byte(  # type: ignore[no-untyped-def]
-    capsys, tmp_path, name, data, line, column, shown, byte
+    capsys, scratch, name, data, line, column, shown, byte
 ) -> None:
-    book = tmp_path / name
-    book.write_bytes(data)
+    source(scratch, name, data)
     refused_everywhere(
         capsys,
-        tmp_path,
-        book,
+        scratch,
         f"""error[RB003]: the file is not valid UTF-8 text: byte `{byte}` here is not part of a character
- --> {book}:{line}:{column}
+ --> {name}:{line}:{column}
   |
 {line} | {shown}
   | {" " * (column - 1)}^
@@ -185,35 +178,30 @@ def mixed(lines: list[str]) -> str:
     ["\n".join(LINES), "\r\n".join(LINES), "\r".join(LINES), mixed(LINES)],
     ids=["LF", "CRLF", "CR", "mixed"],
 )
-def test_cr_crlf_and_lf_all_end_lines(capsys, tmp_path, text) -> None:  # type: ignore[no-untyped-def]
-    book = tmp_path / "book.xml"
-    book.write_bytes(text.encode("utf-8"))
-    assert places(lint_json(capsys, book)) == PLACES
-    shown = run(capsys, "lint", str(book)).out
+def test_cr_crlf_and_lf_all_end_lines(capsys, scratch, text) -> None:  # type: ignore[no-untyped-def]
+    source(scratch, "book.xml", text)
+    assert places(lint_json(capsys)) == PLACES
+    shown = run(capsys, "lint").out
     assert "\r" not in shown and "  |     <refrence" not in shown and "8 |     <refrence" in shown
 
 
 @pytest.mark.parametrize("end", ["\r\n", "\r"], ids=["CRLF", "CR"])
-def test_a_malformed_file_is_placed_on_its_own_lines(capsys, tmp_path, end) -> None:  # type: ignore[no-untyped-def]
-    book = tmp_path / "book.xml"
-    book.write_bytes(end.join(["<document>", '<chapter title="a">', "x", "<bad></chapter>", "</document>"]).encode())
-    (diagnostic,) = lint_json(capsys, book)
+def test_a_malformed_file_is_placed_on_its_own_lines(capsys, scratch, end) -> None:  # type: ignore[no-untyped-def]
+    source(scratch, "book.xml", end.join(["<document>", '<chapter title="a">', "x", "<bad></chapter>", "</document>"]))
+    (diagnostic,) = lint_json(capsys)
     assert (diagnostic["rule"], diagnostic["line"], diagnostic["column"]) == ("malformed-xml", 4, 16)
     assert diagnostic["message"] == "opening and ending tag mismatch: bad line 4 and chapter"
 
 
 @pytest.mark.parametrize("end", ["\r\n", "\r"], ids=["CRLF", "CR"])
-def test_markdown_places_count_every_line_end(capsys, tmp_path, end) -> None:  # type: ignore[no-untyped-def]
-    book = tmp_path / "book.md"
+def test_markdown_places_count_every_line_end(capsys, scratch, end) -> None:  # type: ignore[no-untyped-def]
     lines = ["# 1 Règles", "", "Voir ?? ici.", "", "## 1.1 Détails", "", "- un ??", "- deux"]
-    book.write_bytes(end.join(lines).encode())
-    assert places(lint_json(capsys, book)) == [("empty-name", 3, 6, ""), ("empty-name", 7, 6, "")]
+    source(scratch, "book.md", end.join(lines))
+    assert places(lint_json(capsys)) == [("empty-name", 3, 6, ""), ("empty-name", 7, 6, "")]
 
 
-def test_the_site_is_the_same_whatever_the_line_ends_or_a_bom(capsys, tmp_path) -> None:  # type: ignore[no-untyped-def]
-    seed = (ROOT / "rulebook_src" / "en" / "rulebook.xml").read_text(encoding="utf-8")
-    excerpt = seed[: seed.index("<!-- CHAPTER : General Principles -->")] + "</document>\n"
-    book = tmp_path / "book.xml"
+def test_the_site_is_the_same_whatever_the_line_ends_or_a_bom(capsys, scratch) -> None:  # type: ignore[no-untyped-def]
+    excerpt = SEED[: SEED.index("<!-- CHAPTER : General Principles -->")] + "</document>\n"
     sites = {}
     for name, data in {
         "LF": excerpt.encode(),
@@ -221,9 +209,9 @@ def test_the_site_is_the_same_whatever_the_line_ends_or_a_bom(capsys, tmp_path) 
         "CR": excerpt.replace("\n", "\r").encode(),
         "BOM": b"\xef\xbb\xbf" + excerpt.encode(),
     }.items():
-        book.write_bytes(data)
-        output = tmp_path / name
-        assert run(capsys, "build", "-q", "-o", str(output), str(book)).code == 0
+        source(scratch, "book.xml", data)
+        output = scratch / name
+        assert run(capsys, "build", "-q", "-o", name).code == 0
         sites[name] = {p.relative_to(output).as_posix(): _page(p) for p in sorted(output.rglob("*")) if p.is_file()}
     assert len(sites["LF"]) > 10
     assert sites["CRLF"] == sites["LF"] and sites["CR"] == sites["LF"] and sites["BOM"] == sites["LF"]
@@ -243,7 +231,7 @@ def _page(path: Path) -> bytes:
 PAD = 70_000
 
 
-def test_dtd_errors_past_line_65535_are_placed_at_their_start_tags(capsys, tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_dtd_errors_past_line_65535_are_placed_at_their_start_tags(capsys, scratch) -> None:  # type: ignore[no-untyped-def]
     # Shapes whose libxml2 line is off past 65,535: borrowed from a child or the next node, or 65,535 itself.
     shapes = [
         '<note title="a" zork="1"><br/></note>',  # libxml2: 65,535
@@ -261,10 +249,9 @@ def test_dtd_errors_past_line_65535_are_placed_at_their_start_tags(capsys, tmp_p
         + "\n".join(shapes)
         + "\n</chapter></document>\n"
     )
-    book = tmp_path / "book.xml"
-    book.write_text(text, encoding="utf-8")
+    source(scratch, "book.xml", text)
     first = PAD + 2
-    assert [(d["line"] - first + 1, d["column"], d["message"]) for d in lint_json(capsys, book)] == [
+    assert [(d["line"] - first + 1, d["column"], d["message"]) for d in lint_json(capsys)] == [
         (1, 1, "unknown attribute `zork` on `<note>`"),
         (2, 1, "unknown attribute `zork` on `<note>`"),
         (4, 1, "unknown attribute `zork` on `<note>`"),
@@ -276,11 +263,10 @@ def test_dtd_errors_past_line_65535_are_placed_at_their_start_tags(capsys, tmp_p
     ]
 
 
-def test_dtd_errors_in_a_book_past_line_65535_are_all_placed_exactly(capsys, tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_dtd_errors_in_a_book_past_line_65535_are_all_placed_exactly(capsys, scratch) -> None:  # type: ignore[no-untyped-def]
     # The bundled book, moved past line 65,535, with an unknown attribute on every seventh element.
-    seed = (ROOT / "rulebook_src" / "en" / "rulebook.xml").read_text(encoding="utf-8")
-    body_start = seed.index("<document>") + len("<document>")
-    text = seed[:body_start] + "\n" * PAD + seed[body_start:]
+    body_start = SEED.index("<document>") + len("<document>")
+    text = SEED[:body_start] + "\n" * PAD + SEED[body_start:]
     tags = [m for m in re.finditer(r"<([a-z]+)[\s/>]", text) if m.group(1) != "document"][::7]
     expected = set()
     for match in reversed(tags):
@@ -289,23 +275,20 @@ def test_dtd_errors_in_a_book_past_line_65535_are_all_placed_exactly(capsys, tmp
     for match in re.finditer(r'<([a-z]+) zork="1"', text):
         line = text.count("\n", 0, match.start()) + 1
         expected.add((line, match.start() - text.rfind("\n", 0, match.start()), match.group(1)))
-    book = tmp_path / "book.xml"
-    book.write_text(text, encoding="utf-8")
+    source(scratch, "book.xml", text)
     unknown = re.compile(r"unknown attribute `zork` on `<(?P<tag>[a-z]+)>`")
-    found = {(d["line"], d["column"], m["tag"]) for d in lint_json(capsys, book) if (m := unknown.match(d["message"]))}
+    found = {(d["line"], d["column"], m["tag"]) for d in lint_json(capsys) if (m := unknown.match(d["message"]))}
     assert len(expected) > 100
     assert found == expected
 
 
-def test_a_malformed_file_past_line_65535_is_placed_inside_it(capsys, tmp_path) -> None:  # type: ignore[no-untyped-def]
-    book = tmp_path / "book.xml"
-    book.write_text("<document>" + "\n" * PAD + '<chapter title="é">éé &amp; x & y</chapter>', encoding="utf-8")
-    (diagnostic,) = lint_json(capsys, book)
+def test_a_malformed_file_past_line_65535_is_placed_inside_it(capsys, scratch) -> None:  # type: ignore[no-untyped-def]
+    source(scratch, "book.xml", "<document>" + "\n" * PAD + '<chapter title="é">éé &amp; x & y</chapter>')
+    (diagnostic,) = lint_json(capsys)
     assert (diagnostic["rule"], diagnostic["line"], diagnostic["column"]) == ("malformed-xml", PAD + 1, 32)
     assert diagnostic["message"] == "xmlParseEntityRef: no name"
-    unclosed = tmp_path / "unclosed.xml"
-    unclosed.write_text('<document>\n<chapter title="a">\nx\n', encoding="utf-8")
-    (diagnostic,) = lint_json(capsys, unclosed)
+    source(scratch, "book.xml", '<document>\n<chapter title="a">\nx\n')
+    (diagnostic,) = lint_json(capsys)
     assert (diagnostic["line"], diagnostic["column"]) == (4, 1)  # the end of the file, not past it
 
 
@@ -337,17 +320,15 @@ def _tag(start_tag: str) -> str:
 
 
 @pytest.mark.parametrize("kind", list(NESTED))
-def test_nesting_deeper_than_the_limit_is_refused_before_anything_recurses(capsys, tmp_path, kind) -> None:  # type: ignore[no-untyped-def]
-    book = tmp_path / "book.xml"
-    book.write_text(nested(kind, MAX_DEPTH + 1), encoding="utf-8")
+def test_nesting_deeper_than_the_limit_is_refused_before_anything_recurses(capsys, scratch, kind) -> None:  # type: ignore[no-untyped-def]
+    source(scratch, "book.xml", nested(kind, MAX_DEPTH + 1))
     element = NESTED[kind][(MAX_DEPTH - 2) % len(NESTED[kind])]
     tag = _tag(element)
     refused_everywhere(
         capsys,
-        tmp_path,
-        book,
-        f"""error[RB004]: `<{tag}>` is nested more than 100 deep
-   --> {book}:101:1
+        scratch,
+        f"""error[RB005]: `<{tag}>` is nested more than 100 deep
+   --> book.xml:101:1
     |
 101 | {element}
     | {"^" * (len(tag) + 1)}
@@ -356,58 +337,62 @@ def test_nesting_deeper_than_the_limit_is_refused_before_anything_recurses(capsy
     )
 
 
-def test_nesting_past_libxml2s_own_limit_gets_the_same_refusal(capsys, tmp_path) -> None:  # type: ignore[no-untyped-def]
-    book = tmp_path / "book.xml"
-    book.write_text(nested("definition", 300), encoding="utf-8")
-    outcome = run(capsys, "lint", str(book))
+def test_nesting_past_libxml2s_own_limit_gets_the_same_refusal(capsys, scratch) -> None:  # type: ignore[no-untyped-def]
+    source(scratch, "book.xml", nested("definition", 300))
+    outcome = run(capsys, "lint")
     assert outcome.code == 2
-    assert outcome.out.startswith(f"error[RB004]: `<definition>` is nested more than 100 deep\n   --> {book}:101:1\n")
+    assert outcome.out.startswith("error[RB005]: `<definition>` is nested more than 100 deep\n   --> book.xml:101:1\n")
 
 
-def test_markdown_sections_nested_deeper_than_the_limit_are_refused(capsys, tmp_path) -> None:  # type: ignore[no-untyped-def]
-    book = tmp_path / "book.md"
-    book.write_text("\n".join("# " + ".".join(["1"] * level) + " Titre" for level in range(1, 121)), encoding="utf-8")
-    with nothing_written_outside(tmp_path):
-        for command in (["lint"], ["build", "-q", "-o", str(tmp_path / "out")]):
-            outcome = run(capsys, *command, str(book))
+def test_markdown_sections_nested_deeper_than_the_limit_are_refused(capsys, scratch) -> None:  # type: ignore[no-untyped-def]
+    source(scratch, "book.md", "\n".join("# " + ".".join(["1"] * level) + " Titre" for level in range(1, 121)))
+    with nothing_written_outside(scratch):
+        for command in (["lint"], ["build", "-q", "-o", "out"]):
+            outcome = run(capsys, *command)
             assert outcome.code == 2
             shown = outcome.out or outcome.err
-            assert shown.startswith(f"error[RB004]: a section is nested more than 100 deep\n   --> {book}:100:1\n")
+            assert shown.startswith("error[RB005]: a section is nested more than 100 deep\n   --> book.md:100:1\n")
 
 
-def test_nesting_down_to_the_limit_is_read_linted_and_built(capsys, tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_nesting_down_to_the_limit_is_read_linted_and_built(capsys, scratch) -> None:  # type: ignore[no-untyped-def]
     chains = [nested(kind, MAX_DEPTH).split("\n", 2)[2].rsplit("</chapter>", 1)[0] for kind in NESTED]
-    book = tmp_path / "book.xml"
-    book.write_text('<document>\n<chapter title="a" id="a">\n' + "\n".join(chains) + "</chapter></document>\n")
-    assert run(capsys, "lint", str(book)).code == 1  # sections in sections do not follow the DTD
+    source(
+        scratch, "book.xml", '<document>\n<chapter title="a" id="a">\n' + "\n".join(chains) + "</chapter></document>\n"
+    )
+    assert run(capsys, "lint").code == 1  # sections in sections do not follow the DTD
     for data_only in ([], ["--data-only"]):
-        output = tmp_path / f"out{len(data_only)}"
-        assert run(capsys, "build", "-q", *data_only, "-o", str(output), str(book)).code == 0
-        assert (output / "rules.json").is_file()
+        output = f"out{len(data_only)}"
+        assert run(capsys, "build", "-q", *data_only, "-o", output).code == 0
+        assert (scratch / output / "rules.json").is_file()
     # Markdown nests only by numbered headings, whose levels past 3 the rule data refuses: lint it.
-    markdown = tmp_path / "book.md"
-    markdown.write_text("\n".join("# " + ".".join(["1"] * level) + " Titre" for level in range(1, 98)) + "\n\n- a\n")
-    assert run(capsys, "lint", str(markdown)).code == 0
+    source(
+        scratch, "book.md", "\n".join("# " + ".".join(["1"] * level) + " Titre" for level in range(1, 98)) + "\n\n- a\n"
+    )
+    assert run(capsys, "lint").code == 0
 
 
 # -- XML attacks (kept refused) ------------------------------------------------------------------------
 
 
-def test_no_entity_is_expanded_and_no_dtd_or_file_is_loaded(capsys, tmp_path) -> None:  # type: ignore[no-untyped-def]
-    (tmp_path / "secret.txt").write_text("TOP SECRET", encoding="utf-8")
-    (tmp_path / "evil.dtd").write_text('<!ENTITY injected "PWNED">', encoding="utf-8")
-    book = tmp_path / "book.xml"
-    book.write_text(
+def test_no_entity_is_expanded_and_no_dtd_or_file_is_loaded(capsys, scratch) -> None:  # type: ignore[no-untyped-def]
+    (scratch / "secret.txt").write_text("TOP SECRET", encoding="utf-8")
+    (scratch / "evil.dtd").write_text('<!ENTITY injected "PWNED">', encoding="utf-8")
+    source(
+        scratch,
+        "book.xml",
         '<?xml version="1.0"?>\n<!DOCTYPE document SYSTEM "evil.dtd" [<!ENTITY s SYSTEM "secret.txt">]>\n'
         '<document><chapter title="A" id="a">\n&s; and &injected;</chapter></document>\n',
-        encoding="utf-8",
     )
-    assert places(lint_json(capsys, book)) == [
+    assert places(lint_json(capsys)) == [
         ("invalid-document", 4, 1, "s"),
         ("invalid-document", 4, 9, "injected"),
     ]
-    output = tmp_path / "out"
-    with nothing_written_outside(tmp_path, output):
-        assert run(capsys, "build", "-q", "--data-only", "-o", str(output), str(book)).code == 0
-    written = b"".join(path.read_bytes() for path in output.rglob("*") if path.is_file())
+    with nothing_written_outside(scratch, "out"):
+        assert run(capsys, "build", "-q", "--data-only", "-o", "out").code == 0
+    written = b"".join(path.read_bytes() for path in (scratch / "out").rglob("*") if path.is_file())
     assert b"TOP SECRET" not in written and b"PWNED" not in written
+
+
+def test_a_markdown_book_with_a_bom_declares_itself_on_its_first_line(capsys, scratch) -> None:  # type: ignore[no-untyped-def]
+    (scratch / "notes.md").write_bytes(b"\xef\xbb\xbf<!-- rulebook -->\n# 1 Titre\n\nVoir ??.\n")
+    assert places(lint_json(capsys, "notes.md")) == [("empty-name", 4, 6, "")]
