@@ -1,9 +1,10 @@
-"""Columns for XML elements.
+"""Places of XML elements and entity references, found in the text itself.
 
-lxml gives each element a line (the line where its start tag *ends*) but no
-column. Start tags appear in the text in document order, so scanning the text
-for them and pairing the n-th start tag with the n-th element gives each
-element its exact line and column.
+libxml2's line numbers are not used for places: they count only ``\\n`` as a line end,
+and past line 65,535 an element's line is borrowed from a neighbour (one off, or
+65,535 itself). Start tags appear in the text in document order, so scanning the
+text for them and pairing the n-th start tag with the n-th element gives each
+element its exact line and column; entity references are paired the same way.
 """
 
 from __future__ import annotations
@@ -14,13 +15,26 @@ from bisect import bisect_right
 from compiler.source import SourceText, Span
 
 # Fast path: every "<" not followed by "/", "!" or "?" opens an element, unless it
-# stands inside a comment, CDATA section or processing instruction.
+# stands inside a comment, CDATA section, processing instruction or the DOCTYPE.
 _START_TAG = re.compile(r"<(?![/!?])")
-# Careful path: skips those constructs explicitly.
-_MARKUP = re.compile(
-    r"<(?:!--.*?-->|!\[CDATA\[.*?\]\]>|\?.*?\?>|!DOCTYPE(?:[^\[>]|\[.*?\])*>|(?=[A-Za-z_:]))",
+# Careful path: skips those constructs explicitly. In a well-formed document a "<"
+# stands nowhere else (not in attribute values, not in text), so the scan is exact.
+_QUOTED = r""""[^"]*"|'[^']*'"""
+_SKIPPED = (
+    r"<!--.*?-->|<!\[CDATA\[.*?\]\]>|<\?.*?\?>"
+    # The DOCTYPE, with an internal subset whose literals and comments may hold "]" or ">".
+    rf"|<!DOCTYPE(?:{_QUOTED}|[^\[>\"']|\[(?:<!--.*?-->|<\?.*?\?>|{_QUOTED}|[^\]\"'<]|<(?!!--|\?))*\])*>"
+)
+_MARKUP = re.compile(rf"{_SKIPPED}|<(?![/!?])", re.DOTALL)
+# For entity references, tags are skipped whole (their attribute values hold no node).
+_REFERENCE = re.compile(
+    rf"{_SKIPPED}|<(?:{_QUOTED}|[^>\"'])*>|&(?P<name>[^\s#&;<>\"']+);",
     re.DOTALL,
 )
+# For nesting, every tag whole: an end tag, or a start tag (empty when it ends with "/>").
+_TAG = re.compile(rf"{_SKIPPED}|<(?P<end>/)?(?:{_QUOTED}|[^>\"'])*>", re.DOTALL)
+PREDEFINED_ENTITIES = frozenset({"amp", "lt", "gt", "quot", "apos"})
+"""Entities the parser always replaces by their character: never a node of the tree."""
 
 
 def start_tag_offsets(text: str, expected: int) -> list[int]:
@@ -33,6 +47,38 @@ def start_tag_offsets(text: str, expected: int) -> list[int]:
     if len(offsets) == expected:
         return offsets
     return [m.start() for m in _MARKUP.finditer(text) if m.end() == m.start() + 1]
+
+
+def entity_reference_offsets(text: str) -> list[int]:
+    """Offsets of the ``&`` of every entity reference in content, in document order.
+
+    Character references and the five predefined entities are left out: the parser
+    replaces them, so they are not nodes of the tree.
+    """
+    return [
+        m.start()
+        for m in _REFERENCE.finditer(text)
+        if (name := m.group("name")) is not None and name not in PREDEFINED_ENTITIES
+    ]
+
+
+def start_tag_deeper_than(text: str, depth: int) -> int | None:
+    """Offset of the first start tag nested deeper than ``depth`` (the root element is 1), if any.
+
+    For a document the parser refused as too deep: a scan of the text, without recursion.
+    """
+    level = 0
+    for match in _TAG.finditer(text):
+        tag = match.group()
+        if match.group("end"):
+            level -= 1
+        elif tag[1] not in "!?":
+            level += 1
+            if level > depth:
+                return match.start()
+            if tag.endswith("/>"):
+                level -= 1
+    return None
 
 
 def start_tag_spans(source: SourceText, offsets: list[int]) -> list[Span]:

@@ -25,6 +25,7 @@ from markdown_it.token import Token
 from compiler.catalog.reading import CONVERTED_TEXT
 from compiler.diagnostics import Diagnostic
 from compiler.model import (
+    MAX_DEPTH,
     Cell,
     Content,
     Document,
@@ -39,8 +40,8 @@ from compiler.model import (
     unique_id,
 )
 from compiler.names import slugify
-from compiler.source import SourceText
-from compiler.xml_source import SourceResult, read_text_source
+from compiler.source import LINE_END, SourceText
+from compiler.xml_source import SourceResult, nesting_too_deep, read_text_source
 
 _NUMBER = re.compile(r"^(?P<number>\d+(?:\.\d+)*)\.?\s+(?P<title>\S.*)$")
 _DECORATION = re.compile(r"^[\s·•\-–*]+|[\s*]+$")
@@ -80,7 +81,10 @@ def parse_markdown_string(text: str, path: str = "<string>", *, language: str = 
     builder.numbered = any(
         heading_parts(tokens[i + 1].content)[0] is not None for i, t in enumerate(tokens) if t.type == "heading_open"
     )
-    builder.read(tokens)
+    try:
+        builder.read(tokens)
+    except _TooDeep as refusal:
+        return SourceResult(None, (nesting_too_deep(source.span(refusal.offset), refusal.what),), source)
     return SourceResult(builder.document(), tuple(builder.diagnostics), source)
 
 
@@ -109,6 +113,15 @@ def _latex(formula: str) -> str | None:
     text = _LATEX_SYMBOL.sub(lambda m: _LATEX_SYMBOLS.get(m.group(1), m.group()), text)
     text = text.replace("''", "″").replace("'", "′").replace("^", "").replace("{", "").replace("}", "")
     return None if "\\" in text else text.strip()
+
+
+class _TooDeep(Exception):
+    """A node would be nested deeper than ``MAX_DEPTH``: the source is refused."""
+
+    def __init__(self, what: str, offset: int) -> None:
+        super().__init__(what)
+        self.what = what
+        self.offset = offset
 
 
 def heading_parts(text: str) -> tuple[str | None, str]:
@@ -200,6 +213,7 @@ class _Builder:
             while self.stack[-1].number is None and len(self.stack) > 1:
                 self._close()
             level = self.stack[-1].level + 1
+        self._check_depth(1, "a section", offset)
         parent = self.stack[-1].id if self.stack else None
         section = _Open(self._new_id(number, title, parent), title, level, number, parent, offset)
         section.is_toc = number is None and title.lower() in TOC_TITLES
@@ -216,6 +230,11 @@ class _Builder:
             self.stack[-1].children.append(section)
         else:
             self.body.append(section)
+
+    def _check_depth(self, below: int, what: str, offset: int) -> None:
+        """Refuse a node ``below`` levels under the innermost open section, if that is too deep."""
+        if len(self.stack) + 1 + below > MAX_DEPTH:  # the document is the first level
+            raise _TooDeep(what, offset)
 
     def _new_id(self, number: str | None, title: str, parent: str | None) -> str:
         return unique_id(f"s{number.replace('.', '-')}" if number else slugify(title), self.taken)
@@ -238,6 +257,7 @@ class _Builder:
                 first_line = self.pending_header[0]
             self.pending_header = None
             raw = [self.source.line_text(n + 1) for n in range(first_line, last_line)]
+            self._check_depth(3, "a table", self._line_offset(first_line))  # table, row, cell
             target.content.append(self._table(raw, first_line))
         else:
             target.content.extend(self._inline(inline.content, first_line))
@@ -323,6 +343,7 @@ class _Builder:
             message = "bullets that each hold a number, read as a numbered list"
             self.diagnostics.append(CONVERTED_TEXT.diagnostic(message, self.source.span(self._offset(opening))))
         target = self._target()
+        self._check_depth(2, "a list", self._offset(opening))  # list, item
         target.content.append(ItemList(ordered, tuple(items), None, self.source, self._offset(opening)))
         return index + 1
 
@@ -339,6 +360,10 @@ class _Builder:
         return start + (len(text) - len(text.lstrip()))
 
     def _find(self, needle: str, start: int) -> int:
+        if "\n" in needle:  # markdown-it ends every line with "\n"; the source may not
+            pattern = f"(?:{LINE_END.pattern})".join(map(re.escape, needle.split("\n")))
+            match = re.compile(pattern).search(self.source.text, start)
+            return match.start() if match else start
         found = self.source.text.find(needle, start)
         return found if found != -1 else start
 

@@ -18,6 +18,13 @@ from typing import NamedTuple, TypeAlias
 
 from compiler.source import SourceText, Span
 
+MAX_DEPTH = 100
+"""How deep nodes of a document may nest, the document itself at depth 1 (in XML: elements).
+
+The readers refuse a deeper source with a located diagnostic, so any walk of the model
+may recurse: it never goes deeper than this.
+"""
+
 Node: TypeAlias = "str | Reference | Link | Value | Mechanic | Definition | Important | LineBreak | Note | Table | ItemList | Figure | Illustration | Section"  # noqa: E501
 Content: TypeAlias = "tuple[Node, ...]"
 

@@ -311,7 +311,7 @@ def _declares_a_rulebook(path: Path) -> bool:
     if path.suffix.lower() not in (".md", ".markdown", ".txt"):
         return True
     try:
-        text = path.read_text(encoding="utf-8", errors="replace")
+        text = path.read_text(encoding="utf-8-sig", errors="replace")  # a byte order mark is not text
     except OSError:
         return True  # the reader says why it cannot be read
     return bool(_DECLARATION.search(text) or (path.suffix.lower() == ".txt" and _TEXT_EXPORT.search(text)))

@@ -49,7 +49,7 @@ def _blocks(source: SourceText) -> list[list[tuple[int, str]]]:
     """Runs of non-blank lines, with their 0-based line numbers."""
     blocks: list[list[tuple[int, str]]] = []
     current: list[tuple[int, str]] = []
-    for number, line in enumerate(source.text.split("\n")):
+    for number, line in enumerate(source.lines()):
         if line.strip():
             current.append((number, line))
         elif current:

@@ -4,6 +4,11 @@ The parser never expands entities, never touches the network and keeps
 libxml2's limits on huge documents; the DOCTYPE's DTD is never loaded: the
 document is checked against the compiler's own ``rulebook.dtd`` (see
 :mod:`compiler.dtd`). Malformed XML is a located fatal diagnostic.
+
+Sources are UTF-8 (see "Encodings and line ends" in ``docs/format.md``): invalid
+bytes, or an XML declaration naming another encoding, are refused where they stand.
+Every place is found in the decoded text, in characters, never taken from libxml2's
+line numbers; elements nested deeper than :data:`~compiler.model.MAX_DEPTH` are refused.
 """
 
 from __future__ import annotations
@@ -16,10 +21,11 @@ from pathlib import Path
 from lxml import etree
 
 from compiler import dtd
-from compiler.catalog.reading import INVALID_DOCUMENT, MALFORMED_XML, UNREADABLE_SOURCE
+from compiler.catalog.reading import INVALID_DOCUMENT, MALFORMED_XML, NESTING_TOO_DEEP, UNREADABLE_SOURCE
 from compiler.diagnostics import Diagnostic
-from compiler.locate import start_tag_offsets
+from compiler.locate import entity_reference_offsets, start_tag_deeper_than, start_tag_offsets
 from compiler.model import (
+    MAX_DEPTH,
     Annotated,
     Cell,
     Content,
@@ -44,9 +50,14 @@ from compiler.model import (
     unique_id,
 )
 from compiler.names import slugify
-from compiler.source import SourceText, Span, read_text
+from compiler.source import BadBytes, SourceText, Span, decode_utf8
 
 SECTION_LEVELS = {"chapter": 1, "section": 2, "subsection": 3}
+_DECLARED_ENCODING = re.compile(r"""<\?xml\s[^>]*?\bencoding\s*=\s*(["'])(?P<name>[^"'>]*)\1""")
+_UTF8_NAMES = {"utf-8", "utf8"}
+_TAG_NAME = re.compile(r"[^\s/>]+")
+_TOO_DEEP = etree.XPath("(" + "/".join(["*"] * MAX_DEPTH) + ")[1]")
+"""From the root (depth 1): the first element at depth ``MAX_DEPTH + 1``, in C, without recursion."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,10 +90,33 @@ def unreadable(display: str, reason: str) -> SourceResult:
 
 def read_text_source(path: Path, display: str, parse: Callable[[str, str], SourceResult]) -> SourceResult:
     """A UTF-8 source file (Markdown, the plain-text export) read and parsed by ``parse(text, display)``."""
-    text, problem = read_text(path)
-    if text is None:
-        return unreadable(display, problem or "unknown error")
-    return parse(text, display)
+    try:
+        data = path.read_bytes()
+    except OSError as error:
+        return unreadable(display, (error.strerror or str(error)).lower())
+    source, problem = decode_source(data, display)
+    if problem is not None:
+        return SourceResult(None, (problem,), source)
+    return parse(source.text, display)
+
+
+def decode_source(data: bytes, path: str, *, xml: bool = False) -> tuple[SourceText, Diagnostic | None]:
+    """A source's text, and why it cannot be read if it cannot: bytes that are not UTF-8, or
+    (``xml``) a declaration naming another encoding, located where they stand."""
+    decoded = decode_utf8(data)
+    source = SourceText.from_text(path, decoded.text if isinstance(decoded, BadBytes) else decoded)
+    declared = _DECLARED_ENCODING.match(source.text) if xml else None
+    if declared is not None and declared.group("name").lower() not in _UTF8_NAMES:
+        name = declared.group("name")
+        message = f"the XML declaration names the encoding `{name}`; sources are read as UTF-8"
+        help = 'save the file as UTF-8 and declare `encoding="UTF-8"`, or no encoding'
+        span = source.span(declared.start("name"), len(name))
+        return source, UNREADABLE_SOURCE.diagnostic(message, span, target=name, help=help)
+    if isinstance(decoded, BadBytes):
+        message = f"the file is not valid UTF-8 text: byte `0x{decoded.byte:02x}` here is not part of a character"
+        span = source.span(decoded.offset, 1)
+        return source, UNREADABLE_SOURCE.diagnostic(message, span, target=path, help="save the file as UTF-8")
+    return source, None
 
 
 def read_xml_file(path: Path, display: str, *, language: str = "en", validate: bool = True) -> SourceResult:
@@ -100,20 +134,16 @@ def parse_xml_string(text: str, path: str = "<string>", *, language: str = "en",
 
 
 def parse_xml_bytes(data: bytes, path: str, *, language: str = "en", validate: bool = True) -> SourceResult:
+    source, problem = decode_source(data, path, xml=True)
+    if problem is not None:
+        return SourceResult(None, (problem,), source)
     try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError as error:
-        source = SourceText.from_text(path, data.decode("utf-8", errors="replace"))
-        line, column = source.position(error.start)
-        diagnostic = UNREADABLE_SOURCE.diagnostic(
-            "the file is not valid UTF-8 text", Span(path, line, column), target=path
-        )
-        return SourceResult(None, (diagnostic,), source)
-    source = SourceText.from_text(path, text)
-    try:
-        root = etree.fromstring(data, safe_parser())
+        root = etree.fromstring(_newline_ends(data), safe_parser())
     except etree.XMLSyntaxError as error:
         return SourceResult(None, (_malformed(error, source),), source)
+    too_deep = _too_deep(root, source)
+    if too_deep is not None:
+        return SourceResult(None, (too_deep,), source)
     diagnostics = list(dtd.validate(root, source)) if validate else []
     builder = _Builder(source, root, language)
     document = builder.build()
@@ -121,16 +151,53 @@ def parse_xml_bytes(data: bytes, path: str, *, language: str = "en", validate: b
     return SourceResult(document, tuple(diagnostics), source)
 
 
+def _newline_ends(data: bytes) -> bytes:
+    """The bytes with every line ending in ``\\n``, as XML reads them anyway.
+
+    libxml2 counts only ``\\n`` as a line end: this way its line numbers (which tell
+    elements apart in DTD errors, and place syntax errors) count the lines we count.
+    """
+    return data.replace(b"\r\n", b"\n").replace(b"\r", b"\n") if b"\r" in data else data
+
+
 def _malformed(error: etree.XMLSyntaxError, source: SourceText) -> Diagnostic:
+    # libxml2 counts lines as we do (see _newline_ends) and columns in characters; clamped into the file.
     line, column = error.position if error.position else (1, 1)
     line = max(1, min(line or 1, len(source.line_starts)))
     column = max(1, min(column or 1, len(source.line_text(line)) + 1))
+    span = Span(source.path, line, column)
     message = re.sub(r", line \d+, column \d+$", "", error.msg or "not well-formed")
-    message = message[:1].lower() + message[1:]
+    message = re.sub(r",? *(?:try|use) XML_PARSE_HUGE(?: option)?", "", message).strip()  # not the user's to set
+    if message.lower().startswith("excessive depth in document"):
+        # libxml2's own limit (256) is past ours: the same refusal, at the first start tag too deep.
+        deep = start_tag_deeper_than(source.text, MAX_DEPTH)
+        if deep is not None:
+            tag = _TAG_NAME.match(source.text, deep + 1)
+            return nesting_too_deep(source.span(deep), f"`<{tag.group() if tag else ''}>`")
+    if not message[1:2].isupper():  # "PCDATA invalid" keeps its capitals
+        message = message[:1].lower() + message[1:]
     return MALFORMED_XML.diagnostic(
-        message.rstrip("."),
-        Span(source.path, line, column),
-        help="fix the XML at this place; nothing after it could be read",
+        message.rstrip("."), span, help="fix the XML at this place; nothing after it could be read"
+    )
+
+
+def _too_deep(root: etree._Element, source: SourceText) -> Diagnostic | None:
+    """The refusal of the first element nested deeper than ``MAX_DEPTH``, if there is one."""
+    found = _TOO_DEEP(root)
+    if not isinstance(found, list) or not found or not isinstance(found[0], etree._Element):
+        return None
+    deep = found[0]
+    elements = list(root.iter(tag=etree.Element))
+    offset = start_tag_offsets(source.text, len(elements))[elements.index(deep)]
+    return nesting_too_deep(source.span(offset), f"`<{deep.tag}>`")
+
+
+def nesting_too_deep(span: Span, what: str) -> Diagnostic:
+    """The refusal of a source that nests ``what`` (a quoted ``<note>``, or ``a section``) too deep."""
+    return NESTING_TOO_DEEP.diagnostic(
+        f"{what} is nested more than {MAX_DEPTH} deep",
+        span,
+        help=f"nest at most {MAX_DEPTH} levels deep, counting the document as the first",
     )
 
 
@@ -150,6 +217,7 @@ class _Builder:
         self.diagnostics: list[Diagnostic] = []
         self._offsets = iter(self._element_offsets())
         self._taken_ids = {str(i) for i in root.xpath("//@id")}  # type: ignore[union-attr]
+        self._entity_offsets: dict[etree._Entity, int] | None = None
         self.sections: list[Section] = []
         self.definitions: list[Definition] = []
         self.references: list[Reference] = []
@@ -164,10 +232,8 @@ class _Builder:
     def _element_offsets(self) -> list[int]:
         count = sum(1 for _ in self.root.iter(tag=etree.Element))
         offsets = start_tag_offsets(self.source.text, count)
-        if len(offsets) != count:  # pragma: no cover - defensive: fall back to line starts
-            starts = self.source.line_starts
-            lines = [int(e.sourceline or 1) for e in self.root.iter(tag=etree.Element)]  # type: ignore[call-overload]
-            return [starts[min(line, len(starts)) - 1] for line in lines]
+        if len(offsets) != count:  # pragma: no cover - the scan is exact for well-formed XML
+            raise RuntimeError(f"{len(offsets)} start tags in the text, {count} elements parsed")
         return offsets
 
     def _offset(self) -> int:
@@ -391,11 +457,10 @@ class _Builder:
             next(self._offsets)
 
     def _entity(self, entity: etree._Entity, section_id: str) -> str:
-        line = int(entity.sourceline or 1)
         self.diagnostics.append(
             INVALID_DOCUMENT.diagnostic(
                 f"entity reference `&{entity.name};` is not expanded",
-                Span(self.path, line, _column_of(self.source.line_text(line), f"&{entity.name};")),
+                self.source.span(self._entity_offset(entity)),
                 target=str(entity.name),
                 help="write the text itself, or a character reference such as `&#8217;`",
                 section_id=section_id or None,
@@ -403,7 +468,11 @@ class _Builder:
         )
         return f"&{entity.name};"
 
-
-def _column_of(line_text: str, needle: str) -> int:
-    index = line_text.find(needle)
-    return index + 1 if index >= 0 else 1
+    def _entity_offset(self, entity: etree._Entity) -> int:
+        """Where an entity reference stands: the n-th reference in the text is the n-th in the tree."""
+        if self._entity_offsets is None:
+            entities = list(self.root.iter(tag=etree.Entity))
+            offsets = entity_reference_offsets(self.source.text)
+            self._entity_offsets = dict(zip(entities, offsets, strict=False)) if len(offsets) == len(entities) else {}
+        found = self._entity_offsets.get(entity)
+        return found if found is not None else max(self.source.text.find(f"&{entity.name};"), 0)

@@ -6,6 +6,8 @@ every place named is inside the file, and the output is the same twice.
 
 from __future__ import annotations
 
+import re
+
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -48,7 +50,7 @@ SETTINGS = settings(max_examples=120, deadline=None, suppress_health_check=[Heal
 
 def check_invariants(text: str) -> None:
     diagnostics = lint_string(text)
-    lines = text.split("\n")
+    lines = re.split(r"\r\n|\r|\n", text)  # every line end counts, as in the readers (docs/format.md)
     fatal = [d for d in diagnostics if d.severity is Severity.FATAL]
     assert len(fatal) <= 1
     if fatal:

@@ -140,9 +140,10 @@ def test_malformed_xml_is_a_located_fatal_diagnostic() -> None:
 def test_invalid_utf8_is_a_located_error() -> None:
     from compiler.xml_source import parse_xml_bytes
 
-    result = parse_xml_bytes(b'<document>\n<chapter title="\xff"/></document>', "bad.xml")
+    result = parse_xml_bytes('<document>\n<chapter title="é\xff"/></document>'.encode("latin-1"), "bad.xml")
     (diagnostic,) = result.diagnostics
-    assert (diagnostic.rule, diagnostic.span.line) == ("unreadable-source", 2)
+    # The first bad byte is "é" in Latin-1: line 2, column 17 (a character, not a byte, count).
+    assert (diagnostic.rule, diagnostic.span.line, diagnostic.span.column) == ("unreadable-source", 2, 17)
 
 
 def test_external_entities_are_never_read(tmp_path) -> None:  # type: ignore[no-untyped-def]
@@ -176,3 +177,95 @@ def test_the_documents_dtd_is_never_loaded(tmp_path) -> None:  # type: ignore[no
 
     result = read_xml_file(book, "book.xml")
     assert result.document is not None and result.diagnostics == ()
+
+
+# -- sources: line ends, encodings, places found in the text -------------------------------------------
+
+
+def test_cr_crlf_and_lf_all_end_lines() -> None:
+    from compiler.source import SourceText
+
+    for text in ("ab\ncd\n\nef", "ab\r\ncd\r\n\r\nef", "ab\rcd\r\ref", "ab\r\ncd\r\nef".replace("cd\r\n", "cd\r\r")):
+        source = SourceText.from_text("f", text)
+        assert source.lines() == ["ab", "cd", "", "ef"]
+        assert [source.line_text(n) for n in range(1, 5)] == ["ab", "cd", "", "ef"]
+        assert source.position(text.index("ef")) == (4, 1) and source.position(text.index("d")) == (2, 2)
+    assert SourceText.from_text("f", "a\n").lines() == ["a", ""]  # a final line end opens an empty last line
+
+
+def test_decoding_counts_characters_and_drops_a_bom() -> None:
+    from compiler.source import BadBytes, SourceText, decode_utf8
+
+    assert decode_utf8(b"\xef\xbb\xbf<a/>") == "<a/>"
+    for data, place in ((b"\xc3\xa9\xc3\xa9\n\xc3\xa9\xff", (2, 2)), (b"\xef\xbb\xbf\xc3\xa9\xe2\x82", (1, 2))):
+        bad = decode_utf8(data)
+        assert isinstance(bad, BadBytes)
+        assert SourceText.from_text("f", bad.text).position(bad.offset) == place
+        assert bad.text[bad.offset] == "\ufffd"
+
+
+def test_start_tags_are_found_past_doctype_literals_comments_cdata_and_pis() -> None:
+    from compiler.locate import start_tag_offsets
+
+    text = (
+        '<!DOCTYPE document [<!ENTITY e "]><x>"><!-- ]> <y> --><!ATTLIST a b CDATA "<z>">]>'
+        '<document><é t="a>b"><!-- <c> --><![CDATA[<d>]]><?pi <e>?></é></document>'
+    )
+    offsets = start_tag_offsets(text, 2)  # the fast scan over-counts, so the careful one answers
+    assert [text[o : o + 3] for o in offsets] == ["<do", "<é "]
+
+
+def test_entity_references_are_found_in_content_only() -> None:
+    from compiler.locate import entity_reference_offsets
+
+    text = '<!DOCTYPE d [<!ENTITY e "&f;">]><d t="&e;">a &e; &#65; &amp; <!-- &e; --><![CDATA[&e;]]>&g;</d>'
+    assert [text[o : o + 3] for o in entity_reference_offsets(text)] == ["&e;", "&g;"]
+
+
+def test_the_first_start_tag_too_deep_is_found_in_the_text() -> None:
+    from compiler.locate import start_tag_deeper_than
+
+    text = "<a><b/><c><!-- <x> --><d t='>'></d><e><f/></e></c></a>"
+    assert text[start_tag_deeper_than(text, 2) or 0 :].startswith("<d")
+    assert text[start_tag_deeper_than(text, 3) or 0 :].startswith("<f")
+    assert start_tag_deeper_than(text, 4) is None
+
+
+def test_places_in_a_cr_only_xml_file_are_its_own() -> None:
+    result = parse_xml_string(
+        '<document>\r<chapter title="a">\r  <reference name="x">y</reference>\r</chapter></document>'
+    )
+    assert result.document is not None
+    (reference,) = result.document.references
+    assert (reference.span.line, reference.span.column) == (3, 3)
+
+
+def test_text_export_and_markdown_places_count_every_line_end() -> None:
+    from compiler.markdown_source import parse_markdown_string
+    from compiler.text_source import parse_text_export
+
+    export = "Rule\n\nThe rule.\n\nSub rule\n\n1 - Step one\n2 - Step two\n"
+    markdown = "# 1 Titre\n\nVoir ??.\n\n## 1.1 Sous\n\n- a\n"
+    for reader, text in ((parse_text_export, export), (parse_markdown_string, markdown)):
+        spans = []
+        for end in ("\n", "\r\n", "\r"):
+            document = reader(text.replace("\n", end)).document
+            assert document is not None
+            spans.append([(s.span.line, s.span.column) for s in document.sections])
+        assert spans[0] == spans[1] == spans[2] and spans[0][-1][0] == 5
+
+
+def test_markdown_nested_past_the_limit_is_refused_where_it_goes_too_deep() -> None:
+    from compiler.markdown_source import parse_markdown_string
+
+    headings = "\n".join("# " + ".".join(["1"] * level) + " T" for level in range(1, 99))
+    accepted = parse_markdown_string(headings + "\n\nText.\n")
+    assert accepted.document is not None and accepted.diagnostics == ()
+    refused = parse_markdown_string(headings + "\n\n- a list one level too deep\n")
+    assert refused.document is None
+    (diagnostic,) = refused.diagnostics
+    assert (diagnostic.rule, diagnostic.message, diagnostic.span.line) == (
+        "nesting-too-deep",
+        "a list is nested more than 100 deep",
+        100,
+    )

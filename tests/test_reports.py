@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 import jsonschema
+import pytest
 
 from compiler.report import Report, exit_code, renderer
 
@@ -83,3 +84,86 @@ def test_exit_codes() -> None:
     assert exit_code(warnings_only, strict=True) == 1
     fatal = Report(tuple(lint_string("<document><chapter>")))
     assert exit_code(fatal) == 2
+
+
+# -- text that could hurt: control characters, huge lines, workflow commands ---------------------------
+
+
+def _diagnostic(message: str, line: str, column: int, target: str | None = None, length: int = 0):  # type: ignore[no-untyped-def]
+    from compiler.catalog.reading import INVALID_DOCUMENT
+    from compiler.source import SourceText, Span
+
+    source = SourceText.from_text("book.xml", "first line\n" + line + "\nlast line\n")
+    return INVALID_DOCUMENT.diagnostic(message, Span("book.xml", 2, column, length), target=target), source
+
+
+def test_control_characters_are_shown_one_for_one() -> None:
+    from compiler.report.escaping import visible
+
+    controls = "".join(map(chr, range(0x20))) + "\x7f\x85\x9b\u202e\u2066"
+    shown = visible(controls)
+    assert len(shown) == len(controls)
+    assert shown[0x1B] == "␛" and shown[0x07] == "␇" and shown[0x0A] == "␊" and shown[0x20] == "␡"
+    assert shown[-4:] == "����"
+    assert visible("Général — « ok »\u00ad") == "Général — « ok »\u00ad"  # printable text is left alone
+
+
+def test_text_caret_stays_under_the_name_after_control_characters() -> None:
+    from compiler.report import text
+
+    diagnostic, source = _diagnostic("bad `x\x1by`", '\x07\x1b[31m <reference name="x\x1by">', 10, "x\x1by")
+    lines = text.render_diagnostic(diagnostic, source).splitlines()
+    assert lines[0] == "error[RB002]: bad `x␛y`"
+    assert lines[3] == '2 | ␇␛[31m <reference name="x␛y">'
+    assert lines[4].index("^") == lines[3].index("x␛y") and lines[4].endswith(" ^^^")
+    assert "\x1b" not in "".join(lines) and "\x07" not in "".join(lines)
+
+
+@pytest.mark.parametrize("width", [200, 80])
+def test_text_cuts_a_huge_line_around_the_caret_to_the_width(width: int) -> None:
+    from compiler.report import text
+
+    target = "t" * 5000
+    line = "a" * 100_000 + f' <reference name="{target}">' + "b" * 100_000
+    diagnostic, source = _diagnostic("dangling", line, 100_002, target)
+    lines = text.render_diagnostic(diagnostic, source, width=width).splitlines()
+    shown, caret = lines[3], lines[4]
+    assert max(len(shown), len(caret)) <= width
+    assert shown.startswith("2 | …") and shown.endswith("…")
+    assert caret.index("^") == shown.index("t") and set(caret[caret.index("^") :]) == {"^"}
+    assert len(caret) <= len(shown) - 1  # never under the closing ellipsis
+    if width == 200:
+        assert len(shown) == len("2 | ") + 1 + text.WINDOW + 1  # the window of old, unchanged
+
+
+def test_a_span_with_a_length_is_underlined_exactly() -> None:
+    from compiler.report import text
+
+    diagnostic, source = _diagnostic("bad byte", "ab\ufffdcd", 3, length=1)
+    assert text.render_diagnostic(diagnostic, source).splitlines()[4] == "  |   ^"
+
+
+def test_long_names_in_messages_are_cut_in_their_middle() -> None:
+    from compiler.report.escaping import MESSAGE_LIMIT, NAME_LIMIT, readable
+
+    name = "n" * 1000
+    assert readable(f"term `{name}` and `short`") == f"term `{'n' * 39}…{'n' * 20}` and `short`"
+    assert len(readable(f"`{name}` " * 1000)) <= MESSAGE_LIMIT
+    assert len(readable("word " * 1000)) == MESSAGE_LIMIT
+    assert len(readable(f"`{'m' * NAME_LIMIT}`")) == NAME_LIMIT + 2
+    prose = "`a` then more than sixty characters of prose without any backtick at all, then `b`"
+    assert readable(prose) == prose
+
+
+def test_github_escapes_what_would_end_the_line_or_the_properties() -> None:
+    from compiler.catalog.reading import INVALID_DOCUMENT
+    from compiler.report import github
+    from compiler.source import Span
+
+    diagnostic = INVALID_DOCUMENT.diagnostic("50% done\r\n::error::x", Span("a,b:c.xml", 3, 4), help="1\n2")
+    line = github.line(diagnostic)
+    assert "\n" not in line and "\r" not in line
+    assert (
+        line
+        == "::error file=a%2Cb%3Ac.xml,line=3,col=4,title=RB002 invalid-document::50%25 done␍␊::error::x%0Ahelp: 1␊2"
+    )

@@ -60,13 +60,19 @@ UNREADABLE_SOURCE = Rule(
     """
 ## What it does
 Reports a source file that cannot be read: missing, a folder, not
-permitted, or not valid UTF-8 text.
+permitted, not valid UTF-8 text (at the first invalid byte), or an XML
+source whose declaration names another encoding than UTF-8.
 
 ## Why is this bad?
-The book cannot be compiled without its sources.
+The book cannot be compiled without its sources. Sources are UTF-8; text
+read in another encoding would reach the site and the rule data garbled.
 
 ## Example
-`rulebook lint rulebook_src/en/rulbook.xml` (a typo in the path).
+`rulebook lint rulebook_src/en/rulbook.xml` (a typo in the path), or
+```xml
+<?xml version="1.0" encoding="ISO-8859-1"?>
+```
+Save the file as UTF-8 and declare `encoding="UTF-8"` (or no encoding).
 """,
 )
 
@@ -93,6 +99,30 @@ A Markdown rulebook says what it is on a line of its own, anywhere in the file:
 # Rules of the Game
 ```
 or is named in the configuration's `sources` (or a translation's `source`).
+""",
+)
+
+NESTING_TOO_DEEP = Rule(
+    "RB005",
+    "nesting-too-deep",
+    Severity.FATAL,
+    "a source nests its elements deeper than the compiler reads",
+    """
+## What it does
+Reports the first element nested more than 100 deep, counting the
+`<document>` as the first level (a Markdown book: its sections, lists and
+tables, under the document).
+
+## Why is this bad?
+No rulebook needs it: a real book nests fewer than ten levels. A deeper
+source is a mistake (a tag opened again and again and never closed) or an
+attack on the tools that walk the book, so the compiler refuses to read it.
+
+## Example
+```xml
+<definition name="a"><definition name="b"><definition name="c">...
+```
+Close each definition before the next one opens.
 """,
 )
 

@@ -77,7 +77,11 @@ def report_build(result: recipe.BuildResult, progress: Progress, *, strict: bool
 
     if not result.published:
         for diagnostic in result.refused:
-            print(text_report.render_diagnostic(diagnostic, result.sources.get(diagnostic.span.path)), file=sys.stderr)
+            source = result.sources.get(diagnostic.span.path)
+            print(
+                text_report.render_diagnostic(diagnostic, source, width=text_report.terminal_width(sys.stderr)),
+                file=sys.stderr,
+            )
         print(f"rulebook: nothing was built into {result.output}; the last good site is kept.", file=sys.stderr)
         return 2
     errors = 0

@@ -110,5 +110,9 @@ def print_fatal(read: ReadResult) -> bool:
 
     fatal = [d for d in read.diagnostics if d.severity is Severity.FATAL]
     for diagnostic in fatal:
-        print(text_report.render_diagnostic(diagnostic, read.sources.get(diagnostic.span.path)), file=sys.stderr)
+        source = read.sources.get(diagnostic.span.path)
+        print(
+            text_report.render_diagnostic(diagnostic, source, width=text_report.terminal_width(sys.stderr)),
+            file=sys.stderr,
+        )
     return bool(fatal)

@@ -92,7 +92,8 @@ def run_lint(args: argparse.Namespace) -> int:
     )
     if args.format == "text":
         color = args.output is None and text_report.use_color(args.color)
-        output_text(args, text_report.render(report, color=color))
+        width = text_report.terminal_width() if args.output is None else text_report.MAX_WIDTH
+        output_text(args, text_report.render(report, color=color, width=width))
     else:
         output_text(args, renderer(args.format)(report))
     return exit_code(report, strict=args.strict)

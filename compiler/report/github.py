@@ -1,12 +1,17 @@
 """``--format github``: GitHub Actions workflow commands, one line per diagnostic.
 
 See "Workflow commands for GitHub Actions": ``::error file=F,line=L,col=C,title=T::message``.
-Values are escaped as the runner expects (``%``, CR, LF; also ``:`` and ``,`` in properties).
+Values are escaped as the runner expects (``%``, CR, LF; also ``:`` and ``,`` in properties), so
+nothing from a source can end the line or the properties: the runner takes the first ``::``
+after the command as the start of the message, and the message runs to the end of the line.
+The message is shown to people, as in the text report: long names cut in their middle,
+control characters made visible. The file name is data and stays exact.
 """
 
 from __future__ import annotations
 
 from compiler.diagnostics import Diagnostic
+from compiler.report.escaping import readable
 from compiler.report.summary import Report
 
 _COMMANDS = {"error": "error", "warning": "warning", "info": "notice"}
@@ -23,7 +28,7 @@ def _escape_property(value: str) -> str:
 def line(diagnostic: Diagnostic) -> str:
     span = diagnostic.span
     title = _escape_property(f"{diagnostic.code} {diagnostic.rule}")
-    message = diagnostic.message + (f"\nhelp: {diagnostic.help}" if diagnostic.help else "")
+    message = readable(diagnostic.message) + (f"\nhelp: {readable(diagnostic.help)}" if diagnostic.help else "")
     properties = f"file={_escape_property(span.path)},line={span.line},col={span.column},title={title}"
     return f"::{_COMMANDS[diagnostic.severity.public]} {properties}::{_escape_data(message)}"
 

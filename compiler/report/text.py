@@ -8,20 +8,30 @@ error[RB101]: reference to undefined term `line_of_sihgt`
     |                      ^^^^^^^^^^^^^
     = help: did you mean `line_of_sight`?
 ```
+
+The source line and its caret fit the terminal (at most ``MAX_WIDTH`` characters): a long
+line is cut around the caret with an ellipsis. Long names in messages are cut in their
+middle, and control characters from a source are shown as visible stand-ins
+(:mod:`compiler.report.escaping`).
 """
 
 from __future__ import annotations
 
 import os
+import shutil
 import sys
 from typing import TextIO
 
 from compiler.diagnostics import Diagnostic
+from compiler.report.escaping import readable, shorten, visible
 from compiler.report.summary import Report
 from compiler.source import SourceText, Span
 
 WINDOW = 100
 """Longest stretch of a source line shown; long lines are cut around the caret."""
+MAX_WIDTH = 200
+"""Longest line of a report (fewer when the terminal is narrower)."""
+_MIN_WIDTH = 40
 
 _STYLES = {"error": "1;31", "warning": "1;33", "info": "1;36", "bold": "1", "dim": "2;34", "help": "1;32"}
 
@@ -34,8 +44,9 @@ class _Painter:
         return f"\x1b[{_STYLES[style]}m{text}\x1b[0m" if self.enabled else text
 
 
-def use_color(choice: str, stream: TextIO = sys.stdout) -> bool:
+def use_color(choice: str, stream: TextIO | None = None) -> bool:
     """``auto`` colours a terminal unless NO_COLOR is set; ``always``/``never`` force it."""
+    stream = stream or sys.stdout
     if choice == "always":
         return True
     if choice == "never" or os.environ.get("NO_COLOR"):
@@ -43,44 +54,56 @@ def use_color(choice: str, stream: TextIO = sys.stdout) -> bool:
     return stream.isatty()
 
 
-def render(report: Report, *, color: bool = False) -> str:
+def terminal_width(stream: TextIO | None = None) -> int:
+    """The width to fit a report to: the terminal's, at most ``MAX_WIDTH`` (that when not a terminal)."""
+    stream = stream or sys.stdout  # looked up now: the stream may have been replaced since import
+    if not stream.isatty():
+        return MAX_WIDTH
+    return max(_MIN_WIDTH, min(shutil.get_terminal_size((MAX_WIDTH, 24)).columns, MAX_WIDTH))
+
+
+def render(report: Report, *, color: bool = False, width: int = MAX_WIDTH) -> str:
     paint = _Painter(color)
-    blocks = [render_diagnostic(d, report.sources.get(d.span.path), paint) for d in report.diagnostics]
+    blocks = [render_diagnostic(d, report.sources.get(d.span.path), paint, width) for d in report.diagnostics]
     blocks.append(_summary(report, paint))
     return "\n".join(blocks)
 
 
-def render_diagnostic(diagnostic: Diagnostic, source: SourceText | None, paint: _Painter | None = None) -> str:
+def render_diagnostic(
+    diagnostic: Diagnostic, source: SourceText | None, paint: _Painter | None = None, width: int = MAX_WIDTH
+) -> str:
     paint = paint or _Painter(False)
     severity = diagnostic.severity.public
-    lines = [f"{paint(severity, f'{severity}[{diagnostic.code}]')}{paint('bold', ': ' + diagnostic.message)}"]
-    lines += _snippet(diagnostic.span, diagnostic.target, source, paint)
+    label = f"{severity}[{diagnostic.code}]"
+    lines = [f"{paint(severity, label)}{paint('bold', ': ' + readable(diagnostic.message))}"]
+    lines += _snippet(diagnostic.span, diagnostic.target, source, paint, width)
     for note in diagnostic.notes:
         where = f" ({note.span})" if note.span else ""
-        lines.append(f"    {paint('dim', '=')} note: {note.message}{where}")
+        lines.append(f"    {paint('dim', '=')} note: {readable(note.message + where)}")
     if diagnostic.help:
-        lines.append(f"    {paint('dim', '=')} {paint('help', 'help')}: {diagnostic.help}")
+        lines.append(f"    {paint('dim', '=')} {paint('help', 'help')}: {readable(diagnostic.help)}")
     return "\n".join(lines) + "\n"
 
 
-def _snippet(span: Span, target: str | None, source: SourceText | None, paint: _Painter) -> list[str]:
+def _snippet(span: Span, target: str | None, source: SourceText | None, paint: _Painter, width: int) -> list[str]:
     gutter = " " * len(str(span.line))
-    arrow = [f"{gutter}{paint('dim', '-->')} {span}"]
+    arrow = [f"{gutter}{paint('dim', '-->')} {visible(shorten(str(span), max(width - len(gutter) - 5, 20)))}"]
     if source is None:
         return arrow
     text = source.line_text(span.line).replace("\t", " ")
-    start, width = _underline(text, span.column - 1, target)
-    shown, start = _window(text, start, width)
+    room = max(min(WINDOW, width - len(gutter) - 5), _MIN_WIDTH // 4)  # the gutter, " | " and two ellipses
+    start, length = (span.column - 1, span.length) if span.length else _underline(text, span.column - 1, target, room)
+    shown, start, length = _window(text, start, length, room)
     bar = paint("dim", "|")
     return [
         *arrow,
         f"{gutter} {bar}",
-        f"{paint('dim', str(span.line))} {bar} {shown}",
-        f"{gutter} {bar} {' ' * start}{paint('error', '^' * width)}",
+        f"{paint('dim', str(span.line))} {bar} {visible(shown)}",
+        f"{gutter} {bar} {' ' * start}{paint('error', '^' * length)}",
     ]
 
 
-def _underline(text: str, column: int, target: str | None) -> tuple[int, int]:
+def _underline(text: str, column: int, target: str | None, room: int) -> tuple[int, int]:
     """What to underline: the target's quoted value after the column if present, else the tag name."""
     if target:
         quoted = text.find(f'"{target}"', column)
@@ -92,20 +115,24 @@ def _underline(text: str, column: int, target: str | None) -> tuple[int, int]:
         if attribute != -1:
             return attribute + 1, len(target)
     end = column + 1
-    while end < len(text) and (text[end].isalnum() or text[end] in "_-:."):
+    last = min(len(text), column + room)  # no further than the caret line can show
+    while end < last and (text[end].isalnum() or text[end] in "_-:."):
         end += 1
     return column, max(end - column, 1)
 
 
-def _window(text: str, start: int, width: int) -> tuple[str, int]:
-    """Cut a long line to WINDOW characters around the underline."""
-    if len(text) <= WINDOW:
-        return text, start
-    left = max(0, min(start - WINDOW // 3, len(text) - WINDOW))
-    shown = text[left : left + WINDOW]
+def _window(text: str, start: int, length: int, room: int) -> tuple[str, int, int]:
+    """Cut a long line to ``room`` characters around the underline, and the underline to the line shown.
+
+    Returns the text shown, and where the underline starts in it and how long it is.
+    """
+    start = min(start, len(text))  # past the end of the line: the caret just after it
+    left = 0 if len(text) <= room else max(0, min(start - room // 3, len(text) - room))
+    shown = text[left : left + room]
+    length = max(1, min(length, len(shown) - (start - left)))
     prefix = "…" if left > 0 else ""
-    suffix = "…" if left + WINDOW < len(text) else ""
-    return prefix + shown + suffix, start - left + len(prefix)
+    suffix = "…" if left + room < len(text) else ""
+    return prefix + shown + suffix, start - left + len(prefix), length
 
 
 def _summary(report: Report, paint: _Painter) -> str:
