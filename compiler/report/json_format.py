@@ -6,7 +6,7 @@ import json
 from collections import Counter
 from typing import Any
 
-from compiler.diagnostics import Diagnostic
+from compiler.diagnostics import Diagnostic, Note
 from compiler.report.summary import Report
 
 
@@ -25,13 +25,14 @@ def diagnostic_record(diagnostic: Diagnostic) -> dict[str, Any]:
         "suggestions": list(diagnostic.suggestions),
         "help": diagnostic.help,
         "section": diagnostic.section_id,
-        "notes": [
-            {"message": note.message}
-            | ({"file": note.span.path, "line": note.span.line, "column": note.span.column} if note.span else {})
-            for note in diagnostic.notes
-        ],
+        "notes": [_note(note) for note in diagnostic.notes],
         "url": diagnostic.url,
-    }
+    } | ({"counterpart": _note(diagnostic.counterpart)} if diagnostic.counterpart else {})
+
+
+def _note(note: Note) -> dict[str, Any]:
+    place = {"file": note.span.path, "line": note.span.line, "column": note.span.column} if note.span else {}
+    return {"message": note.message} | place
 
 
 def summary(report: Report) -> dict[str, Any]:

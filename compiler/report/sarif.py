@@ -7,15 +7,15 @@ import json
 from typing import Any
 
 from compiler import __version__
-from compiler.diagnostics import Diagnostic
+from compiler.diagnostics import Diagnostic, Rule
 from compiler.report.summary import Report
 
 SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 _LEVELS = {"error": "error", "warning": "warning", "info": "note"}
 
 
-def _rules() -> list[dict[str, Any]]:
-    from compiler.catalog import RULES
+def _rules(checked: tuple[Rule, ...]) -> list[dict[str, Any]]:
+    from compiler.catalog import LINT_RULES
 
     return [
         {
@@ -27,7 +27,7 @@ def _rules() -> list[dict[str, Any]]:
             "helpUri": f"https://rules.the-ninth-age.example/lint/{rule.code}/",
             "defaultConfiguration": {"level": _LEVELS[rule.severity.public]},
         }
-        for rule in RULES
+        for rule in checked or LINT_RULES
     ]
 
 
@@ -60,9 +60,10 @@ def _result(diagnostic: Diagnostic, rule_index: dict[str, int]) -> dict[str, Any
         "locations": [_location(span.path, span.line, span.column)],
         "partialFingerprints": {"rulebookKey/v1": _fingerprint(diagnostic)},
     }
+    notes = (*diagnostic.notes, diagnostic.counterpart) if diagnostic.counterpart else diagnostic.notes
     related = [
         _location(n.span.path, n.span.line, n.span.column, n.message) | {"id": i}
-        for i, n in enumerate(diagnostic.notes)
+        for i, n in enumerate(notes)
         if n.span is not None
     ]
     if related:
@@ -71,7 +72,7 @@ def _result(diagnostic: Diagnostic, rule_index: dict[str, int]) -> dict[str, Any
 
 
 def render(report: Report) -> str:
-    rules = _rules()
+    rules = _rules(report.rules)
     rule_index = {rule["id"]: i for i, rule in enumerate(rules)}
     log = {
         "$schema": SCHEMA,

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
-from compiler.diagnostics import Diagnostic, Severity
+from compiler.diagnostics import Diagnostic, Rule, Severity
 from compiler.source import SourceText
 
 
@@ -20,6 +20,8 @@ class Report:
     """Diagnostics hidden because the baseline lists them."""
     stale_baseline: int = 0
     """Baseline entries that no longer occur."""
+    rules: tuple[Rule, ...] = ()
+    """The rules the run checked, as SARIF lists them (none given: the lint's)."""
 
     def counts(self) -> Counter[str]:
         """Diagnostics by public severity name (error, warning, info)."""

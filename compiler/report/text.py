@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Mapping
 from typing import TextIO
 
 from compiler.diagnostics import Diagnostic
@@ -45,16 +46,31 @@ def use_color(choice: str, stream: TextIO = sys.stdout) -> bool:
 
 def render(report: Report, *, color: bool = False) -> str:
     paint = _Painter(color)
-    blocks = [render_diagnostic(d, report.sources.get(d.span.path), paint) for d in report.diagnostics]
+    blocks = [render_diagnostic(d, report.sources.get(d.span.path), paint, report.sources) for d in report.diagnostics]
     blocks.append(_summary(report, paint))
     return "\n".join(blocks)
 
 
-def render_diagnostic(diagnostic: Diagnostic, source: SourceText | None, paint: _Painter | None = None) -> str:
+def render_diagnostic(
+    diagnostic: Diagnostic,
+    source: SourceText | None,
+    paint: _Painter | None = None,
+    sources: Mapping[str, SourceText] | None = None,
+) -> str:
+    """One diagnostic: its headline, source line and caret, the counterpart's (from ``sources``), notes, help."""
     paint = paint or _Painter(False)
     severity = diagnostic.severity.public
     lines = [f"{paint(severity, f'{severity}[{diagnostic.code}]')}{paint('bold', ': ' + diagnostic.message)}"]
-    lines += _snippet(diagnostic.span, diagnostic.target, source, paint)
+    counterpart = diagnostic.counterpart
+    gutter = len(str(diagnostic.span.line))
+    if counterpart is not None and counterpart.span is not None:
+        gutter = max(gutter, len(str(counterpart.span.line)))
+    lines += _snippet(diagnostic.span, diagnostic.target, source, paint, gutter)
+    if counterpart is not None:
+        lines.append(f"{paint('bold', 'note')}: {counterpart.message}")
+        if counterpart.span is not None:
+            source = sources.get(counterpart.span.path) if sources else None
+            lines += _snippet(counterpart.span, None, source, paint, gutter, mark="-")
     for note in diagnostic.notes:
         where = f" ({note.span})" if note.span else ""
         lines.append(f"    {paint('dim', '=')} note: {note.message}{where}")
@@ -63,20 +79,25 @@ def render_diagnostic(diagnostic: Diagnostic, source: SourceText | None, paint: 
     return "\n".join(lines) + "\n"
 
 
-def _snippet(span: Span, target: str | None, source: SourceText | None, paint: _Painter) -> list[str]:
-    gutter = " " * len(str(span.line))
+def _snippet(
+    span: Span, target: str | None, source: SourceText | None, paint: _Painter, gutter_width: int = 0, mark: str = "^"
+) -> list[str]:
+    gutter = " " * max(gutter_width, len(str(span.line)))
     arrow = [f"{gutter}{paint('dim', '-->')} {span}"]
     if source is None:
         return arrow
     text = source.line_text(span.line).replace("\t", " ")
-    start, width = _underline(text, span.column - 1, target)
+    if span.length:
+        start, width = span.column - 1, max(1, min(span.length, len(text) - span.column + 1, WINDOW // 2))
+    else:
+        start, width = _underline(text, span.column - 1, target)
     shown, start = _window(text, start, width)
     bar = paint("dim", "|")
     return [
         *arrow,
         f"{gutter} {bar}",
-        f"{paint('dim', str(span.line))} {bar} {shown}",
-        f"{gutter} {bar} {' ' * start}{paint('error', '^' * width)}",
+        f"{paint('dim', str(span.line).rjust(len(gutter)))} {bar} {shown}",
+        f"{gutter} {bar} {' ' * start}{paint('error' if mark == '^' else 'dim', mark * width)}",
     ]
 
 
