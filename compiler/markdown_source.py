@@ -241,26 +241,33 @@ class _Builder:
         return [p for p in parts if p != ""] + annotations
 
     def _list(self, tokens: list[Token], index: int) -> int:
+        found, index = self._read_list(tokens, index)
+        self._target().content.append(found)
+        return index
+
+    def _read_list(self, tokens: list[Token], index: int) -> tuple[ItemList, int]:
+        """A list from its opening token, nested lists inside their items; and the index after its end."""
         opening = tokens[index]
-        ordered = opening.type == "ordered_list_open"
         closing = opening.type.replace("_open", "_close")
-        depth = 0
         items: list[Item] = []
-        while index < len(tokens):
+        content: list[Node] = []
+        line = 0
+        index += 1
+        while index < len(tokens) and tokens[index].type != closing:
             token = tokens[index]
-            if token.type == opening.type:
-                depth += 1
-            elif token.type == closing:
-                depth -= 1
-                if depth == 0:
-                    break
-            elif token.type == "inline" and depth == 1:
-                line = token.map[0] if token.map else 0
-                items.append(Item(None, tuple(self._inline(token.content, line)), self.source, self._line_offset(line)))
+            if token.type == "list_item_open":
+                content, line = [], token.map[0] if token.map else 0
+            elif token.type == "list_item_close":
+                items.append(Item(None, tuple(content), self.source, self._line_offset(line)))
+            elif token.type == "inline":
+                content.extend(self._inline(token.content, token.map[0] if token.map else line))
+            elif token.type in ("bullet_list_open", "ordered_list_open"):
+                nested, index = self._read_list(tokens, index)
+                content.append(nested)
+                continue
             index += 1
-        target = self._target()
-        target.content.append(ItemList(ordered, tuple(items), None, self.source, self._offset(opening)))
-        return index + 1
+        ordered = opening.type == "ordered_list_open"
+        return ItemList(ordered, tuple(items), None, self.source, self._offset(opening)), index + 1
 
     # -- places --------------------------------------------------------------
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from compiler.model import (
     Book,
@@ -36,6 +36,7 @@ from compiler.model import (
     plain_text,
 )
 from compiler.names import ascii_lower
+from compiler.source import SourceText
 
 GAP = -0.35
 """Score of leaving a unit unpaired; pairs scoring below it are not worth making."""
@@ -58,6 +59,14 @@ class Unit:
     steps: tuple[int, ...] = ()
     """The number of steps of each numbered list (sequence) in the unit's own text: the printed book
     numbers them, and a translation from the PDF keeps those numbers as text."""
+    content: Content = field(default=(), repr=False, compare=False)
+    """The unit's own content (its subsections and titled notes are units of their own)."""
+    source: SourceText | None = field(default=None, repr=False, compare=False)
+    """The file the unit was read from."""
+    offset: int = 0
+    """Where its heading (or note, or item) starts in ``source``."""
+    parent: str | None = None
+    """Id of the unit it stands in (a section's parent section, a note's section)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,10 +87,25 @@ def outline(book: Book, *, number_sections: bool) -> list[Unit]:
     return units
 
 
-def _collect(section: Section, number: str | None, depth: int, units: list[Unit], numbering: bool) -> None:
+def _collect(
+    section: Section, number: str | None, depth: int, units: list[Unit], numbering: bool, parent: str | None = None
+) -> None:
     own = _without_units(section.children)
     units.append(
-        Unit(section.id, section.title, number, depth, plain_text(own), "section", _references(own), _steps(own))
+        Unit(
+            section.id,
+            section.title,
+            number,
+            depth,
+            plain_text(own),
+            "section",
+            _references(own),
+            _steps(own),
+            own,
+            section.source,
+            section.offset,
+            parent,
+        )
     )
     counters = {"section": 0}
     for node in section.children:
@@ -92,25 +116,36 @@ def _collect(section: Section, number: str | None, depth: int, units: list[Unit]
                 # A subsection straight under a chapter is numbered c.0.k, as the French prints it.
                 gap = ".0" if section.level == 1 and node.level == 3 else ""
                 child = f"{number}{gap}.{counters['section']}"
-            _collect(node, child, depth + 1, units, numbering)
+            _collect(node, child, depth + 1, units, numbering, section.id)
         else:
-            for title, content in _titled_blocks(node):
+            for title, content, holder in _titled_blocks(node):
                 text = plain_text(content)
                 unit = Unit(
-                    f"{section.id}/{title}", title, None, depth + 1, text, "note", _references(content), _steps(content)
+                    f"{section.id}/{title}",
+                    title,
+                    None,
+                    depth + 1,
+                    text,
+                    "note",
+                    _references(content),
+                    _steps(content),
+                    content,
+                    holder.source,
+                    holder.offset,
+                    section.id,
                 )
                 units.append(unit)
 
 
-def _titled_blocks(node: object) -> list[tuple[str, Content]]:
+def _titled_blocks(node: object) -> list[tuple[str, Content, Note | Item]]:
     """Titled notes and list items inside a node (a translation may make them headings)."""
     if isinstance(node, Note) and node.title:
-        return [(node.title, node.children)]
+        return [(node.title, node.children, node)]
     if isinstance(node, ItemList):
-        found: list[tuple[str, Content]] = []
+        found: list[tuple[str, Content, Note | Item]] = []
         for item in node.items:
             if item.title:
-                found.append((item.title, item.children))
+                found.append((item.title, item.children, item))
             for child in item.children:
                 found += _titled_blocks(child)
         return found

@@ -69,18 +69,79 @@ def contains(text_words: list[str], phrase: str) -> bool:
 
 def check_terms(terms: list[str], translation: str, entries: dict[str, Entry]) -> list[tuple[str, str, str]]:
     """(kind, term, message) for each English term the translated text misses or renders wrongly."""
-    words = fold(translation)
+    matcher = TermMatcher(entries)
+    rendered = matcher.terms(translation)
     found = []
     for term in sorted(set(terms)):
         entry = entries.get(term)
         if entry is None:
             continue
-        if not any(contains(words, phrase) for phrase in (entry.preferred, *entry.accepted)):
+        if term not in rendered:
             found.append(("term-missing", term, f"`{term}` should be « {entry.preferred} » here, and is not"))
-        for wrong in entry.forbidden:
-            if contains(words, wrong):
-                found.append(("term-forbidden", term, f"`{term}` is written « {wrong} »: use « {entry.preferred} »"))
+        for wrong, _, _ in matcher.forbidden(translation, term):
+            found.append(("term-forbidden", term, f"`{term}` is written « {wrong} »: use « {entry.preferred} »"))
     return found
+
+
+SHORT_FORM = 2
+"""Renderings this short (profile abbreviations: ``A``, ``CC``) match only as whole words written as listed."""
+_TOKEN = re.compile(r"[^\W_]+")
+
+
+def tokens(text: str) -> list[tuple[str, str, int, int]]:
+    """A text's words as (folded, written, start, end): folded without case, accents or plural."""
+    found = []
+    for match in _TOKEN.finditer(text):
+        folded = fold(match.group())
+        if folded:
+            found.append((folded[0], match.group(), match.start(), match.end()))
+    return found
+
+
+class TermMatcher:
+    """Where a text renders the terms of a terminology (preferred or accepted forms) or a forbidden variant.
+
+    Forms are folded (case, accents, plural), except forms of one or two letters: those are
+    abbreviations (``A`` for Attaques, ``M`` for Mouvement) and match only as whole words written
+    exactly as listed, never the preposition "à" or "a", nor "m" for metres.
+    """
+
+    def __init__(self, entries: dict[str, Entry]) -> None:
+        self.entries = entries
+        self.forms: dict[str, list[tuple[str, tuple[str, ...]]]] = {}
+        self.short: dict[str, list[str]] = {}
+        self.wrong: dict[str, list[tuple[str, str, tuple[str, ...]]]] = {}
+        for term, entry in sorted(entries.items()):
+            for form in (entry.preferred, *entry.accepted):
+                if len(form.strip()) <= SHORT_FORM:
+                    self.short.setdefault(form.strip(), []).append(term)
+                elif words := tuple(fold(form)):
+                    self.forms.setdefault(words[0], []).append((term, words))
+            for form in entry.forbidden:
+                if words := tuple(fold(form)):
+                    self.wrong.setdefault(words[0], []).append((term, form, words))
+
+    def terms(self, text: str) -> frozenset[str]:
+        """The term ids the text renders."""
+        words = tokens(text)
+        folded = [word[0] for word in words]
+        found = {term for _, written, _, _ in words for term in self.short.get(written, ())}
+        for index, word in enumerate(folded):
+            for term, form in self.forms.get(word, ()):
+                if tuple(folded[index : index + len(form)]) == form:
+                    found.add(term)
+        return frozenset(found)
+
+    def forbidden(self, text: str, term: str | None = None) -> list[tuple[str, int, int]]:
+        """Forbidden variants the text uses (of ``term`` only, if given), as (form, start, end) in ``text``."""
+        words = tokens(text)
+        folded = [word[0] for word in words]
+        found = []
+        for index, word in enumerate(folded):
+            for owner, form, wanted in self.wrong.get(word, ()):
+                if (term is None or owner == term) and tuple(folded[index : index + len(wanted)]) == wanted:
+                    found.append((form, words[index][2], words[index + len(wanted) - 1][3]))
+        return found
 
 
 def export_csv(entries: dict[str, Entry], names: dict[str, str]) -> str:

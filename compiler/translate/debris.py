@@ -1,0 +1,246 @@
+"""What a conversion from PDF leaves in a translation's text, each with its place.
+
+Checks run on the source text itself (not the model), since the model already smooths what they look
+for. The table of contents is skipped. Words are judged against a word list built from the same
+translation: "nellement" is no word of it, "être" is.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from compiler.catalog.translation import CONVERSION_DEBRIS, DOUBLED_WORD, OTHER_SCRIPT, PUNCTUATION_SPACING
+from compiler.diagnostics import Rule
+from compiler.translate.language import STOP_WORDS
+
+
+@dataclass(frozen=True, slots=True)
+class Debris:
+    """One slip of the conversion."""
+
+    rule: Rule
+    start: int
+    """Offset in the source text."""
+    end: int
+    message: str
+    help: str
+
+
+_LETTER = r"[^\W\d_]"
+_UPPER = "A-ZÀ-ÖØ-Þ"
+_OTHER_SCRIPT = re.compile(r"[\u0370-\u03ff\u0400-\u04ff]")
+_CHARACTERS = re.compile(r"[\u0131\u00ad\ufffd\ufb00-\ufb06]")
+_LATEX = re.compile(r"\$[^$\n]{1,120}\$|\\[a-zA-Z]{2,}(?:\{[^}\n]*\})?")
+_ESCAPED = re.compile(r"\\[*_#`\[\]|~<>]")
+_HYPHENATED = re.compile(rf"(?<![\w-])({_LETTER}+)-({_LETTER}+)(?![\w-])")
+_ELISION = re.compile(rf"(?<![\w'’])(qu|d|l)([aeiouyhâàèêëîïôûœ]{_LETTER}+)", re.IGNORECASE)
+ELIDED_WORDS = frozenset(
+    "quel quelle quels quelles quelque quelques quand quant quoi quoique lui leur leurs lors lorsque loin long "
+    "longue lequel laquelle lesquels lesquelles laisser lieu lieux dire dont dieu diable".split()
+)
+"""French words that start like an elision but are words ("quelle" is not "qu'elle")."""
+_EMPHASIS = re.compile(rf"[.!?][*_]{{1,2}}(?={_LETTER})")
+_JOINED = re.compile(rf"(?<![\w'’])([a-zà-ÿ]{_LETTER}*) ([{_UPPER}]{_LETTER}+)")
+_START = re.compile(rf"(?:^|[.!?]\s+)[\s\-*·•]*([{_UPPER}]{_LETTER}+)")
+_DECIMAL = re.compile(r"(?<![\d,])\d+, \d+\s?(?:mm|cm|km|m|%|\"|″|”|''|pouces?)(?!\w)")
+_DOUBLED = re.compile(r"\b(\w+)\s+\1\b", re.IGNORECASE)
+_SPACING = re.compile(r"(?<=[^\s?!;:])[!?;:](?=\s|$)", re.MULTILINE)
+REPEATABLE = frozenset({"vous", "nous", "que", "de"})
+"""Words a correct French sentence may repeat ("vous vous", "nous nous")."""
+COMPOUND_HEADS = frozenset(
+    "au ci quasi sous demi semi non anti avant arrière après contre porte pré vice ex mi néo pseudo sur super "
+    "peut est soit celui celle ceux celles elle lui eux moi toi nous vous là grand grande petit".split()
+)
+"""Words that start hyphenated compounds ("au-dessus", "quasi-instantané"): what follows is a word."""
+COMPOUND_TAILS = frozenset("ci là même mêmes vous nous les le la lui leur moi toi en y il elle ils elles on ce".split())
+_FRENCH_ONLY = STOP_WORDS["fr"] - STOP_WORDS["en"]
+
+
+def find_debris(text: str, *, skip: tuple[int, int] = (0, 0), language: str = "fr") -> list[Debris]:
+    """Every slip of the conversion in a translation's text, in order (``skip``: the table of contents)."""
+    vocabulary = WordList(text)
+    found = [
+        *_other_script(text),
+        *_characters(text),
+        *_latex(text),
+        *_escaped(text),
+        *_split_words(text, vocabulary),
+        *_lost_apostrophes(text, vocabulary),
+        *_glued_emphasis(text),
+        *_missing_stops(text, vocabulary),
+        *_broken_decimals(text),
+        *_doubled(text),
+    ]
+    if language == "fr":
+        found += _spacing(text)
+    return sorted((d for d in found if not skip[0] <= d.start < skip[1]), key=lambda d: (d.start, d.rule.code))
+
+
+class WordList:
+    """The words of a text, as written and lower-cased, with their counts; hyphenated words apart."""
+
+    def __init__(self, text: str) -> None:
+        self.hyphenated = Counter(m.group() for m in _HYPHENATED.finditer(text))
+        plain = _HYPHENATED.sub(" ", text)
+        self.written = Counter(re.findall(rf"{_LETTER}+", plain))
+        self.lower = Counter(word.lower() for word in re.findall(rf"{_LETTER}+", plain))
+        self.mid_sentence = Counter(m.group(2) for m in _JOINED.finditer(plain))
+        """Capitalised words found after a lower-case word: names and terms, not sentence starts."""
+        self.starts = Counter(m.group(1) for _, line in _prose_lines(plain) for m in _START.finditer(line))
+        """Capitalised words found at a sentence's start (headings are not sentences)."""
+
+    def knows(self, word: str) -> bool:
+        """Whether the text uses the word on its own (any case)."""
+        return self.lower[word.lower()] > 0
+
+
+def _other_script(text: str) -> Iterator[Debris]:
+    import unicodedata
+
+    for m in _OTHER_SCRIPT.finditer(text):
+        name = unicodedata.name(m.group(), "a letter of another script")
+        yield Debris(
+            OTHER_SCRIPT,
+            *m.span(),
+            f"`{m.group()}` is {name}, not a Latin letter",
+            "type the Latin letter it stands for",
+        )
+
+
+def _characters(text: str) -> Iterator[Debris]:
+    import unicodedata
+
+    for m in _CHARACTERS.finditer(text):
+        name = unicodedata.name(m.group(), repr(m.group())).lower()
+        yield Debris(CONVERSION_DEBRIS, *m.span(), f"conversion debris: {name}", "retype the word without it")
+
+
+def _latex(text: str) -> Iterator[Debris]:
+    for m in _LATEX.finditer(text):
+        yield Debris(
+            CONVERSION_DEBRIS,
+            *m.span(),
+            f"a LaTeX fragment `{m.group().strip()}` is left in the text",
+            "write what it stands for as plain text",
+        )
+
+
+def _escaped(text: str) -> Iterator[Debris]:
+    for m in _ESCAPED.finditer(text):
+        yield Debris(
+            CONVERSION_DEBRIS,
+            *m.span(),
+            f"escaped Markdown `{m.group()}` is read as text",
+            f"write `{m.group()[1]}` without the backslash, or reword",
+        )
+
+
+def _split_words(text: str, words: WordList) -> Iterator[Debris]:
+    for m in _HYPHENATED.finditer(text):
+        head, tail = m.group(1), m.group(2)
+        if tail[0].isupper() or head.lower() in COMPOUND_HEADS or tail.lower() in COMPOUND_TAILS:
+            continue
+        if words.knows(tail) or words.hyphenated[m.group()] > 1:
+            continue
+        yield Debris(
+            CONVERSION_DEBRIS,
+            *m.span(),
+            f"`{m.group()}` is a word split at a line end (`{tail}` is no word of the translation)",
+            f"write `{head}{tail}`",
+        )
+
+
+def _lost_apostrophes(text: str, words: WordList) -> Iterator[Debris]:
+    for m in _ELISION.finditer(text):
+        glued, rest = m.group(), m.group(2)
+        if glued.lower() in ELIDED_WORDS or words.lower[glued.lower()] > 1 or not words.knows(rest) or len(rest) < 3:
+            continue
+        yield Debris(
+            CONVERSION_DEBRIS,
+            *m.span(),
+            f"`{glued}` lost the apostrophe of its elision",
+            f"write `{m.group(1)}'{rest}`",
+        )
+
+
+def _glued_emphasis(text: str) -> Iterator[Debris]:
+    for m in _EMPHASIS.finditer(text):
+        yield Debris(
+            CONVERSION_DEBRIS,
+            m.start() + 1,
+            m.end(),
+            f"the emphasis marker `{m.group()[1:]}` is glued to the next sentence",
+            "put a space after the closing marker",
+        )
+
+
+def _missing_stops(text: str, words: WordList) -> Iterator[Debris]:
+    """A lower-case word then a capitalised one that only ever starts sentences: a full stop was lost."""
+    for line_start, line in _prose_lines(text):
+        for m in _JOINED.finditer(line):
+            word = m.group(2)
+            starts_only = words.starts[word] > 0 and words.mid_sentence[word] == 1
+            if not starts_only or words.lower[word.lower()] - words.written[word] < 2:
+                continue
+            yield Debris(
+                CONVERSION_DEBRIS,
+                line_start + m.start(2) - 1,
+                line_start + m.start(2),
+                f"a sentence seems to end after `{m.group(1)}` without its full stop",
+                f"write `{m.group(1)}. {word}`",
+            )
+
+
+def _prose_lines(text: str) -> Iterator[tuple[int, str]]:
+    start = 0
+    for line in text.split("\n"):
+        if line.strip() and not line.lstrip().startswith(("#", "|", "<")) and "\t" not in line:
+            yield start, line
+        start += len(line) + 1
+
+
+def _broken_decimals(text: str) -> Iterator[Debris]:
+    for m in _DECIMAL.finditer(text):
+        yield Debris(
+            CONVERSION_DEBRIS,
+            *m.span(),
+            f"a decimal number is broken by a space: `{m.group()}`",
+            f"write `{m.group().replace(', ', ',', 1)}`",
+        )
+
+
+def _doubled(text: str) -> Iterator[Debris]:
+    for m in _DOUBLED.finditer(text):
+        if m.group(1).lower() in REPEATABLE or m.group(1).isdigit():
+            continue
+        yield Debris(DOUBLED_WORD, *m.span(), f"`{m.group()}` repeats a word", f"write `{m.group(1)}` once")
+
+
+def _spacing(text: str) -> Iterator[Debris]:
+    for line_start, line in _lines(text):
+        if not line.lstrip().startswith("#") and not _reads_french(line):
+            continue
+        for m in _SPACING.finditer(line):
+            before = line[max(0, m.start() - 12) : m.start()].split()[-1:] or [""]
+            yield Debris(
+                PUNCTUATION_SPACING,
+                line_start + m.start(),
+                line_start + m.end(),
+                f"`{m.group()}` is glued to `{before[0]}`: French puts a space before it",
+                f"write `{before[0]} {m.group()}` (a narrow no-break space, U+202F, or a plain space)",
+            )
+
+
+def _lines(text: str) -> Iterator[tuple[int, str]]:
+    start = 0
+    for line in text.split("\n"):
+        yield start, line
+        start += len(line) + 1
+
+
+def _reads_french(line: str) -> bool:
+    """Whether a line has a word only French uses (an English line, a bare address, is left alone)."""
+    return any(word.lower() in _FRENCH_ONLY for word in re.findall(rf"{_LETTER}+", line))
