@@ -153,9 +153,11 @@ def _add_graph(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 def _add_compare(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     compare = commands.add_parser(
         "compare",
-        help="compare a translation with its original: coverage, missing sections, numbers that differ",
-        description="Align the translation's sections with the original's and report where they disagree.",
-        epilog="Exit status: 0 nothing to report (of the --fail-on kinds), 1 findings, 2 unreadable input.",
+        help="compare a translation with its original: what is missing, what says otherwise, what the conversion broke",
+        description="Align the translation's sections and sentences with the original's and report where they "
+        "disagree, each finding placed in both texts.",
+        epilog="Exit status: 0 nothing to report (of the --fail-on kinds), 1 findings, 2 unreadable input, "
+        "an unknown kind, or files that are not in the languages given.",
     )
     compare.add_argument("original", type=Path, help="the original (XML)")
     compare.add_argument("translation", type=Path, help="the translation (Markdown or XML)")
@@ -166,11 +168,11 @@ def _add_compare(commands: argparse._SubParsersAction[argparse.ArgumentParser]) 
     compare.add_argument(
         "--waivers", type=Path, help="accepted findings (default: waivers.toml beside the translation, if there is one)"
     )
-    compare.add_argument("--format", choices=("text", "json", "html"), default="text")
+    compare.add_argument("--format", choices=("text", "json", "github", "sarif", "html"), default="text")
     compare.add_argument(
         "--fail-on",
-        default="numbers-differ,table-row,term-missing,term-forbidden,missing-section,lost-reference",
-        help="finding kinds that make the exit status 1 (comma-separated; 'none' for never)",
+        help="kinds of finding that make the exit status 1 (comma-separated names or codes; 'none' for never; "
+        "default: the meaning, terminology, missing-text and lost-reference kinds)",
     )
     compare.set_defaults(run=_run_compare)
 
@@ -183,7 +185,9 @@ def _add_terms(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     export.add_argument("--format", choices=("tbx", "csv"), default="tbx")
     export.add_argument("--output", "-o", type=Path, help="write to this file instead of stdout")
     export.set_defaults(run=_run_terms_export)
-    suggest = actions.add_parser("suggest", help="propose French terms for term ids the terminology lacks")
+    suggest = actions.add_parser(
+        "suggest", help="propose terms.toml entries for the terms the terminology lacks, from the aligned sentences"
+    )
     suggest.add_argument("original", type=Path)
     suggest.add_argument("translation", type=Path)
     suggest.add_argument("--terms", type=Path, help="the terminology (default: terms.toml beside the translation)")
@@ -508,27 +512,18 @@ def _read_books(sources: list[tuple[Path, str]]) -> list[Book] | None:
 
 
 def _run_compare(args: argparse.Namespace) -> int:
-    from compiler.translate.compare import compare_books, load_waivers, render_text
-    from compiler.translate.terminology import load_terminology
+    from compiler.report.comparison import run_compare
+    from compiler.translate.command import CompareRequest, parse_fail_on
 
+    fail_on = parse_fail_on(args.fail_on) if args.fail_on is not None else None
+    request = CompareRequest(args.original, args.translation, args.language, args.terms, args.waivers)
     books = _read_books([(args.original, "en"), (args.translation, args.language)])
     if books is None:
         return 2
-    terms_path = args.terms or args.translation.with_name("terms.toml")
-    entries = load_terminology(terms_path) if args.terms or terms_path.is_file() else {}
-    waivers_path = args.waivers or args.translation.with_name("waivers.toml")
-    waivers = load_waivers(waivers_path) if args.waivers or waivers_path.is_file() else {}
-    comparison = compare_books(books[0], books[1], translation_language=args.language, terms=entries, waivers=waivers)
-    if args.format == "html":
-        from compiler.site.theme import Theme
-        from compiler.translate.compare import report_context
-
-        template = Theme.for_project(load_config().root).environment().get_template("compare.html.j2")
-        sys.stdout.write(template.render(**report_context(comparison, translation_language=args.language)))
-    else:
-        _emit(args, comparison.as_json(), render_text(comparison))
-    failing = {kind.strip() for kind in args.fail_on.split(",")} - {"none", ""}
-    return 1 if any(f.kind in failing for f in comparison.findings) else 0
+    color = text_report.use_color("auto")
+    output, status = run_compare(request, books[0], books[1], args.format, color=color, fail_on=fail_on)
+    sys.stdout.write(output)
+    return status
 
 
 def _run_terms_export(args: argparse.Namespace) -> int:
@@ -549,21 +544,13 @@ def _run_terms_export(args: argparse.Namespace) -> int:
 
 
 def _run_terms_suggest(args: argparse.Namespace) -> int:
-    from compiler.translate.align import align_sections
-    from compiler.translate.terminology import load_terminology, suggest
+    from compiler.translate.command import CompareRequest, suggest_command
 
     books = _read_books([(args.original, "en"), (args.translation, args.language)])
     if books is None:
         return 2
-    terms_path = args.terms or args.translation.with_name("terms.toml")
-    known = set(load_terminology(terms_path)) if terms_path.is_file() else set()
-    units = [
-        (list(p.original.terms), p.translation.text + " " + p.translation.title)
-        for p in align_sections(books[0], books[1])
-        if p.original is not None and p.translation is not None
-    ]
-    for term, candidates in suggest(units, known).items():
-        print(f"{term}: {', '.join(candidates) if candidates else '(no candidate)'}")
+    request = CompareRequest(args.original, args.translation, args.language, args.terms)
+    sys.stdout.write(suggest_command(request, books[0], books[1]))
     return 0
 
 

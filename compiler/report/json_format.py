@@ -49,6 +49,10 @@ def summary(report: Report) -> dict[str, Any]:
     }
 
 
+def document(report: Report) -> dict[str, Any]:
+    """The JSON document of a report: its diagnostics and its summary."""
+    return {"diagnostics": [diagnostic_record(d) for d in report.diagnostics], "summary": summary(report)}
+
+
 def render(report: Report) -> str:
-    document = {"diagnostics": [diagnostic_record(d) for d in report.diagnostics], "summary": summary(report)}
-    return json.dumps(document, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+    return json.dumps(document(report), indent=2, sort_keys=True, ensure_ascii=False) + "\n"

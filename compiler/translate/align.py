@@ -17,6 +17,7 @@ nothing: a length-only aligner hides omissions.
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections import Counter
 from dataclasses import dataclass, field
@@ -297,7 +298,7 @@ def _candidates(lf: list[Features], rf: list[Features], offset: int) -> list[tup
     side): the alignment passes through them, so a row only needs the columns between the anchors
     around it, and within a long stretch without anchors, a band along its diagonal.
     """
-    shifted = {}
+    shifted: dict[tuple[int, ...], list[int]] = {}
     for i, f in enumerate(lf, 1):
         if f.number is not None:
             shifted.setdefault((f.number[0] + offset, *f.number[1:]), []).append(i)
@@ -312,7 +313,7 @@ def _candidates(lf: list[Features], rf: list[Features], offset: int) -> list[tup
             anchors.append((i, found[0]))
     anchors.append((len(lf) + 1, len(rf) + 1))
     ranges: list[tuple[int, int]] = []
-    for (i0, j0), (i1, j1) in zip(anchors, anchors[1:], strict=False):
+    for (i0, j0), (i1, j1) in itertools.pairwise(anchors):
         for i in range(i0, min(i1, len(lf) + 1)):
             lo, hi = j0, min(j1, len(rf))
             if max(i1 - i0, j1 - j0) > BAND:

@@ -23,20 +23,22 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 import tomllib
 from collections import Counter
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from compiler.diagnostics import Diagnostic
 from compiler.errors import TerminologyError
-from compiler.model import Book
+from compiler.model import Book, Table
 from compiler.source import SourceText
 from compiler.translate.align import Pair, Unit, align_sections
 from compiler.translate.findings import (
     debris_findings,
+    is_short,
     meaning_findings,
+    moved_findings,
     reference_findings,
     related_terms,
     section_findings,
@@ -44,11 +46,14 @@ from compiler.translate.findings import (
     table_findings,
     term_findings,
 )
-from compiler.translate.results import AlignedText, Finding, Moved
+from compiler.translate.report import report_context
+from compiler.translate.results import AlignedText, Comparison, Finding
 from compiler.translate.segments import Locator, Sentence, sentences
 from compiler.translate.sentence_align import Features, align_sentences, cognates
 from compiler.translate.tables import compare_tables, tables_in
 from compiler.translate.terminology import Entry, TermMatcher
+
+__all__ = ["Comparison", "Finding", "compare_books", "load_waivers", "report_context"]
 
 FAIL_ON = (
     "numbers-differ",
@@ -64,40 +69,6 @@ FAIL_ON = (
 """The kinds of finding that make ``rulebook compare`` fail by default."""
 MOVED_PASSAGE_REACH = 6
 """How many pairs away a sentence without counterpart is looked for (the PDF moves captions)."""
-
-
-@dataclass(frozen=True, slots=True)
-class Comparison:
-    pairs: list[Pair]
-    findings: list[Finding]
-    coverage: dict[str, Any]
-    waived: int = 0
-    stale_waivers: tuple[str, ...] = ()
-    """Waivers that match no finding any more: the texts changed, or the problem was fixed."""
-    texts: tuple[AlignedText, ...] = ()
-    sources: dict[str, SourceText] = field(default_factory=dict)
-    """Both books' sources by path: a report shows their lines."""
-
-    def diagnostics(self) -> tuple[Diagnostic, ...]:
-        """The findings as diagnostics, in report order (path, line, column)."""
-        return tuple(sorted((f.diagnostic() for f in self.findings), key=lambda d: d.sort_key))
-
-    def summary(self) -> dict[str, Any]:
-        """Coverage, the pairs and the waivers, for the JSON report."""
-        return {
-            "coverage": self.coverage,
-            "pairs": [
-                {
-                    "original": p.original.id if p.original else None,
-                    "translation": p.translation.id if p.translation else None,
-                    "method": p.method,
-                    "confidence": p.confidence,
-                }
-                for p in self.pairs
-            ],
-            "waived": self.waived,
-            "stale_waivers": list(self.stale_waivers),
-        }
 
 
 def compare_books(
@@ -124,10 +95,11 @@ def compare_books(
     findings += section_findings(pairs, merged)
     related = related_terms(original)
     for text in texts:
-        findings += sentence_findings(text, pairs)
+        findings += sentence_findings(text, pairs, context.features)
         findings += meaning_findings(text, pairs, context.quantities)
         findings += term_findings(text, pairs, entries, context.matcher, related)
         findings += reference_findings(text, pairs)
+    findings += moved_findings(texts, pairs, context.quantities)
     findings += debris_findings(translation, texts, pairs, translation_language)
     findings = fingerprinted(findings)
     allowed = waivers or {}
@@ -153,7 +125,7 @@ def merge_units(pairs: list[Pair]) -> dict[int, tuple[tuple[Unit, ...], tuple[Un
     merged: dict[int, tuple[list[Unit], list[Unit]]] = {}
     for pair in pairs:
         for side, unit in enumerate((pair.original, pair.translation)):
-            if unit is None or pair.original is not None and pair.translation is not None:
+            if unit is None or (pair.original is not None and pair.translation is not None):
                 continue
             if (side == 0 and unit.kind != "note") or (side == 1 and unit.number is not None):
                 continue
@@ -202,8 +174,9 @@ class _Context:
         else:
             terms = self.matcher.terms(sentence.text)
         marks = [c for c in sentence.text if c in "?!:("] + ["quote"] * sum(sentence.text.count(c) for c in "«“")
-        kinds = int(sentence.kind == "caption"), int(sentence.kind == "pointer")
-        return Features(len(sentence.text), values, terms, tuple(sorted(marks)), cognates(sentence.text), *kinds)
+        kinds = int(sentence.kind == "caption"), int(sentence.kind == "pointer"), int(is_short(sentence))
+        length = len(_CONVERSIONS.sub("", sentence.text))
+        return Features(length, values, terms, tuple(sorted(marks)), cognates(sentence.text), *kinds)
 
     def prepare(
         self, index: int, pair: Pair, merged: tuple[tuple[Unit, ...], tuple[Unit, ...]]
@@ -212,13 +185,16 @@ class _Context:
         assert pair.original is not None and pair.translation is not None
         units = ((pair.original, *merged[0]), (pair.translation, *merged[1]))
         tables = [[t for u in side for t in tables_in(u.content)] for side in units]
-        compared = compare_tables(tables[0], tables[1], self.entries, self.language)
+        compared = compare_tables(tables[0], tables[1], self.matcher, self.language)
         skip: tuple[set[int], set[int]] = (set(), set())
         for left, right in compared.matched:
             skip[0].add(left.offset)
             skip[1].add(right.offset)
         sides = [self._sentences(side, skip[number]) for number, side in enumerate(units)]
-        text = AlignedText(index, tuple(sides[0]), tuple(sides[1]), ())
+        shown: list[tuple[Table | None, Table | None]] = list(compared.matched)
+        shown += [(table, None) for table in tables[0] if table.offset not in skip[0]]
+        shown += [(None, table) for table in tables[1] if table.offset not in skip[1]]
+        text = AlignedText(index, tuple(sides[0]), tuple(sides[1]), (), tables=tuple(shown))
         return text, table_findings(index, pair, compared.findings)
 
     def align(self, text: AlignedText) -> AlignedText:
@@ -231,6 +207,13 @@ class _Context:
         for unit in sorted(units, key=lambda u: u.offset):
             found += sentences(unit.content, self.locator(unit.source), unit.offset, skip_tables=skip)
         return found
+
+
+_CONVERSIONS = re.compile(
+    r"\(?(?:soit )?(?:environ )?\d+(?:[.,]\s?\d+)?(?:\s?[x×]\s?\d+(?:[.,]\d+)?)*\s?(?:mm|cm|m|km)\b"
+    r"(?:\s*(?:par|x)\s*\d+(?:[.,]\d+)?\s?(?:mm|cm|m|km)\b)?\)?"
+)
+"""A translator's metric conversion ("(soit environ 60 cm par 60 cm)"): no part of the translation's length."""
 
 
 def _sides(text: AlignedText) -> tuple[tuple[Sentence, ...], tuple[Sentence, ...]]:
@@ -316,4 +299,3 @@ def load_waivers(path: Path) -> dict[str, str]:
             raise TerminologyError(f"{path}: each [[waiver]] needs a `fingerprint`")
         waivers[entry["fingerprint"]] = str(entry.get("reason", ""))
     return waivers
-

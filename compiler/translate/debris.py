@@ -34,12 +34,42 @@ _UPPER = "A-ZÀ-ÖØ-Þ"
 _OTHER_SCRIPT = re.compile(r"[\u0370-\u03ff\u0400-\u04ff]")
 _CHARACTERS = re.compile(r"[\u0131\u00ad\ufffd\ufb00-\ufb06]")
 _LATEX = re.compile(r"\$[^$\n]{1,120}\$|\\[a-zA-Z]{2,}(?:\{[^}\n]*\})?")
-_ESCAPED = re.compile(r"\\[*_#`\[\]|~<>]")
+_ESCAPED = re.compile(r"\\[!-/:-@\[\]^_`{|}~]")
+"""A backslash before ASCII punctuation: Markdown's escape, which the conversion left for the reader to see."""
 _HYPHENATED = re.compile(rf"(?<![\w-])({_LETTER}+)-({_LETTER}+)(?![\w-])")
 _ELISION = re.compile(rf"(?<![\w'’])(qu|d|l)([aeiouyhâàèêëîïôûœ]{_LETTER}+)", re.IGNORECASE)
 ELIDED_WORDS = frozenset(
-    "quel quelle quels quelles quelque quelques quand quant quoi quoique lui leur leurs lors lorsque loin long "
-    "longue lequel laquelle lesquels lesquelles laisser lieu lieux dire dont dieu diable".split()
+    [
+        "quel",
+        "quelle",
+        "quels",
+        "quelles",
+        "quelque",
+        "quelques",
+        "quand",
+        "quant",
+        "quoi",
+        "quoique",
+        "lui",
+        "leur",
+        "leurs",
+        "lors",
+        "lorsque",
+        "loin",
+        "long",
+        "longue",
+        "lequel",
+        "laquelle",
+        "lesquels",
+        "lesquelles",
+        "laisser",
+        "lieu",
+        "lieux",
+        "dire",
+        "dont",
+        "dieu",
+        "diable",
+    ]
 )
 """French words that start like an elision but are words ("quelle" is not "qu'elle")."""
 _EMPHASIS = re.compile(rf"[.!?][*_]{{1,2}}(?={_LETTER})")
@@ -51,11 +81,74 @@ _SPACING = re.compile(r"(?<=[^\s?!;:])[!?;:](?=\s|$)", re.MULTILINE)
 REPEATABLE = frozenset({"vous", "nous", "que", "de"})
 """Words a correct French sentence may repeat ("vous vous", "nous nous")."""
 COMPOUND_HEADS = frozenset(
-    "au ci quasi sous demi semi non anti avant arrière après contre porte pré vice ex mi néo pseudo sur super "
-    "peut est soit celui celle ceux celles elle lui eux moi toi nous vous là grand grande petit".split()
+    [
+        "au",
+        "ci",
+        "quasi",
+        "sous",
+        "demi",
+        "semi",
+        "non",
+        "anti",
+        "avant",
+        "arrière",
+        "après",
+        "contre",
+        "porte",
+        "pré",
+        "vice",
+        "ex",
+        "mi",
+        "néo",
+        "pseudo",
+        "sur",
+        "super",
+        "peut",
+        "est",
+        "soit",
+        "celui",
+        "celle",
+        "ceux",
+        "celles",
+        "elle",
+        "lui",
+        "eux",
+        "moi",
+        "toi",
+        "nous",
+        "vous",
+        "là",
+        "grand",
+        "grande",
+        "petit",
+    ]
 )
 """Words that start hyphenated compounds ("au-dessus", "quasi-instantané"): what follows is a word."""
-COMPOUND_TAILS = frozenset("ci là même mêmes vous nous les le la lui leur moi toi en y il elle ils elles on ce".split())
+COMPOUND_TAILS = frozenset(
+    [
+        "ci",
+        "là",
+        "même",
+        "mêmes",
+        "vous",
+        "nous",
+        "les",
+        "le",
+        "la",
+        "lui",
+        "leur",
+        "moi",
+        "toi",
+        "en",
+        "y",
+        "il",
+        "elle",
+        "ils",
+        "elles",
+        "on",
+        "ce",
+    ]
+)
 _FRENCH_ONLY = STOP_WORDS["fr"] - STOP_WORDS["en"]
 
 
@@ -178,12 +271,16 @@ def _glued_emphasis(text: str) -> Iterator[Debris]:
 
 
 def _missing_stops(text: str, words: WordList) -> Iterator[Debris]:
-    """A lower-case word then a capitalised one that only ever starts sentences: a full stop was lost."""
+    """A lower-case word then a capitalised one that mostly starts sentences ("bataille Pour"): a full stop was lost.
+
+    Capitalised words the text also uses after lower-case words as often as it starts sentences
+    with them are names and terms ("de Batailles Fantastiques", "un Personnage").
+    """
     for line_start, line in _prose_lines(text):
         for m in _JOINED.finditer(line):
             word = m.group(2)
-            starts_only = words.starts[word] > 0 and words.mid_sentence[word] == 1
-            if not starts_only or words.lower[word.lower()] - words.written[word] < 2:
+            starts_sentences = words.starts[word] >= 2 * words.mid_sentence[word]
+            if not starts_sentences or words.lower[word.lower()] - words.written[word] < 2:
                 continue
             yield Debris(
                 CONVERSION_DEBRIS,

@@ -38,18 +38,30 @@ class Quantity:
     start: int
     """Where the quantity is written in the sentence (character offset)."""
     end: int
+    scope: tuple[int, int] = (0, 0)
+    """Where the quantity and its comparison words ("more than", "ou plus") are written."""
 
     @property
     def shown(self) -> str:
         """The value as the reports show it: ``-1``, ``1/2``, ``2D6``, ``6"``."""
         if self.unit is not None and self.unit.startswith("D"):
             return f"{self.value}{self.unit}"
-        number = str(self.value) if self.value.denominator == 1 else f"{self.value.numerator}/{self.value.denominator}"
+        number = _written(self.value)
         if self.unit == "share":
             number = f"{float(self.value * 100):g}%"
         elif self.unit == "inch":
             number += '"'
         return (self.sign or "") + number
+
+
+def _written(value: Fraction) -> str:
+    """A value as a rule would write it: 7, 2.54, 1/2 (halves, thirds and quarters as fractions)."""
+    if value.denominator == 1:
+        return str(value.numerator)
+    if value.denominator in (2, 3, 4):
+        return f"{value.numerator}/{value.denominator}"
+    decimal = f"{float(value):.4f}".rstrip("0").rstrip(".")
+    return decimal if Fraction(decimal) == value else f"{value.numerator}/{value.denominator}"
 
 
 WORDS: dict[str, dict[str, tuple[Fraction, str]]] = {
@@ -58,8 +70,11 @@ WORDS: dict[str, dict[str, tuple[Fraction, str]]] = {
         **{
             w: (Fraction(i), "word")
             for i, w in enumerate(
-                "_ _ two three four five six seven eight nine ten eleven twelve".split()
-                + "thirteen fourteen fifteen sixteen seventeen eighteen nineteen twenty".split()
+                [
+                    *("_", "_", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven"),
+                    *("twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen"),
+                    "twenty",
+                ]
             )
             if i >= 2
         },
@@ -82,7 +97,9 @@ WORDS: dict[str, dict[str, tuple[Fraction, str]]] = {
         "quarter": (Fraction(1, 4), "word"),
         **{
             w: (Fraction(i), "ordinal")
-            for i, w in enumerate("_ first second third fourth fifth sixth seventh eighth ninth tenth".split())
+            for i, w in enumerate(
+                ["_", "first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth"]
+            )
             if i >= 1
         },
     },
@@ -91,7 +108,25 @@ WORDS: dict[str, dict[str, tuple[Fraction, str]]] = {
         **{
             w: (Fraction(i), "word")
             for i, w in enumerate(
-                "_ _ deux trois quatre cinq six sept huit neuf dix onze douze treize quatorze quinze seize".split()
+                [
+                    "_",
+                    "_",
+                    "deux",
+                    "trois",
+                    "quatre",
+                    "cinq",
+                    "six",
+                    "sept",
+                    "huit",
+                    "neuf",
+                    "dix",
+                    "onze",
+                    "douze",
+                    "treize",
+                    "quatorze",
+                    "quinze",
+                    "seize",
+                ]
             )
             if i >= 2
         },
@@ -106,14 +141,26 @@ WORDS: dict[str, dict[str, tuple[Fraction, str]]] = {
         "demie": (Fraction(1, 2), "word"),
         "quart": (Fraction(1, 4), "word"),
         "tiers": (Fraction(1, 3), "word"),
-        **{w: (Fraction(2), "word") for w in "double doublé doublée doublés doublées doubler".split()},
-        **{w: (Fraction(3), "word") for w in "triple triplé triplée triplés triplées tripler".split()},
-        **{w: (Fraction(1), "ordinal") for w in "premier première premiers premières".split()},
-        **{w: (Fraction(2), "ordinal") for w in "deuxième deuxièmes second seconde".split()},
+        **{w: (Fraction(2), "word") for w in ["double", "doublé", "doublée", "doublés", "doublées", "doubler"]},
+        **{w: (Fraction(3), "word") for w in ["triple", "triplé", "triplée", "triplés", "triplées", "tripler"]},
+        **{w: (Fraction(1), "ordinal") for w in ["premier", "première", "premiers", "premières"]},
+        **{w: (Fraction(2), "ordinal") for w in ["deuxième", "deuxièmes", "second", "seconde"]},
         **{
             w: (Fraction(i), "ordinal")
             for i, w in enumerate(
-                "_ _ _ troisième quatrième cinquième sixième septième huitième neuvième dixième".split()
+                [
+                    "_",
+                    "_",
+                    "_",
+                    "troisième",
+                    "quatrième",
+                    "cinquième",
+                    "sixième",
+                    "septième",
+                    "huitième",
+                    "neuvième",
+                    "dixième",
+                ]
             )
             if i >= 3
         },
@@ -183,14 +230,10 @@ _NOT_QUANTITIES = [
 ]
 _LANGUAGE_NOT_QUANTITIES = {
     "en": [r"\bboth\b", r"\b(?:which|either|one|each) of the two\b"],
-    "fr": [
-        r"\b(?:tous |toutes )?(?:les|des|aux) deux\b",
-        r"\btous deux\b",
-        r"\bdeux(?=\s+moitiés\b)",
-        r"\b(?:lequel|laquelle|l'une?) des deux\b",
-    ],
+    "fr": [r"\bdeux(?=\s+moitiés\b)", r"\b(?:lequel|laquelle|l'une?) des deux\b"],
 }
-"""Words for two that name a pair ("both players", "les deux joueurs") rather than count."""
+"""Words for two that name a pair rather than count: "both players" (which French may write "les deux
+joueurs", "chaque joueur": a number word on one side only is never reported), "lequel des deux"."""
 _DIMENSIONS = re.compile(r"(?<=[\d”\"″'])[x×](?=\d)")
 """The "x" of dimensions (24”x24”): both numbers are values."""
 _LATEX = re.compile(r"\$|\\math\w+\{|\\text\w*\{|\\,|(?<=\d)\}")
@@ -222,12 +265,15 @@ def quantities(text: str, language: str, *, names: Iterable[str] = ()) -> tuple[
     words = WORDS.get(language, WORDS["en"])
     for match in _ONE[language if language in _ONE else "en"].finditer(clean):
         unit = "inch" if clean[match.end() :].lstrip().startswith(("inch", "pouce")) else None
-        comparison = _comparison("", clean[match.end() : match.end() + 40], language)
-        found.append(Quantity(Fraction(1), unit, comparison, None, "word", *match.span()))
+        comparison, scope = _comparison("", clean[match.end() : match.end() + 40], language, *match.span())
+        found.append(Quantity(Fraction(1), unit, comparison, None, "word", *match.span(), scope))
     for match in _TOKEN.finditer(clean):
         if match.group("dice"):
             count = int(match.group("count") or 1)
-            found.append(Quantity(Fraction(count), f"D{match.group('sides')}", None, None, "dice", *match.span()))
+            dice = Quantity(
+                Fraction(count), f"D{match.group('sides')}", None, None, "dice", *match.span(), match.span()
+            )
+            found.append(dice)
             continue
         quantity = _number(match, clean, words, language)
         if quantity is not None:
@@ -264,6 +310,8 @@ def _number(match: re.Match[str], text: str, words: dict[str, tuple[Fraction, st
         value, kind = Fraction(match.group("number").replace(",", ".")), "digits"
     before, after = text[max(0, start - 40) : start], text[end : end + 40]
     unit = next((name for pattern, name in _UNITS if pattern.match(after)), None) if kind == "digits" else None
+    if unit == "inch" and after.lstrip().startswith("”") and text[:start].count("“") > text[:start].count("”"):
+        unit = None  # the closing quote of “Value of 0”, not an inch
     if unit == "share":
         value /= 100
     sign = None
@@ -273,16 +321,21 @@ def _number(match: re.Match[str], text: str, words: dict[str, tuple[Fraction, st
     if divided is not None and divided.end() == end - max(0, start - 20):
         number = divided.group("n").lower()
         value, kind = Fraction(1, _DIVISORS.get(number) or int(number)), "word"
-    return Quantity(value, unit, _comparison(before, after, language), sign, kind, start, end)
+    comparison, scope = _comparison(before, after, language, start - (sign is not None), end)
+    return Quantity(value, unit, comparison, sign, kind, start, end, scope)
 
 
-def _comparison(before: str, after: str, language: str) -> str | None:
+def _comparison(before: str, after: str, language: str, start: int, end: int) -> tuple[str | None, tuple[int, int]]:
+    """The comparison written around a value, and where it and the value are written."""
     if re.match(r"^\+(?!\d)", after):
-        return AT_LEAST  # a roll of 3+
+        return AT_LEAST, (start, end + 1)  # a roll of 3+
     for pattern, comparison in _AFTER_RE.get(language, []):
-        if pattern.search(after):
-            return comparison
+        found = pattern.search(after)
+        if found:
+            return comparison, (start, end + found.end())
     for pattern, comparison in _BEFORE_RE.get(language, []):
-        if pattern.search(before):
-            return comparison
-    return None
+        found = pattern.search(before)
+        if found:
+            words = before[found.start() :]
+            return comparison, (start - len(words) + (len(words) - len(words.lstrip(" (,;:'’"))), end)
+    return None, (start, end)

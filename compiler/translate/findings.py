@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
+from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
+from dataclasses import replace
 from typing import Any
 
 from compiler.catalog import translation as rules
@@ -18,8 +20,9 @@ from compiler.translate.align import Pair, Unit
 from compiler.translate.debris import find_debris
 from compiler.translate.facts import AT_LEAST, AT_MOST, GREATER, LESS, Quantity
 from compiler.translate.meaning import Difference, Side, compare_beads, reportable
-from compiler.translate.results import AlignedText, Finding
+from compiler.translate.results import AlignedText, Finding, Mark
 from compiler.translate.segments import Sentence
+from compiler.translate.sentence_align import Bead, Features
 from compiler.translate.tables import RowFinding
 from compiler.translate.terminology import Entry, TermMatcher
 
@@ -90,8 +93,18 @@ def _section_finding(rule: Any, index: int, unit: Unit, inside: int, pairs: list
     else:
         message = f"`{unit.title}`{also} has no counterpart in the original"
         help_text = "check that the original has nothing to say here; waive the finding once read"
-    ids = (unit.id, None) if side == 0 else (None, unit.id)
-    return Finding(rule, message, here, there, help_text, *ids, None, {"title": unit.title}, (unit.title,))
+    return Finding(
+        rule,
+        message,
+        here,
+        there,
+        help_text,
+        original=unit.id if side == 0 else None,
+        translation=unit.id if side == 1 else None,
+        details={"title": unit.title},
+        evidence=(unit.title,),
+        counterpart_note="the original's section" if side == 0 else "the original goes on here",
+    )
 
 
 def _neighbour(pairs: list[Pair], index: int, side: int) -> Span | None:
@@ -107,13 +120,16 @@ def _neighbour(pairs: list[Pair], index: int, side: int) -> Span | None:
 # -- sentences ---------------------------------------------------------------------------------------
 
 
-def sentence_findings(text: AlignedText, pairs: list[Pair]) -> list[Finding]:
-    """Sentences of the pair without counterpart (nor a moved one in a neighbouring pair)."""
+def sentence_findings(
+    text: AlignedText, pairs: list[Pair], features: Callable[[Sentence, int], Features]
+) -> list[Finding]:
+    """Sentences of the pair without counterpart (nor a moved one in a neighbouring pair, nor one reordered)."""
     pair = pairs[text.pair]
     assert pair.original is not None and pair.translation is not None
     moved = {(m.side, n) for m in text.moved for n in m.sentences}
-    moved |= {(1, n) for n, s in enumerate(text.translation) if is_label(s)}
-    moved |= {(0, n) for n, s in enumerate(text.original) if is_label(s)}
+    moved |= _reordered(text, features)
+    moved |= {(1, n) for n, s in enumerate(text.translation) if is_label(s) or is_short(s)}
+    moved |= {(0, n) for n, s in enumerate(text.original) if is_label(s) or is_short(s)}
     found = []
     for number, bead in enumerate(text.beads):
         if bead.translation and bead.original:
@@ -127,7 +143,17 @@ def sentence_findings(text: AlignedText, pairs: list[Pair]) -> list[Finding]:
                 message = f"{quote(sentence.text)} is not translated here"
                 help_text = "translate the sentence, or waive the finding if the translation says it elsewhere"
                 found.append(
-                    _finding(rules.MISSING_SENTENCE, message, place, sentence.span, help_text, text, pair, (sentence.text,))
+                    _finding(
+                        rules.MISSING_SENTENCE,
+                        message,
+                        place,
+                        sentence.span,
+                        help_text,
+                        text,
+                        pair,
+                        (sentence.text,),
+                        marks=((0, i, -1, -1),),
+                    )
                 )
         else:
             for j in bead.translation:
@@ -138,7 +164,20 @@ def sentence_findings(text: AlignedText, pairs: list[Pair]) -> list[Finding]:
                 message = f"this sentence has no counterpart in the original `{pair.original.title}`"
                 help_text = "check that the original says it; remove it, or waive the finding once read"
                 found.append(
-                    _finding(rules.ADDED_SENTENCE, message, sentence.span, counterpart, help_text, text, pair, (sentence.text,))
+                    replace(
+                        _finding(
+                            rules.ADDED_SENTENCE,
+                            message,
+                            sentence.span,
+                            counterpart,
+                            help_text,
+                            text,
+                            pair,
+                            (sentence.text,),
+                            marks=((1, j, -1, -1),),
+                        ),
+                        counterpart_note="the original's nearest sentence",
+                    )
                 )
     return found
 
@@ -148,12 +187,45 @@ LABEL_WORDS = 10
 _LABEL = re.compile(r"\s*(?:Figure|Fig\.|Table|Tableau)\s+\d+\s*[–—:-]", re.IGNORECASE)
 
 
+SHORT_WORDS = 3
+"""A sentence of this many words or fewer is a label ("one Forest.", "Hill"): never reported missing or added."""
+
+
+def is_short(sentence: Sentence) -> bool:
+    """Whether a sentence is a label of a few words, whose absence says little."""
+    return len(sentence.text.split()) <= SHORT_WORDS
+
+
 def is_label(sentence: Sentence) -> bool:
-    """Whether a sentence only titles or introduces a figure or table ("Table 1 – Nombre maximal de ...",
+    """Whether a sentence only titles or introduces a figure or table ("Table 1 - Nombre maximal de ...",
     "La table suivante donne les nouvelles limites :"): an edition's layout, not a rule."""
     if sentence.kind == "pointer":
         return True
-    return sentence.kind == "caption" and bool(_LABEL.match(sentence.text)) and len(sentence.text.split()) <= LABEL_WORDS
+    return (
+        sentence.kind == "caption" and bool(_LABEL.match(sentence.text)) and len(sentence.text.split()) <= LABEL_WORDS
+    )
+
+
+def _reordered(text: AlignedText, features: Callable[[Sentence, int], Features]) -> set[tuple[int, int]]:
+    """Sentences without counterpart whose values another sentence of the other side states, with a word in
+    common: the translation moved them within the section ("A test always fails on a 6" said first)."""
+    found = set()
+    sides = (text.original, text.translation)
+    for bead in text.beads:
+        if bead.original and bead.translation:
+            continue
+        side = 0 if bead.original else 1
+        for index in bead.original or bead.translation:
+            mine = features(sides[side][index], side)
+            if not mine.values:
+                continue
+            for other in sides[1 - side]:
+                theirs = features(other, 1 - side)
+                words = (mine.cognates | mine.terms) & (theirs.cognates | theirs.terms)
+                if words and not Counter(mine.values) - Counter(theirs.values):
+                    found.add((side, index))
+                    break
+    return found
 
 
 def _nearby(text: AlignedText, bead: int, side: int) -> Span | None:
@@ -177,27 +249,33 @@ def _finding(
     pair: Pair,
     evidence: tuple[str, ...],
     details: dict[str, Any] | None = None,
+    marks: tuple[Mark, ...] = (),
 ) -> Finding:
     ids = (pair.original.id if pair.original else None, pair.translation.id if pair.translation else None)
-    return Finding(rule, message, place, counterpart, help_text, *ids, text.pair, details or {}, evidence)
+    return Finding(rule, message, place, counterpart, help_text, *ids, text.pair, details or {}, evidence, marks=marks)
 
 
 # -- quantities --------------------------------------------------------------------------------------
 
 
 def meaning_findings(text: AlignedText, pairs: list[Pair], quantities: Quantities) -> list[Finding]:
-    """Values, comparisons and signs that differ between aligned sentences."""
+    """Values, comparisons and signs that differ between aligned sentences.
+
+    Sentences without counterpart take part only to cancel values: a value of a sentence the
+    translation moved within the section is stated there, not lost.
+    """
     pair = pairs[text.pair]
-    beads = [b for b in text.beads if b.original and b.translation]
     sides = [
         (
             Side(tuple((i, q) for i in bead.original for q in quantities(text.original[i], 0))),
             Side(tuple((j, q) for j in bead.translation for q in quantities(text.translation[j], 1))),
         )
-        for bead in beads
+        for bead in text.beads
     ]
     found = []
-    for bead, differences in zip(beads, compare_beads(sides), strict=True):
+    for bead, differences in zip(text.beads, compare_beads(sides), strict=True):
+        if not bead.original or not bead.translation:
+            continue
         evidence = (
             " ".join(text.original[i].text for i in bead.original),
             " ".join(text.translation[j].text for j in bead.translation),
@@ -205,6 +283,27 @@ def meaning_findings(text: AlignedText, pairs: list[Pair], quantities: Quantitie
         for difference in differences:
             if reportable(difference):
                 found.append(_difference(difference, text, pair, evidence, bead.original[0], bead.translation[0]))
+    return found
+
+
+def moved_findings(texts: Sequence[AlignedText], pairs: list[Pair], quantities: Quantities) -> list[Finding]:
+    """Values, comparisons and signs that differ between moved sentences and their counterparts elsewhere."""
+    by_pair = {text.pair: text for text in texts}
+    found = []
+    for text in texts:
+        for moved in text.moved:
+            if moved.side != 0:
+                continue
+            other = by_pair[moved.other_pair]
+            joined = AlignedText(
+                other.pair,
+                tuple(text.original[i] for i in moved.sentences),
+                tuple(other.translation[j] for j in moved.counterparts),
+                (),
+            )
+            beads = [Bead(tuple(range(len(joined.original))), tuple(range(len(joined.translation))), 0.0)]
+            for finding in meaning_findings(replace(joined, beads=tuple(beads)), pairs, quantities):
+                found.append(replace(finding, marks=()))
     return found
 
 
@@ -228,7 +327,10 @@ def _difference(
     else:
         rule, message = rules.NUMBERS_DIFFER, _says(left, right)
         help_text = "check the value against the original, or waive the finding if both say the same otherwise"
-    return _finding(rule, message, place, counterpart, help_text, text, pair, evidence, details)
+    marks = tuple(
+        (side, i, *q.scope) for side, items in ((1, difference.translation), (0, difference.original)) for i, q in items
+    )
+    return _finding(rule, message, place, counterpart, help_text, text, pair, evidence, details, marks)
 
 
 def _says(left: list[Quantity], right: list[Quantity]) -> str:
@@ -244,7 +346,7 @@ def _quantity_place(sentences: Sequence[Sentence], items: tuple[tuple[int, Quant
     if not items:
         return None
     index, quantity = items[0]
-    return sentences[index].place(quantity.start, quantity.end)
+    return sentences[index].place(*quantity.scope)
 
 
 # -- terms, references, tables -----------------------------------------------------------------------
@@ -279,7 +381,7 @@ def term_findings(
             substitutes = sorted((french - english) & related.get(term, set()))
             if substitutes:
                 reported.add(term)
-                found.append(_term_missing(term, substitutes, bead, text, pair, entries))
+                found.append(_term_missing(term, substitutes, bead, text, pair, entries, matcher))
     used = {t for s in text.original for t in s.terms if t in entries}
     for number, sentence in enumerate(text.translation):
         for wrong, start, end in matcher.forbidden(sentence.text):
@@ -291,9 +393,17 @@ def term_findings(
             help_text = f"write « {entries[owner].preferred} »"
             found.append(
                 _finding(
-                    rules.TERM_FORBIDDEN, message, sentence.place(start, end), counterpart, help_text, text, pair,
-                    (sentence.text, wrong), {"term": owner},
-                )  # fmt: skip
+                    rules.TERM_FORBIDDEN,
+                    message,
+                    sentence.place(start, end),
+                    counterpart,
+                    help_text,
+                    text,
+                    pair,
+                    (sentence.text, wrong),
+                    {"term": owner},
+                    ((1, number, start, end),),
+                )
             )
     return found
 
@@ -324,27 +434,57 @@ def related_terms(book: Book) -> dict[str, set[str]]:
 
 
 def _term_missing(
-    term: str, substitutes: list[str], bead: Any, text: AlignedText, pair: Pair, entries: dict[str, Entry]
+    term: str,
+    substitutes: list[str],
+    bead: Any,
+    text: AlignedText,
+    pair: Pair,
+    entries: dict[str, Entry],
+    matcher: TermMatcher,
 ) -> Finding:
     entry = entries[term]
     first = next(i for i in bead.original if term in text.original[i].terms)
+    marks: list[Mark] = [(0, first, *_written(text.original[first], term))]
+    for j in bead.translation:
+        marks += [
+            (1, j, start, end) for found, start, end in matcher.spans(text.translation[j].text) if found in substitutes
+        ]
+    where = next(((j, s, e) for side, j, s, e in marks if side == 1), None)
     sentence = text.translation[bead.translation[0]]
+    place = text.translation[where[0]].place(where[1], where[2]) if where else sentence.span
     others = ", ".join(f"« {entries[t].preferred} » (`{t}`)" for t in substitutes)
     message = f"`{term}` should be « {entry.preferred} » here; the translation has {others}"
     accepted = f" (or {', '.join(f'« {a} »' for a in entry.accepted)})" if entry.accepted else ""
     help_text = f"write « {entry.preferred} »{accepted}, or list the rendering used here as `accepted` in terms.toml"
     evidence = (text.original[first].text, *(text.translation[j].text for j in bead.translation))
     return _finding(
-        rules.TERM_MISSING, message, sentence.span, text.original[first].span, help_text, text, pair, evidence,
+        rules.TERM_MISSING,
+        message,
+        place,
+        text.original[first].span,
+        help_text,
+        text,
+        pair,
+        evidence,
         {"term": term, "instead": substitutes},
-    )  # fmt: skip
+        tuple(marks),
+    )
+
+
+def _written(sentence: Sentence, term: str) -> tuple[int, int]:
+    """Where a sentence writes its reference to a term (the whole sentence if it cannot tell)."""
+    for name, shown in sentence.written_terms:
+        at = sentence.text.find(shown.strip()) if name == term and shown.strip() else -1
+        if at != -1:
+            return at, at + len(shown.strip())
+    return -1, -1
 
 
 def _counterpart(text: AlignedText, number: int) -> Span | None:
-    """The original's sentence aligned with a translation's sentence."""
-    for bead in text.beads:
-        if number in bead.translation and bead.original:
-            return text.original[bead.original[0]].span
+    """The original's sentence aligned with a translation's sentence (the nearest one, if it has none)."""
+    for index, bead in enumerate(text.beads):
+        if number in bead.translation:
+            return text.original[bead.original[0]].span if bead.original else _nearby(text, index, 0)
     return None
 
 
@@ -367,6 +507,7 @@ def reference_findings(text: AlignedText, pairs: list[Pair]) -> list[Finding]:
                 text,
                 pair,
                 (sentence.text,),
+                marks=tuple((1, number, m.start(), m.end()) for m in re.finditer(r"\?\?", sentence.text)),
             )
         )
     return found
@@ -382,7 +523,9 @@ def table_findings(index: int, pair: Pair, rows: Sequence[RowFinding]) -> list[F
         help_text = "add the row" if row.translation is None else "check the row's values against the original"
         ids = (pair.original.id if pair.original else None, pair.translation.id if pair.translation else None)
         found.append(
-            Finding(rules.TABLE_ROW, row.message, place, _row_place(row.original), help_text, *ids, index, details, evidence)
+            Finding(
+                rules.TABLE_ROW, row.message, place, _row_place(row.original), help_text, *ids, index, details, evidence
+            )
         )
     return found
 
@@ -415,6 +558,11 @@ def debris_findings(translation: Book, texts: Sequence[AlignedText], pairs: list
             place = source.span(debris.start, debris.end - debris.start)
             text, number = index.at(source.path, debris.start)
             counterpart = _counterpart(text, number) if text is not None else None
+            marks: tuple[Mark, ...] = ()
+            if text is not None:
+                start = text.translation[number].position(debris.start)
+                if start is not None:
+                    marks = ((1, number, start, start + debris.end - debris.start),)
             pair = pairs[text.pair] if text is not None else Pair(None, None, "unmatched", 0.0)
             line = source.line_text(place.line)
             evidence = (line, source.text[debris.start : debris.end])
@@ -429,6 +577,7 @@ def debris_findings(translation: Book, texts: Sequence[AlignedText], pairs: list
                 text.pair if text is not None else None,
                 {},
                 evidence,
+                marks=marks,
             )
             found.append(finding)
     return found

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 
 from compiler.translate.facts import Quantity
 
@@ -49,7 +50,7 @@ def compare_beads(beads: Sequence[tuple[Side, Side]]) -> list[list[Difference]]:
     matched: list[list[Difference]] = []
     lefts: list[list[tuple[int, Quantity]]] = []
     rights: list[list[tuple[int, Quantity]]] = []
-    shared: list[set[object]] = []
+    shared: list[set[Fraction]] = []
     for original, translation in beads:
         differences, left, right = _match(original, translation)
         matched.append(differences)

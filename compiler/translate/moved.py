@@ -25,9 +25,8 @@ def match_moved(
     texts: list[AlignedText], features: Callable[[Sentence, int], Features], reach: int, ratio: float
 ) -> list[AlignedText]:
     """The texts with the moved sentences recorded on both sides."""
-    runs = [_runs(text, side) for side in (0, 1) for text in texts]
-    originals = [run for run in runs[: len(texts)] for run in run]
-    translations = [run for run in runs[len(texts) :] for run in run]
+    originals = [run for text in texts for run in _runs(text, 0)]
+    translations = [run for text in texts for run in _runs(text, 1)]
     by_pair = {text.pair: text for text in texts}
     moved: dict[int, list[Moved]] = {}
     taken: set[tuple[int, int]] = set()

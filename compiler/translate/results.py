@@ -6,9 +6,15 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from compiler.diagnostics import Diagnostic, Note, Rule
-from compiler.source import Span
+from compiler.model import Table
+from compiler.source import SourceText, Span
+from compiler.translate.align import Pair
 from compiler.translate.segments import Sentence
 from compiler.translate.sentence_align import Bead
+
+Mark = tuple[int, int, int, int]
+"""(side, sentence, start, end): a stretch of a sentence of the finding's pair that the report highlights
+(side 0 the original, 1 the translation; start and end -1: the whole sentence)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,6 +37,10 @@ class Finding:
     details: dict[str, Any] = field(default_factory=dict, compare=False)
     evidence: tuple[str, ...] = field(default=(), compare=False)
     """The texts the finding is about (hashed into its fingerprint)."""
+    counterpart_note: str = "the original says"
+    """What the counterpart is, as the reports say it."""
+    marks: tuple[Mark, ...] = field(default=(), compare=False)
+    """What the side-by-side report highlights; the first mark's sentence places the finding in its row."""
     fingerprint: str = ""
     """A hash of the rule, the details and the evidence: a waiver names it."""
 
@@ -41,15 +51,17 @@ class Finding:
 
     def diagnostic(self) -> Diagnostic:
         """The finding as a diagnostic: the translation's place first, the original's as counterpart."""
-        counterpart = Note("the original says", self.counterpart) if self.counterpart else None
+        counterpart = Note(self.counterpart_note, self.counterpart) if self.counterpart else None
         primary = self.place or self.counterpart or Span("", 0, 0)
         if self.place is None:
             counterpart = None
+        waiver = Note(f"fingerprint `{self.fingerprint}` (a waiver in waivers.toml accepts the finding)")
         return self.rule.diagnostic(
             self.message,
             primary,
             target=self.fingerprint,
             help=self.help,
+            notes=(waiver,),
             section_id=self.translation or self.original,
             counterpart=counterpart,
         )
@@ -78,3 +90,39 @@ class AlignedText:
     beads: tuple[Bead, ...]
     moved: tuple[Moved, ...] = ()
     """Sentences without counterpart here that a neighbouring pair translates."""
+    tables: tuple[tuple[Table | None, Table | None], ...] = ()
+    """The pair's tables: those compared row by row side by side, then those of one side only."""
+
+
+@dataclass(frozen=True, slots=True)
+class Comparison:
+    pairs: list[Pair]
+    findings: list[Finding]
+    coverage: dict[str, Any]
+    waived: int = 0
+    stale_waivers: tuple[str, ...] = ()
+    """Waivers that match no finding any more: the texts changed, or the problem was fixed."""
+    texts: tuple[AlignedText, ...] = ()
+    sources: dict[str, SourceText] = field(default_factory=dict)
+    """Both books' sources by path: a report shows their lines."""
+
+    def diagnostics(self) -> tuple[Diagnostic, ...]:
+        """The findings as diagnostics, in report order (path, line, column)."""
+        return tuple(sorted((f.diagnostic() for f in self.findings), key=lambda d: d.sort_key))
+
+    def summary(self) -> dict[str, Any]:
+        """Coverage, the pairs and the waivers, for the JSON report."""
+        return {
+            "coverage": self.coverage,
+            "pairs": [
+                {
+                    "original": p.original.id if p.original else None,
+                    "translation": p.translation.id if p.translation else None,
+                    "method": p.method,
+                    "confidence": p.confidence,
+                }
+                for p in self.pairs
+            ],
+            "waived": self.waived,
+            "stale_waivers": list(self.stale_waivers),
+        }

@@ -13,6 +13,7 @@ them skipped), so it has a file, line and column, and so does every word in it.
 
 from __future__ import annotations
 
+import itertools
 import re
 from bisect import bisect_left, bisect_right
 from collections.abc import Collection
@@ -39,7 +40,9 @@ from compiler.source import SourceText, Span
 
 PROSE_WORDS = 6
 """A table cell with this many words is prose: its row is read as a sentence."""
-ABBREVIATIONS = frozenset("e.g i.e etc max min cf p pp vs approx fig no n° env ex art ch".split())
+ABBREVIATIONS = frozenset(
+    ["e.g", "i.e", "etc", "max", "min", "cf", "p", "pp", "vs", "approx", "fig", "no", "n°", "env", "ex", "art", "ch"]
+)
 """Words after which a full stop does not end the sentence."""
 _END = re.compile(r"[.!?][\"”»’)\]]*(?:\s+|\*+)(?=[«\"“‘(\[]?\s*[A-ZÀ-ÖØ-Þ0-9])")
 _STEP = re.compile(r"^\s*(\d+)[.)]?\s+(?=\S)")
@@ -72,6 +75,16 @@ class Sentence:
         line_end = self.source.text.find("\n", self.offset)
         length = (line_end if line_end != -1 else len(self.source.text)) - self.offset
         return self.source.span(self.offset, max(1, min(length, len(self.text))))
+
+    def position(self, offset: int) -> int | None:
+        """The position in ``text`` of an offset in the source, if the offset falls in the sentence."""
+        if not self.words or offset < self.offset:
+            return None
+        offsets = [source_offset for _, source_offset in self.words]
+        index = max(0, bisect_right(offsets, offset) - 1)
+        position, source_offset = self.words[index]
+        found = position + offset - source_offset
+        return found if 0 <= found < len(self.text) and offset - source_offset < 40 else None
 
     def place(self, start: int, end: int) -> Span:
         """The place of ``text[start:end]`` in the source (the sentence's place if it was not found back)."""
@@ -125,17 +138,19 @@ def sentences(
 
 
 POINTER_WORDS = 12
-"""A sentence this short that points at a figure or table only introduces it ("La table suivante donne...")."""
+"""A sentence this short that points at a figure, a table or another section only introduces it ("La table
+suivante donne...", "For more information please see the section on Hidden Lists.")."""
 _POINTER = re.compile(
     r"\b(?:figure|table|tableau|diagram)\s+(?:\d+|suivante?|ci[- ]dessous|below)|"
-    r"\b(?:following|next) (?:table|figure|diagram)|\b(?:table|tableau|figure) (?:suivante?|ci[- ]dessous)",
+    r"\b(?:following|next) (?:table|figure|diagram)|\b(?:table|tableau|figure) (?:suivante?|ci[- ]dessous)|"
+    r"\bsee (?:the )?(?:section|chapter|page)|\bvoir (?:le |la )?(?:paragraphe|chapitre|section|page)",
     re.IGNORECASE,
 )
 _CAPTION = re.compile(r"\s*(?:Figure|Fig\.|Table|Tableau)\s+\d+\s*[–—:-]")
 
 
 def _in_caption(source: SourceText, offset: int) -> bool:
-    """Whether a sentence stands in a caption paragraph ("Figure 1 – ..."), as a converted PDF prints them."""
+    """Whether a sentence stands in a caption paragraph ("Figure 1 - ..."), as a converted PDF prints them."""
     start = source.text.rfind("\n", 0, offset) + 1
     return _CAPTION.match(source.text, start) is not None
 
@@ -199,7 +214,7 @@ def _split(block: _Block) -> list[tuple[str, tuple[tuple[str, str], ...]]]:
     raw = "".join(block.parts)
     cuts = [0] + [m.end() for m in _END.finditer(raw) if not _abbreviation(raw, m.start())] + [len(raw)]
     found = []
-    for start, end in zip(cuts, cuts[1:], strict=False):
+    for start, end in itertools.pairwise(cuts):
         text = " ".join(raw[start:end].split())
         if _WORD.search(text):
             terms = tuple((term, shown) for position, term, shown in block.terms if start <= position < end)
@@ -212,7 +227,7 @@ def _abbreviation(text: str, stop: int) -> bool:
     if text[stop] != ".":
         return False
     word = text[max(0, stop - 8) : stop].split()[-1:] or [""]
-    return word[0].lower().lstrip("(“\"«") in ABBREVIATIONS
+    return word[0].lower().lstrip('(“"«') in ABBREVIATIONS
 
 
 _SOURCE_TOKEN = re.compile(r"<!--.*?-->|<[^>]*>|&#?\w+;|(\w+)", re.DOTALL)

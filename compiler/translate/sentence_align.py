@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -42,6 +43,8 @@ CAPTION_MISMATCH = 5.0
 """Cost added to a bead for each side whose captions stand with running text (a caption translates a caption)."""
 CAPTION_LEFT_OUT = 2.0
 """Cost of a caption without counterpart in the pair (instead of the prior's 5.3)."""
+UNSUPPORTED = 3.0
+"""Cost added to a merged bead for each sentence sharing no value, term or cognate with the other side."""
 POINTER_MIXED = 20.0
 """Cost added to a bead that joins a sentence introducing a table ("the following table") to another."""
 POINTER_LEFT_OUT = 1.0
@@ -64,7 +67,10 @@ class Features:
     """How many of its sentences are captions of figures or tables (a caption translates a caption)."""
     pointers: int = 0
     """How many of its sentences only introduce a figure or table ("the following table")."""
+    labels: int = 0
+    """How many of its sentences are labels of three words or fewer ("one Forest.", "Hill")."""
     sentences: int = 1
+    """How many sentences (more than one for a merged group)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,7 +92,7 @@ BAND = 10
 def align_sentences(original: Sequence[Features], translation: Sequence[Features], ratio: float) -> list[Bead]:
     """The cheapest monotonic alignment of two sequences of sentences, as beads in order."""
     rows, cols = len(original), len(translation)
-    groups = _Groups(original, translation)
+    groups = _Groups(original, translation, _common_terms(original, translation))
     band = BAND + abs(rows - cols)
     best: dict[tuple[int, int], tuple[float, tuple[int, int]]] = {(0, 0): (0.0, (0, 0))}
     for i in range(rows + 1):
@@ -99,6 +105,8 @@ def align_sentences(original: Sequence[Features], translation: Sequence[Features
                 before = best.get((i - a, j - b))
                 if before is not None:
                     cost = bead_cost(groups.of(0, i - a, i), groups.of(1, j - b, j), ratio, (a, b))
+                    if a > 1 or b > 1:
+                        cost += UNSUPPORTED * groups.unsupported((i - a, i), (j - b, j))
                     options.append((before[0] + cost, (a, b)))
             if options:
                 best[(i, j)] = min(options)
@@ -114,15 +122,56 @@ def align_sentences(original: Sequence[Features], translation: Sequence[Features
 class _Groups:
     """The features of consecutive sentences taken together, each group made once."""
 
-    def __init__(self, original: Sequence[Features], translation: Sequence[Features]) -> None:
+    def __init__(self, original: Sequence[Features], translation: Sequence[Features], common: frozenset[str]) -> None:
         self.sides = (original, translation)
         self.made: dict[tuple[int, int, int], Features | None] = {}
+        self.common = common
+        self._keys: dict[int, frozenset[str]] = {}
 
     def of(self, side: int, start: int, end: int) -> Features | None:
         key = (side, start, end)
         if key not in self.made:
             self.made[key] = merge(self.sides[side][start:end])
         return self.made[key]
+
+    def unsupported(self, original: tuple[int, int], translation: tuple[int, int]) -> float:
+        """Sentences of a merged group that share no anchor with the other side, or whose values the other
+        side does not state: each is likely untranslated."""
+        found = 0.0
+        for side, (start, end), (other_start, other_end) in ((0, original, translation), (1, translation, original)):
+            if end - start < 2:
+                continue
+            other = self.of(1 - side, other_start, other_end)
+            keys = self.keys(other) if other is not None else frozenset()
+            values = frozenset(other.values) if other is not None else frozenset()
+            for mine in self.sides[side][start:end]:
+                own = self.keys(mine)
+                if mine.values and not values & set(mine.values):
+                    found += 1.0
+                elif len(own) >= 3:
+                    found += max(0.0, 1 - 2 * len(own & keys) / len(own))
+        return found
+
+    def keys(self, features: Features) -> frozenset[str]:
+        """What can vouch for a sentence's translation: its values, cognates and the terms that are not
+        in most sentences of the pair (those say nothing about which sentence is which)."""
+        found = self._keys.get(id(features))
+        if found is None:
+            found = frozenset(features.values) | features.cognates | (features.terms - self.common)
+            self._keys[id(features)] = found
+        return found
+
+
+COMMON = 0.3
+"""A term in more than this share of a side's sentences is common to the pair."""
+
+
+def _common_terms(original: Sequence[Features], translation: Sequence[Features]) -> frozenset[str]:
+    found: set[str] = set()
+    for side in (original, translation):
+        counts = Counter(term for f in side for term in f.terms)
+        found |= {term for term, count in counts.items() if count > COMMON * len(side)}
+    return frozenset(found)
 
 
 def merge(features: Sequence[Features]) -> Features | None:
@@ -139,6 +188,7 @@ def merge(features: Sequence[Features]) -> Features | None:
         frozenset().union(*(f.cognates for f in features)),
         sum(f.captions for f in features),
         sum(f.pointers for f in features),
+        sum(f.labels for f in features),
         sum(f.sentences for f in features),
     )
 
@@ -154,7 +204,7 @@ def bead_cost(
         alone = original or translation
         if alone is not None and alone.pointers:
             return POINTER_LEFT_OUT
-        return CAPTION_LEFT_OUT if alone is not None and alone.captions else prior
+        return CAPTION_LEFT_OUT if alone is not None and (alone.captions or alone.labels) else prior
     cost = prior + _length_cost(original.length, translation.length, ratio) - _anchors(original, translation)
     pointers = original.pointers + translation.pointers
     if pointers and pointers < original.sentences + translation.sentences:
@@ -202,12 +252,17 @@ def _anchors(original: Features, translation: Features) -> float:
 
 COGNATE_LETTERS = 5
 """Words share a cognate when they share this many first letters (without accents): identical, identiques."""
-_WORD = re.compile(r"[a-z]{%d,}" % COGNATE_LETTERS)
+_WORD = re.compile(f"[a-z]{{{COGNATE_LETTERS},}}")
+_CONSONANTS = re.compile(r"[aeiouy]")
 
 
 def cognates(text: str) -> frozenset[str]:
-    """The cognate keys of a sentence: the first letters of each of its longer words."""
-    return frozenset(word[:COGNATE_LETTERS] for word in _WORD.findall(ascii_lower(text)))
+    """The cognate keys of a sentence: the first letters of each of its longer words, and their first
+    consonants (order and ordre, simultaneous and simultanés share ``+ordr``, ``+smlt``)."""
+    words = _WORD.findall(ascii_lower(text))
+    keys = {word[:COGNATE_LETTERS] for word in words}
+    keys |= {"+" + skeleton for word in words if len(skeleton := _CONSONANTS.sub("", word)[:4]) == 4}
+    return frozenset(keys)
 
 
 def _common(left: tuple[str, ...], right: tuple[str, ...]) -> int:

@@ -165,7 +165,10 @@ def render_suggestions(suggestions: Sequence[Suggestion]) -> str:
     ]
     for suggestion in suggestions:
         written = ", ".join(f"“{name}”" for name in suggestion.english[:3])
-        lines += ["", f"# {written}: used in {suggestion.uses} aligned sentence group{'s' if suggestion.uses != 1 else ''}"]
+        lines += [
+            "",
+            f"# {written}: used in {suggestion.uses} aligned sentence group{'s' if suggestion.uses != 1 else ''}",
+        ]
         if not suggestion.candidates:
             lines += [f"# [{suggestion.term}]  (no candidate)"]
             continue

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from compiler.model import Content, Definition, Important, Item, ItemList, Note, Reference, Row, Table, plain_text
 from compiler.translate.facts import quantities
-from compiler.translate.terminology import Entry, TermMatcher, fold
+from compiler.translate.terminology import TermMatcher, fold
 
 KEY_CELLS = 2
 """A row's key: its first cells (a profile row is "M | Movement | ...")."""
@@ -67,13 +67,12 @@ def tables_in(content: Content) -> list[Table]:
 
 
 def compare_tables(
-    original: list[Table], translation: list[Table], entries: dict[str, Entry], language: str
+    original: list[Table], translation: list[Table], matcher: TermMatcher, language: str
 ) -> TableComparison:
     """Rows missing from the translation's tables, and matched rows whose values differ."""
     findings: list[RowFinding] = []
     matched: list[tuple[Table, Table]] = []
     remaining = list(translation)
-    matcher = TermMatcher(entries)
     for table in original:
         if not remaining or not table.rows:
             continue

@@ -10,6 +10,7 @@ aligned sections, for a person to confirm.
 from __future__ import annotations
 
 import csv
+import functools
 import io
 import re
 import tomllib
@@ -92,10 +93,16 @@ def tokens(text: str) -> list[tuple[str, str, int, int]]:
     """A text's words as (folded, written, start, end): folded without case, accents or plural."""
     found = []
     for match in _TOKEN.finditer(text):
-        folded = fold(match.group())
+        folded = _fold_word(match.group())
         if folded:
-            found.append((folded[0], match.group(), match.start(), match.end()))
+            found.append((folded, match.group(), match.start(), match.end()))
     return found
+
+
+@functools.lru_cache(maxsize=65536)
+def _fold_word(word: str) -> str:
+    folded = fold(word)
+    return folded[0] if folded else ""
 
 
 class TermMatcher:
@@ -123,14 +130,18 @@ class TermMatcher:
 
     def terms(self, text: str) -> frozenset[str]:
         """The term ids the text renders."""
+        return frozenset(term for term, _, _ in self.spans(text))
+
+    def spans(self, text: str) -> list[tuple[str, int, int]]:
+        """Each rendering of a term in the text, as (term id, start, end)."""
         words = tokens(text)
         folded = [word[0] for word in words]
-        found = {term for _, written, _, _ in words for term in self.short.get(written, ())}
+        found = [(term, start, end) for _, written, start, end in words for term in self.short.get(written, ())]
         for index, word in enumerate(folded):
             for term, form in self.forms.get(word, ()):
                 if tuple(folded[index : index + len(form)]) == form:
-                    found.add(term)
-        return frozenset(found)
+                    found.append((term, words[index][2], words[index + len(form) - 1][3]))
+        return found
 
     def forbidden(self, text: str, term: str | None = None) -> list[tuple[str, int, int]]:
         """Forbidden variants the text uses (of ``term`` only, if given), as (form, start, end) in ``text``."""
