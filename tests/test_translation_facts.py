@@ -26,6 +26,7 @@ def facts(text: str, language: str) -> list[tuple[str, str | None]]:
         ("en", 'within 1⁄2" of it', [('1/2"', LESS)]),
         # number words, zero included
         ("en", "from zero to two times", [("0", None), ("2", None)]),
+        ("en", "both players", [("2", None)]),  # as « les deux joueurs » (a word alone on one side is never reported)
         ("fr", "entre zéro et deux fois", [("0", None), ("2", None)]),
         ("en", "one model and a unit", []),  # "one" is never a number: French "un" is also "a"
         ("fr", "un dragon et une figurine", []),
@@ -112,7 +113,6 @@ def test_a_postfix_comparison_belongs_to_its_own_value() -> None:
         ("fr", "(soit environ 1,80 m par 1,20 m)"),  # a translator's metric conversion
         ("fr", "entre 6 par 8 (soit 15x20 cm)"[21:]),
         ("en", "noted “0-X Choice” here"),  # a placeholder, not a count
-        ("en", "both players"),  # a pair, not a count
         ("en", "randomly decide which of the two"),
         ("fr", "divisée en deux moitiés égales"[12:]),  # "deux moitiés" is one half, written twice
     ],

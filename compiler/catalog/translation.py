@@ -202,21 +202,25 @@ TERM_MISSING = Rule(
     "RB621",
     "term-missing",
     Severity.WARNING,
-    "a translated section does not use the agreed rendering of a term its original uses",
+    "a translated section renders a term by a related term instead of the agreed one",
     """
 ## What it does
 For each term the original section refers to and the terminology
-(`terms.toml`) lists, looks for the preferred French term or an accepted
-variant in the aligned French section; reports a term rendered by none
-of them, at the first sentence that uses it.
+(`terms.toml`) lists, looks for its preferred French rendering or an
+accepted variant anywhere in the aligned French section. When none is
+there, reports the sentence aligned with the term's first use if that
+sentence renders a *related* term instead: one the term's definition
+refers to, or whose definition refers to the term.
 
 ## Why is this bad?
 Game terms are rules: a translation that says *socle* (base) where the
-original says Footprint points the reader at another rule.
+original says Footprint points the reader at another rule. A pronoun or
+a paraphrase is a translator's choice and is not reported; a neighbouring
+term standing for this one is a terminology slip.
 
 ## Example
 `footprint` is « empreinte au sol »; the French *Bords de table* says
-« la moitié du socle ».
+« la moitié du socle » (`base`).
 """,
 )
 

@@ -34,24 +34,17 @@ from compiler.errors import TerminologyError
 from compiler.model import Book, Table
 from compiler.source import SourceText
 from compiler.translate.align import Pair, Unit, align_sections
-from compiler.translate.findings import (
-    debris_findings,
-    is_short,
-    meaning_findings,
-    moved_findings,
-    reference_findings,
-    related_terms,
-    section_findings,
-    sentence_findings,
-    table_findings,
-    term_findings,
-)
+from compiler.translate.facts import quantities as read_quantities
+from compiler.translate.findings import is_short, section_findings, sentence_findings
+from compiler.translate.quantity_findings import meaning_findings, moved_findings
 from compiler.translate.report import report_context
 from compiler.translate.results import AlignedText, Comparison, Finding
 from compiler.translate.segments import Locator, Sentence, sentences
 from compiler.translate.sentence_align import Features, align_sentences, cognates
 from compiler.translate.tables import compare_tables, tables_in
+from compiler.translate.term_findings import related_terms, term_findings
 from compiler.translate.terminology import Entry, TermMatcher
+from compiler.translate.text_findings import debris_findings, reference_findings, table_findings
 
 __all__ = ["Comparison", "Finding", "compare_books", "load_waivers", "report_context"]
 
@@ -148,6 +141,7 @@ class _Context:
         self.locators: dict[str, Locator] = {}
         self.ratio = 1.0
         self._quantities: dict[tuple[str, str], tuple[Any, ...]] = {}
+        self._features: dict[tuple[int, int], tuple[Sentence, Features]] = {}
 
     def locator(self, source: SourceText | None) -> Locator | None:
         if source is None:
@@ -158,25 +152,37 @@ class _Context:
 
     def quantities(self, sentence: Sentence, side: int) -> tuple[Any, ...]:
         """The quantities of a sentence (computed once)."""
-        from compiler.translate.facts import quantities
-
         language = "en" if side == 0 else self.language
         key = (language, sentence.text)
         if key not in self._quantities:
-            self._quantities[key] = quantities(sentence.text, language, names=self.titles)
+            self._quantities[key] = read_quantities(sentence.text, language, names=self.titles)
         return self._quantities[key]
 
     def features(self, sentence: Sentence, side: int) -> Features:
-        """What aligning the sentence looks at: its length, values, terms, cognates, punctuation."""
-        values = tuple(sorted(str(q.value) + (q.unit or "")[:1] for q in self.quantities(sentence, side)))
+        """What aligning the sentence looks at: its length, values, terms, cognates, punctuation (made once)."""
+        key = (side, id(sentence))
+        found = self._features.get(key)
+        if found is None or found[0] is not sentence:
+            found = self._features[key] = (sentence, self._make_features(sentence, side))
+        return found[1]
+
+    def _make_features(self, sentence: Sentence, side: int) -> Features:
+        quantities = self.quantities(sentence, side)
+        values = tuple(sorted(str(q.value) + (q.unit or "")[:1] for q in quantities))
+        digits = frozenset(str(q.value) + (q.unit or "")[:1] for q in quantities if q.kind in ("digits", "dice"))
         if side == 0:
             terms = frozenset(t for t in sentence.terms if t in self.entries)
         else:
             terms = self.matcher.terms(sentence.text)
         marks = [c for c in sentence.text if c in "?!:("] + ["quote"] * sum(sentence.text.count(c) for c in "«“")
-        kinds = int(sentence.kind == "caption"), int(sentence.kind == "pointer"), int(is_short(sentence))
+        kinds = (
+            int(sentence.kind == "caption"),
+            int(sentence.kind == "pointer"),
+            int(is_short(sentence)),
+            int(sentence.kind == "item"),
+        )
         length = len(_CONVERSIONS.sub("", sentence.text))
-        return Features(length, values, terms, tuple(sorted(marks)), cognates(sentence.text), *kinds)
+        return Features(length, values, digits, terms, tuple(sorted(marks)), cognates(sentence.text), *kinds)
 
     def prepare(
         self, index: int, pair: Pair, merged: tuple[tuple[Unit, ...], tuple[Unit, ...]]

@@ -150,6 +150,10 @@ COMPOUND_TAILS = frozenset(
     ]
 )
 _FRENCH_ONLY = STOP_WORDS["fr"] - STOP_WORDS["en"]
+NEVER_LAST = frozenset(
+    [*STOP_WORDS["fr"], *STOP_WORDS["en"], "pour", "sans", "entre", "vers", "chez", "d", "l", "qu", "au", "aux"]
+) - {"pas", "est", "sont", "peut", "doit"}
+"""Words no sentence ends with (articles, prepositions, conjunctions), in either language."""
 
 
 def find_debris(text: str, *, skip: tuple[int, int] = (0, 0), language: str = "fr") -> list[Debris]:
@@ -274,14 +278,21 @@ def _missing_stops(text: str, words: WordList) -> Iterator[Debris]:
     """A lower-case word then a capitalised one that mostly starts sentences ("bataille Pour"): a full stop was lost.
 
     Capitalised words the text also uses after lower-case words as often as it starts sentences
-    with them are names and terms ("de Batailles Fantastiques", "un Personnage").
+    with them are names and terms ("de Batailles Fantastiques", "un Personnage"); so is one followed by
+    a capitalised word or a number ("Le 9e Âge", "Troupe Légère"). A sentence never ends with an
+    article, a preposition or a conjunction ("ou Un par Armée").
     """
     for line_start, line in _prose_lines(text):
         for m in _JOINED.finditer(line):
-            word = m.group(2)
+            word, before = m.group(2), m.group(1).lower()
             starts_sentences = words.starts[word] >= 2 * words.mid_sentence[word]
             if not starts_sentences or words.lower[word.lower()] - words.written[word] < 2:
                 continue
+            after = line[m.end() :].split(maxsplit=1)[:1]
+            if before in NEVER_LAST or (after and (after[0][:1].isupper() or after[0][:1].isdigit())):
+                continue
+            if line[m.end() : m.end() + 1] in ("-", "'", "’"):
+                continue  # a compound: "la règle Avant-Garde"
             yield Debris(
                 CONVERSION_DEBRIS,
                 line_start + m.start(2) - 1,

@@ -83,6 +83,7 @@ WORDS: dict[str, dict[str, tuple[Fraction, str]]] = {
         "fifty": (Fraction(50), "word"),
         "hundred": (Fraction(100), "word"),
         "twice": (Fraction(2), "word"),
+        "both": (Fraction(2), "word"),
         "double": (Fraction(2), "word"),
         "doubled": (Fraction(2), "word"),
         "doubling": (Fraction(2), "word"),
@@ -229,20 +230,29 @@ _NOT_QUANTITIES = [
     r"\d+(?:[.,]\s?\d+)?(?:\s?[x×]\s?\d+(?:[.,]\d+)?)*\s?(?:mm|cm|km|m)\b",  # metric: a translator's conversion
 ]
 _LANGUAGE_NOT_QUANTITIES = {
-    "en": [r"\bboth\b", r"\b(?:which|either|one|each) of the two\b"],
+    "en": [r"\b(?:which|either|one|each) of the two\b"],
     "fr": [r"\bdeux(?=\s+moitiés\b)", r"\b(?:lequel|laquelle|l'une?) des deux\b"],
 }
-"""Words for two that name a pair rather than count: "both players" (which French may write "les deux
-joueurs", "chaque joueur": a number word on one side only is never reported), "lequel des deux"."""
+"""Words for two that name one of a pair rather than count ("which of the two", "lequel des deux"). "Both"
+is two, as « les deux » is: when French writes « chaque joueur » instead, a number word stated by one side
+only is never reported."""
 _DIMENSIONS = re.compile(r"(?<=[\d”\"″'])[x×](?=\d)")
 """The "x" of dimensions (24”x24”): both numbers are values."""
 _LATEX = re.compile(r"\$|\\math\w+\{|\\text\w*\{|\\,|(?<=\d)\}")
-_TOKEN = re.compile(
+_TOKEN = (
     r"(?P<dice>(?<![\w])(?P<count>\d*)[DW](?P<sides>\d+)(?![\w]))"
     r"|(?P<fraction>(?<![\d/⁄])\d+\s?⁄\s?\d+|(?<![\d/⁄.,])\d+/\d+(?!\s*(?:pts|points?)\b)(?![\d/]))"
     r"|(?P<number>(?<![^\W\d_])\d+(?:[.,]\d+)?)"
-    r"|(?P<word>[^\W\d_]+)",
 )
+
+
+@functools.lru_cache(maxsize=8)
+def _tokens(language: str) -> re.Pattern[str]:
+    """Numbers, dice, and the language's number words (as whole words, any case)."""
+    words = "|".join(sorted(map(re.escape, WORDS.get(language, WORDS["en"])), key=len, reverse=True))
+    return re.compile(rf"{_TOKEN}|(?P<word>(?<![^\W\d_])(?i:{words})(?![^\W\d_]))")
+
+
 _UNITS = [
     (re.compile(r"^\s?%"), "share"),
     (re.compile(r"^\s?(?:[\"”″]|''|’’|inch(?:es)?\b|pouces?\b)"), "inch"),
@@ -260,14 +270,17 @@ _ONE = {
 
 def quantities(text: str, language: str, *, names: Iterable[str] = ()) -> tuple[Quantity, ...]:
     """The quantities a sentence states, in order. ``names``: titles and names whose numbers are not quantities."""
+    tokens, one = _tokens(language), _ONE[language if language in _ONE else "en"]
+    if not tokens.search(text) and not one.search(text):
+        return ()
     clean = _blank(text, language, tuple(names))
     found: list[Quantity] = []
     words = WORDS.get(language, WORDS["en"])
-    for match in _ONE[language if language in _ONE else "en"].finditer(clean):
+    for match in one.finditer(clean):
         unit = "inch" if clean[match.end() :].lstrip().startswith(("inch", "pouce")) else None
         comparison, scope = _comparison("", clean[match.end() : match.end() + 40], language, *match.span())
         found.append(Quantity(Fraction(1), unit, comparison, None, "word", *match.span(), scope))
-    for match in _TOKEN.finditer(clean):
+    for match in tokens.finditer(clean):
         if match.group("dice"):
             count = int(match.group("count") or 1)
             dice = Quantity(
@@ -283,7 +296,8 @@ def quantities(text: str, language: str, *, names: Iterable[str] = ()) -> tuple[
 
 def _blank(text: str, language: str, names: tuple[str, ...]) -> str:
     """The text with what is not a quantity blanked out, and LaTeX markup removed ($\\mathbf{1}''$ is 1'')."""
-    text = _LATEX.sub(lambda m: " " * len(m.group()), text)
+    if "$" in text or "\\" in text:
+        text = _LATEX.sub(lambda m: " " * len(m.group()), text)
     text = _not_quantities(language, names).sub(lambda m: " " * len(m.group()), text)
     return _DIMENSIONS.sub(" ", text)
 

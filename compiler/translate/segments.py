@@ -64,8 +64,16 @@ class Sentence:
     """Term ids the sentence refers to (an original marks them; a translation has no markup)."""
     written_terms: tuple[tuple[str, str], ...] = field(default=(), repr=False)
     """(term id, text as written) of each reference."""
-    words: tuple[tuple[int, int], ...] = field(default=(), repr=False)
-    """(position in ``text``, offset in ``source``) of each word found back in the source."""
+    found: int = -1
+    """Index in :attr:`locator`'s words where the sentence was found back (-1: not found)."""
+    locator: Locator | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def words(self) -> tuple[tuple[int, int], ...]:
+        """(position in ``text``, offset in ``source``) of each word found back in the source."""
+        if self.locator is None or self.found < 0:
+            return ()
+        return self.locator.follow(self.text, self.found)
 
     @property
     def span(self) -> Span:
@@ -126,13 +134,13 @@ def sentences(
     for block in blocks:
         for text, written in _split(block):
             terms = tuple(term for term, _ in written)
-            place, words = locator.find(text, cursor) if locator is not None else (cursor, ())
+            place, index = locator.find(text, cursor) if locator is not None else (cursor, -1)
             kind = block.kind
             if kind == "prose" and source is not None and _in_caption(source, place):
                 kind = "caption"
             elif kind == "prose" and _POINTER.search(text) and len(text.split()) <= POINTER_WORDS:
                 kind = "pointer"
-            found.append(Sentence(text, kind, source, place, terms, written, words))
+            found.append(Sentence(text, kind, source, place, terms, written, index, locator))
             cursor = place
     return found
 
@@ -230,7 +238,8 @@ def _abbreviation(text: str, stop: int) -> bool:
     return word[0].lower().lstrip('(“"«') in ABBREVIATIONS
 
 
-_SOURCE_TOKEN = re.compile(r"<!--.*?-->|<[^>]*>|&#?\w+;|(\w+)", re.DOTALL)
+_MARKUP = re.compile(r"<!--.*?-->|<[^>]*>|&#?\w+;", re.DOTALL)
+_SOURCE_WORD = re.compile(r"\w+")
 CHECKED_WORDS = 6
 """How many first words of a sentence must follow each other in the source to find it back."""
 
@@ -240,32 +249,44 @@ class Locator:
 
     def __init__(self, source: SourceText) -> None:
         self.source = source
-        self.words: list[str] = []
-        self.offsets: list[int] = []
-        for match in _SOURCE_TOKEN.finditer(source.text):
-            if match.group(1) is not None:
-                self.words.append(match.group(1))
-                self.offsets.append(match.start(1))
+        self.words: list[str]
+        self.offsets: list[int]
+        # Markup blanked out, same length: the words left are the text's, at their offsets.
+        text = _MARKUP.sub(lambda m: " " * len(m.group()), source.text)
+        self.words = []
+        self.offsets = []
+        for match in _SOURCE_WORD.finditer(text):
+            self.words.append(match.group())
+            self.offsets.append(match.start())
         self.at: dict[str, list[int]] = {}
         for index, word in enumerate(self.words):
             self.at.setdefault(word[:1], []).append(index)
+        self._followed: dict[tuple[str, int], tuple[tuple[int, int], ...]] = {}
 
-    def find(self, text: str, start: int) -> tuple[int, tuple[tuple[int, int], ...]]:
-        """Where a sentence's words follow each other in the source from ``start`` on, and each word's offset.
+    def find(self, text: str, start: int) -> tuple[int, int]:
+        """Where a sentence's words follow each other in the source from ``start`` on (its offset and the
+        index of its first word), or ``start`` and -1.
 
         Words are compared letter by letter across word breaks: ``9<sup>e</sup>`` is the word "9e".
         """
-        wanted = [(m.start(), m.group()) for m in _WORD.finditer(text)]
+        wanted = _WORD.findall(text)
         if not wanted:
-            return start, ()
-        letters = "".join(word for _, word in wanted[:CHECKED_WORDS])
-        candidates = self.at.get(wanted[0][1][:1], [])
+            return start, -1
+        letters = "".join(wanted[:CHECKED_WORDS])
+        candidates = self.at.get(wanted[0][:1], [])
         for index in candidates[bisect_left(candidates, bisect_left(self.offsets, start)) :]:
             if self.offsets[index] > start + REACH:
                 break
             if "".join(self.words[index : index + 2 * CHECKED_WORDS]).startswith(letters):
-                return self.offsets[index], self._follow(wanted, index)
-        return start, ()
+                return self.offsets[index], index
+        return start, -1
+
+    def follow(self, text: str, index: int) -> tuple[tuple[int, int], ...]:
+        """Each word of a sentence found at ``index``: (position in the text, offset in the source)."""
+        key = (text, index)
+        if key not in self._followed:
+            self._followed[key] = self._follow([(m.start(), m.group()) for m in _WORD.finditer(text)], index)
+        return self._followed[key]
 
     def _follow(self, wanted: list[tuple[int, str]], index: int) -> tuple[tuple[int, int], ...]:
         """Each wanted word's offset, stepping over source words the text does not have (an entity's)."""

@@ -43,8 +43,14 @@ CAPTION_MISMATCH = 5.0
 """Cost added to a bead for each side whose captions stand with running text (a caption translates a caption)."""
 CAPTION_LEFT_OUT = 2.0
 """Cost of a caption without counterpart in the pair (instead of the prior's 5.3)."""
-UNSUPPORTED = 3.0
+UNSUPPORTED = 2.0
 """Cost added to a merged bead for each sentence sharing no value, term or cognate with the other side."""
+VALUES_UNSUPPORTED = 4.0
+"""Cost added to a merged bead for each sentence whose values the other side does not state."""
+UNSUPPORTED_ONE = 1.0
+"""The same, for a 1-1 bead (a paraphrase often shares nothing visible: weaker evidence)."""
+ITEM_MISMATCH = 2.0
+"""Cost added to a bead joining list entries of one side to running text only on the other."""
 POINTER_MIXED = 20.0
 """Cost added to a bead that joins a sentence introducing a table ("the following table") to another."""
 POINTER_LEFT_OUT = 1.0
@@ -57,6 +63,8 @@ class Features:
     length: int
     values: tuple[str, ...] = ()
     """The values it states, sorted (sign left out: a sign that differs is a finding, not a misalignment)."""
+    digits: frozenset[str] = frozenset()
+    """Those of its values written in digits (number words are a translator's wording)."""
     terms: frozenset[str] = frozenset()
     """The term ids it refers to."""
     marks: tuple[str, ...] = ()
@@ -69,6 +77,8 @@ class Features:
     """How many of its sentences only introduce a figure or table ("the following table")."""
     labels: int = 0
     """How many of its sentences are labels of three words or fewer ("one Forest.", "Hill")."""
+    items: int = 0
+    """How many of its sentences are list entries (a list entry translates a list entry)."""
     sentences: int = 1
     """How many sentences (more than one for a merged group)."""
 
@@ -85,6 +95,7 @@ class Bead:
     """How unlikely the bead is (lower is better)."""
 
 
+_PRIOR_COSTS = {shape: -math.log(probability) for shape, probability in PRIORS.items()}
 BAND = 10
 """Beyond the difference in sentence counts, how far from the diagonal the alignment may stray."""
 
@@ -100,16 +111,21 @@ def align_sentences(original: Sequence[Features], translation: Sequence[Features
         for j in range(max(0, int(middle) - band), min(cols, int(middle) + band) + 1):
             if i == 0 and j == 0:
                 continue
-            options = []
+            chosen: tuple[float, tuple[int, int]] | None = None
             for a, b in PRIORS:
                 before = best.get((i - a, j - b))
-                if before is not None:
-                    cost = bead_cost(groups.of(0, i - a, i), groups.of(1, j - b, j), ratio, (a, b))
-                    if a > 1 or b > 1:
-                        cost += UNSUPPORTED * groups.unsupported((i - a, i), (j - b, j))
-                    options.append((before[0] + cost, (a, b)))
-            if options:
-                best[(i, j)] = min(options)
+                if before is None:
+                    continue
+                total = before[0] + bead_cost(groups.of(0, i - a, i), groups.of(1, j - b, j), ratio, (a, b))
+                if chosen is not None and total >= chosen[0]:
+                    continue  # the support check only adds: no need to make it
+                if a and b:
+                    weight = UNSUPPORTED if a > 1 or b > 1 else UNSUPPORTED_ONE
+                    total += weight * groups.unsupported((i - a, i), (j - b, j))
+                if chosen is None or total < chosen[0]:
+                    chosen = (total, (a, b))
+            if chosen is not None:
+                best[(i, j)] = chosen
     beads: list[Bead] = []
     i, j = rows, cols
     while i > 0 or j > 0:
@@ -135,19 +151,17 @@ class _Groups:
         return self.made[key]
 
     def unsupported(self, original: tuple[int, int], translation: tuple[int, int]) -> float:
-        """Sentences of a merged group that share no anchor with the other side, or whose values the other
-        side does not state: each is likely untranslated."""
+        """Sentences of a bead that share no anchor with the other side, or whose values the other side does
+        not state: each is likely untranslated (a sentence left out shifts its neighbours into beads like that)."""
         found = 0.0
         for side, (start, end), (other_start, other_end) in ((0, original, translation), (1, translation, original)):
-            if end - start < 2:
-                continue
             other = self.of(1 - side, other_start, other_end)
             keys = self.keys(other) if other is not None else frozenset()
             values = frozenset(other.values) if other is not None else frozenset()
             for mine in self.sides[side][start:end]:
                 own = self.keys(mine)
-                if mine.values and not values & set(mine.values):
-                    found += 1.0
+                if mine.digits and not values & mine.digits:
+                    found += VALUES_UNSUPPORTED / UNSUPPORTED
                 elif len(own) >= 3:
                     found += max(0.0, 1 - 2 * len(own & keys) / len(own))
         return found
@@ -183,12 +197,14 @@ def merge(features: Sequence[Features]) -> Features | None:
     return Features(
         sum(f.length for f in features),
         tuple(sorted(v for f in features for v in f.values)),
+        frozenset().union(*(f.digits for f in features)),
         frozenset().union(*(f.terms for f in features)),
         tuple(sorted(m for f in features for m in f.marks)),
         frozenset().union(*(f.cognates for f in features)),
         sum(f.captions for f in features),
         sum(f.pointers for f in features),
         sum(f.labels for f in features),
+        sum(f.items for f in features),
         sum(f.sentences for f in features),
     )
 
@@ -197,7 +213,7 @@ def bead_cost(
     original: Features | None, translation: Features | None, ratio: float, shape: tuple[int, int] = (1, 1)
 ) -> float:
     """Gale and Church's cost of a bead, lowered by the anchors both sides share."""
-    prior = -math.log(PRIORS[shape])
+    prior = _PRIOR_COSTS[shape]
     if original is None or translation is None:
         # Gale and Church charge a sentence left out by its length: long omissions then hide in merges.
         # A PDF moves captions to where the page has room: one left out here is often just elsewhere.
@@ -209,6 +225,8 @@ def bead_cost(
     pointers = original.pointers + translation.pointers
     if pointers and pointers < original.sentences + translation.sentences:
         cost += POINTER_MIXED
+    if (original.items == 0) != (translation.items == 0):
+        cost += ITEM_MISMATCH
     captions = original.captions + translation.captions
     if captions and captions < original.sentences + translation.sentences:
         cost += CAPTION_MISMATCH * max(1, abs(original.captions - translation.captions))
@@ -234,13 +252,12 @@ _TAIL_COST = -math.log(math.erfc(TAIL / math.sqrt(2)))
 def _anchors(original: Features, translation: Features) -> float:
     """How much the shared values, terms, cognates and punctuation vouch for a bead (negative when they disagree)."""
     score = 0.0
-    for weight, left, right in (
-        (VALUES_WEIGHT, original.values, translation.values),
-        (MARKS_WEIGHT, original.marks, translation.marks),
-    ):
-        if left or right:
-            agreement = 2 * _common(left, right) / (len(left) + len(right))
-            score += weight * (2 * agreement - 1)
+    left, right = original.values, translation.values
+    if left or right:
+        score += VALUES_WEIGHT * (4 * _common(left, right) / (len(left) + len(right)) - 1)
+    left, right = original.marks, translation.marks
+    if left or right:
+        score += MARKS_WEIGHT * (4 * _common(left, right) / (len(left) + len(right)) - 1)
     if original.terms and translation.terms:
         agreement = 2 * len(original.terms & translation.terms) / (len(original.terms) + len(translation.terms))
         score += TERMS_WEIGHT * (2 * agreement - 1)
@@ -267,6 +284,8 @@ def cognates(text: str) -> frozenset[str]:
 
 def _common(left: tuple[str, ...], right: tuple[str, ...]) -> int:
     """How many items two sorted tuples share, repeats counted."""
+    if not left or not right:
+        return 0
     i = j = found = 0
     while i < len(left) and j < len(right):
         if left[i] == right[j]:

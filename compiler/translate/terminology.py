@@ -115,9 +115,13 @@ class TermMatcher:
 
     def __init__(self, entries: dict[str, Entry]) -> None:
         self.entries = entries
+        self._rendered: dict[str, frozenset[str]] = {}
         self.forms: dict[str, list[tuple[str, tuple[str, ...]]]] = {}
         self.short: dict[str, list[str]] = {}
         self.wrong: dict[str, list[tuple[str, str, tuple[str, ...]]]] = {}
+        self.ordinary: set[tuple[str, tuple[str, ...]]] = {
+            (term, tuple(fold(form))) for term, entry in entries.items() for form in entry.unlinked
+        }
         for term, entry in sorted(entries.items()):
             for form in (entry.preferred, *entry.accepted):
                 if len(form.strip()) <= SHORT_FORM:
@@ -130,16 +134,25 @@ class TermMatcher:
 
     def terms(self, text: str) -> frozenset[str]:
         """The term ids the text renders."""
-        return frozenset(term for term, _, _ in self.spans(text))
+        found = self._rendered.get(text)
+        if found is None:
+            found = self._rendered[text] = frozenset(term for term, _, _ in self.spans(text))
+        return found
 
-    def spans(self, text: str) -> list[tuple[str, int, int]]:
-        """Each rendering of a term in the text, as (term id, start, end)."""
+    def spans(self, text: str, *, ordinary: bool = True) -> list[tuple[str, int, int]]:
+        """Each rendering of a term in the text, as (term id, start, end).
+
+        ``ordinary=False`` leaves out renderings the terminology lists as ``unlinked``: ordinary words
+        ("points") that say little about which term is meant.
+        """
         words = tokens(text)
         folded = [word[0] for word in words]
         found = [(term, start, end) for _, written, start, end in words for term in self.short.get(written, ())]
         for index, word in enumerate(folded):
             for term, form in self.forms.get(word, ()):
-                if tuple(folded[index : index + len(form)]) == form:
+                if tuple(folded[index : index + len(form)]) != form:
+                    continue
+                if ordinary or (term, form) not in self.ordinary:
                     found.append((term, words[index][2], words[index + len(form) - 1][3]))
         return found
 
