@@ -100,7 +100,9 @@ def test_suggestions_rank_what_goes_with_the_term_and_keep_the_written_form() ->
 
 
 def test_short_accepted_forms_match_only_as_written() -> None:
-    matcher = TermMatcher({"attacks": Entry("attacks", "Attaques", ("A",)), "movement": Entry("movement", "Mouvement", ("M",))})
+    matcher = TermMatcher(
+        {"attacks": Entry("attacks", "Attaques", ("A",)), "movement": Entry("movement", "Mouvement", ("M",))}
+    )
     assert matcher.terms("A à 0 : aucune attaque") == {"attacks"}
     assert matcher.terms("à la table, a 2 m") == set()  # never the preposition, nor metres
     assert matcher.terms("M 4") == {"movement"}
