@@ -24,7 +24,6 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-import tomllib
 from collections import Counter
 from dataclasses import replace
 from pathlib import Path
@@ -43,7 +42,7 @@ from compiler.translate.segments import Locator, Sentence, sentences
 from compiler.translate.sentence_align import Features, align_sentences, cognates
 from compiler.translate.tables import compare_tables, tables_in
 from compiler.translate.term_findings import related_terms, term_findings
-from compiler.translate.terminology import Entry, TermMatcher
+from compiler.translate.terminology import Entry, TermMatcher, read_toml
 from compiler.translate.text_findings import debris_findings, reference_findings, table_findings
 
 __all__ = ["Comparison", "Finding", "compare_books", "load_waivers", "report_context"]
@@ -295,10 +294,7 @@ def fingerprinted(findings: list[Finding]) -> list[Finding]:
 
 def load_waivers(path: Path) -> dict[str, str]:
     """Waivers by fingerprint, with their reasons (``[[waiver]]`` tables of fingerprint and reason)."""
-    try:
-        table = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, tomllib.TOMLDecodeError) as error:
-        raise TerminologyError(f"cannot read {path}: {error}") from error
+    table = read_toml(path)
     waivers = {}
     for entry in table.get("waiver", []):
         if not isinstance(entry, dict) or not isinstance(entry.get("fingerprint"), str):

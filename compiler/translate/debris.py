@@ -8,8 +8,9 @@ translation: "nellement" is no word of it, "être" is.
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from compiler.catalog.translation import CONVERSION_DEBRIS, DOUBLED_WORD, OTHER_SCRIPT, PUNCTUATION_SPACING
@@ -160,20 +161,64 @@ def find_debris(text: str, *, skip: tuple[int, int] = (0, 0), language: str = "f
     """Every slip of the conversion in a translation's text, in order (``skip``: the table of contents)."""
     vocabulary = WordList(text)
     found = [
-        *_other_script(text),
-        *_characters(text),
-        *_latex(text),
-        *_escaped(text),
+        *(debris for pattern in _PATTERNS for debris in pattern.find(text)),
         *_split_words(text, vocabulary),
         *_lost_apostrophes(text, vocabulary),
         *_glued_emphasis(text),
         *_missing_stops(text, vocabulary),
-        *_broken_decimals(text),
         *_doubled(text),
     ]
     if language == "fr":
         found += _spacing(text)
     return sorted((d for d in found if not skip[0] <= d.start < skip[1]), key=lambda d: (d.start, d.rule.code))
+
+
+@dataclass(frozen=True, slots=True)
+class _Pattern:
+    """A slip that a regular expression finds on its own: each match is one, said in these words."""
+
+    rule: Rule
+    regex: re.Pattern[str]
+    message: Callable[[str], str]
+    help: Callable[[str], str]
+
+    def find(self, text: str) -> Iterator[Debris]:
+        for m in self.regex.finditer(text):
+            yield Debris(self.rule, *m.span(), self.message(m.group()), self.help(m.group()))
+
+
+_PATTERNS = (
+    _Pattern(
+        OTHER_SCRIPT,
+        _OTHER_SCRIPT,
+        lambda found: f"`{found}` is {unicodedata.name(found, 'a letter of another script')}, not a Latin letter",
+        lambda found: "type the Latin letter it stands for",
+    ),
+    _Pattern(
+        CONVERSION_DEBRIS,
+        _CHARACTERS,
+        lambda found: f"conversion debris: {unicodedata.name(found, repr(found)).lower()}",
+        lambda found: "retype the word without it",
+    ),
+    _Pattern(
+        CONVERSION_DEBRIS,
+        _LATEX,
+        lambda found: f"a LaTeX fragment `{found.strip()}` is left in the text",
+        lambda found: "write what it stands for as plain text",
+    ),
+    _Pattern(
+        CONVERSION_DEBRIS,
+        _ESCAPED,
+        lambda found: f"escaped Markdown `{found}` is read as text",
+        lambda found: f"write `{found[1]}` without the backslash, or reword",
+    ),
+    _Pattern(
+        CONVERSION_DEBRIS,
+        _DECIMAL,
+        lambda found: f"a decimal number is broken by a space: `{found}`",
+        lambda found: f"write `{found.replace(', ', ',', 1)}`",
+    ),
+)
 
 
 class WordList:
@@ -192,47 +237,6 @@ class WordList:
     def knows(self, word: str) -> bool:
         """Whether the text uses the word on its own (any case)."""
         return self.lower[word.lower()] > 0
-
-
-def _other_script(text: str) -> Iterator[Debris]:
-    import unicodedata
-
-    for m in _OTHER_SCRIPT.finditer(text):
-        name = unicodedata.name(m.group(), "a letter of another script")
-        yield Debris(
-            OTHER_SCRIPT,
-            *m.span(),
-            f"`{m.group()}` is {name}, not a Latin letter",
-            "type the Latin letter it stands for",
-        )
-
-
-def _characters(text: str) -> Iterator[Debris]:
-    import unicodedata
-
-    for m in _CHARACTERS.finditer(text):
-        name = unicodedata.name(m.group(), repr(m.group())).lower()
-        yield Debris(CONVERSION_DEBRIS, *m.span(), f"conversion debris: {name}", "retype the word without it")
-
-
-def _latex(text: str) -> Iterator[Debris]:
-    for m in _LATEX.finditer(text):
-        yield Debris(
-            CONVERSION_DEBRIS,
-            *m.span(),
-            f"a LaTeX fragment `{m.group().strip()}` is left in the text",
-            "write what it stands for as plain text",
-        )
-
-
-def _escaped(text: str) -> Iterator[Debris]:
-    for m in _ESCAPED.finditer(text):
-        yield Debris(
-            CONVERSION_DEBRIS,
-            *m.span(),
-            f"escaped Markdown `{m.group()}` is read as text",
-            f"write `{m.group()[1]}` without the backslash, or reword",
-        )
 
 
 def _split_words(text: str, words: WordList) -> Iterator[Debris]:
@@ -308,16 +312,6 @@ def _prose_lines(text: str) -> Iterator[tuple[int, str]]:
         if line.strip() and not line.lstrip().startswith(("#", "|", "<")) and "\t" not in line:
             yield start, line
         start += len(line) + 1
-
-
-def _broken_decimals(text: str) -> Iterator[Debris]:
-    for m in _DECIMAL.finditer(text):
-        yield Debris(
-            CONVERSION_DEBRIS,
-            *m.span(),
-            f"a decimal number is broken by a space: `{m.group()}`",
-            f"write `{m.group().replace(', ', ',', 1)}`",
-        )
 
 
 def _doubled(text: str) -> Iterator[Debris]:

@@ -122,60 +122,41 @@ def sentence_findings(
     """Sentences of the pair without counterpart (nor a moved one in a neighbouring pair, nor one reordered)."""
     pair = pairs[text.pair]
     assert pair.original is not None and pair.translation is not None
-    moved = {(m.side, n) for m in text.moved for n in m.sentences}
-    moved |= _reordered(text, features)
-    moved |= {(1, n) for n, s in enumerate(text.translation) if is_label(s) or is_short(s)}
-    moved |= {(0, n) for n, s in enumerate(text.original) if is_label(s) or is_short(s)}
+    accounted = {(m.side, n) for m in text.moved for n in m.sentences} | _reordered(text, features)
+    for side, sentences in enumerate((text.original, text.translation)):
+        accounted |= {(side, n) for n, s in enumerate(sentences) if is_label(s) or is_short(s)}
     found = []
     for number, bead in enumerate(text.beads):
         if bead.translation and bead.original:
             continue
-        if not bead.translation:
-            for i in bead.original:
-                if (0, i) in moved:
-                    continue
-                sentence = text.original[i]
-                place = _nearby(text, number, 1) or heading(pair.translation)
-                message = f"{quote(sentence.text)} is not translated here"
-                help_text = "translate the sentence, or waive the finding if the translation says it elsewhere"
-                found.append(
-                    finding(
-                        rules.MISSING_SENTENCE,
-                        message,
-                        place,
-                        sentence.span,
-                        help_text,
-                        text,
-                        pair,
-                        (sentence.text,),
-                        marks=((0, i, -1, -1),),
-                    )
-                )
-        else:
-            for j in bead.translation:
-                if (1, j) in moved:
-                    continue
-                sentence = text.translation[j]
-                counterpart = _nearby(text, number, 0) or heading(pair.original)
-                message = f"this sentence has no counterpart in the original `{pair.original.title}`"
-                help_text = "check that the original says it; remove it, or waive the finding once read"
-                found.append(
-                    replace(
-                        finding(
-                            rules.ADDED_SENTENCE,
-                            message,
-                            sentence.span,
-                            counterpart,
-                            help_text,
-                            text,
-                            pair,
-                            (sentence.text,),
-                            marks=((1, j, -1, -1),),
-                        ),
-                        counterpart_note="the original's nearest sentence",
-                    )
-                )
+        side = 0 if bead.original else 1
+        for index in bead.original or bead.translation:
+            if (side, index) not in accounted:
+                found.append(_alone(text, pair, number, side, index))
     return found
+
+
+def _alone(text: AlignedText, pair: Pair, bead: int, side: int, index: int) -> Finding:
+    """A sentence without counterpart: missing from the translation, or added to it."""
+    assert pair.original is not None and pair.translation is not None
+    sentence = (text.original, text.translation)[side][index]
+    place: Span | None
+    counterpart: Span | None
+    if side == 0:
+        place, counterpart = _nearby(text, bead, 1) or heading(pair.translation), sentence.span
+        rule, message = rules.MISSING_SENTENCE, f"{quote(sentence.text)} is not translated here"
+        help_text = "translate the sentence, or waive the finding if the translation says it elsewhere"
+    else:
+        place, counterpart = sentence.span, _nearby(text, bead, 0) or heading(pair.original)
+        rule, message = (
+            rules.ADDED_SENTENCE,
+            f"this sentence has no counterpart in the original `{pair.original.title}`",
+        )
+        help_text = "check that the original says it; remove it, or waive the finding once read"
+    made = finding(
+        rule, message, place, counterpart, help_text, text, pair, (sentence.text,), marks=((side, index, -1, -1),)
+    )
+    return made if side == 0 else replace(made, counterpart_note="the original's nearest sentence")
 
 
 LABEL_WORDS = 10

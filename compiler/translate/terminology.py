@@ -37,11 +37,16 @@ class Entry:
     that contain the term and mean something else ("unité de mesure")."""
 
 
-def load_terminology(path: Path) -> dict[str, Entry]:
+def read_toml(path: Path) -> dict[str, Any]:
+    """A translation's TOML file (terminology, waivers), or a plain-words error naming it."""
     try:
-        table = tomllib.loads(path.read_text(encoding="utf-8"))
+        return tomllib.loads(path.read_text(encoding="utf-8"))
     except (OSError, tomllib.TOMLDecodeError) as error:
         raise TerminologyError(f"cannot read {path}: {error}") from error
+
+
+def load_terminology(path: Path) -> dict[str, Entry]:
+    table = read_toml(path)
     entries = {}
     for term, fields in sorted(table.items()):
         if not isinstance(fields, dict) or not isinstance(fields.get("preferred"), str):
