@@ -204,14 +204,19 @@ _AFTER = {
            (r"ou moins|au plus|au maximum|ou inférieure?s?", AT_MOST)],
 }  # fmt: skip
 _FILLERS = {"en": r"(?:\s+(?:of|a|an|the|by))?", "fr": r"(?:\s*(?:à|a|de|d'|du|la|le|l'|un|une)){0,2}"}
+
+
+def _combined(found: list[tuple[str, str]], before: str, after: str) -> tuple[re.Pattern[str], dict[str, str]]:
+    """One expression for a language's comparison phrases (in order: the first phrase that fits wins)."""
+    groups = "|".join(f"(?P<c{index}>{phrase})" for index, (phrase, _) in enumerate(found))
+    return re.compile(f"{before}(?:{groups}){after}", re.I), {f"c{index}": c for index, (_, c) in enumerate(found)}
+
+
 _BEFORE_RE = {
-    language: [(re.compile(rf"(?:^|\W)(?:{phrase}){_FILLERS[language]}\s*$", re.I), c) for phrase, c in found]
-    for language, found in _BEFORE.items()
+    language: _combined(found, r"(?:^|\W)", _FILLERS[language] + r"\s*$") for language, found in _BEFORE.items()
 }
 _AFTER_RE = {
-    language: [
-        (re.compile(rf"^[’'\"”»\s]*(?:[^\W\d_]+\s+)?(?:{phrase})\b(?!\s*[\d+\-−])", re.I), c) for phrase, c in found
-    ]
+    language: _combined(found, r"^[’'\"”»\s]*(?:[^\W\d_]+\s+)?", r"\b(?!\s*[\d+\-−])")
     for language, found in _AFTER.items()
 }
 _DIVIDED = {
@@ -298,16 +303,28 @@ def _blank(text: str, language: str, names: tuple[str, ...]) -> str:
     """The text with what is not a quantity blanked out, and LaTeX markup removed ($\\mathbf{1}''$ is 1'')."""
     if "$" in text or "\\" in text:
         text = _LATEX.sub(lambda m: " " * len(m.group()), text)
-    text = _not_quantities(language, names).sub(lambda m: " " * len(m.group()), text)
-    return _DIMENSIONS.sub(" ", text)
+    words, digits = _not_quantities(language, names)
+    text = words.sub(lambda m: " " * len(m.group()), text)
+    if _DIGIT.search(text):
+        text = digits.sub(lambda m: " " * len(m.group()), text)
+        text = _DIMENSIONS.sub(" ", text)
+    return text
+
+
+_DIGIT = re.compile(r"\d")
 
 
 @functools.lru_cache(maxsize=16)
-def _not_quantities(language: str, names: tuple[str, ...]) -> re.Pattern[str]:
-    patterns = [*_NOT_QUANTITIES, *_LANGUAGE_NOT_QUANTITIES.get(language, [])]
+def _not_quantities(language: str, names: tuple[str, ...]) -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """What is not a quantity: words (the language's), and what has digits (names, pointers, conversions)."""
+    patterns = list(_NOT_QUANTITIES)
     # A title with a number, quoted: "0-X Choice" names a rule, it does not count anything.
     patterns += [re.escape(name) + r"[sx]?\b(?=\s?[»”\"’])" for name in names if any(c.isdigit() for c in name)]
-    return re.compile("|".join(f"(?:{p})" for p in patterns), re.IGNORECASE)
+    words = _LANGUAGE_NOT_QUANTITIES.get(language, []) or [r"(?!x)x"]
+    return (
+        re.compile("|".join(f"(?:{p})" for p in words), re.IGNORECASE),
+        re.compile("|".join(f"(?:{p})" for p in patterns), re.IGNORECASE),
+    )
 
 
 def _number(match: re.Match[str], text: str, words: dict[str, tuple[Fraction, str]], language: str) -> Quantity | None:
@@ -343,13 +360,13 @@ def _comparison(before: str, after: str, language: str, start: int, end: int) ->
     """The comparison written around a value, and where it and the value are written."""
     if re.match(r"^\+(?!\d)", after):
         return AT_LEAST, (start, end + 1)  # a roll of 3+
-    for pattern, comparison in _AFTER_RE.get(language, []):
-        found = pattern.search(after)
-        if found:
-            return comparison, (start, end + found.end())
-    for pattern, comparison in _BEFORE_RE.get(language, []):
-        found = pattern.search(before)
-        if found:
-            words = before[found.start() :]
-            return comparison, (start - len(words) + (len(words) - len(words.lstrip(" (,;:'’"))), end)
+    pattern, comparisons = _AFTER_RE.get(language, _AFTER_RE["en"])
+    found = pattern.match(after)
+    if found and found.lastgroup:
+        return comparisons[found.lastgroup], (start, end + found.end())
+    pattern, comparisons = _BEFORE_RE.get(language, _BEFORE_RE["en"])
+    found = pattern.search(before)
+    if found and found.lastgroup:
+        words = before[found.start() :]
+        return comparisons[found.lastgroup], (start - len(words) + (len(words) - len(words.lstrip(" (,;:'’"))), end)
     return None, (start, end)

@@ -116,7 +116,11 @@ def align_sentences(original: Sequence[Features], translation: Sequence[Features
                 before = best.get((i - a, j - b))
                 if before is None:
                     continue
-                total = before[0] + bead_cost(groups.of(0, i - a, i), groups.of(1, j - b, j), ratio, (a, b))
+                left, right = groups.of(0, i - a, i), groups.of(1, j - b, j)
+                floor = before[0] + _PRIOR_COSTS[(a, b)]
+                if a and b and chosen is not None and floor - _bound(left, right) >= chosen[0]:
+                    continue  # cannot win, whatever its length and anchors
+                total = before[0] + bead_cost(left, right, ratio, (a, b))
                 if chosen is not None and total >= chosen[0]:
                     continue  # the support check only adds: no need to make it
                 if a and b:
@@ -231,6 +235,21 @@ def bead_cost(
     if captions and captions < original.sentences + translation.sentences:
         cost += CAPTION_MISMATCH * max(1, abs(original.captions - translation.captions))
     return cost
+
+
+def _bound(original: Features | None, translation: Features | None) -> float:
+    """The most the anchors can take off the cost of a bead with both sides (what both sides have to share)."""
+    assert original is not None and translation is not None
+    bound = 0.0
+    if original.values or translation.values:
+        bound += VALUES_WEIGHT
+    if original.marks or translation.marks:
+        bound += MARKS_WEIGHT
+    if original.terms and translation.terms:
+        bound += TERMS_WEIGHT
+    if original.cognates and translation.cognates:
+        bound += COGNATES_WEIGHT
+    return bound
 
 
 def _length_cost(left: int, right: int, ratio: float) -> float:

@@ -120,7 +120,7 @@ class TermMatcher:
 
     def __init__(self, entries: dict[str, Entry]) -> None:
         self.entries = entries
-        self._rendered: dict[str, frozenset[str]] = {}
+        self._spans: dict[tuple[str, bool], list[tuple[str, int, int]]] = {}
         self.forms: dict[str, list[tuple[str, tuple[str, ...]]]] = {}
         self.short: dict[str, list[str]] = {}
         self.wrong: dict[str, list[tuple[str, str, tuple[str, ...]]]] = {}
@@ -139,17 +139,20 @@ class TermMatcher:
 
     def terms(self, text: str) -> frozenset[str]:
         """The term ids the text renders."""
-        found = self._rendered.get(text)
-        if found is None:
-            found = self._rendered[text] = frozenset(term for term, _, _ in self.spans(text))
-        return found
+        return frozenset(term for term, _, _ in self.spans(text))
 
     def spans(self, text: str, *, ordinary: bool = True) -> list[tuple[str, int, int]]:
         """Each rendering of a term in the text, as (term id, start, end).
 
         ``ordinary=False`` leaves out renderings the terminology lists as ``unlinked``: ordinary words
-        ("points") that say little about which term is meant.
+        ("points") that say little about which term is meant. Each text is read once.
         """
+        key = (text, ordinary)
+        if key not in self._spans:
+            self._spans[key] = self._find(text, ordinary)
+        return self._spans[key]
+
+    def _find(self, text: str, ordinary: bool) -> list[tuple[str, int, int]]:
         words = tokens(text)
         folded = [word[0] for word in words]
         found = [(term, start, end) for _, written, start, end in words for term in self.short.get(written, ())]
