@@ -208,7 +208,11 @@ def align_sections(original: Book, translation: Book) -> list[Pair]:
     left_features = [features(unit) for unit in left]
     right_features = [features(unit) for unit in right]
     best: tuple[float, list[Pair]] | None = None
+    anchors = {offset: len(_anchors(left_features, right_features, offset)) for offset in range(-2, 3)}
+    most = max(anchors.values())
     for offset in range(-2, 3):
+        if most >= ENOUGH_ANCHORS and anchors[offset] < most / 2:
+            continue  # numbering that agrees this rarely is not the books' offset
         total, pairs = _align(left, right, left_features, right_features, offset)
         if best is None or total > best[0]:
             best = (total, pairs)
@@ -298,6 +302,24 @@ def _candidates(lf: list[Features], rf: list[Features], offset: int) -> list[tup
     side): the alignment passes through them, so a row only needs the columns between the anchors
     around it, and within a long stretch without anchors, a band along its diagonal.
     """
+    anchors = [(0, 0), *_anchors(lf, rf, offset), (len(lf) + 1, len(rf) + 1)]
+    ranges: list[tuple[int, int]] = []
+    for (i0, j0), (i1, j1) in itertools.pairwise(anchors):
+        for i in range(i0, min(i1, len(lf) + 1)):
+            lo, hi = j0, min(j1, len(rf))
+            if max(i1 - i0, j1 - j0) > BAND:
+                middle = j0 + (i - i0) * (j1 - j0) / max(i1 - i0, 1)
+                lo, hi = max(lo, int(middle) - BAND), min(hi, int(middle) + BAND)
+            ranges.append((lo, hi))
+    return _monotone(ranges, len(rf))
+
+
+ENOUGH_ANCHORS = 5
+"""With this many numbering anchors under the best offset, offsets with fewer than half as many are not tried."""
+
+
+def _anchors(lf: list[Features], rf: list[Features], offset: int) -> list[tuple[int, int]]:
+    """The pairs (1-based) whose numbers agree under ``offset``, each number printed once on each side, in order."""
     shifted: dict[tuple[int, ...], list[int]] = {}
     for i, f in enumerate(lf, 1):
         if f.number is not None:
@@ -311,16 +333,7 @@ def _candidates(lf: list[Features], rf: list[Features], offset: int) -> list[tup
         found = printed.get(key, [])
         if len(found) == 1 and found[0] > anchors[-1][1] and i > anchors[-1][0]:
             anchors.append((i, found[0]))
-    anchors.append((len(lf) + 1, len(rf) + 1))
-    ranges: list[tuple[int, int]] = []
-    for (i0, j0), (i1, j1) in itertools.pairwise(anchors):
-        for i in range(i0, min(i1, len(lf) + 1)):
-            lo, hi = j0, min(j1, len(rf))
-            if max(i1 - i0, j1 - j0) > BAND:
-                middle = j0 + (i - i0) * (j1 - j0) / max(i1 - i0, 1)
-                lo, hi = max(lo, int(middle) - BAND), min(hi, int(middle) + BAND)
-            ranges.append((lo, hi))
-    return _monotone(ranges, len(rf))
+    return anchors[1:]
 
 
 def _monotone(ranges: list[tuple[int, int]], cols: int) -> list[tuple[int, int]]:

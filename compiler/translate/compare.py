@@ -173,15 +173,17 @@ class _Context:
             terms = frozenset(t for t in sentence.terms if t in self.entries)
         else:
             terms = self.matcher.terms(sentence.text)
-        marks = [c for c in sentence.text if c in "?!:("] + ["quote"] * sum(sentence.text.count(c) for c in "«“")
+        text = sentence.text
+        marks = [mark for mark in "!(:?" for _ in range(text.count(mark))]  # sorted, as the alignment compares them
+        marks += ["quote"] * (text.count("«") + text.count("“"))
         kinds = (
             int(sentence.kind == "caption"),
             int(sentence.kind == "pointer"),
             int(is_short(sentence)),
             int(sentence.kind == "item"),
         )
-        length = len(_CONVERSIONS.sub("", sentence.text))
-        return Features(length, values, digits, terms, tuple(sorted(marks)), cognates(sentence.text), *kinds)
+        length = len(_CONVERSIONS.sub("", text)) if " m" in text or "cm" in text or "mm" in text else len(text)
+        return Features(length, values, digits, terms, tuple(marks), cognates(text), *kinds)
 
     def prepare(
         self, index: int, pair: Pair, merged: tuple[tuple[Unit, ...], tuple[Unit, ...]]

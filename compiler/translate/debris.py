@@ -38,6 +38,8 @@ _LATEX = re.compile(r"\$[^$\n]{1,120}\$|\\[a-zA-Z]{2,}(?:\{[^}\n]*\})?")
 _ESCAPED = re.compile(r"\\[!-/:-@\[\]^_`{|}~]")
 """A backslash before ASCII punctuation: Markdown's escape, which the conversion left for the reader to see."""
 _HYPHENATED = re.compile(rf"(?<![\w-])({_LETTER}+)-({_LETTER}+)(?![\w-])")
+_HYPHENATED_WORD = re.compile(rf"(?<![\w-]){_LETTER}+-{_LETTER}+(?![\w-])")
+_WORDS = re.compile(rf"{_LETTER}+")
 _ELISION = re.compile(rf"(?<![\w'’])(qu|d|l)([aeiouyhâàèêëîïôûœ]{_LETTER}+)", re.IGNORECASE)
 ELIDED_WORDS = frozenset(
     [
@@ -225,10 +227,12 @@ class WordList:
     """The words of a text, as written and lower-cased, with their counts; hyphenated words apart."""
 
     def __init__(self, text: str) -> None:
-        self.hyphenated = Counter(m.group() for m in _HYPHENATED.finditer(text))
+        self.hyphenated = Counter(_HYPHENATED_WORD.findall(text))
         plain = _HYPHENATED.sub(" ", text)
-        self.written = Counter(re.findall(rf"{_LETTER}+", plain))
-        self.lower = Counter(word.lower() for word in re.findall(rf"{_LETTER}+", plain))
+        self.written = Counter(_WORDS.findall(plain))
+        self.lower: Counter[str] = Counter()
+        for word, count in self.written.items():
+            self.lower[word.lower()] += count
         self.mid_sentence = Counter(m.group(2) for m in _JOINED.finditer(plain))
         """Capitalised words found after a lower-case word: names and terms, not sentence starts."""
         self.starts = Counter(m.group(1) for _, line in _prose_lines(plain) for m in _START.finditer(line))

@@ -253,9 +253,8 @@ _TOKEN = (
 
 @functools.lru_cache(maxsize=8)
 def _tokens(language: str) -> re.Pattern[str]:
-    """Numbers, dice, and the language's number words (as whole words, any case)."""
-    words = "|".join(sorted(map(re.escape, WORDS.get(language, WORDS["en"])), key=len, reverse=True))
-    return re.compile(rf"{_TOKEN}|(?P<word>(?<![^\W\d_])(?i:{words})(?![^\W\d_]))")
+    """Numbers, dice, and words (of which :func:`_number` keeps the language's number words)."""
+    return re.compile(rf"{_TOKEN}|(?P<word>[^\W\d_]+)")
 
 
 _UNITS = [
@@ -276,7 +275,7 @@ _ONE = {
 def quantities(text: str, language: str, *, names: Iterable[str] = ()) -> tuple[Quantity, ...]:
     """The quantities a sentence states, in order. ``names``: titles and names whose numbers are not quantities."""
     tokens, one = _tokens(language), _ONE[language if language in _ONE else "en"]
-    if not tokens.search(text) and not one.search(text):
+    if not _DIGIT.search(text) and not _number_words(language) & set(_LETTERS.findall(text.lower())):
         return ()
     clean = _blank(text, language, tuple(names))
     found: list[Quantity] = []
@@ -286,6 +285,8 @@ def quantities(text: str, language: str, *, names: Iterable[str] = ()) -> tuple[
         comparison, scope = _comparison("", clean[match.end() : match.end() + 40], language, *match.span())
         found.append(Quantity(Fraction(1), unit, comparison, None, "word", *match.span(), scope))
     for match in tokens.finditer(clean):
+        if match.lastgroup == "word" and match.group().lower() not in words:
+            continue
         if match.group("dice"):
             count = int(match.group("count") or 1)
             dice = Quantity(
@@ -312,6 +313,13 @@ def _blank(text: str, language: str, names: tuple[str, ...]) -> str:
 
 
 _DIGIT = re.compile(r"\d")
+_LETTERS = re.compile(r"[^\W\d_]+")
+
+
+@functools.lru_cache(maxsize=8)
+def _number_words(language: str) -> frozenset[str]:
+    """The words that may state a value in a language (number words, and the one of "un pouce", "one inch")."""
+    return frozenset(WORDS.get(language, WORDS["en"])) | {"un", "une", "an", "one"}
 
 
 @functools.lru_cache(maxsize=16)

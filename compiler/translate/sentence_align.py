@@ -104,6 +104,10 @@ def align_sentences(original: Sequence[Features], translation: Sequence[Features
     """The cheapest monotonic alignment of two sequences of sentences, as beads in order."""
     rows, cols = len(original), len(translation)
     groups = _Groups(original, translation, _common_terms(original, translation))
+    # The groups a bead may take, made once: ending at each sentence, one to three sentences long.
+    lefts = [[groups.of(0, i - a, i) if a <= i else None for a in range(4)] for i in range(rows + 1)]
+    rights = [[groups.of(1, j - b, j) if b <= j else None for b in range(4)] for j in range(cols + 1)]
+    shapes = [(a, b, _PRIOR_COSTS[(a, b)], UNSUPPORTED if a > 1 or b > 1 else UNSUPPORTED_ONE) for a, b in PRIORS]
     band = BAND + abs(rows - cols)
     best: dict[tuple[int, int], tuple[float, tuple[int, int]]] = {(0, 0): (0.0, (0, 0))}
     for i in range(rows + 1):
@@ -112,19 +116,17 @@ def align_sentences(original: Sequence[Features], translation: Sequence[Features
             if i == 0 and j == 0:
                 continue
             chosen: tuple[float, tuple[int, int]] | None = None
-            for a, b in PRIORS:
+            for a, b, prior, weight in shapes:
                 before = best.get((i - a, j - b))
                 if before is None:
                     continue
-                left, right = groups.of(0, i - a, i), groups.of(1, j - b, j)
-                floor = before[0] + _PRIOR_COSTS[(a, b)]
-                if a and b and chosen is not None and floor - _bound(left, right) >= chosen[0]:
+                left, right = lefts[i][a], rights[j][b]
+                if a and b and chosen is not None and before[0] + prior - _bound(left, right) >= chosen[0]:
                     continue  # cannot win, whatever its length and anchors
                 total = before[0] + bead_cost(left, right, ratio, (a, b))
                 if chosen is not None and total >= chosen[0]:
                     continue  # the support check only adds: no need to make it
                 if a and b:
-                    weight = UNSUPPORTED if a > 1 or b > 1 else UNSUPPORTED_ONE
                     total += weight * groups.unsupported((i - a, i), (j - b, j))
                 if chosen is None or total < chosen[0]:
                     chosen = (total, (a, b))
@@ -289,7 +291,7 @@ def _anchors(original: Features, translation: Features) -> float:
 COGNATE_LETTERS = 5
 """Words share a cognate when they share this many first letters (without accents): identical, identiques."""
 _WORD = re.compile(f"[a-z]{{{COGNATE_LETTERS},}}")
-_CONSONANTS = re.compile(r"[aeiouy]")
+_VOWELS = str.maketrans("", "", "aeiouy")
 
 
 def cognates(text: str) -> frozenset[str]:
@@ -297,7 +299,7 @@ def cognates(text: str) -> frozenset[str]:
     consonants (order and ordre, simultaneous and simultanés share ``+ordr``, ``+smlt``)."""
     words = _WORD.findall(ascii_lower(text))
     keys = {word[:COGNATE_LETTERS] for word in words}
-    keys |= {"+" + skeleton for word in words if len(skeleton := _CONSONANTS.sub("", word)[:4]) == 4}
+    keys |= {"+" + skeleton for word in words if len(skeleton := word.translate(_VOWELS)[:4]) == 4}
     return frozenset(keys)
 
 

@@ -10,7 +10,6 @@ aligned sections, for a person to confirm.
 from __future__ import annotations
 
 import csv
-import functools
 import io
 import re
 import tomllib
@@ -98,16 +97,17 @@ def tokens(text: str) -> list[tuple[str, str, int, int]]:
     """A text's words as (folded, written, start, end): folded without case, accents or plural."""
     found = []
     for match in _TOKEN.finditer(text):
-        folded = _fold_word(match.group())
+        word = match.group()
+        folded = _FOLDED.get(word)
+        if folded is None:
+            folded = _FOLDED[word] = next(iter(fold(word)), "")
         if folded:
-            found.append((folded, match.group(), match.start(), match.end()))
+            found.append((folded, word, match.start(), match.end()))
     return found
 
 
-@functools.lru_cache(maxsize=65536)
-def _fold_word(word: str) -> str:
-    folded = fold(word)
-    return folded[0] if folded else ""
+_FOLDED: dict[str, str] = {}
+"""Each word folded once (a book has a few thousand distinct words)."""
 
 
 class TermMatcher:
@@ -120,7 +120,7 @@ class TermMatcher:
 
     def __init__(self, entries: dict[str, Entry]) -> None:
         self.entries = entries
-        self._spans: dict[tuple[str, bool], list[tuple[str, int, int]]] = {}
+        self._spans: dict[str, list[tuple[str, int, int, bool]]] = {}
         self.forms: dict[str, list[tuple[str, tuple[str, ...]]]] = {}
         self.short: dict[str, list[str]] = {}
         self.wrong: dict[str, list[tuple[str, str, tuple[str, ...]]]] = {}
@@ -147,21 +147,21 @@ class TermMatcher:
         ``ordinary=False`` leaves out renderings the terminology lists as ``unlinked``: ordinary words
         ("points") that say little about which term is meant. Each text is read once.
         """
-        key = (text, ordinary)
-        if key not in self._spans:
-            self._spans[key] = self._find(text, ordinary)
-        return self._spans[key]
+        found = self._spans.get(text)
+        if found is None:
+            found = self._spans[text] = self._find(text)
+        return [(term, start, end) for term, start, end, plain in found if ordinary or not plain]
 
-    def _find(self, text: str, ordinary: bool) -> list[tuple[str, int, int]]:
+    def _find(self, text: str) -> list[tuple[str, int, int, bool]]:
+        """(term id, start, end, whether the rendering is an ordinary word) of each rendering."""
         words = tokens(text)
         folded = [word[0] for word in words]
-        found = [(term, start, end) for _, written, start, end in words for term in self.short.get(written, ())]
+        found = [(term, start, end, False) for _, written, start, end in words for term in self.short.get(written, ())]
         for index, word in enumerate(folded):
             for term, form in self.forms.get(word, ()):
-                if tuple(folded[index : index + len(form)]) != form:
-                    continue
-                if ordinary or (term, form) not in self.ordinary:
-                    found.append((term, words[index][2], words[index + len(form) - 1][3]))
+                if tuple(folded[index : index + len(form)]) == form:
+                    end = words[index + len(form) - 1][3]
+                    found.append((term, words[index][2], end, (term, form) in self.ordinary))
         return found
 
     def forbidden(self, text: str, term: str | None = None) -> list[tuple[str, int, int]]:
