@@ -96,7 +96,7 @@ class Bead:
 
 
 _PRIOR_COSTS = {shape: -math.log(probability) for shape, probability in PRIORS.items()}
-BAND = 10
+BAND = 5
 """Beyond the difference in sentence counts, how far from the diagonal the alignment may stray."""
 
 
