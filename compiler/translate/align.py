@@ -72,6 +72,8 @@ class Unit:
 
 @dataclass(frozen=True, slots=True)
 class Pair:
+    """A unit of the original and the translation's unit aligned with it (one side None: unpaired)."""
+
     original: Unit | None
     translation: Unit | None
     method: str

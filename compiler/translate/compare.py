@@ -8,7 +8,8 @@ The recipe, one stage after the other:
 2. each pair's tables are compared row by row (:mod:`compiler.translate.tables`);
 3. each pair's text is cut into sentences with their places (:mod:`compiler.translate.segments`) and
    the sentences aligned (:mod:`compiler.translate.sentence_align`); sentences left without a
-   counterpart are looked for in the neighbouring pairs (the PDF moves captions);
+   counterpart are looked for in the same pair (reordered) and the neighbouring ones (the PDF moves
+   captions; :mod:`compiler.translate.moved`);
 4. aligned sentences are compared for quantities, comparisons and signs
    (:mod:`compiler.translate.meaning`), sections for terms, the translation's text for debris
    (:mod:`compiler.translate.debris`).
@@ -143,6 +144,7 @@ class _Context:
         self._features: dict[tuple[int, int], tuple[Sentence, Features]] = {}
 
     def locator(self, source: SourceText | None) -> Locator | None:
+        """The locator of a source, made once."""
         if source is None:
             return None
         if source.path not in self.locators:

@@ -185,6 +185,7 @@ class _Pattern:
     help: Callable[[str], str]
 
     def find(self, text: str) -> Iterator[Debris]:
+        """Each match in the text, as a slip."""
         for m in self.regex.finditer(text):
             yield Debris(self.rule, *m.span(), self.message(m.group()), self.help(m.group()))
 

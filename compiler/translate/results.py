@@ -22,12 +22,15 @@ class Finding:
     """One disagreement, with its place in the translation and its counterpart in the original."""
 
     rule: Rule
+    """The translation rule (``compiler.catalog.translation``): code, name, severity."""
     message: str
+    """Lowercase, no final period, names in backticks."""
     place: Span | None
     """Where in the translation (None: the translation has nothing there)."""
     counterpart: Span | None = None
     """The same place in the original."""
     help: str | None = None
+    """How to fix it."""
     original: str | None = None
     """Id of the original's unit."""
     translation: str | None = None
@@ -35,6 +38,7 @@ class Finding:
     pair: int | None = None
     """Index of the pair of units in :attr:`Comparison.pairs`."""
     details: dict[str, Any] = field(default_factory=dict, compare=False)
+    """What the finding is about, for the JSON (the values, the term, the row)."""
     evidence: tuple[str, ...] = field(default=(), compare=False)
     """The texts the finding is about (hashed into its fingerprint)."""
     counterpart_note: str = "the original says"
@@ -85,9 +89,12 @@ class AlignedText:
     """A pair of units' sentences and how they pair (what the side-by-side report shows)."""
 
     pair: int
+    """Index of the pair in :attr:`Comparison.pairs`."""
     original: tuple[Sentence, ...]
+    """The original's sentences, in reading order."""
     translation: tuple[Sentence, ...]
     beads: tuple[Bead, ...]
+    """How the sentences pair, in order (indices into ``original`` and ``translation``)."""
     moved: tuple[Moved, ...] = ()
     """Sentences without counterpart here that a neighbouring pair translates."""
     tables: tuple[tuple[Table | None, Table | None], ...] = ()
@@ -96,13 +103,20 @@ class AlignedText:
 
 @dataclass(frozen=True, slots=True)
 class Comparison:
+    """What ``compare_books`` finds: the section pairs, the findings left after waivers, the aligned texts."""
+
     pairs: list[Pair]
+    """The section alignment, in reading order."""
     findings: list[Finding]
+    """Every finding no waiver accepts."""
     coverage: dict[str, Any]
+    """Sections and sentences of the original that the translation translates."""
     waived: int = 0
+    """Findings a waiver accepts."""
     stale_waivers: tuple[str, ...] = ()
     """Waivers that match no finding any more: the texts changed, or the problem was fixed."""
     texts: tuple[AlignedText, ...] = ()
+    """Each pair's sentences and how they align (what the side-by-side report shows)."""
     sources: dict[str, SourceText] = field(default_factory=dict)
     """Both books' sources by path: a report shows their lines."""
 

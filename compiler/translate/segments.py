@@ -113,6 +113,7 @@ class _Block:
     length: int = 0
 
     def add(self, text: str, term: str | None = None) -> None:
+        """Append text (a reference's text with its term id)."""
         if term is not None:
             self.terms.append((self.length, term, text))
         self.parts.append(text)

@@ -151,6 +151,7 @@ class _Groups:
         self._keys: dict[int, frozenset[str]] = {}
 
     def of(self, side: int, start: int, end: int) -> Features | None:
+        """The features of a side's sentences ``start:end`` taken together (None for none)."""
         key = (side, start, end)
         if key not in self.made:
             self.made[key] = merge(self.sides[side][start:end])

@@ -38,6 +38,7 @@ class RowFinding:
 
     @property
     def message(self) -> str:
+        """The finding's message, names in backticks."""
         if self.translation is None:
             return f"row `{self.key}` is missing from the translation's table"
         says = [f"the original says {', '.join(self.only_original)}"] if self.only_original else []
@@ -47,6 +48,8 @@ class RowFinding:
 
 @dataclass(frozen=True, slots=True)
 class TableComparison:
+    """The tables of a pair compared: the rows that differ, and which tables were matched."""
+
     findings: tuple[RowFinding, ...]
     matched: tuple[tuple[Table, Table], ...]
     """The tables compared row by row (original, translation): their rows are not read as sentences."""

@@ -26,6 +26,8 @@ from compiler.names import folded_words
 
 @dataclass(frozen=True, slots=True)
 class Entry:
+    """One term's renderings in the translation's language."""
+
     term: str
     """The English term id."""
     preferred: str
@@ -45,6 +47,7 @@ def read_toml(path: Path) -> dict[str, Any]:
 
 
 def load_terminology(path: Path) -> dict[str, Entry]:
+    """A terms.toml file's entries, by English term id."""
     table = read_toml(path)
     entries = {}
     for term, fields in sorted(table.items()):
