@@ -240,7 +240,7 @@ class Features:
 
 
 def features(unit: Unit) -> Features:
-    """The features of a unit, for :func:`pair_score`."""
+    """The features of a unit, for :func:`_score`."""
     found = Counter(_numbers(unit.text))
     title = tuple(w[:4] for w in map(_fold, unit.title.split()) if len(w) > 3)
     number = tuple(int(p) for p in unit.number.split(".")) if unit.number is not None else None
@@ -349,11 +349,6 @@ def _monotone(ranges: list[tuple[int, int]], cols: int) -> list[tuple[int, int]]
     last = fixed[-1]
     fixed[-1] = (min(last[0], cols), cols)
     return fixed
-
-
-def pair_score(original: Unit, translation: Unit, offset: int) -> tuple[float, str]:
-    """How well two units match, and what decided it."""
-    return _score(features(original), features(translation), offset)
 
 
 def _score(original: Features, translation: Features, offset: int) -> tuple[float, str]:

@@ -3,8 +3,8 @@
 ``rulebook_src/fr/terms.toml`` gives for each English term id the preferred French term,
 accepted variants and forbidden variants. Matching folds case, accents and plurals, so
 "Figurines" matches "figurine". Exported as TBX (ISO 30042, TBX-Basic style) and CSV for
-translation tools; ``suggest`` proposes French terms for ids not listed yet, from the
-aligned sections, for a person to confirm.
+translation tools; :mod:`compiler.translate.suggestions` proposes entries for ids not listed yet,
+from the aligned sentences, for a person to confirm.
 """
 
 from __future__ import annotations
@@ -13,7 +13,6 @@ import csv
 import io
 import re
 import tomllib
-from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -219,69 +218,3 @@ def _lang(concept: Any, language: str, terms: list[tuple[str, str]]) -> None:
         holder = etree.SubElement(section, "termSec")
         etree.SubElement(holder, "term").text = term
         etree.SubElement(holder, "termNote", {"type": "administrativeStatus"}).text = status
-
-
-_STOP = set(
-    fold(
-        "le la les un une des de du d l et ou en au aux a à par pour sur dans qui que se ne pas est sont son sa ses"
-        " leur leurs cette ce ces il elle ils elles plus tout tous toute toutes avec être peut doit"
-    )
-)
-
-
-def suggest(
-    units: list[tuple[list[str], str]], known: set[str], names: dict[str, str] | None = None, limit: int = 3
-) -> dict[str, list[str]]:
-    """French candidates for English term ids not in the list yet, best first.
-
-    ``units`` pairs the English term ids of an aligned section with its French text. A candidate is a
-    French word or pair of words found in most sections that use the term and rarely elsewhere; one
-    that looks like the English name (a cognate: cannon, canon) ranks first.
-    """
-    surfaces: dict[str, str] = {}
-    grams_by_unit = [(terms, _grams(text, surfaces)) for terms, text in units]
-    everywhere: Counter[str] = Counter()
-    for _, grams in grams_by_unit:
-        everywhere.update(set(grams))
-    wanted = sorted({t for terms, _ in units for t in terms} - known)
-    suggestions = {}
-    for term in wanted:
-        with_term = [grams for terms, grams in grams_by_unit if term in terms]
-        inside: Counter[str] = Counter()
-        for grams in with_term:
-            inside.update(set(grams))
-        english = [w[:4] for w in fold((names or {}).get(term, term.replace("_", " "))) if len(w) > 3]
-        floor = max(1, len(with_term) // 2)
-        scored = sorted(
-            (
-                _cognate(gram, english),
-                (inside[gram] / len(with_term)) * (inside[gram] / everywhere[gram]),
-                inside[gram],
-                gram,
-            )
-            for gram in inside
-            if inside[gram] >= floor
-        )
-        suggestions[term] = [surfaces[gram] for *_, gram in reversed(scored[-limit:])]
-    return suggestions
-
-
-def _cognate(gram: str, english: list[str]) -> int:
-    return sum(1 for word in gram.split() if len(word) > 3 and word[:4] in english)
-
-
-def _grams(text: str, surfaces: dict[str, str]) -> list[str]:
-    """Words and pairs of words (folded), remembering how each was first written."""
-    written = [w for w in re.findall(r"[^\W\d_]+", text) if len(w) > 2]
-    folded = [" ".join(fold(w)) for w in written]
-    grams = []
-    for index, (word, key) in enumerate(zip(written, folded, strict=True)):
-        if key in _STOP:
-            continue
-        grams.append(key)
-        surfaces.setdefault(key, word.lower())
-        if index + 1 < len(written) and folded[index + 1] not in _STOP:
-            pair = f"{key} {folded[index + 1]}"
-            grams.append(pair)
-            surfaces.setdefault(pair, f"{word} {written[index + 1]}".lower())
-    return grams
