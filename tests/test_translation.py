@@ -379,10 +379,11 @@ def test_side_by_side_html_report(capsys: pytest.CaptureFixture[str]) -> None:
     assert "Figurines, unités et formations" in heading.text_content()
     # Full texts: the last paragraph of Generating Spells is there, on both sides.
     assert "Spells that are not generated" in page.text_content() and "Les sorts qui ne sont pas" in page.text_content()
-    # Line numbers link to the source lines listed in the report.
-    links = [a.get("href") for a in page.cssselect("a.rb-line")]
+    # Line numbers lead (through the report's script, so a link checker has thousands fewer links to follow)
+    # to the source lines listed in the report.
+    links = [a.get("data-line") for a in page.cssselect("a.rb-line")]
     anchors = {element.get("id") for element in page.cssselect("[id]")}
-    assert links and all(link[1:] in anchors for link in links if link.startswith("#src-"))
+    assert links and all(link in anchors for link in links)
     # The values that differ are highlighted, the finding under its row, with kind and severity for the filter.
     row = next(r for r in page.cssselect("tr.rb-row") if "d'au moins" in r.text_content() and r.cssselect("mark"))
     assert any("1" in mark.text_content() for mark in row.cssselect("mark"))
