@@ -61,6 +61,8 @@ class Diagnostic:
     notes: tuple[Note, ...] = ()
     section_id: str | None = None
     """Id of the enclosing section (baseline entries match on it, not on lines)."""
+    counterpart: Note | None = None
+    """The same place on the other side of a comparison, shown with its source line."""
 
     @property
     def sort_key(self) -> tuple[str, int, int, int, str, str]:
@@ -91,6 +93,7 @@ class Rule:
         help: str | None = None,
         notes: tuple[Note, ...] = (),
         section_id: str | None = None,
+        counterpart: Note | None = None,
     ) -> Diagnostic:
         return Diagnostic(
             self.code,
@@ -103,6 +106,7 @@ class Rule:
             help,
             notes,
             section_id,
+            counterpart,
         )
 
     @property

@@ -317,35 +317,42 @@ class _Builder:
         return converted
 
     def _list(self, tokens: list[Token], index: int) -> int:
+        found, index = self._read_list(tokens, index)
+        self._target().content.append(found)
+        return index
+
+    def _read_list(self, tokens: list[Token], index: int, depth: int = 0) -> tuple[ItemList, int]:
+        """A list from its opening token, nested lists inside their items; and the index after its end.
+
+        ``depth``: how many levels the list stands below the innermost open section (lists in lists)."""
         opening = tokens[index]
-        ordered = opening.type == "ordered_list_open"
         closing = opening.type.replace("_open", "_close")
-        depth = 0
         items: list[Item] = []
-        numbered: list[bool] = []
-        """For each item of a bulleted list: whether it holds a number, as ``- 1. Caractéristique``."""
-        while index < len(tokens):
+        content: list[Node] = []
+        line = 0
+        index += 1
+        while index < len(tokens) and tokens[index].type != closing:
             token = tokens[index]
-            if token.type == opening.type:
-                depth += 1
-            elif token.type == closing:
-                depth -= 1
-                if depth == 0:
-                    break
-            elif token.type == "list_item_open" and depth == 1 and token.level == opening.level + 1:
-                numbered.append(tokens[index + 1].type == "ordered_list_open")
-            elif token.type == "inline" and depth == 1:
-                line = token.map[0] if token.map else 0
-                items.append(Item(None, tuple(self._inline(token.content, line)), self.source, self._line_offset(line)))
+            if token.type == "list_item_open":
+                content, line = [], token.map[0] if token.map else 0
+            elif token.type == "list_item_close":
+                items.append(Item(None, tuple(content), self.source, self._line_offset(line)))
+            elif token.type == "inline":
+                content.extend(self._inline(token.content, token.map[0] if token.map else line))
+            elif token.type in ("bullet_list_open", "ordered_list_open"):
+                nested, index = self._read_list(tokens, index, depth + 2)
+                content.append(nested)
+                continue
             index += 1
-        if not ordered and numbered and all(numbered):
-            ordered = True  # a numbered list the conversion turned into bullets, each holding its number
+        self._check_depth(depth + 2, "a list", self._offset(opening))  # list, item
+        ordered = opening.type == "ordered_list_open"
+        if not ordered and items and all(_numbered(item) for item in items):
+            # A numbered list the conversion turned into bullets, each holding its number: `- 1. Caractéristique`.
+            items = [next(n for n in item.children if isinstance(n, ItemList)).items[0] for item in items]
+            ordered = True
             message = "bullets that each hold a number, read as a numbered list"
             self.diagnostics.append(CONVERTED_TEXT.diagnostic(message, self.source.span(self._offset(opening))))
-        target = self._target()
-        self._check_depth(2, "a list", self._offset(opening))  # list, item
-        target.content.append(ItemList(ordered, tuple(items), None, self.source, self._offset(opening)))
-        return index + 1
+        return ItemList(ordered, tuple(items), None, self.source, self._offset(opening)), index + 1
 
     # -- places --------------------------------------------------------------
 
@@ -382,3 +389,9 @@ class _Builder:
             tuple(self.mechanics),
             (),
         )
+
+
+def _numbered(item: Item) -> bool:
+    """Whether a bulleted item holds only a numbered list of one item (``- 1. Caractéristique``)."""
+    lists = [n for n in item.children if not (isinstance(n, str) and not n.strip())]
+    return len(lists) == 1 and isinstance(lists[0], ItemList) and lists[0].ordered and len(lists[0].items) == 1

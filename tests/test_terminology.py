@@ -12,16 +12,17 @@ from lxml import etree
 from compiler.cli import main
 from compiler.recipe import read_book
 from compiler.translate.compare import compare_books
+from compiler.translate.suggestions import AlignedUse, render_suggestions, suggest_terms
 from compiler.translate.terminology import (
     Entry,
     TerminologyError,
+    TermMatcher,
     check_terms,
     contains,
     export_csv,
     export_tbx,
     fold,
     load_terminology,
-    suggest,
 )
 
 from .conftest import BUNDLED_BOOK, ROOT
@@ -54,7 +55,8 @@ def test_checks_report_missing_and_forbidden_terms() -> None:
 def test_the_curated_list_loads_and_rejects_bad_entries(tmp_path: Path) -> None:
     entries = load_terminology(TERMS)
     assert entries["model"].preferred == "figurine" and entries["warband"].preferred == "patrouille"
-    assert len(entries) == 64
+    assert len(entries) == 129
+    assert entries["character"].preferred == "Personnage" and entries["magical_item"].preferred == "Objet Magique"
     bad = tmp_path / "terms.toml"
     bad.write_text("[model]\naccepted = ['x']\n", encoding="utf-8")
     with pytest.raises(TerminologyError, match="`model` needs a `preferred` French term"):
@@ -79,26 +81,40 @@ def test_csv_export() -> None:
     assert ["weapon_skill", "weapon_skill", "Capacité de Combat", "CC", ""] in rows
 
 
-def test_suggestions_prefer_cognates_and_keep_the_written_form() -> None:
-    units = [
-        (["cannon"], "Un canon et ses trois servants."),
-        (["cannon", "model"], "Le canon tire sur les figurines."),
-        (["model"], "Les figurines bougent."),
+def test_suggestions_rank_what_goes_with_the_term_and_keep_the_written_form() -> None:
+    uses = [
+        AlignedUse((("cannon", "Cannon"),), "Un canon et ses trois servants."),
+        AlignedUse((("cannon", "cannons"), ("model", "models")), "Le canon tire sur les figurines."),
+        AlignedUse((("model", "Models"),), "Les figurines bougent."),
+        AlignedUse((("wizard", "Wizard"),), "Le Sorcier lance un sort."),
+        AlignedUse((("wizard", "Wizards"),), "Chaque Sorcier connaît ses sorts."),
+        AlignedUse((), "Un sort de plus."),
     ]
-    suggestions = suggest(units, known={"model"})
-    assert list(suggestions) == ["cannon"]
-    assert suggestions["cannon"][0] == "canon"  # the cognate first, as written
+    suggestions = {s.term: s for s in suggest_terms(uses, {"model": Entry("model", "figurine")})}
+    assert set(suggestions) == {"cannon", "wizard"}  # model is in the list already
+    assert suggestions["cannon"].candidates[0][0] == "canon"  # the cognate, as written
+    assert suggestions["wizard"].candidates[0][0] == "Sorcier"  # with the term, rarely without it; capitalised
+    assert suggestions["wizard"].english == ("Wizard", "Wizards") and suggestions["wizard"].uses == 2
+    toml = render_suggestions(list(suggestions.values()))
+    assert '[wizard]\npreferred = "Sorcier"' in toml
 
 
-def test_compare_checks_the_terms_of_each_aligned_section() -> None:
+def test_short_accepted_forms_match_only_as_written() -> None:
+    matcher = TermMatcher(
+        {"attacks": Entry("attacks", "Attaques", ("A",)), "movement": Entry("movement", "Mouvement", ("M",))}
+    )
+    assert matcher.terms("A à 0 : aucune attaque") == {"attacks"}
+    assert matcher.terms("à la table, a 2 m") == set()  # never the preposition, nor metres
+    assert matcher.terms("M 4") == {"movement"}
+
+
+def test_compare_reports_a_term_rendered_by_a_related_one() -> None:
     english = read_book([BUNDLED_BOOK], ROOT).book
     french = read_book([FRENCH], ROOT, language="fr").book
     findings = compare_books(english, french, terms=load_terminology(TERMS)).findings
-    missing = {(f.original, f.details.get("term")) for f in findings if f.kind == "term-missing"}
-    # Read in the French: "Bords de table" says "socle" (base) where the English says Footprint, and
-    # "Demi-point" drops the "1 pts / two models" clause.
+    missing = {(f.original, f.details["term"]) for f in findings if f.kind == "term-missing"}
+    # Read in the French: "Bords de table" says « socle » (base) where the English says Footprint.
     assert ("board-edge", "footprint") in missing
-    assert ("point-costs/Half a Point", "model") in missing
     # Bands the French turned into sub-headings still count for their parent section.
     assert not any(term in {"hold_the_ground", "deployment_type_classic"} for _, term in missing)
     # Profiles print abbreviations: "CC à 0" is Weapon Skill.
@@ -110,9 +126,14 @@ def test_terms_commands(tmp_path: Path, capsys: pytest.CaptureFixture[str], monk
     out = tmp_path / "terms.tbx"
     assert main(["terms", "export", str(TERMS), "--format", "tbx", "-o", str(out)]) == 0
     assert etree.parse(str(out)).getroot().get("type") == "TBX-Basic"
+    assert main(["terms", "suggest", str(BUNDLED_BOOK), str(FRENCH), "--terms", str(tmp_path / "none.toml")]) == 2
+    capsys.readouterr()
+    empty = tmp_path / "terms.toml"
+    empty.write_text("", encoding="utf-8")
+    assert main(["terms", "suggest", str(BUNDLED_BOOK), str(FRENCH), "--terms", str(empty)]) == 0
+    toml = capsys.readouterr().out
+    assert '[cannon]\npreferred = "canon"' in toml
+    assert '[model]\npreferred = "figurine"' in toml
     assert main(["terms", "suggest", str(BUNDLED_BOOK), str(FRENCH)]) == 0
-    lines = capsys.readouterr().out.splitlines()
-    suggestions = dict(line.split(": ", 1) for line in lines)
-    assert suggestions["cannon"].startswith("canon")
-    assert suggestions["cavalry"].startswith("cavalerie")
-    assert "model" not in suggestions  # already in the list
+    listed = capsys.readouterr().out
+    assert "[model]" not in listed  # already in the list

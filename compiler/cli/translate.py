@@ -7,20 +7,20 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from compiler.cli.common import Commands, add_config_option, emit, output_text, print_fatal, project_of
+from compiler.cli.common import Commands, add_config_option, output_text, print_fatal, project_of
 
 if TYPE_CHECKING:
     from compiler.model import Book
-
-FAIL_ON = "numbers-differ,table-row,term-missing,term-forbidden,missing-section,lost-reference"
 
 
 def add_commands(commands: Commands) -> None:
     compare = commands.add_parser(
         "compare",
-        help="compare a translation with its original: coverage, missing sections, numbers that differ",
-        description="Align the translation's sections with the original's and report where they disagree.",
-        epilog="Exit status: 0 nothing to report (of the --fail-on kinds), 1 findings, 2 unreadable input.",
+        help="compare a translation with its original: what is missing, what says otherwise, what the conversion broke",
+        description="Align the translation's sections and sentences with the original's and report where they "
+        "disagree, each finding placed in both texts.",
+        epilog="Exit status: 0 nothing to report (of the --fail-on kinds), 1 findings, 2 unreadable input, "
+        "an unknown kind, or files that are not in the languages given.",
     )
     compare.add_argument("original", type=Path, help="the original (XML)")
     compare.add_argument("translation", type=Path, help="the translation (Markdown or XML)")
@@ -31,11 +31,11 @@ def add_commands(commands: Commands) -> None:
     compare.add_argument(
         "--waivers", type=Path, help="accepted findings (default: waivers.toml beside the translation, if there is one)"
     )
-    compare.add_argument("--format", choices=("text", "json", "html"), default="text")
+    compare.add_argument("--format", choices=("text", "json", "github", "sarif", "html"), default="text")
     compare.add_argument(
         "--fail-on",
-        default=FAIL_ON,
-        help="finding kinds that make the exit status 1 (comma-separated; 'none' for never)",
+        help="kinds of finding that make the exit status 1 (comma-separated names or codes; 'none' for never; "
+        "default: the meaning, terminology, missing-text and lost-reference kinds)",
     )
     add_config_option(compare)
     compare.set_defaults(run=run_compare)
@@ -48,7 +48,9 @@ def add_commands(commands: Commands) -> None:
     export.add_argument("--output", "-o", type=Path, help="write to this file instead of stdout")
     add_config_option(export)
     export.set_defaults(run=run_terms_export)
-    suggest = actions.add_parser("suggest", help="propose French terms for term ids the terminology lacks")
+    suggest = actions.add_parser(
+        "suggest", help="propose terms.toml entries for the terms the terminology lacks, from the aligned sentences"
+    )
     suggest.add_argument("original", type=Path)
     suggest.add_argument("translation", type=Path)
     suggest.add_argument("--terms", type=Path, help="the terminology (default: terms.toml beside the translation)")
@@ -72,27 +74,22 @@ def read_pair(args: argparse.Namespace, first: Path, second: Path, language: str
 
 
 def run_compare(args: argparse.Namespace) -> int:
-    from compiler.translate.compare import compare_books, load_waivers, render_text
-    from compiler.translate.terminology import load_terminology
+    from compiler.report import text as text_report
+    from compiler.report.comparison import run_compare
+    from compiler.translate.command import CompareRequest, parse_fail_on
 
+    fail_on = parse_fail_on(args.fail_on) if args.fail_on is not None else None
+    request = CompareRequest(args.original, args.translation, args.language, args.terms, args.waivers)
     books = read_pair(args, args.original, args.translation, args.language)
     if books is None:
         return 2
-    terms_path = args.terms or args.translation.with_name("terms.toml")
-    entries = load_terminology(terms_path) if args.terms or terms_path.is_file() else {}
-    waivers_path = args.waivers or args.translation.with_name("waivers.toml")
-    waivers = load_waivers(waivers_path) if args.waivers or waivers_path.is_file() else {}
-    comparison = compare_books(books[0], books[1], translation_language=args.language, terms=entries, waivers=waivers)
-    if args.format == "html":
-        from compiler.site.theme import Theme
-        from compiler.translate.compare import report_context
+    from compiler.site.theme import Theme
 
-        template = Theme.for_project(project_of(args).root).environment().get_template("compare.html.j2")
-        sys.stdout.write(template.render(**report_context(comparison, translation_language=args.language)))
-    else:
-        emit(args, comparison.as_json(), render_text(comparison))
-    failing = {kind.strip() for kind in args.fail_on.split(",")} - {"none", ""}
-    return 1 if any(f.kind in failing for f in comparison.findings) else 0
+    color = text_report.use_color("auto")
+    theme = Theme.for_project(project_of(args).root)
+    output, status = run_compare(request, books[0], books[1], args.format, color=color, fail_on=fail_on, theme=theme)
+    sys.stdout.write(output)
+    return status
 
 
 def run_terms_export(args: argparse.Namespace) -> int:
@@ -111,19 +108,11 @@ def run_terms_export(args: argparse.Namespace) -> int:
 
 
 def run_terms_suggest(args: argparse.Namespace) -> int:
-    from compiler.translate.align import align_sections
-    from compiler.translate.terminology import load_terminology, suggest
+    from compiler.translate.command import CompareRequest, suggest_command
 
     books = read_pair(args, args.original, args.translation, args.language)
     if books is None:
         return 2
-    terms_path = args.terms or args.translation.with_name("terms.toml")
-    known = set(load_terminology(terms_path)) if terms_path.is_file() else set()
-    units = [
-        (list(p.original.terms), p.translation.text + " " + p.translation.title)
-        for p in align_sections(books[0], books[1])
-        if p.original is not None and p.translation is not None
-    ]
-    for term, candidates in suggest(units, known).items():
-        print(f"{term}: {', '.join(candidates) if candidates else '(no candidate)'}")
+    request = CompareRequest(args.original, args.translation, args.language, args.terms)
+    sys.stdout.write(suggest_command(request, books[0], books[1]))
     return 0

@@ -28,7 +28,11 @@ def _escape_property(value: str) -> str:
 def line(diagnostic: Diagnostic) -> str:
     span = diagnostic.span
     title = _escape_property(f"{diagnostic.code} {diagnostic.rule}")
-    message = readable(diagnostic.message) + (f"\nhelp: {readable(diagnostic.help)}" if diagnostic.help else "")
+    message = readable(diagnostic.message)
+    if diagnostic.counterpart is not None:
+        where = f" ({diagnostic.counterpart.span})" if diagnostic.counterpart.span else ""
+        message += f"\n{readable(diagnostic.counterpart.message)}{where}"
+    message += f"\nhelp: {readable(diagnostic.help)}" if diagnostic.help else ""
     properties = f"file={_escape_property(span.path)},line={span.line},col={span.column},title={title}"
     return f"::{_COMMANDS[diagnostic.severity.public]} {properties}::{_escape_data(message)}"
 

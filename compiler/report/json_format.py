@@ -7,7 +7,7 @@ from collections import Counter
 from typing import Any
 
 from compiler.catalog import rule_url
-from compiler.diagnostics import Diagnostic
+from compiler.diagnostics import Diagnostic, Note
 from compiler.report.summary import Report
 
 
@@ -26,13 +26,14 @@ def diagnostic_record(diagnostic: Diagnostic, docs_url: str | None = None) -> di
         "suggestions": list(diagnostic.suggestions),
         "help": diagnostic.help,
         "section": diagnostic.section_id,
-        "notes": [
-            {"message": note.message}
-            | ({"file": note.span.path, "line": note.span.line, "column": note.span.column} if note.span else {})
-            for note in diagnostic.notes
-        ],
+        "notes": [_note(note) for note in diagnostic.notes],
         "url": rule_url(docs_url, diagnostic.code),
-    }
+    } | ({"counterpart": _note(diagnostic.counterpart)} if diagnostic.counterpart else {})
+
+
+def _note(note: Note) -> dict[str, Any]:
+    place = {"file": note.span.path, "line": note.span.line, "column": note.span.column} if note.span else {}
+    return {"message": note.message} | place
 
 
 def summary(report: Report) -> dict[str, Any]:
@@ -49,7 +50,11 @@ def summary(report: Report) -> dict[str, Any]:
     }
 
 
-def render(report: Report) -> str:
+def document(report: Report) -> dict[str, Any]:
+    """The JSON document of a report: its diagnostics and its summary."""
     records = [diagnostic_record(d, report.docs_url) for d in report.diagnostics]
-    document = {"diagnostics": records, "summary": summary(report)}
-    return json.dumps(document, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+    return {"diagnostics": records, "summary": summary(report)}
+
+
+def render(report: Report) -> str:
+    return json.dumps(document(report), indent=2, sort_keys=True, ensure_ascii=False) + "\n"

@@ -7,18 +7,18 @@ import json
 from typing import Any
 
 from compiler import __version__
-from compiler.diagnostics import Diagnostic
+from compiler.diagnostics import Diagnostic, Rule
 from compiler.report.summary import Report
 
 SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 _LEVELS = {"error": "error", "warning": "warning", "info": "note"}
 
 
-def _rules(docs_url: str | None) -> list[dict[str, Any]]:
-    from compiler.catalog import RULES, rule_url
+def _rules(checked: tuple[Rule, ...], docs_url: str | None) -> list[dict[str, Any]]:
+    from compiler.catalog import LINT_RULES, rule_url
 
     rules = []
-    for rule in RULES:
+    for rule in checked or LINT_RULES:
         entry: dict[str, Any] = {
             "id": rule.code,
             "name": rule.name,
@@ -63,9 +63,10 @@ def _result(diagnostic: Diagnostic, rule_index: dict[str, int]) -> dict[str, Any
         "locations": [_location(span.path, span.line, span.column)],
         "partialFingerprints": {"rulebookKey/v1": _fingerprint(diagnostic)},
     }
+    notes = (*diagnostic.notes, diagnostic.counterpart) if diagnostic.counterpart else diagnostic.notes
     related = [
         _location(n.span.path, n.span.line, n.span.column, n.message) | {"id": i}
-        for i, n in enumerate(diagnostic.notes)
+        for i, n in enumerate(notes)
         if n.span is not None
     ]
     if related:
@@ -74,7 +75,7 @@ def _result(diagnostic: Diagnostic, rule_index: dict[str, int]) -> dict[str, Any
 
 
 def render(report: Report) -> str:
-    rules = _rules(report.docs_url)
+    rules = _rules(report.rules, report.docs_url)
     rule_index = {rule["id"]: i for i, rule in enumerate(rules)}
     driver: dict[str, Any] = {"name": "rulebook", "version": __version__, "rules": rules}
     if report.docs_url:

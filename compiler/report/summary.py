@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
-from compiler.diagnostics import Diagnostic, Severity
+from compiler.diagnostics import Diagnostic, Rule, Severity
 from compiler.source import SourceText
 
 
@@ -22,6 +22,8 @@ class Report:
     """Baseline entries that no longer occur."""
     docs_url: str | None = None
     """The page documenting each rule (a section per rule), for help links; None: no links."""
+    rules: tuple[Rule, ...] = ()
+    """The rules the run checked, as SARIF lists them (none given: the lint's)."""
 
     def counts(self) -> Counter[str]:
         """Diagnostics by public severity name (error, warning, info)."""

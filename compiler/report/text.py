@@ -20,6 +20,7 @@ from __future__ import annotations
 import os
 import shutil
 import sys
+from collections.abc import Mapping
 from typing import TextIO
 
 from compiler.diagnostics import Diagnostic
@@ -64,19 +65,35 @@ def terminal_width(stream: TextIO | None = None) -> int:
 
 def render(report: Report, *, color: bool = False, width: int = MAX_WIDTH) -> str:
     paint = _Painter(color)
-    blocks = [render_diagnostic(d, report.sources.get(d.span.path), paint, width) for d in report.diagnostics]
+    blocks = [
+        render_diagnostic(d, report.sources.get(d.span.path), paint, width, report.sources) for d in report.diagnostics
+    ]
     blocks.append(_summary(report, paint))
     return "\n".join(blocks)
 
 
 def render_diagnostic(
-    diagnostic: Diagnostic, source: SourceText | None, paint: _Painter | None = None, width: int = MAX_WIDTH
+    diagnostic: Diagnostic,
+    source: SourceText | None,
+    paint: _Painter | None = None,
+    width: int = MAX_WIDTH,
+    sources: Mapping[str, SourceText] | None = None,
 ) -> str:
+    """One diagnostic: its headline, source line and caret, the counterpart's (from ``sources``), notes, help."""
     paint = paint or _Painter(False)
     severity = diagnostic.severity.public
     label = f"{severity}[{diagnostic.code}]"
     lines = [f"{paint(severity, label)}{paint('bold', ': ' + readable(diagnostic.message))}"]
-    lines += _snippet(diagnostic.span, diagnostic.target, source, paint, width)
+    counterpart = diagnostic.counterpart
+    gutter = len(str(diagnostic.span.line))
+    if counterpart is not None and counterpart.span is not None:
+        gutter = max(gutter, len(str(counterpart.span.line)))
+    lines += _snippet(diagnostic.span, diagnostic.target, source, paint, width, gutter)
+    if counterpart is not None:
+        lines.append(f"{paint('bold', 'note')}: {readable(counterpart.message)}")
+        if counterpart.span is not None:
+            other = sources.get(counterpart.span.path) if sources else None
+            lines += _snippet(counterpart.span, None, other, paint, width, gutter, mark="-")
     for note in diagnostic.notes:
         where = f" ({note.span})" if note.span else ""
         lines.append(f"    {paint('dim', '=')} note: {readable(note.message + where)}")
@@ -85,8 +102,16 @@ def render_diagnostic(
     return "\n".join(lines) + "\n"
 
 
-def _snippet(span: Span, target: str | None, source: SourceText | None, paint: _Painter, width: int) -> list[str]:
-    gutter = " " * len(str(span.line))
+def _snippet(
+    span: Span,
+    target: str | None,
+    source: SourceText | None,
+    paint: _Painter,
+    width: int,
+    gutter_width: int = 0,
+    mark: str = "^",
+) -> list[str]:
+    gutter = " " * max(gutter_width, len(str(span.line)))
     arrow = [f"{gutter}{paint('dim', '-->')} {visible(shorten(str(span), max(width - len(gutter) - 5, 20)))}"]
     if source is None:
         return arrow
@@ -98,8 +123,8 @@ def _snippet(span: Span, target: str | None, source: SourceText | None, paint: _
     return [
         *arrow,
         f"{gutter} {bar}",
-        f"{paint('dim', str(span.line))} {bar} {visible(shown)}",
-        f"{gutter} {bar} {' ' * start}{paint('error', '^' * length)}",
+        f"{paint('dim', str(span.line).rjust(len(gutter)))} {bar} {visible(shown)}",
+        f"{gutter} {bar} {' ' * start}{paint('error' if mark == '^' else 'dim', mark * length)}",
     ]
 
 

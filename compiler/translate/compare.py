@@ -1,8 +1,23 @@
 """``rulebook compare``: where a translation and its original disagree, for the translators.
 
-Reads the section alignment (:mod:`compiler.translate.align`) and reports coverage, sections on
-one side only, numbers that differ within aligned sections (number words, decimal commas and
-fraction slashes understood in both languages), and cross-references the PDF conversion lost.
+The recipe, one stage after the other:
+
+1. sections are aligned (:mod:`compiler.translate.align`); a translation's unnumbered sub-heading
+   without a pair of its own (a table cell or a titled note turned into a heading) is read with the
+   paired section it stands in, and so is an original's titled note;
+2. each pair's tables are compared row by row (:mod:`compiler.translate.tables`);
+3. each pair's text is cut into sentences with their places (:mod:`compiler.translate.segments`) and
+   the sentences aligned (:mod:`compiler.translate.sentence_align`); sentences left without a
+   counterpart are looked for in the same pair (reordered) and the neighbouring ones (the PDF moves
+   captions; :mod:`compiler.translate.moved`);
+4. aligned sentences are compared for quantities, comparisons and signs
+   (:mod:`compiler.translate.meaning`), sections for terms, the translation's text for debris
+   (:mod:`compiler.translate.debris`).
+
+Every finding has a place in the translation and, where there is one, its counterpart in the
+original, and becomes a :class:`~compiler.diagnostics.Diagnostic` of the translation rules
+(:mod:`compiler.catalog.translation`). A finding's fingerprint hashes its rule and the texts it is
+about, so a waiver names one finding and expires when either text changes.
 """
 
 from __future__ import annotations
@@ -10,68 +25,43 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-import tomllib
 from collections import Counter
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from compiler.errors import TerminologyError
-from compiler.model import Book, Section, plain_text
-from compiler.translate.align import Pair, align_sections
-from compiler.translate.numbers import numbers
-from compiler.translate.tables import compare_tables, own_tables
-from compiler.translate.terminology import Entry, check_terms
+from compiler.model import Book, Table
+from compiler.source import SourceText
+from compiler.translate.align import Pair, Unit, align_sections
+from compiler.translate.facts import quantities as read_quantities
+from compiler.translate.findings import is_short, section_findings, sentence_findings
+from compiler.translate.quantity_findings import meaning_findings, moved_findings
+from compiler.translate.report import report_context
+from compiler.translate.results import AlignedText, Comparison, Finding
+from compiler.translate.segments import Locator, Sentence, sentences
+from compiler.translate.sentence_align import Features, align_sentences, cognates
+from compiler.translate.tables import compare_tables, tables_in
+from compiler.translate.term_findings import related_terms, term_findings
+from compiler.translate.terminology import Entry, TermMatcher, read_toml
+from compiler.translate.text_findings import debris_findings, reference_findings, table_findings
 
+__all__ = ["Comparison", "Finding", "compare_books", "load_waivers", "report_context"]
 
-@dataclass(frozen=True, slots=True)
-class Finding:
-    kind: str
-    """``numbers-differ``, ``table-row``, ``term-missing``, ``term-forbidden``, ``lost-reference``,
-    ``missing-section``, ``extra-section``, ``other-script``, ``conversion-debris`` or ``doubled-word``."""
-    message: str
-    original: str | None
-    translation: str | None
-    details: dict[str, Any] = field(default_factory=dict)
-    fingerprint: str = ""
-    """Hash of the kind, the details and both texts: a waiver names it, and expires when either text changes."""
-
-
-@dataclass(frozen=True, slots=True)
-class Comparison:
-    pairs: list[Pair]
-    findings: list[Finding]
-    coverage: dict[str, Any]
-    waived: int = 0
-    stale_waivers: tuple[str, ...] = ()
-    """Waivers that match no finding any more: the texts changed, or the problem was fixed."""
-
-    def as_json(self) -> dict[str, Any]:
-        return {
-            "coverage": self.coverage,
-            "pairs": [
-                {
-                    "original": p.original.id if p.original else None,
-                    "translation": p.translation.id if p.translation else None,
-                    "method": p.method,
-                    "confidence": p.confidence,
-                }
-                for p in self.pairs
-            ],
-            "findings": [
-                {
-                    "kind": f.kind,
-                    "message": f.message,
-                    "original": f.original,
-                    "translation": f.translation,
-                    "fingerprint": f.fingerprint,
-                }
-                | ({"details": f.details} if f.details else {})
-                for f in self.findings
-            ],
-            "waived": self.waived,
-            "stale_waivers": list(self.stale_waivers),
-        }
+FAIL_ON = (
+    "numbers-differ",
+    "comparison-differs",
+    "sign-differs",
+    "table-row",
+    "term-missing",
+    "term-forbidden",
+    "missing-section",
+    "missing-sentence",
+    "lost-reference",
+)
+"""The kinds of finding that make ``rulebook compare`` fail by default."""
+MOVED_PASSAGE_REACH = 6
+"""How many pairs away a sentence without counterpart is looked for (the PDF moves captions)."""
 
 
 def compare_books(
@@ -82,284 +72,236 @@ def compare_books(
     terms: dict[str, Entry] | None = None,
     waivers: dict[str, str] | None = None,
 ) -> Comparison:
+    """Every disagreement between a translation and its original, with places on both sides."""
+    entries = terms or {}
     pairs = align_sections(original, translation)
-    findings: list[Finding] = []
-    lost = {link.section_id for d in translation.documents for link in d.links if not link.to and link.text == "??"}
-    paired = {p.translation.id for p in pairs if p.translation is not None and p.original is not None}
-    children: dict[str, list[str]] = {}
-    for section in translation.sections:
-        if section.parent_id:
-            # A paired sub-heading lends its title; an unpaired one, all its text.
-            text = section.title if section.id in paired else section.title + " " + plain_text(section.children)
-            children.setdefault(section.parent_id, []).append(text)
-    # Sub-headings the translation made of the original's tables or items belong with their parent.
-    texts = {
-        p.translation.id: " ".join([p.translation.text, *children.get(p.translation.id, [])])
-        for p in pairs
-        if p.translation is not None
-    }
-    differences = _number_differences(pairs, texts, translation_language)
-    sections = {s.id: s for book in (original, translation) for s in book.sections}
-    for index, pair in enumerate(pairs):
-        o, t = pair.original, pair.translation
-        if o is not None and t is None:
-            findings.append(Finding("missing-section", f"`{o.title}` is not translated", o.id, None))
-        elif t is not None and o is None:
-            findings.append(Finding("extra-section", f"`{t.title}` has no original", None, t.id))
-        elif o is not None and t is not None:
-            findings += _number_findings(pair, *differences[index])
-            for kind, term, message in check_terms(list(o.terms), t.title + " " + texts[t.id], terms or {}):
-                findings.append(Finding(kind, f"`{o.title}` / `{t.title}`: {message}", o.id, t.id, {"term": term}))
-            findings += _table_findings(pair, sections, terms or {}, translation_language)
-            if t.id in lost:
-                findings.append(
-                    Finding("lost-reference", f"`{t.title}` has a cross-reference the PDF lost (`??`)", o.id, t.id)
-                )
-    findings += text_findings(translation)
-    texts = {u.id: u.text for p in pairs for u in (p.original, p.translation) if u is not None}
-    findings = [_fingerprinted(f, texts) for f in findings]
-    waivers = waivers or {}
-    kept = [f for f in findings if f.fingerprint not in waivers]
-    stale = tuple(sorted(set(waivers) - {f.fingerprint for f in findings}))
-    return Comparison(pairs, kept, _coverage(pairs), len(findings) - len(kept), stale)
-
-
-def _fingerprinted(finding: Finding, texts: dict[str, str]) -> Finding:
-    parts = [
-        finding.kind,
-        json.dumps(finding.details, sort_keys=True, ensure_ascii=False),
-        texts.get(finding.original or "", ""),
-        texts.get(finding.translation or "", ""),
+    merged = merge_units(pairs)
+    context = _Context(translation_language, entries, _titles(pairs))
+    prepared = [
+        context.prepare(index, pair, merged.get(index, ((), ())))
+        for index, pair in enumerate(pairs)
+        if pair.original is not None and pair.translation is not None
     ]
-    digest = hashlib.sha256("\x1f".join(parts).encode("utf-8")).hexdigest()[:16]
-    return replace(finding, fingerprint=digest)
+    context.ratio = _length_ratio(prepared)
+    texts = _find_moved([context.align(text) for text, _ in prepared], context)
+    findings = [finding for _, found in prepared for finding in found]
+    findings += section_findings(pairs, merged)
+    related = related_terms(original)
+    for text in texts:
+        findings += sentence_findings(text, pairs, context.features)
+        findings += meaning_findings(text, pairs, context.quantities)
+        findings += term_findings(text, pairs, entries, context.matcher, related)
+        findings += reference_findings(text, pairs)
+    findings += moved_findings(texts, pairs, context.quantities)
+    findings += debris_findings(translation, texts, pairs, translation_language)
+    findings = fingerprinted(findings)
+    allowed = waivers or {}
+    kept = [f for f in findings if f.fingerprint not in allowed]
+    stale = tuple(sorted(set(allowed) - {f.fingerprint for f in findings}))
+    sources = {s.path: s for book in (original, translation) for s in _sources(book)}
+    coverage = _coverage(pairs, texts, context)
+    return Comparison(pairs, kept, coverage, len(findings) - len(kept), stale, tuple(texts), sources)
+
+
+def merge_units(pairs: list[Pair]) -> dict[int, tuple[tuple[Unit, ...], tuple[Unit, ...]]]:
+    """By pair index: the unpaired units read with it (original's titled notes, translation's sub-headings).
+
+    An unpaired unit is read with the nearest paired unit it stands in when it is a titled note of
+    the original or an unnumbered sub-heading of the translation; a numbered section stays apart.
+    """
+    paired: dict[tuple[int, str], int] = {}
+    for index, pair in enumerate(pairs):
+        if pair.original is not None and pair.translation is not None:
+            paired[(0, pair.original.id)] = index
+            paired[(1, pair.translation.id)] = index
+    parents = {(side, u.id): u.parent for p in pairs for side, u in enumerate((p.original, p.translation)) if u}
+    merged: dict[int, tuple[list[Unit], list[Unit]]] = {}
+    for pair in pairs:
+        for side, unit in enumerate((pair.original, pair.translation)):
+            if unit is None or (pair.original is not None and pair.translation is not None):
+                continue
+            if (side == 0 and unit.kind != "note") or (side == 1 and unit.number is not None):
+                continue
+            parent = unit.parent
+            while parent is not None and (side, parent) not in paired:
+                parent = parents.get((side, parent))
+            if parent is not None:
+                merged.setdefault(paired[(side, parent)], ([], []))[side].append(unit)
+    return {index: (tuple(left), tuple(right)) for index, (left, right) in merged.items()}
+
+
+class _Context:
+    """What aligning each pair needs once per comparison: the language, terminology, locators, caches."""
+
+    def __init__(self, language: str, entries: dict[str, Entry], titles: tuple[str, ...]) -> None:
+        self.language = language
+        self.entries = entries
+        self.matcher = TermMatcher(entries)
+        self.titles = titles
+        self.locators: dict[str, Locator] = {}
+        self.ratio = 1.0
+        self._quantities: dict[tuple[str, str], tuple[Any, ...]] = {}
+        self._features: dict[tuple[int, int], tuple[Sentence, Features]] = {}
+
+    def locator(self, source: SourceText | None) -> Locator | None:
+        """The locator of a source, made once."""
+        if source is None:
+            return None
+        if source.path not in self.locators:
+            self.locators[source.path] = Locator(source)
+        return self.locators[source.path]
+
+    def quantities(self, sentence: Sentence, side: int) -> tuple[Any, ...]:
+        """The quantities of a sentence (computed once)."""
+        language = "en" if side == 0 else self.language
+        key = (language, sentence.text)
+        if key not in self._quantities:
+            self._quantities[key] = read_quantities(sentence.text, language, names=self.titles)
+        return self._quantities[key]
+
+    def features(self, sentence: Sentence, side: int) -> Features:
+        """What aligning the sentence looks at: its length, values, terms, cognates, punctuation (made once)."""
+        key = (side, id(sentence))
+        found = self._features.get(key)
+        if found is None or found[0] is not sentence:
+            found = self._features[key] = (sentence, self._make_features(sentence, side))
+        return found[1]
+
+    def _make_features(self, sentence: Sentence, side: int) -> Features:
+        quantities = self.quantities(sentence, side)
+        values = tuple(sorted(str(q.value) + (q.unit or "")[:1] for q in quantities))
+        digits = frozenset(str(q.value) + (q.unit or "")[:1] for q in quantities if q.kind in ("digits", "dice"))
+        if side == 0:
+            terms = frozenset(t for t in sentence.terms if t in self.entries)
+        else:
+            terms = self.matcher.terms(sentence.text)
+        text = sentence.text
+        marks = [mark for mark in "!(:?" for _ in range(text.count(mark))]  # sorted, as the alignment compares them
+        marks += ["quote"] * (text.count("«") + text.count("“"))
+        kinds = (
+            int(sentence.kind == "caption"),
+            int(sentence.kind == "pointer"),
+            int(is_short(sentence)),
+            int(sentence.kind == "item"),
+        )
+        length = len(_CONVERSIONS.sub("", text)) if " m" in text or "cm" in text or "mm" in text else len(text)
+        return Features(length, values, digits, terms, tuple(marks), cognates(text), *kinds)
+
+    def prepare(
+        self, index: int, pair: Pair, merged: tuple[tuple[Unit, ...], tuple[Unit, ...]]
+    ) -> tuple[AlignedText, list[Finding]]:
+        """The pair's sentences (not aligned yet), and its table rows compared."""
+        assert pair.original is not None and pair.translation is not None
+        units = ((pair.original, *merged[0]), (pair.translation, *merged[1]))
+        tables = [[t for u in side for t in tables_in(u.content)] for side in units]
+        compared = compare_tables(tables[0], tables[1], self.matcher, self.language)
+        skip: tuple[set[int], set[int]] = (set(), set())
+        for left, right in compared.matched:
+            skip[0].add(left.offset)
+            skip[1].add(right.offset)
+        sides = [self._sentences(side, skip[number]) for number, side in enumerate(units)]
+        shown: list[tuple[Table | None, Table | None]] = list(compared.matched)
+        shown += [(table, None) for table in tables[0] if table.offset not in skip[0]]
+        shown += [(None, table) for table in tables[1] if table.offset not in skip[1]]
+        text = AlignedText(index, tuple(sides[0]), tuple(sides[1]), (), tables=tuple(shown))
+        return text, table_findings(index, pair, compared.findings)
+
+    def align(self, text: AlignedText) -> AlignedText:
+        """The text with its sentences aligned."""
+        features = [[self.features(s, number) for s in side] for number, side in enumerate(_sides(text))]
+        return replace(text, beads=tuple(align_sentences(features[0], features[1], self.ratio)))
+
+    def _sentences(self, units: tuple[Unit, ...], skip: set[int]) -> list[Sentence]:
+        found: list[Sentence] = []
+        for unit in sorted(units, key=lambda u: u.offset):
+            found += sentences(unit.content, self.locator(unit.source), unit.offset, skip_tables=skip)
+        return found
+
+
+_CONVERSIONS = re.compile(
+    r"\(?(?:soit )?(?:environ )?\d+(?:[.,]\s?\d+)?(?:\s?[x×]\s?\d+(?:[.,]\d+)?)*\s?(?:mm|cm|m|km)\b"
+    r"(?:\s*(?:par|x)\s*\d+(?:[.,]\d+)?\s?(?:mm|cm|m|km)\b)?\)?"
+)
+"""A translator's metric conversion ("(soit environ 60 cm par 60 cm)"): no part of the translation's length."""
+
+
+def _sides(text: AlignedText) -> tuple[tuple[Sentence, ...], tuple[Sentence, ...]]:
+    return text.original, text.translation
+
+
+def _length_ratio(prepared: list[tuple[AlignedText, list[Finding]]]) -> float:
+    """How much longer the translation's sentences are than the original's, over the whole book."""
+    left = sum(len(s.text) for text, _ in prepared for s in text.original)
+    right = sum(len(s.text) for text, _ in prepared for s in text.translation)
+    return right / left if left and right else 1.0
+
+
+def _titles(pairs: list[Pair]) -> tuple[str, ...]:
+    return tuple(sorted({u.title for p in pairs for u in (p.original, p.translation) if u and u.title}))
+
+
+def _find_moved(texts: list[AlignedText], context: _Context) -> list[AlignedText]:
+    """Sentences left without counterpart in one pair and translated in a neighbouring one (a moved caption)."""
+    from compiler.translate.moved import match_moved
+
+    return match_moved(texts, context.features, MOVED_PASSAGE_REACH, context.ratio)
+
+
+def _sources(book: Book) -> list[SourceText]:
+    found: dict[str, SourceText] = {}
+    for document in book.documents:
+        for section in document.sections:
+            found.setdefault(section.source.path, section.source)
+    return list(found.values())
+
+
+def _coverage(pairs: list[Pair], texts: list[AlignedText], context: _Context) -> dict[str, Any]:
+    """Sections and sentences of the original that the translation translates."""
+    originals = [p for p in pairs if p.original is not None]
+    matched = [p for p in originals if p.translation is not None]
+    aligned = {t.pair: t for t in texts}
+    total = translated = 0
+    for index, pair in enumerate(pairs):
+        if pair.original is None:
+            continue
+        text = aligned.get(index)
+        if text is None:
+            unit = pair.original
+            total += len(sentences(unit.content, context.locator(unit.source), unit.offset))
+            continue
+        total += len(text.original)
+        moved = sum(len(m.sentences) for m in text.moved if m.side == 0)
+        translated += sum(len(b.original) for b in text.beads if b.translation) + moved
+    return {
+        "sections": len(originals),
+        "translated_sections": len(matched),
+        "sentences": total,
+        "translated_sentences": translated,
+        "share": round(translated / total, 3) if total else 1.0,
+    }
+
+
+def fingerprinted(findings: list[Finding]) -> list[Finding]:
+    """Each finding with its fingerprint; two findings never share one (a repeat gets its rank hashed in)."""
+    seen: Counter[str] = Counter()
+    found = []
+    for finding in findings:
+        parts = [finding.rule.name, json.dumps(finding.details, sort_keys=True, ensure_ascii=False, default=str)]
+        parts += [" ".join(text.split()) for text in finding.evidence]
+        key = "\x1f".join(parts)
+        seen[key] += 1
+        if seen[key] > 1:
+            key += f"\x1f{seen[key]}"
+        found.append(replace(finding, fingerprint=hashlib.sha256(key.encode("utf-8")).hexdigest()[:16]))
+    return found
 
 
 def load_waivers(path: Path) -> dict[str, str]:
     """Waivers by fingerprint, with their reasons (``[[waiver]]`` tables of fingerprint and reason)."""
-    try:
-        table = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, tomllib.TOMLDecodeError) as error:
-        raise TerminologyError(f"cannot read {path}: {error}") from error
+    table = read_toml(path)
     waivers = {}
     for entry in table.get("waiver", []):
         if not isinstance(entry, dict) or not isinstance(entry.get("fingerprint"), str):
             raise TerminologyError(f"{path}: each [[waiver]] needs a `fingerprint`")
         waivers[entry["fingerprint"]] = str(entry.get("reason", ""))
     return waivers
-
-
-_OTHER_SCRIPT = re.compile(r"[\u0370-\u03ff\u0400-\u04ff]")
-_DOUBLED = re.compile(r"\b(\w+)\s+\1\b", re.IGNORECASE)
-# A tab between letters is a table's cell boundary as often as a split word: only characters count.
-_DEBRIS = re.compile(r"[\u0131\u00ad\ufffd\ufb00-\ufb06]")
-REPEATABLE = {"vous", "nous", "que", "de"}
-"""Words a correct French sentence may repeat ("vous vous", "nous nous")."""
-
-
-def text_findings(translation: Book) -> list[Finding]:
-    """Characters from another script that look like Latin letters, conversion debris, doubled words."""
-    findings = []
-    for document in translation.documents:
-        if not document.sections:
-            continue
-        source = document.sections[0].source
-        skip = _table_of_contents_range(document.sections)
-        for kind, pattern in (
-            ("other-script", _OTHER_SCRIPT),
-            ("conversion-debris", _DEBRIS),
-            ("doubled-word", _DOUBLED),
-        ):
-            for match in pattern.finditer(source.text):
-                if skip[0] <= match.start() < skip[1]:
-                    continue
-                if kind == "doubled-word" and match.group(1).lower() in REPEATABLE:
-                    continue
-                span = source.span(match.start())
-                section = _section_at(document.sections, match.start())
-                findings.append(
-                    Finding(
-                        kind,
-                        _describe(kind, match.group(), span),
-                        None,
-                        section,
-                        {"line": span.line, "column": span.column, "text": match.group()},
-                    )
-                )
-    return findings
-
-
-def _describe(kind: str, text: str, span: object) -> str:
-    import unicodedata
-
-    if kind == "other-script":
-        return f"{span}: `{text}` is {unicodedata.name(text, 'a letter of another script')}, not a Latin letter"
-    if kind == "doubled-word":
-        return f"{span}: `{text}` repeats a word"
-    return f"{span}: conversion debris ({unicodedata.name(text, repr(text)).lower()})"
-
-
-def _table_of_contents_range(sections: tuple[Section, ...]) -> tuple[int, int]:
-    from compiler.markdown_source import TOC_TITLES
-
-    ordered = sorted(sections, key=lambda s: s.offset)
-    for index, section in enumerate(ordered):
-        if section.title.lower() in TOC_TITLES:
-            end = ordered[index + 1].offset if index + 1 < len(ordered) else len(section.source.text)
-            return section.offset, end
-    return (0, 0)
-
-
-def _section_at(sections: tuple[Section, ...], offset: int) -> str | None:
-    found = None
-    for section in sorted(sections, key=lambda s: s.offset):
-        if section.offset > offset:
-            break
-        found = section.id
-    return found
-
-
-def _step_numbers(steps: tuple[int, ...]) -> Counter[str]:
-    """The numbers a printed book shows before the steps of its numbered lists."""
-    return Counter(str(n) for count in steps for n in range(1, count + 1))
-
-
-def _table_findings(
-    pair: Pair, sections: dict[str, Section], entries: dict[str, Entry], language: str
-) -> list[Finding]:
-    """Rows of the pair's tables, matched by key: missing rows and rows whose numbers differ."""
-    assert pair.original is not None and pair.translation is not None
-    if pair.original.kind != "section" or pair.translation.kind != "section":
-        return []
-    original, translation = sections.get(pair.original.id), sections.get(pair.translation.id)
-    if original is None or translation is None:
-        return []
-    rows = compare_tables(own_tables(original), own_tables(translation), entries, language)
-    prefix = f"`{pair.original.title}` / `{pair.translation.title}`: "
-    return [Finding("table-row", prefix + r.message, pair.original.id, pair.translation.id, r.details) for r in rows]
-
-
-def _number_differences(
-    pairs: list[Pair], texts: dict[str, str], language: str
-) -> dict[int, tuple[list[str], list[str]]]:
-    """By pair: the numbers only the original states, and those only the translation states.
-
-    A passage the translation moved to another section (the PDF placed a figure's caption
-    elsewhere) leaves the same numbers missing from one pair and extra in another: those cancel
-    out, between neighbours for any number, within a few sections for three or more. Numbers one
-    side prints before the steps of a list the other side numbers by its markup are not
-    differences, and dice notation counts only where both sides use it ("D6" is "un dé").
-    """
-    found: dict[int, tuple[Counter[str], Counter[str]]] = {}
-    for index, pair in enumerate(pairs):
-        if pair.original is None or pair.translation is None:
-            continue
-        left = numbers(pair.original.text, "en")
-        right = numbers(texts[pair.translation.id], language)
-        if not any(_is_dice(n) for n in left) or not any(_is_dice(n) for n in right):
-            left = Counter({n: c for n, c in left.items() if not _is_dice(n)})
-            right = Counter({n: c for n, c in right.items() if not _is_dice(n)})
-        only_original = left - right - _step_numbers(pair.translation.steps)
-        only_translation = right - left - _step_numbers(pair.original.steps)
-        found[index] = (only_original, only_translation)
-    for index in sorted(found):
-        for other in range(index + 1, index + 1 + MOVED_PASSAGE_REACH):
-            if other not in found:
-                continue
-            here, there = found[index], found[other]
-            for missing, extra in ((here[0], there[1]), (here[1], there[0])):
-                moved = missing & extra
-                if other == index + 1 or sum(moved.values()) >= 3:
-                    missing.subtract(moved)
-                    extra.subtract(moved)
-    return {i: (sorted((+a).elements()), sorted((+b).elements())) for i, (a, b) in found.items()}
-
-
-MOVED_PASSAGE_REACH = 6
-"""How many sections away a moved passage's numbers are looked for."""
-
-
-def _is_dice(number: str) -> bool:
-    return "D" in number
-
-
-def _number_findings(pair: Pair, only_original: list[str], only_translation: list[str]) -> list[Finding]:
-    assert pair.original is not None and pair.translation is not None
-    if not only_original and not only_translation:
-        return []
-    parts = []
-    if only_original:
-        parts.append("the original says " + ", ".join(only_original))
-    if only_translation:
-        parts.append("the translation says " + ", ".join(only_translation))
-    return [
-        Finding(
-            "numbers-differ",
-            f"`{pair.original.title}` / `{pair.translation.title}`: " + "; ".join(parts),
-            pair.original.id,
-            pair.translation.id,
-            {"only_in_original": only_original, "only_in_translation": only_translation},
-        )
-    ]
-
-
-def _coverage(pairs: list[Pair]) -> dict[str, Any]:
-    originals = [p for p in pairs if p.original is not None]
-    matched = [p for p in originals if p.translation is not None]
-    words = sum(len(p.original.text.split()) for p in originals if p.original)
-    matched_words = sum(len(p.original.text.split()) for p in matched if p.original)
-    return {
-        "sections": len(originals),
-        "translated_sections": len(matched),
-        "words": words,
-        "translated_words": matched_words,
-        "share": round(matched_words / words, 3) if words else 1.0,
-    }
-
-
-def render_text(comparison: Comparison) -> str:
-    c = comparison.coverage
-    lines = [
-        f"Coverage: {c['translated_sections']} of {c['sections']} sections, "
-        f"{c['translated_words']} of {c['words']} words ({c['share']:.0%}).",
-    ]
-    for finding in comparison.findings:
-        lines.append(f"{finding.kind}: {finding.message} [{finding.fingerprint}]")
-    counts = Counter(f.kind for f in comparison.findings)
-    lines.append(", ".join(f"{n} {kind}" for kind, n in sorted(counts.items())) or "No differences found.")
-    if comparison.waived:
-        lines.append(f"{comparison.waived} findings are waived.")
-    if comparison.stale_waivers:
-        lines.append(
-            f"{len(comparison.stale_waivers)} waivers match nothing any more (a text changed, or it was fixed): "
-            + ", ".join(comparison.stale_waivers)
-        )
-    return "\n".join(lines) + "\n"
-
-
-def report_context(
-    comparison: Comparison, *, original_language: str = "en", translation_language: str = "fr"
-) -> dict[str, Any]:
-    """What the side-by-side report templates show: each pair with its findings."""
-    by_pair: dict[tuple[str | None, str | None], list[Finding]] = {}
-    loose: dict[str | None, list[Finding]] = {}
-    for finding in comparison.findings:
-        if finding.original is None and finding.kind not in ("extra-section",):
-            loose.setdefault(finding.translation, []).append(finding)
-        else:
-            by_pair.setdefault((finding.original, finding.translation), []).append(finding)
-    rows = []
-    for pair in comparison.pairs:
-        key = (pair.original.id if pair.original else None, pair.translation.id if pair.translation else None)
-        findings = by_pair.get(key, []) + (loose.get(key[1], []) if key[1] else [])
-        rows.append(
-            {"original": pair.original, "translation": pair.translation, "method": pair.method, "findings": findings}
-        )
-    counts = sorted(Counter(f.kind for f in comparison.findings).items())
-    return {
-        "rows": rows,
-        "coverage": comparison.coverage,
-        "counts": counts,
-        "original_language": original_language,
-        "translation_language": translation_language,
-    }

@@ -1,20 +1,22 @@
-"""Tables of an aligned pair of sections, compared row by row, rows matched by their key.
+"""Tables of an aligned pair of units, compared row by row, rows matched by their key.
 
-A translation may reorder a table's rows (the French profile starts with *Cd*), drop one, or
-change a value. Rows are matched by key rather than position: the terms the original's key cells
-refer to, found in the translated key through the terminology (*Core* is *Base*), else the same
-key text ("M", "0-X"), else the same key numbers ("1-3" and "1 à 3"); tables whose keys match
-nothing are read in order when they have as many rows. Each matched row's other cells must state
-the same numbers.
+Tables are found wherever they stand: in the unit's text, notes, definitions and list items. A
+translation may reorder a table's rows (the French profile starts with *Cd*), drop one, or change a
+value. Rows are matched by key rather than position: the terms the original's key cells refer to,
+found in the translated key through the terminology (*Core* is *Base*), else the same key text
+("M", "0-X"), else the same key numbers ("1-3" and "1 à 3"); tables whose keys match nothing are
+read in order when they have as many rows. Each matched row's other cells must state the same
+values (:mod:`compiler.translate.facts`).
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 
-from compiler.model import Content, Definition, Important, Note, Reference, Row, Section, Table, plain_text
-from compiler.translate.numbers import numbers
-from compiler.translate.terminology import Entry, contains, fold
+from compiler.model import Content, Definition, Important, Item, ItemList, Note, Reference, Row, Table, plain_text
+from compiler.translate.facts import quantities
+from compiler.translate.terminology import TermMatcher, fold
 
 KEY_CELLS = 2
 """A row's key: its first cells (a profile row is "M | Movement | ...")."""
@@ -22,79 +24,103 @@ KEY_CELLS = 2
 
 @dataclass(frozen=True, slots=True)
 class RowFinding:
-    message: str
-    details: dict[str, object]
+    """A row missing from the translated table, or a matched row whose values differ."""
+
+    original: Row
+    translation: Row | None
+    """The matched row, or None when the translated table lacks it (then ``table`` holds its place)."""
+    table: Table
+    """The translated table."""
+    key: str
+    only_original: tuple[str, ...] = ()
+    """Values only the original's row states."""
+    only_translation: tuple[str, ...] = ()
+
+    @property
+    def message(self) -> str:
+        """The finding's message, names in backticks."""
+        if self.translation is None:
+            return f"row `{self.key}` is missing from the translation's table"
+        says = [f"the original says {', '.join(self.only_original)}"] if self.only_original else []
+        says += [f"the translation says {', '.join(self.only_translation)}"] if self.only_translation else []
+        return f"row `{self.key}` / `{key_text(self.translation)}`: {'; '.join(says)}"
 
 
-def own_tables(section: Section) -> list[Table]:
-    """The tables in a section's own text (not its subsections'), in order."""
+@dataclass(frozen=True, slots=True)
+class TableComparison:
+    """The tables of a pair compared: the rows that differ, and which tables were matched."""
+
+    findings: tuple[RowFinding, ...]
+    matched: tuple[tuple[Table, Table], ...]
+    """The tables compared row by row (original, translation): their rows are not read as sentences."""
+
+
+def tables_in(content: Content) -> list[Table]:
+    """The tables in some content, wherever they stand (notes, definitions, list items), in order."""
     found: list[Table] = []
-
-    def walk(content: Content) -> None:
-        for node in content:
-            if isinstance(node, Table):
-                found.append(node)
-            elif isinstance(node, Note | Definition | Important):
-                walk(node.children)
-
-    walk(section.children)
+    for node in content:
+        if isinstance(node, Table):
+            found.append(node)
+        elif isinstance(node, Note | Definition | Important | Item):
+            found += tables_in(node.children)
+        elif isinstance(node, ItemList):
+            for item in node.items:
+                found += tables_in(item.children)
     return found
 
 
 def compare_tables(
-    original: list[Table], translation: list[Table], entries: dict[str, Entry], language: str
-) -> list[RowFinding]:
-    """Rows missing from the translation's tables, and matched rows whose numbers differ."""
+    original: list[Table], translation: list[Table], matcher: TermMatcher, language: str
+) -> TableComparison:
+    """Rows missing from the translation's tables, and matched rows whose values differ."""
     findings: list[RowFinding] = []
+    matched: list[tuple[Table, Table]] = []
     remaining = list(translation)
     for table in original:
         if not remaining or not table.rows:
             continue
-        candidates = [_match_rows(table, other, entries) for other in remaining]
+        candidates = [_match_rows(table, other, matcher) for other in remaining]
         index = max(range(len(candidates)), key=lambda i: (len(candidates[i]), -i))
         other, matches = remaining.pop(index), candidates[index]
-        best = len(matches)
-        if not best and len(table.rows) == len(other.rows):
+        if not matches and len(table.rows) == len(other.rows):
             matches = dict(enumerate(range(len(other.rows))))
-        elif not best:
+        elif not matches:
+            remaining.insert(index, other)
             continue  # no row in common: not the same table
+        matched.append((table, other))
         for row_index, row in enumerate(table.rows):
-            key = _key_text(row)
             if row_index not in matches:
-                findings.append(RowFinding(f"row `{key}` is missing from the translation's table", {"row": key}))
+                findings.append(RowFinding(row, None, other, key_text(row)))
                 continue
             translated = other.rows[matches[row_index]]
-            left = numbers(_value_text(row), "en")
-            right = numbers(_value_text(translated), language)
+            left, right = _values(_value_text(row), "en"), _values(_value_text(translated), language)
             if left != right:
                 only_original, only_translation = sorted((left - right).elements()), sorted((right - left).elements())
-                says = [f"the original says {', '.join(only_original)}"] if only_original else []
-                says += [f"the translation says {', '.join(only_translation)}"] if only_translation else []
-                details: dict[str, object] = {
-                    "row": key,
-                    "translated_row": _key_text(translated),
-                    "original_values": only_original,
-                    "translation_values": only_translation,
-                }
-                findings.append(RowFinding(f"row `{key}` / `{_key_text(translated)}`: {'; '.join(says)}", details))
-    return findings
+                findings.append(
+                    RowFinding(row, translated, other, key_text(row), tuple(only_original), tuple(only_translation))
+                )
+    return TableComparison(tuple(findings), tuple(matched))
 
 
-def _match_rows(original: Table, translation: Table, entries: dict[str, Entry]) -> dict[int, int]:
+def _values(text: str, language: str) -> Counter[str]:
+    return Counter(q.shown for q in quantities(text, language))
+
+
+def _match_rows(original: Table, translation: Table, matcher: TermMatcher) -> dict[int, int]:
     """Original row index -> translated row index, each row used once."""
     matches: dict[int, int] = {}
     used: set[int] = set()
-    key_words = [fold(" ".join(_cells(row)[:KEY_CELLS])) for row in translation.rows]
-    keys = [fold(_key_text(row)) for row in translation.rows]
-    key_numbers = [numbers(_key_text(row), "fr") for row in translation.rows]
+    key_terms = [matcher.terms(" ".join(_cells(row)[:KEY_CELLS])) for row in translation.rows]
+    keys = [fold(key_text(row)) for row in translation.rows]
+    key_numbers = [_values(key_text(row), "fr") for row in translation.rows]
     for index, row in enumerate(original.rows):
-        terms = _key_terms(row)
-        text = fold(_key_text(row))
-        first = numbers(_key_text(row), "en")
-        for candidate, words in enumerate(key_words):
+        terms = set(_key_terms(row))
+        text = fold(key_text(row))
+        first = _values(key_text(row), "en")
+        for candidate in range(len(translation.rows)):
             if candidate in used:
                 continue
-            by_term = any(_rendered(entries.get(term), words) for term in terms)
+            by_term = bool(terms & key_terms[candidate])
             by_text = bool(text) and keys[candidate] == text
             by_number = bool(first) and first == key_numbers[candidate]
             if by_term or by_text or by_number:
@@ -104,15 +130,12 @@ def _match_rows(original: Table, translation: Table, entries: dict[str, Entry]) 
     return matches
 
 
-def _rendered(entry: Entry | None, words: list[str]) -> bool:
-    return entry is not None and any(contains(words, form) for form in (entry.preferred, *entry.accepted))
-
-
 def _cells(row: Row) -> list[str]:
     return [plain_text(cell.children) for cell in row.cells]
 
 
-def _key_text(row: Row) -> str:
+def key_text(row: Row) -> str:
+    """A row's key, as shown: its first cell."""
     return " ".join(_cells(row)[:1])
 
 

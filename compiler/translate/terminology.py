@@ -3,8 +3,8 @@
 ``rulebook_src/fr/terms.toml`` gives for each English term id the preferred French term,
 accepted variants and forbidden variants. Matching folds case, accents and plurals, so
 "Figurines" matches "figurine". Exported as TBX (ISO 30042, TBX-Basic style) and CSV for
-translation tools; ``suggest`` proposes French terms for ids not listed yet, from the
-aligned sections, for a person to confirm.
+translation tools; :mod:`compiler.translate.suggestions` proposes entries for ids not listed yet,
+from the aligned sentences, for a person to confirm.
 """
 
 from __future__ import annotations
@@ -13,7 +13,6 @@ import csv
 import io
 import re
 import tomllib
-from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -26,6 +25,8 @@ from compiler.names import folded_words
 
 @dataclass(frozen=True, slots=True)
 class Entry:
+    """One term's renderings in the translation's language."""
+
     term: str
     """The English term id."""
     preferred: str
@@ -36,11 +37,17 @@ class Entry:
     that contain the term and mean something else ("unité de mesure")."""
 
 
-def load_terminology(path: Path) -> dict[str, Entry]:
+def read_toml(path: Path) -> dict[str, Any]:
+    """A translation's TOML file (terminology, waivers), or a plain-words error naming it."""
     try:
-        table = tomllib.loads(path.read_text(encoding="utf-8"))
+        return tomllib.loads(path.read_text(encoding="utf-8"))
     except (OSError, tomllib.TOMLDecodeError) as error:
         raise TerminologyError(f"cannot read {path}: {error}") from error
+
+
+def load_terminology(path: Path) -> dict[str, Entry]:
+    """A terms.toml file's entries, by English term id."""
+    table = read_toml(path)
     entries = {}
     for term, fields in sorted(table.items()):
         if not isinstance(fields, dict) or not isinstance(fields.get("preferred"), str):
@@ -69,18 +76,106 @@ def contains(text_words: list[str], phrase: str) -> bool:
 
 def check_terms(terms: list[str], translation: str, entries: dict[str, Entry]) -> list[tuple[str, str, str]]:
     """(kind, term, message) for each English term the translated text misses or renders wrongly."""
-    words = fold(translation)
+    matcher = TermMatcher(entries)
+    rendered = matcher.terms(translation)
     found = []
     for term in sorted(set(terms)):
         entry = entries.get(term)
         if entry is None:
             continue
-        if not any(contains(words, phrase) for phrase in (entry.preferred, *entry.accepted)):
+        if term not in rendered:
             found.append(("term-missing", term, f"`{term}` should be « {entry.preferred} » here, and is not"))
-        for wrong in entry.forbidden:
-            if contains(words, wrong):
-                found.append(("term-forbidden", term, f"`{term}` is written « {wrong} »: use « {entry.preferred} »"))
+        for wrong, _, _ in matcher.forbidden(translation, term):
+            found.append(("term-forbidden", term, f"`{term}` is written « {wrong} »: use « {entry.preferred} »"))
     return found
+
+
+SHORT_FORM = 2
+"""Renderings this short (profile abbreviations: ``A``, ``CC``) match only as whole words written as listed."""
+_TOKEN = re.compile(r"[^\W_]+")
+
+
+def tokens(text: str) -> list[tuple[str, str, int, int]]:
+    """A text's words as (folded, written, start, end): folded without case, accents or plural."""
+    found = []
+    for match in _TOKEN.finditer(text):
+        word = match.group()
+        folded = _FOLDED.get(word)
+        if folded is None:
+            folded = _FOLDED[word] = next(iter(fold(word)), "")
+        if folded:
+            found.append((folded, word, match.start(), match.end()))
+    return found
+
+
+_FOLDED: dict[str, str] = {}
+"""Each word folded once (a book has a few thousand distinct words)."""
+
+
+class TermMatcher:
+    """Where a text renders the terms of a terminology (preferred or accepted forms) or a forbidden variant.
+
+    Forms are folded (case, accents, plural), except forms of one or two letters: those are
+    abbreviations (``A`` for Attaques, ``M`` for Mouvement) and match only as whole words written
+    exactly as listed, never the preposition "à" or "a", nor "m" for metres.
+    """
+
+    def __init__(self, entries: dict[str, Entry]) -> None:
+        self.entries = entries
+        self._spans: dict[str, list[tuple[str, int, int, bool]]] = {}
+        self.forms: dict[str, list[tuple[str, tuple[str, ...]]]] = {}
+        self.short: dict[str, list[str]] = {}
+        self.wrong: dict[str, list[tuple[str, str, tuple[str, ...]]]] = {}
+        self.ordinary: set[tuple[str, tuple[str, ...]]] = {
+            (term, tuple(fold(form))) for term, entry in entries.items() for form in entry.unlinked
+        }
+        for term, entry in sorted(entries.items()):
+            for form in (entry.preferred, *entry.accepted):
+                if len(form.strip()) <= SHORT_FORM:
+                    self.short.setdefault(form.strip(), []).append(term)
+                elif words := tuple(fold(form)):
+                    self.forms.setdefault(words[0], []).append((term, words))
+            for form in entry.forbidden:
+                if words := tuple(fold(form)):
+                    self.wrong.setdefault(words[0], []).append((term, form, words))
+
+    def terms(self, text: str) -> frozenset[str]:
+        """The term ids the text renders."""
+        return frozenset(term for term, _, _ in self.spans(text))
+
+    def spans(self, text: str, *, ordinary: bool = True) -> list[tuple[str, int, int]]:
+        """Each rendering of a term in the text, as (term id, start, end).
+
+        ``ordinary=False`` leaves out renderings the terminology lists as ``unlinked``: ordinary words
+        ("points") that say little about which term is meant. Each text is read once.
+        """
+        found = self._spans.get(text)
+        if found is None:
+            found = self._spans[text] = self._find(text)
+        return [(term, start, end) for term, start, end, plain in found if ordinary or not plain]
+
+    def _find(self, text: str) -> list[tuple[str, int, int, bool]]:
+        """(term id, start, end, whether the rendering is an ordinary word) of each rendering."""
+        words = tokens(text)
+        folded = [word[0] for word in words]
+        found = [(term, start, end, False) for _, written, start, end in words for term in self.short.get(written, ())]
+        for index, word in enumerate(folded):
+            for term, form in self.forms.get(word, ()):
+                if tuple(folded[index : index + len(form)]) == form:
+                    end = words[index + len(form) - 1][3]
+                    found.append((term, words[index][2], end, (term, form) in self.ordinary))
+        return found
+
+    def forbidden(self, text: str, term: str | None = None) -> list[tuple[str, int, int]]:
+        """Forbidden variants the text uses (of ``term`` only, if given), as (form, start, end) in ``text``."""
+        words = tokens(text)
+        folded = [word[0] for word in words]
+        found = []
+        for index, word in enumerate(folded):
+            for owner, form, wanted in self.wrong.get(word, ()):
+                if (term is None or owner == term) and tuple(folded[index : index + len(wanted)]) == wanted:
+                    found.append((form, words[index][2], words[index + len(wanted) - 1][3]))
+        return found
 
 
 def export_csv(entries: dict[str, Entry], names: dict[str, str]) -> str:
@@ -123,69 +218,3 @@ def _lang(concept: Any, language: str, terms: list[tuple[str, str]]) -> None:
         holder = etree.SubElement(section, "termSec")
         etree.SubElement(holder, "term").text = term
         etree.SubElement(holder, "termNote", {"type": "administrativeStatus"}).text = status
-
-
-_STOP = set(
-    fold(
-        "le la les un une des de du d l et ou en au aux a à par pour sur dans qui que se ne pas est sont son sa ses"
-        " leur leurs cette ce ces il elle ils elles plus tout tous toute toutes avec être peut doit"
-    )
-)
-
-
-def suggest(
-    units: list[tuple[list[str], str]], known: set[str], names: dict[str, str] | None = None, limit: int = 3
-) -> dict[str, list[str]]:
-    """French candidates for English term ids not in the list yet, best first.
-
-    ``units`` pairs the English term ids of an aligned section with its French text. A candidate is a
-    French word or pair of words found in most sections that use the term and rarely elsewhere; one
-    that looks like the English name (a cognate: cannon, canon) ranks first.
-    """
-    surfaces: dict[str, str] = {}
-    grams_by_unit = [(terms, _grams(text, surfaces)) for terms, text in units]
-    everywhere: Counter[str] = Counter()
-    for _, grams in grams_by_unit:
-        everywhere.update(set(grams))
-    wanted = sorted({t for terms, _ in units for t in terms} - known)
-    suggestions = {}
-    for term in wanted:
-        with_term = [grams for terms, grams in grams_by_unit if term in terms]
-        inside: Counter[str] = Counter()
-        for grams in with_term:
-            inside.update(set(grams))
-        english = [w[:4] for w in fold((names or {}).get(term, term.replace("_", " "))) if len(w) > 3]
-        floor = max(1, len(with_term) // 2)
-        scored = sorted(
-            (
-                _cognate(gram, english),
-                (inside[gram] / len(with_term)) * (inside[gram] / everywhere[gram]),
-                inside[gram],
-                gram,
-            )
-            for gram in inside
-            if inside[gram] >= floor
-        )
-        suggestions[term] = [surfaces[gram] for *_, gram in reversed(scored[-limit:])]
-    return suggestions
-
-
-def _cognate(gram: str, english: list[str]) -> int:
-    return sum(1 for word in gram.split() if len(word) > 3 and word[:4] in english)
-
-
-def _grams(text: str, surfaces: dict[str, str]) -> list[str]:
-    """Words and pairs of words (folded), remembering how each was first written."""
-    written = [w for w in re.findall(r"[^\W\d_]+", text) if len(w) > 2]
-    folded = [" ".join(fold(w)) for w in written]
-    grams = []
-    for index, (word, key) in enumerate(zip(written, folded, strict=True)):
-        if key in _STOP:
-            continue
-        grams.append(key)
-        surfaces.setdefault(key, word.lower())
-        if index + 1 < len(written) and folded[index + 1] not in _STOP:
-            pair = f"{key} {folded[index + 1]}"
-            grams.append(pair)
-            surfaces.setdefault(pair, f"{word} {written[index + 1]}".lower())
-    return grams

@@ -1,0 +1,98 @@
+"""The output of ``rulebook compare``: the lint's renderers over both sources, or the side-by-side HTML report.
+
+Text, JSON, GitHub and SARIF are the lint's formats (:mod:`compiler.report`), each finding a
+diagnostic placed in the translation with its counterpart in the original. The text adds the
+coverage and the waivers; the JSON adds them as ``comparison``. HTML is the report for people
+(:mod:`compiler.translate.report`) through the site's templates, so a project can restyle it.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+
+from compiler.catalog import TRANSLATION_RULES
+from compiler.model import Book
+from compiler.report import github, json_format, sarif, text
+from compiler.report.summary import Report
+from compiler.site.theme import Theme
+from compiler.translate.command import CompareRequest, compare_request
+from compiler.translate.results import Comparison
+
+FORMATS = ("text", "json", "github", "sarif", "html")
+
+
+def run_compare(
+    request: CompareRequest,
+    original: Book,
+    translation: Book,
+    output_format: str,
+    *,
+    color: bool = False,
+    fail_on: tuple[str, ...] | None = None,
+    theme: Theme | None = None,
+) -> tuple[str, int]:
+    """``rulebook compare`` once both books are read: the output and the exit status.
+
+    ``fail_on`` (the kinds that fail, as :func:`~compiler.translate.command.parse_fail_on` reads them)
+    replaces the request's when given; ``theme``: the project's look, for the HTML report.
+    """
+    if fail_on is not None:
+        request = replace(request, fail_on=fail_on)
+    comparison, status = compare_request(request, original, translation)
+    rendered = render_comparison(comparison, output_format, language=request.language, color=color, theme=theme)
+    return rendered, status
+
+
+def comparison_report(comparison: Comparison) -> Report:
+    """The comparison as a report over both sources, listing the translation rules."""
+    return Report(comparison.diagnostics(), comparison.sources, len(comparison.sources), rules=TRANSLATION_RULES)
+
+
+def render_comparison(
+    comparison: Comparison,
+    output_format: str,
+    *,
+    language: str = "fr",
+    color: bool = False,
+    theme: Theme | None = None,
+) -> str:
+    """A comparison in one of :data:`FORMATS`."""
+    report = comparison_report(comparison)
+    if output_format == "html":
+        return _html(comparison, language, theme)
+    if output_format == "json":
+        document = json_format.document(report) | {"comparison": comparison.summary()}
+        return json.dumps(document, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+    if output_format == "github":
+        return github.render(report)
+    if output_format == "sarif":
+        return sarif.render(report)
+    return _coverage(comparison) + text.render(report, color=color) + _waivers(comparison)
+
+
+def _coverage(comparison: Comparison) -> str:
+    c = comparison.coverage
+    return (
+        f"Coverage: {c['translated_sections']} of {c['sections']} sections, "
+        f"{c['translated_sentences']} of {c['sentences']} sentences ({c['share']:.0%}).\n\n"
+    )
+
+
+def _waivers(comparison: Comparison) -> str:
+    lines = []
+    if comparison.waived:
+        lines.append(f"{comparison.waived} finding{'s are' if comparison.waived != 1 else ' is'} waived.")
+    if comparison.stale_waivers:
+        lines.append(
+            f"{len(comparison.stale_waivers)} waiver{'s match' if len(comparison.stale_waivers) != 1 else ' matches'} "
+            "nothing any more (a text changed, or it was fixed): " + ", ".join(comparison.stale_waivers)
+        )
+    return "".join(line + "\n" for line in lines)
+
+
+def _html(comparison: Comparison, language: str, theme: Theme | None) -> str:
+    from compiler.translate.report import report_context
+
+    template = (theme or Theme()).environment().get_template("compare.html.j2")
+    return template.render(**report_context(comparison, translation_language=language))

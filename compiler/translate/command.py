@@ -1,0 +1,119 @@
+"""What ``rulebook compare`` and ``rulebook terms suggest`` do, once the command line has read both books.
+
+The command line parses the options and reads the books; everything else is here: which
+terminology and waivers apply, whether the two books are the languages they claim to be, the
+comparison, and the exit status. Rendering the result is the report's (``compiler/report/comparison.py``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from compiler.catalog import TRANSLATION_RULES, find_rule
+from compiler.errors import UserError
+from compiler.model import Book
+from compiler.translate.compare import FAIL_ON, Comparison, compare_books, load_waivers
+from compiler.translate.language import check_pair
+from compiler.translate.suggestions import aligned_uses, render_suggestions, suggest_terms
+from compiler.translate.terminology import Entry, load_terminology
+
+KINDS = tuple(sorted(rule.name for rule in TRANSLATION_RULES))
+"""Every kind of finding, by rule name."""
+
+
+class CompareInputError(UserError):
+    """The comparison cannot run as asked (an unknown kind, a swapped pair): exit status 2."""
+
+
+@dataclass(frozen=True, slots=True)
+class CompareRequest:
+    """A comparison as the command line asks for it."""
+
+    original: Path
+    translation: Path
+    language: str = "fr"
+    """The translation's language; the original is English."""
+    terms: Path | None = None
+    """The terminology; None: ``terms.toml`` beside the translation, if there is one."""
+    waivers: Path | None = None
+    """Accepted findings; None: ``waivers.toml`` beside the translation, if there is one."""
+    fail_on: tuple[str, ...] = field(default=FAIL_ON)
+    """Kinds of finding that make the exit status 1."""
+
+    def terminology(self) -> dict[str, Entry]:
+        """The terminology that applies (empty when there is none)."""
+        path = self.terms or self.translation.with_name("terms.toml")
+        return load_terminology(path) if self.terms or path.is_file() else {}
+
+    def accepted(self) -> dict[str, str]:
+        """The waivers that apply, by fingerprint."""
+        path = self.waivers or self.translation.with_name("waivers.toml")
+        return load_waivers(path) if self.waivers or path.is_file() else {}
+
+
+def parse_fail_on(text: str) -> tuple[str, ...]:
+    """The kinds named by ``--fail-on`` (names or codes, comma-separated; ``none`` for none).
+
+    Raises :class:`CompareInputError` naming the valid kinds when one is unknown: a misspelt kind
+    would otherwise never fail.
+    """
+    names = [name.strip() for name in text.split(",") if name.strip()]
+    if names == ["none"]:
+        return ()
+    kinds = []
+    for name in names:
+        rule = find_rule(name)
+        if rule is None or rule.name not in KINDS:
+            raise CompareInputError(
+                f"`{name}` is not a kind of finding (--fail-on); the kinds are: {', '.join(KINDS)}, or `none`"
+            )
+        kinds.append(rule.name)
+    return tuple(kinds)
+
+
+def book_text(book: Book) -> str:
+    """The text of a book's sources, for telling its language."""
+    seen: dict[str, str] = {}
+    for document in book.documents:
+        for section in document.sections[:1]:
+            seen.setdefault(section.source.path, section.source.text)
+    return "\n".join(seen.values())
+
+
+def compare_request(request: CompareRequest, original: Book, translation: Book) -> tuple[Comparison, int]:
+    """The comparison a request asks for, and the command's exit status.
+
+    Exit status: 0 no finding of the ``fail_on`` kinds (waived ones do not count); 1 some;
+    2 (raised as :class:`CompareInputError`) when the books are not in the languages they should be.
+    """
+    problem = check_pair(
+        book_text(original), book_text(translation), original_language="en", translation_language=request.language
+    )
+    if problem is not None:
+        raise CompareInputError(f"cannot compare {request.original} with {request.translation}: {problem}")
+    comparison = compare_books(
+        original,
+        translation,
+        translation_language=request.language,
+        terms=request.terminology(),
+        waivers=request.accepted(),
+    )
+    return comparison, exit_status(comparison, request.fail_on)
+
+
+def exit_status(comparison: Comparison, fail_on: tuple[str, ...]) -> int:
+    """1 when a finding of a failing kind is left (not waived), else 0."""
+    return 1 if any(finding.kind in fail_on for finding in comparison.findings) else 0
+
+
+def suggest_command(request: CompareRequest, original: Book, translation: Book) -> str:
+    """``rulebook terms suggest``: terms.toml entries proposed for the terms the terminology lacks."""
+    problem = check_pair(
+        book_text(original), book_text(translation), original_language="en", translation_language=request.language
+    )
+    if problem is not None:
+        raise CompareInputError(f"cannot compare {request.original} with {request.translation}: {problem}")
+    entries = request.terminology()
+    comparison = compare_books(original, translation, translation_language=request.language, terms=entries)
+    return render_suggestions(suggest_terms(aligned_uses(comparison.texts), entries))

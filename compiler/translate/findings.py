@@ -1,0 +1,248 @@
+"""Findings from a comparison's aligned texts, each with its place in the translation and its counterpart:
+sections and sentences without counterpart, and what every family of findings shares.
+
+One module per family of checks (this one, :mod:`~compiler.translate.quantity_findings`,
+:mod:`~compiler.translate.term_findings`, :mod:`~compiler.translate.text_findings`); each function
+reads the aligned texts (:class:`AlignedText`) and returns findings, never reports them.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import replace
+from typing import Any
+
+from compiler.catalog import translation as rules
+from compiler.source import Span
+from compiler.translate.align import Pair, Unit
+from compiler.translate.facts import AT_LEAST, AT_MOST, GREATER, LESS, Quantity
+from compiler.translate.results import AlignedText, Finding, Mark
+from compiler.translate.segments import Sentence
+from compiler.translate.sentence_align import Features
+
+QUOTED = 60
+"""Characters of a sentence quoted in a message."""
+FRENCH_COMPARISONS = {GREATER: "« plus de »", AT_LEAST: "« au moins »", LESS: "« moins de »", AT_MOST: "« au plus »"}
+Quantities = Callable[[Sentence, int], tuple[Quantity, ...]]
+
+
+def heading(unit: Unit) -> Span | None:
+    """The place of a unit's heading (its note or item, for a titled note), to the end of its line."""
+    if unit.source is None:
+        return None
+    end = unit.source.text.find("\n", unit.offset)
+    return unit.source.span(unit.offset, max(1, (end if end != -1 else len(unit.source.text)) - unit.offset))
+
+
+def quote(text: str) -> str:
+    """A sentence's start, to quote in a message."""
+    return "“" + (text if len(text) <= QUOTED else text[: QUOTED - 1].rstrip() + "…") + "”"
+
+
+# -- sections ----------------------------------------------------------------------------------------
+
+
+def section_findings(pairs: list[Pair], merged: dict[int, tuple[tuple[Unit, ...], tuple[Unit, ...]]]) -> list[Finding]:
+    """Sections on one side only (a missing chapter's subsections are counted in its finding)."""
+    read_with = {u.id for left, right in merged.values() for u in (*left, *right)}
+    found = []
+    for side, rule in ((0, rules.MISSING_SECTION), (1, rules.EXTRA_SECTION)):
+        alone = [
+            (index, unit)
+            for index, pair in enumerate(pairs)
+            if (unit := (pair.original, pair.translation)[side]) is not None
+            and (pair.original, pair.translation)[1 - side] is None
+            and unit.id not in read_with
+            and unit.title.lower() not in _CONTENTS
+        ]
+        ids = {unit.id for _, unit in alone}
+        for index, unit in alone:
+            if unit.parent in ids:
+                continue
+            inside = sum(1 for _, other in alone if _within(other, unit.id, {u.id: u for _, u in alone}))
+            found.append(_section_finding(rule, index, unit, inside, pairs, side))
+    return found
+
+
+_CONTENTS = {"table des matières", "table of contents", "contents", "sommaire"}
+
+
+def _within(unit: Unit, ancestor: str, units: dict[str, Unit]) -> bool:
+    parent = unit.parent
+    while parent is not None:
+        if parent == ancestor:
+            return True
+        parent = units[parent].parent if parent in units else None
+    return False
+
+
+def _section_finding(rule: Any, index: int, unit: Unit, inside: int, pairs: list[Pair], side: int) -> Finding:
+    """A section without counterpart, placed where the other side would hold it."""
+    neighbour = _neighbour(pairs, index, 1 - side)
+    here, there = (heading(unit), neighbour) if side == 1 else (neighbour, heading(unit))
+    also = f" (nor its {inside} subsection{'s' if inside != 1 else ''})" if inside else ""
+    if side == 0:
+        message = f"`{unit.title}` is not translated{also}"
+        help_text = "translate the section here, or waive the finding while the translation is incomplete"
+    else:
+        message = f"`{unit.title}`{also} has no counterpart in the original"
+        help_text = "check that the original has nothing to say here; waive the finding once read"
+    return Finding(
+        rule,
+        message,
+        here,
+        there,
+        help_text,
+        original=unit.id if side == 0 else None,
+        translation=unit.id if side == 1 else None,
+        details={"title": unit.title},
+        evidence=(unit.title,),
+        counterpart_note="the original's section" if side == 0 else "the original goes on here",
+    )
+
+
+def _neighbour(pairs: list[Pair], index: int, side: int) -> Span | None:
+    """The heading of the next unit of a side (the previous one at the end): where a missing unit belongs."""
+    for order in (range(index + 1, len(pairs)), range(index - 1, -1, -1)):
+        for other in order:
+            unit = (pairs[other].original, pairs[other].translation)[side]
+            if unit is not None:
+                return heading(unit)
+    return None
+
+
+# -- sentences ---------------------------------------------------------------------------------------
+
+
+def sentence_findings(
+    text: AlignedText, pairs: list[Pair], features: Callable[[Sentence, int], Features]
+) -> list[Finding]:
+    """Sentences of the pair without counterpart (nor a moved one in a neighbouring pair, nor one reordered)."""
+    pair = pairs[text.pair]
+    assert pair.original is not None and pair.translation is not None
+    accounted = {(m.side, n) for m in text.moved for n in m.sentences} | _reordered(text, features)
+    for side, sentences in enumerate((text.original, text.translation)):
+        accounted |= {(side, n) for n, s in enumerate(sentences) if is_label(s) or is_short(s)}
+    found = []
+    for number, bead in enumerate(text.beads):
+        if bead.translation and bead.original:
+            continue
+        side = 0 if bead.original else 1
+        for index in bead.original or bead.translation:
+            if (side, index) not in accounted:
+                found.append(_alone(text, pair, number, side, index))
+    return found
+
+
+def _alone(text: AlignedText, pair: Pair, bead: int, side: int, index: int) -> Finding:
+    """A sentence without counterpart: missing from the translation, or added to it."""
+    assert pair.original is not None and pair.translation is not None
+    sentence = (text.original, text.translation)[side][index]
+    place: Span | None
+    counterpart: Span | None
+    if side == 0:
+        place, counterpart = _nearby(text, bead, 1) or heading(pair.translation), sentence.span
+        rule, message = rules.MISSING_SENTENCE, f"{quote(sentence.text)} is not translated here"
+        help_text = "translate the sentence, or waive the finding if the translation says it elsewhere"
+    else:
+        place, counterpart = sentence.span, _nearby(text, bead, 0) or heading(pair.original)
+        rule, message = (
+            rules.ADDED_SENTENCE,
+            f"this sentence has no counterpart in the original `{pair.original.title}`",
+        )
+        help_text = "check that the original says it; remove it, or waive the finding once read"
+    made = finding(
+        rule, message, place, counterpart, help_text, text, pair, (sentence.text,), marks=((side, index, -1, -1),)
+    )
+    return made if side == 0 else replace(made, counterpart_note="the original's nearest sentence")
+
+
+LABEL_WORDS = 10
+"""A caption's first sentence this short, after "Figure 3 –", is the figure's title."""
+_LABEL = re.compile(r"\s*(?:Figure|Fig\.|Table|Tableau)\s+\d+\s*[–—:-]", re.IGNORECASE)
+
+
+SHORT_WORDS = 3
+"""A sentence of this many words or fewer is a label ("one Forest.", "Hill"): never reported missing or added."""
+
+
+def is_short(sentence: Sentence) -> bool:
+    """Whether a sentence is a label of a few words, whose absence says little."""
+    return len(sentence.text.split()) <= SHORT_WORDS
+
+
+def is_label(sentence: Sentence) -> bool:
+    """Whether a sentence only titles or introduces a figure or table ("Table 1 - Nombre maximal de ...",
+    "La table suivante donne les nouvelles limites :"): an edition's layout, not a rule."""
+    if sentence.kind == "pointer":
+        return True
+    return (
+        sentence.kind == "caption" and bool(_LABEL.match(sentence.text)) and len(sentence.text.split()) <= LABEL_WORDS
+    )
+
+
+def _reordered(text: AlignedText, features: Callable[[Sentence, int], Features]) -> set[tuple[int, int]]:
+    """Sentences without counterpart whose values a sentence of the other side states beyond its own
+    counterpart's, with a word in common: the translation moved them within the section ("A test always
+    fails on a 6" said in the sentence before)."""
+    surplus: dict[tuple[int, int], Counter[str]] = {}
+    sides = (text.original, text.translation)
+    for bead in text.beads:
+        groups = (bead.original, bead.translation)
+        for side in (0, 1):
+            stated = Counter(v for i in groups[1 - side] for v in features(sides[1 - side][i], 1 - side).values)
+            for index in groups[side]:
+                surplus[(side, index)] = Counter(features(sides[side][index], side).values) - stated
+    found = set()
+    for bead in text.beads:
+        if bead.original and bead.translation:
+            continue
+        side = 0 if bead.original else 1
+        for index in bead.original or bead.translation:
+            mine = features(sides[side][index], side)
+            if not mine.values:
+                continue
+            for number, other in enumerate(sides[1 - side]):
+                theirs = features(other, 1 - side)
+                words = (mine.cognates | mine.terms) & (theirs.cognates | theirs.terms)
+                if words and not Counter(mine.values) - surplus[(1 - side, number)]:
+                    found.add((side, index))
+                    break
+    return found
+
+
+def _nearby(text: AlignedText, bead: int, side: int) -> Span | None:
+    """A side's sentence next to a bead (the following one, else the preceding one)."""
+    sentences = (text.original, text.translation)[side]
+    for order in (range(bead + 1, len(text.beads)), range(bead - 1, -1, -1)):
+        for other in order:
+            indices = (text.beads[other].original, text.beads[other].translation)[side]
+            if indices:
+                return sentences[indices[0] if order.step > 0 else indices[-1]].span
+    return None
+
+
+def finding(
+    rule: Any,
+    message: str,
+    place: Span | None,
+    counterpart: Span | None,
+    help_text: str,
+    text: AlignedText,
+    pair: Pair,
+    evidence: tuple[str, ...],
+    details: dict[str, Any] | None = None,
+    marks: tuple[Mark, ...] = (),
+) -> Finding:
+    ids = (pair.original.id if pair.original else None, pair.translation.id if pair.translation else None)
+    return Finding(rule, message, place, counterpart, help_text, *ids, text.pair, details or {}, evidence, marks=marks)
+
+
+def counterpart_of(text: AlignedText, number: int) -> Span | None:
+    """The original's sentence aligned with a translation's sentence (the nearest one, if it has none)."""
+    for index, bead in enumerate(text.beads):
+        if number in bead.translation:
+            return text.original[bead.original[0]].span if bead.original else _nearby(text, index, 0)
+    return None

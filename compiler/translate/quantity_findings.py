@@ -1,0 +1,111 @@
+"""Findings on quantities: values, comparisons and signs that differ between aligned sentences."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+
+from compiler.catalog import translation as rules
+from compiler.source import Span
+from compiler.translate.align import Pair
+from compiler.translate.facts import AT_LEAST, AT_MOST, GREATER, LESS, Quantity
+from compiler.translate.findings import finding
+from compiler.translate.meaning import Difference, Side, compare_beads, reportable
+from compiler.translate.results import AlignedText, Finding
+from compiler.translate.segments import Sentence
+from compiler.translate.sentence_align import Bead
+
+FRENCH_COMPARISONS = {GREATER: "« plus de »", AT_LEAST: "« au moins »", LESS: "« moins de »", AT_MOST: "« au plus »"}
+"""How French writes each comparison, for the help of a ``comparison-differs``."""
+Quantities = Callable[[Sentence, int], tuple[Quantity, ...]]
+
+
+def meaning_findings(text: AlignedText, pairs: list[Pair], quantities: Quantities) -> list[Finding]:
+    """Values, comparisons and signs that differ between aligned sentences.
+
+    Sentences without counterpart take part only to cancel values: a value of a sentence the
+    translation moved within the section is stated there, not lost.
+    """
+    pair = pairs[text.pair]
+    sides = [
+        (
+            Side(tuple((i, q) for i in bead.original for q in quantities(text.original[i], 0))),
+            Side(tuple((j, q) for j in bead.translation for q in quantities(text.translation[j], 1))),
+        )
+        for bead in text.beads
+    ]
+    found = []
+    for bead, differences in zip(text.beads, compare_beads(sides), strict=True):
+        if not bead.original or not bead.translation:
+            continue
+        evidence = (
+            " ".join(text.original[i].text for i in bead.original),
+            " ".join(text.translation[j].text for j in bead.translation),
+        )
+        for difference in differences:
+            if reportable(difference):
+                found.append(_difference(difference, text, pair, evidence, bead.original[0], bead.translation[0]))
+    return found
+
+
+def moved_findings(texts: Sequence[AlignedText], pairs: list[Pair], quantities: Quantities) -> list[Finding]:
+    """Values, comparisons and signs that differ between moved sentences and their counterparts elsewhere."""
+    by_pair = {text.pair: text for text in texts}
+    found = []
+    for text in texts:
+        for moved in text.moved:
+            if moved.side != 0:
+                continue
+            other = by_pair[moved.other_pair]
+            joined = AlignedText(
+                other.pair,
+                tuple(text.original[i] for i in moved.sentences),
+                tuple(other.translation[j] for j in moved.counterparts),
+                (),
+            )
+            beads = [Bead(tuple(range(len(joined.original))), tuple(range(len(joined.translation))), 0.0)]
+            for moved_finding in meaning_findings(replace(joined, beads=tuple(beads)), pairs, quantities):
+                found.append(replace(moved_finding, marks=()))
+    return found
+
+
+def _difference(
+    difference: Difference, text: AlignedText, pair: Pair, evidence: tuple[str, str], first: int, second: int
+) -> Finding:
+    left = [q for _, q in difference.original]
+    right = [q for _, q in difference.translation]
+    place = _quantity_place(text.translation, difference.translation) or text.translation[second].span
+    counterpart = _quantity_place(text.original, difference.original) or text.original[first].span
+    details = {"original": [q.shown for q in left], "translation": [q.shown for q in right]}
+    if difference.kind == "comparison-differs":
+        a, b = left[0], right[0]
+        message = f"the original says {a.comparison} `{a.shown}`, the translation says {b.comparison} `{b.shown}`"
+        help_text = f"write {FRENCH_COMPARISONS.get(a.comparison or '', a.comparison)} as the original means"
+        rule = rules.COMPARISON_DIFFERS
+    elif difference.kind == "sign-differs":
+        message = f"the original says `{left[0].shown}`, the translation says `{right[0].shown}`"
+        help_text = "check which sign the rule means, in both texts"
+        rule = rules.SIGN_DIFFERS
+    else:
+        rule, message = rules.NUMBERS_DIFFER, _says(left, right)
+        help_text = "check the value against the original, or waive the finding if both say the same otherwise"
+    marks = tuple(
+        (side, i, *q.scope) for side, items in ((1, difference.translation), (0, difference.original)) for i, q in items
+    )
+    return finding(rule, message, place, counterpart, help_text, text, pair, evidence, details, marks)
+
+
+def _says(left: list[Quantity], right: list[Quantity]) -> str:
+    shown = [", ".join(f"`{q.shown}`" for q in side) for side in (left, right)]
+    if left and right:
+        return f"the original says {shown[0]}, the translation says {shown[1]}"
+    if left:
+        return f"the original says {shown[0]}, the translation does not"
+    return f"the translation says {shown[1]}, the original does not"
+
+
+def _quantity_place(sentences: Sequence[Sentence], items: tuple[tuple[int, Quantity], ...]) -> Span | None:
+    if not items:
+        return None
+    index, quantity = items[0]
+    return sentences[index].place(*quantity.scope)

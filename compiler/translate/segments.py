@@ -1,0 +1,309 @@
+"""A unit's text as sentences, each with its place in the source: what sentence alignment pairs.
+
+Paragraphs, list items, notes and figure captions are split into sentences (abbreviations such as
+"e.g." and "max." do not end one). Table rows are sentences only where they hold prose (a cell of
+six words or more): the rows of a table the other side also has are compared row by row instead
+(:mod:`compiler.translate.tables`), and a row of labels ("1-2 | Hold the Ground") is no sentence.
+A step number the PDF kept as text ("- 1 Phase de Mouvement") is not part of its item's sentence.
+Titles are never sentences: a sub-heading's title is not its parent's text.
+
+Each sentence is found back in its source by its words (tags, entities and Markdown markup between
+them skipped), so it has a file, line and column, and so does every word in it.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from bisect import bisect_left, bisect_right
+from collections.abc import Collection
+from dataclasses import dataclass, field
+
+from compiler.model import (
+    Content,
+    Definition,
+    Figure,
+    Important,
+    Item,
+    ItemList,
+    LineBreak,
+    Link,
+    Note,
+    Reference,
+    Row,
+    Section,
+    Table,
+    Value,
+    plain_text,
+)
+from compiler.source import SourceText, Span
+
+PROSE_WORDS = 6
+"""A table cell with this many words is prose: its row is read as a sentence."""
+ABBREVIATIONS = frozenset(
+    ["e.g", "i.e", "etc", "max", "min", "cf", "p", "pp", "vs", "approx", "fig", "no", "n°", "env", "ex", "art", "ch"]
+)
+"""Words after which a full stop does not end the sentence."""
+_END = re.compile(r"[.!?][\"”»’)\]]*(?:\s+|\*+)(?=[«\"“‘(\[]?\s*[A-ZÀ-ÖØ-Þ0-9])")
+_STEP = re.compile(r"^\s*(\d+)[.)]?\s+(?=\S)")
+_WORD = re.compile(r"\w+")
+
+
+@dataclass(frozen=True, slots=True)
+class Sentence:
+    """One sentence of a unit (or a table row read as one), with its place."""
+
+    text: str
+    kind: str
+    """``prose``, ``item`` (a list entry), ``row`` (a table row or cell), ``caption`` (a figure's or
+    table's), or ``pointer`` (a short sentence introducing a figure or table: "the following table")."""
+    source: SourceText | None
+    offset: int
+    """Where the sentence starts in ``source`` (its first word)."""
+    terms: tuple[str, ...] = ()
+    """Term ids the sentence refers to (an original marks them; a translation has no markup)."""
+    written_terms: tuple[tuple[str, str], ...] = field(default=(), repr=False)
+    """(term id, text as written) of each reference."""
+    found: int = -1
+    """Index in :attr:`locator`'s words where the sentence was found back (-1: not found)."""
+    locator: Locator | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def words(self) -> tuple[tuple[int, int], ...]:
+        """(position in ``text``, offset in ``source``) of each word found back in the source."""
+        if self.locator is None or self.found < 0:
+            return ()
+        return self.locator.follow(self.text, self.found)
+
+    @property
+    def span(self) -> Span:
+        """The sentence's place: its first line, from its first word."""
+        if self.source is None:
+            return Span("", 0, 0)
+        line_end = self.source.text.find("\n", self.offset)
+        length = (line_end if line_end != -1 else len(self.source.text)) - self.offset
+        return self.source.span(self.offset, max(1, min(length, len(self.text))))
+
+    def position(self, offset: int) -> int | None:
+        """The position in ``text`` of an offset in the source, if the offset falls in the sentence."""
+        if not self.words or offset < self.offset:
+            return None
+        offsets = [source_offset for _, source_offset in self.words]
+        index = max(0, bisect_right(offsets, offset) - 1)
+        position, source_offset = self.words[index]
+        found = position + offset - source_offset
+        return found if 0 <= found < len(self.text) and offset - source_offset < 40 else None
+
+    def place(self, start: int, end: int) -> Span:
+        """The place of ``text[start:end]`` in the source (the sentence's place if it was not found back)."""
+        if self.source is None or not self.words:
+            return self.span
+        positions = [position for position, _ in self.words]
+        index = max(0, bisect_right(positions, start) - 1)
+        position, offset = self.words[index]
+        delta = start - position if start - position < 40 else 0
+        return self.source.span(offset + delta, max(1, end - start))
+
+
+@dataclass
+class _Block:
+    kind: str
+    parts: list[str] = field(default_factory=list)
+    terms: list[tuple[int, str, str]] = field(default_factory=list)
+    length: int = 0
+
+    def add(self, text: str, term: str | None = None) -> None:
+        """Append text (a reference's text with its term id)."""
+        if term is not None:
+            self.terms.append((self.length, term, text))
+        self.parts.append(text)
+        self.length += len(text)
+
+
+def sentences(
+    content: Content, locator: Locator | None, offset: int, *, skip_tables: Collection[int] = ()
+) -> list[Sentence]:
+    """The sentences of some content in reading order, found back in the locator's source from ``offset`` on.
+
+    ``skip_tables``: offsets of tables compared row by row, whose rows are not sentences.
+    """
+    blocks: list[_Block] = []
+    blocks.append(_walk(content, blocks, _Block("prose"), set(skip_tables)))
+    source = locator.source if locator is not None else None
+    found: list[Sentence] = []
+    cursor = offset
+    for block in blocks:
+        for text, written in _split(block):
+            terms = tuple(term for term, _ in written)
+            place, index = locator.find(text, cursor) if locator is not None else (cursor, -1)
+            kind = block.kind
+            if kind == "prose" and source is not None and _in_caption(source, place):
+                kind = "caption"
+            elif kind == "prose" and _POINTER.search(text) and len(text.split()) <= POINTER_WORDS:
+                kind = "pointer"
+            found.append(Sentence(text, kind, source, place, terms, written, index, locator))
+            cursor = place
+    return found
+
+
+POINTER_WORDS = 12
+"""A sentence this short that points at a figure, a table or another section only introduces it ("La table
+suivante donne...", "For more information please see the section on Hidden Lists.")."""
+_POINTER = re.compile(
+    r"\b(?:figure|table|tableau|diagram)\s+(?:\d+|suivante?|ci[- ]dessous|below)|"
+    r"\b(?:following|next) (?:table|figure|diagram)|\b(?:table|tableau|figure) (?:suivante?|ci[- ]dessous)|"
+    r"\bsee (?:the )?(?:section|chapter|page)|\bvoir (?:le |la )?(?:paragraphe|chapitre|section|page)",
+    re.IGNORECASE,
+)
+_CAPTION = re.compile(r"\s*(?:Figure|Fig\.|Table|Tableau)\s+\d+\s*[–—:-]")
+
+
+def _in_caption(source: SourceText, offset: int) -> bool:
+    """Whether a sentence stands in a caption paragraph ("Figure 1 - ..."), as a converted PDF prints them."""
+    start = source.text.rfind("\n", 0, offset) + 1
+    return _CAPTION.match(source.text, start) is not None
+
+
+def _walk(content: Content, blocks: list[_Block], current: _Block, skip: set[int]) -> _Block:
+    """Add the content's text to ``current``; a block-level node closes it. Returns the block still open."""
+    for node in content:
+        if isinstance(node, str):
+            current.add(node)
+        elif isinstance(node, Reference):
+            current.add(node.text, node.name)
+        elif isinstance(node, Link | Value):
+            current.add(node.text)
+        elif isinstance(node, Definition | Important):
+            current = _walk(node.children, blocks, current, skip)
+        elif isinstance(node, LineBreak | Note | ItemList | Table | Figure | Section):
+            blocks.append(current)
+            _block(node, blocks, skip)
+            current = _Block("prose")
+    return current
+
+
+def _block(node: object, blocks: list[_Block], skip: set[int]) -> None:
+    if isinstance(node, Note) and not node.title:
+        blocks.append(_walk(node.children, blocks, _Block("prose"), skip))
+    elif isinstance(node, ItemList):
+        for index, item in enumerate(node.items, 1):
+            blocks.append(_walk(_without_step(item, index), blocks, _Block("item"), skip))
+    elif isinstance(node, Table) and node.offset not in skip:
+        for row in node.rows:
+            _row(row, blocks, skip)
+    elif isinstance(node, Figure):
+        blocks.append(_walk(node.caption, blocks, _Block("caption"), skip))
+
+
+def _row(row: Row, blocks: list[_Block], skip: set[int]) -> None:
+    """A row with one prose cell is one sentence (labels first); each prose cell of a wider row is its own."""
+    prose = [cell for cell in row.cells if len(plain_text(cell.children).split()) >= PROSE_WORDS]
+    if len(prose) == 1:
+        block = _Block("row")
+        for cell in row.cells:
+            block = _walk(cell.children, blocks, block, skip)
+            block.add(" ")
+        blocks.append(block)
+    else:
+        for cell in prose:
+            blocks.append(_walk(cell.children, blocks, _Block("row"), skip))
+
+
+def _without_step(item: Item, index: int) -> Content:
+    """An item's content without the step number a PDF conversion kept as text ("1 Phase de Mouvement")."""
+    if item.children and isinstance(item.children[0], str):
+        match = _STEP.match(item.children[0])
+        if match and int(match.group(1)) == index:
+            return (item.children[0][match.end() :], *item.children[1:])
+    return item.children
+
+
+def _split(block: _Block) -> list[tuple[str, tuple[tuple[str, str], ...]]]:
+    """The block's sentences, each with the terms it refers to (term id, text as written)."""
+    raw = "".join(block.parts)
+    cuts = [0] + [m.end() for m in _END.finditer(raw) if not _abbreviation(raw, m.start())] + [len(raw)]
+    found = []
+    for start, end in itertools.pairwise(cuts):
+        text = " ".join(raw[start:end].split())
+        if _WORD.search(text):
+            terms = tuple((term, shown) for position, term, shown in block.terms if start <= position < end)
+            found.append((text, terms))
+    return found
+
+
+def _abbreviation(text: str, stop: int) -> bool:
+    """Whether the full stop at ``stop`` ends an abbreviation ("e.g.", "max.") or an initial."""
+    if text[stop] != ".":
+        return False
+    word = text[max(0, stop - 8) : stop].split()[-1:] or [""]
+    return word[0].lower().lstrip('(“"«') in ABBREVIATIONS
+
+
+_MARKUP = re.compile(r"<!--.*?-->|<[^>]*>|&#?\w+;", re.DOTALL)
+_SOURCE_WORD = re.compile(r"\w+")
+CHECKED_WORDS = 6
+"""How many first words of a sentence must follow each other in the source to find it back."""
+
+
+class Locator:
+    """The words of a source outside markup, with their offsets: sentences are found back by their words."""
+
+    def __init__(self, source: SourceText) -> None:
+        self.source = source
+        self.words: list[str]
+        self.offsets: list[int]
+        # Markup blanked out, same length: the words left are the text's, at their offsets.
+        text = _MARKUP.sub(lambda m: " " * len(m.group()), source.text)
+        self.words = []
+        self.offsets = []
+        for match in _SOURCE_WORD.finditer(text):
+            self.words.append(match.group())
+            self.offsets.append(match.start())
+        self.at: dict[str, list[int]] = {}
+        for index, word in enumerate(self.words):
+            self.at.setdefault(word[:1], []).append(index)
+        self._followed: dict[tuple[str, int], tuple[tuple[int, int], ...]] = {}
+
+    def find(self, text: str, start: int) -> tuple[int, int]:
+        """Where a sentence's words follow each other in the source from ``start`` on (its offset and the
+        index of its first word), or ``start`` and -1.
+
+        Words are compared letter by letter across word breaks: ``9<sup>e</sup>`` is the word "9e".
+        """
+        wanted = _WORD.findall(text)
+        if not wanted:
+            return start, -1
+        letters = "".join(wanted[:CHECKED_WORDS])
+        candidates = self.at.get(wanted[0][:1], [])
+        for index in candidates[bisect_left(candidates, bisect_left(self.offsets, start)) :]:
+            if self.offsets[index] > start + REACH:
+                break
+            if "".join(self.words[index : index + 2 * CHECKED_WORDS]).startswith(letters):
+                return self.offsets[index], index
+        return start, -1
+
+    def follow(self, text: str, index: int) -> tuple[tuple[int, int], ...]:
+        """Each word of a sentence found at ``index``: (position in the text, offset in the source)."""
+        key = (text, index)
+        if key not in self._followed:
+            self._followed[key] = self._follow([(m.start(), m.group()) for m in _WORD.finditer(text)], index)
+        return self._followed[key]
+
+    def _follow(self, wanted: list[tuple[int, str]], index: int) -> tuple[tuple[int, int], ...]:
+        """Each wanted word's offset, stepping over source words the text does not have (an entity's)."""
+        found: list[tuple[int, int]] = []
+        for position, word in wanted:
+            limit = min(index + 4, len(self.words))
+            step = next((i for i in range(index, limit) if word.startswith(self.words[i])), None)
+            if step is None:
+                break
+            found.append((position, self.offsets[step]))
+            index, joined = step + 1, self.words[step]
+            while joined != word and index < len(self.words) and word.startswith(joined + self.words[index]):
+                joined += self.words[index]
+                index += 1
+        return tuple(found)
+
+
+REACH = 30_000
+"""How far after its unit's start a sentence is looked for (a figure's caption may follow subsections)."""

@@ -1,0 +1,149 @@
+"""Findings on the translation's own text: lost cross-references, table rows, conversion debris."""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+from compiler.catalog import translation as rules
+from compiler.model import Book, Row
+from compiler.source import Span
+from compiler.translate.align import Pair
+from compiler.translate.debris import find_debris
+from compiler.translate.findings import counterpart_of, finding
+from compiler.translate.results import AlignedText, Finding, Mark
+from compiler.translate.tables import RowFinding
+
+
+def reference_findings(text: AlignedText, pairs: list[Pair]) -> list[Finding]:
+    """Cross-references the PDF conversion lost (``??``), one finding per sentence."""
+    pair = pairs[text.pair]
+    found = []
+    for number, sentence in enumerate(text.translation):
+        at = sentence.text.find("??")
+        if at == -1:
+            continue
+        counterpart = counterpart_of(text, number)
+        found.append(
+            finding(
+                rules.LOST_REFERENCE,
+                "a cross-reference was lost in conversion (`??`)",
+                sentence.place(at, at + 2),
+                counterpart,
+                "write the chapter, section or page the original points to",
+                text,
+                pair,
+                (sentence.text,),
+                marks=tuple((1, number, m.start(), m.end()) for m in re.finditer(r"\?\?", sentence.text)),
+            )
+        )
+    return found
+
+
+def table_findings(index: int, pair: Pair, rows: Sequence[RowFinding]) -> list[Finding]:
+    """Table rows missing from the translation, or stating other values."""
+    found = []
+    for row in rows:
+        place = _row_place(row.translation) if row.translation is not None else row.table.span
+        evidence = (_row_text(row.original), _row_text(row.translation) if row.translation else "")
+        details = {"row": row.key, "original": list(row.only_original), "translation": list(row.only_translation)}
+        help_text = "add the row" if row.translation is None else "check the row's values against the original"
+        ids = (pair.original.id if pair.original else None, pair.translation.id if pair.translation else None)
+        found.append(
+            Finding(
+                rules.TABLE_ROW, row.message, place, _row_place(row.original), help_text, *ids, index, details, evidence
+            )
+        )
+    return found
+
+
+def _row_place(row: Row) -> Span:
+    return row.source.span(row.offset, 1)
+
+
+def _row_text(row: Row) -> str:
+    from compiler.model import plain_text
+
+    return " | ".join(plain_text(cell.children) for cell in row.cells)
+
+
+def debris_findings(translation: Book, texts: Sequence[AlignedText], pairs: list[Pair], language: str) -> list[Finding]:
+    """Slips of the conversion, each with the original's sentence aligned with the one it stands in."""
+    from compiler.markdown_source import TOC_TITLES
+
+    index = _SentenceIndex(texts)
+    found = []
+    for document in translation.documents:
+        if not document.sections:
+            continue
+        source = document.sections[0].source
+        skip = _range_of(document.sections, TOC_TITLES, len(source.text))
+        for debris in find_debris(source.text, skip=skip, language=language):
+            place = source.span(debris.start, debris.end - debris.start)
+            text, number = index.at(source.path, debris.start)
+            counterpart = counterpart_of(text, number) if text is not None else None
+            marks: tuple[Mark, ...] = ()
+            if text is not None:
+                start = text.translation[number].position(debris.start)
+                if start is not None:
+                    marks = ((1, number, start, start + debris.end - debris.start),)
+            pair = pairs[text.pair] if text is not None else Pair(None, None, "unmatched", 0.0)
+            line = source.line_text(place.line)
+            evidence = (line, source.text[debris.start : debris.end])
+            finding = Finding(
+                debris.rule,
+                debris.message,
+                place,
+                counterpart,
+                debris.help,
+                pair.original.id if pair.original else None,
+                _section_at(document.sections, debris.start),
+                text.pair if text is not None else None,
+                {},
+                evidence,
+                marks=marks,
+            )
+            found.append(finding)
+    return found
+
+
+class _SentenceIndex:
+    """The translation's sentences by place: which one holds an offset."""
+
+    def __init__(self, texts: Sequence[AlignedText]) -> None:
+        self.by_path: dict[str, list[tuple[int, AlignedText, int]]] = {}
+        for text in texts:
+            for number, sentence in enumerate(text.translation):
+                if sentence.source is not None:
+                    self.by_path.setdefault(sentence.source.path, []).append((sentence.offset, text, number))
+        for entries in self.by_path.values():
+            entries.sort(key=lambda entry: entry[0])
+        self.offsets = {path: [e[0] for e in entries] for path, entries in self.by_path.items()}
+
+    def at(self, path: str, offset: int) -> tuple[AlignedText | None, int]:
+        entries = self.by_path.get(path, [])
+        position = bisect_right(self.offsets.get(path, []), offset) - 1
+        if position < 0:
+            return None, 0
+        start, text, number = entries[position]
+        sentence = text.translation[number]
+        return (text, number) if offset - start <= len(sentence.text) + 200 else (None, 0)
+
+
+def _range_of(sections: Iterator[Any] | tuple[Any, ...], titles: set[str], end: int) -> tuple[int, int]:
+    ordered = sorted(sections, key=lambda s: s.offset)
+    for number, section in enumerate(ordered):
+        if section.title.lower() in titles:
+            return section.offset, ordered[number + 1].offset if number + 1 < len(ordered) else end
+    return (0, 0)
+
+
+def _section_at(sections: tuple[Any, ...], offset: int) -> str | None:
+    found = None
+    for section in sorted(sections, key=lambda s: s.offset):
+        if section.offset > offset:
+            break
+        found = section.id
+    return found
