@@ -13,7 +13,7 @@ import logging
 import os
 import re
 import shutil
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -27,6 +27,7 @@ from compiler.site.theme import Theme
 from compiler.site.translated import TranslatedSite, build_translated_site
 
 if TYPE_CHECKING:
+    from jinja2 import Environment
     from mkdocs.plugins import BasePlugin
 
 
@@ -35,6 +36,19 @@ class SiteResult:
     pages: int
     warnings: tuple[str, ...]
     """What MkDocs warned about (broken links and anchors would show here)."""
+
+
+@dataclass(frozen=True, slots=True)
+class MkDocsRun:
+    """One MkDocs site of a book: the original's, or a translation's under ``<language>/``."""
+
+    folder: str
+    """Where the site goes in the book's folder: ``""`` for the original, ``"fr/"`` for a translation."""
+    pages: tuple[Page, ...]
+    nav: list[Any]
+    """The navigation, in MkDocs ``nav`` form."""
+    settings: dict[str, Any]
+    """The run's whole MkDocs configuration: the defaults, the project's, and this site's own options."""
 
 
 def build_site(
@@ -63,37 +77,84 @@ def build_site(
     """
     env = theme.environment()
     plan = SitePlan(site)
-    translated = [build_translated_site(plan, t, env, theme.strings(t.language)) for t in site.translations]
-    alternates: dict[str, str] = {}
-    for translation in translated:
-        for page, block in translation.original_alternates.items():
-            alternates[page] = alternates.get(page, "") + block
-    pages, nav = build_pages(plan, env, alternates)
-    languages = _languages(site, translated, theme.strings("en"))
-    docs = scratch / "docs"
-    blocks = _write_docs(docs, pages, site, theme, extra_files, image_folder)
-    settings = mkdocs_settings(mkdocs_file, settings)
-    options = _mkdocs_options(settings, None, languages, book_folder, site_name)
-    warnings = _run_mkdocs(settings | options, mkdocs_file, docs, folder, nav, extra_javascript, blocks)
-    for translation in translated:
-        docs = scratch / f"docs-{translation.language}"
-        blocks = _write_docs(docs, translation.pages, site, theme, extra_files, None)
-        prefix = f"{book_folder}{translation.language}/"
-        options = _mkdocs_options(settings, translation, languages, prefix, translation.title)
-        site_dir = folder / translation.language
-        warnings += _run_mkdocs(
-            settings | options, mkdocs_file, docs, site_dir, translation.nav, extra_javascript, blocks
-        )
-        pages.extend(translation.pages)
+    translated = translated_sites(plan, env, theme)
+    runs = book_runs(
+        plan,
+        env,
+        theme,
+        translated,
+        mkdocs_settings(mkdocs_file, settings),
+        book_folder=book_folder,
+        site_name=site_name,
+    )
+    warnings: tuple[str, ...] = ()
+    for run in runs:
+        docs = scratch / (f"docs-{run.folder.rstrip('/')}" if run.folder else "docs")
+        blocks = _write_docs(docs, run.pages, site, theme, extra_files, None if run.folder else image_folder)
+        warnings += _run_mkdocs(run.settings, mkdocs_file, docs, folder / run.folder, run.nav, extra_javascript, blocks)
     # Written straight into the built site: MkDocs would only copy them once more.
     for name, text in graph_files(plan).items():
         _write(folder / name, text)
     for name, text in (late_files() if late_files is not None else {}).items():
         _write(folder / name, text)
-    return SiteResult(len(pages), warnings)
+    return SiteResult(sum(len(run.pages) for run in runs), warnings)
 
 
-def _languages(site: SiteInput, translated: list[TranslatedSite], strings: dict[str, str]) -> list[dict[str, str]]:
+def translated_sites(plan: SitePlan, env: Environment, theme: Theme) -> tuple[TranslatedSite, ...]:
+    """The site of each translation the book has."""
+    return tuple(build_translated_site(plan, t, env, theme.strings(t.language)) for t in plan.site.translations)
+
+
+def book_runs(
+    plan: SitePlan,
+    env: Environment,
+    theme: Theme,
+    translated: Sequence[TranslatedSite],
+    settings: dict[str, Any],
+    *,
+    book_folder: str = "",
+    site_name: str | None = None,
+) -> tuple[MkDocsRun, ...]:
+    """A book's MkDocs sites: the original's, then each translation's.
+
+    ``settings``: the project's MkDocs configuration (:func:`mkdocs_settings`).
+    """
+    languages = _languages(plan.site, translated, theme.strings("en"))
+    original = original_run(plan, env, theme, translated, settings, book_folder=book_folder, site_name=site_name)
+    return (original, *(translation_run(t, languages, settings, book_folder) for t in translated))
+
+
+def original_run(
+    plan: SitePlan,
+    env: Environment,
+    theme: Theme,
+    translated: Sequence[TranslatedSite],
+    settings: dict[str, Any],
+    *,
+    book_folder: str = "",
+    site_name: str | None = None,
+) -> MkDocsRun:
+    """The original's site; ``translated`` says where its pages are in each translation (the language switcher)."""
+    alternates: dict[str, str] = {}
+    for translation in translated:
+        for page, block in translation.original_alternates.items():
+            alternates[page] = alternates.get(page, "") + block
+    pages, nav = build_pages(plan, env, alternates)
+    languages = _languages(plan.site, translated, theme.strings("en"))
+    options = _mkdocs_options(settings, None, languages, book_folder, site_name)
+    return MkDocsRun("", tuple(pages), nav, settings | options)
+
+
+def translation_run(
+    translation: TranslatedSite, languages: list[dict[str, str]], settings: dict[str, Any], book_folder: str
+) -> MkDocsRun:
+    """A translation's site, under ``<language>/`` in the book's folder."""
+    prefix = f"{book_folder}{translation.language}/"
+    options = _mkdocs_options(settings, translation, languages, prefix, translation.title)
+    return MkDocsRun(f"{translation.language}/", tuple(translation.pages), translation.nav, settings | options)
+
+
+def _languages(site: SiteInput, translated: Sequence[TranslatedSite], strings: dict[str, str]) -> list[dict[str, str]]:
     """The language switcher's entries (Material's ``extra.alternate``), links from the site root."""
     if not translated:
         return []
@@ -179,7 +240,7 @@ def _mkdocs_options(
 
 
 def _write_docs(
-    docs: Path, pages: list[Page], site: SiteInput, theme: Theme, extra: dict[str, str], images: Path | None
+    docs: Path, pages: Sequence[Page], site: SiteInput, theme: Theme, extra: dict[str, str], images: Path | None
 ) -> dict[str, dict[str, str]]:
     """The MkDocs project's files; the HTML blocks taken out of each page (see :func:`hand_over_html`)."""
     blocks: dict[str, dict[str, str]] = {}
