@@ -28,6 +28,7 @@ from compiler.site.translated import TranslatedSite, build_translated_site
 
 if TYPE_CHECKING:
     from jinja2 import Environment
+    from mkdocs.config.defaults import MkDocsConfig
     from mkdocs.plugins import BasePlugin
 
 
@@ -324,7 +325,7 @@ class _Collect(logging.Handler):
 
 
 @contextmanager
-def _mkdocs_logging() -> Iterator[_Collect]:
+def mkdocs_logging() -> Iterator[_Collect]:
     logger = logging.getLogger("mkdocs")
     handler = _Collect()
     previous = (logger.level, logger.propagate)
@@ -340,7 +341,7 @@ def _mkdocs_logging() -> Iterator[_Collect]:
 
 
 @contextmanager
-def _build_date() -> Iterator[None]:
+def build_date() -> Iterator[None]:
     """MkDocs dates the sitemap with SOURCE_DATE_EPOCH when set: fix it, so builds are byte-identical."""
     previous = os.environ.get("SOURCE_DATE_EPOCH")
     os.environ["SOURCE_DATE_EPOCH"] = previous or "0"
@@ -362,23 +363,37 @@ def _run_mkdocs(
 ) -> tuple[str, ...]:
     """Build one MkDocs site from ``settings`` (relative paths in them resolve from ``config_file``'s folder)."""
     from mkdocs.commands.build import build
-    from mkdocs.config import load_config
     from mkdocs.exceptions import MkDocsException
 
-    with _mkdocs_logging() as collected, _build_date():
+    with mkdocs_logging() as collected, build_date():
         try:
-            # MkDocs' validation changes the settings it is given in place: each build gets its own copy.
-            config = load_config(
-                io.StringIO("{}"),
-                config_file_path=str(config_file),
-                **copy.deepcopy({**settings, "docs_dir": str(docs), "site_dir": str(site_dir), "nav": nav}),
-            )
-            config.extra_javascript.extend(scripts)
-            config.plugins["rulebook/html-blocks"] = _html_blocks(blocks)
-            build(config)
+            build(load_mkdocs_config(settings, config_file, docs, site_dir, nav, scripts, blocks))
         except MkDocsException as error:
             raise SiteBuildError(f"MkDocs could not build the site: {error}") from error
     return tuple(collected.messages)
+
+
+def load_mkdocs_config(
+    settings: dict[str, Any],
+    config_file: Path,
+    docs: Path,
+    site_dir: Path,
+    nav: list[object],
+    scripts: tuple[str, ...],
+    blocks: dict[str, dict[str, str]],
+) -> MkDocsConfig:
+    """One MkDocs site's loaded configuration, with the live-reload ``scripts`` and the HTML ``blocks`` handed over."""
+    from mkdocs.config import load_config
+
+    # MkDocs' validation changes the settings it is given in place: each build gets its own copy.
+    config = load_config(
+        io.StringIO("{}"),
+        config_file_path=str(config_file),
+        **copy.deepcopy({**settings, "docs_dir": str(docs), "site_dir": str(site_dir), "nav": nav}),
+    )
+    config.extra_javascript.extend(scripts)
+    config.plugins["rulebook/html-blocks"] = _html_blocks(blocks)
+    return config
 
 
 def _html_blocks(blocks: dict[str, dict[str, str]]) -> BasePlugin[Any]:
