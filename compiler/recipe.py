@@ -49,7 +49,7 @@ if TYPE_CHECKING:
     from compiler.diff import BookDiff
     from compiler.facts import RuleFacts
     from compiler.site.incremental import BookSite, SiteChange, SiteLook
-    from compiler.site.pages import SiteInput
+    from compiler.site.pages import SiteInput, SitePlan
     from compiler.site.theme import Theme
     from compiler.site.translated import TranslatedSite
     from compiler.site.writer import SiteResult
@@ -791,8 +791,10 @@ def _build_data_only(
 #
 #     live_books(project, options, cache)     -> LiveBook per book  the stages again, from the cache a build filled
 #     live_affected(project, books, changed)  -> LiveAffected       which books an edit touches, and how
-#     update_live(project, options, book, ..) -> LiveBook, change   read, lint and pages again, with the translations
-#                                                                   and editions the book had: what the author waits for
+#     update_live(project, options, book, ..) -> LiveEdit           read and lint again; the edited chapters' pages,
+#                                                                   with the translations and editions the book had
+#     finish_live(edit)                       -> LiveBook, change   the book's other pages: all this is what the author
+#                                                                   waits for
 #     recompute_live(project, options, ..)    -> LiveLater          translations, editions and rule data again, and the
 #                                                                   book planned with them (``serve`` runs it aside)
 #     apply_live(book, later)                 -> LiveBook, change
@@ -912,24 +914,62 @@ def live_affected(project: Project, books: Sequence[LiveBook], changed: Iterable
     return LiveAffected(books=own, later=tuple(dict.fromkeys([*own, *translated, *following])))
 
 
-def update_live(
-    project: Project, options: BuildOptions, live: LiveBook, cache: StageCache
-) -> tuple[LiveBook, SiteChange] | BuildResult:
-    """A book after an edit of its own sources: read and linted again, its pages made again with the
-    translations and editions it had (:func:`recompute_live` brings those up to date); the pages that
-    changed. A book that cannot be built gives the reason, and the last good one stays."""
-    from compiler.site.incremental import SiteChange, changes_between
+@dataclass(frozen=True, slots=True)
+class LiveEdit:
+    """A book read and linted again after an edit of its sources, its pages planned in two steps: the
+    pages of the chapters whose text changed at once (``first``), the whole book by :func:`finish_live`."""
+
+    live: LiveBook
+    """The book before the edit."""
+    read: ReadResult
+    lint: LintResult
+    plan: SitePlan | None
+    """Where everything is on the new site (``None``: the sources are as they were)."""
+    first: SiteChange
+    """The edited chapters' pages, planned alone."""
+    shown: BookSite
+    """The site once ``first`` is written."""
+
+
+def update_live(project: Project, options: BuildOptions, live: LiveBook, cache: StageCache) -> LiveEdit | BuildResult:
+    """A book after an edit of its own sources: read and linted again, and the pages of the chapters whose
+    text changed made again (with the translations and editions the book had: :func:`recompute_live` brings
+    those up to date). A book that cannot be built gives the reason, and the last good one stays."""
+    from compiler.site.incremental import SiteChange, chapter_pages, with_pages
+    from compiler.site.pages import SitePlan
 
     checked = _checked(project, live.config, options, {}, _quiet, cache)
     if isinstance(checked, BuildResult):
         return checked
     read, lint = checked
     if read is live.read and lint is live.lint:
+        return LiveEdit(live, read, lint, None, SiteChange(live.site.folder), live.site)
+    plan = SitePlan(site_input(project, live.config, read, lint, live.translations, live.changes))
+    before = _chapter_texts(live.read.book)
+    edited = {i for i, text in _chapter_texts(read.book).items() if before.get(i) != text}
+    shown, first = with_pages(live.site, chapter_pages(plan, live.look, live.site.translated, edited))
+    return LiveEdit(live, read, lint, plan, first, shown)
+
+
+def finish_live(edit: LiveEdit) -> tuple[LiveBook, SiteChange]:
+    """The whole book after an edit (:func:`update_live`), and what changed besides the edit's first pages."""
+    from compiler.site.incremental import SiteChange, changes_between, plan_book_site
+
+    live = edit.live
+    if edit.plan is None:
         return live, SiteChange(live.site.folder)
-    site = _plan_live(
-        project, live.config, read, lint, live.translations, live.changes, live.look, live.site.translated
-    )
-    return _replace_live(live, read=read, lint=lint, site=site), changes_between(live.site, site)
+    site = plan_book_site(edit.plan.site, live.look, translated=live.site.translated, plan=edit.plan)
+    return _replace_live(live, read=edit.read, lint=edit.lint, site=site), changes_between(edit.shown, site)
+
+
+def _chapter_texts(book: Book) -> dict[str, str]:
+    """Each chapter's source text (up to the next chapter), by id: an edit's chapters are those it changed."""
+    texts = {}
+    for document in book.documents:
+        for chapter, following in zip(document.body, (*document.body[1:], None), strict=True):
+            end = following.offset if following is not None else len(chapter.source.text)
+            texts[chapter.id] = chapter.source.text[chapter.offset : end]
+    return texts
 
 
 def recompute_live(

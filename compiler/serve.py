@@ -231,22 +231,28 @@ class _Live:
             self.rebuild()
             return
         self._stop(set(affected.later))
-        failed = set()
+        failed, written = set(), 0
         for name in affected.books:
-            updated = recipe.update_live(self.project, self.options, self.books[name], self.cache)
-            if isinstance(updated, recipe.BuildResult):
-                self.report(updated)
+            edit = recipe.update_live(self.project, self.options, self.books[name], self.cache)
+            if isinstance(edit, recipe.BuildResult):
+                self.report(edit)
                 print("rulebook: the sources cannot be built; still serving the last good pages.", file=sys.stderr)
                 failed.add(name)
                 continue
-            self.books[name], change = updated
-            if not self._show(change, started):
+            first = self._show(edit.first)  # the edited chapters, before the rest of the book is even planned
+            if first is None:
                 return
+            self.books[name], change = recipe.finish_live(edit)
+            rest = self._show(change)
+            if rest is None:
+                return
+            written += first + rest
+        self._said(written, started)
         self.later.update(dict.fromkeys(name for name in affected.later if name not in failed))
         self._start()
 
-    def _show(self, change: SiteChange, started: float) -> bool:
-        """Write what changed, the pages open in a browser first; False if the site had to be built again."""
+    def _show(self, change: SiteChange) -> int | None:
+        """Write what changed, the pages open in a browser first; how many pages (None: all was built again)."""
         written = 0
         try:
             for run in change.runs:
@@ -254,7 +260,7 @@ class _Live:
                 site = self.sites.get(where)
                 if site is None or site.run.settings != run.run.settings:
                     self.rebuild()  # a translation came or went: the sites' settings changed
-                    return False
+                    return None
                 prefix = "/" + where
                 first = [url[len(prefix) :] for url in self.news.viewed() if url.startswith(prefix)]
                 for url in site.render(run, first):
@@ -264,11 +270,13 @@ class _Live:
         except SiteBuildError as error:
             print(f"rulebook: {error}; building everything again at the next change", file=sys.stderr)
             self.whole = True
-            return False
+            return None
+        return written
+
+    def _said(self, written: int, started: float) -> None:
         if written:
             pages = f"{written} page" + ("s" if written > 1 else "")
             self.progress(f"Updated {pages} in {time.perf_counter() - started:.2f} s")
-        return True
 
     # -- the background: translations, editions and rule data ---------------------------------------------
 
@@ -315,8 +323,10 @@ class _Live:
         else:
             self._tell(outcome)
             self.books[name], change = recipe.apply_live(live, outcome)
-            if not self._show(change, started):
+            written = self._show(change)
+            if written is None:
                 return
+            self._said(written, started)
             self.progress(f"Translations, editions and rule data of `{name}` brought up to date")
         self._start()
 

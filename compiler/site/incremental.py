@@ -16,14 +16,14 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Collection, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from compiler.errors import SiteBuildError
 from compiler.fileio import write_atomic
-from compiler.site.pages import Page, SiteInput, SitePlan
+from compiler.site.pages import Page, SiteInput, SitePlan, chapter_page
 from compiler.site.theme import Theme
 from compiler.site.translated import TranslatedSite
 from compiler.site.writer import (
@@ -34,6 +34,7 @@ from compiler.site.writer import (
     hand_over_html,
     load_mkdocs_config,
     mkdocs_logging,
+    original_alternates,
     translated_sites,
 )
 
@@ -104,19 +105,45 @@ def plan_book_site(
     *,
     translated: Sequence[TranslatedSite] | None = None,
     files: Mapping[str, str] | None = None,
+    plan: SitePlan | None = None,
 ) -> BookSite:
     """A book's site planned as the full build plans it.
 
     ``translated``: the translations' sites as they were (``None``: made again from ``site``);
-    ``files``: files to write beside the pages besides the term-graph pictures (``rules.json``).
+    ``files``: files to write beside the pages besides the term-graph pictures (``rules.json``);
+    ``plan``: ``SitePlan(site)``, if it was made already.
     """
-    plan = SitePlan(site)
+    plan = plan or SitePlan(site)
     if translated is None:
         translated = translated_sites(plan, look.env, look.theme)
     runs = book_runs(
         plan, look.env, look.theme, translated, look.settings, book_folder=look.folder, site_name=look.site_name
     )
     return BookSite(look.folder, runs, tuple(translated), {**graph_files(plan), **(files or {})})
+
+
+def chapter_pages(
+    plan: SitePlan, look: SiteLook, translated: Sequence[TranslatedSite], chapters: Collection[str]
+) -> tuple[Page, ...]:
+    """The original's pages of these chapters alone, as :func:`plan_book_site` makes them (an edit's first pages)."""
+    alternates = original_alternates(translated)
+    return tuple(
+        chapter_page(plan, chapter, look.env, alternates.get(chapter.id + ".md", ""))
+        for chapter in plan.chapters
+        if chapter.id in chapters
+    )
+
+
+def with_pages(site: BookSite, pages: Sequence[Page]) -> tuple[BookSite, SiteChange]:
+    """``site`` with these pages of its original's site in place of its own (those it has), and that change."""
+    original = site.runs[0]
+    known = {page.path: page.markdown for page in original.pages}
+    new = {page.path: page for page in pages if known.get(page.path, page.markdown) != page.markdown}
+    if not new:
+        return site, SiteChange(site.folder)
+    run = replace(original, pages=tuple(new.get(page.path, page) for page in original.pages))
+    shown = replace(site, runs=(run, *site.runs[1:]))
+    return shown, SiteChange(site.folder, (RunChange(run, tuple(new.values())),))
 
 
 def changes_between(old: BookSite, new: BookSite) -> SiteChange:

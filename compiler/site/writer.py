@@ -136,14 +136,19 @@ def original_run(
     site_name: str | None = None,
 ) -> MkDocsRun:
     """The original's site; ``translated`` says where its pages are in each translation (the language switcher)."""
+    pages, nav = build_pages(plan, env, original_alternates(translated))
+    languages = _languages(plan.site, translated, theme.strings("en"))
+    options = _mkdocs_options(settings, None, languages, book_folder, site_name)
+    return MkDocsRun("", tuple(pages), nav, settings | options)
+
+
+def original_alternates(translated: Sequence[TranslatedSite]) -> dict[str, str]:
+    """By the original's chapter page: the script blocks saying where it is in each translation."""
     alternates: dict[str, str] = {}
     for translation in translated:
         for page, block in translation.original_alternates.items():
             alternates[page] = alternates.get(page, "") + block
-    pages, nav = build_pages(plan, env, alternates)
-    languages = _languages(plan.site, translated, theme.strings("en"))
-    options = _mkdocs_options(settings, None, languages, book_folder, site_name)
-    return MkDocsRun("", tuple(pages), nav, settings | options)
+    return alternates
 
 
 def translation_run(
