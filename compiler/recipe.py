@@ -51,7 +51,6 @@ if TYPE_CHECKING:
     from compiler.site.incremental import BookSite, SiteChange, SiteLook
     from compiler.site.pages import SiteInput, SitePlan
     from compiler.site.theme import Theme
-    from compiler.site.translated import TranslatedSite
     from compiler.site.writer import SiteResult
     from compiler.translate.compare import Comparison
     from compiler.translate.terminology import Entry
@@ -844,6 +843,7 @@ class LiveLater:
 
 def live_books(project: Project, options: BuildOptions, cache: StageCache) -> tuple[LiveBook, ...] | BuildResult:
     """Every book as :func:`build` made it with the same ``cache`` (its stages' results are found there)."""
+    from compiler.site.incremental import plan_book_site
     from compiler.site.theme import Theme
 
     theme = Theme.for_project(project.root)
@@ -860,7 +860,7 @@ def live_books(project: Project, options: BuildOptions, cache: StageCache) -> tu
         changes, problems = changes_since(project, book, read, earlier, cache) if not options.files else (None, ())
         if problems:
             return BuildResult(options.output, refused=problems, sources=read.sources)
-        site = _plan_live(project, book, read, lint, translations, changes, look)
+        site = plan_book_site(site_input(project, book, read, lint, translations, changes), look)
         books.append(LiveBook(book, read, lint, translations, changes, site, look))
     return tuple(books)
 
@@ -873,23 +873,6 @@ def _look(project: Project, book: BookConfig, options: BuildOptions, theme: Them
     settings = mkdocs_settings(mkdocs_file, site_settings(project, book))
     scripts = _live_reload(options)[1]
     return SiteLook(theme, env, mkdocs_file, settings, book.folder, _site_name(book), scripts)
-
-
-def _plan_live(
-    project: Project,
-    book: BookConfig,
-    read: ReadResult,
-    lint: LintResult,
-    translations: Sequence[TranslationResult],
-    changes: dict[str, Any] | None,
-    look: SiteLook,
-    translated: Sequence[TranslatedSite] | None = None,
-    files: dict[str, str] | None = None,
-) -> BookSite:
-    from compiler.site.incremental import plan_book_site
-
-    site = site_input(project, book, read, lint, translations, changes)
-    return plan_book_site(site, look, translated=translated, files=files)
 
 
 def live_affected(project: Project, books: Sequence[LiveBook], changed: Iterable[Path]) -> LiveAffected:
@@ -978,6 +961,7 @@ def recompute_live(
     """A book's translations compared again, its edition diffed again, its rule data made again, and the whole
     book planned with them: what an edit makes stale but the author does not wait for."""
     from compiler.errors import InvalidRuleData
+    from compiler.site.incremental import plan_book_site
 
     book = live.config
     translations = compare_translations(live.read, book, project.root, cache)
@@ -993,7 +977,9 @@ def recompute_live(
         files = rule_files(live.read, live.lint, book, translations)
     except InvalidRuleData as error:
         invalid = str(error)
-    site = _plan_live(project, book, live.read, live.lint, translations, changes, live.look, files=files)
+    site = plan_book_site(
+        site_input(project, book, live.read, live.lint, translations, changes), live.look, files=files
+    )
     return LiveLater(translations, changes, site, problems, invalid)
 
 

@@ -174,18 +174,25 @@ class _Live:
     def run(self) -> None:
         while True:
             kind, item = self.queue.get()
-            if kind == "changed":
-                paths = set(item)
-                while not self.queue.empty():  # every edit made meanwhile, in one step
-                    more = self.queue.get()
-                    if more[0] == "changed":
-                        paths |= more[1]
-                    else:
-                        self.queue.put(more)
-                        break
-                self.changed(frozenset(paths))
-            else:
-                self.recomputed(*item)
+            try:
+                if kind == "changed":
+                    self.changed(self._with_later_edits(item))
+                else:
+                    self.recomputed(*item)
+            except (UserError, SiteBuildError, OSError) as error:
+                print(f"rulebook: error: {error}; still serving the last good pages", file=sys.stderr)
+                self.whole = True
+
+    def _with_later_edits(self, paths: frozenset[Path]) -> frozenset[Path]:
+        """These edits and every other one made meanwhile, for one step."""
+        found = set(paths)
+        while not self.queue.empty():
+            kind, item = self.queue.get()
+            if kind != "changed":
+                self.queue.put((kind, item))
+                break
+            found |= item
+        return frozenset(found)
 
     def rebuild(self) -> None:
         """Build the whole site with :func:`recipe.build`, and keep its MkDocs sites loaded."""

@@ -36,34 +36,29 @@ def test_an_edit_rewrites_the_pages_it_changes_and_no_other(tmp_path: Path) -> N
     book = tmp_path / "book.xml"
     shutil.copyfile(BUNDLED_BOOK, book)
     with Served([str(book)], cwd=ROOT, temp=tmp_path / "tmp") as served:
-        before = files_of(served.folder)
+
+        def rewritten_by(old: str, new: str, page: str) -> set[str]:
+            """The files the edit rewrote, once everything it changed is written (the page first)."""
+            before, mark = files_of(served.folder), served.mark()
+            edit(book, old, new)
+            served.wait_for_page(page, new)
+            served.wait_for(UP_TO_DATE, after=mark)
+            after = files_of(served.folder)
+            assert rewritten(before, after) == changed(before, after)
+            return rewritten(before, after)
 
         # Plain text of one chapter: that chapter's page, the search index and the rule data, nothing else.
-        mark = served.mark()
-        edit(book, "An inch corresponds to 2.54 cm.", "An inch is exactly 2.54 cm.")
-        served.wait_for_page("battlefield-logistics/", "An inch is exactly 2.54 cm.")
-        served.wait_for(UP_TO_DATE, after=mark)
-        after = files_of(served.folder)
-        assert rewritten(before, after) == changed(before, after)
-        assert rewritten(before, after) == {
-            "battlefield-logistics/index.html",
-            "search/search_index.json",
-            "rules.json",
-        }
+        files = rewritten_by("An inch corresponds to 2.54 cm.", "An inch is exactly 2.54 cm.", "battlefield-logistics/")
+        assert files == {"battlefield-logistics/index.html", "search/search_index.json", "rules.json"}
 
         # A definition: its chapter, the pages that link to the term (their previews), the glossary.
-        mark = served.mark()
-        edit(book, "if you can extend a straight line", "if you can draw a straight line")
-        served.wait_for_page("glossary/", "if you can draw a straight line")
-        served.wait_for(UP_TO_DATE, after=mark)
-        again = files_of(served.folder)
-        assert rewritten(after, again) == changed(after, again)
-        pages = {path for path in rewritten(after, again) if path.endswith("index.html")}
+        files = rewritten_by("if you can extend a straight line", "if you can draw a straight line", "glossary/")
+        pages = {path for path in files if path.endswith("index.html")}
         assert {"battlefield-logistics/index.html", "models-units-and-formations/index.html"} <= pages
         assert "glossary/index.html" in pages
         assert "characteristics/index.html" not in pages
 
-        served_now = {path: data for path, (_, data) in again.items()}
+        served_now = {path: data for path, (_, data) in files_of(served.folder).items()}
     assert served_now == full_build(ROOT, tmp_path / "built", book)
     assert not list((tmp_path / "tmp").glob("rulebook-serve-*")), "serve left its temporary folder"
 

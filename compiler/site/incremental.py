@@ -199,7 +199,7 @@ class LiveSite:
         docs.mkdir(parents=True, exist_ok=True)
         self.site_dir = site_dir
         self._blocks: dict[str, dict[str, str]] = {}
-        with _mkdocs_errors():
+        with mkdocs_logging(), _mkdocs_errors():  # what MkDocs says of the settings, the build said already
             _own_plugins()
             config = load_mkdocs_config(run.settings, config_file, docs, site_dir, run.nav, scripts, self._blocks)
             self._config = config.plugins.on_config(config)

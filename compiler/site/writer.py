@@ -8,6 +8,7 @@ new release (:mod:`compiler.publish` puts that release in place).
 from __future__ import annotations
 
 import copy
+import functools
 import io
 import logging
 import os
@@ -92,7 +93,10 @@ def build_site(
     for run in runs:
         docs = scratch / (f"docs-{run.folder.rstrip('/')}" if run.folder else "docs")
         blocks = _write_docs(docs, run.pages, site, theme, extra_files, None if run.folder else image_folder)
-        warnings += _run_mkdocs(run.settings, mkdocs_file, docs, folder / run.folder, run.nav, extra_javascript, blocks)
+        site_dir, nav, scripts = folder / run.folder, run.nav, extra_javascript
+        warnings += _run_mkdocs(
+            functools.partial(load_mkdocs_config, run.settings, mkdocs_file, docs, site_dir, nav, scripts, blocks)
+        )
     # Written straight into the built site: MkDocs would only copy them once more.
     for name, text in graph_files(plan).items():
         _write(folder / name, text)
@@ -116,30 +120,16 @@ def book_runs(
     book_folder: str = "",
     site_name: str | None = None,
 ) -> tuple[MkDocsRun, ...]:
-    """A book's MkDocs sites: the original's, then each translation's.
+    """A book's MkDocs sites: the original's, then each translation's under ``<language>/``.
 
+    ``translated`` says where the original's pages are in each translation (the language switcher);
     ``settings``: the project's MkDocs configuration (:func:`mkdocs_settings`).
     """
     languages = _languages(plan.site, translated, theme.strings("en"))
-    original = original_run(plan, env, theme, translated, settings, book_folder=book_folder, site_name=site_name)
-    return (original, *(translation_run(t, languages, settings, book_folder) for t in translated))
-
-
-def original_run(
-    plan: SitePlan,
-    env: Environment,
-    theme: Theme,
-    translated: Sequence[TranslatedSite],
-    settings: dict[str, Any],
-    *,
-    book_folder: str = "",
-    site_name: str | None = None,
-) -> MkDocsRun:
-    """The original's site; ``translated`` says where its pages are in each translation (the language switcher)."""
     pages, nav = build_pages(plan, env, original_alternates(translated))
-    languages = _languages(plan.site, translated, theme.strings("en"))
     options = _mkdocs_options(settings, None, languages, book_folder, site_name)
-    return MkDocsRun("", tuple(pages), nav, settings | options)
+    original = MkDocsRun("", tuple(pages), nav, settings | options)
+    return (original, *(translation_run(t, languages, settings, book_folder) for t in translated))
 
 
 def original_alternates(translated: Sequence[TranslatedSite]) -> dict[str, str]:
@@ -357,22 +347,14 @@ def build_date() -> Iterator[None]:
             del os.environ["SOURCE_DATE_EPOCH"]
 
 
-def _run_mkdocs(
-    settings: dict[str, Any],
-    config_file: Path,
-    docs: Path,
-    site_dir: Path,
-    nav: list[object],
-    scripts: tuple[str, ...],
-    blocks: dict[str, dict[str, str]],
-) -> tuple[str, ...]:
-    """Build one MkDocs site from ``settings`` (relative paths in them resolve from ``config_file``'s folder)."""
+def _run_mkdocs(load: Callable[[], MkDocsConfig]) -> tuple[str, ...]:
+    """Build one MkDocs site from the configuration ``load`` gives; what MkDocs warned about."""
     from mkdocs.commands.build import build
     from mkdocs.exceptions import MkDocsException
 
     with mkdocs_logging() as collected, build_date():
         try:
-            build(load_mkdocs_config(settings, config_file, docs, site_dir, nav, scripts, blocks))
+            build(load())
         except MkDocsException as error:
             raise SiteBuildError(f"MkDocs could not build the site: {error}") from error
     return tuple(collected.messages)
@@ -387,7 +369,8 @@ def load_mkdocs_config(
     scripts: tuple[str, ...],
     blocks: dict[str, dict[str, str]],
 ) -> MkDocsConfig:
-    """One MkDocs site's loaded configuration, with the live-reload ``scripts`` and the HTML ``blocks`` handed over."""
+    """One MkDocs site's loaded configuration, with the live-reload ``scripts`` and the HTML ``blocks`` handed over
+    (relative paths in ``settings`` resolve from ``config_file``'s folder)."""
     from mkdocs.config import load_config
 
     # MkDocs' validation changes the settings it is given in place: each build gets its own copy.
