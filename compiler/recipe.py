@@ -10,10 +10,11 @@
     publish(release)                 -> the new site replaces the old one in one step
 
 ``rulebook lint`` runs the reading and the lint; ``graph`` and ``query`` the reading and
-the graph; ``build`` all of them for every book, and ``serve`` exactly what ``build`` does,
-into its own folder. Each stage takes values and returns a frozen value; stages that read
-files are cached by the content of what they read (:class:`StageCache`), which is what lets
-``serve`` skip what an edit did not touch.
+the graph; ``build`` all of them for every book, and ``serve`` what ``build`` does, into its
+own folder, then at each edit the same stages again for what the edit touched (the
+incremental step, at the end of this module). Each stage takes values and returns a frozen
+value; stages that read files are cached by the content of what they read (:class:`StageCache`),
+which is what lets ``serve`` skip what an edit did not touch.
 """
 
 from __future__ import annotations

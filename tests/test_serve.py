@@ -101,6 +101,7 @@ def test_a_translation_edit_updates_the_french_pages_and_holds_up_no_english_pag
         gate.touch()
         served.wait_for_page("fr/s1/", "créé par toute la communauté")
         served.wait_for(UP_TO_DATE, after=mark)
+        served.wait_for("of `turns-later` brought up to date", after=mark)  # its "What changed" page follows main
         served_now = {path: data for path, (_, data) in files_of(served.folder).items()}
     assert served_now == full_build(project, tmp_path / "built")
 
@@ -118,3 +119,33 @@ def test_a_broken_edit_keeps_the_last_good_pages_and_says_why(tmp_path: Path) ->
         edit(book, "<oops>", "")
         edit(book, "Measuring Distances", "Measuring Ranges")
         served.wait_for_page("battlefield-logistics/", "Measuring Ranges")
+
+
+def test_an_edit_touches_its_own_book_at_once_and_what_follows_from_it_later() -> None:
+    from types import SimpleNamespace
+
+    project = load_project(ROOT)
+    books = [SimpleNamespace(config=book) for book in project.books]  # all the step reads of a book: its configuration
+
+    def affected(path: str) -> recipe.LiveAffected:
+        return recipe.live_affected(project, books, [ROOT / path])  # type: ignore[arg-type]
+
+    assert affected("rulebook_src/en/rulebook.xml") == recipe.LiveAffected(
+        books=("main",), later=("main", "turns-later")
+    )
+    assert affected("rulebook_src/fr/rulebook.md") == recipe.LiveAffected(later=("main",))
+    assert affected("rulebook_src/fr/terms.toml") == recipe.LiveAffected(later=("main",))
+    assert affected("rulebook_src/other-game/rules.md") == recipe.LiveAffected(
+        books=("other-game",), later=("other-game",)
+    )
+    assert affected("mkdocs.yml") == recipe.LiveAffected(rebuild=True)
+    assert affected("site_templates/assets/extra.css") == recipe.LiveAffected(rebuild=True)
+    assert affected("README.md") == recipe.LiveAffected()
+
+
+def test_a_bounded_stage_cache_drops_the_least_recently_used_results() -> None:
+    cache = recipe.StageCache(limit=2)
+    computed: list[str] = []
+    for key in "abacab":
+        cache.get("read", key, lambda key=key: computed.append(key))  # type: ignore[misc]
+    assert computed == ["a", "b", "c", "b"]  # "a", used again, outlived "b"; "c" went to make room for "b"
