@@ -15,22 +15,27 @@ import signal
 import sys
 from collections.abc import Callable
 from types import TracebackType
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from compiler.errors import InvalidRuleData
 
 _PR_SET_PDEATHSIG = 1
+T = TypeVar("T")
 
 
-class BackgroundData:
-    """``make()`` run in a forked worker (where the system can fork), its result fetched by :meth:`files`."""
+class BackgroundData(Generic[T]):
+    """``make()`` run in a forked worker (where the system can fork), its result fetched by :meth:`files`.
 
-    def __init__(self, make: Callable[[], dict[str, str]]) -> None:
+    ``what`` names the work in the errors (``serve`` also recomputes translations this way).
+    """
+
+    def __init__(self, make: Callable[[], T], what: str = "compiling rules.json") -> None:
         self._make = make
+        self._what = what
         self._process: Any = None
-        self._result: dict[str, str] | None = None
+        self._result: T | None = None
 
-    def __enter__(self) -> BackgroundData:
+    def __enter__(self) -> BackgroundData[T]:
         if "fork" in multiprocessing.get_all_start_methods():
             context = multiprocessing.get_context("fork")
             self._reader, self._writer = context.Pipe(duplex=False)
@@ -61,8 +66,13 @@ class BackgroundData:
         except Exception as error:
             self._writer.send(("failed", f"{type(error).__name__}: {error}"))
 
-    def files(self) -> dict[str, str]:
-        """``rules.json`` and its schema; raises InvalidRuleData if the data failed its schema."""
+    def stop(self) -> None:
+        """Stop the worker now: its result is no longer wanted (:meth:`files` then raises)."""
+        if self._process is not None and self._process.is_alive():
+            self._process.kill()
+
+    def files(self) -> T:
+        """What ``make()`` gave (``rules.json`` and its schema); InvalidRuleData if the data failed its schema."""
         if self._result is not None:
             return self._result
         if self._process is None:
@@ -72,12 +82,12 @@ class BackgroundData:
             status, value = self._reader.recv()
         except EOFError:
             self._process.join()
-            raise RuntimeError(f"compiling rules.json stopped (exit status {self._process.exitcode})") from None
+            raise RuntimeError(f"{self._what} stopped (exit status {self._process.exitcode})") from None
         if status == "invalid":
             raise InvalidRuleData(value)
         if status == "failed":
-            raise RuntimeError(f"compiling rules.json failed: {value}")
-        self._result = dict(value)
+            raise RuntimeError(f"{self._what} failed: {value}")
+        self._result = value
         return self._result
 
 

@@ -10,19 +10,21 @@
     publish(release)                 -> the new site replaces the old one in one step
 
 ``rulebook lint`` runs the reading and the lint; ``graph`` and ``query`` the reading and
-the graph; ``build`` all of them for every book, and ``serve`` exactly what ``build`` does,
-into its own folder. Each stage takes values and returns a frozen value; stages that read
-files are cached by the content of what they read (:class:`StageCache`), which is what lets
-``serve`` skip what an edit did not touch.
+the graph; ``build`` all of them for every book, and ``serve`` what ``build`` does, into its
+own folder, then at each edit the same stages again for what the edit touched (the
+incremental step, at the end of this module). Each stage takes values and returns a frozen
+value; stages that read files are cached by the content of what they read (:class:`StageCache`),
+which is what lets ``serve`` skip what an edit did not touch.
 """
 
 from __future__ import annotations
 
 import gc
 import hashlib
+import os
 import re
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -43,8 +45,13 @@ from compiler.source import SourceText, display_path
 from compiler.xml_source import SourceResult, read_xml_file
 
 if TYPE_CHECKING:
+    from jinja2 import Environment
+
     from compiler.diff import BookDiff
     from compiler.facts import RuleFacts
+    from compiler.site.incremental import BookSite, SiteChange, SiteLook
+    from compiler.site.pages import SiteInput, SitePlan
+    from compiler.site.theme import Theme
     from compiler.site.writer import SiteResult
     from compiler.translate.compare import Comparison
     from compiler.translate.terminology import Entry
@@ -154,15 +161,31 @@ class BuildResult:
 
 
 class StageCache:
-    """Stage results by the content of their inputs: a stage whose inputs did not change is not run again."""
+    """Stage results by the content of their inputs: a stage whose inputs did not change is not run again.
 
-    def __init__(self) -> None:
+    ``limit``: how many results of each stage to keep, the least recently used dropped first (``serve``
+    keeps a few, not one per edit); ``None``: all of them.
+    """
+
+    def __init__(self, limit: int | None = None) -> None:
         self._results: dict[tuple[str, str], Any] = {}
+        self._limit = limit
 
     def get(self, stage: str, key: str, compute: Callable[[], T]) -> T:
-        if (stage, key) not in self._results:
+        if (stage, key) in self._results:
+            if self._limit is not None:
+                self._results[(stage, key)] = self._results.pop((stage, key))  # the most recently used, last
+        else:
             self._results[(stage, key)] = compute()
+            self._drop_oldest(stage)
         return self._results[(stage, key)]  # type: ignore[no-any-return]
+
+    def _drop_oldest(self, stage: str) -> None:
+        if self._limit is None:
+            return
+        kept = [k for k in self._results if k[0] == stage]
+        for old in kept[: max(0, len(kept) - self._limit)]:
+            del self._results[old]
 
     def forget(self, keep: Callable[[str, str], bool]) -> None:
         """Drop the results ``keep(stage, key)`` rejects (those of files that changed)."""
@@ -625,24 +648,54 @@ def write_book_site(
     rule_files_ready: Callable[[], dict[str, str]],
 ) -> SiteResult:
     """One book's pages, built by MkDocs into its folder of the new release, with its rule data."""
-    from compiler.data import build_site_summary
-    from compiler.site.pages import SiteInput, SiteTranslation
     from compiler.site.theme import Theme
     from compiler.site.writer import build_site
+
+    site = site_input(project, book, read, lint, translations, changes, drafts=options.drafts)
+    extra, scripts = _live_reload(options)
+    folder = release.folder / book.folder if book.folder else release.folder
+    return build_site(
+        site,
+        theme=Theme.for_project(project.root),
+        mkdocs_file=project.root / "mkdocs.yml",
+        folder=folder,
+        scratch=release.scratch / (book.name if book.folder else MAIN_BOOK),
+        extra_files=extra,
+        image_folder=image_folder(read.book, project.root),
+        extra_javascript=scripts,
+        late_files=rule_files_ready,
+        book_folder=book.folder,
+        site_name=_site_name(book),
+        settings=site_settings(project, book),
+    )
+
+
+def site_input(
+    project: Project,
+    book: BookConfig,
+    read: ReadResult,
+    lint: LintResult,
+    translations: Sequence[TranslationResult],
+    changes: dict[str, Any] | None,
+    *,
+    drafts: bool,
+) -> SiteInput:
+    """Everything a book's pages are made from (``drafts``: the editor's view)."""
+    from compiler.data import build_site_summary
+    from compiler.site.pages import SiteInput, SiteTranslation
     from compiler.translate.compare import report_context
 
     terms = lint.terms
     assert terms is not None
-    images = image_folder(read.book, project.root)
     summary = build_site_summary(
         read.book, terms, title=book.display_title, edition=book.edition or "unknown", facts=lint.facts
     )
-    site = SiteInput(
+    return SiteInput(
         read.book,
         terms,
         summary,
         lint.diagnostics,
-        set(image_files(read.book, images)),
+        set(image_files(read.book, image_folder(read.book, project.root))),
         [
             SiteTranslation(
                 t.language,
@@ -655,28 +708,22 @@ def write_book_site(
         ],
         books=_other_books(project, book),
         changes=changes,
-        drafts=options.drafts,
+        drafts=drafts,
     )
-    extra: dict[str, str] = {}
-    scripts: tuple[str, ...] = ()
-    if options.live_reload is not None:
-        extra["assets/live-reload.js"] = options.live_reload
-        scripts = ("assets/live-reload.js",)
-    folder = release.folder / book.folder if book.folder else release.folder
-    return build_site(
-        site,
-        theme=Theme.for_project(project.root),
-        mkdocs_file=project.root / "mkdocs.yml",
-        folder=folder,
-        scratch=release.scratch / (book.name if book.folder else MAIN_BOOK),
-        extra_files=extra,
-        image_folder=images,
-        extra_javascript=scripts,
-        late_files=rule_files_ready,
-        book_folder=book.folder,
-        site_name=None if book.name == MAIN_BOOK else _escaped(book.display_title),
-        settings=site_settings(project, book),
-    )
+
+
+def _live_reload(options: BuildOptions) -> tuple[dict[str, str], tuple[str, ...]]:
+    """The live-reload script as a file of the site, and the scripts every page loads (``serve``)."""
+    if options.live_reload is None:
+        return {}, ()
+    return {LIVE_RELOAD_FILE: options.live_reload}, (LIVE_RELOAD_FILE,)
+
+
+LIVE_RELOAD_FILE = "assets/live-reload.js"
+
+
+def _site_name(book: BookConfig) -> str | None:
+    return None if book.name == MAIN_BOOK else _escaped(book.display_title)
 
 
 def site_settings(project: Project, book: BookConfig) -> dict[str, Any]:
@@ -741,3 +788,220 @@ def _build_data_only(
             for name, text in sorted(files.items()):
                 write_atomic(folder / name, text)
     return BuildResult(output, tuple(built), seconds=time.perf_counter() - started)
+
+
+# -- serving: an edit recomputes what depends on it ---------------------------------------------------------
+#
+#     live_books(project, options, cache)     -> LiveBook per book  the stages again, from the cache a build filled
+#     live_affected(project, books, changed)  -> LiveAffected       which books an edit touches, and how
+#     update_live(project, options, book, ..) -> LiveEdit           read and lint again; the edited chapters' pages,
+#                                                                   with the translations and editions the book had
+#     finish_live(edit)                       -> LiveBook, change   the book's other pages: all this is what the author
+#                                                                   waits for
+#     recompute_live(project, options, ..)    -> LiveLater          translations, editions and rule data again, and the
+#                                                                   book planned with them (``serve`` runs it aside)
+#     apply_live(book, later)                 -> LiveBook, change
+
+
+@dataclass(frozen=True, slots=True)
+class LiveBook:
+    """A book as ``serve`` last built it: where the next edit's step starts from."""
+
+    config: BookConfig
+    read: ReadResult
+    lint: LintResult
+    translations: tuple[TranslationResult, ...]
+    changes: dict[str, Any] | None
+    """What changed since the edition the book follows (its "What changed" page), if it follows one."""
+    site: BookSite
+    """The pages and files being served, with each translation's site (``site.translated``)."""
+    look: SiteLook
+    """The theme, its loaded templates and the MkDocs settings the pages are made with."""
+
+
+@dataclass(frozen=True, slots=True)
+class LiveAffected:
+    """Which books an edit touches, and how."""
+
+    rebuild: bool = False
+    """The look or the configuration changed (``mkdocs.yml``, ``site_templates/``): everything is built again."""
+    books: tuple[str, ...] = ()
+    """The books whose own sources changed: read, linted and their pages made again at once."""
+    later: tuple[str, ...] = ()
+    """The books whose translations, editions or rule data depend on the change: recomputed aside."""
+
+
+@dataclass(frozen=True, slots=True)
+class LiveLater:
+    """What recomputing a book's translations, editions and rule data gave."""
+
+    translations: tuple[TranslationResult, ...]
+    changes: dict[str, Any] | None
+    site: BookSite
+    """The whole book planned with them, ``rules.json`` included."""
+    problems: tuple[Diagnostic, ...] = ()
+    """Why the previous edition could not be compared (the "What changed" page is kept as it was)."""
+    invalid_data: str | None = None
+    """Why the rule data failed its schema (``rules.json`` is kept as it was)."""
+
+
+def live_books(project: Project, options: BuildOptions, cache: StageCache) -> tuple[LiveBook, ...] | BuildResult:
+    """Every book as :func:`build` made it with the same ``cache`` (its stages' results are found there)."""
+    from compiler.site.incremental import plan_book_site
+    from compiler.site.theme import Theme
+
+    theme = Theme.for_project(project.root)
+    env = theme.environment()
+    books: list[LiveBook] = []
+    earlier: dict[str, ReadResult] = {}
+    for book in _chosen_books(project, options):
+        checked = _checked(project, book, options, earlier, _quiet, cache)
+        if isinstance(checked, BuildResult):
+            return checked
+        read, lint = checked
+        look = _look(project, book, options, theme, env)
+        translations = compare_translations(read, book, project.root, cache)
+        changes, problems = changes_since(project, book, read, earlier, cache) if not options.files else (None, ())
+        if problems:
+            return BuildResult(options.output, refused=problems, sources=read.sources)
+        site = plan_book_site(site_input(project, book, read, lint, translations, changes, drafts=look.drafts), look)
+        books.append(LiveBook(book, read, lint, translations, changes, site, look))
+    return tuple(books)
+
+
+def _look(project: Project, book: BookConfig, options: BuildOptions, theme: Theme, env: Environment) -> SiteLook:
+    from compiler.site.incremental import SiteLook
+    from compiler.site.writer import mkdocs_settings
+
+    mkdocs_file = project.root / "mkdocs.yml"
+    own = site_settings(project, book)
+    settings = mkdocs_settings(mkdocs_file, own)
+    scripts = _live_reload(options)[1]
+    return SiteLook(
+        theme, env, mkdocs_file, settings, book.folder, _site_name(book), scripts, options.drafts, own.get("copyright")
+    )
+
+
+def live_affected(project: Project, books: Sequence[LiveBook], changed: Iterable[Path]) -> LiveAffected:
+    """What an edit of the ``changed`` files touches (a book's sources, its translations, the look)."""
+    paths = {Path(os.path.abspath(path)) for path in changed}
+    looks = {project.root / "mkdocs.yml", *([project.config_file] if project.config_file else [])}
+    templates = project.root / "site_templates"
+    if any(path in {Path(os.path.abspath(p)) for p in looks} or path.is_relative_to(templates) for path in paths):
+        return LiveAffected(rebuild=True)
+
+    def touched(files: Iterable[Path | None]) -> bool:
+        return any(file is not None and Path(os.path.abspath(file)) in paths for file in files)
+
+    own = tuple(book.config.name for book in books if touched(book.config.sources))
+    translated = [
+        book.config.name
+        for book in books
+        for t in book.config.translations
+        if touched((t.source, t.terms, t.source.with_name("waivers.toml")))
+    ]
+    following = [book.config.name for book in books if book.config.changes_from in own]
+    return LiveAffected(books=own, later=tuple(dict.fromkeys([*own, *translated, *following])))
+
+
+@dataclass(frozen=True, slots=True)
+class LiveEdit:
+    """A book read and linted again after an edit of its sources, its pages planned in two steps: the
+    pages of the chapters whose text changed at once (``first``), the whole book by :func:`finish_live`."""
+
+    live: LiveBook
+    """The book before the edit."""
+    read: ReadResult
+    lint: LintResult
+    plan: SitePlan | None
+    """Where everything is on the new site (``None``: the sources are as they were)."""
+    first: SiteChange
+    """The edited chapters' pages, planned alone."""
+    shown: BookSite
+    """The site once ``first`` is written."""
+
+
+def update_live(project: Project, options: BuildOptions, live: LiveBook, cache: StageCache) -> LiveEdit | BuildResult:
+    """A book after an edit of its own sources: read and linted again, and the pages of the chapters whose
+    text changed made again (with the translations and editions the book had: :func:`recompute_live` brings
+    those up to date). A book that cannot be built gives the reason, and the last good one stays."""
+    from compiler.site.incremental import SiteChange, chapter_pages, with_pages
+    from compiler.site.writer import site_plan
+
+    checked = _checked(project, live.config, options, {}, _quiet, cache)
+    if isinstance(checked, BuildResult):
+        return checked
+    read, lint = checked
+    if read is live.read and lint is live.lint:
+        return LiveEdit(live, read, lint, None, SiteChange(live.site.folder), live.site)
+    site = site_input(project, live.config, read, lint, live.translations, live.changes, drafts=live.look.drafts)
+    plan = site_plan(site, live.look.theme)
+    before = _chapter_texts(live.read.book)
+    edited = {i for i, text in _chapter_texts(read.book).items() if before.get(i) != text}
+    shown, first = with_pages(live.site, chapter_pages(plan, live.look, live.site.translated, edited))
+    return LiveEdit(live, read, lint, plan, first, shown)
+
+
+def finish_live(edit: LiveEdit) -> tuple[LiveBook, SiteChange]:
+    """The whole book after an edit (:func:`update_live`), and what changed besides the edit's first pages."""
+    from compiler.site.incremental import SiteChange, changes_between, plan_book_site
+
+    live = edit.live
+    if edit.plan is None:
+        return live, SiteChange(live.site.folder)
+    site = plan_book_site(edit.plan.site, live.look, translated=live.site.translated, plan=edit.plan)
+    return _replace_live(live, read=edit.read, lint=edit.lint, site=site), changes_between(edit.shown, site)
+
+
+def _chapter_texts(book: Book) -> dict[str, str]:
+    """Each chapter's source text (up to the next chapter), by id: an edit's chapters are those it changed."""
+    texts = {}
+    for document in book.documents:
+        for chapter, following in zip(document.body, (*document.body[1:], None), strict=True):
+            end = following.offset if following is not None else len(chapter.source.text)
+            texts[chapter.id] = chapter.source.text[chapter.offset : end]
+    return texts
+
+
+def recompute_live(
+    project: Project, options: BuildOptions, live: LiveBook, books: Sequence[LiveBook], cache: StageCache
+) -> LiveLater:
+    """A book's translations compared again, its edition diffed again, its rule data made again, and the whole
+    book planned with them: what an edit makes stale but the author does not wait for."""
+    from compiler.errors import InvalidRuleData
+    from compiler.site.incremental import plan_book_site
+
+    book = live.config
+    translations = compare_translations(live.read, book, project.root, cache)
+    changes: dict[str, Any] | None = live.changes
+    problems: tuple[Diagnostic, ...] = ()
+    if not options.files:
+        earlier = {other.config.name: other.read for other in books}
+        found, problems = changes_since(project, book, live.read, earlier, cache)
+        changes = live.changes if problems else found
+    files: dict[str, str] = {}
+    invalid = None
+    try:
+        files = rule_files(live.read, live.lint, book, translations)
+    except InvalidRuleData as error:
+        invalid = str(error)
+    site = plan_book_site(
+        site_input(project, book, live.read, live.lint, translations, changes, drafts=live.look.drafts),
+        live.look,
+        files=files,
+    )
+    return LiveLater(translations, changes, site, problems, invalid)
+
+
+def apply_live(live: LiveBook, later: LiveLater) -> tuple[LiveBook, SiteChange]:
+    """The book with what :func:`recompute_live` gave, and the pages and files that changed."""
+    from compiler.site.incremental import changes_between
+
+    updated = _replace_live(live, translations=later.translations, changes=later.changes, site=later.site)
+    return updated, changes_between(live.site, later.site)
+
+
+def _replace_live(live: LiveBook, **changes: Any) -> LiveBook:
+    from dataclasses import replace
+
+    return replace(live, **changes)

@@ -1,61 +1,80 @@
-"""``rulebook serve``: build the site with the recipe ``build`` uses, serve it on localhost, rebuild and
-reload on every change.
+"""``rulebook serve``: the editor's view of the site on localhost, kept up to date as the sources change.
 
-The served build is the editor's view, with one extra script that asks the server for
-the build number every second and reloads the page when it changes. The published site
-never has it. The port is taken before the first build, and the temporary folder is
-removed on every exit path.
+The site is first built whole by :func:`recipe.build` into a temporary folder (removed on every
+exit path); the port is taken before. Then each edit, reported by the operating system
+(inotify, through watchdog), runs the recipe's incremental step: the edited book is read and
+linted again, its pages planned again, and only the pages whose text changed are rendered
+by MkDocs, kept loaded (:class:`~compiler.site.incremental.LiveSite`), the pages open in a
+browser first. What the author does not wait for (the translations, the other books' "What
+changed" pages, ``rules.json``) is recomputed in a forked worker, and its pages written when
+it is done. A change of the look (``mkdocs.yml``, ``site_templates/``) or the configuration
+builds everything again.
+
+Every page of the served site loads one more script (the published site never has it): it
+listens to the server's events and reloads its page as soon as that page is written again,
+where it was scrolled to.
 """
 
 from __future__ import annotations
 
 import functools
 import http.server
+import json
+import os
+import queue
 import shutil
 import sys
 import tempfile
 import threading
 import time
-from collections.abc import Callable, Iterable
+import urllib.parse
+from collections import Counter, deque
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 from compiler import recipe
-from compiler.errors import UserError
+from compiler.data_worker import BackgroundData
+from compiler.errors import SiteBuildError, UserError
 from compiler.project import Project
+from compiler.site.incremental import LiveSite, SiteChange, write_files
 
-RELOAD_PATH = "/__rulebook_build__"
-RELOAD_SCRIPT = """// Reloads the page when `rulebook serve` has rebuilt the site.
+EVENTS_PATH = "/__rulebook_events__"
+RELOAD_SCRIPT = """// Reloads the page, where it was scrolled to, as soon as `rulebook serve` has written it again.
 (function () {
-  var seen = null;
-  setInterval(function () {
-    fetch("RELOAD_PATH", {cache: "no-store"}).then(function (r) { return r.text(); }).then(function (build) {
-      if (seen !== null && build !== seen) { location.reload(); }
-      seen = build;
-    }).catch(function () {});
-  }, 1000);
+  var here = location.pathname.replace(/index\\.html$/, "");
+  var key = "rulebook-serve-scroll:" + here;
+  var saved = sessionStorage.getItem(key);
+  if (saved !== null) {
+    sessionStorage.removeItem(key);
+    var restore = function () { window.scrollTo(0, Number(saved)); };
+    restore();
+    window.addEventListener("load", restore);
+  }
+  var events = new EventSource("EVENTS_PATH?page=" + encodeURIComponent(here));
+  events.onmessage = function (message) {
+    var written = JSON.parse(message.data);
+    if (written.indexOf("*") !== -1 || written.indexOf(here) !== -1) {
+      sessionStorage.setItem(key, String(window.scrollY));
+      events.close();
+      location.reload();
+    }
+  };
 })();
-""".replace("RELOAD_PATH", RELOAD_PATH)
-
-
-class _State:
-    def __init__(self) -> None:
-        self.build = 0
-
-
-def watched_files(roots: Iterable[Path]) -> dict[Path, float]:
-    """Modification times of every file under the given files and folders."""
-    times: dict[Path, float] = {}
-    for root in roots:
-        files = [root] if root.is_file() else [p for p in root.rglob("*") if p.is_file()] if root.is_dir() else []
-        for path in files:
-            times[path] = path.stat().st_mtime
-    return times
+""".replace("EVENTS_PATH", EVENTS_PATH)
+EVERY_PAGE = "*"
+"""Written in place of the pages' URLs when the whole site was built again."""
 
 
 def watched(project: Project, files: tuple[Path, ...]) -> list[Path]:
-    """What a change to rebuilds for: every source, translation and terminology, the look, the configuration."""
+    """What a change to updates the site for: every source, translation, terminology and waiver list,
+    the look, the configuration."""
     paths = list(files) or [s for book in project.books for s in book.sources]
-    paths += [p for book in project.books for t in book.translations for p in (t.source, t.terms) if p is not None]
+    for book in project.books if not files else ():
+        for translation in book.translations:
+            paths += [translation.source, translation.source.with_name("waivers.toml")]
+            paths += [translation.terms] if translation.terms is not None else []
     paths += [project.root / "site_templates", project.root / "mkdocs.yml"]
     return paths + ([project.config_file] if project.config_file else [])
 
@@ -69,14 +88,14 @@ def serve(
     report: Callable[[recipe.BuildResult], bool] = lambda result: result.published,
     once: bool = False,
 ) -> int:
-    """Serve the project's site; rebuild when a watched file changes.
+    """Serve the project's site; update it when a watched file changes (``once``: build, then stop).
 
-    ``report`` prints what a build gave, and says whether it is worth reloading the pages.
+    ``report`` prints what a full build gave, and says whether it is worth reloading the pages.
     """
     server = _server(port)
     folder = Path(tempfile.mkdtemp(prefix="rulebook-serve-"))
     try:
-        return _serve(project, files, server, folder / "site", progress, report, once)
+        return _serve(project, files, server, folder, progress, report, once)
     finally:
         server.server_close()
         shutil.rmtree(folder, ignore_errors=True)
@@ -95,59 +114,425 @@ def _serve(
     project: Project,
     files: tuple[Path, ...],
     server: http.server.ThreadingHTTPServer,
-    output: Path,
+    folder: Path,
     progress: Callable[[str], None],
     report: Callable[[recipe.BuildResult], bool],
     once: bool,
 ) -> int:
-    cache = recipe.StageCache()
-    options = recipe.BuildOptions(output=output, files=files, drafts=True, live_reload=RELOAD_SCRIPT)
-    state = _State()
-
-    def rebuild() -> bool:
-        result = recipe.build(project, options, progress=progress, cache=cache)
-        if not result.published:
-            print("rulebook: the sources cannot be built; still serving the last good site.", file=sys.stderr)
-        return report(result)
-
-    rebuild()
-    server.RequestHandlerClass = functools.partial(_Handler, state, output)
-    print(f"Serving on http://127.0.0.1:{server.server_address[1]}/ (Ctrl+C to stop)", file=sys.stderr)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    watch = watched(project, files)
-    try:
-        seen = watched_files(watch)
-        while not once:
-            time.sleep(1)
-            now = watched_files(watch)
-            if now != seen:
-                seen = now
-                print("Change detected: rebuilding…", file=sys.stderr)
-                if rebuild():
-                    print("Site rebuilt.", file=sys.stderr)
-                    state.build += 1
-    except KeyboardInterrupt:
-        pass
-    finally:
-        server.shutdown()
+    news = _News()
+    options = recipe.BuildOptions(output=folder / "site", files=files, drafts=True, live_reload=RELOAD_SCRIPT)
+    live = _Live(project, options, folder / "live", news, progress, report)
+    # Watching starts before the first build: an edit made while it runs is not missed.
+    with _Watcher([] if once else watched(project, files), live.changed_later):
+        live.rebuild()
+        server.RequestHandlerClass = functools.partial(_Handler, news, options.output)
+        print(f"Serving on http://127.0.0.1:{server.server_address[1]}/ (Ctrl+C to stop)", file=sys.stderr)
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+        try:
+            if not once:
+                live.run()
+        except KeyboardInterrupt:
+            pass
+        finally:
+            news.close()
+            live.close()
+            server.shutdown()
     return 0
 
 
+class _Live:
+    """The served site: built whole at the start (and when the look changes), then page by page.
+
+    Runs on one thread (the main one); the watcher and the background work post to its queue.
+    """
+
+    def __init__(
+        self,
+        project: Project,
+        options: recipe.BuildOptions,
+        scratch: Path,
+        news: _News,
+        progress: Callable[[str], None],
+        report: Callable[[recipe.BuildResult], bool],
+    ) -> None:
+        self.project, self.options, self.scratch = project, options, scratch
+        self.news, self.progress, self.report = news, progress, report
+        self.cache = recipe.StageCache(limit=2 * len(project.books) + 2)
+        self.books: dict[str, recipe.LiveBook] = {}
+        self.sites: dict[str, LiveSite] = {}
+        self.whole = True
+        """The next change builds everything (nothing was built yet, or the last full build failed)."""
+        self.later: dict[str, None] = {}
+        """The books whose translations, editions and rule data wait to be recomputed, in order."""
+        self.job: tuple[str, recipe.LiveBook, BackgroundData[recipe.LiveLater]] | None = None
+        self.queue: queue.Queue[tuple[str, Any]] = queue.Queue()
+
+    def changed_later(self, paths: frozenset[Path]) -> None:
+        """Called by the watcher (on its thread)."""
+        self.queue.put(("changed", paths))
+
+    def run(self) -> None:
+        while True:
+            kind, item = self.queue.get()
+            try:
+                if kind == "changed":
+                    self.changed(self._with_later_edits(item))
+                else:
+                    self.recomputed(*item)
+            except (UserError, SiteBuildError, OSError) as error:
+                print(f"rulebook: error: {error}; still serving the last good pages", file=sys.stderr)
+                self.whole = True
+
+    def _with_later_edits(self, paths: frozenset[Path]) -> frozenset[Path]:
+        """These edits and every other one made meanwhile, for one step."""
+        found = set(paths)
+        while not self.queue.empty():
+            kind, item = self.queue.get()
+            if kind != "changed":
+                self.queue.put((kind, item))
+                break
+            found |= item
+        return frozenset(found)
+
+    def rebuild(self) -> None:
+        """Build the whole site with :func:`recipe.build`, and keep its MkDocs sites loaded."""
+        self._stop(set(self.books))
+        self.later.clear()
+        result = recipe.build(self.project, self.options, progress=self.progress, cache=self.cache)
+        if not self.report(result) or not result.published:
+            print("rulebook: the sources cannot be built; still serving the last good site.", file=sys.stderr)
+            self.whole = True
+            return
+        books = recipe.live_books(self.project, self.options, self.cache)
+        if isinstance(books, recipe.BuildResult):
+            self.whole = True
+            return
+        self.books = {book.config.name: book for book in books}
+        self.sites = self._open(books)
+        self.whole = False
+        self.news.publish([EVERY_PAGE])
+
+    def _open(self, books: Sequence[recipe.LiveBook]) -> dict[str, LiveSite]:
+        sites: dict[str, LiveSite] = {}
+        for book in books:
+            for run in book.site.runs:
+                where = book.site.folder + run.folder
+                sites[where] = LiveSite(
+                    run,
+                    config_file=book.look.config_file,
+                    docs=self.scratch / "docs" / str(len(sites)),
+                    site_dir=self.options.output / where,
+                    scripts=book.look.scripts,
+                )
+                sites[where].warm()
+        return sites
+
+    def changed(self, paths: frozenset[Path]) -> None:
+        """An edit: the edited books' pages now, what depends on them aside."""
+        started = time.perf_counter()
+        if self.whole:
+            self.rebuild()
+            return
+        affected = recipe.live_affected(self.project, list(self.books.values()), paths)
+        if affected.rebuild:
+            self.rebuild()
+            return
+        self._stop(set(affected.later))
+        failed, written = set(), 0
+        for name in affected.books:
+            edit = recipe.update_live(self.project, self.options, self.books[name], self.cache)
+            if isinstance(edit, recipe.BuildResult):
+                self.report(edit)
+                print("rulebook: the sources cannot be built; still serving the last good pages.", file=sys.stderr)
+                failed.add(name)
+                continue
+            first = self._show(edit.first)  # the edited chapters, before the rest of the book is even planned
+            if first is None:
+                return
+            self.books[name], change = recipe.finish_live(edit)
+            rest = self._show(change)
+            if rest is None:
+                return
+            written += first + rest
+        self._said(written, started)
+        self.later.update(dict.fromkeys(name for name in affected.later if name not in failed))
+        self._start()
+
+    def _show(self, change: SiteChange) -> int | None:
+        """Write what changed, the pages open in a browser first; how many pages (None: all was built again)."""
+        written = 0
+        try:
+            for run in change.runs:
+                where = change.folder + run.run.folder
+                site = self.sites.get(where)
+                if site is None or site.run.settings != run.run.settings:
+                    self.rebuild()  # a translation came or went: the sites' settings changed
+                    return None
+                prefix = "/" + where
+                first = [url[len(prefix) :] for url in self.news.viewed() if url.startswith(prefix)]
+                for url in site.render(run, first):
+                    self.news.publish([prefix + url])
+                    written += 1
+            write_files(self.options.output / change.folder, change.files)
+        except SiteBuildError as error:
+            print(f"rulebook: {error}; building everything again at the next change", file=sys.stderr)
+            self.whole = True
+            return None
+        return written
+
+    def _said(self, written: int, started: float) -> None:
+        if written:
+            pages = f"{written} page" + ("s" if written > 1 else "")
+            self.progress(f"Updated {pages} in {time.perf_counter() - started:.2f} s")
+
+    # -- the background: translations, editions and rule data ---------------------------------------------
+
+    def _start(self) -> None:
+        """Recompute the next waiting book in a forked worker (one at a time: the pages keep the other core)."""
+        if self.job is not None or not self.later:
+            return
+        name = next(iter(self.later))
+        del self.later[name]
+        live, books = self.books[name], tuple(self.books.values())
+        work = BackgroundData(
+            lambda: recipe.recompute_live(self.project, self.options, live, books, self.cache),
+            what=f"recomputing the translations and rule data of `{name}`",
+        )
+        work.__enter__()
+        self.job = (name, live, work)
+        threading.Thread(target=self._wait, args=(name, live, work), daemon=True).start()
+
+    def _wait(self, name: str, live: recipe.LiveBook, work: BackgroundData[recipe.LiveLater]) -> None:
+        outcome: recipe.LiveLater | Exception
+        try:
+            outcome = work.files()
+        except Exception as error:
+            outcome = error
+        finally:
+            work.__exit__(None, None, None)
+        self.queue.put(("recomputed", (name, live, work, outcome)))
+
+    def recomputed(
+        self,
+        name: str,
+        live: recipe.LiveBook,
+        work: BackgroundData[recipe.LiveLater],
+        outcome: recipe.LiveLater | Exception,
+    ) -> None:
+        if self.job is None or self.job[2] is not work:
+            return  # stopped: an edit made it stale
+        self.job = None
+        started = time.perf_counter()
+        if self.books.get(name) is not live:
+            self.later[name] = None
+        elif isinstance(outcome, Exception):
+            print(f"rulebook: {outcome}", file=sys.stderr)
+        else:
+            self._tell(outcome)
+            self.books[name], change = recipe.apply_live(live, outcome)
+            written = self._show(change)
+            if written is None:
+                return
+            self._said(written, started)
+            self.progress(f"Translations, editions and rule data of `{name}` brought up to date")
+        self._start()
+
+    def _tell(self, later: recipe.LiveLater) -> None:
+        if later.problems:
+            self.report(recipe.BuildResult(self.options.output, refused=later.problems))
+        if later.invalid_data:
+            print(f"rulebook: rules.json is not updated: {later.invalid_data}", file=sys.stderr)
+
+    def _stop(self, names: set[str]) -> None:
+        """Stop the background work of these books (an edit made it stale); it is started again later."""
+        if self.job is not None and self.job[0] in names:
+            self.later[self.job[0]] = None
+            self.job[2].stop()
+            self.job = None
+
+    def close(self) -> None:
+        if self.job is not None:
+            self.job[2].stop()
+            self.job = None
+
+
+class _Watcher:
+    """The operating system's notice of changes to the watched files, passed on once the files are written.
+
+    A file closed after writing, or moved into place, is complete; one only created, modified or
+    deleted may be in the middle of a save, and is waited for a moment longer.
+    """
+
+    COMPLETE = 0.005
+    SETTLE = 0.15
+
+    def __init__(self, paths: Iterable[Path], post: Callable[[frozenset[Path]], None]) -> None:
+        from watchdog.observers import Observer
+
+        self._files = {os.path.abspath(p) for p in paths if not p.is_dir()}
+        self._folders = [os.path.abspath(p) + os.sep for p in paths if p.is_dir()]
+        self._post = post
+        self._pending: dict[str, float] = {}
+        self._changed = threading.Condition()
+        self._stopped = False
+        self._observer = Observer()
+        handler = _handler(self._event)
+        kinds = _event_kinds()
+        for folder in sorted({os.path.dirname(f) for f in self._files if os.path.isdir(os.path.dirname(f))}):
+            self._observer.schedule(handler, folder, recursive=False, event_filter=kinds)
+        for folder in self._folders:
+            self._observer.schedule(handler, folder, recursive=True, event_filter=kinds)
+
+    def __enter__(self) -> _Watcher:
+        self._observer.start()
+        threading.Thread(target=self._pass_on, daemon=True).start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        with self._changed:
+            self._stopped = True
+            self._changed.notify_all()
+        self._observer.stop()
+        self._observer.join()
+
+    def _event(self, path: str, complete: bool) -> None:
+        if path not in self._files and not any(path.startswith(folder) for folder in self._folders):
+            return
+        with self._changed:
+            self._pending[path] = time.monotonic() + (self.COMPLETE if complete else self.SETTLE)
+            self._changed.notify_all()
+
+    def _pass_on(self) -> None:
+        while True:
+            with self._changed:
+                while not self._pending and not self._stopped:
+                    self._changed.wait()
+                if self._stopped:
+                    return
+                wait = max(self._pending.values()) - time.monotonic()
+                if wait > 0:
+                    self._changed.wait(wait)
+                    continue
+                paths = frozenset(Path(path) for path in self._pending)
+                self._pending.clear()
+            self._post(paths)
+
+
+def _event_kinds() -> list[type[Any]]:
+    from watchdog import events
+
+    # Not the notices of files opened or closed unwritten: the build's own reading would be taken for edits.
+    return [
+        events.FileClosedEvent,
+        events.FileMovedEvent,
+        events.FileCreatedEvent,
+        events.FileDeletedEvent,
+        events.FileModifiedEvent,
+    ]
+
+
+def _handler(notify: Callable[[str, bool], None]) -> Any:
+    """A watchdog handler telling ``notify`` each path an event touches, and whether it is complete."""
+    from watchdog.events import FileClosedEvent, FileMovedEvent, FileSystemEvent, FileSystemEventHandler
+
+    class Handler(FileSystemEventHandler):
+        def on_any_event(self, event: FileSystemEvent) -> None:
+            if isinstance(event, FileMovedEvent):
+                notify(os.fsdecode(event.src_path), False)
+                notify(os.fsdecode(event.dest_path), True)
+            else:
+                notify(os.fsdecode(event.src_path), isinstance(event, FileClosedEvent))
+
+    return Handler()
+
+
+class _News:
+    """Which pages are open in a browser, and which were written again: what the reload script listens to."""
+
+    def __init__(self) -> None:
+        self._changed = threading.Condition()
+        self._serial = 0
+        self._recent: deque[tuple[int, tuple[str, ...]]] = deque(maxlen=10_000)
+        self._viewers: Counter[str] = Counter()
+        self.closed = False
+
+    def publish(self, urls: Sequence[str]) -> None:
+        """Tell the pages at these URLs (from the site's root, ``/chapter/``) that they were written again."""
+        with self._changed:
+            self._serial += 1
+            self._recent.append((self._serial, tuple(urls)))
+            self._changed.notify_all()
+
+    def serial(self) -> int:
+        with self._changed:
+            return self._serial
+
+    def wait(self, after: int, timeout: float) -> tuple[int, list[str]]:
+        """The URLs written since ``after`` (waiting for some at most ``timeout`` seconds), and the new serial."""
+        with self._changed:
+            self._changed.wait_for(lambda: self._serial > after or self.closed, timeout)
+            written = [url for serial, urls in self._recent if serial > after for url in urls]
+            return self._serial, written
+
+    @contextmanager
+    def viewing(self, url: str) -> Iterator[None]:
+        with self._changed:
+            self._viewers[url] += 1
+        try:
+            yield
+        finally:
+            with self._changed:
+                self._viewers[url] -= 1
+                if self._viewers[url] <= 0:
+                    del self._viewers[url]
+
+    def viewed(self) -> list[str]:
+        """The URLs of the pages open in a browser now."""
+        with self._changed:
+            return list(self._viewers)
+
+    def close(self) -> None:
+        with self._changed:
+            self.closed = True
+            self._changed.notify_all()
+
+
 class _Handler(http.server.SimpleHTTPRequestHandler):
-    def __init__(self, state: _State, folder: Path, *args: object, **kwargs: object) -> None:
-        self.state = state
-        super().__init__(*args, directory=str(folder), **kwargs)  # type: ignore[arg-type]
+    """The site's files, never cached (a page may be written again within the second), and the events."""
+
+    def __init__(self, news: _News, folder: Path, *args: Any, **kwargs: Any) -> None:
+        self.news = news
+        super().__init__(*args, directory=str(folder), **kwargs)
 
     def do_GET(self) -> None:
-        if self.path == RELOAD_PATH:
-            body = str(self.state.build).encode()
-            self.send_response(200)
-            self.send_header("Content-Type", "text/plain")
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
+        if urllib.parse.urlsplit(self.path).path == EVENTS_PATH:
+            self._send_events()
             return
+        del self.headers["If-Modified-Since"]
         super().do_GET()
+
+    def end_headers(self) -> None:
+        self.send_header("Cache-Control", "no-store")
+        super().end_headers()
+
+    def _send_events(self) -> None:
+        """Server-sent events: each names the pages written again (a page reloads when it is among them)."""
+        query = urllib.parse.parse_qs(urllib.parse.urlsplit(self.path).query)
+        page = query.get("page", ["/"])[0]
+        self.send_response(200)
+        self.send_header("Content-Type", "text/event-stream")
+        self.end_headers()
+        serial = self.news.serial()
+        with self.news.viewing(page):
+            try:
+                self.wfile.write(b": listening\n\n")
+                self.wfile.flush()
+                while not self.news.closed:
+                    serial, written = self.news.wait(serial, timeout=15)
+                    self.wfile.write(f"data: {json.dumps(written)}\n\n".encode() if written else b": still here\n\n")
+                    self.wfile.flush()
+            except OSError:
+                pass  # the page was closed or reloaded
 
     def log_message(self, format: str, *args: object) -> None:
         pass

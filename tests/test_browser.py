@@ -155,6 +155,28 @@ def test_serve_rebuilds_and_reloads_the_page_when_a_source_changes(chromium: Any
         server.wait(timeout=10)
 
 
+def test_serve_reloads_a_page_where_it_was_scrolled_to(chromium: Any, tmp_path: Path) -> None:
+    import shutil
+
+    from .conftest import BUNDLED_BOOK, ROOT
+    from .serving import Served, edit
+
+    book = tmp_path / "book.xml"
+    shutil.copyfile(BUNDLED_BOOK, book)
+    with Served([str(book)], cwd=ROOT, temp=tmp_path / "tmp") as served:
+        context = chromium.new_context(viewport={"width": 1280, "height": 600})
+        tab = context.new_page()
+        tab.goto(served.url + "characteristics/")
+        tab.evaluate("window.scrollTo(0, 1200); window.beforeReload = true")
+        tab.wait_for_function("window.scrollY === 1200")
+        edit(book, 'title="The Characteristics Profile"', 'title="The Characteristics Table"')
+        tab.wait_for_function("window.beforeReload === undefined", timeout=300_000)  # a new page
+        tab.wait_for_function("document.readyState === 'complete'")
+        assert "The Characteristics Table" in tab.locator("article").inner_text()
+        assert tab.evaluate("window.scrollY") == 1200
+        context.close()
+
+
 def _switch_language(page: Any, name: str) -> None:
     page.locator(".md-header .md-select").hover()
     page.locator(".md-select__link", has_text=name).click()

@@ -109,7 +109,7 @@ Reads the quantities of each pair of aligned sentences as typed facts
 either language, halves and doubles, fractions, ordinals, dice, inches,
 percentages, slash prices) and reports a value one sentence states and
 the other does not. Numbers that are not quantities are left out: those
-inside proper names ("The 9th Age"), section titles, pointers ("figure 1",
+inside proper names ("The 3rd Age"), section titles, pointers ("figure 1",
 "table 2", "paragraphe 2.2.5"), step numbers and metric conversions.
 
 ## Why is this bad?

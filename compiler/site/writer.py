@@ -8,14 +8,15 @@ new release (:mod:`compiler.publish` puts that release in place).
 from __future__ import annotations
 
 import copy
+import functools
 import io
 import logging
 import os
 import re
 import shutil
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -27,6 +28,8 @@ from compiler.site.theme import Theme, chrome_options
 from compiler.site.translated import TranslatedSite, build_translated_site
 
 if TYPE_CHECKING:
+    from jinja2 import Environment
+    from mkdocs.config.defaults import MkDocsConfig
     from mkdocs.plugins import BasePlugin
 
 
@@ -35,6 +38,21 @@ class SiteResult:
     pages: int
     warnings: tuple[str, ...]
     """What MkDocs warned about (broken links and anchors would show here)."""
+
+
+@dataclass(frozen=True, slots=True)
+class MkDocsRun:
+    """One MkDocs site of a book: the original's, or a translation's under ``<language>/``."""
+
+    folder: str
+    """Where the site goes in the book's folder: ``""`` for the original, ``"fr/"`` for a translation."""
+    pages: tuple[Page, ...]
+    nav: list[Any]
+    """The navigation, in MkDocs ``nav`` form."""
+    settings: dict[str, Any]
+    """The run's whole MkDocs configuration: the defaults, the project's, and this site's own options."""
+    redirects: Mapping[str, str] = field(default_factory=dict)
+    """Pages written after MkDocs into the site's folder: a translation's redirects from its former addresses."""
 
 
 def build_site(
@@ -62,43 +80,93 @@ def build_site(
     the project's own ``mkdocs.yml``.
     """
     env = theme.environment()
-    language = site.book.documents[0].language if site.book.documents else "en"
-    words = theme.strings(language)
-    plan = SitePlan(site, words)
-    translated = [build_translated_site(plan, t, env, theme.strings(t.language)) for t in site.translations]
-    alternates: dict[str, str] = {}
-    for translation in translated:
-        for page, block in translation.original_alternates.items():
-            alternates[page] = alternates.get(page, "") + block
-    pages, nav = build_pages(plan, env, alternates)
-    languages = _languages(site, translated, theme.strings("en"))
-    docs = scratch / "docs"
-    blocks = _write_docs(docs, pages, site, theme, extra_files, image_folder)
-    mkdocs = mkdocs_settings(mkdocs_file, settings)
-    options = _mkdocs_options(mkdocs, None, languages, site_name, words)
-    if site_name is not None:  # a book of its own: its licence, if its configuration gives one
-        options["copyright"] = (settings or {}).get("copyright", "")
-    warnings = _run_mkdocs(mkdocs | options, mkdocs_file, docs, folder, nav, extra_javascript, blocks)
-    for translation in translated:
-        docs = scratch / f"docs-{translation.language}"
-        blocks = _write_docs(docs, translation.pages, site, theme, extra_files, None)
-        options = _mkdocs_options(mkdocs, translation, languages, translation.title, translation.strings)
-        site_dir = folder / translation.language
+    plan = site_plan(site, theme)
+    translated = translated_sites(plan, env, theme)
+    runs = book_runs(
+        plan,
+        env,
+        theme,
+        translated,
+        mkdocs_settings(mkdocs_file, settings),
+        book_folder=book_folder,
+        site_name=site_name,
+        licence=(settings or {}).get("copyright"),
+    )
+    warnings: tuple[str, ...] = ()
+    for run in runs:
+        docs = scratch / (f"docs-{run.folder.rstrip('/')}" if run.folder else "docs")
+        blocks = _write_docs(docs, run.pages, site, theme, extra_files, None if run.folder else image_folder)
+        site_dir, nav, scripts = folder / run.folder, run.nav, extra_javascript
         warnings += _run_mkdocs(
-            mkdocs | options, mkdocs_file, docs, site_dir, translation.nav, extra_javascript, blocks
+            functools.partial(load_mkdocs_config, run.settings, mkdocs_file, docs, site_dir, nav, scripts, blocks)
         )
-        for name, text in translation.redirects.items():
+        for name, text in run.redirects.items():
             _write(site_dir / name, text)
-        pages.extend(translation.pages)
     # Written straight into the built site: MkDocs would only copy them once more.
     for name, text in graph_files(plan).items():
         _write(folder / name, text)
     for name, text in (late_files() if late_files is not None else {}).items():
         _write(folder / name, text)
-    return SiteResult(len(pages), warnings)
+    return SiteResult(sum(len(run.pages) for run in runs), warnings)
 
 
-def _languages(site: SiteInput, translated: list[TranslatedSite], strings: dict[str, str]) -> list[dict[str, str]]:
+def site_plan(site: SiteInput, theme: Theme) -> SitePlan:
+    """Where everything is on a book's site, with the site's words in the book's language."""
+    language = site.book.documents[0].language if site.book.documents else "en"
+    return SitePlan(site, theme.strings(language))
+
+
+def translated_sites(plan: SitePlan, env: Environment, theme: Theme) -> tuple[TranslatedSite, ...]:
+    """The site of each translation the book has."""
+    return tuple(build_translated_site(plan, t, env, theme.strings(t.language)) for t in plan.site.translations)
+
+
+def book_runs(
+    plan: SitePlan,
+    env: Environment,
+    theme: Theme,
+    translated: Sequence[TranslatedSite],
+    settings: dict[str, Any],
+    *,
+    book_folder: str = "",
+    site_name: str | None = None,
+    licence: str | None = None,
+) -> tuple[MkDocsRun, ...]:
+    """A book's MkDocs sites: the original's, then each translation's under ``<language>/``.
+
+    ``translated`` says where the original's pages are in each translation (the language switcher);
+    ``settings``: the project's MkDocs configuration (:func:`mkdocs_settings`); ``licence``: the book's
+    own copyright line (a book of the project other than the main one shows no other).
+    """
+    languages = _languages(plan.site, translated, theme.strings("en"))
+    pages, nav = build_pages(plan, env, original_alternates(translated))
+    options = _mkdocs_options(settings, None, languages, site_name, plan.words)
+    if site_name is not None:
+        options["copyright"] = licence or ""
+    original = MkDocsRun("", tuple(pages), nav, settings | options)
+    return (original, *(translation_run(t, languages, settings) for t in translated))
+
+
+def original_alternates(translated: Sequence[TranslatedSite]) -> dict[str, str]:
+    """By the original's chapter page: the script blocks saying where it is in each translation."""
+    alternates: dict[str, str] = {}
+    for translation in translated:
+        for page, block in translation.original_alternates.items():
+            alternates[page] = alternates.get(page, "") + block
+    return alternates
+
+
+def translation_run(
+    translation: TranslatedSite, languages: list[dict[str, str]], settings: dict[str, Any]
+) -> MkDocsRun:
+    """A translation's site, under ``<language>/`` in the book's folder."""
+    options = _mkdocs_options(settings, translation, languages, translation.title, translation.strings)
+    return MkDocsRun(
+        f"{translation.language}/", tuple(translation.pages), translation.nav, settings | options, translation.redirects
+    )
+
+
+def _languages(site: SiteInput, translated: Sequence[TranslatedSite], strings: dict[str, str]) -> list[dict[str, str]]:
     """The language switcher's entries (Material's ``extra.alternate``), links from the site root."""
     if not translated:
         return []
@@ -181,7 +249,7 @@ def _mkdocs_options(
 
 
 def _write_docs(
-    docs: Path, pages: list[Page], site: SiteInput, theme: Theme, extra: dict[str, str], images: Path | None
+    docs: Path, pages: Sequence[Page], site: SiteInput, theme: Theme, extra: dict[str, str], images: Path | None
 ) -> dict[str, dict[str, str]]:
     """The MkDocs project's files; the HTML blocks taken out of each page (see :func:`hand_over_html`)."""
     blocks: dict[str, dict[str, str]] = {}
@@ -267,7 +335,7 @@ class _Collect(logging.Handler):
 
 
 @contextmanager
-def _mkdocs_logging() -> Iterator[_Collect]:
+def mkdocs_logging() -> Iterator[_Collect]:
     logger = logging.getLogger("mkdocs")
     handler = _Collect()
     previous = (logger.level, logger.propagate)
@@ -283,7 +351,7 @@ def _mkdocs_logging() -> Iterator[_Collect]:
 
 
 @contextmanager
-def _build_date() -> Iterator[None]:
+def build_date() -> Iterator[None]:
     """MkDocs dates the sitemap with SOURCE_DATE_EPOCH when set: fix it, so builds are byte-identical."""
     previous = os.environ.get("SOURCE_DATE_EPOCH")
     os.environ["SOURCE_DATE_EPOCH"] = previous or "0"
@@ -294,7 +362,20 @@ def _build_date() -> Iterator[None]:
             del os.environ["SOURCE_DATE_EPOCH"]
 
 
-def _run_mkdocs(
+def _run_mkdocs(load: Callable[[], MkDocsConfig]) -> tuple[str, ...]:
+    """Build one MkDocs site from the configuration ``load`` gives; what MkDocs warned about."""
+    from mkdocs.commands.build import build
+    from mkdocs.exceptions import MkDocsException
+
+    with mkdocs_logging() as collected, build_date():
+        try:
+            build(load())
+        except MkDocsException as error:
+            raise SiteBuildError(f"MkDocs could not build the site: {error}") from error
+    return tuple(collected.messages)
+
+
+def load_mkdocs_config(
     settings: dict[str, Any],
     config_file: Path,
     docs: Path,
@@ -302,26 +383,20 @@ def _run_mkdocs(
     nav: list[object],
     scripts: tuple[str, ...],
     blocks: dict[str, dict[str, str]],
-) -> tuple[str, ...]:
-    """Build one MkDocs site from ``settings`` (relative paths in them resolve from ``config_file``'s folder)."""
-    from mkdocs.commands.build import build
+) -> MkDocsConfig:
+    """One MkDocs site's loaded configuration, with the live-reload ``scripts`` and the HTML ``blocks`` handed over
+    (relative paths in ``settings`` resolve from ``config_file``'s folder)."""
     from mkdocs.config import load_config
-    from mkdocs.exceptions import MkDocsException
 
-    with _mkdocs_logging() as collected, _build_date():
-        try:
-            # MkDocs' validation changes the settings it is given in place: each build gets its own copy.
-            config = load_config(
-                io.StringIO("{}"),
-                config_file_path=str(config_file),
-                **copy.deepcopy({**settings, "docs_dir": str(docs), "site_dir": str(site_dir), "nav": nav}),
-            )
-            config.extra_javascript.extend(scripts)
-            config.plugins["rulebook/html-blocks"] = _html_blocks(blocks)
-            build(config)
-        except MkDocsException as error:
-            raise SiteBuildError(f"MkDocs could not build the site: {error}") from error
-    return tuple(collected.messages)
+    # MkDocs' validation changes the settings it is given in place: each build gets its own copy.
+    config = load_config(
+        io.StringIO("{}"),
+        config_file_path=str(config_file),
+        **copy.deepcopy({**settings, "docs_dir": str(docs), "site_dir": str(site_dir), "nav": nav}),
+    )
+    config.extra_javascript.extend(scripts)
+    config.plugins["rulebook/html-blocks"] = _html_blocks(blocks)
+    return config
 
 
 def _html_blocks(blocks: dict[str, dict[str, str]]) -> BasePlugin[Any]:

@@ -1,0 +1,151 @@
+"""``rulebook serve`` page by page: an edit rewrites the pages it changes and no other, the result is
+what a full build of the edited sources gives, the translation waits for nobody, and a broken edit
+keeps the last good pages."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+from compiler import recipe
+from compiler.project import load_project
+from compiler.serve import RELOAD_SCRIPT
+
+from .conftest import BUNDLED_BOOK, ROOT
+from .serving import Served, edit, files_of
+
+UP_TO_DATE = "Translations, editions and rule data of `main` brought up to date"
+
+
+def full_build(project_root: Path, output: Path, *files: Path) -> dict[str, bytes]:
+    """What ``recipe.build`` makes of the same sources with serve's options: every file's bytes."""
+    options = recipe.BuildOptions(output=output, files=files, drafts=True, live_reload=RELOAD_SCRIPT)
+    assert recipe.build(load_project(project_root), options).published
+    return {path: data for path, (_, data) in files_of(output).items()}
+
+
+def rewritten(before: dict[str, tuple[int, bytes]], after: dict[str, tuple[int, bytes]]) -> set[str]:
+    return {path for path, (mtime, _) in after.items() if before.get(path, (None,))[0] != mtime}
+
+
+def changed(before: dict[str, tuple[int, bytes]], after: dict[str, tuple[int, bytes]]) -> set[str]:
+    return {path for path, (_, data) in after.items() if before.get(path, (0, None))[1] != data}
+
+
+def test_an_edit_rewrites_the_pages_it_changes_and_no_other(tmp_path: Path) -> None:
+    book = tmp_path / "book.xml"
+    shutil.copyfile(BUNDLED_BOOK, book)
+    with Served([str(book)], cwd=ROOT, temp=tmp_path / "tmp") as served:
+
+        def rewritten_by(old: str, new: str, page: str) -> set[str]:
+            """The files the edit rewrote, once everything it changed is written (the page first)."""
+            before, mark = files_of(served.folder), served.mark()
+            edit(book, old, new)
+            served.wait_for_page(page, new)
+            served.wait_for(UP_TO_DATE, after=mark)
+            after = files_of(served.folder)
+            assert rewritten(before, after) == changed(before, after)
+            return rewritten(before, after)
+
+        # Plain text of one chapter: that chapter's page, the search index and the rule data, nothing else.
+        files = rewritten_by("An inch corresponds to 2.54 cm.", "An inch is exactly 2.54 cm.", "battlefield-logistics/")
+        assert files == {"battlefield-logistics/index.html", "search/search_index.json", "rules.json"}
+
+        # A definition: its chapter, the pages that link to the term (their previews), the glossary.
+        files = rewritten_by("if you can extend a straight line", "if you can draw a straight line", "glossary/")
+        pages = {path for path in files if path.endswith("index.html")}
+        assert {"battlefield-logistics/index.html", "models-units-and-formations/index.html"} <= pages
+        assert "glossary/index.html" in pages
+        assert "characteristics/index.html" not in pages
+
+        served_now = {path: data for path, (_, data) in files_of(served.folder).items()}
+    assert served_now == full_build(ROOT, tmp_path / "built", book)
+    assert not list((tmp_path / "tmp").glob("rulebook-serve-*")), "serve left its temporary folder"
+
+
+def _project(tmp_path: Path) -> Path:
+    """A copy of this repository's project: three books, a French translation."""
+    project = tmp_path / "project"
+    project.mkdir()
+    for name in ("rulebook_src", "site_templates"):
+        shutil.copytree(ROOT / name, project / name)
+    for name in ("mkdocs.yml", "pyproject.toml"):
+        shutil.copyfile(ROOT / name, project / name)
+    return project
+
+
+GATE = """
+import os, time
+import compiler.translate.compare as compare
+_compare_books = compare.compare_books
+def _gated(*args, **kwargs):  # a comparison waits while the test's gate file is missing
+    while not os.path.exists({gate!r}):
+        time.sleep(0.05)
+    return _compare_books(*args, **kwargs)
+compare.compare_books = _gated
+"""
+
+
+def test_a_translation_edit_updates_the_french_pages_and_holds_up_no_english_page(tmp_path: Path) -> None:
+    project = _project(tmp_path)
+    gate = tmp_path / "gate"
+    gate.touch()
+    with Served([], cwd=project, temp=tmp_path / "tmp", prelude=GATE.format(gate=str(gate))) as served:
+        gate.unlink()  # from now on the comparison of the translation cannot finish
+        edit(project / "rulebook_src/fr/rulebook.md", "créé par la communauté", "créé par toute la communauté")
+        edit(project / "rulebook_src/en/rulebook.xml", "An inch corresponds to 2.54 cm.", "An inch is exactly 2.54 cm.")
+        served.wait_for_page("battlefield-logistics/", "An inch is exactly 2.54 cm.")
+        assert "créé par toute la communauté" not in served.page("fr/introduction/")
+
+        mark = served.mark()
+        gate.touch()
+        served.wait_for_page("fr/introduction/", "créé par toute la communauté")
+        served.wait_for(UP_TO_DATE, after=mark)
+        served.wait_for("of `turns-later` brought up to date", after=mark)  # its "What changed" page follows main
+        served_now = {path: data for path, (_, data) in files_of(served.folder).items()}
+    assert served_now == full_build(project, tmp_path / "built")
+
+
+def test_a_broken_edit_keeps_the_last_good_pages_and_says_why(tmp_path: Path) -> None:
+    book = tmp_path / "book.xml"
+    shutil.copyfile(BUNDLED_BOOK, book)
+    with Served([str(book)], cwd=ROOT, temp=tmp_path / "tmp") as served:
+        mark = served.mark()
+        edit(book, '<chapter title="General Principles">', '<chapter title="General Principles"><oops>')
+        served.wait_for("still serving the last good pages", after=mark)
+        assert "error[RB001]" in "".join(served.lines[mark:])
+        assert "Measuring Distances" in served.page("battlefield-logistics/")
+
+        edit(book, "<oops>", "")
+        edit(book, "Measuring Distances", "Measuring Ranges")
+        served.wait_for_page("battlefield-logistics/", "Measuring Ranges")
+
+
+def test_an_edit_touches_its_own_book_at_once_and_what_follows_from_it_later() -> None:
+    from types import SimpleNamespace
+
+    project = load_project(ROOT)
+    books = [SimpleNamespace(config=book) for book in project.books]  # all the step reads of a book: its configuration
+
+    def affected(path: str) -> recipe.LiveAffected:
+        return recipe.live_affected(project, books, [ROOT / path])  # type: ignore[arg-type]
+
+    assert affected("rulebook_src/en/rulebook.xml") == recipe.LiveAffected(
+        books=("main",), later=("main", "turns-later")
+    )
+    assert affected("rulebook_src/fr/rulebook.md") == recipe.LiveAffected(later=("main",))
+    assert affected("rulebook_src/fr/terms.toml") == recipe.LiveAffected(later=("main",))
+    assert affected("rulebook_src/other-game/rules.md") == recipe.LiveAffected(
+        books=("other-game",), later=("other-game",)
+    )
+    assert affected("mkdocs.yml") == recipe.LiveAffected(rebuild=True)
+    assert affected("site_templates/assets/extra.css") == recipe.LiveAffected(rebuild=True)
+    assert affected("README.md") == recipe.LiveAffected()
+
+
+def test_a_bounded_stage_cache_drops_the_least_recently_used_results() -> None:
+    cache = recipe.StageCache(limit=2)
+    computed: list[str] = []
+    for key in "abacab":
+        cache.get("read", key, lambda key=key: computed.append(key))  # type: ignore[misc]
+    assert computed == ["a", "b", "c", "b"]  # "a", used again, outlived "b"; "c" went to make room for "b"
