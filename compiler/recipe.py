@@ -239,18 +239,25 @@ def gc_frozen() -> Iterator[None]:
 
 
 def read_book(
-    paths: Sequence[Path], root: Path | None = None, *, language: str = "en", linking: Linking | None = None
+    paths: Sequence[Path],
+    root: Path | None = None,
+    *,
+    language: str = "en",
+    linking: Linking | None = None,
+    outline: bool = False,
 ) -> ReadResult:
     """Read every source; unreadable or malformed files give fatal diagnostics and are left out.
 
     ``linking``: how a Markdown source that marks no terms gets them (its book's configuration).
+    ``outline``: XML sources are read for the lint only (every name, id and place, no content;
+    see :mod:`compiler.xml_outline`); Markdown and text sources are read whole either way.
     """
     documents = []
     diagnostics: list[Diagnostic] = []
     sources: dict[str, SourceText] = {}
     with gc_frozen():
         for path in paths:
-            result = _read_source(path, display_path(path, root), language, linking)
+            result = _read_source(path, display_path(path, root), language, linking, outline)
             diagnostics.extend(result.diagnostics)
             if result.source is not None:
                 sources[result.source.path] = result.source
@@ -259,7 +266,7 @@ def read_book(
     return ReadResult(Book(tuple(documents)), tuple(diagnostics), sources)
 
 
-def _read_source(path: Path, shown: str, language: str, linking: Linking | None) -> SourceResult:
+def _read_source(path: Path, shown: str, language: str, linking: Linking | None, outline: bool) -> SourceResult:
     suffix = path.suffix.lower()
     if suffix in (".md", ".markdown"):
         from compiler.markdown_source import read_markdown_file  # imported only for Markdown sources
@@ -269,7 +276,7 @@ def _read_source(path: Path, shown: str, language: str, linking: Linking | None)
         from compiler.text_source import read_text_file
 
         return read_text_file(path, shown, language=language)
-    return read_xml_file(path, shown, language=language)
+    return read_xml_file(path, shown, language=language, outline=outline)
 
 
 def find_terms(result: SourceResult, linking: Linking | None) -> SourceResult:
@@ -301,9 +308,14 @@ def find_terms(result: SourceResult, linking: Linking | None) -> SourceResult:
 
 
 def read_configured(
-    project: Project, book: BookConfig, files: Sequence[Path] = (), cache: StageCache = _NO_CACHE
+    project: Project,
+    book: BookConfig,
+    files: Sequence[Path] = (),
+    cache: StageCache = _NO_CACHE,
+    *,
+    outline: bool = False,
 ) -> ReadResult:
-    """A book's sources (or the files named instead), read once per content.
+    """A book's sources (or the files named instead), read once per content (``outline``: for the lint only).
 
     A Markdown or text file named on the command line is read only when the configuration names it
     or it declares itself a rulebook (``<!-- rulebook -->``): a README is not a book.
@@ -314,8 +326,12 @@ def read_configured(
     strangers = [p for p in files if not _configured(project, p) and not _declares_a_rulebook(p)]
     if strangers:
         return _not_rulebooks(strangers, project.root)
-    key = digest(*paths, *map(str, paths), repr(book.linking), book.language)
-    return cache.get("read", key, lambda: read_book(paths, project.root, language=book.language, linking=book.linking))
+    key = digest(*paths, *map(str, paths), repr(book.linking), book.language, str(outline))
+    return cache.get(
+        "read",
+        key,
+        lambda: read_book(paths, project.root, language=book.language, linking=book.linking, outline=outline),
+    )
 
 
 _DECLARATION = re.compile(r"^<!--\s*rulebook\b", re.MULTILINE)
@@ -499,7 +515,7 @@ def rule_files(
     from compiler.data import build_rule_data, serialise
     from compiler.rules_schema import check_rule_data, rules_schema_text
 
-    assert lint.terms is not None
+    assert lint.terms is not None and not read.book.outline, "rule data is made from the whole model"
     data = build_rule_data(
         read.book,
         lint.terms,
@@ -686,7 +702,7 @@ def site_input(
     from compiler.translate.compare import report_context
 
     terms = lint.terms
-    assert terms is not None
+    assert terms is not None and not read.book.outline, "pages are made from the whole model"
     summary = build_site_summary(
         read.book, terms, title=book.display_title, edition=book.edition or "unknown", facts=lint.facts
     )

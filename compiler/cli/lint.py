@@ -77,7 +77,7 @@ def run_lint(args: argparse.Namespace) -> int:
     book, files, baseline, partial = _target(args, project)
     if not args.quiet and sys.stderr.isatty():
         print(f"Checking {plural(len(files or book.sources), 'file')}…", file=sys.stderr)
-    read = recipe.read_configured(project, book, files)
+    read = recipe.read_configured(project, book, files, outline=True)
     reserved = recipe.reserved_names(project, book)
     if args.write_baseline:
         result = recipe.lint_book(read, book, root=project.root, reserved=reserved)
