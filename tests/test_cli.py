@@ -53,6 +53,37 @@ def test_lint_without_the_baseline_fails(monkeypatch, capsys) -> None:  # type: 
     assert json.loads(capsys.readouterr().out)["summary"]["errors"] == 235
 
 
+def test_lint_json_is_one_line_per_diagnostic_and_pretty_on_request(monkeypatch, capsys) -> None:  # type: ignore[no-untyped-def]
+    monkeypatch.chdir(ROOT)
+    main(["lint", "-q", "--no-baseline", "--format", "json"])
+    compact = capsys.readouterr().out
+    main(["lint", "-q", "--no-baseline", "--format", "json", "--pretty"])
+    pretty = capsys.readouterr().out
+    assert json.loads(compact) == json.loads(pretty)
+    lines = compact.splitlines()
+    assert len(lines) == len(json.loads(compact)["diagnostics"]) + 2
+    assert all(json.loads(line.rstrip(","))["code"] for line in lines[1:-1])
+    assert pretty.startswith('{\n  "diagnostics": [\n')
+
+
+def test_lint_imports_none_of_the_site_builders(tmp_path: Path) -> None:
+    """The lint's start-up: no graph library, templates, MkDocs or Markdown parser for an XML book."""
+    import subprocess
+    import sys
+
+    script = (
+        "import sys\n"
+        "from compiler.cli import main\n"
+        f"main(['lint', '-q', '--no-baseline', '--format', 'json', '-o', {str(tmp_path / 'out.json')!r}])\n"
+        "heavy = {'networkx', 'jinja2', 'mkdocs', 'markdown_it', 'yaml'}\n"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in heavy))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[-1] == "[]"
+    assert json.loads((tmp_path / "out.json").read_text(encoding="utf-8"))["summary"]["files"] == 1
+
+
 def test_missing_file_is_exit_2_with_its_name(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
     assert main(["lint", str(tmp_path / "nope.xml")]) == 2
     output = capsys.readouterr().out

@@ -25,6 +25,7 @@ def add_commands(commands: Commands) -> None:
     lint.add_argument("files", nargs="*", type=Path, metavar="FILE", help="sources to check (default: configured)")
     lint.add_argument("--format", choices=FORMATS, default="text", help="output format (default: text)")
     lint.add_argument("--output", "-o", type=Path, help="write the report to this file instead of stdout")
+    lint.add_argument("--pretty", action="store_true", help="indent the JSON report (default: one line per diagnostic)")
     lint.add_argument("--strict", action="store_true", help="fail on warnings as well as errors")
     lint.add_argument("--baseline", type=Path, help="hide the known problems listed in this baseline file")
     lint.add_argument("--no-baseline", action="store_true", help="ignore the configured baseline")
@@ -94,6 +95,10 @@ def run_lint(args: argparse.Namespace) -> int:
         color = args.output is None and text_report.use_color(args.color)
         width = text_report.terminal_width() if args.output is None else text_report.MAX_WIDTH
         output_text(args, text_report.render(report, color=color, width=width))
+    elif args.format == "json":
+        from compiler.report import json_format
+
+        output_text(args, json_format.render(report, pretty=args.pretty))
     else:
         output_text(args, renderer(args.format)(report))
     return exit_code(report, strict=args.strict)

@@ -1,4 +1,5 @@
-"""``--format json``: one object, ``{"diagnostics": [...], "summary": {...}}``."""
+"""``--format json``: one object, ``{"diagnostics": [...], "summary": {...}}``, one line per diagnostic
+(``--pretty``: indented)."""
 
 from __future__ import annotations
 
@@ -56,5 +57,14 @@ def document(report: Report) -> dict[str, Any]:
     return {"diagnostics": records, "summary": summary(report)}
 
 
-def render(report: Report) -> str:
-    return json.dumps(document(report), indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+_COMPACT = json.JSONEncoder(sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+
+
+def render(report: Report, *, pretty: bool = False) -> str:
+    """The report as JSON: one line per diagnostic (``pretty``: indented, for people)."""
+    data = document(report)
+    if pretty:
+        return json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+    encode = _COMPACT.encode
+    lines = ",\n".join(map(encode, data["diagnostics"]))
+    return f'{{"diagnostics":[\n{lines}\n],"summary":{encode(data["summary"])}}}\n'
