@@ -436,7 +436,8 @@ def unsafe_names(read: ReadResult, findings: Sequence[Diagnostic]) -> tuple[Diag
     A reference or link that names something invalid is only a lint error: it resolves to
     nothing and shows as plain text.
     """
-    places = {d.span for d in read.book.definitions} | {span for _, span in read.book.ids}
+    invalid = [d for d in findings if d.code == INVALID_NAME.code]
+    places = {d.span for d in read.book.definitions} | {span for _, span in read.book.ids} if invalid else set()
     return tuple(
         d
         for d in findings
