@@ -10,8 +10,9 @@ and the tables give medians. The machine is shared: compare ratios, not times ac
   the tree freed) and (our lint as ``rulebook lint`` runs it: the outline read, every rule, sorted
   diagnostics, then all of it freed). Each side is timed with its own clean-up, since freeing a big
   tree costs about as much as parsing it and would otherwise be billed to whatever runs next.
-- *command*: ``baseline_lint.py FILE --quiet`` against ``rulebook lint --quiet --format json -o
-  /dev/null FILE``, Python start-up and imports included; ``python -c pass`` for reference.
+- *command*: ``baseline_lint.py FILE --quiet`` against ``rulebook lint --quiet --format json FILE``
+  (its report written to ``/dev/null``), Python start-up and imports included; ``python -c pass`` for
+  reference.
 - *peak memory*: the maximum resident set of each command, from ``/usr/bin/time -f %M``.
 
 Usage: python benchmarks/bench_lint.py [--factors 1 10 100] [--pairs 7] [--markdown]
@@ -99,7 +100,9 @@ def in_process(path: Path, count: int) -> None:
 def command(argv: list[str], folder: Path) -> Callable[[], float]:
     def run() -> float:
         started = time.perf_counter()
-        subprocess.run(argv, cwd=folder, capture_output=True, env=dict(os.environ, NO_COLOR="1"))
+        subprocess.run(
+            argv, cwd=folder, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=dict(os.environ, NO_COLOR="1")
+        )
         return time.perf_counter() - started
 
     return run
@@ -109,7 +112,8 @@ def peak(argv: list[str], folder: Path) -> Callable[[], float]:
     """The command's maximum resident set, in MiB (returned where the others return seconds)."""
 
     def run() -> float:
-        done = subprocess.run(["/usr/bin/time", "-f", "%M", *argv], cwd=folder, capture_output=True, text=True)
+        timed = ["/usr/bin/time", "-f", "%M", *argv]
+        done = subprocess.run(timed, cwd=folder, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
         return int(done.stderr.strip().splitlines()[-1]) / 1024
 
     return run
@@ -117,7 +121,7 @@ def peak(argv: list[str], folder: Path) -> Callable[[], float]:
 
 def commands(path: Path) -> tuple[list[str], list[str]]:
     baseline = [PYTHON, str(TOOLS / "baseline_lint.py"), str(path), "--quiet"]
-    ours = [RULEBOOK, "lint", "--quiet", "--format", "json", "-o", os.devnull, str(path)]
+    ours = [RULEBOOK, "lint", "--quiet", "--format", "json", str(path)]
     return baseline, ours
 
 

@@ -13,7 +13,7 @@ import pytest
 from compiler.catalog import RULES
 from compiler.cli import main
 
-from .conftest import ROOT
+from .conftest import BUNDLED_BOOK, ROOT
 
 CLEAN = '<document><chapter title="A"><definition name="a">An <reference name="a">a</reference>.</definition></chapter></document>'
 
@@ -62,8 +62,26 @@ def test_lint_json_is_one_line_per_diagnostic_and_pretty_on_request(monkeypatch,
     assert json.loads(compact) == json.loads(pretty)
     lines = compact.splitlines()
     assert len(lines) == len(json.loads(compact)["diagnostics"]) + 2
-    assert all(json.loads(line.rstrip(","))["code"] for line in lines[1:-1])
+    records = [json.loads(line.rstrip(",")) for line in lines[1:-1]]
+    assert all(list(r) == sorted(r) and all(list(n) == sorted(n) for n in r["notes"]) for r in records)
+    assert lines[-1].startswith('],"summary":{')
     assert pretty.startswith('{\n  "diagnostics": [\n')
+
+
+def test_lint_output_to_a_pipe_writes_into_it_and_leaves_it_a_pipe(tmp_path: Path) -> None:
+    """``-o /dev/null`` (or a named pipe) is written to, never replaced by a file (as root, it could be)."""
+    import stat
+    import threading
+
+    pipe = tmp_path / "pipe"
+    os.mkfifo(pipe)
+    read: list[str] = []
+    reader = threading.Thread(target=lambda: read.append(pipe.read_text(encoding="utf-8")))
+    reader.start()
+    main(["lint", "-q", "--format", "json", "-o", str(pipe), str(BUNDLED_BOOK)])
+    reader.join(timeout=30)
+    assert stat.S_ISFIFO(pipe.stat().st_mode)
+    assert json.loads(read[0])["summary"]["files"] == 1
 
 
 def test_lint_imports_none_of_the_site_builders(tmp_path: Path) -> None:

@@ -77,11 +77,16 @@ def read_text(path: Path) -> str:
 
 
 def write_file(path: Path, text: str) -> None:
+    """Write a file atomically; a device or pipe (``-o /dev/null``) is written to, never replaced."""
     from compiler.fileio import write_atomic
 
     if path.is_dir():
         raise UsageError(f"cannot write {path}: it is a folder")
     try:
+        if path.exists() and not path.is_file():
+            with path.open("w", encoding="utf-8") as stream:
+                stream.write(text)
+            return
         write_atomic(path, text)
     except OSError as error:
         raise UsageError(f"cannot write {path}: {(error.strerror or str(error)).lower()}") from error
