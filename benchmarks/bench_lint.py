@@ -24,6 +24,7 @@ import argparse
 import gc
 import json
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -50,7 +51,11 @@ def make_book(factor: int, folder: Path) -> Path:
     return out
 
 
-def pairs(first: Callable[[], float], second: Callable[[], float], count: int) -> list[tuple[float, float]]:
+Sample = tuple[float, float]
+"""Wall-clock and CPU seconds (for peak memory: MiB twice)."""
+
+
+def pairs(first: Callable[[], Sample], second: Callable[[], Sample], count: int) -> list[tuple[Sample, Sample]]:
     """``count`` pairs of timings, the side that goes first alternating."""
     found = []
     for n in range(count):
@@ -67,13 +72,13 @@ def pairs(first: Callable[[], float], second: Callable[[], float], count: int) -
 # -- in-process (run in a child: ``--in-process FILE PAIRS``) ----------------------------------------
 
 
-def timed(run: Callable[[], object]) -> float:
+def timed(run: Callable[[], object]) -> Sample:
     """Seconds to run and then free what ran made (the collector as the lint leaves it)."""
     gc.collect()
-    started = time.perf_counter()
+    started, cpu = time.perf_counter(), time.process_time()
     result = run()
     del result
-    return time.perf_counter() - started
+    return time.perf_counter() - started, time.process_time() - cpu
 
 
 def in_process(path: Path, count: int) -> None:
@@ -84,10 +89,10 @@ def in_process(path: Path, count: int) -> None:
 
     folder = path.parent
 
-    def parse() -> float:
+    def parse() -> Sample:
         return timed(lambda: etree.parse(str(path)))
 
-    def lint() -> float:
+    def lint() -> Sample:
         return timed(lambda: lint_book(read_book([path], folder, outline=True), BookConfig("main"), root=folder))
 
     lint()  # imports and caches warmed, as in a run of the command
@@ -97,24 +102,30 @@ def in_process(path: Path, count: int) -> None:
 # -- whole commands ------------------------------------------------------------------------------------
 
 
-def command(argv: list[str], folder: Path) -> Callable[[], float]:
-    def run() -> float:
-        started = time.perf_counter()
+def _children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def command(argv: list[str], folder: Path) -> Callable[[], Sample]:
+    def run() -> Sample:
+        started, cpu = time.perf_counter(), _children_cpu()
         subprocess.run(
             argv, cwd=folder, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=dict(os.environ, NO_COLOR="1")
         )
-        return time.perf_counter() - started
+        return time.perf_counter() - started, _children_cpu() - cpu
 
     return run
 
 
-def peak(argv: list[str], folder: Path) -> Callable[[], float]:
+def peak(argv: list[str], folder: Path) -> Callable[[], Sample]:
     """The command's maximum resident set, in MiB (returned where the others return seconds)."""
 
-    def run() -> float:
+    def run() -> Sample:
         timed = ["/usr/bin/time", "-f", "%M", *argv]
         done = subprocess.run(timed, cwd=folder, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-        return int(done.stderr.strip().splitlines()[-1]) / 1024
+        mib = int(done.stderr.strip().splitlines()[-1]) / 1024
+        return mib, mib
 
     return run
 
@@ -128,14 +139,18 @@ def commands(path: Path) -> tuple[list[str], list[str]]:
 # -- report --------------------------------------------------------------------------------------------
 
 
-def summary(found: list[tuple[float, float]], scale: float = 1000.0) -> dict[str, object]:
-    ratios = [b / a for a, b in found]
-    return {
-        "first": statistics.median(a for a, _ in found) * scale,
-        "second": statistics.median(b for _, b in found) * scale,
-        "median_ratio": statistics.median(ratios),
-        "ratios": [round(r, 2) for r in ratios],
-    }
+def summary(found: list[tuple[Sample, Sample]], scale: float = 1000.0) -> dict[str, object]:
+    """Medians of both sides and of the pairs' ratios, in wall-clock time and in CPU time."""
+    result: dict[str, object] = {}
+    for kind, i in (("", 0), ("cpu_", 1)):
+        ratios = [b[i] / a[i] for a, b in found]
+        result |= {
+            f"{kind}first": statistics.median(a[i] for a, _ in found) * scale,
+            f"{kind}second": statistics.median(b[i] for _, b in found) * scale,
+            f"{kind}median_ratio": statistics.median(ratios),
+            f"{kind}ratios": [round(r, 2) for r in ratios],
+        }
+    return result
 
 
 def measure(factor: int, folder: Path, count: int) -> dict[str, object]:
@@ -143,7 +158,7 @@ def measure(factor: int, folder: Path, count: int) -> dict[str, object]:
     print(f"{factor}x: in-process …", file=sys.stderr)
     child = [PYTHON, str(Path(__file__).resolve()), "--in-process", str(path), str(count)]
     done = subprocess.run(child, cwd=folder, capture_output=True, text=True, check=True)
-    inside = summary([tuple(p) for p in json.loads(done.stdout)])  # type: ignore[misc]
+    inside = summary([(tuple(a), tuple(b)) for a, b in json.loads(done.stdout)])  # type: ignore[misc]
     baseline, ours = commands(path)
     print(f"{factor}x: commands …", file=sys.stderr)
     whole = summary(pairs(command(baseline, folder), command(ours, folder), count))
@@ -171,6 +186,20 @@ def markdown(results: dict[int, dict[str, object]], start: dict[str, object]) ->
             f"{i['median_ratio']:.2f}x | {c['first']:.0f} ms | {c['second']:.0f} ms | {c['median_ratio']:.2f}x | "
             f"{m['first']:.0f} / {m['second']:.0f} MiB | {m['median_ratio']:.2f}x |"
         )
+    lines += [
+        "",
+        "CPU time (user + system), medians:",
+        "",
+        "| book | bare parse | our lint in-process | ratio | baseline command | `rulebook lint` | ratio |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for factor, r in results.items():
+        i, c = r["in_process"], r["command"]
+        assert isinstance(i, dict) and isinstance(c, dict)
+        lines.append(
+            f"| {factor}x | {i['cpu_first']:.0f} ms | {i['cpu_second']:.0f} ms | {i['cpu_median_ratio']:.2f}x | "
+            f"{c['cpu_first']:.0f} ms | {c['cpu_second']:.0f} ms | {c['cpu_median_ratio']:.2f}x |"
+        )
     lines.append("")
     lines.append(
         f"Start-up: `python -c pass` {start['first']:.0f} ms, `rulebook --version` {start['second']:.0f} ms "
@@ -181,7 +210,9 @@ def markdown(results: dict[int, dict[str, object]], start: dict[str, object]) ->
         for key in ("in_process", "command", "peak_mib"):
             part = r[key]
             assert isinstance(part, dict)
-            lines.append(f"- {factor}x {key} ratios: {', '.join(f'{x:.2f}' for x in part['ratios'])}")
+            lines.append(f"- {factor}x {key} ratios (wall): {', '.join(f'{x:.2f}' for x in part['ratios'])}")
+            if key != "peak_mib":
+                lines.append(f"- {factor}x {key} ratios (CPU): {', '.join(f'{x:.2f}' for x in part['cpu_ratios'])}")
     return "\n".join(lines)
 
 

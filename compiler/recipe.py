@@ -20,7 +20,6 @@ which is what lets ``serve`` skip what an edit did not touch.
 from __future__ import annotations
 
 import gc
-import hashlib
 import os
 import re
 import time
@@ -30,7 +29,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from compiler import publish
 from compiler.assets import image_files, image_folder
 from compiler.catalog.book import DUPLICATE_ID, INVALID_NAME, RESERVED_NAME
 from compiler.diagnostics import Diagnostic, Severity
@@ -47,6 +45,7 @@ from compiler.xml_source import SourceResult, read_xml_file
 if TYPE_CHECKING:
     from jinja2 import Environment
 
+    from compiler import publish
     from compiler.diff import BookDiff
     from compiler.facts import RuleFacts
     from compiler.site.incremental import BookSite, SiteChange, SiteLook
@@ -197,6 +196,8 @@ _NO_CACHE = StageCache()
 
 def digest(*parts: str | bytes | Path) -> str:
     """A content key: the files' bytes (a missing file counts as absent) and the other parts as given."""
+    import hashlib  # imported when a cache is used: the lint has none
+
     hasher = hashlib.sha256()
     for part in parts:
         if isinstance(part, Path):
@@ -326,12 +327,14 @@ def read_configured(
     strangers = [p for p in files if not _configured(project, p) and not _declares_a_rulebook(p)]
     if strangers:
         return _not_rulebooks(strangers, project.root)
+
+    def read() -> ReadResult:
+        return read_book(paths, project.root, language=book.language, linking=book.linking, outline=outline)
+
+    if cache is _NO_CACHE:
+        return read()  # no key to make: that would read and hash every source once more
     key = digest(*paths, *map(str, paths), repr(book.linking), book.language, str(outline))
-    return cache.get(
-        "read",
-        key,
-        lambda: read_book(paths, project.root, language=book.language, linking=book.linking, outline=outline),
-    )
+    return cache.get("read", key, read)
 
 
 _DECLARATION = re.compile(r"^<!--\s*rulebook\b", re.MULTILINE)
@@ -550,6 +553,8 @@ def build(
     project: Project, options: BuildOptions, *, progress: Progress = _quiet, cache: StageCache = _NO_CACHE
 ) -> BuildResult:
     """Build the chosen books into a new release and publish it; nothing is published if one book fails."""
+    from compiler import publish
+
     started = time.perf_counter()
     books = _chosen_books(project, options)
     protected = [*{s for b in project.books for s in b.sources}, *(options.files)]
@@ -785,6 +790,7 @@ def _build_data_only(
     cache: StageCache,
     started: float,
 ) -> BuildResult:
+    from compiler import publish
     from compiler.fileio import write_atomic
 
     built = []
