@@ -71,10 +71,10 @@ _COMPACT = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
 
 def render(report: Report, *, pretty: bool = False) -> str:
     """The report as JSON: one line per diagnostic (``pretty``: indented, for people)."""
-    data = document(report)
     if pretty:
-        return json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
-    encode = _COMPACT.encode
-    lines = ",\n".join(map(encode, data["diagnostics"]))
-    totals = json.dumps(data["summary"], sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+        return json.dumps(document(report), indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+    # Each record encoded as soon as it is made: the records are never all held at once.
+    encode, url = _COMPACT.encode, report.docs_url
+    lines = ",\n".join([encode(diagnostic_record(d, url)) for d in report.diagnostics])
+    totals = json.dumps(summary(report), sort_keys=True, ensure_ascii=False, separators=(",", ":"))
     return f'{{"diagnostics":[\n{lines}\n],"summary":{totals}}}\n'
