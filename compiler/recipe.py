@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from compiler import memory
 from compiler.assets import image_files, image_folder
 from compiler.catalog.book import DUPLICATE_ID, INVALID_NAME, RESERVED_NAME
 from compiler.diagnostics import Diagnostic, Severity
@@ -264,6 +265,8 @@ def read_book(
                 sources[result.source.path] = result.source
             if result.document is not None:
                 documents.append(result.document)
+    if sum(len(source.text) for source in sources.values()) > memory.BIG:
+        memory.release_freed_memory()  # the parsed trees are gone: what follows need not pile up on their pages
     return ReadResult(Book(tuple(documents)), tuple(diagnostics), sources)
 
 

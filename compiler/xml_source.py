@@ -132,10 +132,11 @@ def read_xml_file(
 ) -> SourceResult:
     """Read and parse one XML source file; ``display`` is the path shown in messages (``outline``: see above)."""
     try:
-        data = path.read_bytes()
+        data = [path.read_bytes()]
     except OSError as error:
         return unreadable(display, (error.strerror or str(error)).lower())
-    return parse_xml_bytes(data, display, language=language, validate=validate, outline=outline)
+    # Handed over, not kept: the bytes are dropped as soon as they are parsed (8 MB at the 100x book's peak).
+    return parse_xml_bytes(data.pop(), display, language=language, validate=validate, outline=outline)
 
 
 def parse_xml_string(
@@ -156,6 +157,7 @@ def parse_xml_bytes(
         root = etree.fromstring(_newline_ends(data), safe_parser())
     except etree.XMLSyntaxError as error:
         return SourceResult(None, (_malformed(error, source),), source)
+    del data  # the text and the tree hold all that is needed from here on
     too_deep = _too_deep(root, source)
     if too_deep is not None:
         return SourceResult(None, (too_deep,), source)
