@@ -69,6 +69,34 @@ def check_output(output: Path, *, root: Path, protected: Iterable[Path]) -> Path
     return output
 
 
+KEPT_SUFFIXES = frozenset(
+    {".xml", ".md", ".markdown", ".toml", ".yml", ".yaml", ".py", ".dtd", ".j2", ".html", ".css", ".js", ".cfg", ".ini"}
+)
+"""Kinds of file a project keeps (sources, configuration, templates, code): a report never replaces one."""
+
+
+def check_report_file(path: Path, *, root: Path, protected: Iterable[Path]) -> Path:
+    """A file a command may write a report, a baseline or an export to, made absolute.
+
+    It may be a new file, or replace one that is not among ``protected`` (the project's inputs)
+    and not of a kind a project keeps (:data:`KEPT_SUFFIXES`): ``lint -o rules/book.xml`` must
+    not replace the book with its own report.
+    """
+    path = Path(os.path.abspath(path))
+    shown = _shown(path, root)
+    if path.is_dir():
+        raise OutputError(f"cannot write `{shown}`: it is a folder")
+    resolved = path.resolve()
+    for kept in protected:
+        if kept.resolve() == resolved:
+            raise OutputError(f"`{shown}` is a file of the project (the configuration names it): choose another name")
+    if path.exists() and path.suffix.lower() in KEPT_SUFFIXES and path.stat().st_size:
+        raise OutputError(
+            f"`{shown}` exists and is not a report (a `{path.suffix}` file is a project's own): choose another name"
+        )
+    return path
+
+
 def is_owned(folder: Path) -> bool:
     """Whether a folder is a site this tool built, or empty (so a build may replace it)."""
     try:

@@ -2,7 +2,8 @@
 
 The starting files ship with the package (``compiler/starter/``): a small book in the XML
 format, the configuration with comments, a ``.gitignore`` for what the build makes, a
-pre-commit configuration and a GitHub Actions workflow. Nothing existing is ever replaced.
+pre-commit configuration and a GitHub Actions workflow. Nothing existing is ever replaced: in a folder
+that has its own ``.gitignore`` or workflow, those are kept and the others made.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
+from compiler import __version__
 from compiler.dtd import dtd_text
 from compiler.errors import UserError
 from compiler.project import BOOK_NAME, CONFIG_FILE, MAIN_BOOK, RESERVED_FOLDERS, Project, find_config
@@ -28,6 +30,8 @@ class Made:
 
     root: Path
     files: tuple[str, ...]
+    kept: tuple[str, ...] = ()
+    """Optional files that existed already and were left as they are."""
 
 
 def _starter(name: str) -> str:
@@ -39,21 +43,32 @@ def init_project(folder: Path, title: str | None = None) -> Made:
     folder = folder.resolve()
     existing = find_config(folder)
     if existing is not None and existing.parent == folder:
-        raise ScaffoldError(f"`{existing}` already configures a rulebook project here: nothing was made")
+        raise ScaffoldError(
+            f"`{existing}` already configures a rulebook project here: nothing was made "
+            "(to add a book to it, `rulebook new-book NAME`)"
+        )
     title = title or _title_of(folder)
+    wheel = f"rulebook_compiler-{__version__}-py3-none-any.whl"
     files = {
         CONFIG_FILE: _starter("rulebook.toml").replace('"{title}"', json.dumps(title)).replace("{title}", title),
         "rules/book.xml": _starter("book.xml"),
         "rules/rulebook.dtd": dtd_text(),
+    }
+    extras = {
         ".gitignore": _starter("gitignore.txt"),
         ".pre-commit-config.yaml": _starter("pre-commit-config.yaml"),
-        ".github/workflows/rulebook.yml": _starter("workflow.yml"),
+        ".github/workflows/rulebook.yml": _starter("workflow.yml").replace("{wheel}", wheel),
     }
     taken = sorted(name for name in files if (folder / name).exists())
     if taken:
-        raise ScaffoldError(f"`{folder / taken[0]}` exists already: nothing was made (init starts a new project)")
+        raise ScaffoldError(
+            f"`{folder / taken[0]}` exists already: nothing was made (init starts a new project; "
+            "to add a book to this one, `rulebook new-book NAME`; or choose another folder: `rulebook init DIR`)"
+        )
+    kept = tuple(sorted(name for name in extras if (folder / name).exists()))
+    files |= {name: text for name, text in extras.items() if name not in kept}
     _write_all(folder, files)
-    return Made(folder, tuple(files))
+    return Made(folder, tuple(files), kept)
 
 
 def add_book(project: Project, name: str, title: str | None = None) -> Made:

@@ -334,7 +334,10 @@ class _Live:
             if written is None:
                 return
             self._said(written, started)
-            self.progress(f"Translations, editions and rule data of `{name}` brought up to date")
+            book = live.config
+            parts = (("translations", book.translations), ("what changed", book.changes_from))
+            done = [what for what, there in parts if there]
+            self.progress(f"{', '.join([*done, 'rule data']).capitalize()} of {book.label} up to date")
         self._start()
 
     def _tell(self, later: recipe.LiveLater) -> None:

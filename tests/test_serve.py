@@ -14,7 +14,7 @@ from compiler.serve import RELOAD_SCRIPT
 from .conftest import BUNDLED_BOOK, ROOT
 from .serving import Served, edit, files_of
 
-UP_TO_DATE = "Translations, editions and rule data of `main` brought up to date"
+UP_TO_DATE = "of Fantasy Battles: The 9th Age up to date"  # the main book's translations, editions, rule data
 
 
 def full_build(project_root: Path, output: Path, *files: Path) -> dict[str, bytes]:
@@ -101,7 +101,7 @@ def test_a_translation_edit_updates_the_french_pages_and_holds_up_no_english_pag
         gate.touch()
         served.wait_for_page("fr/introduction/", "créé par toute la communauté")
         served.wait_for(UP_TO_DATE, after=mark)
-        served.wait_for("of `turns-later` brought up to date", after=mark)  # its "What changed" page follows main
+        served.wait_for("(`turns-later`) up to date", after=mark)  # its "What changed" page follows main
         served_now = {path: data for path, (_, data) in files_of(served.folder).items()}
     assert served_now == full_build(project, tmp_path / "built")
 
