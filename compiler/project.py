@@ -41,6 +41,7 @@ resolved against the project's root. Nothing later re-reads the configuration.
 from __future__ import annotations
 
 import difflib
+import os
 import re
 import tomllib
 from collections.abc import Mapping
@@ -279,7 +280,7 @@ def parse_project(
     return Project(
         root=root,
         config_file=config_file,
-        output=(root / output).resolve() if output else None,
+        output=Path(os.path.abspath(root / output)) if output else None,  # links are the output check's to see
         books=tuple(books),
         docs_url=docs_url,
     )
@@ -398,7 +399,7 @@ class _Checker:
 
     def url(self, table: Mapping[str, Any], key: str, where: str) -> str | None:
         value = self.string(table, key, where)
-        if value is not None and not re.fullmatch(r"https?://[^\s\"'<>]+", value):
+        if value is not None and not re.fullmatch(r"https?://[^\s\"'<>\x00-\x1f\x7f-\x9f]+", value):
             raise self.error(f"`{key}` in [{where}] must be an http(s) URL, not `{value}`")
         return value
 

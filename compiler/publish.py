@@ -50,6 +50,14 @@ def check_output(output: Path, *, root: Path, protected: Iterable[Path]) -> Path
     shown = _shown(output, root)
     if output.is_symlink():
         raise OutputError(f"the output `{shown}` is a symbolic link: name the folder itself")
+    base = Path(os.path.abspath(root))
+    if output.is_relative_to(base):  # inside the project, no folder on the way may lead elsewhere
+        for folder in output.relative_to(base).parents:
+            if folder != Path(".") and (base / folder).is_symlink():
+                raise OutputError(
+                    f"the output `{shown}` is inside `{_shown(base / folder, root)}`, a symbolic link: "
+                    "name a folder of the project itself"
+                )
     resolved = output.resolve()
     root = root.resolve()
     if resolved == root or root.is_relative_to(resolved):

@@ -13,6 +13,7 @@ import json
 from compiler.catalog import EDITION_RULES
 from compiler.diff import BookDiff, render_text
 from compiler.report import json_format, renderer, text
+from compiler.report.escaping import visible
 from compiler.report.summary import Report
 from compiler.site.theme import Theme
 
@@ -29,7 +30,7 @@ def render_diff(
 ) -> str:
     """A diff in one of :data:`FORMATS`; ``old`` and ``new`` name the two editions' files."""
     if output_format == "summary":
-        return render_text(diff)
+        return "".join(visible(line) + "\n" for line in render_text(diff).splitlines())
     if output_format == "html":
         template = (theme or Theme()).environment().get_template("diff.html.j2")
         return template.render(old=old, new=new, **diff.as_json())
