@@ -144,3 +144,17 @@ def test_a_configuration_error_shows_control_characters_as_pictures(
     assert outcome.code == 2
     assert "\x1b" not in outcome.err and "\x07" not in outcome.err
     assert "\u241b]0;PWNED\u2407" in outcome.err
+
+
+@pytest.mark.parametrize("output_format", ["summary", "html", "text"])
+def test_control_characters_from_a_source_never_reach_a_diff_raw(
+    scratch: Path,  # noqa: F811
+    capsys: pytest.CaptureFixture[str],
+    output_format: str,
+) -> None:
+    (scratch / "old.md").write_text("<!-- rulebook -->\n# Turn\n\nA turn has \x1b[31m4 phases\u202e.\n", encoding="utf-8")
+    (scratch / "new.md").write_text("<!-- rulebook -->\n# Turn\n\nA turn has 5 phases.\n", encoding="utf-8")
+    outcome = run(capsys, "diff", "old.md", "new.md", "--format", output_format)
+    assert outcome.code == 0
+    assert "\x1b" not in outcome.out and "\u202e" not in outcome.out
+    assert "\u241b[31m" in outcome.out
