@@ -132,6 +132,8 @@ def _section_change(old: Section, new: Section, terms: dict[str, str]) -> Sectio
 
 
 def _word_changes(old: str, new: str, limit: int = 12) -> list[dict[str, str]]:
+    if old == new:
+        return []
     a, b = old.split(), new.split()
     changes = []
     for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(a=a, b=b, autojunk=False).get_opcodes():
@@ -149,6 +151,8 @@ MOVED = 0.8
 
 def _sentence_changes(old: str, new: str, terms: dict[str, str]) -> list[dict[str, Any]]:
     """The sentences that changed, each paired with what it became (or alone, when added or removed)."""
+    if old == new:
+        return []
     before, after = _SENTENCE_END.split(old) if old else [], _SENTENCE_END.split(new) if new else []
     pairs: list[tuple[str, str]] = []
     for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(a=before, b=after, autojunk=False).get_opcodes():
