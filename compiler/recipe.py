@@ -34,6 +34,7 @@ from compiler.assets import image_files, image_folder
 from compiler.catalog.book import DUPLICATE_ID, INVALID_NAME, RESERVED_NAME
 from compiler.diagnostics import Diagnostic, Severity
 from compiler.errors import UserError
+from compiler.fileio import input_problem
 from compiler.graph import TermGraph
 from compiler.lint import apply_settings, run_book_rules
 from compiler.lint import baseline as baselines
@@ -41,7 +42,7 @@ from compiler.lint.base import LintInput
 from compiler.model import Book
 from compiler.project import MAIN_BOOK, RESERVED_FOLDERS, BookConfig, Linking, Project
 from compiler.source import SourceText, display_path
-from compiler.xml_source import SourceResult, read_xml_file
+from compiler.xml_source import SourceResult, read_xml_file, unreadable
 
 if TYPE_CHECKING:
     from jinja2 import Environment
@@ -137,6 +138,8 @@ class BookBuild:
     pages: int = 0
     warnings: tuple[str, ...] = ()
     """What MkDocs warned about (broken links and anchors would show here)."""
+    label: str = ""
+    """The book as messages name it (:attr:`BookConfig.label`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -202,8 +205,9 @@ def digest(*parts: str | bytes | Path) -> str:
     hasher = hashlib.sha256()
     for part in parts:
         if isinstance(part, Path):
+            problem = input_problem(part, None)
             try:
-                hasher.update(part.read_bytes())
+                hasher.update(f"\0{problem}\0".encode() if problem else part.read_bytes())
             except OSError:
                 hasher.update(b"\0missing\0")
         else:
@@ -259,7 +263,7 @@ def read_book(
     sources: dict[str, SourceText] = {}
     with gc_frozen():
         for path in paths:
-            result = _read_source(path, display_path(path, root), language, linking, outline)
+            result = _read_input(path, display_path(path, root), root, language, linking, outline)
             diagnostics.extend(result.diagnostics)
             if result.source is not None:
                 sources[result.source.path] = result.source
@@ -268,6 +272,16 @@ def read_book(
     if sum(len(source.text) for source in sources.values()) > memory.BIG:
         memory.release_freed_memory()  # the parsed trees are gone: what follows need not pile up on their pages
     return ReadResult(Book(tuple(documents)), tuple(diagnostics), sources)
+
+
+def _read_input(
+    path: Path, shown: str, root: Path | None, language: str, linking: Linking | None, outline: bool
+) -> SourceResult:
+    """One source, if it may be read at all (:func:`~compiler.fileio.input_problem`)."""
+    problem = input_problem(path, root)
+    if problem is not None:
+        return unreadable(shown, problem)
+    return _read_source(path, shown, language, linking, outline)
 
 
 def _read_source(path: Path, shown: str, language: str, linking: Linking | None, outline: bool) -> SourceResult:
@@ -326,7 +340,16 @@ def read_configured(
     """
     paths = tuple(files) or book.sources
     if not paths:
-        raise UserError("no sources: name FILEs, or set `sources` in the configuration (see `rulebook init`)")
+        if project.config_file is None:
+            raise UserError(
+                f"no rulebook project here: no rulebook.toml, nor a pyproject.toml with [tool.rulebook], in "
+                f"{project.root} or a folder above it. Start one with `rulebook init`, or name the source files"
+            )
+        table = "" if book.name == "main" else f" [books.{book.name}]"
+        raise UserError(
+            f"{display_path(project.config_file, project.root)}{table} names no sources: "
+            'add `sources = ["rules/book.xml"]` (the book\'s files, relative to the configuration)'
+        )
     strangers = [p for p in files if not _configured(project, p) and not _declares_a_rulebook(p)]
     if strangers:
         return _not_rulebooks(strangers, project.root)
@@ -340,6 +363,8 @@ def read_configured(
     return cache.get("read", key, read)
 
 
+READABLE_SUFFIXES = (".xml", ".md", ".markdown", ".txt")
+"""The kinds of source the readers read: XML, Markdown, the plain-text export."""
 _DECLARATION = re.compile(r"^<!--\s*rulebook\b", re.MULTILINE)
 _TEXT_EXPORT = re.compile(r"^\(Rule\)\s*\n+Description:", re.MULTILINE)
 
@@ -352,8 +377,12 @@ def _configured(project: Project, path: Path) -> bool:
 
 
 def _declares_a_rulebook(path: Path) -> bool:
-    """XML says what it is by its root (the reader checks it); Markdown and text must say it themselves."""
-    if path.suffix.lower() not in (".md", ".markdown", ".txt"):
+    """XML says what it is by its root (the reader checks it); Markdown and text must say it themselves;
+    any other kind of file (a configuration, a DTD) is not a rulebook."""
+    suffix = path.suffix.lower()
+    if suffix not in READABLE_SUFFIXES:
+        return False
+    if suffix == ".xml":
         return True
     try:
         text = path.read_text(encoding="utf-8-sig", errors="replace")  # a byte order mark is not text
@@ -375,10 +404,18 @@ def _not_rulebooks(paths: Sequence[Path], root: Path) -> ReadResult:
                 f"`{shown}` is not a rulebook source",
                 Span(shown, 1, 1),
                 target=shown,
-                help="name it in the configuration's `sources`, or put `<!-- rulebook -->` on a line of its own in it",
+                help=(
+                    "name it in the configuration's `sources`, or put `<!-- rulebook -->` on a line of its own in it"
+                    if path.suffix.lower() in READABLE_SUFFIXES
+                    else "rulebook sources are XML (.xml), Markdown (.md) or the plain-text export (.txt)"
+                ),
             )
         )
-        sources[shown] = SourceText.from_text(shown, path.read_text(encoding="utf-8", errors="replace"))
+        try:
+            text = path.read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            text = ""
+        sources[shown] = SourceText.from_text(shown, text)
     return ReadResult(Book(()), tuple(diagnostics), sources)
 
 
@@ -410,7 +447,7 @@ def lint_book(
             found.extend(run_book_rules(checked))
             facts = checked.rule_facts
         diagnostics = tuple(apply_settings(found, book.severities))
-    files = len(read.sources) or len(read.book.documents)
+    files = len(set(read.sources) | {d.span.path for d in read.diagnostics}) or len(read.book.documents)
     unsafe = unsafe_names(read, found)
     result = LintResult(diagnostics, read.sources, files, terms, diagnostics, unsafe=unsafe, facts=facts)
     return apply_baseline(result, baseline, partial=partial)
@@ -560,9 +597,7 @@ def build(
 
     started = time.perf_counter()
     books = _chosen_books(project, options)
-    protected = [*{s for b in project.books for s in b.sources}, *(options.files)]
-    protected += [t.source for b in project.books for t in b.translations]
-    protected += [project.config_file] if project.config_file else []
+    protected = [*project.inputs(), *options.files]
     output = publish.check_output(options.output, root=project.root, protected=protected)
     if options.data_only:
         return _build_data_only(project, books, options, output, progress, cache, started)
@@ -571,7 +606,7 @@ def build(
     with publish.release(output, wait=progress) as release:
         for book in books:
             if len(books) > 1:
-                progress(f"Book `{book.name}`: {book.display_title}")
+                progress(f"Book: {book.label}")
             result = _build_book(project, book, options, release, earlier, progress, cache)
             if isinstance(result, BuildResult):
                 return result
@@ -658,7 +693,7 @@ def _build_book(
     with BackgroundData(lambda: rule_files(read, lint, book, translations)) as data:
         progress("Building the site with MkDocs…")
         site = write_book_site(project, book, options, release, read, lint, translations, changes, data.files)
-    return BookBuild(book.name, lint, site.pages, site.warnings)
+    return BookBuild(book.name, lint, site.pages, site.warnings, book.label)
 
 
 def write_book_site(
@@ -807,7 +842,7 @@ def _build_data_only(
         progress("Compiling the rule data…")
         translations = compare_translations(read, book, project.root, cache)
         pending.append((output / book.folder, rule_files(read, lint, book, translations)))
-        built.append(BookBuild(book.name, lint))
+        built.append(BookBuild(book.name, lint, label=book.label))
     with publish.release(output, wait=progress):
         publish.write_marker(output)
         for folder, files in pending:

@@ -28,6 +28,14 @@ _VISIBLE: dict[int, str] = (
 )
 
 
+_VISIBLE_IN_TEXT = {code: shown for code, shown in _VISIBLE.items() if chr(code) not in "\t\n\r"}
+
+
+def visible_in_text(text: str) -> str:
+    """As :func:`visible`, keeping tabs and line ends: for text shown as a whole (a page, a report)."""
+    return text.translate(_VISIBLE_IN_TEXT)
+
+
 def visible(text: str) -> str:
     """``text`` with each control character replaced by one visible character."""
     return text.translate(_VISIBLE)

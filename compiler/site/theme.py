@@ -16,8 +16,10 @@ from pathlib import Path
 from typing import Any
 
 from jinja2 import ChoiceLoader, Environment, FileSystemLoader, PrefixLoader, StrictUndefined
+from markupsafe import Markup
 
 from compiler.errors import UserError
+from compiler.report.escaping import visible_in_text
 
 PACKAGE_FOLDER = Path(str(resources.files("compiler.site").joinpath("templates")))
 """The default templates, assets and words, installed with the package."""
@@ -57,6 +59,7 @@ class Theme:
             keep_trailing_newline=True,
             trim_blocks=True,
             lstrip_blocks=True,
+            finalize=_shown,
         )
 
     def strings(self, language: str) -> dict[str, str]:
@@ -134,3 +137,13 @@ def _permalink_title(entry: Any, words: Mapping[str, str]) -> Any:
     if isinstance(entry, dict) and "toc" in entry and "heading_permalink" in words:
         return {"toc": {**(entry["toc"] or {}), "permalink_title": words["heading_permalink"]}}
     return entry
+
+
+def _shown(value: object) -> object:
+    """Every value a template writes, control characters from a source shown as pictures (``␛``): a page or
+    report opened in a terminal never drives it, and a bidirectional override never reorders what is read."""
+    if isinstance(value, Markup):
+        return Markup(visible_in_text(str(value)))
+    if isinstance(value, str):
+        return visible_in_text(value)
+    return value
