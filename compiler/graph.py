@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass
 from functools import cached_property
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from compiler.model import Book, Definition, Link, Reference, Section
 from compiler.source import Span
@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     import networkx as nx
 
 GraphNode = tuple[str, str]
+V = TypeVar("V")
 TERM = "term"
 SECTION = "section"
 FIGURE = "figure"
@@ -55,6 +56,7 @@ class TermGraph:
         self._sections: dict[str, Section] = {}
         self._term_uses: dict[str, set[str]] = defaultdict(set)
         self._defined_in: dict[str, set[str]] | None = None
+        self._sorted: dict[str, Any] = {}
         self._index(book)
 
     def _index(self, book: Book) -> None:
@@ -97,14 +99,26 @@ class TermGraph:
         return tuple(self._definitions.get(name, ()))
 
     def all_definitions(self) -> dict[str, list[Definition]]:
-        return dict(sorted(self._definitions.items()))
+        """Every definition by name, names sorted (sorted once: read it, never change it)."""
+        return self._sorted_once("definitions", self._definitions)
+
+    def _sorted_once(self, kind: str, index: dict[str, V]) -> dict[str, V]:
+        found = self._sorted.get(kind)
+        if found is None:
+            found = self._sorted[kind] = dict(sorted(index.items()))
+        return cast("dict[str, V]", found)
 
     def references_to(self, name: str) -> tuple[Reference, ...]:
         """Every reference to a name, in document order."""
         return tuple(self._references.get(name, ()))
 
     def all_references(self) -> dict[str, list[Reference]]:
-        return dict(sorted(self._references.items()))
+        """Every reference by name, names sorted (sorted once: read it, never change it)."""
+        return self._sorted_once("references", self._references)
+
+    def used_outside_own_definition(self, name: str) -> bool:
+        """Whether a reference to ``name`` stands anywhere but in the definition of ``name`` itself."""
+        return any(reference.definition != name for reference in self._references.get(name, ()))
 
     def terms_used_by(self, name: str) -> list[str]:
         """Terms the definition of ``name`` refers to (defined or not), itself excluded."""
@@ -157,13 +171,15 @@ class TermGraph:
         return tuple(self._ids.get(target_id, ()))
 
     def all_ids(self) -> dict[str, list[IdTarget]]:
-        return dict(sorted(self._ids.items()))
+        """Every id target by id, ids sorted (sorted once: read it, never change it)."""
+        return self._sorted_once("ids", self._ids)
 
     def links_to(self, target_id: str) -> tuple[Link, ...]:
         return tuple(self._links.get(target_id, ()))
 
     def all_links(self) -> dict[str, list[Link]]:
-        return dict(sorted(self._links.items()))
+        """Every link by target, targets sorted (sorted once: read it, never change it)."""
+        return self._sorted_once("links", self._links)
 
     # -- the networkx view -----------------------------------------------------
 

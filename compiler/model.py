@@ -345,6 +345,10 @@ class Document:
     """Every id written in the source (sections and figures), with its place."""
     annotated: tuple[Annotated, ...] = ()
     """Every table or list annotated ``roll`` or ``data``, in document order."""
+    outline: bool = False
+    """Read for the lint only: every index above is whole, but sections, definitions and figures hold
+    no content (``children``, ``caption`` and ``body`` chapters' children are empty); see
+    :mod:`compiler.xml_outline`."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -352,6 +356,11 @@ class Book:
     """All documents of one book in one language."""
 
     documents: tuple[Document, ...]
+
+    @property
+    def outline(self) -> bool:
+        """Whether a document was read as an outline (for the lint only: no content)."""
+        return any(document.outline for document in self.documents)
 
     @property
     def sections(self) -> Iterator[Section]:

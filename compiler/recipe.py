@@ -20,7 +20,6 @@ which is what lets ``serve`` skip what an edit did not touch.
 from __future__ import annotations
 
 import gc
-import hashlib
 import os
 import re
 import time
@@ -30,7 +29,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from compiler import publish
+from compiler import memory
 from compiler.assets import image_files, image_folder
 from compiler.catalog.book import DUPLICATE_ID, INVALID_NAME, RESERVED_NAME
 from compiler.diagnostics import Diagnostic, Severity
@@ -48,6 +47,7 @@ from compiler.xml_source import SourceResult, read_xml_file, unreadable
 if TYPE_CHECKING:
     from jinja2 import Environment
 
+    from compiler import publish
     from compiler.diff import BookDiff
     from compiler.facts import RuleFacts
     from compiler.site.incremental import BookSite, SiteChange, SiteLook
@@ -200,6 +200,8 @@ _NO_CACHE = StageCache()
 
 def digest(*parts: str | bytes | Path) -> str:
     """A content key: the files' bytes (a missing file counts as absent) and the other parts as given."""
+    import hashlib  # imported when a cache is used: the lint has none
+
     hasher = hashlib.sha256()
     for part in parts:
         if isinstance(part, Path):
@@ -243,33 +245,46 @@ def gc_frozen() -> Iterator[None]:
 
 
 def read_book(
-    paths: Sequence[Path], root: Path | None = None, *, language: str = "en", linking: Linking | None = None
+    paths: Sequence[Path],
+    root: Path | None = None,
+    *,
+    language: str = "en",
+    linking: Linking | None = None,
+    outline: bool = False,
 ) -> ReadResult:
     """Read every source; unreadable or malformed files give fatal diagnostics and are left out.
 
     ``linking``: how a Markdown source that marks no terms gets them (its book's configuration).
+    ``outline``: XML sources are read for the lint only (every name, id and place, no content;
+    see :mod:`compiler.xml_outline`); Markdown and text sources are read whole either way.
     """
     documents = []
     diagnostics: list[Diagnostic] = []
     sources: dict[str, SourceText] = {}
     with gc_frozen():
         for path in paths:
-            result = _read_input(path, display_path(path, root), root, language, linking)
+            result = _read_input(path, display_path(path, root), root, language, linking, outline)
             diagnostics.extend(result.diagnostics)
             if result.source is not None:
                 sources[result.source.path] = result.source
             if result.document is not None:
                 documents.append(result.document)
+    if sum(len(source.text) for source in sources.values()) > memory.BIG:
+        memory.release_freed_memory()  # the parsed trees are gone: what follows need not pile up on their pages
     return ReadResult(Book(tuple(documents)), tuple(diagnostics), sources)
 
 
-def _read_input(path: Path, shown: str, root: Path | None, language: str, linking: Linking | None) -> SourceResult:
+def _read_input(
+    path: Path, shown: str, root: Path | None, language: str, linking: Linking | None, outline: bool
+) -> SourceResult:
     """One source, if it may be read at all (:func:`~compiler.fileio.input_problem`)."""
     problem = input_problem(path, root)
-    return unreadable(shown, problem) if problem is not None else _read_source(path, shown, language, linking)
+    if problem is not None:
+        return unreadable(shown, problem)
+    return _read_source(path, shown, language, linking, outline)
 
 
-def _read_source(path: Path, shown: str, language: str, linking: Linking | None) -> SourceResult:
+def _read_source(path: Path, shown: str, language: str, linking: Linking | None, outline: bool) -> SourceResult:
     suffix = path.suffix.lower()
     if suffix in (".md", ".markdown"):
         from compiler.markdown_source import read_markdown_file  # imported only for Markdown sources
@@ -279,7 +294,7 @@ def _read_source(path: Path, shown: str, language: str, linking: Linking | None)
         from compiler.text_source import read_text_file
 
         return read_text_file(path, shown, language=language)
-    return read_xml_file(path, shown, language=language)
+    return read_xml_file(path, shown, language=language, outline=outline)
 
 
 def find_terms(result: SourceResult, linking: Linking | None) -> SourceResult:
@@ -311,9 +326,14 @@ def find_terms(result: SourceResult, linking: Linking | None) -> SourceResult:
 
 
 def read_configured(
-    project: Project, book: BookConfig, files: Sequence[Path] = (), cache: StageCache = _NO_CACHE
+    project: Project,
+    book: BookConfig,
+    files: Sequence[Path] = (),
+    cache: StageCache = _NO_CACHE,
+    *,
+    outline: bool = False,
 ) -> ReadResult:
-    """A book's sources (or the files named instead), read once per content.
+    """A book's sources (or the files named instead), read once per content (``outline``: for the lint only).
 
     A Markdown or text file named on the command line is read only when the configuration names it
     or it declares itself a rulebook (``<!-- rulebook -->``): a README is not a book.
@@ -333,8 +353,14 @@ def read_configured(
     strangers = [p for p in files if not _configured(project, p) and not _declares_a_rulebook(p)]
     if strangers:
         return _not_rulebooks(strangers, project.root)
-    key = digest(*paths, *map(str, paths), repr(book.linking), book.language)
-    return cache.get("read", key, lambda: read_book(paths, project.root, language=book.language, linking=book.linking))
+
+    def read() -> ReadResult:
+        return read_book(paths, project.root, language=book.language, linking=book.linking, outline=outline)
+
+    if cache is _NO_CACHE:
+        return read()  # no key to make: that would read and hash every source once more
+    key = digest(*paths, *map(str, paths), repr(book.linking), book.language, str(outline))
+    return cache.get("read", key, read)
 
 
 READABLE_SUFFIXES = (".xml", ".md", ".markdown", ".txt")
@@ -453,7 +479,8 @@ def unsafe_names(read: ReadResult, findings: Sequence[Diagnostic]) -> tuple[Diag
     A reference or link that names something invalid is only a lint error: it resolves to
     nothing and shows as plain text.
     """
-    places = {d.span for d in read.book.definitions} | {span for _, span in read.book.ids}
+    invalid = [d for d in findings if d.code == INVALID_NAME.code]
+    places = {d.span for d in read.book.definitions} | {span for _, span in read.book.ids} if invalid else set()
     return tuple(
         d
         for d in findings
@@ -532,7 +559,7 @@ def rule_files(
     from compiler.data import build_rule_data, serialise
     from compiler.rules_schema import check_rule_data, rules_schema_text
 
-    assert lint.terms is not None
+    assert lint.terms is not None and not read.book.outline, "rule data is made from the whole model"
     data = build_rule_data(
         read.book,
         lint.terms,
@@ -566,6 +593,8 @@ def build(
     project: Project, options: BuildOptions, *, progress: Progress = _quiet, cache: StageCache = _NO_CACHE
 ) -> BuildResult:
     """Build the chosen books into a new release and publish it; nothing is published if one book fails."""
+    from compiler import publish
+
     started = time.perf_counter()
     books = _chosen_books(project, options)
     protected = [*project.inputs(), *options.files]
@@ -717,7 +746,7 @@ def site_input(
     from compiler.translate.compare import report_context
 
     terms = lint.terms
-    assert terms is not None
+    assert terms is not None and not read.book.outline, "pages are made from the whole model"
     summary = build_site_summary(
         read.book, terms, title=book.display_title, edition=book.edition or "unknown", facts=lint.facts
     )
@@ -799,6 +828,7 @@ def _build_data_only(
     cache: StageCache,
     started: float,
 ) -> BuildResult:
+    from compiler import publish
     from compiler.fileio import write_atomic
 
     built = []

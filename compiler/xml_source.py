@@ -9,6 +9,12 @@ Sources are UTF-8 (see "Encodings and line ends" in ``docs/format.md``): invalid
 bytes, or an XML declaration naming another encoding, are refused where they stand.
 Every place is found in the decoded text, in characters, never taken from libxml2's
 line numbers; elements nested deeper than :data:`~compiler.model.MAX_DEPTH` are refused.
+
+The lint reads an *outline* (``outline=True``): the same walk, recording every name, id,
+target and place in the document's indexes, but not the text between them, and sections,
+definitions and figures without content; tables and lists annotated ``roll`` or ``data`` are
+built whole, since their cells are what the annotation checks read. The stages that need the
+text (rule data, site) read the whole model.
 """
 
 from __future__ import annotations
@@ -17,6 +23,7 @@ import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypeVar
 
 from lxml import etree
 
@@ -56,6 +63,7 @@ SECTION_LEVELS = {"chapter": 1, "section": 2, "subsection": 3}
 _DECLARED_ENCODING = re.compile(r"""<\?xml\s[^>]*?\bencoding\s*=\s*(["'])(?P<name>[^"'>]*)\1""")
 _UTF8_NAMES = {"utf-8", "utf8"}
 _TAG_NAME = re.compile(r"[^\s/>]+")
+T = TypeVar("T")
 _TOO_DEEP = etree.XPath("(" + "/".join(["*"] * MAX_DEPTH) + ")[1]")
 """From the root (depth 1): the first element at depth ``MAX_DEPTH + 1``, in C, without recursion."""
 
@@ -119,21 +127,29 @@ def decode_source(data: bytes, path: str, *, xml: bool = False) -> tuple[SourceT
     return source, None
 
 
-def read_xml_file(path: Path, display: str, *, language: str = "en", validate: bool = True) -> SourceResult:
-    """Read and parse one XML source file; ``display`` is the path shown in messages."""
+def read_xml_file(
+    path: Path, display: str, *, language: str = "en", validate: bool = True, outline: bool = False
+) -> SourceResult:
+    """Read and parse one XML source file; ``display`` is the path shown in messages (``outline``: see above)."""
     try:
-        data = path.read_bytes()
+        data = [path.read_bytes()]
     except OSError as error:
         return unreadable(display, (error.strerror or str(error)).lower())
-    return parse_xml_bytes(data, display, language=language, validate=validate)
+    # Handed over, not kept: the bytes are dropped as soon as they are parsed (8 MB at the 100x book's peak).
+    return parse_xml_bytes(data.pop(), display, language=language, validate=validate, outline=outline)
 
 
-def parse_xml_string(text: str, path: str = "<string>", *, language: str = "en", validate: bool = True) -> SourceResult:
+def parse_xml_string(
+    text: str, path: str = "<string>", *, language: str = "en", validate: bool = True, outline: bool = False
+) -> SourceResult:
     """Parse XML given as text (tests, tools)."""
-    return parse_xml_bytes(text.encode("utf-8"), path, language=language, validate=validate)
+    return parse_xml_bytes(text.encode("utf-8"), path, language=language, validate=validate, outline=outline)
 
 
-def parse_xml_bytes(data: bytes, path: str, *, language: str = "en", validate: bool = True) -> SourceResult:
+def parse_xml_bytes(
+    data: bytes, path: str, *, language: str = "en", validate: bool = True, outline: bool = False
+) -> SourceResult:
+    """Parse an XML source into the model (``outline``: its outline), with what reading it found."""
     source, problem = decode_source(data, path, xml=True)
     if problem is not None:
         return SourceResult(None, (problem,), source)
@@ -141,11 +157,12 @@ def parse_xml_bytes(data: bytes, path: str, *, language: str = "en", validate: b
         root = etree.fromstring(_newline_ends(data), safe_parser())
     except etree.XMLSyntaxError as error:
         return SourceResult(None, (_malformed(error, source),), source)
+    del data  # the text and the tree hold all that is needed from here on
     too_deep = _too_deep(root, source)
     if too_deep is not None:
         return SourceResult(None, (too_deep,), source)
     diagnostics = list(dtd.validate(root, source)) if validate else []
-    builder = _Builder(source, root, language)
+    builder = _Builder(source, root, language, outline=outline)
     document = builder.build()
     diagnostics.extend(builder.diagnostics)
     return SourceResult(document, tuple(diagnostics), source)
@@ -192,6 +209,11 @@ def _too_deep(root: etree._Element, source: SourceText) -> Diagnostic | None:
     return nesting_too_deep(source.span(offset), f"`<{deep.tag}>`")
 
 
+def _annotated(element: etree._Element) -> bool:
+    """Whether a table or list is annotated as data or as a roll table."""
+    return element.get("roll") is not None or element.get("data") is not None
+
+
 def nesting_too_deep(span: Span, what: str) -> Diagnostic:
     """The refusal of a source that nests ``what`` (a quoted ``<note>``, or ``a section``) too deep."""
     return NESTING_TOO_DEEP.diagnostic(
@@ -206,11 +228,13 @@ class _Builder:
 
     Start tags appear in the text in document order, so the n-th element visited
     starts at the n-th start-tag offset: ``_offset()`` is called exactly once per
-    element, in pre-order.
+    element, in pre-order. ``outline``: the text between elements is passed over and
+    sections, definitions and figures keep no content (see the module's documentation).
     """
 
-    def __init__(self, source: SourceText, root: etree._Element, language: str) -> None:
+    def __init__(self, source: SourceText, root: etree._Element, language: str, *, outline: bool = False) -> None:
         self.source = source
+        self.outline = outline
         self.path = source.path
         self.root = root
         self.language = language
@@ -230,7 +254,7 @@ class _Builder:
         self.ids: list[tuple[str, Span]] = []
 
     def _element_offsets(self) -> list[int]:
-        count = sum(1 for _ in self.root.iter(tag=etree.Element))
+        count = int(self.root.xpath("count(//*)"))  # type: ignore[arg-type]
         offsets = start_tag_offsets(self.source.text, count)
         if len(offsets) != count:  # pragma: no cover - the scan is exact for well-formed XML
             raise RuntimeError(f"{len(offsets)} start tags in the text, {count} elements parsed")
@@ -264,6 +288,7 @@ class _Builder:
             tuple(self.mechanics),
             tuple(self.ids),
             tuple(self.annotated),
+            outline=self.outline,
         )
 
     # -- content ------------------------------------------------------------
@@ -275,7 +300,8 @@ class _Builder:
         offsets = self._offsets
         source = self.source
         text = element.text
-        if text:
+        outline = self.outline
+        if text and not outline:
             append(" " if text.isspace() else text)
         for child in element:
             tag = child.tag
@@ -296,6 +322,8 @@ class _Builder:
                     append(node)  # type: ignore[arg-type]
             elif isinstance(child, etree._Entity):
                 append(self._entity(child, section_id))
+            if outline:
+                continue
             tail = child.tail
             if tail:
                 append(" " if tail.isspace() else tail)
@@ -352,6 +380,8 @@ class _Builder:
         index = len(self.definitions)
         self.definitions.append(Definition(name, (), section_id, parent, self.source, offset))  # outer first
         children = self._content(el, section_id, name)
+        if self.outline:
+            return self.definitions[index]
         definition = Definition(name, children, section_id, parent, self.source, offset)
         self.definitions[index] = definition
         return definition
@@ -369,6 +399,8 @@ class _Builder:
         explicit_id = explicit is not None
         self.sections.append(Section(section_id, explicit_id, title, level, (), parent, None, self.source, offset))
         children = self._content(el, section_id, None)
+        if self.outline:
+            return self.sections[index]
         section = Section(section_id, explicit_id, title, level, children, parent, None, self.source, offset)
         self.sections[index] = section
         return section
@@ -382,6 +414,8 @@ class _Builder:
         return unique_id(f"{parent_id}-{slug}" if parent_id else slug, self._taken_ids)
 
     def _table(self, el: etree._Element, section_id: str, definition: str | None) -> Table:
+        if self.outline and _annotated(el):
+            return self._whole(lambda: self._table(el, section_id, definition))
         offset = self._offset()
         columns: Row | None = None
         rows: list[Row] = []
@@ -406,6 +440,8 @@ class _Builder:
         return Row(tuple(cells), self.source, offset)
 
     def _item_list(self, el: etree._Element, ordered: bool, section_id: str, definition: str | None) -> ItemList:
+        if self.outline and _annotated(el):
+            return self._whole(lambda: self._item_list(el, ordered, section_id, definition))
         offset = self._offset()
         items = []
         for child in el.iterchildren(tag=etree.Element):
@@ -416,6 +452,14 @@ class _Builder:
         if item_list.roll is not None or item_list.data is not None:
             self.annotated.append(Annotated(item_list, section_id, definition or section_id))
         return item_list
+
+    def _whole(self, build: Callable[[], T]) -> T:
+        """A node built whole in an outline (an annotated table or list: the annotation checks read it)."""
+        self.outline = False
+        try:
+            return build()
+        finally:
+            self.outline = True
 
     def _figure(self, el: etree._Element, section_id: str, definition: str | None) -> Figure:
         offset = self._offset()
@@ -433,6 +477,7 @@ class _Builder:
                 caption_title = child.get("title")
                 caption = self._content(child, section_id, definition)
         figure_id = el.get("id", "")
+        caption = () if self.outline else caption
         figure = Figure(figure_id, tuple(images), caption_title, caption, section_id, self.source, offset)
         self.ids.append((figure_id, self.source.span(offset)))
         self.figures.append(figure)

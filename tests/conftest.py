@@ -68,8 +68,14 @@ def parse(xml: str, path: str = "book.xml") -> Document:
 
 
 def lint_string(xml: str, path: str = "book.xml") -> list[Diagnostic]:
-    """Every diagnostic for a one-file book given as text."""
-    result = parse_xml_string(xml, path)
+    """Every diagnostic for a one-file book given as text (the same from the whole model and the outline)."""
+    found = [_lint_parsed(xml, path, outline) for outline in (False, True)]
+    assert found[0] == found[1], "the outline's lint differs from the whole model's"
+    return found[0]
+
+
+def _lint_parsed(xml: str, path: str, outline: bool) -> list[Diagnostic]:
+    result = parse_xml_string(xml, path, outline=outline)
     documents = (result.document,) if result.document else ()
     sources = {path: result.source} if result.source else {}
     read = ReadResult(Book(documents), result.diagnostics, sources)

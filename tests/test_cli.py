@@ -13,7 +13,7 @@ import pytest
 from compiler.catalog import RULES
 from compiler.cli import main
 
-from .conftest import ROOT
+from .conftest import BUNDLED_BOOK, ROOT
 
 CLEAN = '<document><chapter title="A"><definition name="a">An <reference name="a">a</reference>.</definition></chapter></document>'
 
@@ -51,6 +51,55 @@ def test_lint_without_the_baseline_fails(monkeypatch, capsys) -> None:  # type: 
     monkeypatch.chdir(ROOT)
     assert main(["lint", "--no-baseline", "--format", "json"]) == 1
     assert json.loads(capsys.readouterr().out)["summary"]["errors"] == 235
+
+
+def test_lint_json_is_one_line_per_diagnostic_and_pretty_on_request(monkeypatch, capsys) -> None:  # type: ignore[no-untyped-def]
+    monkeypatch.chdir(ROOT)
+    main(["lint", "-q", "--no-baseline", "--format", "json"])
+    compact = capsys.readouterr().out
+    main(["lint", "-q", "--no-baseline", "--format", "json", "--pretty"])
+    pretty = capsys.readouterr().out
+    assert json.loads(compact) == json.loads(pretty)
+    lines = compact.splitlines()
+    assert len(lines) == len(json.loads(compact)["diagnostics"]) + 2
+    records = [json.loads(line.rstrip(",")) for line in lines[1:-1]]
+    assert all(list(r) == sorted(r) and all(list(n) == sorted(n) for n in r["notes"]) for r in records)
+    assert lines[-1].startswith('],"summary":{')
+    assert pretty.startswith('{\n  "diagnostics": [\n')
+
+
+def test_lint_output_to_a_pipe_writes_into_it_and_leaves_it_a_pipe(tmp_path: Path) -> None:
+    """``-o /dev/null`` (or a named pipe) is written to, never replaced by a file (as root, it could be)."""
+    import stat
+    import threading
+
+    pipe = tmp_path / "pipe"
+    os.mkfifo(pipe)
+    read: list[str] = []
+    reader = threading.Thread(target=lambda: read.append(pipe.read_text(encoding="utf-8")))
+    reader.start()
+    main(["lint", "-q", "--format", "json", "-o", str(pipe), str(BUNDLED_BOOK)])
+    reader.join(timeout=30)
+    assert stat.S_ISFIFO(pipe.stat().st_mode)
+    assert json.loads(read[0])["summary"]["files"] == 1
+
+
+def test_lint_imports_none_of_the_site_builders(tmp_path: Path) -> None:
+    """The lint's start-up: no graph library, templates, MkDocs or Markdown parser for an XML book."""
+    import subprocess
+    import sys
+
+    script = (
+        "import sys\n"
+        "from compiler.cli import main\n"
+        f"main(['lint', '-q', '--no-baseline', '--format', 'json', '-o', {str(tmp_path / 'out.json')!r}])\n"
+        "heavy = {'networkx', 'jinja2', 'mkdocs', 'markdown_it', 'yaml'}\n"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in heavy))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[-1] == "[]"
+    assert json.loads((tmp_path / "out.json").read_text(encoding="utf-8"))["summary"]["files"] == 1
 
 
 def test_missing_file_is_exit_2_with_its_name(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]

@@ -77,7 +77,8 @@ def read_text(path: Path) -> str:
 
 
 def write_file(args: argparse.Namespace, path: Path, text: str, *, replaces: Path | None = None) -> None:
-    """Write a report, baseline or export atomically, never over a file of the project.
+    """Write a report, baseline or export atomically, never over a file of the project; a device or a pipe
+    (``-o /dev/null``) is written into, never replaced.
 
     ``replaces``: a file of the project this write may replace all the same (the configured baseline,
     when the command writes the baseline).
@@ -90,6 +91,10 @@ def write_file(args: argparse.Namespace, path: Path, text: str, *, replaces: Pat
     protected += getattr(args, "files", None) or []
     target = check_report_file(path, root=project.root, protected=protected)
     try:
+        if target.exists() and not target.is_file():
+            with target.open("w", encoding="utf-8") as stream:
+                stream.write(text)
+            return
         write_atomic(target, text)
     except OSError as error:
         raise UsageError(f"cannot write {path}: {(error.strerror or str(error)).lower()}") from error

@@ -16,9 +16,12 @@ def renderer(name: str) -> Renderer:
     """The renderer for an output format name."""
     from compiler.report import github, json_format, sarif, text
 
+    def json_lines(report: Report) -> str:
+        return json_format.render(report)
+
     return {
         "text": text.render,
-        "json": json_format.render,
+        "json": json_lines,
         "github": github.render,
         "sarif": sarif.render,
     }[name]

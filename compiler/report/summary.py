@@ -27,7 +27,10 @@ class Report:
 
     def counts(self) -> Counter[str]:
         """Diagnostics by public severity name (error, warning, info)."""
-        return Counter(d.severity.public for d in self.diagnostics)
+        counts: Counter[str] = Counter()
+        for severity, count in Counter(d.severity for d in self.diagnostics).items():
+            counts[severity.public] += count  # fatal problems count as errors
+        return counts
 
     @property
     def fatal(self) -> bool:

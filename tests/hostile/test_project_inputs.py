@@ -152,7 +152,9 @@ def test_control_characters_from_a_source_never_reach_a_diff_raw(
     capsys: pytest.CaptureFixture[str],
     output_format: str,
 ) -> None:
-    (scratch / "old.md").write_text("<!-- rulebook -->\n# Turn\n\nA turn has \x1b[31m4 phases\u202e.\n", encoding="utf-8")
+    (scratch / "old.md").write_text(
+        "<!-- rulebook -->\n# Turn\n\nA turn has \x1b[31m4 phases\u202e.\n", encoding="utf-8"
+    )
     (scratch / "new.md").write_text("<!-- rulebook -->\n# Turn\n\nA turn has 5 phases.\n", encoding="utf-8")
     outcome = run(capsys, "diff", "old.md", "new.md", "--format", output_format)
     assert outcome.code == 0

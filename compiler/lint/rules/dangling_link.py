@@ -18,9 +18,10 @@ def check(lint: LintInput) -> Iterator[Diagnostic]:
             continue
         suggestions = lint.id_suggester.suggest(target)
         help = _help(target, suggestions, terms.is_defined(target))
+        message = f"link to unknown id `{target}`"
         for link in links:
             yield RULE.diagnostic(
-                f"link to unknown id `{target}`",
+                message,
                 link.span,
                 target=target,
                 suggestions=suggestions,

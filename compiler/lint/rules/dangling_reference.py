@@ -21,9 +21,10 @@ def check(lint: LintInput) -> Iterator[Diagnostic]:
         help = _help(name, suggestions)
         siblings = lint.dangling_suggester.same_form(name)
         notes = _sibling_notes(name, siblings, terms) if siblings else ()
+        message = f"reference to undefined term `{name}`"  # made once per name, not per place
         for reference in references:
             yield RULE.diagnostic(
-                f"reference to undefined term `{name}`",
+                message,
                 reference.span,
                 target=name,
                 suggestions=suggestions,

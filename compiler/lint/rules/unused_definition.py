@@ -16,7 +16,7 @@ def check(lint: LintInput) -> Iterator[Diagnostic]:
     for name, definitions in terms.all_definitions().items():
         if not is_checkable(name):
             continue
-        if any(ref.definition != name for ref in terms.references_to(name)):
+        if terms.used_outside_own_definition(name):
             continue
         definition = definitions[0]
         yield RULE.diagnostic(
