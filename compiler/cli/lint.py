@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeAlias
 
 from compiler.cli.common import Commands, UsageError, add_config_option, output_text, plural, project_of, write_file
 from compiler.report import FORMATS
@@ -19,8 +19,8 @@ def add_commands(commands: Commands) -> None:
     lint = commands.add_parser(
         "lint",
         help="check the rulebook for broken references, links, duplicates and format errors",
-        description="Check rulebook sources. Without FILE, lints the sources of the configured book (see "
-        "`rulebook init` and docs/lint.md), with its baseline.",
+        description="Check rulebook sources. Without FILE, lints every configured book (or the one --book "
+        "names), each with its own baseline (see `rulebook init` and docs/lint.md).",
         epilog="Exit status: 0 no errors, 1 errors (or warnings with --strict), 2 unreadable input or bad usage.",
     )
     lint.add_argument(
@@ -37,7 +37,7 @@ def add_commands(commands: Commands) -> None:
     )
     lint.add_argument("--color", choices=("auto", "always", "never"), default="auto", help="colour text output")
     lint.add_argument("--quiet", "-q", action="store_true", help="no progress messages")
-    lint.add_argument("--book", metavar="NAME", help="lint this book of the configuration (default: main)")
+    lint.add_argument("--book", metavar="NAME", help="lint this book of the configuration (default: every book)")
     add_config_option(lint)
     lint.set_defaults(run=run_lint)
 
@@ -51,7 +51,11 @@ def add_commands(commands: Commands) -> None:
     dtd.set_defaults(run=run_dtd)
 
 
-def _target(args: argparse.Namespace, project: Project) -> tuple[BookConfig, tuple[Path, ...], Path | None, bool]:
+Target: TypeAlias = "tuple[BookConfig, tuple[Path, ...], Path | None, bool]"
+"""A book, the files to read (none: its sources), its baseline, and whether only some sources are read."""
+
+
+def _target(args: argparse.Namespace, project: Project) -> Target:
     """The book whose settings apply, the files to read, the baseline, and whether only some sources are read.
 
     Files that are sources of a configured book are that book's (with its baseline); any other
@@ -71,37 +75,80 @@ def _target(args: argparse.Namespace, project: Project) -> tuple[BookConfig, tup
     return book, files, baseline, partial
 
 
+def _targets(
+    args: argparse.Namespace, project: Project
+) -> list[tuple[BookConfig, tuple[Path, ...], Path | None, bool]]:
+    """What to lint: the files or book asked for, else every configured book that has sources."""
+    if args.files or args.book or len(project.books) == 1:
+        return [_target(args, project)]
+    books = [book for book in project.books if book.sources] or [project.main]
+    baseline = None if args.no_baseline else args.baseline
+    return [(book, (), None if args.no_baseline else baseline or book.baseline, False) for book in books]
+
+
 def run_lint(args: argparse.Namespace) -> int:
     from compiler import recipe
-    from compiler.lint import baseline as baselines
     from compiler.report import Report, exit_code
 
     project = project_of(args)
-    book, files, baseline, partial = _target(args, project)
-    if not args.quiet and sys.stderr.isatty():
-        print(f"Checking {plural(len(files or book.sources), 'file')}…", file=sys.stderr)
-    read = recipe.read_configured(project, book, files, outline=True)
-    reserved = recipe.reserved_names(project, book)
+    targets = _targets(args, project)
     if args.write_baseline:
-        result = recipe.lint_book(read, book, root=project.root, reserved=reserved)
-        if args.write_baseline.is_file():
-            try:  # a baseline may replace a baseline, never another file
-                baselines.load(args.write_baseline)
-            except baselines.BaselineError as error:
-                shown = args.write_baseline
-                raise UsageError(f"`{shown}` exists and is not a baseline: choose another name") from error
-        write_file(args, args.write_baseline, baselines.serialise(result.diagnostics), replaces=args.write_baseline)
-        print(f"Wrote {plural(len(result.diagnostics), 'problem')} to {args.write_baseline}.", file=sys.stderr)
-        return 2 if read.fatal else 0
-    result = recipe.lint_book(read, book, root=project.root, baseline=baseline, partial=partial, reserved=reserved)
-    for notice in result.notices:
-        print(f"rulebook: warning: {notice}", file=sys.stderr)
-    report = Report(
-        result.new, result.sources, result.files, result.baselined, result.stale_baseline, project.rules_docs
-    )
+        if len(targets) > 1:
+            names = ", ".join(book.name for book, *_ in targets)
+            raise UsageError(f"each book has its own baseline: name one with --book ({names})")
+        return _write_baseline(args, project, targets[0][0], targets[0][1])
+    if not args.quiet and sys.stderr.isatty():
+        count = sum(len(files or book.sources) for book, files, *_ in targets)
+        print(f"Checking {plural(count, 'file')}…", file=sys.stderr)
+    reports = []
+    for book, files, baseline, partial in targets:
+        read = recipe.read_configured(project, book, files, outline=True)
+        reserved = recipe.reserved_names(project, book)
+        result = recipe.lint_book(read, book, root=project.root, baseline=baseline, partial=partial, reserved=reserved)
+        for notice in result.notices:
+            print(f"rulebook: warning: {notice}", file=sys.stderr)
+        reports.append(
+            Report(
+                result.new, result.sources, result.files, result.baselined, result.stale_baseline, project.rules_docs
+            )
+        )
+    report = reports[0] if len(reports) == 1 else _joined(reports)
     with recipe.gc_frozen():  # tens of thousands of records, none in a cycle: no collection while they are made
         output_text(args, _render(args, report))
     return exit_code(report, strict=args.strict)
+
+
+def _joined(reports: list[Report]) -> Report:
+    """Several books' reports as one: their findings in report order, their counts added."""
+    from compiler.diagnostics import sort_diagnostics
+    from compiler.report import Report
+
+    return Report(
+        tuple(sort_diagnostics([d for r in reports for d in r.diagnostics])),
+        {path: source for r in reports for path, source in r.sources.items()},
+        sum(r.files for r in reports),
+        sum(r.baselined for r in reports),
+        sum(r.stale_baseline for r in reports),
+        reports[0].docs_url,
+    )
+
+
+def _write_baseline(args: argparse.Namespace, project: Project, book: BookConfig, files: tuple[Path, ...]) -> int:
+    from compiler import recipe
+    from compiler.lint import baseline as baselines
+
+    read = recipe.read_configured(project, book, files, outline=True)
+    reserved = recipe.reserved_names(project, book)
+    result = recipe.lint_book(read, book, root=project.root, reserved=reserved)
+    if args.write_baseline.is_file():
+        try:  # a baseline may replace a baseline, never another file
+            baselines.load(args.write_baseline)
+        except baselines.BaselineError as error:
+            shown = args.write_baseline
+            raise UsageError(f"`{shown}` exists and is not a baseline: choose another name") from error
+    write_file(args, args.write_baseline, baselines.serialise(result.diagnostics), replaces=args.write_baseline)
+    print(f"Wrote {plural(len(result.diagnostics), 'problem')} to {args.write_baseline}.", file=sys.stderr)
+    return 2 if read.fatal else 0
 
 
 def _render(args: argparse.Namespace, report: Report) -> str:

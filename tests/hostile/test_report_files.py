@@ -116,3 +116,20 @@ def test_init_in_a_repository_keeps_its_own_files(
     assert "RULEBOOK: ./tools/rulebook_compiler-" in workflow  # never a bare name a package index could serve
     again = run(capsys, "init", ".")
     assert again.code == 2 and "`rulebook new-book NAME`" in again.err
+
+
+def test_lint_checks_every_book_and_a_baseline_belongs_to_one(
+    scratch: Path,  # noqa: F811
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    source(scratch, "book.xml", BOOK.replace('<reference name="charge">Charge</reference>', ""))
+    (scratch / "campaign.xml").write_text(BOOK, encoding="utf-8")  # a reference to an undefined `charge`
+    with (scratch / "rulebook.toml").open("a", encoding="utf-8") as config:
+        config.write('[books.campaign]\nsources = ["campaign.xml"]\n')
+    outcome = run(capsys, "lint", "--color", "never")
+    assert outcome.code == 1
+    assert "error[RB101]" in outcome.out and "--> campaign.xml:" in outcome.out
+    assert run(capsys, "lint", "--book", "main").code == 0
+    outcome = run(capsys, "lint", "--write-baseline", "baseline.json")
+    assert outcome.code == 2
+    assert "each book has its own baseline: name one with --book (main, campaign)" in outcome.err
