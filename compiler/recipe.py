@@ -126,6 +126,8 @@ class BuildOptions:
     """The editor's view: lint marks, the lint and translation reports and the term graph on the site."""
     live_reload: str | None = None
     """A script added to every page that reloads it when the site changes (``serve``)."""
+    generator: str = "mkdocs"
+    """What builds the site from the pages: ``mkdocs`` or ``zensical`` (the project's ``generator``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -136,7 +138,8 @@ class BookBuild:
     lint: LintResult
     pages: int = 0
     warnings: tuple[str, ...] = ()
-    """What MkDocs warned about (broken links and anchors would show here)."""
+    """What the site generator warned about (broken links and anchors would show here)."""
+    generator: str = "mkdocs"
 
 
 @dataclass(frozen=True, slots=True)
@@ -539,6 +542,10 @@ def build(
     protected += [t.source for b in project.books for t in b.translations]
     protected += [project.config_file] if project.config_file else []
     output = publish.check_output(options.output, root=project.root, protected=protected)
+    if options.generator == "zensical" and not options.data_only:
+        from compiler.site import zensical
+
+        zensical.require()
     if options.data_only:
         return _build_data_only(project, books, options, output, progress, cache, started)
     built: list[BookBuild] = []
@@ -631,9 +638,9 @@ def _build_book(
         return BuildResult(options.output, refused=problems, sources=read.sources)
     progress("Compiling the rule data…")
     with BackgroundData(lambda: rule_files(read, lint, book, translations)) as data:
-        progress("Building the site with MkDocs…")
+        progress(f"Building the site with {'Zensical' if options.generator == 'zensical' else 'MkDocs'}…")
         site = write_book_site(project, book, options, release, read, lint, translations, changes, data.files)
-    return BookBuild(book.name, lint, site.pages, site.warnings)
+    return BookBuild(book.name, lint, site.pages, site.warnings, options.generator)
 
 
 def write_book_site(
@@ -652,6 +659,7 @@ def write_book_site(
     from compiler.site.writer import build_site
 
     site = site_input(project, book, read, lint, translations, changes, drafts=options.drafts)
+    site.generator = options.generator
     extra, scripts = _live_reload(options)
     folder = release.folder / book.folder if book.folder else release.folder
     return build_site(
@@ -667,6 +675,7 @@ def write_book_site(
         book_folder=book.folder,
         site_name=_site_name(book),
         settings=site_settings(project, book),
+        cache=release.cache / "zensical" / book.name,
     )
 
 

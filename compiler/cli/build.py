@@ -19,7 +19,7 @@ def add_commands(commands: Commands) -> None:
         "build",
         help="compile the book: the website, rules.json and its schema",
         description="Compile the configured books into the output folder: the website (built with "
-        "mkdocs-material), rules.json and rules.schema.json for each book. Outputs are checked, then "
+        "mkdocs-material, or with Zensical), rules.json and rules.schema.json for each book. Outputs are checked, then "
         "published in one step: a failed build keeps the last good site. The output folder must be one "
         "this tool made (it holds a .rulebook-site file) or empty.",
         epilog="Exit status: 0 built, 1 built but --strict and lint errors, 2 unreadable sources, unsafe names "
@@ -34,6 +34,12 @@ def add_commands(commands: Commands) -> None:
     )
     build.add_argument("--quiet", "-q", action="store_true", help="no progress messages")
     build.add_argument("--book", metavar="NAME", help="build only this book of the configuration (default: every book)")
+    build.add_argument(
+        "--generator",
+        choices=("mkdocs", "zensical"),  # project.GENERATORS, not imported: the parser stays cheap to build
+        help="what builds the website: mkdocs (mkdocs-material) or zensical, its successor, installed with "
+        "pip install 'rulebook-compiler[zensical]' (default: `generator` in the configuration, else mkdocs)",
+    )
     add_config_option(build)
     build.set_defaults(run=run_build)
 
@@ -59,6 +65,7 @@ def build_options(args: argparse.Namespace, project: Project) -> recipe.BuildOpt
         files=tuple(args.files),
         data_only=args.data_only,
         drafts=args.drafts,
+        generator=args.generator or project.generator,
     )
 
 
@@ -87,7 +94,7 @@ def report_build(result: recipe.BuildResult, progress: Progress, *, strict: bool
     errors = 0
     for book in result.books:
         for warning in book.warnings:
-            print(f"rulebook: mkdocs: {warning}", file=sys.stderr)
+            print(f"rulebook: {book.generator}: {warning}", file=sys.stderr)
         for notice in book.lint.notices:
             print(f"rulebook: warning: {notice}", file=sys.stderr)
         if book.lint.new_errors:

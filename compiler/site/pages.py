@@ -76,7 +76,7 @@ class SiteInput:
     """Whether a published build keeps the editor's pages (lint report, translation reports, term graph),
     under "For editors" at the end of the navigation and out of search; by default it leaves them out."""
     generator: str = "mkdocs"
-    """The site generator the pages are made for (``GENERATORS``): only how links are written differs."""
+    """The site generator the pages are made for (``mkdocs`` or ``zensical``): only how links are written differs."""
 
 
 def page_url(path: str) -> str:
@@ -106,10 +106,6 @@ def _relative_to(here: str, to_url: str) -> str:
             break
         shared = cut
     return ("../" * here[shared:].count("/") + target[shared:] or "./") + suffix
-
-
-GENERATORS = ("mkdocs", "zensical")
-"""The site generators a book's site can be built with (``generator`` in the configuration)."""
 
 
 @dataclass(frozen=True, slots=True)
