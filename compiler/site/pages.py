@@ -3,8 +3,9 @@
 Pure: the book, its term graph, the rule data and the lint findings in; a list of
 :class:`Page` (path, title, Markdown text) and the navigation out. Page bodies
 are Markdown headings (for the table of contents and search) around raw HTML
-blocks rendered by :mod:`compiler.site.html`, so any Markdown site generator
-that passes HTML through (MkDocs, Zensical) builds the same site.
+blocks rendered by :mod:`compiler.site.html`. MkDocs passes that HTML through and Zensical
+rewrites its links: each link is written by :func:`link`, the way the chosen generator resolves it,
+so either builds the same site from the same plan.
 """
 
 from __future__ import annotations
