@@ -51,10 +51,11 @@ def page(chromium: Any, base_url: str) -> Iterator[Any]:
 
 
 def search(page: Any, query: str) -> Any:
-    """Type a query into the search of Material's look (MkDocs, or Zensical's classic variant); the result links."""
-    page.locator("label.md-search__icon, .md-search__input").first.click()
-    box = page.locator("input.md-search__input")
-    results = page.locator(".md-search-result__item a")
+    """Type a query into the site's search; the result links. Material's (MkDocs) is in the page; Zensical's is its
+    own dialog, opened by a button, in a shadow root (which Playwright's locators enter)."""
+    page.locator("label.md-search__icon, .md-search__input, button.md-search__button").first.click()
+    box = page.locator("input.md-search__input, input[aria-autocomplete='list']").first
+    results = page.locator(".md-search-result__item a, a[role='option']")
     # The search index loads in a worker; a query typed before it is ready is answered on the next keystroke.
     for _ in range(30):
         box.fill(query)
