@@ -140,6 +140,7 @@ class BookBuild:
     warnings: tuple[str, ...] = ()
     """What the site generator warned about (broken links and anchors would show here)."""
     generator: str = "mkdocs"
+    """What built the site (``mkdocs`` or ``zensical``): the warnings are its own."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -658,8 +659,9 @@ def write_book_site(
     from compiler.site.theme import Theme
     from compiler.site.writer import build_site
 
-    site = site_input(project, book, read, lint, translations, changes, drafts=options.drafts)
-    site.generator = options.generator
+    site = site_input(
+        project, book, read, lint, translations, changes, drafts=options.drafts, generator=options.generator
+    )
     extra, scripts = _live_reload(options)
     folder = release.folder / book.folder if book.folder else release.folder
     return build_site(
@@ -688,8 +690,9 @@ def site_input(
     changes: dict[str, Any] | None,
     *,
     drafts: bool,
+    generator: str = "mkdocs",
 ) -> SiteInput:
-    """Everything a book's pages are made from (``drafts``: the editor's view)."""
+    """Everything a book's pages are made from (``drafts``: the editor's view; ``generator``: what builds them)."""
     from compiler.data import build_site_summary
     from compiler.site.pages import SiteInput, SiteTranslation
     from compiler.translate.compare import report_context
@@ -718,6 +721,7 @@ def site_input(
         books=_other_books(project, book),
         changes=changes,
         drafts=drafts,
+        generator=generator,
     )
 
 
