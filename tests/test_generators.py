@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import filecmp
 import importlib.util
+import os
 from pathlib import Path
 from urllib.parse import urldefrag, urljoin
 
@@ -20,7 +21,7 @@ from compiler.project import ConfigError, parse_project
 from compiler.site.pages import LinkStyle, link
 from compiler.site.zensical import said
 
-from .conftest import ROOT, build
+from .conftest import ROOT, build, need_zensical
 
 SKIP_LINK = "__skip"
 """Zensical's own anchor in the content (the "skip to content" target): not ours."""
@@ -155,3 +156,33 @@ def test_what_zensical_says_becomes_one_warning_a_line() -> None:
         "2 issues found\n"
     )
     assert said(output) == ("index.md:4:84: anchor does not exist", "fr/page.md:5:118: page does not exist")
+
+
+def test_a_zensical_warning_stops_the_build_and_keeps_the_last_good_site(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from compiler.cli import main
+
+    need_zensical()
+    project = tmp_path / "game"
+    assert main(["init", str(project), "--title", "Tiles"]) == 0
+    output = project / "site"
+    cwd = Path.cwd()
+    os.chdir(project)
+    try:
+        assert main(["build", "-q", "--generator", "zensical"]) == 0
+        before = (output / "index.html").read_bytes()
+        # A project's template that links a page the site does not have: Zensical's --strict refuses it.
+        (project / "site_templates").mkdir()
+        (project / "site_templates" / "index.md.j2").write_text(
+            '{% extends "rulebook/index.md.j2" %}\n{% block intro %}<p><a href="nope.md">x</a></p>{% endblock %}\n',
+            encoding="utf-8",
+        )
+        capsys.readouterr()
+        assert main(["build", "-q", "--generator", "zensical"]) == 2
+    finally:
+        os.chdir(cwd)
+    error = capsys.readouterr().err
+    assert "Zensical could not build the site: index.md:" in error and "page does not exist" in error
+    assert "\x1b[" not in error  # no colour codes
+    assert (output / "index.html").read_bytes() == before
