@@ -149,3 +149,21 @@ def test_a_bounded_stage_cache_drops_the_least_recently_used_results() -> None:
     for key in "abacab":
         cache.get("read", key, lambda key=key: computed.append(key))  # type: ignore[misc]
     assert computed == ["a", "b", "c", "b"]  # "a", used again, outlived "b"; "c" went to make room for "b"
+
+
+def test_with_zensical_an_edit_builds_the_site_again_with_its_cache_warm(tmp_path: Path) -> None:
+    from .conftest import need_zensical
+
+    need_zensical()
+    book = tmp_path / "book.xml"
+    shutil.copyfile(BUNDLED_BOOK, book)
+    with Served([str(book), "--generator", "zensical"], cwd=ROOT, temp=tmp_path / "tmp") as served:
+        assert (served.folder / "search.json").is_file()  # Zensical's site
+        cache = served.folder.parent / ".site.rulebook" / "cache" / "zensical" / "main" / "original" / ".cache"
+        assert cache.is_dir()
+        mark = served.mark()
+        edit(book, "An inch corresponds to 2.54 cm.", "An inch is exactly 2.54 cm.")
+        served.wait_for_page("battlefield-logistics/", "An inch is exactly 2.54 cm.")
+        served.wait_for("Built the site again", after=mark)
+        assert cache.is_dir()
+    assert not list((tmp_path / "tmp").glob("rulebook-serve-*")), "serve left its temporary folder"

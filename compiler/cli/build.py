@@ -34,12 +34,7 @@ def add_commands(commands: Commands) -> None:
     )
     build.add_argument("--quiet", "-q", action="store_true", help="no progress messages")
     build.add_argument("--book", metavar="NAME", help="build only this book of the configuration (default: every book)")
-    build.add_argument(
-        "--generator",
-        choices=("mkdocs", "zensical"),  # project.GENERATORS, not imported: the parser stays cheap to build
-        help="what builds the website: mkdocs (mkdocs-material) or zensical, its successor, installed with "
-        "pip install 'rulebook-compiler[zensical]' (default: `generator` in the configuration, else mkdocs)",
-    )
+    add_generator_option(build)
     add_config_option(build)
     build.set_defaults(run=run_build)
 
@@ -52,8 +47,18 @@ def add_commands(commands: Commands) -> None:
     serve.add_argument("files", nargs="*", type=Path, metavar="FILE", help="sources (default: configured)")
     serve.add_argument("--port", type=int, default=8000, help="port to serve on (default: 8000; 0: any free port)")
     serve.add_argument("--quiet", "-q", action="store_true", help="no progress messages")
+    add_generator_option(serve)
     add_config_option(serve)
     serve.set_defaults(run=run_serve)
+
+
+def add_generator_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--generator",
+        choices=("mkdocs", "zensical"),  # project.GENERATORS, not imported: the parser stays cheap to build
+        help="what builds the website: mkdocs (mkdocs-material) or zensical, its successor, installed with "
+        "pip install 'rulebook-compiler[zensical]' (default: `generator` in the configuration, else mkdocs)",
+    )
 
 
 def build_options(args: argparse.Namespace, project: Project) -> recipe.BuildOptions:
@@ -127,4 +132,5 @@ def run_serve(args: argparse.Namespace) -> int:
         port=args.port,
         progress=progress,
         report=lambda result: report_build(result, quiet) != 2,
+        generator=args.generator,
     )
