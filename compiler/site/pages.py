@@ -67,7 +67,7 @@ class SiteInput:
     """Image files the sources provide (copied to ``images/``)."""
     translations: list[SiteTranslation] = field(default_factory=list)
     books: list[dict[str, str]] = field(default_factory=list)
-    """The project's other books: title and URL from this site's root."""
+    """The project's other books: title and URL (``href``) from this site's root (``../other-game/``)."""
     changes: dict[str, Any] | None = None
     """What changed since the previous edition (``compiler.diff``), with ``since``: its title."""
     drafts: bool = False
@@ -380,8 +380,9 @@ def index_page(plan: SitePlan, env: Environment) -> Page:
         "data": plan.link(path, "rules.json"),
         "schema": plan.link(path, "rules.schema.json"),
     }
+    books = [{**other, "href": plan.link(path, other["href"])} for other in plan.site.books]
     markdown = env.get_template("index.md.j2").render(
-        book=book_facts(book), chapters=chapters, counts=counts, books=plan.site.books, links=links
+        book=book_facts(book), chapters=chapters, counts=counts, books=books, links=links
     )
     return Page(path, book["title"], markdown)
 
