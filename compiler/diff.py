@@ -14,8 +14,11 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from compiler.diagnostics import Diagnostic
+from compiler.edition_findings import edition_findings
 from compiler.model import Book, Content, Definition, ItemList, Node, Section, plain_text
 from compiler.names import normalise
+from compiler.source import SourceText
 from compiler.translate.numbers import numbers
 
 
@@ -41,6 +44,10 @@ class BookDiff:
     added: list[str]
     removed: list[str]
     terms: dict[str, list[Any]]
+    findings: tuple[Diagnostic, ...] = ()
+    """Every change as a diagnostic placed in both editions (:mod:`compiler.edition_findings`)."""
+    sources: dict[str, SourceText] = field(default_factory=dict)
+    """Both editions' sources by path: a report shows their lines."""
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -60,12 +67,21 @@ def diff_books(old: Book, new: Book) -> BookDiff:
     matched = [(old_sections[normalise(s.title)], s) for s in new_sections if normalise(s.title) in old_sections]
     scope = _scope(old, [o for o, _ in matched])
     matched_old = {o.id for o, _ in matched}
-    terms = _term_names(old)
+    names = _term_names(old)
+    changes = [_section_change(o, n, names) for o, n in matched]
+    added = [s for s in new_sections if normalise(s.title) not in old_sections]
+    removed = [s for s in scope if s.id not in matched_old]
+    terms = _terms(old, new)
+    findings = edition_findings(
+        [(o, n, c) for (o, n), c in zip(matched, changes, strict=True) if c.changed], added, removed, terms, old, new
+    )
     return BookDiff(
-        changed=[_section_change(o, n, terms) for o, n in matched],
-        added=[s.title for s in new_sections if normalise(s.title) not in old_sections],
-        removed=[s.title for s in scope if s.id not in matched_old],
-        terms=_terms(old, new),
+        changed=changes,
+        added=[s.title for s in added],
+        removed=[s.title for s in removed],
+        terms=terms,
+        findings=findings,
+        sources={s.source.path: s.source for book in (old, new) for s in book.sections},
     )
 
 

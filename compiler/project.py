@@ -41,6 +41,8 @@ resolved against the project's root. Nothing later re-reads the configuration.
 
 from __future__ import annotations
 
+import difflib
+import os
 import re
 import tomllib
 from collections.abc import Mapping
@@ -124,6 +126,11 @@ class BookConfig:
     def display_title(self) -> str:
         return self.title or "Rulebook"
 
+    @property
+    def label(self) -> str:
+        """The book as messages name it: its title, with its name when it is not the main book."""
+        return self.display_title if self.name == MAIN_BOOK else f"{self.display_title} (`{self.name}`)"
+
 
 @dataclass(frozen=True, slots=True)
 class Project:
@@ -162,6 +169,19 @@ class Project:
                 return book
         known = ", ".join(sorted(b.name for b in self.books))
         raise ConfigError(f"no book is called `{name}` (the books are: {known})")
+
+    def inputs(self) -> tuple[Path, ...]:
+        """Every file the project reads that its configuration names: the configuration itself, each book's
+        sources and baseline, each translation's source, terminology and waivers. No output may replace one."""
+        found: list[Path] = [self.config_file] if self.config_file else []
+        for book in self.books:
+            found += book.sources
+            found += [book.baseline] if book.baseline else []
+            for translation in book.translations:
+                found.append(translation.source)
+                found.append(translation.terms or translation.source.parent / "terms.toml")
+                found.append(translation.source.parent / "waivers.toml")
+        return tuple(dict.fromkeys(found))
 
     def book_of(self, path: Path) -> BookConfig | None:
         """The configured book a source file belongs to, if any."""
@@ -269,7 +289,7 @@ def parse_project(
     return Project(
         root=root,
         config_file=config_file,
-        output=(root / output).resolve() if output else None,
+        output=Path(os.path.abspath(root / output)) if output else None,  # links are the output check's to see
         books=tuple(books),
         docs_url=docs_url,
         generator=generator,
@@ -302,12 +322,22 @@ def _book(table: Mapping[str, Any], root: Path, check: _Checker, name: str, wher
     )
 
 
+TRANSLATION_LANGUAGES = ("fr",)
+"""The languages a translation may be in: those whose numbers, comparisons and common words the
+comparison reads (:mod:`compiler.translate.numbers`, :mod:`compiler.translate.facts`)."""
+
+
 def _translations(table: Mapping[str, Any], root: Path, check: _Checker, where: str) -> tuple[Translation, ...]:
     found = []
     for language, entry in sorted(table.items()):
         place = _within(where, f"translations.{language}")
         if not LANGUAGE.fullmatch(language):
             raise check.error(f"[{place}]: `{language}` is not a language code such as `fr`")
+        if language not in TRANSLATION_LANGUAGES:
+            raise check.error(
+                f"[{place}]: translations into `{language}` cannot be compared yet "
+                f"(the languages compared: {', '.join(TRANSLATION_LANGUAGES)})"
+            )
         if not isinstance(entry, dict):
             raise check.error(f"[{place}] must be a table")
         check.keys(entry, {"source", "terms"}, place)
@@ -362,7 +392,9 @@ class _Checker:
     def keys(self, table: Mapping[str, Any], known: set[str], where: str) -> None:
         unknown = sorted(set(table) - known)
         if unknown:
-            raise self.error(f"unknown key `{unknown[0]}` in [{where}]")
+            close = difflib.get_close_matches(unknown[0], sorted(known), n=1, cutoff=0.7)
+            hint = f" (did you mean `{close[0]}`?)" if close else f"; the keys are: {', '.join(sorted(known))}"
+            raise self.error(f"unknown key `{unknown[0]}` in [{where}]{hint}")
 
     def _wrong(self, key: str, where: str, expected: str, value: object) -> ConfigError:
         return self.error(f"`{key}` in [{where}] must be {expected}, not {_kind(value)}")
@@ -377,7 +409,7 @@ class _Checker:
 
     def url(self, table: Mapping[str, Any], key: str, where: str) -> str | None:
         value = self.string(table, key, where)
-        if value is not None and not re.fullmatch(r"https?://[^\s\"'<>]+", value):
+        if value is not None and not re.fullmatch(r"https?://[^\s\"'<>\x00-\x1f\x7f-\x9f]+", value):
             raise self.error(f"`{key}` in [{where}] must be an http(s) URL, not `{value}`")
         return value
 

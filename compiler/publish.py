@@ -52,6 +52,14 @@ def check_output(output: Path, *, root: Path, protected: Iterable[Path]) -> Path
     shown = _shown(output, root)
     if output.is_symlink():
         raise OutputError(f"the output `{shown}` is a symbolic link: name the folder itself")
+    base = Path(os.path.abspath(root))
+    if output.is_relative_to(base):  # inside the project, no folder on the way may lead elsewhere
+        for folder in output.relative_to(base).parents:
+            if folder != Path(".") and (base / folder).is_symlink():
+                raise OutputError(
+                    f"the output `{shown}` is inside `{_shown(base / folder, root)}`, a symbolic link: "
+                    "name a folder of the project itself"
+                )
     resolved = output.resolve()
     root = root.resolve()
     if resolved == root or root.is_relative_to(resolved):
@@ -69,6 +77,34 @@ def check_output(output: Path, *, root: Path, protected: Iterable[Path]) -> Path
             "choose another folder, or empty this one"
         )
     return output
+
+
+KEPT_SUFFIXES = frozenset(
+    {".xml", ".md", ".markdown", ".toml", ".yml", ".yaml", ".py", ".dtd", ".j2", ".html", ".css", ".js", ".cfg", ".ini"}
+)
+"""Kinds of file a project keeps (sources, configuration, templates, code): a report never replaces one."""
+
+
+def check_report_file(path: Path, *, root: Path, protected: Iterable[Path]) -> Path:
+    """A file a command may write a report, a baseline or an export to, made absolute.
+
+    It may be a new file, or replace one that is not among ``protected`` (the project's inputs)
+    and not of a kind a project keeps (:data:`KEPT_SUFFIXES`): ``lint -o rules/book.xml`` must
+    not replace the book with its own report.
+    """
+    path = Path(os.path.abspath(path))
+    shown = _shown(path, root)
+    if path.is_dir():
+        raise OutputError(f"cannot write `{shown}`: it is a folder")
+    resolved = path.resolve()
+    for kept in protected:
+        if kept.resolve() == resolved:
+            raise OutputError(f"`{shown}` is a file of the project (the configuration names it): choose another name")
+    if path.exists() and path.suffix.lower() in KEPT_SUFFIXES and path.stat().st_size:
+        raise OutputError(
+            f"`{shown}` exists and is not a report (a `{path.suffix}` file is a project's own): choose another name"
+        )
+    return path
 
 
 def is_owned(folder: Path) -> bool:

@@ -35,6 +35,7 @@ from compiler.assets import image_files, image_folder
 from compiler.catalog.book import DUPLICATE_ID, INVALID_NAME, RESERVED_NAME
 from compiler.diagnostics import Diagnostic, Severity
 from compiler.errors import UserError
+from compiler.fileio import input_problem
 from compiler.graph import TermGraph
 from compiler.lint import apply_settings, run_book_rules
 from compiler.lint import baseline as baselines
@@ -42,7 +43,7 @@ from compiler.lint.base import LintInput
 from compiler.model import Book
 from compiler.project import MAIN_BOOK, RESERVED_FOLDERS, BookConfig, Linking, Project
 from compiler.source import SourceText, display_path
-from compiler.xml_source import SourceResult, read_xml_file
+from compiler.xml_source import SourceResult, read_xml_file, unreadable
 
 if TYPE_CHECKING:
     from jinja2 import Environment
@@ -139,6 +140,8 @@ class BookBuild:
     pages: int = 0
     warnings: tuple[str, ...] = ()
     """What the site generator warned about (broken links and anchors would show here)."""
+    label: str = ""
+    """The book as messages name it (:attr:`BookConfig.label`)."""
     generator: str = "mkdocs"
     """What built the site (``mkdocs`` or ``zensical``): the warnings are its own."""
 
@@ -204,8 +207,9 @@ def digest(*parts: str | bytes | Path) -> str:
     hasher = hashlib.sha256()
     for part in parts:
         if isinstance(part, Path):
+            problem = input_problem(part, None)
             try:
-                hasher.update(part.read_bytes())
+                hasher.update(f"\0{problem}\0".encode() if problem else part.read_bytes())
             except OSError:
                 hasher.update(b"\0missing\0")
         else:
@@ -254,13 +258,19 @@ def read_book(
     sources: dict[str, SourceText] = {}
     with gc_frozen():
         for path in paths:
-            result = _read_source(path, display_path(path, root), language, linking)
+            result = _read_input(path, display_path(path, root), root, language, linking)
             diagnostics.extend(result.diagnostics)
             if result.source is not None:
                 sources[result.source.path] = result.source
             if result.document is not None:
                 documents.append(result.document)
     return ReadResult(Book(tuple(documents)), tuple(diagnostics), sources)
+
+
+def _read_input(path: Path, shown: str, root: Path | None, language: str, linking: Linking | None) -> SourceResult:
+    """One source, if it may be read at all (:func:`~compiler.fileio.input_problem`)."""
+    problem = input_problem(path, root)
+    return unreadable(shown, problem) if problem is not None else _read_source(path, shown, language, linking)
 
 
 def _read_source(path: Path, shown: str, language: str, linking: Linking | None) -> SourceResult:
@@ -314,7 +324,16 @@ def read_configured(
     """
     paths = tuple(files) or book.sources
     if not paths:
-        raise UserError("no sources: name FILEs, or set `sources` in the configuration (see `rulebook init`)")
+        if project.config_file is None:
+            raise UserError(
+                f"no rulebook project here: no rulebook.toml, nor a pyproject.toml with [tool.rulebook], in "
+                f"{project.root} or a folder above it. Start one with `rulebook init`, or name the source files"
+            )
+        table = "" if book.name == "main" else f" [books.{book.name}]"
+        raise UserError(
+            f"{display_path(project.config_file, project.root)}{table} names no sources: "
+            'add `sources = ["rules/book.xml"]` (the book\'s files, relative to the configuration)'
+        )
     strangers = [p for p in files if not _configured(project, p) and not _declares_a_rulebook(p)]
     if strangers:
         return _not_rulebooks(strangers, project.root)
@@ -322,6 +341,8 @@ def read_configured(
     return cache.get("read", key, lambda: read_book(paths, project.root, language=book.language, linking=book.linking))
 
 
+READABLE_SUFFIXES = (".xml", ".md", ".markdown", ".txt")
+"""The kinds of source the readers read: XML, Markdown, the plain-text export."""
 _DECLARATION = re.compile(r"^<!--\s*rulebook\b", re.MULTILINE)
 _TEXT_EXPORT = re.compile(r"^\(Rule\)\s*\n+Description:", re.MULTILINE)
 
@@ -334,8 +355,12 @@ def _configured(project: Project, path: Path) -> bool:
 
 
 def _declares_a_rulebook(path: Path) -> bool:
-    """XML says what it is by its root (the reader checks it); Markdown and text must say it themselves."""
-    if path.suffix.lower() not in (".md", ".markdown", ".txt"):
+    """XML says what it is by its root (the reader checks it); Markdown and text must say it themselves;
+    any other kind of file (a configuration, a DTD) is not a rulebook."""
+    suffix = path.suffix.lower()
+    if suffix not in READABLE_SUFFIXES:
+        return False
+    if suffix == ".xml":
         return True
     try:
         text = path.read_text(encoding="utf-8-sig", errors="replace")  # a byte order mark is not text
@@ -357,10 +382,18 @@ def _not_rulebooks(paths: Sequence[Path], root: Path) -> ReadResult:
                 f"`{shown}` is not a rulebook source",
                 Span(shown, 1, 1),
                 target=shown,
-                help="name it in the configuration's `sources`, or put `<!-- rulebook -->` on a line of its own in it",
+                help=(
+                    "name it in the configuration's `sources`, or put `<!-- rulebook -->` on a line of its own in it"
+                    if path.suffix.lower() in READABLE_SUFFIXES
+                    else "rulebook sources are XML (.xml), Markdown (.md) or the plain-text export (.txt)"
+                ),
             )
         )
-        sources[shown] = SourceText.from_text(shown, path.read_text(encoding="utf-8", errors="replace"))
+        try:
+            text = path.read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            text = ""
+        sources[shown] = SourceText.from_text(shown, text)
     return ReadResult(Book(()), tuple(diagnostics), sources)
 
 
@@ -392,7 +425,7 @@ def lint_book(
             found.extend(run_book_rules(checked))
             facts = checked.rule_facts
         diagnostics = tuple(apply_settings(found, book.severities))
-    files = len(read.sources) or len(read.book.documents)
+    files = len(set(read.sources) | {d.span.path for d in read.diagnostics}) or len(read.book.documents)
     unsafe = unsafe_names(read, found)
     result = LintResult(diagnostics, read.sources, files, terms, diagnostics, unsafe=unsafe, facts=facts)
     return apply_baseline(result, baseline, partial=partial)
@@ -539,9 +572,7 @@ def build(
     """Build the chosen books into a new release and publish it; nothing is published if one book fails."""
     started = time.perf_counter()
     books = _chosen_books(project, options)
-    protected = [*{s for b in project.books for s in b.sources}, *(options.files)]
-    protected += [t.source for b in project.books for t in b.translations]
-    protected += [project.config_file] if project.config_file else []
+    protected = [*project.inputs(), *options.files]
     output = publish.check_output(options.output, root=project.root, protected=protected)
     if options.generator == "zensical" and not options.data_only:
         from compiler.site import zensical
@@ -554,7 +585,7 @@ def build(
     with publish.release(output, wait=progress) as release:
         for book in books:
             if len(books) > 1:
-                progress(f"Book `{book.name}`: {book.display_title}")
+                progress(f"Book: {book.label}")
             result = _build_book(project, book, options, release, earlier, progress, cache)
             if isinstance(result, BuildResult):
                 return result
@@ -641,7 +672,7 @@ def _build_book(
     with BackgroundData(lambda: rule_files(read, lint, book, translations)) as data:
         progress(f"Building the site with {'Zensical' if options.generator == 'zensical' else 'MkDocs'}…")
         site = write_book_site(project, book, options, release, read, lint, translations, changes, data.files)
-    return BookBuild(book.name, lint, site.pages, site.warnings, options.generator)
+    return BookBuild(book.name, lint, site.pages, site.warnings, book.label, options.generator)
 
 
 def write_book_site(
@@ -794,7 +825,7 @@ def _build_data_only(
         progress("Compiling the rule data…")
         translations = compare_translations(read, book, project.root, cache)
         pending.append((output / book.folder, rule_files(read, lint, book, translations)))
-        built.append(BookBuild(book.name, lint))
+        built.append(BookBuild(book.name, lint, label=book.label))
     with publish.release(output, wait=progress):
         publish.write_marker(output)
         for folder, files in pending:

@@ -2,17 +2,20 @@
 
 The starting files ship with the package (``compiler/starter/``): a small book in the XML
 format, the configuration with comments, a ``.gitignore`` for what the build makes, a
-pre-commit configuration and a GitHub Actions workflow. Nothing existing is ever replaced.
+pre-commit configuration and a GitHub Actions workflow. Nothing existing is ever replaced: in a folder
+that has its own ``.gitignore`` or workflow, those are kept and the others made.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
+from compiler import __version__
 from compiler.dtd import dtd_text
 from compiler.errors import UserError
 from compiler.project import BOOK_NAME, CONFIG_FILE, MAIN_BOOK, RESERVED_FOLDERS, Project, find_config
@@ -28,6 +31,8 @@ class Made:
 
     root: Path
     files: tuple[str, ...]
+    kept: tuple[str, ...] = ()
+    """Optional files that existed already and were left as they are."""
 
 
 def _starter(name: str) -> str:
@@ -39,21 +44,34 @@ def init_project(folder: Path, title: str | None = None) -> Made:
     folder = folder.resolve()
     existing = find_config(folder)
     if existing is not None and existing.parent == folder:
-        raise ScaffoldError(f"`{existing}` already configures a rulebook project here: nothing was made")
-    title = title or _title_of(folder)
+        raise ScaffoldError(
+            f"`{existing}` already configures a rulebook project here: nothing was made "
+            "(to add a book to it, `rulebook new-book NAME`)"
+        )
+    title = _checked_title(title or _title_of(folder))
+    wheel = f"rulebook_compiler-{__version__}-py3-none-any.whl"
     files = {
-        CONFIG_FILE: _starter("rulebook.toml").replace('"{title}"', json.dumps(title)).replace("{title}", title),
+        CONFIG_FILE: _starter("rulebook.toml")
+        .replace('"{title}"', json.dumps(title, ensure_ascii=False))
+        .replace("{title}", title),
         "rules/book.xml": _starter("book.xml"),
         "rules/rulebook.dtd": dtd_text(),
+    }
+    extras = {
         ".gitignore": _starter("gitignore.txt"),
         ".pre-commit-config.yaml": _starter("pre-commit-config.yaml"),
-        ".github/workflows/rulebook.yml": _starter("workflow.yml"),
+        ".github/workflows/rulebook.yml": _starter("workflow.yml").replace("{wheel}", wheel),
     }
     taken = sorted(name for name in files if (folder / name).exists())
     if taken:
-        raise ScaffoldError(f"`{folder / taken[0]}` exists already: nothing was made (init starts a new project)")
+        raise ScaffoldError(
+            f"`{folder / taken[0]}` exists already: nothing was made (init starts a new project; "
+            "to add a book to this one, `rulebook new-book NAME`; or choose another folder: `rulebook init DIR`)"
+        )
+    kept = tuple(sorted(name for name in extras if (folder / name).exists()))
+    files |= {name: text for name, text in extras.items() if name not in kept}
     _write_all(folder, files)
-    return Made(folder, tuple(files))
+    return Made(folder, tuple(files), kept)
 
 
 def add_book(project: Project, name: str, title: str | None = None) -> Made:
@@ -65,14 +83,16 @@ def add_book(project: Project, name: str, title: str | None = None) -> Made:
             f"`{name}` cannot name a book: lower-case letters, digits, - and _, not `main` or the name of one of "
             f"the site's own folders ({', '.join(sorted(RESERVED_FOLDERS))})"
         )
+    if name in {t.language for b in project.books for t in b.translations}:
+        raise ScaffoldError(f"`{name}` is the folder of a translation's site: choose another name for the book")
     if any(book.name == name for book in project.books):
         raise ScaffoldError(f"the project has a book called `{name}` already")
     source = f"rules/{name}/book.xml"
     if (project.root / source).exists():
         raise ScaffoldError(f"`{project.root / source}` exists already: nothing was made")
-    title = title or name.replace("-", " ").replace("_", " ").capitalize()
+    title = _checked_title(title or name.replace("-", " ").replace("_", " ").capitalize())
     prefix = "" if project.config_file.name == CONFIG_FILE else "tool.rulebook."
-    table = f'\n[{prefix}books.{name}]\ntitle = {json.dumps(title)}\nsources = ["{source}"]\n'
+    table = f'\n[{prefix}books.{name}]\ntitle = {json.dumps(title, ensure_ascii=False)}\nsources = ["{source}"]\n'
     _write_all(project.root, {source: _starter("new-book.xml")})
     with project.config_file.open("a", encoding="utf-8") as config:
         config.write(table)
@@ -80,14 +100,31 @@ def add_book(project: Project, name: str, title: str | None = None) -> Made:
 
 
 def _write_all(folder: Path, files: dict[str, str]) -> None:
+    """Every file, or none: a failure part of the way removes the files and folders made so far."""
+    made: list[Path] = []
     try:
         for name, text in files.items():
             path = folder / name
+            missing = [p for p in (path.parent, *path.parent.parents) if not p.exists()]
             path.parent.mkdir(parents=True, exist_ok=True)
+            made += reversed(missing)
             with path.open("x", encoding="utf-8") as stream:  # never replaces a file
+                made.append(path)
                 stream.write(text)
     except OSError as error:
-        raise ScaffoldError(f"cannot write in `{folder}`: {(error.strerror or str(error)).lower()}") from error
+        for undone in reversed(made):
+            with contextlib.suppress(OSError):
+                undone.rmdir() if undone.is_dir() else undone.unlink()
+        raise ScaffoldError(
+            f"cannot write `{path}`: {(error.strerror or str(error)).lower()}; nothing was made"
+        ) from error
+
+
+def _checked_title(title: str) -> str:
+    """A title fit for the configuration: one line of text (it also stands in a comment there)."""
+    if not title.strip() or any(ord(c) < 32 or 0x7F <= ord(c) < 0xA0 for c in title):
+        raise ScaffoldError("a title is one line of text, without control characters")
+    return title
 
 
 def _title_of(folder: Path) -> str:

@@ -39,7 +39,7 @@ from typing import Any
 from compiler import recipe
 from compiler.data_worker import BackgroundData
 from compiler.errors import SiteBuildError, UserError
-from compiler.project import Project
+from compiler.project import Project, load_project
 from compiler.site.incremental import LiveSite, SiteChange, write_files
 
 EVENTS_PATH = "/__rulebook_events__"
@@ -98,12 +98,42 @@ def serve(
     ``report`` prints what a full build gave, and says whether it is worth reloading the pages.
     """
     server = _server(port)
-    folder = Path(tempfile.mkdtemp(prefix="rulebook-serve-"))
+    _remove_abandoned()
+    folder = Path(tempfile.mkdtemp(prefix=FOLDER_PREFIX))
+    (folder / OWNER).write_text(f"{os.getpid()}\n", encoding="utf-8")
     try:
         return _serve(project, files, server, folder, progress, report, once, generator or project.generator)
     finally:
         server.server_close()
         shutil.rmtree(folder, ignore_errors=True)
+
+
+FOLDER_PREFIX = "rulebook-serve-"
+OWNER = ".rulebook-serve-pid"
+"""The file in a serve folder naming the process that serves it."""
+
+
+def _remove_abandoned() -> None:
+    """Remove the folders of earlier ``serve`` processes that died without cleaning up (``kill -9``)."""
+    for folder in Path(tempfile.gettempdir()).glob(FOLDER_PREFIX + "*"):
+        try:
+            pid = int((folder / OWNER).read_text(encoding="utf-8"))
+            if folder.is_symlink() or folder.stat().st_uid != os.getuid():
+                continue
+        except (OSError, ValueError):
+            continue  # not one of ours, or not finished being made: leave it
+        if not _alive(pid):
+            shutil.rmtree(folder, ignore_errors=True)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
 
 
 def _server(port: int) -> http.server.ThreadingHTTPServer:
@@ -206,6 +236,13 @@ class _Live:
         """Build the whole site with :func:`recipe.build`, and keep its MkDocs sites loaded."""
         self._stop(set(self.books))
         self.later.clear()
+        if self.project.config_file is not None:  # the configuration may be what changed
+            try:
+                self.project = load_project(config_file=self.project.config_file)
+            except UserError as error:
+                print(f"rulebook: {error}; still serving the last good site.", file=sys.stderr)
+                self.whole = True
+                return
         result = recipe.build(self.project, self.options, progress=self.progress, cache=self.cache)
         if not self.report(result) or not result.published:
             print("rulebook: the sources cannot be built; still serving the last good site.", file=sys.stderr)
@@ -351,7 +388,10 @@ class _Live:
             if written is None:
                 return
             self._said(written, started)
-            self.progress(f"Translations, editions and rule data of `{name}` brought up to date")
+            book = live.config
+            parts = (("translations", book.translations), ("what changed", book.changes_from))
+            done = [what for what, there in parts if there]
+            self.progress(f"{', '.join([*done, 'rule data']).capitalize()} of {book.label} up to date")
         self._start()
 
     def _tell(self, later: recipe.LiveLater) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 from bisect import bisect_right
 from dataclasses import dataclass, field
@@ -80,7 +81,11 @@ def display_path(path: Path, root: Path | None = None) -> str:
     try:
         return resolved.relative_to(base).as_posix()
     except ValueError:
-        return path.as_posix()
+        pass
+    absolute, lexical_base = Path(os.path.abspath(path)), Path(os.path.abspath(root or Path.cwd()))
+    if absolute.is_relative_to(lexical_base):  # a link inside the project that leads out of it
+        return absolute.relative_to(lexical_base).as_posix()
+    return path.as_posix()
 
 
 class BadBytes(NamedTuple):

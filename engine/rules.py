@@ -84,15 +84,20 @@ def load_rules(path: Path) -> Rules:
     """Read ``rules.json``, check it against the engine's schema (which must be the ``rules.schema.json``
     beside it) and against the engine's limits."""
     raw = _read(path)
+    data = _json(raw, path)
     schema_path = path.with_name("rules.schema.json")
     schema = SCHEMA_PATH.read_bytes()
+    if not schema_path.is_file():
+        raise RulesError(
+            f"{path} has no rules.schema.json beside it: the engine reads the rules.json a build wrote "
+            "(in the site's folder, beside its schema; run `rulebook build`)"
+        )
     beside = _read(schema_path)
     if beside != schema and _json(beside, schema_path) != _json(schema, SCHEMA_PATH):
         raise RulesError(
             f"{schema_path} is not the schema of this engine: the data was built by another version of "
             "rulebook (run `rulebook build`)"
         )
-    data = _json(raw, path)
     check_schema(raw, data, schema, path)
     _check_limits(data, path)
     return Rules(data, path)

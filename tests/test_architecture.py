@@ -55,6 +55,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "compiler.data",
             "compiler.translate",
             "compiler.diff",
+            "compiler.edition_findings",
             "compiler.query",
             "compiler.graph_export",
             "compiler.rules_schema",

@@ -93,16 +93,56 @@ def test_diff_between_xml_editions_finds_term_changes(tmp_path) -> None:  # type
     )
     old_book = read_book([BUNDLED_BOOK], ROOT).book
     new_book = read_book([new], ROOT).book
-    terms = diff_books(old_book, new_book).terms
-    assert {"old": "in_range", "new": "within_range"} in terms["renamed"]
+    diff = diff_books(old_book, new_book)
+    assert {"old": "in_range", "new": "within_range"} in diff.terms["renamed"]
+    [renamed] = [d for d in diff.findings if d.code == "RB710" and d.target == "within_range"]
+    assert renamed.message == "term `in_range` is now `within_range`"
+    new_line = new.read_text(encoding="utf-8").splitlines()[renamed.span.line - 1]
+    assert new_line[renamed.span.column - 1 :].startswith('<definition name="within_range">')
+    assert renamed.counterpart is not None and renamed.counterpart.span is not None
+    old_line = text.splitlines()[renamed.counterpart.span.line - 1]
+    assert old_line[renamed.counterpart.span.column - 1 :].startswith('<definition name="in_range">')
 
 
 def test_diff_command_json(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["diff", str(BUNDLED_BOOK), str(LATER), "--format", "json"]) == 0
     data = json.loads(capsys.readouterr().out)
-    assert data["sections"]["added"] == ["The terms Friendly and Enemy", "One Use Only"]
-    assert main(["diff", str(BUNDLED_BOOK), str(LATER)]) == 0
+    assert data["diff"]["sections"]["added"] == ["The terms Friendly and Enemy", "One Use Only"]
+    assert main(["diff", str(BUNDLED_BOOK), str(LATER), "--format", "summary"]) == 0
     assert "* step Close Combat Phase -> Melee Phase" in capsys.readouterr().out
+
+
+def test_each_change_is_a_finding_placed_in_both_editions(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["diff", str(BUNDLED_BOOK), str(LATER), "--format", "json"]) == 0
+    findings = json.loads(capsys.readouterr().out)["diagnostics"]
+    renamed = next(d for d in findings if d["code"] == "RB707")
+    assert renamed["message"] == "step `Close Combat Phase` is now `Melee Phase`"
+    later_lines = LATER.read_text(encoding="utf-8").splitlines()
+    assert later_lines[renamed["line"] - 1][renamed["column"] - 1 :] == "Melee Phase"
+    old = renamed["counterpart"]
+    old_lines = BUNDLED_BOOK.read_text(encoding="utf-8").splitlines()
+    assert old_lines[old["line"] - 1][old["column"] - 1 :].startswith("Close Combat Phase</link>")
+    numbers = next(d for d in findings if d["code"] == "RB704" and "Player Turn" in d["message"])
+    assert numbers["message"] == "in `Player Turn`, `4` became `5`"
+    assert later_lines[numbers["line"] - 1].startswith("Each Player Turn is divided into five phases")
+    assert {d["code"] for d in findings} >= {"RB701", "RB703", "RB704", "RB705", "RB707"}
+    assert {d["message"] for d in findings if d["code"] == "RB701"} == {
+        "new section `The terms Friendly and Enemy`",
+        "new section `One Use Only`",
+    }
+
+
+def test_diff_speaks_the_lint_formats_and_explains_its_codes(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["diff", str(BUNDLED_BOOK), str(LATER), "--format", "github"]) == 0
+    github = capsys.readouterr().out
+    assert "::warning file=rulebook_src/en-later/turns.txt,line=14,col=5" in github
+    assert "step-renamed" in github
+    assert main(["diff", str(BUNDLED_BOOK), str(LATER), "--format", "sarif"]) == 0
+    sarif = json.loads(capsys.readouterr().out)
+    rule_ids = {rule["id"] for rule in sarif["runs"][0]["tool"]["driver"]["rules"]}
+    assert {"RB701", "RB710"} <= rule_ids
+    assert main(["explain", "step-renamed"]) == 0
+    assert "Close Combat Phase" in capsys.readouterr().out
 
 
 def test_diff_gives_each_changed_sentence_before_and_now_for_readers(editions: tuple[Book, Book]) -> None:

@@ -14,7 +14,7 @@ from compiler.serve import RELOAD_SCRIPT
 from .conftest import BUNDLED_BOOK, ROOT
 from .serving import Served, edit, files_of
 
-UP_TO_DATE = "Translations, editions and rule data of `main` brought up to date"
+UP_TO_DATE = "of Fantasy Battles: The 9th Age up to date"  # the main book's translations, editions, rule data
 
 
 def full_build(project_root: Path, output: Path, *files: Path) -> dict[str, bytes]:
@@ -101,7 +101,7 @@ def test_a_translation_edit_updates_the_french_pages_and_holds_up_no_english_pag
         gate.touch()
         served.wait_for_page("fr/introduction/", "créé par toute la communauté")
         served.wait_for(UP_TO_DATE, after=mark)
-        served.wait_for("of `turns-later` brought up to date", after=mark)  # its "What changed" page follows main
+        served.wait_for("(`turns-later`) up to date", after=mark)  # its "What changed" page follows main
         served_now = {path: data for path, (_, data) in files_of(served.folder).items()}
     assert served_now == full_build(project, tmp_path / "built")
 
@@ -149,6 +149,40 @@ def test_a_bounded_stage_cache_drops_the_least_recently_used_results() -> None:
     for key in "abacab":
         cache.get("read", key, lambda key=key: computed.append(key))  # type: ignore[misc]
     assert computed == ["a", "b", "c", "b"]  # "a", used again, outlived "b"; "c" went to make room for "b"
+
+
+def test_a_configuration_edit_is_served_with_the_new_configuration(tmp_path: Path) -> None:
+    from compiler.scaffold import init_project
+
+    project = init_project(tmp_path / "game", "Old Title").root
+    with Served([], cwd=project, temp=tmp_path / "tmp") as served:
+        assert "<title>Old Title</title>" in served.page("")
+        edit(project / "rulebook.toml", 'title = "Old Title"', 'title = "New Title"')
+        served.wait_for_page("", "<title>New Title</title>")
+        edit(project / "rulebook.toml", 'title = "New Title"', "title = 5")  # broken: the last good site stays
+        served.wait_for("still serving the last good site")
+        assert "<title>New Title</title>" in served.page("")
+
+
+def test_serve_removes_what_a_killed_serve_left_and_nothing_else(tmp_path: Path) -> None:
+    import subprocess
+
+    from compiler.serve import FOLDER_PREFIX, OWNER
+
+    temp = tmp_path / "tmp"
+    temp.mkdir()
+    ended = subprocess.Popen(["true"])
+    ended.wait()  # its pid names no process now (pids are not reused this soon)
+    abandoned = temp / f"{FOLDER_PREFIX}abandoned"
+    (abandoned / "site").mkdir(parents=True)
+    (abandoned / OWNER).write_text(f"{ended.pid}\n", encoding="utf-8")
+    foreign = temp / f"{FOLDER_PREFIX}not-ours"  # no owner file: someone else's folder
+    foreign.mkdir()
+    project = tmp_path / "book.xml"
+    shutil.copyfile(BUNDLED_BOOK, project)
+    with Served([str(project)], cwd=ROOT, temp=temp):
+        assert not abandoned.exists()
+        assert foreign.exists()
 
 
 def test_with_zensical_an_edit_builds_the_site_again_with_its_cache_warm(tmp_path: Path) -> None:

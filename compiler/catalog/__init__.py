@@ -7,7 +7,7 @@ decide only *when* to report it. ``rulebook explain`` and the rule pages read it
 
 from __future__ import annotations
 
-from compiler.catalog import book, mechanics, reading, translation
+from compiler.catalog import book, editions, mechanics, reading, translation
 from compiler.diagnostics import Rule
 
 
@@ -20,7 +20,9 @@ LINT_RULES: tuple[Rule, ...] = _rules(reading, book, mechanics)
 """The rules ``rulebook lint`` checks, by code."""
 TRANSLATION_RULES: tuple[Rule, ...] = _rules(translation)
 """The rules ``rulebook compare`` checks, by code."""
-RULES: tuple[Rule, ...] = _rules(reading, book, mechanics, translation)
+EDITION_RULES: tuple[Rule, ...] = _rules(editions)
+"""The changes ``rulebook diff`` reports, by code."""
+RULES: tuple[Rule, ...] = _rules(reading, book, mechanics, translation, editions)
 """Every rule, by code."""
 _BY_KEY: dict[str, Rule] = {r.code.lower(): r for r in RULES} | {r.name: r for r in RULES}
 

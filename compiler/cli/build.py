@@ -25,7 +25,7 @@ def add_commands(commands: Commands) -> None:
         epilog="Exit status: 0 built, 1 built but --strict and lint errors, 2 unreadable sources, unsafe names "
         "or bad usage (nothing published).",
     )
-    build.add_argument("files", nargs="*", type=Path, metavar="FILE", help="sources (default: configured)")
+    build.add_argument("files", nargs="*", default=[], type=Path, metavar="FILE", help="sources (default: configured)")
     build.add_argument("--output", "-o", type=Path, help="output folder (default: the configured output, or site/)")
     build.add_argument("--strict", action="store_true", help="fail when the lint finds errors not in the baseline")
     build.add_argument("--data-only", action="store_true", help="write rules.json and its schema, not the site")
@@ -44,8 +44,10 @@ def add_commands(commands: Commands) -> None:
         description="Build the site into a temporary folder and serve it on 127.0.0.1. Every change to the "
         "sources, site_templates/ or mkdocs.yml rebuilds it and reloads open pages.",
     )
-    serve.add_argument("files", nargs="*", type=Path, metavar="FILE", help="sources (default: configured)")
-    serve.add_argument("--port", type=int, default=8000, help="port to serve on (default: 8000; 0: any free port)")
+    serve.add_argument("files", nargs="*", default=[], type=Path, metavar="FILE", help="sources (default: configured)")
+    serve.add_argument(
+        "--port", type=_port, default=8000, help="port to serve on, 0 to 65535 (default: 8000; 0: any free port)"
+    )
     serve.add_argument("--quiet", "-q", action="store_true", help="no progress messages")
     add_generator_option(serve)
     add_config_option(serve)
@@ -80,7 +82,14 @@ def run_build(args: argparse.Namespace) -> int:
     project = project_of(args)
     progress = Progress(args.quiet)
     result = recipe.build(project, build_options(args, project), progress=progress)
-    return report_build(result, progress, strict=args.strict)
+    status = report_build(result, progress, strict=args.strict)
+    if args.drafts and result.published:
+        print(
+            f"rulebook: warning: {_shown(result.output)} is the editor's view (--drafts), with the lint's marks and "
+            "the editors' pages: do not publish it (build without --drafts for readers)",
+            file=sys.stderr,
+        )
+    return status
 
 
 def report_build(result: recipe.BuildResult, progress: Progress, *, strict: bool = False) -> int:
@@ -104,9 +113,8 @@ def report_build(result: recipe.BuildResult, progress: Progress, *, strict: bool
             print(f"rulebook: warning: {notice}", file=sys.stderr)
         if book.lint.new_errors:
             errors += book.lint.new_errors
-            progress(
-                f"The lint found {plural(book.lint.new_errors, 'new error')} in `{book.name}` (run `rulebook lint`)."
-            )
+            found = plural(book.lint.new_errors, "new error")
+            progress(f"The lint found {found} in {book.label or book.name} (run `rulebook lint`).")
     what = plural(len(result.books), "book")
     pages = f", {plural(result.pages, 'page')}" if result.pages else ""
     progress(f"Built {what}{pages}, in {result.seconds:.1f} s -> {_shown(result.output)}")
@@ -134,3 +142,14 @@ def run_serve(args: argparse.Namespace) -> int:
         report=lambda result: report_build(result, quiet) != 2,
         generator=args.generator,
     )
+
+
+def _port(text: str) -> int:
+    """A TCP port number, for argparse: a plain usage error otherwise."""
+    try:
+        port = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"`{text}` is not a port number") from None
+    if not 0 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"{port} is not a port number (0 to 65535)")
+    return port

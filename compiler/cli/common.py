@@ -76,13 +76,21 @@ def read_text(path: Path) -> str:
         raise UsageError(f"cannot read {path}: {reason}") from error
 
 
-def write_file(path: Path, text: str) -> None:
-    from compiler.fileio import write_atomic
+def write_file(args: argparse.Namespace, path: Path, text: str, *, replaces: Path | None = None) -> None:
+    """Write a report, baseline or export atomically, never over a file of the project.
 
-    if path.is_dir():
-        raise UsageError(f"cannot write {path}: it is a folder")
+    ``replaces``: a file of the project this write may replace all the same (the configured baseline,
+    when the command writes the baseline).
+    """
+    from compiler.fileio import write_atomic
+    from compiler.publish import check_report_file
+
+    project = project_of(args)
+    protected = [p for p in project.inputs() if replaces is None or p.resolve() != replaces.resolve()]
+    protected += getattr(args, "files", None) or []
+    target = check_report_file(path, root=project.root, protected=protected)
     try:
-        write_atomic(path, text)
+        write_atomic(target, text)
     except OSError as error:
         raise UsageError(f"cannot write {path}: {(error.strerror or str(error)).lower()}") from error
 
@@ -98,7 +106,7 @@ def emit(args: argparse.Namespace, data: Any, text: str) -> None:
 def output_text(args: argparse.Namespace, text: str) -> None:
     """Write to ``--output`` if given, else to stdout."""
     if getattr(args, "output", None):
-        write_file(args.output, text)
+        write_file(args, args.output, text)
     else:
         sys.stdout.write(text)
 

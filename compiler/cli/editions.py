@@ -6,7 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from compiler.cli.common import Commands, add_config_option, emit, project_of
+from compiler.cli.common import Commands, add_config_option, project_of
 from compiler.cli.translate import read_pair
 
 
@@ -15,27 +15,35 @@ def add_commands(commands: Commands) -> None:
         "diff",
         help="what changed between two editions: sections, text, numbers, steps, terms",
         description="Compare two editions of a book (XML, Markdown or the plain-text export), matched by "
-        "section titles and term names rather than position.",
+        "section titles and term names rather than position. Each change is a finding with a code "
+        "(RB701-RB710, see `rulebook explain`) placed in the new edition and in the old one.",
+        epilog="Exit status: 0 whatever changed (a diff reports, it does not judge), 2 unreadable input.",
     )
-    diff.add_argument("old", type=Path)
-    diff.add_argument("new", type=Path)
-    diff.add_argument("--format", choices=("text", "json", "html"), default="text")
+    diff.add_argument("old", type=Path, help="the earlier edition")
+    diff.add_argument("new", type=Path, help="the later edition")
+    diff.add_argument(
+        "--format",
+        choices=("text", "summary", "json", "github", "sarif", "html"),
+        default="text",
+        help="text: each change placed in both editions (default); summary: one line per change; "
+        "json, github, sarif: the lint's formats; html: a page",
+    )
     add_config_option(diff)
     diff.set_defaults(run=run_diff)
 
 
 def run_diff(args: argparse.Namespace) -> int:
-    from compiler.diff import diff_books, render_text
+    from compiler.diff import diff_books
+    from compiler.report import text as text_report
+    from compiler.report.editions import render_diff
+    from compiler.site.theme import Theme
 
     books = read_pair(args, args.old, args.new, "en")
     if books is None:
         return 2
-    result = diff_books(*books)
-    if args.format == "html":
-        from compiler.site.theme import Theme
-
-        template = Theme.for_project(project_of(args).root).environment().get_template("diff.html.j2")
-        sys.stdout.write(template.render(old=str(args.old), new=str(args.new), **result.as_json()))
-        return 0
-    emit(args, result.as_json(), render_text(result))
+    theme = Theme.for_project(project_of(args).root) if args.format == "html" else None
+    color = text_report.use_color("auto")
+    sys.stdout.write(
+        render_diff(diff_books(*books), args.format, old=str(args.old), new=str(args.new), color=color, theme=theme)
+    )
     return 0

@@ -15,7 +15,7 @@ if TYPE_CHECKING:
 
 def add_commands(commands: Commands) -> None:
     graph = commands.add_parser("graph", help="export the term graph (json, dot for Graphviz, graphml for Gephi)")
-    graph.add_argument("files", nargs="*", type=Path, metavar="FILE", help="sources (default: configured)")
+    graph.add_argument("files", nargs="*", default=[], type=Path, metavar="FILE", help="sources (default: configured)")
     graph.add_argument("--format", choices=("json", "dot", "graphml"), default="json")
     graph.add_argument("--output", "-o", type=Path, help="write to this file instead of stdout")
     graph.add_argument("--book", metavar="NAME", help="the book of the configuration (default: main)")
@@ -24,7 +24,7 @@ def add_commands(commands: Commands) -> None:
 
     query = commands.add_parser("query", help="show a term's definition, where it is defined and every use")
     query.add_argument("term", help="term name, such as line_of_sight")
-    query.add_argument("files", nargs="*", type=Path, metavar="FILE", help="sources (default: configured)")
+    query.add_argument("files", nargs="*", default=[], type=Path, metavar="FILE", help="sources (default: configured)")
     query.add_argument("--format", choices=("text", "json"), default="text")
     query.add_argument("--book", metavar="NAME", help="the book of the configuration (default: main)")
     add_config_option(query)

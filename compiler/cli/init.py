@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import shlex
 from pathlib import Path
 
 from compiler.cli.common import Commands, add_config_option, project_of
@@ -39,7 +40,9 @@ def run_init(args: argparse.Namespace) -> int:
     print(f"Made a rulebook project in {made.root}:")
     for name in made.files:
         print(f"  {name}")
-    inside = "" if made.root == Path.cwd().resolve() else f"cd {args.folder} && "
+    for name in made.kept:
+        print(f"  {name} (yours, kept as it is: see the package's starter for what rulebook would put there)")
+    inside = "" if made.root == Path.cwd().resolve() else f"cd {shlex.quote(str(args.folder))} && "
     print(f"Next: `{inside}rulebook lint`, then `rulebook serve` to see the site while you edit rules/book.xml,")
     print("and `rulebook build` to publish it into site/.")
     return 0

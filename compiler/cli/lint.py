@@ -22,7 +22,9 @@ def add_commands(commands: Commands) -> None:
         "`rulebook init` and docs/lint.md), with its baseline.",
         epilog="Exit status: 0 no errors, 1 errors (or warnings with --strict), 2 unreadable input or bad usage.",
     )
-    lint.add_argument("files", nargs="*", type=Path, metavar="FILE", help="sources to check (default: configured)")
+    lint.add_argument(
+        "files", nargs="*", default=[], type=Path, metavar="FILE", help="sources to check (default: configured)"
+    )
     lint.add_argument("--format", choices=FORMATS, default="text", help="output format (default: text)")
     lint.add_argument("--output", "-o", type=Path, help="write the report to this file instead of stdout")
     lint.add_argument("--strict", action="store_true", help="fail on warnings as well as errors")
@@ -81,7 +83,13 @@ def run_lint(args: argparse.Namespace) -> int:
     reserved = recipe.reserved_names(project, book)
     if args.write_baseline:
         result = recipe.lint_book(read, book, root=project.root, reserved=reserved)
-        write_file(args.write_baseline, baselines.serialise(result.diagnostics))
+        if args.write_baseline.is_file():
+            try:  # a baseline may replace a baseline, never another file
+                baselines.load(args.write_baseline)
+            except baselines.BaselineError as error:
+                shown = args.write_baseline
+                raise UsageError(f"`{shown}` exists and is not a baseline: choose another name") from error
+        write_file(args, args.write_baseline, baselines.serialise(result.diagnostics), replaces=args.write_baseline)
         print(f"Wrote {plural(len(result.diagnostics), 'problem')} to {args.write_baseline}.", file=sys.stderr)
         return 2 if read.fatal else 0
     result = recipe.lint_book(read, book, root=project.root, baseline=baseline, partial=partial, reserved=reserved)

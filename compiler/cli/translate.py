@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from compiler.cli.common import Commands, add_config_option, output_text, print_fatal, project_of
+from compiler.project import TRANSLATION_LANGUAGES
 
 if TYPE_CHECKING:
     from compiler.model import Book
@@ -24,7 +25,9 @@ def add_commands(commands: Commands) -> None:
     )
     compare.add_argument("original", type=Path, help="the original (XML)")
     compare.add_argument("translation", type=Path, help="the translation (Markdown or XML)")
-    compare.add_argument("--language", default="fr", help="the translation's language (default: fr)")
+    compare.add_argument(
+        "--language", default="fr", choices=TRANSLATION_LANGUAGES, help="the translation's language (default: fr)"
+    )
     compare.add_argument(
         "--terms", type=Path, help="the terminology (default: terms.toml beside the translation, if there is one)"
     )
@@ -54,7 +57,9 @@ def add_commands(commands: Commands) -> None:
     suggest.add_argument("original", type=Path)
     suggest.add_argument("translation", type=Path)
     suggest.add_argument("--terms", type=Path, help="the terminology (default: terms.toml beside the translation)")
-    suggest.add_argument("--language", default="fr")
+    suggest.add_argument(
+        "--language", default="fr", choices=TRANSLATION_LANGUAGES, help="the translation's language (default: fr)"
+    )
     add_config_option(suggest)
     suggest.set_defaults(run=run_terms_suggest)
 

@@ -13,7 +13,7 @@ from dataclasses import replace
 
 from compiler.catalog import TRANSLATION_RULES
 from compiler.model import Book
-from compiler.report import github, json_format, sarif, text
+from compiler.report import json_format, renderer, text
 from compiler.report.summary import Report
 from compiler.site.theme import Theme
 from compiler.translate.command import CompareRequest, compare_request
@@ -64,11 +64,9 @@ def render_comparison(
     if output_format == "json":
         document = json_format.document(report) | {"comparison": comparison.summary()}
         return json.dumps(document, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
-    if output_format == "github":
-        return github.render(report)
-    if output_format == "sarif":
-        return sarif.render(report)
-    return _coverage(comparison) + text.render(report, color=color) + _waivers(comparison)
+    if output_format == "text":
+        return _coverage(comparison) + text.render(report, color=color) + _waivers(comparison)
+    return renderer(output_format)(report)
 
 
 def _coverage(comparison: Comparison) -> str:

@@ -215,12 +215,14 @@ def merge_settings(base: dict[str, Any], over: dict[str, Any]) -> dict[str, Any]
 
 
 def _load_yaml(path: Path) -> dict[str, Any]:
+    import yaml
+    from mkdocs.exceptions import ConfigurationError
     from mkdocs.utils.yaml import yaml_load
 
     try:
         with path.open(encoding="utf-8") as stream:
             loaded = yaml_load(stream)
-    except (OSError, UnicodeDecodeError, ValueError) as error:
+    except (OSError, UnicodeDecodeError, ValueError, yaml.YAMLError, ConfigurationError) as error:
         raise SiteBuildError(f"cannot read {path}: {error}") from error
     if loaded is None:
         return {}

@@ -300,7 +300,10 @@ def load_waivers(path: Path) -> dict[str, str]:
     """Waivers by fingerprint, with their reasons (``[[waiver]]`` tables of fingerprint and reason)."""
     table = read_toml(path)
     waivers = {}
-    for entry in table.get("waiver", []):
+    entries = table.get("waiver", [])
+    if not isinstance(entries, list):
+        raise TerminologyError(f"{path}: `waiver` must be [[waiver]] tables, each with a `fingerprint` and a `reason`")
+    for entry in entries:
         if not isinstance(entry, dict) or not isinstance(entry.get("fingerprint"), str):
             raise TerminologyError(f"{path}: each [[waiver]] needs a `fingerprint`")
         waivers[entry["fingerprint"]] = str(entry.get("reason", ""))

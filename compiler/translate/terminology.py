@@ -20,6 +20,7 @@ from typing import Any
 from lxml import etree
 
 from compiler.errors import TerminologyError
+from compiler.fileio import input_problem
 from compiler.names import folded_words
 
 
@@ -39,10 +40,17 @@ class Entry:
 
 def read_toml(path: Path) -> dict[str, Any]:
     """A translation's TOML file (terminology, waivers), or a plain-words error naming it."""
+    problem = input_problem(path, None)
+    if problem is not None:
+        raise TerminologyError(f"cannot read {path}: {problem}")
     try:
         return tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, tomllib.TOMLDecodeError) as error:
-        raise TerminologyError(f"cannot read {path}: {error}") from error
+    except UnicodeDecodeError as error:
+        raise TerminologyError(f"cannot read {path}: not UTF-8 text (byte {error.start})") from error
+    except OSError as error:
+        raise TerminologyError(f"cannot read {path}: {(error.strerror or str(error)).lower()}") from error
+    except tomllib.TOMLDecodeError as error:
+        raise TerminologyError(f"cannot read {path}: not valid TOML: {error}") from error
 
 
 def load_terminology(path: Path) -> dict[str, Entry]:
@@ -55,11 +63,17 @@ def load_terminology(path: Path) -> dict[str, Entry]:
         entries[term] = Entry(
             term,
             fields["preferred"],
-            tuple(fields.get("accepted", ())),
-            tuple(fields.get("forbidden", ())),
-            tuple(fields.get("unlinked", ())),
+            *(_strings(path, term, fields, key) for key in ("accepted", "forbidden", "unlinked")),
         )
     return entries
+
+
+def _strings(path: Path, term: str, fields: dict[str, Any], key: str) -> tuple[str, ...]:
+    """A list of phrases of an entry, checked: a list of strings."""
+    value = fields.get(key, [])
+    if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
+        raise TerminologyError(f'{path}: `{key}` of `{term}` must be a list of phrases, such as ["socle"]')
+    return tuple(value)
 
 
 def fold(text: str) -> list[str]:

@@ -321,3 +321,17 @@ def test_a_value_given_for_a_fixed_target_is_ignored_with_a_note(
 
 def test_a_test_without_a_fixed_target_needs_a_value(rules: Rules, capsys: pytest.CaptureFixture[str]) -> None:
     refused(capsys, ["engine", "--rules", str(rules.path), "odds", "test", "leadership_test"], "give it with --value N")
+
+
+def test_a_file_that_is_not_built_rule_data_says_what_the_engine_reads(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "README.md").write_text("# notes\n", encoding="utf-8")
+    refused(capsys, ["engine", "--rules", str(tmp_path / "README.md"), "odds", "roll", "2D6"], "is not JSON")
+    (tmp_path / "rules.json").write_text("{}", encoding="utf-8")
+    refused(
+        capsys,
+        ["engine", "--rules", str(tmp_path / "rules.json"), "odds", "roll", "2D6"],
+        "has no rules.schema.json beside it",
+        "run `rulebook build`",
+    )

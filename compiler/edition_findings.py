@@ -1,0 +1,237 @@
+"""What ``rulebook diff`` found, as diagnostics placed in both editions.
+
+Each finding's primary place is in the new edition, its counterpart the same place in the old one
+(a section or term that is gone has only its old place). Sentences and steps are found again in the
+source text from their section's start, so a finding points at the sentence, not only its section.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from typing import Any, Protocol
+
+from compiler.catalog import editions as rules
+from compiler.diagnostics import Diagnostic, Note, sort_diagnostics
+from compiler.model import Book, Definition, Section
+from compiler.source import Span
+
+
+class SectionChange(Protocol):
+    """What changed in one matched section (:class:`compiler.diff.SectionChange`)."""
+
+    sentences: list[dict[str, Any]]
+    numbers: dict[str, list[str]]
+    steps: dict[str, Any]
+
+
+QUOTE_LIMIT = 60
+"""How many characters of a sentence or of changed words a message quotes."""
+_BETWEEN_WORDS = r"(?:\s|<[^>]*>|\*+)+"
+"""What may stand between two words of plain text in a source: spaces, markup, emphasis marks."""
+
+
+def edition_findings(
+    matched: Iterable[tuple[Section, Section, SectionChange]],
+    added: Iterable[Section],
+    removed: Iterable[Section],
+    terms: dict[str, list[Any]],
+    old: Book,
+    new: Book,
+) -> tuple[Diagnostic, ...]:
+    """Every change between two editions as a diagnostic, in report order."""
+    found: list[Diagnostic] = []
+    for before, after, change in matched:
+        found += _section_findings(before, after, change)
+    found += [
+        rules.SECTION_ADDED.diagnostic(f"new section `{s.title}`", _heading(s), target=s.title, section_id=s.id)
+        for s in added
+    ]
+    found += [
+        rules.SECTION_REMOVED.diagnostic(
+            f"section `{s.title}` is not in the new edition", _heading(s), target=s.title, section_id=s.id
+        )
+        for s in removed
+    ]
+    found += _term_findings(terms, old, new)
+    return tuple(sort_diagnostics(found))
+
+
+def _section_findings(before: Section, after: Section, change: SectionChange) -> list[Diagnostic]:
+    found: list[Diagnostic] = []
+    where = _Counterpart(before)
+    for sentence in change.sentences:
+        found.append(_sentence_finding(before, after, sentence, where))
+    if change.numbers:
+        was, now = change.numbers["old"], change.numbers["new"]
+        found.append(
+            rules.NUMBER_CHANGED.diagnostic(
+                _number_message(after.title, was, now),
+                _find(after, _sentence_with(change.sentences, now, "new")) or _heading(after),
+                target=after.title,
+                section_id=after.id,
+                counterpart=where.note(_sentence_with(change.sentences, was, "old")),
+            )
+        )
+    steps = change.steps
+    for step in steps.get("added", ()):
+        found.append(
+            rules.STEP_ADDED.diagnostic(
+                f"new step `{step}` in `{after.title}`",
+                _find(after, step) or _heading(after),
+                target=step,
+                section_id=after.id,
+                counterpart=where.note(None),
+            )
+        )
+    for step in steps.get("removed", ()):
+        found.append(
+            rules.STEP_REMOVED.diagnostic(
+                f"step `{step}` of `{after.title}` is gone",
+                _heading(after),
+                target=step,
+                section_id=after.id,
+                counterpart=where.note(step),
+            )
+        )
+    for renamed in steps.get("renamed", ()):
+        found.append(
+            rules.STEP_RENAMED.diagnostic(
+                f"step `{renamed['old']}` is now `{renamed['new']}`",
+                _find(after, renamed["new"]) or _heading(after),
+                target=renamed["new"],
+                section_id=after.id,
+                counterpart=where.note(renamed["old"]),
+            )
+        )
+    return found
+
+
+def _sentence_finding(before: Section, after: Section, sentence: dict[str, Any], where: _Counterpart) -> Diagnostic:
+    was, now = _plain(sentence["old"]), _plain(sentence["new"])
+    if not was:
+        message = f"new sentence: {_quote(now)}"
+    elif not now:
+        message = f"sentence removed: {_quote(was)}"
+    elif sentence["moved"]:
+        message = f"sentence moved: {_quote(now)}"
+    else:
+        removed = " … ".join(p["text"] for p in sentence["old"] if p["change"] != "equal")
+        inserted = " … ".join(p["text"] for p in sentence["new"] if p["change"] != "equal")
+        if not removed:
+            message = f"words added: {_quote(inserted)}"
+        elif not inserted:
+            message = f"words removed: {_quote(removed)}"
+        else:
+            message = f"reworded: {_quote(removed)} became {_quote(inserted)}"
+    return rules.TEXT_CHANGED.diagnostic(
+        message,
+        (_find(after, now) if now else None) or _heading(after),
+        target=after.title,
+        section_id=after.id,
+        counterpart=where.note(was or None),
+    )
+
+
+def _term_findings(terms: dict[str, list[Any]], old: Book, new: Book) -> list[Diagnostic]:
+    old_definitions = _definitions(old)
+    new_definitions = _definitions(new)
+    found = [
+        rules.TERM_ADDED.diagnostic(
+            f"new term `{name}`", new_definitions[name].span, target=name, section_id=new_definitions[name].section_id
+        )
+        for name in terms.get("added", [])
+    ]
+    found += [
+        rules.TERM_REMOVED.diagnostic(
+            f"term `{name}` is no longer defined",
+            old_definitions[name].span,
+            target=name,
+            section_id=old_definitions[name].section_id,
+        )
+        for name in terms.get("removed", [])
+    ]
+    for renamed in terms.get("renamed", []):
+        definition = new_definitions[renamed["new"]]
+        found.append(
+            rules.TERM_RENAMED.diagnostic(
+                f"term `{renamed['old']}` is now `{renamed['new']}`",
+                definition.span,
+                target=renamed["new"],
+                section_id=definition.section_id,
+                counterpart=Note("defined in the old edition", old_definitions[renamed["old"]].span),
+            )
+        )
+    return found
+
+
+class _Counterpart:
+    """Notes pointing at the old edition: at a sentence or step of an old section, else at its heading."""
+
+    def __init__(self, section: Section) -> None:
+        self.section = section
+
+    def note(self, text: str | None) -> Note:
+        if text:
+            span = _find(self.section, text)
+            if span is not None:
+                return Note("in the old edition", span)
+        return Note(f"`{self.section.title}` in the old edition", _heading(self.section))
+
+
+def _heading(section: Section) -> Span:
+    return section.span
+
+
+def _find(section: Section, text: str | None) -> Span | None:
+    """Where ``text`` (plain text, as the diff reads it) starts in the section's source, its first words
+    matched across markup; None if it cannot be found."""
+    words = text.split() if text else []
+    source = section.source
+    for count in (5, 2, 1):
+        if len(words) < count and count != 1:
+            continue
+        pattern = _BETWEEN_WORDS.join(re.escape(word) for word in words[:count])
+        if not pattern:
+            return None
+        match = re.compile(pattern).search(source.text, section.offset)
+        if match is not None:
+            line, column = source.position(match.start())
+            line_end = source.line_starts[line] if line < len(source.line_starts) else len(source.text)
+            return Span(source.path, line, column, min(match.end(), line_end) - match.start())
+    return None
+
+
+def _definitions(book: Book) -> dict[str, Definition]:
+    found: dict[str, Definition] = {}
+    for definition in book.definitions:
+        found.setdefault(definition.name, definition)
+    return found
+
+
+def _sentence_with(sentences: list[dict[str, Any]], values: list[str], side: str) -> str | None:
+    """The first changed sentence whose own changed numbers include one of ``values`` on that side."""
+    for sentence in sentences:
+        if set(sentence["numbers"].get(side, ())) & set(values):
+            return _plain(sentence[side])
+    return None
+
+
+def _plain(parts: list[dict[str, str]]) -> str:
+    return " ".join(p["text"] for p in parts if p["text"])
+
+
+def _number_message(title: str, was: list[str], now: list[str]) -> str:
+    def listed(values: list[str]) -> str:
+        return ", ".join(f"`{v}`" for v in values)
+
+    if not was:
+        return f"in `{title}`, {listed(now)} {'is' if len(now) == 1 else 'are'} new"
+    if not now:
+        return f"in `{title}`, {listed(was)} {'is' if len(was) == 1 else 'are'} gone"
+    return f"in `{title}`, {listed(was)} became {listed(now)}"
+
+
+def _quote(text: str) -> str:
+    text = " ".join(text.split())
+    return f'"{text if len(text) <= QUOTE_LIMIT else text[: QUOTE_LIMIT - 1].rstrip() + "…"}"'

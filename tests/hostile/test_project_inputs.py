@@ -1,0 +1,146 @@
+"""A contributor's links and odd files among the project's inputs, and a scaffold asked for odd things.
+
+Git stores symbolic links, so a pull request can replace a source by a link to the build machine's
+secrets: nothing read through a link that leaves the project may reach the site or the log.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from .scratch import nothing_written_outside, run, scratch, source  # noqa: F401 (fixtures)
+from .test_report_files import BOOK
+
+SECRET = "GH_TOKEN=ghp_not_a_real_secret"
+
+
+@pytest.mark.parametrize("command", ["lint", "build"])
+def test_a_source_linked_out_of_the_project_is_not_read(
+    scratch: Path,  # noqa: F811
+    tmp_path_factory: pytest.TempPathFactory,
+    capsys: pytest.CaptureFixture[str],
+    command: str,
+) -> None:
+    outside = tmp_path_factory.mktemp("outside") / "environ.md"
+    outside.write_text(f"<!-- rulebook -->\n# Secrets\n\n{SECRET}\n", encoding="utf-8")
+    (scratch / "rules").mkdir()
+    (scratch / "rules" / "book.md").symlink_to(outside)
+    (scratch / "rulebook.toml").write_text('sources = ["rules/book.md"]\n', encoding="utf-8")
+    with nothing_written_outside(scratch):
+        outcome = run(capsys, command, "--color", "never") if command == "lint" else run(capsys, command)
+    assert outcome.code == 2
+    shown = outcome.out + outcome.err
+    assert "cannot read `rules/book.md`: it is a link to a file outside the project" in shown
+    assert SECRET not in shown
+    assert not (scratch / "site").exists()
+
+
+def test_a_source_that_is_a_device_is_not_read(
+    scratch: Path,  # noqa: F811
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    os.mkfifo(scratch / "book.xml")  # reading it would wait forever
+    (scratch / "rulebook.toml").write_text('sources = ["book.xml"]\n', encoding="utf-8")
+    outcome = run(capsys, "lint", "--color", "never")
+    assert outcome.code == 2
+    assert "cannot read `book.xml`: it is not a regular file" in outcome.out
+
+
+def test_an_output_inside_a_linked_folder_is_refused(
+    scratch: Path,  # noqa: F811
+    tmp_path_factory: pytest.TempPathFactory,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    source(scratch, "book.xml", BOOK)
+    outside = tmp_path_factory.mktemp("outside")
+    (scratch / "out").symlink_to(outside)
+    outcome = run(capsys, "build", "-o", "out/site")
+    assert outcome.code == 2
+    assert "the output `out/site` is inside `out`, a symbolic link" in outcome.err
+    (scratch / "site").symlink_to(outside)
+    (scratch / "rulebook.toml").write_text('output = "site"\nsources = ["book.xml"]\n', encoding="utf-8")
+    outcome = run(capsys, "build")
+    assert outcome.code == 2
+    assert "the output `site` is a symbolic link" in outcome.err
+    assert list(outside.iterdir()) == []
+
+
+@pytest.mark.parametrize(
+    ("terms", "said"),
+    [
+        ('[model]\npreferred = "figurine"\naccepted = 5\n', "`accepted` of `model` must be a list of phrases"),
+        ('[model]\npreferred = "figurine"\nforbidden = [{a = 1}]\n', "`forbidden` of `model` must be a list"),
+        (b"\xff\xfe", "not UTF-8 text"),
+    ],
+)
+def test_a_bad_terminology_is_a_plain_error(
+    scratch: Path,  # noqa: F811
+    capsys: pytest.CaptureFixture[str],
+    terms: str | bytes,
+    said: str,
+) -> None:
+    source(scratch, "book.xml", BOOK)
+    (scratch / "fr.md").write_text("# 1 Bouger\n\nMarcher, c'est bouger.\n", encoding="utf-8")
+    (scratch / "terms.toml").write_bytes(terms.encode("utf-8") if isinstance(terms, str) else terms)
+    outcome = run(capsys, "compare", "--terms", "terms.toml", "book.xml", "fr.md")
+    assert outcome.code == 2
+    assert said in outcome.err
+
+
+def test_a_title_cannot_write_configuration(
+    scratch: Path,  # noqa: F811
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    outcome = run(capsys, "init", "game", "--title", 'X\noutput = "/tmp/elsewhere"\n#')
+    assert outcome.code == 2
+    assert "a title is one line of text" in outcome.err
+    assert not (scratch / "game").exists()
+
+
+def test_init_that_fails_part_of_the_way_leaves_nothing(
+    scratch: Path,  # noqa: F811
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    (scratch / ".github").write_text("a file where the workflow's folder would go\n", encoding="utf-8")
+    with nothing_written_outside(scratch):
+        outcome = run(capsys, "init", ".")
+    assert outcome.code == 2
+    assert "nothing was made" in outcome.err
+
+
+def test_a_book_cannot_take_a_translations_folder(
+    scratch: Path,  # noqa: F811
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    source(scratch, "book.xml", BOOK)
+    with (scratch / "rulebook.toml").open("a", encoding="utf-8") as config:
+        config.write('[translations.fr]\nsource = "fr.md"\n')
+    outcome = run(capsys, "new-book", "fr")
+    assert outcome.code == 2
+    assert "`fr` is the folder of a translation's site" in outcome.err
+
+
+def test_a_site_url_with_control_characters_is_refused(
+    scratch: Path,  # noqa: F811
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    source(scratch, "book.xml", BOOK)
+    with (scratch / "rulebook.toml").open("a", encoding="utf-8") as config:
+        config.write('site_url = "https://example.org/\\u0001x/"\n')
+    outcome = run(capsys, "build")
+    assert outcome.code == 2
+    assert "`site_url` in [top level] must be an http(s) URL" in outcome.err
+
+
+def test_a_configuration_error_shows_control_characters_as_pictures(
+    scratch: Path,  # noqa: F811
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    (scratch / "rulebook.toml").write_text('sources = "\\u001b]0;PWNED\\u0007"\n', encoding="utf-8")
+    outcome = run(capsys, "lint")
+    assert outcome.code == 2
+    assert "\x1b" not in outcome.err and "\x07" not in outcome.err
+    assert "\u241b]0;PWNED\u2407" in outcome.err

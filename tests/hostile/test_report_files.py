@@ -1,0 +1,118 @@
+"""Careless report, baseline and export paths: `-o`, `--write-baseline` never replace a file of the project.
+
+A report may go to a new file, or replace an earlier report; it may not replace a source, the
+configuration, a baseline it is not, or a file of a kind a project keeps (Markdown, XML, TOML...).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from .scratch import nothing_written_outside, run, scratch, source  # noqa: F401 (fixtures)
+
+BOOK = """<?xml version="1.0" encoding="UTF-8"?>
+<document><chapter id="moving" title="Moving"><section id="marching" title="Marching">
+<definition name="march">To march is to <reference name="march">move</reference>.</definition>
+<reference name="charge">Charge</reference></section></chapter></document>
+"""
+
+
+@pytest.mark.parametrize(
+    ("argv", "said"),
+    [
+        (("lint", "-o", "book.xml"), "`book.xml` is a file of the project (the configuration names it)"),
+        (("lint", "--format", "sarif", "-o", "rulebook.toml"), "`rulebook.toml` is a file of the project"),
+        (("lint", "-o", "README.md"), "`README.md` exists and is not a report (a `.md` file is a project's own)"),
+        (("graph", "--format", "dot", "-o", "README.md"), "`README.md` exists and is not a report"),
+        (("lint", "--write-baseline", "book.xml"), "`book.xml` exists and is not a baseline"),
+        (("lint", "--write-baseline", "rulebook.toml"), "`rulebook.toml` exists and is not a baseline"),
+        (("lint", "--write-baseline", "notes.txt"), "`notes.txt` exists and is not a baseline"),
+        (("lint", "-o", "sub"), "cannot write `sub`: it is a folder"),
+    ],
+)
+def test_a_report_never_replaces_a_file_of_the_project(
+    scratch: Path,  # noqa: F811
+    capsys: pytest.CaptureFixture[str],
+    argv: tuple[str, ...],
+    said: str,
+) -> None:
+    source(scratch, "book.xml", BOOK)
+    (scratch / "README.md").write_text("# Our notes\n", encoding="utf-8")
+    (scratch / "notes.txt").write_text("not a baseline\n", encoding="utf-8")
+    (scratch / "sub").mkdir()
+    with nothing_written_outside(scratch):
+        outcome = run(capsys, *argv)
+    assert outcome.code == 2
+    assert said in outcome.err
+
+
+def test_a_report_replaces_an_earlier_report_and_a_baseline_a_baseline(
+    scratch: Path,  # noqa: F811
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    source(scratch, "book.xml", BOOK)
+    assert run(capsys, "lint", "-o", "report.txt").code == 1
+    assert run(capsys, "lint", "--format", "json", "-o", "report.txt").code == 1
+    assert (scratch / "report.txt").read_text(encoding="utf-8").lstrip().startswith("{")
+    assert run(capsys, "lint", "--write-baseline", "baseline.json").code == 0
+    assert run(capsys, "lint", "--write-baseline", "baseline.json").code == 0
+    assert '"charge"' in (scratch / "baseline.json").read_text(encoding="utf-8")
+
+
+def test_files_that_are_not_rulebooks_are_refused_as_such(
+    scratch: Path,  # noqa: F811
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    source(scratch, "book.xml", BOOK)
+    (scratch / "rulebook.dtd").write_text("<!ELEMENT document ANY>\n", encoding="utf-8")
+    outcome = run(capsys, "lint", "--color", "never", "rulebook.toml", "rulebook.dtd")
+    assert outcome.code == 2
+    assert outcome.out.count("[RB004]") == 2 and "RB001" not in outcome.out
+    assert "rulebook sources are XML (.xml), Markdown (.md) or the plain-text export (.txt)" in outcome.out
+
+
+def test_a_port_out_of_range_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_status:
+        run(capsys, "serve", "--port", "99999")
+    assert exit_status.value.code == 2
+    assert "99999 is not a port number (0 to 65535)" in capsys.readouterr().err
+
+
+def test_no_project_says_where_it_looked(
+    scratch: Path,  # noqa: F811
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    outcome = run(capsys, "lint")
+    assert outcome.code == 2
+    assert "no rulebook project here: no rulebook.toml, nor a pyproject.toml with [tool.rulebook]" in outcome.err
+    assert "`rulebook init`" in outcome.err
+
+
+def test_a_misspelt_configuration_key_gets_its_likely_name(
+    scratch: Path,  # noqa: F811
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    source(scratch, "book.xml", BOOK)
+    with (scratch / "rulebook.toml").open("a", encoding="utf-8") as config:
+        config.write('titel = "Marching"\n')
+    outcome = run(capsys, "lint")
+    assert outcome.code == 2
+    assert "unknown key `titel` in [top level] (did you mean `title`?)" in outcome.err
+
+
+def test_init_in_a_repository_keeps_its_own_files(
+    scratch: Path,  # noqa: F811
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    (scratch / ".gitignore").write_text("*.pyc\n", encoding="utf-8")
+    outcome = run(capsys, "init", ".", "--title", "Marching")
+    assert outcome.code == 0
+    assert (scratch / ".gitignore").read_text(encoding="utf-8") == "*.pyc\n"
+    assert ".gitignore (yours, kept as it is" in outcome.out
+    assert (scratch / "rules" / "book.xml").is_file() and (scratch / ".pre-commit-config.yaml").is_file()
+    workflow = (scratch / ".github" / "workflows" / "rulebook.yml").read_text(encoding="utf-8")
+    assert "RULEBOOK: ./tools/rulebook_compiler-" in workflow  # never a bare name a package index could serve
+    again = run(capsys, "init", ".")
+    assert again.code == 2 and "`rulebook new-book NAME`" in again.err
