@@ -16,6 +16,7 @@ language = "en"
 sources = ["rules/en/book.xml"]
 baseline = "rules/en/lint-baseline.json"
 output = "site"                         # where `rulebook build` publishes (default: site)
+generator = "mkdocs"                    # what builds the site: mkdocs (default) or zensical
 
 [tool.rulebook.translations.fr]         # the main book's French edition
 source = "rules/fr/book.md"
@@ -140,6 +141,9 @@ class Project:
     output: Path | None = None
     """The configured output folder (None: ``site/`` in the root)."""
     books: tuple[BookConfig, ...] = (BookConfig(MAIN_BOOK),)
+    generator: str = "mkdocs"
+    """What builds the site from our pages: ``mkdocs`` (mkdocs-material) or ``zensical`` (its successor;
+    the ``zensical`` extra). ``rulebook build --generator`` overrides it."""
     docs_url: str | None = None
     """A page documenting each lint rule, a section per rule (such as docs/lint.md where it is published);
     the help links of diagnostics point at it."""
@@ -225,7 +229,9 @@ def _read(path: Path) -> str:
         raise ConfigError(f"cannot read {path}: {reason}") from error
 
 
-_PROJECT_KEYS = {"output", "books", "docs_url"}
+_PROJECT_KEYS = {"output", "books", "docs_url", "generator"}
+GENERATORS = ("mkdocs", "zensical")
+"""The site generators a project can choose (``generator``)."""
 _BOOK_KEYS = {
     "sources",
     "baseline",
@@ -277,12 +283,16 @@ def parse_project(
             raise check.error(f"book `{book.name}` has the name of a translation's folder")
     output = check.string(table, "output", check.where())
     docs_url = check.url(table, "docs_url", check.where())
+    generator = check.string(table, "generator", check.where()) or "mkdocs"
+    if generator not in GENERATORS:
+        raise check.error(f"`generator` in [{check.where()}] must be one of {', '.join(GENERATORS)}, not `{generator}`")
     return Project(
         root=root,
         config_file=config_file,
         output=Path(os.path.abspath(root / output)) if output else None,  # links are the output check's to see
         books=tuple(books),
         docs_url=docs_url,
+        generator=generator,
     )
 
 

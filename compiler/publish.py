@@ -35,6 +35,8 @@ MARKER = ".rulebook-site"
 """The file that marks a folder as a site this tool built (and so may replace)."""
 MARKER_TEXT = "This folder is a site built by rulebook: `rulebook build` replaces it whole.\n"
 _WORK_MARKER = ".rulebook-work"
+CACHE = "cache"
+"""The work folder's entry that is kept between builds (:attr:`Release.cache`)."""
 
 
 class OutputError(UserError):
@@ -138,6 +140,12 @@ class Release:
         """Room for intermediate files (the MkDocs projects); never published."""
         return self.work / "scratch"
 
+    @property
+    def cache(self) -> Path:
+        """What the site generator keeps from one build to the next (Zensical's projects and cache): the one
+        entry of the work folder that outlives a build; never published."""
+        return self.work / CACHE
+
 
 @contextmanager
 def release(output: Path, *, wait: Callable[[str], None] = lambda message: None) -> Iterator[Release]:
@@ -170,7 +178,7 @@ def _release(output: Path, wait: Callable[[str], None]) -> Iterator[Release]:
     with _locked(base / f".{name}.lock", wait):
         work = base / f".{name}.rulebook"
         recover(output, work)
-        work.mkdir()
+        work.mkdir(exist_ok=(work / _WORK_MARKER).is_file())  # ours, kept for its cache
         (work / _WORK_MARKER).write_text("", encoding="utf-8")
         (work / "site").mkdir()
         (work / "site" / MARKER).write_text(MARKER_TEXT, encoding="utf-8")
@@ -219,7 +227,8 @@ def _acquire(path: Path, wait: Callable[[str], None]) -> TextIO:
 
 
 def recover(output: Path, work: Path) -> None:
-    """Put right what a killed build left: a site it moved aside comes back; its work folder goes."""
+    """Put right what a killed build left: a site it moved aside comes back; its work folder goes, but for the
+    generator's cache (:attr:`Release.cache`)."""
     if not work.is_dir() or not ((work / _WORK_MARKER).is_file() or not any(work.iterdir())):
         return  # not ours: the work folder is made empty, then marked, before anything else goes in
     aside = work / "previous"
@@ -227,9 +236,10 @@ def recover(output: Path, work: Path) -> None:
         os.rename(aside, output)
     # The marker goes last, so a removal cut short still leaves a folder known to be ours.
     for entry in work.iterdir():
-        if entry.name != _WORK_MARKER:
+        if entry.name not in (_WORK_MARKER, CACHE):
             _remove(entry)
-    _remove(work)
+    if not (work / CACHE).is_dir():
+        _remove(work)
 
 
 def keep_from_current(release: Release, keep: Callable[[str], bool]) -> None:

@@ -127,6 +127,8 @@ class BuildOptions:
     """The editor's view: lint marks, the lint and translation reports and the term graph on the site."""
     live_reload: str | None = None
     """A script added to every page that reloads it when the site changes (``serve``)."""
+    generator: str = "mkdocs"
+    """What builds the site from the pages: ``mkdocs`` or ``zensical`` (the project's ``generator``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,9 +139,11 @@ class BookBuild:
     lint: LintResult
     pages: int = 0
     warnings: tuple[str, ...] = ()
-    """What MkDocs warned about (broken links and anchors would show here)."""
+    """What the site generator warned about (broken links and anchors would show here)."""
     label: str = ""
     """The book as messages name it (:attr:`BookConfig.label`)."""
+    generator: str = "mkdocs"
+    """What built the site (``mkdocs`` or ``zensical``): the warnings are its own."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -599,6 +603,10 @@ def build(
     books = _chosen_books(project, options)
     protected = [*project.inputs(), *options.files]
     output = publish.check_output(options.output, root=project.root, protected=protected)
+    if options.generator == "zensical" and not options.data_only:
+        from compiler.site import zensical
+
+        zensical.require()
     if options.data_only:
         return _build_data_only(project, books, options, output, progress, cache, started)
     built: list[BookBuild] = []
@@ -691,9 +699,9 @@ def _build_book(
         return BuildResult(options.output, refused=problems, sources=read.sources)
     progress("Compiling the rule data…")
     with BackgroundData(lambda: rule_files(read, lint, book, translations)) as data:
-        progress("Building the site with MkDocs…")
+        progress(f"Building the site with {'Zensical' if options.generator == 'zensical' else 'MkDocs'}…")
         site = write_book_site(project, book, options, release, read, lint, translations, changes, data.files)
-    return BookBuild(book.name, lint, site.pages, site.warnings, book.label)
+    return BookBuild(book.name, lint, site.pages, site.warnings, book.label, options.generator)
 
 
 def write_book_site(
@@ -711,7 +719,9 @@ def write_book_site(
     from compiler.site.theme import Theme
     from compiler.site.writer import build_site
 
-    site = site_input(project, book, read, lint, translations, changes, drafts=options.drafts)
+    site = site_input(
+        project, book, read, lint, translations, changes, drafts=options.drafts, generator=options.generator
+    )
     extra, scripts = _live_reload(options)
     folder = release.folder / book.folder if book.folder else release.folder
     return build_site(
@@ -727,6 +737,7 @@ def write_book_site(
         book_folder=book.folder,
         site_name=_site_name(book),
         settings=site_settings(project, book),
+        cache=release.cache / "zensical" / book.name,
     )
 
 
@@ -739,8 +750,9 @@ def site_input(
     changes: dict[str, Any] | None,
     *,
     drafts: bool,
+    generator: str = "mkdocs",
 ) -> SiteInput:
-    """Everything a book's pages are made from (``drafts``: the editor's view)."""
+    """Everything a book's pages are made from (``drafts``: the editor's view; ``generator``: what builds them)."""
     from compiler.data import build_site_summary
     from compiler.site.pages import SiteInput, SiteTranslation
     from compiler.translate.compare import report_context
@@ -769,6 +781,7 @@ def site_input(
         books=_other_books(project, book),
         changes=changes,
         drafts=drafts,
+        generator=generator,
     )
 
 

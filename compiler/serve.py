@@ -8,7 +8,9 @@ by MkDocs, kept loaded (:class:`~compiler.site.incremental.LiveSite`), the pages
 browser first. What the author does not wait for (the translations, the other books' "What
 changed" pages, ``rules.json``) is recomputed in a forked worker, and its pages written when
 it is done. A change of the look (``mkdocs.yml``, ``site_templates/``) or the configuration
-builds everything again.
+builds everything again. With Zensical (``generator = "zensical"``, or ``--generator``), which runs as a
+command and so keeps nothing loaded, every edit builds the site again with :func:`recipe.build`, its
+cache warm (kept in the build's work folder beside the served one), and every open page reloads.
 
 Every page of the served site loads one more script (the published site never has it): it
 listens to the server's events and reloads its page as soon as that page is written again,
@@ -87,8 +89,11 @@ def serve(
     progress: Callable[[str], None] = lambda message: None,
     report: Callable[[recipe.BuildResult], bool] = lambda result: result.published,
     once: bool = False,
+    generator: str | None = None,
 ) -> int:
     """Serve the project's site; update it when a watched file changes (``once``: build, then stop).
+
+    ``generator``: what builds the site (default: the project's ``generator``).
 
     ``report`` prints what a full build gave, and says whether it is worth reloading the pages.
     """
@@ -97,7 +102,7 @@ def serve(
     folder = Path(tempfile.mkdtemp(prefix=FOLDER_PREFIX))
     (folder / OWNER).write_text(f"{os.getpid()}\n", encoding="utf-8")
     try:
-        return _serve(project, files, server, folder, progress, report, once)
+        return _serve(project, files, server, folder, progress, report, once, generator or project.generator)
     finally:
         server.server_close()
         shutil.rmtree(folder, ignore_errors=True)
@@ -148,9 +153,12 @@ def _serve(
     progress: Callable[[str], None],
     report: Callable[[recipe.BuildResult], bool],
     once: bool,
+    generator: str,
 ) -> int:
     news = _News()
-    options = recipe.BuildOptions(output=folder / "site", files=files, drafts=True, live_reload=RELOAD_SCRIPT)
+    options = recipe.BuildOptions(
+        output=folder / "site", files=files, drafts=True, live_reload=RELOAD_SCRIPT, generator=generator
+    )
     live = _Live(project, options, folder / "live", news, progress, report)
     # Watching starts before the first build: an edit made while it runs is not missed.
     with _Watcher([] if once else watched(project, files), live.changed_later):
@@ -240,6 +248,10 @@ class _Live:
             print("rulebook: the sources cannot be built; still serving the last good site.", file=sys.stderr)
             self.whole = True
             return
+        if self.options.generator == "zensical":  # a command: nothing to keep loaded, every edit builds again
+            self.whole = False
+            self.news.publish([EVERY_PAGE])
+            return
         books = recipe.live_books(self.project, self.options, self.cache)
         if isinstance(books, recipe.BuildResult):
             self.whole = True
@@ -267,8 +279,9 @@ class _Live:
     def changed(self, paths: frozenset[Path]) -> None:
         """An edit: the edited books' pages now, what depends on them aside."""
         started = time.perf_counter()
-        if self.whole:
+        if self.whole or self.options.generator == "zensical":
             self.rebuild()
+            self._said_built(started)
             return
         affected = recipe.live_affected(self.project, list(self.books.values()), paths)
         if affected.rebuild:
@@ -316,6 +329,10 @@ class _Live:
             self.whole = True
             return None
         return written
+
+    def _said_built(self, started: float) -> None:
+        if not self.whole:
+            self.progress(f"Built the site again in {time.perf_counter() - started:.2f} s")
 
     def _said(self, written: int, started: float) -> None:
         if written:

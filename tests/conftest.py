@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import http.server
+import importlib.util
 import os
 import threading
 from collections.abc import Iterator
@@ -90,14 +91,27 @@ def rules_of(diagnostics: list[Diagnostic]) -> list[tuple[str, str | None]]:
     return [(d.rule, d.target) for d in diagnostics]
 
 
-def build(output: Path, *files: Path, drafts: bool = False) -> int:
+def build(output: Path, *files: Path, drafts: bool = False, generator: str | None = None) -> int:
     """``rulebook build`` from the project folder (where mkdocs.yml and site_templates are)."""
     cwd = Path.cwd()
     os.chdir(ROOT)
+    options = [*(["--drafts"] if drafts else []), *(["--generator", generator] if generator else [])]
     try:
-        return main(["build", "-q", "--output", str(output), *(["--drafts"] if drafts else []), *map(str, files)])
+        return main(["build", "-q", "--output", str(output), *options, *map(str, files)])
     finally:
         os.chdir(cwd)
+
+
+GENERATORS = ("mkdocs", "zensical")
+"""The site generators every site test runs with (``generator`` in the configuration)."""
+
+
+def need_zensical() -> None:
+    """Skip a test where Zensical is not installed (the ``zensical`` extra), but fail in CI, which installs it."""
+    if importlib.util.find_spec("zensical") is None:
+        if os.environ.get("CI"):
+            pytest.fail("zensical is not installed: .ci/run installs the `zensical` extra")
+        pytest.skip("zensical is not installed (pip install -e '.[zensical]')")
 
 
 @pytest.fixture(scope="session")
@@ -106,6 +120,30 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     output = tmp_path_factory.mktemp("built") / "site"
     assert build(output) == 0
     return output
+
+
+@pytest.fixture(scope="session")
+def zensical_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The bundled book's site as published, built with Zensical, once per test session."""
+    need_zensical()
+    output = tmp_path_factory.mktemp("zensical") / "site"
+    assert build(output, generator="zensical") == 0
+    return output
+
+
+@pytest.fixture(scope="session")
+def zensical_drafts(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The editor's view built with Zensical, once per test session."""
+    need_zensical()
+    output = tmp_path_factory.mktemp("zensical-drafts") / "site"
+    assert build(output, drafts=True, generator="zensical") == 0
+    return output
+
+
+@pytest.fixture(params=GENERATORS)
+def any_site(request: pytest.FixtureRequest) -> Path:
+    """The published site, built with each generator in turn (each built once per session)."""
+    return Path(request.getfixturevalue("site" if request.param == "mkdocs" else "zensical_site"))
 
 
 @pytest.fixture(scope="session")

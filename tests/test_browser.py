@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from .conftest import CHROMIUM, serve
+from .conftest import CHROMIUM, GENERATORS, serve
 
 pytestmark = [
     pytest.mark.browser,
@@ -23,9 +23,16 @@ pytestmark = [
 
 
 @pytest.fixture(scope="module")
-def base_url(site: Path) -> Iterator[str]:
+def base_url(request: pytest.FixtureRequest) -> Iterator[str]:
+    """The published site, served; built with MkDocs, or with the generator a test is parametrised with."""
+    generator = getattr(request, "param", "mkdocs")
+    site = request.getfixturevalue("site" if generator == "mkdocs" else "zensical_site")
     with serve(site) as url:
         yield url
+
+
+both_generators = pytest.mark.parametrize("base_url", GENERATORS, indirect=True)
+"""A focused set of the tests below runs on the site built with either generator (each served once)."""
 
 
 @pytest.fixture
@@ -44,10 +51,11 @@ def page(chromium: Any, base_url: str) -> Iterator[Any]:
 
 
 def search(page: Any, query: str) -> Any:
-    """Type a query into Material's search; the result links."""
-    page.locator("label.md-search__icon, .md-search__input").first.click()
-    box = page.locator("input.md-search__input")
-    results = page.locator(".md-search-result__item a")
+    """Type a query into the site's search; the result links. Material's (MkDocs) is in the page; Zensical's is its
+    own dialog, opened by a button, in a shadow root (which Playwright's locators enter)."""
+    page.locator("label.md-search__icon, .md-search__input, button.md-search__button").first.click()
+    box = page.locator("input.md-search__input, input[aria-autocomplete='list']").first
+    results = page.locator(".md-search-result__item a, a[role='option']")
     # The search index loads in a worker; a query typed before it is ready is answered on the next keystroke.
     for _ in range(30):
         box.fill(query)
@@ -66,6 +74,7 @@ def hover(page: Any, term: Any) -> Any:
     return preview
 
 
+@both_generators
 def test_hovering_a_term_shows_its_definition(page: Any, base_url: str) -> None:
     page.goto(base_url + "battlefield-logistics/")
     term = page.locator("a.rb-term[data-term='base']").first
@@ -77,6 +86,7 @@ def test_hovering_a_term_shows_its_definition(page: Any, base_url: str) -> None:
     assert page.locator(".rb-preview").count() == 0
 
 
+@both_generators
 def test_following_a_term_lands_on_its_definition(page: Any, base_url: str) -> None:
     page.goto(base_url + "battlefield-logistics/")
     page.locator("a.rb-term[data-term='arc']").first.click()
@@ -95,6 +105,7 @@ def test_terms_not_published_yet_are_not_links(page: Any, base_url: str) -> None
     assert page.locator("a", has_text="Cannon").count() == 0
 
 
+@both_generators
 def test_search_finds_a_term_and_lands_on_it(page: Any, base_url: str) -> None:
     page.goto(base_url)
     search(page, "scatter dice").first.click()
@@ -102,6 +113,7 @@ def test_search_finds_a_term_and_lands_on_it(page: Any, base_url: str) -> None:
     assert "Scatter Dice" in page.locator("article").inner_text()
 
 
+@both_generators
 def test_dark_mode_switch(page: Any, base_url: str) -> None:
     page.goto(base_url + "glossary/")
     scheme = page.locator("body").get_attribute("data-md-color-scheme")
@@ -182,6 +194,7 @@ def _switch_language(page: Any, name: str) -> None:
     page.locator(".md-select__link", has_text=name).click()
 
 
+@both_generators
 def test_language_switcher_lands_on_the_aligned_section(page: Any, base_url: str) -> None:
     page.goto(base_url + "characteristics/#performing-a-leadership-test")
     _switch_language(page, "Français")
@@ -199,6 +212,7 @@ def test_a_numbered_french_address_leads_to_the_named_page_and_section(page: Any
     assert box is not None and 0 <= box["y"] < 900
 
 
+@both_generators
 def test_french_term_links_preview_the_french_text_and_lead_to_it(page: Any, base_url: str) -> None:
     page.goto(base_url + "fr/logistique-du-champ-de-bataille/")
     term = page.locator("a.rb-term[data-term='base']").first
@@ -223,6 +237,7 @@ def test_an_untranslated_chapter_says_so_and_links_to_the_original(page: Any, ba
     assert page.locator("html").get_attribute("lang") == "en"
 
 
+@both_generators
 def test_french_search_finds_french_text(page: Any, base_url: str) -> None:
     page.goto(base_url + "fr/")
     search(page, "dé de déviation").first.click()
@@ -230,6 +245,7 @@ def test_french_search_finds_french_text(page: Any, base_url: str) -> None:
     assert "Le dé de déviation" in page.locator("article").inner_text()
 
 
+@both_generators
 def test_the_other_games_site_links_its_terms(page: Any, base_url: str) -> None:
     page.goto(base_url + "other-game/playing-the-game/")
     assert page.locator("header").inner_text().count("Another game") == 1

@@ -183,3 +183,21 @@ def test_serve_removes_what_a_killed_serve_left_and_nothing_else(tmp_path: Path)
     with Served([str(project)], cwd=ROOT, temp=temp):
         assert not abandoned.exists()
         assert foreign.exists()
+
+
+def test_with_zensical_an_edit_builds_the_site_again_with_its_cache_warm(tmp_path: Path) -> None:
+    from .conftest import need_zensical
+
+    need_zensical()
+    book = tmp_path / "book.xml"
+    shutil.copyfile(BUNDLED_BOOK, book)
+    with Served([str(book), "--generator", "zensical"], cwd=ROOT, temp=tmp_path / "tmp") as served:
+        assert (served.folder / "search.json").is_file()  # Zensical's site
+        cache = served.folder.parent / ".site.rulebook" / "cache" / "zensical" / "main" / "original" / ".cache"
+        assert cache.is_dir()
+        mark = served.mark()
+        edit(book, "An inch corresponds to 2.54 cm.", "An inch is exactly 2.54 cm.")
+        served.wait_for_page("battlefield-logistics/", "An inch is exactly 2.54 cm.")
+        served.wait_for("Built the site again", after=mark)
+        assert cache.is_dir()
+    assert not list((tmp_path / "tmp").glob("rulebook-serve-*")), "serve left its temporary folder"

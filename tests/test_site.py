@@ -6,11 +6,13 @@ import filecmp
 import re
 import subprocess
 import sys
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from urllib.parse import urldefrag, urljoin
 
 import lxml.etree
 import lxml.html
+import pytest
 
 from compiler.catalog import RULES
 
@@ -95,7 +97,8 @@ def test_editors_pages_are_under_their_own_heading_at_the_end_of_the_navigation(
 LINT_WORDS = re.compile(r"\bRB\d{3}\b|dangling|undefined term|" + "|".join(rule.name for rule in RULES), re.IGNORECASE)
 
 
-def test_no_reader_page_speaks_the_lints_language(site: Path) -> None:
+def test_no_reader_page_speaks_the_lints_language(any_site: Path) -> None:
+    site = any_site
     for path in html_pages(site):
         if path.parent.name == "lint":
             continue  # the lint rules' documentation, where the lint's help links lead: in no menu, no search
@@ -104,7 +107,8 @@ def test_no_reader_page_speaks_the_lints_language(site: Path) -> None:
         assert found is None, (path.relative_to(site), text[max(0, found.start() - 80) : found.end() + 80])
 
 
-def test_every_term_link_lands_on_its_definition(site: Path) -> None:
+def test_every_term_link_lands_on_its_definition(any_site: Path) -> None:
+    site = any_site
     ids_cache: dict[Path, set[str]] = {}
     checked = 0
     for path in html_pages(site):
@@ -127,7 +131,8 @@ def test_every_term_link_lands_on_its_definition(site: Path) -> None:
     assert checked > 500
 
 
-def test_terms_the_book_does_not_define_are_text_for_readers(site: Path) -> None:
+def test_terms_the_book_does_not_define_are_text_for_readers(any_site: Path) -> None:
+    site = any_site
     chapter = page(site, "models-units-and-formations/index.html")
     cannon = chapter.cssselect("span.rb-unpublished")[0]
     assert cannon.text == "Cannon" and cannon.get("title") is None  # the page script explains the mark
@@ -148,7 +153,8 @@ def test_the_editors_view_shows_them_broken_with_the_lints_words(drafts_site: Pa
     assert sum(map(len, missing)) == 6  # the missing pictures, named
 
 
-def test_definitions_are_marked_with_permalinks_and_sections_have_stable_anchors(site: Path) -> None:
+def test_definitions_are_marked_with_permalinks_and_sections_have_stable_anchors(any_site: Path) -> None:
+    site = any_site
     chapter = page(site, "battlefield-logistics/index.html")
     definition = chapter.get_element_by_id("term-line_of_sight")
     assert "rb-definition" in definition.get("class")
@@ -162,7 +168,8 @@ def test_definitions_are_marked_with_permalinks_and_sections_have_stable_anchors
     assert pregame.get_element_by_id("decide_on_game_size").tag == "h3"
 
 
-def test_blocks_render_as_admonitions_tables_steps_and_figures(site: Path) -> None:
+def test_blocks_render_as_admonitions_tables_steps_and_figures(any_site: Path) -> None:
+    site = any_site
     chapters = [page(site, f"{c}/index.html") for c in CHAPTERS]
     count = lambda selector: sum(len(c.cssselect(selector)) for c in chapters)  # noqa: E731
     assert count("div.admonition.note") == 13
@@ -178,7 +185,8 @@ def test_blocks_render_as_admonitions_tables_steps_and_figures(site: Path) -> No
     assert steps == ["Movement Phase", "Magic Phase", "Shooting Phase", "Close Combat Phase"]
 
 
-def test_glossary_has_backlinks_grouped_by_section(site: Path) -> None:
+def test_glossary_has_backlinks_grouped_by_section(any_site: Path) -> None:
+    site = any_site
     glossary = page(site, "glossary/index.html")
     entry = glossary.get_element_by_id("active_player")
     used_in = [li.text_content() for li in entry.cssselect(".rb-used-in li")]
@@ -261,7 +269,8 @@ def test_a_failed_build_keeps_the_last_good_site(tmp_path: Path) -> None:
     assert not [p for p in tmp_path.iterdir() if p.name.startswith(".site-build-")]
 
 
-def test_site_fetches_nothing_from_other_hosts(site: Path) -> None:
+def test_site_fetches_nothing_from_other_hosts(any_site: Path) -> None:
+    site = any_site
     for path in html_pages(site):
         document = lxml.html.fromstring(path.read_bytes())
         for element, attribute in (("script", "src"), ("link", "href"), ("img", "src"), ("iframe", "src")):
@@ -275,6 +284,7 @@ def test_site_fetches_nothing_from_other_hosts(site: Path) -> None:
 
 
 def linkcheck(url: str, tmp_path: Path) -> subprocess.CompletedProcess[str]:
+    tmp_path.mkdir(parents=True, exist_ok=True)
     config = tmp_path / "linkcheckerrc"
     config.write_text("[filtering]\nignore=\n  ^https?://(?!127\\.0\\.0\\.1)\n[AnchorCheck]\n", encoding="utf-8")
     return subprocess.run(
@@ -295,11 +305,20 @@ def linkcheck(url: str, tmp_path: Path) -> subprocess.CompletedProcess[str]:
     )
 
 
-def test_link_checker_finds_no_broken_link_or_anchor(site: Path, tmp_path: Path) -> None:
-    with serve(site) as url:
-        result = linkcheck(url, tmp_path)
-    assert result.returncode == 0, result.stdout[-3000:]
-    assert " 0 errors found" in result.stdout and " 0 warnings found" in result.stdout
+def test_link_checker_finds_no_broken_link_or_anchor(
+    site: Path, tmp_path: Path, request: pytest.FixtureRequest
+) -> None:
+    """One run over the site built by each generator, side by side (each checker keeps a core busy for minutes)."""
+    sites = {"mkdocs": site, "zensical": Path(request.getfixturevalue("zensical_site"))}
+    with serve(sites["mkdocs"]) as mkdocs, serve(sites["zensical"]) as zensical, ThreadPoolExecutor(2) as pool:
+        runs = {
+            name: pool.submit(linkcheck, url, tmp_path / name)
+            for name, url in (("mkdocs", mkdocs), ("zensical", zensical))
+        }
+        results = {name: run.result() for name, run in runs.items()}
+    for name, result in results.items():
+        assert result.returncode == 0, (name, result.stdout[-3000:])
+        assert " 0 errors found" in result.stdout and " 0 warnings found" in result.stdout, name
 
 
 def test_link_checker_would_catch_a_broken_anchor(tmp_path: Path) -> None:

@@ -19,7 +19,7 @@ def add_commands(commands: Commands) -> None:
         "build",
         help="compile the book: the website, rules.json and its schema",
         description="Compile the configured books into the output folder: the website (built with "
-        "mkdocs-material), rules.json and rules.schema.json for each book. Outputs are checked, then "
+        "mkdocs-material, or with Zensical), rules.json and rules.schema.json for each book. Outputs are checked, then "
         "published in one step: a failed build keeps the last good site. The output folder must be one "
         "this tool made (it holds a .rulebook-site file) or empty.",
         epilog="Exit status: 0 built, 1 built but --strict and lint errors, 2 unreadable sources, unsafe names "
@@ -34,6 +34,7 @@ def add_commands(commands: Commands) -> None:
     )
     build.add_argument("--quiet", "-q", action="store_true", help="no progress messages")
     build.add_argument("--book", metavar="NAME", help="build only this book of the configuration (default: every book)")
+    add_generator_option(build)
     add_config_option(build)
     build.set_defaults(run=run_build)
 
@@ -48,8 +49,18 @@ def add_commands(commands: Commands) -> None:
         "--port", type=_port, default=8000, help="port to serve on, 0 to 65535 (default: 8000; 0: any free port)"
     )
     serve.add_argument("--quiet", "-q", action="store_true", help="no progress messages")
+    add_generator_option(serve)
     add_config_option(serve)
     serve.set_defaults(run=run_serve)
+
+
+def add_generator_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--generator",
+        choices=("mkdocs", "zensical"),  # project.GENERATORS, not imported: the parser stays cheap to build
+        help="what builds the website: mkdocs (mkdocs-material) or zensical, its successor, installed with "
+        "pip install 'rulebook-compiler[zensical]' (default: `generator` in the configuration, else mkdocs)",
+    )
 
 
 def build_options(args: argparse.Namespace, project: Project) -> recipe.BuildOptions:
@@ -61,6 +72,7 @@ def build_options(args: argparse.Namespace, project: Project) -> recipe.BuildOpt
         files=tuple(args.files),
         data_only=args.data_only,
         drafts=args.drafts,
+        generator=args.generator or project.generator,
     )
 
 
@@ -96,7 +108,7 @@ def report_build(result: recipe.BuildResult, progress: Progress, *, strict: bool
     errors = 0
     for book in result.books:
         for warning in book.warnings:
-            print(f"rulebook: mkdocs: {warning}", file=sys.stderr)
+            print(f"rulebook: {book.generator}: {warning}", file=sys.stderr)
         for notice in book.lint.notices:
             print(f"rulebook: warning: {notice}", file=sys.stderr)
         if book.lint.new_errors:
@@ -128,6 +140,7 @@ def run_serve(args: argparse.Namespace) -> int:
         port=args.port,
         progress=progress,
         report=lambda result: report_build(result, quiet) != 2,
+        generator=args.generator,
     )
 
 

@@ -3,8 +3,9 @@
 Pure: the book, its term graph, the rule data and the lint findings in; a list of
 :class:`Page` (path, title, Markdown text) and the navigation out. Page bodies
 are Markdown headings (for the table of contents and search) around raw HTML
-blocks rendered by :mod:`compiler.site.html`, so any Markdown site generator
-that passes HTML through (MkDocs, Zensical) builds the same site.
+blocks rendered by :mod:`compiler.site.html`. MkDocs passes that HTML through and Zensical
+rewrites its links: each link is written by :func:`link`, the way the chosen generator resolves it,
+so either builds the same site from the same plan.
 """
 
 from __future__ import annotations
@@ -66,7 +67,7 @@ class SiteInput:
     """Image files the sources provide (copied to ``images/``)."""
     translations: list[SiteTranslation] = field(default_factory=list)
     books: list[dict[str, str]] = field(default_factory=list)
-    """The project's other books: title and URL from this site's root."""
+    """The project's other books: title and URL (``href``) from this site's root (``../other-game/``)."""
     changes: dict[str, Any] | None = None
     """What changed since the previous edition (``compiler.diff``), with ``since``: its title."""
     drafts: bool = False
@@ -75,6 +76,8 @@ class SiteInput:
     editor_pages: bool = False
     """Whether a published build keeps the editor's pages (lint report, translation reports, term graph),
     under "For editors" at the end of the navigation and out of search; by default it leaves them out."""
+    generator: str = "mkdocs"
+    """The site generator the pages are made for (``mkdocs`` or ``zensical``): only how links are written differs."""
 
 
 def page_url(path: str) -> str:
@@ -87,9 +90,13 @@ def page_url(path: str) -> str:
 
 def relative(from_path: str, to_url: str) -> str:
     """A link from one page to a site URL (with optional ``#fragment``), relative as MkDocs expects."""
+    return _relative_to(page_url(from_path), to_url)
+
+
+def _relative_to(here: str, to_url: str) -> str:
+    """A link from a folder URL (``fr/s3/``, ``""`` for the root) to a site URL (with optional ``#fragment``)."""
     target, _, fragment = to_url.partition("#")
     suffix = f"#{fragment}" if fragment else ""
-    here = page_url(from_path)
     if target == here:
         return ("" if fragment else "./") + suffix
     # Leave out the folders both URLs share: fr/s3/ -> fr/s2/ is ../s2/.
@@ -100,6 +107,42 @@ def relative(from_path: str, to_url: str) -> str:
             break
         shared = cut
     return ("../" * here[shared:].count("/") + target[shared:] or "./") + suffix
+
+
+@dataclass(frozen=True, slots=True)
+class LinkStyle:
+    """How the site generator resolves the links of the HTML our templates write.
+
+    MkDocs passes raw HTML through: a link is relative to the built page (``s3/`` -> ``../s4/#x``).
+    Zensical rewrites every relative link in it as if it were relative to the page's Markdown file:
+    a page is then named by its file (``s4.md#x``), so that Zensical resolves it and checks its anchor,
+    and anything else (a picture, ``rules.json``, another site's page) by its path from the file's folder.
+    """
+
+    generator: str = "mkdocs"
+    site: str = ""
+    """The folder of the site being made, from the book's root (``""``, or ``fr/`` for a translation): the
+    pages under it are the generator's own; any other page is another site's."""
+
+
+def link(style: LinkStyle, here: str, target: str) -> str:
+    """The one function that writes a link of our HTML: from page ``here`` to ``target``, both from the book's
+    site root. ``target`` is a page's Markdown path (``s3.md``, ``fr/glossary.md``) or a file's or folder's path
+    (``images/a.png``, ``rules.json``), with an optional ``#fragment``. Script blocks (JSON) are not rewritten by
+    either generator: links in them are made with the MkDocs style, relative to the built page."""
+    path, hash_, fragment = target.partition("#")
+    suffix = hash_ + fragment
+    page = path.endswith(".md")
+    url = page_url(path) if page else path
+    if style.generator == "mkdocs":
+        return relative(here, url + suffix)
+    folder = here.rpartition("/")[0]
+    base = f"{folder}/" if folder else ""
+    if page and path.startswith(style.site):
+        if path == here:
+            return suffix or path.rpartition("/")[2]
+        return _relative_to(base, path + suffix)
+    return _relative_to(base, url + suffix)
 
 
 class SitePlan:
@@ -118,6 +161,11 @@ class SitePlan:
             if d[0].section_id in self.chapter_of
         }
         self.previews = {name: self._preview(name) for name in self.term_page}
+        self.links = LinkStyle(site.generator)
+
+    def link(self, here: str, target: str) -> str:
+        """A link from page ``here`` to a page or file of this site (see :func:`link`)."""
+        return link(self.links, here, target)
 
     @property
     def editors(self) -> bool:
@@ -143,7 +191,7 @@ class SitePlan:
 
         def term_href(name: str) -> str | None:
             target = self.term_page.get(name)
-            return None if target is None else relative(page, page_url(target) + f"#term-{name}")
+            return None if target is None else self.link(page, f"{target}#term-{name}")
 
         def id_href(target_id: str) -> str | None:
             if not terms.id_targets(target_id):
@@ -153,10 +201,10 @@ class SitePlan:
             if chapter is None:
                 return None
             fragment = "" if target_id == chapter else f"#{target_id}"
-            return relative(page, page_url(chapter + ".md") + fragment)
+            return self.link(page, chapter + ".md" + fragment)
 
         def image_href(file: str) -> str | None:
-            return relative(page, f"images/{file}") if file in self.site.images else None
+            return self.link(page, f"images/{file}") if file in self.site.images else None
 
         return Linker(term_href, id_href, image_href, self.words, self.site.drafts)
 
@@ -320,20 +368,21 @@ def _flush(pending: list[Any], linker: Linker, blocks: list[dict[str, Any]]) -> 
 def index_page(plan: SitePlan, env: Environment) -> Page:
     path = "index.md"
     book = plan.site.data["book"]
-    chapters = [{"title": c.title, "href": relative(path, page_url(c.id + ".md"))} for c in plan.chapters]
+    chapters = [{"title": c.title, "href": plan.link(path, c.id + ".md")} for c in plan.chapters]
     counts = {
         "terms": sum(1 for t in plan.site.data["terms"].values() if t["defined"]),
         "chapters": len(plan.chapters),
         "roll_tables": len(plan.site.data["roll_tables"]),
     }
     links = {
-        "glossary": relative(path, "glossary/") if plan.term_page else None,
-        "changes": relative(path, "changes/") if plan.site.changes is not None else None,
-        "data": relative(path, "rules.json"),
-        "schema": relative(path, "rules.schema.json"),
+        "glossary": plan.link(path, "glossary.md") if plan.term_page else None,
+        "changes": plan.link(path, "changes.md") if plan.site.changes is not None else None,
+        "data": plan.link(path, "rules.json"),
+        "schema": plan.link(path, "rules.schema.json"),
     }
+    books = [{**other, "href": plan.link(path, other["href"])} for other in plan.site.books]
     markdown = env.get_template("index.md.j2").render(
-        book=book_facts(book), chapters=chapters, counts=counts, books=plan.site.books, links=links
+        book=book_facts(book), chapters=chapters, counts=counts, books=books, links=links
     )
     return Page(path, book["title"], markdown)
 
@@ -361,7 +410,7 @@ def glossary_page(plan: SitePlan, env: Environment) -> Page | None:
         entry = {
             "id": name,
             "name": data_terms[name]["name"],
-            "href": relative(path, page_url(plan.term_page[name]) + f"#term-{name}"),
+            "href": plan.link(path, f"{plan.term_page[name]}#term-{name}"),
             "text": data_terms[name]["definition"]["text"],
             "uses": [_term_link(plan, path, n) for n in terms.terms_used_by(name)],
             "used_in": _used_in(plan, path, name),
@@ -382,7 +431,7 @@ def _letter(name: str) -> str:
 
 def _term_link(plan: SitePlan, page: str, name: str) -> dict[str, str | None]:
     target = plan.term_page.get(name)
-    href = relative(page, page_url(target) + f"#term-{name}") if target else None
+    href = plan.link(page, f"{target}#term-{name}") if target else None
     return {"name": plan.site.data["terms"].get(name, {}).get("name", name), "term": name, "href": href}
 
 
@@ -405,7 +454,7 @@ def _used_in(plan: SitePlan, page: str, name: str) -> list[dict[str, Any]]:
             {
                 "title": section.title,
                 "chapter": chapter_section.title,
-                "href": relative(page, page_url(chapter + ".md") + fragment),
+                "href": plan.link(page, chapter + ".md" + fragment),
                 "count": counts[section_id],
             }
         )
@@ -422,7 +471,7 @@ def mechanics_page(plan: SitePlan, env: Environment) -> Page | None:
         if not section_id or section_id not in plan.chapter_of:
             return None
         chapter = plan.chapter_of[section_id]
-        return relative(path, page_url(chapter + ".md") + ("" if chapter == section_id else f"#{section_id}"))
+        return plan.link(path, chapter + ".md" + ("" if chapter == section_id else f"#{section_id}"))
 
     def section_title(section_id: str | None) -> str | None:
         section = terms.section(section_id) if section_id else None
@@ -477,9 +526,9 @@ def graph_page(plan: SitePlan, env: Environment) -> Page:
         {
             "name": n.title,
             "term": n.term,
-            "svg": relative(path, f"graph/{file}.svg") + f"#term-{n.term}",
+            "svg": plan.link(path, f"graph/{file}.svg#term-{n.term}"),
             "height": n.height,
-            "href": relative(path, page_url(plan.term_page[n.term]) + f"#term-{n.term}"),
+            "href": plan.link(path, f"{plan.term_page[n.term]}#term-{n.term}"),
             "users": [_term_link(plan, path, t) for t in terms.terms_using(n.term)],
             "uses": [_term_link(plan, path, t) for t in terms.terms_used_by(n.term)],
         }

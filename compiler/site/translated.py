@@ -39,10 +39,12 @@ from compiler.model import (
 from compiler.names import ascii_lower, slugify
 from compiler.site.html import Linker, render_content
 from compiler.site.pages import (
+    LinkStyle,
     Page,
     SitePlan,
     SiteTranslation,
     json_script,
+    link,
     page_url,
     relative,
     section_blocks,
@@ -98,6 +100,7 @@ class TranslatedPlan:
         self.language = translation.language
         self.strings = strings
         self.prefix = f"{translation.language}/"
+        self.links = LinkStyle(original.site.generator, self.prefix)
         graph = original.site.terms
         self.entries = {t: e for t, e in sorted(translation.terms.items()) if t in original.term_page}
         documents = [link_references(d, _forms(self.entries)) for d in translation.book.documents]
@@ -229,24 +232,26 @@ class TranslatedPlan:
                 position += 1
         return order
 
+    # A place is a page's Markdown path from the book's site root, with its #fragment (see ``pages.link``).
+
     def url(self, section_id: str) -> str | None:
-        """A translated section's URL from the site root."""
+        """Where a translated section is, from the book's site root (``fr/lancer-les-des.md#x``)."""
         page = self.page_of.get(section_id)
         if page is None:
             return None
         anchor = self.anchor[section_id]
-        return self.prefix + page_url(page) + ("" if page == f"{anchor}.md" else f"#{anchor}")
+        return self.prefix + page + ("" if page == f"{anchor}.md" else f"#{anchor}")
 
     def original_url(self, section_id: str) -> str | None:
-        """A section of the original: its URL from the site root."""
+        """Where a section of the original is, from the book's site root (``s3.md#s3-2``)."""
         chapter = self.original.chapter_of.get(section_id)
         if chapter is None:
             return None
-        return page_url(chapter + ".md") + ("" if chapter == section_id else f"#{section_id}")
+        return chapter + ".md" + ("" if chapter == section_id else f"#{section_id}")
 
     def _from(self, page: str, url: str) -> str:
-        """A link from a page of this translation's site to a URL from the site root."""
-        return relative(self.prefix + page, url)
+        """A link from a page of this translation's site to a place from the book's site root."""
+        return link(self.links, self.prefix + page, url)
 
     def term_url(self, term: str) -> str | None:
         here = self.term_section.get(term)
@@ -255,7 +260,7 @@ class TranslatedPlan:
             if url is not None:
                 return url.split("#")[0] + (f"#term-{term}" if term in self.marked else f"#{self.anchor[here]}")
         target = self.original.term_page.get(term)
-        return page_url(target) + f"#term-{term}" if target else None
+        return f"{target}#term-{term}" if target else None
 
     def linker(self, page: str) -> Linker:
         def term_href(name: str) -> str | None:
@@ -297,11 +302,15 @@ class TranslatedPlan:
     # Language switcher ---------------------------------------------------------------------------
 
     def _alternate(self, page: str, target_page: str, sections: Mapping[str, str], from_original: bool) -> str:
-        def link(url: str) -> str:
-            return relative(page, url) if from_original else self._from(page, url)
+        # The switcher's script reads these: a script block is not rewritten by any generator, so they are
+        # always relative to the built page.
+        def link_to(url: str) -> str:
+            return link(LinkStyle(), page if from_original else self.prefix + page, url)
 
         language = self.language if from_original else self.original.site.book.documents[0].language
-        value = {language: {"page": link(target_page), "sections": {k: link(v) for k, v in sorted(sections.items())}}}
+        value = {
+            language: {"page": link_to(target_page), "sections": {k: link_to(v) for k, v in sorted(sections.items())}}
+        }
         return json_script("rb-alternate", value)
 
     def original_alternates(self) -> dict[str, str]:
@@ -309,7 +318,7 @@ class TranslatedPlan:
         for chapter in self.original.chapters:
             page = chapter.id + ".md"
             if chapter.id in self.untranslated_page_of:
-                target = self.prefix + page_url(self.untranslated_page_of[chapter.id])
+                target = self.prefix + self.untranslated_page_of[chapter.id]
                 found[page] = self._alternate(page, target, {}, True)
                 continue
             sections = {}
@@ -390,15 +399,15 @@ class TranslatedPlan:
         chapters = []
         for kind, section in self.reading_order:
             page = self.page_of[section.id] if kind == "translated" else self.untranslated_page_of[section.id]
-            href = self._from(path, self.prefix + page_url(page))
+            href = self._from(path, self.prefix + page)
             chapters.append({"title": section.title, "href": href, "translated": kind == "translated"})
         markdown = env.get_template("translated_index.md.j2").render(
             title=self.title,
             front=[html for html in front if html.strip()],
             chapters=chapters,
             strings=self.strings,
-            glossary_href=self._from(path, self.prefix + "glossary/"),
-            report_href=self._from(path, f"translation-{self.language}/") if self.original.editors else None,
+            glossary_href=self._from(path, self.prefix + "glossary.md"),
+            report_href=self._from(path, f"translation-{self.language}.md") if self.original.editors else None,
             previews=self._previews_script(linker.used_terms),
         )
         return Page(path, self.title, markdown)
@@ -421,7 +430,7 @@ class TranslatedPlan:
                     "accepted": entry.accepted,
                     "original_name": names.get(term, {}).get("name", term),
                     "href": self._from(path, url) if url else None,
-                    "original_href": self._from(path, page_url(original) + f"#term-{term}"),
+                    "original_href": self._from(path, f"{original}#term-{term}"),
                     "text": self.previews[term]["text"],
                     "translated": term in self.term_section,
                     "used_in": [

@@ -69,6 +69,7 @@ def build_site(
     book_folder: str = "",
     site_name: str | None = None,
     settings: dict[str, Any] | None = None,
+    cache: Path | None = None,
 ) -> SiteResult:
     """Build a book's whole site into ``folder``, using ``scratch`` for the MkDocs projects.
 
@@ -78,6 +79,8 @@ def build_site(
     ``book_folder`` (``name/``) and ``site_name``: for a book of the project other than the main one.
     ``settings``: MkDocs settings from the project's configuration (name, URL, copyright line), under
     the project's own ``mkdocs.yml``.
+    ``cache``: for a site built with Zensical (``site.generator``), the folder its projects and cache are kept in
+    from one build to the next.
     """
     env = theme.environment()
     plan = site_plan(site, theme)
@@ -94,12 +97,21 @@ def build_site(
     )
     warnings: tuple[str, ...] = ()
     for run in runs:
-        docs = scratch / (f"docs-{run.folder.rstrip('/')}" if run.folder else "docs")
-        blocks = _write_docs(docs, run.pages, site, theme, extra_files, None if run.folder else image_folder)
+        images = None if run.folder else image_folder
         site_dir, nav, scripts = folder / run.folder, run.nav, extra_javascript
-        warnings += _run_mkdocs(
-            functools.partial(load_mkdocs_config, run.settings, mkdocs_file, docs, site_dir, nav, scripts, blocks)
-        )
+        if site.generator == "zensical":
+            from compiler.site import zensical
+
+            project = (cache or scratch / "zensical") / (run.folder.rstrip("/") or "original")
+            _write_docs(zensical.prepare(project), run.pages, site, theme, extra_files, images, hand_over=False)
+            config = zensical.configuration(run.settings, mkdocs_file, nav, scripts)
+            warnings += zensical.build(project, config, site_dir)
+        else:
+            docs = scratch / (f"docs-{run.folder.rstrip('/')}" if run.folder else "docs")
+            blocks = _write_docs(docs, run.pages, site, theme, extra_files, images)
+            warnings += _run_mkdocs(
+                functools.partial(load_mkdocs_config, run.settings, mkdocs_file, docs, site_dir, nav, scripts, blocks)
+            )
         for name, text in run.redirects.items():
             _write(site_dir / name, text)
     # Written straight into the built site: MkDocs would only copy them once more.
@@ -251,12 +263,20 @@ def _mkdocs_options(
 
 
 def _write_docs(
-    docs: Path, pages: Sequence[Page], site: SiteInput, theme: Theme, extra: dict[str, str], images: Path | None
+    docs: Path,
+    pages: Sequence[Page],
+    site: SiteInput,
+    theme: Theme,
+    extra: dict[str, str],
+    images: Path | None,
+    *,
+    hand_over: bool = True,
 ) -> dict[str, dict[str, str]]:
-    """The MkDocs project's files; the HTML blocks taken out of each page (see :func:`hand_over_html`)."""
+    """The project's pages and files; the HTML blocks taken out of each page (see :func:`hand_over_html`), unless
+    ``hand_over`` is false (a generator other than MkDocs is given the pages as made)."""
     blocks: dict[str, dict[str, str]] = {}
     for page in pages:
-        markdown, blocks[page.path] = hand_over_html(page.markdown)
+        markdown, blocks[page.path] = hand_over_html(page.markdown) if hand_over else (page.markdown, {})
         _write(_inside(docs, page.path), markdown)
     for name, asset in theme.assets().items():
         (docs / "assets" / name).parent.mkdir(parents=True, exist_ok=True)

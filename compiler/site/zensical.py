@@ -1,0 +1,135 @@
+"""Build a site with Zensical, mkdocs-material's successor: a command run on a project it can read.
+
+Zensical has no Python API to build a site in-process: it runs as a command, on a configuration
+file (``mkdocs.yml``) whose folder must hold the pages (``docs/``) and the built site (``site/``),
+and it keeps its cache (``.cache/``) in that folder too. So each site of a book gets a project
+folder of its own in the build's cache (:attr:`compiler.publish.Release.cache`, kept from one build
+to the next and never published): the effective configuration and the pages are written there,
+``zensical build --strict`` runs on it, what it says is turned into our warnings, and the built site
+is moved into the release.
+"""
+
+from __future__ import annotations
+
+import copy
+import importlib.util
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+from compiler.errors import SiteBuildError, UserError
+
+EXTRA = "rulebook-compiler[zensical]"
+"""What installs Zensical beside the compiler."""
+
+
+class GeneratorMissing(UserError):
+    """The chosen site generator is not installed; the message says how to install it."""
+
+
+def require() -> None:
+    """Refuse, in plain words, a build with Zensical where it is not installed."""
+    if importlib.util.find_spec("zensical") is None:
+        raise GeneratorMissing(
+            f"the site generator `zensical` is not installed: install it with `pip install '{EXTRA}'`, "
+            "or build with `--generator mkdocs`"
+        )
+
+
+def configuration(
+    settings: dict[str, Any], project_file: Path, nav: list[Any], scripts: tuple[str, ...]
+) -> dict[str, Any]:
+    """The configuration Zensical builds a site with: MkDocs' for the same site, with the pages in ``docs/``
+    and the site in ``site/`` beside it, Material's classic look, and paths made absolute (the configuration
+    file is not in the project's folder)."""
+    config = copy.deepcopy(settings)
+    config.update(docs_dir="docs", site_dir="site", nav=nav)
+    config["extra_javascript"] = [*(config.get("extra_javascript") or []), *scripts]
+    theme = config.get("theme") or {}
+    theme = dict(theme) if isinstance(theme, dict) else {"name": theme}
+    theme.setdefault("variant", "classic")  # Material's look, not Zensical's new one
+    if theme.get("custom_dir") and not Path(theme["custom_dir"]).is_absolute():
+        theme["custom_dir"] = str(project_file.parent / theme["custom_dir"])
+    config["theme"] = theme
+    return config
+
+
+def prepare(project: Path) -> Path:
+    """The project folder of one site, emptied of a former build's pages and site (its cache is kept);
+    the folder its pages go into."""
+    project.mkdir(parents=True, exist_ok=True)
+    for name in ("docs", "site"):
+        if (project / name).exists():
+            shutil.rmtree(project / name)
+    return project / "docs"
+
+
+def build(project: Path, config: dict[str, Any], site_dir: Path) -> tuple[str, ...]:
+    """Run ``zensical build --strict`` on the project folder, then move the built site into ``site_dir``.
+
+    What Zensical warned about comes back as our warnings; under ``--strict`` a warning stops the build,
+    which is then refused with those warnings (the last good site is kept).
+    """
+    import yaml
+
+    try:
+        text = yaml.safe_dump(config, allow_unicode=True, sort_keys=True)
+    except yaml.YAMLError as error:
+        raise SiteBuildError(f"the MkDocs settings cannot be given to Zensical: {error}") from error
+    (project / "mkdocs.yml").write_text(text, encoding="utf-8")
+    done = subprocess.run(
+        [sys.executable, "-m", "zensical", "build", "--strict", "--config-file", "mkdocs.yml"],
+        cwd=project,
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        errors="replace",
+        env={**os.environ, "NO_COLOR": "1", "CLICOLOR": "0"},
+        check=False,
+    )
+    warnings = said(done.stdout + "\n" + done.stderr)
+    if done.returncode != 0 or not (project / "site").is_dir():
+        reason = "; ".join(warnings) or _last_line(done.stderr) or f"exit status {done.returncode}"
+        raise SiteBuildError(f"Zensical could not build the site: {reason}")
+    site_dir.mkdir(parents=True, exist_ok=True)
+    for entry in sorted((project / "site").iterdir()):
+        os.replace(entry, site_dir / entry.name)
+    return warnings
+
+
+_COLOUR = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
+_WARNING = re.compile(r"^\s*(?:Warning|Error):\s*(.+)$")
+_PLACE = re.compile(r"\[\s*([^\[\]]+:\d+:\d+)\s*\]")
+
+
+def said(output: str) -> tuple[str, ...]:
+    """Zensical's warnings and errors, one line each: ``page.md:4:84: anchor does not exist``.
+
+    Zensical draws each of them as a box: its message, then the place (``╭─[ page.md:4:84 ]``) and the
+    source line; colour codes are taken out first.
+    """
+    found: list[str] = []
+    message: str | None = None
+    for line in _COLOUR.sub("", output).splitlines():
+        warning = _WARNING.match(line)
+        if warning:
+            if message is not None:
+                found.append(message)
+            message = warning.group(1).strip()
+            continue
+        place = _PLACE.search(line)
+        if message is not None and place:
+            found.append(f"{place.group(1)}: {message}")
+            message = None
+    if message is not None:
+        found.append(message)
+    return tuple(found)
+
+
+def _last_line(text: str) -> str:
+    lines = [line.strip() for line in _COLOUR.sub("", text).splitlines() if line.strip()]
+    return lines[-1] if lines else ""
