@@ -225,3 +225,16 @@ def test_unlinked_phrases_stay_text() -> None:
     linked = link_references(document, {"unité": "unit", "unité de mesure": ""})
     assert [(r.name, r.text) for r in linked.references] == [("unit", "unité")]
     assert linked.references[0].offset == document.body[0].source.text.index("Une unité") + len("Une ")
+
+
+def test_a_title_that_reads_like_a_number_never_takes_another_chapters_old_address() -> None:
+    from compiler.site.translated import RESERVED_PAGES, readable_anchors
+
+    document = parse_markdown_string("# 1 Bases\n\nLe jeu.\n\n# 2 S1\n\nLa suite.\n", "fr.md", language="fr").document
+    assert document is not None
+    sections = list(document.sections)
+    anchors = readable_anchors(sections, RESERVED_PAGES)
+    first, second = (anchors[s.id] for s in sections)
+    assert first == "bases"
+    aliases = {s.id for s in sections}  # s1 and s2: redirect pages to the readable addresses
+    assert second not in aliases and second != first

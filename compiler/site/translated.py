@@ -459,7 +459,7 @@ def readable_anchors(sections: list[Section], reserved: tuple[str, ...] = ()) ->
     A translation converted from a PDF names its numbered sections by number (``s3-2-1``); readers get
     the title's words (``lancer-les-des``), and the number stays as an alias (see ``redirects``).
     """
-    taken = set(reserved) | {s.id for s in sections if s.number is None}
+    taken = set(reserved) | {s.id for s in sections}  # a number is kept as an alias: no slug may take it
     return {s.id: s.id if s.number is None else unique_id(slugify(s.title), taken) for s in sections}
 
 
