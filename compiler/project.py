@@ -144,8 +144,6 @@ class Project:
     generator: str = "mkdocs"
     """What builds the site from our pages: ``mkdocs`` (mkdocs-material) or ``zensical`` (its successor;
     the ``zensical`` extra). ``rulebook build --generator`` overrides it."""
-    offline: bool = False
-    """Pages that work opened from disk (``site/index.html``): MkDocs' ``use_directory_urls: false``."""
     docs_url: str | None = None
     """A page documenting each lint rule, a section per rule (such as docs/lint.md where it is published);
     the help links of diagnostics point at it."""
@@ -231,7 +229,7 @@ def _read(path: Path) -> str:
         raise ConfigError(f"cannot read {path}: {reason}") from error
 
 
-_PROJECT_KEYS = {"output", "books", "docs_url", "generator", "offline"}
+_PROJECT_KEYS = {"output", "books", "docs_url", "generator"}
 GENERATORS = ("mkdocs", "zensical")
 """The site generators a project can choose (``generator``)."""
 _BOOK_KEYS = {
@@ -295,7 +293,6 @@ def parse_project(
         books=tuple(books),
         docs_url=docs_url,
         generator=generator,
-        offline=check.boolean(table, "offline", check.where()),
     )
 
 

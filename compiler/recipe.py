@@ -129,8 +129,6 @@ class BuildOptions:
     """A script added to every page that reloads it when the site changes (``serve``)."""
     generator: str = "mkdocs"
     """What builds the site from the pages: ``mkdocs`` or ``zensical`` (the project's ``generator``)."""
-    offline: bool = False
-    """Pages that work opened from disk: a page ``a.md`` is ``a.html``, and links name files (MkDocs only)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -722,15 +720,7 @@ def write_book_site(
     from compiler.site.writer import build_site
 
     site = site_input(
-        project,
-        book,
-        read,
-        lint,
-        translations,
-        changes,
-        drafts=options.drafts,
-        generator=options.generator,
-        offline=options.offline,
+        project, book, read, lint, translations, changes, drafts=options.drafts, generator=options.generator
     )
     extra, scripts = _live_reload(options)
     folder = release.folder / book.folder if book.folder else release.folder
@@ -746,7 +736,7 @@ def write_book_site(
         late_files=rule_files_ready,
         book_folder=book.folder,
         site_name=_site_name(book),
-        settings=site_settings(project, book) | ({"use_directory_urls": False} if options.offline else {}),
+        settings=site_settings(project, book),
         cache=release.cache / "zensical" / book.name,
     )
 
@@ -761,7 +751,6 @@ def site_input(
     *,
     drafts: bool,
     generator: str = "mkdocs",
-    offline: bool = False,
 ) -> SiteInput:
     """Everything a book's pages are made from (``drafts``: the editor's view; ``generator``: what builds them)."""
     from compiler.data import build_site_summary
@@ -793,7 +782,6 @@ def site_input(
         changes=changes,
         drafts=drafts,
         generator=generator,
-        offline=offline,
     )
 
 

@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from compiler.cli.common import Commands, Progress, UsageError, add_config_option, plural, project_of
+from compiler.cli.common import Commands, Progress, add_config_option, plural, project_of
 
 if TYPE_CHECKING:
     from compiler import recipe
@@ -35,12 +35,6 @@ def add_commands(commands: Commands) -> None:
     build.add_argument("--quiet", "-q", action="store_true", help="no progress messages")
     build.add_argument("--book", metavar="NAME", help="build only this book of the configuration (default: every book)")
     add_generator_option(build)
-    build.add_argument(
-        "--offline",
-        action="store_true",
-        help="pages that also work opened from disk (site/index.html), with MkDocs (default: `offline` in the "
-        "configuration)",
-    )
     add_config_option(build)
     build.set_defaults(run=run_build)
 
@@ -72,18 +66,13 @@ def add_generator_option(parser: argparse.ArgumentParser) -> None:
 def build_options(args: argparse.Namespace, project: Project) -> recipe.BuildOptions:
     from compiler import recipe
 
-    generator = args.generator or project.generator
-    offline = getattr(args, "offline", False) or project.offline
-    if offline and generator == "zensical":
-        raise UsageError("offline pages are a MkDocs option (use_directory_urls): build them with --generator mkdocs")
     return recipe.BuildOptions(
         output=args.output or project.site_folder,
         books=(args.book,) if args.book else None,
         files=tuple(args.files),
         data_only=args.data_only,
         drafts=args.drafts,
-        generator=generator,
-        offline=offline,
+        generator=args.generator or project.generator,
     )
 
 

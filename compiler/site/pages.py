@@ -78,32 +78,19 @@ class SiteInput:
     under "For editors" at the end of the navigation and out of search; by default it leaves them out."""
     generator: str = "mkdocs"
     """The site generator the pages are made for (``mkdocs`` or ``zensical``): only how links are written differs."""
-    offline: bool = False
-    """Pages opened from disk: ``a.md`` is built as ``a.html`` and links name files (MkDocs only)."""
 
 
-def page_url(path: str, directory_urls: bool = True) -> str:
-    """The URL of a page: with ``use_directory_urls`` (the default) ``a.md`` -> ``a/``, ``fr/index.md`` -> ``fr/``;
-    without (a site read from disk) ``a.md`` -> ``a.html``."""
+def page_url(path: str) -> str:
+    """The directory URL of a page (``use_directory_urls``): ``a.md`` -> ``a/``, ``fr/index.md`` -> ``fr/``."""
     stem = path[: -len(".md")]
-    if not directory_urls:
-        return stem + ".html"
     if stem == "index":
         return ""
     return stem[: -len("index")] if stem.endswith("/index") else stem + "/"
 
 
-def relative(from_path: str, to_url: str, directory_urls: bool = True) -> str:
+def relative(from_path: str, to_url: str) -> str:
     """A link from one page to a site URL (with optional ``#fragment``), relative as MkDocs expects."""
-    url = page_url(from_path, directory_urls)
-    return _relative_to(url[: url.rfind("/") + 1], to_url)
-
-
-def file_url(path: str, directory_urls: bool = True) -> str:
-    """A site URL that is not a page's: a folder (``../other-game/``) is its ``index.html`` when read from disk."""
-    if directory_urls or not (path == "" or path.endswith("/")):
-        return path
-    return path + "index.html"
+    return _relative_to(page_url(from_path), to_url)
 
 
 def _relative_to(here: str, to_url: str) -> str:
@@ -136,8 +123,6 @@ class LinkStyle:
     site: str = ""
     """The folder of the site being made, from the book's root (``""``, or ``fr/`` for a translation): the
     pages under it are the generator's own; any other page is another site's."""
-    directory_urls: bool = True
-    """MkDocs' ``use_directory_urls``: false for a site read from disk (a page ``a.md`` is ``a.html``)."""
 
 
 def link(style: LinkStyle, here: str, target: str) -> str:
@@ -148,9 +133,9 @@ def link(style: LinkStyle, here: str, target: str) -> str:
     path, hash_, fragment = target.partition("#")
     suffix = hash_ + fragment
     page = path.endswith(".md")
-    url = page_url(path, style.directory_urls) if page else file_url(path, style.directory_urls)
+    url = page_url(path) if page else path
     if style.generator == "mkdocs":
-        return relative(here, url + suffix, style.directory_urls)
+        return relative(here, url + suffix)
     folder = here.rpartition("/")[0]
     base = f"{folder}/" if folder else ""
     if page and path.startswith(style.site):
@@ -176,7 +161,7 @@ class SitePlan:
             if d[0].section_id in self.chapter_of
         }
         self.previews = {name: self._preview(name) for name in self.term_page}
-        self.links = LinkStyle(site.generator, directory_urls=not site.offline)
+        self.links = LinkStyle(site.generator)
 
     def link(self, here: str, target: str) -> str:
         """A link from page ``here`` to a page or file of this site (see :func:`link`)."""

@@ -100,7 +100,7 @@ class TranslatedPlan:
         self.language = translation.language
         self.strings = strings
         self.prefix = f"{translation.language}/"
-        self.links = LinkStyle(original.site.generator, self.prefix, not original.site.offline)
+        self.links = LinkStyle(original.site.generator, self.prefix)
         graph = original.site.terms
         self.entries = {t: e for t, e in sorted(translation.terms.items()) if t in original.term_page}
         documents = [link_references(d, _forms(self.entries)) for d in translation.book.documents]
@@ -295,10 +295,8 @@ class TranslatedPlan:
             page = self.page_of[chapter.id]
             if page != f"{chapter.id}.md":
                 old = f"{chapter.id}.md"
-                folders = not self.original.site.offline
-                target = relative(self.prefix + old, self.prefix + page_url(page, folders), folders)
-                written = f"{page_url(old)}index.html" if folders else page_url(old, folders)
-                found[written] = redirect_page(target, chapter.title, self.language)
+                target = relative(self.prefix + old, self.prefix + page_url(page))
+                found[f"{page_url(old)}index.html"] = redirect_page(target, chapter.title, self.language)
         return found
 
     # Language switcher ---------------------------------------------------------------------------
@@ -307,8 +305,7 @@ class TranslatedPlan:
         # The switcher's script reads these: a script block is not rewritten by any generator, so they are
         # always relative to the built page.
         def link_to(url: str) -> str:
-            style = LinkStyle(directory_urls=not self.original.site.offline)
-            return link(style, page if from_original else self.prefix + page, url)
+            return link(LinkStyle(), page if from_original else self.prefix + page, url)
 
         language = self.language if from_original else self.original.site.book.documents[0].language
         value = {

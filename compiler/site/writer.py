@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from compiler.assets import image_files
 from compiler.errors import SiteBuildError
-from compiler.site.pages import Page, SiteInput, SitePlan, build_pages, file_url, neighbourhoods
+from compiler.site.pages import Page, SiteInput, SitePlan, build_pages, neighbourhoods
 from compiler.site.svg import sprite
 from compiler.site.theme import Theme, chrome_options
 from compiler.site.translated import TranslatedSite, build_translated_site
@@ -183,12 +183,10 @@ def _languages(site: SiteInput, translated: Sequence[TranslatedSite], strings: d
     if not translated:
         return []
     original = site.book.documents[0].language if site.book.documents else "en"
-    home = file_url("", not site.offline)  # from disk, a folder is its index.html
-    entries = [{"name": strings["language_name"], "link": home or "./", "lang": original}]
+    entries = [{"name": strings["language_name"], "link": "./", "lang": original}]
     for translation in translated:
         name = translation.strings["language_name"]
-        link = f"{translation.language}/{home}"
-        entries.append({"name": name, "link": link, "lang": translation.language})
+        entries.append({"name": name, "link": f"{translation.language}/", "lang": translation.language})
     return entries
 
 
