@@ -91,11 +91,12 @@ def rules_of(diagnostics: list[Diagnostic]) -> list[tuple[str, str | None]]:
     return [(d.rule, d.target) for d in diagnostics]
 
 
-def build(output: Path, *files: Path, drafts: bool = False, generator: str | None = None) -> int:
+def build(output: Path, *files: Path, drafts: bool = False, generator: str | None = None, offline: bool = False) -> int:
     """``rulebook build`` from the project folder (where mkdocs.yml and site_templates are)."""
     cwd = Path.cwd()
     os.chdir(ROOT)
     options = [*(["--drafts"] if drafts else []), *(["--generator", generator] if generator else [])]
+    options += ["--offline"] if offline else []
     try:
         return main(["build", "-q", "--output", str(output), *options, *map(str, files)])
     finally:
@@ -119,6 +120,14 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The bundled book's site as published (for readers), built once per test session."""
     output = tmp_path_factory.mktemp("built") / "site"
     assert build(output) == 0
+    return output
+
+
+@pytest.fixture(scope="session")
+def offline_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The bundled book's site built to be read from disk (``--offline``), built once per test session."""
+    output = tmp_path_factory.mktemp("offline") / "site"
+    assert build(output, offline=True) == 0
     return output
 
 
