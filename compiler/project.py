@@ -17,7 +17,7 @@ sources = ["rules/en/book.xml"]
 baseline = "rules/en/lint-baseline.json"
 output = "site"                         # where `rulebook build` publishes (default: site)
 generator = "mkdocs"                    # what builds the site: mkdocs (default) or zensical
-offline = false                         # a site to open from disk: pages as files (`a.html`); MkDocs only
+offline = false                         # a site to open from disk: pages as files (`a.html`)
 
 [tool.rulebook.translations.fr]         # the main book's French edition
 source = "rules/fr/book.md"

@@ -132,6 +132,21 @@ def offline_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.fixture(scope="session")
+def zensical_offline_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The bundled book's site built with Zensical to be read from disk, built once per test session."""
+    need_zensical()
+    output = tmp_path_factory.mktemp("zensical-offline") / "site"
+    assert build(output, generator="zensical", offline=True) == 0
+    return output
+
+
+@pytest.fixture(params=GENERATORS)
+def any_offline_site(request: pytest.FixtureRequest) -> Path:
+    """The offline site built with each generator."""
+    return Path(request.getfixturevalue("offline_site" if request.param == "mkdocs" else "zensical_offline_site"))
+
+
+@pytest.fixture(scope="session")
 def zensical_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The bundled book's site as published, built with Zensical, once per test session."""
     need_zensical()

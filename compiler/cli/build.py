@@ -38,7 +38,7 @@ def add_commands(commands: Commands) -> None:
         "--offline",
         action="store_true",
         help="a site to open from disk (site/index.html): pages as files, search included (default: `offline` "
-        "in the configuration); MkDocs only",
+        "in the configuration)",
     )
     add_generator_option(build)
     add_config_option(build)
@@ -89,13 +89,6 @@ def run_build(args: argparse.Namespace) -> int:
     project = project_of(args)
     progress = Progress(args.quiet)
     options = build_options(args, project)
-    if options.offline and options.generator == "zensical" and not options.data_only:
-        print(
-            "rulebook: an offline site is built with MkDocs only (Zensical has no pages as files): "
-            "build with `--generator mkdocs`, or without `offline`",
-            file=sys.stderr,
-        )
-        return 2
     result = recipe.build(project, options, progress=progress)
     status = report_build(result, progress, strict=args.strict)
     if args.drafts and result.published:

@@ -164,6 +164,8 @@ def link(style: LinkStyle, here: str, target: str) -> str:
         return relative(here, url + suffix)
     folder = here.rpartition("/")[0]
     base = f"{folder}/" if folder else ""
+    if not style.directory_urls and not page:
+        url = file_url(url)
     if page and path.startswith(style.site):
         if path == here:
             return suffix or path.rpartition("/")[2]
