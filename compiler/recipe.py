@@ -130,7 +130,7 @@ class BuildOptions:
     generator: str = "mkdocs"
     """What builds the site from the pages: ``mkdocs`` or ``zensical`` (the project's ``generator``)."""
     offline: bool = False
-    """A site to read from disk (``site/index.html`` opened in a browser): pages as files, search included (both generators)."""
+    """A site to read from disk (``site/index.html`` opened in a browser): pages as files, search included."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -18,7 +18,7 @@ import pytest
 from compiler.cli import main
 from compiler.site.pages import LinkStyle, link, page_url
 
-from .conftest import CHROMIUM, build
+from .conftest import CHROMIUM
 
 OFFLINE = LinkStyle(directory_urls=False)
 browser = pytest.mark.browser
