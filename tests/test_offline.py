@@ -16,6 +16,7 @@ import lxml.html
 import pytest
 
 from compiler.cli import main
+from compiler.project import parse_project
 from compiler.site.pages import LinkStyle, link, page_url
 
 from .conftest import CHROMIUM
@@ -89,6 +90,8 @@ def test_offline_must_be_true_or_false(tmp_path: Path, capsys: pytest.CaptureFix
     config.write_text('[tool.rulebook]\nsources = ["book.xml"]\noffline = "yes"\n', encoding="utf-8")
     assert main(["build", "--config", str(config), "-o", str(tmp_path / "site")]) == 2
     assert "offline" in capsys.readouterr().err
+    assert parse_project({"sources": ["book.xml"], "offline": True}, tmp_path).offline
+    assert not parse_project({"sources": ["book.xml"]}, tmp_path).offline
 
 
 @pytest.fixture
