@@ -17,6 +17,7 @@ sources = ["rules/en/book.xml"]
 baseline = "rules/en/lint-baseline.json"
 output = "site"                         # where `rulebook build` publishes (default: site)
 generator = "mkdocs"                    # what builds the site: mkdocs (default) or zensical
+offline = false                         # a site to open from disk: pages as files (`a.html`)
 
 [tool.rulebook.translations.fr]         # the main book's French edition
 source = "rules/fr/book.md"
@@ -144,6 +145,9 @@ class Project:
     generator: str = "mkdocs"
     """What builds the site from our pages: ``mkdocs`` (mkdocs-material) or ``zensical`` (its successor;
     the ``zensical`` extra). ``rulebook build --generator`` overrides it."""
+    offline: bool = False
+    """Build a site to read from disk (``site/index.html`` opened in a browser): MkDocs' ``use_directory_urls:
+    false`` and Material's ``offline`` plugin. ``rulebook build --offline`` asks for it for one build."""
     docs_url: str | None = None
     """A page documenting each lint rule, a section per rule (such as docs/lint.md where it is published);
     the help links of diagnostics point at it."""
@@ -229,7 +233,7 @@ def _read(path: Path) -> str:
         raise ConfigError(f"cannot read {path}: {reason}") from error
 
 
-_PROJECT_KEYS = {"output", "books", "docs_url", "generator"}
+_PROJECT_KEYS = {"output", "books", "docs_url", "generator", "offline"}
 GENERATORS = ("mkdocs", "zensical")
 """The site generators a project can choose (``generator``)."""
 _BOOK_KEYS = {
@@ -293,6 +297,7 @@ def parse_project(
         books=tuple(books),
         docs_url=docs_url,
         generator=generator,
+        offline=check.boolean(table, "offline", check.where()),
     )
 
 

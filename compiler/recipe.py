@@ -129,6 +129,8 @@ class BuildOptions:
     """A script added to every page that reloads it when the site changes (``serve``)."""
     generator: str = "mkdocs"
     """What builds the site from the pages: ``mkdocs`` or ``zensical`` (the project's ``generator``)."""
+    offline: bool = False
+    """A site to read from disk (``site/index.html`` opened in a browser): pages as files, search included."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -720,7 +722,15 @@ def write_book_site(
     from compiler.site.writer import build_site
 
     site = site_input(
-        project, book, read, lint, translations, changes, drafts=options.drafts, generator=options.generator
+        project,
+        book,
+        read,
+        lint,
+        translations,
+        changes,
+        drafts=options.drafts,
+        generator=options.generator,
+        offline=options.offline,
     )
     extra, scripts = _live_reload(options)
     folder = release.folder / book.folder if book.folder else release.folder
@@ -751,8 +761,10 @@ def site_input(
     *,
     drafts: bool,
     generator: str = "mkdocs",
+    offline: bool = False,
 ) -> SiteInput:
-    """Everything a book's pages are made from (``drafts``: the editor's view; ``generator``: what builds them)."""
+    """Everything a book's pages are made from (``drafts``: the editor's view; ``generator``: what builds them;
+    ``offline``: pages as files, to be read from disk)."""
     from compiler.data import build_site_summary
     from compiler.site.pages import SiteInput, SiteTranslation
     from compiler.translate.compare import report_context
@@ -782,6 +794,7 @@ def site_input(
         changes=changes,
         drafts=drafts,
         generator=generator,
+        offline=offline,
     )
 
 

@@ -91,11 +91,12 @@ def rules_of(diagnostics: list[Diagnostic]) -> list[tuple[str, str | None]]:
     return [(d.rule, d.target) for d in diagnostics]
 
 
-def build(output: Path, *files: Path, drafts: bool = False, generator: str | None = None) -> int:
+def build(output: Path, *files: Path, drafts: bool = False, generator: str | None = None, offline: bool = False) -> int:
     """``rulebook build`` from the project folder (where mkdocs.yml and site_templates are)."""
     cwd = Path.cwd()
     os.chdir(ROOT)
     options = [*(["--drafts"] if drafts else []), *(["--generator", generator] if generator else [])]
+    options += ["--offline"] if offline else []
     try:
         return main(["build", "-q", "--output", str(output), *options, *map(str, files)])
     finally:
@@ -120,6 +121,29 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     output = tmp_path_factory.mktemp("built") / "site"
     assert build(output) == 0
     return output
+
+
+@pytest.fixture(scope="session")
+def offline_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The bundled book's site built to be read from disk (``--offline``), built once per test session."""
+    output = tmp_path_factory.mktemp("offline") / "site"
+    assert build(output, offline=True) == 0
+    return output
+
+
+@pytest.fixture(scope="session")
+def zensical_offline_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The bundled book's site built with Zensical to be read from disk, built once per test session."""
+    need_zensical()
+    output = tmp_path_factory.mktemp("zensical-offline") / "site"
+    assert build(output, generator="zensical", offline=True) == 0
+    return output
+
+
+@pytest.fixture(params=GENERATORS)
+def any_offline_site(request: pytest.FixtureRequest) -> Path:
+    """The offline site built with each generator."""
+    return Path(request.getfixturevalue("offline_site" if request.param == "mkdocs" else "zensical_offline_site"))
 
 
 @pytest.fixture(scope="session")

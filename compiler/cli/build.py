@@ -34,6 +34,12 @@ def add_commands(commands: Commands) -> None:
     )
     build.add_argument("--quiet", "-q", action="store_true", help="no progress messages")
     build.add_argument("--book", metavar="NAME", help="build only this book of the configuration (default: every book)")
+    build.add_argument(
+        "--offline",
+        action="store_true",
+        help="a site to open from disk (site/index.html): pages as files, search included (default: `offline` "
+        "in the configuration)",
+    )
     add_generator_option(build)
     add_config_option(build)
     build.set_defaults(run=run_build)
@@ -73,6 +79,7 @@ def build_options(args: argparse.Namespace, project: Project) -> recipe.BuildOpt
         data_only=args.data_only,
         drafts=args.drafts,
         generator=args.generator or project.generator,
+        offline=args.offline or project.offline,
     )
 
 
@@ -81,7 +88,8 @@ def run_build(args: argparse.Namespace) -> int:
 
     project = project_of(args)
     progress = Progress(args.quiet)
-    result = recipe.build(project, build_options(args, project), progress=progress)
+    options = build_options(args, project)
+    result = recipe.build(project, options, progress=progress)
     status = report_build(result, progress, strict=args.strict)
     if args.drafts and result.published:
         print(

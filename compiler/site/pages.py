@@ -78,19 +78,40 @@ class SiteInput:
     under "For editors" at the end of the navigation and out of search; by default it leaves them out."""
     generator: str = "mkdocs"
     """The site generator the pages are made for (``mkdocs`` or ``zensical``): only how links are written differs."""
+    offline: bool = False
+    """Built for reading from disk (MkDocs' ``use_directory_urls: false``, Material's ``offline`` plugin): a page
+    ``a.md`` is ``a.html``, and every link names a file (``../other-game/index.html``), never a folder."""
 
 
-def page_url(path: str) -> str:
-    """The directory URL of a page (``use_directory_urls``): ``a.md`` -> ``a/``, ``fr/index.md`` -> ``fr/``."""
+def page_url(path: str, directory_urls: bool = True) -> str:
+    """The URL of a page: with ``use_directory_urls`` (the default) its folder, ``a.md`` -> ``a/``,
+    ``fr/index.md`` -> ``fr/``; without (offline), its file, ``a.md`` -> ``a.html``."""
     stem = path[: -len(".md")]
+    if not directory_urls:
+        return stem + ".html"
     if stem == "index":
         return ""
     return stem[: -len("index")] if stem.endswith("/index") else stem + "/"
 
 
-def relative(from_path: str, to_url: str) -> str:
-    """A link from one page to a site URL (with optional ``#fragment``), relative as MkDocs expects."""
-    return _relative_to(page_url(from_path), to_url)
+def relative(from_path: str, to_url: str, directory_urls: bool = True) -> str:
+    """A link from one page to a site URL (with optional ``#fragment``), relative as MkDocs expects: from
+    the page's folder (``a/``), or offline from the folder its file is in."""
+    here = page_url(from_path, directory_urls)
+    return _relative_to(here if directory_urls else _folder(here), to_url)
+
+
+def _folder(url: str) -> str:
+    """The folder a file URL is in (``fr/a.html`` -> ``fr/``, ``a.html`` -> ``""``)."""
+    return url[: url.rfind("/") + 1]
+
+
+def file_url(url: str) -> str:
+    """A URL that names a file: a folder's (``""``, ``../other-game/``) is its ``index.html``."""
+    target, hash_, fragment = url.partition("#")
+    if target == "" or target.endswith("/"):
+        target += "index.html"
+    return target + hash_ + fragment
 
 
 def _relative_to(here: str, to_url: str) -> str:
@@ -123,6 +144,9 @@ class LinkStyle:
     site: str = ""
     """The folder of the site being made, from the book's root (``""``, or ``fr/`` for a translation): the
     pages under it are the generator's own; any other page is another site's."""
+    directory_urls: bool = True
+    """MkDocs' ``use_directory_urls``: false for a site read from disk (offline), where a page is its file
+    (``a.md`` is ``a.html``) and a link to a folder names its ``index.html``."""
 
 
 def link(style: LinkStyle, here: str, target: str) -> str:
@@ -133,11 +157,15 @@ def link(style: LinkStyle, here: str, target: str) -> str:
     path, hash_, fragment = target.partition("#")
     suffix = hash_ + fragment
     page = path.endswith(".md")
-    url = page_url(path) if page else path
+    url = page_url(path, style.directory_urls) if page else path
     if style.generator == "mkdocs":
+        if not style.directory_urls:
+            return relative(here, file_url(url + suffix), directory_urls=False)
         return relative(here, url + suffix)
     folder = here.rpartition("/")[0]
     base = f"{folder}/" if folder else ""
+    if not style.directory_urls and not page:
+        url = file_url(url)
     if page and path.startswith(style.site):
         if path == here:
             return suffix or path.rpartition("/")[2]
@@ -161,7 +189,7 @@ class SitePlan:
             if d[0].section_id in self.chapter_of
         }
         self.previews = {name: self._preview(name) for name in self.term_page}
-        self.links = LinkStyle(site.generator)
+        self.links = LinkStyle(site.generator, directory_urls=not site.offline)
 
     def link(self, here: str, target: str) -> str:
         """A link from page ``here`` to a page or file of this site (see :func:`link`)."""

@@ -100,7 +100,7 @@ class TranslatedPlan:
         self.language = translation.language
         self.strings = strings
         self.prefix = f"{translation.language}/"
-        self.links = LinkStyle(original.site.generator, self.prefix)
+        self.links = LinkStyle(original.site.generator, self.prefix, original.links.directory_urls)
         graph = original.site.terms
         self.entries = {t: e for t, e in sorted(translation.terms.items()) if t in original.term_page}
         documents = [link_references(d, _forms(self.entries)) for d in translation.book.documents]
@@ -294,9 +294,10 @@ class TranslatedPlan:
         for chapter in self.chapters:
             page = self.page_of[chapter.id]
             if page != f"{chapter.id}.md":
-                old = f"{chapter.id}.md"
-                target = relative(self.prefix + old, self.prefix + page_url(page))
-                found[f"{page_url(old)}index.html"] = redirect_page(target, chapter.title, self.language)
+                old, folders = f"{chapter.id}.md", self.links.directory_urls
+                target = relative(self.prefix + old, self.prefix + page_url(page, folders), folders)
+                where = f"{page_url(old)}index.html" if folders else page_url(old, folders)
+                found[where] = redirect_page(target, chapter.title, self.language)
         return found
 
     # Language switcher ---------------------------------------------------------------------------
@@ -305,7 +306,8 @@ class TranslatedPlan:
         # The switcher's script reads these: a script block is not rewritten by any generator, so they are
         # always relative to the built page.
         def link_to(url: str) -> str:
-            return link(LinkStyle(), page if from_original else self.prefix + page, url)
+            style = LinkStyle(directory_urls=self.links.directory_urls)
+            return link(style, page if from_original else self.prefix + page, url)
 
         language = self.language if from_original else self.original.site.book.documents[0].language
         value = {

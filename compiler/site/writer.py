@@ -84,6 +84,8 @@ def build_site(
     """
     env = theme.environment()
     plan = site_plan(site, theme)
+    if site.offline:
+        extra_files = {**extra_files, SEARCH_SHIM: OFFLINE_SHIM.read_text(encoding="utf-8")}
     translated = translated_sites(plan, env, theme)
     runs = book_runs(
         plan,
@@ -151,6 +153,8 @@ def book_runs(
     own copyright line (a book of the project other than the main one shows no other).
     """
     languages = _languages(plan.site, translated, theme.strings("en"))
+    if plan.site.offline:
+        settings = offline_settings(settings)
     pages, nav = build_pages(plan, env, original_alternates(translated))
     options = _mkdocs_options(settings, None, languages, site_name, plan.words)
     if site_name is not None:
@@ -183,11 +187,31 @@ def _languages(site: SiteInput, translated: Sequence[TranslatedSite], strings: d
     if not translated:
         return []
     original = site.book.documents[0].language if site.book.documents else "en"
-    entries = [{"name": strings["language_name"], "link": "./", "lang": original}]
+    home = "index.html" if site.offline else "./"  # offline, a link names a file: a folder would open its listing
+    entries = [{"name": strings["language_name"], "link": home, "lang": original}]
     for translation in translated:
         name = translation.strings["language_name"]
-        entries.append({"name": name, "link": f"{translation.language}/", "lang": translation.language})
+        link = f"{translation.language}/{'index.html' if site.offline else ''}"
+        entries.append({"name": name, "link": link, "lang": translation.language})
     return entries
+
+
+OFFLINE_SHIM = Path(__file__).with_name("offline") / "iframe-worker-shim.js"
+"""The Web Worker shim Material's search needs from ``file://`` (iframe-worker, MIT), shipped with the package."""
+SEARCH_SHIM = "assets/iframe-worker-shim.js"
+"""Where an offline site has it: Material's ``offline`` plugin would otherwise load it from unpkg.com."""
+
+
+def offline_settings(settings: dict[str, Any]) -> dict[str, Any]:
+    """The MkDocs settings of a site read from disk, over the project's: every page is a file (``a.html``,
+    ``use_directory_urls: false``), and Material's ``offline`` plugin lets search run from ``file://``, with
+    the Web Worker shim it needs from the site itself rather than from another host."""
+    plugins = list(settings.get("plugins") or [])
+    if not any(p == "offline" or (isinstance(p, dict) and "offline" in p) for p in plugins):
+        plugins.append("offline")
+    extra = dict(settings.get("extra") or {})
+    extra["polyfills"] = [*(extra.get("polyfills") or []), SEARCH_SHIM]
+    return settings | {"use_directory_urls": False, "plugins": plugins, "extra": extra}
 
 
 DEFAULT_SETTINGS = Path(__file__).with_name("mkdocs.defaults.yml")
