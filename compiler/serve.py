@@ -127,12 +127,13 @@ def _remove_abandoned() -> None:
 
 
 def _alive(pid: int) -> bool:
+    """Whether a process has this pid (one of another user's counts: signalling it is refused, not failed)."""
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
         return False
     except PermissionError:
-        return True
+        pass
     return True
 
 

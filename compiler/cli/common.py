@@ -38,13 +38,18 @@ def add_config_option(parser: argparse.ArgumentParser) -> None:
 
 
 def project_of(args: argparse.Namespace) -> Project:
-    """The project the command works in (``--config``, else found from the working folder)."""
+    """The project the command works in (``--config``, else found from the working folder), loaded once per
+    command however many of its steps ask."""
     from compiler.project import load_project
 
+    loaded: Project | None = getattr(args, "loaded_project", None)
+    if loaded is not None:
+        return loaded
     config = getattr(args, "config", None)
     if config is not None and not config.is_file():
         raise UsageError(f"the configuration file `{config}` does not exist")
-    return load_project(config_file=config)
+    project = args.loaded_project = load_project(config_file=config)
+    return project
 
 
 class Progress:

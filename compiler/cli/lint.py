@@ -75,15 +75,12 @@ def _target(args: argparse.Namespace, project: Project) -> Target:
     return book, files, baseline, partial
 
 
-def _targets(
-    args: argparse.Namespace, project: Project
-) -> list[tuple[BookConfig, tuple[Path, ...], Path | None, bool]]:
+def _targets(args: argparse.Namespace, project: Project) -> list[Target]:
     """What to lint: the files or book asked for, else every configured book that has sources."""
     if args.files or args.book or len(project.books) == 1:
         return [_target(args, project)]
     books = [book for book in project.books if book.sources] or [project.main]
-    baseline = None if args.no_baseline else args.baseline
-    return [(book, (), None if args.no_baseline else baseline or book.baseline, False) for book in books]
+    return [(book, (), None if args.no_baseline else args.baseline or book.baseline, False) for book in books]
 
 
 def run_lint(args: argparse.Namespace) -> int:

@@ -41,6 +41,12 @@ def source(folder: Path, name: str, content: str | bytes) -> Path:
     return path
 
 
+def configure(folder: Path, lines: str) -> None:
+    """Add ``lines`` (TOML) at the end of the project's ``rulebook.toml``."""
+    with (folder / "rulebook.toml").open("a", encoding="utf-8") as config:
+        config.write(lines)
+
+
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> Outcome:
     """``rulebook ARGV``; never an internal error."""
     code = main(list(argv))

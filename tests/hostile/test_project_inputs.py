@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from .scratch import nothing_written_outside, run, scratch, source  # noqa: F401 (fixtures)
+from .scratch import configure, nothing_written_outside, run, scratch, source  # noqa: F401 (fixtures)
 from .test_report_files import BOOK
 
 SECRET = "GH_TOKEN=ghp_not_a_real_secret"
@@ -116,8 +116,7 @@ def test_a_book_cannot_take_a_translations_folder(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     source(scratch, "book.xml", BOOK)
-    with (scratch / "rulebook.toml").open("a", encoding="utf-8") as config:
-        config.write('[translations.fr]\nsource = "fr.md"\n')
+    configure(scratch, '[translations.fr]\nsource = "fr.md"\n')
     outcome = run(capsys, "new-book", "fr")
     assert outcome.code == 2
     assert "`fr` is the folder of a translation's site" in outcome.err
@@ -128,8 +127,7 @@ def test_a_site_url_with_control_characters_is_refused(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     source(scratch, "book.xml", BOOK)
-    with (scratch / "rulebook.toml").open("a", encoding="utf-8") as config:
-        config.write('site_url = "https://example.org/\\u0001x/"\n')
+    configure(scratch, 'site_url = "https://example.org/\\u0001x/"\n')
     outcome = run(capsys, "build")
     assert outcome.code == 2
     assert "`site_url` in [top level] must be an http(s) URL" in outcome.err

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from .scratch import nothing_written_outside, run, scratch, source  # noqa: F401 (fixtures)
+from .scratch import configure, nothing_written_outside, run, scratch, source  # noqa: F401 (fixtures)
 
 BOOK = """<?xml version="1.0" encoding="UTF-8"?>
 <document><chapter id="moving" title="Moving"><section id="marching" title="Marching">
@@ -95,8 +95,7 @@ def test_a_misspelt_configuration_key_gets_its_likely_name(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     source(scratch, "book.xml", BOOK)
-    with (scratch / "rulebook.toml").open("a", encoding="utf-8") as config:
-        config.write('titel = "Marching"\n')
+    configure(scratch, 'titel = "Marching"\n')
     outcome = run(capsys, "lint")
     assert outcome.code == 2
     assert "unknown key `titel` in [top level] (did you mean `title`?)" in outcome.err
@@ -124,8 +123,7 @@ def test_lint_checks_every_book_and_a_baseline_belongs_to_one(
 ) -> None:
     source(scratch, "book.xml", BOOK.replace('<reference name="charge">Charge</reference>', ""))
     (scratch / "campaign.xml").write_text(BOOK, encoding="utf-8")  # a reference to an undefined `charge`
-    with (scratch / "rulebook.toml").open("a", encoding="utf-8") as config:
-        config.write('[books.campaign]\nsources = ["campaign.xml"]\n')
+    configure(scratch, '[books.campaign]\nsources = ["campaign.xml"]\n')
     outcome = run(capsys, "lint", "--color", "never")
     assert outcome.code == 1
     assert "error[RB101]" in outcome.out and "--> campaign.xml:" in outcome.out
