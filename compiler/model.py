@@ -413,13 +413,21 @@ class Book:
             yield from document.ids
 
 
-def unique_id(base: str, taken: set[str], separator: str = "-") -> str:
-    """``base``, or ``base-2``, ``base-3``... if taken; the id returned is added to ``taken``."""
-    candidate, n = base, 1
+def unique_id(base: str, taken: set[str], separator: str = "-", *, counters: dict[str, int] | None = None) -> str:
+    """``base``, or ``base-2``, ``base-3``... if taken; the id returned is added to ``taken``.
+
+    ``counters``: the last number given to each base, kept by a caller that asks for many ids
+    from one ``taken`` set, which only grows (a title repeated a hundred times stays linear).
+    """
+    candidate, n = base, (counters or {}).get(base, 1)
+    if n > 1:
+        candidate = f"{base}{separator}{n}"
     while candidate in taken:
         n += 1
         candidate = f"{base}{separator}{n}"
     taken.add(candidate)
+    if counters is not None:
+        counters[base] = n
     return candidate
 
 

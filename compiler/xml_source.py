@@ -66,6 +66,8 @@ _TAG_NAME = re.compile(r"[^\s/>]+")
 T = TypeVar("T")
 _TOO_DEEP = etree.XPath("(" + "/".join(["*"] * MAX_DEPTH) + ")[1]")
 """From the root (depth 1): the first element at depth ``MAX_DEPTH + 1``, in C, without recursion."""
+_IDS = etree.XPath("//@id", smart_strings=False)
+"""Every ``id`` the document writes, as plain strings."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -240,8 +242,9 @@ class _Builder:
         self.language = language
         self.diagnostics: list[Diagnostic] = []
         self._offsets = iter(self._element_offsets())
-        self._taken_ids = {str(i) for i in root.xpath("//@id")}  # type: ignore[union-attr]
+        self._taken_ids: set[str] = set(_IDS(root))  # type: ignore[arg-type]
         self._entity_offsets: dict[etree._Entity, int] | None = None
+        self._suffixes: dict[str, int] = {}
         self.sections: list[Section] = []
         self.definitions: list[Definition] = []
         self.references: list[Reference] = []
@@ -294,14 +297,15 @@ class _Builder:
     # -- content ------------------------------------------------------------
 
     def _content(self, element: etree._Element, section_id: str, definition: str | None) -> Content:
+        if self.outline:
+            return self._outline_content(element, section_id, definition)
         parts: list[Node] = []
         append = parts.append
         references = self.references
         offsets = self._offsets
         source = self.source
         text = element.text
-        outline = self.outline
-        if text and not outline:
+        if text:
             append(" " if text.isspace() else text)
         for child in element:
             tag = child.tag
@@ -322,12 +326,39 @@ class _Builder:
                     append(node)  # type: ignore[arg-type]
             elif isinstance(child, etree._Entity):
                 append(self._entity(child, section_id))
-            if outline:
-                continue
             tail = child.tail
             if tail:
                 append(" " if tail.isspace() else tail)
         return tuple(parts)
+
+    def _outline_content(self, element: etree._Element, section_id: str, definition: str | None) -> Content:
+        """The outline's walk of an element's content: it records what the content holds and returns
+        only the sections standing in it (the body, for the root), since an outline keeps no content.
+
+        The same nodes as :meth:`_content` makes, with less made on the way: this loop is most of
+        the lint's reading time (see ``docs/performance.md``).
+        """
+        sections: list[Node] = []
+        record = self.references.append
+        offsets = self._offsets
+        source = self.source
+        make = tuple.__new__  # Reference's own __new__ is a Python function: twice the cost per reference
+        for child in element:
+            tag = child.tag
+            if tag == "reference":
+                offset = next(offsets)
+                label = self._text_only(child) if len(child) else (child.text or "")
+                fields = (child.get("name", ""), label, child.get("type"), section_id, definition, source, offset)
+                record(make(Reference, fields))
+            elif tag in SECTION_LEVELS:
+                sections.append(self._section(child, tag, section_id))
+            elif isinstance(tag, str):
+                node = self._node(child, tag, section_id, definition)
+                if type(node) is tuple:  # an unknown element's content: the sections in it
+                    sections.extend(node)  # type: ignore[arg-type]
+            elif isinstance(child, etree._Entity):
+                self._entity(child, section_id)
+        return tuple(sections)
 
     def _node(self, el: etree._Element, tag: str, section_id: str, definition: str | None) -> Node | Content | None:
         source = self.source
@@ -411,10 +442,13 @@ class _Builder:
             self._taken_ids.add(slug)
             return slug
         # A repeated title: qualify it by its parent, then (rarely) count.
-        return unique_id(f"{parent_id}-{slug}" if parent_id else slug, self._taken_ids)
+        return unique_id(f"{parent_id}-{slug}" if parent_id else slug, self._taken_ids, counters=self._suffixes)
 
-    def _table(self, el: etree._Element, section_id: str, definition: str | None) -> Table:
-        if self.outline and _annotated(el):
+    def _table(self, el: etree._Element, section_id: str, definition: str | None) -> Table | None:
+        if self.outline:
+            if not _annotated(el):
+                self._outline_grid(el, 2, section_id, definition)
+                return None
             return self._whole(lambda: self._table(el, section_id, definition))
         offset = self._offset()
         columns: Row | None = None
@@ -439,8 +473,11 @@ class _Builder:
             cells.append(Cell(child.tag == "header", content, self.source, cell_offset))
         return Row(tuple(cells), self.source, offset)
 
-    def _item_list(self, el: etree._Element, ordered: bool, section_id: str, definition: str | None) -> ItemList:
-        if self.outline and _annotated(el):
+    def _item_list(self, el: etree._Element, ordered: bool, section_id: str, definition: str | None) -> ItemList | None:
+        if self.outline:
+            if not _annotated(el):
+                self._outline_grid(el, 1, section_id, definition)
+                return None
             return self._whole(lambda: self._item_list(el, ordered, section_id, definition))
         offset = self._offset()
         items = []
@@ -452,6 +489,17 @@ class _Builder:
         if item_list.roll is not None or item_list.data is not None:
             self.annotated.append(Annotated(item_list, section_id, definition or section_id))
         return item_list
+
+    def _outline_grid(self, el: etree._Element, levels: int, section_id: str, definition: str | None) -> None:
+        """An unannotated table (``levels`` 2: rows of cells) or list (1: items) in an outline: the
+        content of its cells is walked, and no node is made for the table, its rows or cells."""
+        next(self._offsets)
+        for child in el.iterchildren(tag=etree.Element):
+            if levels > 1:
+                self._outline_grid(child, levels - 1, section_id, definition)
+            else:
+                next(self._offsets)
+                self._outline_content(child, section_id, definition)
 
     def _whole(self, build: Callable[[], T]) -> T:
         """A node built whole in an outline (an annotated table or list: the annotation checks read it)."""
@@ -498,6 +546,8 @@ class _Builder:
         return "".join(str(text) for text in el.itertext())
 
     def _skip_descendants(self, el: etree._Element) -> None:
+        if not len(el):
+            return
         for _ in el.iterdescendants(tag=etree.Element):
             next(self._offsets)
 
