@@ -37,6 +37,35 @@ def test_json_has_the_documented_fields() -> None:
     assert data["summary"]["by_rule"] == {"dangling-reference": 1, "unused-definition": 2}
 
 
+def test_compact_json_lines_are_the_records_encoded() -> None:
+    """The compact report shares encoded parts between diagnostics: each line must still be its record."""
+    from compiler.catalog.book import DANGLING_REFERENCE
+    from compiler.diagnostics import Note
+    from compiler.report.json_format import diagnostic_record
+    from compiler.source import Span
+
+    tricky = ',"line":0,"column":0,"section":null, \\" é \u2028 \x00'
+    place = Span('a "b".xml', 3, 7)
+    shared_notes = (Note(f"note {tricky}", Span("n.xml", 9, 2)), Note("no place"))
+    diagnostics = (
+        DANGLING_REFERENCE.diagnostic(
+            tricky, place, target=tricky, suggestions=(tricky,), help=tricky, notes=shared_notes
+        ),
+        DANGLING_REFERENCE.diagnostic(tricky, place._replace(line=40, column=1), target=tricky, notes=shared_notes),
+        DANGLING_REFERENCE.diagnostic("m", Span("b.xml", 1, 1), section_id=tricky, counterpart=Note("there", place)),
+        DANGLING_REFERENCE.diagnostic("m", Span("b.xml", 2, 1), section_id="s-1"),
+    )
+    for url in (None, "https://example.org/rules/"):
+        text = renderer("json")(Report(diagnostics, files=1, docs_url=url))
+        lines = text.split("\n")[1:-2]  # not splitlines: U+2028 stands raw in a line
+        expected = [
+            json.dumps(diagnostic_record(d, url), sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+            for d in diagnostics
+        ]
+        assert [line.rstrip(",") for line in lines] == expected
+        assert json.loads(text)["diagnostics"] == [diagnostic_record(d, url) for d in diagnostics]
+
+
 def test_github_workflow_commands_are_escaped() -> None:
     lines = renderer("github")(report()).splitlines()
     error = next(line for line in lines if line.startswith("::error"))
