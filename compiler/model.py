@@ -348,7 +348,7 @@ class Document:
     outline: bool = False
     """Read for the lint only: every index above is whole, but sections, definitions and figures hold
     no content (``children``, ``caption`` and ``body`` chapters' children are empty); see
-    :mod:`compiler.xml_outline`."""
+    :mod:`compiler.xml_source`."""
 
 
 @dataclass(frozen=True, slots=True)

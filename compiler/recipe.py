@@ -262,7 +262,7 @@ def read_book(
 
     ``linking``: how a Markdown source that marks no terms gets them (its book's configuration).
     ``outline``: XML sources are read for the lint only (every name, id and place, no content;
-    see :mod:`compiler.xml_outline`); Markdown and text sources are read whole either way.
+    see :mod:`compiler.xml_source`); Markdown and text sources are read whole either way.
     """
     documents = []
     diagnostics: list[Diagnostic] = []

@@ -201,6 +201,8 @@ class _Live:
         self.sites: dict[str, LiveSite] = {}
         self.whole = True
         """The next change builds everything (nothing was built yet, or the last full build failed)."""
+        self.failing: set[str] = set()
+        """The books whose last edit could not be built (their last good pages still served)."""
         self.later: dict[str, None] = {}
         """The books whose translations, editions and rule data wait to be recomputed, in order."""
         self.job: tuple[str, recipe.LiveBook, BackgroundData[recipe.LiveLater]] | None = None
@@ -296,6 +298,7 @@ class _Live:
                 self.report(edit)
                 print("rulebook: the sources cannot be built; still serving the last good pages.", file=sys.stderr)
                 failed.add(name)
+                self.failing.add(name)
                 continue
             first = self._show(edit.first)  # the edited chapters, before the rest of the book is even planned
             if first is None:
@@ -305,6 +308,10 @@ class _Live:
             if rest is None:
                 return
             written += first + rest
+            if name in self.failing:
+                self.failing.discard(name)
+                if not first + rest:  # fixed back to what was served: nothing to write, but say so
+                    self.progress(f"{self.books[name].config.label} builds again; its pages are up to date")
         self._said(written, started)
         self.later.update(dict.fromkeys(name for name in affected.later if name not in failed))
         self._start()

@@ -113,10 +113,14 @@ def test_a_broken_edit_keeps_the_last_good_pages_and_says_why(tmp_path: Path) ->
         mark = served.mark()
         edit(book, '<chapter title="General Principles">', '<chapter title="General Principles"><oops>')
         served.wait_for("still serving the last good pages", after=mark)
-        assert "error[RB001]" in "".join(served.lines[mark:])
+        said = "".join(served.lines[mark:])
+        assert "error[RB001]" in said
+        assert said.count("rulebook: ") == 1 and str(tmp_path / "tmp") not in said  # one line, no temporary folder
         assert "Measuring Distances" in served.page("battlefield-logistics/")
 
-        edit(book, "<oops>", "")
+        mark = served.mark()
+        edit(book, "<oops>", "")  # back to what is served: nothing to write, but the author is told
+        served.wait_for("builds again; its pages are up to date", after=mark)
         edit(book, "Measuring Distances", "Measuring Ranges")
         served.wait_for_page("battlefield-logistics/", "Measuring Ranges")
 

@@ -100,8 +100,11 @@ def run_build(args: argparse.Namespace) -> int:
     return status
 
 
-def report_build(result: recipe.BuildResult, progress: Progress, *, strict: bool = False) -> int:
-    """Print what a build gave (warnings, refusals, the final line); its exit status."""
+def report_build(result: recipe.BuildResult, progress: Progress, *, strict: bool = False, served: bool = False) -> int:
+    """Print what a build gave (warnings, refusals, the final line); its exit status.
+
+    ``served``: the build is ``serve``'s, which says itself what it keeps serving (its output
+    folder is its own temporary one, no place to name)."""
     from compiler.report import text as text_report
 
     if not result.published:
@@ -111,7 +114,8 @@ def report_build(result: recipe.BuildResult, progress: Progress, *, strict: bool
                 text_report.render_diagnostic(diagnostic, source, width=text_report.terminal_width(sys.stderr)),
                 file=sys.stderr,
             )
-        print(f"rulebook: nothing was built into {result.output}; the last good site is kept.", file=sys.stderr)
+        if not served:
+            print(f"rulebook: nothing was built into {result.output}; the last good site is kept.", file=sys.stderr)
         return 2
     errors = 0
     for book in result.books:
@@ -147,7 +151,7 @@ def run_serve(args: argparse.Namespace) -> int:
         tuple(args.files),
         port=args.port,
         progress=progress,
-        report=lambda result: report_build(result, quiet) != 2,
+        report=lambda result: report_build(result, quiet, served=True) != 2,
         generator=args.generator,
     )
 
