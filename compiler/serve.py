@@ -162,7 +162,7 @@ def _serve(
     )
     live = _Live(project, options, folder / "live", news, progress, report)
     # Watching starts before the first build: an edit made while it runs is not missed.
-    with _Watcher([] if once else watched(project, files), live.changed_later):
+    with _Watcher([] if once else watched(project, files), live.changed_later, project.root):
         live.rebuild()
         server.RequestHandlerClass = functools.partial(_Handler, news, options.output)
         print(f"Serving on http://127.0.0.1:{server.server_address[1]}/ (Ctrl+C to stop)", file=sys.stderr)
@@ -425,13 +425,15 @@ class _Watcher:
     """The operating system's notice of changes to the watched files, passed on once the files are written.
 
     A file closed after writing, or moved into place, is complete; one only created, modified or
-    deleted may be in the middle of a save, and is waited for a moment longer.
+    deleted may be in the middle of a save, and is waited for a moment longer. The folders above
+    the watched ones, up to the project's, are watched too: a watched folder deleted and made
+    again (a branch switched, a folder restored) is watched again, and what it holds taken as edited.
     """
 
     COMPLETE = 0.005
     SETTLE = 0.15
 
-    def __init__(self, paths: Iterable[Path], post: Callable[[frozenset[Path]], None]) -> None:
+    def __init__(self, paths: Iterable[Path], post: Callable[[frozenset[Path]], None], root: Path) -> None:
         from watchdog.observers import Observer
 
         self._files = {os.path.abspath(p) for p in paths if not p.is_dir()}
@@ -441,12 +443,30 @@ class _Watcher:
         self._changed = threading.Condition()
         self._stopped = False
         self._observer = Observer()
-        handler = _handler(self._event)
-        kinds = _event_kinds()
-        for folder in sorted({os.path.dirname(f) for f in self._files if os.path.isdir(os.path.dirname(f))}):
-            self._observer.schedule(handler, folder, recursive=False, event_filter=kinds)
-        for folder in self._folders:
-            self._observer.schedule(handler, folder, recursive=True, event_filter=kinds)
+        self._handler = _handler(self._event)
+        self._kinds = _event_kinds()
+        self._recursive = {folder.rstrip(os.sep): True for folder in self._folders}
+        for file in self._files:
+            self._recursive.setdefault(os.path.dirname(file), False)
+        top = os.path.abspath(root)
+        for folder in list(self._recursive):
+            while folder != top and os.path.dirname(folder) != folder and folder.startswith(top + os.sep):
+                folder = os.path.dirname(folder)
+                self._recursive.setdefault(folder, False)
+        self._watches: dict[str, Any] = {}
+        for folder in sorted(self._recursive):
+            self._watch(folder)
+
+    def _watch(self, folder: str) -> None:
+        """Watch a folder (again: a deleted folder's watch is dead, and a new one is made)."""
+        dead = self._watches.pop(folder, None)
+        if dead is not None:
+            self._observer.unschedule(dead)
+        if os.path.isdir(folder):
+            recursive = self._recursive[folder]
+            self._watches[folder] = self._observer.schedule(
+                self._handler, folder, recursive=recursive, event_filter=self._kinds
+            )
 
     def __enter__(self) -> _Watcher:
         self._observer.start()
@@ -460,12 +480,29 @@ class _Watcher:
         self._observer.stop()
         self._observer.join()
 
-    def _event(self, path: str, complete: bool) -> None:
+    def _event(self, path: str, complete: bool, folder: bool = False) -> None:
+        if folder:  # made, or moved into place: the watched folders in it are watched again
+            self._made_again(path)
+            return
         if path not in self._files and not any(path.startswith(folder) for folder in self._folders):
             return
         with self._changed:
             self._pending[path] = time.monotonic() + (self.COMPLETE if complete else self.SETTLE)
             self._changed.notify_all()
+
+    def _made_again(self, path: str) -> None:
+        inside = path + os.sep
+        again = sorted(f for f in self._recursive if f == path or f.startswith(inside))
+        if not again:
+            return
+        for folder in again:  # outer first
+            self._watch(folder)
+        for file in self._files:
+            if file.startswith(inside):
+                self._event(file, False)
+        for folder in self._folders:
+            if folder.startswith(inside):
+                self._event(folder, False)
 
     def _pass_on(self) -> None:
         while True:
@@ -493,20 +530,34 @@ def _event_kinds() -> list[type[Any]]:
         events.FileCreatedEvent,
         events.FileDeletedEvent,
         events.FileModifiedEvent,
+        events.DirCreatedEvent,  # a watched folder made again
+        events.DirMovedEvent,
     ]
 
 
-def _handler(notify: Callable[[str, bool], None]) -> Any:
-    """A watchdog handler telling ``notify`` each path an event touches, and whether it is complete."""
-    from watchdog.events import FileClosedEvent, FileMovedEvent, FileSystemEvent, FileSystemEventHandler
+def _handler(notify: Callable[[str, bool, bool], None]) -> Any:
+    """A watchdog handler telling ``notify`` each path an event touches, whether it is complete, and
+    whether it is a folder made or moved into place."""
+    from watchdog.events import (
+        DirCreatedEvent,
+        DirMovedEvent,
+        FileClosedEvent,
+        FileMovedEvent,
+        FileSystemEvent,
+        FileSystemEventHandler,
+    )
 
     class Handler(FileSystemEventHandler):
         def on_any_event(self, event: FileSystemEvent) -> None:
-            if isinstance(event, FileMovedEvent):
-                notify(os.fsdecode(event.src_path), False)
-                notify(os.fsdecode(event.dest_path), True)
+            if isinstance(event, DirCreatedEvent):
+                notify(os.fsdecode(event.src_path), True, True)
+            elif isinstance(event, DirMovedEvent):
+                notify(os.fsdecode(event.dest_path), True, True)
+            elif isinstance(event, FileMovedEvent):
+                notify(os.fsdecode(event.src_path), False, False)
+                notify(os.fsdecode(event.dest_path), True, False)
             else:
-                notify(os.fsdecode(event.src_path), isinstance(event, FileClosedEvent))
+                notify(os.fsdecode(event.src_path), isinstance(event, FileClosedEvent), False)
 
     return Handler()
 

@@ -205,3 +205,23 @@ def test_with_zensical_an_edit_builds_the_site_again_with_its_cache_warm(tmp_pat
         served.wait_for("Built the site again", after=mark)
         assert cache.is_dir()
     assert not list((tmp_path / "tmp").glob("rulebook-serve-*")), "serve left its temporary folder"
+
+
+def test_a_sources_folder_deleted_and_made_again_is_watched_again(tmp_path: Path) -> None:
+    from compiler.scaffold import init_project
+
+    project = init_project(tmp_path / "game", "Game").root
+    sources, kept = project / "rules", tmp_path / "kept"
+    with Served([], cwd=project, temp=tmp_path / "tmp") as served:
+        shutil.copytree(sources, kept)
+        shutil.rmtree(sources)  # as a branch switch does: the folder goes, then comes back
+        shutil.copytree(kept, sources)
+        edit(sources / "book.xml", 'title="Basics"', 'title="Made Again"')
+        served.wait_for_page("basics/", "Made Again")
+
+        shutil.rmtree(kept)
+        shutil.copytree(sources, kept)
+        edit(kept / "book.xml", 'title="Made Again"', 'title="Moved In"')
+        shutil.rmtree(sources)
+        kept.rename(sources)  # moved into place, as some tools restore a folder
+        served.wait_for_page("basics/", "Moved In")
