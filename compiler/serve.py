@@ -65,6 +65,8 @@ RELOAD_SCRIPT = """// Reloads the page, where it was scrolled to, as soon as `ru
   };
 })();
 """.replace("EVENTS_PATH", EVENTS_PATH)
+LOCAL_HOSTS = frozenset({"127.0.0.1", "localhost", "::1"})
+"""The host names a request to the preview may give (the ``Host`` header, without its port)."""
 EVERY_PAGE = "*"
 """Written in place of the pages' URLs when the whole site was built again."""
 
@@ -621,11 +623,26 @@ class _Handler(http.server.SimpleHTTPRequestHandler):
         super().__init__(*args, directory=str(folder), **kwargs)
 
     def do_GET(self) -> None:
+        if not self._local_host():
+            return
         if urllib.parse.urlsplit(self.path).path == EVENTS_PATH:
             self._send_events()
             return
         del self.headers["If-Modified-Since"]
         super().do_GET()
+
+    def do_HEAD(self) -> None:
+        if self._local_host():
+            super().do_HEAD()
+
+    def _local_host(self) -> bool:
+        """Whether the request names this machine: a page elsewhere whose name was pointed at 127.0.0.1
+        (DNS rebinding) names its own host, and is refused the editor's drafts."""
+        host = (self.headers.get("Host") or "127.0.0.1").rsplit(":", 1)[0].strip("[]").lower()
+        if host in LOCAL_HOSTS:
+            return True
+        self.send_error(403, "This preview answers only to 127.0.0.1 and localhost")
+        return False
 
     def end_headers(self) -> None:
         self.send_header("Cache-Control", "no-store")

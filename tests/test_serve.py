@@ -225,3 +225,35 @@ def test_a_sources_folder_deleted_and_made_again_is_watched_again(tmp_path: Path
         shutil.rmtree(sources)
         kept.rename(sources)  # moved into place, as some tools restore a folder
         served.wait_for_page("basics/", "Moved In")
+
+
+def test_the_preview_answers_only_requests_that_name_this_machine(tmp_path: Path) -> None:
+    import functools
+    import http.client
+    import threading
+
+    from compiler import serve
+
+    (tmp_path / "index.html").write_text("drafts", encoding="utf-8")
+    server = serve._server(0)
+    server.RequestHandlerClass = functools.partial(serve._Handler, serve._News(), tmp_path)  # type: ignore[assignment]
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    port = server.server_address[1]
+
+    def status(host: str, method: str = "GET") -> int:
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+        connection.request(method, "/", headers={"Host": host})
+        response = connection.getresponse()
+        response.read()
+        connection.close()
+        return response.status
+
+    try:
+        for host in (f"127.0.0.1:{port}", f"localhost:{port}", "LOCALHOST"):
+            assert status(host) == 200, host
+        for host in (f"rebound.example:{port}", "rebound.example", f"127.0.0.1.rebound.example:{port}"):
+            assert status(host) == 403, host  # a page elsewhere, its name pointed at this machine
+            assert status(host, "HEAD") == 403, host
+    finally:
+        server.shutdown()
+        server.server_close()
