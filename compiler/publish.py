@@ -16,7 +16,6 @@
 
 from __future__ import annotations
 
-import ctypes
 import errno
 import fcntl
 import os
@@ -305,6 +304,8 @@ def _exchange(a: Path, b: Path) -> bool:
     """Exchange two paths' names in one atomic step; False where the system cannot (nothing is changed then)."""
     if not sys.platform.startswith("linux"):
         return False
+    import ctypes  # a build's publishing step only: a command's start-up does without it
+
     try:
         renameat2 = ctypes.CDLL(None, use_errno=True).renameat2
     except AttributeError:

@@ -37,7 +37,6 @@ from compiler.errors import UserError
 from compiler.fileio import input_problem
 from compiler.graph import TermGraph
 from compiler.lint import apply_settings, run_book_rules
-from compiler.lint import baseline as baselines
 from compiler.lint.base import LintInput
 from compiler.model import Book
 from compiler.project import MAIN_BOOK, RESERVED_FOLDERS, BookConfig, Linking, Project
@@ -466,6 +465,8 @@ def apply_baseline(result: LintResult, path: Path | None, *, partial: bool = Fal
     if not path.exists():
         notice = f"the baseline `{path}` does not exist: every problem is shown (write it with --write-baseline)"
         return _replace(result, notices=(notice,))
+    from compiler.lint import baseline as baselines
+
     known = baselines.load(path)
     applied = baselines.apply(result.diagnostics, known)
     return _replace(result, new=applied.new, baselined=applied.known, stale_baseline=0 if partial else applied.stale)
