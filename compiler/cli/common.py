@@ -17,7 +17,7 @@ from compiler.errors import UserError
 
 if TYPE_CHECKING:
     from compiler.project import Project
-    from compiler.recipe import ReadResult
+    from compiler.stage_values import ReadResult
 
 EXIT_USAGE = 2
 Commands: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
