@@ -97,7 +97,7 @@ def test_lint_imports_none_of_the_site_builders(tmp_path: Path) -> None:
         f"main(['lint', '-q', '--book', 'main', '--no-baseline', '--format', 'json', '-o', {str(tmp_path / 'out.json')!r}])\n"
         "heavy = {'networkx', 'jinja2', 'mkdocs', 'markdown_it', 'yaml'}\n"
         "print(sorted(m for m in sys.modules if m.split('.')[0] in heavy))\n"
-        "idle = {'ctypes', 'compiler.cli.build', 'compiler.cli.translate', 'compiler.cli.engine',\n"
+        "idle = {'ctypes', 'traceback', 'compiler.publish', 'compiler.cli.build', 'compiler.cli.translate', 'compiler.cli.engine',\n"
         "        'compiler.report.text', 'compiler.lint.baseline', 'compiler.build_values'}\n"
         "print(sorted(m for m in sys.modules if m in idle))\n"
     )

@@ -14,7 +14,6 @@ import importlib
 import os
 import signal
 import sys
-import traceback
 from collections.abc import Sequence
 from types import FrameType
 
@@ -52,6 +51,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     except Exception as error:
         if os.environ.get("RULEBOOK_DEBUG"):
+            import traceback
+
             traceback.print_exc()
         print(
             f"rulebook: internal error: {type(error).__name__}: {error}\n"
