@@ -12,7 +12,7 @@ from bisect import bisect_left
 from collections import defaultdict
 from collections.abc import Callable, Iterator
 from functools import cache
-from importlib import resources
+from pathlib import Path
 
 from lxml import etree
 
@@ -45,13 +45,25 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
 ]
 
 
+_DTD_FILE = Path(__file__).parent / "schema" / "rulebook.dtd"
+"""Where the DTD is when the package is files on disk, as installed (no need for importlib.resources then)."""
+
+
 def dtd_text() -> str:
     """The DTD shipped with the compiler."""
+    if _DTD_FILE.is_file():
+        return _DTD_FILE.read_text(encoding="utf-8")
+    from importlib import resources
+
     return resources.files("compiler").joinpath("schema/rulebook.dtd").read_text(encoding="utf-8")
 
 
 @cache
 def _dtd() -> etree.DTD:
+    if _DTD_FILE.is_file():
+        return etree.DTD(str(_DTD_FILE))
+    from importlib import resources
+
     with resources.as_file(resources.files("compiler").joinpath("schema/rulebook.dtd")) as path:
         return etree.DTD(str(path))
 
