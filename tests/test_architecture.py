@@ -41,6 +41,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "compiler.markdown_source",
             "compiler.text_source",
             "compiler.dtd",
+            "compiler.dtd_findings",
             "compiler.locate",
             "compiler.autolink",
         ),
