@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import enum
-import textwrap
 from dataclasses import dataclass, field
 
 from compiler.source import Span
@@ -112,6 +111,8 @@ class Rule:
     @property
     def documentation(self) -> str:
         """The rule's documentation as Markdown, headed by its code and name."""
+        import textwrap  # for `explain` and the rules' pages, not for every command's start-up
+
         body = textwrap.dedent(self.doc).strip()
         return f"# {self.name} ({self.code})\n\n{self.summary}\n\n{body}\n"
 

@@ -42,10 +42,8 @@ resolved against the project's root. Nothing later re-reads the configuration.
 
 from __future__ import annotations
 
-import difflib
 import os
 import re
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -214,6 +212,8 @@ def load_project(start: Path | None = None, config_file: Path | None = None) -> 
     path = config_file.resolve() if config_file is not None else find_config(start)
     if path is None:
         return Project(root=start)
+    import tomllib  # only with a configuration file
+
     try:
         document = tomllib.loads(_read(path))
     except tomllib.TOMLDecodeError as error:
@@ -397,6 +397,8 @@ class _Checker:
     def keys(self, table: Mapping[str, Any], known: set[str], where: str) -> None:
         unknown = sorted(set(table) - known)
         if unknown:
+            import difflib
+
             close = difflib.get_close_matches(unknown[0], sorted(known), n=1, cutoff=0.7)
             hint = f" (did you mean `{close[0]}`?)" if close else f"; the keys are: {', '.join(sorted(known))}"
             raise self.error(f"unknown key `{unknown[0]}` in [{where}]{hint}")

@@ -16,7 +16,6 @@
 
 from __future__ import annotations
 
-import ctypes
 import errno
 import fcntl
 import os
@@ -29,7 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TextIO
 
-from compiler.errors import UserError
+from compiler.fileio import OutputError, shown_path
 
 MARKER = ".rulebook-site"
 """The file that marks a folder as a site this tool built (and so may replace)."""
@@ -39,17 +38,13 @@ CACHE = "cache"
 """The work folder's entry that is kept between builds (:attr:`Release.cache`)."""
 
 
-class OutputError(UserError):
-    """The output folder cannot be used; the message names it and says why."""
-
-
 def check_output(output: Path, *, root: Path, protected: Iterable[Path]) -> Path:
     """The output folder, made absolute, after checking that a build may replace it.
 
     ``protected``: the project's sources and configuration file: no output may hold one.
     """
     output = Path(os.path.abspath(output))
-    shown = _shown(output, root)
+    shown = shown_path(output, root)
     if output.is_symlink():
         raise OutputError(f"the output `{shown}` is a symbolic link: name the folder itself")
     base = Path(os.path.abspath(root))
@@ -57,7 +52,7 @@ def check_output(output: Path, *, root: Path, protected: Iterable[Path]) -> Path
         for folder in output.relative_to(base).parents:
             if folder != Path(".") and (base / folder).is_symlink():
                 raise OutputError(
-                    f"the output `{shown}` is inside `{_shown(base / folder, root)}`, a symbolic link: "
+                    f"the output `{shown}` is inside `{shown_path(base / folder, root)}`, a symbolic link: "
                     "name a folder of the project itself"
                 )
     resolved = output.resolve()
@@ -67,7 +62,7 @@ def check_output(output: Path, *, root: Path, protected: Iterable[Path]) -> Path
     for path in protected:
         if path.resolve().is_relative_to(resolved):
             raise OutputError(
-                f"the output `{shown}` holds `{_shown(path, root)}`, which the build reads: choose another"
+                f"the output `{shown}` holds `{shown_path(path, root)}`, which the build reads: choose another"
             )
     if output.exists() and not output.is_dir():
         raise OutputError(f"the output `{shown}` is a file, not a folder")
@@ -79,48 +74,12 @@ def check_output(output: Path, *, root: Path, protected: Iterable[Path]) -> Path
     return output
 
 
-KEPT_SUFFIXES = frozenset(
-    {".xml", ".md", ".markdown", ".toml", ".yml", ".yaml", ".py", ".dtd", ".j2", ".html", ".css", ".js", ".cfg", ".ini"}
-)
-"""Kinds of file a project keeps (sources, configuration, templates, code): a report never replaces one."""
-
-
-def check_report_file(path: Path, *, root: Path, protected: Iterable[Path]) -> Path:
-    """A file a command may write a report, a baseline or an export to, made absolute.
-
-    It may be a new file, or replace one that is not among ``protected`` (the project's inputs)
-    and not of a kind a project keeps (:data:`KEPT_SUFFIXES`): ``lint -o rules/book.xml`` must
-    not replace the book with its own report.
-    """
-    path = Path(os.path.abspath(path))
-    shown = _shown(path, root)
-    if path.is_dir():
-        raise OutputError(f"cannot write `{shown}`: it is a folder")
-    resolved = path.resolve()
-    for kept in protected:
-        if kept.resolve() == resolved:
-            raise OutputError(f"`{shown}` is a file of the project (the configuration names it): choose another name")
-    if path.exists() and path.suffix.lower() in KEPT_SUFFIXES and path.stat().st_size:
-        raise OutputError(
-            f"`{shown}` exists and is not a report (a `{path.suffix}` file is a project's own): choose another name"
-        )
-    return path
-
-
 def is_owned(folder: Path) -> bool:
     """Whether a folder is a site this tool built, or empty (so a build may replace it)."""
     try:
         return (folder / MARKER).is_file() or not any(folder.iterdir())
     except OSError:
         return False
-
-
-def _shown(path: Path, root: Path) -> str:
-    """A path as the user would write it: relative to the project when inside it (links not followed)."""
-    absolute, base = Path(os.path.abspath(path)), Path(os.path.abspath(root))
-    if absolute == base:
-        return "."
-    return absolute.relative_to(base).as_posix() if absolute.is_relative_to(base) else str(path)
 
 
 @dataclass(frozen=True, slots=True)
@@ -305,6 +264,8 @@ def _exchange(a: Path, b: Path) -> bool:
     """Exchange two paths' names in one atomic step; False where the system cannot (nothing is changed then)."""
     if not sys.platform.startswith("linux"):
         return False
+    import ctypes  # a build's publishing step only: a command's start-up does without it
+
     try:
         renameat2 = ctypes.CDLL(None, use_errno=True).renameat2
     except AttributeError:

@@ -25,7 +25,6 @@ import re
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -37,136 +36,37 @@ from compiler.errors import UserError
 from compiler.fileio import input_problem
 from compiler.graph import TermGraph
 from compiler.lint import apply_settings, run_book_rules
-from compiler.lint import baseline as baselines
 from compiler.lint.base import LintInput
 from compiler.model import Book
 from compiler.project import MAIN_BOOK, RESERVED_FOLDERS, BookConfig, Linking, Project
 from compiler.source import SourceText, display_path
+from compiler.stage_values import LintResult, ReadResult
 from compiler.xml_source import SourceResult, read_xml_file, unreadable
 
 if TYPE_CHECKING:
     from jinja2 import Environment
 
     from compiler import publish
+    from compiler.build_values import (
+        BookBuild,
+        BuildOptions,
+        BuildResult,
+        LiveAffected,
+        LiveBook,
+        LiveEdit,
+        LiveLater,
+        TranslationResult,
+    )
     from compiler.diff import BookDiff
-    from compiler.facts import RuleFacts
-    from compiler.site.incremental import BookSite, SiteChange, SiteLook
-    from compiler.site.pages import SiteInput, SitePlan
+    from compiler.site.incremental import SiteChange, SiteLook
+    from compiler.site.pages import SiteInput
     from compiler.site.theme import Theme
     from compiler.site.writer import SiteResult
-    from compiler.translate.compare import Comparison
-    from compiler.translate.terminology import Entry
 
 T = TypeVar("T")
 
 
-# -- values passed between stages ------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class ReadResult:
-    """The documents that could be read, and what reading them found."""
-
-    book: Book
-    diagnostics: tuple[Diagnostic, ...]
-    sources: dict[str, SourceText]
-    """Source text by display path (for showing source lines in reports)."""
-
-    @property
-    def fatal(self) -> bool:
-        return any(d.severity is Severity.FATAL for d in self.diagnostics)
-
-
-@dataclass(frozen=True, slots=True)
-class LintResult:
-    """A book's findings, with the configured severities; ``new`` is what the baseline does not list."""
-
-    diagnostics: tuple[Diagnostic, ...]
-    """Every finding, in report order."""
-    sources: dict[str, SourceText]
-    files: int
-    terms: TermGraph | None = None
-    """The term graph the rules ran on (None when reading failed), for the stages after the lint."""
-    new: tuple[Diagnostic, ...] = ()
-    """The findings the baseline does not cover (all of them without a baseline)."""
-    baselined: int = 0
-    stale_baseline: int = 0
-    notices: tuple[str, ...] = ()
-    """Things to tell the user about the run itself (a configured baseline that is missing)."""
-    unsafe: tuple[Diagnostic, ...] = ()
-    """Findings that stop a build whatever the configuration says (see :func:`unsafe_names`)."""
-    facts: RuleFacts | None = None
-    """The book's annotations as the lint read them, for the rule data and the site (read once per build)."""
-
-    @property
-    def new_errors(self) -> int:
-        return sum(d.severity.public == "error" for d in self.new)
-
-
-@dataclass(frozen=True, slots=True)
-class TranslationResult:
-    """A configured translation, read, aligned and compared once for the whole build."""
-
-    language: str
-    comparison: Comparison
-    terms: dict[str, Entry]
-    book: Book
-
-
-@dataclass(frozen=True, slots=True)
-class BuildOptions:
-    """What ``rulebook build`` (and ``serve``) is asked to do."""
-
-    output: Path
-    books: tuple[str, ...] | None = None
-    """The names of the books to build (None: every book)."""
-    files: tuple[Path, ...] = ()
-    """Sources named on the command line: built as one book, instead of the configuration's."""
-    data_only: bool = False
-    drafts: bool = False
-    """The editor's view: lint marks, the lint and translation reports and the term graph on the site."""
-    live_reload: str | None = None
-    """A script added to every page that reloads it when the site changes (``serve``)."""
-    generator: str = "mkdocs"
-    """What builds the site from the pages: ``mkdocs`` or ``zensical`` (the project's ``generator``)."""
-    offline: bool = False
-    """A site to read from disk (``site/index.html`` opened in a browser): pages as files, search included."""
-
-
-@dataclass(frozen=True, slots=True)
-class BookBuild:
-    """What building one book gave."""
-
-    name: str
-    lint: LintResult
-    pages: int = 0
-    warnings: tuple[str, ...] = ()
-    """What the site generator warned about (broken links and anchors would show here)."""
-    label: str = ""
-    """The book as messages name it (:attr:`BookConfig.label`)."""
-    generator: str = "mkdocs"
-    """What built the site (``mkdocs`` or ``zensical``): the warnings are its own."""
-
-
-@dataclass(frozen=True, slots=True)
-class BuildResult:
-    """What a build gave: each book's result, or the reason nothing was published."""
-
-    output: Path
-    books: tuple[BookBuild, ...] = ()
-    refused: tuple[Diagnostic, ...] = ()
-    """Why the build stopped before publishing (sources that cannot be read, unsafe names)."""
-    sources: dict[str, SourceText] = field(default_factory=dict)
-    """The sources ``refused`` points into."""
-    seconds: float = 0.0
-
-    @property
-    def published(self) -> bool:
-        return not self.refused
-
-    @property
-    def pages(self) -> int:
-        return sum(book.pages for book in self.books)
+# -- the stages' cache (their values: compiler.stage_values, and a build's compiler.build_values) ----------
 
 
 class StageCache:
@@ -466,6 +366,8 @@ def apply_baseline(result: LintResult, path: Path | None, *, partial: bool = Fal
     if not path.exists():
         notice = f"the baseline `{path}` does not exist: every problem is shown (write it with --write-baseline)"
         return _replace(result, notices=(notice,))
+    from compiler.lint import baseline as baselines
+
     known = baselines.load(path)
     applied = baselines.apply(result.diagnostics, known)
     return _replace(result, new=applied.new, baselined=applied.known, stale_baseline=0 if partial else applied.stale)
@@ -512,6 +414,7 @@ def compare_translations(
 ) -> tuple[TranslationResult, ...]:
     """Every configured translation compared with the book. One that cannot be read is left out
     (``rulebook compare`` says why, and the original's outputs are still good)."""
+    from compiler.build_values import TranslationResult
     from compiler.translate.compare import compare_books, load_waivers
     from compiler.translate.terminology import load_terminology
 
@@ -600,6 +503,7 @@ def build(
 ) -> BuildResult:
     """Build the chosen books into a new release and publish it; nothing is published if one book fails."""
     from compiler import publish
+    from compiler.build_values import BuildResult
 
     started = time.perf_counter()
     books = _chosen_books(project, options)
@@ -658,6 +562,8 @@ def _checked(
     cache: StageCache,
 ) -> tuple[ReadResult, LintResult] | BuildResult:
     """A book read and linted, or the result of a build that stops here."""
+    from compiler.build_values import BuildResult
+
     progress("Reading the sources…")
     read = read_configured(project, book, options.files, cache)
     if read.fatal:
@@ -688,6 +594,7 @@ def _build_book(
     progress: Progress,
     cache: StageCache,
 ) -> BookBuild | BuildResult:
+    from compiler.build_values import BookBuild, BuildResult
     from compiler.data_worker import BackgroundData
 
     checked = _checked(project, book, options, earlier, progress, cache)
@@ -855,6 +762,7 @@ def _build_data_only(
     started: float,
 ) -> BuildResult:
     from compiler import publish
+    from compiler.build_values import BookBuild, BuildResult
     from compiler.fileio import write_atomic
 
     built = []
@@ -890,50 +798,9 @@ def _build_data_only(
 #     apply_live(book, later)                 -> LiveBook, change
 
 
-@dataclass(frozen=True, slots=True)
-class LiveBook:
-    """A book as ``serve`` last built it: where the next edit's step starts from."""
-
-    config: BookConfig
-    read: ReadResult
-    lint: LintResult
-    translations: tuple[TranslationResult, ...]
-    changes: dict[str, Any] | None
-    """What changed since the edition the book follows (its "What changed" page), if it follows one."""
-    site: BookSite
-    """The pages and files being served, with each translation's site (``site.translated``)."""
-    look: SiteLook
-    """The theme, its loaded templates and the MkDocs settings the pages are made with."""
-
-
-@dataclass(frozen=True, slots=True)
-class LiveAffected:
-    """Which books an edit touches, and how."""
-
-    rebuild: bool = False
-    """The look or the configuration changed (``mkdocs.yml``, ``site_templates/``): everything is built again."""
-    books: tuple[str, ...] = ()
-    """The books whose own sources changed: read, linted and their pages made again at once."""
-    later: tuple[str, ...] = ()
-    """The books whose translations, editions or rule data depend on the change: recomputed aside."""
-
-
-@dataclass(frozen=True, slots=True)
-class LiveLater:
-    """What recomputing a book's translations, editions and rule data gave."""
-
-    translations: tuple[TranslationResult, ...]
-    changes: dict[str, Any] | None
-    site: BookSite
-    """The whole book planned with them, ``rules.json`` included."""
-    problems: tuple[Diagnostic, ...] = ()
-    """Why the previous edition could not be compared (the "What changed" page is kept as it was)."""
-    invalid_data: str | None = None
-    """Why the rule data failed its schema (``rules.json`` is kept as it was)."""
-
-
 def live_books(project: Project, options: BuildOptions, cache: StageCache) -> tuple[LiveBook, ...] | BuildResult:
     """Every book as :func:`build` made it with the same ``cache`` (its stages' results are found there)."""
+    from compiler.build_values import BuildResult, LiveBook
     from compiler.site.incremental import plan_book_site
     from compiler.site.theme import Theme
 
@@ -971,6 +838,8 @@ def _look(project: Project, book: BookConfig, options: BuildOptions, theme: Them
 
 def live_affected(project: Project, books: Sequence[LiveBook], changed: Iterable[Path]) -> LiveAffected:
     """What an edit of the ``changed`` files touches (a book's sources, its translations, the look)."""
+    from compiler.build_values import LiveAffected
+
     paths = {Path(os.path.abspath(path)) for path in changed}
     looks = {project.root / "mkdocs.yml", *([project.config_file] if project.config_file else [])}
     templates = project.root / "site_templates"
@@ -991,27 +860,11 @@ def live_affected(project: Project, books: Sequence[LiveBook], changed: Iterable
     return LiveAffected(books=own, later=tuple(dict.fromkeys([*own, *translated, *following])))
 
 
-@dataclass(frozen=True, slots=True)
-class LiveEdit:
-    """A book read and linted again after an edit of its sources, its pages planned in two steps: the
-    pages of the chapters whose text changed at once (``first``), the whole book by :func:`finish_live`."""
-
-    live: LiveBook
-    """The book before the edit."""
-    read: ReadResult
-    lint: LintResult
-    plan: SitePlan | None
-    """Where everything is on the new site (``None``: the sources are as they were)."""
-    first: SiteChange
-    """The edited chapters' pages, planned alone."""
-    shown: BookSite
-    """The site once ``first`` is written."""
-
-
 def update_live(project: Project, options: BuildOptions, live: LiveBook, cache: StageCache) -> LiveEdit | BuildResult:
     """A book after an edit of its own sources: read and linted again, and the pages of the chapters whose
     text changed made again (with the translations and editions the book had: :func:`recompute_live` brings
     those up to date). A book that cannot be built gives the reason, and the last good one stays."""
+    from compiler.build_values import BuildResult, LiveEdit
     from compiler.site.incremental import SiteChange, chapter_pages, with_pages
     from compiler.site.writer import site_plan
 
@@ -1055,6 +908,7 @@ def recompute_live(
 ) -> LiveLater:
     """A book's translations compared again, its edition diffed again, its rule data made again, and the whole
     book planned with them: what an edit makes stale but the author does not wait for."""
+    from compiler.build_values import LiveLater
     from compiler.errors import InvalidRuleData
     from compiler.site.incremental import plan_book_site
 

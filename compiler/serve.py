@@ -36,7 +36,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from compiler import recipe
+from compiler import build_values, recipe
 from compiler.data_worker import BackgroundData
 from compiler.errors import SiteBuildError, UserError
 from compiler.project import Project, load_project
@@ -89,7 +89,7 @@ def serve(
     *,
     port: int = 8000,
     progress: Callable[[str], None] = lambda message: None,
-    report: Callable[[recipe.BuildResult], bool] = lambda result: result.published,
+    report: Callable[[build_values.BuildResult], bool] = lambda result: result.published,
     once: bool = False,
     generator: str | None = None,
 ) -> int:
@@ -154,12 +154,12 @@ def _serve(
     server: http.server.ThreadingHTTPServer,
     folder: Path,
     progress: Callable[[str], None],
-    report: Callable[[recipe.BuildResult], bool],
+    report: Callable[[build_values.BuildResult], bool],
     once: bool,
     generator: str,
 ) -> int:
     news = _News()
-    options = recipe.BuildOptions(
+    options = build_values.BuildOptions(
         output=folder / "site", files=files, drafts=True, live_reload=RELOAD_SCRIPT, generator=generator
     )
     live = _Live(project, options, folder / "live", news, progress, report)
@@ -190,16 +190,16 @@ class _Live:
     def __init__(
         self,
         project: Project,
-        options: recipe.BuildOptions,
+        options: build_values.BuildOptions,
         scratch: Path,
         news: _News,
         progress: Callable[[str], None],
-        report: Callable[[recipe.BuildResult], bool],
+        report: Callable[[build_values.BuildResult], bool],
     ) -> None:
         self.project, self.options, self.scratch = project, options, scratch
         self.news, self.progress, self.report = news, progress, report
         self.cache = recipe.StageCache(limit=2 * len(project.books) + 2)
-        self.books: dict[str, recipe.LiveBook] = {}
+        self.books: dict[str, build_values.LiveBook] = {}
         self.sites: dict[str, LiveSite] = {}
         self.whole = True
         """The next change builds everything (nothing was built yet, or the last full build failed)."""
@@ -207,7 +207,7 @@ class _Live:
         """The books whose last edit could not be built (their last good pages still served)."""
         self.later: dict[str, None] = {}
         """The books whose translations, editions and rule data wait to be recomputed, in order."""
-        self.job: tuple[str, recipe.LiveBook, BackgroundData[recipe.LiveLater]] | None = None
+        self.job: tuple[str, build_values.LiveBook, BackgroundData[build_values.LiveLater]] | None = None
         self.queue: queue.Queue[tuple[str, Any]] = queue.Queue()
 
     def changed_later(self, paths: frozenset[Path]) -> None:
@@ -258,7 +258,7 @@ class _Live:
             self.news.publish([EVERY_PAGE])
             return
         books = recipe.live_books(self.project, self.options, self.cache)
-        if isinstance(books, recipe.BuildResult):
+        if isinstance(books, build_values.BuildResult):
             self.whole = True
             return
         self.books = {book.config.name: book for book in books}
@@ -266,7 +266,7 @@ class _Live:
         self.whole = False
         self.news.publish([EVERY_PAGE])
 
-    def _open(self, books: Sequence[recipe.LiveBook]) -> dict[str, LiveSite]:
+    def _open(self, books: Sequence[build_values.LiveBook]) -> dict[str, LiveSite]:
         sites: dict[str, LiveSite] = {}
         for book in books:
             for run in book.site.runs:
@@ -296,7 +296,7 @@ class _Live:
         failed, written = set(), 0
         for name in affected.books:
             edit = recipe.update_live(self.project, self.options, self.books[name], self.cache)
-            if isinstance(edit, recipe.BuildResult):
+            if isinstance(edit, build_values.BuildResult):
                 self.report(edit)
                 print("rulebook: the sources cannot be built; still serving the last good pages.", file=sys.stderr)
                 failed.add(name)
@@ -366,8 +366,8 @@ class _Live:
         self.job = (name, live, work)
         threading.Thread(target=self._wait, args=(name, live, work), daemon=True).start()
 
-    def _wait(self, name: str, live: recipe.LiveBook, work: BackgroundData[recipe.LiveLater]) -> None:
-        outcome: recipe.LiveLater | Exception
+    def _wait(self, name: str, live: build_values.LiveBook, work: BackgroundData[build_values.LiveLater]) -> None:
+        outcome: build_values.LiveLater | Exception
         try:
             outcome = work.files()
         except Exception as error:
@@ -379,9 +379,9 @@ class _Live:
     def recomputed(
         self,
         name: str,
-        live: recipe.LiveBook,
-        work: BackgroundData[recipe.LiveLater],
-        outcome: recipe.LiveLater | Exception,
+        live: build_values.LiveBook,
+        work: BackgroundData[build_values.LiveLater],
+        outcome: build_values.LiveLater | Exception,
     ) -> None:
         if self.job is None or self.job[2] is not work:
             return  # stopped: an edit made it stale
@@ -404,9 +404,9 @@ class _Live:
             self.progress(f"{', '.join([*done, 'rule data']).capitalize()} of {book.label} up to date")
         self._start()
 
-    def _tell(self, later: recipe.LiveLater) -> None:
+    def _tell(self, later: build_values.LiveLater) -> None:
         if later.problems:
-            self.report(recipe.BuildResult(self.options.output, refused=later.problems))
+            self.report(build_values.BuildResult(self.options.output, refused=later.problems))
         if later.invalid_data:
             print(f"rulebook: rules.json is not updated: {later.invalid_data}", file=sys.stderr)
 

@@ -19,7 +19,8 @@ from compiler.diagnostics import Diagnostic
 from compiler.graph import TermGraph
 from compiler.model import Book, Document
 from compiler.project import BookConfig
-from compiler.recipe import ReadResult, lint_book
+from compiler.recipe import lint_book
+from compiler.stage_values import ReadResult
 from compiler.xml_source import parse_xml_string
 
 ROOT = Path(__file__).resolve().parent.parent

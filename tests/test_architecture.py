@@ -41,6 +41,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "compiler.markdown_source",
             "compiler.text_source",
             "compiler.dtd",
+            "compiler.dtd_findings",
             "compiler.locate",
             "compiler.autolink",
         ),
@@ -63,7 +64,18 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
         ),
     ),
     ("output", ("compiler.report", "compiler.site")),
-    ("recipe", ("compiler.recipe", "compiler.serve", "compiler.publish", "compiler.data_worker", "compiler.scaffold")),
+    (
+        "recipe",
+        (
+            "compiler.recipe",
+            "compiler.stage_values",
+            "compiler.build_values",
+            "compiler.serve",
+            "compiler.publish",
+            "compiler.data_worker",
+            "compiler.scaffold",
+        ),
+    ),
     ("command line", ("compiler.cli", "compiler.__main__")),
 ]
 

@@ -97,10 +97,15 @@ def test_lint_imports_none_of_the_site_builders(tmp_path: Path) -> None:
         f"main(['lint', '-q', '--book', 'main', '--no-baseline', '--format', 'json', '-o', {str(tmp_path / 'out.json')!r}])\n"
         "heavy = {'networkx', 'jinja2', 'mkdocs', 'markdown_it', 'yaml'}\n"
         "print(sorted(m for m in sys.modules if m.split('.')[0] in heavy))\n"
+        "idle = {'ctypes', 'traceback', 'compiler.publish', 'compiler.cli.build', 'compiler.cli.translate', 'compiler.cli.engine',\n"
+        "        'compiler.report.text', 'compiler.lint.baseline', 'compiler.build_values',\n"
+        "        'importlib.resources', 'zipfile', 'textwrap',\n"
+        "        'compiler.dtd_findings'}\n"
+        "print(sorted(m for m in sys.modules if m in idle))\n"
     )
     done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
-    assert done.stdout.splitlines()[-1] == "[]"
+    assert done.stdout.splitlines()[-2:] == ["[]", "[]"]
     assert json.loads((tmp_path / "out.json").read_text(encoding="utf-8"))["summary"]["files"] == 1
 
 
@@ -212,3 +217,33 @@ def test_docs_list_every_rule() -> None:
     docs = (ROOT / "docs" / "lint.md").read_text(encoding="utf-8")
     for rule in RULES:
         assert f"| {rule.code} | `{rule.name}` |" in docs
+
+
+def test_each_command_is_registered_by_the_module_the_start_up_imports() -> None:
+    """``rulebook COMMAND`` imports only COMMANDS[COMMAND]'s module: the table must say who registers what."""
+    import argparse
+    import importlib
+
+    from compiler.cli import COMMANDS, MODULES
+
+    for name in MODULES:
+        parser = argparse.ArgumentParser()
+        commands = parser.add_subparsers()
+        importlib.import_module(f"compiler.cli.{name}").add_commands(commands)
+        assert sorted(commands.choices) == sorted(c for c, m in COMMANDS.items() if m == name), name
+    assert set(COMMANDS.values()) == set(MODULES)
+
+
+def test_a_command_imports_only_its_own_command_module() -> None:
+    import subprocess
+    import sys
+
+    script = (
+        "import sys\n"
+        "from compiler.cli import main\n"
+        "main(['dtd'])\n"
+        "print(sorted(m for m in sys.modules if m.startswith('compiler.cli.')), file=sys.stderr)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert done.stderr.splitlines()[-1] == "['compiler.cli.common', 'compiler.cli.lint']"

@@ -7,7 +7,7 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from compiler import recipe
+from compiler import build_values, recipe
 from compiler.project import load_project
 from compiler.serve import RELOAD_SCRIPT
 
@@ -19,7 +19,7 @@ UP_TO_DATE = "of Fantasy Battles: The 9th Age up to date"  # the main book's tra
 
 def full_build(project_root: Path, output: Path, *files: Path) -> dict[str, bytes]:
     """What ``recipe.build`` makes of the same sources with serve's options: every file's bytes."""
-    options = recipe.BuildOptions(output=output, files=files, drafts=True, live_reload=RELOAD_SCRIPT)
+    options = build_values.BuildOptions(output=output, files=files, drafts=True, live_reload=RELOAD_SCRIPT)
     assert recipe.build(load_project(project_root), options).published
     return {path: data for path, (_, data) in files_of(output).items()}
 
@@ -131,20 +131,20 @@ def test_an_edit_touches_its_own_book_at_once_and_what_follows_from_it_later() -
     project = load_project(ROOT)
     books = [SimpleNamespace(config=book) for book in project.books]  # all the step reads of a book: its configuration
 
-    def affected(path: str) -> recipe.LiveAffected:
+    def affected(path: str) -> build_values.LiveAffected:
         return recipe.live_affected(project, books, [ROOT / path])  # type: ignore[arg-type]
 
-    assert affected("rulebook_src/en/rulebook.xml") == recipe.LiveAffected(
+    assert affected("rulebook_src/en/rulebook.xml") == build_values.LiveAffected(
         books=("main",), later=("main", "turns-later")
     )
-    assert affected("rulebook_src/fr/rulebook.md") == recipe.LiveAffected(later=("main",))
-    assert affected("rulebook_src/fr/terms.toml") == recipe.LiveAffected(later=("main",))
-    assert affected("rulebook_src/other-game/rules.md") == recipe.LiveAffected(
+    assert affected("rulebook_src/fr/rulebook.md") == build_values.LiveAffected(later=("main",))
+    assert affected("rulebook_src/fr/terms.toml") == build_values.LiveAffected(later=("main",))
+    assert affected("rulebook_src/other-game/rules.md") == build_values.LiveAffected(
         books=("other-game",), later=("other-game",)
     )
-    assert affected("mkdocs.yml") == recipe.LiveAffected(rebuild=True)
-    assert affected("site_templates/assets/extra.css") == recipe.LiveAffected(rebuild=True)
-    assert affected("README.md") == recipe.LiveAffected()
+    assert affected("mkdocs.yml") == build_values.LiveAffected(rebuild=True)
+    assert affected("site_templates/assets/extra.css") == build_values.LiveAffected(rebuild=True)
+    assert affected("README.md") == build_values.LiveAffected()
 
 
 def test_a_bounded_stage_cache_drops_the_least_recently_used_results() -> None:

@@ -10,15 +10,14 @@ engine) and renders what comes back.
 from __future__ import annotations
 
 import argparse
+import importlib
 import os
 import signal
 import sys
-import traceback
 from collections.abc import Sequence
 from types import FrameType
 
 from compiler import __version__
-from compiler.cli import build, editions, engine, explore, init, lint, translate
 from compiler.cli.common import EXIT_USAGE
 from compiler.errors import UserError
 
@@ -28,8 +27,9 @@ class Stopped(BaseException):
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = _parser()
-    args = parser.parse_args(argv)
+    arguments = sys.argv[1:] if argv is None else list(argv)
+    parser = _parser(arguments)
+    args = parser.parse_args(arguments)
     previous = signal.signal(signal.SIGTERM, _stop) if _main_thread() else None
     try:
         return int(args.run(args))
@@ -51,6 +51,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     except Exception as error:
         if os.environ.get("RULEBOOK_DEBUG"):
+            import traceback
+
             traceback.print_exc()
         print(
             f"rulebook: internal error: {type(error).__name__}: {error}\n"
@@ -73,7 +75,28 @@ def _stop(signum: int, frame: FrameType | None) -> None:
     raise Stopped()
 
 
-def _parser() -> argparse.ArgumentParser:
+MODULES = ("init", "build", "lint", "explore", "translate", "editions", "engine")
+"""The command modules under ``compiler.cli``, in the order ``rulebook --help`` lists their commands."""
+COMMANDS = {
+    "init": "init",
+    "new-book": "init",
+    "build": "build",
+    "serve": "build",
+    "lint": "lint",
+    "explain": "lint",
+    "dtd": "lint",
+    "graph": "explore",
+    "query": "explore",
+    "compare": "translate",
+    "terms": "translate",
+    "diff": "editions",
+    "engine": "engine",
+}
+"""The module that registers each command: a command imports only its own module at start-up."""
+
+
+def _parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
+    """The parser for ``argv``: with the named command's module only, or every module when help may list them."""
     parser = argparse.ArgumentParser(
         prog="rulebook",
         description="Compile, lint and publish rulebooks.",
@@ -81,11 +104,18 @@ def _parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"rulebook {__version__}")
     commands = parser.add_subparsers(title="commands", required=True, metavar="COMMAND")
-    init.add_commands(commands)
-    build.add_commands(commands)
-    lint.add_commands(commands)
-    explore.add_commands(commands)
-    translate.add_commands(commands)
-    editions.add_commands(commands)
-    engine.add_commands(commands)
+    for name in _modules(argv):
+        importlib.import_module(f"compiler.cli.{name}").add_commands(commands)
     return parser
+
+
+def _modules(argv: Sequence[str]) -> tuple[str, ...]:
+    """The command modules ``argv`` needs: the command's own, none for ``--version``, else all (help, errors)."""
+    words = list(argv)
+    words = words[: words.index("--")] if "--" in words else words
+    command = next((word for word in words if not word.startswith("-")), None)
+    if command in COMMANDS:
+        return (COMMANDS[command],)
+    if command is None and "--version" in argv and not {"-h", "--help"} & set(argv):
+        return ()
+    return MODULES

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 from compiler.cli.common import Commands, Progress, add_config_option, plural, project_of
 
 if TYPE_CHECKING:
-    from compiler import recipe
+    from compiler import build_values
     from compiler.project import Project
 
 
@@ -69,10 +69,10 @@ def add_generator_option(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def build_options(args: argparse.Namespace, project: Project) -> recipe.BuildOptions:
-    from compiler import recipe
+def build_options(args: argparse.Namespace, project: Project) -> build_values.BuildOptions:
+    from compiler import build_values
 
-    return recipe.BuildOptions(
+    return build_values.BuildOptions(
         output=args.output or project.site_folder,
         books=(args.book,) if args.book else None,
         files=tuple(args.files),
@@ -100,7 +100,9 @@ def run_build(args: argparse.Namespace) -> int:
     return status
 
 
-def report_build(result: recipe.BuildResult, progress: Progress, *, strict: bool = False, served: bool = False) -> int:
+def report_build(
+    result: build_values.BuildResult, progress: Progress, *, strict: bool = False, served: bool = False
+) -> int:
     """Print what a build gave (warnings, refusals, the final line); its exit status.
 
     ``served``: the build is ``serve``'s, which says itself what it keeps serving (its output

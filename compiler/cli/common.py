@@ -17,7 +17,7 @@ from compiler.errors import UserError
 
 if TYPE_CHECKING:
     from compiler.project import Project
-    from compiler.recipe import ReadResult
+    from compiler.stage_values import ReadResult
 
 EXIT_USAGE = 2
 Commands: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
@@ -88,8 +88,7 @@ def write_file(args: argparse.Namespace, path: Path, text: str, *, replaces: Pat
     ``replaces``: a file of the project this write may replace all the same (the configured baseline,
     when the command writes the baseline).
     """
-    from compiler.fileio import write_atomic
-    from compiler.publish import check_report_file
+    from compiler.fileio import check_report_file, write_atomic
 
     project = project_of(args)
     protected = [p for p in project.inputs() if replaces is None or p.resolve() != replaces.resolve()]

@@ -150,9 +150,10 @@ def _write_baseline(args: argparse.Namespace, project: Project, book: BookConfig
 
 def _render(args: argparse.Namespace, report: Report) -> str:
     from compiler.report import json_format, renderer
-    from compiler.report import text as text_report
 
     if args.format == "text":
+        from compiler.report import text as text_report
+
         color = args.output is None and text_report.use_color(args.color)
         width = text_report.terminal_width() if args.output is None else text_report.MAX_WIDTH
         return text_report.render(report, color=color, width=width)

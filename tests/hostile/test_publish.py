@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from compiler import publish, recipe
+from compiler import build_values, publish, recipe
 from compiler.cli import main
 from compiler.project import load_project
 
@@ -105,7 +105,7 @@ def test_a_build_interrupted_between_two_renames_is_put_right_by_the_next(
         real_rename(a, b)  # type: ignore[arg-type]
 
     project = load_project()
-    options = recipe.BuildOptions(output=project.site_folder, books=("main",))
+    options = build_values.BuildOptions(output=project.site_folder, books=("main",))
     monkeypatch.setattr(os, "rename", interrupted)
     with pytest.raises(KeyboardInterrupt):
         recipe.build(project, options)

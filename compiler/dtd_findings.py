@@ -1,0 +1,189 @@
+"""DTD violations as plain-word diagnostics.
+
+libxml2 reports DTD violations with the element's tag and its own line number only,
+in its own words; this module finds the element, reports the place of its start tag
+in the text (never libxml2's line) and says what is wrong the way the rest of the lint does.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_left
+from collections import defaultdict
+from collections.abc import Callable, Iterator
+from functools import cache
+
+from lxml import etree
+
+from compiler.catalog.reading import INVALID_DOCUMENT
+from compiler.diagnostics import Diagnostic
+from compiler.locate import start_tag_offsets, start_tag_spans
+from compiler.source import SourceText, Span
+from compiler.suggest import Suggester
+
+RULE = INVALID_DOCUMENT
+# Missing names and link targets are reported by the `empty-name` rule instead.
+_LEFT_TO_OTHER_RULES = {("definition", "name"), ("reference", "name"), ("link", "to")}
+
+_PATTERNS: list[tuple[str, re.Pattern[str]]] = [
+    ("unknown-element", re.compile(r"No declaration for element (?P<tag>\S+)")),
+    ("unknown-attribute", re.compile(r"No declaration for attribute (?P<attr>\S+) of element (?P<tag>\S+)")),
+    ("invalid-child", re.compile(r"Element (?P<tag>\S+) is not declared in (?P<parent>\S+) list")),
+    (
+        "content-model",
+        re.compile(r"Element (?P<tag>\S+) content does not follow the DTD, expecting (?P<want>.*), got (?P<got>.*)"),
+    ),
+    ("not-text", re.compile(r"Element (?P<tag>\S+) was declared #PCDATA but contains non text nodes")),
+    (
+        "bad-value",
+        re.compile(
+            r'Value "(?P<value>.*)" for attribute (?P<attr>\S+) of (?P<tag>\S+) is not among the enumerated set'
+        ),
+    ),
+    ("missing-attribute", re.compile(r"Element (?P<tag>\S+) does not carry attribute (?P<attr>\S+)")),
+]
+
+
+def findings(schema: etree.DTD, root: etree._Element, source: SourceText) -> Iterator[Diagnostic]:
+    """Diagnostics for the violations ``schema`` found in a parsed document (after its ``validate`` failed)."""
+    errors = list(schema.error_log)  # type: ignore[call-overload]
+    declared = cache(lambda: tuple(sorted(str(e.name) for e in schema.iterelements())))  # type: ignore[attr-defined]
+    locator = _Locator(root, source)
+    unknown = {m.group("tag") for e in errors if (m := _PATTERNS[0][1].match(e.message))}
+    for error in errors:
+        found = _classify(error.message)
+        if found is None:
+            yield RULE.diagnostic(_plain(error.message), locator.near(error.line))
+            continue
+        kind, fields = found
+        tag = fields["tag"]
+        if kind in ("invalid-child", "unknown-attribute") and tag in unknown:
+            continue  # one diagnostic per unknown element, not three
+        if kind == "missing-attribute" and (tag, fields["attr"]) in _LEFT_TO_OTHER_RULES:
+            continue
+        if kind == "invalid-child":
+            span = locator.child(fields["parent"], error.line, tag)
+        else:
+            span = locator.element(tag, error.line, error.message, _fits(kind, fields))
+        yield _diagnostic(kind, fields, span, declared)
+
+
+def _fits(kind: str, fields: dict[str, str]) -> Callable[[etree._Element], bool]:
+    """What the element an error of this kind is about must look like (to tell apart two on one line)."""
+    if kind == "unknown-attribute":
+        return lambda element: element.get(fields["attr"]) is not None
+    if kind == "missing-attribute":
+        return lambda element: element.get(fields["attr"]) is None
+    if kind == "bad-value":
+        return lambda element: element.get(fields["attr"]) == fields["value"]
+    if kind in ("not-text", "content-model"):
+        return lambda element: len(element) > 0
+    return lambda element: True
+
+
+def _classify(message: str) -> tuple[str, dict[str, str]] | None:
+    for kind, pattern in _PATTERNS:
+        match = pattern.match(message)
+        if match:
+            return kind, match.groupdict()
+    return None
+
+
+def _diagnostic(kind: str, fields: dict[str, str], span: Span, declared: Callable[[], tuple[str, ...]]) -> Diagnostic:
+    """``declared``: the elements the DTD declares (for suggestions)."""
+    tag = fields["tag"]
+    if kind == "unknown-element":
+        suggestions = Suggester(declared()).suggest(tag)
+        help = f"did you mean `<{suggestions[0]}>`?" if suggestions else "see `rulebook dtd` for the elements"
+        return RULE.diagnostic(f"unknown element `<{tag}>`", span, target=tag, suggestions=suggestions, help=help)
+    if kind == "unknown-attribute":
+        attr = fields["attr"]
+        return RULE.diagnostic(f"unknown attribute `{attr}` on `<{tag}>`", span, target=attr)
+    if kind == "invalid-child":
+        return RULE.diagnostic(f"`<{tag}>` is not allowed inside `<{fields['parent']}>`", span, target=tag)
+    if kind == "content-model":
+        return RULE.diagnostic(
+            f"`<{tag}>` holds elements in an order the format does not allow",
+            span,
+            target=tag,
+            help=f"expected {fields['want']}, found {fields['got']}",
+        )
+    if kind == "not-text":
+        return RULE.diagnostic(f"`<{tag}>` may only contain text", span, target=tag)
+    if kind == "bad-value":
+        return RULE.diagnostic(
+            f"`{fields['value']}` is not an allowed value of `{fields['attr']}` on `<{tag}>`",
+            span,
+            target=fields["value"],
+            help="see `rulebook dtd` for the allowed values",
+        )
+    return RULE.diagnostic(f"`<{tag}>` needs a `{fields['attr']}` attribute", span, target=tag)
+
+
+def _plain(message: str) -> str:
+    return (message[:1].lower() + message[1:]).rstrip(".")
+
+
+class _Locator:
+    """Finds the element a DTD error is about, and gives the place of its start tag.
+
+    libxml2 names the element by tag and by its own line number, the one lxml gives as
+    ``sourceline``: good for telling elements apart, not a place (past line 65,535 it is
+    borrowed from a neighbour, one off or 65,535 itself). So the line only picks the
+    element: the same tag on the same line, else one line off, else the nearest in
+    document order. libxml2 checks elements in document order, so among candidates the
+    first at or after the previous error's element is the one; the place reported is the
+    element's start tag, found in the text (:mod:`compiler.locate`).
+    """
+
+    def __init__(self, root: etree._Element, source: SourceText) -> None:
+        self._elements = list(root.iter(tag=etree.Element))
+        offsets = start_tag_offsets(source.text, len(self._elements))
+        if len(offsets) != len(self._elements):  # pragma: no cover - exact for well-formed XML
+            raise RuntimeError(f"{len(offsets)} start tags in the text, {len(self._elements)} elements parsed")
+        self._spans = start_tag_spans(source, offsets)
+        self._lines = [int(e.sourceline or 0) for e in self._elements]  # type: ignore[call-overload]
+        self._by_line: dict[tuple[str, int], list[int]] = defaultdict(list)
+        self._by_tag: dict[str, list[int]] = defaultdict(list)
+        for index, (element, line) in enumerate(zip(self._elements, self._lines, strict=True)):
+            self._by_line[(str(element.tag), line)].append(index)
+            self._by_tag[str(element.tag)].append(index)
+        self._cursor = 0
+        self._reported: set[tuple[int, str]] = set()
+        self._children_reported: dict[tuple[int, str], int] = defaultdict(int)
+        self._index: dict[etree._Element, int] | None = None
+
+    def element(self, tag: str, line: int, message: str, fits: Callable[[etree._Element], bool]) -> Span:
+        """The start tag of the ``<tag>`` on libxml2's ``line`` that an error (``message``) is about."""
+        return self._spans[self._find(tag, line, message, fits)]
+
+    def child(self, parent_tag: str, line: int, tag: str) -> Span:
+        """The next ``<tag>`` child not yet reported of the ``<parent_tag>`` on libxml2's ``line``."""
+        parent = self._find(parent_tag, line, f"children {tag}", lambda element: any(c.tag == tag for c in element))
+        nth = self._children_reported[(parent, tag)]
+        self._children_reported[(parent, tag)] += 1
+        children = [c for c in self._elements[parent] if c.tag == tag]
+        if not children:
+            return self._spans[parent]
+        if self._index is None:
+            self._index = {element: index for index, element in enumerate(self._elements)}
+        return self._spans[self._index[children[min(nth, len(children) - 1)]]]
+
+    def near(self, line: int) -> Span:
+        """The first element on libxml2's ``line`` (or the nearest line): for errors naming no element."""
+        index = min(range(len(self._lines)), key=lambda i: abs(self._lines[i] - line))
+        return self._spans[index]
+
+    def _find(self, tag: str, line: int, message: str, fits: Callable[[etree._Element], bool]) -> int:
+        candidates = self._by_line.get((tag, line)) or sorted(
+            self._by_line.get((tag, line - 1), []) + self._by_line.get((tag, line + 1), [])
+        )
+        if not candidates:  # a line further off: the next element of that tag in document order
+            in_order = self._by_tag.get(tag, [0])
+            candidates = in_order[bisect_left(in_order, self._cursor) :] or in_order
+        candidates = [i for i in candidates if fits(self._elements[i])] or candidates
+        fresh = [i for i in candidates if (i, message) not in self._reported] or candidates
+        chosen = next((i for i in fresh if i >= self._cursor), fresh[0])
+        self._reported.add((chosen, message))
+        self._cursor = chosen
+        return chosen
