@@ -131,12 +131,75 @@ def _section_change(old: Section, new: Section, terms: dict[str, str]) -> Sectio
     return change
 
 
+Opcode = tuple[str, int, int, int, int]
+WORDS_COMPARED = 2_000
+"""How many words two texts may have to be compared word by word as difflib does.
+
+difflib's matching is quadratic in words that repeat (a sentence of numbers): longer texts are compared
+from where they differ to where they agree again, and a middle still longer than this is one replacement,
+so that an edition's comparison stays linear in its text."""
+
+
+def word_opcodes(a: list[str], b: list[str]) -> list[Opcode]:
+    """difflib's opcodes turning ``a`` into ``b``, in bounded time (see :data:`WORDS_COMPARED`).
+
+    Texts up to that length are compared whole, as difflib does; longer ones from where they differ
+    to where they agree again (which may pair repeated words otherwise than difflib would)."""
+    if max(len(a), len(b)) <= WORDS_COMPARED:
+        return list(difflib.SequenceMatcher(a=a, b=b, autojunk=False).get_opcodes())
+    shorter = min(len(a), len(b))
+    start = 0
+    while start < shorter and a[start] == b[start]:
+        start += 1
+    end = 0
+    while end < shorter - start and a[-1 - end] == b[-1 - end]:
+        end += 1
+    a_end, b_end = len(a) - end, len(b) - end
+    if max(a_end, b_end) - start <= WORDS_COMPARED:
+        matcher = difflib.SequenceMatcher(a=a[start:a_end], b=b[start:b_end], autojunk=False)
+        middle = [
+            (tag, i1 + start, i2 + start, j1 + start, j2 + start) for tag, i1, i2, j1, j2 in matcher.get_opcodes()
+        ]
+    else:
+        middle = [
+            (
+                "replace" if a_end > start < b_end else "delete" if a_end > start else "insert",
+                start,
+                a_end,
+                start,
+                b_end,
+            )
+        ]
+    spans = [("equal", 0, start, 0, start), *middle, ("equal", a_end, len(a), b_end, len(b))]
+    return _merged([span for span in spans if span[1] < span[2] or span[3] < span[4]])
+
+
+def _merged(opcodes: list[Opcode]) -> list[Opcode]:
+    """Neighbouring opcodes of the same kind as one (the common start and end join the middle's equal parts)."""
+    merged: list[Opcode] = []
+    for opcode in opcodes:
+        if merged and merged[-1][0] == opcode[0] == "equal":
+            tag, i1, _, j1, _ = merged[-1]
+            merged[-1] = (tag, i1, opcode[2], j1, opcode[4])
+        else:
+            merged.append(opcode)
+    return merged
+
+
+def word_likeness(a: list[str], b: list[str]) -> float:
+    """difflib's ratio of two word lists (the share of words in common), from :func:`word_opcodes`."""
+    if not a and not b:
+        return 1.0
+    common = sum(i2 - i1 for tag, i1, i2, _, _ in word_opcodes(a, b) if tag == "equal")
+    return 2.0 * common / (len(a) + len(b))
+
+
 def _word_changes(old: str, new: str, limit: int = 12) -> list[dict[str, str]]:
     if old == new:
         return []
     a, b = old.split(), new.split()
     changes = []
-    for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(a=a, b=b, autojunk=False).get_opcodes():
+    for tag, i1, i2, j1, j2 in word_opcodes(a, b):
         if tag != "equal":
             changes.append({"change": tag, "old": " ".join(a[i1:i2]), "new": " ".join(b[j1:j2])})
     return changes[:limit]
@@ -194,7 +257,7 @@ def _pair_sentences(olds: list[str], news: list[str]) -> list[tuple[str, str]]:
 
 
 def _likeness(old: str, new: str) -> float:
-    return difflib.SequenceMatcher(a=old.split(), b=new.split(), autojunk=False).ratio()
+    return word_likeness(old.split(), new.split())
 
 
 def _sentence_change(old: str, new: str, terms: dict[str, str], moved: bool) -> dict[str, Any]:
@@ -202,7 +265,7 @@ def _sentence_change(old: str, new: str, terms: dict[str, str], moved: bool) -> 
     old_parts: list[dict[str, str]] = []
     new_parts: list[dict[str, str]] = []
     changed: list[str] = []
-    for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(a=a, b=b, autojunk=False).get_opcodes():
+    for tag, i1, i2, j1, j2 in word_opcodes(a, b):
         if tag == "equal":
             old_parts.append({"text": " ".join(a[i1:i2]), "change": "equal"})
             new_parts.append({"text": " ".join(b[j1:j2]), "change": "equal"})
@@ -267,18 +330,20 @@ def _terms(old: Book, new: Book) -> dict[str, list[Any]]:
         return {"added": [], "removed": [], "renamed": [], "note": ["the new edition marks no terms"]}
     added = sorted(set(after) - set(before))
     removed = sorted(set(before) - set(after))
-    renamed = [
-        {"old": o, "new": n}
-        for o in removed
-        for n in added
-        if difflib.SequenceMatcher(a=before[o], b=after[n]).ratio() > 0.8
-    ]
+    renamed = [{"old": o, "new": n} for o in removed for n in added if _alike(before[o], after[n])]
     moved = {r["old"] for r in renamed} | {r["new"] for r in renamed}
     return {
         "added": [n for n in added if n not in moved],
         "removed": [o for o in removed if o not in moved],
         "renamed": renamed,
     }
+
+
+def _alike(old: str, new: str) -> bool:
+    """Whether two definitions' texts are one term renamed: difflib's ratio over 0.8, its cheap upper
+    bounds asked first (most pairs of a rewrite are far apart)."""
+    matcher = difflib.SequenceMatcher(a=old, b=new)
+    return matcher.real_quick_ratio() > 0.8 and matcher.quick_ratio() > 0.8 and matcher.ratio() > 0.8
 
 
 def render_text(diff: BookDiff) -> str:

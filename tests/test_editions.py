@@ -162,3 +162,34 @@ def test_diff_gives_each_changed_sentence_before_and_now_for_readers(editions: t
     effects = next(c for c in diff.changed if c.new == "Simultaneous Effects").sentences
     moved = [s for s in effects if s["moved"]]
     assert len(moved) == 1 and marked(moved[0]["new"]).startswith("If there is a choice involved")
+
+
+def test_word_changes_are_difflibs_up_to_the_limit_and_a_valid_edit_past_it() -> None:
+    import difflib
+    import random
+
+    from compiler.diff import WORDS_COMPARED, word_likeness, word_opcodes
+
+    def applied(a: list[str], b: list[str], opcodes: list[tuple[str, int, int, int, int]]) -> list[str]:
+        assert [(i1, j1) for _, i1, _, j1, _ in opcodes[1:]] == [(i2, j2) for _, _, i2, _, j2 in opcodes[:-1]]
+        assert not opcodes or (opcodes[0][1], opcodes[0][3], opcodes[-1][2], opcodes[-1][4]) == (0, 0, len(a), len(b))
+        out: list[str] = []
+        for tag, i1, i2, j1, j2 in opcodes:
+            if tag == "equal":
+                assert a[i1:i2] == b[j1:j2]
+            out += a[i1:i2] if tag == "equal" else b[j1:j2]
+        return out
+
+    randomly = random.Random(7)
+    for _ in range(300):  # short texts: exactly difflib's answer
+        a = [randomly.choice("abc") for _ in range(randomly.randint(0, 12))]
+        b = [randomly.choice("abc") for _ in range(randomly.randint(0, 12))]
+        matcher = difflib.SequenceMatcher(a=a, b=b, autojunk=False)
+        assert word_opcodes(a, b) == matcher.get_opcodes()
+        assert word_likeness(a, b) == matcher.ratio()
+    wall = [str(randomly.randint(1, 99)) for _ in range(60 * WORDS_COMPARED)]  # a sentence of numbers
+    for changed in ([*wall[:50], "x", *wall[51:]], [*wall[:-3], "7"], ["7", *wall], wall[: len(wall) // 2]):
+        for a, b in ((wall, changed), (changed, wall)):
+            opcodes = word_opcodes(a, b)
+            assert applied(a, b, opcodes) == b and len(opcodes) <= 3
+            assert 0.0 < word_likeness(a, b) < 1.0

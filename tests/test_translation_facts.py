@@ -167,3 +167,46 @@ def test_dice_count_only_where_both_sides_write_dice() -> None:
 def test_values_a_neighbouring_bead_states_are_moved_not_lost() -> None:
     beads = [(side("roll 3 dice", "en"), side("lancez des dés", "fr")), (side("then add", "en"), side("3 dés", "fr"))]
     assert compare_beads(beads) == [[], []]
+
+
+def test_quantities_are_paired_as_by_a_pass_over_every_candidate() -> None:
+    """The filed candidates give the pairs the plain rule gives: the first of the same value (and die),
+    the same comparison and sign first."""
+    import random
+    from fractions import Fraction
+
+    from compiler.translate.facts import Quantity
+    from compiler.translate.meaning import _Candidates
+
+    def plain(quantity: Quantity, candidates: list[tuple[int, Quantity]]) -> tuple[int, Quantity] | None:
+        dice = quantity.kind == "dice"
+        same = [c for c in candidates if c[1].value == quantity.value and (c[1].kind == "dice") == dice]
+        same = [c for c in same if c[1].unit == quantity.unit] if dice else same
+        return min(
+            same, key=lambda c: (c[1].comparison != quantity.comparison, c[1].sign != quantity.sign), default=None
+        )
+
+    randomly = random.Random(11)
+
+    def quantity() -> Quantity:
+        dice = randomly.random() < 0.2
+        return Quantity(
+            Fraction(randomly.randint(1, 3)),
+            randomly.choice(["D6", "D3"]) if dice else randomly.choice([None, "inch"]),
+            randomly.choice([None, "at least", "more than"]),
+            randomly.choice([None, "+", "-"]),
+            "dice" if dice else "digits",
+            0,
+            1,
+        )
+
+    for _ in range(200):
+        right = [(i, quantity()) for i in range(randomly.randint(0, 15))]
+        left = [quantity() for _ in range(randomly.randint(0, 15))]
+        filed, remaining = _Candidates(right), list(right)
+        for item in left:
+            expected = plain(item, remaining)
+            assert filed.take(item) == expected
+            if expected is not None:
+                remaining.remove(expected)
+        assert filed.left() == remaining

@@ -11,6 +11,7 @@ Dice count only where both sides write dice ("D6" is also "un dé").
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -58,6 +59,8 @@ def compare_beads(beads: Sequence[tuple[Side, Side]]) -> list[list[Difference]]:
         rights.append(right)
         shared.append({q.value for _, q in original.quantities} & {q.value for _, q in translation.quantities})
     for index in range(len(beads)):
+        if not lefts[index] and not rights[index]:
+            continue  # most beads: nothing left to cancel (and the pairs of beads would be quadratic)
         for other in range(index + 1, len(beads)):
             _cancel(lefts[index], rights[other])
             _cancel(rights[index], lefts[other])
@@ -83,18 +86,18 @@ def _match(
     left, right = _comparable(original, translation)
     found: list[Difference] = []
     unmatched_left = []
+    candidates = _Candidates(right)
     for item in left:
-        match = _partner(item[1], right)
+        match = candidates.take(item[1])
         if match is None:
             unmatched_left.append(item)
             continue
-        right.remove(match)
         a, b = item[1], match[1]
         if a.comparison and b.comparison and a.comparison != b.comparison:
             found.append(Difference("comparison-differs", (item,), (match,)))
         if (a.sign == "-") != (b.sign == "-"):
             found.append(Difference("sign-differs", (item,), (match,)))
-    return found, unmatched_left, right
+    return found, unmatched_left, candidates.left()
 
 
 def _cancel(here: list[tuple[int, Quantity]], there: list[tuple[int, Quantity]]) -> None:
@@ -127,11 +130,44 @@ def _dice(quantity: Quantity) -> bool:
     return quantity.kind == "dice"
 
 
-def _partner(quantity: Quantity, candidates: Sequence[tuple[int, Quantity]]) -> tuple[int, Quantity] | None:
-    """The best candidate with the same value: same comparison and sign first."""
-    same = [c for c in candidates if c[1].value == quantity.value and _dice(c[1]) == _dice(quantity)]
-    if _dice(quantity):
-        same = [c for c in same if c[1].unit == quantity.unit]
-    if not same:
-        return None
-    return min(same, key=lambda c: (c[1].comparison != quantity.comparison, c[1].sign != quantity.sign))
+class _Candidates:
+    """The quantities of one side, each taken at most once by a quantity of the other side.
+
+    A quantity takes the first candidate of the same value (and die) in order, preferring the same
+    comparison and sign. Candidates are filed by value, then by comparison and sign, in order, so a
+    taking costs a few lookups, not a pass over every candidate (a wall of numbers stays linear).
+    """
+
+    def __init__(self, candidates: Sequence[tuple[int, Quantity]]) -> None:
+        self._order = {id(candidate): position for position, candidate in enumerate(candidates)}
+        self._all = list(candidates)
+        self._taken: set[int] = set()
+        self._filed: dict[tuple[object, ...], dict[tuple[str | None, str | None], deque[tuple[int, Quantity]]]] = {}
+        for candidate in candidates:
+            quantity = candidate[1]
+            classes = self._filed.setdefault(_value_key(quantity), {})
+            classes.setdefault((quantity.comparison, quantity.sign), deque()).append(candidate)
+
+    def take(self, quantity: Quantity) -> tuple[int, Quantity] | None:
+        """The best candidate for ``quantity``, if any, no longer a candidate afterwards."""
+        best: tuple[bool, bool, int] | None = None
+        chosen: deque[tuple[int, Quantity]] | None = None
+        for (comparison, sign), queue in self._filed.get(_value_key(quantity), {}).items():
+            if queue:
+                rank = (comparison != quantity.comparison, sign != quantity.sign, self._order[id(queue[0])])
+                if best is None or rank < best:
+                    best, chosen = rank, queue
+        if chosen is None:
+            return None
+        taken = chosen.popleft()
+        self._taken.add(id(taken))
+        return taken
+
+    def left(self) -> list[tuple[int, Quantity]]:
+        """The candidates not taken, in order."""
+        return [candidate for candidate in self._all if id(candidate) not in self._taken]
+
+
+def _value_key(quantity: Quantity) -> tuple[object, ...]:
+    """What two quantities must share to be partners: the value, and for dice the die too."""
+    return (quantity.value, True, quantity.unit) if _dice(quantity) else (quantity.value, False)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from fractions import Fraction
+from functools import lru_cache
 
 # Words for "one" are left out on both sides: French "un"/"une" is also the article "a".
 NUMBER_WORDS = {
@@ -108,6 +109,7 @@ def numbers(text: str, language: str) -> Counter[str]:
     return found
 
 
+@lru_cache(maxsize=4096)  # a book states the same few numbers again and again
 def _canonical(number: str) -> str:
     """One spelling per value: "1/2", "0.5" and "0,5" are all "0.5"; "1" stays "1"."""
     value = Fraction(number)
