@@ -56,7 +56,8 @@ def test_spans_of_many_nodes_equal_each_node_span() -> None:
 
 
 def test_sorted_like_the_sort_key() -> None:
-    spans_ = [Span("b", 1, 1), Span("a", 2, 1), Span("a", 1, 9), Span("a", 1, 2, 5), Span("a", 1, 2)]
+    spans_ = [Span("b", 1, 1), Span("a", 2, 1), Span("a", 1, 9), Span("a", 1, 2, 5), Span("a", 1, 2), Span("", 0, 0)]
+    spans_ += [Span("a", 2**30, 7), Span("a", 2, 2**30), Span("b", -1, 3), Span("a", 1, -2)]
     made = [
         dataclasses.replace(RULE.diagnostic("m", span, target=target), severity=severity)
         for span in spans_

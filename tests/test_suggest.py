@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from compiler.names import normalise
+from compiler.names import normalise, singular
 from compiler.suggest import Suggester, edit_distance, one_edit_apart
 
 NAMES = ["line_of_sight", "undeployed_unit_number", "model", "base", "unit", "army_list", "ward_save"]
@@ -39,6 +39,15 @@ def test_suggests_nothing_for_unrelated_names() -> None:
 def test_normalise_folds_case_separators_and_plurals() -> None:
     assert normalise("Terrain Features") == normalise("terrain_feature") == "terrain_feature"
     assert normalise("abilities") == "ability"
+
+
+def test_normalise_takes_no_shortcut_that_changes_a_name() -> None:
+    """Names with nothing to fold skip the word by word pass: the result is the one that pass gives."""
+    rng = random.Random(11)
+    for _ in range(5000):
+        name = "".join(rng.choice("aAsS_ -\tx\u0130\u00df") for _ in range(rng.randint(0, 8)))
+        words = name.strip().lower().replace(" ", "_").replace("-", "_").replace("\t", "_").split("_")
+        assert normalise(name) == "_".join(singular(word) for word in words if word), name
 
 
 def test_one_edit_apart_agrees_with_edit_distance() -> None:
