@@ -7,7 +7,6 @@ from itertools import chain, islice
 
 from compiler.catalog.book import DANGLING_LINK
 from compiler.diagnostics import Diagnostic
-from compiler.graph import TermGraph
 from compiler.lint.base import LintInput, is_checkable, places
 
 RULE = DANGLING_LINK
@@ -15,18 +14,16 @@ RULE = DANGLING_LINK
 
 def check(lint: LintInput) -> Iterator[Diagnostic]:
     terms = lint.terms
-    unknown = {target: found for target, found in terms.all_links().items() if _is_unknown(target, terms)}
+    ids = terms.all_ids()
+    unknown = {
+        target: found for target, found in terms.all_links().items() if target not in ids and is_checkable(target)
+    }
     at = iter(places(list(chain.from_iterable(unknown.values()))))  # every place in one pass
     for target, links in unknown.items():
         suggestions = lint.id_suggester.suggest(target)
         help = _help(target, suggestions, terms.is_defined(target))
         message = f"link to unknown id `{target}`"
         yield from RULE.diagnostics(message, islice(at, len(links)), target=target, suggestions=suggestions, help=help)
-
-
-def _is_unknown(target: str, terms: TermGraph) -> bool:
-    """Whether a link target is no id (invalid and empty targets have rules of their own)."""
-    return not terms.id_targets(target) and is_checkable(target)
 
 
 def _help(target: str, suggestions: tuple[str, ...], is_term: bool) -> str:

@@ -15,7 +15,12 @@ RULE = DANGLING_REFERENCE
 
 def check(lint: LintInput) -> Iterator[Diagnostic]:
     terms = lint.terms
-    undefined = {name: found for name, found in terms.all_references().items() if _is_undefined(name, terms)}
+    defined, ids = terms.all_definitions(), terms.all_ids()
+    undefined = {
+        name: found
+        for name, found in terms.all_references().items()
+        if name not in defined and name not in ids and is_checkable(name)
+    }
     at = iter(places(list(chain.from_iterable(undefined.values()))))  # every place in one pass
     for name, references in undefined.items():
         suggestions = lint.term_suggester.suggest(name)
@@ -26,11 +31,6 @@ def check(lint: LintInput) -> Iterator[Diagnostic]:
         yield from RULE.diagnostics(
             message, islice(at, len(references)), target=name, suggestions=suggestions, help=help, notes=notes
         )
-
-
-def _is_undefined(name: str, terms: TermGraph) -> bool:
-    """Whether a referenced name is no term and no id (ids have a rule of their own)."""
-    return not terms.is_defined(name) and is_checkable(name) and not terms.id_targets(name)
 
 
 def _help(name: str, suggestions: tuple[str, ...]) -> str:

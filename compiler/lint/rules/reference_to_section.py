@@ -7,7 +7,6 @@ from itertools import chain, islice
 
 from compiler.catalog.book import REFERENCE_TO_SECTION
 from compiler.diagnostics import Diagnostic, Note
-from compiler.graph import TermGraph
 from compiler.lint.base import LintInput, is_checkable, places
 
 RULE = REFERENCE_TO_SECTION
@@ -15,10 +14,15 @@ RULE = REFERENCE_TO_SECTION
 
 def check(lint: LintInput) -> Iterator[Diagnostic]:
     terms = lint.terms
-    misdirected = {name: found for name, found in terms.all_references().items() if _names_id(name, terms)}
+    defined, ids = terms.all_definitions(), terms.all_ids()
+    misdirected = {
+        name: found
+        for name, found in terms.all_references().items()
+        if name in ids and name not in defined and is_checkable(name)
+    }
     at = iter(places(list(chain.from_iterable(misdirected.values()))))  # every place in one pass
     for name, references in misdirected.items():
-        target = terms.id_targets(name)[0]
+        target = ids[name][0]
         note = Note(f"`{name}` is the id of the {target.kind} `{target.title}`", target.span)
         yield from RULE.diagnostics(
             f"reference names the {target.kind} id `{name}`, not a term",
@@ -27,8 +31,3 @@ def check(lint: LintInput) -> Iterator[Diagnostic]:
             help=f'point at the {target.kind} with `<link to="{name}">`',
             notes=(note,),
         )
-
-
-def _names_id(name: str, terms: TermGraph) -> bool:
-    """Whether a referenced name is no term but a section's or figure's id."""
-    return not terms.is_defined(name) and bool(terms.id_targets(name)) and is_checkable(name)
