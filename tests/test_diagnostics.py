@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from compiler.diagnostics import Diagnostic, Note, Rule, Severity, sort_diagnostics
+from compiler.diagnostics import Diagnostic, Note, Rule, Severity
 from compiler.lint.base import places, spans
 from compiler.model import Reference
 from compiler.source import SourceText, Span
@@ -53,15 +53,3 @@ def test_spans_of_many_nodes_equal_each_node_span() -> None:
     assert spans(mixed) == [node.span for node in mixed]
     assert places(mixed) == [(node.span, node.section_id) for node in mixed]
     assert spans([]) == []
-
-
-def test_sorted_like_the_sort_key() -> None:
-    spans_ = [Span("b", 1, 1), Span("a", 2, 1), Span("a", 1, 9), Span("a", 1, 2, 5), Span("a", 1, 2), Span("", 0, 0)]
-    spans_ += [Span("a", 2**30, 7), Span("a", 2, 2**30), Span("b", -1, 3), Span("a", 1, -2)]
-    made = [
-        dataclasses.replace(RULE.diagnostic("m", span, target=target), severity=severity)
-        for span in spans_
-        for severity in (Severity.INFO, Severity.ERROR)
-        for target in (None, "b", "a")
-    ]
-    assert sort_diagnostics(made) == sorted(made, key=lambda d: d.sort_key)
