@@ -56,3 +56,14 @@ def test_one_edit_apart_agrees_with_edit_distance() -> None:
         a = "".join(rng.choice("abc_") for _ in range(rng.randint(0, 6)))
         b = "".join(rng.choice("abc_") for _ in range(rng.randint(0, 6)))
         assert one_edit_apart(a, b) == (edit_distance(a, b) == 1), (a, b)
+
+
+def test_suggest_agrees_with_a_pass_over_every_candidate() -> None:
+    rng = random.Random(3)
+    candidates = sorted({"".join(rng.choice("ab_s") for _ in range(rng.randint(1, 6))) for _ in range(300)})
+    suggester = Suggester(candidates)
+    for _ in range(2000):
+        name = "".join(rng.choice("ab_sA") for _ in range(rng.randint(0, 7)))
+        same = [c for c in candidates if c != name and normalise(c) == normalise(name)]
+        near = sorted(c for c in candidates if c not in same and edit_distance(name, c) == 1)
+        assert suggester.suggest(name) == tuple((same + near)[:3]), name
