@@ -77,7 +77,7 @@ class SourceText:
     def spans(self, offsets: Iterable[int]) -> list[Span]:
         """The point span of each offset, as :meth:`span` makes it, in one pass (for many places)."""
         starts, path, new = self.line_starts, self.path, tuple.__new__
-        found = []
+        found: list[Span] = []
         for offset in offsets:
             line = bisect_right(starts, offset)
             found.append(new(Span, (path, line, offset - starts[line - 1] + 1, 0)))
