@@ -54,8 +54,17 @@ def singular(word: str, language: str = "en") -> str:
 @lru_cache(maxsize=65536)
 def normalise(name: str) -> str:
     """A name without case, separators or plural: ``Line of Sights`` and ``line_of_sight`` are one."""
-    words = name.strip().lower().translate(_FOLD_SEPARATORS).split("_")
-    return "_".join(singular(word) for word in words if word)
+    folded = name.strip().lower().translate(_FOLD_SEPARATORS)
+    if _is_folded(folded):
+        return folded
+    return "_".join(singular(word) for word in folded.split("_") if word)
+
+
+def _is_folded(folded: str) -> bool:
+    """Whether a folded name has no empty word and no word ending in ``s``: nothing left to fold (most names)."""
+    if not folded or folded.startswith("_") or folded.endswith(("_", "s")):
+        return False
+    return "__" not in folded and "s_" not in folded
 
 
 def folded_words(text: str, language: str = "en") -> list[str]:

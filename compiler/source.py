@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import re
 from bisect import bisect_right
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from itertools import accumulate
 from pathlib import Path
@@ -72,6 +73,15 @@ class SourceText:
     def span(self, offset: int, length: int = 0) -> Span:
         line, column = self.position(offset)
         return Span(self.path, line, column, length)
+
+    def spans(self, offsets: Iterable[int]) -> list[Span]:
+        """The point span of each offset, as :meth:`span` makes it, in one pass (for many places)."""
+        starts, path, new = self.line_starts, self.path, tuple.__new__
+        found: list[Span] = []
+        for offset in offsets:
+            line = bisect_right(starts, offset)
+            found.append(new(Span, (path, line, offset - starts[line - 1] + 1, 0)))
+        return found
 
 
 def display_path(path: Path, root: Path | None = None) -> str:

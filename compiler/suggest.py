@@ -70,16 +70,23 @@ class Suggester:
     def suggest(self, name: str) -> tuple[str, ...]:
         """Up to three candidates, best first: same normalised form, then one edit away."""
         same = self.same_form(name)
-        near = sorted(c for c in self._one_edit(name) if c not in same)
-        return tuple((same + near)[:MAX_SUGGESTIONS])
+        near = self._one_edit(name)
+        if near:  # most names have none: no sort then
+            same = same + sorted(near.difference(same))
+        return tuple(same[:MAX_SUGGESTIONS])
 
     def same_form(self, name: str) -> list[str]:
         """Candidates that differ from ``name`` only in case, separators or plural."""
+        found = self._form_index().get(normalise(name))
+        return [c for c in found if c != name] if found else []
+
+    def _form_index(self) -> dict[str, list[str]]:
         if self._by_form is None:
-            self._by_form = defaultdict(list)
+            index: dict[str, list[str]] = defaultdict(list)
             for candidate in self._candidates:
-                self._by_form[normalise(candidate)].append(candidate)
-        return [c for c in self._by_form.get(normalise(name), ()) if c != name]
+                index[normalise(candidate)].append(candidate)
+            self._by_form = index
+        return self._by_form
 
     def _one_edit(self, name: str) -> set[str]:
         index = self._half_index()

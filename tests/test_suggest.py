@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from compiler.names import normalise
+from compiler.names import normalise, singular
 from compiler.suggest import Suggester, edit_distance, one_edit_apart
 
 NAMES = ["line_of_sight", "undeployed_unit_number", "model", "base", "unit", "army_list", "ward_save"]
@@ -41,9 +41,29 @@ def test_normalise_folds_case_separators_and_plurals() -> None:
     assert normalise("abilities") == "ability"
 
 
+def test_normalise_takes_no_shortcut_that_changes_a_name() -> None:
+    """Names with nothing to fold skip the word by word pass: the result is the one that pass gives."""
+    rng = random.Random(11)
+    for _ in range(5000):
+        name = "".join(rng.choice("aAsS_ -\tx\u0130\u00df") for _ in range(rng.randint(0, 8)))
+        words = name.strip().lower().replace(" ", "_").replace("-", "_").replace("\t", "_").split("_")
+        assert normalise(name) == "_".join(singular(word) for word in words if word), name
+
+
 def test_one_edit_apart_agrees_with_edit_distance() -> None:
     rng = random.Random(7)
     for _ in range(5000):
         a = "".join(rng.choice("abc_") for _ in range(rng.randint(0, 6)))
         b = "".join(rng.choice("abc_") for _ in range(rng.randint(0, 6)))
         assert one_edit_apart(a, b) == (edit_distance(a, b) == 1), (a, b)
+
+
+def test_suggest_agrees_with_a_pass_over_every_candidate() -> None:
+    rng = random.Random(3)
+    candidates = sorted({"".join(rng.choice("ab_s") for _ in range(rng.randint(1, 6))) for _ in range(300)})
+    suggester = Suggester(candidates)
+    for _ in range(2000):
+        name = "".join(rng.choice("ab_sA") for _ in range(rng.randint(0, 7)))
+        same = [c for c in candidates if c != name and normalise(c) == normalise(name)]
+        near = sorted(c for c in candidates if c not in same and edit_distance(name, c) == 1)
+        assert suggester.suggest(name) == tuple((same + near)[:3]), name

@@ -2,20 +2,60 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
+from operator import attrgetter
+from typing import Protocol
 
 from compiler.facts import RuleFacts, collect_rule_facts
 from compiler.graph import TermGraph
 from compiler.model import Book
 from compiler.names import is_identifier
 from compiler.project import RESERVED_FOLDERS
+from compiler.source import SourceText, Span
 from compiler.suggest import Suggester
 
 
 def is_checkable(name: str) -> bool:
     """Names that other rules resolve: empty and invalid names have rules of their own."""
     return bool(name) and is_identifier(name)
+
+
+class Placed(Protocol):
+    """A node written at a place in a section: a reference, a link, a definition."""
+
+    @property
+    def source(self) -> SourceText: ...
+    @property
+    def offset(self) -> int: ...
+    @property
+    def section_id(self) -> str: ...
+
+
+_source = attrgetter("source")
+_offset = attrgetter("offset")
+_section_id = attrgetter("section_id")
+
+
+def places(nodes: Sequence[Placed]) -> list[tuple[Span, str | None]]:
+    """Each node's span and section id, the spans made a source at a time (cheaper than ``node.span`` each)."""
+    return list(zip(spans(nodes), map(_section_id, nodes), strict=True))
+
+
+def spans(nodes: Sequence[Placed]) -> list[Span]:
+    """Each node's span, as ``node.span`` makes it, made a source at a time."""
+    sources: list[SourceText] = list(map(_source, nodes))
+    offsets: list[int] = list(map(_offset, nodes))
+    if sources and sources.count(sources[0]) == len(sources):  # the common case: one file
+        return sources[0].spans(offsets)
+    by_source: dict[SourceText, list[int]] = {}
+    for index, source in enumerate(sources):
+        by_source.setdefault(source, []).append(index)
+    found: dict[int, Span] = {}
+    for source, indexes in by_source.items():
+        found.update(zip(indexes, source.spans([offsets[index] for index in indexes]), strict=True))
+    return [found[index] for index in range(len(nodes))]
 
 
 @dataclass

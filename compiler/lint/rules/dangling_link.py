@@ -3,31 +3,27 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from itertools import chain, islice
 
 from compiler.catalog.book import DANGLING_LINK
 from compiler.diagnostics import Diagnostic
-from compiler.lint.base import LintInput, is_checkable
+from compiler.lint.base import LintInput, is_checkable, places
 
 RULE = DANGLING_LINK
 
 
 def check(lint: LintInput) -> Iterator[Diagnostic]:
     terms = lint.terms
-    for target, links in terms.all_links().items():
-        if terms.id_targets(target) or not is_checkable(target):
-            continue
+    ids = terms.all_ids()
+    unknown = {
+        target: found for target, found in terms.all_links().items() if target not in ids and is_checkable(target)
+    }
+    at = iter(places(list(chain.from_iterable(unknown.values()))))  # every place in one pass
+    for target, links in unknown.items():
         suggestions = lint.id_suggester.suggest(target)
         help = _help(target, suggestions, terms.is_defined(target))
         message = f"link to unknown id `{target}`"
-        for link in links:
-            yield RULE.diagnostic(
-                message,
-                link.span,
-                target=target,
-                suggestions=suggestions,
-                help=help,
-                section_id=link.section_id,
-            )
+        yield from RULE.diagnostics(message, islice(at, len(links)), target=target, suggestions=suggestions, help=help)
 
 
 def _help(target: str, suggestions: tuple[str, ...], is_term: bool) -> str:

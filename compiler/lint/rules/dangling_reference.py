@@ -3,35 +3,34 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from itertools import chain, islice
 
 from compiler.catalog.book import DANGLING_REFERENCE
 from compiler.diagnostics import Diagnostic, Note
 from compiler.graph import TermGraph
-from compiler.lint.base import LintInput, is_checkable
+from compiler.lint.base import LintInput, is_checkable, places
 
 RULE = DANGLING_REFERENCE
 
 
 def check(lint: LintInput) -> Iterator[Diagnostic]:
     terms = lint.terms
-    for name, references in terms.all_references().items():
-        if terms.is_defined(name) or not is_checkable(name) or terms.id_targets(name):
-            continue
+    defined, ids = terms.all_definitions(), terms.all_ids()
+    undefined = {
+        name: found
+        for name, found in terms.all_references().items()
+        if name not in defined and name not in ids and is_checkable(name)
+    }
+    at = iter(places(list(chain.from_iterable(undefined.values()))))  # every place in one pass
+    for name, references in undefined.items():
         suggestions = lint.term_suggester.suggest(name)
         help = _help(name, suggestions)
         siblings = lint.dangling_suggester.same_form(name)
         notes = _sibling_notes(name, siblings, terms) if siblings else ()
         message = f"reference to undefined term `{name}`"  # made once per name, not per place
-        for reference in references:
-            yield RULE.diagnostic(
-                message,
-                reference.span,
-                target=name,
-                suggestions=suggestions,
-                help=help,
-                notes=notes,
-                section_id=reference.section_id,
-            )
+        yield from RULE.diagnostics(
+            message, islice(at, len(references)), target=name, suggestions=suggestions, help=help, notes=notes
+        )
 
 
 def _help(name: str, suggestions: tuple[str, ...]) -> str:

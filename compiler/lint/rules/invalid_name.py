@@ -37,7 +37,7 @@ def check(lint: LintInput) -> Iterator[Diagnostic]:
 
 
 def _is_invalid(name: str) -> bool:
-    return bool(name.strip()) and not is_identifier(name)
+    return not is_identifier(name) and bool(name.strip())  # most names are identifiers: asked first
 
 
 def _diagnostic(what: str, name: str, span: Span, section_id: str | None, lint: LintInput) -> Diagnostic:

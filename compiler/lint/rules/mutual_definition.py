@@ -7,6 +7,8 @@ from collections.abc import Iterator
 from compiler.catalog.book import MUTUAL_DEFINITION
 from compiler.diagnostics import Diagnostic, Note
 from compiler.lint.base import LintInput
+from compiler.model import Definition
+from compiler.source import Span
 
 RULE = MUTUAL_DEFINITION
 
@@ -14,11 +16,17 @@ RULE = MUTUAL_DEFINITION
 def check(lint: LintInput) -> Iterator[Diagnostic]:
     terms = lint.terms
     for a, b in terms.mutual_definitions():
-        first, second = sorted((terms.definitions_of(a)[0], terms.definitions_of(b)[0]), key=lambda d: d.span)
+        (first_span, first), (second_span, second) = _in_order(terms.definitions_of(a)[0], terms.definitions_of(b)[0])
         yield RULE.diagnostic(
             f"terms `{first.name}` and `{second.name}` are defined through each other",
-            first.span,
+            first_span,
             target=f"{a}<->{b}",
-            notes=(Note(f"`{second.name}` refers back to `{first.name}` here", second.span),),
+            notes=(Note(f"`{second.name}` refers back to `{first.name}` here", second_span),),
             section_id=first.section_id,
         )
+
+
+def _in_order(a: Definition, b: Definition) -> tuple[tuple[Span, Definition], tuple[Span, Definition]]:
+    """The two definitions with their spans (each made once), the first written first (``a`` on a tie)."""
+    a_span, b_span = a.span, b.span
+    return ((b_span, b), (a_span, a)) if b_span < a_span else ((a_span, a), (b_span, b))

@@ -3,28 +3,31 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from itertools import chain, islice
 
 from compiler.catalog.book import REFERENCE_TO_SECTION
 from compiler.diagnostics import Diagnostic, Note
-from compiler.lint.base import LintInput, is_checkable
+from compiler.lint.base import LintInput, is_checkable, places
 
 RULE = REFERENCE_TO_SECTION
 
 
 def check(lint: LintInput) -> Iterator[Diagnostic]:
     terms = lint.terms
-    for name, references in terms.all_references().items():
-        targets = terms.id_targets(name)
-        if terms.is_defined(name) or not targets or not is_checkable(name):
-            continue
-        target = targets[0]
+    defined, ids = terms.all_definitions(), terms.all_ids()
+    misdirected = {
+        name: found
+        for name, found in terms.all_references().items()
+        if name in ids and name not in defined and is_checkable(name)
+    }
+    at = iter(places(list(chain.from_iterable(misdirected.values()))))  # every place in one pass
+    for name, references in misdirected.items():
+        target = ids[name][0]
         note = Note(f"`{name}` is the id of the {target.kind} `{target.title}`", target.span)
-        for reference in references:
-            yield RULE.diagnostic(
-                f"reference names the {target.kind} id `{name}`, not a term",
-                reference.span,
-                target=name,
-                help=f'point at the {target.kind} with `<link to="{name}">`',
-                notes=(note,),
-                section_id=reference.section_id,
-            )
+        yield from RULE.diagnostics(
+            f"reference names the {target.kind} id `{name}`, not a term",
+            islice(at, len(references)),
+            target=name,
+            help=f'point at the {target.kind} with `<link to="{name}">`',
+            notes=(note,),
+        )
