@@ -433,18 +433,25 @@ def unique_id(base: str, taken: set[str], separator: str = "-", *, counters: dic
 
 def plain_text(content: Content) -> str:
     """The text of some content with markup dropped and white space folded."""
+    if all(type(node) is str for node in content):  # most cells and items: text alone, no walk
+        return " ".join("".join(content).split())  # type: ignore[arg-type]
     return " ".join("".join(_texts(content)).split())
+
+
+_WITH_TEXT = (Reference, Link, Value)
+_TRANSPARENT = (Definition, Important)
+_SET_APART = (Note, Section, Item)
 
 
 def _texts(content: Content) -> Iterator[str]:
     for node in content:
         if isinstance(node, str):
             yield node
-        elif isinstance(node, Reference | Link | Value):
+        elif isinstance(node, _WITH_TEXT):
             yield node.text
-        elif isinstance(node, Definition | Important):
+        elif isinstance(node, _TRANSPARENT):
             yield from _texts(node.children)
-        elif isinstance(node, Note | Section | Item):
+        elif isinstance(node, _SET_APART):
             yield " "
             yield from _texts(node.children)
             yield " "
