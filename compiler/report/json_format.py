@@ -88,57 +88,49 @@ class _CompactLines:
     :func:`diagnostic_record`, without making the record.
 
     A book's findings repeat themselves (22,100 references to 7,900 undefined names in a big
-    book: one message, help and suggestions per name), so what a line shares with others is
-    encoded once and only its place is encoded per line: a third of the encoder's time.
+    book: one message, help and suggestions per name), so each text, list of suggestions and list
+    of notes is encoded once, and a line is those encoded pieces put together in the record's key
+    order (code, column, fatal, file, help, line, message, notes, rule, section, severity,
+    suggestions, target, url).
     """
 
     def __init__(self, docs_url: str | None) -> None:
         self._docs_url = docs_url
-        self._shared: dict[tuple[object, ...], tuple[str, str, str, str]] = {}
-        self._sections: dict[str | None, str] = {}
+        self._texts: dict[str | None, str] = {None: "null"}
+        self._lists: dict[int, str] = {}
+        self._urls: dict[str, str] = {}
 
     def encode(self, diagnostics: Sequence[Diagnostic]) -> Iterator[str]:
-        encode = _COMPACT.encode
-        shared, sections = self._shared, self._sections
+        text, lists, urls = self._text, self._lists, self._urls
         for diagnostic in diagnostics:
             if diagnostic.counterpart is not None:  # rare (comparisons): the record itself
-                yield encode(diagnostic_record(diagnostic, self._docs_url))
+                yield _COMPACT.encode(diagnostic_record(diagnostic, self._docs_url))
                 continue
-            span = diagnostic.span
-            # Identity keys for the tuples: equal by identity is equal by value (a miss is only slower).
-            key = (
-                diagnostic.code,
-                id(diagnostic.severity),  # an enum member hashes in Python; members are singletons
-                diagnostic.message,
-                diagnostic.help,
-                diagnostic.target,
-                diagnostic.rule,
-                span.path,
-                id(diagnostic.notes),
-                id(diagnostic.suggestions),
+            span, severity, code = diagnostic.span, diagnostic.severity, diagnostic.code
+            # Identity keys for the tuples: they stay alive while the report is made.
+            notes = lists.get(id(diagnostic.notes))
+            if notes is None:
+                notes = lists[id(diagnostic.notes)] = _COMPACT.encode([_note(n) for n in diagnostic.notes])
+            suggestions = lists.get(id(diagnostic.suggestions))
+            if suggestions is None:
+                suggestions = lists[id(diagnostic.suggestions)] = _COMPACT.encode(list(diagnostic.suggestions))
+            url = urls.get(code)
+            if url is None:
+                url = urls[code] = text(rule_url(self._docs_url, code))
+            yield (
+                f'{{"code":{text(code)},"column":{span.column},"fatal":{_FATALS[severity]},'
+                f'"file":{text(span.path)},"help":{text(diagnostic.help)},"line":{span.line},'
+                f'"message":{text(diagnostic.message)},"notes":{notes},"rule":{text(diagnostic.rule)},'
+                f'"section":{text(diagnostic.section_id)},"severity":{text(_PUBLIC[severity])},'
+                f'"suggestions":{suggestions},"target":{text(diagnostic.target)},"url":{url}}}'
             )
-            parts = shared.get(key)
-            if parts is None:
-                parts = shared[key] = self._parts(diagnostic)
-            section = sections.get(diagnostic.section_id)
-            if section is None:
-                section = sections[diagnostic.section_id] = encode(diagnostic.section_id)
-            yield f"{parts[0]}{span.column}{parts[1]}{span.line}{parts[2]}{section}{parts[3]}"
 
-    def _parts(self, diagnostic: Diagnostic) -> tuple[str, str, str, str]:
-        """The record's text around its column, line and section.
+    def _text(self, value: str | None) -> str:
+        """A text (or None) as JSON, encoded once."""
+        found = self._texts.get(value)
+        if found is None:
+            found = self._texts[value] = _COMPACT.encode(value)
+        return found
 
-        Cut from the record encoded with zeros and no section: the cuts are found at the first
-        ``"column":``, ``,"line":`` and ``,"section":``, which stand nowhere else before them (a
-        quote inside a string is escaped, and the notes, whose keys include ``line``, come later).
-        """
-        record = diagnostic_record(diagnostic, self._docs_url) | {"column": 0, "line": 0, "section": None}
-        head, rest = _COMPACT.encode(record).split('"column":0,', 1)
-        before_line, rest = rest.split(',"line":0,', 1)
-        before_section, tail = rest.split(',"section":null,', 1)
-        return (
-            f'{head}"column":',
-            f',{before_line},"line":',
-            f',{before_section},"section":',
-            f",{tail}",
-        )
+
+_FATALS = {severity: "true" if severity is _FATAL else "false" for severity in Severity}
