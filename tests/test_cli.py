@@ -247,3 +247,30 @@ def test_a_command_imports_only_its_own_command_module() -> None:
     done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     assert done.stderr.splitlines()[-1] == "['compiler.cli.common', 'compiler.cli.lint']"
+
+
+def test_a_stop_signal_that_would_be_lost_in_an_import_callback_is_asked_again(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A SIGTERM arriving while the import system runs its module-lock callback would raise where the
+    exception is printed and ignored, and the build would go on: it is sent again a moment later."""
+    import signal
+    import time
+
+    from compiler import cli
+
+    sent: list[int] = []
+    monkeypatch.setattr(os, "kill", lambda pid, signum: sent.append(signum))
+    namespace: dict[str, object] = {}
+    exec(
+        compile("import sys\ndef cb():\n    return sys._getframe()\n", "<frozen importlib._bootstrap>", "exec"),
+        namespace,
+    )
+    callback_frame = namespace["cb"]()  # type: ignore[operator]
+    cli._stop(signal.SIGTERM, callback_frame)  # nothing raised where it would be lost
+    deadline = time.monotonic() + 10
+    while not sent and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert sent == [signal.SIGTERM]
+    with pytest.raises(cli.Stopped):
+        cli._stop(signal.SIGTERM, sys._getframe())

@@ -72,7 +72,20 @@ def _main_thread() -> bool:
 
 
 def _stop(signum: int, frame: FrameType | None) -> None:
+    if frame is not None and _swallows_exceptions(frame):
+        # Raised here, Stopped would be printed and lost (the build would go on): ask again in a moment.
+        import threading
+
+        threading.Timer(0.05, os.kill, (os.getpid(), signum)).start()
+        return
     raise Stopped()
+
+
+def _swallows_exceptions(frame: FrameType) -> bool:
+    """Whether the code the signal interrupted is a finaliser or weak-reference callback, such as the
+    import system's module-lock callback (a command imports some modules as it goes)."""
+    code = frame.f_code
+    return code.co_name == "__del__" or (code.co_name == "cb" and "importlib" in code.co_filename)
 
 
 MODULES = ("init", "build", "lint", "explore", "translate", "editions", "engine")
