@@ -274,3 +274,9 @@ def test_a_stop_signal_that_would_be_lost_in_an_import_callback_is_asked_again(
     assert sent == [signal.SIGTERM]
     with pytest.raises(cli.Stopped):
         cli._stop(signal.SIGTERM, sys._getframe())
+    cli._interrupt(signal.SIGINT, callback_frame)  # Ctrl+C alike
+    while len(sent) < 2 and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert sent == [signal.SIGTERM, signal.SIGINT]
+    with pytest.raises(KeyboardInterrupt):
+        cli._interrupt(signal.SIGINT, sys._getframe())

@@ -14,7 +14,7 @@ import importlib
 import os
 import signal
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from types import FrameType
 
 from compiler import __version__
@@ -30,7 +30,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     arguments = sys.argv[1:] if argv is None else list(argv)
     parser = _parser(arguments)
     args = parser.parse_args(arguments)
-    previous = signal.signal(signal.SIGTERM, _stop) if _main_thread() else None
+    main_thread = _main_thread()
+    previous = signal.signal(signal.SIGTERM, _stop) if main_thread else None
+    # Ctrl+C as Python raises it, but never where the exception would be lost (see _swallows_exceptions).
+    interrupting = main_thread and signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    if interrupting:
+        signal.signal(signal.SIGINT, _interrupt)
     try:
         return int(args.run(args))
     except UserError as error:
@@ -63,6 +68,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     finally:
         if previous is not None:
             signal.signal(signal.SIGTERM, previous)
+        if interrupting:
+            signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 def _main_thread() -> bool:
@@ -71,14 +78,19 @@ def _main_thread() -> bool:
     return threading.current_thread() is threading.main_thread()
 
 
-def _stop(signum: int, frame: FrameType | None) -> None:
-    if frame is not None and _swallows_exceptions(frame):
-        # Raised here, Stopped would be printed and lost (the build would go on): ask again in a moment.
-        import threading
+def _raising(stop: type[BaseException]) -> Callable[[int, FrameType | None], None]:
+    """A signal handler raising ``stop`` where the signal lands, unless it lands where an exception
+    would be printed and lost (the command would go on): then the signal is sent again in a moment."""
 
-        threading.Timer(0.05, os.kill, (os.getpid(), signum)).start()
-        return
-    raise Stopped()
+    def handle(signum: int, frame: FrameType | None) -> None:
+        if frame is not None and _swallows_exceptions(frame):
+            import threading
+
+            threading.Timer(0.05, os.kill, (os.getpid(), signum)).start()
+            return
+        raise stop()
+
+    return handle
 
 
 def _swallows_exceptions(frame: FrameType) -> bool:
@@ -86,6 +98,10 @@ def _swallows_exceptions(frame: FrameType) -> bool:
     import system's module-lock callback (a command imports some modules as it goes)."""
     code = frame.f_code
     return code.co_name == "__del__" or (code.co_name == "cb" and "importlib" in code.co_filename)
+
+
+_stop = _raising(Stopped)
+_interrupt = _raising(KeyboardInterrupt)
 
 
 MODULES = ("init", "build", "lint", "explore", "translate", "editions", "engine")
