@@ -10,11 +10,13 @@ bytes, or an XML declaration naming another encoding, are refused where they sta
 Every place is found in the decoded text, in characters, never taken from libxml2's
 line numbers; elements nested deeper than :data:`~compiler.model.MAX_DEPTH` are refused.
 
-The lint reads an *outline* (``outline=True``): the same walk, recording every name, id,
+The lint reads an *outline* (``outline=True``): the same builder, recording every name, id,
 target and place in the document's indexes, but not the text between them, and sections,
 definitions and figures without content; tables and lists annotated ``roll`` or ``data`` are
-built whole, since their cells are what the annotation checks read. The stages that need the
-text (rule data, site) read the whole model.
+built whole, since their cells are what the annotation checks read. Its loop over content is
+its own (``_outline_content``: it builds no content), and ``tests/test_outline.py`` holds its
+indexes equal to the whole model's. The stages that need the text (rule data, site) read the
+whole model.
 """
 
 from __future__ import annotations
