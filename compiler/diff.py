@@ -155,35 +155,18 @@ def word_opcodes(a: list[str], b: list[str]) -> list[Opcode]:
     while end < shorter - start and a[-1 - end] == b[-1 - end]:
         end += 1
     a_end, b_end = len(a) - end, len(b) - end
+    middle: list[Opcode]
     if max(a_end, b_end) - start <= WORDS_COMPARED:
         matcher = difflib.SequenceMatcher(a=a[start:a_end], b=b[start:b_end], autojunk=False)
         middle = [
             (tag, i1 + start, i2 + start, j1 + start, j2 + start) for tag, i1, i2, j1, j2 in matcher.get_opcodes()
         ]
-    else:
-        middle = [
-            (
-                "replace" if a_end > start < b_end else "delete" if a_end > start else "insert",
-                start,
-                a_end,
-                start,
-                b_end,
-            )
-        ]
+    else:  # one replacement (or deletion, or insertion when a side has nothing in the middle)
+        tag = "replace" if a_end > start < b_end else "delete" if a_end > start else "insert"
+        middle = [(tag, start, a_end, start, b_end)]
+    # The middle starts and ends where the texts differ, so the equal start and end stand apart from it.
     spans = [("equal", 0, start, 0, start), *middle, ("equal", a_end, len(a), b_end, len(b))]
-    return _merged([span for span in spans if span[1] < span[2] or span[3] < span[4]])
-
-
-def _merged(opcodes: list[Opcode]) -> list[Opcode]:
-    """Neighbouring opcodes of the same kind as one (the common start and end join the middle's equal parts)."""
-    merged: list[Opcode] = []
-    for opcode in opcodes:
-        if merged and merged[-1][0] == opcode[0] == "equal":
-            tag, i1, _, j1, _ = merged[-1]
-            merged[-1] = (tag, i1, opcode[2], j1, opcode[4])
-        else:
-            merged.append(opcode)
-    return merged
+    return [span for span in spans if span[1] < span[2] or span[3] < span[4]]
 
 
 def word_likeness(a: list[str], b: list[str]) -> float:

@@ -88,8 +88,6 @@ def test_lint_output_to_a_pipe_writes_into_it_and_leaves_it_a_pipe(tmp_path: Pat
 
 def test_lint_imports_none_of_the_site_builders(tmp_path: Path) -> None:
     """The lint's start-up: no graph library, templates, MkDocs or Markdown parser for an XML book."""
-    import subprocess
-    import sys
 
     script = (
         "import sys\n"
@@ -103,8 +101,7 @@ def test_lint_imports_none_of_the_site_builders(tmp_path: Path) -> None:
         "        'compiler.dtd_findings'}\n"
         "print(sorted(m for m in sys.modules if m in idle))\n"
     )
-    done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True)
-    assert done.returncode == 0, done.stderr
+    done = _fresh_python(script)
     assert done.stdout.splitlines()[-2:] == ["[]", "[]"]
     assert json.loads((tmp_path / "out.json").read_text(encoding="utf-8"))["summary"]["files"] == 1
 
@@ -235,17 +232,13 @@ def test_each_command_is_registered_by_the_module_the_start_up_imports() -> None
 
 
 def test_a_command_imports_only_its_own_command_module() -> None:
-    import subprocess
-    import sys
-
     script = (
         "import sys\n"
         "from compiler.cli import main\n"
         "main(['dtd'])\n"
         "print(sorted(m for m in sys.modules if m.startswith('compiler.cli.')), file=sys.stderr)\n"
     )
-    done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True)
-    assert done.returncode == 0, done.stderr
+    done = _fresh_python(script)
     assert done.stderr.splitlines()[-1] == "['compiler.cli.common', 'compiler.cli.lint']"
 
 
@@ -280,3 +273,10 @@ def test_a_stop_signal_that_would_be_lost_in_an_import_callback_is_asked_again(
     assert sent == [signal.SIGTERM, signal.SIGINT]
     with pytest.raises(KeyboardInterrupt):
         cli._interrupt(signal.SIGINT, sys._getframe())
+
+
+def _fresh_python(script: str) -> subprocess.CompletedProcess[str]:
+    """``script`` run by a new Python from the repository (what it imports starts from nothing); it must succeed."""
+    done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    return done
