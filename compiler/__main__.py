@@ -1,5 +1,3 @@
-import sys
+from compiler.cli import run
 
-from compiler.cli import main
-
-sys.exit(main())
+run()

@@ -189,6 +189,23 @@ def test_console_script_runs_as_a_process() -> None:
     assert "error[RB101]" in done.stdout
 
 
+def test_the_console_scripts_quick_exit_loses_no_output(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The console script ends the lint without freeing its results: its report, on standard output or
+    in a file, and its exit status are still those of the command run in process."""
+    monkeypatch.chdir(ROOT)
+    assert main(["lint", "--no-baseline", "--format", "json"]) == 1
+    expected = capsys.readouterr().out
+    command = [sys.executable, "-m", "compiler", "lint", "--no-baseline", "--format", "json"]
+    done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True)
+    assert (done.returncode, done.stdout) == (1, expected)
+    report = tmp_path / "report.json"
+    done = subprocess.run([*command, "-q", "-o", str(report)], cwd=ROOT, capture_output=True, text=True)
+    assert (done.returncode, done.stdout, done.stderr) == (1, "", "")
+    assert report.read_text(encoding="utf-8") == expected
+
+
 def test_bundled_dtd_is_the_compilers_dtd() -> None:
     shipped = (ROOT / "compiler" / "schema" / "rulebook.dtd").read_text(encoding="utf-8")
     assert (ROOT / "rulebook_src" / "en" / "rulebook.dtd").read_text(encoding="utf-8") == shipped
