@@ -210,32 +210,3 @@ def test_quantities_are_paired_as_by_a_pass_over_every_candidate() -> None:
             if expected is not None:
                 remaining.remove(expected)
         assert filed.left() == remaining
-
-
-@pytest.mark.parametrize("language", ["en", "fr", "de"])
-def test_number_words_are_found_as_by_matching_every_word(language: str) -> None:
-    """The scan matches only the language's number words; it finds what matching every word and
-    keeping the number words finds, on text mixing words, cases, letters joined to digits and dice."""
-    import random
-    import re
-
-    from compiler.translate import facts
-
-    every_word = re.compile(rf"{facts._TOKEN}|(?P<word>[^\W\d_]+)")
-    words = facts.WORDS.get(language, facts.WORDS["en"])
-    pieces = [*words, "Two", "DEUX", "twofold", "sixième", "d6", "D6", "2D6", "W6", "x2", "1/2", "3⁄4", "10.5"]
-    pieces += ["_", "-", "'", "é", "ÉTÉ", "İ", "ß", " ", " ", " ", ",", "7", "x", "aD6", "moitié", "MOITIÉ"]
-    randomly = random.Random(5)
-    for _ in range(3000):
-        text = "".join(randomly.choice(pieces) for _ in range(randomly.randint(1, 8)))
-        expected = [
-            (m.lastgroup, m.span())
-            for m in every_word.finditer(text)
-            if m.lastgroup != "word" or m.group().lower() in words
-        ]
-        found = [
-            (m.lastgroup, m.span())
-            for m in facts._tokens(language).finditer(text)
-            if m.lastgroup != "word" or m.group().lower() in words
-        ]
-        assert found == expected, text

@@ -253,14 +253,8 @@ _TOKEN = (
 
 @functools.lru_cache(maxsize=8)
 def _tokens(language: str) -> re.Pattern[str]:
-    """Numbers, dice, and the language's number words, whole and in any case.
-
-    Only the number words are matched (not every word, to be dropped after): the scan stays in C
-    over most of a sentence. No other token can start inside a word, so the matches are those of
-    matching every word and keeping the number words (a test holds the two equal).
-    """
-    spelled = "|".join(re.escape(word) for word in sorted(WORDS.get(language, WORDS["en"]), key=len, reverse=True))
-    return re.compile(rf"{_TOKEN}|(?P<word>(?<![^\W\d_])(?i:{spelled})(?![^\W\d_]))")
+    """Numbers, dice, and words (of which :func:`_number` keeps the language's number words)."""
+    return re.compile(rf"{_TOKEN}|(?P<word>[^\W\d_]+)")
 
 
 _UNITS = [
