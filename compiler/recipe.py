@@ -387,8 +387,9 @@ def unsafe_names(read: ReadResult, findings: Sequence[Diagnostic]) -> tuple[Diag
     A reference or link that names something invalid is only a lint error: it resolves to
     nothing and shows as plain text.
     """
-    invalid = [d for d in findings if d.code == INVALID_NAME.code]
-    places = {d.span for d in read.book.definitions} | {span for _, span in read.book.ids} if invalid else set()
+    invalid = {d.target for d in findings if d.code == INVALID_NAME.code}  # its target: the name as written
+    places = {d.span for d in read.book.definitions if d.name in invalid}
+    places |= {span for name, span in read.book.ids if name in invalid}
     return tuple(
         d
         for d in findings
