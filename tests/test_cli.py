@@ -206,6 +206,45 @@ def test_the_console_scripts_quick_exit_loses_no_output(
     assert report.read_text(encoding="utf-8") == expected
 
 
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
+def test_a_full_standard_output_is_a_plain_error() -> None:
+    with open("/dev/full", "w", encoding="utf-8") as full:
+        done = subprocess.run(
+            [sys.executable, "-m", "compiler", "lint", "--no-baseline", str(BUNDLED_BOOK)],
+            cwd=ROOT,
+            stdout=full,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+    assert done.returncode == 2
+    assert done.stderr.endswith(
+        "rulebook: error: cannot write to standard output: no space left on device "
+        "(write the report with --output FILE)\n"
+    )
+
+
+@pytest.mark.parametrize("command", [["lint", "--no-baseline"], ["explain"]])
+def test_a_closed_standard_output_is_a_plain_error(command: list[str]) -> None:
+    """``rulebook lint >&-``: Python starts with no standard output; the command says so, exit status 2."""
+    shell = 'exec "$@" >&-'
+    done = subprocess.run(
+        ["sh", "-c", shell, "sh", sys.executable, "-m", "compiler", *command], cwd=ROOT, capture_output=True, text=True
+    )
+    assert done.returncode == 2
+    assert "rulebook: error: cannot write to standard output: it was closed before the command started" in done.stderr
+    assert "Traceback" not in done.stderr
+
+
+def test_a_closed_standard_error_loses_nothing_of_the_report(monkeypatch: pytest.MonkeyPatch, capsys) -> None:  # type: ignore[no-untyped-def]
+    monkeypatch.chdir(ROOT)
+    assert main(["lint", "--no-baseline"]) == 1
+    expected = capsys.readouterr().out
+    shell = 'exec "$@" 2>&-'
+    command = ["sh", "-c", shell, "sh", sys.executable, "-m", "compiler", "lint", "--no-baseline"]
+    done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, env=dict(os.environ, NO_COLOR="1"))
+    assert (done.returncode, done.stdout) == (1, expected)
+
+
 def test_bundled_dtd_is_the_compilers_dtd() -> None:
     shipped = (ROOT / "compiler" / "schema" / "rulebook.dtd").read_text(encoding="utf-8")
     assert (ROOT / "rulebook_src" / "en" / "rulebook.dtd").read_text(encoding="utf-8") == shipped

@@ -61,6 +61,7 @@ def _quick_exit_is_safe() -> bool:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    _stand_in_for_closed_streams()
     arguments = sys.argv[1:] if argv is None else list(argv)
     parser = _parser(arguments)
     args = parser.parse_args(arguments)
@@ -84,6 +85,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except Stopped:
         print("rulebook: stopped", file=sys.stderr)
         return 143
+    except common.OutputClosed as error:
+        print(f"rulebook: error: cannot write to standard output: {error.strerror}", file=sys.stderr)
+        return EXIT_USAGE
     except BrokenPipeError:
         # The reader went away (`rulebook ... | head`): stop quietly, as other command-line tools do.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
@@ -104,6 +108,16 @@ def main(argv: Sequence[str] | None = None) -> int:
             signal.signal(signal.SIGTERM, previous)
         if interrupting:
             signal.signal(signal.SIGINT, signal.default_int_handler)
+
+
+def _stand_in_for_closed_streams() -> None:
+    """Standard streams closed before the command started (``>&-``, ``2>&-``), which Python leaves as
+    ``None``: messages for a closed standard error are dropped, results for a closed standard output
+    refused in plain words (see :class:`~compiler.cli.common.ClosedOutput`)."""
+    if sys.stderr is None:
+        sys.stderr = open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115 - the process's own, kept open
+    if sys.stdout is None:
+        sys.stdout = common.ClosedOutput()
 
 
 def _main_thread() -> bool:

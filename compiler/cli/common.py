@@ -7,6 +7,8 @@ parser must stay cheap, so that `rulebook engine ...` and `rulebook --version` s
 from __future__ import annotations
 
 import argparse
+import errno
+import io
 import json
 import sys
 import time
@@ -134,9 +136,9 @@ def write_file(args: argparse.Namespace, path: Path, text: str, *, replaces: Pat
 def emit(args: argparse.Namespace, data: Any, text: str) -> None:
     """Print a result as JSON (``--json`` or ``--format json``) or as text."""
     if getattr(args, "json", False) or getattr(args, "format", "text") == "json":
-        print(json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False))
+        write_stdout(json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False) + "\n")
     else:
-        sys.stdout.write(text)
+        write_stdout(text)
 
 
 def output_text(args: argparse.Namespace, text: str) -> None:
@@ -144,7 +146,38 @@ def output_text(args: argparse.Namespace, text: str) -> None:
     if getattr(args, "output", None):
         write_file(args, args.output, text)
     else:
+        write_stdout(text)
+
+
+class OutputClosed(OSError):
+    """Writing to standard output that was closed before the command started."""
+
+    def __init__(self) -> None:
+        super().__init__(errno.EBADF, "it was closed before the command started")
+
+
+class ClosedOutput(io.TextIOBase):
+    """Standard output when it was closed before the command started (``>&-``): what a command
+    writes there is refused in plain words (exit status 2), not lost and not a traceback."""
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, text: str) -> int:
+        raise OutputClosed()
+
+
+def write_stdout(text: str) -> None:
+    """Write a command's result to standard output, flushed: an output that cannot take it (a full
+    disk, a closed descriptor) is a plain error with exit status 2, never a report lost in silence."""
+    try:
         sys.stdout.write(text)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        raise  # the reader went away: the command stops quietly (see compiler.cli.main)
+    except OSError as error:
+        reason = (error.strerror or str(error)).lower()
+        raise UserError(f"cannot write to standard output: {reason} (write the report with --output FILE)") from error
 
 
 def print_fatal(read: ReadResult) -> bool:

@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import argparse
-import sys
 from pathlib import Path
 
-from compiler.cli.common import Commands, add_config_option, project_of
+from compiler.cli.common import Commands, add_config_option, project_of, write_stdout
 from compiler.cli.translate import read_pair
 
 
@@ -43,7 +42,7 @@ def run_diff(args: argparse.Namespace) -> int:
         return 2
     theme = Theme.for_project(project_of(args).root) if args.format == "html" else None
     color = text_report.use_color("auto")
-    sys.stdout.write(
+    write_stdout(
         render_diff(diff_books(*books), args.format, old=str(args.old), new=str(args.new), color=color, theme=theme)
     )
     return 0

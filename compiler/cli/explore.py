@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import argparse
-import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from compiler.cli.common import Commands, add_config_option, output_text, print_fatal, project_of
+from compiler.cli.common import Commands, add_config_option, output_text, print_fatal, project_of, write_stdout
 
 if TYPE_CHECKING:
     from compiler.graph import TermGraph
@@ -61,5 +60,5 @@ def run_query(args: argparse.Namespace) -> int:
     if terms is None:
         return 2
     report = query_term(terms, args.term)
-    sys.stdout.write(render_json(report) if args.format == "json" else render_text(report))
+    write_stdout(render_json(report) if args.format == "json" else render_text(report))
     return 0 if report.defined else 1

@@ -16,6 +16,7 @@ from compiler.cli.common import (
     plural,
     project_of,
     write_file,
+    write_stdout,
 )
 from compiler.report import FORMATS
 
@@ -179,7 +180,7 @@ def run_explain(args: argparse.Namespace) -> int:
     if args.markdown:
         from compiler.catalog import markdown
 
-        sys.stdout.write(markdown())
+        write_stdout(markdown())
         return 0
     if args.all or not args.rule:
         width = max(len(r.name) for r in RULES)
@@ -197,5 +198,5 @@ def run_explain(args: argparse.Namespace) -> int:
 def run_dtd(args: argparse.Namespace) -> int:
     from compiler.dtd import dtd_text
 
-    sys.stdout.write(dtd_text())
+    write_stdout(dtd_text())
     return 0

@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import argparse
-import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from compiler.cli.common import Commands, add_config_option, output_text, print_fatal, project_of
+from compiler.cli.common import Commands, add_config_option, output_text, print_fatal, project_of, write_stdout
 from compiler.project import TRANSLATION_LANGUAGES
 
 if TYPE_CHECKING:
@@ -93,7 +92,7 @@ def run_compare(args: argparse.Namespace) -> int:
     color = text_report.use_color("auto")
     theme = Theme.for_project(project_of(args).root)
     output, status = run_compare(request, books[0], books[1], args.format, color=color, fail_on=fail_on, theme=theme)
-    sys.stdout.write(output)
+    write_stdout(output)
     return status
 
 
@@ -119,5 +118,5 @@ def run_terms_suggest(args: argparse.Namespace) -> int:
     if books is None:
         return 2
     request = CompareRequest(args.original, args.translation, args.language, args.terms)
-    sys.stdout.write(suggest_command(request, books[0], books[1]))
+    write_stdout(suggest_command(request, books[0], books[1]))
     return 0
