@@ -89,14 +89,20 @@ def _parse_yaml(text: str, path: Path) -> Any:
         finally:
             loader.dispose()
     except _TooDeep:
-        raise RulesError(f"{path} nests more than {MAX_DEPTH} deep; an army list is a list of units") from None
+        raise _too_deep(path) from None
     except yaml.MarkedYAMLError as error:
+        if "maximum nesting depth" in (error.problem or ""):  # libyaml's own cap (PyYAML 6.0.4 on), met first
+            raise _too_deep(path) from None  # by its scanner, which reads ahead of the composer that counts
         mark = error.problem_mark
         where = f" (line {mark.line + 1}, column {mark.column + 1})" if mark else ""
         what = "cannot be read as an army list" if isinstance(error, ConstructorError) else "is not YAML or JSON"
         raise RulesError(f"{path} {what}: {error.problem or error.context}{where}") from None
     except yaml.YAMLError as error:
         raise RulesError(f"{path} is not YAML or JSON: {error}") from None
+
+
+def _too_deep(path: Path) -> RulesError:
+    return RulesError(f"{path} nests more than {MAX_DEPTH} deep; an army list is a list of units")
 
 
 def _whole(digits: str) -> int | Unreadable:
