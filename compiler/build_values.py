@@ -63,6 +63,8 @@ class BookBuild:
     """The book as messages name it (:attr:`BookConfig.label`)."""
     generator: str = "mkdocs"
     """What built the site (``mkdocs`` or ``zensical``): the warnings are its own."""
+    rule_data: str = ""
+    """The ``rules.json`` written, as checked against its schema."""
 
 
 @dataclass(frozen=True, slots=True)

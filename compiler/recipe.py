@@ -465,7 +465,12 @@ def changes_since(
 def rule_files(
     read: ReadResult, lint: LintResult, book: BookConfig, translations: Sequence[TranslationResult]
 ) -> dict[str, str]:
-    """``rules.json`` and its schema, made and checked in memory (raises InvalidRuleData when the data fails)."""
+    """``rules.json`` and its schema, made and checked in memory (raises InvalidRuleData when the data fails).
+
+    The text is checked as the engine will read it (so the command line may tell the engine's cache so).
+    """
+    import json
+
     from compiler.data import build_rule_data, serialise
     from compiler.rules_schema import check_rule_data, rules_schema_text
 
@@ -479,7 +484,7 @@ def rule_files(
         facts=lint.facts,
     )
     text = serialise(data)
-    check_rule_data(data)
+    check_rule_data(json.loads(text))
     return {"rules.json": text, "rules.schema.json": rules_schema_text()}
 
 
@@ -611,7 +616,8 @@ def _build_book(
     with BackgroundData(lambda: rule_files(read, lint, book, translations)) as data:
         progress(f"Building the site with {'Zensical' if options.generator == 'zensical' else 'MkDocs'}…")
         site = write_book_site(project, book, options, release, read, lint, translations, changes, data.files)
-    return BookBuild(book.name, lint, site.pages, site.warnings, book.label, options.generator)
+        rule_data = data.files()["rules.json"]
+    return BookBuild(book.name, lint, site.pages, site.warnings, book.label, options.generator, rule_data)
 
 
 def write_book_site(
@@ -776,8 +782,9 @@ def _build_data_only(
         assert lint.terms is not None
         progress("Compiling the rule data…")
         translations = compare_translations(read, book, project.root, cache)
-        pending.append((output / book.folder, rule_files(read, lint, book, translations)))
-        built.append(BookBuild(book.name, lint, label=book.label))
+        files = rule_files(read, lint, book, translations)
+        pending.append((output / book.folder, files))
+        built.append(BookBuild(book.name, lint, label=book.label, rule_data=files["rules.json"]))
     with publish.release(output, wait=progress):
         publish.write_marker(output)
         for folder, files in pending:

@@ -11,10 +11,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Collection, Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from fractions import Fraction
 from itertools import accumulate, chain, repeat
-from typing import Any
+from typing import Any, NamedTuple
 
 from engine.errors import LimitError, RulesError
 from engine.limits import MAX_DICE, MAX_SIDES, over, read_bounded, shown
@@ -24,11 +23,10 @@ Distribution = dict[int, Fraction]
 _NOTATION = re.compile(r"(?P<count>[1-9]\d*)?D(?P<sides>[1-9]\d*)", re.IGNORECASE)
 
 
-@dataclass(frozen=True, slots=True)
-class Notation:
+class Notation(NamedTuple):
     """A roll read from dice notation (``2D6``), inside the dice limits."""
 
-    count: int
+    number: int
     """Dice rolled and added."""
     sides: int
     """Sides of each die; a derived die (D3) of the rule data is named by them."""
@@ -39,8 +37,7 @@ class Notation:
         return f"D{self.sides}"
 
 
-@dataclass(frozen=True, slots=True)
-class Ways:
+class Ways(NamedTuple):
     """A roll counted exactly: ``counts[i]`` of ``total`` equally likely outcomes give ``lowest + i``."""
 
     lowest: int
@@ -100,7 +97,7 @@ def single_die(sides: int, derived_dice: Mapping[str, Any]) -> Ways:
 def derived_die(name: str, rule: Mapping[str, Any]) -> Ways:
     """A die the rule data makes by dividing one die's result; made from more dice, it is refused."""
     base = parse_notation(rule["roll"])
-    if base.count != 1:
+    if base.number != 1:
         raise LimitError(f"the derived die `{name}` is made from `{rule['roll']}`; the engine makes one from one die")
     divide, up = rule["divide"], rule["round"] == "up"
     results = [-(-face // divide) if up else face // divide for face in range(1, base.sides + 1)]
@@ -116,9 +113,9 @@ def add_dice(base: Ways, notation: Notation, derived_dice: Mapping[str, Any]) ->
     die = single_die(notation.sides, derived_dice)
     runs = _runs(die.counts)
     counts = list(base.counts)
-    for _ in range(notation.count):
+    for _ in range(notation.number):
         counts = _add_die(counts, runs, len(die.counts))
-    return Ways(base.lowest + die.lowest * notation.count, tuple(counts), base.total * die.total**notation.count)
+    return Ways(base.lowest + die.lowest * notation.number, tuple(counts), base.total * die.total**notation.number)
 
 
 def ways(notation: str, derived_dice: Mapping[str, Any]) -> Ways:

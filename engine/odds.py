@@ -2,21 +2,21 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any
+from typing import Any, NamedTuple
 
 from engine.dice import Distribution, chance, fraction_text, roll, ways
 from engine.rules import Rules, RulesError
 
 
-@dataclass(frozen=True, slots=True)
-class Odds:
+class Odds(NamedTuple):
+    """An answer: the chance asked for, or each result's chance, and the rules it used."""
+
     question: str
     probability: Fraction | None
-    distribution: dict[str, Fraction] = field(default_factory=dict)
-    rules: list[dict[str, str | None]] = field(default_factory=list)
-    notes: list[str] = field(default_factory=list)
+    distribution: dict[str, Fraction]
+    rules: list[dict[str, str | None]]
+    notes: tuple[str, ...] = ()
     """What the answer did not take from the question (a value the book overrides)."""
 
     def as_json(self) -> dict[str, Any]:
@@ -25,7 +25,7 @@ class Odds:
             "probability": fraction_text(self.probability) if self.probability is not None else None,
             "distribution": {k: fraction_text(v) for k, v in self.distribution.items()},
             "rules": self.rules,
-            "notes": self.notes,
+            "notes": list(self.notes),
         }
 
 
@@ -58,7 +58,7 @@ def odds_of_test(rules: Rules, test_id: str, value: int | None, *, reroll_failed
         cited.append(rules.cite(rerolls["term"]))
     fixed = f" (the book's target: {test.need(value)})" if test.target is not None else f" with value {value}"
     question = test_id + fixed + (", rerolling a failure" if reroll_failed else "")
-    return Odds(question, p, {"pass": p, "fail": 1 - p}, cited, notes)
+    return Odds(question, p, {"pass": p, "fail": 1 - p}, cited, tuple(notes))
 
 
 def roll_odds(rules: Rules, notation: str) -> Odds:

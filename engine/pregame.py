@@ -36,8 +36,8 @@ class Dice:
         dice = parse_notation(notation)
         faces = single_die(dice.sides, derived).faces()
         values = []
-        for n in range(dice.count):
-            label = why if dice.count == 1 else f"{why} (die {n + 1})"
+        for n in range(dice.number):
+            label = why if dice.number == 1 else f"{why} (die {n + 1})"
             if self._ask is not None:
                 values.append(self._ask(label, faces[0], faces[-1]))
             else:
@@ -208,7 +208,7 @@ def _first_bands(table: dict[str, Any], derived: dict[str, Any]) -> dict[int, di
     """
     dice = parse_notation(table["die"])
     faces = single_die(dice.sides, derived).faces()
-    low, high = dice.count * faces[0], dice.count * faces[-1]
+    low, high = dice.number * faces[0], dice.number * faces[-1]
     following = list(range(high - low + 2))
     taken: dict[int, dict[str, Any]] = {}
     for band in table["bands"]:

@@ -5,9 +5,8 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any, NamedTuple, NoReturn
 
 from engine.bindings import BINDINGS
 from engine.dice import derived_die, parse_notation, passes, single_die
@@ -16,8 +15,7 @@ from engine.limits import MAX_CHAIN, MAX_CHAIN_DICE, MAX_REPEATS, MAX_RULES_BYTE
 from engine.schema import SCHEMA_PATH, check_schema
 
 
-@dataclass(frozen=True, slots=True)
-class BookTest:
+class BookTest(NamedTuple):
     """A test of the book (``mechanics.tests``): how it is rolled and passed, and the target the book may fix."""
 
     name: str
@@ -38,8 +36,7 @@ class BookTest:
         return f"{target}+" if self.how == "at_least" else f"{target} or less"
 
 
-@dataclass(frozen=True, slots=True)
-class Rules:
+class Rules(NamedTuple):
     """The compiled rule data, read-only."""
 
     data: dict[str, Any]
@@ -130,8 +127,10 @@ def _check_limits(data: dict[str, Any], path: Path) -> None:
     for where, notation in _notations(data):
         with _at(path, where):
             dice = parse_notation(notation)
-            if where.startswith("mechanics.rolls.") and dice.count > MAX_CHAIN_DICE:
-                raise over(f"`{notation}` rolls {dice.count} dice", MAX_CHAIN_DICE, "dice in a roll of an attack chain")
+            if where.startswith("mechanics.rolls.") and dice.number > MAX_CHAIN_DICE:
+                raise over(
+                    f"`{notation}` rolls {dice.number} dice", MAX_CHAIN_DICE, "dice in a roll of an attack chain"
+                )
     _check_repeats(data, path)
     _check_numbers(data, path)
     chain = len(mechanics["rolls"]) + sum(len(r["readings"]) for r in mechanics["rolls"].values())
@@ -162,7 +161,7 @@ def _check_repeats(data: dict[str, Any], path: Path) -> None:
                 raise RulesError(f"`{repeat['table']}` is not a roll table of this book")
         with _at(path, f"mechanics.repeats.{name}.times"):
             times = parse_notation(repeat["times"])
-            most = times.count * single_die(times.sides, data["mechanics"]["dice"]).faces()[-1]
+            most = times.number * single_die(times.sides, data["mechanics"]["dice"]).faces()[-1]
             if most > MAX_REPEATS:
                 raise over(f"`{repeat['times']}` can come to {most} repeats", MAX_REPEATS, "repeats")
 

@@ -5,7 +5,7 @@ compiling it) and checking the main book's data about 0.08 s: more than a whole 
 may take. Both results are remembered in the user's cache folder, ``$XDG_CACHE_HOME/rulebook/``
 (``~/.cache/rulebook/`` by default; black keeps its cache the same way):
 
-- ``valid-rules.txt``: the SHA-256 of the schema and the data of the 64 newest ``rules.json``
+- ``valid-rules.txt``: the BLAKE2b digest of the schema and the data of the 64 newest ``rules.json``
   found valid, one a line. The same bytes are not checked twice; "invalid" is never remembered,
   so an error message is always made afresh.
 - ``validator-KEY.marshal``: the validator compiled to Python bytecode, keyed by the schema,
@@ -18,25 +18,39 @@ written, the data is simply checked again; deleting it at any time loses nothing
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import json
 import marshal
 import os
 import sys
 from collections.abc import Callable
-from importlib import resources
 from pathlib import Path
 from types import CodeType
 from typing import Any
 
 from engine.errors import RulesError
 
-SCHEMA_PATH = Path(str(resources.files("compiler").joinpath("schema/rules.schema.json")))
-"""The schema the engine reads: the contract, shipped as data of the compiler's package (no code of it is
-imported), the same one ``rulebook build`` publishes beside every ``rules.json``."""
+try:  # hashlib's own BLAKE2, without loading OpenSSL as `import hashlib` does (4 ms of a 50 ms question)
+    from _blake2 import blake2b
+except ImportError:  # pragma: no cover - a Python without CPython's module
+    from hashlib import blake2b
+
+
+def _schema_path() -> Path:
+    """The schema the engine reads: the contract, shipped as data of the compiler's package (no code of it is
+    imported), the same one ``rulebook build`` publishes beside every ``rules.json``. The two packages are
+    installed side by side; ``importlib.resources`` (5 ms of start-up) only finds it where they are not."""
+    beside = Path(__file__).parent.parent / "compiler" / "schema" / "rules.schema.json"
+    if beside.is_file():
+        return beside
+    from importlib import resources
+
+    return Path(str(resources.files("compiler").joinpath("schema/rules.schema.json")))
+
+
+SCHEMA_PATH = _schema_path()
 REMEMBERED = 64
 """How many valid ``rules.json`` contents the cache keeps (a build makes one)."""
-_VERSION = b"rulebook valid rules.json 1\n"
+_VERSION = b"rulebook valid rules.json 2\n"
 
 
 def check_schema(raw: bytes, data: Any, schema: bytes, path: Path) -> None:
@@ -59,7 +73,7 @@ def remember_valid(raw: bytes, schema: bytes) -> None:
 
 
 def _digest(raw: bytes, schema: bytes) -> str:
-    return hashlib.sha256(_VERSION + hashlib.sha256(schema).digest() + raw).hexdigest()
+    return blake2b(_VERSION + blake2b(schema).digest() + raw, digest_size=32).hexdigest()
 
 
 def cache_folder() -> Path | None:
@@ -89,7 +103,7 @@ def _validator(schema: bytes, folder: Path | None) -> Callable[[Any], Any]:
     """The schema's validator, from the cache folder when it was compiled before."""
     import fastjsonschema
 
-    key = hashlib.sha256(schema + fastjsonschema.VERSION.encode() + sys.version.encode()).hexdigest()[:24]
+    key = blake2b(schema + fastjsonschema.VERSION.encode() + sys.version.encode(), digest_size=12).hexdigest()
     cached = folder / f"validator-{key}.marshal" if folder is not None else None
     code = _load_code(cached) if cached is not None else None
     if code is None:

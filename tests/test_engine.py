@@ -317,6 +317,42 @@ def test_an_engine_question_imports_none_of_the_site_builders(rules: Rules, tmp_
     assert done.stdout.splitlines()[-1] == "[]"
 
 
+def test_the_first_question_after_a_build_does_not_check_the_data_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from engine import schema
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    built = compile_rules(BUNDLED_BOOK, tmp_path / "site")  # the build checked this text: the engine is told
+    monkeypatch.setattr(schema, "_validate", lambda *args: pytest.fail("checked again"))
+    assert load_rules(built.path).data == built.data
+    edited = tmp_path / "edited"
+    shutil.copytree(built.path.parent, edited)
+    (edited / "rules.json").write_text(built.path.read_text(encoding="utf-8") + " ", encoding="utf-8")
+    with pytest.raises(pytest.fail.Exception, match="checked again"):  # other bytes: checked, as ever
+        load_rules(edited / "rules.json")
+
+
+def test_an_engine_question_on_known_data_loads_only_what_it_needs(rules: Rules, tmp_path: Path) -> None:
+    """A question on data known valid starts about as fast as `rulebook --version` (docs/performance.md):
+    no schema validator, no OpenSSL, no dataclasses machinery, no package-resource lookup."""
+    import subprocess
+    import sys
+
+    script = (
+        "import sys\n"
+        "from compiler.cli import main\n"
+        f"main(['engine', '--rules', {str(rules.path)!r}, 'odds', 'test', 'leadership_test', '--value', '7'])\n"
+        "slow = {'fastjsonschema', 'hashlib', '_hashlib', 'dataclasses', 'inspect', 'importlib.resources'}\n"
+        "print(sorted(slow & set(sys.modules)))\n"
+    )
+    env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path)}
+    for _ in ("first question", "second question"):
+        done = subprocess.run([sys.executable, "-c", script], cwd=tmp_path, env=env, capture_output=True, text=True)
+        assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[-1] == "[]"
+
+
 def test_data_a_build_remembers_as_valid_is_not_checked_again(
     rules: Rules, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -91,6 +91,8 @@ def run_build(args: argparse.Namespace) -> int:
     options = build_options(args, project)
     result = recipe.build(project, options, progress=progress)
     status = report_build(result, progress, strict=args.strict)
+    if result.published:
+        _tell_the_engine(result)
     if args.drafts and result.published:
         print(
             f"rulebook: warning: {_shown(result.output)} is the editor's view (--drafts), with the lint's marks and "
@@ -98,6 +100,17 @@ def run_build(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
     return status
+
+
+def _tell_the_engine(result: build_values.BuildResult) -> None:
+    """Let the engine's cache know that the ``rules.json`` just published follow its schema (the build checked
+    each text the engine will read): the first question after a build is as quick as the next (docs/engine.md)."""
+    from engine.schema import SCHEMA_PATH, remember_valid
+
+    schema = SCHEMA_PATH.read_bytes()
+    for book in result.books:
+        if book.rule_data:
+            remember_valid(book.rule_data.encode("utf-8"), schema)
 
 
 def report_build(
