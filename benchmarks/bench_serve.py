@@ -174,7 +174,7 @@ def _measure(factor: int, edits: int, folder: Path) -> Result:
                 if side == "ours":
                     mark = len(ours.lines)
                     timings[side] = edit_and_wait(book, old, new, our_url)
-                    ours.wait_for("brought up to date", after=mark)  # idle again before the next edit
+                    ours.wait_for(" up to date", after=mark)  # "Rule data of ... up to date": idle before the next edit
                 else:
                     timings[side] = edit_and_wait(chapter, old, new, their_url)
             pairs.append((timings["ours"], timings["theirs"]))
