@@ -50,13 +50,11 @@ from pathlib import Path
 from typing import Any
 
 from compiler.catalog import find_rule
+from compiler.config_file import PYPROJECT, SITE, ConfigError, config_table, find_config
 from compiler.diagnostics import Severity
-from compiler.errors import UserError
 
 MAIN_BOOK = "main"
 """The name of the book the top-level table describes."""
-CONFIG_FILE = "rulebook.toml"
-PYPROJECT = "pyproject.toml"
 BOOK_NAME = re.compile(r"[a-z0-9][a-z0-9_-]{0,62}")
 LANGUAGE = re.compile(r"[a-z]{2,3}(?:-[A-Za-z0-9]{2,8})?")
 RESERVED_FOLDERS = frozenset(
@@ -65,10 +63,6 @@ RESERVED_FOLDERS = frozenset(
 """Names the site's own pages and folders take: no book may be called so (its folder would replace them)."""
 
 _SEVERITIES = {"error": Severity.ERROR, "warning": Severity.WARNING, "info": Severity.INFO, "off": None}
-
-
-class ConfigError(UserError):
-    """The configuration cannot be used; the message says where and why."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -156,7 +150,7 @@ class Project:
 
     @property
     def site_folder(self) -> Path:
-        return self.output or self.root / "site"
+        return self.output or self.root / SITE
 
     @property
     def rules_docs(self) -> str | None:
@@ -194,43 +188,14 @@ class Project:
         return None
 
 
-def find_config(start: Path) -> Path | None:
-    """The configuration file of the project around ``start``: ``rulebook.toml``, else a
-    ``pyproject.toml`` with a ``[tool.rulebook]`` table, in ``start`` or the nearest parent."""
-    for folder in (start, *start.parents):
-        if (folder / CONFIG_FILE).is_file():
-            return folder / CONFIG_FILE
-        candidate = folder / PYPROJECT
-        if candidate.is_file() and "[tool.rulebook" in _read(candidate):
-            return candidate
-    return None
-
-
 def load_project(start: Path | None = None, config_file: Path | None = None) -> Project:
     """The project around ``start`` (default: the working folder), or the one ``config_file`` configures."""
     start = (start or Path.cwd()).resolve()
     path = config_file.resolve() if config_file is not None else find_config(start)
     if path is None:
         return Project(root=start)
-    import tomllib  # only with a configuration file
-
-    try:
-        document = tomllib.loads(_read(path))
-    except tomllib.TOMLDecodeError as error:
-        raise ConfigError(f"{path}: not valid TOML: {error}") from error
-    if path.name != CONFIG_FILE and "tool" in document:
-        table, prefix = document["tool"].get("rulebook", {}), "tool.rulebook"
-    else:
-        table, prefix = document, ""
+    table, prefix = config_table(path)
     return parse_project(table, path.parent, path, prefix=prefix)
-
-
-def _read(path: Path) -> str:
-    try:
-        return path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as error:
-        reason = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
-        raise ConfigError(f"cannot read {path}: {reason}") from error
 
 
 _PROJECT_KEYS = {"output", "books", "docs_url", "generator", "offline"}

@@ -16,9 +16,10 @@ from importlib import resources
 from pathlib import Path
 
 from compiler import __version__
+from compiler.config_file import CONFIG_FILE, find_config
 from compiler.dtd import dtd_text
 from compiler.errors import UserError
-from compiler.project import BOOK_NAME, CONFIG_FILE, MAIN_BOOK, RESERVED_FOLDERS, Project, find_config
+from compiler.project import BOOK_NAME, MAIN_BOOK, RESERVED_FOLDERS, Project
 
 
 class ScaffoldError(UserError):

@@ -33,7 +33,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "compiler",
         ),
     ),
-    ("model", ("compiler.model", "compiler.project")),
+    ("model", ("compiler.model", "compiler.project", "compiler.config_file")),
     (
         "readers",
         (

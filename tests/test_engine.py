@@ -353,6 +353,77 @@ def test_an_engine_question_on_known_data_loads_only_what_it_needs(rules: Rules,
     assert done.stdout.splitlines()[-1] == "[]"
 
 
+@pytest.mark.parametrize(
+    ("name", "text"),
+    [
+        (None, None),
+        ("rulebook.toml", 'sources = ["book.xml"]\n'),
+        ("rulebook.toml", 'sources = ["book.xml"]\noutput = "public/rules"\n'),
+        ("pyproject.toml", '[project]\nname = "x"\n\n[tool.rulebook]\nsources = ["book.xml"]\noutput = "../out"\n'),
+        ("pyproject.toml", '[tool.rulebook]\nsources = ["book.xml"]\noutput = ""\n'),
+    ],
+)
+def test_a_question_finds_the_site_the_project_configures(tmp_path: Path, name: str | None, text: str | None) -> None:
+    """An engine question reads only `output` (config_file.site_folder), from the root or a folder below it,
+    and finds the folder the whole project's configuration gives."""
+    from compiler.config_file import site_folder
+    from compiler.project import load_project
+
+    root = tmp_path / "game"
+    (root / "rules" / "deep").mkdir(parents=True)
+    if name is not None and text is not None:
+        (root / name).write_text(text, encoding="utf-8")
+    for start in (root, root / "rules" / "deep"):
+        assert site_folder(start) == load_project(start).site_folder
+    if name is not None:
+        assert site_folder(tmp_path, root / name) == load_project(config_file=root / name).site_folder
+
+
+def test_a_question_in_a_project_reads_its_site_and_nothing_else_of_it(
+    rules: Rules, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import subprocess
+    import sys
+
+    shutil.copytree(rules.path.parent, tmp_path / "public")
+    config = tmp_path / "rulebook.toml"
+    config.write_text('sources = ["book.xml"]\noutput = "public"\nunknown-key = 1\n', encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    question = ["engine", "odds", "test", "leadership_test", "--value", "7"]
+    assert main(question) == 0  # a key the lint or the build would refuse does not stop a question
+    assert "7/12" in capsys.readouterr().out
+    script = (
+        "import sys\n"
+        "from compiler.cli import main\n"
+        f"main({question!r})\n"
+        "print(sorted(m for m in ('compiler.project', 'dataclasses', 'compiler.catalog') if m in sys.modules))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], cwd=tmp_path, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[-1] == "[]"
+    config.write_text('sources = ["book.xml"]\noutput = 3\n', encoding="utf-8")
+    assert main(question) == 2  # an output that is not a folder's name: the project's own message
+    assert "`output` in [top level] must be a string, not the number 3" in capsys.readouterr().err
+
+
+def test_engine_help_lists_every_action_though_a_question_builds_only_its_own(
+    rules: Rules, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit):
+        main(["engine", "--help"])
+    shown = capsys.readouterr().out
+    for action in ("odds", "modify", "army", "turns", "pregame", "attack"):
+        assert re.search(rf"^ +{action} ", shown, re.MULTILINE), action
+    with pytest.raises(SystemExit):
+        main(["engine", "--rules", str(rules.path), "odds", "--help"])
+    assert re.search(r"^ +test +the chance to pass a test", capsys.readouterr().out, re.MULTILINE)
+    # a question naming one action (and a file named like another) is parsed as before
+    assert main(["engine", "--rules", str(rules.path), "odds", "test", "leadership_test", "--value", "7"]) == 0
+    assert "7/12" in capsys.readouterr().out
+    assert main(["engine", "--rules", str(rules.path), "army", "turns"]) == 2  # `turns`: the army file's name
+    assert "turns" in capsys.readouterr().err
+
+
 def test_data_a_build_remembers_as_valid_is_not_checked_again(
     rules: Rules, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -16,6 +16,7 @@ import signal
 import sys
 from collections.abc import Callable, Sequence
 from types import FrameType
+from typing import Any
 
 from compiler import __version__
 from compiler.cli import common
@@ -65,8 +66,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     arguments = sys.argv[1:] if argv is None else list(argv)
     parser = _parser(arguments)
     args = parser.parse_args(arguments)
-    main_thread = _main_thread()
-    previous = signal.signal(signal.SIGTERM, _stop) if main_thread else None
+    previous = _handle_here(signal.SIGTERM, _stop)
+    main_thread = previous is not _ELSEWHERE
     # Ctrl+C as Python raises it, but never where the exception would be lost (see _swallows_exceptions).
     interrupting = main_thread and signal.getsignal(signal.SIGINT) is signal.default_int_handler
     if interrupting:
@@ -104,7 +105,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
         return EXIT_USAGE
     finally:
-        if previous is not None:
+        if main_thread and previous is not None:  # None: a handler set outside Python, not ours to restore
             signal.signal(signal.SIGTERM, previous)
         if interrupting:
             signal.signal(signal.SIGINT, signal.default_int_handler)
@@ -120,10 +121,18 @@ def _stand_in_for_closed_streams() -> None:
         sys.stdout = common.ClosedOutput()
 
 
-def _main_thread() -> bool:
-    import threading
+_ELSEWHERE = object()
+"""What :func:`_handle_here` gives off the main thread."""
 
-    return threading.current_thread() is threading.main_thread()
+
+def _handle_here(signum: int, handler: Callable[[int, FrameType | None], None]) -> Any:
+    """Set a signal's handler and give the one it replaces; off the main thread, where Python lets no handler be
+    set (``main()`` called from a thread), leave signals alone and give ``_ELSEWHERE``. Asking ``threading``
+    instead would import it (1 ms) for every command."""
+    try:
+        return signal.signal(signum, handler)
+    except ValueError:
+        return _ELSEWHERE
 
 
 def _raising(stop: type[BaseException]) -> Callable[[int, FrameType | None], None]:
@@ -182,7 +191,11 @@ def _parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"rulebook {__version__}")
     commands = parser.add_subparsers(title="commands", required=True, metavar="COMMAND")
     for name in _modules(argv):
-        importlib.import_module(f"compiler.cli.{name}").add_commands(commands)
+        module = importlib.import_module(f"compiler.cli.{name}")
+        if name == "engine":  # six actions with parsers of their own: only the one named is built
+            module.add_commands(commands, argv)
+        else:
+            module.add_commands(commands)
     return parser
 
 

@@ -74,11 +74,16 @@ def project_of(args: argparse.Namespace) -> Project:
     loaded: Project | None = getattr(args, "loaded_project", None)
     if loaded is not None:
         return loaded
-    config = getattr(args, "config", None)
+    project = args.loaded_project = load_project(config_file=config_option(args))
+    return project
+
+
+def config_option(args: argparse.Namespace) -> Path | None:
+    """The configuration file ``--config`` names, if any; one that does not exist is a usage error."""
+    config: Path | None = getattr(args, "config", None)
     if config is not None and not config.is_file():
         raise UsageError(f"the configuration file `{config}` does not exist")
-    project = args.loaded_project = load_project(config_file=config)
-    return project
+    return config
 
 
 class Progress:

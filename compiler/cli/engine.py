@@ -5,14 +5,16 @@ from __future__ import annotations
 import argparse
 import functools
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from compiler.cli.common import Commands, UsageError, add_config_option, emit, project_of
+from compiler.cli.common import Commands, UsageError, add_config_option, config_option, emit, project_of
 
 
-def add_commands(commands: Commands) -> None:
+def add_commands(commands: Commands, words: Sequence[str] = ()) -> None:
+    """``rulebook engine`` and its actions: only the action ``words`` name, when they name one and ask no help
+    (building the parsers of all six is a tenth of a question's time; help lists them all)."""
     engine = commands.add_parser(
         "engine",
         help="the game's mechanics from the compiled rules.json: exact odds, turn structure",
@@ -22,6 +24,14 @@ def add_commands(commands: Commands) -> None:
     engine.add_argument("--rules", type=Path, help="rules.json to use (default: the build output's)")
     add_config_option(engine)
     actions = engine.add_subparsers(title="engine commands", required=True, metavar="COMMAND")
+    named = {word for word in words if word in _ACTIONS}
+    wanted = named if len(named) == 1 and not {"-h", "--help"} & set(words) else _ACTIONS
+    for name, add in _ACTIONS.items():
+        if name in wanted:
+            add(actions)
+
+
+def _add_odds(actions: Commands) -> None:
     odds = actions.add_parser("odds", help="exact probabilities of tests, rolls and roll tables")
     kinds = odds.add_subparsers(title="what", required=True, metavar="KIND")
     test = kinds.add_parser("test", help="the chance to pass a test, such as leadership_test --value 7")
@@ -38,6 +48,9 @@ def add_commands(commands: Commands) -> None:
     for sub in (test, roll, table):
         sub.add_argument("--json", action="store_true", help="print JSON")
         sub.set_defaults(run=_engine_command(_run_engine_odds))
+
+
+def _add_modify(actions: Commands) -> None:
     modify = actions.add_parser("modify", help="apply characteristic modifiers in the book's order, step by step")
     modify.add_argument("--value", type=int, required=True, help="the characteristic's value before modifiers")
     modify.add_argument(
@@ -49,13 +62,22 @@ def add_commands(commands: Commands) -> None:
     )
     modify.add_argument("--json", action="store_true", help="print JSON")
     modify.set_defaults(run=_engine_command(_run_engine_modify))
+
+
+def _add_army(actions: Commands) -> None:
     army = actions.add_parser("army", help="check an army list (YAML or JSON) against the composition rules")
     army.add_argument("file", type=Path, help="the army list")
     army.add_argument("--json", action="store_true", help="print JSON")
     army.set_defaults(run=_engine_command(_run_engine_army))
+
+
+def _add_turns(actions: Commands) -> None:
     turns = actions.add_parser("turns", help="the game's turn structure")
     turns.add_argument("--json", action="store_true", help="print JSON")
     turns.set_defaults(run=_engine_command(_run_engine_turns))
+
+
+def _add_pregame(actions: Commands) -> None:
     pregame = actions.add_parser(
         "pregame",
         help="walk the pre-game and deployment sequences, rolling on the book's tables",
@@ -75,6 +97,9 @@ def add_commands(commands: Commands) -> None:
     pregame.add_argument("--board", metavar="WxD", help="the board's size when not the standard one (such as 36x48)")
     pregame.add_argument("--json", action="store_true", help="print JSON")
     pregame.set_defaults(run=_engine_command(_run_engine_pregame))
+
+
+def _add_attack(actions: Commands) -> None:
     attack = actions.add_parser(
         "attack",
         help="a chain of rolls (hit, injury, save, courage) as the exact distribution of points lost",
@@ -89,12 +114,27 @@ def add_commands(commands: Commands) -> None:
     attack.set_defaults(run=_engine_command(_run_engine_attack))
 
 
+_ACTIONS: dict[str, Callable[[Commands], None]] = {
+    "odds": _add_odds,
+    "modify": _add_modify,
+    "army": _add_army,
+    "turns": _add_turns,
+    "pregame": _add_pregame,
+    "attack": _add_attack,
+}
+"""Each engine action and what registers it, in the order help lists them."""
+
+
 def _engine_rules(args: argparse.Namespace) -> Any:
     from engine.rules import load_rules
 
     if args.rules:
         return load_rules(args.rules)  # the engine's question needs no project: nothing else is read
-    return load_rules(project_of(args).site_folder / "rules.json")
+    from compiler.config_file import site_folder
+
+    # Only the configuration's `output` is read: a question does not load (nor stop at) the rest of the project.
+    folder = site_folder(Path.cwd(), config_option(args)) or project_of(args).site_folder
+    return load_rules(folder / "rules.json")
 
 
 def _run_engine_odds(args: argparse.Namespace) -> int:
