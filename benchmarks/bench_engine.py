@@ -7,9 +7,10 @@
 - ``rulebook engine --rules R odds test leadership_test --value 7``, and
 - ``rulebook --version``,
 
-for N pairs, printing each pair's times and ratio and the median of the ratios. *Warm*: the
-cache (``$XDG_CACHE_HOME/rulebook``, here a temporary folder) already knows this ``rules.json``
-is valid, as for every question after a build on this machine (the build tells it; the first
+for N pairs (the side that goes first alternating), printing each pair's times and ratio and the
+median of the ratios; also the question as typed in a project folder (``rulebook engine odds test
+...``, no ``--rules``: the configuration names the site). *Warm*: the cache
+(``$XDG_CACHE_HOME/rulebook``, here a temporary folder) already knows this ``rules.json`` is valid, as for every question after a build on this machine (the build tells it; the first
 question after the build is timed once and printed) or after a first question; *cold*: it does
 not, but holds the compiled validator, as for a ``rules.json`` built elsewhere; *empty*: a new
 cache folder for every engine run, as for the very first question on a machine. Commands run as
@@ -90,17 +91,27 @@ def speed(work: Path, pairs: int) -> dict[str, Any]:
     after_build = run(question, work, cache)
     print(f"first question after the build: {after_build[0] * 1000:.0f} ms ({after_build[1] * 1000:.0f} ms CPU)")
     run(question, work, cold(cache))  # the validator compiled into the cache, as any earlier check leaves it
-    kinds: dict[str, Callable[[int], Path]] = {
-        "warm": lambda n: cache,
-        "cold": lambda n: cold(cache),
-        "empty": lambda n: work / f"empty-{n}",
+    # The question as a player types it in a project: no --rules, the configuration says where the site is.
+    project = work / "project"
+    shutil.copytree(rules.parent, project / "public")
+    (project / "rulebook.toml").write_text('sources = ["book.xml"]\noutput = "public"\n', encoding="utf-8")
+    typed = [RULEBOOK, "engine", "odds", "test", "leadership_test", "--value", "7"]
+    kinds: dict[str, tuple[list[str], Path, Callable[[int], Path]]] = {
+        "warm": (question, work, lambda n: cache),
+        "in a project (warm, no --rules)": (typed, project, lambda n: cache),
+        "cold": (question, work, lambda n: cold(cache)),
+        "empty": (question, work, lambda n: work / f"empty-{n}"),
     }
     result: dict[str, Any] = {}
-    for label, folder in kinds.items():
+    for label, (argv, where, folder) in kinds.items():
         rows = []
         for n in range(pairs):
-            engine_s, engine_cpu = run(question, work, folder(n))
-            version_s, version_cpu = run(version, work, cache)
+            if n % 2:  # the side that goes first alternates
+                version_s, version_cpu = run(version, work, cache)
+                engine_s, engine_cpu = run(argv, where, folder(n))
+            else:
+                engine_s, engine_cpu = run(argv, where, folder(n))
+                version_s, version_cpu = run(version, work, cache)
             rows.append((engine_s, version_s, engine_s / version_s, engine_cpu / version_cpu))
             print(
                 f"{label} pair {n + 1}: engine {engine_s * 1000:.0f} ms, --version {version_s * 1000:.0f} ms, "
