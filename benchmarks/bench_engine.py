@@ -10,11 +10,12 @@
 for N pairs (the side that goes first alternating), printing each pair's times and ratio and the
 median of the ratios; also the question as typed in a project folder (``rulebook engine odds test
 ...``, no ``--rules``: the configuration names the site). *Warm*: the cache
-(``$XDG_CACHE_HOME/rulebook``, here a temporary folder) already knows this ``rules.json`` is valid, as for every question after a build on this machine (the build tells it; the first
-question after the build is timed once and printed) or after a first question; *cold*: it does
-not, but holds the compiled validator, as for a ``rules.json`` built elsewhere; *empty*: a new
-cache folder for every engine run, as for the very first question on a machine. Commands run as
-an installed package runs, with their modules' bytecode kept.
+(``$XDG_CACHE_HOME/rulebook``, here a temporary folder) already knows this ``rules.json`` is valid,
+as for every question after a build on this machine (the build tells it; the first question after
+the build is timed once and printed) or after a first question; *cold*: it does not, but holds the
+compiled validator, as for a ``rules.json`` built elsewhere; *empty*: a new cache folder for every
+engine run, as for the very first question on a machine. Commands run as an installed package
+runs, with their modules' bytecode kept.
 
 ``limits``: for each of the engine's limits (docs/engine.md, "Limits"), the worst question it
 accepts, on rule data made for it where the book's own cannot reach the limit; median wall and CPU
