@@ -36,6 +36,11 @@ def find_config(start: Path) -> Path | None:
     return None
 
 
+def locate_config(start: Path, config_file: Path | None = None) -> Path | None:
+    """The configuration file given (``--config``), else the one found from ``start`` upwards."""
+    return config_file.resolve() if config_file is not None else find_config(start.resolve())
+
+
 def read_config(path: Path) -> str:
     try:
         return path.read_text(encoding="utf-8")
@@ -62,12 +67,18 @@ def site_folder(start: Path, config_file: Path | None = None) -> Path | None:
     """Where the project around ``start`` (or the one ``config_file`` configures) publishes its site: its
     ``output``, else ``site/`` in its root; the same folder as ``load_project(...).site_folder``, with only
     ``output`` read. None when ``output`` is not a string: the project's own check says what is wrong."""
-    path = config_file.resolve() if config_file is not None else find_config(start.resolve())
+    path = locate_config(start, config_file)
     if path is None:
         return start.resolve() / SITE
     table, _ = config_table(path)
-    root = path.parent.resolve()
     output = table.get("output")
-    if output is None or output == "":
-        return root / SITE
-    return Path(os.path.abspath(root / output)) if isinstance(output, str) else None
+    if output is not None and not isinstance(output, str):
+        return None
+    root = path.parent.resolve()
+    return output_folder(root, output) or root / SITE
+
+
+def output_folder(root: Path, output: str | None) -> Path | None:
+    """The configured ``output`` against the project's root (None: not configured); links on the way are the
+    output check's to see, so the path is made absolute, not resolved."""
+    return Path(os.path.abspath(root / output)) if output else None

@@ -42,7 +42,6 @@ resolved against the project's root. Nothing later re-reads the configuration.
 
 from __future__ import annotations
 
-import os
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -50,7 +49,7 @@ from pathlib import Path
 from typing import Any
 
 from compiler.catalog import find_rule
-from compiler.config_file import PYPROJECT, SITE, ConfigError, config_table, find_config
+from compiler.config_file import PYPROJECT, SITE, ConfigError, config_table, locate_config, output_folder
 from compiler.diagnostics import Severity
 
 MAIN_BOOK = "main"
@@ -191,7 +190,7 @@ class Project:
 def load_project(start: Path | None = None, config_file: Path | None = None) -> Project:
     """The project around ``start`` (default: the working folder), or the one ``config_file`` configures."""
     start = (start or Path.cwd()).resolve()
-    path = config_file.resolve() if config_file is not None else find_config(start)
+    path = locate_config(start, config_file)
     if path is None:
         return Project(root=start)
     table, prefix = config_table(path)
@@ -258,7 +257,7 @@ def parse_project(
     return Project(
         root=root,
         config_file=config_file,
-        output=Path(os.path.abspath(root / output)) if output else None,  # links are the output check's to see
+        output=output_folder(root, output),
         books=tuple(books),
         docs_url=docs_url,
         generator=generator,

@@ -191,11 +191,7 @@ def _parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"rulebook {__version__}")
     commands = parser.add_subparsers(title="commands", required=True, metavar="COMMAND")
     for name in _modules(argv):
-        module = importlib.import_module(f"compiler.cli.{name}")
-        if name == "engine":  # six actions with parsers of their own: only the one named is built
-            module.add_commands(commands, argv)
-        else:
-            module.add_commands(commands)
+        importlib.import_module(f"compiler.cli.{name}").add_commands(commands, argv)
     return parser
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -14,7 +15,7 @@ if TYPE_CHECKING:
     from compiler.project import Project
 
 
-def add_commands(commands: Commands) -> None:
+def add_commands(commands: Commands, words: Sequence[str] = ()) -> None:
     build = commands.add_parser(
         "build",
         help="compile the book: the website, rules.json and its schema",

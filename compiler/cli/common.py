@@ -23,6 +23,8 @@ if TYPE_CHECKING:
 
 EXIT_USAGE = 2
 Commands: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
+"""Where a command module's ``add_commands(commands, words)`` registers its commands; ``words`` are the command
+line's, for a module that registers only what they name (the engine's actions)."""
 
 
 _kept: list[object] | None = None

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import argparse
+from collections.abc import Sequence
 from pathlib import Path
 
 from compiler.cli.common import Commands, add_config_option, project_of, write_stdout
 from compiler.cli.translate import read_pair
 
 
-def add_commands(commands: Commands) -> None:
+def add_commands(commands: Commands, words: Sequence[str] = ()) -> None:
     diff = commands.add_parser(
         "diff",
         help="what changed between two editions: sections, text, numbers, steps, terms",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -12,7 +13,7 @@ if TYPE_CHECKING:
     from compiler.graph import TermGraph
 
 
-def add_commands(commands: Commands) -> None:
+def add_commands(commands: Commands, words: Sequence[str] = ()) -> None:
     graph = commands.add_parser("graph", help="export the term graph (json, dot for Graphviz, graphml for Gephi)")
     graph.add_argument("files", nargs="*", default=[], type=Path, metavar="FILE", help="sources (default: configured)")
     graph.add_argument("--format", choices=("json", "dot", "graphml"), default="json")

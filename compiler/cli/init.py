@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import argparse
 import shlex
+from collections.abc import Sequence
 from pathlib import Path
 
 from compiler.cli.common import Commands, add_config_option, project_of
 
 
-def add_commands(commands: Commands) -> None:
+def add_commands(commands: Commands, words: Sequence[str] = ()) -> None:
     init = commands.add_parser(
         "init",
         help="start a rulebook project: a small book, its configuration, CI and pre-commit examples",

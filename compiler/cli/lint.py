@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeAlias
 
@@ -25,7 +26,7 @@ if TYPE_CHECKING:
     from compiler.report import Report
 
 
-def add_commands(commands: Commands) -> None:
+def add_commands(commands: Commands, words: Sequence[str] = ()) -> None:
     lint = commands.add_parser(
         "lint",
         help="check the rulebook for broken references, links, duplicates and format errors",
