@@ -523,7 +523,7 @@ def build(
         return _build_data_only(project, books, options, output, progress, cache, started)
     built: list[BookBuild] = []
     earlier: dict[str, ReadResult] = {}
-    with publish.release(output, wait=progress) as release:
+    with publish.release(output, root=project.root, kept=options.kept, wait=progress) as release:
         for book in books:
             if len(books) > 1:
                 progress(f"Book: {book.label}")
@@ -785,11 +785,14 @@ def _build_data_only(
         files = rule_files(read, lint, book, translations)
         pending.append((output / book.folder, files))
         built.append(BookBuild(book.name, lint, label=book.label, rule_data=files["rules.json"]))
-    with publish.release(output, wait=progress):
+    written = []
+    with publish.lock(output, root=project.root, wait=progress):
         publish.write_marker(output)
         for folder, files in pending:
             for name, text in sorted(files.items()):
                 write_atomic(folder / name, text)
+                written.append((folder / name).relative_to(output).as_posix())
+        publish.rewritten(output, written, kept=options.kept, root=project.root)
     return BuildResult(output, tuple(built), seconds=time.perf_counter() - started)
 
 

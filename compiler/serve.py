@@ -160,7 +160,12 @@ def _serve(
 ) -> int:
     news = _News()
     options = build_values.BuildOptions(
-        output=folder / "site", files=files, drafts=True, live_reload=RELOAD_SCRIPT, generator=generator
+        output=folder / "site",
+        files=files,
+        drafts=True,
+        live_reload=RELOAD_SCRIPT,
+        generator=generator,
+        kept=folder / "kept",  # gone with the folder
     )
     live = _Live(project, options, folder / "live", news, progress, report)
     # Watching starts before the first build: an edit made while it runs is not missed.

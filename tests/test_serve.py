@@ -197,7 +197,7 @@ def test_with_zensical_an_edit_builds_the_site_again_with_its_cache_warm(tmp_pat
     shutil.copyfile(BUNDLED_BOOK, book)
     with Served([str(book), "--generator", "zensical"], cwd=ROOT, temp=tmp_path / "tmp") as served:
         assert (served.folder / "search.json").is_file()  # Zensical's site
-        cache = served.folder.parent / ".site.rulebook" / "cache" / "zensical" / "main" / "original" / ".cache"
+        cache = served.folder.parent / "kept" / "cache" / "zensical" / "main" / "original" / ".cache"
         assert cache.is_dir()
         mark = served.mark()
         edit(book, "An inch corresponds to 2.54 cm.", "An inch is exactly 2.54 cm.")
