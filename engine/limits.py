@@ -9,9 +9,7 @@ number, and the measured worst case inside it.
 
 from __future__ import annotations
 
-from pathlib import Path
-
-from engine.errors import LimitError, RulesError
+from engine.errors import LimitError
 
 MAX_DICE = 100
 """Dice in one roll (the 100 of ``100D6``)."""
@@ -40,7 +38,9 @@ MAX_POINTS = 1_000_000
 MAX_ARMY_BYTES = 100_000
 """Size of an army list file."""
 MAX_RULES_BYTES = 64_000_000
-"""Size of a ``rules.json`` file (a whole rulebook's is a few megabytes)."""
+"""Size of a ``rules.json`` file (a whole rulebook's is a few megabytes), and of a schema."""
+MAX_CACHE_BYTES = 65_536
+"""Size of the engine's cache file (its 64 digests take 4,160 bytes)."""
 
 
 def read_bounded(digits: str, limit: int) -> int | None:
@@ -69,15 +69,3 @@ def over(what: str, limit: int, unit: str) -> LimitError:
     """The error for a question or a file past a limit: what it asked for, then the limit in the words of
     docs/engine.md."""
     return LimitError(f"{what}; the engine's limit is {limit:,} {unit} (see Limits in docs/engine.md)")
-
-
-def read_file(path: Path, limit: int, kind: str, hint: str = "") -> bytes:
-    """A file's bytes, never reading more than ``limit``: a larger file is refused, naming the limit."""
-    try:
-        with path.open("rb") as file:
-            raw = file.read(limit + 1)
-    except OSError as error:
-        raise RulesError(f"cannot read {path}: {error.strerror}{hint}") from error
-    if len(raw) > limit:
-        raise over(f"{path} is too large", limit, f"bytes for {kind}")
-    return raw
