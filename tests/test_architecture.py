@@ -27,6 +27,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "compiler.diagnostics",
             "compiler.errors",
             "compiler.fileio",
+            "compiler.inputs",
             "compiler.memory",
             "compiler.catalog",
             "engine.bindings",

@@ -97,6 +97,7 @@ def _targets(args: argparse.Namespace, project: Project) -> list[Target]:
 def run_lint(args: argparse.Namespace) -> int:
     from compiler import recipe
     from compiler.report import Report, exit_code
+    from compiler.report.escaping import terminal_message
 
     project = project_of(args)
     targets = _targets(args, project)
@@ -115,7 +116,7 @@ def run_lint(args: argparse.Namespace) -> int:
         result = recipe.lint_book(read, book, root=project.root, baseline=baseline, partial=partial, reserved=reserved)
         keep_until_exit(read, result)
         for notice in result.notices:
-            print(f"rulebook: warning: {notice}", file=sys.stderr)
+            print(f"rulebook: warning: {terminal_message(notice)}", file=sys.stderr)
         reports.append(
             Report(
                 result.new, result.sources, result.files, result.baselined, result.stale_baseline, project.rules_docs
