@@ -151,13 +151,7 @@ def _write_baseline(args: argparse.Namespace, project: Project, book: BookConfig
     read = recipe.read_configured(project, book, files, outline=True)
     reserved = recipe.reserved_names(project, book)
     result = recipe.lint_book(read, book, root=project.root, reserved=reserved)
-    if args.write_baseline.is_file():
-        try:  # a baseline may replace a baseline, never another file
-            baselines.load(args.write_baseline)
-        except baselines.BaselineError as error:
-            shown = args.write_baseline
-            raise UsageError(f"`{shown}` exists and is not a baseline: choose another name") from error
-    write_file(args, args.write_baseline, baselines.serialise(result.diagnostics), replaces=args.write_baseline)
+    write_file(args, args.write_baseline, baselines.serialise(result.diagnostics), baseline=True)
     print(f"Wrote {plural(len(result.diagnostics), 'problem')} to {args.write_baseline}.", file=sys.stderr)
     return 2 if read.fatal else 0
 
