@@ -81,9 +81,12 @@ def project_of(args: argparse.Namespace) -> Project:
 
 
 def config_option(args: argparse.Namespace) -> Path | None:
-    """The configuration file ``--config`` names, if any; one that does not exist is a usage error."""
+    """The configuration file ``--config`` names, if any; one that does not exist is a usage error (one that is
+    there but no regular file, a folder or a pipe, is refused in plain words when it is read)."""
+    from compiler.inputs import present
+
     config: Path | None = getattr(args, "config", None)
-    if config is not None and not config.is_file():
+    if config is not None and not present(config):
         raise UsageError(f"the configuration file `{config}` does not exist")
     return config
 

@@ -21,6 +21,7 @@ from lxml import etree
 from compiler.errors import TerminologyError, UserError, quoted
 from compiler.inputs import read_toml
 from compiler.names import folded_words
+from compiler.source import xml_text
 
 
 @dataclass(frozen=True, slots=True)
@@ -243,15 +244,6 @@ def export_tbx(entries: dict[str, Entry], names: dict[str, str], title: str = "R
         _lang(concept, "fr", french)
     text = etree.tostring(tbx, xml_declaration=True, encoding="UTF-8", pretty_print=True)
     return text.decode("utf-8")
-
-
-_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff\ud800-\udfff]")
-
-
-def xml_text(text: str) -> str:
-    """``text`` as XML 1.0 may hold it: each character it forbids (most C0 controls) shown by its control picture
-    (U+0001 as ``␁``), the non-characters by U+FFFD. The terminology refuses them; a title may still hold one."""
-    return _NOT_XML.sub(lambda found: chr(0x2400 + ord(c)) if (c := found.group()) < " " else "\ufffd", text)
 
 
 def _lang(concept: Any, language: str, terms: list[tuple[str, str]]) -> None:

@@ -243,3 +243,17 @@ def test_a_file_linked_out_of_the_project_shows_nothing_of_its_target(
     assert outcome.code == 2
     assert "error[RB004]: `settings.conf` is not a rulebook source" in outcome.out
     assert SECRET not in outcome.out + outcome.err
+
+
+def test_a_configuration_named_on_the_command_line_that_is_no_file_is_refused(scratch: Path) -> None:  # noqa: F811
+    source(scratch, "book.xml", BOOK)
+    os.mkfifo(scratch / "pipe.toml")
+    (scratch / "folder.toml").mkdir()
+    outcome = run_guarded(scratch, "lint", "--config", "pipe.toml")
+    assert outcome.code == 2
+    assert outcome.err == f"rulebook: error: cannot read the configuration `{scratch / 'pipe.toml'}`: {NOT_REGULAR}\n"
+    outcome = run_guarded(scratch, "lint", "--config", "folder.toml")
+    assert outcome.code == 2
+    assert outcome.err == (
+        f"rulebook: error: cannot read the configuration `{scratch / 'folder.toml'}`: it is a folder, not a file\n"
+    )

@@ -283,3 +283,17 @@ def test_a_tbx_export_is_valid_xml_whatever_the_title(
     tbx = etree.fromstring(outcome.out.encode("utf-8"))
     paragraph = tbx.find(".//{urn:iso:std:iso:30042:ed-2}p")
     assert paragraph is not None and paragraph.text == "Tiles\u2401and\u241bDice\ufffd: terminology, English-French"
+
+
+def test_a_graphml_export_is_valid_xml_whatever_a_heading_holds(
+    scratch: Path,  # noqa: F811
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """A Markdown heading can hold a control character XML 1.0 forbids: the export shows it as its picture."""
+    source(scratch, "book.md", "<!-- rulebook -->\n# 1 Rules\n\n## Mo\x01ve\n\nA *Mo\x01ve* is a move.\n")
+    configure(scratch, "emphasis = true\n")
+    outcome = run(capsys, "graph", "--format", "graphml")
+    assert outcome.code == 0
+    graph = etree.fromstring(outcome.out.encode("utf-8"))
+    names = {data.text for data in graph.iter("{http://graphml.graphdrawing.org/xmlns}data")}
+    assert "Mo\u2401ve" in names  # the section's title
