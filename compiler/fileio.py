@@ -52,7 +52,7 @@ def check_written_place(path: Path, *, root: Path) -> Path:
         resolved = path.resolve()
     except (OSError, RuntimeError) as error:
         raise OutputError(f"cannot write `{shown}`: {_reason(error)}") from error
-    if GIT_FOLDER in path.parts or GIT_FOLDER in resolved.parts:
+    if any(part.casefold() == GIT_FOLDER for part in (*path.parts, *resolved.parts)):  # .GIT is .git on macOS
         raise OutputError(f"cannot write `{shown}`: it is inside `{GIT_FOLDER}`, Git's own folder")
     linked = linked_folder(path, root)
     if linked is not None:

@@ -57,7 +57,7 @@ def read_input(path: Path, *, root: Path | None = None, limit: int = MAX_SOURCE_
         refused = _not_readable(descriptor, limit, kind)
         if refused:
             raise UnreadableInput(path, refused)
-        return _read_at_most(descriptor, path, limit, kind)
+        return _read_at_most(descriptor, path, limit, kind, os.fstat(descriptor).st_size)
     finally:
         os.close(descriptor)
 
@@ -148,19 +148,26 @@ def _not_readable(file: Path | int, limit: int, kind: str) -> str | None:
     return None
 
 
-def _read_at_most(descriptor: int, path: Path, limit: int, kind: str) -> bytes:
+def _read_at_most(descriptor: int, path: Path, limit: int, kind: str, expected: int) -> bytes:
+    """Every byte, in one read when the file is as large as it says (a source is not copied twice), and never
+    more than ``limit``: one byte past it is the proof that the file is too large."""
     os.set_blocking(descriptor, True)
     chunks: list[bytes] = []
     size = 0
+    wanted = max(expected + 1, _CHUNK)
     try:
-        while chunk := os.read(descriptor, min(MEGABYTE, limit + 1 - size)):
+        while chunk := os.read(descriptor, min(wanted, limit + 1 - size)):
             chunks.append(chunk)
             size += len(chunk)
             if size > limit:
                 raise UnreadableInput(path, _too_large(limit, kind))
+            wanted = _CHUNK  # the file was larger than it said (a /proc file says 0), or this is its end
     except OSError as error:
         raise UnreadableInput(path, _reason(error)) from error
     return b"".join(chunks)
+
+
+_CHUNK = 64 * 1024
 
 
 def _too_large(limit: int, kind: str) -> str:

@@ -97,6 +97,7 @@ def test_a_baseline_never_replaces_a_file_a_project_keeps(
         ("lint", "--write-baseline", ".git/baseline.json"),
         ("lint", "-o", "rules/../.git/config"),
         ("lint", "-o", "vendor/theme/.git/config"),
+        ("lint", "-o", ".GIT/config"),  # the same folder on macOS
     ],
 )
 def test_nothing_is_ever_written_inside_git(
