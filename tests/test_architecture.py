@@ -28,6 +28,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "compiler.errors",
             "compiler.fileio",
             "compiler.state",
+            "compiler.inputs",
             "compiler.memory",
             "compiler.catalog",
             "engine.bindings",

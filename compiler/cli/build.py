@@ -127,6 +127,7 @@ def report_build(
     ``served``: the build is ``serve``'s, which says itself what it keeps serving (its output
     folder is its own temporary one, no place to name)."""
     from compiler.report import text as text_report
+    from compiler.report.escaping import terminal_message
 
     if not result.published:
         for diagnostic in result.refused:
@@ -143,7 +144,7 @@ def report_build(
         for warning in book.warnings:
             print(f"rulebook: {book.generator}: {warning}", file=sys.stderr)
         for notice in book.lint.notices:
-            print(f"rulebook: warning: {notice}", file=sys.stderr)
+            print(f"rulebook: warning: {terminal_message(notice)}", file=sys.stderr)
         if book.lint.new_errors:
             errors += book.lint.new_errors
             found = plural(book.lint.new_errors, "new error")

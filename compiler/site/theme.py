@@ -8,17 +8,26 @@ overriding template can extend the one it replaces as ``rulebook/NAME``.
 
 from __future__ import annotations
 
-import tomllib
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from jinja2 import ChoiceLoader, Environment, FileSystemLoader, PrefixLoader, StrictUndefined
+from jinja2 import (
+    BaseLoader,
+    ChoiceLoader,
+    Environment,
+    FileSystemLoader,
+    PrefixLoader,
+    StrictUndefined,
+    TemplateNotFound,
+)
+from jinja2.loaders import split_template_path
 from markupsafe import Markup
 
 from compiler.errors import UserError
+from compiler.inputs import MAX_DATA_BYTES, present, read_input_text, read_toml
 from compiler.report.escaping import visible_in_text
 
 PACKAGE_FOLDER = Path(str(resources.files("compiler.site").joinpath("templates")))
@@ -46,9 +55,11 @@ class Theme:
 
     def environment(self) -> Environment:
         """The jinja2 environment of the site's templates (HTML escaping on, undefined names refused)."""
+        own = [_ProjectTemplates(self.overrides)] if self.overrides is not None else []
         loader = ChoiceLoader(
             [
-                FileSystemLoader([str(folder) for folder in self.folders]),
+                *own,
+                FileSystemLoader(str(PACKAGE_FOLDER)),
                 PrefixLoader({"rulebook": FileSystemLoader(str(PACKAGE_FOLDER))}),
             ]
         )
@@ -84,13 +95,35 @@ class Theme:
         return dict(sorted(found.items()))
 
 
-def _read_strings(path: Path) -> dict[str, dict[str, str]]:
-    if not path.is_file():
-        return {}
+class _ProjectTemplates(BaseLoader):
+    """The project's own templates (``site_templates/``), each read as every input of the project is
+    (:func:`~compiler.inputs.read_input`): a template that is a link out of the project, a pipe or a
+    device is refused in plain words, never rendered into the site nor passed over for the default."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+
+    def get_source(self, environment: Environment, template: str) -> tuple[str, str, Callable[[], bool]]:
+        path = self.folder.joinpath(*split_template_path(template))
+        if not present(path):
+            raise TemplateNotFound(template)
+        text = read_input_text(path, root=self.folder.parent, limit=MAX_DATA_BYTES, kind="template")
+        changed = _changed_at(path)
+        return text, str(path), lambda: _changed_at(path) == changed
+
+
+def _changed_at(path: Path) -> float | None:
     try:
-        table = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
-        raise UserError(f"cannot read {path}: {error}") from error
+        return path.stat().st_mtime
+    except OSError:
+        return None
+
+
+def _read_strings(path: Path) -> dict[str, dict[str, str]]:
+    if not present(path):
+        return {}
+    root = path.parent.parent if path.parent.name == OVERRIDES else None
+    table = read_toml(path, root=root, kind="configuration")
     if not all(isinstance(words, dict) and all(isinstance(w, str) for w in words.values()) for words in table.values()):
         raise UserError(f"{path}: each [language] table maps words to text")
     return table

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from compiler.assets import image_files
 from compiler.errors import SiteBuildError
+from compiler.inputs import MAX_DATA_BYTES, present, read_input_text
 from compiler.site.pages import Page, SiteInput, SitePlan, build_pages, neighbourhoods
 from compiler.site.svg import sprite
 from compiler.site.theme import Theme, chrome_options
@@ -222,8 +223,8 @@ def mkdocs_settings(project_file: Path | None, overrides: dict[str, Any] | None 
     """The MkDocs configuration of a project: the defaults, then ``overrides`` (what the project's
     rulebook configuration says: name, URL, copyright), then the project's ``mkdocs.yml`` if it has one."""
     settings = merge_settings(_load_yaml(DEFAULT_SETTINGS), overrides or {})
-    if project_file is not None and project_file.is_file():
-        settings = merge_settings(settings, _load_yaml(project_file))
+    if project_file is not None and present(project_file):
+        settings = merge_settings(settings, _load_yaml(project_file, root=project_file.parent))
     return settings
 
 
@@ -238,15 +239,20 @@ def merge_settings(base: dict[str, Any], over: dict[str, Any]) -> dict[str, Any]
     return merged
 
 
-def _load_yaml(path: Path) -> dict[str, Any]:
+def _load_yaml(path: Path, *, root: Path | None = None) -> dict[str, Any]:
+    """MkDocs settings from a YAML file, read through :func:`~compiler.inputs.read_input` (``root``: the project,
+    for its own ``mkdocs.yml``)."""
+    import io
+
     import yaml
     from mkdocs.exceptions import ConfigurationError
     from mkdocs.utils.yaml import yaml_load
 
+    stream = io.StringIO(read_input_text(path, root=root, limit=MAX_DATA_BYTES, kind="configuration"))
+    stream.name = str(path)  # MkDocs finds an INHERIT'ed file beside it
     try:
-        with path.open(encoding="utf-8") as stream:
-            loaded = yaml_load(stream)
-    except (OSError, UnicodeDecodeError, ValueError, yaml.YAMLError, ConfigurationError) as error:
+        loaded = yaml_load(stream)
+    except (OSError, UnicodeDecodeError, ValueError, RecursionError, yaml.YAMLError, ConfigurationError) as error:
         raise SiteBuildError(f"cannot read {path}: {error}") from error
     if loaded is None:
         return {}
