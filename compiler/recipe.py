@@ -723,14 +723,15 @@ LIVE_RELOAD_FILE = "assets/live-reload.js"
 
 
 def _site_name(book: BookConfig) -> str | None:
-    return None if book.name == MAIN_BOOK else _escaped(book.display_title)
+    return None if book.name == MAIN_BOOK else book.display_title
 
 
 def site_settings(project: Project, book: BookConfig) -> dict[str, Any]:
     """What readers see of a book, from the project's configuration, as MkDocs settings.
 
-    Material writes the site's name and copyright line into its pages without escaping them:
-    they are escaped here. A value the configuration leaves out is left out.
+    Material writes the site's name, description and copyright line into its pages without escaping them:
+    they are escaped here, control characters shown as pictures. A value the configuration leaves out is
+    left out.
     """
     settings: dict[str, Any] = {"site_name": _escaped(book.display_title), "theme": {"language": book.language}}
     if book.copyright:
@@ -744,9 +745,9 @@ def site_settings(project: Project, book: BookConfig) -> dict[str, Any]:
 
 
 def _escaped(text: str) -> str:
-    from markupsafe import escape
+    from compiler.site.escaping import html_text
 
-    return str(escape(text))
+    return str(html_text(text))
 
 
 def _other_books(project: Project, book: BookConfig) -> list[dict[str, str]]:
