@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from compiler import memory
-from compiler.assets import image_files, image_folder
+from compiler.assets import book_images, image_folder
 from compiler.catalog.book import DUPLICATE_ID, INVALID_NAME, RESERVED_NAME
 from compiler.diagnostics import Diagnostic, Severity
 from compiler.errors import UserError
@@ -347,9 +347,9 @@ def lint_book(
     terms = facts = None
     with gc_frozen():
         if not read.fatal:
-            images = set(image_files(read.book, image_folder(read.book, root)))
+            images = book_images(read.book, image_folder(read.book, root))
             terms = TermGraph(read.book)
-            checked = LintInput(read.book, terms, images, reserved)
+            checked = LintInput(read.book, terms, set(images.published), reserved, refused_images=images.refused)
             found.extend(run_book_rules(checked))
             facts = checked.rule_facts
         diagnostics = tuple(apply_settings(found, book.severities))
@@ -685,6 +685,7 @@ def site_input(
 
     terms = lint.terms
     assert terms is not None and not read.book.outline, "pages are made from the whole model"
+    images = book_images(read.book, image_folder(read.book, project.root))
     summary = build_site_summary(
         read.book, terms, title=book.display_title, edition=book.edition or "unknown", facts=lint.facts
     )
@@ -693,7 +694,7 @@ def site_input(
         terms,
         summary,
         lint.diagnostics,
-        set(image_files(read.book, image_folder(read.book, project.root))),
+        set(images.published),
         [
             SiteTranslation(
                 t.language,
@@ -704,6 +705,7 @@ def site_input(
             )
             for t in translations
         ],
+        refused_images=set(images.refused),
         books=_other_books(project, book),
         changes=changes,
         drafts=drafts,

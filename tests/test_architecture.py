@@ -48,7 +48,15 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ),
     (
         "analysis",
-        ("compiler.graph", "compiler.mechanics", "compiler.facts", "compiler.reading_order", "compiler.assets"),
+        (
+            "compiler.graph",
+            "compiler.mechanics",
+            "compiler.facts",
+            "compiler.reading_order",
+            "compiler.assets",
+            "compiler.pictures",
+            "compiler.svg_pictures",
+        ),
     ),
     (
         "stages",

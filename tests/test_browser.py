@@ -297,3 +297,31 @@ def test_hostile_titles_run_nothing_on_load_or_focus(chromium: Any, hostile_titl
         context.close()
     assert dialogs == []
     assert {page: found for page, found in handlers.items() if found} == {}
+
+
+def test_pictures_run_nothing_and_only_pictures_are_served(chromium: Any, tmp_path: Path) -> None:
+    """An SVG opened at its own address is a document of the site: the published one is a drawing, and a
+    scripted one, an HTML page or a page named `.png` is not there to open."""
+    from compiler.cli import main
+
+    from .hostile.pictures import FILES, PUBLISHED, make_project
+
+    folder = make_project(tmp_path)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.chdir(folder)
+        assert main(["build", "-q"]) == 0
+    dialogs: list[str] = []
+    with serve(folder / "site") as url:
+        context = chromium.new_context()
+        tab = context.new_page()
+        tab.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
+        tab.goto(url + "pictures/")
+        tab.wait_for_timeout(200)
+        statuses = {}
+        for name in sorted(FILES):
+            response = tab.goto(url + "images/" + name)
+            statuses[name] = response.status if response is not None else None
+            tab.wait_for_timeout(100)
+        context.close()
+    assert dialogs == []
+    assert {name for name, status in statuses.items() if status == 200} == PUBLISHED

@@ -82,6 +82,8 @@ class SiteInput:
     offline: bool = False
     """Built for reading from disk (MkDocs' ``use_directory_urls: false``, Material's ``offline`` plugin): a page
     ``a.md`` is ``a.html``, and every link names a file (``../other-game/index.html``), never a folder."""
+    refused_images: set[str] = field(default_factory=set)
+    """Image files the images folder holds that are not published: not pictures the site may show."""
 
 
 def page_url(path: str, directory_urls: bool = True) -> str:
@@ -235,7 +237,9 @@ class SitePlan:
         def image_href(file: str) -> str | None:
             return self.link(page, f"images/{file}") if file in self.site.images else None
 
-        return Linker(term_href, id_href, image_href, self.words, self.site.drafts)
+        return Linker(
+            term_href, id_href, image_href, self.words, self.site.drafts, refused_images=self.site.refused_images
+        )
 
     def previews_script(self, used: set[str]) -> str:
         """The previews of the terms a page uses and the card's words, as JSON blocks the page script reads."""

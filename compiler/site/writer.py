@@ -20,8 +20,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from compiler.assets import image_files
+from compiler.assets import held_images
 from compiler.errors import SiteBuildError
+from compiler.pictures import published_picture
 from compiler.site.escaping import html_text
 from compiler.site.pages import Page, SiteInput, SitePlan, build_pages, neighbourhoods
 from compiler.site.svg import sprite
@@ -309,9 +310,11 @@ def _write_docs(
     for name, text in extra.items():
         _write(docs / name, text)
     if images is not None:
-        for name, source in sorted(image_files(site.book, images).items()):
-            (docs / "images" / name).parent.mkdir(parents=True, exist_ok=True)
-            shutil.copyfile(source, docs / "images" / name, follow_symlinks=False)
+        for name, source in held_images(site.book, images):
+            content = published_picture(source)  # checked as it is read: what is written is what was checked
+            if isinstance(content, bytes):
+                (docs / "images" / name).parent.mkdir(parents=True, exist_ok=True)
+                (docs / "images" / name).write_bytes(content)
     return blocks
 
 
