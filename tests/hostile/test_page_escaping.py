@@ -198,3 +198,13 @@ def test_a_title_given_to_init_is_text_on_the_home_page(tmp_path: Path, monkeypa
     title = page.xpath("//article//h1")[0]
     assert set(title.attrib) == {"id"}
     assert title.text_content().removesuffix("¶") == f"My Game {ATTRIBUTES}"
+
+
+def test_the_builds_progress_shows_a_titles_controls_as_pictures(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.chdir(make_project(tmp_path))
+    assert main(["build"]) == 0
+    said = capsys.readouterr().err
+    assert f"Book: Game {visible(CONFIGURED)}\n" in said
+    assert not CONTROL.findall(said)
