@@ -72,6 +72,17 @@ March {PAYLOAD}
 
 To march is to move {PAYLOAD}.
 """
+PLAIN = f"""# Plain chapter {PAYLOAD}
+
+## Hit {PAYLOAD}
+
+A hit {PAYLOAD} leads to a wound.
+
+## Wound {PAYLOAD}
+
+A wound follows a hit.
+"""
+"""A Markdown book without markup: its terms are its headings."""
 CONFIG = f"""title = {toml("Game " + CONFIGURED)}
 edition = {toml("Edition " + CONFIGURED)}
 description = {toml("Description " + CONFIGURED + ' "><script>alert(4)</script>')}
@@ -81,6 +92,10 @@ sources = ["rules/book.xml"]
 [translations.fr]
 source = "rules/fr/book.md"
 terms = "rules/fr/terms.toml"
+
+[books.plain]
+title = {toml("Plain " + CONFIGURED)}
+sources = ["rules/plain.md"]
 
 [books.later]
 title = {toml("Later " + CONFIGURED)}
@@ -114,6 +129,7 @@ def make_project(folder: Path) -> Path:
         "rules/fr/book.md": FRENCH,
         "rules/fr/terms.toml": TERMS,
         "rules/later.txt": LATER,
+        "rules/plain.md": PLAIN,
         "site_templates/strings.toml": hostile_words(),
     }
     for name, text in files.items():
