@@ -110,6 +110,18 @@ preferred = {toml("météo")}
 """
 
 
+MKDOCS = """markdown_extensions:
+  - attr_list
+  - md_in_html
+  - admonition
+  - fenced_code
+  - tables
+  - toc:
+      permalink: true
+"""
+"""The project's MkDocs settings: the shipped extensions, with ``md_in_html`` and ``tables`` on."""
+
+
 def hostile_words() -> str:
     """Every word of the site's (``strings.toml``), in every language, with the payload at its end."""
     defaults = tomllib.loads((PACKAGE_FOLDER / "strings.toml").read_text(encoding="utf-8"))
@@ -125,6 +137,7 @@ def make_project(folder: Path) -> Path:
     """The hostile project in ``folder``; returns it."""
     files = {
         "rulebook.toml": CONFIG,
+        "mkdocs.yml": MKDOCS,
         "rules/book.xml": BOOK,
         "rules/fr/book.md": FRENCH,
         "rules/fr/terms.toml": TERMS,
