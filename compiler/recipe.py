@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from compiler import memory
-from compiler.assets import image_files, image_folder
+from compiler.assets import book_images, image_folder
 from compiler.catalog.book import DUPLICATE_ID, INVALID_NAME, RESERVED_NAME
 from compiler.diagnostics import Diagnostic, Severity
 from compiler.errors import UserError
@@ -339,9 +339,9 @@ def lint_book(
     terms = facts = None
     with gc_frozen():
         if not read.fatal:
-            images = set(image_files(read.book, image_folder(read.book, root)))
+            images = book_images(read.book, image_folder(read.book, root))
             terms = TermGraph(read.book)
-            checked = LintInput(read.book, terms, images, reserved)
+            checked = LintInput(read.book, terms, set(images.published), reserved, refused_images=images.refused)
             found.extend(run_book_rules(checked))
             facts = checked.rule_facts
         diagnostics = tuple(apply_settings(found, book.severities))
@@ -679,6 +679,7 @@ def site_input(
 
     terms = lint.terms
     assert terms is not None and not read.book.outline, "pages are made from the whole model"
+    images = book_images(read.book, image_folder(read.book, project.root))
     summary = build_site_summary(
         read.book, terms, title=book.display_title, edition=book.edition or "unknown", facts=lint.facts
     )
@@ -687,7 +688,7 @@ def site_input(
         terms,
         summary,
         lint.diagnostics,
-        set(image_files(read.book, image_folder(read.book, project.root))),
+        set(images.published),
         [
             SiteTranslation(
                 t.language,
@@ -698,6 +699,7 @@ def site_input(
             )
             for t in translations
         ],
+        refused_images=set(images.refused),
         books=_other_books(project, book),
         changes=changes,
         drafts=drafts,
@@ -717,14 +719,15 @@ LIVE_RELOAD_FILE = "assets/live-reload.js"
 
 
 def _site_name(book: BookConfig) -> str | None:
-    return None if book.name == MAIN_BOOK else _escaped(book.display_title)
+    return None if book.name == MAIN_BOOK else book.display_title
 
 
 def site_settings(project: Project, book: BookConfig) -> dict[str, Any]:
     """What readers see of a book, from the project's configuration, as MkDocs settings.
 
-    Material writes the site's name and copyright line into its pages without escaping them:
-    they are escaped here. A value the configuration leaves out is left out.
+    Material writes the site's name, description and copyright line into its pages without escaping them:
+    they are escaped here, control characters shown as pictures. A value the configuration leaves out is
+    left out.
     """
     settings: dict[str, Any] = {"site_name": _escaped(book.display_title), "theme": {"language": book.language}}
     if book.copyright:
@@ -738,9 +741,9 @@ def site_settings(project: Project, book: BookConfig) -> dict[str, Any]:
 
 
 def _escaped(text: str) -> str:
-    from markupsafe import escape
+    from compiler.site.escaping import html_text
 
-    return str(escape(text))
+    return str(html_text(text))
 
 
 def _other_books(project: Project, book: BookConfig) -> list[dict[str, str]]:

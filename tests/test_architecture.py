@@ -51,7 +51,15 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ),
     (
         "analysis",
-        ("compiler.graph", "compiler.mechanics", "compiler.facts", "compiler.reading_order", "compiler.assets"),
+        (
+            "compiler.graph",
+            "compiler.mechanics",
+            "compiler.facts",
+            "compiler.reading_order",
+            "compiler.assets",
+            "compiler.pictures",
+            "compiler.svg_pictures",
+        ),
     ),
     (
         "stages",

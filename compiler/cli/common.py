@@ -100,7 +100,9 @@ class Progress:
 
     def __call__(self, message: str) -> None:
         if not self.quiet:
-            print(message, file=sys.stderr, flush=True)
+            from compiler.report.escaping import visible  # a book's title is the configuration's: it may hold ESC
+
+            print(visible(message), file=sys.stderr, flush=True)
 
     @property
     def seconds(self) -> float:

@@ -28,7 +28,8 @@ from markupsafe import Markup
 
 from compiler.errors import UserError
 from compiler.inputs import MAX_DATA_BYTES, present, read_input_text, read_toml
-from compiler.report.escaping import visible_in_text
+from compiler.report.escaping import visible, visible_in_text
+from compiler.site.escaping import html_text, markdown_text
 
 PACKAGE_FOLDER = Path(str(resources.files("compiler.site").joinpath("templates")))
 """The default templates, assets and words, installed with the package."""
@@ -54,7 +55,11 @@ class Theme:
         return (self.overrides, PACKAGE_FOLDER) if self.overrides is not None else (PACKAGE_FOLDER,)
 
     def environment(self) -> Environment:
-        """The jinja2 environment of the site's templates (HTML escaping on, undefined names refused)."""
+        """The jinja2 environment of the site's templates (HTML escaping on, undefined names refused).
+
+        Text in a Markdown line goes through the ``markdown_text`` filter, text MkDocs and Material write
+        unescaped (a page's title in its front matter) through ``html_text`` (:mod:`compiler.site.escaping`).
+        """
         own = [_ProjectTemplates(self.overrides)] if self.overrides is not None else []
         loader = ChoiceLoader(
             [
@@ -63,7 +68,7 @@ class Theme:
                 PrefixLoader({"rulebook": FileSystemLoader(str(PACKAGE_FOLDER))}),
             ]
         )
-        return Environment(
+        env = Environment(
             loader=loader,
             autoescape=True,
             undefined=StrictUndefined,
@@ -72,6 +77,9 @@ class Theme:
             lstrip_blocks=True,
             finalize=_shown,
         )
+        env.filters["markdown_text"] = markdown_text
+        env.filters["html_text"] = html_text
+        return env
 
     def strings(self, language: str) -> dict[str, str]:
         """The site's own words in a language: the project's over the defaults, English where missing."""
@@ -146,7 +154,7 @@ def chrome_options(raw: Mapping[str, Any], words: Mapping[str, str], language: s
     theme = dict(theme) if isinstance(theme, dict) else {"name": theme}
     theme.setdefault("custom_dir", str(OVERRIDES_FOLDER))
     extra = dict(raw.get("extra") or {})
-    extra["rulebook_words"] = {key: words[key] for key in CHROME_WORDS if key in words}
+    extra["rulebook_words"] = {key: str(html_text(words[key], quotes=False)) for key in CHROME_WORDS if key in words}
     options: dict[str, Any] = {"theme": theme, "extra": extra}
     if language is None:
         return options
@@ -154,7 +162,7 @@ def chrome_options(raw: Mapping[str, Any], words: Mapping[str, str], language: s
     theme["palette"] = [_palette(entry, words) for entry in theme.get("palette") or []]
     options["markdown_extensions"] = [_permalink_title(entry, words) for entry in raw.get("markdown_extensions") or []]
     if words.get("copyright"):
-        options["copyright"] = words["copyright"]
+        options["copyright"] = str(html_text(words["copyright"]))
     return options
 
 
@@ -163,12 +171,14 @@ def _palette(entry: Any, words: Mapping[str, str]) -> Any:
     if not isinstance(entry, dict) or not isinstance(entry.get("toggle"), dict):
         return entry
     key = "to_light" if entry.get("scheme") == "slate" else "to_dark"
-    return {**entry, "toggle": {**entry["toggle"], "name": words.get(key, entry["toggle"].get("name", ""))}}
+    name = str(html_text(words[key])) if key in words else entry["toggle"].get("name", "")  # mkdocs.yml's: as written
+    return {**entry, "toggle": {**entry["toggle"], "name": name}}
 
 
 def _permalink_title(entry: Any, words: Mapping[str, str]) -> Any:
     if isinstance(entry, dict) and "toc" in entry and "heading_permalink" in words:
-        return {"toc": {**(entry["toc"] or {}), "permalink_title": words["heading_permalink"]}}
+        # Python-Markdown escapes the attribute itself: only the controls are ours to show.
+        return {"toc": {**(entry["toc"] or {}), "permalink_title": visible(words["heading_permalink"])}}
     return entry
 
 

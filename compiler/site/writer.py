@@ -20,9 +20,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from compiler.assets import image_files
+from compiler.assets import held_images
 from compiler.errors import SiteBuildError
 from compiler.inputs import MAX_DATA_BYTES, present, read_input_text
+from compiler.pictures import published_picture
+from compiler.site.escaping import html_text
 from compiler.site.pages import Page, SiteInput, SitePlan, build_pages, neighbourhoods
 from compiler.site.svg import sprite
 from compiler.site.theme import Theme, chrome_options
@@ -77,7 +79,7 @@ def build_site(
     ``extra_javascript`` names scripts among ``extra_files`` to add to every page (live reload).
     ``late_files`` gives files to add to the finished site, asked for only once MkDocs is done (they
     may still be in the making, and may refuse the build).
-    ``book_folder`` (``name/``) and ``site_name``: for a book of the project other than the main one.
+    ``book_folder`` (``name/``) and ``site_name`` (as text): for a book of the project other than the main one.
     ``settings``: MkDocs settings from the project's configuration (name, URL, copyright line), under
     the project's own ``mkdocs.yml``.
     ``cache``: for a site built with Zensical (``site.generator``), the folder its projects and cache are kept in
@@ -189,9 +191,9 @@ def _languages(site: SiteInput, translated: Sequence[TranslatedSite], strings: d
         return []
     original = site.book.documents[0].language if site.book.documents else "en"
     home = "index.html" if site.offline else "./"  # offline, a link names a file: a folder would open its listing
-    entries = [{"name": strings["language_name"], "link": home, "lang": original}]
+    entries = [{"name": str(html_text(strings["language_name"])), "link": home, "lang": original}]
     for translation in translated:
-        name = translation.strings["language_name"]
+        name = str(html_text(translation.strings["language_name"]))
         link = f"{translation.language}/{'index.html' if site.offline else ''}"
         entries.append({"name": name, "link": link, "lang": translation.language})
     return entries
@@ -272,8 +274,8 @@ def _mkdocs_options(
     (:func:`chrome_options`), the site's name and URL when it is not the main book's site, the language
     switcher, and for a translation its language and search language."""
     options = chrome_options(raw, words, translation.language if translation is not None else None)
-    if site_name is not None:
-        options["site_name"] = site_name
+    if site_name is not None:  # Material writes it unescaped
+        options["site_name"] = str(html_text(site_name))
     if translation is not None and raw.get("site_url"):  # the book's URL (its configuration's), then the language
         options["site_url"] = str(raw["site_url"]).rstrip("/") + "/" + translation.language + "/"
     if languages:
@@ -314,9 +316,11 @@ def _write_docs(
     for name, text in extra.items():
         _write(docs / name, text)
     if images is not None:
-        for name, source in sorted(image_files(site.book, images).items()):
-            (docs / "images" / name).parent.mkdir(parents=True, exist_ok=True)
-            shutil.copyfile(source, docs / "images" / name, follow_symlinks=False)
+        for name, source in held_images(site.book, images):
+            content = published_picture(source)  # checked as it is read: what is written is what was checked
+            if isinstance(content, bytes):
+                (docs / "images" / name).parent.mkdir(parents=True, exist_ok=True)
+                (docs / "images" / name).write_bytes(content)
     return blocks
 
 
