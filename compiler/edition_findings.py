@@ -11,14 +11,14 @@ import re
 from collections.abc import Iterable
 from typing import Any, Protocol
 
-from compiler.catalog import editions as rules
-from compiler.diagnostics import Diagnostic, Note, sort_diagnostics
-from compiler.model import Book, Definition, Section
-from compiler.source import Span
+from rulebook.catalog import editions as rules
+from rulebook.diagnostics import Diagnostic, Note, sort_diagnostics
+from rulebook.model import Book, Definition, Section
+from rulebook.source import Span
 
 
 class SectionChange(Protocol):
-    """What changed in one matched section (:class:`compiler.diff.SectionChange`)."""
+    """What changed in one matched section (:class:`rulebook.diff.SectionChange`)."""
 
     sentences: list[dict[str, Any]]
     numbers: dict[str, list[str]]

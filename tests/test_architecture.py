@@ -16,90 +16,98 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 
 # Lowest first. A module may import modules of its own layer or below, never above. A dotted
-# prefix names a module and everything under it; ``compiler`` alone is the package's ``__init__``.
+# prefix names a module and everything under it; ``rulebook`` alone is the package's ``__init__``.
 LAYERS: list[tuple[str, tuple[str, ...]]] = [
     (
         "foundation",
         (
-            "compiler.source",
-            "compiler.names",
-            "compiler.suggest",
-            "compiler.diagnostics",
-            "compiler.errors",
-            "compiler.fileio",
-            "compiler.state",
-            "compiler.inputs",
-            "compiler.memory",
-            "compiler.catalog",
-            "engine.bindings",
-            "engine.rules_validator",
-            "compiler",
+            "rulebook.source",
+            "rulebook.names",
+            "rulebook.suggest",
+            "rulebook.diagnostics",
+            "rulebook.errors",
+            "rulebook.fileio",
+            "rulebook.state",
+            "rulebook.inputs",
+            "rulebook.memory",
+            "rulebook.catalog",
+            "rulebook.engine.bindings",
+            "rulebook.engine.rules_validator",
+            "rulebook",
         ),
     ),
-    ("model", ("compiler.model", "compiler.project", "compiler.config_file")),
+    ("model", ("rulebook.model", "rulebook.project", "rulebook.config_file")),
     (
         "readers",
         (
-            "compiler.xml_source",
-            "compiler.markdown_source",
-            "compiler.text_source",
-            "compiler.dtd",
-            "compiler.dtd_findings",
-            "compiler.locate",
-            "compiler.autolink",
+            "rulebook.xml_source",
+            "rulebook.markdown_source",
+            "rulebook.text_source",
+            "rulebook.dtd",
+            "rulebook.dtd_findings",
+            "rulebook.locate",
+            "rulebook.autolink",
         ),
     ),
     (
         "analysis",
         (
-            "compiler.graph",
-            "compiler.mechanics",
-            "compiler.facts",
-            "compiler.reading_order",
-            "compiler.assets",
-            "compiler.pictures",
-            "compiler.svg_pictures",
+            "rulebook.graph",
+            "rulebook.mechanics",
+            "rulebook.facts",
+            "rulebook.reading_order",
+            "rulebook.assets",
+            "rulebook.pictures",
+            "rulebook.svg_pictures",
         ),
     ),
     (
         "stages",
         (
-            "compiler.lint",
-            "compiler.data",
-            "compiler.translate",
-            "compiler.diff",
-            "compiler.edition_findings",
-            "compiler.query",
-            "compiler.graph_export",
-            "compiler.rules_schema",
+            "rulebook.lint",
+            "rulebook.data",
+            "rulebook.translate",
+            "rulebook.diff",
+            "rulebook.edition_findings",
+            "rulebook.query",
+            "rulebook.graph_export",
+            "rulebook.rules_schema",
         ),
     ),
-    ("output", ("compiler.report", "compiler.site")),
+    ("output", ("rulebook.report", "rulebook.site")),
     (
         "recipe",
         (
-            "compiler.recipe",
-            "compiler.stage_values",
-            "compiler.build_values",
-            "compiler.serve",
-            "compiler.publish",
-            "compiler.published",
-            "compiler.data_worker",
-            "compiler.scaffold",
+            "rulebook.recipe",
+            "rulebook.stage_values",
+            "rulebook.build_values",
+            "rulebook.serve",
+            "rulebook.publish",
+            "rulebook.published",
+            "rulebook.data_worker",
+            "rulebook.scaffold",
         ),
     ),
-    ("command line", ("compiler.cli", "compiler.__main__")),
+    ("command line", ("rulebook.cli", "rulebook.__main__")),
 ]
 
 
 def _modules() -> dict[str, Path]:
+    """Every module of the package by its import name (the folder ``compiler/`` is the package ``rulebook``)."""
     found = {}
-    for package in ("compiler", "engine"):
-        for path in (ROOT / package).rglob("*.py"):
-            parts = path.relative_to(ROOT).with_suffix("").parts
-            name = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
-            found[name] = path
+    for path in (ROOT / "compiler").rglob("*.py"):
+        parts = ("rulebook", *path.relative_to(ROOT / "compiler").with_suffix("").parts)
+        name = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+        found[name] = path
     return found
+
+
+def is_engine(module: str) -> bool:
+    return module == "rulebook.engine" or module.startswith("rulebook.engine.")
+
+
+def is_compiler(module: str) -> bool:
+    return not is_engine(module)
 
 
 MODULES = _modules()
@@ -153,7 +161,7 @@ def test_no_import_cycles() -> None:
 
 def test_engine_imports_nothing_of_the_compiler() -> None:
     graph = import_graph()
-    wrong = [(a, b) for a, b in graph.edges if a.startswith("engine") and b.startswith("compiler")]
+    wrong = [(a, b) for a, b in graph.edges if is_engine(a) and is_compiler(b)]
     assert wrong == []
 
 
@@ -164,27 +172,41 @@ def test_the_compiler_knows_the_engine_only_by_its_bindings_and_the_shipped_vali
     wrong = [
         (a, b)
         for a, b in graph.edges
-        if a.startswith("compiler")
-        and b.startswith("engine")
-        and b not in ("engine.bindings", "engine.rules_validator")
+        if is_compiler(a)
+        and is_engine(b)
+        and b not in ("rulebook.engine.bindings", "rulebook.engine.rules_validator")
         and layer_of(a)[1] != "command line"
     ]
     assert wrong == []
-    assert [b for m in ("engine.bindings", "engine.rules_validator") for b in graph.successors(m)] == []
+    assert [
+        b for m in ("rulebook.engine.bindings", "rulebook.engine.rules_validator") for b in graph.successors(m)
+    ] == []
 
 
-@pytest.mark.parametrize("module", sorted(m for m in MODULES if m.startswith("compiler")))
+@pytest.mark.parametrize("module", sorted(m for m in MODULES if is_compiler(m)))
 def test_imports_only_its_own_layer_or_below(module: str) -> None:
     rank, layer = layer_of(module)
     above = [
         f"{target} ({layer_of(target)[1]})"
         for target in sorted(import_graph().successors(module))
-        if target.startswith("compiler") and layer_of(target)[0] > rank
+        if is_compiler(target) and layer_of(target)[0] > rank
     ]
     assert above == [], f"{module} ({layer}) imports from a higher layer"
 
 
 def test_readers_never_import_the_lint() -> None:
     graph = import_graph()
-    readers = [m for m in MODULES if m.startswith("compiler") and layer_of(m)[1] == "readers"]
-    assert all(not target.startswith("compiler.lint") for m in readers for target in graph.successors(m))
+    readers = [m for m in MODULES if is_compiler(m) and layer_of(m)[1] == "readers"]
+    assert all(not target.startswith("rulebook.lint") for m in readers for target in graph.successors(m))
+
+
+def test_every_folder_of_the_package_is_listed_in_pyproject() -> None:
+    """The package imports as ``rulebook`` from ``compiler/``, so setuptools is given its folders one by one."""
+    import tomllib
+
+    listed = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]["packages"]
+    folders = {
+        ".".join(("rulebook", *init.parent.relative_to(ROOT / "compiler").parts))
+        for init in (ROOT / "compiler").rglob("__init__.py")
+    }
+    assert sorted(listed) == sorted(folders)

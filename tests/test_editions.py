@@ -6,11 +6,11 @@ import json
 
 import pytest
 
-from compiler.cli import main
-from compiler.diff import diff_books
-from compiler.model import Book, ItemList, Section
-from compiler.recipe import read_book
-from compiler.text_source import parse_text_export
+from rulebook.cli import main
+from rulebook.diff import diff_books
+from rulebook.model import Book, ItemList, Section
+from rulebook.recipe import read_book
+from rulebook.text_source import parse_text_export
 
 from .conftest import BUNDLED_BOOK, ROOT, SHARED
 
@@ -168,7 +168,7 @@ def test_word_changes_are_difflibs_up_to_the_limit_and_a_valid_edit_past_it() ->
     import difflib
     import random
 
-    from compiler.diff import WORDS_COMPARED, word_likeness, word_opcodes
+    from rulebook.diff import WORDS_COMPARED, word_likeness, word_opcodes
 
     def applied(a: list[str], b: list[str], opcodes: list[tuple[str, int, int, int, int]]) -> list[str]:
         assert [(i1, j1) for _, i1, _, j1, _ in opcodes[1:]] == [(i2, j2) for _, _, i2, _, j2 in opcodes[:-1]]
