@@ -238,3 +238,48 @@ def test_a_title_that_reads_like_a_number_never_takes_another_chapters_old_addre
     assert first == "bases"
     aliases = {s.id for s in sections}  # s1 and s2: redirect pages to the readable addresses
     assert second not in aliases and second != first
+
+
+def test_a_translation_of_a_later_chapter_only_keeps_the_untranslated_one_first() -> None:
+    english = parse_xml_string(ENGLISH, "en.xml").document
+    french = parse_markdown_string(
+        "# 2 Déploiement\n\n## 2.1 Zones\n\nDéployez chaque unité à 12 pouces de distance.\n", "fr.md", language="fr"
+    ).document
+    assert english is not None and french is not None
+    original, translation = Book((english,)), Book((french,))
+    terms = TermGraph(original)
+    comparison = compare_books(original, translation, translation_language="fr", terms=TERMS)
+    summary = build_site_summary(original, terms, title="Book", edition="1")
+    report = report_context(comparison, translation_language="fr")
+    translations = [SiteTranslation("fr", translation, comparison.pairs, TERMS, report)]
+    site = SiteInput(original, terms, summary, (), set(), translations)
+    theme = Theme()
+    translated = build_translated_site(SitePlan(site), translations[0], theme.environment(), theme.strings("fr"))
+    # The untranslated first chapter keeps its place before the translated second one.
+    assert [p.path for p in translated.pages] == ["index.md", "units.md", "deploiement.md", "glossary.md"]
+
+
+def test_a_new_project_with_its_second_chapter_translated_builds(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from rulebook.cli import main
+
+    project = tmp_path / "game"
+    assert main(["init", str(project), "--title", "My Game"]) == 0
+    (project / "rules" / "fr").mkdir()
+    (project / "rules" / "fr" / "book.md").write_text(
+        "## 2 Jouer une partie\n\n## 2.1 Météo\n\nAvant le premier tour, un joueur fait un jet sur cette table. "
+        "La météo dure toute la partie et affecte chaque unité (voir Figurines et unités).\n\n"
+        "| D6 | Météo |\n|---|---|\n| 1-2 | Pluie : chaque unité se déplace de 1 pouce de moins. |\n"
+        "| 3-5 | Dégagé : rien ne change. |\n| 6 | Brouillard : les unités ne peuvent pas se voir. |\n",
+        encoding="utf-8",
+    )
+    with (project / "rulebook.toml").open("a", encoding="utf-8") as config:
+        config.write('\n[translations.fr]\nsource = "rules/fr/book.md"\n')
+    monkeypatch.chdir(project)
+    capsys.readouterr()
+    assert main(["build", "-q"]) == 0, capsys.readouterr().err
+    index = (project / "site" / "fr" / "index.html").read_text(encoding="utf-8")
+    toc = [a.text_content() for a in lxml.html.fromstring(index).cssselect(".rb-toc a")]
+    assert toc == ["Basics", "Jouer une partie"]
+    assert (project / "site" / "fr" / "jouer-une-partie" / "index.html").is_file()

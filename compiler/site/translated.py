@@ -227,7 +227,11 @@ class TranslatedPlan:
             here = self.to_translation.get(chapter.id)
             if here is not None:
                 page = self.page_of.get(here)
-                found = next((i for i, (_, c) in enumerate(order) if self.page_of[c.id] == page), None)
+                # Only translated chapters have a page of the translation (an untranslated one may come first).
+                found = next(
+                    (i for i, (kind, c) in enumerate(order) if kind == "translated" and self.page_of[c.id] == page),
+                    None,
+                )
                 position = position if found is None else found + 1
             else:
                 order.insert(position, ("untranslated", chapter))
