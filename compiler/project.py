@@ -61,15 +61,12 @@ from rulebook.config_file import (
 )
 from rulebook.diagnostics import Severity
 from rulebook.errors import QUOTE_LIMIT, quoted, shorten
+from rulebook.site.page_table import RESERVED_NAMES
 
 MAIN_BOOK = "main"
 """The name of the book the top-level table describes."""
 BOOK_NAME = re.compile(r"[a-z0-9][a-z0-9_-]{0,62}")
 LANGUAGE = re.compile(r"[a-z]{2,3}(?:-[A-Za-z0-9]{2,8})?")
-RESERVED_FOLDERS = frozenset(
-    {"assets", "search", "images", "graph", "index", "glossary", "tables", "lint", "changes", "404", "sitemap"}
-)
-"""Names the site's own pages and folders take: no book may be called so (its folder would replace them)."""
 
 _SEVERITIES = {"error": Severity.ERROR, "warning": Severity.WARNING, "info": Severity.INFO, "off": None}
 
@@ -246,7 +243,7 @@ def parse_project(
             raise check.error(
                 f"[{where}]: a book's name is lower-case letters, digits, - and _ (at most 63, not `main`)"
             )
-        if name in RESERVED_FOLDERS:
+        if name in RESERVED_NAMES:  # the site's own pages and folders: the book's folder would replace one
             raise check.error(f"[{where}]: `{name}` is the name of one of the site's own pages or folders")
         check.keys(entry, _BOOK_KEYS, where)
         if "sources" not in entry:

@@ -38,7 +38,8 @@ from rulebook.inputs import UnreadableInput, present, read_input
 from rulebook.lint import apply_settings, run_book_rules
 from rulebook.lint.base import LintInput
 from rulebook.model import Book
-from rulebook.project import MAIN_BOOK, RESERVED_FOLDERS, BookConfig, Linking, Project
+from rulebook.project import MAIN_BOOK, BookConfig, Linking, Project
+from rulebook.site.page_table import RESERVED_NAMES, translation_report
 from rulebook.source import SourceText, display_path
 from rulebook.stage_values import LintResult, ReadResult
 from rulebook.xml_source import SourceResult, read_xml_file
@@ -392,11 +393,11 @@ def unsafe_names(read: ReadResult, findings: Sequence[Diagnostic]) -> tuple[Diag
 
 def reserved_names(project: Project, book: BookConfig) -> frozenset[str]:
     """Names a chapter of ``book`` may not take: the site's own pages and folders, books and translations."""
-    taken = set(RESERVED_FOLDERS)
+    taken = set(RESERVED_NAMES)
     if book.name == MAIN_BOOK:
         taken |= {other.name for other in project.books[1:]}
     taken |= {t.language for t in book.translations}
-    taken |= {f"translation-{t.language}" for t in book.translations}
+    taken |= {translation_report(t.language) for t in book.translations}
     return frozenset(taken)
 
 

@@ -228,12 +228,13 @@ def test_unlinked_phrases_stay_text() -> None:
 
 
 def test_a_title_that_reads_like_a_number_never_takes_another_chapters_old_address() -> None:
-    from rulebook.site.translated import RESERVED_PAGES, readable_anchors
+    from rulebook.site.page_table import RESERVED_NAMES
+    from rulebook.site.translated import readable_anchors
 
     document = parse_markdown_string("# 1 Bases\n\nLe jeu.\n\n# 2 S1\n\nLa suite.\n", "fr.md", language="fr").document
     assert document is not None
     sections = list(document.sections)
-    anchors = readable_anchors(sections, RESERVED_PAGES)
+    anchors = readable_anchors(sections, RESERVED_NAMES)
     first, second = (anchors[s.id] for s in sections)
     assert first == "bases"
     aliases = {s.id for s in sections}  # s1 and s2: redirect pages to the readable addresses

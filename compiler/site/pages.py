@@ -25,6 +25,7 @@ from rulebook.graph import TermGraph
 from rulebook.model import Book, Section
 from rulebook.site.escaping import html_text
 from rulebook.site.html import Linker, render_content
+from rulebook.site.page_table import CHANGES, GLOSSARY, GRAPH, HOME, IMAGES, LINT, TABLES, translation_report
 from rulebook.site.previews import definition_preview
 from rulebook.site.svg import Neighbourhood
 
@@ -235,7 +236,7 @@ class SitePlan:
             return self.link(page, chapter + ".md" + fragment)
 
         def image_href(file: str) -> str | None:
-            return self.link(page, f"images/{file}") if file in self.site.images else None
+            return self.link(page, f"{IMAGES.name}/{file}") if file in self.site.images else None
 
         return Linker(
             term_href, id_href, image_href, self.words, self.site.drafts, refused_images=self.site.refused_images
@@ -281,7 +282,7 @@ def build_pages(
     chapters = [chapter_page(plan, chapter, env, alternates.get(chapter.id + ".md", "")) for chapter in plan.chapters]
     pages = [index_page(plan, env), *chapters]
     nav: list[Any] = [
-        {nav_title(words.get("home", "Home")): "index.md"},
+        {nav_title(words.get("home", "Home")): HOME.file},
         {nav_title(words.get("rules", "Rules")): _nav_chapters([(p.title, p.path) for p in chapters])},
     ]
     readers = [glossary_page(plan, env), mechanics_page(plan, env), changes_page(plan, env)]
@@ -303,7 +304,7 @@ def editor_pages(plan: SitePlan, env: Environment) -> list[Page]:
     """The pages for the book's editors and translators: lint report, translation reports, term graph."""
     pages = [lint_page(plan, env)]
     for translation in plan.site.translations:
-        path = f"translation-{translation.language}.md"
+        path = translation_report(translation.language) + ".md"
         title = f"Translation report ({translation.language})"
         pages.append(Page(path, title, env.get_template("translation.md.j2").render(**translation.report)))
     if plan.term_page:
@@ -316,7 +317,7 @@ def changes_page(plan: SitePlan, env: Environment) -> Page | None:
     if changes is None:
         return None
     title = plan.words.get("changes", "What changed")
-    return Page("changes.md", title, env.get_template("changes.md.j2").render(title=title, **changes))
+    return Page(CHANGES.file, title, env.get_template("changes.md.j2").render(title=title, **changes))
 
 
 def nav_title(title: str) -> str:
@@ -396,7 +397,7 @@ def _flush(pending: list[Any], linker: Linker, blocks: list[dict[str, Any]]) -> 
 
 
 def index_page(plan: SitePlan, env: Environment) -> Page:
-    path = "index.md"
+    path = HOME.file
     book = plan.site.data["book"]
     chapters = [{"title": c.title, "href": plan.link(path, c.id + ".md")} for c in plan.chapters]
     counts = {
@@ -405,8 +406,8 @@ def index_page(plan: SitePlan, env: Environment) -> Page:
         "roll_tables": len(plan.site.data["roll_tables"]),
     }
     links = {
-        "glossary": plan.link(path, "glossary.md") if plan.term_page else None,
-        "changes": plan.link(path, "changes.md") if plan.site.changes is not None else None,
+        "glossary": plan.link(path, GLOSSARY.file) if plan.term_page else None,
+        "changes": plan.link(path, CHANGES.file) if plan.site.changes is not None else None,
         "data": plan.link(path, "rules.json"),
         "schema": plan.link(path, "rules.schema.json"),
     }
@@ -428,7 +429,7 @@ def book_facts(book: Mapping[str, Any]) -> dict[str, str]:
 def glossary_page(plan: SitePlan, env: Environment) -> Page | None:
     if not plan.term_page:
         return None
-    path = "glossary.md"
+    path = GLOSSARY.file
     terms = plan.site.terms
     data_terms = plan.site.data["terms"]
     by_letter: dict[str, list[dict[str, Any]]] = defaultdict(list)
@@ -493,7 +494,7 @@ def _used_in(plan: SitePlan, page: str, name: str) -> list[dict[str, Any]]:
 
 def mechanics_page(plan: SitePlan, env: Environment) -> Page | None:
     """Roll tables, sequences, game length, characteristics and army composition: the parts the book has."""
-    path = "tables.md"
+    path = TABLES.file
     data = plan.site.data
     terms = plan.site.terms
 
@@ -549,14 +550,14 @@ def sprite_name(title: str) -> str:
 
 def graph_page(plan: SitePlan, env: Environment) -> Page:
     """Each term's neighbourhood: a picture, and the same neighbours as links (readable on any screen)."""
-    path = "graph.md"
+    path = GRAPH.file
     groups = neighbourhoods(plan)
     terms = plan.site.terms
     entries: list[dict[str, Any]] = [
         {
             "name": n.title,
             "term": n.term,
-            "svg": plan.link(path, f"graph/{file}.svg#term-{n.term}"),
+            "svg": plan.link(path, f"{GRAPH.name}/{file}.svg#term-{n.term}"),
             "height": n.height,
             "href": plan.link(path, f"{plan.term_page[n.term]}#term-{n.term}"),
             "users": [_term_link(plan, path, t) for t in terms.terms_using(n.term)],
@@ -602,7 +603,7 @@ def lint_page(plan: SitePlan, env: Environment, limit: int = 200, *, report: boo
         by_rule=sorted(by_rule.items()),
         rules=markdown(),
     )
-    return Page("lint.md", "Lint report" if report else "Lint rules", text)
+    return Page(LINT.file, "Lint report" if report else "Lint rules", text)
 
 
 _BACKTICKS = re.compile(r"`([^`]+)`")

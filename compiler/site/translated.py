@@ -16,7 +16,7 @@ from __future__ import annotations
 import dataclasses
 import json
 from collections import defaultdict
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Set
 from dataclasses import dataclass
 from typing import Any
 
@@ -39,6 +39,7 @@ from rulebook.model import (
 from rulebook.names import ascii_lower, slugify
 from rulebook.site.escaping import html_text
 from rulebook.site.html import Linker, render_content
+from rulebook.site.page_table import GLOSSARY, HOME, RESERVED_NAMES, translation_report
 from rulebook.site.pages import (
     LinkStyle,
     Page,
@@ -87,9 +88,9 @@ def build_translated_site(
     pages += chapters
     pages.append(plan.glossary_page(env))
     nav: list[Any] = [
-        {nav_title(strings["home"]): "index.md"},
+        {nav_title(strings["home"]): HOME.file},
         {nav_title(strings["rules"]): [{nav_title(p.title): p.path} for p in chapters]},
-        {nav_title(strings["glossary"]): "glossary.md"},
+        {nav_title(strings["glossary"]): GLOSSARY.file},
     ]
     return TranslatedSite(plan.language, plan.title, pages, nav, plan.original_alternates(), strings, plan.redirects())
 
@@ -139,9 +140,9 @@ class TranslatedPlan:
         self.title = self.front[0].title if self.front else (chapters[0].title if chapters else translation.language)
         self.sections: dict[str, Section] = {}
         self.page_of: dict[str, str] = {}
-        self.anchor = readable_anchors([s for c in chapters for s in _walk(c)], RESERVED_PAGES)
+        self.anchor = readable_anchors([s for c in chapters for s in _walk(c)], RESERVED_NAMES)
         for chapter in self.front:
-            self._place(chapter, "index.md")
+            self._place(chapter, HOME.file)
         for chapter in self.chapters:
             self._place(chapter, self.anchor[chapter.id] + ".md")
         self.references: dict[str, list[str]] = defaultdict(list)
@@ -152,7 +153,7 @@ class TranslatedPlan:
         # The original's sections the translation lacks: whole chapters get a page, others a notice.
         self.untranslated_page_of: dict[str, str] = {}
         self.notices: dict[str, list[Section]] = defaultdict(list)
-        taken = {page[: -len(".md")] for page in self.page_of.values()} | set(RESERVED_PAGES)
+        taken = {page[: -len(".md")] for page in self.page_of.values()} | RESERVED_NAMES
         for chapter in original.chapters:
             if chapter.id not in self.to_translation:
                 self.untranslated_page_of[chapter.id] = f"{unique_id(chapter.id, taken)}.md"
@@ -397,7 +398,7 @@ class TranslatedPlan:
         return Page(path, chapter.title, markdown)
 
     def index_page(self, env: Environment) -> Page:
-        path = "index.md"
+        path = HOME.file
         linker = self.linker(path)
         front = [
             render_content(tuple(n for n in section.children if not isinstance(n, Section)), linker)
@@ -414,14 +415,14 @@ class TranslatedPlan:
             front=[html for html in front if html.strip()],
             chapters=chapters,
             strings=self.strings,
-            glossary_href=self._from(path, self.prefix + "glossary.md"),
-            report_href=self._from(path, f"translation-{self.language}.md") if self.original.editors else None,
+            glossary_href=self._from(path, self.prefix + GLOSSARY.file),
+            report_href=self._from(path, translation_report(self.language) + ".md") if self.original.editors else None,
             previews=self._previews_script(linker.used_terms),
         )
         return Page(path, self.title, markdown)
 
     def glossary_page(self, env: Environment) -> Page:
-        path = "glossary.md"
+        path = GLOSSARY.file
         names = self.original.site.data["terms"]
         entries = []
         for term, entry in self.entries.items():
@@ -457,11 +458,7 @@ class TranslatedPlan:
         return Page(path, self.strings["glossary"], markdown)
 
 
-RESERVED_PAGES = ("index", "glossary", "search", "assets", "404", "sitemap")
-"""Names a page of the site may not take: MkDocs' own files and folders, and our fixed pages."""
-
-
-def readable_anchors(sections: list[Section], reserved: tuple[str, ...] = ()) -> dict[str, str]:
+def readable_anchors(sections: list[Section], reserved: Set[str] = frozenset()) -> dict[str, str]:
     """Each section's anchor (a chapter's: its page's name): a slug of its title, unique in the site.
 
     A translation converted from a PDF names its numbered sections by number (``s3-2-1``); readers get

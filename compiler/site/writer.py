@@ -25,6 +25,7 @@ from rulebook.errors import SiteBuildError
 from rulebook.inputs import MAX_DATA_BYTES, present, read_input_text
 from rulebook.pictures import published_picture
 from rulebook.site.escaping import html_text
+from rulebook.site.page_table import GRAPH, IMAGES
 from rulebook.site.pages import Page, SiteInput, SitePlan, build_pages, neighbourhoods
 from rulebook.site.svg import sprite
 from rulebook.site.theme import Theme, chrome_options
@@ -319,8 +320,8 @@ def _write_docs(
         for name, source in held_images(site.book, images):
             content = published_picture(source)  # checked as it is read: what is written is what was checked
             if isinstance(content, bytes):
-                (docs / "images" / name).parent.mkdir(parents=True, exist_ok=True)
-                (docs / "images" / name).write_bytes(content)
+                (docs / IMAGES.name / name).parent.mkdir(parents=True, exist_ok=True)
+                (docs / IMAGES.name / name).write_bytes(content)
     return blocks
 
 
@@ -365,7 +366,7 @@ def graph_files(plan: SitePlan) -> dict[str, str]:
     if not plan.editors:
         return {}
     groups = neighbourhoods(plan)
-    return {f"graph/{file}.svg": sprite(items) for file, items in sorted(groups.items())}
+    return {f"{GRAPH.name}/{file}.svg": sprite(items) for file, items in sorted(groups.items())}
 
 
 def _inside(folder: Path, name: str) -> Path:
