@@ -31,6 +31,7 @@ from rulebook.model import (
     Document,
     Item,
     ItemList,
+    LineBreak,
     Link,
     Mechanic,
     Node,
@@ -260,6 +261,8 @@ class _Builder:
             self._check_depth(3, "a table", self._line_offset(first_line))  # table, row, cell
             target.content.append(self._table(raw, first_line))
         else:
+            if target.content:  # paragraphs stay apart, as in the source (a caption from the text after it)
+                target.content.append(LineBreak(self.source, self._offset(opening)))
             target.content.extend(self._inline(inline.content, first_line))
             target.content.append(" ")
 

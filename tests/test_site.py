@@ -174,7 +174,7 @@ def test_blocks_render_as_admonitions_tables_steps_and_figures(any_site: Path) -
     count = lambda selector: sum(len(c.cssselect(selector)) for c in chapters)  # noqa: E731
     assert count("div.admonition.note") == 13
     assert count("strong.rb-important") == 2
-    assert count("ol.rb-sequence") == 6
+    assert count("ol.rb-sequence") == 5
     assert count(".rb-table > table") == 7
     assert count("figure.rb-figure figcaption") == 3
     # The seed ships no images: each figure keeps a box and its caption, never a file name.
@@ -183,6 +183,24 @@ def test_blocks_render_as_admonitions_tables_steps_and_figures(any_site: Path) -
     general = page(site, "general-principles/index.html")
     steps = [li.text_content() for li in general.cssselect("ol.rb-sequence")[0].cssselect("li")]
     assert steps == ["Movement Phase", "Magic Phase", "Shooting Phase", "Close Combat Phase"]
+    # The terrain roll (a D6 list inside a numbered list) is numbered 1 to 6 by its rolls, not lettered.
+    (terrain,) = page(site, "the-pre-game-sequence/index.html").cssselect("ol.rb-roll-list")
+    assert terrain.get("start") is None and terrain.getparent().tag == "li"
+    assert [li.text_content() for li in terrain.cssselect("li")] == ["Hill", "Forest", "Field", "Water", "Wall", "Ruin"]
+
+
+def test_every_header_stands_over_its_column(any_site: Path) -> None:
+    """The army composition's empty corner is a cell: "Point limit" heads the percentages, and a phone's card
+    labels each value by its own column."""
+    table = page(any_site, "setting-up-a-game/index.html").cssselect(".rb-table table")[0]
+    assert [th.text_content() for th in table.cssselect("thead th")] == ["", "Point limit", "Duplicate limit"]
+    core = table.cssselect("tbody tr")[0]
+    cells = [(c.tag, c.get("data-label"), c.get("scope"), c.text_content()) for c in core]
+    assert cells == [
+        ("th", None, "row", "Core"),
+        ("td", "Point limit", None, "at least 25%"),
+        ("td", "Duplicate limit", None, "max 4"),
+    ]
 
 
 def test_glossary_has_backlinks_grouped_by_section(any_site: Path) -> None:
@@ -354,3 +372,21 @@ def test_html_blocks_are_handed_to_mkdocs_whole_and_put_back(site: Path) -> None
         < chapter.index('id="term-scatter_dice"')
         < chapter.index('id="random-direction"')
     )
+
+
+@pytest.mark.parametrize("drafts", [False, True], ids=["published", "editors"])
+def test_every_tables_headers_name_as_many_columns_as_its_rows_have(
+    any_site: Path, drafts_site: Path, drafts: bool
+) -> None:
+    """On every page of every book and language: a table's header row has a cell per column, and every row as many."""
+    site = drafts_site if drafts else any_site
+    ragged, tables = [], 0
+    for path in html_pages(site):
+        for table in lxml.html.fromstring(path.read_bytes()).cssselect("table"):
+            tables += 1
+            rows = table.xpath("./thead/tr | ./tbody/tr | ./tr")
+            widths = {sum(int(c.get("colspan", "1")) for c in row.xpath("./th | ./td")) for row in rows}
+            if len(widths) > 1:
+                ragged.append((str(path.relative_to(site)), table.xpath("string(./caption)"), sorted(widths)))
+    assert ragged == []
+    assert tables >= 15

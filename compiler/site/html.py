@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 
 from markupsafe import escape
 
+from rulebook.mechanics import parse_dice
 from rulebook.model import (
     Content,
     Definition,
@@ -188,12 +189,7 @@ def render_block(node: object, linker: Linker) -> str:
     if isinstance(node, Table):
         return _table(node, linker)
     if isinstance(node, ItemList):
-        tag = "ol" if node.ordered else "ul"
-        css = " rb-sequence" if node.ordered else ""
-        items = "\n".join(
-            f"<li>{_item_title(item.title)}{render_content(item.children, linker)}</li>" for item in node.items
-        )
-        return f'<{tag} class="rb-list{css}">\n{items}\n</{tag}>'
+        return _item_list(node, linker)
     if isinstance(node, Figure):
         return _figure(node, linker)
     if isinstance(node, Illustration):
@@ -243,13 +239,27 @@ def _missing_box(missing: list[str], linker: Linker) -> str:
     return f'<div class="rb-figure-missing"><span>{words}</span>{"".join(details)}</div>'
 
 
+def _item_list(node: ItemList, linker: Linker) -> str:
+    """A list, or a sequence of steps; a roll list (``roll="D6"``) is numbered by its rolls, in any list."""
+    items = "\n".join(
+        f"<li>{_item_title(item.title)}{render_content(item.children, linker)}</li>" for item in node.items
+    )
+    if node.roll:
+        dice = parse_dice(node.roll)
+        start = f' start="{dice.lowest}"' if dice is not None and dice.lowest != 1 else ""
+        return f'<ol class="rb-list rb-roll-list"{start}>\n{items}\n</ol>'
+    tag = "ol" if node.ordered else "ul"
+    css = " rb-sequence" if node.ordered else ""
+    return f'<{tag} class="rb-list{css}">\n{items}\n</{tag}>'
+
+
 def _item_title(title: str | None) -> str:
     return f'<strong class="rb-item-title">{escape(title)}</strong> ' if title else ""
 
 
 def _table(table: Table, linker: Linker) -> str:
     caption = f"<caption>{escape(table.title)}</caption>" if table.title else ""
-    head = f"<thead>{_row(table.columns, linker, (), 'th')}</thead>" if table.columns else ""
+    head = f"<thead>{_row(table.columns, linker, (), 'col')}</thead>" if table.columns else ""
     labels = tuple(plain_text(cell.children) for cell in table.columns.cells) if table.columns else ()
     body = "".join(_row(row, linker, labels) for row in table.rows)
     width = max((len(row.cells) for row in table.rows), default=0)
@@ -258,12 +268,16 @@ def _table(table: Table, linker: Linker) -> str:
     return f'<div class="rb-table{css}"><table>{caption}{head}<tbody>{body}</tbody></table></div>'
 
 
-def _row(row: Row, linker: Linker, labels: tuple[str, ...], force: str | None = None) -> str:
-    """A table row; each cell carries its column's name, which a narrow screen shows beside it."""
+def _row(row: Row, linker: Linker, labels: tuple[str, ...], scope: str = "row") -> str:
+    """A table row; each cell carries its column's name, which a narrow screen shows beside it. Header cells
+    head their column (``scope`` col, the headers row) or their row (a row's first cells)."""
     cells = []
     for index, cell in enumerate(row.cells):
-        tag = force or ("th" if cell.header else "td")
+        header = scope == "col" or cell.header
+        tag = "th" if header else "td"
         label = labels[index] if index < len(labels) else ""
         attribute = f' data-label="{escape(label)}"' if label else ""
+        if header and (scope == "col" or index == 0):
+            attribute += f' scope="{scope}"'
         cells.append(f"<{tag}{attribute}>{render_content(cell.children, linker)}</{tag}>")
     return f"<tr>{''.join(cells)}</tr>"
