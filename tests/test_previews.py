@@ -62,3 +62,18 @@ def test_a_long_sentence_is_cut_at_a_word_and_a_lower_case_start_is_capitalised(
     text = card(xml, "reroll")["text"]
     assert text.startswith("Some effects call for rerolls") and text.endswith(" …") and len(text) <= 322
     assert preview_text((), "x") == ""
+
+
+def test_the_card_links_the_other_terms_it_uses_where_they_stand() -> None:
+    xml = (
+        '<document><chapter title="Units"><section title="Units">Intro.\n <definition name="unit">A  <reference name="unit">'
+        'unit</reference> is a group of\n <reference name="model">models</reference> in <reference name="rank">ranks'
+        '</reference>. “It moves as one.” Then <reference name="model">a model</reference> leaves.</definition>'
+        "</section></chapter></document>"
+    )
+    shown = card(xml, "unit")
+    text = str(shown["text"])
+    assert text == "A unit is a group of models in ranks. “It moves as one.” Then a model leaves."
+    links = shown["links"]
+    assert isinstance(links, list)
+    assert [(text[a:b], term) for a, b, term in links] == [("models", "model"), ("ranks", "rank"), ("a model", "model")]

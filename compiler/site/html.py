@@ -63,6 +63,8 @@ class Linker:
     """The definitions being rendered, outermost first: a use of one of their terms is its own, not a link."""
     refused_images: Set[str] = frozenset()
     """The image files the images folder holds that are not published (not pictures the site may show)."""
+    unpublished_terms: set[str] = field(default_factory=set)
+    """Terms not published yet that the page marked already: only a term's first use on a page is marked."""
 
     def word(self, key: str, default: str) -> str:
         return self.words.get(key, default)
@@ -132,6 +134,9 @@ def render_reference(reference: Reference, linker: Linker) -> str:
     if href is None:
         if linker.drafts:
             return _broken(reference.text, f"dangling-reference: reference to undefined term `{reference.name}`")
+        if reference.name in linker.unpublished_terms:
+            return str(escape(reference.text))
+        linker.unpublished_terms.add(reference.name)
         return unpublished(reference.text)
     linker.used_terms.add(reference.name)
     kind = " rb-example" if reference.kind == "example" else ""
@@ -146,8 +151,9 @@ def _broken(text: str, message: str) -> str:
 
 
 def unpublished(text: str) -> str:
-    """A term the book uses and does not define (yet): text with a quiet mark, which the page script explains."""
-    return f'<span class="rb-unpublished">{escape(text)}</span>'
+    """A term the book uses and does not define (yet): text with a quiet mark, which the page script explains
+    in a card (on hover, on a tap, and on the keyboard's focus)."""
+    return f'<span class="rb-unpublished" tabindex="0">{escape(text)}</span>'
 
 
 def _inline_all(content: Content, linker: Linker) -> str:

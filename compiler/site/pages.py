@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 import re
 from collections import defaultdict
-from collections.abc import Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -242,10 +242,43 @@ class SitePlan:
             term_href, id_href, image_href, self.words, self.site.drafts, refused_images=self.site.refused_images
         )
 
-    def previews_script(self, used: set[str]) -> str:
-        """The previews of the terms a page uses and the card's words, as JSON blocks the page script reads."""
-        previews = {name: self.previews[name] for name in sorted(used) if name in self.previews}
+    def script_link(self, here: str, target: str) -> str:
+        """A link for the page script's data (a JSON block, which no generator rewrites): from the built page."""
+        return link(LinkStyle(directory_urls=self.links.directory_urls), here, target)
+
+    def previews_script(self, page: str, used: Iterable[str]) -> str:
+        """The cards of the terms a page uses (and of those their cards link) and the card's words, as JSON blocks
+        the page script reads."""
+
+        def href(name: str) -> str | None:
+            target = self.term_page.get(name)
+            return self.script_link(page, f"{target}#term-{name}") if target else None
+
+        previews = page_previews(self.previews, used, href)
         return json_script("rb-previews", previews) + "\n" + words_script(self.words)
+
+
+CARD_DEPTH = 2
+"""How deep a page's cards open one another: the terms a card links carry their cards, and theirs too."""
+
+
+def page_previews(
+    previews: Mapping[str, dict[str, Any]], used: Iterable[str], href: Callable[[str], str | None]
+) -> dict[str, dict[str, Any]]:
+    """The cards a page carries: those of the terms it uses and of the terms their cards link (to
+    :data:`CARD_DEPTH`), each with its link from the page (``href``) and only the links that lead somewhere."""
+    wanted = set(used) & previews.keys()
+    frontier = set(wanted)
+    for _ in range(CARD_DEPTH):
+        frontier = {term for name in frontier for _, _, term in previews[name].get("links", ())} - wanted
+        frontier &= previews.keys()
+        wanted |= frontier
+    found = {}
+    for name in sorted(wanted):
+        links = [span for span in previews[name].get("links", ()) if span[2] in previews and href(span[2])]
+        url = href(name)
+        found[name] = {**previews[name], "links": links, **({"href": url} if url else {})}
+    return found
 
 
 def words_script(words: Mapping[str, str]) -> str:
@@ -253,7 +286,7 @@ def words_script(words: Mapping[str, str]) -> str:
     return json_script("rb-words", {key: words[key] for key in SCRIPT_WORDS if key in words})
 
 
-SCRIPT_WORDS = ("go_to_rule", "close", "unpublished")
+SCRIPT_WORDS = ("go_to_rule", "close", "unpublished", "copy_link", "link_copied")
 """The site's words (``strings.toml``) that the page script uses."""
 
 
@@ -351,7 +384,7 @@ def chapter_page(plan: SitePlan, chapter: Section, env: Environment, alternate: 
     markdown = env.get_template("chapter.md.j2").render(
         title=chapter.title,
         blocks=blocks,
-        previews=plan.previews_script(linker.used_terms),
+        previews=plan.previews_script(path, linker.used_terms),
         alternate=alternate,
     )
     return Page(path, chapter.title, markdown)
@@ -450,7 +483,10 @@ def glossary_page(plan: SitePlan, env: Environment) -> Page | None:
         linked.update(use["term"] for use in entry["uses"] if use["href"])
     title = plan.words.get("glossary", "Glossary")
     markdown = env.get_template("glossary.md.j2").render(
-        title=title, letters=sorted(by_letter.items()), previews=plan.previews_script(linked), drafts=plan.site.drafts
+        title=title,
+        letters=sorted(by_letter.items()),
+        previews=plan.previews_script(path, linked),
+        drafts=plan.site.drafts,
     )
     return Page(path, title, markdown)
 
@@ -520,14 +556,23 @@ def mechanics_page(plan: SitePlan, env: Environment) -> Page | None:
     if not any(parts.values()):
         return None
     title = plan.words.get("tables", "Tables and sequences")
+    used: set[str] = set()
+
+    def term(name: str | None) -> dict[str, str | None] | None:
+        if not name:
+            return None
+        used.add(name)
+        return _term_link(plan, path, name)
+
     markdown = env.get_template("tables.md.j2").render(
         title=title,
         **parts,
-        term=lambda name: _term_link(plan, path, name) if name else None,
+        term=term,
         section_href=section_href,
         section_title=section_title,
         drafts=plan.site.drafts,
     )
+    markdown += "\n\n" + plan.previews_script(path, used) + "\n"  # after the page: its terms are known
     return Page(path, title, markdown)
 
 

@@ -48,12 +48,13 @@ from rulebook.site.pages import (
     json_script,
     link,
     nav_title,
+    page_previews,
     page_url,
     relative,
     section_blocks,
     words_script,
 )
-from rulebook.site.previews import preview_text
+from rulebook.site.previews import preview
 from rulebook.translate.terminology import Entry
 
 MIN_FORM_LENGTH = 3
@@ -280,19 +281,28 @@ class TranslatedPlan:
 
         return Linker(term_href, id_href, lambda file: None, self.strings, self.original.site.drafts)
 
-    def _preview(self, term: str) -> dict[str, str]:
+    def _preview(self, term: str) -> dict[str, Any]:
         entry = self.entries[term]
         name = self.original.site.data["terms"].get(term, {}).get("name", term)
         here = self.term_section.get(term)
         section = self.sections.get(here) if here else None
         if section is not None:
-            text = preview_text(section.children, term)
+            text, links = preview(section.children, term)
         else:
-            text = f"({self.strings['original_text']}) {self.original.previews.get(term, {}).get('text', '')}"
-        return {"title": f"{entry.preferred} ({name})", "text": text}
+            original = self.original.previews.get(term, {})
+            label = f"({self.strings['original_text']}) "
+            text = label + original.get("text", "")
+            links = [(a + len(label), b + len(label), t) for a, b, t in original.get("links", ())]
+        return {"title": f"{entry.preferred} ({name})", "text": text, "links": [list(span) for span in links]}
 
-    def _previews_script(self, used: set[str]) -> str:
-        previews = {t: self.previews[t] for t in sorted(used) if t in self.previews}
+    def _previews_script(self, page: str, used: set[str]) -> str:
+        style = LinkStyle(directory_urls=self.links.directory_urls)
+
+        def href(term: str) -> str | None:
+            url = self.term_url(term)
+            return link(style, self.prefix + page, url) if url else None
+
+        previews = page_previews(self.previews, used, href)
         return json_script("rb-previews", previews) + "\n" + words_script(self.strings)
 
     def redirects(self) -> dict[str, str]:
@@ -360,7 +370,7 @@ class TranslatedPlan:
         markdown = env.get_template("chapter.md.j2").render(
             title=chapter.title,
             blocks=blocks,
-            previews=self._previews_script(linker.used_terms),
+            previews=self._previews_script(path, linker.used_terms),
             alternate=self._translated_alternate(path, chapter),
         )
         return Page(path, chapter.title, markdown)
@@ -417,7 +427,7 @@ class TranslatedPlan:
             strings=self.strings,
             glossary_href=self._from(path, self.prefix + GLOSSARY.file),
             report_href=self._from(path, translation_report(self.language) + ".md") if self.original.editors else None,
-            previews=self._previews_script(linker.used_terms),
+            previews=self._previews_script(path, linker.used_terms),
         )
         return Page(path, self.title, markdown)
 
