@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import difflib
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -32,6 +33,10 @@ class SectionChange:
     sentences: list[dict[str, Any]] = field(default_factory=list)
     """Each changed sentence: ``old`` and ``new`` as word parts (``{"text", "change"}``), the ``numbers`` and
     ``terms`` it changes; a sentence only added or removed has one side empty."""
+    old_place: dict[str, str] = field(default_factory=dict)
+    """Where the rule is in the old edition: its section's ``id`` and the ``chapter`` (page) holding it."""
+    new_place: dict[str, str] = field(default_factory=dict)
+    """Where the rule is in the new edition (as ``old_place``)."""
 
     @property
     def changed(self) -> bool:
@@ -44,6 +49,10 @@ class BookDiff:
     added: list[str]
     removed: list[str]
     terms: dict[str, list[Any]]
+    added_places: list[dict[str, str]] = field(default_factory=list)
+    """The new sections: ``title``, ``id`` and ``chapter`` (the page holding it) in the new edition."""
+    removed_places: list[dict[str, str]] = field(default_factory=list)
+    """The sections no longer there, placed in the old edition."""
     findings: tuple[Diagnostic, ...] = ()
     """Every change as a diagnostic placed in both editions (:mod:`rulebook.edition_findings`)."""
     sources: dict[str, SourceText] = field(default_factory=dict)
@@ -56,6 +65,8 @@ class BookDiff:
                 "unchanged": [c.new for c in self.changed if not c.changed],
                 "added": self.added,
                 "removed": self.removed,
+                "added_places": self.added_places,
+                "removed_places": self.removed_places,
             },
             "terms": self.terms,
         }
@@ -69,6 +80,9 @@ def diff_books(old: Book, new: Book) -> BookDiff:
     matched_old = {o.id for o, _ in matched}
     names = _term_names(old)
     changes = [_section_change(o, n, names) for o, n in matched]
+    old_place, new_place = _places(old), _places(new)
+    for (o, n), change in zip(matched, changes, strict=True):
+        change.old_place, change.new_place = old_place(o), new_place(n)
     added = [s for s in new_sections if normalise(s.title) not in old_sections]
     removed = [s for s in scope if s.id not in matched_old]
     terms = _terms(old, new)
@@ -80,9 +94,24 @@ def diff_books(old: Book, new: Book) -> BookDiff:
         added=[s.title for s in added],
         removed=[s.title for s in removed],
         terms=terms,
+        added_places=[{"title": s.title, **new_place(s)} for s in added],
+        removed_places=[{"title": s.title, **old_place(s)} for s in removed],
         findings=findings,
         sources={s.source.path: s.source for book in (old, new) for s in book.sections},
     )
+
+
+def _places(book: Book) -> Callable[[Section], dict[str, str]]:
+    """Where a section of ``book`` is: its ``id`` and the ``chapter`` holding it (its page on the site)."""
+    parents = {s.id: s.parent_id for s in book.sections}
+
+    def place(section: Section) -> dict[str, str]:
+        chapter = section.id
+        while parents.get(chapter):
+            chapter = str(parents[chapter])
+        return {"id": section.id, "chapter": chapter}
+
+    return place
 
 
 def _scope(old: Book, matched: list[Section]) -> list[Section]:

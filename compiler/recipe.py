@@ -451,7 +451,8 @@ def changes_since(
     if old.fatal:
         return None, tuple(d for d in old.diagnostics if d.severity is Severity.FATAL)
     diff: BookDiff = diff_books(old.book, read.book)
-    return {"since": previous.display_title, "since_edition": previous.edition, **diff.as_json()}, ()
+    since = {"since": previous.display_title, "since_edition": previous.edition, "since_book": previous.name}
+    return {**since, **diff.as_json()}, ()
 
 
 # -- rule data -----------------------------------------------------------------------------------------------
@@ -751,7 +752,7 @@ def _other_books(project: Project, book: BookConfig) -> list[dict[str, str]]:
     """The project's other books, with their URLs from this book's site root."""
     up = "../" if book.folder else ""
     return [
-        {"title": other.display_title, "href": up + other.folder or "./"}
+        {"name": other.name, "title": other.display_title, "href": up + other.folder or "./"}
         for other in project.books
         if other.name != book.name
     ]

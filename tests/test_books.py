@@ -55,6 +55,30 @@ def test_the_later_edition_has_a_what_changed_page(site: Path) -> None:
     assert not (site / "changes").exists()  # the main book follows no earlier edition
 
 
+def test_what_changed_links_each_rule_in_both_editions(site: Path) -> None:
+    """Each changed rule is a heading (with an id, in the table of contents) linked to the rule now and as it was;
+    the new rules link to their place."""
+    folder = site / "turns-later" / "changes"
+    page = lxml.html.fromstring((folder / "index.html").read_bytes())
+    headings = [(h.get("id"), h.text_content().strip("¶ ")) for h in page.cssselect("article h2")]
+    assert headings[:2] == [("turns", "Turns"), ("player-turn", "Player Turn")]
+    assert ("new-rules", "New rules") in headings
+    toc = [a.get("href") for a in page.cssselect(".md-sidebar--secondary a")]
+    assert "#player-turn" in toc and "#new-rules" in toc
+    places = page.cssselect(".rb-diff-places")[1]
+    links = {a.text_content(): a.get("href") for a in places.cssselect("a")}
+    assert links == {
+        "The rule now": "../turns/#player-turn",
+        "the rule as it was": "../../general-principles/#player-turn",
+    }
+    new = [a.get("href") for a in page.get_element_by_id("new-rules").getnext().cssselect("a")]
+    assert new == ["../turns/#the-terms-friendly-and-enemy", "../turns/#one-use-only"]
+    for href in [*links.values(), *new]:
+        target, _, fragment = href.partition("#")
+        landed = lxml.html.fromstring(((folder / target).resolve() / "index.html").read_bytes())
+        assert landed.get_element_by_id(fragment) is not None
+
+
 @pytest.fixture
 def project(tmp_path: Path) -> Path:
     """A copy of the project's build inputs, to build books one at a time."""

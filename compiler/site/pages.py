@@ -346,11 +346,46 @@ def editor_pages(plan: SitePlan, env: Environment) -> list[Page]:
 
 
 def changes_page(plan: SitePlan, env: Environment) -> Page | None:
+    """What changed since the previous edition, rule by rule, each linked in both editions."""
     changes = plan.site.changes
     if changes is None:
         return None
+    path = CHANGES.file
+    since = next((b["href"] for b in plan.site.books if b.get("name") == changes.get("since_book")), None)
+
+    def now(place: Mapping[str, str]) -> str | None:
+        if place.get("chapter") not in plan.chapter_of:
+            return None
+        fragment = "" if place["chapter"] == place["id"] else f"#{place['id']}"
+        return plan.link(path, f"{place['chapter']}.md{fragment}")
+
+    def was(place: Mapping[str, str]) -> str | None:
+        if since is None or not place.get("chapter"):
+            return None
+        fragment = "" if place["chapter"] == place["id"] else f"#{place['id']}"
+        return plan.link(path, since + page_url(f"{place['chapter']}.md", plan.links.directory_urls) + fragment)
+
+    sections = changes["sections"]
+    names = plan.site.data["terms"]
     title = plan.words.get("changes", "What changed")
-    return Page(CHANGES.file, title, env.get_template("changes.md.j2").render(title=title, **changes))
+    markdown = env.get_template("changes.md.j2").render(
+        title=title,
+        since_href=plan.link(path, since) if since else None,
+        changed=[{**c, "href": now(c["new_place"]), "was_href": was(c["old_place"])} for c in sections["changed"]],
+        added=[{**rule, "href": now(rule)} for rule in sections.get("added_places", ())],
+        removed=[{**rule, "href": was(rule)} for rule in sections.get("removed_places", ())],
+        terms={
+            **changes["terms"],
+            "added": [
+                {"name": names.get(t, {}).get("name", t), "href": (_term_link(plan, path, t) or {}).get("href")}
+                for t in changes["terms"].get("added", ())
+            ],
+            "removed": [{"name": t} for t in changes["terms"].get("removed", ())],
+        },
+        **{k: v for k, v in changes.items() if k not in ("terms", "sections")},
+        sections=sections,
+    )
+    return Page(path, title, markdown)
 
 
 def nav_title(title: str) -> str:
