@@ -147,8 +147,8 @@ class Project:
     """Build a site to read from disk (``site/index.html`` opened in a browser): MkDocs' ``use_directory_urls:
     false`` and Material's ``offline`` plugin. ``rulebook build --offline`` asks for it for one build."""
     docs_url: str | None = None
-    """A page documenting each lint rule, a section per rule (such as docs/lint.md where it is published);
-    the help links of diagnostics point at it."""
+    """A page documenting each lint rule, a section per rule (such as the compiler's docs/lint.md where it is
+    published); the help links of diagnostics point at it. The site's lint page is the editor's only."""
 
     @property
     def main(self) -> BookConfig:
@@ -160,10 +160,9 @@ class Project:
 
     @property
     def rules_docs(self) -> str | None:
-        """The page documenting each lint rule: ``docs_url``, else the lint page of the published site."""
-        if self.docs_url:
-            return self.docs_url
-        return f"{self.main.site_url.rstrip('/')}/lint/" if self.main.site_url else None
+        """The page documenting each lint rule (``docs_url``): the published site has none, readers are not
+        editors (``rulebook explain CODE`` prints a rule's documentation)."""
+        return self.docs_url
 
     def book(self, name: str) -> BookConfig:
         for book in self.books:

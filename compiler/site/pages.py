@@ -328,8 +328,6 @@ def build_pages(
         pages += editors
         for_editors = [{nav_title(p.title): p.path} for p in editors]
         nav.append({nav_title(words.get("for_editors", "For editors")): for_editors})
-    else:
-        pages.append(lint_page(plan, env, report=False))  # the lint's help links lead here: in no menu, no search
     return pages, nav
 
 
@@ -654,9 +652,8 @@ def graph_page(plan: SitePlan, env: Environment) -> Page:
     return Page(path, "Term graph", markdown)
 
 
-def lint_page(plan: SitePlan, env: Environment, limit: int = 200, *, report: bool = True) -> Page:
-    """The lint's rules, each documented (where the help links of diagnostics lead), and in the editor's
-    view the report of the book's findings above them."""
+def lint_page(plan: SitePlan, env: Environment, limit: int = 200) -> Page:
+    """The editor's lint report: the book's findings, then the lint's rules, each documented."""
     from rulebook.catalog import markdown
 
     rows = [
@@ -676,14 +673,13 @@ def lint_page(plan: SitePlan, env: Environment, limit: int = 200, *, report: boo
         counts[str(row["severity"])] += 1
         by_rule[(str(row["code"]), str(row["rule"]), str(row["severity"]))] += 1
     text = env.get_template("lint.md.j2").render(
-        report=report,
         rows=rows[:limit],
         hidden=max(0, len(rows) - limit),
         counts=counts,
         by_rule=sorted(by_rule.items()),
         rules=markdown(),
     )
-    return Page(LINT.file, "Lint report" if report else "Lint rules", text)
+    return Page(LINT.file, "Lint report", text)
 
 
 _BACKTICKS = re.compile(r"`([^`]+)`")
