@@ -51,6 +51,9 @@ _MECHANIC = re.compile(r"<!--\s*rulebook:\s*mechanic\s+(?P<attributes>.*?)-->", 
 """A mechanics annotation, as the XML's ``<mechanic .../>`` (the same attributes) in an HTML comment."""
 _ATTRIBUTE = re.compile(r'(?P<key>[a-z][a-z-]*)="(?P<value>[^"]*)"')
 _LOST_REFERENCE = re.compile(r"\?\?")
+_EMPHASIS = re.compile(r"(?<![\w*\\])\*(?=[^\s*])([^*\n]*?[^\s*\\])\*(?!\*)")
+"""Emphasis (``*words*``): its text is kept, its markers are not (a converted PDF glues the closing one to the next
+sentence, ``*...bataille.*Placez``, which the translation checks report)."""
 _MATH = re.compile(r"\$([^$\n]{1,60})\$")
 _ESCAPED = re.compile(r"\\([!-/:-@\[-`{-~])")
 _LATEX_SYMBOLS = {
@@ -298,7 +301,8 @@ class _Builder:
             self.mechanics.append(mechanic)
             annotations.append(mechanic)
         position = 0
-        clean = self._converted(_TAGS.sub("", _MECHANIC.sub("", text)).replace("**", ""), line_offset)
+        plain = _TAGS.sub("", _MECHANIC.sub("", text)).replace("**", "")
+        clean = self._converted(_EMPHASIS.sub(_emphasised, plain), line_offset)
         for match in _LOST_REFERENCE.finditer(clean):
             parts.append(clean[position : match.start()])
             offset = self._find(match.group(), line_offset)
@@ -392,6 +396,12 @@ class _Builder:
             tuple(self.mechanics),
             (),
         )
+
+
+def _emphasised(match: re.Match[str]) -> str:
+    """Emphasised words without their markers, apart from a next word the closing marker was glued to."""
+    glued = match.end() < len(match.string) and match.string[match.end()].isalnum()
+    return match.group(1) + (" " if glued else "")
 
 
 def _numbered(item: Item) -> bool:

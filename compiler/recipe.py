@@ -492,7 +492,7 @@ def translated_terms(
 
     found: dict[str, dict[str, dict[str, str]]] = {}
     for translation in translations:
-        for term, names in term_translations(read.book, translation.comparison.pairs, translation.terms).items():
+        for term, names in term_translations(read.book, translation.comparison, translation.terms).items():
             found.setdefault(term, {})[translation.language] = names
     return found
 
@@ -678,6 +678,7 @@ def site_input(
     from rulebook.data import build_site_summary
     from rulebook.site.pages import SiteInput, SiteTranslation
     from rulebook.translate.compare import report_context
+    from rulebook.translate.definitions import translated_definitions
 
     terms = lint.terms
     assert terms is not None and not read.book.outline, "pages are made from the whole model"
@@ -698,6 +699,7 @@ def site_input(
                 t.comparison.pairs,
                 t.terms,
                 report_context(t.comparison, translation_language=t.language),
+                translated_definitions(read.book, t.comparison, t.terms),
             )
             for t in translations
         ],

@@ -154,7 +154,8 @@ def linked(linking: Linking) -> tuple[dict[str, str], list[tuple[str, str]]]:
 
 def test_terms_from_headings_by_default() -> None:
     definitions, references = linked(Linking())
-    assert definitions == {"attack": "attacks", "defence": "defence", "example": "examples"}
+    # "Examples" names a section, not a term: the text never says it (but its own heading).
+    assert definitions == {"attack": "attacks", "defence": "defence"}
     assert ("defence", "attacks") in references
 
 
@@ -166,7 +167,7 @@ def test_emphasised_words_are_terms_defined_where_first_used() -> None:
 
 def test_configured_terms_and_a_passage_opted_out() -> None:
     definitions, references = linked(Linking(terms=("Hit", "Defence test"), skip=("Examples",)))
-    assert set(definitions) == {"attack", "defence", "example", "hit", "defence_test"}
+    assert set(definitions) == {"attack", "defence", "hit", "defence_test"}
     assert ("defence_test", "attacks") in references
     assert not [r for r in references if r[1] == "examples"]  # the examples are left as they are
 
@@ -194,3 +195,18 @@ def test_each_home_page_says_only_what_its_book_has(site: Path) -> None:
     assert "1 chapter" in later and "defined term" not in later and "tap or hover" not in later
     other = lxml.html.fromstring((site / "other-game" / "index.html").read_bytes())
     assert "The 9th Age" not in other.cssselect("footer")[0].text_content()  # another game's licence is its own
+
+
+def test_the_other_games_glossary_lists_its_terms_not_its_section_headings(site: Path) -> None:
+    page = lxml.html.fromstring((site / "other-game" / "glossary" / "index.html").read_bytes())
+    entries = {
+        e.cssselect("h3")[0].text_content().strip(): " ".join(
+            e.cssselect(".rb-glossary-definition")[0].text_content().split()
+        )
+        for e in page.cssselect(".rb-glossary-entry")
+    }
+    assert {"Hit", "Injury", "Courage", "Defense Roll", "Terrain", "Using cover"} <= entries.keys()  # used, or rolled
+    for heading in ("Standard play", "Preperation and setup", "Capturing objective", "Casting magic and ranged attack"):
+        assert heading not in entries  # headings the text never says: sections, not terms
+    assert all(entries.values())
+    assert entries["Terrain"] == "There are many types of terrain within the game."  # its first subsection's opening

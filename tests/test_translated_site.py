@@ -284,3 +284,135 @@ def test_a_new_project_with_its_second_chapter_translated_builds(
     toc = [a.text_content() for a in lxml.html.fromstring(index).cssselect(".rb-toc a")]
     assert toc == ["Basics", "Jouer une partie"]
     assert (project / "site" / "fr" / "jouer-une-partie" / "index.html").is_file()
+
+
+PROFILE_EN = """<document><chapter title="Characteristics" id="characteristics">
+<section title="Profile" id="profile">Each model has a profile of these characteristics:
+<table><row><header>M</header><cell><reference name="movement">Movement</reference></cell><cell><definition name="movement">How far the model moves, in inches.</definition></cell></row>
+<row><header>S</header><cell><reference name="strength">Strength</reference></cell><cell><definition name="strength">How hard the model hits.</definition></cell></row></table>
+</section>
+<section title="Tests" id="tests">Tests are rolled on a die, 2 times at most. <definition name="test">A <reference name="test">test</reference> is a roll of one die against a characteristic.</definition> Roll again on a 6.
+<definition name="reroll">A <reference name="reroll">reroll</reference> rolls the die once more.</definition></section>
+</chapter></document>"""
+
+PROFILE_FR = """# 1 Caractéristiques
+
+## 1.1 Profil
+
+Chaque figurine a un profil de ces caractéristiques :
+
+F\tForce\tLa force des coups de la figurine.
+M\tMouvement\tLa distance que la figurine parcourt, en pouces.
+
+## 1.2 Tests
+
+Les tests se lancent sur un dé, 2 fois au plus. Un test est un jet d'un dé contre une caractéristique. Relancez sur un 6.
+
+Une relance lance le dé une fois de plus.
+"""
+
+PROFILE_TERMS = {
+    "movement": Entry("movement", "mouvement"),
+    "strength": Entry("strength", "force"),
+    "test": Entry("test", "test"),
+    "reroll": Entry("reroll", "relance"),
+}
+
+
+def test_a_translated_definition_is_the_text_aligned_with_the_definition_itself() -> None:
+    """A row of the profile (in another order) gives its cell; a section defining two terms gives each its sentence,
+    not the section's first one."""
+    from rulebook.translate.definitions import translated_definitions
+
+    english = parse_xml_string(PROFILE_EN, "en.xml").document
+    french = parse_markdown_string(PROFILE_FR, "fr.md", language="fr").document
+    assert english is not None and french is not None
+    original = Book((english,))
+    comparison = compare_books(original, Book((french,)), translation_language="fr", terms=PROFILE_TERMS)
+    found = {term: d.text for term, d in translated_definitions(original, comparison, PROFILE_TERMS).items()}
+    assert found == {
+        "movement": "La distance que la figurine parcourt, en pouces.",
+        "strength": "La force des coups de la figurine.",
+        "test": "Un test est un jet d'un dé contre une caractéristique.",
+        "reroll": "Une relance lance le dé une fois de plus.",
+    }
+
+
+# The bundled French site --------------------------------------------------------------------------------
+
+
+def _glossary(site: Path, path: str) -> dict[str, dict[str, str]]:
+    page = lxml.html.fromstring((site / path / "glossary" / "index.html").read_bytes())
+    entries = {}
+    for entry in page.cssselect(".rb-glossary-entry"):
+        original = entry.cssselect(".rb-glossary-original a")
+        entries[entry.get("id")] = {
+            "name": entry.cssselect("h3")[0].text_content().strip(),
+            "original": original[0].text_content() if original else "",
+            "href": entry.cssselect("h3 a")[0].get("href") if entry.cssselect("h3 a") else "",
+            "text": " ".join(entry.cssselect(".rb-glossary-definition")[0].text_content().split()),
+        }
+    return entries
+
+
+def test_the_french_glossary_gives_each_term_its_own_definition(site: Path) -> None:
+    """Checked against the alignment of the sources: each term's text is the French aligned with its English
+    definition (the characteristics each their own row, not the section's first sentence); its original term is
+    the English glossary's name; and no debris of the conversion reaches it."""
+    import rulebook.recipe as recipe
+    from rulebook.project import load_project
+    from rulebook.translate.definitions import translated_definitions
+
+    project = load_project(Path(__file__).resolve().parent.parent)
+    read = recipe.read_configured(project, project.main)
+    (translation,) = recipe.compare_translations(read, project.main, project.root)
+    aligned = translated_definitions(read.book, translation.comparison, translation.terms)
+    french, english = _glossary(site, "fr"), _glossary(site, "")
+    checked = 0
+    for term, entry in french.items():
+        assert entry["original"] == english[term]["name"], term
+        assert "??" not in entry["text"] and not re.search(r"\*\w|\w\*\w", entry["text"]), term
+        if term in aligned:
+            shown = entry["text"].removesuffix(" …")
+            assert " ".join(aligned[term].text.split()).startswith(shown), term
+            checked += 1
+    assert checked >= 60
+    profile = [
+        "movement",
+        "weapon_skill",
+        "ballistic_skill",
+        "strength",
+        "toughness",
+        "wounds",
+        "initiative",
+        "attacks",
+    ]
+    texts = [french[term]["text"] for term in [*profile, "leadership"]]
+    assert len(set(texts)) == 9 and not [t for t in texts if t.startswith("Chaque figurine possède un Profil")]
+    assert french["movement"]["text"] == "La vitesse à laquelle la figurine se déplace, en pouces par tour."
+    assert (french["rank_and_file"]["original"], french["choice_0x"]["original"]) == ("Rank-and-File", "0-X Choice")
+
+
+def test_a_french_term_links_to_where_its_definition_is_translated(site: Path) -> None:
+    href = _glossary(site, "fr")["choice_0x"]["href"]
+    assert href == "../preparer-une-partie/#term-choice_0x"
+    page = lxml.html.fromstring((site / "fr" / "preparer-une-partie" / "index.html").read_bytes())
+    definition = page.get_element_by_id("term-choice_0x")
+    heading = definition.xpath("preceding::*[self::h2 or self::h3 or self::h4][1]")[0]
+    assert heading.text_content().strip("¶ ") == "0-X Choix"
+    movement = lxml.html.fromstring((site / "fr" / "caracteristiques" / "index.html").read_bytes())
+    assert movement.get_element_by_id("term-movement").text_content() == "Mouvement"  # its row of the profile
+
+
+def test_french_paragraphs_and_captions_stay_apart_and_lost_references_stay_out(site: Path, drafts_site: Path) -> None:
+    page = lxml.html.fromstring((site / "fr" / "preparer-une-partie" / "index.html").read_bytes())
+    paragraphs = [" ".join(p.text_content().split()) for p in page.cssselect("article .rb-body > p")]
+    assert "Table 3 – Restrictions de composition d'armée." in paragraphs
+    for path in sorted((site / "fr").rglob("index.html")):
+        article = lxml.html.fromstring(path.read_bytes()).cssselect("article")
+        text = article[0].text_content() if article else ""
+        assert "??" not in text and "*Placez" not in text and "bataille.*" not in text, path
+    units = lxml.html.fromstring((site / "fr" / "figurines-unites-et-formations" / "index.html").read_bytes())
+    assert "pour former un Rang Complet." in units.text_content() and "Voir le chapitre" not in units.text_content()
+    editors = (drafts_site / "fr" / "figurines-unites-et-formations" / "index.html").read_text(encoding="utf-8")
+    assert "Voir le chapitre" in editors and 'class="rb-dangling"' in editors  # the editor's view shows it broken

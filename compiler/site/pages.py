@@ -25,12 +25,14 @@ from rulebook.graph import TermGraph
 from rulebook.model import Book, Section
 from rulebook.site.escaping import html_text
 from rulebook.site.html import Linker, render_content
+from rulebook.site.lost import without_lost_sentences
 from rulebook.site.page_table import CHANGES, GLOSSARY, GRAPH, HOME, IMAGES, LINT, TABLES, translation_report
 from rulebook.site.previews import definition_preview
 from rulebook.site.svg import Neighbourhood
 
 if TYPE_CHECKING:
     from rulebook.translate.align import Pair
+    from rulebook.translate.definitions import TranslatedDefinition
     from rulebook.translate.terminology import Entry
 
 CHAPTERS_PER_NAV_GROUP = 25
@@ -55,6 +57,8 @@ class SiteTranslation:
     """The terminology: the translated names of the original's terms."""
     report: dict[str, Any]
     """The side-by-side report's context (``rulebook.translate.compare.report_context``)."""
+    definitions: Mapping[str, TranslatedDefinition] = field(default_factory=dict)
+    """By term: the translation's text of the original's definition, and where it stands."""
 
 
 @dataclass
@@ -183,7 +187,10 @@ class SitePlan:
     def __init__(self, site: SiteInput, words: Mapping[str, str] | None = None) -> None:
         self.site = site
         self.words: Mapping[str, str] = words or {}
-        self.chapters = [s for d in site.book.documents for s in d.body]
+        chapters = tuple(s for d in site.book.documents for s in d.body)
+        # Readers never meet "see chapter ??": the editor's view shows the lost link broken.
+        shown = chapters if site.drafts else without_lost_sentences(chapters)
+        self.chapters = [s for s in shown if isinstance(s, Section)]
         self.chapter_of: dict[str, str] = {}
         for chapter in self.chapters:
             self._place(chapter, chapter.id)
@@ -508,7 +515,7 @@ def glossary_page(plan: SitePlan, env: Environment) -> Page | None:
             "id": name,
             "name": data_terms[name]["name"],
             "href": plan.link(path, f"{plan.term_page[name]}#term-{name}"),
-            "text": data_terms[name]["definition"]["text"],
+            "text": data_terms[name]["definition"]["text"] or plan.previews[name]["text"],
             "uses": [_term_link(plan, path, n) for n in terms.terms_used_by(name)],
             "used_in": _used_in(plan, path, name),
         }

@@ -49,6 +49,8 @@ def definition_preview(
     if _only_words(definition) and section is not None:
         content = section.children  # a first use marked as the definition: the sentence around it
     text, links = preview(content, definition.name)
+    if not text and section is not None:  # a heading over subsections only ("Terrain"): the first one's opening
+        text, links = preview(_opening(section), definition.name)
     found: dict[str, Any] = {"title": title, "text": text, "links": [list(link) for link in links]}
     table = _first_table(definition.children)
     if table is not None:
@@ -68,6 +70,12 @@ def preview(content: Content, name: str, limit: int = PREVIEW_LENGTH) -> tuple[s
     if not paragraphs:
         return "", []
     text, links = next((p for p in paragraphs if _MARK in p[0]), paragraphs[0])
+    return fit(text, links, limit)
+
+
+def fit(text: str, links: list[TermSpan], limit: int = PREVIEW_LENGTH) -> tuple[str, list[TermSpan]]:
+    """A card's text: from the sentence holding the defining words' mark (else the first), as many sentences as
+    fit in ``limit``, and the term links inside it."""
     bounds = _sentences(text)
     first = next((i for i, (start, end) in enumerate(bounds) if _MARK in text[start:end]), 0)
     start, end = bounds[first]
@@ -114,6 +122,15 @@ def table_preview(table: Table, words: Mapping[str, str]) -> dict[str, Any]:
         # Not str.format: the site's words are text, and a brace in them is text too.
         more = words.get("more_row" if left == 1 else "more_rows", "{count} more rows").replace("{count}", str(left))
     return {"head": head, "rows": rows, "more": more}
+
+
+def _opening(section: Section) -> Content:
+    """The content of a section's first subsection with text of its own (descending as far as needed)."""
+    for node in section.children:
+        if isinstance(node, Section):
+            own = tuple(n for n in node.children if not isinstance(n, Section))
+            return own if plain_text(own).strip() else _opening(node)
+    return ()
 
 
 def _only_words(definition: Definition) -> bool:

@@ -33,12 +33,15 @@ from rulebook.model import (
     Node,
     Note,
     Reference,
+    Row,
     Section,
+    Table,
     unique_id,
 )
 from rulebook.names import ascii_lower, slugify
 from rulebook.site.escaping import html_text
 from rulebook.site.html import Linker, render_content
+from rulebook.site.lost import without_lost_sentences, without_lost_text
 from rulebook.site.page_table import GLOSSARY, HOME, RESERVED_NAMES, translation_report
 from rulebook.site.pages import (
     LinkStyle,
@@ -54,8 +57,8 @@ from rulebook.site.pages import (
     section_blocks,
     words_script,
 )
-from rulebook.site.previews import preview
-from rulebook.translate.terminology import Entry
+from rulebook.site.previews import fit, preview
+from rulebook.translate.terminology import Entry, TermMatcher
 
 MIN_FORM_LENGTH = 3
 """Shorter renderings (abbreviations such as "F" or "CC") are too ambiguous to link in running text."""
@@ -107,6 +110,7 @@ class TranslatedPlan:
         self.links = LinkStyle(original.site.generator, self.prefix, original.links.directory_urls)
         graph = original.site.terms
         self.entries = {t: e for t, e in sorted(translation.terms.items()) if t in original.term_page}
+        self.matcher = TermMatcher(self.entries)
         documents = [link_references(d, _forms(self.entries)) for d in translation.book.documents]
 
         # Aligned sections, both ways. A titled note stands for the section that holds it.
@@ -121,11 +125,17 @@ class TranslatedPlan:
             self.to_original.setdefault(here, there)
         documents = [_keep_links(d, self._in_context(documents)) for d in documents]
 
-        # Where each term is stated in the translation: the aligned section of its definition.
+        # Where each term is stated in the translation: the section holding the text aligned with its definition,
+        # else the section aligned with the one holding its definition.
+        self.definitions = translation.definitions
+        section_at = _section_at(documents)
         self.term_section: dict[str, str] = {}
         for term in self.entries:
             definition = graph.definition(term)
-            stated = self._translated_ancestor(definition.section_id) if definition else None
+            where = self.definitions.get(term)
+            stated = section_at(where.path, where.offset) if where else None
+            if stated is None and definition is not None:
+                stated = self._translated_ancestor(definition.section_id)
             if stated is not None:
                 self.term_section[term] = stated
         wanted: dict[str, set[str]] = defaultdict(set)
@@ -133,6 +143,8 @@ class TranslatedPlan:
             wanted[here].add(term)
         self.marked: set[str] = set()
         documents = [_mark_definitions(d, wanted, self.marked) for d in documents]
+        if not original.site.drafts:  # readers never meet "see chapter ??": the editor's view shows it broken
+            documents = [_without_lost(d) for d in documents]
 
         chapters = [s for d in documents for s in d.body]
         numbered = [i for i, c in enumerate(chapters) if c.number is not None]
@@ -286,7 +298,11 @@ class TranslatedPlan:
         name = self.original.site.data["terms"].get(term, {}).get("name", term)
         here = self.term_section.get(term)
         section = self.sections.get(here) if here else None
-        if section is not None:
+        definition = self.definitions.get(term)
+        said = without_lost_text(definition.text) if definition is not None else ""
+        if said:
+            text, links = fit(said, self._links_in(said, term))
+        elif section is not None:
             text, links = preview(section.children, term)
         else:
             original = self.original.previews.get(term, {})
@@ -294,6 +310,17 @@ class TranslatedPlan:
             text = label + original.get("text", "")
             links = [(a + len(label), b + len(label), t) for a, b, t in original.get("links", ())]
         return {"title": f"{entry.preferred} ({name})", "text": text, "links": [list(span) for span in links]}
+
+    def _links_in(self, text: str, term: str) -> list[tuple[int, int, str]]:
+        """Where a translated definition renders the other terms its original uses (ordinary words left out)."""
+        used = set(self.original.site.terms.terms_used_by(term)) & self.entries.keys() - {term}
+        spans = sorted((start, -end, t) for t, start, end in self.matcher.spans(text, ordinary=False) if t in used)
+        links, reached = [], 0
+        for start, end, found in spans:
+            if start >= reached:  # the longest rendering where two overlap ("rang complet", not "rang")
+                links.append((start, -end, found))
+                reached = -end
+        return links
 
     def _previews_script(self, page: str, used: set[str]) -> str:
         style = LinkStyle(directory_urls=self.links.directory_urls)
@@ -520,9 +547,15 @@ def _keep_links(document: Document, keep: Callable[[Reference], bool]) -> Docume
                 out.append(node._replace(children=content(node.children)))
             elif isinstance(node, ItemList):
                 out.append(node._replace(items=tuple(i._replace(children=content(i.children)) for i in node.items)))
+            elif isinstance(node, Table):
+                columns = row(node.columns) if node.columns else None
+                out.append(node._replace(columns=columns, rows=tuple(map(row, node.rows))))
             else:
                 out.append(node)
         return tuple(out)
+
+    def row(node: Row) -> Row:
+        return node._replace(cells=tuple(c._replace(children=content(c.children)) for c in node.cells))
 
     body = tuple(section._replace(children=content(section.children)) for section in document.body)
     references = tuple(r for r in document.references if keep(r))
@@ -545,14 +578,35 @@ def _mark_definitions(document: Document, wanted: Mapping[str, set[str]], marked
             elif isinstance(node, ItemList):
                 items = tuple(i._replace(children=content(i.children, section_id)) for i in node.items)
                 out.append(node._replace(items=items))
+            elif isinstance(node, Table):  # a profile's row states its characteristic
+                out.append(node._replace(rows=tuple(row(r, section_id) for r in node.rows)))
             else:
                 out.append(node)
         return tuple(out)
+
+    def row(node: Row, section_id: str) -> Row:
+        return node._replace(cells=tuple(c._replace(children=content(c.children, section_id)) for c in node.cells))
 
     def section(node: Section) -> Section:
         return node._replace(children=content(node.children, node.id))
 
     return dataclasses.replace(document, body=tuple(section(s) for s in document.body))
+
+
+def _without_lost(document: Document) -> Document:
+    body = tuple(s for s in without_lost_sentences(document.body) if isinstance(s, Section))
+    return dataclasses.replace(document, body=body)
+
+
+def _section_at(documents: list[Document]) -> Callable[[str, int], str | None]:
+    """The translation's section a place of its files stands in (the last one starting before it)."""
+    starts = sorted((s.source.path, s.offset, s.id) for d in documents for s in d.sections)
+
+    def section_at(path: str, offset: int) -> str | None:
+        before = [section for file, start, section in starts if file == path and start <= offset]
+        return before[-1] if before else None
+
+    return section_at
 
 
 def _walk(section: Section) -> list[Section]:

@@ -79,7 +79,7 @@ def compare_tables(
     for table in original:
         if not remaining or not table.rows:
             continue
-        candidates = [_match_rows(table, other, matcher) for other in remaining]
+        candidates = [match_rows(table, other, matcher) for other in remaining]
         index = max(range(len(candidates)), key=lambda i: (len(candidates[i]), -i))
         other, matches = remaining.pop(index), candidates[index]
         if not matches and len(table.rows) == len(other.rows):
@@ -106,7 +106,7 @@ def _values(text: str, language: str) -> Counter[str]:
     return Counter(q.shown for q in quantities(text, language))
 
 
-def _match_rows(original: Table, translation: Table, matcher: TermMatcher) -> dict[int, int]:
+def match_rows(original: Table, translation: Table, matcher: TermMatcher) -> dict[int, int]:
     """Original row index -> translated row index, each row used once."""
     matches: dict[int, int] = {}
     used: set[int] = set()
