@@ -416,3 +416,14 @@ def test_french_paragraphs_and_captions_stay_apart_and_lost_references_stay_out(
     assert "pour former un Rang Complet." in units.text_content() and "Voir le chapitre" not in units.text_content()
     editors = (drafts_site / "fr" / "figurines-unites-et-formations" / "index.html").read_text(encoding="utf-8")
     assert "Voir le chapitre" in editors and 'class="rb-dangling"' in editors  # the editor's view shows it broken
+
+
+def test_the_switcher_leads_to_the_counterpart_page_or_the_nearest_with_a_note(site: Path, drafts_site: Path) -> None:
+    glossary = _alternates(site / "glossary" / "index.html")["fr"]
+    assert glossary == {"page": "../fr/glossary/", "sections": {}}
+    assert _alternates(site / "fr" / "glossary" / "index.html")["en"]["page"] == "../../glossary/"
+    assert _alternates(site / "index.html")["fr"]["page"] == "fr/"
+    lint = _alternates(drafts_site / "lint" / "index.html")["fr"]  # the French site has no lint report
+    assert lint == {"page": "../fr/", "sections": {}, "nearest": True}
+    home = (drafts_site / "fr" / "index.html").read_text(encoding="utf-8")
+    assert "La page d&#39;où vous venez n&#39;a pas de version française" in home or "n'a pas de version" in home

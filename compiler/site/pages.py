@@ -293,7 +293,7 @@ def words_script(words: Mapping[str, str]) -> str:
     return json_script("rb-words", {key: words[key] for key in SCRIPT_WORDS if key in words})
 
 
-SCRIPT_WORDS = ("go_to_rule", "close", "unpublished", "copy_link", "link_copied")
+SCRIPT_WORDS = ("go_to_rule", "close", "unpublished", "copy_link", "link_copied", "nearest_page")
 """The site's words (``strings.toml``) that the page script uses."""
 
 
@@ -314,8 +314,8 @@ def build_pages(
 ) -> tuple[list[Page], list[Any]]:
     """Every page of the site and the navigation (MkDocs ``nav`` form); a page only when it has content.
 
-    ``alternates``: by chapter page, the script block that tells the language switcher where the
-    page and each of its sections are in the translations.
+    ``alternates``: by page, the script block that tells the language switcher where the page (and each
+    of a chapter's sections) is in the translations.
     """
     words = plan.words
     alternates = alternates or {}
@@ -335,7 +335,14 @@ def build_pages(
         pages += editors
         for_editors = [{nav_title(p.title): p.path} for p in editors]
         nav.append({nav_title(words.get("for_editors", "For editors")): for_editors})
+    chapter_pages = {p.path for p in chapters}
+    pages = [p if p.path in chapter_pages else with_script(p, alternates.get(p.path, "")) for p in pages]
     return pages, nav
+
+
+def with_script(page: Page, script: str) -> Page:
+    """A page with a script block (data for the page script) at its end."""
+    return Page(page.path, page.title, f"{page.markdown.rstrip()}\n\n{script}\n") if script else page
 
 
 def editor_pages(plan: SitePlan, env: Environment) -> list[Page]:
@@ -488,7 +495,7 @@ def index_page(plan: SitePlan, env: Environment) -> Page:
     markdown = env.get_template("index.md.j2").render(
         book=book_facts(book), chapters=chapters, counts=counts, books=books, links=links
     )
-    return Page(path, book["title"], markdown)
+    return with_script(Page(path, book["title"], markdown), words_script(plan.words))  # its notes' words
 
 
 def book_facts(book: Mapping[str, Any]) -> dict[str, str]:

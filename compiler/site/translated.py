@@ -42,7 +42,7 @@ from rulebook.names import ascii_lower, slugify
 from rulebook.site.escaping import html_text
 from rulebook.site.html import Linker, render_content
 from rulebook.site.lost import without_lost_sentences, without_lost_text
-from rulebook.site.page_table import GLOSSARY, HOME, RESERVED_NAMES, translation_report
+from rulebook.site.page_table import GLOSSARY, HOME, RESERVED_NAMES, SITE_ENTRIES, translation_report
 from rulebook.site.pages import (
     LinkStyle,
     Page,
@@ -55,6 +55,7 @@ from rulebook.site.pages import (
     page_url,
     relative,
     section_blocks,
+    with_script,
     words_script,
 )
 from rulebook.site.previews import fit, preview
@@ -346,7 +347,12 @@ class TranslatedPlan:
 
     # Language switcher ---------------------------------------------------------------------------
 
-    def _alternate(self, page: str, target_page: str, sections: Mapping[str, str], from_original: bool) -> str:
+    def _alternate(
+        self, page: str, target_page: str, sections: Mapping[str, str], from_original: bool, *, nearest: bool = False
+    ) -> str:
+        """Where a page is in the other language (``nearest``: it has no counterpart, the switcher leads to the
+        nearest page, which says so)."""
+
         # The switcher's script reads these: a script block is not rewritten by any generator, so they are
         # always relative to the built page.
         def link_to(url: str) -> str:
@@ -354,13 +360,25 @@ class TranslatedPlan:
             return link(style, page if from_original else self.prefix + page, url)
 
         language = self.language if from_original else self.original.site.book.documents[0].language
-        value = {
-            language: {"page": link_to(target_page), "sections": {k: link_to(v) for k, v in sorted(sections.items())}}
+        value: dict[str, Any] = {
+            "page": link_to(target_page),
+            "sections": {k: link_to(v) for k, v in sorted(sections.items())},
         }
-        return json_script("rb-alternate", value)
+        return json_script("rb-alternate", {language: value | ({"nearest": True} if nearest else {})})
+
+    COUNTERPARTS = (HOME, GLOSSARY)
+    """The original's pages (other than chapters) this translation's site has too."""
 
     def original_alternates(self) -> dict[str, str]:
+        """By the original's page: where the switcher leads in this translation (a chapter: its sections too)."""
         found = {}
+        for entry in SITE_ENTRIES:
+            if entry.ours:
+                shared = entry in self.COUNTERPARTS
+                target = self.prefix + (entry.file if shared else HOME.file)
+                found[entry.file] = self._alternate(entry.file, target, {}, True, nearest=not shared)
+        report = translation_report(self.language) + ".md"
+        found[report] = self._alternate(report, self.prefix + HOME.file, {}, True, nearest=True)
         for chapter in self.original.chapters:
             page = chapter.id + ".md"
             if chapter.id in self.untranslated_page_of:
@@ -456,7 +474,7 @@ class TranslatedPlan:
             report_href=self._from(path, translation_report(self.language) + ".md") if self.original.editors else None,
             previews=self._previews_script(path, linker.used_terms),
         )
-        return Page(path, self.title, markdown)
+        return with_script(Page(path, self.title, markdown), self._alternate(path, HOME.file, {}, False))
 
     def glossary_page(self, env: Environment) -> Page:
         path = GLOSSARY.file
@@ -492,7 +510,8 @@ class TranslatedPlan:
         markdown = env.get_template("translated_glossary.md.j2").render(
             letters=sorted(by_letter.items()), strings=self.strings
         )
-        return Page(path, self.strings["glossary"], markdown)
+        page = Page(path, self.strings["glossary"], markdown)
+        return with_script(page, self._alternate(path, GLOSSARY.file, {}, False))
 
 
 def readable_anchors(sections: list[Section], reserved: Set[str] = frozenset()) -> dict[str, str]:

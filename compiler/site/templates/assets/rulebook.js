@@ -338,6 +338,7 @@
     try { Object.assign(alternates, JSON.parse(block.textContent)); } catch (error) { /* keep the links */ }
   });
 
+  var NEAREST = "#rb-nearest";
   var HEADINGS = ".md-content h1[id], .md-content h2[id], .md-content h3[id], .md-content h4[id], .md-content h5[id], .md-content h6[id]";
   var SCROLL_KEYS = ["ArrowDown", "ArrowUp", "PageDown", "PageUp", "Home", "End", " "];
   var scrolled = false;
@@ -359,8 +360,29 @@
 
   document.querySelectorAll("a.md-select__link[hreflang]").forEach(function (link) {
     var alternate = alternates[link.getAttribute("hreflang")];
-    if (alternate && alternate.page) { link.setAttribute("href", alternate.page); }
+    if (alternate && alternate.page) {
+      link.setAttribute("href", alternate.page + (alternate.nearest ? NEAREST : ""));
+    } else if (link.getAttribute("hreflang") === document.documentElement.lang) {
+      link.setAttribute("href", location.pathname.split("/").pop() || "./"); // this language: stay on this page
+    }
   });
+
+  // Landed here from a page this language has no version of: say so, once.
+  if (location.hash === NEAREST) {
+    var words = {};
+    document.querySelectorAll("script.rb-words").forEach(function (block) {
+      try { Object.assign(words, JSON.parse(block.textContent)); } catch (error) { /* no note */ }
+    });
+    var title = document.querySelector(".md-content h1");
+    if (words.nearest_page && title) {
+      var note = document.createElement("p");
+      note.className = "rb-nearest";
+      note.setAttribute("role", "status");
+      note.textContent = words.nearest_page;
+      title.insertAdjacentElement("afterend", note);
+    }
+    history.replaceState(null, "", location.pathname + location.search);
+  }
   document.addEventListener("click", function (event) {
     var link = event.target.closest && event.target.closest("a.md-select__link[hreflang]");
     var alternate = link && alternates[link.getAttribute("hreflang")];
