@@ -82,6 +82,14 @@ def test_zensical_site_has_every_page_and_the_known_differences(zensical_site: P
     head = (zensical_site / "index.html").read_text(encoding="utf-8")
     assert "assets/rulebook.css" in head and "assets/rulebook.js" in head
     assert "dangling-reference" not in (zensical_site / "search.json").read_text(encoding="utf-8")
+    # The footer's credit names what built the site, in its language.
+    for built, path, credit in (
+        (zensical_site, "index.html", "Made with Zensical"),
+        (site, "index.html", "Made with Material for MkDocs"),
+        (zensical_site, "fr/index.html", "Fait avec Zensical"),
+    ):
+        footer = lxml.html.fromstring((built / path).read_bytes()).cssselect(".md-copyright")[0]
+        assert " ".join(footer.text_content().split()).endswith(credit), (built, path)
 
 
 def test_zensical_builds_are_byte_identical_and_keep_their_cache_unpublished(

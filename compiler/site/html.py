@@ -267,7 +267,7 @@ def _table(table: Table, linker: Linker) -> str:
     caption = f"<caption>{escape(table.title)}</caption>" if table.title else ""
     head = f"<thead>{_row(table.columns, linker, (), 'col')}</thead>" if table.columns else ""
     labels = tuple(plain_text(cell.children) for cell in table.columns.cells) if table.columns else ()
-    body = "".join(_row(row, linker, labels) for row in table.rows)
+    body = "\n".join(_row(row, linker, labels) for row in table.rows)
     width = max((len(row.cells) for row in table.rows), default=0)
     css = (" rb-roll-table" if table.roll else "") + (" rb-stack" if width >= STACKED_COLUMNS else "")
     # Material styles only tables without a class: the class goes on a wrapper.
@@ -286,4 +286,4 @@ def _row(row: Row, linker: Linker, labels: tuple[str, ...], scope: str = "row") 
         if header and (scope == "col" or index == 0):
             attribute += f' scope="{scope}"'
         cells.append(f"<{tag}{attribute}>{render_content(cell.children, linker)}</{tag}>")
-    return f"<tr>{''.join(cells)}</tr>"
+    return f"<tr>{' '.join(cells)}</tr>"  # a space between cells: search snippets do not run them together

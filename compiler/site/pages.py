@@ -321,9 +321,11 @@ def build_pages(
     alternates = alternates or {}
     chapters = [chapter_page(plan, chapter, env, alternates.get(chapter.id + ".md", "")) for chapter in plan.chapters]
     pages = [index_page(plan, env), *chapters]
+    # The chapters at the navigation's top level, beside the glossary and the quick reference: a phone's drawer opens
+    # on the level of the page shown, and a "Rules" group would hide the others behind a back arrow.
     nav: list[Any] = [
         {nav_title(words.get("home", "Home")): HOME.file},
-        {nav_title(words.get("rules", "Rules")): _nav_chapters([(p.title, p.path) for p in chapters])},
+        *_nav_chapters([(p.title, p.path) for p in chapters]),
     ]
     readers = [glossary_page(plan, env), mechanics_page(plan, env), changes_page(plan, env)]
     for page in readers:

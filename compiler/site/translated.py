@@ -94,7 +94,7 @@ def build_translated_site(
     pages.append(plan.glossary_page(env))
     nav: list[Any] = [
         {nav_title(strings["home"]): HOME.file},
-        {nav_title(strings["rules"]): [{nav_title(p.title): p.path} for p in chapters]},
+        *({nav_title(p.title): p.path} for p in chapters),
         {nav_title(strings["glossary"]): GLOSSARY.file},
     ]
     return TranslatedSite(plan.language, plan.title, pages, nav, plan.original_alternates(), strings, plan.redirects())
