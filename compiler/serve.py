@@ -42,6 +42,8 @@ from rulebook import build_values, recipe
 from rulebook.data_worker import BackgroundData
 from rulebook.errors import SiteBuildError, UserError
 from rulebook.project import Project, load_project
+from rulebook.recipe.cache import StageCache
+from rulebook.recipe.live import apply_live, finish_live, live_affected, live_books, recompute_live, update_live
 from rulebook.site.incremental import LiveSite, SiteChange, write_files
 
 EVENTS_PATH = "/__rulebook_events__"
@@ -205,7 +207,7 @@ class _Live:
     ) -> None:
         self.project, self.options, self.scratch = project, options, scratch
         self.news, self.progress, self.report = news, progress, report
-        self.cache = recipe.StageCache(limit=2 * len(project.books) + 2)
+        self.cache = StageCache(limit=2 * len(project.books) + 2)
         self.books: dict[str, build_values.LiveBook] = {}
         self.sites: dict[str, LiveSite] = {}
         self.whole = True
@@ -264,7 +266,7 @@ class _Live:
             self.whole = False
             self.news.publish([EVERY_PAGE])
             return
-        books = recipe.live_books(self.project, self.options, self.cache)
+        books = live_books(self.project, self.options, self.cache)
         if isinstance(books, build_values.BuildResult):
             self.whole = True
             return
@@ -295,14 +297,14 @@ class _Live:
             self.rebuild()
             self._said_built(started)
             return
-        affected = recipe.live_affected(self.project, list(self.books.values()), paths)
+        affected = live_affected(self.project, list(self.books.values()), paths)
         if affected.rebuild:
             self.rebuild()
             return
         self._stop(set(affected.later))
         failed, written = set(), 0
         for name in affected.books:
-            edit = recipe.update_live(self.project, self.options, self.books[name], self.cache)
+            edit = update_live(self.project, self.options, self.books[name], self.cache)
             if isinstance(edit, build_values.BuildResult):
                 self.report(edit)
                 print("rulebook: the sources cannot be built; still serving the last good pages.", file=sys.stderr)
@@ -312,7 +314,7 @@ class _Live:
             first = self._show(edit.first)  # the edited chapters, before the rest of the book is even planned
             if first is None:
                 return
-            self.books[name], change = recipe.finish_live(edit)
+            self.books[name], change = finish_live(edit)
             rest = self._show(change)
             if rest is None:
                 return
@@ -366,7 +368,7 @@ class _Live:
         del self.later[name]
         live, books = self.books[name], tuple(self.books.values())
         work = BackgroundData(
-            lambda: recipe.recompute_live(self.project, self.options, live, books, self.cache),
+            lambda: recompute_live(self.project, self.options, live, books, self.cache),
             what=f"recomputing the translations and rule data of `{name}`",
         )
         work.__enter__()
@@ -400,7 +402,7 @@ class _Live:
             print(f"rulebook: {outcome}", file=sys.stderr)
         else:
             self._tell(outcome)
-            self.books[name], change = recipe.apply_live(live, outcome)
+            self.books[name], change = apply_live(live, outcome)
             written = self._show(change)
             if written is None:
                 return

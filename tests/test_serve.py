@@ -16,6 +16,8 @@ import pytest
 
 from rulebook import build_values, recipe, serve
 from rulebook.project import load_project
+from rulebook.recipe.cache import StageCache
+from rulebook.recipe.live import live_affected
 from rulebook.serve import RELOAD_SCRIPT
 
 from .conftest import BUNDLED_BOOK, ROOT
@@ -139,7 +141,7 @@ def test_an_edit_touches_its_own_book_at_once_and_what_follows_from_it_later() -
     books = [SimpleNamespace(config=book) for book in project.books]  # all the step reads of a book: its configuration
 
     def affected(path: str) -> build_values.LiveAffected:
-        return recipe.live_affected(project, books, [ROOT / path])  # type: ignore[arg-type]
+        return live_affected(project, books, [ROOT / path])  # type: ignore[arg-type]
 
     assert affected("rulebook_src/en/rulebook.xml") == build_values.LiveAffected(
         books=("main",), later=("main", "turns-later")
@@ -155,7 +157,7 @@ def test_an_edit_touches_its_own_book_at_once_and_what_follows_from_it_later() -
 
 
 def test_a_bounded_stage_cache_drops_the_least_recently_used_results() -> None:
-    cache = recipe.StageCache(limit=2)
+    cache = StageCache(limit=2)
     computed: list[str] = []
     for key in "abacab":
         cache.get("read", key, lambda key=key: computed.append(key))  # type: ignore[misc]

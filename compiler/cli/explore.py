@@ -33,12 +33,12 @@ def add_commands(commands: Commands, words: Sequence[str] = ()) -> None:
 
 def _terms(args: argparse.Namespace) -> TermGraph | None:
     """The term graph of the sources, or None after printing why they cannot be read."""
-    from rulebook import recipe
     from rulebook.graph import TermGraph
+    from rulebook.recipe import reading
 
     project = project_of(args)
     book = project.book(args.book) if args.book else project.main
-    read = recipe.read_configured(project, book, tuple(args.files))
+    read = reading.read_configured(project, book, tuple(args.files))
     if print_fatal(read):
         return None
     return TermGraph(read.book)

@@ -95,7 +95,8 @@ def _targets(args: argparse.Namespace, project: Project) -> list[Target]:
 
 
 def run_lint(args: argparse.Namespace) -> int:
-    from rulebook import recipe
+    from rulebook import memory
+    from rulebook.recipe import reading, stages
     from rulebook.report import Report, exit_code
     from rulebook.report.escaping import terminal_message
 
@@ -111,9 +112,9 @@ def run_lint(args: argparse.Namespace) -> int:
         print(f"Checking {plural(count, 'file')}…", file=sys.stderr)
     reports = []
     for book, files, baseline, partial in targets:
-        read = recipe.read_configured(project, book, files, outline=True)
-        reserved = recipe.reserved_names(project, book)
-        result = recipe.lint_book(read, book, root=project.root, baseline=baseline, partial=partial, reserved=reserved)
+        read = reading.read_configured(project, book, files, outline=True)
+        reserved = stages.reserved_names(project, book)
+        result = stages.lint_book(read, book, root=project.root, baseline=baseline, partial=partial, reserved=reserved)
         keep_until_exit(read, result)
         for notice in result.notices:
             print(f"rulebook: warning: {terminal_message(notice)}", file=sys.stderr)
@@ -123,7 +124,7 @@ def run_lint(args: argparse.Namespace) -> int:
             )
         )
     report = reports[0] if len(reports) == 1 else _joined(reports)
-    with recipe.gc_frozen():  # tens of thousands of records, none in a cycle: no collection while they are made
+    with memory.gc_frozen():  # tens of thousands of records, none in a cycle: no collection while they are made
         output_text(args, _render(args, report))
     keep_until_exit(report)
     return exit_code(report, strict=args.strict)
@@ -145,12 +146,12 @@ def _joined(reports: list[Report]) -> Report:
 
 
 def _write_baseline(args: argparse.Namespace, project: Project, book: BookConfig, files: tuple[Path, ...]) -> int:
-    from rulebook import recipe
     from rulebook.lint import baseline as baselines
+    from rulebook.recipe import reading, stages
 
-    read = recipe.read_configured(project, book, files, outline=True)
-    reserved = recipe.reserved_names(project, book)
-    result = recipe.lint_book(read, book, root=project.root, reserved=reserved)
+    read = reading.read_configured(project, book, files, outline=True)
+    reserved = stages.reserved_names(project, book)
+    result = stages.lint_book(read, book, root=project.root, reserved=reserved)
     write_file(args, args.write_baseline, baselines.serialise(result.diagnostics), baseline=True)
     print(f"Wrote {plural(len(result.diagnostics), 'problem')} to {args.write_baseline}.", file=sys.stderr)
     return 2 if read.fatal else 0

@@ -66,12 +66,12 @@ def add_commands(commands: Commands, words: Sequence[str] = ()) -> None:
 
 def read_pair(args: argparse.Namespace, first: Path, second: Path, language: str) -> tuple[Book, Book] | None:
     """Two sources, each a book of its own, or None after printing why one cannot be read."""
-    from rulebook import recipe
+    from rulebook.recipe import reading
 
     project = project_of(args)
     books = []
     for path, lang in ((first, "en"), (second, language)):
-        read = recipe.read_book([path], project.root, language=lang)
+        read = reading.read_book([path], project.root, language=lang)
         if print_fatal(read):
             return None
         books.append(read.book)
@@ -99,14 +99,14 @@ def run_compare(args: argparse.Namespace) -> int:
 
 
 def run_terms_export(args: argparse.Namespace) -> int:
-    from rulebook import recipe
+    from rulebook.recipe import reading
     from rulebook.translate.terminology import export_csv, export_tbx, load_terminology
 
     entries = load_terminology(args.terms, root=project_of(args).root)
     project = project_of(args)
     names: dict[str, str] = {}
     if project.main.sources:
-        read = recipe.read_configured(project, project.main)
+        read = reading.read_configured(project, project.main)
         names = {d.name: d.name.replace("_", " ") for d in read.book.definitions}
     tbx = args.format == "tbx"
     output_text(args, export_tbx(entries, names, project.main.display_title) if tbx else export_csv(entries, names))
