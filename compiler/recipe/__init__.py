@@ -26,7 +26,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from rulebook.diagnostics import Diagnostic, Severity
 from rulebook.project import MAIN_BOOK, BookConfig, Project
@@ -38,7 +38,7 @@ from rulebook.stage_values import LintResult, ReadResult
 
 if TYPE_CHECKING:
     from rulebook import publish
-    from rulebook.build_values import BookBuild, BuildOptions, BuildResult
+    from rulebook.build_values import BookBuild, BookStages, BuildOptions, BuildResult, TranslationResult
 
 Progress = Callable[[str], None]
 
@@ -134,6 +134,48 @@ def checked_book(
     return read, lint
 
 
+def book_stages(
+    project: Project,
+    book: BookConfig,
+    options: BuildOptions,
+    earlier: dict[str, ReadResult],
+    progress: Progress,
+    cache: StageCache,
+) -> BookStages | BuildResult:
+    """A book through every stage its outputs are made from, in their order: read, linted (and gated), its
+    translations compared, its edition diffed; or the result of a build that stops here.
+
+    ``earlier``: the books read before it, by name (an edition is diffed against one of them).
+    """
+    from rulebook.build_values import BookStages, BuildResult
+
+    checked = checked_book(project, book, options, earlier, progress, cache)
+    if isinstance(checked, BuildResult):
+        return checked
+    read, lint = checked
+    editions = not options.files and not options.data_only
+    translations, changes, problems = compared_book(project, book, read, earlier, cache, editions=editions)
+    if problems:
+        return BuildResult(options.output, refused=problems, sources=read.sources)
+    return BookStages(book, read, lint, translations, changes)
+
+
+def compared_book(
+    project: Project,
+    book: BookConfig,
+    read: ReadResult,
+    earlier: dict[str, ReadResult],
+    cache: StageCache,
+    *,
+    editions: bool,
+) -> tuple[tuple[TranslationResult, ...], dict[str, Any] | None, tuple[Diagnostic, ...]]:
+    """The stages after the lint: the book's translations compared, then its edition diffed (when ``editions``),
+    with the reasons that edition cannot be diffed (the previous one does not read)."""
+    translations = compare_translations(read, book, project.root, cache)
+    changes, problems = changes_since(project, book, read, earlier, cache) if editions else (None, ())
+    return translations, changes, problems
+
+
 def _fatal(diagnostics: Sequence[Diagnostic]) -> tuple[Diagnostic, ...]:
     return tuple(d for d in diagnostics if d.severity is Severity.FATAL)
 
@@ -150,19 +192,14 @@ def _build_book(
     from rulebook.build_values import BookBuild, BuildResult
     from rulebook.data_worker import BackgroundData
 
-    checked = checked_book(project, book, options, earlier, progress, cache)
-    if isinstance(checked, BuildResult):
-        return checked
-    read, lint = checked
-    assert lint.terms is not None
-    translations = compare_translations(read, book, project.root, cache)
-    changes, problems = changes_since(project, book, read, earlier, cache) if not options.files else (None, ())
-    if problems:
-        return BuildResult(options.output, refused=problems, sources=read.sources)
+    stages = book_stages(project, book, options, earlier, progress, cache)
+    if isinstance(stages, BuildResult):
+        return stages
+    read, lint, translations = stages.read, stages.lint, stages.translations
     progress("Compiling the rule data…")
     with BackgroundData(lambda: rule_files(read, lint, book, translations)) as data:
         progress(f"Building the site with {'Zensical' if options.generator == 'zensical' else 'MkDocs'}…")
-        site = write_book_site(project, book, options, release, read, lint, translations, changes, data.files)
+        site = write_book_site(project, book, options, release, read, lint, translations, stages.changes, data.files)
         rule_data = data.files()["rules.json"]
     return BookBuild(book.name, lint, site.pages, site.warnings, book.label, options.generator, rule_data)
 
@@ -183,16 +220,13 @@ def _build_data_only(
     built = []
     pending: list[tuple[Path, dict[str, str]]] = []
     for book in books:
-        checked = checked_book(project, book, options, {}, progress, cache)
-        if isinstance(checked, BuildResult):
-            return checked
-        read, lint = checked
-        assert lint.terms is not None
+        stages = book_stages(project, book, options, {}, progress, cache)
+        if isinstance(stages, BuildResult):
+            return stages
         progress("Compiling the rule data…")
-        translations = compare_translations(read, book, project.root, cache)
-        files = rule_files(read, lint, book, translations)
+        files = rule_files(stages.read, stages.lint, book, stages.translations)
         pending.append((output / book.folder, files))
-        built.append(BookBuild(book.name, lint, label=book.label, rule_data=files["rules.json"]))
+        built.append(BookBuild(book.name, stages.lint, label=book.label, rule_data=files["rules.json"]))
     written = []
     with publish.lock(output, root=project.root, wait=progress):
         publish.write_marker(output)

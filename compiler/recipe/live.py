@@ -18,13 +18,12 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from rulebook.diagnostics import Diagnostic
 from rulebook.model import Book
 from rulebook.project import Project
-from rulebook.recipe import checked_book, chosen_books, quiet
+from rulebook.recipe import book_stages, checked_book, chosen_books, compared_book, quiet
 from rulebook.recipe.book_site import site_input, site_look
 from rulebook.recipe.cache import StageCache
-from rulebook.recipe.stages import changes_since, compare_translations, rule_files
+from rulebook.recipe.stages import rule_files
 from rulebook.stage_values import ReadResult
 
 if TYPE_CHECKING:
@@ -43,15 +42,11 @@ def live_books(project: Project, options: BuildOptions, cache: StageCache) -> tu
     books: list[LiveBook] = []
     earlier: dict[str, ReadResult] = {}
     for book in chosen_books(project, options):
-        checked = checked_book(project, book, options, earlier, quiet, cache)
-        if isinstance(checked, BuildResult):
-            return checked
-        read, lint = checked
+        stages = book_stages(project, book, options, earlier, quiet, cache)
+        if isinstance(stages, BuildResult):
+            return stages
+        read, lint, translations, changes = stages.read, stages.lint, stages.translations, stages.changes
         look = site_look(project, book, options, theme, env)
-        translations = compare_translations(read, book, project.root, cache)
-        changes, problems = changes_since(project, book, read, earlier, cache) if not options.files else (None, ())
-        if problems:
-            return BuildResult(options.output, refused=problems, sources=read.sources)
         site = plan_book_site(site_input(project, book, read, lint, translations, changes, drafts=look.drafts), look)
         books.append(LiveBook(book, read, lint, translations, changes, site, look))
     return tuple(books)
@@ -134,13 +129,9 @@ def recompute_live(
     from rulebook.site.incremental import plan_book_site
 
     book = live.config
-    translations = compare_translations(live.read, book, project.root, cache)
-    changes: dict[str, Any] | None = live.changes
-    problems: tuple[Diagnostic, ...] = ()
-    if not options.files:
-        earlier = {other.config.name: other.read for other in books}
-        found, problems = changes_since(project, book, live.read, earlier, cache)
-        changes = live.changes if problems else found
+    earlier = {other.config.name: other.read for other in books}
+    translations, found, problems = compared_book(project, book, live.read, earlier, cache, editions=not options.files)
+    changes = live.changes if problems else found
     files: dict[str, str] = {}
     invalid = None
     try:
