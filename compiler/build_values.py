@@ -115,18 +115,6 @@ class LiveBook(BookStages):
 
 
 @dataclass(frozen=True, slots=True)
-class LiveAffected:
-    """Which books an edit touches, and how."""
-
-    rebuild: bool = False
-    """The look or the configuration changed (``mkdocs.yml``, ``site_templates/``): everything is built again."""
-    books: tuple[str, ...] = ()
-    """The books whose own sources changed: read, linted and their pages made again at once."""
-    later: tuple[str, ...] = ()
-    """The books whose translations, editions or rule data depend on the change: recomputed aside."""
-
-
-@dataclass(frozen=True, slots=True)
 class LiveLater:
     """What recomputing a book's translations, editions and rule data gave."""
 

@@ -14,11 +14,12 @@ from pathlib import Path
 
 import pytest
 
-from rulebook import build_values, recipe, serve
+from rulebook import build_values, recipe
 from rulebook.project import load_project
 from rulebook.recipe.cache import StageCache
-from rulebook.recipe.live import live_affected
-from rulebook.serve import RELOAD_SCRIPT
+from rulebook.serve.edits import LiveAffected, touched_by
+from rulebook.serve.news import News
+from rulebook.serve.server import RELOAD_SCRIPT, Handler, make_server
 
 from .conftest import BUNDLED_BOOK, ROOT
 from .serving import Served, edit, files_of
@@ -135,25 +136,18 @@ def test_a_broken_edit_keeps_the_last_good_pages_and_says_why(tmp_path: Path) ->
 
 
 def test_an_edit_touches_its_own_book_at_once_and_what_follows_from_it_later() -> None:
-    from types import SimpleNamespace
-
     project = load_project(ROOT)
-    books = [SimpleNamespace(config=book) for book in project.books]  # all the step reads of a book: its configuration
 
-    def affected(path: str) -> build_values.LiveAffected:
-        return live_affected(project, books, [ROOT / path])  # type: ignore[arg-type]
+    def touched(path: str) -> LiveAffected:
+        return touched_by(project, project.books, [ROOT / path])
 
-    assert affected("rulebook_src/en/rulebook.xml") == build_values.LiveAffected(
-        books=("main",), later=("main", "turns-later")
-    )
-    assert affected("rulebook_src/fr/rulebook.md") == build_values.LiveAffected(later=("main",))
-    assert affected("rulebook_src/fr/terms.toml") == build_values.LiveAffected(later=("main",))
-    assert affected("rulebook_src/other-game/rules.md") == build_values.LiveAffected(
-        books=("other-game",), later=("other-game",)
-    )
-    assert affected("mkdocs.yml") == build_values.LiveAffected(rebuild=True)
-    assert affected("site_templates/assets/extra.css") == build_values.LiveAffected(rebuild=True)
-    assert affected("README.md") == build_values.LiveAffected()
+    assert touched("rulebook_src/en/rulebook.xml") == LiveAffected(books=("main",), later=("main", "turns-later"))
+    assert touched("rulebook_src/fr/rulebook.md") == LiveAffected(later=("main",))
+    assert touched("rulebook_src/fr/terms.toml") == LiveAffected(later=("main",))
+    assert touched("rulebook_src/other-game/rules.md") == LiveAffected(books=("other-game",), later=("other-game",))
+    assert touched("mkdocs.yml") == LiveAffected(rebuild=True)
+    assert touched("site_templates/assets/extra.css") == LiveAffected(rebuild=True)
+    assert touched("README.md") == LiveAffected()
 
 
 def test_a_bounded_stage_cache_drops_the_least_recently_used_results() -> None:
@@ -180,7 +174,7 @@ def test_a_configuration_edit_is_served_with_the_new_configuration(tmp_path: Pat
 def test_serve_removes_what_a_killed_serve_left_and_nothing_else(tmp_path: Path) -> None:
     import subprocess
 
-    from rulebook.serve import FOLDER_PREFIX, OWNER
+    from rulebook.serve.folder import FOLDER_PREFIX, OWNER
 
     temp = tmp_path / "tmp"
     temp.mkdir()
@@ -240,8 +234,8 @@ def test_a_sources_folder_deleted_and_made_again_is_watched_again(tmp_path: Path
 def preview(tmp_path: Path) -> Iterator[int]:
     """The preview's server on a folder holding one page: its port."""
     (tmp_path / "index.html").write_text("drafts", encoding="utf-8")
-    server = serve._server(0)
-    server.RequestHandlerClass = functools.partial(serve._Handler, serve._News(), tmp_path)  # type: ignore[assignment]
+    server = make_server(0)
+    server.RequestHandlerClass = functools.partial(Handler, News(), tmp_path)  # type: ignore[assignment]
     threading.Thread(target=server.serve_forever, daemon=True).start()
     try:
         yield server.server_address[1]

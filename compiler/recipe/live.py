@@ -13,9 +13,7 @@ apply_live(book, later)                 -> LiveBook, change
 
 from __future__ import annotations
 
-import os
-from collections.abc import Iterable, Sequence
-from pathlib import Path
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from rulebook.model import Book
@@ -27,7 +25,7 @@ from rulebook.recipe.stages import rule_files
 from rulebook.stage_values import ReadResult
 
 if TYPE_CHECKING:
-    from rulebook.build_values import BuildOptions, BuildResult, LiveAffected, LiveBook, LiveEdit, LiveLater
+    from rulebook.build_values import BuildOptions, BuildResult, LiveBook, LiveEdit, LiveLater
     from rulebook.site.incremental import SiteChange
 
 
@@ -50,30 +48,6 @@ def live_books(project: Project, options: BuildOptions, cache: StageCache) -> tu
         site = plan_book_site(site_input(project, book, read, lint, translations, changes, drafts=look.drafts), look)
         books.append(LiveBook(book, read, lint, translations, changes, site, look))
     return tuple(books)
-
-
-def live_affected(project: Project, books: Sequence[LiveBook], changed: Iterable[Path]) -> LiveAffected:
-    """What an edit of the ``changed`` files touches (a book's sources, its translations, the look)."""
-    from rulebook.build_values import LiveAffected
-
-    paths = {Path(os.path.abspath(path)) for path in changed}
-    looks = {project.root / "mkdocs.yml", *([project.config_file] if project.config_file else [])}
-    templates = project.root / "site_templates"
-    if any(path in {Path(os.path.abspath(p)) for p in looks} or path.is_relative_to(templates) for path in paths):
-        return LiveAffected(rebuild=True)
-
-    def touched(files: Iterable[Path | None]) -> bool:
-        return any(file is not None and Path(os.path.abspath(file)) in paths for file in files)
-
-    own = tuple(book.config.name for book in books if touched(book.config.sources))
-    translated = [
-        book.config.name
-        for book in books
-        for t in book.config.translations
-        if touched((t.source, t.terms, t.source.with_name("waivers.toml")))
-    ]
-    following = [book.config.name for book in books if book.config.changes_from in own]
-    return LiveAffected(books=own, later=tuple(dict.fromkeys([*own, *translated, *following])))
 
 
 def update_live(project: Project, options: BuildOptions, live: LiveBook, cache: StageCache) -> LiveEdit | BuildResult:
