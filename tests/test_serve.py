@@ -158,6 +158,19 @@ def test_a_bounded_stage_cache_drops_the_least_recently_used_results() -> None:
     assert computed == ["a", "b", "c", "b"]  # "a", used again, outlived "b"; "c" went to make room for "b"
 
 
+def test_no_cache_keeps_nothing() -> None:
+    from rulebook.recipe.cache import NO_CACHE
+
+    computed: list[str] = []
+
+    def compute() -> str:
+        computed.append("a")
+        return "a"
+
+    assert [NO_CACHE.get("read", "a", compute) for _ in range(2)] == ["a", "a"]
+    assert computed == ["a", "a"]  # a build without a cache runs every stage, and a later build (a test) again
+
+
 def test_a_configuration_edit_is_served_with_the_new_configuration(tmp_path: Path) -> None:
     from rulebook.scaffold import init_project
 

@@ -20,7 +20,7 @@ class StageCache:
     """Stage results by the content of their inputs: a stage whose inputs did not change is not run again.
 
     ``limit``: how many results of each stage to keep, the least recently used dropped first (``serve``
-    keeps a few, not one per edit); ``None``: all of them.
+    keeps a few, not one per edit); ``None``: all of them; 0: none (:data:`NO_CACHE`).
     """
 
     def __init__(self, limit: int | None = None) -> None:
@@ -31,10 +31,11 @@ class StageCache:
         if (stage, key) in self._results:
             if self._limit is not None:
                 self._results[(stage, key)] = self._results.pop((stage, key))  # the most recently used, last
-        else:
-            self._results[(stage, key)] = compute()
-            self._drop_oldest(stage)
-        return self._results[(stage, key)]  # type: ignore[no-any-return]
+            return self._results[(stage, key)]  # type: ignore[no-any-return]
+        result = compute()
+        self._results[(stage, key)] = result
+        self._drop_oldest(stage)
+        return result
 
     def _drop_oldest(self, stage: str) -> None:
         if self._limit is None:
@@ -44,8 +45,8 @@ class StageCache:
             del self._results[old]
 
 
-NO_CACHE = StageCache()
-"""No cache: every stage runs (a stage given it need not make a key)."""
+NO_CACHE = StageCache(limit=0)
+"""No cache: every stage runs, and nothing is kept (a stage given it need not make a key)."""
 
 
 def digest(*parts: str | bytes | Path) -> str:
