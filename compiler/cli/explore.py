@@ -33,15 +33,14 @@ def add_commands(commands: Commands, words: Sequence[str] = ()) -> None:
 
 def _terms(args: argparse.Namespace) -> TermGraph | None:
     """The term graph of the sources, or None after printing why they cannot be read."""
-    from rulebook.graph import TermGraph
-    from rulebook.recipe import reading
+    from rulebook.recipe import commands
+    from rulebook.stage_values import ReadResult
 
-    project = project_of(args)
-    book = project.book(args.book) if args.book else project.main
-    read = reading.read_configured(project, book, tuple(args.files))
-    if print_fatal(read):
+    terms = commands.term_graph(project_of(args), args.book, tuple(args.files))
+    if isinstance(terms, ReadResult):
+        print_fatal(terms)
         return None
-    return TermGraph(read.book)
+    return terms
 
 
 def run_graph(args: argparse.Namespace) -> int:

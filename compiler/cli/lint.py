@@ -6,7 +6,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, TypeAlias
+from typing import TYPE_CHECKING
 
 from rulebook.cli.common import (
     Commands,
@@ -22,7 +22,8 @@ from rulebook.cli.common import (
 from rulebook.report import FORMATS
 
 if TYPE_CHECKING:
-    from rulebook.project import BookConfig, Project
+    from rulebook.project import Project
+    from rulebook.recipe.commands import LintTarget
     from rulebook.report import Report
 
 
@@ -62,59 +63,27 @@ def add_commands(commands: Commands, words: Sequence[str] = ()) -> None:
     dtd.set_defaults(run=run_dtd)
 
 
-Target: TypeAlias = "tuple[BookConfig, tuple[Path, ...], Path | None, bool]"
-"""A book, the files to read (none: its sources), its baseline, and whether only some sources are read."""
-
-
-def _target(args: argparse.Namespace, project: Project) -> Target:
-    """The book whose settings apply, the files to read, the baseline, and whether only some sources are read.
-
-    Files that are sources of a configured book are that book's (with its baseline); any other
-    file is linted with the main book's settings and no baseline, unless ``--baseline`` names one.
-    """
-    files = tuple(args.files)
-    book = project.book(args.book) if args.book else None
-    if files and book is None:
-        owners = {found.name if (found := project.book_of(f)) else None for f in files}
-        name = owners.pop() if len(owners) == 1 else None
-        if name is None:
-            return project.main, files, None if args.no_baseline else args.baseline, False
-        book = project.book(name)
-    book = book or project.main
-    partial = bool(files) and {f.resolve() for f in files} != {s.resolve() for s in book.sources}
-    baseline = None if args.no_baseline else args.baseline or book.baseline
-    return book, files, baseline, partial
-
-
-def _targets(args: argparse.Namespace, project: Project) -> list[Target]:
-    """What to lint: the files or book asked for, else every configured book that has sources."""
-    if args.files or args.book or len(project.books) == 1:
-        return [_target(args, project)]
-    books = [book for book in project.books if book.sources] or [project.main]
-    return [(book, (), None if args.no_baseline else args.baseline or book.baseline, False) for book in books]
-
-
 def run_lint(args: argparse.Namespace) -> int:
     from rulebook import memory
-    from rulebook.recipe import reading, stages
+    from rulebook.recipe import commands
     from rulebook.report import Report, exit_code
     from rulebook.report.escaping import terminal_message
 
     project = project_of(args)
-    targets = _targets(args, project)
+    targets = commands.lint_targets(
+        project, tuple(args.files), book=args.book, baseline=args.baseline, no_baseline=args.no_baseline
+    )
     if args.write_baseline:
         if len(targets) > 1:
-            names = ", ".join(book.name for book, *_ in targets)
+            names = ", ".join(target.book.name for target in targets)
             raise UsageError(f"each book has its own baseline: name one with --book ({names})")
-        return _write_baseline(args, project, targets[0][0], targets[0][1])
+        return _write_baseline(args, project, targets[0])
     if not args.quiet and sys.stderr.isatty():
-        count = sum(len(files or book.sources) for book, files, *_ in targets)
+        count = sum(len(target.files or target.book.sources) for target in targets)
         print(f"Checking {plural(count, 'file')}…", file=sys.stderr)
     reports = []
-    for book, files, baseline, partial in targets:
-        read = reading.read_configured(project, book, files, outline=True)
-        reserved = stages.reserved_names(project, book)
-        result = stages.lint_book(read, book, root=project.root, baseline=baseline, partial=partial, reserved=reserved)
+    for target in targets:
+        read, result = commands.lint(project, target)
         keep_until_exit(read, result)
         for notice in result.notices:
             print(f"rulebook: warning: {terminal_message(notice)}", file=sys.stderr)
@@ -145,13 +114,11 @@ def _joined(reports: list[Report]) -> Report:
     )
 
 
-def _write_baseline(args: argparse.Namespace, project: Project, book: BookConfig, files: tuple[Path, ...]) -> int:
+def _write_baseline(args: argparse.Namespace, project: Project, target: LintTarget) -> int:
     from rulebook.lint import baseline as baselines
-    from rulebook.recipe import reading, stages
+    from rulebook.recipe import commands
 
-    read = reading.read_configured(project, book, files, outline=True)
-    reserved = stages.reserved_names(project, book)
-    result = stages.lint_book(read, book, root=project.root, reserved=reserved)
+    read, result = commands.lint(project, commands.unbaselined(target))
     write_file(args, args.write_baseline, baselines.serialise(result.diagnostics), baseline=True)
     print(f"Wrote {plural(len(result.diagnostics), 'problem')} to {args.write_baseline}.", file=sys.stderr)
     return 2 if read.fatal else 0

@@ -144,10 +144,7 @@ _TEXT_EXPORT = re.compile(r"^\(Rule\)\s*\n+Description:", re.MULTILINE)
 
 
 def _configured(project: Project, path: Path) -> bool:
-    if project.book_of(path) is not None:
-        return True
-    resolved = path.resolve()
-    return any(t.source.resolve() == resolved for b in project.books for t in b.translations)
+    return project.book_of(path) is not None or project.translation_of(path) is not None
 
 
 def _declares_a_rulebook(path: Path, root: Path) -> bool:

@@ -15,7 +15,7 @@ from rulebook.inputs import present
 from rulebook.lint import apply_settings, run_book_rules
 from rulebook.lint.base import LintInput
 from rulebook.memory import gc_frozen
-from rulebook.project import MAIN_BOOK, RESERVED_FOLDERS, BookConfig, Project
+from rulebook.project import MAIN_BOOK, RESERVED_FOLDERS, BookConfig, Project, Translation
 from rulebook.recipe.cache import NO_CACHE, StageCache, digest
 from rulebook.recipe.reading import read_book, read_configured
 from rulebook.stage_values import LintResult, ReadResult
@@ -23,6 +23,7 @@ from rulebook.stage_values import LintResult, ReadResult
 if TYPE_CHECKING:
     from rulebook.build_values import TranslationResult
     from rulebook.diff import BookDiff
+    from rulebook.translate.terminology import Entry
 
 
 # -- checking -----------------------------------------------------------------------------------------
@@ -117,25 +118,23 @@ def compare_translations(
     """Every configured translation compared with the book. One that cannot be read is left out
     (``rulebook compare`` says why, and the original's outputs are still good)."""
     from rulebook.build_values import TranslationResult
-    from rulebook.translate.compare import compare_books, load_waivers
-    from rulebook.translate.terminology import load_terminology
+    from rulebook.translate.compare import compare_books
 
     results = []
     for translation in book.translations:
-        waivers_file = translation.source.with_name("waivers.toml")
-        key = digest(
-            *[s.text for s in read.sources.values()], translation.source, translation.terms or "", waivers_file
-        )
+        key = digest(*[s.text for s in read.sources.values()], repr(translation), *translation.files)
 
-        def compare(translation: Any = translation, waivers_file: Path = waivers_file) -> TranslationResult | None:
+        def compare(translation: Translation = translation) -> TranslationResult | None:
             translated = read_book([translation.source], root, language=translation.language)
             if translated.fatal:
                 return None
-            terms_file = translation.terms
-            terms = load_terminology(terms_file, root=root) if terms_file and present(terms_file) else {}
-            waivers = load_waivers(waivers_file, root=root) if present(waivers_file) else {}
+            terms = translation_terms(translation, root)
             comparison = compare_books(
-                read.book, translated.book, translation_language=translation.language, terms=terms, waivers=waivers
+                read.book,
+                translated.book,
+                translation_language=translation.language,
+                terms=terms,
+                waivers=translation_waivers(translation, root),
             )
             return TranslationResult(translation.language, comparison, terms, translated.book)
 
@@ -143,6 +142,23 @@ def compare_translations(
         if result is not None:
             results.append(result)
     return tuple(results)
+
+
+def translation_terms(translation: Translation, root: Path | None) -> dict[str, Entry]:
+    """The terminology a translation is checked with (by :class:`~rulebook.project.Translation`'s rule: the
+    file named, else ``terms.toml`` beside it if there is one; none: empty)."""
+    from rulebook.translate.terminology import load_terminology
+
+    path = translation.terms_file
+    return load_terminology(path, root=root) if translation.terms or present(path) else {}
+
+
+def translation_waivers(translation: Translation, root: Path | None) -> dict[str, str]:
+    """The findings accepted in a translation, by fingerprint (by the same rule as :func:`translation_terms`)."""
+    from rulebook.translate.compare import load_waivers
+
+    path = translation.waivers_file
+    return load_waivers(path, root=root) if translation.waivers or present(path) else {}
 
 
 def changes_since(

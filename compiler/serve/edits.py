@@ -46,10 +46,7 @@ def watched(project: Project, books: Sequence[BookConfig]) -> tuple[Watched, ...
     terminology and waivers, the look, the configuration."""
     found = [Watched(_absolute(source), book=book.name) for book in books for source in book.sources]
     for book in books:
-        for translation in book.translations:
-            companions = [translation.source.with_name("waivers.toml")]
-            companions += [translation.terms] if translation.terms is not None else []
-            found += [Watched(_absolute(path), later=book.name) for path in (translation.source, *companions)]
+        found += [Watched(_absolute(path), later=book.name) for t in book.translations for path in t.files]
     looks = [project.root / "site_templates", project.root / "mkdocs.yml"]
     looks += [project.config_file] if project.config_file else []
     return (*found, *(Watched(_absolute(path), rebuild=True) for path in looks))
