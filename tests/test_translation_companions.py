@@ -29,7 +29,7 @@ BOOK = """<?xml version="1.0" encoding="UTF-8"?>
 <section id="charging" title="Charging">
 <definition name="charge">To charge is to <reference name="march">march</reference> into contact with an enemy
 unit.</definition>
-<p>A unit that charges must <reference name="march">march</reference> straight ahead.</p>
+A unit that <reference name="charge">charges</reference> must <reference name="march">march</reference> straight ahead.
 </section>
 </chapter>
 </document>

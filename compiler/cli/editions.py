@@ -6,6 +6,7 @@ import argparse
 from collections.abc import Sequence
 from pathlib import Path
 
+from rulebook import formats
 from rulebook.cli.common import Commands, add_config_option, print_fatal, project_of, write_stdout
 
 
@@ -22,7 +23,7 @@ def add_commands(commands: Commands, words: Sequence[str] = ()) -> None:
     diff.add_argument("new", type=Path, help="the later edition")
     diff.add_argument(
         "--format",
-        choices=("text", "summary", "json", "github", "sarif", "html"),
+        choices=formats.DIFF,
         default="text",
         help="text: each change placed in both editions (default); summary: one line per change; "
         "json, github, sarif: the lint's formats; html: a page",

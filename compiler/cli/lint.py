@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from rulebook import formats
 from rulebook.cli.common import (
     Commands,
     UsageError,
@@ -19,7 +20,6 @@ from rulebook.cli.common import (
     write_file,
     write_stdout,
 )
-from rulebook.report import FORMATS
 
 if TYPE_CHECKING:
     from rulebook.project import Project
@@ -38,7 +38,7 @@ def add_commands(commands: Commands, words: Sequence[str] = ()) -> None:
     lint.add_argument(
         "files", nargs="*", default=[], type=Path, metavar="FILE", help="sources to check (default: configured)"
     )
-    lint.add_argument("--format", choices=FORMATS, default="text", help="output format (default: text)")
+    lint.add_argument("--format", choices=formats.LINT, default="text", help="output format (default: text)")
     lint.add_argument("--output", "-o", type=Path, help="write the report to this file instead of stdout")
     lint.add_argument("--pretty", action="store_true", help="indent the JSON report (default: one line per diagnostic)")
     lint.add_argument("--strict", action="store_true", help="fail on warnings as well as errors")

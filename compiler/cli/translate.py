@@ -6,6 +6,7 @@ import argparse
 from collections.abc import Sequence
 from pathlib import Path
 
+from rulebook import formats
 from rulebook.cli.common import Commands, add_config_option, output_text, print_fatal, project_of, write_stdout
 from rulebook.project import TRANSLATION_LANGUAGES
 
@@ -30,7 +31,7 @@ def add_commands(commands: Commands, words: Sequence[str] = ()) -> None:
     compare.add_argument(
         "--waivers", type=Path, help="accepted findings (default: waivers.toml beside the translation, if there is one)"
     )
-    compare.add_argument("--format", choices=("text", "json", "github", "sarif", "html"), default="text")
+    compare.add_argument("--format", choices=formats.COMPARE, default="text")
     compare.add_argument(
         "--fail-on",
         help="kinds of finding that make the exit status 1 (comma-separated names or codes; 'none' for never; "
@@ -43,7 +44,7 @@ def add_commands(commands: Commands, words: Sequence[str] = ()) -> None:
     actions = terms.add_subparsers(title="terms commands", required=True, metavar="COMMAND")
     export = actions.add_parser("export", help="export the terminology as TBX (ISO 30042) or CSV")
     export.add_argument("terms", type=Path, help="the terminology file (terms.toml)")
-    export.add_argument("--format", choices=("tbx", "csv"), default="tbx")
+    export.add_argument("--format", choices=formats.TERMS_EXPORT, default="tbx")
     export.add_argument("--output", "-o", type=Path, help="write to this file instead of stdout")
     add_config_option(export)
     export.set_defaults(run=run_terms_export)

@@ -11,12 +11,11 @@ from __future__ import annotations
 import json
 
 from rulebook.catalog import TRANSLATION_RULES
+from rulebook.formats import COMPARE, unknown
 from rulebook.report import json_format, renderer, text
 from rulebook.report.summary import Report
 from rulebook.site.theme import Theme
 from rulebook.translate.results import Comparison
-
-FORMATS = ("text", "json", "github", "sarif", "html")
 
 
 def comparison_report(comparison: Comparison) -> Report:
@@ -32,7 +31,9 @@ def render_comparison(
     color: bool = False,
     theme: Theme | None = None,
 ) -> str:
-    """A comparison in one of :data:`FORMATS`."""
+    """A comparison in one of :data:`rulebook.formats.COMPARE`."""
+    if output_format not in COMPARE:
+        raise unknown(output_format, COMPARE)
     report = comparison_report(comparison)
     if output_format == "html":
         return _html(comparison, language, theme)
