@@ -90,7 +90,11 @@ def _instance_attributes(cls: type) -> set[str]:
 
 def _gone(path: str, reason: str) -> str:
     versions = ", ".join(f"{p} {importlib.metadata.version(p)}" for p in ("mkdocs", "mkdocs-material"))
-    return f"`{path}`, which the MkDocs adapter uses, changed in {versions}: {reason} (see INTERNALS in {ADAPTER.name})"
+    why = next((f" ({internal.why})" for internal in INTERNALS if internal.path == path), "")
+    return (
+        f"`{path}`, which the MkDocs adapter uses{why}, changed in {versions}: {reason} "
+        f"(see INTERNALS in {ADAPTER.name})"
+    )
 
 
 @pytest.mark.parametrize("internal", INTERNALS, ids=lambda internal: internal.path)

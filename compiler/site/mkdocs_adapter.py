@@ -45,6 +45,7 @@ class Internal:
     parameters: tuple[str, ...] = ()
     """For a function, the parameters the adapter passes, in order (any others must have defaults)."""
     why: str = ""
+    """What the adapter uses it for (a failing contract test says it)."""
 
 
 INTERNALS = (
@@ -84,7 +85,7 @@ class MkDocs:
         """Build one MkDocs site from ``project/docs``; what MkDocs warned about."""
         from mkdocs.commands.build import build
 
-        with mkdocs_logging() as collected, build_date(), _mkdocs_errors("the site"):
+        with _mkdocs_logging() as collected, _build_date(), _mkdocs_errors("the site"):
             build(_load_config(run, config_file, project / "docs", site_dir, scripts))
         return tuple(collected.messages)
 
@@ -226,7 +227,7 @@ class _Collect(logging.Handler):
 
 
 @contextlib.contextmanager
-def mkdocs_logging() -> Iterator[_Collect]:
+def _mkdocs_logging() -> Iterator[_Collect]:
     """MkDocs' warnings collected (not printed) while it works."""
     logger = logging.getLogger("mkdocs")
     handler = _Collect()
@@ -243,7 +244,7 @@ def mkdocs_logging() -> Iterator[_Collect]:
 
 
 @contextlib.contextmanager
-def build_date() -> Iterator[None]:
+def _build_date() -> Iterator[None]:
     """MkDocs dates the sitemap with SOURCE_DATE_EPOCH when set: fix it, so builds are byte-identical."""
     previous = os.environ.get("SOURCE_DATE_EPOCH")
     os.environ["SOURCE_DATE_EPOCH"] = previous or "0"
@@ -285,7 +286,7 @@ class MkDocsLiveSite:
     ) -> None:
         docs.mkdir(parents=True, exist_ok=True)
         self.site_dir = site_dir
-        with mkdocs_logging(), _mkdocs_errors("the page"):  # what MkDocs says of the settings, the build said already
+        with _mkdocs_logging(), _mkdocs_errors("the page"):  # what MkDocs says of the settings, the build said already
             _own_plugins()
             config = _load_config(run, config_file, docs, site_dir, scripts)
             self._config = config.plugins.on_config(config)
@@ -344,7 +345,7 @@ class MkDocsLiveSite:
         config = self._config
         before = {_url(file) for file in self._files.values()}
         pages = sorted(run.pages, key=lambda page: _file_sort_key(page.path))  # as MkDocs lists a docs folder
-        with build_date(), _mkdocs_errors("the page"):
+        with _build_date(), _mkdocs_errors("the page"):
             config.nav = run.nav
             files = Files([File.generated(config, page.path, content=page.markdown) for page in pages])
             files = config.plugins.on_files(files, config=config)
@@ -368,7 +369,7 @@ class MkDocsLiveSite:
         if self._search is not None:
             self._search.search_index.entries = []
         try:
-            with mkdocs_logging(), build_date(), _mkdocs_errors("the page"):
+            with _mkdocs_logging(), _build_date(), _mkdocs_errors("the page"):
                 _populate_page(file.page, self._config, self._all)
                 _build_page(file.page, self._config, self._documents, self._nav, self._env)
         finally:
@@ -386,7 +387,7 @@ class MkDocsLiveSite:
         """The theme's own pages that show the navigation or list the pages (``404.html``, the sitemap)."""
         from mkdocs.commands.build import _build_theme_template
 
-        with mkdocs_logging(), build_date(), _mkdocs_errors("the page"):
+        with _mkdocs_logging(), _build_date(), _mkdocs_errors("the page"):
             for template in self._config.theme.static_templates:
                 _build_theme_template(template, self._env, self._all, self._config, self._nav)
 
