@@ -509,12 +509,11 @@ def build(
     books = _chosen_books(project, options)
     protected = [*project.inputs(), *options.files]
     output = publish.check_output(options.output, root=project.root, protected=protected)
-    if not options.data_only:
-        from rulebook.site.writer import site_generator
-
-        site_generator(options.generator).require()
     if options.data_only:
         return _build_data_only(project, books, options, output, progress, cache, started)
+    from rulebook.site.writer import site_generator
+
+    site_generator(options.generator).require()
     built: list[BookBuild] = []
     earlier: dict[str, ReadResult] = {}
     with publish.release(output, root=project.root, kept=options.kept, wait=progress) as release:
