@@ -7,7 +7,7 @@
     compare_translations(read, book) -> translations   each translation read, aligned and compared once
     changes_since(project, book, ..) -> changes        what changed since the edition the book follows
     rule_files(read, lint, ...)      -> files          rules.json and its schema, checked in memory
-    write_book_site(...)             -> SiteResult     the pages, built by MkDocs into the new release
+    write_book_site(...)             -> SiteResult     the pages, built by the site generator into the new release
     publish(release)                 -> the new site replaces the old one in one step
 
 ``rulebook lint`` runs the reading and the lint; ``graph`` and ``query`` the reading and
@@ -61,12 +61,11 @@ def build(
     books = chosen_books(project, options)
     protected = [*project.inputs(), *options.files]
     output = publish.check_output(options.output, root=project.root, protected=protected)
-    if options.generator == "zensical" and not options.data_only:
-        from rulebook.site import zensical
-
-        zensical.require()
     if options.data_only:
         return _build_data_only(project, books, options, output, progress, cache, started)
+    from rulebook.site.writer import site_generator
+
+    site_generator(options.generator).require()
     built: list[BookBuild] = []
     earlier: dict[str, ReadResult] = {}
     with publish.release(output, root=project.root, kept=options.kept, wait=progress) as release:
@@ -191,6 +190,7 @@ def _build_book(
 ) -> BookBuild | BuildResult:
     from rulebook.build_values import BookBuild, BuildResult
     from rulebook.data_worker import BackgroundData
+    from rulebook.site.writer import site_generator
 
     stages = book_stages(project, book, options, earlier, progress, cache)
     if isinstance(stages, BuildResult):
@@ -198,7 +198,7 @@ def _build_book(
     read, lint, translations = stages.read, stages.lint, stages.translations
     progress("Compiling the rule data…")
     with BackgroundData(lambda: rule_files(read, lint, book, translations)) as data:
-        progress(f"Building the site with {'Zensical' if options.generator == 'zensical' else 'MkDocs'}…")
+        progress(f"Building the site with {site_generator(options.generator).title}…")
         site = write_book_site(project, book, options, release, read, lint, translations, stages.changes, data.files)
         rule_data = data.files()["rules.json"]
     return BookBuild(book.name, lint, site.pages, site.warnings, book.label, options.generator, rule_data)

@@ -35,7 +35,7 @@ def write_book_site(
     changes: dict[str, Any] | None,
     rule_files_ready: Callable[[], dict[str, str]],
 ) -> SiteResult:
-    """One book's pages, built by MkDocs into its folder of the new release, with its rule data."""
+    """One book's pages, built by the site generator into its folder of the new release, with its rule data."""
     from rulebook.site.theme import Theme
     from rulebook.site.writer import build_site
 
@@ -65,7 +65,7 @@ def write_book_site(
         book_folder=book.folder,
         site_name=_site_name(book),
         settings=site_settings(project, book),
-        cache=release.cache / "zensical" / book.name,
+        cache=release.cache / options.generator / book.name,
     )
 
 

@@ -4,13 +4,14 @@ The site is first built whole by :func:`recipe.build` into a temporary folder (r
 exit path); the port is taken before. Then each edit, reported by the operating system
 (inotify, through watchdog), runs the recipe's incremental step: the edited book is read and
 linted again, its pages planned again, and only the pages whose text changed are rendered
-by MkDocs, kept loaded (:class:`~rulebook.site.incremental.LiveSite`), the pages open in a
+by the site generator, which keeps the site loaded (:class:`~rulebook.site.generator.LiveSite`), the pages open in a
 browser first. What the author does not wait for (the translations, the other books' "What
 changed" pages, ``rules.json``) is recomputed in a forked worker, and its pages written when
 it is done. A change of the look (``mkdocs.yml``, ``site_templates/``) or the configuration
-builds everything again. With Zensical (``generator = "zensical"``, or ``--generator``), which runs as a
-command and so keeps nothing loaded, every edit builds the site again with :func:`recipe.build`, its
-cache warm (kept in the build's work folder beside the served one), and every open page reloads.
+builds everything again. With a generator that keeps nothing loaded (Zensical, which runs as a
+command: ``generator = "zensical"``, or ``--generator``), every edit builds the site again with
+:func:`recipe.build`, its cache warm (kept in the build's work folder beside the served one), and every open
+page reloads.
 
 Every page of the served site loads one more script (the published site never has it): it
 listens to the server's events and reloads its page as soon as that page is written again,

@@ -18,7 +18,9 @@ from rulebook.recipe.cache import StageCache
 from rulebook.recipe.live import apply_live, finish_live, live_books, recompute_live, update_live
 from rulebook.serve.edits import touched_by
 from rulebook.serve.news import EVERY_PAGE, News
-from rulebook.site.incremental import LiveSite, SiteChange, write_files
+from rulebook.site.generator import LiveSite
+from rulebook.site.incremental import SiteChange, write_files
+from rulebook.site.writer import live_generator
 
 
 class LivePreview:
@@ -41,6 +43,8 @@ class LivePreview:
         self.cache = StageCache(limit=2 * len(project.books) + 2)
         self.books: dict[str, build_values.LiveBook] = {}
         self.sites: dict[str, LiveSite] = {}
+        self.live = live_generator(options.generator)
+        """The generator if it keeps its sites loaded between edits; else every edit builds the site again."""
         self.whole = True
         """The next change builds everything (nothing was built yet, or the last full build failed)."""
         self.failing: set[str] = set()
@@ -93,7 +97,7 @@ class LivePreview:
             print("rulebook: the sources cannot be built; still serving the last good site.", file=sys.stderr)
             self.whole = True
             return
-        if self.options.generator == "zensical":  # a command: nothing to keep loaded, every edit builds again
+        if self.live is None:  # nothing to keep loaded: every edit builds again
             self.whole = False
             self.news.publish([EVERY_PAGE])
             return
@@ -107,11 +111,12 @@ class LivePreview:
         self.news.publish([EVERY_PAGE])
 
     def _open(self, books: Sequence[build_values.LiveBook]) -> dict[str, LiveSite]:
+        assert self.live is not None
         sites: dict[str, LiveSite] = {}
         for book in books:
             for run in book.site.runs:
                 where = book.site.folder + run.folder
-                sites[where] = LiveSite(
+                sites[where] = self.live.open_live(
                     run,
                     config_file=book.look.config_file,
                     docs=self.scratch / "docs" / str(len(sites)),
@@ -124,7 +129,7 @@ class LivePreview:
     def changed(self, paths: frozenset[Path]) -> None:
         """An edit: the edited books' pages now, what depends on them aside."""
         started = time.perf_counter()
-        if self.whole or self.options.generator == "zensical":
+        if self.whole or self.live is None:
             self.rebuild()
             self._said_built(started)
             return
