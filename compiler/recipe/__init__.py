@@ -1,20 +1,24 @@
 """The recipe: every command's stages, and their order, in one place.
 
+A book's stages, in the one order every output of it is made from (:func:`book_stages`)::
+
     read_configured(project, book)   -> ReadResult     sources into the document model, and reading problems
-    TermGraph(read.book)             -> TermGraph      which terms use which, where they are defined
-    lint_book(read, book, ...)       -> LintResult     every finding, configured severities, the baseline applied
-    unsafe_names(read, findings)     -> diagnostics    names that must not reach a page, a path or an attribute
+    lint_book(read, book, ...)       -> LintResult     the term graph, every finding, the baseline applied
+    unsafe_names(read, findings)     -> diagnostics    the gate: names that may not reach a page, a path, an attribute
     compare_translations(read, book) -> translations   each translation read, aligned and compared once
     changes_since(project, book, ..) -> changes        what changed since the edition the book follows
+
+then its outputs, and the release::
+
     rule_files(read, lint, ...)      -> files          rules.json and its schema, checked in memory
     write_book_site(...)             -> SiteResult     the pages, built by the site generator into the new release
     publish(release)                 -> the new site replaces the old one in one step
 
-``rulebook lint`` runs the reading and the lint; ``graph`` and ``query`` the reading and
-the graph; ``build`` all of them for every book, and ``serve`` what ``build`` does, into its
-own folder, then at each edit the same stages again for what the edit touched (the
-incremental step, :mod:`rulebook.recipe.live`). Each stage takes values and returns a frozen
-value; stages that read files are cached by the content of what they read
+:func:`build` runs them for every chosen book (``--data-only``: no edition, no site); ``serve`` runs the build
+into its own folder, then at each edit the same stages again for what the edit touched (the incremental step,
+:mod:`rulebook.recipe.live`). The commands that read and report (``lint``, ``compare``, ``terms``, ``diff``,
+``graph``, ``query``) run the stages to the depth they need: :mod:`rulebook.recipe.commands`. Each stage takes
+values and returns a frozen value; stages that read files are cached by the content of what they read
 (:class:`~rulebook.recipe.cache.StageCache`), which is what lets ``serve`` skip what an edit did not touch.
 
 The stages themselves: the reading in :mod:`rulebook.recipe.reading`, the lint, translations, editions
