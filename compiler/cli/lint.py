@@ -68,6 +68,7 @@ def run_lint(args: argparse.Namespace) -> int:
     from rulebook.recipe import commands
     from rulebook.report import Report, exit_code
     from rulebook.report.escaping import terminal_message
+    from rulebook.report.summary import joined_report
 
     project = project_of(args)
     targets = commands.lint_targets(
@@ -92,26 +93,11 @@ def run_lint(args: argparse.Namespace) -> int:
                 result.new, result.sources, result.files, result.baselined, result.stale_baseline, project.rules_docs
             )
         )
-    report = reports[0] if len(reports) == 1 else _joined(reports)
+    report = reports[0] if len(reports) == 1 else joined_report(reports)
     with memory.gc_frozen():  # tens of thousands of records, none in a cycle: no collection while they are made
         output_text(args, _render(args, report))
     keep_until_exit(report)
     return exit_code(report, strict=args.strict)
-
-
-def _joined(reports: list[Report]) -> Report:
-    """Several books' reports as one: their findings in report order, their counts added."""
-    from rulebook.diagnostics import sort_diagnostics
-    from rulebook.report import Report
-
-    return Report(
-        tuple(sort_diagnostics([d for r in reports for d in r.diagnostics])),
-        {path: source for r in reports for path, source in r.sources.items()},
-        sum(r.files for r in reports),
-        sum(r.baselined for r in reports),
-        sum(r.stale_baseline for r in reports),
-        reports[0].docs_url,
-    )
 
 
 def _write_baseline(args: argparse.Namespace, project: Project, target: LintTarget) -> int:

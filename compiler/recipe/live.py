@@ -1,14 +1,15 @@
 """The recipe's incremental step for ``serve``: an edit recomputes what depends on it.
 
-live_books(project, options, cache)     -> LiveBook per book  the stages again, from the cache a build filled
-live_affected(project, books, changed)  -> LiveAffected       which books an edit touches, and how
-update_live(project, options, book, ..) -> LiveEdit           read and lint again; the edited chapters' pages,
-                                                              with the translations and editions the book had
-finish_live(edit)                       -> LiveBook, change   the book's other pages: all this is what the author
-                                                              waits for
-recompute_live(project, options, ..)    -> LiveLater          translations, editions and rule data again, and the
-                                                              book planned with them (``serve`` runs it aside)
-apply_live(book, later)                 -> LiveBook, change
+Which books an edit touches is :mod:`rulebook.serve.edits`'s to say; for each, ``serve`` runs::
+
+    live_books(project, options, cache)     -> LiveBook per book  the stages again, from the cache a build filled
+    update_live(project, options, book, ..) -> LiveEdit           read and lint again; the edited chapters' pages,
+                                                                  with the translations and editions the book had
+    finish_live(edit)                       -> LiveBook, change   the book's other pages: all this is what the
+                                                                  author waits for
+    recompute_live(project, options, ..)    -> LiveLater          translations, editions and rule data again, and
+                                                                  the book planned with them (run aside)
+    apply_live(book, later)                 -> LiveBook, change
 """
 
 from __future__ import annotations
