@@ -3,7 +3,7 @@
 Each entry is a name at the root of a book's site (and of a translation's, under ``<language>/``): a page
 of ours (its Markdown file ``name.md``, its address ``name/``), a folder, or a file the site generator
 writes. A chapter's page is named by its id and a book's folder by its name, so neither may take one of
-these (``project.RESERVED_FOLDERS``, ``recipe.reserved_names``, the translated site's anchors and the
+these (the configuration's book names, ``recipe.stages.reserved_names``, the translated site's anchors and the
 ``reserved-name`` lint rule all read :data:`RESERVED_NAMES`). Adding a page to the site is one entry here.
 
 Imports nothing: the configuration (a lower layer) reads it too.
