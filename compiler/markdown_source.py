@@ -286,6 +286,8 @@ class _Builder:
             rows.append(Row(cells, self.source, offset))
         columns = rows[0] if rows and not rows[0].cells[0].children else None
         body = rows[1:] if columns is not None else rows
+        if columns is not None:  # under an empty corner, each row starts with its header ("Base", "Spécial")
+            body = [row._replace(cells=(row.cells[0]._replace(header=True), *row.cells[1:])) for row in body]
         return Table(None, columns, tuple(body), None, None, self.source, self._line_offset(first_line))
 
     def _inline(self, text: str, first_line: int) -> list[Node]:

@@ -270,6 +270,8 @@ def _table(table: Table, linker: Linker) -> str:
     body = "\n".join(_row(row, linker, labels) for row in table.rows)
     width = max((len(row.cells) for row in table.rows), default=0)
     css = (" rb-roll-table" if table.roll else "") + (" rb-stack" if width >= STACKED_COLUMNS else "")
+    if "<a " in head or 'tabindex="0"' in head:
+        css += " rb-head-links"  # a phone keeps these headers in sight: its terms are tapped there
     # Material styles only tables without a class: the class goes on a wrapper.
     return f'<div class="rb-table{css}"><table>{caption}{head}<tbody>{body}</tbody></table></div>'
 

@@ -11,6 +11,7 @@
   var FOCUSABLE = "a[href], button, input, select, textarea, [tabindex]:not([tabindex='-1'])";
   var MARGIN = 8;
   var GAP = 6;
+  var MIN_ROOM = 120;
   var OPEN_DELAY = 80;
   var CLOSE_DELAY = 350;
   var previews = read("script.rb-previews");
@@ -100,18 +101,25 @@
     return box;
   }
 
-  // Below the term when the card fits there, else above it, else as low as the screen allows.
+  // Below the term when the card fits there, else above it; a card that fits neither takes the larger side and
+  // scrolls, so that it never covers its term (a second tap must reach it). Always inside the screen.
   function place(box, link) {
     var width = document.documentElement.clientWidth;
     var height = window.innerHeight;
-    box.style.maxHeight = (height - 2 * MARGIN) + "px";
     var around = link.getBoundingClientRect();
     var first = link.getClientRects()[0] || around;
+    var below = height - MARGIN - around.bottom - GAP;
+    var above = around.top - GAP - MARGIN;
+    var room = Math.max(below, above);
+    box.style.maxHeight = (room >= MIN_ROOM ? room : height - 2 * MARGIN) + "px";
     var left = Math.max(MARGIN, Math.min(first.left, width - box.offsetWidth - MARGIN));
-    var top = around.bottom + GAP;
-    if (top + box.offsetHeight > height - MARGIN) {
+    var top;
+    if (box.offsetHeight <= below || (room >= MIN_ROOM && below >= above)) {
+      top = around.bottom + GAP;
+    } else if (room >= MIN_ROOM) {
       top = around.top - GAP - box.offsetHeight;
-      if (top < MARGIN) { top = Math.max(MARGIN, height - MARGIN - box.offsetHeight); }
+    } else {
+      top = Math.max(MARGIN, height - MARGIN - box.offsetHeight); // no room beside the term: the card covers it
     }
     box.style.left = (window.scrollX + left) + "px";
     box.style.top = (window.scrollY + top) + "px";
@@ -326,6 +334,41 @@
     var box = dialog.querySelector("input[aria-label]");
     if (box) { dialog.setAttribute("aria-label", box.getAttribute("aria-label")); }
   });
+})();
+
+// Zensical's search (in a shadow root, out of the page's styles): its results' paths readable (its 0.45 grey is
+// 3.4:1), and each result named by its whole text, as Material's are (a name from the title alone leaves the
+// result's other visible text out of it: WCAG 2.5.3). Nothing here touches MkDocs' pages.
+(function () {
+  "use strict";
+  var READABLE = "[role='option'] menu { color: rgb(var(--color-foreground) / 0.72); }";
+
+  function fix(root) {
+    if (root.rbFixed) { return; }
+    root.rbFixed = true;
+    try {
+      var sheet = new CSSStyleSheet();
+      sheet.replaceSync(READABLE);
+      root.adoptedStyleSheets = root.adoptedStyleSheets.concat([sheet]);
+    } catch (error) { /* an older browser: the search works as it is */ }
+    function named() {
+      root.querySelectorAll("[role='option'][aria-labelledby]").forEach(function (option) {
+        option.removeAttribute("aria-labelledby");
+        option.removeAttribute("aria-describedby");
+      });
+    }
+    new MutationObserver(named).observe(root, { childList: true, subtree: true });
+    named();
+  }
+
+  function look() {
+    Array.prototype.forEach.call(document.body.children, function (node) {
+      if (node.shadowRoot && node.shadowRoot.querySelector("[role='listbox'], input")) { fix(node.shadowRoot); }
+    });
+  }
+  look();
+  new MutationObserver(look).observe(document.body, { childList: true });
+  document.addEventListener("click", look, true);
 })();
 
 // Language switcher: each chapter page says where it and each of its sections are in the other
