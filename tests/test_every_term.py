@@ -15,6 +15,7 @@ import pytest
 
 from .conftest import CHROMIUM, GENERATORS, serve
 from .site_pages import LAPTOP, PAGE_KINDS, PHONE
+from .test_browser import search
 from .test_reader_site import AXE, _axe_missing
 
 pytestmark = [
@@ -165,19 +166,6 @@ def _axe(page: Any) -> list[str]:
     return found
 
 
-def _search(page: Any, query: str) -> None:
-    page.locator("label.md-search__icon, .md-search__input, button.md-search__button").first.click()
-    box = page.locator("input.md-search__input, input[aria-autocomplete='list']").first
-    results = page.locator(".md-search-result__item, a[role='option']")
-    for _ in range(30):
-        box.fill(query)
-        box.press("End")
-        page.wait_for_timeout(300)
-        if results.count():
-            return
-    raise AssertionError(f"no search results for {query!r}")
-
-
 @pytest.mark.skipif(_axe_missing(), reason="axe-core is not installed: npm install --prefix .ci/node axe-core@4")
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 def test_axe_finds_nothing_serious_in_any_state(tab: Any, base: str, scheme: str) -> None:
@@ -189,7 +177,7 @@ def test_axe_finds_nothing_serious_in_any_state(tab: Any, base: str, scheme: str
         _card(laptop)
         problems += [f"{path} card by the pointer: {p}" for p in _axe(laptop)]
         laptop.keyboard.press("Escape")
-        _search(laptop, "unit" if not path.startswith("fr/") else "unité")
+        assert search(laptop, "unit" if not path.startswith("fr/") else "unité").count(), path
         problems += [f"{path} search: {p}" for p in _axe(laptop)]
         phone = tab(PHONE, scheme)
         phone.goto(base + path)
