@@ -306,6 +306,8 @@ def json_script(css_class: str, value: object) -> str:
         .replace("<", "\\u003c")
         .replace(">", "\\u003e")
     )
+    # JSON leaves DEL, the C1 and the bidirectional controls as they are: written escaped, none reaches a page.
+    text = _INVISIBLE.sub(lambda found: f"\\u{ord(found.group()):04x}", text)
     return f'<script type="application/json" class="{css_class}">{text}</script>'
 
 
@@ -697,6 +699,9 @@ def lint_page(plan: SitePlan, env: Environment, limit: int = 200) -> Page:
     )
     return Page(LINT.file, "Lint report", text)
 
+
+_INVISIBLE = re.compile("[\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+"""Characters a JSON block keeps as they are and no page may carry raw (see :func:`json_script`)."""
 
 _BACKTICKS = re.compile(r"`([^`]+)`")
 
