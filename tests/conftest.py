@@ -63,6 +63,38 @@ def update_golden(request: pytest.FixtureRequest) -> bool:
     return bool(request.config.getoption("--update-golden"))
 
 
+def check_golden(path: Path, output: str, update: bool) -> None:
+    """``output`` equal to the golden file ``path``, which only ``pytest --update-golden`` writes.
+
+    A missing golden file fails: a golden file is what a person has read and found right, never what the code
+    happened to print the first time.
+    """
+    shown = path.relative_to(ROOT).as_posix()
+    if update:
+        path.write_text(output, encoding="utf-8")
+        return
+    if not path.is_file():
+        pytest.fail(
+            f"the golden file {shown} is missing: write it with `pytest --update-golden`, then read it (a person checks every line before it is committed)"
+        )
+    assert output == path.read_text(encoding="utf-8"), f"run `pytest --update-golden` and read the diff of {shown}"
+
+
+def check_generated_part(path: Path, begins: str, ends: str, expected: str, update: bool) -> None:
+    """The part of a document between the line holding ``begins`` and ``ends`` is ``expected`` (a table the
+    code generates); ``pytest --update-golden`` writes it there."""
+    shown = path.relative_to(ROOT).as_posix()
+    text = path.read_text(encoding="utf-8")
+    if begins not in text or ends not in text:
+        pytest.fail(f"{shown} has lost the marks of its generated part: `{begins}` ... `{ends}`")
+    start = text.index("\n", text.index(begins)) + 1
+    end = text.index(ends, start)
+    if update:
+        path.write_text(text[:start] + expected + text[end:], encoding="utf-8")
+        return
+    assert text[start:end] == expected, f"run `pytest --update-golden` and read the diff of {shown}"
+
+
 def parse(xml: str, path: str = "book.xml") -> Document:
     result = parse_xml_string(xml, path)
     assert result.document is not None, result.diagnostics

@@ -13,7 +13,7 @@ import pytest
 from rulebook.catalog import RULES
 from rulebook.cli import main
 
-from .conftest import BUNDLED_BOOK, ROOT
+from .conftest import BUNDLED_BOOK, ROOT, check_generated_part
 
 CLEAN = '<document><chapter title="A"><definition name="a">An <reference name="a">a</reference>.</definition></chapter></document>'
 
@@ -253,15 +253,9 @@ def test_bundled_dtd_is_the_compilers_dtd() -> None:
 def test_docs_hold_every_rules_documentation(capsys: pytest.CaptureFixture[str], update_golden: bool) -> None:
     """docs/lint.md holds what `rulebook explain --markdown` prints (rewritten by `pytest --update-golden`)."""
     assert main(["explain", "--markdown"]) == 0
-    expected = capsys.readouterr().out
-    path = ROOT / "docs" / "lint.md"
-    docs = path.read_text(encoding="utf-8")
-    start = docs.index("\n", docs.index("<!-- rules:")) + 1
-    end = docs.index("<!-- /rules -->")
-    if update_golden:
-        path.write_text(docs[:start] + expected + docs[end:], encoding="utf-8")
-        return
-    assert docs[start:end] == expected, "run `pytest --update-golden` and read the diff of docs/lint.md"
+    check_generated_part(
+        ROOT / "docs" / "lint.md", "<!-- rules:", "<!-- /rules -->", capsys.readouterr().out, update_golden
+    )
 
 
 def test_docs_list_every_rule() -> None:
