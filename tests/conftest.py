@@ -54,8 +54,29 @@ def private_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
         os.environ["XDG_CACHE_HOME"] = previous
 
 
+QUICK = "not slow and not browser"
+"""The marker expression of a local run (``addopts`` in pyproject.toml): ``--all``, and CI, run every test."""
+
+
 def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption("--update-golden", action="store_true", help="rewrite golden files from current output")
+    parser.addoption("--all", action="store_true", help="run every test, the slow and browser ones too (as CI does)")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """``--all`` or ``CI`` set: the quick run's marker expression is dropped (one given on the command line stays)."""
+    if (config.getoption("--all") or os.environ.get("CI")) and config.option.markexpr == QUICK:
+        config.option.markexpr = ""
+
+
+def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> None:
+    marked = ("slow", "browser")
+    left = terminalreporter.stats.get("deselected", [])
+    deselected = sum(1 for item in left if any(item.get_closest_marker(name) for name in marked))
+    if deselected and config.option.markexpr == QUICK:
+        terminalreporter.write_line(
+            f"the quick run: {deselected} slow or browser tests not run (`pytest --all` runs them)"
+        )
 
 
 @pytest.fixture
@@ -69,7 +90,7 @@ def check_golden(path: Path, output: str, update: bool) -> None:
     A missing golden file fails: a golden file is what a person has read and found right, never what the code
     happened to print the first time.
     """
-    shown = path.relative_to(ROOT).as_posix()
+    shown = path.relative_to(ROOT).as_posix() if path.is_relative_to(ROOT) else str(path)
     if update:
         path.write_text(output, encoding="utf-8")
         return
