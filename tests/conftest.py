@@ -69,6 +69,14 @@ def pytest_configure(config: pytest.Config) -> None:
         config.option.markexpr = ""
 
 
+@pytest.hookimpl(tryfirst=True)  # before the marker expression chooses
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """A test that starts Chromium is a browser test, whether or not its file says so."""
+    for item in items:
+        if "chromium" in getattr(item, "fixturenames", ()) and item.get_closest_marker("browser") is None:
+            item.add_marker(pytest.mark.browser)
+
+
 def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> None:
     marked = ("slow", "browser")
     left = terminalreporter.stats.get("deselected", [])
