@@ -104,7 +104,8 @@ def check_golden(path: Path, output: str, update: bool) -> None:
         return
     if not path.is_file():
         pytest.fail(
-            f"the golden file {shown} is missing: write it with `pytest --update-golden`, then read it (a person checks every line before it is committed)"
+            f"the golden file {shown} is missing: write it with `pytest --update-golden`, then read it "
+            "(a person checks every line before it is committed)"
         )
     assert output == path.read_text(encoding="utf-8"), f"run `pytest --update-golden` and read the diff of {shown}"
 
