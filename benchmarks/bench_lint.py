@@ -18,11 +18,7 @@ and the tables give medians. The machine is shared: compare ratios, not times ac
 Commands run as an installed package runs: with its modules' bytecode kept (``PYTHONDONTWRITEBYTECODE`` is
 dropped from their environment, and each command is run once before it is timed).
 
-With ``--quick-exit``, only this: ``rulebook lint`` ending as the console script ends it (``rulebook.cli.run``:
-the quick exit, nothing freed) against the same lint ending as ``main()`` returns (``sys.exit(main())``:
-everything freed, the interpreter torn down), both started the same way (``python -c``), in pairs.
-
-Usage: python benchmarks/bench_lint.py [--factors 1 10 100] [--pairs 7] [--markdown] [--quick-exit]
+Usage: python benchmarks/bench_lint.py [--factors 1 10 100] [--pairs 7] [--markdown]
 """
 
 from __future__ import annotations
@@ -186,44 +182,6 @@ def startup(folder: Path, count: int) -> dict[str, object]:
     return summary(pairs(command([PYTHON, "-c", "pass"], folder), command([RULEBOOK, "--version"], folder), count))
 
 
-QUICK_EXIT = "import sys; sys.argv[0] = 'rulebook'; from rulebook.cli import run; run()"
-"""The console script: ``main()``, then the quick exit where it is safe."""
-ORDINARY_EXIT = "import sys; sys.argv[0] = 'rulebook'; from rulebook.cli import main; sys.exit(main())"
-"""The same command without the quick exit: what ``main()`` made is freed, then the interpreter ends as usual."""
-
-
-def quick_exit(factor: int, folder: Path, count: int) -> dict[str, object]:
-    """The lint of a book with the ordinary exit (first) and with the quick exit (second), and what it saves."""
-    path = make_book(factor, folder)
-    lint = ["lint", "--quiet", "--format", "json", str(path)]
-    print(f"{factor}x: the lint with and without the quick exit …", file=sys.stderr)
-    found = pairs(
-        command([PYTHON, "-c", ORDINARY_EXIT, *lint], folder), command([PYTHON, "-c", QUICK_EXIT, *lint], folder), count
-    )
-    result = summary(found)
-    for kind, i in (("", 0), ("cpu_", 1)):
-        saved = [(a[i] - b[i]) * 1000 for a, b in found]
-        result |= {f"{kind}saved": statistics.median(saved), f"{kind}saved_each": [round(x) for x in saved]}
-    return result
-
-
-def quick_exit_markdown(results: dict[int, dict[str, object]]) -> str:
-    lines = [
-        "| book | ordinary exit (wall / CPU) | quick exit (wall / CPU) | saved, median of pairs (wall / CPU) | "
-        "saved in each pair (CPU, ms) |",
-        "|---|---|---|---|---|",
-    ]
-    for factor, r in results.items():
-        each = r["cpu_saved_each"]
-        assert isinstance(each, list)
-        lines.append(
-            f"| {factor}x | {r['first']:.0f} / {r['cpu_first']:.0f} ms | "
-            f"{r['second']:.0f} / {r['cpu_second']:.0f} ms | "
-            f"{r['saved']:.0f} / {r['cpu_saved']:.0f} ms | {', '.join(map(str, each))} |"
-        )
-    return "\n".join(lines)
-
-
 def markdown(results: dict[int, dict[str, object]], start: dict[str, object]) -> str:
     lines = [
         "| book | size | bare parse (freed) | our lint in-process (freed) | ratio | baseline command | "
@@ -273,7 +231,6 @@ def main() -> int:
     parser.add_argument("--factors", type=int, nargs="+", default=[1, 10, 100])
     parser.add_argument("--pairs", type=int, default=7)
     parser.add_argument("--markdown", action="store_true", help="print Markdown tables instead of JSON")
-    parser.add_argument("--quick-exit", action="store_true", help="the lint with and without the quick exit, only")
     parser.add_argument("--in-process", nargs=2, metavar=("FILE", "PAIRS"), help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.in_process:
@@ -285,10 +242,6 @@ def main() -> int:
         return 2
     with tempfile.TemporaryDirectory() as name:
         folder = Path(name)
-        if args.quick_exit:
-            exits = {factor: quick_exit(factor, folder, args.pairs) for factor in args.factors}
-            print(quick_exit_markdown(exits) if args.markdown else json.dumps(exits, indent=2))
-            return 0
         results = {factor: measure(factor, folder, args.pairs) for factor in args.factors}
         start = startup(folder, args.pairs)
     print(markdown(results, start) if args.markdown else json.dumps({"books": results, "startup": start}, indent=2))

@@ -189,11 +189,11 @@ def test_console_script_runs_as_a_process() -> None:
     assert "error[RB101]" in done.stdout
 
 
-def test_the_console_scripts_quick_exit_loses_no_output(
+def test_the_console_script_reports_as_the_command_run_in_process(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """The console script ends the lint without freeing its results: its report, on standard output or
-    in a file, and its exit status are still those of the command run in process."""
+    """The lint's report, on standard output or in a file, and its exit status are those of the command run
+    in process."""
     monkeypatch.chdir(ROOT)
     assert main(["lint", "--no-baseline", "--format", "json"]) == 1
     expected = capsys.readouterr().out

@@ -12,7 +12,6 @@ from rulebook.cli.common import (
     Commands,
     UsageError,
     add_config_option,
-    keep_until_exit,
     output_text,
     plural,
     project_of,
@@ -114,7 +113,6 @@ def run_lint(args: argparse.Namespace) -> int:
         read = recipe.read_configured(project, book, files, outline=True)
         reserved = recipe.reserved_names(project, book)
         result = recipe.lint_book(read, book, root=project.root, baseline=baseline, partial=partial, reserved=reserved)
-        keep_until_exit(read, result)
         for notice in result.notices:
             print(f"rulebook: warning: {terminal_message(notice)}", file=sys.stderr)
         reports.append(
@@ -125,7 +123,6 @@ def run_lint(args: argparse.Namespace) -> int:
     report = reports[0] if len(reports) == 1 else _joined(reports)
     with recipe.gc_frozen():  # tens of thousands of records, none in a cycle: no collection while they are made
         output_text(args, _render(args, report))
-    keep_until_exit(report)
     return exit_code(report, strict=args.strict)
 
 
