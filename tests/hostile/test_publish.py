@@ -144,6 +144,7 @@ def killed_between_renames(folder: Path) -> None:
     assert (folder / ".site.rulebook" / "previous" / ".rulebook-site").is_file()
 
 
+@pytest.mark.slow
 def test_a_build_killed_between_two_renames_is_put_right_by_the_next(built: Path) -> None:
     killed_between_renames(built)
     assert leftovers(built) == [".site.lock", ".site.rulebook"]
@@ -262,6 +263,7 @@ def test_a_worker_whose_build_is_gone_before_it_asks_to_die_with_it_stops(monkey
         work.files()
 
 
+@pytest.mark.slow
 def test_a_stopped_build_cleans_up(built: Path) -> None:
     process = subprocess.Popen(
         [sys.executable, "-m", "rulebook", "build"], cwd=built, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
@@ -278,6 +280,7 @@ def test_a_stopped_build_cleans_up(built: Path) -> None:
     assert processes_under(built) == []
 
 
+@pytest.mark.slow
 def test_two_builds_at_once_both_succeed_one_after_the_other(built: Path) -> None:
     first, second = _build_process(built), _build_process(built)
     for build in (first, second):
@@ -287,6 +290,7 @@ def test_two_builds_at_once_both_succeed_one_after_the_other(built: Path) -> Non
     assert leftovers(built) == []
 
 
+@pytest.mark.slow
 def test_a_second_build_says_whose_lock_it_waits_for(built: Path) -> None:
     lock = built / ".site.lock"
     with open(lock, "w", encoding="utf-8") as held:
