@@ -44,11 +44,14 @@ from compiler.source import LINE_END, SourceText
 from compiler.xml_source import SourceResult, nesting_too_deep, read_text_source
 
 _NUMBER = re.compile(r"^(?P<number>\d+(?:\.\d+)*)\.?\s+(?P<title>\S.*)$")
-_DECORATION = re.compile(r"^[\s·•\-–*]+|[\s*]+$")
+_DECORATION = re.compile(r"^[\s·•\-–*]+|(?<![\s*])[\s*]+$")
+"""Bullets and emphasis marks around a heading (the trailing run tried only from its start: linear time)."""
 _TAGS = re.compile(r"<[^>]+>")
 _MECHANIC = re.compile(r"<!--\s*rulebook:\s*mechanic\s+(?P<attributes>.*?)-->", re.DOTALL)
 """A mechanics annotation, as the XML's ``<mechanic .../>`` (the same attributes) in an HTML comment."""
-_ATTRIBUTE = re.compile(r'(?P<key>[a-z][a-z-]*)="(?P<value>[^"]*)"')
+_ATTRIBUTE = re.compile(r'(?<![a-z-])-*(?P<key>[a-z][a-z-]*)="(?P<value>[^"]*)"')
+"""An annotation's ``key="value"``: a key is the letters of a run of letters and hyphens, tried once per run
+(from each letter of a long run, the expression would take quadratic time)."""
 _LOST_REFERENCE = re.compile(r"\?\?")
 _MATH = re.compile(r"\$([^$\n]{1,60})\$")
 _ESCAPED = re.compile(r"\\([!-/:-@\[-`{-~])")
@@ -108,6 +111,21 @@ def convert_debris(text: str) -> tuple[str, list[str]]:
     return _ESCAPED.sub(escaped, _MATH.sub(math, text)), found
 
 
+def _removed(pattern: re.Pattern[str], text: str, closing: str) -> str:
+    """``pattern.sub("", text)`` for a pattern whose every match ends with ``closing``, in linear time.
+
+    After the last ``closing`` nothing can match, yet the expression would scan from each opening there
+    (each ``<`` of a run) to the end of the text: that part is kept without being searched."""
+    end = _closed_end(text, closing)
+    return pattern.sub("", text[:end]) + text[end:]
+
+
+def _closed_end(text: str, closing: str) -> int:
+    """Where the text's last ``closing`` ends (0 without one)."""
+    found = text.rfind(closing)
+    return 0 if found == -1 else found + len(closing)
+
+
 def _latex(formula: str) -> str | None:
     text = _LATEX_TEXT.sub(r"\1", formula)
     text = _LATEX_SYMBOL.sub(lambda m: _LATEX_SYMBOLS.get(m.group(1), m.group()), text)
@@ -130,7 +148,7 @@ def heading_parts(text: str) -> tuple[str | None, str]:
     A heading marked as a list entry (``- 1 à 3 : Classique``, ``· Le Général``) has no number,
     even when it starts with digits: those are a roll's results, not a section number.
     """
-    clean = " ".join(_TAGS.sub("", text).replace("**", "").split())
+    clean = " ".join(_removed(_TAGS, text, ">").replace("**", "").split())
     bulleted = clean[:1] in "-–·•*" and clean[:1] != ""
     clean = _DECORATION.sub("", clean)
     match = None if bulleted else _NUMBER.match(clean)
@@ -287,7 +305,7 @@ class _Builder:
         parts: list[Node] = []
         line_offset = self._line_offset(first_line)
         annotations = []
-        for match in _MECHANIC.finditer(text):
+        for match in _MECHANIC.finditer(text, 0, _closed_end(text, "-->")):
             attributes = {m.group("key"): m.group("value") for m in _ATTRIBUTE.finditer(match.group("attributes"))}
             name = attributes.pop("name", "")
             offset = self._find(match.group(), line_offset)
@@ -295,7 +313,7 @@ class _Builder:
             self.mechanics.append(mechanic)
             annotations.append(mechanic)
         position = 0
-        clean = self._converted(_TAGS.sub("", _MECHANIC.sub("", text)).replace("**", ""), line_offset)
+        clean = self._converted(_removed(_TAGS, _removed(_MECHANIC, text, "-->"), ">").replace("**", ""), line_offset)
         for match in _LOST_REFERENCE.finditer(clean):
             parts.append(clean[position : match.start()])
             offset = self._find(match.group(), line_offset)
