@@ -195,6 +195,7 @@ def _summary(report: Report, paint: _Painter) -> str:
     if report.baselined:
         known = "1 known problem is" if report.baselined == 1 else f"{report.baselined} known problems are"
         lines.append(f"{known} listed in the baseline and not shown.")
+    lines += [f"{paint('bold', 'note')}: {readable(note)}" for note in report.notes]
     if report.stale_baseline:
         stale = (
             "1 baseline entry no longer occurs"

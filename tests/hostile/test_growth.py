@@ -12,7 +12,7 @@ from __future__ import annotations
 import contextlib
 import re
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import pytest
 
@@ -113,3 +113,102 @@ def test_the_linear_expressions_give_the_answers_of_the_simple_ones() -> None:
 
 def _attributes(pattern: re.Pattern[str], text: str) -> list[tuple[str, str]]:
     return [(m.group("key"), m.group("value")) for m in pattern.finditer(text)]
+
+
+# -- edition diffs -----------------------------------------------------------------------------------
+
+
+def _sentences(count: int) -> list[str]:
+    """Sentences that share no more words than an ordinary text's (``Rule 7 asks alpha7 bravo7 charlie7.``)."""
+    return [f"Rule {i} asks alpha{i} bravo{i} charlie{i}." for i in range(count)]
+
+
+def _markdown(sentences: list[str]) -> str:
+    return "# 1 Rules\n\n" + " ".join(sentences) + "\n"
+
+
+class _Counted:
+    """The comparisons of two sentences: by difflib (``word_likeness``) and by the words they share (``_bound``)."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        from compiler import text_diff
+
+        self.calls = 0
+        for name in ("word_likeness", "_bound"):
+            monkeypatch.setattr(text_diff, name, self._counting(getattr(text_diff, name)))
+
+    def _counting(self, compare: Callable[..., float]) -> Callable[..., float]:
+        def counted(*sentences: object) -> float:
+            self.calls += 1
+            return compare(*sentences)
+
+        return counted
+
+
+def test_a_diff_of_5000_shuffled_sentences_reports_each_move_in_bounded_work(capsys, scratch, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    import json
+    import random
+
+    sentences = _sentences(5_000)
+    shuffled = sentences[:]
+    random.Random(3).shuffle(shuffled)
+    (scratch / "old.md").write_text(_markdown(sentences), encoding="utf-8")
+    (scratch / "new.md").write_text(_markdown(shuffled), encoding="utf-8")
+    counted = _Counted(monkeypatch)
+    with cpu_time_under(15):  # 1.4 s; 55 s when every sentence was compared with every other
+        outcome = run(capsys, "diff", "old.md", "new.md", "--format", "json")
+    report = json.loads(outcome.out)
+    moved = {d["message"].removeprefix('sentence moved: "')[:-1]: d for d in report["diagnostics"]}
+    assert outcome.code == 0 and len(moved) == len(report["diagnostics"]) > 4_000
+    assert all(d["message"].startswith("sentence moved: ") for d in moved.values())
+    last = moved["Rule 4999 asks alpha4999 bravo4999 charlie4999."]
+    assert (last["file"], last["line"], last["column"]) == ("new.md", 3, _markdown(shuffled).index("Rule 4999 ") - 10)
+    assert (last["counterpart"]["file"], last["counterpart"]["column"]) == (
+        "old.md",
+        _markdown(sentences).index("Rule 4999 ") - 10,
+    )
+    # Those not reported stand in the same order in both: the longest such run, aligned as equal.
+    unmoved = [s for s in shuffled if s not in moved]
+    assert unmoved == sorted(unmoved, key=sentences.index) and len(unmoved) + len(moved) == 5_000
+    assert report["summary"]["notes"] == [
+        "`Rules`: more than 2,000 words lie between its first and last change: they are shown as one replacement",
+        "`Rules`: it has more than 2,000 sentences: they were aligned on those found once in each edition",
+        "`Rules`: its changed sentences are too many to compare each with each (past 3,000,000 word comparisons): "
+        "the rest were paired with the next 20 by the words they share, and found moved only when unchanged",
+    ]
+    assert counted.calls <= 3_000_000 // 12  # the work allowed, in pairs of 6 words; each with each: 12 million
+
+
+def test_a_diff_of_2000_renamed_terms_finds_each_in_bounded_time(capsys, scratch) -> None:  # type: ignore[no-untyped-def]
+    import json
+    import random
+
+    randomly = random.Random(5)
+    letters = "abcdefghijklmnopqrstuvwxyz"
+    definitions = [" ".join("".join(randomly.choices(letters, k=6)) for _ in range(12)) for _ in range(2_000)]
+
+    def book(prefix: str) -> str:
+        terms = "".join(f'<definition name="{prefix}{i}">{text}</definition>\n' for i, text in enumerate(definitions))
+        return f'<document><chapter title="Terms" id="terms">\n{terms}</chapter></document>\n'
+
+    (scratch / "old.xml").write_text(book("old_"), encoding="utf-8")
+    (scratch / "new.xml").write_text(book("new_"), encoding="utf-8")
+    with cpu_time_under(10):  # 0.7 s; each removed definition compared with each added one: 160 s
+        outcome = run(capsys, "diff", "old.xml", "new.xml", "--format", "json")
+    report = json.loads(outcome.out)
+    assert outcome.code == 0
+    assert report["summary"]["by_rule"] == {"term-renamed": 2_000}
+    assert {d["message"] for d in report["diagnostics"]} == {f"term `old_{i}` is now `new_{i}`" for i in range(2_000)}
+    assert report["summary"]["notes"] == [
+        "2000 terms removed and 2000 added are too many to compare each definition with each (past 20,000,000 "
+        "character comparisons): the rest were found renamed only with the same text"
+    ]
+
+
+def test_a_word_beside_a_run_of_emphasis_marks_is_ruled_out_in_linear_time() -> None:
+    from compiler.source_words import SourceWords
+
+    marks = "*" * 100_000
+    with cpu_time_under(5):  # 0.1 s; a run of marks matched as runs of runs, (?:\*+)+, took exponential time
+        assert SourceWords(f"Roll a*{marks}x die.").find(["Roll", "a*", "die."], 0) is None
+        assert SourceWords(f"Roll a*{marks} die.").find(["Roll", "a*", "die."], 0) == (0, len(marks) + 12)
