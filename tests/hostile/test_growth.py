@@ -10,9 +10,12 @@ under what it took before, and loose enough for a loaded machine. Where the work
 from __future__ import annotations
 
 import contextlib
+import json
 import re
 import time
 from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -146,7 +149,6 @@ class _Counted:
 
 
 def test_a_diff_of_5000_shuffled_sentences_reports_each_move_in_bounded_work(capsys, scratch, monkeypatch) -> None:  # type: ignore[no-untyped-def]
-    import json
     import random
 
     sentences = _sentences(5_000)
@@ -180,7 +182,6 @@ def test_a_diff_of_5000_shuffled_sentences_reports_each_move_in_bounded_work(cap
 
 
 def test_a_diff_of_2000_renamed_terms_finds_each_in_bounded_time(capsys, scratch) -> None:  # type: ignore[no-untyped-def]
-    import json
     import random
 
     randomly = random.Random(5)
@@ -212,3 +213,198 @@ def test_a_word_beside_a_run_of_emphasis_marks_is_ruled_out_in_linear_time() -> 
     with cpu_time_under(5):  # 0.1 s; a run of marks matched as runs of runs, (?:\*+)+, took exponential time
         assert SourceWords(f"Roll a*{marks}x die.").find(["Roll", "a*", "die."], 0) is None
         assert SourceWords(f"Roll a*{marks} die.").find(["Roll", "a*", "die."], 0) == (0, len(marks) + 12)
+
+
+# -- translations ------------------------------------------------------------------------------------
+
+ENGLISH = '<document><chapter title="Rules" id="rules"><section title="Moving" id="moving">{}</section></chapter></document>\n'
+ENGLISH_SENTENCE = "A unit may move up to 6 inches in the Movement Phase."
+FRENCH_SENTENCE = "Une unité peut se déplacer de 6 pouces pendant la phase de mouvement."
+
+
+def _compare(capsys: pytest.CaptureFixture[str], folder: Path, original: str, translation: str) -> dict[str, Any]:
+    """``rulebook compare --format json`` of a one-section book and its translation, and its exit status."""
+    (folder / "en.xml").write_text(ENGLISH.format(original), encoding="utf-8")
+    (folder / "fr.md").write_text(f"# 1 Règles\n\n## 1.1 Mouvement\n\n{translation}\n", encoding="utf-8")
+    outcome = run(capsys, "compare", "en.xml", "fr.md", "--format", "json")
+    report: dict[str, Any] = json.loads(outcome.out)
+    report["code"] = outcome.code
+    return report
+
+
+@pytest.mark.parametrize(
+    ("written", "kinds"),
+    [
+        ("1" * 100_000 + " q cm.", {}),  # 120 s and more, and past 4,300 digits an internal error
+        ("1x" * 50_000 + " q cm.", {"numbers-differ": 1}),  # 65 s for half as many
+        ("<" * 200_000, {}),  # 13 s for half as many
+    ],
+    ids=["digits-before-a-unit", "dimensions-before-a-unit", "angle-brackets"],
+)
+def test_a_translated_sentence_of_100_000_characters_is_compared_in_linear_time(
+    capsys, scratch, written, kinds
+) -> None:  # type: ignore[no-untyped-def]
+    with cpu_time_under(10):  # under a second each
+        report = _compare(capsys, scratch, ENGLISH_SENTENCE, f"{FRENCH_SENTENCE} {written}")
+    assert (report["code"], report["summary"]["by_rule"]) == (1 if kinds else 0, kinds)
+
+
+def test_a_section_translated_in_more_sentences_is_aligned_in_linear_time(capsys, scratch) -> None:  # type: ignore[no-untyped-def]
+    original = " ".join(f"Rule {i} moves alpha{i} units." for i in range(3_333))
+    translation = " ".join(f"Règle {i} ?? bouge." for i in range(5_000))
+    with cpu_time_under(30):  # 2.5 s; weighing each sentence against 1,700 of the other side: 40 s for half
+        report = _compare(capsys, scratch, original, translation)
+    assert report["code"] == 1
+    assert report["summary"]["by_rule"] == {"added-sentence": 1666, "lost-reference": 5000, "numbers-differ": 3323}
+    assert report["summary"]["notes"] == [
+        "`Moving`: its 3,333 sentences and the translation's 5,000 are too many to weigh each against each (past "
+        "40,000 places): they were aligned within 5 sentences of an even spread"
+    ]
+
+
+def test_slips_on_one_long_line_are_fingerprinted_in_linear_time(capsys, scratch) -> None:  # type: ignore[no-untyped-def]
+    slips = " ".join("de la \\* une" for _ in range(14_285))
+    with cpu_time_under(15):  # 1.3 s; the line read again and hashed for each slip: 11 s for half as many
+        report = _compare(capsys, scratch, ENGLISH_SENTENCE, f"{FRENCH_SENTENCE} {slips}")
+    assert (report["code"], report["summary"]["by_rule"]) == (0, {"conversion-debris": 14_285})
+    fingerprints = {d["target"] for d in report["diagnostics"]}
+    assert len(fingerprints) == 14_285  # each its own: the line and the slip hashed, then its rank
+
+
+def test_the_translations_linear_expressions_give_the_answers_of_the_simple_ones() -> None:
+    """Bounded runs and starts (30 digits, 8 dimensions, 200 characters before ``://``) and markup searched
+    for only where it can end: the same answers as the plain expressions on every text within the bounds."""
+    import itertools
+    import random
+
+    from compiler.translate import compare, facts, language, segments
+
+    old_metric = r"\d+(?:[.,]\s?\d+)?(?:\s?[x×]\s?\d+(?:[.,]\d+)?)*\s?(?:mm|cm|km|m)\b"
+    old_digits = re.compile(
+        "|".join(
+            f"(?:{p})"
+            for p in [*facts._NOT_QUANTITIES[:-2], r"\S+://\S+|\b[\w.-]+\.(?:com|org|net|fr|html)\S*", old_metric]
+        ),
+        re.IGNORECASE,
+    )
+    old_conversions = re.compile(
+        r"\(?(?:soit )?(?:environ )?\d+(?:[.,]\s?\d+)?(?:\s?[x×]\s?\d+(?:[.,]\d+)?)*\s?(?:mm|cm|m|km)\b"
+        r"(?:\s*(?:par|x)\s*\d+(?:[.,]\d+)?\s?(?:mm|cm|m|km)\b)?\)?"
+    )
+    old_markup = re.compile(r"<!--.*?-->|<[^>]*>|&#?\w+;", re.DOTALL)
+    old_language_markup = re.compile(r"<[^>]*>|&\w+;")
+    digits = facts._not_quantities("fr", ())[1]
+    pieces = ["1", "2", ",", ".", " ", "x", "×", "cm", "m", "soit ", "(", ")", "par ", "a", "://", ".com", "<", ">"]
+    pieces += ["<!--", "-->", "&amp;", "-"]
+    randomly = random.Random(13)
+    every_short = ("".join(parts) for length in range(5) for parts in itertools.product(pieces, repeat=length))
+    longer = ("".join(randomly.choices(pieces, k=randomly.randint(5, 20))) for _ in range(20_000))
+    for text in itertools.chain(every_short, longer):
+        assert digits.sub("_", text) == old_digits.sub("_", text), text
+        assert compare._CONVERSIONS.sub("_", text) == old_conversions.sub("_", text), text
+        assert segments.blank_markup(text) == old_markup.sub(lambda m: " " * len(m.group()), text), text
+        assert language.without_markup(text) == old_language_markup.sub(" ", text), text
+
+
+def test_values_left_over_cancel_across_beads_as_compared_bead_with_bead() -> None:
+    import random
+    from fractions import Fraction
+
+    from compiler.translate.facts import Quantity
+    from compiler.translate.meaning import _cancel_reordered
+
+    Items = list[list[tuple[int, Quantity]]]
+
+    def cancelled_pair_by_pair(lefts: Items, rights: Items) -> None:
+        """The specification: each bead's leftovers cancelled against every later bead's, bead by bead."""
+        for index in range(len(lefts)):
+            for other in range(index + 1, len(lefts)):
+                for here, there in ((lefts[index], rights[other]), (rights[index], lefts[other])):
+                    for item in list(here):
+                        partner = next((o for o in there if o[1].value == item[1].value), None)
+                        if partner is not None:
+                            here.remove(item)
+                            there.remove(partner)
+
+    def side(count: int) -> list[tuple[int, Quantity]]:
+        return [
+            (n, Quantity(Fraction(randomly.randint(1, 3)), None, None, None, "digits", n, n + 1)) for n in range(count)
+        ]
+
+    randomly = random.Random(17)
+    for _ in range(2_000):
+        beads = randomly.randint(0, 7)
+        lefts, rights = (
+            [side(randomly.randint(0, 3)) for _ in range(beads)],
+            [side(randomly.randint(0, 3)) for _ in range(beads)],
+        )
+        expected = ([list(items) for items in lefts], [list(items) for items in rights])
+        cancelled_pair_by_pair(*expected)
+        _cancel_reordered(lefts, rights)
+        assert (lefts, rights) == expected
+
+
+def test_the_sentence_next_to_a_bead_is_the_one_the_search_through_the_beads_found() -> None:
+    import random
+
+    from compiler.source import SourceText
+    from compiler.translate.findings import Neighbours
+    from compiler.translate.results import AlignedText
+    from compiler.translate.segments import Sentence
+    from compiler.translate.sentence_align import Bead
+
+    def nearby(text: AlignedText, bead: int, side: int) -> object:
+        """The specification: the following bead with a sentence on that side, else the preceding one."""
+        sentences = (text.original, text.translation)[side]
+        for order in (range(bead + 1, len(text.beads)), range(bead - 1, -1, -1)):
+            for other in order:
+                indices = (text.beads[other].original, text.beads[other].translation)[side]
+                if indices:
+                    return sentences[indices[0] if order.step > 0 else indices[-1]].span
+        return None
+
+    source = SourceText.from_text("t.md", "\n".join(f"line {n}" for n in range(40)))
+    randomly = random.Random(19)
+    for _ in range(300):
+        counts, beads = [0, 0], []
+        for _ in range(randomly.randint(1, 9)):
+            shape = [randomly.randint(0, 2), randomly.randint(0, 2)]
+            beads.append(Bead(*(tuple(range(counts[s], counts[s] + shape[s])) for s in (0, 1)), 0.0))
+            counts = [counts[0] + shape[0], counts[1] + shape[1]]
+        sentences = [tuple(Sentence(f"s{n}", "prose", source, source.line_starts[n]) for n in range(c)) for c in counts]
+        text = AlignedText(0, sentences[0], sentences[1], tuple(beads))
+        neighbours = Neighbours(text)
+        for bead in range(len(beads)):
+            assert [neighbours.nearby(bead, side) for side in (0, 1)] == [nearby(text, bead, side) for side in (0, 1)]
+        for number in range(counts[1] + 1):
+            holding = next((i for i, b in enumerate(beads) if number in b.translation), None)
+            expected = (
+                None
+                if holding is None
+                else (
+                    text.original[beads[holding].original[0]].span
+                    if beads[holding].original
+                    else nearby(text, holding, 0)
+                )
+            )
+            assert neighbours.counterpart(number) == expected
+
+
+def test_fingerprints_are_the_hash_of_the_rule_details_and_evidence() -> None:
+    import hashlib
+
+    from compiler.recipe import read_book
+    from compiler.translate.compare import compare_books
+
+    root = Path(__file__).resolve().parents[2]
+    original = read_book([root / "rulebook_src" / "en" / "rulebook.xml"], root).book
+    translation = read_book([root / "rulebook_src" / "fr" / "rulebook.md"], root, language="fr").book
+    findings = compare_books(original, translation).findings
+    seen: dict[str, int] = {}
+    for finding in findings:
+        parts = [finding.rule.name, json.dumps(finding.details, sort_keys=True, ensure_ascii=False, default=str)]
+        key = "\x1f".join(parts + [" ".join(text.split()) for text in finding.evidence])
+        seen[key] = seen.get(key, 0) + 1
+        key += f"\x1f{seen[key]}" if seen[key] > 1 else ""
+        assert finding.fingerprint == hashlib.sha256(key.encode("utf-8")).hexdigest()[:16]
+    assert len(findings) > 40
