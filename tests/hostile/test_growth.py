@@ -408,3 +408,24 @@ def test_fingerprints_are_the_hash_of_the_rule_details_and_evidence() -> None:
         key += f"\x1f{seen[key]}" if seen[key] > 1 else ""
         assert finding.fingerprint == hashlib.sha256(key.encode("utf-8")).hexdigest()[:16]
     assert len(findings) > 40
+
+
+def test_annotations_on_one_long_line_each_quote_their_own_stretch_of_it(capsys, scratch) -> None:  # type: ignore[no-untyped-def]
+    from compiler.facts.kinds import PLACE_REACH
+
+    definitions = "".join(
+        f'<definition name="t{i}">Roll a D6 against power.<mechanic name="t{i}" roll="D6" pass="at-least" '
+        'against="power"/></definition>'
+        for i in range(4_000)
+    )
+    source(scratch, "book.xml", f'<document><chapter title="a" id="a">{definitions}</chapter></document>\n')
+    with cpu_time_under(20):  # 2 s; each quoting the whole 500 KB line made 1 GB of rule data
+        assert run(capsys, "build", "-q", "--data-only", "-o", "out").code == 0
+    rules = scratch / "out" / "rules.json"
+    assert rules.stat().st_size < 4_000 * (2 * PLACE_REACH + 1_000)
+    rolls = json.loads(rules.read_text(encoding="utf-8"))["mechanics"]["rolls"]
+    places = [rolls[f"t{i}"]["place"] for i in range(len(rolls))]
+    assert len(places) == 4_000 and all(len(place["text"]) <= 2 * PLACE_REACH for place in places)
+    assert all(
+        f'<definition name="t{i}">Roll a D6 against power.</definition>' in p["text"] for i, p in enumerate(places)
+    )
