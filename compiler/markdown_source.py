@@ -305,10 +305,12 @@ class _Builder:
         parts: list[Node] = []
         line_offset = self._line_offset(first_line)
         annotations = []
+        cursor = line_offset  # each annotation is looked for after the one before: not from the start each time
         for match in _MECHANIC.finditer(text, 0, _closed_end(text, "-->")):
             attributes = {m.group("key"): m.group("value") for m in _ATTRIBUTE.finditer(match.group("attributes"))}
             name = attributes.pop("name", "")
-            offset = self._find(match.group(), line_offset)
+            found = self._locate(match.group(), cursor)
+            offset, cursor = (line_offset, cursor) if found is None else (found, found + len(match.group()))
             mechanic = Mechanic(name, tuple(sorted(attributes.items())), self._target().id, None, self.source, offset)
             self.mechanics.append(mechanic)
             annotations.append(mechanic)
@@ -328,8 +330,12 @@ class _Builder:
     def _converted(self, text: str, line_offset: int) -> str:
         """The text with the debris it holds converted, each conversion noted where it stands."""
         converted, found = convert_debris(text)
+        cursors: dict[str, int] = {}  # by kind (LaTeX, escape): each kind is found in order
         for debris in found:
-            span = self.source.span(self._find(debris, line_offset))
+            at = self._locate(debris, cursors.get(debris[0], line_offset))
+            if at is not None:
+                cursors[debris[0]] = at + len(debris)
+            span = self.source.span(line_offset if at is None else at)
             message = f"`{debris}` left by the PDF conversion, read as `{convert_debris(debris)[0]}`"
             self.diagnostics.append(CONVERTED_TEXT.diagnostic(message, span, help="write the text in the source"))
         return converted
@@ -385,12 +391,17 @@ class _Builder:
         return start + (len(text) - len(text.lstrip()))
 
     def _find(self, needle: str, start: int) -> int:
+        found = self._locate(needle, start)
+        return found if found is not None else start
+
+    def _locate(self, needle: str, start: int) -> int | None:
+        """Where ``needle`` (text as markdown-it gives it) first stands in the source from ``start``."""
         if "\n" in needle:  # markdown-it ends every line with "\n"; the source may not
             pattern = f"(?:{LINE_END.pattern})".join(map(re.escape, needle.split("\n")))
             match = re.compile(pattern).search(self.source.text, start)
-            return match.start() if match else start
+            return match.start() if match else None
         found = self.source.text.find(needle, start)
-        return found if found != -1 else start
+        return found if found != -1 else None
 
     def document(self) -> Document:
         return Document(

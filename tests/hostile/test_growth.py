@@ -429,3 +429,16 @@ def test_annotations_on_one_long_line_each_quote_their_own_stretch_of_it(capsys,
     assert all(
         f'<definition name="t{i}">Roll a D6 against power.</definition>' in p["text"] for i, p in enumerate(places)
     )
+
+
+def test_annotations_in_one_paragraph_are_each_looked_for_after_the_one_before(capsys, scratch) -> None:  # type: ignore[no-untyped-def]
+    annotations = [f'<!-- rulebook: mechanic name="t{i % 20_000}" roll="D6" --> ' for i in range(40_000)]
+    text = "# 1 Rules\n\n" + "Roll " + "Roll ".join(annotations) + "\n"
+    source(scratch, "book.md", text)
+    with cpu_time_under(15):  # 2 s; each looked for from the paragraph's start: 17 s
+        outcome = run(capsys, "lint", "--format", "json")
+    diagnostics = json.loads(outcome.out)["diagnostics"]
+    assert outcome.code == 1 and len(diagnostics) == 40_000
+    # Each where it stands, the second of two identical annotations too (it was placed on the first).
+    starts = [i for i in range(len(text)) if text.startswith("<!-- rulebook", i)]
+    assert [d["column"] for d in diagnostics] == [start - len("# 1 Rules\n\n") + 1 for start in starts]
