@@ -20,7 +20,7 @@ from compiler.edition_findings import edition_findings
 from compiler.model import Book, Content, Definition, ItemList, Node, Section, plain_text
 from compiler.names import normalise
 from compiler.source import SourceText
-from compiler.text_diff import Comparison, SentencePairing, sentence_opcodes, word_opcodes
+from compiler.text_diff import Budget, SentencePairing, sentence_opcodes, word_opcodes
 from compiler.translate.numbers import numbers
 
 
@@ -129,10 +129,10 @@ def _section_change(old: Section, new: Section, terms: _TermNames, notes: list[s
     old_text, old_lists = _own(old)
     new_text, new_lists = _own(new)
     change = SectionChange(old.title, new.title)
-    comparison = Comparison()
-    change.words = _word_changes(old_text, new_text, comparison)
-    change.sentences = _sentence_changes(old_text, new_text, terms, comparison)
-    notes += comparison.notes(new.title)
+    budget = Budget()
+    change.words = _word_changes(old_text, new_text, budget)
+    change.sentences = _sentence_changes(old_text, new_text, terms, budget)
+    notes += budget.notes(new.title)
     before, after = numbers(old_text, "en"), numbers(new_text, "en")
     if before != after:
         change.numbers = {"old": sorted((before - after).elements()), "new": sorted((after - before).elements())}
@@ -141,12 +141,12 @@ def _section_change(old: Section, new: Section, terms: _TermNames, notes: list[s
     return change
 
 
-def _word_changes(old: str, new: str, comparison: Comparison, limit: int = 12) -> list[dict[str, str]]:
+def _word_changes(old: str, new: str, budget: Budget, limit: int = 12) -> list[dict[str, str]]:
     if old == new:
         return []
     a, b = old.split(), new.split()
     changes = []
-    for tag, i1, i2, j1, j2 in word_opcodes(a, b, comparison):
+    for tag, i1, i2, j1, j2 in word_opcodes(a, b, budget):
         if tag != "equal":
             changes.append({"change": tag, "old": " ".join(a[i1:i2]), "new": " ".join(b[j1:j2])})
     return changes[:limit]
@@ -155,14 +155,14 @@ def _word_changes(old: str, new: str, comparison: Comparison, limit: int = 12) -
 _SENTENCE_END = re.compile(r"(?<=[.!?])[\"'”)]*\s+(?=[\"'“(]?[A-Z0-9])")
 
 
-def _sentence_changes(old: str, new: str, terms: _TermNames, comparison: Comparison) -> list[dict[str, Any]]:
+def _sentence_changes(old: str, new: str, terms: _TermNames, budget: Budget) -> list[dict[str, Any]]:
     """The sentences that changed, each paired with what it became (or alone, when added or removed)."""
     if old == new:
         return []
     before, after = _SENTENCE_END.split(old) if old else [], _SENTENCE_END.split(new) if new else []
-    pairing = SentencePairing(comparison)
+    pairing = SentencePairing(budget)
     pairs: list[tuple[str, str]] = []
-    for tag, i1, i2, j1, j2 in sentence_opcodes(before, after, comparison):
+    for tag, i1, i2, j1, j2 in sentence_opcodes(before, after, budget):
         if tag != "equal":
             pairs += pairing.pair(before[i1:i2], after[j1:j2])
     return [_sentence_change(o, n, terms, moved) for o, n, moved in pairing.moves(pairs)]

@@ -3,7 +3,7 @@
 difflib gives the answer the edition diff is specified by, but takes quadratic time on what repeats (a
 sentence of numbers) and on what is compared each with each (the sentences of a rewritten section).
 Each comparison here gives exactly difflib's answer up to a stated size, and past it takes a linear
-way and says so (:class:`Comparison`): an edition's diff cannot be made to run for minutes.
+way and says so (:class:`Budget`): an edition's diff cannot be made to run for minutes.
 """
 
 from __future__ import annotations
@@ -46,14 +46,15 @@ MOVED = 0.8
 
 
 @dataclass
-class Comparison:
+class Budget:
     """What the comparison of one section may still spend (:data:`SENTENCE_WORK`), and what it did past it."""
 
     left: int = SENTENCE_WORK
     """Word comparisons left."""
     simplified: list[str] = field(default_factory=list)
-    """Each way the comparison was made simpler than difflib's, once: ``aligned`` (on the sentences found
-    once in each text), ``paired`` (sentences paired with the next ones only, moves found only unchanged)."""
+    """Each way the comparison was made simpler than difflib's, once: ``words`` (a long middle shown as one
+    replacement), ``aligned`` (on the sentences found once in each text), ``paired`` (sentences paired with
+    the next ones only, moves found only unchanged)."""
 
     @property
     def exhausted(self) -> bool:
@@ -86,15 +87,15 @@ class Comparison:
         return [f"`{title}`: {said[simplification]}" for simplification in self.simplified]
 
 
-def word_opcodes(a: Sequence[Hashable], b: Sequence[Hashable], comparison: Comparison | None = None) -> list[Opcode]:
+def word_opcodes(a: Sequence[Hashable], b: Sequence[Hashable], budget: Budget | None = None) -> list[Opcode]:
     """difflib's opcodes turning ``a`` into ``b``, in bounded time (see :data:`WORDS_COMPARED`).
 
     Texts up to that length are compared whole, as difflib does; longer ones from where they differ
     to where they agree again (which may pair repeated words otherwise than difflib would). A middle
-    made one replacement is noted in ``comparison``."""
+    made one replacement is noted in ``budget``."""
     opcodes, replaced = _opcodes(a, b, WORDS_COMPARED, _replaced)
-    if replaced and comparison is not None:
-        comparison.note("words")
+    if replaced and budget is not None:
+        budget.note("words")
     return opcodes
 
 
@@ -106,11 +107,11 @@ def word_likeness(a: Sequence[Hashable], b: Sequence[Hashable]) -> float:
     return 2.0 * common / (len(a) + len(b))
 
 
-def sentence_opcodes(a: Sequence[str], b: Sequence[str], comparison: Comparison) -> list[Opcode]:
+def sentence_opcodes(a: Sequence[str], b: Sequence[str], budget: Budget) -> list[Opcode]:
     """difflib's opcodes turning the sentences ``a`` into ``b``, in bounded time (see :data:`SENTENCES_ALIGNED`)."""
     opcodes, anchored = _opcodes(a, b, SENTENCES_ALIGNED, _anchored)
     if anchored:
-        comparison.note("aligned")
+        budget.note("aligned")
     return opcodes
 
 
@@ -225,12 +226,12 @@ class _Sentence:
 class SentencePairing:
     """The changed sentences of one section paired: each removed one with what it became, or alone.
 
-    Exactly as difflib's ratios pair them while the section's :class:`Comparison` lasts; past it, each
+    Exactly as difflib's ratios pair them while the section's :class:`Budget` lasts; past it, each
     old sentence is compared with the next :data:`PAIRED_AHEAD` new ones by the words they share, and a
     sentence is found moved only when unchanged."""
 
-    def __init__(self, comparison: Comparison) -> None:
-        self.comparison = comparison
+    def __init__(self, budget: Budget) -> None:
+        self.budget = budget
         self.sentences: dict[str, _Sentence] = {}
 
     def pair(self, olds: Sequence[str], news: Sequence[str]) -> list[tuple[str, str]]:
@@ -261,7 +262,7 @@ class SentencePairing:
         for old, new in pairs:
             if not old:
                 match = self._first_alike(new, removed)
-                if match is None and self.comparison.exhausted:
+                if match is None and self.budget.exhausted:
                     match = _first_left(unchanged.get(new), removed)
                 if match is not None:
                     found.append((removed.pop(match), new, True))
@@ -273,19 +274,19 @@ class SentencePairing:
     def _exact_best(self, old: str, news: Sequence[str], start: int) -> tuple[int | None, float] | None:
         """The first of ``news[start:]`` most alike ``old`` and its ratio (None, -1 for none); None when the
         comparison ran out on the way. The cheap bound rules out what cannot be the answer."""
-        if self.comparison.exhausted:
+        if self.budget.exhausted:
             return None
         a = self._words(old)
         best: int | None = None
         best_ratio = -1.0
         for index in range(start, len(news)):
             b = self._words(news[index])
-            if not self.comparison.spend(len(a.words) + len(b.words)):
+            if not self.budget.spend(len(a.words) + len(b.words)):
                 return None
             bound = _bound(a, b)
             if bound < SIMILAR or bound <= best_ratio:
                 continue
-            if not self.comparison.spend(len(a.words) * len(b.words)):
+            if not self.budget.spend(len(a.words) * len(b.words)):
                 return None
             ratio = word_likeness(a.words, b.words)
             if ratio > best_ratio:
@@ -306,16 +307,16 @@ class SentencePairing:
     def _first_alike(self, new: str, removed: dict[int, str]) -> int | None:
         """The first removed sentence as alike ``new`` as a move needs; None if none or if the comparison
         ran out on the way."""
-        if self.comparison.exhausted:
+        if self.budget.exhausted:
             return None
         b = self._words(new)
         for i, old in removed.items():
             a = self._words(old)
-            if not self.comparison.spend(len(a.words) + len(b.words)):
+            if not self.budget.spend(len(a.words) + len(b.words)):
                 return None
             if _bound(a, b) < MOVED:
                 continue
-            if not self.comparison.spend(len(a.words) * len(b.words)):
+            if not self.budget.spend(len(a.words) * len(b.words)):
                 return None
             if word_likeness(a.words, b.words) >= MOVED:
                 return i

@@ -221,7 +221,7 @@ def _compared_each_with_each(olds: list[str], news: list[str]) -> list[tuple[str
 def test_sentences_are_paired_as_compared_each_with_each_within_the_limit() -> None:
     import random
 
-    from compiler.text_diff import Comparison, SentencePairing
+    from compiler.text_diff import Budget, SentencePairing
 
     randomly = random.Random(11)
     words = ["the", "unit", "may", "move", "charge", "roll", "a", "D6", "then", "its", "turn", "and"]
@@ -229,16 +229,16 @@ def test_sentences_are_paired_as_compared_each_with_each_within_the_limit() -> N
         pool = [" ".join(randomly.choices(words, k=randomly.randint(0, 9))) for _ in range(8)]
         olds = randomly.choices(pool, k=randomly.randint(0, 7))
         news = randomly.choices(pool, k=randomly.randint(0, 7))
-        pairing = SentencePairing(Comparison())
+        pairing = SentencePairing(Budget())
         pairs = pairing.pair(olds, news)
         assert pairing.moves(pairs) == _compared_each_with_each(olds, news), (olds, news)
-        assert not pairing.comparison.simplified
+        assert not pairing.budget.simplified
 
 
 def test_sentences_past_the_alignment_limit_are_a_valid_edit_aligned_on_those_found_once() -> None:
     import random
 
-    from compiler.text_diff import SENTENCES_ALIGNED, Comparison, sentence_opcodes
+    from compiler.text_diff import SENTENCES_ALIGNED, Budget, sentence_opcodes
 
     randomly = random.Random(5)
     sentences = [f"Sentence {i}." for i in range(3 * SENTENCES_ALIGNED)]
@@ -246,10 +246,10 @@ def test_sentences_past_the_alignment_limit_are_a_valid_edit_aligned_on_those_fo
     shuffled = sentences[:]
     randomly.shuffle(shuffled)
     for a, b in ((sentences, edited), (edited, sentences), (sentences, shuffled), (sentences, ["Changed."] * 7000)):
-        comparison = Comparison()
-        opcodes = sentence_opcodes(a, b, comparison)
-        assert _applied(a, b, opcodes) == b and comparison.simplified == ["aligned"]
-    opcodes = sentence_opcodes(sentences, edited, Comparison())
+        budget = Budget()
+        opcodes = sentence_opcodes(a, b, budget)
+        assert _applied(a, b, opcodes) == b and budget.simplified == ["aligned"]
+    opcodes = sentence_opcodes(sentences, edited, Budget())
     kept = sum(i2 - i1 for tag, i1, i2, _, _ in opcodes if tag == "equal")
     assert kept == sum(1 for s in edited if s != "Changed.")  # every unchanged sentence stays where it is
 
