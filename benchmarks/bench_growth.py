@@ -105,6 +105,20 @@ def slips_on_one_line(size: int) -> Files:
     return _pair(ENGLISH_SENTENCE, FRENCH_SENTENCE + " " + " ".join("de la \\* une" for _ in range(size // 14)))
 
 
+def annotations_in_a_paragraph(count: int) -> Files:
+    annotations = "".join(f'Roll <!-- rulebook: mechanic name="t{i}" roll="D6" --> ' for i in range(count))
+    return _book("book.md", _markdown(annotations))
+
+
+def annotations_on_a_line(count: int) -> Files:
+    definitions = "".join(
+        f'<definition name="t{i}">Roll a D6 against power.<mechanic name="t{i}" roll="D6" pass="at-least" '
+        'against="power"/></definition>'
+        for i in range(count)
+    )
+    return _book("book.xml", f'<document><chapter title="a" id="a">{definitions}</chapter></document>\n')
+
+
 ENGLISH_SENTENCE = "A unit may move up to 6 inches in the Movement Phase."
 FRENCH_SENTENCE = "Une unité peut se déplacer de 6 pouces pendant la phase de mouvement."
 
@@ -125,6 +139,8 @@ def _pair(original: str, translation: str) -> Files:
 
 DIFF = ["diff", "old.md", "new.md"]
 COMPARE = ["compare", "en.xml", "fr.md"]
+DATA = ["build", "-q", "--data-only", "-o", "out"]
+LINT = ["lint"]
 CASES = [
     Case("diff: shuffled sentences", DIFF, shuffled_sentences, (1_000, 2_000, 5_000, 20_000), "sentences"),
     Case("diff: renamed terms", ["diff", "old.xml", "new.xml"], renamed_terms, (250, 500, 1_000, 2_000), "terms"),
@@ -134,6 +150,8 @@ CASES = [
     ),
     Case("lint: a heading of ` *`", ["lint"], heading_of_marks, (25_000, 50_000, 100_000), "bytes"),
     Case("lint: an annotation of one word", ["lint"], annotation_word, (25_000, 50_000, 100_000), "bytes"),
+    Case("lint: annotations in a paragraph", LINT, annotations_in_a_paragraph, (10_000, 20_000, 40_000), "annotations"),
+    Case("rule data: annotations on one line", DATA, annotations_on_a_line, (1_000, 2_000, 4_000), "annotations"),
     Case("compare: digits before `cm`", COMPARE, digits_before_cm, (2_000, 5_000, 100_000), "digits"),
     Case("compare: `1x1x…` before `cm`", COMPARE, dimensions_before_cm, (25_000, 50_000, 100_000), "bytes"),
     Case("compare: a translation of `<`", COMPARE, translation_of_brackets, (50_000, 100_000, 200_000), "bytes"),
