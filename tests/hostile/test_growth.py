@@ -233,20 +233,22 @@ def _compare(capsys: pytest.CaptureFixture[str], folder: Path, original: str, tr
 
 
 @pytest.mark.parametrize(
-    ("written", "kinds"),
+    ("written", "code", "kinds"),
     [
-        ("1" * 100_000 + " q cm.", {}),  # 120 s and more, and past 4,300 digits an internal error
-        ("1x" * 50_000 + " q cm.", {"numbers-differ": 1}),  # 65 s for half as many
-        ("<" * 200_000, {}),  # 13 s for half as many
+        ("1" * 100_000 + " q cm.", 0, {}),  # 120 s and more, and past 4,300 digits an internal error
+        ("1x" * 50_000 + " q cm.", 1, {"numbers-differ": 1}),  # 65 s for half as many
+        ("<" * 200_000, 0, {}),  # 13 s for half as many
+        ("fin." + " " * 100_000 + "suite", 0, {}),  # 40 s: the spaces after the stop read again for each one
+        ("\\ab{" * 25_000, 0, {"conversion-debris": 25_000}),  # 32 s: each brace searched for to the line's end
     ],
-    ids=["digits-before-a-unit", "dimensions-before-a-unit", "angle-brackets"],
+    ids=["digits-before-a-unit", "dimensions-before-a-unit", "angle-brackets", "spaces-after-a-stop", "latex"],
 )
-def test_a_translated_sentence_of_100_000_characters_is_compared_in_linear_time(
-    capsys, scratch, written, kinds
-) -> None:  # type: ignore[no-untyped-def]
+def test_a_translated_sentence_of_100_000_characters_is_compared_in_linear_time(  # type: ignore[no-untyped-def]
+    capsys, scratch, written, code, kinds
+) -> None:
     with cpu_time_under(10):  # under a second each
         report = _compare(capsys, scratch, ENGLISH_SENTENCE, f"{FRENCH_SENTENCE} {written}")
-    assert (report["code"], report["summary"]["by_rule"]) == (1 if kinds else 0, kinds)
+    assert (report["code"], report["summary"]["by_rule"]) == (code, kinds)
 
 
 def test_a_section_translated_in_more_sentences_is_aligned_in_linear_time(capsys, scratch) -> None:  # type: ignore[no-untyped-def]
@@ -277,7 +279,7 @@ def test_the_translations_linear_expressions_give_the_answers_of_the_simple_ones
     import itertools
     import random
 
-    from compiler.translate import compare, facts, language, segments
+    from compiler.translate import compare, debris, facts, language, segments
 
     old_metric = r"\d+(?:[.,]\s?\d+)?(?:\s?[x×]\s?\d+(?:[.,]\d+)?)*\s?(?:mm|cm|km|m)\b"
     old_digits = re.compile(
@@ -291,19 +293,26 @@ def test_the_translations_linear_expressions_give_the_answers_of_the_simple_ones
         r"\(?(?:soit )?(?:environ )?\d+(?:[.,]\s?\d+)?(?:\s?[x×]\s?\d+(?:[.,]\d+)?)*\s?(?:mm|cm|m|km)\b"
         r"(?:\s*(?:par|x)\s*\d+(?:[.,]\d+)?\s?(?:mm|cm|m|km)\b)?\)?"
     )
+    old_start = re.compile(rf"(?:^|[.!?]\s+)[\s\-*·•]*([{debris._UPPER}]{debris._LETTER}+)")
+    old_latex = re.compile(r"\$[^$\n]{1,120}\$|\\[a-zA-Z]{2,}(?:\{[^}\n]*\})?")
+    old_end = re.compile(r"[.!?][\"”»’)\]]*(?:\s+|\*+)(?=[«\"“‘(\[]?\s*[A-ZÀ-ÖØ-Þ0-9])")
     old_markup = re.compile(r"<!--.*?-->|<[^>]*>|&#?\w+;", re.DOTALL)
     old_language_markup = re.compile(r"<[^>]*>|&\w+;")
     digits = facts._not_quantities("fr", ())[1]
     pieces = ["1", "2", ",", ".", " ", "x", "×", "cm", "m", "soit ", "(", ")", "par ", "a", "://", ".com", "<", ">"]
-    pieces += ["<!--", "-->", "&amp;", "-"]
+    pieces += ["<!--", "-->", "&amp;", "-", "\\ab", "{", "}", "$", "A", "\n", "·", "«", "*", "!", '"']
     randomly = random.Random(13)
-    every_short = ("".join(parts) for length in range(5) for parts in itertools.product(pieces, repeat=length))
+    every_short = ("".join(parts) for length in range(4) for parts in itertools.product(pieces, repeat=length))
     longer = ("".join(randomly.choices(pieces, k=randomly.randint(5, 20))) for _ in range(20_000))
     for text in itertools.chain(every_short, longer):
         assert digits.sub("_", text) == old_digits.sub("_", text), text
         assert compare._CONVERSIONS.sub("_", text) == old_conversions.sub("_", text), text
         assert segments.blank_markup(text) == old_markup.sub(lambda m: " " * len(m.group()), text), text
         assert language.without_markup(text) == old_language_markup.sub(" ", text), text
+        for new, old in ((debris._START, old_start), (debris._LATEX, old_latex), (segments._END, old_end)):
+            assert [(m.span(), m.groups()) for m in new.finditer(text)] == [
+                (m.span(), m.groups()) for m in old.finditer(text)
+            ], text
 
 
 def test_values_left_over_cancel_across_beads_as_compared_bead_with_bead() -> None:
