@@ -119,6 +119,14 @@ def annotations_on_a_line(count: int) -> Files:
     return _book("book.xml", f'<document><chapter title="a" id="a">{definitions}</chapter></document>\n')
 
 
+def spaces_after_a_stop(size: int) -> Files:
+    return _pair(ENGLISH_SENTENCE, f"{FRENCH_SENTENCE} fin.{' ' * size}suite")
+
+
+def latex_commands(size: int) -> Files:
+    return _pair(ENGLISH_SENTENCE, FRENCH_SENTENCE + " " + "\\ab{" * (size // 4))
+
+
 ENGLISH_SENTENCE = "A unit may move up to 6 inches in the Movement Phase."
 FRENCH_SENTENCE = "Une unité peut se déplacer de 6 pouces pendant la phase de mouvement."
 
@@ -156,6 +164,8 @@ CASES = [
     Case("compare: `1x1x…` before `cm`", COMPARE, dimensions_before_cm, (25_000, 50_000, 100_000), "bytes"),
     Case("compare: a translation of `<`", COMPARE, translation_of_brackets, (50_000, 100_000, 200_000), "bytes"),
     Case("compare: 3 sentences for 2", COMPARE, three_sentences_for_two, (25_000, 50_000, 100_000), "bytes"),
+    Case("compare: a stop before spaces", COMPARE, spaces_after_a_stop, (25_000, 50_000, 100_000), "spaces"),
+    Case("compare: `\\ab{` on one line", COMPARE, latex_commands, (25_000, 50_000, 100_000), "bytes"),
     Case("compare: slips on one line", COMPARE, slips_on_one_line, (50_000, 100_000, 200_000), "bytes"),
 ]
 
