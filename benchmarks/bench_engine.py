@@ -12,10 +12,11 @@ median of the ratios; also the question as typed in a project folder (``rulebook
 ...``, no ``--rules``: the configuration names the site). *Warm*: the cache
 (``$XDG_CACHE_HOME/rulebook``, here a temporary folder) already knows this ``rules.json`` is valid,
 as for every question after a build on this machine (the build tells it; the first question after
-the build is timed once and printed) or after a first question; *cold*: it does not, but holds the
-compiled validator, as for a ``rules.json`` built elsewhere; *empty*: a new cache folder for every
-engine run, as for the very first question on a machine. Commands run as an installed package
-runs, with their modules' bytecode kept.
+the build is timed once and printed) or after a first question; *cold*: it does not, and the data is
+checked with the validator shipped in the package (``engine/rules_validator.py``), as for a
+``rules.json`` built elsewhere; *empty*: a new cache folder for every engine run, as for the very
+first question on a machine. Commands run as an installed package runs, with their modules'
+bytecode kept (Python's own, beside the modules: nothing is read from the user's cache but verdicts).
 
 ``limits``: for each of the engine's limits (docs/engine.md, "Limits"), the worst question it
 accepts, on rule data made for it where the book's own cannot reach the limit; median wall and CPU
@@ -78,7 +79,7 @@ def build_rules(out: Path, book: str | None = None, source: Path | None = None) 
 
 
 def cold(cache: Path) -> Path:
-    """``cache`` without its verdicts: the validator stays compiled, as for a ``rules.json`` built elsewhere."""
+    """``cache`` without its verdicts, as for a ``rules.json`` built elsewhere: the data is checked again."""
     (cache / "rulebook" / "valid-rules.txt").unlink(missing_ok=True)
     return cache
 
@@ -91,7 +92,7 @@ def speed(work: Path, pairs: int) -> dict[str, Any]:
     run(version, work, cache)  # its bytecode written before anything is timed (the build wrote the engine's)
     after_build = run(question, work, cache)
     print(f"first question after the build: {after_build[0] * 1000:.0f} ms ({after_build[1] * 1000:.0f} ms CPU)")
-    run(question, work, cold(cache))  # the validator compiled into the cache, as any earlier check leaves it
+    run(question, work, cold(cache))  # the shipped validator's bytecode written, as pip writes it at install
     # The question as a player types it in a project: no --rules, the configuration says where the site is.
     project = work / "project"
     shutil.copytree(rules.parent, project / "public")
@@ -268,6 +269,8 @@ def limit_cases(work: Path) -> list[tuple[str, list[str], tuple[int, ...]]]:
             [*engine, str(digits), "attack", f"--attacks={most + 1}", *values],
             refused,
         ),
+        ("modifiers: 100", [*engine, str(main), "modify", "--value=3", *["--mod=+1"] * 100], ok),
+        ("past: 20,000 modifiers", [*engine, str(main), "modify", "--value=3", *["--mod=+1"] * 20_000], refused),
         (f"army: 200 units, {army.stat().st_size:,} bytes", [*engine, str(main), "army", str(army)], legal_or_not),
         ("army: 200 units x 100 upgrades (YAML aliases)", [*engine, str(main), "army", str(upgrades)], legal_or_not),
         (f"rules.json: 3x book, {three_rules.stat().st_size:,} bytes", [*engine, str(three_rules), "turns"], ok),

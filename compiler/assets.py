@@ -2,16 +2,21 @@
 
 Only what the sources reference is ever published, and only a regular file that lies
 inside the images folder, reached without a symbolic link: a link (to the build's own
-environment, a key, another project) is never followed, even when named explicitly.
+environment, a key, another project) is never followed, even when named explicitly. And only
+a picture: a file whose content is not the picture its name says, or an SVG that could act, is
+refused (:mod:`compiler.pictures`).
 """
 
 from __future__ import annotations
 
 import os
 import stat
+from collections.abc import Iterator
+from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
 from compiler.model import Book
+from compiler.pictures import Refusal, picture_refusal
 
 
 def image_folder(book: Book, root: Path) -> Path | None:
@@ -23,16 +28,36 @@ def image_folder(book: Book, root: Path) -> Path | None:
     return folder if folder.is_dir() and not folder.is_symlink() else None
 
 
-def image_files(book: Book, folder: Path | None) -> dict[str, Path]:
-    """The images the book shows that the folder holds safely, by the name the sources give them."""
+@dataclass(frozen=True, slots=True)
+class BookImages:
+    """The images a book shows, as its images folder holds them, by the name the sources give them."""
+
+    published: dict[str, Path] = field(default_factory=dict)
+    """The files the site publishes: held safely, and pictures (:mod:`compiler.pictures`)."""
+    refused: dict[str, Refusal] = field(default_factory=dict)
+    """The files held safely that are not published, and why (the `refused-image` finding)."""
+
+
+def book_images(book: Book, folder: Path | None) -> BookImages:
+    """The images the book shows that the folder holds safely, published or refused for what they are."""
+    published, refused = {}, {}
+    for name, path in held_images(book, folder):
+        refusal = picture_refusal(path)
+        if refusal is None:
+            published[name] = path
+        else:
+            refused[name] = refusal
+    return BookImages(published, refused)
+
+
+def held_images(book: Book, folder: Path | None) -> Iterator[tuple[str, Path]]:
+    """Each image the book shows that the folder holds safely (:func:`safe_file`), by name, in name order."""
     if folder is None:
-        return {}
-    found = {}
+        return
     for name in sorted({image.file for image in book.images}):
         path = safe_file(folder, name)
         if path is not None:
-            found[name] = path
-    return found
+            yield name, path
 
 
 def safe_file(folder: Path, name: str) -> Path | None:

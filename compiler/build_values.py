@@ -48,6 +48,9 @@ class BuildOptions:
     """What builds the site from the pages: ``mkdocs`` or ``zensical`` (the project's ``generator``)."""
     offline: bool = False
     """A site to read from disk (``site/index.html`` opened in a browser): pages as files, search included."""
+    kept: Path | None = None
+    """Where the builds into ``output`` keep what they reuse (the generator's cache, the record of the published
+    site); None: a folder for ``output`` in the user's cache folder (:func:`compiler.state.kept_folder`)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from compiler.errors import UserError
+from compiler.inputs import MAX_DATA_BYTES, UnreadableInput, parse_toml, present, read_input_text
 
 CONFIG_FILE = "rulebook.toml"
 PYPROJECT = "pyproject.toml"
@@ -28,7 +29,7 @@ def find_config(start: Path) -> Path | None:
     """The configuration file of the project around ``start``: ``rulebook.toml``, else a
     ``pyproject.toml`` with a ``[tool.rulebook]`` table, in ``start`` or the nearest parent."""
     for folder in (start, *start.parents):
-        if (folder / CONFIG_FILE).is_file():
+        if present(folder / CONFIG_FILE):  # whatever it is: reading it says why it cannot be the configuration
             return folder / CONFIG_FILE
         candidate = folder / PYPROJECT
         if candidate.is_file() and "[tool.rulebook" in read_config(candidate):
@@ -42,25 +43,60 @@ def locate_config(start: Path, config_file: Path | None = None) -> Path | None:
 
 
 def read_config(path: Path) -> str:
+    """The configuration file's text, read as every input is (:func:`~compiler.inputs.read_input`): a regular
+    file, not larger than 64 MB, and not a link that leads out of the folder that holds it."""
     try:
-        return path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as error:
-        reason = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
-        raise ConfigError(f"cannot read {path}: {reason}") from error
+        return read_input_text(path, root=path.parent, limit=MAX_DATA_BYTES, kind="configuration")
+    except UnreadableInput as error:
+        raise ConfigError(f"cannot read the configuration `{path}`: {error.reason}") from error
 
 
 def config_table(path: Path) -> tuple[Mapping[str, Any], str]:
     """The project's table in the configuration file (``[tool.rulebook]`` of a ``pyproject.toml``, the whole of a
     ``rulebook.toml``) and the prefix its keys are named under in messages."""
-    import tomllib  # only with a configuration file
+    document = parse_toml(read_config(path), path)
+    if path.name == CONFIG_FILE:
+        return document, ""
+    tool = document.get("tool", {})
+    if not isinstance(tool, dict):
+        raise ConfigError(f"{path}: `tool` must be a table, not {toml_kind(tool)}")
+    table = tool.get("rulebook", {})
+    if not isinstance(table, dict):
+        raise ConfigError(f"{path}: `tool.rulebook` must be a table, not {toml_kind(table)}")
+    return table, "tool.rulebook"
 
-    try:
-        document = tomllib.loads(read_config(path))
-    except tomllib.TOMLDecodeError as error:
-        raise ConfigError(f"{path}: not valid TOML: {error}") from error
-    if path.name != CONFIG_FILE and "tool" in document:
-        return document["tool"].get("rulebook", {}), "tool.rulebook"
-    return document, ""
+
+def toml_kind(value: object) -> str:
+    """A TOML value's type in words, quoting it when it is short: a message quotes no huge value."""
+    if isinstance(value, bool):
+        return f"`{str(value).lower()}`"
+    if isinstance(value, str):
+        return f'the string "{value}"' if len(value) <= 40 else "a string"
+    if isinstance(value, int | float):
+        shown = str(value) if isinstance(value, float) or abs(value) < 10**20 else ""
+        return f"the number {shown}" if shown and len(shown) <= 24 else "a number"
+    if isinstance(value, list):
+        return "a list with something else than strings in it" if value else "an empty list"
+    if isinstance(value, dict):
+        return "a table"
+    return f"a {type(value).__name__}"
+
+
+MAX_PATH = 4096
+"""The longest path a configuration may give (Linux's own limit, in bytes)."""
+MAX_NAME = 255
+"""The longest name of one file or folder in such a path (Linux's own limit, in bytes)."""
+
+
+def path_problem(value: str) -> str | None:
+    """Why a path the configuration gives cannot name a file on any system, or None if it can."""
+    if "\0" in value:
+        return "holds a NUL character"
+    if len(value.encode("utf-8", "surrogatepass")) > MAX_PATH:
+        return f"is longer than {MAX_PATH} bytes, the longest path"
+    if any(len(part.encode("utf-8", "surrogatepass")) > MAX_NAME for part in value.split("/")):
+        return f"has a name longer than {MAX_NAME} bytes, the longest a file's name may be"
+    return None
 
 
 def site_folder(start: Path, config_file: Path | None = None) -> Path | None:
@@ -72,7 +108,7 @@ def site_folder(start: Path, config_file: Path | None = None) -> Path | None:
         return start.resolve() / SITE
     table, _ = config_table(path)
     output = table.get("output")
-    if output is not None and not isinstance(output, str):
+    if output is not None and (not isinstance(output, str) or path_problem(output)):
         return None
     root = path.parent.resolve()
     return output_folder(root, output) or root / SITE

@@ -1,8 +1,29 @@
 """Errors a user can do something about: reported in plain words with exit status 2, never a traceback.
 
 Kept apart from the modules that raise them, so the command line names them without importing
-the site builder or the translation tools at start-up.
+the site builder or the translation tools at start-up. A message that quotes what it was given (a
+key, a name, a value) quotes it through :func:`quoted`: a key of the configuration can be a megabyte
+long. The command line then shows every message's control characters as pictures
+(:func:`compiler.report.escaping.terminal_message`).
 """
+
+from __future__ import annotations
+
+QUOTE_LIMIT = 60
+"""Longest value a message quotes whole."""
+
+
+def shorten(text: str, limit: int) -> str:
+    """``text`` cut to ``limit`` characters by an ellipsis in the middle, keeping both ends."""
+    if len(text) <= limit:
+        return text
+    head = (limit - 1) * 2 // 3
+    return text[:head] + "…" + text[len(text) - (limit - 1 - head) :]
+
+
+def quoted(value: str) -> str:
+    """A value as a message quotes it: in backticks, cut in its middle past :data:`QUOTE_LIMIT` characters."""
+    return f"`{shorten(value, QUOTE_LIMIT)}`"
 
 
 class UserError(Exception):

@@ -1,11 +1,11 @@
-"""Files: atomic writes (a reader never sees half a file, a failed write leaves the old one), which
-inputs may be read at all, and which files a report may be written to."""
+"""Files the compiler writes: atomic writes (a reader never sees half a file, a failed write leaves the old
+one), and which files a report, a baseline or an export may be written to (reading is :mod:`compiler.inputs`)."""
 
 from __future__ import annotations
 
 import os
 import stat
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from compiler.errors import UserError
@@ -34,64 +34,117 @@ def _umask() -> int:
     return mask
 
 
-MAX_SOURCE_BYTES = 256 * 1024 * 1024
-"""The largest file the compiler reads as a source or a project's own file (the 100x book is 8 MB)."""
-
-
-def input_problem(path: Path, root: Path | None) -> str | None:
-    """Why ``path`` may not be read as one of the project's inputs, or None if it may.
-
-    Inside the project (``root``), a file is read only where it really is inside it: a link that leads
-    out of the project (``rules/book.md -> /proc/self/environ``, committed by a contributor) is refused,
-    since what it reads would be published. Only regular files are read (not a device or a pipe), and
-    none larger than :data:`MAX_SOURCE_BYTES`.
-    """
-    absolute = Path(os.path.abspath(path))
-    if root is not None:
-        base = Path(os.path.abspath(root))
-        if absolute.is_relative_to(base) and not absolute.resolve().is_relative_to(base.resolve()):
-            return "it is a link to a file outside the project; inputs are read only inside it"
-    try:
-        status = absolute.stat()
-    except OSError:
-        return None  # the reader says why it cannot be read
-    if not stat.S_ISREG(status.st_mode):
-        return "it is not a regular file"
-    if status.st_size > MAX_SOURCE_BYTES:
-        return f"it is larger than {MAX_SOURCE_BYTES // (1024 * 1024)} MB, the most a source may be"
-    return None
-
-
 class OutputError(UserError):
     """An output (the site's folder, a report's file) cannot be used; the message names it and says why."""
 
 
-KEPT_SUFFIXES = frozenset(
-    {".xml", ".md", ".markdown", ".toml", ".yml", ".yaml", ".py", ".dtd", ".j2", ".html", ".css", ".js", ".cfg", ".ini"}
-)
-"""Kinds of file a project keeps (sources, configuration, templates, code): a report never replaces one."""
+GIT_FOLDER = ".git"
+"""Git's own folder: nothing is ever written inside it (a report there could replace its configuration or hooks)."""
 
 
-def check_report_file(path: Path, *, root: Path, protected: Iterable[Path]) -> Path:
-    """A file a command may write a report, a baseline or an export to, made absolute.
-
-    It may be a new file, or replace one that is not among ``protected`` (the project's inputs)
-    and not of a kind a project keeps (:data:`KEPT_SUFFIXES`): ``lint -o rules/book.xml`` must
-    not replace the book with its own report.
-    """
+def check_written_place(path: Path, *, root: Path) -> Path:
+    """Where a command may write a file it makes on request, made absolute: never inside ``.git`` (anywhere up
+    the path, the path as written or as it resolves), and, inside the project, through no folder that is a
+    symbolic link (a pull request can commit ``reports -> ~/.ssh``)."""
     path = Path(os.path.abspath(path))
     shown = shown_path(path, root)
-    if path.is_dir():
-        raise OutputError(f"cannot write `{shown}`: it is a folder")
-    resolved = path.resolve()
-    for kept in protected:
-        if kept.resolve() == resolved:
-            raise OutputError(f"`{shown}` is a file of the project (the configuration names it): choose another name")
-    if path.exists() and path.suffix.lower() in KEPT_SUFFIXES and path.stat().st_size:
+    try:
+        resolved = path.resolve()
+    except (OSError, RuntimeError) as error:
+        raise OutputError(f"cannot write `{shown}`: {_reason(error)}") from error
+    if any(part.casefold() == GIT_FOLDER for part in (*path.parts, *resolved.parts)):  # .GIT is .git on macOS
+        raise OutputError(f"cannot write `{shown}`: it is inside `{GIT_FOLDER}`, Git's own folder")
+    linked = linked_folder(path, root)
+    if linked is not None:
         raise OutputError(
-            f"`{shown}` exists and is not a report (a `{path.suffix}` file is a project's own): choose another name"
+            f"cannot write `{shown}`: `{shown_path(linked, root)}` on the way is a symbolic link; "
+            "name a folder of the project itself"
         )
     return path
+
+
+def linked_folder(path: Path, root: Path) -> Path | None:
+    """The first folder between the project's root and ``path`` (inside it) that is a symbolic link, if any."""
+    base = Path(os.path.abspath(root))
+    absolute = Path(os.path.abspath(path))
+    if not absolute.is_relative_to(base):
+        return None
+    for folder in reversed(absolute.relative_to(base).parents):
+        if folder != Path(".") and (base / folder).is_symlink():
+            return base / folder
+    return None
+
+
+def check_report_file(
+    path: Path, *, root: Path, protected: Iterable[Path], ours: Callable[[Path], bool], kind: str = "report"
+) -> Path:
+    """The file a command may write a report, a baseline or an export to, made absolute; else an
+    :class:`OutputError` saying why not. The one place that decides it, for every command.
+
+    It may be a new file, an empty one, a device or a pipe (``-o /dev/null``: written into, never replaced),
+    or a file this tool wrote before, as ``ours`` recognises it (a report replaces a report, a baseline a
+    baseline). Never one of ``protected`` (the files the configuration names), never a folder, never a
+    symbolic link (but for one outside the project that leads to a device or a pipe: ``/dev/stdout``), and
+    never in a place :func:`check_written_place` refuses.
+    """
+    path = check_written_place(path, root=root)
+    shown = shown_path(path, root)
+    try:
+        status = path.lstat()
+    except FileNotFoundError:
+        return path
+    except OSError as error:
+        raise OutputError(f"cannot write `{shown}`: {_reason(error)}") from error
+    if stat.S_ISLNK(status.st_mode):
+        if not path.is_relative_to(Path(os.path.abspath(root))) and _is_stream(path):
+            return path
+        raise OutputError(f"cannot write `{shown}`: it is a symbolic link; name the file itself")
+    if stat.S_ISDIR(status.st_mode):
+        raise OutputError(f"cannot write `{shown}`: it is a folder")
+    if any(kept.resolve() == path.resolve() for kept in protected):
+        raise OutputError(f"`{shown}` is a file of the project (the configuration names it): choose another name")
+    if not stat.S_ISREG(status.st_mode) or status.st_size == 0 or ours(path):
+        return path
+    raise OutputError(
+        f"`{shown}` exists and is not a {kind} this tool wrote: choose another name (a {kind} replaces "
+        f"only an earlier {kind})"
+    )
+
+
+def _is_stream(path: Path) -> bool:
+    try:
+        mode = path.stat().st_mode
+    except OSError:
+        return False
+    return stat.S_ISCHR(mode) or stat.S_ISFIFO(mode)
+
+
+ENDS_BYTES = 64 * 1024
+"""How much of each end of an existing file is read to recognise it as a report of ours."""
+
+
+def file_ends(path: Path, size: int = ENDS_BYTES) -> tuple[str, str]:
+    """The first and last ``size`` bytes of a regular file, as text (bytes that are not UTF-8 replaced),
+    read without following a link; both empty if it cannot be read."""
+    try:
+        descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOFOLLOW | os.O_CLOEXEC)
+    except OSError:
+        return "", ""
+    try:
+        length = os.fstat(descriptor).st_size
+        head = os.pread(descriptor, size, 0)
+        tail = os.pread(descriptor, size, max(length - size, 0))
+    except OSError:
+        return "", ""
+    finally:
+        os.close(descriptor)
+    return head.decode("utf-8", "replace"), tail.decode("utf-8", "replace")
+
+
+def _reason(error: OSError | RuntimeError) -> str:
+    if isinstance(error, OSError) and error.strerror:
+        return error.strerror.lower()
+    return "a loop of symbolic links" if isinstance(error, RuntimeError) else str(error).lower()
 
 
 def shown_path(path: Path, root: Path) -> str:

@@ -6,6 +6,7 @@ import json
 from io import BytesIO
 
 from compiler.graph import TermGraph
+from compiler.source import xml_text
 
 
 def export_graph(terms: TermGraph, fmt: str) -> str:
@@ -35,11 +36,12 @@ def export_graph(terms: TermGraph, fmt: str) -> str:
     import networkx as nx
 
     flat: nx.MultiDiGraph[str] = nx.MultiDiGraph()
-    for kind, name in nodes:
-        attributes = {k: v for k, v in graph.nodes[(kind, name)].items() if v is not None}
-        flat.add_node(f"{kind}:{name}", kind=kind, name=name, **attributes)
+    for kind, name in nodes:  # a Markdown heading can hold a character XML forbids: shown as its picture
+        attributes = {k: xml_text(v) if isinstance(v, str) else v for k, v in graph.nodes[(kind, name)].items()}
+        attributes = {k: v for k, v in attributes.items() if v is not None}
+        flat.add_node(xml_text(f"{kind}:{name}"), kind=kind, name=xml_text(name), **attributes)
     for u, v, k in edges:
-        flat.add_edge(f"{u[0]}:{u[1]}", f"{v[0]}:{v[1]}", key=k, kind=k)
+        flat.add_edge(xml_text(f"{u[0]}:{u[1]}"), xml_text(f"{v[0]}:{v[1]}"), key=k, kind=k)
     buffer = BytesIO()
     nx.write_graphml(flat, buffer)
     return buffer.getvalue().decode("utf-8")

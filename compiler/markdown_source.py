@@ -72,8 +72,8 @@ _LATEX_SYMBOL = re.compile(r"\\(%|[a-z]+)")
 TOC_TITLES = {"table des matières", "table of contents", "contents", "sommaire"}
 
 
-def read_markdown_file(path: Path, display: str, *, language: str) -> SourceResult:
-    return read_text_source(path, display, functools.partial(parse_markdown_string, language=language))
+def read_markdown_file(path: Path, display: str, *, language: str, root: Path | None = None) -> SourceResult:
+    return read_text_source(path, display, functools.partial(parse_markdown_string, language=language), root=root)
 
 
 def parse_markdown_string(text: str, path: str = "<string>", *, language: str = "fr") -> SourceResult:

@@ -49,8 +49,18 @@ from pathlib import Path
 from typing import Any
 
 from compiler.catalog import find_rule
-from compiler.config_file import PYPROJECT, SITE, ConfigError, config_table, locate_config, output_folder
+from compiler.config_file import (
+    PYPROJECT,
+    SITE,
+    ConfigError,
+    config_table,
+    locate_config,
+    output_folder,
+    path_problem,
+    toml_kind,
+)
 from compiler.diagnostics import Severity
+from compiler.errors import QUOTE_LIMIT, quoted, shorten
 
 MAIN_BOOK = "main"
 """The name of the book the top-level table describes."""
@@ -163,7 +173,7 @@ class Project:
             if book.name == name:
                 return book
         known = ", ".join(sorted(b.name for b in self.books))
-        raise ConfigError(f"no book is called `{name}` (the books are: {known})")
+        raise ConfigError(f"no book is called {quoted(name)} (the books are: {known})")
 
     def inputs(self) -> tuple[Path, ...]:
         """Every file the project reads that its configuration names: the configuration itself, each book's
@@ -249,7 +259,7 @@ def parse_project(
             raise check.error(f"`changes_from` of book `{book.name}` must name another book")
         if book.name in languages:
             raise check.error(f"book `{book.name}` has the name of a translation's folder")
-    output = check.string(table, "output", check.where())
+    output = check.path(table, "output", check.where())
     docs_url = check.url(table, "docs_url", check.where())
     generator = check.string(table, "generator", check.where()) or "mkdocs"
     if generator not in GENERATORS:
@@ -266,13 +276,15 @@ def parse_project(
 
 
 def _book(table: Mapping[str, Any], root: Path, check: _Checker, name: str, where: str) -> BookConfig:
-    baseline = check.string(table, "baseline", where)
+    baseline = check.path(table, "baseline", where)
     language = check.string(table, "language", where) or "en"
     if not LANGUAGE.fullmatch(language):
-        raise check.error(f"`language` in [{where}] must be a language code such as `en` or `fr`, not `{language}`")
+        raise check.error(
+            f"`language` in [{where}] must be a language code such as `en` or `fr`, not {quoted(language)}"
+        )
     return BookConfig(
         name=name,
-        sources=tuple(root / source for source in check.strings(table, "sources", where)),
+        sources=tuple(root / source for source in check.paths(table, "sources", where)),
         title=check.string(table, "title", where),
         edition=check.string(table, "edition", where),
         copyright=check.string(table, "copyright", where),
@@ -299,9 +311,9 @@ comparison reads (:mod:`compiler.translate.numbers`, :mod:`compiler.translate.fa
 def _translations(table: Mapping[str, Any], root: Path, check: _Checker, where: str) -> tuple[Translation, ...]:
     found = []
     for language, entry in sorted(table.items()):
-        place = _within(where, f"translations.{language}")
+        place = _within(where, f"translations.{shorten(language, QUOTE_LIMIT)}")
         if not LANGUAGE.fullmatch(language):
-            raise check.error(f"[{place}]: `{language}` is not a language code such as `fr`")
+            raise check.error(f"[{place}]: {quoted(language)} is not a language code such as `fr`")
         if language not in TRANSLATION_LANGUAGES:
             raise check.error(
                 f"[{place}]: translations into `{language}` cannot be compared yet "
@@ -310,10 +322,10 @@ def _translations(table: Mapping[str, Any], root: Path, check: _Checker, where: 
         if not isinstance(entry, dict):
             raise check.error(f"[{place}] must be a table")
         check.keys(entry, {"source", "terms"}, place)
-        source = check.string(entry, "source", place)
+        source = check.path(entry, "source", place)
         if source is None:
             raise check.error(f"[{place}] needs a `source` path")
-        terms = check.string(entry, "terms", place)
+        terms = check.path(entry, "terms", place)
         found.append(Translation(language, root / source, root / terms if terms else None))
     return tuple(found)
 
@@ -323,7 +335,7 @@ def _severities(lint: Mapping[str, Any], check: _Checker, where: str) -> dict[st
     chosen: dict[str, Severity | None] = {}
     for key, level in check.table(lint, "severity", where).items():
         if not isinstance(level, str) or level not in _SEVERITIES:
-            raise check.error(f"severity of `{key}` in [{where}] must be one of error, warning, info, off")
+            raise check.error(f"severity of {quoted(key)} in [{where}] must be one of error, warning, info, off")
         chosen[_rule_code(key, check)] = _SEVERITIES[level]
     for key in check.strings(lint, "ignore", where):
         chosen[_rule_code(key, check)] = None
@@ -333,7 +345,7 @@ def _severities(lint: Mapping[str, Any], check: _Checker, where: str) -> dict[st
 def _rule_code(key: str, check: _Checker) -> str:
     rule = find_rule(key)
     if rule is None:
-        raise check.error(f"no lint rule is called `{key}` (see `rulebook explain --all`)")
+        raise check.error(f"no lint rule is called {quoted(key)} (see `rulebook explain --all`)")
     return rule.code
 
 
@@ -353,7 +365,8 @@ class _Checker:
         self.prefix = prefix
 
     def where(self, *parts: str) -> str:
-        return ".".join(p for p in (self.prefix, *parts) if p) or TOP_LEVEL
+        """A table's name as messages give it (a book's name, as written, can be of any length)."""
+        return ".".join(shorten(p, QUOTE_LIMIT) for p in (self.prefix, *parts) if p) or TOP_LEVEL
 
     def error(self, message: str) -> ConfigError:
         return ConfigError(f"{self.origin}: {message}")
@@ -365,10 +378,10 @@ class _Checker:
 
             close = difflib.get_close_matches(unknown[0], sorted(known), n=1, cutoff=0.7)
             hint = f" (did you mean `{close[0]}`?)" if close else f"; the keys are: {', '.join(sorted(known))}"
-            raise self.error(f"unknown key `{unknown[0]}` in [{where}]{hint}")
+            raise self.error(f"unknown key {quoted(unknown[0])} in [{where}]{hint}")
 
     def _wrong(self, key: str, where: str, expected: str, value: object) -> ConfigError:
-        return self.error(f"`{key}` in [{where}] must be {expected}, not {_kind(value)}")
+        return self.error(f"`{key}` in [{where}] must be {expected}, not {toml_kind(value)}")
 
     def string(self, table: Mapping[str, Any], key: str, where: str) -> str | None:
         value = table.get(key)
@@ -378,10 +391,27 @@ class _Checker:
             raise self._wrong(key, where, "a string", value)
         return value
 
+    def path(self, table: Mapping[str, Any], key: str, where: str) -> str | None:
+        """A string naming a file or folder: one no system could open (a NUL, too long) is refused here."""
+        value = self.string(table, key, where)
+        problem = path_problem(value) if value is not None else None
+        if problem is not None:
+            raise self.error(f"`{key}` in [{where}] {problem}")
+        return value
+
+    def paths(self, table: Mapping[str, Any], key: str, where: str) -> tuple[str, ...]:
+        """A list of strings, each naming a file (see :meth:`path`)."""
+        values = self.strings(table, key, where)
+        for value in values:
+            problem = path_problem(value)
+            if problem is not None:
+                raise self.error(f"a path of `{key}` in [{where}] {problem}")
+        return values
+
     def url(self, table: Mapping[str, Any], key: str, where: str) -> str | None:
         value = self.string(table, key, where)
         if value is not None and not re.fullmatch(r"https?://[^\s\"'<>\x00-\x1f\x7f-\x9f]+", value):
-            raise self.error(f"`{key}` in [{where}] must be an http(s) URL, not `{value}`")
+            raise self.error(f"`{key}` in [{where}] must be an http(s) URL, not {quoted(value)}")
         return value
 
     def strings(self, table: Mapping[str, Any], key: str, where: str) -> tuple[str, ...]:
@@ -401,18 +431,3 @@ class _Checker:
         if not isinstance(value, dict):
             raise self._wrong(key, where, "a table", value)
         return value
-
-
-def _kind(value: object) -> str:
-    """A value's TOML type in words."""
-    if isinstance(value, bool):
-        return f"`{str(value).lower()}`"
-    if isinstance(value, str):
-        return f'the string "{value}"' if len(value) <= 40 else "a string"
-    if isinstance(value, int | float):
-        return f"the number {value}"
-    if isinstance(value, list):
-        return "a list with something else than strings in it" if value else "an empty list"
-    if isinstance(value, dict):
-        return "a table"
-    return f"a {type(value).__name__}"

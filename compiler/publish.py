@@ -1,41 +1,55 @@
 """Publishing: the output folder belongs to the build, and a new site replaces the old one in one step.
 
 - **Ownership.** Every site the build makes holds a marker file, ``.rulebook-site``. A build
-  replaces an output folder only when it holds the marker or is empty; it never takes the
-  project's root, a folder holding a source or the configuration, or a symbolic link.
+  replaces an output folder only when it holds the marker (a file, not a link) or is empty; it never
+  takes the project's root, a folder holding a source or the configuration, or a symbolic link.
 - **One build at a time.** A lock file beside the output (``.NAME.lock``) is held for the
   whole build, and removed at its end; a second build waits for it and says whose it is.
-- **A release at a time.** The new site is made in a work folder beside the output
-  (``.NAME.rulebook/``, the build's own, removed on every exit path). It then takes the
-  output's place in a single atomic exchange of names (Linux ``renameat2(RENAME_EXCHANGE)``):
+- **A release at a time.** The new site is made in a work folder beside the output, on the output's
+  filesystem (``.NAME.rulebook/``, made new by each build and removed on every exit path). It then
+  takes the output's place in a single atomic exchange of names (Linux ``renameat2(RENAME_EXCHANGE)``):
   a reader, or a build killed at any instant, sees the old complete site or the new one.
   Where the exchange is not supported, two renames are used and an interrupted swap is
-  put right by the next build. An output that is a mount point (a container volume) cannot
-  change its name: its entries are exchanged one by one, each atomically (see docs/site.md).
+  put right by the next build. An output that is a mount point (a container volume) cannot change its
+  name, so no new site could take its place in one step: it is refused (see docs/site.md).
+- **Nothing the build keeps for itself is trusted from the working tree**, where a commit may have put
+  anything (:mod:`compiler.state`): the lock and the work folder are reached without following a
+  link; a work folder left by a killed build is put right only when it holds the mark this machine's
+  builds make, and the site it moved aside comes back only when it is the one marked then; what
+  outlives a build (the generator's cache, the record of the published site) is kept in the user's
+  cache folder; the other books a build of some books keeps are taken from the current site only
+  where it is what was published (:mod:`compiler.published`).
 """
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import fcntl
 import os
 import shutil
+import stat
 import sys
 import time
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TextIO
 
-from compiler.fileio import OutputError, shown_path
+from compiler import published, state
+from compiler.fileio import OutputError, shown_path, write_atomic
 
 MARKER = ".rulebook-site"
 """The file that marks a folder as a site this tool built (and so may replace)."""
 MARKER_TEXT = "This folder is a site built by rulebook: `rulebook build` replaces it whole.\n"
-_WORK_MARKER = ".rulebook-work"
+WORK_MARK = ".rulebook-work"
+"""The work folder's mark (:func:`compiler.state.mark`): made by a build on this machine."""
+PREVIOUS = "previous"
+"""Where, in the work folder, the old site waits while two renames swap it for the new one."""
+PREVIOUS_MARK = ".rulebook-previous"
+"""The mark of the site moved aside into :data:`PREVIOUS`."""
 CACHE = "cache"
-"""The work folder's entry that is kept between builds (:attr:`Release.cache`)."""
+"""The entry of a kept folder the site generator keeps its cache in (:attr:`Release.cache`)."""
 
 
 def check_output(output: Path, *, root: Path, protected: Iterable[Path]) -> Path:
@@ -75,9 +89,15 @@ def check_output(output: Path, *, root: Path, protected: Iterable[Path]) -> Path
 
 
 def is_owned(folder: Path) -> bool:
-    """Whether a folder is a site this tool built, or empty (so a build may replace it)."""
+    """Whether a folder is a site this tool built (its marker a file, not a link), or empty (so a build may
+    replace it)."""
     try:
-        return (folder / MARKER).is_file() or not any(folder.iterdir())
+        if stat.S_ISREG(os.stat(folder / MARKER, follow_symlinks=False).st_mode):
+            return True
+    except OSError:
+        pass
+    try:
+        return not any(folder.iterdir())
     except OSError:
         return False
 
@@ -89,6 +109,14 @@ class Release:
     output: Path
     work: Path
     """The build's work folder beside the output: scratch space and the new site."""
+    kept: Path
+    """What the builds into this output keep from one to the next: the generator's cache and the record of the
+    published site (:func:`compiler.state.kept_folder`; where the user has no cache folder, a folder of this
+    build's own, gone with it)."""
+    root: Path
+    """The project's folder, which messages name paths from."""
+    marks: state.Marks
+    """How this build marks what it makes."""
 
     @property
     def folder(self) -> Path:
@@ -101,21 +129,39 @@ class Release:
 
     @property
     def cache(self) -> Path:
-        """What the site generator keeps from one build to the next (Zensical's projects and cache): the one
-        entry of the work folder that outlives a build; never published."""
-        return self.work / CACHE
+        """What the site generator keeps from one build to the next (Zensical's projects and cache); never
+        published, and never in the project."""
+        return self.kept / CACHE
 
 
 @contextmanager
-def release(output: Path, *, wait: Callable[[str], None] = lambda message: None) -> Iterator[Release]:
-    """Hold the output's lock and a fresh work folder for a new site; both are let go on every exit path.
+def release(
+    output: Path,
+    *,
+    root: Path,
+    kept: Path | None = None,
+    wait: Callable[[str], None] = lambda message: None,
+) -> Iterator[Release]:
+    """Hold the output's lock and a new work folder for a new site; both are let go on every exit path.
 
+    ``kept``: where this output's builds keep what they reuse (default: :func:`compiler.state.kept_folder`, in
+    the user's cache folder).
     ``wait`` is told, once, when another build holds the lock (the build then waits for it). A file
     that cannot be written (no room, no permission, a file where a folder should be) is an
-    :class:`OutputError` naming it.
+    :class:`OutputError` naming it; so is a state file or folder beside the output that is not the build's own.
     """
-    with _plainly(output), _release(output, wait) as made:
+    if os.path.ismount(output):
+        raise _mount_point(output, root)
+    home = state.home(root)
+    with _plainly(output), _release(output, root, home, kept or state.kept_folder(output, home), wait) as made:
         yield made
+
+
+@contextmanager
+def lock(output: Path, *, root: Path, wait: Callable[[str], None] = lambda message: None) -> Iterator[None]:
+    """Hold the output's lock only: for a build that writes its files straight into the output (``--data-only``)."""
+    with _plainly(output), _beside(output) as beside, _locked(beside, f".{_name(output)}.lock", root, wait):
+        yield
 
 
 @contextmanager
@@ -128,132 +174,203 @@ def _plainly(output: Path) -> Iterator[None]:
         raise OutputError(f"cannot write the site into `{output}`: {reason} (`{where}`)") from error
 
 
+def _name(output: Path) -> str:
+    return output.name or "site"
+
+
 @contextmanager
-def _release(output: Path, wait: Callable[[str], None]) -> Iterator[Release]:
+def _beside(output: Path) -> Iterator[state.Folder]:
+    """The folder that holds the output (made if need be), opened once: the build's state is reached from it."""
     output.parent.mkdir(parents=True, exist_ok=True)
-    mounted = os.path.ismount(output)
-    base = output if mounted else output.parent
-    name = output.name or "site"
-    with _locked(base / f".{name}.lock", wait):
-        work = base / f".{name}.rulebook"
-        recover(output, work)
-        work.mkdir(exist_ok=(work / _WORK_MARKER).is_file())  # ours, kept for its cache
-        (work / _WORK_MARKER).write_text("", encoding="utf-8")
-        (work / "site").mkdir()
-        (work / "site" / MARKER).write_text(MARKER_TEXT, encoding="utf-8")
-        try:
-            yield Release(output, work)
-        finally:
-            recover(output, work)
+    with state.Folder.open(output.parent) as beside:
+        yield beside
 
 
 @contextmanager
-def _locked(path: Path, wait: Callable[[str], None]) -> Iterator[None]:
-    """Hold the lock file at ``path`` (made for the purpose, and removed when let go)."""
-    lock = _acquire(path, wait)
-    try:
-        lock.write(f"rulebook build (process {os.getpid()})\n")
-        lock.flush()
-        yield
-    finally:
-        # Removed while still held: a build that waited on this file sees it is gone and takes a new one.
-        path.unlink(missing_ok=True)
-        fcntl.flock(lock, fcntl.LOCK_UN)
-        lock.close()
+def _release(
+    output: Path, root: Path, home: Path | None, kept: Path | None, wait: Callable[[str], None]
+) -> Iterator[Release]:
+    name, marks = _name(output), state.marks(home)
+    with _beside(output) as beside, _locked(beside, f".{name}.lock", root, wait):
+        work_name = f".{name}.rulebook"
+        _recover(beside, output.name, work_name, marks, root)
+        work = beside.path / work_name
+        with beside.make(work_name) as made:  # new, so nothing in it comes from the working tree
+            made.write_mark(WORK_MARK, marks.of("work", made.identity()))
+        try:
+            (work / "site").mkdir()
+            (work / "site" / MARKER).write_text(MARKER_TEXT, encoding="utf-8")
+            yield Release(output, work, _usable(kept) or work / "kept", root, marks)
+        finally:
+            _recover(beside, output.name, work_name, marks, root)
 
 
-def _acquire(path: Path, wait: Callable[[str], None]) -> TextIO:
+def _usable(kept: Path | None) -> Path | None:
+    """The kept folder, made if need be (readable by the user alone); None where it cannot be."""
+    if kept is not None:
+        try:
+            kept.mkdir(mode=0o700, parents=True, exist_ok=True)
+        except OSError:
+            return None
+    return kept
+
+
+@contextmanager
+def _locked(beside: state.Folder, name: str, root: Path, wait: Callable[[str], None]) -> Iterator[None]:
+    """Hold the lock file ``name`` beside the output (made for the purpose, and removed when let go)."""
+    descriptor = _acquire(beside, name, root, wait)
+    with os.fdopen(descriptor, "r+", encoding="utf-8") as lock:
+        try:
+            lock.write(f"rulebook build (process {os.getpid()})\n")
+            lock.flush()
+            yield
+        finally:
+            # Removed while still held: a build that waited on this file sees it is gone and takes a new one.
+            if beside.status(name) is not None:
+                os.unlink(name, dir_fd=beside.fd)
+            fcntl.flock(lock, fcntl.LOCK_UN)
+
+
+def _acquire(beside: state.Folder, name: str, root: Path, wait: Callable[[str], None]) -> int:
     told = False
     while True:
-        lock = open(path, "a+", encoding="utf-8")  # noqa: SIM115 - held open for the whole build
+        descriptor = _open_lock(beside, name, root)
         try:
-            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
             if not told:
-                lock.seek(0)
-                wait(f"waiting for {lock.read().strip() or 'another build'} to finish building into the same folder…")
+                holder = os.pread(descriptor, 200, 0).decode("utf-8", "replace").strip()
+                wait(f"waiting for {holder or 'another build'} to finish building into the same folder…")
                 told = True
-            fcntl.flock(lock, fcntl.LOCK_EX)
-        try:
-            same = os.fstat(lock.fileno()).st_ino == os.stat(path).st_ino
-        except FileNotFoundError:
-            same = False
-        if same:
-            lock.seek(0)
-            lock.truncate()
-            return lock
-        lock.close()
+            fcntl.flock(descriptor, fcntl.LOCK_EX)
+        now = beside.status(name)
+        if now is not None and now.st_ino == os.fstat(descriptor).st_ino:
+            os.ftruncate(descriptor, 0)
+            return descriptor
+        os.close(descriptor)
 
 
-def recover(output: Path, work: Path) -> None:
-    """Put right what a killed build left: a site it moved aside comes back; its work folder goes, but for the
-    generator's cache (:attr:`Release.cache`)."""
-    if not work.is_dir() or not ((work / _WORK_MARKER).is_file() or not any(work.iterdir())):
-        return  # not ours: the work folder is made empty, then marked, before anything else goes in
-    aside = work / "previous"
-    if aside.is_dir() and not output.exists():
-        os.rename(aside, output)
-    # The marker goes last, so a removal cut short still leaves a folder known to be ours.
-    for entry in work.iterdir():
-        if entry.name not in (_WORK_MARKER, CACHE):
-            _remove(entry)
-    if not (work / CACHE).is_dir():
-        _remove(work)
+def _open_lock(beside: state.Folder, name: str, root: Path) -> int:
+    """The lock file, opened (or made) without following a link; refused where it is not a file of its own."""
+    flags = os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
+    try:
+        descriptor = os.open(name, flags, 0o666, dir_fd=beside.fd)
+    except OSError as error:
+        if error.errno == errno.ELOOP:
+            raise _not_ours(beside.path / name, root, "a symbolic link", "lock file") from None
+        raise
+    status = os.fstat(descriptor)
+    if not stat.S_ISREG(status.st_mode) or status.st_nlink != 1:
+        os.close(descriptor)
+        raise _not_ours(beside.path / name, root, state.kind(status), "lock file")
+    return descriptor
+
+
+def recover(output: Path, work: Path, *, root: Path) -> None:
+    """Put right what a killed build left in the work folder ``work``: the site it moved aside comes back, the
+    rest goes. A work folder this tool did not make is refused (:class:`OutputError`), never used."""
+    with state.Folder.open(work.parent) as beside:
+        _recover(beside, output.name, work.name, state.marks(state.home(root)), root)
+
+
+def _recover(beside: state.Folder, output_name: str, work_name: str, marks: state.Marks, root: Path) -> None:
+    status = beside.status(work_name)
+    if status is None:
+        return
+    if not stat.S_ISDIR(status.st_mode):
+        raise _not_ours(beside.path / work_name, root, state.kind(status), "work folder")
+    with beside.folder(work_name) as work:
+        names = work.names()
+        if work.holds(WORK_MARK, marks.of("work", work.identity())):
+            _put_back(beside, work, output_name, marks)
+        elif not _holds_nothing(work, names):
+            what = "a folder this tool did not make (it has no mark of a build on this machine)"
+            raise _not_ours(beside.path / work_name, root, what, "work folder")
+        # The mark goes last, so a removal cut short still leaves a folder known to be ours.
+        for name in names:
+            if name != WORK_MARK:
+                work.remove(name)
+        work.remove(WORK_MARK)
+    os.rmdir(work_name, dir_fd=beside.fd)
+
+
+def _holds_nothing(work: state.Folder, names: list[str]) -> bool:
+    """Whether a work folder holds nothing that could be followed, moved or published, so that it may simply go:
+    nothing at all, or one file named as the mark (a build killed while making it left it so)."""
+    if names == [WORK_MARK]:
+        status = work.status(WORK_MARK)
+        return status is not None and stat.S_ISREG(status.st_mode)
+    return names == []
+
+
+def _put_back(beside: state.Folder, work: state.Folder, output_name: str, marks: state.Marks) -> None:
+    """The site a killed build moved aside takes the output's place again: when there is no output, and the site
+    is the folder the build marked as it moved it."""
+    status = work.status(PREVIOUS)
+    if status is None or not stat.S_ISDIR(status.st_mode) or beside.status(output_name) is not None:
+        return
+    if work.holds(PREVIOUS_MARK, marks.of("previous", status)):
+        os.rename(PREVIOUS, output_name, src_dir_fd=work.fd, dst_dir_fd=beside.fd)
+
+
+def _not_ours(path: Path, root: Path, what: str, role: str) -> OutputError:
+    return OutputError(
+        f"`{shown_path(path, root)}` is {what}, not the build's own {role}: the build does not follow it, use it or "
+        "publish it; remove it, then build again"
+    )
+
+
+def _mount_point(output: Path, root: Path) -> OutputError:
+    shown = shown_path(output, root)
+    return OutputError(
+        f"the output `{shown}` is a mount point: a new site cannot take its place in one step there (readers, "
+        "or a build stopped half-way, would see old and new pages mixed), and the build's own files would be "
+        f"published in it; build into a folder inside it, such as `{shown}/www`, and serve that folder"
+    )
 
 
 def keep_from_current(release: Release, keep: Callable[[str], bool]) -> None:
     """Carry the entries of the current site that ``keep`` names (what this build does not remake: the
-    books not rebuilt) into the new site, as links to the same files."""
-    if not release.output.is_dir():
-        return
-    for source in sorted(release.output.iterdir()):
-        target = release.folder / source.name
-        if source.name == MARKER or not keep(source.name) or target.exists() or source.is_symlink():
-            continue
-        if source.is_dir():
-            shutil.copytree(source, target, copy_function=_link_or_copy, symlinks=True)
-        else:
-            _link_or_copy(str(source), str(target))
-
-
-def _link_or_copy(source: str, target: str) -> None:
+    books not rebuilt) into the new site, as links to the same files: only where they are what this tool
+    published there, file for file, and never through a link."""
     try:
-        os.link(source, target)
-    except OSError:
-        shutil.copy2(source, target)
+        names = [n for n in sorted(os.listdir(release.output)) if n != MARKER and keep(n)]
+    except FileNotFoundError:
+        return
+    names = [n for n in names if not os.path.lexists(release.folder / n)]
+    if not names:
+        return
+    problem = published.differs(published.copy(release.output, names, release.folder), names, release.kept)
+    if problem:
+        raise OutputError(
+            f"the books this build does not remake cannot be kept from the current site "
+            f"`{shown_path(release.output, release.root)}`: {problem}; build every book once (`rulebook build` "
+            "without `--book`)"
+        )
 
 
 def publish(release: Release) -> None:
-    """The new site takes the output's place; the old one is deleted afterwards."""
+    """The new site takes the output's place; the old one is deleted afterwards, and the new one recorded."""
     new, output = release.folder, release.output
-    if not output.exists():
-        os.rename(new, output)
-        return
-    if os.path.ismount(output):
-        _exchange_entries(new, output)
-    elif not _exchange(new, output):
-        # No atomic exchange here: the old site steps aside, then the new one takes its place. If that
-        # is interrupted, the release (or the next build, after a kill) puts the old one back.
-        os.rename(output, release.work / "previous")
-        os.rename(new, output)
-        new = release.work / "previous"
-    _remove(new)
-
-
-def _exchange_entries(new: Path, output: Path) -> None:
-    """A mount point keeps its name: each of its entries is exchanged with the new site's (marker last)."""
-    names = sorted(p.name for p in new.iterdir() if p.name != MARKER)
-    for name in names:
-        if (output / name).exists() or (output / name).is_symlink():
-            if not _exchange(new / name, output / name):
-                os.rename(output / name, new / f".old-{name}")
-                os.rename(new / name, output / name)
-        else:
-            os.rename(new / name, output / name)
-    for stale in sorted(output.iterdir()):
-        if stale.name not in names and stale.name != MARKER and not stale.name.startswith("."):
-            os.rename(stale, new / f".stale-{stale.name}")
-    os.replace(new / MARKER, output / MARKER)
+    try:
+        if not os.path.lexists(output):
+            os.rename(new, output)
+        elif not _exchange(new, output):
+            # No atomic exchange here: the old site steps aside, then the new one takes its place. If that
+            # is interrupted, the release (or the next build, after a kill) puts the old one back.
+            with state.Folder.open(release.work) as work:
+                work.write_mark(PREVIOUS_MARK, release.marks.of("previous", os.stat(output, follow_symlinks=False)))
+            os.rename(output, release.work / PREVIOUS)
+            os.rename(new, output)
+            new = release.work / PREVIOUS
+    except OSError as error:
+        if error.errno == errno.EBUSY:  # a mount point os.path.ismount did not see (a bind mount)
+            raise _mount_point(output, release.root) from error
+        raise
+    if os.path.lexists(new):
+        _remove(new)
+    with contextlib.suppress(OSError):  # unrecorded, the site is not kept by a later build of some books
+        published.record(output, release.kept)
 
 
 _RENAME_EXCHANGE = 2
@@ -280,20 +397,29 @@ def _exchange(a: Path, b: Path) -> bool:
 
 
 def _remove(path: Path) -> None:
-    """Delete a file or folder the build made; a folder still being written elsewhere is retried briefly."""
-    if not path.is_dir() or path.is_symlink():
-        path.unlink(missing_ok=True)
-        return
+    """Delete a folder the build made; one still being written elsewhere is retried briefly."""
     for attempt in range(3):
         shutil.rmtree(path, ignore_errors=attempt < 2)
-        if not path.exists():
+        if not os.path.lexists(path):
             return
         time.sleep(0.05)
+
+
+def rewritten(output: Path, paths: list[str], *, kept: Path | None, root: Path) -> None:
+    """After a build wrote ``paths`` straight into the output (``--data-only``): where the site there is
+    recorded as published, those files are recorded anew (the rest of the record stands)."""
+    kept = kept or state.kept_folder(output, state.home(root))
+    if kept is not None:
+        with contextlib.suppress(OSError):
+            published.rerecord(output, kept, paths)
 
 
 def write_marker(folder: Path) -> None:
     """Mark a folder the build writes straight into (``--data-only``) as its own."""
     folder.mkdir(parents=True, exist_ok=True)
-    marker = folder / MARKER
-    if not marker.is_file():
-        marker.write_text(MARKER_TEXT, encoding="utf-8")
+    try:
+        if stat.S_ISREG(os.stat(folder / MARKER, follow_symlinks=False).st_mode):
+            return
+    except FileNotFoundError:
+        pass
+    write_atomic(folder / MARKER, MARKER_TEXT)

@@ -29,19 +29,19 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from compiler import memory
-from compiler.assets import image_files, image_folder
+from compiler.assets import book_images, image_folder
 from compiler.catalog.book import DUPLICATE_ID, INVALID_NAME, RESERVED_NAME
 from compiler.diagnostics import Diagnostic, Severity
 from compiler.errors import UserError
-from compiler.fileio import input_problem
 from compiler.graph import TermGraph
+from compiler.inputs import UnreadableInput, present, read_input
 from compiler.lint import apply_settings, run_book_rules
 from compiler.lint.base import LintInput
 from compiler.model import Book
 from compiler.project import MAIN_BOOK, RESERVED_FOLDERS, BookConfig, Linking, Project
 from compiler.source import SourceText, display_path
 from compiler.stage_values import LintResult, ReadResult
-from compiler.xml_source import SourceResult, read_xml_file, unreadable
+from compiler.xml_source import SourceResult, read_xml_file
 
 if TYPE_CHECKING:
     from jinja2 import Environment
@@ -111,11 +111,10 @@ def digest(*parts: str | bytes | Path) -> str:
     hasher = hashlib.sha256()
     for part in parts:
         if isinstance(part, Path):
-            problem = input_problem(part, None)
             try:
-                hasher.update(f"\0{problem}\0".encode() if problem else part.read_bytes())
-            except OSError:
-                hasher.update(b"\0missing\0")
+                hasher.update(read_input(part))
+            except UnreadableInput as error:
+                hasher.update(f"\0{error.reason}\0".encode())
         else:
             hasher.update(part.encode("utf-8") if isinstance(part, str) else part)
         hasher.update(b"\0")
@@ -169,7 +168,7 @@ def read_book(
     sources: dict[str, SourceText] = {}
     with gc_frozen():
         for path in paths:
-            result = _read_input(path, display_path(path, root), root, language, linking, outline)
+            result = _read_source(path, display_path(path, root), root, language, linking, outline)
             diagnostics.extend(result.diagnostics)
             if result.source is not None:
                 sources[result.source.path] = result.source
@@ -180,27 +179,20 @@ def read_book(
     return ReadResult(Book(tuple(documents)), tuple(diagnostics), sources)
 
 
-def _read_input(
+def _read_source(
     path: Path, shown: str, root: Path | None, language: str, linking: Linking | None, outline: bool
 ) -> SourceResult:
-    """One source, if it may be read at all (:func:`~compiler.fileio.input_problem`)."""
-    problem = input_problem(path, root)
-    if problem is not None:
-        return unreadable(shown, problem)
-    return _read_source(path, shown, language, linking, outline)
-
-
-def _read_source(path: Path, shown: str, language: str, linking: Linking | None, outline: bool) -> SourceResult:
+    """One source, read through :func:`~compiler.inputs.read_input` (nothing through a link out of ``root``)."""
     suffix = path.suffix.lower()
     if suffix in (".md", ".markdown"):
         from compiler.markdown_source import read_markdown_file  # imported only for Markdown sources
 
-        return find_terms(read_markdown_file(path, shown, language=language), linking)
+        return find_terms(read_markdown_file(path, shown, language=language, root=root), linking)
     if suffix == ".txt":
         from compiler.text_source import read_text_file
 
-        return read_text_file(path, shown, language=language)
-    return read_xml_file(path, shown, language=language, outline=outline)
+        return read_text_file(path, shown, language=language, root=root)
+    return read_xml_file(path, shown, language=language, outline=outline, root=root)
 
 
 def find_terms(result: SourceResult, linking: Linking | None) -> SourceResult:
@@ -256,7 +248,7 @@ def read_configured(
             f"{display_path(project.config_file, project.root)}{table} names no sources: "
             'add `sources = ["rules/book.xml"]` (the book\'s files, relative to the configuration)'
         )
-    strangers = [p for p in files if not _configured(project, p) and not _declares_a_rulebook(p)]
+    strangers = [p for p in files if not _configured(project, p) and not _declares_a_rulebook(p, project.root)]
     if strangers:
         return _not_rulebooks(strangers, project.root)
 
@@ -282,7 +274,7 @@ def _configured(project: Project, path: Path) -> bool:
     return any(t.source.resolve() == resolved for b in project.books for t in b.translations)
 
 
-def _declares_a_rulebook(path: Path) -> bool:
+def _declares_a_rulebook(path: Path, root: Path) -> bool:
     """XML says what it is by its root (the reader checks it); Markdown and text must say it themselves;
     any other kind of file (a configuration, a DTD) is not a rulebook."""
     suffix = path.suffix.lower()
@@ -291,8 +283,8 @@ def _declares_a_rulebook(path: Path) -> bool:
     if suffix == ".xml":
         return True
     try:
-        text = path.read_text(encoding="utf-8-sig", errors="replace")  # a byte order mark is not text
-    except OSError:
+        text = read_input(path, root=root).decode("utf-8-sig", errors="replace")  # a byte order mark is not text
+    except UnreadableInput:
         return True  # the reader says why it cannot be read
     return bool(_DECLARATION.search(text) or (path.suffix.lower() == ".txt" and _TEXT_EXPORT.search(text)))
 
@@ -318,9 +310,9 @@ def _not_rulebooks(paths: Sequence[Path], root: Path) -> ReadResult:
             )
         )
         try:
-            text = path.read_text(encoding="utf-8", errors="replace")
-        except OSError:
-            text = ""
+            text = read_input(path, root=root).decode("utf-8", errors="replace")
+        except UnreadableInput:
+            text = ""  # nothing of a file that may not be read is shown
         sources[shown] = SourceText.from_text(shown, text)
     return ReadResult(Book(()), tuple(diagnostics), sources)
 
@@ -347,28 +339,29 @@ def lint_book(
     terms = facts = None
     with gc_frozen():
         if not read.fatal:
-            images = set(image_files(read.book, image_folder(read.book, root)))
+            images = book_images(read.book, image_folder(read.book, root))
             terms = TermGraph(read.book)
-            checked = LintInput(read.book, terms, images, reserved)
+            checked = LintInput(read.book, terms, set(images.published), reserved, refused_images=images.refused)
             found.extend(run_book_rules(checked))
             facts = checked.rule_facts
         diagnostics = tuple(apply_settings(found, book.severities))
     files = len(set(read.sources) | {d.span.path for d in read.diagnostics}) or len(read.book.documents)
     unsafe = unsafe_names(read, found)
     result = LintResult(diagnostics, read.sources, files, terms, diagnostics, unsafe=unsafe, facts=facts)
-    return apply_baseline(result, baseline, partial=partial)
+    return apply_baseline(result, baseline, root=root, partial=partial)
 
 
-def apply_baseline(result: LintResult, path: Path | None, *, partial: bool = False) -> LintResult:
-    """The findings the baseline at ``path`` does not list; a configured baseline that is missing is a notice."""
+def apply_baseline(result: LintResult, path: Path | None, *, root: Path, partial: bool = False) -> LintResult:
+    """The findings the baseline at ``path`` does not list; a configured baseline that is missing is a notice
+    (one in the project, ``root``, is read only inside it)."""
     if path is None:
         return result
-    if not path.exists():
+    if not present(path):
         notice = f"the baseline `{path}` does not exist: every problem is shown (write it with --write-baseline)"
         return _replace(result, notices=(notice,))
     from compiler.lint import baseline as baselines
 
-    known = baselines.load(path)
+    known = baselines.load(path, root=root)
     applied = baselines.apply(result.diagnostics, known)
     return _replace(result, new=applied.new, baselined=applied.known, stale_baseline=0 if partial else applied.stale)
 
@@ -430,8 +423,9 @@ def compare_translations(
             translated = read_book([translation.source], root, language=translation.language)
             if translated.fatal:
                 return None
-            terms = load_terminology(translation.terms) if translation.terms and translation.terms.is_file() else {}
-            waivers = load_waivers(waivers_file) if waivers_file.is_file() else {}
+            terms_file = translation.terms
+            terms = load_terminology(terms_file, root=root) if terms_file and present(terms_file) else {}
+            waivers = load_waivers(waivers_file, root=root) if present(waivers_file) else {}
             comparison = compare_books(
                 read.book, translated.book, translation_language=translation.language, terms=terms, waivers=waivers
             )
@@ -523,7 +517,7 @@ def build(
         return _build_data_only(project, books, options, output, progress, cache, started)
     built: list[BookBuild] = []
     earlier: dict[str, ReadResult] = {}
-    with publish.release(output, wait=progress) as release:
+    with publish.release(output, root=project.root, kept=options.kept, wait=progress) as release:
         for book in books:
             if len(books) > 1:
                 progress(f"Book: {book.label}")
@@ -685,6 +679,7 @@ def site_input(
 
     terms = lint.terms
     assert terms is not None and not read.book.outline, "pages are made from the whole model"
+    images = book_images(read.book, image_folder(read.book, project.root))
     summary = build_site_summary(
         read.book, terms, title=book.display_title, edition=book.edition or "unknown", facts=lint.facts
     )
@@ -693,7 +688,7 @@ def site_input(
         terms,
         summary,
         lint.diagnostics,
-        set(image_files(read.book, image_folder(read.book, project.root))),
+        set(images.published),
         [
             SiteTranslation(
                 t.language,
@@ -704,6 +699,7 @@ def site_input(
             )
             for t in translations
         ],
+        refused_images=set(images.refused),
         books=_other_books(project, book),
         changes=changes,
         drafts=drafts,
@@ -723,14 +719,15 @@ LIVE_RELOAD_FILE = "assets/live-reload.js"
 
 
 def _site_name(book: BookConfig) -> str | None:
-    return None if book.name == MAIN_BOOK else _escaped(book.display_title)
+    return None if book.name == MAIN_BOOK else book.display_title
 
 
 def site_settings(project: Project, book: BookConfig) -> dict[str, Any]:
     """What readers see of a book, from the project's configuration, as MkDocs settings.
 
-    Material writes the site's name and copyright line into its pages without escaping them:
-    they are escaped here. A value the configuration leaves out is left out.
+    Material writes the site's name, description and copyright line into its pages without escaping them:
+    they are escaped here, control characters shown as pictures. A value the configuration leaves out is
+    left out.
     """
     settings: dict[str, Any] = {"site_name": _escaped(book.display_title), "theme": {"language": book.language}}
     if book.copyright:
@@ -744,9 +741,9 @@ def site_settings(project: Project, book: BookConfig) -> dict[str, Any]:
 
 
 def _escaped(text: str) -> str:
-    from markupsafe import escape
+    from compiler.site.escaping import html_text
 
-    return str(escape(text))
+    return str(html_text(text))
 
 
 def _other_books(project: Project, book: BookConfig) -> list[dict[str, str]]:
@@ -785,11 +782,14 @@ def _build_data_only(
         files = rule_files(read, lint, book, translations)
         pending.append((output / book.folder, files))
         built.append(BookBuild(book.name, lint, label=book.label, rule_data=files["rules.json"]))
-    with publish.release(output, wait=progress):
+    written = []
+    with publish.lock(output, root=project.root, wait=progress):
         publish.write_marker(output)
         for folder, files in pending:
             for name, text in sorted(files.items()):
                 write_atomic(folder / name, text)
+                written.append((folder / name).relative_to(output).as_posix())
+        publish.rewritten(output, written, kept=options.kept, root=project.root)
     return BuildResult(output, tuple(built), seconds=time.perf_counter() - started)
 
 

@@ -19,6 +19,7 @@ from compiler import __version__
 from compiler.config_file import CONFIG_FILE, find_config
 from compiler.dtd import dtd_text
 from compiler.errors import UserError
+from compiler.fileio import check_written_place
 from compiler.project import BOOK_NAME, MAIN_BOOK, RESERVED_FOLDERS, Project
 
 
@@ -101,7 +102,10 @@ def add_book(project: Project, name: str, title: str | None = None) -> Made:
 
 
 def _write_all(folder: Path, files: dict[str, str]) -> None:
-    """Every file, or none: a failure part of the way removes the files and folders made so far."""
+    """Every file, or none: a failure part of the way removes the files and folders made so far. None is
+    written inside ``.git`` or through a folder of the project that is a link (:func:`check_written_place`)."""
+    for name in files:
+        check_written_place(folder / name, root=folder)
     made: list[Path] = []
     try:
         for name, text in files.items():

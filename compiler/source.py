@@ -130,3 +130,13 @@ def decode_utf8(data: bytes) -> str | BadBytes:
 
 BOM = b"\xef\xbb\xbf"
 """The UTF-8 byte order mark, accepted at the start of a source and not part of its text."""
+
+
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff\ud800-\udfff]")
+
+
+def xml_text(text: str) -> str:
+    """``text`` as XML 1.0 may hold it: each character it forbids (most C0 controls) shown by its control picture
+    (U+0001 as ``␁``), the non-characters by U+FFFD. A terminology refuses them; a title or a heading of a
+    Markdown source may still hold one."""
+    return _NOT_XML.sub(lambda found: chr(0x2400 + ord(c)) if (c := found.group()) < " " else "\ufffd", text)

@@ -23,8 +23,8 @@ _MARKER = "(Rule)"
 _DESCRIPTION = "Description:"
 
 
-def read_text_file(path: Path, display: str, *, language: str = "en") -> SourceResult:
-    return read_text_source(path, display, functools.partial(parse_text_export, language=language))
+def read_text_file(path: Path, display: str, *, language: str = "en", root: Path | None = None) -> SourceResult:
+    return read_text_source(path, display, functools.partial(parse_text_export, language=language), root=root)
 
 
 def parse_text_export(text: str, path: str = "<string>", *, language: str = "en") -> SourceResult:

@@ -32,6 +32,7 @@ from lxml import etree
 from compiler import dtd
 from compiler.catalog.reading import INVALID_DOCUMENT, MALFORMED_XML, NESTING_TOO_DEEP, UNREADABLE_SOURCE
 from compiler.diagnostics import Diagnostic
+from compiler.inputs import UnreadableInput, read_input
 from compiler.locate import entity_reference_offsets, start_tag_deeper_than, start_tag_offsets
 from compiler.model import (
     MAX_DEPTH,
@@ -100,12 +101,15 @@ def unreadable(display: str, reason: str) -> SourceResult:
     return SourceResult(None, (diagnostic,), None)
 
 
-def read_text_source(path: Path, display: str, parse: Callable[[str, str], SourceResult]) -> SourceResult:
-    """A UTF-8 source file (Markdown, the plain-text export) read and parsed by ``parse(text, display)``."""
+def read_text_source(
+    path: Path, display: str, parse: Callable[[str, str], SourceResult], *, root: Path | None = None
+) -> SourceResult:
+    """A UTF-8 source file (Markdown, the plain-text export) read and parsed by ``parse(text, display)``
+    (``root``: the project, when the file is one of its own; see :func:`~compiler.inputs.read_input`)."""
     try:
-        data = path.read_bytes()
-    except OSError as error:
-        return unreadable(display, (error.strerror or str(error)).lower())
+        data = read_input(path, root=root)
+    except UnreadableInput as error:
+        return unreadable(display, error.reason)
     source, problem = decode_source(data, display)
     if problem is not None:
         return SourceResult(None, (problem,), source)
@@ -132,13 +136,20 @@ def decode_source(data: bytes, path: str, *, xml: bool = False) -> tuple[SourceT
 
 
 def read_xml_file(
-    path: Path, display: str, *, language: str = "en", validate: bool = True, outline: bool = False
+    path: Path,
+    display: str,
+    *,
+    language: str = "en",
+    validate: bool = True,
+    outline: bool = False,
+    root: Path | None = None,
 ) -> SourceResult:
-    """Read and parse one XML source file; ``display`` is the path shown in messages (``outline``: see above)."""
+    """Read and parse one XML source file; ``display`` is the path shown in messages (``outline``: see above;
+    ``root``: the project, when the file is one of its own, see :func:`~compiler.inputs.read_input`)."""
     try:
-        data = [path.read_bytes()]
-    except OSError as error:
-        return unreadable(display, (error.strerror or str(error)).lower())
+        data = [read_input(path, root=root)]
+    except UnreadableInput as error:
+        return unreadable(display, error.reason)
     # Handed over, not kept: the bytes are dropped as soon as they are parsed (8 MB at the 100x book's peak).
     return parse_xml_bytes(data.pop(), display, language=language, validate=validate, outline=outline)
 

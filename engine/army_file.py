@@ -27,7 +27,8 @@ from yaml.nodes import MappingNode, Node, ScalarNode
 from yaml.resolver import Resolver
 
 from engine.errors import RulesError
-from engine.limits import MAX_ARMY_BYTES, MAX_ITEMS, MAX_POINTS, MAX_UNITS, over, read_file, shown
+from engine.files import read_file
+from engine.limits import MAX_ARMY_BYTES, MAX_ITEMS, MAX_POINTS, MAX_UNITS, over, shown
 
 try:
     from yaml._yaml import CParser as _Parser

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import operator
 import re
-from collections.abc import Iterable
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from itertools import accumulate, repeat
@@ -21,7 +21,7 @@ from math import comb
 from typing import Any
 
 from engine.dice import Distribution, Ways, add_dice, chance, fraction_text, parse_notation, ways
-from engine.limits import MAX_ATTACKS, MAX_DIGITS, over, read_number, shown
+from engine.limits import MAX_ATTACKS, MAX_DIGITS, MAX_GIVEN_VALUES, check_count, over, read_number, shown
 from engine.rules import Rules, RulesError
 
 
@@ -181,8 +181,9 @@ _TOKEN = re.compile(r"\s*([-+])?\s*([a-z0-9_]+)")
 _GIVEN = re.compile(r"(?P<name>[^=]+)=(?P<number>-?\d+)")
 
 
-def read_values(given: Iterable[str]) -> dict[str, int]:
+def read_values(given: Sequence[str]) -> dict[str, int]:
     """The values a player gives as ``NAME=N`` (``accuracy=3``), each number within the engine's limit."""
+    check_count(len(given), MAX_GIVEN_VALUES, "values given to an attack")
     values = {}
     for text in given:
         match = _GIVEN.fullmatch(text.strip())

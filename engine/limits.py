@@ -1,15 +1,14 @@
 """The engine's stated limits: every question inside them is answered in well under a second.
 
-Each limit is checked once, where its input enters: dice notation when it is read (from the command
-line or from ``rules.json``), the rule data when it is loaded, an army list when it is read, the
-number of attacks when an attack is asked for. Past a limit the engine refuses with a
+Each limit is checked once, where its input enters: a number on the command line when it is read
+(:func:`read_number`), dice notation when it is read (from the command line or from ``rules.json``),
+the rule data when it is loaded, an army list when it is read, the number of attacks when an attack
+is asked for. Past a limit the engine refuses with a
 :class:`~engine.errors.LimitError` naming it. docs/engine.md ("Limits") gives each limit, why that
 number, and the measured worst case inside it.
 """
 
 from __future__ import annotations
-
-from pathlib import Path
 
 from engine.errors import LimitError, RulesError
 
@@ -30,7 +29,12 @@ MAX_ATTACKS = 100
 MAX_DIGITS = 300
 """Digits of an attack's exact answer: attacks x the digits of one attack's chance's denominator."""
 MAX_VALUE = 1_000_000
-"""A number typed into a question as text: a modifier's (``+3``), a value an attack is rolled against."""
+"""Any number typed into a question, either way: a tested value, a modifier's (``+3``), a value an attack is
+rolled against, the number of attacks, a bonus, a seed, a board's sides."""
+MAX_MODIFIERS = 100
+"""Modifiers in one ``engine modify`` question (a characteristic gains a handful)."""
+MAX_GIVEN_VALUES = 100
+"""Values given to one ``engine attack`` question (``--value NAME=N``; the other game's chain reads six)."""
 MAX_UNITS = 200
 """Units in an army list."""
 MAX_ITEMS = 100
@@ -40,7 +44,9 @@ MAX_POINTS = 1_000_000
 MAX_ARMY_BYTES = 100_000
 """Size of an army list file."""
 MAX_RULES_BYTES = 64_000_000
-"""Size of a ``rules.json`` file (a whole rulebook's is a few megabytes)."""
+"""Size of a ``rules.json`` file (a whole rulebook's is a few megabytes), and of a schema."""
+MAX_CACHE_BYTES = 65_536
+"""Size of the engine's cache file (its 64 digests take 4,160 bytes)."""
 
 
 def read_bounded(digits: str, limit: int) -> int | None:
@@ -52,12 +58,22 @@ def read_bounded(digits: str, limit: int) -> int | None:
     return value if value <= limit else None
 
 
-def read_number(digits: str, what: str) -> int:
-    """A number a question gives as text (``-3``), refused past :data:`MAX_VALUE` either way."""
-    value = read_bounded(digits.lstrip("+-"), MAX_VALUE)
+def read_number(text: str, what: str) -> int:
+    """A whole number a question gives as text (``7``, ``-3``, ``+1``), refused past :data:`MAX_VALUE` either way;
+    anything else (``nan``, ``1e9``, ``0x10``) is refused as not a whole number."""
+    digits = text[1:] if text[:1] in ("+", "-") else text
+    if not (digits.isascii() and digits.isdigit()):
+        raise RulesError(f"{what} is `{shown(text, 'characters')}`, not a whole number")
+    value = read_bounded(digits, MAX_VALUE)
     if value is None:
-        raise over(f"{what} is {shown(digits)}", MAX_VALUE, "either way for a number in a question")
-    return -value if digits.startswith("-") else value
+        raise over(f"{what} is {shown(text)}", MAX_VALUE, "either way for a number in a question")
+    return -value if text.startswith("-") else value
+
+
+def check_count(count: int, limit: int, unit: str) -> None:
+    """Refuse a question that gives more than ``limit`` items (modifiers, values), naming the limit."""
+    if count > limit:
+        raise over(f"{count:,} {unit}", limit, unit)
 
 
 def shown(text: str, unit: str = "digits") -> str:
@@ -69,15 +85,3 @@ def over(what: str, limit: int, unit: str) -> LimitError:
     """The error for a question or a file past a limit: what it asked for, then the limit in the words of
     docs/engine.md."""
     return LimitError(f"{what}; the engine's limit is {limit:,} {unit} (see Limits in docs/engine.md)")
-
-
-def read_file(path: Path, limit: int, kind: str, hint: str = "") -> bytes:
-    """A file's bytes, never reading more than ``limit``: a larger file is refused, naming the limit."""
-    try:
-        with path.open("rb") as file:
-            raw = file.read(limit + 1)
-    except OSError as error:
-        raise RulesError(f"cannot read {path}: {error.strerror}{hint}") from error
-    if len(raw) > limit:
-        raise over(f"{path} is too large", limit, f"bytes for {kind}")
-    return raw

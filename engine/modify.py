@@ -15,7 +15,7 @@ from fractions import Fraction
 from typing import Any
 
 from engine.dice import fraction_text
-from engine.limits import read_number, shown
+from engine.limits import MAX_MODIFIERS, check_count, read_number, shown
 from engine.rules import Rules, RulesError
 
 _SPEC = re.compile(
@@ -61,6 +61,7 @@ def apply_modifiers(rules: Rules, value: int, specs: list[str]) -> dict[str, Any
     if priority is None:
         raise RulesError("this book's rule data has no priority of modifiers")
     low, high = rules.data["characteristics"]["min"], rules.data["characteristics"]["max"]
+    check_count(len(specs), MAX_MODIFIERS, "modifiers")
     modifiers = [parse_modifier(spec, index) for index, spec in enumerate(specs)]
     rank = {kind: position for position, kind in enumerate(priority["order"])}
     ordered = sorted(modifiers, key=lambda m: (rank[m.kind], m.bound is not None, m.index))

@@ -17,7 +17,7 @@ from itertools import islice
 from typing import Any
 
 from engine.dice import parse_notation, single_die
-from engine.limits import MAX_WALK, over
+from engine.limits import MAX_WALK, over, read_number, shown
 from engine.rules import BookTest, Rules, RulesError
 
 Ask = Callable[[str, int, int], int]
@@ -28,6 +28,8 @@ class Dice:
     """Where the rolls come from: a seeded generator, or the players (``ask``)."""
 
     def __init__(self, seed: int | None = None, ask: Ask | None = None) -> None:
+        if seed is not None and seed < 0:
+            raise RulesError(f"the seed is {seed}; a seed is 0 or more")
         self._random = random.Random(seed)
         self._ask = ask
 
@@ -77,6 +79,17 @@ class Options:
     """The value of a contest's bonus term (the undeployed units number)."""
     board: str | None = None
     """The board's size (36x48) when it is not the standard one: rolls the book gives for it are used."""
+
+
+def board_size(text: str) -> str:
+    """A board's size as the rule data writes it (``36x48``), from what a player typed (``36X048``)."""
+    sides = text.lower().split("x")
+    if len(sides) != 2:
+        raise RulesError(f"--board takes WxD, such as 36x48 (not `{shown(text, 'characters')}`)")
+    width, depth = (read_number(side, "a side of --board") for side in sides)
+    if width < 1 or depth < 1:
+        raise RulesError(f"--board takes WxD, such as 36x48 (not `{shown(text, 'characters')}`)")
+    return f"{width}x{depth}"
 
 
 def pregame(rules: Rules, dice: Dice, options: Options | None = None) -> list[Event]:

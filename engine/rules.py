@@ -11,8 +11,9 @@ from typing import Any, NamedTuple, NoReturn
 from engine.bindings import BINDINGS
 from engine.dice import derived_die, parse_notation, passes, single_die
 from engine.errors import RulesError as RulesError
-from engine.limits import MAX_CHAIN, MAX_CHAIN_DICE, MAX_REPEATS, MAX_RULES_BYTES, over, read_file, read_number
-from engine.schema import SCHEMA_PATH, check_schema
+from engine.files import read_file
+from engine.limits import MAX_CHAIN, MAX_CHAIN_DICE, MAX_REPEATS, MAX_RULES_BYTES, over, read_number
+from engine.schema import SCHEMA_PATH, check_schema, engine_schema
 
 
 class BookTest(NamedTuple):
@@ -83,7 +84,7 @@ def load_rules(path: Path) -> Rules:
     raw = _read(path)
     data = _json(raw, path)
     schema_path = path.with_name("rules.schema.json")
-    schema = SCHEMA_PATH.read_bytes()
+    schema = engine_schema()
     if not schema_path.is_file():
         raise RulesError(
             f"{path} has no rules.schema.json beside it: the engine reads the rules.json a build wrote "

@@ -27,9 +27,12 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "compiler.diagnostics",
             "compiler.errors",
             "compiler.fileio",
+            "compiler.state",
+            "compiler.inputs",
             "compiler.memory",
             "compiler.catalog",
             "engine.bindings",
+            "engine.rules_validator",
             "compiler",
         ),
     ),
@@ -48,7 +51,15 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ),
     (
         "analysis",
-        ("compiler.graph", "compiler.mechanics", "compiler.facts", "compiler.reading_order", "compiler.assets"),
+        (
+            "compiler.graph",
+            "compiler.mechanics",
+            "compiler.facts",
+            "compiler.reading_order",
+            "compiler.assets",
+            "compiler.pictures",
+            "compiler.svg_pictures",
+        ),
     ),
     (
         "stages",
@@ -74,6 +85,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "compiler.build_values",
             "compiler.serve",
             "compiler.publish",
+            "compiler.published",
             "compiler.data_worker",
             "compiler.scaffold",
         ),
@@ -147,18 +159,20 @@ def test_engine_imports_nothing_of_the_compiler() -> None:
     assert wrong == []
 
 
-def test_the_compiler_knows_the_engine_only_by_its_bindings() -> None:
-    """Only the command line runs the engine; the lint checks a book against the engine's bindings."""
+def test_the_compiler_knows_the_engine_only_by_its_bindings_and_the_shipped_validator() -> None:
+    """Only the command line runs the engine; the lint checks a book against the engine's bindings, and the build
+    checks rule data with the validator generated from the schema (neither imports anything of the project)."""
     graph = import_graph()
     wrong = [
         (a, b)
         for a, b in graph.edges
         if a.startswith("compiler")
         and b.startswith("engine")
-        and b != "engine.bindings"
+        and b not in ("engine.bindings", "engine.rules_validator")
         and layer_of(a)[1] != "command line"
     ]
     assert wrong == []
+    assert [b for m in ("engine.bindings", "engine.rules_validator") for b in graph.successors(m)] == []
 
 
 @pytest.mark.parametrize("module", sorted(m for m in MODULES if m.startswith("compiler")))

@@ -255,3 +255,73 @@ def test_the_other_games_site_links_its_terms(page: Any, base_url: str) -> None:
     assert "attempt to use their defense to ignore the injury" in preview.inner_text()
     term.click()
     page.wait_for_url(re.compile(r"/other-game/playing-the-game/#term-defense_roll$"))
+
+
+@pytest.fixture(scope="module")
+def hostile_titles_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A site as published from hostile titles, terms, configuration values, French headings and words
+    (:mod:`tests.hostile.hostile_text`): each ends in an attribute list with ``autofocus onfocus=alert(3)``."""
+    from compiler.cli import main
+
+    from .hostile.hostile_text import make_project
+
+    folder = make_project(tmp_path_factory.mktemp("hostile-titles"))
+    with pytest.MonkeyPatch.context() as patch:
+        patch.chdir(folder)
+        assert main(["build", "-q"]) == 0
+    return folder / "site"
+
+
+HANDLERS = """[...document.querySelectorAll('*')].flatMap(element =>
+    [...element.attributes].filter(a => a.name.startsWith('on')).map(a => element.tagName + ' ' + a.name))"""
+"""Every event-handler attribute of the page, as ``TAG onname``."""
+
+
+def test_hostile_titles_run_nothing_on_load_or_focus(chromium: Any, hostile_titles_site: Path) -> None:
+    """Made attributes of a heading, such a title ran its handler on load, with no interaction (autofocus)."""
+    dialogs: list[str] = []
+    handlers: dict[str, list[str]] = {}
+    with serve(hostile_titles_site) as url:
+        context = chromium.new_context()
+        tab = context.new_page()
+        tab.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
+        pages = [page.relative_to(hostile_titles_site).as_posix() for page in hostile_titles_site.rglob("*.html")]
+        assert len(pages) > 10
+        for page in sorted(pages):
+            tab.goto(url + page)
+            tab.wait_for_timeout(100)
+            for _ in range(4):
+                tab.keyboard.press("Tab")
+            handlers[page] = tab.evaluate(HANDLERS)
+            assert "autofocus onfocus=alert(3)" in tab.locator("body").inner_text(), page
+        context.close()
+    assert dialogs == []
+    assert {page: found for page, found in handlers.items() if found} == {}
+
+
+def test_pictures_run_nothing_and_only_pictures_are_served(chromium: Any, tmp_path: Path) -> None:
+    """An SVG opened at its own address is a document of the site: the published one is a drawing, and a
+    scripted one, an HTML page or a page named `.png` is not there to open."""
+    from compiler.cli import main
+
+    from .hostile.pictures import FILES, PUBLISHED, make_project
+
+    folder = make_project(tmp_path)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.chdir(folder)
+        assert main(["build", "-q"]) == 0
+    dialogs: list[str] = []
+    with serve(folder / "site") as url:
+        context = chromium.new_context()
+        tab = context.new_page()
+        tab.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
+        tab.goto(url + "pictures/")
+        tab.wait_for_timeout(200)
+        statuses = {}
+        for name in sorted(FILES):
+            response = tab.goto(url + "images/" + name)
+            statuses[name] = response.status if response is not None else None
+            tab.wait_for_timeout(100)
+        context.close()
+    assert dialogs == []
+    assert {name for name, status in statuses.items() if status == 200} == PUBLISHED

@@ -17,6 +17,7 @@ from urllib.parse import urldefrag, urljoin
 import lxml.html
 import pytest
 
+from compiler import state
 from compiler.project import ConfigError, parse_project
 from compiler.site.pages import LinkStyle, link
 from compiler.site.zensical import said
@@ -87,13 +88,15 @@ def test_zensical_builds_are_byte_identical_and_keep_their_cache_unpublished(
     zensical_site: Path, tmp_path: Path
 ) -> None:
     again = tmp_path / "site"
-    assert build(again, generator="zensical") == 0  # a cold cache: another output, another work folder
-    cache = tmp_path / ".site.rulebook" / "cache" / "zensical" / "main" / "original" / ".cache"
+    assert build(again, generator="zensical") == 0  # a cold cache: another output, another kept folder
+    kept_folder = state.kept_folder(again, state.home(ROOT))
+    assert kept_folder is not None
+    cache = kept_folder / "cache" / "zensical" / "main" / "original" / ".cache"
     assert cache.is_dir() and any(cache.iterdir())
     kept = {p: p.stat().st_mtime_ns for p in cache.iterdir()}
     assert build(again, generator="zensical") == 0  # warm
     assert all(p.exists() for p in kept)
-    assert sorted(p.name for p in (tmp_path / ".site.rulebook").iterdir()) == [".rulebook-work", "cache"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["site"]  # the cache is in the user's cache folder
     assert not [p for p in again.rglob("*") if p.name in {".cache", "mkdocs.yml", "docs"}]
     comparison = filecmp.dircmp(zensical_site, again)
     assert not comparison.diff_files and not comparison.left_only and not comparison.right_only

@@ -4,10 +4,17 @@ keeps the last good pages."""
 
 from __future__ import annotations
 
+import functools
+import http.client
 import shutil
+import socket
+import threading
+from collections.abc import Iterator
 from pathlib import Path
 
-from compiler import build_values, recipe
+import pytest
+
+from compiler import build_values, recipe, serve
 from compiler.project import load_project
 from compiler.serve import RELOAD_SCRIPT
 
@@ -197,7 +204,7 @@ def test_with_zensical_an_edit_builds_the_site_again_with_its_cache_warm(tmp_pat
     shutil.copyfile(BUNDLED_BOOK, book)
     with Served([str(book), "--generator", "zensical"], cwd=ROOT, temp=tmp_path / "tmp") as served:
         assert (served.folder / "search.json").is_file()  # Zensical's site
-        cache = served.folder.parent / ".site.rulebook" / "cache" / "zensical" / "main" / "original" / ".cache"
+        cache = served.folder.parent / "kept" / "cache" / "zensical" / "main" / "original" / ".cache"
         assert cache.is_dir()
         mark = served.mark()
         edit(book, "An inch corresponds to 2.54 cm.", "An inch is exactly 2.54 cm.")
@@ -227,33 +234,87 @@ def test_a_sources_folder_deleted_and_made_again_is_watched_again(tmp_path: Path
         served.wait_for_page("basics/", "Moved In")
 
 
-def test_the_preview_answers_only_requests_that_name_this_machine(tmp_path: Path) -> None:
-    import functools
-    import http.client
-    import threading
-
-    from compiler import serve
-
+@pytest.fixture
+def preview(tmp_path: Path) -> Iterator[int]:
+    """The preview's server on a folder holding one page: its port."""
     (tmp_path / "index.html").write_text("drafts", encoding="utf-8")
     server = serve._server(0)
     server.RequestHandlerClass = functools.partial(serve._Handler, serve._News(), tmp_path)  # type: ignore[assignment]
     threading.Thread(target=server.serve_forever, daemon=True).start()
-    port = server.server_address[1]
+    try:
+        yield server.server_address[1]
+    finally:
+        server.shutdown()
+        server.server_close()
 
+
+def test_the_preview_answers_only_requests_that_name_this_machine(preview: int) -> None:
     def status(host: str, method: str = "GET") -> int:
-        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+        connection = http.client.HTTPConnection("127.0.0.1", preview, timeout=10)
         connection.request(method, "/", headers={"Host": host})
         response = connection.getresponse()
         response.read()
         connection.close()
         return response.status
 
-    try:
-        for host in (f"127.0.0.1:{port}", f"localhost:{port}", "LOCALHOST"):
-            assert status(host) == 200, host
-        for host in (f"rebound.example:{port}", "rebound.example", f"127.0.0.1.rebound.example:{port}"):
-            assert status(host) == 403, host  # a page elsewhere, its name pointed at this machine
-            assert status(host, "HEAD") == 403, host
-    finally:
-        server.shutdown()
-        server.server_close()
+    for host in (f"127.0.0.1:{preview}", f"localhost:{preview}", "LOCALHOST", f"[::1]:{preview}"):
+        assert status(host) == 200, host
+        assert status(host, "HEAD") == 200, host
+    for host in (f"rebound.example:{preview}", "rebound.example", f"127.0.0.1.rebound.example:{preview}"):
+        assert status(host) == 403, host  # a page elsewhere, its name pointed at this machine
+        assert status(host, "HEAD") == 403, host
+
+
+def answer(port: int, request: bytes) -> list[str]:
+    """The status line and headers the preview answers a request (sent as bytes) with, once it has closed."""
+    with socket.create_connection(("127.0.0.1", port), timeout=60) as connection:
+        connection.sendall(request)
+        received = connection.makefile("rb").read()  # to the end: the server is done with the request
+    head = received.split(b"\r\n\r\n", 1)[0]
+    return head.decode("latin-1").split("\r\n")
+
+
+LOCAL = b"Host: 127.0.0.1\r\n"
+
+
+@pytest.mark.parametrize(
+    ("request_bytes", "status"),
+    [
+        (b"GET /%00 HTTP/1.1\r\n" + LOCAL, "400 Bad path (a control character)"),
+        (b"GET /index.html%00.png HTTP/1.1\r\n" + LOCAL, "400 Bad path (a control character)"),
+        (b"GET /%1b[2J HTTP/1.1\r\n" + LOCAL, "400 Bad path (a control character)"),
+        (b"GET /\x00 HTTP/1.1\r\n" + LOCAL, "400 Bad request target (a path such as /index.html)"),
+        (b"GET /caf\xc3\xa9 HTTP/1.1\r\n" + LOCAL, "400 Bad request target (a path such as /index.html)"),
+        (b"GET index.html HTTP/1.1\r\n" + LOCAL, "400 Bad request target (a path such as /index.html)"),
+        (b"GET http://rebound.example/ HTTP/1.1\r\n" + LOCAL, "400 Bad request target (a path such as /index.html)"),
+        (b"GET /%zz HTTP/1.1\r\n" + LOCAL, "400 Bad percent-encoding"),
+        (b"GET /index.html?page=% HTTP/1.1\r\n" + LOCAL, "400 Bad percent-encoding"),
+        (b"GET /%ff%fe HTTP/1.1\r\n" + LOCAL, "400 Bad percent-encoding (not UTF-8)"),
+        (b"GET /%ed%a0%80 HTTP/1.1\r\n" + LOCAL, "400 Bad percent-encoding (not UTF-8)"),  # a lone surrogate
+        (b"GET /" + b"a" * 5000 + b" HTTP/1.1\r\n" + LOCAL, "414 A target of 5,001 characters (at most 2,048)"),
+        (b"GET /" + b"a/" * 1100 + b" HTTP/1.1\r\n" + LOCAL, "414 A target of 2,201 characters (at most 2,048)"),
+        (b"G\x01T / HTTP/1.1\r\n" + LOCAL, "400 Bad request method"),
+        (b"BREW / HTTP/1.1\r\n" + LOCAL, "405 This preview answers GET and HEAD only"),
+        (b"POST / HTTP/1.1\r\nContent-Length: 0\r\n" + LOCAL, "405 This preview answers GET and HEAD only"),
+        (b"GET / HTTP/1.x\r\n" + LOCAL, "400 Bad request version ('HTTP/1.x')"),
+        (b"GET / HTTP/1.1\r\n", "400 No Host header"),
+        (b"GET / HTTP/1.1\r\nHost: \r\n", "400 Bad Host header"),
+        (b"GET / HTTP/1.1\r\nHost: 127.0.0.1\x00.rebound.example\r\n", "400 Bad Host header"),
+        (b"GET / HTTP/1.1\r\nHost: 127.0.0.1:80:80\r\n", "400 Bad Host header"),
+        (b"GET / HTTP/1.1\r\n" + LOCAL + b"Host: rebound.example\r\n", "400 More than one Host header"),
+        (b"GET / HTTP/1.1\r\nHost: rebound.example\r\n", "403 This preview answers only to 127.0.0.1 and localhost"),
+    ],
+)
+def test_a_malformed_request_gets_its_4xx_and_never_a_traceback(
+    preview: int, capfd: pytest.CaptureFixture[str], request_bytes: bytes, status: str
+) -> None:
+    """Any web page the editor opens can send these to the preview (`GET /%00` once printed a traceback)."""
+    head = answer(preview, request_bytes + b"Connection: close\r\n\r\n")
+    assert head[0] == f"HTTP/1.0 {status}"
+    assert ("Allow: GET, HEAD" in head) == status.startswith("405")
+    assert capfd.readouterr().err == ""
+
+
+def test_the_preview_still_answers_a_request_as_http_1_0_sends_it(preview: int) -> None:
+    assert answer(preview, b"GET /index.html HTTP/1.0\r\n\r\n")[0] == "HTTP/1.0 200 OK"  # no Host: this machine
+    assert answer(preview, b"GET /a%20b HTTP/1.1\r\n" + LOCAL + b"\r\n")[0] == "HTTP/1.0 404 File not found"

@@ -210,6 +210,36 @@ with no `rulebook_src/en/images/centre_footprint_and_arcs.png`.
 """,
 )
 
+REFUSED_IMAGE = Rule(
+    "RB305",
+    "refused-image",
+    Severity.ERROR,
+    "an image file is not a picture the site may publish",
+    """
+## What it does
+Reports a figure or illustration image whose file is in the `images/`
+folder but is not published: its name does not end in a picture type the
+site publishes (`.png`, `.jpg`, `.jpeg`, `.gif`, `.webp`, `.avif`, `.svg`),
+its content is not the type its name says (an HTML page named `.png`), or
+it is an SVG that could act: a script, an event attribute (`onload`),
+`<foreignObject>`, an animation, or a reference out of the picture (a link,
+another file, `@import` or `url(...)` in its style).
+
+## Why is this bad?
+A browser that opens such a file from the site runs it in the site's
+origin, with the site's rights: a picture from a pull request could run
+script for every reader. The site shows a placeholder instead ("Picture not
+available"), and never publishes the file.
+
+## Example
+```xml
+<figure id="figure_1"><image source="deployment.svg"/>...</figure>
+```
+where `deployment.svg` holds `<svg onload="...">`. Export the picture
+again without scripts or links (or as a PNG).
+""",
+)
+
 UNUSED_DEFINITION = Rule(
     "RB401",
     "unused-definition",

@@ -75,10 +75,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return int(args.run(args))
     except UserError as error:
-        from compiler.report.escaping import visible  # a message may quote a source or configuration
+        from compiler.report.escaping import terminal_message  # a message may quote a source or configuration
 
-        shown = "\n".join(visible(line) for line in str(error).split("\n"))
-        print(f"rulebook: error: {shown}", file=sys.stderr)
+        print(f"rulebook: error: {terminal_message(str(error))}", file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:
         print("rulebook: interrupted", file=sys.stderr)

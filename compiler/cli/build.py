@@ -105,13 +105,18 @@ def run_build(args: argparse.Namespace) -> int:
 
 def _tell_the_engine(result: build_values.BuildResult) -> None:
     """Let the engine's cache know that the ``rules.json`` just published follow its schema (the build checked
-    each text the engine will read): the first question after a build is as quick as the next (docs/engine.md)."""
-    from engine.schema import SCHEMA_PATH, remember_valid
+    each text the engine will read): the first question after a build is as quick as the next (docs/engine.md).
+    A cache the engine refuses (a pipe or a link in its place) is said in a warning: the site is published."""
+    from engine.errors import RulesError
+    from engine.schema import engine_schema, remember_valid
 
-    schema = SCHEMA_PATH.read_bytes()
-    for book in result.books:
-        if book.rule_data:
-            remember_valid(book.rule_data.encode("utf-8"), schema)
+    try:
+        schema = engine_schema()
+        for book in result.books:
+            if book.rule_data:
+                remember_valid(book.rule_data.encode("utf-8"), schema)
+    except RulesError as error:
+        print(f"rulebook: warning: {error}", file=sys.stderr)
 
 
 def report_build(
@@ -122,6 +127,7 @@ def report_build(
     ``served``: the build is ``serve``'s, which says itself what it keeps serving (its output
     folder is its own temporary one, no place to name)."""
     from compiler.report import text as text_report
+    from compiler.report.escaping import terminal_message
 
     if not result.published:
         for diagnostic in result.refused:
@@ -138,7 +144,7 @@ def report_build(
         for warning in book.warnings:
             print(f"rulebook: {book.generator}: {warning}", file=sys.stderr)
         for notice in book.lint.notices:
-            print(f"rulebook: warning: {notice}", file=sys.stderr)
+            print(f"rulebook: warning: {terminal_message(notice)}", file=sys.stderr)
         if book.lint.new_errors:
             errors += book.lint.new_errors
             found = plural(book.lint.new_errors, "new error")

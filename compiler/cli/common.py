@@ -81,9 +81,12 @@ def project_of(args: argparse.Namespace) -> Project:
 
 
 def config_option(args: argparse.Namespace) -> Path | None:
-    """The configuration file ``--config`` names, if any; one that does not exist is a usage error."""
+    """The configuration file ``--config`` names, if any; one that does not exist is a usage error (one that is
+    there but no regular file, a folder or a pipe, is refused in plain words when it is read)."""
+    from compiler.inputs import present
+
     config: Path | None = getattr(args, "config", None)
-    if config is not None and not config.is_file():
+    if config is not None and not present(config):
         raise UsageError(f"the configuration file `{config}` does not exist")
     return config
 
@@ -97,7 +100,9 @@ class Progress:
 
     def __call__(self, message: str) -> None:
         if not self.quiet:
-            print(message, file=sys.stderr, flush=True)
+            from compiler.report.escaping import visible  # a book's title is the configuration's: it may hold ESC
+
+            print(visible(message), file=sys.stderr, flush=True)
 
     @property
     def seconds(self) -> float:
@@ -109,27 +114,22 @@ def plural(count: int, word: str, many: str | None = None) -> str:
     return f"{count} {word if count == 1 else many or word + 's'}"
 
 
-def read_text(path: Path) -> str:
-    try:
-        return path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as error:
-        reason = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
-        raise UsageError(f"cannot read {path}: {reason}") from error
-
-
-def write_file(args: argparse.Namespace, path: Path, text: str, *, replaces: Path | None = None) -> None:
-    """Write a report, baseline or export atomically, never over a file of the project; a device or a pipe
-    (``-o /dev/null``) is written into, never replaced.
-
-    ``replaces``: a file of the project this write may replace all the same (the configured baseline,
-    when the command writes the baseline).
-    """
+def write_file(args: argparse.Namespace, path: Path, text: str, *, baseline: bool = False) -> None:
+    """Write a report, an export or (``baseline``) a baseline atomically, where
+    :func:`~compiler.fileio.check_report_file` allows it: a new file, or one of the same kind this tool
+    wrote; a device or a pipe (``-o /dev/null``) is written into, never replaced."""
     from compiler.fileio import check_report_file, write_atomic
 
     project = project_of(args)
-    protected = [p for p in project.inputs() if replaces is None or p.resolve() != replaces.resolve()]
-    protected += getattr(args, "files", None) or []
-    target = check_report_file(path, root=project.root, protected=protected)
+    if baseline:  # a baseline replaces only a baseline, the configured one included
+        from compiler.lint.baseline import is_baseline
+
+        target = check_report_file(path, root=project.root, protected=(), ours=is_baseline, kind="baseline")
+    else:
+        from compiler.report.written import is_report
+
+        protected = [*project.inputs(), *(getattr(args, "files", None) or [])]
+        target = check_report_file(path, root=project.root, protected=protected, ours=is_report)
     try:
         if target.exists() and not target.is_file():
             with target.open("w", encoding="utf-8") as stream:

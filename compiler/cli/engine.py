@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from compiler.cli.common import Commands, UsageError, add_config_option, config_option, emit, project_of
+from engine.limits import MAX_GIVEN_VALUES, MAX_MODIFIERS, over
 
 
 def add_commands(commands: Commands, words: Sequence[str] = ()) -> None:
@@ -36,7 +37,7 @@ def _add_odds(actions: Commands) -> None:
     kinds = odds.add_subparsers(title="what", required=True, metavar="KIND")
     test = kinds.add_parser("test", help="the chance to pass a test, such as leadership_test --value 7")
     test.add_argument("test", help="the test's term id (characteristic_test, leadership_test)")
-    test.add_argument("--value", type=int, help="the tested value (a test whose target the book fixes needs none)")
+    test.add_argument("--value", metavar="N", help="the tested value (a test whose target the book fixes needs none)")
     test.add_argument("--reroll-failed", action="store_true", help="a failed test is rerolled (once)")
     test.set_defaults(odds="test")
     roll = kinds.add_parser("roll", help="the distribution of a roll, such as 2D6, D3 or 2D3")
@@ -52,13 +53,15 @@ def _add_odds(actions: Commands) -> None:
 
 def _add_modify(actions: Commands) -> None:
     modify = actions.add_parser("modify", help="apply characteristic modifiers in the book's order, step by step")
-    modify.add_argument("--value", type=int, required=True, help="the characteristic's value before modifiers")
+    modify.add_argument("--value", metavar="N", required=True, help="the characteristic's value before modifiers")
     modify.add_argument(
         "--mod",
-        action="append",
+        action=_AtMost,
+        most=MAX_MODIFIERS,
+        unit="modifiers",
         default=[],
         metavar="MODIFIER",
-        help="set 3, *2, /2, +1 or -1, maybe with min N / max N",
+        help="set 3, *2, /2, +1 or -1, maybe with min N / max N (repeat)",
     )
     modify.add_argument("--json", action="store_true", help="print JSON")
     modify.set_defaults(run=_engine_command(_run_engine_modify))
@@ -86,13 +89,16 @@ def _add_pregame(actions: Commands) -> None:
         "the site. The same --seed gives the same transcript; --interactive asks for each die instead.",
     )
     dice_source = pregame.add_mutually_exclusive_group()
-    dice_source.add_argument("--seed", type=int, default=0, help="seed of the dice (default: 0)")
+    dice_source.add_argument("--seed", metavar="N", default="0", help="seed of the dice (default: 0)")
     dice_source.add_argument("--interactive", action="store_true", help="type in each die rolled")
     pregame.add_argument(
         "--first-to-finish", choices=("A", "B"), default="A", help="the player who finished deploying first"
     )
     pregame.add_argument(
-        "--bonus", type=int, default=0, help="their bonus in the first-turn roll (the undeployed units number)"
+        "--bonus",
+        metavar="N",
+        default="0",
+        help="their bonus in the first-turn roll (the undeployed units number)",
     )
     pregame.add_argument("--board", metavar="WxD", help="the board's size when not the standard one (such as 36x48)")
     pregame.add_argument("--json", action="store_true", help="print JSON")
@@ -106,9 +112,15 @@ def _add_attack(actions: Commands) -> None:
         description="Run attacks through the book's chain of rolls from the rule data (mechanics.rolls), with the "
         "values you give (--value accuracy=3 ...). Where the text reads a roll two ways, both are shown.",
     )
-    attack.add_argument("--attacks", type=int, required=True, help="how many attacks (dice) are rolled")
+    attack.add_argument("--attacks", metavar="N", required=True, help="how many attacks (dice) are rolled")
     attack.add_argument(
-        "--value", action="append", default=[], metavar="NAME=N", help="a value the rolls are against (repeat)"
+        "--value",
+        action=_AtMost,
+        most=MAX_GIVEN_VALUES,
+        unit="values given to an attack",
+        default=[],
+        metavar="NAME=N",
+        help="a value the rolls are against (repeat)",
     )
     attack.add_argument("--json", action="store_true", help="print JSON")
     attack.set_defaults(run=_engine_command(_run_engine_attack))
@@ -139,10 +151,12 @@ def _engine_rules(args: argparse.Namespace) -> Any:
 
 def _run_engine_odds(args: argparse.Namespace) -> int:
     from engine import odds
+    from engine.limits import read_number
 
+    value = None if args.odds != "test" or args.value is None else read_number(args.value, "--value")
     rules = _engine_rules(args)
     if args.odds == "test":
-        result = odds.odds_of_test(rules, args.test, args.value, reroll_failed=args.reroll_failed)
+        result = odds.odds_of_test(rules, args.test, value, reroll_failed=args.reroll_failed)
     elif args.odds == "roll":
         result = odds.roll_odds(rules, args.notation)
     else:
@@ -153,8 +167,9 @@ def _run_engine_odds(args: argparse.Namespace) -> int:
 
 def _run_engine_modify(args: argparse.Namespace) -> int:
     from engine import modify
+    from engine.limits import read_number
 
-    trace = modify.apply_modifiers(_engine_rules(args), args.value, args.mod)
+    trace = modify.apply_modifiers(_engine_rules(args), read_number(args.value, "--value"), args.mod)
     emit(args, trace, modify.render_text(trace))
     return 0
 
@@ -169,9 +184,14 @@ def _run_engine_army(args: argparse.Namespace) -> int:
 
 def _run_engine_pregame(args: argparse.Namespace) -> int:
     from engine import pregame
+    from engine.limits import read_number
 
-    dice = pregame.Dice(ask=_ask_die) if args.interactive else pregame.Dice(seed=args.seed)
-    options = pregame.Options(first_to_finish=args.first_to_finish, bonus=args.bonus, board=args.board)
+    dice = pregame.Dice(ask=_ask_die) if args.interactive else pregame.Dice(seed=read_number(args.seed, "--seed"))
+    options = pregame.Options(
+        first_to_finish=args.first_to_finish,
+        bonus=read_number(args.bonus, "--bonus"),
+        board=pregame.board_size(args.board) if args.board is not None else None,
+    )
     events = pregame.pregame(_engine_rules(args), dice, options)
     emit(args, {"events": [e.as_json() for e in events]}, pregame.render_text(events))
     return 0
@@ -181,21 +201,51 @@ def _ask_die(why: str, low: int, high: int) -> int:
     """Ask the players for a die on the terminal until they type a value it can show."""
     while True:
         print(f"Roll for {why} ({low}-{high}): ", end="", file=sys.stderr, flush=True)
-        answer = sys.stdin.readline()
+        answer = sys.stdin.readline(_LONGEST_ANSWER + 1)
         if not answer:
             raise UsageError("no more rolls to read (end of input)")
-        if answer.strip().isdigit() and low <= int(answer) <= high:
-            return int(answer)
+        if len(answer) > _LONGEST_ANSWER:
+            raise UsageError(f"a die here shows {low} to {high}, not a line of over {_LONGEST_ANSWER} characters")
+        typed = answer.strip()
+        if typed.isascii() and typed.isdigit() and low <= int(typed) <= high:
+            return int(typed)
         print(f"  a die here shows {low} to {high}.", file=sys.stderr)
+
+
+_LONGEST_ANSWER = 80
+"""Characters of a line of typed rolls read at once (an endless line, such as ``< /dev/zero``, is refused)."""
+
+
+class _AtMost(argparse.Action):
+    """An option given once per item (``--mod +1 --mod *2``), collected up to the engine's limit and refused as
+    soon as the command line passes it: argparse's own parsing grows with the square of the options given
+    (20,000 modifiers took 8 s to parse before the engine saw one)."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str, *, most: int, unit: str, **kwargs: Any) -> None:
+        super().__init__(option_strings, dest, **kwargs)
+        self.most = most
+        self.unit = unit
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: str | Sequence[Any] | None,
+        option_string: str | None = None,
+    ) -> None:
+        items = [*getattr(namespace, self.dest), values]
+        if len(items) > self.most:
+            raise argparse.ArgumentError(self, str(over(f"more than {self.most:,} {self.unit}", self.most, self.unit)))
+        setattr(namespace, self.dest, items)
 
 
 def _run_engine_attack(args: argparse.Namespace) -> int:
     from engine import attack
+    from engine.limits import read_number
 
+    count = read_number(args.attacks, "--attacks")
     values = attack.read_values(args.value)
-    if args.attacks < 0:
-        raise UsageError("--attacks must be 0 or more")
-    result = attack.attack(_engine_rules(args), args.attacks, values)
+    result = attack.attack(_engine_rules(args), count, values)
     emit(args, result.as_json(), attack.render_text(result))
     return 0
 

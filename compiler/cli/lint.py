@@ -97,6 +97,7 @@ def _targets(args: argparse.Namespace, project: Project) -> list[Target]:
 def run_lint(args: argparse.Namespace) -> int:
     from compiler import recipe
     from compiler.report import Report, exit_code
+    from compiler.report.escaping import terminal_message
 
     project = project_of(args)
     targets = _targets(args, project)
@@ -115,7 +116,7 @@ def run_lint(args: argparse.Namespace) -> int:
         result = recipe.lint_book(read, book, root=project.root, baseline=baseline, partial=partial, reserved=reserved)
         keep_until_exit(read, result)
         for notice in result.notices:
-            print(f"rulebook: warning: {notice}", file=sys.stderr)
+            print(f"rulebook: warning: {terminal_message(notice)}", file=sys.stderr)
         reports.append(
             Report(
                 result.new, result.sources, result.files, result.baselined, result.stale_baseline, project.rules_docs
@@ -150,13 +151,7 @@ def _write_baseline(args: argparse.Namespace, project: Project, book: BookConfig
     read = recipe.read_configured(project, book, files, outline=True)
     reserved = recipe.reserved_names(project, book)
     result = recipe.lint_book(read, book, root=project.root, reserved=reserved)
-    if args.write_baseline.is_file():
-        try:  # a baseline may replace a baseline, never another file
-            baselines.load(args.write_baseline)
-        except baselines.BaselineError as error:
-            shown = args.write_baseline
-            raise UsageError(f"`{shown}` exists and is not a baseline: choose another name") from error
-    write_file(args, args.write_baseline, baselines.serialise(result.diagnostics), replaces=args.write_baseline)
+    write_file(args, args.write_baseline, baselines.serialise(result.diagnostics), baseline=True)
     print(f"Wrote {plural(len(result.diagnostics), 'problem')} to {args.write_baseline}.", file=sys.stderr)
     return 2 if read.fatal else 0
 

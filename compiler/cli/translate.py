@@ -84,7 +84,8 @@ def run_compare(args: argparse.Namespace) -> int:
     from compiler.translate.command import CompareRequest, parse_fail_on
 
     fail_on = parse_fail_on(args.fail_on) if args.fail_on is not None else None
-    request = CompareRequest(args.original, args.translation, args.language, args.terms, args.waivers)
+    root = project_of(args).root
+    request = CompareRequest(args.original, args.translation, args.language, args.terms, args.waivers, root=root)
     books = read_pair(args, args.original, args.translation, args.language)
     if books is None:
         return 2
@@ -101,7 +102,7 @@ def run_terms_export(args: argparse.Namespace) -> int:
     from compiler import recipe
     from compiler.translate.terminology import export_csv, export_tbx, load_terminology
 
-    entries = load_terminology(args.terms)
+    entries = load_terminology(args.terms, root=project_of(args).root)
     project = project_of(args)
     names: dict[str, str] = {}
     if project.main.sources:
@@ -118,6 +119,6 @@ def run_terms_suggest(args: argparse.Namespace) -> int:
     books = read_pair(args, args.original, args.translation, args.language)
     if books is None:
         return 2
-    request = CompareRequest(args.original, args.translation, args.language, args.terms)
+    request = CompareRequest(args.original, args.translation, args.language, args.terms, root=project_of(args).root)
     write_stdout(suggest_command(request, books[0], books[1]))
     return 0

@@ -24,6 +24,7 @@ from compiler.lint.rules import (
     missing_image,
     mutual_definition,
     reference_to_section,
+    refused_image,
     reserved_name,
     unbound_mechanic,
     unused_definition,
@@ -44,6 +45,7 @@ BOOK_RULES: tuple[ModuleType, ...] = (
     invalid_roll_table,
     invalid_annotation,
     missing_image,
+    refused_image,
     unbound_mechanic,
 )
 

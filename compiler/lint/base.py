@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from functools import cached_property
 from operator import attrgetter
 from typing import Protocol
@@ -12,6 +12,7 @@ from compiler.facts import RuleFacts, collect_rule_facts
 from compiler.graph import TermGraph
 from compiler.model import Book
 from compiler.names import is_identifier
+from compiler.pictures import Refusal
 from compiler.project import RESERVED_FOLDERS
 from compiler.source import SourceText, Span
 from compiler.suggest import Suggester
@@ -70,6 +71,8 @@ class LintInput:
     """Names a chapter may not take: the site's own pages and folders, the project's books, translations."""
     facts: RuleFacts | None = None
     """The book's annotations, if the recipe read them already (else read here, once, when a rule asks)."""
+    refused_images: Mapping[str, Refusal] = field(default_factory=dict)
+    """The images the images folder holds that the site does not publish, and why, by name."""
 
     @cached_property
     def term_suggester(self) -> Suggester:

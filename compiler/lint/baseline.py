@@ -16,11 +16,12 @@ from pathlib import Path
 
 from compiler.diagnostics import Diagnostic
 from compiler.errors import UserError
+from compiler.inputs import MAX_DATA_BYTES, UnreadableInput, read_input
 
 FORMAT_VERSION = 2
 Key = tuple[str, str, str, str]
 """(source path, rule name, target, section id)."""
-MAX_BYTES = 64 * 1024 * 1024
+MAX_BYTES = MAX_DATA_BYTES
 
 
 class BaselineError(UserError):
@@ -52,16 +53,15 @@ def serialise(diagnostics: Iterable[Diagnostic]) -> str:
     return json.dumps({"version": FORMAT_VERSION, "entries": entries}, indent=2, ensure_ascii=False) + "\n"
 
 
-def load(path: Path) -> Counter[Key]:
-    """A baseline file's entries; a file that is not a baseline is a :class:`BaselineError` saying why."""
-    if path.is_dir():
-        raise BaselineError(f"the baseline `{path}` is a folder, not a file")
+def load(path: Path, *, root: Path | None = None) -> Counter[Key]:
+    """A baseline file's entries; a file that is not a baseline is a :class:`BaselineError` saying why.
+
+    Read through :func:`~compiler.inputs.read_input` (``root``: the project, when the baseline is one of its files).
+    """
     try:
-        data = path.read_bytes()
-    except OSError as error:
-        raise BaselineError(f"cannot read the baseline `{path}`: {(error.strerror or str(error)).lower()}") from error
-    if len(data) > MAX_BYTES:
-        raise BaselineError(f"`{path}` is not a rulebook lint baseline: it is larger than {MAX_BYTES // 2**20} MB")
+        data = read_input(path, root=root, limit=MAX_BYTES, kind="baseline")
+    except UnreadableInput as error:
+        raise BaselineError(f"cannot read the baseline `{path}`: {error.reason}") from error
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
@@ -69,17 +69,29 @@ def load(path: Path) -> Counter[Key]:
     return parse(text, str(path))
 
 
+def is_baseline(path: Path) -> bool:
+    """Whether the file at ``path`` is a lint baseline (so ``--write-baseline`` may replace it)."""
+    try:
+        load(path)
+    except BaselineError:
+        return False
+    return True
+
+
 def parse(text: str, origin: str) -> Counter[Key]:
     try:
         data = json.loads(text)
+    except RecursionError:
+        raise BaselineError(f"`{origin}` is not a rulebook lint baseline: its JSON nests too deeply") from None
     except ValueError as error:
         raise BaselineError(f"`{origin}` is not a rulebook lint baseline: it is not JSON ({error})") from error
     if not isinstance(data, dict) or not isinstance(data.get("entries"), list):
         raise BaselineError(f"`{origin}` is not a rulebook lint baseline: it has no `entries` list")
     version = data.get("version")
-    if version not in (1, FORMAT_VERSION):
+    if isinstance(version, bool) or version not in (1, FORMAT_VERSION):
         raise BaselineError(
-            f"the baseline `{origin}` has version {version!r}; this rulebook reads versions 1 and {FORMAT_VERSION}"
+            f"the baseline `{origin}` has version {_shown(version)}; "
+            f"this rulebook reads versions 1 and {FORMAT_VERSION}"
         )
     found: Counter[Key] = Counter()
     for index, entry in enumerate(data["entries"], 1):
@@ -99,8 +111,21 @@ def _entry(entry: object, version: int, where: str) -> Key:
 def _count(entry: dict[str, object], where: str) -> int:
     count = entry.get("count")
     if isinstance(count, bool) or not isinstance(count, int) or not 0 < count < 10**9:
-        raise BaselineError(f"{where}: `count` must be a whole number from 1, not {count!r}")
+        raise BaselineError(f"{where}: `count` must be a whole number from 1, not {_shown(count)}")
     return count
+
+
+def _shown(value: object) -> str:
+    """A JSON value as a message quotes it: a number or a short string as written, anything else by its kind
+    (a baseline can hold a list of a million items where a number should be)."""
+    if isinstance(value, bool) or value is None:
+        return json.dumps(value)
+    if isinstance(value, int | float) and len(str(value)) <= 20:
+        return str(value)
+    if isinstance(value, str) and len(value) <= 40:
+        return json.dumps(value, ensure_ascii=False)
+    kinds = {dict: "an object", list: "a list", str: "a long string", int: "a huge number", float: "a number"}
+    return kinds.get(type(value), "a value")
 
 
 def apply(diagnostics: Iterable[Diagnostic], baseline: Counter[Key]) -> BaselineResult:

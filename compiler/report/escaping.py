@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import re
 
+from compiler.errors import shorten
+
 NAME_LIMIT = 60
 """Longest name (a backticked part of a message) shown whole."""
 MESSAGE_LIMIT = 400
@@ -41,12 +43,20 @@ def visible(text: str) -> str:
     return text.translate(_VISIBLE)
 
 
-def shorten(text: str, limit: int) -> str:
-    """``text`` cut to ``limit`` characters by an ellipsis in the middle, keeping both ends."""
-    if len(text) <= limit:
-        return text
-    head = (limit - 1) * 2 // 3
-    return text[:head] + "…" + text[len(text) - (limit - 1 - head) :]
+LINE_LIMIT = 4 * MESSAGE_LIMIT
+"""Longest line of an error or a warning shown whole (a path or a value quoted from bad input can be huge)."""
+LINES_LIMIT = 40
+"""Most lines of an error or a warning shown."""
+
+
+def terminal_message(message: str) -> str:
+    """An error or a warning of the command line as shown: each line's control characters made visible and the
+    line cut in its middle past :data:`LINE_LIMIT`, at most :data:`LINES_LIMIT` lines. The safety net under every
+    message that quotes a file name, a configuration value or a file's content."""
+    lines = message.split("\n")
+    if len(lines) > LINES_LIMIT:
+        lines = [*lines[: LINES_LIMIT - 1], f"… ({len(lines) - LINES_LIMIT + 1} more lines)"]
+    return "\n".join(visible(shorten(line, LINE_LIMIT)) for line in lines)
 
 
 def readable(message: str) -> str:

@@ -24,7 +24,8 @@ from collections.abc import Mapping
 from typing import TextIO
 
 from compiler.diagnostics import Diagnostic
-from compiler.report.escaping import readable, shorten, visible
+from compiler.errors import shorten
+from compiler.report.escaping import readable, visible
 from compiler.report.summary import Report
 from compiler.source import SourceText, Span
 

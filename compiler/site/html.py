@@ -11,7 +11,7 @@ published yet") and a link to a missing section is text; the editor's view
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Set
 from dataclasses import dataclass, field
 
 from markupsafe import escape
@@ -60,6 +60,8 @@ class Linker:
     """Terms whose defining words are already marked on the page (the first self-reference is)."""
     within: list[str] = field(default_factory=list)
     """The definitions being rendered, outermost first: a use of one of their terms is its own, not a link."""
+    refused_images: Set[str] = frozenset()
+    """The image files the images folder holds that are not published (not pictures the site may show)."""
 
     def word(self, key: str, default: str) -> str:
         return self.words.get(key, default)
@@ -227,11 +229,18 @@ def _images(images: tuple[Image, ...], linker: Linker, described: str) -> tuple[
 
 
 def _missing_box(missing: list[str], linker: Linker) -> str:
-    """The place of a picture the sources lack: its file names only in the editor's view (the lint reports them)."""
+    """The place of a picture the site does not show: the files only in the editor's view, under the lint's
+    rule (`missing-image`, or `refused-image` for a file that is not a picture the site publishes)."""
     words = escape(linker.word("picture_missing", "Picture not available"))
-    names = ", ".join(f"<code>{escape(file)}</code>" for file in missing) if linker.drafts else ""
-    detail = f'<span class="rb-missing-files">missing-image: {names}</span>' if names else ""
-    return f'<div class="rb-figure-missing"><span>{words}</span>{detail}</div>'
+    details = []
+    for rule, files in (
+        ("missing-image", [f for f in missing if f not in linker.refused_images]),
+        ("refused-image", [f for f in missing if f in linker.refused_images]),
+    ):
+        if files and linker.drafts:
+            names = ", ".join(f"<code>{escape(file)}</code>" for file in files)
+            details.append(f'<span class="rb-missing-files">{rule}: {names}</span>')
+    return f'<div class="rb-figure-missing"><span>{words}</span>{"".join(details)}</div>'
 
 
 def _item_title(title: str | None) -> str:

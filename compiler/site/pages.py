@@ -23,6 +23,7 @@ from markupsafe import Markup, escape
 from compiler.diagnostics import Diagnostic
 from compiler.graph import TermGraph
 from compiler.model import Book, Section
+from compiler.site.escaping import html_text
 from compiler.site.html import Linker, render_content
 from compiler.site.previews import definition_preview
 from compiler.site.svg import Neighbourhood
@@ -81,6 +82,8 @@ class SiteInput:
     offline: bool = False
     """Built for reading from disk (MkDocs' ``use_directory_urls: false``, Material's ``offline`` plugin): a page
     ``a.md`` is ``a.html``, and every link names a file (``../other-game/index.html``), never a folder."""
+    refused_images: set[str] = field(default_factory=set)
+    """Image files the images folder holds that are not published: not pictures the site may show."""
 
 
 def page_url(path: str, directory_urls: bool = True) -> str:
@@ -234,7 +237,9 @@ class SitePlan:
         def image_href(file: str) -> str | None:
             return self.link(page, f"images/{file}") if file in self.site.images else None
 
-        return Linker(term_href, id_href, image_href, self.words, self.site.drafts)
+        return Linker(
+            term_href, id_href, image_href, self.words, self.site.drafts, refused_images=self.site.refused_images
+        )
 
     def previews_script(self, used: set[str]) -> str:
         """The previews of the terms a page uses and the card's words, as JSON blocks the page script reads."""
@@ -276,18 +281,19 @@ def build_pages(
     chapters = [chapter_page(plan, chapter, env, alternates.get(chapter.id + ".md", "")) for chapter in plan.chapters]
     pages = [index_page(plan, env), *chapters]
     nav: list[Any] = [
-        {words.get("home", "Home"): "index.md"},
-        {words.get("rules", "Rules"): _nav_chapters([(p.title, p.path) for p in chapters])},
+        {nav_title(words.get("home", "Home")): "index.md"},
+        {nav_title(words.get("rules", "Rules")): _nav_chapters([(p.title, p.path) for p in chapters])},
     ]
     readers = [glossary_page(plan, env), mechanics_page(plan, env), changes_page(plan, env)]
     for page in readers:
         if page is not None:
             pages.append(page)
-            nav.append({page.title: page.path})
+            nav.append({nav_title(page.title): page.path})
     if plan.editors:
         editors = editor_pages(plan, env)
         pages += editors
-        nav.append({words.get("for_editors", "For editors"): [{p.title: p.path} for p in editors]})
+        for_editors = [{nav_title(p.title): p.path} for p in editors]
+        nav.append({nav_title(words.get("for_editors", "For editors")): for_editors})
     else:
         pages.append(lint_page(plan, env, report=False))  # the lint's help links lead here: in no menu, no search
     return pages, nav
@@ -313,13 +319,18 @@ def changes_page(plan: SitePlan, env: Environment) -> Page | None:
     return Page("changes.md", title, env.get_template("changes.md.j2").render(title=title, **changes))
 
 
+def nav_title(title: str) -> str:
+    """A title in the navigation: Material writes it into every page unescaped."""
+    return str(html_text(title))
+
+
 def _nav_chapters(chapters: list[tuple[str, str]]) -> list[Any]:
     """Chapters for the navigation; long books are nested in groups so no page renders a huge nav.
 
     MkDocs themes render navigation titles as HTML, so titles from the sources are escaped here.
     """
     if len(chapters) <= CHAPTERS_PER_NAV_GROUP:
-        return [{str(escape(title)): path} for title, path in chapters]
+        return [{nav_title(title): path} for title, path in chapters]
     size = CHAPTERS_PER_NAV_GROUP
     while len(chapters) > size * CHAPTERS_PER_NAV_GROUP:
         size *= CHAPTERS_PER_NAV_GROUP
@@ -329,15 +340,6 @@ def _nav_chapters(chapters: list[tuple[str, str]]) -> list[Any]:
         label = f"Chapters {start + 1}–{start + len(part)}"
         groups.append({label: _nav_chapters(part)})
     return groups
-
-
-# `<`, `>` and `&` are left to HTML escaping (the templates autoescape).
-_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]#!|])")
-
-
-def md_text(text: str) -> str:
-    """Text safe inside a Markdown heading."""
-    return _MD_SPECIAL.sub(r"\\\1", " ".join(text.split()))
 
 
 def chapter_page(plan: SitePlan, chapter: Section, env: Environment, alternate: str = "") -> Page:
@@ -368,7 +370,7 @@ def section_blocks(
     """
     anchor = (anchors or {}).get(section.id, section.id)
     alias = section.id if anchor != section.id else None
-    heading = {"heading": "#" * section.level, "title": md_text(section.title), "id": anchor, "alias": alias}
+    heading = {"heading": "#" * section.level, "title": section.title, "id": anchor, "alias": alias}
     blocks.append(heading)
     pending: list[Any] = []
     added = (after or {}).get(section.id)

@@ -76,7 +76,8 @@ def table_preview(table: Table, words: Mapping[str, str]) -> dict[str, Any]:
     left = len(table.rows) - len(rows)
     more = ""
     if left > 0:
-        more = words.get("more_row" if left == 1 else "more_rows", "{count} more rows").format(count=left)
+        # Not str.format: the site's words are text, and a brace in them is text too.
+        more = words.get("more_row" if left == 1 else "more_rows", "{count} more rows").replace("{count}", str(left))
     return {"head": head, "rows": rows, "more": more}
 
 

@@ -13,6 +13,8 @@ from dataclasses import dataclass
 
 from markupsafe import escape
 
+from compiler.site.escaping import html_text
+
 WIDTH = 640
 ROW = 18
 MAX_SIDE = 12
@@ -62,8 +64,8 @@ def _drawing(n: Neighbourhood) -> str:
         for index, name in enumerate(names):
             y = top + index * ROW
             parts.append(f'<line x1="{x_line}" y1="{y - 4:.0f}" x2="{x_centre}" y2="{middle - 4:.0f}"/>')
-            parts.append(f'<text x="{x_text}" y="{y:.0f}" text-anchor="{anchor}">{escape(name)}</text>')
-    parts.append(f'<text x="320" y="{middle:.0f}" text-anchor="middle" class="c">{escape(n.title)}</text>')
+            parts.append(f'<text x="{x_text}" y="{y:.0f}" text-anchor="{anchor}">{html_text(name)}</text>')
+    parts.append(f'<text x="320" y="{middle:.0f}" text-anchor="middle" class="c">{html_text(n.title)}</text>')
     if not n.users:
         parts.append(f'<text x="190" y="{middle:.0f}" text-anchor="end" class="muted">no other term uses it</text>')
     if not n.uses:

@@ -8,18 +8,28 @@ overriding template can extend the one it replaces as ``rulebook/NAME``.
 
 from __future__ import annotations
 
-import tomllib
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from jinja2 import ChoiceLoader, Environment, FileSystemLoader, PrefixLoader, StrictUndefined
+from jinja2 import (
+    BaseLoader,
+    ChoiceLoader,
+    Environment,
+    FileSystemLoader,
+    PrefixLoader,
+    StrictUndefined,
+    TemplateNotFound,
+)
+from jinja2.loaders import split_template_path
 from markupsafe import Markup
 
 from compiler.errors import UserError
-from compiler.report.escaping import visible_in_text
+from compiler.inputs import MAX_DATA_BYTES, present, read_input_text, read_toml
+from compiler.report.escaping import visible, visible_in_text
+from compiler.site.escaping import html_text, markdown_text
 
 PACKAGE_FOLDER = Path(str(resources.files("compiler.site").joinpath("templates")))
 """The default templates, assets and words, installed with the package."""
@@ -45,14 +55,20 @@ class Theme:
         return (self.overrides, PACKAGE_FOLDER) if self.overrides is not None else (PACKAGE_FOLDER,)
 
     def environment(self) -> Environment:
-        """The jinja2 environment of the site's templates (HTML escaping on, undefined names refused)."""
+        """The jinja2 environment of the site's templates (HTML escaping on, undefined names refused).
+
+        Text in a Markdown line goes through the ``markdown_text`` filter, text MkDocs and Material write
+        unescaped (a page's title in its front matter) through ``html_text`` (:mod:`compiler.site.escaping`).
+        """
+        own = [_ProjectTemplates(self.overrides)] if self.overrides is not None else []
         loader = ChoiceLoader(
             [
-                FileSystemLoader([str(folder) for folder in self.folders]),
+                *own,
+                FileSystemLoader(str(PACKAGE_FOLDER)),
                 PrefixLoader({"rulebook": FileSystemLoader(str(PACKAGE_FOLDER))}),
             ]
         )
-        return Environment(
+        env = Environment(
             loader=loader,
             autoescape=True,
             undefined=StrictUndefined,
@@ -61,6 +77,9 @@ class Theme:
             lstrip_blocks=True,
             finalize=_shown,
         )
+        env.filters["markdown_text"] = markdown_text
+        env.filters["html_text"] = html_text
+        return env
 
     def strings(self, language: str) -> dict[str, str]:
         """The site's own words in a language: the project's over the defaults, English where missing."""
@@ -84,13 +103,35 @@ class Theme:
         return dict(sorted(found.items()))
 
 
-def _read_strings(path: Path) -> dict[str, dict[str, str]]:
-    if not path.is_file():
-        return {}
+class _ProjectTemplates(BaseLoader):
+    """The project's own templates (``site_templates/``), each read as every input of the project is
+    (:func:`~compiler.inputs.read_input`): a template that is a link out of the project, a pipe or a
+    device is refused in plain words, never rendered into the site nor passed over for the default."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+
+    def get_source(self, environment: Environment, template: str) -> tuple[str, str, Callable[[], bool]]:
+        path = self.folder.joinpath(*split_template_path(template))
+        if not present(path):
+            raise TemplateNotFound(template)
+        text = read_input_text(path, root=self.folder.parent, limit=MAX_DATA_BYTES, kind="template")
+        changed = _changed_at(path)
+        return text, str(path), lambda: _changed_at(path) == changed
+
+
+def _changed_at(path: Path) -> float | None:
     try:
-        table = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
-        raise UserError(f"cannot read {path}: {error}") from error
+        return path.stat().st_mtime
+    except OSError:
+        return None
+
+
+def _read_strings(path: Path) -> dict[str, dict[str, str]]:
+    if not present(path):
+        return {}
+    root = path.parent.parent if path.parent.name == OVERRIDES else None
+    table = read_toml(path, root=root, kind="configuration")
     if not all(isinstance(words, dict) and all(isinstance(w, str) for w in words.values()) for words in table.values()):
         raise UserError(f"{path}: each [language] table maps words to text")
     return table
@@ -113,7 +154,7 @@ def chrome_options(raw: Mapping[str, Any], words: Mapping[str, str], language: s
     theme = dict(theme) if isinstance(theme, dict) else {"name": theme}
     theme.setdefault("custom_dir", str(OVERRIDES_FOLDER))
     extra = dict(raw.get("extra") or {})
-    extra["rulebook_words"] = {key: words[key] for key in CHROME_WORDS if key in words}
+    extra["rulebook_words"] = {key: str(html_text(words[key], quotes=False)) for key in CHROME_WORDS if key in words}
     options: dict[str, Any] = {"theme": theme, "extra": extra}
     if language is None:
         return options
@@ -121,7 +162,7 @@ def chrome_options(raw: Mapping[str, Any], words: Mapping[str, str], language: s
     theme["palette"] = [_palette(entry, words) for entry in theme.get("palette") or []]
     options["markdown_extensions"] = [_permalink_title(entry, words) for entry in raw.get("markdown_extensions") or []]
     if words.get("copyright"):
-        options["copyright"] = words["copyright"]
+        options["copyright"] = str(html_text(words["copyright"]))
     return options
 
 
@@ -130,12 +171,14 @@ def _palette(entry: Any, words: Mapping[str, str]) -> Any:
     if not isinstance(entry, dict) or not isinstance(entry.get("toggle"), dict):
         return entry
     key = "to_light" if entry.get("scheme") == "slate" else "to_dark"
-    return {**entry, "toggle": {**entry["toggle"], "name": words.get(key, entry["toggle"].get("name", ""))}}
+    name = str(html_text(words[key])) if key in words else entry["toggle"].get("name", "")  # mkdocs.yml's: as written
+    return {**entry, "toggle": {**entry["toggle"], "name": name}}
 
 
 def _permalink_title(entry: Any, words: Mapping[str, str]) -> Any:
     if isinstance(entry, dict) and "toc" in entry and "heading_permalink" in words:
-        return {"toc": {**(entry["toc"] or {}), "permalink_title": words["heading_permalink"]}}
+        # Python-Markdown escapes the attribute itself: only the controls are ours to show.
+        return {"toc": {**(entry["toc"] or {}), "permalink_title": visible(words["heading_permalink"])}}
     return entry
 
 

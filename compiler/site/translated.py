@@ -37,6 +37,7 @@ from compiler.model import (
     unique_id,
 )
 from compiler.names import ascii_lower, slugify
+from compiler.site.escaping import html_text
 from compiler.site.html import Linker, render_content
 from compiler.site.pages import (
     LinkStyle,
@@ -45,6 +46,7 @@ from compiler.site.pages import (
     SiteTranslation,
     json_script,
     link,
+    nav_title,
     page_url,
     relative,
     section_blocks,
@@ -85,9 +87,9 @@ def build_translated_site(
     pages += chapters
     pages.append(plan.glossary_page(env))
     nav: list[Any] = [
-        {strings["home"]: "index.md"},
-        {strings["rules"]: [{str(escape(p.title)): p.path} for p in chapters]},
-        {strings["glossary"]: "glossary.md"},
+        {nav_title(strings["home"]): "index.md"},
+        {nav_title(strings["rules"]): [{nav_title(p.title): p.path} for p in chapters]},
+        {nav_title(strings["glossary"]): "glossary.md"},
     ]
     return TranslatedSite(plan.language, plan.title, pages, nav, plan.original_alternates(), strings, plan.redirects())
 
@@ -470,11 +472,11 @@ def redirect_page(target: str, title: str, language: str) -> str:
     url = escape(target)
     return (
         f'<!doctype html>\n<html lang="{escape(language)}">\n<head>\n<meta charset="utf-8">\n'
-        f"<title>{escape(title)}</title>\n"
+        f"<title>{html_text(title)}</title>\n"
         f'<meta name="robots" content="noindex">\n<link rel="canonical" href="{url}">\n'
         f"<script>location.replace({json.dumps(target)} + location.hash)</script>\n"
         f'<meta http-equiv="refresh" content="0; url={url}">\n'
-        f'</head>\n<body>\n<p><a href="{url}">{escape(title)}</a></p>\n</body>\n</html>\n'
+        f'</head>\n<body>\n<p><a href="{url}">{html_text(title)}</a></p>\n</body>\n</html>\n'
     )
 
 

@@ -20,8 +20,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from compiler.assets import image_files
+from compiler.assets import held_images
 from compiler.errors import SiteBuildError
+from compiler.inputs import MAX_DATA_BYTES, present, read_input_text
+from compiler.pictures import published_picture
+from compiler.site.escaping import html_text
 from compiler.site.pages import Page, SiteInput, SitePlan, build_pages, neighbourhoods
 from compiler.site.svg import sprite
 from compiler.site.theme import Theme, chrome_options
@@ -76,7 +79,7 @@ def build_site(
     ``extra_javascript`` names scripts among ``extra_files`` to add to every page (live reload).
     ``late_files`` gives files to add to the finished site, asked for only once MkDocs is done (they
     may still be in the making, and may refuse the build).
-    ``book_folder`` (``name/``) and ``site_name``: for a book of the project other than the main one.
+    ``book_folder`` (``name/``) and ``site_name`` (as text): for a book of the project other than the main one.
     ``settings``: MkDocs settings from the project's configuration (name, URL, copyright line), under
     the project's own ``mkdocs.yml``.
     ``cache``: for a site built with Zensical (``site.generator``), the folder its projects and cache are kept in
@@ -188,9 +191,9 @@ def _languages(site: SiteInput, translated: Sequence[TranslatedSite], strings: d
         return []
     original = site.book.documents[0].language if site.book.documents else "en"
     home = "index.html" if site.offline else "./"  # offline, a link names a file: a folder would open its listing
-    entries = [{"name": strings["language_name"], "link": home, "lang": original}]
+    entries = [{"name": str(html_text(strings["language_name"])), "link": home, "lang": original}]
     for translation in translated:
-        name = translation.strings["language_name"]
+        name = str(html_text(translation.strings["language_name"]))
         link = f"{translation.language}/{'index.html' if site.offline else ''}"
         entries.append({"name": name, "link": link, "lang": translation.language})
     return entries
@@ -222,8 +225,8 @@ def mkdocs_settings(project_file: Path | None, overrides: dict[str, Any] | None 
     """The MkDocs configuration of a project: the defaults, then ``overrides`` (what the project's
     rulebook configuration says: name, URL, copyright), then the project's ``mkdocs.yml`` if it has one."""
     settings = merge_settings(_load_yaml(DEFAULT_SETTINGS), overrides or {})
-    if project_file is not None and project_file.is_file():
-        settings = merge_settings(settings, _load_yaml(project_file))
+    if project_file is not None and present(project_file):
+        settings = merge_settings(settings, _load_yaml(project_file, root=project_file.parent))
     return settings
 
 
@@ -238,15 +241,20 @@ def merge_settings(base: dict[str, Any], over: dict[str, Any]) -> dict[str, Any]
     return merged
 
 
-def _load_yaml(path: Path) -> dict[str, Any]:
+def _load_yaml(path: Path, *, root: Path | None = None) -> dict[str, Any]:
+    """MkDocs settings from a YAML file, read through :func:`~compiler.inputs.read_input` (``root``: the project,
+    for its own ``mkdocs.yml``)."""
+    import io
+
     import yaml
     from mkdocs.exceptions import ConfigurationError
     from mkdocs.utils.yaml import yaml_load
 
+    stream = io.StringIO(read_input_text(path, root=root, limit=MAX_DATA_BYTES, kind="configuration"))
+    stream.name = str(path)  # MkDocs finds an INHERIT'ed file beside it
     try:
-        with path.open(encoding="utf-8") as stream:
-            loaded = yaml_load(stream)
-    except (OSError, UnicodeDecodeError, ValueError, yaml.YAMLError, ConfigurationError) as error:
+        loaded = yaml_load(stream)
+    except (OSError, UnicodeDecodeError, ValueError, RecursionError, yaml.YAMLError, ConfigurationError) as error:
         raise SiteBuildError(f"cannot read {path}: {error}") from error
     if loaded is None:
         return {}
@@ -266,8 +274,8 @@ def _mkdocs_options(
     (:func:`chrome_options`), the site's name and URL when it is not the main book's site, the language
     switcher, and for a translation its language and search language."""
     options = chrome_options(raw, words, translation.language if translation is not None else None)
-    if site_name is not None:
-        options["site_name"] = site_name
+    if site_name is not None:  # Material writes it unescaped
+        options["site_name"] = str(html_text(site_name))
     if translation is not None and raw.get("site_url"):  # the book's URL (its configuration's), then the language
         options["site_url"] = str(raw["site_url"]).rstrip("/") + "/" + translation.language + "/"
     if languages:
@@ -308,9 +316,11 @@ def _write_docs(
     for name, text in extra.items():
         _write(docs / name, text)
     if images is not None:
-        for name, source in sorted(image_files(site.book, images).items()):
-            (docs / "images" / name).parent.mkdir(parents=True, exist_ok=True)
-            shutil.copyfile(source, docs / "images" / name, follow_symlinks=False)
+        for name, source in held_images(site.book, images):
+            content = published_picture(source)  # checked as it is read: what is written is what was checked
+            if isinstance(content, bytes):
+                (docs / "images" / name).parent.mkdir(parents=True, exist_ok=True)
+                (docs / "images" / name).write_bytes(content)
     return blocks
 
 

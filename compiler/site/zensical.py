@@ -3,10 +3,10 @@
 Zensical has no Python API to build a site in-process: it runs as a command, on a configuration
 file (``mkdocs.yml``) whose folder must hold the pages (``docs/``) and the built site (``site/``),
 and it keeps its cache (``.cache/``) in that folder too. So each site of a book gets a project
-folder of its own in the build's cache (:attr:`compiler.publish.Release.cache`, kept from one build
-to the next and never published): the effective configuration and the pages are written there,
-``zensical build --strict`` runs on it, what it says is turned into our warnings, and the built site
-is moved into the release.
+folder of its own in the build's cache (:attr:`compiler.publish.Release.cache`: in the user's cache
+folder, never in the project, kept from one build to the next and never published): the effective
+configuration and the pages are written there, ``zensical build --strict`` runs on it, what it says is
+turned into our warnings, and the built site is moved into the release.
 """
 
 from __future__ import annotations
@@ -63,7 +63,9 @@ def prepare(project: Path) -> Path:
     the folder its pages go into."""
     project.mkdir(parents=True, exist_ok=True)
     for name in ("docs", "site"):
-        if (project / name).exists():
+        if (project / name).is_symlink() or (project / name).is_file():
+            (project / name).unlink()
+        elif (project / name).exists():
             shutil.rmtree(project / name)
     return project / "docs"
 
@@ -97,7 +99,7 @@ def build(project: Path, config: dict[str, Any], site_dir: Path) -> tuple[str, .
         raise SiteBuildError(f"Zensical could not build the site: {reason}")
     site_dir.mkdir(parents=True, exist_ok=True)
     for entry in sorted((project / "site").iterdir()):
-        os.replace(entry, site_dir / entry.name)
+        shutil.move(entry, site_dir / entry.name)  # a rename, or a copy where the cache is on another disk
     return warnings
 
 

@@ -12,6 +12,7 @@ from pathlib import Path
 
 from compiler.catalog import TRANSLATION_RULES, find_rule
 from compiler.errors import UserError
+from compiler.inputs import present
 from compiler.model import Book
 from compiler.translate.compare import FAIL_ON, Comparison, compare_books, load_waivers
 from compiler.translate.language import check_pair
@@ -40,16 +41,18 @@ class CompareRequest:
     """Accepted findings; None: ``waivers.toml`` beside the translation, if there is one."""
     fail_on: tuple[str, ...] = field(default=FAIL_ON)
     """Kinds of finding that make the exit status 1."""
+    root: Path | None = None
+    """The project: its terminology and waivers are read only inside it (no link leads out)."""
 
     def terminology(self) -> dict[str, Entry]:
         """The terminology that applies (empty when there is none)."""
         path = self.terms or self.translation.with_name("terms.toml")
-        return load_terminology(path) if self.terms or path.is_file() else {}
+        return load_terminology(path, root=self.root) if self.terms or present(path) else {}
 
     def accepted(self) -> dict[str, str]:
         """The waivers that apply, by fingerprint."""
         path = self.waivers or self.translation.with_name("waivers.toml")
-        return load_waivers(path) if self.waivers or path.is_file() else {}
+        return load_waivers(path, root=self.root) if self.waivers or present(path) else {}
 
 
 def parse_fail_on(text: str) -> tuple[str, ...]:

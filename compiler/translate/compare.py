@@ -44,7 +44,7 @@ from compiler.translate.segments import Locator, Sentence, sentences
 from compiler.translate.sentence_align import ALIGNED_PLACES, Features, align_sentences, band, cognates, narrowed
 from compiler.translate.tables import compare_tables, tables_in
 from compiler.translate.term_findings import related_terms, term_findings
-from compiler.translate.terminology import Entry, TermMatcher, read_toml
+from compiler.translate.terminology import Entry, TermMatcher, read_translation_toml
 from compiler.translate.text_findings import debris_findings, reference_findings, table_findings
 
 __all__ = ["Comparison", "Finding", "compare_books", "load_waivers", "report_context"]
@@ -324,9 +324,10 @@ def _single_spaced(text: str, made: dict[str, str]) -> str:
     return made[text]
 
 
-def load_waivers(path: Path) -> dict[str, str]:
-    """Waivers by fingerprint, with their reasons (``[[waiver]]`` tables of fingerprint and reason)."""
-    table = read_toml(path)
+def load_waivers(path: Path, *, root: Path | None = None) -> dict[str, str]:
+    """Waivers by fingerprint, with their reasons (``[[waiver]]`` tables of fingerprint and reason; ``root``:
+    see :func:`~compiler.translate.terminology.read_translation_toml`)."""
+    table = read_translation_toml(path, root=root, kind="waivers file")
     waivers = {}
     entries = table.get("waiver", [])
     if not isinstance(entries, list):

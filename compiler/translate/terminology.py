@@ -12,16 +12,16 @@ from __future__ import annotations
 import csv
 import io
 import re
-import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from lxml import etree
 
-from compiler.errors import TerminologyError
-from compiler.fileio import input_problem
+from compiler.errors import TerminologyError, UserError, quoted
+from compiler.inputs import read_toml
 from compiler.names import folded_words
+from compiler.source import xml_text
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,31 +38,26 @@ class Entry:
     that contain the term and mean something else ("unité de mesure")."""
 
 
-def read_toml(path: Path) -> dict[str, Any]:
-    """A translation's TOML file (terminology, waivers), or a plain-words error naming it."""
-    problem = input_problem(path, None)
-    if problem is not None:
-        raise TerminologyError(f"cannot read {path}: {problem}")
+def read_translation_toml(path: Path, *, root: Path | None = None, kind: str = "terminology") -> dict[str, Any]:
+    """A translation's TOML file (terminology, waivers), or a plain-words error naming it (``root``: the
+    project, when the file is one of its own: it is read only inside it, see :func:`~compiler.inputs.read_input`)."""
     try:
-        return tomllib.loads(path.read_text(encoding="utf-8"))
-    except UnicodeDecodeError as error:
-        raise TerminologyError(f"cannot read {path}: not UTF-8 text (byte {error.start})") from error
-    except OSError as error:
-        raise TerminologyError(f"cannot read {path}: {(error.strerror or str(error)).lower()}") from error
-    except tomllib.TOMLDecodeError as error:
-        raise TerminologyError(f"cannot read {path}: not valid TOML: {error}") from error
+        return read_toml(path, root=root, kind=kind)
+    except UserError as error:  # the file and the fault in words: this error names what the file is for
+        raise TerminologyError(str(error)) from error
 
 
-def load_terminology(path: Path) -> dict[str, Entry]:
-    """A terms.toml file's entries, by English term id."""
-    table = read_toml(path)
+def load_terminology(path: Path, *, root: Path | None = None) -> dict[str, Entry]:
+    """A terms.toml file's entries, by English term id (``root``: see :func:`read_translation_toml`)."""
+    table = read_translation_toml(path, root=root)
     entries = {}
     for term, fields in sorted(table.items()):
+        _one_line(path, term, "a term id")
         if not isinstance(fields, dict) or not isinstance(fields.get("preferred"), str):
-            raise TerminologyError(f"{path}: `{term}` needs a `preferred` French term")
+            raise TerminologyError(f"{path}: {quoted(term)} needs a `preferred` French term")
         entries[term] = Entry(
             term,
-            fields["preferred"],
+            _one_line(path, fields["preferred"], f"`preferred` of {quoted(term)}"),
             *(_strings(path, term, fields, key) for key in ("accepted", "forbidden", "unlinked")),
         )
     return entries
@@ -72,8 +67,23 @@ def _strings(path: Path, term: str, fields: dict[str, Any], key: str) -> tuple[s
     """A list of phrases of an entry, checked: a list of strings."""
     value = fields.get(key, [])
     if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
-        raise TerminologyError(f'{path}: `{key}` of `{term}` must be a list of phrases, such as ["socle"]')
-    return tuple(value)
+        raise TerminologyError(f'{path}: `{key}` of {quoted(term)} must be a list of phrases, such as ["socle"]')
+    return tuple(_one_line(path, item, f"`{key}` of {quoted(term)}") for item in value)
+
+
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\ufffe\uffff]")
+"""Characters a term never holds: controls (XML 1.0 forbids most of them, a TBX export could not hold them)
+and the two non-characters."""
+
+
+def _one_line(path: Path, text: str, what: str) -> str:
+    """``text``, a phrase of the terminology, if it holds no control character; else a plain error."""
+    found = _CONTROL.search(text)
+    if found is not None:
+        raise TerminologyError(
+            f"{path}: {what} holds the control character U+{ord(found.group()):04X}: a term is one line of text"
+        )
+    return text
 
 
 def fold(text: str) -> list[str]:
@@ -193,14 +203,24 @@ class TermMatcher:
 
 
 def export_csv(entries: dict[str, Entry], names: dict[str, str]) -> str:
+    """The terminology as CSV, one row per term, every cell quoted and none read as a formula (see :func:`cell`)."""
     out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
+    writer = csv.writer(out, lineterminator="\n", quoting=csv.QUOTE_ALL)
     writer.writerow(["term_id", "en", "fr", "fr_accepted", "fr_forbidden"])
     for term, entry in sorted(entries.items()):
-        writer.writerow(
-            [term, names.get(term, term), entry.preferred, "|".join(entry.accepted), "|".join(entry.forbidden)]
-        )
+        row = [term, names.get(term, term), entry.preferred, "|".join(entry.accepted), "|".join(entry.forbidden)]
+        writer.writerow([cell(text) for text in row])
     return out.getvalue()
+
+
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+"""How a cell a spreadsheet would read as a formula starts (OWASP, "CSV Injection")."""
+
+
+def cell(text: str) -> str:
+    """A CSV cell no spreadsheet runs as a formula: one starting as a formula does gets a leading ``'``, as
+    OWASP recommends (``=HYPERLINK(...)`` from a contributor's terms.toml would run on a translator's machine)."""
+    return "'" + text if text.startswith(FORMULA_STARTS) else text
 
 
 XML_LANG = "{http://www.w3.org/XML/1998/namespace}lang"
@@ -213,10 +233,10 @@ def export_tbx(entries: dict[str, Entry], names: dict[str, str], title: str = "R
     tbx = etree.Element("tbx", {"style": "dct", "type": "TBX-Basic", XML_LANG: "en"}, nsmap=namespaces)
     header = etree.SubElement(tbx, "tbxHeader")
     description = etree.SubElement(etree.SubElement(header, "fileDesc"), "sourceDesc")
-    etree.SubElement(description, "p").text = f"{title}: terminology, English-French"
+    etree.SubElement(description, "p").text = xml_text(f"{title}: terminology, English-French")
     body = etree.SubElement(etree.SubElement(tbx, "text"), "body")
     for term, entry in sorted(entries.items()):
-        concept = etree.SubElement(body, "conceptEntry", {"id": term})
+        concept = etree.SubElement(body, "conceptEntry", {"id": xml_text(term)})
         _lang(concept, "en", [(names.get(term, term), "preferredTerm-admn-sts")])
         french = [(entry.preferred, "preferredTerm-admn-sts")]
         french += [(t, "admittedTerm-admn-sts") for t in entry.accepted]
@@ -230,5 +250,5 @@ def _lang(concept: Any, language: str, terms: list[tuple[str, str]]) -> None:
     section = etree.SubElement(concept, "langSec", {XML_LANG: language})
     for term, status in terms:
         holder = etree.SubElement(section, "termSec")
-        etree.SubElement(holder, "term").text = term
+        etree.SubElement(holder, "term").text = xml_text(term)
         etree.SubElement(holder, "termNote", {"type": "administrativeStatus"}).text = status

@@ -4,6 +4,9 @@ line run as a user runs it, and proof that nothing outside the output was touche
 from __future__ import annotations
 
 import contextlib
+import resource
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import NamedTuple
@@ -53,6 +56,33 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> Outcome:
     captured = capsys.readouterr()
     assert "internal error" not in captured.err, captured.err
     return Outcome(code, captured.out, captured.err)
+
+
+GUARD_SECONDS = 60
+GUARD_BYTES = 4 * 1024**3
+
+
+def run_guarded(folder: Path, *argv: str) -> Outcome:
+    """``rulebook ARGV`` in a process of its own, in ``folder``, stopped after :data:`GUARD_SECONDS` and held to
+    :data:`GUARD_BYTES` of memory: a reader that waits on a pipe or reads ``/dev/zero`` fails the test instead
+    of hanging it (or the machine); never an internal error."""
+
+    def held() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (GUARD_BYTES, GUARD_BYTES))
+
+    try:
+        done = subprocess.run(
+            [sys.executable, "-m", "compiler", *argv],
+            cwd=folder,
+            capture_output=True,
+            text=True,
+            timeout=GUARD_SECONDS,
+            preexec_fn=held,
+        )
+    except subprocess.TimeoutExpired:
+        pytest.fail(f"`rulebook {' '.join(argv)}` was still running after {GUARD_SECONDS} s")
+    assert "internal error" not in done.stderr, done.stderr
+    return Outcome(done.returncode, done.stdout, done.stderr)
 
 
 @contextlib.contextmanager

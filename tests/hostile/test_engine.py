@@ -7,8 +7,12 @@ whose target the book fixes, the book's answer with a note.
 
 from __future__ import annotations
 
+import io
 import json
+import os
 import shutil
+import subprocess
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -16,8 +20,9 @@ from typing import Any
 import pytest
 
 from compiler.cli import main
+from engine.limits import shown
 from engine.rules import Rules
-from tests.conftest import BUNDLED_BOOK
+from tests.conftest import BUNDLED_BOOK, ROOT
 from tests.test_attack import compile_other_game
 from tests.test_engine import compile_rules, private_cache  # noqa: F401  (autouse: a private cache folder)
 
@@ -335,3 +340,236 @@ def test_a_file_that_is_not_built_rule_data_says_what_the_engine_reads(
         "has no rules.schema.json beside it",
         "run `rulebook build`",
     )
+
+
+# Files the engine reads: regular files only, never waiting on a pipe ------------------------------
+
+PATIENCE = 120.0
+"""Seconds a command in its own process may take before the test fails: one that waits on a pipe would hang."""
+
+
+def run_bounded(argv: list[str], cache: Path, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
+    """``rulebook ARGV`` in a process of its own with ``cache`` as the user's cache folder; killed (and the test
+    failed) past :data:`PATIENCE`."""
+    env = {**os.environ, "XDG_CACHE_HOME": str(cache), "PYTHONPATH": str(ROOT)}
+    command = [sys.executable, "-m", "compiler", *argv]
+    return subprocess.run(command, cwd=cwd, env=env, capture_output=True, text=True, timeout=PATIENCE)
+
+
+NOT_REGULAR = "is a named pipe, not a regular file: the engine reads"
+DELETE_IT = "; delete it: the cache only saves time, and nothing is lost with it"
+
+
+def test_rule_data_that_is_a_named_pipe_is_refused_without_waiting(rules: Rules, tmp_path: Path) -> None:
+    pipe = tmp_path / "rules.json"
+    os.mkfifo(pipe)
+    shutil.copyfile(rules.path.with_name("rules.schema.json"), tmp_path / "rules.schema.json")
+    done = run_bounded(["engine", "--rules", str(pipe), "turns"], tmp_path / "cache")
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr == f"rulebook: error: {pipe} {NOT_REGULAR} a rules.json only from a regular file\n"
+
+
+def test_an_army_list_that_is_a_named_pipe_or_a_device_is_refused_without_waiting(
+    rules: Rules, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    pipe = tmp_path / "army.yaml"
+    os.mkfifo(pipe)
+    done = run_bounded(["engine", "--rules", str(rules.path), "army", str(pipe)], tmp_path / "cache")
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr == f"rulebook: error: {pipe} {NOT_REGULAR} an army list only from a regular file\n"
+    assert main(["engine", "--rules", str(rules.path), "army", "/dev/zero"]) == 2
+    message = (
+        "/dev/zero is a character device, not a regular file: the engine reads an army list only from a regular file"
+    )
+    assert capsys.readouterr().err == f"rulebook: error: {message}\n"
+
+
+def test_rule_data_that_is_a_folder_is_refused(rules: Rules, capsys: pytest.CaptureFixture[str]) -> None:
+    folder = rules.path.parent
+    assert main(["engine", "--rules", str(folder), "turns"]) == 2
+    message = f"{folder} is a folder, not a regular file: the engine reads a rules.json only from a regular file"
+    assert capsys.readouterr().err == f"rulebook: error: {message}\n"
+
+
+def test_a_cache_entry_that_is_a_named_pipe_is_refused_without_waiting(rules: Rules, tmp_path: Path) -> None:
+    entry = tmp_path / "cache" / "rulebook" / "valid-rules.txt"
+    entry.parent.mkdir(parents=True)
+    os.mkfifo(entry)
+    argv = ["engine", "--rules", str(rules.path), "odds", "test", "leadership_test", "--value", "7"]
+    done = run_bounded(argv, tmp_path / "cache")
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr == f"rulebook: error: {entry} {NOT_REGULAR} its cache only from a regular file{DELETE_IT}\n"
+
+
+def test_a_build_whose_cache_entry_is_a_named_pipe_publishes_and_warns_without_waiting(tmp_path: Path) -> None:
+    entry = tmp_path / "cache" / "rulebook" / "valid-rules.txt"
+    entry.parent.mkdir(parents=True)
+    os.mkfifo(entry)
+    argv = ["build", "--data-only", "--book", "other-game", "--output", str(tmp_path / "site")]
+    done = run_bounded(argv, tmp_path / "cache")
+    assert done.returncode == 0, done.stderr
+    lines = done.stderr.splitlines()
+    assert lines[-2].startswith("Built 1 book, in ")
+    assert lines[-1] == f"rulebook: warning: {entry} {NOT_REGULAR} its cache only from a regular file{DELETE_IT}"
+    assert (tmp_path / "site" / "other-game" / "rules.json").is_file()
+
+
+@pytest.mark.parametrize(
+    ("make", "message"),
+    [
+        (
+            lambda entry, valid: entry.symlink_to(valid),  # even to a file of verdicts that would be read
+            "is a link, not a regular file: the engine reads its cache only from a regular file",
+        ),
+        (
+            lambda entry, valid: entry.mkdir(),
+            "is a folder, not a regular file: the engine reads its cache only from a regular file",
+        ),
+        (
+            lambda entry, valid: entry.write_bytes(b"0" * 65_537),
+            "is too large; the engine's limit is 65,536 bytes for its cache (see Limits in docs/engine.md)",
+        ),
+    ],
+)
+def test_a_cache_entry_that_is_not_a_small_regular_file_is_refused(
+    rules: Rules,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    make: Callable[[Path, Path], object],
+    message: str,
+) -> None:
+    from engine.schema import remember_valid
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "elsewhere"))
+    remember_valid(rules.path.read_bytes(), (rules.path.with_name("rules.schema.json")).read_bytes())
+    valid = tmp_path / "elsewhere" / "rulebook" / "valid-rules.txt"
+    entry = tmp_path / "cache" / "rulebook" / "valid-rules.txt"
+    entry.parent.mkdir(parents=True)
+    make(entry, valid)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    assert main(["engine", "--rules", str(rules.path), "turns"]) == 2
+    assert capsys.readouterr().err == f"rulebook: error: {entry} {message}{DELETE_IT}\n"
+
+
+def test_a_cache_entry_holding_what_the_engine_never_wrote_is_read_as_no_verdicts(
+    rules: Rules, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    entry = tmp_path / "rulebook" / "valid-rules.txt"
+    entry.parent.mkdir()
+    entry.write_bytes(b"\x00\xff import os; os.system('false')\n" + b"z" * 64 + b"\n")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    assert main(["engine", "--rules", str(rules.path), "odds", "test", "leadership_test", "--value", "7"]) == 0
+    assert "7/12" in capsys.readouterr().out  # checked afresh, and remembered in place of the junk
+    assert [len(line) for line in entry.read_text(encoding="ascii").split()] == [64]
+
+
+# Every number on the command line, and the number of items a question gives -------------------
+
+ABSURD = ["99999999999999999999", "-" + "9" * 30, "1" + "0" * 1000, "nan", "inf", "-inf", "1e9", "0x10", "٣", "1_000"]
+
+
+def _absurd_message(what: str, text: str) -> str:
+    if text.removeprefix("-").isascii() and text.removeprefix("-").isdigit():
+        return f"{what} is {shown(text)}; {LIMIT} 1,000,000 either way for a number in a question (see Limits in docs/engine.md)"
+    return f"{what} is `{text}`, not a whole number"
+
+
+@pytest.mark.parametrize("text", ABSURD)
+@pytest.mark.parametrize(
+    ("argv", "what"),
+    [
+        (["odds", "test", "leadership_test"], "--value"),
+        (["modify", "--mod", "+1"], "--value"),
+        (["pregame"], "--seed"),
+        (["pregame"], "--bonus"),
+        (["attack"], "--attacks"),
+    ],
+)
+def test_every_number_on_the_command_line_is_within_the_limits(
+    rules: Rules, other_game: Path, capsys: pytest.CaptureFixture[str], argv: list[str], what: str, text: str
+) -> None:
+    data = other_game if argv[0] == "attack" else rules.path
+    assert main(["engine", "--rules", str(data), *argv, f"{what}={text}"]) == 2
+    assert capsys.readouterr() == ("", f"rulebook: error: {_absurd_message(what, text)}\n")
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["pregame", "--seed=-1"], "the seed is -1; a seed is 0 or more"),
+        (["pregame", "--board", "36x0"], "--board takes WxD, such as 36x48 (not `36x0`)"),
+        (["pregame", "--board", "36by48"], "--board takes WxD, such as 36x48 (not `36by48`)"),
+        (
+            ["pregame", "--board", f"36x{'9' * 5000}"],
+            f"a side of --board is 99999999... (5000 digits); {LIMIT} 1,000,000 either way for a number in a question (see Limits in docs/engine.md)",
+        ),
+        (["modify", "--value", "3", "--mod", "+٣"], "the number in `+٣` is `٣`, not a whole number"),
+        (["attack", "--attacks=-1"], "the number of attacks must be 0 or more"),
+        (["attack", "--attacks=101"], f"101 attacks; {LIMIT} 100 attacks (see Limits in docs/engine.md)"),
+    ],
+)
+def test_a_number_outside_what_a_question_means_is_refused(
+    rules: Rules, other_game: Path, capsys: pytest.CaptureFixture[str], argv: list[str], message: str
+) -> None:
+    data = other_game if argv[0] == "attack" else rules.path
+    assert main(["engine", "--rules", str(data), *argv]) == 2
+    assert capsys.readouterr() == ("", f"rulebook: error: {message}\n")
+
+
+@pytest.mark.parametrize(
+    ("argv", "prog", "option", "items"),
+    [
+        (["modify", "--value", "3", *["--mod=+1"] * 20_000], "modify", "--mod", "modifiers"),
+        (["attack", "--attacks", "1", *["--value=power=2"] * 20_000], "attack", "--value", "values given to an attack"),
+    ],
+)
+def test_too_many_modifiers_or_values_are_refused_before_they_are_all_parsed(
+    rules: Rules,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    argv: list[str],
+    prog: str,
+    option: str,
+    items: str,
+) -> None:
+    """argparse's parsing grows with the square of the options: 20,000 modifiers took 18 s before the limit."""
+    from compiler.cli import engine as engine_cli
+
+    seen = []
+    collect = engine_cli._AtMost.__call__
+    monkeypatch.setattr(engine_cli._AtMost, "__call__", lambda *args: (seen.append(1), collect(*args)))
+    with pytest.raises(SystemExit) as stop:
+        main(["engine", "--rules", str(rules.path), *argv])
+    assert stop.value.code == 2
+    assert len(seen) == 101  # parsing stopped at the first item past the limit
+    err = capsys.readouterr().err
+    assert err.splitlines()[-1] == (
+        f"rulebook engine {prog}: error: argument {option}: more than 100 {items}; {LIMIT} 100 {items} "
+        "(see Limits in docs/engine.md)"
+    )
+
+
+def test_the_engine_refuses_too_many_modifiers_given_to_it_directly(rules: Rules) -> None:
+    from engine.errors import LimitError
+    from engine.modify import apply_modifiers
+
+    assert apply_modifiers(rules, 3, ["+1"] * 100)["result"] == 10  # the characteristic's maximum
+    with pytest.raises(LimitError, match=rf"^20,000 modifiers; {LIMIT} 100 modifiers "):
+        apply_modifiers(rules, 3, ["+1"] * 20_000)
+
+
+@pytest.mark.parametrize(
+    ("typed", "message"),
+    [
+        ("²\n٣\n", "no more rolls to read (end of input)"),  # digits int() reads, but no die shows: asked again
+        ("9" * 5000 + "\n", "a die here shows 1 to 3, not a line of over 80 characters"),
+        ("\x00" * 100_000, "a die here shows 1 to 3, not a line of over 80 characters"),  # as < /dev/zero
+    ],
+)
+def test_typed_rolls_that_no_die_shows_are_asked_again_or_refused(
+    rules: Rules, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, typed: str, message: str
+) -> None:
+    monkeypatch.setattr("sys.stdin", io.StringIO(typed))
+    assert main(["engine", "--rules", str(rules.path), "pregame", "--interactive"]) == 2
+    assert capsys.readouterr().err.endswith(f"rulebook: error: {message}\n")

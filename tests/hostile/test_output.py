@@ -231,7 +231,7 @@ def test_images_are_never_reached_through_links_or_outside_the_folder(scratch: P
     images = scratch / "images"
     images.mkdir()
     (images / "secret.png").symlink_to("/proc/self/environ")
-    (scratch / "outside.png").write_bytes(b"\x89PNG outside")
+    (scratch / "outside.png").write_bytes(b"\x89PNG\r\n\x1a\n outside")
     assert run("build", "-q") == 0
     published = {p.name for p in (scratch / "site").rglob("*") if p.is_file()}
     assert "secret.png" not in published and "outside.png" not in published and "hostname" not in published
@@ -242,8 +242,8 @@ def test_only_referenced_regular_images_are_published(scratch: Path) -> None:
     (scratch / "rulebook.toml").write_text('sources = ["book.xml"]\n', encoding="utf-8")
     images = scratch / "images"
     images.mkdir()
-    (images / "shown.png").write_bytes(b"\x89PNG shown")
-    (images / "unused.png").write_bytes(b"\x89PNG unused")
+    (images / "shown.png").write_bytes(b"\x89PNG\r\n\x1a\n shown")
+    (images / "unused.png").write_bytes(b"\x89PNG\r\n\x1a\n unused")
     assert run("build", "-q") == 0
     site_images = scratch / "site" / "images"
     assert sorted(p.name for p in site_images.iterdir()) == ["shown.png"]

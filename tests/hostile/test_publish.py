@@ -3,6 +3,7 @@ and nothing of its own behind (no temporary folder, no process)."""
 
 from __future__ import annotations
 
+import errno
 import os
 import random
 import signal
@@ -16,6 +17,8 @@ import pytest
 from compiler import build_values, publish, recipe
 from compiler.cli import main
 from compiler.project import load_project
+
+from .test_output import snapshot
 
 BOOK = """<?xml version="1.0" encoding="UTF-8"?>
 <document>
@@ -98,11 +101,11 @@ def test_a_build_interrupted_between_two_renames_is_put_right_by_the_next(
     real_rename = os.rename
     calls = []
 
-    def interrupted(a: object, b: object) -> None:
+    def interrupted(a: object, b: object, **where: int) -> None:
         calls.append((a, b))
         if len(calls) == 2:
             raise KeyboardInterrupt  # killed after the old site moved aside, before the new one moved in
-        real_rename(a, b)  # type: ignore[arg-type]
+        real_rename(a, b, **where)  # type: ignore[arg-type]
 
     project = load_project()
     options = build_values.BuildOptions(output=project.site_folder, books=("main",))
@@ -115,28 +118,73 @@ def test_a_build_interrupted_between_two_renames_is_put_right_by_the_next(
     assert leftovers(built) == []
 
 
+KILLED_BETWEEN_RENAMES = """
+import os, signal, sys
+from compiler import publish
+from compiler.cli import main
+publish._exchange = lambda a, b: False
+real_rename, calls = os.rename, []
+def rename(a, b, **where):
+    calls.append(a)
+    if len(calls) == 2:  # the old site moved aside, the new one not yet in its place
+        os.kill(os.getpid(), signal.SIGKILL)
+    real_rename(a, b, **where)
+os.rename = rename
+sys.exit(main(["build", "-q"]))
+"""
+
+
+def killed_between_renames(folder: Path) -> None:
+    """A build killed (SIGKILL) just after its first rename of the two: the old site is in its work folder."""
+    process = subprocess.run([sys.executable, "-c", KILLED_BETWEEN_RENAMES], cwd=folder, check=False)
+    assert process.returncode == -signal.SIGKILL
+    assert not (folder / "site").exists()
+    assert (folder / ".site.rulebook" / "previous" / ".rulebook-site").is_file()
+
+
 def test_a_build_killed_between_two_renames_is_put_right_by_the_next(built: Path) -> None:
-    """As a SIGKILL would leave it: the old site moved aside into the work folder, no site in place."""
-    work = built / ".site.rulebook"
-    work.mkdir()
-    (work / ".rulebook-work").write_text("", encoding="utf-8")
-    os.rename(built / "site", work / "previous")
-    publish.recover(built / "site", work)
+    killed_between_renames(built)
+    publish.recover(built / "site", built / ".site.rulebook", root=built)
     assert edition_of(built / "site") == ("one", "one")
-    assert leftovers(built) == []
-
-
-def test_a_mount_point_output_has_its_entries_exchanged(built: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    site = built / "site"
-    inode = site.stat().st_ino
-    monkeypatch.setattr(os.path, "ismount", lambda path: Path(path) == site)
-    (site / "stale.html").write_text("from an older build", encoding="utf-8")
+    assert leftovers(built) == [".site.lock"]  # left by the killed build; the next one takes it
     assert main(["build", "-q"]) == 0
-    assert site.stat().st_ino == inode  # the mount point itself stays
-    assert edition_of(site) == ("two", "two")
-    assert not (site / "stale.html").exists()
-    assert leftovers(site) == [".rulebook-site"]
+    assert edition_of(built / "site") == ("two", "two")
     assert leftovers(built) == []
+
+
+MOUNT_POINT = (
+    "rulebook: error: the output `site` is a mount point: a new site cannot take its place in one step there "
+    "(readers, or a build stopped half-way, would see old and new pages mixed), and the build's own files would "
+    "be published in it; build into a folder inside it, such as `site/www`, and serve that folder\n"
+)
+
+
+def test_a_mount_point_output_is_refused_and_kept(
+    built: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    site = built / "site"
+    before = snapshot(built)
+    monkeypatch.setattr(os.path, "ismount", lambda path: Path(path) == site)
+    capsys.readouterr()
+    assert main(["build", "-q"]) == 2
+    assert capsys.readouterr().err == MOUNT_POINT
+    assert snapshot(built) == before  # the old site whole, and nothing of the build's own in it or beside it
+
+
+def test_a_mount_point_the_system_reports_only_when_renaming_is_refused_and_kept(
+    built: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A bind mount of a folder of the same disk looks like a folder until it will not be renamed (EBUSY)."""
+
+    def busy(a: Path, b: Path) -> bool:
+        raise OSError(errno.EBUSY, "Device or resource busy", str(b))
+
+    before = snapshot(built)
+    monkeypatch.setattr(publish, "_exchange", busy)
+    capsys.readouterr()
+    assert main(["build", "-q"]) == 2
+    assert capsys.readouterr().err == MOUNT_POINT
+    assert snapshot(built) == before
 
 
 def _build_process(folder: Path) -> subprocess.Popen[bytes]:

@@ -24,7 +24,7 @@ BOOK = """<?xml version="1.0" encoding="UTF-8"?>
     [
         (("lint", "-o", "book.xml"), "`book.xml` is a file of the project (the configuration names it)"),
         (("lint", "--format", "sarif", "-o", "rulebook.toml"), "`rulebook.toml` is a file of the project"),
-        (("lint", "-o", "README.md"), "`README.md` exists and is not a report (a `.md` file is a project's own)"),
+        (("lint", "-o", "README.md"), "`README.md` exists and is not a report this tool wrote: choose another name"),
         (("graph", "--format", "dot", "-o", "README.md"), "`README.md` exists and is not a report"),
         (("lint", "--write-baseline", "book.xml"), "`book.xml` exists and is not a baseline"),
         (("lint", "--write-baseline", "rulebook.toml"), "`rulebook.toml` exists and is not a baseline"),

@@ -15,7 +15,7 @@ def check(lint: LintInput) -> Iterator[Diagnostic]:
     if lint.images is None:
         return
     for image in lint.book.images:
-        if image.file not in lint.images:
+        if image.file not in lint.images and image.file not in lint.refused_images:
             yield RULE.diagnostic(
                 f"image `{image.file}` is not in the images folder",
                 image.span,

@@ -1,0 +1,185 @@
+"""Reading the project's files: one guarded reader for every file the compiler reads.
+
+Sources, the configuration, baselines, terminologies, waivers and the site's settings all come
+through :func:`read_input`. A pull request can commit a link (Git stores them) or a file of any
+size, and a file named on the command line can be a device or a pipe, so before a byte is read:
+
+- inside the project, the file must really be inside it: a link that leads out of the project
+  (``rules/book.md -> /proc/self/environ``) is refused, since what it reads would be published or
+  quoted in a log; a link that stays inside the project is followed;
+- it must be a regular file: not a folder, a device (``/dev/zero`` would never end) or a pipe
+  (opening it would wait for a writer forever; it is opened without waiting, and checked again
+  once open, in case it was swapped after the first look);
+- it may not be larger than the limit of its kind, checked before reading and again while reading
+  (a file whose size says 0, as those of ``/proc`` do, is still read no further than the limit).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import stat
+from pathlib import Path
+from typing import Any
+
+from compiler.errors import UserError
+
+MEGABYTE = 1024 * 1024
+MAX_SOURCE_BYTES = 256 * MEGABYTE
+"""The largest source the compiler reads (the 100x book is 8 MB)."""
+MAX_DATA_BYTES = 64 * MEGABYTE
+"""The largest baseline, configuration, terminology, waivers or settings file the compiler reads."""
+
+
+class UnreadableInput(UserError):
+    """A file the compiler was asked to read and may not, or cannot: ``reason`` says why, in plain words."""
+
+    def __init__(self, path: Path, reason: str) -> None:
+        super().__init__(f"cannot read `{path}`: {reason}")
+        self.path = path
+        self.reason = reason
+
+
+def read_input(path: Path, *, root: Path | None = None, limit: int = MAX_SOURCE_BYTES, kind: str = "source") -> bytes:
+    """The bytes of one file the compiler reads, or :class:`UnreadableInput` saying why not.
+
+    ``root``: the project, when the file is one of its own (see the module's documentation); ``limit``:
+    the most bytes a file of this ``kind`` (a word for messages: ``source``, ``baseline``) may hold.
+    """
+    refused = _leaves_project(path, root) or _not_readable(path, limit, kind)
+    if refused:
+        raise UnreadableInput(path, refused)
+    try:
+        descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    except (OSError, ValueError) as error:
+        raise UnreadableInput(path, _reason(error)) from error
+    try:
+        refused = _not_readable(descriptor, limit, kind)
+        if refused:
+            raise UnreadableInput(path, refused)
+        return _read_at_most(descriptor, path, limit, kind, os.fstat(descriptor).st_size)
+    finally:
+        os.close(descriptor)
+
+
+def read_input_text(path: Path, *, root: Path | None = None, limit: int = MAX_DATA_BYTES, kind: str) -> str:
+    """:func:`read_input`, decoded as UTF-8 (a byte order mark is not text); bytes that are not are refused."""
+    data = read_input(path, root=root, limit=limit, kind=kind)
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        reason = f"it is not UTF-8 text (byte {error.start + 1} is not part of a character)"
+        raise UnreadableInput(path, reason) from None
+
+
+class InvalidToml(UserError):
+    """A TOML file (the configuration, a terminology, waivers) that is not TOML; the message places the fault."""
+
+
+def read_toml(path: Path, *, root: Path | None = None, kind: str) -> dict[str, Any]:
+    """A TOML file's table, read through :func:`read_input_text` and parsed by :func:`parse_toml`."""
+    return parse_toml(read_input_text(path, root=root, kind=kind), path)
+
+
+_WHERE = re.compile(r"(?P<what>.*) \(at (?:line (?P<line>\d+), column (?P<column>\d+)|(?P<end>end of document))\)")
+
+
+def parse_toml(text: str, origin: Path) -> dict[str, Any]:
+    """A TOML document's table, or :class:`InvalidToml` placing what is wrong as ``file:line:column`` (where
+    tomllib says), or saying that it nests too deeply (Python's parser is recursive) or holds a number
+    of more digits than Python reads."""
+    import tomllib  # only with a TOML file
+
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        found = _WHERE.fullmatch(str(error))
+        if found is None:
+            raise InvalidToml(f"{origin}: not valid TOML: {error}") from error
+        what = found["what"][:1].lower() + found["what"][1:]
+        if found["end"]:
+            raise InvalidToml(f"{origin}: not valid TOML: {what} (at the end of the file)") from error
+        raise InvalidToml(f"{origin}:{found['line']}:{found['column']}: not valid TOML: {what}") from error
+    except ValueError:  # not a TOMLDecodeError: Python's own limit on the digits of a whole number
+        raise InvalidToml(f"{origin}: a number in it has more digits than can be read") from None
+    except RecursionError:
+        raise InvalidToml(f"{origin}: not valid TOML: its arrays or tables nest too deeply") from None
+
+
+def present(path: Path) -> bool:
+    """Whether anything is at ``path``: a file, a folder, a device, or a link (even one leading nowhere).
+
+    A file that is read when present (``terms.toml`` beside a translation) is read through
+    :func:`read_input` whenever something is there, so that a pipe or a link in its place is
+    refused in plain words rather than passed over in silence.
+    """
+    try:
+        return os.path.lexists(path)
+    except ValueError:  # a NUL in the name: nothing can be there
+        return False
+
+
+def _leaves_project(path: Path, root: Path | None) -> str | None:
+    if root is None:
+        return None
+    absolute, base = Path(os.path.abspath(path)), Path(os.path.abspath(root))
+    try:
+        if absolute.is_relative_to(base) and not absolute.resolve().is_relative_to(base.resolve()):
+            return "it is a link to a file outside the project; the project's files are read only inside it"
+    except (OSError, RuntimeError, ValueError) as error:  # a loop of links, a name too long, a NUL
+        return _reason(error)
+    return None
+
+
+def _not_readable(file: Path | int, limit: int, kind: str) -> str | None:
+    """Why the file (a path, or an open descriptor) may not be read, or None."""
+    try:
+        status = os.stat(file) if isinstance(file, Path) else os.fstat(file)
+    except FileNotFoundError:
+        return None  # opening it says so
+    except (OSError, ValueError) as error:
+        return _reason(error)
+    if stat.S_ISDIR(status.st_mode):
+        return "it is a folder, not a file"
+    if not stat.S_ISREG(status.st_mode):
+        return "it is not a regular file (a device, a pipe or a socket)"
+    if status.st_size > limit:
+        return _too_large(limit, kind)
+    return None
+
+
+def _read_at_most(descriptor: int, path: Path, limit: int, kind: str, expected: int) -> bytes:
+    """Every byte, in one read when the file is as large as it says (a source is not copied twice), and never
+    more than ``limit``: one byte past it is the proof that the file is too large."""
+    os.set_blocking(descriptor, True)
+    chunks: list[bytes] = []
+    size = 0
+    wanted = max(expected + 1, _CHUNK)
+    try:
+        while chunk := os.read(descriptor, min(wanted, limit + 1 - size)):
+            chunks.append(chunk)
+            size += len(chunk)
+            if size > limit:
+                raise UnreadableInput(path, _too_large(limit, kind))
+            wanted = _CHUNK  # the file was larger than it said (a /proc file says 0), or this is its end
+    except OSError as error:
+        raise UnreadableInput(path, _reason(error)) from error
+    return b"".join(chunks)
+
+
+_CHUNK = 64 * 1024
+
+
+def _too_large(limit: int, kind: str) -> str:
+    return f"it is larger than {limit // MEGABYTE} MB, the most a {kind} may be"
+
+
+def _reason(error: OSError | ValueError | RuntimeError) -> str:
+    """An error as the end of a sentence: ``no such file or directory``."""
+    if isinstance(error, OSError) and error.strerror:
+        return error.strerror.lower()
+    if isinstance(error, ValueError) and "null" in str(error):
+        return "its name holds a NUL character"
+    if isinstance(error, RuntimeError):
+        return "it is a loop of links"
+    return str(error).lower()

@@ -1,0 +1,127 @@
+"""What the site publishes as a picture: a raster type recognised by its content, or an SVG rebuilt safely.
+
+A web server says what a file is by its name: ``.html`` is a page, ``.svg`` a document that may run
+scripts, and a browser opening either from the site runs it in the site's origin. So a file the sources
+show is published only when its name ends in a picture type of :data:`RASTER` (PNG, JPEG, GIF, WebP,
+AVIF), and its first bytes say that same type; or when it is an ``.svg`` that
+:func:`compiler.svg_pictures.sanitised_svg` rebuilds (published as rebuilt, never as written). Anything
+else is refused with a :class:`Refusal` that says why, for the `refused-image` finding.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+
+from compiler.inputs import MAX_SOURCE_BYTES
+from compiler.svg_pictures import UnsafeSvg, sanitised_svg
+
+
+@dataclass(frozen=True, slots=True)
+class Refusal:
+    """Why a file is not published as a picture."""
+
+    reason: str
+    """What the file is or holds (``its content is HTML, not the PNG picture its name says``)."""
+    help: str
+    """What to do instead."""
+
+
+def _is_png(head: bytes) -> bool:
+    return head.startswith(b"\x89PNG\r\n\x1a\n")
+
+
+def _is_jpeg(head: bytes) -> bool:
+    return head.startswith(b"\xff\xd8\xff")
+
+
+def _is_gif(head: bytes) -> bool:
+    return head[:6] in (b"GIF87a", b"GIF89a")
+
+
+def _is_webp(head: bytes) -> bool:
+    return head[:4] == b"RIFF" and head[8:12] == b"WEBP"
+
+
+def _is_avif(head: bytes) -> bool:
+    """An ISO media file (``ftyp`` box) whose brands name AVIF."""
+    if head[4:8] != b"ftyp":
+        return False
+    size = int.from_bytes(head[:4], "big")
+    brands = head[8 : min(size, len(head))]
+    return any(brands[i : i + 4] in (b"avif", b"avis") for i in range(0, len(brands) - 3, 4))
+
+
+RASTER: dict[str, tuple[str, Callable[[bytes], bool]]] = {
+    ".png": ("PNG", _is_png),
+    ".jpg": ("JPEG", _is_jpeg),
+    ".jpeg": ("JPEG", _is_jpeg),
+    ".gif": ("GIF", _is_gif),
+    ".webp": ("WebP", _is_webp),
+    ".avif": ("AVIF", _is_avif),
+}
+"""The raster pictures published as they are, by the ending of their name: the type, and how its first bytes read."""
+HEAD = 64
+"""How many first bytes say a raster picture's type (an AVIF's brands come after its box's size and kind)."""
+KINDS = "PNG, JPEG, GIF, WebP, AVIF or SVG"
+_EXPORT = f"export it as {KINDS}, its name ending in its type (`.png`, `.jpg`, `.gif`, `.webp`, `.avif`, `.svg`)"
+
+
+def picture_refusal(path: Path) -> Refusal | None:
+    """Why the file at ``path`` is not published as a picture, or None if it is (a raster picture's first
+    bytes are read, an SVG is read whole and rebuilt)."""
+    checked = _checked(path, whole=False)
+    return checked if isinstance(checked, Refusal) else None
+
+
+def published_picture(path: Path) -> bytes | Refusal:
+    """The bytes the site publishes for the picture at ``path``: a raster picture as it is, an SVG rebuilt."""
+    return _checked(path, whole=True)
+
+
+def _checked(path: Path, *, whole: bool) -> bytes | Refusal:
+    suffix = PurePosixPath(path.name).suffix.lower()
+    if suffix != ".svg" and suffix not in RASTER:
+        return Refusal(f"`{suffix or path.name}` is not a kind of picture the site publishes", _EXPORT)
+    data = _read(path, whole=whole or suffix == ".svg")
+    if isinstance(data, Refusal):
+        return data
+    if suffix == ".svg":
+        return _svg(data)
+    kind, is_kind = RASTER[suffix]
+    if is_kind(data[:HEAD]):
+        return data
+    actual = next((other for other, (_, reads) in RASTER.items() if reads(data[:HEAD])), None)
+    if actual is None:
+        return Refusal(f"its content is not a {kind} picture", _EXPORT)
+    renamed = PurePosixPath(path.name).with_suffix(actual).name
+    return Refusal(
+        f"its content is a {RASTER[actual][0]} picture, but its name ends in `{suffix}`", f"rename it `{renamed}`"
+    )
+
+
+def _svg(data: bytes) -> bytes | Refusal:
+    try:
+        return sanitised_svg(data)
+    except UnsafeSvg as unsafe:
+        return Refusal(str(unsafe), "export the picture again without it (a plain SVG, or a PNG)")
+
+
+def _read(path: Path, *, whole: bool) -> bytes | Refusal:
+    """The file (``whole``, or its first :data:`HEAD` bytes), read without following a link
+    (:func:`compiler.assets.safe_file` checked the way to it)."""
+    try:
+        descriptor = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+    except OSError as error:
+        return Refusal(f"it cannot be read ({error.strerror})", "check the file")
+    with os.fdopen(descriptor, "rb") as stream:
+        status = os.fstat(stream.fileno())
+        if not stat.S_ISREG(status.st_mode):
+            return Refusal("it is not a regular file", "put the picture itself in the images folder")
+        if status.st_size > MAX_SOURCE_BYTES:
+            limit = MAX_SOURCE_BYTES // (1024 * 1024)
+            return Refusal(f"it is larger than {limit} MB, the most a picture may be", "export it smaller")
+        return stream.read() if whole else stream.read(HEAD)

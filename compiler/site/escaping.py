@@ -1,0 +1,58 @@
+"""Text from the sources and the configuration, made safe for each context a page puts it in.
+
+A page is Markdown (headings, for the table of contents and search) around HTML we render
+ourselves, inside MkDocs' and Material's own HTML (the site's name, the navigation, the footer).
+Each context reads different characters as markup:
+
+- **HTML** (the blocks of :mod:`compiler.site.html`, the templates' HTML): ``&``, ``<``, ``>`` and
+  quotes; the templates escape them (jinja2's autoescape), and so does :func:`html_text` for the
+  values MkDocs and Material write into their templates without escaping (site name, copyright
+  line, description, page and navigation titles).
+- **Markdown** (a heading's text): besides the HTML characters, the backslash, emphasis, code,
+  links and images, ``#``, and the braces of an attribute list (``attr_list``: a title ending in
+  ``{onfocus=...}`` would give the heading that attribute). :func:`markdown_text` escapes them.
+
+In every context, the control characters (ESC, BEL, the C1 controls) and the bidirectional
+controls (U+202A-202E, U+2066-2069) are shown as visible pictures, as the terminal reports show
+them (:mod:`compiler.report.escaping` holds the mapping): a page never carries a character that
+drives a terminal or reorders what a reader sees.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+
+from markupsafe import Markup, escape
+
+from compiler.report.escaping import visible, visible_in_text
+
+_BACKSLASHED = re.compile(r"([\\`*_{}\[\]()#+\-.!])")
+"""What Python-Markdown reads as markup in a line and lets a backslash escape (its ``ESCAPED_CHARS``):
+the backslash, code, emphasis, attribute lists, links and images, headings and list markers.
+``<``, ``>`` and ``&`` are HTML's: :func:`markdown_text` escapes them as HTML (a backslash before
+``&gt;`` would show)."""
+_ENTITIES = {ord("|"): "&#124;"}
+"""What an extension reads as markup but Python-Markdown does not let a backslash escape unless the
+extension is on (``tables``): written as a character reference, which every configuration shows."""
+
+
+def markdown_text(text: str) -> Markup:
+    """``text`` as literal text in a Markdown line (a heading): one line, every character Markdown, its
+    ``attr_list`` and ``md_in_html`` extensions or HTML could read as markup escaped, controls as pictures.
+
+    Markdown shows it as ``text``, and the heading's anchor (``toc``) is made from the same words.
+    """
+    line = " ".join(visible_in_text(text).split())
+    return Markup(str(escape(_BACKSLASHED.sub(r"\\\1", line))).translate(_ENTITIES))
+
+
+def html_text(text: str, *, quotes: bool = True) -> Markup:
+    """``text`` as literal text in HTML, in an element or an attribute, controls as pictures: for the values
+    MkDocs and Material write into their pages unescaped (site name, copyright, description, titles).
+
+    ``quotes=False``: for text only ever written between tags, where quotes are text (``n'existe``).
+    """
+    if quotes:
+        return escape(visible(text))
+    return Markup(html.escape(visible(text), quote=False))

@@ -1,0 +1,218 @@
+"""The build's own files and folders: never trusted from the working tree.
+
+A pull request can commit anything at the paths where a build keeps its state, links included
+(``.site.lock -> rules/book.xml``, ``.site.rulebook/previous -> .git``). So, by construction:
+
+- **No link is followed.** Each such file or folder is reached from a folder opened once
+  (:class:`Folder`, a file descriptor), by one name at a time, with ``O_NOFOLLOW`` and ``lstat``:
+  a link there is an entry like any other, never a way elsewhere.
+- **A folder is the build's own only when it holds a mark a commit cannot make**: a keyed digest
+  (HMAC-SHA256) of the folder's identity on this machine (its device and inode numbers), under a
+  secret kept in the user's cache folder (``$XDG_CACHE_HOME/rulebook/state.key``, made on first use,
+  readable by its owner alone). A committed folder is another inode and its author does not know
+  the secret.
+- **What outlives a build is kept outside the project**, in that cache folder, one folder per output
+  (:func:`kept_folder`): the site generator's cache and the record of what was published.
+
+Where the user has no cache folder, or it is inside the project (:func:`home`), the secret lasts as
+long as the process: the build works, but what a killed build left is then refused as not its own,
+and nothing is kept between builds.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import functools
+import hashlib
+import hmac
+import os
+import shutil
+import stat
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import TracebackType
+
+KEY_FILE = "state.key"
+"""The secret marks are keyed with, in the user's cache folder."""
+_KEY_BYTES = 32
+_MARK_BYTES = 64
+"""A mark's length: the HMAC-SHA256 digest in hexadecimal."""
+_NO_FOLLOW = os.O_NOFOLLOW | os.O_CLOEXEC | os.O_NONBLOCK  # O_NONBLOCK: a pipe never holds the build up
+
+
+def user_cache() -> Path | None:
+    """The user's cache folder for rulebook: ``$XDG_CACHE_HOME/rulebook``, else ``~/.cache/rulebook``; None
+    when the user has none (the same folder as the engine's, :func:`engine.schema.cache_folder`)."""
+    base = os.environ.get("XDG_CACHE_HOME", "")
+    if not os.path.isabs(base):  # the XDG spec: a relative value is ignored
+        try:
+            base = str(Path.home() / ".cache")
+        except RuntimeError:
+            return None
+    return Path(base) / "rulebook"
+
+
+def home(root: Path) -> Path | None:
+    """The user's cache folder, where builds keep their secret and what outlives a build; None where the user
+    has none, or where it is inside the project ``root`` (a CI that keeps its caches in the workspace), whose
+    files a commit may have written."""
+    folder = user_cache()
+    if folder is None or Path(os.path.realpath(folder)).is_relative_to(os.path.realpath(root)):
+        return None
+    return folder
+
+
+def kept_folder(output: Path, home: Path | None) -> Path | None:
+    """Where the builds into ``output`` keep what they reuse (the generator's cache, the record of the
+    published site): a folder per output in the user's cache folder ``home``, named by a digest of the
+    output's absolute path; None without one."""
+    if home is None:
+        return None
+    name = hashlib.blake2b(os.fsencode(os.path.abspath(output)), digest_size=16).hexdigest()
+    return home / "outputs" / name
+
+
+@dataclass(frozen=True, slots=True)
+class Marks:
+    """How the build marks what it makes: a keyed digest of a file's or folder's identity, which no commit
+    can hold."""
+
+    key: bytes = field(repr=False)  # never in a message or a traceback
+
+    def of(self, purpose: str, identity: os.stat_result) -> bytes:
+        """The mark of the file or folder ``identity`` (its own status) made for ``purpose``."""
+        text = f"rulebook {purpose} {identity.st_dev} {identity.st_ino}".encode()
+        return hmac.new(self.key, text, hashlib.sha256).hexdigest().encode("ascii")
+
+
+@functools.cache
+def marks(home: Path | None) -> Marks:
+    """The marks keyed by the secret in ``home`` (made there on first use); without one, by a secret of this
+    process alone."""
+    if home is not None:
+        with contextlib.suppress(OSError):
+            return Marks(_stored_key(home))
+    return Marks(os.urandom(_KEY_BYTES))
+
+
+def _stored_key(folder: Path) -> bytes:
+    """The secret in ``folder``, made there first if it is missing or damaged (a build racing this one
+    to make it reads the one that was made first)."""
+    path = folder / KEY_FILE
+    with contextlib.suppress(FileNotFoundError):
+        key = read_small(path)
+        if len(key) == _KEY_BYTES:
+            return key
+    folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+    temporary = folder / f".{KEY_FILE}.{os.getpid()}"
+    fresh = os.urandom(_KEY_BYTES)
+    descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | _NO_FOLLOW, 0o600)
+    try:
+        os.write(descriptor, fresh)
+    finally:
+        os.close(descriptor)
+    try:
+        os.link(temporary, path)
+    except FileExistsError:
+        key = read_small(path)
+        if len(key) == _KEY_BYTES:
+            return key
+        os.replace(temporary, path)
+    finally:
+        temporary.unlink(missing_ok=True)
+    return fresh
+
+
+def read_small(path: Path, *, dir_fd: int | None = None) -> bytes:
+    """The first bytes (a mark's length at most) of a regular file reached without following a link."""
+    descriptor = os.open(path, os.O_RDONLY | _NO_FOLLOW, dir_fd=dir_fd)
+    try:
+        if not stat.S_ISREG(os.fstat(descriptor).st_mode):
+            raise OSError(errno.EINVAL, "not a regular file", str(path))
+        return os.read(descriptor, _MARK_BYTES)
+    finally:
+        os.close(descriptor)
+
+
+def kind(status: os.stat_result) -> str:
+    """What an entry is, as a message says it: ``a symbolic link``, ``a folder``, ``a file``, ..."""
+    mode = status.st_mode
+    if stat.S_ISLNK(mode):
+        return "a symbolic link"
+    if stat.S_ISDIR(mode):
+        return "a folder"
+    if stat.S_ISREG(mode):
+        return "a file" if status.st_nlink == 1 else "a file with another name too (a hard link)"
+    return "neither a file nor a folder"
+
+
+class Folder:
+    """A folder opened once: the entries in it are reached from it, one name at a time, and a link among
+    them is an entry like any other, never followed."""
+
+    def __init__(self, path: Path, descriptor: int) -> None:
+        self.path = path
+        self.fd = descriptor
+
+    @classmethod
+    def open(cls, path: Path) -> Folder:
+        """The folder at ``path``: one the configuration chose (the output's), checked by the caller."""
+        return cls(path, os.open(path, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC))
+
+    def __enter__(self) -> Folder:
+        return self
+
+    def __exit__(
+        self, error_type: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None
+    ) -> None:
+        os.close(self.fd)
+
+    def status(self, name: str) -> os.stat_result | None:
+        """The entry ``name`` itself (a link's, not its target's), or None where there is none."""
+        try:
+            return os.stat(name, dir_fd=self.fd, follow_symlinks=False)
+        except FileNotFoundError:
+            return None
+
+    def identity(self) -> os.stat_result:
+        return os.fstat(self.fd)
+
+    def names(self) -> list[str]:
+        return sorted(os.listdir(self.fd))
+
+    def folder(self, name: str) -> Folder:
+        """The folder ``name`` in this one; refused (``ELOOP``, ``ENOTDIR``) where it is a link or a file."""
+        return Folder(self.path / name, os.open(name, os.O_RDONLY | os.O_DIRECTORY | _NO_FOLLOW, dir_fd=self.fd))
+
+    def make(self, name: str) -> Folder:
+        """A new, empty folder ``name`` (made here, never an existing one)."""
+        os.mkdir(name, 0o755, dir_fd=self.fd)
+        return self.folder(name)
+
+    def holds(self, name: str, mark: bytes) -> bool:
+        """Whether the file ``name`` here holds ``mark`` (:meth:`Marks.of`)."""
+        try:
+            found = read_small(Path(name), dir_fd=self.fd)
+        except OSError:
+            return False
+        return hmac.compare_digest(found, mark)
+
+    def write_mark(self, name: str, mark: bytes) -> None:
+        """Write ``mark`` into a new file ``name`` here, in one write."""
+        descriptor = os.open(name, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NO_FOLLOW, 0o644, dir_fd=self.fd)
+        try:
+            os.write(descriptor, mark)
+        finally:
+            os.close(descriptor)
+
+    def remove(self, name: str) -> None:
+        """Delete the entry ``name``: a link or a file itself, a folder with all it holds (links in it are
+        deleted, not followed)."""
+        status = self.status(name)
+        if status is None:
+            return
+        if stat.S_ISDIR(status.st_mode):
+            shutil.rmtree(name, dir_fd=self.fd)
+        else:
+            os.unlink(name, dir_fd=self.fd)

@@ -1,0 +1,210 @@
+"""An SVG picture rebuilt from an allow-list: a static drawing, with nothing that runs or reaches out.
+
+A browser that opens an SVG file from the site (at its own address, not through ``<img>``) makes it a
+document of the site's origin: a script in it, an event attribute or embedded HTML runs with the
+site's rights. So an SVG is parsed as the sources are (no entity expanded, no DTD loaded, no network
+reached) and published only as a new document made of the elements and attributes of a static drawing
+(:data:`ELEMENTS`, :data:`ATTRIBUTES`), every reference inside the picture (``#id``) or a raster
+picture it carries (``data:image/png;base64,...``). What could act is refused with the reason and its
+line in the picture: scripts, event attributes (``onload``), ``<foreignObject>`` and HTML elements,
+animations (they can rewrite a link), references out of the picture (``https://``, another file,
+``javascript:``) in an attribute or in CSS (``url(...)``, ``@import``). What cannot act and is not
+drawn is left out without a word: an editor's own metadata (Inkscape's, Illustrator's, RDF), comments,
+processing instructions, elements and attributes the allow-list does not know.
+"""
+
+from __future__ import annotations
+
+import re
+
+from lxml import etree
+
+SVG = "http://www.w3.org/2000/svg"
+XLINK = "http://www.w3.org/1999/xlink"
+XML = "http://www.w3.org/XML/1998/namespace"
+XHTML = "http://www.w3.org/1999/xhtml"
+
+ELEMENTS = frozenset(
+    {
+        *("svg", "g", "defs", "symbol", "use", "switch", "title", "desc", "a", "style", "image", "view"),
+        *("path", "rect", "circle", "ellipse", "line", "polyline", "polygon"),
+        *("text", "tspan", "textPath"),
+        *("linearGradient", "radialGradient", "stop", "pattern", "clipPath", "mask", "marker"),
+        *("filter", "feBlend", "feColorMatrix", "feComponentTransfer", "feComposite", "feConvolveMatrix"),
+        *("feDiffuseLighting", "feDisplacementMap", "feDistantLight", "feDropShadow", "feFlood", "feFuncA"),
+        *("feFuncB", "feFuncG", "feFuncR", "feGaussianBlur", "feImage", "feMerge", "feMergeNode"),
+        *("feMorphology", "feOffset", "fePointLight", "feSpecularLighting", "feSpotLight", "feTile"),
+        "feTurbulence",
+    }
+)
+"""The SVG elements of a static drawing: structure, shapes, text, paint, clipping, markers, filters."""
+
+ACTIVE = {
+    "script": "a script (`<script>`)",
+    "foreignObject": "embedded HTML (`<foreignObject>`)",
+    "handler": "an event handler (`<handler>`)",
+    "listener": "an event listener (`<listener>`)",
+    "set": "an animation (`<set>`)",
+    "animate": "an animation (`<animate>`)",
+    "animateMotion": "an animation (`<animateMotion>`)",
+    "animateTransform": "an animation (`<animateTransform>`)",
+    "animateColor": "an animation (`<animateColor>`)",
+    "discard": "an animation (`<discard>`)",
+    "iframe": "an embedded page (`<iframe>`)",
+}
+"""SVG elements that run, animate or embed: the picture is refused, naming the first."""
+
+ATTRIBUTES = frozenset(
+    {
+        *("id", "class", "style", "type", "media", "lang", "version", "systemLanguage", "requiredExtensions"),
+        *("x", "y", "x1", "y1", "x2", "y2", "cx", "cy", "r", "rx", "ry", "fx", "fy", "fr", "width", "height"),
+        *("d", "points", "pathLength", "transform", "viewBox", "preserveAspectRatio", "dx", "dy", "rotate"),
+        *("textLength", "lengthAdjust", "startOffset", "method", "spacing", "side"),
+        *("gradientUnits", "gradientTransform", "spreadMethod", "offset"),
+        *("patternUnits", "patternContentUnits", "patternTransform", "clipPathUnits", "maskUnits"),
+        *("maskContentUnits", "markerWidth", "markerHeight", "markerUnits", "refX", "refY", "orient"),
+        *("filterUnits", "primitiveUnits", "in", "in2", "result", "stdDeviation", "mode", "values"),
+        *("tableValues", "slope", "intercept", "amplitude", "exponent", "operator", "k1", "k2", "k3", "k4"),
+        *("order", "kernelMatrix", "divisor", "bias", "targetX", "targetY", "edgeMode", "kernelUnitLength"),
+        *("preserveAlpha", "surfaceScale", "diffuseConstant", "specularConstant", "specularExponent"),
+        *("azimuth", "elevation", "z", "pointsAtX", "pointsAtY", "pointsAtZ", "limitingConeAngle", "scale"),
+        *("xChannelSelector", "yChannelSelector", "radius", "baseFrequency", "numOctaves", "seed"),
+        *("stitchTiles", "alignment-baseline", "baseline-shift", "clip", "clip-path", "clip-rule", "color"),
+        *("color-interpolation", "color-interpolation-filters", "color-rendering", "direction", "display"),
+        *("dominant-baseline", "fill", "fill-opacity", "fill-rule", "filter", "flood-color", "flood-opacity"),
+        *("font", "font-family", "font-size", "font-size-adjust", "font-stretch", "font-style", "font-variant"),
+        *("font-weight", "image-rendering", "isolation", "kerning", "letter-spacing", "lighting-color"),
+        *("marker", "marker-end", "marker-mid", "marker-start", "mask", "mix-blend-mode", "opacity"),
+        *("overflow", "paint-order", "shape-rendering", "stop-color", "stop-opacity", "stroke"),
+        *("stroke-dasharray", "stroke-dashoffset", "stroke-linecap", "stroke-linejoin", "stroke-miterlimit"),
+        *("stroke-opacity", "stroke-width", "text-anchor", "text-decoration", "text-rendering"),
+        *("transform-origin", "unicode-bidi", "vector-effect", "visibility", "word-spacing", "writing-mode"),
+    }
+)
+"""The attributes (in no namespace) of a static drawing: geometry, paint, text, filters; ``href`` is checked apart."""
+
+_RASTER_DATA = re.compile(r"data:image/(?:png|jpeg|gif|webp|avif);base64,[A-Za-z0-9+/=\s]*\Z")
+_REACHES_OUT = re.compile(
+    r"@import|url\((?!\s*['\"]?\s*#)|(?:image-set|image|cross-fade|src|expression)\(|javascript:"
+    r"|-moz-binding|behavior|\\"
+)
+"""CSS (a ``<style>``, a ``style`` or presentation attribute) that loads or runs something: ``url()`` to
+anything but an ``#id`` of the picture, ``@import``, the other functions that take an address, and the
+backslash (a CSS escape can spell any of them)."""
+_IGNORED = re.compile(r"[\s\x00-\x1f]+")
+_PLACE = re.compile(r", line \d+, column \d+$")
+
+
+class UnsafeSvg(Exception):
+    """The SVG cannot be published: ``reason`` says what it holds, ``line`` where (in the picture)."""
+
+    def __init__(self, reason: str, line: int | None = None) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.line = line
+
+    def __str__(self) -> str:
+        return self.reason if self.line is None else f"{self.reason}, line {self.line} of the picture"
+
+
+def sanitised_svg(data: bytes) -> bytes:
+    """The picture ``data`` holds, rebuilt from the allow-list; :class:`UnsafeSvg` if it is no SVG or could act."""
+    from compiler.xml_source import safe_parser
+
+    try:
+        tree = etree.fromstring(data, safe_parser())
+    except etree.XMLSyntaxError as error:
+        message = _PLACE.sub("", error.msg)  # the place is said once, as the picture's line
+        raise UnsafeSvg(f"it is not well-formed XML ({message})", error.lineno) from None
+    declared = tree.getroottree().docinfo.internalDTD
+    if declared is not None and any(True for _ in declared.iterentities()):  # type: ignore[union-attr]
+        raise UnsafeSvg("it declares entities (`<!ENTITY>` in its DOCTYPE)")
+    if tree.tag != f"{{{SVG}}}svg":
+        raise UnsafeSvg(f"it is not an SVG picture (its root is `{etree.QName(tree).localname}` {_namespace(tree)})")
+    root = etree.Element(tree.tag, _attributes(tree), nsmap={None: SVG, "xlink": XLINK})  # type: ignore[dict-item]
+    root.text = tree.text
+    _copy_children(tree, root)
+    return etree.tostring(root, xml_declaration=True, encoding="UTF-8") + b"\n"
+
+
+def _line(node: etree._Element) -> int | None:
+    """Where ``node`` starts in the picture (lxml's stubs leave ``sourceline`` untyped)."""
+    line = node.sourceline
+    return line if isinstance(line, int) else None
+
+
+def _namespace(element: etree._Element) -> str:
+    namespace = etree.QName(element).namespace
+    return f"in the namespace `{namespace}`" if namespace else "in no namespace"
+
+
+def _copy_children(source: etree._Element, copy: etree._Element) -> None:
+    """The children of ``source`` that the allow-list keeps, into ``copy``; the text of the others' tails kept."""
+    last: etree._Element | None = None
+    for child in source:
+        kept = _kept(child)
+        if kept is None:
+            if child.tail:  # the text after a left-out element stays where it was
+                if last is None:
+                    copy.text = (copy.text or "") + child.tail
+                else:
+                    last.tail = (last.tail or "") + child.tail
+            continue
+        element = etree.SubElement(copy, kept, _attributes(child))
+        element.text, element.tail = child.text, child.tail
+        if kept == f"{{{SVG}}}style":
+            _check_css(child.text or "", _line(child))
+        _copy_children(child, element)
+        last = element
+
+
+def _kept(node: etree._Element) -> str | None:
+    """The tag ``node`` keeps in the copy, or None if it is left out; :class:`UnsafeSvg` if it could act."""
+    if isinstance(node, etree._Entity):
+        raise UnsafeSvg(f"it refers to the entity `&{node.name};`", _line(node))
+    if not isinstance(node.tag, str):  # a comment or a processing instruction
+        return None
+    name = etree.QName(node)
+    if name.namespace == XHTML:
+        raise UnsafeSvg(f"it holds HTML (`<{name.localname}>`)", _line(node))
+    if name.namespace != SVG:
+        return None  # an editor's metadata, or an element no browser draws
+    if name.localname in ACTIVE:
+        raise UnsafeSvg(f"it holds {ACTIVE[name.localname]}", _line(node))
+    return node.tag if name.localname in ELEMENTS else None
+
+
+def _attributes(element: etree._Element) -> dict[str, str]:
+    """The attributes of ``element`` the allow-list keeps; :class:`UnsafeSvg` at one that could act."""
+    kept: dict[str, str] = {}
+    for key, value in ((str(k), str(v)) for k, v in element.attrib.items()):
+        name = etree.QName(key)
+        if name.localname.lower().startswith("on"):
+            raise UnsafeSvg(f"it has an event attribute (`{name.localname}`)", _line(element))
+        if name.localname == "href" and name.namespace in (None, XLINK):
+            _check_reference(value, element)
+        elif name.namespace == XML and name.localname in ("space", "lang"):
+            pass
+        elif name.namespace is not None or name.localname not in ATTRIBUTES:
+            continue
+        else:
+            _check_css(value, _line(element))
+        kept[key] = value
+    return kept
+
+
+def _check_reference(value: str, element: etree._Element) -> None:
+    """A link or a picture's address must stay inside the picture (``#id``), or carry a raster picture."""
+    address = _IGNORED.sub("", value)
+    if address.startswith("#"):
+        return
+    if etree.QName(element).localname in ("image", "feImage") and _RASTER_DATA.match(value.strip()):
+        return
+    shown = address if len(address) <= 60 else address[:59] + "…"
+    raise UnsafeSvg(f"it refers to `{shown}`, outside the picture", _line(element))
+
+
+def _check_css(text: str, line: int | None) -> None:
+    found = _REACHES_OUT.search(_IGNORED.sub(" ", text).lower())
+    if found is not None:
+        raise UnsafeSvg(f"its style reaches outside the picture (`{found.group().strip()}`)", line)

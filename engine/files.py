@@ -1,0 +1,65 @@
+"""Reading the engine's files: regular files only, within a size limit, never waiting on a pipe.
+
+Every file the engine reads goes through :func:`read_file`: ``rules.json`` and the schema beside it, the
+engine's own schema, an army list, and the entries of its cache folder. A named pipe, a device, a socket or a
+folder is refused before it is opened (opening a pipe for reading waits for a writer, reading a device may
+never end), and checked again once open, in case it was swapped in between. A file larger than its limit is
+refused unread.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path
+
+from engine.errors import RulesError
+from engine.limits import over
+
+
+class UnreadableFile(RulesError):
+    """A file the engine cannot open at all (missing, no permission): its cache passes over such a file."""
+
+
+def read_file(path: Path, limit: int, kind: str, hint: str = "", *, through_links: bool = True) -> bytes:
+    """The bytes of the regular file at ``path``, never more than ``limit``: anything else is refused naming
+    ``kind`` (``a rules.json``). ``hint`` ends the message when the file cannot be opened; without
+    ``through_links``, a link is refused rather than followed."""
+    try:
+        before = os.stat(path) if through_links else os.lstat(path)
+        _check_regular(path, before.st_mode, kind)
+        descriptor = os.open(path, _FLAGS | (0 if through_links else os.O_NOFOLLOW))
+    except OSError as error:
+        raise UnreadableFile(f"cannot read {path}: {error.strerror}{hint}") from error
+    with os.fdopen(descriptor, "rb") as file:
+        opened = os.fstat(descriptor)
+        _check_regular(path, opened.st_mode, kind)  # what was opened, if another file took its place
+        if opened.st_size > limit:
+            raise over(f"{path} is too large", limit, f"bytes for {kind}")
+        try:
+            raw = file.read(limit + 1)
+        except OSError as error:
+            raise UnreadableFile(f"cannot read {path}: {error.strerror}{hint}") from error
+    if len(raw) > limit:  # it grew while it was read
+        raise over(f"{path} is too large", limit, f"bytes for {kind}")
+    return raw
+
+
+_FLAGS = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0)
+"""A pipe swapped in after the check opens at once (then is refused) instead of waiting for a writer."""
+
+_KINDS = (
+    (stat.S_ISDIR, "a folder"),
+    (stat.S_ISFIFO, "a named pipe"),
+    (stat.S_ISCHR, "a character device"),
+    (stat.S_ISBLK, "a block device"),
+    (stat.S_ISSOCK, "a socket"),
+    (stat.S_ISLNK, "a link"),
+)
+
+
+def _check_regular(path: Path, mode: int, kind: str) -> None:
+    if stat.S_ISREG(mode):
+        return
+    what = next((name for test, name in _KINDS if test(mode)), "not a file")
+    raise RulesError(f"{path} is {what}, not a regular file: the engine reads {kind} only from a regular file")

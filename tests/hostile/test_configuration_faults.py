@@ -1,0 +1,156 @@
+"""Configuration faults: each a plain message naming the file (and the line where TOML says), exit status 2.
+
+A wrong type at any level, a path no system could open, a value of absurd size, TOML that nests
+too deeply for Python's parser or holds a number of more digits than Python reads: none reaches an
+internal error, and no message quotes a megabyte of what it was given.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from compiler.errors import QUOTE_LIMIT
+
+from .scratch import nothing_written_outside, run, scratch, source  # noqa: F401 (fixtures)
+from .test_report_files import BOOK
+
+
+@pytest.mark.parametrize(
+    ("pyproject", "said"),
+    [
+        ('tool = "x"\n', '`tool` must be a table, not the string "x"'),
+        ("tool = [1]\n", "`tool` must be a table, not a list with something else than strings in it"),
+        ("[tool]\nrulebook = 5\n", "`tool.rulebook` must be a table, not the number 5"),
+        ('[tool]\nrulebook = "a"\n', '`tool.rulebook` must be a table, not the string "a"'),
+        ("[tool]\nrulebook = []\n", "`tool.rulebook` must be a table, not an empty list"),
+    ],
+)
+def test_a_pyproject_whose_tool_table_is_not_a_table(
+    scratch: Path,  # noqa: F811
+    capsys: pytest.CaptureFixture[str],
+    pyproject: str,
+    said: str,
+) -> None:
+    (scratch / "pyproject.toml").write_text(f"# [tool.rulebook] below\n{pyproject}", encoding="utf-8")
+    for argv in (("lint",), ("lint", "--config", "pyproject.toml"), ("engine", "turns")):
+        outcome = run(capsys, *argv)
+        assert outcome.code == 2, argv
+        assert outcome.err == f"rulebook: error: {scratch / 'pyproject.toml'}: {said}\n", argv
+
+
+@pytest.mark.parametrize(
+    ("lines", "said"),
+    [
+        ('sources = ["book.xml\\u0000"]\n', "a path of `sources` in [top level] holds a NUL character"),
+        ('sources = ["book.xml"]\nbaseline = "b\\u0000.json"\n', "`baseline` in [top level] holds a NUL character"),
+        ('sources = ["book.xml"]\noutput = "site\\u0000"\n', "`output` in [top level] holds a NUL character"),
+        (
+            'sources = ["book.xml"]\n[translations.fr]\nsource = "fr\\u0000.md"\n',
+            "`source` in [translations.fr] holds a NUL character",
+        ),
+        (
+            'sources = ["book.xml"]\n[translations.fr]\nsource = "fr.md"\nterms = "t\\u0000"\n',
+            "`terms` in [translations.fr] holds a NUL character",
+        ),
+        (
+            'sources = ["book.xml"]\n[books.x]\nsources = ["x.md"]\nbaseline = "\\u0000"\n',
+            "`baseline` in [books.x] holds a NUL character",
+        ),
+        (
+            f'sources = ["book.xml"]\nbaseline = "{"a/" * 3000}"\n',
+            "`baseline` in [top level] is longer than 4096 bytes, the longest path",
+        ),
+        (
+            f'sources = ["{"b" * 300}.xml"]\n',
+            "a path of `sources` in [top level] has a name longer than 255 bytes, the longest a file's name may be",
+        ),
+    ],
+)
+def test_a_path_no_system_could_open_is_refused_where_it_is_configured(
+    scratch: Path,  # noqa: F811
+    capsys: pytest.CaptureFixture[str],
+    lines: str,
+    said: str,
+) -> None:
+    source(scratch, "book.xml", BOOK)
+    (scratch / "rulebook.toml").write_text(lines, encoding="utf-8")
+    for argv in (("lint",), ("build", "-q")):
+        with nothing_written_outside(scratch):
+            outcome = run(capsys, *argv)
+        assert outcome.code == 2, argv
+        assert outcome.err == f"rulebook: error: rulebook.toml: {said}\n", argv
+
+
+@pytest.mark.parametrize(
+    ("lines", "said"),
+    [
+        ("books = 5\n", "rulebook.toml: `books` in [top level] must be a table, not the number 5"),
+        ("books = {x = 5}\n", "rulebook.toml: [books.x] must be a table"),
+        ("lint = 5\n", "rulebook.toml: `lint` in [top level] must be a table, not the number 5"),
+        ("[lint]\nseverity = 5\n", "rulebook.toml: `severity` in [lint] must be a table, not the number 5"),
+        ("[lint]\nseverity = {RB101 = 5}\n", "rulebook.toml: severity of `RB101` in [lint] must be one of error,"),
+        ("translations = {fr = 5}\n", "rulebook.toml: [translations.fr] must be a table"),
+        ("[translations.fr]\nsource = 5\n", "rulebook.toml: `source` in [translations.fr] must be a string, not"),
+        ("emphasis = 2020-01-01\n", "rulebook.toml: `emphasis` in [top level] must be true or false, not a date"),
+        ("title = 1e999\n", "rulebook.toml: `title` in [top level] must be a string, not the number inf"),
+        (f"title = {'1' * 4000}\n", "rulebook.toml: `title` in [top level] must be a string, not a number\n"),
+        (f"title = [{'1,' * 100_000}]\n", "rulebook.toml: `title` in [top level] must be a string, not a list"),
+        (f"x = {'9' * 5000}\n", "{config}: a number in it has more digits than can be read\n"),
+        (f"x = {'[' * 100_000}{']' * 100_000}\n", "{config}: not valid TOML: its arrays or tables nest too deeply\n"),
+        (f"x = {'{a = ' * 100_000}1{'}' * 100_000}\n", "{config}: not valid TOML: its arrays or tables nest too"),
+        ('sources = ["book.xml"]\ntitle = \n', "{config}:2:9: not valid TOML: invalid value\n"),
+        ('title = "open', "{config}: not valid TOML: unterminated string (at the end of the file)\n"),
+    ],
+)
+def test_a_wrong_type_or_an_absurd_value_at_any_level_is_a_plain_error(
+    scratch: Path,  # noqa: F811
+    capsys: pytest.CaptureFixture[str],
+    lines: str,
+    said: str,
+) -> None:
+    source(scratch, "book.xml", BOOK)
+    (scratch / "rulebook.toml").write_text(lines, encoding="utf-8")
+    outcome = run(capsys, "lint")
+    assert outcome.code == 2
+    assert outcome.err.startswith("rulebook: error: " + said.format(config=scratch / "rulebook.toml"))
+
+
+@pytest.mark.parametrize(
+    "lines",
+    [
+        f'[books.{"x" * 100_000}]\nsources = ["book.xml"]\n',
+        f'[lint]\nseverity = {{"{"x" * 100_000}" = "off"}}\n',
+        f'["{"x" * 100_000}"]\n',
+        f'language = "{"x" * 100_000}"\n',
+        f'site_url = "{"x" * 100_000}"\n',
+        f'[translations.{"x" * 100_000}]\nsource = "a"\n',
+    ],
+)
+def test_a_huge_key_or_value_is_quoted_cut(
+    scratch: Path,  # noqa: F811
+    capsys: pytest.CaptureFixture[str],
+    lines: str,
+) -> None:
+    source(scratch, "book.xml", BOOK)
+    (scratch / "rulebook.toml").write_text(lines, encoding="utf-8")
+    outcome = run(capsys, "lint")
+    assert outcome.code == 2
+    assert outcome.err.startswith("rulebook: error: rulebook.toml: ")
+    assert "x" * QUOTE_LIMIT not in outcome.err and "…" in outcome.err
+    assert len(outcome.err) < 700
+
+
+def test_a_warning_shows_control_characters_as_pictures(
+    scratch: Path,  # noqa: F811
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    source(scratch, "book.xml", BOOK)
+    (scratch / "rulebook.toml").write_text(
+        'sources = ["book.xml"]\nbaseline = "\\u001b]0;PWNED\\u0007.json"\n', encoding="utf-8"
+    )
+    outcome = run(capsys, "lint")
+    assert outcome.code == 1
+    assert "\x1b" not in outcome.err and "\x07" not in outcome.err
+    assert f"rulebook: warning: the baseline `{scratch}/\u241b]0;PWNED\u2407.json` does not exist" in outcome.err

