@@ -76,9 +76,9 @@ def _shifted(match: re.Match[str], *, shift: int) -> str:
 
 def compare_once(english: Path, french: Path) -> tuple[float, float]:
     """Seconds to read both books, then to compare them."""
-    from compiler.recipe import read_book
-    from compiler.translate.compare import compare_books
-    from compiler.translate.terminology import load_terminology
+    from rulebook.recipe import read_book
+    from rulebook.translate.compare import compare_books
+    from rulebook.translate.terminology import load_terminology
 
     gc.collect()
     started = time.process_time()

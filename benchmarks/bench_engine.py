@@ -181,9 +181,9 @@ def many_digits(data: dict[str, Any]) -> None:
 def most_attacks(rules: Path) -> int:
     """The most attacks the digits limit accepts on this chain with the values used here."""
     sys.path.insert(0, str(ROOT))
-    from engine.attack import attack
-    from engine.limits import MAX_DIGITS
-    from engine.rules import load_rules
+    from rulebook.engine.attack import attack
+    from rulebook.engine.limits import MAX_DIGITS
+    from rulebook.engine.rules import load_rules
 
     values = {name: int(value) for name, value in (v.split("=") for v in FIREBALL)}
     return MAX_DIGITS // len(str(attack(load_rules(rules), 1, values).per_attack.denominator))

@@ -191,7 +191,7 @@ def run(code: Path, argv: list[str], folder: Path, limit: float) -> Run:
     environment = dict(os.environ, PYTHONPATH=str(code))
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     try:
-        command = [sys.executable, "-m", "compiler", *argv]
+        command = [sys.executable, "-m", "rulebook", *argv]
         done = subprocess.run(command, cwd=folder, env=environment, capture_output=True, timeout=limit)
     except subprocess.TimeoutExpired:
         return Run(None)

@@ -87,8 +87,8 @@ def timed(run: Callable[[], object]) -> Sample:
 def in_process(path: Path, count: int) -> None:
     from lxml import etree
 
-    from compiler.project import BookConfig
-    from compiler.recipe import lint_book, read_book
+    from rulebook.project import BookConfig
+    from rulebook.recipe import lint_book, read_book
 
     folder = path.parent
 

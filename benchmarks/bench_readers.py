@@ -13,7 +13,7 @@ order rotating from round to round, and each reader's result is freed inside its
 - ``expat, facts``: pyexpat recording what the lint's rules need of each reference, link,
   definition and section: name, line and column, the section and definition it stands in,
   and each reference's text (a prototype of the streaming design, not of the DTD check);
-- ``our outline``: :func:`compiler.xml_source.parse_xml_bytes` with ``outline=True``, the lint's
+- ``our outline``: :func:`rulebook.xml_source.parse_xml_bytes` with ``outline=True``, the lint's
   reading (DTD check, exact places, ids, nesting check, the document's indexes).
 
 Usage: python benchmarks/bench_readers.py [--factor 100] [--rounds 7]
@@ -44,14 +44,14 @@ SECTIONS = frozenset({"chapter", "section", "subsection"})
 def lxml_parse(data: bytes) -> object:
     from lxml import etree
 
-    from compiler.xml_source import safe_parser
+    from rulebook.xml_source import safe_parser
 
     return etree.fromstring(data, safe_parser())
 
 
 def lxml_parse_and_dtd(data: bytes) -> object:
-    from compiler import dtd
-    from compiler.source import SourceText
+    from rulebook import dtd
+    from rulebook.source import SourceText
 
     root = lxml_parse(data)
     return root, list(dtd.validate(root, SourceText.from_text("book.xml", "")))  # type: ignore[arg-type]
@@ -107,7 +107,7 @@ def expat_facts(data: bytes) -> object:
 
 
 def our_outline(data: bytes) -> object:
-    from compiler.xml_source import parse_xml_bytes
+    from rulebook.xml_source import parse_xml_bytes
 
     return parse_xml_bytes(data, "book.xml", outline=True)
 

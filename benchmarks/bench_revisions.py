@@ -45,7 +45,7 @@ def run_once(worktree: Path, command: str, scratch: Path) -> float:
     environment = dict(os.environ, PYTHONPATH=str(worktree), PYTHONDONTWRITEBYTECODE="")
     started = time.perf_counter()
     done = subprocess.run(
-        [sys.executable, "-m", "compiler", *argv], cwd=worktree, env=environment, capture_output=True, check=False
+        [sys.executable, "-m", "rulebook", *argv], cwd=worktree, env=environment, capture_output=True, check=False
     )
     elapsed = time.perf_counter() - started
     if done.returncode not in (0, 1):  # 1: the bundled book has lint errors by design

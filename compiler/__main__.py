@@ -1,3 +1,3 @@
-from compiler.cli import run
+from rulebook.cli import run
 
 run()

@@ -4,7 +4,7 @@ Only what the sources reference is ever published, and only a regular file that 
 inside the images folder, reached without a symbolic link: a link (to the build's own
 environment, a key, another project) is never followed, even when named explicitly. And only
 a picture: a file whose content is not the picture its name says, or an SVG that could act, is
-refused (:mod:`compiler.pictures`).
+refused (:mod:`rulebook.pictures`).
 """
 
 from __future__ import annotations
@@ -15,8 +15,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
-from compiler.model import Book
-from compiler.pictures import Refusal, picture_refusal
+from rulebook.model import Book
+from rulebook.pictures import Refusal, picture_refusal
 
 
 def image_folder(book: Book, root: Path) -> Path | None:
@@ -33,7 +33,7 @@ class BookImages:
     """The images a book shows, as its images folder holds them, by the name the sources give them."""
 
     published: dict[str, Path] = field(default_factory=dict)
-    """The files the site publishes: held safely, and pictures (:mod:`compiler.pictures`)."""
+    """The files the site publishes: held safely, and pictures (:mod:`rulebook.pictures`)."""
     refused: dict[str, Refusal] = field(default_factory=dict)
     """The files held safely that are not published, and why (the `refused-image` finding)."""
 

@@ -13,9 +13,9 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from compiler.model import Content, Definition, Document, ItemList, Node, Reference, Section
-from compiler.names import singular, slugify
-from compiler.source import SourceText
+from rulebook.model import Content, Definition, Document, ItemList, Node, Reference, Section
+from rulebook.names import singular, slugify
+from rulebook.source import SourceText
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,5 +1,5 @@
 """What ``rulebook build`` and ``serve`` pass between their stages: the options, each book's build, the result,
-and ``serve``'s state of a book (:mod:`compiler.recipe` runs the stages; only a build or ``serve`` imports this).
+and ``serve``'s state of a book (:mod:`rulebook.recipe` runs the stages; only a build or ``serve`` imports this).
 """
 
 from __future__ import annotations
@@ -9,15 +9,15 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from compiler.diagnostics import Diagnostic
-    from compiler.model import Book
-    from compiler.project import BookConfig
-    from compiler.site.incremental import BookSite, SiteChange, SiteLook
-    from compiler.site.pages import SitePlan
-    from compiler.source import SourceText
-    from compiler.stage_values import LintResult, ReadResult
-    from compiler.translate.compare import Comparison
-    from compiler.translate.terminology import Entry
+    from rulebook.diagnostics import Diagnostic
+    from rulebook.model import Book
+    from rulebook.project import BookConfig
+    from rulebook.site.incremental import BookSite, SiteChange, SiteLook
+    from rulebook.site.pages import SitePlan
+    from rulebook.source import SourceText
+    from rulebook.stage_values import LintResult, ReadResult
+    from rulebook.translate.compare import Comparison
+    from rulebook.translate.terminology import Entry
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,7 +50,7 @@ class BuildOptions:
     """A site to read from disk (``site/index.html`` opened in a browser): pages as files, search included."""
     kept: Path | None = None
     """Where the builds into ``output`` keep what they reuse (the generator's cache, the record of the published
-    site); None: a folder for ``output`` in the user's cache folder (:func:`compiler.state.kept_folder`)."""
+    site); None: a folder for ``output`` in the user's cache folder (:func:`rulebook.state.kept_folder`)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,6 +1,6 @@
 """A project's configuration file: where it is, and its table, before any key is checked.
 
-:func:`compiler.project.load_project` starts here and checks every key. :func:`site_folder` reads one
+:func:`rulebook.project.load_project` starts here and checks every key. :func:`site_folder` reads one
 key and nothing else: an engine question needs only where the site is, and should not pay for the
 whole project's model (dataclasses, the lint's catalogue) to find its ``rules.json``.
 """
@@ -12,8 +12,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from compiler.errors import UserError
-from compiler.inputs import MAX_DATA_BYTES, UnreadableInput, parse_toml, present, read_input_text
+from rulebook.errors import UserError
+from rulebook.inputs import MAX_DATA_BYTES, UnreadableInput, parse_toml, present, read_input_text
 
 CONFIG_FILE = "rulebook.toml"
 PYPROJECT = "pyproject.toml"
@@ -43,7 +43,7 @@ def locate_config(start: Path, config_file: Path | None = None) -> Path | None:
 
 
 def read_config(path: Path) -> str:
-    """The configuration file's text, read as every input is (:func:`~compiler.inputs.read_input`): a regular
+    """The configuration file's text, read as every input is (:func:`~rulebook.inputs.read_input`): a regular
     file, not larger than 64 MB, and not a link that leads out of the folder that holds it."""
     try:
         return read_input_text(path, root=path.parent, limit=MAX_DATA_BYTES, kind="configuration")

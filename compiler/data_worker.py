@@ -17,7 +17,7 @@ from collections.abc import Callable
 from types import TracebackType
 from typing import Any, Generic, TypeVar
 
-from compiler.errors import InvalidRuleData
+from rulebook.errors import InvalidRuleData
 
 _PR_SET_PDEATHSIG = 1
 T = TypeVar("T")

@@ -7,7 +7,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from compiler.source import Span
+from rulebook.source import Span
 
 
 class Severity(enum.Enum):

@@ -15,13 +15,13 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from compiler.diagnostics import Diagnostic
-from compiler.edition_findings import edition_findings
-from compiler.model import Book, Content, Definition, ItemList, Node, Section, plain_text
-from compiler.names import normalise
-from compiler.source import SourceText
-from compiler.text_diff import Budget, SentencePairing, sentence_opcodes, word_opcodes
-from compiler.translate.numbers import numbers
+from rulebook.diagnostics import Diagnostic
+from rulebook.edition_findings import edition_findings
+from rulebook.model import Book, Content, Definition, ItemList, Node, Section, plain_text
+from rulebook.names import normalise
+from rulebook.source import SourceText
+from rulebook.text_diff import Budget, SentencePairing, sentence_opcodes, word_opcodes
+from rulebook.translate.numbers import numbers
 
 
 @dataclass
@@ -47,7 +47,7 @@ class BookDiff:
     removed: list[str]
     terms: dict[str, list[Any]]
     findings: tuple[Diagnostic, ...] = ()
-    """Every change as a diagnostic placed in both editions (:mod:`compiler.edition_findings`)."""
+    """Every change as a diagnostic placed in both editions (:mod:`rulebook.edition_findings`)."""
     sources: dict[str, SourceText] = field(default_factory=dict)
     """Both editions' sources by path: a report shows their lines."""
     notes: tuple[str, ...] = ()

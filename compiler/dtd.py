@@ -1,7 +1,7 @@
 """Validation against the compiler's own ``rulebook.dtd``.
 
 A valid document costs one libxml2 call; the diagnostics for an invalid one are made by
-:mod:`compiler.dtd_findings`, imported only then.
+:mod:`rulebook.dtd_findings`, imported only then.
 """
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ from pathlib import Path
 
 from lxml import etree
 
-from compiler.diagnostics import Diagnostic
-from compiler.source import SourceText
+from rulebook.diagnostics import Diagnostic
+from rulebook.source import SourceText
 
 _DTD_FILE = Path(__file__).parent / "schema" / "rulebook.dtd"
 """Where the DTD is when the package is files on disk, as installed (no need for importlib.resources then)."""
@@ -25,7 +25,7 @@ def dtd_text() -> str:
         return _DTD_FILE.read_text(encoding="utf-8")
     from importlib import resources
 
-    return resources.files("compiler").joinpath("schema/rulebook.dtd").read_text(encoding="utf-8")
+    return resources.files("rulebook").joinpath("schema/rulebook.dtd").read_text(encoding="utf-8")
 
 
 @cache
@@ -34,7 +34,7 @@ def _dtd() -> etree.DTD:
         return etree.DTD(str(_DTD_FILE))
     from importlib import resources
 
-    with resources.as_file(resources.files("compiler").joinpath("schema/rulebook.dtd")) as path:
+    with resources.as_file(resources.files("rulebook").joinpath("schema/rulebook.dtd")) as path:
         return etree.DTD(str(path))
 
 
@@ -43,6 +43,6 @@ def validate(root: etree._Element, source: SourceText) -> Iterator[Diagnostic]:
     schema = _dtd()
     if schema.validate(root):
         return
-    from compiler.dtd_findings import findings
+    from rulebook.dtd_findings import findings
 
     yield from findings(schema, root, source)

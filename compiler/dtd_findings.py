@@ -15,11 +15,11 @@ from functools import cache
 
 from lxml import etree
 
-from compiler.catalog.reading import INVALID_DOCUMENT
-from compiler.diagnostics import Diagnostic
-from compiler.locate import start_tag_offsets, start_tag_spans
-from compiler.source import SourceText, Span
-from compiler.suggest import Suggester
+from rulebook.catalog.reading import INVALID_DOCUMENT
+from rulebook.diagnostics import Diagnostic
+from rulebook.locate import start_tag_offsets, start_tag_spans
+from rulebook.source import SourceText, Span
+from rulebook.suggest import Suggester
 
 RULE = INVALID_DOCUMENT
 # Missing names and link targets are reported by the `empty-name` rule instead.
@@ -133,7 +133,7 @@ class _Locator:
     element: the same tag on the same line, else one line off, else the nearest in
     document order. libxml2 checks elements in document order, so among candidates the
     first at or after the previous error's element is the one; the place reported is the
-    element's start tag, found in the text (:mod:`compiler.locate`).
+    element's start tag, found in the text (:mod:`rulebook.locate`).
     """
 
     def __init__(self, root: etree._Element, source: SourceText) -> None:

@@ -10,15 +10,15 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any, Protocol
 
-from compiler.catalog import editions as rules
-from compiler.diagnostics import Diagnostic, Note, sort_diagnostics
-from compiler.model import Book, Definition, Section
-from compiler.source import SourceText, Span
-from compiler.source_words import SourceWords
+from rulebook.catalog import editions as rules
+from rulebook.diagnostics import Diagnostic, Note, sort_diagnostics
+from rulebook.model import Book, Definition, Section
+from rulebook.source import SourceText, Span
+from rulebook.source_words import SourceWords
 
 
 class SectionChange(Protocol):
-    """What changed in one matched section (:class:`compiler.diff.SectionChange`)."""
+    """What changed in one matched section (:class:`rulebook.diff.SectionChange`)."""
 
     sentences: list[dict[str, Any]]
     numbers: dict[str, list[str]]
@@ -185,7 +185,7 @@ def _heading(section: Section) -> Span:
 
 class _Places:
     """Where plain text stands in the sources, each source's words indexed the first time it is asked
-    (:class:`compiler.source_words.SourceWords`): a sentence is looked for where its rarest word stands,
+    (:class:`rulebook.source_words.SourceWords`): a sentence is looked for where its rarest word stands,
     not by searching its section's text from the start for each sentence (time in sentences times text)."""
 
     def __init__(self) -> None:

@@ -4,7 +4,7 @@ Kept apart from the modules that raise them, so the command line names them with
 the site builder or the translation tools at start-up. A message that quotes what it was given (a
 key, a name, a value) quotes it through :func:`quoted`: a key of the configuration can be a megabyte
 long. The command line then shows every message's control characters as pictures
-(:func:`compiler.report.escaping.terminal_message`).
+(:func:`rulebook.report.escaping.terminal_message`).
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """Files the compiler writes: atomic writes (a reader never sees half a file, a failed write leaves the old
-one), and which files a report, a baseline or an export may be written to (reading is :mod:`compiler.inputs`)."""
+one), and which files a report, a baseline or an export may be written to (reading is :mod:`rulebook.inputs`)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import stat
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
-from compiler.errors import UserError
+from rulebook.errors import UserError
 
 
 def write_atomic(path: Path, text: str | bytes) -> None:

@@ -21,8 +21,8 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
-from compiler.model import Book, Definition, Link, Reference, Section
-from compiler.source import Span
+from rulebook.model import Book, Definition, Link, Reference, Section
+from rulebook.source import Span
 
 if TYPE_CHECKING:
     import networkx as nx

@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 from io import BytesIO
 
-from compiler.graph import TermGraph
-from compiler.source import xml_text
+from rulebook.graph import TermGraph
+from rulebook.source import xml_text
 
 
 def export_graph(terms: TermGraph, fmt: str) -> str:

@@ -22,7 +22,7 @@ import stat
 from pathlib import Path
 from typing import Any
 
-from compiler.errors import UserError
+from rulebook.errors import UserError
 
 MEGABYTE = 1024 * 1024
 MAX_SOURCE_BYTES = 256 * MEGABYTE

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 
-from compiler.source import SourceText, Span
+from rulebook.source import SourceText, Span
 
 # Fast path: every "<" not followed by "/", "!" or "?" opens an element, unless it
 # stands inside a comment, CDATA section, processing instruction or the DOCTYPE.

@@ -22,9 +22,9 @@ from pathlib import Path
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
-from compiler.catalog.reading import CONVERTED_TEXT
-from compiler.diagnostics import Diagnostic
-from compiler.model import (
+from rulebook.catalog.reading import CONVERTED_TEXT
+from rulebook.diagnostics import Diagnostic
+from rulebook.model import (
     MAX_DEPTH,
     Cell,
     Content,
@@ -39,9 +39,9 @@ from compiler.model import (
     Table,
     unique_id,
 )
-from compiler.names import slugify
-from compiler.source import LINE_END, SourceText
-from compiler.xml_source import SourceResult, nesting_too_deep, read_text_source
+from rulebook.names import slugify
+from rulebook.source import LINE_END, SourceText
+from rulebook.xml_source import SourceResult, nesting_too_deep, read_text_source
 
 _NUMBER = re.compile(r"^(?P<number>\d+(?:\.\d+)*)\.?\s+(?P<title>\S.*)$")
 _DECORATION = re.compile(r"^[\s·•\-–*]+|(?<![\s*])[\s*]+$")

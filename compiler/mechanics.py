@@ -18,9 +18,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Literal
 
-from compiler.catalog.mechanics import INVALID_ROLL_TABLE
-from compiler.diagnostics import Diagnostic
-from compiler.model import (
+from rulebook.catalog.mechanics import INVALID_ROLL_TABLE
+from rulebook.diagnostics import Diagnostic
+from rulebook.model import (
     Book,
     Cell,
     Content,

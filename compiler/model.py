@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import NamedTuple, TypeAlias
 
-from compiler.source import SourceText, Span
+from rulebook.source import SourceText, Span
 
 MAX_DEPTH = 100
 """How deep nodes of a document may nest, the document itself at depth 1 (in XML: elements).
@@ -79,7 +79,7 @@ class Value(NamedTuple):
     """A number stated in prose, annotated as data: ``<value name="game_turns">6</value>``."""
 
     name: str
-    """What the number is (a name the compiler knows, see ``compiler.mechanics.VALUES``)."""
+    """What the number is (a name the compiler knows, see ``rulebook.mechanics.VALUES``)."""
     text: str
     """The text as written (shown unchanged)."""
     section_id: str
@@ -348,7 +348,7 @@ class Document:
     outline: bool = False
     """Read for the lint only: every index above is whole, but sections, definitions and figures hold
     no content (``children``, ``caption`` and ``body`` chapters' children are empty); see
-    :mod:`compiler.xml_source`."""
+    :mod:`rulebook.xml_source`."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -4,7 +4,7 @@ A web server says what a file is by its name: ``.html`` is a page, ``.svg`` a do
 scripts, and a browser opening either from the site runs it in the site's origin. So a file the sources
 show is published only when its name ends in a picture type of :data:`RASTER` (PNG, JPEG, GIF, WebP,
 AVIF), and its first bytes say that same type; or when it is an ``.svg`` that
-:func:`compiler.svg_pictures.sanitised_svg` rebuilds (published as rebuilt, never as written). Anything
+:func:`rulebook.svg_pictures.sanitised_svg` rebuilds (published as rebuilt, never as written). Anything
 else is refused with a :class:`Refusal` that says why, for the `refused-image` finding.
 """
 
@@ -16,8 +16,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
-from compiler.inputs import MAX_SOURCE_BYTES
-from compiler.svg_pictures import UnsafeSvg, sanitised_svg
+from rulebook.inputs import MAX_SOURCE_BYTES
+from rulebook.svg_pictures import UnsafeSvg, sanitised_svg
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,7 +112,7 @@ def _svg(data: bytes) -> bytes | Refusal:
 
 def _read(path: Path, *, whole: bool) -> bytes | Refusal:
     """The file (``whole``, or its first :data:`HEAD` bytes), read without following a link
-    (:func:`compiler.assets.safe_file` checked the way to it)."""
+    (:func:`rulebook.assets.safe_file` checked the way to it)."""
     try:
         descriptor = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
     except OSError as error:

@@ -48,8 +48,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from compiler.catalog import find_rule
-from compiler.config_file import (
+from rulebook.catalog import find_rule
+from rulebook.config_file import (
     PYPROJECT,
     SITE,
     ConfigError,
@@ -59,8 +59,8 @@ from compiler.config_file import (
     path_problem,
     toml_kind,
 )
-from compiler.diagnostics import Severity
-from compiler.errors import QUOTE_LIMIT, quoted, shorten
+from rulebook.diagnostics import Severity
+from rulebook.errors import QUOTE_LIMIT, quoted, shorten
 
 MAIN_BOOK = "main"
 """The name of the book the top-level table describes."""
@@ -305,7 +305,7 @@ def _book(table: Mapping[str, Any], root: Path, check: _Checker, name: str, wher
 
 TRANSLATION_LANGUAGES = ("fr",)
 """The languages a translation may be in: those whose numbers, comparisons and common words the
-comparison reads (:mod:`compiler.translate.numbers`, :mod:`compiler.translate.facts`)."""
+comparison reads (:mod:`rulebook.translate.numbers`, :mod:`rulebook.translate.facts`)."""
 
 
 def _translations(table: Mapping[str, Any], root: Path, check: _Checker, where: str) -> tuple[Translation, ...]:

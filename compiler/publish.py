@@ -13,12 +13,12 @@
   put right by the next build. An output that is a mount point (a container volume) cannot change its
   name, so no new site could take its place in one step: it is refused (see docs/site.md).
 - **Nothing the build keeps for itself is trusted from the working tree**, where a commit may have put
-  anything (:mod:`compiler.state`): the lock and the work folder are reached without following a
+  anything (:mod:`rulebook.state`): the lock and the work folder are reached without following a
   link; a work folder left by a killed build is put right only when it holds the mark this machine's
   builds make, and the site it moved aside comes back only when it is the one marked then; what
   outlives a build (the generator's cache, the record of the published site) is kept in the user's
   cache folder; the other books a build of some books keeps are taken from the current site only
-  where it is what was published (:mod:`compiler.published`).
+  where it is what was published (:mod:`rulebook.published`).
 """
 
 from __future__ import annotations
@@ -36,14 +36,14 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from compiler import published, state
-from compiler.fileio import OutputError, shown_path, write_atomic
+from rulebook import published, state
+from rulebook.fileio import OutputError, shown_path, write_atomic
 
 MARKER = ".rulebook-site"
 """The file that marks a folder as a site this tool built (and so may replace)."""
 MARKER_TEXT = "This folder is a site built by rulebook: `rulebook build` replaces it whole.\n"
 WORK_MARK = ".rulebook-work"
-"""The work folder's mark (:func:`compiler.state.mark`): made by a build on this machine."""
+"""The work folder's mark (:func:`rulebook.state.mark`): made by a build on this machine."""
 PREVIOUS = "previous"
 """Where, in the work folder, the old site waits while two renames swap it for the new one."""
 PREVIOUS_MARK = ".rulebook-previous"
@@ -111,7 +111,7 @@ class Release:
     """The build's work folder beside the output: scratch space and the new site."""
     kept: Path
     """What the builds into this output keep from one to the next: the generator's cache and the record of the
-    published site (:func:`compiler.state.kept_folder`; where the user has no cache folder, a folder of this
+    published site (:func:`rulebook.state.kept_folder`; where the user has no cache folder, a folder of this
     build's own, gone with it)."""
     root: Path
     """The project's folder, which messages name paths from."""
@@ -144,7 +144,7 @@ def release(
 ) -> Iterator[Release]:
     """Hold the output's lock and a new work folder for a new site; both are let go on every exit path.
 
-    ``kept``: where this output's builds keep what they reuse (default: :func:`compiler.state.kept_folder`, in
+    ``kept``: where this output's builds keep what they reuse (default: :func:`rulebook.state.kept_folder`, in
     the user's cache folder).
     ``wait`` is told, once, when another build holds the lock (the build then waits for it). A file
     that cannot be written (no room, no permission, a file where a folder should be) is an

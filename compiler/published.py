@@ -5,7 +5,7 @@ from the current site only where it is, file for file, what rulebook put there.
 working tree, so a commit may have put it there (a ``site/`` holding a ``.rulebook-site`` file and a
 book folder of its own) or added files to it. After each build, then, every folder and regular file of
 the published site is recorded, by path, device, inode, size and modification time, in the output's
-kept folder (:func:`compiler.state.kept_folder`, in the user's cache); a folder or file a commit wrote
+kept folder (:func:`rulebook.state.kept_folder`, in the user's cache); a folder or file a commit wrote
 is another inode, made at another time. Entries are reached one name at a time from an open folder,
 never through a link.
 """
@@ -18,7 +18,7 @@ import stat
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
-from compiler.fileio import write_atomic
+from rulebook.fileio import write_atomic
 
 RECORD = "published.txt"
 """The record of the published site, in the output's kept folder."""

@@ -6,8 +6,8 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from compiler.graph import TermGraph
-from compiler.suggest import Suggester
+from rulebook.graph import TermGraph
+from rulebook.suggest import Suggester
 
 
 @dataclass(frozen=True, slots=True)

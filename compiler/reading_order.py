@@ -8,7 +8,7 @@ the order is stable and follows the text where the text allows.
 
 from __future__ import annotations
 
-from compiler.graph import TermGraph
+from rulebook.graph import TermGraph
 
 
 def reading_order(terms: TermGraph) -> tuple[list[str], dict[str, list[str]]]:

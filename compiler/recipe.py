@@ -28,26 +28,26 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from compiler import memory
-from compiler.assets import book_images, image_folder
-from compiler.catalog.book import DUPLICATE_ID, INVALID_NAME, RESERVED_NAME
-from compiler.diagnostics import Diagnostic, Severity
-from compiler.errors import UserError
-from compiler.graph import TermGraph
-from compiler.inputs import UnreadableInput, present, read_input
-from compiler.lint import apply_settings, run_book_rules
-from compiler.lint.base import LintInput
-from compiler.model import Book
-from compiler.project import MAIN_BOOK, RESERVED_FOLDERS, BookConfig, Linking, Project
-from compiler.source import SourceText, display_path
-from compiler.stage_values import LintResult, ReadResult
-from compiler.xml_source import SourceResult, read_xml_file
+from rulebook import memory
+from rulebook.assets import book_images, image_folder
+from rulebook.catalog.book import DUPLICATE_ID, INVALID_NAME, RESERVED_NAME
+from rulebook.diagnostics import Diagnostic, Severity
+from rulebook.errors import UserError
+from rulebook.graph import TermGraph
+from rulebook.inputs import UnreadableInput, present, read_input
+from rulebook.lint import apply_settings, run_book_rules
+from rulebook.lint.base import LintInput
+from rulebook.model import Book
+from rulebook.project import MAIN_BOOK, RESERVED_FOLDERS, BookConfig, Linking, Project
+from rulebook.source import SourceText, display_path
+from rulebook.stage_values import LintResult, ReadResult
+from rulebook.xml_source import SourceResult, read_xml_file
 
 if TYPE_CHECKING:
     from jinja2 import Environment
 
-    from compiler import publish
-    from compiler.build_values import (
+    from rulebook import publish
+    from rulebook.build_values import (
         BookBuild,
         BuildOptions,
         BuildResult,
@@ -57,16 +57,16 @@ if TYPE_CHECKING:
         LiveLater,
         TranslationResult,
     )
-    from compiler.diff import BookDiff
-    from compiler.site.incremental import SiteChange, SiteLook
-    from compiler.site.pages import SiteInput
-    from compiler.site.theme import Theme
-    from compiler.site.writer import SiteResult
+    from rulebook.diff import BookDiff
+    from rulebook.site.incremental import SiteChange, SiteLook
+    from rulebook.site.pages import SiteInput
+    from rulebook.site.theme import Theme
+    from rulebook.site.writer import SiteResult
 
 T = TypeVar("T")
 
 
-# -- the stages' cache (their values: compiler.stage_values, and a build's compiler.build_values) ----------
+# -- the stages' cache (their values: rulebook.stage_values, and a build's rulebook.build_values) ----------
 
 
 class StageCache:
@@ -161,7 +161,7 @@ def read_book(
 
     ``linking``: how a Markdown source that marks no terms gets them (its book's configuration).
     ``outline``: XML sources are read for the lint only (every name, id and place, no content;
-    see :mod:`compiler.xml_source`); Markdown and text sources are read whole either way.
+    see :mod:`rulebook.xml_source`); Markdown and text sources are read whole either way.
     """
     documents = []
     diagnostics: list[Diagnostic] = []
@@ -182,14 +182,14 @@ def read_book(
 def _read_source(
     path: Path, shown: str, root: Path | None, language: str, linking: Linking | None, outline: bool
 ) -> SourceResult:
-    """One source, read through :func:`~compiler.inputs.read_input` (nothing through a link out of ``root``)."""
+    """One source, read through :func:`~rulebook.inputs.read_input` (nothing through a link out of ``root``)."""
     suffix = path.suffix.lower()
     if suffix in (".md", ".markdown"):
-        from compiler.markdown_source import read_markdown_file  # imported only for Markdown sources
+        from rulebook.markdown_source import read_markdown_file  # imported only for Markdown sources
 
         return find_terms(read_markdown_file(path, shown, language=language, root=root), linking)
     if suffix == ".txt":
-        from compiler.text_source import read_text_file
+        from rulebook.text_source import read_text_file
 
         return read_text_file(path, shown, language=language, root=root)
     return read_xml_file(path, shown, language=language, outline=outline, root=root)
@@ -207,7 +207,7 @@ def find_terms(result: SourceResult, linking: Linking | None) -> SourceResult:
     configured = linking is not None and linking != Linking()
     if not configured and any(s.number for s in document.sections):
         return result
-    from compiler.autolink import emphasis_terms, heading_terms, link_document
+    from rulebook.autolink import emphasis_terms, heading_terms, link_document
 
     linking = linking or Linking()
     terms = heading_terms(document)
@@ -290,8 +290,8 @@ def _declares_a_rulebook(path: Path, root: Path) -> bool:
 
 
 def _not_rulebooks(paths: Sequence[Path], root: Path) -> ReadResult:
-    from compiler.catalog.reading import NOT_A_RULEBOOK
-    from compiler.source import Span
+    from rulebook.catalog.reading import NOT_A_RULEBOOK
+    from rulebook.source import Span
 
     diagnostics = []
     sources = {}
@@ -359,7 +359,7 @@ def apply_baseline(result: LintResult, path: Path | None, *, root: Path, partial
     if not present(path):
         notice = f"the baseline `{path}` does not exist: every problem is shown (write it with --write-baseline)"
         return _replace(result, notices=(notice,))
-    from compiler.lint import baseline as baselines
+    from rulebook.lint import baseline as baselines
 
     known = baselines.load(path, root=root)
     applied = baselines.apply(result.diagnostics, known)
@@ -408,9 +408,9 @@ def compare_translations(
 ) -> tuple[TranslationResult, ...]:
     """Every configured translation compared with the book. One that cannot be read is left out
     (``rulebook compare`` says why, and the original's outputs are still good)."""
-    from compiler.build_values import TranslationResult
-    from compiler.translate.compare import compare_books, load_waivers
-    from compiler.translate.terminology import load_terminology
+    from rulebook.build_values import TranslationResult
+    from rulebook.translate.compare import compare_books, load_waivers
+    from rulebook.translate.terminology import load_terminology
 
     results = []
     for translation in book.translations:
@@ -441,7 +441,7 @@ def changes_since(
     project: Project, book: BookConfig, read: ReadResult, earlier: dict[str, ReadResult], cache: StageCache = _NO_CACHE
 ) -> tuple[dict[str, Any] | None, tuple[Diagnostic, ...]]:
     """What changed since the edition this book follows (``changes_from``), for its site; or why it cannot be said."""
-    from compiler.diff import diff_books
+    from rulebook.diff import diff_books
 
     if book.changes_from is None:
         return None, ()
@@ -465,8 +465,8 @@ def rule_files(
     """
     import json
 
-    from compiler.data import build_rule_data, serialise
-    from compiler.rules_schema import check_rule_data, rules_schema_text
+    from rulebook.data import build_rule_data, serialise
+    from rulebook.rules_schema import check_rule_data, rules_schema_text
 
     assert lint.terms is not None and not read.book.outline, "rule data is made from the whole model"
     data = build_rule_data(
@@ -486,7 +486,7 @@ def translated_terms(
     read: ReadResult, translations: Sequence[TranslationResult]
 ) -> dict[str, dict[str, dict[str, str]]]:
     """Each translation's names and texts, per term id and language (``terms[id].translations``)."""
-    from compiler.translate.names import term_translations
+    from rulebook.translate.names import term_translations
 
     found: dict[str, dict[str, dict[str, str]]] = {}
     for translation in translations:
@@ -502,15 +502,15 @@ def build(
     project: Project, options: BuildOptions, *, progress: Progress = _quiet, cache: StageCache = _NO_CACHE
 ) -> BuildResult:
     """Build the chosen books into a new release and publish it; nothing is published if one book fails."""
-    from compiler import publish
-    from compiler.build_values import BuildResult
+    from rulebook import publish
+    from rulebook.build_values import BuildResult
 
     started = time.perf_counter()
     books = _chosen_books(project, options)
     protected = [*project.inputs(), *options.files]
     output = publish.check_output(options.output, root=project.root, protected=protected)
     if options.generator == "zensical" and not options.data_only:
-        from compiler.site import zensical
+        from rulebook.site import zensical
 
         zensical.require()
     if options.data_only:
@@ -562,7 +562,7 @@ def _checked(
     cache: StageCache,
 ) -> tuple[ReadResult, LintResult] | BuildResult:
     """A book read and linted, or the result of a build that stops here."""
-    from compiler.build_values import BuildResult
+    from rulebook.build_values import BuildResult
 
     progress("Reading the sources…")
     read = read_configured(project, book, options.files, cache)
@@ -594,8 +594,8 @@ def _build_book(
     progress: Progress,
     cache: StageCache,
 ) -> BookBuild | BuildResult:
-    from compiler.build_values import BookBuild, BuildResult
-    from compiler.data_worker import BackgroundData
+    from rulebook.build_values import BookBuild, BuildResult
+    from rulebook.data_worker import BackgroundData
 
     checked = _checked(project, book, options, earlier, progress, cache)
     if isinstance(checked, BuildResult):
@@ -626,8 +626,8 @@ def write_book_site(
     rule_files_ready: Callable[[], dict[str, str]],
 ) -> SiteResult:
     """One book's pages, built by MkDocs into its folder of the new release, with its rule data."""
-    from compiler.site.theme import Theme
-    from compiler.site.writer import build_site
+    from rulebook.site.theme import Theme
+    from rulebook.site.writer import build_site
 
     site = site_input(
         project,
@@ -673,9 +673,9 @@ def site_input(
 ) -> SiteInput:
     """Everything a book's pages are made from (``drafts``: the editor's view; ``generator``: what builds them;
     ``offline``: pages as files, to be read from disk)."""
-    from compiler.data import build_site_summary
-    from compiler.site.pages import SiteInput, SiteTranslation
-    from compiler.translate.compare import report_context
+    from rulebook.data import build_site_summary
+    from rulebook.site.pages import SiteInput, SiteTranslation
+    from rulebook.translate.compare import report_context
 
     terms = lint.terms
     assert terms is not None and not read.book.outline, "pages are made from the whole model"
@@ -741,7 +741,7 @@ def site_settings(project: Project, book: BookConfig) -> dict[str, Any]:
 
 
 def _escaped(text: str) -> str:
-    from compiler.site.escaping import html_text
+    from rulebook.site.escaping import html_text
 
     return str(html_text(text))
 
@@ -765,9 +765,9 @@ def _build_data_only(
     cache: StageCache,
     started: float,
 ) -> BuildResult:
-    from compiler import publish
-    from compiler.build_values import BookBuild, BuildResult
-    from compiler.fileio import write_atomic
+    from rulebook import publish
+    from rulebook.build_values import BookBuild, BuildResult
+    from rulebook.fileio import write_atomic
 
     built = []
     pending: list[tuple[Path, dict[str, str]]] = []
@@ -808,9 +808,9 @@ def _build_data_only(
 
 def live_books(project: Project, options: BuildOptions, cache: StageCache) -> tuple[LiveBook, ...] | BuildResult:
     """Every book as :func:`build` made it with the same ``cache`` (its stages' results are found there)."""
-    from compiler.build_values import BuildResult, LiveBook
-    from compiler.site.incremental import plan_book_site
-    from compiler.site.theme import Theme
+    from rulebook.build_values import BuildResult, LiveBook
+    from rulebook.site.incremental import plan_book_site
+    from rulebook.site.theme import Theme
 
     theme = Theme.for_project(project.root)
     env = theme.environment()
@@ -832,8 +832,8 @@ def live_books(project: Project, options: BuildOptions, cache: StageCache) -> tu
 
 
 def _look(project: Project, book: BookConfig, options: BuildOptions, theme: Theme, env: Environment) -> SiteLook:
-    from compiler.site.incremental import SiteLook
-    from compiler.site.writer import mkdocs_settings
+    from rulebook.site.incremental import SiteLook
+    from rulebook.site.writer import mkdocs_settings
 
     mkdocs_file = project.root / "mkdocs.yml"
     own = site_settings(project, book)
@@ -846,7 +846,7 @@ def _look(project: Project, book: BookConfig, options: BuildOptions, theme: Them
 
 def live_affected(project: Project, books: Sequence[LiveBook], changed: Iterable[Path]) -> LiveAffected:
     """What an edit of the ``changed`` files touches (a book's sources, its translations, the look)."""
-    from compiler.build_values import LiveAffected
+    from rulebook.build_values import LiveAffected
 
     paths = {Path(os.path.abspath(path)) for path in changed}
     looks = {project.root / "mkdocs.yml", *([project.config_file] if project.config_file else [])}
@@ -872,9 +872,9 @@ def update_live(project: Project, options: BuildOptions, live: LiveBook, cache: 
     """A book after an edit of its own sources: read and linted again, and the pages of the chapters whose
     text changed made again (with the translations and editions the book had: :func:`recompute_live` brings
     those up to date). A book that cannot be built gives the reason, and the last good one stays."""
-    from compiler.build_values import BuildResult, LiveEdit
-    from compiler.site.incremental import SiteChange, chapter_pages, with_pages
-    from compiler.site.writer import site_plan
+    from rulebook.build_values import BuildResult, LiveEdit
+    from rulebook.site.incremental import SiteChange, chapter_pages, with_pages
+    from rulebook.site.writer import site_plan
 
     checked = _checked(project, live.config, options, {}, _quiet, cache)
     if isinstance(checked, BuildResult):
@@ -892,7 +892,7 @@ def update_live(project: Project, options: BuildOptions, live: LiveBook, cache: 
 
 def finish_live(edit: LiveEdit) -> tuple[LiveBook, SiteChange]:
     """The whole book after an edit (:func:`update_live`), and what changed besides the edit's first pages."""
-    from compiler.site.incremental import SiteChange, changes_between, plan_book_site
+    from rulebook.site.incremental import SiteChange, changes_between, plan_book_site
 
     live = edit.live
     if edit.plan is None:
@@ -916,9 +916,9 @@ def recompute_live(
 ) -> LiveLater:
     """A book's translations compared again, its edition diffed again, its rule data made again, and the whole
     book planned with them: what an edit makes stale but the author does not wait for."""
-    from compiler.build_values import LiveLater
-    from compiler.errors import InvalidRuleData
-    from compiler.site.incremental import plan_book_site
+    from rulebook.build_values import LiveLater
+    from rulebook.errors import InvalidRuleData
+    from rulebook.site.incremental import plan_book_site
 
     book = live.config
     translations = compare_translations(live.read, book, project.root, cache)
@@ -944,7 +944,7 @@ def recompute_live(
 
 def apply_live(live: LiveBook, later: LiveLater) -> tuple[LiveBook, SiteChange]:
     """The book with what :func:`recompute_live` gave, and the pages and files that changed."""
-    from compiler.site.incremental import changes_between
+    from rulebook.site.incremental import changes_between
 
     updated = _replace_live(live, translations=later.translations, changes=later.changes, site=later.site)
     return updated, changes_between(live.site, later.site)

@@ -5,11 +5,11 @@ from __future__ import annotations
 from importlib import resources
 from typing import Any
 
-from compiler.errors import InvalidRuleData
+from rulebook.errors import InvalidRuleData
 
 
 def rules_schema_text() -> str:
-    return resources.files("compiler").joinpath("schema/rules.schema.json").read_text(encoding="utf-8")
+    return resources.files("rulebook").joinpath("schema/rules.schema.json").read_text(encoding="utf-8")
 
 
 def check_rule_data(data: Any) -> None:
@@ -22,7 +22,7 @@ def check_rule_data(data: Any) -> None:
     """
     from fastjsonschema import JsonSchemaValueException
 
-    from engine.rules_validator import validate
+    from rulebook.engine.rules_validator import validate
 
     try:
         validate(data)

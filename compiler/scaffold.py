@@ -15,12 +15,12 @@ from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
-from compiler import __version__
-from compiler.config_file import CONFIG_FILE, find_config
-from compiler.dtd import dtd_text
-from compiler.errors import UserError
-from compiler.fileio import check_written_place
-from compiler.project import BOOK_NAME, MAIN_BOOK, RESERVED_FOLDERS, Project
+from rulebook import __version__
+from rulebook.config_file import CONFIG_FILE, find_config
+from rulebook.dtd import dtd_text
+from rulebook.errors import UserError
+from rulebook.fileio import check_written_place
+from rulebook.project import BOOK_NAME, MAIN_BOOK, RESERVED_FOLDERS, Project
 
 
 class ScaffoldError(UserError):
@@ -38,7 +38,7 @@ class Made:
 
 
 def _starter(name: str) -> str:
-    return resources.files("compiler").joinpath(f"starter/{name}").read_text(encoding="utf-8")
+    return resources.files("rulebook").joinpath(f"starter/{name}").read_text(encoding="utf-8")
 
 
 def init_project(folder: Path, title: str | None = None) -> Made:

@@ -4,7 +4,7 @@ The site is first built whole by :func:`recipe.build` into a temporary folder (r
 exit path); the port is taken before. Then each edit, reported by the operating system
 (inotify, through watchdog), runs the recipe's incremental step: the edited book is read and
 linted again, its pages planned again, and only the pages whose text changed are rendered
-by MkDocs, kept loaded (:class:`~compiler.site.incremental.LiveSite`), the pages open in a
+by MkDocs, kept loaded (:class:`~rulebook.site.incremental.LiveSite`), the pages open in a
 browser first. What the author does not wait for (the translations, the other books' "What
 changed" pages, ``rules.json``) is recomputed in a forked worker, and its pages written when
 it is done. A change of the look (``mkdocs.yml``, ``site_templates/``) or the configuration
@@ -38,11 +38,11 @@ from http import HTTPStatus
 from pathlib import Path
 from typing import Any
 
-from compiler import build_values, recipe
-from compiler.data_worker import BackgroundData
-from compiler.errors import SiteBuildError, UserError
-from compiler.project import Project, load_project
-from compiler.site.incremental import LiveSite, SiteChange, write_files
+from rulebook import build_values, recipe
+from rulebook.data_worker import BackgroundData
+from rulebook.errors import SiteBuildError, UserError
+from rulebook.project import Project, load_project
+from rulebook.site.incremental import LiveSite, SiteChange, write_files
 
 EVENTS_PATH = "/__rulebook_events__"
 RELOAD_SCRIPT = """// Reloads the page, where it was scrolled to, as soon as `rulebook serve` has written it again.

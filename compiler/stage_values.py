@@ -1,7 +1,7 @@
-"""What the reading and the lint stages return (:func:`compiler.recipe.read_book`, :func:`~compiler.recipe.lint_book`).
+"""What the reading and the lint stages return (:func:`rulebook.recipe.read_book`, :func:`~rulebook.recipe.lint_book`).
 
 Every command that reads a book passes these on; the values only a build or ``serve`` makes
-are in :mod:`compiler.build_values`, which the lint never imports.
+are in :mod:`rulebook.build_values`, which the lint never imports.
 """
 
 from __future__ import annotations
@@ -9,13 +9,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from compiler.diagnostics import Diagnostic, Severity
-from compiler.model import Book
-from compiler.source import SourceText
+from rulebook.diagnostics import Diagnostic, Severity
+from rulebook.model import Book
+from rulebook.source import SourceText
 
 if TYPE_CHECKING:
-    from compiler.facts import RuleFacts
-    from compiler.graph import TermGraph
+    from rulebook.facts import RuleFacts
+    from rulebook.graph import TermGraph
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,7 +49,7 @@ class LintResult:
     notices: tuple[str, ...] = ()
     """Things to tell the user about the run itself (a configured baseline that is missing)."""
     unsafe: tuple[Diagnostic, ...] = ()
-    """Findings that stop a build whatever the configuration says (see :func:`compiler.recipe.unsafe_names`)."""
+    """Findings that stop a build whatever the configuration says (see :func:`rulebook.recipe.unsafe_names`)."""
     facts: RuleFacts | None = None
     """The book's annotations as the lint read them, for the rule data and the site (read once per build)."""
 

@@ -43,7 +43,7 @@ _NO_FOLLOW = os.O_NOFOLLOW | os.O_CLOEXEC | os.O_NONBLOCK  # O_NONBLOCK: a pipe 
 
 def user_cache() -> Path | None:
     """The user's cache folder for rulebook: ``$XDG_CACHE_HOME/rulebook``, else ``~/.cache/rulebook``; None
-    when the user has none (the same folder as the engine's, :func:`engine.schema.cache_folder`)."""
+    when the user has none (the same folder as the engine's, :func:`rulebook.engine.schema.cache_folder`)."""
     base = os.environ.get("XDG_CACHE_HOME", "")
     if not os.path.isabs(base):  # the XDG spec: a relative value is ignored
         try:

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterable
 
-from compiler.names import normalise
+from rulebook.names import normalise
 
 MAX_SUGGESTIONS = 3
 

@@ -109,7 +109,7 @@ class UnsafeSvg(Exception):
 
 def sanitised_svg(data: bytes) -> bytes:
     """The picture ``data`` holds, rebuilt from the allow-list; :class:`UnsafeSvg` if it is no SVG or could act."""
-    from compiler.xml_source import safe_parser
+    from rulebook.xml_source import safe_parser
 
     try:
         tree = etree.fromstring(data, safe_parser())

@@ -3,12 +3,12 @@
 The parser never expands entities, never touches the network and keeps
 libxml2's limits on huge documents; the DOCTYPE's DTD is never loaded: the
 document is checked against the compiler's own ``rulebook.dtd`` (see
-:mod:`compiler.dtd`). Malformed XML is a located fatal diagnostic.
+:mod:`rulebook.dtd`). Malformed XML is a located fatal diagnostic.
 
 Sources are UTF-8 (see "Encodings and line ends" in ``docs/format.md``): invalid
 bytes, or an XML declaration naming another encoding, are refused where they stand.
 Every place is found in the decoded text, in characters, never taken from libxml2's
-line numbers; elements nested deeper than :data:`~compiler.model.MAX_DEPTH` are refused.
+line numbers; elements nested deeper than :data:`~rulebook.model.MAX_DEPTH` are refused.
 
 The lint reads an *outline* (``outline=True``): the same builder, recording every name, id,
 target and place in the document's indexes, but not the text between them, and sections,
@@ -29,12 +29,12 @@ from typing import TypeVar
 
 from lxml import etree
 
-from compiler import dtd
-from compiler.catalog.reading import INVALID_DOCUMENT, MALFORMED_XML, NESTING_TOO_DEEP, UNREADABLE_SOURCE
-from compiler.diagnostics import Diagnostic
-from compiler.inputs import UnreadableInput, read_input
-from compiler.locate import entity_reference_offsets, start_tag_deeper_than, start_tag_offsets
-from compiler.model import (
+from rulebook import dtd
+from rulebook.catalog.reading import INVALID_DOCUMENT, MALFORMED_XML, NESTING_TOO_DEEP, UNREADABLE_SOURCE
+from rulebook.diagnostics import Diagnostic
+from rulebook.inputs import UnreadableInput, read_input
+from rulebook.locate import entity_reference_offsets, start_tag_deeper_than, start_tag_offsets
+from rulebook.model import (
     MAX_DEPTH,
     Annotated,
     Cell,
@@ -59,8 +59,8 @@ from compiler.model import (
     Value,
     unique_id,
 )
-from compiler.names import slugify
-from compiler.source import BadBytes, SourceText, Span, decode_utf8
+from rulebook.names import slugify
+from rulebook.source import BadBytes, SourceText, Span, decode_utf8
 
 SECTION_LEVELS = {"chapter": 1, "section": 2, "subsection": 3}
 _DECLARED_ENCODING = re.compile(r"""<\?xml\s[^>]*?\bencoding\s*=\s*(["'])(?P<name>[^"'>]*)\1""")
@@ -105,7 +105,7 @@ def read_text_source(
     path: Path, display: str, parse: Callable[[str, str], SourceResult], *, root: Path | None = None
 ) -> SourceResult:
     """A UTF-8 source file (Markdown, the plain-text export) read and parsed by ``parse(text, display)``
-    (``root``: the project, when the file is one of its own; see :func:`~compiler.inputs.read_input`)."""
+    (``root``: the project, when the file is one of its own; see :func:`~rulebook.inputs.read_input`)."""
     try:
         data = read_input(path, root=root)
     except UnreadableInput as error:
@@ -145,7 +145,7 @@ def read_xml_file(
     root: Path | None = None,
 ) -> SourceResult:
     """Read and parse one XML source file; ``display`` is the path shown in messages (``outline``: see above;
-    ``root``: the project, when the file is one of its own, see :func:`~compiler.inputs.read_input`)."""
+    ``root``: the project, when the file is one of its own, see :func:`~rulebook.inputs.read_input`)."""
     try:
         data = [read_input(path, root=root)]
     except UnreadableInput as error:

@@ -14,14 +14,14 @@ from typing import Any
 
 import pytest
 
-from compiler.cli import main
-from compiler.diagnostics import Diagnostic
-from compiler.graph import TermGraph
-from compiler.model import Book, Document
-from compiler.project import BookConfig
-from compiler.recipe import lint_book
-from compiler.stage_values import ReadResult
-from compiler.xml_source import parse_xml_string
+from rulebook.cli import main
+from rulebook.diagnostics import Diagnostic
+from rulebook.graph import TermGraph
+from rulebook.model import Book, Document
+from rulebook.project import BookConfig
+from rulebook.recipe import lint_book
+from rulebook.stage_values import ReadResult
+from rulebook.xml_source import parse_xml_string
 
 ROOT = Path(__file__).resolve().parent.parent
 CASES = ROOT / "tests" / "cases"

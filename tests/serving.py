@@ -27,7 +27,7 @@ class Served:
     def __init__(self, args: list[str], *, cwd: Path, temp: Path, prelude: str = "") -> None:
         self.temp = temp
         temp.mkdir(parents=True, exist_ok=True)
-        command = f"{prelude}\nimport sys\nfrom compiler.cli import main\nsys.exit(main(sys.argv[1:]))"
+        command = f"{prelude}\nimport sys\nfrom rulebook.cli import main\nsys.exit(main(sys.argv[1:]))"
         self.process = subprocess.Popen(
             [sys.executable, "-c", command, "serve", "--port", "0", *args],
             cwd=cwd,

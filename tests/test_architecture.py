@@ -21,76 +21,76 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     (
         "foundation",
         (
-            "compiler.source",
-            "compiler.names",
-            "compiler.suggest",
-            "compiler.diagnostics",
-            "compiler.errors",
-            "compiler.fileio",
-            "compiler.state",
-            "compiler.inputs",
-            "compiler.memory",
-            "compiler.catalog",
-            "engine.bindings",
-            "engine.rules_validator",
+            "rulebook.source",
+            "rulebook.names",
+            "rulebook.suggest",
+            "rulebook.diagnostics",
+            "rulebook.errors",
+            "rulebook.fileio",
+            "rulebook.state",
+            "rulebook.inputs",
+            "rulebook.memory",
+            "rulebook.catalog",
+            "rulebook.engine.bindings",
+            "rulebook.engine.rules_validator",
             "compiler",
         ),
     ),
-    ("model", ("compiler.model", "compiler.project", "compiler.config_file")),
+    ("model", ("rulebook.model", "rulebook.project", "rulebook.config_file")),
     (
         "readers",
         (
-            "compiler.xml_source",
-            "compiler.markdown_source",
-            "compiler.text_source",
-            "compiler.dtd",
-            "compiler.dtd_findings",
-            "compiler.locate",
-            "compiler.autolink",
+            "rulebook.xml_source",
+            "rulebook.markdown_source",
+            "rulebook.text_source",
+            "rulebook.dtd",
+            "rulebook.dtd_findings",
+            "rulebook.locate",
+            "rulebook.autolink",
         ),
     ),
     (
         "analysis",
         (
-            "compiler.graph",
-            "compiler.mechanics",
-            "compiler.facts",
-            "compiler.reading_order",
-            "compiler.assets",
-            "compiler.pictures",
-            "compiler.svg_pictures",
+            "rulebook.graph",
+            "rulebook.mechanics",
+            "rulebook.facts",
+            "rulebook.reading_order",
+            "rulebook.assets",
+            "rulebook.pictures",
+            "rulebook.svg_pictures",
         ),
     ),
     (
         "stages",
         (
-            "compiler.lint",
-            "compiler.data",
-            "compiler.translate",
-            "compiler.diff",
-            "compiler.text_diff",
-            "compiler.edition_findings",
-            "compiler.source_words",
-            "compiler.query",
-            "compiler.graph_export",
-            "compiler.rules_schema",
+            "rulebook.lint",
+            "rulebook.data",
+            "rulebook.translate",
+            "rulebook.diff",
+            "rulebook.text_diff",
+            "rulebook.edition_findings",
+            "rulebook.source_words",
+            "rulebook.query",
+            "rulebook.graph_export",
+            "rulebook.rules_schema",
         ),
     ),
-    ("output", ("compiler.report", "compiler.site")),
+    ("output", ("rulebook.report", "rulebook.site")),
     (
         "recipe",
         (
-            "compiler.recipe",
-            "compiler.stage_values",
-            "compiler.build_values",
-            "compiler.serve",
-            "compiler.publish",
-            "compiler.published",
-            "compiler.data_worker",
-            "compiler.scaffold",
+            "rulebook.recipe",
+            "rulebook.stage_values",
+            "rulebook.build_values",
+            "rulebook.serve",
+            "rulebook.publish",
+            "rulebook.published",
+            "rulebook.data_worker",
+            "rulebook.scaffold",
         ),
     ),
-    ("command line", ("compiler.cli", "compiler.__main__")),
+    ("command line", ("rulebook.cli", "rulebook.__main__")),
 ]
 
 
@@ -168,11 +168,11 @@ def test_the_compiler_knows_the_engine_only_by_its_bindings_and_the_shipped_vali
         for a, b in graph.edges
         if a.startswith("compiler")
         and b.startswith("engine")
-        and b not in ("engine.bindings", "engine.rules_validator")
+        and b not in ("rulebook.engine.bindings", "rulebook.engine.rules_validator")
         and layer_of(a)[1] != "command line"
     ]
     assert wrong == []
-    assert [b for m in ("engine.bindings", "engine.rules_validator") for b in graph.successors(m)] == []
+    assert [b for m in ("rulebook.engine.bindings", "rulebook.engine.rules_validator") for b in graph.successors(m)] == []
 
 
 @pytest.mark.parametrize("module", sorted(m for m in MODULES if m.startswith("compiler")))
@@ -189,4 +189,4 @@ def test_imports_only_its_own_layer_or_below(module: str) -> None:
 def test_readers_never_import_the_lint() -> None:
     graph = import_graph()
     readers = [m for m in MODULES if m.startswith("compiler") and layer_of(m)[1] == "readers"]
-    assert all(not target.startswith("compiler.lint") for m in readers for target in graph.successors(m))
+    assert all(not target.startswith("rulebook.lint") for m in readers for target in graph.successors(m))

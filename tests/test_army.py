@@ -15,9 +15,9 @@ from typing import Any
 
 import pytest
 
-from compiler.cli import main
-from engine.army import check_army, read_army
-from engine.rules import Rules, RulesError, load_rules
+from rulebook.cli import main
+from rulebook.engine.army import check_army, read_army
+from rulebook.engine.rules import Rules, RulesError, load_rules
 
 from .conftest import BUNDLED_BOOK, ROOT
 from .test_engine import private_cache  # noqa: F401  (autouse: a private cache folder)

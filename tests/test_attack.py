@@ -16,9 +16,9 @@ from pathlib import Path
 
 import pytest
 
-from compiler.cli import main
-from engine.attack import attack
-from engine.rules import Rules, RulesError, load_rules
+from rulebook.cli import main
+from rulebook.engine.attack import attack
+from rulebook.engine.rules import Rules, RulesError, load_rules
 
 from .conftest import ROOT
 from .test_engine import private_cache  # noqa: F401  (autouse: a private cache folder)

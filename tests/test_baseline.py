@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from compiler.cli import main
+from rulebook.cli import main
 
 BOOK = """<document>
   <chapter title="Turns">

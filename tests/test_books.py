@@ -15,10 +15,10 @@ import jsonschema
 import lxml.html
 import pytest
 
-from compiler.cli import main
-from compiler.markdown_source import parse_markdown_string
-from compiler.project import ConfigError, Linking, parse_project
-from compiler.recipe import find_terms
+from rulebook.cli import main
+from rulebook.markdown_source import parse_markdown_string
+from rulebook.project import ConfigError, Linking, parse_project
+from rulebook.recipe import find_terms
 
 from .conftest import ROOT
 

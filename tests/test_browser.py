@@ -141,7 +141,7 @@ def test_serve_rebuilds_and_reloads_the_page_when_a_source_changes(chromium: Any
     book = tmp_path / "book.xml"
     shutil.copyfile(BUNDLED_BOOK, book)
     server = subprocess.Popen(
-        [sys.executable, "-m", "compiler", "serve", "--port", "0", str(book)],
+        [sys.executable, "-m", "rulebook", "serve", "--port", "0", str(book)],
         cwd=ROOT,
         stderr=subprocess.PIPE,
         text=True,
@@ -261,7 +261,7 @@ def test_the_other_games_site_links_its_terms(page: Any, base_url: str) -> None:
 def hostile_titles_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A site as published from hostile titles, terms, configuration values, French headings and words
     (:mod:`tests.hostile.hostile_text`): each ends in an attribute list with ``autofocus onfocus=alert(3)``."""
-    from compiler.cli import main
+    from rulebook.cli import main
 
     from .hostile.hostile_text import make_project
 
@@ -302,7 +302,7 @@ def test_hostile_titles_run_nothing_on_load_or_focus(chromium: Any, hostile_titl
 def test_pictures_run_nothing_and_only_pictures_are_served(chromium: Any, tmp_path: Path) -> None:
     """An SVG opened at its own address is a document of the site: the published one is a drawing, and a
     scripted one, an HTML page or a page named `.png` is not there to open."""
-    from compiler.cli import main
+    from rulebook.cli import main
 
     from .hostile.pictures import FILES, PUBLISHED, make_project
 

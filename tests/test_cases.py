@@ -9,14 +9,14 @@ from pathlib import Path
 
 import pytest
 
-from compiler.facts import MECHANIC_KINDS, Context
-from compiler.facts.kinds import NO_KIND, Problem, recognise
-from compiler.graph import TermGraph
-from compiler.mechanics import roll_tables
-from compiler.project import BookConfig
-from compiler.recipe import lint_book, read_book
-from compiler.report import Report, exit_code
-from compiler.report import text as text_report
+from rulebook.facts import MECHANIC_KINDS, Context
+from rulebook.facts.kinds import NO_KIND, Problem, recognise
+from rulebook.graph import TermGraph
+from rulebook.mechanics import roll_tables
+from rulebook.project import BookConfig
+from rulebook.recipe import lint_book, read_book
+from rulebook.report import Report, exit_code
+from rulebook.report import text as text_report
 
 from .conftest import CASES, ROOT
 

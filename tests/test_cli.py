@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from compiler.catalog import RULES
-from compiler.cli import main
+from rulebook.catalog import RULES
+from rulebook.cli import main
 
 from .conftest import BUNDLED_BOOK, ROOT
 
@@ -91,14 +91,14 @@ def test_lint_imports_none_of_the_site_builders(tmp_path: Path) -> None:
 
     script = (
         "import sys\n"
-        "from compiler.cli import main\n"
+        "from rulebook.cli import main\n"
         f"main(['lint', '-q', '--book', 'main', '--no-baseline', '--format', 'json', '-o', {str(tmp_path / 'out.json')!r}])\n"
         "heavy = {'networkx', 'jinja2', 'mkdocs', 'markdown_it', 'yaml'}\n"
         "print(sorted(m for m in sys.modules if m.split('.')[0] in heavy))\n"
-        "idle = {'ctypes', 'traceback', 'compiler.publish', 'compiler.cli.build', 'compiler.cli.translate', 'compiler.cli.engine',\n"
-        "        'compiler.report.text', 'compiler.lint.baseline', 'compiler.build_values',\n"
+        "idle = {'ctypes', 'traceback', 'rulebook.publish', 'rulebook.cli.build', 'rulebook.cli.translate', 'rulebook.cli.engine',\n"
+        "        'rulebook.report.text', 'rulebook.lint.baseline', 'rulebook.build_values',\n"
         "        'importlib.resources', 'zipfile', 'textwrap',\n"
-        "        'compiler.dtd_findings'}\n"
+        "        'rulebook.dtd_findings'}\n"
         "print(sorted(m for m in sys.modules if m in idle))\n"
     )
     done = _fresh_python(script)
@@ -182,7 +182,7 @@ def test_output_file_is_written(tmp_path: Path) -> None:
 def test_console_script_runs_as_a_process() -> None:
     env = dict(os.environ, NO_COLOR="1")
     done = subprocess.run(
-        [sys.executable, "-m", "compiler", "lint", "--no-baseline"], cwd=ROOT, capture_output=True, text=True, env=env
+        [sys.executable, "-m", "rulebook", "lint", "--no-baseline"], cwd=ROOT, capture_output=True, text=True, env=env
     )
     assert done.returncode == 1
     assert "Traceback" not in done.stderr
@@ -197,7 +197,7 @@ def test_the_console_scripts_quick_exit_loses_no_output(
     monkeypatch.chdir(ROOT)
     assert main(["lint", "--no-baseline", "--format", "json"]) == 1
     expected = capsys.readouterr().out
-    command = [sys.executable, "-m", "compiler", "lint", "--no-baseline", "--format", "json"]
+    command = [sys.executable, "-m", "rulebook", "lint", "--no-baseline", "--format", "json"]
     done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True)
     assert (done.returncode, done.stdout) == (1, expected)
     report = tmp_path / "report.json"
@@ -210,7 +210,7 @@ def test_the_console_scripts_quick_exit_loses_no_output(
 def test_a_full_standard_output_is_a_plain_error() -> None:
     with open("/dev/full", "w", encoding="utf-8") as full:
         done = subprocess.run(
-            [sys.executable, "-m", "compiler", "lint", "--no-baseline", str(BUNDLED_BOOK)],
+            [sys.executable, "-m", "rulebook", "lint", "--no-baseline", str(BUNDLED_BOOK)],
             cwd=ROOT,
             stdout=full,
             stderr=subprocess.PIPE,
@@ -228,7 +228,7 @@ def test_a_closed_standard_output_is_a_plain_error(command: list[str]) -> None:
     """``rulebook lint >&-``: Python starts with no standard output; the command says so, exit status 2."""
     shell = 'exec "$@" >&-'
     done = subprocess.run(
-        ["sh", "-c", shell, "sh", sys.executable, "-m", "compiler", *command], cwd=ROOT, capture_output=True, text=True
+        ["sh", "-c", shell, "sh", sys.executable, "-m", "rulebook", *command], cwd=ROOT, capture_output=True, text=True
     )
     assert done.returncode == 2
     assert "rulebook: error: cannot write to standard output: it was closed before the command started" in done.stderr
@@ -240,7 +240,7 @@ def test_a_closed_standard_error_loses_nothing_of_the_report(monkeypatch: pytest
     assert main(["lint", "--no-baseline"]) == 1
     expected = capsys.readouterr().out
     shell = 'exec "$@" 2>&-'
-    command = ["sh", "-c", shell, "sh", sys.executable, "-m", "compiler", "lint", "--no-baseline"]
+    command = ["sh", "-c", shell, "sh", sys.executable, "-m", "rulebook", "lint", "--no-baseline"]
     done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, env=dict(os.environ, NO_COLOR="1"))
     assert (done.returncode, done.stdout) == (1, expected)
 
@@ -265,7 +265,7 @@ def test_docs_hold_every_rules_documentation(capsys: pytest.CaptureFixture[str],
 
 
 def test_docs_list_every_rule() -> None:
-    from compiler.catalog import RULES
+    from rulebook.catalog import RULES
 
     docs = (ROOT / "docs" / "lint.md").read_text(encoding="utf-8")
     for rule in RULES:
@@ -277,12 +277,12 @@ def test_each_command_is_registered_by_the_module_the_start_up_imports() -> None
     import argparse
     import importlib
 
-    from compiler.cli import COMMANDS, MODULES
+    from rulebook.cli import COMMANDS, MODULES
 
     for name in MODULES:
         parser = argparse.ArgumentParser()
         commands = parser.add_subparsers()
-        importlib.import_module(f"compiler.cli.{name}").add_commands(commands)
+        importlib.import_module(f"rulebook.cli.{name}").add_commands(commands)
         assert sorted(commands.choices) == sorted(c for c, m in COMMANDS.items() if m == name), name
     assert set(COMMANDS.values()) == set(MODULES)
 
@@ -290,12 +290,12 @@ def test_each_command_is_registered_by_the_module_the_start_up_imports() -> None
 def test_a_command_imports_only_its_own_command_module() -> None:
     script = (
         "import sys\n"
-        "from compiler.cli import main\n"
+        "from rulebook.cli import main\n"
         "main(['dtd'])\n"
-        "print(sorted(m for m in sys.modules if m.startswith('compiler.cli.')), file=sys.stderr)\n"
+        "print(sorted(m for m in sys.modules if m.startswith('rulebook.cli.')), file=sys.stderr)\n"
     )
     done = _fresh_python(script)
-    assert done.stderr.splitlines()[-1] == "['compiler.cli.common', 'compiler.cli.lint']"
+    assert done.stderr.splitlines()[-1] == "['rulebook.cli.common', 'rulebook.cli.lint']"
 
 
 def test_a_stop_signal_that_would_be_lost_in_an_import_callback_is_asked_again(
@@ -306,7 +306,7 @@ def test_a_stop_signal_that_would_be_lost_in_an_import_callback_is_asked_again(
     import signal
     import time
 
-    from compiler import cli
+    from rulebook import cli
 
     sent: list[int] = []
     monkeypatch.setattr(os, "kill", lambda pid, signum: sent.append(signum))

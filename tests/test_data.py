@@ -13,17 +13,17 @@ from typing import Any, Literal, TypedDict, Union, get_args, get_origin, get_typ
 import jsonschema
 import pytest
 
-from compiler.catalog.mechanics import INVALID_ANNOTATION
-from compiler.cli import main
-from compiler.data import CONTENT_HASH_PLACEHOLDER, RuleData, build_rule_data, build_site_summary, serialise
-from compiler.data.shapes import RuleParts
-from compiler.dtd import dtd_text
-from compiler.facts import DATA_SEQUENCES, DATA_TABLES, MECHANIC_KINDS, VALUES, collect_rule_facts
-from compiler.facts.attributes import AttributeType
-from compiler.facts.kinds import describe_kinds
-from compiler.graph import TermGraph
-from compiler.project import BookConfig
-from compiler.recipe import read_book
+from rulebook.catalog.mechanics import INVALID_ANNOTATION
+from rulebook.cli import main
+from rulebook.data import CONTENT_HASH_PLACEHOLDER, RuleData, build_rule_data, build_site_summary, serialise
+from rulebook.data.shapes import RuleParts
+from rulebook.dtd import dtd_text
+from rulebook.facts import DATA_SEQUENCES, DATA_TABLES, MECHANIC_KINDS, VALUES, collect_rule_facts
+from rulebook.facts.attributes import AttributeType
+from rulebook.facts.kinds import describe_kinds
+from rulebook.graph import TermGraph
+from rulebook.project import BookConfig
+from rulebook.recipe import read_book
 
 from .conftest import BUNDLED_BOOK, ROOT
 
@@ -221,19 +221,19 @@ def test_build_is_byte_identical_and_atomic(tmp_path: Path, monkeypatch) -> None
 
 
 def test_build_refuses_data_that_fails_its_schema(tmp_path: Path, monkeypatch, capsys) -> None:  # type: ignore[no-untyped-def]
-    import compiler.recipe
+    import rulebook.recipe
 
     monkeypatch.chdir(ROOT)
-    import compiler.data
+    import rulebook.data
 
-    real = compiler.data.build_rule_data
+    real = rulebook.data.build_rule_data
 
     def broken(*args: Any, **kwargs: Any) -> dict[str, Any]:
         data = real(*args, **kwargs)
         data["roll_tables"][0]["die"] = "a handful"
         return data
 
-    monkeypatch.setattr(compiler.data, "build_rule_data", broken)
+    monkeypatch.setattr(rulebook.data, "build_rule_data", broken)
     assert main(["build", "-q", "--output", str(tmp_path)]) == 2
     assert "fails its schema at $.roll_tables[0].die" in capsys.readouterr().err
     assert not (tmp_path / "rules.json").exists()

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import dataclasses
 
-from compiler.diagnostics import Diagnostic, Note, Rule, Severity
-from compiler.lint.base import places, spans
-from compiler.model import Reference
-from compiler.source import SourceText, Span
+from rulebook.diagnostics import Diagnostic, Note, Rule, Severity
+from rulebook.lint.base import places, spans
+from rulebook.model import Reference
+from rulebook.source import SourceText, Span
 
 RULE = Rule("RB999", "test-rule", Severity.WARNING, "A rule for tests.")
 

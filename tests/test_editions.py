@@ -6,11 +6,11 @@ import json
 
 import pytest
 
-from compiler.cli import main
-from compiler.diff import diff_books
-from compiler.model import Book, ItemList, Section
-from compiler.recipe import read_book
-from compiler.text_source import parse_text_export
+from rulebook.cli import main
+from rulebook.diff import diff_books
+from rulebook.model import Book, ItemList, Section
+from rulebook.recipe import read_book
+from rulebook.text_source import parse_text_export
 
 from .conftest import BUNDLED_BOOK, ROOT, SHARED
 
@@ -168,7 +168,7 @@ def test_word_changes_are_difflibs_up_to_the_limit_and_a_valid_edit_past_it() ->
     import difflib
     import random
 
-    from compiler.text_diff import WORDS_COMPARED, word_likeness, word_opcodes
+    from rulebook.text_diff import WORDS_COMPARED, word_likeness, word_opcodes
 
     randomly = random.Random(7)
     for _ in range(300):  # short texts: exactly difflib's answer
@@ -187,8 +187,8 @@ def test_word_changes_are_difflibs_up_to_the_limit_and_a_valid_edit_past_it() ->
 
 def _compared_each_with_each(olds: list[str], news: list[str]) -> list[tuple[str, str, bool]]:
     """The sentence pairing as specified (each old sentence compared with every new one, each sentence
-    added with every one removed): what :class:`compiler.text_diff.SentencePairing` must give below its limit."""
-    from compiler.text_diff import MOVED, SIMILAR, word_likeness
+    added with every one removed): what :class:`rulebook.text_diff.SentencePairing` must give below its limit."""
+    from rulebook.text_diff import MOVED, SIMILAR, word_likeness
 
     def likeness(a: str, b: str) -> float:
         return word_likeness(a.split(), b.split())
@@ -221,7 +221,7 @@ def _compared_each_with_each(olds: list[str], news: list[str]) -> list[tuple[str
 def test_sentences_are_paired_as_compared_each_with_each_within_the_limit() -> None:
     import random
 
-    from compiler.text_diff import Budget, SentencePairing
+    from rulebook.text_diff import Budget, SentencePairing
 
     randomly = random.Random(11)
     words = ["the", "unit", "may", "move", "charge", "roll", "a", "D6", "then", "its", "turn", "and"]
@@ -238,7 +238,7 @@ def test_sentences_are_paired_as_compared_each_with_each_within_the_limit() -> N
 def test_sentences_past_the_alignment_limit_are_a_valid_edit_aligned_on_those_found_once() -> None:
     import random
 
-    from compiler.text_diff import SENTENCES_ALIGNED, Budget, sentence_opcodes
+    from rulebook.text_diff import SENTENCES_ALIGNED, Budget, sentence_opcodes
 
     randomly = random.Random(5)
     sentences = [f"Sentence {i}." for i in range(3 * SENTENCES_ALIGNED)]
@@ -270,7 +270,7 @@ def test_renamed_terms_are_those_difflib_finds_alike_within_the_limit() -> None:
     import difflib
     import random
 
-    from compiler.diff import _Renames
+    from rulebook.diff import _Renames
 
     randomly = random.Random(3)
     for _ in range(200):
@@ -292,7 +292,7 @@ def test_term_names_are_found_in_changed_words_as_their_expressions_find_them() 
     import random
     import re
 
-    from compiler.diff import _TermNames
+    from rulebook.diff import _TermNames
 
     names = {key: key.upper() for key in ["Turn", "Player Turn", "Bu", "Class", "D6", "(A)", "Line of Sight", "A"]}
     found = _TermNames(names)
@@ -307,8 +307,8 @@ def test_term_names_are_found_in_changed_words_as_their_expressions_find_them() 
 def test_changed_sentences_are_found_in_their_sources_where_the_expression_found_them() -> None:
     import re
 
-    from compiler.diff import _SENTENCE_END, _own
-    from compiler.edition_findings import _Places
+    from rulebook.diff import _SENTENCE_END, _own
+    from rulebook.edition_findings import _Places
 
     def found_by_the_expression(section: Section, text: str) -> tuple[int, int, int] | None:
         words = text.split()

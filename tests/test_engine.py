@@ -15,10 +15,10 @@ from typing import Any
 
 import pytest
 
-from compiler.cli import main
-from engine.odds import odds_of_test, roll_odds, table_odds
-from engine.rules import BINDINGS, Rules, RulesError, load_rules, missing_bindings
-from engine.turns import turn_structure
+from rulebook.cli import main
+from rulebook.engine.odds import odds_of_test, roll_odds, table_odds
+from rulebook.engine.rules import BINDINGS, Rules, RulesError, load_rules, missing_bindings
+from rulebook.engine.turns import turn_structure
 
 from .conftest import BUNDLED_BOOK, ROOT, build
 
@@ -216,7 +216,7 @@ def test_site_and_engine_agree_on_anchors(rules: Rules, tmp_path: Path) -> None:
     ],
 )
 def test_modifiers_follow_the_priority_rules(rules: Rules, value: int, mods: list[str], result: int) -> None:
-    from engine.modify import apply_modifiers
+    from rulebook.engine.modify import apply_modifiers
 
     trace = apply_modifiers(rules, value, mods)
     assert trace["result"] == result
@@ -226,7 +226,7 @@ def test_modifiers_follow_the_priority_rules(rules: Rules, value: int, mods: lis
 
 
 def test_modifier_trace_and_errors(rules: Rules) -> None:
-    from engine.modify import apply_modifiers
+    from rulebook.engine.modify import apply_modifiers
 
     trace = apply_modifiers(rules, 8, ["-3", "*2"])
     assert [(s["modifier"], s["before"], s["after"]) for s in trace["steps"]] == [("*2", "8", "10"), ("-3", "10", "7")]
@@ -247,7 +247,7 @@ DERIVED = {
     [("3D6", range(1, 7)), ("2D3", [1, 1, 2, 2, 3, 3]), ("3D4", [v // 3 for v in range(1, 11)]), ("4D5", range(1, 6))],
 )
 def test_distributions_match_enumeration(notation: str, faces: Any) -> None:
-    from engine.dice import roll
+    from rulebook.engine.dice import roll
 
     count = int(notation.split("D")[0])
     totals = [sum(dice) for dice in itertools.product(faces, repeat=count)]
@@ -257,7 +257,7 @@ def test_distributions_match_enumeration(notation: str, faces: Any) -> None:
 
 @pytest.mark.parametrize("how", ["at_least", "at_most", "above", "below"])
 def test_a_chance_counts_the_results_that_pass(how: str) -> None:
-    from engine.dice import chance, passes, roll, ways
+    from rulebook.engine.dice import chance, passes, roll, ways
 
     for target in range(14):
         expected = sum((p for r, p in roll("2D6", {}).items() if passes(r, how, target, {6})), Fraction(0))
@@ -269,7 +269,7 @@ def test_valid_rule_data_is_checked_once_by_the_shipped_validator(
 ) -> None:
     import fastjsonschema
 
-    from engine import schema
+    from rulebook.engine import schema
 
     def no_compiling(*args: Any, **kwargs: Any) -> None:
         raise AssertionError("the schema was compiled at run time")
@@ -307,11 +307,11 @@ def test_no_code_is_read_from_the_cache_folder(rules: Rules, tmp_path: Path, mon
 
 
 def test_the_shipped_validator_is_generated_from_the_schema_as_it_is() -> None:
-    """A schema changed without `python -m engine.make_validator` fails here, whatever fastjsonschema is installed."""
-    from engine import rules_validator
-    from engine.schema import engine_schema, schema_digest
+    """A schema changed without `python -m rulebook.engine.make_validator` fails here, whatever fastjsonschema is installed."""
+    from rulebook.engine import rules_validator
+    from rulebook.engine.schema import engine_schema, schema_digest
 
-    assert schema_digest(engine_schema()) == rules_validator.SCHEMA_DIGEST, "run python -m engine.make_validator"
+    assert schema_digest(engine_schema()) == rules_validator.SCHEMA_DIGEST, "run python -m rulebook.engine.make_validator"
 
 
 def test_the_shipped_validator_is_what_fastjsonschema_generates() -> None:
@@ -319,15 +319,15 @@ def test_the_shipped_validator_is_what_fastjsonschema_generates() -> None:
     another version may write other code from the same schema)."""
     import fastjsonschema
 
-    from engine import make_validator, rules_validator
-    from engine.schema import engine_schema
+    from rulebook.engine import make_validator, rules_validator
+    from rulebook.engine.schema import engine_schema
 
     if f"fastjsonschema {fastjsonschema.VERSION}" != rules_validator.GENERATOR:
         pytest.skip(
             f"{rules_validator.GENERATOR} wrote the module; fastjsonschema {fastjsonschema.VERSION} is installed"
         )
     shipped = make_validator.GENERATED.read_text(encoding="utf-8")
-    assert shipped == make_validator.validator_source(engine_schema()), "run python -m engine.make_validator"
+    assert shipped == make_validator.validator_source(engine_schema()), "run python -m rulebook.engine.make_validator"
 
 
 def test_without_a_writable_cache_the_data_is_checked_each_time(
@@ -348,7 +348,7 @@ def test_an_engine_question_imports_none_of_the_site_builders(rules: Rules, tmp_
 
     script = (
         "import sys\n"
-        "from compiler.cli import main\n"
+        "from rulebook.cli import main\n"
         f"main(['engine', '--rules', {str(rules.path)!r}, 'odds', 'test', 'leadership_test', '--value', '7'])\n"
         "heavy = {'lxml', 'networkx', 'jinja2', 'mkdocs', 'markdown_it', 'yaml'}\n"
         "print(sorted(m for m in sys.modules if m.split('.')[0] in heavy))\n"
@@ -362,7 +362,7 @@ def test_an_engine_question_imports_none_of_the_site_builders(rules: Rules, tmp_
 def test_the_first_question_after_a_build_does_not_check_the_data_again(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from engine import schema
+    from rulebook.engine import schema
 
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     built = compile_rules(BUNDLED_BOOK, tmp_path / "site")  # the build checked this text: the engine is told
@@ -383,7 +383,7 @@ def test_an_engine_question_on_known_data_loads_only_what_it_needs(rules: Rules,
 
     script = (
         "import sys\n"
-        "from compiler.cli import main\n"
+        "from rulebook.cli import main\n"
         f"main(['engine', '--rules', {str(rules.path)!r}, 'odds', 'test', 'leadership_test', '--value', '7'])\n"
         "slow = {'fastjsonschema', 'hashlib', '_hashlib', 'dataclasses', 'inspect', 'importlib.resources'}\n"
         "print(sorted(slow & set(sys.modules)))\n"
@@ -408,8 +408,8 @@ def test_an_engine_question_on_known_data_loads_only_what_it_needs(rules: Rules,
 def test_a_question_finds_the_site_the_project_configures(tmp_path: Path, name: str | None, text: str | None) -> None:
     """An engine question reads only `output` (config_file.site_folder), from the root or a folder below it,
     and finds the folder the whole project's configuration gives."""
-    from compiler.config_file import site_folder
-    from compiler.project import load_project
+    from rulebook.config_file import site_folder
+    from rulebook.project import load_project
 
     root = tmp_path / "game"
     (root / "rules" / "deep").mkdir(parents=True)
@@ -436,9 +436,9 @@ def test_a_question_in_a_project_reads_its_site_and_nothing_else_of_it(
     assert "7/12" in capsys.readouterr().out
     script = (
         "import sys\n"
-        "from compiler.cli import main\n"
+        "from rulebook.cli import main\n"
         f"main({question!r})\n"
-        "print(sorted(m for m in ('compiler.project', 'dataclasses', 'compiler.catalog') if m in sys.modules))\n"
+        "print(sorted(m for m in ('rulebook.project', 'dataclasses', 'rulebook.catalog') if m in sys.modules))\n"
     )
     done = subprocess.run([sys.executable, "-c", script], cwd=tmp_path, capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
@@ -469,7 +469,7 @@ def test_engine_help_lists_every_action_though_a_question_builds_only_its_own(
 def test_data_a_build_remembers_as_valid_is_not_checked_again(
     rules: Rules, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from engine import schema
+    from rulebook.engine import schema
 
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
     schema.remember_valid(rules.path.read_bytes(), schema.SCHEMA_PATH.read_bytes())

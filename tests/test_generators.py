@@ -17,10 +17,10 @@ from urllib.parse import urldefrag, urljoin
 import lxml.html
 import pytest
 
-from compiler import state
-from compiler.project import ConfigError, parse_project
-from compiler.site.pages import LinkStyle, link
-from compiler.site.zensical import said
+from rulebook import state
+from rulebook.project import ConfigError, parse_project
+from rulebook.site.pages import LinkStyle, link
+from rulebook.site.zensical import said
 
 from .conftest import ROOT, build, need_zensical
 
@@ -164,7 +164,7 @@ def test_what_zensical_says_becomes_one_warning_a_line() -> None:
 def test_a_zensical_warning_stops_the_build_and_keeps_the_last_good_site(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from compiler.cli import main
+    from rulebook.cli import main
 
     need_zensical()
     project = tmp_path / "game"

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from compiler.markdown_source import heading_parts, parse_markdown_string
-from compiler.model import Document, ItemList, Link, Section, Table
+from rulebook.markdown_source import heading_parts, parse_markdown_string
+from rulebook.model import Document, ItemList, Link, Section, Table
 
 from .conftest import ROOT, SHARED
 

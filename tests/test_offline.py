@@ -15,9 +15,9 @@ from urllib.parse import unquote, urlsplit
 import lxml.html
 import pytest
 
-from compiler.cli import main
-from compiler.project import parse_project
-from compiler.site.pages import LinkStyle, link, page_url
+from rulebook.cli import main
+from rulebook.project import parse_project
+from rulebook.site.pages import LinkStyle, link, page_url
 
 from .conftest import CHROMIUM
 

@@ -6,11 +6,11 @@ from pathlib import Path
 
 import pytest
 
-from compiler.model import Document
-from compiler.project import BookConfig
-from compiler.recipe import lint_book, read_book
-from compiler.source import SourceText
-from compiler.xml_source import parse_xml_string
+from rulebook.model import Document
+from rulebook.project import BookConfig
+from rulebook.recipe import lint_book, read_book
+from rulebook.source import SourceText
+from rulebook.xml_source import parse_xml_string
 
 from .conftest import ROOT
 from .test_reader import BOOK

@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from compiler.cli import main
-from engine.pregame import Dice, Options, pregame
-from engine.rules import Rules
+from rulebook.cli import main
+from rulebook.engine.pregame import Dice, Options, pregame
+from rulebook.engine.rules import Rules
 
 from .conftest import BUNDLED_BOOK
 from .test_engine import compile_rules, private_cache  # noqa: F401  (autouse: a private cache folder)
@@ -100,7 +100,7 @@ def test_a_changed_band_changes_the_walk(tmp_path: Path) -> None:
 
 
 def test_without_an_annotated_sequence_the_engine_says_what_to_do(rules: Rules) -> None:
-    from engine.rules import RulesError
+    from rulebook.engine.rules import RulesError
 
     data = json.loads(json.dumps(rules.data))
     for sequence in data["sequences"]:

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from compiler.graph import TermGraph
-from compiler.markdown_source import parse_markdown_string
-from compiler.model import Book
-from compiler.project import Linking
-from compiler.recipe import find_terms
-from compiler.site.previews import definition_preview, preview_text
+from rulebook.graph import TermGraph
+from rulebook.markdown_source import parse_markdown_string
+from rulebook.model import Book
+from rulebook.project import Linking
+from rulebook.recipe import find_terms
+from rulebook.site.previews import definition_preview, preview_text
 
 from .conftest import parse
 

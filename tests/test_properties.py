@@ -11,8 +11,8 @@ import re
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from compiler.diagnostics import Severity
-from compiler.report import Report, renderer
+from rulebook.diagnostics import Severity
+from rulebook.report import Report, renderer
 
 from .conftest import BUNDLED_BOOK, lint_string
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import time
 
-from compiler.model import Definition, Figure, ItemList, LineBreak, Note, Reference, Section, Table, plain_text
-from compiler.names import slugify
-from compiler.xml_source import parse_xml_string
+from rulebook.model import Definition, Figure, ItemList, LineBreak, Note, Reference, Section, Table, plain_text
+from rulebook.names import slugify
+from rulebook.xml_source import parse_xml_string
 
 from .conftest import lint_string, parse
 
@@ -138,7 +138,7 @@ def test_malformed_xml_is_a_located_fatal_diagnostic() -> None:
 
 
 def test_invalid_utf8_is_a_located_error() -> None:
-    from compiler.xml_source import parse_xml_bytes
+    from rulebook.xml_source import parse_xml_bytes
 
     result = parse_xml_bytes('<document>\n<chapter title="é\xff"/></document>'.encode("latin-1"), "bad.xml")
     (diagnostic,) = result.diagnostics
@@ -173,7 +173,7 @@ def test_the_documents_dtd_is_never_loaded(tmp_path) -> None:  # type: ignore[no
     (tmp_path / "evil.dtd").write_text('<!ENTITY injected "PWNED">', encoding="utf-8")
     book = tmp_path / "book.xml"
     book.write_text('<!DOCTYPE document SYSTEM "evil.dtd"><document><chapter title="a">ok</chapter></document>')
-    from compiler.xml_source import read_xml_file
+    from rulebook.xml_source import read_xml_file
 
     result = read_xml_file(book, "book.xml")
     assert result.document is not None and result.diagnostics == ()
@@ -183,7 +183,7 @@ def test_the_documents_dtd_is_never_loaded(tmp_path) -> None:  # type: ignore[no
 
 
 def test_cr_crlf_and_lf_all_end_lines() -> None:
-    from compiler.source import SourceText
+    from rulebook.source import SourceText
 
     for text in ("ab\ncd\n\nef", "ab\r\ncd\r\n\r\nef", "ab\rcd\r\ref", "ab\r\ncd\r\nef".replace("cd\r\n", "cd\r\r")):
         source = SourceText.from_text("f", text)
@@ -194,7 +194,7 @@ def test_cr_crlf_and_lf_all_end_lines() -> None:
 
 
 def test_decoding_counts_characters_and_drops_a_bom() -> None:
-    from compiler.source import BadBytes, SourceText, decode_utf8
+    from rulebook.source import BadBytes, SourceText, decode_utf8
 
     assert decode_utf8(b"\xef\xbb\xbf<a/>") == "<a/>"
     for data, place in ((b"\xc3\xa9\xc3\xa9\n\xc3\xa9\xff", (2, 2)), (b"\xef\xbb\xbf\xc3\xa9\xe2\x82", (1, 2))):
@@ -205,7 +205,7 @@ def test_decoding_counts_characters_and_drops_a_bom() -> None:
 
 
 def test_start_tags_are_found_past_doctype_literals_comments_cdata_and_pis() -> None:
-    from compiler.locate import start_tag_offsets
+    from rulebook.locate import start_tag_offsets
 
     text = (
         '<!DOCTYPE document [<!ENTITY e "]><x>"><!-- ]> <y> --><!ATTLIST a b CDATA "<z>">]>'
@@ -216,14 +216,14 @@ def test_start_tags_are_found_past_doctype_literals_comments_cdata_and_pis() -> 
 
 
 def test_entity_references_are_found_in_content_only() -> None:
-    from compiler.locate import entity_reference_offsets
+    from rulebook.locate import entity_reference_offsets
 
     text = '<!DOCTYPE d [<!ENTITY e "&f;">]><d t="&e;">a &e; &#65; &amp; <!-- &e; --><![CDATA[&e;]]>&g;</d>'
     assert [text[o : o + 3] for o in entity_reference_offsets(text)] == ["&e;", "&g;"]
 
 
 def test_the_first_start_tag_too_deep_is_found_in_the_text() -> None:
-    from compiler.locate import start_tag_deeper_than
+    from rulebook.locate import start_tag_deeper_than
 
     text = "<a><b/><c><!-- <x> --><d t='>'></d><e><f/></e></c></a>"
     assert text[start_tag_deeper_than(text, 2) or 0 :].startswith("<d")
@@ -241,8 +241,8 @@ def test_places_in_a_cr_only_xml_file_are_its_own() -> None:
 
 
 def test_text_export_and_markdown_places_count_every_line_end() -> None:
-    from compiler.markdown_source import parse_markdown_string
-    from compiler.text_source import parse_text_export
+    from rulebook.markdown_source import parse_markdown_string
+    from rulebook.text_source import parse_text_export
 
     export = "Rule\n\nThe rule.\n\nSub rule\n\n1 - Step one\n2 - Step two\n"
     markdown = "# 1 Titre\n\nVoir ??.\n\n## 1.1 Sous\n\n- a\n"
@@ -256,7 +256,7 @@ def test_text_export_and_markdown_places_count_every_line_end() -> None:
 
 
 def test_markdown_nested_past_the_limit_is_refused_where_it_goes_too_deep() -> None:
-    from compiler.markdown_source import parse_markdown_string
+    from rulebook.markdown_source import parse_markdown_string
 
     headings = "\n".join("# " + ".".join(["1"] * level) + " T" for level in range(1, 99))
     accepted = parse_markdown_string(headings + "\n\nText.\n")

@@ -7,7 +7,7 @@ import json
 import jsonschema
 import pytest
 
-from compiler.report import Report, exit_code, renderer
+from rulebook.report import Report, exit_code, renderer
 
 from .conftest import ROOT, lint_string
 
@@ -39,10 +39,10 @@ def test_json_has_the_documented_fields() -> None:
 
 def test_compact_json_lines_are_the_records_encoded() -> None:
     """The compact report shares encoded parts between diagnostics: each line must still be its record."""
-    from compiler.catalog.book import DANGLING_REFERENCE
-    from compiler.diagnostics import Note
-    from compiler.report.json_format import diagnostic_record
-    from compiler.source import Span
+    from rulebook.catalog.book import DANGLING_REFERENCE
+    from rulebook.diagnostics import Note
+    from rulebook.report.json_format import diagnostic_record
+    from rulebook.source import Span
 
     tricky = ',"line":0,"column":0,"section":null, \\" é \u2028 \x00'
     place = Span('a "b".xml', 3, 7)
@@ -88,8 +88,8 @@ def test_sarif_validates_against_the_sarif_2_1_0_schema() -> None:
 
 
 def test_text_shows_source_line_caret_and_help() -> None:
-    from compiler.report import text
-    from compiler.xml_source import parse_xml_string
+    from rulebook.report import text
+    from rulebook.xml_source import parse_xml_string
 
     source = parse_xml_string(XML).source
     assert source is not None
@@ -119,15 +119,15 @@ def test_exit_codes() -> None:
 
 
 def _diagnostic(message: str, line: str, column: int, target: str | None = None, length: int = 0):  # type: ignore[no-untyped-def]
-    from compiler.catalog.reading import INVALID_DOCUMENT
-    from compiler.source import SourceText, Span
+    from rulebook.catalog.reading import INVALID_DOCUMENT
+    from rulebook.source import SourceText, Span
 
     source = SourceText.from_text("book.xml", "first line\n" + line + "\nlast line\n")
     return INVALID_DOCUMENT.diagnostic(message, Span("book.xml", 2, column, length), target=target), source
 
 
 def test_control_characters_are_shown_one_for_one() -> None:
-    from compiler.report.escaping import visible
+    from rulebook.report.escaping import visible
 
     controls = "".join(map(chr, range(0x20))) + "\x7f\x85\x9b\u202e\u2066"
     shown = visible(controls)
@@ -138,7 +138,7 @@ def test_control_characters_are_shown_one_for_one() -> None:
 
 
 def test_text_caret_stays_under_the_name_after_control_characters() -> None:
-    from compiler.report import text
+    from rulebook.report import text
 
     diagnostic, source = _diagnostic("bad `x\x1by`", '\x07\x1b[31m <reference name="x\x1by">', 10, "x\x1by")
     lines = text.render_diagnostic(diagnostic, source).splitlines()
@@ -150,7 +150,7 @@ def test_text_caret_stays_under_the_name_after_control_characters() -> None:
 
 @pytest.mark.parametrize("width", [200, 80])
 def test_text_cuts_a_huge_line_around_the_caret_to_the_width(width: int) -> None:
-    from compiler.report import text
+    from rulebook.report import text
 
     target = "t" * 5000
     line = "a" * 100_000 + f' <reference name="{target}">' + "b" * 100_000
@@ -166,14 +166,14 @@ def test_text_cuts_a_huge_line_around_the_caret_to_the_width(width: int) -> None
 
 
 def test_a_span_with_a_length_is_underlined_exactly() -> None:
-    from compiler.report import text
+    from rulebook.report import text
 
     diagnostic, source = _diagnostic("bad byte", "ab\ufffdcd", 3, length=1)
     assert text.render_diagnostic(diagnostic, source).splitlines()[4] == "  |   ^"
 
 
 def test_long_names_in_messages_are_cut_in_their_middle() -> None:
-    from compiler.report.escaping import MESSAGE_LIMIT, NAME_LIMIT, readable
+    from rulebook.report.escaping import MESSAGE_LIMIT, NAME_LIMIT, readable
 
     name = "n" * 1000
     assert readable(f"term `{name}` and `short`") == f"term `{'n' * 39}…{'n' * 20}` and `short`"
@@ -185,9 +185,9 @@ def test_long_names_in_messages_are_cut_in_their_middle() -> None:
 
 
 def test_github_escapes_what_would_end_the_line_or_the_properties() -> None:
-    from compiler.catalog.reading import INVALID_DOCUMENT
-    from compiler.report import github
-    from compiler.source import Span
+    from rulebook.catalog.reading import INVALID_DOCUMENT
+    from rulebook.report import github
+    from rulebook.source import Span
 
     diagnostic = INVALID_DOCUMENT.diagnostic("50% done\r\n::error::x", Span("a,b:c.xml", 3, 4), help="1\n2")
     line = github.line(diagnostic)

@@ -14,9 +14,9 @@ from collections import Counter, defaultdict
 
 import pytest
 
-from compiler.diagnostics import Diagnostic
-from compiler.project import BookConfig
-from compiler.recipe import lint_book, read_book
+from rulebook.diagnostics import Diagnostic
+from rulebook.project import BookConfig
+from rulebook.recipe import lint_book, read_book
 
 from .conftest import BUNDLED_BOOK, ROOT, SHARED
 

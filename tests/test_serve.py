@@ -14,9 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from compiler import build_values, recipe, serve
-from compiler.project import load_project
-from compiler.serve import RELOAD_SCRIPT
+from rulebook import build_values, recipe, serve
+from rulebook.project import load_project
+from rulebook.serve import RELOAD_SCRIPT
 
 from .conftest import BUNDLED_BOOK, ROOT
 from .serving import Served, edit, files_of
@@ -83,7 +83,7 @@ def _project(tmp_path: Path) -> Path:
 
 GATE = """
 import os, time
-import compiler.translate.compare as compare
+import rulebook.translate.compare as compare
 _compare_books = compare.compare_books
 def _gated(*args, **kwargs):  # a comparison waits while the test's gate file is missing
     while not os.path.exists({gate!r}):
@@ -163,7 +163,7 @@ def test_a_bounded_stage_cache_drops_the_least_recently_used_results() -> None:
 
 
 def test_a_configuration_edit_is_served_with_the_new_configuration(tmp_path: Path) -> None:
-    from compiler.scaffold import init_project
+    from rulebook.scaffold import init_project
 
     project = init_project(tmp_path / "game", "Old Title").root
     with Served([], cwd=project, temp=tmp_path / "tmp") as served:
@@ -178,7 +178,7 @@ def test_a_configuration_edit_is_served_with_the_new_configuration(tmp_path: Pat
 def test_serve_removes_what_a_killed_serve_left_and_nothing_else(tmp_path: Path) -> None:
     import subprocess
 
-    from compiler.serve import FOLDER_PREFIX, OWNER
+    from rulebook.serve import FOLDER_PREFIX, OWNER
 
     temp = tmp_path / "tmp"
     temp.mkdir()
@@ -215,7 +215,7 @@ def test_with_zensical_an_edit_builds_the_site_again_with_its_cache_warm(tmp_pat
 
 
 def test_a_sources_folder_deleted_and_made_again_is_watched_again(tmp_path: Path) -> None:
-    from compiler.scaffold import init_project
+    from rulebook.scaffold import init_project
 
     project = init_project(tmp_path / "game", "Game").root
     sources, kept = project / "rules", tmp_path / "kept"

@@ -14,7 +14,7 @@ import lxml.etree
 import lxml.html
 import pytest
 
-from compiler.catalog import RULES
+from rulebook.catalog import RULES
 
 from .conftest import build, serve
 
@@ -333,7 +333,7 @@ def test_link_checker_would_catch_a_broken_anchor(tmp_path: Path) -> None:
 
 
 def test_html_blocks_are_handed_to_mkdocs_whole_and_put_back(site: Path) -> None:
-    from compiler.site.writer import hand_over_html
+    from rulebook.site.writer import hand_over_html
 
     page = (
         "# Title { #t }\n\n"

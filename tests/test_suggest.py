@@ -6,8 +6,8 @@ import random
 
 import pytest
 
-from compiler.names import normalise, singular
-from compiler.suggest import Suggester, edit_distance, one_edit_apart
+from rulebook.names import normalise, singular
+from rulebook.suggest import Suggester, edit_distance, one_edit_apart
 
 NAMES = ["line_of_sight", "undeployed_unit_number", "model", "base", "unit", "army_list", "ward_save"]
 

@@ -9,11 +9,11 @@ from pathlib import Path
 import pytest
 from lxml import etree
 
-from compiler.cli import main
-from compiler.recipe import read_book
-from compiler.translate.compare import compare_books
-from compiler.translate.suggestions import AlignedUse, render_suggestions, suggest_terms
-from compiler.translate.terminology import (
+from rulebook.cli import main
+from rulebook.recipe import read_book
+from rulebook.translate.compare import compare_books
+from rulebook.translate.suggestions import AlignedUse, render_suggestions, suggest_terms
+from rulebook.translate.terminology import (
     Entry,
     TerminologyError,
     TermMatcher,

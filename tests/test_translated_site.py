@@ -15,16 +15,16 @@ from urllib.parse import urldefrag, urljoin
 import lxml.html
 import pytest
 
-from compiler.data import build_site_summary
-from compiler.graph import TermGraph
-from compiler.markdown_source import parse_markdown_string
-from compiler.model import Book
-from compiler.site.pages import SiteInput, SitePlan, SiteTranslation, build_pages
-from compiler.site.theme import Theme
-from compiler.site.translated import TranslatedSite, build_translated_site
-from compiler.translate.compare import compare_books, report_context
-from compiler.translate.terminology import Entry
-from compiler.xml_source import parse_xml_string
+from rulebook.data import build_site_summary
+from rulebook.graph import TermGraph
+from rulebook.markdown_source import parse_markdown_string
+from rulebook.model import Book
+from rulebook.site.pages import SiteInput, SitePlan, SiteTranslation, build_pages
+from rulebook.site.theme import Theme
+from rulebook.site.translated import TranslatedSite, build_translated_site
+from rulebook.translate.compare import compare_books, report_context
+from rulebook.translate.terminology import Entry
+from rulebook.xml_source import parse_xml_string
 
 ENGLISH = """<document>
 <chapter title="Units" id="units">
@@ -216,7 +216,7 @@ def test_seed_untranslated_deployment_chapter_keeps_its_place(site: Path) -> Non
 
 
 def test_unlinked_phrases_stay_text() -> None:
-    from compiler.autolink import link_references
+    from rulebook.autolink import link_references
 
     document = parse_markdown_string(
         "# 1 Mesures\n\nL'unité de mesure est le pouce. Une unité avance.\n", "fr.md", language="fr"
@@ -228,7 +228,7 @@ def test_unlinked_phrases_stay_text() -> None:
 
 
 def test_a_title_that_reads_like_a_number_never_takes_another_chapters_old_address() -> None:
-    from compiler.site.translated import RESERVED_PAGES, readable_anchors
+    from rulebook.site.translated import RESERVED_PAGES, readable_anchors
 
     document = parse_markdown_string("# 1 Bases\n\nLe jeu.\n\n# 2 S1\n\nLa suite.\n", "fr.md", language="fr").document
     assert document is not None

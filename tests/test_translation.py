@@ -11,16 +11,16 @@ import jsonschema
 import lxml.html
 import pytest
 
-from compiler.cli import main
-from compiler.markdown_source import parse_markdown_string
-from compiler.model import Book
-from compiler.recipe import read_book
-from compiler.translate.align import Pair, align_sections
-from compiler.translate.compare import Comparison, compare_books
-from compiler.translate.numbers import numbers
-from compiler.translate.segments import Locator, sentences
-from compiler.translate.terminology import Entry, load_terminology
-from compiler.xml_source import parse_xml_string
+from rulebook.cli import main
+from rulebook.markdown_source import parse_markdown_string
+from rulebook.model import Book
+from rulebook.recipe import read_book
+from rulebook.translate.align import Pair, align_sections
+from rulebook.translate.compare import Comparison, compare_books
+from rulebook.translate.numbers import numbers
+from rulebook.translate.segments import Locator, sentences
+from rulebook.translate.terminology import Entry, load_terminology
+from rulebook.xml_source import parse_xml_string
 
 from .conftest import BUNDLED_BOOK, ROOT
 

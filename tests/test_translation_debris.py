@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from compiler.translate.debris import find_debris
-from compiler.translate.language import check_pair, detect_language
+from rulebook.translate.debris import find_debris
+from rulebook.translate.language import check_pair, detect_language
 
 FRENCH_WORDS = (
     "Les unités doivent être placées sur le champ de bataille. Pour chaque unité, lancez un dé. "

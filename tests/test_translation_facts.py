@@ -6,8 +6,8 @@ from fractions import Fraction
 
 import pytest
 
-from compiler.translate.facts import AT_LEAST, AT_MOST, GREATER, LESS, quantities
-from compiler.translate.meaning import Side, compare_beads, reportable
+from rulebook.translate.facts import AT_LEAST, AT_MOST, GREATER, LESS, quantities
+from rulebook.translate.meaning import Side, compare_beads, reportable
 
 
 def facts(text: str, language: str) -> list[tuple[str, str | None]]:
@@ -175,8 +175,8 @@ def test_quantities_are_paired_as_by_a_pass_over_every_candidate() -> None:
     import random
     from fractions import Fraction
 
-    from compiler.translate.facts import Quantity
-    from compiler.translate.meaning import _Candidates
+    from rulebook.translate.facts import Quantity
+    from rulebook.translate.meaning import _Candidates
 
     def plain(quantity: Quantity, candidates: list[tuple[int, Quantity]]) -> tuple[int, Quantity] | None:
         dice = quantity.kind == "dice"

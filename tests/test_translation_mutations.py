@@ -14,11 +14,11 @@ from functools import cache
 
 import pytest
 
-from compiler.markdown_source import parse_markdown_string
-from compiler.model import Book
-from compiler.recipe import read_book
-from compiler.translate.compare import Comparison, compare_books
-from compiler.translate.terminology import load_terminology
+from rulebook.markdown_source import parse_markdown_string
+from rulebook.model import Book
+from rulebook.recipe import read_book
+from rulebook.translate.compare import Comparison, compare_books
+from rulebook.translate.terminology import load_terminology
 
 from .conftest import BUNDLED_BOOK, ROOT
 

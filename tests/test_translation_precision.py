@@ -11,10 +11,10 @@ from __future__ import annotations
 import tomllib
 from functools import cache
 
-from compiler.recipe import read_book
-from compiler.translate.compare import Comparison, compare_books
-from compiler.translate.results import Finding
-from compiler.translate.terminology import load_terminology
+from rulebook.recipe import read_book
+from rulebook.translate.compare import Comparison, compare_books
+from rulebook.translate.results import Finding
+from rulebook.translate.terminology import load_terminology
 
 from .conftest import BUNDLED_BOOK, ROOT
 

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from compiler.cli import main
+from rulebook.cli import main
 
 from .conftest import BUNDLED_BOOK, ROOT, serve
 

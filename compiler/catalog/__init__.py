@@ -7,8 +7,8 @@ decide only *when* to report it. ``rulebook explain`` and the rule pages read it
 
 from __future__ import annotations
 
-from compiler.catalog import book, editions, mechanics, reading, translation
-from compiler.diagnostics import Rule
+from rulebook.catalog import book, editions, mechanics, reading, translation
+from rulebook.diagnostics import Rule
 
 
 def _rules(*families: object) -> tuple[Rule, ...]:

@@ -1,6 +1,6 @@
 """Comparing two editions of a book: what a later edition added, removed and changed.
 
-Reported by ``rulebook diff`` (:mod:`compiler.diff`) with the place in the new edition as the
+Reported by ``rulebook diff`` (:mod:`rulebook.diff`) with the place in the new edition as the
 primary span and the same place in the old edition as the counterpart (a removal has only the
 old place). These are findings for the rules team, not problems: ``diff`` exits 0 whatever
 it finds; severities say what a reader of the new edition must not miss.
@@ -8,7 +8,7 @@ it finds; severities say what a reader of the new edition must not miss.
 
 from __future__ import annotations
 
-from compiler.diagnostics import Rule, Severity
+from rulebook.diagnostics import Rule, Severity
 
 SECTION_ADDED = Rule(
     "RB701",

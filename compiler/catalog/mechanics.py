@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from compiler.diagnostics import Rule, Severity
+from rulebook.diagnostics import Rule, Severity
 
 INVALID_ROLL_TABLE = Rule(
     "RB501",

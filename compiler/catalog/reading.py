@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from compiler.diagnostics import Rule, Severity
+from rulebook.diagnostics import Rule, Severity
 
 MALFORMED_XML = Rule(
     "RB001",

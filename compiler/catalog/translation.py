@@ -6,7 +6,7 @@ primary span and the same place in the original as the counterpart.
 
 from __future__ import annotations
 
-from compiler.diagnostics import Rule, Severity
+from rulebook.diagnostics import Rule, Severity
 
 MISSING_SECTION = Rule(
     "RB601",

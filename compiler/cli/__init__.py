@@ -3,7 +3,7 @@
 Exit status (every command): 0 success; 1 problems found (lint errors, an undefined
 term, an illegal army list); 2 unreadable input, bad configuration or bad usage;
 130 interrupted (Ctrl+C), 143 stopped (SIGTERM). No stage logic lives here: each
-command module turns its options into a call of :mod:`compiler.recipe` (or of the
+command module turns its options into a call of :mod:`rulebook.recipe` (or of the
 engine) and renders what comes back.
 """
 
@@ -18,10 +18,10 @@ from collections.abc import Callable, Sequence
 from types import FrameType
 from typing import Any
 
-from compiler import __version__
-from compiler.cli import common
-from compiler.cli.common import EXIT_USAGE
-from compiler.errors import UserError
+from rulebook import __version__
+from rulebook.cli import common
+from rulebook.cli.common import EXIT_USAGE
+from rulebook.errors import UserError
 
 
 class Stopped(BaseException):
@@ -31,7 +31,7 @@ class Stopped(BaseException):
 def run() -> None:
     """The ``rulebook`` console script: :func:`main`, then the exit.
 
-    After a command that handed its results to :func:`~compiler.cli.common.keep_until_exit`
+    After a command that handed its results to :func:`~rulebook.cli.common.keep_until_exit`
     (the lint), the process ends without freeing them one by one, as mypy's command line does:
     the ``atexit`` callbacks run and the output is flushed first, and it happens only when no
     other thread or pending finaliser would be cut short.
@@ -75,7 +75,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return int(args.run(args))
     except UserError as error:
-        from compiler.report.escaping import terminal_message  # a message may quote a source or configuration
+        from rulebook.report.escaping import terminal_message  # a message may quote a source or configuration
 
         print(f"rulebook: error: {terminal_message(str(error))}", file=sys.stderr)
         return EXIT_USAGE
@@ -113,7 +113,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _stand_in_for_closed_streams() -> None:
     """Standard streams closed before the command started (``>&-``, ``2>&-``), which Python leaves as
     ``None``: messages for a closed standard error are dropped, results for a closed standard output
-    refused in plain words (see :class:`~compiler.cli.common.ClosedOutput`)."""
+    refused in plain words (see :class:`~rulebook.cli.common.ClosedOutput`)."""
     if sys.stderr is None:
         sys.stderr = open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115 - the process's own, kept open
     if sys.stdout is None:
@@ -161,7 +161,7 @@ _interrupt = _raising(KeyboardInterrupt)
 
 
 MODULES = ("init", "build", "lint", "explore", "translate", "editions", "engine")
-"""The command modules under ``compiler.cli``, in the order ``rulebook --help`` lists their commands."""
+"""The command modules under ``rulebook.cli``, in the order ``rulebook --help`` lists their commands."""
 COMMANDS = {
     "init": "init",
     "new-book": "init",
@@ -190,7 +190,7 @@ def _parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"rulebook {__version__}")
     commands = parser.add_subparsers(title="commands", required=True, metavar="COMMAND")
     for name in _modules(argv):
-        importlib.import_module(f"compiler.cli.{name}").add_commands(commands, argv)
+        importlib.import_module(f"rulebook.cli.{name}").add_commands(commands, argv)
     return parser
 
 

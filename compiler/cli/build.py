@@ -8,11 +8,11 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from compiler.cli.common import Commands, Progress, add_config_option, plural, project_of
+from rulebook.cli.common import Commands, Progress, add_config_option, plural, project_of
 
 if TYPE_CHECKING:
-    from compiler import build_values
-    from compiler.project import Project
+    from rulebook import build_values
+    from rulebook.project import Project
 
 
 def add_commands(commands: Commands, words: Sequence[str] = ()) -> None:
@@ -71,7 +71,7 @@ def add_generator_option(parser: argparse.ArgumentParser) -> None:
 
 
 def build_options(args: argparse.Namespace, project: Project) -> build_values.BuildOptions:
-    from compiler import build_values
+    from rulebook import build_values
 
     return build_values.BuildOptions(
         output=args.output or project.site_folder,
@@ -85,7 +85,7 @@ def build_options(args: argparse.Namespace, project: Project) -> build_values.Bu
 
 
 def run_build(args: argparse.Namespace) -> int:
-    from compiler import recipe
+    from rulebook import recipe
 
     project = project_of(args)
     progress = Progress(args.quiet)
@@ -107,8 +107,8 @@ def _tell_the_engine(result: build_values.BuildResult) -> None:
     """Let the engine's cache know that the ``rules.json`` just published follow its schema (the build checked
     each text the engine will read): the first question after a build is as quick as the next (docs/engine.md).
     A cache the engine refuses (a pipe or a link in its place) is said in a warning: the site is published."""
-    from engine.errors import RulesError
-    from engine.schema import engine_schema, remember_valid
+    from rulebook.engine.errors import RulesError
+    from rulebook.engine.schema import engine_schema, remember_valid
 
     try:
         schema = engine_schema()
@@ -126,8 +126,8 @@ def report_build(
 
     ``served``: the build is ``serve``'s, which says itself what it keeps serving (its output
     folder is its own temporary one, no place to name)."""
-    from compiler.report import text as text_report
-    from compiler.report.escaping import terminal_message
+    from rulebook.report import text as text_report
+    from rulebook.report.escaping import terminal_message
 
     if not result.published:
         for diagnostic in result.refused:
@@ -163,7 +163,7 @@ def _shown(path: Path) -> str:
 
 
 def run_serve(args: argparse.Namespace) -> int:
-    from compiler.serve import serve
+    from rulebook.serve import serve
 
     project = project_of(args)
     progress = Progress(args.quiet)

@@ -15,11 +15,11 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeAlias
 
-from compiler.errors import UserError
+from rulebook.errors import UserError
 
 if TYPE_CHECKING:
-    from compiler.project import Project
-    from compiler.stage_values import ReadResult
+    from rulebook.project import Project
+    from rulebook.stage_values import ReadResult
 
 EXIT_USAGE = 2
 Commands: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
@@ -34,7 +34,7 @@ _kept: list[object] | None = None
 def keep_until_exit(*results: object) -> None:
     """Hand a command's results to the process's exit instead of freeing them one object at a time.
 
-    Only the console script keeps them (see :func:`compiler.cli.run`): it then ends the process
+    Only the console script keeps them (see :func:`rulebook.cli.run`): it then ends the process
     without the interpreter's clean-up, which on the 100x book spends about 150 ms freeing the
     model and tens of thousands of diagnostics that nothing reads again. Called in process
     (tests, tools), this does nothing.
@@ -71,7 +71,7 @@ def add_config_option(parser: argparse.ArgumentParser) -> None:
 def project_of(args: argparse.Namespace) -> Project:
     """The project the command works in (``--config``, else found from the working folder), loaded once per
     command however many of its steps ask."""
-    from compiler.project import load_project
+    from rulebook.project import load_project
 
     loaded: Project | None = getattr(args, "loaded_project", None)
     if loaded is not None:
@@ -83,7 +83,7 @@ def project_of(args: argparse.Namespace) -> Project:
 def config_option(args: argparse.Namespace) -> Path | None:
     """The configuration file ``--config`` names, if any; one that does not exist is a usage error (one that is
     there but no regular file, a folder or a pipe, is refused in plain words when it is read)."""
-    from compiler.inputs import present
+    from rulebook.inputs import present
 
     config: Path | None = getattr(args, "config", None)
     if config is not None and not present(config):
@@ -100,7 +100,7 @@ class Progress:
 
     def __call__(self, message: str) -> None:
         if not self.quiet:
-            from compiler.report.escaping import visible  # a book's title is the configuration's: it may hold ESC
+            from rulebook.report.escaping import visible  # a book's title is the configuration's: it may hold ESC
 
             print(visible(message), file=sys.stderr, flush=True)
 
@@ -116,17 +116,17 @@ def plural(count: int, word: str, many: str | None = None) -> str:
 
 def write_file(args: argparse.Namespace, path: Path, text: str, *, baseline: bool = False) -> None:
     """Write a report, an export or (``baseline``) a baseline atomically, where
-    :func:`~compiler.fileio.check_report_file` allows it: a new file, or one of the same kind this tool
+    :func:`~rulebook.fileio.check_report_file` allows it: a new file, or one of the same kind this tool
     wrote; a device or a pipe (``-o /dev/null``) is written into, never replaced."""
-    from compiler.fileio import check_report_file, write_atomic
+    from rulebook.fileio import check_report_file, write_atomic
 
     project = project_of(args)
     if baseline:  # a baseline replaces only a baseline, the configured one included
-        from compiler.lint.baseline import is_baseline
+        from rulebook.lint.baseline import is_baseline
 
         target = check_report_file(path, root=project.root, protected=(), ours=is_baseline, kind="baseline")
     else:
-        from compiler.report.written import is_report
+        from rulebook.report.written import is_report
 
         protected = [*project.inputs(), *(getattr(args, "files", None) or [])]
         target = check_report_file(path, root=project.root, protected=protected, ours=is_report)
@@ -181,7 +181,7 @@ def write_stdout(text: str) -> None:
         sys.stdout.write(text)
         sys.stdout.flush()
     except BrokenPipeError:
-        raise  # the reader went away: the command stops quietly (see compiler.cli.main)
+        raise  # the reader went away: the command stops quietly (see rulebook.cli.main)
     except OSError as error:
         reason = (error.strerror or str(error)).lower()
         raise UserError(f"cannot write to standard output: {reason} (write the report with --output FILE)") from error
@@ -189,8 +189,8 @@ def write_stdout(text: str) -> None:
 
 def print_fatal(read: ReadResult) -> bool:
     """Print why the sources cannot be read, if they cannot; True when they cannot."""
-    from compiler.diagnostics import Severity
-    from compiler.report import text as text_report
+    from rulebook.diagnostics import Severity
+    from rulebook.report import text as text_report
 
     fatal = [d for d in read.diagnostics if d.severity is Severity.FATAL]
     for diagnostic in fatal:

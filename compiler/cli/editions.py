@@ -6,8 +6,8 @@ import argparse
 from collections.abc import Sequence
 from pathlib import Path
 
-from compiler.cli.common import Commands, add_config_option, project_of, write_stdout
-from compiler.cli.translate import read_pair
+from rulebook.cli.common import Commands, add_config_option, project_of, write_stdout
+from rulebook.cli.translate import read_pair
 
 
 def add_commands(commands: Commands, words: Sequence[str] = ()) -> None:
@@ -33,10 +33,10 @@ def add_commands(commands: Commands, words: Sequence[str] = ()) -> None:
 
 
 def run_diff(args: argparse.Namespace) -> int:
-    from compiler.diff import diff_books
-    from compiler.report import text as text_report
-    from compiler.report.editions import render_diff
-    from compiler.site.theme import Theme
+    from rulebook.diff import diff_books
+    from rulebook.report import text as text_report
+    from rulebook.report.editions import render_diff
+    from rulebook.site.theme import Theme
 
     books = read_pair(args, args.old, args.new, "en")
     if books is None:

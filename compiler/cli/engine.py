@@ -9,8 +9,8 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from compiler.cli.common import Commands, UsageError, add_config_option, config_option, emit, project_of
-from engine.limits import MAX_GIVEN_VALUES, MAX_MODIFIERS, over
+from rulebook.cli.common import Commands, UsageError, add_config_option, config_option, emit, project_of
+from rulebook.engine.limits import MAX_GIVEN_VALUES, MAX_MODIFIERS, over
 
 
 def add_commands(commands: Commands, words: Sequence[str] = ()) -> None:
@@ -138,11 +138,11 @@ _ACTIONS: dict[str, Callable[[Commands], None]] = {
 
 
 def _engine_rules(args: argparse.Namespace) -> Any:
-    from engine.rules import load_rules
+    from rulebook.engine.rules import load_rules
 
     if args.rules:
         return load_rules(args.rules)  # the engine's question needs no project: nothing else is read
-    from compiler.config_file import site_folder
+    from rulebook.config_file import site_folder
 
     # Only the configuration's `output` is read: a question does not load (nor stop at) the rest of the project.
     folder = site_folder(Path.cwd(), config_option(args)) or project_of(args).site_folder
@@ -150,8 +150,8 @@ def _engine_rules(args: argparse.Namespace) -> Any:
 
 
 def _run_engine_odds(args: argparse.Namespace) -> int:
-    from engine import odds
-    from engine.limits import read_number
+    from rulebook.engine import odds
+    from rulebook.engine.limits import read_number
 
     value = None if args.odds != "test" or args.value is None else read_number(args.value, "--value")
     rules = _engine_rules(args)
@@ -166,8 +166,8 @@ def _run_engine_odds(args: argparse.Namespace) -> int:
 
 
 def _run_engine_modify(args: argparse.Namespace) -> int:
-    from engine import modify
-    from engine.limits import read_number
+    from rulebook.engine import modify
+    from rulebook.engine.limits import read_number
 
     trace = modify.apply_modifiers(_engine_rules(args), read_number(args.value, "--value"), args.mod)
     emit(args, trace, modify.render_text(trace))
@@ -175,7 +175,7 @@ def _run_engine_modify(args: argparse.Namespace) -> int:
 
 
 def _run_engine_army(args: argparse.Namespace) -> int:
-    from engine import army
+    from rulebook.engine import army
 
     report = army.check_army(_engine_rules(args), army.read_army(args.file))
     emit(args, report.as_json(), army.render_text(report))
@@ -183,8 +183,8 @@ def _run_engine_army(args: argparse.Namespace) -> int:
 
 
 def _run_engine_pregame(args: argparse.Namespace) -> int:
-    from engine import pregame
-    from engine.limits import read_number
+    from rulebook.engine import pregame
+    from rulebook.engine.limits import read_number
 
     dice = pregame.Dice(ask=_ask_die) if args.interactive else pregame.Dice(seed=read_number(args.seed, "--seed"))
     options = pregame.Options(
@@ -240,8 +240,8 @@ class _AtMost(argparse.Action):
 
 
 def _run_engine_attack(args: argparse.Namespace) -> int:
-    from engine import attack
-    from engine.limits import read_number
+    from rulebook.engine import attack
+    from rulebook.engine.limits import read_number
 
     count = read_number(args.attacks, "--attacks")
     values = attack.read_values(args.value)
@@ -251,7 +251,7 @@ def _run_engine_attack(args: argparse.Namespace) -> int:
 
 
 def _run_engine_turns(args: argparse.Namespace) -> int:
-    from engine import turns
+    from rulebook.engine import turns
 
     structure = turns.turn_structure(_engine_rules(args))
     emit(args, structure, turns.render_text(structure))
@@ -263,7 +263,7 @@ def _engine_command(run: Callable[[argparse.Namespace], int]) -> Callable[[argpa
 
     @functools.wraps(run)
     def command(args: argparse.Namespace) -> int:
-        from engine.rules import RulesError
+        from rulebook.engine.rules import RulesError
 
         try:
             return run(args)

@@ -7,10 +7,10 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from compiler.cli.common import Commands, add_config_option, output_text, print_fatal, project_of, write_stdout
+from rulebook.cli.common import Commands, add_config_option, output_text, print_fatal, project_of, write_stdout
 
 if TYPE_CHECKING:
-    from compiler.graph import TermGraph
+    from rulebook.graph import TermGraph
 
 
 def add_commands(commands: Commands, words: Sequence[str] = ()) -> None:
@@ -33,8 +33,8 @@ def add_commands(commands: Commands, words: Sequence[str] = ()) -> None:
 
 def _terms(args: argparse.Namespace) -> TermGraph | None:
     """The term graph of the sources, or None after printing why they cannot be read."""
-    from compiler import recipe
-    from compiler.graph import TermGraph
+    from rulebook import recipe
+    from rulebook.graph import TermGraph
 
     project = project_of(args)
     book = project.book(args.book) if args.book else project.main
@@ -45,7 +45,7 @@ def _terms(args: argparse.Namespace) -> TermGraph | None:
 
 
 def run_graph(args: argparse.Namespace) -> int:
-    from compiler.graph_export import export_graph
+    from rulebook.graph_export import export_graph
 
     terms = _terms(args)
     if terms is None:
@@ -55,7 +55,7 @@ def run_graph(args: argparse.Namespace) -> int:
 
 
 def run_query(args: argparse.Namespace) -> int:
-    from compiler.query import query_term, render_json, render_text
+    from rulebook.query import query_term, render_json, render_text
 
     terms = _terms(args)
     if terms is None:

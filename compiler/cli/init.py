@@ -7,7 +7,7 @@ import shlex
 from collections.abc import Sequence
 from pathlib import Path
 
-from compiler.cli.common import Commands, add_config_option, project_of
+from rulebook.cli.common import Commands, add_config_option, project_of
 
 
 def add_commands(commands: Commands, words: Sequence[str] = ()) -> None:
@@ -35,7 +35,7 @@ def add_commands(commands: Commands, words: Sequence[str] = ()) -> None:
 
 
 def run_init(args: argparse.Namespace) -> int:
-    from compiler.scaffold import init_project
+    from rulebook.scaffold import init_project
 
     made = init_project(args.folder, args.title)
     print(f"Made a rulebook project in {made.root}:")
@@ -50,7 +50,7 @@ def run_init(args: argparse.Namespace) -> int:
 
 
 def run_new_book(args: argparse.Namespace) -> int:
-    from compiler.scaffold import add_book
+    from rulebook.scaffold import add_book
 
     made = add_book(project_of(args), args.name, args.title)
     print(f"Added the book `{args.name}`: {made.files[0]} (and its table in {made.files[1]}).")

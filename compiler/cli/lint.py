@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeAlias
 
-from compiler.cli.common import (
+from rulebook.cli.common import (
     Commands,
     UsageError,
     add_config_option,
@@ -19,11 +19,11 @@ from compiler.cli.common import (
     write_file,
     write_stdout,
 )
-from compiler.report import FORMATS
+from rulebook.report import FORMATS
 
 if TYPE_CHECKING:
-    from compiler.project import BookConfig, Project
-    from compiler.report import Report
+    from rulebook.project import BookConfig, Project
+    from rulebook.report import Report
 
 
 def add_commands(commands: Commands, words: Sequence[str] = ()) -> None:
@@ -95,9 +95,9 @@ def _targets(args: argparse.Namespace, project: Project) -> list[Target]:
 
 
 def run_lint(args: argparse.Namespace) -> int:
-    from compiler import recipe
-    from compiler.report import Report, exit_code
-    from compiler.report.escaping import terminal_message
+    from rulebook import recipe
+    from rulebook.report import Report, exit_code
+    from rulebook.report.escaping import terminal_message
 
     project = project_of(args)
     targets = _targets(args, project)
@@ -131,8 +131,8 @@ def run_lint(args: argparse.Namespace) -> int:
 
 def _joined(reports: list[Report]) -> Report:
     """Several books' reports as one: their findings in report order, their counts added."""
-    from compiler.diagnostics import sort_diagnostics
-    from compiler.report import Report
+    from rulebook.diagnostics import sort_diagnostics
+    from rulebook.report import Report
 
     return Report(
         tuple(sort_diagnostics([d for r in reports for d in r.diagnostics])),
@@ -145,8 +145,8 @@ def _joined(reports: list[Report]) -> Report:
 
 
 def _write_baseline(args: argparse.Namespace, project: Project, book: BookConfig, files: tuple[Path, ...]) -> int:
-    from compiler import recipe
-    from compiler.lint import baseline as baselines
+    from rulebook import recipe
+    from rulebook.lint import baseline as baselines
 
     read = recipe.read_configured(project, book, files, outline=True)
     reserved = recipe.reserved_names(project, book)
@@ -157,10 +157,10 @@ def _write_baseline(args: argparse.Namespace, project: Project, book: BookConfig
 
 
 def _render(args: argparse.Namespace, report: Report) -> str:
-    from compiler.report import json_format, renderer
+    from rulebook.report import json_format, renderer
 
     if args.format == "text":
-        from compiler.report import text as text_report
+        from rulebook.report import text as text_report
 
         color = args.output is None and text_report.use_color(args.color)
         width = text_report.terminal_width() if args.output is None else text_report.MAX_WIDTH
@@ -171,10 +171,10 @@ def _render(args: argparse.Namespace, report: Report) -> str:
 
 
 def run_explain(args: argparse.Namespace) -> int:
-    from compiler.catalog import RULES, find_rule
+    from rulebook.catalog import RULES, find_rule
 
     if args.markdown:
-        from compiler.catalog import markdown
+        from rulebook.catalog import markdown
 
         write_stdout(markdown())
         return 0
@@ -192,7 +192,7 @@ def run_explain(args: argparse.Namespace) -> int:
 
 
 def run_dtd(args: argparse.Namespace) -> int:
-    from compiler.dtd import dtd_text
+    from rulebook.dtd import dtd_text
 
     write_stdout(dtd_text())
     return 0

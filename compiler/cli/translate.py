@@ -7,11 +7,11 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from compiler.cli.common import Commands, add_config_option, output_text, print_fatal, project_of, write_stdout
-from compiler.project import TRANSLATION_LANGUAGES
+from rulebook.cli.common import Commands, add_config_option, output_text, print_fatal, project_of, write_stdout
+from rulebook.project import TRANSLATION_LANGUAGES
 
 if TYPE_CHECKING:
-    from compiler.model import Book
+    from rulebook.model import Book
 
 
 def add_commands(commands: Commands, words: Sequence[str] = ()) -> None:
@@ -66,7 +66,7 @@ def add_commands(commands: Commands, words: Sequence[str] = ()) -> None:
 
 def read_pair(args: argparse.Namespace, first: Path, second: Path, language: str) -> tuple[Book, Book] | None:
     """Two sources, each a book of its own, or None after printing why one cannot be read."""
-    from compiler import recipe
+    from rulebook import recipe
 
     project = project_of(args)
     books = []
@@ -79,9 +79,9 @@ def read_pair(args: argparse.Namespace, first: Path, second: Path, language: str
 
 
 def run_compare(args: argparse.Namespace) -> int:
-    from compiler.report import text as text_report
-    from compiler.report.comparison import run_compare
-    from compiler.translate.command import CompareRequest, parse_fail_on
+    from rulebook.report import text as text_report
+    from rulebook.report.comparison import run_compare
+    from rulebook.translate.command import CompareRequest, parse_fail_on
 
     fail_on = parse_fail_on(args.fail_on) if args.fail_on is not None else None
     root = project_of(args).root
@@ -89,7 +89,7 @@ def run_compare(args: argparse.Namespace) -> int:
     books = read_pair(args, args.original, args.translation, args.language)
     if books is None:
         return 2
-    from compiler.site.theme import Theme
+    from rulebook.site.theme import Theme
 
     color = text_report.use_color("auto")
     theme = Theme.for_project(project_of(args).root)
@@ -99,8 +99,8 @@ def run_compare(args: argparse.Namespace) -> int:
 
 
 def run_terms_export(args: argparse.Namespace) -> int:
-    from compiler import recipe
-    from compiler.translate.terminology import export_csv, export_tbx, load_terminology
+    from rulebook import recipe
+    from rulebook.translate.terminology import export_csv, export_tbx, load_terminology
 
     entries = load_terminology(args.terms, root=project_of(args).root)
     project = project_of(args)
@@ -114,7 +114,7 @@ def run_terms_export(args: argparse.Namespace) -> int:
 
 
 def run_terms_suggest(args: argparse.Namespace) -> int:
-    from compiler.translate.command import CompareRequest, suggest_command
+    from rulebook.translate.command import CompareRequest, suggest_command
 
     books = read_pair(args, args.original, args.translation, args.language)
     if books is None:

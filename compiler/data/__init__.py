@@ -1,22 +1,22 @@
 """The compiled rulebook as data: ``rules.json``, for the engine, other tools and the site.
 
-:mod:`~compiler.data.shapes` types it (the schema is the contract), :mod:`~compiler.data.rule_data`
-builds and serialises it from the builders of :mod:`~compiler.data.terms`,
-:mod:`~compiler.data.structure` and :mod:`~compiler.data.content`.
+:mod:`~rulebook.data.shapes` types it (the schema is the contract), :mod:`~rulebook.data.rule_data`
+builds and serialises it from the builders of :mod:`~rulebook.data.terms`,
+:mod:`~rulebook.data.structure` and :mod:`~rulebook.data.content`.
 """
 
 from __future__ import annotations
 
-from compiler.data.content import content_json
-from compiler.data.rule_data import (
+from rulebook.data.content import content_json
+from rulebook.data.rule_data import (
     CONTENT_HASH_PLACEHOLDER,
     FORMAT_VERSION,
     build_rule_data,
     build_site_summary,
     serialise,
 )
-from compiler.data.shapes import RuleData, SiteSummary
-from compiler.data.terms import Translations, section_anchor, section_path, term_anchor
+from rulebook.data.shapes import RuleData, SiteSummary
+from rulebook.data.terms import Translations, section_anchor, section_path, term_anchor
 
 __all__ = [
     "CONTENT_HASH_PLACEHOLDER",

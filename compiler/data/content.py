@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from compiler.data.shapes import CellData, ItemData, Node
-from compiler.model import (
+from rulebook.data.shapes import CellData, ItemData, Node
+from rulebook.model import (
     Cell,
     Content,
     Definition,

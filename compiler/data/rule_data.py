@@ -1,7 +1,7 @@
 """``rules.json``: the whole rule data, the site's summary of it, and its one serialisation.
 
 ``build_rule_data`` is pure: model, term graph, annotations and translations in, a
-:class:`~compiler.data.shapes.RuleData` out, with every list in a stable order; nothing
+:class:`~rulebook.data.shapes.RuleData` out, with every list in a stable order; nothing
 is added afterwards. ``serialise`` gives the text (sorted keys, so a rebuild is
 byte-identical) and modifies nothing. The schema is ``compiler/schema/rules.schema.json``.
 """
@@ -12,8 +12,8 @@ import hashlib
 import json
 from typing import Literal
 
-from compiler.data.shapes import BookInfo, RuleData, RuleParts, SiteSummary
-from compiler.data.structure import (
+from rulebook.data.shapes import BookInfo, RuleData, RuleParts, SiteSummary
+from rulebook.data.structure import (
     figure_data,
     link_targets,
     roll_table_data,
@@ -21,12 +21,12 @@ from compiler.data.structure import (
     section_tree,
     sequence_data,
 )
-from compiler.data.terms import Translations, term_data, term_names, term_summary
-from compiler.facts import RuleFacts, collect_rule_facts
-from compiler.graph import TermGraph
-from compiler.mechanics import sequences
-from compiler.model import Book
-from compiler.reading_order import reading_order
+from rulebook.data.terms import Translations, term_data, term_names, term_summary
+from rulebook.facts import RuleFacts, collect_rule_facts
+from rulebook.graph import TermGraph
+from rulebook.mechanics import sequences
+from rulebook.model import Book
+from rulebook.reading_order import reading_order
 
 FORMAT_VERSION: Literal[1] = 1
 CONTENT_HASH_PLACEHOLDER = "sha256:" + "0" * 64

@@ -2,7 +2,7 @@
 
 The engine and the site read plain JSON; the compiler builds these types and is checked
 against them. The parts the annotations make (mechanics, game, characteristics, army)
-are typed in :mod:`compiler.facts.shapes`. ``compiler/schema/rules.schema.json`` is the
+are typed in :mod:`rulebook.facts.shapes`. ``compiler/schema/rules.schema.json`` is the
 contract: ``tests/test_data.py`` walks :class:`RuleData` and compares every key, its
 required-ness and its type with the schema, both ways.
 """
@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from typing import Literal, TypedDict
 
-from compiler.facts.shapes import ArmyComposition, Characteristics, DiceCount, Game, Mechanics
-from compiler.mechanics import TableForm
+from rulebook.facts.shapes import ArmyComposition, Characteristics, DiceCount, Game, Mechanics
+from rulebook.mechanics import TableForm
 
 # -- content: typed nodes, never HTML ---------------------------------------------------------
 

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from compiler.data.content import content_json
-from compiler.data.shapes import FigureData, LinkTarget, RollTableData, SectionData, SequenceData, StepData
-from compiler.data.terms import section_anchor, section_path
-from compiler.facts.kinds import dice_count
-from compiler.graph import TermGraph
-from compiler.mechanics import RollTable, Sequence
-from compiler.model import Book, Figure, Item, Link, Reference, Section, plain_text
-from compiler.names import is_identifier, plain_words
+from rulebook.data.content import content_json
+from rulebook.data.shapes import FigureData, LinkTarget, RollTableData, SectionData, SequenceData, StepData
+from rulebook.data.terms import section_anchor, section_path
+from rulebook.facts.kinds import dice_count
+from rulebook.graph import TermGraph
+from rulebook.mechanics import RollTable, Sequence
+from rulebook.model import Book, Figure, Item, Link, Reference, Section, plain_text
+from rulebook.names import is_identifier, plain_words
 
 
 def section_tree(section: Section, terms: TermGraph) -> SectionData:

@@ -5,11 +5,11 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping
 
-from compiler.data.content import content_json
-from compiler.data.shapes import DefinedAt, TermData, TermSummary, TermTranslation
-from compiler.graph import TermGraph
-from compiler.model import Definition, Reference
-from compiler.names import is_identifier
+from rulebook.data.content import content_json
+from rulebook.data.shapes import DefinedAt, TermData, TermSummary, TermTranslation
+from rulebook.graph import TermGraph
+from rulebook.model import Definition, Reference
+from rulebook.names import is_identifier
 
 Translations = Mapping[str, Mapping[str, Mapping[str, str]]]
 """Per term id, per language code: the translated ``name`` and, where aligned, ``text``."""

@@ -11,12 +11,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from compiler.diagnostics import Diagnostic
-from compiler.facts.annotations import MechanicsData, collect_mechanics
-from compiler.facts.attributes import Context
-from compiler.facts.kinds import MECHANIC_KINDS, MechanicKind
-from compiler.facts.shapes import ArmyComposition, Characteristics, Game, Mechanics
-from compiler.facts.tables import (
+from rulebook.diagnostics import Diagnostic
+from rulebook.facts.annotations import MechanicsData, collect_mechanics
+from rulebook.facts.attributes import Context
+from rulebook.facts.kinds import MECHANIC_KINDS, MechanicKind
+from rulebook.facts.shapes import ArmyComposition, Characteristics, Game, Mechanics
+from rulebook.facts.tables import (
     DATA_SEQUENCES,
     DATA_TABLES,
     VALUES,
@@ -26,9 +26,9 @@ from compiler.facts.tables import (
     collect_facts,
     game_data,
 )
-from compiler.graph import TermGraph
-from compiler.mechanics import RollTable, roll_tables
-from compiler.model import Book
+from rulebook.graph import TermGraph
+from rulebook.mechanics import RollTable, roll_tables
+from rulebook.model import Book
 
 __all__ = [
     "DATA_SEQUENCES",

@@ -1,4 +1,4 @@
-"""A book's ``<mechanic>`` annotations, checked and made data by the table of kinds (:mod:`compiler.facts.kinds`)."""
+"""A book's ``<mechanic>`` annotations, checked and made data by the table of kinds (:mod:`rulebook.facts.kinds`)."""
 
 from __future__ import annotations
 
@@ -6,10 +6,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple, TypeVar
 
-from compiler.catalog.mechanics import INVALID_ANNOTATION
-from compiler.diagnostics import Diagnostic
-from compiler.facts.attributes import Context, Values
-from compiler.facts.kinds import (
+from rulebook.catalog.mechanics import INVALID_ANNOTATION
+from rulebook.diagnostics import Diagnostic
+from rulebook.facts.attributes import Context, Values
+from rulebook.facts.kinds import (
     ARMY_RULES,
     CONTEST,
     DERIVED_DIE,
@@ -24,8 +24,8 @@ from compiler.facts.kinds import (
     Problem,
     recognise,
 )
-from compiler.facts.shapes import ArmyRules, Mechanics, Reading, Roll
-from compiler.model import Book, Mechanic
+from rulebook.facts.shapes import ArmyRules, Mechanics, Reading, Roll
+from rulebook.model import Book, Mechanic
 
 T = TypeVar("T")
 

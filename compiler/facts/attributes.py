@@ -6,7 +6,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from compiler.mechanics import Dice, parse_dice
+from rulebook.mechanics import Dice, parse_dice
 
 _WHOLE = r"[1-9]\d*"
 

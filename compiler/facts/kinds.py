@@ -16,7 +16,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Generic, Literal, NamedTuple, TypeVar
 
-from compiler.facts.attributes import (
+from rulebook.facts.attributes import (
     BOARD_SIZE,
     EXPRESSION,
     NAME,
@@ -34,7 +34,7 @@ from compiler.facts.attributes import (
     names,
     one_of,
 )
-from compiler.facts.shapes import (
+from rulebook.facts.shapes import (
     ArmyRulesPart,
     Contest,
     DerivedDie,
@@ -49,8 +49,8 @@ from compiler.facts.shapes import (
     Rounding,
     Test,
 )
-from compiler.mechanics import Dice
-from compiler.model import Mechanic
+from rulebook.mechanics import Dice
+from rulebook.model import Mechanic
 
 T = TypeVar("T")
 

@@ -14,10 +14,10 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar, cast
 
-from compiler.catalog.mechanics import INVALID_ANNOTATION
-from compiler.diagnostics import Diagnostic
-from compiler.facts.kinds import ROUNDINGS
-from compiler.facts.shapes import (
+from rulebook.catalog.mechanics import INVALID_ANNOTATION
+from rulebook.diagnostics import Diagnostic
+from rulebook.facts.kinds import ROUNDINGS
+from rulebook.facts.shapes import (
     ArmyComposition,
     ArmyRules,
     Category,
@@ -27,9 +27,9 @@ from compiler.facts.shapes import (
     Game,
     ProfileRow,
 )
-from compiler.model import Book, Cell, Reference, Row, Table, plain_text
-from compiler.source import Span
-from compiler.suggest import Suggester
+from rulebook.model import Book, Cell, Reference, Row, Table, plain_text
+from rulebook.source import Span
+from rulebook.suggest import Suggester
 
 R = TypeVar("R")
 

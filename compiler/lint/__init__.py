@@ -1,7 +1,7 @@
 """The lint: the book checks, and the function that runs them.
 
 Each check module decides *when* to report; what it reports (code, name, severity,
-documentation) is its identity in :mod:`compiler.catalog`.
+documentation) is its identity in :mod:`rulebook.catalog`.
 """
 
 from __future__ import annotations
@@ -10,9 +10,9 @@ import dataclasses
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from types import ModuleType
 
-from compiler.diagnostics import Diagnostic, Severity, sort_diagnostics
-from compiler.lint.base import LintInput
-from compiler.lint.rules import (
+from rulebook.diagnostics import Diagnostic, Severity, sort_diagnostics
+from rulebook.lint.base import LintInput
+from rulebook.lint.rules import (
     dangling_link,
     dangling_reference,
     duplicate_definition,

@@ -8,14 +8,14 @@ from functools import cached_property
 from operator import attrgetter
 from typing import Protocol
 
-from compiler.facts import RuleFacts, collect_rule_facts
-from compiler.graph import TermGraph
-from compiler.model import Book
-from compiler.names import is_identifier
-from compiler.pictures import Refusal
-from compiler.project import RESERVED_FOLDERS
-from compiler.source import SourceText, Span
-from compiler.suggest import Suggester
+from rulebook.facts import RuleFacts, collect_rule_facts
+from rulebook.graph import TermGraph
+from rulebook.model import Book
+from rulebook.names import is_identifier
+from rulebook.pictures import Refusal
+from rulebook.project import RESERVED_FOLDERS
+from rulebook.source import SourceText, Span
+from rulebook.suggest import Suggester
 
 
 def is_checkable(name: str) -> bool:

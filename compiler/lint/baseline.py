@@ -14,9 +14,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from compiler.diagnostics import Diagnostic
-from compiler.errors import UserError
-from compiler.inputs import MAX_DATA_BYTES, UnreadableInput, read_input
+from rulebook.diagnostics import Diagnostic
+from rulebook.errors import UserError
+from rulebook.inputs import MAX_DATA_BYTES, UnreadableInput, read_input
 
 FORMAT_VERSION = 2
 Key = tuple[str, str, str, str]
@@ -56,7 +56,7 @@ def serialise(diagnostics: Iterable[Diagnostic]) -> str:
 def load(path: Path, *, root: Path | None = None) -> Counter[Key]:
     """A baseline file's entries; a file that is not a baseline is a :class:`BaselineError` saying why.
 
-    Read through :func:`~compiler.inputs.read_input` (``root``: the project, when the baseline is one of its files).
+    Read through :func:`~rulebook.inputs.read_input` (``root``: the project, when the baseline is one of its files).
     """
     try:
         data = read_input(path, root=root, limit=MAX_BYTES, kind="baseline")

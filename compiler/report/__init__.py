@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from compiler.report.summary import Report, exit_code
+from rulebook.report.summary import Report, exit_code
 
 __all__ = ["FORMATS", "Renderer", "Report", "exit_code", "renderer"]
 
@@ -14,7 +14,7 @@ Renderer = Callable[[Report], str]
 
 def renderer(name: str) -> Renderer:
     """The renderer for an output format name."""
-    from compiler.report import github, json_format, sarif, text
+    from rulebook.report import github, json_format, sarif, text
 
     def json_lines(report: Report) -> str:
         return json_format.render(report)

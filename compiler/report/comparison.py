@@ -1,9 +1,9 @@
 """The output of ``rulebook compare``: the lint's renderers over both sources, or the side-by-side HTML report.
 
-Text, JSON, GitHub and SARIF are the lint's formats (:mod:`compiler.report`), each finding a
+Text, JSON, GitHub and SARIF are the lint's formats (:mod:`rulebook.report`), each finding a
 diagnostic placed in the translation with its counterpart in the original. The text adds the
 coverage and the waivers; the JSON adds them as ``comparison``. HTML is the report for people
-(:mod:`compiler.translate.report`) through the site's templates, so a project can restyle it.
+(:mod:`rulebook.translate.report`) through the site's templates, so a project can restyle it.
 """
 
 from __future__ import annotations
@@ -11,13 +11,13 @@ from __future__ import annotations
 import json
 from dataclasses import replace
 
-from compiler.catalog import TRANSLATION_RULES
-from compiler.model import Book
-from compiler.report import json_format, renderer, text
-from compiler.report.summary import Report
-from compiler.site.theme import Theme
-from compiler.translate.command import CompareRequest, compare_request
-from compiler.translate.results import Comparison
+from rulebook.catalog import TRANSLATION_RULES
+from rulebook.model import Book
+from rulebook.report import json_format, renderer, text
+from rulebook.report.summary import Report
+from rulebook.site.theme import Theme
+from rulebook.translate.command import CompareRequest, compare_request
+from rulebook.translate.results import Comparison
 
 FORMATS = ("text", "json", "github", "sarif", "html")
 
@@ -34,7 +34,7 @@ def run_compare(
 ) -> tuple[str, int]:
     """``rulebook compare`` once both books are read: the output and the exit status.
 
-    ``fail_on`` (the kinds that fail, as :func:`~compiler.translate.command.parse_fail_on` reads them)
+    ``fail_on`` (the kinds that fail, as :func:`~rulebook.translate.command.parse_fail_on` reads them)
     replaces the request's when given; ``theme``: the project's look, for the HTML report.
     """
     if fail_on is not None:
@@ -96,7 +96,7 @@ def _waivers(comparison: Comparison) -> str:
 
 
 def _html(comparison: Comparison, language: str, theme: Theme | None) -> str:
-    from compiler.translate.report import report_context
+    from rulebook.translate.report import report_context
 
     template = (theme or Theme()).environment().get_template("compare.html.j2")
     return template.render(**report_context(comparison, translation_language=language))

@@ -1,6 +1,6 @@
 """The output of ``rulebook diff``: the lint's renderers over both editions, a summary, or the HTML page.
 
-Text, JSON, GitHub and SARIF are the lint's formats (:mod:`compiler.report`), each change a
+Text, JSON, GitHub and SARIF are the lint's formats (:mod:`rulebook.report`), each change a
 diagnostic placed in the new edition with its counterpart in the old one. ``summary`` is the
 short overview (one line per change, no places); ``html`` the page the site's "What changed"
 shows, through the project's templates.
@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import json
 
-from compiler.catalog import EDITION_RULES
-from compiler.diff import BookDiff, render_text
-from compiler.report import json_format, renderer, text
-from compiler.report.escaping import visible
-from compiler.report.summary import Report
-from compiler.site.theme import Theme
+from rulebook.catalog import EDITION_RULES
+from rulebook.diff import BookDiff, render_text
+from rulebook.report import json_format, renderer, text
+from rulebook.report.escaping import visible
+from rulebook.report.summary import Report
+from rulebook.site.theme import Theme
 
 FORMATS = ("text", "summary", "json", "github", "sarif", "html")
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 
-from compiler.errors import shorten
+from rulebook.errors import shorten
 
 NAME_LIMIT = 60
 """Longest name (a backticked part of a message) shown whole."""

@@ -10,9 +10,9 @@ control characters made visible. The file name is data and stays exact.
 
 from __future__ import annotations
 
-from compiler.diagnostics import Diagnostic
-from compiler.report.escaping import readable
-from compiler.report.summary import Report
+from rulebook.diagnostics import Diagnostic
+from rulebook.report.escaping import readable
+from rulebook.report.summary import Report
 
 _COMMANDS = {"error": "error", "warning": "warning", "info": "notice"}
 

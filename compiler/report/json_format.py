@@ -8,9 +8,9 @@ from collections import Counter
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from compiler.catalog import rule_url
-from compiler.diagnostics import Diagnostic, Note, Severity
-from compiler.report.summary import Report
+from rulebook.catalog import rule_url
+from rulebook.diagnostics import Diagnostic, Note, Severity
+from rulebook.report.summary import Report
 
 _FATAL = Severity.FATAL
 _PUBLIC = {severity: severity.public for severity in Severity}

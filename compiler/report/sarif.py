@@ -6,16 +6,16 @@ import hashlib
 import json
 from typing import Any
 
-from compiler import __version__
-from compiler.diagnostics import Diagnostic, Rule
-from compiler.report.summary import Report
+from rulebook import __version__
+from rulebook.diagnostics import Diagnostic, Rule
+from rulebook.report.summary import Report
 
 SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 _LEVELS = {"error": "error", "warning": "warning", "info": "note"}
 
 
 def _rules(checked: tuple[Rule, ...], docs_url: str | None) -> list[dict[str, Any]]:
-    from compiler.catalog import LINT_RULES, rule_url
+    from rulebook.catalog import LINT_RULES, rule_url
 
     rules = []
     for rule in checked or LINT_RULES:

@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
-from compiler.diagnostics import Diagnostic, Rule, Severity
-from compiler.source import SourceText
+from rulebook.diagnostics import Diagnostic, Rule, Severity
+from rulebook.source import SourceText
 
 
 @dataclass(frozen=True, slots=True)

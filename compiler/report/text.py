@@ -12,7 +12,7 @@ error[RB101]: reference to undefined term `line_of_sihgt`
 The source line and its caret fit the terminal (at most ``MAX_WIDTH`` characters): a long
 line is cut around the caret with an ellipsis. Long names in messages are cut in their
 middle, and control characters from a source are shown as visible stand-ins
-(:mod:`compiler.report.escaping`).
+(:mod:`rulebook.report.escaping`).
 """
 
 from __future__ import annotations
@@ -23,11 +23,11 @@ import sys
 from collections.abc import Mapping
 from typing import TextIO
 
-from compiler.diagnostics import Diagnostic
-from compiler.errors import shorten
-from compiler.report.escaping import readable, visible
-from compiler.report.summary import Report
-from compiler.source import SourceText, Span
+from rulebook.diagnostics import Diagnostic
+from rulebook.errors import shorten
+from rulebook.report.escaping import readable, visible
+from rulebook.report.summary import Report
+from rulebook.source import SourceText, Span
 
 WINDOW = 100
 """Longest stretch of a source line shown; long lines are cut around the caret."""

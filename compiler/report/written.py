@@ -1,12 +1,12 @@
 """What the files this tool writes on request look like, so that a later one may replace an earlier one.
 
 ``-o`` replaces an existing file only when it is a report, an export or a graph this tool wrote
-(:func:`compiler.fileio.check_report_file`): ``lint -o LICENSE`` or ``graph -o Makefile`` is refused.
+(:func:`rulebook.fileio.check_report_file`): ``lint -o LICENSE`` or ``graph -o Makefile`` is refused.
 Each format is recognised by how it starts and how it ends, both of which its writer fixes (the
 first and last 64 KB are read, however large the file): a text report ends with its summary line,
 a SARIF log starts with our schema and project folder, a TBX export with its root and title. Any of
 them may replace any other (``lint -o report`` in text, then in JSON); a baseline is not a report
-(``--write-baseline`` alone replaces one, see :func:`compiler.lint.baseline.is_baseline`).
+(``--write-baseline`` alone replaces one, see :func:`rulebook.lint.baseline.is_baseline`).
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ import re
 from pathlib import Path
 from typing import NamedTuple
 
-from compiler.fileio import file_ends
+from rulebook.fileio import file_ends
 
 
 class Signature(NamedTuple):

@@ -4,7 +4,7 @@ A page is Markdown (headings, for the table of contents and search) around HTML 
 ourselves, inside MkDocs' and Material's own HTML (the site's name, the navigation, the footer).
 Each context reads different characters as markup:
 
-- **HTML** (the blocks of :mod:`compiler.site.html`, the templates' HTML): ``&``, ``<``, ``>`` and
+- **HTML** (the blocks of :mod:`rulebook.site.html`, the templates' HTML): ``&``, ``<``, ``>`` and
   quotes; the templates escape them (jinja2's autoescape), and so does :func:`html_text` for the
   values MkDocs and Material write into their templates without escaping (site name, copyright
   line, description, page and navigation titles).
@@ -14,7 +14,7 @@ Each context reads different characters as markup:
 
 In every context, the control characters (ESC, BEL, the C1 controls) and the bidirectional
 controls (U+202A-202E, U+2066-2069) are shown as visible pictures, as the terminal reports show
-them (:mod:`compiler.report.escaping` holds the mapping): a page never carries a character that
+them (:mod:`rulebook.report.escaping` holds the mapping): a page never carries a character that
 drives a terminal or reorders what a reader sees.
 """
 
@@ -25,7 +25,7 @@ import re
 
 from markupsafe import Markup, escape
 
-from compiler.report.escaping import visible, visible_in_text
+from rulebook.report.escaping import visible, visible_in_text
 
 _BACKSLASHED = re.compile(r"([\\`*_{}\[\]()#+\-.!])")
 """What Python-Markdown reads as markup in a line and lets a backslash escape (its ``ESCAPED_CHARS``):

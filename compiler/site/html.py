@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 
 from markupsafe import escape
 
-from compiler.model import (
+from rulebook.model import (
     Content,
     Definition,
     Figure,

@@ -1,6 +1,6 @@
 """The site of ``rulebook serve``, kept up to date page by page.
 
-A full build (:mod:`compiler.site.writer`) plans each MkDocs site of a book (:class:`MkDocsRun`)
+A full build (:mod:`rulebook.site.writer`) plans each MkDocs site of a book (:class:`MkDocsRun`)
 and builds it whole. ``serve`` plans the same runs again after an edit, compares them with the
 last ones (:func:`changes_between`) and hands only the pages whose Markdown changed to a
 :class:`LiveSite`: a MkDocs site kept loaded (configuration, theme, navigation, search index),
@@ -21,12 +21,12 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from compiler.errors import SiteBuildError
-from compiler.fileio import write_atomic
-from compiler.site.pages import Page, SiteInput, SitePlan, chapter_page
-from compiler.site.theme import Theme
-from compiler.site.translated import TranslatedSite
-from compiler.site.writer import (
+from rulebook.errors import SiteBuildError
+from rulebook.fileio import write_atomic
+from rulebook.site.pages import Page, SiteInput, SitePlan, chapter_page
+from rulebook.site.theme import Theme
+from rulebook.site.translated import TranslatedSite
+from rulebook.site.writer import (
     MkDocsRun,
     book_runs,
     build_date,

@@ -3,7 +3,7 @@
 Pure: the book, its term graph, the rule data and the lint findings in; a list of
 :class:`Page` (path, title, Markdown text) and the navigation out. Page bodies
 are Markdown headings (for the table of contents and search) around raw HTML
-blocks rendered by :mod:`compiler.site.html`. MkDocs passes that HTML through and Zensical
+blocks rendered by :mod:`rulebook.site.html`. MkDocs passes that HTML through and Zensical
 rewrites its links: each link is written by :func:`link`, the way the chosen generator resolves it,
 so either builds the same site from the same plan.
 """
@@ -20,17 +20,17 @@ from typing import TYPE_CHECKING, Any
 from jinja2 import Environment
 from markupsafe import Markup, escape
 
-from compiler.diagnostics import Diagnostic
-from compiler.graph import TermGraph
-from compiler.model import Book, Section
-from compiler.site.escaping import html_text
-from compiler.site.html import Linker, render_content
-from compiler.site.previews import definition_preview
-from compiler.site.svg import Neighbourhood
+from rulebook.diagnostics import Diagnostic
+from rulebook.graph import TermGraph
+from rulebook.model import Book, Section
+from rulebook.site.escaping import html_text
+from rulebook.site.html import Linker, render_content
+from rulebook.site.previews import definition_preview
+from rulebook.site.svg import Neighbourhood
 
 if TYPE_CHECKING:
-    from compiler.translate.align import Pair
-    from compiler.translate.terminology import Entry
+    from rulebook.translate.align import Pair
+    from rulebook.translate.terminology import Entry
 
 CHAPTERS_PER_NAV_GROUP = 25
 
@@ -53,7 +53,7 @@ class SiteTranslation:
     terms: dict[str, Entry]
     """The terminology: the translated names of the original's terms."""
     report: dict[str, Any]
-    """The side-by-side report's context (``compiler.translate.compare.report_context``)."""
+    """The side-by-side report's context (``rulebook.translate.compare.report_context``)."""
 
 
 @dataclass
@@ -70,7 +70,7 @@ class SiteInput:
     books: list[dict[str, str]] = field(default_factory=list)
     """The project's other books: title and URL (``href``) from this site's root (``../other-game/``)."""
     changes: dict[str, Any] | None = None
-    """What changed since the previous edition (``compiler.diff``), with ``since``: its title."""
+    """What changed since the previous edition (``rulebook.diff``), with ``since``: its title."""
     drafts: bool = False
     """The editor's view (``rulebook serve``, ``build --drafts``): what the book cannot resolve is shown
     broken with the lint's words, missing pictures are named, and the editor's pages are in the navigation."""
@@ -576,7 +576,7 @@ def graph_page(plan: SitePlan, env: Environment) -> Page:
 def lint_page(plan: SitePlan, env: Environment, limit: int = 200, *, report: bool = True) -> Page:
     """The lint's rules, each documented (where the help links of diagnostics lead), and in the editor's
     view the report of the book's findings above them."""
-    from compiler.catalog import markdown
+    from rulebook.catalog import markdown
 
     rows = [
         {

@@ -13,7 +13,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from compiler.model import (
+from rulebook.model import (
     Content,
     Definition,
     Figure,

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from markupsafe import escape
 
-from compiler.site.escaping import html_text
+from rulebook.site.escaping import html_text
 
 WIDTH = 640
 ROW = 18

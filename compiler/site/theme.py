@@ -26,12 +26,12 @@ from jinja2 import (
 from jinja2.loaders import split_template_path
 from markupsafe import Markup
 
-from compiler.errors import UserError
-from compiler.inputs import MAX_DATA_BYTES, present, read_input_text, read_toml
-from compiler.report.escaping import visible, visible_in_text
-from compiler.site.escaping import html_text, markdown_text
+from rulebook.errors import UserError
+from rulebook.inputs import MAX_DATA_BYTES, present, read_input_text, read_toml
+from rulebook.report.escaping import visible, visible_in_text
+from rulebook.site.escaping import html_text, markdown_text
 
-PACKAGE_FOLDER = Path(str(resources.files("compiler.site").joinpath("templates")))
+PACKAGE_FOLDER = Path(str(resources.files("rulebook.site").joinpath("templates")))
 """The default templates, assets and words, installed with the package."""
 OVERRIDES = "site_templates"
 """The folder of a project that overrides the defaults, file by file."""
@@ -58,7 +58,7 @@ class Theme:
         """The jinja2 environment of the site's templates (HTML escaping on, undefined names refused).
 
         Text in a Markdown line goes through the ``markdown_text`` filter, text MkDocs and Material write
-        unescaped (a page's title in its front matter) through ``html_text`` (:mod:`compiler.site.escaping`).
+        unescaped (a page's title in its front matter) through ``html_text`` (:mod:`rulebook.site.escaping`).
         """
         own = [_ProjectTemplates(self.overrides)] if self.overrides is not None else []
         loader = ChoiceLoader(
@@ -105,7 +105,7 @@ class Theme:
 
 class _ProjectTemplates(BaseLoader):
     """The project's own templates (``site_templates/``), each read as every input of the project is
-    (:func:`~compiler.inputs.read_input`): a template that is a link out of the project, a pipe or a
+    (:func:`~rulebook.inputs.read_input`): a template that is a link out of the project, a pipe or a
     device is refused in plain words, never rendered into the site nor passed over for the default."""
 
     def __init__(self, folder: Path) -> None:

@@ -23,8 +23,8 @@ from typing import Any
 from jinja2 import Environment
 from markupsafe import escape
 
-from compiler.autolink import link_references
-from compiler.model import (
+from rulebook.autolink import link_references
+from rulebook.model import (
     Content,
     Definition,
     Document,
@@ -36,10 +36,10 @@ from compiler.model import (
     Section,
     unique_id,
 )
-from compiler.names import ascii_lower, slugify
-from compiler.site.escaping import html_text
-from compiler.site.html import Linker, render_content
-from compiler.site.pages import (
+from rulebook.names import ascii_lower, slugify
+from rulebook.site.escaping import html_text
+from rulebook.site.html import Linker, render_content
+from rulebook.site.pages import (
     LinkStyle,
     Page,
     SitePlan,
@@ -52,8 +52,8 @@ from compiler.site.pages import (
     section_blocks,
     words_script,
 )
-from compiler.site.previews import preview_text
-from compiler.translate.terminology import Entry
+from rulebook.site.previews import preview_text
+from rulebook.translate.terminology import Entry
 
 MIN_FORM_LENGTH = 3
 """Shorter renderings (abbreviations such as "F" or "CC") are too ambiguous to link in running text."""

@@ -2,7 +2,7 @@
 
 The only module of the site that touches the disk. It writes into the folders the
 build gives it: the MkDocs project into a scratch folder, the built site into the
-new release (:mod:`compiler.publish` puts that release in place).
+new release (:mod:`rulebook.publish` puts that release in place).
 """
 
 from __future__ import annotations
@@ -20,15 +20,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from compiler.assets import held_images
-from compiler.errors import SiteBuildError
-from compiler.inputs import MAX_DATA_BYTES, present, read_input_text
-from compiler.pictures import published_picture
-from compiler.site.escaping import html_text
-from compiler.site.pages import Page, SiteInput, SitePlan, build_pages, neighbourhoods
-from compiler.site.svg import sprite
-from compiler.site.theme import Theme, chrome_options
-from compiler.site.translated import TranslatedSite, build_translated_site
+from rulebook.assets import held_images
+from rulebook.errors import SiteBuildError
+from rulebook.inputs import MAX_DATA_BYTES, present, read_input_text
+from rulebook.pictures import published_picture
+from rulebook.site.escaping import html_text
+from rulebook.site.pages import Page, SiteInput, SitePlan, build_pages, neighbourhoods
+from rulebook.site.svg import sprite
+from rulebook.site.theme import Theme, chrome_options
+from rulebook.site.translated import TranslatedSite, build_translated_site
 
 if TYPE_CHECKING:
     from jinja2 import Environment
@@ -105,7 +105,7 @@ def build_site(
         images = None if run.folder else image_folder
         site_dir, nav, scripts = folder / run.folder, run.nav, extra_javascript
         if site.generator == "zensical":
-            from compiler.site import zensical
+            from rulebook.site import zensical
 
             project = (cache or scratch / "zensical") / (run.folder.rstrip("/") or "original")
             _write_docs(zensical.prepare(project), run.pages, site, theme, extra_files, images, hand_over=False)
@@ -242,7 +242,7 @@ def merge_settings(base: dict[str, Any], over: dict[str, Any]) -> dict[str, Any]
 
 
 def _load_yaml(path: Path, *, root: Path | None = None) -> dict[str, Any]:
-    """MkDocs settings from a YAML file, read through :func:`~compiler.inputs.read_input` (``root``: the project,
+    """MkDocs settings from a YAML file, read through :func:`~rulebook.inputs.read_input` (``root``: the project,
     for its own ``mkdocs.yml``)."""
     import io
 

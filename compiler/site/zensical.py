@@ -3,7 +3,7 @@
 Zensical has no Python API to build a site in-process: it runs as a command, on a configuration
 file (``mkdocs.yml``) whose folder must hold the pages (``docs/``) and the built site (``site/``),
 and it keeps its cache (``.cache/``) in that folder too. So each site of a book gets a project
-folder of its own in the build's cache (:attr:`compiler.publish.Release.cache`: in the user's cache
+folder of its own in the build's cache (:attr:`rulebook.publish.Release.cache`: in the user's cache
 folder, never in the project, kept from one build to the next and never published): the effective
 configuration and the pages are written there, ``zensical build --strict`` runs on it, what it says is
 turned into our warnings, and the built site is moved into the release.
@@ -21,7 +21,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from compiler.errors import SiteBuildError, UserError
+from rulebook.errors import SiteBuildError, UserError
 
 EXTRA = "rulebook-compiler[zensical]"
 """What installs Zensical beside the compiler."""

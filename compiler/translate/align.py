@@ -22,7 +22,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field
 
-from compiler.model import (
+from rulebook.model import (
     Book,
     Content,
     Definition,
@@ -36,8 +36,8 @@ from compiler.model import (
     Table,
     plain_text,
 )
-from compiler.names import ascii_lower
-from compiler.source import SourceText
+from rulebook.names import ascii_lower
+from rulebook.source import SourceText
 
 GAP = -0.35
 """Score of leaving a unit unpaired; pairs scoring below it are not worth making."""

@@ -10,14 +10,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from compiler.catalog import TRANSLATION_RULES, find_rule
-from compiler.errors import UserError
-from compiler.inputs import present
-from compiler.model import Book
-from compiler.translate.compare import FAIL_ON, Comparison, compare_books, load_waivers
-from compiler.translate.language import check_pair
-from compiler.translate.suggestions import aligned_uses, render_suggestions, suggest_terms
-from compiler.translate.terminology import Entry, load_terminology
+from rulebook.catalog import TRANSLATION_RULES, find_rule
+from rulebook.errors import UserError
+from rulebook.inputs import present
+from rulebook.model import Book
+from rulebook.translate.compare import FAIL_ON, Comparison, compare_books, load_waivers
+from rulebook.translate.language import check_pair
+from rulebook.translate.suggestions import aligned_uses, render_suggestions, suggest_terms
+from rulebook.translate.terminology import Entry, load_terminology
 
 KINDS = tuple(sorted(rule.name for rule in TRANSLATION_RULES))
 """Every kind of finding, by rule name."""

@@ -2,21 +2,21 @@
 
 The recipe, one stage after the other:
 
-1. sections are aligned (:mod:`compiler.translate.align`); a translation's unnumbered sub-heading
+1. sections are aligned (:mod:`rulebook.translate.align`); a translation's unnumbered sub-heading
    without a pair of its own (a table cell or a titled note turned into a heading) is read with the
    paired section it stands in, and so is an original's titled note;
-2. each pair's tables are compared row by row (:mod:`compiler.translate.tables`);
-3. each pair's text is cut into sentences with their places (:mod:`compiler.translate.segments`) and
-   the sentences aligned (:mod:`compiler.translate.sentence_align`); sentences left without a
+2. each pair's tables are compared row by row (:mod:`rulebook.translate.tables`);
+3. each pair's text is cut into sentences with their places (:mod:`rulebook.translate.segments`) and
+   the sentences aligned (:mod:`rulebook.translate.sentence_align`); sentences left without a
    counterpart are looked for in the same pair (reordered) and the neighbouring ones (the PDF moves
-   captions; :mod:`compiler.translate.moved`);
+   captions; :mod:`rulebook.translate.moved`);
 4. aligned sentences are compared for quantities, comparisons and signs
-   (:mod:`compiler.translate.meaning`), sections for terms, the translation's text for debris
-   (:mod:`compiler.translate.debris`).
+   (:mod:`rulebook.translate.meaning`), sections for terms, the translation's text for debris
+   (:mod:`rulebook.translate.debris`).
 
 Every finding has a place in the translation and, where there is one, its counterpart in the
-original, and becomes a :class:`~compiler.diagnostics.Diagnostic` of the translation rules
-(:mod:`compiler.catalog.translation`). A finding's fingerprint hashes its rule and the texts it is
+original, and becomes a :class:`~rulebook.diagnostics.Diagnostic` of the translation rules
+(:mod:`rulebook.catalog.translation`). A finding's fingerprint hashes its rule and the texts it is
 about, so a waiver names one finding and expires when either text changes.
 """
 
@@ -30,22 +30,22 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from compiler.errors import TerminologyError
-from compiler.model import Book, Table
-from compiler.source import SourceText
-from compiler.translate.align import Pair, Unit, align_sections
-from compiler.translate.facts import quantities as read_quantities
-from compiler.translate.findings import is_short, section_findings, sentence_findings
-from compiler.translate.numbers import METRIC_LENGTH
-from compiler.translate.quantity_findings import meaning_findings, moved_findings
-from compiler.translate.report import report_context
-from compiler.translate.results import AlignedText, Comparison, Finding
-from compiler.translate.segments import Locator, Sentence, sentences
-from compiler.translate.sentence_align import ALIGNED_PLACES, Features, align_sentences, band, cognates, narrowed
-from compiler.translate.tables import compare_tables, tables_in
-from compiler.translate.term_findings import related_terms, term_findings
-from compiler.translate.terminology import Entry, TermMatcher, read_translation_toml
-from compiler.translate.text_findings import debris_findings, reference_findings, table_findings
+from rulebook.errors import TerminologyError
+from rulebook.model import Book, Table
+from rulebook.source import SourceText
+from rulebook.translate.align import Pair, Unit, align_sections
+from rulebook.translate.facts import quantities as read_quantities
+from rulebook.translate.findings import is_short, section_findings, sentence_findings
+from rulebook.translate.numbers import METRIC_LENGTH
+from rulebook.translate.quantity_findings import meaning_findings, moved_findings
+from rulebook.translate.report import report_context
+from rulebook.translate.results import AlignedText, Comparison, Finding
+from rulebook.translate.segments import Locator, Sentence, sentences
+from rulebook.translate.sentence_align import ALIGNED_PLACES, Features, align_sentences, band, cognates, narrowed
+from rulebook.translate.tables import compare_tables, tables_in
+from rulebook.translate.term_findings import related_terms, term_findings
+from rulebook.translate.terminology import Entry, TermMatcher, read_translation_toml
+from rulebook.translate.text_findings import debris_findings, reference_findings, table_findings
 
 __all__ = ["Comparison", "Finding", "compare_books", "load_waivers", "report_context"]
 
@@ -253,7 +253,7 @@ def _titles(pairs: list[Pair]) -> tuple[str, ...]:
 
 def _find_moved(texts: list[AlignedText], context: _Context) -> list[AlignedText]:
     """Sentences left without counterpart in one pair and translated in a neighbouring one (a moved caption)."""
-    from compiler.translate.moved import match_moved
+    from rulebook.translate.moved import match_moved
 
     return match_moved(texts, context.features, MOVED_PASSAGE_REACH, context.ratio)
 
@@ -326,7 +326,7 @@ def _single_spaced(text: str, made: dict[str, str]) -> str:
 
 def load_waivers(path: Path, *, root: Path | None = None) -> dict[str, str]:
     """Waivers by fingerprint, with their reasons (``[[waiver]]`` tables of fingerprint and reason; ``root``:
-    see :func:`~compiler.translate.terminology.read_translation_toml`)."""
+    see :func:`~rulebook.translate.terminology.read_translation_toml`)."""
     table = read_translation_toml(path, root=root, kind="waivers file")
     waivers = {}
     entries = table.get("waiver", [])

@@ -13,9 +13,9 @@ from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
-from compiler.catalog.translation import CONVERSION_DEBRIS, DOUBLED_WORD, OTHER_SCRIPT, PUNCTUATION_SPACING
-from compiler.diagnostics import Rule
-from compiler.translate.language import STOP_WORDS
+from rulebook.catalog.translation import CONVERSION_DEBRIS, DOUBLED_WORD, OTHER_SCRIPT, PUNCTUATION_SPACING
+from rulebook.diagnostics import Rule
+from rulebook.translate.language import STOP_WORDS
 
 
 @dataclass(frozen=True, slots=True)

@@ -17,7 +17,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from fractions import Fraction
 
-from compiler.translate.numbers import LONGEST_NUMBER, METRIC_LENGTH
+from rulebook.translate.numbers import LONGEST_NUMBER, METRIC_LENGTH
 
 GREATER, AT_LEAST, LESS, AT_MOST = "more than", "at least", "less than", "at most"
 """The comparisons a rule states about a value."""

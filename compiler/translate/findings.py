@@ -1,8 +1,8 @@
 """Findings from a comparison's aligned texts, each with its place in the translation and its counterpart:
 sections and sentences without counterpart, and what every family of findings shares.
 
-One module per family of checks (this one, :mod:`~compiler.translate.quantity_findings`,
-:mod:`~compiler.translate.term_findings`, :mod:`~compiler.translate.text_findings`); each function
+One module per family of checks (this one, :mod:`~rulebook.translate.quantity_findings`,
+:mod:`~rulebook.translate.term_findings`, :mod:`~rulebook.translate.text_findings`); each function
 reads the aligned texts (:class:`AlignedText`) and returns findings, never reports them.
 """
 
@@ -14,13 +14,13 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
-from compiler.catalog import translation as rules
-from compiler.source import Span
-from compiler.translate.align import Pair, Unit
-from compiler.translate.facts import AT_LEAST, AT_MOST, GREATER, LESS, Quantity
-from compiler.translate.results import AlignedText, Finding, Mark
-from compiler.translate.segments import Sentence
-from compiler.translate.sentence_align import Features
+from rulebook.catalog import translation as rules
+from rulebook.source import Span
+from rulebook.translate.align import Pair, Unit
+from rulebook.translate.facts import AT_LEAST, AT_MOST, GREATER, LESS, Quantity
+from rulebook.translate.results import AlignedText, Finding, Mark
+from rulebook.translate.segments import Sentence
+from rulebook.translate.sentence_align import Features
 
 QUOTED = 60
 """Characters of a sentence quoted in a message."""

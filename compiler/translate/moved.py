@@ -13,9 +13,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import replace
 
-from compiler.translate.results import AlignedText, Moved
-from compiler.translate.segments import Sentence
-from compiler.translate.sentence_align import Features, align_sentences
+from rulebook.translate.results import AlignedText, Moved
+from rulebook.translate.segments import Sentence
+from rulebook.translate.sentence_align import Features, align_sentences
 
 ACCEPTED_COST = 1.0
 """The moved sentences' beads must cost at most this per sentence on average: lengths that agree, and

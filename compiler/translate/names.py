@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from compiler.model import Book
-from compiler.translate.align import Pair
-from compiler.translate.terminology import Entry
+from rulebook.model import Book
+from rulebook.translate.align import Pair
+from rulebook.translate.terminology import Entry
 
 
 def term_translations(original: Book, pairs: list[Pair], entries: dict[str, Entry]) -> dict[str, dict[str, str]]:

@@ -5,15 +5,15 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 
-from compiler.catalog import translation as rules
-from compiler.source import Span
-from compiler.translate.align import Pair
-from compiler.translate.facts import AT_LEAST, AT_MOST, GREATER, LESS, Quantity
-from compiler.translate.findings import finding
-from compiler.translate.meaning import Difference, Side, compare_beads, reportable
-from compiler.translate.results import AlignedText, Finding
-from compiler.translate.segments import Sentence
-from compiler.translate.sentence_align import Bead
+from rulebook.catalog import translation as rules
+from rulebook.source import Span
+from rulebook.translate.align import Pair
+from rulebook.translate.facts import AT_LEAST, AT_MOST, GREATER, LESS, Quantity
+from rulebook.translate.findings import finding
+from rulebook.translate.meaning import Difference, Side, compare_beads, reportable
+from rulebook.translate.results import AlignedText, Finding
+from rulebook.translate.segments import Sentence
+from rulebook.translate.sentence_align import Bead
 
 FRENCH_COMPARISONS = {GREATER: "« plus de »", AT_LEAST: "« au moins »", LESS: "« moins de »", AT_MOST: "« au plus »"}
 """How French writes each comparison, for the help of a ``comparison-differs``."""

@@ -15,11 +15,11 @@ from typing import Any
 
 from markupsafe import Markup, escape
 
-from compiler.model import Table, plain_text
-from compiler.source import SourceText
-from compiler.translate.align import Pair, Unit
-from compiler.translate.results import AlignedText, Comparison, Finding
-from compiler.translate.segments import Sentence
+from rulebook.model import Table, plain_text
+from rulebook.source import SourceText
+from rulebook.translate.align import Pair, Unit
+from rulebook.translate.results import AlignedText, Comparison, Finding
+from rulebook.translate.segments import Sentence
 
 
 def report_context(

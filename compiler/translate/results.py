@@ -5,12 +5,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from compiler.diagnostics import Diagnostic, Note, Rule
-from compiler.model import Table
-from compiler.source import SourceText, Span
-from compiler.translate.align import Pair
-from compiler.translate.segments import Sentence
-from compiler.translate.sentence_align import Bead
+from rulebook.diagnostics import Diagnostic, Note, Rule
+from rulebook.model import Table
+from rulebook.source import SourceText, Span
+from rulebook.translate.align import Pair
+from rulebook.translate.segments import Sentence
+from rulebook.translate.sentence_align import Bead
 
 Mark = tuple[int, int, int, int]
 """(side, sentence, start, end): a stretch of a sentence of the finding's pair that the report highlights
@@ -22,7 +22,7 @@ class Finding:
     """One disagreement, with its place in the translation and its counterpart in the original."""
 
     rule: Rule
-    """The translation rule (``compiler.catalog.translation``): code, name, severity."""
+    """The translation rule (``rulebook.catalog.translation``): code, name, severity."""
     message: str
     """Lowercase, no final period, names in backticks."""
     place: Span | None

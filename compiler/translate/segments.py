@@ -3,7 +3,7 @@
 Paragraphs, list items, notes and figure captions are split into sentences (abbreviations such as
 "e.g." and "max." do not end one). Table rows are sentences only where they hold prose (a cell of
 six words or more): the rows of a table the other side also has are compared row by row instead
-(:mod:`compiler.translate.tables`), and a row of labels ("1-2 | Hold the Ground") is no sentence.
+(:mod:`rulebook.translate.tables`), and a row of labels ("1-2 | Hold the Ground") is no sentence.
 A step number the PDF kept as text ("- 1 Phase de Mouvement") is not part of its item's sentence.
 Titles are never sentences: a sub-heading's title is not its parent's text.
 
@@ -19,7 +19,7 @@ from bisect import bisect_left, bisect_right
 from collections.abc import Collection
 from dataclasses import dataclass, field
 
-from compiler.model import (
+from rulebook.model import (
     Content,
     Definition,
     Figure,
@@ -36,7 +36,7 @@ from compiler.model import (
     Value,
     plain_text,
 )
-from compiler.source import SourceText, Span
+from rulebook.source import SourceText, Span
 
 PROSE_WORDS = 6
 """A table cell with this many words is prose: its row is read as a sentence."""

@@ -19,7 +19,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from compiler.names import ascii_lower
+from rulebook.names import ascii_lower
 
 PRIORS = {
     (1, 1): 0.89,

@@ -15,8 +15,8 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from compiler.names import ascii_lower
-from compiler.translate.terminology import Entry, fold
+from rulebook.names import ascii_lower
+from rulebook.translate.terminology import Entry, fold
 
 STOP = frozenset(
     fold(
@@ -181,7 +181,7 @@ def render_suggestions(suggestions: Sequence[Suggestion]) -> str:
 
 def aligned_uses(texts: Iterable[object]) -> list[AlignedUse]:
     """The aligned beads of a comparison (:attr:`Comparison.texts`) as uses of terms."""
-    from compiler.translate.results import AlignedText
+    from rulebook.translate.results import AlignedText
 
     found = []
     for text in texts:

@@ -6,7 +6,7 @@ value. Rows are matched by key rather than position: the terms the original's ke
 found in the translated key through the terminology (*Core* is *Base*), else the same key text
 ("M", "0-X"), else the same key numbers ("1-3" and "1 à 3"); tables whose keys match nothing are
 read in order when they have as many rows. Each matched row's other cells must state the same
-values (:mod:`compiler.translate.facts`).
+values (:mod:`rulebook.translate.facts`).
 """
 
 from __future__ import annotations
@@ -14,9 +14,9 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
-from compiler.model import Content, Definition, Important, Item, ItemList, Note, Reference, Row, Table, plain_text
-from compiler.translate.facts import quantities
-from compiler.translate.terminology import TermMatcher, fold
+from rulebook.model import Content, Definition, Important, Item, ItemList, Note, Reference, Row, Table, plain_text
+from rulebook.translate.facts import quantities
+from rulebook.translate.terminology import TermMatcher, fold
 
 KEY_CELLS = 2
 """A row's key: its first cells (a profile row is "M | Movement | ...")."""

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from compiler.catalog import translation as rules
-from compiler.model import Book
-from compiler.translate.align import Pair
-from compiler.translate.findings import Neighbours, finding
-from compiler.translate.results import AlignedText, Finding, Mark
-from compiler.translate.segments import Sentence
-from compiler.translate.terminology import Entry, TermMatcher
+from rulebook.catalog import translation as rules
+from rulebook.model import Book
+from rulebook.translate.align import Pair
+from rulebook.translate.findings import Neighbours, finding
+from rulebook.translate.results import AlignedText, Finding, Mark
+from rulebook.translate.segments import Sentence
+from rulebook.translate.terminology import Entry, TermMatcher
 
 
 def term_findings(
@@ -72,7 +72,7 @@ def term_findings(
 
 def related_terms(book: Book) -> dict[str, set[str]]:
     """For each defined term, the terms its definition refers to and those whose definitions refer to it."""
-    from compiler.model import Content, Definition, Important, ItemList, Note, Reference, Table
+    from rulebook.model import Content, Definition, Important, ItemList, Note, Reference, Table
 
     def walk(content: Content) -> set[str]:
         found: set[str] = set()

@@ -3,7 +3,7 @@
 ``rulebook_src/fr/terms.toml`` gives for each English term id the preferred French term,
 accepted variants and forbidden variants. Matching folds case, accents and plurals, so
 "Figurines" matches "figurine". Exported as TBX (ISO 30042, TBX-Basic style) and CSV for
-translation tools; :mod:`compiler.translate.suggestions` proposes entries for ids not listed yet,
+translation tools; :mod:`rulebook.translate.suggestions` proposes entries for ids not listed yet,
 from the aligned sentences, for a person to confirm.
 """
 
@@ -18,10 +18,10 @@ from typing import Any
 
 from lxml import etree
 
-from compiler.errors import TerminologyError, UserError, quoted
-from compiler.inputs import read_toml
-from compiler.names import folded_words
-from compiler.source import xml_text
+from rulebook.errors import TerminologyError, UserError, quoted
+from rulebook.inputs import read_toml
+from rulebook.names import folded_words
+from rulebook.source import xml_text
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,7 +40,7 @@ class Entry:
 
 def read_translation_toml(path: Path, *, root: Path | None = None, kind: str = "terminology") -> dict[str, Any]:
     """A translation's TOML file (terminology, waivers), or a plain-words error naming it (``root``: the
-    project, when the file is one of its own: it is read only inside it, see :func:`~compiler.inputs.read_input`)."""
+    project, when the file is one of its own: it is read only inside it, see :func:`~rulebook.inputs.read_input`)."""
     try:
         return read_toml(path, root=root, kind=kind)
     except UserError as error:  # the file and the fault in words: this error names what the file is for

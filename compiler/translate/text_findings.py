@@ -7,14 +7,14 @@ from bisect import bisect_right
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from compiler.catalog import translation as rules
-from compiler.model import Book, Row
-from compiler.source import Span
-from compiler.translate.align import Pair
-from compiler.translate.debris import find_debris
-from compiler.translate.findings import Neighbours, finding
-from compiler.translate.results import AlignedText, Finding, Mark
-from compiler.translate.tables import RowFinding
+from rulebook.catalog import translation as rules
+from rulebook.model import Book, Row
+from rulebook.source import Span
+from rulebook.translate.align import Pair
+from rulebook.translate.debris import find_debris
+from rulebook.translate.findings import Neighbours, finding
+from rulebook.translate.results import AlignedText, Finding, Mark
+from rulebook.translate.tables import RowFinding
 
 
 def reference_findings(text: AlignedText, pairs: list[Pair]) -> list[Finding]:
@@ -65,14 +65,14 @@ def _row_place(row: Row) -> Span:
 
 
 def _row_text(row: Row) -> str:
-    from compiler.model import plain_text
+    from rulebook.model import plain_text
 
     return " | ".join(plain_text(cell.children) for cell in row.cells)
 
 
 def debris_findings(translation: Book, texts: Sequence[AlignedText], pairs: list[Pair], language: str) -> list[Finding]:
     """Slips of the conversion, each with the original's sentence aligned with the one it stands in."""
-    from compiler.markdown_source import TOC_TITLES
+    from rulebook.markdown_source import TOC_TITLES
 
     index = _SentenceIndex(texts)
     neighbours: dict[int, Neighbours] = {}  # by the pair of each text

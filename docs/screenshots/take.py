@@ -20,7 +20,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from compiler.cli import main as rulebook  # noqa: E402
+from rulebook.cli import main as rulebook  # noqa: E402
 from tests.conftest import CHROMIUM, CHROMIUM_ARGS, serve  # noqa: E402
 from tests.site_pages import LAPTOP, PAGE_KINDS, PHONE, PageKind  # noqa: E402
 

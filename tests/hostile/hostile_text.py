@@ -11,7 +11,7 @@ from __future__ import annotations
 import tomllib
 from pathlib import Path
 
-from compiler.site.theme import PACKAGE_FOLDER
+from rulebook.site.theme import PACKAGE_FOLDER
 
 ATTRIBUTES = "{tabindex=0 autofocus onfocus=alert(3)}"
 """An attribute list: a heading ending in it gets the attributes, and Chromium runs the handler on load."""

@@ -13,7 +13,7 @@ from typing import NamedTuple
 
 import pytest
 
-from compiler.cli import main
+from rulebook.cli import main
 
 from .test_output import snapshot
 
@@ -72,7 +72,7 @@ def run_guarded(folder: Path, *argv: str) -> Outcome:
 
     try:
         done = subprocess.run(
-            [sys.executable, "-m", "compiler", *argv],
+            [sys.executable, "-m", "rulebook", *argv],
             cwd=folder,
             capture_output=True,
             text=True,

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from compiler.errors import QUOTE_LIMIT
+from rulebook.errors import QUOTE_LIMIT
 
 from .scratch import nothing_written_outside, run, scratch, source  # noqa: F401 (fixtures)
 from .test_report_files import BOOK

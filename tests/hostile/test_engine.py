@@ -1,6 +1,6 @@
 """Hostile input to the engine: every question past a limit, bad rule data and bad army lists.
 
-Each case goes through ``rulebook`` itself (``compiler.cli.main``) and asserts what a user sees: exit
+Each case goes through ``rulebook`` itself (``rulebook.cli.main``) and asserts what a user sees: exit
 2 and a plain message naming the limit or the bad entry (never "internal error"); or, for a test
 whose target the book fixes, the book's answer with a note.
 """
@@ -19,9 +19,9 @@ from typing import Any
 
 import pytest
 
-from compiler.cli import main
-from engine.limits import shown
-from engine.rules import Rules
+from rulebook.cli import main
+from rulebook.engine.limits import shown
+from rulebook.engine.rules import Rules
 from tests.conftest import BUNDLED_BOOK, ROOT
 from tests.test_attack import compile_other_game
 from tests.test_engine import compile_rules, private_cache  # noqa: F401  (autouse: a private cache folder)
@@ -352,7 +352,7 @@ def run_bounded(argv: list[str], cache: Path, cwd: Path = ROOT) -> subprocess.Co
     """``rulebook ARGV`` in a process of its own with ``cache`` as the user's cache folder; killed (and the test
     failed) past :data:`PATIENCE`."""
     env = {**os.environ, "XDG_CACHE_HOME": str(cache), "PYTHONPATH": str(ROOT)}
-    command = [sys.executable, "-m", "compiler", *argv]
+    command = [sys.executable, "-m", "rulebook", *argv]
     return subprocess.run(command, cwd=cwd, env=env, capture_output=True, text=True, timeout=PATIENCE)
 
 
@@ -439,7 +439,7 @@ def test_a_cache_entry_that_is_not_a_small_regular_file_is_refused(
     make: Callable[[Path, Path], object],
     message: str,
 ) -> None:
-    from engine.schema import remember_valid
+    from rulebook.engine.schema import remember_valid
 
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "elsewhere"))
     remember_valid(rules.path.read_bytes(), (rules.path.with_name("rules.schema.json")).read_bytes())
@@ -534,7 +534,7 @@ def test_too_many_modifiers_or_values_are_refused_before_they_are_all_parsed(
     items: str,
 ) -> None:
     """argparse's parsing grows with the square of the options: 20,000 modifiers took 18 s before the limit."""
-    from compiler.cli import engine as engine_cli
+    from rulebook.cli import engine as engine_cli
 
     seen = []
     collect = engine_cli._AtMost.__call__
@@ -551,8 +551,8 @@ def test_too_many_modifiers_or_values_are_refused_before_they_are_all_parsed(
 
 
 def test_the_engine_refuses_too_many_modifiers_given_to_it_directly(rules: Rules) -> None:
-    from engine.errors import LimitError
-    from engine.modify import apply_modifiers
+    from rulebook.engine.errors import LimitError
+    from rulebook.engine.modify import apply_modifiers
 
     assert apply_modifiers(rules, 3, ["+1"] * 100)["result"] == 10  # the characteristic's maximum
     with pytest.raises(LimitError, match=rf"^20,000 modifiers; {LIMIT} 100 modifiers "):

@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from compiler import markdown_source
+from rulebook import markdown_source
 
 from .scratch import run, source
 from .scratch import scratch as scratch  # the fixture every case takes
@@ -134,7 +134,7 @@ class _Counted:
     """The comparisons of two sentences: by difflib (``word_likeness``) and by the words they share (``_bound``)."""
 
     def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
-        from compiler import text_diff
+        from rulebook import text_diff
 
         self.calls = 0
         for name in ("word_likeness", "_bound"):
@@ -207,7 +207,7 @@ def test_a_diff_of_2000_renamed_terms_finds_each_in_bounded_time(capsys, scratch
 
 
 def test_a_word_beside_a_run_of_emphasis_marks_is_ruled_out_in_linear_time() -> None:
-    from compiler.source_words import SourceWords
+    from rulebook.source_words import SourceWords
 
     marks = "*" * 100_000
     with cpu_time_under(5):  # 0.1 s; a run of marks matched as runs of runs, (?:\*+)+, took exponential time
@@ -279,7 +279,7 @@ def test_the_translations_linear_expressions_give_the_answers_of_the_simple_ones
     import itertools
     import random
 
-    from compiler.translate import compare, debris, facts, language, segments
+    from rulebook.translate import compare, debris, facts, language, segments
 
     old_metric = r"\d+(?:[.,]\s?\d+)?(?:\s?[x×]\s?\d+(?:[.,]\d+)?)*\s?(?:mm|cm|km|m)\b"
     old_digits = re.compile(
@@ -319,8 +319,8 @@ def test_values_left_over_cancel_across_beads_as_compared_bead_with_bead() -> No
     import random
     from fractions import Fraction
 
-    from compiler.translate.facts import Quantity
-    from compiler.translate.meaning import _cancel_reordered
+    from rulebook.translate.facts import Quantity
+    from rulebook.translate.meaning import _cancel_reordered
 
     Items = list[list[tuple[int, Quantity]]]
 
@@ -356,11 +356,11 @@ def test_values_left_over_cancel_across_beads_as_compared_bead_with_bead() -> No
 def test_the_sentence_next_to_a_bead_is_the_one_the_search_through_the_beads_found() -> None:
     import random
 
-    from compiler.source import SourceText
-    from compiler.translate.findings import Neighbours
-    from compiler.translate.results import AlignedText
-    from compiler.translate.segments import Sentence
-    from compiler.translate.sentence_align import Bead
+    from rulebook.source import SourceText
+    from rulebook.translate.findings import Neighbours
+    from rulebook.translate.results import AlignedText
+    from rulebook.translate.segments import Sentence
+    from rulebook.translate.sentence_align import Bead
 
     def nearby(text: AlignedText, bead: int, side: int) -> object:
         """The specification: the following bead with a sentence on that side, else the preceding one."""
@@ -402,8 +402,8 @@ def test_the_sentence_next_to_a_bead_is_the_one_the_search_through_the_beads_fou
 def test_fingerprints_are_the_hash_of_the_rule_details_and_evidence() -> None:
     import hashlib
 
-    from compiler.recipe import read_book
-    from compiler.translate.compare import compare_books
+    from rulebook.recipe import read_book
+    from rulebook.translate.compare import compare_books
 
     root = Path(__file__).resolve().parents[2]
     original = read_book([root / "rulebook_src" / "en" / "rulebook.xml"], root).book
@@ -420,7 +420,7 @@ def test_fingerprints_are_the_hash_of_the_rule_details_and_evidence() -> None:
 
 
 def test_annotations_on_one_long_line_each_quote_their_own_stretch_of_it(capsys, scratch) -> None:  # type: ignore[no-untyped-def]
-    from compiler.facts.kinds import PLACE_REACH
+    from rulebook.facts.kinds import PLACE_REACH
 
     definitions = "".join(
         f'<definition name="t{i}">Roll a D6 against power.<mechanic name="t{i}" roll="D6" pass="at-least" '

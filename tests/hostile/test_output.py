@@ -14,7 +14,7 @@ from pathlib import Path
 import lxml.html
 import pytest
 
-from compiler.cli import main
+from rulebook.cli import main
 
 BOOK = """<?xml version="1.0" encoding="UTF-8"?>
 <document>

@@ -23,10 +23,10 @@ import lxml.html
 import markdown
 import pytest
 
-from compiler.cli import main
-from compiler.report.escaping import visible
-from compiler.site.escaping import html_text, markdown_text
-from compiler.site.theme import PACKAGE_FOLDER
+from rulebook.cli import main
+from rulebook.report.escaping import visible
+from rulebook.site.escaping import html_text, markdown_text
+from rulebook.site.theme import PACKAGE_FOLDER
 from tests.conftest import GENERATORS, need_zensical
 
 from .hostile_text import ATTRIBUTES, CONFIGURED, CONTROLS, PAYLOAD, make_project

@@ -12,7 +12,7 @@ from typing import Any
 import lxml.html
 import pytest
 
-from compiler.cli import main
+from rulebook.cli import main
 from tests.conftest import serve
 
 ALERT = "<script>alert(1)</script>"

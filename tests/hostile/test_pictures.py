@@ -10,8 +10,8 @@ import lxml.etree
 import lxml.html
 import pytest
 
-from compiler.pictures import Refusal, published_picture
-from compiler.svg_pictures import SVG, XLINK, UnsafeSvg, sanitised_svg
+from rulebook.pictures import Refusal, published_picture
+from rulebook.svg_pictures import SVG, XLINK, UnsafeSvg, sanitised_svg
 
 from .pictures import DRAWING, FILES, PNG, PUBLISHED, make_project
 from .scratch import nothing_written_outside, run

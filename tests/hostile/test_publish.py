@@ -14,9 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from compiler import build_values, publish, recipe
-from compiler.cli import main
-from compiler.project import load_project
+from rulebook import build_values, publish, recipe
+from rulebook.cli import main
+from rulebook.project import load_project
 
 from .test_output import snapshot
 
@@ -120,8 +120,8 @@ def test_a_build_interrupted_between_two_renames_is_put_right_by_the_next(
 
 KILLED_BETWEEN_RENAMES = """
 import os, signal, sys
-from compiler import publish
-from compiler.cli import main
+from rulebook import publish
+from rulebook.cli import main
 publish._exchange = lambda a, b: False
 real_rename, calls = os.rename, []
 def rename(a, b, **where):
@@ -189,7 +189,7 @@ def test_a_mount_point_the_system_reports_only_when_renaming_is_refused_and_kept
 
 def _build_process(folder: Path) -> subprocess.Popen[bytes]:
     return subprocess.Popen(
-        [sys.executable, "-m", "compiler", "build", "-q"],
+        [sys.executable, "-m", "rulebook", "build", "-q"],
         cwd=folder,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
@@ -225,7 +225,7 @@ def test_a_build_killed_at_any_moment_leaves_a_complete_site(built: Path) -> Non
 
 def test_a_stopped_build_cleans_up(built: Path) -> None:
     process = subprocess.Popen(
-        [sys.executable, "-m", "compiler", "build"], cwd=built, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
+        [sys.executable, "-m", "rulebook", "build"], cwd=built, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
     )
     assert process.stderr is not None
     while b"Building the site with MkDocs" not in process.stderr.readline():
@@ -256,7 +256,7 @@ def test_a_second_build_says_whose_lock_it_waits_for(built: Path) -> None:
         held.write("rulebook build (process 4242)\n")
         held.flush()
         process = subprocess.Popen(
-            [sys.executable, "-m", "compiler", "build"], cwd=built, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
+            [sys.executable, "-m", "rulebook", "build"], cwd=built, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
         )
         time.sleep(2.5)
         assert process.poll() is None, "the second build did not wait"

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from compiler.model import MAX_DEPTH
+from rulebook.model import MAX_DEPTH
 
 from .scratch import REFUSED, nothing_written_outside, run, source
 from .scratch import scratch as scratch  # the fixture every case takes

@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from compiler import state
-from compiler.cli import main
+from rulebook import state
+from rulebook.cli import main
 from tests.conftest import need_zensical
 
 from .scratch import Outcome, run
@@ -279,7 +279,7 @@ def test_without_a_cache_folder_a_build_works_and_keeps_nothing(
 )
 def test_the_build_and_the_engine_share_one_cache_folder(monkeypatch: pytest.MonkeyPatch, xdg: str, home: str) -> None:
     """The compiler may not import the engine's modules: the two read the same rule, and find the same folder."""
-    from engine.schema import cache_folder
+    from rulebook.engine.schema import cache_folder
 
     monkeypatch.setenv("XDG_CACHE_HOME", xdg)
     assert state.user_cache() == cache_folder() == Path(home).expanduser()

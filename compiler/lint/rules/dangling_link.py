@@ -1,13 +1,13 @@
-"""The `dangling-link` check (RB102); its documentation is in :mod:`compiler.catalog.book`."""
+"""The `dangling-link` check (RB102); its documentation is in :mod:`rulebook.catalog.book`."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 from itertools import chain, islice
 
-from compiler.catalog.book import DANGLING_LINK
-from compiler.diagnostics import Diagnostic
-from compiler.lint.base import LintInput, is_checkable, places
+from rulebook.catalog.book import DANGLING_LINK
+from rulebook.diagnostics import Diagnostic
+from rulebook.lint.base import LintInput, is_checkable, places
 
 RULE = DANGLING_LINK
 

@@ -1,14 +1,14 @@
-"""The `dangling-reference` check (RB101); its documentation is in :mod:`compiler.catalog.book`."""
+"""The `dangling-reference` check (RB101); its documentation is in :mod:`rulebook.catalog.book`."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 from itertools import chain, islice
 
-from compiler.catalog.book import DANGLING_REFERENCE
-from compiler.diagnostics import Diagnostic, Note
-from compiler.graph import TermGraph
-from compiler.lint.base import LintInput, is_checkable, places
+from rulebook.catalog.book import DANGLING_REFERENCE
+from rulebook.diagnostics import Diagnostic, Note
+from rulebook.graph import TermGraph
+from rulebook.lint.base import LintInput, is_checkable, places
 
 RULE = DANGLING_REFERENCE
 

@@ -1,12 +1,12 @@
-"""The `duplicate-id` check (RB202); its documentation is in :mod:`compiler.catalog.book`."""
+"""The `duplicate-id` check (RB202); its documentation is in :mod:`rulebook.catalog.book`."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 
-from compiler.catalog.book import DUPLICATE_ID
-from compiler.diagnostics import Diagnostic, Note
-from compiler.lint.base import LintInput, is_checkable
+from rulebook.catalog.book import DUPLICATE_ID
+from rulebook.diagnostics import Diagnostic, Note
+from rulebook.lint.base import LintInput, is_checkable
 
 RULE = DUPLICATE_ID
 

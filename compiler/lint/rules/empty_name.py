@@ -1,13 +1,13 @@
-"""The `empty-name` check (RB301); its documentation is in :mod:`compiler.catalog.book`."""
+"""The `empty-name` check (RB301); its documentation is in :mod:`rulebook.catalog.book`."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 
-from compiler.catalog.book import EMPTY_NAME
-from compiler.diagnostics import Diagnostic
-from compiler.lint.base import LintInput
-from compiler.source import Span
+from rulebook.catalog.book import EMPTY_NAME
+from rulebook.diagnostics import Diagnostic
+from rulebook.lint.base import LintInput
+from rulebook.source import Span
 
 RULE = EMPTY_NAME
 

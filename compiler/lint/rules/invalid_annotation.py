@@ -1,12 +1,12 @@
-"""The `invalid-annotation` check (RB502); its documentation is in :mod:`compiler.catalog.mechanics`."""
+"""The `invalid-annotation` check (RB502); its documentation is in :mod:`rulebook.catalog.mechanics`."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 
-from compiler.catalog.mechanics import INVALID_ANNOTATION
-from compiler.diagnostics import Diagnostic
-from compiler.lint.base import LintInput
+from rulebook.catalog.mechanics import INVALID_ANNOTATION
+from rulebook.diagnostics import Diagnostic
+from rulebook.lint.base import LintInput
 
 RULE = INVALID_ANNOTATION
 

@@ -1,15 +1,15 @@
-"""The `invalid-name` check (RB302); its documentation is in :mod:`compiler.catalog.book`."""
+"""The `invalid-name` check (RB302); its documentation is in :mod:`rulebook.catalog.book`."""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterator
 
-from compiler.catalog.book import INVALID_NAME
-from compiler.diagnostics import Diagnostic
-from compiler.lint.base import LintInput
-from compiler.names import is_identifier
-from compiler.source import Span
+from rulebook.catalog.book import INVALID_NAME
+from rulebook.diagnostics import Diagnostic
+from rulebook.lint.base import LintInput
+from rulebook.names import is_identifier
+from rulebook.source import Span
 
 RULE = INVALID_NAME
 

@@ -1,14 +1,14 @@
-"""The `mutual-definition` check (RB402); its documentation is in :mod:`compiler.catalog.book`."""
+"""The `mutual-definition` check (RB402); its documentation is in :mod:`rulebook.catalog.book`."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 
-from compiler.catalog.book import MUTUAL_DEFINITION
-from compiler.diagnostics import Diagnostic, Note
-from compiler.lint.base import LintInput
-from compiler.model import Definition
-from compiler.source import Span
+from rulebook.catalog.book import MUTUAL_DEFINITION
+from rulebook.diagnostics import Diagnostic, Note
+from rulebook.lint.base import LintInput
+from rulebook.model import Definition
+from rulebook.source import Span
 
 RULE = MUTUAL_DEFINITION
 

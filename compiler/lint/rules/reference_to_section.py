@@ -1,13 +1,13 @@
-"""The `reference-to-section` check (RB103); its documentation is in :mod:`compiler.catalog.book`."""
+"""The `reference-to-section` check (RB103); its documentation is in :mod:`rulebook.catalog.book`."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 from itertools import chain, islice
 
-from compiler.catalog.book import REFERENCE_TO_SECTION
-from compiler.diagnostics import Diagnostic, Note
-from compiler.lint.base import LintInput, is_checkable, places
+from rulebook.catalog.book import REFERENCE_TO_SECTION
+from rulebook.diagnostics import Diagnostic, Note
+from rulebook.lint.base import LintInput, is_checkable, places
 
 RULE = REFERENCE_TO_SECTION
 

@@ -1,12 +1,12 @@
-"""The `refused-image` check (RB305); its documentation is in :mod:`compiler.catalog.book`."""
+"""The `refused-image` check (RB305); its documentation is in :mod:`rulebook.catalog.book`."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 
-from compiler.catalog.book import REFUSED_IMAGE
-from compiler.diagnostics import Diagnostic
-from compiler.lint.base import LintInput
+from rulebook.catalog.book import REFUSED_IMAGE
+from rulebook.diagnostics import Diagnostic
+from rulebook.lint.base import LintInput
 
 RULE = REFUSED_IMAGE
 

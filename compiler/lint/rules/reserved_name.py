@@ -1,12 +1,12 @@
-"""The `reserved-name` check (RB304); its documentation is in :mod:`compiler.catalog.book`."""
+"""The `reserved-name` check (RB304); its documentation is in :mod:`rulebook.catalog.book`."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 
-from compiler.catalog.book import RESERVED_NAME
-from compiler.diagnostics import Diagnostic
-from compiler.lint.base import LintInput
+from rulebook.catalog.book import RESERVED_NAME
+from rulebook.diagnostics import Diagnostic
+from rulebook.lint.base import LintInput
 
 RULE = RESERVED_NAME
 

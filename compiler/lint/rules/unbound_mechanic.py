@@ -1,14 +1,14 @@
-"""The `unbound-mechanic` check (RB503); its documentation is in :mod:`compiler.catalog.mechanics`."""
+"""The `unbound-mechanic` check (RB503); its documentation is in :mod:`rulebook.catalog.mechanics`."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 
-from compiler.catalog.mechanics import UNBOUND_MECHANIC
-from compiler.diagnostics import Diagnostic
-from compiler.lint.base import LintInput
-from compiler.source import Span
-from engine.bindings import BINDINGS
+from rulebook.catalog.mechanics import UNBOUND_MECHANIC
+from rulebook.diagnostics import Diagnostic
+from rulebook.engine.bindings import BINDINGS
+from rulebook.lint.base import LintInput
+from rulebook.source import Span
 
 RULE = UNBOUND_MECHANIC
 

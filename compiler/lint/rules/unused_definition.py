@@ -1,12 +1,12 @@
-"""The `unused-definition` check (RB401); its documentation is in :mod:`compiler.catalog.book`."""
+"""The `unused-definition` check (RB401); its documentation is in :mod:`rulebook.catalog.book`."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 
-from compiler.catalog.book import UNUSED_DEFINITION
-from compiler.diagnostics import Diagnostic, Note
-from compiler.lint.base import LintInput, is_checkable
+from rulebook.catalog.book import UNUSED_DEFINITION
+from rulebook.diagnostics import Diagnostic, Note
+from rulebook.lint.base import LintInput, is_checkable
 
 RULE = UNUSED_DEFINITION
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any, NamedTuple
 
-from engine.dice import Distribution, chance, fraction_text, roll, ways
-from engine.rules import Rules, RulesError
+from rulebook.engine.dice import Distribution, chance, fraction_text, roll, ways
+from rulebook.engine.rules import Rules, RulesError
 
 
 class Odds(NamedTuple):

@@ -4,13 +4,13 @@ Each limit is checked once, where its input enters: a number on the command line
 (:func:`read_number`), dice notation when it is read (from the command line or from ``rules.json``),
 the rule data when it is loaded, an army list when it is read, the number of attacks when an attack
 is asked for. Past a limit the engine refuses with a
-:class:`~engine.errors.LimitError` naming it. docs/engine.md ("Limits") gives each limit, why that
+:class:`~rulebook.engine.errors.LimitError` naming it. docs/engine.md ("Limits") gives each limit, why that
 number, and the measured worst case inside it.
 """
 
 from __future__ import annotations
 
-from engine.errors import LimitError, RulesError
+from rulebook.engine.errors import LimitError, RulesError
 
 MAX_DICE = 100
 """Dice in one roll (the 100 of ``100D6``)."""

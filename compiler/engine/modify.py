@@ -14,9 +14,9 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from engine.dice import fraction_text
-from engine.limits import MAX_MODIFIERS, check_count, read_number, shown
-from engine.rules import Rules, RulesError
+from rulebook.engine.dice import fraction_text
+from rulebook.engine.limits import MAX_MODIFIERS, check_count, read_number, shown
+from rulebook.engine.rules import Rules, RulesError
 
 _SPEC = re.compile(
     r"^\s*(?:(?P<set>set)\s+(?P<value>\d+)|(?P<op>[*x/+-])\s*(?P<number>\d+))"

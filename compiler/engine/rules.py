@@ -8,12 +8,12 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, NamedTuple, NoReturn
 
-from engine.bindings import BINDINGS
-from engine.dice import derived_die, parse_notation, passes, single_die
-from engine.errors import RulesError as RulesError
-from engine.files import read_file
-from engine.limits import MAX_CHAIN, MAX_CHAIN_DICE, MAX_REPEATS, MAX_RULES_BYTES, over, read_number
-from engine.schema import SCHEMA_PATH, check_schema, engine_schema
+from rulebook.engine.bindings import BINDINGS
+from rulebook.engine.dice import derived_die, parse_notation, passes, single_die
+from rulebook.engine.errors import RulesError as RulesError
+from rulebook.engine.files import read_file
+from rulebook.engine.limits import MAX_CHAIN, MAX_CHAIN_DICE, MAX_REPEATS, MAX_RULES_BYTES, over, read_number
+from rulebook.engine.schema import SCHEMA_PATH, check_schema, engine_schema
 
 
 class BookTest(NamedTuple):

@@ -8,7 +8,7 @@ on 50,000 nested ``[`` and its scanner takes 50 s on 100,000), and merge keys (`
 (21 nested merges in 744 bytes took 8.6 s: each level doubles the keys).
 
 Numbers are refused, naming the file and the entry, when they are NaN or infinite (YAML ``.nan``,
-JSON ``NaN``), booleans, absurdly long (never read whole), or past :data:`~engine.limits.MAX_POINTS`.
+JSON ``NaN``), booleans, absurdly long (never read whole), or past :data:`~rulebook.engine.limits.MAX_POINTS`.
 """
 
 from __future__ import annotations
@@ -26,9 +26,9 @@ from yaml.constructor import ConstructorError, SafeConstructor
 from yaml.nodes import MappingNode, Node, ScalarNode
 from yaml.resolver import Resolver
 
-from engine.errors import RulesError
-from engine.files import read_file
-from engine.limits import MAX_ARMY_BYTES, MAX_ITEMS, MAX_POINTS, MAX_UNITS, over, shown
+from rulebook.engine.errors import RulesError
+from rulebook.engine.files import read_file
+from rulebook.engine.limits import MAX_ARMY_BYTES, MAX_ITEMS, MAX_POINTS, MAX_UNITS, over, shown
 
 try:
     from yaml._yaml import CParser as _Parser

@@ -16,9 +16,9 @@ from dataclasses import dataclass, field
 from itertools import islice
 from typing import Any
 
-from engine.dice import parse_notation, single_die
-from engine.limits import MAX_WALK, over, read_number, shown
-from engine.rules import BookTest, Rules, RulesError
+from rulebook.engine.dice import parse_notation, single_die
+from rulebook.engine.limits import MAX_WALK, over, read_number, shown
+from rulebook.engine.rules import BookTest, Rules, RulesError
 
 Ask = Callable[[str, int, int], int]
 """Asks the players for one die: (what the roll is for, lowest, highest) -> the value rolled."""

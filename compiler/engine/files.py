@@ -13,8 +13,8 @@ import os
 import stat
 from pathlib import Path
 
-from engine.errors import RulesError
-from engine.limits import over
+from rulebook.engine.errors import RulesError
+from rulebook.engine.limits import over
 
 
 class UnreadableFile(RulesError):

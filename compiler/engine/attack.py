@@ -20,9 +20,9 @@ from itertools import accumulate, repeat
 from math import comb
 from typing import Any
 
-from engine.dice import Distribution, Ways, add_dice, chance, fraction_text, parse_notation, ways
-from engine.limits import MAX_ATTACKS, MAX_DIGITS, MAX_GIVEN_VALUES, check_count, over, read_number, shown
-from engine.rules import Rules, RulesError
+from rulebook.engine.dice import Distribution, Ways, add_dice, chance, fraction_text, parse_notation, ways
+from rulebook.engine.limits import MAX_ATTACKS, MAX_DIGITS, MAX_GIVEN_VALUES, check_count, over, read_number, shown
+from rulebook.engine.rules import Rules, RulesError
 
 
 @dataclass

@@ -26,9 +26,9 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from engine.army_file import read_army as read_army
-from engine.bindings import BINDINGS
-from engine.rules import Rules
+from rulebook.engine.army_file import read_army as read_army
+from rulebook.engine.bindings import BINDINGS
+from rulebook.engine.rules import Rules
 
 ARMY_LIST, CATEGORY, CHOICE, POINT_COST = BINDINGS["army"]
 

@@ -15,8 +15,8 @@ from fractions import Fraction
 from itertools import accumulate, chain, repeat
 from typing import Any, NamedTuple
 
-from engine.errors import LimitError, RulesError
-from engine.limits import MAX_DICE, MAX_SIDES, over, read_bounded, shown
+from rulebook.engine.errors import LimitError, RulesError
+from rulebook.engine.limits import MAX_DICE, MAX_SIDES, over, read_bounded, shown
 
 Distribution = dict[int, Fraction]
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.bindings import BINDINGS
-from engine.rules import Rules, RulesError
+from rulebook.engine.bindings import BINDINGS
+from rulebook.engine.rules import Rules, RulesError
 
 GAME_TURN, PLAYER_TURN = BINDINGS["turns"]
 
