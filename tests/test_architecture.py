@@ -16,7 +16,7 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 
 # Lowest first. A module may import modules of its own layer or below, never above. A dotted
-# prefix names a module and everything under it; ``compiler`` alone is the package's ``__init__``.
+# prefix names a module and everything under it; ``rulebook`` alone is the package's ``__init__``.
 LAYERS: list[tuple[str, tuple[str, ...]]] = [
     (
         "foundation",
@@ -30,10 +30,11 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "rulebook.state",
             "rulebook.inputs",
             "rulebook.memory",
+            "rulebook.formats",
             "rulebook.catalog",
             "rulebook.engine.bindings",
             "rulebook.engine.rules_validator",
-            "compiler",
+            "rulebook",
         ),
     ),
     ("model", ("rulebook.model", "rulebook.project", "rulebook.config_file")),
@@ -95,13 +96,21 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
 
 
 def _modules() -> dict[str, Path]:
+    """Every module of the package by its import name (the folder ``compiler/`` is the package ``rulebook``)."""
     found = {}
-    for package in ("compiler", "engine"):
-        for path in (ROOT / package).rglob("*.py"):
-            parts = path.relative_to(ROOT).with_suffix("").parts
-            name = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
-            found[name] = path
+    for path in (ROOT / "compiler").rglob("*.py"):
+        parts = ("rulebook", *path.relative_to(ROOT / "compiler").with_suffix("").parts)
+        name = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+        found[name] = path
     return found
+
+
+def is_engine(module: str) -> bool:
+    return module == "rulebook.engine" or module.startswith("rulebook.engine.")
+
+
+def is_compiler(module: str) -> bool:
+    return not is_engine(module)
 
 
 MODULES = _modules()
@@ -155,7 +164,7 @@ def test_no_import_cycles() -> None:
 
 def test_engine_imports_nothing_of_the_compiler() -> None:
     graph = import_graph()
-    wrong = [(a, b) for a, b in graph.edges if a.startswith("engine") and b.startswith("compiler")]
+    wrong = [(a, b) for a, b in graph.edges if is_engine(a) and is_compiler(b)]
     assert wrong == []
 
 
@@ -166,27 +175,88 @@ def test_the_compiler_knows_the_engine_only_by_its_bindings_and_the_shipped_vali
     wrong = [
         (a, b)
         for a, b in graph.edges
-        if a.startswith("compiler")
-        and b.startswith("engine")
+        if is_compiler(a)
+        and is_engine(b)
         and b not in ("rulebook.engine.bindings", "rulebook.engine.rules_validator")
         and layer_of(a)[1] != "command line"
     ]
     assert wrong == []
-    assert [b for m in ("rulebook.engine.bindings", "rulebook.engine.rules_validator") for b in graph.successors(m)] == []
+    assert [
+        b for m in ("rulebook.engine.bindings", "rulebook.engine.rules_validator") for b in graph.successors(m)
+    ] == []
 
 
-@pytest.mark.parametrize("module", sorted(m for m in MODULES if m.startswith("compiler")))
+@pytest.mark.parametrize("module", sorted(m for m in MODULES if is_compiler(m)))
 def test_imports_only_its_own_layer_or_below(module: str) -> None:
     rank, layer = layer_of(module)
     above = [
         f"{target} ({layer_of(target)[1]})"
         for target in sorted(import_graph().successors(module))
-        if target.startswith("compiler") and layer_of(target)[0] > rank
+        if is_compiler(target) and layer_of(target)[0] > rank
     ]
     assert above == [], f"{module} ({layer}) imports from a higher layer"
 
 
 def test_readers_never_import_the_lint() -> None:
     graph = import_graph()
-    readers = [m for m in MODULES if m.startswith("compiler") and layer_of(m)[1] == "readers"]
+    readers = [m for m in MODULES if is_compiler(m) and layer_of(m)[1] == "readers"]
     assert all(not target.startswith("rulebook.lint") for m in readers for target in graph.successors(m))
+
+
+def test_every_folder_of_the_package_is_listed_in_pyproject() -> None:
+    """The package imports as ``rulebook`` from ``compiler/``, so setuptools is given its folders one by one."""
+    import tomllib
+
+    listed = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]["packages"]
+    folders = {
+        ".".join(("rulebook", *init.parent.relative_to(ROOT / "compiler").parts))
+        for init in (ROOT / "compiler").rglob("__init__.py")
+    }
+    assert sorted(listed) == sorted(folders)
+
+
+def _third_party_imports(path: Path) -> set[str]:
+    """The top-level packages a module imports (``mkdocs`` for ``from mkdocs.config import x``)."""
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found.update(alias.name.split(".")[0] for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            found.add(node.module.split(".")[0])
+    return found
+
+
+def _runs_by_name(source: str, name: str) -> bool:
+    """Whether a module starts or imports ``name`` by a string: a command (``subprocess.run([..., "zensical",
+    ...])``, ``os.exec*``) or a module looked up (``find_spec("zensical")``, ``import_module``)."""
+    runners = {"run", "Popen", "call", "check_call", "check_output", "find_spec", "import_module", "__import__"}
+    for node in ast.walk(ast.parse(source)):
+        if not isinstance(node, ast.Call):
+            continue
+        called = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", "")
+        if called in runners or called.startswith(("exec", "spawn")):
+            arguments = [*node.args, *(keyword.value for keyword in node.keywords)]
+            if any(isinstance(c, ast.Constant) and c.value == name for a in arguments for c in ast.walk(a)):
+                return True
+    return False
+
+
+def test_each_site_generator_is_reached_only_through_its_adapter() -> None:
+    """MkDocs (and its theme, Material) is imported by its adapter alone, Zensical run by its own: the rest of the
+    site speaks to ``site.generator``'s interface, and a generator is one module and one entry in the writer's
+    table."""
+    compiler = {name: path for name, path in MODULES.items() if is_compiler(name)}
+    importing = sorted(name for name, path in compiler.items() if _third_party_imports(path) & {"mkdocs", "material"})
+    assert importing == ["rulebook.site.mkdocs_adapter"]
+    running = sorted(
+        name
+        for name, path in compiler.items()
+        if "zensical" in _third_party_imports(path) or _runs_by_name(path.read_text(encoding="utf-8"), "zensical")
+    )
+    assert running == ["rulebook.site.zensical_adapter"]
+    for adapter in running + importing:  # and only the writer's table names an adapter
+        assert sorted(import_graph().predecessors(adapter)) == ["rulebook.site.writer"], adapter
+    # The scan sees a command and a module looked up by name, wherever the name sits among the arguments.
+    assert _runs_by_name('subprocess.run([sys.executable, "-m", "zensical", "build"], cwd=p)', "zensical")
+    assert _runs_by_name('importlib.util.find_spec(name="zensical")', "zensical")
+    assert not _runs_by_name('GENERATORS = ("mkdocs", "zensical")\nprint("zensical")', "zensical")

@@ -1,4 +1,4 @@
-"""Writes ``engine/rules_validator.py``: the schema's validator as Python, generated once and shipped.
+"""Writes ``compiler/engine/rules_validator.py``: the schema's validator as Python, generated once and shipped.
 
     python -m rulebook.engine.make_validator
 
