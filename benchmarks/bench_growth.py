@@ -3,7 +3,7 @@
 
 Each input is made at each size in a neutral temporary folder (its own project configuration where the
 command needs one, nothing else). The earlier revision is exported with ``git archive`` (the repository
-is only read) and both sides run as ``python -m compiler`` with their folder first on the path, this
+is only read) and both sides run as ``python -m`` with their own code first on the path (see revision_import), this
 environment's dependencies for both. For each size the two sides run one after the other, the side
 that goes first alternating from size to size; a side past ``--limit`` seconds is stopped and shown as
 "> limit". Times are the command's CPU time (its user and system time): on a shared machine, wall-clock
@@ -26,6 +26,8 @@ import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+
+from revision_import import runnable
 
 ROOT = Path(__file__).resolve().parent.parent
 BEFORE = "e10484e"
@@ -187,11 +189,12 @@ class Run:
 
 
 def run(code: Path, argv: list[str], folder: Path, limit: float) -> Run:
-    """``python -m compiler ARGV`` run from ``code`` in ``folder``, stopped after ``limit`` seconds."""
-    environment = dict(os.environ, PYTHONPATH=str(code))
+    """The command line of the revision in ``code`` run on ARGV in ``folder``, stopped after ``limit`` seconds."""
+    path, module = runnable(code)
+    environment = dict(os.environ, PYTHONPATH=path)
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     try:
-        command = [sys.executable, "-m", "rulebook", *argv]
+        command = [sys.executable, "-m", module, *argv]
         done = subprocess.run(command, cwd=folder, env=environment, capture_output=True, timeout=limit)
     except subprocess.TimeoutExpired:
         return Run(None)
