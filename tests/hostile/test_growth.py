@@ -402,7 +402,7 @@ def test_the_sentence_next_to_a_bead_is_the_one_the_search_through_the_beads_fou
 def test_fingerprints_are_the_hash_of_the_rule_details_and_evidence() -> None:
     import hashlib
 
-    from rulebook.recipe import read_book
+    from rulebook.recipe.reading import read_book
     from rulebook.translate.compare import compare_books
 
     root = Path(__file__).resolve().parents[2]
