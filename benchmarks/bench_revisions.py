@@ -1,8 +1,7 @@
 """Two revisions of the compiler on the same project: ``rulebook lint`` and ``rulebook build``, interleaved.
 
 For refactors that must not cost speed: each revision is checked out with ``git worktree`` into a
-temporary folder and its command line run from there (``python -m rulebook`` through a link to its
-``compiler/`` folder first on the path; ``python -m compiler`` for a revision before the package's rename; the
+temporary folder and run as ``python -m`` with its own code first on the path (see revision_import; the
 dependencies are this environment's, the same for both sides). Each revision works on its own
 copy of its own bundled project (sources and configuration as that revision has them), so the
 commands are those a user of that revision runs. Runs alternate the sides, and the median of the
@@ -23,6 +22,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from revision_import import runnable
+
 ROOT = Path(__file__).resolve().parent.parent
 COMMANDS: dict[str, list[str]] = {
     "lint": ["lint", "--color", "never"],
@@ -40,24 +41,11 @@ def remove(worktree: Path) -> None:
     subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(worktree)], check=False)
 
 
-def importable(worktree: Path) -> tuple[str, Path]:
-    """The revision's command-line module and the folder to put first on the path for it. Since the package
-    imports as ``rulebook`` from the folder ``compiler/``, that is a link named ``rulebook`` beside the worktree
-    (the editable install of this environment would be imported otherwise); before, ``compiler`` itself."""
-    if '"rulebook" = "compiler"' not in (worktree / "pyproject.toml").read_text(encoding="utf-8"):
-        return "compiler", worktree
-    links = worktree.with_name(f"{worktree.name}-path")
-    links.mkdir(exist_ok=True)
-    if not (links / "rulebook").exists():
-        (links / "rulebook").symlink_to(worktree / "compiler", target_is_directory=True)
-    return "rulebook", links
-
-
 def run_once(worktree: Path, command: str, scratch: Path) -> float:
     """Seconds of one command, run in the revision's own project folder; the output goes to ``scratch``."""
     argv = [part.format(out=scratch / "site") for part in COMMANDS[command]]
-    module, path = importable(worktree)
-    environment = dict(os.environ, PYTHONPATH=str(path), PYTHONDONTWRITEBYTECODE="")
+    path, module = runnable(worktree)
+    environment = dict(os.environ, PYTHONPATH=path, PYTHONDONTWRITEBYTECODE="")
     started = time.perf_counter()
     done = subprocess.run(
         [sys.executable, "-m", module, *argv], cwd=worktree, env=environment, capture_output=True, check=False
