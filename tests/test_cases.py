@@ -19,7 +19,7 @@ from rulebook.recipe.stages import lint_book
 from rulebook.report import Report, exit_code
 from rulebook.report import text as text_report
 
-from .conftest import CASES, ROOT
+from .conftest import CASES, ROOT, check_golden
 
 CASE_DIRS = sorted(p for p in CASES.iterdir() if (p / "book.xml").is_file())
 
@@ -29,10 +29,7 @@ def test_case_report_matches_golden(case: Path, update_golden: bool) -> None:
     result = lint_book(read_book([case / "book.xml"], ROOT), BookConfig("main"), root=ROOT)
     report = Report(result.diagnostics, result.sources, result.files)
     output = text_report.render(report) + f"exit status: {exit_code(report)}\n"
-    golden = case / "expected.txt"
-    if update_golden or not golden.exists():
-        golden.write_text(output, encoding="utf-8")
-    assert output == golden.read_text(encoding="utf-8")
+    check_golden(case / "expected.txt", output, update_golden)
 
 
 def test_every_check_of_the_mechanic_kinds_fails_in_a_golden_case() -> None:

@@ -13,7 +13,7 @@ import pytest
 from rulebook.catalog import RULES
 from rulebook.cli import main
 
-from .conftest import BUNDLED_BOOK, ROOT
+from .conftest import BUNDLED_BOOK, ROOT, check_generated_part
 
 CLEAN = '<document><chapter title="A"><definition name="a">An <reference name="a">a</reference>.</definition></chapter></document>'
 
@@ -189,11 +189,11 @@ def test_console_script_runs_as_a_process() -> None:
     assert "error[RB101]" in done.stdout
 
 
-def test_the_console_scripts_quick_exit_loses_no_output(
+def test_the_console_script_reports_as_the_command_run_in_process(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """The console script ends the lint without freeing its results: its report, on standard output or
-    in a file, and its exit status are still those of the command run in process."""
+    """The lint's report, on standard output or in a file, and its exit status are those of the command run
+    in process."""
     monkeypatch.chdir(ROOT)
     assert main(["lint", "--no-baseline", "--format", "json"]) == 1
     expected = capsys.readouterr().out
@@ -253,15 +253,9 @@ def test_bundled_dtd_is_the_compilers_dtd() -> None:
 def test_docs_hold_every_rules_documentation(capsys: pytest.CaptureFixture[str], update_golden: bool) -> None:
     """docs/lint.md holds what `rulebook explain --markdown` prints (rewritten by `pytest --update-golden`)."""
     assert main(["explain", "--markdown"]) == 0
-    expected = capsys.readouterr().out
-    path = ROOT / "docs" / "lint.md"
-    docs = path.read_text(encoding="utf-8")
-    start = docs.index("\n", docs.index("<!-- rules:")) + 1
-    end = docs.index("<!-- /rules -->")
-    if update_golden:
-        path.write_text(docs[:start] + expected + docs[end:], encoding="utf-8")
-        return
-    assert docs[start:end] == expected, "run `pytest --update-golden` and read the diff of docs/lint.md"
+    check_generated_part(
+        ROOT / "docs" / "lint.md", "<!-- rules:", "<!-- /rules -->", capsys.readouterr().out, update_golden
+    )
 
 
 def test_docs_list_every_rule() -> None:

@@ -24,6 +24,8 @@ from rulebook.serve.server import RELOAD_SCRIPT, Handler, make_server
 from .conftest import BUNDLED_BOOK, ROOT
 from .serving import Served, edit, files_of
 
+pytestmark = pytest.mark.slow  # each test starts `rulebook serve` and waits for its builds
+
 UP_TO_DATE = "of Fantasy Battles: The 9th Age up to date"  # the main book's translations, editions, rule data
 
 

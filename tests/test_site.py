@@ -305,6 +305,7 @@ def linkcheck(url: str, tmp_path: Path) -> subprocess.CompletedProcess[str]:
     )
 
 
+@pytest.mark.slow
 def test_link_checker_finds_no_broken_link_or_anchor(
     site: Path, tmp_path: Path, request: pytest.FixtureRequest
 ) -> None:
@@ -321,6 +322,7 @@ def test_link_checker_finds_no_broken_link_or_anchor(
         assert " 0 errors found" in result.stdout and " 0 warnings found" in result.stdout, name
 
 
+@pytest.mark.slow
 def test_link_checker_would_catch_a_broken_anchor(tmp_path: Path) -> None:
     folder = tmp_path / "tiny"
     (folder / "a").mkdir(parents=True)

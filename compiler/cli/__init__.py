@@ -29,36 +29,8 @@ class Stopped(BaseException):
 
 
 def run() -> None:
-    """The ``rulebook`` console script: :func:`main`, then the exit.
-
-    After a command that handed its results to :func:`~rulebook.cli.common.keep_until_exit`
-    (the lint), the process ends without freeing them one by one, as mypy's command line does:
-    the ``atexit`` callbacks run and the output is flushed first, and it happens only when no
-    other thread or pending finaliser would be cut short.
-    """
-    common.start_keeping()
-    code = main()
-    if common.kept_results() and _quick_exit_is_safe():
-        import atexit
-
-        atexit._run_exitfuncs()  # what the ordinary exit runs first (logging's flush, for one)
-        try:
-            sys.stdout.flush()
-            sys.stderr.flush()
-        except (OSError, ValueError):  # the output went away: let the ordinary exit deal with it
-            sys.exit(code)
-        os._exit(code)
-    sys.exit(code)
-
-
-def _quick_exit_is_safe() -> bool:
-    """Whether ending the process at once cuts nothing short: no other thread, no pending finaliser."""
-    import atexit
-    import threading
-    import weakref
-
-    finalisers = getattr(weakref.finalize, "_registry", {"unknown": None})
-    return hasattr(atexit, "_run_exitfuncs") and not finalisers and threading.active_count() == 1
+    """The ``rulebook`` console script: :func:`main`, its result the exit status."""
+    sys.exit(main())
 
 
 def main(argv: Sequence[str] | None = None) -> int:

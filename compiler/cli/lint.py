@@ -13,7 +13,6 @@ from rulebook.cli.common import (
     Commands,
     UsageError,
     add_config_option,
-    keep_until_exit,
     output_text,
     plural,
     project_of,
@@ -84,8 +83,7 @@ def run_lint(args: argparse.Namespace) -> int:
         print(f"Checking {plural(count, 'file')}…", file=sys.stderr)
     reports = []
     for target in targets:
-        read, result = commands.lint(project, target)
-        keep_until_exit(read, result)
+        _, result = commands.lint(project, target)
         for notice in result.notices:
             print(f"rulebook: warning: {terminal_message(notice)}", file=sys.stderr)
         reports.append(
@@ -96,7 +94,6 @@ def run_lint(args: argparse.Namespace) -> int:
     report = reports[0] if len(reports) == 1 else joined_report(reports)
     with memory.gc_frozen():  # tens of thousands of records, none in a cycle: no collection while they are made
         output_text(args, _render(args, report))
-    keep_until_exit(report)
     return exit_code(report, strict=args.strict)
 
 
