@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -264,12 +265,15 @@ def test_docs_hold_every_rules_documentation(capsys: pytest.CaptureFixture[str],
     assert docs[start:end] == expected, "run `pytest --update-golden` and read the diff of docs/lint.md"
 
 
-def test_docs_list_every_rule() -> None:
-    from rulebook.catalog import RULES
-
+def test_docs_list_every_rule_with_the_severity_explain_gives(capsys: pytest.CaptureFixture[str]) -> None:
+    """One severity word everywhere: the tables of docs/lint.md say what `explain --all` and the reports say."""
     docs = (ROOT / "docs" / "lint.md").read_text(encoding="utf-8")
+    assert main(["explain", "--all"]) == 0
+    listed = capsys.readouterr().out
     for rule in RULES:
-        assert f"| {rule.code} | `{rule.name}` |" in docs
+        assert f"| {rule.code} | `{rule.name}` | {rule.severity.public} |" in docs
+        assert re.search(rf"^{rule.code}  {rule.name} +{rule.severity.public} ", listed, re.MULTILINE), rule.code
+    assert "fatal" not in listed and "| fatal |" not in docs
 
 
 def test_each_command_is_registered_by_the_module_the_start_up_imports() -> None:

@@ -171,7 +171,7 @@ def _render(args: argparse.Namespace, report: Report) -> str:
 
 
 def run_explain(args: argparse.Namespace) -> int:
-    from rulebook.catalog import RULES, find_rule
+    from rulebook.catalog import RULES, default_severity, find_rule
 
     if args.markdown:
         from rulebook.catalog import markdown
@@ -187,7 +187,7 @@ def run_explain(args: argparse.Namespace) -> int:
     if found is None:
         raise UsageError(f"no lint rule is called `{args.rule}` (see `rulebook explain --all`)")
     print(found.documentation, end="")
-    print(f"\nDefault severity: {found.severity.public}.")
+    print(f"\n{default_severity(found)}")
     return 0
 
 
