@@ -45,6 +45,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "rulebook.text_source",
             "rulebook.dtd",
             "rulebook.dtd_findings",
+            "rulebook.xml_syntax",
             "rulebook.locate",
             "rulebook.autolink",
         ),
