@@ -153,7 +153,29 @@ def _write_baseline(args: argparse.Namespace, project: Project, book: BookConfig
     result = recipe.lint_book(read, book, root=project.root, reserved=reserved)
     write_file(args, args.write_baseline, baselines.serialise(result.diagnostics), baseline=True)
     print(f"Wrote {plural(len(result.diagnostics), 'problem')} to {args.write_baseline}.", file=sys.stderr)
+    hint = _baseline_hint(project, book, args.write_baseline)
+    if hint:
+        print(hint, file=sys.stderr)
     return 2 if read.fatal else 0
+
+
+def _baseline_hint(project: Project, book: BookConfig, written: Path) -> str | None:
+    """How to have the lint use a baseline just written, unless the configuration names it already."""
+    if book.baseline is not None and book.baseline.resolve() == written.resolve():
+        return None
+    if project.config_file is None:
+        return f"Use it with `rulebook lint --baseline {written}`."
+    from rulebook.config_file import CONFIG_FILE
+
+    try:
+        relative = written.resolve().relative_to(project.root.resolve()).as_posix()
+    except ValueError:
+        relative = written.resolve().as_posix()
+    prefix = "" if project.config_file.name == CONFIG_FILE else "tool.rulebook"
+    table = ".".join(part for part in (prefix, "" if book.name == project.main.name else f"books.{book.name}") if part)
+    where = f"the [{table}] table of" if table else "the top (before any [table]) of"
+    key = f'baseline = "{relative}"'
+    return f"To have `rulebook lint` and `rulebook build` use it, add `{key}` to {where} {project.config_file.name}."
 
 
 def _render(args: argparse.Namespace, report: Report) -> str:
