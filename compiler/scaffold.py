@@ -35,6 +35,8 @@ class Made:
     files: tuple[str, ...]
     kept: tuple[str, ...] = ()
     """Optional files that existed already and were left as they are."""
+    enclosing: Path | None = None
+    """The configuration of a project the new one stands inside (its commands no longer reach the outer one)."""
 
 
 def _starter(name: str) -> str:
@@ -73,7 +75,7 @@ def init_project(folder: Path, title: str | None = None) -> Made:
     kept = tuple(sorted(name for name in extras if (folder / name).exists()))
     files |= {name: text for name, text in extras.items() if name not in kept}
     _write_all(folder, files)
-    return Made(folder, tuple(files), kept)
+    return Made(folder, tuple(files), kept, existing)
 
 
 def add_book(project: Project, name: str, title: str | None = None) -> Made:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import shlex
+import sys
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -45,8 +46,23 @@ def run_init(args: argparse.Namespace) -> int:
         print(f"  {name} (yours, kept as it is: see the package's starter for what rulebook would put there)")
     inside = "" if made.root == Path.cwd().resolve() else f"cd {shlex.quote(str(args.folder))} && "
     print(f"Next: `{inside}rulebook lint`, then `rulebook serve` to see the site while you edit rules/book.xml,")
-    print("and `rulebook build` to publish it into site/.")
+    print("and `rulebook build` to publish it into site/.", flush=True)
+    if made.enclosing is not None:
+        print(
+            f"rulebook: warning: `{_shown(made.root)}` is inside the project that `{_shown(made.enclosing)}` "
+            "configures: the new project is a separate one, and commands run in it no longer see the outer one (to "
+            "add a book to that project instead, remove this folder and run `rulebook new-book NAME` there)",
+            file=sys.stderr,
+        )
     return 0
+
+
+def _shown(path: Path) -> str:
+    """A path relative to the working folder when it is inside it."""
+    try:
+        return path.relative_to(Path.cwd().resolve()).as_posix()
+    except ValueError:
+        return str(path)
 
 
 def run_new_book(args: argparse.Namespace) -> int:
