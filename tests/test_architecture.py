@@ -30,6 +30,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "rulebook.state",
             "rulebook.inputs",
             "rulebook.memory",
+            "rulebook.guides",
             "rulebook.catalog",
             "rulebook.engine.bindings",
             "rulebook.engine.rules_validator",
@@ -205,12 +206,14 @@ def test_every_folder_of_the_package_is_listed_in_pyproject() -> None:
     """The package imports as ``rulebook`` from ``compiler/``, so setuptools is given its folders one by one."""
     import tomllib
 
-    listed = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]["packages"]
+    setuptools = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]
     folders = {
         ".".join(("rulebook", *init.parent.relative_to(ROOT / "compiler").parts))
         for init in (ROOT / "compiler").rglob("__init__.py")
     }
-    assert sorted(listed) == sorted(folders)
+    mapped = {name for name, folder in setuptools["package-dir"].items() if name != "rulebook"}  # docs/: data only
+    assert mapped == {"rulebook.docs"} and setuptools["package-dir"]["rulebook.docs"] == "docs"
+    assert sorted(setuptools["packages"]) == sorted(folders | mapped)
 
 
 def _third_party_imports(path: Path) -> set[str]:

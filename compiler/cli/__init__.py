@@ -162,7 +162,7 @@ _stop = _raising(Stopped)
 _interrupt = _raising(KeyboardInterrupt)
 
 
-MODULES = ("init", "build", "lint", "explore", "translate", "editions", "engine")
+MODULES = ("init", "build", "lint", "explore", "translate", "editions", "engine", "docs")
 """The command modules under ``rulebook.cli``, in the order ``rulebook --help`` lists their commands."""
 COMMANDS = {
     "init": "init",
@@ -178,6 +178,7 @@ COMMANDS = {
     "terms": "translate",
     "diff": "editions",
     "engine": "engine",
+    "docs": "docs",
 }
 """The module that registers each command: a command imports only its own module at start-up."""
 
@@ -187,7 +188,9 @@ def _parser(argv: Sequence[str] = ()) -> usage.CommandParser:
     parser = usage.CommandParser(
         prog="rulebook",
         description="Compile, lint and publish rulebooks.",
-        epilog="Exit status: 0 success, 1 problems found, 2 unreadable input or bad usage.",
+        epilog="Exit status: 0 success, 1 problems found, 2 unreadable input or bad usage. Documentation: "
+        "`rulebook docs` lists the guides installed with this package, `rulebook docs TOPIC` prints one "
+        "(`rulebook docs readme` to start, `rulebook docs format` for the XML format).",
     )
     parser.add_argument("--version", action="version", version=f"rulebook {__version__}")
     commands = parser.add_subparsers(title="commands", required=True, metavar="COMMAND")

@@ -31,7 +31,7 @@ def add_commands(commands: Commands, words: Sequence[str] = ()) -> None:
         "lint",
         help="check the rulebook for broken references, links, duplicates and format errors",
         description="Check rulebook sources. Without FILE, lints every configured book (or the one --book "
-        "names), each with its own baseline (see `rulebook init` and docs/lint.md).",
+        "names), each with its own baseline (see `rulebook init` and `rulebook docs lint`).",
         epilog="Exit status: 0 no errors, 1 errors (or warnings with --strict), 2 unreadable input or bad usage.",
     )
     lint.add_argument(
@@ -55,7 +55,9 @@ def add_commands(commands: Commands, words: Sequence[str] = ()) -> None:
     explain = commands.add_parser("explain", help="show the documentation of a lint rule")
     explain.add_argument("rule", nargs="?", help="rule code (RB101) or name (dangling-reference)")
     explain.add_argument("--all", action="store_true", help="list every rule")
-    explain.add_argument("--markdown", action="store_true", help="every rule's documentation, as in docs/lint.md")
+    explain.add_argument(
+        "--markdown", action="store_true", help="every rule's documentation, as in `rulebook docs lint`"
+    )
     explain.set_defaults(run=run_explain)
 
     dtd = commands.add_parser("dtd", help="print the rulebook DTD the compiler validates against")
