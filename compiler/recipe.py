@@ -37,6 +37,7 @@ from rulebook.graph import TermGraph
 from rulebook.inputs import UnreadableInput, present, read_input
 from rulebook.lint import apply_settings, run_book_rules
 from rulebook.lint.base import LintInput
+from rulebook.lint.suppressions import apply_suppressions
 from rulebook.model import Book
 from rulebook.project import MAIN_BOOK, RESERVED_FOLDERS, BookConfig, Linking, Project
 from rulebook.source import SourceText, display_path
@@ -344,7 +345,7 @@ def lint_book(
             checked = LintInput(read.book, terms, set(images.published), reserved, refused_images=images.refused)
             found.extend(run_book_rules(checked))
             facts = checked.rule_facts
-        diagnostics = tuple(apply_settings(found, book.severities))
+        diagnostics = tuple(apply_settings(apply_suppressions(found, read.sources), book.severities))
     files = len(set(read.sources) | {d.span.path for d in read.diagnostics}) or len(read.book.documents)
     unsafe = unsafe_names(read, found)
     result = LintResult(diagnostics, read.sources, files, terms, diagnostics, unsafe=unsafe, facts=facts)
