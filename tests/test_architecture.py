@@ -88,6 +88,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "rulebook.published",
             "rulebook.data_worker",
             "rulebook.scaffold",
+            "rulebook.source_fixes",
         ),
     ),
     ("command line", ("rulebook.cli", "rulebook.__main__")),

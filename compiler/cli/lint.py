@@ -24,6 +24,7 @@ from rulebook.report import FORMATS
 if TYPE_CHECKING:
     from rulebook.project import BookConfig, Project
     from rulebook.report import Report
+    from rulebook.stage_values import LintResult
 
 
 def add_commands(commands: Commands, words: Sequence[str] = ()) -> None:
@@ -45,6 +46,16 @@ def add_commands(commands: Commands, words: Sequence[str] = ()) -> None:
     lint.add_argument("--no-baseline", action="store_true", help="ignore the configured baseline")
     lint.add_argument(
         "--write-baseline", type=Path, metavar="FILE", help="record every current problem in FILE and exit 0"
+    )
+    lint.add_argument(
+        "--fix",
+        action="store_true",
+        help="fix what is not in doubt in place (a reference or link whose did-you-mean has one candidate, or "
+        "differs only in case), then report what is left",
+    )
+    lint.add_argument("--diff", action="store_true", help="show the fixes --fix would make as a diff; write nothing")
+    lint.add_argument(
+        "--statistics", action="store_true", help="count the findings of each rule instead of listing them"
     )
     lint.add_argument("--color", choices=("auto", "always", "never"), default="auto", help="colour text output")
     lint.add_argument("--quiet", "-q", action="store_true", help="no progress messages")
@@ -98,37 +109,104 @@ def _targets(args: argparse.Namespace, project: Project) -> list[Target]:
 
 def run_lint(args: argparse.Namespace) -> int:
     from rulebook import recipe
-    from rulebook.report import Report, exit_code
-    from rulebook.report.escaping import terminal_message
+    from rulebook.report import exit_code
 
     project = project_of(args)
     targets = _targets(args, project)
+    _check_options(args, targets)
     if args.write_baseline:
-        if len(targets) > 1:
-            names = ", ".join(book.name for book, *_ in targets)
-            raise UsageError(f"each book has its own baseline: name one with --book ({names})")
         return _write_baseline(args, project, targets[0][0], targets[0][1])
     if not args.quiet and sys.stderr.isatty():
         count = sum(len(files or book.sources) for book, files, *_ in targets)
         print(f"Checking {plural(count, 'file')}…", file=sys.stderr)
-    reports = []
-    for book, files, baseline, partial in targets:
-        read = recipe.read_configured(project, book, files, outline=True)
-        reserved = recipe.reserved_names(project, book)
-        result = recipe.lint_book(read, book, root=project.root, baseline=baseline, partial=partial, reserved=reserved)
-        keep_until_exit(read, result)
-        for notice in result.notices:
-            print(f"rulebook: warning: {terminal_message(notice)}", file=sys.stderr)
-        reports.append(
-            Report(
-                result.new, result.sources, result.files, result.baselined, result.stale_baseline, project.rules_docs
-            )
-        )
+    linted = [_lint(project, target) for target in targets]
+    if args.fix or args.diff:
+        fixed = _fix(args, project, targets, linted)
+        if args.diff:
+            return 1 if fixed else 0
+        if fixed:
+            linted = [_lint(project, target) for target in targets]  # what is left, read again
+    reports = [_report(project, result) for _, result in linted]
     report = reports[0] if len(reports) == 1 else _joined(reports)
     with recipe.gc_frozen():  # tens of thousands of records, none in a cycle: no collection while they are made
         output_text(args, _render(args, report))
     keep_until_exit(report)
     return exit_code(report, strict=args.strict)
+
+
+def _check_options(args: argparse.Namespace, targets: list[Target]) -> None:
+    """Refuse options that do not go together, before anything is read."""
+    if args.write_baseline and len(targets) > 1:
+        names = ", ".join(book.name for book, *_ in targets)
+        raise UsageError(f"each book has its own baseline: name one with --book ({names})")
+    if args.write_baseline and (args.fix or args.diff):
+        raise UsageError("--write-baseline records the problems as they are: fix them in another run")
+    if args.diff and args.output:
+        raise UsageError("--diff writes the fixes to standard output, not to --output")
+    if args.statistics and args.format not in ("text", "json"):
+        raise UsageError(f"--statistics counts in text or json, not {args.format}")
+
+
+def _lint(project: Project, target: Target) -> tuple[Target, LintResult]:
+    """One target's lint, its notices printed."""
+    from rulebook import recipe
+    from rulebook.report.escaping import terminal_message
+
+    book, files, baseline, partial = target
+    read = recipe.read_configured(project, book, files, outline=True)
+    reserved = recipe.reserved_names(project, book)
+    result = recipe.lint_book(read, book, root=project.root, baseline=baseline, partial=partial, reserved=reserved)
+    keep_until_exit(read, result)
+    for notice in result.notices:
+        print(f"rulebook: warning: {terminal_message(notice)}", file=sys.stderr)
+    return target, result
+
+
+def _report(project: Project, result: LintResult) -> Report:
+    """A lint's report, with the findings ``--fix`` would fix."""
+    from rulebook.lint.fixes import edit_for
+    from rulebook.report import Report
+    from rulebook.report.summary import fix_key
+
+    sources = result.sources
+    fixable = frozenset(
+        fix_key(d) for d in result.new if (source := sources.get(d.span.path)) and edit_for(d, source) is not None
+    )
+    return Report(
+        result.new,
+        result.sources,
+        result.files,
+        result.baselined,
+        result.stale_baseline,
+        project.rules_docs,
+        fixable=fixable,
+    )
+
+
+def _fix(
+    args: argparse.Namespace, project: Project, targets: list[Target], linted: list[tuple[Target, LintResult]]
+) -> int:
+    """Show (``--diff``) or make (``--fix``) the fixes of what the lint reported; how many findings they fix."""
+    from rulebook.source_fixes import plan_fixes, unified_diff, write_fixes
+
+    fixed = [
+        source
+        for (book, files, *_), result in linted
+        for source in plan_fixes(result, files or book.sources, project.root)
+    ]
+    count = sum(source.fixes for source in fixed)
+    where = f"{plural(count, 'problem')} in {plural(len(fixed), 'file')}"
+    if args.diff:
+        write_stdout(unified_diff(fixed))
+        print(
+            f"Would fix {where} (`rulebook lint --fix` makes the fixes)." if fixed else "Nothing to fix.",
+            file=sys.stderr,
+        )
+        return count
+    write_fixes(fixed, project.root)
+    if not args.quiet:
+        print(f"Fixed {where}." if fixed else "Nothing to fix.", file=sys.stderr)
+    return count
 
 
 def _joined(reports: list[Report]) -> Report:
@@ -143,6 +221,7 @@ def _joined(reports: list[Report]) -> Report:
         sum(r.baselined for r in reports),
         sum(r.stale_baseline for r in reports),
         reports[0].docs_url,
+        fixable=frozenset().union(*(r.fixable for r in reports)),
     )
 
 
@@ -182,6 +261,11 @@ def _baseline_hint(project: Project, book: BookConfig, written: Path) -> str | N
 
 def _render(args: argparse.Namespace, report: Report) -> str:
     from rulebook.report import json_format, renderer
+
+    if args.statistics:
+        from rulebook.report import statistics
+
+        return statistics.render_json(report) if args.format == "json" else statistics.render_text(report)
 
     if args.format == "text":
         from rulebook.report import text as text_report

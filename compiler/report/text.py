@@ -73,6 +73,11 @@ def render(report: Report, *, color: bool = False, width: int = MAX_WIDTH) -> st
     return "\n".join(blocks)
 
 
+def render_summary(report: Report, *, color: bool = False) -> str:
+    """The summary that ends a text report: the counts, what the baseline hid, what ``--fix`` would fix."""
+    return _summary(report, _Painter(color))
+
+
 def render_diagnostic(
     diagnostic: Diagnostic,
     source: SourceText | None,
@@ -174,6 +179,8 @@ def _summary(report: Report, paint: _Painter) -> str:
     if report.baselined:
         known = "1 known problem is" if report.baselined == 1 else f"{report.baselined} known problems are"
         lines.append(f"{known} listed in the baseline and not shown.")
+    if report.fixable:
+        lines.append(f"{len(report.fixable)} fixable with `rulebook lint --fix` (`--diff` shows the fixes first).")
     if report.stale_baseline:
         stale = (
             "1 baseline entry no longer occurs"
