@@ -89,6 +89,8 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "rulebook.data_worker",
             "rulebook.scaffold",
             "rulebook.source_fixes",
+            "rulebook.own_wheel",
+            "rulebook.deploy",
         ),
     ),
     ("command line", ("rulebook.cli", "rulebook.__main__")),

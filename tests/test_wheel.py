@@ -187,3 +187,18 @@ def test_every_guide_a_message_names_is_in_the_wheel(wheel: Path, rulebook: Path
     folder = Path(run(rulebook, tmp_path, "docs", "--path").stdout.strip())
     assert folder.is_relative_to(rulebook.parent.parent) and (folder / "lint.md").is_file()  # inside the venv
     assert "`rulebook docs` lists the guides" in " ".join(run(rulebook, tmp_path, "--help").stdout.split())
+
+
+def test_init_from_the_wheel_puts_that_wheel_in_tools(wheel: Path, rulebook: Path, tmp_path: Path) -> None:
+    """The wheel ``init`` makes for the project's CI, from an installed wheel, holds what the wheel holds, byte for
+    byte (its RECORD and WHEEL written anew), and is the same bytes every time."""
+    run(rulebook, tmp_path, "init", "a", "--title", "A")
+    run(rulebook, tmp_path, "init", "b", "--title", "B")
+    (made,) = (tmp_path / "a" / "tools").glob("*.whl")
+    assert made.name == wheel.name
+    assert made.read_bytes() == (tmp_path / "b" / "tools" / made.name).read_bytes()
+    kept = re.compile(r".*\.dist-info/(RECORD|WHEEL)$")
+    with zipfile.ZipFile(wheel) as built, zipfile.ZipFile(made) as copied:
+        assert copied.testzip() is None
+        expected = {name: built.read(name) for name in built.namelist() if not kept.match(name)}
+        assert {name: copied.read(name) for name in copied.namelist() if not kept.match(name)} == expected

@@ -162,13 +162,14 @@ _stop = _raising(Stopped)
 _interrupt = _raising(KeyboardInterrupt)
 
 
-MODULES = ("init", "build", "lint", "explore", "translate", "editions", "engine", "docs")
+MODULES = ("init", "build", "deploy", "lint", "explore", "translate", "editions", "engine", "docs")
 """The command modules under ``rulebook.cli``, in the order ``rulebook --help`` lists their commands."""
 COMMANDS = {
     "init": "init",
     "new-book": "init",
     "build": "build",
     "serve": "build",
+    "deploy": "deploy",
     "lint": "lint",
     "explain": "lint",
     "dtd": "lint",

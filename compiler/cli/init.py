@@ -14,10 +14,11 @@ from rulebook.cli.common import Commands, add_config_option, project_of
 def add_commands(commands: Commands, words: Sequence[str] = ()) -> None:
     init = commands.add_parser(
         "init",
-        help="start a rulebook project: a small book, its configuration, CI and pre-commit examples",
+        help="start a rulebook project: a small book, its configuration, a CI workflow that publishes, pre-commit",
         description="Make a working rulebook project in DIR (default: this folder): a sample book in the XML "
         "format (rules/book.xml), rulebook.toml with comments, a .gitignore for the built site, a pre-commit "
-        "configuration and a GitHub Actions workflow. Refuses a folder that is configured already.",
+        "configuration, and a GitHub Actions workflow that lints, builds and publishes on GitHub Pages, with "
+        "this compiler's wheel in tools/ for it to install. Refuses a folder that is configured already.",
     )
     init.add_argument("folder", nargs="?", type=Path, default=Path("."), metavar="DIR")
     init.add_argument("--title", help="the book's title (default: from the folder's name)")
@@ -46,7 +47,14 @@ def run_init(args: argparse.Namespace) -> int:
         print(f"  {name} (yours, kept as it is: see the package's starter for what rulebook would put there)")
     inside = "" if made.root == Path.cwd().resolve() else f"cd {shlex.quote(str(args.folder))} && "
     print(f"Next: `{inside}rulebook lint`, then `rulebook serve` to see the site while you edit rules/book.xml,")
-    print("and `rulebook build` to publish it into site/.", flush=True)
+    print("and `rulebook build` to publish it into site/.")
+    if ".github/workflows/rulebook.yml" in made.files:
+        print(
+            "On GitHub: commit everything, tools/ included (the workflow installs the compiler from the wheel there),\n"
+            'and once, before the first push, set the repository\'s Settings > Pages > Source to "GitHub Actions":\n'
+            "every push lints and builds, a push to the default branch publishes the site (`rulebook docs site`)."
+        )
+    sys.stdout.flush()
     if made.enclosing is not None:
         print(
             f"rulebook: warning: `{_shown(made.root)}` is inside the project that `{_shown(made.enclosing)}` "
