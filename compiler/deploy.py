@@ -79,6 +79,11 @@ def deploy_site(
     return Deployed(branch, commit, len(files), changed, remote)
 
 
+def check_deployable(repository: Path, branch: str = BRANCH) -> None:
+    """Refuse, before anything is built, a folder outside Git, a branch name Git refuses, or the branch checked out."""
+    _check_branch(_Git(repository), branch)
+
+
 def _check_branch(git: _Git, branch: str) -> None:
     if git.run("check-ref-format", f"refs/heads/{branch}", allowed=(0, 1)) != 0:
         raise DeployError(f"`{branch}` is not a branch name Git accepts")

@@ -33,9 +33,10 @@ def add_commands(commands: Commands, words: Sequence[str] = ()) -> None:
 def run_deploy(args: argparse.Namespace) -> int:
     from rulebook import build_values, recipe
     from rulebook.cli.build import report_build
-    from rulebook.deploy import deploy_site
+    from rulebook.deploy import check_deployable, deploy_site
 
     project = project_of(args)
+    check_deployable(project.root, args.branch)
     progress = Progress(args.quiet)
     options = build_values.BuildOptions(
         output=project.site_folder, generator=project.generator, offline=project.offline
