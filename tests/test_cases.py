@@ -17,7 +17,8 @@ from rulebook.graph import TermGraph
 from rulebook.lint.fixes import edit_for
 from rulebook.mechanics import roll_tables
 from rulebook.project import BookConfig
-from rulebook.recipe import lint_book, read_book
+from rulebook.recipe.reading import read_book
+from rulebook.recipe.stages import lint_book
 from rulebook.report import Report, exit_code
 from rulebook.report import text as text_report
 
