@@ -39,10 +39,10 @@ def run_deploy(args: argparse.Namespace) -> int:
     check_deployable(project.root, args.branch)
     progress = Progress(args.quiet)
     options = build_values.BuildOptions(
-        output=project.site_folder, generator=project.generator, offline=project.offline
+        output=project.site_folder, generator=project.generator, offline=project.offline, strict=args.strict
     )
     result = recipe.build(project, options, progress=progress)
-    status = report_build(result, progress, strict=args.strict)
+    status = report_build(result, progress)
     if status != 0:
         print("rulebook: nothing was deployed.", file=sys.stderr)
         return status
