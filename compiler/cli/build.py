@@ -52,12 +52,19 @@ def add_commands(commands: Commands, words: Sequence[str] = ()) -> None:
     serve = commands.add_parser(
         "serve",
         help="preview the site on localhost, rebuilding and reloading as the sources change",
-        description="Build the site into a temporary folder and serve it on 127.0.0.1. Every change to the "
-        "sources, site_templates/ or mkdocs.yml rebuilds it and reloads open pages.",
+        description="Build the site into a temporary folder and serve it on 127.0.0.1 (--host: another address). "
+        "Every change to the sources, site_templates/ or mkdocs.yml rebuilds it and reloads open pages; the lint's "
+        "findings an edit brings are printed here.",
     )
     serve.add_argument("files", nargs="*", default=[], type=Path, metavar="FILE", help="sources (default: configured)")
     serve.add_argument(
         "--port", type=_port, default=8000, help="port to serve on, 0 to 65535 (default: 8000; 0: any free port)"
+    )
+    serve.add_argument(
+        "--host",
+        default="127.0.0.1",
+        help="the address to listen on (default: 127.0.0.1, this machine alone; 0.0.0.0: every network, so that "
+        "a phone can open the preview; it has no password, a warning says so)",
     )
     serve.add_argument("--quiet", "-q", action="store_true", help="no progress messages")
     add_generator_option(serve)
@@ -181,6 +188,7 @@ def run_serve(args: argparse.Namespace) -> int:
         project,
         tuple(args.files),
         port=args.port,
+        host=args.host,
         progress=progress,
         report=lambda result: report_build(result, quiet, served=True) != 2,
         generator=args.generator,

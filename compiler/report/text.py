@@ -46,6 +46,11 @@ class _Painter:
         return f"\x1b[{_STYLES[style]}m{text}\x1b[0m" if self.enabled else text
 
 
+def painter(color: bool) -> _Painter:
+    """What colours a report's parts (``color``: in ANSI colours; else it leaves them as they are)."""
+    return _Painter(color)
+
+
 def use_color(choice: str, stream: TextIO | None = None) -> bool:
     """``auto`` colours a terminal unless NO_COLOR is set; ``always``/``never`` force it."""
     stream = stream or sys.stdout
