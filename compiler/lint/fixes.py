@@ -41,9 +41,9 @@ class Edit:
 
 def replacement(diagnostic: Diagnostic) -> str | None:
     """The name a fixable finding's value becomes, if its suggestions leave no choice."""
-    if diagnostic.code not in FIXED_ATTRIBUTE or not diagnostic.target:
-        return None
     choices = diagnostic.suggestions
+    if not choices or diagnostic.code not in FIXED_ATTRIBUTE or not diagnostic.target:  # most findings: no choice
+        return None
     if len(choices) != 1:
         folded = diagnostic.target.casefold()
         choices = tuple(choice for choice in choices if choice.casefold() == folded)
