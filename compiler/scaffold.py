@@ -129,6 +129,40 @@ def _write_all(folder: Path, files: Mapping[str, str | bytes]) -> None:
         ) from error
 
 
+def git_warnings(made: Made) -> list[str]:
+    """What keeps the workflow a project was made with from running on GitHub, if it is in a Git repository: a
+    ``.gitignore`` of the repository's that leaves the wheel out, or a project below the repository's root (GitHub
+    runs only the workflows at the root's ``.github/workflows``)."""
+    import subprocess
+
+    def git(*args: str) -> subprocess.CompletedProcess[str] | None:
+        try:
+            return subprocess.run(["git", *args], cwd=made.root, capture_output=True, text=True, check=False)
+        except OSError:  # no Git here: nothing to say
+            return None
+
+    top = git("rev-parse", "--show-toplevel")
+    if top is None or top.returncode != 0:
+        return []
+    warnings = []
+    wheels = [name for name in made.files if name.startswith("tools/")]
+    ignored = git("check-ignore", "--no-index", *wheels) if wheels else None
+    if ignored is not None and ignored.stdout.strip():
+        warnings.append(
+            f"the repository's .gitignore leaves out {ignored.stdout.split()[0]}, which the workflow installs: "
+            "commit it all the same (`git add -f`)"
+        )
+    root = Path(top.stdout.strip()).resolve()
+    if ".github/workflows/rulebook.yml" in made.files and root != made.root:
+        below = made.root.relative_to(root).as_posix()
+        warnings.append(
+            f"the project is below the repository's root ({root}): GitHub runs only the workflows in the root's "
+            ".github/workflows; move rulebook.yml there, give its build job "
+            f"`defaults: {{run: {{working-directory: {below}}}}}` and upload `{below}/site/`"
+        )
+    return warnings
+
+
 def _checked_title(title: str) -> str:
     """A title fit for the configuration: one line of text (it also stands in a comment there)."""
     if not title.strip() or any(ord(c) < 32 or 0x7F <= ord(c) < 0xA0 for c in title):

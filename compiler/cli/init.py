@@ -55,6 +55,10 @@ def run_init(args: argparse.Namespace) -> int:
             "every push lints and builds, a push to the default branch publishes the site (`rulebook docs site`)."
         )
     sys.stdout.flush()
+    from rulebook.scaffold import git_warnings
+
+    for warning in git_warnings(made):
+        print(f"rulebook: warning: {warning}", file=sys.stderr)
     if made.enclosing is not None:
         print(
             f"rulebook: warning: `{_shown(made.root)}` is inside the project that `{_shown(made.enclosing)}` "
