@@ -32,6 +32,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "rulebook.inputs",
             "rulebook.memory",
             "rulebook.formats",
+            "rulebook.guides",
             "rulebook.catalog",
             "rulebook.engine.bindings",
             "rulebook.engine.rules_validator",
@@ -47,6 +48,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "rulebook.text_source",
             "rulebook.dtd",
             "rulebook.dtd_findings",
+            "rulebook.xml_syntax",
             "rulebook.locate",
             "rulebook.autolink",
         ),
@@ -90,6 +92,9 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "rulebook.published",
             "rulebook.data_worker",
             "rulebook.scaffold",
+            "rulebook.source_fixes",
+            "rulebook.own_wheel",
+            "rulebook.deploy",
         ),
     ),
     ("command line", ("rulebook.cli", "rulebook.__main__")),
@@ -208,12 +213,14 @@ def test_every_folder_of_the_package_is_listed_in_pyproject() -> None:
     """The package imports as ``rulebook`` from ``compiler/``, so setuptools is given its folders one by one."""
     import tomllib
 
-    listed = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]["packages"]
+    setuptools = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]
     folders = {
         ".".join(("rulebook", *init.parent.relative_to(ROOT / "compiler").parts))
         for init in (ROOT / "compiler").rglob("__init__.py")
     }
-    assert sorted(listed) == sorted(folders)
+    mapped = {name for name, folder in setuptools["package-dir"].items() if name != "rulebook"}  # docs/: data only
+    assert mapped == {"rulebook.docs"} and setuptools["package-dir"]["rulebook.docs"] == "docs"
+    assert sorted(setuptools["packages"]) == sorted(folders | mapped)
 
 
 def documented_layers() -> list[tuple[str, list[str]]]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -39,6 +40,45 @@ def test_every_command_has_help(command: list[str], capsys) -> None:  # type: ig
         main([*command, "--help"])
     assert exit_info.value.code == 0
     assert "usage: rulebook" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    ("command", "usage", "error"),
+    [
+        (["biuld"], "usage: rulebook [-h]", "rulebook: error: unknown command `biuld`: did you mean `build`?"),
+        (["xyzzy"], "usage: rulebook [-h]", "rulebook: error: unknown command `xyzzy`: see `rulebook --help`"),
+        (
+            ["lint", "--fromat", "json"],
+            "usage: rulebook lint [-h]",
+            "rulebook lint: error: unrecognized arguments: --fromat (did you mean `--format`?)",
+        ),
+        (
+            ["build", "--strcit=yes"],
+            "usage: rulebook build [-h]",
+            "rulebook build: error: unrecognized arguments: --strcit=yes (did you mean `--strict`?)",
+        ),
+        (["dtd", "extra"], "usage: rulebook dtd [-h]", "rulebook dtd: error: unrecognized arguments: extra"),
+        (
+            ["lint", "--format", "jsn"],
+            "usage: rulebook lint [-h]",
+            "rulebook lint: error: argument --format: invalid choice: 'jsn' (choose from 'text', 'json', 'github', "
+            "'sarif') (did you mean `json`?)",
+        ),
+        (
+            ["engine", "odds", "tset", "x"],
+            "usage: rulebook engine odds [-h]",
+            "(did you mean `test`?)",
+        ),
+    ],
+)
+def test_a_mistyped_word_gets_the_commands_own_usage_and_a_suggestion(
+    command: list[str], usage: str, error: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        main(command)
+    assert exit_info.value.code == 2
+    shown = capsys.readouterr().err
+    assert shown.startswith(usage) and shown.rstrip("\n").endswith(error), shown
 
 
 def test_lint_of_the_bundled_book_passes_with_its_baseline(monkeypatch, capsys) -> None:  # type: ignore[no-untyped-def]
@@ -258,12 +298,15 @@ def test_docs_hold_every_rules_documentation(capsys: pytest.CaptureFixture[str],
     )
 
 
-def test_docs_list_every_rule() -> None:
-    from rulebook.catalog import RULES
-
+def test_docs_list_every_rule_with_the_severity_explain_gives(capsys: pytest.CaptureFixture[str]) -> None:
+    """One severity word everywhere: the tables of docs/lint.md say what `explain --all` and the reports say."""
     docs = (ROOT / "docs" / "lint.md").read_text(encoding="utf-8")
+    assert main(["explain", "--all"]) == 0
+    listed = capsys.readouterr().out
     for rule in RULES:
-        assert f"| {rule.code} | `{rule.name}` |" in docs
+        assert f"| {rule.code} | `{rule.name}` | {rule.severity.public} |" in docs
+        assert re.search(rf"^{rule.code}  {rule.name} +{rule.severity.public} ", listed, re.MULTILINE), rule.code
+    assert "fatal" not in listed and "| fatal |" not in docs
 
 
 def test_each_command_is_registered_by_the_module_the_start_up_imports() -> None:
@@ -289,7 +332,7 @@ def test_a_command_imports_only_its_own_command_module() -> None:
         "print(sorted(m for m in sys.modules if m.startswith('rulebook.cli.')), file=sys.stderr)\n"
     )
     done = _fresh_python(script)
-    assert done.stderr.splitlines()[-1] == "['rulebook.cli.common', 'rulebook.cli.lint']"
+    assert done.stderr.splitlines()[-1] == "['rulebook.cli.common', 'rulebook.cli.lint', 'rulebook.cli.usage']"
 
 
 def test_a_stop_signal_that_would_be_lost_in_an_import_callback_is_asked_again(
