@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import filecmp
+import json
 import re
 import subprocess
 import sys
@@ -220,7 +221,7 @@ def test_glossary_has_backlinks_grouped_by_section(any_site: Path) -> None:
 def test_pages_from_the_rule_data(site: Path, drafts_site: Path) -> None:
     tables = page(site, "tables/index.html")
     secondary = tables.get_element_by_id("roll-secondary_objective")
-    assert [td.text_content() for td in secondary.cssselect("tbody td")] == [
+    assert [cell.text_content() for cell in secondary.cssselect("tbody tr > *")] == [
         "1–2",
         "Hold the Ground",
         "3–4",
@@ -230,6 +231,22 @@ def test_pages_from_the_rule_data(site: Path, drafts_site: Path) -> None:
         "6",
         "Secure Target",
     ]
+    # The quick reference: every test and roll of the rule data, its dice and when it passes, linked.
+    tests = {li.get("id"): " ".join(li.text_content().split()) for li in tables.cssselect("#tests ~ div li")}
+    assert tests["test-leadership_test"] == "Leadership Test: roll 2D6; pass at or below Ld. in the rules"
+    assert tests["test-characteristic_test"].startswith("Characteristic Test: roll D6; pass at or below the value")
+    assert tests["test-deployment_zone"] == "Deployment Zone: roll D6; pass on 4 or more. in the rules"
+    leadership = tables.get_element_by_id("test-leadership_test")
+    assert [(a.text, a.get("data-term")) for a in leadership.cssselect("a.rb-term")] == [
+        ("Leadership Test", "leadership_test"),
+        ("Ld", "leadership"),
+    ]
+    assert leadership.cssselect("a.rb-in-rules")[0].get("href") == "../characteristics/#performing-a-leadership-test"
+    previews = json.loads(tables.cssselect("script.rb-previews")[0].text)
+    linked = {a.get("data-term") for a in tables.cssselect("article a.rb-term")}
+    assert linked <= previews.keys()  # every term on the page has its card, tapped or hovered
+    home = page(site, "index.html")
+    assert [a.get("href") for a in home.cssselect("article a") if a.text_content() == "quick reference"] == ["tables/"]
     lint = page(drafts_site, "lint/index.html")
     # The rules' examples are escaped once: the text of their code reads as the source's.
     assert '<definition name="unit">' in lint.get_element_by_id("rb201-duplicate-definition").getparent().text_content()

@@ -427,3 +427,27 @@ def test_the_switcher_leads_to_the_counterpart_page_or_the_nearest_with_a_note(s
     assert lint == {"page": "../fr/", "sections": {}, "nearest": True}
     home = (drafts_site / "fr" / "index.html").read_text(encoding="utf-8")
     assert "La page d&#39;où vous venez n&#39;a pas de version française" in home or "n'a pas de version" in home
+
+
+def test_the_french_quick_reference_speaks_french(site: Path) -> None:
+    """The same rule data, in French: the terms by their French names linked where the French states them, the
+    profile's French abbreviations and definitions, the sequences' French steps, the French sections' titles."""
+    page = lxml.html.fromstring((site / "fr" / "tables" / "index.html").read_bytes())
+    tests = {li.get("id"): " ".join(li.text_content().split()) for li in page.cssselect("#tests ~ div li")}
+    assert tests["test-leadership_test"] == "Test de Commandement : lancez 2D6 ; réussi à Cd ou moins. dans les règles"
+    ld = page.get_element_by_id("test-leadership_test").cssselect("a.rb-term")[1]
+    assert (ld.text, ld.get("href")) == ("Cd", "../caracteristiques/#term-leadership")
+    rows = [[" ".join(c.text_content().split()) for c in tr] for tr in page.cssselect("#game ~ div .rb-table tbody tr")]
+    assert rows[0] == ["M", "Mouvement", "La vitesse à laquelle la figurine se déplace, en pouces par tour."]
+    steps = [li.text_content() for li in page.get_element_by_id("sequence-player_turn").getnext().cssselect("li")]
+    assert steps == ["Phase de Mouvement", "Phase de Magie", "Phase de Tir", "Phase de Corps à Corps"]
+    roll = [
+        " ".join(tr.text_content().split())
+        for tr in page.get_element_by_id("roll-building_battlefield").cssselect("tbody tr")
+    ]
+    assert roll[:2] == ["1 Colline", "2 Forêt"]
+    previews = json.loads(page.cssselect("script.rb-previews")[0].text)
+    assert {a.get("data-term") for a in page.cssselect("article a.rb-term")} <= previews.keys()
+    home = lxml.html.fromstring((site / "fr" / "index.html").read_bytes())
+    assert "tables/" in [a.get("href") for a in home.cssselect("article a")]
+    assert _alternates(site / "tables" / "index.html")["fr"]["page"] == "../fr/tables/"

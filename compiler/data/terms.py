@@ -86,7 +86,8 @@ def _display_name(name: str, forms: Counter[str]) -> str:
     groups: Counter[str] = Counter()
     for form in singular:
         groups[_key(singular[form])] += written[form]
-    chosen = spelled or [form for form in singular if _key(singular[form]) == max(groups, key=lambda k: (groups[k], k))]
+    commonest = max(groups, key=lambda key: (groups[key], -len(key), key))  # ties: the shorter name
+    chosen = spelled or [form for form in singular if _key(singular[form]) == commonest]
     best = max(chosen, key=lambda form: (written[form], -len(form), form))
     return singular[best]
 

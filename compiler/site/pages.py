@@ -28,6 +28,7 @@ from rulebook.site.html import Linker, render_content
 from rulebook.site.lost import without_lost_sentences
 from rulebook.site.page_table import CHANGES, GLOSSARY, GRAPH, HOME, IMAGES, LINT, TABLES, translation_report
 from rulebook.site.previews import definition_preview
+from rulebook.site.reference import ReferenceView, reference_context
 from rulebook.site.svg import Neighbourhood
 
 if TYPE_CHECKING:
@@ -322,14 +323,15 @@ def build_pages(
     words = plan.words
     alternates = alternates or {}
     chapters = [chapter_page(plan, chapter, env, alternates.get(chapter.id + ".md", "")) for chapter in plan.chapters]
-    pages = [index_page(plan, env), *chapters]
+    reference = mechanics_page(plan, env)
+    pages = [index_page(plan, env, reference is not None), *chapters]
     # The chapters at the navigation's top level, beside the glossary and the quick reference: a phone's drawer opens
     # on the level of the page shown, and a "Rules" group would hide the others behind a back arrow.
     nav: list[Any] = [
         {nav_title(words.get("home", "Home")): HOME.file},
         *_nav_chapters([(p.title, p.path) for p in chapters]),
     ]
-    readers = [glossary_page(plan, env), mechanics_page(plan, env), changes_page(plan, env)]
+    readers = [glossary_page(plan, env), reference, changes_page(plan, env)]
     for page in readers:
         if page is not None:
             pages.append(page)
@@ -480,7 +482,8 @@ def _flush(pending: list[Any], linker: Linker, blocks: list[dict[str, Any]]) -> 
         blocks.append({"heading": None, "html": html})
 
 
-def index_page(plan: SitePlan, env: Environment) -> Page:
+def index_page(plan: SitePlan, env: Environment, reference: bool = False) -> Page:
+    """The book's home page (``reference``: whether the site has a quick reference to link)."""
     path = HOME.file
     book = plan.site.data["book"]
     chapters = [{"title": c.title, "href": plan.link(path, c.id + ".md")} for c in plan.chapters]
@@ -491,6 +494,7 @@ def index_page(plan: SitePlan, env: Environment) -> Page:
     }
     links = {
         "glossary": plan.link(path, GLOSSARY.file) if plan.term_page else None,
+        "tables": plan.link(path, TABLES.file) if reference else None,
         "changes": plan.link(path, CHANGES.file) if plan.site.changes is not None else None,
         "data": plan.link(path, "rules.json"),
         "schema": plan.link(path, "rules.schema.json"),
@@ -580,50 +584,52 @@ def _used_in(plan: SitePlan, page: str, name: str) -> list[dict[str, Any]]:
 
 
 def mechanics_page(plan: SitePlan, env: Environment) -> Page | None:
-    """Roll tables, sequences, game length, characteristics and army composition: the parts the book has."""
+    """The quick reference: every test and roll, roll tables, sequences, characteristics and army composition, each
+    part only when the book has it (:mod:`rulebook.site.reference`)."""
     path = TABLES.file
-    data = plan.site.data
     terms = plan.site.terms
-
-    def section_href(section_id: str | None) -> str | None:
-        if not section_id or section_id not in plan.chapter_of:
-            return None
-        chapter = plan.chapter_of[section_id]
-        return plan.link(path, chapter + ".md" + ("" if chapter == section_id else f"#{section_id}"))
-
-    def section_title(section_id: str | None) -> str | None:
-        section = terms.section(section_id) if section_id else None
-        return section.title if section is not None else None
-
-    army = data["army_composition"]
-    variants = [v for v in army["variants"] if v["duplicate_limits"] and (v["max_points"] or v["min_points"])]
-    parts = {
-        "roll_tables": data["roll_tables"],
-        "sequences": data["sequences"],
-        "game": {k: v for k, v in data["game"].items() if v is not None},
-        "characteristics": data["characteristics"] if data["characteristics"]["profile"] else None,
-        "army": {**army, "variants": variants} if army["categories"] or variants else None,
-    }
-    if not any(parts.values()):
-        return None
-    title = plan.words.get("tables", "Tables and sequences")
     used: set[str] = set()
 
-    def term(name: str | None) -> dict[str, str | None] | None:
-        if not name:
-            return None
+    def term(name: str) -> dict[str, Any]:
         used.add(name)
-        return _term_link(plan, path, name)
+        return {**_term_link(plan, path, name), "term": name}
 
-    markdown = env.get_template("tables.md.j2").render(
-        title=title,
-        **parts,
-        term=term,
-        section_href=section_href,
-        section_title=section_title,
-        drafts=plan.site.drafts,
-    )
-    markdown += "\n\n" + plan.previews_script(path, used) + "\n"  # after the page: its terms are known
+    def section(section_id: str | None) -> dict[str, Any] | None:
+        found = terms.section(section_id) if section_id else None
+        if found is None or section_id not in plan.chapter_of:
+            return None
+        chapter = plan.chapter_of[found.id]
+        href = plan.link(path, chapter + ".md" + ("" if chapter == found.id else f"#{found.id}"))
+        return {"title": found.title, "href": href}
+
+    def characteristic(row: Mapping[str, Any]) -> tuple[str, str]:
+        return str(row["abbreviation"]), str(row["definition"])
+
+    def steps(sequence: Mapping[str, Any]) -> list[str]:
+        return [str(step["text"]) for step in sequence["steps"]]
+
+    view = ReferenceView(plan.site.data, plan.words, term, section, terms.terms_used_by, characteristic, steps)
+    return reference_page(view, env, path, used, plan.words.get("tables", "Quick reference"), plan.previews_script)
+
+
+def reference_page(
+    view: ReferenceView,
+    env: Environment,
+    path: str,
+    used: set[str],
+    title: str,
+    previews: Callable[[str, set[str]], str],
+) -> Page | None:
+    """The quick reference page of a site (the original's or a translation's), with the cards of its terms."""
+    context = reference_context(view)
+    if context is None:
+        return None
+
+    def word(key: str, default: str) -> str:
+        return view.words.get(key, default)
+
+    markdown = env.get_template("tables.md.j2").render(title=title, w=word, **context)
+    markdown += "\n\n" + previews(path, used) + "\n"  # after the page: its terms are known
     return Page(path, title, markdown)
 
 

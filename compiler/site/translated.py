@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import re
 from collections import defaultdict
 from collections.abc import Callable, Mapping, Set
 from dataclasses import dataclass
@@ -36,13 +37,14 @@ from rulebook.model import (
     Row,
     Section,
     Table,
+    plain_text,
     unique_id,
 )
 from rulebook.names import ascii_lower, slugify
 from rulebook.site.escaping import html_text
 from rulebook.site.html import Linker, render_content
 from rulebook.site.lost import without_lost_sentences, without_lost_text
-from rulebook.site.page_table import GLOSSARY, HOME, RESERVED_NAMES, SITE_ENTRIES, translation_report
+from rulebook.site.page_table import GLOSSARY, HOME, RESERVED_NAMES, SITE_ENTRIES, TABLES, translation_report
 from rulebook.site.pages import (
     LinkStyle,
     Page,
@@ -53,14 +55,20 @@ from rulebook.site.pages import (
     nav_title,
     page_previews,
     page_url,
+    reference_page,
     relative,
     section_blocks,
     with_script,
     words_script,
 )
 from rulebook.site.previews import fit, preview
+from rulebook.site.reference import ReferenceView
 from rulebook.translate.terminology import Entry, TermMatcher
 
+_STEP_NUMBER = re.compile(r"^\d+\s*[.)–-]?\s+")
+"""The number a converted list keeps at the start of its items ("1 Phase de Mouvement")."""
+MAX_ABBREVIATION = 3
+"""An accepted rendering this short is a profile's abbreviation (``Cd`` for Commandement, ``CC``)."""
 MIN_FORM_LENGTH = 3
 """Shorter renderings (abbreviations such as "F" or "CC") are too ambiguous to link in running text."""
 
@@ -85,18 +93,19 @@ def build_translated_site(
     original: SitePlan, translation: SiteTranslation, env: Environment, strings: Mapping[str, str]
 ) -> TranslatedSite:
     plan = TranslatedPlan(original, translation, strings)
+    reference = plan.tables_page(env)
+    plan.has_reference = reference is not None
     pages: list[Page] = [plan.index_page(env)]
     chapters = []
     for kind, section in plan.reading_order:
         page = plan.chapter_page(section, env) if kind == "translated" else plan.untranslated_page(section, env)
         chapters.append(page)
     pages += chapters
-    pages.append(plan.glossary_page(env))
-    nav: list[Any] = [
-        {nav_title(strings["home"]): HOME.file},
-        *({nav_title(p.title): p.path} for p in chapters),
-        {nav_title(strings["glossary"]): GLOSSARY.file},
-    ]
+    nav: list[Any] = [{nav_title(strings["home"]): HOME.file}, *({nav_title(p.title): p.path} for p in chapters)]
+    for extra in (plan.glossary_page(env), reference):
+        if extra is not None:
+            pages.append(extra)
+            nav.append({nav_title(extra.title): extra.path})
     return TranslatedSite(plan.language, plan.title, pages, nav, plan.original_alternates(), strings, plan.redirects())
 
 
@@ -112,6 +121,10 @@ class TranslatedPlan:
         graph = original.site.terms
         self.entries = {t: e for t, e in sorted(translation.terms.items()) if t in original.term_page}
         self.matcher = TermMatcher(self.entries)
+        self.has_reference = False
+        """Whether the translation's site has a quick reference (its home page links it)."""
+        self.terminology = translation.terms
+        """Every term the terminology names, those this book does not define (yet) too."""
         documents = [link_references(d, _forms(self.entries)) for d in translation.book.documents]
 
         # Aligned sections, both ways. A titled note stands for the section that holds it.
@@ -366,8 +379,9 @@ class TranslatedPlan:
         }
         return json_script("rb-alternate", {language: value | ({"nearest": True} if nearest else {})})
 
-    COUNTERPARTS = (HOME, GLOSSARY)
-    """The original's pages (other than chapters) this translation's site has too."""
+    COUNTERPARTS = (HOME, GLOSSARY, TABLES)
+    """The original's pages (other than chapters) this translation's site has too (the quick reference when the
+    book has one)."""
 
     def original_alternates(self) -> dict[str, str]:
         """By the original's page: where the switcher leads in this translation (a chapter: its sections too)."""
@@ -435,6 +449,58 @@ class TranslatedPlan:
             )
         return notices
 
+    def tables_page(self, env: Environment) -> Page | None:
+        """The quick reference in this language: the terms by their translated names, linked where the translation
+        states them, the places in the rules its sections, the profile's abbreviations and definitions its own."""
+        path = TABLES.file
+        names = self.original.site.data["terms"]
+        used: set[str] = set()
+
+        def term(name: str) -> dict[str, Any]:
+            entry = self.terminology.get(name)
+            label = (
+                entry.preferred[:1].upper() + entry.preferred[1:] if entry else names.get(name, {}).get("name", name)
+            )
+            url = self.term_url(name) if name in self.entries else None  # a term this book defines, named
+            if url:
+                used.add(name)
+            return {"term": name, "name": label, "href": self._from(path, url) if url else None}
+
+        def section(section_id: str | None) -> dict[str, Any] | None:
+            here = self._translated_ancestor(section_id) if section_id else None
+            if here is not None and (url := self.url(here)):
+                return {"title": self.sections[here].title, "href": self._from(path, url)}
+            there = self.original.site.terms.section(section_id) if section_id else None
+            url = self.original_url(section_id) if section_id else None
+            return {"title": there.title, "href": self._from(path, url)} if there and url else None
+
+        def characteristic(row: Mapping[str, Any]) -> tuple[str, str]:
+            entry, definition = self.entries.get(row["term"]), self.definitions.get(row["term"])
+            short = [form for form in (entry.accepted if entry else ()) if len(form) <= MAX_ABBREVIATION]
+            return (short[0] if short else str(row["abbreviation"])), (
+                definition.text if definition else row["definition"]
+            )
+
+        terms = self.original.site.terms
+        view = ReferenceView(
+            self.original.site.data, self.strings, term, section, terms.terms_used_by, characteristic, self._steps
+        )
+        page = reference_page(view, env, path, used, self.strings["tables"], self._previews_script)
+        return with_script(page, self._alternate(path, TABLES.file, {}, False)) if page else None
+
+    def _steps(self, sequence: Mapping[str, Any]) -> list[str]:
+        """A sequence's steps as the translation writes them: the items of the list with as many steps in the section
+        aligned with the sequence's (the original's text where there is none)."""
+        original = [str(step["text"]) for step in sequence["steps"]]
+        here = self._translated_ancestor(sequence.get("section"))
+        section = self.sections.get(here) if here else None
+        lists = [n for n in (section.children if section else ()) if isinstance(n, ItemList)]
+        translated = next((n for n in lists if len(n.items) == len(original)), None)
+        if translated is None:
+            return original
+        said = [_STEP_NUMBER.sub("", " ".join(plain_text(item.children).split())) for item in translated.items]
+        return [step or text for step, text in zip(said, original, strict=True)]
+
     def untranslated_page(self, chapter: Section, env: Environment) -> Page:
         path = self.untranslated_page_of[chapter.id]
         url = self.original_url(chapter.id) or ""
@@ -471,6 +537,7 @@ class TranslatedPlan:
             chapters=chapters,
             strings=self.strings,
             glossary_href=self._from(path, self.prefix + GLOSSARY.file),
+            tables_href=self._from(path, self.prefix + TABLES.file) if self.has_reference else None,
             report_href=self._from(path, translation_report(self.language) + ".md") if self.original.editors else None,
             previews=self._previews_script(path, linker.used_terms),
         )
