@@ -84,7 +84,8 @@ class SiteInput:
     """Whether a published build keeps the editor's pages (lint report, translation reports, term graph),
     under "For editors" at the end of the navigation and out of search; by default it leaves them out."""
     generator: str = "mkdocs"
-    """The site generator the pages are made for (``mkdocs`` or ``zensical``): only how links are written differs."""
+    """The name of the site generator that builds the pages (``mkdocs`` or ``zensical``, a key of
+    :data:`rulebook.site.writer.GENERATORS`); how their links are written is its adapter's (:class:`LinkStyle`)."""
     offline: bool = False
     """Built for reading from disk (MkDocs' ``use_directory_urls: false``, Material's ``offline`` plugin): a page
     ``a.md`` is ``a.html``, and every link names a file (``../other-game/index.html``), never a folder."""
@@ -141,15 +142,17 @@ def _relative_to(here: str, to_url: str) -> str:
 
 @dataclass(frozen=True, slots=True)
 class LinkStyle:
-    """How the site generator resolves the links of the HTML our templates write.
+    """How the site generator resolves the links of the HTML our templates write (its adapter says which:
+    :attr:`rulebook.site.generator.SiteGenerator.resolves_html_links`).
 
-    MkDocs passes raw HTML through: a link is relative to the built page (``s3/`` -> ``../s4/#x``).
-    Zensical rewrites every relative link in it as if it were relative to the page's Markdown file:
-    a page is then named by its file (``s4.md#x``), so that Zensical resolves it and checks its anchor,
-    and anything else (a picture, ``rules.json``, another site's page) by its path from the file's folder.
+    A generator that passes raw HTML through (MkDocs): a link is relative to the built page (``s3/`` ->
+    ``../s4/#x``). One that rewrites every relative link in it as if it were relative to the page's Markdown file
+    (Zensical): a page is then named by its file (``s4.md#x``), so that the generator resolves it and checks its
+    anchor, and anything else (a picture, ``rules.json``, another site's page) by its path from the file's folder.
     """
 
-    generator: str = "mkdocs"
+    from_markdown: bool = False
+    """Links are resolved from the page's Markdown file, as the generator resolves Markdown links."""
     site: str = ""
     """The folder of the site being made, from the book's root (``""``, or ``fr/`` for a translation): the
     pages under it are the generator's own; any other page is another site's."""
@@ -167,7 +170,7 @@ def link(style: LinkStyle, here: str, target: str) -> str:
     suffix = hash_ + fragment
     page = path.endswith(".md")
     url = page_url(path, style.directory_urls) if page else path
-    if style.generator == "mkdocs":
+    if not style.from_markdown:
         if not style.directory_urls:
             return relative(here, file_url(url + suffix), directory_urls=False)
         return relative(here, url + suffix)
@@ -185,7 +188,11 @@ def link(style: LinkStyle, here: str, target: str) -> str:
 class SitePlan:
     """Where every term, section and figure lives on the site, and the site's words."""
 
-    def __init__(self, site: SiteInput, words: Mapping[str, str] | None = None) -> None:
+    def __init__(
+        self, site: SiteInput, words: Mapping[str, str] | None = None, *, links_from_markdown: bool = False
+    ) -> None:
+        """``links_from_markdown``: the generator resolves our HTML's links from the page's Markdown file
+        (:attr:`rulebook.site.generator.SiteGenerator.resolves_html_links`)."""
         self.site = site
         self.words: Mapping[str, str] = words or {}
         chapters = tuple(s for d in site.book.documents for s in d.body)
@@ -201,7 +208,7 @@ class SitePlan:
             if d[0].section_id in self.chapter_of
         }
         self.previews = {name: self._preview(name) for name in self.term_page}
-        self.links = LinkStyle(site.generator, directory_urls=not site.offline)
+        self.links = LinkStyle(links_from_markdown, directory_urls=not site.offline)
 
     def link(self, here: str, target: str) -> str:
         """A link from page ``here`` to a page or file of this site (see :func:`link`)."""

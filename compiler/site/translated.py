@@ -117,7 +117,7 @@ class TranslatedPlan:
         self.language = translation.language
         self.strings = strings
         self.prefix = f"{translation.language}/"
-        self.links = LinkStyle(original.site.generator, self.prefix, original.links.directory_urls)
+        self.links = LinkStyle(original.links.from_markdown, self.prefix, original.links.directory_urls)
         graph = original.site.terms
         self.entries = {t: e for t, e in sorted(translation.terms.items()) if t in original.term_page}
         self.matcher = TermMatcher(self.entries)

@@ -120,7 +120,8 @@ def build_site(
 def site_plan(site: SiteInput, theme: Theme) -> SitePlan:
     """Where everything is on a book's site, with the site's words in the book's language."""
     language = site.book.documents[0].language if site.book.documents else "en"
-    return SitePlan(site, theme.strings(language))
+    links_from_markdown = site_generator(site.generator).resolves_html_links
+    return SitePlan(site, theme.strings(language), links_from_markdown=links_from_markdown)
 
 
 def translated_sites(plan: SitePlan, env: Environment, theme: Theme) -> tuple[TranslatedSite, ...]:
