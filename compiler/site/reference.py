@@ -133,7 +133,7 @@ def tests_and_rolls(view: ReferenceView) -> list[dict[str, Any]]:
     found = [_test(view, test) for test in tests] + [_roll(view, roll) for roll in rolls]
     found += [_contest(view, name, contest) for name, contest in sorted((mechanics.get("contests") or {}).items())]
     found += [_derived(view, name, die) for name, die in sorted((mechanics.get("dice") or {}).items())]
-    found += [_repeat(view, name, repeat) for name, repeat in sorted((mechanics.get("repeats") or {}).items())]
+    found += _repeats(view, mechanics.get("repeats") or {})
     if mechanics.get("rerolls"):
         found.append(_rerolls(view, mechanics["rerolls"]))
     if mechanics.get("modifiers"):
@@ -183,12 +183,25 @@ def _derived(view: ReferenceView, name: str, die: Mapping[str, Any]) -> dict[str
     return _entry(view, None, die.get("section"), [said], title=name)
 
 
-def _repeat(view: ReferenceView, name: str, repeat: Mapping[str, Any]) -> dict[str, Any]:
-    said = []
-    if repeat.get("board"):
-        said.append(sentence(view.words, "ref_board", "on a {board} board", board=repeat["board"]))
-    said.append(sentence(view.words, "ref_repeat", "roll {times} times on its table", times=repeat["times"]))
-    return _entry(view, None, repeat.get("section"), said, title=_title(view, repeat.get("section"), name))
+def _repeats(view: ReferenceView, repeats: Mapping[str, Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """The repeated rolls, one line per table they roll on: the rule, then each board's own (``Building the
+    Battlefield: roll 2D3 times on its table; on a 36x48 board, roll D3 times on its table``), never two lines
+    of one title."""
+    by_table: dict[tuple[str, str], list[tuple[str, Mapping[str, Any]]]] = {}
+    for name, repeat in sorted(repeats.items()):
+        by_table.setdefault((str(repeat.get("table")), str(repeat.get("section"))), []).append((name, repeat))
+    found = []
+    for group in by_table.values():
+        group.sort(key=lambda entry: (entry[1].get("board") is not None, entry[0]))  # the rule before its variants
+        said = []
+        for _, repeat in group:
+            rolled = sentence(view.words, "ref_repeat", "roll {times} times on its table", times=repeat["times"])
+            board = repeat.get("board")
+            on = sentence(view.words, "ref_board", "on a {board} board", board=board) if board else []
+            said.append(_joined([on, rolled]))
+        name, first = group[0]
+        found.append(_entry(view, None, first.get("section"), said, title=_title(view, first.get("section"), name)))
+    return found
 
 
 def _title(view: ReferenceView, section: str | None, name: str) -> str:
