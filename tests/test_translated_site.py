@@ -153,7 +153,7 @@ def test_french_pages_are_named_by_their_titles_and_keep_their_numbered_addresse
 def test_french_glossary_lists_french_names_with_the_original(built: Built) -> None:
     page = french(built, "glossary.md")
     assert page.index(">Rang<") < page.index(">Unité<")  # sorted by the French name, in sentence case
-    assert "Terme original :" in page and 'href="../../units/#term-rank"' in page
+    assert "Terme original\u00a0:" in page and 'href="../../units/#term-rank"' in page
     assert "régiment" in page
 
 
@@ -435,6 +435,9 @@ def test_the_french_quick_reference_speaks_french(site: Path) -> None:
     page = lxml.html.fromstring((site / "fr" / "tables" / "index.html").read_bytes())
     tests = {li.get("id"): " ".join(li.text_content().split()) for li in page.cssselect("#tests ~ div li")}
     assert tests["test-leadership_test"] == "Test de Commandement : lancez 2D6 ; réussi à Cd ou moins. dans les règles"
+    # French spacing: the space before a colon or a semicolon does not break (a line never starts with ";").
+    said = page.get_element_by_id("test-leadership_test").text_content()
+    assert "Commandement\u00a0: lancez 2D6\u00a0; réussi" in said
     ld = page.get_element_by_id("test-leadership_test").cssselect("a.rb-term")[1]
     assert (ld.text, ld.get("href")) == ("Cd", "../caracteristiques/#term-leadership")
     rows = [[" ".join(c.text_content().split()) for c in tr] for tr in page.cssselect("#game ~ div .rb-table tbody tr")]
