@@ -391,6 +391,10 @@ def test_the_french_glossary_gives_each_term_its_own_definition(site: Path) -> N
     assert len(set(texts)) == 9 and not [t for t in texts if t.startswith("Chaque figurine possède un Profil")]
     assert french["movement"]["text"] == "La vitesse à laquelle la figurine se déplace, en pouces par tour."
     assert (french["rank_and_file"]["original"], french["choice_0x"]["original"]) == ("Rank-and-File", "0-X Choice")
+    # The terms that start with no letter (0-X Choix) are a group named in French, the index a labelled list.
+    page = lxml.html.fromstring((site / "fr" / "glossary" / "index.html").read_bytes())
+    assert page.get_element_by_id("letter-other").text_content().strip("¶ ") == "Autres"
+    assert page.cssselect('nav[aria-label="A–Z"] a')[0].get("href") == "#letter-other"
 
 
 def test_a_french_term_links_to_where_its_definition_is_translated(site: Path) -> None:

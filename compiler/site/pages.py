@@ -546,6 +546,7 @@ def glossary_page(plan: SitePlan, env: Environment) -> Page | None:
     title = plan.words.get("glossary", "Glossary")
     markdown = env.get_template("glossary.md.j2").render(
         title=title,
+        other=plan.words.get("glossary_other", "Other"),
         letters=sorted(by_letter.items()),
         previews=plan.previews_script(path, linked),
         drafts=plan.site.drafts,
