@@ -458,3 +458,36 @@ def test_the_french_quick_reference_speaks_french(site: Path) -> None:
     home = lxml.html.fromstring((site / "fr" / "index.html").read_bytes())
     assert "tables/" in [a.get("href") for a in home.cssselect("article a")]
     assert _alternates(site / "tables" / "index.html")["fr"]["page"] == "../fr/tables/"
+
+
+def test_french_text_keeps_its_punctuation_on_the_line_it_closes(site: Path) -> None:
+    """French typography: no line starts with ";", ":", "?", "!" or "»", nor ends with "«" (a phone's narrow lines
+    broke "lancez 2D6 ;" and "« -1 en Initiative ... »" there); the card's text too, its links still on their
+    words. The English site is written as before."""
+    from rulebook.site.html import spaced
+
+    assert (
+        spaced("Pluie : chaque « unité » ; 1:2 ?", "fr") == "Pluie\u00a0: chaque «\u00a0unité\u00a0»\u00a0; 1:2\u00a0?"
+    )
+    assert spaced("Rain : every unit", "en") == "Rain : every unit"
+    assert spaced("«  ★  »", "fr") == "«\u00a0\u00a0★\u00a0\u00a0»"  # one for one: a card's link offsets hold
+    breakable = re.compile(r"\s(?<!\u00a0)[:;!?»]|«\s(?<!\u00a0)")
+    checked = 0
+    for page in sorted((site / "fr").glob("*/index.html")):
+        html = lxml.html.fromstring(page.read_bytes())
+        for block in html.cssselect(
+            "article .rb-body p, article .rb-body li, article .rb-body td, article h2, article h3"
+        ):
+            text = block.text_content()
+            assert not breakable.search(text), (page.parent.name, text)
+            checked += "\u00a0" in text
+    assert checked > 50
+    previews: dict[str, Any] = {}
+    page = lxml.html.fromstring((site / "fr" / "caracteristiques" / "index.html").read_bytes())
+    for block in page.cssselect("script.rb-previews"):
+        previews.update(json.loads(block.text_content()))
+    for card in previews.values():
+        if isinstance(card, dict) and "text" in card:
+            assert not breakable.search(card["text"]), card["title"]
+            for start, end, term in card.get("links", ()):
+                assert card["text"][start:end].strip(), term

@@ -11,6 +11,7 @@ published yet") and a link to a missing section is text; the editor's view
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping, Set
 from dataclasses import dataclass, field
 
@@ -65,9 +66,23 @@ class Linker:
     """The image files the images folder holds that are not published (not pictures the site may show)."""
     unpublished_terms: set[str] = field(default_factory=set)
     """Terms not published yet that the page marked already: only a term's first use on a page is marked."""
+    language: str = "en"
+    """The page's language: its text is spaced as that language's typography asks (:func:`spaced`)."""
 
     def word(self, key: str, default: str) -> str:
         return self.words.get(key, default)
+
+
+_FRENCH_SPACES = re.compile(r"[ \t]+(?=[:;!?»])|(?<=«)[ \t]+")
+"""The spaces French typography does not break: before a colon, a semicolon, ``!``, ``?`` and ``»``, after ``«``."""
+
+
+def spaced(text: str, language: str) -> str:
+    """The text with the spaces its language does not break made non-breaking (French: ``lancez 2D6 ; réussi``
+    never starts a line with ``;``). One character for one: offsets into the text stay true."""
+    if language != "fr":
+        return text
+    return _FRENCH_SPACES.sub(lambda spaces: "\u00a0" * len(spaces.group()), text)
 
 
 def render_content(content: Content, linker: Linker) -> str:
@@ -102,7 +117,7 @@ def _has_blocks(content: Content) -> bool:
 
 def render_inline(node: object, linker: Linker) -> str:
     if isinstance(node, str):
-        return str(escape(node))
+        return str(escape(spaced(node, linker.language)))
     if isinstance(node, Reference):
         return render_reference(node, linker)
     if isinstance(node, Link):

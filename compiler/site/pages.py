@@ -24,7 +24,7 @@ from rulebook.diagnostics import Diagnostic
 from rulebook.graph import TermGraph
 from rulebook.model import Book, Section
 from rulebook.site.escaping import html_text
-from rulebook.site.html import Linker, render_content
+from rulebook.site.html import Linker, render_content, spaced
 from rulebook.site.lost import without_lost_sentences
 from rulebook.site.page_table import CHANGES, GLOSSARY, GRAPH, HOME, IMAGES, LINT, TABLES, translation_report
 from rulebook.site.previews import definition_preview
@@ -253,8 +253,15 @@ class SitePlan:
         def image_href(file: str) -> str | None:
             return self.link(page, f"{IMAGES.name}/{file}") if file in self.site.images else None
 
+        language = self.site.book.documents[0].language if self.site.book.documents else "en"
         return Linker(
-            term_href, id_href, image_href, self.words, self.site.drafts, refused_images=self.site.refused_images
+            term_href,
+            id_href,
+            image_href,
+            self.words,
+            self.site.drafts,
+            refused_images=self.site.refused_images,
+            language=language,
         )
 
     def script_link(self, here: str, target: str) -> str:
@@ -464,7 +471,12 @@ def section_blocks(
     """
     anchor = (anchors or {}).get(section.id, section.id)
     alias = section.id if anchor != section.id else None
-    heading = {"heading": "#" * section.level, "title": section.title, "id": anchor, "alias": alias}
+    heading = {
+        "heading": "#" * section.level,
+        "title": spaced(section.title, linker.language),
+        "id": anchor,
+        "alias": alias,
+    }
     blocks.append(heading)
     pending: list[Any] = []
     added = (after or {}).get(section.id)

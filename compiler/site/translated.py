@@ -42,7 +42,7 @@ from rulebook.model import (
 )
 from rulebook.names import ascii_lower, slugify
 from rulebook.site.escaping import html_text
-from rulebook.site.html import Linker, render_content
+from rulebook.site.html import Linker, render_content, spaced
 from rulebook.site.lost import without_lost_sentences, without_lost_text
 from rulebook.site.page_table import GLOSSARY, HOME, RESERVED_NAMES, SITE_ENTRIES, TABLES, translation_report
 from rulebook.site.pages import (
@@ -305,7 +305,9 @@ class TranslatedPlan:
             url = self.url(target)
             return None if url is None else self._from(page, url)
 
-        return Linker(term_href, id_href, lambda file: None, self.strings, self.original.site.drafts)
+        return Linker(
+            term_href, id_href, lambda file: None, self.strings, self.original.site.drafts, language=self.language
+        )
 
     def _preview(self, term: str) -> dict[str, Any]:
         entry = self.entries[term]
@@ -323,6 +325,7 @@ class TranslatedPlan:
             label = f"({self.strings['original_text']}) "
             text = label + original.get("text", "")
             links = [(a + len(label), b + len(label), t) for a, b, t in original.get("links", ())]
+        text = spaced(text, self.language)  # one character for one: the links' offsets hold
         return {"title": f"{entry.preferred} ({name})", "text": text, "links": [list(span) for span in links]}
 
     def _links_in(self, text: str, term: str) -> list[tuple[int, int, str]]:
@@ -565,7 +568,11 @@ class TranslatedPlan:
                     "text": self.previews[term]["text"],
                     "translated": term in self.term_section,
                     "used_in": [
-                        {"title": self.sections[s].title, "href": self._from(path, self.url(s) or "")} for s in used_in
+                        {
+                            "title": spaced(self.sections[s].title, self.language),
+                            "href": self._from(path, self.url(s) or ""),
+                        }
+                        for s in used_in
                     ],
                 }
             )
