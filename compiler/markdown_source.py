@@ -10,6 +10,12 @@ conversion left that the reader recognises becomes the text it stands for, each 
 (``converted-text``) so the source can be fixed: LaTeX fragments (``$\star$``, ``$\mathbf{1}''$``),
 escaped punctuation (``\*``), and bullets that each hold a number (``- 1. ...``), which are a
 numbered list. Every node keeps its file, line and column.
+
+A book declares its mechanics in HTML comments that start ``rulebook:`` (they show nothing): at the end of
+a line, ``mechanic`` (the XML's ``<mechanic>``, the same attributes) and ``value`` (the XML's ``<value>``, the
+number in ``number``); on a line of its own, right before a list or table, ``sequence``, ``list`` or
+``table`` with the XML's attributes (``kind``, ``id``, ``title``, ``roll``): a bullet list declared a
+``sequence`` is ordered steps.
 """
 
 from __future__ import annotations
@@ -22,10 +28,12 @@ from pathlib import Path
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
+from rulebook.catalog.mechanics import INVALID_ANNOTATION
 from rulebook.catalog.reading import CONVERTED_TEXT
 from rulebook.diagnostics import Diagnostic
 from rulebook.model import (
     MAX_DEPTH,
+    Annotated,
     Cell,
     Content,
     Document,
@@ -37,6 +45,7 @@ from rulebook.model import (
     Row,
     Section,
     Table,
+    Value,
     unique_id,
 )
 from rulebook.names import slugify
@@ -48,6 +57,12 @@ _DECORATION = re.compile(r"^[\s·•\-–*]+|[\s*]+$")
 _TAGS = re.compile(r"<[^>]+>")
 _MECHANIC = re.compile(r"<!--\s*rulebook:\s*mechanic\s+(?P<attributes>.*?)-->", re.DOTALL)
 """A mechanics annotation, as the XML's ``<mechanic .../>`` (the same attributes) in an HTML comment."""
+_VALUE = re.compile(r"<!--\s*rulebook:\s*value\s+(?P<attributes>.*?)-->", re.DOTALL)
+"""A declared number, as the XML's ``<value>``: its attributes, and the number in ``number``."""
+_ANNOTATIONS = re.compile(r"<!--\s*rulebook:\s*mechanic\s.*?-->|[ \t]*<!--\s*rulebook:\s*value\s.*?-->", re.DOTALL)
+"""The annotations the text shows nothing of (a value's with the space before it: it ends a sentence)."""
+_BLOCK = re.compile(r"^\s*<!--\s*rulebook:\s*(?P<element>sequence|list|table)\s*(?P<attributes>.*?)-->\s*$", re.DOTALL)
+"""A declaration of the list or table right after it: ``<!-- rulebook: sequence kind="turn" -->``."""
 _ATTRIBUTE = re.compile(r'(?P<key>[a-z][a-z-]*)="(?P<value>[^"]*)"')
 _LOST_REFERENCE = re.compile(r"\?\?")
 _MATH = re.compile(r"\$([^$\n]{1,60})\$")
@@ -164,6 +179,10 @@ class _Builder:
         self.sections: list[Section] = []
         self.links: list[Link] = []
         self.mechanics: list[Mechanic] = []
+        self.values: list[Value] = []
+        self.annotated: list[Annotated] = []
+        self.block: tuple[str, dict[str, str], int] | None = None
+        """A declaration waiting for its list or table: (element, attributes, offset)."""
         self.taken: set[str] = set()
         self.pending_header: tuple[int, int] | None = None
         self.numbered = True
@@ -187,12 +206,17 @@ class _Builder:
             elif token.type == "code_block":
                 self._code_block(token)
                 index += 1
+            elif token.type == "html_block":
+                self._html_block(token)
+                index += 1
             else:
                 index += 1
+        self._orphan()
         while self.stack:
             self._close()
 
     def _heading(self, inline: Token, opening: Token) -> None:
+        self._orphan()
         number, title = heading_parts(inline.content)
         offset = self._offset(opening)
         if not self.numbered:
@@ -250,6 +274,8 @@ class _Builder:
         lines = inline.content.split("\n")
         first_line = opening.map[0] if opening.map else 0
         target = self._target()
+        if not any("\t" in line for line in lines):
+            self._orphan()
         if any("\t" in line for line in lines):
             # From the source: markdown-it strips a leading tab, the empty corner cell of a header row.
             last_line = opening.map[1] if opening.map else first_line + len(lines)
@@ -258,7 +284,7 @@ class _Builder:
             self.pending_header = None
             raw = [self.source.line_text(n + 1) for n in range(first_line, last_line)]
             self._check_depth(3, "a table", self._line_offset(first_line))  # table, row, cell
-            target.content.append(self._table(raw, first_line))
+            target.content.append(self._declared(self._table(raw, first_line)))
         else:
             target.content.extend(self._inline(inline.content, first_line))
             target.content.append(" ")
@@ -283,19 +309,26 @@ class _Builder:
         return Table(None, columns, tuple(body), None, None, self.source, self._line_offset(first_line))
 
     def _inline(self, text: str, first_line: int) -> list[Node]:
-        """Text with ``??`` (a lost cross-reference) as a link with no target, and its mechanics annotations."""
+        """Text with ``??`` (a lost cross-reference) as a link with no target, and its mechanics annotations
+        (a value's stays out of the content: its text is already the sentence's)."""
         parts: list[Node] = []
         line_offset = self._line_offset(first_line)
-        annotations = []
-        for match in _MECHANIC.finditer(text):
-            attributes = {m.group("key"): m.group("value") for m in _ATTRIBUTE.finditer(match.group("attributes"))}
-            name = attributes.pop("name", "")
+        annotations = self._mechanics(text, line_offset)
+        for match in _VALUE.finditer(text):
+            attributes = _attributes(match.group("attributes"))
             offset = self._find(match.group(), line_offset)
-            mechanic = Mechanic(name, tuple(sorted(attributes.items())), self._target().id, None, self.source, offset)
-            self.mechanics.append(mechanic)
-            annotations.append(mechanic)
+            value = Value(
+                attributes.get("name", ""),
+                attributes.get("number", ""),
+                attributes.get("kind"),
+                attributes.get("term"),
+                self._target().id,
+                self.source,
+                offset,
+            )
+            self.values.append(value)
         position = 0
-        clean = self._converted(_TAGS.sub("", _MECHANIC.sub("", text)).replace("**", ""), line_offset)
+        clean = self._converted(_TAGS.sub("", _ANNOTATIONS.sub("", text)).replace("**", ""), line_offset)
         for match in _LOST_REFERENCE.finditer(clean):
             parts.append(clean[position : match.start()])
             offset = self._find(match.group(), line_offset)
@@ -306,6 +339,78 @@ class _Builder:
             line_offset = offset + 2
         parts.append(clean[position:])
         return [p for p in parts if p != ""] + annotations
+
+    def _mechanics(self, text: str, line_offset: int) -> list[Node]:
+        found: list[Node] = []
+        for match in _MECHANIC.finditer(text):
+            attributes = _attributes(match.group("attributes"))
+            name = attributes.pop("name", "")
+            offset = self._find(match.group(), line_offset)
+            mechanic = Mechanic(name, tuple(sorted(attributes.items())), self._target().id, None, self.source, offset)
+            self.mechanics.append(mechanic)
+            found.append(mechanic)
+        return found
+
+    def _html_block(self, token: Token) -> None:
+        """A comment on lines of its own: a declaration of the list or table after it, or a mechanic."""
+        self._orphan()
+        offset = self._offset(token)
+        match = _BLOCK.match(token.content)
+        if match is not None:
+            self.block = (match.group("element"), _attributes(match.group("attributes")), offset)
+        elif _MECHANIC.search(token.content):
+            self._target().content.extend(self._mechanics(token.content, offset))
+
+    def _declared(self, node: Table | ItemList) -> Table | ItemList:
+        """The list or table with the declaration that stands right before it, if one does."""
+        if self.block is None:
+            return node
+        element, attributes, offset = self.block
+        self.block = None
+        if (element == "table") != isinstance(node, Table):
+            what = "a table" if isinstance(node, Table) else "a list"
+            self._refuse(
+                offset,
+                f"the `{element}` declaration is followed by {what}",
+                f"write `rulebook: {'table' if isinstance(node, Table) else 'sequence'}`",
+            )
+            return node
+        declared = {key: attributes.get(key) for key in ("roll", "kind", "id", "title")}
+        if isinstance(node, Table):
+            node = node._replace(
+                kind=declared["kind"], roll=declared["roll"], id=declared["id"], title=declared["title"]
+            )
+        else:
+            ordered = node.ordered or element == "sequence"
+            node = node._replace(
+                ordered=ordered,
+                roll=declared["roll"],
+                kind=declared["kind"],
+                id=declared["id"],
+                title=declared["title"],
+            )
+        if any(declared.values()):
+            self.annotated.append(Annotated(node, self._target().id, self._target().id))
+        return node
+
+    def _orphan(self) -> None:
+        """A declaration with no list or table right after it: a turn structure with no phases, say."""
+        if self.block is None:
+            return
+        element, attributes, offset = self.block
+        self.block = None
+        noun = "table" if element == "table" else "list"
+        named = f" `{attributes['id']}`" if "id" in attributes else ""
+        if attributes.get("kind") == "turn":
+            message = f"the turn structure{named} has no phases: no list follows its declaration"
+        else:
+            message = f"the `{element}` declaration{named} is followed by no {noun}"
+        self._refuse(offset, message, f"put the declaration on the line right before its {noun}")
+
+    def _refuse(self, offset: int, message: str, help: str) -> None:
+        self.diagnostics.append(
+            INVALID_ANNOTATION.diagnostic(message, self.source.span(offset), help=help, section_id=self._target().id)
+        )
 
     def _converted(self, text: str, line_offset: int) -> str:
         """The text with the debris it holds converted, each conversion noted where it stands."""
@@ -318,7 +423,7 @@ class _Builder:
 
     def _list(self, tokens: list[Token], index: int) -> int:
         found, index = self._read_list(tokens, index)
-        self._target().content.append(found)
+        self._target().content.append(self._declared(found))
         return index
 
     def _read_list(self, tokens: list[Token], index: int, depth: int = 0) -> tuple[ItemList, int]:
@@ -384,11 +489,16 @@ class _Builder:
             (),
             tuple(self.links),
             (),
-            (),
+            tuple(self.values),
             (),
             tuple(self.mechanics),
             (),
+            tuple(self.annotated),
         )
+
+
+def _attributes(text: str) -> dict[str, str]:
+    return {m.group("key"): m.group("value") for m in _ATTRIBUTE.finditer(text)}
 
 
 def _numbered(item: Item) -> bool:

@@ -2,10 +2,9 @@
 
 Each limit is checked once, where its input enters: a number on the command line when it is read
 (:func:`read_number`), dice notation when it is read (from the command line or from ``rules.json``),
-the rule data when it is loaded, an army list when it is read, the number of attacks when an attack
-is asked for. Past a limit the engine refuses with a
-:class:`~rulebook.engine.errors.LimitError` naming it. docs/engine.md ("Limits") gives each limit, why that
-number, and the measured worst case inside it.
+the rule data when it is loaded, an army list or a chain's profile when it is read. Past a limit the engine
+refuses with a :class:`~rulebook.engine.errors.LimitError` naming it. docs/engine.md ("Limits") gives each
+limit, why that number, and the measured worst case inside it.
 """
 
 from __future__ import annotations
@@ -21,28 +20,31 @@ MAX_REPEATS = 100
 MAX_WALK = 1000
 """Lines of a pre-game walk's transcript (the main book's has 25)."""
 MAX_CHAIN = 10
-"""Rolls in an attack chain, other readings included (each reading is answered again)."""
+"""Rolls in a chain, other readings included (each reading is answered again)."""
 MAX_CHAIN_DICE = 10
-"""Dice in one roll of an attack chain, the dice a failure adds included."""
-MAX_ATTACKS = 100
-"""Attacks in one ``engine attack`` question."""
+"""Dice in one roll of a chain, the dice a failure adds and a success's damage included."""
+MAX_COUNT = 100
+"""Dice a chain starts with (``--count``: the attacks) in one ``engine chain`` question."""
 MAX_DIGITS = 300
-"""Digits of an attack's exact answer: attacks x the digits of one attack's chance's denominator."""
+"""Digits of a chain's exact answer: dice x the digits of the outcomes one die is counted over."""
+MAX_HEALTH = 100
+"""Points of health of a target (``--health``), and targets (``--targets``), in a chain question."""
 MAX_VALUE = 1_000_000
-"""Any number typed into a question, either way: a tested value, a modifier's (``+3``), a value an attack is
-rolled against, the number of attacks, a bonus, a seed, a board's sides."""
+"""Any number typed into a question, either way: a tested value, a modifier's (``+3``), a value a chain is
+rolled against, the dice a chain starts with, a bonus, a seed, a board's sides."""
 MAX_MODIFIERS = 100
 """Modifiers in one ``engine modify`` question (a characteristic gains a handful)."""
 MAX_GIVEN_VALUES = 100
-"""Values given to one ``engine attack`` question (``--value NAME=N``; the other game's chain reads six)."""
-MAX_UNITS = 200
-"""Units in an army list."""
+"""Values given to one ``engine chain`` question (``--value NAME=N``; the other game's chain reads six), and
+rerolls (``--reroll``)."""
+MAX_ENTRIES = 200
+"""Entries in an army list."""
 MAX_ITEMS = 100
-"""Upgrades, and marks, of one unit in an army list."""
+"""Upgrades, and marks, of one entry in an army list."""
 MAX_POINTS = 1_000_000
-"""Points anywhere in an army list: the limit, a unit's cost, an upgrade's price."""
+"""Points anywhere in an army list: the limit, an entry's cost, an upgrade's price."""
 MAX_ARMY_BYTES = 100_000
-"""Size of an army list file."""
+"""Size of an army list file, and of a chain's profile."""
 MAX_RULES_BYTES = 64_000_000
 """Size of a ``rules.json`` file (a whole rulebook's is a few megabytes), and of a schema."""
 MAX_CACHE_BYTES = 65_536

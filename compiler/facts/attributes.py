@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Literal
 
 from rulebook.mechanics import Dice, parse_dice
 
@@ -13,10 +14,16 @@ _WHOLE = r"[1-9]\d*"
 
 @dataclass(frozen=True, slots=True)
 class Context:
-    """What some attributes are checked against: the book's defined terms and its roll tables' ids."""
+    """What some attributes are checked against: what the book defines and declares."""
 
     defined: frozenset[str]
+    """The defined terms."""
     tables: frozenset[str]
+    """The roll tables' ids."""
+    values: Mapping[str, str] = field(default_factory=dict)
+    """The declared values' kinds, by name."""
+    data_tables: Mapping[str, str] = field(default_factory=dict)
+    """The kinds of the data tables that have an id, by id."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,6 +75,12 @@ def matching(pattern: str, description: str, problem: str) -> AttributeType:
 
 
 WHOLE_NUMBER = matching(_WHOLE, "a whole number", "must be a whole number")
+
+
+def _whole_numbers(value: str) -> bool:
+    return bool(value.split()) and all(re.fullmatch(_WHOLE, v) for v in value.split())
+
+
 WHOLE_NUMBERS = AttributeType(
     "whole numbers",
     lambda value, _: all(re.fullmatch(_WHOLE, v) for v in value.split()),
@@ -90,6 +103,42 @@ ROLL_TABLE = AttributeType(
     lambda name, _, context: (
         f"`{name}` must name a roll table of the book ({', '.join(sorted(context.tables)) or 'there is none'})"
     ),
+)
+
+
+def value_of(kind: str) -> AttributeType:
+    """The name of a value the book declares, of one kind (``<value name="..." kind="points">``)."""
+    return _declared("value", "name of a value", kind, lambda context: context.values)
+
+
+def table_of(kind: str) -> AttributeType:
+    """The id of a data table the book declares, of one kind (``<table id="..." kind="categories">``)."""
+    return _declared("table", "id of a table", kind, lambda context: context.data_tables)
+
+
+def _declared(noun: str, what: str, kind: str, declared: Callable[[Context], Mapping[str, str]]) -> AttributeType:
+    """The name of something the book declares (a value, a table), which must be of ``kind``."""
+
+    def problem(name: str, value: str, context: Context) -> str:
+        found = declared(context).get(value)
+        if found is None:
+            known = sorted(n for n, k in declared(context).items() if k == kind)
+            return f"`{name}` must name a {noun} of kind `{kind}` (`{value}` is not declared; {_listed(known)})"
+        return f"`{name}` must name a {noun} of kind `{kind}` (`{value}` is a {noun} of kind `{found}`)"
+
+    return AttributeType(
+        f"the {what} of kind {kind}", lambda value, context: declared(context).get(value) == kind, problem
+    )
+
+
+def _listed(names: list[str]) -> str:
+    return "declared: " + ", ".join(f"`{n}`" for n in names) if names else "there is none"
+
+
+REROLL = AttributeType(
+    "failures, successes, or the results rerolled (1)",
+    lambda value, _: value in ("failures", "successes") or _whole_numbers(value),
+    lambda name, *_: f"`{name}` must be failures, successes or the results rerolled (1)",
 )
 
 
@@ -155,6 +204,15 @@ class Values:
 
     def names(self, name: str) -> list[str]:
         return self.values.get(name, "").split()
+
+    def reroll(self, name: str) -> Literal["failures", "successes"] | list[int] | None:
+        """A reroll attribute: ``failures``, ``successes``, the results rerolled, or None."""
+        value = self.values.get(name)
+        if value == "failures":
+            return "failures"
+        if value == "successes":
+            return "successes"
+        return None if value is None else [int(v) for v in value.split()]
 
     def dice(self, name: str) -> Dice:
         found = parse_dice(self.values[name])

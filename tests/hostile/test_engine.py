@@ -23,7 +23,7 @@ from rulebook.cli import main
 from rulebook.engine.limits import shown
 from rulebook.engine.rules import Rules
 from tests.conftest import BUNDLED_BOOK, ROOT
-from tests.test_attack import compile_other_game
+from tests.test_chain_other_game import compile_other_game
 from tests.test_engine import compile_rules, private_cache  # noqa: F401  (autouse: a private cache folder)
 
 LIMIT = "the engine's limit is"
@@ -90,13 +90,13 @@ def test_the_largest_roll_inside_the_limits_is_answered(rules: Rules, capsys: py
     assert distribution["100"] == f"1/{100**100}"
 
 
-# Attacks ---------------------------------------------------------------------------------------
+# Chains ---------------------------------------------------------------------------------------
 
 
-def test_too_many_attacks_are_refused(other_game: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_too_many_dice_are_refused(other_game: Path, capsys: pytest.CaptureFixture[str]) -> None:
     values = [f"--value={v}" for v in FIREBALL]
-    argv = ["engine", "--rules", str(other_game), "attack", "--attacks", "100000", *values]
-    refused(capsys, argv, "100000 attacks", f"{LIMIT} 100 attacks")
+    argv = ["engine", "--rules", str(other_game), "chain", "--count", "100000", *values]
+    refused(capsys, argv, "100000 dice", f"{LIMIT} 100 dice a chain starts with")
 
 
 def test_an_exact_answer_too_long_to_write_is_refused(
@@ -107,7 +107,7 @@ def test_an_exact_answer_too_long_to_write_is_refused(
 
     hostile = changed(other_game, tmp_path / "digits", long_denominators)
     values = [f"--value={v}" for v in FIREBALL]
-    refused(capsys, ["engine", "--rules", str(hostile), "attack", "--attacks", "100", *values], f"{LIMIT} 300 digits")
+    refused(capsys, ["engine", "--rules", str(hostile), "chain", "--count", "100", *values], f"{LIMIT} 300 digits")
 
 
 def test_numbers_typed_into_a_question_are_bounded(
@@ -117,7 +117,7 @@ def test_numbers_typed_into_a_question_are_bounded(
     words = ["is 99999999... (5000 digits)", f"{LIMIT} 1,000,000 either way for a number in a question"]
     argv = ["engine", "--rules", str(rules.path), "modify", "--value", "3", "--mod", f"set {huge}"]
     refused(capsys, argv, "the number in `set 9999... (5004 characters)`", *words)
-    argv = ["engine", "--rules", str(other_game), "attack", "--attacks", "1", "--value", f"accuracy={huge}"]
+    argv = ["engine", "--rules", str(other_game), "chain", "--count", "1", "--value", f"accuracy={huge}"]
     refused(capsys, argv, "the value of `accuracy`", *words)
 
 
@@ -178,7 +178,7 @@ def test_a_chain_past_its_limits_is_refused_on_load(
         data["mechanics"]["rolls"]["hit"]["readings"] = [reading] * 50
 
     hostile = changed(other_game, tmp_path / "dice", big_failure)
-    words = ["`mechanics.rolls.courage.fail_adds`", f"{LIMIT} 10 dice in a roll of an attack chain"]
+    words = ["`mechanics.rolls.courage.fail_adds`", f"{LIMIT} 10 dice in a roll of a chain"]
     refused(capsys, ["engine", "--rules", str(hostile), "turns"], *words)
     hostile = changed(other_game, tmp_path / "readings", many_readings)
     refused(capsys, ["engine", "--rules", str(hostile), "turns"], "56 rolls and readings", f"{LIMIT} 10 rolls")
@@ -229,63 +229,67 @@ def test_rule_data_beside_another_schema_is_refused(
 
 # Army lists ------------------------------------------------------------------------------------
 
-UNIT = "  - {name: Spearmen, unit: spearmen, category: core, points: %s}\n"
+ENTRY = "  - {name: Squad, id: squad, category: main, points: %s}\n"
 
 
 @pytest.mark.parametrize(
     ("name", "text", "words"),
     [
-        ("nan.yaml", "points_limit: 2000\nunits:\n" + UNIT % ".nan", ["unit 1 (`Spearmen`): `points` is nan"]),
-        ("inf.yaml", "points_limit: 2000\nunits:\n" + UNIT % "-.inf", ["unit 1 (`Spearmen`): `points` is -inf"]),
+        ("nan.yaml", "points_limit: 2000\nentries:\n" + ENTRY % ".nan", ["entry 1 (`Squad`): `points` is nan"]),
+        ("inf.yaml", "points_limit: 2000\nentries:\n" + ENTRY % "-.inf", ["entry 1 (`Squad`): `points` is -inf"]),
         (
             "huge.yaml",
-            "points_limit: 2000\nunits:\n" + UNIT % ("9" * 5000),
-            ["unit 1 (`Spearmen`): `points` is 99999999... (5000 digits)", f"{LIMIT} 1,000,000 points"],
+            "points_limit: 2000\nentries:\n" + ENTRY % ("9" * 5000),
+            ["entry 1 (`Squad`): `points` is 99999999... (5000 digits)", f"{LIMIT} 1,000,000 points"],
         ),
         (
             "big.yaml",
-            "points_limit: 2000\nunits:\n" + UNIT % "10000000000",
+            "points_limit: 2000\nentries:\n" + ENTRY % "10000000000",
             ["`points` is 10000000000", f"{LIMIT} 1,000,000 points"],
         ),
-        ("yes.yaml", "points_limit: 2000\nunits:\n" + UNIT % "yes", ["`points` must be a number, not true"]),
-        ("true.yaml", "points_limit: true\nunits: []\n", ["`points_limit` must be a number, not true"]),
-        ("float.yaml", "points_limit: 1999.5\nunits: []\n", ["`points_limit` must be a whole number, not 1999.5"]),
-        ("zero.yaml", "points_limit: 0\nunits: []\n", ["`points_limit` is 0; it must be at least 1"]),
+        ("yes.yaml", "points_limit: 2000\nentries:\n" + ENTRY % "yes", ["`points` must be a number, not true"]),
+        ("true.yaml", "points_limit: true\nentries: []\n", ["`points_limit` must be a number, not true"]),
+        ("float.yaml", "points_limit: 1999.5\nentries: []\n", ["`points_limit` must be a whole number, not 1999.5"]),
+        ("zero.yaml", "points_limit: 0\nentries: []\n", ["`points_limit` is 0; it must be at least 1"]),
         (
             "price.yaml",
-            "points_limit: 2000\nunits:\n  - {name: A, category: core, points: 5, upgrades: [{points: ten}]}\n",
-            ["unit 1 (`A`): upgrade 1: `points` is the text `ten`"],
+            "points_limit: 2000\nentries:\n  - {name: A, category: core, points: 5, upgrades: [{points: ten}]}\n",
+            ["entry 1 (`A`): upgrade 1: `points` is the text `ten`"],
         ),
         (
             "troop.yaml",
-            "points_limit: 2000\nunits:\n  - {name: A, category: core, points: 5, troop_type: [a, b]}\n",
-            ["unit 1 (`A`): `troop_type` must be text"],
+            "points_limit: 2000\nentries:\n  - {name: A, category: core, points: 5, type: [a, b]}\n",
+            ["entry 1 (`A`): `type` must be text"],
         ),
         (
-            "units.yaml",
-            "points_limit: 2000\nunits:\n" + UNIT % "1" * 201,
-            ["201 units", f"{LIMIT} 200 units in an army list"],
+            "entries.yaml",
+            "points_limit: 2000\nentries:\n" + ENTRY % "1" * 201,
+            ["201 entries", f"{LIMIT} 200 entries in an army list"],
         ),
         (
             "upgrades.yaml",
-            "points_limit: 2000\nunits:\n  - {name: A, category: core, points: 5, upgrades: ["
+            "points_limit: 2000\nentries:\n  - {name: A, category: core, points: 5, upgrades: ["
             + "{points: 1}," * 101
             + "]}",
-            ["unit 1 (`A`): 101 upgrades", f"{LIMIT} 100 upgrades of a unit"],
+            ["entry 1 (`A`): 101 upgrades", f"{LIMIT} 100 upgrades of an entry"],
         ),
         ("deep.yaml", "[" * 50_000, ["nests more than 20 deep"]),
         ("large.yaml", "#" * 100_001, ["is too large", f"{LIMIT} 100,000 bytes for an army list"]),
         (
             "merge.yaml",
             "a: &a {x: 1}\n" + "".join(f"a{n}: &a{n} {{<<: [*a, *a]}}\n" for n in range(30)),
-            ["cannot be read as an army list: merge keys (<<) are not read in an army list (line 2"],
+            ["cannot be read as an army list: merge keys (<<) are not read (line 2"],
         ),
-        ("nan.json", '{"points_limit": 2000, "units": [{"name": "A", "category": "c", "points": NaN}]}', ["is NaN"]),
-        ("inf.json", '{"points_limit": Infinity, "units": []}', ["`points_limit` is Infinity, not a number of points"]),
+        ("nan.json", '{"points_limit": 2000, "entries": [{"name": "A", "category": "c", "points": NaN}]}', ["is NaN"]),
+        (
+            "inf.json",
+            '{"points_limit": Infinity, "entries": []}',
+            ["`points_limit` is Infinity, not a number of points"],
+        ),
         (
             "huge.json",
-            '{"points_limit": 2000, "units": [{"name": "A", "category": "c", "points": %s}]}' % ("9" * 5000),
-            ["unit 1 (`A`): `points` is 99999999... (5000 digits)", f"{LIMIT} 1,000,000 points"],
+            '{"points_limit": 2000, "entries": [{"name": "A", "category": "c", "points": %s}]}' % ("9" * 5000),
+            ["entry 1 (`A`): `points` is 99999999... (5000 digits)", f"{LIMIT} 1,000,000 points"],
         ),
         ("deep.json", "[" * 100_000, ["nests deeper than an army list can"]),
     ],
@@ -483,13 +487,13 @@ def _absurd_message(what: str, text: str) -> str:
         (["modify", "--mod", "+1"], "--value"),
         (["pregame"], "--seed"),
         (["pregame"], "--bonus"),
-        (["attack"], "--attacks"),
+        (["chain"], "--count"),
     ],
 )
 def test_every_number_on_the_command_line_is_within_the_limits(
     rules: Rules, other_game: Path, capsys: pytest.CaptureFixture[str], argv: list[str], what: str, text: str
 ) -> None:
-    data = other_game if argv[0] == "attack" else rules.path
+    data = other_game if argv[0] == "chain" else rules.path
     assert main(["engine", "--rules", str(data), *argv, f"{what}={text}"]) == 2
     assert capsys.readouterr() == ("", f"rulebook: error: {_absurd_message(what, text)}\n")
 
@@ -505,14 +509,14 @@ def test_every_number_on_the_command_line_is_within_the_limits(
             f"a side of --board is 99999999... (5000 digits); {LIMIT} 1,000,000 either way for a number in a question (see Limits in docs/engine.md)",
         ),
         (["modify", "--value", "3", "--mod", "+٣"], "the number in `+٣` is `٣`, not a whole number"),
-        (["attack", "--attacks=-1"], "the number of attacks must be 0 or more"),
-        (["attack", "--attacks=101"], f"101 attacks; {LIMIT} 100 attacks (see Limits in docs/engine.md)"),
+        (["chain", "--count=-1"], "the number of dice a chain starts with must be 0 or more"),
+        (["attack", "--attacks=101"], f"101 dice; {LIMIT} 100 dice a chain starts with (see Limits in docs/engine.md)"),
     ],
 )
 def test_a_number_outside_what_a_question_means_is_refused(
     rules: Rules, other_game: Path, capsys: pytest.CaptureFixture[str], argv: list[str], message: str
 ) -> None:
-    data = other_game if argv[0] == "attack" else rules.path
+    data = other_game if argv[0] in ("attack", "chain") else rules.path
     assert main(["engine", "--rules", str(data), *argv]) == 2
     assert capsys.readouterr() == ("", f"rulebook: error: {message}\n")
 
@@ -521,7 +525,7 @@ def test_a_number_outside_what_a_question_means_is_refused(
     ("argv", "prog", "option", "items"),
     [
         (["modify", "--value", "3", *["--mod=+1"] * 20_000], "modify", "--mod", "modifiers"),
-        (["attack", "--attacks", "1", *["--value=power=2"] * 20_000], "attack", "--value", "values given to an attack"),
+        (["chain", "--count", "1", *["--value=power=2"] * 20_000], "chain", "--value", "settings given to a chain"),
     ],
 )
 def test_too_many_modifiers_or_values_are_refused_before_they_are_all_parsed(

@@ -1,0 +1,365 @@
+"""``rulebook engine chain``: a chain of rolls the book declares, as players compute it before a game.
+
+The chain is the book's (``mechanics.rolls`` in the rule data): its rolls in ``step`` order, the first rolled
+once for each die the player starts with (``--count``, the attacks), each later one for every success of the
+step before, each ``against`` values the player gives (``skill``, ``armour + pierce``). The player's numbers
+come from the command line or a profile (:mod:`rulebook.engine.profile`).
+
+A step is one of three kinds. A roll that must succeed (to hit, to injure): its natural results
+(``always_passes``, ``always_fails``) pass or fail whatever the target, a ``critical`` result passes the steps
+``critical_skips`` names without rolling them (a critical hit that always injures) and brings
+``critical_adds`` more successes to the next step, and the dice ``reroll`` names are rolled again, once.
+Rolls that ``cancel`` (saves, ward saves): what a success saves is lost to the chain; rolls of the same step
+are alternatives the defender chooses between (a cover roll ``instead_of`` a defence roll, when its value is
+given): the better one is taken. Several rolls of one step that do not cancel must all succeed.
+
+What gets through is counted exactly: one starting die's successes as a distribution, then the sum for every
+die; with ``damage`` (a number or dice notation), the points each success deals; with ``health``, the targets
+removed (the damage a success deals beyond its target is lost); a roll with a ``threshold`` (a courage test) is
+taken when more than that was lost, and its failure adds ``fail_adds``. Where the text reads a roll two ways,
+the answer is given under each reading, with both places quoted.
+"""
+
+from __future__ import annotations
+
+import operator
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from fractions import Fraction
+from functools import reduce
+from typing import Any
+
+from rulebook.engine.dice import Ways, add_dice, fraction_text, parse_notation, passes, ways
+from rulebook.engine.limits import MAX_DIGITS, over
+from rulebook.engine.profile import Profile, evaluate, given
+from rulebook.engine.rules import Rules
+from rulebook.engine.tally import compound, from_fractions, removed, repeat, to_remove
+
+Chances = dict[int, Fraction]
+"""A small exact distribution: each count and its chance."""
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One step of the chain: its rolls, and whether a success cancels (a save) or must happen."""
+
+    number: int
+    rolls: tuple[dict[str, Any], ...]
+
+    @property
+    def cancels(self) -> bool:
+        return any(roll["cancels"] for roll in self.rolls)
+
+    @property
+    def names(self) -> set[str]:
+        return {roll["term"] for roll in self.rolls}
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """One roll of a step against the player's numbers: its chances to fail, succeed, succeed critically."""
+
+    roll: str
+    target: int
+    fail: Fraction
+    success: Fraction
+    critical: Fraction
+
+    @property
+    def passes(self) -> Fraction:
+        return self.success + self.critical
+
+
+@dataclass
+class Answer:
+    """What a chain question answers: each step's chances, and each count's distribution."""
+
+    question: str
+    steps: list[dict[str, Any]]
+    per_die: Ways
+    successes: Ways
+    damage: Ways | None
+    removed: Ways | None
+    result: Ways
+    """What is lost in the end: the damage (or the successes), with what threshold rolls add."""
+    rules: list[dict[str, str | None]] = field(default_factory=list)
+    readings: list[dict[str, Any]] = field(default_factory=list)
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "question": self.question,
+            "steps": self.steps,
+            "per_die": summary(self.per_die),
+            "successes": summary(self.successes),
+            "damage": summary(self.damage) if self.damage else None,
+            "removed": summary(self.removed) if self.removed else None,
+            "distribution": summary(self.result)["distribution"],
+            "expected": summary(self.result)["expected"],
+            "rules": self.rules,
+            "readings": self.readings,
+        }
+
+
+def summary(counted: Ways) -> dict[str, Any]:
+    """A distribution as the answer gives it: each value's exact chance, and the mean."""
+    distribution = counted.distribution()
+    mean = sum((value * p for value, p in distribution.items()), Fraction(0))
+    return {
+        "distribution": {str(k): fraction_text(v) for k, v in distribution.items()},
+        "expected": fraction_text(mean),
+    }
+
+
+def chain_steps(rules: Rules) -> tuple[list[Step], list[dict[str, Any]]]:
+    """The book's chain: its steps in order, and the rolls taken on what was lost (a ``threshold``)."""
+    rolls = rules.data["mechanics"]["rolls"]
+    if not any(roll["step"] is not None for roll in rolls.values()):
+        raise rules.undeclared("chain")
+    by_step: dict[int, list[dict[str, Any]]] = {}
+    for roll in rolls.values():
+        if roll["step"] is not None:
+            by_step.setdefault(roll["step"], []).append(roll)
+    steps = [Step(number, tuple(by_step[number])) for number in sorted(by_step)]
+    after = [roll for roll in rolls.values() if roll["step"] is None and roll["threshold"] is not None]
+    return steps, after
+
+
+def run_chain(rules: Rules, profile: Profile) -> Answer:
+    """The answer for the player's numbers, and under every other reading the text gives of a roll."""
+    steps, after = chain_steps(rules)
+    answer = _answer(rules, steps, after, profile)
+    answer.rules = [rules.cite(name) for name in sorted(rules.data["mechanics"]["rolls"])]
+    answer.readings = list(_readings(rules, steps, after, profile))
+    return answer
+
+
+def _answer(rules: Rules, steps: list[Step], after: list[dict[str, Any]], profile: Profile) -> Answer:
+    derived = rules.data["mechanics"]["dice"]
+    outcomes = [_step_outcomes(step, profile, derived) for step in steps]
+    per_die = from_fractions(_through(steps, outcomes, 0, {}))
+    _check_digits(profile.count, per_die)
+    successes = repeat(per_die, profile.count)
+    each = _damage(profile, derived)
+    damage = compound(successes, each[0], each[1]) if profile.damage is not None else None
+    result = damage or successes
+    for roll in after:
+        result = _threshold(roll, result, _outcome(roll, profile, derived).passes, derived)
+    gone = removed(successes, to_remove(profile.health, each[0]), profile.targets) if profile.health else None
+    question = f"{profile.count} × {steps[0].rolls[0]['each'] or 'die'}" + _with(profile)
+    report = [_step_report(step, found) for step, found in zip(steps, outcomes, strict=True)]
+    return Answer(question, report, per_die, successes, damage, gone, result)
+
+
+def _with(profile: Profile) -> str:
+    given_values = ", ".join(f"{name} {value}" for name, value in sorted(profile.values.items()))
+    extras = [f"damage {profile.damage}"] if profile.damage is not None else []
+    extras += [f"health {profile.health}"] if profile.health else []
+    extras += [f"{name} rerolls {_reroll_text(how)}" for name, how in sorted(profile.rerolls.items())]
+    text = ", ".join(part for part in [given_values, *extras] if part)
+    return f" with {text}" if text else ""
+
+
+def _reroll_text(how: str | list[int]) -> str:
+    return how if isinstance(how, str) else " ".join(map(str, how))
+
+
+def _step_outcomes(step: Step, profile: Profile, derived: Mapping[str, Any]) -> list[Outcome]:
+    """The step's rolls the player takes, against their numbers (an option whose value is not given is left
+    out)."""
+    return [
+        _outcome(roll, profile, derived) for roll in step.rolls if roll["instead_of"] is None or given(roll, profile)
+    ]
+
+
+def _outcome(roll: dict[str, Any], profile: Profile, derived: Mapping[str, Any]) -> Outcome:
+    """One roll's chances to fail, succeed and succeed critically, its dice rerolled as the player or the book
+    says (once: a die rolled again is final)."""
+    target = evaluate(roll["against"], profile.values)
+    counted = ways(roll["roll"], derived)
+    how = profile.rerolls.get(roll["term"], roll["reroll"])
+
+    def kind(result: int) -> int:
+        if result in roll["critical"] and result not in roll["always_fails"]:
+            return 2
+        return int(passes(result, roll["pass"], target, roll["always_fails"], roll["always_passes"]))
+
+    counts = [0, 0, 0]
+    again = [0, 0, 0]
+    for result in counted.faces():
+        number = counted.count_of(result)
+        found = kind(result)
+        counts[found] += number
+        if (
+            (how == "failures" and found == 0)
+            or (how == "successes" and found > 0)
+            or (isinstance(how, list) and result in how)
+        ):
+            again[found] += number
+    total, rerolled = counted.total, sum(again)
+    final = [Fraction((counts[k] - again[k]) * total + rerolled * counts[k], total * total) for k in range(3)]
+    return Outcome(roll["term"], target, *final)
+
+
+def _through(steps: list[Step], outcomes: list[list[Outcome]], index: int, known: dict[int, Chances]) -> Chances:
+    """How many successes one die entering step ``index`` brings through the rest of the chain."""
+    if index == len(steps):
+        return {1: Fraction(1)}
+    if index in known:
+        return known[index]
+    step, found = steps[index], outcomes[index]
+    rest = _through(steps, outcomes, index + 1, known)
+    if step.cancels:
+        saved = max((o.passes for o in found), default=Fraction(0))
+        result = _mix([(saved, {0: Fraction(1)}), (1 - saved, rest)])
+    elif len(found) != 1:
+        both = reduce(operator.mul, (o.passes for o in found), Fraction(1))
+        result = _mix([(1 - both, {0: Fraction(1)}), (both, rest)])
+    else:
+        [outcome] = found
+        roll = step.rolls[0]
+        skipped = index + 1
+        while skipped < len(steps) and steps[skipped].names & set(roll["critical_skips"]):
+            skipped += 1
+        critical = _through(steps, outcomes, skipped, known)
+        for _ in range(roll["critical_adds"]):
+            critical = _add(critical, rest)
+        result = _mix([(outcome.fail, {0: Fraction(1)}), (outcome.success, rest), (outcome.critical, critical)])
+    known[index] = result
+    return result
+
+
+def _mix(weighted: list[tuple[Fraction, Chances]]) -> Chances:
+    mixed: Chances = {}
+    for weight, chances in weighted:
+        for value, p in chances.items():
+            if weight and p:
+                mixed[value] = mixed.get(value, Fraction(0)) + weight * p
+    return mixed or {0: Fraction(1)}
+
+
+def _add(a: Chances, b: Chances) -> Chances:
+    total: Chances = {}
+    for x, p in a.items():
+        for y, q in b.items():
+            total[x + y] = total.get(x + y, Fraction(0)) + p * q
+    return total
+
+
+def _check_digits(count: int, per_die: Ways) -> None:
+    digits = count * len(str(per_die.total))
+    if digits > MAX_DIGITS:
+        raise over(
+            f"{count} dice, each counted over {len(str(per_die.total))} digits of outcomes, make an exact answer of "
+            f"{digits} digits",
+            MAX_DIGITS,
+            "digits",
+        )
+
+
+def _damage(profile: Profile, derived: Mapping[str, Any]) -> tuple[Ways, Any]:
+    """What one success deals (a number, or dice notation), and how to add one more success's worth."""
+    if profile.damage is None or profile.damage.isdigit():
+        points = int(profile.damage or 1)
+        return Ways(points, (1,), 1), None
+    notation = parse_notation(profile.damage)
+    return ways(profile.damage, derived), lambda counted: add_dice(counted, notation, derived)
+
+
+def _threshold(roll: dict[str, Any], lost: Ways, success: Fraction, derived: Mapping[str, Any]) -> Ways:
+    """When more than the threshold is lost, the roll is taken; a failure adds its dice to the loss."""
+    cut = min(max(roll["threshold"] - lost.lowest + 1, 0), len(lost.counts))
+    tail = Ways(lost.lowest + cut, lost.counts[cut:], lost.total)
+    failed = add_dice(tail, parse_notation(roll["fail_adds"]), derived) if roll["fail_adds"] else tail
+    extra = failed.total // lost.total
+    held, fell = success.numerator, success.denominator - success.numerator
+    size = max(len(lost.counts), failed.lowest - lost.lowest + len(failed.counts))
+    counts = [0] * size
+    for i, count in enumerate(lost.counts):
+        counts[i] = count * extra * (success.denominator if i < cut else held)
+    for j, count in enumerate(failed.counts, failed.lowest - lost.lowest):
+        counts[j] += count * fell
+    return Ways(lost.lowest, tuple(counts), lost.total * success.denominator * extra)
+
+
+def _step_report(step: Step, found: list[Outcome]) -> dict[str, Any]:
+    chosen = max(found, key=lambda o: o.passes) if step.cancels and found else None
+    return {
+        "step": step.number,
+        "rolls": [
+            {
+                "roll": o.roll,
+                "target": o.target,
+                "pass": fraction_text(o.passes),
+                "critical": fraction_text(o.critical),
+            }
+            for o in found
+        ],
+        "cancels": step.cancels,
+        "chosen": chosen.roll if chosen else None,
+    }
+
+
+def _readings(rules: Rules, steps: list[Step], after: list[dict[str, Any]], profile: Profile) -> list[dict[str, Any]]:
+    """For each roll the text reads another way: both places, and the answer under the other reading."""
+    found = []
+    for roll in sorted((r for s in steps for r in s.rolls), key=lambda r: str(r["term"])) + after:
+        if roll["instead_of"] is not None and not given(roll, profile):
+            continue  # an option the player did not take: its readings change nothing
+        for reading in roll["readings"]:
+            other = {**roll, "pass": reading["pass"] or roll["pass"], "against": reading["against"] or roll["against"]}
+            changed = [replace(step, rolls=tuple(other if r is roll else r for r in step.rolls)) for step in steps]
+            answer = _answer(rules, changed, [other if r is roll else r for r in after], profile)
+            found.append(
+                {
+                    "roll": roll["term"],
+                    "warning": (
+                        f"the rules read `{roll['term']}` two ways: {_describe(roll)} ({_where(roll['place'])}), but "
+                        f"the {reading['reading']} reads it {_describe(other)} ({_where(reading['place'])})"
+                    ),
+                    "rule": {"text": roll["place"]["text"], "place": _where(roll["place"])},
+                    "other": {"text": reading["place"]["text"], "place": _where(reading["place"])},
+                    "distribution": summary(answer.result)["distribution"],
+                    "expected": summary(answer.result)["expected"],
+                }
+            )
+    return found
+
+
+def _describe(roll: dict[str, Any]) -> str:
+    words = {"at_least": "at or above", "at_most": "at or below", "above": "above", "below": "below"}
+    return f"{roll['roll']} {words[roll['pass']]} {roll['against']}"
+
+
+def _where(place: dict[str, Any]) -> str:
+    return f"{place['file']}:{place['line']}"
+
+
+def render_text(answer: Answer) -> str:
+    lines = [answer.question]
+    for step in answer.steps:
+        for roll in step["rolls"]:
+            role = " (saves)" if step["cancels"] else ""
+            chosen = " (the defender's choice)" if step["chosen"] == roll["roll"] and len(step["rolls"]) > 1 else ""
+            critical = f", critical {roll['critical']}" if roll["critical"] != "0/1" else ""
+            lines.append(f"  step {step['step']}: {roll['roll']}{role} {roll['pass']}{critical}{chosen}")
+    lines += _render("successes", answer.successes)
+    if answer.damage is not None:
+        lines += _render("damage", answer.damage)
+    if answer.removed is not None:
+        lines += _render("targets removed", answer.removed)
+    if answer.result is not (answer.damage or answer.successes):
+        lines += _render("lost in the end", answer.result)
+    for reading in answer.readings:
+        lines.append(f"warning: {reading['warning']}")
+        lines.append(f"    rule:  {reading['rule']['text'][:160]}")
+        lines.append(f"    other: {reading['other']['text'][:160]}")
+        lines.append(f"    under the other reading: expected {float(Fraction(reading['expected'])):.3f}")
+    return "\n".join(lines) + "\n"
+
+
+def _render(what: str, counted: Ways) -> list[str]:
+    found = summary(counted)
+    lines = [f"  {what} (expected {float(Fraction(found['expected'])):.3f}):"]
+    for value, p in counted.distribution().items():
+        lines.append(f"    {value:>3}  {fraction_text(p):>16}  {float(p):7.2%}")
+    return lines
