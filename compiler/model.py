@@ -118,7 +118,7 @@ class Definition(NamedTuple):
     """The definition of a game term; may stand inline or wrap blocks, and may nest."""
 
     name: str
-    """The term name (an identifier such as ``line_of_sight``)."""
+    """The term name (an identifier such as ``sight_line``)."""
     children: Content
     section_id: str
     """Id of the innermost enclosing section."""

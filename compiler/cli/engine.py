@@ -63,7 +63,7 @@ def _add_modify(actions: Commands) -> None:
         "--mod",
         action=_AtMost,
         most=MAX_MODIFIERS,
-        unit="modifiers",
+        items="modifiers",
         default=[],
         metavar="MODIFIER",
         help="set 3, *2, /2, +1 or -1, maybe with min N / max N (repeat)",
@@ -124,7 +124,7 @@ def _add_chain(actions: Commands) -> None:
             option,
             action=_AtMost,
             most=MAX_GIVEN_VALUES,
-            unit="settings given to a chain",
+            items="settings given to a chain",
             default=[],
             metavar=metavar,
             help=help_text,
@@ -232,10 +232,10 @@ class _AtMost(argparse.Action):
     soon as the command line passes it: argparse's own parsing grows with the square of the options given
     (20,000 modifiers took 8 s to parse before the engine saw one)."""
 
-    def __init__(self, option_strings: Sequence[str], dest: str, *, most: int, unit: str, **kwargs: Any) -> None:
+    def __init__(self, option_strings: Sequence[str], dest: str, *, most: int, items: str, **kwargs: Any) -> None:
         super().__init__(option_strings, dest, **kwargs)
         self.most = most
-        self.unit = unit
+        self.items = items
 
     def __call__(
         self,
@@ -246,7 +246,9 @@ class _AtMost(argparse.Action):
     ) -> None:
         items = [*getattr(namespace, self.dest), values]
         if len(items) > self.most:
-            raise argparse.ArgumentError(self, str(over(f"more than {self.most:,} {self.unit}", self.most, self.unit)))
+            raise argparse.ArgumentError(
+                self, str(over(f"more than {self.most:,} {self.items}", self.most, self.items))
+            )
         setattr(namespace, self.dest, items)
 
 

@@ -2,7 +2,7 @@
 
 The chain is the book's (``mechanics.rolls`` in the rule data): its rolls in ``step`` order, the first rolled
 once for each die the player starts with (``--count``, the attacks), each later one for every success of the
-step before, each ``against`` values the player gives (``skill``, ``armour + pierce``). The player's numbers
+step before, each ``against`` values the player gives (``skill``, ``plate + pierce``). The player's numbers
 come from the command line or a profile (:mod:`rulebook.engine.profile`).
 
 A step is one of three kinds. A roll that must succeed (to hit, to injure): its natural results

@@ -72,18 +72,18 @@ def read_number(text: str, what: str) -> int:
     return -value if text.startswith("-") else value
 
 
-def check_count(count: int, limit: int, unit: str) -> None:
+def check_count(count: int, limit: int, items: str) -> None:
     """Refuse a question that gives more than ``limit`` items (modifiers, values), naming the limit."""
     if count > limit:
-        raise over(f"{count:,} {unit}", limit, unit)
+        raise over(f"{count:,} {items}", limit, items)
 
 
-def shown(text: str, unit: str = "digits") -> str:
-    """A number or a name as a message shows it: an absurdly long one is cut, with its length."""
-    return text if len(text) <= 20 else f"{text[:8]}... ({len(text)} {unit})"
+def shown(text: str, measure: str = "digits") -> str:
+    """A number or a name as a message shows it: an absurdly long one is cut, with its length in ``measure``."""
+    return text if len(text) <= 20 else f"{text[:8]}... ({len(text)} {measure})"
 
 
-def over(what: str, limit: int, unit: str) -> LimitError:
-    """The error for a question or a file past a limit: what it asked for, then the limit in the words of
-    docs/engine.md."""
-    return LimitError(f"{what}; the engine's limit is {limit:,} {unit} (see Limits in docs/engine.md)")
+def over(what: str, limit: int, measure: str) -> LimitError:
+    """The error for a question or a file past a limit: what it asked for, then the limit (in ``measure``) in the
+    words of docs/engine.md."""
+    return LimitError(f"{what}; the engine's limit is {limit:,} {measure} (see Limits in docs/engine.md)")

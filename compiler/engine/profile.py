@@ -3,7 +3,7 @@
 A profile gives what the chain's rolls are rolled against and what the player's side brings::
 
     count: 10                  # dice the chain starts with (the attacks)
-    values: {skill: 4, strength: 4, armour: 3, pierce: 1}
+    values: {skill: 4, grit: 4, plate: 3, pierce: 1}
     reroll: {to_hit: failures} # per roll of the chain: failures, successes, or the results rerolled ([1])
     damage: D3                 # what each success deals: a number or dice notation (default 1)
     health: 3                  # points a target has: the answer counts targets removed
@@ -149,7 +149,7 @@ def given(roll: dict[str, Any], profile: Profile) -> bool:
 
 
 def evaluate(expression: str, values: dict[str, int]) -> int:
-    """``armour + pierce`` with the player's values; a missing name is asked for in plain words."""
+    """``plate + pierce`` with the player's values; a missing name is asked for in plain words."""
     total = 0
     for sign, name in _TOKEN.findall(expression):
         if name.isdigit():

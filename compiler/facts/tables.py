@@ -165,7 +165,7 @@ def _at(annotated: Annotated, message: str, help: str, *, target: str | None = N
 # -- readers: each turns one kind of table into data, or says why it cannot -------
 
 
-def characteristics_profile(table: Table) -> list[ProfileRow]:
+def read_profile(table: Table) -> list[ProfileRow]:
     profile: list[ProfileRow] = []
     for row in table.rows:
         cells = row.cells
@@ -185,7 +185,7 @@ def characteristics_profile(table: Table) -> list[ProfileRow]:
     return profile
 
 
-def army_categories(table: Table) -> list[Category]:
+def read_categories(table: Table) -> list[Category]:
     categories: list[Category] = []
     for row in table.rows:
         key, points, duplicates = _three_cells(row)
@@ -202,7 +202,7 @@ def army_categories(table: Table) -> list[Category]:
     return categories
 
 
-def duplicate_limits(table: Table) -> list[DuplicateLimit]:
+def read_duplicate_limits(table: Table) -> list[DuplicateLimit]:
     limits: list[DuplicateLimit] = []
     for row in table.rows:
         if len(row.cells) != 2:
@@ -221,15 +221,18 @@ def duplicate_limits(table: Table) -> list[DuplicateLimit]:
     return limits
 
 
-PROFILE = DataTable("profile", "rows of abbreviation, characteristic term and its definition", characteristics_profile)
+PROFILE = DataTable("profile", "rows of abbreviation, characteristic term and its definition", read_profile)
 CATEGORIES = DataTable(
     "categories",
     "rows of category, point limit (at least / max N%) and duplicate limit (max N)",
-    army_categories,
+    read_categories,
     named=True,
 )
 DUPLICATE_LIMITS = DataTable(
-    "duplicate-limits", "rows of category and its duplicate limit (max N, half, double)", duplicate_limits, named=True
+    "duplicate-limits",
+    "rows of category and its duplicate limit (max N, half, double)",
+    read_duplicate_limits,
+    named=True,
 )
 DATA_TABLES: dict[str, DataTable[Any]] = {table.kind: table for table in (PROFILE, CATEGORIES, DUPLICATE_LIMITS)}
 """Every kind of data table the compiler reads, by kind."""
