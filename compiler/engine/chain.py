@@ -23,14 +23,14 @@ the answer is given under each reading, with both places quoted.
 from __future__ import annotations
 
 import operator
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from functools import reduce
 from typing import Any
 
 from rulebook.engine.dice import Ways, add_dice, fraction_text, parse_notation, passes, ways
-from rulebook.engine.limits import MAX_DIGITS, over
+from rulebook.engine.limits import MAX_DIGITS, MAX_RESULTS, over
 from rulebook.engine.profile import Profile, evaluate, given
 from rulebook.engine.rules import Rules
 from rulebook.engine.tally import compound, from_fractions, removed, repeat, to_remove
@@ -137,14 +137,16 @@ def _answer(rules: Rules, steps: list[Step], after: list[dict[str, Any]], profil
     derived = rules.data["mechanics"]["dice"]
     outcomes = [_step_outcomes(step, profile, derived) for step in steps]
     per_die = from_fractions(_through(steps, outcomes, 0, {}))
-    _check_digits(profile.count, per_die)
-    successes = repeat(per_die, profile.count)
-    each = _damage(profile, derived)
-    damage = compound(successes, each[0], each[1]) if profile.damage is not None else None
+    successes = _summed(per_die, profile.count)
+    each, add_one = _damage(profile, derived)
+    damage = _dealt(successes, each, add_one) if profile.damage is not None else None
     result = damage or successes
     for roll in after:
         result = _threshold(roll, result, _outcome(roll, profile, derived).passes, derived)
-    gone = removed(successes, to_remove(profile.health, each[0]), profile.targets) if profile.health else None
+    gone = _removed(successes, each, profile.health, profile.targets) if profile.health else None
+    for what, counted in (("its damage", damage), ("what it loses", result), ("the targets it removes", gone)):
+        if counted is not None:
+            _check_digits(f"{what} ({_digits(counted)} digits of outcomes)", _digits(counted))
     question = f"{profile.count} × {steps[0].rolls[0]['each'] or 'die'}" + _with(profile)
     report = [_step_report(step, found) for step, found in zip(steps, outcomes, strict=True)]
     return Answer(question, report, per_die, successes, damage, gone, result)
@@ -177,11 +179,13 @@ def _outcome(roll: dict[str, Any], profile: Profile, derived: Mapping[str, Any])
     target = evaluate(roll["against"], profile.values)
     counted = ways(roll["roll"], derived)
     how = profile.rerolls.get(roll["term"], roll["reroll"])
+    again_on = set(how) if isinstance(how, list) else set()
+    critical, fails, passing = set(roll["critical"]), set(roll["always_fails"]), set(roll["always_passes"])
 
     def kind(result: int) -> int:
-        if result in roll["critical"] and result not in roll["always_fails"]:
+        if result in critical and result not in fails:
             return 2
-        return int(passes(result, roll["pass"], target, roll["always_fails"], roll["always_passes"]))
+        return int(passes(result, roll["pass"], target, fails, passing))
 
     counts = [0, 0, 0]
     again = [0, 0, 0]
@@ -189,11 +193,7 @@ def _outcome(roll: dict[str, Any], profile: Profile, derived: Mapping[str, Any])
         number = counted.count_of(result)
         found = kind(result)
         counts[found] += number
-        if (
-            (how == "failures" and found == 0)
-            or (how == "successes" and found > 0)
-            or (isinstance(how, list) and result in how)
-        ):
+        if (how == "failures" and found == 0) or (how == "successes" and found > 0) or result in again_on:
             again[found] += number
     total, rerolled = counted.total, sum(again)
     final = [Fraction((counts[k] - again[k]) * total + rerolled * counts[k], total * total) for k in range(3)]
@@ -223,7 +223,9 @@ def _through(steps: list[Step], outcomes: list[list[Outcome]], index: int, known
         critical = _through(steps, outcomes, skipped, known)
         for _ in range(roll["critical_adds"]):
             critical = _add(critical, rest)
+            _check_results(f"a critical success of `{roll['term']}`", max(critical))
         result = _mix([(outcome.fail, {0: Fraction(1)}), (outcome.success, rest), (outcome.critical, critical)])
+    _check_results(f"one die's successes from step {steps[index].number} on", max(result))
     known[index] = result
     return result
 
@@ -245,18 +247,46 @@ def _add(a: Chances, b: Chances) -> Chances:
     return total
 
 
-def _check_digits(count: int, per_die: Ways) -> None:
-    digits = count * len(str(per_die.total))
+def _summed(per_die: Ways, count: int) -> Ways:
+    """The successes of ``count`` dice, within the limits of an exact answer."""
+    _check_results(f"{count} dice of up to {_highest(per_die)} successes each", count * _highest(per_die))
+    _check_digits(f"{count} dice (each counted over {_digits(per_die)} digits of outcomes)", count * _digits(per_die))
+    return repeat(per_die, count)
+
+
+def _dealt(successes: Ways, each: Ways, add_one: Callable[[Ways], Ways] | None) -> Ways:
+    """The damage the successes deal, within the limits of an exact answer."""
+    most, highest = _highest(successes), _highest(each)
+    _check_results(f"{most} successes of up to {highest} damage each", most * highest)
+    return compound(successes, each, add_one)
+
+
+def _removed(successes: Ways, each: Ways, health: int, targets: int | None) -> Ways:
+    """The targets of ``health`` points the successes remove (their number is within the limits already)."""
+    return removed(successes, to_remove(health, each), targets)
+
+
+def _highest(counted: Ways) -> int:
+    return counted.lowest + len(counted.counts) - 1
+
+
+def _digits(counted: Ways) -> int:
+    """The digits of the number of outcomes a distribution is counted over (never written out: Python refuses to
+    write a number of over 4,300 digits)."""
+    return counted.total.bit_length() * 30103 // 100000 + 1
+
+
+def _check_results(what: str, results: int) -> None:
+    if results > MAX_RESULTS:
+        raise over(f"{what} can come to {results}", MAX_RESULTS, "results of a chain")
+
+
+def _check_digits(what: str, digits: int) -> None:
     if digits > MAX_DIGITS:
-        raise over(
-            f"{count} dice, each counted over {len(str(per_die.total))} digits of outcomes, make an exact answer of "
-            f"{digits} digits",
-            MAX_DIGITS,
-            "digits",
-        )
+        raise over(f"{what} make an exact answer of up to {digits} digits", MAX_DIGITS, "digits")
 
 
-def _damage(profile: Profile, derived: Mapping[str, Any]) -> tuple[Ways, Any]:
+def _damage(profile: Profile, derived: Mapping[str, Any]) -> tuple[Ways, Callable[[Ways], Ways] | None]:
     """What one success deals (a number, or dice notation), and how to add one more success's worth."""
     if profile.damage is None or profile.damage.isdigit():
         points = int(profile.damage or 1)

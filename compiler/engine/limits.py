@@ -25,8 +25,11 @@ MAX_CHAIN_DICE = 10
 """Dice in one roll of a chain, the dice a failure adds and a success's damage included."""
 MAX_COUNT = 100
 """Dice a chain starts with (``--count``: the attacks) in one ``engine chain`` question."""
-MAX_DIGITS = 300
-"""Digits of a chain's exact answer: dice x the digits of the outcomes one die is counted over."""
+MAX_DIGITS = 2000
+"""Digits of a chain's exact answer: of the outcomes its successes are counted over (dice x one die's), and of
+its damage's, what it loses and the targets it removes."""
+MAX_RESULTS = 1000
+"""Results a chain's answer can have: the most successes (or damage) it can come to."""
 MAX_HEALTH = 100
 """Points of health of a target (``--health``), and targets (``--targets``), in a chain question."""
 MAX_VALUE = 1_000_000

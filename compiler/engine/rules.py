@@ -12,7 +12,15 @@ from rulebook.engine.bindings import DECLARATIONS, QUESTIONS
 from rulebook.engine.dice import derived_die, parse_notation, passes, single_die
 from rulebook.engine.errors import RulesError as RulesError
 from rulebook.engine.files import read_file
-from rulebook.engine.limits import MAX_CHAIN, MAX_CHAIN_DICE, MAX_REPEATS, MAX_RULES_BYTES, over, read_number
+from rulebook.engine.limits import (
+    MAX_CHAIN,
+    MAX_CHAIN_DICE,
+    MAX_REPEATS,
+    MAX_RESULTS,
+    MAX_RULES_BYTES,
+    over,
+    read_number,
+)
 from rulebook.engine.schema import SCHEMA_PATH, check_schema, engine_schema
 
 
@@ -169,6 +177,10 @@ def _check_limits(data: dict[str, Any], path: Path) -> None:
                 raise over(f"`{notation}` rolls {dice.number} dice", MAX_CHAIN_DICE, "dice in a roll of a chain")
     _check_repeats(data, path)
     _check_numbers(data, path)
+    for name, roll in mechanics["rolls"].items():
+        with _at(path, f"mechanics.rolls.{name}.critical_adds"):
+            if roll["critical_adds"] > MAX_RESULTS:
+                raise over(f"{roll['critical_adds']} more successes", MAX_RESULTS, "results of a chain")
     chain = len(mechanics["rolls"]) + sum(len(r["readings"]) for r in mechanics["rolls"].values())
     with _at(path, "mechanics.rolls"):
         if chain > MAX_CHAIN:

@@ -28,6 +28,7 @@ from tests.test_engine import compile_rules, private_cache  # noqa: F401  (autou
 
 LIMIT = "the engine's limit is"
 FIREBALL = ["accuracy=3", "power=2", "defense=2", "penetration=2", "courage=7"]
+FIREBALL_VALUES = [f"--value={v}" for v in FIREBALL]
 
 
 @pytest.fixture(scope="module")
@@ -104,10 +105,61 @@ def test_an_exact_answer_too_long_to_write_is_refused(
 ) -> None:
     def long_denominators(data: dict[str, Any]) -> None:
         data["mechanics"]["rolls"]["hit"].update(roll="10D100", against="accuracy + 502")
+        data["mechanics"]["rolls"]["injury"].update(roll="10D100", against="power + 502")
 
     hostile = changed(other_game, tmp_path / "digits", long_denominators)
     values = [f"--value={v}" for v in FIREBALL]
-    refused(capsys, ["engine", "--rules", str(hostile), "chain", "--count", "100", *values], f"{LIMIT} 300 digits")
+    argv = ["engine", "--rules", str(hostile), "chain", "--count", "100", *values]
+    refused(capsys, argv, "100 dice (each counted over", f"{LIMIT} 2,000 digits")
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ("- 1\n- 2\n", ["a chain profile is a mapping of count, values, reroll, damage, health, targets"]),
+        ("count: 4\nspeed: 2\n", ["`speed` is not a setting of a chain profile"]),
+        ("count: four\n", ["`count` must be a whole number"]),
+        ("count: 2.5\n", ["`count` must be a whole number"]),
+        ("count: .nan\n", ["`count` must be a whole number"]),
+        (f"count: {'9' * 5000}\n", ["`count` is 99999999... (5000 digits)", f"{LIMIT} 1,000,000"]),
+        ("count: 101\n", ["101 dice", f"{LIMIT} 100 dice a chain starts with"]),
+        ("count: 1\nvalues: [3]\n", ["`values` must be a mapping of names"]),
+        ("count: 1\nvalues: {accuracy: high}\n", ["`values.accuracy` must be a whole number"]),
+        ("count: 1\nreroll: {hit: misses}\n", ["cannot read the reroll `misses`"]),
+        ("count: 1\ndamage: 0\n", ["a success deals 1 damage or more"]),
+        ("count: 1\ndamage: 11D6\n", ["`11D6` rolls 11 dice", f"{LIMIT} 10 dice in a roll of a chain"]),
+        ("count: 1\ndamage: lots\n", ["`lots` is not dice notation"]),
+        ("count: 1\nhealth: 101\n", ["`health` is 101: it must be 1 to 100"]),
+        ("count: 1\ntargets: 0\n", ["`targets` is 0: it must be 1 to 100"]),
+        ("count: 1\n<<: {health: 2}\n", ["merge keys (<<) are not read"]),
+    ],
+)
+def test_a_bad_chain_profile_is_refused_naming_the_setting(
+    other_game: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], text: str, words: list[str]
+) -> None:
+    profile = tmp_path / "profile.yaml"
+    profile.write_text(text, encoding="utf-8")
+    refused(
+        capsys, ["engine", "--rules", str(other_game), "chain", "--profile", str(profile), *FIREBALL_VALUES], *words
+    )
+
+
+def test_a_chain_past_its_results_is_refused(
+    other_game: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    def criticals(data: dict[str, Any]) -> None:
+        data["mechanics"]["rolls"]["hit"].update(critical=[6], critical_adds=20)
+
+    def too_many(data: dict[str, Any]) -> None:
+        data["mechanics"]["rolls"]["hit"].update(critical=[6], critical_adds=1001)
+
+    hostile = changed(other_game, tmp_path / "results", criticals)
+    argv = ["engine", "--rules", str(hostile), "chain", "--count", "100", *FIREBALL_VALUES]
+    refused(capsys, argv, "100 dice of up to 21 successes each can come to 2100", f"{LIMIT} 1,000 results of a chain")
+    argv = ["engine", "--rules", str(hostile), "chain", "--count", "40", "--damage", "D6", *FIREBALL_VALUES]
+    refused(capsys, argv, "840 successes of up to 6 damage each can come to 5040", f"{LIMIT} 1,000 results")
+    hostile = changed(other_game, tmp_path / "adds", too_many)
+    refused(capsys, ["engine", "--rules", str(hostile), "turns"], "`mechanics.rolls.hit.critical_adds`", "1001 more")
 
 
 def test_numbers_typed_into_a_question_are_bounded(
