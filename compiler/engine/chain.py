@@ -5,13 +5,9 @@ once for each die the player starts with (``--count``, the attacks), each later 
 step before, each ``against`` values the player gives (``skill``, ``plate + pierce``). The player's numbers
 come from the command line or a profile (:mod:`rulebook.engine.profile`).
 
-A step is one of three kinds. A roll that must succeed (to hit, to injure): its natural results
-(``always_passes``, ``always_fails``) pass or fail whatever the target, a ``critical`` result passes the steps
-``critical_skips`` names without rolling them (a critical hit that always injures) and brings
-``critical_adds`` more successes to the next step, and the dice ``reroll`` names are rolled again, once.
-Rolls that ``cancel`` (saves, ward saves): what a success saves is lost to the chain; rolls of the same step
-are alternatives the defender chooses between (a cover roll ``instead_of`` a defence roll, when its value is
-given): the better one is taken. Several rolls of one step that do not cancel must all succeed.
+A step is a roll that must succeed (to hit, to injure: natural results, criticals that skip steps or add
+successes, rerolls), rolls that cancel what the step before won (saves: the defender's better option), or
+several rolls that must all succeed; :mod:`rulebook.engine.steps` counts one die's way through them.
 
 What gets through is counted exactly: one starting die's successes as a distribution, then the sum for every
 die; with ``damage`` (a number or dice notation), the points each success deals; with ``health``, the targets
@@ -22,52 +18,17 @@ the answer is given under each reading, with both places quoted.
 
 from __future__ import annotations
 
-import operator
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
-from functools import reduce
 from typing import Any
 
-from rulebook.engine.dice import Ways, add_dice, fraction_text, parse_notation, passes, ways
-from rulebook.engine.limits import MAX_DIGITS, MAX_RESULTS, over
-from rulebook.engine.profile import Profile, evaluate, given
+from rulebook.engine.dice import Ways, add_dice, fraction_text, parse_notation, ways
+from rulebook.engine.limits import MAX_DIGITS, over
+from rulebook.engine.profile import Profile, given
 from rulebook.engine.rules import Rules
+from rulebook.engine.steps import Outcome, Step, chain_steps, check_results, outcome, step_outcomes, through
 from rulebook.engine.tally import compound, from_fractions, removed, repeat, to_remove
-
-Chances = dict[int, Fraction]
-"""A small exact distribution: each count and its chance."""
-
-
-@dataclass(frozen=True, slots=True)
-class Step:
-    """One step of the chain: its rolls, and whether a success cancels (a save) or must happen."""
-
-    number: int
-    rolls: tuple[dict[str, Any], ...]
-
-    @property
-    def cancels(self) -> bool:
-        return any(roll["cancels"] for roll in self.rolls)
-
-    @property
-    def names(self) -> set[str]:
-        return {roll["term"] for roll in self.rolls}
-
-
-@dataclass(frozen=True, slots=True)
-class Outcome:
-    """One roll of a step against the player's numbers: its chances to fail, succeed, succeed critically."""
-
-    roll: str
-    target: int
-    fail: Fraction
-    success: Fraction
-    critical: Fraction
-
-    @property
-    def passes(self) -> Fraction:
-        return self.success + self.critical
 
 
 @dataclass
@@ -110,20 +71,6 @@ def summary(counted: Ways) -> dict[str, Any]:
     }
 
 
-def chain_steps(rules: Rules) -> tuple[list[Step], list[dict[str, Any]]]:
-    """The book's chain: its steps in order, and the rolls taken on what was lost (a ``threshold``)."""
-    rolls = rules.data["mechanics"]["rolls"]
-    if not any(roll["step"] is not None for roll in rolls.values()):
-        raise rules.undeclared("chain")
-    by_step: dict[int, list[dict[str, Any]]] = {}
-    for roll in rolls.values():
-        if roll["step"] is not None:
-            by_step.setdefault(roll["step"], []).append(roll)
-    steps = [Step(number, tuple(by_step[number])) for number in sorted(by_step)]
-    after = [roll for roll in rolls.values() if roll["step"] is None and roll["threshold"] is not None]
-    return steps, after
-
-
 def run_chain(rules: Rules, profile: Profile) -> Answer:
     """The answer for the player's numbers, and under every other reading the text gives of a roll."""
     steps, after = chain_steps(rules)
@@ -135,14 +82,14 @@ def run_chain(rules: Rules, profile: Profile) -> Answer:
 
 def _answer(rules: Rules, steps: list[Step], after: list[dict[str, Any]], profile: Profile) -> Answer:
     derived = rules.data["mechanics"]["dice"]
-    outcomes = [_step_outcomes(step, profile, derived) for step in steps]
-    per_die = from_fractions(_through(steps, outcomes, 0, {}))
+    outcomes = [step_outcomes(step, profile, derived) for step in steps]
+    per_die = from_fractions(through(steps, outcomes, 0, {}))
     successes = _summed(per_die, profile.count)
     each, add_one = _damage(profile, derived)
     damage = _dealt(successes, each, add_one) if profile.damage is not None else None
     result = damage or successes
     for roll in after:
-        result = _threshold(roll, result, _outcome(roll, profile, derived).passes, derived)
+        result = _threshold(roll, result, outcome(roll, profile, derived).passes, derived)
     gone = _removed(successes, each, profile.health, profile.targets) if profile.health else None
     for what, counted in (("its damage", damage), ("what it loses", result), ("the targets it removes", gone)):
         if counted is not None:
@@ -165,91 +112,9 @@ def _reroll_text(how: str | list[int]) -> str:
     return how if isinstance(how, str) else " ".join(map(str, how))
 
 
-def _step_outcomes(step: Step, profile: Profile, derived: Mapping[str, Any]) -> list[Outcome]:
-    """The step's rolls the player takes, against their numbers (an option whose value is not given is left
-    out)."""
-    return [
-        _outcome(roll, profile, derived) for roll in step.rolls if roll["instead_of"] is None or given(roll, profile)
-    ]
-
-
-def _outcome(roll: dict[str, Any], profile: Profile, derived: Mapping[str, Any]) -> Outcome:
-    """One roll's chances to fail, succeed and succeed critically, its dice rerolled as the player or the book
-    says (once: a die rolled again is final)."""
-    target = evaluate(roll["against"], profile.values)
-    counted = ways(roll["roll"], derived)
-    how = profile.rerolls.get(roll["term"], roll["reroll"])
-    again_on = set(how) if isinstance(how, list) else set()
-    critical, fails, passing = set(roll["critical"]), set(roll["always_fails"]), set(roll["always_passes"])
-
-    def kind(result: int) -> int:
-        if result in critical and result not in fails:
-            return 2
-        return int(passes(result, roll["pass"], target, fails, passing))
-
-    counts = [0, 0, 0]
-    again = [0, 0, 0]
-    for result in counted.faces():
-        number = counted.count_of(result)
-        found = kind(result)
-        counts[found] += number
-        if (how == "failures" and found == 0) or (how == "successes" and found > 0) or result in again_on:
-            again[found] += number
-    total, rerolled = counted.total, sum(again)
-    final = [Fraction((counts[k] - again[k]) * total + rerolled * counts[k], total * total) for k in range(3)]
-    return Outcome(roll["term"], target, *final)
-
-
-def _through(steps: list[Step], outcomes: list[list[Outcome]], index: int, known: dict[int, Chances]) -> Chances:
-    """How many successes one die entering step ``index`` brings through the rest of the chain."""
-    if index == len(steps):
-        return {1: Fraction(1)}
-    if index in known:
-        return known[index]
-    step, found = steps[index], outcomes[index]
-    rest = _through(steps, outcomes, index + 1, known)
-    if step.cancels:
-        saved = max((o.passes for o in found), default=Fraction(0))
-        result = _mix([(saved, {0: Fraction(1)}), (1 - saved, rest)])
-    elif len(found) != 1:
-        both = reduce(operator.mul, (o.passes for o in found), Fraction(1))
-        result = _mix([(1 - both, {0: Fraction(1)}), (both, rest)])
-    else:
-        [outcome] = found
-        roll = step.rolls[0]
-        skipped = index + 1
-        while skipped < len(steps) and steps[skipped].names & set(roll["critical_skips"]):
-            skipped += 1
-        critical = _through(steps, outcomes, skipped, known)
-        for _ in range(roll["critical_adds"]):
-            critical = _add(critical, rest)
-            _check_results(f"a critical success of `{roll['term']}`", max(critical))
-        result = _mix([(outcome.fail, {0: Fraction(1)}), (outcome.success, rest), (outcome.critical, critical)])
-    _check_results(f"one die's successes from step {steps[index].number} on", max(result))
-    known[index] = result
-    return result
-
-
-def _mix(weighted: list[tuple[Fraction, Chances]]) -> Chances:
-    mixed: Chances = {}
-    for weight, chances in weighted:
-        for value, p in chances.items():
-            if weight and p:
-                mixed[value] = mixed.get(value, Fraction(0)) + weight * p
-    return mixed or {0: Fraction(1)}
-
-
-def _add(a: Chances, b: Chances) -> Chances:
-    total: Chances = {}
-    for x, p in a.items():
-        for y, q in b.items():
-            total[x + y] = total.get(x + y, Fraction(0)) + p * q
-    return total
-
-
 def _summed(per_die: Ways, count: int) -> Ways:
     """The successes of ``count`` dice, within the limits of an exact answer."""
-    _check_results(f"{count} dice of up to {_highest(per_die)} successes each", count * _highest(per_die))
+    check_results(f"{count} dice of up to {_highest(per_die)} successes each", count * _highest(per_die))
     _check_digits(f"{count} dice (each counted over {_digits(per_die)} digits of outcomes)", count * _digits(per_die))
     return repeat(per_die, count)
 
@@ -257,7 +122,7 @@ def _summed(per_die: Ways, count: int) -> Ways:
 def _dealt(successes: Ways, each: Ways, add_one: Callable[[Ways], Ways] | None) -> Ways:
     """The damage the successes deal, within the limits of an exact answer."""
     most, highest = _highest(successes), _highest(each)
-    _check_results(f"{most} successes of up to {highest} damage each", most * highest)
+    check_results(f"{most} successes of up to {highest} damage each", most * highest)
     return compound(successes, each, add_one)
 
 
@@ -274,11 +139,6 @@ def _digits(counted: Ways) -> int:
     """The digits of the number of outcomes a distribution is counted over (never written out: Python refuses to
     write a number of over 4,300 digits)."""
     return counted.total.bit_length() * 30103 // 100000 + 1
-
-
-def _check_results(what: str, results: int) -> None:
-    if results > MAX_RESULTS:
-        raise over(f"{what} can come to {results}", MAX_RESULTS, "results of a chain")
 
 
 def _check_digits(what: str, digits: int) -> None:
