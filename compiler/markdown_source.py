@@ -31,6 +31,17 @@ from markdown_it.token import Token
 from rulebook.catalog.mechanics import INVALID_ANNOTATION
 from rulebook.catalog.reading import CONVERTED_TEXT
 from rulebook.diagnostics import Diagnostic
+from rulebook.markdown_declarations import (
+    MECHANIC,
+    SHOWN_AS_NOTHING,
+    VALUE,
+    Block,
+    apply,
+    attributes,
+    block,
+    mismatch,
+    orphan,
+)
 from rulebook.model import (
     MAX_DEPTH,
     Annotated,
@@ -55,15 +66,6 @@ from rulebook.xml_source import SourceResult, nesting_too_deep, read_text_source
 _NUMBER = re.compile(r"^(?P<number>\d+(?:\.\d+)*)\.?\s+(?P<title>\S.*)$")
 _DECORATION = re.compile(r"^[\s·•\-–*]+|[\s*]+$")
 _TAGS = re.compile(r"<[^>]+>")
-_MECHANIC = re.compile(r"<!--\s*rulebook:\s*mechanic\s+(?P<attributes>.*?)-->", re.DOTALL)
-"""A mechanics annotation, as the XML's ``<mechanic .../>`` (the same attributes) in an HTML comment."""
-_VALUE = re.compile(r"<!--\s*rulebook:\s*value\s+(?P<attributes>.*?)-->", re.DOTALL)
-"""A declared number, as the XML's ``<value>``: its attributes, and the number in ``number``."""
-_ANNOTATIONS = re.compile(r"<!--\s*rulebook:\s*mechanic\s.*?-->|[ \t]*<!--\s*rulebook:\s*value\s.*?-->", re.DOTALL)
-"""The annotations the text shows nothing of (a value's with the space before it: it ends a sentence)."""
-_BLOCK = re.compile(r"^\s*<!--\s*rulebook:\s*(?P<element>sequence|list|table)\s*(?P<attributes>.*?)-->\s*$", re.DOTALL)
-"""A declaration of the list or table right after it: ``<!-- rulebook: sequence kind="turn" -->``."""
-_ATTRIBUTE = re.compile(r'(?P<key>[a-z][a-z-]*)="(?P<value>[^"]*)"')
 _LOST_REFERENCE = re.compile(r"\?\?")
 _MATH = re.compile(r"\$([^$\n]{1,60})\$")
 _ESCAPED = re.compile(r"\\([!-/:-@\[-`{-~])")
@@ -181,7 +183,7 @@ class _Builder:
         self.mechanics: list[Mechanic] = []
         self.values: list[Value] = []
         self.annotated: list[Annotated] = []
-        self.block: tuple[str, dict[str, str], int] | None = None
+        self.block: Block | None = None
         """A declaration waiting for its list or table: (element, attributes, offset)."""
         self.taken: set[str] = set()
         self.pending_header: tuple[int, int] | None = None
@@ -314,21 +316,21 @@ class _Builder:
         parts: list[Node] = []
         line_offset = self._line_offset(first_line)
         annotations = self._mechanics(text, line_offset)
-        for match in _VALUE.finditer(text):
-            attributes = _attributes(match.group("attributes"))
+        for match in VALUE.finditer(text):
+            given = attributes(match.group("attributes"))
             offset = self._find(match.group(), line_offset)
             value = Value(
-                attributes.get("name", ""),
-                attributes.get("number", ""),
-                attributes.get("kind"),
-                attributes.get("term"),
+                given.get("name", ""),
+                given.get("number", ""),
+                given.get("kind"),
+                given.get("term"),
                 self._target().id,
                 self.source,
                 offset,
             )
             self.values.append(value)
         position = 0
-        clean = self._converted(_TAGS.sub("", _ANNOTATIONS.sub("", text)).replace("**", ""), line_offset)
+        clean = self._converted(_TAGS.sub("", SHOWN_AS_NOTHING.sub("", text)).replace("**", ""), line_offset)
         for match in _LOST_REFERENCE.finditer(clean):
             parts.append(clean[position : match.start()])
             offset = self._find(match.group(), line_offset)
@@ -342,11 +344,11 @@ class _Builder:
 
     def _mechanics(self, text: str, line_offset: int) -> list[Node]:
         found: list[Node] = []
-        for match in _MECHANIC.finditer(text):
-            attributes = _attributes(match.group("attributes"))
-            name = attributes.pop("name", "")
+        for match in MECHANIC.finditer(text):
+            given = attributes(match.group("attributes"))
+            name = given.pop("name", "")
             offset = self._find(match.group(), line_offset)
-            mechanic = Mechanic(name, tuple(sorted(attributes.items())), self._target().id, None, self.source, offset)
+            mechanic = Mechanic(name, tuple(sorted(given.items())), self._target().id, None, self.source, offset)
             self.mechanics.append(mechanic)
             found.append(mechanic)
         return found
@@ -355,57 +357,29 @@ class _Builder:
         """A comment on lines of its own: a declaration of the list or table after it, or a mechanic."""
         self._orphan()
         offset = self._offset(token)
-        match = _BLOCK.match(token.content)
-        if match is not None:
-            self.block = (match.group("element"), _attributes(match.group("attributes")), offset)
-        elif _MECHANIC.search(token.content):
+        self.block = block(token.content, offset)
+        if self.block is None and MECHANIC.search(token.content):
             self._target().content.extend(self._mechanics(token.content, offset))
 
     def _declared(self, node: Table | ItemList) -> Table | ItemList:
         """The list or table with the declaration that stands right before it, if one does."""
-        if self.block is None:
+        declared, self.block = self.block, None
+        if declared is None:
             return node
-        element, attributes, offset = self.block
-        self.block = None
-        if (element == "table") != isinstance(node, Table):
-            what = "a table" if isinstance(node, Table) else "a list"
-            self._refuse(
-                offset,
-                f"the `{element}` declaration is followed by {what}",
-                f"write `rulebook: {'table' if isinstance(node, Table) else 'sequence'}`",
-            )
+        wrong = mismatch(declared, node)
+        if wrong is not None:
+            self._refuse(declared.offset, *wrong)
             return node
-        declared = {key: attributes.get(key) for key in ("roll", "kind", "id", "title")}
-        if isinstance(node, Table):
-            node = node._replace(
-                kind=declared["kind"], roll=declared["roll"], id=declared["id"], title=declared["title"]
-            )
-        else:
-            ordered = node.ordered or element == "sequence"
-            node = node._replace(
-                ordered=ordered,
-                roll=declared["roll"],
-                kind=declared["kind"],
-                id=declared["id"],
-                title=declared["title"],
-            )
-        if any(declared.values()):
+        node = apply(declared, node)
+        if any(node_attribute is not None for node_attribute in (node.roll, node.kind, node.id)):
             self.annotated.append(Annotated(node, self._target().id, self._target().id))
         return node
 
     def _orphan(self) -> None:
-        """A declaration with no list or table right after it: a turn structure with no phases, say."""
-        if self.block is None:
-            return
-        element, attributes, offset = self.block
-        self.block = None
-        noun = "table" if element == "table" else "list"
-        named = f" `{attributes['id']}`" if "id" in attributes else ""
-        if attributes.get("kind") == "turn":
-            message = f"the turn structure{named} has no phases: no list follows its declaration"
-        else:
-            message = f"the `{element}` declaration{named} is followed by no {noun}"
-        self._refuse(offset, message, f"put the declaration on the line right before its {noun}")
+        """A declaration with no list or table right after it: reported where it stands."""
+        declared, self.block = self.block, None
+        if declared is not None:
+            self._refuse(declared.offset, *orphan(declared))
 
     def _refuse(self, offset: int, message: str, help: str) -> None:
         self.diagnostics.append(
@@ -495,10 +469,6 @@ class _Builder:
             (),
             tuple(self.annotated),
         )
-
-
-def _attributes(text: str) -> dict[str, str]:
-    return {m.group("key"): m.group("value") for m in _ATTRIBUTE.finditer(text)}
 
 
 def _numbered(item: Item) -> bool:
