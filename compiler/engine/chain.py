@@ -26,7 +26,7 @@ from typing import Any
 from rulebook.engine.dice import Ways, add_dice, fraction_text, parse_notation, ways
 from rulebook.engine.limits import MAX_DIGITS, over
 from rulebook.engine.profile import Profile, given
-from rulebook.engine.rules import Rules
+from rulebook.engine.rules import Rules, RulesError
 from rulebook.engine.steps import Outcome, Step, chain_steps, check_results, outcome, step_outcomes, through
 from rulebook.engine.tally import compound, from_fractions, removed, repeat, to_remove
 
@@ -47,15 +47,22 @@ class Answer:
     readings: list[dict[str, Any]] = field(default_factory=list)
 
     def as_json(self) -> dict[str, Any]:
+        summaries: dict[int, dict[str, Any]] = {}
+
+        def summarised(counted: Ways | None) -> dict[str, Any] | None:
+            """Each distribution summed up once (the result is often the damage or the successes)."""
+            if counted is None:
+                return None
+            return summaries.setdefault(id(counted), summary(counted))
+
         return {
             "question": self.question,
             "steps": self.steps,
-            "per_die": summary(self.per_die),
-            "successes": summary(self.successes),
-            "damage": summary(self.damage) if self.damage else None,
-            "removed": summary(self.removed) if self.removed else None,
-            "distribution": summary(self.result)["distribution"],
-            "expected": summary(self.result)["expected"],
+            "per_die": summarised(self.per_die),
+            "successes": summarised(self.successes),
+            "damage": summarised(self.damage),
+            "removed": summarised(self.removed),
+            **(summarised(self.result) or {}),
             "rules": self.rules,
             "readings": self.readings,
         }
@@ -128,6 +135,10 @@ def _dealt(successes: Ways, each: Ways, add_one: Callable[[Ways], Ways] | None) 
 
 def _removed(successes: Ways, each: Ways, health: int, targets: int | None) -> Ways:
     """The targets of ``health`` points the successes remove (their number is within the limits already)."""
+    if each.lowest < 1:
+        raise RulesError(
+            f"a success may deal {each.lowest} damage: targets removed need every success to deal 1 or more"
+        )
     return removed(successes, to_remove(health, each), targets)
 
 

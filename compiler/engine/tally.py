@@ -60,68 +60,65 @@ def mix(weighted: Sequence[tuple[Fraction, Ways]]) -> Ways:
 
 
 def compound(counted: Ways, each: Ways, add_one: Callable[[Ways], Ways] | None = None) -> Ways:
-    """The sum of a counted number of independent draws of ``each`` (the damage of a number of successes):
-    the counts of ``k`` draws for every ``k`` the count can be, brought to one total. ``add_one`` adds one draw
-    to a distribution (the dice module's sliding window, for a die), else a convolution."""
+    """The sum of a counted number of independent draws of ``each`` (the damage of a number of successes),
+    by Horner's rule from the most draws down: ``k`` or more draws are one draw added to ``k + 1`` or more, plus
+    the outcomes of exactly ``k``. ``add_one`` adds one draw to a distribution (the dice module's sliding window,
+    for a die), else a convolution."""
+    weights = dict(zip(range(counted.lowest, counted.lowest + len(counted.counts)), counted.counts, strict=True))
     highest = counted.lowest + len(counted.counts) - 1
-    draws: list[Ways] = [NONE]
-    for _ in range(highest):
-        draws.append(add_one(draws[-1]) if add_one else add(draws[-1], each))
-    total = counted.total * each.total**highest
-    lowest = min(draws[k].lowest for k in range(counted.lowest, highest + 1))
-    top = max(draws[k].lowest + len(draws[k].counts) for k in range(counted.lowest, highest + 1))
-    counts = [0] * (top - lowest)
-    for k, weight in enumerate(counted.counts, counted.lowest):
-        if weight:
-            scale = weight * each.total ** (highest - k)
-            for i, count in enumerate(draws[k].counts, draws[k].lowest - lowest):
-                counts[i] += scale * count
-    return Ways(lowest, tuple(counts), total)
+    acc = Ways(0, (weights.get(highest, 0),), 1)
+    for k in range(highest - 1, -1, -1):
+        acc = add_one(acc) if add_one else add(acc, each)
+        exactly = weights.get(k, 0) * acc.total
+        if exactly:
+            counts = list(acc.counts)
+            if acc.lowest > 0:  # room for no damage at all
+                counts = [0] * acc.lowest + counts
+            counts[0 if acc.lowest > 0 else -acc.lowest] += exactly
+            acc = Ways(min(acc.lowest, 0), tuple(counts), acc.total)
+    return Ways(acc.lowest, acc.counts, acc.total * counted.total)
 
 
 def to_remove(health: int, damage: Ways) -> Ways:
     """How many successes it takes to remove one target of ``health`` points, each dealing ``damage`` (at least
-    1): what one success leaves of a target is carried to the next success, never to the next target."""
-    left: dict[int, Fraction] = {health: Fraction(1)}
-    taken: dict[int, Fraction] = {}
-    dealt = damage.distribution()
-    successes = 0
+    1): what one success leaves of a target is carried to the next success, never to the next target. Counted
+    in whole numbers: after ``k`` successes, the outcomes of ``k`` damage rolls that leave each number of
+    points, and those that removed the target at the ``k``-th."""
+    faces = [(damage.lowest + i, count) for i, count in enumerate(damage.counts) if count]
+    left = {health: 1}
+    taken: list[tuple[int, int]] = []  # (outcomes that removed the target at this success, their total)
+    total = 1
     while left:
-        successes += 1
-        after: dict[int, Fraction] = {}
-        for points, p in left.items():
-            for hurt, q in dealt.items():
-                if hurt >= points:
-                    taken[successes] = taken.get(successes, Fraction(0)) + p * q
+        total *= damage.total
+        after: dict[int, int] = {}
+        now = 0
+        for points, count in left.items():
+            for dealt, ways in faces:
+                if dealt >= points:
+                    now += count * ways
                 else:
-                    after[points - hurt] = after.get(points - hurt, Fraction(0)) + p * q
+                    after[points - dealt] = after.get(points - dealt, 0) + count * ways
+        taken.append((now, total))
         left = after
-    return from_fractions(taken)
+    return Ways(1, tuple(now * (total // at) for now, at in taken), total)
 
 
 def removed(successes: Ways, each: Ways, most: int | None) -> Ways:
     """Targets removed by a counted number of successes, when one target takes ``each`` successes (at most
-    ``most`` targets, if given): ``m`` are removed when the successes reach the sum of ``m`` takes."""
+    ``most`` targets, if given): ``m`` or more are removed when the successes reach the sum of ``m`` takes. The
+    chance of that is one sum over the successes a time; the chance of ``m`` exactly, the difference of two."""
     highest = successes.lowest + len(successes.counts) - 1
     cap = highest if most is None else min(most, highest)
-    reach: list[list[int]] = [[1] * (highest + 1)]  # the sum of no takes is 0: always reached
-    totals = [1]
+    at_least = [Fraction(1)]  # no target or more: certain
     sums = NONE
     for _ in range(cap):
         sums = add(sums, each)
         sums = Ways(sums.lowest, sums.counts[: max(highest + 1 - sums.lowest, 0)], sums.total)  # past reach: unread
-        reach.append(_at_most(sums, highest))
-        totals.append(sums.total)
-    reach.append([0] * (highest + 1))
-    totals.append(1)
-    chances: dict[int, Fraction] = {}
-    for m in range(cap + 1):
-        numerator = 0
-        for k, weight in enumerate(successes.counts, successes.lowest):
-            if weight:
-                upper = reach[m + 1][k] * totals[m] if m < cap else 0
-                numerator += weight * (reach[m][k] * totals[m + 1] - upper)
-        chances[m] = Fraction(numerator, successes.total * totals[m] * totals[m + 1])
+        reached = _at_most(sums, highest)
+        outcomes = sum(w * reached[k] for k, w in enumerate(successes.counts, successes.lowest) if w)
+        at_least.append(Fraction(outcomes, successes.total * sums.total))
+    at_least.append(Fraction(0))
+    chances = {m: at_least[m] - at_least[m + 1] for m in range(cap + 1)}
     return from_fractions({m: p for m, p in chances.items() if p} or {0: Fraction(1)})
 
 
