@@ -71,7 +71,7 @@ class Answer:
 def summary(counted: Ways) -> dict[str, Any]:
     """A distribution as the answer gives it: each value's exact chance, and the mean."""
     distribution = counted.distribution()
-    mean = sum((value * p for value, p in distribution.items()), Fraction(0))
+    mean = Fraction(sum(value * count for value, count in enumerate(counted.counts, counted.lowest)), counted.total)
     return {
         "distribution": {str(k): fraction_text(v) for k, v in distribution.items()},
         "expected": fraction_text(mean),

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
+from itertools import accumulate
 from math import lcm
 
 from rulebook.engine.dice import Ways
@@ -32,11 +33,12 @@ def from_fractions(chances: Mapping[int, Fraction]) -> Ways:
 
 
 def add(a: Ways, b: Ways) -> Ways:
-    """The sum of two independent counts."""
+    """The sum of two independent counts (a count's impossible values skipped: one target's takes are sparse)."""
     counts = [0] * (len(a.counts) + len(b.counts) - 1)
+    possible = [(j, y) for j, y in enumerate(b.counts) if y]
     for i, x in enumerate(a.counts):
         if x:
-            for j, y in enumerate(b.counts):
+            for j, y in possible:
                 counts[i + j] += x * y
     return Ways(a.lowest + b.lowest, tuple(counts), a.total * b.total)
 
@@ -109,26 +111,21 @@ def removed(successes: Ways, each: Ways, most: int | None) -> Ways:
     chance of that is one sum over the successes a time; the chance of ``m`` exactly, the difference of two."""
     highest = successes.lowest + len(successes.counts) - 1
     cap = highest if most is None else min(most, highest)
+    # A sum of takes s is reached by every number of successes k >= s: the outcomes of k >= s, for each s.
+    tail = list(accumulate(reversed(successes.counts)))[::-1]
     at_least = [Fraction(1)]  # no target or more: certain
     sums = NONE
     for _ in range(cap):
         sums = add(sums, each)
         sums = Ways(sums.lowest, sums.counts[: max(highest + 1 - sums.lowest, 0)], sums.total)  # past reach: unread
-        reached = _at_most(sums, highest)
-        outcomes = sum(w * reached[k] for k, w in enumerate(successes.counts, successes.lowest) if w)
+        if not any(sums.counts):
+            break  # so many targets take more successes than there can be: none more is removed
+        outcomes = sum(
+            count * tail[s - successes.lowest] if s >= successes.lowest else count * tail[0]
+            for s, count in enumerate(sums.counts, sums.lowest)
+            if count
+        )
         at_least.append(Fraction(outcomes, successes.total * sums.total))
     at_least.append(Fraction(0))
-    chances = {m: at_least[m] - at_least[m + 1] for m in range(cap + 1)}
+    chances = {m: at_least[m] - at_least[m + 1] for m in range(len(at_least) - 1)}
     return from_fractions({m: p for m, p in chances.items() if p} or {0: Fraction(1)})
-
-
-def _at_most(sums: Ways, highest: int) -> list[int]:
-    """For each ``k`` from 0 to ``highest``, how many outcomes of ``sums`` are at most ``k``."""
-    found = []
-    running = 0
-    for k in range(highest + 1):
-        index = k - sums.lowest
-        if 0 <= index < len(sums.counts):
-            running += sums.counts[index]
-        found.append(running)
-    return found
