@@ -392,6 +392,7 @@ def test_the_tables_page_shows_what_another_game_declares(tmp_path: Path) -> Non
         '<value name="low" kind="minimum">1</value> to <value name="high" kind="maximum">6</value>.',
         '<definition name="army">An army.</definition><mechanic name="army" categories="none"/>',
         '<sequence kind="setup"><item>Set up.</item></sequence>',
+        'A game lasts <value name="rounds">5</value> rounds.',  # the issue's: no kind (a lint error), no crash
     ],
 )
 def test_a_partial_set_of_declarations_builds(tmp_path: Path, declared: str) -> None:
