@@ -17,10 +17,15 @@ MECHANIC = re.compile(r"<!--\s*rulebook:\s*mechanic\s+(?P<attributes>.*?)-->", r
 """A mechanics annotation, as the XML's ``<mechanic .../>`` (the same attributes) in an HTML comment."""
 VALUE = re.compile(r"<!--\s*rulebook:\s*value\s+(?P<attributes>.*?)-->", re.DOTALL)
 """A declared number, as the XML's ``<value>``: its attributes, and the number in ``number``."""
-SHOWN_AS_NOTHING = re.compile(r"<!--\s*rulebook:\s*mechanic\s.*?-->|[ \t]*<!--\s*rulebook:\s*value\s.*?-->", re.DOTALL)
-"""The annotations the text shows nothing of (a value's with the space before it: it ends a sentence)."""
+SHOWN_AS_NOTHING = re.compile(
+    r"<!--\s*rulebook:\s*mechanic\s.*?-->|(?<![ \t])[ \t]*<!--\s*rulebook:\s*value\s.*?-->", re.DOTALL
+)
+"""The annotations the text shows nothing of (a value's with the space before it: it ends a sentence; a run of
+spaces is tried from its start only, in linear time)."""
 _BLOCK = re.compile(r"^\s*<!--\s*rulebook:\s*(?P<element>sequence|list|table)\s*(?P<attributes>.*?)-->\s*$", re.DOTALL)
-_ATTRIBUTE = re.compile(r'(?P<key>[a-z][a-z-]*)="(?P<value>[^"]*)"')
+_ATTRIBUTE = re.compile(r'(?<![a-z-])-*(?P<key>[a-z][a-z-]*)="(?P<value>[^"]*)"')
+"""An annotation's ``key="value"``: a key is the letters of a run of letters and hyphens, tried once per run
+(from each letter of a long run, the expression would take quadratic time)."""
 DECLARED = ("roll", "kind", "id", "title")
 """The attributes a declaration gives its list or table."""
 

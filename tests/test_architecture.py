@@ -7,6 +7,7 @@ cycle that only a lazy import hides is still a cycle in the design.
 from __future__ import annotations
 
 import ast
+import re
 from functools import cache
 from pathlib import Path
 
@@ -30,6 +31,8 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "rulebook.state",
             "rulebook.inputs",
             "rulebook.memory",
+            "rulebook.formats",
+            "rulebook.guides",
             "rulebook.catalog",
             "rulebook.engine.bindings",
             "rulebook.engine.rules_validator",
@@ -46,6 +49,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "rulebook.text_source",
             "rulebook.dtd",
             "rulebook.dtd_findings",
+            "rulebook.xml_syntax",
             "rulebook.locate",
             "rulebook.autolink",
         ),
@@ -69,7 +73,9 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "rulebook.data",
             "rulebook.translate",
             "rulebook.diff",
+            "rulebook.text_diff",
             "rulebook.edition_findings",
+            "rulebook.source_words",
             "rulebook.query",
             "rulebook.graph_export",
             "rulebook.rules_schema",
@@ -87,6 +93,9 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "rulebook.published",
             "rulebook.data_worker",
             "rulebook.scaffold",
+            "rulebook.source_fixes",
+            "rulebook.own_wheel",
+            "rulebook.deploy",
         ),
     ),
     ("command line", ("rulebook.cli", "rulebook.__main__")),
@@ -205,9 +214,84 @@ def test_every_folder_of_the_package_is_listed_in_pyproject() -> None:
     """The package imports as ``rulebook`` from ``compiler/``, so setuptools is given its folders one by one."""
     import tomllib
 
-    listed = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]["packages"]
+    setuptools = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]
     folders = {
         ".".join(("rulebook", *init.parent.relative_to(ROOT / "compiler").parts))
         for init in (ROOT / "compiler").rglob("__init__.py")
     }
-    assert sorted(listed) == sorted(folders)
+    mapped = {name for name, folder in setuptools["package-dir"].items() if name != "rulebook"}  # docs/: data only
+    assert mapped == {"rulebook.docs"} and setuptools["package-dir"]["rulebook.docs"] == "docs"
+    assert sorted(setuptools["packages"]) == sorted(folders | mapped)
+
+
+def documented_layers() -> list[tuple[str, list[str]]]:
+    """The layer table of docs/architecture.md, each name as ``LAYERS`` writes it (``catalog/`` is
+    ``rulebook.catalog``, ``__init__`` the package's own module ``rulebook``)."""
+    lines = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8").splitlines()
+    assert "| layer | modules |" in lines, "docs/architecture.md has lost its layer table"
+    rows = []
+    for line in lines[lines.index("| layer | modules |") + 2 :]:
+        if not line.startswith("|"):
+            break
+        layer, modules = (cell.strip() for cell in line.strip("|").split("|"))
+        names = [name.rstrip("/") for name in re.findall(r"`([^`]+)`", modules)]
+        rows.append((layer, sorted("rulebook" if n == "__init__" else f"rulebook.{n}" for n in names)))
+    return rows
+
+
+def test_the_architecture_docs_show_the_layers_this_test_enforces() -> None:
+    documented = documented_layers()
+    assert [layer for layer, _ in documented] == [layer for layer, _ in LAYERS], "the layers, lowest first"
+    differ = [
+        f"{layer}: only in the docs {sorted(set(names) - set(prefixes))}, only in LAYERS {sorted(set(prefixes) - set(names))}"
+        for (layer, names), (_, prefixes) in zip(documented, LAYERS, strict=True)
+        if names != sorted(prefixes)
+    ]
+    assert differ == [], "docs/architecture.md's layer table and LAYERS differ"
+
+
+def _third_party_imports(path: Path) -> set[str]:
+    """The top-level packages a module imports (``mkdocs`` for ``from mkdocs.config import x``)."""
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found.update(alias.name.split(".")[0] for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            found.add(node.module.split(".")[0])
+    return found
+
+
+def _runs_by_name(source: str, name: str) -> bool:
+    """Whether a module starts or imports ``name`` by a string: a command (``subprocess.run([..., "zensical",
+    ...])``, ``os.exec*``) or a module looked up (``find_spec("zensical")``, ``import_module``)."""
+    runners = {"run", "Popen", "call", "check_call", "check_output", "find_spec", "import_module", "__import__"}
+    for node in ast.walk(ast.parse(source)):
+        if not isinstance(node, ast.Call):
+            continue
+        called = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", "")
+        if called in runners or called.startswith(("exec", "spawn")):
+            arguments = [*node.args, *(keyword.value for keyword in node.keywords)]
+            if any(isinstance(c, ast.Constant) and c.value == name for a in arguments for c in ast.walk(a)):
+                return True
+    return False
+
+
+def test_each_site_generator_is_reached_only_through_its_adapter() -> None:
+    """MkDocs (and its theme, Material) is imported by its adapter alone, Zensical run by its own: the rest of the
+    site speaks to ``site.generator``'s interface, and a generator is one module and one entry in the writer's
+    table."""
+    compiler = {name: path for name, path in MODULES.items() if is_compiler(name)}
+    importing = sorted(name for name, path in compiler.items() if _third_party_imports(path) & {"mkdocs", "material"})
+    assert importing == ["rulebook.site.mkdocs_adapter"]
+    running = sorted(
+        name
+        for name, path in compiler.items()
+        if "zensical" in _third_party_imports(path) or _runs_by_name(path.read_text(encoding="utf-8"), "zensical")
+    )
+    assert running == ["rulebook.site.zensical_adapter"]
+    for adapter in running + importing:  # and only the writer's table names an adapter
+        assert sorted(import_graph().predecessors(adapter)) == ["rulebook.site.writer"], adapter
+    # The scan sees a command and a module looked up by name, wherever the name sits among the arguments.
+    assert _runs_by_name('subprocess.run([sys.executable, "-m", "zensical", "build"], cwd=p)', "zensical")
+    assert _runs_by_name('importlib.util.find_spec(name="zensical")', "zensical")
+    assert not _runs_by_name('GENERATORS = ("mkdocs", "zensical")\nprint("zensical")', "zensical")

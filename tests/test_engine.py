@@ -161,6 +161,30 @@ def test_cli_odds_json(rules: Rules, capsys: pytest.CaptureFixture[str]) -> None
     assert main(["engine", "--rules", str(rules.path / "nope.json"), "turns"]) == 2
 
 
+def test_no_rule_of_the_book_is_written_into_the_engine() -> None:
+    """Phase names, table results, limits and dice of the book must come from the data (the book's names: see
+    tests/test_vocabulary.py). ``bindings.py`` is left out: it holds the syntax a book is told to declare with."""
+    engine = ROOT / "compiler" / "engine"
+    source = "\n".join(p.read_text(encoding="utf-8") for p in engine.glob("*.py") if p.name != "bindings.py")
+    code = re.sub(r'""".*?"""|#[^\n]*', "", source, flags=re.DOTALL)  # docstrings and comments may explain
+    for phrase in [
+        "Movement Phase",
+        "Magic Phase",
+        "Hold the Ground",
+        "Classic",
+        "Flank",
+        "Warband",
+        "1500",
+        "4000",
+        "25%",
+        '"D6"',
+        "'D6'",
+        "2D6",
+        "halv",
+    ]:
+        assert phrase not in code, phrase
+
+
 def test_site_and_engine_agree_on_anchors(rules: Rules, tmp_path: Path) -> None:
     site = tmp_path / "site"
     assert build(site) == 0

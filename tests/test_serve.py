@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import functools
 import http.client
+import re
 import shutil
 import socket
 import threading
@@ -14,12 +15,17 @@ from pathlib import Path
 
 import pytest
 
-from rulebook import build_values, recipe, serve
+from rulebook import build_values, recipe
 from rulebook.project import load_project
-from rulebook.serve import RELOAD_SCRIPT
+from rulebook.recipe.cache import StageCache
+from rulebook.serve.edits import LiveAffected, touched_by
+from rulebook.serve.news import News
+from rulebook.serve.server import RELOAD_SCRIPT, Handler, audience, make_server, refusal
 
 from .conftest import BUNDLED_BOOK, ROOT
 from .serving import Served, edit, files_of
+
+pytestmark = pytest.mark.slow  # each test starts `rulebook serve` and waits for its builds
 
 UP_TO_DATE = "of Fantasy Battles: The 9th Age up to date"  # the main book's translations, editions, rule data
 
@@ -133,33 +139,39 @@ def test_a_broken_edit_keeps_the_last_good_pages_and_says_why(tmp_path: Path) ->
 
 
 def test_an_edit_touches_its_own_book_at_once_and_what_follows_from_it_later() -> None:
-    from types import SimpleNamespace
-
     project = load_project(ROOT)
-    books = [SimpleNamespace(config=book) for book in project.books]  # all the step reads of a book: its configuration
 
-    def affected(path: str) -> build_values.LiveAffected:
-        return recipe.live_affected(project, books, [ROOT / path])  # type: ignore[arg-type]
+    def touched(path: str) -> LiveAffected:
+        return touched_by(project, project.books, [ROOT / path])
 
-    assert affected("rulebook_src/en/rulebook.xml") == build_values.LiveAffected(
-        books=("main",), later=("main", "turns-later")
-    )
-    assert affected("rulebook_src/fr/rulebook.md") == build_values.LiveAffected(later=("main",))
-    assert affected("rulebook_src/fr/terms.toml") == build_values.LiveAffected(later=("main",))
-    assert affected("rulebook_src/other-game/rules.md") == build_values.LiveAffected(
-        books=("other-game",), later=("other-game",)
-    )
-    assert affected("mkdocs.yml") == build_values.LiveAffected(rebuild=True)
-    assert affected("site_templates/assets/extra.css") == build_values.LiveAffected(rebuild=True)
-    assert affected("README.md") == build_values.LiveAffected()
+    assert touched("rulebook_src/en/rulebook.xml") == LiveAffected(books=("main",), later=("main", "turns-later"))
+    assert touched("rulebook_src/fr/rulebook.md") == LiveAffected(later=("main",))
+    assert touched("rulebook_src/fr/terms.toml") == LiveAffected(later=("main",))
+    assert touched("rulebook_src/other-game/rules.md") == LiveAffected(books=("other-game",), later=("other-game",))
+    assert touched("mkdocs.yml") == LiveAffected(rebuild=True)
+    assert touched("site_templates/assets/extra.css") == LiveAffected(rebuild=True)
+    assert touched("README.md") == LiveAffected()
 
 
 def test_a_bounded_stage_cache_drops_the_least_recently_used_results() -> None:
-    cache = recipe.StageCache(limit=2)
+    cache = StageCache(limit=2)
     computed: list[str] = []
     for key in "abacab":
         cache.get("read", key, lambda key=key: computed.append(key))  # type: ignore[misc]
     assert computed == ["a", "b", "c", "b"]  # "a", used again, outlived "b"; "c" went to make room for "b"
+
+
+def test_no_cache_keeps_nothing() -> None:
+    from rulebook.recipe.cache import NO_CACHE
+
+    computed: list[str] = []
+
+    def compute() -> str:
+        computed.append("a")
+        return "a"
+
+    assert [NO_CACHE.get("read", "a", compute) for _ in range(2)] == ["a", "a"]
+    assert computed == ["a", "a"]  # a build without a cache runs every stage, and a later build (a test) again
 
 
 def test_a_configuration_edit_is_served_with_the_new_configuration(tmp_path: Path) -> None:
@@ -178,7 +190,7 @@ def test_a_configuration_edit_is_served_with_the_new_configuration(tmp_path: Pat
 def test_serve_removes_what_a_killed_serve_left_and_nothing_else(tmp_path: Path) -> None:
     import subprocess
 
-    from rulebook.serve import FOLDER_PREFIX, OWNER
+    from rulebook.serve.folder import FOLDER_PREFIX, OWNER
 
     temp = tmp_path / "tmp"
     temp.mkdir()
@@ -238,8 +250,8 @@ def test_a_sources_folder_deleted_and_made_again_is_watched_again(tmp_path: Path
 def preview(tmp_path: Path) -> Iterator[int]:
     """The preview's server on a folder holding one page: its port."""
     (tmp_path / "index.html").write_text("drafts", encoding="utf-8")
-    server = serve._server(0)
-    server.RequestHandlerClass = functools.partial(serve._Handler, serve._News(), tmp_path)  # type: ignore[assignment]
+    server = make_server(0)
+    server.RequestHandlerClass = functools.partial(Handler, News(), tmp_path)  # type: ignore[assignment]
     threading.Thread(target=server.serve_forever, daemon=True).start()
     try:
         yield server.server_address[1]
@@ -318,3 +330,60 @@ def test_a_malformed_request_gets_its_4xx_and_never_a_traceback(
 def test_the_preview_still_answers_a_request_as_http_1_0_sends_it(preview: int) -> None:
     assert answer(preview, b"GET /index.html HTTP/1.0\r\n\r\n")[0] == "HTTP/1.0 200 OK"  # no Host: this machine
     assert answer(preview, b"GET /a%20b HTTP/1.1\r\n" + LOCAL + b"\r\n")[0] == "HTTP/1.0 404 File not found"
+
+
+def _new_project(tmp_path: Path) -> Path:
+    """A project ``rulebook init`` makes (the starter book: clean)."""
+    from rulebook.cli import main
+
+    project = tmp_path / "game"
+    assert main(["init", str(project), "--title", "Game"]) == 0
+    return project
+
+
+def test_an_edit_prints_the_lint_findings_it_brought_and_no_other(tmp_path: Path) -> None:
+    project = _new_project(tmp_path)
+    book = project / "rules" / "book.xml"
+    with Served([], cwd=project, temp=tmp_path / "tmp") as served:
+        mark = served.mark()
+        edit(book, '<reference name="roll">roll</reference> on', '<reference name="rol">roll</reference> on')
+        served.wait_for("Updated", after=mark)
+        said = "".join(served.lines[mark:])
+        assert "error[RB101]: reference to undefined term `rol`" in said and "^^^" in said  # as `rulebook lint` says it
+        assert "warning[RB401]: term `roll` is defined but never referred to" in said
+
+        mark = served.mark()  # lines move, the same findings: nothing said again
+        edit(book, "<document>", "<document>\n\n")
+        served.wait_for("Updated", after=mark)
+        assert "[RB" not in "".join(served.lines[mark:])
+
+        mark = served.mark()
+        edit(book, '<reference name="rol">', '<reference name="roll">')
+        assert "2 lint findings fixed in Game." in served.wait_for("fixed in", after=mark)
+
+
+def test_host_serves_other_devices_with_a_warning(tmp_path: Path) -> None:
+    project = _new_project(tmp_path)
+    with Served(["--host", "0.0.0.0"], cwd=project, temp=tmp_path / "tmp") as served:
+        warned = served.wait_for("the preview listens on 0.0.0.0")
+        assert "anyone who can reach this machine there reads the drafts, without a password" in warned
+        assert re.search(r"\(from another device: http://\S+:\d+/\)", served.wait_for("Serving on"))
+        port = int(served.url.rsplit(":", 1)[1].strip("/"))
+        for host, status in ((f"192.168.1.20:{port}", 200), (f"[fe80::1]:{port}", 200), ("rebound.example", 403)):
+            connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+            connection.request("GET", "/", headers={"Host": host})
+            assert connection.getresponse().status == status, host
+            connection.close()
+
+
+def test_who_the_preview_answers_depends_on_where_it_listens() -> None:
+    for local in ("127.0.0.1", "localhost", "::1", "127.0.0.2"):
+        assert not audience(local).addresses and not audience(local).allows("192.168.1.20"), local
+    everyone = audience("0.0.0.0")
+    assert everyone.allows("192.168.1.20") and everyone.allows("[fe80::1]") and everyone.allows("localhost")
+    assert everyone.allows(socket.gethostname()) and not everyone.allows("rebound.example")
+    assert refusal("GET", "/", ["10.0.0.5:8000"], "HTTP/1.1", everyone) is None
+    assert refusal("GET", "/", ["10.0.0.5:8000"], "HTTP/1.1") == (
+        403,
+        "This preview answers only to 127.0.0.1 and localhost",
+    )

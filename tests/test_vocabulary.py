@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from rulebook.recipe import read_book
+from rulebook.recipe.reading import read_book
 
 from .conftest import BUNDLED_BOOK, ROOT
 

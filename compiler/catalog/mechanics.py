@@ -51,8 +51,8 @@ declaration names it by, and an `id` names one table or sequence only. In
 Markdown, a declaration on a line of its own must stand right before its list
 or table (a turn structure with no phases is one that does not). A
 `<mechanic>` must be of a kind the compiler knows, with the attributes its
-kind takes (`rulebook dtd` shows them; docs/data.md lists every attribute's
-type, default and where it goes in `rules.json`).
+kind takes (`rulebook dtd` shows them; `rulebook docs data` lists every
+attribute's type, default and where it goes in `rules.json`).
 
 Kinds of values: `count`, `turns`, `points`, `distance`, `minimum`,
 `maximum`.

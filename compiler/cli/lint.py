@@ -6,24 +6,25 @@ import argparse
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, TypeAlias
+from typing import TYPE_CHECKING
 
+from rulebook import formats
 from rulebook.cli.common import (
     Commands,
     UsageError,
     add_config_option,
-    keep_until_exit,
     output_text,
     plural,
     project_of,
     write_file,
     write_stdout,
 )
-from rulebook.report import FORMATS
 
 if TYPE_CHECKING:
     from rulebook.project import BookConfig, Project
+    from rulebook.recipe.commands import LintTarget
     from rulebook.report import Report
+    from rulebook.stage_values import LintResult
 
 
 def add_commands(commands: Commands, words: Sequence[str] = ()) -> None:
@@ -31,13 +32,13 @@ def add_commands(commands: Commands, words: Sequence[str] = ()) -> None:
         "lint",
         help="check the rulebook for broken references, links, duplicates and format errors",
         description="Check rulebook sources. Without FILE, lints every configured book (or the one --book "
-        "names), each with its own baseline (see `rulebook init` and docs/lint.md).",
+        "names), each with its own baseline (see `rulebook init` and `rulebook docs lint`).",
         epilog="Exit status: 0 no errors, 1 errors (or warnings with --strict), 2 unreadable input or bad usage.",
     )
     lint.add_argument(
         "files", nargs="*", default=[], type=Path, metavar="FILE", help="sources to check (default: configured)"
     )
-    lint.add_argument("--format", choices=FORMATS, default="text", help="output format (default: text)")
+    lint.add_argument("--format", choices=formats.LINT, default="text", help="output format (default: text)")
     lint.add_argument("--output", "-o", type=Path, help="write the report to this file instead of stdout")
     lint.add_argument("--pretty", action="store_true", help="indent the JSON report (default: one line per diagnostic)")
     lint.add_argument("--strict", action="store_true", help="fail on warnings as well as errors")
@@ -45,6 +46,16 @@ def add_commands(commands: Commands, words: Sequence[str] = ()) -> None:
     lint.add_argument("--no-baseline", action="store_true", help="ignore the configured baseline")
     lint.add_argument(
         "--write-baseline", type=Path, metavar="FILE", help="record every current problem in FILE and exit 0"
+    )
+    lint.add_argument(
+        "--fix",
+        action="store_true",
+        help="fix what is not in doubt in place (a reference or link whose did-you-mean has one candidate, or "
+        "differs only in case), then report what is left",
+    )
+    lint.add_argument("--diff", action="store_true", help="show the fixes --fix would make as a diff; write nothing")
+    lint.add_argument(
+        "--statistics", action="store_true", help="count the findings of each rule instead of listing them"
     )
     lint.add_argument("--color", choices=("auto", "always", "never"), default="auto", help="colour text output")
     lint.add_argument("--quiet", "-q", action="store_true", help="no progress messages")
@@ -55,109 +66,146 @@ def add_commands(commands: Commands, words: Sequence[str] = ()) -> None:
     explain = commands.add_parser("explain", help="show the documentation of a lint rule")
     explain.add_argument("rule", nargs="?", help="rule code (RB101) or name (dangling-reference)")
     explain.add_argument("--all", action="store_true", help="list every rule")
-    explain.add_argument("--markdown", action="store_true", help="every rule's documentation, as in docs/lint.md")
+    explain.add_argument(
+        "--markdown", action="store_true", help="every rule's documentation, as in `rulebook docs lint`"
+    )
     explain.set_defaults(run=run_explain)
 
     dtd = commands.add_parser("dtd", help="print the rulebook DTD the compiler validates against")
     dtd.set_defaults(run=run_dtd)
 
 
-Target: TypeAlias = "tuple[BookConfig, tuple[Path, ...], Path | None, bool]"
-"""A book, the files to read (none: its sources), its baseline, and whether only some sources are read."""
-
-
-def _target(args: argparse.Namespace, project: Project) -> Target:
-    """The book whose settings apply, the files to read, the baseline, and whether only some sources are read.
-
-    Files that are sources of a configured book are that book's (with its baseline); any other
-    file is linted with the main book's settings and no baseline, unless ``--baseline`` names one.
-    """
-    files = tuple(args.files)
-    book = project.book(args.book) if args.book else None
-    if files and book is None:
-        owners = {found.name if (found := project.book_of(f)) else None for f in files}
-        name = owners.pop() if len(owners) == 1 else None
-        if name is None:
-            return project.main, files, None if args.no_baseline else args.baseline, False
-        book = project.book(name)
-    book = book or project.main
-    partial = bool(files) and {f.resolve() for f in files} != {s.resolve() for s in book.sources}
-    baseline = None if args.no_baseline else args.baseline or book.baseline
-    return book, files, baseline, partial
-
-
-def _targets(args: argparse.Namespace, project: Project) -> list[Target]:
-    """What to lint: the files or book asked for, else every configured book that has sources."""
-    if args.files or args.book or len(project.books) == 1:
-        return [_target(args, project)]
-    books = [book for book in project.books if book.sources] or [project.main]
-    return [(book, (), None if args.no_baseline else args.baseline or book.baseline, False) for book in books]
-
-
 def run_lint(args: argparse.Namespace) -> int:
-    from rulebook import recipe
-    from rulebook.report import Report, exit_code
-    from rulebook.report.escaping import terminal_message
+    from rulebook import memory
+    from rulebook.recipe import commands
+    from rulebook.report import exit_code
+    from rulebook.report.summary import joined_report
 
     project = project_of(args)
-    targets = _targets(args, project)
+    targets = commands.lint_targets(
+        project, tuple(args.files), book=args.book, baseline=args.baseline, no_baseline=args.no_baseline
+    )
+    _check_options(args, targets)
     if args.write_baseline:
-        if len(targets) > 1:
-            names = ", ".join(book.name for book, *_ in targets)
-            raise UsageError(f"each book has its own baseline: name one with --book ({names})")
-        return _write_baseline(args, project, targets[0][0], targets[0][1])
+        return _write_baseline(args, project, targets[0])
     if not args.quiet and sys.stderr.isatty():
-        count = sum(len(files or book.sources) for book, files, *_ in targets)
+        count = sum(len(target.files or target.book.sources) for target in targets)
         print(f"Checking {plural(count, 'file')}…", file=sys.stderr)
-    reports = []
-    for book, files, baseline, partial in targets:
-        read = recipe.read_configured(project, book, files, outline=True)
-        reserved = recipe.reserved_names(project, book)
-        result = recipe.lint_book(read, book, root=project.root, baseline=baseline, partial=partial, reserved=reserved)
-        keep_until_exit(read, result)
-        for notice in result.notices:
-            print(f"rulebook: warning: {terminal_message(notice)}", file=sys.stderr)
-        reports.append(
-            Report(
-                result.new, result.sources, result.files, result.baselined, result.stale_baseline, project.rules_docs
-            )
-        )
-    report = reports[0] if len(reports) == 1 else _joined(reports)
-    with recipe.gc_frozen():  # tens of thousands of records, none in a cycle: no collection while they are made
+    linted = [_lint(project, target) for target in targets]
+    if args.fix or args.diff:
+        fixed = _fix(args, project, linted)
+        if args.diff:
+            return 1 if fixed else 0
+        if fixed:
+            linted = [_lint(project, target) for target in targets]  # what is left, read again
+    reports = [_report(project, result) for _, result in linted]
+    report = reports[0] if len(reports) == 1 else joined_report(reports)
+    with memory.gc_frozen():  # tens of thousands of records, none in a cycle: no collection while they are made
         output_text(args, _render(args, report))
-    keep_until_exit(report)
     return exit_code(report, strict=args.strict)
 
 
-def _joined(reports: list[Report]) -> Report:
-    """Several books' reports as one: their findings in report order, their counts added."""
-    from rulebook.diagnostics import sort_diagnostics
-    from rulebook.report import Report
+def _check_options(args: argparse.Namespace, targets: list[LintTarget]) -> None:
+    """Refuse options that do not go together, before anything is read."""
+    if args.write_baseline and len(targets) > 1:
+        names = ", ".join(target.book.name for target in targets)
+        raise UsageError(f"each book has its own baseline: name one with --book ({names})")
+    if args.write_baseline and (args.fix or args.diff):
+        raise UsageError("--write-baseline records the problems as they are: fix them in another run")
+    if args.diff and args.output:
+        raise UsageError("--diff writes the fixes to standard output, not to --output")
+    if args.statistics and args.format not in ("text", "json"):
+        raise UsageError(f"--statistics counts in text or json, not {args.format}")
 
+
+def _lint(project: Project, target: LintTarget) -> tuple[LintTarget, LintResult]:
+    """One target's lint, its notices printed."""
+    from rulebook.recipe import commands
+    from rulebook.report.escaping import terminal_message
+
+    _, result = commands.lint(project, target)
+    for notice in result.notices:
+        print(f"rulebook: warning: {terminal_message(notice)}", file=sys.stderr)
+    return target, result
+
+
+def _report(project: Project, result: LintResult) -> Report:
+    """A lint's report, with the findings ``--fix`` would fix."""
+    from rulebook.recipe import commands
+    from rulebook.report import Report
+    from rulebook.report.summary import fix_key
+
+    fixable = frozenset(fix_key(d) for d in commands.fixable(result))
     return Report(
-        tuple(sort_diagnostics([d for r in reports for d in r.diagnostics])),
-        {path: source for r in reports for path, source in r.sources.items()},
-        sum(r.files for r in reports),
-        sum(r.baselined for r in reports),
-        sum(r.stale_baseline for r in reports),
-        reports[0].docs_url,
+        result.new,
+        result.sources,
+        result.files,
+        result.baselined,
+        result.stale_baseline,
+        project.rules_docs,
+        fixable=fixable,
     )
 
 
-def _write_baseline(args: argparse.Namespace, project: Project, book: BookConfig, files: tuple[Path, ...]) -> int:
-    from rulebook import recipe
-    from rulebook.lint import baseline as baselines
+def _fix(args: argparse.Namespace, project: Project, linted: list[tuple[LintTarget, LintResult]]) -> int:
+    """Show (``--diff``) or make (``--fix``) the fixes of what the lint reported; how many findings they fix."""
+    from rulebook.recipe import commands
 
-    read = recipe.read_configured(project, book, files, outline=True)
-    reserved = recipe.reserved_names(project, book)
-    result = recipe.lint_book(read, book, root=project.root, reserved=reserved)
+    fixed = [source for target, result in linted for source in commands.fixes(project, target, result)]
+    count = sum(source.fixes for source in fixed)
+    where = f"{plural(count, 'problem')} in {plural(len(fixed), 'file')}"
+    if args.diff:
+        from rulebook.source_fixes import unified_diff
+
+        write_stdout(unified_diff(fixed))
+        said = f"Would fix {where} (`rulebook lint --fix` makes the fixes)." if fixed else "Nothing to fix."
+        print(said, file=sys.stderr)
+        return count
+    commands.make_fixes(project, fixed)
+    if not args.quiet:
+        print(f"Fixed {where}." if fixed else "Nothing to fix.", file=sys.stderr)
+    return count
+
+
+def _write_baseline(args: argparse.Namespace, project: Project, target: LintTarget) -> int:
+    from rulebook.lint import baseline as baselines
+    from rulebook.recipe import commands
+
+    read, result = commands.lint(project, commands.unbaselined(target))
     write_file(args, args.write_baseline, baselines.serialise(result.diagnostics), baseline=True)
     print(f"Wrote {plural(len(result.diagnostics), 'problem')} to {args.write_baseline}.", file=sys.stderr)
+    hint = _baseline_hint(project, target.book, args.write_baseline)
+    if hint:
+        print(hint, file=sys.stderr)
     return 2 if read.fatal else 0
+
+
+def _baseline_hint(project: Project, book: BookConfig, written: Path) -> str | None:
+    """How to have the lint use a baseline just written, unless the configuration names it already."""
+    if book.baseline is not None and book.baseline.resolve() == written.resolve():
+        return None
+    if project.config_file is None:
+        return f"Use it with `rulebook lint --baseline {written}`."
+    from rulebook.config_file import CONFIG_FILE
+
+    try:
+        relative = written.resolve().relative_to(project.root.resolve()).as_posix()
+    except ValueError:
+        relative = written.resolve().as_posix()
+    prefix = "" if project.config_file.name == CONFIG_FILE else "tool.rulebook"
+    table = ".".join(part for part in (prefix, "" if book.name == project.main.name else f"books.{book.name}") if part)
+    where = f"the [{table}] table of" if table else "the top (before any [table]) of"
+    key = f'baseline = "{relative}"'
+    return f"To have `rulebook lint` and `rulebook build` use it, add `{key}` to {where} {project.config_file.name}."
 
 
 def _render(args: argparse.Namespace, report: Report) -> str:
     from rulebook.report import json_format, renderer
+
+    if args.statistics:
+        from rulebook.report import statistics
+
+        return statistics.render_json(report) if args.format == "json" else statistics.render_text(report)
 
     if args.format == "text":
         from rulebook.report import text as text_report
@@ -171,7 +219,7 @@ def _render(args: argparse.Namespace, report: Report) -> str:
 
 
 def run_explain(args: argparse.Namespace) -> int:
-    from rulebook.catalog import RULES, find_rule
+    from rulebook.catalog import RULES, default_severity, find_rule
 
     if args.markdown:
         from rulebook.catalog import markdown
@@ -187,7 +235,7 @@ def run_explain(args: argparse.Namespace) -> int:
     if found is None:
         raise UsageError(f"no lint rule is called `{args.rule}` (see `rulebook explain --all`)")
     print(found.documentation, end="")
-    print(f"\nDefault severity: {found.severity.public}.")
+    print(f"\n{default_severity(found)}")
     return 0
 
 

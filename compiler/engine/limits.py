@@ -89,4 +89,4 @@ def shown(text: str, measure: str = "digits") -> str:
 def over(what: str, limit: int, measure: str) -> LimitError:
     """The error for a question or a file past a limit: what it asked for, then the limit (in ``measure``) in the
     words of docs/engine.md."""
-    return LimitError(f"{what}; the engine's limit is {limit:,} {measure} (see Limits in docs/engine.md)")
+    return LimitError(f"{what}; the engine's limit is {limit:,} {measure} (see Limits in `rulebook docs engine`)")

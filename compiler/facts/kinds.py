@@ -33,7 +33,7 @@ from rulebook.facts.attributes import (
     each_once,
     one_of,
 )
-from rulebook.facts.kind import MechanicKind, Problem, dice_count, place
+from rulebook.facts.kind import PLACE_REACH, MechanicKind, Problem, dice_count, place
 from rulebook.facts.shapes import (
     Contest,
     DerivedDie,
@@ -47,7 +47,16 @@ from rulebook.facts.shapes import (
 )
 from rulebook.model import Mechanic
 
-__all__ = ["MECHANIC_KINDS", "NO_KIND", "ROUNDINGS", "MechanicKind", "Problem", "describe_kinds", "recognise"]
+__all__ = [
+    "MECHANIC_KINDS",
+    "NO_KIND",
+    "PLACE_REACH",
+    "ROUNDINGS",
+    "MechanicKind",
+    "Problem",
+    "describe_kinds",
+    "recognise",
+]
 
 PASSES: dict[str, Pass] = {"at-least": "at_least", "at-most": "at_most", "above": "above", "below": "below"}
 """How a roll compares with what it is rolled against: as written, and in the rule data."""
