@@ -74,7 +74,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "rulebook.rules_schema",
         ),
     ),
-    ("output", ("rulebook.report", "rulebook.site")),
+    ("output", ("rulebook.report", "rulebook.site", "rulebook.pdf")),
     (
         "recipe",
         (
@@ -86,6 +86,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "rulebook.published",
             "rulebook.data_worker",
             "rulebook.scaffold",
+            "rulebook.pdf_build",
         ),
     ),
     ("command line", ("rulebook.cli", "rulebook.__main__")),
