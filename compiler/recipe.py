@@ -58,6 +58,7 @@ if TYPE_CHECKING:
         TranslationResult,
     )
     from rulebook.diff import BookDiff
+    from rulebook.pdf_build import Printing
     from rulebook.site.incremental import SiteChange, SiteLook
     from rulebook.site.pages import SiteInput
     from rulebook.site.theme import Theme
@@ -511,6 +512,8 @@ def build(
     output = publish.check_output(options.output, root=project.root, protected=protected)
     if options.data_only:
         return _build_data_only(project, books, options, output, progress, cache, started)
+    if options.pdf_only:
+        return _build_pdf_only(project, books, options, output, progress, cache, started)
     from rulebook.site.writer import site_generator
 
     site_generator(options.generator).require()
@@ -608,10 +611,48 @@ def _build_book(
         return BuildResult(options.output, refused=problems, sources=read.sources)
     progress("Compiling the rule data…")
     with BackgroundData(lambda: rule_files(read, lint, book, translations)) as data:
+        printing = _print(project, book, options, release.scratch, read, lint, translations, changes, progress)
         progress(f"Building the site with {site_generator(options.generator).title}…")
         site = write_book_site(project, book, options, release, read, lint, translations, changes, data.files)
         rule_data = data.files()["rules.json"]
-    return BookBuild(book.name, lint, site.pages, site.warnings, book.label, options.generator, rule_data)
+    printed = printing.finish(release.folder / book.folder) if printing is not None else None
+    return BookBuild(
+        book.name,
+        lint,
+        site.pages,
+        site.warnings,
+        book.label,
+        options.generator,
+        rule_data,
+        pdfs=printed.files if printed else (),
+        pdf_warnings=printed.warnings if printed else (),
+    )
+
+
+def _print(
+    project: Project,
+    book: BookConfig,
+    options: BuildOptions,
+    scratch: Path,
+    read: ReadResult,
+    lint: LintResult,
+    translations: Sequence[TranslationResult],
+    changes: dict[str, Any] | None,
+    progress: Progress,
+) -> Printing | None:
+    """A book's PDFs, started (Typst works in a thread while the site is built), when the build makes them."""
+    if not (options.pdf or options.pdf_only):
+        return None
+    from rulebook.pdf_build import book_print, print_book
+    from rulebook.site.theme import Theme
+
+    progress("Typesetting the PDF with Typst…")
+
+    def site() -> SiteInput:
+        return site_input(project, book, read, lint, translations, changes, drafts=False)
+
+    prints = book_print(project, book, read, lint, translations, Theme.for_project(project.root), site)
+    return print_book(project, prints, scratch / f"pdf-{book.name}")
 
 
 def write_book_site(
@@ -639,6 +680,7 @@ def write_book_site(
         drafts=options.drafts,
         generator=options.generator,
         offline=options.offline,
+        pdf=options.pdf,
     )
     extra, scripts = _live_reload(options)
     folder = release.folder / book.folder if book.folder else release.folder
@@ -670,10 +712,12 @@ def site_input(
     drafts: bool,
     generator: str = "mkdocs",
     offline: bool = False,
+    pdf: bool = False,
 ) -> SiteInput:
     """Everything a book's pages are made from (``drafts``: the editor's view; ``generator``: what builds them;
-    ``offline``: pages as files, to be read from disk)."""
+    ``offline``: pages as files, to be read from disk; ``pdf``: the book's PDFs are made, and linked to)."""
     from rulebook.data import build_site_summary
+    from rulebook.pdf_build import pdf_paths
     from rulebook.site.pages import SiteInput, SiteTranslation
     from rulebook.translate.compare import report_context
 
@@ -705,6 +749,7 @@ def site_input(
         drafts=drafts,
         generator=generator,
         offline=offline,
+        pdfs=pdf_paths(book) if pdf else {},
     )
 
 
@@ -767,7 +812,6 @@ def _build_data_only(
 ) -> BuildResult:
     from rulebook import publish
     from rulebook.build_values import BookBuild, BuildResult
-    from rulebook.fileio import write_atomic
 
     built = []
     pending: list[tuple[Path, dict[str, str]]] = []
@@ -782,14 +826,57 @@ def _build_data_only(
         files = rule_files(read, lint, book, translations)
         pending.append((output / book.folder, files))
         built.append(BookBuild(book.name, lint, label=book.label, rule_data=files["rules.json"]))
-    written = []
     with publish.lock(output, root=project.root, wait=progress):
-        publish.write_marker(output)
-        for folder, files in pending:
-            for name, text in sorted(files.items()):
-                write_atomic(folder / name, text)
-                written.append((folder / name).relative_to(output).as_posix())
-        publish.rewritten(output, written, kept=options.kept, root=project.root)
+        _write_straight(
+            project, options, output, [(f / n, text) for f, files in pending for n, text in sorted(files.items())]
+        )
+    return BuildResult(output, tuple(built), seconds=time.perf_counter() - started)
+
+
+def _write_straight(
+    project: Project, options: BuildOptions, output: Path, files: Sequence[tuple[Path, str | bytes]]
+) -> None:
+    """Files written straight into the published site (``--data-only``, ``--pdf-only``), each atomically, and
+    recorded as published (the build holds the output's lock)."""
+    from rulebook import publish
+    from rulebook.fileio import write_atomic
+
+    publish.write_marker(output)
+    for path, data in files:
+        write_atomic(path, data)
+    publish.rewritten(
+        output, [path.relative_to(output).as_posix() for path, _ in files], kept=options.kept, root=project.root
+    )
+
+
+def _build_pdf_only(
+    project: Project,
+    books: list[BookConfig],
+    options: BuildOptions,
+    output: Path,
+    progress: Progress,
+    cache: StageCache,
+    started: float,
+) -> BuildResult:
+    """Only the PDFs, written into the published site (``--pdf-only``), each atomically; the rest stays."""
+    from rulebook import publish
+    from rulebook.build_values import BookBuild, BuildResult
+    from rulebook.pdf_build import printed
+
+    built, pending = [], []
+    with publish.release(output, root=project.root, kept=options.kept, wait=progress) as room:  # for its scratch
+        for book in books:
+            checked = _checked(project, book, options, {}, progress, cache)
+            if isinstance(checked, BuildResult):
+                return checked
+            read, lint = checked
+            translations = compare_translations(read, book, project.root, cache)
+            printing = _print(project, book, options, room.scratch, read, lint, translations, None, progress)
+            results = printing.wait() if printing is not None else {}
+            pending += [(output / book.folder / path, result.data) for path, result in results.items()]
+            made = printed(results)
+            built.append(BookBuild(book.name, lint, label=book.label, pdfs=made.files, pdf_warnings=made.warnings))
+        _write_straight(project, options, output, pending)
     return BuildResult(output, tuple(built), seconds=time.perf_counter() - started)
 
 

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from rulebook.graph import TermGraph
-from rulebook.model import Book
+from rulebook.model import MAX_DEPTH, Book
 from rulebook.pdf.edition import Chapter, Edition, book_edition, pdf_name, section_numbers
 from rulebook.pdf.escaping import typography, typst_key, typst_string
 from rulebook.pdf.typeset import typeset
@@ -163,3 +163,15 @@ def test_a_translation_notice_names_the_sections_it_lacks(tmp_path: Path) -> Non
     )
     text = printed_text(edition, tmp_path)
     assert "Pas encore traduit (lire l'original)\u00a0: Charging, Fleeing" in text
+
+
+@pytest.mark.parametrize("kind", ["note", "important", "list", "table", "definition", "section"])
+def test_content_nested_as_deep_as_the_model_allows_is_printed_whole(tmp_path: Path, kind: str) -> None:
+    """Typst lays out nesting only so deep: notes, lists and tables deeper than print nests them are set flat,
+    and every text of the hundred levels is in the PDF."""
+    from .hostile.test_reader import nested
+
+    xml = nested(kind, MAX_DEPTH)
+    text = printed_text(edition_of(xml), tmp_path)
+    body = text[: text.rindex("Glossary")] if "Glossary" in text else text  # a definition's text is there again
+    assert len(re.findall(r"\bx\b", body)) == xml.count(">x")

@@ -38,6 +38,12 @@ from rulebook.pdf.edition import Chapter, Edition, figure_label, section_label, 
 from rulebook.pdf.escaping import folded, typography, typst_key, typst_string
 
 BLOCKS = (Note, Table, ItemList, Figure, Illustration, Section)
+MAX_NESTED = 8
+"""How deep notes, lists and tables nest in print. Typst lays out nesting only so deep (its show rules, and a
+table's columns, which narrow at each level): content nested deeper is set flat, its text and links kept, in
+paragraphs (a note's title, a list's items, a table's cells) rather than boxes in boxes."""
+MAX_NESTED_TABLES = 2
+"""How deep tables nest in print (a table in a table's cell): a deeper one is set flat, its cells as paragraphs."""
 PAPER = {"a4": "a4", "letter": "us-letter"}
 """Typst's name of each paper size of the configuration."""
 WORDS = (
@@ -81,6 +87,10 @@ class Typesetter:
         """The definitions being set, outermost first: a use of one of their terms is its own."""
         self.space = True
         """Whether the text set last ends in a space (or starts a paragraph): a space after it is dropped."""
+        self.nested: list[type] = []
+        """The notes, lists and tables being set, outermost first."""
+        self.strong = False
+        """Whether the text being set is already strong (important text in important text is not made stronger)."""
 
     # -- the document -----------------------------------------------------------------------------------
 
@@ -196,19 +206,49 @@ class Typesetter:
             if anchor and blocks and _starts_a_paragraph(node.children):
                 return [anchor + blocks[0], *blocks[1:]]
             return [anchor, *blocks] if anchor else blocks
-        if isinstance(node, Note):
-            title = self.literal(node.title) if node.title else "none"
-            return [f"#note({title})[\n{self.joined(node.children)}\n]"]
-        if isinstance(node, Table):
-            return [self.table(node)]
-        if isinstance(node, ItemList):
-            return [self.item_list(node)]
+        if isinstance(node, Note | Table | ItemList):
+            if self._too_deep(node):
+                return self.flat(node)
+            self.nested.append(type(node))
+            try:
+                return [self.nested_block(node)]
+            finally:
+                self.nested.pop()
         if isinstance(node, Figure):
             return [self.figure(node)]
         if isinstance(node, Illustration):
             files = [self.edition.images[i.file] for i in node.images if i.file in self.edition.images]
             return [f"#illustration(({''.join(f'{self.literal(f)}, ' for f in files)}))"] if files else []
         return []
+
+    def nested_block(self, node: Note | Table | ItemList) -> str:
+        if isinstance(node, Note):
+            title = self.literal(node.title) if node.title else "none"
+            return f"#note({title})[\n{self.joined(node.children)}\n]"
+        if isinstance(node, Table):
+            return self.table(node)
+        return self.item_list(node)
+
+    def _too_deep(self, node: Note | Table | ItemList) -> bool:
+        tables = sum(1 for kind in self.nested if kind is Table)
+        return len(self.nested) >= MAX_NESTED or (isinstance(node, Table) and tables >= MAX_NESTED_TABLES)
+
+    def flat(self, node: Note | Table | ItemList) -> list[str]:
+        """A block nested too deep for print (:data:`MAX_NESTED`): its title and content as paragraphs."""
+        titled: list[tuple[str | None, Content]]
+        if isinstance(node, Note):
+            titled = [(node.title, node.children)]
+        elif isinstance(node, Table):
+            rows = ((node.columns,) if node.columns else ()) + node.rows
+            titled = [(node.title, ())] + [(None, cell.children) for row in rows for cell in row.cells]
+        else:
+            titled = [(item.title, item.children) for item in node.items]
+        blocks = []
+        for title, content in titled:
+            if title:
+                blocks.append(f"#strong({self.literal(title)})")
+            blocks += self.blocks(content)
+        return blocks
 
     def joined(self, content: Content) -> str:
         return "\n\n".join(self.blocks(content))
@@ -264,7 +304,13 @@ class Typesetter:
         if isinstance(node, Value):
             return self.text(node.text)
         if isinstance(node, Important):
-            inner = _merged(self.inline(n) for n in node.children)
+            if self.strong:
+                return _merged(self.inline(n) for n in node.children)
+            self.strong = True
+            try:
+                inner = _merged(self.inline(n) for n in node.children)
+            finally:
+                self.strong = False
             return f"#strong[{inner}]" if inner else ""
         if isinstance(node, Definition):
             return self.inline_definition(node)
