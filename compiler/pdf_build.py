@@ -42,6 +42,8 @@ class BookPrint:
     """Each PDF's path in the book's folder (:func:`pdf_paths`) and what it holds."""
     pictures: Mapping[str, bytes] = field(default_factory=dict)
     """The pictures the editions show, by the name the sources give them."""
+    warnings: tuple[str, ...] = ()
+    """Why a picture the site shows is not in the PDFs (Typst cannot read it)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,19 +74,24 @@ def book_print(
     translations: Sequence[TranslationResult],
     theme: Theme,
     site_input: Callable[[], object],
+    scratch: Path,
 ) -> BookPrint:
     """What each PDF of a book holds, with its path in the book's folder (:func:`pdf_paths`).
 
     ``site_input``: the book's :class:`~rulebook.site.pages.SiteInput`, asked for only when the book has
-    translations (a translation's edition is made from the site's plan of it).
+    translations (a translation's edition is made from the site's plan of it). ``scratch``: room for Typst to
+    read the pictures.
     """
     from rulebook.assets import image_folder
     from rulebook.pdf.edition import book_edition
+    from rulebook.pdf.typst_run import readable_pictures
 
     assert lint.terms is not None and not read.book.outline, "a PDF is made from the whole model"
     paths = pdf_paths(book)
     date = source_date()
-    pictures = printable_pictures(read, image_folder(read.book, project.root))
+    found = printable_pictures(read, image_folder(read.book, project.root))
+    pictures, refused = readable_pictures(found, scratch / "pictures") if found else ({}, ())
+    images = {name: f"images/{name}" for name in pictures}
     language = read.book.documents[0].language if read.book.documents else book.language
     original = book_edition(
         read.book,
@@ -95,13 +102,13 @@ def book_print(
         edition=book.edition or "",
         copyright=book.copyright or "",
         description=book.description or "",
-        images={name: f"images/{name}" for name in pictures},
+        images=images,
         date=date,
     )
     editions: list[tuple[str, Edition]] = [(paths[None], original)]
     if translations:
-        editions += _translated(project, theme, site_input(), paths, date)
-    return BookPrint(tuple(editions), pictures)
+        editions += _translated(project, theme, site_input(), paths, date, images)
+    return BookPrint(tuple(editions), pictures, refused)
 
 
 def _translated(
@@ -110,6 +117,7 @@ def _translated(
     site: object,
     paths: dict[str | None, str],
     date: int | None,
+    images: Mapping[str, str],
 ) -> list[tuple[str, Edition]]:
     from rulebook.pdf.translated import translated_edition
     from rulebook.site.pages import SiteInput, SitePlan
@@ -123,7 +131,7 @@ def _translated(
         words = theme.strings(translation.language)
         plan = TranslatedPlan(original, translation, words)
         edition = translated_edition(
-            plan, words=words, look=project.print, copyright=words.get("copyright", ""), date=date
+            plan, words=words, look=project.print, copyright=words.get("copyright", ""), date=date, images=images
         )
         found.append((paths[translation.language], edition))
     return found
@@ -184,8 +192,10 @@ def template_text(project: Project) -> str:
 class Printing:
     """A book's PDFs being made: typeset at once, compiled by Typst in a thread (see :func:`print_book`)."""
 
-    def __init__(self, jobs: list[tuple[str, Callable[[], PdfResult]]]) -> None:
+    def __init__(self, jobs: list[tuple[str, Callable[[], PdfResult]]], warnings: tuple[str, ...] = ()) -> None:
         self._jobs = jobs
+        self.warnings = warnings
+        """What the build says before Typst's own warnings (the pictures it cannot read)."""
         self._results: dict[str, PdfResult] = {}
         self._error: BaseException | None = None
         self._thread = threading.Thread(target=self._run, name="rulebook-pdf", daemon=True)
@@ -212,13 +222,13 @@ class Printing:
         results = self.wait()
         for path, result in results.items():
             write_pdf(folder / path, result.data)
-        return printed(results)
+        return printed(results, self.warnings)
 
 
-def printed(results: Mapping[str, PdfResult]) -> PrintedBook:
+def printed(results: Mapping[str, PdfResult], warnings: tuple[str, ...] = ()) -> PrintedBook:
     """What the build says of a book's PDFs: their paths, and what Typst warned about in each."""
-    warnings = [f"{path}: {warning}" for path, result in results.items() for warning in result.warnings]
-    return PrintedBook(tuple(results), tuple(warnings))
+    said = [f"{path}: {warning}" for path, result in results.items() for warning in result.warnings]
+    return PrintedBook(tuple(results), (*warnings, *said))
 
 
 def print_book(project: Project, prints: BookPrint, scratch: Path) -> Printing:
@@ -247,4 +257,4 @@ def print_book(project: Project, prints: BookPrint, scratch: Path) -> Printing:
         )
         for index, (path, edition) in enumerate(prints.editions)
     ]
-    return Printing(jobs)
+    return Printing(jobs, prints.warnings)

@@ -651,8 +651,9 @@ def _print(
     def site() -> SiteInput:
         return site_input(project, book, read, lint, translations, changes, drafts=False)
 
-    prints = book_print(project, book, read, lint, translations, Theme.for_project(project.root), site)
-    return print_book(project, prints, scratch / f"pdf-{book.name}")
+    room = scratch / f"pdf-{book.name}"
+    prints = book_print(project, book, read, lint, translations, Theme.for_project(project.root), site, room)
+    return print_book(project, prints, room)
 
 
 def write_book_site(
@@ -874,7 +875,7 @@ def _build_pdf_only(
             printing = _print(project, book, options, room.scratch, read, lint, translations, None, progress)
             results = printing.wait() if printing is not None else {}
             pending += [(output / book.folder / path, result.data) for path, result in results.items()]
-            made = printed(results)
+            made = printed(results, printing.warnings if printing is not None else ())
             built.append(BookBuild(book.name, lint, label=book.label, pdfs=made.files, pdf_warnings=made.warnings))
         _write_straight(project, options, output, pending)
     return BuildResult(output, tuple(built), seconds=time.perf_counter() - started)

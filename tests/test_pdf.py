@@ -339,6 +339,46 @@ def test_a_template_typst_refuses_is_a_plain_error(tmp_path: Path, capsys: pytes
     assert not (folder / "site" / "marches.pdf").exists()
 
 
+def test_pictures_are_printed_with_their_caption_as_alt_text_and_a_picture_typst_cannot_read_is_a_warning(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The hostile pictures project: what the site publishes is printed (PNG, WebP, the SVG rebuilt), what it
+    refuses is not; a picture whose first bytes say its type but which is cut short (its JPEG, its GIF) is not
+    printable: its place says so, with a warning, and the PDF is made."""
+    from .hostile.pictures import make_project
+
+    folder = make_project(tmp_path / "pictures")
+    assert build_pdfs(folder / "site", cwd=folder) == 0
+    err = capsys.readouterr().err
+    for name in ("photo.jpg", "Photo.JPEG", "anim.gif"):
+        assert f"rulebook: typst: images/{name}: Typst cannot read this picture (failed to decode image" in err
+    document = reader(folder / "site" / "pictures.pdf")
+    drawn = [
+        name
+        for page in document.pages
+        for name, thing in (page["/Resources"].get("/XObject") or {}).items()
+        if thing.get_object().get("/Subtype") == "/Image"
+    ]
+    assert len(drawn) >= 2  # the PNG and the WebP (the SVG is drawn as paths)
+    text = " ".join(" ".join(page_texts(document)).split())
+    assert text.count("Picture not available") == 9  # 5 the site refuses, the AVIF, 3 Typst cannot read
+    tags = document.trailer["/Root"]["/StructTreeRoot"]
+    assert "front.png" in str(_alt_texts(tags))
+
+
+def _alt_texts(node: object) -> list[str]:
+    """Every /Alt of a tagged PDF's structure tree."""
+    found = []
+    node = node.get_object() if hasattr(node, "get_object") else node
+    if isinstance(node, dict):
+        if "/Alt" in node:
+            found.append(str(node["/Alt"]))
+        kids = node.get("/K")
+        for kid in kids if isinstance(kids, list) else [kids] if kids is not None else []:
+            found += _alt_texts(kid)
+    return found
+
+
 def test_a_character_no_font_has_gives_a_tagged_pdf_and_says_why_it_is_not_pdf_ua(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

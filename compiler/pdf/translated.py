@@ -34,6 +34,7 @@ def translated_edition(
     look: PrintSettings | None = None,
     copyright: str = "",
     date: int | None = None,
+    images: Mapping[str, str] | None = None,
 ) -> Edition:
     """The print edition of the translation ``plan`` places (its words: the site's, in its language)."""
     chapters = tuple(Chapter(section, kind == "untranslated") for kind, section in plan.reading_order)
@@ -68,6 +69,7 @@ def translated_edition(
         glossary=sorted_glossary(glossary),
         front=tuple(_own_text(section) for chapter in plan.front for section in walk(chapter)),
         notices={here: tuple(s.title for s in missing) for here, missing in plan.notices.items()},
+        images=dict(images or {}),
     )
 
 

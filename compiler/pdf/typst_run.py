@@ -17,6 +17,7 @@ environment without it (installed with ``--no-deps``) is told how to install it 
 
 from __future__ import annotations
 
+import re
 import shutil
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -24,6 +25,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from rulebook.errors import PdfBuildError
+from rulebook.pdf.escaping import typst_key
 
 if TYPE_CHECKING:
     from types import ModuleType
@@ -100,6 +102,36 @@ def compile_pdf(
     except typst.TypstError as error:
         raise PdfBuildError(f"Typst could not make the PDF of {label}: {_described(error)}") from error
     return PdfResult(bytes(data), (*said, *(_described(warning) for warning in warnings)))
+
+
+def readable_pictures(pictures: Mapping[str, bytes], folder: Path) -> tuple[dict[str, bytes], tuple[str, ...]]:
+    """The pictures Typst can read, and why each other one cannot be (its place in the PDF says it is missing).
+
+    The site publishes a raster picture whose first bytes are its type's: a picture cut short passes, and Typst
+    would refuse the whole PDF for it. All are read in one document (``folder``: a scratch folder), a picture
+    Typst stops at is left out and the rest read again; the PDF's compile then finds them decoded already.
+    """
+    typst = require()
+    kept = dict(sorted(pictures.items()))
+    refused: list[str] = []
+    while kept:
+        names = list(kept)
+        shutil.rmtree(folder, ignore_errors=True)
+        check = "\n".join(f'#image({typst_key("images/" + name)}, alt: "")' for name in names)
+        _lay_out(folder, [("check.typ", check.encode("utf-8")), *((f"images/{n}", kept[n]) for n in names)])
+        try:
+            typst.compile(str(folder / "check.typ"), root=str(folder), ignore_system_fonts=True)
+        except typst.TypstError as error:
+            line = re.search(r"check\.typ:(\d+):", str(getattr(error, "diagnostic", "")))
+            if line is None or not 1 <= int(line.group(1)) <= len(names):
+                raise PdfBuildError(f"Typst could not read the pictures: {_described(error)}") from error
+            name = names[int(line.group(1)) - 1]
+            del kept[name]
+            said = _described(error)
+            refused.append(f"images/{name}: Typst cannot read this picture ({said}); the PDF shows its place")
+        else:
+            break
+    return kept, tuple(refused)
 
 
 def _lay_out(folder: Path, files: Iterable[tuple[str, bytes]]) -> None:
