@@ -99,6 +99,7 @@ def test_the_pdf_holds_no_markup_debris(printed: Path) -> None:
         text = "\n".join(page_texts(reader(printed / pdf)))
         for debris in ("None", "\\", "$", "[", "]", "{", "}", "term-", "sec-", "use-", "anchor", "\ufffd", "*", "_"):
             assert debris in said or debris not in text, (pdf, debris)
+        assert "not published yet" not in text and "dangling" not in text, pdf  # the readers' view: no lint marks
         assert re.search(r"#[^\s]", text) is None, pdf  # Typst code (#t(...)); the glossary's "#" group stands alone
 
 
@@ -311,6 +312,31 @@ def test_the_configuration_sets_the_paper_and_can_turn_the_pdf_off(tmp_path: Pat
     finally:
         os.chdir(here)
     assert list((off / "site").rglob("*.pdf")) == []
+
+
+SYSTEM_FONT = Path("/usr/share/fonts/truetype/dejavu/DejaVuSerif.ttf")
+"""A font file to copy into a project (Debian's fonts-dejavu, which Chromium brings)."""
+
+
+def test_a_project_font_is_used_and_an_unknown_one_is_a_warning(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    if not SYSTEM_FONT.is_file():
+        pytest.skip(f"no font file to copy ({SYSTEM_FONT})")
+    folder = project(tmp_path / "font", '[pdf]\nfont = "DejaVu Serif"\n', template=None)
+    (folder / "site_templates" / "fonts").mkdir(parents=True)
+    (folder / "site_templates" / "fonts" / SYSTEM_FONT.name).write_bytes(SYSTEM_FONT.read_bytes())
+    assert build_pdfs(folder / "site", cwd=folder) == 0
+    fonts = {
+        str(font.get_object()["/BaseFont"])
+        for page in reader(folder / "site" / "marches.pdf").pages
+        for font in page["/Resources"]["/Font"].values()
+    }
+    assert any("DejaVuSerif" in font for font in fonts), fonts
+    capsys.readouterr()
+    unknown = project(tmp_path / "unknown", '[pdf]\nfont = "Nope Sans"\n')
+    assert build_pdfs(unknown / "site", cwd=unknown) == 0  # set in the template's font instead
+    assert "rulebook: typst: marches.pdf: unknown font family: nope sans" in capsys.readouterr().err
 
 
 def test_a_bad_pdf_setting_is_a_plain_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
