@@ -339,6 +339,24 @@ def test_a_project_font_is_used_and_an_unknown_one_is_a_warning(
     assert "rulebook: typst: marches.pdf: unknown font family: nope sans" in capsys.readouterr().err
 
 
+def test_the_hostile_text_project_prints_every_text_as_text(tmp_path: Path) -> None:
+    """Every text a page shows is hostile there (Markdown, HTML, controls, an attribute list): each of its four
+    books' PDFs prints them as text, and the title in the PDF's metadata is the configured one, controls shown."""
+    from .hostile.hostile_text import MARKUP, make_project
+
+    folder = make_project(tmp_path / "hostile")
+    assert build_pdfs(folder / "site", cwd=folder) == 0
+    pdfs = sorted((folder / "site").rglob("*.pdf"))
+    assert len(pdfs) == 4  # the book, its French translation, the plain Markdown book, the later edition
+    for pdf in pdfs:
+        document = reader(pdf)
+        assert squeezed(MARKUP) in squeezed(" ".join(page_texts(document))), pdf.name
+        assert "\x1b" not in str(document.metadata.title) and "\u202e" not in str(document.metadata.title)
+    (book,) = (folder / "site").glob("*.pdf")  # the main book's, at the site's root
+    main_title = str(reader(book).metadata.title)
+    assert main_title.startswith(f"Game {MARKUP} \ufffd[31m\ufffd\ufffd")
+
+
 def test_a_bad_pdf_setting_is_a_plain_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     folder = project(tmp_path / "bad", '[pdf]\npaper = "a5"\n')
     assert build_pdfs(folder / "site", cwd=folder) == 2
