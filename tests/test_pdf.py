@@ -234,6 +234,8 @@ def test_the_french_pdf_is_french(printed: Path) -> None:
     assert "Ce chapitre n'est pas encore traduit." in text  # the untranslated chapter, marked as on the site
     assert "Arc de vision (Arc)." in text  # the glossary: French names, the original's in brackets
     assert "Employé\u00a0: p." in text
+    named = destinations(document)  # a term whose first use is not marked links to the start of its section
+    assert links(document) and all(isinstance(dest, str) and dest in named for _, dest in links(document))
     french = read_source("rulebook_src/fr/rulebook.md", "fr")
     numbered = [chapter for chapter in chapters(french) if chapter.number]
     runs = [run for chapter in numbered for run in model_runs((chapter,))]

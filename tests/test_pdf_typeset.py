@@ -157,7 +157,7 @@ def test_a_translation_notice_names_the_sections_it_lacks(tmp_path: Path) -> Non
         language="fr",
         chapters=tuple(Chapter(c) for c in book.documents[0].body),
         numbers={},
-        term_targets={},
+        linked=frozenset(),
         words=Theme().strings("fr"),
         notices={"marche": ("Charging", "Fleeing")},
     )

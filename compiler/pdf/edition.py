@@ -47,8 +47,8 @@ class GlossaryEntry:
     """What the glossary says of it: its definition's text."""
     original: str | None = None
     """In a translation: the original's name of the term."""
-    target: str | None = None
-    """The label its name links to (None: the edition does not state it)."""
+    linked: bool = False
+    """Whether the edition states it (its name links to ``term-NAME``)."""
 
     @property
     def letter(self) -> str:
@@ -66,9 +66,9 @@ class Edition:
     chapters: tuple[Chapter, ...]
     numbers: Mapping[str, str]
     """Each numbered section's number as printed, by section id."""
-    term_targets: Mapping[str, str]
-    """Where a use of each term links to, by term name: its definition (``term-NAME``), or the section that
-    states it (``sec-ID``, a translation's term whose first use is not marked). A term without one is text."""
+    linked: frozenset[str]
+    """The terms a use links to: each has a named destination ``term-NAME`` (its first definition, or the start
+    of the section that states it). A use of any other term is text."""
     words: Mapping[str, str]
     """The site's words in the edition's language (``strings.toml``): contents, index, page, see..."""
     look: PrintSettings = field(default_factory=PrintSettings)
@@ -80,6 +80,9 @@ class Edition:
     """Text set after the cover, before the contents (a translation's front matter)."""
     notices: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     """By section id: the titles of the original's sections it lacks (a translation's notice)."""
+    stated_in: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    """By section id: the terms whose destination is the start of the section (a translation's term whose
+    first use there is not marked as its definition)."""
     images: Mapping[str, str] = field(default_factory=dict)
     """The pictures the edition shows, by the name the sources give them: their path in the compile folder."""
     date: int | None = None
@@ -121,10 +124,10 @@ def book_edition(
 ) -> Edition:
     """A book's print edition: every chapter, every defined term in its glossary."""
     chapters = tuple(Chapter(section) for document in book.documents for section in document.body)
-    targets = {name: term_label(name) for name, found in terms.all_definitions().items() if found}
+    linked = [name for name, found in terms.all_definitions().items() if found]
     glossary = [
-        GlossaryEntry(name, term_summary(name, terms)["name"], terms.definitions_of(name)[0].plain_text(), None, label)
-        for name, label in targets.items()
+        GlossaryEntry(name, term_summary(name, terms)["name"], terms.definitions_of(name)[0].plain_text(), None, True)
+        for name in linked
     ]
     language = book.documents[0].language if book.documents else "en"
     return Edition(
@@ -132,7 +135,7 @@ def book_edition(
         language=language,
         chapters=chapters,
         numbers=section_numbers([c.section for c in chapters]),
-        term_targets=targets,
+        linked=frozenset(linked),
         words=words,
         look=look or PrintSettings(),
         edition="" if edition.lower() == "unknown" else edition,

@@ -17,10 +17,8 @@ from rulebook.pdf.edition import (
     Chapter,
     Edition,
     GlossaryEntry,
-    section_label,
     section_numbers,
     sorted_glossary,
-    term_label,
     walk,
 )
 from rulebook.project import PrintSettings
@@ -38,12 +36,10 @@ def translated_edition(
 ) -> Edition:
     """The print edition of the translation ``plan`` places (its words: the site's, in its language)."""
     chapters = tuple(Chapter(section, kind == "untranslated") for kind, section in plan.reading_order)
-    targets = {}
-    for term in plan.entries:
-        if term in plan.marked:
-            targets[term] = term_label(term)
-        elif term in plan.term_section:
-            targets[term] = section_label(plan.term_section[term])
+    linked = {term for term in plan.entries if term in plan.marked or term in plan.term_section}
+    stated_in: dict[str, list[str]] = {}
+    for term in sorted(linked - plan.marked):
+        stated_in.setdefault(plan.term_section[term], []).append(term)
     names = plan.original.site.data["terms"]
     glossary = [
         GlossaryEntry(
@@ -51,7 +47,7 @@ def translated_edition(
             entry.preferred[:1].upper() + entry.preferred[1:],
             plan.previews[term]["text"],
             names.get(term, {}).get("name", term),
-            targets.get(term),
+            term in linked,
         )
         for term, entry in plan.entries.items()
     ]
@@ -61,7 +57,8 @@ def translated_edition(
         language=plan.language,
         chapters=chapters,
         numbers=section_numbers(translated),
-        term_targets=targets,
+        linked=frozenset(linked),
+        stated_in={section: tuple(terms) for section, terms in stated_in.items()},
         words=words,
         look=look or PrintSettings(),
         copyright=copyright,

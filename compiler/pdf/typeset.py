@@ -131,9 +131,10 @@ class Typesetter:
         entries = []
         for entry in self.edition.glossary:
             original = self.literal(entry.original) if entry.original else "none"
+            linked = "true" if entry.linked else "false"
             entries.append(
                 f"(term: {typst_key(entry.term)}, letter: {typst_key(entry.letter)}, name: {self.literal(entry.name)}, "
-                f"text: {self.literal(entry.text)}, original: {original}, target: {_key_or(entry.target, 'none')}),"
+                f"text: {self.literal(entry.text)}, original: {original}, linked: {linked}),"
             )
         return "\n    ".join(["", *entries, ""]) if entries else ""
 
@@ -145,20 +146,28 @@ class Typesetter:
         """A section's heading (at its depth: a PDF's headings never skip a level), text and sections."""
         number = self.edition.numbers.get(section.id)
         blocks = [self.heading(section, number, depth)]
+        lead = "".join(self.term_anchor(term) for term in self.edition.stated_in.get(section.id, ()))
         pending: list[Node] = []
         for node in section.children:
             if isinstance(node, Section):
-                blocks += self.blocks(tuple(pending))
-                pending = []
+                blocks += self.led(lead, tuple(pending))
+                pending, lead = [], ""
                 blocks += self.section(node, depth + 1)
             else:
                 pending.append(node)
-        blocks += self.blocks(tuple(pending))
+        blocks += self.led(lead, tuple(pending))
         missing = self.edition.notices.get(section.id)
         if missing:
             titles = ", ".join(self.literal(title) for title in missing)
             blocks.append(f"#notice(({titles},))")
         return blocks
+
+    def led(self, lead: str, content: Content) -> list[str]:
+        """Content as blocks, ``lead`` (anchors) at the start of its first paragraph, or on its own before a block."""
+        blocks = self.blocks(content)
+        if lead and blocks and _starts_a_paragraph(content):
+            return [lead + blocks[0], *blocks[1:]]
+        return [lead, *blocks] if lead else blocks
 
     def heading(self, section: Section, number: str | None, depth: int) -> str:
         label = self.place(section_label(section.id))
@@ -201,11 +210,10 @@ class Typesetter:
         if isinstance(node, Definition):
             anchor = self.anchor(node)
             self.within.append(node.name)
-            blocks = self.blocks(node.children)
-            self.within.pop()
-            if anchor and blocks and _starts_a_paragraph(node.children):
-                return [anchor + blocks[0], *blocks[1:]]
-            return [anchor, *blocks] if anchor else blocks
+            try:
+                return self.led(anchor, node.children)
+            finally:
+                self.within.pop()
         if isinstance(node, Note | Table | ItemList):
             if self._too_deep(node):
                 return self.flat(node)
@@ -323,13 +331,11 @@ class Typesetter:
             self.defined.add(reference.name)
             shown = self.shown(reference.text)
             return f"#dfn({shown})" if shown else ""
-        target = self.edition.term_targets.get(reference.name)
         shown = self.shown(reference.text)
-        if target is None or not shown:
+        if reference.name not in self.edition.linked or not shown:
             return self.literal_or_empty(shown)
-        to = "" if target == term_label(reference.name) else f", to: {typst_key(target)}"
         example = ", example: true" if reference.kind == "example" else ""
-        return f"#t({typst_key(reference.name)}, {shown}{to}{example})"
+        return f"#t({typst_key(reference.name)}, {shown}{example})"
 
     def inline_definition(self, definition: Definition) -> str:
         anchor = self.anchor(definition)
@@ -343,10 +349,11 @@ class Typesetter:
         return anchor + body
 
     def anchor(self, definition: Definition) -> str:
-        """Where the first definition of a term is: the label its uses link to."""
-        if self.edition.term_targets.get(definition.name) != term_label(definition.name):
-            return ""
-        label = self.place(term_label(definition.name))
+        """Where the first definition of a term is: the named destination its uses link to."""
+        return self.term_anchor(definition.name) if definition.name in self.edition.linked else ""
+
+    def term_anchor(self, name: str) -> str:
+        label = self.place(term_label(name))
         return f"#anchor({label})" if label != "none" else ""
 
     def link(self, link: Link) -> str:
