@@ -30,6 +30,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "rulebook.state",
             "rulebook.inputs",
             "rulebook.memory",
+            "rulebook.formats",
             "rulebook.catalog",
             "rulebook.engine.bindings",
             "rulebook.engine.rules_validator",
@@ -68,7 +69,9 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "rulebook.data",
             "rulebook.translate",
             "rulebook.diff",
+            "rulebook.text_diff",
             "rulebook.edition_findings",
+            "rulebook.source_words",
             "rulebook.query",
             "rulebook.graph_export",
             "rulebook.rules_schema",
@@ -86,7 +89,6 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "rulebook.published",
             "rulebook.data_worker",
             "rulebook.scaffold",
-            "rulebook.pdf_build",
         ),
     ),
     ("command line", ("rulebook.cli", "rulebook.__main__")),
@@ -265,4 +267,4 @@ def test_typst_is_reached_only_through_its_adapter() -> None:
     compiler = {name: path for name, path in MODULES.items() if is_compiler(name)}
     importing = sorted(name for name, path in compiler.items() if "typst" in _third_party_imports(path))
     assert importing == ["rulebook.pdf.typst_run"]
-    assert sorted(import_graph().predecessors("rulebook.pdf.typst_run")) == ["rulebook.pdf_build"]
+    assert sorted(import_graph().predecessors("rulebook.pdf.typst_run")) == ["rulebook.recipe.book_pdf"]

@@ -21,7 +21,7 @@ from rulebook.cli import main
 from rulebook.graph import TermGraph
 from rulebook.model import Book, Section
 from rulebook.pdf.edition import section_numbers
-from rulebook.recipe import read_book
+from rulebook.recipe.reading import read_book
 
 from .conftest import ROOT
 from .pdf_reading import (

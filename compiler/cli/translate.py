@@ -5,13 +5,10 @@ from __future__ import annotations
 import argparse
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
 
+from rulebook import formats
 from rulebook.cli.common import Commands, add_config_option, output_text, print_fatal, project_of, write_stdout
 from rulebook.project import TRANSLATION_LANGUAGES
-
-if TYPE_CHECKING:
-    from rulebook.model import Book
 
 
 def add_commands(commands: Commands, words: Sequence[str] = ()) -> None:
@@ -34,7 +31,7 @@ def add_commands(commands: Commands, words: Sequence[str] = ()) -> None:
     compare.add_argument(
         "--waivers", type=Path, help="accepted findings (default: waivers.toml beside the translation, if there is one)"
     )
-    compare.add_argument("--format", choices=("text", "json", "github", "sarif", "html"), default="text")
+    compare.add_argument("--format", choices=formats.COMPARE, default="text")
     compare.add_argument(
         "--fail-on",
         help="kinds of finding that make the exit status 1 (comma-separated names or codes; 'none' for never; "
@@ -47,7 +44,7 @@ def add_commands(commands: Commands, words: Sequence[str] = ()) -> None:
     actions = terms.add_subparsers(title="terms commands", required=True, metavar="COMMAND")
     export = actions.add_parser("export", help="export the terminology as TBX (ISO 30042) or CSV")
     export.add_argument("terms", type=Path, help="the terminology file (terms.toml)")
-    export.add_argument("--format", choices=("tbx", "csv"), default="tbx")
+    export.add_argument("--format", choices=formats.TERMS_EXPORT, default="tbx")
     export.add_argument("--output", "-o", type=Path, help="write to this file instead of stdout")
     add_config_option(export)
     export.set_defaults(run=run_terms_export)
@@ -64,61 +61,51 @@ def add_commands(commands: Commands, words: Sequence[str] = ()) -> None:
     suggest.set_defaults(run=run_terms_suggest)
 
 
-def read_pair(args: argparse.Namespace, first: Path, second: Path, language: str) -> tuple[Book, Book] | None:
-    """Two sources, each a book of its own, or None after printing why one cannot be read."""
-    from rulebook import recipe
-
-    project = project_of(args)
-    books = []
-    for path, lang in ((first, "en"), (second, language)):
-        read = recipe.read_book([path], project.root, language=lang)
-        if print_fatal(read):
-            return None
-        books.append(read.book)
-    return books[0], books[1]
-
-
 def run_compare(args: argparse.Namespace) -> int:
+    from rulebook.recipe import commands
     from rulebook.report import text as text_report
-    from rulebook.report.comparison import run_compare
-    from rulebook.translate.command import CompareRequest, parse_fail_on
+    from rulebook.report.comparison import render_comparison
+    from rulebook.site.theme import Theme
+    from rulebook.stage_values import ReadResult
+    from rulebook.translate.command import parse_fail_on
 
     fail_on = parse_fail_on(args.fail_on) if args.fail_on is not None else None
-    root = project_of(args).root
-    request = CompareRequest(args.original, args.translation, args.language, args.terms, args.waivers, root=root)
-    books = read_pair(args, args.original, args.translation, args.language)
-    if books is None:
+    project = project_of(args)
+    translation = commands.translation_of(
+        project, args.translation, args.language, terms=args.terms, waivers=args.waivers
+    )
+    compared = commands.compare(project, args.original, translation, fail_on=fail_on)
+    if isinstance(compared, ReadResult):
+        print_fatal(compared)
         return 2
-    from rulebook.site.theme import Theme
-
+    comparison, status = compared
     color = text_report.use_color("auto")
-    theme = Theme.for_project(project_of(args).root)
-    output, status = run_compare(request, books[0], books[1], args.format, color=color, fail_on=fail_on, theme=theme)
-    write_stdout(output)
+    theme = Theme.for_project(project.root)
+    write_stdout(render_comparison(comparison, args.format, language=args.language, color=color, theme=theme))
     return status
 
 
 def run_terms_export(args: argparse.Namespace) -> int:
-    from rulebook import recipe
-    from rulebook.translate.terminology import export_csv, export_tbx, load_terminology
+    from rulebook.recipe import commands
+    from rulebook.translate.terminology import export_csv, export_tbx
 
-    entries = load_terminology(args.terms, root=project_of(args).root)
     project = project_of(args)
-    names: dict[str, str] = {}
-    if project.main.sources:
-        read = recipe.read_configured(project, project.main)
-        names = {d.name: d.name.replace("_", " ") for d in read.book.definitions}
+    entries, names = commands.terminology(project, args.terms)
     tbx = args.format == "tbx"
     output_text(args, export_tbx(entries, names, project.main.display_title) if tbx else export_csv(entries, names))
     return 0
 
 
 def run_terms_suggest(args: argparse.Namespace) -> int:
-    from rulebook.translate.command import CompareRequest, suggest_command
+    from rulebook.recipe import commands
+    from rulebook.stage_values import ReadResult
+    from rulebook.translate.suggestions import render_suggestions
 
-    books = read_pair(args, args.original, args.translation, args.language)
-    if books is None:
+    project = project_of(args)
+    translation = commands.translation_of(project, args.translation, args.language, terms=args.terms)
+    suggestions = commands.suggest(project, args.original, translation)
+    if isinstance(suggestions, ReadResult):
+        print_fatal(suggestions)
         return 2
-    request = CompareRequest(args.original, args.translation, args.language, args.terms, root=project_of(args).root)
-    write_stdout(suggest_command(request, books[0], books[1]))
+    write_stdout(render_suggestions(suggestions))
     return 0

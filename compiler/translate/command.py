@@ -1,23 +1,20 @@
-"""What ``rulebook compare`` and ``rulebook terms suggest`` do, once the command line has read both books.
+"""The conventions of ``rulebook compare`` and ``rulebook terms suggest``: the kinds ``--fail-on`` names,
+the check that both books are in the languages they claim, and the exit status.
 
-The command line parses the options and reads the books; everything else is here: which
-terminology and waivers apply, whether the two books are the languages they claim to be, the
-comparison, and the exit status. Rendering the result is the report's (``compiler/report/comparison.py``).
+The recipe runs the comparison (:func:`rulebook.recipe.commands.compare`: both books read, this check, the
+terminology and waivers by the translation's rule, the comparison); the report renders it
+(``compiler/report/comparison.py``).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from rulebook.catalog import TRANSLATION_RULES, find_rule
 from rulebook.errors import UserError
-from rulebook.inputs import present
 from rulebook.model import Book
-from rulebook.translate.compare import FAIL_ON, Comparison, compare_books, load_waivers
+from rulebook.translate.compare import Comparison
 from rulebook.translate.language import check_pair
-from rulebook.translate.suggestions import aligned_uses, render_suggestions, suggest_terms
-from rulebook.translate.terminology import Entry, load_terminology
 
 KINDS = tuple(sorted(rule.name for rule in TRANSLATION_RULES))
 """Every kind of finding, by rule name."""
@@ -25,34 +22,6 @@ KINDS = tuple(sorted(rule.name for rule in TRANSLATION_RULES))
 
 class CompareInputError(UserError):
     """The comparison cannot run as asked (an unknown kind, a swapped pair): exit status 2."""
-
-
-@dataclass(frozen=True, slots=True)
-class CompareRequest:
-    """A comparison as the command line asks for it."""
-
-    original: Path
-    translation: Path
-    language: str = "fr"
-    """The translation's language; the original is English."""
-    terms: Path | None = None
-    """The terminology; None: ``terms.toml`` beside the translation, if there is one."""
-    waivers: Path | None = None
-    """Accepted findings; None: ``waivers.toml`` beside the translation, if there is one."""
-    fail_on: tuple[str, ...] = field(default=FAIL_ON)
-    """Kinds of finding that make the exit status 1."""
-    root: Path | None = None
-    """The project: its terminology and waivers are read only inside it (no link leads out)."""
-
-    def terminology(self) -> dict[str, Entry]:
-        """The terminology that applies (empty when there is none)."""
-        path = self.terms or self.translation.with_name("terms.toml")
-        return load_terminology(path, root=self.root) if self.terms or present(path) else {}
-
-    def accepted(self) -> dict[str, str]:
-        """The waivers that apply, by fingerprint."""
-        path = self.waivers or self.translation.with_name("waivers.toml")
-        return load_waivers(path, root=self.root) if self.waivers or present(path) else {}
 
 
 def parse_fail_on(text: str) -> tuple[str, ...]:
@@ -84,39 +53,16 @@ def book_text(book: Book) -> str:
     return "\n".join(seen.values())
 
 
-def compare_request(request: CompareRequest, original: Book, translation: Book) -> tuple[Comparison, int]:
-    """The comparison a request asks for, and the command's exit status.
-
-    Exit status: 0 no finding of the ``fail_on`` kinds (waived ones do not count); 1 some;
-    2 (raised as :class:`CompareInputError`) when the books are not in the languages they should be.
-    """
+def check_languages(original: Book, translation: Book, language: str, *, names: tuple[Path, Path]) -> None:
+    """Raise :class:`CompareInputError` when the original is not English or the translation not in ``language``
+    (``names``: the two files, as the message names them)."""
     problem = check_pair(
-        book_text(original), book_text(translation), original_language="en", translation_language=request.language
+        book_text(original), book_text(translation), original_language="en", translation_language=language
     )
     if problem is not None:
-        raise CompareInputError(f"cannot compare {request.original} with {request.translation}: {problem}")
-    comparison = compare_books(
-        original,
-        translation,
-        translation_language=request.language,
-        terms=request.terminology(),
-        waivers=request.accepted(),
-    )
-    return comparison, exit_status(comparison, request.fail_on)
+        raise CompareInputError(f"cannot compare {names[0]} with {names[1]}: {problem}")
 
 
 def exit_status(comparison: Comparison, fail_on: tuple[str, ...]) -> int:
     """1 when a finding of a failing kind is left (not waived), else 0."""
     return 1 if any(finding.kind in fail_on for finding in comparison.findings) else 0
-
-
-def suggest_command(request: CompareRequest, original: Book, translation: Book) -> str:
-    """``rulebook terms suggest``: terms.toml entries proposed for the terms the terminology lacks."""
-    problem = check_pair(
-        book_text(original), book_text(translation), original_language="en", translation_language=request.language
-    )
-    if problem is not None:
-        raise CompareInputError(f"cannot compare {request.original} with {request.translation}: {problem}")
-    entries = request.terminology()
-    comparison = compare_books(original, translation, translation_language=request.language, terms=entries)
-    return render_suggestions(suggest_terms(aligned_uses(comparison.texts), entries))

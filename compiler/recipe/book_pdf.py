@@ -1,4 +1,4 @@
-"""The print edition's stage of a build: each book's and translation's PDF, beside its site.
+"""The print edition's stage of a build (:mod:`rulebook.recipe`): each book's and translation's PDF, beside its site.
 
     book_print(project, book, read, lint, translations, ...) -> BookPrint    what each PDF holds, where it goes
     print_book(project, prints, scratch)                     -> Printing     typeset, then compiled by Typst aside
