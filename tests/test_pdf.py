@@ -21,7 +21,8 @@ from rulebook.cli import main
 from rulebook.graph import TermGraph
 from rulebook.model import Book, Section
 from rulebook.pdf.edition import section_numbers
-from rulebook.recipe.reading import read_book
+from rulebook.project import load_project
+from rulebook.recipe.reading import read_book, read_configured
 
 from .conftest import ROOT
 from .pdf_reading import (
@@ -62,6 +63,11 @@ def printed(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def read_source(path: str, language: str = "en") -> Book:
+    """A source as the build reads it: a configured book's with its configuration (a Markdown book's terms)."""
+    project = load_project(ROOT)
+    configured = project.book_of(ROOT / path)
+    if configured is not None:
+        return read_configured(project, configured).book
     return read_book([ROOT / path], ROOT, language=language).book
 
 
@@ -106,14 +112,24 @@ def test_the_pdf_holds_no_markup_debris(printed: Path) -> None:
 # -- links, destinations, bookmarks --------------------------------------------------------------------------
 
 
-def test_every_link_leads_to_a_named_destination_on_the_page_of_its_target(printed: Path) -> None:
-    book = read_source("rulebook_src/en/rulebook.xml")
+BOOKS = [(MAIN, "rulebook_src/en/rulebook.xml"), (OTHER, "rulebook_src/other-game/rules.md")]
+"""An XML book and a Markdown one: each PDF is checked alike."""
+
+
+@pytest.mark.parametrize(("pdf", "source"), BOOKS)
+def test_every_link_leads_to_a_named_destination_on_the_page_of_its_target(
+    printed: Path, pdf: str, source: str
+) -> None:
+    assert check_links(reader(printed / pdf), read_source(source)) > 20
+
+
+def check_links(document: pypdf.PdfReader, book: Book) -> int:
+    """Every link of the PDF goes to a named destination, on the page that shows its target: a definition's first
+    words, a section's title, a figure's caption. The number of links."""
     terms = TermGraph(book)
-    document = reader(printed / MAIN)
     named = destinations(document)
     texts = [squeezed(text) for text in page_texts(document)]
     found = links(document)
-    assert len(found) > 400
     for page, dest in found:
         assert isinstance(dest, str) and dest in named, (page, dest)
         kind, _, name = dest.partition("-")
@@ -130,6 +146,7 @@ def test_every_link_leads_to_a_named_destination_on_the_page_of_its_target(print
         else:
             assert dest in ("rulebook-glossary", "rulebook-index"), dest
     assert {dest for _, dest in found} >= {f"fig-{figure.id}" for figure in book.figures if terms.links_to(figure.id)}
+    return len(found)
 
 
 def test_a_link_to_a_section_says_its_number_and_page(printed: Path) -> None:
@@ -146,33 +163,40 @@ def test_a_link_to_a_section_says_its_number_and_page(printed: Path) -> None:
         assert named[by_number[number]] + 1 == int(page), number
 
 
-def test_the_bookmarks_are_the_section_tree(printed: Path) -> None:
-    book_chapters = chapters(read_source("rulebook_src/en/rulebook.xml"))
+@pytest.mark.parametrize(("pdf", "source"), BOOKS)
+def test_the_bookmarks_are_the_section_tree(printed: Path, pdf: str, source: str) -> None:
+    check_bookmarks(reader(printed / pdf), read_source(source))
+
+
+def check_bookmarks(document: pypdf.PdfReader, book: Book) -> None:
+    """The PDF's bookmarks are the book's chapters, sections and subsections, numbered, then the back matter."""
+    book_chapters = chapters(book)
     numbers = section_numbers(book_chapters)
 
     def tree(section: Section) -> tuple[str, list[object]]:
         inner = [tree(node) for node in section.children if isinstance(node, Section)]
         return (f"{numbers[section.id]} {section.title}", inner)
 
-    expected = [tree(chapter) for chapter in book_chapters] + [("Glossary", []), ("Index", [])]
-    assert outline_tree(reader(printed / MAIN)) == expected
+    back = [("Glossary", []), ("Index", [])] if TermGraph(book).defined_terms() else []
+    assert outline_tree(document) == [tree(chapter) for chapter in book_chapters] + back
 
 
-def test_the_index_gives_the_pages_each_term_is_defined_and_used_on(printed: Path) -> None:
-    document = reader(printed / MAIN)
+@pytest.mark.parametrize(("pdf", "source"), BOOKS)
+def test_the_index_gives_the_pages_each_term_is_defined_and_used_on(printed: Path, pdf: str, source: str) -> None:
+    check_index(reader(printed / pdf), read_source(source))
+
+
+def check_index(document: pypdf.PdfReader, book: Book) -> None:
+    """Each term of the index gives the pages of the links to its definition before the glossary, and the page of
+    the definition."""
     named = destinations(document)
     used: dict[str, set[int]] = {}
     for page, dest in links(document):
         if isinstance(dest, str) and dest.startswith("term-") and page < named["rulebook-glossary"]:
             used.setdefault(dest, set()).add(page + 1)
     entries = index_entries(document, named["rulebook-index"])
-    book = read_source("rulebook_src/en/rulebook.xml")
     terms = TermGraph(book)
     assert len(entries) == len(terms.defined_terms())
-    links_by_name = {}
-    for page, dest in links(document):
-        if page >= named["rulebook-index"] and isinstance(dest, str):
-            links_by_name.setdefault(page, []).append(dest)
     for name, pages in entries.items():
         term = next(t for t in terms.defined_terms() if squeezed(_display(t, terms)) == squeezed(name))
         defined = named[f"term-{term}"] + 1
@@ -459,8 +483,9 @@ def test_a_book_from_rulebook_init_prints(tmp_path: Path, monkeypatch: pytest.Mo
     book = read_book(sorted((tmp_path / "game" / "rules").glob("*.xml")), tmp_path / "game").book
     runs = [run for chapter in chapters(book) for run in model_runs((chapter,))]
     assert missing_runs(runs, body_text(document, "My Game")) == []
-    named = destinations(document)
-    assert all(isinstance(dest, str) and dest in named for _, dest in links(document))
+    assert check_links(document, book) > 0
+    check_bookmarks(document, book)
+    check_index(document, book)
     assert 'href="my-game.pdf"' in (tmp_path / "game" / "site" / "index.html").read_text(encoding="utf-8")
 
 
