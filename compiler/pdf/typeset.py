@@ -36,8 +36,8 @@ from rulebook.model import (
 )
 from rulebook.pdf.edition import Chapter, Edition, figure_label, section_label, term_label, walk
 from rulebook.pdf.escaping import folded, typography, typst_key, typst_string
+from rulebook.site.html import BLOCKS  # the nodes that stand on their own, as the site sets them
 
-BLOCKS = (Note, Table, ItemList, Figure, Illustration, Section)
 MAX_NESTED = 8
 """How deep notes, lists and tables nest in print. Typst lays out nesting only so deep (its show rules, and a
 table's columns, which narrow at each level): content nested deeper is set flat, its text and links kept, in
