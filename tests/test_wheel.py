@@ -101,8 +101,9 @@ def test_init_lint_build_from_an_empty_folder(rulebook: Path, tmp_path: Path) ->
     assert "rulebook.toml" in made.stdout
     assert run(rulebook, project, "lint").stdout.startswith("All checks passed")
     built = run(rulebook, project, "build")
-    assert re.search(r"Built 1 book, \d+ pages, in [\d.]+ s -> site/", built.stderr), built.stderr
+    assert re.search(r"Built 1 book, \d+ pages, 1 PDF, in [\d.]+ s -> site/", built.stderr), built.stderr
     check_site(project / "site", "Skirmish at Dawn")
+    assert (project / "site" / "skirmish-at-dawn.pdf").read_bytes().startswith(b"%PDF-")  # the template is shipped
     assert run(rulebook, project, "init", code=2).stderr.startswith("rulebook: error: ")
 
 
