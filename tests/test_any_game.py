@@ -1,7 +1,8 @@
-"""Any game's mechanics: four books answer every engine question from their own declarations.
+"""Any game's mechanics: five books answer every engine question from their own declarations.
 
-Ashfall (``tests/games/ashfall.xml``, a D10 dice-pool skirmish game written for these tests), the book
-``rulebook init`` starts a newcomer with, the other game's Markdown seed and the bundled book. Every dice
+Ashfall (``tests/games/ashfall.xml``, a D10 dice-pool skirmish game written for these tests), Tidewatch
+(``tests/games/tidewatch.md``, a D8 boarding game written in Markdown, every declaration in a comment), the
+book ``rulebook init`` starts a newcomer with, the other game's Markdown seed and the bundled book. Every dice
 answer is checked exactly against icepool, written here from each book's words (not from the engine's
 code); the chains also against an enumeration of every die a small chain can roll. A book that declares
 nothing for a question is told what to declare, in its format's syntax.
@@ -36,7 +37,8 @@ from .test_chain_other_game import compile_other_game
 from .test_engine import compile_rules, private_cache  # noqa: F401  (autouse: a private cache folder)
 
 ASHFALL = ROOT / "tests" / "games" / "ashfall.xml"
-BOOKS = ("ashfall", "starter", "other", "bundled")
+TIDEWATCH = ROOT / "tests" / "games" / "tidewatch.md"
+BOOKS = ("ashfall", "tidewatch", "starter", "other", "bundled")
 
 
 @pytest.fixture(scope="module")
@@ -52,6 +54,7 @@ def books(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Rules]:
         os.chdir(cwd)
     return {
         "ashfall": compile_rules(ASHFALL, tmp_path_factory.mktemp("ashfall")),
+        "tidewatch": compile_rules(TIDEWATCH, tmp_path_factory.mktemp("tidewatch")),
         "starter": load_rules(starter / "site" / "rules.json"),
         "other": compile_other_game(tmp_path_factory.mktemp("other")),
         "bundled": compile_rules(BUNDLED_BOOK, tmp_path_factory.mktemp("bundled")),
@@ -104,6 +107,15 @@ def chances(die: icepool.Die) -> dict[int, Fraction]:
 
 TURNS = {
     "ashfall": ([("rounds", 5)], "A round", ["Initiative", "Activation", "End"]),
+    "tidewatch": (
+        [("tides", 6)],
+        "A tide",
+        [
+            "Drift: every ship moves with the current.",
+            "Board: crews fight across the rails.",
+            "Bail: every ship takes on water.",
+        ],
+    ),
     "starter": ([("rounds", 4)], "A round", ["Move", "Fight", "Rally"]),
     "other": ([("rounds", 5)], "Round", None),
     "bundled": (
@@ -151,6 +163,16 @@ def test_the_setup_walk_rolls_on_the_books_own_tables(books: dict[str, Rules]) -
         "Roll the scenario.",
         "Scatter the debris.",
         "Check for an ambush.",
+    ]
+    # Tidewatch's steps name their sections by title (a Markdown step has no link): a D4 (a D8 halved: the
+    # player types the D4's face) and 2D8 on the sea chart, then the weather gauge on a 6+.
+    events = pregame(books["tidewatch"], scripted([4, 1, 8, 5]))
+    assert [(e.step, e.text, e.rolls, e.result) for e in events] == [
+        ("1", "Read the sea chart.", [], None),
+        ("1", "current: D4 rolled 4", [4], "Rip."),
+        ("1", "hazard: 2D8 rolled 9", [1, 8], "Open sea"),
+        ("2", "Take the weather gauge.", [], None),
+        ("2", "weather_gauge: player A rolls D8, needs 6+", [5], "rolled 5: failed, player B"),
     ]
     events = pregame(books["starter"], scripted([6, 2, 5]))
     assert [(e.step, e.result) for e in events if e.result] == [
@@ -241,7 +263,7 @@ def test_two_tables_of_one_section_keep_their_own_names(
 # -- modifiers -------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("book", ["ashfall", "starter", "bundled"])
+@pytest.mark.parametrize("book", ["ashfall", "tidewatch", "starter", "bundled"])
 def test_bounded_modifiers_never_move_a_value_the_other_way(books: dict[str, Rules], book: str) -> None:
     rules = books[book]
     low = rules.data["characteristics"]["min"]
@@ -265,6 +287,10 @@ def test_each_book_orders_modifiers_its_own_way(books: dict[str, Rules]) -> None
     assert apply_modifiers(books["ashfall"], 5, ["/2"])["result"] == 2  # 2.5 rounds down
     assert apply_modifiers(books["bundled"], 5, ["/2"])["result"] == 3  # rounds up
     assert apply_modifiers(books["ashfall"], 8, ["+3"])["result"] == 9  # never above 9
+    # Tidewatch multiplies first, rounding halves up, within 1 to 8.
+    assert apply_modifiers(books["tidewatch"], 3, ["*2", "+1"])["result"] == 7
+    assert apply_modifiers(books["tidewatch"], 5, ["/2"])["result"] == 3
+    assert apply_modifiers(books["tidewatch"], 7, ["+3"])["result"] == 8
 
 
 # -- what a book that declares nothing is told -------------------------------------------------------
@@ -449,6 +475,37 @@ def test_the_starters_chain_matches_icepool(books: dict[str, Rules]) -> None:
         per_die = starter_by_icepool(skill, guard)
         answer = run_chain(books["starter"], Profile(count, {"skill": skill, "guard": guard}))
         assert answer.successes.distribution() == chances(count @ per_die), (skill, guard, count)
+
+
+def tidewatch_by_icepool(profile: Profile) -> icepool.Die:
+    """Tidewatch's boarding as its text says: a cut on at least the reach, an 8 always cutting and no parry
+    stopping it; the defender parries any other cut on at least its guard."""
+    v, how = profile.values, profile.rerolls
+    cut = rerolled(icepool.d8, how.get("cut"), lambda r: r < v["reach"] and r != 8)
+    parry = rerolled(icepool.d8, how.get("parry"), lambda r: r < v["guard"])
+    through = parry.map(lambda r: 0 if r >= v["guard"] else 1)
+    return profile.count @ cut.map(lambda r: 1 if r == 8 else through if r >= v["reach"] else 0)
+
+
+@pytest.mark.parametrize(
+    "profile",
+    [
+        Profile(1, {"reach": 5, "guard": 4}),
+        Profile(4, {"reach": 3, "guard": 6}, {"cut": "failures"}),
+        Profile(7, {"reach": 9, "guard": 2}, {"parry": "successes"}),
+        Profile(12, {"reach": 6, "guard": 5}, {"cut": [1, 2], "parry": "failures"}),
+    ],
+    ids=["plain", "cuts-again", "reach-past-the-die", "both-again"],
+)
+def test_tidewatchs_chain_declared_in_markdown_matches_icepool(books: dict[str, Rules], profile: Profile) -> None:
+    answer = run_chain(books["tidewatch"], profile)
+    assert answer.successes.distribution() == chances(tidewatch_by_icepool(profile))
+    assert [[r["roll"] for r in s["rolls"]] for s in answer.steps] == [["cut"], ["parry"]]
+
+
+def test_a_markdown_book_is_told_it_cannot_declare_an_army_yet(books: dict[str, Rules]) -> None:
+    with pytest.raises(RulesError, match="declare the army in an XML source: a Markdown book has no tables"):
+        check_army(books["tidewatch"], {"points_limit": 100, "entries": []})
 
 
 # -- every die a small chain rolls -------------------------------------------------------------------

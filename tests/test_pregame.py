@@ -118,3 +118,16 @@ def test_a_smaller_board_rolls_the_count_the_book_gives_for_it(rules: Rules) -> 
     counts = [e.text for e in events if "rolled" in e.text and "additional_terrain" in e.text]
     assert counts == ["additional_terrain_small_board: D3 rolled 3"]
     assert [r for s, r in results(events) if s == "3"] == ["Forest", "Forest", "Forest"]
+
+
+def test_a_step_found_by_its_title_is_noted_only_when_its_link_is_broken(rules: Rules) -> None:
+    data = json.loads(json.dumps(rules.data))
+    [setup] = [s for s in data["sequences"] if s["kind"] == "setup"]
+    step = setup["steps"][0]
+    assert step["section"] is not None
+    step.update(link="nowhere", resolved=False)  # a link to no section: the step's section found by its title
+    [first, *_] = pregame(Rules(data, rules.path), Dice(seed=1))
+    assert first.text == step["text"] + " (found by its title: the step's link is broken)"
+    step.update(link=None)  # no link at all (a Markdown step names its section): nothing is broken
+    [first, *_] = pregame(Rules(data, rules.path), Dice(seed=1))
+    assert first.text == step["text"]

@@ -169,7 +169,8 @@ def _walk(game: _Game, sequence: dict[str, Any], prefix: str, seen: set[str]) ->
     for step in sequence["steps"]:
         number = f"{prefix}{step['number']}"
         section = step["section"]
-        note = "" if step["resolved"] or section is None else " (found by its title: the step's link is broken)"
+        broken = step["link"] is not None and not step["resolved"] and section is not None
+        note = " (found by its title: the step's link is broken)" if broken else ""
         yield Event(number, step["text"] + note, game.anchor(section))
         if section is None:
             continue
