@@ -503,6 +503,22 @@ def test_tidewatchs_chain_declared_in_markdown_matches_icepool(books: dict[str, 
     assert [[r["roll"] for r in s["rolls"]] for s in answer.steps] == [["cut"], ["parry"]]
 
 
+@pytest.mark.parametrize(
+    ("option", "told"),
+    [
+        (["--value", "gaurd=4"], "`gaurd` is no value the chain's rolls are against (they are against: guard, reach)"),
+        (["--reroll", "cutt=failures"], "`cutt` is no roll of the chain (its rolls: cut, parry)"),
+    ],
+)
+def test_a_value_or_a_reroll_the_chain_does_not_read_is_refused(
+    books: dict[str, Rules], capsys: pytest.CaptureFixture[str], option: list[str], told: str
+) -> None:
+    # A misspelt name would be ignored: an optional save left out, a reroll never made, the answer wrong.
+    question = ["engine", "--rules", str(books["tidewatch"].path), "chain", "--count", "3", "--value", "reach=5"]
+    assert main([*question, "--value", "guard=4", *option]) == 2
+    assert capsys.readouterr().err == f"rulebook: error: {told}\n"
+
+
 def test_a_markdown_book_is_told_it_cannot_declare_an_army_yet(books: dict[str, Rules]) -> None:
     with pytest.raises(RulesError, match="declare the army in an XML source: a Markdown book has no tables"):
         check_army(books["tidewatch"], {"points_limit": 100, "entries": []})

@@ -138,5 +138,6 @@ def test_cli_json(rules: Rules, capsys: pytest.CaptureFixture[str]) -> None:
 def test_a_save_that_needs_a_value_not_given_saves_nothing(rules: Rules) -> None:
     data = json.loads(json.dumps(rules.data))
     del data["mechanics"]["rolls"]["defense_roll"]  # only the cover roll is left, and no cover value is given
-    result = attack(Rules(data, rules.path), 1, FIREBALL)
+    read = {name: value for name, value in FIREBALL.items() if name not in ("defense", "penetration")}
+    result = attack(Rules(data, rules.path), 1, read)
     assert per_attack(result) == Fraction(4, 6) * Fraction(5, 6)

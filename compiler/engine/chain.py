@@ -25,7 +25,7 @@ from typing import Any
 
 from rulebook.engine.dice import Ways, add_dice, fraction_text, parse_notation, ways
 from rulebook.engine.limits import MAX_DIGITS, over
-from rulebook.engine.profile import Profile, given
+from rulebook.engine.profile import Profile, check_names, given
 from rulebook.engine.rules import Rules, RulesError
 from rulebook.engine.steps import Outcome, Step, chain_steps, check_results, outcome, step_outcomes, through
 from rulebook.engine.tally import compound, from_fractions, removed, repeat, to_remove
@@ -81,6 +81,7 @@ def summary(counted: Ways) -> dict[str, Any]:
 def run_chain(rules: Rules, profile: Profile) -> Answer:
     """The answer for the player's numbers, and under every other reading the text gives of a roll."""
     steps, after = chain_steps(rules)
+    check_names(profile, [roll for step in steps for roll in step.rolls] + after)
     answer = _answer(rules, steps, after, profile)
     answer.rules = [rules.cite(name) for name in sorted(rules.data["mechanics"]["rolls"])]
     answer.readings = list(_readings(rules, steps, after, profile))

@@ -143,6 +143,20 @@ def damage_text(text: str) -> str:
     return text.strip().upper()
 
 
+def check_names(profile: Profile, rolls: Sequence[dict[str, Any]]) -> None:
+    """Refuse a value no roll of the chain is rolled against and a reroll of no roll of it: a misspelt name
+    would be ignored, and the answer silently wrong (an optional save left out, a reroll never made)."""
+    read = sorted({name for roll in rolls for _, name in _TOKEN.findall(roll["against"]) if not name.isdigit()})
+    if stray := sorted(set(profile.values) - set(read)):
+        raise RulesError(
+            f"`{shown(stray[0], 'characters')}` is no value the chain's rolls are against"
+            f" (they are against: {', '.join(read) or 'whole numbers only'})"
+        )
+    terms = sorted({roll["term"] for roll in rolls})
+    if stray := sorted(set(profile.rerolls) - set(terms)):
+        raise RulesError(f"`{shown(stray[0], 'characters')}` is no roll of the chain (its rolls: {', '.join(terms)})")
+
+
 def given(roll: dict[str, Any], profile: Profile) -> bool:
     """Whether the player gave every value an optional roll is rolled against."""
     return all(name.isdigit() or name in profile.values for _, name in _TOKEN.findall(roll["against"]))
