@@ -153,6 +153,43 @@ def test_declared_values_and_characteristics(data: dict[str, Any]) -> None:
     assert characteristics["profile"][6]["definition"] == "Models with a higher initiative strike first."
 
 
+@pytest.mark.parametrize(
+    ("number", "told"),
+    [
+        ("9" * 5000, "value `rounds` is 99999999999999999999… (5,000 characters): a value is at most 1,000,000"),
+        ("0" * 5000 + "1000001", "value `rounds` is 00000000000000000000… (5,007 characters): a value is at most"),
+        ("²", "value `rounds` must be a whole number, not `²`"),
+    ],
+)
+@pytest.mark.parametrize("markdown", [False, True], ids=["xml", "markdown"])
+def test_a_value_past_what_a_game_states_is_refused_where_it_stands(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], number: str, told: str, markdown: bool
+) -> None:
+    # Python refuses to read a number of more than 4,300 digits, and int("²") fails: each was an internal error.
+    if markdown:
+        book = tmp_path / "game.md"
+        book.write_text(
+            f'<!-- rulebook -->\n# Play\n\n## Rounds\nA game lasts long. <!-- rulebook: value name="rounds" kind="turns" number="{number}" -->\n',
+            encoding="utf-8",
+        )
+    else:
+        book = tmp_path / "game.xml"
+        book.write_text(
+            f'<document><chapter title="Play">A game lasts <value name="rounds" kind="turns">{number}</value> rounds.'
+            "</chapter></document>\n",
+            encoding="utf-8",
+        )
+    assert main(["lint", "--format", "json", str(book)]) == 1
+    [diagnostic] = [d for d in json.loads(capsys.readouterr().out)["diagnostics"] if d["rule"] == "invalid-annotation"]
+    assert str(diagnostic["message"]).startswith(told) and diagnostic["line"] == (5 if markdown else 1)
+    assert main(["build", "-q", "--data-only", "--output", str(tmp_path / "out"), str(book)]) in (0, 1)
+    assert json.loads((tmp_path / "out" / "rules.json").read_text(encoding="utf-8"))["values"] == {}
+    # Leading zeros are no more than the number they pad.
+    book.write_text(book.read_text(encoding="utf-8").replace(number, "0" * 5000 + "6"), encoding="utf-8")
+    assert main(["build", "-q", "--data-only", "--output", str(tmp_path / "again"), str(book)]) in (0, 1)
+    assert json.loads((tmp_path / "again" / "rules.json").read_text(encoding="utf-8"))["values"]["rounds"]["value"] == 6
+
+
 def test_army_composition(data: dict[str, Any]) -> None:
     army = data["army_composition"]
     assert (army["term"], army["points_below_limit"], army["least_entries"]) == ("army_list", 20, 4)

@@ -43,7 +43,7 @@ INVALID_ANNOTATION = Rule(
 Checks the declarations that make prose rules data. The names are the
 book's own; the kinds are the compiler's. A `<value name="..." kind="..."
 term="...">` must have a kind the compiler knows, be about a defined term,
-hold a whole number, be given once, and a characteristic's bound needs its
+hold a whole number (digits 0 to 9, at most 1,000,000), be given once, and a characteristic's bound needs its
 companion (a `minimum` and the `maximum` of the same term). A table or
 sequence's `kind` must be one the compiler knows, a data table must be
 written the way its kind is read, an army table needs the `id` its army

@@ -115,7 +115,9 @@ def _add_chain(actions: Commands) -> None:
         "removed, with each step's chance. Where the text reads a roll two ways, both are shown.",
     )
     chain.add_argument("--count", "--attacks", metavar="N", help="how many dice the chain starts with")
-    chain.add_argument("--profile", type=Path, metavar="FILE", help="the numbers, as YAML or JSON (docs/engine.md)")
+    chain.add_argument(
+        "--profile", type=Path, metavar="FILE", help="the numbers, as YAML or JSON (`rulebook docs engine`)"
+    )
     for option, metavar, help_text in (
         ("--value", "NAME=N", "a value the rolls are against (repeat)"),
         ("--reroll", "ROLL=WHICH", "a roll's dice rolled again once: failures, successes or 1,2 (repeat)"),

@@ -29,6 +29,9 @@ VALUE_KINDS: dict[str, str] = {
 """What a value may be, with what it means."""
 COMPANIONS: dict[str, str] = {"minimum": "maximum", "maximum": "minimum"}
 """The kinds a value of a kind needs beside it, for the same term."""
+MAX_VALUE = 1_000_000
+"""The largest number a value may be: the engine's bound on any number of a question (docs/engine.md,
+"Limits"); a game's numbers are far below it, and a longer one would be read into a number of any size."""
 
 
 def collect_values(
@@ -48,7 +51,7 @@ def collect_values(
         placed[value.name] = value
         kind = cast("ValueKind", value.kind)
         found[value.name] = {
-            "value": int(value.text.strip()),
+            "value": int(value.text.strip().lstrip("0") or "0"),
             "kind": kind,
             "term": value.term,
             "section": value.section_id,
@@ -66,15 +69,28 @@ def _problem(value: Value, defined: frozenset[str], first: Mapping[str, Span]) -
             f"value `{value.name}` is about `{value.term}`, which the book does not define",
             "define the term, or name the term the value is about",
         )
-    if not value.text.strip().isdigit():
+    number = value.text.strip()
+    if not (number.isascii() and number.isdigit()):
         return _at(
             value,
-            f"value `{value.name}` must be a whole number, not `{value.text}`",
-            "wrap only the number in `<value>`",
+            f"value `{value.name}` must be a whole number, not `{_shown(value.text)}`",
+            "wrap only the number in `<value>`, written in the digits 0 to 9",
+        )
+    significant = number.lstrip("0") or "0"
+    if len(significant) > len(str(MAX_VALUE)) or int(significant) > MAX_VALUE:
+        return _at(
+            value,
+            f"value `{value.name}` is {_shown(number)}: a value is at most {MAX_VALUE:,}",
+            "write the number the rules state",
         )
     if value.name in first:
         return _at(value, f"value `{value.name}` is given twice", f"it is first given at {first[value.name]}")
     return None
+
+
+def _shown(text: str) -> str:
+    """A value's text as a message quotes it: at most 40 characters."""
+    return text if len(text) <= 40 else f"{text[:20]}… ({len(text):,} characters)"
 
 
 def _without_companion(found: Mapping[str, DeclaredValue], placed: Mapping[str, Value]) -> list[Diagnostic]:
