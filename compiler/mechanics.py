@@ -36,8 +36,12 @@ from rulebook.model import (
     unique_id,
 )
 
-_DICE = re.compile(r"(?P<count>[1-9]\d*)?D(?P<sides>[1-9]\d*)", re.IGNORECASE)
-_RANGE = re.compile(r"^\s*(?P<low>\d+)\s*(?:[-–]\s*(?P<high>\d+))?\s*\+?\s*[:.]?\s*")
+_DICE = re.compile(r"(?P<count>[1-9][0-9]{0,6})?D(?P<sides>[1-9][0-9]{0,6})", re.IGNORECASE)
+_RANGE = re.compile(r"^\s*(?P<low>[0-9]+)\s*(?:[-–]\s*(?P<high>[0-9]+))?\s*\+?\s*[:.]?\s*")
+"""Dice and a band's results in the digits 0 to 9, at most seven of them (:data:`MOST_DIGITS`): far past any die
+the engine rolls (``\\d`` would take other scripts' digits, and Python refuses to read a number of more than 4,300
+digits)."""
+MOST_DIGITS = 7
 
 
 @dataclass(frozen=True, slots=True)
@@ -210,6 +214,11 @@ def _range_band(key: Cell, rest: tuple[Cell, ...] = ()) -> Band:
     if match is None:
         raise _NotNormalisable(
             f"cannot read a roll range in `{text}`", 'start the band with its results, such as "1-3:" or "6"'
+        )
+    if max(len(match.group("low")), len(match.group("high") or "")) > MOST_DIGITS:
+        raise _NotNormalisable(
+            f"cannot read a roll range in `{text[:40]}`: its results have more than {MOST_DIGITS} digits",
+            "write the results the dice roll",
         )
     low = int(match.group("low"))
     high = int(match.group("high") or low)

@@ -179,15 +179,57 @@ def test_a_value_past_what_a_game_states_is_refused_where_it_stands(
             "</chapter></document>\n",
             encoding="utf-8",
         )
-    assert main(["lint", "--format", "json", str(book)]) == 1
-    [diagnostic] = [d for d in json.loads(capsys.readouterr().out)["diagnostics"] if d["rule"] == "invalid-annotation"]
+    [diagnostic] = [d for d in linted_and_built(book, capsys) if d["rule"] == "invalid-annotation"]
     assert str(diagnostic["message"]).startswith(told) and diagnostic["line"] == (5 if markdown else 1)
-    assert main(["build", "-q", "--data-only", "--output", str(tmp_path / "out"), str(book)]) in (0, 1)
     assert json.loads((tmp_path / "out" / "rules.json").read_text(encoding="utf-8"))["values"] == {}
     # Leading zeros are no more than the number they pad.
     book.write_text(book.read_text(encoding="utf-8").replace(number, "0" * 5000 + "6"), encoding="utf-8")
     assert main(["build", "-q", "--data-only", "--output", str(tmp_path / "again"), str(book)]) in (0, 1)
     assert json.loads((tmp_path / "again" / "rules.json").read_text(encoding="utf-8"))["values"]["rounds"]["value"] == 6
+
+
+LONG = "9" * 5000
+"""A number Python refuses to read (more than 4,300 digits)."""
+
+
+@pytest.mark.parametrize(
+    ("declared", "told"),
+    [
+        (f'<mechanic name="t" roll="D6" pass="at-least" target="{LONG}"/>', "`target` must be a whole number from 1"),
+        (f'<mechanic name="t" roll="D6" pass="at-least" always-fails="6 {LONG}"/>', "`always-fails` must list whole"),
+        (f'<mechanic name="t" roll="{LONG}D6" pass="at-least"/>', "`roll` must be dice notation"),
+        (f'<mechanic name="t" roll="D{LONG}" pass="at-least"/>', "`roll` must be dice notation"),
+        (f'<mechanic name="t" times="{LONG}D6" table="q"/>', "`times` must be dice notation"),
+        (
+            f'<mechanic name="t" roll="D6" pass="at-least" against="x + {LONG}" step="1" each="t"/>',
+            "`against` must add or subtract names and whole numbers",
+        ),
+        (f'<table roll="D6" id="q"><row><header>1-{LONG}</header><cell>x</cell></row></table>', "its results have"),
+        ('<mechanic name="t" roll="D6" pass="at-least" target="٣"/>', "`target` must be a whole number from 1"),
+    ],
+    ids=["target", "always-fails", "dice", "sides", "times", "against", "band", "other-digits"],
+)
+def test_a_number_past_any_die_in_a_mechanic_or_a_band_is_refused_where_it_stands(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], declared: str, told: str
+) -> None:
+    # Each was an internal error: Python refuses to read a number of more than 4,300 digits.
+    book = tmp_path / "game.xml"
+    book.write_text(
+        f'<document><chapter title="Play"><definition name="t">A <reference name="t">t</reference>.{declared}'
+        "</definition></chapter></document>\n",
+        encoding="utf-8",
+    )
+    messages = [str(d["message"]) for d in linted_and_built(book, capsys)]
+    assert any(told in message for message in messages), messages
+
+
+def linted_and_built(book: Path, capsys: pytest.CaptureFixture[str]) -> list[dict[str, Any]]:
+    """The diagnostics of ``rulebook lint`` on a book with errors, which ``build --data-only`` builds into
+    ``out/`` beside it: never an internal error."""
+    assert main(["lint", "--format", "json", str(book)]) == 1
+    diagnostics: list[dict[str, Any]] = json.loads(capsys.readouterr().out)["diagnostics"]
+    assert main(["build", "-q", "--data-only", "--output", str(book.parent / "out"), str(book)]) in (0, 1)
+    return diagnostics
 
 
 def test_army_composition(data: dict[str, Any]) -> None:

@@ -146,7 +146,10 @@ def damage_text(text: str) -> str:
 def check_names(profile: Profile, rolls: Sequence[dict[str, Any]]) -> None:
     """Refuse a value no roll of the chain is rolled against and a reroll of no roll of it: a misspelt name
     would be ignored, and the answer silently wrong (an optional save left out, a reroll never made)."""
-    read = sorted({name for roll in rolls for _, name in _TOKEN.findall(roll["against"]) if not name.isdigit()})
+    expressions = [roll["against"] for roll in rolls] + [
+        reading["against"] for roll in rolls for reading in roll["readings"] if reading["against"]
+    ]
+    read = sorted({name for text in expressions for _, name in _TOKEN.findall(text) if not name.isdigit()})
     if stray := sorted(set(profile.values) - set(read)):
         raise RulesError(
             f"`{shown(stray[0], 'characters')}` is no value the chain's rolls are against"

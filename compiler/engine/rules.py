@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -18,8 +19,11 @@ from rulebook.engine.limits import (
     MAX_REPEATS,
     MAX_RESULTS,
     MAX_RULES_BYTES,
+    MAX_VALUE,
     over,
+    read_bounded,
     read_number,
+    shown,
 )
 from rulebook.engine.schema import SCHEMA_PATH, check_schema, engine_schema
 
@@ -178,6 +182,10 @@ def _check_limits(data: dict[str, Any], path: Path) -> None:
     _check_repeats(data, path)
     _check_numbers(data, path)
     for name, roll in mechanics["rolls"].items():
+        readings = [(".readings", reading["against"] or "") for reading in roll["readings"]]
+        for where, expression in [("", roll["against"]), *readings]:
+            with _at(path, f"mechanics.rolls.{name}{where}.against"):
+                _check_expression(expression)
         with _at(path, f"mechanics.rolls.{name}.critical_adds"):
             if roll["critical_adds"] > MAX_RESULTS:
                 raise over(f"{roll['critical_adds']} more successes", MAX_RESULTS, "results of a chain")
@@ -185,6 +193,17 @@ def _check_limits(data: dict[str, Any], path: Path) -> None:
     with _at(path, "mechanics.rolls"):
         if chain > MAX_CHAIN:
             raise over(f"{chain} rolls and readings", MAX_CHAIN, "rolls and readings in a chain")
+
+
+def _check_expression(expression: str) -> None:
+    """Every number of what a roll is against (``6 - cover``) within the bound of a number in a question."""
+    for number in _NUMBER.findall(expression):
+        if read_bounded(number, MAX_VALUE) is None:
+            raise over(f"`{shown(number)}`", MAX_VALUE, "either way for a number in a question")
+
+
+_NUMBER = re.compile(r"(?<![a-z0-9_])[0-9]+(?![a-z0-9_])")
+"""A number of an expression: a run of digits that is not part of a name (``x1``)."""
 
 
 def _notations(data: dict[str, Any]) -> Iterator[tuple[str, str]]:

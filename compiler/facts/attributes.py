@@ -9,7 +9,9 @@ from typing import Literal
 
 from rulebook.mechanics import Dice, parse_dice
 
-_WHOLE = r"[1-9]\d*"
+_WHOLE = r"[1-9][0-9]{0,5}|1000000"
+"""A whole number from 1 to 1,000,000 in the digits 0 to 9: the engine's bound on any number of a question
+(``\\d`` would take other scripts' digits, and Python refuses to read a number of more than 4,300 digits)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,7 +76,7 @@ def matching(pattern: str, description: str, problem: str) -> AttributeType:
     )
 
 
-WHOLE_NUMBER = matching(_WHOLE, "a whole number", "must be a whole number")
+WHOLE_NUMBER = matching(_WHOLE, "a whole number (1 to 1,000,000)", "must be a whole number from 1 to 1,000,000")
 
 
 def _whole_numbers(value: str) -> bool:
@@ -82,12 +84,14 @@ def _whole_numbers(value: str) -> bool:
 
 
 WHOLE_NUMBERS = AttributeType(
-    "whole numbers",
+    "whole numbers (1 to 1,000,000)",
     lambda value, _: all(re.fullmatch(_WHOLE, v) for v in value.split()),
-    lambda name, *_: f"`{name}` must list whole numbers",
+    lambda name, *_: f"`{name}` must list whole numbers from 1 to 1,000,000",
 )
+_OPERAND = rf"(?:[a-z_][a-z0-9_]*|0|{_WHOLE})"
+"""A name, or a whole number from 0 to 1,000,000."""
 EXPRESSION = matching(
-    r"\s*[a-z0-9_]+(\s*[-+]\s*[a-z0-9_]+)*\s*",
+    rf"\s*{_OPERAND}(\s*[-+]\s*{_OPERAND})*\s*",
     "names and whole numbers added or subtracted (defense + penetration, 6 - cover)",
     "must add or subtract names and whole numbers (defense + penetration, 6 - cover)",
 )

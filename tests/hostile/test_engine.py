@@ -235,6 +235,13 @@ def test_a_chain_past_its_limits_is_refused_on_load(
     hostile = changed(other_game, tmp_path / "readings", many_readings)
     refused(capsys, ["engine", "--rules", str(hostile), "turns"], "56 rolls and readings", f"{LIMIT} 10 rolls")
 
+    def long_number(data: dict[str, Any]) -> None:  # Python refuses to read more than 4,300 digits
+        data["mechanics"]["rolls"]["using_cover"]["against"] = "9" * 5000 + " - cover"
+
+    hostile = changed(other_game, tmp_path / "number", long_number)
+    words = ["`mechanics.rolls.using_cover.against`: `99999999... (5000 digits)`", f"{LIMIT} 1,000,000 either way"]
+    refused(capsys, ["engine", "--rules", str(hostile), "turns"], *words)
+
 
 def test_a_walk_past_its_length_is_refused(rules: Rules, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     def eleven_hundred_rolls(data: dict[str, Any]) -> None:
