@@ -90,8 +90,8 @@ of `rulebook.engine.bindings`): a number of turns needs the turn structure it
 counts (a sequence of kind `turn`), an army size needs the standard army
 (`<mechanic name="..." categories="...">`); and a roll of a chain must name
 rolls the chain has: a critical success passes later steps
-(`critical-skips`), a roll taken `instead-of` another names a roll of its own
-step. A book that declares nothing for a question is not checked: the
+(`critical-skips`), a save `cancels` the successes of an earlier step, a roll
+taken `instead-of` another names a roll of its own step. A book that declares nothing for a question is not checked: the
 engine tells whoever asks what to declare.
 
 ## Why is this bad?

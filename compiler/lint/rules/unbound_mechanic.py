@@ -1,7 +1,8 @@
 """The `unbound-mechanic` check (RB503); its documentation is in :mod:`rulebook.catalog.mechanics`.
 
 A declaration the engine reads only beside another (``COMPANIONS`` in :mod:`rulebook.engine.bindings`), or a
-roll of a chain that names a roll the chain does not have, is reported where it stands.
+roll of a chain that names a roll the chain does not have where it should (a later step for a critical, an earlier
+one for what a save cancels, its own step for an alternative), is reported where it stands.
 """
 
 from __future__ import annotations
@@ -59,7 +60,8 @@ def _sizes_without_army(lint: LintInput) -> Iterator[Diagnostic]:
 
 
 def _chain_names(lint: LintInput) -> Iterator[Diagnostic]:
-    """A roll of the chain that names, for a critical or as an alternative, a roll the chain does not have."""
+    """A roll of the chain that names, for a critical, for what it cancels or as an alternative, a roll the chain
+    does not have there."""
     rolls = lint.rule_facts.mechanics["rolls"]
     for mechanic in lint.book.mechanics:
         roll = rolls.get(mechanic.name)
@@ -73,6 +75,13 @@ def _chain_names(lint: LintInput) -> Iterator[Diagnostic]:
                     f"roll `{mechanic.name}` passes `{skipped}` on a critical, which is no later step of the chain",
                     "name the rolls of the steps after this one that a critical success passes",
                 )
+        earlier = {name for name, other in rolls.items() if _later(roll["step"], other["step"])}
+        if roll["cancels"] is not None and roll["cancels"] not in earlier:
+            yield _at(
+                mechanic,
+                f"roll `{mechanic.name}` cancels `{roll['cancels']}`, which is no earlier step of the chain",
+                "name the roll of an earlier step whose successes this one saves",
+            )
         same = {name for name, other in rolls.items() if other["step"] == roll["step"] and name != mechanic.name}
         if roll["instead_of"] is not None and roll["instead_of"] not in same:
             yield _at(
