@@ -91,7 +91,9 @@ counts (a sequence of kind `turn`), an army size needs the standard army
 (`<mechanic name="..." categories="...">`); and a roll of a chain must name
 rolls the chain has: a critical success passes later steps
 (`critical-skips`), a save `cancels` the successes of an earlier step, a roll
-taken `instead-of` another names a roll of its own step. A book that declares nothing for a question is not checked: the
+taken `instead-of` another names a roll of its own step; and a step's rolls are
+all saves or none (the engine takes the defender's best save of a step that
+has one). A book that declares nothing for a question is not checked: the
 engine tells whoever asks what to declare.
 
 ## Why is this bad?

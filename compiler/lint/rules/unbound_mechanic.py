@@ -2,7 +2,8 @@
 
 A declaration the engine reads only beside another (``COMPANIONS`` in :mod:`rulebook.engine.bindings`), or a
 roll of a chain that names a roll the chain does not have where it should (a later step for a critical, an earlier
-one for what a save cancels, its own step for an alternative), is reported where it stands.
+one for what a save cancels, its own step for an alternative), or a step that mixes saves with rolls that must
+succeed, is reported where it stands.
 """
 
 from __future__ import annotations
@@ -83,6 +84,13 @@ def _chain_names(lint: LintInput) -> Iterator[Diagnostic]:
                 "name the roll of an earlier step whose successes this one saves",
             )
         same = {name for name, other in rolls.items() if other["step"] == roll["step"] and name != mechanic.name}
+        saves = sorted(name for name in same if rolls[name]["cancels"] is not None)
+        if roll["step"] is not None and roll["cancels"] is None and saves:
+            yield _at(
+                mechanic,
+                f"roll `{mechanic.name}` must succeed, but `{saves[0]}` of its step is a save",
+                "a step's rolls are all saves (each `cancels` a roll of an earlier step) or none: give each its step",
+            )
         if roll["instead_of"] is not None and roll["instead_of"] not in same:
             yield _at(
                 mechanic,
