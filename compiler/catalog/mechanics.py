@@ -93,8 +93,11 @@ rolls the chain has: a critical success passes later steps
 (`critical-skips`), a save `cancels` the successes of an earlier step, a roll
 taken `instead-of` another names a roll of its own step; and a step's rolls are
 all saves or none (the engine takes the defender's best save of a step that
-has one). A book that declares nothing for a question is not checked: the
-engine tells whoever asks what to declare.
+has one). What a roll's attribute needs beside it is there too: `critical-adds`
+and `critical-skips` a `critical` result, `fail-adds` a `threshold`, and a
+`threshold` no `step` (a roll with a threshold is taken after the chain). A
+book that declares nothing for a question is not checked: the engine tells
+whoever asks what to declare.
 
 ## Why is this bad?
 The engine computes only from `rules.json`, from what the book declares. A

@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from rulebook.catalog.mechanics import UNBOUND_MECHANIC
 from rulebook.diagnostics import Diagnostic
 from rulebook.engine.bindings import COMPANIONS, DECLARATIONS
+from rulebook.facts.shapes import Roll
 from rulebook.lint.base import LintInput
 from rulebook.model import ItemList, Mechanic
 
@@ -68,6 +69,7 @@ def _chain_names(lint: LintInput) -> Iterator[Diagnostic]:
         roll = rolls.get(mechanic.name)
         if roll is None or roll["place"]["line"] != mechanic.span.line or roll["place"]["file"] != mechanic.span.path:
             continue  # not the annotation the roll was read from (a reading of it, another kind)
+        yield from _without_companion(mechanic, roll)
         later = {name for name, other in rolls.items() if _later(other["step"], roll["step"])}
         for skipped in roll["critical_skips"]:
             if skipped not in later:
@@ -97,6 +99,29 @@ def _chain_names(lint: LintInput) -> Iterator[Diagnostic]:
                 f"roll `{mechanic.name}` is taken instead of `{roll['instead_of']}`, which is no roll of its step",
                 "name a roll of the same step (the defender chooses between them)",
             )
+
+
+def _without_companion(mechanic: Mechanic, roll: Roll) -> Iterator[Diagnostic]:
+    """An attribute of a roll the engine reads only beside another, given without it."""
+    if not roll["critical"] and (roll["critical_adds"] or roll["critical_skips"]):
+        given = "critical-adds" if roll["critical_adds"] else "critical-skips"
+        yield _at(
+            mechanic,
+            f"roll `{mechanic.name}` says what a critical does (`{given}`), but no result is `critical`",
+            'name the results that are critical: critical="6"',
+        )
+    if roll["fail_adds"] is not None and roll["threshold"] is None:
+        yield _at(
+            mechanic,
+            f"roll `{mechanic.name}` adds to the loss on a failure (`fail-adds`), but has no `threshold`",
+            'give the loss past which the roll is taken: threshold="N"',
+        )
+    if roll["threshold"] is not None and roll["step"] is not None:
+        yield _at(
+            mechanic,
+            f"roll `{mechanic.name}` has a `step` and a `threshold`: the threshold is never read",
+            "a roll with a threshold is taken on what the chain lost, after it: remove `step`, or `threshold`",
+        )
 
 
 def _later(step: int | None, than: int | None) -> bool:
