@@ -114,6 +114,7 @@ def _relinked(document: Document, linker: _Linker) -> Document:
         document.images,
         document.mechanics,
         document.ids,
+        tuple(a._replace(node=linker.relinked.get(id(a.node), a.node)) for a in document.annotated),
     )
 
 
@@ -131,6 +132,8 @@ class _Linker:
         self.definitions: list[Definition] = []
         self.references: list[Reference] = []
         self.cursor = 0
+        self.relinked: dict[int, ItemList | Table] = {}
+        """Each list or table linked again, by the ``id()`` of the one it replaces (a declared one stays declared)."""
         self.first_use: set[str] = set()
         """Terms no heading names: the first paragraph that uses one defines it."""
 
@@ -147,9 +150,11 @@ class _Linker:
                 items = tuple(
                     item._replace(children=self._link_all(item.children, section.id, None)) for item in node.items
                 )
-                children.append(node._replace(items=items))
+                self.relinked[id(node)] = node._replace(items=items)
+                children.append(self.relinked[id(node)])
             elif isinstance(node, Table) and not skipped:
-                children.append(self._table(node, section.id))
+                self.relinked[id(node)] = self._table(node, section.id)
+                children.append(self.relinked[id(node)])
             elif isinstance(node, str) and node.strip() and not skipped:
                 # Only the first paragraph is the definition; the rest of the section uses the term.
                 first_uses = self._first_uses_in(node)

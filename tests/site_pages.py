@@ -37,7 +37,7 @@ PAGE_KINDS = (
     PageKind("chapter-head-links", "the-pre-game-sequence/", show=".rb-head-links"),
     PageKind("chapter-figure", "general-principles/", show="#figure_2"),
     PageKind("glossary", "glossary/", dark=True),
-    PageKind("tables", "tables/", show="#game", dark=True),
+    PageKind("tables", "tables/", show="#values", dark=True),
     PageKind("tables-roll", "tables/", show="#roll-tables"),
     PageKind("tables-tests", "tables/", show="#tests"),
     PageKind("not-found", "404.html"),

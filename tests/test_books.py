@@ -178,10 +178,12 @@ def _article(site: Path, path: str) -> str:
 
 
 def test_each_book_has_the_pages_it_has_content_for(site: Path) -> None:
-    other = _article(site, "other-game/tables/index.html")  # its rolls: hit, injury, defence, cover, courage
+    other = _article(site, "other-game/tables/index.html")  # its rolls, its declared turn, setup and rounds
     assert "Hit: roll D6 for each attack; pass on accuracy or more." in other
     assert "Defense Roll: roll D6 for each Injury; pass on defense + penetration or more; each success cancels" in other
-    assert "Roll tables" not in other and "Sequences" not in other
+    assert "Round" in other and "Preparation and setup" in other
+    assert re.search(r"rounds\s*5\s*a number of turns", other)
+    assert "Roll tables" not in other and "Army composition" not in other and "Characteristics" not in other
     later = _article(site, "turns-later/tables/index.html")
     assert "Sequences" in later and "Roll tables" not in later and "Army composition" not in later
     assert not (site / "turns-later" / "glossary").exists()  # it marks no terms

@@ -38,7 +38,8 @@ def _unaccounted(root: Path, others: set[str]) -> list[str]:
     found = []
     for entry in sorted(root.iterdir()):
         name = entry.name if entry.is_dir() else entry.name.split(".")[0]
-        if entry.name.startswith(".") or entry.name in DATA_FILES or name in chapters | others:
+        printed = entry.suffix == ".pdf"  # the print edition of the book or a translation, named by its title
+        if entry.name.startswith(".") or entry.name in DATA_FILES or printed or name in chapters | others:
             continue
         if name not in RESERVED_NAMES and not _redirect(entry):
             found.append(entry.name)

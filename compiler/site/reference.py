@@ -14,6 +14,8 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from rulebook.facts.values import VALUE_KINDS
+
 Part = dict[str, Any]
 """A piece of a sentence: text, or a term."""
 
@@ -45,6 +47,7 @@ def reference_context(view: ReferenceView) -> dict[str, Any] | None:
         "tests": tests_and_rolls(view),
         "roll_tables": [_roll_table(view, table) for table in data["roll_tables"]],
         "sequences": [_sequence(view, sequence) for sequence in data["sequences"]],
+        "values": _values(view),
         "profile": _profile(view),
         "game": _game(view),
         "army": _army(view),
@@ -250,7 +253,7 @@ def _roll_table(view: ReferenceView, table: Mapping[str, Any]) -> dict[str, Any]
     place = view.section(table.get("section"))
     return {
         "id": table["id"],
-        "title": place["title"] if place else table["id"].replace("_", " ").capitalize(),
+        "title": table.get("title") or (place["title"] if place else table["id"].replace("_", " ").capitalize()),
         "rules": place["href"] if place else None,
         "die": table["die"],
         "bands": [
@@ -265,9 +268,22 @@ def _sequence(view: ReferenceView, sequence: Mapping[str, Any]) -> dict[str, Any
     steps = []
     for step, text in zip(sequence["steps"], view.steps(sequence), strict=True):
         target = view.section(step["section"]) if step.get("resolved") else None
-        steps.append({"text": target["title"] if target else text, "href": target["href"] if target else None})
-    title = place["title"] if place else sequence["id"].replace("_", " ").replace("-", " ").capitalize()
+        href = target["href"] if target else None
+        steps.append({"title": step.get("title"), "text": target["title"] if target else text, "href": href})
+    title = sequence.get("title") or (
+        place["title"] if place else sequence["id"].replace("_", " ").replace("-", " ").capitalize()
+    )
     return {"id": sequence["id"], "title": title, "rules": place["href"] if place else None, "steps": steps}
+
+
+def _values(view: ReferenceView) -> list[dict[str, Any]]:
+    """Every number the book declares, by its own name: the number, what it is, the term it is about."""
+    found = []
+    for name, value in sorted((view.data.get("values") or {}).items()):
+        kind = view.words.get(f"ref_value_{value['kind']}", VALUE_KINDS.get(value["kind"], value["kind"]))
+        term = view.term(value["term"]) if value.get("term") else None
+        found.append({"id": name, "value": str(value["value"]), "kind": kind, "term": term})
+    return found
 
 
 def _profile(view: ReferenceView) -> dict[str, Any] | None:
@@ -318,14 +334,26 @@ def _army(view: ReferenceView) -> dict[str, Any] | None:
     variants = [
         _variant(view, variant)
         for variant in army.get("variants") or []
-        if variant.get("duplicate_limits") and (variant.get("max_points") or variant.get("min_points"))
+        if variant.get("duplicate_limits") or variant.get("max_points") or variant.get("min_points")
     ]
-    if not categories and not variants:
+    below = army.get("points_below_limit")
+    least = _least_entries(view, army.get("least_entries"), army.get("not_counted") or [])
+    if not categories and not variants and below is None and least is None:
         return None
-    below = army.get("max_points_below_limit")
     default = "An army may fall below its point limit by at most {points} points."
     said = sentence(view.words, "ref_below_limit", default, points=str(below)) if below is not None else None
-    return {"categories": categories, "variants": variants, "below": said}
+    return {"categories": categories, "variants": variants, "below": said, "least": least}
+
+
+def _least_entries(view: ReferenceView, least: int | None, not_counted: list[str]) -> list[Part] | None:
+    """The fewest entries an army (or an army size) has, and the categories that do not count."""
+    if not least:
+        return None
+    if not_counted:
+        default = "An army has at least {n} entries, not counting {categories}."
+        categories = " / ".join(not_counted)
+        return sentence(view.words, "ref_least_entries_but", default, n=str(least), categories=categories)
+    return sentence(view.words, "ref_least_entries", "An army has at least {n} entries.", n=str(least))
 
 
 def _category(view: ReferenceView, category: Mapping[str, Any]) -> dict[str, Any]:
@@ -342,13 +370,21 @@ def _category(view: ReferenceView, category: Mapping[str, Any]) -> dict[str, Any
 
 def _variant(view: ReferenceView, variant: Mapping[str, Any]) -> dict[str, Any]:
     """An army size with its own duplicate limits (up to or from a number of points)."""
-    most = bool(variant.get("max_points"))
-    key = "ref_variant_max" if most else "ref_variant_min"
-    default = "{name}: {points} points or less" if most else "{name}: {points} points or more"
-    points = str(variant["max_points"] if most else variant["min_points"])
-    title = sentence(view.words, key, default, name=_named(view, variant["id"]), points=points)
+    name = _named(view, variant.get("term") or variant["id"])
+    if variant.get("max_points") is not None or variant.get("min_points") is not None:
+        most = variant.get("max_points") is not None
+        key = "ref_variant_max" if most else "ref_variant_min"
+        default = "{name}: {points} points or less" if most else "{name}: {points} points or more"
+        points = str(variant["max_points"] if most else variant["min_points"])
+        title = sentence(view.words, key, default, name=name, points=points)
+    else:
+        title = [name if isinstance(name, dict) else {"text": name}]
     limits = [{"name": _names(view, limit), "limit": _limit(view, limit)} for limit in variant["duplicate_limits"]]
-    return {"id": variant["id"], "title": title, "limits": limits}
+    least = None
+    if variant.get("least_entries"):
+        default = "At least {n} entries."
+        least = sentence(view.words, "ref_variant_least_entries", default, n=str(variant["least_entries"]))
+    return {"id": variant["id"], "title": title, "limits": limits, "least": least}
 
 
 def _limit(view: ReferenceView, limit: Mapping[str, Any]) -> str:

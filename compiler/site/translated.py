@@ -542,6 +542,7 @@ class TranslatedPlan:
             glossary_href=self._from(path, self.prefix + GLOSSARY.file),
             tables_href=self._from(path, self.prefix + TABLES.file) if self.has_reference else None,
             report_href=self._from(path, translation_report(self.language) + ".md") if self.original.editors else None,
+            pdf_href=self._from(path, pdf) if (pdf := self.original.site.pdfs.get(self.language)) else None,
             previews=self._previews_script(path, linker.used_terms),
         )
         return with_script(Page(path, self.title, markdown), self._alternate(path, HOME.file, {}, False))
