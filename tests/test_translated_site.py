@@ -260,6 +260,37 @@ def test_a_translation_of_a_later_chapter_only_keeps_the_untranslated_one_first(
     assert [p.path for p in translated.pages] == ["index.md", "units.md", "deploiement.md", "glossary.md"]
 
 
+FRENCH_SECOND_CHAPTER = """# 2 Jouer une partie
+
+## 2.1 Manches
+
+Une partie dure 4 manches, chacune en ces phases : chaque joueur déplace ses combattants ; les combattants à portée frappent ; chaque combattant ébranlé fait un test de nerfs.
+
+## 2.2 Combat
+
+Quand un combattant attaque, lancez un D6 par attaque. Une frappe porte sur un résultat au moins égal à l'adresse de l'attaquant.
+
+## 2.3 Mise en place
+
+Avant la première manche, préparez la partie : jetez pour la météo, puis pour le premier mouvement.
+
+## 2.4 Météo
+
+Un joueur fait un jet sur cette table. La météo dure toute la partie et affecte chaque combattant (voir Combattants).
+
+| D6 | Météo |
+|---|---|
+| 1-2 | Pluie : chaque combattant se déplace de 1 pouce de moins. |
+| 3-5 | Dégagé : rien ne change. |
+| 6 | Brouillard : les combattants à plus de 12 pouces ne se voient pas. |
+
+## 2.5 Premier mouvement
+
+Les deux joueurs lancent un D6 : le plus haut choisit qui bouge en premier à chaque manche.
+"""
+"""The second chapter of `rulebook init`'s book in French, its sections in the original's order."""
+
+
 def test_a_new_project_with_its_second_chapter_translated_builds(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -269,10 +300,7 @@ def test_a_new_project_with_its_second_chapter_translated_builds(
     assert main(["init", str(project), "--title", "My Game"]) == 0
     (project / "rules" / "fr").mkdir()
     (project / "rules" / "fr" / "book.md").write_text(
-        "## 2 Jouer une partie\n\n## 2.1 Météo\n\nAvant le premier tour, un joueur fait un jet sur cette table. "
-        "La météo dure toute la partie et affecte chaque unité (voir Figurines et unités).\n\n"
-        "| D6 | Météo |\n|---|---|\n| 1-2 | Pluie : chaque unité se déplace de 1 pouce de moins. |\n"
-        "| 3-5 | Dégagé : rien ne change. |\n| 6 | Brouillard : les unités ne peuvent pas se voir. |\n",
+        FRENCH_SECOND_CHAPTER,
         encoding="utf-8",
     )
     with (project / "rulebook.toml").open("a", encoding="utf-8") as config:
