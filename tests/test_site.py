@@ -249,7 +249,7 @@ def test_pages_from_the_rule_data(site: Path, drafts_site: Path) -> None:
     assert [a.get("href") for a in home.cssselect("article a") if a.text_content() == "quick reference"] == ["tables/"]
     lint = page(drafts_site, "lint/index.html")
     # The rules' examples are escaped once: the text of their code reads as the source's.
-    assert '<definition name="unit">' in lint.get_element_by_id("rb201-duplicate-definition").getparent().text_content()
+    assert '<definition name="crew">' in lint.get_element_by_id("rb201-duplicate-definition").getparent().text_content()
     assert "&lt;" not in lint.text_content() and "&#34;" not in lint.text_content()
     assert len(lint.cssselect(".rb-lint tbody tr")) == 200  # the first 200 of 259, then a count
     assert "59 more are in rulebook lint" in lint.text_content()

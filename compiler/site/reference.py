@@ -269,7 +269,7 @@ def _sequence(view: ReferenceView, sequence: Mapping[str, Any]) -> dict[str, Any
     for step, text in zip(sequence["steps"], view.steps(sequence), strict=True):
         target = view.section(step["section"]) if step.get("resolved") else None
         href = target["href"] if target else None
-        steps.append({"title": step.get("title"), "text": target["title"] if target else text, "href": href})
+        steps.append({"title": step.get("title"), "text": text, "href": href})
     title = sequence.get("title") or (
         place["title"] if place else sequence["id"].replace("_", " ").replace("-", " ").capitalize()
     )
