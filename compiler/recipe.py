@@ -409,6 +409,7 @@ def compare_translations(
     """Every configured translation compared with the book. One that cannot be read is left out
     (``rulebook compare`` says why, and the original's outputs are still good)."""
     from rulebook.build_values import TranslationResult
+    from rulebook.languages.data import load_language
     from rulebook.translate.compare import compare_books, load_waivers
     from rulebook.translate.terminology import load_terminology
 
@@ -416,7 +417,11 @@ def compare_translations(
     for translation in book.translations:
         waivers_file = translation.source.with_name("waivers.toml")
         key = digest(
-            *[s.text for s in read.sources.values()], translation.source, translation.terms or "", waivers_file
+            *[s.text for s in read.sources.values()],
+            translation.source,
+            translation.terms or "",
+            waivers_file,
+            translation.language_file or "",
         )
 
         def compare(translation: Any = translation, waivers_file: Path = waivers_file) -> TranslationResult | None:
@@ -426,8 +431,9 @@ def compare_translations(
             terms_file = translation.terms
             terms = load_terminology(terms_file, root=root) if terms_file and present(terms_file) else {}
             waivers = load_waivers(waivers_file, root=root) if present(waivers_file) else {}
+            language = load_language(translation.language, translation.language_file, root=root)
             comparison = compare_books(
-                read.book, translated.book, translation_language=translation.language, terms=terms, waivers=waivers
+                read.book, translated.book, translation_language=language, terms=terms, waivers=waivers
             )
             return TranslationResult(translation.language, comparison, terms, translated.book)
 

@@ -31,6 +31,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "rulebook.inputs",
             "rulebook.memory",
             "rulebook.catalog",
+            "rulebook.languages",
             "rulebook.engine.bindings",
             "rulebook.engine.rules_validator",
             "rulebook",

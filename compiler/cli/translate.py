@@ -8,7 +8,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from rulebook.cli.common import Commands, add_config_option, output_text, print_fatal, project_of, write_stdout
-from rulebook.project import TRANSLATION_LANGUAGES
 
 if TYPE_CHECKING:
     from rulebook.model import Book
@@ -25,9 +24,7 @@ def add_commands(commands: Commands, words: Sequence[str] = ()) -> None:
     )
     compare.add_argument("original", type=Path, help="the original (XML)")
     compare.add_argument("translation", type=Path, help="the translation (Markdown or XML)")
-    compare.add_argument(
-        "--language", default="fr", choices=TRANSLATION_LANGUAGES, help="the translation's language (default: fr)"
-    )
+    _add_language_options(compare)
     compare.add_argument(
         "--terms", type=Path, help="the terminology (default: terms.toml beside the translation, if there is one)"
     )
@@ -57,11 +54,34 @@ def add_commands(commands: Commands, words: Sequence[str] = ()) -> None:
     suggest.add_argument("original", type=Path)
     suggest.add_argument("translation", type=Path)
     suggest.add_argument("--terms", type=Path, help="the terminology (default: terms.toml beside the translation)")
-    suggest.add_argument(
-        "--language", default="fr", choices=TRANSLATION_LANGUAGES, help="the translation's language (default: fr)"
-    )
+    _add_language_options(suggest)
     add_config_option(suggest)
     suggest.set_defaults(run=run_terms_suggest)
+
+
+def _add_language_options(command: argparse.ArgumentParser) -> None:
+    command.add_argument(
+        "--language",
+        default="fr",
+        help="the translation's language: a code the compiler ships (de, en, es, fr, it, pl) or one a language "
+        "file describes (default: fr)",
+    )
+    command.add_argument(
+        "--language-file",
+        type=Path,
+        metavar="FILE",
+        help="the project's file for that language: one not shipped, or words over a shipped one (default: the "
+        "`language_file` the configuration gives a translation into that language)",
+    )
+
+
+def language_file(args: argparse.Namespace) -> Path | None:
+    """The language file a comparison reads: ``--language-file``, else the one the configuration gives."""
+    if args.language_file is not None:
+        return Path(args.language_file)
+    project = project_of(args)
+    configured = [t for book in project.books for t in book.translations if t.language == args.language]
+    return next((t.language_file for t in configured if t.language_file is not None), None)
 
 
 def read_pair(args: argparse.Namespace, first: Path, second: Path, language: str) -> tuple[Book, Book] | None:
@@ -85,7 +105,15 @@ def run_compare(args: argparse.Namespace) -> int:
 
     fail_on = parse_fail_on(args.fail_on) if args.fail_on is not None else None
     root = project_of(args).root
-    request = CompareRequest(args.original, args.translation, args.language, args.terms, args.waivers, root=root)
+    request = CompareRequest(
+        args.original,
+        args.translation,
+        args.language,
+        args.terms,
+        args.waivers,
+        root=root,
+        language_file=language_file(args),
+    )
     books = read_pair(args, args.original, args.translation, args.language)
     if books is None:
         return 2
@@ -119,6 +147,13 @@ def run_terms_suggest(args: argparse.Namespace) -> int:
     books = read_pair(args, args.original, args.translation, args.language)
     if books is None:
         return 2
-    request = CompareRequest(args.original, args.translation, args.language, args.terms, root=project_of(args).root)
+    request = CompareRequest(
+        args.original,
+        args.translation,
+        args.language,
+        args.terms,
+        root=project_of(args).root,
+        language_file=language_file(args),
+    )
     write_stdout(suggest_command(request, books[0], books[1]))
     return 0

@@ -13,9 +13,10 @@ from pathlib import Path
 from rulebook.catalog import TRANSLATION_RULES, find_rule
 from rulebook.errors import UserError
 from rulebook.inputs import present
+from rulebook.languages.data import Language, load_language
+from rulebook.languages.detect import check_pair
 from rulebook.model import Book
 from rulebook.translate.compare import FAIL_ON, Comparison, compare_books, load_waivers
-from rulebook.translate.language import check_pair
 from rulebook.translate.suggestions import aligned_uses, render_suggestions, suggest_terms
 from rulebook.translate.terminology import Entry, load_terminology
 
@@ -34,7 +35,7 @@ class CompareRequest:
     original: Path
     translation: Path
     language: str = "fr"
-    """The translation's language; the original is English."""
+    """The translation's language (its code); the original is the book's (English by default)."""
     terms: Path | None = None
     """The terminology; None: ``terms.toml`` beside the translation, if there is one."""
     waivers: Path | None = None
@@ -43,6 +44,13 @@ class CompareRequest:
     """Kinds of finding that make the exit status 1."""
     root: Path | None = None
     """The project: its terminology and waivers are read only inside it (no link leads out)."""
+    language_file: Path | None = None
+    """The project's file for the translation's language: one not shipped, or words over a shipped one."""
+    original_language: str = "en"
+
+    def languages(self) -> tuple[Language, Language]:
+        """The original's language and the translation's (with the project's language file over it)."""
+        return load_language(self.original_language), load_language(self.language, self.language_file, root=self.root)
 
     def terminology(self) -> dict[str, Entry]:
         """The terminology that applies (empty when there is none)."""
@@ -90,19 +98,28 @@ def compare_request(request: CompareRequest, original: Book, translation: Book) 
     Exit status: 0 no finding of the ``fail_on`` kinds (waived ones do not count); 1 some;
     2 (raised as :class:`CompareInputError`) when the books are not in the languages they should be.
     """
-    problem = check_pair(
-        book_text(original), book_text(translation), original_language="en", translation_language=request.language
-    )
-    if problem is not None:
-        raise CompareInputError(f"cannot compare {request.original} with {request.translation}: {problem}")
+    languages = checked_languages(request, original, translation)
     comparison = compare_books(
         original,
         translation,
-        translation_language=request.language,
+        original_language=languages[0],
+        translation_language=languages[1],
         terms=request.terminology(),
         waivers=request.accepted(),
     )
     return comparison, exit_status(comparison, request.fail_on)
+
+
+def checked_languages(request: CompareRequest, original: Book, translation: Book) -> tuple[Language, Language]:
+    """The request's languages, once both books are found to be written in them (else a
+    :class:`CompareInputError`: swapped files, or a translation in another language)."""
+    languages = request.languages()
+    problem = check_pair(
+        book_text(original), book_text(translation), original_language=languages[0], translation_language=languages[1]
+    )
+    if problem is not None:
+        raise CompareInputError(f"cannot compare {request.original} with {request.translation}: {problem}")
+    return languages
 
 
 def exit_status(comparison: Comparison, fail_on: tuple[str, ...]) -> int:
@@ -112,11 +129,9 @@ def exit_status(comparison: Comparison, fail_on: tuple[str, ...]) -> int:
 
 def suggest_command(request: CompareRequest, original: Book, translation: Book) -> str:
     """``rulebook terms suggest``: terms.toml entries proposed for the terms the terminology lacks."""
-    problem = check_pair(
-        book_text(original), book_text(translation), original_language="en", translation_language=request.language
-    )
-    if problem is not None:
-        raise CompareInputError(f"cannot compare {request.original} with {request.translation}: {problem}")
+    languages = checked_languages(request, original, translation)
     entries = request.terminology()
-    comparison = compare_books(original, translation, translation_language=request.language, terms=entries)
+    comparison = compare_books(
+        original, translation, original_language=languages[0], translation_language=languages[1], terms=entries
+    )
     return render_suggestions(suggest_terms(aligned_uses(comparison.texts), entries))

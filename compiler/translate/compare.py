@@ -31,10 +31,11 @@ from pathlib import Path
 from typing import Any
 
 from rulebook.errors import TerminologyError
+from rulebook.languages.data import Language, as_language
+from rulebook.languages.quantities import quantities as read_quantities
 from rulebook.model import Book, Table
 from rulebook.source import SourceText
-from rulebook.translate.align import Pair, Unit, align_sections
-from rulebook.translate.facts import quantities as read_quantities
+from rulebook.translate.align import Pair, Unit, align_sections, book_language
 from rulebook.translate.findings import is_short, section_findings, sentence_findings
 from rulebook.translate.quantity_findings import meaning_findings, moved_findings
 from rulebook.translate.report import report_context
@@ -68,15 +69,21 @@ def compare_books(
     original: Book,
     translation: Book,
     *,
-    translation_language: str = "fr",
+    translation_language: Language | str = "fr",
+    original_language: Language | str | None = None,
     terms: dict[str, Entry] | None = None,
     waivers: dict[str, str] | None = None,
 ) -> Comparison:
-    """Every disagreement between a translation and its original, with places on both sides."""
+    """Every disagreement between a translation and its original, with places on both sides.
+
+    The languages' words (:mod:`rulebook.languages`) are given, or shipped ones named by their codes; the
+    original's defaults to the language its book is written in.
+    """
     entries = terms or {}
+    languages = (as_language(original_language or book_language(original)), as_language(translation_language))
     pairs = align_sections(original, translation)
     merged = merge_units(pairs)
-    context = _Context(translation_language, entries, _titles(pairs))
+    context = _Context(languages, entries, _titles(pairs))
     prepared = [
         context.prepare(index, pair, merged.get(index, ((), ())))
         for index, pair in enumerate(pairs)
@@ -93,7 +100,7 @@ def compare_books(
         findings += term_findings(text, pairs, entries, context.matcher, related)
         findings += reference_findings(text, pairs)
     findings += moved_findings(texts, pairs, context.quantities)
-    findings += debris_findings(translation, texts, pairs, translation_language)
+    findings += debris_findings(translation, texts, pairs, languages)
     findings = fingerprinted(findings)
     allowed = waivers or {}
     kept = [f for f in findings if f.fingerprint not in allowed]
@@ -133,14 +140,16 @@ def merge_units(pairs: list[Pair]) -> dict[int, tuple[tuple[Unit, ...], tuple[Un
 class _Context:
     """What aligning each pair needs once per comparison: the language, terminology, locators, caches."""
 
-    def __init__(self, language: str, entries: dict[str, Entry], titles: tuple[str, ...]) -> None:
-        self.language = language
+    def __init__(
+        self, languages: tuple[Language, Language], entries: dict[str, Entry], titles: tuple[str, ...]
+    ) -> None:
+        self.languages = languages
         self.entries = entries
-        self.matcher = TermMatcher(entries)
+        self.matcher = TermMatcher(entries, languages[1])
         self.titles = titles
         self.locators: dict[str, Locator] = {}
         self.ratio = 1.0
-        self._quantities: dict[tuple[str, str], tuple[Any, ...]] = {}
+        self._quantities: dict[tuple[int, str], tuple[Any, ...]] = {}
         self._features: dict[tuple[int, int], tuple[Sentence, Features]] = {}
 
     def locator(self, source: SourceText | None) -> Locator | None:
@@ -153,8 +162,8 @@ class _Context:
 
     def quantities(self, sentence: Sentence, side: int) -> tuple[Any, ...]:
         """The quantities of a sentence (computed once)."""
-        language = "en" if side == 0 else self.language
-        key = (language, sentence.text)
+        language = self.languages[side]
+        key = (side, sentence.text)
         if key not in self._quantities:
             self._quantities[key] = read_quantities(sentence.text, language, names=self.titles)
         return self._quantities[key]
@@ -194,12 +203,12 @@ class _Context:
         assert pair.original is not None and pair.translation is not None
         units = ((pair.original, *merged[0]), (pair.translation, *merged[1]))
         tables = [[t for u in side for t in tables_in(u.content)] for side in units]
-        compared = compare_tables(tables[0], tables[1], self.matcher, self.language)
+        compared = compare_tables(tables[0], tables[1], self.matcher, self.languages)
         skip: tuple[set[int], set[int]] = (set(), set())
         for left, right in compared.matched:
             skip[0].add(left.offset)
             skip[1].add(right.offset)
-        sides = [self._sentences(side, skip[number]) for number, side in enumerate(units)]
+        sides = [self._sentences(side, skip[number], self.languages[number]) for number, side in enumerate(units)]
         shown: list[tuple[Table | None, Table | None]] = list(compared.matched)
         shown += [(table, None) for table in tables[0] if table.offset not in skip[0]]
         shown += [(None, table) for table in tables[1] if table.offset not in skip[1]]
@@ -211,10 +220,11 @@ class _Context:
         features = [[self.features(s, number) for s in side] for number, side in enumerate(_sides(text))]
         return replace(text, beads=tuple(align_sentences(features[0], features[1], self.ratio)))
 
-    def _sentences(self, units: tuple[Unit, ...], skip: set[int]) -> list[Sentence]:
+    def _sentences(self, units: tuple[Unit, ...], skip: set[int], language: Language) -> list[Sentence]:
         found: list[Sentence] = []
         for unit in sorted(units, key=lambda u: u.offset):
-            found += sentences(unit.content, self.locator(unit.source), unit.offset, skip_tables=skip)
+            locator = self.locator(unit.source)
+            found += sentences(unit.content, locator, unit.offset, skip_tables=skip, language=language)
         return found
 
 
@@ -267,7 +277,8 @@ def _coverage(pairs: list[Pair], texts: list[AlignedText], context: _Context) ->
         text = aligned.get(index)
         if text is None:
             unit = pair.original
-            total += len(sentences(unit.content, context.locator(unit.source), unit.offset))
+            locator = context.locator(unit.source)
+            total += len(sentences(unit.content, locator, unit.offset, language=context.languages[0]))
             continue
         total += len(text.original)
         moved = sum(len(m.sentences) for m in text.moved if m.side == 0)

@@ -8,16 +8,15 @@ reads the aligned texts (:class:`AlignedText`) and returns findings, never repor
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
 from rulebook.catalog import translation as rules
+from rulebook.languages.quantities import AT_LEAST, AT_MOST, GREATER, LESS, Quantity
 from rulebook.source import Span
 from rulebook.translate.align import Pair, Unit
-from rulebook.translate.facts import AT_LEAST, AT_MOST, GREATER, LESS, Quantity
 from rulebook.translate.results import AlignedText, Finding, Mark
 from rulebook.translate.segments import Sentence
 from rulebook.translate.sentence_align import Features
@@ -159,11 +158,6 @@ def _alone(text: AlignedText, pair: Pair, bead: int, side: int, index: int) -> F
     return made if side == 0 else replace(made, counterpart_note="the original's nearest sentence")
 
 
-LABEL_WORDS = 10
-"""A caption's first sentence this short, after "Figure 3 –", is the figure's title."""
-_LABEL = re.compile(r"\s*(?:Figure|Fig\.|Table|Tableau)\s+\d+\s*[–—:-]", re.IGNORECASE)
-
-
 SHORT_WORDS = 3
 """A sentence of this many words or fewer is a label ("one Forest.", "Hill"): never reported missing or added."""
 
@@ -176,11 +170,7 @@ def is_short(sentence: Sentence) -> bool:
 def is_label(sentence: Sentence) -> bool:
     """Whether a sentence only titles or introduces a figure or table ("Table 1 - Nombre maximal de ...",
     "La table suivante donne les nouvelles limites :"): an edition's layout, not a rule."""
-    if sentence.kind == "pointer":
-        return True
-    return (
-        sentence.kind == "caption" and bool(_LABEL.match(sentence.text)) and len(sentence.text.split()) <= LABEL_WORDS
-    )
+    return sentence.kind == "pointer" or sentence.label
 
 
 def _reordered(text: AlignedText, features: Callable[[Sentence, int], Features]) -> set[tuple[int, int]]:

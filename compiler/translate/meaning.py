@@ -1,6 +1,6 @@
 """Whether two aligned sentences state the same quantities: values, comparisons and signs.
 
-Each side's quantities (:mod:`rulebook.translate.facts`) are matched by value (a sign or a
+Each side's quantities (:mod:`rulebook.languages.quantities`) are matched by value (a sign or a
 comparison may differ on the same value; dice match dice). A matched pair whose comparisons differ
 (more than, at least) is a ``comparison-differs``; whose signs differ (``-1`` and ``1``), a
 ``sign-differs``. Values left unmatched are a ``numbers-differ`` when both sides keep one (a value
@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
-from rulebook.translate.facts import Quantity
+from rulebook.languages.quantities import Quantity
 
 WEAK_KINDS = frozenset({"word", "ordinal"})
 """Quantities that are not reported when they are alone on one side."""

@@ -6,9 +6,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 from rulebook.catalog import translation as rules
+from rulebook.languages.quantities import AT_LEAST, AT_MOST, GREATER, LESS, Quantity
 from rulebook.source import Span
 from rulebook.translate.align import Pair
-from rulebook.translate.facts import AT_LEAST, AT_MOST, GREATER, LESS, Quantity
 from rulebook.translate.findings import finding
 from rulebook.translate.meaning import Difference, Side, compare_beads, reportable
 from rulebook.translate.results import AlignedText, Finding

@@ -8,6 +8,7 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 from rulebook.catalog import translation as rules
+from rulebook.languages.data import Language
 from rulebook.model import Book, Row
 from rulebook.source import Span
 from rulebook.translate.align import Pair
@@ -69,7 +70,9 @@ def _row_text(row: Row) -> str:
     return " | ".join(plain_text(cell.children) for cell in row.cells)
 
 
-def debris_findings(translation: Book, texts: Sequence[AlignedText], pairs: list[Pair], language: str) -> list[Finding]:
+def debris_findings(
+    translation: Book, texts: Sequence[AlignedText], pairs: list[Pair], languages: tuple[Language, Language]
+) -> list[Finding]:
     """Slips of the conversion, each with the original's sentence aligned with the one it stands in."""
     from rulebook.markdown_source import TOC_TITLES
 
@@ -80,7 +83,11 @@ def debris_findings(translation: Book, texts: Sequence[AlignedText], pairs: list
             continue
         source = document.sections[0].source
         skip = _range_of(document.sections, TOC_TITLES, len(source.text))
-        for debris in find_debris(source.text, skip=skip, language=language):
+        markdown = source.path.lower().endswith((".md", ".markdown"))
+        found_debris = find_debris(
+            source.text, skip=skip, language=languages[1], original=languages[0], markdown=markdown
+        )
+        for debris in found_debris:
             place = source.span(debris.start, debris.end - debris.start)
             text, number = index.at(source.path, debris.start)
             counterpart = counterpart_of(text, number) if text is not None else None
