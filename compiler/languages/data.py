@@ -105,6 +105,11 @@ class Language:
     phrase_links: frozenset[str]
     """Words that may stand inside one ("dé de déviation")."""
 
+    def quote(self, words: str) -> str:
+        """Words as the language quotes them (« unité », „Einheit“, “unit”): its first pair of quotes."""
+        opening, closing = self.quotes[0] if self.quotes else ("“", "”")
+        return f"{opening}{words}{closing}"
+
     def words_of(self, kind: str) -> dict[str, tuple[Fraction, str]]:
         """The number words as a table: word -> (value, kind)."""
         return {word: (value, found) for word, value, found in self.number_words if kind in ("all", found)}

@@ -37,13 +37,15 @@ from rulebook.model import Book, Table
 from rulebook.source import SourceText
 from rulebook.translate.align import Pair, Unit, align_sections, book_language
 from rulebook.translate.findings import is_short, section_findings, sentence_findings
+from rulebook.translate.list_findings import list_findings
 from rulebook.translate.quantity_findings import meaning_findings, moved_findings
 from rulebook.translate.report import report_context
 from rulebook.translate.results import AlignedText, Comparison, Finding
+from rulebook.translate.rule_findings import Languages, wording_findings
 from rulebook.translate.segments import Locator, Sentence, sentences
 from rulebook.translate.sentence_align import Features, align_sentences, cognates
 from rulebook.translate.tables import compare_tables, tables_in
-from rulebook.translate.term_findings import related_terms, term_findings
+from rulebook.translate.term_findings import Terms, related_terms, term_findings, term_names
 from rulebook.translate.terminology import Entry, TermMatcher, read_translation_toml
 from rulebook.translate.text_findings import debris_findings, reference_findings, table_findings
 
@@ -54,6 +56,11 @@ FAIL_ON = (
     "comparison-differs",
     "sign-differs",
     "table-row",
+    "obligation-differs",
+    "roll-differs",
+    "rounding-differs",
+    "parenthesis-dropped",
+    "list-differs",
     "term-missing",
     "term-forbidden",
     "missing-section",
@@ -93,12 +100,15 @@ def compare_books(
     texts = _find_moved([context.align(text) for text, _ in prepared], context)
     findings = [finding for _, found in prepared for finding in found]
     findings += section_findings(pairs, merged)
-    related = related_terms(original)
+    naming = Terms(entries, context.matcher, related_terms(original), term_names(original.references), *languages)
+    reading = Languages(*languages, context.matcher, frozenset(entries), context.features, context.ratio)
     for text in texts:
-        findings += sentence_findings(text, pairs, context.features)
+        findings += sentence_findings(text, pairs, context.features, context.ratio)
         findings += meaning_findings(text, pairs, context.quantities)
-        findings += term_findings(text, pairs, entries, context.matcher, related)
+        findings += term_findings(text, pairs, naming)
         findings += reference_findings(text, pairs)
+        findings += wording_findings(text, pairs, reading)
+        findings += list_findings(text, pairs)
     findings += moved_findings(texts, pairs, context.quantities)
     findings += debris_findings(translation, texts, pairs, languages)
     findings = fingerprinted(findings)

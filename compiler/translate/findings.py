@@ -17,9 +17,10 @@ from rulebook.catalog import translation as rules
 from rulebook.languages.quantities import AT_LEAST, AT_MOST, GREATER, LESS, Quantity
 from rulebook.source import Span
 from rulebook.translate.align import Pair, Unit
+from rulebook.translate.merged import merged_sentences
 from rulebook.translate.results import AlignedText, Finding, Mark
 from rulebook.translate.segments import Sentence
-from rulebook.translate.sentence_align import Features
+from rulebook.translate.sentence_align import Features, common_terms
 
 QUOTED = 60
 """Characters of a sentence quoted in a message."""
@@ -116,12 +117,14 @@ def _neighbour(pairs: list[Pair], index: int, side: int) -> Span | None:
 
 
 def sentence_findings(
-    text: AlignedText, pairs: list[Pair], features: Callable[[Sentence, int], Features]
+    text: AlignedText, pairs: list[Pair], features: Callable[[Sentence, int], Features], ratio: float
 ) -> list[Finding]:
-    """Sentences of the pair without counterpart (nor a moved one in a neighbouring pair, nor one reordered)."""
+    """Sentences of the pair without counterpart (nor a moved one in a neighbouring pair, nor one reordered,
+    nor one merged into a neighbour or split off one)."""
     pair = pairs[text.pair]
     assert pair.original is not None and pair.translation is not None
     accounted = {(m.side, n) for m in text.moved for n in m.sentences} | _reordered(text, features)
+    accounted |= merged_sentences(text, features, ratio)
     for side, sentences in enumerate((text.original, text.translation)):
         accounted |= {(side, n) for n, s in enumerate(sentences) if is_label(s) or is_short(s)}
     found = []
@@ -132,7 +135,36 @@ def sentence_findings(
         for index in bead.original or bead.translation:
             if (side, index) not in accounted:
                 found.append(_alone(text, pair, number, side, index))
+    for number, side, index in _unrelated(text, features):
+        if (side, index) not in accounted:
+            found.append(_alone(text, pair, number, side, index))
     return found
+
+
+def _unrelated(text: AlignedText, features: Callable[[Sentence, int], Features]) -> list[tuple[int, int, int]]:
+    """(bead, side, index) of sentences the alignment paired in a group that share nothing with the other side
+    (no value, no term distinctive of the pair, no cognate) and state a value in digits: an added rule or one
+    left out, which the aligner merged into a neighbour's bead for want of a better place."""
+    sides = (text.original, text.translation)
+    read = [[features(s, side) for s in sentences] for side, sentences in enumerate(sides)]
+    common = common_terms(read[0], read[1])
+    found = []
+    for number, bead in enumerate(text.beads):
+        groups = (bead.original, bead.translation)
+        for side in (0, 1):
+            if len(groups[side]) < 2 or not groups[1 - side]:
+                continue
+            other = set().union(*(_anchors(read[1 - side][i], common) for i in groups[1 - side]))
+            for index in groups[side]:
+                mine = read[side][index]
+                if mine.digits and not _anchors(mine, common) & other:
+                    found.append((number, side, index))
+    return found
+
+
+def _anchors(features: Features, common: frozenset[str]) -> set[str]:
+    """What vouches for a sentence's translation: its values, the terms distinctive of the pair, its cognates."""
+    return set(features.values) | (features.terms - common) | features.cognates
 
 
 def _alone(text: AlignedText, pair: Pair, bead: int, side: int, index: int) -> Finding:
@@ -226,8 +258,35 @@ def finding(
     details: dict[str, Any] | None = None,
     marks: tuple[Mark, ...] = (),
 ) -> Finding:
+    """A finding about sentences of an aligned text; it quotes the sentences its marks are in."""
     ids = (pair.original.id if pair.original else None, pair.translation.id if pair.translation else None)
-    return Finding(rule, message, place, counterpart, help_text, *ids, text.pair, details or {}, evidence, marks=marks)
+    quotes = marked_sentences(text, marks)
+    return Finding(
+        rule,
+        message,
+        place,
+        counterpart,
+        help_text,
+        *ids,
+        text.pair,
+        details or {},
+        evidence,
+        marks=marks,
+        quotes=quotes,
+    )
+
+
+def marked_sentences(text: AlignedText, marks: tuple[Mark, ...]) -> tuple[str, str]:
+    """The sentences of each side that marks point into, joined in order (what a finding quotes)."""
+    sides = (text.original, text.translation)
+    chosen: tuple[list[int], list[int]] = ([], [])
+    for side, index, _, _ in marks:
+        if index not in chosen[side] and 0 <= index < len(sides[side]):
+            chosen[side].append(index)
+    return (
+        " ".join(sides[0][i].text for i in sorted(chosen[0])),
+        " ".join(sides[1][i].text for i in sorted(chosen[1])),
+    )
 
 
 def counterpart_of(text: AlignedText, number: int) -> Span | None:

@@ -66,8 +66,10 @@ class Sentence:
     """Index in :attr:`locator`'s words where the sentence was found back (-1: not found)."""
     locator: Locator | None = field(default=None, repr=False, compare=False)
     label: bool = False
-    """Whether the sentence only titles a figure or table ("Table 1 – Nombre maximal de ..."): an edition's
+    """Whether the sentence only titles a figure or table ("Table 1 - Nombre maximal de ..."): an edition's
     layout, not a rule."""
+    item: tuple[int, int] | None = None
+    """The list entry the sentence stands in: (where its list starts in ``source``, the entry's number)."""
 
     @property
     def words(self) -> tuple[tuple[int, int], ...]:
@@ -109,6 +111,7 @@ class Sentence:
 @dataclass
 class _Block:
     kind: str
+    item: tuple[int, int] | None = None
     parts: list[str] = field(default_factory=list)
     terms: list[tuple[int, str, str]] = field(default_factory=list)
     length: int = 0
@@ -150,7 +153,7 @@ def sentences(
             elif kind == "prose" and rules.pointer.search(text) and len(text.split()) <= POINTER_WORDS:
                 kind = "pointer"
             label = kind == "caption" and rules.is_label(text)
-            found.append(Sentence(text, kind, source, place, terms, written, index, locator, label))
+            found.append(Sentence(text, kind, source, place, terms, written, index, locator, label, block.item))
             cursor = place
     return found
 
@@ -168,8 +171,8 @@ class _Segmenter:
     def __init__(self, language: Language) -> None:
         self.abbreviations = language.abbreviations
         self.ordinal_dot = language.ordinal_dot
-        closing = "".join(sorted({close for _, close in language.quotes} | {")", "]", "’"}))
-        opening = "".join(sorted({open_ for open_, _ in language.quotes} | {"(", "["} | set(language.openers)))
+        closing = "".join(sorted({close.strip() for _, close in language.quotes} | {")", "]", "’"}))
+        opening = "".join(sorted({start.strip() for start, _ in language.quotes} | {"(", "["} | set(language.openers)))
         self.end = re.compile(rf"[.!?][{re.escape(closing)}]*(?:\s+|\*+)(?=[{re.escape(opening)}]?\s*[A-ZÀ-ÖØ-Þ0-9])")
         captions = alternatives(language.captions)
         self.caption = re.compile(rf"\s*(?:{captions})\s+\d+\s*[–—:-]", re.IGNORECASE)
@@ -235,7 +238,7 @@ def _block(node: object, blocks: list[_Block], skip: set[int]) -> None:
         blocks.append(_walk(node.children, blocks, _Block("prose"), skip))
     elif isinstance(node, ItemList):
         for index, item in enumerate(node.items, 1):
-            blocks.append(_walk(_without_step(item, index), blocks, _Block("item"), skip))
+            blocks.append(_walk(_without_step(item, index), blocks, _Block("item", (node.offset, index)), skip))
     elif isinstance(node, Table) and node.offset not in skip:
         for row in node.rows:
             _row(row, blocks, skip)
