@@ -28,6 +28,17 @@ def write_atomic(path: Path, text: str | bytes) -> None:
         raise
 
 
+def write_changed(path: Path, data: bytes) -> None:
+    """Write ``data`` over ``path`` in one step (:func:`write_atomic`), unless the file holds it already (its
+    time then stays: a page served live is reloaded only when it changed)."""
+    try:
+        if path.read_bytes() == data:
+            return
+    except OSError:
+        pass
+    write_atomic(path, data)
+
+
 def _umask() -> int:
     mask = os.umask(0)
     os.umask(mask)

@@ -6,7 +6,7 @@
     unsafe_names(lint)               -> diagnostics    names that must not reach a page, a path or an attribute
     compare_translations(read, book) -> translations   each translation read, aligned and compared once
     compile_rule_data(...)           -> files          rules.json and its schema, checked in memory
-    write_book_site(...)             -> SiteResult     the pages, built by MkDocs into the new release
+    write_book_site(...)             -> SiteResult     the pages, built by the site generator into the new release
     publish(release)                 -> the new site replaces the old one in one step
 
 ``rulebook lint`` runs the reading and the lint; ``graph`` and ``query`` the reading and
@@ -515,12 +515,11 @@ def build(
     books = _chosen_books(project, options)
     protected = [*project.inputs(), *options.files]
     output = publish.check_output(options.output, root=project.root, protected=protected)
-    if options.generator == "zensical" and not options.data_only:
-        from rulebook.site import zensical
-
-        zensical.require()
     if options.data_only:
         return _build_data_only(project, books, options, output, progress, cache, started)
+    from rulebook.site.writer import site_generator
+
+    site_generator(options.generator).require()
     built: list[BookBuild] = []
     earlier: dict[str, ReadResult] = {}
     with publish.release(output, root=project.root, kept=options.kept, wait=progress) as release:
@@ -602,6 +601,7 @@ def _build_book(
 ) -> BookBuild | BuildResult:
     from rulebook.build_values import BookBuild, BuildResult
     from rulebook.data_worker import BackgroundData
+    from rulebook.site.writer import site_generator
 
     checked = _checked(project, book, options, earlier, progress, cache)
     if isinstance(checked, BuildResult):
@@ -614,7 +614,7 @@ def _build_book(
         return BuildResult(options.output, refused=problems, sources=read.sources)
     progress("Compiling the rule data…")
     with BackgroundData(lambda: rule_files(read, lint, book, translations)) as data:
-        progress(f"Building the site with {'Zensical' if options.generator == 'zensical' else 'MkDocs'}…")
+        progress(f"Building the site with {site_generator(options.generator).title}…")
         site = write_book_site(project, book, options, release, read, lint, translations, changes, data.files)
         rule_data = data.files()["rules.json"]
     return BookBuild(book.name, lint, site.pages, site.warnings, book.label, options.generator, rule_data)
@@ -631,7 +631,7 @@ def write_book_site(
     changes: dict[str, Any] | None,
     rule_files_ready: Callable[[], dict[str, str]],
 ) -> SiteResult:
-    """One book's pages, built by MkDocs into its folder of the new release, with its rule data."""
+    """One book's pages, built by the site generator into its folder of the new release, with its rule data."""
     from rulebook.site.theme import Theme
     from rulebook.site.writer import build_site
 
@@ -661,7 +661,7 @@ def write_book_site(
         book_folder=book.folder,
         site_name=_site_name(book),
         settings=site_settings(project, book),
-        cache=release.cache / "zensical" / book.name,
+        cache=release.cache / options.generator / book.name,
     )
 
 

@@ -4,13 +4,14 @@ The site is first built whole by :func:`recipe.build` into a temporary folder (r
 exit path); the port is taken before. Then each edit, reported by the operating system
 (inotify, through watchdog), runs the recipe's incremental step: the edited book is read and
 linted again, its pages planned again, and only the pages whose text changed are rendered
-by MkDocs, kept loaded (:class:`~rulebook.site.incremental.LiveSite`), the pages open in a
+by the site generator, which keeps the site loaded (:class:`~rulebook.site.generator.LiveSite`), the pages open in a
 browser first. What the author does not wait for (the translations, the other books' "What
 changed" pages, ``rules.json``) is recomputed in a forked worker, and its pages written when
 it is done. A change of the look (``mkdocs.yml``, ``site_templates/``) or the configuration
-builds everything again. With Zensical (``generator = "zensical"``, or ``--generator``), which runs as a
-command and so keeps nothing loaded, every edit builds the site again with :func:`recipe.build`, its
-cache warm (kept in the build's work folder beside the served one), and every open page reloads.
+builds everything again. With a generator that keeps nothing loaded (Zensical, which runs as a
+command: ``generator = "zensical"``, or ``--generator``), every edit builds the site again with
+:func:`recipe.build`, its cache warm (kept in the build's work folder beside the served one), and every open
+page reloads.
 
 Every page of the served site loads one more script (the published site never has it): it
 listens to the server's events and reloads its page as soon as that page is written again,
@@ -42,7 +43,9 @@ from rulebook import build_values, recipe
 from rulebook.data_worker import BackgroundData
 from rulebook.errors import SiteBuildError, UserError
 from rulebook.project import Project, load_project
-from rulebook.site.incremental import LiveSite, SiteChange, write_files
+from rulebook.site.generator import LiveSite
+from rulebook.site.incremental import SiteChange, write_files
+from rulebook.site.writer import live_generator
 
 EVENTS_PATH = "/__rulebook_events__"
 RELOAD_SCRIPT = """// Reloads the page, where it was scrolled to, as soon as `rulebook serve` has written it again.
@@ -208,6 +211,8 @@ class _Live:
         self.cache = recipe.StageCache(limit=2 * len(project.books) + 2)
         self.books: dict[str, build_values.LiveBook] = {}
         self.sites: dict[str, LiveSite] = {}
+        self.live = live_generator(options.generator)
+        """The generator if it keeps its sites loaded between edits; else every edit builds the site again."""
         self.whole = True
         """The next change builds everything (nothing was built yet, or the last full build failed)."""
         self.failing: set[str] = set()
@@ -260,7 +265,7 @@ class _Live:
             print("rulebook: the sources cannot be built; still serving the last good site.", file=sys.stderr)
             self.whole = True
             return
-        if self.options.generator == "zensical":  # a command: nothing to keep loaded, every edit builds again
+        if self.live is None:  # nothing to keep loaded: every edit builds again
             self.whole = False
             self.news.publish([EVERY_PAGE])
             return
@@ -274,11 +279,12 @@ class _Live:
         self.news.publish([EVERY_PAGE])
 
     def _open(self, books: Sequence[build_values.LiveBook]) -> dict[str, LiveSite]:
+        assert self.live is not None
         sites: dict[str, LiveSite] = {}
         for book in books:
             for run in book.site.runs:
                 where = book.site.folder + run.folder
-                sites[where] = LiveSite(
+                sites[where] = self.live.open_live(
                     run,
                     config_file=book.look.config_file,
                     docs=self.scratch / "docs" / str(len(sites)),
@@ -291,7 +297,7 @@ class _Live:
     def changed(self, paths: frozenset[Path]) -> None:
         """An edit: the edited books' pages now, what depends on them aside."""
         started = time.perf_counter()
-        if self.whole or self.options.generator == "zensical":
+        if self.whole or self.live is None:
             self.rebuild()
             self._said_built(started)
             return

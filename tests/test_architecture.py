@@ -211,3 +211,50 @@ def test_every_folder_of_the_package_is_listed_in_pyproject() -> None:
         for init in (ROOT / "compiler").rglob("__init__.py")
     }
     assert sorted(listed) == sorted(folders)
+
+
+def _third_party_imports(path: Path) -> set[str]:
+    """The top-level packages a module imports (``mkdocs`` for ``from mkdocs.config import x``)."""
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found.update(alias.name.split(".")[0] for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            found.add(node.module.split(".")[0])
+    return found
+
+
+def _runs_by_name(source: str, name: str) -> bool:
+    """Whether a module starts or imports ``name`` by a string: a command (``subprocess.run([..., "zensical",
+    ...])``, ``os.exec*``) or a module looked up (``find_spec("zensical")``, ``import_module``)."""
+    runners = {"run", "Popen", "call", "check_call", "check_output", "find_spec", "import_module", "__import__"}
+    for node in ast.walk(ast.parse(source)):
+        if not isinstance(node, ast.Call):
+            continue
+        called = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", "")
+        if called in runners or called.startswith(("exec", "spawn")):
+            arguments = [*node.args, *(keyword.value for keyword in node.keywords)]
+            if any(isinstance(c, ast.Constant) and c.value == name for a in arguments for c in ast.walk(a)):
+                return True
+    return False
+
+
+def test_each_site_generator_is_reached_only_through_its_adapter() -> None:
+    """MkDocs (and its theme, Material) is imported by its adapter alone, Zensical run by its own: the rest of the
+    site speaks to ``site.generator``'s interface, and a generator is one module and one entry in the writer's
+    table."""
+    compiler = {name: path for name, path in MODULES.items() if is_compiler(name)}
+    importing = sorted(name for name, path in compiler.items() if _third_party_imports(path) & {"mkdocs", "material"})
+    assert importing == ["rulebook.site.mkdocs_adapter"]
+    running = sorted(
+        name
+        for name, path in compiler.items()
+        if "zensical" in _third_party_imports(path) or _runs_by_name(path.read_text(encoding="utf-8"), "zensical")
+    )
+    assert running == ["rulebook.site.zensical_adapter"]
+    for adapter in running + importing:  # and only the writer's table names an adapter
+        assert sorted(import_graph().predecessors(adapter)) == ["rulebook.site.writer"], adapter
+    # The scan sees a command and a module looked up by name, wherever the name sits among the arguments.
+    assert _runs_by_name('subprocess.run([sys.executable, "-m", "zensical", "build"], cwd=p)', "zensical")
+    assert _runs_by_name('importlib.util.find_spec(name="zensical")', "zensical")
+    assert not _runs_by_name('GENERATORS = ("mkdocs", "zensical")\nprint("zensical")', "zensical")

@@ -20,7 +20,7 @@ import pytest
 from rulebook import state
 from rulebook.project import ConfigError, parse_project
 from rulebook.site.pages import LinkStyle, link
-from rulebook.site.zensical import said
+from rulebook.site.zensical_adapter import said
 
 from .conftest import ROOT, build, need_zensical
 

@@ -333,7 +333,7 @@ def test_link_checker_would_catch_a_broken_anchor(tmp_path: Path) -> None:
 
 
 def test_html_blocks_are_handed_to_mkdocs_whole_and_put_back(site: Path) -> None:
-    from rulebook.site.writer import hand_over_html
+    from rulebook.site.mkdocs_adapter import hand_over_html
 
     page = (
         "# Title { #t }\n\n"

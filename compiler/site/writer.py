@@ -1,61 +1,57 @@
-"""Write the site: pages and assets into a fresh MkDocs project, built with mkdocs-material.
+"""Write the site: each site of a book planned, its pages and assets written into a project, built by the chosen
+site generator.
 
-The only module of the site that touches the disk. It writes into the folders the
-build gives it: the MkDocs project into a scratch folder, the built site into the
-new release (:mod:`rulebook.publish` puts that release in place).
+The generator is chosen by name from :data:`GENERATORS`, the one table of them: each is an adapter
+(:mod:`rulebook.site.generator`), the only module that talks to its generator. The writer writes into the folders
+the build gives it: the projects into a scratch folder (or, for a generator that keeps a cache, the build's cache
+folder), the built site into the new release (:mod:`rulebook.publish` puts that release in place).
 """
 
 from __future__ import annotations
 
-import copy
-import functools
-import io
-import logging
 import os
-import re
 import shutil
-from collections.abc import Callable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
-from dataclasses import dataclass, field
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from rulebook.assets import held_images
 from rulebook.errors import SiteBuildError
-from rulebook.inputs import MAX_DATA_BYTES, present, read_input_text
+from rulebook.inputs import present
 from rulebook.pictures import published_picture
 from rulebook.site.escaping import html_text
+from rulebook.site.generator import LiveGenerator, SiteGenerator, SiteRun
+from rulebook.site.mkdocs_adapter import MkDocs, read_settings
 from rulebook.site.pages import Page, SiteInput, SitePlan, build_pages, neighbourhoods
 from rulebook.site.svg import sprite
 from rulebook.site.theme import Theme, chrome_options
 from rulebook.site.translated import TranslatedSite, build_translated_site
+from rulebook.site.zensical_adapter import Zensical
 
 if TYPE_CHECKING:
     from jinja2 import Environment
-    from mkdocs.config.defaults import MkDocsConfig
-    from mkdocs.plugins import BasePlugin
+
+GENERATORS: Mapping[str, SiteGenerator] = {"mkdocs": MkDocs(), "zensical": Zensical()}
+"""The site generators, by the name a project chooses (``generator``, ``--generator``): one adapter each."""
+
+
+def site_generator(name: str) -> SiteGenerator:
+    """The generator of that name (one of :data:`rulebook.project.GENERATORS`, checked where it was read)."""
+    return GENERATORS[name]
+
+
+def live_generator(name: str) -> LiveGenerator | None:
+    """The generator of that name if it can keep a site loaded between edits (``serve``), else ``None``."""
+    generator = GENERATORS[name]
+    return generator if isinstance(generator, LiveGenerator) else None
 
 
 @dataclass(frozen=True, slots=True)
 class SiteResult:
     pages: int
     warnings: tuple[str, ...]
-    """What MkDocs warned about (broken links and anchors would show here)."""
-
-
-@dataclass(frozen=True, slots=True)
-class MkDocsRun:
-    """One MkDocs site of a book: the original's, or a translation's under ``<language>/``."""
-
-    folder: str
-    """Where the site goes in the book's folder: ``""`` for the original, ``"fr/"`` for a translation."""
-    pages: tuple[Page, ...]
-    nav: list[Any]
-    """The navigation, in MkDocs ``nav`` form."""
-    settings: dict[str, Any]
-    """The run's whole MkDocs configuration: the defaults, the project's, and this site's own options."""
-    redirects: Mapping[str, str] = field(default_factory=dict)
-    """Pages written after MkDocs into the site's folder: a translation's redirects from its former addresses."""
+    """What the site generator warned about (broken links and anchors would show here)."""
 
 
 def build_site(
@@ -74,15 +70,16 @@ def build_site(
     settings: dict[str, Any] | None = None,
     cache: Path | None = None,
 ) -> SiteResult:
-    """Build a book's whole site into ``folder``, using ``scratch`` for the MkDocs projects.
+    """Build a book's whole site into ``folder`` with the generator ``site.generator`` names, using ``scratch`` for
+    its projects.
 
     ``extra_javascript`` names scripts among ``extra_files`` to add to every page (live reload).
-    ``late_files`` gives files to add to the finished site, asked for only once MkDocs is done (they
+    ``late_files`` gives files to add to the finished site, asked for only once the generator is done (they
     may still be in the making, and may refuse the build).
     ``book_folder`` (``name/``) and ``site_name`` (as text): for a book of the project other than the main one.
     ``settings``: MkDocs settings from the project's configuration (name, URL, copyright line), under
     the project's own ``mkdocs.yml``.
-    ``cache``: for a site built with Zensical (``site.generator``), the folder its projects and cache are kept in
+    ``cache``: for a generator that keeps a cache (Zensical), the folder its projects and cache are kept in
     from one build to the next.
     """
     env = theme.environment()
@@ -100,26 +97,18 @@ def build_site(
         site_name=site_name,
         licence=(settings or {}).get("copyright"),
     )
+    generator = site_generator(site.generator)
+    projects = cache if generator.cached and cache is not None else scratch
     warnings: tuple[str, ...] = ()
     for run in runs:
         images = None if run.folder else image_folder
-        site_dir, nav, scripts = folder / run.folder, run.nav, extra_javascript
-        if site.generator == "zensical":
-            from rulebook.site import zensical
-
-            project = (cache or scratch / "zensical") / (run.folder.rstrip("/") or "original")
-            _write_docs(zensical.prepare(project), run.pages, site, theme, extra_files, images, hand_over=False)
-            config = zensical.configuration(run.settings, mkdocs_file, nav, scripts)
-            warnings += zensical.build(project, config, site_dir)
-        else:
-            docs = scratch / (f"docs-{run.folder.rstrip('/')}" if run.folder else "docs")
-            blocks = _write_docs(docs, run.pages, site, theme, extra_files, images)
-            warnings += _run_mkdocs(
-                functools.partial(load_mkdocs_config, run.settings, mkdocs_file, docs, site_dir, nav, scripts, blocks)
-            )
+        site_dir = folder / run.folder
+        project = projects / (run.folder.rstrip("/") or "original")
+        _write_docs(generator.prepare(project), run.pages, site, theme, extra_files, images)
+        warnings += generator.build(project, run, site_dir, config_file=mkdocs_file, scripts=extra_javascript)
         for name, text in run.redirects.items():
             _write(site_dir / name, text)
-    # Written straight into the built site: MkDocs would only copy them once more.
+    # Written straight into the built site: the generator would only copy them once more.
     for name, text in graph_files(plan).items():
         _write(folder / name, text)
     for name, text in (late_files() if late_files is not None else {}).items():
@@ -148,8 +137,8 @@ def book_runs(
     book_folder: str = "",
     site_name: str | None = None,
     licence: str | None = None,
-) -> tuple[MkDocsRun, ...]:
-    """A book's MkDocs sites: the original's, then each translation's under ``<language>/``.
+) -> tuple[SiteRun, ...]:
+    """A book's sites: the original's, then each translation's under ``<language>/``.
 
     ``translated`` says where the original's pages are in each translation (the language switcher);
     ``settings``: the project's MkDocs configuration (:func:`mkdocs_settings`); ``licence``: the book's
@@ -162,7 +151,7 @@ def book_runs(
     options = _mkdocs_options(settings, None, languages, site_name, plan.words)
     if site_name is not None:
         options["copyright"] = licence or ""
-    original = MkDocsRun("", tuple(pages), nav, settings | options)
+    original = SiteRun("", tuple(pages), nav, settings | options)
     return (original, *(translation_run(t, languages, settings) for t in translated))
 
 
@@ -175,12 +164,10 @@ def original_alternates(translated: Sequence[TranslatedSite]) -> dict[str, str]:
     return alternates
 
 
-def translation_run(
-    translation: TranslatedSite, languages: list[dict[str, str]], settings: dict[str, Any]
-) -> MkDocsRun:
+def translation_run(translation: TranslatedSite, languages: list[dict[str, str]], settings: dict[str, Any]) -> SiteRun:
     """A translation's site, under ``<language>/`` in the book's folder."""
     options = _mkdocs_options(settings, translation, languages, translation.title, translation.strings)
-    return MkDocsRun(
+    return SiteRun(
         f"{translation.language}/", tuple(translation.pages), translation.nav, settings | options, translation.redirects
     )
 
@@ -224,9 +211,9 @@ DEFAULT_SETTINGS = Path(__file__).with_name("mkdocs.defaults.yml")
 def mkdocs_settings(project_file: Path | None, overrides: dict[str, Any] | None = None) -> dict[str, Any]:
     """The MkDocs configuration of a project: the defaults, then ``overrides`` (what the project's
     rulebook configuration says: name, URL, copyright), then the project's ``mkdocs.yml`` if it has one."""
-    settings = merge_settings(_load_yaml(DEFAULT_SETTINGS), overrides or {})
+    settings = merge_settings(read_settings(DEFAULT_SETTINGS), overrides or {})
     if project_file is not None and present(project_file):
-        settings = merge_settings(settings, _load_yaml(project_file, root=project_file.parent))
+        settings = merge_settings(settings, read_settings(project_file, root=project_file.parent))
     return settings
 
 
@@ -239,28 +226,6 @@ def merge_settings(base: dict[str, Any], over: dict[str, Any]) -> dict[str, Any]
         else:
             merged[key] = value
     return merged
-
-
-def _load_yaml(path: Path, *, root: Path | None = None) -> dict[str, Any]:
-    """MkDocs settings from a YAML file, read through :func:`~rulebook.inputs.read_input` (``root``: the project,
-    for its own ``mkdocs.yml``)."""
-    import io
-
-    import yaml
-    from mkdocs.exceptions import ConfigurationError
-    from mkdocs.utils.yaml import yaml_load
-
-    stream = io.StringIO(read_input_text(path, root=root, limit=MAX_DATA_BYTES, kind="configuration"))
-    stream.name = str(path)  # MkDocs finds an INHERIT'ed file beside it
-    try:
-        loaded = yaml_load(stream)
-    except (OSError, UnicodeDecodeError, ValueError, RecursionError, yaml.YAMLError, ConfigurationError) as error:
-        raise SiteBuildError(f"cannot read {path}: {error}") from error
-    if loaded is None:
-        return {}
-    if not isinstance(loaded, dict):
-        raise SiteBuildError(f"{path} must hold a mapping of MkDocs settings")
-    return loaded
 
 
 def _mkdocs_options(
@@ -301,15 +266,10 @@ def _write_docs(
     theme: Theme,
     extra: dict[str, str],
     images: Path | None,
-    *,
-    hand_over: bool = True,
-) -> dict[str, dict[str, str]]:
-    """The project's pages and files; the HTML blocks taken out of each page (see :func:`hand_over_html`), unless
-    ``hand_over`` is false (a generator other than MkDocs is given the pages as made)."""
-    blocks: dict[str, dict[str, str]] = {}
+) -> None:
+    """A site's pages and files, into the folder its generator builds from."""
     for page in pages:
-        markdown, blocks[page.path] = hand_over_html(page.markdown) if hand_over else (page.markdown, {})
-        _write(_inside(docs, page.path), markdown)
+        _write(_inside(docs, page.path), page.markdown)
     for name, asset in theme.assets().items():
         (docs / "assets" / name).parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(asset, docs / "assets" / name)
@@ -321,43 +281,6 @@ def _write_docs(
             if isinstance(content, bytes):
                 (docs / "images" / name).parent.mkdir(parents=True, exist_ok=True)
                 (docs / "images" / name).write_bytes(content)
-    return blocks
-
-
-_HTML_BLOCK = re.compile(r'^<div class="rb-body[^"]*" markdown="0">\n', re.MULTILINE)
-_DIV = re.compile(r"<div\b|</div>")
-
-
-def hand_over_html(markdown: str) -> tuple[str, dict[str, str]]:
-    """The page's raw HTML blocks (``<div class="rb-body" markdown="0">``), each replaced by a token.
-
-    Our pages are Markdown headings around HTML we render ourselves. Python-Markdown would parse
-    every tag of that HTML again (half of MkDocs' time on a long book); the blocks are handed to
-    MkDocs' output instead, where each token's paragraph is replaced by its block (the page's
-    text is the same, and its search entry is made from it). The pages the templates make stay
-    whole Markdown pages (HTML inline); only the files given to this MkDocs run hold tokens, so a
-    builder that cannot be handed the blocks (Material's successor) is given the pages as made.
-    """
-    blocks: dict[str, str] = {}
-    parts: list[str] = []
-    position = 0
-    for start in _HTML_BLOCK.finditer(markdown):
-        if start.start() < position:
-            continue  # inside a block already taken
-        depth, end = 0, None
-        for tag in _DIV.finditer(markdown, start.start()):
-            depth += 1 if tag.group() == "<div" else -1
-            if depth == 0:
-                end = tag.end()
-                break
-        if end is None:
-            break
-        token = f"RBHTML{len(blocks):05d}"
-        blocks[token] = markdown[start.start() : end].replace(' markdown="0"', "", 1)
-        parts += [markdown[position : start.start()], f"\n{token}\n"]
-        position = end
-    parts.append(markdown[position:])
-    return "".join(parts), blocks
 
 
 def graph_files(plan: SitePlan) -> dict[str, str]:
@@ -379,113 +302,3 @@ def _inside(folder: Path, name: str) -> Path:
 def _write(path: Path, text: str) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(text, encoding="utf-8")
-
-
-class _Collect(logging.Handler):
-    def __init__(self) -> None:
-        super().__init__(logging.WARNING)
-        self.messages: list[str] = []
-
-    def emit(self, record: logging.LogRecord) -> None:
-        self.messages.append(record.getMessage())
-
-
-@contextmanager
-def mkdocs_logging() -> Iterator[_Collect]:
-    logger = logging.getLogger("mkdocs")
-    handler = _Collect()
-    previous = (logger.level, logger.propagate)
-    logger.addHandler(handler)
-    logger.setLevel(logging.WARNING)
-    logger.propagate = False
-    try:
-        yield handler
-    finally:
-        logger.removeHandler(handler)
-        logger.setLevel(previous[0])
-        logger.propagate = previous[1]
-
-
-@contextmanager
-def build_date() -> Iterator[None]:
-    """MkDocs dates the sitemap with SOURCE_DATE_EPOCH when set: fix it, so builds are byte-identical."""
-    previous = os.environ.get("SOURCE_DATE_EPOCH")
-    os.environ["SOURCE_DATE_EPOCH"] = previous or "0"
-    try:
-        yield
-    finally:
-        if previous is None:
-            del os.environ["SOURCE_DATE_EPOCH"]
-
-
-def _run_mkdocs(load: Callable[[], MkDocsConfig]) -> tuple[str, ...]:
-    """Build one MkDocs site from the configuration ``load`` gives; what MkDocs warned about."""
-    from mkdocs.commands.build import build
-    from mkdocs.exceptions import MkDocsException
-
-    with mkdocs_logging() as collected, build_date():
-        try:
-            build(load())
-        except MkDocsException as error:
-            raise SiteBuildError(f"MkDocs could not build the site: {error}") from error
-    return tuple(collected.messages)
-
-
-def load_mkdocs_config(
-    settings: dict[str, Any],
-    config_file: Path,
-    docs: Path,
-    site_dir: Path,
-    nav: list[object],
-    scripts: tuple[str, ...],
-    blocks: dict[str, dict[str, str]],
-) -> MkDocsConfig:
-    """One MkDocs site's loaded configuration, with the live-reload ``scripts`` and the HTML ``blocks`` handed over
-    (relative paths in ``settings`` resolve from ``config_file``'s folder)."""
-    from mkdocs.config import load_config
-
-    # MkDocs' validation changes the settings it is given in place: each build gets its own copy.
-    config = load_config(
-        io.StringIO("{}"),
-        config_file_path=str(config_file),
-        **copy.deepcopy({**settings, "docs_dir": str(docs), "site_dir": str(site_dir), "nav": nav}),
-    )
-    config.extra_javascript.extend(scripts)
-    config.plugins["rulebook/html-blocks"] = _html_blocks(blocks)
-    return config
-
-
-def _html_blocks(blocks: dict[str, dict[str, str]]) -> BasePlugin[Any]:
-    """Puts each page's HTML blocks back in place of their tokens, once Python-Markdown is done.
-
-    Material's search indexes a page from its content, parsing every tag: it is given each block
-    as text in paragraphs (what a search needs), and the page written out gets the whole block.
-    Added to the loaded configuration by the build, never named in ``mkdocs.yml``: it is how the
-    build hands MkDocs the HTML it rendered, not a plugin of the site.
-    """
-    from mkdocs.plugins import BasePlugin
-
-    class HtmlBlocks(BasePlugin):  # type: ignore[type-arg,no-untyped-call]
-        def on_page_content(self, html: str, page: Any, **kwargs: Any) -> str:
-            found = blocks.get(page.file.src_uri, {})
-            if not found:
-                return html
-            return _TOKEN.sub(lambda match: _searchable(match.group(1), found.get(match.group(1), "")), html)
-
-        def on_post_page(self, output: str, page: Any, **kwargs: Any) -> str:
-            found = blocks.get(page.file.src_uri, {})
-            if not found:
-                return output
-            return _SEARCHABLE.sub(lambda match: found.get(match.group(1), match.group()), output)
-
-    return HtmlBlocks()
-
-
-_TOKEN = re.compile(r"<p>(RBHTML\d{5})</p>")
-_SEARCHABLE = re.compile(r"<!--(RBHTML\d{5})-->.*?<!--/RBHTML\d{5}-->", re.DOTALL)
-_INLINE_TAGS = re.compile(r"</?(?:a|span|strong|em|br|img)\b[^>]*>")
-
-
-def _searchable(token: str, block: str) -> str:
-    """A block as search needs it: its text, in its paragraphs and cells, without links or spans."""
-    return f"<!--{token}-->{_INLINE_TAGS.sub('', block)}<!--/{token}-->"

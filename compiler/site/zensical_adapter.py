@@ -21,23 +21,65 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from rulebook.errors import SiteBuildError, UserError
+from rulebook.errors import SiteBuildError
+from rulebook.site.generator import GeneratorMissing, SiteRun
 
 EXTRA = "rulebook-compiler[zensical]"
 """What installs Zensical beside the compiler."""
 
 
-class GeneratorMissing(UserError):
-    """The chosen site generator is not installed; the message says how to install it."""
+class Zensical:
+    """The site generator Zensical: a command, its projects kept in the user's cache folder (its cache warm)."""
 
+    title = "Zensical"
+    cached = True
 
-def require() -> None:
-    """Refuse, in plain words, a build with Zensical where it is not installed."""
-    if importlib.util.find_spec("zensical") is None:
-        raise GeneratorMissing(
-            f"the site generator `zensical` is not installed: install it with `pip install '{EXTRA}'`, "
-            "or build with `--generator mkdocs`"
+    def require(self) -> None:
+        """Refuse, in plain words, a build with Zensical where it is not installed."""
+        if importlib.util.find_spec("zensical") is None:
+            raise GeneratorMissing(
+                f"the site generator `zensical` is not installed: install it with `pip install '{EXTRA}'`, "
+                "or build with `--generator mkdocs`"
+            )
+
+    def prepare(self, project: Path) -> Path:
+        """The project folder of one site, emptied of a former build's pages and site (its cache is kept);
+        the folder its pages go into."""
+        project.mkdir(parents=True, exist_ok=True)
+        for name in ("docs", "site"):
+            if (project / name).is_symlink() or (project / name).is_file():
+                (project / name).unlink()
+            elif (project / name).exists():
+                shutil.rmtree(project / name)
+        return project / "docs"
+
+    def build(
+        self, project: Path, run: SiteRun, site_dir: Path, *, config_file: Path, scripts: tuple[str, ...]
+    ) -> tuple[str, ...]:
+        """Run ``zensical build --strict`` on the project folder, then move the built site into ``site_dir``.
+
+        What Zensical warned about comes back as our warnings; under ``--strict`` a warning stops the build,
+        which is then refused with those warnings (the last good site is kept).
+        """
+        _write_configuration(project, configuration(run.settings, config_file, run.nav, scripts))
+        done = subprocess.run(
+            [sys.executable, "-m", "zensical", "build", "--strict", "--config-file", "mkdocs.yml"],
+            cwd=project,
+            capture_output=True,
+            text=True,
+            encoding="utf-8",
+            errors="replace",
+            env={**os.environ, "NO_COLOR": "1", "CLICOLOR": "0"},
+            check=False,
         )
+        warnings = said(done.stdout + "\n" + done.stderr)
+        if done.returncode != 0 or not (project / "site").is_dir():
+            reason = "; ".join(warnings) or _last_line(done.stderr) or f"exit status {done.returncode}"
+            raise SiteBuildError(f"Zensical could not build the site: {reason}")
+        site_dir.mkdir(parents=True, exist_ok=True)
+        for entry in sorted((project / "site").iterdir()):
+            shutil.move(entry, site_dir / entry.name)  # a rename, or a copy where the cache is on another disk
+        return warnings
 
 
 def configuration(
@@ -58,24 +100,7 @@ def configuration(
     return config
 
 
-def prepare(project: Path) -> Path:
-    """The project folder of one site, emptied of a former build's pages and site (its cache is kept);
-    the folder its pages go into."""
-    project.mkdir(parents=True, exist_ok=True)
-    for name in ("docs", "site"):
-        if (project / name).is_symlink() or (project / name).is_file():
-            (project / name).unlink()
-        elif (project / name).exists():
-            shutil.rmtree(project / name)
-    return project / "docs"
-
-
-def build(project: Path, config: dict[str, Any], site_dir: Path) -> tuple[str, ...]:
-    """Run ``zensical build --strict`` on the project folder, then move the built site into ``site_dir``.
-
-    What Zensical warned about comes back as our warnings; under ``--strict`` a warning stops the build,
-    which is then refused with those warnings (the last good site is kept).
-    """
+def _write_configuration(project: Path, config: dict[str, Any]) -> None:
     import yaml
 
     try:
@@ -83,24 +108,6 @@ def build(project: Path, config: dict[str, Any], site_dir: Path) -> tuple[str, .
     except yaml.YAMLError as error:
         raise SiteBuildError(f"the MkDocs settings cannot be given to Zensical: {error}") from error
     (project / "mkdocs.yml").write_text(text, encoding="utf-8")
-    done = subprocess.run(
-        [sys.executable, "-m", "zensical", "build", "--strict", "--config-file", "mkdocs.yml"],
-        cwd=project,
-        capture_output=True,
-        text=True,
-        encoding="utf-8",
-        errors="replace",
-        env={**os.environ, "NO_COLOR": "1", "CLICOLOR": "0"},
-        check=False,
-    )
-    warnings = said(done.stdout + "\n" + done.stderr)
-    if done.returncode != 0 or not (project / "site").is_dir():
-        reason = "; ".join(warnings) or _last_line(done.stderr) or f"exit status {done.returncode}"
-        raise SiteBuildError(f"Zensical could not build the site: {reason}")
-    site_dir.mkdir(parents=True, exist_ok=True)
-    for entry in sorted((project / "site").iterdir()):
-        shutil.move(entry, site_dir / entry.name)  # a rename, or a copy where the cache is on another disk
-    return warnings
 
 
 _COLOUR = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")

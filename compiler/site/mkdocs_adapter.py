@@ -1,0 +1,451 @@
+"""MkDocs (with mkdocs-material): the only module that talks to it.
+
+It reads the project's ``mkdocs.yml`` (MkDocs' YAML: ``!ENV``, ``INHERIT``), builds a site in-process, hands it
+our HTML past Python-Markdown (:func:`hand_over_html`), and keeps a site loaded for ``serve``
+(:class:`MkDocsLiveSite`), which renders a page through MkDocs' own page pipeline. That pipeline is not MkDocs'
+public API: every name of MkDocs or Material the adapter uses beyond it is listed in :data:`INTERNALS` (checked
+against the installed release by ``tests/test_generator_contract.py``), and MkDocs is pinned to the tested minor
+release in ``pyproject.toml``.
+
+MkDocs is imported inside the functions that use it: a command that builds no site never loads it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import copy
+import io
+import json
+import logging
+import os
+import re
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from rulebook.errors import SiteBuildError
+from rulebook.fileio import write_changed
+from rulebook.inputs import MAX_DATA_BYTES, read_input_text
+from rulebook.site.generator import LiveSite, RunChange, SiteRun
+
+if TYPE_CHECKING:
+    from mkdocs.config.config_options import Plugins
+    from mkdocs.config.defaults import MkDocsConfig
+    from mkdocs.plugins import BasePlugin
+    from mkdocs.structure.files import File
+
+
+@dataclass(frozen=True, slots=True)
+class Internal:
+    """A name of MkDocs or Material the adapter uses that is not their documented API: a release may change it."""
+
+    path: str
+    """Its module and name, dotted (``mkdocs.commands.build._build_page``)."""
+    parameters: tuple[str, ...] = ()
+    """For a function, the parameters the adapter passes, in order (any others must have defaults)."""
+    why: str = ""
+    """What the adapter uses it for (a failing contract test says it)."""
+
+
+INTERNALS = (
+    Internal("mkdocs.commands.build._populate_page", ("page", "config", "files"), "reads and renders one page"),
+    Internal("mkdocs.commands.build._build_page", ("page", "config", "doc_files", "nav", "env"), "writes one page"),
+    Internal(
+        "mkdocs.commands.build._build_theme_template",
+        ("template_name", "env", "files", "config", "nav"),
+        "writes the 404 page and the sitemap again",
+    ),
+    Internal("mkdocs.structure.files._file_sort_key", ("f",), "orders the pages as MkDocs lists a docs folder"),
+    Internal("mkdocs.config.defaults.MkDocsConfig._schema", (), "finds the `plugins` option (its `plugin_cache`)"),
+    Internal("mkdocs.config.config_options.Plugins.plugin_cache", (), "gives a site kept loaded plugins of its own"),
+    Internal("material.plugins.search.plugin.SearchPlugin.search_index", (), "the search entries of the page rendered"),
+    Internal("material.plugins.search.plugin.SearchIndex.entries", (), "replaced by the site's entries"),
+    Internal("material.plugins.search.plugin.SearchIndex.generate_search_index", ("self", "prev"), "writes the index"),
+)
+"""Every name the adapter uses beyond MkDocs' public API; an attribute an instance sets is named on its class."""
+
+
+class MkDocs:
+    """The site generator MkDocs, with mkdocs-material: built in-process, a site kept loaded between edits."""
+
+    title = "MkDocs"
+    cached = False
+
+    def require(self) -> None:
+        """MkDocs is a dependency of the compiler: nothing to check."""
+
+    def prepare(self, project: Path) -> Path:
+        """The project is in the build's scratch folder, new with each build: nothing to take out."""
+        return project / "docs"
+
+    def build(
+        self, project: Path, run: SiteRun, site_dir: Path, *, config_file: Path, scripts: tuple[str, ...]
+    ) -> tuple[str, ...]:
+        """Build one MkDocs site from ``project/docs``; what MkDocs warned about."""
+        from mkdocs.commands.build import build
+
+        with _mkdocs_logging() as collected, _build_date(), _mkdocs_errors("the site"):
+            build(_load_config(run, config_file, project / "docs", site_dir, scripts))
+        return tuple(collected.messages)
+
+    def open_live(
+        self, run: SiteRun, *, config_file: Path, docs: Path, site_dir: Path, scripts: tuple[str, ...]
+    ) -> LiveSite:
+        return MkDocsLiveSite(run, config_file=config_file, docs=docs, site_dir=site_dir, scripts=scripts)
+
+
+def read_settings(path: Path, *, root: Path | None = None) -> dict[str, Any]:
+    """MkDocs settings from a YAML file, read through :func:`~rulebook.inputs.read_input` (``root``: the project,
+    for its own ``mkdocs.yml``) as MkDocs reads it (``!ENV``, ``INHERIT``)."""
+    import yaml
+    from mkdocs.exceptions import ConfigurationError
+    from mkdocs.utils.yaml import yaml_load
+
+    stream = io.StringIO(read_input_text(path, root=root, limit=MAX_DATA_BYTES, kind="configuration"))
+    stream.name = str(path)  # MkDocs finds an INHERIT'ed file beside it
+    try:
+        loaded = yaml_load(stream)
+    except (OSError, UnicodeDecodeError, ValueError, RecursionError, yaml.YAMLError, ConfigurationError) as error:
+        raise SiteBuildError(f"cannot read {path}: {error}") from error
+    if loaded is None:
+        return {}
+    if not isinstance(loaded, dict):
+        raise SiteBuildError(f"{path} must hold a mapping of MkDocs settings")
+    return loaded
+
+
+def _load_config(run: SiteRun, config_file: Path, docs: Path, site_dir: Path, scripts: tuple[str, ...]) -> MkDocsConfig:
+    """One MkDocs site's loaded configuration, with the live-reload ``scripts`` and our HTML handed over
+    (relative paths in the settings resolve from ``config_file``'s folder)."""
+    from mkdocs.config import load_config
+
+    # MkDocs' validation changes the settings it is given in place: each build gets its own copy.
+    config = load_config(
+        io.StringIO("{}"),
+        config_file_path=str(config_file),
+        **copy.deepcopy({**run.settings, "docs_dir": str(docs), "site_dir": str(site_dir), "nav": run.nav}),
+    )
+    config.extra_javascript.extend(scripts)
+    config.plugins["rulebook/html-blocks"] = _html_blocks()
+    return config
+
+
+# -- the HTML hand-over ----------------------------------------------------------------------------------------
+
+_HTML_BLOCK = re.compile(r'^<div class="rb-body[^"]*" markdown="0">\n', re.MULTILINE)
+_DIV = re.compile(r"<div\b|</div>")
+
+
+def hand_over_html(markdown: str) -> tuple[str, dict[str, str]]:
+    """The page's raw HTML blocks (``<div class="rb-body" markdown="0">``), each replaced by a token.
+
+    Our pages are Markdown headings around HTML we render ourselves. Python-Markdown would parse
+    every tag of that HTML again (half of MkDocs' time on a long book); the blocks are handed to
+    MkDocs' output instead, where each token's paragraph is replaced by its block (the page's
+    text is the same, and its search entry is made from it). The pages stay whole Markdown pages (HTML
+    inline) on disk: the blocks are taken out as MkDocs reads each page, so another generator is given the
+    pages as made.
+    """
+    blocks: dict[str, str] = {}
+    parts: list[str] = []
+    position = 0
+    for start in _HTML_BLOCK.finditer(markdown):
+        if start.start() < position:
+            continue  # inside a block already taken
+        depth, end = 0, None
+        for tag in _DIV.finditer(markdown, start.start()):
+            depth += 1 if tag.group() == "<div" else -1
+            if depth == 0:
+                end = tag.end()
+                break
+        if end is None:
+            break
+        token = f"RBHTML{len(blocks):05d}"
+        blocks[token] = markdown[start.start() : end].replace(' markdown="0"', "", 1)
+        parts += [markdown[position : start.start()], f"\n{token}\n"]
+        position = end
+    parts.append(markdown[position:])
+    return "".join(parts), blocks
+
+
+def _html_blocks() -> BasePlugin[Any]:
+    """Takes each page's HTML blocks out before Python-Markdown (:func:`hand_over_html`), and puts them back in
+    place of their tokens once it is done.
+
+    Material's search indexes a page from its content, parsing every tag: it is given each block
+    as text in paragraphs (what a search needs), and the page written out gets the whole block.
+    Added to the loaded configuration by the build, never named in ``mkdocs.yml``: it is how the
+    build hands MkDocs the HTML it rendered, not a plugin of the site. It reads a page's Markdown before any
+    other plugin does (as if the page had been written with its tokens).
+    """
+    from mkdocs.plugins import BasePlugin, event_priority
+
+    blocks: dict[str, dict[str, str]] = {}
+
+    class HtmlBlocks(BasePlugin):  # type: ignore[type-arg,no-untyped-call]
+        @event_priority(100)
+        def on_page_markdown(self, markdown: str, page: Any, **kwargs: Any) -> str:
+            handed, blocks[page.file.src_uri] = hand_over_html(markdown)
+            return handed
+
+        def on_page_content(self, html: str, page: Any, **kwargs: Any) -> str:
+            found = blocks.get(page.file.src_uri, {})
+            if not found:
+                return html
+            return _TOKEN.sub(lambda match: _searchable(match.group(1), found.get(match.group(1), "")), html)
+
+        def on_post_page(self, output: str, page: Any, **kwargs: Any) -> str:
+            found = blocks.get(page.file.src_uri, {})
+            if not found:
+                return output
+            return _SEARCHABLE.sub(lambda match: found.get(match.group(1), match.group()), output)
+
+    return HtmlBlocks()
+
+
+_TOKEN = re.compile(r"<p>(RBHTML\d{5})</p>")
+_SEARCHABLE = re.compile(r"<!--(RBHTML\d{5})-->.*?<!--/RBHTML\d{5}-->", re.DOTALL)
+_INLINE_TAGS = re.compile(r"</?(?:a|span|strong|em|br|img)\b[^>]*>")
+
+
+def _searchable(token: str, block: str) -> str:
+    """A block as search needs it: its text, in its paragraphs and cells, without links or spans."""
+    return f"<!--{token}-->{_INLINE_TAGS.sub('', block)}<!--/{token}-->"
+
+
+# -- what MkDocs says, and its dates ---------------------------------------------------------------------------
+
+
+class _Collect(logging.Handler):
+    def __init__(self) -> None:
+        super().__init__(logging.WARNING)
+        self.messages: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.messages.append(record.getMessage())
+
+
+@contextlib.contextmanager
+def _mkdocs_logging() -> Iterator[_Collect]:
+    """MkDocs' warnings collected (not printed) while it works."""
+    logger = logging.getLogger("mkdocs")
+    handler = _Collect()
+    previous = (logger.level, logger.propagate)
+    logger.addHandler(handler)
+    logger.setLevel(logging.WARNING)
+    logger.propagate = False
+    try:
+        yield handler
+    finally:
+        logger.removeHandler(handler)
+        logger.setLevel(previous[0])
+        logger.propagate = previous[1]
+
+
+@contextlib.contextmanager
+def _build_date() -> Iterator[None]:
+    """MkDocs dates the sitemap with SOURCE_DATE_EPOCH when set: fix it, so builds are byte-identical."""
+    previous = os.environ.get("SOURCE_DATE_EPOCH")
+    os.environ["SOURCE_DATE_EPOCH"] = previous or "0"
+    try:
+        yield
+    finally:
+        if previous is None:
+            del os.environ["SOURCE_DATE_EPOCH"]
+
+
+@contextlib.contextmanager
+def _mkdocs_errors(what: str) -> Iterator[None]:
+    """MkDocs' errors as :class:`~rulebook.errors.SiteBuildError`: MkDocs could not build ``what``."""
+    from mkdocs.exceptions import MkDocsException
+
+    try:
+        yield
+    except MkDocsException as error:
+        raise SiteBuildError(f"MkDocs could not build {what}: {error}") from error
+
+
+# -- the live site of `serve` ----------------------------------------------------------------------------------
+
+
+class MkDocsLiveSite:
+    """One MkDocs site kept loaded between edits (configuration, theme, navigation, search index): its pages
+    rendered again one by one with MkDocs' own page pipeline (``_populate_page``, ``_build_page``) into the served
+    folder. The navigation is built again only when the site's pages or their titles change; then every page of
+    the site is rendered again.
+
+    Opened over a site a full build has just written into ``site_dir`` (from the same ``run``):
+    nothing is rendered until :meth:`render` is asked to, and the search index starts from the
+    one the build wrote. The pages are kept in memory (MkDocs' generated files); ``docs`` is
+    an empty folder MkDocs insists on. Pages are written atomically, so the server never sends half a page.
+    """
+
+    def __init__(
+        self, run: SiteRun, *, config_file: Path, docs: Path, site_dir: Path, scripts: tuple[str, ...] = ()
+    ) -> None:
+        docs.mkdir(parents=True, exist_ok=True)
+        self.site_dir = site_dir
+        with _mkdocs_logging(), _mkdocs_errors("the page"):  # what MkDocs says of the settings, the build said already
+            _own_plugins()
+            config = _load_config(run, config_file, docs, site_dir, scripts)
+            self._config = config.plugins.on_config(config)
+            self._config.plugins.on_pre_build(config=self._config)
+            self._env = self._config.theme.get_env()
+        self._search = next((p for p in self._config.plugins.values() if hasattr(p, "search_index")), None)
+        self._entries = _search_entries(site_dir / "search" / "search_index.json")
+        self._run = run
+        self._files: dict[str, File] = {}
+        self._navigate(run)
+
+    @property
+    def run(self) -> SiteRun:
+        return self._run
+
+    def warm(self) -> None:
+        """Render one page to nowhere: the theme's templates are compiled before the first edit."""
+        if self._run.pages:
+            file = self._files[self._run.pages[0].path]
+            self._render(file, keep=False)
+
+    def render(self, change: RunChange, first: Sequence[str] = ()) -> Iterator[str]:
+        """Render the changed pages again (every page when the site's shape changed), the pages at the
+        URLs in ``first`` before the others; yields each page's URL once it is written.
+
+        A change of the site's MkDocs configuration needs a new site.
+        """
+        if change.run.settings != self._run.settings:
+            raise SiteBuildError("the site's MkDocs configuration changed: it must be built again")
+        if change.whole:
+            removed = self._navigate(change.run)
+        else:
+            removed = []
+            self._run = change.run
+            for page in change.pages:
+                self._files[page.path].content_string = page.markdown
+        order = {url: index for index, url in enumerate(first)}
+        files = [self._files[page.path] for page in change.pages]
+        files.sort(key=lambda file: order.get(_url(file), len(order)))
+        for file in files:
+            if self._render(file):
+                yield _url(file)
+        for url in removed:
+            self._remove(url)
+        if change.whole:
+            self._render_theme_pages()
+            urls = [_url(file) for file in self._documents]
+            self._entries = {url: self._entries[url] for url in urls if url in self._entries}
+        self._write_search_index()
+
+    def _navigate(self, run: SiteRun) -> list[str]:
+        """The navigation built again from ``run``; the URLs of the pages it no longer has."""
+        from mkdocs.structure.files import File, Files, _file_sort_key
+        from mkdocs.structure.nav import get_navigation
+
+        config = self._config
+        before = {_url(file) for file in self._files.values()}
+        pages = sorted(run.pages, key=lambda page: _file_sort_key(page.path))  # as MkDocs lists a docs folder
+        with _build_date(), _mkdocs_errors("the page"):
+            config.nav = run.nav
+            files = Files([File.generated(config, page.path, content=page.markdown) for page in pages])
+            files = config.plugins.on_files(files, config=config)
+            nav = get_navigation(files, config)
+            self._nav = config.plugins.on_nav(nav, config=config, files=files)
+            self._env = config.plugins.on_env(self._env, config=config, files=files)
+        self._run = run
+        self._files = {file.src_uri: file for file in files.documentation_pages()}
+        self._documents = files.documentation_pages()
+        self._all = files
+        return sorted(before - {_url(file) for file in self._files.values()})
+
+    def _render(self, file: File, *, keep: bool = True) -> bool:
+        """Render a page; whether it was written (a page that comes out the same is left as it was)."""
+        from mkdocs.commands.build import _build_page, _populate_page
+
+        assert file.page is not None
+        target = file.abs_dest_path
+        written = f"{target}.rulebook-new"
+        file.abs_dest_path = written  # MkDocs writes where this says: the page is moved into place whole
+        if self._search is not None:
+            self._search.search_index.entries = []
+        try:
+            with _mkdocs_logging(), _build_date(), _mkdocs_errors("the page"):
+                _populate_page(file.page, self._config, self._all)
+                _build_page(file.page, self._config, self._documents, self._nav, self._env)
+        finally:
+            file.abs_dest_path = target
+        if keep and self._search is not None:
+            self._entries[_url(file)] = self._search.search_index.entries
+        if keep and os.path.exists(written) and not _same(written, target):
+            os.replace(written, target)
+            return True
+        with contextlib.suppress(FileNotFoundError):
+            os.remove(written)
+        return False
+
+    def _render_theme_pages(self) -> None:
+        """The theme's own pages that show the navigation or list the pages (``404.html``, the sitemap)."""
+        from mkdocs.commands.build import _build_theme_template
+
+        with _mkdocs_logging(), _build_date(), _mkdocs_errors("the page"):
+            for template in self._config.theme.static_templates:
+                _build_theme_template(template, self._env, self._all, self._config, self._nav)
+
+    def _remove(self, url: str) -> None:
+        page = self.site_dir / url / "index.html" if url.endswith("/") else self.site_dir / url
+        with contextlib.suppress(FileNotFoundError):
+            page.unlink()
+        with contextlib.suppress(OSError):
+            page.parent.rmdir()  # only when empty: a folder may hold another site (a translation's)
+        self._entries.pop(url, None)
+
+    def _write_search_index(self) -> None:
+        if self._search is None:
+            return
+        index = self._search.search_index
+        index.entries = [entry for entries in self._entries.values() for entry in entries]
+        write_changed(self.site_dir / "search" / "search_index.json", index.generate_search_index(None).encode("utf-8"))
+
+
+def _same(one: str, other: str) -> bool:
+    try:
+        return Path(one).read_bytes() == Path(other).read_bytes()
+    except OSError:
+        return False
+
+
+def _url(file: File) -> str:
+    """A page's URL from its site's root, as MkDocs gives it to the page (``""`` for the home page)."""
+    assert file.page is not None
+    return file.page.url
+
+
+def _own_plugins() -> None:
+    """The next site loaded gets plugins of its own.
+
+    MkDocs makes one instance of a plugin with start-up hooks (Material's search) for every site it
+    loads, reconfigured by each: a site kept loaded needs its own (its search language and index).
+    """
+    _plugins_option().plugin_cache.clear()
+
+
+def _plugins_option() -> Plugins:
+    """MkDocs' ``plugins`` option, whose cache of plugin instances every loaded configuration shares."""
+    from mkdocs.config.config_options import Plugins
+    from mkdocs.config.defaults import MkDocsConfig
+
+    option = dict(MkDocsConfig._schema)["plugins"]
+    assert isinstance(option, Plugins)
+    return option
+
+
+def _search_entries(path: Path) -> dict[str, list[dict[str, Any]]]:
+    """The search index a build wrote, its entries grouped by page URL (in their order)."""
+    try:
+        docs = json.loads(path.read_text(encoding="utf-8"))["docs"]
+    except (OSError, ValueError, KeyError):
+        return {}
+    entries: dict[str, list[dict[str, Any]]] = {}
+    for entry in docs:
+        entries.setdefault(entry["location"].partition("#")[0], []).append(entry)
+    return entries
