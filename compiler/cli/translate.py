@@ -7,10 +7,19 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from rulebook.cli.common import Commands, add_config_option, output_text, print_fatal, project_of, write_stdout
+from rulebook.cli.common import (
+    Commands,
+    UsageError,
+    add_config_option,
+    output_text,
+    print_fatal,
+    project_of,
+    write_stdout,
+)
 
 if TYPE_CHECKING:
     from rulebook.model import Book
+    from rulebook.translate.command import CompareRequest
 
 
 def add_commands(commands: Commands, words: Sequence[str] = ()) -> None:
@@ -32,6 +41,14 @@ def add_commands(commands: Commands, words: Sequence[str] = ()) -> None:
         "--waivers", type=Path, help="accepted findings (default: waivers.toml beside the translation, if there is one)"
     )
     compare.add_argument("--format", choices=("text", "json", "github", "sarif", "html"), default="text")
+    compare.add_argument(
+        "--waive",
+        action="append",
+        metavar="FINGERPRINT",
+        help="accept a finding: add it to the waivers file (--waivers, default waivers.toml beside the "
+        "translation) and report nothing; repeat for several; the first 6 characters of a fingerprint suffice",
+    )
+    compare.add_argument("--reason", help="why the findings --waive accepts are accepted (written in the file)")
     compare.add_argument(
         "--fail-on",
         help="kinds of finding that make the exit status 1 (comma-separated names or codes; 'none' for never; "
@@ -117,6 +134,8 @@ def run_compare(args: argparse.Namespace) -> int:
     books = read_pair(args, args.original, args.translation, args.language)
     if books is None:
         return 2
+    if args.waive:
+        return _waive(args, request, books)
     from rulebook.site.theme import Theme
 
     color = text_report.use_color("auto")
@@ -124,6 +143,23 @@ def run_compare(args: argparse.Namespace) -> int:
     output, status = run_compare(request, books[0], books[1], args.format, color=color, fail_on=fail_on, theme=theme)
     write_stdout(output)
     return status
+
+
+def _waive(args: argparse.Namespace, request: CompareRequest, books: tuple[Book, Book]) -> int:
+    """``--waive``: the findings named added to the waivers file, written atomically where a waivers file may be."""
+    from rulebook.fileio import check_report_file, shown_path, write_atomic
+    from rulebook.translate.command import waive_command
+    from rulebook.translate.waivers import is_waivers_file
+
+    path, text, count = waive_command(request, books[0], books[1], args.waive, args.reason)
+    root = project_of(args).root
+    target = check_report_file(path, root=root, protected=(), ours=is_waivers_file, kind="waivers file")
+    try:
+        write_atomic(target, text)
+    except OSError as error:
+        raise UsageError(f"cannot write {path}: {(error.strerror or str(error)).lower()}") from error
+    write_stdout(f"{count} finding{'s' if count != 1 else ''} waived in {shown_path(target, root)}\n")
+    return 0
 
 
 def run_terms_export(args: argparse.Namespace) -> int:

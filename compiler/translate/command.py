@@ -7,18 +7,20 @@ comparison, and the exit status. Rendering the result is the report's (``compile
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from rulebook.catalog import TRANSLATION_RULES, find_rule
 from rulebook.errors import UserError
-from rulebook.inputs import present
+from rulebook.inputs import present, read_input_text
 from rulebook.languages.data import Language, load_language
 from rulebook.languages.detect import check_pair
 from rulebook.model import Book
-from rulebook.translate.compare import FAIL_ON, Comparison, compare_books, load_waivers
+from rulebook.translate.compare import FAIL_ON, Comparison, compare_books
 from rulebook.translate.suggestions import aligned_uses, render_suggestions, suggest_terms
 from rulebook.translate.terminology import Entry, load_terminology
+from rulebook.translate.waivers import load_waivers, waiver_entries
 
 KINDS = tuple(sorted(rule.name for rule in TRANSLATION_RULES))
 """Every kind of finding, by rule name."""
@@ -120,6 +122,37 @@ def checked_languages(request: CompareRequest, original: Book, translation: Book
     if problem is not None:
         raise CompareInputError(f"cannot compare {request.original} with {request.translation}: {problem}")
     return languages
+
+
+FINGERPRINT_PREFIX = 6
+"""The fewest first characters of a fingerprint ``--waive`` accepts for it (when no other finding shares them)."""
+
+
+def waive_command(
+    request: CompareRequest, original: Book, translation: Book, fingerprints: Sequence[str], reason: str | None
+) -> tuple[Path, str, int]:
+    """``rulebook compare --waive``: the waivers file, its text with the named findings waived, how many.
+
+    A fingerprint may be given by its first :data:`FINGERPRINT_PREFIX` characters or more; one that names no
+    finding (or several) is a :class:`CompareInputError`, so a mistyped one never writes anything.
+    """
+    comparison, _ = compare_request(request, original, translation)
+    chosen = []
+    for given in fingerprints:
+        matches = [f for f in comparison.findings if f.fingerprint.startswith(given.strip())]
+        if len(given.strip()) < FINGERPRINT_PREFIX or len(matches) != 1:
+            what = "several findings" if len(matches) > 1 else "no finding left (waived already, or a text changed)"
+            raise CompareInputError(
+                f"`{given}` names {what}: give a fingerprint as `rulebook compare` shows it (`[0123abcd...]`)"
+            )
+        if matches[0] not in chosen:
+            chosen.append(matches[0])
+    path = request.waivers or request.translation.with_name("waivers.toml")
+    existing = read_input_text(path, root=request.root, kind="waivers file") if present(path) else ""
+    if existing:
+        load_waivers(path, root=request.root)  # a file that is not a waivers file is refused, not added to
+    joined = existing.rstrip("\n") + "\n\n" if existing.strip() else ""
+    return path, joined + waiver_entries(chosen, reason), len(chosen)
 
 
 def exit_status(comparison: Comparison, fail_on: tuple[str, ...]) -> int:

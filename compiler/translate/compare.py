@@ -27,10 +27,8 @@ import json
 import re
 from collections import Counter
 from dataclasses import replace
-from pathlib import Path
 from typing import Any
 
-from rulebook.errors import TerminologyError
 from rulebook.languages.data import Language, as_language
 from rulebook.languages.quantities import quantities as read_quantities
 from rulebook.model import Book, Table
@@ -46,8 +44,9 @@ from rulebook.translate.segments import Locator, Sentence, sentences
 from rulebook.translate.sentence_align import Features, align_sentences, cognates
 from rulebook.translate.tables import compare_tables, tables_in
 from rulebook.translate.term_findings import Terms, related_terms, term_findings, term_names
-from rulebook.translate.terminology import Entry, TermMatcher, read_translation_toml
+from rulebook.translate.terminology import Entry, TermMatcher
 from rulebook.translate.text_findings import debris_findings, reference_findings, table_findings
+from rulebook.translate.waivers import load_waivers
 
 __all__ = ["Comparison", "Finding", "compare_books", "load_waivers", "report_context"]
 
@@ -315,18 +314,3 @@ def fingerprinted(findings: list[Finding]) -> list[Finding]:
             key += f"\x1f{seen[key]}"
         found.append(replace(finding, fingerprint=hashlib.sha256(key.encode("utf-8")).hexdigest()[:16]))
     return found
-
-
-def load_waivers(path: Path, *, root: Path | None = None) -> dict[str, str]:
-    """Waivers by fingerprint, with their reasons (``[[waiver]]`` tables of fingerprint and reason; ``root``:
-    see :func:`~rulebook.translate.terminology.read_translation_toml`)."""
-    table = read_translation_toml(path, root=root, kind="waivers file")
-    waivers = {}
-    entries = table.get("waiver", [])
-    if not isinstance(entries, list):
-        raise TerminologyError(f"{path}: `waiver` must be [[waiver]] tables, each with a `fingerprint` and a `reason`")
-    for entry in entries:
-        if not isinstance(entry, dict) or not isinstance(entry.get("fingerprint"), str):
-            raise TerminologyError(f"{path}: each [[waiver]] needs a `fingerprint`")
-        waivers[entry["fingerprint"]] = str(entry.get("reason", ""))
-    return waivers
