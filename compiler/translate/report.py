@@ -44,7 +44,7 @@ def report_context(
         _pair(index, pair, texts.get(index), by_pair.get(index, []), keys)
         for index, pair in enumerate(comparison.pairs)
     ]
-    index = [
+    listed = [
         _finding(f, keys)
         for f in sorted(comparison.findings, key=lambda f: tuple(f.place or f.counterpart or _NOWHERE)[:3])
     ]
@@ -52,7 +52,7 @@ def report_context(
     severities = Counter(f.rule.severity.public for f in comparison.findings)
     return {
         "pairs": pairs,
-        "index": index,
+        "index": listed,
         "loose": [_finding(f, keys) for f in loose],
         "coverage": comparison.coverage,
         "counts": sorted(kinds.items()),
