@@ -168,15 +168,20 @@ def load_language(code: str, path: Path | None = None, *, root: Path | None = No
 
 def read_language_file(path: Path, *, root: Path | None = None, code: str | None = None) -> Language:
     """A project's language file, over the shipped language of its code if there is one, checked."""
-    from rulebook.inputs import read_toml
+    from rulebook.fileio import shown_path
+    from rulebook.inputs import InvalidToml, read_toml
 
-    table = read_toml(path, root=root, kind="language file")
-    _check(table, partial=True, origin=str(path))
+    shown = shown_path(path, root) if root is not None else str(path)
+    try:
+        table = read_toml(path, root=root, kind="language file")
+    except InvalidToml as error:  # the file as the project names it, not the absolute path
+        raise LanguageError(str(error).replace(str(path), shown, 1)) from None
+    _check(table, partial=True, origin=shown)
     named = table["code"]
     if code is not None and named != code:
-        raise LanguageError(f"{path}: the file describes `{named}`, not `{code}` (its `code`)")
+        raise LanguageError(f"{shown}: the file describes `{named}`, not `{code}` (its `code`)")
     merged = merge(_shipped_table(named), table) if named in shipped_codes() else table
-    _check(merged, partial=False, origin=str(path))
+    _check(merged, partial=False, origin=shown)
     return make_language(merged)
 
 
@@ -212,7 +217,10 @@ def _plain(error: Any) -> str:
     key = name[len("data.") :] if name.startswith("data.") else ""
     rest = message[len(name) :].strip() if message.startswith(name) else message
     if rest.startswith("must contain"):
-        rest = rest.replace("must contain", "needs", 1).replace(" properties", "")
+        wanted = re.findall(r"'([^']+)'", rest)
+        tables = ", ".join(f"`{table}`" for table in wanted)
+        where = f"`{key}`" if key else "a language the compiler does not ship"
+        return f'{where} needs {tables} (docs/translation.md, "Languages", lists what each holds)'
     return f"`{key}` {rest}" if key else f"the file {rest}"
 
 

@@ -56,27 +56,47 @@ class Found:
 
 
 class PhraseFinder:
-    """Finds the phrases of several categories in texts: the longest phrase wins where two overlap."""
+    """Finds the phrases of several categories in texts: where two overlap, the one that starts first wins, and
+    of those starting at the same word the longest.
+
+    Phrases are filed by their first word, so a text is read once, word by word, and only the phrases that
+    start with a word are tried where it stands: linear in the text, whatever the number of phrases.
+    """
 
     def __init__(self, categories: Sequence[tuple[str, Sequence[str]]]) -> None:
         self.categories = {phrase: name for name, phrases in categories for phrase in phrases}
-        self._names = [name for name, _ in categories]
-        ordered = sorted(self.categories, key=lambda p: (-len(p), p))
-        self._groups = {f"p{index}": phrase for index, phrase in enumerate(ordered)}
-        source = "|".join(f"(?P<p{index}>{bounded(phrase)})" for index, phrase in enumerate(ordered))
-        self.pattern = re.compile(source or r"(?!x)x", re.IGNORECASE)
+        self._by_first: dict[str, list[tuple[re.Pattern[str], str]]] = {}
+        for phrase in sorted(self.categories, key=lambda p: (-len(p), p)):
+            pattern = re.compile(phrase_source(phrase) + (r"(?![^\W_])" if phrase[-1:].isalnum() else ""), re.I)
+            self._by_first.setdefault(_first_word(phrase), []).append((pattern, phrase))
 
     def find(self, text: str) -> list[Found]:
         """Every phrase in the text, in order, none overlapping another."""
-        found = []
-        for match in self.pattern.finditer(text):
-            if match.lastgroup is not None:
-                found.append(Found(self.categories[self._groups[match.lastgroup]], *match.span()))
+        found: list[Found] = []
+        end = 0
+        for word in _WORD.finditer(text):
+            if word.start() < end:
+                continue
+            for pattern, phrase in self._by_first.get(word.group().lower(), ()):
+                match = pattern.match(text, word.start())
+                if match is not None:
+                    found.append(Found(self.categories[phrase], match.start(), match.end()))
+                    end = match.end()
+                    break
         return found
 
     def categories_in(self, text: str) -> frozenset[str]:
         """The categories the text states."""
         return frozenset(found.category for found in self.find(text))
+
+
+_WORD = re.compile(r"[^\W_]+")
+
+
+def _first_word(phrase: str) -> str:
+    """The first word of a phrase as a text's words are read (letters and digits: « d' » is ``d``)."""
+    found = _WORD.match(phrase)
+    return found.group().lower() if found else phrase[:1]
 
 
 @functools.lru_cache(maxsize=64)

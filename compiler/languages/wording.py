@@ -6,6 +6,7 @@ Each reader returns what it found with its place in the sentence, so a finding c
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 
@@ -40,14 +41,20 @@ SHOWN = {
 """How messages name each category."""
 
 
-def modalities(text: str, language: Language) -> list[Found]:
+READ = 8192
+"""Sentences whose words are remembered: each check asks for the same sentences' words again."""
+
+
+@functools.lru_cache(maxsize=READ)
+def modalities(text: str, language: Language) -> tuple[Found, ...]:
     """The obligation and frequency words of a sentence, in order (the longest phrase wins where two overlap)."""
-    return finder(language.modality).find(text)
+    return tuple(finder(language.modality).find(text))
 
 
-def roundings(text: str, language: Language) -> list[Found]:
+@functools.lru_cache(maxsize=READ)
+def roundings(text: str, language: Language) -> tuple[Found, ...]:
     """The rounding phrases of a sentence (``up``, ``down``)."""
-    return finder(language.rounding).find(text)
+    return tuple(finder(language.rounding).find(text))
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,6 +76,7 @@ class Dice:
         return bool(self.notation or self.dice or self.rolls)
 
 
+@functools.lru_cache(maxsize=READ)
 def dice(text: str, language: Language) -> Dice:
     """The dice and rolls a sentence writes."""
     found = finder((("die", language.die_words), ("roll", language.roll_words))).find(text)

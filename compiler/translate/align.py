@@ -206,12 +206,16 @@ def _without_units(content: Content) -> Content:
     return tuple(kept)
 
 
-def align_sections(original: Book, translation: Book) -> list[Pair]:
-    """The best monotonic alignment of the translation's sections with the original's."""
+def align_sections(
+    original: Book, translation: Book, languages: tuple[Language | str, Language | str] | None = None
+) -> list[Pair]:
+    """The best monotonic alignment of the translation's sections with the original's (``languages``: the
+    books' languages, their values read in each; by default the shipped languages the books name)."""
     left = outline(original, number_sections=True)
     right = outline(translation, number_sections=False)
-    left_features = [features(unit, book_language(original)) for unit in left]
-    right_features = [features(unit, book_language(translation)) for unit in right]
+    read = languages or (book_language(original), book_language(translation))
+    left_features = [features(unit, read[0]) for unit in left]
+    right_features = [features(unit, read[1]) for unit in right]
     best: tuple[float, list[Pair]] | None = None
     anchors = {offset: len(_anchors(left_features, right_features, offset)) for offset in range(-2, 3)}
     most = max(anchors.values())

@@ -36,6 +36,7 @@ from rulebook.source import SourceText
 from rulebook.translate.align import Pair, Unit, align_sections, book_language
 from rulebook.translate.findings import is_short, section_findings, sentence_findings
 from rulebook.translate.list_findings import list_findings
+from rulebook.translate.merged import merge_neighbours
 from rulebook.translate.quantity_findings import meaning_findings, moved_findings
 from rulebook.translate.report import report_context
 from rulebook.translate.results import AlignedText, Comparison, Finding
@@ -87,7 +88,7 @@ def compare_books(
     """
     entries = terms or {}
     languages = (as_language(original_language or book_language(original)), as_language(translation_language))
-    pairs = align_sections(original, translation)
+    pairs = align_sections(original, translation, languages)
     merged = merge_units(pairs)
     context = _Context(languages, entries, _titles(pairs))
     prepared = [
@@ -97,6 +98,7 @@ def compare_books(
     ]
     context.ratio = _length_ratio(prepared)
     texts = _find_moved([context.align(text) for text, _ in prepared], context)
+    texts = [merge_neighbours(text, context.features, context.ratio) for text in texts]
     findings = [finding for _, found in prepared for finding in found]
     findings += section_findings(pairs, merged)
     naming = Terms(entries, context.matcher, related_terms(original), term_names(original.references), *languages)

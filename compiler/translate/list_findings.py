@@ -1,9 +1,8 @@
 """Findings on lists: a list of the translation with another number of entries than the original's.
 
 Each list of the original is paired with the list of the translation that holds the translations of
-most of its entries (the aligned sentences say which). Only entries that have a counterpart are
-counted: an entry left without one is a missing or added sentence already, so a difference left is
-entries merged or split (two steps in one).
+most of its entries (the aligned sentences say which), and their entries are counted: two steps
+merged into one, an entry split, or one left out (then also a missing sentence) all change the count.
 """
 
 from __future__ import annotations
@@ -17,19 +16,15 @@ from rulebook.translate.results import AlignedText, Finding, Mark
 
 
 def list_findings(text: AlignedText, pairs: list[Pair]) -> list[Finding]:
-    """Lists paired across the texts whose numbers of entries (with a counterpart) differ."""
+    """Lists paired across the texts whose numbers of entries differ."""
     sides = (text.original, text.translation)
     entries: tuple[dict[int, dict[int, int]], dict[int, dict[int, int]]] = ({}, {})
     votes: Counter[tuple[int, int]] = Counter()
+    for side in (0, 1):
+        for index, sentence in enumerate(sides[side]):
+            if sentence.item is not None:
+                entries[side].setdefault(sentence.item[0], {}).setdefault(sentence.item[1], index)
     for bead in text.beads:
-        if not bead.original or not bead.translation:
-            continue
-        groups = (bead.original, bead.translation)
-        for side in (0, 1):
-            for index in groups[side]:
-                item = sides[side][index].item
-                if item is not None:
-                    entries[side].setdefault(item[0], {}).setdefault(item[1], index)
         for i in bead.original:
             for j in bead.translation:
                 left, right = sides[0][i].item, sides[1][j].item

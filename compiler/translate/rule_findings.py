@@ -370,13 +370,33 @@ def _dropped(
 
 
 CORRESPOND = 0.5
-"""The share of the shorter sentence's anchors the longer one must have: they translate each other (else the
-alignment, not the translation, made the outlier)."""
+"""The share of the shorter sentence's terms and values the longer one must have: they translate each other
+(else the alignment, not the translation, made the outlier) ..."""
+CORRESPOND_WORDS = 0.3
+"""... and, with fewer than :data:`CORRESPOND_STRONG` terms and values in common, the share of all its anchors
+(cognates too: languages that share few, such as Polish and English, need terms)."""
+CORRESPOND_STRONG = 3
 MOVED_SHARE = 0.5
-"""What the longer sentence says beyond the shorter (its terms and values) found in this share near the
-shorter one was moved or merged by the translation, not left out."""
+"""What the longer sentence says beyond the shorter (its terms and values; its cognates when it states no
+more) found in this share near the shorter one was moved or merged by the translation, not left out."""
 MOVED_REACH = 2
 """How many beads around are near."""
+
+
+def _correspond(
+    shorter: Sequence[Sentence], side: int, longer: Sequence[Sentence], other: int, languages: Languages
+) -> bool:
+    """Whether the longer sentence has most of the shorter one's terms and values, and (with few of those)
+    enough of its cognates."""
+    strong, keys = _strong(shorter, side, languages), _keys(shorter, side, languages)
+    if not keys:
+        return False
+    shared = strong & _strong(longer, other, languages)
+    if strong and len(shared) < CORRESPOND * len(strong):
+        return False
+    if len(shared) >= CORRESPOND_STRONG:
+        return True
+    return len(keys & _keys(longer, other, languages)) >= CORRESPOND_WORDS * len(keys)
 
 
 def _length(text: AlignedText, pair: Pair, number: int, sides: Sides, languages: Languages) -> list[Finding]:
@@ -392,12 +412,15 @@ def _length(text: AlignedText, pair: Pair, number: int, sides: Sides, languages:
     if abs(delta) < LENGTH_OUTLIER:
         return []
     longer = 0 if delta > 0 else 1
-    shorter = _keys(sides[1 - longer], 1 - longer, languages)
-    if not shorter or len(shorter & _keys(sides[longer], longer, languages)) < CORRESPOND * len(shorter):
+    if not _correspond(sides[1 - longer], 1 - longer, sides[longer], longer, languages):
         return []
-    beyond = _strong(sides[longer], longer, languages) - _strong(sides[1 - longer], 1 - longer, languages)
     near = _neighbours(text, number, MOVED_REACH)[1 - longer]
-    if beyond and len(beyond & _strong(near, 1 - longer, languages)) >= MOVED_SHARE * len(beyond):
+    anchors = _strong
+    beyond = anchors(sides[longer], longer, languages) - anchors(sides[1 - longer], 1 - longer, languages)
+    if not beyond:  # nothing a rule states beyond the shorter one: its cognates tell where the rest went
+        anchors = _keys
+        beyond = anchors(sides[longer], longer, languages) - anchors(sides[1 - longer], 1 - longer, languages)
+    if len(beyond & anchors(near, 1 - longer, languages)) >= MOVED_SHARE * len(beyond):
         return []
     expected = round(left * languages.ratio)
     if delta > 0:

@@ -204,9 +204,9 @@ class _Segmenter:
         language writes them so) an ordinal ("das 9. Zeitalter")."""
         if text[stop] != ".":
             return False
-        if self.ordinal_dot and stop and text[stop - 1].isdigit():
-            return True
         word = text[max(0, stop - 8) : stop].split()[-1:] or [""]
+        if self.ordinal_dot and word[0].isdigit():
+            return True  # "das 9. Zeitalter"; but "als W6." ends its sentence
         return word[0].lower().lstrip('(“"«„') in self.abbreviations
 
 
