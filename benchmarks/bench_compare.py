@@ -76,7 +76,7 @@ def _shifted(match: re.Match[str], *, shift: int) -> str:
 
 def compare_once(english: Path, french: Path) -> tuple[float, float]:
     """Seconds to read both books, then to compare them."""
-    from rulebook.recipe import read_book
+    from rulebook.recipe.reading import read_book
     from rulebook.translate.compare import compare_books
     from rulebook.translate.terminology import load_terminology
 

@@ -88,7 +88,8 @@ def in_process(path: Path, count: int) -> None:
     from lxml import etree
 
     from rulebook.project import BookConfig
-    from rulebook.recipe import lint_book, read_book
+    from rulebook.recipe.reading import read_book
+    from rulebook.recipe.stages import lint_book
 
     folder = path.parent
 

@@ -31,6 +31,18 @@ class TranslationResult:
 
 
 @dataclass(frozen=True, slots=True)
+class BookStages:
+    """A book through every stage its outputs are made from (:func:`rulebook.recipe.book_stages`)."""
+
+    config: BookConfig
+    read: ReadResult
+    lint: LintResult
+    translations: tuple[TranslationResult, ...]
+    changes: dict[str, Any] | None
+    """What changed since the edition the book follows (its "What changed" page), if it follows one."""
+
+
+@dataclass(frozen=True, slots=True)
 class BuildOptions:
     """What ``rulebook build`` (and ``serve``) is asked to do."""
 
@@ -92,31 +104,14 @@ class BuildResult:
 
 
 @dataclass(frozen=True, slots=True)
-class LiveBook:
-    """A book as ``serve`` last built it: where the next edit's step starts from."""
+class LiveBook(BookStages):
+    """A book as ``serve`` last built it (its stages, and the site planned from them): where the next edit's
+    step starts from."""
 
-    config: BookConfig
-    read: ReadResult
-    lint: LintResult
-    translations: tuple[TranslationResult, ...]
-    changes: dict[str, Any] | None
-    """What changed since the edition the book follows (its "What changed" page), if it follows one."""
     site: BookSite
     """The pages and files being served, with each translation's site (``site.translated``)."""
     look: SiteLook
     """The theme, its loaded templates and the MkDocs settings the pages are made with."""
-
-
-@dataclass(frozen=True, slots=True)
-class LiveAffected:
-    """Which books an edit touches, and how."""
-
-    rebuild: bool = False
-    """The look or the configuration changed (``mkdocs.yml``, ``site_templates/``): everything is built again."""
-    books: tuple[str, ...] = ()
-    """The books whose own sources changed: read, linted and their pages made again at once."""
-    later: tuple[str, ...] = ()
-    """The books whose translations, editions or rule data depend on the change: recomputed aside."""
 
 
 @dataclass(frozen=True, slots=True)

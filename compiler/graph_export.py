@@ -5,12 +5,16 @@ from __future__ import annotations
 import json
 from io import BytesIO
 
+from rulebook.formats import GRAPH, unknown
 from rulebook.graph import TermGraph
 from rulebook.source import xml_text
 
 
 def export_graph(terms: TermGraph, fmt: str) -> str:
-    """The whole graph as ``json`` (node-link), ``dot`` or ``graphml``; nodes and edges sorted."""
+    """The whole graph as ``json`` (node-link), ``dot`` or ``graphml`` (:data:`rulebook.formats.GRAPH`); nodes and
+    edges sorted."""
+    if fmt not in GRAPH:
+        raise unknown(fmt, GRAPH)
     graph = terms.graph
     nodes = sorted(graph.nodes)
     edges = sorted(graph.edges(keys=True))

@@ -1,4 +1,4 @@
-"""Giving freed memory back to the operating system.
+"""Memory: the collector kept off while large acyclic values are built, and freed memory given back to the system.
 
 libxml2 allocates a parsed tree with the C library's ``malloc``; once the tree is freed, glibc keeps the
 pages for later ``malloc`` calls, but Python's own objects live in separate arenas and never reuse them.
@@ -7,6 +7,10 @@ exists: ``malloc_trim`` hands those pages back, so the peak is the reading's, no
 """
 
 from __future__ import annotations
+
+import gc
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 BIG = 1 << 20
 """Sources smaller than this (in characters) leave too little behind to be worth a call."""
@@ -26,3 +30,21 @@ def release_freed_memory() -> bool:
         return False
     trim(0)
     return True
+
+
+@contextmanager
+def gc_frozen() -> Iterator[None]:
+    """Keep the cyclic garbage collector off while large acyclic structures are built.
+
+    The model is made of tuples that never form cycles; with the collector on, building a
+    big book triggers full collections over an ever larger heap (measured: about 2x the
+    time on the 100x book).
+    """
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.freeze()  # what was built stays: later collections need not walk it again
+            gc.enable()

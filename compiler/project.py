@@ -87,16 +87,46 @@ class Linking:
     """Titles of sections whose text is never linked."""
 
 
+TERMS_FILE = "terms.toml"
+"""The terminology's name beside a translation: used when nothing names another."""
+WAIVERS_FILE = "waivers.toml"
+"""The waivers' name beside a translation: used when nothing names another."""
+
+
 @dataclass(frozen=True, slots=True)
 class Translation:
-    """A book's translation: its source and its terminology."""
+    """A book's translation: its source, and its companion files, the terminology and the waivers.
+
+    Every command reads the companions by one rule: the file named (by the configuration, or by
+    ``rulebook compare --terms``/``--waivers``) must be there; without a name, the file of the usual name
+    beside the translation is read when there is one (:attr:`terms_file`, :attr:`waivers_file`).
+    """
 
     language: str
     source: Path
     terms: Path | None = None
+    """The terminology named; None: ``terms.toml`` beside the translation, if there is one."""
+    waivers: Path | None = None
+    """The waivers named (only ``rulebook compare --waivers`` names one); None: ``waivers.toml`` beside the
+    translation, if there is one."""
     language_file: Path | None = None
     """The project's file for the translation's language (:mod:`rulebook.languages`): a language the compiler
     does not ship, or words over a shipped one."""
+
+    @property
+    def terms_file(self) -> Path:
+        """The terminology: the file named, else ``terms.toml`` beside the translation."""
+        return self.terms or self.source.with_name(TERMS_FILE)
+
+    @property
+    def waivers_file(self) -> Path:
+        """The accepted findings: the file named, else ``waivers.toml`` beside the translation."""
+        return self.waivers or self.source.with_name(WAIVERS_FILE)
+
+    @property
+    def files(self) -> tuple[Path, ...]:
+        """Every file the translation is read from: its source, its terminology, its waivers, its language file."""
+        return self.source, self.terms_file, self.waivers_file, *((self.language_file,) if self.language_file else ())
 
 
 @dataclass(frozen=True, slots=True)
@@ -187,9 +217,7 @@ class Project:
             found += book.sources
             found += [book.baseline] if book.baseline else []
             for translation in book.translations:
-                found.append(translation.source)
-                found.append(translation.terms or translation.source.parent / "terms.toml")
-                found.append(translation.source.parent / "waivers.toml")
+                found += translation.files
         return tuple(dict.fromkeys(found))
 
     def book_of(self, path: Path) -> BookConfig | None:
@@ -198,6 +226,15 @@ class Project:
         for book in self.books:
             if any(source.resolve() == resolved for source in book.sources):
                 return book
+        return None
+
+    def translation_of(self, path: Path) -> Translation | None:
+        """The configured translation whose source a file is, if any."""
+        resolved = path.resolve()
+        for book in self.books:
+            for translation in book.translations:
+                if translation.source.resolve() == resolved:
+                    return translation
         return None
 
 
@@ -336,7 +373,7 @@ def _translations(table: Mapping[str, Any], root: Path, check: _Checker, where: 
                 language,
                 root / source,
                 root / terms if terms else None,
-                root / language_file if language_file else None,
+                language_file=root / language_file if language_file else None,
             )
         )
     return tuple(found)

@@ -6,6 +6,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
+from rulebook.formats import QUERY, unknown
 from rulebook.graph import TermGraph
 from rulebook.suggest import Suggester
 
@@ -83,3 +84,10 @@ def render_json(report: TermReport) -> str:
         "suggestions": list(report.suggestions),
     }
     return json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+
+
+def render_term_report(report: TermReport, output_format: str) -> str:
+    """The report in one of :data:`rulebook.formats.QUERY`."""
+    if output_format not in QUERY:
+        raise unknown(output_format, QUERY)
+    return render_json(report) if output_format == "json" else render_text(report)

@@ -19,7 +19,7 @@ from rulebook.diagnostics import Diagnostic
 from rulebook.graph import TermGraph
 from rulebook.model import Book, Document
 from rulebook.project import BookConfig
-from rulebook.recipe import lint_book
+from rulebook.recipe.stages import lint_book
 from rulebook.stage_values import ReadResult
 from rulebook.xml_source import parse_xml_string
 

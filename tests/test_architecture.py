@@ -30,6 +30,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "rulebook.state",
             "rulebook.inputs",
             "rulebook.memory",
+            "rulebook.formats",
             "rulebook.catalog",
             "rulebook.languages",
             "rulebook.engine.bindings",

@@ -8,7 +8,7 @@ from collections import Counter
 from rulebook.autolink import heading_terms, link_document, term_id
 from rulebook.markdown_source import parse_markdown_string
 from rulebook.model import Definition, Document
-from rulebook.recipe import read_book
+from rulebook.recipe.reading import read_book
 
 from .conftest import ROOT, SHARED
 
@@ -93,7 +93,7 @@ def test_the_other_games_rules(tmp_path) -> None:  # type: ignore[no-untyped-def
 
 def test_the_lint_reads_the_other_game() -> None:
     from rulebook.project import load_project
-    from rulebook.recipe import lint_book
+    from rulebook.recipe.stages import lint_book
 
     book = load_project(ROOT).book("other-game")
     result = lint_book(read_book([OTHER_GAME], ROOT, linking=book.linking), book, root=ROOT)

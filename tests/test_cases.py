@@ -14,7 +14,8 @@ from rulebook.facts.kinds import NO_KIND, Problem, recognise
 from rulebook.graph import TermGraph
 from rulebook.mechanics import roll_tables
 from rulebook.project import BookConfig
-from rulebook.recipe import lint_book, read_book
+from rulebook.recipe.reading import read_book
+from rulebook.recipe.stages import lint_book
 from rulebook.report import Report, exit_code
 from rulebook.report import text as text_report
 

@@ -23,7 +23,7 @@ from rulebook.facts.attributes import AttributeType
 from rulebook.facts.kinds import describe_kinds
 from rulebook.graph import TermGraph
 from rulebook.project import BookConfig
-from rulebook.recipe import read_book
+from rulebook.recipe.reading import read_book
 
 from .conftest import BUNDLED_BOOK, ROOT
 

@@ -9,7 +9,7 @@ import pytest
 from rulebook.cli import main
 from rulebook.diff import diff_books
 from rulebook.model import Book, ItemList, Section
-from rulebook.recipe import read_book
+from rulebook.recipe.reading import read_book
 from rulebook.text_source import parse_text_export
 
 from .conftest import BUNDLED_BOOK, ROOT, SHARED

@@ -8,7 +8,8 @@ import pytest
 
 from rulebook.model import Document
 from rulebook.project import BookConfig
-from rulebook.recipe import lint_book, read_book
+from rulebook.recipe.reading import read_book
+from rulebook.recipe.stages import lint_book
 from rulebook.source import SourceText
 from rulebook.xml_source import parse_xml_string
 

@@ -16,7 +16,8 @@ import pytest
 
 from rulebook.diagnostics import Diagnostic
 from rulebook.project import BookConfig
-from rulebook.recipe import lint_book, read_book
+from rulebook.recipe.reading import read_book
+from rulebook.recipe.stages import lint_book
 
 from .conftest import BUNDLED_BOOK, ROOT, SHARED
 

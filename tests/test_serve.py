@@ -14,9 +14,12 @@ from pathlib import Path
 
 import pytest
 
-from rulebook import build_values, recipe, serve
+from rulebook import build_values, recipe
 from rulebook.project import load_project
-from rulebook.serve import RELOAD_SCRIPT
+from rulebook.recipe.cache import StageCache
+from rulebook.serve.edits import LiveAffected, touched_by
+from rulebook.serve.news import News
+from rulebook.serve.server import RELOAD_SCRIPT, Handler, make_server
 
 from .conftest import BUNDLED_BOOK, ROOT
 from .serving import Served, edit, files_of
@@ -133,33 +136,39 @@ def test_a_broken_edit_keeps_the_last_good_pages_and_says_why(tmp_path: Path) ->
 
 
 def test_an_edit_touches_its_own_book_at_once_and_what_follows_from_it_later() -> None:
-    from types import SimpleNamespace
-
     project = load_project(ROOT)
-    books = [SimpleNamespace(config=book) for book in project.books]  # all the step reads of a book: its configuration
 
-    def affected(path: str) -> build_values.LiveAffected:
-        return recipe.live_affected(project, books, [ROOT / path])  # type: ignore[arg-type]
+    def touched(path: str) -> LiveAffected:
+        return touched_by(project, project.books, [ROOT / path])
 
-    assert affected("rulebook_src/en/rulebook.xml") == build_values.LiveAffected(
-        books=("main",), later=("main", "turns-later")
-    )
-    assert affected("rulebook_src/fr/rulebook.md") == build_values.LiveAffected(later=("main",))
-    assert affected("rulebook_src/fr/terms.toml") == build_values.LiveAffected(later=("main",))
-    assert affected("rulebook_src/other-game/rules.md") == build_values.LiveAffected(
-        books=("other-game",), later=("other-game",)
-    )
-    assert affected("mkdocs.yml") == build_values.LiveAffected(rebuild=True)
-    assert affected("site_templates/assets/extra.css") == build_values.LiveAffected(rebuild=True)
-    assert affected("README.md") == build_values.LiveAffected()
+    assert touched("rulebook_src/en/rulebook.xml") == LiveAffected(books=("main",), later=("main", "turns-later"))
+    assert touched("rulebook_src/fr/rulebook.md") == LiveAffected(later=("main",))
+    assert touched("rulebook_src/fr/terms.toml") == LiveAffected(later=("main",))
+    assert touched("rulebook_src/other-game/rules.md") == LiveAffected(books=("other-game",), later=("other-game",))
+    assert touched("mkdocs.yml") == LiveAffected(rebuild=True)
+    assert touched("site_templates/assets/extra.css") == LiveAffected(rebuild=True)
+    assert touched("README.md") == LiveAffected()
 
 
 def test_a_bounded_stage_cache_drops_the_least_recently_used_results() -> None:
-    cache = recipe.StageCache(limit=2)
+    cache = StageCache(limit=2)
     computed: list[str] = []
     for key in "abacab":
         cache.get("read", key, lambda key=key: computed.append(key))  # type: ignore[misc]
     assert computed == ["a", "b", "c", "b"]  # "a", used again, outlived "b"; "c" went to make room for "b"
+
+
+def test_no_cache_keeps_nothing() -> None:
+    from rulebook.recipe.cache import NO_CACHE
+
+    computed: list[str] = []
+
+    def compute() -> str:
+        computed.append("a")
+        return "a"
+
+    assert [NO_CACHE.get("read", "a", compute) for _ in range(2)] == ["a", "a"]
+    assert computed == ["a", "a"]  # a build without a cache runs every stage, and a later build (a test) again
 
 
 def test_a_configuration_edit_is_served_with_the_new_configuration(tmp_path: Path) -> None:
@@ -178,7 +187,7 @@ def test_a_configuration_edit_is_served_with_the_new_configuration(tmp_path: Pat
 def test_serve_removes_what_a_killed_serve_left_and_nothing_else(tmp_path: Path) -> None:
     import subprocess
 
-    from rulebook.serve import FOLDER_PREFIX, OWNER
+    from rulebook.serve.folder import FOLDER_PREFIX, OWNER
 
     temp = tmp_path / "tmp"
     temp.mkdir()
@@ -238,8 +247,8 @@ def test_a_sources_folder_deleted_and_made_again_is_watched_again(tmp_path: Path
 def preview(tmp_path: Path) -> Iterator[int]:
     """The preview's server on a folder holding one page: its port."""
     (tmp_path / "index.html").write_text("drafts", encoding="utf-8")
-    server = serve._server(0)
-    server.RequestHandlerClass = functools.partial(serve._Handler, serve._News(), tmp_path)  # type: ignore[assignment]
+    server = make_server(0)
+    server.RequestHandlerClass = functools.partial(Handler, News(), tmp_path)  # type: ignore[assignment]
     threading.Thread(target=server.serve_forever, daemon=True).start()
     try:
         yield server.server_address[1]

@@ -10,7 +10,7 @@ import pytest
 from lxml import etree
 
 from rulebook.cli import main
-from rulebook.recipe import read_book
+from rulebook.recipe.reading import read_book
 from rulebook.translate.compare import compare_books
 from rulebook.translate.suggestions import AlignedUse, render_suggestions, suggest_terms
 from rulebook.translate.terminology import (

@@ -15,7 +15,7 @@ from rulebook.cli import main
 from rulebook.languages.quantities import numbers
 from rulebook.markdown_source import parse_markdown_string
 from rulebook.model import Book
-from rulebook.recipe import read_book
+from rulebook.recipe.reading import read_book
 from rulebook.translate.align import Pair, align_sections
 from rulebook.translate.compare import Comparison, compare_books
 from rulebook.translate.segments import Locator, sentences

@@ -23,7 +23,7 @@ from rulebook.cli import main
 from rulebook.languages.data import Language, check_language_table, load_language, shipped_codes
 from rulebook.markdown_source import parse_markdown_string
 from rulebook.model import Book
-from rulebook.recipe import read_book
+from rulebook.recipe.reading import read_book
 from rulebook.translate.compare import Comparison, compare_books
 from rulebook.translate.terminology import load_terminology
 

@@ -16,7 +16,7 @@ import pytest
 
 from rulebook.markdown_source import parse_markdown_string
 from rulebook.model import Book
-from rulebook.recipe import read_book
+from rulebook.recipe.reading import read_book
 from rulebook.translate.compare import Comparison, compare_books
 from rulebook.translate.terminology import load_terminology
 

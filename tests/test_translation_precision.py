@@ -11,7 +11,7 @@ from __future__ import annotations
 import tomllib
 from functools import cache
 
-from rulebook.recipe import read_book
+from rulebook.recipe.reading import read_book
 from rulebook.translate.compare import Comparison, compare_books
 from rulebook.translate.results import Finding
 from rulebook.translate.terminology import load_terminology

@@ -6,8 +6,8 @@ import argparse
 from collections.abc import Sequence
 from pathlib import Path
 
-from rulebook.cli.common import Commands, add_config_option, project_of, write_stdout
-from rulebook.cli.translate import read_pair
+from rulebook import formats
+from rulebook.cli.common import Commands, add_config_option, print_fatal, project_of, write_stdout
 
 
 def add_commands(commands: Commands, words: Sequence[str] = ()) -> None:
@@ -23,7 +23,7 @@ def add_commands(commands: Commands, words: Sequence[str] = ()) -> None:
     diff.add_argument("new", type=Path, help="the later edition")
     diff.add_argument(
         "--format",
-        choices=("text", "summary", "json", "github", "sarif", "html"),
+        choices=formats.DIFF,
         default="text",
         help="text: each change placed in both editions (default); summary: one line per change; "
         "json, github, sarif: the lint's formats; html: a page",
@@ -33,17 +33,18 @@ def add_commands(commands: Commands, words: Sequence[str] = ()) -> None:
 
 
 def run_diff(args: argparse.Namespace) -> int:
-    from rulebook.diff import diff_books
+    from rulebook.recipe import commands
     from rulebook.report import text as text_report
     from rulebook.report.editions import render_diff
     from rulebook.site.theme import Theme
+    from rulebook.stage_values import ReadResult
 
-    books = read_pair(args, args.old, args.new, "en")
-    if books is None:
+    project = project_of(args)
+    diff = commands.diff(project, args.old, args.new)
+    if isinstance(diff, ReadResult):
+        print_fatal(diff)
         return 2
-    theme = Theme.for_project(project_of(args).root) if args.format == "html" else None
+    theme = Theme.for_project(project.root) if args.format == "html" else None
     color = text_report.use_color("auto")
-    write_stdout(
-        render_diff(diff_books(*books), args.format, old=str(args.old), new=str(args.new), color=color, theme=theme)
-    )
+    write_stdout(render_diff(diff, args.format, old=str(args.old), new=str(args.new), color=color, theme=theme))
     return 0

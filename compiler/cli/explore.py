@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from rulebook import formats
 from rulebook.cli.common import Commands, add_config_option, output_text, print_fatal, project_of, write_stdout
 
 if TYPE_CHECKING:
@@ -16,7 +17,7 @@ if TYPE_CHECKING:
 def add_commands(commands: Commands, words: Sequence[str] = ()) -> None:
     graph = commands.add_parser("graph", help="export the term graph (json, dot for Graphviz, graphml for Gephi)")
     graph.add_argument("files", nargs="*", default=[], type=Path, metavar="FILE", help="sources (default: configured)")
-    graph.add_argument("--format", choices=("json", "dot", "graphml"), default="json")
+    graph.add_argument("--format", choices=formats.GRAPH, default="json")
     graph.add_argument("--output", "-o", type=Path, help="write to this file instead of stdout")
     graph.add_argument("--book", metavar="NAME", help="the book of the configuration (default: main)")
     add_config_option(graph)
@@ -25,7 +26,7 @@ def add_commands(commands: Commands, words: Sequence[str] = ()) -> None:
     query = commands.add_parser("query", help="show a term's definition, where it is defined and every use")
     query.add_argument("term", help="term name, such as line_of_sight")
     query.add_argument("files", nargs="*", default=[], type=Path, metavar="FILE", help="sources (default: configured)")
-    query.add_argument("--format", choices=("text", "json"), default="text")
+    query.add_argument("--format", choices=formats.QUERY, default="text")
     query.add_argument("--book", metavar="NAME", help="the book of the configuration (default: main)")
     add_config_option(query)
     query.set_defaults(run=run_query)
@@ -33,15 +34,14 @@ def add_commands(commands: Commands, words: Sequence[str] = ()) -> None:
 
 def _terms(args: argparse.Namespace) -> TermGraph | None:
     """The term graph of the sources, or None after printing why they cannot be read."""
-    from rulebook import recipe
-    from rulebook.graph import TermGraph
+    from rulebook.recipe import commands
+    from rulebook.stage_values import ReadResult
 
-    project = project_of(args)
-    book = project.book(args.book) if args.book else project.main
-    read = recipe.read_configured(project, book, tuple(args.files))
-    if print_fatal(read):
+    terms = commands.term_graph(project_of(args), args.book, tuple(args.files))
+    if isinstance(terms, ReadResult):
+        print_fatal(terms)
         return None
-    return TermGraph(read.book)
+    return terms
 
 
 def run_graph(args: argparse.Namespace) -> int:
@@ -55,11 +55,11 @@ def run_graph(args: argparse.Namespace) -> int:
 
 
 def run_query(args: argparse.Namespace) -> int:
-    from rulebook.query import query_term, render_json, render_text
+    from rulebook.query import query_term, render_term_report
 
     terms = _terms(args)
     if terms is None:
         return 2
     report = query_term(terms, args.term)
-    write_stdout(render_json(report) if args.format == "json" else render_text(report))
+    write_stdout(render_term_report(report, args.format))
     return 0 if report.defined else 1

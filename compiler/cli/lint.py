@@ -6,8 +6,9 @@ import argparse
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, TypeAlias
+from typing import TYPE_CHECKING
 
+from rulebook import formats
 from rulebook.cli.common import (
     Commands,
     UsageError,
@@ -19,10 +20,10 @@ from rulebook.cli.common import (
     write_file,
     write_stdout,
 )
-from rulebook.report import FORMATS
 
 if TYPE_CHECKING:
-    from rulebook.project import BookConfig, Project
+    from rulebook.project import Project
+    from rulebook.recipe.commands import LintTarget
     from rulebook.report import Report
 
 
@@ -37,7 +38,7 @@ def add_commands(commands: Commands, words: Sequence[str] = ()) -> None:
     lint.add_argument(
         "files", nargs="*", default=[], type=Path, metavar="FILE", help="sources to check (default: configured)"
     )
-    lint.add_argument("--format", choices=FORMATS, default="text", help="output format (default: text)")
+    lint.add_argument("--format", choices=formats.LINT, default="text", help="output format (default: text)")
     lint.add_argument("--output", "-o", type=Path, help="write the report to this file instead of stdout")
     lint.add_argument("--pretty", action="store_true", help="indent the JSON report (default: one line per diagnostic)")
     lint.add_argument("--strict", action="store_true", help="fail on warnings as well as errors")
@@ -62,58 +63,28 @@ def add_commands(commands: Commands, words: Sequence[str] = ()) -> None:
     dtd.set_defaults(run=run_dtd)
 
 
-Target: TypeAlias = "tuple[BookConfig, tuple[Path, ...], Path | None, bool]"
-"""A book, the files to read (none: its sources), its baseline, and whether only some sources are read."""
-
-
-def _target(args: argparse.Namespace, project: Project) -> Target:
-    """The book whose settings apply, the files to read, the baseline, and whether only some sources are read.
-
-    Files that are sources of a configured book are that book's (with its baseline); any other
-    file is linted with the main book's settings and no baseline, unless ``--baseline`` names one.
-    """
-    files = tuple(args.files)
-    book = project.book(args.book) if args.book else None
-    if files and book is None:
-        owners = {found.name if (found := project.book_of(f)) else None for f in files}
-        name = owners.pop() if len(owners) == 1 else None
-        if name is None:
-            return project.main, files, None if args.no_baseline else args.baseline, False
-        book = project.book(name)
-    book = book or project.main
-    partial = bool(files) and {f.resolve() for f in files} != {s.resolve() for s in book.sources}
-    baseline = None if args.no_baseline else args.baseline or book.baseline
-    return book, files, baseline, partial
-
-
-def _targets(args: argparse.Namespace, project: Project) -> list[Target]:
-    """What to lint: the files or book asked for, else every configured book that has sources."""
-    if args.files or args.book or len(project.books) == 1:
-        return [_target(args, project)]
-    books = [book for book in project.books if book.sources] or [project.main]
-    return [(book, (), None if args.no_baseline else args.baseline or book.baseline, False) for book in books]
-
-
 def run_lint(args: argparse.Namespace) -> int:
-    from rulebook import recipe
+    from rulebook import memory
+    from rulebook.recipe import commands
     from rulebook.report import Report, exit_code
     from rulebook.report.escaping import terminal_message
+    from rulebook.report.summary import joined_report
 
     project = project_of(args)
-    targets = _targets(args, project)
+    targets = commands.lint_targets(
+        project, tuple(args.files), book=args.book, baseline=args.baseline, no_baseline=args.no_baseline
+    )
     if args.write_baseline:
         if len(targets) > 1:
-            names = ", ".join(book.name for book, *_ in targets)
+            names = ", ".join(target.book.name for target in targets)
             raise UsageError(f"each book has its own baseline: name one with --book ({names})")
-        return _write_baseline(args, project, targets[0][0], targets[0][1])
+        return _write_baseline(args, project, targets[0])
     if not args.quiet and sys.stderr.isatty():
-        count = sum(len(files or book.sources) for book, files, *_ in targets)
+        count = sum(len(target.files or target.book.sources) for target in targets)
         print(f"Checking {plural(count, 'file')}…", file=sys.stderr)
     reports = []
-    for book, files, baseline, partial in targets:
-        read = recipe.read_configured(project, book, files, outline=True)
-        reserved = recipe.reserved_names(project, book)
-        result = recipe.lint_book(read, book, root=project.root, baseline=baseline, partial=partial, reserved=reserved)
+    for target in targets:
+        read, result = commands.lint(project, target)
         keep_until_exit(read, result)
         for notice in result.notices:
             print(f"rulebook: warning: {terminal_message(notice)}", file=sys.stderr)
@@ -122,35 +93,18 @@ def run_lint(args: argparse.Namespace) -> int:
                 result.new, result.sources, result.files, result.baselined, result.stale_baseline, project.rules_docs
             )
         )
-    report = reports[0] if len(reports) == 1 else _joined(reports)
-    with recipe.gc_frozen():  # tens of thousands of records, none in a cycle: no collection while they are made
+    report = reports[0] if len(reports) == 1 else joined_report(reports)
+    with memory.gc_frozen():  # tens of thousands of records, none in a cycle: no collection while they are made
         output_text(args, _render(args, report))
     keep_until_exit(report)
     return exit_code(report, strict=args.strict)
 
 
-def _joined(reports: list[Report]) -> Report:
-    """Several books' reports as one: their findings in report order, their counts added."""
-    from rulebook.diagnostics import sort_diagnostics
-    from rulebook.report import Report
-
-    return Report(
-        tuple(sort_diagnostics([d for r in reports for d in r.diagnostics])),
-        {path: source for r in reports for path, source in r.sources.items()},
-        sum(r.files for r in reports),
-        sum(r.baselined for r in reports),
-        sum(r.stale_baseline for r in reports),
-        reports[0].docs_url,
-    )
-
-
-def _write_baseline(args: argparse.Namespace, project: Project, book: BookConfig, files: tuple[Path, ...]) -> int:
-    from rulebook import recipe
+def _write_baseline(args: argparse.Namespace, project: Project, target: LintTarget) -> int:
     from rulebook.lint import baseline as baselines
+    from rulebook.recipe import commands
 
-    read = recipe.read_configured(project, book, files, outline=True)
-    reserved = recipe.reserved_names(project, book)
-    result = recipe.lint_book(read, book, root=project.root, reserved=reserved)
+    read, result = commands.lint(project, commands.unbaselined(target))
     write_file(args, args.write_baseline, baselines.serialise(result.diagnostics), baseline=True)
     print(f"Wrote {plural(len(result.diagnostics), 'problem')} to {args.write_baseline}.", file=sys.stderr)
     return 2 if read.fatal else 0

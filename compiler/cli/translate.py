@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from rulebook import formats
 from rulebook.cli.common import (
     Commands,
     UsageError,
@@ -18,8 +19,8 @@ from rulebook.cli.common import (
 )
 
 if TYPE_CHECKING:
-    from rulebook.model import Book
-    from rulebook.translate.command import CompareRequest
+    from rulebook.project import Translation
+    from rulebook.translate.compare import Comparison
 
 
 def add_commands(commands: Commands, words: Sequence[str] = ()) -> None:
@@ -40,7 +41,7 @@ def add_commands(commands: Commands, words: Sequence[str] = ()) -> None:
     compare.add_argument(
         "--waivers", type=Path, help="accepted findings (default: waivers.toml beside the translation, if there is one)"
     )
-    compare.add_argument("--format", choices=("text", "json", "github", "sarif", "html"), default="text")
+    compare.add_argument("--format", choices=formats.COMPARE, default="text")
     compare.add_argument(
         "--waive",
         action="append",
@@ -61,7 +62,7 @@ def add_commands(commands: Commands, words: Sequence[str] = ()) -> None:
     actions = terms.add_subparsers(title="terms commands", required=True, metavar="COMMAND")
     export = actions.add_parser("export", help="export the terminology as TBX (ISO 30042) or CSV")
     export.add_argument("terms", type=Path, help="the terminology file (terms.toml)")
-    export.add_argument("--format", choices=("tbx", "csv"), default="tbx")
+    export.add_argument("--format", choices=formats.TERMS_EXPORT, default="tbx")
     export.add_argument("--output", "-o", type=Path, help="write to this file instead of stdout")
     add_config_option(export)
     export.set_defaults(run=run_terms_export)
@@ -92,104 +93,77 @@ def _add_language_options(command: argparse.ArgumentParser) -> None:
     )
 
 
-def language_file(args: argparse.Namespace) -> Path | None:
-    """The language file a comparison reads: ``--language-file``, else the one the configuration gives."""
-    if args.language_file is not None:
-        return Path(args.language_file)
-    project = project_of(args)
-    configured = [t for book in project.books for t in book.translations if t.language == args.language]
-    return next((t.language_file for t in configured if t.language_file is not None), None)
-
-
-def read_pair(args: argparse.Namespace, first: Path, second: Path, language: str) -> tuple[Book, Book] | None:
-    """Two sources, each a book of its own, or None after printing why one cannot be read."""
-    from rulebook import recipe
-
-    project = project_of(args)
-    books = []
-    for path, lang in ((first, "en"), (second, language)):
-        read = recipe.read_book([path], project.root, language=lang)
-        if print_fatal(read):
-            return None
-        books.append(read.book)
-    return books[0], books[1]
-
-
 def run_compare(args: argparse.Namespace) -> int:
+    from rulebook.recipe import commands
     from rulebook.report import text as text_report
-    from rulebook.report.comparison import run_compare
-    from rulebook.translate.command import CompareRequest, parse_fail_on
+    from rulebook.report.comparison import render_comparison
+    from rulebook.site.theme import Theme
+    from rulebook.stage_values import ReadResult
+    from rulebook.translate.command import parse_fail_on
 
     fail_on = parse_fail_on(args.fail_on) if args.fail_on is not None else None
-    root = project_of(args).root
-    request = CompareRequest(
-        args.original,
+    project = project_of(args)
+    translation = commands.translation_of(
+        project,
         args.translation,
         args.language,
-        args.terms,
-        args.waivers,
-        root=root,
-        language_file=language_file(args),
+        terms=args.terms,
+        waivers=args.waivers,
+        language_file=args.language_file,
     )
-    books = read_pair(args, args.original, args.translation, args.language)
-    if books is None:
+    compared = commands.compare(project, args.original, translation, fail_on=fail_on)
+    if isinstance(compared, ReadResult):
+        print_fatal(compared)
         return 2
+    comparison, status = compared
     if args.waive:
-        return _waive(args, request, books)
-    from rulebook.site.theme import Theme
-
+        return _waive(args, translation, comparison)
     color = text_report.use_color("auto")
-    theme = Theme.for_project(project_of(args).root)
-    output, status = run_compare(request, books[0], books[1], args.format, color=color, fail_on=fail_on, theme=theme)
-    write_stdout(output)
+    theme = Theme.for_project(project.root)
+    write_stdout(render_comparison(comparison, args.format, language=args.language, color=color, theme=theme))
     return status
 
 
-def _waive(args: argparse.Namespace, request: CompareRequest, books: tuple[Book, Book]) -> int:
+def _waive(args: argparse.Namespace, translation: Translation, comparison: Comparison) -> int:
     """``--waive``: the findings named added to the waivers file, written atomically where a waivers file may be."""
     from rulebook.fileio import check_report_file, shown_path, write_atomic
-    from rulebook.translate.command import waive_command
+    from rulebook.recipe import commands
     from rulebook.translate.waivers import is_waivers_file
 
-    path, text, count = waive_command(request, books[0], books[1], args.waive, args.reason)
-    root = project_of(args).root
-    target = check_report_file(path, root=root, protected=(), ours=is_waivers_file, kind="waivers file")
+    project = project_of(args)
+    path, text, count = commands.waive(project, translation, comparison, args.waive, args.reason)
+    target = check_report_file(path, root=project.root, protected=(), ours=is_waivers_file, kind="waivers file")
     try:
         write_atomic(target, text)
     except OSError as error:
         raise UsageError(f"cannot write {path}: {(error.strerror or str(error)).lower()}") from error
-    write_stdout(f"{count} finding{'s' if count != 1 else ''} waived in {shown_path(target, root)}\n")
+    write_stdout(f"{count} finding{'s' if count != 1 else ''} waived in {shown_path(target, project.root)}\n")
     return 0
 
 
 def run_terms_export(args: argparse.Namespace) -> int:
-    from rulebook import recipe
-    from rulebook.translate.terminology import export_csv, export_tbx, load_terminology
+    from rulebook.recipe import commands
+    from rulebook.translate.terminology import export_csv, export_tbx
 
-    entries = load_terminology(args.terms, root=project_of(args).root)
     project = project_of(args)
-    names: dict[str, str] = {}
-    if project.main.sources:
-        read = recipe.read_configured(project, project.main)
-        names = {d.name: d.name.replace("_", " ") for d in read.book.definitions}
+    entries, names = commands.terminology(project, args.terms)
     tbx = args.format == "tbx"
     output_text(args, export_tbx(entries, names, project.main.display_title) if tbx else export_csv(entries, names))
     return 0
 
 
 def run_terms_suggest(args: argparse.Namespace) -> int:
-    from rulebook.translate.command import CompareRequest, suggest_command
+    from rulebook.recipe import commands
+    from rulebook.stage_values import ReadResult
+    from rulebook.translate.suggestions import render_suggestions
 
-    books = read_pair(args, args.original, args.translation, args.language)
-    if books is None:
-        return 2
-    request = CompareRequest(
-        args.original,
-        args.translation,
-        args.language,
-        args.terms,
-        root=project_of(args).root,
-        language_file=language_file(args),
+    project = project_of(args)
+    translation = commands.translation_of(
+        project, args.translation, args.language, terms=args.terms, language_file=args.language_file
     )
-    write_stdout(suggest_command(request, books[0], books[1]))
+    suggestions = commands.suggest(project, args.original, translation)
+    if isinstance(suggestions, ReadResult):
+        print_fatal(suggestions)
+        return 2
+    write_stdout(render_suggestions(suggestions))
     return 0

@@ -19,7 +19,6 @@ import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -129,11 +128,14 @@ class Language:
                 return word
 
 
+FOLDER = Path(__file__).parent
+"""Where the shipped languages' files are (package data, beside this module)."""
+
+
 @functools.cache
 def shipped_codes() -> tuple[str, ...]:
-    """The languages shipped with the compiler, by code."""
-    folder = resources.files("rulebook.languages")
-    return tuple(sorted(entry.name[:-5] for entry in folder.iterdir() if entry.name.endswith(".toml")))
+    """The languages shipped with the compiler, by code (the configuration's check asks: a folder's listing)."""
+    return tuple(sorted(entry.name[:-5] for entry in FOLDER.iterdir() if entry.name.endswith(".toml")))
 
 
 @functools.cache
@@ -151,7 +153,7 @@ def _shipped_table(code: str) -> dict[str, Any]:
     if code not in shipped_codes():
         known = ", ".join(shipped_codes())
         raise LanguageError(f"no language `{code}` is shipped (the languages: {known}); a language file adds one")
-    text = resources.files("rulebook.languages").joinpath(f"{code}.toml").read_text(encoding="utf-8")
+    text = (FOLDER / f"{code}.toml").read_text(encoding="utf-8")
     return tomllib.loads(text)
 
 
@@ -229,7 +231,7 @@ def _validator(partial: bool) -> Any:
     """The schema's validator (for a file over a shipped language: only ``code`` is required)."""
     import fastjsonschema
 
-    schema = json.loads(resources.files("rulebook.languages").joinpath(SCHEMA).read_text(encoding="utf-8"))
+    schema = json.loads((FOLDER / SCHEMA).read_text(encoding="utf-8"))
     if partial:
         schema = _without_required(schema)
         schema["required"] = ["code"]

@@ -4,27 +4,28 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from rulebook.formats import LINT, unknown
 from rulebook.report.summary import Report, exit_code
 
-__all__ = ["FORMATS", "Renderer", "Report", "exit_code", "renderer"]
+__all__ = ["Renderer", "Report", "exit_code", "renderer"]
 
 
 Renderer = Callable[[Report], str]
 
 
 def renderer(name: str) -> Renderer:
-    """The renderer for an output format name."""
+    """The renderer for one of the lint's formats (:data:`rulebook.formats.LINT`)."""
     from rulebook.report import github, json_format, sarif, text
 
     def json_lines(report: Report) -> str:
         return json_format.render(report)
 
-    return {
+    renderers: dict[str, Renderer] = {
         "text": text.render,
         "json": json_lines,
         "github": github.render,
         "sarif": sarif.render,
-    }[name]
-
-
-FORMATS = ("text", "json", "github", "sarif")
+    }
+    if name not in LINT:
+        raise unknown(name, LINT)
+    return renderers[name]

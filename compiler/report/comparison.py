@@ -9,39 +9,13 @@ coverage and the waivers; the JSON adds them as ``comparison``. HTML is the repo
 from __future__ import annotations
 
 import json
-from dataclasses import replace
 
 from rulebook.catalog import TRANSLATION_RULES
-from rulebook.model import Book
+from rulebook.formats import COMPARE, unknown
 from rulebook.report import json_format, renderer, text
 from rulebook.report.summary import Report
 from rulebook.site.theme import Theme
-from rulebook.translate.command import CompareRequest, compare_request
 from rulebook.translate.results import Comparison
-
-FORMATS = ("text", "json", "github", "sarif", "html")
-
-
-def run_compare(
-    request: CompareRequest,
-    original: Book,
-    translation: Book,
-    output_format: str,
-    *,
-    color: bool = False,
-    fail_on: tuple[str, ...] | None = None,
-    theme: Theme | None = None,
-) -> tuple[str, int]:
-    """``rulebook compare`` once both books are read: the output and the exit status.
-
-    ``fail_on`` (the kinds that fail, as :func:`~rulebook.translate.command.parse_fail_on` reads them)
-    replaces the request's when given; ``theme``: the project's look, for the HTML report.
-    """
-    if fail_on is not None:
-        request = replace(request, fail_on=fail_on)
-    comparison, status = compare_request(request, original, translation)
-    rendered = render_comparison(comparison, output_format, language=request.language, color=color, theme=theme)
-    return rendered, status
 
 
 def comparison_report(comparison: Comparison) -> Report:
@@ -57,7 +31,9 @@ def render_comparison(
     color: bool = False,
     theme: Theme | None = None,
 ) -> str:
-    """A comparison in one of :data:`FORMATS`."""
+    """A comparison in one of :data:`rulebook.formats.COMPARE`."""
+    if output_format not in COMPARE:
+        raise unknown(output_format, COMPARE)
     report = comparison_report(comparison)
     if output_format == "html":
         return _html(comparison, language, theme)

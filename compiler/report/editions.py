@@ -12,12 +12,11 @@ import json
 
 from rulebook.catalog import EDITION_RULES
 from rulebook.diff import BookDiff, render_text
+from rulebook.formats import DIFF, unknown
 from rulebook.report import json_format, renderer, text
 from rulebook.report.escaping import visible
 from rulebook.report.summary import Report
 from rulebook.site.theme import Theme
-
-FORMATS = ("text", "summary", "json", "github", "sarif", "html")
 
 
 def diff_report(diff: BookDiff) -> Report:
@@ -28,7 +27,9 @@ def diff_report(diff: BookDiff) -> Report:
 def render_diff(
     diff: BookDiff, output_format: str, *, old: str, new: str, color: bool = False, theme: Theme | None = None
 ) -> str:
-    """A diff in one of :data:`FORMATS`; ``old`` and ``new`` name the two editions' files."""
+    """A diff in one of :data:`rulebook.formats.DIFF`; ``old`` and ``new`` name the two editions' files."""
+    if output_format not in DIFF:
+        raise unknown(output_format, DIFF)
     if output_format == "summary":
         return "".join(visible(line) + "\n" for line in render_text(diff).splitlines())
     if output_format == "html":

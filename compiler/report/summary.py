@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from rulebook.diagnostics import Diagnostic, Rule, Severity
+from rulebook.diagnostics import Diagnostic, Rule, Severity, sort_diagnostics
 from rulebook.source import SourceText
 
 
@@ -35,6 +36,18 @@ class Report:
     @property
     def fatal(self) -> bool:
         return any(d.severity is Severity.FATAL for d in self.diagnostics)
+
+
+def joined_report(reports: Sequence[Report]) -> Report:
+    """Several books' reports as one: their findings in report order, their counts added."""
+    return Report(
+        tuple(sort_diagnostics([d for r in reports for d in r.diagnostics])),
+        {path: source for r in reports for path, source in r.sources.items()},
+        sum(r.files for r in reports),
+        sum(r.baselined for r in reports),
+        sum(r.stale_baseline for r in reports),
+        reports[0].docs_url,
+    )
 
 
 def exit_code(report: Report, *, strict: bool = False) -> int:

@@ -1,26 +1,24 @@
-"""What ``rulebook compare`` and ``rulebook terms suggest`` do, once the command line has read both books.
+"""The conventions of ``rulebook compare`` and ``rulebook terms suggest``: the kinds ``--fail-on`` names,
+the check that both books are in the languages they claim, the exit status, and the findings ``--waive``
+names.
 
-The command line parses the options and reads the books; everything else is here: which
-terminology and waivers apply, whether the two books are the languages they claim to be, the
-comparison, and the exit status. Rendering the result is the report's (``compiler/report/comparison.py``).
+The recipe runs the comparison (:func:`rulebook.recipe.commands.compare`: both books read, this check, the
+terminology and waivers by the translation's rule, the comparison); the report renders it
+(``compiler/report/comparison.py``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from rulebook.catalog import TRANSLATION_RULES, find_rule
 from rulebook.errors import UserError
-from rulebook.inputs import present, read_input_text
-from rulebook.languages.data import Language, load_language
+from rulebook.languages.data import Language
 from rulebook.languages.detect import check_pair
 from rulebook.model import Book
-from rulebook.translate.compare import FAIL_ON, Comparison, compare_books
-from rulebook.translate.suggestions import aligned_uses, render_suggestions, suggest_terms
-from rulebook.translate.terminology import Entry, load_terminology
-from rulebook.translate.waivers import load_waivers, waiver_entries
+from rulebook.translate.compare import Comparison
+from rulebook.translate.results import Finding
 
 KINDS = tuple(sorted(rule.name for rule in TRANSLATION_RULES))
 """Every kind of finding, by rule name."""
@@ -28,41 +26,6 @@ KINDS = tuple(sorted(rule.name for rule in TRANSLATION_RULES))
 
 class CompareInputError(UserError):
     """The comparison cannot run as asked (an unknown kind, a swapped pair): exit status 2."""
-
-
-@dataclass(frozen=True, slots=True)
-class CompareRequest:
-    """A comparison as the command line asks for it."""
-
-    original: Path
-    translation: Path
-    language: str = "fr"
-    """The translation's language (its code); the original is the book's (English by default)."""
-    terms: Path | None = None
-    """The terminology; None: ``terms.toml`` beside the translation, if there is one."""
-    waivers: Path | None = None
-    """Accepted findings; None: ``waivers.toml`` beside the translation, if there is one."""
-    fail_on: tuple[str, ...] = field(default=FAIL_ON)
-    """Kinds of finding that make the exit status 1."""
-    root: Path | None = None
-    """The project: its terminology and waivers are read only inside it (no link leads out)."""
-    language_file: Path | None = None
-    """The project's file for the translation's language: one not shipped, or words over a shipped one."""
-    original_language: str = "en"
-
-    def languages(self) -> tuple[Language, Language]:
-        """The original's language and the translation's (with the project's language file over it)."""
-        return load_language(self.original_language), load_language(self.language, self.language_file, root=self.root)
-
-    def terminology(self) -> dict[str, Entry]:
-        """The terminology that applies (empty when there is none)."""
-        path = self.terms or self.translation.with_name("terms.toml")
-        return load_terminology(path, root=self.root) if self.terms or present(path) else {}
-
-    def accepted(self) -> dict[str, str]:
-        """The waivers that apply, by fingerprint."""
-        path = self.waivers or self.translation.with_name("waivers.toml")
-        return load_waivers(path, root=self.root) if self.waivers or present(path) else {}
 
 
 def parse_fail_on(text: str) -> tuple[str, ...]:
@@ -94,50 +57,37 @@ def book_text(book: Book) -> str:
     return "\n".join(seen.values())
 
 
-def compare_request(request: CompareRequest, original: Book, translation: Book) -> tuple[Comparison, int]:
-    """The comparison a request asks for, and the command's exit status.
-
-    Exit status: 0 no finding of the ``fail_on`` kinds (waived ones do not count); 1 some;
-    2 (raised as :class:`CompareInputError`) when the books are not in the languages they should be.
-    """
-    languages = checked_languages(request, original, translation)
-    comparison = compare_books(
-        original,
-        translation,
+def check_languages(
+    original: Book, translation: Book, languages: tuple[Language, Language], *, names: tuple[Path, Path]
+) -> None:
+    """Raise :class:`CompareInputError` when the original or the translation is not in its language
+    (``names``: the two files, as the message names them)."""
+    problem = check_pair(
+        book_text(original),
+        book_text(translation),
         original_language=languages[0],
         translation_language=languages[1],
-        terms=request.terminology(),
-        waivers=request.accepted(),
-    )
-    return comparison, exit_status(comparison, request.fail_on)
-
-
-def checked_languages(request: CompareRequest, original: Book, translation: Book) -> tuple[Language, Language]:
-    """The request's languages, once both books are found to be written in them (else a
-    :class:`CompareInputError`: swapped files, or a translation in another language)."""
-    languages = request.languages()
-    problem = check_pair(
-        book_text(original), book_text(translation), original_language=languages[0], translation_language=languages[1]
     )
     if problem is not None:
-        raise CompareInputError(f"cannot compare {request.original} with {request.translation}: {problem}")
-    return languages
+        raise CompareInputError(f"cannot compare {names[0]} with {names[1]}: {problem}")
+
+
+def exit_status(comparison: Comparison, fail_on: tuple[str, ...]) -> int:
+    """1 when a finding of a failing kind is left (not waived), else 0."""
+    return 1 if any(finding.kind in fail_on for finding in comparison.findings) else 0
 
 
 FINGERPRINT_PREFIX = 6
 """The fewest first characters of a fingerprint ``--waive`` accepts for it (when no other finding shares them)."""
 
 
-def waive_command(
-    request: CompareRequest, original: Book, translation: Book, fingerprints: Sequence[str], reason: str | None
-) -> tuple[Path, str, int]:
-    """``rulebook compare --waive``: the waivers file, its text with the named findings waived, how many.
+def named_findings(comparison: Comparison, fingerprints: Sequence[str]) -> list[Finding]:
+    """The findings ``rulebook compare --waive`` names, each once.
 
     A fingerprint may be given by its first :data:`FINGERPRINT_PREFIX` characters or more; one that names no
     finding (or several) is a :class:`CompareInputError`, so a mistyped one never writes anything.
     """
-    comparison, _ = compare_request(request, original, translation)
-    chosen = []
+    chosen: list[Finding] = []
     for given in fingerprints:
         matches = [f for f in comparison.findings if f.fingerprint.startswith(given.strip())]
         if len(given.strip()) < FINGERPRINT_PREFIX or len(matches) != 1:
@@ -147,24 +97,4 @@ def waive_command(
             )
         if matches[0] not in chosen:
             chosen.append(matches[0])
-    path = request.waivers or request.translation.with_name("waivers.toml")
-    existing = read_input_text(path, root=request.root, kind="waivers file") if present(path) else ""
-    if existing:
-        load_waivers(path, root=request.root)  # a file that is not a waivers file is refused, not added to
-    joined = existing.rstrip("\n") + "\n\n" if existing.strip() else ""
-    return path, joined + waiver_entries(chosen, reason), len(chosen)
-
-
-def exit_status(comparison: Comparison, fail_on: tuple[str, ...]) -> int:
-    """1 when a finding of a failing kind is left (not waived), else 0."""
-    return 1 if any(finding.kind in fail_on for finding in comparison.findings) else 0
-
-
-def suggest_command(request: CompareRequest, original: Book, translation: Book) -> str:
-    """``rulebook terms suggest``: terms.toml entries proposed for the terms the terminology lacks."""
-    languages = checked_languages(request, original, translation)
-    entries = request.terminology()
-    comparison = compare_books(
-        original, translation, original_language=languages[0], translation_language=languages[1], terms=entries
-    )
-    return render_suggestions(suggest_terms(aligned_uses(comparison.texts), entries))
+    return chosen

@@ -54,7 +54,9 @@ def term_findings(text: AlignedText, pairs: list[Pair], terms: Terms) -> list[Fi
     """
     pair = pairs[text.pair]
     assert pair.translation is not None
+    rendered = terms.matcher.terms(" ".join([pair.translation.title, *(s.text for s in text.translation)]))
     found: list[Finding] = []
+    reported: set[str] = set()
     for bead in text.beads:
         if not bead.original or not bead.translation:
             continue
@@ -63,12 +65,14 @@ def term_findings(text: AlignedText, pairs: list[Pair], terms: Terms) -> list[Fi
         french = {t for found_spans in spans for t, _, _ in found_spans}
         unmarked = _unmarked(text.original[i] for i in bead.original)
         translated = " ".join(text.translation[j].text for j in bead.translation)
-        for term in sorted(english - french):
-            substitutes = [
-                s
-                for s in sorted((french - english) & terms.related.get(term, set()))
-                if not _paraphrase(term, translated, terms) and not _mentions(unmarked, terms.names.get(s, ""))
-            ]
+        for term in sorted(english - french - reported):
+            substitutes = sorted((french - english) & terms.related.get(term, set()))
+            if term in rendered:  # a swap in a section that renders the term elsewhere: a stand-in not said
+                if _paraphrase(term, translated, terms):
+                    continue
+                substitutes = [s for s in substitutes if not _mentions(unmarked, terms.names.get(s, ""))]
+            elif substitutes:  # the section never renders it: its first stand-in is the slip
+                reported.add(term)
             if substitutes:
                 found.append(_term_missing(term, substitutes, bead, text, pair, terms))
     found += _forbidden(text, pair, terms)

@@ -1,0 +1,242 @@
+"""The recipe: every command's stages, and their order, in one place.
+
+A book's stages, in the one order every output of it is made from (:func:`book_stages`)::
+
+    read_configured(project, book)   -> ReadResult     sources into the document model, and reading problems
+    lint_book(read, book, ...)       -> LintResult     the term graph, every finding, the baseline applied
+    unsafe_names(read, findings)     -> diagnostics    the gate: names that may not reach a page, a path, an attribute
+    compare_translations(read, book) -> translations   each translation read, aligned and compared once
+    changes_since(project, book, ..) -> changes        what changed since the edition the book follows
+
+then its outputs, and the release::
+
+    rule_files(read, lint, ...)      -> files          rules.json and its schema, checked in memory
+    write_book_site(...)             -> SiteResult     the pages, built by the site generator into the new release
+    publish(release)                 -> the new site replaces the old one in one step
+
+:func:`build` runs them for every chosen book (``--data-only``: no edition, no site); ``serve`` runs the build
+into its own folder, then at each edit the same stages again for what the edit touched (the incremental step,
+:mod:`rulebook.recipe.live`). The commands that read and report (``lint``, ``compare``, ``terms``, ``diff``,
+``graph``, ``query``) run the stages to the depth they need: :mod:`rulebook.recipe.commands`. Each stage takes
+values and returns a frozen value; stages that read files are cached by the content of what they read
+(:class:`~rulebook.recipe.cache.StageCache`), which is what lets ``serve`` skip what an edit did not touch.
+
+The stages themselves: the reading in :mod:`rulebook.recipe.reading`, the lint, translations, editions
+and rule data in :mod:`rulebook.recipe.stages`, the site in :mod:`rulebook.recipe.book_site`.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from rulebook.diagnostics import Diagnostic, Severity
+from rulebook.project import MAIN_BOOK, BookConfig, Project
+from rulebook.recipe.book_site import write_book_site
+from rulebook.recipe.cache import NO_CACHE, StageCache, digest
+from rulebook.recipe.reading import read_configured
+from rulebook.recipe.stages import changes_since, compare_translations, lint_book, reserved_names, rule_files
+from rulebook.stage_values import LintResult, ReadResult
+
+if TYPE_CHECKING:
+    from rulebook import publish
+    from rulebook.build_values import BookBuild, BookStages, BuildOptions, BuildResult, TranslationResult
+
+Progress = Callable[[str], None]
+
+
+def quiet(message: str) -> None:
+    """Progress that says nothing."""
+
+
+# -- building ---------------------------------------------------------------------------------------------------
+
+
+def build(
+    project: Project, options: BuildOptions, *, progress: Progress = quiet, cache: StageCache = NO_CACHE
+) -> BuildResult:
+    """Build the chosen books into a new release and publish it; nothing is published if one book fails."""
+    from rulebook import publish
+    from rulebook.build_values import BuildResult
+
+    started = time.perf_counter()
+    books = chosen_books(project, options)
+    protected = [*project.inputs(), *options.files]
+    output = publish.check_output(options.output, root=project.root, protected=protected)
+    if options.data_only:
+        return _build_data_only(project, books, options, output, progress, cache, started)
+    from rulebook.site.writer import site_generator
+
+    site_generator(options.generator).require()
+    built: list[BookBuild] = []
+    earlier: dict[str, ReadResult] = {}
+    with publish.release(output, root=project.root, kept=options.kept, wait=progress) as release:
+        for book in books:
+            if len(books) > 1:
+                progress(f"Book: {book.label}")
+            result = _build_book(project, book, options, release, earlier, progress, cache)
+            if isinstance(result, BuildResult):
+                return result
+            built.append(result)
+        publish.keep_from_current(release, _not_rebuilt(project, options, {book.name for book in books}))
+        publish.publish(release)
+    return BuildResult(output, tuple(built), seconds=time.perf_counter() - started)
+
+
+def _not_rebuilt(project: Project, options: BuildOptions, rebuilt: set[str]) -> Callable[[str], bool]:
+    """Which entries of the current site the new one keeps: the other books' folders when the main
+    book is rebuilt, else everything but the rebuilt books' folders (sources named on the command
+    line make a site of their own: nothing is kept)."""
+    if options.files:
+        return lambda name: False
+    if MAIN_BOOK in rebuilt:
+        others = {book.name for book in project.books[1:]} - rebuilt
+        return lambda name: name in others
+    return lambda name: name not in rebuilt
+
+
+def chosen_books(project: Project, options: BuildOptions) -> list[BookConfig]:
+    """The books a build makes: those ``--book`` names, every book, or one of the sources named instead."""
+    if options.files:
+        from dataclasses import replace
+
+        # Sources named on the command line are one book: the main book's settings, not its sources.
+        return [replace(project.main, sources=options.files, translations=(), changes_from=None)]
+    if options.books is not None:
+        return [project.book(name) for name in options.books]
+    return list(project.books)
+
+
+def checked_book(
+    project: Project,
+    book: BookConfig,
+    options: BuildOptions,
+    earlier: dict[str, ReadResult],
+    progress: Progress,
+    cache: StageCache,
+) -> tuple[ReadResult, LintResult] | BuildResult:
+    """A book read and linted, or the result of a build that stops here."""
+    from rulebook.build_values import BuildResult
+
+    progress("Reading the sources…")
+    read = read_configured(project, book, options.files, cache)
+    if read.fatal:
+        return BuildResult(options.output, refused=_fatal(read.diagnostics), sources=read.sources)
+    earlier[book.name] = read
+    baseline = None if options.files else book.baseline
+    key = digest(*[s.text for s in read.sources.values()], repr(book), str(baseline and digest(baseline)))
+    lint = cache.get(
+        "lint",
+        key,
+        lambda: lint_book(read, book, root=project.root, baseline=baseline, reserved=reserved_names(project, book)),
+    )
+    if lint.unsafe:
+        return BuildResult(options.output, refused=lint.unsafe, sources=read.sources)
+    return read, lint
+
+
+def book_stages(
+    project: Project,
+    book: BookConfig,
+    options: BuildOptions,
+    earlier: dict[str, ReadResult],
+    progress: Progress,
+    cache: StageCache,
+) -> BookStages | BuildResult:
+    """A book through every stage its outputs are made from, in their order: read, linted (and gated), its
+    translations compared, its edition diffed; or the result of a build that stops here.
+
+    ``earlier``: the books read before it, by name (an edition is diffed against one of them).
+    """
+    from rulebook.build_values import BookStages, BuildResult
+
+    checked = checked_book(project, book, options, earlier, progress, cache)
+    if isinstance(checked, BuildResult):
+        return checked
+    read, lint = checked
+    editions = not options.files and not options.data_only
+    translations, changes, problems = compared_book(project, book, read, earlier, cache, editions=editions)
+    if problems:
+        return BuildResult(options.output, refused=problems, sources=read.sources)
+    return BookStages(book, read, lint, translations, changes)
+
+
+def compared_book(
+    project: Project,
+    book: BookConfig,
+    read: ReadResult,
+    earlier: dict[str, ReadResult],
+    cache: StageCache,
+    *,
+    editions: bool,
+) -> tuple[tuple[TranslationResult, ...], dict[str, Any] | None, tuple[Diagnostic, ...]]:
+    """The stages after the lint: the book's translations compared, then its edition diffed (when ``editions``),
+    with the reasons that edition cannot be diffed (the previous one does not read)."""
+    translations = compare_translations(read, book, project.root, cache)
+    changes, problems = changes_since(project, book, read, earlier, cache) if editions else (None, ())
+    return translations, changes, problems
+
+
+def _fatal(diagnostics: Sequence[Diagnostic]) -> tuple[Diagnostic, ...]:
+    return tuple(d for d in diagnostics if d.severity is Severity.FATAL)
+
+
+def _build_book(
+    project: Project,
+    book: BookConfig,
+    options: BuildOptions,
+    release: publish.Release,
+    earlier: dict[str, ReadResult],
+    progress: Progress,
+    cache: StageCache,
+) -> BookBuild | BuildResult:
+    from rulebook.build_values import BookBuild, BuildResult
+    from rulebook.data_worker import BackgroundData
+    from rulebook.site.writer import site_generator
+
+    stages = book_stages(project, book, options, earlier, progress, cache)
+    if isinstance(stages, BuildResult):
+        return stages
+    read, lint, translations = stages.read, stages.lint, stages.translations
+    progress("Compiling the rule data…")
+    with BackgroundData(lambda: rule_files(read, lint, book, translations)) as data:
+        progress(f"Building the site with {site_generator(options.generator).title}…")
+        site = write_book_site(project, book, options, release, read, lint, translations, stages.changes, data.files)
+        rule_data = data.files()["rules.json"]
+    return BookBuild(book.name, lint, site.pages, site.warnings, book.label, options.generator, rule_data)
+
+
+def _build_data_only(
+    project: Project,
+    books: list[BookConfig],
+    options: BuildOptions,
+    output: Path,
+    progress: Progress,
+    cache: StageCache,
+    started: float,
+) -> BuildResult:
+    from rulebook import publish
+    from rulebook.build_values import BookBuild, BuildResult
+    from rulebook.fileio import write_atomic
+
+    built = []
+    pending: list[tuple[Path, dict[str, str]]] = []
+    for book in books:
+        stages = book_stages(project, book, options, {}, progress, cache)
+        if isinstance(stages, BuildResult):
+            return stages
+        progress("Compiling the rule data…")
+        files = rule_files(stages.read, stages.lint, book, stages.translations)
+        pending.append((output / book.folder, files))
+        built.append(BookBuild(book.name, stages.lint, label=book.label, rule_data=files["rules.json"]))
+    written = []
+    with publish.lock(output, root=project.root, wait=progress):
+        publish.write_marker(output)
+        for folder, files in pending:
+            for name, text in sorted(files.items()):
+                write_atomic(folder / name, text)
+                written.append((folder / name).relative_to(output).as_posix())
+        publish.rewritten(output, written, kept=options.kept, root=project.root)
+    return BuildResult(output, tuple(built), seconds=time.perf_counter() - started)

@@ -1,0 +1,180 @@
+"""A book's site: everything its pages are made from, and the settings readers see (the site stage).
+
+:func:`write_book_site` builds the pages with the site generator (:mod:`rulebook.site.writer`) into the
+new release; ``serve`` plans them with the same :func:`site_input` and :func:`site_look`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
+
+from rulebook.assets import book_images, image_folder
+from rulebook.project import MAIN_BOOK, BookConfig, Project
+from rulebook.stage_values import LintResult, ReadResult
+
+if TYPE_CHECKING:
+    from jinja2 import Environment
+
+    from rulebook import publish
+    from rulebook.build_values import BuildOptions, TranslationResult
+    from rulebook.site.incremental import SiteLook
+    from rulebook.site.pages import SiteInput
+    from rulebook.site.theme import Theme
+    from rulebook.site.writer import SiteResult
+
+
+def write_book_site(
+    project: Project,
+    book: BookConfig,
+    options: BuildOptions,
+    release: publish.Release,
+    read: ReadResult,
+    lint: LintResult,
+    translations: Sequence[TranslationResult],
+    changes: dict[str, Any] | None,
+    rule_files_ready: Callable[[], dict[str, str]],
+) -> SiteResult:
+    """One book's pages, built by the site generator into its folder of the new release, with its rule data."""
+    from rulebook.site.theme import Theme
+    from rulebook.site.writer import build_site
+
+    site = site_input(
+        project,
+        book,
+        read,
+        lint,
+        translations,
+        changes,
+        drafts=options.drafts,
+        generator=options.generator,
+        offline=options.offline,
+    )
+    extra, scripts = _live_reload(options)
+    folder = release.folder / book.folder if book.folder else release.folder
+    return build_site(
+        site,
+        theme=Theme.for_project(project.root),
+        mkdocs_file=project.root / "mkdocs.yml",
+        folder=folder,
+        scratch=release.scratch / (book.name if book.folder else MAIN_BOOK),
+        extra_files=extra,
+        image_folder=image_folder(read.book, project.root),
+        extra_javascript=scripts,
+        late_files=rule_files_ready,
+        book_folder=book.folder,
+        site_name=_site_name(book),
+        settings=site_settings(project, book),
+        cache=release.cache / options.generator / book.name,
+    )
+
+
+def site_input(
+    project: Project,
+    book: BookConfig,
+    read: ReadResult,
+    lint: LintResult,
+    translations: Sequence[TranslationResult],
+    changes: dict[str, Any] | None,
+    *,
+    drafts: bool,
+    generator: str = "mkdocs",
+    offline: bool = False,
+) -> SiteInput:
+    """Everything a book's pages are made from (``drafts``: the editor's view; ``generator``: what builds them;
+    ``offline``: pages as files, to be read from disk)."""
+    from rulebook.data import build_site_summary
+    from rulebook.site.pages import SiteInput, SiteTranslation
+    from rulebook.translate.compare import report_context
+
+    terms = lint.terms
+    assert terms is not None and not read.book.outline, "pages are made from the whole model"
+    images = book_images(read.book, image_folder(read.book, project.root))
+    summary = build_site_summary(
+        read.book, terms, title=book.display_title, edition=book.edition or "unknown", facts=lint.facts
+    )
+    return SiteInput(
+        read.book,
+        terms,
+        summary,
+        lint.diagnostics,
+        set(images.published),
+        [
+            SiteTranslation(
+                t.language,
+                t.book,
+                t.comparison.pairs,
+                t.terms,
+                report_context(t.comparison, translation_language=t.language),
+            )
+            for t in translations
+        ],
+        refused_images=set(images.refused),
+        books=_other_books(project, book),
+        changes=changes,
+        drafts=drafts,
+        generator=generator,
+        offline=offline,
+    )
+
+
+def _live_reload(options: BuildOptions) -> tuple[dict[str, str], tuple[str, ...]]:
+    """The live-reload script as a file of the site, and the scripts every page loads (``serve``)."""
+    if options.live_reload is None:
+        return {}, ()
+    return {LIVE_RELOAD_FILE: options.live_reload}, (LIVE_RELOAD_FILE,)
+
+
+LIVE_RELOAD_FILE = "assets/live-reload.js"
+
+
+def _site_name(book: BookConfig) -> str | None:
+    return None if book.name == MAIN_BOOK else book.display_title
+
+
+def site_settings(project: Project, book: BookConfig) -> dict[str, Any]:
+    """What readers see of a book, from the project's configuration, as MkDocs settings.
+
+    Material writes the site's name, description and copyright line into its pages without escaping them:
+    they are escaped here, control characters shown as pictures. A value the configuration leaves out is
+    left out.
+    """
+    settings: dict[str, Any] = {"site_name": _escaped(book.display_title), "theme": {"language": book.language}}
+    if book.copyright:
+        settings["copyright"] = _escaped(book.copyright)
+    if book.description:
+        settings["site_description"] = _escaped(book.description)
+    site_url = book.site_url or (project.main.site_url + book.folder if project.main.site_url else None)
+    if site_url:
+        settings["site_url"] = site_url
+    return settings
+
+
+def _escaped(text: str) -> str:
+    from rulebook.site.escaping import html_text
+
+    return str(html_text(text))
+
+
+def _other_books(project: Project, book: BookConfig) -> list[dict[str, str]]:
+    """The project's other books, with their URLs from this book's site root."""
+    up = "../" if book.folder else ""
+    return [
+        {"title": other.display_title, "href": up + other.folder or "./"}
+        for other in project.books
+        if other.name != book.name
+    ]
+
+
+def site_look(project: Project, book: BookConfig, options: BuildOptions, theme: Theme, env: Environment) -> SiteLook:
+    """How a book's pages look on ``serve``'s site: the theme, its templates loaded, the MkDocs settings."""
+    from rulebook.site.incremental import SiteLook
+    from rulebook.site.writer import mkdocs_settings
+
+    mkdocs_file = project.root / "mkdocs.yml"
+    own = site_settings(project, book)
+    settings = mkdocs_settings(mkdocs_file, own)
+    scripts = _live_reload(options)[1]
+    return SiteLook(
+        theme, env, mkdocs_file, settings, book.folder, _site_name(book), scripts, options.drafts, own.get("copyright")
+    )

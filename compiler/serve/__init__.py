@@ -1,0 +1,106 @@
+"""``rulebook serve``: the editor's view of the site on localhost, kept up to date as the sources change.
+
+The site is first built whole by :func:`recipe.build` into a temporary folder (removed on every
+exit path); the port is taken before. Then each edit, reported by the operating system
+(inotify, through watchdog), runs the recipe's incremental step: the edited book is read and
+linted again, its pages planned again, and only the pages whose text changed are rendered
+by the site generator, which keeps the site loaded (:class:`~rulebook.site.generator.LiveSite`), the pages open in a
+browser first. What the author does not wait for (the translations, the other books' "What
+changed" pages, ``rules.json``) is recomputed in a forked worker, and its pages written when
+it is done. A change of the look (``mkdocs.yml``, ``site_templates/``) or the configuration
+builds everything again. With a generator that keeps nothing loaded (Zensical, which runs as a
+command: ``generator = "zensical"``, or ``--generator``), every edit builds the site again with
+:func:`recipe.build`, its cache warm (kept in the build's work folder beside the served one), and every open
+page reloads.
+
+Every page of the served site loads one more script (the published site never has it): it
+listens to the server's events and reloads its page as soon as that page is written again,
+where it was scrolled to.
+
+The parts: :mod:`~rulebook.serve.live` (the served site's state, one step per edit),
+:mod:`~rulebook.serve.edits` (the one list of what an edit touches, which the watcher watches),
+:mod:`~rulebook.serve.watcher` (the operating system's notices), :mod:`~rulebook.serve.news` (which pages are
+open, which were written), :mod:`~rulebook.serve.server` (the HTTP side and its checks) and
+:mod:`~rulebook.serve.folder` (the session's temporary folder).
+"""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import sys
+import threading
+from collections.abc import Callable
+from pathlib import Path
+
+from rulebook import build_values, recipe
+from rulebook.project import Project
+from rulebook.serve.edits import watched
+from rulebook.serve.folder import serve_folder
+from rulebook.serve.live import LivePreview
+from rulebook.serve.news import News
+from rulebook.serve.server import RELOAD_SCRIPT, Handler, make_server
+from rulebook.serve.watcher import Watcher
+
+
+def serve(
+    project: Project,
+    files: tuple[Path, ...],
+    *,
+    port: int = 8000,
+    progress: Callable[[str], None] = lambda message: None,
+    report: Callable[[build_values.BuildResult], bool] = lambda result: result.published,
+    once: bool = False,
+    generator: str | None = None,
+) -> int:
+    """Serve the project's site; update it when a watched file changes (``once``: build, then stop).
+
+    ``generator``: what builds the site (default: the project's ``generator``).
+
+    ``report`` prints what a full build gave, and says whether it is worth reloading the pages.
+    """
+    server = make_server(port)
+    try:
+        with serve_folder() as folder:
+            return _serve(project, files, server, folder, progress, report, once, generator or project.generator)
+    finally:
+        server.server_close()
+
+
+def _serve(
+    project: Project,
+    files: tuple[Path, ...],
+    server: http.server.ThreadingHTTPServer,
+    folder: Path,
+    progress: Callable[[str], None],
+    report: Callable[[build_values.BuildResult], bool],
+    once: bool,
+    generator: str,
+) -> int:
+    news = News()
+    options = build_values.BuildOptions(
+        output=folder / "site",
+        files=files,
+        drafts=True,
+        live_reload=RELOAD_SCRIPT,
+        generator=generator,
+        kept=folder / "kept",  # gone with the folder
+    )
+    live = LivePreview(project, options, folder / "live", news, progress, report)
+    # Watching starts before the first build: an edit made while it runs is not missed.
+    watching = [] if once else [entry.path for entry in watched(project, recipe.chosen_books(project, options))]
+    with Watcher(watching, live.changed_later, project.root):
+        live.rebuild()
+        server.RequestHandlerClass = functools.partial(Handler, news, options.output)
+        print(f"Serving on http://127.0.0.1:{server.server_address[1]}/ (Ctrl+C to stop)", file=sys.stderr)
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+        try:
+            if not once:
+                live.run()
+        except KeyboardInterrupt:
+            pass
+        finally:
+            news.close()
+            live.close()
+            server.shutdown()
+    return 0
