@@ -246,3 +246,11 @@ def test_the_translations_sites_speak_their_language(project: Path) -> None:
     dutch = (project / "site" / "nl" / "index.html").read_text(encoding="utf-8")
     assert '<html lang="de"' in german and "Glossar" in german and "Startseite" in german
     assert '<html lang="nl"' in dutch and "Woordenlijst" in dutch
+
+
+def test_a_terminology_exports_in_its_language(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["terms", "export", "de/terms.toml", "--language", "de"]) == 0
+    tbx = capsys.readouterr().out
+    assert "Skirmish: terminology, English-German" in tbx and '<langSec xml:lang="de">' in tbx
+    assert main(["terms", "export", "nl/terms.toml", "--language", "nl", "--format", "csv"]) == 0
+    assert capsys.readouterr().out.startswith('"term_id","en","nl","nl_accepted","nl_forbidden"\n')

@@ -63,6 +63,7 @@ def add_commands(commands: Commands, words: Sequence[str] = ()) -> None:
     export = actions.add_parser("export", help="export the terminology as TBX (ISO 30042) or CSV")
     export.add_argument("terms", type=Path, help="the terminology file (terms.toml)")
     export.add_argument("--format", choices=formats.TERMS_EXPORT, default="tbx")
+    export.add_argument("--language", default="fr", help="the terminology's language, by code (default: fr)")
     export.add_argument("--output", "-o", type=Path, help="write to this file instead of stdout")
     add_config_option(export)
     export.set_defaults(run=run_terms_export)
@@ -148,7 +149,9 @@ def run_terms_export(args: argparse.Namespace) -> int:
     project = project_of(args)
     entries, names = commands.terminology(project, args.terms)
     tbx = args.format == "tbx"
-    output_text(args, export_tbx(entries, names, project.main.display_title) if tbx else export_csv(entries, names))
+    title, language = project.main.display_title, args.language
+    text = export_tbx(entries, names, title, language) if tbx else export_csv(entries, names, language)
+    output_text(args, text)
     return 0
 
 

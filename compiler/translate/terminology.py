@@ -21,7 +21,7 @@ from lxml import etree
 
 from rulebook.errors import TerminologyError, UserError, quoted
 from rulebook.inputs import read_toml
-from rulebook.languages.data import Language, as_language
+from rulebook.languages.data import Language, as_language, shipped, shipped_codes
 from rulebook.source import xml_text
 
 
@@ -213,11 +213,11 @@ def export_tbx(
     entries: dict[str, Entry],
     names: dict[str, str],
     title: str = "Rulebook",
-    language: Language | str = "fr",
-    original: Language | str = "en",
+    language: str = "fr",
+    original: str = "en",
 ) -> str:
-    """TBX (ISO 30042) in the TBX-Basic style: one conceptEntry per term, a langSec for each language."""
-    translated, source = as_language(language), as_language(original)
+    """TBX (ISO 30042) in the TBX-Basic style: one conceptEntry per term, a langSec for each language (by code)."""
+    translated, source = _named(language), _named(original)
     namespaces: Any = {None: TBX_NAMESPACE}
     tbx = etree.Element("tbx", {"style": "dct", "type": "TBX-Basic", XML_LANG: source.code}, nsmap=namespaces)
     header = etree.SubElement(tbx, "tbxHeader")
@@ -233,6 +233,17 @@ def export_tbx(
         _lang(concept, translated.code, rendered)
     text = etree.tostring(tbx, xml_declaration=True, encoding="UTF-8", pretty_print=True)
     return text.decode("utf-8")
+
+
+@dataclass(frozen=True, slots=True)
+class _Named:
+    code: str
+    name: str
+
+
+def _named(code: str) -> _Named:
+    """A language's code and English name (its code, for one the project describes)."""
+    return _Named(code, shipped(code).name if code in shipped_codes() else code)
 
 
 def _lang(concept: Any, language: str, terms: list[tuple[str, str]]) -> None:
