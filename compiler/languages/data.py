@@ -109,6 +109,11 @@ class Language:
         opening, closing = self.quotes[0] if self.quotes else ("“", "”")
         return f"{opening}{words}{closing}"
 
+    def comparison_words(self, comparison: str) -> str:
+        """How the language writes a comparison (``more_than``...): the first phrase its file lists for it."""
+        phrases = dict(self.before).get(comparison, ())
+        return phrases[0] if phrases else comparison.replace("_", " ")
+
     def words_of(self, kind: str) -> dict[str, tuple[Fraction, str]]:
         """The number words as a table: word -> (value, kind)."""
         return {word: (value, found) for word, value, found in self.number_words if kind in ("all", found)}

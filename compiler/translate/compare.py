@@ -105,12 +105,12 @@ def compare_books(
     reading = Languages(*languages, context.matcher, frozenset(entries), context.features, context.ratio)
     for text in texts:
         findings += sentence_findings(text, pairs, context.features, context.ratio)
-        findings += meaning_findings(text, pairs, context.quantities)
+        findings += meaning_findings(text, pairs, context.quantities, languages[1])
         findings += term_findings(text, pairs, naming)
         findings += reference_findings(text, pairs)
         findings += wording_findings(text, pairs, reading)
         findings += list_findings(text, pairs)
-    findings += moved_findings(texts, pairs, context.quantities)
+    findings += moved_findings(texts, pairs, context.quantities, languages[1])
     findings += debris_findings(translation, texts, pairs, languages)
     findings = fingerprinted(findings)
     allowed = waivers or {}

@@ -14,7 +14,7 @@ from dataclasses import replace
 from typing import Any
 
 from rulebook.catalog import translation as rules
-from rulebook.languages.quantities import AT_LEAST, AT_MOST, GREATER, LESS, Quantity
+from rulebook.languages.quantities import Quantity
 from rulebook.source import Span
 from rulebook.translate.align import Pair, Unit
 from rulebook.translate.merged import merged_sentences
@@ -24,7 +24,6 @@ from rulebook.translate.sentence_align import Features, common_terms
 
 QUOTED = 60
 """Characters of a sentence quoted in a message."""
-FRENCH_COMPARISONS = {GREATER: "« plus de »", AT_LEAST: "« au moins »", LESS: "« moins de »", AT_MOST: "« au plus »"}
 Quantities = Callable[[Sentence, int], tuple[Quantity, ...]]
 
 
