@@ -35,7 +35,9 @@ _LETTER = r"[^\W\d_]"
 _UPPER = "A-ZÀ-ÖØ-Þ"
 _OTHER_SCRIPT = re.compile(r"[\u0370-\u03ff\u0400-\u04ff]")
 _CHARACTERS = re.compile(r"[\u0131\u00ad\ufffd\ufb00-\ufb06]")
-_LATEX = re.compile(r"\$[^$\n]{1,120}\$|\\[a-zA-Z]{2,}(?:\{[^}\n]*\})?")
+_LATEX = re.compile(r"\$[^$\n]{1,120}\$|\\[a-zA-Z]{2,}(?:\{[^}\n]{0,120}\})?")
+"""A LaTeX fragment: ``$...$``, or a command with its argument (both of at most 120 characters, so that a line
+of ``\\ab{`` is not searched to its end from each one)."""
 _ESCAPED = re.compile(r"\\[!-/:-@\[\]^_`{|}~]")
 """A backslash before ASCII punctuation: Markdown's escape (valid in Markdown, where the reader shows the mark; in
 another format, the backslash is shown too)."""
@@ -48,7 +50,9 @@ _VOWELS = "aeiouyhâàèêëîïôûœáíóúìòù"
 """Letters an elided word may start with (not « é »: « décrit » is no « d'écrit »)."""
 _EMPHASIS = re.compile(rf"[.!?][*_]{{1,2}}(?={_LETTER})")
 _JOINED = re.compile(rf"(?<![\w'’])([a-zà-ÿ]{_LETTER}*) ([{_UPPER}]{_LETTER}+)")
-_START = re.compile(rf"(?:^|[.!?]\s+)[\s\-*·•]*([{_UPPER}]{_LETTER}+)")
+_START = re.compile(rf"(?:^|[.!?]\s)[\s\-*·•]*([{_UPPER}]{_LETTER}+)")
+"""A word starting a sentence (the space after the full stop one character: as ``\\s+[\\s...]*``, the run of
+spaces could be split between the two in quadratically many ways before the word after it is ruled out)."""
 _DOUBLED = re.compile(r"\b(\w+)\s+\1\b", re.IGNORECASE)
 
 

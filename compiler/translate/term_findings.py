@@ -13,7 +13,7 @@ from rulebook.data.terms import display_name
 from rulebook.languages.data import Language
 from rulebook.model import Book, Reference
 from rulebook.translate.align import Pair
-from rulebook.translate.findings import counterpart_of, finding
+from rulebook.translate.findings import Neighbours, finding
 from rulebook.translate.results import AlignedText, Finding, Mark
 from rulebook.translate.segments import Sentence
 from rulebook.translate.terminology import Entry, TermMatcher
@@ -116,12 +116,13 @@ def _forbidden(text: AlignedText, pair: Pair, terms: Terms) -> list[Finding]:
     """Forbidden variants of the terms the original section uses."""
     found = []
     used = {t for s in text.original for t in s.terms if t in terms.entries}
+    neighbours = Neighbours(text)
     for number, sentence in enumerate(text.translation):
         for wrong, start, end in terms.matcher.forbidden(sentence.text):
             owner = next((t for t, e in terms.entries.items() if wrong in e.forbidden and t in used), None)
             if owner is None:
                 continue
-            counterpart = counterpart_of(text, number)
+            counterpart = neighbours.counterpart(number)
             message = f"{terms.name(owner)} is written {terms.translation.quote(wrong)}, which the terminology forbids"
             help_text = f"write {terms.rendering(owner)}"
             found.append(
