@@ -15,6 +15,7 @@ Every language's words come from its file (:mod:`rulebook.languages.data`); the 
 
 from __future__ import annotations
 
+import bisect
 import functools
 import re
 from collections import Counter
@@ -159,9 +160,13 @@ class _Reader:
             (re.compile(r"^\s?°"), "degree"),
         ]
         self.before, self.before_names = self._before()
+        self.before_ends = frozenset(
+            _last_word(p) for _, phrases in language.before for p in [*phrases, *language.fillers]
+        )
         self.after, self.after_names = self._after()
         cardinals = "|".join(re.escape(w) for w in sorted(self.cardinal, key=len, reverse=True)) or r"(?!x)x"
         self.divided = re.compile(rf"(?:{alternatives(language.divided_by)})\s+(?P<n>\d+|{cardinals})\b", re.I)
+        self.divided_ends = frozenset(_last_word(p) for p in language.divided_by)
         self.one = self._one()
         pointers = alternatives(language.pointers)
         suffixes = "|".join(re.escape(s) for s in language.ordinal_suffixes) or r"(?!x)x"
@@ -207,6 +212,7 @@ class _Reader:
         if not _DIGIT.search(text) and not self.initial & set(_LETTERS.findall(text.lower())):
             return ()
         clean = self._blank(text, names)
+        quotes = _Quotes(clean)
         found: list[Quantity] = []
         for match in self.one.finditer(clean):
             rest = clean[match.end() :].lstrip().lower()
@@ -223,7 +229,7 @@ class _Reader:
                 unit = f"D{match.group('sides')}"
                 found.append(Quantity(Fraction(count), unit, None, None, "dice", *match.span(), match.span()))
                 continue
-            quantity = self._number(match, clean)
+            quantity = self._number(match, clean, quotes)
             if quantity is not None:
                 found.append(quantity)
         return tuple(sorted(found, key=lambda q: q.start))
@@ -270,7 +276,7 @@ class _Reader:
             self._blanks[names] = found
         return found
 
-    def _number(self, match: re.Match[str], text: str) -> Quantity | None:
+    def _number(self, match: re.Match[str], text: str, quotes: _Quotes) -> Quantity | None:
         start, end = match.span()
         if match.group("word"):
             entry = self.words.get(match.group("word").lower())
@@ -284,7 +290,7 @@ class _Reader:
             value, kind = self._value(match.group("number")), "digits"
         before, after = text[max(0, start - 40) : start], text[end : end + 40]
         unit = next((name for pattern, name in self.units if pattern.match(after)), None) if kind == "digits" else None
-        if unit == "inch" and after.lstrip().startswith("”") and text[:start].count("“") > text[:start].count("”"):
+        if unit == "inch" and after.lstrip().startswith("”") and quotes.open_at(start):
             unit = None  # the closing quote of “Value of 0”, not an inch
         if unit == "share":
             value /= 100
@@ -292,7 +298,7 @@ class _Reader:
         if kind == "digits" and start and text[start - 1] in _SIGNS and (start == 1 or text[start - 2] in _BEFORE_SIGN):
             sign = "+" if text[start - 1] == "+" else "-"
         window = max(0, start - 30)
-        divided = self.divided.search(text[window:end])
+        divided = self.divided.search(text[window:end]) if _last_word(text[window:start]) in self.divided_ends else None
         if divided is not None and divided.end() == end - window:
             number = divided.group("n").lower()
             divisor = self.words[number][0] if number in self.words else Fraction(int(number))
@@ -312,7 +318,9 @@ class _Reader:
         found = self.after.match(after)
         if found and found.lastgroup:
             return self.after_names[found.lastgroup], (start, end + found.end())
-        found = self.before.search(before)
+        # The comparison ends the text before the value: unless its last word ends a phrase or a filler, none
+        # is there, and the expression (each phrase tried from each of 40 characters) is not asked.
+        found = self.before.search(before) if _last_word(before) in self.before_ends else None
         if found and found.lastgroup:
             words = before[found.start() :]
             return self.before_names[found.lastgroup], (
@@ -320,6 +328,29 @@ class _Reader:
                 end,
             )
         return None, (start, end)
+
+
+def _last_word(text: str) -> str:
+    """The word a text ends with, in lower case, spaces after it ignored, with the sign after its letters:
+    ``moins``, ``d'``, ``min.``; a sign alone where no letter is before it (``1``)."""
+    text = text.rstrip().lower().replace("’", "'")
+    end = len(text) - 1 if text and not text[-1].isalpha() else len(text)
+    start = end
+    while start and text[start - 1].isalpha():
+        start -= 1
+    return text[start:]
+
+
+class _Quotes:
+    """Where the quotation marks of a text open and close, to tell whether one is open at an offset."""
+
+    def __init__(self, text: str) -> None:
+        self.opening = [i for i, c in enumerate(text) if c == "“"] if "“" in text else []
+        self.closing = [i for i, c in enumerate(text) if c == "”"] if "”" in text else []
+
+    def open_at(self, offset: int) -> bool:
+        """Whether more quotes open than close before ``offset``."""
+        return bisect.bisect_left(self.opening, offset) > bisect.bisect_left(self.closing, offset)
 
 
 def _thousands(number: str) -> bool:

@@ -236,12 +236,21 @@ def _compare(capsys: pytest.CaptureFixture[str], folder: Path, original: str, tr
     ("written", "code", "kinds"),
     [
         ("1" * 100_000 + " q cm.", 0, {}),  # 120 s and more, and past 4,300 digits an internal error
-        ("1x" * 50_000 + " q cm.", 1, {"numbers-differ": 1}),  # 65 s for half as many
+        ("1x" * 50_000 + " q cm.", 1, {"numbers-differ": 1}),  # 65 s for half as many; then 10 s (below)
         ("<" * 200_000, 0, {}),  # 13 s for half as many
         ("fin." + " " * 100_000 + "suite", 0, {}),  # 40 s: the spaces after the stop read again for each one
         ("\\ab{" * 25_000, 0, {"conversion-debris": 25_000}),  # 32 s: each brace searched for to the line's end
+        # 10 s: comparisons searched for in the 40 characters before each value, the quotes before it counted
+        ("“1” " * 25_000, 1, {"added-sentence": 1, "numbers-differ": 1}),
     ],
-    ids=["digits-before-a-unit", "dimensions-before-a-unit", "angle-brackets", "spaces-after-a-stop", "latex"],
+    ids=[
+        "digits-before-a-unit",
+        "dimensions-before-a-unit",
+        "angle-brackets",
+        "spaces-after-a-stop",
+        "latex",
+        "quoted-values",
+    ],
 )
 def test_a_translated_sentence_of_100_000_characters_is_compared_in_linear_time(  # type: ignore[no-untyped-def]
     capsys, scratch, written, code, kinds
