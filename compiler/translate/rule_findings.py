@@ -155,8 +155,8 @@ def _obligation(
         {f.category for s in near[0] for f in modalities(s.text, languages.original)},
         {f.category for s in near[1] for f in modalities(s.text, languages.translation)},
     )
-    for a in left:
-        for b in right:
+    for a in _first_of_each(left):
+        for b in _first_of_each(right):
             x, y = a[1].category, b[1].category
             if x in said[1] or y in said[0] or frozenset({x, y}) not in CONFLICTS:
                 continue
@@ -181,6 +181,14 @@ def _obligation(
                 (_mark(1, b), _mark(0, a)),
             )
     return None
+
+
+def _first_of_each(located: list[Located]) -> list[Located]:
+    """The first words of each category, in order: a sentence saying "must" a thousand times is compared once."""
+    firsts: dict[str, Located] = {}
+    for item in located:
+        firsts.setdefault(item[1].category, item)
+    return list(firsts.values())
 
 
 def _roll(text: AlignedText, pair: Pair, bead: Bead, sides: Sides, languages: Languages) -> Finding | None:

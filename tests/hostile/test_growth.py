@@ -274,6 +274,14 @@ def test_a_section_translated_in_more_sentences_is_aligned_in_linear_time(capsys
     ]
 
 
+def test_a_sentence_repeating_its_obligations_is_compared_in_linear_time(capsys, scratch) -> None:  # type: ignore[no-untyped-def]
+    original = "The unit " + "must move and may not " * 20_000 + "shoot."
+    translation = "L'unité " + "peut bouger et ne doit pas " * 20_000 + "tirer."
+    with cpu_time_under(15):  # 2 s; each "must" weighed against each « peut »: 180 s
+        report = _compare(capsys, scratch, original, translation)
+    assert report["summary"]["by_rule"] == {"obligation-differs": 1}
+
+
 def test_slips_on_one_long_line_are_fingerprinted_in_linear_time(capsys, scratch) -> None:  # type: ignore[no-untyped-def]
     slips = " ".join("de la \\ une" for _ in range(14_285))  # a backslash escaping nothing (``\\*`` escapes)
     with cpu_time_under(15):  # 1.3 s; the line read again and hashed for each slip: 11 s for half as many
