@@ -180,7 +180,7 @@ def suggest(project: Project, original: Path, translation: Translation) -> list[
     check_languages(*books, languages, names=(original, translation.source))
     entries = translation_terms(translation, project.root)
     comparison = compare_books(*books, original_language=languages[0], translation_language=languages[1], terms=entries)
-    return suggest_terms(aligned_uses(comparison.texts), entries)
+    return suggest_terms(aligned_uses(comparison.texts), entries, languages[1])
 
 
 def diff(project: Project, old: Path, new: Path) -> BookDiff | ReadResult:
