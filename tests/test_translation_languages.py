@@ -21,6 +21,7 @@ import pytest
 
 from rulebook.cli import main
 from rulebook.languages.data import Language, check_language_table, load_language, shipped_codes
+from rulebook.languages.quantities import conversions
 from rulebook.markdown_source import parse_markdown_string
 from rulebook.model import Book
 from rulebook.recipe.reading import read_book
@@ -135,6 +136,40 @@ def test_every_kind_is_seeded(language: str) -> None:
 )
 def test_each_mistake_alone_is_found_alone(language: str, mistake: Mistake) -> None:
     assert found(compared(language, corrected(language, keep=mistake))) == mistake.expected
+
+
+CONTENTS = {
+    "fr": "Sommaire",
+    "de": "Inhaltsverzeichnis",
+    "es": "Índice",
+    "it": "Indice",
+    "pl": "Spis treści",
+    "nl": "Inhoud",
+}
+"""A table of contents in each language (its file's ``contents``; Dutch's is the project's)."""
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_table_of_contents_in_the_translations_language_is_no_added_section(language: str) -> None:
+    text = corrected(language)
+    headings = [line for line in text.splitlines() if line.startswith("#")][:3]
+    listed = "\n".join(f"- {line.lstrip('# ')}" for line in headings)
+    for title, expected in ((CONTENTS[language], []), ("Anhang 7", [("extra-section", 1, 8)])):
+        with_contents = f"# {title}\n\n{listed}\n\n" + text  # the original goes on at its line 8
+        assert found(compared(language, with_contents)) == expected, title
+
+
+@pytest.mark.parametrize(
+    ("language", "sentence", "left"),
+    [
+        ("fr", "Un socle de 2 pouces (soit environ 5 cm par 5 cm) au plus.", "Un socle de 2 pouces  au plus."),
+        ("de", "Eine Base von 2 Zoll (ca. 5 cm mal 5 cm) höchstens.", "Eine Base von 2 Zoll  höchstens."),
+        ("es", "Una peana de 2 pulgadas (aproximadamente 5 cm por 5 cm).", "Una peana de 2 pulgadas ."),
+        ("en", "A base of 2 inches (about 5 cm by 5 cm) at most.", "A base of 2 inches  at most."),
+    ],
+)
+def test_a_metric_conversion_is_read_in_its_language(language: str, sentence: str, left: str) -> None:
+    assert conversions(load_language(language)).sub("", sentence) == left
 
 
 def test_the_findings_speak_the_translators_words() -> None:

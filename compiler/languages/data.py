@@ -67,6 +67,8 @@ class Language:
     """Words a caption starts with, before its number ("Figure 3 –")."""
     introduces: tuple[str, ...]
     """Phrases of a sentence that only introduces a figure or table ("the following table")."""
+    contents: tuple[str, ...]
+    """Titles of a table of contents ("table of contents", « sommaire »), in lower case."""
     decimal_marks: str
     thousands_separators: str
     number_words: tuple[tuple[str, Fraction, str], ...]
@@ -78,6 +80,10 @@ class Language:
     ordinal_suffixes: tuple[str, ...]
     inch: tuple[str, ...]
     point: tuple[str, ...]
+    conversion_words: tuple[str, ...]
+    """Words before a metric conversion a translator adds (« soit environ »)."""
+    by: tuple[str, ...]
+    """Words between two dimensions ("by", « par »)."""
     before: tuple[tuple[str, tuple[str, ...]], ...]
     """(comparison, phrases written before a value), in the order of :data:`COMPARISONS`."""
     after: tuple[tuple[str, tuple[str, ...]], ...]
@@ -275,6 +281,7 @@ def make_language(table: Mapping[str, Any]) -> Language:
         ordinal_dot=bool(sentences.get("ordinal_dot", False)),
         captions=_phrases(sentences.get("captions", [])),
         introduces=_phrases(sentences.get("introduces", [])),
+        contents=_phrases(sentences.get("contents", [])),
         decimal_marks="".join(numbers["decimal_marks"]),
         thousands_separators="".join(numbers.get("thousands_separators", [])),
         number_words=tuple(sorted(number_words)),
@@ -285,6 +292,8 @@ def make_language(table: Mapping[str, Any]) -> Language:
         ordinal_suffixes=tuple(numbers.get("ordinal_suffixes", [])),
         inch=_phrases(table["units"]["inch"]),
         point=_phrases(table["units"]["point"]),
+        conversion_words=_phrases(table["units"].get("conversion_words", [])),
+        by=_phrases(table["units"].get("by", [])),
         before=tuple((kind, _phrases(comparisons.get(kind, []))) for kind in COMPARISONS),
         after=tuple((kind, _phrases(comparisons.get(f"{kind}_after", []))) for kind in ("at_least", "at_most")),
         fillers=_phrases(comparisons.get("fillers", [])),

@@ -24,13 +24,12 @@ from __future__ import annotations
 
 import hashlib
 import json
-import re
 from collections import Counter
 from dataclasses import replace
 from typing import Any
 
 from rulebook.languages.data import Language, as_language
-from rulebook.languages.quantities import METRIC_LENGTH
+from rulebook.languages.quantities import conversions
 from rulebook.languages.quantities import quantities as read_quantities
 from rulebook.model import Book, Table
 from rulebook.source import SourceText
@@ -101,7 +100,7 @@ def compare_books(
     texts = _find_moved([context.align(text, pairs[text.pair]) for text, _ in prepared], context)
     texts = [merge_neighbours(text, context.features, context.ratio) for text in texts]
     findings = [finding for _, found in prepared for finding in found]
-    findings += section_findings(pairs, merged)
+    findings += section_findings(pairs, merged, context.languages)
     naming = Terms(entries, context.matcher, related_terms(original), term_names(original.references), *languages)
     reading = Languages(*languages, context.matcher, frozenset(entries), context.features, context.ratio)
     for text in texts:
@@ -208,7 +207,9 @@ class _Context:
             int(is_short(sentence)),
             int(sentence.kind == "item"),
         )
-        length = len(_CONVERSIONS.sub("", text)) if " m" in text or "cm" in text or "mm" in text else len(text)
+        # A translator's metric conversion (« (soit environ 60 cm par 60 cm) ») is no part of a sentence's length.
+        converted = " m" in text or "cm" in text or "mm" in text
+        length = len(conversions(self.languages[side]).sub("", text)) if converted else len(text)
         return Features(length, values, digits, terms, tuple(marks), cognates(text), *kinds)
 
     def prepare(
@@ -248,13 +249,6 @@ class _Context:
             locator = self.locator(unit.source)
             found += sentences(unit.content, locator, unit.offset, skip_tables=skip, language=language)
         return found
-
-
-_CONVERSIONS = re.compile(
-    rf"\(?(?:soit )?(?:environ )?(?<!\d){METRIC_LENGTH}"
-    r"(?:\s*(?:par|x)\s*\d{1,30}(?:[.,]\d{1,30})?\s?(?:mm|cm|m|km)\b)?\)?"
-)
-"""A translator's metric conversion ("(soit environ 60 cm par 60 cm)"): no part of the translation's length."""
 
 
 def _sides(text: AlignedText) -> tuple[tuple[Sentence, ...], tuple[Sentence, ...]]:

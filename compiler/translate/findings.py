@@ -14,6 +14,7 @@ from dataclasses import replace
 from typing import Any
 
 from rulebook.catalog import translation as rules
+from rulebook.languages.data import Language
 from rulebook.languages.quantities import Quantity
 from rulebook.source import Span
 from rulebook.translate.align import Pair, Unit
@@ -43,8 +44,13 @@ def quote(text: str) -> str:
 # -- sections ----------------------------------------------------------------------------------------
 
 
-def section_findings(pairs: list[Pair], merged: dict[int, tuple[tuple[Unit, ...], tuple[Unit, ...]]]) -> list[Finding]:
-    """Sections on one side only (a missing chapter's subsections are counted in its finding)."""
+def section_findings(
+    pairs: list[Pair],
+    merged: dict[int, tuple[tuple[Unit, ...], tuple[Unit, ...]]],
+    languages: tuple[Language, Language],
+) -> list[Finding]:
+    """Sections on one side only (a missing chapter's subsections are counted in its finding); a table of
+    contents (titled as its language's file says) is none."""
     read_with = {u.id for left, right in merged.values() for u in (*left, *right)}
     found = []
     for side, rule in ((0, rules.MISSING_SECTION), (1, rules.EXTRA_SECTION)):
@@ -54,7 +60,7 @@ def section_findings(pairs: list[Pair], merged: dict[int, tuple[tuple[Unit, ...]
             if (unit := (pair.original, pair.translation)[side]) is not None
             and (pair.original, pair.translation)[1 - side] is None
             and unit.id not in read_with
-            and unit.title.lower() not in _CONTENTS
+            and unit.title.lower() not in languages[side].contents
         ]
         ids = {unit.id for _, unit in alone}
         for index, unit in alone:
@@ -63,9 +69,6 @@ def section_findings(pairs: list[Pair], merged: dict[int, tuple[tuple[Unit, ...]
             inside = sum(1 for _, other in alone if _within(other, unit.id, {u.id: u for _, u in alone}))
             found.append(_section_finding(rule, index, unit, inside, pairs, side))
     return found
-
-
-_CONTENTS = {"table des matières", "table of contents", "contents", "sommaire"}
 
 
 def _within(unit: Unit, ancestor: str, units: dict[str, Unit]) -> bool:
