@@ -11,6 +11,7 @@ finding (mutation tests per kind and per language).
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import tomllib
 from dataclasses import dataclass
@@ -26,6 +27,7 @@ from rulebook.markdown_source import parse_markdown_string
 from rulebook.model import Book
 from rulebook.recipe.reading import read_book
 from rulebook.translate.compare import Comparison, compare_books
+from rulebook.translate.segments import sentences
 from rulebook.translate.terminology import load_terminology
 
 from .conftest import ROOT
@@ -170,6 +172,19 @@ def test_a_table_of_contents_in_the_translations_language_is_no_added_section(la
 )
 def test_a_metric_conversion_is_read_in_its_language(language: str, sentence: str, left: str) -> None:
     assert conversions(load_language(language)).sub("", sentence) == left
+
+
+@pytest.mark.parametrize(
+    ("language", "text"),
+    [
+        ("pl", "Oddział stoi w szeregach. Łucznicy strzelają raz. Ściana blokuje ruch. Żaden model nie ucieka."),
+        ("de", "Die Einheit steht. Übrigens zählt das Glied. Ärger gibt es nie."),
+        ("es", "La unidad se mueve. ¿Puede disparar? Él decide."),
+    ],
+)
+def test_a_sentence_starting_with_any_capital_of_its_language_is_one_of_its_own(language: str, text: str) -> None:
+    read = [s.text for s in sentences((text,), None, 0, language=language)]
+    assert read == [s.strip() for s in re.split(r"(?<=[.?]) ", text)]
 
 
 def test_the_findings_speak_the_translators_words() -> None:

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from rulebook.languages.data import Language, as_language
-from rulebook.languages.phrases import alternatives
+from rulebook.languages.phrases import CAPITALS, alternatives
 
 GREATER, AT_LEAST, LESS, AT_MOST = "more than", "at least", "less than", "at most"
 """The comparisons a rule states about a value."""
@@ -186,7 +186,7 @@ class _Reader:
         self.not_quantities = [
             rf"(?:{pointers})\s*(?:n°\s*)?\d+(?:\.\d+)*",
             _SECTION_NUMBER,
-            rf"\b\d+\s*(?:{suffixes})\s+(?=[A-ZÀ-ÖØ-Þ])",  # a proper name: The 9th Age, Le 9e Âge, Das 9. Zeitalter
+            rf"\b\d+\s*(?:{suffixes})\s+(?=[{CAPITALS}])",  # a proper name: The 9th Age, Le 9e Âge, Das 9. Zeitalter
             _PLACEHOLDER,
             _ADDRESS,
             _METRIC,

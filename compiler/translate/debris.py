@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from rulebook.catalog.translation import CONVERSION_DEBRIS, DOUBLED_WORD, OTHER_SCRIPT, PUNCTUATION_SPACING
 from rulebook.diagnostics import Rule
 from rulebook.languages.data import Language, as_language
+from rulebook.languages.phrases import CAPITALS
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,7 +33,7 @@ class Debris:
 
 
 _LETTER = r"[^\W\d_]"
-_UPPER = "A-ZÀ-ÖØ-Þ"
+_UPPER = CAPITALS
 _OTHER_SCRIPT = re.compile(r"[\u0370-\u03ff\u0400-\u04ff]")
 _CHARACTERS = re.compile(r"[\u0131\u00ad\ufffd\ufb00-\ufb06]")
 _LATEX = re.compile(r"\$[^$\n]{1,120}\$|\\[a-zA-Z]{2,}(?:\{[^}\n]{0,120}\})?")

@@ -21,7 +21,7 @@ from collections.abc import Collection
 from dataclasses import dataclass, field
 
 from rulebook.languages.data import Language, as_language
-from rulebook.languages.phrases import alternatives
+from rulebook.languages.phrases import CAPITALS, alternatives
 from rulebook.model import (
     Content,
     Definition,
@@ -175,7 +175,9 @@ class _Segmenter:
         opening = "".join(sorted({start.strip() for start, _ in language.quotes} | {"(", "["} | set(language.openers)))
         # The spaces are taken whole (``++``): given back one by one, each would be read again by the look
         # ahead's ``\s*`` (a stop before 100,000 spaces took 40 s); a shorter run is never followed by the capital.
-        self.end = re.compile(rf"[.!?][{re.escape(closing)}]*(?:\s++|\*++)(?=[{re.escape(opening)}]?\s*[A-ZÀ-ÖØ-Þ0-9])")
+        self.end = re.compile(
+            rf"[.!?][{re.escape(closing)}]*(?:\s++|\*++)(?=[{re.escape(opening)}]?\s*[{CAPITALS}0-9])"
+        )
         captions = alternatives(language.captions)
         self.caption = re.compile(rf"\s*(?:{captions})\s+\d+\s*[–—:-]", re.IGNORECASE)
         self.pointer = re.compile(rf"(?:{captions})\s+\d+|{alternatives(language.introduces)}", re.IGNORECASE)
