@@ -14,7 +14,7 @@ from .conftest import ROOT
 from .test_translation_precision import seed_comparison
 
 RECALL = ROOT / "tests" / "translation" / "recall.toml"
-MEASURED = (4, 11)
+MEASURED = (6, 11)
 """Differences reported, of those found by reading (docs/translation.md says so)."""
 NEW_KINDS = frozenset(
     {

@@ -209,7 +209,10 @@ COMPARISON_DIFFERS = Rule(
 For each value both aligned sentences state with a comparison ("more
 than", "at least", "within", "up to", "or more"; "plus de", "au moins",
 "à moins de", "jusqu'à", "ou plus"), reports when the comparisons differ:
-strictly more against at least, within against beyond.
+strictly more against at least, within against beyond. Also reports a
+lower bound ("more than 12\"") whose value the aligned sentence states
+without one ("à 12\""), where each side states its values in one
+sentence and the translation bounds that value nowhere near.
 
 ## Why is this bad?
 The numbers agree, so a number check passes, but the rule does not: a

@@ -42,7 +42,7 @@ def conversions(language: Language) -> re.Pattern[str]:
     """A translator's metric conversion, with the language's words before it and between dimensions:
     « (soit environ 60 cm par 60 cm) », "(about 1.8 m)". Its runs are bounded, as :data:`METRIC_LENGTH`'s."""
     words = alternatives(language.conversion_words)
-    by = alternatives([*language.by, "x"])
+    by = alternatives(language.by) + "|x"
     return re.compile(
         rf"\(?(?:(?:{words})\s+){{0,3}}(?<!\d){METRIC_LENGTH}"
         rf"(?:\s*(?:{by})\s*\d{{1,30}}(?:[.,]\d{{1,30}})?\s?(?:mm|cm|m|km)\b)?\)?",

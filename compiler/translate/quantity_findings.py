@@ -89,7 +89,8 @@ def _difference(
     details = {"original": [q.shown for q in left], "translation": [q.shown for q in right]}
     if difference.kind == "comparison-differs":
         a, b = left[0], right[0]
-        message = f"the original says {a.comparison} `{a.shown}`, the translation says {b.comparison} `{b.shown}`"
+        says = f"{b.comparison} `{b.shown}`" if b.comparison else f"`{b.shown}` without a bound"
+        message = f"the original says {a.comparison} `{a.shown}`, the translation says {says}"
         wanted = COMPARISON_KEYS.get(a.comparison or "")
         words = language.quote(language.comparison_words(wanted)) if wanted else a.comparison
         help_text = f"write {words} as the original means"

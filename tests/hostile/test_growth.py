@@ -299,7 +299,8 @@ def test_the_translations_linear_expressions_give_the_answers_of_the_simple_ones
 
     from rulebook.languages import detect, quantities
     from rulebook.languages.data import shipped
-    from rulebook.translate import compare, debris, segments
+    from rulebook.languages.phrases import alternatives
+    from rulebook.translate import debris, segments
 
     french = shipped("fr")
     reader = quantities._reader(french)
@@ -308,9 +309,11 @@ def test_the_translations_linear_expressions_give_the_answers_of_the_simple_ones
     old_digits = re.compile(
         "|".join(f"(?:{p})" for p in [*reader.not_quantities[:-2], old_address, old_metric]), re.IGNORECASE
     )
+    words, by = alternatives(french.conversion_words), alternatives(french.by) + "|x"
     old_conversions = re.compile(
-        r"\(?(?:soit )?(?:environ )?\d+(?:[.,]\s?\d+)?(?:\s?[x×]\s?\d+(?:[.,]\d+)?)*\s?(?:mm|cm|m|km)\b"
-        r"(?:\s*(?:par|x)\s*\d+(?:[.,]\d+)?\s?(?:mm|cm|m|km)\b)?\)?"
+        rf"\(?(?:(?:{words})\s+){{0,3}}\d+(?:[.,]\s?\d+)?(?:\s?[x×]\s?\d+(?:[.,]\d+)?)*\s?(?:mm|cm|m|km)\b"
+        rf"(?:\s*(?:{by})\s*\d+(?:[.,]\d+)?\s?(?:mm|cm|m|km)\b)?\)?",
+        re.IGNORECASE,
     )
     old_start = re.compile(rf"(?:^|[.!?]\s+)[\s\-*·•]*([{debris._UPPER}]{debris._LETTER}+)")
     old_latex = re.compile(r"\$[^$\n]{1,120}\$|\\[a-zA-Z]{2,}(?:\{[^}\n]*\})?")
@@ -327,7 +330,7 @@ def test_the_translations_linear_expressions_give_the_answers_of_the_simple_ones
     longer = ("".join(randomly.choices(pieces, k=randomly.randint(5, 20))) for _ in range(20_000))
     for text in itertools.chain(every_short, longer):
         assert digits.sub("_", text) == old_digits.sub("_", text), text
-        assert compare._CONVERSIONS.sub("_", text) == old_conversions.sub("_", text), text
+        assert quantities.conversions(french).sub("_", text) == old_conversions.sub("_", text), text
         assert segments.blank_markup(text) == old_markup.sub(lambda m: " " * len(m.group()), text), text
         assert detect.without_markup(text) == old_language_markup.sub(" ", text), text
         for new, old in ((debris._START, old_start), (debris._LATEX, old_latex), (end, old_end)):
