@@ -1,5 +1,5 @@
 """Conversion debris, one kind at a time, each found at its place (in French, and where the kind is not French's
-alone, in an English translation too); the language check; the punctuation spacing of French."""
+alone, in English, Polish or German translations too); the language check; the punctuation spacing of French."""
 
 from __future__ import annotations
 
@@ -18,6 +18,17 @@ FRENCH_WORDS = (
 ENGLISH_WORDS = (
     "Units must be placed on the battlefield. For each unit, roll a dice. When a unit is in contact, it "
     "fights. Each model counts. The rules are exceptions.\n"
+)
+
+
+POLISH_WORDS = (
+    "Oddziały muszą stać na polu bitwy. Łucznicy strzelają raz. Gdy oddział walczy, łucznicy czekają. "
+    "Łucznicy są szybcy. Każdy model walczy, a łucznicy nie. Łucznicy wygrywają.\n"
+)
+"""A few Polish sentences: « Łucznicy » mostly starts sentences, and is a word written in lower case too."""
+GERMAN_WORDS = (
+    "Einheiten müssen auf dem Schlachtfeld stehen. Für jede Einheit wird ein Würfel geworfen. Ausnahmsweise "
+    "darf sie ziehen. Die Regeln sind Ausnahmen.\n"
 )
 
 
@@ -74,6 +85,11 @@ def found(text: str, language: str = "fr", *, markdown: bool = True) -> list[tup
         ("fr", FRENCH_WORDS, "## 6.4 Liste d'armée ouverte?", "?", "punctuation-spacing"),
         ("fr", FRENCH_WORDS, "tout objet qui affecte l'attaque; la partie.", ";", "punctuation-spacing"),
         ("fr", FRENCH_WORDS, "## - 6: Contournement", ":", "punctuation-spacing"),
+        # A full stop lost before a capital, after a word whose first letter is no Latin-1 one (« ścianie »).
+        ("pl", POLISH_WORDS, "Oddział stoi przy ścianie Łucznicy strzelają dwa razy.", " ", "conversion-debris"),
+        ("pl", POLISH_WORDS, "Liczba \u0410taków.", "\u0410", "other-script"),
+        ("de", GERMAN_WORDS, "Sie darf ausnahms-weise ziehen.", "ausnahms-weise", "conversion-debris"),
+        ("de", GERMAN_WORDS, "Sie darf darf ziehen.", "darf darf", "doubled-word"),
     ],
 )
 def test_each_kind_of_debris_is_found_where_it_is(language: str, words: str, line: str, slip: str, rule: str) -> None:

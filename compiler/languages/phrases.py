@@ -15,6 +15,8 @@ from dataclasses import dataclass
 CAPITALS = "".join(c for c in map(chr, range(0x41, 0x530)) if c.isupper() and c.isalpha())
 """The capital letters of the Latin, Greek and Cyrillic scripts, as a character class's body: a sentence starts
 with one (Polish « Łucznicy », « Ściana » as well as French « Élu »)."""
+SMALL_LETTERS = "".join(c for c in map(chr, range(0x61, 0x530)) if c.islower() and c.isalpha())
+"""The small letters of the same scripts (« ławka », « œil » as well as « élu »)."""
 GAP_WORDS = 6
 """How many words ``...`` in a phrase may stand for."""
 _GAP = rf"(?:\s+[^\s,;:.!?()]+){{0,{GAP_WORDS}}}?\s+"

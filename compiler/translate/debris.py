@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from rulebook.catalog.translation import CONVERSION_DEBRIS, DOUBLED_WORD, OTHER_SCRIPT, PUNCTUATION_SPACING
 from rulebook.diagnostics import Rule
 from rulebook.languages.data import Language, as_language
-from rulebook.languages.phrases import CAPITALS
+from rulebook.languages.phrases import CAPITALS, SMALL_LETTERS
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,7 +50,7 @@ _WORDS = re.compile(rf"{_LETTER}+")
 _VOWELS = "aeiouyhâàèêëîïôûœáíóúìòù"
 """Letters an elided word may start with (not « é »: « décrit » is no « d'écrit »)."""
 _EMPHASIS = re.compile(rf"[.!?][*_]{{1,2}}(?={_LETTER})")
-_JOINED = re.compile(rf"(?<![\w'’])([a-zà-ÿ]{_LETTER}*) ([{_UPPER}]{_LETTER}+)")
+_JOINED = re.compile(rf"(?<![\w'’])([{SMALL_LETTERS}]{_LETTER}*) ([{_UPPER}]{_LETTER}+)")
 _START = re.compile(rf"(?:^|[.!?]\s)[\s\-*·•]*([{_UPPER}]{_LETTER}+)")
 """A word starting a sentence (the space after the full stop one character: as ``\\s+[\\s...]*``, the run of
 spaces could be split between the two in quadratically many ways before the word after it is ruled out)."""
