@@ -154,13 +154,15 @@ CONTENTS = {
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
-def test_a_table_of_contents_in_the_translations_language_is_no_added_section(language: str) -> None:
+def test_a_table_of_contents_in_the_translations_language_is_neither_an_added_section_nor_debris(
+    language: str,
+) -> None:
     text = corrected(language)
     headings = [line for line in text.splitlines() if line.startswith("#")][:3]
-    listed = "\n".join(f"- {line.lstrip('# ')}" for line in headings)
-    for title, expected in ((CONTENTS[language], []), ("Anhang 7", [("extra-section", 1, 8)])):
-        with_contents = f"# {title}\n\n{listed}\n\n" + text  # the original goes on at its line 8
-        assert found(compared(language, with_contents)) == expected, title
+    listed = "\n".join(f"- {line.lstrip('# ')}" for line in headings) + "\n- Index index"  # a doubled word
+    assert found(compared(language, f"# {CONTENTS[language]}\n\n{listed}\n\n" + text)) == []
+    elsewhere = found(compared(language, f"# Anhang 7\n\n{listed}\n\n" + text))
+    assert elsewhere == [("doubled-word", 6, 0), ("extra-section", 1, 8)]  # the original goes on at its line 8
 
 
 @pytest.mark.parametrize(

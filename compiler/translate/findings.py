@@ -50,7 +50,8 @@ def section_findings(
     languages: tuple[Language, Language],
 ) -> list[Finding]:
     """Sections on one side only (a missing chapter's subsections are counted in its finding); a table of
-    contents (titled as its language's file says) is none."""
+    contents (titled as either language's file says) is none."""
+    contents = contents_titles(languages)
     read_with = {u.id for left, right in merged.values() for u in (*left, *right)}
     found = []
     for side, rule in ((0, rules.MISSING_SECTION), (1, rules.EXTRA_SECTION)):
@@ -60,7 +61,7 @@ def section_findings(
             if (unit := (pair.original, pair.translation)[side]) is not None
             and (pair.original, pair.translation)[1 - side] is None
             and unit.id not in read_with
-            and unit.title.lower() not in languages[side].contents
+            and unit.title.lower() not in contents
         ]
         ids = {unit.id for _, unit in alone}
         for index, unit in alone:
@@ -69,6 +70,12 @@ def section_findings(
             inside = sum(1 for _, other in alone if _within(other, unit.id, {u.id: u for _, u in alone}))
             found.append(_section_finding(rule, index, unit, inside, pairs, side))
     return found
+
+
+def contents_titles(languages: tuple[Language, Language]) -> frozenset[str]:
+    """The titles of a table of contents in either language, in lower case (a translation may keep the
+    original's "Contents")."""
+    return frozenset(languages[0].contents) | frozenset(languages[1].contents)
 
 
 def _within(unit: Unit, ancestor: str, units: dict[str, Unit]) -> bool:
