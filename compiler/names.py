@@ -2,7 +2,7 @@
 
 Every stage that matches names (did-you-mean, the diff between editions, terms found
 in sources without markup, a translation's terminology) folds them here, so two
-stages never disagree on whether ``Line of Sight`` and ``line_of_sight`` are the same.
+stages never disagree on whether ``Sight Line`` and ``sight_line`` are the same.
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ def slugify(title: str) -> str:
 
 
 def singular(word: str) -> str:
-    """A crude English singular of a lower-case word, enough to match ``units`` with ``unit`` (a translation's
+    """A crude English singular of a lower-case word, enough to match ``crews`` with ``crew`` (a translation's
     words fold by its language file: :meth:`rulebook.languages.data.Language.singular`)."""
     if not word.endswith("s") or len(word) <= 3:
         return word
@@ -48,7 +48,7 @@ def singular(word: str) -> str:
 
 @lru_cache(maxsize=65536)
 def normalise(name: str) -> str:
-    """A name without case, separators or plural: ``Line of Sights`` and ``line_of_sight`` are one."""
+    """A name without case, separators or plural: ``Sight Lines`` and ``sight_line`` are one."""
     folded = name.strip().lower().translate(_FOLD_SEPARATORS)
     if _is_folded(folded):
         return folded

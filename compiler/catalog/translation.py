@@ -44,7 +44,7 @@ compared with their parent's text instead (the translation often makes a
 heading of a table cell or a titled note).
 
 ## Why is this bad?
-Usually nothing is wrong: translators add a foreword or a note on units.
+Usually nothing is wrong: translators add a foreword or a note on measures.
 But a section the original does not have is a rule the original does not
 make, and it should be read once by someone who knows both.
 
@@ -112,14 +112,14 @@ the sentence without its parentheses far better than with them.
 
 ## Why is this bad?
 A parenthesis often defines or restricts ("ranks (along the width of the
-unit)"): a translation that drops it drops a rule, and nobody reading the
+crew)"): a translation that drops it drops a rule, and nobody reading the
 translation alone can tell.
 
 ## Example
 ```text
-EN: ... a formation consisting of ranks (along the width of the unit) and
-    files (along the length of the unit) ...
-FR: ... déployées en rangs et colonnes ...
+EN: ... a crew stands in ranks (along the width of the crew) and
+    files (along its length) ...
+FR: ... se tient en rangs et colonnes ...
 ```
 """,
 )
@@ -144,9 +144,9 @@ length shows it.
 
 ## Example
 ```text
-EN: Alternatively a Scatter Dice can be represented by rolling a standard six-sided
-    dice and using the side with a single dot to represent the direction of an arrow.
-FR: Un dé à six faces ordinaire peut faire l'affaire pour remplacer un Dé de Déviation.
+EN: Alternatively a Drift Die can be represented by rolling a standard six-sided
+    die and using the side with a single dot to represent the direction of an arrow.
+FR: Un dé à six faces ordinaire peut faire l'affaire pour remplacer un Dé de Dérive.
 ```
 """,
 )
@@ -180,7 +180,7 @@ NUMBERS_DIFFER = Rule(
     """
 ## What it does
 Reads the quantities of each pair of aligned sentences as typed facts
-(value, unit, comparison, sign; numbers written as digits or words in
+(value, measure, comparison, sign; numbers written as digits or words in
 either language, halves and doubles, fractions, ordinals, dice, inches,
 percentages, slash prices) and reports a value one sentence states and
 the other does not. Numbers that are not quantities are left out: those
@@ -188,13 +188,13 @@ inside proper names ("The 3rd Age"), section titles, pointers ("figure 1",
 "table 2", "paragraphe 2.2.5"), step numbers and metric conversions.
 
 ## Why is this bad?
-A number that changed in translation changes the rule: a unit that needs
-5 models for a full rank in one language and 6 in the other.
+A number that changed in translation changes the rule: a line that needs
+5 fighters in one language and 6 in the other.
 
 ## Example
 ```text
-EN: A Full Rank is any rank which is at least 5 models wide.
-FR: Un Rang Complet est un rang qui contient au moins 6 figurines.
+EN: A full line is at least 5 fighters wide.
+FR: Une ligne complète compte au moins 6 combattants.
 ```
 """,
 )
@@ -216,12 +216,12 @@ sentence and the translation bounds that value nowhere near.
 
 ## Why is this bad?
 The numbers agree, so a number check passes, but the rule does not: a
-unit kept *more than* 1" away may not stand at exactly 1"; one kept *at
+fighter kept *more than* 1" away may not stand at exactly 1"; one kept *at
 least* 1" away may.
 
 ## Example
 ```text
-EN: ... must be separated by more than 1" from any other units ...
+EN: ... must be separated by more than 1" from any other crews ...
 FR: ... laisser un espace d'au moins 1" entre elles ...
 ```
 """,
@@ -292,8 +292,8 @@ against *never*. A restriction (*can only*, « ne peut ... que ») is
 neither a permission nor a prohibition and is compared with nothing.
 
 ## Why is this bad?
-The numbers agree but the rule does not: a unit that *may* move is not a
-unit that *must* move.
+The numbers agree but the rule does not: a crew that *may* move is not a
+crew that *must* move.
 
 ## Example
 ```text
@@ -343,8 +343,8 @@ Halved values are everywhere in rules; without the rounding, 7 halved is
 
 ## Example
 ```text
-EN: ... the unit's cost is always rounded up.
-FR: ... le coût final de l'unité est arrondi.
+EN: ... the crew's cost is always rounded up.
+FR: ... le coût final de l'équipage est arrondi.
 ```
 """,
 )
@@ -366,16 +366,16 @@ elsewhere. The finding names both terms as readers know them, in both
 languages.
 
 ## Why is this bad?
-Game terms are rules: a translation that says *socle* (base) where the
-original says Footprint points the reader at another rule. A pronoun or
+Game terms are rules: a translation that says *portée* (range) where the
+original says Reach points the reader at another rule. A pronoun or
 a paraphrase is a translator's choice and is not reported (nor a sentence
-that writes every word of the term, not as the phrase: « tester le
-Commandement » for Leadership Test); a neighbouring term standing for
-this one is a terminology slip.
+that writes every word of the term, not as the phrase: « tester la
+Bravoure » for Bravery Test); a neighbouring term standing for this one
+is a terminology slip.
 
 ## Example
-`footprint` is « empreinte au sol »; the French *Bords de table* says
-« la moitié du socle » (`base`).
+`reach` is « allonge »; a French sentence that says « la moitié de la
+portée » (`range`) renders it by a related term.
 """,
 )
 

@@ -111,7 +111,7 @@ class Language:
     """Words that may stand inside one ("dé de déviation")."""
 
     def quote(self, words: str) -> str:
-        """Words as the language quotes them (« unité », „Einheit“, “unit”): its first pair of quotes."""
+        """Words as the language quotes them (« équipage », „Mannschaft“, “crew”): its first pair of quotes."""
         opening, closing = self.quotes[0] if self.quotes else ("“", "”")
         return f"{opening}{words}{closing}"
 

@@ -202,7 +202,7 @@ def _alone(neighbours: Neighbours, pair: Pair, bead: int, side: int, index: int)
 
 
 SHORT_WORDS = 3
-"""A sentence of this many words or fewer is a label ("one Forest.", "Hill"): never reported missing or added."""
+"""A sentence of this many words or fewer is a label ("one Pond.", "Ridge"): never reported missing or added."""
 
 
 def is_short(sentence: Sentence) -> bool:

@@ -1,8 +1,8 @@
 """Sentences a translation merged into a neighbour, or split off one: not missing, not added.
 
 A length-based aligner often leaves a sentence without counterpart next to the bead that holds its
-translation: the French merges "In some rare cases models have round bases. In these cases, only a
-single measurement is given" into one sentence, or splits one English sentence in two. Such a lone
+translation: the French merges two English sentences on round bases ("... have round bases. In these cases,
+only a single measurement is given") into one, or splits one English sentence in two. Such a lone
 sentence is recognised by what its neighbour's other side says beyond its own side (a value or a
 term of the lone sentence, or two of its cognates: the merged content is there), or by the lengths
 (the neighbour's other side fits both sentences together far better than its own sentence alone, and

@@ -3,8 +3,8 @@
 Read from aligned sentences: for each term of the original used without an entry, the translation's
 noun phrases that occur in the sentences aligned with those using the term, ranked by how strongly they
 go together (Dice's coefficient over aligned beads: found with the term, rarely without it), then by
-likeness to the original's words the term is written with (cognates: *Wizard* is not *Sorcier*, but
-*Cannon* is *Canon*). A phrase that already renders another term of the list ranks last: *figurine*
+likeness to the original's words the term is written with (cognates: *Sorcerer* is not *Mage*, but
+*Mortar* is *Mortier*). A phrase that already renders another term of the list ranks last: *figurine*
 is *model*, so it is no rendering of *character*. What a noun phrase never starts or ends with, and the
 words that may link its words, are the translation's language's (``phrase_stops`` and ``phrase_links``
 of its language file).

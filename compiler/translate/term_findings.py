@@ -28,7 +28,7 @@ class Terms:
     related: dict[str, set[str]]
     """For each term, those its definition refers to and those whose definitions refer to it."""
     names: dict[str, str]
-    """Each term's name in the original, as readers know it (``Line of Sight``)."""
+    """Each term's name in the original, as readers know it (``Line of Fire``)."""
     original: Language
     translation: Language
 
@@ -46,10 +46,10 @@ def term_findings(text: AlignedText, pairs: list[Pair], terms: Terms) -> list[Fi
 
     A term of an original sentence that its aligned translation does not render as agreed is reported
     where the translation renders a related term instead (one its definition refers to, or whose
-    definition refers to it): « socle », which is `Base`, where the original says `Footprint`; sentence
+    definition refers to it): « portée », which is `Range`, where the original says `Reach`; sentence
     by sentence, so a swap is found in a section that uses both terms elsewhere. A pronoun or a
     paraphrase is the translator's choice: a sentence that writes every word of the term's rendering,
-    not as the phrase (« tester le Commandement » for `Leadership Test`), says it otherwise; a related
+    not as the phrase (« tester la Bravoure » for `Bravery Test`), says it otherwise; a related
     term the original sentence also writes, without marking it, is no substitute.
     """
     pair = pairs[text.pair]
