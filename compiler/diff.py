@@ -17,11 +17,11 @@ from typing import Any
 
 from rulebook.diagnostics import Diagnostic
 from rulebook.edition_findings import edition_findings
+from rulebook.languages.quantities import numbers
 from rulebook.model import Book, Content, Definition, ItemList, Node, Section, plain_text
 from rulebook.names import normalise
 from rulebook.source import SourceText
 from rulebook.text_diff import Budget, SentencePairing, sentence_opcodes, word_opcodes
-from rulebook.translate.numbers import numbers
 
 
 @dataclass

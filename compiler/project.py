@@ -67,6 +67,7 @@ from rulebook.config_file import (
 )
 from rulebook.diagnostics import Severity
 from rulebook.errors import QUOTE_LIMIT, quoted, shorten
+from rulebook.languages.data import shipped_codes
 
 MAIN_BOOK = "main"
 """The name of the book the top-level table describes."""
@@ -114,6 +115,9 @@ class Translation:
     waivers: Path | None = None
     """The waivers named (only ``rulebook compare --waivers`` names one); None: ``waivers.toml`` beside the
     translation, if there is one."""
+    language_file: Path | None = None
+    """The project's file for the translation's language (:mod:`rulebook.languages`): a language the compiler
+    does not ship, or words over a shipped one."""
 
     @property
     def terms_file(self) -> Path:
@@ -126,9 +130,9 @@ class Translation:
         return self.waivers or self.source.with_name(WAIVERS_FILE)
 
     @property
-    def files(self) -> tuple[Path, Path, Path]:
-        """Every file the translation is read from: its source, its terminology, its waivers."""
-        return self.source, self.terms_file, self.waivers_file
+    def files(self) -> tuple[Path, ...]:
+        """Every file the translation is read from: its source, its terminology, its waivers, its language file."""
+        return self.source, self.terms_file, self.waivers_file, *((self.language_file,) if self.language_file else ())
 
 
 PAPERS = ("a4", "letter")
@@ -381,9 +385,9 @@ def _book(table: Mapping[str, Any], root: Path, check: _Checker, name: str, wher
     )
 
 
-TRANSLATION_LANGUAGES = ("fr",)
-"""The languages a translation may be in: those whose numbers, comparisons and common words the
-comparison reads (:mod:`rulebook.translate.numbers`, :mod:`rulebook.translate.facts`)."""
+TRANSLATION_LANGUAGES = shipped_codes()
+"""The languages a translation may be in without a language file of the project: those shipped as data
+(:mod:`rulebook.languages`), whose numbers, comparisons and common words the comparison reads."""
 
 
 def _translations(table: Mapping[str, Any], root: Path, check: _Checker, where: str) -> tuple[Translation, ...]:
@@ -392,19 +396,27 @@ def _translations(table: Mapping[str, Any], root: Path, check: _Checker, where: 
         place = _within(where, f"translations.{shorten(language, QUOTE_LIMIT)}")
         if not LANGUAGE.fullmatch(language):
             raise check.error(f"[{place}]: {quoted(language)} is not a language code such as `fr`")
-        if language not in TRANSLATION_LANGUAGES:
-            raise check.error(
-                f"[{place}]: translations into `{language}` cannot be compared yet "
-                f"(the languages compared: {', '.join(TRANSLATION_LANGUAGES)})"
-            )
         if not isinstance(entry, dict):
             raise check.error(f"[{place}] must be a table")
-        check.keys(entry, {"source", "terms"}, place)
+        check.keys(entry, {"source", "terms", "language_file"}, place)
         source = check.path(entry, "source", place)
         if source is None:
             raise check.error(f"[{place}] needs a `source` path")
         terms = check.path(entry, "terms", place)
-        found.append(Translation(language, root / source, root / terms if terms else None))
+        language_file = check.path(entry, "language_file", place)
+        if language not in TRANSLATION_LANGUAGES and language_file is None:
+            raise check.error(
+                f"[{place}]: no language `{language}` is shipped (the languages: {', '.join(TRANSLATION_LANGUAGES)}); "
+                "describe it in a file of the project and name it with `language_file` (docs/translation.md)"
+            )
+        found.append(
+            Translation(
+                language,
+                root / source,
+                root / terms if terms else None,
+                language_file=root / language_file if language_file else None,
+            )
+        )
     return tuple(found)
 
 

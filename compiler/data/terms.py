@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 
 from rulebook.data.content import content_json
 from rulebook.data.shapes import DefinedAt, TermData, TermSummary, TermTranslation
@@ -25,7 +25,7 @@ def term_summary(name: str, terms: TermGraph) -> TermSummary:
     """What the site needs of a term: the same name, and definition text, as :func:`term_data` gives."""
     definition = terms.definition(name)
     entry: TermSummary = {
-        "name": _display_name(name, _forms(terms.references_to(name))),
+        "name": display_name(name, _forms(terms.references_to(name))),
         "defined": definition is not None,
     }
     if definition is not None:
@@ -39,7 +39,7 @@ def term_data(name: str, terms: TermGraph, read_first: list[str], translations: 
     forms = _forms(references)
     entry: TermData = {
         "id": name,
-        "name": _display_name(name, forms),
+        "name": display_name(name, forms),
         "surface_forms": sorted(forms),
         "defined": definition is not None,
         "dangling": definition is None,
@@ -66,12 +66,14 @@ def _translation(names: Mapping[str, str]) -> TermTranslation:
     return entry
 
 
-def _forms(references: tuple[Reference, ...]) -> Counter[str]:
+def _forms(references: Iterable[Reference]) -> Counter[str]:
     return Counter(" ".join(r.text.split()) for r in references if r.text.strip())
 
 
-def _display_name(name: str, forms: Counter[str]) -> str:
-    """The most common capitalised display form (``Line of Sight``), else the name in title case."""
+def display_name(name: str, forms: Counter[str]) -> str:
+    """The most common capitalised display form (``Line of Sight``), else the name in title case.
+
+    The name a reader knows a term by: the site, ``rules.json`` and the translation findings show it."""
     capitalised = [(count, form) for form, count in forms.items() if form[:1].isupper()]
     if capitalised:
         return max(capitalised, key=lambda pair: (pair[0], -len(pair[1]), pair[1]))[1]

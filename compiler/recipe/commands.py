@@ -3,6 +3,7 @@
     lint(project, target)                   read as an outline -> lint, the baseline applied
     fixes(project, target, lint)            the lint's sources read again -> the fixes of its findings (--fix, --diff)
     compare(project, original, translation) read both -> languages checked -> terminology and waivers -> compared
+    waive(project, translation, comparison) the waivers file with the findings named added (``compare --waive``)
     suggest(project, original, translation) read both -> languages checked -> compared -> the terms it lacks
     diff(project, old, new)                 read both -> diffed
     term_graph(project, book, files)        read -> the term graph (``graph``, ``query``)
@@ -22,7 +23,13 @@ from typing import TYPE_CHECKING
 
 from rulebook.project import BookConfig, Project, Translation
 from rulebook.recipe.reading import read_book, read_configured
-from rulebook.recipe.stages import lint_book, reserved_names, translation_terms, translation_waivers
+from rulebook.recipe.stages import (
+    lint_book,
+    reserved_names,
+    translation_languages,
+    translation_terms,
+    translation_waivers,
+)
 from rulebook.stage_values import LintResult, ReadResult
 
 if TYPE_CHECKING:
@@ -123,12 +130,25 @@ def make_fixes(project: Project, fixed: Sequence[FixedSource]) -> None:
 
 
 def translation_of(
-    project: Project, source: Path, language: str, *, terms: Path | None = None, waivers: Path | None = None
+    project: Project,
+    source: Path,
+    language: str,
+    *,
+    terms: Path | None = None,
+    waivers: Path | None = None,
+    language_file: Path | None = None,
 ) -> Translation:
     """The translation at ``source`` as a command names it: the terminology and waivers it names, else those the
-    configuration names for that file (where it configures it), else those beside it."""
+    configuration names for that file (where it configures it), else those beside it; and the language file it
+    names, else the one the configuration gives that file, or any translation into that language."""
     configured = project.translation_of(source)
-    return Translation(language, source, terms or (configured.terms if configured else None), waivers)
+    if language_file is None:
+        same = [t for book in project.books for t in book.translations if t.language == language]
+        chosen = [configured] if configured is not None and configured.language == language else []
+        language_file = next((t.language_file for t in [*chosen, *same] if t.language_file is not None), None)
+    return Translation(
+        language, source, terms or (configured.terms if configured else None), waivers, language_file=language_file
+    )
 
 
 def compare(
@@ -143,14 +163,34 @@ def compare(
     books = read_pair(project, original, translation.source, translation.language)
     if isinstance(books, ReadResult):
         return books
-    check_languages(*books, translation.language, names=(original, translation.source))
+    languages = translation_languages(translation, project.root)
+    check_languages(*books, languages, names=(original, translation.source))
     comparison = compare_books(
         *books,
-        translation_language=translation.language,
+        original_language=languages[0],
+        translation_language=languages[1],
         terms=translation_terms(translation, project.root),
         waivers=translation_waivers(translation, project.root),
     )
     return comparison, exit_status(comparison, FAIL_ON if fail_on is None else fail_on)
+
+
+def waive(
+    project: Project, translation: Translation, comparison: Comparison, fingerprints: Sequence[str], reason: str | None
+) -> tuple[Path, str, int]:
+    """``rulebook compare --waive``: the translation's waivers file, its text with the findings the fingerprints
+    name added, and how many (for the command line to write; an existing file that is not one is refused)."""
+    from rulebook.inputs import present, read_input_text
+    from rulebook.translate.command import named_findings
+    from rulebook.translate.waivers import load_waivers, waiver_entries
+
+    chosen = named_findings(comparison, fingerprints)
+    path = translation.waivers_file
+    existing = read_input_text(path, root=project.root, kind="waivers file") if present(path) else ""
+    if existing:
+        load_waivers(path, root=project.root)  # a file that is not a waivers file is refused, not added to
+    joined = existing.rstrip("\n") + "\n\n" if existing.strip() else ""
+    return path, joined + waiver_entries(chosen, reason), len(chosen)
 
 
 def suggest(project: Project, original: Path, translation: Translation) -> list[Suggestion] | ReadResult:
@@ -162,10 +202,11 @@ def suggest(project: Project, original: Path, translation: Translation) -> list[
     books = read_pair(project, original, translation.source, translation.language)
     if isinstance(books, ReadResult):
         return books
-    check_languages(*books, translation.language, names=(original, translation.source))
+    languages = translation_languages(translation, project.root)
+    check_languages(*books, languages, names=(original, translation.source))
     entries = translation_terms(translation, project.root)
-    comparison = compare_books(*books, translation_language=translation.language, terms=entries)
-    return suggest_terms(aligned_uses(comparison.texts), entries)
+    comparison = compare_books(*books, original_language=languages[0], translation_language=languages[1], terms=entries)
+    return suggest_terms(aligned_uses(comparison.texts), entries, languages[1])
 
 
 def diff(project: Project, old: Path, new: Path) -> BookDiff | ReadResult:

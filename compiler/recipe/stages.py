@@ -24,6 +24,7 @@ from rulebook.stage_values import LintResult, ReadResult
 if TYPE_CHECKING:
     from rulebook.build_values import TranslationResult
     from rulebook.diff import BookDiff
+    from rulebook.languages.data import Language
     from rulebook.translate.terminology import Entry
 
 
@@ -133,7 +134,7 @@ def compare_translations(
             comparison = compare_books(
                 read.book,
                 translated.book,
-                translation_language=translation.language,
+                translation_language=translation_languages(translation, root)[1],
                 terms=terms,
                 waivers=translation_waivers(translation, root),
             )
@@ -143,6 +144,14 @@ def compare_translations(
         if result is not None:
             results.append(result)
     return tuple(results)
+
+
+def translation_languages(translation: Translation, root: Path | None) -> tuple[Language, Language]:
+    """The original's language (English) and the translation's: the shipped one, with the project's language file
+    over it when the translation names one (:mod:`rulebook.languages`)."""
+    from rulebook.languages.data import load_language
+
+    return load_language("en"), load_language(translation.language, translation.language_file, root=root)
 
 
 def translation_terms(translation: Translation, root: Path | None) -> dict[str, Entry]:
