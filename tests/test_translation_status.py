@@ -34,7 +34,7 @@ degrees.</section>
 <chapter title="Combat" id="combat">
 <section title="Attacking" id="attacking">Each model in base contact makes 1 attack; a hit wounds on a roll of 4 or
 more.</section>
-<section title="Close Combat" id="close-combat">Units in base contact fight in the order of their Initiative, the
+<section title="Close Combat" id="close_combat">Units in base contact fight in the order of their Initiative, the
 highest first. Models with the same Initiative strike at the same time.</section>
 <section title="Fleeing" id="fleeing">A unit that loses a combat flees 2D6 inches away from the enemy.</section>
 </chapter>
@@ -50,7 +50,7 @@ LATER = (
         'degrees.</section>\n<section title="Pivoting" id="pivoting">A unit may pivot on the spot instead of '
         "moving, up to 180 degrees.</section>\n</chapter>",
     )  # added
-    .replace('title="Close Combat" id="close-combat"', 'title="Melee" id="melee"')  # renamed
+    .replace('title="Close Combat" id="close_combat"', 'title="Melee" id="melee"')  # renamed
     .replace(
         '<section title="Fleeing" id="fleeing">A unit that loses a combat flees 2D6 inches away from the enemy.'
         "</section>\n",
@@ -453,3 +453,60 @@ def test_seed_status_page_shows_the_changed_sentences_next_to_the_old_translatio
     assert before.startswith("Each Player Turn is divided into four Phases") and "Numbers 4 → 5" in now
     assert french.strip() == "Chaque Tour de Joueur se divise en quatre Phases jouées dans l'ordre suivant :"
     assert "Added: Charge Phase." in player.text_content()
+
+
+# -- the translated site ------------------------------------------------------------------------------------------
+
+
+def test_the_translated_site_says_which_pages_were_translated_from_an_earlier_edition(project: Path) -> None:
+    import lxml.html
+
+    assert main(["build", "-q", "--output", "out"]) == 0
+    site = project / "out"
+
+    def page(path: str) -> lxml.html.HtmlElement:
+        return lxml.html.fromstring((site / path).read_text(encoding="utf-8"))
+
+    movement = page("fr/mouvement/index.html")
+    [banner] = movement.find_class("rb-outdated")
+    assert banner.find_class("admonition-title")[0].text_content() == (
+        "Cette section a été traduite d'une édition antérieure ; le texte anglais a changé depuis."
+    )
+    [item] = banner.xpath(".//li")
+    assert " ".join(item.text_content().split()) == "Se déplacer — voir la page anglaise (Moving)"
+    here, there = (a.get("href") for a in item.xpath(".//a"))
+    assert movement.get_element_by_id(here.lstrip("#")).text_content().startswith("Se déplacer")
+    assert there == "../../movement/#moving"  # the English page as it reads now
+    english = lxml.html.fromstring((site / "movement/index.html").read_text(encoding="utf-8"))
+    assert english.get_element_by_id("moving").text_content().startswith("Moving")
+    assert "up to 8 inches" in english.text_content()
+    # The page holds the banner before its first section, after its title.
+    body = movement.find_class("md-content")[0].text_content()
+    assert (
+        body.index("Mouvement") < body.index("traduite d'une édition antérieure") < body.index("Une unité se déplace")
+    )
+
+    combat = page("fr/combat/index.html")
+    [banner] = combat.find_class("rb-outdated")
+    assert [" ".join(li.text_content().split()) for li in banner.xpath(".//li")] == [
+        "Corps à corps — voir la page anglaise (Melee)",
+        "Fuite — l'édition anglaise n'a plus cette section (Fleeing)",
+    ]
+    assert banner.xpath(".//p/a/@href")[-1] == "../../changes/"  # the latest edition's "What changed"
+    assert not page("fr/magie/index.html").find_class("rb-outdated")
+    assert not page("movement/index.html").find_class("rb-outdated")  # the original's pages say nothing
+
+    [status] = page("fr/index.html").find_class("rb-translation-status")
+    text = " ".join(status.text_content().split())
+    assert text.startswith(
+        "État de la traduction Traduit de l'édition anglaise « 1.0 » ; la dernière édition anglaise est « 2.0 ». "
+        "7 sections sur 10 à jour (70 %), 2 à retraduire, 1 non traduites."
+    )
+    assert status.xpath(".//li/a/@href") == ["mouvement/#se-deplacer", "combat/#corps-a-corps", "combat/#fuite"]
+
+
+def test_a_section_marked_up_to_date_loses_its_banner(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert run(capsys, "--mark", "Moving")[0] == 0
+    assert main(["build", "-q", "--output", "out"]) == 0
+    page = (project / "out" / "fr" / "mouvement" / "index.html").read_text(encoding="utf-8")
+    assert "rb-outdated" not in page

@@ -40,7 +40,7 @@ status --mark "Player Turn"` records it as up to date.
 
 UNTRANSLATED_SECTION = Rule(
     "RB652",
-    "untranslated-section",
+    "section-without-translation",
     Severity.WARNING,
     "a section of the latest edition of the original has no translated section",
     """

@@ -118,6 +118,8 @@ class TranslationStatus:
     """Marks that hold no more: the section changed again since, or is gone."""
     edition_names: tuple[str | None, str | None] = (None, None)
     """What the configuration calls both editions (their books' ``edition``), where it does."""
+    latest_book: Book | None = None
+    """The latest edition of the original (where its sections are, for the sites)."""
 
     @property
     def labels(self) -> tuple[str, str]:
@@ -259,7 +261,9 @@ def translation_status(
         kept.append(status)
     present = {(_id(s), s.fingerprint) for s in kept if s.original is not None}
     stale = tuple(m for m in marks if m.edition != editions[1] or (m.section, m.fingerprint) not in present)
-    return TranslationStatus(language, editions[0], editions[1], tuple(kept), comparison, diff, stale, edition_names)
+    return TranslationStatus(
+        language, editions[0], editions[1], tuple(kept), comparison, diff, stale, edition_names, latest
+    )
 
 
 def _id(status: SectionStatus) -> str:
