@@ -510,3 +510,14 @@ def test_a_section_marked_up_to_date_loses_its_banner(project: Path, capsys: pyt
     assert main(["build", "-q", "--output", "out"]) == 0
     page = (project / "out" / "fr" / "mouvement" / "index.html").read_text(encoding="utf-8")
     assert "rb-outdated" not in page
+
+
+def test_serve_recomputes_the_status_when_an_edition_or_the_status_file_changes(project: Path) -> None:
+    from rulebook.serve.edits import touched_by
+
+    (project / "rulebook.toml").write_text(CONFIG.replace('changes_from = "first"\n', ""), encoding="utf-8")
+    loaded = load_project(project)  # the main book follows no book: only its translation's status reads `first`
+    first = touched_by(loaded, loaded.books, [project / "rules/en/1.0/book.xml"])
+    assert (first.books, first.later) == (("first",), ("first", "main"))  # main's translation was made from it
+    marks = touched_by(loaded, loaded.books, [project / "rules/fr/status.toml"])
+    assert (marks.books, marks.later) == ((), ("main",))
