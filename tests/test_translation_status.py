@@ -521,3 +521,35 @@ def test_serve_recomputes_the_status_when_an_edition_or_the_status_file_changes(
     assert (first.books, first.later) == (("first",), ("first", "main"))  # main's translation was made from it
     marks = touched_by(loaded, loaded.books, [project / "rules/fr/status.toml"])
     assert (marks.books, marks.later) == ((), ("main",))
+
+
+def test_the_status_file_keeps_any_title_as_written(tmp_path: Path) -> None:
+    import tomllib
+
+    from rulebook.errors import TerminologyError
+    from rulebook.translate.status import Mark
+    from rulebook.translate.status_file import is_status_file, load_marks, render_marks
+
+    marks = (
+        Mark("b", 'A "quoted" \\ title\x7f\x1b[31m', "later", "0123456789abcdef"),
+        Mark("a", "Plain", "later", "fedcba9876543210"),
+    )
+    path = tmp_path / "status.toml"
+    path.write_text(render_marks(marks, "fr"), encoding="utf-8")
+    tomllib.loads(path.read_text(encoding="utf-8"))  # valid TOML, DEL and ESC escaped
+    assert load_marks(path) == (marks[1], marks[0])  # one per section, sorted
+    assert is_status_file(path)
+    path.write_text('[[updated]]\nsection = "a"\n', encoding="utf-8")
+    assert not is_status_file(path)
+    with pytest.raises(TerminologyError, match=r"each \[\[updated\]\] needs a `section`, `title`, `edition`, `finger"):
+        load_marks(path)
+
+
+def test_a_status_file_that_cannot_be_read_stops_the_status_in_plain_words(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (project / "rules/fr/status.toml").write_text("[[updated]\n", encoding="utf-8")
+    code, out, err = run(capsys)
+    assert (code, out) == (2, "")
+    assert err.startswith("rulebook: error: ") and "status.toml:1:" in err and "not valid TOML" in err
+    assert "Traceback" not in err
