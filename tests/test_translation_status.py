@@ -500,7 +500,7 @@ def test_the_translated_site_says_which_pages_were_translated_from_an_earlier_ed
     text = " ".join(status.text_content().split())
     assert text.startswith(
         "État de la traduction Traduit de l'édition anglaise « 1.0 » ; la dernière édition anglaise est « 2.0 ». "
-        "7 sections sur 10 à jour (70 %), 2 à retraduire, 1 non traduites."
+        "7 sections sur 10 à jour (70 %), 2 à retraduire, 1 sans traduction."
     )
     assert status.xpath(".//li/a/@href") == ["mouvement/#se-deplacer", "combat/#corps-a-corps", "combat/#fuite"]
 
