@@ -453,6 +453,12 @@ def test_seed_status_page_shows_the_changed_sentences_next_to_the_old_translatio
     assert before.startswith("Each Player Turn is divided into four Phases") and "Numbers 4 → 5" in now
     assert french.strip() == "Chaque Tour de Joueur se divise en quatre Phases jouées dans l'ordre suivant :"
     assert "Added: Charge Phase." in player.text_content()
+    # Two sentences alike but for a word: each changed sentence beside its own translation only.
+    players = next(s for s in page.find_class("rb-outdated") if s.findtext("h3").startswith("Active and Reactive"))
+    assert [[p.text_content() for p in row.findall("td")[2].findall("p")] for row in players.xpath(".//tbody/tr")] == [
+        ["Le Joueur Actif est le joueur qui est en train de jouer son tour."],
+        ["Le Joueur Réactif est le joueur qui n'est pas en train de jouer son tour."],
+    ]
 
 
 # -- the translated site ------------------------------------------------------------------------------------------
