@@ -559,3 +559,20 @@ def test_a_status_file_that_cannot_be_read_stops_the_status_in_plain_words(
     assert (code, out) == (2, "")
     assert err.startswith("rulebook: error: ") and "status.toml:1:" in err and "not valid TOML" in err
     assert "Traceback" not in err
+
+
+def test_the_sites_words_are_filled_in_as_text_never_as_a_format_string(project: Path) -> None:
+    """A project's words for the status hold other braces: they stay as written (``str.format`` failed on them, and
+    reads attributes: ``{latest.__class__}``)."""
+    import lxml.html
+
+    (project / "site_templates").mkdir()
+    (project / "site_templates" / "strings.toml").write_text(
+        '[fr]\nstatus_counts = "{current}/{total} {latest.__class__} {0} {unknown} {{current}}"\n'
+        'status_editions = "{made_from} → {latest}"\n',
+        encoding="utf-8",
+    )
+    assert main(["build", "-q", "--output", "out"]) == 0
+    home = lxml.html.fromstring((project / "out" / "fr" / "index.html").read_text(encoding="utf-8"))
+    [status] = home.find_class("rb-translation-status")
+    assert status.findtext("p") == "1.0 → 2.0 7/10 {latest.__class__} {0} {unknown} {7}"

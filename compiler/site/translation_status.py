@@ -8,6 +8,7 @@ status of the whole translation (``status_summary.html.j2``). The status itself 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass
 
@@ -94,6 +95,7 @@ def _chapters(book: Book) -> dict[str, str]:
     return found
 
 
+_PLACEHOLDER = re.compile(r"\{(\w+)\}")
 Link = Callable[[str], str]
 """A link from the page being made to a place from the translated book's site root."""
 
@@ -148,10 +150,24 @@ def status_summary(
             }
         )
     share = round(100 * status.counts[CURRENT] / status.total) if status.total else 100
+    editions = "status_edition" if status.made_from == status.latest else "status_editions"
+    counts = {
+        "current": status.counts[CURRENT],
+        "total": status.total,
+        "share": share,
+        "outdated": status.counts[OUTDATED],
+        "missing": status.counts[MISSING],
+    }
     return env.get_template("status_summary.html.j2").render(
-        status=status,
+        editions=filled(strings.get(editions, ""), made_from=status.made_from, latest=status.latest),
+        counts=filled(strings.get("status_counts", ""), **counts),
         entries=entries,
-        share=share,
         changes=link(status.changes) if status.changes else None,
         strings=strings,
     )
+
+
+def filled(words: str, **values: object) -> str:
+    """The site's words with each ``{name}`` replaced by its value: a project's words are text, never a format
+    string (``str.format`` would fail on any other brace, and read attributes: ``{latest.__class__}``)."""
+    return _PLACEHOLDER.sub(lambda m: str(values[m[1]]) if m[1] in values else m[0], words)
