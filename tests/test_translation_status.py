@@ -476,10 +476,13 @@ def test_the_translated_site_says_which_pages_were_translated_from_an_earlier_ed
     movement = page("fr/mouvement/index.html")
     [banner] = movement.find_class("rb-outdated")
     assert banner.find_class("admonition-title")[0].text_content() == (
-        "Cette section a été traduite d'une édition antérieure ; le texte anglais a changé depuis."
+        "Des parties de cette page ont été traduites d'une édition antérieure ; le texte anglais a changé depuis."
     )
-    [item] = banner.xpath(".//li")
+    item, new = banner.xpath(".//li")
     assert " ".join(item.text_content().split()) == "Se déplacer — voir la page anglaise (Moving)"
+    # A section new in the original, where it would be: after the translated section before it.
+    assert " ".join(new.text_content().split()) == "Pivoting — nouveau dans l'édition anglaise, pas encore traduit"
+    assert new.xpath(".//a/@href") == ["../../movement/#pivoting"]
     here, there = (a.get("href") for a in item.xpath(".//a"))
     assert movement.get_element_by_id(here.lstrip("#")).text_content().startswith("Se déplacer")
     assert there == "../../movement/#moving"  # the English page as it reads now
@@ -489,7 +492,7 @@ def test_the_translated_site_says_which_pages_were_translated_from_an_earlier_ed
     # The page holds the banner before its first section, after its title.
     body = movement.find_class("md-content")[0].text_content()
     assert (
-        body.index("Mouvement") < body.index("traduite d'une édition antérieure") < body.index("Une unité se déplace")
+        body.index("Mouvement") < body.index("d'une édition antérieure") < body.index("Une unité se déplace")
     )
 
     combat = page("fr/combat/index.html")
@@ -508,11 +511,21 @@ def test_the_translated_site_says_which_pages_were_translated_from_an_earlier_ed
         "État de la traduction Traduit de l'édition anglaise « 1.0 » ; la dernière édition anglaise est « 2.0 ». "
         "7 sections sur 10 à jour (70 %), 2 à retraduire, 1 sans traduction."
     )
-    assert status.xpath(".//li/a/@href") == ["mouvement/#se-deplacer", "combat/#corps-a-corps", "combat/#fuite"]
+    assert status.xpath(".//li/a/@href") == [
+        "mouvement/#se-deplacer",
+        "combat/#corps-a-corps",
+        "combat/#fuite",
+        "../movement/#pivoting",  # new in the original: its English page
+    ]
+    assert "Nouveau dans l'édition anglaise, pas encore traduit : Pivoting" in text
 
 
 def test_a_section_marked_up_to_date_loses_its_banner(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert run(capsys, "--mark", "Moving")[0] == 0
+    assert main(["build", "-q", "--output", "out"]) == 0
+    page = (project / "out" / "fr" / "mouvement" / "index.html").read_text(encoding="utf-8")
+    assert "voir la page anglaise" not in page and "Pivoting" in page  # the new section: still not translated
+    assert run(capsys, "--mark", "Pivoting")[0] == 0
     assert main(["build", "-q", "--output", "out"]) == 0
     page = (project / "out" / "fr" / "mouvement" / "index.html").read_text(encoding="utf-8")
     assert "rb-outdated" not in page

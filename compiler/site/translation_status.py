@@ -15,17 +15,19 @@ from dataclasses import dataclass
 from jinja2 import Environment
 
 from rulebook.model import Book, Section
-from rulebook.translate.status import CURRENT, MISSING, ORPHANED, OUTDATED, TranslationStatus
+from rulebook.translate.status import CURRENT, MISSING, ORPHANED, OUTDATED, SectionStatus, TranslationStatus
 
 
 @dataclass(frozen=True, slots=True)
 class StatusEntry:
-    """A translated section whose original changed (outdated) or is gone (orphaned)."""
+    """A translated section whose original changed (outdated) or is gone (orphaned); or a section new in the
+    original since, not translated yet (missing), shown with the translated section before it."""
 
     state: str
     translation: str
-    """The translated section's id."""
+    """The translated section's id (a new section: the translated section before it, where it would be)."""
     translated_title: str
+    """Its title (a new section: empty)."""
     title: str
     """The original's title now (an orphaned section's: as it was)."""
     original: str | None
@@ -44,7 +46,7 @@ class SiteStatus:
     total: int
     counts: Mapping[str, int]
     entries: tuple[StatusEntry, ...]
-    """The translated sections to read with care, in reading order."""
+    """The translated sections to read with care and the sections new in the original, in reading order."""
     changes: str | None
     """The latest edition's "What changed" page, from the translated book's site root, if it has one."""
 
@@ -54,17 +56,34 @@ def site_status(status: TranslationStatus, *, latest_root: str, changes_page: bo
     (``""`` when it is that book, ``turns-later/`` or ``../turns-later/`` for another); ``changes_page``: whether the
     latest edition has a "What changed" page."""
     chapter_of = _chapters(status.latest_book) if status.latest_book is not None else {}
-    entries = []
-    for section in status.sections:
-        if section.translation is None or section.state not in (OUTDATED, ORPHANED):
-            continue
-        original = section.original
+
+    def target(original: Section | None) -> str | None:
         chapter = chapter_of.get(original.id) if original is not None else None
-        target = None
-        if original is not None and chapter is not None:
-            target = f"{latest_root}{chapter}.md" + ("" if chapter == original.id else f"#{original.id}")
+        if original is None or chapter is None:
+            return None
+        return f"{latest_root}{chapter}.md" + ("" if chapter == original.id else f"#{original.id}")
+
+    entries: list[StatusEntry] = []
+    before: str | None = None
+    waiting: list[SectionStatus] = []
+    for section in status.sections:
         translation = section.translation
-        entries.append(StatusEntry(section.state, translation.id, translation.title, section.title, target))
+        if section.state == MISSING and section.new:
+            if before is None:
+                waiting.append(section)
+            else:
+                entries.append(StatusEntry(MISSING, before, "", section.title, target(section.original)))
+            continue
+        if translation is None:
+            continue
+        if section.state != ORPHANED:
+            before = translation.id
+            entries += [StatusEntry(MISSING, before, "", s.title, target(s.original)) for s in waiting]
+            waiting = []
+        if section.state in (OUTDATED, ORPHANED):
+            entries.append(
+                StatusEntry(section.state, translation.id, translation.title, section.title, target(section.original))
+            )
     return SiteStatus(
         _edition(status.made_from, status.edition_names[0]),
         _edition(status.latest, status.edition_names[1]),
@@ -110,7 +129,8 @@ def status_banner(
     strings: Mapping[str, str],
 ) -> str:
     """The notice at the top of a translated page holding ``sections`` (ids): which of them were translated from an
-    earlier edition of an original that changed since, or is gone; empty when none."""
+    earlier edition of an original that changed since, or is gone, and which sections the original has new among
+    them; empty when none."""
     entries = [entry for entry in status.entries if entry.translation in sections]
     if not entries:
         return ""
@@ -136,10 +156,13 @@ def status_summary(
     env: Environment,
     strings: Mapping[str, str],
 ) -> str:
-    """The translation's status on its home page: the editions, the counts, and the sections to translate again
-    (``translated``: a translated section's place from the book's site root)."""
-    entries = []
+    """The translation's status on its home page: the editions, the counts, the sections to translate again
+    (``translated``: a translated section's place from the book's site root) and those new in the original."""
+    entries, new = [], []
     for entry in status.entries:
+        if entry.state == MISSING:
+            new.append({"title": entry.title, "href": link(entry.original) if entry.original else None})
+            continue
         place = translated(entry.translation)
         entries.append(
             {
@@ -162,6 +185,7 @@ def status_summary(
         editions=filled(strings.get(editions, ""), made_from=status.made_from, latest=status.latest),
         counts=filled(strings.get("status_counts", ""), **counts),
         entries=entries,
+        new=new,
         changes=link(status.changes) if status.changes else None,
         strings=strings,
     )
