@@ -491,9 +491,7 @@ def test_the_translated_site_says_which_pages_were_translated_from_an_earlier_ed
     assert "up to 8 inches" in english.text_content()
     # The page holds the banner before its first section, after its title.
     body = movement.find_class("md-content")[0].text_content()
-    assert (
-        body.index("Mouvement") < body.index("d'une édition antérieure") < body.index("Une unité se déplace")
-    )
+    assert body.index("Mouvement") < body.index("d'une édition antérieure") < body.index("Une unité se déplace")
 
     combat = page("fr/combat/index.html")
     [banner] = combat.find_class("rb-outdated")
