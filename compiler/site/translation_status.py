@@ -25,7 +25,8 @@ class StatusEntry:
 
     state: str
     translation: str
-    """The translated section's id (a new section: the translated section before it, where it would be)."""
+    """The translated section's id (a new section: the translated section before it, where it would be; the first
+    translated section for one before them all)."""
     translated_title: str
     """Its title (a new section: empty)."""
     title: str
