@@ -233,7 +233,7 @@ def _plain(error: Any) -> str:
         wanted = re.findall(r"'([^']+)'", rest)
         tables = ", ".join(f"`{table}`" for table in wanted)
         where = f"`{key}`" if key else "a language the compiler does not ship"
-        return f'{where} needs {tables} (docs/translation.md, "Languages", lists what each holds)'
+        return f'{where} needs {tables} (`rulebook docs translation`, "Languages", lists what each holds)'
     return f"`{key}` {rest}" if key else f"the file {rest}"
 
 

@@ -6,6 +6,9 @@
     waive(project, translation, comparison) the waivers file with the findings named added (``compare --waive``)
     suggest(project, original, translation) read both -> languages checked -> compared -> the terms it lacks
     diff(project, old, new)                 read both -> diffed
+    status(project, book, language)         read the book -> each translation compared with the edition it was made
+                                            from, joined with the edition diff to the latest edition
+    mark(project, translation, status, ..)  the sections named marked up to date in the translation's status file
     term_graph(project, book, files)        read -> the term graph (``graph``, ``query``)
     terminology(project, path)              the terminology, and the names of the main book's terms (``terms export``)
 
@@ -21,12 +24,14 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from rulebook.errors import UserError
 from rulebook.project import BookConfig, Project, Translation
 from rulebook.recipe.reading import read_book, read_configured
 from rulebook.recipe.stages import (
     lint_book,
     reserved_names,
     translation_languages,
+    translation_status,
     translation_terms,
     translation_waivers,
 )
@@ -39,6 +44,7 @@ if TYPE_CHECKING:
     from rulebook.model import Book
     from rulebook.source_fixes import FixedSource
     from rulebook.translate.compare import Comparison
+    from rulebook.translate.status import SectionStatus, TranslationStatus
     from rulebook.translate.suggestions import Suggestion
     from rulebook.translate.terminology import Entry
 
@@ -215,6 +221,67 @@ def diff(project: Project, old: Path, new: Path) -> BookDiff | ReadResult:
 
     books = read_pair(project, old, new, "en")
     return books if isinstance(books, ReadResult) else diff_books(*books)
+
+
+def status(
+    project: Project, *, book: str | None = None, language: str | None = None
+) -> list[tuple[Translation, TranslationStatus]] | ReadResult:
+    """``rulebook status``: each configured translation (of the ``book`` and in the ``language`` named) with its
+    status against the latest edition of its book; or the reading of a book or translation that cannot be read."""
+    found = []
+    for config, translation in status_targets(project, book=book, language=language):
+        read = read_configured(project, config)
+        if read.fatal:
+            return read
+        result = translation_status(project, config, translation, None, {config.name: read})
+        if isinstance(result, ReadResult):
+            return result
+        found.append((translation, result))
+    return found
+
+
+def status_targets(
+    project: Project, *, book: str | None = None, language: str | None = None
+) -> list[tuple[BookConfig, Translation]]:
+    """The configured translations ``rulebook status`` reports on, each with its book: those of ``book`` and in
+    ``language`` when named, else all; none is a usage error saying what is configured."""
+    books = [project.book(book)] if book else list(project.books)
+    found = [(b, t) for b in books for t in b.translations if language is None or t.language == language]
+    if not found:
+        configured = sorted({f"`{t.language}` of `{b.name}`" for b in project.books for t in b.translations})
+        where = f" of book `{book}`" if book else ""
+        wanted = f" into `{language}`" if language else ""
+        listed = f" (the translations: {', '.join(configured)})" if configured else ": configure one in the project"
+        raise UserError(f"no translation{wanted}{where} is configured{listed}")
+    return found
+
+
+def mark(
+    project: Project,
+    translation: Translation,
+    current: TranslationStatus,
+    sections: Sequence[str],
+    *,
+    every: bool = False,
+) -> tuple[SectionStatus, ...]:
+    """``rulebook status --mark``: the sections named (by title or id; ``every``: each outdated or new one) marked up
+    to date with the latest edition in the translation's status file, written in one step; the sections marked.
+    The marks that still hold are kept; the sources are never touched."""
+    from rulebook.fileio import OutputError, check_report_file, write_atomic
+    from rulebook.translate.status import marked
+    from rulebook.translate.status_file import is_status_file, render_marks
+
+    marks, chosen = marked(current, sections, every=every)
+    if not chosen:
+        return chosen
+    path = translation.status_file
+    protected = [p for p in project.inputs() if p.resolve() != path.resolve()]
+    target = check_report_file(path, root=project.root, protected=protected, ours=is_status_file, kind="status file")
+    try:
+        write_atomic(target, render_marks(marks, translation.language))
+    except OSError as error:
+        raise OutputError(f"cannot write `{path}`: {(error.strerror or str(error)).lower()}") from error
+    return chosen
 
 
 def read_pair(project: Project, first: Path, second: Path, language: str) -> tuple[Book, Book] | ReadResult:

@@ -30,6 +30,7 @@ from rulebook.site.previews import definition_preview
 from rulebook.site.svg import Neighbourhood
 
 if TYPE_CHECKING:
+    from rulebook.site.translation_status import SiteStatus
     from rulebook.translate.align import Pair
     from rulebook.translate.terminology import Entry
 
@@ -55,6 +56,8 @@ class SiteTranslation:
     """The terminology: the translated names of the original's terms."""
     report: dict[str, Any]
     """The side-by-side report's context (``rulebook.translate.compare.report_context``)."""
+    status: SiteStatus | None = None
+    """Which translated sections were made from an earlier edition of an original that changed since."""
 
 
 @dataclass
