@@ -17,6 +17,7 @@ if TYPE_CHECKING:
     from rulebook.source import SourceText
     from rulebook.stage_values import LintResult, ReadResult
     from rulebook.translate.compare import Comparison
+    from rulebook.translate.status import TranslationStatus
     from rulebook.translate.terminology import Entry
 
 
@@ -28,6 +29,9 @@ class TranslationResult:
     comparison: Comparison
     terms: dict[str, Entry]
     book: Book
+    status: TranslationStatus | None = None
+    """Which translated sections are out of date against the latest edition of the original (None: an edition
+    could not be read)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,7 +1,8 @@
 """``rulebook diff OLD NEW``: what changed between two editions of a book.
 
 Sections are matched by title (case, separators and plurals folded: "Turn" is "Turns"), never by
-position, so renumbering and reordering do not drown the real changes. An edition that covers only
+position, so renumbering and reordering do not drown the real changes; a section removed and one added
+whose own texts are alike are one section renamed. An edition that covers only
 part of the book (a later edition of one chapter) is compared with the matching part only. For
 each matched section: the text's word-level changes, the numbers that changed, and the steps of its
 sequences (added, removed, renamed). Terms added, removed and renamed come from the definitions.
@@ -18,11 +19,11 @@ from typing import Any
 
 from rulebook.diagnostics import Diagnostic
 from rulebook.edition_findings import edition_findings
+from rulebook.languages.quantities import numbers
 from rulebook.model import Book, Content, Definition, ItemList, Node, Section, plain_text
 from rulebook.names import normalise
 from rulebook.source import SourceText
 from rulebook.text_diff import Budget, SentencePairing, sentence_opcodes, word_opcodes
-from rulebook.translate.numbers import numbers
 
 
 @dataclass
@@ -41,8 +42,28 @@ class SectionChange:
     """Where the rule is in the new edition (as ``old_place``)."""
 
     @property
+    def renamed(self) -> bool:
+        """Whether the section has another title, not only another spelling of it (``Turn`` and ``Turns``)."""
+        return normalise(self.old) != normalise(self.new)
+
+    @property
     def changed(self) -> bool:
-        return bool(self.words or self.numbers or self.steps)
+        return bool(self.words or self.numbers or self.steps or self.renamed)
+
+
+@dataclass(frozen=True, slots=True)
+class SectionPlaces:
+    """The sections of both editions as the diff matched them, by id."""
+
+    matched: tuple[tuple[str, str], ...] = ()
+    """Each new section matched with an old one (by title, or renamed), as (old id, new id), in the order of
+    :attr:`BookDiff.changed`."""
+    added: tuple[str, ...] = ()
+    """The new sections no old one matches."""
+    removed: tuple[str, ...] = ()
+    """The old sections, within what the new edition covers, that no new one matches."""
+    covered: frozenset[str] = frozenset()
+    """The old sections the new edition covers (matched, and what they contain): the others it leaves as they were."""
 
 
 @dataclass
@@ -62,6 +83,8 @@ class BookDiff:
     notes: tuple[str, ...] = ()
     """Each comparison made simpler than difflib's because its input was too large (none for an ordinary
     edition): what was compared otherwise, and how."""
+    places: SectionPlaces = field(default_factory=lambda: SectionPlaces())
+    """Which section is which, by id: what joins the diff with other comparisons of the same editions."""
 
     def as_json(self) -> dict[str, Any]:
         found = {
@@ -84,14 +107,21 @@ def diff_books(old: Book, new: Book) -> BookDiff:
     matched = [(old_sections[normalise(s.title)], s) for s in new_sections if normalise(s.title) in old_sections]
     scope = _scope(old, [o for o, _ in matched])
     matched_old = {o.id for o, _ in matched}
-    names = _TermNames(_term_names(old))
     notes: list[str] = []
+    added = [s for s in new_sections if normalise(s.title) not in old_sections]
+    removed = [s for s in scope if s.id not in matched_old]
+    renamed = _renamed_sections(removed, added, notes)
+    if renamed:
+        was = {n.id: o for o, n in matched} | {n.id: o for o, n in renamed}
+        matched = [(was[s.id], s) for s in new_sections if s.id in was]
+        added = [s for s in added if s.id not in was]
+        gone = {o.id for o, _ in renamed}
+        removed = [s for s in removed if s.id not in gone]
+    names = _TermNames(_term_names(old))
     changes = [_section_change(o, n, names, notes) for o, n in matched]
     old_place, new_place = _places(old), _places(new)
     for (o, n), change in zip(matched, changes, strict=True):
         change.old_place, change.new_place = old_place(o), new_place(n)
-    added = [s for s in new_sections if normalise(s.title) not in old_sections]
-    removed = [s for s in scope if s.id not in matched_old]
     terms = _terms(old, new, notes)
     findings = edition_findings(
         [(o, n, c) for (o, n), c in zip(matched, changes, strict=True) if c.changed], added, removed, terms, old, new
@@ -106,6 +136,12 @@ def diff_books(old: Book, new: Book) -> BookDiff:
         findings=findings,
         sources={s.source.path: s.source for book in (old, new) for s in book.sections},
         notes=tuple(notes),
+        places=SectionPlaces(
+            tuple((o.id, n.id) for o, n in matched),
+            tuple(s.id for s in added),
+            tuple(s.id for s in removed),
+            frozenset(s.id for s in scope),
+        ),
     )
 
 
@@ -120,6 +156,31 @@ def _places(book: Book) -> Callable[[Section], dict[str, str]]:
         return {"id": section.id, "chapter": chapter}
 
     return place
+
+
+def _renamed_sections(removed: list[Section], added: list[Section], notes: list[str]) -> list[tuple[Section, Section]]:
+    """The removed sections each paired with an added one whose own text is alike (as renamed terms are found,
+    :class:`_Renames`, within the same work): one section renamed. Sections without text of their own (a
+    chapter's heading) are never paired, and each section is paired once, in reading order."""
+    before = {s.id: _own(s)[0] for s in removed}
+    after = {s.id: _own(s)[0] for s in added}
+    found = _Renames(before, after, [s.id for s in added if after[s.id].strip()]).renamed(
+        [s.id for s in removed if before[s.id].strip()]
+    )
+    if found.simplified:
+        notes.append(
+            f"{len(removed)} sections removed and {len(added)} added are too many to compare each text with each "
+            f"(past {TERM_WORK:,} character comparisons): the rest were found renamed only with the same text"
+        )
+    old_by_id, new_by_id = {s.id: s for s in removed}, {s.id: s for s in added}
+    pairs: list[tuple[Section, Section]] = []
+    paired: tuple[set[str], set[str]] = (set(), set())
+    for pair in found.pairs:
+        if pair["old"] not in paired[0] and pair["new"] not in paired[1]:
+            paired[0].add(pair["old"])
+            paired[1].add(pair["new"])
+            pairs.append((old_by_id[pair["old"]], new_by_id[pair["new"]]))
+    return pairs
 
 
 def _scope(old: Book, matched: list[Section]) -> list[Section]:
@@ -321,8 +382,8 @@ class _Renamed:
 
 
 class _Renames:
-    """Removed and added terms whose definitions are alike: one term renamed (difflib's ratio over
-    :data:`RENAMED`, its cheap upper bounds asked first), within :data:`TERM_WORK`."""
+    """Removed and added terms whose definitions are alike (or sections whose own texts are): one term renamed
+    (difflib's ratio over :data:`RENAMED`, its cheap upper bounds asked first), within :data:`TERM_WORK`."""
 
     def __init__(self, before: dict[str, str], after: dict[str, str], added: list[str]) -> None:
         self.before, self.after, self.added = before, after, added

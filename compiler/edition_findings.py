@@ -24,6 +24,9 @@ class SectionChange(Protocol):
     numbers: dict[str, list[str]]
     steps: dict[str, Any]
 
+    @property
+    def renamed(self) -> bool: ...
+
 
 QUOTE_LIMIT = 60
 """How many characters of a sentence or of changed words a message quotes."""
@@ -59,6 +62,16 @@ def edition_findings(
 def _section_findings(before: Section, after: Section, change: SectionChange, places: _Places) -> list[Diagnostic]:
     found: list[Diagnostic] = []
     where = _Counterpart(before, places)
+    if change.renamed:
+        found.append(
+            rules.SECTION_RENAMED.diagnostic(
+                f"section `{before.title}` is now `{after.title}`",
+                _heading(after),
+                target=after.title,
+                section_id=after.id,
+                counterpart=Note("in the old edition", _heading(before)),
+            )
+        )
     for sentence in change.sentences:
         found.append(_sentence_finding(after, sentence, where, places))
     if change.numbers:

@@ -10,6 +10,9 @@ LINT = ("text", "json", "github", "sarif")
 """``rulebook lint``: text for people, JSON for scripts, GitHub workflow commands, SARIF for code scanning."""
 COMPARE = (*LINT, "html")
 """``rulebook compare``: the lint's formats over both texts, or the side-by-side HTML report."""
+STATUS = (*LINT, "html")
+"""``rulebook status``: each translation's status, then the lint's formats over the translations and both editions;
+or the side-by-side page of what to translate again."""
 DIFF = ("text", "summary", "json", "github", "sarif", "html")
 """``rulebook diff``: the lint's formats over both editions, a one-line-per-change summary, or the HTML page."""
 GRAPH = ("json", "dot", "graphml")
@@ -22,6 +25,7 @@ TERMS_EXPORT = ("tbx", "csv")
 BY_COMMAND = {
     "lint": LINT,
     "compare": COMPARE,
+    "status": STATUS,
     "diff": DIFF,
     "graph": GRAPH,
     "query": QUERY,

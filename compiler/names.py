@@ -32,14 +32,9 @@ def slugify(title: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", ascii_lower(title)).strip("-") or "section"
 
 
-def singular(word: str, language: str = "en") -> str:
-    """A crude singular of a lower-case word, enough to match ``crews`` with ``crew`` (``chevaux``, ``cheval``)."""
-    if language == "fr":
-        if len(word) > 3 and word.endswith("aux"):
-            return word[:-3] + "al"
-        if len(word) > 3 and word[-1] in "sx" and not word.endswith("ss"):
-            return word[:-1]
-        return word
+def singular(word: str) -> str:
+    """A crude English singular of a lower-case word, enough to match ``crews`` with ``crew`` (a translation's
+    words fold by its language file: :meth:`rulebook.languages.data.Language.singular`)."""
     if not word.endswith("s") or len(word) <= 3:
         return word
     if len(word) > 4 and word.endswith("ies"):
@@ -65,11 +60,6 @@ def _is_folded(folded: str) -> bool:
     if not folded or folded.startswith("_") or folded.endswith(("_", "s")):
         return False
     return "__" not in folded and "s_" not in folded
-
-
-def folded_words(text: str, language: str = "en") -> list[str]:
-    """The words of a text without case, accents or a plural ending: "Figurines" and "figurine" fold alike."""
-    return [singular(word, language) for word in _WORD.findall(ascii_lower(text))]
 
 
 def plain_words(text: str) -> str:

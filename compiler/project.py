@@ -15,6 +15,7 @@ site_url = "https://rules.tiles-and-dice.org/"
 language = "en"
 sources = ["rules/en/book.xml"]
 baseline = "rules/en/lint-baseline.json"
+changes_from = "v1"                     # a later edition of the book `v1`: a "What changed" page against it
 output = "site"                         # where `rulebook build` publishes (default: site)
 generator = "mkdocs"                    # what builds the site: mkdocs (default) or zensical
 offline = false                         # a site to open from disk: pages as files (`a.html`)
@@ -28,6 +29,7 @@ colour = "#1f4e79"                      # headings and links
 [tool.rulebook.translations.fr]         # the main book's French edition
 source = "rules/fr/book.md"
 terms = "rules/fr/terms.toml"
+from_edition = "v1"                     # the book of the English it was made from (default: this book)
 
 [tool.rulebook.lint]
 severity = { unused-definition = "error", RB402 = "off" }
@@ -39,7 +41,11 @@ sources = ["rules/campaign/rules.md"]
 terms = ["Hit", "Injury"]               # sources without markup: more terms besides the headings
 emphasis = true                         # ... and emphasised words
 skip = ["Examples"]                     # sections whose text is never linked
-changes_from = "main"                   # a "What changed" page against another book
+
+[tool.rulebook.books.v1]                # the English edition the French was made from, kept
+sources = ["rules/en/1.0/book.xml"]
+# The main book says `changes_from = "v1"`: its site gets a "What changed" page against it, and the French
+# translation's status compares v1 with the main book (the latest edition: no book follows it).
 ```
 
 Every key is checked for its type here, with the expected type named; paths are
@@ -67,6 +73,7 @@ from rulebook.config_file import (
 )
 from rulebook.diagnostics import Severity
 from rulebook.errors import QUOTE_LIMIT, quoted, shorten
+from rulebook.languages.data import shipped_codes
 from rulebook.site.page_table import RESERVED_NAMES
 
 MAIN_BOOK = "main"
@@ -93,6 +100,8 @@ TERMS_FILE = "terms.toml"
 """The terminology's name beside a translation: used when nothing names another."""
 WAIVERS_FILE = "waivers.toml"
 """The waivers' name beside a translation: used when nothing names another."""
+STATUS_FILE = "status.toml"
+"""The record of the sections brought up to date with a later edition, beside its translation."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,6 +120,12 @@ class Translation:
     waivers: Path | None = None
     """The waivers named (only ``rulebook compare --waivers`` names one); None: ``waivers.toml`` beside the
     translation, if there is one."""
+    language_file: Path | None = None
+    """The project's file for the translation's language (:mod:`rulebook.languages`): a language the compiler
+    does not ship, or words over a shipped one."""
+    from_edition: str | None = None
+    """The book holding the edition of the original the translation was made from (``from_edition``); None: the
+    book it translates, as it is."""
 
     @property
     def terms_file(self) -> Path:
@@ -123,9 +138,22 @@ class Translation:
         return self.waivers or self.source.with_name(WAIVERS_FILE)
 
     @property
-    def files(self) -> tuple[Path, Path, Path]:
-        """Every file the translation is read from: its source, its terminology, its waivers."""
-        return self.source, self.terms_file, self.waivers_file
+    def status_file(self) -> Path:
+        """The sections marked up to date with a later edition (``rulebook status --mark`` writes it): ``status.toml``
+        beside the translation."""
+        return self.source.with_name(STATUS_FILE)
+
+    @property
+    def files(self) -> tuple[Path, ...]:
+        """Every file the translation is read from: its source, its terminology, its waivers, its status, its
+        language file."""
+        return (
+            self.source,
+            self.terms_file,
+            self.waivers_file,
+            self.status_file,
+            *((self.language_file,) if self.language_file else ()),
+        )
 
 
 PAPERS = ("a4", "letter")
@@ -238,6 +266,27 @@ class Project:
                 found += translation.files
         return tuple(dict.fromkeys(found))
 
+    def latest_edition(self, book: BookConfig) -> BookConfig:
+        """The latest edition of a book: the book that follows it (``changes_from``), the one that follows that,
+        and so on (the configuration holds that at most one follows a book with translations); the book itself
+        when none follows it."""
+        seen = {book.name}
+        while True:
+            following = [b for b in self.books if b.changes_from == book.name and b.name not in seen]
+            if not following:
+                return book
+            book = following[0]
+            seen.add(book.name)
+
+    def status_editions(self, book: BookConfig) -> tuple[str, ...]:
+        """The other books the status of ``book``'s translations reads: the editions they were made from, and the
+        latest edition of ``book``."""
+        if not book.translations:
+            return ()
+        found = [t.from_edition for t in book.translations if t.from_edition is not None]
+        found.append(self.latest_edition(book).name)
+        return tuple(name for name in dict.fromkeys(found) if name != book.name)
+
     def book_of(self, path: Path) -> BookConfig | None:
         """The configured book a source file belongs to, if any."""
         resolved = path.resolve()
@@ -318,6 +367,8 @@ def parse_project(
             raise check.error(f"`changes_from` of book `{book.name}` must name another book")
         if book.name in languages:
             raise check.error(f"book `{book.name}` has the name of a translation's folder")
+    for book in books:
+        _check_editions(book, books, check)
     output = check.path(table, "output", check.where())
     docs_url = check.url(table, "docs_url", check.where())
     generator = check.string(table, "generator", check.where()) or "mkdocs"
@@ -333,6 +384,30 @@ def parse_project(
         offline=check.boolean(table, "offline", check.where()),
         print=_print_settings(check.table(table, "pdf", check.where()), check, _within(check.where(), "pdf")),
     )
+
+
+def _check_editions(book: BookConfig, books: list[BookConfig], check: _Checker) -> None:
+    """A translation's ``from_edition`` names a book, and the later editions of a translated book follow one line:
+    its status compares the edition it was made from with the latest one."""
+    names = {b.name for b in books}
+    for translation in book.translations:
+        if translation.from_edition is not None and translation.from_edition not in names:
+            known = ", ".join(sorted(names))
+            raise check.error(
+                f"`from_edition` of the `{translation.language}` translation of book `{book.name}` must name a "
+                f"book (the books are: {known}), not {quoted(translation.from_edition)}"
+            )
+    if not book.translations:
+        return
+    seen, current = {book.name}, book.name
+    while following := sorted(b.name for b in books if b.changes_from == current and b.name not in seen):
+        if len(following) > 1:
+            raise check.error(
+                f"books {' and '.join(f'`{name}`' for name in following)} both follow `{current}` (`changes_from`): "
+                f"the translations of `{book.name}` are compared with one latest edition; let one follow the other"
+            )
+        current = following[0]
+        seen.add(current)
 
 
 def _print_settings(table: Mapping[str, Any], check: _Checker, where: str) -> PrintSettings:
@@ -377,9 +452,9 @@ def _book(table: Mapping[str, Any], root: Path, check: _Checker, name: str, wher
     )
 
 
-TRANSLATION_LANGUAGES = ("fr",)
-"""The languages a translation may be in: those whose numbers, comparisons and common words the
-comparison reads (:mod:`rulebook.translate.numbers`, :mod:`rulebook.translate.facts`)."""
+TRANSLATION_LANGUAGES = shipped_codes()
+"""The languages a translation may be in without a language file of the project: those shipped as data
+(:mod:`rulebook.languages`), whose numbers, comparisons and common words the comparison reads."""
 
 
 def _translations(table: Mapping[str, Any], root: Path, check: _Checker, where: str) -> tuple[Translation, ...]:
@@ -388,19 +463,29 @@ def _translations(table: Mapping[str, Any], root: Path, check: _Checker, where: 
         place = _within(where, f"translations.{shorten(language, QUOTE_LIMIT)}")
         if not LANGUAGE.fullmatch(language):
             raise check.error(f"[{place}]: {quoted(language)} is not a language code such as `fr`")
-        if language not in TRANSLATION_LANGUAGES:
-            raise check.error(
-                f"[{place}]: translations into `{language}` cannot be compared yet "
-                f"(the languages compared: {', '.join(TRANSLATION_LANGUAGES)})"
-            )
         if not isinstance(entry, dict):
             raise check.error(f"[{place}] must be a table")
-        check.keys(entry, {"source", "terms"}, place)
+        check.keys(entry, {"source", "terms", "language_file", "from_edition"}, place)
         source = check.path(entry, "source", place)
         if source is None:
             raise check.error(f"[{place}] needs a `source` path")
         terms = check.path(entry, "terms", place)
-        found.append(Translation(language, root / source, root / terms if terms else None))
+        language_file = check.path(entry, "language_file", place)
+        if language not in TRANSLATION_LANGUAGES and language_file is None:
+            raise check.error(
+                f"[{place}]: no language `{language}` is shipped (the languages: {', '.join(TRANSLATION_LANGUAGES)}); "
+                "describe it in a file of the project and name it with `language_file` (`rulebook docs translation`)"
+            )
+        made_from = check.string(entry, "from_edition", place)
+        found.append(
+            Translation(
+                language,
+                root / source,
+                root / terms if terms else None,
+                language_file=root / language_file if language_file else None,
+                from_edition=made_from,
+            )
+        )
     return tuple(found)
 
 

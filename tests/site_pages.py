@@ -43,6 +43,7 @@ PAGE_KINDS = (
     PageKind("not-found", "404.html"),
     PageKind("fr-home", "fr/"),
     PageKind("fr-chapter", "fr/caracteristiques/", show="#priorite-des-modificateurs", dark=True),
+    PageKind("fr-outdated", "fr/principes-generaux/", dark=True),
     PageKind("fr-untranslated", "fr/deployment_phase/"),
     PageKind("fr-glossary", "fr/glossary/"),
     PageKind("fr-tables", "fr/tables/", show="#tests"),

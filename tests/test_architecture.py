@@ -34,6 +34,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "rulebook.formats",
             "rulebook.guides",
             "rulebook.catalog",
+            "rulebook.languages",
             "rulebook.engine.bindings",
             "rulebook.engine.rules_validator",
             "rulebook.site.page_table",

@@ -244,6 +244,29 @@ def test_an_untranslated_chapter_says_so_and_links_to_the_original(page: Any, ba
 
 
 @both_generators
+def test_a_french_page_whose_original_changed_says_so_and_leads_to_the_english_text(page: Any, base_url: str) -> None:
+    page.goto(base_url + "fr/")
+    status = page.locator(".rb-translation-status")
+    assert "4 à retraduire" in status.inner_text()
+    status.locator("a", has_text="Tour de joueur").click()
+    page.wait_for_url(re.compile(r"/fr/principes-generaux/#tour-de-joueur$"))
+    page.evaluate("window.scrollTo(0, 0)")
+    banner = page.locator(".rb-outdated")
+    assert banner.locator(".admonition-title").inner_text() == (
+        "Des parties de cette page ont été traduites d'une édition antérieure ; le texte anglais a changé depuis."
+    )
+    box = banner.bounding_box()
+    title = page.locator("article h1").bounding_box()
+    assert box is not None and title is not None and title["y"] < box["y"] < 900  # at the top, under the title
+    banner.locator("li", has_text="Tour de joueur").locator("a", has_text="voir la page anglaise").click()
+    page.wait_for_url(re.compile(r"/turns-later/turns/#player-turn$"))
+    assert page.locator("html").get_attribute("lang") == "en"
+    heading = page.locator("#player-turn")
+    assert heading.inner_text().startswith("Player Turn") and heading.is_visible()
+    assert "five phases" in page.locator("article").inner_text()
+
+
+@both_generators
 def test_french_search_finds_french_text(page: Any, base_url: str) -> None:
     page.goto(base_url + "fr/")
     search(page, "dé de déviation").first.click()

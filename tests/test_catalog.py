@@ -33,6 +33,7 @@ REPORTED_BY: dict[str, tuple[str, ...]] = {
     ),
     "translation": ("rulebook.translate",),
     "editions": ("rulebook.edition_findings",),
+    "status": ("rulebook.translate.status",),
     "book": ("rulebook.lint.suppressions",),
 }
 """The stages that report the rules of a family no lint rule checks: the readers (and the recipe, which finds a

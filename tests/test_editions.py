@@ -336,3 +336,48 @@ def test_changed_sentences_are_found_in_their_sources_where_the_expression_found
                 assert (span and (span.line, span.column, span.length)) == found_by_the_expression(section, sentence)
                 compared += 1
     assert compared > 800
+
+
+def _edition(body: str, path: str) -> Book:
+    from rulebook.xml_source import parse_xml_string
+
+    document = parse_xml_string(f"<document>{body}</document>", path).document
+    assert document is not None
+    return Book((document,))
+
+
+def test_a_section_with_a_new_title_and_its_text_alike_is_one_section_renamed() -> None:
+    old = _edition(
+        '<chapter title="Combat"><section title="Close Combat">Units in base contact fight in the order of their '
+        'Initiative, the highest first.</section><section title="Fleeing">A unit that loses flees 2D6 inches.</section>'
+        "</chapter>",
+        "old.xml",
+    )
+    new = _edition(
+        '<chapter title="Combat"><section title="Melee">Units in base contact fight in the order of their '
+        'Initiative, the highest first.</section><section title="Rallying">Roll 2D6 at the start of the turn to rally '
+        "a unit that fled.</section></chapter>",
+        "new.xml",
+    )
+    diff = diff_books(old, new)
+    assert [(c.old, c.new, c.changed) for c in diff.changed] == [
+        ("Combat", "Combat", False),
+        ("Close Combat", "Melee", True),
+    ]
+    assert (diff.added, diff.removed) == (["Rallying"], ["Fleeing"])  # other texts: not a rename
+    [renamed] = [d for d in diff.findings if d.code == "RB711"]
+    assert renamed.message == "section `Close Combat` is now `Melee`"
+    assert (renamed.span.path, renamed.span.line) == ("new.xml", 1)
+    assert renamed.counterpart is not None and renamed.counterpart.span is not None
+    assert renamed.counterpart.span.path == "old.xml"
+    assert diff.places.matched == (("combat", "combat"), ("close-combat", "melee"))
+    assert (diff.places.added, diff.places.removed) == (("rallying",), ("fleeing",))
+    assert diff.as_json()["sections"]["changed"][0]["new"] == "Melee"
+
+
+def test_sections_without_text_of_their_own_are_never_read_as_renamed() -> None:
+    old = _edition('<chapter title="Old"><section title="A">Some text here.</section></chapter>', "old.xml")
+    new = _edition('<chapter title="New"><section title="A">Some text here.</section></chapter>', "new.xml")
+    diff = diff_books(old, new)
+    assert [(c.old, c.new) for c in diff.changed] == [("A", "A")]
+    assert diff.added == ["New"] and not [d for d in diff.findings if d.code == "RB711"]

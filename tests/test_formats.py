@@ -23,6 +23,7 @@ LATER = BOOK.replace("up to its speed in inches", "up to twice its speed in inch
 ARGUMENTS = {
     "lint": ("lint",),
     "compare": ("compare", "rules/book.xml", "rules/fr/book.md"),
+    "status": ("status", "--config", "translated.toml"),
     "diff": ("diff", "rules/book.xml", "rules/later.xml"),
     "graph": ("graph",),
     "query": ("query", "march"),
@@ -52,7 +53,8 @@ LOOKS: dict[str, Callable[[str], object]] = {
 
 @pytest.fixture(scope="module")
 def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A book with findings, a later edition of it, a French translation and its terminology."""
+    """A book with findings, a later edition of it, a French translation and its terminology (``translated.toml``:
+    the later edition's project, the French made from the first)."""
     folder = tmp_path_factory.mktemp("formats")
     files = {
         "rules/book.xml": BOOK.replace(
@@ -62,6 +64,9 @@ def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
         "rules/fr/book.md": FRENCH,
         "rules/fr/terms.toml": TERMS,
         "rulebook.toml": 'sources = ["rules/book.xml"]\n',
+        # The French made from the book, against its later edition.
+        "translated.toml": '[tool.rulebook]\nsources = ["rules/later.xml"]\n\n[tool.rulebook.translations.fr]\n'
+        'source = "rules/fr/book.md"\nfrom_edition = "first"\n\n[tool.rulebook.books.first]\nsources = ["rules/book.xml"]\n',
     }
     for name, text in files.items():
         (folder / name).parent.mkdir(parents=True, exist_ok=True)

@@ -346,11 +346,17 @@ def test_an_edit_prints_the_lint_findings_it_brought_and_no_other(tmp_path: Path
     book = project / "rules" / "book.xml"
     with Served([], cwd=project, temp=tmp_path / "tmp") as served:
         mark = served.mark()
-        edit(book, '<reference name="roll">roll</reference> on', '<reference name="rol">roll</reference> on')
+        edit(
+            book,
+            '<reference name="nerve_test">nerve test</reference>.',
+            '<reference name="nerve_tst">nerve test</reference>.',
+        )
         served.wait_for("Updated", after=mark)
         said = "".join(served.lines[mark:])
-        assert "error[RB101]: reference to undefined term `rol`" in said and "^^^" in said  # as `rulebook lint` says it
-        assert "warning[RB401]: term `roll` is defined but never referred to" in said
+        assert (
+            "error[RB101]: reference to undefined term `nerve_tst`" in said and "^^^" in said
+        )  # as `rulebook lint` says it
+        assert "warning[RB401]: term `nerve_test` is defined but never referred to" in said
 
         mark = served.mark()  # lines move, the same findings: nothing said again
         edit(book, "<document>", "<document>\n\n")
@@ -358,7 +364,7 @@ def test_an_edit_prints_the_lint_findings_it_brought_and_no_other(tmp_path: Path
         assert "[RB" not in "".join(served.lines[mark:])
 
         mark = served.mark()
-        edit(book, '<reference name="rol">', '<reference name="roll">')
+        edit(book, '<reference name="nerve_tst">', '<reference name="nerve_test">')
         assert "2 lint findings fixed in Game." in served.wait_for("fixed in", after=mark)
 
 

@@ -56,7 +56,7 @@ def test_the_curated_list_loads_and_rejects_bad_entries(tmp_path: Path) -> None:
     assert entries["character"].preferred == "Personnage" and entries["magical_item"].preferred == "Objet Magique"
     bad = tmp_path / "terms.toml"
     bad.write_text("[model]\naccepted = ['x']\n", encoding="utf-8")
-    with pytest.raises(TerminologyError, match="`model` needs a `preferred` French term"):
+    with pytest.raises(TerminologyError, match=r"`model` needs a `preferred` term \(the rendering to use\)"):
         load_terminology(bad)
 
 
@@ -87,13 +87,28 @@ def test_suggestions_rank_what_goes_with_the_term_and_keep_the_written_form() ->
         AlignedUse((("wizard", "Wizards"),), "Chaque Sorcier connaît ses sorts."),
         AlignedUse((), "Un sort de plus."),
     ]
-    suggestions = {s.term: s for s in suggest_terms(uses, {"model": Entry("model", "figurine")})}
+    suggestions = {s.term: s for s in suggest_terms(uses, {"model": Entry("model", "figurine")}, "fr")}
     assert set(suggestions) == {"cannon", "wizard"}  # model is in the list already
     assert suggestions["cannon"].candidates[0][0] == "canon"  # the cognate, as written
     assert suggestions["wizard"].candidates[0][0] == "Sorcier"  # with the term, rarely without it; capitalised
     assert suggestions["wizard"].english == ("Wizard", "Wizards") and suggestions["wizard"].uses == 2
     toml = render_suggestions(list(suggestions.values()))
     assert '[wizard]\npreferred = "Sorcier"' in toml
+
+
+def test_suggestions_read_noun_phrases_in_the_translations_language() -> None:
+    uses = [
+        AlignedUse((("wizard", "Wizard"),), "Der Zauberer wirkt einen Spruch."),
+        AlignedUse((("wizard", "Wizards"),), "Jeder Zauberer kennt die Sprüche."),
+        AlignedUse((("wizard", "Wizard"),), "Ein Zauberer mit dem Banner."),
+        AlignedUse((), "Ein Spruch mehr."),
+    ]
+    german = suggest_terms(uses, {}, "de")[0]
+    assert german.candidates[0][0] == "Zauberer"
+    stops = {"der", "jeder", "ein", "die", "dem", "mit"}  # German articles and prepositions (de.toml)
+    assert not [c for c, _, _ in german.candidates if {c.split()[0].lower(), c.split()[-1].lower()} & stops]
+    french_rules = suggest_terms(uses, {}, "fr")[0]  # French words do not bound a German phrase
+    assert [c for c, _, _ in french_rules.candidates if c.split()[0].lower() in stops]
 
 
 def test_short_accepted_forms_match_only_as_written() -> None:

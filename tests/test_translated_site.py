@@ -357,7 +357,7 @@ def test_a_translated_definition_is_the_text_aligned_with_the_definition_itself(
     assert english is not None and french is not None
     original = Book((english,))
     comparison = compare_books(original, Book((french,)), translation_language="fr", terms=PROFILE_TERMS)
-    found = {term: d.text for term, d in translated_definitions(original, comparison, PROFILE_TERMS).items()}
+    found = {term: d.text for term, d in translated_definitions(original, comparison, PROFILE_TERMS, "fr").items()}
     assert found == {
         "movement": "La distance que la figurine parcourt, en pouces.",
         "strength": "La force des coups de la figurine.",
@@ -394,7 +394,7 @@ def test_the_french_glossary_gives_each_term_its_own_definition(site: Path) -> N
     project = load_project(Path(__file__).resolve().parent.parent)
     read = recipe.read_configured(project, project.main)
     (translation,) = recipe.compare_translations(read, project.main, project.root)
-    aligned = translated_definitions(read.book, translation.comparison, translation.terms)
+    aligned = translated_definitions(read.book, translation.comparison, translation.terms, translation.language)
     french, english = _glossary(site, "fr"), _glossary(site, "")
     checked = 0
     for term, entry in french.items():

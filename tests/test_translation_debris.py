@@ -1,12 +1,12 @@
 """Conversion debris, one kind at a time, each found at its place (in French, and where the kind is not French's
-alone, in an English translation too); the language check; the punctuation spacing of French."""
+alone, in English, Polish or German translations too); the language check; the punctuation spacing of French."""
 
 from __future__ import annotations
 
 import pytest
 
+from rulebook.languages.detect import check_pair, detect_language
 from rulebook.translate.debris import find_debris
-from rulebook.translate.language import check_pair, detect_language
 
 FRENCH_WORDS = (
     "Les unités doivent être placées sur le champ de bataille. Pour chaque unité, lancez un dé. "
@@ -21,12 +21,23 @@ ENGLISH_WORDS = (
 )
 
 
-def found(text: str, language: str = "fr") -> list[tuple[str, str, int]]:
+POLISH_WORDS = (
+    "Oddziały muszą stać na polu bitwy. Łucznicy strzelają raz. Gdy oddział walczy, łucznicy czekają. "
+    "Łucznicy są szybcy. Każdy model walczy, a łucznicy nie. Łucznicy wygrywają.\n"
+)
+"""A few Polish sentences: « Łucznicy » mostly starts sentences, and is a word written in lower case too."""
+GERMAN_WORDS = (
+    "Einheiten müssen auf dem Schlachtfeld stehen. Für jede Einheit wird ein Würfel geworfen. Ausnahmsweise "
+    "darf sie ziehen. Die Regeln sind Ausnahmen.\n"
+)
+
+
+def found(text: str, language: str = "fr", *, markdown: bool = True) -> list[tuple[str, str, int]]:
     """(rule, the text it points at, line) of each slip."""
     lines = [0] + [i + 1 for i, c in enumerate(text) if c == "\n"]
     return [
         (d.rule.name, text[d.start : d.end], sum(1 for s in lines if s <= d.start))
-        for d in find_debris(text, language=language)
+        for d in find_debris(text, language=language, markdown=markdown)
     ]
 
 
@@ -42,8 +53,8 @@ def found(text: str, language: str = "fr") -> list[tuple[str, str, int]]:
         ),
         ("fr", FRENCH_WORDS, "par une étoile «  $\\star$  ».", "$\\star$", "conversion-debris"),
         ("en", ENGLISH_WORDS, "a space of  $\\mathbf{1}''$  between them.", "$\\mathbf{1}''$", "conversion-debris"),
-        ("fr", FRENCH_WORDS, "Caractéristique empruntée\\* ou fixée.", "\\*", "conversion-debris"),
-        ("en", ENGLISH_WORDS, "Characteristics borrowed\\* or set.", "\\*", "conversion-debris"),
+        ("fr", FRENCH_WORDS, "un tiret « \\– » sépare les deux.", "\\", "conversion-debris"),
+        ("en", ENGLISH_WORDS, "a dash « \\– » between them.", "\\", "conversion-debris"),
         (
             "fr",
             FRENCH_WORDS,
@@ -74,6 +85,11 @@ def found(text: str, language: str = "fr") -> list[tuple[str, str, int]]:
         ("fr", FRENCH_WORDS, "## 6.4 Liste d'armée ouverte?", "?", "punctuation-spacing"),
         ("fr", FRENCH_WORDS, "tout objet qui affecte l'attaque; la partie.", ";", "punctuation-spacing"),
         ("fr", FRENCH_WORDS, "## - 6: Contournement", ":", "punctuation-spacing"),
+        # A full stop lost before a capital, after a word whose first letter is no Latin-1 one (« ścianie »).
+        ("pl", POLISH_WORDS, "Oddział stoi przy ścianie Łucznicy strzelają dwa razy.", " ", "conversion-debris"),
+        ("pl", POLISH_WORDS, "Liczba \u0410taków.", "\u0410", "other-script"),
+        ("de", GERMAN_WORDS, "Sie darf ausnahms-weise ziehen.", "ausnahms-weise", "conversion-debris"),
+        ("de", GERMAN_WORDS, "Sie darf darf ziehen.", "darf darf", "doubled-word"),
     ],
 )
 def test_each_kind_of_debris_is_found_where_it_is(language: str, words: str, line: str, slip: str, rule: str) -> None:
@@ -95,6 +111,12 @@ def test_each_kind_of_debris_is_found_where_it_is(language: str, words: str, lin
 )
 def test_what_is_no_debris(line: str) -> None:
     assert found(FRENCH_WORDS + line + "\n") == []
+
+
+def test_markdown_escapes_are_text_in_markdown_and_debris_elsewhere() -> None:
+    line = "\\* Si la Caractéristique empruntée\\* est modifiée.\n"
+    assert found(FRENCH_WORDS + line) == []  # Markdown shows `*` (issue 28: `\*` was reported as debris)
+    assert [slip for _, slip, _ in found(FRENCH_WORDS + line, markdown=False)] == ["\\*", "\\*"]
 
 
 def test_punctuation_spacing_is_french_only() -> None:

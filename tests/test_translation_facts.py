@@ -6,7 +6,7 @@ from fractions import Fraction
 
 import pytest
 
-from rulebook.translate.facts import AT_LEAST, AT_MOST, GREATER, LESS, quantities
+from rulebook.languages.quantities import AT_LEAST, AT_MOST, GREATER, LESS, quantities
 from rulebook.translate.meaning import Side, compare_beads, reportable
 
 
@@ -175,7 +175,7 @@ def test_quantities_are_paired_as_by_a_pass_over_every_candidate() -> None:
     import random
     from fractions import Fraction
 
-    from rulebook.translate.facts import Quantity
+    from rulebook.languages.quantities import Quantity
     from rulebook.translate.meaning import _Candidates
 
     def plain(quantity: Quantity, candidates: list[tuple[int, Quantity]]) -> tuple[int, Quantity] | None:

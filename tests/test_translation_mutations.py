@@ -98,7 +98,7 @@ MUTATIONS = [
         "added-sentence",
     ),
     Mutation("LaTeX", 471, 'sections de 24" par 24"', "sections de $24''$ par 24\"", "conversion-debris"),
-    Mutation("escaped Markdown", 263, "un tiret « - »", "un tiret « \\- »", "conversion-debris"),
+    Mutation("stray backslash", 263, "un tiret « - »", "un tiret « \\– »", "conversion-debris"),
     Mutation("word split at a line end", 235, "temporairement", "temporai-rement", "conversion-debris"),
     Mutation(
         "lost apostrophe", 239, "moitié du socle d'une figurine", "moitié du socle dune figurine", "conversion-debris"

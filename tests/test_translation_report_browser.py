@@ -52,7 +52,7 @@ def test_the_filter_hides_a_kind_and_rows_without_findings(page: Any) -> None:
     assert visible(page, spacing) == 14
     page.locator('.rb-filter input[value="punctuation-spacing"]').uncheck()
     assert visible(page, spacing) == 0
-    assert visible(page, '.rb-finding[data-kind="comparison-differs"]') == 2
+    assert visible(page, '.rb-finding[data-kind="comparison-differs"]') == 4  # the seed's four
     rows = visible(page, "tr.rb-row")
     page.locator('.rb-filter input[name="only"]').check()
     assert 0 < visible(page, "tr.rb-row") < rows
@@ -66,3 +66,18 @@ def test_a_line_number_opens_the_source_at_that_line(page: Any) -> None:
     line = page.locator("#src-fr-233")
     assert line.is_visible() and "rb-target" in (line.get_attribute("class") or "")
     assert "au moins" in line.inner_text()
+
+
+def test_the_index_of_findings_jumps_to_both_texts_without_javascript(chromium: Any, report_url: str) -> None:
+    context = chromium.new_context(viewport={"width": 1280, "height": 900}, java_script_enabled=False)
+    tab = context.new_page()
+    tab.goto(report_url)
+    entry = tab.locator(".rb-index li", has_text="comparison-differs").first
+    entry.locator("a").first.click()
+    target = tab.locator(".rb-finding:target")
+    assert target.count() == 1 and "comparison-differs" in target.inner_text()
+    row = target.locator("xpath=ancestor::tr[1]/preceding-sibling::tr[1]")
+    assert "au moins" in row.inner_text() and "more than" in row.inner_text()  # both sentences, side by side
+    entry.locator("small a").first.click()  # the translation's line, in its source
+    assert tab.locator("#src-fr-233").is_visible()
+    context.close()

@@ -52,11 +52,15 @@ ALLOWED: dict[str, str] = {
 }
 """Words of the bundled book that any game, or the compiler itself, uses in another sense."""
 
-ALLOWED_IN: dict[str, tuple[str, str]] = {
-    "unit": ("compiler/translate/", "an aligned unit of text (a section, a titled note or item) of two languages"),
+ALLOWED_IN: dict[str, tuple[str | tuple[str, ...], str]] = {
+    "unit": (
+        ("compiler/translate/", "compiler/languages/"),
+        "an aligned unit of text (a section, a titled note or item) of two languages; a unit of measurement (the"
+        " inch, points, a die) that the number reader and the language files' [units] tables read after a value",
+    ),
     "general": ("compiler/translate/report.py", "the findings of a pair placed on no row: plain English"),
 }
-"""Words allowed in one part of the package only, where they are homonyms: (path prefix, reason)."""
+"""Words allowed in one part of the package only, where they are homonyms: (path prefix or prefixes, reason)."""
 
 
 def bundled_words() -> set[str]:

@@ -161,7 +161,7 @@ def served(rulebook: Path, tmp_path: Path) -> Iterator[str]:
 
 def test_serve_shows_the_site(served: str) -> None:
     page = urllib.request.urlopen(served + "basics/").read().decode("utf-8")
-    assert "Models and Units" in page and "Skirmish at Dawn" in page
+    assert "Fighters" in page and "Skirmish at Dawn" in page
 
 
 @pytest.mark.browser
@@ -171,13 +171,13 @@ def test_term_links_and_previews_work_in_a_new_project(rulebook: Path, tmp_path:
     with serve(tmp_path / "site") as url:
         tab = chromium.new_page()
         tab.goto(url + "playing/")
-        term = tab.locator('a.rb-term[data-term="unit"]').first
+        term = tab.locator('a.rb-term[data-term="fighter"]').first
         term.hover()
         preview = tab.locator(".rb-preview")
         preview.wait_for()
-        assert "group of models" in preview.inner_text()
+        assert "a single miniature" in preview.inner_text()
         term.click()
-        tab.wait_for_url(re.compile(r"basics/#term-unit$"))
+        tab.wait_for_url(re.compile(r"basics/#term-fighter$"))
         tab.close()
 
 

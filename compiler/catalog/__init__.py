@@ -7,7 +7,7 @@ decide only *when* to report it. ``rulebook explain`` and the rule pages read it
 
 from __future__ import annotations
 
-from rulebook.catalog import book, editions, mechanics, reading, translation
+from rulebook.catalog import book, editions, mechanics, reading, status, translation
 from rulebook.diagnostics import Rule, Severity
 
 
@@ -22,7 +22,9 @@ TRANSLATION_RULES: tuple[Rule, ...] = _rules(translation)
 """The rules ``rulebook compare`` checks, by code."""
 EDITION_RULES: tuple[Rule, ...] = _rules(editions)
 """The changes ``rulebook diff`` reports, by code."""
-RULES: tuple[Rule, ...] = _rules(reading, book, mechanics, translation, editions)
+STATUS_RULES: tuple[Rule, ...] = _rules(status, editions)
+"""What ``rulebook status`` reports, by code: each translated section's status, and the changes behind it."""
+RULES: tuple[Rule, ...] = _rules(reading, book, mechanics, translation, status, editions)
 """Every rule, by code."""
 _BY_KEY: dict[str, Rule] = {r.code.lower(): r for r in RULES} | {r.name: r for r in RULES}
 

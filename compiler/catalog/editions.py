@@ -42,8 +42,9 @@ covers, that no section of the new edition matches by title. When the new
 edition covers only some chapters, the others are not reported.
 
 ## Why is this bad?
-A rule that players know disappeared; or it was renamed, which the diff
-cannot tell from a removal and an addition: read both.
+A rule that players know disappeared. A section renamed with its text
+alike is not reported here but as renamed (`section-renamed`); one whose
+text changed much as well shows as removed and added: read both.
 
 ## Example
 An old *Close Combat* section with no section of that title in the new
@@ -199,5 +200,26 @@ terminology too.
 
 ## Example
 `brawl` renamed `melee`, its definition unchanged.
+""",
+)
+
+SECTION_RENAMED = Rule(
+    "RB711",
+    "section-renamed",
+    Severity.WARNING,
+    "a section has a new title, its text alike",
+    """
+## What it does
+Pairs a section removed with a section added, within the part of the book
+the new edition covers, whose own texts are alike (at least 80% of their
+text, as for renamed terms), and reports them as one section renamed. Its
+text's changes are reported as for any matched section.
+
+## Why is this bad?
+Links, the table of contents and the translations name the section by its
+old title: each must follow.
+
+## Example
+*Close Combat* renamed *Melee*, its text unchanged.
 """,
 )

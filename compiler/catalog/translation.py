@@ -97,6 +97,81 @@ does not have.
 """,
 )
 
+PARENTHESIS_DROPPED = Rule(
+    "RB605",
+    "parenthesis-dropped",
+    Severity.WARNING,
+    "the translation of a sentence leaves out what the original says in parentheses",
+    """
+## What it does
+For each parenthesised part of an original sentence (three words or more)
+that carries what the rest of the sentence does not (a term of the
+terminology, a die), reports the aligned translation when it renders none
+of it; for a part without such anchors, when the translation's length fits
+the sentence without its parentheses far better than with them.
+
+## Why is this bad?
+A parenthesis often defines or restricts ("ranks (along the width of the
+crew)"): a translation that drops it drops a rule, and nobody reading the
+translation alone can tell.
+
+## Example
+```text
+EN: ... a crew stands in ranks (along the width of the crew) and
+    files (along its length) ...
+FR: ... se tient en rangs et colonnes ...
+```
+""",
+)
+
+LENGTH_DIFFERS = Rule(
+    "RB606",
+    "length-differs",
+    Severity.WARNING,
+    "a sentence is far longer or shorter than its original, for the two languages",
+    """
+## What it does
+Measures each pair of aligned sentences as the sentence alignment does
+(Gale and Church: the translation's length against the original's, grown
+by the ratio the whole book shows, with a variance growing with the
+length) and reports a pair whose lengths are an outlier: more than three
+standard deviations apart, on sentences long enough to tell.
+
+## Why is this bad?
+Content added or dropped inside a sentence (a requirement added, a clause
+left out) keeps the sentences aligned and every number equal; only the
+length shows it.
+
+## Example
+```text
+EN: Alternatively a Drift Die can be represented by rolling a standard six-sided
+    die and using the side with a single dot to represent the direction of an arrow.
+FR: Un dé à six faces ordinaire peut faire l'affaire pour remplacer un Dé de Dérive.
+```
+""",
+)
+
+LIST_DIFFERS = Rule(
+    "RB607",
+    "list-differs",
+    Severity.WARNING,
+    "a list of the translation has another number of entries than the original's",
+    """
+## What it does
+Pairs each list of an original section with the list of the translation
+holding the translations of its entries, and reports a pair whose numbers
+of entries differ (entries merged, split, or one left out without a
+sentence of its own).
+
+## Why is this bad?
+Lists are steps, options and conditions: a merged entry often loses one
+of them, and a step sequence with another number of steps is another game.
+
+## Example
+Four kinds of terrain in the English list, three in the French one.
+""",
+)
+
 NUMBERS_DIFFER = Rule(
     "RB611",
     "numbers-differ",
@@ -134,7 +209,10 @@ COMPARISON_DIFFERS = Rule(
 For each value both aligned sentences state with a comparison ("more
 than", "at least", "within", "up to", "or more"; "plus de", "au moins",
 "à moins de", "jusqu'à", "ou plus"), reports when the comparisons differ:
-strictly more against at least, within against beyond.
+strictly more against at least, within against beyond. Also reports a
+lower bound ("more than 12\"") whose value the aligned sentence states
+without one ("à 12\""), where each side states its values in one
+sentence and the translation bounds that value nowhere near.
 
 ## Why is this bad?
 The numbers agree, so a number check passes, but the rule does not: a
@@ -198,25 +276,102 @@ FR: Base    min. 25 %       max. 3
 """,
 )
 
+OBLIGATION_DIFFERS = Rule(
+    "RB615",
+    "obligation-differs",
+    Severity.ERROR,
+    "aligned sentences state another obligation or frequency (must, may, should, always, never)",
+    """
+## What it does
+Reads the obligation and frequency words of each pair of aligned sentences
+(the languages' files list them: *must*, *may*, *cannot*, *should*,
+*always*, *never*; « doit », « peut », « ne peut pas », « devrait »,
+« toujours », « jamais »...) and reports when one side states one the
+other contradicts: *must* against *may*, *may* against *cannot*, *always*
+against *never*. A restriction (*can only*, « ne peut ... que ») is
+neither a permission nor a prohibition and is compared with nothing.
+
+## Why is this bad?
+The numbers agree but the rule does not: a crew that *may* move is not a
+crew that *must* move.
+
+## Example
+```text
+EN: The Active Player must declare the usage of their abilities first.
+FR: Le Joueur Actif peut déclarer ses choix en premier.
+```
+""",
+)
+
+ROLL_DIFFERS = Rule(
+    "RB616",
+    "roll-differs",
+    Severity.ERROR,
+    "a roll or a die in one sentence is not in its aligned counterpart",
+    """
+## What it does
+Reports a pair of aligned sentences where one side writes a die (dice
+notation such as `D6`, German `W6`, Polish `K6`, or a word for a die) and
+the other writes no die and no roll at all.
+
+## Why is this bad?
+A roll left out turns a random distance into a fixed one; a roll added
+makes a fixed rule random.
+
+## Example
+```text
+EN: If an arrow is rolled then roll the specified deviation distance (D6 in this case) ...
+FR: Si une flèche est obtenue, déplacez le gabarit de la distance indiquée ...
+```
+""",
+)
+
+ROUNDING_DIFFERS = Rule(
+    "RB617",
+    "rounding-differs",
+    Severity.ERROR,
+    "a rounding rule is dropped or changed in the translation",
+    """
+## What it does
+Reports a pair of aligned sentences where the original rounds (up or down)
+and the translation does not say how to round, or rounds the other way;
+and a rounding the translation adds.
+
+## Why is this bad?
+Halved values are everywhere in rules; without the rounding, 7 halved is
+3 for one reader and 4 for another.
+
+## Example
+```text
+EN: ... the crew's cost is always rounded up.
+FR: ... le coût final de l'équipage est arrondi.
+```
+""",
+)
+
 TERM_MISSING = Rule(
     "RB621",
     "term-missing",
     Severity.WARNING,
-    "a translated section renders a term by a related term instead of the agreed one",
+    "a translated sentence renders a term by a related term instead of the agreed one",
     """
 ## What it does
-For each term the original section refers to and the terminology
-(`terms.toml`) lists, looks for its preferred French rendering or an
-accepted variant anywhere in the aligned French section. When none is
-there, reports the sentence aligned with the term's first use if that
-sentence renders a *related* term instead: one the term's definition
-refers to, or whose definition refers to the term.
+For each term an original sentence refers to and the terminology
+(`terms.toml`) lists, looks for its preferred rendering or an accepted
+variant in the aligned sentence of the translation. When none is there,
+reports the sentence if it renders a *related* term instead: one the
+term's definition refers to, or whose definition refers to the term.
+Sentence by sentence: a swap is found in a section that uses both terms
+elsewhere. The finding names both terms as readers know them, in both
+languages.
 
 ## Why is this bad?
 Game terms are rules: a translation that says *portée* (range) where the
 original says Reach points the reader at another rule. A pronoun or
-a paraphrase is a translator's choice and is not reported; a neighbouring
-term standing for this one is a terminology slip.
+a paraphrase is a translator's choice and is not reported (nor a sentence
+that writes every word of the term, not as the phrase: « tester la
+Bravoure » for Bravery Test); a neighbouring term standing for this one
+is a terminology slip.
 
 ## Example
 `reach` is « allonge »; a French sentence that says « la moitié de la
@@ -324,7 +479,7 @@ DOUBLED_WORD = Rule(
     """
 ## What it does
 Reports a word repeated in a row ("sur sur"), except repetitions a correct
-French sentence makes ("vous vous", "nous nous").
+sentence of the language makes (French "vous vous", German "die die": the language file's `repeatable`).
 
 ## Why is this bad?
 A slip a reader stumbles on, often where a line was joined twice.
@@ -340,12 +495,13 @@ PUNCTUATION_SPACING = Rule(
     "RB635",
     "punctuation-spacing",
     Severity.INFO,
-    "French punctuation without its space before `! ? ; :`",
+    "punctuation without the space the language's typography puts before it (French `! ? ; :`)",
     """
 ## What it does
 French typography puts a (narrow no-break) space before `!`, `?`, `;` and
-`:`. Reports each such mark glued to the word before it in a French
-translation (not in addresses such as `http://`, nor between digits).
+`:` (a language's file lists such marks: `space_before`). Reports each
+such mark glued to the word before it in a translation into a language
+that has them (not in addresses such as `http://`, nor between digits).
 
 ## Why is this bad?
 Only typography, hence the info severity; but it is what a French reader

@@ -134,7 +134,7 @@ _stop = _raising(Stopped)
 _interrupt = _raising(KeyboardInterrupt)
 
 
-MODULES = ("init", "build", "deploy", "lint", "explore", "translate", "editions", "engine", "docs")
+MODULES = ("init", "build", "deploy", "lint", "explore", "translate", "status", "editions", "engine", "docs")
 """The command modules under ``rulebook.cli``, in the order ``rulebook --help`` lists their commands."""
 COMMANDS = {
     "init": "init",
@@ -149,6 +149,7 @@ COMMANDS = {
     "query": "explore",
     "compare": "translate",
     "terms": "translate",
+    "status": "status",
     "diff": "editions",
     "engine": "engine",
     "docs": "docs",

@@ -16,7 +16,7 @@ def add_commands(commands: Commands, words: Sequence[str] = ()) -> None:
         help="what changed between two editions: sections, text, numbers, steps, terms",
         description="Compare two editions of a book (XML, Markdown or the plain-text export), matched by "
         "section titles and term names rather than position. Each change is a finding with a code "
-        "(RB701-RB710, see `rulebook explain`) placed in the new edition and in the old one.",
+        "(RB701-RB711, see `rulebook explain`) placed in the new edition and in the old one.",
         epilog="Exit status: 0 whatever changed (a diff reports, it does not judge), 2 unreadable input.",
     )
     diff.add_argument("old", type=Path, help="the earlier edition")

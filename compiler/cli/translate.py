@@ -5,10 +5,22 @@ from __future__ import annotations
 import argparse
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from rulebook import formats
-from rulebook.cli.common import Commands, add_config_option, output_text, print_fatal, project_of, write_stdout
-from rulebook.project import TRANSLATION_LANGUAGES
+from rulebook.cli.common import (
+    Commands,
+    UsageError,
+    add_config_option,
+    output_text,
+    print_fatal,
+    project_of,
+    write_stdout,
+)
+
+if TYPE_CHECKING:
+    from rulebook.project import Translation
+    from rulebook.translate.compare import Comparison
 
 
 def add_commands(commands: Commands, words: Sequence[str] = ()) -> None:
@@ -22,9 +34,7 @@ def add_commands(commands: Commands, words: Sequence[str] = ()) -> None:
     )
     compare.add_argument("original", type=Path, help="the original (XML)")
     compare.add_argument("translation", type=Path, help="the translation (Markdown or XML)")
-    compare.add_argument(
-        "--language", default="fr", choices=TRANSLATION_LANGUAGES, help="the translation's language (default: fr)"
-    )
+    _add_language_options(compare)
     compare.add_argument(
         "--terms", type=Path, help="the terminology (default: terms.toml beside the translation, if there is one)"
     )
@@ -32,6 +42,14 @@ def add_commands(commands: Commands, words: Sequence[str] = ()) -> None:
         "--waivers", type=Path, help="accepted findings (default: waivers.toml beside the translation, if there is one)"
     )
     compare.add_argument("--format", choices=formats.COMPARE, default="text")
+    compare.add_argument(
+        "--waive",
+        action="append",
+        metavar="FINGERPRINT",
+        help="accept a finding: add it to the waivers file (--waivers, default waivers.toml beside the "
+        "translation) and report nothing; repeat for several; the first 6 characters of a fingerprint suffice",
+    )
+    compare.add_argument("--reason", help="why the findings --waive accepts are accepted (written in the file)")
     compare.add_argument(
         "--fail-on",
         help="kinds of finding that make the exit status 1 (comma-separated names or codes; 'none' for never; "
@@ -45,6 +63,7 @@ def add_commands(commands: Commands, words: Sequence[str] = ()) -> None:
     export = actions.add_parser("export", help="export the terminology as TBX (ISO 30042) or CSV")
     export.add_argument("terms", type=Path, help="the terminology file (terms.toml)")
     export.add_argument("--format", choices=formats.TERMS_EXPORT, default="tbx")
+    export.add_argument("--language", default="fr", help="the terminology's language, by code (default: fr)")
     export.add_argument("--output", "-o", type=Path, help="write to this file instead of stdout")
     add_config_option(export)
     export.set_defaults(run=run_terms_export)
@@ -54,11 +73,25 @@ def add_commands(commands: Commands, words: Sequence[str] = ()) -> None:
     suggest.add_argument("original", type=Path)
     suggest.add_argument("translation", type=Path)
     suggest.add_argument("--terms", type=Path, help="the terminology (default: terms.toml beside the translation)")
-    suggest.add_argument(
-        "--language", default="fr", choices=TRANSLATION_LANGUAGES, help="the translation's language (default: fr)"
-    )
+    _add_language_options(suggest)
     add_config_option(suggest)
     suggest.set_defaults(run=run_terms_suggest)
+
+
+def _add_language_options(command: argparse.ArgumentParser) -> None:
+    command.add_argument(
+        "--language",
+        default="fr",
+        help="the translation's language: a code the compiler ships (de, en, es, fr, it, pl) or one a language "
+        "file describes (default: fr)",
+    )
+    command.add_argument(
+        "--language-file",
+        type=Path,
+        metavar="FILE",
+        help="the project's file for that language: one not shipped, or words over a shipped one (default: the "
+        "`language_file` the configuration gives a translation into that language)",
+    )
 
 
 def run_compare(args: argparse.Namespace) -> int:
@@ -72,17 +105,41 @@ def run_compare(args: argparse.Namespace) -> int:
     fail_on = parse_fail_on(args.fail_on) if args.fail_on is not None else None
     project = project_of(args)
     translation = commands.translation_of(
-        project, args.translation, args.language, terms=args.terms, waivers=args.waivers
+        project,
+        args.translation,
+        args.language,
+        terms=args.terms,
+        waivers=args.waivers,
+        language_file=args.language_file,
     )
     compared = commands.compare(project, args.original, translation, fail_on=fail_on)
     if isinstance(compared, ReadResult):
         print_fatal(compared)
         return 2
     comparison, status = compared
+    if args.waive:
+        return _waive(args, translation, comparison)
     color = text_report.use_color("auto")
     theme = Theme.for_project(project.root)
     write_stdout(render_comparison(comparison, args.format, language=args.language, color=color, theme=theme))
     return status
+
+
+def _waive(args: argparse.Namespace, translation: Translation, comparison: Comparison) -> int:
+    """``--waive``: the findings named added to the waivers file, written atomically where a waivers file may be."""
+    from rulebook.fileio import check_report_file, shown_path, write_atomic
+    from rulebook.recipe import commands
+    from rulebook.translate.waivers import is_waivers_file
+
+    project = project_of(args)
+    path, text, count = commands.waive(project, translation, comparison, args.waive, args.reason)
+    target = check_report_file(path, root=project.root, protected=(), ours=is_waivers_file, kind="waivers file")
+    try:
+        write_atomic(target, text)
+    except OSError as error:
+        raise UsageError(f"cannot write {path}: {(error.strerror or str(error)).lower()}") from error
+    write_stdout(f"{count} finding{'s' if count != 1 else ''} waived in {shown_path(target, project.root)}\n")
+    return 0
 
 
 def run_terms_export(args: argparse.Namespace) -> int:
@@ -92,7 +149,9 @@ def run_terms_export(args: argparse.Namespace) -> int:
     project = project_of(args)
     entries, names = commands.terminology(project, args.terms)
     tbx = args.format == "tbx"
-    output_text(args, export_tbx(entries, names, project.main.display_title) if tbx else export_csv(entries, names))
+    title, language = project.main.display_title, args.language
+    text = export_tbx(entries, names, title, language) if tbx else export_csv(entries, names, language)
+    output_text(args, text)
     return 0
 
 
@@ -102,7 +161,9 @@ def run_terms_suggest(args: argparse.Namespace) -> int:
     from rulebook.translate.suggestions import render_suggestions
 
     project = project_of(args)
-    translation = commands.translation_of(project, args.translation, args.language, terms=args.terms)
+    translation = commands.translation_of(
+        project, args.translation, args.language, terms=args.terms, language_file=args.language_file
+    )
     suggestions = commands.suggest(project, args.original, translation)
     if isinstance(suggestions, ReadResult):
         print_fatal(suggestions)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 
 from rulebook.data.content import content_json
 from rulebook.data.shapes import DefinedAt, TermData, TermSummary, TermTranslation
@@ -26,7 +26,7 @@ def term_summary(name: str, terms: TermGraph) -> TermSummary:
     """What the site needs of a term: the same name, and definition text, as :func:`term_data` gives."""
     definition = terms.definition(name)
     entry: TermSummary = {
-        "name": _display_name(name, _forms(terms.references_to(name))),
+        "name": display_name(name, _forms(terms.references_to(name))),
         "defined": definition is not None,
     }
     if definition is not None:
@@ -40,7 +40,7 @@ def term_data(name: str, terms: TermGraph, read_first: list[str], translations: 
     forms = _forms(references)
     entry: TermData = {
         "id": name,
-        "name": _display_name(name, forms),
+        "name": display_name(name, forms),
         "surface_forms": sorted(forms),
         "defined": definition is not None,
         "dangling": definition is None,
@@ -67,12 +67,13 @@ def _translation(names: Mapping[str, str]) -> TermTranslation:
     return entry
 
 
-def _forms(references: tuple[Reference, ...]) -> Counter[str]:
+def _forms(references: Iterable[Reference]) -> Counter[str]:
     return Counter(" ".join(r.text.split()) for r in references if r.text.strip())
 
 
-def _display_name(name: str, forms: Counter[str]) -> str:
-    """The term's name as the book writes it: of its capitalised forms, the one that spells the term's id
+def display_name(name: str, forms: Counter[str]) -> str:
+    """The name a reader knows a term by (the site, ``rules.json`` and the translation findings show it), as the
+    book writes it: of its capitalised forms, the one that spells the term's id
     (``Line of Sight``, ``Rank-and-File`` rather than ``R&F``), else the most used; in the singular where the
     book writes it so or the id says it (``Model``, not ``Models``); else the id in sentence case."""
     written: Counter[str] = Counter()

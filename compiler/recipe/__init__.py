@@ -6,6 +6,7 @@ A book's stages, in the one order every output of it is made from (:func:`book_s
     lint_book(read, book, ...)       -> LintResult     the term graph, every finding, the baseline applied
     unsafe_names(read, findings)     -> diagnostics    the gate: names that may not reach a page, a path, an attribute
     compare_translations(read, book) -> translations   each translation read, aligned and compared once
+    translation_statuses(..)         -> translations   ... with its status against the latest edition
     changes_since(project, book, ..) -> changes        what changed since the edition the book follows
 
 then its outputs, and the release::
@@ -40,7 +41,14 @@ from rulebook.project import MAIN_BOOK, BookConfig, Project
 from rulebook.recipe.book_site import write_book_site
 from rulebook.recipe.cache import NO_CACHE, StageCache, digest
 from rulebook.recipe.reading import read_configured
-from rulebook.recipe.stages import changes_since, compare_translations, lint_book, reserved_names, rule_files
+from rulebook.recipe.stages import (
+    changes_since,
+    compare_translations,
+    lint_book,
+    reserved_names,
+    rule_files,
+    translation_statuses,
+)
 from rulebook.stage_values import LintResult, ReadResult
 
 if TYPE_CHECKING:
@@ -181,10 +189,14 @@ def compared_book(
     *,
     editions: bool,
 ) -> tuple[tuple[TranslationResult, ...], dict[str, Any] | None, tuple[Diagnostic, ...]]:
-    """The stages after the lint: the book's translations compared, then its edition diffed (when ``editions``),
-    with the reasons that edition cannot be diffed (the previous one does not read)."""
+    """The stages after the lint: the book's translations compared, then (when ``editions``) their status against
+    the latest edition and the book's edition diffed, with the reasons that edition cannot be diffed (the previous
+    one does not read)."""
     translations = compare_translations(read, book, project.root, cache)
-    changes, problems = changes_since(project, book, read, earlier, cache) if editions else (None, ())
+    if not editions:
+        return translations, None, ()
+    translations = translation_statuses(project, book, read, translations, earlier, cache)
+    changes, problems = changes_since(project, book, read, earlier, cache)
     return translations, changes, problems
 
 

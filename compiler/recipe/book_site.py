@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from rulebook.site.incremental import SiteLook
     from rulebook.site.pages import SiteInput
     from rulebook.site.theme import Theme
+    from rulebook.site.translation_status import SiteStatus
     from rulebook.site.writer import SiteResult
 
 
@@ -110,7 +111,8 @@ def site_input(
                 t.comparison.pairs,
                 t.terms,
                 report_context(t.comparison, translation_language=t.language),
-                translated_definitions(read.book, t.comparison, t.terms),
+                translated_definitions(read.book, t.comparison, t.terms, t.language),
+                _site_status(project, book, t),
             )
             for t in translations
         ],
@@ -122,6 +124,17 @@ def site_input(
         offline=offline,
         pdfs=pdf_paths(book) if pdf else {},
     )
+
+
+def _site_status(project: Project, book: BookConfig, translation: TranslationResult) -> SiteStatus | None:
+    """A translation's status as its site shows it, with the places of the latest edition's pages."""
+    from rulebook.site.translation_status import site_status
+
+    if translation.status is None:
+        return None
+    latest = project.book(translation.status.latest)
+    root = "" if latest.name == book.name else ("../" if book.folder else "") + latest.folder
+    return site_status(translation.status, latest_root=root, changes_page=latest.changes_from is not None)
 
 
 def _live_reload(options: BuildOptions) -> tuple[dict[str, str], tuple[str, ...]]:

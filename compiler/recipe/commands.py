@@ -3,8 +3,12 @@
     lint(project, target)                   read as an outline -> lint, the baseline applied
     fixes(project, target, lint)            the lint's sources read again -> the fixes of its findings (--fix, --diff)
     compare(project, original, translation) read both -> languages checked -> terminology and waivers -> compared
+    waive(project, translation, comparison) the waivers file with the findings named added (``compare --waive``)
     suggest(project, original, translation) read both -> languages checked -> compared -> the terms it lacks
     diff(project, old, new)                 read both -> diffed
+    status(project, book, language)         read the book -> each translation compared with the edition it was made
+                                            from, joined with the edition diff to the latest edition
+    mark(project, translation, status, ..)  the sections named marked up to date in the translation's status file
     term_graph(project, book, files)        read -> the term graph (``graph``, ``query``)
     terminology(project, path)              the terminology, and the names of the main book's terms (``terms export``)
 
@@ -20,9 +24,17 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from rulebook.errors import UserError
 from rulebook.project import BookConfig, Project, Translation
 from rulebook.recipe.reading import read_book, read_configured
-from rulebook.recipe.stages import lint_book, reserved_names, translation_terms, translation_waivers
+from rulebook.recipe.stages import (
+    lint_book,
+    reserved_names,
+    translation_languages,
+    translation_status,
+    translation_terms,
+    translation_waivers,
+)
 from rulebook.stage_values import LintResult, ReadResult
 
 if TYPE_CHECKING:
@@ -32,6 +44,7 @@ if TYPE_CHECKING:
     from rulebook.model import Book
     from rulebook.source_fixes import FixedSource
     from rulebook.translate.compare import Comparison
+    from rulebook.translate.status import SectionStatus, TranslationStatus
     from rulebook.translate.suggestions import Suggestion
     from rulebook.translate.terminology import Entry
 
@@ -123,12 +136,25 @@ def make_fixes(project: Project, fixed: Sequence[FixedSource]) -> None:
 
 
 def translation_of(
-    project: Project, source: Path, language: str, *, terms: Path | None = None, waivers: Path | None = None
+    project: Project,
+    source: Path,
+    language: str,
+    *,
+    terms: Path | None = None,
+    waivers: Path | None = None,
+    language_file: Path | None = None,
 ) -> Translation:
     """The translation at ``source`` as a command names it: the terminology and waivers it names, else those the
-    configuration names for that file (where it configures it), else those beside it."""
+    configuration names for that file (where it configures it), else those beside it; and the language file it
+    names, else the one the configuration gives that file, or any translation into that language."""
     configured = project.translation_of(source)
-    return Translation(language, source, terms or (configured.terms if configured else None), waivers)
+    if language_file is None:
+        same = [t for book in project.books for t in book.translations if t.language == language]
+        chosen = [configured] if configured is not None and configured.language == language else []
+        language_file = next((t.language_file for t in [*chosen, *same] if t.language_file is not None), None)
+    return Translation(
+        language, source, terms or (configured.terms if configured else None), waivers, language_file=language_file
+    )
 
 
 def compare(
@@ -143,14 +169,34 @@ def compare(
     books = read_pair(project, original, translation.source, translation.language)
     if isinstance(books, ReadResult):
         return books
-    check_languages(*books, translation.language, names=(original, translation.source))
+    languages = translation_languages(translation, project.root)
+    check_languages(*books, languages, names=(original, translation.source))
     comparison = compare_books(
         *books,
-        translation_language=translation.language,
+        original_language=languages[0],
+        translation_language=languages[1],
         terms=translation_terms(translation, project.root),
         waivers=translation_waivers(translation, project.root),
     )
     return comparison, exit_status(comparison, FAIL_ON if fail_on is None else fail_on)
+
+
+def waive(
+    project: Project, translation: Translation, comparison: Comparison, fingerprints: Sequence[str], reason: str | None
+) -> tuple[Path, str, int]:
+    """``rulebook compare --waive``: the translation's waivers file, its text with the findings the fingerprints
+    name added, and how many (for the command line to write; an existing file that is not one is refused)."""
+    from rulebook.inputs import present, read_input_text
+    from rulebook.translate.command import named_findings
+    from rulebook.translate.waivers import load_waivers, waiver_entries
+
+    chosen = named_findings(comparison, fingerprints)
+    path = translation.waivers_file
+    existing = read_input_text(path, root=project.root, kind="waivers file") if present(path) else ""
+    if existing:
+        load_waivers(path, root=project.root)  # a file that is not a waivers file is refused, not added to
+    joined = existing.rstrip("\n") + "\n\n" if existing.strip() else ""
+    return path, joined + waiver_entries(chosen, reason), len(chosen)
 
 
 def suggest(project: Project, original: Path, translation: Translation) -> list[Suggestion] | ReadResult:
@@ -162,10 +208,11 @@ def suggest(project: Project, original: Path, translation: Translation) -> list[
     books = read_pair(project, original, translation.source, translation.language)
     if isinstance(books, ReadResult):
         return books
-    check_languages(*books, translation.language, names=(original, translation.source))
+    languages = translation_languages(translation, project.root)
+    check_languages(*books, languages, names=(original, translation.source))
     entries = translation_terms(translation, project.root)
-    comparison = compare_books(*books, translation_language=translation.language, terms=entries)
-    return suggest_terms(aligned_uses(comparison.texts), entries)
+    comparison = compare_books(*books, original_language=languages[0], translation_language=languages[1], terms=entries)
+    return suggest_terms(aligned_uses(comparison.texts), entries, languages[1])
 
 
 def diff(project: Project, old: Path, new: Path) -> BookDiff | ReadResult:
@@ -174,6 +221,67 @@ def diff(project: Project, old: Path, new: Path) -> BookDiff | ReadResult:
 
     books = read_pair(project, old, new, "en")
     return books if isinstance(books, ReadResult) else diff_books(*books)
+
+
+def status(
+    project: Project, *, book: str | None = None, language: str | None = None
+) -> list[tuple[Translation, TranslationStatus]] | ReadResult:
+    """``rulebook status``: each configured translation (of the ``book`` and in the ``language`` named) with its
+    status against the latest edition of its book; or the reading of a book or translation that cannot be read."""
+    found = []
+    for config, translation in status_targets(project, book=book, language=language):
+        read = read_configured(project, config)
+        if read.fatal:
+            return read
+        result = translation_status(project, config, translation, None, {config.name: read})
+        if isinstance(result, ReadResult):
+            return result
+        found.append((translation, result))
+    return found
+
+
+def status_targets(
+    project: Project, *, book: str | None = None, language: str | None = None
+) -> list[tuple[BookConfig, Translation]]:
+    """The configured translations ``rulebook status`` reports on, each with its book: those of ``book`` and in
+    ``language`` when named, else all; none is a usage error saying what is configured."""
+    books = [project.book(book)] if book else list(project.books)
+    found = [(b, t) for b in books for t in b.translations if language is None or t.language == language]
+    if not found:
+        configured = sorted({f"`{t.language}` of `{b.name}`" for b in project.books for t in b.translations})
+        where = f" of book `{book}`" if book else ""
+        wanted = f" into `{language}`" if language else ""
+        listed = f" (the translations: {', '.join(configured)})" if configured else ": configure one in the project"
+        raise UserError(f"no translation{wanted}{where} is configured{listed}")
+    return found
+
+
+def mark(
+    project: Project,
+    translation: Translation,
+    current: TranslationStatus,
+    sections: Sequence[str],
+    *,
+    every: bool = False,
+) -> tuple[SectionStatus, ...]:
+    """``rulebook status --mark``: the sections named (by title or id; ``every``: each outdated or new one) marked up
+    to date with the latest edition in the translation's status file, written in one step; the sections marked.
+    The marks that still hold are kept; the sources are never touched."""
+    from rulebook.fileio import OutputError, check_report_file, write_atomic
+    from rulebook.translate.status import marked
+    from rulebook.translate.status_file import is_status_file, render_marks
+
+    marks, chosen = marked(current, sections, every=every)
+    if not chosen:
+        return chosen
+    path = translation.status_file
+    protected = [p for p in project.inputs() if p.resolve() != path.resolve()]
+    target = check_report_file(path, root=project.root, protected=protected, ours=is_status_file, kind="status file")
+    try:
+        write_atomic(target, render_marks(marks, translation.language))
+    except OSError as error:
+        raise OutputError(f"cannot write `{path}`: {(error.strerror or str(error)).lower()}") from error
+    return chosen
 
 
 def read_pair(project: Project, first: Path, second: Path, language: str) -> tuple[Book, Book] | ReadResult:

@@ -4,6 +4,7 @@ the rule data. Each takes values and returns a frozen value; :mod:`rulebook.reci
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -25,6 +26,9 @@ from rulebook.stage_values import LintResult, ReadResult
 if TYPE_CHECKING:
     from rulebook.build_values import TranslationResult
     from rulebook.diff import BookDiff
+    from rulebook.languages.data import Language
+    from rulebook.translate.results import Comparison
+    from rulebook.translate.status import TranslationStatus
     from rulebook.translate.terminology import Entry
 
 
@@ -134,7 +138,7 @@ def compare_translations(
             comparison = compare_books(
                 read.book,
                 translated.book,
-                translation_language=translation.language,
+                translation_language=translation_languages(translation, root)[1],
                 terms=terms,
                 waivers=translation_waivers(translation, root),
             )
@@ -144,6 +148,14 @@ def compare_translations(
         if result is not None:
             results.append(result)
     return tuple(results)
+
+
+def translation_languages(translation: Translation, root: Path | None) -> tuple[Language, Language]:
+    """The original's language (English) and the translation's: the shipped one, with the project's language file
+    over it when the translation names one (:mod:`rulebook.languages`)."""
+    from rulebook.languages.data import load_language
+
+    return load_language("en"), load_language(translation.language, translation.language_file, root=root)
 
 
 def translation_terms(translation: Translation, root: Path | None) -> dict[str, Entry]:
@@ -167,17 +179,92 @@ def changes_since(
     project: Project, book: BookConfig, read: ReadResult, earlier: dict[str, ReadResult], cache: StageCache = NO_CACHE
 ) -> tuple[dict[str, Any] | None, tuple[Diagnostic, ...]]:
     """What changed since the edition this book follows (``changes_from``), for its site; or why it cannot be said."""
-    from rulebook.diff import diff_books
-
     if book.changes_from is None:
         return None, ()
     previous = project.book(book.changes_from)
-    old = earlier.get(previous.name) or read_configured(project, previous, cache=cache)
-    if old.fatal:
-        return None, tuple(d for d in old.diagnostics if d.severity is Severity.FATAL)
-    diff: BookDiff = diff_books(old.book, read.book)
+    diff = edition_diff(project, previous, book, {**earlier, book.name: read}, cache)
+    if isinstance(diff, ReadResult):
+        return None, tuple(d for d in diff.diagnostics if d.severity is Severity.FATAL)
     since = {"since": previous.display_title, "since_edition": previous.edition, "since_book": previous.name}
     return {**since, **diff.as_json()}, ()
+
+
+def edition_diff(
+    project: Project, old: BookConfig, new: BookConfig, reads: dict[str, ReadResult], cache: StageCache = NO_CACHE
+) -> BookDiff | ReadResult:
+    """The edition diff from one book to another (``reads``: the books read already, by name); or the reading of
+    one that cannot be read. Made once per content of both."""
+    from rulebook.diff import diff_books
+
+    before, after = (reads.get(b.name) or read_configured(project, b, cache=cache) for b in (old, new))
+    for read in (before, after):
+        if read.fatal:
+            return read
+    key = digest(*[s.text for s in before.sources.values()], "\0", *[s.text for s in after.sources.values()])
+    return cache.get("edition-diff", key, lambda: diff_books(before.book, after.book))
+
+
+def translation_statuses(
+    project: Project,
+    book: BookConfig,
+    read: ReadResult,
+    translations: Sequence[TranslationResult],
+    earlier: dict[str, ReadResult],
+    cache: StageCache = NO_CACHE,
+) -> tuple[TranslationResult, ...]:
+    """Each translation of the book with its status against the latest edition (:mod:`rulebook.translate.status`):
+    the comparison with the edition it was made from (this stage's :func:`compare_translations`, the same when that
+    edition is the book) joined with the edition diff from that edition to the latest (:func:`edition_diff`). A
+    translation whose editions cannot be read keeps no status (their own builds say why)."""
+    configured = {t.language: t for t in book.translations}
+    reads = {**earlier, book.name: read}
+    found = []
+    for result in translations:
+        status = translation_status(project, book, configured[result.language], result.comparison, reads, cache)
+        found.append(replace(result, status=None if isinstance(status, ReadResult) else status))
+    return tuple(found)
+
+
+def translation_status(
+    project: Project,
+    book: BookConfig,
+    translation: Translation,
+    comparison: Comparison | None,
+    reads: dict[str, ReadResult],
+    cache: StageCache = NO_CACHE,
+) -> TranslationStatus | ReadResult:
+    """One translation's status against the latest edition of ``book``; ``comparison``: the translation compared
+    with ``book`` (None: not compared yet). Or the reading of an edition or the translation that cannot be read."""
+    from rulebook.translate.status import translation_status as join
+    from rulebook.translate.status_file import load_marks
+
+    made_from = project.book(translation.from_edition) if translation.from_edition else book
+    latest = project.latest_edition(book)
+    earlier = reads.get(made_from.name) or read_configured(project, made_from, cache=cache)
+    if earlier.fatal:
+        return earlier
+    if comparison is None or made_from.name != book.name:
+        compared = compare_translations(earlier, replace(made_from, translations=(translation,)), project.root, cache)
+        if not compared:
+            return read_book([translation.source], project.root, language=translation.language)
+        comparison = compared[0].comparison
+    diff, now = None, earlier
+    if latest.name != made_from.name:
+        now = reads.get(latest.name) or read_configured(project, latest, cache=cache)
+        found = edition_diff(project, made_from, latest, {**reads, made_from.name: earlier, latest.name: now}, cache)
+        if isinstance(found, ReadResult):
+            return found
+        diff = found
+    return join(
+        comparison,
+        earlier.book,
+        now.book,
+        diff,
+        language=translation.language,
+        editions=(made_from.name, latest.name),
+        edition_names=(made_from.edition, latest.edition),
+        marks=load_marks(translation.status_file, root=project.root),
+    )
 
 
 # -- rule data -----------------------------------------------------------------------------------------------
@@ -217,6 +304,8 @@ def translated_terms(
 
     found: dict[str, dict[str, dict[str, str]]] = {}
     for translation in translations:
-        for term, names in term_translations(read.book, translation.comparison, translation.terms).items():
+        for term, names in term_translations(
+            read.book, translation.comparison, translation.terms, translation.language
+        ).items():
             found.setdefault(term, {})[translation.language] = names
     return found

@@ -61,7 +61,8 @@ def touched_by(project: Project, books: Sequence[BookConfig], changed: Iterable[
     own = tuple(dict.fromkeys(entry.book for entry in hits if entry.book is not None))
     translated = [entry.later for entry in hits if entry.later is not None]
     following = [book.name for book in books if book.changes_from in own]
-    return LiveAffected(books=own, later=tuple(dict.fromkeys([*own, *translated, *following])))
+    statuses = [book.name for book in books if set(project.status_editions(book)) & set(own)]
+    return LiveAffected(books=own, later=tuple(dict.fromkeys([*own, *translated, *following, *statuses])))
 
 
 def _absolute(path: Path) -> Path:

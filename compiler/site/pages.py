@@ -32,6 +32,7 @@ from rulebook.site.reference import ReferenceView, reference_context
 from rulebook.site.svg import Neighbourhood
 
 if TYPE_CHECKING:
+    from rulebook.site.translation_status import SiteStatus
     from rulebook.translate.align import Pair
     from rulebook.translate.definitions import TranslatedDefinition
     from rulebook.translate.terminology import Entry
@@ -60,6 +61,8 @@ class SiteTranslation:
     """The side-by-side report's context (``rulebook.translate.compare.report_context``)."""
     definitions: Mapping[str, TranslatedDefinition] = field(default_factory=dict)
     """By term: the translation's text of the original's definition, and where it stands."""
+    status: SiteStatus | None = None
+    """Which translated sections were made from an earlier edition of an original that changed since."""
 
 
 @dataclass

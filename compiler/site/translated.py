@@ -14,6 +14,7 @@ language (a JSON block): the language switcher reads it to land on the aligned s
 from __future__ import annotations
 
 import dataclasses
+import functools
 import json
 import re
 from collections import defaultdict
@@ -116,6 +117,7 @@ class TranslatedPlan:
         self.original = original
         self.language = translation.language
         self.strings = strings
+        self.status = translation.status
         self.prefix = f"{translation.language}/"
         self.links = LinkStyle(original.links.from_markdown, self.prefix, original.links.directory_urls)
         graph = original.site.terms
@@ -434,8 +436,19 @@ class TranslatedPlan:
             blocks=blocks,
             previews=self._previews_script(path, linker.used_terms),
             alternate=self._translated_alternate(path, chapter),
+            status=self._status_banner(path, chapter, env),
         )
         return Page(path, chapter.title, markdown)
+
+    def _status_banner(self, page: str, chapter: Section, env: Environment) -> str:
+        """The notice at the page's top when its original changed since it was translated (empty otherwise)."""
+        from rulebook.site.translation_status import status_banner
+
+        if self.status is None:
+            return ""
+        ids = {s.id for s in _walk(chapter)}
+        link = functools.partial(self._from, page)
+        return status_banner(self.status, ids, anchor=self.anchor.__getitem__, link=link, env=env, strings=self.strings)
 
     def _notices(self, page: str) -> dict[str, str]:
         """For each translated section: the notice listing the original's subsections it lacks."""
@@ -544,8 +557,18 @@ class TranslatedPlan:
             report_href=self._from(path, translation_report(self.language) + ".md") if self.original.editors else None,
             pdf_href=self._from(path, pdf) if (pdf := self.original.site.pdfs.get(self.language)) else None,
             previews=self._previews_script(path, linker.used_terms),
+            status=self._status_summary(path, env),
         )
         return with_script(Page(path, self.title, markdown), self._alternate(path, HOME.file, {}, False))
+
+    def _status_summary(self, page: str, env: Environment) -> str:
+        """The translation's status for the home page (empty when it is not known)."""
+        from rulebook.site.translation_status import status_summary
+
+        if self.status is None:
+            return ""
+        link = functools.partial(self._from, page)
+        return status_summary(self.status, translated=self.url, link=link, env=env, strings=self.strings)
 
     def glossary_page(self, env: Environment) -> Page:
         path = GLOSSARY.file

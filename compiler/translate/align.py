@@ -22,6 +22,8 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field
 
+from rulebook.languages.data import Language
+from rulebook.languages.quantities import quantities
 from rulebook.model import (
     Book,
     Content,
@@ -41,7 +43,8 @@ from rulebook.source import SourceText
 
 GAP = -0.35
 """Score of leaving a unit unpaired; pairs scoring below it are not worth making."""
-_NUMBERS = re.compile(r"\d+(?:[.,]\d+)?")
+DIGITS = frozenset({"digits", "dice"})
+"""The kinds of quantity a unit is scored on: values written in digits survive translation."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -203,12 +206,16 @@ def _without_units(content: Content) -> Content:
     return tuple(kept)
 
 
-def align_sections(original: Book, translation: Book) -> list[Pair]:
-    """The best monotonic alignment of the translation's sections with the original's."""
+def align_sections(
+    original: Book, translation: Book, languages: tuple[Language | str, Language | str] | None = None
+) -> list[Pair]:
+    """The best monotonic alignment of the translation's sections with the original's (``languages``: the
+    books' languages, their values read in each; by default the shipped languages the books name)."""
     left = outline(original, number_sections=True)
     right = outline(translation, number_sections=False)
-    left_features = [features(unit) for unit in left]
-    right_features = [features(unit) for unit in right]
+    read = languages or (book_language(original), book_language(translation))
+    left_features = [features(unit, read[0]) for unit in left]
+    right_features = [features(unit, read[1]) for unit in right]
     best: tuple[float, list[Pair]] | None = None
     anchors = {offset: len(_anchors(left_features, right_features, offset)) for offset in range(-2, 3)}
     most = max(anchors.values())
@@ -227,7 +234,7 @@ class Features:
     """What a unit is scored on, computed once per unit (scoring runs for every candidate pair)."""
 
     numbers: Counter[str]
-    """The numbers the unit's text states, as written (decimal commas as points)."""
+    """The values the unit's text writes in digits (:func:`rulebook.languages.quantities.quantities`)."""
     count: int
     """How many numbers that is."""
     length: int
@@ -239,9 +246,14 @@ class Features:
     kind: str
 
 
-def features(unit: Unit) -> Features:
+def book_language(book: Book) -> str:
+    """The language a book is written in (its first document's)."""
+    return book.documents[0].language if book.documents else "en"
+
+
+def features(unit: Unit, language: Language | str) -> Features:
     """The features of a unit, for :func:`_score`."""
-    found = Counter(_numbers(unit.text))
+    found = Counter(_numbers(unit.text, language))
     title = tuple(w[:4] for w in map(_fold, unit.title.split()) if len(w) > 3)
     number = tuple(int(p) for p in unit.number.split(".")) if unit.number is not None else None
     return Features(found, sum(found.values()), len(unit.text), title, number, unit.kind)
@@ -373,8 +385,9 @@ def _numbering(original: tuple[int, ...] | None, translation: tuple[int, ...] | 
     return -0.5 if len(original) == len(translation) else -0.2
 
 
-def _numbers(text: str) -> list[str]:
-    return [n.replace(",", ".") for n in _NUMBERS.findall(text)]
+def _numbers(text: str, language: Language | str) -> list[str]:
+    """The values a text writes in digits (a roll as its count and die: ``2D6``), as the number reader reads them."""
+    return [f"{q.value}{q.unit if q.kind == 'dice' else ''}" for q in quantities(text, language) if q.kind in DIGITS]
 
 
 def _shared_numbers(a: Features, b: Features) -> float:

@@ -24,28 +24,30 @@ from __future__ import annotations
 
 import hashlib
 import json
-import re
 from collections import Counter
 from dataclasses import replace
-from pathlib import Path
 from typing import Any
 
-from rulebook.errors import TerminologyError
+from rulebook.languages.data import Language, as_language
+from rulebook.languages.quantities import conversions
+from rulebook.languages.quantities import quantities as read_quantities
 from rulebook.model import Book, Table
 from rulebook.source import SourceText
-from rulebook.translate.align import Pair, Unit, align_sections
-from rulebook.translate.facts import quantities as read_quantities
+from rulebook.translate.align import Pair, Unit, align_sections, book_language
 from rulebook.translate.findings import is_short, section_findings, sentence_findings
-from rulebook.translate.numbers import METRIC_LENGTH
+from rulebook.translate.list_findings import list_findings
+from rulebook.translate.merged import merge_neighbours
 from rulebook.translate.quantity_findings import meaning_findings, moved_findings
 from rulebook.translate.report import report_context
 from rulebook.translate.results import AlignedText, Comparison, Finding
+from rulebook.translate.rule_findings import Languages, wording_findings
 from rulebook.translate.segments import Locator, Sentence, sentences
 from rulebook.translate.sentence_align import ALIGNED_PLACES, Features, align_sentences, band, cognates, narrowed
 from rulebook.translate.tables import compare_tables, tables_in
-from rulebook.translate.term_findings import related_terms, term_findings
-from rulebook.translate.terminology import Entry, TermMatcher, read_translation_toml
+from rulebook.translate.term_findings import Terms, related_terms, term_findings, term_names
+from rulebook.translate.terminology import Entry, TermMatcher
 from rulebook.translate.text_findings import debris_findings, reference_findings, table_findings
+from rulebook.translate.waivers import load_waivers
 
 __all__ = ["Comparison", "Finding", "compare_books", "load_waivers", "report_context"]
 
@@ -54,6 +56,11 @@ FAIL_ON = (
     "comparison-differs",
     "sign-differs",
     "table-row",
+    "obligation-differs",
+    "roll-differs",
+    "rounding-differs",
+    "parenthesis-dropped",
+    "list-differs",
     "term-missing",
     "term-forbidden",
     "missing-section",
@@ -69,15 +76,21 @@ def compare_books(
     original: Book,
     translation: Book,
     *,
-    translation_language: str = "fr",
+    translation_language: Language | str = "fr",
+    original_language: Language | str | None = None,
     terms: dict[str, Entry] | None = None,
     waivers: dict[str, str] | None = None,
 ) -> Comparison:
-    """Every disagreement between a translation and its original, with places on both sides."""
+    """Every disagreement between a translation and its original, with places on both sides.
+
+    The languages' words (:mod:`rulebook.languages`) are given, or shipped ones named by their codes; the
+    original's defaults to the language its book is written in.
+    """
     entries = terms or {}
-    pairs = align_sections(original, translation)
+    languages = (as_language(original_language or book_language(original)), as_language(translation_language))
+    pairs = align_sections(original, translation, languages)
     merged = merge_units(pairs)
-    context = _Context(translation_language, entries, _titles(pairs))
+    context = _Context(languages, entries, _titles(pairs))
     prepared = [
         context.prepare(index, pair, merged.get(index, ((), ())))
         for index, pair in enumerate(pairs)
@@ -85,16 +98,20 @@ def compare_books(
     ]
     context.ratio = _length_ratio(prepared)
     texts = _find_moved([context.align(text, pairs[text.pair]) for text, _ in prepared], context)
+    texts = [merge_neighbours(text, context.features, context.ratio) for text in texts]
     findings = [finding for _, found in prepared for finding in found]
-    findings += section_findings(pairs, merged)
-    related = related_terms(original)
+    findings += section_findings(pairs, merged, context.languages)
+    naming = Terms(entries, context.matcher, related_terms(original), term_names(original.references), *languages)
+    reading = Languages(*languages, context.matcher, frozenset(entries), context.features, context.ratio)
     for text in texts:
-        findings += sentence_findings(text, pairs, context.features)
-        findings += meaning_findings(text, pairs, context.quantities)
-        findings += term_findings(text, pairs, entries, context.matcher, related)
+        findings += sentence_findings(text, pairs, context.features, context.ratio)
+        findings += meaning_findings(text, pairs, context.quantities, languages[1])
+        findings += term_findings(text, pairs, naming)
         findings += reference_findings(text, pairs)
-    findings += moved_findings(texts, pairs, context.quantities)
-    findings += debris_findings(translation, texts, pairs, translation_language)
+        findings += wording_findings(text, pairs, reading)
+        findings += list_findings(text, pairs)
+    findings += moved_findings(texts, pairs, context.quantities, languages[1])
+    findings += debris_findings(translation, texts, pairs, languages)
     findings = fingerprinted(findings)
     allowed = waivers or {}
     kept = [f for f in findings if f.fingerprint not in allowed]
@@ -135,16 +152,18 @@ def merge_units(pairs: list[Pair]) -> dict[int, tuple[tuple[Unit, ...], tuple[Un
 class _Context:
     """What aligning each pair needs once per comparison: the language, terminology, locators, caches."""
 
-    def __init__(self, language: str, entries: dict[str, Entry], titles: tuple[str, ...]) -> None:
-        self.language = language
+    def __init__(
+        self, languages: tuple[Language, Language], entries: dict[str, Entry], titles: tuple[str, ...]
+    ) -> None:
+        self.languages = languages
         self.entries = entries
-        self.matcher = TermMatcher(entries)
+        self.matcher = TermMatcher(entries, languages[1])
         self.titles = titles
         self.locators: dict[str, Locator] = {}
         self.ratio = 1.0
         self.notes: list[str] = []
         """What was aligned more simply because it was too large (:func:`narrowed`)."""
-        self._quantities: dict[tuple[str, str], tuple[Any, ...]] = {}
+        self._quantities: dict[tuple[int, str], tuple[Any, ...]] = {}
         self._features: dict[tuple[int, int], tuple[Sentence, Features]] = {}
 
     def locator(self, source: SourceText | None) -> Locator | None:
@@ -157,8 +176,8 @@ class _Context:
 
     def quantities(self, sentence: Sentence, side: int) -> tuple[Any, ...]:
         """The quantities of a sentence (computed once)."""
-        language = "en" if side == 0 else self.language
-        key = (language, sentence.text)
+        language = self.languages[side]
+        key = (side, sentence.text)
         if key not in self._quantities:
             self._quantities[key] = read_quantities(sentence.text, language, names=self.titles)
         return self._quantities[key]
@@ -188,7 +207,9 @@ class _Context:
             int(is_short(sentence)),
             int(sentence.kind == "item"),
         )
-        length = len(_CONVERSIONS.sub("", text)) if " m" in text or "cm" in text or "mm" in text else len(text)
+        # A translator's metric conversion (« (soit environ 60 cm par 60 cm) ») is no part of a sentence's length.
+        converted = " m" in text or "cm" in text or "mm" in text
+        length = len(conversions(self.languages[side]).sub("", text)) if converted else len(text)
         return Features(length, values, digits, terms, tuple(marks), cognates(text), *kinds)
 
     def prepare(
@@ -198,12 +219,12 @@ class _Context:
         assert pair.original is not None and pair.translation is not None
         units = ((pair.original, *merged[0]), (pair.translation, *merged[1]))
         tables = [[t for u in side for t in tables_in(u.content)] for side in units]
-        compared = compare_tables(tables[0], tables[1], self.matcher, self.language)
+        compared = compare_tables(tables[0], tables[1], self.matcher, self.languages)
         skip: tuple[set[int], set[int]] = (set(), set())
         for left, right in compared.matched:
             skip[0].add(left.offset)
             skip[1].add(right.offset)
-        sides = [self._sentences(side, skip[number]) for number, side in enumerate(units)]
+        sides = [self._sentences(side, skip[number], self.languages[number]) for number, side in enumerate(units)]
         shown: list[tuple[Table | None, Table | None]] = list(compared.matched)
         shown += [(table, None) for table in tables[0] if table.offset not in skip[0]]
         shown += [(None, table) for table in tables[1] if table.offset not in skip[1]]
@@ -222,18 +243,12 @@ class _Context:
             )
         return replace(text, beads=tuple(align_sentences(features[0], features[1], self.ratio)))
 
-    def _sentences(self, units: tuple[Unit, ...], skip: set[int]) -> list[Sentence]:
+    def _sentences(self, units: tuple[Unit, ...], skip: set[int], language: Language) -> list[Sentence]:
         found: list[Sentence] = []
         for unit in sorted(units, key=lambda u: u.offset):
-            found += sentences(unit.content, self.locator(unit.source), unit.offset, skip_tables=skip)
+            locator = self.locator(unit.source)
+            found += sentences(unit.content, locator, unit.offset, skip_tables=skip, language=language)
         return found
-
-
-_CONVERSIONS = re.compile(
-    rf"\(?(?:soit )?(?:environ )?(?<!\d){METRIC_LENGTH}"
-    r"(?:\s*(?:par|x)\s*\d{1,30}(?:[.,]\d{1,30})?\s?(?:mm|cm|m|km)\b)?\)?"
-)
-"""A translator's metric conversion ("(soit environ 60 cm par 60 cm)"): no part of the translation's length."""
 
 
 def _sides(text: AlignedText) -> tuple[tuple[Sentence, ...], tuple[Sentence, ...]]:
@@ -278,7 +293,8 @@ def _coverage(pairs: list[Pair], texts: list[AlignedText], context: _Context) ->
         text = aligned.get(index)
         if text is None:
             unit = pair.original
-            total += len(sentences(unit.content, context.locator(unit.source), unit.offset))
+            locator = context.locator(unit.source)
+            total += len(sentences(unit.content, locator, unit.offset, language=context.languages[0]))
             continue
         total += len(text.original)
         moved = sum(len(m.sentences) for m in text.moved if m.side == 0)
@@ -322,18 +338,3 @@ def _single_spaced(text: str, made: dict[str, str]) -> str:
     if text not in made:
         made[text] = " ".join(text.split())
     return made[text]
-
-
-def load_waivers(path: Path, *, root: Path | None = None) -> dict[str, str]:
-    """Waivers by fingerprint, with their reasons (``[[waiver]]`` tables of fingerprint and reason; ``root``:
-    see :func:`~rulebook.translate.terminology.read_translation_toml`)."""
-    table = read_translation_toml(path, root=root, kind="waivers file")
-    waivers = {}
-    entries = table.get("waiver", [])
-    if not isinstance(entries, list):
-        raise TerminologyError(f"{path}: `waiver` must be [[waiver]] tables, each with a `fingerprint` and a `reason`")
-    for entry in entries:
-        if not isinstance(entry, dict) or not isinstance(entry.get("fingerprint"), str):
-            raise TerminologyError(f"{path}: each [[waiver]] needs a `fingerprint`")
-        waivers[entry["fingerprint"]] = str(entry.get("reason", ""))
-    return waivers

@@ -2,7 +2,8 @@
 
 Checks run on the source text itself (not the model), since the model already smooths what they look
 for. The table of contents is skipped. Words are judged against a word list built from the same
-translation: "nellement" is no word of it, "être" is.
+translation: "nellement" is no word of it, "être" is. What a language allows (elisions, compounds, a
+repeated word, the spaces of its typography) is its file's (:mod:`rulebook.languages.data`).
 """
 
 from __future__ import annotations
@@ -15,7 +16,8 @@ from dataclasses import dataclass
 
 from rulebook.catalog.translation import CONVERSION_DEBRIS, DOUBLED_WORD, OTHER_SCRIPT, PUNCTUATION_SPACING
 from rulebook.diagnostics import Rule
-from rulebook.translate.language import STOP_WORDS
+from rulebook.languages.data import Language, as_language
+from rulebook.languages.phrases import CAPITALS, SMALL_LETTERS
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,151 +33,86 @@ class Debris:
 
 
 _LETTER = r"[^\W\d_]"
-_UPPER = "A-ZÀ-ÖØ-Þ"
+_UPPER = CAPITALS
 _OTHER_SCRIPT = re.compile(r"[\u0370-\u03ff\u0400-\u04ff]")
 _CHARACTERS = re.compile(r"[\u0131\u00ad\ufffd\ufb00-\ufb06]")
 _LATEX = re.compile(r"\$[^$\n]{1,120}\$|\\[a-zA-Z]{2,}(?:\{[^}\n]{0,120}\})?")
 """A LaTeX fragment: ``$...$``, or a command with its argument (both of at most 120 characters, so that a line
 of ``\\ab{`` is not searched to its end from each one)."""
 _ESCAPED = re.compile(r"\\[!-/:-@\[\]^_`{|}~]")
-"""A backslash before ASCII punctuation: Markdown's escape, which the conversion left for the reader to see."""
+"""A backslash before ASCII punctuation: Markdown's escape (valid in Markdown, where the reader shows the mark; in
+another format, the backslash is shown too)."""
+_STRAY_BACKSLASH = re.compile(r"\\(?![!-/:-@\[\]^_`{|}~a-zA-Z\n$])")
+"""A backslash before what Markdown does not escape (a letter is LaTeX's): shown as it is, in any format."""
 _HYPHENATED = re.compile(rf"(?<![\w-])({_LETTER}+)-({_LETTER}+)(?![\w-])")
 _HYPHENATED_WORD = re.compile(rf"(?<![\w-]){_LETTER}+-{_LETTER}+(?![\w-])")
 _WORDS = re.compile(rf"{_LETTER}+")
-_ELISION = re.compile(rf"(?<![\w'’])(qu|d|l)([aeiouyhâàèêëîïôûœ]{_LETTER}+)", re.IGNORECASE)
-ELIDED_WORDS = frozenset(
-    [
-        "quel",
-        "quelle",
-        "quels",
-        "quelles",
-        "quelque",
-        "quelques",
-        "quand",
-        "quant",
-        "quoi",
-        "quoique",
-        "lui",
-        "leur",
-        "leurs",
-        "lors",
-        "lorsque",
-        "loin",
-        "long",
-        "longue",
-        "lequel",
-        "laquelle",
-        "lesquels",
-        "lesquelles",
-        "laisser",
-        "lieu",
-        "lieux",
-        "dire",
-        "dont",
-        "dieu",
-        "diable",
-    ]
-)
-"""French words that start like an elision but are words ("quelle" is not "qu'elle")."""
+_VOWELS = "aeiouyhâàèêëîïôûœáíóúìòù"
+"""Letters an elided word may start with (not « é »: « décrit » is no « d'écrit »)."""
 _EMPHASIS = re.compile(rf"[.!?][*_]{{1,2}}(?={_LETTER})")
-_JOINED = re.compile(rf"(?<![\w'’])([a-zà-ÿ]{_LETTER}*) ([{_UPPER}]{_LETTER}+)")
+_JOINED = re.compile(rf"(?<![\w'’])([{SMALL_LETTERS}]{_LETTER}*) ([{_UPPER}]{_LETTER}+)")
 _START = re.compile(rf"(?:^|[.!?]\s)[\s\-*·•]*([{_UPPER}]{_LETTER}+)")
 """A word starting a sentence (the space after the full stop one character: as ``\\s+[\\s...]*``, the run of
 spaces could be split between the two in quadratically many ways before the word after it is ruled out)."""
-_DECIMAL = re.compile(r"(?<![\d,])\d+, \d+\s?(?:mm|cm|km|m|%|\"|″|”|''|pouces?)(?!\w)")
 _DOUBLED = re.compile(r"\b(\w+)\s+\1\b", re.IGNORECASE)
-_SPACING = re.compile(r"(?<=[^\s?!;:])[!?;:](?=\s|$)", re.MULTILINE)
-REPEATABLE = frozenset({"vous", "nous", "que", "de"})
-"""Words a correct French sentence may repeat ("vous vous", "nous nous")."""
-COMPOUND_HEADS = frozenset(
-    [
-        "au",
-        "ci",
-        "quasi",
-        "sous",
-        "demi",
-        "semi",
-        "non",
-        "anti",
-        "avant",
-        "arrière",
-        "après",
-        "contre",
-        "porte",
-        "pré",
-        "vice",
-        "ex",
-        "mi",
-        "néo",
-        "pseudo",
-        "sur",
-        "super",
-        "peut",
-        "est",
-        "soit",
-        "celui",
-        "celle",
-        "ceux",
-        "celles",
-        "elle",
-        "lui",
-        "eux",
-        "moi",
-        "toi",
-        "nous",
-        "vous",
-        "là",
-        "grand",
-        "grande",
-        "petit",
-    ]
-)
-"""Words that start hyphenated compounds ("au-dessus", "quasi-instantané"): what follows is a word."""
-COMPOUND_TAILS = frozenset(
-    [
-        "ci",
-        "là",
-        "même",
-        "mêmes",
-        "vous",
-        "nous",
-        "les",
-        "le",
-        "la",
-        "lui",
-        "leur",
-        "moi",
-        "toi",
-        "en",
-        "y",
-        "il",
-        "elle",
-        "ils",
-        "elles",
-        "on",
-        "ce",
-    ]
-)
-_FRENCH_ONLY = STOP_WORDS["fr"] - STOP_WORDS["en"]
-NEVER_LAST = frozenset(
-    [*STOP_WORDS["fr"], *STOP_WORDS["en"], "pour", "sans", "entre", "vers", "chez", "d", "l", "qu", "au", "aux"]
-) - {"pas", "est", "sont", "peut", "doit"}
-"""Words no sentence ends with (articles, prepositions, conjunctions), in either language."""
 
 
-def find_debris(text: str, *, skip: tuple[int, int] = (0, 0), language: str = "fr") -> list[Debris]:
-    """Every slip of the conversion in a translation's text, in order (``skip``: the table of contents)."""
+@dataclass(frozen=True, slots=True)
+class _Rules:
+    """What the checks need of the translation's language (and the original's words a sentence never ends with)."""
+
+    language: Language
+    never_last: frozenset[str]
+    """Words no sentence ends with (articles, prepositions, conjunctions), in either language."""
+    own_words: frozenset[str]
+    """The translation's common words the original's language does not use: a line with one is the translation's."""
+    elision: re.Pattern[str] | None
+    decimal: re.Pattern[str]
+    spacing: re.Pattern[str] | None
+
+
+def _rules(language: Language, original: Language) -> _Rules:
+    elisions = "|".join(re.escape(e) for e in sorted(language.elisions, key=len, reverse=True))
+    elision = re.compile(rf"(?<![\w'’])({elisions})([{_VOWELS}]{_LETTER}+)", re.IGNORECASE) if elisions else None
+    inches = "|".join(re.escape(w) for w in language.inch)
+    decimal = re.compile(rf"(?<![\d,])\d+, \d+\s?(?:mm|cm|km|m|%|\"|″|”|''|{inches})(?!\w)")
+    marks = re.escape(language.space_before)
+    spacing = re.compile(rf"(?<=[^\s{marks}])[{marks}](?=\s|$)", re.MULTILINE) if marks else None
+    return _Rules(
+        language,
+        language.function_words | original.function_words,
+        language.stop_words - original.stop_words,
+        elision,
+        decimal,
+        spacing,
+    )
+
+
+def find_debris(
+    text: str,
+    *,
+    skip: tuple[int, int] = (0, 0),
+    language: Language | str = "fr",
+    original: Language | str = "en",
+    markdown: bool = True,
+) -> list[Debris]:
+    """Every slip of the conversion in a translation's text, in order (``skip``: the table of contents).
+
+    ``markdown``: whether the text is Markdown, whose escapes (``\\*``) are valid and shown as the mark.
+    """
+    rules = _rules(as_language(language), as_language(original))
     vocabulary = WordList(text)
     found = [
         *(debris for pattern in _PATTERNS for debris in pattern.find(text)),
-        *_split_words(text, vocabulary),
-        *_lost_apostrophes(text, vocabulary),
+        *_ESCAPES[markdown].find(text),
+        *_DECIMALS.find(text, rules.decimal),
+        *_split_words(text, vocabulary, rules.language),
+        *_lost_apostrophes(text, vocabulary, rules),
         *_glued_emphasis(text),
-        *_missing_stops(text, vocabulary),
-        *_doubled(text),
+        *_missing_stops(text, vocabulary, rules),
+        *_doubled(text, rules.language),
+        *_spacing(text, rules),
     ]
-    if language == "fr":
-        found += _spacing(text)
     return sorted((d for d in found if not skip[0] <= d.start < skip[1]), key=lambda d: (d.start, d.rule.code))
 
 
@@ -184,13 +121,15 @@ class _Pattern:
     """A slip that a regular expression finds on its own: each match is one, said in these words."""
 
     rule: Rule
-    regex: re.Pattern[str]
+    regex: re.Pattern[str] | None
     message: Callable[[str], str]
     help: Callable[[str], str]
 
-    def find(self, text: str) -> Iterator[Debris]:
-        """Each match in the text, as a slip."""
-        for m in self.regex.finditer(text):
+    def find(self, text: str, regex: re.Pattern[str] | None = None) -> Iterator[Debris]:
+        """Each match in the text (of ``regex``, when the pattern's own depends on the language), as a slip."""
+        pattern = regex or self.regex
+        assert pattern is not None
+        for m in pattern.finditer(text):
             yield Debris(self.rule, *m.span(), self.message(m.group()), self.help(m.group()))
 
 
@@ -213,18 +152,26 @@ _PATTERNS = (
         lambda found: f"a LaTeX fragment `{found.strip()}` is left in the text",
         lambda found: "write what it stands for as plain text",
     ),
-    _Pattern(
+)
+_ESCAPES = {
+    False: _Pattern(
         CONVERSION_DEBRIS,
         _ESCAPED,
         lambda found: f"escaped Markdown `{found}` is read as text",
         lambda found: f"write `{found[1]}` without the backslash, or reword",
     ),
-    _Pattern(
+    True: _Pattern(
         CONVERSION_DEBRIS,
-        _DECIMAL,
-        lambda found: f"a decimal number is broken by a space: `{found}`",
-        lambda found: f"write `{found.replace(', ', ',', 1)}`",
+        _STRAY_BACKSLASH,
+        lambda found: "a backslash is left in the text (Markdown escapes only ASCII punctuation)",
+        lambda found: "remove the backslash",
     ),
+}
+_DECIMALS = _Pattern(
+    CONVERSION_DEBRIS,
+    None,
+    lambda found: f"a decimal number is broken by a space: `{found}`",
+    lambda found: f"write `{found.replace(', ', ',', 1)}`",
 )
 
 
@@ -248,10 +195,10 @@ class WordList:
         return self.lower[word.lower()] > 0
 
 
-def _split_words(text: str, words: WordList) -> Iterator[Debris]:
+def _split_words(text: str, words: WordList, language: Language) -> Iterator[Debris]:
     for m in _HYPHENATED.finditer(text):
         head, tail = m.group(1), m.group(2)
-        if tail[0].isupper() or head.lower() in COMPOUND_HEADS or tail.lower() in COMPOUND_TAILS:
+        if tail[0].isupper() or head.lower() in language.compound_heads or tail.lower() in language.compound_tails:
             continue
         if words.knows(tail) or words.hyphenated[m.group()] > 1:
             continue
@@ -263,10 +210,13 @@ def _split_words(text: str, words: WordList) -> Iterator[Debris]:
         )
 
 
-def _lost_apostrophes(text: str, words: WordList) -> Iterator[Debris]:
-    for m in _ELISION.finditer(text):
+def _lost_apostrophes(text: str, words: WordList, rules: _Rules) -> Iterator[Debris]:
+    if rules.elision is None:
+        return
+    known = rules.language.elided_words
+    for m in rules.elision.finditer(text):
         glued, rest = m.group(), m.group(2)
-        if glued.lower() in ELIDED_WORDS or words.lower[glued.lower()] > 1 or not words.knows(rest) or len(rest) < 3:
+        if glued.lower() in known or words.lower[glued.lower()] > 1 or not words.knows(rest) or len(rest) < 3:
             continue
         yield Debris(
             CONVERSION_DEBRIS,
@@ -287,7 +237,7 @@ def _glued_emphasis(text: str) -> Iterator[Debris]:
         )
 
 
-def _missing_stops(text: str, words: WordList) -> Iterator[Debris]:
+def _missing_stops(text: str, words: WordList, rules: _Rules) -> Iterator[Debris]:
     """A lower-case word then a capitalised one that mostly starts sentences ("bataille Pour"): a full stop was lost.
 
     Capitalised words the text also uses after lower-case words as often as it starts sentences
@@ -302,7 +252,7 @@ def _missing_stops(text: str, words: WordList) -> Iterator[Debris]:
             if not starts_sentences or words.lower[word.lower()] - words.written[word] < 2:
                 continue
             after = line[m.end() :].split(maxsplit=1)[:1]
-            if before in NEVER_LAST or (after and (after[0][:1].isupper() or after[0][:1].isdigit())):
+            if before in rules.never_last or (after and (after[0][:1].isupper() or after[0][:1].isdigit())):
                 continue
             if line[m.end() : m.end() + 1] in ("-", "'", "’"):
                 continue  # a compound: "la règle Avant-Garde"
@@ -323,24 +273,27 @@ def _prose_lines(text: str) -> Iterator[tuple[int, str]]:
         start += len(line) + 1
 
 
-def _doubled(text: str) -> Iterator[Debris]:
+def _doubled(text: str, language: Language) -> Iterator[Debris]:
     for m in _DOUBLED.finditer(text):
-        if m.group(1).lower() in REPEATABLE or m.group(1).isdigit():
+        if m.group(1).lower() in language.repeatable or m.group(1).isdigit():
             continue
         yield Debris(DOUBLED_WORD, *m.span(), f"`{m.group()}` repeats a word", f"write `{m.group(1)}` once")
 
 
-def _spacing(text: str) -> Iterator[Debris]:
+def _spacing(text: str, rules: _Rules) -> Iterator[Debris]:
+    if rules.spacing is None:
+        return
+    name = rules.language.name
     for line_start, line in _lines(text):
-        if not line.lstrip().startswith("#") and not _reads_french(line):
+        if not line.lstrip().startswith("#") and not _reads_as(line, rules.own_words):
             continue
-        for m in _SPACING.finditer(line):
+        for m in rules.spacing.finditer(line):
             before = line[max(0, m.start() - 12) : m.start()].split()[-1:] or [""]
             yield Debris(
                 PUNCTUATION_SPACING,
                 line_start + m.start(),
                 line_start + m.end(),
-                f"`{m.group()}` is glued to `{before[0]}`: French puts a space before it",
+                f"`{m.group()}` is glued to `{before[0]}`: {name} puts a space before it",
                 f"write `{before[0]} {m.group()}` (a narrow no-break space, U+202F, or a plain space)",
             )
 
@@ -352,6 +305,7 @@ def _lines(text: str) -> Iterator[tuple[int, str]]:
         start += len(line) + 1
 
 
-def _reads_french(line: str) -> bool:
-    """Whether a line has a word only French uses (an English line, a bare address, is left alone)."""
-    return any(word.lower() in _FRENCH_ONLY for word in re.findall(rf"{_LETTER}+", line))
+def _reads_as(line: str, own_words: frozenset[str]) -> bool:
+    """Whether a line has a word only the translation's language uses (an English line, a bare address, is
+    left alone)."""
+    return any(word.lower() in own_words for word in _WORDS.findall(line))

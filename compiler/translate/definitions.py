@@ -12,7 +12,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from rulebook.languages.data import Language, as_language
 from rulebook.model import Book, Content, Definition, Important, Item, ItemList, Note, Table, plain_text
+from rulebook.translate.align import book_language
 from rulebook.translate.results import AlignedText, Comparison
 from rulebook.translate.tables import match_rows
 from rulebook.translate.terminology import Entry, TermMatcher
@@ -34,10 +36,12 @@ OPENING = 40
 
 
 def translated_definitions(
-    original: Book, comparison: Comparison, entries: dict[str, Entry]
+    original: Book, comparison: Comparison, entries: dict[str, Entry], language: str
 ) -> dict[str, TranslatedDefinition]:
-    """For each term the original defines and the alignment translates: the translation's text of its definition."""
+    """For each term the original defines and the alignment translates: the translation's text of its definition
+    (``language``: the translation's, whose numbers a table's rows are matched by)."""
     matcher = TermMatcher(entries)
+    languages = (as_language(book_language(original)), as_language(language))
     defined = {d.name for d in original.definitions}
     found: dict[str, TranslatedDefinition] = {}
     for text in comparison.texts:
@@ -47,7 +51,7 @@ def translated_definitions(
         for definition, cell in _definitions(unit.content):
             if definition.name in found or definition.name not in defined:
                 continue
-            translated = _in_table(cell, text, matcher) if cell else _in_sentences(definition, text)
+            translated = _in_table(cell, text, matcher, languages) if cell else _in_sentences(definition, text)
             if translated is not None:
                 found[definition.name] = translated
     return found
@@ -94,13 +98,15 @@ def _in_sentences(definition: Definition, text: AlignedText) -> TranslatedDefini
     return TranslatedDefinition(said, translated[0].source.path, translated[0].offset)
 
 
-def _in_table(cell: Cell, text: AlignedText, matcher: TermMatcher) -> TranslatedDefinition | None:
+def _in_table(
+    cell: Cell, text: AlignedText, matcher: TermMatcher, languages: tuple[Language, Language]
+) -> TranslatedDefinition | None:
     """The translated table's cell in the row matched with the definition's and the same column."""
     table, row, column = cell
     for left, right in text.tables:
         if left is not table or right is None:
             continue
-        rows = match_rows(left, right, matcher)
+        rows = match_rows(left, right, matcher, languages)
         cells = right.rows[rows[row]].cells if row in rows else ()
         if column >= len(cells) or not (said := plain_text(cells[column].children)):
             return None

@@ -8,23 +8,23 @@ reads the aligned texts (:class:`AlignedText`) and returns findings, never repor
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
 from rulebook.catalog import translation as rules
+from rulebook.languages.data import Language
+from rulebook.languages.quantities import Quantity
 from rulebook.source import Span
 from rulebook.translate.align import Pair, Unit
-from rulebook.translate.facts import AT_LEAST, AT_MOST, GREATER, LESS, Quantity
+from rulebook.translate.merged import merged_sentences
 from rulebook.translate.results import AlignedText, Finding, Mark
 from rulebook.translate.segments import Sentence
-from rulebook.translate.sentence_align import Features
+from rulebook.translate.sentence_align import Features, common_terms
 
 QUOTED = 60
 """Characters of a sentence quoted in a message."""
-FRENCH_COMPARISONS = {GREATER: "« plus de »", AT_LEAST: "« au moins »", LESS: "« moins de »", AT_MOST: "« au plus »"}
 Quantities = Callable[[Sentence, int], tuple[Quantity, ...]]
 
 
@@ -44,8 +44,14 @@ def quote(text: str) -> str:
 # -- sections ----------------------------------------------------------------------------------------
 
 
-def section_findings(pairs: list[Pair], merged: dict[int, tuple[tuple[Unit, ...], tuple[Unit, ...]]]) -> list[Finding]:
-    """Sections on one side only (a missing chapter's subsections are counted in its finding)."""
+def section_findings(
+    pairs: list[Pair],
+    merged: dict[int, tuple[tuple[Unit, ...], tuple[Unit, ...]]],
+    languages: tuple[Language, Language],
+) -> list[Finding]:
+    """Sections on one side only (a missing chapter's subsections are counted in its finding); a table of
+    contents (titled as either language's file says) is none."""
+    contents = contents_titles(languages)
     read_with = {u.id for left, right in merged.values() for u in (*left, *right)}
     found = []
     for side, rule in ((0, rules.MISSING_SECTION), (1, rules.EXTRA_SECTION)):
@@ -55,7 +61,7 @@ def section_findings(pairs: list[Pair], merged: dict[int, tuple[tuple[Unit, ...]
             if (unit := (pair.original, pair.translation)[side]) is not None
             and (pair.original, pair.translation)[1 - side] is None
             and unit.id not in read_with
-            and unit.title.lower() not in _CONTENTS
+            and unit.title.lower() not in contents
         ]
         ids = {unit.id for _, unit in alone}
         for index, unit in alone:
@@ -66,7 +72,10 @@ def section_findings(pairs: list[Pair], merged: dict[int, tuple[tuple[Unit, ...]
     return found
 
 
-_CONTENTS = {"table des matières", "table of contents", "contents", "sommaire"}
+def contents_titles(languages: tuple[Language, Language]) -> frozenset[str]:
+    """The titles of a table of contents in either language, in lower case (a translation may keep the
+    original's "Contents")."""
+    return frozenset(languages[0].contents) | frozenset(languages[1].contents)
 
 
 def _within(unit: Unit, ancestor: str, units: dict[str, Unit]) -> bool:
@@ -117,12 +126,14 @@ def _neighbour(pairs: list[Pair], index: int, side: int) -> Span | None:
 
 
 def sentence_findings(
-    text: AlignedText, pairs: list[Pair], features: Callable[[Sentence, int], Features]
+    text: AlignedText, pairs: list[Pair], features: Callable[[Sentence, int], Features], ratio: float
 ) -> list[Finding]:
-    """Sentences of the pair without counterpart (nor a moved one in a neighbouring pair, nor one reordered)."""
+    """Sentences of the pair without counterpart (nor a moved one in a neighbouring pair, nor one reordered,
+    nor one merged into a neighbour or split off one)."""
     pair = pairs[text.pair]
     assert pair.original is not None and pair.translation is not None
     accounted = {(m.side, n) for m in text.moved for n in m.sentences} | _reordered(text, features)
+    accounted |= merged_sentences(text, features, ratio)
     for side, sentences in enumerate((text.original, text.translation)):
         accounted |= {(side, n) for n, s in enumerate(sentences) if is_label(s) or is_short(s)}
     found = []
@@ -134,7 +145,36 @@ def sentence_findings(
         for index in bead.original or bead.translation:
             if (side, index) not in accounted:
                 found.append(_alone(neighbours, pair, number, side, index))
+    for number, side, index in _unrelated(text, features):
+        if (side, index) not in accounted:
+            found.append(_alone(neighbours, pair, number, side, index))
     return found
+
+
+def _unrelated(text: AlignedText, features: Callable[[Sentence, int], Features]) -> list[tuple[int, int, int]]:
+    """(bead, side, index) of sentences the alignment paired in a group that share nothing with the other side
+    (no value, no term distinctive of the pair, no cognate) and state a value in digits: an added rule or one
+    left out, which the aligner merged into a neighbour's bead for want of a better place."""
+    sides = (text.original, text.translation)
+    read = [[features(s, side) for s in sentences] for side, sentences in enumerate(sides)]
+    common = common_terms(read[0], read[1])
+    found = []
+    for number, bead in enumerate(text.beads):
+        groups = (bead.original, bead.translation)
+        for side in (0, 1):
+            if len(groups[side]) < 2 or not groups[1 - side]:
+                continue
+            other = set().union(*(_anchors(read[1 - side][i], common) for i in groups[1 - side]))
+            for index in groups[side]:
+                mine = read[side][index]
+                if mine.digits and not _anchors(mine, common) & other:
+                    found.append((number, side, index))
+    return found
+
+
+def _anchors(features: Features, common: frozenset[str]) -> set[str]:
+    """What vouches for a sentence's translation: its values, the terms distinctive of the pair, its cognates."""
+    return set(features.values) | (features.terms - common) | features.cognates
 
 
 def _alone(neighbours: Neighbours, pair: Pair, bead: int, side: int, index: int) -> Finding:
@@ -161,11 +201,6 @@ def _alone(neighbours: Neighbours, pair: Pair, bead: int, side: int, index: int)
     return made if side == 0 else replace(made, counterpart_note="the original's nearest sentence")
 
 
-LABEL_WORDS = 10
-"""A caption's first sentence this short, after "Figure 3 –", is the figure's title."""
-_LABEL = re.compile(r"\s*(?:Figure|Fig\.|Table|Tableau)\s+\d+\s*[–—:-]", re.IGNORECASE)
-
-
 SHORT_WORDS = 3
 """A sentence of this many words or fewer is a label ("one Pond.", "Ridge"): never reported missing or added."""
 
@@ -178,11 +213,7 @@ def is_short(sentence: Sentence) -> bool:
 def is_label(sentence: Sentence) -> bool:
     """Whether a sentence only titles or introduces a figure or table ("Table 1 - Nombre maximal de ...",
     "La table suivante donne les nouvelles limites :"): an edition's layout, not a rule."""
-    if sentence.kind == "pointer":
-        return True
-    return (
-        sentence.kind == "caption" and bool(_LABEL.match(sentence.text)) and len(sentence.text.split()) <= LABEL_WORDS
-    )
+    return sentence.kind == "pointer" or sentence.label
 
 
 def _reordered(text: AlignedText, features: Callable[[Sentence, int], Features]) -> set[tuple[int, int]]:
@@ -282,5 +313,32 @@ def finding(
     details: dict[str, Any] | None = None,
     marks: tuple[Mark, ...] = (),
 ) -> Finding:
+    """A finding about sentences of an aligned text; it quotes the sentences its marks are in."""
     ids = (pair.original.id if pair.original else None, pair.translation.id if pair.translation else None)
-    return Finding(rule, message, place, counterpart, help_text, *ids, text.pair, details or {}, evidence, marks=marks)
+    quotes = marked_sentences(text, marks)
+    return Finding(
+        rule,
+        message,
+        place,
+        counterpart,
+        help_text,
+        *ids,
+        text.pair,
+        details or {},
+        evidence,
+        marks=marks,
+        quotes=quotes,
+    )
+
+
+def marked_sentences(text: AlignedText, marks: tuple[Mark, ...]) -> tuple[str, str]:
+    """The sentences of each side that marks point into, joined in order (what a finding quotes)."""
+    sides = (text.original, text.translation)
+    chosen: tuple[list[int], list[int]] = ([], [])
+    for side, index, _, _ in marks:
+        if index not in chosen[side] and 0 <= index < len(sides[side]):
+            chosen[side].append(index)
+    return (
+        " ".join(sides[0][i].text for i in sorted(chosen[0])),
+        " ".join(sides[1][i].text for i in sorted(chosen[1])),
+    )

@@ -1,8 +1,9 @@
 """Whether two aligned sentences state the same quantities: values, comparisons and signs.
 
-Each side's quantities (:mod:`rulebook.translate.facts`) are matched by value (a sign or a
+Each side's quantities (:mod:`rulebook.languages.quantities`) are matched by value (a sign or a
 comparison may differ on the same value; dice match dice). A matched pair whose comparisons differ
-(more than, at least) is a ``comparison-differs``; whose signs differ (``-1`` and ``1``), a
+(more than, at least) is a ``comparison-differs``, and so is a lower bound whose value the translation states
+without one (:func:`_bound_dropped`); whose signs differ (``-1`` and ``1``), a
 ``sign-differs``. Values left unmatched are a ``numbers-differ`` when both sides keep one (a value
 that changed), or when a value written in digits has no counterpart; a number word or an ordinal
 alone on one side is a translator's wording ("two measurements", "first") and is not reported.
@@ -16,8 +17,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
-from rulebook.translate.facts import Quantity
+from rulebook.languages.quantities import AT_LEAST, GREATER, Quantity
 
+_LOWER_BOUNDS = (GREATER, AT_LEAST)
 WEAK_KINDS = frozenset({"word", "ordinal"})
 """Quantities that are not reported when they are alone on one side."""
 
@@ -59,6 +61,12 @@ def compare_beads(beads: Sequence[tuple[Side, Side]]) -> list[list[Difference]]:
         rights.append(right)
         shared.append({q.value for _, q in original.quantities} & {q.value for _, q in translation.quantities})
     _cancel_reordered(lefts, rights)
+    bounds: list[set[tuple[Fraction, str | None]]] = [
+        {(q.value, q.comparison) for _, q in translation.quantities if q.comparison} for _, translation in beads
+    ]
+    for index, differences in enumerate(matched):
+        around = [bounds[i] for i in (index - 1, index, index + 1) if 0 <= i < len(beads)]
+        differences[:] = [d for d in differences if not _bound_stated_nearby(d, around)]
     stated = [tuple({q.value for _, q in side.quantities} for side in bead) for bead in beads]
     for index, (left, right) in enumerate(zip(lefts, rights, strict=True)):
         if left and right:
@@ -82,17 +90,44 @@ def _match(
     found: list[Difference] = []
     unmatched_left = []
     candidates = _Candidates(right)
+    one_sentence_each = all(len({i for i, _ in side.quantities}) == 1 for side in (original, translation))
     for item in left:
         match = candidates.take(item[1])
         if match is None:
             unmatched_left.append(item)
             continue
         a, b = item[1], match[1]
-        if a.comparison and b.comparison and a.comparison != b.comparison:
+        if (
+            a.comparison
+            and a.comparison != b.comparison
+            and (b.comparison or (one_sentence_each and _bound_dropped(a, b)))
+        ):
             found.append(Difference("comparison-differs", (item,), (match,)))
         if (a.sign == "-") != (b.sign == "-"):
             found.append(Difference("sign-differs", (item,), (match,)))
     return found, unmatched_left, candidates.left()
+
+
+def _bound_dropped(bound: Quantity, value: Quantity) -> bool:
+    """Whether the translation states a lower bound's value as is: "more than 12\"" read « à 12\" » (issue 28).
+
+    Only where it is clear: a value written in digits with its unit on both sides, a lower bound ("more than",
+    "at least": "within 6\"" is often « à 6\" de »), and (the caller's part) the values of one sentence on each
+    side (a bead of two sentences may state the bound in the other one, or refer to it: « si cela n'est pas
+    possible »). A translation that states the value with that bound elsewhere in the bead or in a neighbouring
+    one repeats it (« les limites de 9\" et 15\" sont inversées »): :func:`_bound_stated_nearby`."""
+    if bound.comparison not in _LOWER_BOUNDS or not (bound.kind == value.kind == "digits"):
+        return False
+    return bound.unit is not None and bound.unit == value.unit
+
+
+def _bound_stated_nearby(difference: Difference, stated: Sequence[set[tuple[Fraction, str | None]]]) -> bool:
+    """Whether a bound the translation seems to drop is stated with its value in one of these sets of
+    (value, comparison)."""
+    if difference.kind != "comparison-differs" or difference.translation[0][1].comparison is not None:
+        return False
+    bound = difference.original[0][1]
+    return any((bound.value, bound.comparison) in bounds for bounds in stated)
 
 
 def _cancel_reordered(lefts: list[list[tuple[int, Quantity]]], rights: list[list[tuple[int, Quantity]]]) -> None:

@@ -6,21 +6,22 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 from rulebook.catalog import translation as rules
+from rulebook.languages.data import Language
+from rulebook.languages.quantities import AT_LEAST, AT_MOST, GREATER, LESS, Quantity
 from rulebook.source import Span
 from rulebook.translate.align import Pair
-from rulebook.translate.facts import AT_LEAST, AT_MOST, GREATER, LESS, Quantity
 from rulebook.translate.findings import finding
 from rulebook.translate.meaning import Difference, Side, compare_beads, reportable
 from rulebook.translate.results import AlignedText, Finding
 from rulebook.translate.segments import Sentence
 from rulebook.translate.sentence_align import Bead
 
-FRENCH_COMPARISONS = {GREATER: "« plus de »", AT_LEAST: "« au moins »", LESS: "« moins de »", AT_MOST: "« au plus »"}
-"""How French writes each comparison, for the help of a ``comparison-differs``."""
+COMPARISON_KEYS = {GREATER: "more_than", AT_LEAST: "at_least", LESS: "less_than", AT_MOST: "at_most"}
+"""Each comparison's key in a language file: a ``comparison-differs`` helps in the translation's words."""
 Quantities = Callable[[Sentence, int], tuple[Quantity, ...]]
 
 
-def meaning_findings(text: AlignedText, pairs: list[Pair], quantities: Quantities) -> list[Finding]:
+def meaning_findings(text: AlignedText, pairs: list[Pair], quantities: Quantities, language: Language) -> list[Finding]:
     """Values, comparisons and signs that differ between aligned sentences.
 
     Sentences without counterpart take part only to cancel values: a value of a sentence the
@@ -44,11 +45,14 @@ def meaning_findings(text: AlignedText, pairs: list[Pair], quantities: Quantitie
         )
         for difference in differences:
             if reportable(difference):
-                found.append(_difference(difference, text, pair, evidence, bead.original[0], bead.translation[0]))
+                first = bead.original[0], bead.translation[0]
+                found.append(_difference(difference, text, pair, evidence, first, language))
     return found
 
 
-def moved_findings(texts: Sequence[AlignedText], pairs: list[Pair], quantities: Quantities) -> list[Finding]:
+def moved_findings(
+    texts: Sequence[AlignedText], pairs: list[Pair], quantities: Quantities, language: Language
+) -> list[Finding]:
     """Values, comparisons and signs that differ between moved sentences and their counterparts elsewhere."""
     by_pair = {text.pair: text for text in texts}
     found = []
@@ -64,14 +68,20 @@ def moved_findings(texts: Sequence[AlignedText], pairs: list[Pair], quantities: 
                 (),
             )
             beads = [Bead(tuple(range(len(joined.original))), tuple(range(len(joined.translation))), 0.0)]
-            for moved_finding in meaning_findings(replace(joined, beads=tuple(beads)), pairs, quantities):
+            for moved_finding in meaning_findings(replace(joined, beads=tuple(beads)), pairs, quantities, language):
                 found.append(replace(moved_finding, marks=()))
     return found
 
 
 def _difference(
-    difference: Difference, text: AlignedText, pair: Pair, evidence: tuple[str, str], first: int, second: int
+    difference: Difference,
+    text: AlignedText,
+    pair: Pair,
+    evidence: tuple[str, str],
+    sentences: tuple[int, int],
+    language: Language,
 ) -> Finding:
+    first, second = sentences
     left = [q for _, q in difference.original]
     right = [q for _, q in difference.translation]
     place = _quantity_place(text.translation, difference.translation) or text.translation[second].span
@@ -79,8 +89,11 @@ def _difference(
     details = {"original": [q.shown for q in left], "translation": [q.shown for q in right]}
     if difference.kind == "comparison-differs":
         a, b = left[0], right[0]
-        message = f"the original says {a.comparison} `{a.shown}`, the translation says {b.comparison} `{b.shown}`"
-        help_text = f"write {FRENCH_COMPARISONS.get(a.comparison or '', a.comparison)} as the original means"
+        says = f"{b.comparison} `{b.shown}`" if b.comparison else f"`{b.shown}` without a bound"
+        message = f"the original says {a.comparison} `{a.shown}`, the translation says {says}"
+        wanted = COMPARISON_KEYS.get(a.comparison or "")
+        words = language.quote(language.comparison_words(wanted)) if wanted else a.comparison
+        help_text = f"write {words} as the original means"
         rule = rules.COMPARISON_DIFFERS
     elif difference.kind == "sign-differs":
         message = f"the original says `{left[0].shown}`, the translation says `{right[0].shown}`"

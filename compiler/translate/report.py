@@ -1,10 +1,12 @@
 """The side-by-side report for people: what ``compare --format html`` and the site's translation report show.
 
-Both full texts, pair by pair, one row per aligned group of sentences (a sentence without
-counterpart has a row of its own), the values, terms and debris a finding is about highlighted,
-each sentence's line number linking to that line in the sources (listed at the end of the report),
-tables as tables, and every finding under the row it concerns, with its kind and severity for the
-report's filter. Pure: a dictionary for the templates (``compare_body.html.j2``), markup escaped here.
+An index of every finding first, each linking (plain links, no script needed) to its row of the
+side-by-side texts and to its lines in both sources; then both full texts, pair by pair, one row per
+aligned group of sentences (a sentence without counterpart has a row of its own), the values, terms
+and debris a finding is about highlighted, each sentence's line number linking to that line in the
+sources (listed at the end of the report), tables as tables, and every finding under the row it
+concerns, with its kind and severity for the report's filter. Pure: a dictionary for the templates
+(``compare_body.html.j2``), markup escaped here.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from typing import Any
 from markupsafe import Markup, escape
 
 from rulebook.model import Table, plain_text
-from rulebook.source import SourceText
+from rulebook.source import SourceText, Span
 from rulebook.translate.align import Pair, Unit
 from rulebook.translate.results import AlignedText, Comparison, Finding
 from rulebook.translate.segments import Sentence
@@ -42,10 +44,15 @@ def report_context(
         _pair(index, pair, texts.get(index), by_pair.get(index, []), keys)
         for index, pair in enumerate(comparison.pairs)
     ]
+    listed = [
+        _finding(f, keys)
+        for f in sorted(comparison.findings, key=lambda f: tuple(f.place or f.counterpart or _NOWHERE)[:3])
+    ]
     kinds = Counter(f.kind for f in comparison.findings)
     severities = Counter(f.rule.severity.public for f in comparison.findings)
     return {
         "pairs": pairs,
+        "index": listed,
         "loose": [_finding(f, keys) for f in loose],
         "coverage": comparison.coverage,
         "counts": sorted(kinds.items()),
@@ -56,6 +63,9 @@ def report_context(
         "original_language": original_language,
         "translation_language": translation_language,
     }
+
+
+_NOWHERE = Span("", 0, 0)
 
 
 def _unit_key(pair: Pair) -> tuple[str | None, str | None]:
@@ -212,6 +222,7 @@ def _finding(finding: Finding, keys: dict[str, str]) -> dict[str, Any]:
         "message": finding.message,
         "help": finding.help,
         "fingerprint": finding.fingerprint,
+        "quotes": finding.quotes,
         "place": place(finding.place),
         "counterpart": place(finding.counterpart),
     }

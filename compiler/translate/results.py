@@ -6,12 +6,15 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rulebook.diagnostics import Diagnostic, Note, Rule
+from rulebook.errors import shorten
 from rulebook.model import Table
 from rulebook.source import SourceText, Span
 from rulebook.translate.align import Pair
 from rulebook.translate.segments import Sentence
 from rulebook.translate.sentence_align import Bead
 
+QUOTED_SENTENCE = 400
+"""Characters of the sentences a finding quotes (cut in the middle past it)."""
 Mark = tuple[int, int, int, int]
 """(side, sentence, start, end): a stretch of a sentence of the finding's pair that the report highlights
 (side 0 the original, 1 the translation; start and end -1: the whole sentence)."""
@@ -47,6 +50,8 @@ class Finding:
     """What the side-by-side report highlights; the first mark's sentence places the finding in its row."""
     fingerprint: str = ""
     """A hash of the rule, the details and the evidence: a waiver names it."""
+    quotes: tuple[str, str] = ("", "")
+    """The original's sentences and the translation's the finding is about, as the reports quote them."""
 
     @property
     def kind(self) -> str:
@@ -59,13 +64,18 @@ class Finding:
         primary = self.place or self.counterpart or Span("", 0, 0)
         if self.place is None:
             counterpart = None
-        waiver = Note(f"fingerprint `{self.fingerprint}` (a waiver in waivers.toml accepts the finding)")
+        waiver = Note(f"fingerprint `{self.fingerprint}` (`rulebook compare --waive {self.fingerprint}` accepts it)")
+        quoted = tuple(
+            Note(f"{side}: {shorten(text, QUOTED_SENTENCE)}")
+            for side, text in zip(("the original", "the translation"), self.quotes, strict=True)
+            if text
+        )
         return self.rule.diagnostic(
             self.message,
             primary,
             target=self.fingerprint,
             help=self.help,
-            notes=(waiver,),
+            notes=(*quoted, waiver),
             section_id=self.translation or self.original,
             counterpart=counterpart,
         )

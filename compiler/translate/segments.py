@@ -13,12 +13,15 @@ them skipped), so it has a file, line and column, and so does every word in it.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import re
 from bisect import bisect_left, bisect_right
 from collections.abc import Collection
 from dataclasses import dataclass, field
 
+from rulebook.languages.data import Language, as_language
+from rulebook.languages.phrases import CAPITALS, alternatives
 from rulebook.model import (
     Content,
     Definition,
@@ -40,14 +43,6 @@ from rulebook.source import SourceText, Span
 
 PROSE_WORDS = 6
 """A table cell with this many words is prose: its row is read as a sentence."""
-ABBREVIATIONS = frozenset(
-    ["e.g", "i.e", "etc", "max", "min", "cf", "p", "pp", "vs", "approx", "fig", "no", "n°", "env", "ex", "art", "ch"]
-)
-"""Words after which a full stop does not end the sentence."""
-_END = re.compile(r"[.!?][\"”»’)\]]*(?:\s++|\*++)(?=[«\"“‘(\[]?\s*[A-ZÀ-ÖØ-Þ0-9])")
-"""Where a sentence ends: its stop, closing marks, and the spaces (or emphasis marks) before the next one's capital.
-The spaces are taken whole (``++``): given back one by one, each would be read again by the look ahead's ``\\s*``
-(a stop before 100,000 spaces took 40 s); a shorter run could never be followed by the capital anyway."""
 _STEP = re.compile(r"^\s*(\d+)[.)]?\s+(?=\S)")
 _WORD = re.compile(r"\w+")
 
@@ -70,6 +65,11 @@ class Sentence:
     found: int = -1
     """Index in :attr:`locator`'s words where the sentence was found back (-1: not found)."""
     locator: Locator | None = field(default=None, repr=False, compare=False)
+    label: bool = False
+    """Whether the sentence only titles a figure or table ("Table 1 - Nombre maximal de ..."): an edition's
+    layout, not a rule."""
+    item: tuple[int, int] | None = None
+    """The list entry the sentence stands in: (where its list starts in ``source``, the entry's number)."""
 
     @property
     def words(self) -> tuple[tuple[int, int], ...]:
@@ -111,6 +111,7 @@ class Sentence:
 @dataclass
 class _Block:
     kind: str
+    item: tuple[int, int] | None = None
     parts: list[str] = field(default_factory=list)
     terms: list[tuple[int, str, str]] = field(default_factory=list)
     length: int = 0
@@ -124,27 +125,35 @@ class _Block:
 
 
 def sentences(
-    content: Content, locator: Locator | None, offset: int, *, skip_tables: Collection[int] = ()
+    content: Content,
+    locator: Locator | None,
+    offset: int,
+    *,
+    skip_tables: Collection[int] = (),
+    language: Language | str = "en",
 ) -> list[Sentence]:
     """The sentences of some content in reading order, found back in the locator's source from ``offset`` on.
 
-    ``skip_tables``: offsets of tables compared row by row, whose rows are not sentences.
+    ``skip_tables``: offsets of tables compared row by row, whose rows are not sentences; ``language``:
+    the text's (its abbreviations, quotation marks, captions).
     """
+    rules = _segmenter(as_language(language))
     blocks: list[_Block] = []
     blocks.append(_walk(content, blocks, _Block("prose"), set(skip_tables)))
     source = locator.source if locator is not None else None
     found: list[Sentence] = []
     cursor = offset
     for block in blocks:
-        for text, written in _split(block):
+        for text, written in rules.split(block):
             terms = tuple(term for term, _ in written)
             place, index = locator.find(text, cursor) if locator is not None else (cursor, -1)
             kind = block.kind
-            if kind == "prose" and source is not None and _in_caption(source, place):
+            if kind == "prose" and source is not None and rules.in_caption(source, place):
                 kind = "caption"
-            elif kind == "prose" and _POINTER.search(text) and len(text.split()) <= POINTER_WORDS:
+            elif kind == "prose" and rules.pointer.search(text) and len(text.split()) <= POINTER_WORDS:
                 kind = "pointer"
-            found.append(Sentence(text, kind, source, place, terms, written, index, locator))
+            label = kind == "caption" and rules.is_label(text)
+            found.append(Sentence(text, kind, source, place, terms, written, index, locator, label, block.item))
             cursor = place
     return found
 
@@ -152,19 +161,62 @@ def sentences(
 POINTER_WORDS = 12
 """A sentence this short that points at a figure, a table or another section only introduces it ("La table
 suivante donne...", "For more information please see the section on Hidden Lists.")."""
-_POINTER = re.compile(
-    r"\b(?:figure|table|tableau|diagram)\s+(?:\d+|suivante?|ci[- ]dessous|below)|"
-    r"\b(?:following|next) (?:table|figure|diagram)|\b(?:table|tableau|figure) (?:suivante?|ci[- ]dessous)|"
-    r"\bsee (?:the )?(?:section|chapter|page)|\bvoir (?:le |la )?(?:paragraphe|chapitre|section|page)",
-    re.IGNORECASE,
-)
-_CAPTION = re.compile(r"\s*(?:Figure|Fig\.|Table|Tableau)\s+\d+\s*[–—:-]")
+LABEL_WORDS = 10
+"""A caption's first sentence this short, after "Figure 3 –", is the figure's title."""
 
 
-def _in_caption(source: SourceText, offset: int) -> bool:
-    """Whether a sentence stands in a caption paragraph ("Figure 1 - ..."), as a converted PDF prints them."""
-    start = source.text.rfind("\n", 0, offset) + 1
-    return _CAPTION.match(source.text, start) is not None
+class _Segmenter:
+    """How a language's text is cut into sentences, and which sentences are captions and pointers."""
+
+    def __init__(self, language: Language) -> None:
+        self.abbreviations = language.abbreviations
+        self.ordinal_dot = language.ordinal_dot
+        closing = "".join(sorted({close.strip() for _, close in language.quotes} | {")", "]", "’"}))
+        opening = "".join(sorted({start.strip() for start, _ in language.quotes} | {"(", "["} | set(language.openers)))
+        # The spaces are taken whole (``++``): given back one by one, each would be read again by the look
+        # ahead's ``\s*`` (a stop before 100,000 spaces took 40 s); a shorter run is never followed by the capital.
+        self.end = re.compile(
+            rf"[.!?][{re.escape(closing)}]*(?:\s++|\*++)(?=[{re.escape(opening)}]?\s*[{CAPITALS}0-9])"
+        )
+        captions = alternatives(language.captions)
+        self.caption = re.compile(rf"\s*(?:{captions})\s+\d+\s*[–—:-]", re.IGNORECASE)
+        self.pointer = re.compile(rf"(?:{captions})\s+\d+|{alternatives(language.introduces)}", re.IGNORECASE)
+
+    def in_caption(self, source: SourceText, offset: int) -> bool:
+        """Whether a sentence stands in a caption paragraph ("Figure 1 - ..."), as a converted PDF prints them."""
+        start = source.text.rfind("\n", 0, offset) + 1
+        return self.caption.match(source.text, start) is not None
+
+    def is_label(self, text: str) -> bool:
+        """Whether a caption's sentence is its title ("Table 1 - Nombre maximal de figurines touchées.")."""
+        return bool(self.caption.match(text)) and len(text.split()) <= LABEL_WORDS
+
+    def split(self, block: _Block) -> list[tuple[str, tuple[tuple[str, str], ...]]]:
+        """The block's sentences, each with the terms it refers to (term id, text as written)."""
+        raw = "".join(block.parts)
+        cuts = [0] + [m.end() for m in self.end.finditer(raw) if not self._abbreviation(raw, m.start())] + [len(raw)]
+        found = []
+        for start, end in itertools.pairwise(cuts):
+            text = " ".join(raw[start:end].split())
+            if _WORD.search(text):
+                terms = tuple((term, shown) for position, term, shown in block.terms if start <= position < end)
+                found.append((text, terms))
+        return found
+
+    def _abbreviation(self, text: str, stop: int) -> bool:
+        """Whether the full stop at ``stop`` ends an abbreviation ("e.g.", "max."), an initial, or (where the
+        language writes them so) an ordinal ("das 9. Zeitalter")."""
+        if text[stop] != ".":
+            return False
+        word = text[max(0, stop - 8) : stop].split()[-1:] or [""]
+        if self.ordinal_dot and word[0].isdigit():
+            return True  # "das 9. Zeitalter"; but "als W6." ends its sentence
+        return word[0].lower().lstrip('(“"«„') in self.abbreviations
+
+
+@functools.lru_cache(maxsize=16)
+def _segmenter(language: Language) -> _Segmenter:
+    return _Segmenter(language)
 
 
 def _walk(content: Content, blocks: list[_Block], current: _Block, skip: set[int]) -> _Block:
@@ -190,7 +242,7 @@ def _block(node: object, blocks: list[_Block], skip: set[int]) -> None:
         blocks.append(_walk(node.children, blocks, _Block("prose"), skip))
     elif isinstance(node, ItemList):
         for index, item in enumerate(node.items, 1):
-            blocks.append(_walk(_without_step(item, index), blocks, _Block("item"), skip))
+            blocks.append(_walk(_without_step(item, index), blocks, _Block("item", (node.offset, index)), skip))
     elif isinstance(node, Table) and node.offset not in skip:
         for row in node.rows:
             _row(row, blocks, skip)
@@ -219,27 +271,6 @@ def _without_step(item: Item, index: int) -> Content:
         if match and int(match.group(1)) == index:
             return (item.children[0][match.end() :], *item.children[1:])
     return item.children
-
-
-def _split(block: _Block) -> list[tuple[str, tuple[tuple[str, str], ...]]]:
-    """The block's sentences, each with the terms it refers to (term id, text as written)."""
-    raw = "".join(block.parts)
-    cuts = [0] + [m.end() for m in _END.finditer(raw) if not _abbreviation(raw, m.start())] + [len(raw)]
-    found = []
-    for start, end in itertools.pairwise(cuts):
-        text = " ".join(raw[start:end].split())
-        if _WORD.search(text):
-            terms = tuple((term, shown) for position, term, shown in block.terms if start <= position < end)
-            found.append((text, terms))
-    return found
-
-
-def _abbreviation(text: str, stop: int) -> bool:
-    """Whether the full stop at ``stop`` ends an abbreviation ("e.g.", "max.") or an initial."""
-    if text[stop] != ".":
-        return False
-    word = text[max(0, stop - 8) : stop].split()[-1:] or [""]
-    return word[0].lower().lstrip('(“"«') in ABBREVIATIONS
 
 
 _MARKUP = re.compile(r"<!--.*?-->|<[^>]*>|&#?\w+;", re.DOTALL)

@@ -119,7 +119,7 @@ def narrowed(rows: int, cols: int) -> bool:
 def align_sentences(original: Sequence[Features], translation: Sequence[Features], ratio: float) -> list[Bead]:
     """The cheapest monotonic alignment of two sequences of sentences, as beads in order."""
     rows, cols = len(original), len(translation)
-    groups = _Groups(original, translation, _common_terms(original, translation))
+    groups = _Groups(original, translation, common_terms(original, translation))
     # The groups a bead may take, made once: ending at each sentence, one to three sentences long.
     lefts = [[groups.of(0, i - a, i) if a <= i else None for a in range(4)] for i in range(rows + 1)]
     rights = [[groups.of(1, j - b, j) if b <= j else None for b in range(4)] for j in range(cols + 1)]
@@ -203,7 +203,8 @@ COMMON = 0.3
 """A term in more than this share of a side's sentences is common to the pair."""
 
 
-def _common_terms(original: Sequence[Features], translation: Sequence[Features]) -> frozenset[str]:
+def common_terms(original: Sequence[Features], translation: Sequence[Features]) -> frozenset[str]:
+    """The terms in more than :data:`COMMON` of either side's sentences: they say nothing of which is which."""
     found: set[str] = set()
     for side in (original, translation):
         counts = Counter(term for f in side for term in f.terms)
@@ -271,12 +272,18 @@ def _bound(original: Features | None, translation: Features | None) -> float:
     return bound
 
 
-def _length_cost(left: int, right: int, ratio: float) -> float:
-    """Gale and Church's length cost, growing linearly rather than quadratically far out (free translations)."""
+def length_delta(left: int, right: int, ratio: float) -> float:
+    """How many standard deviations a translation's length is from what the original's predicts (Gale and
+    Church's delta): positive when the translation is shorter than expected, negative when it is longer."""
     mean = (left + right / ratio) / 2
     if mean <= 0:
         return 0.0
-    delta = abs(ratio * left - right) / math.sqrt(VARIANCE * mean)
+    return (ratio * left - right) / math.sqrt(VARIANCE * mean)
+
+
+def _length_cost(left: int, right: int, ratio: float) -> float:
+    """Gale and Church's length cost, growing linearly rather than quadratically far out (free translations)."""
+    delta = abs(length_delta(left, right, ratio))
     if delta > TAIL:
         return _TAIL_COST + (delta - TAIL) * TAIL_SLOPE
     return -math.log(max(math.erfc(delta / math.sqrt(2)), 1e-12))

@@ -1,11 +1,13 @@
-"""French renderings proposed for English terms the terminology lacks, for a person to accept into terms.toml.
+"""Renderings proposed for the original's terms the terminology lacks, for a person to accept into terms.toml.
 
-Read from aligned sentences: for each English term used without an entry, the French noun phrases
-that occur in the sentences aligned with those using the term, ranked by how strongly they go
-together (Dice's coefficient over aligned beads: found with the term, rarely without it), then by
-likeness to the English words the term is written with (cognates: *Sorcerer* is not *Mage*, but
+Read from aligned sentences: for each term of the original used without an entry, the translation's
+noun phrases that occur in the sentences aligned with those using the term, ranked by how strongly they
+go together (Dice's coefficient over aligned beads: found with the term, rarely without it), then by
+likeness to the original's words the term is written with (cognates: *Sorcerer* is not *Mage*, but
 *Mortar* is *Mortier*). A phrase that already renders another term of the list ranks last: *figurine*
-is *model*, so it is no rendering of *character*.
+is *model*, so it is no rendering of *character*. What a noun phrase never starts or ends with, and the
+words that may link its words, are the translation's language's (``phrase_stops`` and ``phrase_links``
+of its language file).
 """
 
 from __future__ import annotations
@@ -15,31 +17,21 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from rulebook.languages.data import Language, as_language
 from rulebook.names import ascii_lower
 from rulebook.translate.terminology import Entry, fold
 
-STOP = frozenset(
-    fold(
-        "le la les un une des de du d l et ou en au aux a à par pour sur dans qui que qu se ne pas est sont son sa "
-        "ses leur leurs cette ce ces cet il elle ils elles on plus tout tous toute toutes avec être peut doit "
-        "comme si sans entre mais donc ainsi alors même autre autres chaque lors dont où y vous nous votre vos "
-        "notre nos lui eux celle celui ceux celles fois avoir fait faire peuvent doivent"
-    )
-)
-"""Words a French noun phrase never starts or ends with."""
-LINKS = frozenset(fold("de d du des à au aux en"))
-"""Words that may stand inside a noun phrase ("dé de déviation", "contact socle à socle")."""
 LONGEST = 4
 """Words in the longest candidate phrase."""
 LIKENESS, CAPITALS, LENGTH = 0.3, 0.15, 0.1
-"""Weights of the tie-breakers: likeness to the English words, capitals as the English writes them,
-as many words as the English (a word more or less costs this much)."""
+"""Weights of the tie-breakers: likeness to the original's words, capitals as the original writes them,
+as many words as the original (a word more or less costs this much)."""
 _WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)?")
 
 
 @dataclass(frozen=True, slots=True)
 class Suggestion:
-    """Candidate renderings of one English term, best first."""
+    """Candidate renderings of one term of the original, best first."""
 
     term: str
     english: tuple[str, ...]
@@ -47,27 +39,32 @@ class Suggestion:
     uses: int
     """Aligned sentence groups that use the term."""
     candidates: tuple[tuple[str, float, int], ...]
-    """(French phrase as written, score from 0 to 1, groups holding it with the term)."""
+    """(the translation's phrase as written, score from 0 to 1, groups holding it with the term)."""
 
 
 @dataclass(frozen=True, slots=True)
 class AlignedUse:
-    """One aligned bead: the terms its English sentences use (with how they are written) and its French text."""
+    """One aligned bead: the terms its original sentences use (with how they are written) and its translated text."""
 
     terms: tuple[tuple[str, str], ...]
     """(term id, text as written)."""
     translation: str
 
 
-def suggest_terms(uses: Sequence[AlignedUse], entries: dict[str, Entry], *, limit: int = 3) -> list[Suggestion]:
-    """Suggestions for each term the aligned English uses and the terminology lacks, most used first."""
-    phrases = [_phrases(use.translation) for use in uses]
+def suggest_terms(
+    uses: Sequence[AlignedUse], entries: dict[str, Entry], language: Language | str, *, limit: int = 3
+) -> list[Suggestion]:
+    """Suggestions for each term the aligned original uses and the terminology lacks, most used first
+    (``language``: the translation's)."""
+    language = as_language(language)
+    words = _PhraseWords(language)
+    phrases = [words.phrases(use.translation) for use in uses]
     everywhere: Counter[str] = Counter(key for found in phrases for key in found)
     written: dict[str, Counter[str]] = {}
     for found in phrases:
         for key, shown in found.items():
             written.setdefault(key, Counter())[shown] += 1
-    taken = _renderings(entries)
+    taken = _renderings(entries, language)
     wanted: dict[str, list[int]] = {}
     english: dict[str, Counter[str]] = {}
     for index, use in enumerate(uses):
@@ -102,29 +99,37 @@ def suggest_terms(uses: Sequence[AlignedUse], entries: dict[str, Entry], *, limi
             reverse=True,
         )
         candidates = tuple(
-            (_shown(written[key]), max(0.0, min(1.0, score)), count) for _, score, count, key in ranked[:limit]
+            (_shown(written[key], language), max(0.0, min(1.0, score)), count)
+            for _, score, count, key in ranked[:limit]
         )
         names = tuple(text for text, _ in english[term].most_common())
         suggestions.append(Suggestion(term, names, len(beads), candidates))
     return sorted(suggestions, key=lambda s: (-s.uses, s.term))
 
 
-def _phrases(text: str) -> dict[str, str]:
-    """The candidate noun phrases of a French text (folded key -> as first written)."""
-    words = _WORD.findall(text)
-    keys = [" ".join(fold(w)) for w in words]
-    found: dict[str, str] = {}
-    for start in range(len(words)):
-        if keys[start] in STOP or keys[start] in LINKS or len(words[start]) < 2:
-            continue
-        for end in range(start + 1, min(len(words), start + LONGEST) + 1):
-            last = keys[end - 1]
-            if last in STOP or last in LINKS:
+class _PhraseWords:
+    """A language's words that bound a noun phrase, folded as the phrases' words are."""
+
+    def __init__(self, language: Language) -> None:
+        self.language = language
+        self.links = frozenset(" ".join(language.fold(w)) for w in language.phrase_links)
+        self.stops = frozenset(" ".join(language.fold(w)) for w in language.phrase_stops) | self.links
+
+    def phrases(self, text: str) -> dict[str, str]:
+        """The candidate noun phrases of a text (folded key -> as first written)."""
+        words = _WORD.findall(text)
+        keys = [" ".join(self.language.fold(w)) for w in words]
+        found: dict[str, str] = {}
+        for start in range(len(words)):
+            if keys[start] in self.stops or len(words[start]) < 2:
                 continue
-            if any(k in STOP and k not in LINKS for k in keys[start:end]):
-                break
-            found.setdefault(" ".join(keys[start:end]), " ".join(words[start:end]))
-    return found
+            for end in range(start + 1, min(len(words), start + LONGEST) + 1):
+                if keys[end - 1] in self.stops:
+                    continue
+                if any(k in self.stops and k not in self.links for k in keys[start:end]):
+                    break
+                found.setdefault(" ".join(keys[start:end]), " ".join(words[start:end]))
+        return found
 
 
 def _content_words(text: str) -> int:
@@ -135,16 +140,22 @@ def _capitalised(written: Counter[str]) -> bool:
     return written.most_common(1)[0][0][:1].isupper()
 
 
-def _shown(written: Counter[str]) -> str:
-    """How to write a phrase: its commonest form, singular when the book also writes it so."""
+def _shown(written: Counter[str], language: Language) -> str:
+    """How to write a phrase: its commonest form, singular when the book also writes it so (its last word
+    has no plural ending of the language)."""
     forms = [form for form, _ in written.most_common()]
-    singular = [f for f in forms if not f.endswith(("s", "x"))]
+    singular = [f for f in forms if _is_singular(f, language)]
     return singular[0] if singular else forms[0]
 
 
-def _renderings(entries: dict[str, Entry]) -> set[str]:
+def _is_singular(phrase: str, language: Language) -> bool:
+    last = ascii_lower(phrase.split()[-1]) if phrase.split() else ""
+    return language.singular(last) == last
+
+
+def _renderings(entries: dict[str, Entry], language: Language) -> set[str]:
     """The folded phrases that already render a term of the list."""
-    return {" ".join(fold(form)) for entry in entries.values() for form in (entry.preferred, *entry.accepted)}
+    return {" ".join(fold(form, language)) for entry in entries.values() for form in (entry.preferred, *entry.accepted)}
 
 
 def _stems(names: Iterable[str]) -> set[str]:
@@ -152,7 +163,7 @@ def _stems(names: Iterable[str]) -> set[str]:
 
 
 def _likeness(key: str, stems: set[str]) -> float:
-    """The share of a phrase's longer words that look like a word of the English name."""
+    """The share of a phrase's longer words that look like a word of the original's name."""
     words = [w for w in key.split() if len(w) > 3]
     return sum(1 for w in words if w[:4] in stems) / len(words) if words else 0.0
 

@@ -6,7 +6,7 @@ value. Rows are matched by key rather than position: the terms the original's ke
 found in the translated key through the terminology (*Core* is *Base*), else the same key text
 ("M", "0-X"), else the same key numbers ("1-3" and "1 à 3"); tables whose keys match nothing are
 read in order when they have as many rows. Each matched row's other cells must state the same
-values (:mod:`rulebook.translate.facts`).
+values (:mod:`rulebook.languages.quantities`).
 """
 
 from __future__ import annotations
@@ -14,9 +14,10 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
+from rulebook.languages.data import Language
+from rulebook.languages.quantities import quantities
 from rulebook.model import Content, Definition, Important, Item, ItemList, Note, Reference, Row, Table, plain_text
-from rulebook.translate.facts import quantities
-from rulebook.translate.terminology import TermMatcher, fold
+from rulebook.translate.terminology import TermMatcher
 
 KEY_CELLS = 2
 """A row's key: its first cells (a profile row is "M | Movement | ...")."""
@@ -70,7 +71,7 @@ def tables_in(content: Content) -> list[Table]:
 
 
 def compare_tables(
-    original: list[Table], translation: list[Table], matcher: TermMatcher, language: str
+    original: list[Table], translation: list[Table], matcher: TermMatcher, languages: tuple[Language, Language]
 ) -> TableComparison:
     """Rows missing from the translation's tables, and matched rows whose values differ."""
     findings: list[RowFinding] = []
@@ -79,7 +80,7 @@ def compare_tables(
     for table in original:
         if not remaining or not table.rows:
             continue
-        candidates = [match_rows(table, other, matcher) for other in remaining]
+        candidates = [match_rows(table, other, matcher, languages) for other in remaining]
         index = max(range(len(candidates)), key=lambda i: (len(candidates[i]), -i))
         other, matches = remaining.pop(index), candidates[index]
         if not matches and len(table.rows) == len(other.rows):
@@ -93,7 +94,7 @@ def compare_tables(
                 findings.append(RowFinding(row, None, other, key_text(row)))
                 continue
             translated = other.rows[matches[row_index]]
-            left, right = _values(_value_text(row), "en"), _values(_value_text(translated), language)
+            left, right = _values(_value_text(row), languages[0]), _values(_value_text(translated), languages[1])
             if left != right:
                 only_original, only_translation = sorted((left - right).elements()), sorted((right - left).elements())
                 findings.append(
@@ -102,21 +103,23 @@ def compare_tables(
     return TableComparison(tuple(findings), tuple(matched))
 
 
-def _values(text: str, language: str) -> Counter[str]:
+def _values(text: str, language: Language) -> Counter[str]:
     return Counter(q.shown for q in quantities(text, language))
 
 
-def match_rows(original: Table, translation: Table, matcher: TermMatcher) -> dict[int, int]:
+def match_rows(
+    original: Table, translation: Table, matcher: TermMatcher, languages: tuple[Language, Language]
+) -> dict[int, int]:
     """Original row index -> translated row index, each row used once."""
     matches: dict[int, int] = {}
     used: set[int] = set()
     key_terms = [matcher.terms(" ".join(_cells(row)[:KEY_CELLS])) for row in translation.rows]
-    keys = [fold(key_text(row)) for row in translation.rows]
-    key_numbers = [_values(key_text(row), "fr") for row in translation.rows]
+    keys = [languages[1].fold(key_text(row)) for row in translation.rows]
+    key_numbers = [_values(key_text(row), languages[1]) for row in translation.rows]
     for index, row in enumerate(original.rows):
         terms = set(_key_terms(row))
-        text = fold(key_text(row))
-        first = _values(key_text(row), "en")
+        text = languages[1].fold(key_text(row))
+        first = _values(key_text(row), languages[0])
         for candidate in range(len(translation.rows)):
             if candidate in used:
                 continue

@@ -1,10 +1,11 @@
-"""The bilingual terminology: a curated list keyed by English term id, its checks and exports.
+"""The bilingual terminology: a curated list keyed by the original's term ids, its checks and exports.
 
-``rulebook_src/fr/terms.toml`` gives for each English term id the preferred French term,
-accepted variants and forbidden variants. Matching folds case, accents and plurals, so
-"Figurines" matches "figurine". Exported as TBX (ISO 30042, TBX-Basic style) and CSV for
-translation tools; :mod:`rulebook.translate.suggestions` proposes entries for ids not listed yet,
-from the aligned sentences, for a person to confirm.
+A translation's ``terms.toml`` (``rulebook_src/fr/terms.toml``) gives for each term id of the original
+the preferred rendering in the translation's language, accepted variants and forbidden variants.
+Matching folds case, accents and plurals (the language's endings), so "Figurines" matches "figurine".
+Exported as TBX (ISO 30042, TBX-Basic style) and CSV for translation tools;
+:mod:`rulebook.translate.suggestions` proposes entries for ids not listed yet, from the aligned
+sentences, for a person to confirm.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from lxml import etree
 
 from rulebook.errors import TerminologyError, UserError, quoted
 from rulebook.inputs import read_toml
-from rulebook.names import folded_words
+from rulebook.languages.data import Language, as_language, shipped, shipped_codes
 from rulebook.source import xml_text
 
 
@@ -54,7 +55,7 @@ def load_terminology(path: Path, *, root: Path | None = None) -> dict[str, Entry
     for term, fields in sorted(table.items()):
         _one_line(path, term, "a term id")
         if not isinstance(fields, dict) or not isinstance(fields.get("preferred"), str):
-            raise TerminologyError(f"{path}: {quoted(term)} needs a `preferred` French term")
+            raise TerminologyError(f"{path}: {quoted(term)} needs a `preferred` term (the rendering to use)")
         entries[term] = Entry(
             term,
             _one_line(path, fields["preferred"], f"`preferred` of {quoted(term)}"),
@@ -86,9 +87,10 @@ def _one_line(path: Path, text: str, what: str) -> str:
     return text
 
 
-def fold(text: str) -> list[str]:
-    """A translation's words without case, accents or a plural ending: "Figurines" and "figurine" fold alike."""
-    return folded_words(text, "fr")
+def fold(text: str, language: Language | str = "fr") -> list[str]:
+    """A translation's words without case, accents or a plural ending: "Figurines" and "figurine" fold alike
+    (the plural endings are the language's, :meth:`~rulebook.languages.data.Language.singular`)."""
+    return as_language(language).fold(text)
 
 
 SHORT_FORM = 2
@@ -96,21 +98,23 @@ SHORT_FORM = 2
 _TOKEN = re.compile(r"[^\W_]+")
 
 
-def tokens(text: str) -> list[tuple[str, str, int, int]]:
+def tokens(text: str, language: Language | str = "fr") -> list[tuple[str, str, int, int]]:
     """A text's words as (folded, written, start, end): folded without case, accents or plural."""
+    language = as_language(language)
+    known = _FOLDED.setdefault(language.code, {})
     found = []
     for match in _TOKEN.finditer(text):
         word = match.group()
-        folded = _FOLDED.get(word)
+        folded = known.get(word)
         if folded is None:
-            folded = _FOLDED[word] = next(iter(fold(word)), "")
+            folded = known[word] = next(iter(language.fold(word)), "")
         if folded:
             found.append((folded, word, match.start(), match.end()))
     return found
 
 
-_FOLDED: dict[str, str] = {}
-"""Each word folded once (a book has a few thousand distinct words)."""
+_FOLDED: dict[str, dict[str, str]] = {}
+"""Each word folded once per language (a book has a few thousand distinct words)."""
 
 
 class TermMatcher:
@@ -121,23 +125,24 @@ class TermMatcher:
     exactly as listed, never the preposition "à" or "a", nor "m" for metres.
     """
 
-    def __init__(self, entries: dict[str, Entry]) -> None:
+    def __init__(self, entries: dict[str, Entry], language: Language | str = "fr") -> None:
         self.entries = entries
+        self.language = as_language(language)
         self._spans: dict[str, list[tuple[str, int, int, bool]]] = {}
         self.forms: dict[str, list[tuple[str, tuple[str, ...]]]] = {}
         self.short: dict[str, list[str]] = {}
         self.wrong: dict[str, list[tuple[str, str, tuple[str, ...]]]] = {}
         self.ordinary: set[tuple[str, tuple[str, ...]]] = {
-            (term, tuple(fold(form))) for term, entry in entries.items() for form in entry.unlinked
+            (term, tuple(self.language.fold(form))) for term, entry in entries.items() for form in entry.unlinked
         }
         for term, entry in sorted(entries.items()):
             for form in (entry.preferred, *entry.accepted):
                 if len(form.strip()) <= SHORT_FORM:
                     self.short.setdefault(form.strip(), []).append(term)
-                elif words := tuple(fold(form)):
+                elif words := tuple(self.language.fold(form)):
                     self.forms.setdefault(words[0], []).append((term, words))
             for form in entry.forbidden:
-                if words := tuple(fold(form)):
+                if words := tuple(self.language.fold(form)):
                     self.wrong.setdefault(words[0], []).append((term, form, words))
 
     def terms(self, text: str) -> frozenset[str]:
@@ -157,7 +162,7 @@ class TermMatcher:
 
     def _find(self, text: str) -> list[tuple[str, int, int, bool]]:
         """(term id, start, end, whether the rendering is an ordinary word) of each rendering."""
-        words = tokens(text)
+        words = tokens(text, self.language)
         folded = [word[0] for word in words]
         found = [(term, start, end, False) for _, written, start, end in words for term in self.short.get(written, ())]
         for index, word in enumerate(folded):
@@ -169,7 +174,7 @@ class TermMatcher:
 
     def forbidden(self, text: str, term: str | None = None) -> list[tuple[str, int, int]]:
         """Forbidden variants the text uses (of ``term`` only, if given), as (form, start, end) in ``text``."""
-        words = tokens(text)
+        words = tokens(text, self.language)
         folded = [word[0] for word in words]
         found = []
         for index, word in enumerate(folded):
@@ -179,11 +184,11 @@ class TermMatcher:
         return found
 
 
-def export_csv(entries: dict[str, Entry], names: dict[str, str]) -> str:
+def export_csv(entries: dict[str, Entry], names: dict[str, str], language: str = "fr", original: str = "en") -> str:
     """The terminology as CSV, one row per term, every cell quoted and none read as a formula (see :func:`cell`)."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n", quoting=csv.QUOTE_ALL)
-    writer.writerow(["term_id", "en", "fr", "fr_accepted", "fr_forbidden"])
+    writer.writerow(["term_id", original, language, f"{language}_accepted", f"{language}_forbidden"])
     for term, entry in sorted(entries.items()):
         row = [term, names.get(term, term), entry.preferred, "|".join(entry.accepted), "|".join(entry.forbidden)]
         writer.writerow([cell(text) for text in row])
@@ -204,23 +209,41 @@ XML_LANG = "{http://www.w3.org/XML/1998/namespace}lang"
 TBX_NAMESPACE = "urn:iso:std:iso:30042:ed-2"
 
 
-def export_tbx(entries: dict[str, Entry], names: dict[str, str], title: str = "Rulebook") -> str:
-    """TBX (ISO 30042) in the TBX-Basic style: one conceptEntry per term, English and French langSecs."""
+def export_tbx(
+    entries: dict[str, Entry],
+    names: dict[str, str],
+    title: str = "Rulebook",
+    language: str = "fr",
+    original: str = "en",
+) -> str:
+    """TBX (ISO 30042) in the TBX-Basic style: one conceptEntry per term, a langSec for each language (by code)."""
+    translated, source = _named(language), _named(original)
     namespaces: Any = {None: TBX_NAMESPACE}
-    tbx = etree.Element("tbx", {"style": "dct", "type": "TBX-Basic", XML_LANG: "en"}, nsmap=namespaces)
+    tbx = etree.Element("tbx", {"style": "dct", "type": "TBX-Basic", XML_LANG: source.code}, nsmap=namespaces)
     header = etree.SubElement(tbx, "tbxHeader")
     description = etree.SubElement(etree.SubElement(header, "fileDesc"), "sourceDesc")
-    etree.SubElement(description, "p").text = xml_text(f"{title}: terminology, English-French")
+    etree.SubElement(description, "p").text = xml_text(f"{title}: terminology, {source.name}-{translated.name}")
     body = etree.SubElement(etree.SubElement(tbx, "text"), "body")
     for term, entry in sorted(entries.items()):
         concept = etree.SubElement(body, "conceptEntry", {"id": xml_text(term)})
-        _lang(concept, "en", [(names.get(term, term), "preferredTerm-admn-sts")])
-        french = [(entry.preferred, "preferredTerm-admn-sts")]
-        french += [(t, "admittedTerm-admn-sts") for t in entry.accepted]
-        french += [(t, "deprecatedTerm-admn-sts") for t in entry.forbidden]
-        _lang(concept, "fr", french)
+        _lang(concept, source.code, [(names.get(term, term), "preferredTerm-admn-sts")])
+        rendered = [(entry.preferred, "preferredTerm-admn-sts")]
+        rendered += [(t, "admittedTerm-admn-sts") for t in entry.accepted]
+        rendered += [(t, "deprecatedTerm-admn-sts") for t in entry.forbidden]
+        _lang(concept, translated.code, rendered)
     text = etree.tostring(tbx, xml_declaration=True, encoding="UTF-8", pretty_print=True)
     return text.decode("utf-8")
+
+
+@dataclass(frozen=True, slots=True)
+class _Named:
+    code: str
+    name: str
+
+
+def _named(code: str) -> _Named:
+    """A language's code and English name (its code, for one the project describes)."""
+    return _Named(code, shipped(code).name if code in shipped_codes() else code)
 
 
 def _lang(concept: Any, language: str, terms: list[tuple[str, str]]) -> None:

@@ -8,11 +8,12 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 from rulebook.catalog import translation as rules
+from rulebook.languages.data import Language
 from rulebook.model import Book, Row
 from rulebook.source import Span
 from rulebook.translate.align import Pair
 from rulebook.translate.debris import find_debris
-from rulebook.translate.findings import Neighbours, finding
+from rulebook.translate.findings import Neighbours, contents_titles, finding
 from rulebook.translate.results import AlignedText, Finding, Mark
 from rulebook.translate.tables import RowFinding
 
@@ -70,10 +71,10 @@ def _row_text(row: Row) -> str:
     return " | ".join(plain_text(cell.children) for cell in row.cells)
 
 
-def debris_findings(translation: Book, texts: Sequence[AlignedText], pairs: list[Pair], language: str) -> list[Finding]:
+def debris_findings(
+    translation: Book, texts: Sequence[AlignedText], pairs: list[Pair], languages: tuple[Language, Language]
+) -> list[Finding]:
     """Slips of the conversion, each with the original's sentence aligned with the one it stands in."""
-    from rulebook.markdown_source import TOC_TITLES
-
     index = _SentenceIndex(texts)
     neighbours: dict[int, Neighbours] = {}  # by the pair of each text
     found = []
@@ -81,11 +82,15 @@ def debris_findings(translation: Book, texts: Sequence[AlignedText], pairs: list
         if not document.sections:
             continue
         source = document.sections[0].source
-        skip = _range_of(document.sections, TOC_TITLES, len(source.text))
+        skip = _range_of(document.sections, contents_titles(languages), len(source.text))
         lines: dict[int, str] = {}
         ordered = sorted(document.sections, key=lambda s: s.offset)
         starts = [section.offset for section in ordered]
-        for debris in find_debris(source.text, skip=skip, language=language):
+        markdown = source.path.lower().endswith((".md", ".markdown"))
+        found_debris = find_debris(
+            source.text, skip=skip, language=languages[1], original=languages[0], markdown=markdown
+        )
+        for debris in found_debris:
             place = source.span(debris.start, debris.end - debris.start)
             text, number = index.at(source.path, debris.start)
             counterpart = None
@@ -143,7 +148,7 @@ class _SentenceIndex:
         return (text, number) if offset - start <= len(sentence.text) + 200 else (None, 0)
 
 
-def _range_of(sections: Iterator[Any] | tuple[Any, ...], titles: set[str], end: int) -> tuple[int, int]:
+def _range_of(sections: Iterator[Any] | tuple[Any, ...], titles: frozenset[str], end: int) -> tuple[int, int]:
     ordered = sorted(sections, key=lambda s: s.offset)
     for number, section in enumerate(ordered):
         if section.title.lower() in titles:

@@ -51,6 +51,7 @@ BOOK = f"""<?xml version="1.0" encoding="UTF-8"?>
 <note title="Note {xml(PAYLOAD)}">Mind the <reference name="march">march</reference> and a <reference name="nowhere">{xml(PAYLOAD)}</reference>.</note>
 <list><item title="Item {xml(PAYLOAD)}">Step {xml(PAYLOAD)}</item></list>
 </section>
+<section id="pace" title="Pace">A unit keeps its pace for 2 turns.</section>
 </chapter>
 <chapter id="afterwards" title="Later {xml(PAYLOAD)}">
 <section id="later_one" title="Later one {xml(PAYLOAD)}">Text with a <reference name="weather">weather</reference>.</section>
@@ -62,6 +63,10 @@ FRENCH = f"""# 1 Mouvement {PAYLOAD}
 ## 1.1 Marche {PAYLOAD}
 
 Marcher, c'est se déplacer {PAYLOAD}. La météo {PAYLOAD} tombe.
+
+## 1.2 Allure {PAYLOAD}
+
+Une unité garde son allure pendant 2 tours.
 """
 LATER = f"""Moving {PAYLOAD}
 
@@ -71,7 +76,13 @@ Description: To march is to move {PAYLOAD}, now faster.
 March {PAYLOAD}
 
 To march is to move {PAYLOAD}.
+
+Pace
+
+A unit keeps its pace for 3 turns.
 """
+"""The later edition: its titles with the payload are too long to be headings of a plain-text export; `Pace` is
+one, and changed (the French translation of it is out of date: the translated site's banner)."""
 PLAIN = f"""# Plain chapter {PAYLOAD}
 
 ## Hit {PAYLOAD}

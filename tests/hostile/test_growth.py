@@ -241,12 +241,21 @@ def _compare(capsys: pytest.CaptureFixture[str], folder: Path, original: str, tr
     ("written", "code", "kinds"),
     [
         ("1" * 100_000 + " q cm.", 0, {}),  # 120 s and more, and past 4,300 digits an internal error
-        ("1x" * 50_000 + " q cm.", 1, {"numbers-differ": 1}),  # 65 s for half as many
+        ("1x" * 50_000 + " q cm.", 1, {"numbers-differ": 1}),  # 65 s for half as many; then 10 s (below)
         ("<" * 200_000, 0, {}),  # 13 s for half as many
         ("fin." + " " * 100_000 + "suite", 0, {}),  # 40 s: the spaces after the stop read again for each one
         ("\\ab{" * 25_000, 0, {"conversion-debris": 25_000}),  # 32 s: each brace searched for to the line's end
+        # 10 s: comparisons searched for in the 40 characters before each value, the quotes before it counted
+        ("“1” " * 25_000, 1, {"added-sentence": 1, "numbers-differ": 1}),
     ],
-    ids=["digits-before-a-unit", "dimensions-before-a-unit", "angle-brackets", "spaces-after-a-stop", "latex"],
+    ids=[
+        "digits-before-a-unit",
+        "dimensions-before-a-unit",
+        "angle-brackets",
+        "spaces-after-a-stop",
+        "latex",
+        "quoted-values",
+    ],
 )
 def test_a_translated_sentence_of_100_000_characters_is_compared_in_linear_time(  # type: ignore[no-untyped-def]
     capsys, scratch, written, code, kinds
@@ -262,15 +271,24 @@ def test_a_section_translated_in_more_sentences_is_aligned_in_linear_time(capsys
     with cpu_time_under(30):  # 2.5 s; weighing each sentence against 1,700 of the other side: 40 s for half
         report = _compare(capsys, scratch, original, translation)
     assert report["code"] == 1
-    assert report["summary"]["by_rule"] == {"added-sentence": 1666, "lost-reference": 5000, "numbers-differ": 3323}
+    # Every sentence past the original's 3,333 is one added: 1,667.
+    assert report["summary"]["by_rule"] == {"added-sentence": 1667, "lost-reference": 5000, "numbers-differ": 3323}
     assert report["summary"]["notes"] == [
         "`Moving`: its 3,333 sentences and the translation's 5,000 are too many to weigh each against each (past "
         "40,000 places): they were aligned within 5 sentences of an even spread"
     ]
 
 
+def test_a_sentence_repeating_its_obligations_is_compared_in_linear_time(capsys, scratch) -> None:  # type: ignore[no-untyped-def]
+    original = "The unit " + "must move and may not " * 20_000 + "shoot."
+    translation = "L'unité " + "peut bouger et ne doit pas " * 20_000 + "tirer."
+    with cpu_time_under(15):  # 2 s; each "must" weighed against each « peut »: 180 s
+        report = _compare(capsys, scratch, original, translation)
+    assert report["summary"]["by_rule"] == {"obligation-differs": 1}
+
+
 def test_slips_on_one_long_line_are_fingerprinted_in_linear_time(capsys, scratch) -> None:  # type: ignore[no-untyped-def]
-    slips = " ".join("de la \\* une" for _ in range(14_285))
+    slips = " ".join("de la \\ une" for _ in range(14_285))  # a backslash escaping nothing (``\\*`` escapes)
     with cpu_time_under(15):  # 1.3 s; the line read again and hashed for each slip: 11 s for half as many
         report = _compare(capsys, scratch, ENGLISH_SENTENCE, f"{FRENCH_SENTENCE} {slips}")
     assert (report["code"], report["summary"]["by_rule"]) == (0, {"conversion-debris": 14_285})
@@ -284,26 +302,32 @@ def test_the_translations_linear_expressions_give_the_answers_of_the_simple_ones
     import itertools
     import random
 
-    from rulebook.translate import compare, debris, facts, language, segments
+    from rulebook.languages import detect, quantities
+    from rulebook.languages.data import shipped
+    from rulebook.languages.phrases import alternatives
+    from rulebook.translate import debris, segments
 
+    french = shipped("fr")
+    reader = quantities._reader(french)
     old_metric = r"\d+(?:[.,]\s?\d+)?(?:\s?[x×]\s?\d+(?:[.,]\d+)?)*\s?(?:mm|cm|km|m)\b"
+    old_address = r"\S+://\S+|\b[\w.-]+\.(?:com|org|net|fr|de|es|it|pl|nl|eu|html)\S*"
     old_digits = re.compile(
-        "|".join(
-            f"(?:{p})"
-            for p in [*facts._NOT_QUANTITIES[:-2], r"\S+://\S+|\b[\w.-]+\.(?:com|org|net|fr|html)\S*", old_metric]
-        ),
-        re.IGNORECASE,
+        "|".join(f"(?:{p})" for p in [*reader.not_quantities[:-2], old_address, old_metric]), re.IGNORECASE
     )
+    words, by = alternatives(french.conversion_words), alternatives(french.by) + "|x"
     old_conversions = re.compile(
-        r"\(?(?:soit )?(?:environ )?\d+(?:[.,]\s?\d+)?(?:\s?[x×]\s?\d+(?:[.,]\d+)?)*\s?(?:mm|cm|m|km)\b"
-        r"(?:\s*(?:par|x)\s*\d+(?:[.,]\d+)?\s?(?:mm|cm|m|km)\b)?\)?"
+        rf"\(?(?:(?:{words})\s+){{0,3}}\d+(?:[.,]\s?\d+)?(?:\s?[x×]\s?\d+(?:[.,]\d+)?)*\s?(?:mm|cm|m|km)\b"
+        rf"(?:\s*(?:{by})\s*\d+(?:[.,]\d+)?\s?(?:mm|cm|m|km)\b)?\)?",
+        re.IGNORECASE,
     )
     old_start = re.compile(rf"(?:^|[.!?]\s+)[\s\-*·•]*([{debris._UPPER}]{debris._LETTER}+)")
     old_latex = re.compile(r"\$[^$\n]{1,120}\$|\\[a-zA-Z]{2,}(?:\{[^}\n]*\})?")
-    old_end = re.compile(r"[.!?][\"”»’)\]]*(?:\s+|\*+)(?=[«\"“‘(\[]?\s*[A-ZÀ-ÖØ-Þ0-9])")
+    end = segments._segmenter(french).end
+    old_end = re.compile(end.pattern.replace(r"(?:\s++|\*++)", r"(?:\s+|\*+)"))
+    assert old_end.pattern != end.pattern
     old_markup = re.compile(r"<!--.*?-->|<[^>]*>|&#?\w+;", re.DOTALL)
     old_language_markup = re.compile(r"<[^>]*>|&\w+;")
-    digits = facts._not_quantities("fr", ())[1]
+    digits = reader._digits(())
     pieces = ["1", "2", ",", ".", " ", "x", "×", "cm", "m", "soit ", "(", ")", "par ", "a", "://", ".com", "<", ">"]
     pieces += ["<!--", "-->", "&amp;", "-", "\\ab", "{", "}", "$", "A", "\n", "·", "«", "*", "!", '"']
     randomly = random.Random(13)
@@ -311,10 +335,10 @@ def test_the_translations_linear_expressions_give_the_answers_of_the_simple_ones
     longer = ("".join(randomly.choices(pieces, k=randomly.randint(5, 20))) for _ in range(20_000))
     for text in itertools.chain(every_short, longer):
         assert digits.sub("_", text) == old_digits.sub("_", text), text
-        assert compare._CONVERSIONS.sub("_", text) == old_conversions.sub("_", text), text
+        assert quantities.conversions(french).sub("_", text) == old_conversions.sub("_", text), text
         assert segments.blank_markup(text) == old_markup.sub(lambda m: " " * len(m.group()), text), text
-        assert language.without_markup(text) == old_language_markup.sub(" ", text), text
-        for new, old in ((debris._START, old_start), (debris._LATEX, old_latex), (segments._END, old_end)):
+        assert detect.without_markup(text) == old_language_markup.sub(" ", text), text
+        for new, old in ((debris._START, old_start), (debris._LATEX, old_latex), (end, old_end)):
             assert [(m.span(), m.groups()) for m in new.finditer(text)] == [
                 (m.span(), m.groups()) for m in old.finditer(text)
             ], text
@@ -324,7 +348,7 @@ def test_values_left_over_cancel_across_beads_as_compared_bead_with_bead() -> No
     import random
     from fractions import Fraction
 
-    from rulebook.translate.facts import Quantity
+    from rulebook.languages.quantities import Quantity
     from rulebook.translate.meaning import _cancel_reordered
 
     Items = list[list[tuple[int, Quantity]]]

@@ -3,7 +3,7 @@
 The project of :mod:`tests.hostile.hostile_text` puts Markdown, HTML, control characters and an attribute list
 (``{tabindex=0 autofocus onfocus=...}``) into its titles, terms, captions, cells, configuration values, French
 headings and the site's words. Its site is built with the editor's pages (every template is rendered: the test
-knows which), and the translation and edition reports are made as HTML too. No page may carry a handler, a
+knows which), and the translation, edition and status reports are made as HTML too. No page may carry a handler, a
 ``javascript:`` address, a heading with attributes of the text's making, or a control character.
 """
 
@@ -45,7 +45,7 @@ class HostileBuild:
     templates: frozenset[str]
     """The names of the templates rendered during the build and the reports."""
     reports: dict[str, str]
-    """The translation and edition reports as HTML (``rulebook compare``/``diff --format html``)."""
+    """The translation, edition and status reports as HTML (``rulebook compare``/``diff``/``status --format html``)."""
 
 
 @pytest.fixture(scope="module", params=GENERATORS)
@@ -69,6 +69,7 @@ def hostile(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFac
         for name, argv in {
             "compare": ["compare", "rules/book.xml", "rules/fr/book.md", "--format", "html"],
             "diff": ["diff", "rules/book.xml", "rules/later.txt", "--format", "html"],
+            "status": ["status", "--format", "html"],
         }.items():
             with contextlib.redirect_stdout(io.StringIO()) as out:
                 assert main(argv) in (0, 1)

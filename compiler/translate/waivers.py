@@ -1,0 +1,68 @@
+"""Waivers: findings a translator has read and accepts, by fingerprint, in ``waivers.toml``.
+
+``rulebook compare --waive FINGERPRINT`` writes them: each becomes a ``[[waiver]]`` table with its
+reason and, as a comment, what the finding said and where, so the file reads without the report.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+from rulebook.errors import TerminologyError
+from rulebook.translate.results import Finding
+from rulebook.translate.terminology import read_translation_toml
+
+
+def load_waivers(path: Path, *, root: Path | None = None) -> dict[str, str]:
+    """Waivers by fingerprint, with their reasons (``[[waiver]]`` tables of fingerprint and reason; ``root``:
+    see :func:`~rulebook.translate.terminology.read_translation_toml`)."""
+    table = read_translation_toml(path, root=root, kind="waivers file")
+    waivers = {}
+    entries = table.get("waiver", [])
+    if not isinstance(entries, list):
+        raise TerminologyError(f"{path}: `waiver` must be [[waiver]] tables, each with a `fingerprint` and a `reason`")
+    for entry in entries:
+        if not isinstance(entry, dict) or not isinstance(entry.get("fingerprint"), str):
+            raise TerminologyError(f"{path}: each [[waiver]] needs a `fingerprint`")
+        waivers[entry["fingerprint"]] = str(entry.get("reason", ""))
+    return waivers
+
+
+def is_waivers_file(path: Path) -> bool:
+    """Whether a file is a waivers file (``[[waiver]]`` tables and nothing else): one ``--waive`` may add to."""
+    try:
+        table = read_translation_toml(path, kind="waivers file")
+        load_waivers(path)
+    except (TerminologyError, OSError):
+        return False
+    return set(table) <= {"waiver"}
+
+
+def waiver_entries(findings: Sequence[Finding], reason: str | None) -> str:
+    """``[[waiver]]`` tables for findings, each with its reason (the given one, else what the finding says)
+    and a comment naming the finding and its place."""
+    parts = []
+    for finding in findings:
+        place = f"{finding.place.path}:{finding.place.line}:{finding.place.column}" if finding.place else "-"
+        said = " ".join(f"{finding.rule.code} {finding.kind} at {place}: {finding.message}".split())
+        parts.append(
+            "[[waiver]]\n"
+            f"# {said}\n"
+            f"fingerprint = {_toml_string(finding.fingerprint)}\n"
+            f"reason = {_toml_string(reason or 'read in both texts: ' + finding.message)}\n"
+        )
+    return "\n".join(parts)
+
+
+def _toml_string(text: str) -> str:
+    """A TOML basic string: quotes, backslashes and control characters escaped."""
+    escaped = []
+    for character in text:
+        if character in '"\\':
+            escaped.append("\\" + character)
+        elif ord(character) < 0x20 or ord(character) == 0x7F:
+            escaped.append(f"\\u{ord(character):04X}")
+        else:
+            escaped.append(character)
+    return '"' + "".join(escaped) + '"'
