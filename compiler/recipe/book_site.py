@@ -111,7 +111,7 @@ def site_input(
                 t.comparison.pairs,
                 t.terms,
                 report_context(t.comparison, translation_language=t.language),
-                translated_definitions(read.book, t.comparison, t.terms, t.language),
+                translated_definitions(read.book, t.comparison, t.terms, t.words or t.language),
                 _site_status(project, book, t),
             )
             for t in translations

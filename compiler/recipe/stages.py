@@ -135,14 +135,15 @@ def compare_translations(
             if translated.fatal:
                 return None
             terms = translation_terms(translation, root)
+            words = translation_languages(translation, root)[1]
             comparison = compare_books(
                 read.book,
                 translated.book,
-                translation_language=translation_languages(translation, root)[1],
+                translation_language=words,
                 terms=terms,
                 waivers=translation_waivers(translation, root),
             )
-            return TranslationResult(translation.language, comparison, terms, translated.book)
+            return TranslationResult(translation.language, comparison, terms, translated.book, words=words)
 
         result = cache.get("translation", key, compare)
         if result is not None:
@@ -305,7 +306,7 @@ def translated_terms(
     found: dict[str, dict[str, dict[str, str]]] = {}
     for translation in translations:
         for term, names in term_translations(
-            read.book, translation.comparison, translation.terms, translation.language
+            read.book, translation.comparison, translation.terms, translation.words or translation.language
         ).items():
             found.setdefault(term, {})[translation.language] = names
     return found

@@ -36,10 +36,10 @@ OPENING = 40
 
 
 def translated_definitions(
-    original: Book, comparison: Comparison, entries: dict[str, Entry], language: str
+    original: Book, comparison: Comparison, entries: dict[str, Entry], language: Language | str
 ) -> dict[str, TranslatedDefinition]:
     """For each term the original defines and the alignment translates: the translation's text of its definition
-    (``language``: the translation's, whose numbers a table's rows are matched by)."""
+    (``language``: the translation's, or its code for the shipped one: a table's rows are matched by its numbers)."""
     matcher = TermMatcher(entries)
     languages = (as_language(book_language(original)), as_language(language))
     defined = {d.name for d in original.definitions}

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from rulebook.languages.data import Language
 from rulebook.model import Book
 from rulebook.translate.definitions import translated_definitions
 from rulebook.translate.results import Comparison
@@ -9,7 +10,7 @@ from rulebook.translate.terminology import Entry
 
 
 def term_translations(
-    original: Book, comparison: Comparison, entries: dict[str, Entry], language: str
+    original: Book, comparison: Comparison, entries: dict[str, Entry], language: Language | str
 ) -> dict[str, dict[str, str]]:
     """For each term with a terminology entry: its name, and the translated text of its definition (the sentences
     or table cell aligned with it; else the text of the section aligned with the one that defines it)."""
