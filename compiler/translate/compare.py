@@ -34,6 +34,7 @@ from rulebook.errors import TerminologyError
 from rulebook.model import Book, Table
 from rulebook.source import SourceText
 from rulebook.translate.align import Pair, Unit, align_sections
+from rulebook.translate.facts import QuotedTitles
 from rulebook.translate.facts import quantities as read_quantities
 from rulebook.translate.findings import is_short, section_findings, sentence_findings
 from rulebook.translate.numbers import METRIC_LENGTH
@@ -139,7 +140,7 @@ class _Context:
         self.language = language
         self.entries = entries
         self.matcher = TermMatcher(entries)
-        self.titles = titles
+        self.titles = QuotedTitles.of(titles)  # made once: each sentence's look-up is then a few set probes
         self.locators: dict[str, Locator] = {}
         self.ratio = 1.0
         self.notes: list[str] = []

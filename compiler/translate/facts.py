@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -276,12 +276,61 @@ _ONE = {
 """"One inch", "un pouce" and "un Décor au plus" state a value, though neither "one" nor "un" is a number word."""
 
 
-def quantities(text: str, language: str, *, names: Iterable[str] = ()) -> tuple[Quantity, ...]:
-    """The quantities a sentence states, in order. ``names``: titles and names whose numbers are not quantities."""
+@dataclass(frozen=True, slots=True)
+class QuotedTitles:
+    """Titles with a number, found where a sentence quotes them ("0-X Choice" names a rule, it counts nothing).
+
+    Looked up from each closing quote, by length, in a set: the work per sentence does not grow with the
+    number of titles (one pattern of every title, tried at each character, made a comparison of thousands of
+    sections quadratic).
+    """
+
+    lowered: frozenset[str]
+    lengths: tuple[int, ...]
+    """The lengths of the titles, longest first (the longest title ending at a quote is the one blanked)."""
+
+    @classmethod
+    def of(cls, names: Iterable[str]) -> QuotedTitles:
+        lowered = frozenset(name.lower() for name in names if any(c.isdigit() for c in name))
+        return cls(lowered, tuple(sorted({len(name) for name in lowered}, reverse=True)))
+
+    def spans(self, text: str) -> Iterator[tuple[int, int]]:
+        """Where ``text`` quotes a title: the title and a plural's ``s`` or ``x`` before a closing quote."""
+        if not self.lowered:
+            return
+        for quote in _CLOSING_QUOTE.finditer(text):
+            end = quote.start()
+            if end and text[end - 1].isspace():
+                end -= 1
+            if not _ends_word(text, end):
+                continue
+            for stop in (end - 1, end) if end and text[end - 1] in "sxSX" else (end,):
+                found = next(
+                    (stop - n for n in self.lengths if n <= stop and text[stop - n : stop].lower() in self.lowered),
+                    None,
+                )
+                if found is not None:
+                    yield found, end
+                    break
+
+
+_CLOSING_QUOTE = re.compile(r"[»”\"’]")
+
+
+def _ends_word(text: str, end: int) -> bool:
+    """Whether a word ends at ``end`` (the regular expression ``\\b`` there)."""
+    before = end > 0 and (text[end - 1].isalnum() or text[end - 1] == "_")
+    after = end < len(text) and (text[end].isalnum() or text[end] == "_")
+    return before != after
+
+
+def quantities(text: str, language: str, *, names: Iterable[str] | QuotedTitles = ()) -> tuple[Quantity, ...]:
+    """The quantities a sentence states, in order. ``names``: titles and names whose numbers are not quantities
+    where quoted (made once into :class:`QuotedTitles` by a caller that reads many sentences)."""
     tokens, one = _tokens(language), _ONE[language if language in _ONE else "en"]
     if not _DIGIT.search(text) and not _number_words(language) & set(_LETTERS.findall(text.lower())):
         return ()
-    clean = _blank(text, language, tuple(names))
+    clean = _blank(text, language, names if isinstance(names, QuotedTitles) else QuotedTitles.of(names))
     found: list[Quantity] = []
     words = WORDS.get(language, WORDS["en"])
     for match in one.finditer(clean):
@@ -306,13 +355,15 @@ def quantities(text: str, language: str, *, names: Iterable[str] = ()) -> tuple[
     return tuple(sorted(found, key=lambda q: q.start))
 
 
-def _blank(text: str, language: str, names: tuple[str, ...]) -> str:
+def _blank(text: str, language: str, titles: QuotedTitles) -> str:
     """The text with what is not a quantity blanked out, and LaTeX markup removed ($\\mathbf{1}''$ is 1'')."""
     if "$" in text or "\\" in text:
         text = _LATEX.sub(lambda m: " " * len(m.group()), text)
-    words, digits = _not_quantities(language, names)
+    words, digits = _not_quantities(language)
     text = words.sub(lambda m: " " * len(m.group()), text)
     if _DIGIT.search(text):
+        for start, end in list(titles.spans(text)):
+            text = text[:start] + " " * (end - start) + text[end:]
         text = digits.sub(lambda m: " " * len(m.group()), text)
         text = _DIMENSIONS.sub(" ", text)
     return text
@@ -329,15 +380,14 @@ def _number_words(language: str) -> frozenset[str]:
 
 
 @functools.lru_cache(maxsize=16)
-def _not_quantities(language: str, names: tuple[str, ...]) -> tuple[re.Pattern[str], re.Pattern[str]]:
-    """What is not a quantity: words (the language's), and what has digits (names, pointers, conversions)."""
-    patterns = list(_NOT_QUANTITIES)
-    # A title with a number, quoted: "0-X Choice" names a rule, it does not count anything.
-    patterns += [re.escape(name) + r"[sx]?\b(?=\s?[»”\"’])" for name in names if any(c.isdigit() for c in name)]
+@functools.lru_cache(maxsize=8)
+def _not_quantities(language: str) -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """What is not a quantity: words (the language's), and what has digits (pointers, addresses, conversions);
+    the titles a sentence quotes are :class:`QuotedTitles`."""
     words = _LANGUAGE_NOT_QUANTITIES.get(language, []) or [r"(?!x)x"]
     return (
         re.compile("|".join(f"(?:{p})" for p in words), re.IGNORECASE),
-        re.compile("|".join(f"(?:{p})" for p in patterns), re.IGNORECASE),
+        re.compile("|".join(f"(?:{p})" for p in _NOT_QUANTITIES), re.IGNORECASE),
     )
 
 
