@@ -343,7 +343,7 @@ def test_the_translations_linear_expressions_give_the_answers_of_the_simple_ones
     old_end = re.compile(r"[.!?][\"”»’)\]]*(?:\s+|\*+)(?=[«\"“‘(\[]?\s*[A-ZÀ-ÖØ-Þ0-9])")
     old_markup = re.compile(r"<!--.*?-->|<[^>]*>|&#?\w+;", re.DOTALL)
     old_language_markup = re.compile(r"<[^>]*>|&\w+;")
-    digits = facts._not_quantities("fr", ())[1]
+    digits = facts._not_quantities("fr")[1]
     pieces = ["1", "2", ",", ".", " ", "x", "×", "cm", "m", "soit ", "(", ")", "par ", "a", "://", ".com", "<", ">"]
     pieces += ["<!--", "-->", "&amp;", "-", "\\ab", "{", "}", "$", "A", "\n", "·", "«", "*", "!", '"']
     randomly = random.Random(13)
