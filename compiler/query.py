@@ -6,6 +6,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
+from rulebook.errors import quoted
 from rulebook.formats import QUERY, unknown
 from rulebook.graph import TermGraph
 from rulebook.suggest import Suggester
@@ -49,8 +50,10 @@ def query_term(terms: TermGraph, name: str) -> TermReport:
 
 
 def render_text(report: TermReport) -> str:
+    """The report as text: the sources' own text (titles, the definition, each use) as they are; the command
+    shows its control characters as pictures (:func:`rulebook.cli.explore.run_query`)."""
     if not report.defined:
-        lines = [f"`{report.name}` is not defined in this book."]
+        lines = [f"{quoted(report.name)} is not defined in this book."]
         if report.suggestions:
             lines.append("Did you mean " + " or ".join(f"`{s}`" for s in report.suggestions) + "?")
     else:

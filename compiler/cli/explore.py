@@ -56,10 +56,14 @@ def run_graph(args: argparse.Namespace) -> int:
 
 def run_query(args: argparse.Namespace) -> int:
     from rulebook.query import query_term, render_term_report
+    from rulebook.report.escaping import visible_in_text
 
     terms = _terms(args)
     if terms is None:
         return 2
     report = query_term(terms, args.term)
-    write_stdout(render_term_report(report, args.format))
+    rendered = render_term_report(report, args.format)
+    # The sources' text with control characters as pictures (␛, ␇; U+202E as �), as a lint report shows it: a
+    # heading holding `ESC ]0;...` or `ESC [2J` must not retitle or clear the reader's terminal. JSON escapes them.
+    write_stdout(visible_in_text(rendered) if args.format == "text" else rendered)
     return 0 if report.defined else 1
