@@ -18,9 +18,9 @@ from pathlib import Path
 from rulebook import __version__
 from rulebook.config_file import CONFIG_FILE, find_config
 from rulebook.dtd import dtd_text
-from rulebook.errors import UserError
+from rulebook.errors import UserError, quoted
 from rulebook.fileio import check_written_place
-from rulebook.project import BOOK_NAME, MAIN_BOOK, RESERVED_FOLDERS, Project
+from rulebook.project import Project, book_name_problem
 
 
 class ScaffoldError(UserError):
@@ -80,13 +80,9 @@ def add_book(project: Project, name: str, title: str | None = None) -> Made:
     """A second (third...) book: its table in the configuration and a small source to start from."""
     if project.config_file is None:
         raise ScaffoldError("there is no project here: run `rulebook init` first")
-    if name == MAIN_BOOK or not BOOK_NAME.fullmatch(name) or name in RESERVED_FOLDERS:
-        raise ScaffoldError(
-            f"`{name}` cannot name a book: lower-case letters, digits, - and _, not `main` or the name of one of "
-            f"the site's own folders ({', '.join(sorted(RESERVED_FOLDERS))})"
-        )
-    if name in {t.language for b in project.books for t in b.translations}:
-        raise ScaffoldError(f"`{name}` is the folder of a translation's site: choose another name for the book")
+    problem = book_name_problem(name, frozenset(t.language for b in project.books for t in b.translations))
+    if problem is not None:
+        raise ScaffoldError(f"a book cannot be called {quoted(name)}: {problem}; choose another name")
     if any(book.name == name for book in project.books):
         raise ScaffoldError(f"the project has a book called `{name}` already")
     source = f"rules/{name}/book.xml"

@@ -120,6 +120,36 @@ lands on the first one.
 """,
 )
 
+SHADOWED_TERM = Rule(
+    "RB203",
+    "shadowed-term",
+    Severity.WARNING,
+    "a term is defined in more than one book a reference can reach",
+    """
+## What it does
+In a book that uses others (`uses` in the configuration), reports a term
+the book defines that a book it uses defines too (at the book's
+definition, with the other one as a note), and a term two books it uses
+both define, where the book refers to it without naming the book (once,
+at the first such reference).
+
+## Why is this bad?
+A reference resolves in the book first, then in the books it uses, in
+order: the other definition is silently hidden. An army book that
+redefines the core's `charge` changes what every `charge` means in it,
+and readers see two texts for one term.
+
+## Example
+```xml
+<!-- in the army book, which uses the core rules -->
+<definition name="charge">...</definition>
+```
+Rename the army book's term (`frenzied_charge`), or remove it and refer
+to the core's. To mean one book's term, write its name:
+`<reference name="core:charge">`.
+""",
+)
+
 EMPTY_NAME = Rule(
     "RB301",
     "empty-name",

@@ -69,6 +69,7 @@ def run_lint(args: argparse.Namespace) -> int:
     from rulebook.report import Report, exit_code
     from rulebook.report.escaping import terminal_message
     from rulebook.report.summary import joined_report
+    from rulebook.stage_values import ReadResult
 
     project = project_of(args)
     targets = commands.lint_targets(
@@ -83,8 +84,9 @@ def run_lint(args: argparse.Namespace) -> int:
         count = sum(len(target.files or target.book.sources) for target in targets)
         print(f"Checking {plural(count, 'file')}…", file=sys.stderr)
     reports = []
+    earlier: dict[str, ReadResult] = {}  # each book read once, whether linted or read for another's family
     for target in targets:
-        read, result = commands.lint(project, target)
+        read, result = commands.lint(project, target, earlier)
         keep_until_exit(read, result)
         for notice in result.notices:
             print(f"rulebook: warning: {terminal_message(notice)}", file=sys.stderr)

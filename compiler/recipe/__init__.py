@@ -36,6 +36,7 @@ from rulebook.diagnostics import Diagnostic, Severity
 from rulebook.project import MAIN_BOOK, BookConfig, Project
 from rulebook.recipe.book_site import write_book_site
 from rulebook.recipe.cache import NO_CACHE, StageCache, digest
+from rulebook.recipe.family import book_family, read_family
 from rulebook.recipe.reading import read_configured
 from rulebook.recipe.stages import changes_since, compare_translations, lint_book, reserved_names, rule_files
 from rulebook.stage_values import LintResult, ReadResult
@@ -117,20 +118,33 @@ def checked_book(
     progress: Progress,
     cache: StageCache,
 ) -> tuple[ReadResult, LintResult] | BuildResult:
-    """A book read and linted, or the result of a build that stops here."""
+    """A book read and linted with its family (the books it uses, those that use it), or the result of a
+    build that stops here. ``earlier``: the books read before it, by name (taken as they are)."""
     from rulebook.build_values import BuildResult
 
     progress("Reading the sources…")
-    read = read_configured(project, book, options.files, cache)
+    read = earlier.get(book.name) if not options.files else None
+    read = read or read_configured(project, book, options.files, cache)
     if read.fatal:
         return BuildResult(options.output, refused=_fatal(read.diagnostics), sources=read.sources)
     earlier[book.name] = read
+    others = read_family(project, book, earlier, cache)
+    if isinstance(others, ReadResult):
+        return BuildResult(options.output, refused=_fatal(others.diagnostics), sources=others.sources)
     baseline = None if options.files else book.baseline
-    key = digest(*[s.text for s in read.sources.values()], repr(book), str(baseline and digest(baseline)))
+    texts = [s.text for r in (read, *others.values()) for s in r.sources.values()]
+    key = digest(*texts, *others, repr(book), str(baseline and digest(baseline)))
     lint = cache.get(
         "lint",
         key,
-        lambda: lint_book(read, book, root=project.root, baseline=baseline, reserved=reserved_names(project, book)),
+        lambda: lint_book(
+            read,
+            book,
+            root=project.root,
+            baseline=baseline,
+            reserved=reserved_names(project, book),
+            family=book_family(project, others),
+        ),
     )
     if lint.unsafe:
         return BuildResult(options.output, refused=lint.unsafe, sources=read.sources)

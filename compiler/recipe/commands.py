@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from rulebook.project import BookConfig, Project, Translation
+from rulebook.recipe.family import book_family, read_family
 from rulebook.recipe.reading import read_book, read_configured
 from rulebook.recipe.stages import lint_book, reserved_names, translation_terms, translation_waivers
 from rulebook.stage_values import LintResult, ReadResult
@@ -46,6 +47,8 @@ class LintTarget:
     baseline: Path | None = None
     partial: bool = False
     """Only some of the book's sources are read (the baseline's entries for the others are not stale)."""
+    family: bool = True
+    """The files are the book's (its family's names resolve in them); False: files of no configured book."""
 
 
 def lint_targets(
@@ -70,19 +73,41 @@ def lint_targets(
         owners = {found.name if (found := project.book_of(file)) else None for file in files}
         owner = owners.pop() if len(owners) == 1 else None
         if owner is None:
-            return [LintTarget(project.main, files, baseline_of(None))]
+            return [LintTarget(project.main, files, baseline_of(None), family=False)]
         chosen = project.book(owner)
     chosen = chosen or project.main
     partial = bool(files) and {file.resolve() for file in files} != {source.resolve() for source in chosen.sources}
     return [LintTarget(chosen, files, baseline_of(chosen), partial)]
 
 
-def lint(project: Project, target: LintTarget) -> tuple[ReadResult, LintResult]:
-    """``rulebook lint`` of one book: its sources read as an outline, then every rule and its baseline."""
-    read = read_configured(project, target.book, target.files, outline=True)
-    reserved = reserved_names(project, target.book)
+def lint(
+    project: Project, target: LintTarget, earlier: dict[str, ReadResult] | None = None
+) -> tuple[ReadResult, LintResult]:
+    """``rulebook lint`` of one book: its sources and its family's (the books it uses and those that use it) read
+    as an outline, then every rule and its baseline. ``earlier``: the books read already by name (outlines),
+    where those read here are added: linting several books reads each once, and lints it once.
+
+    A book it uses that cannot be read makes the book's lint a reading failure, with that book's reasons."""
+    earlier = {} if earlier is None else earlier
+    read = (None if target.files else earlier.get(target.book.name)) or read_configured(
+        project, target.book, target.files, outline=True
+    )
+    if not target.files and not read.fatal:
+        earlier[target.book.name] = read
+    others: dict[str, ReadResult] | ReadResult = {}
+    if target.family and not read.fatal:
+        others = read_family(project, target.book, earlier, outline=True)
+    if isinstance(others, ReadResult):  # a book it uses cannot be read: say why, as this book's reading
+        read = ReadResult(read.book, (*read.diagnostics, *others.diagnostics), {**read.sources, **others.sources})
+        others = {}
     result = lint_book(
-        read, target.book, root=project.root, baseline=target.baseline, partial=target.partial, reserved=reserved
+        read,
+        target.book,
+        root=project.root,
+        baseline=target.baseline,
+        partial=target.partial,
+        reserved=reserved_names(project, target.book),
+        family=book_family(project, others) if target.family else None,
     )
     return read, result
 

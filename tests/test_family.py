@@ -1,0 +1,182 @@
+"""A family of books: the core rules, an army book that uses them and a FAQ about both (tests/family/).
+
+The configuration (``uses``, ``faq``, the names a book may take), and the lint across the family: references
+and links resolved in the book then in the books it uses, did-you-mean drawn from all of them, shadowed
+terms, and a core term used only in the army book counted as used.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from rulebook.cli import main
+
+from .conftest import ROOT
+
+FAMILY = ROOT / "tests" / "family"
+
+
+@pytest.fixture
+def family(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A copy of the family made for the tests, as the working folder."""
+    folder = tmp_path / "family"
+    shutil.copytree(FAMILY, folder)
+    monkeypatch.chdir(folder)
+    return folder
+
+
+def edit(path: Path, old: str, new: str) -> None:
+    text = path.read_text(encoding="utf-8")
+    assert text.count(old) == 1, f"{old!r} is not once in {path}"
+    path.write_text(text.replace(old, new), encoding="utf-8")
+
+
+def lint(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str]:
+    capsys.readouterr()
+    status = main(["lint", "--color", "never", *args])
+    return status, capsys.readouterr().out
+
+
+# -- the configuration ------------------------------------------------------------------------------------
+
+
+def test_the_family_is_clean(family: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    status, out = lint(capsys)
+    assert (status, out) == (0, "All checks passed (3 files).\n")
+
+
+def test_a_cycle_of_uses_is_a_configuration_error_naming_the_table(
+    family: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    edit(family / "rulebook.toml", 'sources = ["core/core.xml"]\n', 'sources = ["core/core.xml"]\nuses = ["faq"]\n')
+    assert main(["lint"]) == 2
+    err = capsys.readouterr().err
+    assert "rulebook.toml: `uses` in [top level] makes a cycle: main -> faq -> elves -> main" in err
+    assert "Traceback" not in err
+
+
+def test_uses_must_name_another_book(family: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    edit(family / "rulebook.toml", 'uses = ["main"]', 'uses = ["core"]')
+    assert main(["lint"]) == 2
+    err = capsys.readouterr().err
+    assert "`uses` in [books.elves] must name other books of the project, not `core` (the others: faq, main)" in err
+
+
+@pytest.mark.parametrize(
+    ("name", "reason"),
+    [
+        ("site", "`site` is the output folder's name: the book would be built into `site/site/`"),
+        ("assets", "`assets/` is the site's own folder for the site's styles, scripts and icons"),
+        ("search", "`search/` is the site's own folder for the search index"),
+        ("fr", "`fr` is a language code: a translation's site takes the folder `fr/`"),
+        ("translation-fr", "`translation-fr/` is the address of a translation report (the editors' pages)"),
+    ],
+)
+def test_generated_folder_names_are_refused_as_book_names_with_the_reason(
+    family: Path, capsys: pytest.CaptureFixture[str], name: str, reason: str
+) -> None:
+    assert main(["new-book", name]) == 2
+    assert f"a book cannot be called `{name}`: {reason}; choose another name" in capsys.readouterr().err
+    with (family / "rulebook.toml").open("a", encoding="utf-8") as config:
+        config.write(f'\n[books.{name}]\nsources = ["core/core.xml"]\n')
+    assert main(["lint"]) == 2
+    assert f"[books.{name}]: a book cannot be called `{name}`: {reason}" in capsys.readouterr().err
+
+
+# -- the lint across the family -------------------------------------------------------------------------
+
+
+def test_a_dangling_reference_suggests_the_used_books_term_saying_which_book(
+    family: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    edit(
+        family / "elves" / "elves.xml",
+        'traces <reference name="line_of_sight">',
+        'traces <reference name="line_of_sihgt">',
+    )
+    status, out = lint(capsys)
+    assert status == 1
+    assert "error[RB101]: reference to undefined term `line_of_sihgt`\n --> elves/elves.xml:6:" in out
+    assert "= help: did you mean `line_of_sight` (book `main`)?" in out
+
+
+def test_a_misspelt_term_of_a_named_book_suggests_that_books_terms(
+    family: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    edit(family / "elves" / "elves.xml", '<reference name="main:courage_test">', '<reference name="main:courage_tset">')
+    edit(family / "elves" / "elves.xml", '<link to="main:measuring_distances">', '<link to="main:measuring_distance">')
+    status, out = lint(capsys, "--book", "elves")
+    assert status == 1
+    assert "error[RB101]: reference to undefined term `main:courage_tset`" in out
+    assert "= help: did you mean `main:courage_test`?" in out
+    assert "error[RB102]: link to unknown id `main:measuring_distance`" in out
+    assert "= help: did you mean `main:measuring_distances`?" in out
+
+
+def test_a_book_prefix_names_a_book_of_the_project_that_the_book_uses(
+    family: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    edit(family / "elves" / "elves.xml", '<reference name="main:courage_test">', '<reference name="faq:courage_test">')
+    edit(family / "faq" / "faq.xml", 'Can a <reference name="unit">', 'Can a <reference name="army:unit">')
+    status, out = lint(capsys)
+    assert status == 1
+    assert "error[RB101]: reference to `faq:courage_test`: this book does not use the book `faq`" in out
+    assert '= help: add `"faq"` to this book\'s `uses` in the configuration' in out
+    assert "error[RB101]: reference to `army:unit`: the project has no book called `army`" in out
+    assert "= help: the books this one uses: `elves`, `main`" in out
+
+
+def test_a_term_redefined_from_a_used_book_is_a_warning_with_both_places(
+    family: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    edit(
+        family / "elves" / "elves.xml",
+        '<section title="Forest Walkers" id="forest_walkers">',
+        '<section title="Forest Walkers" id="forest_walkers"><definition name="charge">An elf '
+        '<reference name="charge">charge</reference> is swift.</definition>',
+    )
+    status, out = lint(capsys, "--book", "elves")
+    assert status == 0
+    assert "warning[RB203]: term `charge` is also defined in the book `main`: this book's definition hides it" in out
+    assert " --> elves/elves.xml:5:" in out
+    assert "= note: `charge` is defined in `main` (Skirmish: Core Rules) here (core/core.xml:22:7)" in out
+    # The FAQ uses both books: its `charge` takes the elves' first, and says so.
+    status, out = lint(capsys, "--book", "faq")
+    assert (
+        "warning[RB203]: term `charge` is defined in the books `elves` and `main`: this reference takes `elves`'s"
+        in out
+    )
+    assert "= help: name the book: `elves:charge` or `main:charge`" in out
+
+
+def test_a_core_term_used_only_by_another_book_is_used(family: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    status, out = lint(capsys, "--book", "main")
+    assert (status, out) == (0, "All checks passed (1 file).\n")  # `forest`: only the elves refer to it
+    edit(family / "elves" / "elves.xml", 'of a <reference name="forest">Forest</reference>,', "of a Forest,")
+    edit(family / "elves" / "elves.xml", 'the <reference name="forest">Forest</reference> it', "the Forest it")
+    status, out = lint(capsys, "--book", "main")
+    assert "warning[RB401]: term `forest` is defined but never referred to\n  --> core/core.xml:26:7" in out
+
+
+def test_a_book_is_linted_with_the_books_it_uses_read_not_linted(
+    family: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    edit(
+        family / "core" / "core.xml",
+        '<reference name="charge">charge</reference> moves',
+        '<reference name="chrage">charge</reference> moves',
+    )
+    status, out = lint(capsys, "--book", "elves")
+    assert (status, out) == (0, "All checks passed (1 file).\n")
+    status, out = lint(capsys)
+    assert status == 1 and out.count("error[RB101]") == 1 and "core/core.xml" in out
+
+
+def test_a_book_it_uses_that_cannot_be_read_is_said(family: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (family / "core" / "core.xml").write_text("<document><chapter", encoding="utf-8")
+    status, out = lint(capsys, "--book", "elves")
+    assert status == 2
+    assert "error[RB001]: couldn't find end of Start Tag chapter line 1\n --> core/core.xml:1:19" in out
