@@ -22,10 +22,14 @@ import enum
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from rulebook.graph import TermGraph
+from rulebook.graph import SECTION, TERM, GraphNode, TermGraph
 from rulebook.model import Reference
 from rulebook.names import split_name
+
+if TYPE_CHECKING:
+    import networkx as nx
 
 
 @dataclass(frozen=True, slots=True)
@@ -191,3 +195,47 @@ class Family:
                 if lookup.found is Found.TERM and lookup.book == book:
                     found[lookup.name].extend((user, reference) for reference in references)
         return dict(sorted(found.items()))
+
+    # -- the family as one graph ----------------------------------------------------------------------------
+
+    def graph(self, focus: str) -> nx.MultiDiGraph[GraphNode]:
+        """Every book's term graph as one, each node with its ``book``: the ``focus`` book's nodes by their names,
+        the others' as ``book:name``. A reference to another book's term is an edge to that book's term node."""
+        import networkx as nx
+
+        combined: nx.MultiDiGraph[GraphNode] = nx.MultiDiGraph()
+        for book, member in self.books.items():
+            graph = member.terms.graph
+            for node in sorted(graph.nodes):
+                where, target = self._node(focus, book, node)
+                if where == book:  # a name resolved in another book is that book's node
+                    combined.add_node(target, **graph.nodes[node], book=book)
+            combined.add_edges_from(
+                sorted(
+                    (self._node(focus, book, u)[1], self._node(focus, book, v)[1], key)
+                    for u, v, key in graph.edges(keys=True)
+                )
+            )
+            combined.add_edges_from(self._links_out(focus, book))  # type: ignore[arg-type]
+        return combined
+
+    def _links_out(self, focus: str, book: str) -> list[tuple[GraphNode, GraphNode, str]]:
+        """The ``links`` edges from ``book``'s sections to other books' sections and figures, sorted."""
+        edges: set[tuple[GraphNode, GraphNode, str]] = set()
+        for target, links in self.books[book].terms.all_links().items():
+            lookup = self.target(book, target)
+            if lookup.found is not Found.ID or lookup.book in (None, book):
+                continue
+            there = self.books[str(lookup.book)].terms.id_targets(lookup.name)[0]
+            node = (there.kind, lookup.name if lookup.book == focus else f"{lookup.book}:{lookup.name}")
+            edges.update((self._node(focus, book, (SECTION, link.section_id))[1], node, "links") for link in links)
+        return sorted(edges)
+
+    def _node(self, focus: str, book: str, node: GraphNode) -> tuple[str, GraphNode]:
+        """The book a node of ``book``'s graph is in (a term it refers to may be another book's), and its name."""
+        kind, name = node
+        if kind == TERM:
+            lookup = self.term(book, name)
+            if lookup.found is Found.TERM and lookup.book is not None:
+                book, name = lookup.book, lookup.name
+        return book, (kind, name if book == focus else f"{book}:{name}")

@@ -7,6 +7,7 @@ terms, and a core term used only in the army book counted as used.
 
 from __future__ import annotations
 
+import json
 import shutil
 from pathlib import Path
 
@@ -180,3 +181,44 @@ def test_a_book_it_uses_that_cannot_be_read_is_said(family: Path, capsys: pytest
     status, out = lint(capsys, "--book", "elves")
     assert status == 2
     assert "error[RB001]: couldn't find end of Start Tag chapter line 1\n --> core/core.xml:1:19" in out
+
+
+# -- the graph and the query across the family -----------------------------------------------------------
+
+
+def test_the_graph_spans_the_family_with_the_book_of_each_node(
+    family: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["graph", "--book", "elves"]) == 0
+    graph = json.loads(capsys.readouterr().out)
+    nodes = {node["id"]: node for node in graph["nodes"]}
+    assert nodes["term:forest_spirit"]["book"] == "elves"
+    assert nodes["term:main:line_of_sight"] == {
+        "book": "main",
+        "defined": True,
+        "id": "term:main:line_of_sight",
+        "kind": "term",
+        "name": "main:line_of_sight",
+    }
+    assert nodes["section:faq:q_spirit"]["book"] == "faq"  # the FAQ uses the elves: it is in their family
+    edges = graph["edges"]
+    assert {"source": "section:forest_walkers", "target": "term:main:line_of_sight", "kind": "uses"} in edges
+    assert {"source": "term:forest_spirit", "target": "term:main:courage_test", "kind": "uses"} in edges
+    assert {"source": "section:forest_spirit", "target": "section:main:measuring_distances", "kind": "links"} in edges
+    assert {"source": "section:faq:q_spirit", "target": "section:forest_spirit", "kind": "links"} in edges
+    assert not [node for node in nodes.values() if node["kind"] == "term" and not node["defined"]]
+
+
+def test_a_query_finds_the_term_in_the_used_book_and_every_use_in_the_family(
+    family: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["query", "forest", "--book", "elves", "--format", "json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert (report["book"], report["defined_at"]) == ("main", ["core/core.xml:26:7"])
+    assert [(r["book"], r["at"], r["section"]) for r in report["references"]] == [
+        ("main", "core/core.xml:26:35", "Movement › Terrain"),
+        ("elves", "elves/elves.xml:6:156", "Army Rules › Forest Walkers"),
+        ("elves", "elves/elves.xml:12:67", "Units of the Army › Forest Spirit"),
+    ]
+    assert main(["query", "forest_sprit", "--book", "faq"]) == 1
+    assert "Did you mean `forest_spirit`?" in capsys.readouterr().out

@@ -26,7 +26,7 @@ from rulebook.stage_values import LintResult, ReadResult
 
 if TYPE_CHECKING:
     from rulebook.diff import BookDiff
-    from rulebook.graph import TermGraph
+    from rulebook.family import Family
     from rulebook.model import Book
     from rulebook.translate.compare import Comparison
     from rulebook.translate.suggestions import Suggestion
@@ -189,12 +189,22 @@ def read_pair(project: Project, first: Path, second: Path, language: str) -> tup
 # -- the term graph and the terminology ------------------------------------------------------------------------
 
 
-def term_graph(project: Project, book: str | None, files: tuple[Path, ...]) -> TermGraph | ReadResult:
-    """``rulebook graph`` and ``query``: the term graph of a book (default: the main one) or of the files named."""
+def term_graph(project: Project, book: str | None, files: tuple[Path, ...]) -> tuple[Family, str] | ReadResult:
+    """``rulebook graph`` and ``query``: the term graphs of a book (default: the main one) and of its family (the
+    books it uses and those that use it), with the book's name; or of the files named, alone."""
+    from rulebook.family import Family, FamilyBook
     from rulebook.graph import TermGraph
 
-    read = read_configured(project, project.book(book) if book else project.main, files)
-    return read if read.fatal else TermGraph(read.book)
+    config = project.book(book) if book else project.main
+    read = read_configured(project, config, files)
+    if read.fatal:
+        return read
+    others = {} if files else read_family(project, config, {})
+    if isinstance(others, ReadResult):
+        return others
+    own = FamilyBook(config.name, config.display_title, TermGraph(read.book), faq=config.faq)
+    family = book_family(project, others).including(own) if others else Family([own])
+    return family, config.name
 
 
 def terminology(project: Project, path: Path) -> tuple[dict[str, Entry], dict[str, str]]:
