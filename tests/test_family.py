@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import json
 import shutil
+from collections.abc import Iterator
 from pathlib import Path
 
+import jsonschema
 import pytest
 
 from rulebook.cli import main
@@ -222,3 +224,58 @@ def test_a_query_finds_the_term_in_the_used_book_and_every_use_in_the_family(
     ]
     assert main(["query", "forest_sprit", "--book", "faq"]) == 1
     assert "Did you mean `forest_spirit`?" in capsys.readouterr().out
+
+
+# -- the rule data and the engine ------------------------------------------------------------------------
+
+
+def _referenced(node: object) -> Iterator[str]:
+    """Every term a rules.json refers to, in its content nodes (references and definitions)."""
+    if isinstance(node, dict):
+        if node.get("type") == "reference":
+            yield node["term"]
+        for value in node.values():
+            yield from _referenced(value)
+    elif isinstance(node, list):
+        for value in node:
+            yield from _referenced(value)
+
+
+def test_each_books_rule_data_validates_and_resolves_every_outside_term(
+    family: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["build", "-q", "--data-only"]) == 0
+    site = family / "site"
+    schema = json.loads((site / "rules.schema.json").read_text(encoding="utf-8"))
+    for folder in (site, site / "elves", site / "faq"):
+        data = json.loads((folder / "rules.json").read_text(encoding="utf-8"))
+        jsonschema.Draft202012Validator(schema).validate(data)
+        for name in set(_referenced(data["terms"])) | set(_referenced(data["sections"])):
+            if name in data["terms"]:
+                assert data["terms"][name]["defined"], name
+                continue
+            outside = data["outside_terms"][name]  # every other name is another book's term
+            used = next(book for book in data["books_used"] if book["id"] == outside["book"])
+            there = json.loads((folder / used["rules"]).read_text(encoding="utf-8"))
+            assert there["terms"][outside["name"]]["defined"], name
+    elves = json.loads((site / "elves" / "rules.json").read_text(encoding="utf-8"))
+    assert elves["books_used"] == [{"id": "main", "title": "Skirmish: Core Rules", "rules": "../rules.json"}]
+    assert elves["outside_terms"]["main:courage_test"] == {"book": "main", "name": "courage_test"}
+    assert elves["outside_targets"] == {"main:measuring_distances": {"book": "main", "name": "measuring_distances"}}
+    assert "line_of_sight" not in elves["terms"]  # not a dangling term of its own: the core's
+    core = json.loads((site / "rules.json").read_text(encoding="utf-8"))
+    assert core["terms"]["forest"]["unused"] is False  # only the elves refer to it
+    assert (core["books_used"], core["outside_terms"]) == ([], {})
+
+
+def test_the_engine_reads_a_books_rule_data_by_its_name(family: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["build", "-q", "--data-only"]) == 0
+    capsys.readouterr()
+    assert main(["engine", "--book", "elves", "odds", "test", "courage_test", "--value", "7"]) == 2
+    err = capsys.readouterr().err
+    assert "`courage_test` is not a test of this book (tests: none)" in err
+    assert "(it is a term of the book `main`: ask with `--book main`)" in err
+    assert main(["engine", "--book", "nowhere", "turns"]) == 2
+    assert "no book is called `nowhere` (the books are: elves, faq, main)" in capsys.readouterr().err
+    assert main(["engine", "--book", "elves", "--rules", "site/rules.json", "turns"]) == 2
+    assert "--rules names the rule data to use: --book cannot choose another" in capsys.readouterr().err

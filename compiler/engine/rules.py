@@ -47,7 +47,15 @@ class Rules(NamedTuple):
         try:
             return dict(self.data["terms"][term_id])
         except KeyError:
-            raise RulesError(f"`{term_id}` is not a term of this book") from None
+            raise RulesError(f"`{term_id}` is not a term of this book{self.elsewhere(term_id)}") from None
+
+    def elsewhere(self, term_id: str) -> str:
+        """Where a term this book takes from a book it uses is (``outside_terms``), to say so; else nothing."""
+        taken = self.data.get("outside_terms", {})
+        books = sorted({o["book"] for written, o in taken.items() if term_id in (written, o["name"])})
+        if not books:
+            return ""
+        return f" (it is a term of the book `{books[0]}`: ask with `--book {books[0]}`)"
 
     def anchor(self, term_id: str) -> str | None:
         place = self.data["terms"].get(term_id, {}).get("defined_at")
@@ -65,7 +73,8 @@ class Rules(NamedTuple):
         """One test of the book; an unknown name is a plain error listing the tests."""
         tests = self.data["mechanics"]["tests"]
         if name not in tests:
-            raise RulesError(f"`{name}` is not a test of this book (tests: {', '.join(sorted(tests)) or 'none'})")
+            known = ", ".join(sorted(tests)) or "none"
+            raise RulesError(f"`{name}` is not a test of this book (tests: {known}){self.elsewhere(name)}")
         test = tests[name]
         return BookTest(
             name,

@@ -198,6 +198,7 @@ def rule_files(
     import json
 
     from rulebook.data import build_rule_data, serialise
+    from rulebook.data.outside import outside_of
     from rulebook.rules_schema import check_rule_data, rules_schema_text
 
     assert lint.terms is not None and not read.book.outline, "rule data is made from the whole model"
@@ -208,6 +209,7 @@ def rule_files(
         edition=book.edition or "unknown",
         translations=translated_terms(read, translations),
         facts=lint.facts,
+        outside=outside_of(lint.family, book.name) if lint.family is not None else None,
     )
     text = serialise(data)
     check_rule_data(json.loads(text))
