@@ -279,3 +279,39 @@ def test_the_engine_reads_a_books_rule_data_by_its_name(family: Path, capsys: py
     assert "no book is called `nowhere` (the books are: elves, faq, main)" in capsys.readouterr().err
     assert main(["engine", "--book", "elves", "--rules", "site/rules.json", "turns"]) == 2
     assert "--rules names the rule data to use: --book cannot choose another" in capsys.readouterr().err
+
+
+# -- partial builds --------------------------------------------------------------------------------------
+
+
+def _files(folder: Path) -> dict[str, bytes]:
+    """Every file of a folder, by path inside it, with its bytes."""
+    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def _book_files(site: Path) -> dict[str, dict[str, bytes]]:
+    """The site's files by book: each other book's folder, and the main book's (every other entry)."""
+    books = {name: _files(site / name) for name in ("elves", "faq")}
+    books["main"] = {p: data for p, data in _files(site).items() if p.split("/")[0] not in books}
+    return books
+
+
+@pytest.mark.parametrize(
+    ("chosen", "rebuilt"),
+    [
+        (["--book", "elves"], "elves"),
+        (["elves/elves.xml"], "elves"),
+        (["faq/faq.xml"], "faq"),
+        (["core/core.xml"], "main"),
+        (["--book", "main"], "main"),
+    ],
+)
+def test_a_partial_build_keeps_every_other_book_byte_for_byte(family: Path, chosen: list[str], rebuilt: str) -> None:
+    assert main(["build", "-q"]) == 0
+    before = _book_files(family / "site")
+    assert main(["build", "-q", *chosen]) == 0
+    after = _book_files(family / "site")
+    for book, files in before.items():
+        if book != rebuilt:
+            assert after[book] == files, book
+    assert after[rebuilt].keys() == before[rebuilt].keys()

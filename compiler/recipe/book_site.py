@@ -84,14 +84,21 @@ def site_input(
     """Everything a book's pages are made from (``drafts``: the editor's view; ``generator``: what builds them;
     ``offline``: pages as files, to be read from disk)."""
     from rulebook.data import build_site_summary
+    from rulebook.data.outside import outside_of
+    from rulebook.site.across import book_links
     from rulebook.site.pages import SiteInput, SiteTranslation
     from rulebook.translate.compare import report_context
 
-    terms = lint.terms
-    assert terms is not None and not read.book.outline, "pages are made from the whole model"
+    terms, family = lint.terms, lint.family
+    assert terms is not None and family is not None and not read.book.outline, "pages are made from the whole model"
     images = book_images(read.book, image_folder(read.book, project.root))
     summary = build_site_summary(
-        read.book, terms, title=book.display_title, edition=book.edition or "unknown", facts=lint.facts
+        read.book,
+        terms,
+        title=book.display_title,
+        edition=book.edition or "unknown",
+        facts=lint.facts,
+        outside=outside_of(family, book.name),
     )
     return SiteInput(
         read.book,
@@ -111,6 +118,7 @@ def site_input(
         ],
         refused_images=set(images.refused),
         books=_other_books(project, book),
+        across=book_links(family, book.name, {other.name: other.folder for other in project.books}),
         changes=changes,
         drafts=drafts,
         generator=generator,
