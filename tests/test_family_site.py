@@ -158,3 +158,46 @@ def test_a_core_term_in_the_army_book_previews_and_leads_to_the_core_page(page: 
     clarified.click()
     tab.wait_for_url(url + "faq/faq_core/#q_charge_sight")
     assert tab.locator("#q_charge_sight").is_visible()
+
+
+# -- serve: an edit of the core updates the pages of the books that use it ------------------------------------
+
+
+def test_an_edit_of_a_book_touches_its_family() -> None:
+    from rulebook.project import load_project
+    from rulebook.serve.edits import LiveAffected, touched_by
+
+    project = load_project(FAMILY)
+    every = ("main", "elves", "faq")
+    assert touched_by(project, project.books, [FAMILY / "core" / "core.xml"]) == LiveAffected(books=every, later=every)
+    elves = touched_by(project, project.books, [FAMILY / "elves" / "elves.xml"])
+    assert elves == LiveAffected(books=("elves", "main", "faq"), later=("elves", "main", "faq"))
+
+
+def test_serve_rewrites_the_pages_of_other_books_that_show_an_edited_core_term(tmp_path: Path) -> None:
+    from .serving import Served, edit, files_of
+    from .test_serve import changed, full_build, rewritten
+
+    project = tmp_path / "project"
+    shutil.copytree(FAMILY, project)
+    core = project / "core" / "core.xml"
+    old, new = "moves a <reference", "hurls a <reference"
+    with Served([], cwd=project, temp=tmp_path / "tmp") as served:
+        before, mark = files_of(served.folder), served.mark()
+        edit(core, old, new)
+        served.wait_for_page("elves/army_units/", "A charge hurls a unit")
+        served.wait_for("Rule data of Army Book: Sylvan Elves (`elves`) up to date", after=mark)
+        served.wait_for("Rule data of FAQ and Errata (`faq`) up to date", after=mark)
+        after = files_of(served.folder)
+        assert rewritten(before, after) == changed(before, after)
+        pages = {path for path in rewritten(before, after) if path.endswith(".html")}
+        # The core's page and glossary, and every page of the other books that shows the term's card: no other.
+        assert pages == {
+            "movement/index.html",
+            "glossary/index.html",
+            "elves/army_units/index.html",
+            "elves/glossary/index.html",
+            "faq/faq_core/index.html",
+        }
+        served_now = {path: data for path, (_, data) in files_of(served.folder).items()}
+    assert served_now == full_build(project, tmp_path / "built")
