@@ -100,8 +100,22 @@ def test_a_faq_entry_shows_on_the_page_of_the_rule_it_clarifies(family_site: Pat
     assert [a.get("href") for a in elves] == ["../../faq/faq_elves/#q_spirit"]
 
 
+def test_the_french_army_book_names_and_links_core_terms_by_the_french_core(family_site: Path) -> None:
+    page = html(family_site, "elves/fr/unites-de-l-armee")
+    links = {a.text_content(): a.get("href") for a in page.cssselect("article a.rb-term")}
+    assert links["test de courage"] == "../../../fr/glossary/#courage_test"  # the core's French glossary entry
+    assert links["forêt"] == "../../../fr/glossary/#forest"
+    assert links["marcheur des forêts"] == "../regles-d-armee/#term-forest_walker"  # its own term, its own page
+    assert previews(page)["main:courage_test"] == {
+        "title": "test de courage (Courage Test)",
+        "text": "(texte original) A Courage Test is passed when two dice roll at most the unit's Leadership.",
+    }
+    core = lxml.html.fromstring((family_site / "fr" / "glossary" / "index.html").read_bytes())
+    assert core.cssselect("#courage_test h3")[0].text_content() == "Test de courage"
+
+
 def test_every_books_404_page_links_inside_its_own_folder(family_site: Path) -> None:
-    for book in ("", "elves/", "faq/"):
+    for book in ("", "elves/", "faq/", "fr/", "elves/fr/"):
         page = lxml.html.fromstring((family_site / book / "404.html").read_bytes())
         hrefs = [a.get("href") for a in page.iter("a")] + [s.get("src") for s in page.iter("script") if s.get("src")]
         inside = [h for h in hrefs if h and not h.startswith(("http", "#"))]
@@ -116,7 +130,7 @@ def test_link_checker_finds_no_broken_link_or_anchor(family_site: Path, tmp_path
         base = url + root
         # Every link is checked, those leading out of the site's folder too (a link to /movement/ from a site served
         # at /project/ is broken); the 404 pages are linked from nowhere: they are checked from their own addresses.
-        pages = [base, *(base + book + "404.html" for book in ("", "elves/", "faq/"))]
+        pages = [base, *(base + book + "404.html" for book in ("", "elves/", "faq/", "fr/", "elves/fr/"))]
         result = linkcheck(pages, tmp_path, "--check-extern")
     assert result.returncode == 0, result.stdout[-3000:]
     assert " 0 errors found" in result.stdout and " 0 warnings found" in result.stdout
@@ -186,17 +200,20 @@ def test_serve_rewrites_the_pages_of_other_books_that_show_an_edited_core_term(t
         before, mark = files_of(served.folder), served.mark()
         edit(core, old, new)
         served.wait_for_page("elves/army_units/", "A charge hurls a unit")
-        served.wait_for("Rule data of Army Book: Sylvan Elves (`elves`) up to date", after=mark)
-        served.wait_for("Rule data of FAQ and Errata (`faq`) up to date", after=mark)
+        for book in ("Skirmish: Core Rules", "Army Book: Sylvan Elves (`elves`)", "FAQ and Errata (`faq`)"):
+            served.wait_for(f" of {book} up to date", after=mark)  # its translations and rule data
         after = files_of(served.folder)
         assert rewritten(before, after) == changed(before, after)
         pages = {path for path in rewritten(before, after) if path.endswith(".html")}
-        # The core's page and glossary, and every page of the other books that shows the term's card: no other.
+        # The core's page, glossary and translation report, and every page of the other books that shows the
+        # term's card (the French army book's too): no other.
         assert pages == {
             "movement/index.html",
             "glossary/index.html",
+            "translation-fr/index.html",
             "elves/army_units/index.html",
             "elves/glossary/index.html",
+            "elves/fr/unites-de-l-armee/index.html",
             "faq/faq_core/index.html",
         }
         served_now = {path: data for path, (_, data) in files_of(served.folder).items()}

@@ -18,10 +18,12 @@ if TYPE_CHECKING:
 
     from rulebook import publish
     from rulebook.build_values import BuildOptions, TranslationResult
+    from rulebook.family import Family
     from rulebook.site.incremental import SiteLook
-    from rulebook.site.pages import SiteInput
+    from rulebook.site.pages import OutsideTranslation, SiteInput
     from rulebook.site.theme import Theme
     from rulebook.site.writer import SiteResult
+    from rulebook.translate.terminology import Entry
 
 
 def write_book_site(
@@ -113,6 +115,7 @@ def site_input(
                 t.comparison.pairs,
                 t.terms,
                 report_context(t.comparison, translation_language=t.language),
+                outside_translations(project, book, family, t.language),
             )
             for t in translations
         ],
@@ -124,6 +127,31 @@ def site_input(
         generator=generator,
         offline=offline,
     )
+
+
+def outside_translations(
+    project: Project, book: BookConfig, family: Family, language: str
+) -> dict[str, OutsideTranslation]:
+    """The terms ``book`` takes from the books it uses, as those books' translations into ``language`` name them,
+    each with its entry in that book's glossary in ``language`` (a book without such a translation gives none)."""
+    from rulebook.recipe.stages import translation_terms
+    from rulebook.site.pages import OutsideTranslation
+
+    found = {}
+    terminologies: dict[str, dict[str, Entry]] = {}
+    up = "../" if book.folder else ""
+    for name, lookup in family.outside_terms(book.name).items():
+        other = project.book(str(lookup.book))
+        translation = next((t for t in other.translations if t.language == language), None)
+        if translation is None:
+            continue
+        if other.name not in terminologies:
+            terminologies[other.name] = translation_terms(translation, project.root)
+        entry = terminologies[other.name].get(lookup.name)
+        if entry is not None:
+            page = f"{up}{other.folder}{language}/glossary.md#{lookup.name}"
+            found[name] = OutsideTranslation(entry, page)
+    return found
 
 
 def _live_reload(options: BuildOptions) -> tuple[dict[str, str], tuple[str, ...]]:

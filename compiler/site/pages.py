@@ -55,6 +55,19 @@ class SiteTranslation:
     """The terminology: the translated names of the original's terms."""
     report: dict[str, Any]
     """The side-by-side report's context (``rulebook.translate.compare.report_context``)."""
+    outside: Mapping[str, OutsideTranslation] = field(default_factory=dict)
+    """The terms the book takes from the books it uses, by name as it writes them, in this language: the
+    translations of those books name them, and their sites in this language state them."""
+
+
+@dataclass(frozen=True, slots=True)
+class OutsideTranslation:
+    """A term of a book the book uses, as that book's translation into the same language names it."""
+
+    entry: Entry
+    """Its renderings in that book's terminology."""
+    page: str
+    """Its entry in that book's glossary in this language, from this book's site root (``../fr/glossary.md#x``)."""
 
 
 @dataclass
