@@ -172,6 +172,7 @@ def test_each_home_page_says_only_what_its_book_has(site: Path) -> None:
     assert "The 9th Age" not in other.cssselect("footer")[0].text_content()  # another game's licence is its own
 
 
+@pytest.mark.slow  # three builds of the bundled books
 def test_building_one_source_file_keeps_the_other_books_and_the_translations(
     project: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -296,6 +296,7 @@ def _book_files(site: Path) -> dict[str, dict[str, bytes]]:
     return books
 
 
+@pytest.mark.slow  # two builds of the family each
 @pytest.mark.parametrize(
     ("chosen", "rebuilt"),
     [

@@ -122,6 +122,7 @@ def test_every_books_404_page_links_inside_its_own_folder(family_site: Path) -> 
         assert inside and all(h.startswith("./") for h in inside), (book, inside)
 
 
+@pytest.mark.slow  # the link checker
 @pytest.mark.parametrize("root", ["", "project/"], ids=["served-from-the-root", "served-from-a-sub-path"])
 def test_link_checker_finds_no_broken_link_or_anchor(family_site: Path, tmp_path: Path, root: str) -> None:
     served = tmp_path / "served"
@@ -188,6 +189,7 @@ def test_an_edit_of_a_book_touches_its_family() -> None:
     assert elves == LiveAffected(books=("elves", "main", "faq"), later=("elves", "main", "faq"))
 
 
+@pytest.mark.slow  # serve, in a process of its own
 def test_serve_rewrites_the_pages_of_other_books_that_show_an_edited_core_term(tmp_path: Path) -> None:
     from .serving import Served, edit, files_of
     from .test_serve import changed, full_build, rewritten

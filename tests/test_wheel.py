@@ -10,10 +10,12 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import time
 import urllib.request
+import zipfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -22,22 +24,45 @@ import jsonschema
 import pytest
 
 from .conftest import ROOT, serve
+from .test_guides import TEXT_FILES, anchors, named_guides
 
 pytestmark = pytest.mark.slow
 
 THIS_BOOK = re.compile(r"9th Age|Fantasy Battles|ninth-age|9e Âge", re.IGNORECASE)
 
 
+_MADE_HERE = {".git", ".venv", "build", "site", ".ci", ".hypothesis"}
+"""What a checkout holds at its top that a clean clone does not (folders the project's commands make)."""
+
+
+def _not_in_a_clone(folder: str, names: list[str]) -> list[str]:
+    at_top = Path(folder) == ROOT
+    return [
+        n for n in names if (at_top and n in _MADE_HERE) or n == "__pycache__" or n.endswith(("_cache", ".egg-info"))
+    ]
+
+
 @pytest.fixture(scope="module")
-def rulebook(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The ``rulebook`` command of a fresh venv where only the wheel (and its dependencies) is installed."""
+def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The package's wheel, built from a copy of this repository's files as a clean clone has them: a build
+    folder left in the checkout (setuptools reuses ``build/lib``) would put files no longer in the sources into
+    the wheel."""
     base = tmp_path_factory.mktemp("wheel")
+    source = base / "source"
+    shutil.copytree(ROOT, source, ignore=_not_in_a_clone)
     subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", str(ROOT), "-w", base],
+        [sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", str(source), "-w", base],
         check=True,
         cwd=base,
     )
-    (wheel,) = base.glob("rulebook_compiler-*.whl")
+    (built,) = base.glob("rulebook_compiler-*.whl")
+    return built
+
+
+@pytest.fixture(scope="module")
+def rulebook(wheel: Path) -> Path:
+    """The ``rulebook`` command of a fresh venv where only the wheel (and its dependencies) is installed."""
+    base = wheel.parent
     venv = base / "venv"
     subprocess.run([sys.executable, "-m", "venv", venv], check=True)
     subprocess.run([venv / "bin" / "pip", "install", "--quiet", str(wheel)], check=True, cwd=base)
@@ -76,8 +101,9 @@ def test_init_lint_build_from_an_empty_folder(rulebook: Path, tmp_path: Path) ->
     assert "rulebook.toml" in made.stdout
     assert run(rulebook, project, "lint").stdout.startswith("All checks passed")
     built = run(rulebook, project, "build")
-    assert re.search(r"Built 1 book, \d+ pages, in [\d.]+ s -> site/", built.stderr), built.stderr
+    assert re.search(r"Built 1 book, \d+ pages, 1 PDF, in [\d.]+ s -> site/", built.stderr), built.stderr
     check_site(project / "site", "Skirmish at Dawn")
+    assert (project / "site" / "skirmish-at-dawn.pdf").read_bytes().startswith(b"%PDF-")  # the template is shipped
     assert run(rulebook, project, "init", code=2).stderr.startswith("rulebook: error: ")
 
 
@@ -153,3 +179,43 @@ def test_term_links_and_previews_work_in_a_new_project(rulebook: Path, tmp_path:
         term.click()
         tab.wait_for_url(re.compile(r"basics/#term-unit$"))
         tab.close()
+
+
+def test_every_guide_a_message_names_is_in_the_wheel(wheel: Path, rulebook: Path, tmp_path: Path) -> None:
+    """What the messages point at (``rulebook docs lint``, ``docs/site.md#publishing``) a wheel user has: the guide is
+    in the wheel, and the installed command prints it."""
+    with zipfile.ZipFile(wheel) as archive:
+        names = set(archive.namelist())
+        texts = {
+            name: archive.read(name).decode("utf-8")
+            for name in names
+            if name.startswith("rulebook/") and not name.startswith("rulebook/docs/") and name.endswith(TEXT_FILES)
+        }
+        guides = {name: archive.read(name).decode("utf-8") for name in names if name.startswith("rulebook/docs/")}
+    assert {"rulebook/docs/lint.md", "rulebook/docs/format.md", "rulebook/docs/site.md"} <= set(guides)
+    pointed = {named for text in texts.values() for named in named_guides(text)}
+    assert {("lint", None), ("engine", None), ("format", None), ("data", None), ("readme", None)} <= pointed
+    for topic, anchor in sorted(pointed, key=str):
+        printed = run(rulebook, tmp_path, "docs", topic).stdout
+        if topic != "readme":
+            assert printed == guides[f"rulebook/docs/{topic}.md"], topic
+        if anchor:
+            assert anchor in anchors(printed), f"no heading `#{anchor}` in {topic}"
+    folder = Path(run(rulebook, tmp_path, "docs", "--path").stdout.strip())
+    assert folder.is_relative_to(rulebook.parent.parent) and (folder / "lint.md").is_file()  # inside the venv
+    assert "`rulebook docs` lists the guides" in " ".join(run(rulebook, tmp_path, "--help").stdout.split())
+
+
+def test_init_from_the_wheel_puts_that_wheel_in_tools(wheel: Path, rulebook: Path, tmp_path: Path) -> None:
+    """The wheel ``init`` makes for the project's CI, from an installed wheel, holds what the wheel holds, byte for
+    byte (its RECORD and WHEEL written anew), and is the same bytes every time."""
+    run(rulebook, tmp_path, "init", "a", "--title", "A")
+    run(rulebook, tmp_path, "init", "b", "--title", "B")
+    (made,) = (tmp_path / "a" / "tools").glob("*.whl")
+    assert made.name == wheel.name
+    assert made.read_bytes() == (tmp_path / "b" / "tools" / made.name).read_bytes()
+    kept = re.compile(r".*\.dist-info/(RECORD|WHEEL)$")
+    with zipfile.ZipFile(wheel) as built, zipfile.ZipFile(made) as copied:
+        assert copied.testzip() is None
+        expected = {name: built.read(name) for name in built.namelist() if not kept.match(name)}
+        assert {name: copied.read(name) for name in copied.namelist() if not kept.match(name)} == expected

@@ -46,6 +46,11 @@ class _Painter:
         return f"\x1b[{_STYLES[style]}m{text}\x1b[0m" if self.enabled else text
 
 
+def painter(color: bool) -> _Painter:
+    """What colours a report's parts (``color``: in ANSI colours; else it leaves them as they are)."""
+    return _Painter(color)
+
+
 def use_color(choice: str, stream: TextIO | None = None) -> bool:
     """``auto`` colours a terminal unless NO_COLOR is set; ``always``/``never`` force it."""
     stream = stream or sys.stdout
@@ -71,6 +76,11 @@ def render(report: Report, *, color: bool = False, width: int = MAX_WIDTH) -> st
     ]
     blocks.append(_summary(report, paint))
     return "\n".join(blocks)
+
+
+def render_summary(report: Report, *, color: bool = False) -> str:
+    """The summary that ends a text report: the counts, what the baseline hid, what ``--fix`` would fix."""
+    return _summary(report, _Painter(color))
 
 
 def render_diagnostic(
@@ -196,6 +206,8 @@ def _summary(report: Report, paint: _Painter) -> str:
     if report.baselined:
         known = "1 known problem is" if report.baselined == 1 else f"{report.baselined} known problems are"
         lines.append(f"{known} listed in the baseline and not shown.")
+    if report.fixable:
+        lines.append(f"{len(report.fixable)} fixable with `rulebook lint --fix` (`--diff` shows the fixes first).")
     lines += [f"{paint('bold', 'note')}: {readable(note)}" for note in report.notes]
     if report.stale_baseline:
         stale = (
