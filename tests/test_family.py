@@ -316,3 +316,14 @@ def test_a_partial_build_keeps_every_other_book_byte_for_byte(family: Path, chos
         if book != rebuilt:
             assert after[book] == files, book
     assert after[rebuilt].keys() == before[rebuilt].keys()
+
+
+def test_lint_fix_writes_another_books_name_when_it_is_the_one_suggestion(
+    family: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    elves = family / "elves" / "elves.xml"
+    edit(elves, '<reference name="main:courage_test">', '<reference name="main:courage_tset">')
+    edit(elves, 'traces <reference name="line_of_sight">', 'traces <reference name="line_of_sihgt">')
+    assert main(["lint", "--fix", "--book", "elves"]) == 0
+    text = elves.read_text(encoding="utf-8")
+    assert '<reference name="main:courage_test">' in text and 'traces <reference name="line_of_sight">' in text
