@@ -12,7 +12,7 @@ from __future__ import annotations
 import contextlib
 import json
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -80,8 +80,9 @@ def init_project(folder: Path, title: str | None = None) -> Made:
     return Made(folder, tuple(files), kept, existing)
 
 
-def add_book(project: Project, name: str, title: str | None = None) -> Made:
-    """A second (third...) book: its table in the configuration and a small source to start from."""
+def add_book(project: Project, name: str, title: str | None = None, uses: Sequence[str] = ()) -> Made:
+    """A second (third...) book: its table in the configuration and a small source to start from; ``uses``: the
+    books it builds on (its references resolve in them too)."""
     if project.config_file is None:
         raise ScaffoldError("there is no project here: run `rulebook init` first")
     problem = book_name_problem(name, frozenset(t.language for b in project.books for t in b.translations))
@@ -89,12 +90,18 @@ def add_book(project: Project, name: str, title: str | None = None) -> Made:
         raise ScaffoldError(f"a book cannot be called {quoted(name)}: {problem}; choose another name")
     if any(book.name == name for book in project.books):
         raise ScaffoldError(f"the project has a book called `{name}` already")
+    for used in uses:
+        if used not in project.names:
+            raise ScaffoldError(
+                f"--uses names no book of the project: {quoted(used)} (the books: {', '.join(sorted(project.names))})"
+            )
     source = f"rules/{name}/book.xml"
     if (project.root / source).exists():
         raise ScaffoldError(f"`{project.root / source}` exists already: nothing was made")
     title = _checked_title(title or name.replace("-", " ").replace("_", " ").capitalize())
     prefix = "" if project.config_file.name == CONFIG_FILE else "tool.rulebook."
     table = f'\n[{prefix}books.{name}]\ntitle = {json.dumps(title, ensure_ascii=False)}\nsources = ["{source}"]\n'
+    table += f"uses = {json.dumps(list(dict.fromkeys(uses)))}\n" if uses else ""
     _write_all(project.root, {source: _starter("new-book.xml")})
     with project.config_file.open("a", encoding="utf-8") as config:
         config.write(table)

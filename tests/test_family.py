@@ -89,6 +89,26 @@ def test_generated_folder_names_are_refused_as_book_names_with_the_reason(
     assert f"[books.{name}]: a book cannot be called `{name}`: {reason}" in capsys.readouterr().err
 
 
+def test_new_book_uses_names_the_books_its_references_resolve_in(
+    family: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["new-book", "campaign", "--uses", "main", "--uses", "elves"]) == 0
+    assert "Its references resolve in it, then in `main`, `elves` (`main:term` names one)." in capsys.readouterr().out
+    assert 'sources = ["rules/campaign/book.xml"]\nuses = ["main", "elves"]\n' in (family / "rulebook.toml").read_text()
+    source = family / "rules" / "campaign" / "book.xml"
+    edit(source, "time to move and act.", 'time to move a <reference name="unit">unit</reference> and act.')
+    status, out = lint(capsys, "--book", "campaign")
+    assert (status, out) == (0, "All checks passed (1 file).\n")
+
+
+def test_new_book_uses_must_name_a_book_of_the_project(family: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    config = (family / "rulebook.toml").read_bytes()
+    assert main(["new-book", "campaign", "--uses", "core"]) == 2
+    assert "--uses names no book of the project: `core` (the books: elves, faq, main)" in capsys.readouterr().err
+    assert (family / "rulebook.toml").read_bytes() == config
+    assert not (family / "rules").exists()
+
+
 # -- the lint across the family -------------------------------------------------------------------------
 
 
