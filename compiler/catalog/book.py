@@ -13,7 +13,9 @@ DANGLING_REFERENCE = Rule(
 ## What it does
 Reports every `<reference name="x">` for which no `<definition name="x">`
 exists, one diagnostic per occurrence, with the closest defined names as
-suggestions (typos, case, spaces vs underscores, singular vs plural).
+suggestions (typos, case, spaces vs underscores, singular vs plural). In a
+book that uses others, a name defined in one of them is found there, and
+the suggestions come from all of them, each naming its book.
 
 ## Why is this bad?
 On the site the term cannot link to its definition and shows as broken
@@ -278,7 +280,8 @@ UNUSED_DEFINITION = Rule(
     """
 ## What it does
 Reports a defined term that nothing refers to (references inside its own
-definition do not count).
+definition do not count). A term that only the books using its book refer
+to (a core term used in the army books) is used.
 
 ## Why is this bad?
 Usually a sign of a renamed term whose references still use the old name,
@@ -301,7 +304,9 @@ MUTUAL_DEFINITION = Rule(
     """
 ## What it does
 Reports two terms whose definitions refer to each other (reported once,
-at the first of the two). A term referring to itself is not reported.
+at the first of the two). A term referring to itself is not reported. Two
+books' terms are never defined through each other: a book refers only into
+the books it uses, and `uses` makes no cycle.
 
 ## Why is this bad?
 Often fine (a model stands on a base; a base is what a model stands on),
