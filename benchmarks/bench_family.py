@@ -4,9 +4,10 @@
 Makes, under ``benchmarks/out/family/``, a project of 1 core book (the seed) and N-1 army books of the seed's
 size, each generated from the seed: every other definition becomes the army book's own term (renamed
 ``armyNN_name``, with its references), the others are unwrapped, so their references resolve in the core
-(``line_of_sight`` always among them), and every fifth reference to a core term names the core
-(``main:name``). Each army book ``uses = ["main"]``. Beside it, the same books each in a project of its own
-(no ``uses``: the core's terms dangle there), which is what building or linting "each book alone" means.
+(``line_of_sight`` always among them), and every fifth reference to a term the core defines names the core
+(``main:name``); the seed's own dangling references stay as they are, in every book. Each army book
+``uses = ["main"]``. Beside it, the same books each in a project of its own (no ``uses``: the core's terms
+dangle there), which is what building or linting "each book alone" means.
 
 Then, rounds of whole commands (the family first in odd rounds, the books alone first in even ones):
 
@@ -51,6 +52,7 @@ def army_book(seed: bytes, number: int) -> bytes:
     tree = etree.fromstring(seed)
     prefix = f"army{number:02d}_"
     own = set()
+    core = {definition.get("name", "") for definition in tree.iter("definition")}
     for index, definition in enumerate(tree.iter("definition")):
         name = definition.get("name", "")
         if index % 2 and name != "line_of_sight":
@@ -64,7 +66,7 @@ def army_book(seed: bytes, number: int) -> bytes:
         name = reference.get("name", "")
         if name in own:
             reference.set("name", prefix + name)
-        elif index % 5 == 0:
+        elif index % 5 == 0 and name in core:
             reference.set("name", f"main:{name}")
     for chapter in tree.iter("chapter"):
         chapter.set("title", f"{chapter.get('title')} (Army {number:02d})")
