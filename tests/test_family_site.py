@@ -116,10 +116,23 @@ def test_the_french_army_book_names_and_links_core_terms_by_the_french_core(fami
 
 def test_every_books_404_page_links_inside_its_own_folder(family_site: Path) -> None:
     for book in ("", "elves/", "faq/", "fr/", "elves/fr/"):
-        page = lxml.html.fromstring((family_site / book / "404.html").read_bytes())
-        hrefs = [a.get("href") for a in page.iter("a")] + [s.get("src") for s in page.iter("script") if s.get("src")]
-        inside = [h for h in hrefs if h and not h.startswith(("http", "#"))]
-        assert inside and all(h.startswith("./") for h in inside), (book, inside)
+        assert_links_from_where_it_is(family_site / book / "404.html")
+
+
+def test_every_bundled_books_404_page_links_inside_its_own_folder(site: Path) -> None:
+    """The bundled project's books (no site_url): `other-game/404.html` led to the main book's `/general-rules/`."""
+    pages = sorted(site.rglob("404.html"))
+    assert {p.parent.relative_to(site).as_posix() for p in pages} >= {".", "fr", "other-game", "turns-later"}
+    for page in pages:
+        assert_links_from_where_it_is(page)
+
+
+def assert_links_from_where_it_is(path: Path) -> None:
+    """Every link and script of a 404 page leads from the page's own folder (``./``), whatever serves it."""
+    page = lxml.html.fromstring(path.read_bytes())
+    hrefs = [a.get("href") for a in page.iter("a")] + [s.get("src") for s in page.iter("script") if s.get("src")]
+    inside = [h for h in hrefs if h and not h.startswith(("http", "#"))]
+    assert inside and all(h.startswith("./") for h in inside), (path, inside)
 
 
 @pytest.mark.slow  # the link checker
