@@ -100,6 +100,7 @@ def _relinked(document: Document, linker: _Linker) -> Document:
         document.images,
         document.mechanics,
         document.ids,
+        tuple(a._replace(node=linker.relinked.get(id(a.node), a.node)) for a in document.annotated),
     )
 
 
@@ -117,6 +118,8 @@ class _Linker:
         self.definitions: list[Definition] = []
         self.references: list[Reference] = []
         self.cursor = 0
+        self.relinked: dict[int, ItemList] = {}
+        """Each list linked again, by the ``id()`` of the list it replaces (a declared list stays declared)."""
         self.first_use: set[str] = set()
         """Terms no heading names: the first paragraph that uses one defines it."""
 
@@ -133,7 +136,8 @@ class _Linker:
                 items = tuple(
                     item._replace(children=self._link_all(item.children, section.id, None)) for item in node.items
                 )
-                children.append(node._replace(items=items))
+                self.relinked[id(node)] = node._replace(items=items)
+                children.append(self.relinked[id(node)])
             elif isinstance(node, str) and node.strip() and not skipped:
                 # Only the first paragraph is the definition; the rest of the section uses the term.
                 first_uses = self._first_uses_in(node)

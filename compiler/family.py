@@ -6,9 +6,9 @@ own; a :class:`Family` holds the term graphs of the books a stage needs, with ea
 lookup (:meth:`rulebook.project.Project.family_order`), and answers where a name written in one book
 leads:
 
-- ``line_of_sight``: the book's own term, else the first book of its order that defines it (a name the
+- ``fighter``: the book's own term, else the first book of its order that defines it (a name the
   book defines and also gets from a book it uses is the lint's ``shadowed-term``);
-- ``core:line_of_sight``: the term of book ``core`` (which the book must use, or be);
+- ``core:fighter``: the term of book ``core`` (which the book must use, or be);
 - the same for a link's target (``core:measuring_distances``), among section and figure ids.
 
 It also answers the other way round: which references of other books lead to a book's term (a core

@@ -2,7 +2,7 @@
 
 Every stage that matches names (did-you-mean, the diff between editions, terms found
 in sources without markup, a translation's terminology) folds them here, so two
-stages never disagree on whether ``Line of Sight`` and ``line_of_sight`` are the same.
+stages never disagree on whether ``Sight Line`` and ``sight_line`` are the same.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 BOOK_NAME = re.compile(r"[a-z0-9][a-z0-9_-]{0,62}")
 """A book's name in the configuration (``[books.NAME]``), and the prefix naming its terms from another book."""
 BOOK_SEPARATOR = ":"
-"""Between a book's name and one of its names: ``core:line_of_sight``."""
+"""Between a book's name and one of its names: ``core:fighter``."""
 _FOLD_SEPARATORS = str.maketrans({" ": "_", "-": "_", "\t": "_"})
 _WORD = re.compile(r"[a-z0-9]+")
 
@@ -26,8 +26,8 @@ def is_identifier(name: str) -> bool:
 
 
 def split_name(name: str) -> tuple[str | None, str]:
-    """A reference's or link's target as its book and its name there: ``core:line_of_sight`` is
-    ``("core", "line_of_sight")``; a name without a book's prefix is ``(None, name)``."""
+    """A reference's or link's target as its book and its name there: ``core:fighter`` is
+    ``("core", "fighter")``; a name without a book's prefix is ``(None, name)``."""
     book, separator, local = name.partition(BOOK_SEPARATOR)
     if separator and BOOK_NAME.fullmatch(book):
         return book, local
@@ -51,7 +51,7 @@ def slugify(title: str) -> str:
 
 
 def singular(word: str, language: str = "en") -> str:
-    """A crude singular of a lower-case word, enough to match ``units`` with ``unit`` (``chevaux``, ``cheval``)."""
+    """A crude singular of a lower-case word, enough to match ``crews`` with ``crew`` (``chevaux``, ``cheval``)."""
     if language == "fr":
         if len(word) > 3 and word.endswith("aux"):
             return word[:-3] + "al"
@@ -71,7 +71,7 @@ def singular(word: str, language: str = "en") -> str:
 
 @lru_cache(maxsize=65536)
 def normalise(name: str) -> str:
-    """A name without case, separators or plural: ``Line of Sights`` and ``line_of_sight`` are one."""
+    """A name without case, separators or plural: ``Sight Lines`` and ``sight_line`` are one."""
     folded = name.strip().lower().translate(_FOLD_SEPARATORS)
     if _is_folded(folded):
         return folded

@@ -39,7 +39,7 @@ def query_term(terms: TermGraph, name: str) -> TermReport:
 
 
 def query_family_term(family: Family, focus: str, name: str) -> TermReport:
-    """A term as book ``focus`` names it (``line_of_sight``, ``core:line_of_sight``): found in the book or in the
+    """A term as book ``focus`` names it (``fighter``, ``core:fighter``): found in the book or in the
     books it uses, with every reference to it in the books of the family."""
     lookup = family.term(focus, name)
     book = lookup.book if lookup.found is Found.TERM and lookup.book is not None else focus

@@ -24,9 +24,9 @@ detaches a rule from the term it depends on.
 
 ## Example
 ```xml
-<reference name="line_of_sihgt">Line of Sight</reference>
+<reference name="sight_lnie">Sight Line</reference>
 ```
-Use `line_of_sight`. On a partial book, references to chapters not yet
+Use `sight_line`. On a partial book, references to chapters not yet
 written can be recorded once with `rulebook lint --write-baseline`.
 """,
 )
@@ -71,9 +71,9 @@ reference it is a dangling term on the site and in the data.
 
 ## Example
 ```xml
-<reference name="share_army_list">share their Army Lists</reference>
+<reference name="swap_rosters">swap their rosters</reference>
 ```
-Use `<link to="share_army_list">share their Army Lists</link>`.
+Use `<link to="swap_rosters">swap their rosters</link>`.
 """,
 )
 
@@ -92,9 +92,9 @@ the two texts drift apart at the next errata.
 
 ## Example
 ```xml
-<definition name="unit">...</definition>
+<definition name="crew">...</definition>
 ...
-<definition name="unit">...</definition>
+<definition name="crew">...</definition>
 ```
 Keep one definition; rename the other if it is a different term.
 """,
@@ -116,8 +116,8 @@ lands on the first one.
 
 ## Example
 ```xml
-<subsection title="Deploy Units" id="deploy">...</subsection>
-<subsection title="Deploy Remaining Units" id="deploy">...</subsection>
+<subsection title="Place Crews" id="place">...</subsection>
+<subsection title="Place Reserves" id="place">...</subsection>
 ```
 """,
 )
@@ -138,17 +138,17 @@ at the first such reference).
 ## Why is this bad?
 A reference resolves in the book first, then in the books it uses, in
 order: the other definition is silently hidden. An army book that
-redefines the core's `charge` changes what every `charge` means in it,
+redefines the core's `fighter` changes what every `fighter` means in it,
 and readers see two texts for one term.
 
 ## Example
 ```xml
 <!-- in the army book, which uses the core rules -->
-<definition name="charge">...</definition>
+<definition name="fighter">...</definition>
 ```
-Rename the army book's term (`frenzied_charge`), or remove it and refer
+Rename the army book's term (`veteran_fighter`), or remove it and refer
 to the core's. To mean one book's term, write its name:
-`<reference name="core:charge">`.
+`<reference name="core:fighter">`.
 """,
 )
 
@@ -167,7 +167,7 @@ An empty name cannot be linked, looked up or defined.
 
 ## Example
 ```xml
-<reference name="">Leadership</reference>
+<reference name="">Nerve</reference>
 ```
 """,
 )
@@ -290,9 +290,9 @@ get a glossary entry, with no backlinks.
 
 ## Example
 ```xml
-<definition name="in_range">...</definition>
+<definition name="within_reach">...</definition>
 ```
-with no `<reference name="in_range">` anywhere.
+with no `<reference name="within_reach">` anywhere.
 """,
 )
 
@@ -309,14 +309,14 @@ books' terms are never defined through each other: a book refers only into
 the books it uses, and `uses` makes no cycle.
 
 ## Why is this bad?
-Often fine (a model stands on a base; a base is what a model stands on),
+Often fine (a fighter belongs to a crew; a crew is made of fighters),
 but a reader who follows the links goes round in a circle, and a reading
 order has to break the cycle. Shown as information for the rules team.
 
 ## Example
 ```xml
-<definition name="model">... <reference name="base">base</reference> ...</definition>
-<definition name="base">... <reference name="model">models</reference> ...</definition>
+<definition name="fighter">... <reference name="crew">crew</reference> ...</definition>
+<definition name="crew">... <reference name="fighter">fighters</reference> ...</definition>
 ```
 """,
 )

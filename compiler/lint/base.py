@@ -26,7 +26,7 @@ def is_checkable(name: str) -> bool:
 
 def is_checkable_target(name: str) -> bool:
     """A reference's name or a link's target that other rules resolve: an identifier, maybe after a book's
-    prefix (``core:line_of_sight``); empty and invalid ones have rules of their own."""
+    prefix (``core:fighter``); empty and invalid ones have rules of their own."""
     return bool(name) and is_target_name(name)
 
 

@@ -4,10 +4,10 @@ Pure: the family's term graphs (:class:`~rulebook.family.Family`, read whole) an
 :class:`BookLinks` out, which :mod:`rulebook.site.pages` reads:
 
 - the terms and sections of the books it uses that its pages link to, each with its page from this book's
-  site root (``../general-principles.md#term-line_of_sight``), its name and its preview card, so that a core
+  site root (``../core-concepts.md#term-fighter``), its name and its preview card, so that a core
   term in an army book links to the core's page and shows the same card;
-- for each of its own terms, the sections of the other books that use it ("Used in": "Army Book: Sylvan
-  Elves, Forest Spirit");
+- for each of its own terms, the sections of the other books that use it ("Used in": "Army Book: Sea
+  Raiders, Ship Captain");
 - for each of its sections, the entries of FAQ books that link to it ("Clarified in").
 
 Every place is a page path from the book's site root, written into links by :func:`rulebook.site.pages.link`.
@@ -34,7 +34,7 @@ class OutsideTerm:
     name: str
     """The term's name as readers see it (its most common capitalised form in its book)."""
     page: str
-    """Its definition's place, from this book's site root (``../movement.md#term-charge``)."""
+    """Its definition's place, from this book's site root (``../core-concepts.md#term-fighter``)."""
     text: str
     """Its definition's text (the glossary's line)."""
     definition: Definition
@@ -50,7 +50,7 @@ class Elsewhere:
     book: str
     """The book's title."""
     label: str
-    """The section as a list names it: its number, if the book numbers it, and its title (``3.2 Forest Spirit``)."""
+    """The section as a list names it: its number, if the book numbers it, and its title (``3.2 Ship Captain``)."""
     chapter: str
     """Its chapter's title."""
     page: str
@@ -64,7 +64,7 @@ class BookLinks:
     """What a book's pages link to in the other books of its family, and what links here from them."""
 
     terms: Mapping[str, OutsideTerm] = field(default_factory=dict)
-    """By name as the book writes it (``line_of_sight``, ``main:line_of_sight``)."""
+    """By name as the book writes it (``fighter``, ``main:fighter``)."""
     targets: Mapping[str, str] = field(default_factory=dict)
     """By link target as the book writes it (``main:measuring_distances``): its place from this book's root."""
     used_in: Mapping[str, tuple[Elsewhere, ...]] = field(default_factory=dict)

@@ -62,7 +62,7 @@ def _help(lint: LintInput, suggestions: tuple[str, ...]) -> str:
 
 
 def _suggestion(lint: LintInput, name: str) -> str:
-    """A suggested name, with the book it is found in when the book uses others (``line_of_sight`` (`core`))."""
+    """A suggested name, with the book it is found in when the book uses others (``fighter`` (`core`))."""
     if not lint.in_family or ":" in name:
         return f"`{name}`"
     book = lint.kin.term(lint.name, name).book

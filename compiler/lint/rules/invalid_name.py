@@ -41,7 +41,7 @@ def _is_invalid(name: str) -> bool:
 
 
 def _is_invalid_target(name: str) -> bool:
-    """A reference's name or a link's target may name another book's (``core:line_of_sight``)."""
+    """A reference's name or a link's target may name another book's (``core:fighter``)."""
     return _is_invalid(name) and not is_target_name(name)
 
 
