@@ -59,6 +59,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
         "analysis",
         (
             "rulebook.graph",
+            "rulebook.family",
             "rulebook.mechanics",
             "rulebook.facts",
             "rulebook.reading_order",

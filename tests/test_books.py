@@ -172,3 +172,20 @@ def test_each_home_page_says_only_what_its_book_has(site: Path) -> None:
     assert "1 chapter" in later and "defined term" not in later and "tap or hover" not in later
     other = lxml.html.fromstring((site / "other-game" / "index.html").read_bytes())
     assert "The 9th Age" not in other.cssselect("footer")[0].text_content()  # another game's licence is its own
+
+
+@pytest.mark.slow  # three builds of the bundled books
+def test_building_one_source_file_keeps_the_other_books_and_the_translations(
+    project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Sources named on the command line are a book of the configuration: the rest of the site is kept (the same
+    rule as ``--book``), whichever book they are the sources of."""
+    monkeypatch.chdir(project)
+    assert main(["build", "-q"]) == 0
+    site = project / "site"
+    kept = {name: (site / name / "index.html").read_bytes() for name in ("fr", "turns-later", "other-game")}
+    assert main(["build", "-q", "rulebook_src/en/rulebook.xml"]) == 0
+    assert {name: (site / name / "index.html").read_bytes() for name in kept} == kept
+    assert main(["build", "-q", "rulebook_src/other-game/rules.md"]) == 0
+    assert (site / "turns-later" / "index.html").read_bytes() == kept["turns-later"]
+    assert (site / "general-principles" / "index.html").is_file()

@@ -32,6 +32,13 @@ def add_commands(commands: Commands, words: Sequence[str] = ()) -> None:
     )
     new_book.add_argument("name", help="the book's name: lower-case letters, digits, - and _")
     new_book.add_argument("--title", help="the book's title (default: from its name)")
+    new_book.add_argument(
+        "--uses",
+        action="append",
+        default=[],
+        metavar="BOOK",
+        help="a book it builds on, such as main: its terms and sections resolve there too (repeat for more)",
+    )
     add_config_option(new_book)
     new_book.set_defaults(run=run_new_book)
 
@@ -80,7 +87,13 @@ def _shown(path: Path) -> str:
 def run_new_book(args: argparse.Namespace) -> int:
     from rulebook.scaffold import add_book
 
-    made = add_book(project_of(args), args.name, args.title)
+    made = add_book(project_of(args), args.name, args.title, args.uses)
     print(f"Added the book `{args.name}`: {made.files[0]} (and its table in {made.files[1]}).")
     print(f"`rulebook build` builds it into site/{args.name}/; `rulebook lint --book {args.name}` checks it.")
+    if args.uses:
+        print(
+            f"Its references resolve in it, then in {', '.join(f'`{b}`' for b in args.uses)} (`main:term` names one)."
+        )
+    else:
+        print('To refer to another book\'s terms, add `uses = ["main"]` to its table (`rulebook docs format`).')
     return 0

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from rulebook.catalog.book import DANGLING_LINK, DANGLING_REFERENCE
 from rulebook.diagnostics import Diagnostic
-from rulebook.names import is_identifier
+from rulebook.names import is_target_name
 from rulebook.source import SourceText
 
 FIXED_ATTRIBUTE = {DANGLING_REFERENCE.code: ("reference", "name"), DANGLING_LINK.code: ("link", "to")}
@@ -47,7 +47,7 @@ def replacement(diagnostic: Diagnostic) -> str | None:
     if len(choices) != 1:
         folded = diagnostic.target.casefold()
         choices = tuple(choice for choice in choices if choice.casefold() == folded)
-    return choices[0] if len(choices) == 1 and is_identifier(choices[0]) else None
+    return choices[0] if len(choices) == 1 and is_target_name(choices[0]) else None  # maybe another book's
 
 
 def edit_for(diagnostic: Diagnostic, source: SourceText) -> Edit | None:

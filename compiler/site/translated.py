@@ -107,7 +107,10 @@ class TranslatedPlan:
         self.links = LinkStyle(original.site.generator, self.prefix, original.links.directory_urls)
         graph = original.site.terms
         self.entries = {t: e for t, e in sorted(translation.terms.items()) if t in original.term_page}
-        documents = [link_references(d, _forms(self.entries)) for d in translation.book.documents]
+        self.outside = {t: o for t, o in translation.outside.items() if t not in self.entries}
+        """The terms of the books the book uses, named as their translations name them (the book's own win)."""
+        forms = _forms({**{t: o.entry for t, o in self.outside.items()}, **self.entries})
+        documents = [link_references(d, forms) for d in translation.book.documents]
 
         # Aligned sections, both ways. A titled note stands for the section that holds it.
         self.to_translation: dict[str, str] = {}
@@ -164,6 +167,7 @@ class TranslatedPlan:
                 self.notices[self.to_translation[section.parent_id]].append(section)
         self.reading_order = self._reading_order()
         self.previews = {term: self._preview(term) for term in self.entries}
+        self.previews.update({term: self._outside_preview(term) for term in self.outside})
 
     # Places ---------------------------------------------------------------------------------------
 
@@ -264,6 +268,8 @@ class TranslatedPlan:
             if url is not None:
                 return url.split("#")[0] + (f"#term-{term}" if term in self.marked else f"#{self.anchor[here]}")
         target = self.original.term_page.get(term)
+        if target is None and term in self.outside:
+            return self.outside[term].page  # stated in that book's site in this language
         return f"{target}#term-{term}" if target else None
 
     def linker(self, page: str) -> Linker:
@@ -287,6 +293,12 @@ class TranslatedPlan:
         else:
             text = f"({self.strings['original_text']}) {self.original.previews.get(term, {}).get('text', '')}"
         return {"title": f"{entry.preferred} ({name})", "text": text}
+
+    def _outside_preview(self, term: str) -> dict[str, str]:
+        """A card for another book's term: its name in this language, and its original's definition."""
+        original = self.original.previews.get(term, {})
+        text = f"({self.strings['original_text']}) {original.get('text', '')}"
+        return {"title": f"{self.outside[term].entry.preferred} ({original.get('title', term)})", "text": text}
 
     def _previews_script(self, used: set[str]) -> str:
         previews = {t: self.previews[t] for t in sorted(used) if t in self.previews}

@@ -198,7 +198,8 @@ def test_a_book_named_like_a_folder_of_the_site_is_a_configuration_error(
     with (scratch / "rulebook.toml").open("a", encoding="utf-8") as config:
         config.write('[books.assets]\nsources = ["book.xml"]\n')
     assert run("build", "-q") == 2
-    assert "[books.assets]: `assets` is the name of one of the site's own pages or folders" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "[books.assets]: a book cannot be called `assets`: `assets/` is the site's own folder for the site's" in err
 
 
 def test_configuration_text_reaches_the_pages_inert(scratch: Path) -> None:

@@ -13,10 +13,11 @@ RULE = UNUSED_DEFINITION
 
 def check(lint: LintInput) -> Iterator[Diagnostic]:
     terms = lint.terms
+    elsewhere = lint.kin.references_into(lint.name)  # a term only the books using this one refer to is used
     for name, definitions in terms.all_definitions().items():
         if not is_checkable(name):
             continue
-        if terms.used_outside_own_definition(name):
+        if terms.used_outside_own_definition(name) or name in elsewhere:
             continue
         definition = definitions[0]
         yield RULE.diagnostic(
