@@ -40,8 +40,8 @@ from rulebook.model import (
     unique_id,
 )
 from rulebook.names import slugify
+from rulebook.readers import SourceResult, nesting_too_deep, read_text_source
 from rulebook.source import LINE_END, SourceText
-from rulebook.xml_source import SourceResult, nesting_too_deep, read_text_source
 
 _NUMBER = re.compile(r"^(?P<number>\d+(?:\.\d+)*)\.?\s+(?P<title>\S.*)$")
 _DECORATION = re.compile(r"^[\s·•\-–*]+|[\s*]+$")

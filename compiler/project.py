@@ -30,6 +30,7 @@ ignore = ["mutual-definition"]
 [tool.rulebook.books.campaign]          # more books, each built into site/NAME/
 title = "Tiles and Dice: the Campaign"
 sources = ["rules/campaign/rules.md"]
+format = "markdown"                     # the sources' format, when not their suffix's (docs/format.md)
 terms = ["Hit", "Injury"]               # sources without markup: more terms besides the headings
 emphasis = true                         # ... and emphasised words
 skip = ["Examples"]                     # sections whose text is never linked
@@ -108,6 +109,8 @@ class Translation:
     waivers: Path | None = None
     """The waivers named (only ``rulebook compare --waivers`` names one); None: ``waivers.toml`` beside the
     translation, if there is one."""
+    format: str | None = None
+    """The source's format (one of :data:`SOURCE_FORMATS`); None: its suffix's."""
 
     @property
     def terms_file(self) -> Path:
@@ -148,6 +151,8 @@ class BookConfig:
     changes_from: str | None = None
     """The book this one is a later edition of: its site gets a "What changed" page."""
     translations: tuple[Translation, ...] = ()
+    format: str | None = None
+    """The sources' format (one of :data:`SOURCE_FORMATS`); None: each source's suffix says."""
 
     @property
     def folder(self) -> str:
@@ -247,8 +252,12 @@ def load_project(start: Path | None = None, config_file: Path | None = None) -> 
 _PROJECT_KEYS = {"output", "books", "docs_url", "generator", "offline"}
 GENERATORS = ("mkdocs", "zensical")
 """The site generators a project can choose (``generator``)."""
+SOURCE_FORMATS = ("xml", "markdown", "plain-markdown", "text-export")
+"""The formats a book's or a translation's sources may be read in (``format``), as named by the readers'
+table (:mod:`rulebook.readers.formats`; a test holds the two equal)."""
 _BOOK_KEYS = {
     "sources",
+    "format",
     "baseline",
     "lint",
     "title",
@@ -337,7 +346,15 @@ def _book(table: Mapping[str, Any], root: Path, check: _Checker, name: str, wher
         ),
         changes_from=check.string(table, "changes_from", where),
         translations=_translations(check.table(table, "translations", where), root, check, where),
+        format=_source_format(table, check, where),
     )
+
+
+def _source_format(table: Mapping[str, Any], check: _Checker, where: str) -> str | None:
+    chosen = check.string(table, "format", where)
+    if chosen is not None and chosen not in SOURCE_FORMATS:
+        raise check.error(f"`format` in [{where}] must be one of {', '.join(SOURCE_FORMATS)}, not {quoted(chosen)}")
+    return chosen
 
 
 TRANSLATION_LANGUAGES = ("fr",)
@@ -358,12 +375,16 @@ def _translations(table: Mapping[str, Any], root: Path, check: _Checker, where: 
             )
         if not isinstance(entry, dict):
             raise check.error(f"[{place}] must be a table")
-        check.keys(entry, {"source", "terms"}, place)
+        check.keys(entry, {"source", "terms", "format"}, place)
         source = check.path(entry, "source", place)
         if source is None:
             raise check.error(f"[{place}] needs a `source` path")
         terms = check.path(entry, "terms", place)
-        found.append(Translation(language, root / source, root / terms if terms else None))
+        found.append(
+            Translation(
+                language, root / source, root / terms if terms else None, format=_source_format(entry, check, place)
+            )
+        )
     return tuple(found)
 
 

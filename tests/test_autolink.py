@@ -83,7 +83,7 @@ def test_the_other_games_rules(tmp_path) -> None:  # type: ignore[no-untyped-def
         text = OTHER_GAME.read_text(encoding="utf-8")
         assert text.count("<!-- rulebook: mechanic ") == 7
         assert re.sub(r" <!-- rulebook: mechanic [^>]*-->", "", text) == seed.read_text(encoding="utf-8")
-    book = read_book([OTHER_GAME], ROOT).book
+    book = read_book([OTHER_GAME], ROOT, source_format="plain-markdown").book
     names = Counter(r.name for r in book.references)
     assert names["defense_roll"] == 6 and names["melee"] == 8 and names["terrain"] == 10
     assert {d.name for d in book.definitions} >= {"defense_roll", "melee", "courage", "terrain", "action"}
@@ -96,7 +96,9 @@ def test_the_lint_reads_the_other_game() -> None:
     from rulebook.recipe.stages import lint_book
 
     book = load_project(ROOT).book("other-game")
-    result = lint_book(read_book([OTHER_GAME], ROOT, linking=book.linking), book, root=ROOT)
+    result = lint_book(
+        read_book([OTHER_GAME], ROOT, linking=book.linking, source_format="plain-markdown"), book, root=ROOT
+    )
     rules = Counter(d.rule for d in result.diagnostics)
     assert rules["dangling-reference"] == 0  # every heading term is defined
     assert set(rules) <= {"unused-definition"}
