@@ -345,6 +345,8 @@ class Document:
     """Every id written in the source (sections and figures), with its place."""
     annotated: tuple[Annotated, ...] = ()
     """Every table or list annotated ``roll`` or ``data``, in document order."""
+    title: str | None = None
+    """The book's title as the source gives it (a Markdown source's front matter or single ``#`` heading)."""
     outline: bool = False
     """Read for the lint only: every index above is whole, but sections, definitions and figures hold
     no content (``children``, ``caption`` and ``body`` chapters' children are empty); see

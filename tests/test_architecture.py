@@ -31,6 +31,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "rulebook.inputs",
             "rulebook.memory",
             "rulebook.formats",
+            "rulebook.spelling",
             "rulebook.catalog",
             "rulebook.engine.bindings",
             "rulebook.engine.rules_validator",
@@ -48,6 +49,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "rulebook.dtd_findings",
             "rulebook.locate",
             "rulebook.autolink",
+            "rulebook.readers",
         ),
     ),
     (
@@ -72,6 +74,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "rulebook.edition_findings",
             "rulebook.query",
             "rulebook.graph_export",
+            "rulebook.convert",
             "rulebook.rules_schema",
         ),
     ),

@@ -1,0 +1,149 @@
+"""What the Markdown dialect allows where: the DTD's role for the dialect, each finding at its line and column.
+
+The XML format's DTD says which element may stand where; here the same rules are said of the dialect
+(``invalid-document``, as the DTD's findings): an unknown directive or attribute, a directive where the
+XML would not allow its element (a note in a note, a figure in a list), a heading inside a directive or a
+list, a reference inside a heading, Markdown the format has no place for (emphasis, code, a quote, an
+outside link), text before the first chapter. What is read is kept; only its markup is lost.
+"""
+
+from __future__ import annotations
+
+from markdown_it.token import Token
+
+from rulebook.catalog.reading import INVALID_DOCUMENT
+from rulebook.diagnostics import Diagnostic
+from rulebook.source import SourceText
+from rulebook.suggest import Suggester
+
+DIRECTIVES = ("definition", "note", "figure")
+"""The directives of the dialect (``::: name``)."""
+_NOT_WITHIN = {
+    "note": {"note", "figure", "cell"},
+    "figure": {"note", "item", "figure", "cell"},
+    "definition": {"figure"},
+}
+"""Where each directive may not stand (as the DTD says of its element)."""
+_BLOCKS = {
+    "blockquote_open": ("a quote", "write a note as `::: note Title` ... `:::`"),
+    "fence": ("a code block", "write the text as a paragraph"),
+    "code_block": ("an indented code block", "write the text without indenting it four spaces"),
+    "hr": ("a horizontal rule here", "`---` ends a section or subsection, between blocks of its text"),
+}
+
+
+class Checks:
+    """The findings of one source's reading, in the order found."""
+
+    def __init__(self, source: SourceText) -> None:
+        self.source = source
+        self.found: list[Diagnostic] = []
+
+    def report(self, message: str, offset: int, *, target: str | None = None, help: str | None = None) -> None:
+        span = self.source.span(offset)
+        self.found.append(INVALID_DOCUMENT.diagnostic(message, span, target=target, help=help))
+
+    def front_matter_title(self, token: Token) -> str | None:
+        import yaml
+
+        offset = 0
+        try:
+            values = yaml.safe_load(token.content)
+        except yaml.YAMLError:
+            self.report("the front matter is not YAML", offset, help="write `title: The Book's Title`")
+            return None
+        if not isinstance(values, dict) or not isinstance(values.get("title", ""), str):
+            self.report("the front matter's `title` must be text", offset, help="write `title: The Book's Title`")
+            return None
+        unknown = sorted(str(key) for key in values if key != "title")
+        if unknown:
+            self.report(
+                f"unknown key `{unknown[0]}` in the front matter",
+                offset,
+                target=unknown[0],
+                help="the front matter holds `title`",
+            )
+        title = values.get("title")
+        return " ".join(title.split()) if isinstance(title, str) and title.strip() else None
+
+    def heading_id(self, written: str, offset: int | None = None) -> str | None:
+        """The id of a heading's ``{#id}``; other attributes are reported (when ``offset`` says where)."""
+        from mdit_py_plugins.attrs.parse import ParseError, parse
+
+        try:
+            _, attributes = parse("{" + written + "}")
+        except ParseError:
+            attributes = {}
+        found = attributes.pop("id", None)
+        if offset is not None:
+            for key in sorted(attributes):
+                self.report(
+                    f"unknown attribute `{key}` on a heading", offset, target=key, help="a heading takes `{#id}`"
+                )
+        return found
+
+    def heading_level(self, level: int, offset: int) -> int:
+        if level <= 3:
+            return level
+        self.report(
+            "a heading deeper than a subsection",
+            offset,
+            help="headings are chapters (`#`), sections (`##`) and subsections (`###`), one `#` fewer under a title",
+        )
+        return 3
+
+    def outside_chapters(self, token: Token, offset: int) -> None:
+        if token.type in ("html_block",) and token.content.lstrip().startswith("<!--"):
+            return  # a comment (the declaration `<!-- rulebook -->`)
+        self.report("text before the first chapter", offset, help="start the book with a chapter's heading (`# Title`)")
+
+    def nested_heading(self, token: Token, offset: int, within: str) -> None:
+        self.report(
+            f"a heading inside {_PLACES.get(within, 'a block')}",
+            offset,
+            help="close the directive or the list (`:::`, a blank line) before the heading",
+        )
+
+    def unsupported_block(self, token: Token, offset: int) -> None:
+        what, help = _BLOCKS.get(token.type, (f"`{token.type}`", "see docs/format.md for what the format holds"))
+        self.report(f"{what} is not part of the rulebook format", offset, help=help)
+
+    def unsupported_inline(self, what: str, offset: int, help: str) -> None:
+        self.report(f"{what} is not part of the rulebook format", offset, help=help)
+
+    def block_attributes(self, attributes: dict[str, str], allowed: tuple[str, ...], offset: int, what: str) -> None:
+        for key in sorted(set(attributes) - set(allowed)):
+            self.report(
+                f"unknown attribute `{key}` on {what}",
+                offset,
+                target=key,
+                help=f"{what} takes {', '.join(f'`{a}`' for a in allowed)}",
+            )
+
+    def directive(self, opening: Token, offset: int, within: str) -> None:
+        name = opening.info
+        if name not in DIRECTIVES:
+            suggestions = Suggester(DIRECTIVES).suggest(name)
+            help = (
+                f"did you mean `::: {suggestions[0]}`?"
+                if suggestions
+                else "the directives are " + ", ".join(DIRECTIVES)
+            )
+            self.report(f"unknown directive `{name}`", offset, target=name, help=help)
+        elif within in _NOT_WITHIN.get(name, ()):
+            self.report(f"a {name} is not allowed inside {_PLACES[within]}", offset, target=name)
+        if name in ("definition", "figure") and not str(opening.meta.get("argument", "")).strip():
+            what = "term's name" if name == "definition" else "figure's id"
+            self.report(f"`::: {name}` needs the {what}", offset, target=name, help=f"write `::: {name} NAME`")
+        if not opening.meta.get("closed", True):
+            self.report(f"`::: {name}` is never closed", offset, target=name, help="end it with a line `:::`")
+
+
+_PLACES = {
+    "note": "a note",
+    "figure": "a figure",
+    "item": "a list",
+    "cell": "a table cell",
+    "definition": "a definition",
+    "section": "a section",
+}

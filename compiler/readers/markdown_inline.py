@@ -1,0 +1,379 @@
+"""The dialect's inline content (and the blocks made of it: tables, notes' paragraphs), as model nodes.
+
+``[[name|text]]`` is a reference, ``[text](#id)`` a link, ``**text**`` important text, ``[text]{dfn=name}``
+a definition within a paragraph, ``[6]{value=game_turns}`` a value, ``<!-- rulebook: mechanic ... -->`` a
+mechanics annotation, a backslash at the end of a line a break, ``![](file.png)`` an image (a paragraph of
+images alone: an illustration). Every node's offset is where its markup starts in the source.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import NamedTuple
+
+from markdown_it.token import Token
+
+from rulebook.model import (
+    Cell,
+    Content,
+    Definition,
+    Illustration,
+    Image,
+    Important,
+    LineBreak,
+    Link,
+    Mechanic,
+    Node,
+    Reference,
+    Row,
+    Table,
+    Value,
+    plain_text,
+)
+from rulebook.readers.markdown_blocks import Tree
+from rulebook.readers.markdown_checks import Checks
+from rulebook.readers.markdown_syntax import attributes_of
+from rulebook.source import SourceText
+
+MECHANIC = re.compile(r"<!--\s*rulebook:\s*mechanic\s+(?P<attributes>.*?)-->", re.DOTALL)
+"""A mechanics annotation, as the XML's ``<mechanic .../>`` (the same attributes) in an HTML comment."""
+_ATTRIBUTE = re.compile(r'(?P<key>[a-z][a-z-]*)="(?P<value>[^"]*)"')
+_DICE = re.compile(r"\d*[dD]\d+")
+_BREAK = re.compile(r"<br\s*/?>", re.IGNORECASE)
+_NOT_NAME = re.compile(r"[^a-z0-9_:]+")
+_SPAN_KEYS = ("dfn", "value")
+_TABLE_KEYS = ("title", "roll", "data")
+
+
+def term_name(written: str) -> str:
+    """The name ``[[written]]`` refers to: the text as an identifier (``Line of Sight`` is ``line_of_sight``);
+    a book's prefix (``core:unit``) is kept."""
+    return _NOT_NAME.sub("_", written.strip().lower()).strip("_")
+
+
+class ItemTitle(NamedTuple):
+    """``[Title]{.title}`` opening a list item: the item's title (never left in the model)."""
+
+    text: str
+    offset: int
+
+
+_Inline = Node | ItemTitle | Image
+"""What inline reading makes: nodes, and what its paragraph makes something of (a title, an image)."""
+
+
+@dataclass
+class _Frame:
+    kind: str
+    attributes: dict[str, str]
+    offset: int
+    nodes: list[_Inline] = field(default_factory=list)
+    index: int = -1
+    """For a definition: its place in the document's list of definitions."""
+
+
+class _Places:
+    """Where each position of an inline token's text stands in the source."""
+
+    def __init__(self, source: SourceText, token: Token, search_from: int = 0) -> None:
+        first = token.map[0] if token.map else 0
+        self.starts: list[int] = []
+        self.lengths: list[int] = []
+        for number, line in enumerate(token.content.split("\n")):
+            text = source.line_text(first + number + 1)
+            column = text.find(line, search_from if number == 0 else 0) if line else len(text)
+            column = max(column, 0)
+            start = source.line_starts[min(first + number, len(source.line_starts) - 1)]
+            self.starts.append(start + column)
+            self.lengths.append(len(line) + 1)
+
+    def offset(self, position: int) -> int:
+        for start, length in zip(self.starts, self.lengths, strict=True):
+            if position < length:
+                return start + position
+            position -= length
+        return self.starts[-1]
+
+
+class InlineReader:
+    """Makes inline nodes, and keeps the document's indexes of what they are."""
+
+    def __init__(self, source: SourceText, checks: Checks) -> None:
+        self.source = source
+        self.checks = checks
+        self.definitions: list[Definition] = []
+        self.references: list[Reference] = []
+        self.links: list[Link] = []
+        self.values: list[Value] = []
+        self.images: list[Image] = []
+        self.mechanics: list[Mechanic] = []
+
+    # -- places -----------------------------------------------------------------
+
+    def line_offset(self, line: int) -> int:
+        """Offset of the first non-blank character of a 0-based line."""
+        starts = self.source.line_starts
+        line = min(line, len(starts) - 1)
+        text = self.source.line_text(line + 1)
+        return starts[line] + (len(text) - len(text.lstrip()))
+
+    def block_offset(self, token: Token) -> int:
+        return self.line_offset(token.map[0] if token.map else 0)
+
+    # -- definitions ----------------------------------------------------------------
+
+    def open_definition(self, name: str, section_id: str, parent: str | None, offset: int) -> int:
+        """Index the definition, outer before inner (as the XML reader does), until its content is read."""
+        self.definitions.append(Definition(name, (), section_id, parent, self.source, offset))
+        return len(self.definitions) - 1
+
+    def close_definition(self, index: int, children: Content) -> Definition:
+        definition = self.definitions[index]._replace(children=children)
+        self.definitions[index] = definition
+        return definition
+
+    # -- paragraphs -----------------------------------------------------------------
+
+    def paragraph(self, inline: Token, section_id: str, definition: str | None, within: str) -> list[Node]:
+        """A paragraph's nodes: a paragraph of images alone is an illustration, one of ``\\`` alone a break."""
+        if inline.content.strip() == "\\":
+            return [LineBreak(self.source, self.block_offset(inline))]
+        nodes = self.nodes(inline, _Places(self.source, inline), section_id, definition)
+        images = tuple(n for n in nodes if isinstance(n, Image))
+        if images and all(isinstance(n, Image) or (isinstance(n, str) and not n.strip()) for n in nodes):
+            return [Illustration(images, self.source, self.block_offset(inline))]
+        for image in images:
+            self.checks.report("an image within text", image.offset, help="give a picture a paragraph of its own")
+        return self._titles_resolved([n for n in nodes if not isinstance(n, Image)], first=within == "item")
+
+    def item_title(self, content: Content) -> tuple[str | None, Content]:
+        """An item's title (``[Title]{.title}`` first in it), and its content without it."""
+        if content and isinstance(content[0], ItemTitle):
+            rest = list(content[1:])
+            if rest and isinstance(rest[0], str):
+                rest[0] = rest[0].lstrip()
+            return content[0].text, tuple(n for n in rest if n != "")
+        return None, content
+
+    def _titles_resolved(self, nodes: list[_Inline], *, first: bool) -> list[Node]:
+        found: list[Node] = []
+        for index, node in enumerate(nodes):
+            if isinstance(node, Image):
+                self.checks.report("an image within text", node.offset, help="give a picture a paragraph of its own")
+                continue
+            if isinstance(node, ItemTitle):
+                if first and index == 0:
+                    found.append(node)  # type: ignore[arg-type]  # taken off by item_title
+                    continue
+                self.checks.report("a title (`{.title}`) is only allowed first in a list item", node.offset)
+                node = node.text
+            found.append(node)
+        return found
+
+    def heading_text(self, inline: Token) -> str:
+        """A heading's text as written (without markup); a reference or other markup in it is reported."""
+        places = _Places(self.source, inline)
+        parts = []
+        for token in inline.children or ():
+            if token.type in ("text", "code_inline"):
+                parts.append(token.content)
+            elif token.type == "softbreak":
+                parts.append(" ")
+            elif token.type == "wikilink":
+                parts.append(token.meta["display"])
+                self.checks.report(
+                    "a reference inside a heading",
+                    places.offset(token.meta.get("at", 0)),
+                    target=token.meta["name"],
+                    help="a heading is a title: refer to the term in the section's text",
+                )
+        return "".join(parts)
+
+    def nodes(self, inline: Token, places: _Places, section_id: str, definition: str | None) -> list[_Inline]:
+        """The nodes of an inline token's children (``definition``: the innermost enclosing definition's name)."""
+        frames = [_Frame("root", {}, self.block_offset(inline))]
+        for token in inline.children or ():
+            kind = token.type
+            at = places.offset(token.meta["at"]) if "at" in token.meta else frames[-1].offset
+            if kind == "text":
+                frames[-1].nodes.append(token.content)
+            elif kind == "softbreak":
+                frames[-1].nodes.append("\n")
+            elif kind == "hardbreak":
+                frames[-1].nodes.append(LineBreak(self.source, at))
+            elif kind == "wikilink":
+                frames[-1].nodes.append(self._reference(token, at, section_id, _innermost(frames, definition)))
+            elif kind.endswith("_open"):
+                frames.append(self._opened(token, at, section_id, frames, definition))
+            elif kind.endswith("_close") and len(frames) > 1:
+                done = frames.pop()
+                frames[-1].nodes += self._closed(done, section_id, _innermost(frames, definition))
+            elif kind == "image":
+                image = Image(str(token.attrs.get("src", "")), self.source, at)
+                self.images.append(image)
+                frames[-1].nodes.append(image)
+            elif kind == "html_inline":
+                frames[-1].nodes += self._html(token.content, at, section_id, _innermost(frames, definition))
+            elif kind == "code_inline":
+                self.checks.unsupported_inline("code (`` ` ``)", at, "write the text without backticks")
+                frames[-1].nodes.append(token.content)
+        while len(frames) > 1:  # markdown-it closes what it opens; kept for safety
+            done = frames.pop()
+            frames[-1].nodes += self._closed(done, section_id, definition)
+        return _joined(frames[0].nodes)
+
+    def _reference(self, token: Token, at: int, section_id: str, definition: str | None) -> Reference:
+        meta = token.meta
+        name = meta["name"] if meta["named"] else term_name(meta["name"])
+        attributes = attributes_of(token)
+        self.checks.block_attributes(attributes, ("type",), at, "a reference")
+        kind = attributes.get("type")
+        if kind is not None and kind != "example":
+            self.checks.report(
+                f"`{kind}` is not an allowed value of `type` on a reference",
+                at,
+                target=kind,
+                help="write `{type=example}`",
+            )
+        reference = Reference(name, meta["display"], kind, section_id, definition, self.source, at)
+        self.references.append(reference)
+        return reference
+
+    def _opened(self, token: Token, at: int, section_id: str, frames: list[_Frame], definition: str | None) -> _Frame:
+        kind = token.type[: -len("_open")]
+        attributes = attributes_of(token)
+        frame = _Frame(kind, attributes, at)
+        if kind == "span" and "dfn" in attributes:
+            if any(f.kind == "strong" for f in frames):
+                self.checks.report(
+                    "a definition is not allowed inside important text (`**`)", at, target=attributes["dfn"]
+                )
+            frame.index = self.open_definition(attributes["dfn"], section_id, _innermost(frames, definition), at)
+        elif kind == "em":
+            self.checks.unsupported_inline(
+                "emphasis (`*text*`)", at, "write `**text**` for important text, or plain text"
+            )
+        elif kind == "link" and not str(token.attrs.get("href", "")).startswith("#"):
+            self.checks.unsupported_inline(
+                "a link out of the book", at, "write the address as text; `[text](#id)` links to a section or figure"
+            )
+        return frame
+
+    def _closed(self, frame: _Frame, section_id: str, definition: str | None) -> list[_Inline]:
+        nodes = _joined(frame.nodes)
+        attributes = frame.attributes
+        if frame.kind == "strong":
+            return [Important(tuple(nodes), self.source, frame.offset)]  # type: ignore[arg-type]
+        if frame.kind == "link" and attributes.get("href", "").startswith("#"):
+            link = Link(attributes["href"][1:], plain_text(tuple(_texts(nodes))), section_id, self.source, frame.offset)
+            self.links.append(link)
+            return [link]
+        if frame.kind != "span":
+            return nodes
+        if frame.index >= 0:
+            return [self.close_definition(frame.index, tuple(nodes))]  # type: ignore[arg-type]
+        if "value" in attributes:
+            value = Value(attributes["value"], "".join(_texts(nodes)), section_id, self.source, frame.offset)
+            self.values.append(value)
+            return [value]
+        if attributes.get("class") == "title":
+            return [ItemTitle("".join(_texts(nodes)), frame.offset)]
+        self.checks.block_attributes(attributes, _SPAN_KEYS, frame.offset, "a span")
+        return nodes
+
+    def _html(self, html: str, at: int, section_id: str, definition: str | None) -> list[Node]:
+        if _BREAK.fullmatch(html):
+            return [LineBreak(self.source, at)]  # a pipe table's cell breaks its lines so
+        found: list[Node] = []
+        for match in MECHANIC.finditer(html):
+            attributes = {m.group("key"): m.group("value") for m in _ATTRIBUTE.finditer(match.group("attributes"))}
+            name = attributes.pop("name", "")
+            offset = at + match.start()
+            mechanic = Mechanic(name, tuple(sorted(attributes.items())), section_id, definition, self.source, offset)
+            self.mechanics.append(mechanic)
+            found.append(mechanic)
+        if not found and not html.lstrip().startswith("<!--"):
+            self.checks.unsupported_inline(f"HTML (`{html.strip()[:30]}`)", at, "write the text in Markdown")
+        return found
+
+    def html_block(self, token: Token, section_id: str, definition: str | None) -> list[Node]:
+        """An HTML block: the mechanics annotations in it (a comment alone is left out)."""
+        return self._html(token.content, self.block_offset(token), section_id, definition)
+
+    # -- tables -------------------------------------------------------------------------
+
+    def table(self, tree: Tree, section_id: str, definition: str | None, within: str) -> Table:
+        """A pipe table: a header row of empty cells means no column headers; a first column headed by dice
+        (``| D6 | Result |``) makes a roll table whose first column holds each row's results."""
+        opening = tree.token
+        attributes = attributes_of(opening)
+        offset = self.block_offset(opening)
+        classes = attributes.pop("class", "").split()
+        self.checks.block_attributes(attributes, _TABLE_KEYS, offset, "a table")
+        for name in classes:
+            if name != "row-headers":
+                self.checks.report(
+                    f"unknown class `.{name}` on a table", offset, target=name, help="a table takes `.row-headers`"
+                )
+        rows = [self._row(row, section_id, definition) for part in tree.children for row in part.children]
+        columns = rows.pop(0) if rows else None
+        roll = attributes.get("roll")
+        row_headers = "row-headers" in classes
+        if columns is not None and roll is None and _DICE.fullmatch(plain_text(columns.cells[0].children)):
+            roll, row_headers = plain_text(columns.cells[0].children), True
+        if columns is not None and all(not cell.children for cell in columns.cells):
+            columns = None
+        if row_headers and columns is not None and not columns.cells[0].children:
+            columns = columns._replace(cells=columns.cells[1:])  # the row headers' corner
+        if row_headers:
+            rows = [row._replace(cells=(row.cells[0]._replace(header=True), *row.cells[1:])) for row in rows]
+        return Table(attributes.get("title"), columns, tuple(rows), attributes.get("data"), roll, self.source, offset)
+
+    def _row(self, tree: Tree, section_id: str, definition: str | None) -> Row:
+        offset = self.block_offset(tree.token)
+        cells = []
+        search = 0
+        for cell in tree.children:
+            inline = cell.children[0].token if cell.children else None
+            if inline is None:
+                cells.append(Cell(cell.token.type == "th_open", (), self.source, offset))
+                continue
+            places = _Places(self.source, inline, search)
+            search = (
+                places.starts[0] - self.source.line_starts[inline.map[0]] + len(inline.content) if inline.map else 0
+            )
+            content = _strip(self._titles_resolved(self.nodes(inline, places, section_id, definition), first=False))
+            cells.append(Cell(cell.token.type == "th_open", tuple(content), self.source, places.starts[0]))
+        return Row(tuple(cells), self.source, offset)
+
+
+def _innermost(frames: list[_Frame], definition: str | None) -> str | None:
+    for frame in reversed(frames):
+        if frame.index >= 0:
+            return frame.attributes["dfn"]
+    return definition
+
+
+def _texts(nodes: list[_Inline]) -> list[str]:
+    """The text of nodes that should be text alone (a link's, a value's)."""
+    return [n if isinstance(n, str) else plain_text((n,)) for n in nodes if not isinstance(n, ItemTitle | Image)]
+
+
+def _joined(nodes: list[_Inline]) -> list[_Inline]:
+    """Neighbouring text as one string."""
+    joined: list[_Inline] = []
+    for node in nodes:
+        if isinstance(node, str) and joined and isinstance(joined[-1], str):
+            joined[-1] = joined[-1] + node
+        elif node != "":
+            joined.append(node)
+    return joined
+
+
+def _strip(nodes: list[Node]) -> list[Node]:
+    if nodes and isinstance(nodes[0], str):
+        nodes[0] = nodes[0].lstrip()
+    if nodes and isinstance(nodes[-1], str):
+        nodes[-1] = nodes[-1].rstrip()
+    return [n for n in nodes if n != ""]
