@@ -29,6 +29,7 @@ from rulebook.facts.shapes import (
 )
 from rulebook.model import Book, Cell, Reference, Row, Table, plain_text
 from rulebook.source import Span
+from rulebook.spelling import spelling_of
 from rulebook.suggest import Suggester
 
 R = TypeVar("R")
@@ -128,7 +129,7 @@ def _values(book: Book) -> tuple[dict[str, int], list[Diagnostic]]:
                     f"value `{value.name}` must be a whole number, not `{value.text}`",
                     value.span,
                     target=value.name,
-                    help="wrap only the number in `<value>`",
+                    help=f"wrap only the number in `{spelling_of(value.source.path).value}`",
                     section_id=value.section_id,
                 )
             )

@@ -129,6 +129,11 @@ def _snippet(
     ]
 
 
+_MARKDOWN_NAMES = (("[[", "|"), ("[[", "]]"), ("(#", ")"), ("{#", "}"), ("=", "}"), ("=", " "), (" ", ""))
+"""What stands around a name in the Markdown dialect: ``[[name|``, ``(#id)``, ``{#id}``, ``{dfn=name}``,
+``::: definition name``."""
+
+
 def _underline(text: str, column: int, target: str | None, room: int) -> tuple[int, int]:
     """What to underline: the target's quoted value after the column if present, else the tag name."""
     if target:
@@ -140,6 +145,10 @@ def _underline(text: str, column: int, target: str | None, room: int) -> tuple[i
         attribute = text.find(f" {target}=", column)
         if attribute != -1:
             return attribute + 1, len(target)
+        for before, after in _MARKDOWN_NAMES:  # the Markdown dialect's places of a name
+            found = text.find(f"{before}{target}{after}", column)
+            if found != -1:
+                return found + len(before), max(len(target), 1)
     end = column + 1
     last = min(len(text), column + room)  # no further than the caret line can show
     while end < last and (text[end].isalnum() or text[end] in "_-:."):

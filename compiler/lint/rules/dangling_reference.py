@@ -9,6 +9,7 @@ from rulebook.catalog.book import DANGLING_REFERENCE
 from rulebook.diagnostics import Diagnostic, Note
 from rulebook.graph import TermGraph
 from rulebook.lint.base import LintInput, is_checkable, places
+from rulebook.spelling import spelling_of
 
 RULE = DANGLING_REFERENCE
 
@@ -24,7 +25,7 @@ def check(lint: LintInput) -> Iterator[Diagnostic]:
     at = iter(places(list(chain.from_iterable(undefined.values()))))  # every place in one pass
     for name, references in undefined.items():
         suggestions = lint.term_suggester.suggest(name)
-        help = _help(name, suggestions)
+        help = _help(name, suggestions, references[0].source.path)
         siblings = lint.dangling_suggester.same_form(name)
         notes = _sibling_notes(name, siblings, terms) if siblings else ()
         message = f"reference to undefined term `{name}`"  # made once per name, not per place
@@ -33,10 +34,11 @@ def check(lint: LintInput) -> Iterator[Diagnostic]:
         )
 
 
-def _help(name: str, suggestions: tuple[str, ...]) -> str:
+def _help(name: str, suggestions: tuple[str, ...], path: str) -> str:
     if suggestions:
         return "did you mean " + " or ".join(f"`{s}`" for s in suggestions) + "?"
-    return f'define it with `<definition name="{name}">`, or baseline it if its chapter is not written yet'
+    definition = spelling_of(path).definition.format(name=name)
+    return f"define it with `{definition}`, or baseline it if its chapter is not written yet"
 
 
 def _sibling_notes(name: str, siblings: list[str], terms: TermGraph) -> tuple[Note, ...]:

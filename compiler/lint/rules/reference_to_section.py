@@ -8,6 +8,7 @@ from itertools import chain, islice
 from rulebook.catalog.book import REFERENCE_TO_SECTION
 from rulebook.diagnostics import Diagnostic, Note
 from rulebook.lint.base import LintInput, is_checkable, places
+from rulebook.spelling import spelling_of
 
 RULE = REFERENCE_TO_SECTION
 
@@ -28,6 +29,6 @@ def check(lint: LintInput) -> Iterator[Diagnostic]:
             f"reference names the {target.kind} id `{name}`, not a term",
             islice(at, len(references)),
             target=name,
-            help=f'point at the {target.kind} with `<link to="{name}">`',
+            help=f"point at the {target.kind} with `{spelling_of(references[0].source.path).link.format(name=name)}`",
             notes=(note,),
         )
