@@ -41,8 +41,10 @@ def _starter(name: str) -> str:
     return resources.files("rulebook").joinpath(f"starter/{name}").read_text(encoding="utf-8")
 
 
-def init_project(folder: Path, title: str | None = None) -> Made:
-    """A new project in ``folder`` (made if missing): refused if a project is configured there already."""
+def init_project(folder: Path, title: str | None = None, source_format: str = "xml") -> Made:
+    """A new project in ``folder`` (made if missing): refused if a project is configured there already.
+
+    ``source_format``: ``xml`` (the book and the DTD) or ``markdown`` (the same book in the Markdown dialect)."""
     folder = folder.resolve()
     existing = find_config(folder)
     if existing is not None and existing.parent == folder:
@@ -52,12 +54,14 @@ def init_project(folder: Path, title: str | None = None) -> Made:
         )
     title = _checked_title(title or _title_of(folder))
     wheel = f"rulebook_compiler-{__version__}-py3-none-any.whl"
+    book = "rules/book.md" if source_format == "markdown" else "rules/book.xml"
     files = {
         CONFIG_FILE: _starter("rulebook.toml")
         .replace('"{title}"', json.dumps(title, ensure_ascii=False))
-        .replace("{title}", title),
-        "rules/book.xml": _starter("book.xml"),
-        "rules/rulebook.dtd": dtd_text(),
+        .replace("{title}", title)
+        .replace('"rules/book.xml"', json.dumps(book)),
+        **({book: _starter_in_markdown()} if source_format == "markdown" else {book: _starter("book.xml")}),
+        **({} if source_format == "markdown" else {"rules/rulebook.dtd": dtd_text()}),
     }
     extras = {
         ".gitignore": _starter("gitignore.txt"),
@@ -74,6 +78,16 @@ def init_project(folder: Path, title: str | None = None) -> Made:
     files |= {name: text for name, text in extras.items() if name not in kept}
     _write_all(folder, files)
     return Made(folder, tuple(files), kept)
+
+
+def _starter_in_markdown() -> str:
+    """The starter book in the Markdown dialect: the XML one converted (one book to keep, not two)."""
+    from rulebook.convert import convert_document
+    from rulebook.xml_source import parse_xml_string
+
+    document = parse_xml_string(_starter("book.xml"), "book.xml").document
+    assert document is not None, "the starter book is well-formed (tests/test_cli.py builds it)"
+    return "<!-- rulebook -->\n" + convert_document(document, "markdown")
 
 
 def add_book(project: Project, name: str, title: str | None = None) -> Made:

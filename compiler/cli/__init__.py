@@ -160,7 +160,7 @@ _stop = _raising(Stopped)
 _interrupt = _raising(KeyboardInterrupt)
 
 
-MODULES = ("init", "build", "lint", "explore", "translate", "editions", "engine")
+MODULES = ("init", "build", "lint", "explore", "translate", "editions", "convert", "engine")
 """The command modules under ``rulebook.cli``, in the order ``rulebook --help`` lists their commands."""
 COMMANDS = {
     "init": "init",
@@ -175,6 +175,7 @@ COMMANDS = {
     "compare": "translate",
     "terms": "translate",
     "diff": "editions",
+    "convert": "convert",
     "engine": "engine",
 }
 """The module that registers each command: a command imports only its own module at start-up."""
