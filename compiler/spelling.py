@@ -27,9 +27,7 @@ class Spelling(NamedTuple):
 XML = Spelling(
     '<definition name="{name}">', '<reference name="{name}">', '<link to="{name}">', 'id="{name}"', "<value>"
 )
-MARKDOWN = Spelling(
-    "::: definition {name}", "[[{name}]]", "[text](#{name})", "{{#{name}}} after its heading", "[number]{{value=NAME}}"
-)
+MARKDOWN = Spelling("::: definition {name}", "[[{name}]]", "[text](#{name})", "{{#{name}}}", "[number]{value=NAME}")
 
 
 def spelling_of(path: str) -> Spelling:

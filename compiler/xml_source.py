@@ -243,6 +243,7 @@ class _Builder:
             tuple(self.mechanics),
             tuple(self.ids),
             tuple(self.annotated),
+            title=self.root.get("title"),
             outline=self.outline,
         )
 
@@ -380,11 +381,12 @@ class _Builder:
         index = len(self.sections)
         parent = parent_id or None
         explicit_id = explicit is not None
-        self.sections.append(Section(section_id, explicit_id, title, level, (), parent, None, self.source, offset))
+        number = el.get("number")
+        self.sections.append(Section(section_id, explicit_id, title, level, (), parent, number, self.source, offset))
         children = self._content(el, section_id, None)
         if self.outline:
             return self.sections[index]
-        section = Section(section_id, explicit_id, title, level, children, parent, None, self.source, offset)
+        section = Section(section_id, explicit_id, title, level, children, parent, number, self.source, offset)
         self.sections[index] = section
         return section
 

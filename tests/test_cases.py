@@ -22,14 +22,18 @@ from rulebook.report import text as text_report
 from .conftest import CASES, ROOT
 
 CASE_DIRS = sorted(p for p in CASES.iterdir() if (p / "book.xml").is_file())
+SOURCES = sorted(p for case in CASES.iterdir() for p in (case / "book.xml", case / "book.md") if p.is_file())
+"""Each case's book in XML and, converted by `rulebook convert`, in the Markdown dialect (some cases are
+Markdown only: what the dialect's checks find)."""
 
 
-@pytest.mark.parametrize("case", CASE_DIRS, ids=lambda p: p.name)
-def test_case_report_matches_golden(case: Path, update_golden: bool) -> None:
-    result = lint_book(read_book([case / "book.xml"], ROOT), BookConfig("main"), root=ROOT)
+@pytest.mark.parametrize("source", SOURCES, ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_case_report_matches_golden(source: Path, update_golden: bool) -> None:
+    linking = BookConfig("main").linking
+    result = lint_book(read_book([source], ROOT, linking=linking), BookConfig("main"), root=ROOT)
     report = Report(result.diagnostics, result.sources, result.files)
     output = text_report.render(report) + f"exit status: {exit_code(report)}\n"
-    golden = case / "expected.txt"
+    golden = source.parent / ("expected.txt" if source.suffix == ".xml" else "expected-markdown.txt")
     if update_golden or not golden.exists():
         golden.write_text(output, encoding="utf-8")
     assert output == golden.read_text(encoding="utf-8")

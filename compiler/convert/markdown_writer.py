@@ -40,6 +40,7 @@ _LINE_START = re.compile(r"^(#|[-+>=:]|\d+[.)]|\s)")
 _BARE = re.compile(r"[A-Za-z0-9_:-]+")
 _NUMBERED = re.compile(r"\d+(?:\.\d+)*\.?\s")
 _DICE = re.compile(r"\d*[dD]\d+")
+_AROUND_BREAK = re.compile(r"[ \t]*\\\n[ \t]*")
 
 
 def write_markdown(document: Document) -> str:
@@ -47,6 +48,8 @@ def write_markdown(document: Document) -> str:
     lines: list[str] = []
     if document.title:
         lines += ["---", f"title: {_yaml(document.title)}", "---", ""]
+    elif len(document.body) == 1 and len(document.sections) > 1:
+        lines += ["---", "---", ""]  # a book of one chapter: its `#` is that chapter, not the book's title
     for section in document.body:
         lines += _section(section)
     return "\n".join(lines).rstrip("\n") + "\n"
@@ -63,7 +66,8 @@ def _section(section: Section) -> list[str]:
     if section.number is None and _NUMBERED.match(section.title + " "):
         raise ConversionError(f"the title `{section.title}` starts with a number", section.span)
     number = f"{section.number} " if section.number else ""
-    explicit = f" {{#{section.id}}}" if section.explicit_id else ""
+    written_id = f"#{section.id}" if _BARE.fullmatch(section.id) else f"id={_value(section.id)}"
+    explicit = f" {{{written_id}}}" if section.explicit_id else ""
     heading = "#" * section.level + f" {number}{title}{explicit}"
     lines = [heading, ""]
     start = 0
@@ -177,6 +181,8 @@ def _item_list(node: ItemList) -> list[str]:
         marker = f"{number}. " if node.ordered else "- "
         title = f"[{_text(item.title)}]{{.title}} " if item.title is not None else ""
         body = _blocks(item.children) or [""]
+        while len(body) > 1 and body[-1] == "":
+            body.pop()  # a tight list: no blank line after an item
         first, rest = (
             (body[0], body[1:]) if not body[0].startswith(("::: ", "{", "|", "- ", "1. ", "![")) else ("", body)
         )
@@ -221,7 +227,8 @@ def _cell(cell: Cell) -> str:
 
 
 def _inline(content: Content | list[Node], *, in_cell: bool = False) -> str:
-    return "".join(_inline_node(node, in_cell) for node in content)
+    written = "".join(_inline_node(node, in_cell) for node in content)
+    return _AROUND_BREAK.sub("\\\n", written)  # a line's leading white space is no text to Markdown
 
 
 def _inline_node(node: Node, in_cell: bool) -> str:
@@ -249,7 +256,8 @@ def _inline_node(node: Node, in_cell: bool) -> str:
 
 def _reference(reference: Reference) -> str:
     display = _link_text(reference.text)
-    simple = term_name(reference.text) == reference.name and display == reference.text and reference.text.strip()
+    folded = " ".join(reference.text.split())
+    simple = folded and term_name(folded) == reference.name and display == folded
     written = f"[[{display}]]" if simple else f"[[{_link_text(reference.name)}|{display}]]"
     return written + ("" if reference.kind is None else f"{{type={_value(reference.kind)}}}")
 

@@ -252,7 +252,8 @@ def _three_cells(row: Row) -> tuple[Cell, Cell, Cell]:
 def _terms(cell: Cell) -> list[str]:
     names = [node.name for node in cell.children if isinstance(node, Reference)]
     if not names:
-        raise UnreadableTable(f"`{plain_text(cell.children)}` names no term: refer to the category with <reference>")
+        written = spelling_of(cell.source.path).reference.format(name="...")
+        raise UnreadableTable(f"`{plain_text(cell.children)}` names no term: refer to the category with `{written}`")
     return names
 
 

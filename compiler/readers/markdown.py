@@ -142,9 +142,9 @@ class _Builder:
         return [name for name in found if name]
 
     def _title_heading(self) -> Token | None:
-        """A book's single ``#`` heading, written first and unnumbered, in a book whose front matter gives no
-        title: the book's title, not a chapter (its ``##`` are the chapters)."""
-        if any(t.token.type == "front_matter" and "title" in t.token.content for t in self.trees):
+        """A book's single ``#`` heading, written first and unnumbered, in a book without front matter: the book's
+        title, not a chapter (its ``##`` are the chapters). Front matter, even empty, says ``#`` is a chapter."""
+        if any(t.token.type == "front_matter" for t in self.trees):
             return None
         headings = [t for t in self.trees if t.token.type == "heading_open"]
         tops = [h for h in headings if h.token.tag == "h1"]
@@ -263,7 +263,7 @@ class _Builder:
         attributes = attributes_of(opening)
         ordered = opening.type == "ordered_list_open"
         offset = self.inline.block_offset(opening)
-        self.checks.block_attributes(attributes, ("roll", "data"), offset, "a list")
+        self.checks.block_attributes(attributes, ("roll", "data"), self.inline.attributes_offset(opening), "a list")
         items = []
         for item in tree.children:
             content = self._blocks(item.children, section_id, definition, "item")
@@ -284,7 +284,7 @@ class _Builder:
             return (self._definition(tree, argument, offset, section_id, definition),)
         if name == "note":
             children = self._blocks(tree.children, section_id, definition, "note")
-            return (Note(argument, children, self.source, offset),)
+            return (Note(argument or None, children, self.source, offset),)
         if name == "figure":
             return (self._figure(tree, argument, offset, section_id, definition),)
         return self._blocks(tree.children, section_id, definition, within)

@@ -52,6 +52,8 @@ class Checks:
         except yaml.YAMLError:
             self.report("the front matter is not YAML", offset, help="write `title: The Book's Title`")
             return None
+        if values is None:
+            return None
         if not isinstance(values, dict) or not isinstance(values.get("title", ""), str):
             self.report("the front matter's `title` must be text", offset, help="write `title: The Book's Title`")
             return None
@@ -132,9 +134,10 @@ class Checks:
             self.report(f"unknown directive `{name}`", offset, target=name, help=help)
         elif within in _NOT_WITHIN.get(name, ()):
             self.report(f"a {name} is not allowed inside {_PLACES[within]}", offset, target=name)
-        if name in ("definition", "figure") and not str(opening.meta.get("argument", "")).strip():
-            what = "term's name" if name == "definition" else "figure's id"
-            self.report(f"`::: {name}` needs the {what}", offset, target=name, help=f"write `::: {name} NAME`")
+        if name in DIRECTIVES and not str(opening.meta.get("argument", "")).strip():
+            what = {"definition": "term's name", "figure": "figure's id", "note": "note's title"}[name]
+            argument = "TITLE" if name == "note" else "ID" if name == "figure" else "NAME"
+            self.report(f"`::: {name}` needs the {what}", offset, target=name, help=f"write `::: {name} {argument}`")
         if not opening.meta.get("closed", True):
             self.report(f"`::: {name}` is never closed", offset, target=name, help="end it with a line `:::`")
 

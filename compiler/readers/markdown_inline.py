@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import NamedTuple
+from typing import NamedTuple, TypeAlias
+from urllib.parse import unquote
 
 from markdown_it.token import Token
 
@@ -59,7 +60,7 @@ class ItemTitle(NamedTuple):
     offset: int
 
 
-_Inline = Node | ItemTitle | Image
+_Inline: TypeAlias = "Node | ItemTitle | Image"
 """What inline reading makes: nodes, and what its paragraph makes something of (a title, an image)."""
 
 
@@ -120,6 +121,15 @@ class InlineReader:
 
     def block_offset(self, token: Token) -> int:
         return self.line_offset(token.map[0] if token.map else 0)
+
+    def attributes_offset(self, token: Token) -> int:
+        """Where a block's attributes are written: the line before it (``{roll=D6}``), else the block."""
+        line = token.map[0] if token.map else 0
+        return (
+            self.line_offset(line - 1)
+            if line and self.source.line_text(line).lstrip().startswith("{")
+            else (self.line_offset(line))
+        )
 
     # -- definitions ----------------------------------------------------------------
 
@@ -266,7 +276,8 @@ class InlineReader:
         if frame.kind == "strong":
             return [Important(tuple(nodes), self.source, frame.offset)]  # type: ignore[arg-type]
         if frame.kind == "link" and attributes.get("href", "").startswith("#"):
-            link = Link(attributes["href"][1:], plain_text(tuple(_texts(nodes))), section_id, self.source, frame.offset)
+            target = unquote(attributes["href"][1:])  # markdown-it writes a destination's spaces as %20
+            link = Link(target, plain_text(tuple(_texts(nodes))), section_id, self.source, frame.offset)
             self.links.append(link)
             return [link]
         if frame.kind != "span":
@@ -310,11 +321,12 @@ class InlineReader:
         attributes = attributes_of(opening)
         offset = self.block_offset(opening)
         classes = attributes.pop("class", "").split()
-        self.checks.block_attributes(attributes, _TABLE_KEYS, offset, "a table")
+        written = self.attributes_offset(opening)
+        self.checks.block_attributes(attributes, _TABLE_KEYS, written, "a table")
         for name in classes:
             if name != "row-headers":
                 self.checks.report(
-                    f"unknown class `.{name}` on a table", offset, target=name, help="a table takes `.row-headers`"
+                    f"unknown class `.{name}` on a table", written, target=name, help="a table takes `.row-headers`"
                 )
         rows = [self._row(row, section_id, definition) for part in tree.children for row in part.children]
         columns = rows.pop(0) if rows else None

@@ -51,13 +51,12 @@ def dialect_parser() -> MarkdownIt:
 
 def _placed(rule: Callable[[StateInline, bool], bool]) -> Callable[[StateInline, bool], bool]:
     def placed(state: StateInline, silent: bool) -> bool:
+        if not silent and state.pending:
+            state.pushPending()  # the text before is a token of its own: the rule's first token is its own
         start, count = state.pos, len(state.tokens)
         found = rule(state, silent)
-        if found and not silent:
-            for token in state.tokens[count:]:
-                if token.type != "text":
-                    token.meta.setdefault("at", start)
-                    break
+        if found and not silent and len(state.tokens) > count:
+            state.tokens[count].meta.setdefault("at", start)  # kept when emphasis turns a delimiter into em_open
         return found
 
     return placed

@@ -63,9 +63,18 @@ def _read_source(request: ReadRequest, linking: Linking | None, source_format: s
     """One source, read through :func:`~rulebook.inputs.read_input` (nothing through a link out of the root)."""
     found = format_of(request.path, source_format) or format_named("xml")
     result = found.read(request)
-    if found.name == "plain-markdown" or (found.name == "markdown" and linking is not None):
-        return find_terms(result, linking, numbers_turn_off=found.name == "plain-markdown")
+    if found.name == "plain-markdown":
+        return find_terms(result, linking)
+    if found.name == "markdown" and linking is not None and _marks_nothing(result):
+        return find_terms(result, linking, numbers_turn_off=False)
     return result
+
+
+def _marks_nothing(result: SourceResult) -> bool:
+    """A book in the dialect that marks nothing (no definition, reference or link): plain Markdown, linked from its
+    headings as the configuration says (a translation, read without ``linking``, is linked by its terminology)."""
+    document = result.document
+    return document is not None and not (document.definitions or document.references or document.links)
 
 
 def find_terms(result: SourceResult, linking: Linking | None, *, numbers_turn_off: bool = True) -> SourceResult:

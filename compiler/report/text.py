@@ -118,7 +118,11 @@ def _snippet(
         return arrow
     text = source.line_text(span.line).replace("\t", " ")
     room = max(min(WINDOW, width - len(gutter) - 5), _MIN_WIDTH // 4)  # the gutter, " | " and two ellipses
-    start, length = (span.column - 1, span.length) if span.length else _underline(text, span.column - 1, target, room)
+    comment = text.startswith("<!--", span.column - 1)  # an annotation: XML's attributes in a Markdown comment
+    names = () if span.path.lower().endswith(".xml") or comment else _MARKDOWN_NAMES
+    start, length = (
+        (span.column - 1, span.length) if span.length else _underline(text, span.column - 1, target, room, names)
+    )
     shown, start, length = _window(text, start, length, room)
     bar = paint("dim", "|")
     return [
@@ -134,9 +138,16 @@ _MARKDOWN_NAMES = (("[[", "|"), ("[[", "]]"), ("(#", ")"), ("{#", "}"), ("=", "}
 ``::: definition name``."""
 
 
-def _underline(text: str, column: int, target: str | None, room: int) -> tuple[int, int]:
-    """What to underline: the target's quoted value after the column if present, else the tag name."""
+def _underline(
+    text: str, column: int, target: str | None, room: int, names: tuple[tuple[str, str], ...] = ()
+) -> tuple[int, int]:
+    """What to underline: the target where the source's syntax names it (``names``: the Markdown dialect's
+    places, tried first), else its quoted value after the column, else the tag name."""
     if target:
+        for before, after in names:
+            found = text.find(f"{before}{target}{after}", column)
+            if found != -1:
+                return found + len(before), max(len(target), 1)
         quoted = text.find(f'"{target}"', column)
         if quoted == -1:
             quoted = text.find(f"'{target}'", column)
@@ -145,10 +156,6 @@ def _underline(text: str, column: int, target: str | None, room: int) -> tuple[i
         attribute = text.find(f" {target}=", column)
         if attribute != -1:
             return attribute + 1, len(target)
-        for before, after in _MARKDOWN_NAMES:  # the Markdown dialect's places of a name
-            found = text.find(f"{before}{target}{after}", column)
-            if found != -1:
-                return found + len(before), max(len(target), 1)
     end = column + 1
     last = min(len(text), column + room)  # no further than the caret line can show
     while end < last and (text[end].isalnum() or text[end] in "_-:."):

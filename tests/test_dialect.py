@@ -1,0 +1,213 @@
+"""The Markdown dialect: a book written in it gives the model its XML gives; `rulebook convert` round trips.
+
+``tests/dialect/book.md`` uses every construct of the dialect; ``tests/dialect/book.xml`` is the same book
+in the XML format (``rulebook convert``'s output, read and kept). Two readings are compared without their
+places (file, offset) and with white space in text folded: XML keeps its indentation as text, Markdown has
+none to keep (see "White space" in docs/format.md).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from rulebook.cli import main
+from rulebook.convert import ConversionError, convert_document
+from rulebook.data import build_rule_data, serialise
+from rulebook.graph import TermGraph
+from rulebook.model import Book, Document, Table
+from rulebook.project import BookConfig
+from rulebook.readers.markdown import parse_dialect
+from rulebook.recipe.reading import read_book
+from rulebook.recipe.stages import lint_book
+from rulebook.xml_source import parse_xml_string
+
+from .conftest import BUNDLED_BOOK, CASES, ROOT
+from .model_dump import dump_document
+
+DIALECT = ROOT / "tests" / "dialect"
+
+
+def markdown(text: str, path: str = "book.md") -> Document:
+    result = parse_dialect(text, path)
+    assert result.document is not None
+    return result.document
+
+
+def rule_data(document: Document) -> dict[str, Any]:
+    """``rules.json`` of a one-document book, without the source's place and with text's white space folded."""
+    book = Book((document,))
+    data = json.loads(serialise(build_rule_data(book, TermGraph(book), title="T", edition="E")))
+    data["book"].pop("sources")
+    data["book"].pop("content_hash")
+    return _folded(data)
+
+
+def _folded(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {
+            key: " ".join(item.split()) if key == "text" and isinstance(item, str) else _folded(item)
+            for key, item in value.items()
+            if key not in ("line", "column", "file")
+        }
+    if isinstance(value, list):
+        items = [_folded(item) for item in value]
+        return [i for i in items if not (isinstance(i, dict) and i.get("type") == "text" and not i["text"])]
+    return value
+
+
+# -- one book, both formats -------------------------------------------------------------------------------
+
+
+def test_every_construct_of_the_dialect_is_read() -> None:
+    result = parse_dialect((DIALECT / "book.md").read_text(encoding="utf-8"), "book.md")
+    assert result.diagnostics == ()
+    document = result.document
+    assert document is not None and document.title == "Tiles and Dice"
+    assert [(s.id, s.number, s.level, s.title) for s in document.sections] == [
+        ("core", "1", 1, "Core Concepts"),
+        ("tiles", "1.1", 2, "Tiles"),
+        ("turn", "2", 1, "The Turn"),
+        ("line_of_sight_rules", "2.1", 2, "Line of Sight"),
+    ]
+    assert [(d.name, d.parent) for d in document.definitions] == [
+        ("warband", None),
+        ("fighter", "warband"),
+        ("tile", None),
+        ("nothing", None),
+        ("profile", None),
+        ("line_of_sight", None),
+    ]
+    example = next(r for r in document.references if r.kind == "example")
+    assert (example.name, example.text, str(example.span)) == ("line_of_sight", "Line of Sight", "book.md:24:42")
+    tables = [a.node for a in document.annotated if isinstance(a.node, Table)]
+    assert [(t.title, t.roll, len(t.rows)) for t in tables] == [("Scatter", "D6", 2), (None, "D3", 2)]
+    assert all(row.cells[0].header for table in tables for row in table.rows)
+    steps = next(a.node for a in document.annotated if a.node.data == "pre_game_sequence")
+    assert [item.title for item in steps.items] == ["Deploy", "Roll", None]  # type: ignore[union-attr]
+    assert [f.id for f in document.figures] == ["board_figure"] and len(document.images) == 3
+    assert [(v.name, v.text) for v in document.values] == [("game_turns", "6")]
+    assert [m.name for m in document.mechanics] == ["reroll"]
+    back_in_chapter = document.body[0].children[-1]
+    assert isinstance(back_in_chapter, str) and "after its section" in back_in_chapter
+
+
+def test_the_same_book_in_xml_gives_the_same_model_and_rule_data() -> None:
+    written = markdown((DIALECT / "book.md").read_text(encoding="utf-8"))
+    xml = parse_xml_string((DIALECT / "book.xml").read_text(encoding="utf-8"), "book.xml")
+    assert xml.diagnostics == () and xml.document is not None
+    assert dump_document(written) == dump_document(xml.document)
+    assert rule_data(written) == rule_data(xml.document)
+
+
+def test_the_xml_of_the_dialects_book_is_its_conversion() -> None:
+    written = markdown((DIALECT / "book.md").read_text(encoding="utf-8"))
+    assert convert_document(written, "xml") == (DIALECT / "book.xml").read_text(encoding="utf-8")
+
+
+# -- convert --------------------------------------------------------------------------------------------
+
+
+def test_the_bundled_book_converted_to_markdown_gives_the_same_model_and_rule_data() -> None:
+    xml = read_book([BUNDLED_BOOK], ROOT).book.documents[0]
+    text = convert_document(xml, "markdown")
+    converted = parse_dialect(text, "rulebook.md")
+    assert converted.diagnostics == () and converted.document is not None
+    assert dump_document(converted.document) == dump_document(xml)
+    assert rule_data(converted.document) == rule_data(xml)
+    again = parse_xml_string(convert_document(converted.document, "xml"), "again.xml")
+    assert again.document is not None and convert_document(again.document, "markdown") == text  # a fixed point
+
+
+CONVERTIBLE = sorted(p for p in CASES.iterdir() if (p / "book.xml").is_file() and not p.name.startswith("malformed"))
+
+
+@pytest.mark.parametrize("case", CONVERTIBLE, ids=lambda p: p.name)
+def test_each_lint_case_round_trips(case: Path) -> None:
+    xml = read_book([case / "book.xml"], ROOT).book.documents[0]
+    converted = markdown(convert_document(xml, "markdown"))
+    assert dump_document(converted) == dump_document(xml)
+    assert (case / "book.md").read_text(encoding="utf-8") == convert_document(xml, "markdown")
+
+
+def test_what_a_pipe_table_cannot_hold_stops_the_conversion_with_its_place() -> None:
+    xml = parse_xml_string(
+        '<document><chapter title="C"><table><row><cell><list><item>a</item></list></cell></row></table>'
+        "</chapter></document>",
+        "book.xml",
+    ).document
+    assert xml is not None
+    with pytest.raises(ConversionError, match=r"^book.xml:1:\d+: a table cell holding a list"):
+        convert_document(xml, "markdown")
+
+
+def test_convert_writes_a_new_file_and_never_replaces_one(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "book.md").write_text((DIALECT / "book.md").read_text(encoding="utf-8"), encoding="utf-8")
+    assert main(["convert", "book.md"]) == 0
+    assert (tmp_path / "book.xml").read_text(encoding="utf-8") == (DIALECT / "book.xml").read_text(encoding="utf-8")
+    assert capsys.readouterr().out == "Wrote book.xml (xml).\n"
+    (tmp_path / "book.xml").write_text("mine", encoding="utf-8")
+    assert main(["convert", "book.md"]) == 2
+    assert (tmp_path / "book.xml").read_text(encoding="utf-8") == "mine"
+    assert "exists" in capsys.readouterr().err
+
+
+def test_init_starts_a_markdown_project_that_lints_clean(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    assert main(["init", str(tmp_path / "game"), "--format", "markdown", "--title", "Game"]) == 0
+    assert not (tmp_path / "game" / "rules" / "book.xml").exists()
+    assert 'sources = ["rules/book.md"]' in (tmp_path / "game" / "rulebook.toml").read_text(encoding="utf-8")
+    monkeypatch.chdir(tmp_path / "game")
+    assert main(["lint"]) == 0
+
+
+# -- the dialect's checks and the lint's words --------------------------------------------------------------
+
+
+def test_the_dialects_checks_are_located() -> None:
+    text = (
+        "# Chapter\n\n"
+        "::: defintion unit\nA unit.\n:::\n\n"
+        "## About [[unit]]\n\n"
+        "Some *emphasis* and [a site](https://example.org).\n\n"
+        "::: note Outer\n::: note Inner\nx\n:::\n:::\n\n"
+        "{roll=D6 colour=red}\n- one\n\n# Another chapter\n"
+    )
+    found = [(d.span.line, d.span.column, d.message) for d in parse_dialect(text, "book.md").diagnostics]
+    assert found == [
+        (3, 1, "unknown directive `defintion`"),
+        (7, 10, "a reference inside a heading"),
+        (9, 6, "emphasis (`*text*`) is not part of the rulebook format"),
+        (9, 21, "a link out of the book is not part of the rulebook format"),
+        (12, 1, "a note is not allowed inside a note"),
+        (17, 1, "unknown attribute `colour` on a list"),
+    ]
+
+
+def test_lint_findings_on_markdown_speak_markdown_and_point_at_the_name(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "rulebook.toml").write_text('sources = ["book.md"]\n', encoding="utf-8")
+    (tmp_path / "book.md").write_text(
+        "# Battle\n\n::: definition warband\nA warband.\n:::\n\nEvery [[fighter|fighters]] stands.\n", encoding="utf-8"
+    )
+    monkeypatch.chdir(tmp_path)
+    assert main(["lint", "--color", "never"]) == 1
+    report = capsys.readouterr().out
+    assert "help: define it with `::: definition fighter`" in report
+    assert "refer to it with `[[warband]]`" in report
+    assert "7 | Every [[fighter|fighters]] stands.\n  |         ^^^^^^^" in report
+
+
+def test_a_book_in_markdown_lints_as_its_xml() -> None:
+    found = []
+    for path in (DIALECT / "book.md", DIALECT / "book.xml"):
+        result = lint_book(read_book([path], ROOT, linking=BookConfig("main").linking), BookConfig("main"), root=ROOT)
+        found.append(sorted((d.code, d.target, re.sub(r"`[^`]*`", "`…`", d.help or "")) for d in result.diagnostics))
+    assert found[0] == found[1]
