@@ -1,7 +1,7 @@
 """Two revisions of the compiler on the same project: ``rulebook lint`` and ``rulebook build``, interleaved.
 
 For refactors that must not cost speed: each revision is checked out with ``git worktree`` into a
-temporary folder and run as ``python -m compiler`` with that folder first on the path (the
+temporary folder and run as ``python -m`` with its own code first on the path (see revision_import; the
 dependencies are this environment's, the same for both sides). Each revision works on its own
 copy of its own bundled project (sources and configuration as that revision has them), so the
 commands are those a user of that revision runs. Runs alternate the sides, and the median of the
@@ -21,6 +21,8 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+
+from revision_import import runnable
 
 ROOT = Path(__file__).resolve().parent.parent
 COMMANDS: dict[str, list[str]] = {
@@ -42,10 +44,11 @@ def remove(worktree: Path) -> None:
 def run_once(worktree: Path, command: str, scratch: Path) -> float:
     """Seconds of one command, run in the revision's own project folder; the output goes to ``scratch``."""
     argv = [part.format(out=scratch / "site") for part in COMMANDS[command]]
-    environment = dict(os.environ, PYTHONPATH=str(worktree), PYTHONDONTWRITEBYTECODE="")
+    path, module = runnable(worktree)
+    environment = dict(os.environ, PYTHONPATH=path, PYTHONDONTWRITEBYTECODE="")
     started = time.perf_counter()
     done = subprocess.run(
-        [sys.executable, "-m", "rulebook", *argv], cwd=worktree, env=environment, capture_output=True, check=False
+        [sys.executable, "-m", module, *argv], cwd=worktree, env=environment, capture_output=True, check=False
     )
     elapsed = time.perf_counter() - started
     if done.returncode not in (0, 1):  # 1: the bundled book has lint errors by design

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import difflib
 import re
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -19,6 +20,7 @@ from rulebook.edition_findings import edition_findings
 from rulebook.model import Book, Content, Definition, ItemList, Node, Section, plain_text
 from rulebook.names import normalise
 from rulebook.source import SourceText
+from rulebook.text_diff import Budget, SentencePairing, sentence_opcodes, word_opcodes
 from rulebook.translate.numbers import numbers
 
 
@@ -48,9 +50,12 @@ class BookDiff:
     """Every change as a diagnostic placed in both editions (:mod:`rulebook.edition_findings`)."""
     sources: dict[str, SourceText] = field(default_factory=dict)
     """Both editions' sources by path: a report shows their lines."""
+    notes: tuple[str, ...] = ()
+    """Each comparison made simpler than difflib's because its input was too large (none for an ordinary
+    edition): what was compared otherwise, and how."""
 
     def as_json(self) -> dict[str, Any]:
-        return {
+        found = {
             "sections": {
                 "changed": [vars(c) for c in self.changed if c.changed],
                 "unchanged": [c.new for c in self.changed if not c.changed],
@@ -59,6 +64,7 @@ class BookDiff:
             },
             "terms": self.terms,
         }
+        return found | {"notes": list(self.notes)} if self.notes else found
 
 
 def diff_books(old: Book, new: Book) -> BookDiff:
@@ -67,11 +73,12 @@ def diff_books(old: Book, new: Book) -> BookDiff:
     matched = [(old_sections[normalise(s.title)], s) for s in new_sections if normalise(s.title) in old_sections]
     scope = _scope(old, [o for o, _ in matched])
     matched_old = {o.id for o, _ in matched}
-    names = _term_names(old)
-    changes = [_section_change(o, n, names) for o, n in matched]
+    names = _TermNames(_term_names(old))
+    notes: list[str] = []
+    changes = [_section_change(o, n, names, notes) for o, n in matched]
     added = [s for s in new_sections if normalise(s.title) not in old_sections]
     removed = [s for s in scope if s.id not in matched_old]
-    terms = _terms(old, new)
+    terms = _terms(old, new, notes)
     findings = edition_findings(
         [(o, n, c) for (o, n), c in zip(matched, changes, strict=True) if c.changed], added, removed, terms, old, new
     )
@@ -82,6 +89,7 @@ def diff_books(old: Book, new: Book) -> BookDiff:
         terms=terms,
         findings=findings,
         sources={s.source.path: s.source for book in (old, new) for s in book.sections},
+        notes=tuple(notes),
     )
 
 
@@ -117,12 +125,14 @@ def _without_steps(content: Content, lists: list[list[str]]) -> Content:
     return tuple(kept)
 
 
-def _section_change(old: Section, new: Section, terms: dict[str, str]) -> SectionChange:
+def _section_change(old: Section, new: Section, terms: _TermNames, notes: list[str]) -> SectionChange:
     old_text, old_lists = _own(old)
     new_text, new_lists = _own(new)
     change = SectionChange(old.title, new.title)
-    change.words = _word_changes(old_text, new_text)
-    change.sentences = _sentence_changes(old_text, new_text, terms)
+    budget = Budget()
+    change.words = _word_changes(old_text, new_text, budget)
+    change.sentences = _sentence_changes(old_text, new_text, terms, budget)
+    notes += budget.notes(new.title)
     before, after = numbers(old_text, "en"), numbers(new_text, "en")
     if before != after:
         change.numbers = {"old": sorted((before - after).elements()), "new": sorted((after - before).elements())}
@@ -131,119 +141,34 @@ def _section_change(old: Section, new: Section, terms: dict[str, str]) -> Sectio
     return change
 
 
-Opcode = tuple[str, int, int, int, int]
-WORDS_COMPARED = 2_000
-"""How many words two texts may have to be compared word by word as difflib does.
-
-difflib's matching is quadratic in words that repeat (a sentence of numbers): longer texts are compared
-from where they differ to where they agree again, and a middle still longer than this is one replacement,
-so that an edition's comparison stays linear in its text."""
-
-
-def word_opcodes(a: list[str], b: list[str]) -> list[Opcode]:
-    """difflib's opcodes turning ``a`` into ``b``, in bounded time (see :data:`WORDS_COMPARED`).
-
-    Texts up to that length are compared whole, as difflib does; longer ones from where they differ
-    to where they agree again (which may pair repeated words otherwise than difflib would)."""
-    if max(len(a), len(b)) <= WORDS_COMPARED:
-        return list(difflib.SequenceMatcher(a=a, b=b, autojunk=False).get_opcodes())
-    shorter = min(len(a), len(b))
-    start = 0
-    while start < shorter and a[start] == b[start]:
-        start += 1
-    end = 0
-    while end < shorter - start and a[-1 - end] == b[-1 - end]:
-        end += 1
-    a_end, b_end = len(a) - end, len(b) - end
-    middle: list[Opcode]
-    if max(a_end, b_end) - start <= WORDS_COMPARED:
-        matcher = difflib.SequenceMatcher(a=a[start:a_end], b=b[start:b_end], autojunk=False)
-        middle = [
-            (tag, i1 + start, i2 + start, j1 + start, j2 + start) for tag, i1, i2, j1, j2 in matcher.get_opcodes()
-        ]
-    else:  # one replacement (or deletion, or insertion when a side has nothing in the middle)
-        tag = "replace" if a_end > start < b_end else "delete" if a_end > start else "insert"
-        middle = [(tag, start, a_end, start, b_end)]
-    # The middle starts and ends where the texts differ, so the equal start and end stand apart from it.
-    spans = [("equal", 0, start, 0, start), *middle, ("equal", a_end, len(a), b_end, len(b))]
-    return [span for span in spans if span[1] < span[2] or span[3] < span[4]]
-
-
-def word_likeness(a: list[str], b: list[str]) -> float:
-    """difflib's ratio of two word lists (the share of words in common), from :func:`word_opcodes`."""
-    if not a and not b:
-        return 1.0
-    common = sum(i2 - i1 for tag, i1, i2, _, _ in word_opcodes(a, b) if tag == "equal")
-    return 2.0 * common / (len(a) + len(b))
-
-
-def _word_changes(old: str, new: str, limit: int = 12) -> list[dict[str, str]]:
+def _word_changes(old: str, new: str, budget: Budget, limit: int = 12) -> list[dict[str, str]]:
     if old == new:
         return []
     a, b = old.split(), new.split()
     changes = []
-    for tag, i1, i2, j1, j2 in word_opcodes(a, b):
+    for tag, i1, i2, j1, j2 in word_opcodes(a, b, budget):
         if tag != "equal":
             changes.append({"change": tag, "old": " ".join(a[i1:i2]), "new": " ".join(b[j1:j2])})
     return changes[:limit]
 
 
 _SENTENCE_END = re.compile(r"(?<=[.!?])[\"'”)]*\s+(?=[\"'“(]?[A-Z0-9])")
-SIMILAR = 0.4
-"""How alike two sentences must be (difflib's ratio of their words) to be one sentence changed."""
-MOVED = 0.8
-"""How alike a sentence removed and one added elsewhere must be to be one sentence moved."""
 
 
-def _sentence_changes(old: str, new: str, terms: dict[str, str]) -> list[dict[str, Any]]:
+def _sentence_changes(old: str, new: str, terms: _TermNames, budget: Budget) -> list[dict[str, Any]]:
     """The sentences that changed, each paired with what it became (or alone, when added or removed)."""
     if old == new:
         return []
     before, after = _SENTENCE_END.split(old) if old else [], _SENTENCE_END.split(new) if new else []
+    pairing = SentencePairing(budget)
     pairs: list[tuple[str, str]] = []
-    for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(a=before, b=after, autojunk=False).get_opcodes():
+    for tag, i1, i2, j1, j2 in sentence_opcodes(before, after, budget):
         if tag != "equal":
-            pairs += _pair_sentences(before[i1:i2], after[j1:j2])
-    return [_sentence_change(o, n, terms, moved) for o, n, moved in _moves(pairs)]
+            pairs += pairing.pair(before[i1:i2], after[j1:j2])
+    return [_sentence_change(o, n, terms, moved) for o, n, moved in pairing.moves(pairs)]
 
 
-def _moves(pairs: list[tuple[str, str]]) -> list[tuple[str, str, bool]]:
-    """A sentence removed in one place and added, alike, in another was moved: one change, where it is now."""
-    removed = {i: o for i, (o, n) in enumerate(pairs) if not n}
-    found: list[tuple[str, str, bool]] = []
-    for old, new in pairs:
-        if not old:
-            match = next((i for i, o in removed.items() if _likeness(o, new) >= MOVED), None)
-            if match is not None:
-                found.append((removed.pop(match), new, True))
-                continue
-        found.append((old, new, False))
-    kept = set(removed.values())
-    return [(o, n, m) for o, n, m in found if n or o in kept]
-
-
-def _pair_sentences(olds: list[str], news: list[str]) -> list[tuple[str, str]]:
-    """Old and new sentences paired in order where alike enough; the others stand alone ("" on one side)."""
-    pairs: list[tuple[str, str]] = []
-    start = 0
-    for old in olds:
-        ratios = [_likeness(old, new) for new in news[start:]]
-        best = max(range(len(ratios)), key=lambda i: ratios[i], default=None)
-        if best is None or ratios[best] < SIMILAR:
-            pairs.append((old, ""))
-            continue
-        pairs += [("", new) for new in news[start : start + best]]
-        pairs.append((old, news[start + best]))
-        start += best + 1
-    pairs += [("", new) for new in news[start:]]
-    return pairs
-
-
-def _likeness(old: str, new: str) -> float:
-    return word_likeness(old.split(), new.split())
-
-
-def _sentence_change(old: str, new: str, terms: dict[str, str], moved: bool) -> dict[str, Any]:
+def _sentence_change(old: str, new: str, terms: _TermNames, moved: bool) -> dict[str, Any]:
     a, b = old.split(), new.split()
     old_parts: list[dict[str, str]] = []
     new_parts: list[dict[str, str]] = []
@@ -260,15 +185,38 @@ def _sentence_change(old: str, new: str, terms: dict[str, str], moved: bool) -> 
         changed += a[i1:i2] + b[j1:j2]
     before, after = numbers(old, "en"), numbers(new, "en")
     changed_numbers = {"old": sorted((before - after).elements()), "new": sorted((after - before).elements())}
-    words = " ".join(changed)
-    named = sorted({title for key, title in terms.items() if re.search(rf"\b{re.escape(key)}s?\b", words)})
     return {
         "old": old_parts,
         "new": new_parts,
         "numbers": changed_numbers if before != after else {},
-        "terms": named,
+        "terms": terms.named(" ".join(changed)),
         "moved": moved,
     }
+
+
+class _TermNames:
+    """The book's term names (:func:`_term_names`) found in changed words, each with the expression
+    ``\\bNAMEs?\\b``, tried only for the names whose first word the changed words hold: finding them
+    takes time in the words and the names found, not in the words times every name of the book."""
+
+    def __init__(self, names: dict[str, str]) -> None:
+        self.names = names
+        self.patterns = {key: re.compile(rf"\b{re.escape(key)}s?\b") for key in names}
+        self.by_first_word: dict[str, list[str]] = {}
+        self.always: list[str] = []
+        for key in names:
+            first = _WORD.match(key)
+            (self.by_first_word.setdefault(first.group(), []) if first else self.always).append(key)
+
+    def named(self, words: str) -> list[str]:
+        """The names (as written) of the terms ``words`` name, sorted."""
+        found = set(_WORD.findall(words))
+        found |= {word[:-1] for word in found if word.endswith("s")}  # "Turns" is where "Turn" may stand
+        keys = [key for word in found for key in self.by_first_word.get(word, ())] + self.always
+        return sorted({self.names[key] for key in keys if self.patterns[key].search(words)})
+
+
+_WORD = re.compile(r"\w+")
 
 
 def _term_names(book: Book) -> dict[str, str]:
@@ -292,8 +240,7 @@ def _step_changes(old: list[str], new: list[str]) -> dict[str, Any]:
     if old == new:
         return {}
     result: dict[str, Any] = {"old": old, "new": new, "added": [], "removed": [], "renamed": []}
-    matcher = difflib.SequenceMatcher(a=[normalise(s) for s in old], b=[normalise(s) for s in new], autojunk=False)
-    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+    for tag, i1, i2, j1, j2 in word_opcodes([normalise(s) for s in old], [normalise(s) for s in new]):
         if tag == "insert":
             result["added"] += new[j1:j2]
         elif tag == "delete":
@@ -306,27 +253,109 @@ def _step_changes(old: list[str], new: list[str]) -> dict[str, Any]:
     return result
 
 
-def _terms(old: Book, new: Book) -> dict[str, list[Any]]:
+def _terms(old: Book, new: Book, notes: list[str]) -> dict[str, list[Any]]:
     before = {d.name: d.plain_text() for d in old.definitions}
     after = {d.name: d.plain_text() for d in new.definitions}
     if not after:
         return {"added": [], "removed": [], "renamed": [], "note": ["the new edition marks no terms"]}
     added = sorted(set(after) - set(before))
     removed = sorted(set(before) - set(after))
-    renamed = [{"old": o, "new": n} for o in removed for n in added if _alike(before[o], after[n])]
-    moved = {r["old"] for r in renamed} | {r["new"] for r in renamed}
+    renamed = _Renames(before, after, added).renamed(removed)
+    if renamed.simplified:
+        notes.append(
+            f"{len(removed)} terms removed and {len(added)} added are too many to compare each definition with "
+            f"each (past {TERM_WORK:,} character comparisons): the rest were found renamed only with the same text"
+        )
+    moved = {r["old"] for r in renamed.pairs} | {r["new"] for r in renamed.pairs}
     return {
         "added": [n for n in added if n not in moved],
         "removed": [o for o in removed if o not in moved],
-        "renamed": renamed,
+        "renamed": renamed.pairs,
     }
 
 
-def _alike(old: str, new: str) -> bool:
-    """Whether two definitions' texts are one term renamed: difflib's ratio over 0.8, its cheap upper
-    bounds asked first (most pairs of a rewrite are far apart)."""
-    matcher = difflib.SequenceMatcher(a=old, b=new)
-    return matcher.real_quick_ratio() > 0.8 and matcher.quick_ratio() > 0.8 and matcher.ratio() > 0.8
+RENAMED = 0.8
+"""How alike two definitions' texts must be (difflib's ratio of their characters) to be one term renamed."""
+TERM_WORK = 20_000_000
+"""How many character comparisons finding renamed terms may take, as difflib counts them: a pair of
+definitions of m and n characters costs m + n for the cheap bounds, and m·n for the ratio (m·n/16 when the
+new one has 200 characters or more: difflib then leaves out its commonest characters). About a second
+on a slow machine; past it, a removed term is renamed only as an added one with the same text."""
+
+
+@dataclass
+class _Renamed:
+    pairs: list[dict[str, str]]
+    """Each removed term with each added one alike, by old then new name."""
+    simplified: bool
+    """Whether the work ran out: the later removed terms were paired only with identical texts."""
+
+
+class _Renames:
+    """Removed and added terms whose definitions are alike: one term renamed (difflib's ratio over
+    :data:`RENAMED`, its cheap upper bounds asked first), within :data:`TERM_WORK`."""
+
+    def __init__(self, before: dict[str, str], after: dict[str, str], added: list[str]) -> None:
+        self.before, self.after, self.added = before, after, added
+        self.left = TERM_WORK
+        self.counts: dict[str, Counter[str]] = {}
+        self.same_text: dict[str, list[str]] = {}
+        for name in added:
+            self.same_text.setdefault(after[name], []).append(name)
+
+    def renamed(self, removed: list[str]) -> _Renamed:
+        pairs: list[dict[str, str]] = []
+        simplified = False
+        for old in removed:
+            found = None if simplified else self._alike(self.before[old])
+            if found is None:
+                simplified = True
+                found = self.same_text.get(self.before[old], [])
+            pairs += [{"old": old, "new": new} for new in found]
+        return _Renamed(pairs, simplified)
+
+    def _alike(self, text: str) -> list[str] | None:
+        """The added terms defined alike ``text``, or None when the work runs out on the way."""
+        found = []
+        for name in self.added:
+            other = self.after[name]
+            total = len(text) + len(other)
+            if not self._spend(total):
+                return None
+            if _ratio(min(len(text), len(other)), total) <= RENAMED:
+                continue
+            common = _common(self._counts(text), self._counts(other))
+            if _ratio(common, total) <= RENAMED:
+                continue
+            if not self._spend(len(text) * len(other) // (16 if len(other) >= 200 else 1)):
+                return None
+            if difflib.SequenceMatcher(a=text, b=other).ratio() > RENAMED:
+                found.append(name)
+        return found
+
+    def _spend(self, work: int) -> bool:
+        if work > self.left:
+            self.left = 0
+            return False
+        self.left -= work
+        return True
+
+    def _counts(self, text: str) -> Counter[str]:
+        found = self.counts.get(text)
+        if found is None:
+            found = self.counts[text] = Counter(text)
+        return found
+
+
+def _common(a: Counter[str], b: Counter[str]) -> int:
+    """How many characters two texts have in common in any order (difflib's ``quick_ratio`` counts these)."""
+    small, large = (a, b) if len(a) <= len(b) else (b, a)
+    return sum(min(count, large[char]) for char, count in small.items())
+
+
+def _ratio(matches: int, length: int) -> float:
+    """difflib's ratio of ``matches`` in texts of ``length`` characters in all, computed as difflib does."""
+    return 2.0 * matches / length if length else 1.0
 
 
 def render_text(diff: BookDiff) -> str:
@@ -353,4 +382,5 @@ def render_text(diff: BookDiff) -> str:
     unchanged = [c.new for c in diff.changed if not c.changed]
     if unchanged:
         lines.append("= unchanged: " + ", ".join(unchanged))
+    lines += [f"note: {note}" for note in diff.notes]
     return "\n".join(lines) + "\n"

@@ -7,14 +7,14 @@ source text from their section's start, so a finding points at the sentence, not
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
 from typing import Any, Protocol
 
 from rulebook.catalog import editions as rules
 from rulebook.diagnostics import Diagnostic, Note, sort_diagnostics
 from rulebook.model import Book, Definition, Section
-from rulebook.source import Span
+from rulebook.source import SourceText, Span
+from rulebook.source_words import SourceWords
 
 
 class SectionChange(Protocol):
@@ -27,8 +27,6 @@ class SectionChange(Protocol):
 
 QUOTE_LIMIT = 60
 """How many characters of a sentence or of changed words a message quotes."""
-_BETWEEN_WORDS = r"(?:\s|<[^>]*>|\*+)+"
-"""What may stand between two words of plain text in a source: spaces, markup, emphasis marks."""
 
 
 def edition_findings(
@@ -41,8 +39,9 @@ def edition_findings(
 ) -> tuple[Diagnostic, ...]:
     """Every change between two editions as a diagnostic, in report order."""
     found: list[Diagnostic] = []
+    places = _Places()
     for before, after, change in matched:
-        found += _section_findings(before, after, change)
+        found += _section_findings(before, after, change, places)
     found += [
         rules.SECTION_ADDED.diagnostic(f"new section `{s.title}`", _heading(s), target=s.title, section_id=s.id)
         for s in added
@@ -57,17 +56,17 @@ def edition_findings(
     return tuple(sort_diagnostics(found))
 
 
-def _section_findings(before: Section, after: Section, change: SectionChange) -> list[Diagnostic]:
+def _section_findings(before: Section, after: Section, change: SectionChange, places: _Places) -> list[Diagnostic]:
     found: list[Diagnostic] = []
-    where = _Counterpart(before)
+    where = _Counterpart(before, places)
     for sentence in change.sentences:
-        found.append(_sentence_finding(before, after, sentence, where))
+        found.append(_sentence_finding(after, sentence, where, places))
     if change.numbers:
         was, now = change.numbers["old"], change.numbers["new"]
         found.append(
             rules.NUMBER_CHANGED.diagnostic(
                 _number_message(after.title, was, now),
-                _find(after, _sentence_with(change.sentences, now, "new")) or _heading(after),
+                places.find(after, _sentence_with(change.sentences, now, "new")) or _heading(after),
                 target=after.title,
                 section_id=after.id,
                 counterpart=where.note(_sentence_with(change.sentences, was, "old")),
@@ -78,7 +77,7 @@ def _section_findings(before: Section, after: Section, change: SectionChange) ->
         found.append(
             rules.STEP_ADDED.diagnostic(
                 f"new step `{step}` in `{after.title}`",
-                _find(after, step) or _heading(after),
+                places.find(after, step) or _heading(after),
                 target=step,
                 section_id=after.id,
                 counterpart=where.note(None),
@@ -98,7 +97,7 @@ def _section_findings(before: Section, after: Section, change: SectionChange) ->
         found.append(
             rules.STEP_RENAMED.diagnostic(
                 f"step `{renamed['old']}` is now `{renamed['new']}`",
-                _find(after, renamed["new"]) or _heading(after),
+                places.find(after, renamed["new"]) or _heading(after),
                 target=renamed["new"],
                 section_id=after.id,
                 counterpart=where.note(renamed["old"]),
@@ -107,7 +106,7 @@ def _section_findings(before: Section, after: Section, change: SectionChange) ->
     return found
 
 
-def _sentence_finding(before: Section, after: Section, sentence: dict[str, Any], where: _Counterpart) -> Diagnostic:
+def _sentence_finding(after: Section, sentence: dict[str, Any], where: _Counterpart, places: _Places) -> Diagnostic:
     was, now = _plain(sentence["old"]), _plain(sentence["new"])
     if not was:
         message = f"new sentence: {_quote(now)}"
@@ -126,7 +125,7 @@ def _sentence_finding(before: Section, after: Section, sentence: dict[str, Any],
             message = f"reworded: {_quote(removed)} became {_quote(inserted)}"
     return rules.TEXT_CHANGED.diagnostic(
         message,
-        (_find(after, now) if now else None) or _heading(after),
+        (places.find(after, now) if now else None) or _heading(after),
         target=after.title,
         section_id=after.id,
         counterpart=where.note(was or None),
@@ -168,12 +167,13 @@ def _term_findings(terms: dict[str, list[Any]], old: Book, new: Book) -> list[Di
 class _Counterpart:
     """Notes pointing at the old edition: at a sentence or step of an old section, else at its heading."""
 
-    def __init__(self, section: Section) -> None:
+    def __init__(self, section: Section, places: _Places) -> None:
         self.section = section
+        self.places = places
 
     def note(self, text: str | None) -> Note:
         if text:
-            span = _find(self.section, text)
+            span = self.places.find(self.section, text)
             if span is not None:
                 return Note("in the old edition", span)
         return Note(f"`{self.section.title}` in the old edition", _heading(self.section))
@@ -183,23 +183,37 @@ def _heading(section: Section) -> Span:
     return section.span
 
 
-def _find(section: Section, text: str | None) -> Span | None:
-    """Where ``text`` (plain text, as the diff reads it) starts in the section's source, its first words
-    matched across markup; None if it cannot be found."""
-    words = text.split() if text else []
-    source = section.source
-    for count in (5, 2, 1):
-        if len(words) < count and count != 1:
-            continue
-        pattern = _BETWEEN_WORDS.join(re.escape(word) for word in words[:count])
-        if not pattern:
-            return None
-        match = re.compile(pattern).search(source.text, section.offset)
-        if match is not None:
-            line, column = source.position(match.start())
-            line_end = source.line_starts[line] if line < len(source.line_starts) else len(source.text)
-            return Span(source.path, line, column, min(match.end(), line_end) - match.start())
-    return None
+class _Places:
+    """Where plain text stands in the sources, each source's words indexed the first time it is asked
+    (:class:`rulebook.source_words.SourceWords`): a sentence is looked for where its rarest word stands,
+    not by searching its section's text from the start for each sentence (time in sentences times text)."""
+
+    def __init__(self) -> None:
+        self.sources: dict[SourceText, SourceWords] = {}
+
+    def find(self, section: Section, text: str | None) -> Span | None:
+        """Where ``text`` (plain text, as the diff reads it) starts in the section's source, its first words
+        matched across markup; None if it cannot be found."""
+        words = text.split() if text else []
+        source = section.source
+        for count in (5, 2, 1):
+            if len(words) < count and count != 1:
+                continue
+            if not words:
+                return None
+            found = self._words(source).find(words[:count], section.offset)
+            if found is not None:
+                start, end = found
+                line, column = source.position(start)
+                line_end = source.line_starts[line] if line < len(source.line_starts) else len(source.text)
+                return Span(source.path, line, column, min(end, line_end) - start)
+        return None
+
+    def _words(self, source: SourceText) -> SourceWords:
+        found = self.sources.get(source)
+        if found is None:
+            found = self.sources[source] = SourceWords(source.text)
+        return found
 
 
 def _definitions(book: Book) -> dict[str, Definition]:

@@ -44,11 +44,14 @@ from rulebook.readers import SourceResult, nesting_too_deep, read_text_source
 from rulebook.source import LINE_END, SourceText
 
 _NUMBER = re.compile(r"^(?P<number>\d+(?:\.\d+)*)\.?\s+(?P<title>\S.*)$")
-_DECORATION = re.compile(r"^[\s·•\-–*]+|[\s*]+$")
+_DECORATION = re.compile(r"^[\s·•\-–*]+|(?<![\s*])[\s*]+$")
+"""Bullets and emphasis marks around a heading (the trailing run tried only from its start: linear time)."""
 _TAGS = re.compile(r"<[^>]+>")
 _MECHANIC = re.compile(r"<!--\s*rulebook:\s*mechanic\s+(?P<attributes>.*?)-->", re.DOTALL)
 """A mechanics annotation, as the XML's ``<mechanic .../>`` (the same attributes) in an HTML comment."""
-_ATTRIBUTE = re.compile(r'(?P<key>[a-z][a-z-]*)="(?P<value>[^"]*)"')
+_ATTRIBUTE = re.compile(r'(?<![a-z-])-*(?P<key>[a-z][a-z-]*)="(?P<value>[^"]*)"')
+"""An annotation's ``key="value"``: a key is the letters of a run of letters and hyphens, tried once per run
+(from each letter of a long run, the expression would take quadratic time)."""
 _LOST_REFERENCE = re.compile(r"\?\?")
 _MATH = re.compile(r"\$([^$\n]{1,60})\$")
 _ESCAPED = re.compile(r"\\([!-/:-@\[-`{-~])")
@@ -108,6 +111,21 @@ def convert_debris(text: str) -> tuple[str, list[str]]:
     return _ESCAPED.sub(escaped, _MATH.sub(math, text)), found
 
 
+def _removed(pattern: re.Pattern[str], text: str, closing: str) -> str:
+    """``pattern.sub("", text)`` for a pattern whose every match ends with ``closing``, in linear time.
+
+    After the last ``closing`` nothing can match, yet the expression would scan from each opening there
+    (each ``<`` of a run) to the end of the text: that part is kept without being searched."""
+    end = _closed_end(text, closing)
+    return pattern.sub("", text[:end]) + text[end:]
+
+
+def _closed_end(text: str, closing: str) -> int:
+    """Where the text's last ``closing`` ends (0 without one)."""
+    found = text.rfind(closing)
+    return 0 if found == -1 else found + len(closing)
+
+
 def _latex(formula: str) -> str | None:
     text = _LATEX_TEXT.sub(r"\1", formula)
     text = _LATEX_SYMBOL.sub(lambda m: _LATEX_SYMBOLS.get(m.group(1), m.group()), text)
@@ -130,7 +148,7 @@ def heading_parts(text: str) -> tuple[str | None, str]:
     A heading marked as a list entry (``- 1 à 3 : Classique``, ``· Le Général``) has no number,
     even when it starts with digits: those are a roll's results, not a section number.
     """
-    clean = " ".join(_TAGS.sub("", text).replace("**", "").split())
+    clean = " ".join(_removed(_TAGS, text, ">").replace("**", "").split())
     bulleted = clean[:1] in "-–·•*" and clean[:1] != ""
     clean = _DECORATION.sub("", clean)
     match = None if bulleted else _NUMBER.match(clean)
@@ -287,15 +305,17 @@ class _Builder:
         parts: list[Node] = []
         line_offset = self._line_offset(first_line)
         annotations = []
-        for match in _MECHANIC.finditer(text):
+        cursor = line_offset  # each annotation is looked for after the one before: not from the start each time
+        for match in _MECHANIC.finditer(text, 0, _closed_end(text, "-->")):
             attributes = {m.group("key"): m.group("value") for m in _ATTRIBUTE.finditer(match.group("attributes"))}
             name = attributes.pop("name", "")
-            offset = self._find(match.group(), line_offset)
+            found = self._locate(match.group(), cursor)
+            offset, cursor = (line_offset, cursor) if found is None else (found, found + len(match.group()))
             mechanic = Mechanic(name, tuple(sorted(attributes.items())), self._target().id, None, self.source, offset)
             self.mechanics.append(mechanic)
             annotations.append(mechanic)
         position = 0
-        clean = self._converted(_TAGS.sub("", _MECHANIC.sub("", text)).replace("**", ""), line_offset)
+        clean = self._converted(_removed(_TAGS, _removed(_MECHANIC, text, "-->"), ">").replace("**", ""), line_offset)
         for match in _LOST_REFERENCE.finditer(clean):
             parts.append(clean[position : match.start()])
             offset = self._find(match.group(), line_offset)
@@ -310,8 +330,12 @@ class _Builder:
     def _converted(self, text: str, line_offset: int) -> str:
         """The text with the debris it holds converted, each conversion noted where it stands."""
         converted, found = convert_debris(text)
+        cursors: dict[str, int] = {}  # by kind (LaTeX, escape): each kind is found in order
         for debris in found:
-            span = self.source.span(self._find(debris, line_offset))
+            at = self._locate(debris, cursors.get(debris[0], line_offset))
+            if at is not None:
+                cursors[debris[0]] = at + len(debris)
+            span = self.source.span(line_offset if at is None else at)
             message = f"`{debris}` left by the PDF conversion, read as `{convert_debris(debris)[0]}`"
             self.diagnostics.append(CONVERTED_TEXT.diagnostic(message, span, help="write the text in the source"))
         return converted
@@ -367,12 +391,17 @@ class _Builder:
         return start + (len(text) - len(text.lstrip()))
 
     def _find(self, needle: str, start: int) -> int:
+        found = self._locate(needle, start)
+        return found if found is not None else start
+
+    def _locate(self, needle: str, start: int) -> int | None:
+        """Where ``needle`` (text as markdown-it gives it) first stands in the source from ``start``."""
         if "\n" in needle:  # markdown-it ends every line with "\n"; the source may not
             pattern = f"(?:{LINE_END.pattern})".join(map(re.escape, needle.split("\n")))
             match = re.compile(pattern).search(self.source.text, start)
-            return match.start() if match else start
+            return match.start() if match else None
         found = self.source.text.find(needle, start)
-        return found if found != -1 else start
+        return found if found != -1 else None
 
     def document(self) -> Document:
         return Document(

@@ -55,11 +55,19 @@ class SourceText:
 
     def line_text(self, line: int) -> str:
         """The text of a 1-based line, without its line end."""
+        start, end = self.line_bounds(line)
+        return self.text[start:end]
+
+    def line_bounds(self, line: int) -> tuple[int, int]:
+        """Where a 1-based line starts and ends in :attr:`text` (its line end left out): its text is
+        ``text[start:end]``, as :meth:`line_text` gives it, without copying a long line."""
         starts = self.line_starts
         if not 1 <= line <= len(starts):
-            return ""
-        end = starts[line] if line < len(starts) else len(self.text)
-        return self.text[starts[line - 1] : end].rstrip("\r\n")
+            return 0, 0
+        start, end = starts[line - 1], starts[line] if line < len(starts) else len(self.text)
+        while end > start and self.text[end - 1] in "\r\n":
+            end -= 1
+        return start, end
 
     def lines(self) -> list[str]:
         """Every line's text, without its line end."""

@@ -168,17 +168,7 @@ def test_word_changes_are_difflibs_up_to_the_limit_and_a_valid_edit_past_it() ->
     import difflib
     import random
 
-    from rulebook.diff import WORDS_COMPARED, word_likeness, word_opcodes
-
-    def applied(a: list[str], b: list[str], opcodes: list[tuple[str, int, int, int, int]]) -> list[str]:
-        assert [(i1, j1) for _, i1, _, j1, _ in opcodes[1:]] == [(i2, j2) for _, _, i2, _, j2 in opcodes[:-1]]
-        assert not opcodes or (opcodes[0][1], opcodes[0][3], opcodes[-1][2], opcodes[-1][4]) == (0, 0, len(a), len(b))
-        out: list[str] = []
-        for tag, i1, i2, j1, j2 in opcodes:
-            if tag == "equal":
-                assert a[i1:i2] == b[j1:j2]
-            out += a[i1:i2] if tag == "equal" else b[j1:j2]
-        return out
+    from rulebook.text_diff import WORDS_COMPARED, word_likeness, word_opcodes
 
     randomly = random.Random(7)
     for _ in range(300):  # short texts: exactly difflib's answer
@@ -191,5 +181,158 @@ def test_word_changes_are_difflibs_up_to_the_limit_and_a_valid_edit_past_it() ->
     for changed in ([*wall[:50], "x", *wall[51:]], [*wall[:-3], "7"], ["7", *wall], wall[: len(wall) // 2]):
         for a, b in ((wall, changed), (changed, wall)):
             opcodes = word_opcodes(a, b)
-            assert applied(a, b, opcodes) == b and len(opcodes) <= 3
+            assert _applied(a, b, opcodes) == b and len(opcodes) <= 3
             assert 0.0 < word_likeness(a, b) < 1.0
+
+
+def _compared_each_with_each(olds: list[str], news: list[str]) -> list[tuple[str, str, bool]]:
+    """The sentence pairing as specified (each old sentence compared with every new one, each sentence
+    added with every one removed): what :class:`rulebook.text_diff.SentencePairing` must give below its limit."""
+    from rulebook.text_diff import MOVED, SIMILAR, word_likeness
+
+    def likeness(a: str, b: str) -> float:
+        return word_likeness(a.split(), b.split())
+
+    pairs: list[tuple[str, str]] = []
+    start = 0
+    for old in olds:
+        ratios = [likeness(old, new) for new in news[start:]]
+        best = max(range(len(ratios)), key=lambda i: ratios[i], default=None)
+        if best is None or ratios[best] < SIMILAR:
+            pairs.append((old, ""))
+            continue
+        pairs += [("", new) for new in news[start : start + best]]
+        pairs.append((old, news[start + best]))
+        start += best + 1
+    pairs += [("", new) for new in news[start:]]
+    removed = {i: o for i, (o, n) in enumerate(pairs) if not n}
+    found: list[tuple[str, str, bool]] = []
+    for old, new in pairs:
+        if not old:
+            match = next((i for i, o in removed.items() if likeness(o, new) >= MOVED), None)
+            if match is not None:
+                found.append((removed.pop(match), new, True))
+                continue
+        found.append((old, new, False))
+    kept = set(removed.values())
+    return [(o, n, m) for o, n, m in found if n or o in kept]
+
+
+def test_sentences_are_paired_as_compared_each_with_each_within_the_limit() -> None:
+    import random
+
+    from rulebook.text_diff import Budget, SentencePairing
+
+    randomly = random.Random(11)
+    words = ["the", "unit", "may", "move", "charge", "roll", "a", "D6", "then", "its", "turn", "and"]
+    for _ in range(400):
+        pool = [" ".join(randomly.choices(words, k=randomly.randint(0, 9))) for _ in range(8)]
+        olds = randomly.choices(pool, k=randomly.randint(0, 7))
+        news = randomly.choices(pool, k=randomly.randint(0, 7))
+        pairing = SentencePairing(Budget())
+        pairs = pairing.pair(olds, news)
+        assert pairing.moves(pairs) == _compared_each_with_each(olds, news), (olds, news)
+        assert not pairing.budget.simplified
+
+
+def test_sentences_past_the_alignment_limit_are_a_valid_edit_aligned_on_those_found_once() -> None:
+    import random
+
+    from rulebook.text_diff import SENTENCES_ALIGNED, Budget, sentence_opcodes
+
+    randomly = random.Random(5)
+    sentences = [f"Sentence {i}." for i in range(3 * SENTENCES_ALIGNED)]
+    edited = [s if randomly.random() < 0.9 else "Changed." for s in sentences]  # "Changed." is not found once
+    shuffled = sentences[:]
+    randomly.shuffle(shuffled)
+    for a, b in ((sentences, edited), (edited, sentences), (sentences, shuffled), (sentences, ["Changed."] * 7000)):
+        budget = Budget()
+        opcodes = sentence_opcodes(a, b, budget)
+        assert _applied(a, b, opcodes) == b and budget.simplified == ["aligned"]
+    opcodes = sentence_opcodes(sentences, edited, Budget())
+    kept = sum(i2 - i1 for tag, i1, i2, _, _ in opcodes if tag == "equal")
+    assert kept == sum(1 for s in edited if s != "Changed.")  # every unchanged sentence stays where it is
+
+
+def _applied(a: list[str], b: list[str], opcodes: list[tuple[str, int, int, int, int]]) -> list[str]:
+    """``b`` rebuilt from ``a`` and the opcodes, which must cover both in order."""
+    assert [(i1, j1) for _, i1, _, j1, _ in opcodes[1:]] == [(i2, j2) for _, _, i2, _, j2 in opcodes[:-1]]
+    assert not opcodes or (opcodes[0][1], opcodes[0][3], opcodes[-1][2], opcodes[-1][4]) == (0, 0, len(a), len(b))
+    out: list[str] = []
+    for tag, i1, i2, j1, j2 in opcodes:
+        if tag == "equal":
+            assert a[i1:i2] == b[j1:j2]
+        out += a[i1:i2] if tag == "equal" else b[j1:j2]
+    return out
+
+
+def test_renamed_terms_are_those_difflib_finds_alike_within_the_limit() -> None:
+    import difflib
+    import random
+
+    from rulebook.diff import _Renames
+
+    randomly = random.Random(3)
+    for _ in range(200):
+        texts = ["".join(randomly.choices("ab c", k=randomly.randint(0, 14))) for _ in range(6)]
+        before = {f"o{i}": randomly.choice(texts) for i in range(randomly.randint(0, 6))}
+        after = {f"n{i}": randomly.choice(texts) for i in range(randomly.randint(1, 6))}
+        removed, added = sorted(before), sorted(after)
+        renamed = _Renames(before, after, added).renamed(removed)
+        alike = [
+            {"old": o, "new": n}
+            for o in removed
+            for n in added
+            if difflib.SequenceMatcher(a=before[o], b=after[n]).ratio() > 0.8
+        ]
+        assert (renamed.pairs, renamed.simplified) == (alike, False)
+
+
+def test_term_names_are_found_in_changed_words_as_their_expressions_find_them() -> None:
+    import random
+    import re
+
+    from rulebook.diff import _TermNames
+
+    names = {key: key.upper() for key in ["Turn", "Player Turn", "Bu", "Class", "D6", "(A)", "Line of Sight", "A"]}
+    found = _TermNames(names)
+    randomly = random.Random(2)
+    pieces = ["Turn", "Turns", "Player", "Bus", "Class", "Classs", "D6", "(A)", "A", "Line", "of", "Sight", "x", ","]
+    for _ in range(2000):
+        words = " ".join(randomly.choices(pieces, k=randomly.randint(0, 6)))
+        expected = sorted({title for key, title in names.items() if re.search(rf"\b{re.escape(key)}s?\b", words)})
+        assert found.named(words) == expected, words
+
+
+def test_changed_sentences_are_found_in_their_sources_where_the_expression_found_them() -> None:
+    import re
+
+    from rulebook.diff import _SENTENCE_END, _own
+    from rulebook.edition_findings import _Places
+
+    def found_by_the_expression(section: Section, text: str) -> tuple[int, int, int] | None:
+        words = text.split()
+        for count in (5, 2, 1):
+            if len(words) < count and count != 1:
+                continue
+            pattern = r"(?:\s|<[^>]*>|\*+)+".join(re.escape(word) for word in words[:count])
+            match = re.compile(pattern).search(section.source.text, section.offset) if pattern else None
+            if match is not None:
+                line, column = section.source.position(match.start())
+                starts = section.source.line_starts
+                line_end = starts[line] if line < len(starts) else len(section.source.text)
+                return line, column, min(match.end(), line_end) - match.start()
+        return None
+
+    books = [(BUNDLED_BOOK, "en"), (LATER, "en"), (ROOT / "rulebook_src" / "fr" / "rulebook.md", "fr")]
+    books.append((ROOT / "rulebook_src" / "other-game" / "rules.md", "en"))
+    compared = 0
+    for path, language in books:
+        places = _Places()
+        for section in read_book([path], ROOT, language=language).book.sections:
+            text, lists = _own(section)
+            for sentence in [*_SENTENCE_END.split(text), *(step for steps in lists for step in steps)]:
+                span = places.find(section, sentence)
+                assert (span and (span.line, span.column, span.length)) == found_by_the_expression(section, sentence)
+                compared += 1
+    assert compared > 800

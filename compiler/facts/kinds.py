@@ -110,12 +110,30 @@ def dice_count(roll: Dice) -> DiceCount:
     return {"count": roll.count, "sides": roll.sides}
 
 
+PLACE_REACH = 5_000
+"""How many characters of its line, before and after it, an annotation's place quotes: a line of up to 5,000
+characters is quoted whole; of thousands of annotations on one huge line, each quotes its own
+stretch (quoting the whole line for each made the rule data grow with their square)."""
+_COMMENT = re.compile(r"<!--.*?-->|<mechanic [^<>]*/>")
+_ANNOTATION = re.compile(r"<mechanic [^<>]*/>")
+"""An XML annotation (an XML tag holds no ``<``: a run of ``<mechanic`` in Markdown text is not searched
+from each one to the next ``>``)."""
+
+
 def place(mechanic: Mechanic) -> Place:
     """Where an annotation stands, and the source line it annotates (a reader can compare readings)."""
-    span = mechanic.span
-    line = mechanic.source.line_text(span.line)
-    text = re.sub(r"<!--.*?-->|<mechanic [^>]*/>", "", line).strip()
-    return {"file": span.path, "line": span.line, "column": span.column, "text": text}
+    span, source = mechanic.span, mechanic.source
+    start, end = source.line_bounds(span.line)
+    at = start + span.column - 1
+    line = source.text[max(start, at - PLACE_REACH) : min(end, at + PLACE_REACH)]
+    return {"file": span.path, "line": span.line, "column": span.column, "text": _without_annotations(line).strip()}
+
+
+def _without_annotations(line: str) -> str:
+    """The line without comments and annotations, each looked for only where it can end (linear time)."""
+    comments = line.rfind("-->") + 3 if "-->" in line else 0
+    tags = max(line.rfind("/>") + 2, comments)
+    return _COMMENT.sub("", line[:comments]) + _ANNOTATION.sub("", line[comments:tags]) + line[tags:]
 
 
 def _test(mechanic: Mechanic, values: Values) -> Test:

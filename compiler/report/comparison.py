@@ -20,7 +20,13 @@ from rulebook.translate.results import Comparison
 
 def comparison_report(comparison: Comparison) -> Report:
     """The comparison as a report over both sources, listing the translation rules."""
-    return Report(comparison.diagnostics(), comparison.sources, len(comparison.sources), rules=TRANSLATION_RULES)
+    return Report(
+        comparison.diagnostics(),
+        comparison.sources,
+        len(comparison.sources),
+        rules=TRANSLATION_RULES,
+        notes=comparison.notes,
+    )
 
 
 def render_comparison(

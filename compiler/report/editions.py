@@ -21,7 +21,7 @@ from rulebook.site.theme import Theme
 
 def diff_report(diff: BookDiff) -> Report:
     """The changes as a report over both editions, listing the edition rules."""
-    return Report(diff.findings, diff.sources, len(diff.sources), rules=EDITION_RULES)
+    return Report(diff.findings, diff.sources, len(diff.sources), rules=EDITION_RULES, notes=diff.notes)
 
 
 def render_diff(

@@ -38,4 +38,5 @@ def line(diagnostic: Diagnostic) -> str:
 
 
 def render(report: Report) -> str:
-    return "".join(line(d) + "\n" for d in report.diagnostics)
+    notices = "".join(f"::notice title=rulebook::{_escape_data(readable(note))}\n" for note in report.notes)
+    return "".join(line(d) + "\n" for d in report.diagnostics) + notices

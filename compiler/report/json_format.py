@@ -52,7 +52,8 @@ def _note(note: Note) -> dict[str, Any]:
 
 def summary(report: Report) -> dict[str, Any]:
     counts = report.counts()
-    return {
+    notes = {"notes": list(report.notes)} if report.notes else {}
+    return notes | {
         "files": report.files,
         "errors": counts["error"],
         "warnings": counts["warning"],

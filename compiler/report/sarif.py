@@ -80,16 +80,14 @@ def render(report: Report) -> str:
     driver: dict[str, Any] = {"name": "rulebook", "version": __version__, "rules": rules}
     if report.docs_url:
         driver["informationUri"] = report.docs_url
-    log = {
-        "$schema": SCHEMA,
-        "version": "2.1.0",
-        "runs": [
-            {
-                "tool": {"driver": driver},
-                "columnKind": "unicodeCodePoints",
-                "originalUriBaseIds": {"SRCROOT": {"description": {"text": "The project folder"}}},
-                "results": [_result(d, rule_index) for d in report.diagnostics],
-            }
-        ],
+    run: dict[str, Any] = {
+        "tool": {"driver": driver},
+        "columnKind": "unicodeCodePoints",
+        "originalUriBaseIds": {"SRCROOT": {"description": {"text": "The project folder"}}},
+        "results": [_result(d, rule_index) for d in report.diagnostics],
     }
+    if report.notes:  # what the run did otherwise because its input was too large: notifications
+        notifications = [{"level": "note", "message": {"text": note}} for note in report.notes]
+        run["invocations"] = [{"executionSuccessful": True, "toolExecutionNotifications": notifications}]
+    log = {"$schema": SCHEMA, "version": "2.1.0", "runs": [run]}
     return json.dumps(log, indent=2, sort_keys=True, ensure_ascii=False) + "\n"

@@ -25,6 +25,9 @@ class Report:
     """The page documenting each rule (a section per rule), for help links; None: no links."""
     rules: tuple[Rule, ...] = ()
     """The rules the run checked, as SARIF lists them (none given: the lint's)."""
+    notes: tuple[str, ...] = ()
+    """What the run did in a simpler way than it says because its input was too large (a comparison
+    bounded in time), in words: shown after the summary, or as the format's notices."""
 
     def counts(self) -> Counter[str]:
         """Diagnostics by public severity name (error, warning, info)."""

@@ -116,14 +116,14 @@ def _snippet(
     arrow = [f"{gutter}{paint('dim', '-->')} {visible(shorten(str(span), max(width - len(gutter) - 5, 20)))}"]
     if source is None:
         return arrow
-    text = source.line_text(span.line).replace("\t", " ")
+    line = _Line(source.text, *source.line_bounds(span.line))
     room = max(min(WINDOW, width - len(gutter) - 5), _MIN_WIDTH // 4)  # the gutter, " | " and two ellipses
-    comment = text.startswith("<!--", span.column - 1)  # an annotation: XML's attributes in a Markdown comment
+    comment = line.part(span.column - 1, span.column + 3) == "<!--"  # an annotation: XML's attributes in a comment
     names = () if span.path.lower().endswith(".xml") or comment else _MARKDOWN_NAMES
     start, length = (
-        (span.column - 1, span.length) if span.length else _underline(text, span.column - 1, target, room, names)
+        (span.column - 1, span.length) if span.length else _underline(line, span.column - 1, target, room, names)
     )
-    shown, start, length = _window(text, start, length, room)
+    shown, start, length = _window(line, start, length, room)
     bar = paint("dim", "|")
     return [
         *arrow,
@@ -133,47 +133,69 @@ def _snippet(
     ]
 
 
+TARGET_REACH = 1_000
+"""How far after a finding's column its target's quoted value is looked for (the rest of the start tag).
+
+A report shows a short stretch of each line: it reads only that much of a line, however long the line
+and however many findings it holds."""
+
+
+class _Line:
+    """One line of a source, read in parts: a report shows a window of it and never copies it whole."""
+
+    def __init__(self, text: str, start: int, end: int) -> None:
+        self.text, self.start, self.end = text, start, end
+
+    def __len__(self) -> int:
+        return self.end - self.start
+
+    def part(self, begin: int, stop: int) -> str:
+        """Characters ``begin`` to ``stop`` of the line (clipped to it), tabs shown as spaces."""
+        return self.text[self.start + begin : self.start + min(stop, len(self))].replace("\t", " ")
+
+
 _MARKDOWN_NAMES = (("[[", "|"), ("[[", "]]"), ("(#", ")"), ("{#", "}"), ("=", "}"), ("=", " "), (" ", ""))
 """What stands around a name in the Markdown dialect: ``[[name|``, ``(#id)``, ``{#id}``, ``{dfn=name}``,
 ``::: definition name``."""
 
 
 def _underline(
-    text: str, column: int, target: str | None, room: int, names: tuple[tuple[str, str], ...] = ()
+    line: _Line, column: int, target: str | None, room: int, names: tuple[tuple[str, str], ...] = ()
 ) -> tuple[int, int]:
     """What to underline: the target where the source's syntax names it (``names``: the Markdown dialect's
     places, tried first), else its quoted value after the column, else the tag name."""
     if target:
+        near = line.part(column, column + TARGET_REACH + len(target) + 2)
         for before, after in names:
-            found = text.find(f"{before}{target}{after}", column)
+            found = near.find(f"{before}{target}{after}")
             if found != -1:
-                return found + len(before), max(len(target), 1)
-        quoted = text.find(f'"{target}"', column)
+                return column + found + len(before), max(len(target), 1)
+        quoted = near.find(f'"{target}"')
         if quoted == -1:
-            quoted = text.find(f"'{target}'", column)
+            quoted = near.find(f"'{target}'")
         if quoted != -1:
-            return quoted + 1, max(len(target), 1)
-        attribute = text.find(f" {target}=", column)
+            return column + quoted + 1, max(len(target), 1)
+        attribute = near.find(f" {target}=")
         if attribute != -1:
-            return attribute + 1, len(target)
-    end = column + 1
-    last = min(len(text), column + room)  # no further than the caret line can show
-    while end < last and (text[end].isalnum() or text[end] in "_-:."):
+            return column + attribute + 1, len(target)
+    word = line.part(column, column + room)  # no further than the caret line can show
+    end = 1
+    while end < len(word) and (word[end].isalnum() or word[end] in "_-:."):
         end += 1
-    return column, max(end - column, 1)
+    return column, max(end, 1)
 
 
-def _window(text: str, start: int, length: int, room: int) -> tuple[str, int, int]:
+def _window(line: _Line, start: int, length: int, room: int) -> tuple[str, int, int]:
     """Cut a long line to ``room`` characters around the underline, and the underline to the line shown.
 
     Returns the text shown, and where the underline starts in it and how long it is.
     """
-    start = min(start, len(text))  # past the end of the line: the caret just after it
-    left = 0 if len(text) <= room else max(0, min(start - room // 3, len(text) - room))
-    shown = text[left : left + room]
+    start = min(start, len(line))  # past the end of the line: the caret just after it
+    left = 0 if len(line) <= room else max(0, min(start - room // 3, len(line) - room))
+    shown = line.part(left, left + room)
     length = max(1, min(length, len(shown) - (start - left)))
     prefix = "…" if left > 0 else ""
-    suffix = "…" if left + room < len(text) else ""
+    suffix = "…" if left + room < len(line) else ""
     return prefix + shown + suffix, start - left + len(prefix), length
 
 
@@ -190,6 +212,7 @@ def _summary(report: Report, paint: _Painter) -> str:
     if report.baselined:
         known = "1 known problem is" if report.baselined == 1 else f"{report.baselined} known problems are"
         lines.append(f"{known} listed in the baseline and not shown.")
+    lines += [f"{paint('bold', 'note')}: {readable(note)}" for note in report.notes]
     if report.stale_baseline:
         stale = (
             "1 baseline entry no longer occurs"

@@ -36,11 +36,12 @@ from rulebook.source import SourceText
 from rulebook.translate.align import Pair, Unit, align_sections
 from rulebook.translate.facts import quantities as read_quantities
 from rulebook.translate.findings import is_short, section_findings, sentence_findings
+from rulebook.translate.numbers import METRIC_LENGTH
 from rulebook.translate.quantity_findings import meaning_findings, moved_findings
 from rulebook.translate.report import report_context
 from rulebook.translate.results import AlignedText, Comparison, Finding
 from rulebook.translate.segments import Locator, Sentence, sentences
-from rulebook.translate.sentence_align import Features, align_sentences, cognates
+from rulebook.translate.sentence_align import ALIGNED_PLACES, Features, align_sentences, band, cognates, narrowed
 from rulebook.translate.tables import compare_tables, tables_in
 from rulebook.translate.term_findings import related_terms, term_findings
 from rulebook.translate.terminology import Entry, TermMatcher, read_translation_toml
@@ -83,7 +84,7 @@ def compare_books(
         if pair.original is not None and pair.translation is not None
     ]
     context.ratio = _length_ratio(prepared)
-    texts = _find_moved([context.align(text) for text, _ in prepared], context)
+    texts = _find_moved([context.align(text, pairs[text.pair]) for text, _ in prepared], context)
     findings = [finding for _, found in prepared for finding in found]
     findings += section_findings(pairs, merged)
     related = related_terms(original)
@@ -100,7 +101,8 @@ def compare_books(
     stale = tuple(sorted(set(allowed) - {f.fingerprint for f in findings}))
     sources = {s.path: s for book in (original, translation) for s in _sources(book)}
     coverage = _coverage(pairs, texts, context)
-    return Comparison(pairs, kept, coverage, len(findings) - len(kept), stale, tuple(texts), sources)
+    notes = tuple(context.notes)
+    return Comparison(pairs, kept, coverage, len(findings) - len(kept), stale, tuple(texts), sources, notes)
 
 
 def merge_units(pairs: list[Pair]) -> dict[int, tuple[tuple[Unit, ...], tuple[Unit, ...]]]:
@@ -140,6 +142,8 @@ class _Context:
         self.titles = titles
         self.locators: dict[str, Locator] = {}
         self.ratio = 1.0
+        self.notes: list[str] = []
+        """What was aligned more simply because it was too large (:func:`narrowed`)."""
         self._quantities: dict[tuple[str, str], tuple[Any, ...]] = {}
         self._features: dict[tuple[int, int], tuple[Sentence, Features]] = {}
 
@@ -206,9 +210,16 @@ class _Context:
         text = AlignedText(index, tuple(sides[0]), tuple(sides[1]), (), tables=tuple(shown))
         return text, table_findings(index, pair, compared.findings)
 
-    def align(self, text: AlignedText) -> AlignedText:
+    def align(self, text: AlignedText, pair: Pair) -> AlignedText:
         """The text with its sentences aligned."""
         features = [[self.features(s, number) for s in side] for number, side in enumerate(_sides(text))]
+        rows, cols = len(features[0]), len(features[1])
+        if narrowed(rows, cols) and pair.original is not None:
+            self.notes.append(
+                f"`{pair.original.title}`: its {rows:,} sentences and the translation's {cols:,} are too many to "
+                f"weigh each against each (past {ALIGNED_PLACES:,} places): they were aligned within "
+                f"{band(rows, cols)} sentences of an even spread"
+            )
         return replace(text, beads=tuple(align_sentences(features[0], features[1], self.ratio)))
 
     def _sentences(self, units: tuple[Unit, ...], skip: set[int]) -> list[Sentence]:
@@ -219,8 +230,8 @@ class _Context:
 
 
 _CONVERSIONS = re.compile(
-    r"\(?(?:soit )?(?:environ )?\d+(?:[.,]\s?\d+)?(?:\s?[x×]\s?\d+(?:[.,]\d+)?)*\s?(?:mm|cm|m|km)\b"
-    r"(?:\s*(?:par|x)\s*\d+(?:[.,]\d+)?\s?(?:mm|cm|m|km)\b)?\)?"
+    rf"\(?(?:soit )?(?:environ )?(?<!\d){METRIC_LENGTH}"
+    r"(?:\s*(?:par|x)\s*\d{1,30}(?:[.,]\d{1,30})?\s?(?:mm|cm|m|km)\b)?\)?"
 )
 """A translator's metric conversion ("(soit environ 60 cm par 60 cm)"): no part of the translation's length."""
 
@@ -282,18 +293,35 @@ def _coverage(pairs: list[Pair], texts: list[AlignedText], context: _Context) ->
 
 
 def fingerprinted(findings: list[Finding]) -> list[Finding]:
-    """Each finding with its fingerprint; two findings never share one (a repeat gets its rank hashed in)."""
-    seen: Counter[str] = Counter()
+    """Each finding with its fingerprint; two findings never share one (a repeat gets its rank hashed in).
+
+    The fingerprint hashes the rule, the details and the evidence (spaces made single) joined by ``\\x1f``.
+    Findings sharing all but their last part (thousands of slips on one long line, whose text is each
+    one's evidence) share the hash of that part, made once, so that fingerprints take time in the text."""
+    seen: Counter[tuple[str, ...]] = Counter()
+    single: dict[str, str] = {}
+    hashed: dict[tuple[str, ...], Any] = {}
     found = []
     for finding in findings:
-        parts = [finding.rule.name, json.dumps(finding.details, sort_keys=True, ensure_ascii=False, default=str)]
-        parts += [" ".join(text.split()) for text in finding.evidence]
-        key = "\x1f".join(parts)
-        seen[key] += 1
-        if seen[key] > 1:
-            key += f"\x1f{seen[key]}"
-        found.append(replace(finding, fingerprint=hashlib.sha256(key.encode("utf-8")).hexdigest()[:16]))
+        parts = (
+            finding.rule.name,
+            json.dumps(finding.details, sort_keys=True, ensure_ascii=False, default=str),
+            *(_single_spaced(text, single) for text in finding.evidence),
+        )
+        seen[parts] += 1
+        if parts[:-1] not in hashed:
+            hashed[parts[:-1]] = hashlib.sha256("\x1f".join(parts[:-1]).encode("utf-8"))
+        digest = hashed[parts[:-1]].copy()
+        digest.update(("\x1f" + parts[-1] + (f"\x1f{seen[parts]}" if seen[parts] > 1 else "")).encode("utf-8"))
+        found.append(replace(finding, fingerprint=digest.hexdigest()[:16]))
     return found
+
+
+def _single_spaced(text: str, made: dict[str, str]) -> str:
+    """``text`` with its runs of spaces made one, each text once (a line shared by many findings)."""
+    if text not in made:
+        made[text] = " ".join(text.split())
+    return made[text]
 
 
 def load_waivers(path: Path, *, root: Path | None = None) -> dict[str, str]:

@@ -34,7 +34,9 @@ _LETTER = r"[^\W\d_]"
 _UPPER = "A-ZÀ-ÖØ-Þ"
 _OTHER_SCRIPT = re.compile(r"[\u0370-\u03ff\u0400-\u04ff]")
 _CHARACTERS = re.compile(r"[\u0131\u00ad\ufffd\ufb00-\ufb06]")
-_LATEX = re.compile(r"\$[^$\n]{1,120}\$|\\[a-zA-Z]{2,}(?:\{[^}\n]*\})?")
+_LATEX = re.compile(r"\$[^$\n]{1,120}\$|\\[a-zA-Z]{2,}(?:\{[^}\n]{0,120}\})?")
+"""A LaTeX fragment: ``$...$``, or a command with its argument (both of at most 120 characters, so that a line
+of ``\\ab{`` is not searched to its end from each one)."""
 _ESCAPED = re.compile(r"\\[!-/:-@\[\]^_`{|}~]")
 """A backslash before ASCII punctuation: Markdown's escape, which the conversion left for the reader to see."""
 _HYPHENATED = re.compile(rf"(?<![\w-])({_LETTER}+)-({_LETTER}+)(?![\w-])")
@@ -77,7 +79,9 @@ ELIDED_WORDS = frozenset(
 """French words that start like an elision but are words ("quelle" is not "qu'elle")."""
 _EMPHASIS = re.compile(rf"[.!?][*_]{{1,2}}(?={_LETTER})")
 _JOINED = re.compile(rf"(?<![\w'’])([a-zà-ÿ]{_LETTER}*) ([{_UPPER}]{_LETTER}+)")
-_START = re.compile(rf"(?:^|[.!?]\s+)[\s\-*·•]*([{_UPPER}]{_LETTER}+)")
+_START = re.compile(rf"(?:^|[.!?]\s)[\s\-*·•]*([{_UPPER}]{_LETTER}+)")
+"""A word starting a sentence (the space after the full stop one character: as ``\\s+[\\s...]*``, the run of
+spaces could be split between the two in quadratically many ways before the word after it is ruled out)."""
 _DECIMAL = re.compile(r"(?<![\d,])\d+, \d+\s?(?:mm|cm|km|m|%|\"|″|”|''|pouces?)(?!\w)")
 _DOUBLED = re.compile(r"\b(\w+)\s+\1\b", re.IGNORECASE)
 _SPACING = re.compile(r"(?<=[^\s?!;:])[!?;:](?=\s|$)", re.MULTILINE)

@@ -17,6 +17,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from fractions import Fraction
 
+from rulebook.translate.numbers import LONGEST_NUMBER, METRIC_LENGTH
+
 GREATER, AT_LEAST, LESS, AT_MOST = "more than", "at least", "less than", "at most"
 """The comparisons a rule states about a value."""
 
@@ -231,9 +233,11 @@ _NOT_QUANTITIES = [
     r"\b\d+(?:\.\d+){2,}\b",  # a section number: 6.4.1
     r"\b\d+\s*(?:st|nd|rd|th|e|er|re|ème|º)\s+(?=[A-ZÀ-ÖØ-Þ])",  # a proper name: The 9th Age, Le 9e Âge
     r"\b\d+-[A-Z]\b",  # a placeholder range: 0-X
-    r"\S+://\S+|\b[\w.-]+\.(?:com|org|net|fr|html)\S*",  # an address
-    r"\d+(?:[.,]\s?\d+)?(?:\s?[x×]\s?\d+(?:[.,]\d+)?)*\s?(?:mm|cm|km|m)\b",  # metric: a translator's conversion
+    r"\S{1,200}://\S+|\b[\w.-]{1,200}\.(?:com|org|net|fr|html)\S*",  # an address
+    rf"(?<!\d){METRIC_LENGTH}",  # metric: a translator's conversion
 ]
+"""Each tried from where it may start (after a run of digits, not inside it) and with its runs bounded, so
+that a sentence of 100,000 digits or of ``1x1x1...`` is read in linear time, not tried from each character."""
 _LANGUAGE_NOT_QUANTITIES = {
     "en": [r"\b(?:which|either|one|each) of the two\b"],
     "fr": [r"\bdeux(?=\s+moitiés\b)", r"\b(?:lequel|laquelle|l'une?) des deux\b"],
@@ -287,6 +291,8 @@ def quantities(text: str, language: str, *, names: Iterable[str] = ()) -> tuple[
     for match in tokens.finditer(clean):
         if match.lastgroup == "word" and match.group().lower() not in words:
             continue
+        if match.lastgroup != "word" and len(match.group()) > LONGEST_NUMBER:
+            continue  # no rule's value; and past 4,300 digits Python refuses to read it
         if match.group("dice"):
             count = int(match.group("count") or 1)
             dice = Quantity(

@@ -126,28 +126,30 @@ def sentence_findings(
     for side, sentences in enumerate((text.original, text.translation)):
         accounted |= {(side, n) for n, s in enumerate(sentences) if is_label(s) or is_short(s)}
     found = []
+    neighbours = Neighbours(text)
     for number, bead in enumerate(text.beads):
         if bead.translation and bead.original:
             continue
         side = 0 if bead.original else 1
         for index in bead.original or bead.translation:
             if (side, index) not in accounted:
-                found.append(_alone(text, pair, number, side, index))
+                found.append(_alone(neighbours, pair, number, side, index))
     return found
 
 
-def _alone(text: AlignedText, pair: Pair, bead: int, side: int, index: int) -> Finding:
+def _alone(neighbours: Neighbours, pair: Pair, bead: int, side: int, index: int) -> Finding:
     """A sentence without counterpart: missing from the translation, or added to it."""
     assert pair.original is not None and pair.translation is not None
+    text = neighbours.text
     sentence = (text.original, text.translation)[side][index]
     place: Span | None
     counterpart: Span | None
     if side == 0:
-        place, counterpart = _nearby(text, bead, 1) or heading(pair.translation), sentence.span
+        place, counterpart = neighbours.nearby(bead, 1) or heading(pair.translation), sentence.span
         rule, message = rules.MISSING_SENTENCE, f"{quote(sentence.text)} is not translated here"
         help_text = "translate the sentence, or waive the finding if the translation says it elsewhere"
     else:
-        place, counterpart = sentence.span, _nearby(text, bead, 0) or heading(pair.original)
+        place, counterpart = sentence.span, neighbours.nearby(bead, 0) or heading(pair.original)
         rule, message = (
             rules.ADDED_SENTENCE,
             f"this sentence has no counterpart in the original `{pair.original.title}`",
@@ -195,6 +197,10 @@ def _reordered(text: AlignedText, features: Callable[[Sentence, int], Features])
             stated = Counter(v for i in groups[1 - side] for v in features(sides[1 - side][i], 1 - side).values)
             for index in groups[side]:
                 surplus[(side, index)] = Counter(features(sides[side][index], side).values) - stated
+    stating: dict[tuple[int, str], list[int]] = {}  # the sentences of a side whose surplus states a value
+    for (side, index), values in sorted(surplus.items()):
+        for value in values:
+            stating.setdefault((side, value), []).append(index)
     found = set()
     for bead in text.beads:
         if bead.original and bead.translation:
@@ -204,8 +210,9 @@ def _reordered(text: AlignedText, features: Callable[[Sentence, int], Features])
             mine = features(sides[side][index], side)
             if not mine.values:
                 continue
-            for number, other in enumerate(sides[1 - side]):
-                theirs = features(other, 1 - side)
+            rarest = min(mine.values, key=lambda value: len(stating.get((1 - side, value), ())))
+            for number in stating.get((1 - side, rarest), [])[:REORDERED_CANDIDATES]:
+                theirs = features(sides[1 - side][number], 1 - side)
                 words = (mine.cognates | mine.terms) & (theirs.cognates | theirs.terms)
                 if words and not Counter(mine.values) - surplus[(1 - side, number)]:
                     found.add((side, index))
@@ -213,15 +220,54 @@ def _reordered(text: AlignedText, features: Callable[[Sentence, int], Features])
     return found
 
 
-def _nearby(text: AlignedText, bead: int, side: int) -> Span | None:
-    """A side's sentence next to a bead (the following one, else the preceding one)."""
-    sentences = (text.original, text.translation)[side]
-    for order in (range(bead + 1, len(text.beads)), range(bead - 1, -1, -1)):
-        for other in order:
-            indices = (text.beads[other].original, text.beads[other].translation)[side]
-            if indices:
-                return sentences[indices[0] if order.step > 0 else indices[-1]].span
-    return None
+REORDERED_CANDIDATES = 1_000
+"""How many sentences of the other side stating its rarest value a sentence without counterpart is compared
+with (only those can state it beyond their own counterpart): time in sentences, not in their square."""
+
+
+class Neighbours:
+    """Where a text's sentences stand among its beads, found once for every finding of the text (a search
+    through the beads for each finding took time in findings times sentences)."""
+
+    def __init__(self, text: AlignedText) -> None:
+        self.text = text
+        self.bead_of: dict[int, int] = {}
+        """The first bead holding each of the translation's sentences."""
+        for index, bead in enumerate(text.beads):
+            for number in bead.translation:
+                self.bead_of.setdefault(number, index)
+        count = len(text.beads)
+        self.following: list[list[int | None]] = []
+        """For each side, the first bead after each bead with a sentence on that side."""
+        self.preceding: list[list[int | None]] = []
+        for side in (0, 1):
+            has = [bool((bead.original, bead.translation)[side]) for bead in text.beads]
+            following: list[int | None] = [None] * count
+            preceding: list[int | None] = [None] * count
+            for index in range(count - 2, -1, -1):
+                following[index] = index + 1 if has[index + 1] else following[index + 1]
+            for index in range(1, count):
+                preceding[index] = index - 1 if has[index - 1] else preceding[index - 1]
+            self.following.append(following)
+            self.preceding.append(preceding)
+
+    def nearby(self, bead: int, side: int) -> Span | None:
+        """A side's sentence next to a bead (the following one, else the preceding one)."""
+        sentences = (self.text.original, self.text.translation)[side]
+        after, before = self.following[side][bead], self.preceding[side][bead]
+        if after is not None:
+            return sentences[(self.text.beads[after].original, self.text.beads[after].translation)[side][0]].span
+        if before is not None:
+            return sentences[(self.text.beads[before].original, self.text.beads[before].translation)[side][-1]].span
+        return None
+
+    def counterpart(self, number: int) -> Span | None:
+        """The original's sentence aligned with a translation's sentence (the nearest one, if it has none)."""
+        index = self.bead_of.get(number)
+        if index is None:
+            return None
+        bead = self.text.beads[index]
+        return self.text.original[bead.original[0]].span if bead.original else self.nearby(index, 0)
 
 
 def finding(
@@ -238,11 +284,3 @@ def finding(
 ) -> Finding:
     ids = (pair.original.id if pair.original else None, pair.translation.id if pair.translation else None)
     return Finding(rule, message, place, counterpart, help_text, *ids, text.pair, details or {}, evidence, marks=marks)
-
-
-def counterpart_of(text: AlignedText, number: int) -> Span | None:
-    """The original's sentence aligned with a translation's sentence (the nearest one, if it has none)."""
-    for index, bead in enumerate(text.beads):
-        if number in bead.translation:
-            return text.original[bead.original[0]].span if bead.original else _nearby(text, index, 0)
-    return None

@@ -200,6 +200,7 @@ ENOUGH = 20
 """Fewer common words than this: too little text to tell."""
 
 _MARKUP = re.compile(r"<[^>]*>|&\w+;")
+_ENTITIES = re.compile(r"&\w+;")
 _WORD = re.compile(r"[^\W\d_]+")
 
 
@@ -213,9 +214,16 @@ class Detection:
     """Common words found, by language, most first."""
 
 
+def without_markup(text: str) -> str:
+    """The text with a space for each tag and entity, in linear time: after the last ``>`` no tag can end,
+    and the expression is not asked for one there (from each ``<`` of a run it would search to the end)."""
+    tags = text.rfind(">") + 1
+    return _MARKUP.sub(" ", text[:tags]) + _ENTITIES.sub(" ", text[tags:])
+
+
 def detect_language(text: str) -> Detection:
     """The language of a text (markup ignored), from counts of each language's commonest words."""
-    words = Counter(w.lower() for w in _WORD.findall(_MARKUP.sub(" ", text[:SAMPLE])))
+    words = Counter(w.lower() for w in _WORD.findall(without_markup(text[:SAMPLE])))
     counts = sorted(
         ((language, sum(words[w] for w in common)) for language, common in _OWN.items()),
         key=lambda item: (-item[1], item[0]),

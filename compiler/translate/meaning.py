@@ -58,12 +58,7 @@ def compare_beads(beads: Sequence[tuple[Side, Side]]) -> list[list[Difference]]:
         lefts.append(left)
         rights.append(right)
         shared.append({q.value for _, q in original.quantities} & {q.value for _, q in translation.quantities})
-    for index in range(len(beads)):
-        if not lefts[index] and not rights[index]:
-            continue  # most beads: nothing left to cancel (and the pairs of beads would be quadratic)
-        for other in range(index + 1, len(beads)):
-            _cancel(lefts[index], rights[other])
-            _cancel(rights[index], lefts[other])
+    _cancel_reordered(lefts, rights)
     stated = [tuple({q.value for _, q in side.quantities} for side in bead) for bead in beads]
     for index, (left, right) in enumerate(zip(lefts, rights, strict=True)):
         if left and right:
@@ -100,12 +95,32 @@ def _match(
     return found, unmatched_left, candidates.left()
 
 
-def _cancel(here: list[tuple[int, Quantity]], there: list[tuple[int, Quantity]]) -> None:
-    for item in list(here):
-        partner = next((other for other in there if other[1].value == item[1].value), None)
-        if partner is not None:
-            here.remove(item)
-            there.remove(partner)
+def _cancel_reordered(lefts: list[list[tuple[int, Quantity]]], rights: list[list[tuple[int, Quantity]]]) -> None:
+    """Cancel each value left on one side of a bead against the same value left on the other side of a later
+    bead, bead by bead in order: a value takes the first partner of the nearest later bead that has one.
+
+    The partners wait in one queue per side and value, so that this takes time in the values, not in
+    every pair of beads (a section of thousands of sentences, each stating a number)."""
+    sides = (lefts, rights)
+    waiting: tuple[dict[Fraction, deque[tuple[int, int]]], ...] = ({}, {})
+    for side, beads in enumerate(sides):
+        for bead, items in enumerate(beads):
+            for position, (_, quantity) in enumerate(items):
+                waiting[side].setdefault(quantity.value, deque()).append((bead, position))
+    gone: set[tuple[int, int, int]] = set()
+    for index in range(len(lefts)):
+        for side in (0, 1):
+            for position, (_, quantity) in enumerate(sides[side][index]):
+                if (side, index, position) in gone:
+                    continue
+                partners = waiting[1 - side].get(quantity.value)
+                while partners and (partners[0][0] <= index or (1 - side, *partners[0]) in gone):
+                    partners.popleft()
+                if partners:
+                    gone |= {(side, index, position), (1 - side, *partners.popleft())}
+    for side, beads in enumerate(sides):
+        for bead, items in enumerate(beads):
+            items[:] = [item for position, item in enumerate(items) if (side, bead, position) not in gone]
 
 
 def reportable(difference: Difference) -> bool:

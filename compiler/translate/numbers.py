@@ -59,6 +59,12 @@ NUMBER_WORDS = {
     },
 }
 _NUMBER = r"\d+\s*[⁄/]\s*\d+|\d+(?:[.,]\s?\d+)?"
+LONGEST_NUMBER = 40
+"""The most characters a number may have to be read as one: a longer one is no rule's value (and past 4,300
+digits Python refuses to read it, past 308 a float cannot hold it)."""
+METRIC_LENGTH = r"\d{1,30}(?:[.,]\s?\d{1,30})?(?:\s?[x×]\s?\d{1,30}(?:[.,]\d{1,30})?){0,8}\s?(?:mm|cm|km|m)\b"
+"""A length in metric units, dimensions too (``60 x 60 cm``): a translator's conversion. Its runs are bounded
+(30 digits, 8 dimensions) so that a failed try costs a few steps, not the rest of a long run."""
 _DIVIDED = re.compile(r"\b(?:divided by|divisée?s? par) (\d+|two|deux|three|trois|four|quatre)\b", re.IGNORECASE)
 """"Divided by 2" is a half, as "halved" says: both are written as the fraction."""
 _DIVISORS = {"two": "2", "deux": "2", "three": "3", "trois": "3", "four": "4", "quatre": "4"}
@@ -97,6 +103,8 @@ def numbers(text: str, language: str) -> Counter[str]:
                 previous = ""
                 continue
             for part in [number, *re.split(r"\s?[x×]\s?", match.group("dimensions"))[1:]]:
+                if len(part) > LONGEST_NUMBER:
+                    continue
                 value = _canonical(re.sub(r"\s*[⁄/]\s*", "/", part).replace(",", ".").replace(" ", ""))
                 if unit == "%":
                     value = _canonical(str(Fraction(value) / 100))

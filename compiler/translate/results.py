@@ -119,6 +119,8 @@ class Comparison:
     """Each pair's sentences and how they align (what the side-by-side report shows)."""
     sources: dict[str, SourceText] = field(default_factory=dict)
     """Both books' sources by path: a report shows their lines."""
+    notes: tuple[str, ...] = ()
+    """Each comparison made simpler because its input was too large (none for an ordinary book)."""
 
     def diagnostics(self) -> tuple[Diagnostic, ...]:
         """The findings as diagnostics, in report order (path, line, column)."""

@@ -100,6 +100,22 @@ BAND = 5
 """Beyond the difference in sentence counts, how far from the diagonal the alignment may stray."""
 
 
+ALIGNED_PLACES = 40_000
+"""How many places (an original's sentence against a translation's) the alignment of one pair of sections may
+weigh: past it, the band around the diagonal narrows to fit (never below :data:`BAND`), so that aligning takes
+time in the sentences, not in their number times the difference in their counts (a second or two)."""
+
+
+def band(rows: int, cols: int) -> int:
+    """How far from the diagonal the alignment of ``rows`` and ``cols`` sentences may stray."""
+    return min(BAND + abs(rows - cols), max(BAND, ALIGNED_PLACES // (2 * (rows + 1))))
+
+
+def narrowed(rows: int, cols: int) -> bool:
+    """Whether the band was narrowed to :data:`ALIGNED_PLACES` for ``rows`` and ``cols`` sentences."""
+    return band(rows, cols) < BAND + abs(rows - cols)
+
+
 def align_sentences(original: Sequence[Features], translation: Sequence[Features], ratio: float) -> list[Bead]:
     """The cheapest monotonic alignment of two sequences of sentences, as beads in order."""
     rows, cols = len(original), len(translation)
@@ -108,11 +124,11 @@ def align_sentences(original: Sequence[Features], translation: Sequence[Features
     lefts = [[groups.of(0, i - a, i) if a <= i else None for a in range(4)] for i in range(rows + 1)]
     rights = [[groups.of(1, j - b, j) if b <= j else None for b in range(4)] for j in range(cols + 1)]
     shapes = [(a, b, _PRIOR_COSTS[(a, b)], UNSUPPORTED if a > 1 or b > 1 else UNSUPPORTED_ONE) for a, b in PRIORS]
-    band = BAND + abs(rows - cols)
+    reach = band(rows, cols)
     best: dict[tuple[int, int], tuple[float, tuple[int, int]]] = {(0, 0): (0.0, (0, 0))}
     for i in range(rows + 1):
         middle = i * cols / rows if rows else 0
-        for j in range(max(0, int(middle) - band), min(cols, int(middle) + band) + 1):
+        for j in range(max(0, int(middle) - reach), min(cols, int(middle) + reach) + 1):
             if i == 0 and j == 0:
                 continue
             chosen: tuple[float, tuple[int, int]] | None = None

@@ -7,7 +7,7 @@ from typing import Any
 from rulebook.catalog import translation as rules
 from rulebook.model import Book
 from rulebook.translate.align import Pair
-from rulebook.translate.findings import counterpart_of, finding
+from rulebook.translate.findings import Neighbours, finding
 from rulebook.translate.results import AlignedText, Finding, Mark
 from rulebook.translate.segments import Sentence
 from rulebook.translate.terminology import Entry, TermMatcher
@@ -44,12 +44,13 @@ def term_findings(
                 reported.add(term)
                 found.append(_term_missing(term, substitutes, bead, text, pair, entries, matcher))
     used = {t for s in text.original for t in s.terms if t in entries}
+    neighbours = Neighbours(text)
     for number, sentence in enumerate(text.translation):
         for wrong, start, end in matcher.forbidden(sentence.text):
             owner = next((t for t, e in entries.items() if wrong in e.forbidden and t in used), None)
             if owner is None:
                 continue
-            counterpart = counterpart_of(text, number)
+            counterpart = neighbours.counterpart(number)
             message = f"`{owner}` is written « {wrong} », which the terminology forbids"
             help_text = f"write « {entries[owner].preferred} »"
             found.append(

@@ -12,7 +12,7 @@ from rulebook.model import Book, Row
 from rulebook.source import Span
 from rulebook.translate.align import Pair
 from rulebook.translate.debris import find_debris
-from rulebook.translate.findings import counterpart_of, finding
+from rulebook.translate.findings import Neighbours, finding
 from rulebook.translate.results import AlignedText, Finding, Mark
 from rulebook.translate.tables import RowFinding
 
@@ -21,11 +21,12 @@ def reference_findings(text: AlignedText, pairs: list[Pair]) -> list[Finding]:
     """Cross-references the PDF conversion lost (``??``), one finding per sentence."""
     pair = pairs[text.pair]
     found = []
+    neighbours = Neighbours(text)
     for number, sentence in enumerate(text.translation):
         at = sentence.text.find("??")
         if at == -1:
             continue
-        counterpart = counterpart_of(text, number)
+        counterpart = neighbours.counterpart(number)
         found.append(
             finding(
                 rules.LOST_REFERENCE,
@@ -74,23 +75,33 @@ def debris_findings(translation: Book, texts: Sequence[AlignedText], pairs: list
     from rulebook.markdown_source import TOC_TITLES
 
     index = _SentenceIndex(texts)
+    neighbours: dict[int, Neighbours] = {}  # by the pair of each text
     found = []
     for document in translation.documents:
         if not document.sections:
             continue
         source = document.sections[0].source
         skip = _range_of(document.sections, TOC_TITLES, len(source.text))
+        lines: dict[int, str] = {}
+        ordered = sorted(document.sections, key=lambda s: s.offset)
+        starts = [section.offset for section in ordered]
         for debris in find_debris(source.text, skip=skip, language=language):
             place = source.span(debris.start, debris.end - debris.start)
             text, number = index.at(source.path, debris.start)
-            counterpart = counterpart_of(text, number) if text is not None else None
+            counterpart = None
+            if text is not None:
+                if text.pair not in neighbours:
+                    neighbours[text.pair] = Neighbours(text)
+                counterpart = neighbours[text.pair].counterpart(number)
             marks: tuple[Mark, ...] = ()
             if text is not None:
                 start = text.translation[number].position(debris.start)
                 if start is not None:
                     marks = ((1, number, start, start + debris.end - debris.start),)
             pair = pairs[text.pair] if text is not None else Pair(None, None, "unmatched", 0.0)
-            line = source.line_text(place.line)
+            if place.line not in lines:  # one text per line: a line's findings share it (and its fingerprint's hash)
+                lines[place.line] = source.line_text(place.line)
+            line = lines[place.line]
             evidence = (line, source.text[debris.start : debris.end])
             finding = Finding(
                 debris.rule,
@@ -99,7 +110,7 @@ def debris_findings(translation: Book, texts: Sequence[AlignedText], pairs: list
                 counterpart,
                 debris.help,
                 pair.original.id if pair.original else None,
-                _section_at(document.sections, debris.start),
+                _section_at(ordered, starts, debris.start),
                 text.pair if text is not None else None,
                 {},
                 evidence,
@@ -140,10 +151,7 @@ def _range_of(sections: Iterator[Any] | tuple[Any, ...], titles: set[str], end: 
     return (0, 0)
 
 
-def _section_at(sections: tuple[Any, ...], offset: int) -> str | None:
-    found = None
-    for section in sorted(sections, key=lambda s: s.offset):
-        if section.offset > offset:
-            break
-        found = section.id
-    return found
+def _section_at(ordered: list[Any], starts: list[int], offset: int) -> str | None:
+    """The id of the last of the sections (``ordered`` by their ``starts``) starting at or before ``offset``."""
+    index = bisect_right(starts, offset)
+    return ordered[index - 1].id if index else None

@@ -1,0 +1,453 @@
+"""Hostile and large input against time: no source can make a command take quadratic time.
+
+Each case is an input that took minutes (a report copying a long line per finding, an expression
+scanning from each ``<`` of a run to the end of the text, sentences compared each with each) and
+asserts the exact outcome, within a CPU-time limit about ten times what the input takes now: far
+under what it took before, and loose enough for a loaded machine. Where the work can be counted
+(sentences compared), the count is asserted instead.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import re
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from rulebook import markdown_source
+
+from .scratch import run, source
+from .scratch import scratch as scratch  # the fixture every case takes
+
+
+@contextlib.contextmanager
+def cpu_time_under(seconds: float) -> Iterator[None]:
+    """Assert that the block takes less than ``seconds`` of this process's CPU time.
+
+    CPU time, not wall-clock time: other processes on a shared machine do not count."""
+    started = time.process_time()
+    yield
+    spent = time.process_time() - started
+    assert spent < seconds, f"{spent:.1f} s of CPU time (limit {seconds} s)"
+
+
+# -- reports -----------------------------------------------------------------------------------------
+
+
+def test_a_report_of_many_findings_on_one_long_line_reads_only_their_windows(capsys, scratch) -> None:  # type: ignore[no-untyped-def]
+    references = "".join(f'{"w" * 2000} <reference name="t{i}">x</reference>' for i in range(10_000))
+    text = f'<document><chapter title="a" id="a">{references}</chapter></document>\n'
+    source(scratch, "book.xml", text)
+    with cpu_time_under(5):  # 20 MB on one line: 0.5 s; a copy of the line per finding took 25 s of CPU
+        outcome = run(capsys, "lint")
+    assert outcome.code == 1
+    blocks = outcome.out.split("\n\n")
+    assert len(blocks) == 10_001 and blocks[-1] == "Found 10000 errors in 1 file.\n"
+    column = text.index('<reference name="t9999"') + 1
+    assert blocks[9_999].splitlines() == [
+        "error[RB101]: reference to undefined term `t9999`",
+        f" --> book.xml:1:{column}",
+        "  |",
+        f'1 | …{"w" * 41} <reference name="t9999">x</reference></chapter></document>',
+        f"  | {' ' * 60}^^^^^",
+        '    = help: define it with `<definition name="t9999">`, or baseline it if its chapter is not written yet',
+    ]
+
+
+# -- readers -----------------------------------------------------------------------------------------
+
+
+def test_a_markdown_run_of_200_kb_of_angle_brackets_is_text(capsys, scratch) -> None:  # type: ignore[no-untyped-def]
+    source(scratch, "book.md", "# 1 Rules\n\n" + "<" * 200_000 + "\n")
+    with cpu_time_under(5):  # 0.4 s; 28 s when each `<` was a tag searched for to the end of the text
+        assert run(capsys, "lint") == (0, "All checks passed (1 file).\n", "")
+        assert run(capsys, "build", "-q", "--data-only", "-o", "out").code == 0
+    assert (scratch / "out" / "rules.json").is_file()
+
+
+def test_a_heading_of_emphasis_marks_between_words_is_read_in_linear_time(capsys, scratch) -> None:  # type: ignore[no-untyped-def]
+    source(scratch, "book.md", "# 1 Start" + " *" * 50_000 + " end\n\nText.\n")
+    with cpu_time_under(5):  # 0.5 s; the marks, tried as the heading's trailing decoration from each one, 98 s
+        assert run(capsys, "lint") == (0, "All checks passed (1 file).\n", "")
+
+
+@pytest.mark.parametrize("attributes", ["a" * 100_000, "a-" * 50_000], ids=["letters", "letters-and-hyphens"])
+def test_an_annotation_of_one_100_kb_word_is_refused_quickly(capsys, scratch, attributes) -> None:  # type: ignore[no-untyped-def]
+    source(scratch, "book.md", f"# 1 Rules\n\nRoll <!-- rulebook: mechanic {attributes} --> here.\n")
+    with cpu_time_under(5):  # 0.2 s; each letter tried as the start of a key took 31 s
+        outcome = run(capsys, "lint")
+    assert outcome.code == 1
+    assert outcome.out.startswith("error[RB502]: mechanic ``: give `pass` (a test)")
+
+
+def test_unclosed_annotations_are_text(capsys, scratch) -> None:  # type: ignore[no-untyped-def]
+    source(scratch, "book.md", "# 1 Rules\n\n" + "x <!-- rulebook: mechanic " * 8_000 + "\n")
+    with cpu_time_under(5):  # 0.3 s; each opening searched for a close to the end of the text: 20 s
+        assert run(capsys, "lint") == (0, "All checks passed (1 file).\n", "")
+
+
+def test_the_linear_expressions_give_the_answers_of_the_simple_ones() -> None:
+    """The reader's expressions made linear match what the plain expressions matched, on every short text
+    of the characters that matter (the plain ones are the specification)."""
+    import itertools
+    import random
+
+    plain = {
+        "decoration": re.compile(r"^[\s·•\-–*]+|[\s*]+$"),
+        "attribute": re.compile(r'(?P<key>[a-z][a-z-]*)="(?P<value>[^"]*)"'),
+        "tags": re.compile(r"<[^>]+>"),
+        "mechanic": re.compile(r"<!--\s*rulebook:\s*mechanic\s+(?P<attributes>.*?)-->", re.DOTALL),
+    }
+    pieces = ["a", "-", "=", '"', " ", "*", "·", "<", ">", "A", "<!--", "-->", "rulebook:", "mechanic "]
+    randomly = random.Random(11)
+    every_short = ("".join(parts) for length in range(5) for parts in itertools.product(pieces, repeat=length))
+    longer = ("".join(randomly.choices(pieces, k=randomly.randint(5, 16))) for _ in range(20_000))
+    for text in itertools.chain(every_short, longer):
+        assert plain["decoration"].sub("", text) == markdown_source._DECORATION.sub("", text), text
+        assert _attributes(plain["attribute"], text) == _attributes(markdown_source._ATTRIBUTE, text), text
+        assert plain["tags"].sub("", text) == markdown_source._removed(markdown_source._TAGS, text, ">")
+        assert plain["mechanic"].sub("", text) == markdown_source._removed(markdown_source._MECHANIC, text, "-->")
+
+
+def _attributes(pattern: re.Pattern[str], text: str) -> list[tuple[str, str]]:
+    return [(m.group("key"), m.group("value")) for m in pattern.finditer(text)]
+
+
+# -- edition diffs -----------------------------------------------------------------------------------
+
+
+def _sentences(count: int) -> list[str]:
+    """Sentences that share no more words than an ordinary text's (``Rule 7 asks alpha7 bravo7 charlie7.``)."""
+    return [f"Rule {i} asks alpha{i} bravo{i} charlie{i}." for i in range(count)]
+
+
+def _markdown(sentences: list[str]) -> str:
+    return "# 1 Rules\n\n" + " ".join(sentences) + "\n"
+
+
+class _Counted:
+    """The comparisons of two sentences: by difflib (``word_likeness``) and by the words they share (``_bound``)."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        from rulebook import text_diff
+
+        self.calls = 0
+        for name in ("word_likeness", "_bound"):
+            monkeypatch.setattr(text_diff, name, self._counting(getattr(text_diff, name)))
+
+    def _counting(self, compare: Callable[..., float]) -> Callable[..., float]:
+        def counted(*sentences: object) -> float:
+            self.calls += 1
+            return compare(*sentences)
+
+        return counted
+
+
+def test_a_diff_of_5000_shuffled_sentences_reports_each_move_in_bounded_work(capsys, scratch, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    import random
+
+    sentences = _sentences(5_000)
+    shuffled = sentences[:]
+    random.Random(3).shuffle(shuffled)
+    (scratch / "old.md").write_text(_markdown(sentences), encoding="utf-8")
+    (scratch / "new.md").write_text(_markdown(shuffled), encoding="utf-8")
+    counted = _Counted(monkeypatch)
+    with cpu_time_under(15):  # 1.4 s; 55 s when every sentence was compared with every other
+        outcome = run(capsys, "diff", "old.md", "new.md", "--format", "json")
+    report = json.loads(outcome.out)
+    moved = {d["message"].removeprefix('sentence moved: "')[:-1]: d for d in report["diagnostics"]}
+    assert outcome.code == 0 and len(moved) == len(report["diagnostics"]) > 4_000
+    assert all(d["message"].startswith("sentence moved: ") for d in moved.values())
+    last = moved["Rule 4999 asks alpha4999 bravo4999 charlie4999."]
+    assert (last["file"], last["line"], last["column"]) == ("new.md", 3, _markdown(shuffled).index("Rule 4999 ") - 10)
+    assert (last["counterpart"]["file"], last["counterpart"]["column"]) == (
+        "old.md",
+        _markdown(sentences).index("Rule 4999 ") - 10,
+    )
+    # Those not reported stand in the same order in both: the longest such run, aligned as equal.
+    unmoved = [s for s in shuffled if s not in moved]
+    assert unmoved == sorted(unmoved, key=sentences.index) and len(unmoved) + len(moved) == 5_000
+    assert report["summary"]["notes"] == [
+        "`Rules`: more than 2,000 words lie between its first and last change: they are shown as one replacement",
+        "`Rules`: it has more than 2,000 sentences: they were aligned on those found once in each edition",
+        "`Rules`: its changed sentences are too many to compare each with each (past 3,000,000 word comparisons): "
+        "the rest were paired with the next 20 by the words they share, and found moved only when unchanged",
+    ]
+    assert counted.calls <= 3_000_000 // 12  # the work allowed, in pairs of 6 words; each with each: 12 million
+
+
+def test_a_diff_of_2000_renamed_terms_finds_each_in_bounded_time(capsys, scratch) -> None:  # type: ignore[no-untyped-def]
+    import random
+
+    randomly = random.Random(5)
+    letters = "abcdefghijklmnopqrstuvwxyz"
+    definitions = [" ".join("".join(randomly.choices(letters, k=6)) for _ in range(12)) for _ in range(2_000)]
+
+    def book(prefix: str) -> str:
+        terms = "".join(f'<definition name="{prefix}{i}">{text}</definition>\n' for i, text in enumerate(definitions))
+        return f'<document><chapter title="Terms" id="terms">\n{terms}</chapter></document>\n'
+
+    (scratch / "old.xml").write_text(book("old_"), encoding="utf-8")
+    (scratch / "new.xml").write_text(book("new_"), encoding="utf-8")
+    with cpu_time_under(10):  # 0.7 s; each removed definition compared with each added one: 160 s
+        outcome = run(capsys, "diff", "old.xml", "new.xml", "--format", "json")
+    report = json.loads(outcome.out)
+    assert outcome.code == 0
+    assert report["summary"]["by_rule"] == {"term-renamed": 2_000}
+    assert {d["message"] for d in report["diagnostics"]} == {f"term `old_{i}` is now `new_{i}`" for i in range(2_000)}
+    assert report["summary"]["notes"] == [
+        "2000 terms removed and 2000 added are too many to compare each definition with each (past 20,000,000 "
+        "character comparisons): the rest were found renamed only with the same text"
+    ]
+
+
+def test_a_word_beside_a_run_of_emphasis_marks_is_ruled_out_in_linear_time() -> None:
+    from rulebook.source_words import SourceWords
+
+    marks = "*" * 100_000
+    with cpu_time_under(5):  # 0.1 s; a run of marks matched as runs of runs, (?:\*+)+, took exponential time
+        assert SourceWords(f"Roll a*{marks}x die.").find(["Roll", "a*", "die."], 0) is None
+        assert SourceWords(f"Roll a*{marks} die.").find(["Roll", "a*", "die."], 0) == (0, len(marks) + 12)
+
+
+# -- translations ------------------------------------------------------------------------------------
+
+ENGLISH = '<document><chapter title="Rules" id="rules"><section title="Moving" id="moving">{}</section></chapter></document>\n'
+ENGLISH_SENTENCE = "A unit may move up to 6 inches in the Movement Phase."
+FRENCH_SENTENCE = "Une unité peut se déplacer de 6 pouces pendant la phase de mouvement."
+
+
+def _compare(capsys: pytest.CaptureFixture[str], folder: Path, original: str, translation: str) -> dict[str, Any]:
+    """``rulebook compare --format json`` of a one-section book and its translation, and its exit status."""
+    (folder / "en.xml").write_text(ENGLISH.format(original), encoding="utf-8")
+    (folder / "fr.md").write_text(f"# 1 Règles\n\n## 1.1 Mouvement\n\n{translation}\n", encoding="utf-8")
+    outcome = run(capsys, "compare", "en.xml", "fr.md", "--format", "json")
+    report: dict[str, Any] = json.loads(outcome.out)
+    report["code"] = outcome.code
+    return report
+
+
+@pytest.mark.parametrize(
+    ("written", "code", "kinds"),
+    [
+        ("1" * 100_000 + " q cm.", 0, {}),  # 120 s and more, and past 4,300 digits an internal error
+        ("1x" * 50_000 + " q cm.", 1, {"numbers-differ": 1}),  # 65 s for half as many
+        ("<" * 200_000, 0, {}),  # 13 s for half as many
+        ("fin." + " " * 100_000 + "suite", 0, {}),  # 40 s: the spaces after the stop read again for each one
+        ("\\ab{" * 25_000, 0, {"conversion-debris": 25_000}),  # 32 s: each brace searched for to the line's end
+    ],
+    ids=["digits-before-a-unit", "dimensions-before-a-unit", "angle-brackets", "spaces-after-a-stop", "latex"],
+)
+def test_a_translated_sentence_of_100_000_characters_is_compared_in_linear_time(  # type: ignore[no-untyped-def]
+    capsys, scratch, written, code, kinds
+) -> None:
+    with cpu_time_under(10):  # under a second each
+        report = _compare(capsys, scratch, ENGLISH_SENTENCE, f"{FRENCH_SENTENCE} {written}")
+    assert (report["code"], report["summary"]["by_rule"]) == (code, kinds)
+
+
+def test_a_section_translated_in_more_sentences_is_aligned_in_linear_time(capsys, scratch) -> None:  # type: ignore[no-untyped-def]
+    original = " ".join(f"Rule {i} moves alpha{i} units." for i in range(3_333))
+    translation = " ".join(f"Règle {i} ?? bouge." for i in range(5_000))
+    with cpu_time_under(30):  # 2.5 s; weighing each sentence against 1,700 of the other side: 40 s for half
+        report = _compare(capsys, scratch, original, translation)
+    assert report["code"] == 1
+    assert report["summary"]["by_rule"] == {"added-sentence": 1666, "lost-reference": 5000, "numbers-differ": 3323}
+    assert report["summary"]["notes"] == [
+        "`Moving`: its 3,333 sentences and the translation's 5,000 are too many to weigh each against each (past "
+        "40,000 places): they were aligned within 5 sentences of an even spread"
+    ]
+
+
+def test_slips_on_one_long_line_are_fingerprinted_in_linear_time(capsys, scratch) -> None:  # type: ignore[no-untyped-def]
+    slips = " ".join("de la \\* une" for _ in range(14_285))
+    with cpu_time_under(15):  # 1.3 s; the line read again and hashed for each slip: 11 s for half as many
+        report = _compare(capsys, scratch, ENGLISH_SENTENCE, f"{FRENCH_SENTENCE} {slips}")
+    assert (report["code"], report["summary"]["by_rule"]) == (0, {"conversion-debris": 14_285})
+    fingerprints = {d["target"] for d in report["diagnostics"]}
+    assert len(fingerprints) == 14_285  # each its own: the line and the slip hashed, then its rank
+
+
+def test_the_translations_linear_expressions_give_the_answers_of_the_simple_ones() -> None:
+    """Bounded runs and starts (30 digits, 8 dimensions, 200 characters before ``://``) and markup searched
+    for only where it can end: the same answers as the plain expressions on every text within the bounds."""
+    import itertools
+    import random
+
+    from rulebook.translate import compare, debris, facts, language, segments
+
+    old_metric = r"\d+(?:[.,]\s?\d+)?(?:\s?[x×]\s?\d+(?:[.,]\d+)?)*\s?(?:mm|cm|km|m)\b"
+    old_digits = re.compile(
+        "|".join(
+            f"(?:{p})"
+            for p in [*facts._NOT_QUANTITIES[:-2], r"\S+://\S+|\b[\w.-]+\.(?:com|org|net|fr|html)\S*", old_metric]
+        ),
+        re.IGNORECASE,
+    )
+    old_conversions = re.compile(
+        r"\(?(?:soit )?(?:environ )?\d+(?:[.,]\s?\d+)?(?:\s?[x×]\s?\d+(?:[.,]\d+)?)*\s?(?:mm|cm|m|km)\b"
+        r"(?:\s*(?:par|x)\s*\d+(?:[.,]\d+)?\s?(?:mm|cm|m|km)\b)?\)?"
+    )
+    old_start = re.compile(rf"(?:^|[.!?]\s+)[\s\-*·•]*([{debris._UPPER}]{debris._LETTER}+)")
+    old_latex = re.compile(r"\$[^$\n]{1,120}\$|\\[a-zA-Z]{2,}(?:\{[^}\n]*\})?")
+    old_end = re.compile(r"[.!?][\"”»’)\]]*(?:\s+|\*+)(?=[«\"“‘(\[]?\s*[A-ZÀ-ÖØ-Þ0-9])")
+    old_markup = re.compile(r"<!--.*?-->|<[^>]*>|&#?\w+;", re.DOTALL)
+    old_language_markup = re.compile(r"<[^>]*>|&\w+;")
+    digits = facts._not_quantities("fr", ())[1]
+    pieces = ["1", "2", ",", ".", " ", "x", "×", "cm", "m", "soit ", "(", ")", "par ", "a", "://", ".com", "<", ">"]
+    pieces += ["<!--", "-->", "&amp;", "-", "\\ab", "{", "}", "$", "A", "\n", "·", "«", "*", "!", '"']
+    randomly = random.Random(13)
+    every_short = ("".join(parts) for length in range(4) for parts in itertools.product(pieces, repeat=length))
+    longer = ("".join(randomly.choices(pieces, k=randomly.randint(5, 20))) for _ in range(20_000))
+    for text in itertools.chain(every_short, longer):
+        assert digits.sub("_", text) == old_digits.sub("_", text), text
+        assert compare._CONVERSIONS.sub("_", text) == old_conversions.sub("_", text), text
+        assert segments.blank_markup(text) == old_markup.sub(lambda m: " " * len(m.group()), text), text
+        assert language.without_markup(text) == old_language_markup.sub(" ", text), text
+        for new, old in ((debris._START, old_start), (debris._LATEX, old_latex), (segments._END, old_end)):
+            assert [(m.span(), m.groups()) for m in new.finditer(text)] == [
+                (m.span(), m.groups()) for m in old.finditer(text)
+            ], text
+
+
+def test_values_left_over_cancel_across_beads_as_compared_bead_with_bead() -> None:
+    import random
+    from fractions import Fraction
+
+    from rulebook.translate.facts import Quantity
+    from rulebook.translate.meaning import _cancel_reordered
+
+    Items = list[list[tuple[int, Quantity]]]
+
+    def cancelled_pair_by_pair(lefts: Items, rights: Items) -> None:
+        """The specification: each bead's leftovers cancelled against every later bead's, bead by bead."""
+        for index in range(len(lefts)):
+            for other in range(index + 1, len(lefts)):
+                for here, there in ((lefts[index], rights[other]), (rights[index], lefts[other])):
+                    for item in list(here):
+                        partner = next((o for o in there if o[1].value == item[1].value), None)
+                        if partner is not None:
+                            here.remove(item)
+                            there.remove(partner)
+
+    def side(count: int) -> list[tuple[int, Quantity]]:
+        return [
+            (n, Quantity(Fraction(randomly.randint(1, 3)), None, None, None, "digits", n, n + 1)) for n in range(count)
+        ]
+
+    randomly = random.Random(17)
+    for _ in range(2_000):
+        beads = randomly.randint(0, 7)
+        lefts, rights = (
+            [side(randomly.randint(0, 3)) for _ in range(beads)],
+            [side(randomly.randint(0, 3)) for _ in range(beads)],
+        )
+        expected = ([list(items) for items in lefts], [list(items) for items in rights])
+        cancelled_pair_by_pair(*expected)
+        _cancel_reordered(lefts, rights)
+        assert (lefts, rights) == expected
+
+
+def test_the_sentence_next_to_a_bead_is_the_one_the_search_through_the_beads_found() -> None:
+    import random
+
+    from rulebook.source import SourceText
+    from rulebook.translate.findings import Neighbours
+    from rulebook.translate.results import AlignedText
+    from rulebook.translate.segments import Sentence
+    from rulebook.translate.sentence_align import Bead
+
+    def nearby(text: AlignedText, bead: int, side: int) -> object:
+        """The specification: the following bead with a sentence on that side, else the preceding one."""
+        sentences = (text.original, text.translation)[side]
+        for order in (range(bead + 1, len(text.beads)), range(bead - 1, -1, -1)):
+            for other in order:
+                indices = (text.beads[other].original, text.beads[other].translation)[side]
+                if indices:
+                    return sentences[indices[0] if order.step > 0 else indices[-1]].span
+        return None
+
+    source = SourceText.from_text("t.md", "\n".join(f"line {n}" for n in range(40)))
+    randomly = random.Random(19)
+    for _ in range(300):
+        counts, beads = [0, 0], []
+        for _ in range(randomly.randint(1, 9)):
+            shape = [randomly.randint(0, 2), randomly.randint(0, 2)]
+            beads.append(Bead(*(tuple(range(counts[s], counts[s] + shape[s])) for s in (0, 1)), 0.0))
+            counts = [counts[0] + shape[0], counts[1] + shape[1]]
+        sentences = [tuple(Sentence(f"s{n}", "prose", source, source.line_starts[n]) for n in range(c)) for c in counts]
+        text = AlignedText(0, sentences[0], sentences[1], tuple(beads))
+        neighbours = Neighbours(text)
+        for bead in range(len(beads)):
+            assert [neighbours.nearby(bead, side) for side in (0, 1)] == [nearby(text, bead, side) for side in (0, 1)]
+        for number in range(counts[1] + 1):
+            holding = next((i for i, b in enumerate(beads) if number in b.translation), None)
+            expected = (
+                None
+                if holding is None
+                else (
+                    text.original[beads[holding].original[0]].span
+                    if beads[holding].original
+                    else nearby(text, holding, 0)
+                )
+            )
+            assert neighbours.counterpart(number) == expected
+
+
+def test_fingerprints_are_the_hash_of_the_rule_details_and_evidence() -> None:
+    import hashlib
+
+    from rulebook.recipe.reading import read_book
+    from rulebook.translate.compare import compare_books
+
+    root = Path(__file__).resolve().parents[2]
+    original = read_book([root / "rulebook_src" / "en" / "rulebook.xml"], root).book
+    translation = read_book([root / "rulebook_src" / "fr" / "rulebook.md"], root, language="fr").book
+    findings = compare_books(original, translation).findings
+    seen: dict[str, int] = {}
+    for finding in findings:
+        parts = [finding.rule.name, json.dumps(finding.details, sort_keys=True, ensure_ascii=False, default=str)]
+        key = "\x1f".join(parts + [" ".join(text.split()) for text in finding.evidence])
+        seen[key] = seen.get(key, 0) + 1
+        key += f"\x1f{seen[key]}" if seen[key] > 1 else ""
+        assert finding.fingerprint == hashlib.sha256(key.encode("utf-8")).hexdigest()[:16]
+    assert len(findings) > 40
+
+
+def test_annotations_on_one_long_line_each_quote_their_own_stretch_of_it(capsys, scratch) -> None:  # type: ignore[no-untyped-def]
+    from rulebook.facts.kinds import PLACE_REACH
+
+    definitions = "".join(
+        f'<definition name="t{i}">Roll a D6 against power.<mechanic name="t{i}" roll="D6" pass="at-least" '
+        'against="power"/></definition>'
+        for i in range(4_000)
+    )
+    source(scratch, "book.xml", f'<document><chapter title="a" id="a">{definitions}</chapter></document>\n')
+    with cpu_time_under(20):  # 2 s; each quoting the whole 500 KB line made 1 GB of rule data
+        assert run(capsys, "build", "-q", "--data-only", "-o", "out").code == 0
+    rules = scratch / "out" / "rules.json"
+    assert rules.stat().st_size < 4_000 * (2 * PLACE_REACH + 1_000)
+    rolls = json.loads(rules.read_text(encoding="utf-8"))["mechanics"]["rolls"]
+    places = [rolls[f"t{i}"]["place"] for i in range(len(rolls))]
+    assert len(places) == 4_000 and all(len(place["text"]) <= 2 * PLACE_REACH for place in places)
+    assert all(
+        f'<definition name="t{i}">Roll a D6 against power.</definition>' in p["text"] for i, p in enumerate(places)
+    )
+
+
+def test_annotations_in_one_paragraph_are_each_looked_for_after_the_one_before(capsys, scratch) -> None:  # type: ignore[no-untyped-def]
+    annotations = [f'<!-- rulebook: mechanic name="t{i % 20_000}" roll="D6" --> ' for i in range(40_000)]
+    text = "# 1 Rules\n\n" + "Roll " + "Roll ".join(annotations) + "\n"
+    source(scratch, "book.md", text)
+    with cpu_time_under(15):  # 2 s; each looked for from the paragraph's start: 17 s
+        outcome = run(capsys, "lint", "--format", "json")
+    diagnostics = json.loads(outcome.out)["diagnostics"]
+    assert outcome.code == 1 and len(diagnostics) == 40_000
+    # Each where it stands, the second of two identical annotations too (it was placed on the first).
+    starts = [i for i in range(len(text)) if text.startswith("<!-- rulebook", i)]
+    assert [d["column"] for d in diagnostics] == [start - len("# 1 Rules\n\n") + 1 for start in starts]
