@@ -25,13 +25,12 @@ from rulebook.model import (
     Cell,
     Content,
     Definition,
-    Important,
     Item,
     ItemList,
-    Note,
     Reference,
     Section,
     Table,
+    children,
     plain_text,
     unique_id,
 )
@@ -153,18 +152,9 @@ def walk_blocks(content: Content, scope: str) -> Iterator[tuple[object, str]]:
         if isinstance(node, str | Section | Reference):
             continue
         yield node, scope
-        if isinstance(node, Definition):
-            yield from walk_blocks(node.children, node.name)
-        elif isinstance(node, Table):
-            rows = ((node.columns,) if node.columns else ()) + node.rows
-            for row in rows:
-                for cell in row.cells:
-                    yield from walk_blocks(cell.children, scope)
-        elif isinstance(node, ItemList):
-            for item in node.items:
-                yield from walk_blocks(item.children, scope)
-        elif isinstance(node, Note | Important):
-            yield from walk_blocks(node.children, scope)
+        inner = node.name if isinstance(node, Definition) else scope
+        for part in children(node):
+            yield from walk_blocks(part, inner)
 
 
 def _normalise(node: Table | ItemList, table_id: str, section_id: str) -> RollTable:

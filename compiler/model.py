@@ -12,7 +12,7 @@ create, which matters for books with tens of thousands of references
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import NamedTuple, TypeAlias
 
@@ -442,7 +442,7 @@ def plain_text(content: Content) -> str:
 
 _WITH_TEXT = (Reference, Link, Value)
 _TRANSPARENT = (Definition, Important)
-_SET_APART = (Note, Section, Item)
+_WITHOUT_TEXT = (Mechanic, Illustration)
 
 
 def _texts(content: Content) -> Iterator[str]:
@@ -453,24 +453,39 @@ def _texts(content: Content) -> Iterator[str]:
             yield node.text
         elif isinstance(node, _TRANSPARENT):
             yield from _texts(node.children)
-        elif isinstance(node, _SET_APART):
-            yield " "
-            yield from _texts(node.children)
-            yield " "
-        elif isinstance(node, Table):
-            for row in ((node.columns,) if node.columns else ()) + node.rows:
-                for cell in row.cells:
-                    yield " "
-                    yield from _texts(cell.children)
-            yield " "
-        elif isinstance(node, ItemList):
-            for item in node.items:
-                yield " "
-                yield from _texts(item.children)
-            yield " "
-        elif isinstance(node, Figure):
-            yield " "
-            yield from _texts(node.caption)
-            yield " "
         elif isinstance(node, LineBreak):
             yield " "
+        elif not isinstance(node, _WITHOUT_TEXT):  # a block: each of its parts set apart
+            for part in children(node):
+                yield " "
+                yield from _texts(part)
+            yield " "
+
+
+def children(node: Node) -> tuple[Content, ...]:
+    """The content directly inside a node, in document order: a section's, definition's, note's or important
+    text's children; each item of a list; each cell of a table (its header row first); a figure's caption.
+
+    The one place that knows where each kind of node keeps its content: a walk that only descends (finding
+    tables, sequences, terms) asks it, so a new kind of node is taught here, not in every walk.
+    """
+    if isinstance(node, Section | Definition | Note | Important):
+        return (node.children,)
+    if isinstance(node, ItemList):
+        return tuple(item.children for item in node.items)
+    if isinstance(node, Table):
+        rows = ((node.columns,) if node.columns else ()) + node.rows
+        return tuple(cell.children for row in rows for cell in row.cells)
+    if isinstance(node, Figure):
+        return (node.caption,)
+    return ()
+
+
+def walk(content: Content, *, into: Callable[[Node], bool] = lambda node: True) -> Iterator[Node]:
+    """Every node of some content and of the content inside it, in document order (a node before what it holds);
+    ``into`` says which nodes to go into (``lambda node: not isinstance(node, Section)``: a section's own)."""
+    for node in content:
+        yield node
+        if into(node):
+            for part in children(node):
+                yield from walk(part, into=into)
