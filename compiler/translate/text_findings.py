@@ -86,6 +86,8 @@ def debris_findings(translation: Book, texts: Sequence[AlignedText], pairs: list
         ordered = sorted(document.sections, key=lambda s: s.offset)
         starts = [section.offset for section in ordered]
         for debris in find_debris(source.text, skip=skip, language=language):
+            if debris.start < starts[0]:
+                continue  # before the first heading: front matter, no text of the book
             place = source.span(debris.start, debris.end - debris.start)
             text, number = index.at(source.path, debris.start)
             counterpart = None
