@@ -90,7 +90,7 @@ def test_every_construct_of_the_dialect_is_read() -> None:
     steps = next(a.node for a in document.annotated if a.node.data == "pre_game_sequence")
     assert [item.title for item in steps.items] == ["Deploy", "Roll", None]  # type: ignore[union-attr]
     assert [f.id for f in document.figures] == ["board_figure"] and len(document.images) == 3
-    assert [(v.name, v.text) for v in document.values] == [("game_turns", "6")]
+    assert [(v.name, v.text) for v in document.values] == [("game_turns", "6"), ("player_turns_each", "6")]
     assert [m.name for m in document.mechanics] == ["reroll"]
     back_in_chapter = document.body[0].children[-1]
     assert isinstance(back_in_chapter, str) and "after its section" in back_in_chapter
@@ -211,3 +211,68 @@ def test_a_book_in_markdown_lints_as_its_xml() -> None:
         result = lint_book(read_book([path], ROOT, linking=BookConfig("main").linking), BookConfig("main"), root=ROOT)
         found.append(sorted((d.code, d.target, re.sub(r"`[^`]*`", "`…`", d.help or "")) for d in result.diagnostics))
     assert found[0] == found[1]
+
+
+def _page_text(path: Path) -> str:
+    """A built file as compared across formats: a page's white space folded (and none beside a tag), the search
+    index's dropped, rules.json without the source's places."""
+    text = path.read_text(encoding="utf-8")
+    if path.name == "rules.json":
+        return json.dumps(_folded({k: v for k, v in json.loads(text).items() if k != "book"}), sort_keys=True)
+    if path.name == "search_index.json":
+        return re.sub(r"\s+|\\n", "", text)
+    return re.sub(r" ?(<[^>]*>) ?", r"\1", re.sub(r"\s+", " ", text))
+
+
+def test_the_bundled_books_site_is_the_same_built_from_its_markdown(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The bundled book, and its conversion to Markdown, each built as a project's book: the same files, the same
+    pages and rule data but for white space in text and the source's places."""
+    sites = []
+    for name, source in (("xml", "book.xml"), ("markdown", "book.md")):
+        project = tmp_path / name
+        project.mkdir()
+        (project / "rulebook.toml").write_text(f'title = "T"\nsources = ["{source}"]\n', encoding="utf-8")
+        xml = BUNDLED_BOOK.read_text(encoding="utf-8")
+        if name == "xml":
+            (project / source).write_text(xml, encoding="utf-8")
+        else:
+            document = parse_xml_string(xml, "book.xml").document
+            assert document is not None
+            (project / source).write_text(convert_document(document, "markdown"), encoding="utf-8")
+        monkeypatch.chdir(project)
+        assert main(["build", "-q"]) == 0
+        sites.append(project / "site")
+    files = [sorted(p.relative_to(site).as_posix() for p in site.rglob("*") if p.is_file()) for site in sites]
+    assert files[0] == files[1]
+    differing = [f for f in files[0] if (sites[0] / f).read_bytes() != (sites[1] / f).read_bytes()]
+    assert "rules.json" in differing  # its sources, and the places of definitions
+    for name in differing:
+        assert _page_text(sites[0] / name) == _page_text(sites[1] / name), name
+
+
+# -- a translation in the dialect ------------------------------------------------------------------------------
+
+
+def test_a_markdown_translation_pairs_sections_by_number_and_tables_row_by_row() -> None:
+    from rulebook.translate.compare import compare_books
+
+    original = read_book([DIALECT / "book.md"], ROOT).book
+    french = (DIALECT / "fr.md").read_text(encoding="utf-8")
+    translated = parse_dialect(french, "fr.md", language="fr").document
+    assert translated is not None
+    comparison = compare_books(original, Book((translated,)), translation_language="fr", terms={}, waivers={})
+    assert comparison.findings == []
+    assert [(p.original.id if p.original else None, p.method) for p in comparison.pairs][:3] == [
+        ("core", "numbering"),
+        ("tiles", "numbering"),
+        ("turn", "numbering"),
+    ]
+    changed = french.replace("| 1-2 | Touche la tuile |", "| 1-2 | Touche la tuile 2 fois |")
+    translated = parse_dialect(changed, "fr.md", language="fr").document
+    assert translated is not None
+    comparison = compare_books(original, Book((translated,)), translation_language="fr", terms={}, waivers={})
+    assert [(f.rule.code, f.message, str(f.place)) for f in comparison.findings] == [
+        ("RB614", "row `1-2` / `1-2`: the translation says 2", "fr.md:38:1")
+    ]
