@@ -276,3 +276,18 @@ def test_a_markdown_translation_pairs_sections_by_number_and_tables_row_by_row()
     assert [(f.rule.code, f.message, str(f.place)) for f in comparison.findings] == [
         ("RB614", "row `1-2` / `1-2`: the translation says 2", "fr.md:38:1")
     ]
+
+
+def test_the_front_matters_title_titles_a_book_the_configuration_leaves_untitled(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "rulebook.toml").write_text('sources = ["book.md"]\n', encoding="utf-8")
+    (tmp_path / "book.md").write_text((DIALECT / "book.md").read_text(encoding="utf-8"), encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    assert main(["build", "-q", "--data-only"]) == 0
+    assert (
+        json.loads((tmp_path / "site" / "rules.json").read_text(encoding="utf-8"))["book"]["title"] == "Tiles and Dice"
+    )
+    (tmp_path / "rulebook.toml").write_text('title = "Configured"\nsources = ["book.md"]\n', encoding="utf-8")
+    assert main(["build", "-q", "--data-only"]) == 0
+    assert json.loads((tmp_path / "site" / "rules.json").read_text(encoding="utf-8"))["book"]["title"] == "Configured"

@@ -151,6 +151,19 @@ def read_configured(
     return cache.get("read", key, read)
 
 
+def titled(book: BookConfig, read: ReadResult) -> BookConfig:
+    """The book, titled by its sources (a Markdown book's front matter or single ``#`` heading, an XML
+    ``<document title>``) when its configuration gives no title."""
+    if book.title is not None:
+        return book
+    title = next((document.title for document in read.book.documents if document.title), None)
+    if title is None:
+        return book
+    from dataclasses import replace
+
+    return replace(book, title=title)
+
+
 def configured_format(project: Project, path: Path) -> str | None:
     """The format the configuration gives a file (as a book's source or a translation), if any."""
     book = project.book_of(path)
