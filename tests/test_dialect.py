@@ -291,3 +291,32 @@ def test_the_front_matters_title_titles_a_book_the_configuration_leaves_untitled
     (tmp_path / "rulebook.toml").write_text('title = "Configured"\nsources = ["book.md"]\n', encoding="utf-8")
     assert main(["build", "-q", "--data-only"]) == 0
     assert json.loads((tmp_path / "site" / "rules.json").read_text(encoding="utf-8"))["book"]["title"] == "Configured"
+
+
+def test_a_roll_tables_rows_pair_by_their_band_before_the_terms_they_name() -> None:
+    """The translation's row "1-2" is the original's "1-2", even when another row names the term the original's
+    row does (here the translator swapped two results): the values then differ on the rows that differ."""
+    from rulebook.translate.compare import compare_books
+    from rulebook.translate.terminology import Entry
+
+    english = parse_xml_string(
+        '<document><chapter title="Objectives"><section title="Secondary Objectives">Roll a D6 on the table.'
+        '<table roll="D6">'
+        '<row><header>1-2</header><cell><reference name="hold">Hold</reference>: keep 2 markers.</cell></row>'
+        '<row><header>3-4</header><cell><reference name="breach">Breach</reference>: cross 3 lines.</cell></row>'
+        "</table></section></chapter></document>",
+        "en.xml",
+    ).document
+    french = markdown(
+        "# 1 Objectifs\n\n## 1.1 Objectifs secondaires\n\nLancez un D6 sur la table.\n\n| | |\n|---|---|\n"
+        "| 3-4 | Tenir : garder 2 marqueurs. |\n| 1-2 | Percée : franchir 3 lignes. |\n",
+        "fr.md",
+    )
+    assert english is not None
+    terms = {"hold": Entry("hold", "Tenir"), "breach": Entry("breach", "Percée")}
+    comparison = compare_books(Book((english,)), Book((french,)), translation_language="fr", terms=terms, waivers={})
+    rows = [f.message for f in comparison.findings if f.rule.code == "RB614"]
+    assert rows == [
+        "row `1-2` / `1-2`: the original says 2; the translation says 3",
+        "row `3-4` / `3-4`: the original says 3; the translation says 2",
+    ]

@@ -3,8 +3,9 @@
 Tables are found wherever they stand: in the unit's text, notes, definitions and list items. A
 translation may reorder a table's rows (the French profile starts with *Cd*), drop one, or change a
 value. Rows are matched by key rather than position: the terms the original's key cells refer to,
-found in the translated key through the terminology (*Core* is *Base*), else the same key text
-("M", "0-X"), else the same key numbers ("1-3" and "1 à 3"); tables whose keys match nothing are
+found in the translated key through the terminology (*Core* is *Base*), or the same key text
+("M", "0-X"), or the same key numbers ("1-3" and "1 à 3"), the first cell's own key before a term: a
+roll table's row "1-2" is the translation's "1-2", whatever result it names; tables whose keys match nothing are
 read in order when they have as many rows. Each matched row's other cells must state the same
 values (:mod:`rulebook.translate.facts`).
 """
@@ -117,16 +118,14 @@ def _match_rows(original: Table, translation: Table, matcher: TermMatcher) -> di
         terms = set(_key_terms(row))
         text = fold(key_text(row))
         first = _values(key_text(row), "en")
-        for candidate in range(len(translation.rows)):
-            if candidate in used:
-                continue
-            by_term = bool(terms & key_terms[candidate])
-            by_text = bool(text) and keys[candidate] == text
-            by_number = bool(first) and first == key_numbers[candidate]
-            if by_term or by_text or by_number:
-                matches[index] = candidate
-                used.add(candidate)
-                break
+        by_key = [  # the row's own key (a roll's band "1-2", "M") before a term its other key cell names
+            c for c in range(len(translation.rows)) if (text and keys[c] == text) or (first and first == key_numbers[c])
+        ]
+        by_term = [c for c in range(len(translation.rows)) if terms & key_terms[c]]
+        chosen = next((c for c in by_key + by_term if c not in used), None)
+        if chosen is not None:
+            matches[index] = chosen
+            used.add(chosen)
     return matches
 
 
