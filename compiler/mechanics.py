@@ -34,6 +34,7 @@ from rulebook.model import (
     plain_text,
     unique_id,
 )
+from rulebook.spelling import spelling_of
 
 _DICE = re.compile(r"(?P<count>[1-9]\d*)?D(?P<sides>[1-9]\d*)", re.IGNORECASE)
 _RANGE = re.compile(r"^\s*(?P<low>\d+)\s*(?:[-–]\s*(?P<high>\d+))?\s*\+?\s*[:.]?\s*")
@@ -160,8 +161,10 @@ def walk_blocks(content: Content, scope: str) -> Iterator[tuple[object, str]]:
 def _normalise(node: Table | ItemList, table_id: str, section_id: str) -> RollTable:
     dice = parse_dice(node.roll or "")
     if dice is None:
+        written = spelling_of(node.source.path).roll
         raise _NotNormalisable(
-            f"`{node.roll}` is not dice notation", 'write the dice rolled, such as roll="D6" or roll="2D6"'
+            f"`{node.roll}` is not dice notation",
+            f"write the dice rolled, such as {written.format(name='D6')} or {written.format(name='2D6')}",
         )
     form: TableForm
     if isinstance(node, ItemList):

@@ -22,12 +22,26 @@ class Spelling(NamedTuple):
     """Giving a section the id ``{name}``."""
     value: str
     """A number annotated as a value."""
+    roll: str
+    """The dice ``{name}`` a table or list is rolled on."""
 
 
 XML = Spelling(
-    '<definition name="{name}">', '<reference name="{name}">', '<link to="{name}">', 'id="{name}"', "<value>"
+    '<definition name="{name}">',
+    '<reference name="{name}">',
+    '<link to="{name}">',
+    'id="{name}"',
+    "<value>",
+    'roll="{name}"',
 )
-MARKDOWN = Spelling("::: definition {name}", "[[{name}]]", "[text](#{name})", "{{#{name}}}", "[number]{value=NAME}")
+MARKDOWN = Spelling(
+    "::: definition {name}",
+    "[[{name}]]",
+    "[text](#{name})",
+    "{{#{name}}}",
+    "[number]{value=NAME}",
+    "{{roll={name}}}",
+)
 
 
 def spelling_of(path: str) -> Spelling:
