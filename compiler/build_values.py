@@ -63,6 +63,9 @@ class BuildOptions:
     kept: Path | None = None
     """Where the builds into ``output`` keep what they reuse (the generator's cache, the record of the published
     site); None: a folder for ``output`` in the user's cache folder (:func:`rulebook.state.kept_folder`)."""
+    strict: bool = False
+    """Publish nothing when the lint finds errors the baseline does not list (``--strict``): the last good site
+    stays, as after a failed build."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,10 +96,12 @@ class BuildResult:
     sources: dict[str, SourceText] = field(default_factory=dict)
     """The sources ``refused`` points into."""
     seconds: float = 0.0
+    withheld: tuple[tuple[str, int], ...] = ()
+    """Under ``strict``: the book whose lint found new errors, and how many; nothing was published."""
 
     @property
     def published(self) -> bool:
-        return not self.refused
+        return not self.refused and not self.withheld
 
     @property
     def pages(self) -> int:

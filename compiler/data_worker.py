@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import ctypes
 import multiprocessing
+import os
 import signal
 import sys
 from collections.abc import Callable
@@ -37,6 +38,7 @@ class BackgroundData(Generic[T]):
 
     def __enter__(self) -> BackgroundData[T]:
         if "fork" in multiprocessing.get_all_start_methods():
+            self._parent = os.getpid()
             context = multiprocessing.get_context("fork")
             self._reader, self._writer = context.Pipe(duplex=False)
             self._process = context.Process(target=self._run, daemon=True)
@@ -57,7 +59,7 @@ class BackgroundData(Generic[T]):
             self._process = None
 
     def _run(self) -> None:
-        _die_with_parent()
+        _die_with_parent(self._parent)
         self._reader.close()
         try:
             self._writer.send(("ok", self._make()))
@@ -91,10 +93,12 @@ class BackgroundData(Generic[T]):
         return self._result
 
 
-def _die_with_parent() -> None:
-    """Ask Linux to kill this worker when the build process dies, however it dies (SIGKILL included)."""
+def _die_with_parent(parent: int) -> None:
+    """Ask Linux to kill this worker when the build process ``parent`` dies, however it dies (SIGKILL included)."""
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     if sys.platform.startswith("linux"):
         with contextlib.suppress(AttributeError, OSError):
             ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+    if os.getppid() != parent:  # the build died before the request above: nobody will ask for the result
+        os._exit(1)

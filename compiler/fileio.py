@@ -11,8 +11,9 @@ from pathlib import Path
 from rulebook.errors import UserError
 
 
-def write_atomic(path: Path, text: str | bytes) -> None:
-    """Write ``text`` to ``path`` through a temporary file in the same folder, then rename it."""
+def write_atomic(path: Path, text: str | bytes, *, mode: int | None = None) -> None:
+    """Write ``text`` to ``path`` through a temporary file in the same folder, then rename it (``mode``: the
+    file's permissions, else those the umask gives a new file)."""
     import tempfile  # not needed by a report written into a device or a pipe (``-o /dev/null``)
 
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -21,7 +22,7 @@ def write_atomic(path: Path, text: str | bytes) -> None:
     try:
         with os.fdopen(handle, "wb") as stream:
             stream.write(data)
-        os.chmod(temporary, 0o666 & ~_umask())  # mkstemp makes files private; outputs are not
+        os.chmod(temporary, 0o666 & ~_umask() if mode is None else mode)  # mkstemp makes files private
         os.replace(temporary, path)
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
@@ -72,6 +73,33 @@ def check_written_place(path: Path, *, root: Path) -> Path:
             "name a folder of the project itself"
         )
     return path
+
+
+def check_rewritable(path: Path, *, root: Path) -> os.stat_result:
+    """A file of the project a command rewrites in place (a source ``lint --fix`` corrects), and its status; else an
+    :class:`OutputError` saying why not: it must be a regular file, not a symbolic link (the file it leads to is
+    named instead), in no place :func:`check_written_place` refuses."""
+    path = check_written_place(path, root=root)
+    shown = shown_path(path, root)
+    try:
+        status = path.lstat()
+    except OSError as error:
+        raise OutputError(f"cannot write `{shown}`: {_reason(error)}") from error
+    if stat.S_ISLNK(status.st_mode):
+        raise OutputError(f"cannot write `{shown}`: it is a symbolic link; name the file it leads to")
+    if not stat.S_ISREG(status.st_mode):
+        raise OutputError(f"cannot write `{shown}`: it is not a regular file")
+    return status
+
+
+def rewrite_file(path: Path, data: bytes, *, root: Path) -> None:
+    """Replace a file of the project in one step (:func:`write_atomic`), keeping its permissions, where
+    :func:`check_rewritable` allows it."""
+    status = check_rewritable(path, root=root)
+    try:
+        write_atomic(Path(os.path.abspath(path)), data, mode=stat.S_IMODE(status.st_mode))
+    except OSError as error:
+        raise OutputError(f"cannot write `{shown_path(path, root)}`: {_reason(error)}") from error
 
 
 def linked_folder(path: Path, root: Path) -> Path | None:

@@ -131,9 +131,6 @@ class TermGraph:
     def sections_using(self, name: str) -> list[str]:
         return sorted({r.section_id for r in self._references.get(name, ())})
 
-    def sections_defining(self, name: str) -> list[str]:
-        return sorted({d.section_id for d in self._definitions.get(name, ())})
-
     def terms_defined_in(self, section_id: str) -> list[str]:
         """Terms whose definitions stand in a section's own text (not its subsections)."""
         if self._defined_in is None:

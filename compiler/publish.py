@@ -266,13 +266,6 @@ def _open_lock(beside: state.Folder, name: str, root: Path) -> int:
     return descriptor
 
 
-def recover(output: Path, work: Path, *, root: Path) -> None:
-    """Put right what a killed build left in the work folder ``work``: the site it moved aside comes back, the
-    rest goes. A work folder this tool did not make is refused (:class:`OutputError`), never used."""
-    with state.Folder.open(work.parent) as beside:
-        _recover(beside, output.name, work.name, state.marks(state.home(root)), root)
-
-
 def _recover(beside: state.Folder, output_name: str, work_name: str, marks: state.Marks, root: Path) -> None:
     status = beside.status(work_name)
     if status is None:

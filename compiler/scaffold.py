@@ -2,8 +2,9 @@
 
 The starting files ship with the package (``compiler/starter/``): a small book in the XML
 format, the configuration with comments, a ``.gitignore`` for what the build makes, a
-pre-commit configuration and a GitHub Actions workflow. Nothing existing is ever replaced: in a folder
-that has its own ``.gitignore`` or workflow, those are kept and the others made.
+pre-commit configuration and a GitHub Actions workflow, with the compiler's own wheel in ``tools/``
+for that workflow to install (:mod:`rulebook.own_wheel`). Nothing existing is ever replaced: in a folder
+that has its own ``.gitignore``, workflow or wheel, those are kept and the others made.
 """
 
 from __future__ import annotations
@@ -11,15 +12,16 @@ from __future__ import annotations
 import contextlib
 import json
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
-from rulebook import __version__
 from rulebook.config_file import CONFIG_FILE, find_config
 from rulebook.dtd import dtd_text
 from rulebook.errors import UserError
 from rulebook.fileio import check_written_place
+from rulebook.own_wheel import own_wheel, wheel_name
 from rulebook.project import BOOK_NAME, MAIN_BOOK, RESERVED_FOLDERS, Project
 
 
@@ -35,6 +37,8 @@ class Made:
     files: tuple[str, ...]
     kept: tuple[str, ...] = ()
     """Optional files that existed already and were left as they are."""
+    enclosing: Path | None = None
+    """The configuration of a project the new one stands inside (its commands no longer reach the outer one)."""
 
 
 def _starter(name: str) -> str:
@@ -53,9 +57,8 @@ def init_project(folder: Path, title: str | None = None, source_format: str = "x
             "(to add a book to it, `rulebook new-book NAME`)"
         )
     title = _checked_title(title or _title_of(folder))
-    wheel = f"rulebook_compiler-{__version__}-py3-none-any.whl"
     book = "rules/book.md" if source_format == "markdown" else "rules/book.xml"
-    files = {
+    files: dict[str, str | bytes] = {
         CONFIG_FILE: _starter("rulebook.toml")
         .replace('"{title}"', json.dumps(title, ensure_ascii=False))
         .replace("{title}", title)
@@ -63,10 +66,11 @@ def init_project(folder: Path, title: str | None = None, source_format: str = "x
         **({book: _starter_in_markdown()} if source_format == "markdown" else {book: _starter("book.xml")}),
         **({} if source_format == "markdown" else {"rules/rulebook.dtd": dtd_text()}),
     }
-    extras = {
+    extras: dict[str, str | bytes] = {
         ".gitignore": _starter("gitignore.txt"),
         ".pre-commit-config.yaml": _starter("pre-commit-config.yaml"),
-        ".github/workflows/rulebook.yml": _starter("workflow.yml").replace("{wheel}", wheel),
+        ".github/workflows/rulebook.yml": _starter("workflow.yml"),
+        f"tools/{wheel_name()}": own_wheel(),  # what the workflow installs: the compiler is not on PyPI
     }
     taken = sorted(name for name in files if (folder / name).exists())
     if taken:
@@ -77,7 +81,7 @@ def init_project(folder: Path, title: str | None = None, source_format: str = "x
     kept = tuple(sorted(name for name in extras if (folder / name).exists()))
     files |= {name: text for name, text in extras.items() if name not in kept}
     _write_all(folder, files)
-    return Made(folder, tuple(files), kept)
+    return Made(folder, tuple(files), kept, existing)
 
 
 def _starter_in_markdown() -> str:
@@ -115,7 +119,7 @@ def add_book(project: Project, name: str, title: str | None = None) -> Made:
     return Made(project.root, (source, project.config_file.name))
 
 
-def _write_all(folder: Path, files: dict[str, str]) -> None:
+def _write_all(folder: Path, files: Mapping[str, str | bytes]) -> None:
     """Every file, or none: a failure part of the way removes the files and folders made so far. None is
     written inside ``.git`` or through a folder of the project that is a link (:func:`check_written_place`)."""
     for name in files:
@@ -127,9 +131,9 @@ def _write_all(folder: Path, files: dict[str, str]) -> None:
             missing = [p for p in (path.parent, *path.parent.parents) if not p.exists()]
             path.parent.mkdir(parents=True, exist_ok=True)
             made += reversed(missing)
-            with path.open("x", encoding="utf-8") as stream:  # never replaces a file
+            with path.open("xb") as stream:  # never replaces a file
                 made.append(path)
-                stream.write(text)
+                stream.write(text.encode("utf-8") if isinstance(text, str) else text)
     except OSError as error:
         for undone in reversed(made):
             with contextlib.suppress(OSError):
@@ -137,6 +141,40 @@ def _write_all(folder: Path, files: dict[str, str]) -> None:
         raise ScaffoldError(
             f"cannot write `{path}`: {(error.strerror or str(error)).lower()}; nothing was made"
         ) from error
+
+
+def git_warnings(made: Made) -> list[str]:
+    """What keeps the workflow a project was made with from running on GitHub, if it is in a Git repository: a
+    ``.gitignore`` of the repository's that leaves the wheel out, or a project below the repository's root (GitHub
+    runs only the workflows at the root's ``.github/workflows``)."""
+    import subprocess
+
+    def git(*args: str) -> subprocess.CompletedProcess[str] | None:
+        try:
+            return subprocess.run(["git", *args], cwd=made.root, capture_output=True, text=True, check=False)
+        except OSError:  # no Git here: nothing to say
+            return None
+
+    top = git("rev-parse", "--show-toplevel")
+    if top is None or top.returncode != 0:
+        return []
+    warnings = []
+    wheels = [name for name in made.files if name.startswith("tools/")]
+    ignored = git("check-ignore", "--no-index", *wheels) if wheels else None
+    if ignored is not None and ignored.stdout.strip():
+        warnings.append(
+            f"the repository's .gitignore leaves out {ignored.stdout.split()[0]}, which the workflow installs: "
+            "commit it all the same (`git add -f`)"
+        )
+    root = Path(top.stdout.strip()).resolve()
+    if ".github/workflows/rulebook.yml" in made.files and root != made.root:
+        below = made.root.relative_to(root).as_posix()
+        warnings.append(
+            f"the project is below the repository's root ({root}): GitHub runs only the workflows in the root's "
+            ".github/workflows; move rulebook.yml there, give its build job "
+            f"`defaults: {{run: {{working-directory: {below}}}}}` and upload `{below}/site/`"
+        )
+    return warnings
 
 
 def _checked_title(title: str) -> str:

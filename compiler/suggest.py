@@ -22,25 +22,6 @@ from rulebook.names import normalise
 MAX_SUGGESTIONS = 3
 
 
-def edit_distance(a: str, b: str) -> int:
-    """Optimal string alignment distance (a swap of neighbours counts as one edit)."""
-    if a == b:
-        return 0
-    previous2: list[int] = []
-    previous = list(range(len(b) + 1))
-    for i in range(1, len(a) + 1):
-        ca = a[i - 1]
-        current = [i] + [0] * len(b)
-        for j in range(1, len(b) + 1):
-            cb = b[j - 1]
-            value = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (ca != cb))
-            if i > 1 and j > 1 and ca == b[j - 2] and a[i - 2] == cb:
-                value = min(value, previous2[j - 2] + 1)
-            current[j] = value
-        previous2, previous = previous, current
-    return previous[-1]
-
-
 def one_edit_apart(a: str, b: str) -> bool:
     """Whether one insertion, deletion, substitution or swap of neighbours turns ``a`` into ``b``."""
     if abs(len(a) - len(b)) > 1 or a == b:

@@ -61,6 +61,7 @@ from rulebook.model import (
 from rulebook.names import slugify
 from rulebook.readers import SourceResult, decode_source, nesting_too_deep, unreadable
 from rulebook.source import SourceText, Span
+from rulebook.xml_syntax import plain_error
 
 SECTION_LEVELS = {"chapter": 1, "section": 2, "subsection": 3}
 _TAG_NAME = re.compile(r"[^\s/>]+")
@@ -154,6 +155,13 @@ def _malformed(error: etree.XMLSyntaxError, source: SourceText) -> Diagnostic:
         if deep is not None:
             tag = _TAG_NAME.match(source.text, deep + 1)
             return nesting_too_deep(source.span(deep), f"`<{tag.group() if tag else ''}>`")
+    plain = plain_error(message)
+    if plain is not None:
+        marked = source.line_text(line).rfind(plain.mark, 0, column) if plain.mark else -1
+        span = Span(source.path, line, marked + 1, 1) if marked != -1 else span
+        return MALFORMED_XML.diagnostic(
+            plain.message, span, help=f"{plain.help}; nothing after this place could be read"
+        )
     if not message[1:2].isupper():  # "PCDATA invalid" keeps its capitals
         message = message[:1].lower() + message[1:]
     return MALFORMED_XML.diagnostic(

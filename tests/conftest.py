@@ -54,13 +54,75 @@ def private_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
         os.environ["XDG_CACHE_HOME"] = previous
 
 
+QUICK = "not slow and not browser"
+"""The marker expression of a local run (``addopts`` in pyproject.toml): ``--all``, and CI, run every test."""
+
+
 def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption("--update-golden", action="store_true", help="rewrite golden files from current output")
+    parser.addoption("--all", action="store_true", help="run every test, the slow and browser ones too (as CI does)")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """``--all`` or ``CI`` set: the quick run's marker expression is dropped (one given on the command line stays)."""
+    if (config.getoption("--all") or os.environ.get("CI")) and config.option.markexpr == QUICK:
+        config.option.markexpr = ""
+
+
+@pytest.hookimpl(tryfirst=True)  # before the marker expression chooses
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """A test that starts Chromium is a browser test, whether or not its file says so."""
+    for item in items:
+        if "chromium" in getattr(item, "fixturenames", ()) and item.get_closest_marker("browser") is None:
+            item.add_marker(pytest.mark.browser)
+
+
+def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> None:
+    marked = ("slow", "browser")
+    left = terminalreporter.stats.get("deselected", [])
+    deselected = sum(1 for item in left if any(item.get_closest_marker(name) for name in marked))
+    if deselected and config.option.markexpr == QUICK:
+        terminalreporter.write_line(
+            f"the quick run: {deselected} slow or browser tests not run (`pytest --all` runs them)"
+        )
 
 
 @pytest.fixture
 def update_golden(request: pytest.FixtureRequest) -> bool:
     return bool(request.config.getoption("--update-golden"))
+
+
+def check_golden(path: Path, output: str, update: bool) -> None:
+    """``output`` equal to the golden file ``path``, which only ``pytest --update-golden`` writes.
+
+    A missing golden file fails: a golden file is what a person has read and found right, never what the code
+    happened to print the first time.
+    """
+    shown = path.relative_to(ROOT).as_posix() if path.is_relative_to(ROOT) else str(path)
+    if update:
+        path.write_text(output, encoding="utf-8")
+        return
+    if not path.is_file():
+        pytest.fail(
+            f"the golden file {shown} is missing: write it with `pytest --update-golden`, then read it "
+            "(a person checks every line before it is committed)"
+        )
+    assert output == path.read_text(encoding="utf-8"), f"run `pytest --update-golden` and read the diff of {shown}"
+
+
+def check_generated_part(path: Path, begins: str, ends: str, expected: str, update: bool) -> None:
+    """The part of a document between the line holding ``begins`` and ``ends`` is ``expected`` (a table the
+    code generates); ``pytest --update-golden`` writes it there."""
+    shown = path.relative_to(ROOT).as_posix()
+    text = path.read_text(encoding="utf-8")
+    if begins not in text or ends not in text:
+        pytest.fail(f"{shown} has lost the marks of its generated part: `{begins}` ... `{ends}`")
+    start = text.index("\n", text.index(begins)) + 1
+    end = text.index(ends, start)
+    if update:
+        path.write_text(text[:start] + expected + text[end:], encoding="utf-8")
+        return
+    assert text[start:end] == expected, f"run `pytest --update-golden` and read the diff of {shown}"
 
 
 def parse(xml: str, path: str = "book.xml") -> Document:

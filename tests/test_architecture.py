@@ -7,6 +7,7 @@ cycle that only a lazy import hides is still a cycle in the design.
 from __future__ import annotations
 
 import ast
+import re
 from functools import cache
 from pathlib import Path
 
@@ -31,6 +32,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "rulebook.inputs",
             "rulebook.memory",
             "rulebook.formats",
+            "rulebook.guides",
             "rulebook.spelling",
             "rulebook.catalog",
             "rulebook.engine.bindings",
@@ -47,6 +49,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "rulebook.text_source",
             "rulebook.dtd",
             "rulebook.dtd_findings",
+            "rulebook.xml_syntax",
             "rulebook.locate",
             "rulebook.autolink",
             "rulebook.readers",
@@ -92,6 +95,9 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "rulebook.published",
             "rulebook.data_worker",
             "rulebook.scaffold",
+            "rulebook.source_fixes",
+            "rulebook.own_wheel",
+            "rulebook.deploy",
         ),
     ),
     ("command line", ("rulebook.cli", "rulebook.__main__")),
@@ -210,12 +216,40 @@ def test_every_folder_of_the_package_is_listed_in_pyproject() -> None:
     """The package imports as ``rulebook`` from ``compiler/``, so setuptools is given its folders one by one."""
     import tomllib
 
-    listed = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]["packages"]
+    setuptools = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]
     folders = {
         ".".join(("rulebook", *init.parent.relative_to(ROOT / "compiler").parts))
         for init in (ROOT / "compiler").rglob("__init__.py")
     }
-    assert sorted(listed) == sorted(folders)
+    mapped = {name for name, folder in setuptools["package-dir"].items() if name != "rulebook"}  # docs/: data only
+    assert mapped == {"rulebook.docs"} and setuptools["package-dir"]["rulebook.docs"] == "docs"
+    assert sorted(setuptools["packages"]) == sorted(folders | mapped)
+
+
+def documented_layers() -> list[tuple[str, list[str]]]:
+    """The layer table of docs/architecture.md, each name as ``LAYERS`` writes it (``catalog/`` is
+    ``rulebook.catalog``, ``__init__`` the package's own module ``rulebook``)."""
+    lines = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8").splitlines()
+    assert "| layer | modules |" in lines, "docs/architecture.md has lost its layer table"
+    rows = []
+    for line in lines[lines.index("| layer | modules |") + 2 :]:
+        if not line.startswith("|"):
+            break
+        layer, modules = (cell.strip() for cell in line.strip("|").split("|"))
+        names = [name.rstrip("/") for name in re.findall(r"`([^`]+)`", modules)]
+        rows.append((layer, sorted("rulebook" if n == "__init__" else f"rulebook.{n}" for n in names)))
+    return rows
+
+
+def test_the_architecture_docs_show_the_layers_this_test_enforces() -> None:
+    documented = documented_layers()
+    assert [layer for layer, _ in documented] == [layer for layer, _ in LAYERS], "the layers, lowest first"
+    differ = [
+        f"{layer}: only in the docs {sorted(set(names) - set(prefixes))}, only in LAYERS {sorted(set(prefixes) - set(names))}"
+        for (layer, names), (_, prefixes) in zip(documented, LAYERS, strict=True)
+        if names != sorted(prefixes)
+    ]
+    assert differ == [], "docs/architecture.md's layer table and LAYERS differ"
 
 
 def _third_party_imports(path: Path) -> set[str]:

@@ -63,3 +63,22 @@ def test_a_broken_baseline_file_is_a_usage_error(tmp_path: Path, capsys) -> None
     book = write(tmp_path / "book.xml", BOOK)
     assert lint(book, "--baseline", write(tmp_path / "b.json", "{not json")) == 2
     assert "is not a rulebook lint baseline" in capsys.readouterr().err
+
+
+def test_writing_a_baseline_says_how_to_configure_it(tmp_path: Path, capsys, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    write(tmp_path / "rulebook.toml", 'title = "T"\nsources = ["book.xml"]\n\n[books.more]\nsources = ["more.xml"]\n')
+    write(tmp_path / "book.xml", BOOK)
+    write(tmp_path / "more.xml", BOOK)
+    monkeypatch.chdir(tmp_path)
+    assert lint("--book", "main", "--write-baseline", "known.json") == 0
+    assert capsys.readouterr().err == (
+        "Wrote 4 problems to known.json.\n"
+        'To have `rulebook lint` and `rulebook build` use it, add `baseline = "known.json"` to the top (before any '
+        "[table]) of rulebook.toml.\n"
+    )
+    assert lint("--book", "more", "--write-baseline", "more.json") == 0
+    assert 'add `baseline = "more.json"` to the [books.more] table of rulebook.toml.' in capsys.readouterr().err
+    write(tmp_path / "rulebook.toml", 'title = "T"\nsources = ["book.xml"]\nbaseline = "known.json"\n')
+    assert lint("--write-baseline", "known.json") == 0
+    assert capsys.readouterr().err == "Wrote 4 problems to known.json.\n"  # configured already: nothing to add
+    assert lint("--quiet") == 0

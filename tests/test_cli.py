@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -13,7 +14,7 @@ import pytest
 from rulebook.catalog import RULES
 from rulebook.cli import main
 
-from .conftest import BUNDLED_BOOK, ROOT
+from .conftest import BUNDLED_BOOK, ROOT, check_generated_part
 
 CLEAN = '<document><chapter title="A"><definition name="a">An <reference name="a">a</reference>.</definition></chapter></document>'
 
@@ -39,6 +40,45 @@ def test_every_command_has_help(command: list[str], capsys) -> None:  # type: ig
         main([*command, "--help"])
     assert exit_info.value.code == 0
     assert "usage: rulebook" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    ("command", "usage", "error"),
+    [
+        (["biuld"], "usage: rulebook [-h]", "rulebook: error: unknown command `biuld`: did you mean `build`?"),
+        (["xyzzy"], "usage: rulebook [-h]", "rulebook: error: unknown command `xyzzy`: see `rulebook --help`"),
+        (
+            ["lint", "--fromat", "json"],
+            "usage: rulebook lint [-h]",
+            "rulebook lint: error: unrecognized arguments: --fromat (did you mean `--format`?)",
+        ),
+        (
+            ["build", "--strcit=yes"],
+            "usage: rulebook build [-h]",
+            "rulebook build: error: unrecognized arguments: --strcit=yes (did you mean `--strict`?)",
+        ),
+        (["dtd", "extra"], "usage: rulebook dtd [-h]", "rulebook dtd: error: unrecognized arguments: extra"),
+        (
+            ["lint", "--format", "jsn"],
+            "usage: rulebook lint [-h]",
+            "rulebook lint: error: argument --format: invalid choice: 'jsn' (choose from 'text', 'json', 'github', "
+            "'sarif') (did you mean `json`?)",
+        ),
+        (
+            ["engine", "odds", "tset", "x"],
+            "usage: rulebook engine odds [-h]",
+            "(did you mean `test`?)",
+        ),
+    ],
+)
+def test_a_mistyped_word_gets_the_commands_own_usage_and_a_suggestion(
+    command: list[str], usage: str, error: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        main(command)
+    assert exit_info.value.code == 2
+    shown = capsys.readouterr().err
+    assert shown.startswith(usage) and shown.rstrip("\n").endswith(error), shown
 
 
 def test_lint_of_the_bundled_book_passes_with_its_baseline(monkeypatch, capsys) -> None:  # type: ignore[no-untyped-def]
@@ -189,11 +229,11 @@ def test_console_script_runs_as_a_process() -> None:
     assert "error[RB101]" in done.stdout
 
 
-def test_the_console_scripts_quick_exit_loses_no_output(
+def test_the_console_script_reports_as_the_command_run_in_process(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """The console script ends the lint without freeing its results: its report, on standard output or
-    in a file, and its exit status are still those of the command run in process."""
+    """The lint's report, on standard output or in a file, and its exit status are those of the command run
+    in process."""
     monkeypatch.chdir(ROOT)
     assert main(["lint", "--no-baseline", "--format", "json"]) == 1
     expected = capsys.readouterr().out
@@ -253,23 +293,20 @@ def test_bundled_dtd_is_the_compilers_dtd() -> None:
 def test_docs_hold_every_rules_documentation(capsys: pytest.CaptureFixture[str], update_golden: bool) -> None:
     """docs/lint.md holds what `rulebook explain --markdown` prints (rewritten by `pytest --update-golden`)."""
     assert main(["explain", "--markdown"]) == 0
-    expected = capsys.readouterr().out
-    path = ROOT / "docs" / "lint.md"
-    docs = path.read_text(encoding="utf-8")
-    start = docs.index("\n", docs.index("<!-- rules:")) + 1
-    end = docs.index("<!-- /rules -->")
-    if update_golden:
-        path.write_text(docs[:start] + expected + docs[end:], encoding="utf-8")
-        return
-    assert docs[start:end] == expected, "run `pytest --update-golden` and read the diff of docs/lint.md"
+    check_generated_part(
+        ROOT / "docs" / "lint.md", "<!-- rules:", "<!-- /rules -->", capsys.readouterr().out, update_golden
+    )
 
 
-def test_docs_list_every_rule() -> None:
-    from rulebook.catalog import RULES
-
+def test_docs_list_every_rule_with_the_severity_explain_gives(capsys: pytest.CaptureFixture[str]) -> None:
+    """One severity word everywhere: the tables of docs/lint.md say what `explain --all` and the reports say."""
     docs = (ROOT / "docs" / "lint.md").read_text(encoding="utf-8")
+    assert main(["explain", "--all"]) == 0
+    listed = capsys.readouterr().out
     for rule in RULES:
-        assert f"| {rule.code} | `{rule.name}` |" in docs
+        assert f"| {rule.code} | `{rule.name}` | {rule.severity.public} |" in docs
+        assert re.search(rf"^{rule.code}  {rule.name} +{rule.severity.public} ", listed, re.MULTILINE), rule.code
+    assert "fatal" not in listed and "| fatal |" not in docs
 
 
 def test_each_command_is_registered_by_the_module_the_start_up_imports() -> None:
@@ -295,7 +332,7 @@ def test_a_command_imports_only_its_own_command_module() -> None:
         "print(sorted(m for m in sys.modules if m.startswith('rulebook.cli.')), file=sys.stderr)\n"
     )
     done = _fresh_python(script)
-    assert done.stderr.splitlines()[-1] == "['rulebook.cli.common', 'rulebook.cli.lint']"
+    assert done.stderr.splitlines()[-1] == "['rulebook.cli.common', 'rulebook.cli.lint', 'rulebook.cli.usage']"
 
 
 def test_a_stop_signal_that_would_be_lost_in_an_import_callback_is_asked_again(

@@ -25,7 +25,7 @@ from rulebook.graph import TermGraph
 from rulebook.project import BookConfig
 from rulebook.recipe.reading import read_book
 
-from .conftest import BUNDLED_BOOK, ROOT
+from .conftest import BUNDLED_BOOK, ROOT, check_generated_part
 
 SCHEMA = json.loads((ROOT / "compiler" / "schema" / "rules.schema.json").read_text(encoding="utf-8"))
 
@@ -333,14 +333,8 @@ def test_dtd_declares_the_attributes_of_every_mechanic_kind() -> None:
 
 
 def test_docs_describe_the_mechanic_kinds_of_the_table(update_golden: bool) -> None:
-    page = ROOT / "docs" / "data.md"
-    text = page.read_text(encoding="utf-8")
-    start = text.index("-->\n", text.index("<!-- generated from compiler/facts/kinds.py")) + len("-->\n")
-    end = text.index("<!-- end of the generated table -->")
-    if update_golden:
-        text = text[:start] + describe_kinds() + text[end:]
-        page.write_text(text, encoding="utf-8")
-    assert text[start:end] == describe_kinds()
+    begins, ends = "<!-- generated from compiler/facts/kinds.py", "<!-- end of the generated table -->"
+    check_generated_part(ROOT / "docs" / "data.md", begins, ends, describe_kinds(), update_golden)
     row = next(
         line
         for line in (ROOT / "docs" / "format.md").read_text(encoding="utf-8").splitlines()

@@ -224,6 +224,7 @@ def _page_text(path: Path) -> str:
     return re.sub(r" ?(<[^>]*>) ?", r"\1", re.sub(r"\s+", " ", text))
 
 
+@pytest.mark.slow  # two builds of the bundled book
 def test_the_bundled_books_site_is_the_same_built_from_its_markdown(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -51,6 +51,7 @@ def page_facts(site: Path, path: str) -> tuple[list[tuple[str, str, str]], list[
     return links, headings, anchors
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("view", ["published", "drafts"])
 def test_both_generators_build_the_same_pages_links_headings_and_anchors(
     view: str, request: pytest.FixtureRequest
@@ -84,6 +85,7 @@ def test_zensical_site_has_every_page_and_the_known_differences(zensical_site: P
     assert "dangling-reference" not in (zensical_site / "search.json").read_text(encoding="utf-8")
 
 
+@pytest.mark.slow
 def test_zensical_builds_are_byte_identical_and_keep_their_cache_unpublished(
     zensical_site: Path, tmp_path: Path
 ) -> None:
@@ -161,6 +163,7 @@ def test_what_zensical_says_becomes_one_warning_a_line() -> None:
     assert said(output) == ("index.md:4:84: anchor does not exist", "fr/page.md:5:118: page does not exist")
 
 
+@pytest.mark.slow
 def test_a_zensical_warning_stops_the_build_and_keeps_the_last_good_site(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

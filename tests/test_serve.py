@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import functools
 import http.client
+import re
 import shutil
 import socket
 import threading
@@ -19,10 +20,12 @@ from rulebook.project import load_project
 from rulebook.recipe.cache import StageCache
 from rulebook.serve.edits import LiveAffected, touched_by
 from rulebook.serve.news import News
-from rulebook.serve.server import RELOAD_SCRIPT, Handler, make_server
+from rulebook.serve.server import RELOAD_SCRIPT, Handler, audience, make_server, refusal
 
 from .conftest import BUNDLED_BOOK, ROOT
 from .serving import Served, edit, files_of
+
+pytestmark = pytest.mark.slow  # each test starts `rulebook serve` and waits for its builds
 
 UP_TO_DATE = "of Fantasy Battles: The 9th Age up to date"  # the main book's translations, editions, rule data
 
@@ -327,3 +330,60 @@ def test_a_malformed_request_gets_its_4xx_and_never_a_traceback(
 def test_the_preview_still_answers_a_request_as_http_1_0_sends_it(preview: int) -> None:
     assert answer(preview, b"GET /index.html HTTP/1.0\r\n\r\n")[0] == "HTTP/1.0 200 OK"  # no Host: this machine
     assert answer(preview, b"GET /a%20b HTTP/1.1\r\n" + LOCAL + b"\r\n")[0] == "HTTP/1.0 404 File not found"
+
+
+def _new_project(tmp_path: Path) -> Path:
+    """A project ``rulebook init`` makes (the starter book: clean)."""
+    from rulebook.cli import main
+
+    project = tmp_path / "game"
+    assert main(["init", str(project), "--title", "Game"]) == 0
+    return project
+
+
+def test_an_edit_prints_the_lint_findings_it_brought_and_no_other(tmp_path: Path) -> None:
+    project = _new_project(tmp_path)
+    book = project / "rules" / "book.xml"
+    with Served([], cwd=project, temp=tmp_path / "tmp") as served:
+        mark = served.mark()
+        edit(book, '<reference name="roll">roll</reference> on', '<reference name="rol">roll</reference> on')
+        served.wait_for("Updated", after=mark)
+        said = "".join(served.lines[mark:])
+        assert "error[RB101]: reference to undefined term `rol`" in said and "^^^" in said  # as `rulebook lint` says it
+        assert "warning[RB401]: term `roll` is defined but never referred to" in said
+
+        mark = served.mark()  # lines move, the same findings: nothing said again
+        edit(book, "<document>", "<document>\n\n")
+        served.wait_for("Updated", after=mark)
+        assert "[RB" not in "".join(served.lines[mark:])
+
+        mark = served.mark()
+        edit(book, '<reference name="rol">', '<reference name="roll">')
+        assert "2 lint findings fixed in Game." in served.wait_for("fixed in", after=mark)
+
+
+def test_host_serves_other_devices_with_a_warning(tmp_path: Path) -> None:
+    project = _new_project(tmp_path)
+    with Served(["--host", "0.0.0.0"], cwd=project, temp=tmp_path / "tmp") as served:
+        warned = served.wait_for("the preview listens on 0.0.0.0")
+        assert "anyone who can reach this machine there reads the drafts, without a password" in warned
+        assert re.search(r"\(from another device: http://\S+:\d+/\)", served.wait_for("Serving on"))
+        port = int(served.url.rsplit(":", 1)[1].strip("/"))
+        for host, status in ((f"192.168.1.20:{port}", 200), (f"[fe80::1]:{port}", 200), ("rebound.example", 403)):
+            connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+            connection.request("GET", "/", headers={"Host": host})
+            assert connection.getresponse().status == status, host
+            connection.close()
+
+
+def test_who_the_preview_answers_depends_on_where_it_listens() -> None:
+    for local in ("127.0.0.1", "localhost", "::1", "127.0.0.2"):
+        assert not audience(local).addresses and not audience(local).allows("192.168.1.20"), local
+    everyone = audience("0.0.0.0")
+    assert everyone.allows("192.168.1.20") and everyone.allows("[fe80::1]") and everyone.allows("localhost")
+    assert everyone.allows(socket.gethostname()) and not everyone.allows("rebound.example")
+    assert refusal("GET", "/", ["10.0.0.5:8000"], "HTTP/1.1", everyone) is None
+    assert refusal("GET", "/", ["10.0.0.5:8000"], "HTTP/1.1") == (
+        403,
+        "This preview answers only to 127.0.0.1 and localhost",
+    )

@@ -7,7 +7,7 @@ import random
 import pytest
 
 from rulebook.names import normalise, singular
-from rulebook.suggest import Suggester, edit_distance, one_edit_apart
+from rulebook.suggest import Suggester, one_edit_apart
 
 NAMES = ["line_of_sight", "undeployed_unit_number", "model", "base", "unit", "army_list", "ward_save"]
 
@@ -48,6 +48,26 @@ def test_normalise_takes_no_shortcut_that_changes_a_name() -> None:
         name = "".join(rng.choice("aAsS_ -\tx\u0130\u00df") for _ in range(rng.randint(0, 8)))
         words = name.strip().lower().replace(" ", "_").replace("-", "_").replace("\t", "_").split("_")
         assert normalise(name) == "_".join(singular(word) for word in words if word), name
+
+
+def edit_distance(a: str, b: str) -> int:
+    """Optimal string alignment distance (a swap of neighbours counts as one edit): the slow, plain oracle the
+    suggester's shortcuts are checked against."""
+    if a == b:
+        return 0
+    previous2: list[int] = []
+    previous = list(range(len(b) + 1))
+    for i in range(1, len(a) + 1):
+        ca = a[i - 1]
+        current = [i] + [0] * len(b)
+        for j in range(1, len(b) + 1):
+            cb = b[j - 1]
+            value = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (ca != cb))
+            if i > 1 and j > 1 and ca == b[j - 2] and a[i - 2] == cb:
+                value = min(value, previous2[j - 2] + 1)
+            current[j] = value
+        previous2, previous = previous, current
+    return previous[-1]
 
 
 def test_one_edit_apart_agrees_with_edit_distance() -> None:

@@ -17,8 +17,6 @@ from rulebook.translate.terminology import (
     Entry,
     TerminologyError,
     TermMatcher,
-    check_terms,
-    contains,
     export_csv,
     export_tbx,
     fold,
@@ -38,18 +36,17 @@ ENTRIES = {
 
 def test_matching_folds_case_accents_and_plurals() -> None:
     assert fold("Les Figurines réactives") == ["les", "figurine", "reactive"]  # short words are kept whole
-    assert contains(fold("tracer des Lignes de Vue"), "ligne de vue")
-    assert not contains(fold("une ligne droite"), "ligne de vue")
+    matcher = TermMatcher(ENTRIES)
+    assert matcher.terms("tracer des Lignes de Vue") == {"line_of_sight"}
+    assert matcher.terms("une ligne droite") == set()
 
 
-def test_checks_report_missing_and_forbidden_terms() -> None:
-    found = check_terms(["model", "line_of_sight", "weapon_skill", "unknown_term"], "Un modèle a une CC de 3.", ENTRIES)
-    assert [(kind, term) for kind, term, _ in found] == [
-        ("term-missing", "line_of_sight"),
-        ("term-missing", "model"),
-        ("term-forbidden", "model"),
-    ]
-    assert "« figurine »" in found[1][2]
+def test_the_matcher_finds_rendered_terms_and_forbidden_variants() -> None:
+    matcher = TermMatcher(ENTRIES)
+    text = "Un modèle a une CC de 3."
+    assert matcher.terms(text) == {"weapon_skill"}
+    assert matcher.forbidden(text, "model") == [("modèle", 3, 9)]
+    assert matcher.forbidden(text, "line_of_sight") == []
 
 
 def test_the_curated_list_loads_and_rejects_bad_entries(tmp_path: Path) -> None:

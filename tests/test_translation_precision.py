@@ -16,7 +16,7 @@ from rulebook.translate.compare import Comparison, compare_books
 from rulebook.translate.results import Finding
 from rulebook.translate.terminology import load_terminology
 
-from .conftest import BUNDLED_BOOK, ROOT
+from .conftest import BUNDLED_BOOK, ROOT, check_golden
 
 FRENCH = ROOT / "rulebook_src" / "fr" / "rulebook.md"
 GOLDEN = ROOT / "tests" / "translation" / "seed-findings.txt"
@@ -49,10 +49,7 @@ def golden_text(comparison: Comparison) -> str:
 
 
 def test_the_seeds_findings_match_the_golden_file(update_golden: bool) -> None:
-    output = golden_text(seed_comparison())
-    if update_golden or not GOLDEN.exists():
-        GOLDEN.write_text(output, encoding="utf-8")
-    assert output == GOLDEN.read_text(encoding="utf-8")
+    check_golden(GOLDEN, golden_text(seed_comparison()), update_golden)
 
 
 def test_every_finding_was_judged_and_nine_in_ten_are_real() -> None:

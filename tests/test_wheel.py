@@ -14,6 +14,7 @@ import subprocess
 import sys
 import time
 import urllib.request
+import zipfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -22,6 +23,7 @@ import jsonschema
 import pytest
 
 from .conftest import ROOT, serve
+from .test_guides import TEXT_FILES, anchors, named_guides
 
 pytestmark = pytest.mark.slow
 
@@ -29,15 +31,22 @@ THIS_BOOK = re.compile(r"9th Age|Fantasy Battles|ninth-age|9e Âge", re.IGNORECA
 
 
 @pytest.fixture(scope="module")
-def rulebook(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The ``rulebook`` command of a fresh venv where only the wheel (and its dependencies) is installed."""
+def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The package's wheel, built from this repository."""
     base = tmp_path_factory.mktemp("wheel")
     subprocess.run(
         [sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", str(ROOT), "-w", base],
         check=True,
         cwd=base,
     )
-    (wheel,) = base.glob("rulebook_compiler-*.whl")
+    (built,) = base.glob("rulebook_compiler-*.whl")
+    return built
+
+
+@pytest.fixture(scope="module")
+def rulebook(wheel: Path) -> Path:
+    """The ``rulebook`` command of a fresh venv where only the wheel (and its dependencies) is installed."""
+    base = wheel.parent
     venv = base / "venv"
     subprocess.run([sys.executable, "-m", "venv", venv], check=True)
     subprocess.run([venv / "bin" / "pip", "install", "--quiet", str(wheel)], check=True, cwd=base)
@@ -153,3 +162,43 @@ def test_term_links_and_previews_work_in_a_new_project(rulebook: Path, tmp_path:
         term.click()
         tab.wait_for_url(re.compile(r"basics/#term-unit$"))
         tab.close()
+
+
+def test_every_guide_a_message_names_is_in_the_wheel(wheel: Path, rulebook: Path, tmp_path: Path) -> None:
+    """What the messages point at (``rulebook docs lint``, ``docs/site.md#publishing``) a wheel user has: the guide is
+    in the wheel, and the installed command prints it."""
+    with zipfile.ZipFile(wheel) as archive:
+        names = set(archive.namelist())
+        texts = {
+            name: archive.read(name).decode("utf-8")
+            for name in names
+            if name.startswith("rulebook/") and not name.startswith("rulebook/docs/") and name.endswith(TEXT_FILES)
+        }
+        guides = {name: archive.read(name).decode("utf-8") for name in names if name.startswith("rulebook/docs/")}
+    assert {"rulebook/docs/lint.md", "rulebook/docs/format.md", "rulebook/docs/site.md"} <= set(guides)
+    pointed = {named for text in texts.values() for named in named_guides(text)}
+    assert {("lint", None), ("engine", None), ("format", None), ("data", None), ("readme", None)} <= pointed
+    for topic, anchor in sorted(pointed, key=str):
+        printed = run(rulebook, tmp_path, "docs", topic).stdout
+        if topic != "readme":
+            assert printed == guides[f"rulebook/docs/{topic}.md"], topic
+        if anchor:
+            assert anchor in anchors(printed), f"no heading `#{anchor}` in {topic}"
+    folder = Path(run(rulebook, tmp_path, "docs", "--path").stdout.strip())
+    assert folder.is_relative_to(rulebook.parent.parent) and (folder / "lint.md").is_file()  # inside the venv
+    assert "`rulebook docs` lists the guides" in " ".join(run(rulebook, tmp_path, "--help").stdout.split())
+
+
+def test_init_from_the_wheel_puts_that_wheel_in_tools(wheel: Path, rulebook: Path, tmp_path: Path) -> None:
+    """The wheel ``init`` makes for the project's CI, from an installed wheel, holds what the wheel holds, byte for
+    byte (its RECORD and WHEEL written anew), and is the same bytes every time."""
+    run(rulebook, tmp_path, "init", "a", "--title", "A")
+    run(rulebook, tmp_path, "init", "b", "--title", "B")
+    (made,) = (tmp_path / "a" / "tools").glob("*.whl")
+    assert made.name == wheel.name
+    assert made.read_bytes() == (tmp_path / "b" / "tools" / made.name).read_bytes()
+    kept = re.compile(r".*\.dist-info/(RECORD|WHEEL)$")
+    with zipfile.ZipFile(wheel) as built, zipfile.ZipFile(made) as copied:
+        assert copied.testzip() is None
+        expected = {name: built.read(name) for name in built.namelist() if not kept.match(name)}
+        assert {name: copied.read(name) for name in copied.namelist() if not kept.match(name)} == expected

@@ -8,7 +8,7 @@ decide only *when* to report it. ``rulebook explain`` and the rule pages read it
 from __future__ import annotations
 
 from rulebook.catalog import book, editions, mechanics, reading, translation
-from rulebook.diagnostics import Rule
+from rulebook.diagnostics import Rule, Severity
 
 
 def _rules(*families: object) -> tuple[Rule, ...]:
@@ -50,5 +50,16 @@ def markdown() -> str:
     sections = []
     for rule in RULES:
         body = rule.documentation.split("\n", 1)[1].strip().replace("\n## ", "\n#### ")
-        sections.append(f"### {rule.code} {rule.name}\n\n{body}\n\nDefault severity: {rule.severity.public}.\n")
+        sections.append(f"### {rule.code} {rule.name}\n\n{body}\n\n{default_severity(rule)}\n")
     return "\n".join(sections)
+
+
+def default_severity(rule: Rule) -> str:
+    """The sentence ``explain`` and docs/lint.md end a rule's documentation with: its default severity, in the
+    word every report uses (a rule that stops reading a file is an error too, one that cannot be turned down)."""
+    if rule.severity is Severity.FATAL:
+        return (
+            f"Default severity: {rule.severity.public}. It stops reading the file: it cannot be turned off or "
+            "down, and the lint exits with status 2."
+        )
+    return f"Default severity: {rule.severity.public}."

@@ -285,3 +285,33 @@ order has to break the cycle. Shown as information for the rules team.
 ```
 """,
 )
+
+UNUSED_SUPPRESSION = Rule(
+    "RB403",
+    "unused-suppression",
+    Severity.WARNING,
+    "an inline suppression suppresses nothing",
+    """
+## What it does
+Reports a suppression written in a source that hides no finding: a
+`<?rulebook ignore CODES?>` processing instruction or a
+`<!-- rulebook: ignore CODES -->` comment (XML or Markdown) whose codes
+have no finding on the lines it covers, or that names no rule at all.
+
+A suppression names the codes (`RB101`) or rule names
+(`dangling-reference`) it hides, separated by spaces or commas. It covers
+the line it is written on and, when it stands alone on its line, the next
+line too. A finding that stops reading a file cannot be suppressed.
+
+## Why is this bad?
+A suppression outlives the problem it hid: once the reference is fixed or
+the text moved, it would silently hide the next problem of that kind
+there. Remove it (or fix the code it names).
+
+## Example
+```xml
+<reference name="model">models</reference> <?rulebook ignore RB101?>
+```
+where `model` is defined: nothing is left to suppress.
+""",
+)

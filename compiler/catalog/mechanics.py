@@ -45,7 +45,7 @@ Checks the machine-readable annotations that make prose rules data:
 number, and be given once; a `<table data="...">` or `<sequence data="...">`
 must be one the compiler knows, and a data table written the way that table
 is read; a `<mechanic>` must be of a kind the compiler knows, with the
-attributes its kind takes (`rulebook dtd` shows them; docs/data.md lists every
+attributes its kind takes (`rulebook dtd` shows them; `rulebook docs data` lists every
 attribute's type, default and where it goes in `rules.json`).
 
 Known values: `game_turns`, `player_turns_each`, `characteristic_min`,

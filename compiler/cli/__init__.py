@@ -9,7 +9,6 @@ engine) and renders what comes back.
 
 from __future__ import annotations
 
-import argparse
 import importlib
 import os
 import signal
@@ -19,7 +18,7 @@ from types import FrameType
 from typing import Any
 
 from rulebook import __version__
-from rulebook.cli import common
+from rulebook.cli import common, usage
 from rulebook.cli.common import EXIT_USAGE
 from rulebook.errors import UserError
 
@@ -29,43 +28,18 @@ class Stopped(BaseException):
 
 
 def run() -> None:
-    """The ``rulebook`` console script: :func:`main`, then the exit.
-
-    After a command that handed its results to :func:`~rulebook.cli.common.keep_until_exit`
-    (the lint), the process ends without freeing them one by one, as mypy's command line does:
-    the ``atexit`` callbacks run and the output is flushed first, and it happens only when no
-    other thread or pending finaliser would be cut short.
-    """
-    common.start_keeping()
-    code = main()
-    if common.kept_results() and _quick_exit_is_safe():
-        import atexit
-
-        atexit._run_exitfuncs()  # what the ordinary exit runs first (logging's flush, for one)
-        try:
-            sys.stdout.flush()
-            sys.stderr.flush()
-        except (OSError, ValueError):  # the output went away: let the ordinary exit deal with it
-            sys.exit(code)
-        os._exit(code)
-    sys.exit(code)
-
-
-def _quick_exit_is_safe() -> bool:
-    """Whether ending the process at once cuts nothing short: no other thread, no pending finaliser."""
-    import atexit
-    import threading
-    import weakref
-
-    finalisers = getattr(weakref.finalize, "_registry", {"unknown": None})
-    return hasattr(atexit, "_run_exitfuncs") and not finalisers and threading.active_count() == 1
+    """The ``rulebook`` console script: :func:`main`, its result the exit status."""
+    sys.exit(main())
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     _stand_in_for_closed_streams()
     arguments = sys.argv[1:] if argv is None else list(argv)
     parser = _parser(arguments)
-    args = parser.parse_args(arguments)
+    command = _command(arguments)
+    if command is not None and command not in COMMANDS:
+        usage.unknown_command(parser, command, COMMANDS)
+    args = usage.parse(parser, arguments)
     previous = _handle_here(signal.SIGTERM, _stop)
     main_thread = previous is not _ELSEWHERE
     # Ctrl+C as Python raises it, but never where the exception would be lost (see _swallows_exceptions).
@@ -160,13 +134,14 @@ _stop = _raising(Stopped)
 _interrupt = _raising(KeyboardInterrupt)
 
 
-MODULES = ("init", "build", "lint", "explore", "translate", "editions", "convert", "engine")
+MODULES = ("init", "build", "deploy", "lint", "explore", "translate", "editions", "convert", "engine", "docs")
 """The command modules under ``rulebook.cli``, in the order ``rulebook --help`` lists their commands."""
 COMMANDS = {
     "init": "init",
     "new-book": "init",
     "build": "build",
     "serve": "build",
+    "deploy": "deploy",
     "lint": "lint",
     "explain": "lint",
     "dtd": "lint",
@@ -177,16 +152,19 @@ COMMANDS = {
     "diff": "editions",
     "convert": "convert",
     "engine": "engine",
+    "docs": "docs",
 }
 """The module that registers each command: a command imports only its own module at start-up."""
 
 
-def _parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
+def _parser(argv: Sequence[str] = ()) -> usage.CommandParser:
     """The parser for ``argv``: with the named command's module only, or every module when help may list them."""
-    parser = argparse.ArgumentParser(
+    parser = usage.CommandParser(
         prog="rulebook",
         description="Compile, lint and publish rulebooks.",
-        epilog="Exit status: 0 success, 1 problems found, 2 unreadable input or bad usage.",
+        epilog="Exit status: 0 success, 1 problems found, 2 unreadable input or bad usage. Documentation: "
+        "`rulebook docs` lists the guides installed with this package, `rulebook docs TOPIC` prints one "
+        "(`rulebook docs readme` to start, `rulebook docs format` for the XML format).",
     )
     parser.add_argument("--version", action="version", version=f"rulebook {__version__}")
     commands = parser.add_subparsers(title="commands", required=True, metavar="COMMAND")
@@ -195,11 +173,16 @@ def _parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
     return parser
 
 
-def _modules(argv: Sequence[str]) -> tuple[str, ...]:
-    """The command modules ``argv`` needs: the command's own, none for ``--version``, else all (help, errors)."""
+def _command(argv: Sequence[str]) -> str | None:
+    """The command ``argv`` names: its first word that is not an option (the top level's options take no value)."""
     words = list(argv)
     words = words[: words.index("--")] if "--" in words else words
-    command = next((word for word in words if not word.startswith("-")), None)
+    return next((word for word in words if not word.startswith("-")), None)
+
+
+def _modules(argv: Sequence[str]) -> tuple[str, ...]:
+    """The command modules ``argv`` needs: the command's own, none for ``--version``, else all (help, errors)."""
+    command = _command(argv)
     if command in COMMANDS:
         return (COMMANDS[command],)
     if command is None and "--version" in argv and not {"-h", "--help"} & set(argv):

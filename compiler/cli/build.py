@@ -23,12 +23,16 @@ def add_commands(commands: Commands, words: Sequence[str] = ()) -> None:
         "mkdocs-material, or with Zensical), rules.json and rules.schema.json for each book. Outputs are checked, then "
         "published in one step: a failed build keeps the last good site. The output folder must be one "
         "this tool made (it holds a .rulebook-site file) or empty.",
-        epilog="Exit status: 0 built, 1 built but --strict and lint errors, 2 unreadable sources, unsafe names "
-        "or bad usage (nothing published).",
+        epilog="Exit status: 0 built, 1 --strict and lint errors (nothing published), 2 unreadable sources, unsafe "
+        "names or bad usage (nothing published).",
     )
     build.add_argument("files", nargs="*", default=[], type=Path, metavar="FILE", help="sources (default: configured)")
     build.add_argument("--output", "-o", type=Path, help="output folder (default: the configured output, or site/)")
-    build.add_argument("--strict", action="store_true", help="fail when the lint finds errors not in the baseline")
+    build.add_argument(
+        "--strict",
+        action="store_true",
+        help="publish nothing when the lint finds errors not in the baseline (the last good site stays; exit 1)",
+    )
     build.add_argument("--data-only", action="store_true", help="write rules.json and its schema, not the site")
     build.add_argument(
         "--drafts", action="store_true", help="the editor's view: lint marks, lint and translation reports, term graph"
@@ -48,12 +52,19 @@ def add_commands(commands: Commands, words: Sequence[str] = ()) -> None:
     serve = commands.add_parser(
         "serve",
         help="preview the site on localhost, rebuilding and reloading as the sources change",
-        description="Build the site into a temporary folder and serve it on 127.0.0.1. Every change to the "
-        "sources, site_templates/ or mkdocs.yml rebuilds it and reloads open pages.",
+        description="Build the site into a temporary folder and serve it on 127.0.0.1 (--host: another address). "
+        "Every change to the sources, site_templates/ or mkdocs.yml rebuilds it and reloads open pages; the lint's "
+        "findings an edit brings are printed here.",
     )
     serve.add_argument("files", nargs="*", default=[], type=Path, metavar="FILE", help="sources (default: configured)")
     serve.add_argument(
         "--port", type=_port, default=8000, help="port to serve on, 0 to 65535 (default: 8000; 0: any free port)"
+    )
+    serve.add_argument(
+        "--host",
+        default="127.0.0.1",
+        help="the address to listen on (default: 127.0.0.1, this machine alone; 0.0.0.0: every network, so that "
+        "a phone can open the preview; it has no password, a warning says so)",
     )
     serve.add_argument("--quiet", "-q", action="store_true", help="no progress messages")
     add_generator_option(serve)
@@ -81,6 +92,7 @@ def build_options(args: argparse.Namespace, project: Project) -> build_values.Bu
         drafts=args.drafts,
         generator=args.generator or project.generator,
         offline=args.offline or project.offline,
+        strict=args.strict,
     )
 
 
@@ -91,7 +103,7 @@ def run_build(args: argparse.Namespace) -> int:
     progress = Progress(args.quiet)
     options = build_options(args, project)
     result = recipe.build(project, options, progress=progress)
-    status = report_build(result, progress, strict=args.strict)
+    status = report_build(result, progress)
     if result.published:
         _tell_the_engine(result)
     if args.drafts and result.published:
@@ -119,9 +131,7 @@ def _tell_the_engine(result: build_values.BuildResult) -> None:
         print(f"rulebook: warning: {error}", file=sys.stderr)
 
 
-def report_build(
-    result: build_values.BuildResult, progress: Progress, *, strict: bool = False, served: bool = False
-) -> int:
+def report_build(result: build_values.BuildResult, progress: Progress, *, served: bool = False) -> int:
     """Print what a build gave (warnings, refusals, the final line); its exit status.
 
     ``served``: the build is ``serve``'s, which says itself what it keeps serving (its output
@@ -129,6 +139,14 @@ def report_build(
     from rulebook.report import text as text_report
     from rulebook.report.escaping import terminal_message
 
+    if result.withheld:
+        for label, errors in result.withheld:
+            progress(f"The lint found {plural(errors, 'new error')} in {label} (run `rulebook lint`).")
+        print(
+            f"rulebook: --strict: nothing was built into {result.output}; the last good site is kept.",
+            file=sys.stderr,
+        )
+        return 1
     if not result.published:
         for diagnostic in result.refused:
             source = result.sources.get(diagnostic.span.path)
@@ -139,20 +157,18 @@ def report_build(
         if not served:
             print(f"rulebook: nothing was built into {result.output}; the last good site is kept.", file=sys.stderr)
         return 2
-    errors = 0
     for book in result.books:
         for warning in book.warnings:
             print(f"rulebook: {book.generator}: {warning}", file=sys.stderr)
         for notice in book.lint.notices:
             print(f"rulebook: warning: {terminal_message(notice)}", file=sys.stderr)
         if book.lint.new_errors:
-            errors += book.lint.new_errors
             found = plural(book.lint.new_errors, "new error")
             progress(f"The lint found {found} in {book.label or book.name} (run `rulebook lint`).")
     what = plural(len(result.books), "book")
     pages = f", {plural(result.pages, 'page')}" if result.pages else ""
     progress(f"Built {what}{pages}, in {result.seconds:.1f} s -> {_shown(result.output)}")
-    return 1 if errors and strict else 0
+    return 0
 
 
 def _shown(path: Path) -> str:
@@ -172,6 +188,7 @@ def run_serve(args: argparse.Namespace) -> int:
         project,
         tuple(args.files),
         port=args.port,
+        host=args.host,
         progress=progress,
         report=lambda result: report_build(result, quiet, served=True) != 2,
         generator=args.generator,

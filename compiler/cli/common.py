@@ -27,33 +27,6 @@ Commands: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
 line's, for a module that registers only what they name (the engine's actions)."""
 
 
-_kept: list[object] | None = None
-"""What commands handed to the exit (see :func:`keep_until_exit`); ``None`` unless run as the console script."""
-
-
-def keep_until_exit(*results: object) -> None:
-    """Hand a command's results to the process's exit instead of freeing them one object at a time.
-
-    Only the console script keeps them (see :func:`rulebook.cli.run`): it then ends the process
-    without the interpreter's clean-up, which on the 100x book spends about 150 ms freeing the
-    model and tens of thousands of diagnostics that nothing reads again. Called in process
-    (tests, tools), this does nothing.
-    """
-    if _kept is not None:
-        _kept.extend(results)
-
-
-def start_keeping() -> None:
-    """Let commands hand their results to the exit (the console script calls this first)."""
-    global _kept
-    _kept = []
-
-
-def kept_results() -> bool:
-    """Whether a command handed results to the exit."""
-    return bool(_kept)
-
-
 class UsageError(UserError):
     """Bad usage: reported in plain words with exit status 2."""
 

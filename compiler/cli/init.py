@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import shlex
+import sys
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -13,10 +14,11 @@ from rulebook.cli.common import Commands, add_config_option, project_of
 def add_commands(commands: Commands, words: Sequence[str] = ()) -> None:
     init = commands.add_parser(
         "init",
-        help="start a rulebook project: a small book, its configuration, CI and pre-commit examples",
+        help="start a rulebook project: a small book, its configuration, a CI workflow that publishes, pre-commit",
         description="Make a working rulebook project in DIR (default: this folder): a sample book in the XML "
         "format (rules/book.xml), rulebook.toml with comments, a .gitignore for the built site, a pre-commit "
-        "configuration and a GitHub Actions workflow. Refuses a folder that is configured already.",
+        "configuration, and a GitHub Actions workflow that lints, builds and publishes on GitHub Pages, with "
+        "this compiler's wheel in tools/ for it to install. Refuses a folder that is configured already.",
     )
     init.add_argument("folder", nargs="?", type=Path, default=Path("."), metavar="DIR")
     init.add_argument("--title", help="the book's title (default: from the folder's name)")
@@ -54,7 +56,33 @@ def run_init(args: argparse.Namespace) -> int:
     book = "rules/book.md" if args.format == "markdown" else "rules/book.xml"
     print(f"Next: `{inside}rulebook lint`, then `rulebook serve` to see the site while you edit {book},")
     print("and `rulebook build` to publish it into site/.")
+    if ".github/workflows/rulebook.yml" in made.files:
+        print(
+            "On GitHub: commit everything, tools/ included (the workflow installs the compiler from the wheel there),\n"
+            'and once, before the first push, set the repository\'s Settings > Pages > Source to "GitHub Actions":\n'
+            "every push lints and builds, a push to the default branch publishes the site (`rulebook docs site`)."
+        )
+    sys.stdout.flush()
+    from rulebook.scaffold import git_warnings
+
+    for warning in git_warnings(made):
+        print(f"rulebook: warning: {warning}", file=sys.stderr)
+    if made.enclosing is not None:
+        print(
+            f"rulebook: warning: `{_shown(made.root)}` is inside the project that `{_shown(made.enclosing)}` "
+            "configures: the new project is a separate one, and commands run in it no longer see the outer one (to "
+            "add a book to that project instead, remove this folder and run `rulebook new-book NAME` there)",
+            file=sys.stderr,
+        )
     return 0
+
+
+def _shown(path: Path) -> str:
+    """A path relative to the working folder when it is inside it."""
+    try:
+        return path.relative_to(Path.cwd().resolve()).as_posix()
+    except ValueError:
+        return str(path)
 
 
 def run_new_book(args: argparse.Namespace) -> int:

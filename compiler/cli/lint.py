@@ -13,7 +13,6 @@ from rulebook.cli.common import (
     Commands,
     UsageError,
     add_config_option,
-    keep_until_exit,
     output_text,
     plural,
     project_of,
@@ -22,9 +21,10 @@ from rulebook.cli.common import (
 )
 
 if TYPE_CHECKING:
-    from rulebook.project import Project
+    from rulebook.project import BookConfig, Project
     from rulebook.recipe.commands import LintTarget
     from rulebook.report import Report
+    from rulebook.stage_values import LintResult
 
 
 def add_commands(commands: Commands, words: Sequence[str] = ()) -> None:
@@ -32,7 +32,7 @@ def add_commands(commands: Commands, words: Sequence[str] = ()) -> None:
         "lint",
         help="check the rulebook for broken references, links, duplicates and format errors",
         description="Check rulebook sources. Without FILE, lints every configured book (or the one --book "
-        "names), each with its own baseline (see `rulebook init` and docs/lint.md).",
+        "names), each with its own baseline (see `rulebook init` and `rulebook docs lint`).",
         epilog="Exit status: 0 no errors, 1 errors (or warnings with --strict), 2 unreadable input or bad usage.",
     )
     lint.add_argument(
@@ -47,6 +47,16 @@ def add_commands(commands: Commands, words: Sequence[str] = ()) -> None:
     lint.add_argument(
         "--write-baseline", type=Path, metavar="FILE", help="record every current problem in FILE and exit 0"
     )
+    lint.add_argument(
+        "--fix",
+        action="store_true",
+        help="fix what is not in doubt in place (a reference or link whose did-you-mean has one candidate, or "
+        "differs only in case), then report what is left",
+    )
+    lint.add_argument("--diff", action="store_true", help="show the fixes --fix would make as a diff; write nothing")
+    lint.add_argument(
+        "--statistics", action="store_true", help="count the findings of each rule instead of listing them"
+    )
     lint.add_argument("--color", choices=("auto", "always", "never"), default="auto", help="colour text output")
     lint.add_argument("--quiet", "-q", action="store_true", help="no progress messages")
     lint.add_argument("--book", metavar="NAME", help="lint this book of the configuration (default: every book)")
@@ -56,7 +66,9 @@ def add_commands(commands: Commands, words: Sequence[str] = ()) -> None:
     explain = commands.add_parser("explain", help="show the documentation of a lint rule")
     explain.add_argument("rule", nargs="?", help="rule code (RB101) or name (dangling-reference)")
     explain.add_argument("--all", action="store_true", help="list every rule")
-    explain.add_argument("--markdown", action="store_true", help="every rule's documentation, as in docs/lint.md")
+    explain.add_argument(
+        "--markdown", action="store_true", help="every rule's documentation, as in `rulebook docs lint`"
+    )
     explain.set_defaults(run=run_explain)
 
     dtd = commands.add_parser("dtd", help="print the rulebook DTD the compiler validates against")
@@ -66,38 +78,93 @@ def add_commands(commands: Commands, words: Sequence[str] = ()) -> None:
 def run_lint(args: argparse.Namespace) -> int:
     from rulebook import memory
     from rulebook.recipe import commands
-    from rulebook.report import Report, exit_code
-    from rulebook.report.escaping import terminal_message
+    from rulebook.report import exit_code
     from rulebook.report.summary import joined_report
 
     project = project_of(args)
     targets = commands.lint_targets(
         project, tuple(args.files), book=args.book, baseline=args.baseline, no_baseline=args.no_baseline
     )
+    _check_options(args, targets)
     if args.write_baseline:
-        if len(targets) > 1:
-            names = ", ".join(target.book.name for target in targets)
-            raise UsageError(f"each book has its own baseline: name one with --book ({names})")
         return _write_baseline(args, project, targets[0])
     if not args.quiet and sys.stderr.isatty():
         count = sum(len(target.files or target.book.sources) for target in targets)
         print(f"Checking {plural(count, 'file')}…", file=sys.stderr)
-    reports = []
-    for target in targets:
-        read, result = commands.lint(project, target)
-        keep_until_exit(read, result)
-        for notice in result.notices:
-            print(f"rulebook: warning: {terminal_message(notice)}", file=sys.stderr)
-        reports.append(
-            Report(
-                result.new, result.sources, result.files, result.baselined, result.stale_baseline, project.rules_docs
-            )
-        )
+    linted = [_lint(project, target) for target in targets]
+    if args.fix or args.diff:
+        fixed = _fix(args, project, linted)
+        if args.diff:
+            return 1 if fixed else 0
+        if fixed:
+            linted = [_lint(project, target) for target in targets]  # what is left, read again
+    reports = [_report(project, result) for _, result in linted]
     report = reports[0] if len(reports) == 1 else joined_report(reports)
     with memory.gc_frozen():  # tens of thousands of records, none in a cycle: no collection while they are made
         output_text(args, _render(args, report))
-    keep_until_exit(report)
     return exit_code(report, strict=args.strict)
+
+
+def _check_options(args: argparse.Namespace, targets: list[LintTarget]) -> None:
+    """Refuse options that do not go together, before anything is read."""
+    if args.write_baseline and len(targets) > 1:
+        names = ", ".join(target.book.name for target in targets)
+        raise UsageError(f"each book has its own baseline: name one with --book ({names})")
+    if args.write_baseline and (args.fix or args.diff):
+        raise UsageError("--write-baseline records the problems as they are: fix them in another run")
+    if args.diff and args.output:
+        raise UsageError("--diff writes the fixes to standard output, not to --output")
+    if args.statistics and args.format not in ("text", "json"):
+        raise UsageError(f"--statistics counts in text or json, not {args.format}")
+
+
+def _lint(project: Project, target: LintTarget) -> tuple[LintTarget, LintResult]:
+    """One target's lint, its notices printed."""
+    from rulebook.recipe import commands
+    from rulebook.report.escaping import terminal_message
+
+    _, result = commands.lint(project, target)
+    for notice in result.notices:
+        print(f"rulebook: warning: {terminal_message(notice)}", file=sys.stderr)
+    return target, result
+
+
+def _report(project: Project, result: LintResult) -> Report:
+    """A lint's report, with the findings ``--fix`` would fix."""
+    from rulebook.recipe import commands
+    from rulebook.report import Report
+    from rulebook.report.summary import fix_key
+
+    fixable = frozenset(fix_key(d) for d in commands.fixable(result))
+    return Report(
+        result.new,
+        result.sources,
+        result.files,
+        result.baselined,
+        result.stale_baseline,
+        project.rules_docs,
+        fixable=fixable,
+    )
+
+
+def _fix(args: argparse.Namespace, project: Project, linted: list[tuple[LintTarget, LintResult]]) -> int:
+    """Show (``--diff``) or make (``--fix``) the fixes of what the lint reported; how many findings they fix."""
+    from rulebook.recipe import commands
+
+    fixed = [source for target, result in linted for source in commands.fixes(project, target, result)]
+    count = sum(source.fixes for source in fixed)
+    where = f"{plural(count, 'problem')} in {plural(len(fixed), 'file')}"
+    if args.diff:
+        from rulebook.source_fixes import unified_diff
+
+        write_stdout(unified_diff(fixed))
+        said = f"Would fix {where} (`rulebook lint --fix` makes the fixes)." if fixed else "Nothing to fix."
+        print(said, file=sys.stderr)
+        return count
+    commands.make_fixes(project, fixed)
+    if not args.quiet:
+        print(f"Fixed {where}." if fixed else "Nothing to fix.", file=sys.stderr)
+    return count
 
 
 def _write_baseline(args: argparse.Namespace, project: Project, target: LintTarget) -> int:
@@ -107,11 +174,38 @@ def _write_baseline(args: argparse.Namespace, project: Project, target: LintTarg
     read, result = commands.lint(project, commands.unbaselined(target))
     write_file(args, args.write_baseline, baselines.serialise(result.diagnostics), baseline=True)
     print(f"Wrote {plural(len(result.diagnostics), 'problem')} to {args.write_baseline}.", file=sys.stderr)
+    hint = _baseline_hint(project, target.book, args.write_baseline)
+    if hint:
+        print(hint, file=sys.stderr)
     return 2 if read.fatal else 0
+
+
+def _baseline_hint(project: Project, book: BookConfig, written: Path) -> str | None:
+    """How to have the lint use a baseline just written, unless the configuration names it already."""
+    if book.baseline is not None and book.baseline.resolve() == written.resolve():
+        return None
+    if project.config_file is None:
+        return f"Use it with `rulebook lint --baseline {written}`."
+    from rulebook.config_file import CONFIG_FILE
+
+    try:
+        relative = written.resolve().relative_to(project.root.resolve()).as_posix()
+    except ValueError:
+        relative = written.resolve().as_posix()
+    prefix = "" if project.config_file.name == CONFIG_FILE else "tool.rulebook"
+    table = ".".join(part for part in (prefix, "" if book.name == project.main.name else f"books.{book.name}") if part)
+    where = f"the [{table}] table of" if table else "the top (before any [table]) of"
+    key = f'baseline = "{relative}"'
+    return f"To have `rulebook lint` and `rulebook build` use it, add `{key}` to {where} {project.config_file.name}."
 
 
 def _render(args: argparse.Namespace, report: Report) -> str:
     from rulebook.report import json_format, renderer
+
+    if args.statistics:
+        from rulebook.report import statistics
+
+        return statistics.render_json(report) if args.format == "json" else statistics.render_text(report)
 
     if args.format == "text":
         from rulebook.report import text as text_report
@@ -125,7 +219,7 @@ def _render(args: argparse.Namespace, report: Report) -> str:
 
 
 def run_explain(args: argparse.Namespace) -> int:
-    from rulebook.catalog import RULES, find_rule
+    from rulebook.catalog import RULES, default_severity, find_rule
 
     if args.markdown:
         from rulebook.catalog import markdown
@@ -141,7 +235,7 @@ def run_explain(args: argparse.Namespace) -> int:
     if found is None:
         raise UsageError(f"no lint rule is called `{args.rule}` (see `rulebook explain --all`)")
     print(found.documentation, end="")
-    print(f"\nDefault severity: {found.severity.public}.")
+    print(f"\n{default_severity(found)}")
     return 0
 
 

@@ -84,4 +84,4 @@ def shown(text: str, unit: str = "digits") -> str:
 def over(what: str, limit: int, unit: str) -> LimitError:
     """The error for a question or a file past a limit: what it asked for, then the limit in the words of
     docs/engine.md."""
-    return LimitError(f"{what}; the engine's limit is {limit:,} {unit} (see Limits in docs/engine.md)")
+    return LimitError(f"{what}; the engine's limit is {limit:,} {unit} (see Limits in `rulebook docs engine`)")

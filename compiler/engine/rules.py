@@ -8,7 +8,6 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, NamedTuple, NoReturn
 
-from rulebook.engine.bindings import BINDINGS
 from rulebook.engine.dice import derived_die, parse_notation, passes, single_die
 from rulebook.engine.errors import RulesError as RulesError
 from rulebook.engine.files import read_file
@@ -189,14 +188,3 @@ def _at(path: Path, where: str) -> Iterator[None]:
         yield
     except RulesError as error:
         raise type(error)(f"{path}: `{where}`: {error}") from None
-
-
-def missing_bindings(data: dict[str, Any]) -> list[tuple[str, str]]:
-    """(mechanic, term) pairs whose term the rule data does not define."""
-    terms = data.get("terms", {})
-    return [
-        (mechanic, term)
-        for mechanic, needed in sorted(BINDINGS.items())
-        for term in needed
-        if not terms.get(term, {}).get("defined")
-    ]

@@ -134,6 +134,8 @@ def checked_book(
     )
     if lint.unsafe:
         return BuildResult(options.output, refused=lint.unsafe, sources=read.sources)
+    if options.strict and lint.new_errors:  # nothing of this build is published: no need to make the rest
+        return BuildResult(options.output, withheld=((book.label or book.name, lint.new_errors),))
     return read, lint
 
 

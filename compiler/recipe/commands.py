@@ -1,6 +1,7 @@
 """The recipe of the commands that read and report: each runs the stages to the depth it needs.
 
     lint(project, target)                   read as an outline -> lint, the baseline applied
+    fixes(project, target, lint)            the lint's sources read again -> the fixes of its findings (--fix, --diff)
     compare(project, original, translation) read both -> languages checked -> terminology and waivers -> compared
     suggest(project, original, translation) read both -> languages checked -> compared -> the terms it lacks
     diff(project, old, new)                 read both -> diffed
@@ -14,6 +15,7 @@ to show why.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -24,9 +26,11 @@ from rulebook.recipe.stages import lint_book, reserved_names, translation_terms,
 from rulebook.stage_values import LintResult, ReadResult
 
 if TYPE_CHECKING:
+    from rulebook.diagnostics import Diagnostic
     from rulebook.diff import BookDiff
     from rulebook.graph import TermGraph
     from rulebook.model import Book
+    from rulebook.source_fixes import FixedSource
     from rulebook.translate.compare import Comparison
     from rulebook.translate.suggestions import Suggestion
     from rulebook.translate.terminology import Entry
@@ -90,6 +94,29 @@ def lint(project: Project, target: LintTarget) -> tuple[ReadResult, LintResult]:
 def unbaselined(target: LintTarget) -> LintTarget:
     """The same target without its baseline: every finding (what ``--write-baseline`` records)."""
     return replace(target, baseline=None, partial=False)
+
+
+def fixable(result: LintResult) -> list[Diagnostic]:
+    """The findings a lint reports that ``lint --fix`` would fix (:mod:`rulebook.lint.fixes`)."""
+    from rulebook.lint.fixes import edit_for
+
+    sources = result.sources
+    return [d for d in result.new if (source := sources.get(d.span.path)) and edit_for(d, source) is not None]
+
+
+def fixes(project: Project, target: LintTarget, result: LintResult) -> tuple[FixedSource, ...]:
+    """``lint --fix`` and ``--diff``: what the fixes of a lint's findings make of the target's sources, read again
+    and checked unchanged; nothing written."""
+    from rulebook.source_fixes import plan_fixes
+
+    return plan_fixes(result, target.files or target.book.sources, project.root)
+
+
+def make_fixes(project: Project, fixed: Sequence[FixedSource]) -> None:
+    """``lint --fix``: the fixed sources written, each in one step, every one checked before any is written."""
+    from rulebook.source_fixes import write_fixes
+
+    write_fixes(fixed, project.root)
 
 
 # -- translations and editions --------------------------------------------------------------------------------

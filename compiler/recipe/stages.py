@@ -14,6 +14,7 @@ from rulebook.graph import TermGraph
 from rulebook.inputs import present
 from rulebook.lint import apply_settings, run_book_rules
 from rulebook.lint.base import LintInput
+from rulebook.lint.suppressions import apply_suppressions
 from rulebook.memory import gc_frozen
 from rulebook.project import MAIN_BOOK, RESERVED_FOLDERS, BookConfig, Project, Translation
 from rulebook.recipe.cache import NO_CACHE, StageCache, digest
@@ -53,7 +54,7 @@ def lint_book(
             checked = LintInput(read.book, terms, set(images.published), reserved, refused_images=images.refused)
             found.extend(run_book_rules(checked))
             facts = checked.rule_facts
-        diagnostics = tuple(apply_settings(found, book.severities))
+        diagnostics = tuple(apply_settings(apply_suppressions(found, read.sources), book.severities))
     files = len(set(read.sources) | {d.span.path for d in read.diagnostics}) or len(read.book.documents)
     unsafe = unsafe_names(read, found)
     result = LintResult(diagnostics, read.sources, files, terms, diagnostics, unsafe=unsafe, facts=facts)

@@ -9,6 +9,14 @@ from dataclasses import dataclass, field
 from rulebook.diagnostics import Diagnostic, Rule, Severity, sort_diagnostics
 from rulebook.source import SourceText
 
+FixKey = tuple[str, int, int, str]
+"""A finding's path, line, column and code: what tells a fixable finding apart from the others."""
+
+
+def fix_key(diagnostic: Diagnostic) -> FixKey:
+    span = diagnostic.span
+    return (span.path, span.line, span.column, diagnostic.code)
+
 
 @dataclass(frozen=True, slots=True)
 class Report:
@@ -28,6 +36,11 @@ class Report:
     notes: tuple[str, ...] = ()
     """What the run did in a simpler way than it says because its input was too large (a comparison
     bounded in time), in words: shown after the summary, or as the format's notices."""
+    fixable: frozenset[FixKey] = frozenset()
+    """The findings ``rulebook lint --fix`` would fix, by :func:`fix_key`."""
+
+    def is_fixable(self, diagnostic: Diagnostic) -> bool:
+        return bool(self.fixable) and fix_key(diagnostic) in self.fixable
 
     def counts(self) -> Counter[str]:
         """Diagnostics by public severity name (error, warning, info)."""
@@ -50,6 +63,7 @@ def joined_report(reports: Sequence[Report]) -> Report:
         sum(r.baselined for r in reports),
         sum(r.stale_baseline for r in reports),
         reports[0].docs_url,
+        fixable=frozenset().union(*(r.fixable for r in reports)),
     )
 
 

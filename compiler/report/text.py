@@ -46,6 +46,11 @@ class _Painter:
         return f"\x1b[{_STYLES[style]}m{text}\x1b[0m" if self.enabled else text
 
 
+def painter(color: bool) -> _Painter:
+    """What colours a report's parts (``color``: in ANSI colours; else it leaves them as they are)."""
+    return _Painter(color)
+
+
 def use_color(choice: str, stream: TextIO | None = None) -> bool:
     """``auto`` colours a terminal unless NO_COLOR is set; ``always``/``never`` force it."""
     stream = stream or sys.stdout
@@ -71,6 +76,11 @@ def render(report: Report, *, color: bool = False, width: int = MAX_WIDTH) -> st
     ]
     blocks.append(_summary(report, paint))
     return "\n".join(blocks)
+
+
+def render_summary(report: Report, *, color: bool = False) -> str:
+    """The summary that ends a text report: the counts, what the baseline hid, what ``--fix`` would fix."""
+    return _summary(report, _Painter(color))
 
 
 def render_diagnostic(
@@ -156,7 +166,8 @@ class _Line:
 
 _MARKDOWN_NAMES = (("[[", "|"), ("[[", "]]"), ("(#", ")"), ("{#", "}"), ("=", "}"), ("=", " "), (" ", ""))
 """What stands around a name in the Markdown dialect: ``[[name|``, ``(#id)``, ``{#id}``, ``{dfn=name}``,
-``::: definition name``."""
+``::: definition name``; a span (``[text]{dfn=name}``) is named at its end, so its own attribute comes first."""
+_SPAN_NAMES = (("dfn=", "}"), ("dfn=", " "), ("value=", "}"), ("value=", " "))
 
 
 def _underline(
@@ -166,7 +177,8 @@ def _underline(
     places, tried first), else its quoted value after the column, else the tag name."""
     if target:
         near = line.part(column, column + TARGET_REACH + len(target) + 2)
-        for before, after in names:
+        spanned = bool(names) and near.startswith("[") and not near.startswith("[[")
+        for before, after in (_SPAN_NAMES + names) if spanned else names:
             found = near.find(f"{before}{target}{after}")
             if found != -1:
                 return column + found + len(before), max(len(target), 1)
@@ -212,6 +224,8 @@ def _summary(report: Report, paint: _Painter) -> str:
     if report.baselined:
         known = "1 known problem is" if report.baselined == 1 else f"{report.baselined} known problems are"
         lines.append(f"{known} listed in the baseline and not shown.")
+    if report.fixable:
+        lines.append(f"{len(report.fixable)} fixable with `rulebook lint --fix` (`--diff` shows the fixes first).")
     lines += [f"{paint('bold', 'note')}: {readable(note)}" for note in report.notes]
     if report.stale_baseline:
         stale = (

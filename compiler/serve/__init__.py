@@ -39,7 +39,7 @@ from rulebook.serve.edits import watched
 from rulebook.serve.folder import serve_folder
 from rulebook.serve.live import LivePreview
 from rulebook.serve.news import News
-from rulebook.serve.server import RELOAD_SCRIPT, Handler, make_server
+from rulebook.serve.server import LOCAL, RELOAD_SCRIPT, Handler, audience, make_server
 from rulebook.serve.watcher import Watcher
 
 
@@ -48,6 +48,7 @@ def serve(
     files: tuple[Path, ...],
     *,
     port: int = 8000,
+    host: str = LOCAL,
     progress: Callable[[str], None] = lambda message: None,
     report: Callable[[build_values.BuildResult], bool] = lambda result: result.published,
     once: bool = False,
@@ -55,16 +56,48 @@ def serve(
 ) -> int:
     """Serve the project's site; update it when a watched file changes (``once``: build, then stop).
 
-    ``generator``: what builds the site (default: the project's ``generator``).
+    ``generator``: what builds the site (default: the project's ``generator``). ``host``: the address it listens
+    on, this machine alone by default (another one lets a phone on the network open the preview: a warning says
+    that anyone who reaches it reads the drafts).
 
     ``report`` prints what a full build gave, and says whether it is worth reloading the pages.
     """
-    server = make_server(port)
+    server = make_server(port, host)
     try:
         with serve_folder() as folder:
             return _serve(project, files, server, folder, progress, report, once, generator or project.generator)
     finally:
         server.server_close()
+
+
+def _where(server: http.server.ThreadingHTTPServer) -> str:
+    """The preview's address, as a browser on this machine (and, listening beyond it, another device) opens it."""
+    host, port = str(server.server_address[0]), int(server.server_address[1])
+    hears = audience(host)
+    if not hears.addresses:
+        return f"http://{LOCAL}:{port}/"
+    shown = f"[{host}]" if ":" in host else host
+    if host in ("0.0.0.0", "::"):
+        shown = _network_address() or "THIS-MACHINE'S-ADDRESS"
+    print(
+        f"rulebook: warning: the preview listens on {host}, port {port}: anyone who can reach this machine there "
+        "reads the drafts, without a password. Use --host only on a network you trust (without it, the preview "
+        "is this machine's alone)",
+        file=sys.stderr,
+    )
+    return f"http://{LOCAL}:{port}/ (from another device: http://{shown}:{port}/)"
+
+
+def _network_address() -> str | None:
+    """This machine's address on its network, as another device reaches it (none found: None)."""
+    import socket
+
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+            probe.connect(("192.0.2.1", 9))  # a documentation address: no packet is sent, the route is chosen
+            return str(probe.getsockname()[0])
+    except OSError:
+        return None
 
 
 def _serve(
@@ -91,8 +124,9 @@ def _serve(
     watching = [] if once else [entry.path for entry in watched(project, recipe.chosen_books(project, options))]
     with Watcher(watching, live.changed_later, project.root):
         live.rebuild()
-        server.RequestHandlerClass = functools.partial(Handler, news, options.output)
-        print(f"Serving on http://127.0.0.1:{server.server_address[1]}/ (Ctrl+C to stop)", file=sys.stderr)
+        hears = audience(str(server.server_address[0]))
+        server.RequestHandlerClass = functools.partial(Handler, news, options.output, audience=hears)
+        print(f"Serving on {_where(server)} (Ctrl+C to stop)", file=sys.stderr)
         threading.Thread(target=server.serve_forever, daemon=True).start()
         try:
             if not once:

@@ -17,6 +17,7 @@ from rulebook.project import Project, load_project
 from rulebook.recipe.cache import StageCache
 from rulebook.recipe.live import apply_live, finish_live, live_books, recompute_live, update_live
 from rulebook.serve.edits import touched_by
+from rulebook.serve.findings import LintNews
 from rulebook.serve.news import EVERY_PAGE, News
 from rulebook.site.generator import LiveSite
 from rulebook.site.incremental import SiteChange, write_files
@@ -53,6 +54,8 @@ class LivePreview:
         """The books whose translations, editions and rule data wait to be recomputed, in order."""
         self.job: tuple[str, build_values.LiveBook, BackgroundData[build_values.LiveLater]] | None = None
         self.queue: queue.Queue[tuple[str, Any]] = queue.Queue()
+        self.lint_news = LintNews(progress)
+        """What the lint found at each book's last build: an edit's new findings are printed."""
 
     def changed_later(self, paths: frozenset[Path]) -> None:
         """Called by the watcher (on its thread)."""
@@ -97,6 +100,8 @@ class LivePreview:
             print("rulebook: the sources cannot be built; still serving the last good site.", file=sys.stderr)
             self.whole = True
             return
+        for built in result.books:
+            self.lint_news.built(built.name, built.label or built.name, built.lint)
         if self.live is None:  # nothing to keep loaded: every edit builds again
             self.whole = False
             self.news.publish([EVERY_PAGE])
@@ -147,6 +152,7 @@ class LivePreview:
                 failed.add(name)
                 self.failing.add(name)
                 continue
+            self.lint_news.built(name, self.books[name].config.label or name, edit.lint)
             first = self._show(edit.first)  # the edited chapters, before the rest of the book is even planned
             if first is None:
                 return

@@ -4,12 +4,15 @@ the checks every request passes before it is answered (only this machine's, well
 from __future__ import annotations
 
 import http.server
+import ipaddress
 import json
 import os
 import re
+import socket
 import sys
 import urllib.parse
 from collections.abc import Sequence
+from dataclasses import dataclass
 from http import HTTPStatus
 from pathlib import Path
 from typing import Any
@@ -42,15 +45,54 @@ RELOAD_SCRIPT = """// Reloads the page, where it was scrolled to, as soon as `ru
 """.replace("EVENTS_PATH", EVENTS_PATH).replace("EVERY_PAGE", EVERY_PAGE)
 LOCAL_HOSTS = frozenset({"127.0.0.1", "localhost", "::1"})
 """The host names a request to the preview may give (the ``Host`` header, without its port)."""
+LOCAL = "127.0.0.1"
+"""Where the preview listens unless ``--host`` says otherwise: this machine alone."""
 
 
-def make_server(port: int) -> http.server.ThreadingHTTPServer:
-    """The server's socket, bound before anything is built: a busy port is said at once."""
+@dataclass(frozen=True, slots=True)
+class Audience:
+    """The hosts a request may name (its ``Host`` header): this machine's names, and, when the preview listens
+    beyond it (``--host``), any IP address and the machine's own names. A page elsewhere whose name was pointed
+    at the preview's address (DNS rebinding) names its own host, never an address: it is refused either way."""
+
+    names: frozenset[str] = LOCAL_HOSTS
+    addresses: bool = False
+    """Any IP address as the host: a phone on the network names the address it reached."""
+
+    def allows(self, host: str) -> bool:
+        host = host.strip("[]").lower()
+        return host in self.names or (self.addresses and _is_address(host))
+
+
+def audience(host: str) -> Audience:
+    """Who may ask the preview listening on ``host``: this machine only for a loopback address or name."""
+    if host.lower() in LOCAL_HOSTS or (_is_address(host) and ipaddress.ip_address(host.strip("[]")).is_loopback):
+        return Audience()
+    machine = socket.gethostname().lower()
+    return Audience(LOCAL_HOSTS | {host.strip("[]").lower(), machine, f"{machine}.local"}, addresses=True)
+
+
+def _is_address(host: str) -> bool:
     try:
-        return Server(("127.0.0.1", port), Handler, bind_and_activate=True)
+        ipaddress.ip_address(host.strip("[]"))
+    except ValueError:
+        return False
+    return True
+
+
+def make_server(port: int, host: str = LOCAL) -> http.server.ThreadingHTTPServer:
+    """The server's socket, bound before anything is built: a busy port or an address not this machine's is said
+    at once."""
+    kind = Server6 if ":" in host else Server
+    try:
+        return kind((host.strip("[]"), port), Handler, bind_and_activate=True)
     except OSError as error:
         reason = (error.strerror or str(error)).lower()
-        raise UserError(f"cannot serve on port {port}: {reason} (choose another with --port, or 0 for any)") from None
+        where = f"port {port}" if host == LOCAL else f"{host}, port {port}"
+        raise UserError(
+            f"cannot serve on {where}: {reason} (choose another with --port, or 0 for any"
+            + (")" if host == LOCAL else "; --host: an address of this machine, or 0.0.0.0 for all)")
+        ) from None
 
 
 class Server(http.server.ThreadingHTTPServer):
@@ -70,6 +112,12 @@ class Server(http.server.ThreadingHTTPServer):
         )
 
 
+class Server6(Server):
+    """The preview's server on an IPv6 address (``--host ::``)."""
+
+    address_family = socket.AF_INET6
+
+
 class Handler(http.server.SimpleHTTPRequestHandler):
     """The site's files, never cached (a page may be written again within the second), and the events.
 
@@ -80,8 +128,9 @@ class Handler(http.server.SimpleHTTPRequestHandler):
     """So that a request refused before its version is read still gets a status line (http.server's default,
     HTTP/0.9, answers with a bare page)."""
 
-    def __init__(self, news: News, folder: Path, *args: Any, **kwargs: Any) -> None:
+    def __init__(self, news: News, folder: Path, *args: Any, audience: Audience = Audience(), **kwargs: Any) -> None:
         self.news = news
+        self.audience = audience
         self.refused_method = False
         super().__init__(*args, directory=str(folder), **kwargs)
 
@@ -89,7 +138,8 @@ class Handler(http.server.SimpleHTTPRequestHandler):
         """The request line and headers as http.server reads them, then the preview's own checks."""
         if not super().parse_request():
             return False
-        refused = refusal(self.command, self.path, self.headers.get_all("Host") or [], self.request_version)
+        hosts = self.headers.get_all("Host") or []
+        refused = refusal(self.command, self.path, hosts, self.request_version, self.audience)
         if refused is None:
             return True
         self.refused_method = refused[0] == HTTPStatus.METHOD_NOT_ALLOWED
@@ -142,12 +192,15 @@ _HOST = re.compile(r"(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9._~!$&'()*+,;=-]+)(:[0-9]{0,5
 """A ``Host`` header: a name, an IPv4 address or a bracketed IPv6 address, then maybe a port."""
 
 
-def refusal(method: str, target: str, hosts: Sequence[str], version: str) -> tuple[HTTPStatus, str] | None:
+def refusal(
+    method: str, target: str, hosts: Sequence[str], version: str, audience: Audience = Audience()
+) -> tuple[HTTPStatus, str] | None:
     """Why the preview refuses a request (its status and a message), or None to answer it.
 
     ``hosts``: every ``Host`` header the request gave. A malformed request is 400, a method other than GET and
     HEAD 405, an overlong target 414; a request that names a host other than this machine (a page elsewhere
-    whose name was pointed at 127.0.0.1: DNS rebinding) is 403, refused the editor's drafts."""
+    whose name was pointed at 127.0.0.1: DNS rebinding) is 403, refused the editor's drafts; ``audience`` says which
+    hosts are this machine's (more of them when the preview listens beyond it)."""
     if not _METHOD.fullmatch(method):
         return HTTPStatus.BAD_REQUEST, "Bad request method"
     if method not in ("GET", "HEAD"):
@@ -167,7 +220,9 @@ def refusal(method: str, target: str, hosts: Sequence[str], version: str) -> tup
     found = _HOST.fullmatch(hosts[0]) if hosts else None
     if hosts and found is None:
         return HTTPStatus.BAD_REQUEST, "Bad Host header"
-    if found is not None and found.group(1).strip("[]").lower() not in LOCAL_HOSTS:
+    if found is not None and not audience.allows(found.group(1)):
+        if audience.addresses:
+            return HTTPStatus.FORBIDDEN, "This preview answers only to this machine's addresses and names"
         return HTTPStatus.FORBIDDEN, "This preview answers only to 127.0.0.1 and localhost"
     return None
 

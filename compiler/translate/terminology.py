@@ -91,29 +91,6 @@ def fold(text: str) -> list[str]:
     return folded_words(text, "fr")
 
 
-def contains(text_words: list[str], phrase: str) -> bool:
-    """Whether folded words hold a folded phrase, as consecutive words."""
-    needle = fold(phrase)
-    size = len(needle)
-    return bool(size) and any(text_words[i : i + size] == needle for i in range(len(text_words) - size + 1))
-
-
-def check_terms(terms: list[str], translation: str, entries: dict[str, Entry]) -> list[tuple[str, str, str]]:
-    """(kind, term, message) for each English term the translated text misses or renders wrongly."""
-    matcher = TermMatcher(entries)
-    rendered = matcher.terms(translation)
-    found = []
-    for term in sorted(set(terms)):
-        entry = entries.get(term)
-        if entry is None:
-            continue
-        if term not in rendered:
-            found.append(("term-missing", term, f"`{term}` should be « {entry.preferred} » here, and is not"))
-        for wrong, _, _ in matcher.forbidden(translation, term):
-            found.append(("term-forbidden", term, f"`{term}` is written « {wrong} »: use « {entry.preferred} »"))
-    return found
-
-
 SHORT_FORM = 2
 """Renderings this short (profile abbreviations: ``A``, ``CC``) match only as whole words written as listed."""
 _TOKEN = re.compile(r"[^\W_]+")

@@ -427,7 +427,7 @@ def test_a_build_whose_cache_entry_is_a_named_pipe_publishes_and_warns_without_w
         ),
         (
             lambda entry, valid: entry.write_bytes(b"0" * 65_537),
-            "is too large; the engine's limit is 65,536 bytes for its cache (see Limits in docs/engine.md)",
+            "is too large; the engine's limit is 65,536 bytes for its cache (see Limits in `rulebook docs engine`)",
         ),
     ],
 )
@@ -471,7 +471,7 @@ ABSURD = ["99999999999999999999", "-" + "9" * 30, "1" + "0" * 1000, "nan", "inf"
 
 def _absurd_message(what: str, text: str) -> str:
     if text.removeprefix("-").isascii() and text.removeprefix("-").isdigit():
-        return f"{what} is {shown(text)}; {LIMIT} 1,000,000 either way for a number in a question (see Limits in docs/engine.md)"
+        return f"{what} is {shown(text)}; {LIMIT} 1,000,000 either way for a number in a question (see Limits in `rulebook docs engine`)"
     return f"{what} is `{text}`, not a whole number"
 
 
@@ -502,11 +502,11 @@ def test_every_number_on_the_command_line_is_within_the_limits(
         (["pregame", "--board", "36by48"], "--board takes WxD, such as 36x48 (not `36by48`)"),
         (
             ["pregame", "--board", f"36x{'9' * 5000}"],
-            f"a side of --board is 99999999... (5000 digits); {LIMIT} 1,000,000 either way for a number in a question (see Limits in docs/engine.md)",
+            f"a side of --board is 99999999... (5000 digits); {LIMIT} 1,000,000 either way for a number in a question (see Limits in `rulebook docs engine`)",
         ),
         (["modify", "--value", "3", "--mod", "+٣"], "the number in `+٣` is `٣`, not a whole number"),
         (["attack", "--attacks=-1"], "the number of attacks must be 0 or more"),
-        (["attack", "--attacks=101"], f"101 attacks; {LIMIT} 100 attacks (see Limits in docs/engine.md)"),
+        (["attack", "--attacks=101"], f"101 attacks; {LIMIT} 100 attacks (see Limits in `rulebook docs engine`)"),
     ],
 )
 def test_a_number_outside_what_a_question_means_is_refused(
@@ -546,7 +546,7 @@ def test_too_many_modifiers_or_values_are_refused_before_they_are_all_parsed(
     err = capsys.readouterr().err
     assert err.splitlines()[-1] == (
         f"rulebook engine {prog}: error: argument {option}: more than 100 {items}; {LIMIT} 100 {items} "
-        "(see Limits in docs/engine.md)"
+        "(see Limits in `rulebook docs engine`)"
     )
 
 

@@ -24,6 +24,8 @@ from rulebook import markdown_source
 from .scratch import run, source
 from .scratch import scratch as scratch  # the fixture every case takes
 
+pytestmark = pytest.mark.slow  # each case runs a command on an input at its full size, seconds each
+
 
 @contextlib.contextmanager
 def cpu_time_under(seconds: float) -> Iterator[None]:

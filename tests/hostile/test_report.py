@@ -49,12 +49,12 @@ def test_control_characters_in_malformed_xml_are_shown_in_the_snippet(capsys, sc
     outcome = run(capsys, "lint")
     assert (outcome.code, outcome.out) == (
         2,
-        """error[RB001]: PCDATA invalid Char value 27
+        """error[RB001]: a control character (U+001B) XML does not allow in text
  --> book.xml:1:30
   |
 1 | <document><chapter title="a">␛]0;pwned␇</chapter></document>
   |                              ^
-    = help: fix the XML at this place; nothing after it could be read
+    = help: remove it (XML forbids control characters, and most editors do not show them); nothing after this place could be read
 
 Found 1 error in 1 file.
 """,

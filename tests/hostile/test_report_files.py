@@ -112,7 +112,11 @@ def test_init_in_a_repository_keeps_its_own_files(
     assert ".gitignore (yours, kept as it is" in outcome.out
     assert (scratch / "rules" / "book.xml").is_file() and (scratch / ".pre-commit-config.yaml").is_file()
     workflow = (scratch / ".github" / "workflows" / "rulebook.yml").read_text(encoding="utf-8")
-    assert "RULEBOOK: ./tools/rulebook_compiler-" in workflow  # never a bare name a package index could serve
+    assert (
+        "run: pip install ./tools/rulebook_compiler-*-py3-none-any.whl" in workflow
+    )  # never a bare name an index serves
+    (wheel,) = (scratch / "tools").iterdir()  # what the workflow installs, made by init
+    assert wheel.name.startswith("rulebook_compiler-") and wheel.name.endswith("-py3-none-any.whl")
     again = run(capsys, "init", ".")
     assert again.code == 2 and "`rulebook new-book NAME`" in again.err
 

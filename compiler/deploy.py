@@ -1,0 +1,190 @@
+"""``rulebook deploy``: the published site committed to a branch of its own (``gh-pages``) and pushed, as
+``mkdocs gh-deploy`` does, for a team that publishes from a branch rather than with GitHub's Pages actions.
+
+The commit is made with Git's plumbing only, from the site folder's files: each file's blob
+(``git hash-object -w``), each folder's tree (``git mktree``), the commit (``git commit-tree``), then the
+branch moved to it in one compare-and-swap (``git update-ref NEW OLD``). The working tree, the index and
+the branch checked out are never touched (a deploy to the branch checked out is refused). The commit's
+parent is the branch as the remote has it (fetched first), else as it is here, so the push is a
+fast-forward and the branch keeps the history of every deploy; a site that is the same tree as the
+branch's is not committed again. Hidden files of the site (the build's ``.rulebook-site`` marker) are
+left out, as GitHub's Pages artifact leaves them out, and a ``.nojekyll`` file is added so that GitHub
+Pages serves the files as they are. A link in the site is refused: Pages publishes files only.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+import subprocess
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from rulebook import __version__
+from rulebook.errors import UserError
+
+BRANCH = "gh-pages"
+REMOTE = "origin"
+NOJEKYLL = ".nojekyll"
+"""An empty file at the site's root: GitHub Pages then serves the files as they are, without Jekyll."""
+_FILE, _FOLDER = "100644", "040000"
+
+
+class DeployError(UserError):
+    """The site cannot be deployed; the message says why."""
+
+
+@dataclass(frozen=True, slots=True)
+class Deployed:
+    """What a deploy did."""
+
+    branch: str
+    commit: str
+    """The branch's commit now (the one made, or the one it held when nothing changed)."""
+    files: int
+    changed: bool
+    """False when the branch held the same site already (nothing committed)."""
+    pushed_to: str | None = None
+    """The remote the branch was pushed to (None: not pushed)."""
+
+
+def deploy_site(
+    site: Path,
+    repository: Path,
+    *,
+    branch: str = BRANCH,
+    remote: str | None = REMOTE,
+    message: str | None = None,
+) -> Deployed:
+    """Commit the site folder to ``branch`` of the Git repository around ``repository`` and push it to
+    ``remote`` (None: commit only)."""
+    git = _Git(repository)
+    _check_branch(git, branch)
+    if remote is not None:
+        git.run("fetch", "--quiet", remote, f"+refs/heads/{branch}:refs/remotes/{remote}/{branch}", allowed=(0, 128))
+    before = git.ref(f"refs/heads/{branch}")
+    parent = (git.ref(f"refs/remotes/{remote}/{branch}") if remote else None) or before
+    files = dict(_site_files(site))
+    tree = _write_tree(git, files)
+    changed = parent is None or git.output("rev-parse", f"{parent}^{{tree}}") != tree
+    commit = parent or ""
+    if changed:
+        text = message or f"Deploy the site built from {git.describe_head()} (rulebook {__version__})"
+        commit = git.output("commit-tree", tree, *(["-p", parent] if parent else []), "-m", text)
+    if commit != before:
+        git.run("update-ref", f"refs/heads/{branch}", commit, before or "0" * len(commit))
+    if remote is not None:
+        git.run("push", "--quiet", remote, f"refs/heads/{branch}:refs/heads/{branch}")
+    return Deployed(branch, commit, len(files), changed, remote)
+
+
+def check_deployable(repository: Path, branch: str = BRANCH) -> None:
+    """Refuse, before anything is built, a folder outside Git, a branch name Git refuses, or the branch checked out."""
+    _check_branch(_Git(repository), branch)
+
+
+def _check_branch(git: _Git, branch: str) -> None:
+    if git.run("check-ref-format", f"refs/heads/{branch}", allowed=(0, 1)) != 0:
+        raise DeployError(f"`{branch}` is not a branch name Git accepts")
+    checked_out = git.output("symbolic-ref", "--quiet", "HEAD", allowed=(0, 1))
+    if checked_out == f"refs/heads/{branch}":
+        raise DeployError(
+            f"the branch `{branch}` is checked out here: deploying would change it under the working tree "
+            "(switch to your sources' branch first)"
+        )
+
+
+def _site_files(site: Path) -> Iterator[tuple[str, Path]]:
+    """Every file of the site by its path in the branch, hidden ones left out (nothing read through a link)."""
+    if not site.is_dir():
+        raise DeployError(f"there is no site in `{site}`: build it first (`rulebook build`)")
+    for folder, folders, names in os.walk(site):
+        for name in (*folders, *names):
+            if Path(folder, name).is_symlink():
+                raise DeployError(f"`{Path(folder, name)}` is a link: GitHub Pages publishes files only")
+        folders[:] = sorted(name for name in folders if not name.startswith("."))
+        for name in sorted(names):
+            path = Path(folder, name)
+            if any(c in name for c in "\n\t\\"):
+                raise DeployError(f"`{path}` has a name a Git tree cannot hold as it is (a line break, a tab)")
+            if not name.startswith(".") and stat.S_ISREG(path.lstat().st_mode):
+                yield path.relative_to(site).as_posix(), path
+
+
+def _write_tree(git: _Git, files: Mapping[str, Path]) -> str:
+    """The tree of ``files`` and an empty ``.nojekyll``, written into the repository's objects; its id."""
+    names = sorted(files)
+    paths = "".join(f"{files[name]}\n" for name in names)
+    blobs = git.output("hash-object", "-w", "--no-filters", "--stdin-paths", stdin=paths).split()
+    empty = git.output("hash-object", "-w", "--stdin", stdin="")
+    folders: dict[str, list[tuple[str, str, str]]] = {"": [(_FILE, empty, NOJEKYLL)]}
+    for name, blob in zip(names, blobs, strict=True):
+        parent, _, leaf = name.rpartition("/")
+        _add_folders(folders, parent)
+        folders[parent].append((_FILE, blob, leaf))
+    return _tree(git, folders, "")
+
+
+def _add_folders(folders: dict[str, list[tuple[str, str, str]]], path: str) -> None:
+    while path not in folders:
+        folders[path] = []
+        path = path.rpartition("/")[0]
+
+
+def _tree(git: _Git, folders: Mapping[str, Sequence[tuple[str, str, str]]], path: str) -> str:
+    """A folder's tree, its sub-folders' trees written first."""
+    entries = list(folders[path])
+    prefix = f"{path}/" if path else ""
+    for sub in folders:
+        if sub and sub.rpartition("/")[0] == path:
+            entries.append((_FOLDER, _tree(git, folders, sub), sub[len(prefix) :]))
+    listing = "".join(f"{mode} {'tree' if mode == _FOLDER else 'blob'} {oid}\t{name}\n" for mode, oid, name in entries)
+    return git.output("mktree", stdin=listing)
+
+
+class _Git:
+    """Git commands run in one repository, their failures said in plain words."""
+
+    def __init__(self, repository: Path) -> None:
+        self.folder = repository
+        if self.run("rev-parse", "--git-dir", allowed=(0, 128)) != 0:
+            raise DeployError(f"`{repository}` is not in a Git repository: deploy commits the site to a branch of one")
+
+    def run(self, *args: str, allowed: Sequence[int] = (0,), stdin: str | None = None) -> int:
+        return self._call(args, allowed, stdin).returncode
+
+    def output(self, *args: str, allowed: Sequence[int] = (0,), stdin: str | None = None) -> str:
+        return self._call(args, allowed, stdin).stdout.strip()
+
+    def ref(self, name: str) -> str | None:
+        """The commit a reference names, None when there is no such reference."""
+        found = self.output("rev-parse", "--verify", "--quiet", f"{name}^{{commit}}", allowed=(0, 1))
+        return found or None
+
+    def describe_head(self) -> str:
+        head = self.output("rev-parse", "--short", "--verify", "--quiet", "HEAD", allowed=(0, 1))
+        dirty = self.output("status", "--porcelain", "--untracked-files=no", allowed=(0, 128))
+        return (head or "no commit yet") + (" with uncommitted changes" if dirty else "")
+
+    def _call(self, args: Sequence[str], allowed: Sequence[int], stdin: str | None) -> subprocess.CompletedProcess[str]:
+        try:
+            done = subprocess.run(
+                ["git", *args], cwd=self.folder, input=stdin, capture_output=True, text=True, env=_environment()
+            )
+        except FileNotFoundError:
+            raise DeployError("`git` is not installed (or not on the PATH): deploy needs it") from None
+        if done.returncode not in allowed:
+            said = (done.stderr.strip() or done.stdout.strip()).splitlines()
+            reason = said[-1] if said else f"exit status {done.returncode}"
+            raise DeployError(f"`git {args[0]}` failed: {reason}")
+        return done
+
+
+def _environment() -> dict[str, str]:
+    """Git's environment: its messages in English (they are quoted), a fixed date under ``SOURCE_DATE_EPOCH``."""
+    env = dict(os.environ, LC_ALL="C", GIT_TERMINAL_PROMPT="0")
+    epoch = os.environ.get("SOURCE_DATE_EPOCH")
+    if epoch and epoch.isdigit():
+        env |= {"GIT_AUTHOR_DATE": f"{epoch} +0000", "GIT_COMMITTER_DATE": f"{epoch} +0000"}
+    return env
