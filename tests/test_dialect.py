@@ -321,3 +321,15 @@ def test_a_roll_tables_rows_pair_by_their_band_before_the_terms_they_name() -> N
         "row `1-2` / `1-2`: the original says 2; the translation says 3",
         "row `3-4` / `3-4`: the original says 3; the translation says 2",
     ]
+
+
+def test_a_title_that_starts_with_digits_is_kept_whole_with_unnumbered() -> None:
+    xml = parse_xml_string(
+        '<document><chapter title="Deployment"><section title="1 to 3: Classic">x</section>'
+        '<section title="Flank" number="4.1">y</section></chapter></document>',
+        "book.xml",
+    ).document
+    assert xml is not None
+    text = convert_document(xml, "markdown")
+    assert "## 1 to 3: Classic {.unnumbered}\n" in text and "## 4.1 Flank\n" in text
+    assert dump_document(markdown(text)) == dump_document(xml)

@@ -13,8 +13,9 @@ def add_commands(commands: Commands, words: Sequence[str] = ()) -> None:
     convert = commands.add_parser(
         "convert",
         help="turn a rulebook source into the other format: XML into the Markdown dialect, or back",
-        description="Read a rulebook source (XML, or the Markdown dialect of docs/format.md) and write it in the "
-        "other format, or the one --to names: read back, the new file gives the same rules.json and site. "
+        description="Read a rulebook source (XML, the Markdown dialect of docs/format.md, or a format only read: "
+        "plain Markdown, the text export) and write it in the other format (the dialect for those read only), or "
+        "the one --to names: read back, the new file gives the same rules.json and site. "
         "What the other format cannot say stops the conversion, with its place. The output is a new file "
         "(never one that exists), or standard output with -o -.",
         epilog="Exit status: 0 converted, 2 unreadable source, a construct the other format cannot hold, an "
@@ -34,6 +35,7 @@ def run_convert(args: argparse.Namespace) -> int:
     from rulebook.convert import TARGETS, convert_document
     from rulebook.errors import UserError
     from rulebook.fileio import check_report_file, write_atomic
+    from rulebook.readers.formats import format_of
     from rulebook.recipe.reading import configured_format, read_book
 
     project = project_of(args)
@@ -43,7 +45,8 @@ def run_convert(args: argparse.Namespace) -> int:
     if read.fatal or not read.book.documents:
         print_fatal(read)
         return 2
-    target = args.to or ("xml" if source.suffix.lower() in (".md", ".markdown") else "markdown")
+    written_in = format_of(source, chosen)
+    target = args.to or ("xml" if written_in is not None and written_in.name == "markdown" else "markdown")
     text = convert_document(read.book.documents[0], target)
     if args.output == "-":
         write_stdout(text)

@@ -63,11 +63,11 @@ def _yaml(text: str) -> str:
 
 def _section(section: Section) -> list[str]:
     title = _text(section.title)
-    if section.number is None and _NUMBERED.match(section.title + " "):
-        raise ConversionError(f"the title `{section.title}` starts with a number", section.span)
     number = f"{section.number} " if section.number else ""
     written_id = f"#{section.id}" if _BARE.fullmatch(section.id) else f"id={_value(section.id)}"
-    explicit = f" {{{written_id}}}" if section.explicit_id else ""
+    unnumbered = section.number is None and bool(_NUMBERED.match(section.title + " "))  # its digits are its title's
+    attributes = ([written_id] if section.explicit_id else []) + ([".unnumbered"] if unnumbered else [])
+    explicit = f" {{{' '.join(attributes)}}}" if attributes else ""
     heading = "#" * section.level + f" {number}{title}{explicit}"
     lines = [heading, ""]
     start = 0

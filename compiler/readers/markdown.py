@@ -136,7 +136,7 @@ class _Builder:
         for tree in _every_tree(self.trees):
             if tree.token.type == "heading_open" and tree.children:
                 match = _HEADING_ATTRIBUTES.search(tree.children[0].token.content)
-                found.append(self.checks.heading_id(match.group("attributes")) if match else None)
+                found.append(self.checks.heading_attributes(match.group("attributes"))[0] if match else None)
             elif tree.token.type == "directive_open" and tree.token.info == "figure":
                 found.append(str(tree.token.meta.get("argument", "")).split(" ", 1)[0] or None)
         return [name for name in found if name]
@@ -158,12 +158,14 @@ class _Builder:
         offset = self.inline.line_offset(opening.map[0] if opening.map else 0)
         written = self.inline.heading_text(inline)
         match = _HEADING_ATTRIBUTES.search(written)
-        explicit = self.checks.heading_id(match.group("attributes"), offset) if match else None
+        explicit, unnumbered = (
+            self.checks.heading_attributes(match.group("attributes"), offset) if match else (None, False)
+        )
         title = " ".join((written[: match.start()] if match else written).split())
         if opening is self.title_heading:
             self.title = self.title or title
             return
-        numbered = _NUMBER.fullmatch(title)
+        numbered = None if unnumbered else _NUMBER.fullmatch(title)
         number, title = (numbered.group("number"), numbered.group("title")) if numbered else (None, title)
         level = int(opening.tag[1]) - (1 if self.title_heading is not None else 0)
         level = self.checks.heading_level(level, offset)

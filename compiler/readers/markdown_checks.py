@@ -68,8 +68,9 @@ class Checks:
         title = values.get("title")
         return " ".join(title.split()) if isinstance(title, str) and title.strip() else None
 
-    def heading_id(self, written: str, offset: int | None = None) -> str | None:
-        """The id of a heading's ``{#id}``; other attributes are reported (when ``offset`` says where)."""
+    def heading_attributes(self, written: str, offset: int | None = None) -> tuple[str | None, bool]:
+        """The id of a heading's ``{#id}``, and whether it says ``.unnumbered`` (Pandoc's: its title's leading
+        digits are no number); other attributes are reported (when ``offset`` says where)."""
         from mdit_py_plugins.attrs.parse import ParseError, parse
 
         try:
@@ -77,12 +78,18 @@ class Checks:
         except ParseError:
             attributes = {}
         found = attributes.pop("id", None)
+        classes = attributes.pop("class", "").split()
+        unnumbered = "unnumbered" in classes
         if offset is not None:
-            for key in sorted(attributes):
+            unknown = sorted(attributes) + [f".{name}" for name in classes if name != "unnumbered"]
+            for key in unknown:
                 self.report(
-                    f"unknown attribute `{key}` on a heading", offset, target=key, help="a heading takes `{#id}`"
+                    f"unknown attribute `{key}` on a heading",
+                    offset,
+                    target=key,
+                    help="a heading takes `{#id}` and `{.unnumbered}`",
                 )
-        return found
+        return found, unnumbered
 
     def heading_level(self, level: int, offset: int) -> int:
         if level <= 3:
