@@ -13,8 +13,8 @@ def add_commands(commands: Commands, words: Sequence[str] = ()) -> None:
     convert = commands.add_parser(
         "convert",
         help="turn a rulebook source into the other format: XML into the Markdown dialect, or back",
-        description="Read a rulebook source (XML, the Markdown dialect of docs/format.md, or a format only read: "
-        "plain Markdown, the text export) and write it in the other format (the dialect for those read only), or "
+        description="Read a rulebook source (XML, the Markdown dialect of `rulebook docs format`, or a format only "
+        "read: plain Markdown, the text export) and write it in the other format (the dialect for those read only), or "
         "the one --to names: read back, the new file gives the same rules.json and site. "
         "What the other format cannot say stops the conversion, with its place. The output is a new file "
         "(never one that exists), or standard output with -o -.",

@@ -27,7 +27,7 @@ def add_commands(commands: Commands, words: Sequence[str] = ()) -> None:
         choices=("xml", "markdown"),
         default="xml",
         help="the book's source format: xml (rules/book.xml, with its DTD; the default) or markdown (rules/book.md, "
-        "the Markdown dialect of docs/format.md)",
+        "the Markdown dialect: `rulebook docs format`)",
     )
     init.set_defaults(run=run_init)
 

@@ -94,7 +94,7 @@ FORMATS: tuple[SourceFormat, ...] = (
         _read_dialect,
         lambda text: _declared(text) or text.startswith("---"),
         "front matter, or `<!-- rulebook -->` on a line of its own",
-        "the Markdown dialect (docs/format.md)",
+        "the Markdown dialect (`rulebook docs format`)",
     ),
     SourceFormat(
         "plain-markdown",

@@ -114,7 +114,7 @@ class Checks:
         )
 
     def unsupported_block(self, token: Token, offset: int) -> None:
-        what, help = _BLOCKS.get(token.type, (f"`{token.type}`", "see docs/format.md for what the format holds"))
+        what, help = _BLOCKS.get(token.type, (f"`{token.type}`", "`rulebook docs format` says what the format holds"))
         self.report(f"{what} is not part of the rulebook format", offset, help=help)
 
     def unsupported_inline(self, what: str, offset: int, help: str) -> None:
