@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
-from rulebook.model import Content, Definition, Important, Item, ItemList, Note, Reference, Row, Table, plain_text
+from rulebook.model import Content, Definition, Important, ItemList, Node, Note, Reference, Row, Table, plain_text, walk
 from rulebook.translate.facts import quantities
 from rulebook.translate.terminology import TermMatcher, fold
 
@@ -58,16 +58,11 @@ class TableComparison:
 
 def tables_in(content: Content) -> list[Table]:
     """The tables in some content, wherever they stand (notes, definitions, list items), in order."""
-    found: list[Table] = []
-    for node in content:
-        if isinstance(node, Table):
-            found.append(node)
-        elif isinstance(node, Note | Definition | Important | Item):
-            found += tables_in(node.children)
-        elif isinstance(node, ItemList):
-            for item in node.items:
-                found += tables_in(item.children)
-    return found
+    return [node for node in walk(content, into=_holds_tables) if isinstance(node, Table)]
+
+
+def _holds_tables(node: Node) -> bool:
+    return isinstance(node, Note | Definition | Important | ItemList)
 
 
 def compare_tables(
@@ -143,15 +138,9 @@ def _value_text(row: Row) -> str:
 
 
 def _key_terms(row: Row) -> list[str]:
-    found: list[str] = []
-
-    def walk(content: Content) -> None:
-        for node in content:
-            if isinstance(node, Reference | Definition):
-                found.append(node.name)
-            if isinstance(node, Definition | Important):
-                walk(node.children)
-
-    for cell in row.cells[:KEY_CELLS]:
-        walk(cell.children)
-    return found
+    return [
+        node.name
+        for cell in row.cells[:KEY_CELLS]
+        for node in walk(cell.children, into=lambda node: isinstance(node, Definition | Important))
+        if isinstance(node, Reference | Definition)
+    ]
