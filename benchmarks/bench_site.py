@@ -72,7 +72,8 @@ def measure(factor: int, repeat: int, generators: list[str]) -> dict[str, Any]:
     for _ in range(repeat):
         peers.append(once([str(BIN / "mkdocs"), "build", "-q"], plain))
         for generator, output in outputs.items():
-            argv = [str(BIN / "rulebook"), "build", "-q", "--generator", generator, "--output", str(output)]
+            # --no-pdf: the peer makes no PDF (bench_pdf.py measures the print edition against this same build)
+            argv = [str(BIN / "rulebook"), "build", "-q", "--no-pdf", "--generator", generator, "--output", str(output)]
             mine[generator].append(once([*argv, str(book)], ROOT))
     peer = statistics.median(peers)
     result: dict[str, Any] = {"plain_mkdocs_s": peer}

@@ -60,6 +60,10 @@ class BuildOptions:
     """What builds the site from the pages: ``mkdocs`` or ``zensical`` (the project's ``generator``)."""
     offline: bool = False
     """A site to read from disk (``site/index.html`` opened in a browser): pages as files, search included."""
+    pdf: bool = False
+    """Whether each book's PDF is made too (the print edition: ``rulebook build`` unless ``--no-pdf``)."""
+    pdf_only: bool = False
+    """Make only the PDFs, written into the published site (``--pdf-only``)."""
     kept: Path | None = None
     """Where the builds into ``output`` keep what they reuse (the generator's cache, the record of the published
     site); None: a folder for ``output`` in the user's cache folder (:func:`rulebook.state.kept_folder`)."""
@@ -83,6 +87,10 @@ class BookBuild:
     """What built the site (``mkdocs`` or ``zensical``): the warnings are its own."""
     rule_data: str = ""
     """The ``rules.json`` written, as checked against its schema."""
+    pdfs: tuple[str, ...] = ()
+    """The PDFs written, from the book's folder (``name.pdf``, ``fr/name-fr.pdf``)."""
+    pdf_warnings: tuple[str, ...] = ()
+    """What Typst warned about."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,6 +114,10 @@ class BuildResult:
     @property
     def pages(self) -> int:
         return sum(book.pages for book in self.books)
+
+    @property
+    def pdfs(self) -> int:
+        return sum(len(book.pdfs) for book in self.books)
 
 
 @dataclass(frozen=True, slots=True)

@@ -40,3 +40,7 @@ class SiteBuildError(UserError):
 
 class TerminologyError(UserError):
     """A terminology or waivers file cannot be used; the message says why."""
+
+
+class PdfBuildError(UserError):
+    """Typst could not make a book's PDF (or is not installed); the message says why. Nothing is published."""

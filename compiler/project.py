@@ -19,6 +19,12 @@ output = "site"                         # where `rulebook build` publishes (defa
 generator = "mkdocs"                    # what builds the site: mkdocs (default) or zensical
 offline = false                         # a site to open from disk: pages as files (`a.html`)
 
+[tool.rulebook.pdf]                     # the print edition: a PDF of every book and translation
+build = true                            # false: `rulebook build` makes none (`--pdf-only` still does)
+paper = "a4"                            # or "letter"
+font = "Libertinus Serif"               # shipped with Typst, or a font file in site_templates/fonts/
+colour = "#1f4e79"                      # headings and links
+
 [tool.rulebook.translations.fr]         # the main book's French edition
 source = "rules/fr/book.md"
 terms = "rules/fr/terms.toml"
@@ -128,6 +134,24 @@ class Translation:
         return self.source, self.terms_file, self.waivers_file
 
 
+PAPERS = ("a4", "letter")
+"""The paper sizes the print edition is set on (``[pdf] paper``)."""
+
+
+@dataclass(frozen=True, slots=True)
+class PrintSettings:
+    """The print edition (``[pdf]``): whether a build makes it, and its look (the template does the rest)."""
+
+    build: bool = True
+    """Whether ``rulebook build`` writes each book's PDF (``--pdf-only`` always does, ``--no-pdf`` never)."""
+    paper: str = "a4"
+    """One of :data:`PAPERS`."""
+    font: str | None = None
+    """The text's font family (None: the template's): one shipped with Typst or in ``site_templates/fonts/``."""
+    colour: str | None = None
+    """The colour of headings and links, ``#rrggbb`` (None: the template's)."""
+
+
 @dataclass(frozen=True, slots=True)
 class BookConfig:
     """One book of the project: its sources and what readers see of it."""
@@ -184,6 +208,8 @@ class Project:
     offline: bool = False
     """Build a site to read from disk (``site/index.html`` opened in a browser): MkDocs' ``use_directory_urls:
     false`` and Material's ``offline`` plugin. ``rulebook build --offline`` asks for it for one build."""
+    print: PrintSettings = field(default_factory=PrintSettings)
+    """The print edition's settings (``[pdf]``)."""
     docs_url: str | None = None
     """A page documenting each lint rule, a section per rule (such as docs/lint.md where it is published);
     the help links of diagnostics point at it."""
@@ -249,7 +275,7 @@ def load_project(start: Path | None = None, config_file: Path | None = None) -> 
     return parse_project(table, path.parent, path, prefix=prefix)
 
 
-_PROJECT_KEYS = {"output", "books", "docs_url", "generator", "offline"}
+_PROJECT_KEYS = {"output", "books", "docs_url", "generator", "offline", "pdf"}
 GENERATORS = ("mkdocs", "zensical")
 """The site generators a project can choose (``generator``)."""
 SOURCE_FORMATS = ("xml", "markdown", "plain-markdown", "text-export")
@@ -318,7 +344,22 @@ def parse_project(
         docs_url=docs_url,
         generator=generator,
         offline=check.boolean(table, "offline", check.where()),
+        print=_print_settings(check.table(table, "pdf", check.where()), check, _within(check.where(), "pdf")),
     )
+
+
+def _print_settings(table: Mapping[str, Any], check: _Checker, where: str) -> PrintSettings:
+    check.keys(table, {"build", "paper", "font", "colour"}, where)
+    paper = check.string(table, "paper", where) or "a4"
+    if paper not in PAPERS:
+        raise check.error(f"`paper` in [{where}] must be one of {', '.join(PAPERS)}, not {quoted(paper)}")
+    colour = check.string(table, "colour", where)
+    if colour is not None and not re.fullmatch(r"#[0-9A-Fa-f]{6}", colour):
+        raise check.error(f"`colour` in [{where}] must be a colour such as `#1f4e79`, not {quoted(colour)}")
+    build = table.get("build", True)
+    if not isinstance(build, bool):
+        raise check._wrong("build", where, "true or false", build)
+    return PrintSettings(build, paper, check.string(table, "font", where), colour)
 
 
 def _book(table: Mapping[str, Any], root: Path, check: _Checker, name: str, where: str) -> BookConfig:

@@ -83,7 +83,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "rulebook.rules_schema",
         ),
     ),
-    ("output", ("rulebook.report", "rulebook.site")),
+    ("output", ("rulebook.report", "rulebook.site", "rulebook.pdf")),
     (
         "recipe",
         (
@@ -297,3 +297,11 @@ def test_each_site_generator_is_reached_only_through_its_adapter() -> None:
     assert _runs_by_name('subprocess.run([sys.executable, "-m", "zensical", "build"], cwd=p)', "zensical")
     assert _runs_by_name('importlib.util.find_spec(name="zensical")', "zensical")
     assert not _runs_by_name('GENERATORS = ("mkdocs", "zensical")\nprint("zensical")', "zensical")
+
+
+def test_typst_is_reached_only_through_its_adapter() -> None:
+    """The print edition's Typst source is made by pure modules; one adapter imports Typst and runs it."""
+    compiler = {name: path for name, path in MODULES.items() if is_compiler(name)}
+    importing = sorted(name for name, path in compiler.items() if "typst" in _third_party_imports(path))
+    assert importing == ["rulebook.pdf.typst_run"]
+    assert sorted(import_graph().predecessors("rulebook.pdf.typst_run")) == ["rulebook.recipe.book_pdf"]

@@ -34,10 +34,11 @@ REPORTED_BY: dict[str, tuple[str, ...]] = {
     ),
     "translation": ("rulebook.translate",),
     "editions": ("rulebook.edition_findings",),
+    "book": ("rulebook.lint.suppressions",),
 }
 """The stages that report the rules of a family no lint rule checks: the readers (and the recipe, which finds a
-file that is no rulebook), the translation checks, the comparison of editions. A module name covers its
-submodules."""
+file that is no rulebook), the translation checks, the comparison of editions, and the lint's own suppressions
+(a suppression that hides nothing). A module name covers its submodules."""
 
 
 def families() -> dict[str, ModuleType]:

@@ -31,10 +31,12 @@ def test_all_and_ci_run_the_tests_the_quick_run_leaves_out() -> None:
         done = subprocess.run([*command, "tests/test_wheel.py"], cwd=ROOT, env=environment, capture_output=True)
         return done.stdout.decode().splitlines()[-1]
 
-    assert collected(ci=False).startswith("no tests collected (5 deselected)")
-    assert collected("--all", ci=False).startswith("5 tests collected")
-    assert collected(ci=True).startswith("5 tests collected")
-    assert collected("-m", "browser", ci=True).startswith("1/5 tests collected (4 deselected)")
+    every = collected("--all", ci=False)  # the file's tests are all slow, one of them a browser test
+    count = int(every.split()[0])
+    assert every.startswith(f"{count} tests collected") and count > 1
+    assert collected(ci=False).startswith(f"no tests collected ({count} deselected)")
+    assert collected(ci=True).startswith(f"{count} tests collected")
+    assert collected("-m", "browser", ci=True).startswith(f"1/{count} tests collected ({count - 1} deselected)")
 
 
 def test_ci_runs_the_test_command_the_readme_gives() -> None:

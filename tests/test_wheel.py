@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import time
@@ -30,12 +31,27 @@ pytestmark = pytest.mark.slow
 THIS_BOOK = re.compile(r"9th Age|Fantasy Battles|ninth-age|9e Âge", re.IGNORECASE)
 
 
+_MADE_HERE = {".git", ".venv", "build", "site", ".ci", ".hypothesis"}
+"""What a checkout holds at its top that a clean clone does not (folders the project's commands make)."""
+
+
+def _not_in_a_clone(folder: str, names: list[str]) -> list[str]:
+    at_top = Path(folder) == ROOT
+    return [
+        n for n in names if (at_top and n in _MADE_HERE) or n == "__pycache__" or n.endswith(("_cache", ".egg-info"))
+    ]
+
+
 @pytest.fixture(scope="module")
 def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The package's wheel, built from this repository."""
+    """The package's wheel, built from a copy of this repository's files as a clean clone has them: a build
+    folder left in the checkout (setuptools reuses ``build/lib``) would put files no longer in the sources into
+    the wheel."""
     base = tmp_path_factory.mktemp("wheel")
+    source = base / "source"
+    shutil.copytree(ROOT, source, ignore=_not_in_a_clone)
     subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", str(ROOT), "-w", base],
+        [sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", str(source), "-w", base],
         check=True,
         cwd=base,
     )
@@ -85,8 +101,9 @@ def test_init_lint_build_from_an_empty_folder(rulebook: Path, tmp_path: Path) ->
     assert "rulebook.toml" in made.stdout
     assert run(rulebook, project, "lint").stdout.startswith("All checks passed")
     built = run(rulebook, project, "build")
-    assert re.search(r"Built 1 book, \d+ pages, in [\d.]+ s -> site/", built.stderr), built.stderr
+    assert re.search(r"Built 1 book, \d+ pages, 1 PDF, in [\d.]+ s -> site/", built.stderr), built.stderr
     check_site(project / "site", "Skirmish at Dawn")
+    assert (project / "site" / "skirmish-at-dawn.pdf").read_bytes().startswith(b"%PDF-")  # the template is shipped
     assert run(rulebook, project, "init", code=2).stderr.startswith("rulebook: error: ")
 
 

@@ -18,9 +18,10 @@ if TYPE_CHECKING:
 def add_commands(commands: Commands, words: Sequence[str] = ()) -> None:
     build = commands.add_parser(
         "build",
-        help="compile the book: the website, rules.json and its schema",
+        help="compile the book: the website, its PDF, rules.json and its schema",
         description="Compile the configured books into the output folder: the website (built with "
-        "mkdocs-material, or with Zensical), rules.json and rules.schema.json for each book. Outputs are checked, then "
+        "mkdocs-material, or with Zensical), the PDF of each book and translation (typeset with Typst), rules.json "
+        "and rules.schema.json for each book. Outputs are checked, then "
         "published in one step: a failed build keeps the last good site. The output folder must be one "
         "this tool made (it holds a .rulebook-site file) or empty.",
         epilog="Exit status: 0 built, 1 --strict and lint errors (nothing published), 2 unreadable sources, unsafe "
@@ -33,7 +34,17 @@ def add_commands(commands: Commands, words: Sequence[str] = ()) -> None:
         action="store_true",
         help="publish nothing when the lint finds errors not in the baseline (the last good site stays; exit 1)",
     )
-    build.add_argument("--data-only", action="store_true", help="write rules.json and its schema, not the site")
+    only = build.add_mutually_exclusive_group()
+    only.add_argument("--data-only", action="store_true", help="write rules.json and its schema, not the site")
+    only.add_argument(
+        "--pdf-only", action="store_true", help="write each book's PDF into the published site, nothing else"
+    )
+    only.add_argument(
+        "--no-pdf",
+        action="store_true",
+        help="make no PDF (default: one per book and translation, unless the "
+        "configuration's [pdf] table says `build = false`)",
+    )
     build.add_argument(
         "--drafts", action="store_true", help="the editor's view: lint marks, lint and translation reports, term graph"
     )
@@ -89,6 +100,8 @@ def build_options(args: argparse.Namespace, project: Project) -> build_values.Bu
         books=(args.book,) if args.book else None,
         files=tuple(args.files),
         data_only=args.data_only,
+        pdf=project.print.build and not (args.no_pdf or args.data_only or args.drafts),
+        pdf_only=args.pdf_only,
         drafts=args.drafts,
         generator=args.generator or project.generator,
         offline=args.offline or project.offline,
@@ -160,6 +173,8 @@ def report_build(result: build_values.BuildResult, progress: Progress, *, served
     for book in result.books:
         for warning in book.warnings:
             print(f"rulebook: {book.generator}: {warning}", file=sys.stderr)
+        for warning in book.pdf_warnings:
+            print(f"rulebook: typst: {terminal_message(warning)}", file=sys.stderr)
         for notice in book.lint.notices:
             print(f"rulebook: warning: {terminal_message(notice)}", file=sys.stderr)
         if book.lint.new_errors:
@@ -167,6 +182,7 @@ def report_build(result: build_values.BuildResult, progress: Progress, *, served
             progress(f"The lint found {found} in {book.label or book.name} (run `rulebook lint`).")
     what = plural(len(result.books), "book")
     pages = f", {plural(result.pages, 'page')}" if result.pages else ""
+    pages += f", {plural(result.pdfs, 'PDF')}" if result.pdfs else ""
     progress(f"Built {what}{pages}, in {result.seconds:.1f} s -> {_shown(result.output)}")
     return 0
 

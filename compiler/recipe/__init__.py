@@ -11,18 +11,21 @@ A book's stages, in the one order every output of it is made from (:func:`book_s
 then its outputs, and the release::
 
     rule_files(read, lint, ...)      -> files          rules.json and its schema, checked in memory
+    book_print(...), print_book(..)  -> Printing       the book's and its translations' PDFs, Typst compiling aside
     write_book_site(...)             -> SiteResult     the pages, built by the site generator into the new release
     publish(release)                 -> the new site replaces the old one in one step
 
-:func:`build` runs them for every chosen book (``--data-only``: no edition, no site); ``serve`` runs the build
-into its own folder, then at each edit the same stages again for what the edit touched (the incremental step,
+:func:`build` runs them for every chosen book (``--data-only``: no edition, no site; ``--pdf-only``: the PDFs
+alone); ``serve`` runs the build into its own folder, then at each edit the same stages again for what the edit
+touched (the incremental step,
 :mod:`rulebook.recipe.live`). The commands that read and report (``lint``, ``compare``, ``terms``, ``diff``,
 ``graph``, ``query``) run the stages to the depth they need: :mod:`rulebook.recipe.commands`. Each stage takes
 values and returns a frozen value; stages that read files are cached by the content of what they read
 (:class:`~rulebook.recipe.cache.StageCache`), which is what lets ``serve`` skip what an edit did not touch.
 
 The stages themselves: the reading in :mod:`rulebook.recipe.reading`, the lint, translations, editions
-and rule data in :mod:`rulebook.recipe.stages`, the site in :mod:`rulebook.recipe.book_site`.
+and rule data in :mod:`rulebook.recipe.stages`, the site in :mod:`rulebook.recipe.book_site`, the print
+edition in :mod:`rulebook.recipe.book_pdf`.
 """
 
 from __future__ import annotations
@@ -43,6 +46,8 @@ from rulebook.stage_values import LintResult, ReadResult
 if TYPE_CHECKING:
     from rulebook import publish
     from rulebook.build_values import BookBuild, BookStages, BuildOptions, BuildResult, TranslationResult
+    from rulebook.recipe.book_pdf import Printing
+    from rulebook.site.pages import SiteInput
 
 Progress = Callable[[str], None]
 
@@ -67,6 +72,8 @@ def build(
     output = publish.check_output(options.output, root=project.root, protected=protected)
     if options.data_only:
         return _build_data_only(project, books, options, output, progress, cache, started)
+    if options.pdf_only:
+        return _build_pdf_only(project, books, options, output, progress, cache, started)
     from rulebook.site.writer import site_generator
 
     site_generator(options.generator).require()
@@ -158,7 +165,7 @@ def book_stages(
     if isinstance(checked, BuildResult):
         return checked
     read, lint = checked
-    editions = not options.files and not options.data_only
+    editions = not options.files and not options.data_only and not options.pdf_only
     translations, changes, problems = compared_book(project, book, read, earlier, cache, editions=editions)
     if problems:
         return BuildResult(options.output, refused=problems, sources=read.sources)
@@ -204,10 +211,43 @@ def _build_book(
     book, read, lint, translations = stages.config, stages.read, stages.lint, stages.translations
     progress("Compiling the rule data…")
     with BackgroundData(lambda: rule_files(read, lint, book, translations)) as data:
+        printing = _print(project, stages, options, release.scratch, progress)  # after the fork: Typst's threads
         progress(f"Building the site with {site_generator(options.generator).title}…")
         site = write_book_site(project, book, options, release, read, lint, translations, stages.changes, data.files)
         rule_data = data.files()["rules.json"]
-    return BookBuild(book.name, lint, site.pages, site.warnings, book.label, options.generator, rule_data)
+    printed = printing.finish(release.folder / book.folder) if printing is not None else None
+    return BookBuild(
+        book.name,
+        lint,
+        site.pages,
+        site.warnings,
+        book.label,
+        options.generator,
+        rule_data,
+        pdfs=printed.files if printed else (),
+        pdf_warnings=printed.warnings if printed else (),
+    )
+
+
+def _print(
+    project: Project, stages: BookStages, options: BuildOptions, scratch: Path, progress: Progress
+) -> Printing | None:
+    """A book's PDFs, started (Typst works in a thread while the site is built), when the build makes them."""
+    if not (options.pdf or options.pdf_only):
+        return None
+    from rulebook.recipe.book_pdf import book_print, print_book
+    from rulebook.recipe.book_site import site_input
+    from rulebook.site.theme import Theme
+
+    progress("Typesetting the PDF with Typst…")
+    book, read, lint, translations = stages.config, stages.read, stages.lint, stages.translations
+
+    def site() -> SiteInput:
+        return site_input(project, book, read, lint, translations, stages.changes, drafts=False)
+
+    room = scratch / f"pdf-{book.name}"
+    prints = book_print(project, book, read, lint, translations, Theme.for_project(project.root), site, room)
+    return print_book(project, prints, room)
 
 
 def _build_data_only(
@@ -221,7 +261,6 @@ def _build_data_only(
 ) -> BuildResult:
     from rulebook import publish
     from rulebook.build_values import BookBuild, BuildResult
-    from rulebook.fileio import write_atomic
 
     built = []
     pending: list[tuple[Path, dict[str, str]]] = []
@@ -234,12 +273,55 @@ def _build_data_only(
         files = rule_files(stages.read, stages.lint, book, stages.translations)
         pending.append((output / book.folder, files))
         built.append(BookBuild(book.name, stages.lint, label=book.label, rule_data=files["rules.json"]))
-    written = []
     with publish.lock(output, root=project.root, wait=progress):
-        publish.write_marker(output)
-        for folder, files in pending:
-            for name, text in sorted(files.items()):
-                write_atomic(folder / name, text)
-                written.append((folder / name).relative_to(output).as_posix())
-        publish.rewritten(output, written, kept=options.kept, root=project.root)
+        _write_straight(
+            project, options, output, [(f / n, text) for f, files in pending for n, text in sorted(files.items())]
+        )
+    return BuildResult(output, tuple(built), seconds=time.perf_counter() - started)
+
+
+def _write_straight(
+    project: Project, options: BuildOptions, output: Path, files: Sequence[tuple[Path, str | bytes]]
+) -> None:
+    """Files written straight into the published site (``--data-only``, ``--pdf-only``), each atomically, and
+    recorded as published (the build holds the output's lock)."""
+    from rulebook import publish
+    from rulebook.fileio import write_atomic
+
+    publish.write_marker(output)
+    for path, data in files:
+        write_atomic(path, data)
+    publish.rewritten(
+        output, [path.relative_to(output).as_posix() for path, _ in files], kept=options.kept, root=project.root
+    )
+
+
+def _build_pdf_only(
+    project: Project,
+    books: list[BookConfig],
+    options: BuildOptions,
+    output: Path,
+    progress: Progress,
+    cache: StageCache,
+    started: float,
+) -> BuildResult:
+    """Only the PDFs, written into the published site (``--pdf-only``), each atomically; the rest stays."""
+    from rulebook import publish
+    from rulebook.build_values import BookBuild, BuildResult
+    from rulebook.recipe.book_pdf import printed
+
+    built, pending = [], []
+    with publish.release(output, root=project.root, kept=options.kept, wait=progress) as room:  # for its scratch
+        for book in books:
+            stages = book_stages(project, book, options, {}, progress, cache)
+            if isinstance(stages, BuildResult):
+                return stages
+            printing = _print(project, stages, options, room.scratch, progress)
+            results = printing.wait() if printing is not None else {}
+            pending += [(output / book.folder / path, result.data) for path, result in results.items()]
+            made = printed(results, printing.warnings if printing is not None else ())
+            built.append(
+                BookBuild(book.name, stages.lint, label=book.label, pdfs=made.files, pdf_warnings=made.warnings)
+            )
+        _write_straight(project, options, output, pending)
     return BuildResult(output, tuple(built), seconds=time.perf_counter() - started)

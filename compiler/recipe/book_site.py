@@ -49,6 +49,7 @@ def write_book_site(
         drafts=options.drafts,
         generator=options.generator,
         offline=options.offline,
+        pdf=options.pdf,
     )
     extra, scripts = _live_reload(options)
     folder = release.folder / book.folder if book.folder else release.folder
@@ -80,10 +81,12 @@ def site_input(
     drafts: bool,
     generator: str = "mkdocs",
     offline: bool = False,
+    pdf: bool = False,
 ) -> SiteInput:
     """Everything a book's pages are made from (``drafts``: the editor's view; ``generator``: what builds them;
-    ``offline``: pages as files, to be read from disk)."""
+    ``offline``: pages as files, to be read from disk; ``pdf``: the book's PDFs are made, and linked to)."""
     from rulebook.data import build_site_summary
+    from rulebook.recipe.book_pdf import pdf_paths
     from rulebook.site.pages import SiteInput, SiteTranslation
     from rulebook.translate.compare import report_context
 
@@ -115,6 +118,7 @@ def site_input(
         drafts=drafts,
         generator=generator,
         offline=offline,
+        pdfs=pdf_paths(book) if pdf else {},
     )
 
 

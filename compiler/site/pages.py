@@ -84,6 +84,8 @@ class SiteInput:
     ``a.md`` is ``a.html``, and every link names a file (``../other-game/index.html``), never a folder."""
     refused_images: set[str] = field(default_factory=set)
     """Image files the images folder holds that are not published: not pictures the site may show."""
+    pdfs: dict[str | None, str] = field(default_factory=dict)
+    """The book's PDFs (the print edition) by language (None: the book's own), from the book's site root."""
 
 
 def page_url(path: str, directory_urls: bool = True) -> str:
@@ -409,10 +411,11 @@ def index_page(plan: SitePlan, env: Environment) -> Page:
         "changes": plan.link(path, "changes.md") if plan.site.changes is not None else None,
         "data": plan.link(path, "rules.json"),
         "schema": plan.link(path, "rules.schema.json"),
+        "pdf": plan.link(path, plan.site.pdfs[None]) if None in plan.site.pdfs else None,
     }
     books = [{**other, "href": plan.link(path, other["href"])} for other in plan.site.books]
     markdown = env.get_template("index.md.j2").render(
-        book=book_facts(book), chapters=chapters, counts=counts, books=books, links=links
+        book=book_facts(book), chapters=chapters, counts=counts, books=books, links=links, words=plan.words
     )
     return Page(path, book["title"], markdown)
 

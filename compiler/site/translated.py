@@ -412,6 +412,7 @@ class TranslatedPlan:
             strings=self.strings,
             glossary_href=self._from(path, self.prefix + "glossary.md"),
             report_href=self._from(path, f"translation-{self.language}.md") if self.original.editors else None,
+            pdf_href=self._from(path, pdf) if (pdf := self.original.site.pdfs.get(self.language)) else None,
             previews=self._previews_script(linker.used_terms),
         )
         return Page(path, self.title, markdown)

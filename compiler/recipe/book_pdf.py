@@ -1,0 +1,260 @@
+"""The print edition's stage of a build (:mod:`rulebook.recipe`): each book's and translation's PDF, beside its site.
+
+    book_print(project, book, read, lint, translations, ...) -> BookPrint    what each PDF holds, where it goes
+    print_book(project, prints, scratch)                     -> Printing     typeset, then compiled by Typst aside
+    Printing.finish(folder)                                  -> PrintedBook  the PDFs, once the site is built
+
+A book's PDF is ``<title>.pdf`` in its folder of the site, a translation's ``<language>/<title>-<language>.pdf``
+(:func:`pdf_paths`: the site links to them). Typst compiles in a thread while MkDocs builds the pages (Typst
+does its work outside Python's lock), and the PDFs are written once the site's folder is made. The date in
+a PDF is ``SOURCE_DATE_EPOCH`` when set, else none: the same sources give the same bytes.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from rulebook.project import BookConfig, Project
+
+if TYPE_CHECKING:
+    from rulebook.build_values import TranslationResult
+    from rulebook.pdf.edition import Edition
+    from rulebook.pdf.typst_run import PdfResult
+    from rulebook.site.theme import Theme
+    from rulebook.stage_values import LintResult, ReadResult
+
+FONT_FOLDER = "fonts"
+"""The project's fonts, in its ``site_templates/`` folder."""
+FONT_SUFFIXES = (".ttf", ".otf", ".ttc", ".otc")
+MAX_FONT_BYTES = 64 * 1024 * 1024
+
+
+@dataclass(frozen=True, slots=True)
+class BookPrint:
+    """What a book's PDFs are made from."""
+
+    editions: tuple[tuple[str, Edition], ...]
+    """Each PDF's path in the book's folder (:func:`pdf_paths`) and what it holds."""
+    pictures: Mapping[str, bytes] = field(default_factory=dict)
+    """The pictures the editions show, by the name the sources give them."""
+    warnings: tuple[str, ...] = ()
+    """Why a picture the site shows is not in the PDFs (Typst cannot read it)."""
+
+
+@dataclass(frozen=True, slots=True)
+class PrintedBook:
+    """The PDFs of one book."""
+
+    files: tuple[str, ...] = ()
+    """Each PDF's path in the book's folder of the site (``name.pdf``, ``fr/name-fr.pdf``)."""
+    warnings: tuple[str, ...] = ()
+    """What Typst warned about."""
+
+
+def pdf_paths(book: BookConfig) -> dict[str | None, str]:
+    """Where each PDF of a book goes in its folder of the site, by language (None: the book's own)."""
+    from rulebook.pdf.edition import pdf_name
+
+    paths: dict[str | None, str] = {None: pdf_name(book.display_title)}
+    for translation in book.translations:
+        paths[translation.language] = f"{translation.language}/{pdf_name(book.display_title, translation.language)}"
+    return paths
+
+
+def book_print(
+    project: Project,
+    book: BookConfig,
+    read: ReadResult,
+    lint: LintResult,
+    translations: Sequence[TranslationResult],
+    theme: Theme,
+    site_input: Callable[[], object],
+    scratch: Path,
+) -> BookPrint:
+    """What each PDF of a book holds, with its path in the book's folder (:func:`pdf_paths`).
+
+    ``site_input``: the book's :class:`~rulebook.site.pages.SiteInput`, asked for only when the book has
+    translations (a translation's edition is made from the site's plan of it). ``scratch``: room for Typst to
+    read the pictures.
+    """
+    from rulebook.assets import image_folder
+    from rulebook.pdf.edition import book_edition
+    from rulebook.pdf.typst_run import readable_pictures
+
+    assert lint.terms is not None and not read.book.outline, "a PDF is made from the whole model"
+    paths = pdf_paths(book)
+    date = source_date()
+    found = printable_pictures(read, image_folder(read.book, project.root))
+    pictures, refused = readable_pictures(found, scratch / "pictures") if found else ({}, ())
+    images = {name: f"images/{name}" for name in pictures}
+    language = read.book.documents[0].language if read.book.documents else book.language
+    original = book_edition(
+        read.book,
+        lint.terms,
+        title=book.display_title,
+        words=theme.strings(language),
+        look=project.print,
+        edition=book.edition or "",
+        copyright=book.copyright or "",
+        description=book.description or "",
+        images=images,
+        date=date,
+    )
+    editions: list[tuple[str, Edition]] = [(paths[None], original)]
+    if translations:
+        editions += _translated(project, theme, site_input(), paths, date, images)
+    return BookPrint(tuple(editions), pictures, refused)
+
+
+def _translated(
+    project: Project,
+    theme: Theme,
+    site: object,
+    paths: dict[str | None, str],
+    date: int | None,
+    images: Mapping[str, str],
+) -> list[tuple[str, Edition]]:
+    from rulebook.pdf.translated import translated_edition
+    from rulebook.site.pages import SiteInput, SitePlan
+    from rulebook.site.translated import TranslatedPlan
+
+    assert isinstance(site, SiteInput)
+    language = site.book.documents[0].language if site.book.documents else "en"
+    original = SitePlan(site, theme.strings(language))
+    found = []
+    for translation in site.translations:
+        words = theme.strings(translation.language)
+        plan = TranslatedPlan(original, translation, words)
+        edition = translated_edition(
+            plan, words=words, look=project.print, copyright=words.get("copyright", ""), date=date, images=images
+        )
+        found.append((paths[translation.language], edition))
+    return found
+
+
+def source_date() -> int | None:
+    """``SOURCE_DATE_EPOCH`` (the reproducible-builds convention), when set to a number of seconds."""
+    value = os.environ.get("SOURCE_DATE_EPOCH", "").strip()
+    return int(value) if value.isdigit() else None
+
+
+def printable_pictures(read: ReadResult, folder: Path | None) -> dict[str, bytes]:
+    """The pictures the sources show that a PDF can hold, as the site publishes them (checked as they are read)."""
+    from rulebook.assets import held_images
+    from rulebook.pictures import published_picture
+
+    found = {}
+    for name, source in held_images(read.book, folder):
+        if Path(name).suffix.lower() not in PRINTABLE:
+            continue
+        content = published_picture(source)
+        if isinstance(content, bytes):
+            found[name] = content
+    return found
+
+
+PRINTABLE = (".png", ".jpg", ".jpeg", ".gif", ".svg", ".webp")
+"""The kinds of picture Typst reads (an AVIF picture is on the site, and its place in a PDF says it is missing)."""
+
+
+def project_fonts(project: Project) -> dict[str, bytes]:
+    """The font files of the project's ``site_templates/fonts/`` folder, each read as every input is."""
+    from rulebook.inputs import read_input
+    from rulebook.site.theme import OVERRIDES
+
+    folder = project.root / OVERRIDES / FONT_FOLDER
+    if not folder.is_dir() or folder.is_symlink():
+        return {}
+    return {
+        path.name: read_input(path, root=project.root, limit=MAX_FONT_BYTES, kind="font")
+        for path in sorted(folder.iterdir())
+        if path.suffix.lower() in FONT_SUFFIXES
+    }
+
+
+def template_text(project: Project) -> str:
+    """The template: the project's ``site_templates/print.typ``, else the shipped one."""
+    from rulebook.inputs import MAX_DATA_BYTES, present, read_input_text
+    from rulebook.pdf.typst_run import TEMPLATE
+    from rulebook.site.theme import OVERRIDES
+
+    own = project.root / OVERRIDES / TEMPLATE.name
+    if present(own):
+        return read_input_text(own, root=project.root, limit=MAX_DATA_BYTES, kind="template")
+    return TEMPLATE.read_text(encoding="utf-8")
+
+
+class Printing:
+    """A book's PDFs being made: typeset at once, compiled by Typst in a thread (see :func:`print_book`)."""
+
+    def __init__(self, jobs: list[tuple[str, Callable[[], PdfResult]]], warnings: tuple[str, ...] = ()) -> None:
+        self._jobs = jobs
+        self.warnings = warnings
+        """What the build says before Typst's own warnings (the pictures it cannot read)."""
+        self._results: dict[str, PdfResult] = {}
+        self._error: BaseException | None = None
+        self._thread = threading.Thread(target=self._run, name="rulebook-pdf", daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        try:
+            for path, job in self._jobs:
+                self._results[path] = job()
+        except BaseException as error:  # handed to the build's thread by finish()
+            self._error = error
+
+    def wait(self) -> dict[str, PdfResult]:
+        """Each PDF by its path in the book's folder, once Typst is done (its error, if it failed)."""
+        self._thread.join()
+        if self._error is not None:
+            raise self._error
+        return self._results
+
+    def finish(self, folder: Path) -> PrintedBook:
+        """Wait for the PDFs, and write them into the book's ``folder`` of the new release."""
+        from rulebook.pdf.typst_run import write_pdf
+
+        results = self.wait()
+        for path, result in results.items():
+            write_pdf(folder / path, result.data)
+        return printed(results, self.warnings)
+
+
+def printed(results: Mapping[str, PdfResult], warnings: tuple[str, ...] = ()) -> PrintedBook:
+    """What the build says of a book's PDFs: their paths, and what Typst warned about in each."""
+    said = [f"{path}: {warning}" for path, result in results.items() for warning in result.warnings]
+    return PrintedBook(tuple(results), (*warnings, *said))
+
+
+def print_book(project: Project, prints: BookPrint, scratch: Path) -> Printing:
+    """Each edition typeset now, and compiled by Typst in a thread (``scratch``: the build's room for it)."""
+    from functools import partial
+
+    from rulebook.pdf.typeset import typeset
+    from rulebook.pdf.typst_run import compile_pdf, require
+
+    require()
+    template = template_text(project)
+    fonts = project_fonts(project)
+    jobs: list[tuple[str, Callable[[], PdfResult]]] = [
+        (
+            path,
+            partial(
+                compile_pdf,
+                typeset(edition),
+                scratch / f"pdf-{index}",
+                template=template,
+                pictures=prints.pictures,
+                fonts=fonts,
+                date=edition.date,
+                label=f"`{path}`",
+            ),
+        )
+        for index, (path, edition) in enumerate(prints.editions)
+    ]
+    return Printing(jobs, prints.warnings)
