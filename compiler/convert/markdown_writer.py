@@ -130,7 +130,9 @@ def _is_block(content: Content, index: int) -> bool:
         return True
     if not isinstance(node, Definition):
         return False
-    return _holds_blocks(node) or (_alone(reversed(content[:index])) and _alone(iter(content[index + 1 :])))
+    before = (content[i] for i in range(index - 1, -1, -1))  # walked only to the first node that is not white space
+    after = (content[i] for i in range(index + 1, len(content)))
+    return _holds_blocks(node) or (_alone(before) and _alone(after))
 
 
 def _holds_blocks(definition: Definition) -> bool:

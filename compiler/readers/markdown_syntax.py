@@ -29,6 +29,7 @@ from mdit_py_plugins.front_matter import front_matter_plugin
 
 _OPENING = re.compile(r":{3,}[ \t]*(?P<name>[^\s:{][^\s{]*)[ \t]*(?P<argument>.*?)[ \t]*$")
 _CLOSING = re.compile(r":{3,}[ \t]*$")
+_WIKILINK_STOP = re.compile(r"\\.|\]\]|\[\[|\n", re.DOTALL)
 _PLACED = ("wikilink", "span", "link", "image", "html_inline", "newline", "escape", "backticks", "emphasis")
 """The inline rules whose tokens record where they start."""
 
@@ -45,18 +46,25 @@ def dialect_parser() -> MarkdownIt:
     active = md.inline.ruler.get_active_rules()
     functions = dict(zip(active, md.inline.ruler.getRules(""), strict=True))
     for name in _PLACED:
-        md.inline.ruler.at(name, _placed(functions[name]))
+        md.inline.ruler.at(name, _placed(functions[name], last=name == "emphasis"))
     return md
 
 
-def _placed(rule: Callable[[StateInline, bool], bool]) -> Callable[[StateInline, bool], bool]:
+def _placed(rule: Callable[[StateInline, bool], bool], *, last: bool) -> Callable[[StateInline, bool], bool]:
+    """The rule, its token marked with where it starts: its first token that is not text (the text before it
+    is flushed into a token of its own as it pushes), or (``last``) the delimiter run emphasis pushes as text and
+    later turns into ``em_open`` (the same token: the mark stays)."""
+
     def placed(state: StateInline, silent: bool) -> bool:
-        if not silent and state.pending:
-            state.pushPending()  # the text before is a token of its own: the rule's first token is its own
         start, count = state.pos, len(state.tokens)
         found = rule(state, silent)
         if found and not silent and len(state.tokens) > count:
-            state.tokens[count].meta.setdefault("at", start)  # kept when emphasis turns a delimiter into em_open
+            if last:
+                state.tokens[-1].meta.setdefault("at", start)
+            else:
+                token = next((t for t in state.tokens[count:] if t.type != "text"), None)
+                if token is not None:
+                    token.meta.setdefault("at", start)
         return found
 
     return placed
@@ -91,15 +99,13 @@ def _wikilink(state: StateInline, silent: bool) -> bool:
 
 
 def _closing_brackets(src: str, position: int, limit: int) -> int | None:
-    while position < limit - 1:
-        if src[position] == "\\":
-            position += 2
-            continue
-        if src[position] == "\n" or src.startswith("[[", position):
+    """Where the ``]]`` that closes a wikilink starts (no line end or ``[[`` before it; ``\\]`` escaped)."""
+    for found in _WIKILINK_STOP.finditer(src, position, limit):
+        mark = found.group()
+        if mark == "]]":
+            return found.start()
+        if mark != "\\" and mark[0] != "\\":
             return None
-        if src.startswith("]]", position):
-            return position
-        position += 1
     return None
 
 
