@@ -47,6 +47,8 @@ class SourceFormat:
     """How a file of this format says it is a rulebook, for the help of a file that does not."""
     description: str
     """What the format is, for messages and ``docs/format.md``."""
+    noun: str
+    """The kind of file, as a list of the kinds names it ("XML", "Markdown")."""
 
 
 def _read_xml(request: ReadRequest) -> SourceResult:
@@ -87,14 +89,16 @@ FORMATS: tuple[SourceFormat, ...] = (
         lambda text: True,  # XML says what it is by its root, which the reader checks
         "a `<document>` root",
         "the XML format (`rulebook dtd`)",
+        "XML",
     ),
     SourceFormat(
         "markdown",
         (".md", ".markdown"),
         _read_dialect,
-        lambda text: _declared(text) or text.startswith("---"),
-        "front matter, or `<!-- rulebook -->` on a line of its own",
+        _declared,  # not front matter: many a README and docs page has some
+        "`<!-- rulebook -->` on a line of its own",
         "the Markdown dialect (`rulebook docs format`)",
+        "Markdown",
     ),
     SourceFormat(
         "plain-markdown",
@@ -104,6 +108,7 @@ FORMATS: tuple[SourceFormat, ...] = (
         "`<!-- rulebook -->` on a line of its own",
         "Markdown without markup, as a PDF's conversion leaves it (levels from printed numbers, tab-separated "
         "tables) or as another game writes it (terms from its headings)",
+        "plain Markdown",
     ),
     SourceFormat(
         "text-export",
@@ -112,6 +117,7 @@ FORMATS: tuple[SourceFormat, ...] = (
         lambda text: _declared(text) or bool(_TEXT_EXPORT.search(text)),
         "`(Rule)` then `Description:`, or `<!-- rulebook -->` on a line of its own",
         "the plain-text rules export",
+        "the plain-text export",
     ),
 )
 """Every source format, the default for each suffix first among those that read it."""

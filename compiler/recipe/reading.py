@@ -192,8 +192,8 @@ def _not_a_rulebook_help(path: Path) -> str:
     found = format_of(path)
     if found is not None:
         return f"name it in the configuration's `sources`, or give it {found.declaration}"
-    kinds = ", ".join(f"{f.description} ({', '.join(f.suffixes)})" for f in FORMATS if f.suffixes)
-    return f"rulebook sources are {kinds}"
+    kinds = [f"{f.noun} ({', '.join(f.suffixes)})" for f in FORMATS if f.suffixes]
+    return f"rulebook sources are {', '.join(kinds[:-1])} or {kinds[-1]}"
 
 
 def _not_rulebooks(paths: Sequence[Path], root: Path) -> ReadResult:
