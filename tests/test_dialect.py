@@ -333,3 +333,17 @@ def test_a_title_that_starts_with_digits_is_kept_whole_with_unnumbered() -> None
     text = convert_document(xml, "markdown")
     assert "## 1 to 3: Classic {.unnumbered}\n" in text and "## 4.1 Flank\n" in text
     assert dump_document(markdown(text)) == dump_document(xml)
+
+
+def test_the_configurations_formats_are_the_readers_table(tmp_path: Path) -> None:
+    from rulebook.config_file import ConfigError
+    from rulebook.project import SOURCE_FORMATS, parse_project
+    from rulebook.readers.formats import FORMATS
+
+    assert SOURCE_FORMATS == tuple(f.name for f in FORMATS)
+    project = parse_project({"sources": ["a.md"], "format": "plain-markdown"}, tmp_path)
+    assert project.main.format == "plain-markdown"
+    with pytest.raises(
+        ConfigError, match=r"`format` in \[tool.rulebook\] must be one of xml, markdown, plain-markdown"
+    ):
+        parse_project({"sources": ["a.md"], "format": "md"}, tmp_path)
