@@ -340,7 +340,7 @@ def test_the_configurations_formats_are_the_readers_table(tmp_path: Path) -> Non
     from rulebook.project import SOURCE_FORMATS, parse_project
     from rulebook.readers.formats import FORMATS
 
-    assert SOURCE_FORMATS == tuple(f.name for f in FORMATS)
+    assert tuple(f.name for f in FORMATS) == SOURCE_FORMATS
     project = parse_project({"sources": ["a.md"], "format": "plain-markdown"}, tmp_path)
     assert project.main.format == "plain-markdown"
     with pytest.raises(
