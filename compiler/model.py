@@ -481,6 +481,30 @@ def children(node: Node) -> tuple[Content, ...]:
     return ()
 
 
+def annotated_in(body: tuple[Section, ...]) -> tuple[Annotated, ...]:
+    """Every table or list annotated ``roll`` or ``data`` in some chapters, as a reader lists them: in document
+    order (a list after the annotated lists inside it), each with its section and innermost definition.
+
+    For a step that rebuilds a document's content (linking terms): its index is made again from the new nodes.
+    """
+    found: list[Annotated] = []
+
+    def visit(content: Content, section_id: str, scope: str) -> None:
+        for node in content:
+            if isinstance(node, Section):
+                visit(node.children, node.id, node.id)
+                continue
+            inner = node.name if isinstance(node, Definition) else scope
+            for part in children(node):
+                visit(part, section_id, inner)
+            if isinstance(node, Table | ItemList) and (node.roll is not None or node.data is not None):
+                found.append(Annotated(node, section_id, scope))
+
+    for chapter in body:
+        visit(chapter.children, chapter.id, chapter.id)
+    return tuple(found)
+
+
 def walk(content: Content, *, into: Callable[[Node], bool] = lambda node: True) -> Iterator[Node]:
     """Every node of some content and of the content inside it, in document order (a node before what it holds);
     ``into`` says which nodes to go into (``lambda node: not isinstance(node, Section)``: a section's own)."""

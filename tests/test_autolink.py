@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 
-from rulebook.autolink import heading_terms, link_document, term_id
+from rulebook.autolink import Term, heading_terms, link_document, term_id
 from rulebook.markdown_source import parse_markdown_string
 from rulebook.model import Definition, Document
 from rulebook.recipe.reading import read_book
@@ -74,6 +74,17 @@ def test_never_inside_headings_and_places_are_exact() -> None:
         assert not line.startswith("#")
         start = reference.span.column - 1
         assert line[start : start + len(reference.text)] == reference.text
+
+
+def test_a_definition_found_from_a_heading_starts_where_its_paragraph_does() -> None:
+    """Its place (the lint's caret, rules.json's defined_at) is the paragraph's first word, never the end of
+    its text; a term first used there (defined in place) comes after it, in document order."""
+    book = "# Rules\n\n## Cover\n\nCover is a wall. Behind it an injury is less likely.\n"
+    document = parse_markdown_string(book, "book.md", language="en").document
+    assert document is not None
+    document = link_document(document, [*heading_terms(document), Term("injury", "Injury")])
+    places = [(d.name, d.span.line, d.span.column) for d in document.definitions]
+    assert places == [("cover", 5, 1), ("injury", 5, 31)]
 
 
 def test_the_other_games_rules(tmp_path) -> None:  # type: ignore[no-untyped-def]

@@ -294,6 +294,44 @@ def test_the_front_matters_title_titles_a_book_the_configuration_leaves_untitled
     assert json.loads((tmp_path / "site" / "rules.json").read_text(encoding="utf-8"))["book"]["title"] == "Configured"
 
 
+UNMARKED = """# 1 Core Concepts
+
+## 1.1 Fighter
+
+A fighter is one model. Each fighter rolls on the table below.
+
+# 2 The Turn
+
+A game lasts [6]{value=game_turns} turns.
+
+| D6 | Result |
+|---|---|
+| 1-2 | The fighter stumbles |
+| 3-6 | The fighter moves |
+"""
+
+
+def test_a_book_that_marks_no_term_keeps_its_annotations_when_its_headings_link_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A dialect book written as most teams write Markdown (numbered headings, a pipe table, no definitions): its
+    headings give its terms, and linking them keeps what the book annotates (the roll table its D6 column makes,
+    a value, the title of its front matter); the definition's place is its paragraph's start."""
+    (tmp_path / "rulebook.toml").write_text('sources = ["book.md"]\n', encoding="utf-8")
+    (tmp_path / "book.md").write_text("---\ntitle: Skirmish\n---\n<!-- rulebook -->\n" + UNMARKED, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    assert main(["build", "-q", "--data-only"]) == 0
+    data = json.loads((tmp_path / "site" / "rules.json").read_text(encoding="utf-8"))
+    assert data["book"]["title"] == "Skirmish"
+    assert [(t["id"], t["die"], [(b["min"], b["max"]) for b in t["bands"]]) for t in data["roll_tables"]] == [
+        ("the-turn", "D6", [(1, 2), (3, 6)])
+    ]
+    assert data["game"]["game_turns"] == 6
+    fighter = data["terms"]["fighter"]["defined_at"]
+    assert (fighter["line"], fighter["column"], fighter["section"]) == (9, 1, "fighter")
+    assert [s["id"] for s in data["sections"]] == ["core-concepts", "the-turn"]
+
+
 def test_a_roll_tables_rows_pair_by_their_band_before_the_terms_they_name() -> None:
     """The translation's row "1-2" is the original's "1-2", even when another row names the term the original's
     row does (here the translator swapped two results): the values then differ on the rows that differ."""
