@@ -38,6 +38,15 @@ def _dtd() -> etree.DTD:
         return etree.DTD(str(path))
 
 
+@cache
+def attribute_names(element: str) -> tuple[str, ...]:
+    """The attributes the DTD gives an element, in the DTD's order (empty for an element it does not declare): for
+    a format that writes the element otherwise (the Markdown dialect's mechanics comment), checked against it."""
+    elements = _dtd().iterelements()  # type: ignore[attr-defined]  # lxml's stubs leave the DTD's walk out
+    declared = next((e for e in elements if e.name == element), None)
+    return tuple(reversed([str(a.name) for a in declared.iterattributes()])) if declared is not None else ()
+
+
 def validate(root: etree._Element, source: SourceText) -> Iterator[Diagnostic]:
     """Diagnostics for every DTD violation in a parsed document."""
     schema = _dtd()

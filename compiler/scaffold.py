@@ -91,7 +91,7 @@ def _starter_in_markdown() -> str:
 
     document = parse_xml_string(_starter("book.xml"), "book.xml").document
     assert document is not None, "the starter book is well-formed (tests/test_cli.py builds it)"
-    return "<!-- rulebook -->\n" + convert_document(document, "markdown")
+    return convert_document(document, "markdown")
 
 
 def add_book(project: Project, name: str, title: str | None = None) -> Made:

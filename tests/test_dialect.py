@@ -159,6 +159,25 @@ def test_convert_writes_a_new_file_and_never_replaces_one(
     assert "exists" in capsys.readouterr().err
 
 
+def test_a_converted_book_is_linted_where_its_xml_was(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Outside a project a Markdown file must say it is a rulebook: the conversion writes ``<!-- rulebook -->``, so
+    the Markdown file named on the command line is linted as the XML file was, with the same findings."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "book.xml").write_bytes((CASES / "reference-to-section" / "book.xml").read_bytes())
+    assert main(["convert", "book.xml"]) == 0
+    assert "<!-- rulebook -->" in (tmp_path / "book.md").read_text(encoding="utf-8").splitlines()
+    capsys.readouterr()
+    found = []
+    for name in ("book.xml", "book.md"):
+        status = main(["lint", "--format", "json", name])
+        report = json.loads(capsys.readouterr().out)
+        found.append((status, sorted((d["rule"], d["target"]) for d in report["diagnostics"])))
+    assert found[0] == found[1]
+    assert found[0][0] == 1 and ("reference-to-section", "figure_1") in found[0][1]
+
+
 def test_init_starts_a_markdown_project_that_lints_clean(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     assert main(["init", str(tmp_path / "game"), "--format", "markdown", "--title", "Game"]) == 0
     assert not (tmp_path / "game" / "rules" / "book.xml").exists()

@@ -44,12 +44,14 @@ _AROUND_BREAK = re.compile(r"[ \t]*\\\n[ \t]*")
 
 
 def write_markdown(document: Document) -> str:
-    """The document in the dialect, ending with one line end."""
+    """The document in the dialect, ending with one line end; it says it is a rulebook (``<!-- rulebook -->``), so
+    that the file converted is linted and built when named on the command line, as its XML was."""
     lines: list[str] = []
     if document.title:
         lines += ["---", f"title: {_yaml(document.title)}", "---", ""]
     elif len(document.body) == 1 and len(document.sections) > 1:
         lines += ["---", "---", ""]  # a book of one chapter: its `#` is that chapter, not the book's title
+    lines += ["<!-- rulebook -->", ""]
     for section in document.body:
         lines += _section(section)
     return "\n".join(lines).rstrip("\n") + "\n"

@@ -169,6 +169,13 @@ class _Builder:
         number, title = (numbered.group("number"), numbered.group("title")) if numbered else (None, title)
         level = int(opening.tag[1]) - (1 if self.title_heading is not None else 0)
         level = self.checks.heading_level(level, offset)
+        if not self.stack and level > 1:  # the XML's <document> holds chapters only
+            self.checks.report(
+                "a section before the first chapter",
+                offset,
+                help="start the book with a chapter's heading (`# Title`); the section is read as a chapter",
+            )
+            level = 1
         while self.stack and self.stack[-1].section.level >= level:
             self._close()
         parent = self.stack[-1].section.id if self.stack else None
@@ -307,6 +314,13 @@ class _Builder:
             else:
                 caption += [LineBreak(self.source, self.inline.block_offset(child.token))] if caption else []
                 caption += found
+        if not images:
+            self.checks.report(
+                "a figure without an image",
+                offset,
+                target=figure_id or None,
+                help="give it a paragraph of images (`![](file.png)`) before its caption",
+            )
         figure = Figure(
             figure_id, tuple(images), caption_title.strip() or None, tuple(caption), section_id, self.source, offset
         )

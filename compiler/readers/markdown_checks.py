@@ -9,6 +9,8 @@ outside link), text before the first chapter. What is read is kept; only its mar
 
 from __future__ import annotations
 
+import re
+
 from markdown_it.token import Token
 
 from rulebook.catalog.reading import INVALID_DOCUMENT
@@ -16,6 +18,9 @@ from rulebook.diagnostics import Diagnostic
 from rulebook.source import SourceText
 from rulebook.suggest import Suggester
 
+MECHANIC_ATTRIBUTE = re.compile(r'(?P<key>[a-z][a-z-]*)="(?P<value>[^"]*)"')
+"""One attribute of a mechanics comment, written as in the XML."""
+_STRAY = re.compile(r"\S+")
 DIRECTIVES = ("definition", "note", "figure")
 """The directives of the dialect (``::: name``)."""
 _NOT_WITHIN = {
@@ -127,6 +132,37 @@ class Checks:
                 offset,
                 target=key,
                 help=f"{what} takes {', '.join(f'`{a}`' for a in allowed)}",
+            )
+
+    def mechanic(self, written: str, keys: list[tuple[str, int]], offset: int, word: int) -> None:
+        """A mechanics comment's attributes as the DTD says of ``<mechanic>``: ``keys`` are those read (name and
+        place), ``written`` the comment's attribute text from ``offset``, ``word`` where it says ``mechanic``;
+        text that is no ``key="value"`` (left out of the mechanic), an unknown or repeated key, a missing name."""
+        from rulebook.dtd import attribute_names
+
+        allowed = attribute_names("mechanic")
+        stray = _STRAY.search(MECHANIC_ATTRIBUTE.sub(lambda match: " " * len(match.group()), written))
+        if stray is not None:
+            self.report(
+                f"`{stray.group()}` is no attribute of the mechanic",
+                offset + stray.start(),
+                help='write each attribute as `key="value"` (double quotes), as the XML does',
+            )
+        seen: set[str] = set()
+        for key, at in keys:
+            if key not in allowed:
+                suggestions = Suggester(allowed).suggest(key)
+                help = f"did you mean `{suggestions[0]}`?" if suggestions else "`rulebook dtd` lists the attributes"
+                self.report(f"unknown attribute `{key}` on a mechanic", at, target=key, help=help)
+            elif key in seen:
+                self.report(f"attribute `{key}` given twice on a mechanic", at, target=key, help="keep one")
+            seen.add(key)
+        if "name" not in seen:
+            self.report(
+                "a mechanic without `name`",
+                word,
+                target="mechanic",
+                help='write `<!-- rulebook: mechanic name="NAME" ... -->` (the term the mechanic is)',
             )
 
     def directive(self, opening: Token, offset: int, within: str) -> None:

@@ -31,15 +31,15 @@ from rulebook.model import (
     Table,
     Value,
     plain_text,
+    walk,
 )
 from rulebook.readers.markdown_blocks import Tree
-from rulebook.readers.markdown_checks import Checks
+from rulebook.readers.markdown_checks import MECHANIC_ATTRIBUTE, Checks
 from rulebook.readers.markdown_syntax import attributes_of
 from rulebook.source import SourceText
 
 MECHANIC = re.compile(r"<!--\s*rulebook:\s*mechanic\s+(?P<attributes>.*?)-->", re.DOTALL)
 """A mechanics annotation, as the XML's ``<mechanic .../>`` (the same attributes) in an HTML comment."""
-_ATTRIBUTE = re.compile(r'(?P<key>[a-z][a-z-]*)="(?P<value>[^"]*)"')
 _DICE = re.compile(r"\d*[dD]\d+")
 _BREAK = re.compile(r"<br\s*/?>", re.IGNORECASE)
 _NOT_NAME = re.compile(r"[^a-z0-9_:]+")
@@ -298,7 +298,12 @@ class InlineReader:
             return [LineBreak(self.source, at)]  # a pipe table's cell breaks its lines so
         found: list[Node] = []
         for match in MECHANIC.finditer(html):
-            attributes = {m.group("key"): m.group("value") for m in _ATTRIBUTE.finditer(match.group("attributes"))}
+            pairs = list(MECHANIC_ATTRIBUTE.finditer(match.group("attributes")))
+            written = at + match.start("attributes")
+            keys = [(m.group("key"), written + m.start("key")) for m in pairs]
+            word = at + match.start() + match.group().index("mechanic")
+            self.checks.mechanic(match.group("attributes"), keys, written, word)
+            attributes = {m.group("key"): m.group("value") for m in pairs}
             name = attributes.pop("name", "")
             offset = at + match.start()
             mechanic = Mechanic(name, tuple(sorted(attributes.items())), section_id, definition, self.source, offset)
@@ -340,7 +345,22 @@ class InlineReader:
             columns = columns._replace(cells=columns.cells[1:])  # the row headers' corner
         if row_headers:
             rows = [row._replace(cells=(row.cells[0]._replace(header=True), *row.cells[1:])) for row in rows]
+        self._check_grid(columns, rows, offset)
         return Table(attributes.get("title"), columns, tuple(rows), attributes.get("data"), roll, self.source, offset)
+
+    def _check_grid(self, columns: Row | None, rows: list[Row], offset: int) -> None:
+        """What the DTD says of a table's rows: one at least; header cells hold no definition."""
+        if not rows:
+            self.checks.report("a table without rows", offset, help="add a row under the header row")
+        headers = [cell for row in ([columns] if columns else []) + rows for cell in row.cells if cell.header]
+        for node in (node for cell in headers for node in walk(cell.children)):
+            if isinstance(node, Definition):
+                self.checks.report(
+                    "a definition inside a header cell",
+                    node.offset,
+                    target=node.name,
+                    help="define the term in a data cell, or in the text around the table",
+                )
 
     def _row(self, tree: Tree, section_id: str, definition: str | None) -> Row:
         offset = self.block_offset(tree.token)
