@@ -238,6 +238,7 @@ class _Builder:
         if kind == "paragraph_open":
             nodes = self.inline.paragraph(tree.children[0].token, section_id, definition, within)
             if len(nodes) == 1 and isinstance(nodes[0], Illustration):
+                self.checks.illustration(nodes[0].offset, within)
                 content.append(nodes[0])  # a block: no break before it
                 return False
             if nodes and after and not isinstance(nodes[0], LineBreak):

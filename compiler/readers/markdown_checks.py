@@ -165,6 +165,15 @@ class Checks:
                 help='write `<!-- rulebook: mechanic name="NAME" ... -->` (the term the mechanic is)',
             )
 
+    def illustration(self, offset: int, within: str) -> None:
+        """A paragraph of images where the XML allows no ``<illustration>`` (a note, a list's item)."""
+        if within in ("note", "item"):
+            self.report(
+                f"images inside {_PLACES[within]}",
+                offset,
+                help="put them in the section's text, or in a figure (`::: figure ID`) the text links to",
+            )
+
     def directive(self, opening: Token, offset: int, within: str) -> None:
         name = opening.info
         if name not in DIRECTIVES:

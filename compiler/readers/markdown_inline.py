@@ -289,9 +289,27 @@ class InlineReader:
             self.values.append(value)
             return [value]
         if attributes.get("class") == "title":
+            self._title_text_only(nodes)
             return [ItemTitle("".join(_texts(nodes)), frame.offset)]
         self.checks.block_attributes(attributes, _SPAN_KEYS, frame.offset, "a span")
         return nodes
+
+    def _title_text_only(self, nodes: list[_Inline]) -> None:
+        """An item's title is text (the XML's ``title=``): a reference or link in it is reported and kept as its
+        words (left out of the book's references and links)."""
+        for node in nodes:
+            if isinstance(node, Reference | Link):
+                what = "reference" if isinstance(node, Reference) else "link"
+                self.checks.report(
+                    f"a {what} inside an item's title",
+                    node.offset,
+                    target=node.name if isinstance(node, Reference) else node.to,
+                    help="a title is text: refer to the term in the item's text",
+                )
+                if isinstance(node, Reference):
+                    self.references.remove(node)
+                else:
+                    self.links.remove(node)
 
     def _html(self, html: str, at: int, section_id: str, definition: str | None) -> list[Node]:
         if _BREAK.fullmatch(html):
