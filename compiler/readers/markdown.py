@@ -245,6 +245,8 @@ class _Builder:
                 content.append(LineBreak(self.source, self.inline.block_offset(token)))
             content.extend(nodes)
             return bool(nodes) and not isinstance(nodes[-1], LineBreak)
+        if kind in ("bullet_list_open", "ordered_list_open", "table_open"):
+            self.checks.block_in(kind, self.inline.block_offset(token), within)
         if kind in ("bullet_list_open", "ordered_list_open"):
             content.append(self._list(tree, section_id, definition, within))
         elif kind == "table_open":

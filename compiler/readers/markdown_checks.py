@@ -165,6 +165,12 @@ class Checks:
                 help='write `<!-- rulebook: mechanic name="NAME" ... -->` (the term the mechanic is)',
             )
 
+    def block_in(self, kind: str, offset: int, within: str) -> None:
+        """A list or a table in a figure, whose caption the XML allows text only."""
+        if within == "figure":
+            what = "a table" if kind == "table_open" else "a list"
+            self.report(f"{what} inside a figure", offset, help="a figure holds images and a caption's text")
+
     def illustration(self, offset: int, within: str) -> None:
         """A paragraph of images where the XML allows no ``<illustration>`` (a note, a list's item)."""
         if within in ("note", "item"):

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import NamedTuple, TypeAlias
+from typing import Any, NamedTuple, TypeAlias
 from urllib.parse import unquote
 
 from markdown_it.token import Token
@@ -277,6 +277,7 @@ class InlineReader:
             return [Important(tuple(nodes), self.source, frame.offset)]  # type: ignore[arg-type]
         if frame.kind == "link" and attributes.get("href", "").startswith("#"):
             target = unquote(attributes["href"][1:])  # markdown-it writes a destination's spaces as %20
+            self._text_only(nodes, "a link's text")
             link = Link(target, plain_text(tuple(_texts(nodes))), section_id, self.source, frame.offset)
             self.links.append(link)
             return [link]
@@ -285,31 +286,36 @@ class InlineReader:
         if frame.index >= 0:
             return [self.close_definition(frame.index, tuple(nodes))]  # type: ignore[arg-type]
         if "value" in attributes:
+            self._text_only(nodes, "a value")
             value = Value(attributes["value"], "".join(_texts(nodes)), section_id, self.source, frame.offset)
             self.values.append(value)
             return [value]
         if attributes.get("class") == "title":
-            self._title_text_only(nodes)
+            self._text_only(nodes, "an item's title")
             return [ItemTitle("".join(_texts(nodes)), frame.offset)]
         self.checks.block_attributes(attributes, _SPAN_KEYS, frame.offset, "a span")
         return nodes
 
-    def _title_text_only(self, nodes: list[_Inline]) -> None:
-        """An item's title is text (the XML's ``title=``): a reference or link in it is reported and kept as its
-        words (left out of the book's references and links)."""
+    def _text_only(self, nodes: list[_Inline], where: str) -> None:
+        """What the XML writes as text alone (an item's ``title=``, a ``<value>``, a ``<link>``'s words): a reference,
+        link or image in it is reported, kept as its words and left out of the book's indexes."""
+        indexes: dict[type, tuple[str, list[Any]]] = {
+            Reference: ("a reference", self.references),
+            Link: ("a link", self.links),
+            Image: ("an image", self.images),
+        }
         for node in nodes:
-            if isinstance(node, Reference | Link):
-                what = "reference" if isinstance(node, Reference) else "link"
-                self.checks.report(
-                    f"a {what} inside an item's title",
-                    node.offset,
-                    target=node.name if isinstance(node, Reference) else node.to,
-                    help="a title is text: refer to the term in the item's text",
-                )
-                if isinstance(node, Reference):
-                    self.references.remove(node)
-                else:
-                    self.links.remove(node)
+            found = indexes.get(type(node))
+            if found is None or not isinstance(node, Reference | Link | Image):
+                continue
+            what, index = found
+            index.remove(node)
+            self.checks.report(
+                f"{what} inside {where}",
+                node.offset,
+                target=getattr(node, "name", None),
+                help=_TEXT_ONLY[where],
+            )
 
     def _html(self, html: str, at: int, section_id: str, definition: str | None) -> list[Node]:
         if _BREAK.fullmatch(html):
@@ -396,6 +402,14 @@ class InlineReader:
             content = _strip(self._titles_resolved(self.nodes(inline, places, section_id, definition), first=False))
             cells.append(Cell(cell.token.type == "th_open", tuple(content), self.source, places.starts[0]))
         return Row(tuple(cells), self.source, offset)
+
+
+_TEXT_ONLY = {
+    "an item's title": "a title is text: refer to the term in the item's text",
+    "a value": "a value is the number as written: refer to the term beside it",
+    "a link's text": "a link's words are text: refer to the term outside the link",
+}
+"""The help for markup inside what holds text only."""
 
 
 def _innermost(frames: list[_Frame], definition: str | None) -> str | None:

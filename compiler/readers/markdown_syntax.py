@@ -168,5 +168,6 @@ def _line(state: StateBlock, line: int) -> str:
 
 
 def attributes_of(token: Any) -> dict[str, str]:
-    """A token's attributes as strings (markdown-it keeps a class list under ``class``)."""
-    return {str(key): str(value) for key, value in (token.attrs or {}).items()}
+    """A token's attributes as strings (markdown-it keeps a class list under ``class``), a quoted value's backslash
+    escapes undone (``title="A \\"quoted\\" word"``), as in the text."""
+    return {str(key): _unescape(str(value)) for key, value in (token.attrs or {}).items()}
