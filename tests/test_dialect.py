@@ -134,6 +134,20 @@ def test_each_lint_case_round_trips(case: Path) -> None:
     assert (case / "book.md").read_text(encoding="utf-8") == convert_document(xml, "markdown")
 
 
+def test_a_mechanic_that_opens_a_paragraph_keeps_the_paragraphs_text() -> None:
+    """``<!--`` at a line's start opens an HTML block that takes the whole line: the conversion writes a comment
+    that starts a paragraph on a line of its own, so the text after it is still read."""
+    xml = parse_xml_string(
+        '<document><chapter title="C"><mechanic name="reroll" max="1"/>Roll again once.</chapter></document>', "b.xml"
+    )
+    assert xml.document is not None
+    text = convert_document(xml.document, "markdown")
+    assert '<!-- rulebook: mechanic name="reroll" max="1" -->\nRoll again once.' in text
+    back = parse_dialect(text, "b.md")
+    assert back.diagnostics == () and back.document is not None
+    assert dump_document(back.document) == dump_document(xml.document)
+
+
 def test_what_a_pipe_table_cannot_hold_stops_the_conversion_with_its_place() -> None:
     xml = parse_xml_string(
         '<document><chapter title="C"><table><row><cell><list><item>a</item></list></cell></row></table>'

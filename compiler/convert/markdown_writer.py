@@ -36,6 +36,8 @@ from rulebook.readers.markdown_inline import term_name
 
 _BLOCKS = (Note, Table, ItemList, Figure, Illustration, Section)
 _ESCAPED = re.compile(r"([\\`*\[\]<>{}|!&~])|(?<!\w)_|_(?!\w)")
+_LEADING_COMMENTS = re.compile(r"(?:\s*<!--.*?-->)+", re.DOTALL)
+_COMMENT_AFTER_BREAK = re.compile(r"\\\n((?:<!--.*?-->)+)", re.DOTALL)
 _LINE_START = re.compile(r"^(#|[-+>=:]|\d+[.)]|\s)")
 _BARE = re.compile(r"[A-Za-z0-9_:-]+")
 _NUMBERED = re.compile(r"\d+(?:\.\d+)*\.?\s")
@@ -99,7 +101,7 @@ def _blocks(content: Content) -> list[str]:
     segments = [s for s in _segments(content) if not (isinstance(s, list) and not _inline(s).strip())]
     for index, segment in enumerate(segments):
         if isinstance(segment, list):
-            lines += [_escape_start(_inline(segment).strip()), ""]
+            lines += [*_comments_apart(_escape_start(_inline(segment).strip())), ""]
         elif isinstance(segment, LineBreak):
             between = 0 < index < len(segments) - 1
             if not (between and isinstance(segments[index - 1], list) and isinstance(segments[index + 1], list)):
@@ -278,6 +280,17 @@ def _text(text: str) -> str:
     """Text with every character the dialect would read as markup escaped, and white space folded."""
     folded = re.sub(r"\s+", " ", text)
     return _ESCAPED.sub(lambda m: "\\" + m.group(), folded)
+
+
+def _comments_apart(paragraph: str) -> list[str]:
+    """A paragraph's lines, no line starting with a comment (``<!--`` at a line's start opens an HTML block, which
+    would take the rest of the line as HTML): comments that start the paragraph stand on a line of their own above
+    it, one after a break goes before the break (a mechanic shows nothing: only where it stands among breaks moves)."""
+    paragraph = _COMMENT_AFTER_BREAK.sub(r"\1\\\n", paragraph)
+    leading = _LEADING_COMMENTS.match(paragraph)
+    if leading is None or not paragraph[leading.end() :].strip():
+        return [paragraph]
+    return [leading.group().strip(), paragraph[leading.end() :].lstrip()]
 
 
 def _escape_start(line: str) -> str:

@@ -338,8 +338,19 @@ class InlineReader:
         return found
 
     def html_block(self, token: Token, section_id: str, definition: str | None) -> list[Node]:
-        """An HTML block: the mechanics annotations in it (a comment alone is left out)."""
-        return self._html(token.content, self.block_offset(token), section_id, definition)
+        """An HTML block: the mechanics annotations in it (a comment alone is left out). A comment that starts a line
+        makes the whole line HTML: text after it on that line is reported, not read."""
+        at = self.block_offset(token)
+        content = token.content
+        end = content.rfind("-->")
+        if content.lstrip().startswith("<!--") and end >= 0 and content[end + 3 :].strip():
+            after = end + 3 + len(content[end + 3 :]) - len(content[end + 3 :].lstrip())
+            self.checks.report(
+                "text after a comment that starts a line is not read",
+                at + after,
+                help="put the comment after the text's first words, or on a line of its own",
+            )
+        return self._html(content, at, section_id, definition)
 
     # -- tables -------------------------------------------------------------------------
 
