@@ -98,7 +98,7 @@ def _shown(node: Node) -> bool:
 def _blocks(content: Content) -> list[str]:
     """Content as lines: paragraphs, blocks and breaks, each followed by a blank line."""
     lines: list[str] = []
-    segments = [s for s in _segments(content) if not (isinstance(s, list) and not _inline(s).strip())]
+    segments = _comment_joined([s for s in _segments(content) if not (isinstance(s, list) and not _inline(s).strip())])
     for index, segment in enumerate(segments):
         if isinstance(segment, list):
             lines += [*_comments_apart(_escape_start(_inline(segment).strip())), ""]
@@ -110,6 +110,26 @@ def _blocks(content: Content) -> list[str]:
             follows_list = bool(index) and isinstance(segments[index - 1], ItemList)
             lines += (["<!-- -->", ""] if follows_list and isinstance(segment, ItemList) else []) + _block(segment)
     return lines
+
+
+def _comment_joined(segments: list[list[Node] | Node]) -> list[list[Node] | Node]:
+    """A break between two runs of text is a blank line, unless the second starts with a comment: a comment alone on
+    its line would then stand before the break, so the two runs are one paragraph with the break inside it."""
+    joined: list[list[Node] | Node] = []
+    for segment in segments:
+        if (
+            isinstance(segment, list)
+            and len(joined) >= 2
+            and isinstance(joined[-1], LineBreak)
+            and isinstance(joined[-2], list)
+            and isinstance(next((n for n in segment if not (isinstance(n, str) and not n.strip())), None), Mechanic)
+        ):
+            brk, previous = joined.pop(), joined.pop()
+            assert isinstance(brk, LineBreak) and isinstance(previous, list)
+            joined.append([*previous, brk, *segment])
+        else:
+            joined.append(segment)
+    return joined
 
 
 def _segments(content: Content) -> Iterator[list[Node] | Node]:
@@ -190,9 +210,13 @@ def _item_list(node: ItemList) -> list[str]:
         while len(body) > 1 and body[-1] == "":
             body.pop()  # a tight list: no blank line after an item
         first, rest = (
-            (body[0], body[1:]) if not body[0].startswith(("::: ", "{", "|", "- ", "1. ", "![")) else ("", body)
+            (body[0], body[1:])
+            if not body[0].startswith(("::: ", "{", "|", "- ", "1. ", "![")) and not (title and body[0] == "\\")
+            else ("", body)  # a block, or a break alone on its line (after a title, `\` would be text)
         )
         lines.append((marker + title + first).rstrip())
+        if title and body[0] == "\\":
+            lines.append("")  # the title a paragraph of its own: `\` right below it would continue it, as text
         lines += [(" " * len(marker) + line) if line else "" for line in rest]
     return [*lines, ""]
 
@@ -285,8 +309,8 @@ def _text(text: str) -> str:
 def _comments_apart(paragraph: str) -> list[str]:
     """A paragraph's lines, no line starting with a comment (``<!--`` at a line's start opens an HTML block, which
     would take the rest of the line as HTML): comments that start the paragraph stand on a line of their own above
-    it, one after a break goes before the break (a mechanic shows nothing: only where it stands among breaks moves)."""
-    paragraph = _COMMENT_AFTER_BREAK.sub(r"\1\\\n", paragraph)
+    it, and a break followed by one is written ``<br>`` (as in a table's cell), keeping the comment within the line."""
+    paragraph = _COMMENT_AFTER_BREAK.sub(r"<br>\1", paragraph)
     leading = _LEADING_COMMENTS.match(paragraph)
     if leading is None or not paragraph[leading.end() :].strip():
         return [paragraph]

@@ -315,7 +315,8 @@ class _Builder:
             if len(found) == 1 and isinstance(found[0], Illustration):
                 images += found[0].images
             else:
-                caption += [LineBreak(self.source, self.inline.block_offset(child.token))] if caption else []
+                if caption and found and not isinstance(caption[-1], LineBreak) and not isinstance(found[0], LineBreak):
+                    caption.append(LineBreak(self.source, self.inline.block_offset(child.token)))  # between paragraphs
                 caption += found
         if not images:
             self.checks.report(

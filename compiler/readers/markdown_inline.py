@@ -298,15 +298,17 @@ class InlineReader:
 
     def _text_only(self, nodes: list[_Inline], where: str) -> None:
         """What the XML writes as text alone (an item's ``title=``, a ``<value>``, a ``<link>``'s words): a reference,
-        link or image in it is reported, kept as its words and left out of the book's indexes."""
+        link, image, value or mechanic in it is reported, kept as its words and left out of the book's indexes."""
         indexes: dict[type, tuple[str, list[Any]]] = {
             Reference: ("a reference", self.references),
             Link: ("a link", self.links),
             Image: ("an image", self.images),
+            Value: ("a value", self.values),
+            Mechanic: ("a mechanic", self.mechanics),
         }
         for node in nodes:
             found = indexes.get(type(node))
-            if found is None or not isinstance(node, Reference | Link | Image):
+            if found is None or not isinstance(node, Reference | Link | Image | Value | Mechanic):
                 continue
             what, index = found
             index.remove(node)
