@@ -148,6 +148,15 @@ def test_a_mechanic_that_opens_a_paragraph_keeps_the_paragraphs_text() -> None:
     assert dump_document(back.document) == dump_document(xml.document)
 
 
+def test_an_images_file_name_is_the_one_written() -> None:
+    """markdown-it encodes a destination's spaces (``%20``): the reader decodes them, as it does a link's, and the
+    writer encodes a ``%`` so that a file named with one comes back."""
+    text = "<!-- rulebook -->\n# C\n\n![](<my map.png>) ![](a%25b.png)\n"
+    files = [image.file for image in markdown(text).images]
+    assert files == ["my map.png", "a%b.png"]
+    assert [image.file for image in markdown(convert_document(markdown(text), "markdown")).images] == files
+
+
 def test_what_a_pipe_table_cannot_hold_stops_the_conversion_with_its_place() -> None:
     xml = parse_xml_string(
         '<document><chapter title="C"><table><row><cell><list><item>a</item></list></cell></row></table>'
@@ -157,6 +166,10 @@ def test_what_a_pipe_table_cannot_hold_stops_the_conversion_with_its_place() -> 
     assert xml is not None
     with pytest.raises(ConversionError, match=r"^book.xml:1:\d+: a table cell holding a list"):
         convert_document(xml, "markdown")
+    numbered = parse_xml_string('<document><chapter title="C" number="IV">Text.</chapter></document>', "b.xml")
+    assert numbered.document is not None
+    with pytest.raises(ConversionError, match=r"^b.xml:1:11: the section number `IV` is not digits and dots"):
+        convert_document(numbered.document, "markdown")
 
 
 def test_convert_writes_a_new_file_and_never_replaces_one(

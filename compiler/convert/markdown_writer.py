@@ -40,6 +40,7 @@ _LEADING_COMMENTS = re.compile(r"(?:\s*<!--.*?-->)+", re.DOTALL)
 _COMMENT_AFTER_BREAK = re.compile(r"\\\n((?:<!--.*?-->)+)", re.DOTALL)
 _LINE_START = re.compile(r"^(#|[-+>=:]|\d+[.)]|\s)")
 _BARE = re.compile(r"[A-Za-z0-9_:-]+")
+_SECTION_NUMBER = re.compile(r"\d+(?:\.\d+)*")
 _NUMBERED = re.compile(r"\d+(?:\.\d+)*\.?\s")
 _DICE = re.compile(r"\d*[dD]\d+")
 _AROUND_BREAK = re.compile(r"[ \t]*\\\n[ \t]*")
@@ -68,6 +69,9 @@ def _yaml(text: str) -> str:
 def _section(section: Section) -> list[str]:
     title = _text(section.title)
     number = f"{section.number} " if section.number else ""
+    if section.number and not _SECTION_NUMBER.fullmatch(section.number):
+        written = f"the section number `{section.number}` is not digits and dots (`2.1`), which a heading writes"
+        raise ConversionError(written, section.span)
     written_id = f"#{section.id}" if _BARE.fullmatch(section.id) else f"id={_value(section.id)}"
     unnumbered = section.number is None and bool(_NUMBERED.match(section.title + " "))  # its digits are its title's
     attributes = ([written_id] if section.explicit_id else []) + ([".unnumbered"] if unnumbered else [])
@@ -297,6 +301,9 @@ def _link_text(text: str) -> str:
 
 
 def _destination(target: str) -> str:
+    """A link's or image's destination; a ``%`` written ``%25`` (the reader decodes the destination, as markdown-it
+    encodes its spaces: ``<my map.png>`` is ``my map.png``)."""
+    target = target.replace("%", "%25")
     return target if re.fullmatch(r"[^\s()<>\\]*", target) else "<" + target.replace(">", "%3E") + ">"
 
 

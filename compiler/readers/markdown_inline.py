@@ -220,7 +220,7 @@ class InlineReader:
                 done = frames.pop()
                 frames[-1].nodes += self._closed(done, section_id, _innermost(frames, definition))
             elif kind == "image":
-                image = Image(str(token.attrs.get("src", "")), self.source, at)
+                image = Image(unquote(str(token.attrs.get("src", ""))), self.source, at)  # as a link's href
                 self.images.append(image)
                 frames[-1].nodes.append(image)
             elif kind == "html_inline":
