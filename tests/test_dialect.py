@@ -261,7 +261,14 @@ def test_a_book_in_markdown_lints_as_its_xml() -> None:
 
 def _page_text(path: Path) -> str:
     """A built file as compared across formats: a page's white space folded (and none beside a tag), the search
-    index's dropped, rules.json without the source's places."""
+    index's dropped, rules.json without the source's places, a PDF's pages as their text reads (without white
+    space: Typst breaks lines where the words' spaces let it)."""
+    if path.suffix == ".pdf":
+        import pypdf
+
+        from .pdf_reading import squeezed
+
+        return "\n".join(squeezed(page.extract_text()) for page in pypdf.PdfReader(str(path)).pages)
     text = path.read_text(encoding="utf-8")
     if path.name == "rules.json":
         return json.dumps(_folded({k: v for k, v in json.loads(text).items() if k != "book"}), sort_keys=True)
