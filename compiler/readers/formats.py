@@ -2,7 +2,8 @@
 
 A file's format is the one its configuration names (``format`` of a book or a translation), else the
 one its suffix reads by default. Adding a format is one :class:`SourceFormat` in :data:`FORMATS` (and its
-name in :data:`rulebook.project.SOURCE_FORMATS`, which the configuration checks without loading readers).
+name in :data:`rulebook.project.SOURCE_FORMATS`, which the configuration checks without loading readers): its
+reader, its suffixes, how a file declares itself a rulebook, and how it gets terms when it marks none.
 """
 
 from __future__ import annotations
@@ -12,7 +13,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from rulebook.project import Linking
 from rulebook.readers import SourceResult
+from rulebook.readers.linking import plain_terms, unmarked_terms
 
 _DECLARATION = re.compile(r"^<!--\s*rulebook\b", re.MULTILINE)
 """How a Markdown or text file says it is a rulebook: ``<!-- rulebook -->`` on a line of its own."""
@@ -49,6 +52,9 @@ class SourceFormat:
     """What the format is, for messages and ``docs/format.md``."""
     noun: str
     """The kind of file, as a list of the kinds names it ("XML", "Markdown")."""
+    terms: Callable[[SourceResult, Linking | None], SourceResult] | None = None
+    """How a source of this format that marks no terms gets them (its book's ``linking``; None for a translation):
+    :mod:`rulebook.readers.linking`. None: the source marks its terms."""
 
 
 def _read_xml(request: ReadRequest) -> SourceResult:
@@ -99,6 +105,7 @@ FORMATS: tuple[SourceFormat, ...] = (
         "`<!-- rulebook -->` on a line of its own",
         "the Markdown dialect (`rulebook docs format`)",
         "Markdown",
+        unmarked_terms,
     ),
     SourceFormat(
         "plain-markdown",
@@ -109,6 +116,7 @@ FORMATS: tuple[SourceFormat, ...] = (
         "Markdown without markup, as a PDF's conversion leaves it (levels from printed numbers, tab-separated "
         "tables) or as another game writes it (terms from its headings)",
         "plain Markdown",
+        plain_terms,
     ),
     SourceFormat(
         "text-export",

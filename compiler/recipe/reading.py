@@ -63,47 +63,7 @@ def _read_source(request: ReadRequest, linking: Linking | None, source_format: s
     """One source, read through :func:`~rulebook.inputs.read_input` (nothing through a link out of the root)."""
     found = format_of(request.path, source_format) or format_named("xml")
     result = found.read(request)
-    if found.name == "plain-markdown":
-        return find_terms(result, linking)
-    if found.name == "markdown" and linking is not None and _marks_nothing(result):
-        return find_terms(result, linking, numbers_turn_off=False)
-    return result
-
-
-def _marks_nothing(result: SourceResult) -> bool:
-    """A book in the dialect that marks nothing (no definition, reference or link): plain Markdown, linked from its
-    headings as the configuration says (a translation, read without ``linking``, is linked by its terminology)."""
-    document = result.document
-    return document is not None and not (document.definitions or document.references or document.links)
-
-
-def find_terms(result: SourceResult, linking: Linking | None, *, numbers_turn_off: bool = True) -> SourceResult:
-    """A Markdown rulebook that marks no terms gets them from its configuration, headings or emphasis.
-
-    ``numbers_turn_off`` (plain Markdown): without configuration, only a book that numbers nothing is
-    linked (a numbered translation is linked through its terminology instead). The dialect keeps a
-    heading's number apart from its title, so its numbered books are linked as any other.
-    """
-    document = result.document
-    if document is None or document.definitions:
-        return result
-    configured = linking is not None and linking != Linking()
-    if numbers_turn_off and not configured and any(s.number for s in document.sections):
-        return result
-    from rulebook.autolink import emphasis_terms, heading_terms, link_document
-
-    linking = linking or Linking()
-    terms = heading_terms(document)
-    extra = heading_terms(document, names=linking.terms) if linking.terms else []
-    if linking.emphasis:
-        extra += emphasis_terms(document)
-    known = {t.id for t in terms}
-    for term in extra:
-        if term.id not in known:
-            known.add(term.id)
-            terms.append(term)
-    linked = link_document(document, terms, skip=linking.skip)
-    return SourceResult(linked, result.diagnostics, result.source)
+    return found.terms(result, linking) if found.terms is not None else result
 
 
 def read_configured(
