@@ -157,14 +157,41 @@ def test_an_images_file_name_is_the_one_written() -> None:
     assert [image.file for image in markdown(convert_document(markdown(text), "markdown")).images] == files
 
 
+def test_a_list_in_a_table_cell_is_written_as_github_shows_one() -> None:
+    """The XML's cells may hold lists (and definitions holding them): a pipe table's cell writes one in HTML,
+    ``<ul><li>...</li></ul>``, which GitHub shows as a list and the reader reads as one, nested or not."""
+    xml = parse_xml_string(
+        '<document><chapter title="C"><table><headers><header>Unit</header><header>Options</header></headers>'
+        '<row><cell>Spears</cell><cell>One of:<list><item>a <reference name="shield">shield</reference></item>'
+        "<item>two <important>hands</important><list><item>nested</item></list></item></list>then roll.</cell></row>"
+        '<row><cell>Bows</cell><cell><definition name="volley">A volley:<list><item>all</item></list></definition>'
+        '</cell></row></table><definition name="shield">A <reference name="volley">volley</reference>.</definition>'
+        "</chapter></document>",
+        "book.xml",
+    )
+    assert xml.diagnostics == () and xml.document is not None
+    text = convert_document(xml.document, "markdown")
+    assert (
+        "| Spears | One of:<ul><li>a [[shield]]</li><li>two **hands**<ul><li>nested</li></ul></li></ul>then roll. |"
+        in text.splitlines()
+    )
+    back = parse_dialect(text, "book.md")
+    assert back.diagnostics == () and back.document is not None
+    assert dump_document(back.document) == dump_document(xml.document)
+    misplaced = parse_dialect("<!-- rulebook -->\n# C\n\n| a |\n|---|\n| <li>x</li> |\n", "b.md")
+    assert [(d.message, d.span.line, d.span.column) for d in misplaced.diagnostics][:1] == [
+        ("`<li>` out of place", 6, 3)
+    ]
+
+
 def test_what_a_pipe_table_cannot_hold_stops_the_conversion_with_its_place() -> None:
     xml = parse_xml_string(
-        '<document><chapter title="C"><table><row><cell><list><item>a</item></list></cell></row></table>'
+        '<document><chapter title="C"><table><row><cell><sequence><item>a</item></sequence></cell></row></table>'
         "</chapter></document>",
         "book.xml",
     ).document
     assert xml is not None
-    with pytest.raises(ConversionError, match=r"^book.xml:1:\d+: a table cell holding a list"):
+    with pytest.raises(ConversionError, match=r"^book.xml:1:\d+: a table cell holding a note, a table or a numbered"):
         convert_document(xml, "markdown")
     numbered = parse_xml_string('<document><chapter title="C" number="IV">Text.</chapter></document>', "b.xml")
     assert numbered.document is not None

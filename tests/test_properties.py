@@ -136,6 +136,9 @@ DIALECT_PIECES = [
     "---\n",
     '<!-- rulebook: mechanic name="x" max="1" -->',
     "| D6 | R |\n|---|---|\n| 1-6 | r |\n",
+    "<ul><li>",
+    "</li>",
+    "</ul>",
 ]
 IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 

@@ -252,9 +252,22 @@ def _row(cells: list[str]) -> str:
 
 
 def _cell(cell: Cell) -> str:
-    if any(isinstance(n, _BLOCKS) or (isinstance(n, Definition) and _holds_blocks(n)) for n in cell.children):
-        raise ConversionError("a table cell holding a list or a note cannot be a pipe table's", cell.span)
+    if any(_cell_block(n) for n in cell.children):
+        raise ConversionError(
+            "a table cell holding a note, a table or a numbered list cannot be a pipe table's", cell.span
+        )
     return _inline(cell.children, in_cell=True).strip().replace("|", "\\|")  # a pipe table splits at any other
+
+
+def _cell_block(node: Node) -> bool:
+    """A block a pipe table's cell cannot hold: any but a list of items that hold text (written as HTML, ``<ul>``)."""
+    if isinstance(node, ItemList):
+        return node.ordered or any(
+            item.title is not None or any(_cell_block(n) for n in item.children) for item in node.items
+        )
+    if isinstance(node, Definition):
+        return any(_cell_block(n) for n in node.children)
+    return isinstance(node, _BLOCKS)
 
 
 # -- inline -----------------------------------------------------------------------------------------
@@ -285,6 +298,9 @@ def _inline_node(node: Node, in_cell: bool) -> str:
         return f"[{_inline(node.children, in_cell=in_cell)}]{{dfn={_value(node.name)}}}"
     if isinstance(node, LineBreak):
         return "<br>" if in_cell else "\\\n"
+    if isinstance(node, ItemList) and in_cell:
+        items = "".join(f"<li>{_inline(item.children, in_cell=True).strip()}</li>" for item in node.items)
+        return f"<ul>{items}</ul>"
     raise ConversionError(f"a `{type(node).__name__}` cannot stand in a paragraph", getattr(node, "span", None))
 
 
@@ -304,7 +320,9 @@ def _destination(target: str) -> str:
     """A link's or image's destination; a ``%`` written ``%25`` (the reader decodes the destination, as markdown-it
     encodes its spaces: ``<my map.png>`` is ``my map.png``)."""
     target = target.replace("%", "%25")
-    return target if re.fullmatch(r"[^\s()<>\\]*", target) else "<" + target.replace(">", "%3E") + ">"
+    if re.fullmatch(r"[^\s()<>\\]*", target):
+        return target
+    return "<" + re.sub(r"([<>\\])", r"\\\1", target) + ">"  # within <...>, these three are escaped
 
 
 def _text(text: str) -> str:

@@ -22,6 +22,8 @@ from rulebook.model import (
     Illustration,
     Image,
     Important,
+    Item,
+    ItemList,
     LineBreak,
     Link,
     Mechanic,
@@ -72,6 +74,8 @@ class _Frame:
     nodes: list[_Inline] = field(default_factory=list)
     index: int = -1
     """For a definition: its place in the document's list of definitions."""
+    items: list[Item] = field(default_factory=list)
+    """For a list in a table's cell (``<ul>``): its items so far."""
 
 
 class _Places:
@@ -200,8 +204,11 @@ class InlineReader:
                 )
         return "".join(parts)
 
-    def nodes(self, inline: Token, places: _Places, section_id: str, definition: str | None) -> list[_Inline]:
-        """The nodes of an inline token's children (``definition``: the innermost enclosing definition's name)."""
+    def nodes(
+        self, inline: Token, places: _Places, section_id: str, definition: str | None, *, lists: bool = False
+    ) -> list[_Inline]:
+        """The nodes of an inline token's children (``definition``: the innermost enclosing definition's name;
+        ``lists``: a table's cell, where ``<ul><li>...</li></ul>`` is a list, as GitHub shows it)."""
         frames = [_Frame("root", {}, self.block_offset(inline))]
         for token in inline.children or ():
             kind = token.type
@@ -223,15 +230,44 @@ class InlineReader:
                 image = Image(unquote(str(token.attrs.get("src", ""))), self.source, at)  # as a link's href
                 self.images.append(image)
                 frames[-1].nodes.append(image)
+            elif kind == "html_inline" and lists and _LIST_TAG.fullmatch(token.content.strip().lower()):
+                self._list_tag(token.content.strip().lower(), at, frames)
             elif kind == "html_inline":
                 frames[-1].nodes += self._html(token.content, at, section_id, _innermost(frames, definition))
             elif kind == "code_inline":
                 self.checks.unsupported_inline("code (`` ` ``)", at, "write the text without backticks")
                 frames[-1].nodes.append(token.content)
-        while len(frames) > 1:  # markdown-it closes what it opens; kept for safety
+        while len(frames) > 1:  # markdown-it closes what it opens (not the HTML of a cell's list)
             done = frames.pop()
+            if done.kind in ("ul", "li"):
+                self.checks.report(f"`<{done.kind}>` is never closed", done.offset, help="close it in the same cell")
+                frames[-1].nodes += [*(n for item in done.items for n in item.children), *done.nodes]
+                continue
             frames[-1].nodes += self._closed(done, section_id, definition)
         return _joined(frames[0].nodes)
+
+    def _list_tag(self, tag: str, at: int, frames: list[_Frame]) -> None:
+        """A tag of a list in a table's cell: ``<ul>`` opens it, ``<li>``...``</li>`` an item, ``</ul>`` ends it."""
+        inside = frames[-1].kind
+        if tag == "<ul>" and inside != "ul":
+            frames.append(_Frame("ul", {}, at))
+        elif tag == "<li>" and inside == "ul":
+            frames.append(_Frame("li", {}, at))
+        elif tag == "</li>" and inside == "li":
+            done = frames.pop()
+            content = [n for n in _joined(done.nodes) if not isinstance(n, ItemTitle | Image)]
+            frames[-1].items.append(Item(None, tuple(_strip(content)), self.source, done.offset))
+        elif tag == "</ul>" and inside == "ul":
+            done = frames.pop()
+            if any(not (isinstance(n, str) and not n.strip()) for n in done.nodes):
+                self.checks.report("text in a cell's list outside its items", done.offset, help="put it in a `<li>`")
+            frames[-1].nodes.append(ItemList(False, tuple(done.items), None, self.source, done.offset))
+        else:
+            self.checks.report(
+                f"`{tag}` out of place",
+                at,
+                help="a list in a table's cell is written `<ul><li>one</li><li>two</li></ul>`",
+            )
 
     def _reference(self, token: Token, at: int, section_id: str, definition: str | None) -> Reference:
         meta = token.meta
@@ -412,11 +448,14 @@ class InlineReader:
             search = (
                 places.starts[0] - self.source.line_starts[inline.map[0]] + len(inline.content) if inline.map else 0
             )
-            content = _strip(self._titles_resolved(self.nodes(inline, places, section_id, definition), first=False))
+            nodes = self.nodes(inline, places, section_id, definition, lists=True)
+            content = _strip(self._titles_resolved(nodes, first=False))
             cells.append(Cell(cell.token.type == "th_open", tuple(content), self.source, places.starts[0]))
         return Row(tuple(cells), self.source, offset)
 
 
+_LIST_TAG = re.compile(r"</?(?:ul|li)>")
+"""The tags of a list in a table's cell."""
 _TEXT_ONLY = {
     "an item's title": "a title is text: refer to the term in the item's text",
     "a value": "a value is the number as written: refer to the term beside it",
