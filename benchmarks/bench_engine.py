@@ -48,6 +48,8 @@ RULEBOOK = str(BIN / "rulebook")
 # ../shared/tools beside the repository, or beside the folder of its worktrees
 TOOLS = next((p / "shared" / "tools" for p in ROOT.parents if (p / "shared" / "tools").exists()), ROOT / "missing")
 FIREBALL = ["accuracy=3", "power=2", "defense=2", "penetration=2", "courage=7", "cover=3"]
+ASHFALL = ["skill=4", "grit=5", "plate=4", "pierce=1", "steel=9"]
+"""A crew's numbers for the chain of tests/games/ashfall.xml (a D10 pool: strike, harm, guard, steel)."""
 
 
 AS_INSTALLED = {key: value for key, value in os.environ.items() if key != "PYTHONDONTWRITEBYTECODE"}
@@ -174,33 +176,56 @@ def long_chain(data: dict[str, Any]) -> None:
 
 
 def many_digits(data: dict[str, Any]) -> None:
-    """A hit rolled with 10D100 against accuracy + 502: one attack's chance has a 22-digit denominator."""
-    data["mechanics"]["rolls"]["hit"].update(roll="10D100", dice={"count": 10, "sides": 100}, against="accuracy + 502")
+    """A hit and an injury rolled with 10D100 against a value + 502: one die is counted over 40-odd digits."""
+    rolls = data["mechanics"]["rolls"]
+    rolls["hit"].update(roll="10D100", dice={"count": 10, "sides": 100}, against="accuracy + 502")
+    rolls["injury"].update(roll="10D100", dice={"count": 10, "sides": 100}, against="power + 502")
 
 
-def most_attacks(rules: Path) -> int:
-    """The most attacks the digits limit accepts on this chain with the values used here."""
+def many_results(data: dict[str, Any]) -> None:
+    """Ashfall's strike critical on a 5 or more, each critical bringing 9 more successes: up to 10 a die."""
+    data["mechanics"]["rolls"]["strike"].update(critical=list(range(5, 11)), always_fails=[], critical_adds=9)
+
+
+def most_dice(rules: Path, values: list[str], rerolls: dict[str, Any] | None = None) -> int:
+    """The most dice the limits accept on a chain with these values (its other readings included): the
+    answer's digits grow with the dice, so the first count refused is found by halving."""
     sys.path.insert(0, str(ROOT))
-    from rulebook.engine.attack import attack
-    from rulebook.engine.limits import MAX_DIGITS
+    from rulebook.engine.chain import run_chain
+    from rulebook.engine.errors import LimitError
+    from rulebook.engine.limits import MAX_COUNT
+    from rulebook.engine.profile import Profile
     from rulebook.engine.rules import load_rules
 
-    values = {name: int(value) for name, value in (v.split("=") for v in FIREBALL)}
-    return MAX_DIGITS // len(str(attack(load_rules(rules), 1, values).per_attack.denominator))
+    loaded = load_rules(rules)
+    numbers = {name: int(value) for name, value in (v.split("=") for v in values)}
+
+    def accepted(count: int) -> bool:
+        try:
+            run_chain(loaded, Profile(count, numbers, rerolls or {}))
+        except LimitError:
+            return False
+        return True
+
+    low, high = 0, MAX_COUNT + 1  # accepted(low); not accepted(high), or past the dice limit
+    while high - low > 1:
+        middle = (low + high) // 2
+        low, high = (middle, high) if accepted(middle) else (low, middle)
+    return low
 
 
-def army_text(units: int, upgrades: int, marks: int = 1, alias: bool = False) -> str:
-    """An army list; with ``alias`` every unit's upgrades are the first unit's, through a YAML alias."""
+def army_text(entries: int, upgrades: int, marks: int = 1, alias: bool = False) -> str:
+    """An army list; with ``alias`` every entry's upgrades are the first entry's, through a YAML alias."""
     rows = []
-    for n in range(units):
+    for n in range(entries):
         extra = "[" + ", ".join(f'{{name: u{k}, points: "50/40"}}' for k in range(upgrades)) + "]"
         if alias:
             extra = f"&u {extra}" if n == 0 else "*u"
         names = ", ".join(f"m{k}" for k in range(marks))
         rows.append(
-            f"  - {{name: Unit {n}, unit: u{n % 7}, category: core, points: 10, upgrades: {extra}, marks: [{names}]}}\n"
+            f"  - {{name: Entry {n}, id: u{n % 7}, category: core, points: 10, upgrades: {extra}, marks: [{names}]}}\n"
         )
-    return "points_limit: 1000000\nunits:\n" + "".join(rows)
+    return "points_limit: 1000000\nentries:\n" + "".join(rows)
 
 
 def limit_cases(work: Path) -> list[tuple[str, list[str], tuple[int, ...]]]:
@@ -213,6 +238,8 @@ def limit_cases(work: Path) -> list[tuple[str, list[str], tuple[int, ...]]]:
     walk = with_data(main, work / "walk", long_walk)
     chain = with_data(other, work / "chain", long_chain)
     digits = with_data(other, work / "digits", many_digits)
+    ashfall = build_rules(work / "ashfall", source=ROOT / "tests" / "games" / "ashfall.xml")
+    results = with_data(ashfall, work / "results", many_results)
     army = work / "army.yaml"
     army.write_text(army_text(200, 3, marks=60), encoding="utf-8")
     upgrades = work / "upgrades.yaml"
@@ -237,7 +264,11 @@ def limit_cases(work: Path) -> list[tuple[str, list[str], tuple[int, ...]]]:
         three_rules = main
     engine = [RULEBOOK, "engine", "--rules"]
     values = [f"--value={v}" for v in FIREBALL]
-    most = most_attacks(digits)
+    crew = [f"--value={v}" for v in ASHFALL]
+    most = most_dice(digits, FIREBALL)
+    rerolls = ["--reroll=strike=failures", "--reroll=harm=failures", "--reroll=guard=successes", "--reroll=steel=1"]
+    rerolled = {"strike": "failures", "harm": "failures", "guard": "successes", "steel": [1]}
+    most_rerolled = most_dice(results, ASHFALL, rerolled)
     ok, refused, legal_or_not = (0,), (2,), (0, 1)
     return [
         ("dice: 100D100, text", [*engine, str(main), "odds", "roll", "100D100"], ok),
@@ -256,23 +287,51 @@ def limit_cases(work: Path) -> list[tuple[str, list[str], tuple[int, ...]]]:
             [*engine, str(walk), "pregame", "--seed=1"],
             ok,
         ),
-        ("attacks: 100, the book's chain", [*engine, str(other), "attack", "--attacks=100", *values, "--json"], ok),
         (
-            "attacks: 100, 10 rolls and readings, +10D100",
-            [*engine, str(chain), "attack", "--attacks=100", *values, "--json"],
+            "chain: 100 dice, the other game's chain",
+            [*engine, str(other), "chain", "--count=100", *values, "--json"],
             ok,
         ),
-        (f"digits: {most} attacks, 10D100 hits", [*engine, str(digits), "attack", f"--attacks={most}", *values], ok),
-        ("past: 101 attacks", [*engine, str(other), "attack", "--attacks=101", *values], refused),
         (
-            f"past: {most + 1} attacks, 10D100 hits",
-            [*engine, str(digits), "attack", f"--attacks={most + 1}", *values],
+            "chain: 100 dice, 10 rolls and readings, +10D100",
+            [*engine, str(chain), "chain", "--count=100", *values, "--json"],
+            ok,
+        ),
+        (
+            f"digits: {most} dice, 10D100 hits and injuries",
+            [*engine, str(digits), "chain", f"--count={most}", *values],
+            ok,
+        ),
+        (
+            "chain: Ashfall, 100 dice, damage D5, targets of 100 health",
+            [*engine, str(ashfall), "chain", "--count=100", *crew, "--damage=D5", "--health=100", "--json"],
+            ok,
+        ),
+        (
+            "results: 100 dice of up to 10 successes (1,001 results), targets of 100 health",
+            [*engine, str(results), "chain", "--count=100", *crew, "--health=100", "--json"],
+            ok,
+        ),
+        (
+            f"results and digits: {most_rerolled} dice of up to 10 successes, 4 rolls rerolled, damage 1D1",
+            [*engine, str(results), "chain", f"--count={most_rerolled}", *crew, *rerolls, "--damage=1", "--health=100"],
+            ok,
+        ),
+        ("past: 101 dice", [*engine, str(other), "chain", "--count=101", *values], refused),
+        (
+            f"past: {most + 1} dice, 10D100 hits and injuries",
+            [*engine, str(digits), "chain", f"--count={most + 1}", *values],
+            refused,
+        ),
+        (
+            "past: 2,000 results (1,000 successes, damage 2)",
+            [*engine, str(results), "chain", "--count=100", *crew, "--damage=2"],
             refused,
         ),
         ("modifiers: 100", [*engine, str(main), "modify", "--value=3", *["--mod=+1"] * 100], ok),
         ("past: 20,000 modifiers", [*engine, str(main), "modify", "--value=3", *["--mod=+1"] * 20_000], refused),
-        (f"army: 200 units, {army.stat().st_size:,} bytes", [*engine, str(main), "army", str(army)], legal_or_not),
-        ("army: 200 units x 100 upgrades (YAML aliases)", [*engine, str(main), "army", str(upgrades)], legal_or_not),
+        (f"army: 200 entries, {army.stat().st_size:,} bytes", [*engine, str(main), "army", str(army)], legal_or_not),
+        ("army: 200 entries x 100 upgrades (YAML aliases)", [*engine, str(main), "army", str(upgrades)], legal_or_not),
         (f"rules.json: 3x book, {three_rules.stat().st_size:,} bytes", [*engine, str(three_rules), "turns"], ok),
     ]
 

@@ -127,7 +127,7 @@ class _Linker:
                 items = tuple(
                     item._replace(children=self._link_all(item.children, section.id, None)) for item in node.items
                 )
-                children.append(node._replace(items=items))
+                children.append(node._replace(items=items))  # declared, it stays so: annotated_in finds it
             elif isinstance(node, str) and node.strip() and not skipped:
                 # Only the first paragraph is the definition; the rest of the section uses the term.
                 first_uses = self._first_uses_in(node)

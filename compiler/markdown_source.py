@@ -10,6 +10,12 @@ target. What else the conversion left that the reader recognises becomes the tex
 (``converted-text``) so the source can be fixed: LaTeX fragments (``$\star$``, ``$\mathbf{1}''$``),
 escaped punctuation (``\*``), and bullets that each hold a number (``- 1. ...``), which are a
 numbered list. Every node keeps its file, line and column.
+
+A book declares its mechanics in HTML comments that start ``rulebook:`` (they show nothing): at the end of
+a line, ``mechanic`` (the XML's ``<mechanic>``, the same attributes) and ``value`` (the XML's ``<value>``, the
+number in ``number``); on a line of its own, right before a list or table, ``sequence``, ``list`` or
+``table`` with the XML's attributes (``kind``, ``id``, ``title``, ``roll``): a bullet list declared a
+``sequence`` is ordered steps.
 """
 
 from __future__ import annotations
@@ -22,10 +28,23 @@ from pathlib import Path
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
+from rulebook.catalog.mechanics import INVALID_ANNOTATION
 from rulebook.catalog.reading import CONVERTED_TEXT
 from rulebook.diagnostics import Diagnostic
+from rulebook.markdown_declarations import (
+    MECHANIC,
+    SHOWN_AS_NOTHING,
+    VALUE,
+    Block,
+    apply,
+    attributes,
+    block,
+    mismatch,
+    orphan,
+)
 from rulebook.model import (
     MAX_DEPTH,
+    Annotated,
     Cell,
     Content,
     Document,
@@ -37,6 +56,7 @@ from rulebook.model import (
     Row,
     Section,
     Table,
+    Value,
     unique_id,
 )
 from rulebook.names import slugify
@@ -47,11 +67,6 @@ _NUMBER = re.compile(r"^(?P<number>\d+(?:\.\d+)*)\.?\s+(?P<title>\S.*)$")
 _DECORATION = re.compile(r"^[\s·•\-–*]+|(?<![\s*])[\s*]+$")
 """Bullets and emphasis marks around a heading (the trailing run tried only from its start: linear time)."""
 _TAGS = re.compile(r"<[^>]+>")
-_MECHANIC = re.compile(r"<!--\s*rulebook:\s*mechanic\s+(?P<attributes>.*?)-->", re.DOTALL)
-"""A mechanics annotation, as the XML's ``<mechanic .../>`` (the same attributes) in an HTML comment."""
-_ATTRIBUTE = re.compile(r'(?<![a-z-])-*(?P<key>[a-z][a-z-]*)="(?P<value>[^"]*)"')
-"""An annotation's ``key="value"``: a key is the letters of a run of letters and hyphens, tried once per run
-(from each letter of a long run, the expression would take quadratic time)."""
 _LOST_REFERENCE = re.compile(r"\?\?")
 _MATH = re.compile(r"\$([^$\n]{1,60})\$")
 _ESCAPED = re.compile(r"\\([!-/:-@\[-`{-~])")
@@ -182,6 +197,10 @@ class _Builder:
         self.sections: list[Section] = []
         self.links: list[Link] = []
         self.mechanics: list[Mechanic] = []
+        self.values: list[Value] = []
+        self.annotated: list[Annotated] = []
+        self.block: Block | None = None
+        """A declaration waiting for its list or table: (element, attributes, offset)."""
         self.taken: set[str] = set()
         self.pending_header: tuple[int, int] | None = None
         self.numbered = True
@@ -207,8 +226,12 @@ class _Builder:
                 index += 1
             elif token.type == "table_open":
                 index = self._pipe_table(tokens, index)
+            elif token.type == "html_block":
+                self._html_block(token)
+                index += 1
             else:
                 index += 1
+        self._orphan()
         while self.stack:
             self._close()
 
@@ -235,10 +258,11 @@ class _Builder:
         elif columns is not None:
             columns = columns._replace(cells=tuple(cell._replace(header=True) for cell in columns.cells))
         table = Table(None, columns, tuple(rows), None, None, self.source, self._offset(opening))
-        self._target().content.append(table)
+        self._target().content.append(self._declared(table))  # a declaration right before it applies
         return index + 1
 
     def _heading(self, inline: Token, opening: Token) -> None:
+        self._orphan()
         number, title = heading_parts(inline.content)
         offset = self._offset(opening)
         if not self.numbered:
@@ -296,6 +320,8 @@ class _Builder:
         lines = inline.content.split("\n")
         first_line = opening.map[0] if opening.map else 0
         target = self._target()
+        if not any("\t" in line for line in lines):
+            self._orphan()
         if any("\t" in line for line in lines):
             # From the source: markdown-it strips a leading tab, the empty corner cell of a header row.
             last_line = opening.map[1] if opening.map else first_line + len(lines)
@@ -304,7 +330,7 @@ class _Builder:
             self.pending_header = None
             raw = [self.source.line_text(n + 1) for n in range(first_line, last_line)]
             self._check_depth(3, "a table", self._line_offset(first_line))  # table, row, cell
-            target.content.append(self._table(raw, first_line))
+            target.content.append(self._declared(self._table(raw, first_line)))
         else:
             target.content.extend(self._inline(inline.content, first_line))
             target.content.append(" ")
@@ -329,21 +355,29 @@ class _Builder:
         return Table(None, columns, tuple(body), None, None, self.source, self._line_offset(first_line))
 
     def _inline(self, text: str, first_line: int) -> list[Node]:
-        """Text with ``??`` (a lost cross-reference) as a link with no target, and its mechanics annotations."""
+        """Text with ``??`` (a lost cross-reference) as a link with no target, and its mechanics annotations
+        (a value's stays out of the content: its text is already the sentence's)."""
         parts: list[Node] = []
         line_offset = self._line_offset(first_line)
-        annotations = []
+        annotations = self._mechanics(text, line_offset)
         cursor = line_offset  # each annotation is looked for after the one before: not from the start each time
-        for match in _MECHANIC.finditer(text, 0, _closed_end(text, "-->")):
-            attributes = {m.group("key"): m.group("value") for m in _ATTRIBUTE.finditer(match.group("attributes"))}
-            name = attributes.pop("name", "")
+        for match in VALUE.finditer(text, 0, _closed_end(text, "-->")):
+            given = attributes(match.group("attributes"))
             found = self._locate(match.group(), cursor)
             offset, cursor = (line_offset, cursor) if found is None else (found, found + len(match.group()))
-            mechanic = Mechanic(name, tuple(sorted(attributes.items())), self._target().id, None, self.source, offset)
-            self.mechanics.append(mechanic)
-            annotations.append(mechanic)
+            value = Value(
+                given.get("name", ""),
+                given.get("number", ""),
+                given.get("kind"),
+                given.get("term"),
+                self._target().id,
+                self.source,
+                offset,
+            )
+            self.values.append(value)
         position = 0
-        clean = self._converted(_removed(_TAGS, _removed(_MECHANIC, text, "-->"), ">").replace("**", ""), line_offset)
+        shown = _removed(_TAGS, _removed(SHOWN_AS_NOTHING, text, "-->"), ">")
+        clean = self._converted(shown.replace("**", ""), line_offset)
         for match in _LOST_REFERENCE.finditer(clean):
             parts.append(clean[position : match.start()])
             offset = self._find(match.group(), line_offset)
@@ -354,6 +388,53 @@ class _Builder:
             line_offset = offset + 2
         parts.append(clean[position:])
         return [p for p in parts if p != ""] + annotations
+
+    def _mechanics(self, text: str, line_offset: int) -> list[Node]:
+        """The mechanics annotations of some text, each found in the source after the one before."""
+        found: list[Node] = []
+        cursor = line_offset
+        for match in MECHANIC.finditer(text, 0, _closed_end(text, "-->")):
+            given = attributes(match.group("attributes"))
+            name = given.pop("name", "")
+            located = self._locate(match.group(), cursor)
+            offset, cursor = (line_offset, cursor) if located is None else (located, located + len(match.group()))
+            mechanic = Mechanic(name, tuple(sorted(given.items())), self._target().id, None, self.source, offset)
+            self.mechanics.append(mechanic)
+            found.append(mechanic)
+        return found
+
+    def _html_block(self, token: Token) -> None:
+        """A comment on lines of its own: a declaration of the list or table after it, or a mechanic."""
+        self._orphan()
+        offset = self._offset(token)
+        self.block = block(token.content, offset)
+        if self.block is None and MECHANIC.search(token.content):
+            self._target().content.extend(self._mechanics(token.content, offset))
+
+    def _declared(self, node: Table | ItemList) -> Table | ItemList:
+        """The list or table with the declaration that stands right before it, if one does."""
+        declared, self.block = self.block, None
+        if declared is None:
+            return node
+        wrong = mismatch(declared, node)
+        if wrong is not None:
+            self._refuse(declared.offset, *wrong)
+            return node
+        node = apply(declared, node)
+        if any(node_attribute is not None for node_attribute in (node.roll, node.kind, node.id)):
+            self.annotated.append(Annotated(node, self._target().id, self._target().id))
+        return node
+
+    def _orphan(self) -> None:
+        """A declaration with no list or table right after it: reported where it stands."""
+        declared, self.block = self.block, None
+        if declared is not None:
+            self._refuse(declared.offset, *orphan(declared))
+
+    def _refuse(self, offset: int, message: str, help: str) -> None:
+        self.diagnostics.append(
+            INVALID_ANNOTATION.diagnostic(message, self.source.span(offset), help=help, section_id=self._target().id)
+        )
 
     def _converted(self, text: str, line_offset: int) -> str:
         """The text with the debris it holds converted, each conversion noted where it stands."""
@@ -370,7 +451,7 @@ class _Builder:
 
     def _list(self, tokens: list[Token], index: int) -> int:
         found, index = self._read_list(tokens, index)
-        self._target().content.append(found)
+        self._target().content.append(self._declared(found))
         return index
 
     def _read_list(self, tokens: list[Token], index: int, depth: int = 0) -> tuple[ItemList, int]:
@@ -441,10 +522,11 @@ class _Builder:
             (),
             tuple(self.links),
             (),
-            (),
+            tuple(self.values),
             (),
             tuple(self.mechanics),
             (),
+            tuple(self.annotated),
         )
 
 

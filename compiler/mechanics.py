@@ -36,8 +36,12 @@ from rulebook.model import (
 )
 from rulebook.spelling import spelling_of
 
-_DICE = re.compile(r"(?P<count>[1-9]\d*)?D(?P<sides>[1-9]\d*)", re.IGNORECASE)
-_RANGE = re.compile(r"^\s*(?P<low>\d+)\s*(?:[-–]\s*(?P<high>\d+))?\s*\+?\s*[:.]?\s*")
+_DICE = re.compile(r"(?P<count>[1-9][0-9]{0,6})?D(?P<sides>[1-9][0-9]{0,6})", re.IGNORECASE)
+_RANGE = re.compile(r"^\s*(?P<low>[0-9]+)\s*(?:[-–]\s*(?P<high>[0-9]+))?\s*\+?\s*[:.]?\s*")
+"""Dice and a band's results in the digits 0 to 9, at most seven of them (:data:`MOST_DIGITS`): far past any die
+the engine rolls (``\\d`` would take other scripts' digits, and Python refuses to read a number of more than 4,300
+digits)."""
+MOST_DIGITS = 7
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,7 +90,8 @@ TableForm = Literal["header-ranges", "row-ranges", "positions"]
 @dataclass(frozen=True, slots=True)
 class RollTable:
     id: str
-    """Stable id: the enclosing definition's name, else the section id (suffixed when several)."""
+    """Stable id: its own ``id``, else the enclosing definition's name, else the section id (suffixed when
+    several)."""
     dice: Dice
     bands: tuple[Band, ...]
     section_id: str
@@ -94,25 +99,34 @@ class RollTable:
     """How the book wrote it."""
     node: Table | ItemList
 
+    @property
+    def title(self) -> str | None:
+        """Its own title, if the book gives one."""
+        return self.node.title
+
 
 @dataclass(frozen=True, slots=True)
 class Sequence:
     """Ordered steps (``<sequence>``), with the section or term each step links to."""
 
     id: str
+    """Stable id: its own ``id``, else the enclosing definition's name, else the section id."""
     section_id: str
     steps: tuple[Item, ...]
-    data: str | None = None
-    """What the sequence is (``pre_game_sequence``), if annotated."""
+    kind: str | None = None
+    """What the sequence is (``turn``, ``setup``), if declared."""
+    title: str | None = None
+    """Its own title, if the book gives one."""
 
 
 def roll_tables(book: Book) -> tuple[list[RollTable], list[Diagnostic]]:
     """Every roll table of a book, normalised, and a diagnostic for each that cannot be."""
     tables: list[RollTable] = []
     problems: list[Diagnostic] = []
-    used_ids: set[str] = set()
-    for node, scope, section_id in _annotated(book):
-        table_id = unique_id(scope, used_ids, "_")
+    annotated = list(_annotated(book))
+    used_ids = {node.id for node, _, _ in annotated if node.id}
+    for node, scope, section_id in annotated:
+        table_id = node.id or unique_id(scope, used_ids, "_")
         try:
             tables.append(_normalise(node, table_id, section_id))
         except _NotNormalisable as error:
@@ -126,13 +140,16 @@ def roll_tables(book: Book) -> tuple[list[RollTable], list[Diagnostic]]:
 
 def sequences(book: Book) -> list[Sequence]:
     """Every ``<sequence>`` that is not a roll table, with a stable id, in document order."""
-    found: list[Sequence] = []
-    used: set[str] = set()
+    found: list[tuple[ItemList, str, str]] = []
     for section in book.sections:
         for node, scope in walk_blocks(section.children, section.id):
             if isinstance(node, ItemList) and node.ordered and node.roll is None:
-                found.append(Sequence(unique_id(scope, used, "_"), section.id, node.items, node.data))
-    return found
+                found.append((node, scope, section.id))
+    used = {node.id for node, _, _ in found if node.id}
+    return [
+        Sequence(node.id or unique_id(scope, used, "_"), section_id, node.items, node.kind, node.title)
+        for node, scope, section_id in found
+    ]
 
 
 class _NotNormalisable(Exception):
@@ -190,6 +207,11 @@ def _range_band(key: Cell, rest: tuple[Cell, ...] = ()) -> Band:
     if match is None:
         raise _NotNormalisable(
             f"cannot read a roll range in `{text}`", 'start the band with its results, such as "1-3:" or "6"'
+        )
+    if max(len(match.group("low")), len(match.group("high") or "")) > MOST_DIGITS:
+        raise _NotNormalisable(
+            f"cannot read a roll range in `{text[:40]}`: its results have more than {MOST_DIGITS} digits",
+            "write the results the dice roll",
         )
     low = int(match.group("low"))
     high = int(match.group("high") or low)

@@ -76,12 +76,16 @@ class Link(NamedTuple):
 
 
 class Value(NamedTuple):
-    """A number stated in prose, annotated as data: ``<value name="game_turns">6</value>``."""
+    """A number stated in prose, declared as data: ``<value name="rounds" kind="turns" term="round">4</value>``."""
 
     name: str
-    """What the number is (a name the compiler knows, see ``rulebook.mechanics.VALUES``)."""
+    """The book's own name for the number (an identifier)."""
     text: str
-    """The text as written (shown unchanged)."""
+    """The number as written (shown unchanged); in Markdown, the annotation's ``number``."""
+    kind: str | None
+    """What it counts (``count``, ``turns``, ``points``, ``distance``, ``minimum``, ``maximum``), as declared."""
+    term: str | None
+    """The term of the book it is about, as declared."""
     section_id: str
     source: SourceText
     offset: int
@@ -114,7 +118,7 @@ class Definition(NamedTuple):
     """The definition of a game term; may stand inline or wrap blocks, and may nest."""
 
     name: str
-    """The term name (an identifier such as ``line_of_sight``)."""
+    """The term name (an identifier such as ``sight_line``)."""
     children: Content
     section_id: str
     """Id of the innermost enclosing section."""
@@ -204,12 +208,14 @@ class Table(NamedTuple):
     title: str | None
     columns: Row | None
     rows: tuple[Row, ...]
-    data: str | None
-    """What the table holds as data (``data`` annotation), such as ``army_categories``."""
+    kind: str | None
+    """What the table holds as data (``kind`` annotation: ``profile``, ``categories``, ``duplicate-limits``)."""
     roll: str | None
     """The dice rolled on this table (``roll`` annotation), if it is a roll table."""
     source: SourceText
     offset: int
+    id: str | None = None
+    """The book's own name for the table (``id`` attribute), if it gives one."""
 
     @property
     def span(self) -> Span:
@@ -240,8 +246,13 @@ class ItemList(NamedTuple):
     """The dice rolled on this list (item n on a roll of n), if it is a roll table."""
     source: SourceText
     offset: int
-    data: str | None = None
-    """What the compiler reads this sequence as (``pre_game_sequence``), if annotated."""
+    kind: str | None = None
+    """What the sequence is (``kind`` annotation: ``turn``, the phases of a turn; ``setup``, the steps that set up
+    a game), if declared."""
+    id: str | None = None
+    """The book's own name for the list (``id`` attribute), if it gives one."""
+    title: str | None = None
+    """Its own title (``title`` attribute), if it gives one."""
 
     @property
     def span(self) -> Span:
@@ -315,7 +326,7 @@ class Section(NamedTuple):
 
 
 class Annotated(NamedTuple):
-    """A table or list annotated as data (``roll`` or ``data``), with where it stands."""
+    """A table or list declared as data (``roll``, ``kind`` or ``id``), with where it stands."""
 
     node: Table | ItemList
     section_id: str
@@ -344,7 +355,7 @@ class Document:
     ids: tuple[tuple[str, Span], ...]
     """Every id written in the source (sections and figures), with its place."""
     annotated: tuple[Annotated, ...] = ()
-    """Every table or list annotated ``roll`` or ``data``, in document order."""
+    """Every table or list declared ``roll``, ``kind`` or ``id``, in document order."""
     title: str | None = None
     """The book's title as the source gives it (a Markdown source's front matter or single ``#`` heading)."""
     outline: bool = False
@@ -482,7 +493,7 @@ def children(node: Node) -> tuple[Content, ...]:
 
 
 def annotated_in(body: tuple[Section, ...]) -> tuple[Annotated, ...]:
-    """Every table or list annotated ``roll`` or ``data`` in some chapters, as a reader lists them: in document
+    """Every table or list declared ``roll``, ``kind`` or ``id`` in some chapters, as a reader lists them: in document
     order (a list after the annotated lists inside it), each with its section and innermost definition.
 
     For a step that rebuilds a document's content (linking terms): its index is made again from the new nodes.
@@ -497,7 +508,7 @@ def annotated_in(body: tuple[Section, ...]) -> tuple[Annotated, ...]:
             inner = node.name if isinstance(node, Definition) else scope
             for part in children(node):
                 visit(part, section_id, inner)
-            if isinstance(node, Table | ItemList) and (node.roll is not None or node.data is not None):
+            if isinstance(node, Table | ItemList) and any(v is not None for v in (node.roll, node.kind, node.id)):
                 found.append(Annotated(node, section_id, scope))
 
     for chapter in body:

@@ -2,7 +2,7 @@
 
 Every stage that matches names (did-you-mean, the diff between editions, terms found
 in sources without markup, a translation's terminology) folds them here, so two
-stages never disagree on whether ``Line of Sight`` and ``line_of_sight`` are the same.
+stages never disagree on whether ``Sight Line`` and ``sight_line`` are the same.
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ def slugify(title: str) -> str:
 
 
 def singular(word: str, language: str = "en") -> str:
-    """A crude singular of a lower-case word, enough to match ``units`` with ``unit`` (``chevaux``, ``cheval``)."""
+    """A crude singular of a lower-case word, enough to match ``crews`` with ``crew`` (``chevaux``, ``cheval``)."""
     if language == "fr":
         if len(word) > 3 and word.endswith("aux"):
             return word[:-3] + "al"
@@ -53,7 +53,7 @@ def singular(word: str, language: str = "en") -> str:
 
 @lru_cache(maxsize=65536)
 def normalise(name: str) -> str:
-    """A name without case, separators or plural: ``Line of Sights`` and ``line_of_sight`` are one."""
+    """A name without case, separators or plural: ``Sight Lines`` and ``sight_line`` are one."""
     folded = name.strip().lower().translate(_FOLD_SEPARATORS)
     if _is_folded(folded):
         return folded

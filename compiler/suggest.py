@@ -1,9 +1,9 @@
 """ "Did you mean": close names for a misspelt one.
 
 A name matches a candidate when they are the same after folding case,
-spaces, hyphens and plurals (``Line of Sight`` ~ ``line_of_sight``,
-``undeployed_units_number`` ~ ``undeployed_unit_number``), or when one edit
-turns one into the other (``line_of_sihgt`` ~ ``line_of_sight``: a swap of
+spaces, hyphens and plurals (``Sight Line`` ~ ``sight_line``,
+``reserve_crews_count`` ~ ``reserve_crew_count``), or when one edit
+turns one into the other (``sight_lnie`` ~ ``sight_line``: a swap of
 neighbours counts as one edit).
 
 Edit candidates come from a pigeonhole index: one edit leaves either the

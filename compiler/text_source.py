@@ -2,7 +2,7 @@
 
 The export has no markup: a block of one short line with no final stop is a heading (the
 first is the rule, the rest its sub-rules), ``(Rule)`` marks a rule, ``Description:`` starts
-its text, lines such as ``1 - Charge Phase`` are ordered steps and ``•`` lines a list. It
+its text, lines such as ``1 - Rally Phase`` are ordered steps and ``•`` lines a list. It
 gives the same document model as the other readers, every node with its line and column.
 """
 

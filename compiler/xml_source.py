@@ -12,7 +12,7 @@ line numbers; elements nested deeper than :data:`~rulebook.model.MAX_DEPTH` are 
 
 The lint reads an *outline* (``outline=True``): the same builder, recording every name, id,
 target and place in the document's indexes, but not the text between them, and sections,
-definitions and figures without content; tables and lists annotated ``roll`` or ``data`` are
+definitions and figures without content; tables and lists declared (``roll``, ``kind``, ``id``) are
 built whole, since their cells are what the annotation checks read. Its loop over content is
 its own (``_outline_content``: it builds no content), and ``tests/test_outline.py`` holds its
 indexes equal to the whole model's. The stages that need the text (rule data, site) read the
@@ -180,9 +180,13 @@ def _too_deep(root: etree._Element, source: SourceText) -> Diagnostic | None:
     return nesting_too_deep(source.span(offset), f"`<{deep.tag}>`")
 
 
+_DECLARING = ("roll", "kind", "id")
+"""The attributes that declare a table or list as data: a roll table, what it is, its own name."""
+
+
 def _annotated(element: etree._Element) -> bool:
-    """Whether a table or list is annotated as data or as a roll table."""
-    return element.get("roll") is not None or element.get("data") is not None
+    """Whether a table or list is declared as data (a roll table, a kind of table or sequence, a named one)."""
+    return any(element.get(attribute) is not None for attribute in _DECLARING)
 
 
 class _Builder:
@@ -332,7 +336,8 @@ class _Builder:
             return link
         if tag == "value":
             offset = self._offset()
-            value = Value(el.get("name", ""), self._text_only(el), section_id, source, offset)
+            text = self._text_only(el)
+            value = Value(el.get("name", ""), text, el.get("kind"), el.get("term"), section_id, source, offset)
             self.values.append(value)
             return value
         if tag == "mechanic":
@@ -421,8 +426,9 @@ class _Builder:
                 columns = row
             else:
                 rows.append(row)
-        table = Table(el.get("title"), columns, tuple(rows), el.get("data"), el.get("roll"), self.source, offset)
-        if table.data is not None or table.roll is not None:
+        kind, roll, title = el.get("kind"), el.get("roll"), el.get("title")
+        table = Table(title, columns, tuple(rows), kind, roll, self.source, offset, el.get("id"))
+        if _annotated(el):
             self.annotated.append(Annotated(table, section_id, definition or section_id))
         return table
 
@@ -447,8 +453,9 @@ class _Builder:
             item_offset = self._offset()
             content = self._content(child, section_id, definition)
             items.append(Item(child.get("title"), content, self.source, item_offset))
-        item_list = ItemList(ordered, tuple(items), el.get("roll"), self.source, offset, el.get("data"))
-        if item_list.roll is not None or item_list.data is not None:
+        roll, kind, title = el.get("roll"), el.get("kind"), el.get("title")
+        item_list = ItemList(ordered, tuple(items), roll, self.source, offset, kind, el.get("id"), title)
+        if _annotated(el):
             self.annotated.append(Annotated(item_list, section_id, definition or section_id))
         return item_list
 

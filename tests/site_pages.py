@@ -34,7 +34,7 @@ PAGE_KINDS = (
     PageKind("chapter-table", "characteristics/", show=".rb-table", dark=True),
     PageKind("chapter-figure", "general-principles/", show="#figure_2"),
     PageKind("glossary", "glossary/", dark=True),
-    PageKind("tables", "tables/", show="#game", dark=True),
+    PageKind("tables", "tables/", show="#values", dark=True),
     PageKind("tables-roll", "tables/", show="#roll-tables"),
     PageKind("not-found", "404.html"),
     PageKind("fr-home", "fr/"),

@@ -46,6 +46,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
         (
             "rulebook.xml_source",
             "rulebook.markdown_source",
+            "rulebook.markdown_declarations",
             "rulebook.text_source",
             "rulebook.dtd",
             "rulebook.dtd_findings",

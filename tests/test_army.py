@@ -38,11 +38,11 @@ def rules(tmp_path_factory: pytest.TempPathFactory) -> Rules:
 
 
 def unit(name: str, category: str, points: int, **extra: Any) -> dict[str, Any]:
-    return {"name": name, "unit": name.lower(), "category": category, "points": points, **extra}
+    return {"name": name, "id": name.lower(), "category": category, "points": points, **extra}
 
 
 def army(limit: int = 2000, *units: dict[str, Any]) -> dict[str, Any]:
-    return {"points_limit": limit, "units": list(units)}
+    return {"points_limit": limit, "entries": list(units)}
 
 
 def base(**points: int) -> dict[str, Any]:
@@ -56,7 +56,7 @@ def base(**points: int) -> dict[str, Any]:
         unit("D", "special", p["d"]),
         unit("E", "rare", p["e"]),
         unit("F", "hero", p["f"]),
-        {**unit("G", "lord", p["g"]), "general": True},
+        {**unit("G", "lord", p["g"]), "leader": True},
     )
 
 
@@ -106,18 +106,18 @@ def test_core_duplicate_limit(rules: Rules, copies: int, legal: bool) -> None:
 @pytest.mark.parametrize(("copies", "legal"), [(2, True), (3, False)])
 def test_warband_core_duplicate_limit(rules: Rules, copies: int, legal: bool) -> None:
     report = check_army(rules, same_core(copies, limit=1500))
-    assert report.variant == "warband"
-    assert ("core: max 2 in a warband" not in [v.rule for v in report.violations]) is legal
+    assert report.variant == "Warbands"
+    assert ("core: max 2 (Warbands)" not in [v.rule for v in report.violations]) is legal
 
 
 @pytest.mark.parametrize(("copies", "legal"), [(8, True), (9, False)])
 def test_grand_army_core_duplicate_limit(rules: Rules, copies: int, legal: bool) -> None:
     report = check_army(rules, same_core(copies, limit=4000))
-    assert report.variant == "grand_army"
-    assert ("core: max 8 in a grand army" not in [v.rule for v in report.violations]) is legal
+    assert report.variant == "Grand Armies"
+    assert ("core: max 8 (Grand Armies)" not in [v.rule for v in report.violations]) is legal
 
 
-@pytest.mark.parametrize(("limit", "variant"), [(1500, "warband"), (1501, None), (3999, None), (4000, "grand_army")])
+@pytest.mark.parametrize(("limit", "variant"), [(1500, "Warbands"), (1501, None), (3999, None), (4000, "Grand Armies")])
 def test_variant_thresholds(rules: Rules, limit: int, variant: str | None) -> None:
     assert check_army(rules, same_core(1, limit=limit)).variant == variant
 
@@ -128,7 +128,7 @@ def test_variant_thresholds(rules: Rules, limit: int, variant: str | None) -> No
 def test_minimum_army_size_excludes_characters(rules: Rules, units: int, limit: int, legal: bool) -> None:
     troops = [unit(f"U{i}", "core", 10) for i in range(units)]
     data = army(limit, *troops, unit("Hero", "hero", 10), unit("Lord", "lord", 10))
-    broken = [r for r in rules_broken(rules, data) if "units, characters excluded" in r]
+    broken = [r for r in rules_broken(rules, data) if "entries, not counting hero / lord" in r]
     assert (not broken) is legal
 
 
@@ -155,25 +155,25 @@ def test_violations_quote_and_link_the_rules(rules: Rules) -> None:
     report = check_army(rules, base(g=300))
     (violation,) = report.violations
     assert violation.rule == "must not exceed the point limit"
-    assert violation.cites == [{"term": "point_cost", "anchor": "setting-up-a-game/#term-point_cost"}]
+    assert violation.cites == [{"term": "army_list", "anchor": "setting-up-a-game/#term-army_list"}]
 
 
 def test_army_files_and_the_command(rules: Rules, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     listing = tmp_path / "army.yaml"
     listing.write_text(
-        "points_limit: 2000\nunits:\n"
+        "points_limit: 2000\nentries:\n"
         + "".join(
-            f"  - {{name: {u['name']}, unit: {u['unit']}, category: {u['category']}, points: {u['points']}"
-            + (", general: true" if u.get("general") else "")
+            f"  - {{name: {u['name']}, id: {u['id']}, category: {u['category']}, points: {u['points']}"
+            + (", leader: true" if u.get("leader") else "")
             + "}\n"
-            for u in base()["units"]
+            for u in base()["entries"]
         ),
         encoding="utf-8",
     )
     assert read_army(listing)["points_limit"] == 2000
     assert main(["engine", "--rules", str(rules.path), "army", str(listing)]) == 0
     assert "1990 of 2000 points: legal" in capsys.readouterr().out
-    listing.write_text("units: []\n", encoding="utf-8")
+    listing.write_text("entries: []\n", encoding="utf-8")
     with pytest.raises(RulesError, match="needs a whole-number `points_limit`"):
         read_army(listing)
     assert main(["engine", "--rules", str(rules.path), "army", str(listing)]) == 2
@@ -181,55 +181,55 @@ def test_army_files_and_the_command(rules: Rules, tmp_path: Path, capsys: pytest
 
 def test_json_lists_are_read_by_json_and_every_number_is_checked(rules: Rules, tmp_path: Path) -> None:
     data = base()
-    data["units"][0]["upgrades"] = [{"name": "Banner", "points": "50/40"}, {"name": "Drum", "points": 2.5}]
+    data["entries"][0]["upgrades"] = [{"name": "Banner", "points": "50/40"}, {"name": "Drum", "points": 2.5}]
     listing = tmp_path / "army.json"
     listing.write_text(json.dumps(data), encoding="utf-8")
     assert read_army(listing) == data
     listing.write_text(json.dumps(data).replace("2.5", "NaN"), encoding="utf-8")
-    with pytest.raises(RulesError, match=r"unit 1 \(`A`\): upgrade 2: `points` \(a number, or \"50/40\"\) is NaN"):
+    with pytest.raises(RulesError, match=r"entry 1 \(`A`\): upgrade 2: `points` \(a number, or \"50/40\"\) is NaN"):
         read_army(listing)
     # YAML 1e3 is text, JSON's is a number: each file is read by its own rules.
     listing.write_text(json.dumps(data).replace('"points": 2.5', '"points": 1e3'), encoding="utf-8")
-    assert read_army(listing)["units"][0]["upgrades"][1]["points"] == 1000.0
+    assert read_army(listing)["entries"][0]["upgrades"][1]["points"] == 1000.0
 
 
 # Rules the book states in prose, made data by annotations (see `rulebook dtd`) -------------------
 
 
-def test_the_general_exactly_one_from_the_heroes_and_lords(rules: Rules) -> None:
+def test_the_leader_exactly_one_from_the_heroes_and_lords(rules: Rules) -> None:
     data = base()
-    data["units"][-1].pop("general")
-    assert rules_broken(rules, data) == ["exactly 1 general, chosen from hero / lord"]
-    data["units"][-2]["general"] = True  # the hero F: legal
+    data["entries"][-1].pop("leader")
+    assert rules_broken(rules, data) == ["exactly 1 `general`, chosen from hero / lord"]
+    data["entries"][-2]["leader"] = True  # the hero F: legal
     assert rules_broken(rules, data) == []
-    data["units"][-1]["general"] = True  # two generals
-    assert rules_broken(rules, data) == ["exactly 1 general, chosen from hero / lord"]
+    data["entries"][-1]["leader"] = True  # two leaders
+    assert rules_broken(rules, data) == ["exactly 1 `general`, chosen from hero / lord"]
     data = base()
-    data["units"][-1].pop("general")
-    data["units"][0]["general"] = True  # a core unit as general
-    assert rules_broken(rules, data) == ["the general is chosen from hero / lord"]
+    data["entries"][-1].pop("leader")
+    data["entries"][0]["leader"] = True  # a core entry as the leader
+    assert rules_broken(rules, data) == ["the `general` is chosen from hero / lord"]
 
 
 def test_war_machines_count_together_as_one_toward_the_minimum(rules: Rules) -> None:
     # Five units besides the characters: legal; make three of them war machines and they count as one: 3 < 4.
     data = base()
     for index in (2, 3):
-        data["units"][index]["troop_type"] = "war_machine"
+        data["entries"][index]["type"] = "war_machine"
     assert rules_broken(rules, data) == []  # 3 others + 1 for the war machines = 4: exactly at the minimum
-    data["units"][4]["troop_type"] = "war_machine"
-    assert rules_broken(rules, data) == ["at least 4 units, characters excluded"]  # 2 + 1 = 3: one under
+    data["entries"][4]["type"] = "war_machine"
+    assert rules_broken(rules, data) == ["at least 4 entries, not counting hero / lord"]  # 2 + 1 = 3: one under
 
 
 def test_one_of_a_kind_and_one_per_army(rules: Rules) -> None:
     data = base(c=200)
-    data["units"].append({**unit("H", "special", 200), "unit": "c", "marks": ["one_of_a_kind"]})
-    data["units"][2]["marks"] = ["one_of_a_kind"]
+    data["entries"].append({**unit("H", "special", 200), "id": "c", "marks": ["one_of_a_kind"]})
+    data["entries"][2]["marks"] = ["one_of_a_kind"]
     assert rules_broken(rules, data) == ["one_of_a_kind: at most 1"]  # taken twice in a standard army
-    data["units"][-1]["marks"] = ["one_per_army"]
-    data["units"][2]["marks"] = ["one_per_army"]
+    data["entries"][-1]["marks"] = ["one_per_army"]
+    data["entries"][2]["marks"] = ["one_per_army"]
     assert rules_broken(rules, data) == ["one_per_army: at most 1"]
-    data["units"].pop()
-    data["units"][2]["points"] = 400
+    data["entries"].pop()
+    data["entries"][2]["points"] = 400
     assert rules_broken(rules, data) == []  # once: exactly at the limit
 
 
@@ -238,24 +238,24 @@ def test_one_of_a_kind_twice_in_a_grand_army(rules: Rules) -> None:
         4000,
         unit("A", "core", 1000),
         {**unit("B", "special", 400), "marks": ["one_of_a_kind"]},
-        {**unit("B2", "special", 400), "unit": "b", "marks": ["one_of_a_kind"]},
+        {**unit("B2", "special", 400), "id": "b", "marks": ["one_of_a_kind"]},
         unit("C", "special", 400),
         unit("D", "rare", 400),
         unit("E", "core", 640),
-        {**unit("G", "lord", 750), "general": True},
+        {**unit("G", "lord", 750), "leader": True},
     )
     assert rules_broken(rules, data) == []  # twice is the grand army's limit
-    data["units"].append({**unit("B3", "core", 0), "unit": "b", "marks": ["one_of_a_kind"]})
-    assert rules_broken(rules, data) == ["one_of_a_kind: at most 2 in a grand army"]
+    data["entries"].append({**unit("B3", "core", 0), "id": "b", "marks": ["one_of_a_kind"]})
+    assert rules_broken(rules, data) == ["one_of_a_kind: at most 2 (Grand Armies)"]
 
 
 def test_half_points_round_up_and_slash_prices_follow_the_category(rules: Rules) -> None:
     data = base()
-    data["units"][2]["points"] = 399.5  # rounded up to 400
-    data["units"][-2]["upgrades"] = [{"name": "Sword", "points": "50/40"}]  # F is a hero: 40
-    data["units"][-1]["upgrades"] = [{"name": "Sword", "points": "50/40"}]  # G is a lord: 50
+    data["entries"][2]["points"] = 399.5  # rounded up to 400
+    data["entries"][-2]["upgrades"] = [{"name": "Sword", "points": "50/40"}]  # F is a hero: 40
+    data["entries"][-1]["upgrades"] = [{"name": "Sword", "points": "50/40"}]  # G is a lord: 50
     report = check_army(rules, data)
     assert report.total == 1990 + 40 + 50
     assert [v.rule for v in report.violations] == ["must not exceed the point limit"]
-    data["units"][1]["upgrades"] = [{"name": "Sword", "points": "50/40"}]  # B is core: the slash says nothing
+    data["entries"][1]["upgrades"] = [{"name": "Sword", "points": "50/40"}]  # B is core: the slash says nothing
     assert "a price written with a slash gives the cost for lord / hero" in rules_broken(rules, data)

@@ -153,7 +153,9 @@ def _article(site: Path, path: str) -> str:
 
 
 def test_each_book_has_the_pages_it_has_content_for(site: Path) -> None:
-    assert not (site / "other-game" / "tables").exists()  # no roll table, sequence or profile: no page
+    other = _article(site, "other-game/tables/index.html")  # its declared turn, setup and number of rounds
+    assert "Round" in other and "Preparation and setup" in other and "rounds5a number of turns" in other
+    assert "Roll tables" not in other and "Army composition" not in other and "Characteristics" not in other
     later = _article(site, "turns-later/tables/index.html")
     assert "Sequences" in later and "Roll tables" not in later and "Army composition" not in later
     assert not (site / "turns-later" / "glossary").exists()  # it marks no terms

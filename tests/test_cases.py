@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from rulebook.cli import main
-from rulebook.facts import MECHANIC_KINDS, Context
+from rulebook.facts import MECHANIC_KINDS, collect_facts, mechanics_context
 from rulebook.facts.kinds import NO_KIND, Problem, recognise
 from rulebook.graph import TermGraph
 from rulebook.lint.fixes import edit_for
@@ -71,7 +71,8 @@ def test_every_check_of_the_mechanic_kinds_fails_in_a_golden_case() -> None:
         texts += (case / "expected.txt").read_text(encoding="utf-8")
         read = read_book([case / "book.xml"], ROOT)
         terms = TermGraph(read.book)
-        context = Context(frozenset(terms.defined_terms()), frozenset(t.id for t in roll_tables(read.book)[0]))
+        facts = collect_facts(read.book, frozenset(terms.defined_terms()))
+        context = mechanics_context(terms, roll_tables(read.book)[0], facts)
         for mechanic in read.book.mechanics:
             attributes = {"name": mechanic.name, **dict(mechanic.attributes)}
             kind = recognise(attributes)

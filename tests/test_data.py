@@ -18,7 +18,7 @@ from rulebook.cli import main
 from rulebook.data import CONTENT_HASH_PLACEHOLDER, RuleData, build_rule_data, build_site_summary, serialise
 from rulebook.data.shapes import RuleParts
 from rulebook.dtd import dtd_text
-from rulebook.facts import DATA_SEQUENCES, DATA_TABLES, MECHANIC_KINDS, VALUES, collect_rule_facts
+from rulebook.facts import DATA_TABLES, MECHANIC_KINDS, SEQUENCE_KINDS, VALUE_KINDS, collect_rule_facts
 from rulebook.facts.attributes import AttributeType
 from rulebook.facts.kinds import describe_kinds
 from rulebook.graph import TermGraph
@@ -101,8 +101,10 @@ def test_sequences_resolve_their_links(data: dict[str, Any]) -> None:
     assert not any(s["resolved"] for s in phases)  # those chapters are not written yet
     pregame = sequences["the-pre-game-sequence"]["steps"]
     assert len(pregame) == 8
+    assert (sequences["player_turn"]["kind"], sequences["the-pre-game-sequence"]["kind"]) == ("turn", "setup")
     assert pregame[0] == {
         "number": 1,
+        "title": None,
         "text": "Decide on Game Size.",
         "link": "decide_on_game_size",
         "section": "decide_on_game_size",
@@ -113,6 +115,7 @@ def test_sequences_resolve_their_links(data: dict[str, Any]) -> None:
     deployment = sequences["deployment-phase-sequence"]["steps"]
     assert deployment[4] == {
         "number": 5,
+        "title": None,
         "text": "Deploy Scout units.",
         "link": None,
         "section": None,
@@ -121,8 +124,19 @@ def test_sequences_resolve_their_links(data: dict[str, Any]) -> None:
     }
 
 
-def test_game_length_and_characteristics(data: dict[str, Any]) -> None:
-    assert data["game"] == {"game_turns": 6, "player_turns_each": 6}
+def test_declared_values_and_characteristics(data: dict[str, Any]) -> None:
+    values = {name: (v["value"], v["kind"], v["term"]) for name, v in data["values"].items()}
+    assert values == {
+        "game_turns": (6, "turns", "game_turn"),
+        "player_turns_each": (6, "turns", "player_turn"),
+        "characteristic_min": (0, "minimum", "characteristics"),
+        "characteristic_max": (10, "maximum", "characteristics"),
+        "max_points_below_limit": (20, "points", None),
+        "min_army_units": (4, "count", "unit"),
+        "warband_max_points": (1500, "points", "warband"),
+        "warband_min_army_units": (3, "count", "warband"),
+        "grand_army_min_points": (4000, "points", "grand_army"),
+    }
     characteristics = data["characteristics"]
     assert (characteristics["min"], characteristics["max"]) == (0, 10)
     assert [(p["abbreviation"], p["term"]) for p in characteristics["profile"]] == [
@@ -139,9 +153,89 @@ def test_game_length_and_characteristics(data: dict[str, Any]) -> None:
     assert characteristics["profile"][6]["definition"] == "Models with a higher initiative strike first."
 
 
+@pytest.mark.parametrize(
+    ("number", "told"),
+    [
+        ("9" * 5000, "value `rounds` is 99999999999999999999… (5,000 characters): a value is at most 1,000,000"),
+        ("0" * 5000 + "1000001", "value `rounds` is 00000000000000000000… (5,007 characters): a value is at most"),
+        ("²", "value `rounds` must be a whole number, not `²`"),
+    ],
+)
+@pytest.mark.parametrize("markdown", [False, True], ids=["xml", "markdown"])
+def test_a_value_past_what_a_game_states_is_refused_where_it_stands(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], number: str, told: str, markdown: bool
+) -> None:
+    # Python refuses to read a number of more than 4,300 digits, and int("²") fails: each was an internal error.
+    if markdown:
+        book = tmp_path / "game.md"
+        book.write_text(
+            f'<!-- rulebook -->\n# Play\n\n## Rounds\nA game lasts long. <!-- rulebook: value name="rounds" kind="turns" number="{number}" -->\n',
+            encoding="utf-8",
+        )
+    else:
+        book = tmp_path / "game.xml"
+        book.write_text(
+            f'<document><chapter title="Play">A game lasts <value name="rounds" kind="turns">{number}</value> rounds.'
+            "</chapter></document>\n",
+            encoding="utf-8",
+        )
+    [diagnostic] = [d for d in linted_and_built(book, capsys) if d["rule"] == "invalid-annotation"]
+    assert str(diagnostic["message"]).startswith(told) and diagnostic["line"] == (5 if markdown else 1)
+    assert json.loads((tmp_path / "out" / "rules.json").read_text(encoding="utf-8"))["values"] == {}
+    # Leading zeros are no more than the number they pad.
+    book.write_text(book.read_text(encoding="utf-8").replace(number, "0" * 5000 + "6"), encoding="utf-8")
+    assert main(["build", "-q", "--data-only", "--output", str(tmp_path / "again"), str(book)]) in (0, 1)
+    assert json.loads((tmp_path / "again" / "rules.json").read_text(encoding="utf-8"))["values"]["rounds"]["value"] == 6
+
+
+LONG = "9" * 5000
+"""A number Python refuses to read (more than 4,300 digits)."""
+
+
+@pytest.mark.parametrize(
+    ("declared", "told"),
+    [
+        (f'<mechanic name="t" roll="D6" pass="at-least" target="{LONG}"/>', "`target` must be a whole number from 1"),
+        (f'<mechanic name="t" roll="D6" pass="at-least" always-fails="6 {LONG}"/>', "`always-fails` must list whole"),
+        (f'<mechanic name="t" roll="{LONG}D6" pass="at-least"/>', "`roll` must be dice notation"),
+        (f'<mechanic name="t" roll="D{LONG}" pass="at-least"/>', "`roll` must be dice notation"),
+        (f'<mechanic name="t" times="{LONG}D6" table="q"/>', "`times` must be dice notation"),
+        (
+            f'<mechanic name="t" roll="D6" pass="at-least" against="x + {LONG}" step="1" each="t"/>',
+            "`against` must add or subtract names and whole numbers",
+        ),
+        (f'<table roll="D6" id="q"><row><header>1-{LONG}</header><cell>x</cell></row></table>', "its results have"),
+        ('<mechanic name="t" roll="D6" pass="at-least" target="٣"/>', "`target` must be a whole number from 1"),
+    ],
+    ids=["target", "always-fails", "dice", "sides", "times", "against", "band", "other-digits"],
+)
+def test_a_number_past_any_die_in_a_mechanic_or_a_band_is_refused_where_it_stands(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], declared: str, told: str
+) -> None:
+    # Each was an internal error: Python refuses to read a number of more than 4,300 digits.
+    book = tmp_path / "game.xml"
+    book.write_text(
+        f'<document><chapter title="Play"><definition name="t">A <reference name="t">t</reference>.{declared}'
+        "</definition></chapter></document>\n",
+        encoding="utf-8",
+    )
+    messages = [str(d["message"]) for d in linted_and_built(book, capsys)]
+    assert any(told in message for message in messages), messages
+
+
+def linted_and_built(book: Path, capsys: pytest.CaptureFixture[str]) -> list[dict[str, Any]]:
+    """The diagnostics of ``rulebook lint`` on a book with errors, which ``build --data-only`` builds into
+    ``out/`` beside it: never an internal error."""
+    assert main(["lint", "--format", "json", str(book)]) == 1
+    diagnostics: list[dict[str, Any]] = json.loads(capsys.readouterr().out)["diagnostics"]
+    assert main(["build", "-q", "--data-only", "--output", str(book.parent / "out"), str(book)]) in (0, 1)
+    return diagnostics
+
+
 def test_army_composition(data: dict[str, Any]) -> None:
     army = data["army_composition"]
-    assert (army["max_points_below_limit"], army["min_army_units"]) == (20, 4)
+    assert (army["term"], army["points_below_limit"], army["least_entries"]) == ("army_list", 20, 4)
+    assert army["not_counted"] == ["hero", "lord"]
     rows = [(c["terms"], c["min_percent"], c["max_percent"], c["duplicate_limit"]) for c in army["categories"]]
     assert rows == [
         (["core"], 25, None, 4),
@@ -152,7 +246,7 @@ def test_army_composition(data: dict[str, Any]) -> None:
         (["hero", "lord"], None, 50, None),
     ]
     warband, grand = army["variants"]
-    assert (warband["id"], warband["max_points"], warband["min_army_units"]) == ("warband", 1500, 3)
+    assert (warband["id"], warband["max_points"], warband["least_entries"]) == ("warband", 1500, 3)
     assert (grand["id"], grand["min_points"]) == ("grand_army", 4000)
     assert [(d["terms"], d["limit"]) for d in warband["duplicate_limits"][:3]] == [
         (["core"], 2),
@@ -305,9 +399,9 @@ def test_invalid_annotation_docs_list_what_the_tables_know() -> None:
         assert match is not None, label
         return _backticked(match.group(1))
 
-    assert listed("Known values") == set(VALUES)
-    assert listed("Known tables") == set(DATA_TABLES)
-    assert listed("Known sequences") == set(DATA_SEQUENCES)
+    assert listed("Kinds of values") == set(VALUE_KINDS)
+    assert listed("Kinds of tables") == set(DATA_TABLES)
+    assert listed("Kinds of sequences") == set(SEQUENCE_KINDS)
     assert listed("Mechanic kinds, by the attribute that makes them") == {
         k for kind in MECHANIC_KINDS for k in kind.key
     }
@@ -469,8 +563,8 @@ def test_the_type_check_sees_a_difference() -> None:
         pass
 
     assert _mismatches(Narrow, SCHEMA["$defs"]["roll_table"], "$") == [
-        "$: keys ['bands', 'dice', 'form', 'section'] are in only one of type and schema",
-        "$: required ['die', 'id'] vs ['bands', 'dice', 'die', 'form', 'id', 'section']",
+        "$: keys ['bands', 'dice', 'form', 'section', 'title'] are in only one of type and schema",
+        "$: required ['die', 'id'] vs ['bands', 'dice', 'die', 'form', 'id', 'section', 'title']",
         "$.die: the type is ['integer'], the schema ['string']",
     ]
     assert _mismatches(dict[str, Loose], SCHEMA["properties"]["terms"], "$")

@@ -19,7 +19,7 @@ from rulebook.cli import main
 from rulebook.convert import ConversionError, convert_document
 from rulebook.data import build_rule_data, serialise
 from rulebook.graph import TermGraph
-from rulebook.model import Book, Document, Table
+from rulebook.model import Book, Document, ItemList, Table
 from rulebook.project import BookConfig
 from rulebook.readers.markdown import parse_dialect
 from rulebook.recipe.reading import read_book
@@ -87,7 +87,8 @@ def test_every_construct_of_the_dialect_is_read() -> None:
     tables = [a.node for a in document.annotated if isinstance(a.node, Table)]
     assert [(t.title, t.roll, len(t.rows)) for t in tables] == [("Scatter", "D6", 2), (None, "D3", 2)]
     assert all(row.cells[0].header for table in tables for row in table.rows)
-    steps = next(a.node for a in document.annotated if a.node.data == "pre_game_sequence")
+    steps = next(a.node for a in document.annotated if a.node.kind == "setup")
+    assert isinstance(steps, ItemList) and (steps.id, steps.title) == ("setup", "Setting up")
     assert [item.title for item in steps.items] == ["Deploy", "Roll", None]  # type: ignore[union-attr]
     assert [f.id for f in document.figures] == ["board_figure"] and len(document.images) == 3
     assert [(v.name, v.text) for v in document.values] == [("game_turns", "6"), ("player_turns_each", "6")]
@@ -155,6 +156,22 @@ def test_an_images_file_name_is_the_one_written() -> None:
     files = [image.file for image in markdown(text).images]
     assert files == ["my map.png", "a%b.png"]
     assert [image.file for image in markdown(convert_document(markdown(text), "markdown")).images] == files
+
+
+def test_a_declaration_comment_declares_the_list_after_it_as_in_plain_markdown() -> None:
+    """The engine's help for a Markdown book says `<!-- rulebook: sequence kind="turn" -->` on the line before the
+    list: the dialect reads it as its own `{kind=turn}` (a bullet list declared a sequence is steps)."""
+    text = '<!-- rulebook -->\n# C\n\n<!-- rulebook: sequence kind="turn" id="round" title="A round" -->\n- Move.\n'
+    (declared,) = markdown(text).annotated
+    assert isinstance(declared.node, ItemList)
+    assert (declared.node.ordered, declared.node.kind, declared.node.id, declared.node.title) == (
+        True,
+        "turn",
+        "round",
+        "A round",
+    )
+    written = markdown('<!-- rulebook -->\n# C\n\n{kind=turn id=round title="A round"}\n1. Move.\n')
+    assert dump_document(markdown(text)) == dump_document(written)
 
 
 def test_a_list_in_a_table_cell_is_written_as_github_shows_one() -> None:
@@ -279,11 +296,15 @@ def test_lint_findings_on_markdown_speak_markdown_and_point_at_the_name(
 
 
 def test_a_book_in_markdown_lints_as_its_xml() -> None:
-    found = []
+    """The same findings at the same names; the help of each in its own format's syntax (no XML element in the
+    Markdown's, and a declaration the Markdown reader reads: a mechanic or a list's declaration comment)."""
+    found, helps = [], []
     for path in (DIALECT / "book.md", DIALECT / "book.xml"):
         result = lint_book(read_book([path], ROOT, linking=BookConfig("main").linking), BookConfig("main"), root=ROOT)
-        found.append(sorted((d.code, d.target, re.sub(r"`[^`]*`", "`…`", d.help or "")) for d in result.diagnostics))
+        found.append(sorted((d.code, d.target) for d in result.diagnostics))
+        helps.append(" ".join(d.help or "" for d in result.diagnostics))
     assert found[0] == found[1]
+    assert "<sequence" in helps[1] and not re.search(r"<(sequence|reference|definition|table)\b", helps[0])
 
 
 def _page_text(path: Path) -> str:
@@ -382,7 +403,7 @@ A fighter is one model. Each fighter rolls on the table below.
 
 # 2 The Turn
 
-A game lasts [6]{value=game_turns} turns.
+A game lasts [6]{value=game_turns kind=turns} turns.
 
 | D6 | Result |
 |---|---|
@@ -406,7 +427,7 @@ def test_a_book_that_marks_no_term_keeps_its_annotations_when_its_headings_link_
     assert [(t["id"], t["die"], [(b["min"], b["max"]) for b in t["bands"]]) for t in data["roll_tables"]] == [
         ("the-turn", "D6", [(1, 2), (3, 6)])
     ]
-    assert data["game"]["game_turns"] == 6
+    assert data["values"]["game_turns"]["value"] == 6
     fighter = data["terms"]["fighter"]["defined_at"]
     assert (fighter["line"], fighter["column"], fighter["section"]) == (9, 1, "fighter")
     assert [s["id"] for s in data["sections"]] == ["core-concepts", "the-turn"]

@@ -140,3 +140,67 @@ def test_pipe_tables_are_tables() -> None:
     assert all(cell.header for cell in table.columns.cells)
     assert [[c.children for c in row.cells] for row in table.rows] == [[("1-2",), ("Tenir",)], [("3-6",), ("Percée",)]]
     assert [row.span.line for row in table.rows] == [5, 6]
+
+
+# -- a book's declarations in HTML comments --------------------------------------------------------
+
+DECLARED = """# Play
+
+## Rounds
+A game lasts five rounds. <!-- rulebook: value name="rounds" kind="turns" term="round" number="5" -->
+
+<!-- rulebook: sequence kind="turn" id="round" title="A round" -->
+- Move.
+- Fight.
+
+## Injuries
+<!-- rulebook: list roll="D3" id="injuries" title="Injuries" -->
+1. Grazed.
+2. Hurt.
+3. Out.
+
+<!-- rulebook: table roll="D6" id="weather" title="Weather" -->
+1-3\tRain
+4-6\tSun
+
+<!-- rulebook: mechanic name="nerve" roll="2D6" pass="at-most" -->
+"""
+
+
+def test_a_markdown_book_declares_values_sequences_and_tables_in_comments() -> None:
+    result = parse_markdown_string(DECLARED, "game.md", language="en")
+    assert result.document is not None and result.diagnostics == ()
+    document = result.document
+    [value] = document.values
+    assert (value.name, value.text, value.kind, value.term) == ("rounds", "5", "turns", "round")
+    declared = {a.node.id: a.node for a in document.annotated}
+    turn, injuries, weather = declared["round"], declared["injuries"], declared["weather"]
+    assert isinstance(turn, ItemList) and turn.ordered and (turn.kind, turn.title) == ("turn", "A round")
+    assert isinstance(injuries, ItemList) and (injuries.roll, injuries.title) == ("D3", "Injuries")
+    assert isinstance(weather, Table) and (weather.roll, weather.title, len(weather.rows)) == ("D6", "Weather", 2)
+    assert [m.name for m in document.mechanics] == ["nerve"]  # a mechanic on a line of its own
+    # The text shows none of it: the value's comment is gone with the space before it.
+    rounds = next(s for s in document.sections if s.title == "Rounds")
+    assert "A game lasts five rounds." in [n.strip() for n in rounds.children if isinstance(n, str)]
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        (
+            '## Rounds\n<!-- rulebook: sequence kind="turn" id="round" -->\nA round is long.\n',
+            "the turn structure `round` has no phases: no list follows its declaration",
+        ),
+        (
+            '## Rounds\n<!-- rulebook: sequence kind="turn" -->\n',
+            "the turn structure has no phases: no list follows its declaration",
+        ),
+        ('## Loot\n<!-- rulebook: table roll="D6" -->\n\n## Next\n', "the `table` declaration is followed by no table"),
+        ('## Loot\n<!-- rulebook: table roll="D6" -->\n- A\n- B\n', "the `table` declaration is followed by a list"),
+        ('## Loot\n<!-- rulebook: list roll="D2" -->\n1\tA\n2\tB\n', "the `list` declaration is followed by a table"),
+    ],
+)
+def test_a_declaration_with_nothing_to_declare_is_reported_where_it_stands(text: str, message: str) -> None:
+    result = parse_markdown_string(text, "game.md", language="en")
+    [diagnostic] = result.diagnostics
+    assert (diagnostic.rule, diagnostic.message, diagnostic.span.line) == ("invalid-annotation", message, 2)

@@ -40,7 +40,7 @@ def test_a_walk_with_the_players_rolls(rules: Rules) -> None:
     # 2D3 terrain count: 1 + 2 = 3 pieces, rolled 6, 1, 3; deployment type 4; objective 6; zones 4;
     # first turn: A (finished first) rolls 2 + 3 undeployed units = 5, B rolls 5: a tie goes to B.
     dice = scripted(1, 2, 6, 1, 3, 4, 6, 4, 2, 5)
-    events = pregame(rules, dice, Options(first_to_finish="A", bonus=3))
+    events = pregame(rules, dice, Options(first="A", bonus=3))
     assert results(events) == [
         ("3", "Ruin"),
         ("3", "Hill"),
@@ -58,7 +58,7 @@ def test_a_walk_with_the_players_rolls(rules: Rules) -> None:
 
 
 def test_one_over_the_first_turn_bonus_wins_and_3_on_the_zone_roll_fails(rules: Rules) -> None:
-    events = pregame(rules, scripted(1, 1, 1, 1, 1, 1, 3, 3, 5), Options(first_to_finish="B", bonus=3))
+    events = pregame(rules, scripted(1, 1, 1, 1, 1, 1, 3, 3, 5), Options(first="B", bonus=3))
     outcome = dict(results(events))
     assert outcome["6"] == "rolled 3: failed, player B"
     assert outcome["8.8"] == "player B wins"  # B finished first: 3 + 3 = 6 beats A's 5
@@ -104,8 +104,11 @@ def test_without_an_annotated_sequence_the_engine_says_what_to_do(rules: Rules) 
 
     data = json.loads(json.dumps(rules.data))
     for sequence in data["sequences"]:
-        sequence["data"] = None
-    with pytest.raises(RulesError, match="annotate it in the source"):
+        sequence["kind"] = None
+    with pytest.raises(
+        RulesError,
+        match=r'this book declares no setup sequence: mark the steps that set up a game: <sequence kind="setup">',
+    ):
         pregame(Rules(data, rules.path), Dice(seed=1))
 
 
@@ -115,3 +118,16 @@ def test_a_smaller_board_rolls_the_count_the_book_gives_for_it(rules: Rules) -> 
     counts = [e.text for e in events if "rolled" in e.text and "additional_terrain" in e.text]
     assert counts == ["additional_terrain_small_board: D3 rolled 3"]
     assert [r for s, r in results(events) if s == "3"] == ["Forest", "Forest", "Forest"]
+
+
+def test_a_step_found_by_its_title_is_noted_only_when_its_link_is_broken(rules: Rules) -> None:
+    data = json.loads(json.dumps(rules.data))
+    [setup] = [s for s in data["sequences"] if s["kind"] == "setup"]
+    step = setup["steps"][0]
+    assert step["section"] is not None
+    step.update(link="nowhere", resolved=False)  # a link to no section: the step's section found by its title
+    [first, *_] = pregame(Rules(data, rules.path), Dice(seed=1))
+    assert first.text == step["text"] + " (found by its title: the step's link is broken)"
+    step.update(link=None)  # no link at all (a Markdown step names its section): nothing is broken
+    [first, *_] = pregame(Rules(data, rules.path), Dice(seed=1))
+    assert first.text == step["text"]

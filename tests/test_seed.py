@@ -134,18 +134,23 @@ def test_no_false_positives_from_the_format(diagnostics: list[Diagnostic]) -> No
 
 
 def test_bundled_book_is_the_seed_plus_mechanics_annotations() -> None:
-    """The only edits to the seed are annotations: `roll` and `data` on tables, `<value>` around numbers,
-    and fourteen empty `<mechanic>` elements at the ends of lines (so no line or column moves)."""
+    """The only edits to the seed are declarations: `roll`, `kind` and `id` on tables and sequences, `<value>`
+    (with its kind and term) around numbers, and seventeen empty `<mechanic>` elements at the ends of lines (so no
+    line or column moves)."""
     if not SEED.exists():
         pytest.skip("../shared is not beside the repository")
     bundled = BUNDLED_BOOK.read_text(encoding="utf-8")
     assert len(re.findall(r'<(table|sequence) roll="D6"', bundled)) == 3
-    assert bundled.count(" data=") == 5
+    assert len(re.findall(r'<(?:table|sequence)[^>]* kind="', bundled)) == 6  # 4 data tables, a turn, the setup
     assert bundled.count("<value ") == 9
-    assert bundled.count("<mechanic ") == 14
+    assert bundled.count("<mechanic ") == 17
     stripped = re.sub(r"<mechanic [^>]*/>", "", bundled)
-    stripped = re.sub(r' (roll|data)="[^"]*"', "", stripped)
-    stripped = re.sub(r'<value name="[a-z_]+">([^<]*)</value>', r"\1", stripped)
+    stripped = re.sub(
+        r"<(table|sequence)([^>]*)>",
+        lambda m: f"<{m.group(1)}" + re.sub(r' (roll|kind|id)="[^"]*"', "", m.group(2)) + ">",
+        stripped,
+    )
+    stripped = re.sub(r'<value name="[a-z_]+" kind="[a-z]+"(?: term="[a-z_]+")?>([^<]*)</value>', r"\1", stripped)
     assert stripped == SEED.read_text(encoding="utf-8")
 
 

@@ -359,3 +359,51 @@ def test_html_blocks_are_handed_to_mkdocs_whole_and_put_back(site: Path) -> None
         < chapter.index('id="term-scatter_dice"')
         < chapter.index('id="random-direction"')
     )
+
+
+def test_the_tables_page_shows_what_another_game_declares(tmp_path: Path) -> None:
+    """Ashfall (tests/games/ashfall.xml): its tables keep their own titles and ids, its steps their titles."""
+    output = tmp_path / "site"
+    assert build(output, Path(__file__).parent / "games" / "ashfall.xml") == 0
+    tables = page(output, "tables/index.html")
+    captions = {
+        t.getparent().getparent().get("id"): t.text_content() for t in tables.cssselect(".rb-roll-table caption")
+    }
+    assert captions["roll-objective"].startswith("Objective (D5)")
+    assert captions["roll-twist"].startswith("Twist (D5)")  # not both the section's "Scenario Tables"
+    assert captions["roll-injuries"].startswith("Injuries (D6)")
+    assert tables.get_element_by_id("sequence-round_phases").text_content() == "A round"
+    steps = tables.get_element_by_id("sequence-round_phases").getnext()
+    while steps.tag != "ol":
+        steps = steps.getnext()
+    assert steps.cssselect("li")[0].text_content() == "Initiative Both players roll for initiative."
+    rounds = tables.get_element_by_id("value-rounds")
+    assert [td.text_content() for td in rounds.cssselect("td")] == [
+        "rounds",
+        "5",
+        "a number of turns (how long a game lasts)",
+        "Round",
+    ]
+    assert tables.get_element_by_id("variant-raid").text_content() == "Raid: 300 points or less"
+    army = tables.text_content()
+    assert "An army may fall below its point limit by at most 10 points." in army
+
+
+@pytest.mark.parametrize(
+    "declared",
+    [
+        '<definition name="round">A game lasts <value name="rounds" kind="turns" term="round">4</value> rounds.</definition>',
+        'Fighters move <value name="stride" kind="distance">6</value> inches.',
+        '<value name="low" kind="minimum">1</value> to <value name="high" kind="maximum">6</value>.',
+        '<definition name="army">An army.</definition><mechanic name="army" categories="none"/>',
+        '<sequence kind="setup"><item>Set up.</item></sequence>',
+        'A game lasts <value name="rounds">5</value> rounds.',  # the issue's: no kind (a lint error), no crash
+    ],
+)
+def test_a_partial_set_of_declarations_builds(tmp_path: Path, declared: str) -> None:
+    """Whatever a book declares, and however little, the site builds and shows it (never an internal error)."""
+    book = tmp_path / "book.xml"
+    book.write_text(f'<document><chapter title="Play" id="play">{declared}</chapter></document>', encoding="utf-8")
+    output = tmp_path / "site"
+    assert build(output, book) in (0, 1)
+    assert (output / "index.html").exists()

@@ -22,9 +22,9 @@ detaches a rule from the term it depends on.
 
 ## Example
 ```xml
-<reference name="line_of_sihgt">Line of Sight</reference>
+<reference name="sight_lnie">Sight Line</reference>
 ```
-Use `line_of_sight`. On a partial book, references to chapters not yet
+Use `sight_line`. On a partial book, references to chapters not yet
 written can be recorded once with `rulebook lint --write-baseline`.
 """,
 )
@@ -69,9 +69,9 @@ reference it is a dangling term on the site and in the data.
 
 ## Example
 ```xml
-<reference name="share_army_list">share their Army Lists</reference>
+<reference name="swap_rosters">swap their rosters</reference>
 ```
-Use `<link to="share_army_list">share their Army Lists</link>`.
+Use `<link to="swap_rosters">swap their rosters</link>`.
 """,
 )
 
@@ -90,9 +90,9 @@ the two texts drift apart at the next errata.
 
 ## Example
 ```xml
-<definition name="unit">...</definition>
+<definition name="crew">...</definition>
 ...
-<definition name="unit">...</definition>
+<definition name="crew">...</definition>
 ```
 Keep one definition; rename the other if it is a different term.
 """,
@@ -114,8 +114,8 @@ lands on the first one.
 
 ## Example
 ```xml
-<subsection title="Deploy Units" id="deploy">...</subsection>
-<subsection title="Deploy Remaining Units" id="deploy">...</subsection>
+<subsection title="Place Crews" id="place">...</subsection>
+<subsection title="Place Reserves" id="place">...</subsection>
 ```
 """,
 )
@@ -135,7 +135,7 @@ An empty name cannot be linked, looked up or defined.
 
 ## Example
 ```xml
-<reference name="">Leadership</reference>
+<reference name="">Nerve</reference>
 ```
 """,
 )
@@ -257,9 +257,9 @@ get a glossary entry, with no backlinks.
 
 ## Example
 ```xml
-<definition name="in_range">...</definition>
+<definition name="within_reach">...</definition>
 ```
-with no `<reference name="in_range">` anywhere.
+with no `<reference name="within_reach">` anywhere.
 """,
 )
 
@@ -274,14 +274,14 @@ Reports two terms whose definitions refer to each other (reported once,
 at the first of the two). A term referring to itself is not reported.
 
 ## Why is this bad?
-Often fine (a model stands on a base; a base is what a model stands on),
+Often fine (a fighter belongs to a crew; a crew is made of fighters),
 but a reader who follows the links goes round in a circle, and a reading
 order has to break the cycle. Shown as information for the rules team.
 
 ## Example
 ```xml
-<definition name="model">... <reference name="base">base</reference> ...</definition>
-<definition name="base">... <reference name="model">models</reference> ...</definition>
+<definition name="fighter">... <reference name="crew">crew</reference> ...</definition>
+<definition name="crew">... <reference name="fighter">fighters</reference> ...</definition>
 ```
 """,
 )

@@ -98,14 +98,14 @@ STEP_ADDED = Rule(
     """
 ## What it does
 Compares the ordered steps of each matched section (a numbered list, or
-`1 - Charge Phase` lines in the plain-text export) and reports each step
+`1 - Rally Phase` lines in the plain-text export) and reports each step
 of the new edition the old sequence does not have.
 
 ## Why is this bad?
 Players play the sequence in order: a new step changes every turn.
 
 ## Example
-The player turn gains a *Charge Phase*.
+The player turn gains a *Rally Phase*.
 """,
 )
 
@@ -198,6 +198,6 @@ Every reference to the old name must follow, and the translations'
 terminology too.
 
 ## Example
-`close_combat` renamed `melee`, its definition unchanged.
+`brawl` renamed `melee`, its definition unchanged.
 """,
 )

@@ -23,10 +23,10 @@ with a gap or an overlap gives a roll with no result, or two.
 
 ## Example
 ```xml
-<table roll="D6">
-  <row><header>1-2</header><cell>Hold the Ground</cell></row>
-  <row><header>3-5</header><cell>Breakthrough</cell></row>
-  <row><header>5-6</header><cell>Secure Target</cell></row>
+<table roll="D6" id="weather" title="Weather">
+  <row><header>1-2</header><cell>Rain</cell></row>
+  <row><header>3-5</header><cell>Clear</cell></row>
+  <row><header>5-6</header><cell>Fog</cell></row>
 </table>
 ```
 The result 5 is in two bands.
@@ -37,39 +37,44 @@ INVALID_ANNOTATION = Rule(
     "RB502",
     "invalid-annotation",
     Severity.ERROR,
-    "a value or data-table annotation cannot be read",
+    "a declaration of the book's mechanics cannot be read",
     """
 ## What it does
-Checks the machine-readable annotations that make prose rules data:
-`<value name="...">` must use a name the compiler knows, hold a whole
-number, and be given once; a `<table data="...">` or `<sequence data="...">`
-must be one the compiler knows, and a data table written the way that table
-is read; a `<mechanic>` must be of a kind the compiler knows, with the
-attributes its kind takes (`rulebook dtd` shows them; `rulebook docs data` lists every
+Checks the declarations that make prose rules data. The names are the
+book's own; the kinds are the compiler's. A `<value name="..." kind="..."
+term="...">` must have a kind the compiler knows, be about a defined term,
+hold a whole number (digits 0 to 9, at most 1,000,000), be given once, and a characteristic's bound needs its
+companion (a `minimum` and the `maximum` of the same term). A table or
+sequence's `kind` must be one the compiler knows, a data table must be
+written the way its kind is read, an army table needs the `id` its army
+declaration names it by, and an `id` names one table or sequence only. In
+Markdown, a declaration on a line of its own must stand right before its list
+or table (a turn structure with no phases is one that does not). A
+`<mechanic>` must be of a kind the compiler knows, with the attributes its
+kind takes (`rulebook dtd` shows them; `rulebook docs data` lists every
 attribute's type, default and where it goes in `rules.json`).
 
-Known values: `game_turns`, `player_turns_each`, `characteristic_min`,
-`characteristic_max`, `max_points_below_limit`, `min_army_units`,
-`warband_max_points`, `warband_min_army_units`, `grand_army_min_points`.
-Known tables: `characteristics_profile`, `army_categories`,
-`warband_duplicate_limits`, `grand_army_duplicate_limits`.
-Known sequences: `pre_game_sequence`.
+Kinds of values: `count`, `turns`, `points`, `distance`, `minimum`,
+`maximum`.
+Kinds of tables: `profile`, `categories`, `duplicate-limits`.
+Kinds of sequences: `turn`, `setup`.
 Mechanic kinds, by the attribute that makes them: a test (`pass`), a derived
 die (`divide`), rerolls (`max`), modifier order (`order`), a repeated roll
 (`times`), a contest (`contest`), a roll in a chain (`against`), another
 reading of a roll (`reading`), an army-composition rule (`count-together`,
-`from`, `marks`, `whole-points`, `prices`).
+`from`, `marks`, `whole-points`, `prices`), a standard army (`categories`),
+an army size (`most-points`, `least-points`).
 
 ## Why is this bad?
 The engine reads these numbers from `rules.json`, never from constants of
-its own. A misspelt or unreadable annotation would leave a gap in the data
+its own. A misspelt or unreadable declaration would leave a gap in the data
 that the engine cannot fill.
 
 ## Example
 ```xml
-A standard game lasts for <value name="game_turn">6</value> Game Turns.
+A game lasts <value name="rounds" kind="turn">4</value> rounds.
 ```
-Use `game_turns`.
+The kind of a number of turns is `turns`.
 """,
 )
 
@@ -77,20 +82,34 @@ UNBOUND_MECHANIC = Rule(
     "RB503",
     "unbound-mechanic",
     Severity.WARNING,
-    "a term the engine implements is not defined",
+    "a declaration the engine reads lacks what it is read with",
     """
 ## What it does
-Checks that every term the bundled engine implements (its declared bindings:
-the tests, the reroll rule, the turn structure) is defined in the book. A
-book that defines none of them (another game, a fragment) is not checked.
+Checks each declaration the engine reads only beside another (the bindings
+of `rulebook.engine.bindings`): a number of turns needs the turn structure it
+counts (a sequence of kind `turn`), an army size needs the standard army
+(`<mechanic name="..." categories="...">`); and a roll of a chain must name
+rolls the chain has: a critical success passes later steps
+(`critical-skips`), a save `cancels` the successes of an earlier step, a roll
+taken `instead-of` another names a roll of its own step; and a step's rolls are
+all saves or none (the engine takes the defender's best save of a step that
+has one). What a roll's attribute needs beside it is there too: `critical-adds`
+and `critical-skips` a `critical` result, `fail-adds` a `threshold`, and a
+`threshold` no `step` (a roll with a threshold is taken after the chain). A
+book that declares nothing for a question is not checked: the engine tells
+whoever asks what to declare.
 
 ## Why is this bad?
-The engine computes only from `rules.json`. If a term it implements is
-renamed or removed, the engine would run without its rule: the book and the
-engine would drift apart silently.
+The engine computes only from `rules.json`, from what the book declares. A
+declaration without its companion answers nothing (`engine turns` without
+the phases), and a chain that names a roll it does not have is not the
+chain the book describes: the book and the engine would drift apart
+silently.
 
 ## Example
-Renaming `<definition name="leadership_test">` to `leadership_check` breaks
-`rulebook engine odds test leadership_test`.
+```xml
+A game lasts <value name="rounds" kind="turns" term="round">4</value> rounds.
+```
+with no `<sequence kind="turn">` of a round's phases.
 """,
 )

@@ -21,9 +21,9 @@ stays in place.
 
 ## Example
 ```xml
-<definition name="unit">A unit is <reference name="model">models</definition>
+<definition name="crew">A crew is <reference name="fighter">fighters</definition>
 ```
-Close the reference: `<reference name="model">models</reference>`.
+Close the reference: `<reference name="fighter">fighters</reference>`.
 """,
 )
 
@@ -46,9 +46,9 @@ from the glossary, the backlinks and the lint.
 
 ## Example
 ```xml
-<refrence name="model">models</refrence>
+<refrence name="fighter">fighters</refrence>
 ```
-Use `<reference name="model">models</reference>`.
+Use `<reference name="fighter">fighters</reference>`.
 """,
 )
 

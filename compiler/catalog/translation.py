@@ -44,7 +44,7 @@ compared with their parent's text instead (the translation often makes a
 heading of a table cell or a titled note).
 
 ## Why is this bad?
-Usually nothing is wrong: translators add a foreword or a note on units.
+Usually nothing is wrong: translators add a foreword or a note on measures.
 But a section the original does not have is a rule the original does not
 make, and it should be read once by someone who knows both.
 
@@ -105,7 +105,7 @@ NUMBERS_DIFFER = Rule(
     """
 ## What it does
 Reads the quantities of each pair of aligned sentences as typed facts
-(value, unit, comparison, sign; numbers written as digits or words in
+(value, measure, comparison, sign; numbers written as digits or words in
 either language, halves and doubles, fractions, ordinals, dice, inches,
 percentages, slash prices) and reports a value one sentence states and
 the other does not. Numbers that are not quantities are left out: those
@@ -113,13 +113,13 @@ inside proper names ("The 3rd Age"), section titles, pointers ("figure 1",
 "table 2", "paragraphe 2.2.5"), step numbers and metric conversions.
 
 ## Why is this bad?
-A number that changed in translation changes the rule: a unit that needs
-5 models for a full rank in one language and 6 in the other.
+A number that changed in translation changes the rule: a line that needs
+5 fighters in one language and 6 in the other.
 
 ## Example
 ```text
-EN: A Full Rank is any rank which is at least 5 models wide.
-FR: Un Rang Complet est un rang qui contient au moins 6 figurines.
+EN: A full line is at least 5 fighters wide.
+FR: Une ligne complète compte au moins 6 combattants.
 ```
 """,
 )
@@ -138,12 +138,12 @@ strictly more against at least, within against beyond.
 
 ## Why is this bad?
 The numbers agree, so a number check passes, but the rule does not: a
-unit kept *more than* 1" away may not stand at exactly 1"; one kept *at
+fighter kept *more than* 1" away may not stand at exactly 1"; one kept *at
 least* 1" away may.
 
 ## Example
 ```text
-EN: ... must be separated by more than 1" from any other units ...
+EN: ... must be separated by more than 1" from any other crews ...
 FR: ... laisser un espace d'au moins 1" entre elles ...
 ```
 """,
@@ -213,14 +213,14 @@ sentence renders a *related* term instead: one the term's definition
 refers to, or whose definition refers to the term.
 
 ## Why is this bad?
-Game terms are rules: a translation that says *socle* (base) where the
-original says Footprint points the reader at another rule. A pronoun or
+Game terms are rules: a translation that says *portée* (range) where the
+original says Reach points the reader at another rule. A pronoun or
 a paraphrase is a translator's choice and is not reported; a neighbouring
 term standing for this one is a terminology slip.
 
 ## Example
-`footprint` is « empreinte au sol »; the French *Bords de table* says
-« la moitié du socle » (`base`).
+`reach` is « allonge »; a French sentence that says « la moitié de la
+portée » (`range`) renders it by a related term.
 """,
 )
 

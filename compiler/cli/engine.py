@@ -18,25 +18,25 @@ def add_commands(commands: Commands, words: Sequence[str] = ()) -> None:
     (building the parsers of all six is a tenth of a question's time; help lists them all)."""
     engine = commands.add_parser(
         "engine",
-        help="the game's mechanics from the compiled rules.json: exact odds, turn structure",
+        help="the game's mechanics from the compiled rules.json: exact odds, turns, setup, chains of rolls",
         description="Compute with the compiled rule data (rules.json, checked against rules.schema.json "
-        "beside it). Probabilities are exact fractions; every result names the rules it used.",
+        "beside it), from what the book declares. Probabilities are exact fractions; every result names the rules "
+        "it used. A book that declares nothing for a question is told what to declare.",
     )
     engine.add_argument("--rules", type=Path, help="rules.json to use (default: the build output's)")
     add_config_option(engine)
     actions = engine.add_subparsers(title="engine commands", required=True, metavar="COMMAND")
     named = {word for word in words if word in _ACTIONS}
     wanted = named if len(named) == 1 and not {"-h", "--help"} & set(words) else _ACTIONS
-    for name, add in _ACTIONS.items():
-        if name in wanted:
-            add(actions)
+    for add in dict.fromkeys(add for name, add in _ACTIONS.items() if name in wanted):  # `attack` is `chain`
+        add(actions)
 
 
 def _add_odds(actions: Commands) -> None:
     odds = actions.add_parser("odds", help="exact probabilities of tests, rolls and roll tables")
     kinds = odds.add_subparsers(title="what", required=True, metavar="KIND")
-    test = kinds.add_parser("test", help="the chance to pass a test, such as leadership_test --value 7")
-    test.add_argument("test", help="the test's term id (characteristic_test, leadership_test)")
+    test = kinds.add_parser("test", help="the chance to pass a test, such as nerve_test --value 7")
+    test.add_argument("test", help="the test's term id, as the book names it")
     test.add_argument("--value", metavar="N", help="the tested value (a test whose target the book fixes needs none)")
     test.add_argument("--reroll-failed", action="store_true", help="a failed test is rerolled (once)")
     test.set_defaults(odds="test")
@@ -52,13 +52,18 @@ def _add_odds(actions: Commands) -> None:
 
 
 def _add_modify(actions: Commands) -> None:
-    modify = actions.add_parser("modify", help="apply characteristic modifiers in the book's order, step by step")
+    modify = actions.add_parser(
+        "modify",
+        help="apply characteristic modifiers in the book's order, step by step",
+        description="Apply modifiers to a value in the order the book declares, each bounded modifier moving the "
+        "value no further than its bound and never the other way (-1 min 1 leaves a 0 at 0).",
+    )
     modify.add_argument("--value", metavar="N", required=True, help="the characteristic's value before modifiers")
     modify.add_argument(
         "--mod",
         action=_AtMost,
         most=MAX_MODIFIERS,
-        unit="modifiers",
+        items="modifiers",
         default=[],
         metavar="MODIFIER",
         help="set 3, *2, /2, +1 or -1, maybe with min N / max N (repeat)",
@@ -83,47 +88,54 @@ def _add_turns(actions: Commands) -> None:
 def _add_pregame(actions: Commands) -> None:
     pregame = actions.add_parser(
         "pregame",
-        help="walk the pre-game and deployment sequences, rolling on the book's tables",
-        description="Walk the pre-game sequence of the rule data step by step, rolling where the rules roll "
-        "(terrain, deployment type, secondary objective, who picks the zones, the first turn), with links to "
-        "the site. The same --seed gives the same transcript; --interactive asks for each die instead.",
+        help="walk the steps that set up a game, rolling on the book's tables",
+        description="Walk the sequence the book declares of kind setup, step by step, rolling where the rules "
+        "roll (its roll tables, repeated rolls, tests against a fixed target, contests), with links to the site. "
+        "The same --seed gives the same transcript; --interactive asks for each die instead.",
     )
     dice_source = pregame.add_mutually_exclusive_group()
     dice_source.add_argument("--seed", metavar="N", default="0", help="seed of the dice (default: 0)")
     dice_source.add_argument("--interactive", action="store_true", help="type in each die rolled")
     pregame.add_argument(
-        "--first-to-finish", choices=("A", "B"), default="A", help="the player who finished deploying first"
+        "--first", choices=("A", "B"), default="A", help="the player a contest names first, who adds its bonus"
     )
-    pregame.add_argument(
-        "--bonus",
-        metavar="N",
-        default="0",
-        help="their bonus in the first-turn roll (the undeployed units number)",
-    )
+    pregame.add_argument("--bonus", metavar="N", default="0", help="the value of a contest's bonus term")
     pregame.add_argument("--board", metavar="WxD", help="the board's size when not the standard one (such as 36x48)")
     pregame.add_argument("--json", action="store_true", help="print JSON")
     pregame.set_defaults(run=_engine_command(_run_engine_pregame))
 
 
-def _add_attack(actions: Commands) -> None:
-    attack = actions.add_parser(
-        "attack",
-        help="a chain of rolls (hit, injury, save, courage) as the exact distribution of points lost",
-        description="Run attacks through the book's chain of rolls from the rule data (mechanics.rolls), with the "
-        "values you give (--value accuracy=3 ...). Where the text reads a roll two ways, both are shown.",
+def _add_chain(actions: Commands) -> None:
+    chain = actions.add_parser(
+        "chain",
+        aliases=["attack"],
+        help="a chain of rolls (to hit, to injure, saves) as the exact distribution of what gets through",
+        description="Run dice through the chain of rolls the book declares (mechanics.rolls), with your numbers "
+        "(--value skill=4 ...) or a profile (YAML or JSON): the exact distribution of successes, damage and targets "
+        "removed, with each step's chance. Where the text reads a roll two ways, both are shown.",
     )
-    attack.add_argument("--attacks", metavar="N", required=True, help="how many attacks (dice) are rolled")
-    attack.add_argument(
-        "--value",
-        action=_AtMost,
-        most=MAX_GIVEN_VALUES,
-        unit="values given to an attack",
-        default=[],
-        metavar="NAME=N",
-        help="a value the rolls are against (repeat)",
+    chain.add_argument("--count", "--attacks", metavar="N", help="how many dice the chain starts with")
+    chain.add_argument(
+        "--profile", type=Path, metavar="FILE", help="the numbers, as YAML or JSON (`rulebook docs engine`)"
     )
-    attack.add_argument("--json", action="store_true", help="print JSON")
-    attack.set_defaults(run=_engine_command(_run_engine_attack))
+    for option, metavar, help_text in (
+        ("--value", "NAME=N", "a value the rolls are against (repeat)"),
+        ("--reroll", "ROLL=WHICH", "a roll's dice rolled again once: failures, successes or 1,2 (repeat)"),
+    ):
+        chain.add_argument(
+            option,
+            action=_AtMost,
+            most=MAX_GIVEN_VALUES,
+            items="settings given to a chain",
+            default=[],
+            metavar=metavar,
+            help=help_text,
+        )
+    chain.add_argument("--damage", metavar="N|DICE", help="what each success deals (default 1), such as 2 or D3")
+    chain.add_argument("--health", metavar="N", help="points each target has: count the targets removed")
+    chain.add_argument("--targets", metavar="N", help="the most targets there are")
+    chain.add_argument("--json", action="store_true", help="print JSON")
+    chain.set_defaults(run=_engine_command(_run_engine_chain))
 
 
 _ACTIONS: dict[str, Callable[[Commands], None]] = {
@@ -132,9 +144,10 @@ _ACTIONS: dict[str, Callable[[Commands], None]] = {
     "army": _add_army,
     "turns": _add_turns,
     "pregame": _add_pregame,
-    "attack": _add_attack,
+    "chain": _add_chain,
+    "attack": _add_chain,
 }
-"""Each engine action and what registers it, in the order help lists them."""
+"""Each engine action (and alias) and what registers it, in the order help lists them."""
 
 
 def _engine_rules(args: argparse.Namespace) -> Any:
@@ -188,7 +201,7 @@ def _run_engine_pregame(args: argparse.Namespace) -> int:
 
     dice = pregame.Dice(ask=_ask_die) if args.interactive else pregame.Dice(seed=read_number(args.seed, "--seed"))
     options = pregame.Options(
-        first_to_finish=args.first_to_finish,
+        first=args.first,
         bonus=read_number(args.bonus, "--bonus"),
         board=pregame.board_size(args.board) if args.board is not None else None,
     )
@@ -221,10 +234,10 @@ class _AtMost(argparse.Action):
     soon as the command line passes it: argparse's own parsing grows with the square of the options given
     (20,000 modifiers took 8 s to parse before the engine saw one)."""
 
-    def __init__(self, option_strings: Sequence[str], dest: str, *, most: int, unit: str, **kwargs: Any) -> None:
+    def __init__(self, option_strings: Sequence[str], dest: str, *, most: int, items: str, **kwargs: Any) -> None:
         super().__init__(option_strings, dest, **kwargs)
         self.most = most
-        self.unit = unit
+        self.items = items
 
     def __call__(
         self,
@@ -235,18 +248,26 @@ class _AtMost(argparse.Action):
     ) -> None:
         items = [*getattr(namespace, self.dest), values]
         if len(items) > self.most:
-            raise argparse.ArgumentError(self, str(over(f"more than {self.most:,} {self.unit}", self.most, self.unit)))
+            raise argparse.ArgumentError(
+                self, str(over(f"more than {self.most:,} {self.items}", self.most, self.items))
+            )
         setattr(namespace, self.dest, items)
 
 
-def _run_engine_attack(args: argparse.Namespace) -> int:
-    from rulebook.engine import attack
+def _run_engine_chain(args: argparse.Namespace) -> int:
+    from rulebook.engine import chain, profile
     from rulebook.engine.limits import read_number
 
-    count = read_number(args.attacks, "--attacks")
-    values = attack.read_values(args.value)
-    result = attack.attack(_engine_rules(args), count, values)
-    emit(args, result.as_json(), attack.render_text(result))
+    settings = profile.read_profile(args.profile) if args.profile is not None else {}
+    for key in ("count", "health", "targets"):
+        if getattr(args, key) is not None:
+            settings[key] = read_number(getattr(args, key), f"--{key}")
+    if args.damage is not None:
+        settings["damage"] = profile.damage_text(args.damage)
+    settings["values"] = {**settings.get("values", {}), **profile.read_values(args.value)}
+    settings["rerolls"] = {**settings.get("rerolls", {}), **profile.read_rerolls(args.reroll)}
+    answer = chain.run_chain(_engine_rules(args), profile.make_profile(settings))
+    emit(args, answer.as_json(), chain.render_text(answer))
     return 0
 
 

@@ -24,7 +24,7 @@ def add_commands(commands: Commands, words: Sequence[str] = ()) -> None:
     graph.set_defaults(run=run_graph)
 
     query = commands.add_parser("query", help="show a term's definition, where it is defined and every use")
-    query.add_argument("term", help="term name, such as line_of_sight")
+    query.add_argument("term", help="term name, such as sight_line")
     query.add_argument("files", nargs="*", default=[], type=Path, metavar="FILE", help="sources (default: configured)")
     query.add_argument("--format", choices=formats.QUERY, default="text")
     query.add_argument("--book", metavar="NAME", help="the book of the configuration (default: main)")

@@ -206,7 +206,7 @@ def _value(value: str) -> str:
 
 
 def _item_list(node: ItemList) -> list[str]:
-    lines = _attributes([("roll", node.roll), ("data", node.data)])
+    lines = _attributes([("roll", node.roll), ("kind", node.kind), ("id", node.id), ("title", node.title)])
     for number, item in enumerate(node.items, 1):
         marker = f"{number}. " if node.ordered else "- "
         title = f"[{_text(item.title)}]{{.title}} " if item.title is not None else ""
@@ -240,7 +240,7 @@ def _table(table: Table) -> list[str]:
     if table.roll is None and table.columns and _DICE.fullmatch(plain_text(table.columns.cells[0].children)):
         raise ConversionError("a table headed by dice that is not a roll table cannot be a pipe table", table.span)
     classes = ("row-headers",) if row_headers else ()
-    lines = _attributes([("title", table.title), ("roll", table.roll), ("data", table.data)], classes)
+    lines = _attributes([("title", table.title), ("roll", table.roll), ("kind", table.kind), ("id", table.id)], classes)
     lines.append(_row(([""] if corner else []) + [_cell(c) for c in header] if header else [""] * width))
     lines.append("|" + "|".join(["---"] * width) + "|")
     lines += [_row([_cell(cell) for cell in row.cells]) for row in rows]
@@ -286,7 +286,8 @@ def _inline_node(node: Node, in_cell: bool) -> str:
     if isinstance(node, Link):
         return f"[{_text(node.text)}]({_destination('#' + node.to)})"
     if isinstance(node, Value):
-        return f"[{_text(node.text)}]{{value={_value(node.name)}}}"
+        declared = "".join(f" {key}={_value(v)}" for key, v in (("kind", node.kind), ("term", node.term)) if v)
+        return f"[{_text(node.text)}]{{value={_value(node.name)}{declared}}}"
     if isinstance(node, Mechanic):
         attributes = " ".join(f'{key}="{value}"' for key, value in (("name", node.name), *node.attributes))
         return f"<!-- rulebook: mechanic {attributes} -->"

@@ -80,9 +80,10 @@ def _block(node: Node, depth: int) -> str:
         return indent + _table(node, depth)
     if isinstance(node, ItemList):
         tag = "sequence" if node.ordered else "list"
-        data = node.data if node.ordered else None
+        kind = node.kind if node.ordered else None  # the DTD gives a list no kind
         items = "".join(f"\n{indent}  {_item(item, depth + 1)}" for item in node.items)
-        return f"{indent}<{tag}{_attributes(('roll', node.roll), ('data', data))}>{items}\n{indent}</{tag}>"
+        written = _attributes(("id", node.id), ("title", node.title), ("kind", kind), ("roll", node.roll))
+        return f"{indent}<{tag}{written}>{items}\n{indent}</{tag}>"
     if isinstance(node, Figure):
         images = "".join(_image(image) for image in node.images)
         caption = _element("caption", _attributes(("title", node.caption_title)), node.caption, depth + 1)
@@ -102,7 +103,7 @@ def _item(item: Item, depth: int) -> str:
 
 def _table(table: Table, depth: int) -> str:
     indent = "  " * depth
-    attributes = _attributes(("title", table.title), ("data", table.data), ("roll", table.roll))
+    attributes = _attributes(("id", table.id), ("title", table.title), ("kind", table.kind), ("roll", table.roll))
     rows = []
     if table.columns is not None:
         headers = "".join(_element("header", "", cell.children, depth + 2) for cell in table.columns.cells)
@@ -124,7 +125,8 @@ def _inline(node: Node, depth: int) -> str:
     if isinstance(node, Link):
         return f"<link to={quoteattr(node.to)}>{escape(node.text)}</link>"
     if isinstance(node, Value):
-        return f"<value name={quoteattr(node.name)}>{escape(node.text)}</value>"
+        declared = _attributes(("name", node.name), ("kind", node.kind), ("term", node.term))
+        return f"<value{declared}>{escape(node.text)}</value>"
     if isinstance(node, Mechanic):
         return f"<mechanic{_attributes(('name', node.name), *node.attributes)}/>"
     if isinstance(node, Important):

@@ -100,7 +100,7 @@ def _rule_parts(book: Book, terms: TermGraph, facts: RuleFacts) -> RuleParts:
         "mechanics": facts.mechanics,
         "roll_tables": [roll_table_data(t) for t in facts.roll_tables],
         "sequences": [sequence_data(s, terms, titles) for s in sequences(book)],
-        "game": facts.game,
+        "values": facts.values,
         "characteristics": facts.characteristics,
         "army_composition": facts.army_composition,
     }

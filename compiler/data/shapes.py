@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Literal, TypedDict
 
-from rulebook.facts.shapes import ArmyComposition, Characteristics, DiceCount, Game, Mechanics
+from rulebook.facts.shapes import ArmyComposition, Characteristics, DeclaredValue, DiceCount, Mechanics
 from rulebook.mechanics import TableForm
 
 # -- content: typed nodes, never HTML ---------------------------------------------------------
@@ -248,6 +248,9 @@ class BandData(TypedDict):
 
 class RollTableData(TypedDict):
     id: str
+    """Its own ``id``, else the enclosing definition's name, else the section's id."""
+    title: str | None
+    """Its own title, if the book gives one."""
     die: str
     dice: DiceCount
     section: str
@@ -257,6 +260,8 @@ class RollTableData(TypedDict):
 
 class StepData(TypedDict):
     number: int
+    title: str | None
+    """The step's own title (``<item title>``), if it has one."""
     text: str
     section: str | None
     link: str | None
@@ -266,8 +271,12 @@ class StepData(TypedDict):
 
 class SequenceData(TypedDict):
     id: str
+    """Its own ``id``, else the enclosing definition's name, else the section's id."""
+    title: str | None
+    """Its own title, if the book gives one."""
     section: str
-    data: str | None
+    kind: Literal["turn", "setup"] | None
+    """What the book declares it is: the phases of a turn, or the steps that set up a game."""
     steps: list[StepData]
 
 
@@ -280,7 +289,8 @@ class RuleParts(TypedDict):
     mechanics: Mechanics
     roll_tables: list[RollTableData]
     sequences: list[SequenceData]
-    game: Game
+    values: dict[str, DeclaredValue]
+    """Every number the book declares, by its own name."""
     characteristics: Characteristics
     army_composition: ArmyComposition
 

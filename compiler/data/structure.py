@@ -5,7 +5,7 @@ from __future__ import annotations
 from rulebook.data.content import content_json
 from rulebook.data.shapes import FigureData, LinkTarget, RollTableData, SectionData, SequenceData, StepData
 from rulebook.data.terms import section_anchor, section_path
-from rulebook.facts.kinds import dice_count
+from rulebook.facts.kind import dice_count
 from rulebook.graph import TermGraph
 from rulebook.mechanics import RollTable, Sequence
 from rulebook.model import Book, Figure, Item, Link, Reference, Section, plain_text
@@ -61,6 +61,7 @@ def figure_data(figure: Figure, terms: TermGraph) -> FigureData:
 def roll_table_data(table: RollTable) -> RollTableData:
     return {
         "id": table.id,
+        "title": table.title,
         "die": table.dice.notation,
         "dice": dice_count(table.dice),
         "section": table.section_id,
@@ -75,8 +76,9 @@ def roll_table_data(table: RollTable) -> RollTableData:
 def sequence_data(sequence: Sequence, terms: TermGraph, titles: dict[str, str]) -> SequenceData:
     return {
         "id": sequence.id,
+        "title": sequence.title,
         "section": sequence.section_id,
-        "data": sequence.data,
+        "kind": "turn" if sequence.kind == "turn" else "setup" if sequence.kind == "setup" else None,
         "steps": [_step(index, item, terms, titles) for index, item in enumerate(sequence.steps, 1)],
     }
 
@@ -105,6 +107,7 @@ def _step(index: int, item: Item, terms: TermGraph, titles: dict[str, str]) -> S
         section = titles[max(named, key=len)] if named else None
     return {
         "number": index,
+        "title": item.title,
         "text": text,
         "section": section,
         "link": target,

@@ -1,20 +1,20 @@
-"""``rulebook engine army FILE``: check an army list against the book's composition rules.
+"""``rulebook engine army FILE``: check an army list against the composition the book declares.
 
-Every limit comes from ``army_composition`` in the rule data; every violation quotes the
-rule it breaks and links to it. An army list (YAML or JSON) looks like::
+Every limit comes from ``army_composition`` in the rule data, as the book's declarations name it; every
+violation quotes the rule it breaks and links to it. An army list (YAML or JSON) looks like::
 
     points_limit: 2000
-    units:
-      - {name: Spearmen, unit: spearmen, category: core, points: 260}
-      - {name: Chariots, unit: chariots, category: special, points: 180, choice: "0-2"}
-      - {name: Captain, unit: captain, category: hero, points: 150, general: true,
-         upgrades: [{name: Sword, points: "50/40"}]}
-      - {name: Bolt Thrower, unit: bolt_thrower, category: special, points: 60.5, troop_type: war_machine}
+    entries:
+      - {name: First Squad, id: squad, category: main, points: 260}
+      - {name: Walkers, id: walker, category: support, points: 180, choice: "0-2"}
+      - {name: Captain, id: captain, category: command, points: 150, leader: true,
+         upgrades: [{name: Blade, points: "50/40"}]}
+      - {name: Mortar, id: mortar, category: support, points: 60.5, type: artillery}
 
-``unit`` says which entries are the same unit (for duplicate limits); ``category`` is a
-category's term id as the book's tables name it; ``choice`` marks a 0-X choice; ``marks``
-lists marks such as ``one_of_a_kind``; ``general`` names the general; ``troop_type`` the
-unit's troop type; an upgrade's price may be written with a slash ("50/40"), and a cost may
+``id`` says which entries are the same (for duplicate limits; the name, when it is not given);
+``category`` is a category's term id as the book's tables name it; ``choice`` marks a 0-X choice;
+``marks`` lists the marks the book's rules limit; ``leader`` names the army's leader; ``type`` is what the
+book's count-together rule reads; an upgrade's price may be written with a slash ("50/40"), and a cost may
 have a half point (60.5): the book's rules in the data say what those mean.
 """
 
@@ -27,12 +27,12 @@ from fractions import Fraction
 from typing import Any
 
 from rulebook.engine.army_file import read_army as read_army
-from rulebook.engine.bindings import BINDINGS
 from rulebook.engine.rules import Rules
 
-ARMY_LIST, CATEGORY, CHOICE, POINT_COST = BINDINGS["army"]
-
 _CHOICE = re.compile(r"^0-(?P<x>[1-9]\d*)$")
+
+Entry = dict[str, Any]
+Cite = dict[str, str | None]
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,7 +40,7 @@ class Violation:
     message: str
     rule: str
     """The words of the rule broken, as the book's tables or values give them."""
-    cites: list[dict[str, str | None]] = field(default_factory=list)
+    cites: list[Cite] = field(default_factory=list)
 
     def as_json(self) -> dict[str, Any]:
         return {"message": self.message, "rule": self.rule, "rules": self.cites}
@@ -51,6 +51,7 @@ class ArmyReport:
     total: int
     points_limit: int
     variant: str | None
+    """The army size the list is (its term's name), if it is one the book declares."""
     violations: list[Violation]
 
     @property
@@ -67,110 +68,136 @@ class ArmyReport:
         }
 
 
+@dataclass(frozen=True, slots=True)
+class _Army:
+    """What every check reads: the data, the book's composition, the army size the list is, its entries."""
+
+    rules: Rules
+    composition: dict[str, Any]
+    variant: dict[str, Any] | None
+    entries: list[Entry]
+
+    def cite(self) -> Cite:
+        """The standard army's declaration: the rule the composition comes from."""
+        term = self.composition["term"]
+        return self.rules.cite(term) if term else self.rules.cite_section(self.composition["section"])
+
+    def cite_size(self) -> Cite:
+        return self.rules.cite(self.variant["term"]) if self.variant else self.cite()
+
+    def size_name(self) -> str:
+        """`` (NAME)`` for an army of a size the book declares (the name of its term), else nothing."""
+        if self.variant is None:
+            return ""
+        return f" ({self.rules.data['terms'].get(self.variant['term'], {}).get('name', self.variant['term'])})"
+
+
 def check_army(rules: Rules, army: dict[str, Any]) -> ArmyReport:
     composition = rules.data["army_composition"]
+    if composition["term"] is None and not composition["categories"] and not composition["variants"]:
+        raise rules.undeclared("army")
     limit = int(army["points_limit"])
-    priced = [_priced(rules, composition, unit) for unit in army["units"]]
-    units = [unit for unit, _ in priced]
-    total = sum(int(u["points"]) for u in units)
+    priced = [_priced(rules, composition, entry) for entry in army["entries"]]
+    entries = [entry for entry, _ in priced]
+    total = sum(int(e["points"]) for e in entries)
     variant = _variant(composition, limit)
+    checked = _Army(rules, composition, variant, entries)
     violations = [
         *(v for _, found in priced for v in found),
-        *_points(rules, composition, limit, total),
-        *_percentages(rules, composition, units, limit),
-        *_duplicates(rules, composition, variant, units),
-        *_army_size(rules, composition, variant, units),
-        *_choices(rules, variant, units),
-        *_general(rules, composition, units),
-        *_marked(rules, composition, variant, units),
+        *_points(checked, limit, total),
+        *_percentages(checked, limit),
+        *_duplicates(checked),
+        *_army_size(checked),
+        *_choices(checked),
+        *_leader(checked),
+        *_marked(checked),
     ]
-    return ArmyReport(total, limit, variant["id"] if variant else None, violations)
+    size = rules.data["terms"].get(variant["term"], {}).get("name", variant["term"]) if variant else None
+    return ArmyReport(total, limit, size, violations)
 
 
-def _priced(rules: Rules, composition: dict[str, Any], unit: dict[str, Any]) -> tuple[dict[str, Any], list[Violation]]:
-    """The unit with its cost in whole points: upgrades added (a slash price read by category), rounded."""
+def _priced(rules: Rules, composition: dict[str, Any], entry: Entry) -> tuple[Entry, list[Violation]]:
+    """The entry with its cost in whole points: upgrades added (a slash price read by category), rounded."""
     army_rules = composition["rules"]
     order = army_rules["slash_prices"]
-    cost = Fraction(str(unit["points"]))
+    cost = Fraction(str(entry["points"]))
     found = []
-    for upgrade in unit.get("upgrades", []):
+    for upgrade in entry.get("upgrades", []):
         price = str(upgrade["points"])
         if "/" not in price:
             cost += Fraction(price)
-        elif unit["category"] in order and len(price.split("/")) == len(order):
-            cost += Fraction(price.split("/")[order.index(unit["category"])].strip())
+        elif entry["category"] in order and len(price.split("/")) == len(order):
+            cost += Fraction(price.split("/")[order.index(entry["category"])].strip())
         else:
+            what = f"`{entry['name']}` ({entry['category']}) has the upgrade `{upgrade.get('name', price)}`"
             found.append(
                 Violation(
-                    f"`{unit['name']}` ({unit['category']}) has the upgrade `{upgrade.get('name', price)}` at {price}",
+                    f"{what} at {price}",
                     "a price written with a slash gives the cost for " + " / ".join(order or ["(no rule)"]),
-                    [_cite_section(rules, composition, "slash_prices")],
+                    [_cite_army(rules, composition)],
                 )
             )
     if cost.denominator != 1:
         rounding = army_rules["whole_points"]
         if rounding is None:
-            found.append(Violation(f"`{unit['name']}` costs {float(cost)} points", "costs are whole points", []))
+            found.append(Violation(f"`{entry['name']}` costs {float(cost)} points", "costs are whole points", []))
         cost = Fraction(math.ceil(cost) if rounding != "down" else math.floor(cost))
-    return {**unit, "points": int(cost)}, found
+    return {**entry, "points": int(cost)}, found
 
 
-def _cite_section(rules: Rules, composition: dict[str, Any], rule: str) -> dict[str, str | None]:
-    """The army-list rule's place (these rules are prose in the book, often under no term of their own)."""
-    return {"term": ARMY_LIST, "anchor": rules.anchor(ARMY_LIST), "rule": rule}
+def _cite_army(rules: Rules, composition: dict[str, Any]) -> Cite:
+    term = composition["term"]
+    return rules.cite(term) if term else rules.cite_section(composition["section"])
 
 
-def _general(rules: Rules, composition: dict[str, Any], units: list[dict[str, Any]]) -> list[Violation]:
-    general = composition["rules"]["general"]
-    if general is None:
+def _leader(army: _Army) -> list[Violation]:
+    leader = army.composition["rules"]["leader"]
+    if leader is None:
         return []
-    named = [u for u in units if u.get("general")]
-    cites = [_cite_section(rules, composition, "general")]
+    named = [e for e in army.entries if e.get("leader")]
+    cites = [army.rules.cite(leader["term"]) if leader["term"] else army.rules.cite_section(leader["section"])]
     found = []
-    if len(named) != general["count"]:
-        names = ", ".join(f"`{u['name']}`" for u in named) or "none"
+    if len(named) != leader["count"]:
+        names = ", ".join(f"`{e['name']}`" for e in named) or "none"
         found.append(
             Violation(
-                f"the army names {len(named)} generals ({names})",
-                f"exactly {general['count']} general, chosen from " + " / ".join(general["from"]),
+                f"the army names {len(named)} as its `{leader['name']}` ({names})",
+                f"exactly {leader['count']} `{leader['name']}`, chosen from " + " / ".join(leader["from"]),
                 cites,
             )
         )
-    for unit in named:
-        if unit["category"] not in general["from"]:
+    for entry in named:
+        if entry["category"] not in leader["from"]:
             found.append(
                 Violation(
-                    f"the general `{unit['name']}` is a {unit['category']}",
-                    "the general is chosen from " + " / ".join(general["from"]),
+                    f"the `{leader['name']}` `{entry['name']}` is a {entry['category']}",
+                    f"the `{leader['name']}` is chosen from " + " / ".join(leader["from"]),
                     cites,
                 )
             )
     return found
 
 
-def _marked(
-    rules: Rules, composition: dict[str, Any], variant: dict[str, Any] | None, units: list[dict[str, Any]]
-) -> list[Violation]:
-    """Units and items marked (One of a Kind, One per Army): how often each may be taken."""
+def _marked(army: _Army) -> list[Violation]:
+    """Entries and items marked as the book's rules say: how often each may be taken."""
     found = []
-    for mark, standard in sorted(composition["rules"]["marked"].items()):
+    for mark, standard in sorted(army.composition["rules"]["marked"].items()):
         limit = standard
-        for row in (variant or {}).get("duplicate_limits", []):
+        for row in (army.variant or {}).get("duplicate_limits", []):
             if mark in row["terms"] and row["limit"] is not None:
                 limit = int(row["limit"])
         counts: dict[str, int] = {}
-        for unit in units:
-            if mark in unit.get("marks", []):
-                key = str(unit.get("unit", unit["name"]))
+        for entry in army.entries:
+            if mark in entry.get("marks", []):
+                key = str(entry.get("id", entry["name"]))
                 counts[key] = counts.get(key, 0) + 1
         for key, count in sorted(counts.items()):
             if count > limit:
-                where = f" in a {variant['id'].replace('_', ' ')}" if variant else ""
                 found.append(
                     Violation(
                         f"`{key}` ({mark}) is taken {count} times",
-                        f"{mark}: at most {limit}{where}",
-                        [rules.cite(mark)],
+                        f"{mark}: at most {limit}{army.size_name()}",
+                        [army.rules.cite(mark)],
                     )
                 )
     return found
@@ -185,23 +212,22 @@ def _variant(composition: dict[str, Any], limit: int) -> dict[str, Any] | None:
     return None
 
 
-def _points(rules: Rules, composition: dict[str, Any], limit: int, total: int) -> list[Violation]:
-    cite = [rules.cite(POINT_COST)]
+def _points(army: _Army, limit: int, total: int) -> list[Violation]:
     if total > limit:
         return [
             Violation(
                 f"the army costs {total} points, {total - limit} over its limit of {limit}",
                 "must not exceed the point limit",
-                cite,
+                [army.cite()],
             )
         ]
-    below = composition["max_points_below_limit"]
+    below = army.composition["points_below_limit"]
     if below is not None and total < limit - below:
         return [
             Violation(
                 f"the army costs {total} points, {limit - total} below its limit of {limit}",
                 f"may fall below the limit only by {below} points or less",
-                cite,
+                [army.cite()],
             )
         ]
     return []
@@ -211,29 +237,28 @@ def _category_terms(composition: dict[str, Any]) -> set[str]:
     return {t for c in composition["categories"] for t in c["terms"] if len(c["terms"]) == 1}
 
 
-def _percentages(rules: Rules, composition: dict[str, Any], units: list[dict[str, Any]], limit: int) -> list[Violation]:
+def _percentages(army: _Army, limit: int) -> list[Violation]:
     found = []
-    known = _category_terms(composition)
-    for unit in units:
-        if unit["category"] not in known:
+    known = _category_terms(army.composition)
+    for entry in army.entries:
+        if known and entry["category"] not in known:
             found.append(
                 Violation(
-                    f"`{unit['name']}` has the unknown category `{unit['category']}`",
+                    f"`{entry['name']}` has the unknown category `{entry['category']}`",
                     "categories: " + ", ".join(sorted(known)),
-                    [rules.cite(CATEGORY)],
+                    [army.cite()],
                 )
             )
-    for category in composition["categories"]:
-        spent = sum(int(u["points"]) for u in units if u["category"] in category["terms"])
+    for category in army.composition["categories"]:
+        spent = sum(int(e["points"]) for e in army.entries if e["category"] in category["terms"])
         share = Fraction(spent, limit)
         name = category["name"]
-        cites = [rules.cite(CATEGORY)]
         if category["min_percent"] is not None and share < Fraction(category["min_percent"], 100):
             found.append(
                 Violation(
                     f"{name}: {spent} points is {float(share):.1%} of {limit}",
                     f"{name}: at least {category['min_percent']}%",
-                    cites,
+                    [army.cite()],
                 )
             )
         if category["max_percent"] is not None and share > Fraction(category["max_percent"], 100):
@@ -241,104 +266,104 @@ def _percentages(rules: Rules, composition: dict[str, Any], units: list[dict[str
                 Violation(
                     f"{name}: {spent} points is {float(share):.1%} of {limit}",
                     f"{name}: at most {category['max_percent']}%",
-                    cites,
+                    [army.cite()],
                 )
             )
     return found
 
 
-def _duplicate_limit(composition: dict[str, Any], variant: dict[str, Any] | None, category: str) -> int | None:
-    if variant is not None:
-        for row in variant["duplicate_limits"]:
+def _duplicate_limit(army: _Army, category: str) -> int | None:
+    if army.variant is not None:
+        for row in army.variant["duplicate_limits"]:
             if category in row["terms"] and row["limit"] is not None:
                 return int(row["limit"])
-    for row in composition["categories"]:
+    for row in army.composition["categories"]:
         if row["terms"] == [category] and row["duplicate_limit"] is not None:
             return int(row["duplicate_limit"])
     return None
 
 
-def _duplicates(
-    rules: Rules, composition: dict[str, Any], variant: dict[str, Any] | None, units: list[dict[str, Any]]
-) -> list[Violation]:
+def _duplicates(army: _Army) -> list[Violation]:
     counts: dict[tuple[str, str], int] = {}
-    for unit in units:
-        if unit.get("choice"):
+    for entry in army.entries:
+        if entry.get("choice"):
             continue  # 0-X choices ignore the normal duplicate limits
-        key = (unit["category"], str(unit.get("unit", unit["name"])))
+        key = (entry["category"], str(entry.get("id", entry["name"])))
         counts[key] = counts.get(key, 0) + 1
     found = []
-    for (category, unit_id), count in sorted(counts.items()):
-        limit = _duplicate_limit(composition, variant, category)
+    for (category, entry_id), count in sorted(counts.items()):
+        limit = _duplicate_limit(army, category)
         if limit is not None and count > limit:
-            where = f" in a {variant['id'].replace('_', ' ')}" if variant else ""
-            cites = [rules.cite(variant["term"])] if variant else [rules.cite(CATEGORY)]
-            found.append(Violation(f"`{unit_id}` is taken {count} times", f"{category}: max {limit}{where}", cites))
+            found.append(
+                Violation(
+                    f"`{entry_id}` is taken {count} times",
+                    f"{category}: max {limit}{army.size_name()}",
+                    [army.cite_size()],
+                )
+            )
     return found
 
 
-def _army_size(
-    rules: Rules, composition: dict[str, Any], variant: dict[str, Any] | None, units: list[dict[str, Any]]
-) -> list[Violation]:
-    minimum = (variant or {}).get("min_army_units") or composition["min_army_units"]
-    characters = {t for c in composition["categories"] if len(c["terms"]) > 1 for t in c["terms"]}
+def _army_size(army: _Army) -> list[Violation]:
+    composition = army.composition
+    minimum = (army.variant or {}).get("least_entries") or composition["least_entries"]
+    skipped = set(composition["not_counted"])
     together = set(composition["rules"]["count_together"])
-    counted = sum(1 for u in units if u["category"] not in characters and u.get("troop_type") not in together)
-    counted += len({u.get("troop_type") for u in units if u["category"] not in characters} & together)
+    counted_entries = [e for e in army.entries if e["category"] not in skipped]
+    counted = sum(1 for e in counted_entries if e.get("type") not in together)
+    counted += len({e.get("type") for e in counted_entries} & together)
     if minimum is not None and counted < minimum:
+        besides = f", not counting {' / '.join(sorted(skipped))}" if skipped else ""
         return [
             Violation(
-                f"the army has {counted} units besides its characters",
-                f"at least {minimum} units, characters excluded",
-                [rules.cite(ARMY_LIST)],
+                f"the army has {counted} entries counted toward its size",
+                f"at least {minimum} entries{besides}",
+                [army.cite_size() if (army.variant or {}).get("least_entries") else army.cite()],
             )
         ]
     return []
 
 
-def _choices(rules: Rules, variant: dict[str, Any] | None, units: list[dict[str, Any]]) -> list[Violation]:
+def _choices(army: _Army) -> list[Violation]:
     found = []
     counts: dict[tuple[str, int], int] = {}
-    for unit in units:
-        choice = unit.get("choice")
+    for entry in army.entries:
+        choice = entry.get("choice")
         if not choice:
             continue
         match = _CHOICE.match(str(choice))
         if match is None:
-            found.append(
-                Violation(
-                    f"`{unit['name']}` has the choice `{choice}`", "write 0-X choices as 0-2", [rules.cite(CHOICE)]
-                )
-            )
+            found.append(Violation(f"`{entry['name']}` has the choice `{choice}`", "write 0-X choices as 0-2", []))
             continue
-        key = (str(unit.get("unit", unit["name"])), int(match.group("x")))
+        key = (str(entry.get("id", entry["name"])), int(match.group("x")))
         counts[key] = counts.get(key, 0) + 1
-    for (unit_id, x), count in sorted(counts.items()):
-        allowed = _scaled(x, variant)
+    for (entry_id, x), count in sorted(counts.items()):
+        allowed = _scaled(x, army.variant)
         if count > allowed:
             found.append(
                 Violation(
-                    f"`{unit_id}` (0-{x}) is taken {count} times",
-                    f"0-{x} choice: at most {allowed} here",
-                    [rules.cite(CHOICE)],
+                    f"`{entry_id}` (0-{x}) is taken {count} times",
+                    f"0-{x} choice: at most {allowed}{army.size_name()}",
+                    [army.cite_size()],
                 )
             )
     return found
 
 
 def _scaled(x: int, variant: dict[str, Any] | None) -> int:
+    """A 0-X choice's X, scaled by the army size's row that gives a multiplier (half, double)."""
     if variant is None:
         return x
     for row in variant["duplicate_limits"]:
-        if CHOICE in row["terms"] and row["multiplier"]:
+        if row["multiplier"]:
             value = Fraction(row["multiplier"]) * x
             return math.ceil(value) if row["rounding"] != "down" else math.floor(value)
     return x
 
 
 def render_text(report: ArmyReport) -> str:
-    kind = f" ({report.variant.replace('_', ' ')})" if report.variant else ""
-    lines = [f"{report.total} of {report.points_limit} points{kind}: " + ("legal" if report.legal else "not legal")]
+    size = f" ({report.variant})" if report.variant else ""
+    lines = [f"{report.total} of {report.points_limit} points{size}: " + ("legal" if report.legal else "not legal")]
     for violation in report.violations:
         lines.append(f"  - {violation.message}: the rules say \u201c{violation.rule}\u201d")
         for cite in violation.cites:

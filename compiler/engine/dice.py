@@ -167,18 +167,26 @@ def pass_range(how: str, target: int) -> tuple[int | None, int | None]:
     return (target + 1, None) if how == "above" else (None, target - 1)
 
 
-def passes(result: int, how: str, target: int, always_fails: Collection[int] = ()) -> bool:
-    """Whether a roll passes (:func:`pass_range`); never on an always-fails result."""
+def passes(
+    result: int, how: str, target: int, always_fails: Collection[int] = (), always_passes: Collection[int] = ()
+) -> bool:
+    """Whether a roll passes (:func:`pass_range`); never on an always-fails result, always on an always-passes
+    one (that is not also always-fails)."""
+    if result in always_fails:
+        return False
     low, high = pass_range(how, target)
-    return result not in always_fails and (low is None or result >= low) and (high is None or result <= high)
+    return result in always_passes or ((low is None or result >= low) and (high is None or result <= high))
 
 
-def chance(counted: Ways, how: str, target: int, always_fails: Collection[int] = ()) -> Fraction:
+def chance(
+    counted: Ways, how: str, target: int, always_fails: Collection[int] = (), always_passes: Collection[int] = ()
+) -> Fraction:
     """The chance a roll passes (:func:`passes`), from its counted results."""
     low, high = pass_range(how, target)
     [inside] = counted.count_within([(low, high)])
     failing = sum(counted.count_of(r) for r in set(always_fails) if passes(r, how, target))
-    return Fraction(inside - failing, counted.total)
+    passing = sum(counted.count_of(r) for r in set(always_passes) - set(always_fails) if not passes(r, how, target))
+    return Fraction(inside - failing + passing, counted.total)
 
 
 def fraction_text(value: Fraction) -> str:

@@ -2,10 +2,9 @@
 
 Each limit is checked once, where its input enters: a number on the command line when it is read
 (:func:`read_number`), dice notation when it is read (from the command line or from ``rules.json``),
-the rule data when it is loaded, an army list when it is read, the number of attacks when an attack
-is asked for. Past a limit the engine refuses with a
-:class:`~rulebook.engine.errors.LimitError` naming it. docs/engine.md ("Limits") gives each limit, why that
-number, and the measured worst case inside it.
+the rule data when it is loaded, an army list or a chain's profile when it is read. Past a limit the engine
+refuses with a :class:`~rulebook.engine.errors.LimitError` naming it. docs/engine.md ("Limits") gives each
+limit, why that number, and the measured worst case inside it.
 """
 
 from __future__ import annotations
@@ -21,28 +20,34 @@ MAX_REPEATS = 100
 MAX_WALK = 1000
 """Lines of a pre-game walk's transcript (the main book's has 25)."""
 MAX_CHAIN = 10
-"""Rolls in an attack chain, other readings included (each reading is answered again)."""
+"""Rolls in a chain, other readings included (each reading is answered again)."""
 MAX_CHAIN_DICE = 10
-"""Dice in one roll of an attack chain, the dice a failure adds included."""
-MAX_ATTACKS = 100
-"""Attacks in one ``engine attack`` question."""
-MAX_DIGITS = 300
-"""Digits of an attack's exact answer: attacks x the digits of one attack's chance's denominator."""
+"""Dice in one roll of a chain, the dice a failure adds and a success's damage included."""
+MAX_COUNT = 100
+"""Dice a chain starts with (``--count``: the attacks) in one ``engine chain`` question."""
+MAX_DIGITS = 2000
+"""Digits of a chain's exact answer: of the outcomes its successes are counted over (dice x one die's), and of
+its damage's, what it loses and the targets it removes."""
+MAX_RESULTS = 1000
+"""Results a chain's answer can have: the most successes (or damage) it can come to."""
+MAX_HEALTH = 100
+"""Points of health of a target (``--health``), and targets (``--targets``), in a chain question."""
 MAX_VALUE = 1_000_000
-"""Any number typed into a question, either way: a tested value, a modifier's (``+3``), a value an attack is
-rolled against, the number of attacks, a bonus, a seed, a board's sides."""
+"""Any number typed into a question, either way: a tested value, a modifier's (``+3``), a value a chain is
+rolled against, the dice a chain starts with, a bonus, a seed, a board's sides."""
 MAX_MODIFIERS = 100
 """Modifiers in one ``engine modify`` question (a characteristic gains a handful)."""
 MAX_GIVEN_VALUES = 100
-"""Values given to one ``engine attack`` question (``--value NAME=N``; the other game's chain reads six)."""
-MAX_UNITS = 200
-"""Units in an army list."""
+"""Values given to one ``engine chain`` question (``--value NAME=N``; the other game's chain reads six), and
+rerolls (``--reroll``)."""
+MAX_ENTRIES = 200
+"""Entries in an army list."""
 MAX_ITEMS = 100
-"""Upgrades, and marks, of one unit in an army list."""
+"""Upgrades, and marks, of one entry in an army list."""
 MAX_POINTS = 1_000_000
-"""Points anywhere in an army list: the limit, a unit's cost, an upgrade's price."""
+"""Points anywhere in an army list: the limit, an entry's cost, an upgrade's price."""
 MAX_ARMY_BYTES = 100_000
-"""Size of an army list file."""
+"""Size of an army list file, and of a chain's profile."""
 MAX_RULES_BYTES = 64_000_000
 """Size of a ``rules.json`` file (a whole rulebook's is a few megabytes), and of a schema."""
 MAX_CACHE_BYTES = 65_536
@@ -70,18 +75,18 @@ def read_number(text: str, what: str) -> int:
     return -value if text.startswith("-") else value
 
 
-def check_count(count: int, limit: int, unit: str) -> None:
+def check_count(count: int, limit: int, items: str) -> None:
     """Refuse a question that gives more than ``limit`` items (modifiers, values), naming the limit."""
     if count > limit:
-        raise over(f"{count:,} {unit}", limit, unit)
+        raise over(f"{count:,} {items}", limit, items)
 
 
-def shown(text: str, unit: str = "digits") -> str:
-    """A number or a name as a message shows it: an absurdly long one is cut, with its length."""
-    return text if len(text) <= 20 else f"{text[:8]}... ({len(text)} {unit})"
+def shown(text: str, measure: str = "digits") -> str:
+    """A number or a name as a message shows it: an absurdly long one is cut, with its length in ``measure``."""
+    return text if len(text) <= 20 else f"{text[:8]}... ({len(text)} {measure})"
 
 
-def over(what: str, limit: int, unit: str) -> LimitError:
-    """The error for a question or a file past a limit: what it asked for, then the limit in the words of
-    docs/engine.md."""
-    return LimitError(f"{what}; the engine's limit is {limit:,} {unit} (see Limits in `rulebook docs engine`)")
+def over(what: str, limit: int, measure: str) -> LimitError:
+    """The error for a question or a file past a limit: what it asked for, then the limit (in ``measure``) in the
+    words of docs/engine.md."""
+    return LimitError(f"{what}; the engine's limit is {limit:,} {measure} (see Limits in `rulebook docs engine`)")

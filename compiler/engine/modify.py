@@ -3,7 +3,8 @@
 The order of kinds (set or borrowed values, multiplications, additions), how multiplications
 round, and the range a characteristic stays in all come from the rule data. Within a kind,
 modifiers without a bound come before bounded ones ("to a minimum of 1"), then in the order
-they were gained.
+they were gained. A bound limits how far its modifier takes the value, and never moves it the
+other way: a -1 never raises a value, a +1 never lowers it (``-1 min 1`` leaves a 0 at 0).
 """
 
 from __future__ import annotations
@@ -59,7 +60,7 @@ def apply_modifiers(rules: Rules, value: int, specs: list[str]) -> dict[str, Any
     """The trace of applying modifiers to a characteristic value, in the book's priority order."""
     priority = rules.data["mechanics"]["modifiers"]
     if priority is None:
-        raise RulesError("this book's rule data has no priority of modifiers")
+        raise rules.undeclared("modify")
     low, high = rules.data["characteristics"]["min"], rules.data["characteristics"]["max"]
     check_count(len(specs), MAX_MODIFIERS, "modifiers")
     modifiers = [parse_modifier(spec, index) for index, spec in enumerate(specs)]
@@ -88,17 +89,21 @@ def apply_modifiers(rules: Rules, value: int, specs: list[str]) -> dict[str, Any
 
 
 def _apply(modifier: Modifier, value: Fraction, rounding: str) -> Fraction:
+    """The value after one modifier. A bound ("to a minimum of 1") limits how far the modifier takes the value:
+    the result lies between the value and where the modifier alone would take it, so a bounded -1 never raises
+    a value already under its minimum, and a bounded +1 never lowers one already over its maximum."""
     if modifier.kind == "set":
-        result = modifier.amount
+        moved = modifier.amount
     elif modifier.kind == "multiply":
         product = value * modifier.amount
-        result = Fraction(math.ceil(product) if rounding == "up" else math.floor(product))
+        moved = Fraction(math.ceil(product) if rounding == "up" else math.floor(product))
     else:
-        result = value + modifier.amount
-    if modifier.bound is not None:
-        kind, limit = modifier.bound
-        result = max(result, Fraction(limit)) if kind == "min" else min(result, Fraction(limit))
-    return result
+        moved = value + modifier.amount
+    if modifier.bound is None:
+        return moved
+    kind, limit = modifier.bound
+    bounded = max(moved, Fraction(limit)) if kind == "min" else min(moved, Fraction(limit))
+    return min(max(bounded, min(value, moved)), max(value, moved))
 
 
 def _clamp(value: Fraction, low: int | None, high: int | None) -> Fraction:
@@ -110,11 +115,17 @@ def _clamp(value: Fraction, low: int | None, high: int | None) -> Fraction:
 
 
 def render_text(trace: dict[str, Any]) -> str:
-    lines = [f"Starting value {trace['value']} (range {trace['range'][0]}-{trace['range'][1]}):"]
+    low, high = trace["range"]
+    bounds = "no range declared" if low is None and high is None else f"range {_bound(low)}-{_bound(high)}"
+    lines = [f"Starting value {trace['value']} ({bounds}):"]
     for number, step in enumerate(trace["steps"], 1):
         lines.append(f"  {number}. {step['modifier']:<10} ({step['kind']}): {step['before']} -> {step['after']}")
     lines.append(f"Result: {trace['result']}")
     return "\n".join(lines) + "\n"
+
+
+def _bound(bound: int | None) -> str:
+    return "" if bound is None else str(bound)
 
 
 def _number(value: Fraction) -> str:

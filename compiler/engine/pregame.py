@@ -1,11 +1,11 @@
-"""``rulebook engine pregame``: walk the book's pre-game sequence, rolling where the rules roll.
+"""``rulebook engine pregame``: walk the steps that set up a game, rolling where the rules roll.
 
-Everything comes from ``rules.json``: the sequence annotated ``pre_game_sequence`` and its steps,
+Everything comes from ``rules.json``: the sequence the book declares of kind ``setup`` and its steps,
 the sections they point at, and in each of those sections the roll tables, repeated rolls
 (``repeats``), tests against a fixed target (``tests`` with a ``target``) and contests
-(``contests``) the compiler found there. A step whose section holds a sequence of its own (the
-deployment phase) is walked too. Dice come from a :class:`Dice` source: seeded, so the same seed
-gives the same transcript, or typed in by the players.
+(``contests``) the compiler found there. A step whose section holds a sequence of its own is walked
+too. Dice come from a :class:`Dice` source: seeded, so the same seed gives the same transcript, or
+typed in by the players.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from typing import Any
 
 from rulebook.engine.dice import parse_notation, single_die
 from rulebook.engine.limits import MAX_WALK, over, read_number, shown
-from rulebook.engine.rules import BookTest, Rules, RulesError
+from rulebook.engine.rules import BookTest, Rules, RulesError, sections_by_id
 
 Ask = Callable[[str, int, int], int]
 """Asks the players for one die: (what the roll is for, lowest, highest) -> the value rolled."""
@@ -73,10 +73,10 @@ class Event:
 
 @dataclass(frozen=True, slots=True)
 class Options:
-    first_to_finish: str = "A"
-    """The player who finished deploying first (``A`` or ``B``)."""
+    first: str = "A"
+    """The player a contest names first, who adds its bonus (``A`` or ``B``)."""
     bonus: int = 0
-    """The value of a contest's bonus term (the undeployed units number)."""
+    """The value of a contest's bonus term."""
     board: str | None = None
     """The board's size (36x48) when it is not the standard one: rolls the book gives for it are used."""
 
@@ -96,12 +96,10 @@ def pregame(rules: Rules, dice: Dice, options: Options | None = None) -> list[Ev
     """The transcript of a pre-game: each step, and the result of every roll it makes."""
     options = options or Options()
     data = rules.data
-    sequence = next((s for s in data["sequences"] if s.get("data") == "pre_game_sequence"), None)
+    sequence = next((s for s in data["sequences"] if s["kind"] == "setup"), None)
     if sequence is None:
-        raise RulesError(
-            'the rule data names no pre-game sequence: annotate it in the source (<sequence data="pre_game_sequence">)'
-        )
-    game = _Game(rules, dice, options, _sections(data["sections"]), _index(rules, options))
+        raise rules.undeclared("pregame")
+    game = _Game(rules, dice, options, sections_by_id(data["sections"]), _index(rules, options))
     events = list(islice(_walk(game, sequence, "", set()), MAX_WALK + 1))
     if len(events) > MAX_WALK:
         raise over("the pre-game walk goes on longer", MAX_WALK, "lines of a pre-game walk")
@@ -171,7 +169,8 @@ def _walk(game: _Game, sequence: dict[str, Any], prefix: str, seen: set[str]) ->
     for step in sequence["steps"]:
         number = f"{prefix}{step['number']}"
         section = step["section"]
-        note = "" if step["resolved"] or section is None else " (found by its title: the step's link is broken)"
+        broken = step["link"] is not None and not step["resolved"] and section is not None
+        note = " (found by its title: the step's link is broken)" if broken else ""
         yield Event(number, step["text"] + note, game.anchor(section))
         if section is None:
             continue
@@ -260,10 +259,11 @@ def _test_roll(rules: Rules, test: BookTest, target: int, number: str, dice: Dic
 
 def _contest(game: _Game, name: str, contest: dict[str, Any], number: str) -> Event:
     rules, dice, options = game.rules, game.dice, game.options
-    first = options.first_to_finish
+    first = options.first
     second = "B" if first == "A" else "A"
     derived = rules.data["mechanics"]["dice"]
-    first_roll = dice.roll(contest["roll"], f"{name} (player {first}, finished deploying first)", derived)
+    adds = f", who adds {contest['bonus']}" if contest["bonus"] else ", named first"
+    first_roll = dice.roll(contest["roll"], f"{name} (player {first}{adds})", derived)
     second_roll = dice.roll(contest["roll"], f"{name} (player {second})", derived)
     bonus = options.bonus if contest["bonus"] else 0
     first_total, second_total = sum(first_roll) + bonus, sum(second_roll)
@@ -277,14 +277,6 @@ def _contest(game: _Game, name: str, contest: dict[str, Any], number: str) -> Ev
     return Event(
         number, text, game.anchor(contest["section"]), first_roll + second_roll, f"player {winner} wins", cited
     )
-
-
-def _sections(tree: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
-    found: dict[str, dict[str, Any]] = {}
-    for section in tree:
-        found[section["id"]] = section
-        found.update(_sections(section["children"]))
-    return found
 
 
 def _below(places: dict[str, dict[str, Any]], section: str) -> set[str]:

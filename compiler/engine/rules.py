@@ -3,15 +3,28 @@
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, NamedTuple, NoReturn
 
+from rulebook.engine.bindings import DECLARATIONS, QUESTIONS
 from rulebook.engine.dice import derived_die, parse_notation, passes, single_die
 from rulebook.engine.errors import RulesError as RulesError
 from rulebook.engine.files import read_file
-from rulebook.engine.limits import MAX_CHAIN, MAX_CHAIN_DICE, MAX_REPEATS, MAX_RULES_BYTES, over, read_number
+from rulebook.engine.limits import (
+    MAX_CHAIN,
+    MAX_CHAIN_DICE,
+    MAX_REPEATS,
+    MAX_RESULTS,
+    MAX_RULES_BYTES,
+    MAX_VALUE,
+    over,
+    read_bounded,
+    read_number,
+    shown,
+)
 from rulebook.engine.schema import SCHEMA_PATH, check_schema, engine_schema
 
 
@@ -22,18 +35,20 @@ class BookTest(NamedTuple):
     term: str
     roll: str
     how: str
-    """``at_least`` or ``at_most`` the target."""
+    """``at_least``, ``at_most``, ``above`` or ``below`` the target."""
     always_fails: frozenset[int]
+    always_passes: frozenset[int]
     target: int | None
     """The target the book fixes ("choose on a 4+"), or None when the tested value is given."""
     section: str | None
 
     def passes(self, total: int, target: int) -> bool:
-        return passes(total, self.how, target, self.always_fails)
+        return passes(total, self.how, target, self.always_fails, self.always_passes)
 
     def need(self, target: int) -> str:
-        """What a roll needs, in the players' words: ``4+`` or ``7 or less``."""
-        return f"{target}+" if self.how == "at_least" else f"{target} or less"
+        """What a roll needs, in the players' words: ``4+``, ``7 or less``, ``more than 7``, ``less than 7``."""
+        words = {"at_least": f"{target}+", "at_most": f"{target} or less", "above": f"more than {target}"}
+        return words.get(self.how, f"less than {target}")
 
 
 class Rules(NamedTuple):
@@ -56,6 +71,29 @@ class Rules(NamedTuple):
         """How a result names a rule it used."""
         return {"term": term_id, "anchor": self.anchor(term_id)}
 
+    def section(self, section_id: str | None) -> dict[str, Any] | None:
+        """A section of the book's tree (its title and site anchor), or None."""
+        return None if section_id is None else sections_by_id(self.data["sections"]).get(section_id)
+
+    def cite_section(self, section_id: str | None, term: str | None = None) -> dict[str, str | None]:
+        """How a result names the place of a rule the book states under no term of its own (a table, a
+        sequence): the section, its title and its site anchor."""
+        section = self.section(section_id) or {}
+        return {"term": term, "section": section_id, "title": section.get("title"), "anchor": section.get("anchor")}
+
+    def undeclared(self, question: str, detail: str = "") -> RulesError:
+        """The error of a question the book declares nothing for: what to declare, in the book's format."""
+        sources = self.data["book"]["sources"]
+        suffix = sources[0]["path"].rsplit(".", 1)[-1].lower() if sources else "xml"
+        lines = []
+        for declaration in QUESTIONS[question]:
+            entry = DECLARATIONS[declaration]
+            how = entry["markdown"] if suffix == "md" else entry["xml"]
+            if suffix not in ("md", "xml"):
+                how += " (a plain-text source declares nothing: write the book as XML or Markdown)"
+            lines.append(f"this book declares {entry['what']}{detail}: {how}")
+        return RulesError("; ".join(lines))
+
     def tests(self) -> list[BookTest]:
         """The book's tests, by name."""
         return [self.test(name) for name in sorted(self.data["mechanics"]["tests"])]
@@ -63,8 +101,10 @@ class Rules(NamedTuple):
     def test(self, name: str) -> BookTest:
         """One test of the book; an unknown name is a plain error listing the tests."""
         tests = self.data["mechanics"]["tests"]
+        if not tests:
+            raise self.undeclared("odds test", f" (asked for `{name}`)")
         if name not in tests:
-            raise RulesError(f"`{name}` is not a test of this book (tests: {', '.join(sorted(tests)) or 'none'})")
+            raise RulesError(f"`{name}` is not a test of this book (tests: {', '.join(sorted(tests))})")
         test = tests[name]
         return BookTest(
             name,
@@ -72,9 +112,19 @@ class Rules(NamedTuple):
             test["roll"],
             test["pass"],
             frozenset(test["always_fails"]),
+            frozenset(test["always_passes"]),
             test.get("target"),
             test.get("section"),
         )
+
+
+def sections_by_id(tree: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """Every section of the book's tree, by id."""
+    found: dict[str, dict[str, Any]] = {}
+    for section in tree:
+        found[section["id"]] = section
+        found.update(sections_by_id(section["children"]))
+    return found
 
 
 def load_rules(path: Path) -> Rules:
@@ -128,15 +178,32 @@ def _check_limits(data: dict[str, Any], path: Path) -> None:
         with _at(path, where):
             dice = parse_notation(notation)
             if where.startswith("mechanics.rolls.") and dice.number > MAX_CHAIN_DICE:
-                raise over(
-                    f"`{notation}` rolls {dice.number} dice", MAX_CHAIN_DICE, "dice in a roll of an attack chain"
-                )
+                raise over(f"`{notation}` rolls {dice.number} dice", MAX_CHAIN_DICE, "dice in a roll of a chain")
     _check_repeats(data, path)
     _check_numbers(data, path)
+    for name, roll in mechanics["rolls"].items():
+        readings = [(".readings", reading["against"] or "") for reading in roll["readings"]]
+        for where, expression in [("", roll["against"]), *readings]:
+            with _at(path, f"mechanics.rolls.{name}{where}.against"):
+                _check_expression(expression)
+        with _at(path, f"mechanics.rolls.{name}.critical_adds"):
+            if roll["critical_adds"] > MAX_RESULTS:
+                raise over(f"{roll['critical_adds']} more successes", MAX_RESULTS, "results of a chain")
     chain = len(mechanics["rolls"]) + sum(len(r["readings"]) for r in mechanics["rolls"].values())
     with _at(path, "mechanics.rolls"):
         if chain > MAX_CHAIN:
             raise over(f"{chain} rolls and readings", MAX_CHAIN, "rolls and readings in a chain")
+
+
+def _check_expression(expression: str) -> None:
+    """Every number of what a roll is against (``6 - cover``) within the bound of a number in a question."""
+    for number in _NUMBER.findall(expression):
+        if read_bounded(number, MAX_VALUE) is None:
+            raise over(f"`{shown(number)}`", MAX_VALUE, "either way for a number in a question")
+
+
+_NUMBER = re.compile(r"(?<![a-z0-9_])[0-9]+(?![a-z0-9_])")
+"""A number of an expression: a run of digits that is not part of a name (``x1``)."""
 
 
 def _notations(data: dict[str, Any]) -> Iterator[tuple[str, str]]:

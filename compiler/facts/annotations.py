@@ -8,9 +8,9 @@ from typing import Any, NamedTuple, TypeVar
 
 from rulebook.catalog.mechanics import INVALID_ANNOTATION
 from rulebook.diagnostics import Diagnostic
+from rulebook.facts.army_kinds import ARMY, ARMY_RULES, ARMY_SIZE, ArmyDeclaration, VariantDeclaration
 from rulebook.facts.attributes import Context, Values
 from rulebook.facts.kinds import (
-    ARMY_RULES,
     CONTEST,
     DERIVED_DIE,
     MODIFIERS,
@@ -41,6 +41,9 @@ class MechanicsData:
     """What a book's ``<mechanic>`` annotations make, and a diagnostic for each that cannot be read."""
 
     mechanics: Mechanics
+    army: ArmyDeclaration | None
+    """The standard army's declaration (the last one given)."""
+    army_sizes: tuple[VariantDeclaration, ...]
     army_rules: ArmyRules
     diagnostics: tuple[Diagnostic, ...]
 
@@ -69,7 +72,8 @@ def collect_mechanics(book: Book, context: Context) -> MechanicsData:
         "contests": _by_name(CONTEST, checked),
         "rolls": rolls,
     }
-    return MechanicsData(mechanics, _army_rules(checked), tuple(problems))
+    sizes = tuple(size for _, size in _produced(ARMY_SIZE, checked))
+    return MechanicsData(mechanics, _last(ARMY, checked), sizes, _army_rules(checked), tuple(problems))
 
 
 def _produced(kind: MechanicKind[T], checked: Sequence[_Checked]) -> list[tuple[Mechanic, T]]:
@@ -101,7 +105,7 @@ def _rolls(checked: Sequence[_Checked]) -> tuple[dict[str, Roll], list[Mechanic]
 
 def _army_rules(checked: Sequence[_Checked]) -> ArmyRules:
     """The army's rules; a rule given twice keeps the last, marks add up."""
-    rules: ArmyRules = {"count_together": [], "general": None, "marked": {}, "whole_points": None, "slash_prices": []}
+    rules: ArmyRules = {"count_together": [], "leader": None, "marked": {}, "whole_points": None, "slash_prices": []}
     for _, part in _produced(ARMY_RULES, checked):
         rules = {**rules, **part, "marked": rules["marked"] | part.get("marked", {})}
     return rules

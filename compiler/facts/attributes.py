@@ -3,20 +3,29 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Literal
 
 from rulebook.mechanics import Dice, parse_dice
 
-_WHOLE = r"[1-9]\d*"
+_WHOLE = r"[1-9][0-9]{0,5}|1000000"
+"""A whole number from 1 to 1,000,000 in the digits 0 to 9: the engine's bound on any number of a question
+(``\\d`` would take other scripts' digits, and Python refuses to read a number of more than 4,300 digits)."""
 
 
 @dataclass(frozen=True, slots=True)
 class Context:
-    """What some attributes are checked against: the book's defined terms and its roll tables' ids."""
+    """What some attributes are checked against: what the book defines and declares."""
 
     defined: frozenset[str]
+    """The defined terms."""
     tables: frozenset[str]
+    """The roll tables' ids."""
+    values: Mapping[str, str] = field(default_factory=dict)
+    """The declared values' kinds, by name."""
+    data_tables: Mapping[str, str] = field(default_factory=dict)
+    """The kinds of the data tables that have an id, by id."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,14 +76,22 @@ def matching(pattern: str, description: str, problem: str) -> AttributeType:
     )
 
 
-WHOLE_NUMBER = matching(_WHOLE, "a whole number", "must be a whole number")
+WHOLE_NUMBER = matching(_WHOLE, "a whole number (1 to 1,000,000)", "must be a whole number from 1 to 1,000,000")
+
+
+def _whole_numbers(value: str) -> bool:
+    return bool(value.split()) and all(re.fullmatch(_WHOLE, v) for v in value.split())
+
+
 WHOLE_NUMBERS = AttributeType(
-    "whole numbers",
+    "whole numbers (1 to 1,000,000)",
     lambda value, _: all(re.fullmatch(_WHOLE, v) for v in value.split()),
-    lambda name, *_: f"`{name}` must list whole numbers",
+    lambda name, *_: f"`{name}` must list whole numbers from 1 to 1,000,000",
 )
+_OPERAND = rf"(?:[a-z_][a-z0-9_]*|0|{_WHOLE})"
+"""A name, or a whole number from 0 to 1,000,000."""
 EXPRESSION = matching(
-    r"\s*[a-z0-9_]+(\s*[-+]\s*[a-z0-9_]+)*\s*",
+    rf"\s*{_OPERAND}(\s*[-+]\s*{_OPERAND})*\s*",
     "names and whole numbers added or subtracted (defense + penetration, 6 - cover)",
     "must add or subtract names and whole numbers (defense + penetration, 6 - cover)",
 )
@@ -90,6 +107,42 @@ ROLL_TABLE = AttributeType(
     lambda name, _, context: (
         f"`{name}` must name a roll table of the book ({', '.join(sorted(context.tables)) or 'there is none'})"
     ),
+)
+
+
+def value_of(kind: str) -> AttributeType:
+    """The name of a value the book declares, of one kind (``<value name="..." kind="points">``)."""
+    return _declared("value", "name of a value", kind, lambda context: context.values)
+
+
+def table_of(kind: str) -> AttributeType:
+    """The id of a data table the book declares, of one kind (``<table id="..." kind="categories">``)."""
+    return _declared("table", "id of a table", kind, lambda context: context.data_tables)
+
+
+def _declared(noun: str, what: str, kind: str, declared: Callable[[Context], Mapping[str, str]]) -> AttributeType:
+    """The name of something the book declares (a value, a table), which must be of ``kind``."""
+
+    def problem(name: str, value: str, context: Context) -> str:
+        found = declared(context).get(value)
+        if found is None:
+            known = sorted(n for n, k in declared(context).items() if k == kind)
+            return f"`{name}` must name a {noun} of kind `{kind}` (`{value}` is not declared; {_listed(known)})"
+        return f"`{name}` must name a {noun} of kind `{kind}` (`{value}` is a {noun} of kind `{found}`)"
+
+    return AttributeType(
+        f"the {what} of kind {kind}", lambda value, context: declared(context).get(value) == kind, problem
+    )
+
+
+def _listed(names: list[str]) -> str:
+    return "declared: " + ", ".join(f"`{n}`" for n in names) if names else "there is none"
+
+
+REROLL = AttributeType(
+    "failures, successes, or the results rerolled (1)",
+    lambda value, _: value in ("failures", "successes") or _whole_numbers(value),
+    lambda name, *_: f"`{name}` must be failures, successes or the results rerolled (1)",
 )
 
 
@@ -155,6 +208,15 @@ class Values:
 
     def names(self, name: str) -> list[str]:
         return self.values.get(name, "").split()
+
+    def reroll(self, name: str) -> Literal["failures", "successes"] | list[int] | None:
+        """A reroll attribute: ``failures``, ``successes``, the results rerolled, or None."""
+        value = self.values.get(name)
+        if value == "failures":
+            return "failures"
+        if value == "successes":
+            return "successes"
+        return None if value is None else [int(v) for v in value.split()]
 
     def dice(self, name: str) -> Dice:
         found = parse_dice(self.values[name])

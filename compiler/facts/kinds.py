@@ -6,134 +6,63 @@ kinds, the kind of highest ``precedence`` wins (a reading of a roll carries ``pa
 ``against`` of its own), else the first in :data:`MECHANIC_KINDS`. The lint checks an
 annotation's attributes in the order its kind lists them and reports the first problem;
 the rule data is made from the checked values only. ``rulebook dtd`` declares the same
-attributes (a test keeps the DTD and this table in step).
+attributes (a test keeps the DTD and this table in step). The army's kinds are in
+:mod:`rulebook.facts.army_kinds`.
 """
 
 from __future__ import annotations
 
-import re
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass
-from typing import Any, Generic, Literal, NamedTuple, TypeVar
+from collections.abc import Mapping
+from typing import Any, Literal
 
+from rulebook.facts.army_kinds import ARMY, ARMY_RULES, ARMY_SIZE, ROUNDINGS
 from rulebook.facts.attributes import (
     BOARD_SIZE,
     EXPRESSION,
     NAME,
     NAMES,
+    REROLL,
     ROLL_TABLE,
     TERM,
     TEXT,
     WHOLE_NUMBER,
     WHOLE_NUMBERS,
     Attribute,
-    Context,
     Values,
     dice,
     each_once,
-    names,
     one_of,
 )
+from rulebook.facts.kind import PLACE_REACH, MechanicKind, Problem, dice_count, place
 from rulebook.facts.shapes import (
-    ArmyRulesPart,
     Contest,
     DerivedDie,
-    DiceCount,
     Modifiers,
     Pass,
-    Place,
     Reading,
     Repeat,
     Rerolls,
     Roll,
-    Rounding,
     Test,
 )
-from rulebook.mechanics import Dice
 from rulebook.model import Mechanic
 
-T = TypeVar("T")
+__all__ = [
+    "MECHANIC_KINDS",
+    "NO_KIND",
+    "PLACE_REACH",
+    "ROUNDINGS",
+    "MechanicKind",
+    "Problem",
+    "describe_kinds",
+    "recognise",
+]
 
 PASSES: dict[str, Pass] = {"at-least": "at_least", "at-most": "at_most", "above": "above", "below": "below"}
 """How a roll compares with what it is rolled against: as written, and in the rule data."""
-TEST_PASSES: dict[str, Literal["at_most", "at_least"]] = {"at-most": "at_most", "at-least": "at_least"}
-"""How a test passes: at most or at least the tested value."""
-ROUNDINGS: dict[str, Rounding] = {"up": "up", "down": "down"}
 TIES: dict[str, Literal["first", "second"]] = {"first": "first", "second": "second"}
 MODIFIER_KINDS: dict[str, Literal["set", "multiply", "add"]] = {"set": "set", "multiply": "multiply", "add": "add"}
 """The kinds of characteristic modifiers an ``order`` annotation puts in order."""
-
-
-class Problem(NamedTuple):
-    """Why an annotation cannot be read: the attribute that fails its check, and what to tell."""
-
-    attribute: str
-    message: str
-
-
-@dataclass(frozen=True, slots=True)
-class MechanicKind(Generic[T]):
-    """One shape of ``<mechanic>``: a row of the table."""
-
-    name: str
-    """The kind, as the documentation names it (``derived die``)."""
-    what: str
-    """What it states, as the lint names it (``a derived die``)."""
-    key: tuple[str, ...]
-    """The attributes that make an annotation this kind (any one of them)."""
-    attributes: tuple[Attribute, ...]
-    """Every attribute it takes, in the order they are checked; ``name`` is the annotation's name."""
-    produces: str
-    """Where it goes in ``rules.json`` (Markdown)."""
-    produce: Callable[[Mechanic, Values], T]
-    """Its entry in the rule data, from its checked values."""
-    precedence: int = 0
-    """Recognised before kinds of lower precedence when an annotation carries their keys too."""
-    hinted: bool = True
-    """Whether the message for an annotation of no kind suggests it."""
-
-    def read(self, attributes: Mapping[str, str], context: Context) -> Values | Problem:
-        """The checked values (defaults filled in), or the first problem."""
-        values: dict[str, str] = {}
-        for attribute in self.attributes:
-            value = attributes.get(attribute.name, attribute.default)
-            problem = attribute.check(value, context)
-            if problem is not None:
-                return Problem(attribute.name, problem)
-            if value is not None:
-                values[attribute.name] = value
-        return Values(values)
-
-
-def dice_count(roll: Dice) -> DiceCount:
-    """A roll as numbers, for the rule data."""
-    return {"count": roll.count, "sides": roll.sides}
-
-
-PLACE_REACH = 5_000
-"""How many characters of its line, before and after it, an annotation's place quotes: a line of up to 5,000
-characters is quoted whole; of thousands of annotations on one huge line, each quotes its own
-stretch (quoting the whole line for each made the rule data grow with their square)."""
-_COMMENT = re.compile(r"<!--.*?-->|<mechanic [^<>]*/>")
-_ANNOTATION = re.compile(r"<mechanic [^<>]*/>")
-"""An XML annotation (an XML tag holds no ``<``: a run of ``<mechanic`` in Markdown text is not searched
-from each one to the next ``>``)."""
-
-
-def place(mechanic: Mechanic) -> Place:
-    """Where an annotation stands, and the source line it annotates (a reader can compare readings)."""
-    span, source = mechanic.span, mechanic.source
-    start, end = source.line_bounds(span.line)
-    at = start + span.column - 1
-    line = source.text[max(start, at - PLACE_REACH) : min(end, at + PLACE_REACH)]
-    return {"file": span.path, "line": span.line, "column": span.column, "text": _without_annotations(line).strip()}
-
-
-def _without_annotations(line: str) -> str:
-    """The line without comments and annotations, each looked for only where it can end (linear time)."""
-    comments = line.rfind("-->") + 3 if "-->" in line else 0
-    tags = max(line.rfind("/>") + 2, comments)
-    return _COMMENT.sub("", line[:comments]) + _ANNOTATION.sub("", line[comments:tags]) + line[tags:]
 
 
 def _test(mechanic: Mechanic, values: Values) -> Test:
@@ -142,8 +71,9 @@ def _test(mechanic: Mechanic, values: Values) -> Test:
         "term": mechanic.name,
         "roll": roll.notation,
         "dice": dice_count(roll),
-        "pass": TEST_PASSES[values.text("pass")],
+        "pass": PASSES[values.text("pass")],
         "always_fails": values.numbers("always-fails"),
+        "always_passes": values.numbers("always-passes"),
         "target": values.number("target"),
         "section": mechanic.section_id,
     }
@@ -204,6 +134,12 @@ def _roll(mechanic: Mechanic, values: Values) -> Roll:
         "cancels": values.optional("cancels"),
         "threshold": values.number("threshold"),
         "fail_adds": values.optional("fail-adds"),
+        "always_passes": values.numbers("always-passes"),
+        "always_fails": values.numbers("always-fails"),
+        "critical": values.numbers("critical"),
+        "critical_skips": values.names("critical-skips"),
+        "critical_adds": values.number("critical-adds") or 0,
+        "reroll": values.reroll("reroll"),
         "section": mechanic.section_id,
         "place": place(mechanic),
         "readings": [],
@@ -220,26 +156,6 @@ def _reading(mechanic: Mechanic, values: Values) -> Reading:
     }
 
 
-def _army_rules(mechanic: Mechanic, values: Values) -> ArmyRulesPart:
-    part: ArmyRulesPart = {}
-    if "count-together" in values.values:
-        part["count_together"] = values.names("count-together")
-    if "from" in values.values:
-        part["general"] = {
-            "count": int(values.text("exactly")),
-            "from": values.names("from"),
-            "term": mechanic.definition,
-            "section": mechanic.section_id,
-        }
-    if "marks" in values.values:
-        part["marked"] = dict.fromkeys(values.names("marks"), int(values.text("limit")))
-    if "whole-points" in values.values:
-        part["whole_points"] = ROUNDINGS[values.text("whole-points")]
-    if "prices" in values.values:
-        part["slash_prices"] = values.names("prices")
-    return part
-
-
 _DICE_ROLL = Attribute("roll", dice("D6 or 2D6"), required=True)
 _NOT_A_DERIVED_DIE = 'a derived die is named in dice notation (D3) and rolls dice (roll="D6")'
 _ROUND = Attribute("round", one_of(*ROUNDINGS), default="up")
@@ -252,8 +168,9 @@ TEST: MechanicKind[Test] = MechanicKind(
         Attribute("name", TERM, problem="a test must be named after the term it defines"),
         _DICE_ROLL,
         Attribute("always-fails", WHOLE_NUMBERS),
+        Attribute("always-passes", WHOLE_NUMBERS),
         Attribute("target", WHOLE_NUMBER),
-        Attribute("pass", one_of(*TEST_PASSES), required=True),
+        Attribute("pass", one_of(*PASSES), required=True),
     ),
     "`mechanics.tests`, by name",
     _test,
@@ -333,6 +250,12 @@ ROLL: MechanicKind[Roll] = MechanicKind(
         Attribute("each", NAME),
         Attribute("instead-of", NAME),
         Attribute("cancels", NAME),
+        Attribute("always-passes", WHOLE_NUMBERS),
+        Attribute("always-fails", WHOLE_NUMBERS),
+        Attribute("critical", WHOLE_NUMBERS),
+        Attribute("critical-skips", NAMES),
+        Attribute("critical-adds", WHOLE_NUMBER),
+        Attribute("reroll", REROLL),
     ),
     "`mechanics.rolls`, by name",
     _roll,
@@ -351,28 +274,6 @@ READING: MechanicKind[Reading] = MechanicKind(
     _reading,
     precedence=2,
 )
-ARMY_RULES: MechanicKind[ArmyRulesPart] = MechanicKind(
-    "army rule",
-    "an army-composition rule",
-    ("count-together", "from", "marks", "whole-points", "prices"),
-    (
-        Attribute("count-together", NAMES),
-        Attribute("from", NAMES),
-        Attribute("exactly", WHOLE_NUMBER, default="1"),
-        Attribute("marks", NAMES),
-        Attribute("limit", WHOLE_NUMBER, default="1"),
-        Attribute("whole-points", one_of(*ROUNDINGS)),
-        Attribute(
-            "prices",
-            names(at_least=2),
-            problem="`prices` names the categories whose prices a slash separates, in order (lord hero)",
-        ),
-    ),
-    "`army_composition.rules`",
-    _army_rules,
-    precedence=3,
-    hinted=False,
-)
 
 MECHANIC_KINDS: tuple[MechanicKind[Any], ...] = (
     TEST,
@@ -384,6 +285,8 @@ MECHANIC_KINDS: tuple[MechanicKind[Any], ...] = (
     ROLL,
     READING,
     ARMY_RULES,
+    ARMY,
+    ARMY_SIZE,
 )
 """Every kind of ``<mechanic>`` the compiler understands."""
 

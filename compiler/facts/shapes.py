@@ -1,4 +1,4 @@
-"""The parts of ``rules.json`` the annotations make: mechanics, game length, characteristics, army.
+"""The parts of ``rules.json`` the declarations make: mechanics, values, characteristics, army.
 
 Typed dicts, so the engine and the site keep reading plain JSON while the compiler
 is checked against the shape. ``compiler/schema/rules.schema.json`` is the contract;
@@ -13,6 +13,11 @@ from typing import Literal, TypedDict
 Rounding = Literal["up", "down"]
 Pass = Literal["at_least", "at_most", "above", "below"]
 """How a roll compares with what it is rolled against (``at-least`` in the source)."""
+ValueKind = Literal["count", "turns", "points", "distance", "minimum", "maximum"]
+"""What a declared value is: a count, a number of turns, points, a distance, or a characteristic's bound."""
+Reroll = Literal["failures", "successes"] | list[int]
+"""Which dice of a roll are rolled again (once): the failed ones, the successful ones, or those showing these
+results."""
 
 
 class DiceCount(TypedDict):
@@ -37,13 +42,14 @@ Test = TypedDict(
         "term": str,
         "roll": str,
         "dice": DiceCount,
-        "pass": Literal["at_most", "at_least"],
+        "pass": Pass,
         "always_fails": list[int],
+        "always_passes": list[int],
         "target": int | None,
         "section": str,
     },
 )
-"""A test named after its term: the roll passes at most (at least) the tested value or ``target``."""
+"""A test named after its term: the roll passes at most (at least, above, below) the tested value or ``target``."""
 
 
 class DerivedDie(TypedDict):
@@ -106,12 +112,22 @@ Roll = TypedDict(
         "cancels": str | None,
         "threshold": int | None,
         "fail_adds": str | None,
+        "always_passes": list[int],
+        "always_fails": list[int],
+        "critical": list[int],
+        "critical_skips": list[str],
+        "critical_adds": int,
+        "reroll": Reroll | None,
         "section": str,
         "place": Place,
         "readings": list[Reading],
     },
 )
-"""A roll of a chain (hit, injury, save), rolled against names the player gives."""
+"""A roll of a chain (to hit, to injure, a save), rolled against names the player gives.
+
+``always_passes`` and ``always_fails``: results (natural rolls) that pass or fail whatever the target;
+``critical``: results that are critical successes, which pass the steps ``critical_skips`` names without
+rolling them and give ``critical_adds`` more successes; ``reroll``: the dice rolled again, once."""
 
 
 class Mechanics(TypedDict):
@@ -126,15 +142,15 @@ class Mechanics(TypedDict):
     rolls: dict[str, Roll]
 
 
-General = TypedDict("General", {"count": int, "from": list[str], "term": str | None, "section": str})
-"""The general an army names: ``count`` of them, from these categories."""
+Leader = TypedDict("Leader", {"name": str, "count": int, "from": list[str], "term": str | None, "section": str})
+"""The leader an army names (``name``: the book's word for it): ``count`` of them, from these categories."""
 
 
 class ArmyRules(TypedDict):
     """``army_composition.rules``: the army-composition rules the prose states."""
 
     count_together: list[str]
-    general: General | None
+    leader: Leader | None
     marked: dict[str, int]
     whole_points: Rounding | None
     slash_prices: list[str]
@@ -144,17 +160,21 @@ class ArmyRulesPart(TypedDict, total=False):
     """What one army-composition annotation states (it may state several rules)."""
 
     count_together: list[str]
-    general: General
+    leader: Leader
     marked: dict[str, int]
     whole_points: Rounding
     slash_prices: list[str]
 
 
-class Game(TypedDict):
-    """The game's length."""
+class DeclaredValue(TypedDict):
+    """A number the book states and declares (``<value name="..." kind="..." term="...">``)."""
 
-    game_turns: int | None
-    player_turns_each: int | None
+    value: int
+    kind: ValueKind
+    term: str | None
+    """The term of the book it is about."""
+    section: str
+    """Where it is stated."""
 
 
 class ProfileRow(TypedDict):
@@ -182,7 +202,7 @@ class Characteristics(TypedDict):
 
 
 class Category(TypedDict):
-    """A unit category with its limits."""
+    """A category of the army list with its limits."""
 
     terms: list[str]
     name: str
@@ -202,21 +222,31 @@ class DuplicateLimit(TypedDict):
 
 
 class Variant(TypedDict):
-    """An army size variant and its thresholds."""
+    """An army size the book names, for armies of at most ``max_points`` or at least ``min_points``."""
 
-    id: Literal["warband", "grand_army"]
+    id: str
+    """The declaration's name: the variant's term."""
     term: str
+    section: str
     max_points: int | None
     min_points: int | None
-    min_army_units: int | None
+    least_entries: int | None
+    """The fewest entries an army of this size has, where it changes the standard one."""
     duplicate_limits: list[DuplicateLimit]
 
 
 class ArmyComposition(TypedDict):
-    """The book's army composition rules."""
+    """The book's army composition rules, as its declarations name them."""
 
-    max_points_below_limit: int | None
-    min_army_units: int | None
+    term: str | None
+    """The term of the standard army's declaration (violations cite it)."""
+    section: str | None
+    points_below_limit: int | None
+    """How far below the point limit an army may fall."""
+    least_entries: int | None
+    """The fewest entries an army has, the ``not_counted`` categories excluded."""
+    not_counted: list[str]
+    """Categories whose entries do not count toward ``least_entries``."""
     categories: list[Category]
     variants: list[Variant]
     rules: ArmyRules

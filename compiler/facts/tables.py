@@ -1,56 +1,45 @@
-"""Numbers and tables the rules state, as data: game length, characteristics, army composition.
+"""The tables and sequences a book declares, read as data: its profile, army tables, turn and setup steps.
 
-Prose numbers come from ``<value name="...">`` annotations and tables from
-``data="..."`` annotations (both declared in ``rulebook.dtd``). :data:`VALUES`,
-:data:`DATA_TABLES` and :data:`DATA_SEQUENCES` are the names the compiler knows;
-a data table's reader both checks it and makes its rows. Anything that cannot be
-read is a diagnostic (rule ``invalid-annotation``), never a silent gap in the data.
+A table declares what it holds with ``kind`` (:data:`DATA_TABLES`: ``profile``, ``categories``,
+``duplicate-limits``) and its own name with ``id``; a sequence declares what it is with ``kind``
+(:data:`SEQUENCE_KINDS`: ``turn``, ``setup``). A data table's reader both checks it and makes its rows.
+Anything that cannot be read is a diagnostic (rule ``invalid-annotation``), never a silent gap in the data:
+an unknown kind, a table whose cells do not say what its kind promises, an id given twice, an army table
+without the id its declaration names it by.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar, cast
 
 from rulebook.catalog.mechanics import INVALID_ANNOTATION
 from rulebook.diagnostics import Diagnostic
-from rulebook.facts.kinds import ROUNDINGS
+from rulebook.facts.army_kinds import ROUNDINGS, ArmyDeclaration, VariantDeclaration
 from rulebook.facts.shapes import (
     ArmyComposition,
     ArmyRules,
     Category,
     Characteristic,
     Characteristics,
+    DeclaredValue,
     DuplicateLimit,
-    Game,
     ProfileRow,
+    Variant,
 )
-from rulebook.model import Book, Cell, Reference, Row, Table, plain_text
-from rulebook.source import Span
-from rulebook.spelling import spelling_of
-from rulebook.suggest import Suggester
+from rulebook.facts.values import collect_values, unknown_kind
+from rulebook.model import Annotated, Book, Cell, Reference, Row, Table, plain_text
+from rulebook.names import is_identifier
 
 R = TypeVar("R")
 
-VALUES: dict[str, str] = {
-    "game_turns": "game turns in a standard game",
-    "player_turns_each": "player turns each player has in a standard game",
-    "characteristic_min": "lowest value a characteristic can have",
-    "characteristic_max": "highest value a characteristic can have",
-    "max_points_below_limit": "how far below the point limit an army may fall",
-    "min_army_units": "fewest units an army may have, characters excluded",
-    "warband_max_points": "largest army that is a warband",
-    "warband_min_army_units": "fewest units a warband may have",
-    "grand_army_min_points": "smallest army that is a grand army",
+SEQUENCE_KINDS: dict[str, str] = {
+    "turn": "the phases of a turn, in order",
+    "setup": "the steps that set up a game, in order",
 }
-"""Every ``<value>`` name the compiler understands, with what it means."""
-
-DATA_SEQUENCES: dict[str, str] = {
-    "pre_game_sequence": "the steps that set up a game, in order",
-}
-"""Every ``data`` sequence name the compiler understands."""
+"""What a sequence may be."""
 
 _PERCENT = re.compile(r"^(?P<kind>at least|max)\s+(?P<n>\d+)\s*%$", re.IGNORECASE)
 _MAX = re.compile(r"^max\s+(?P<n>\d+)$", re.IGNORECASE)
@@ -59,112 +48,124 @@ _NONE = {"-", "–", "—", ""}
 
 
 class UnreadableTable(Exception):
-    """A ``data`` table whose cells do not say what its name promises."""
+    """A data table whose cells do not say what its kind promises."""
 
 
 @dataclass(frozen=True, slots=True)
 class DataTable(Generic[R]):
-    """A ``data`` table the compiler knows: what it holds, and the reader that makes its rows."""
+    """A kind of data table: what it holds, and the reader that makes its rows."""
 
-    name: str
+    kind: str
     holds: str
     """What its rows say, for the help of a table that cannot be read."""
     read: Callable[[Table], list[R]]
     """Its rows as data; raises :class:`UnreadableTable`."""
+    named: bool = False
+    """Whether it needs an ``id`` (a declaration names it)."""
 
 
 @dataclass(frozen=True, slots=True)
 class Facts:
-    """A book's ``<value>`` and ``data`` annotations, checked and read."""
+    """A book's values, data tables and sequences, checked and read."""
 
-    values: dict[str, int]
-    """Every value given once as a whole number, by name."""
+    values: dict[str, DeclaredValue]
+    """Every value given once as a whole number of a known kind, by name."""
     rows: dict[str, list[Any]]
-    """The rows of each data table that could be read, by name (the last table of a name wins)."""
+    """The rows of each data table with an id that could be read, by id."""
+    profile: list[ProfileRow]
+    """The rows of the characteristics profile (the last table of kind ``profile``)."""
+    tables: dict[str, str]
+    """The kind of each data table with an id, by id (what declarations may name)."""
     diagnostics: tuple[Diagnostic, ...]
 
-    def rows_of(self, table: DataTable[R]) -> list[R]:
-        return cast("list[R]", self.rows.get(table.name, []))
+    def rows_of(self, table_id: str | None) -> list[Any]:
+        return self.rows.get(table_id, []) if table_id is not None else []
 
 
-def collect_facts(book: Book) -> Facts:
-    """The annotated values and tables of a book, checked."""
-    values, diagnostics = _values(book)
+def collect_facts(book: Book, defined: frozenset[str]) -> Facts:
+    """The declared values, data tables and sequences of a book, checked."""
+    values, diagnostics = collect_values(tuple(book.values), defined)
     rows: dict[str, list[Any]] = {}
+    tables: dict[str, str] = {}
+    named: dict[str, Annotated] = {}
+    profile: list[ProfileRow] = []
     for annotated in book.annotated:
         node = annotated.node
-        if node.data is None:
+        if node.id is not None and (problem := _id_problem(annotated, named)) is not None:
+            diagnostics.append(problem)
+        elif node.kind is None:
             continue
-        known: Mapping[str, object] = DATA_TABLES if isinstance(node, Table) else DATA_SEQUENCES
-        if node.data not in known:
-            what = "data table" if isinstance(node, Table) else "data sequence"
-            diagnostics.append(_unknown(what, node.data, known, node.span, annotated.section_id))
         elif isinstance(node, Table):
-            table = DATA_TABLES[node.data]
-            try:
-                rows[table.name] = table.read(node)
-            except UnreadableTable as error:
-                diagnostics.append(
-                    INVALID_ANNOTATION.diagnostic(
-                        str(error),
-                        node.span,
-                        target=table.name,
-                        help=f"a `{table.name}` table holds {table.holds}",
-                        section_id=annotated.section_id,
-                    )
-                )
-    return Facts(values, rows, tuple(diagnostics))
+            diagnostics.extend(_read_table(annotated, node, rows, tables))
+            if node.kind == PROFILE.kind:
+                profile = rows.pop(node.id or PROFILE.kind, profile)
+        elif node.kind not in SEQUENCE_KINDS:
+            diagnostics.append(_wrong_kind(annotated, node.kind, SEQUENCE_KINDS, DATA_TABLES, "sequence"))
+    return Facts(values, rows, profile, tables, tuple(diagnostics))
 
 
-def _values(book: Book) -> tuple[dict[str, int], list[Diagnostic]]:
-    values: dict[str, int] = {}
-    first: dict[str, Span] = {}
-    diagnostics: list[Diagnostic] = []
-    for value in book.values:
-        if value.name not in VALUES:
-            diagnostics.append(_unknown("value", value.name, VALUES, value.span, value.section_id))
-        elif not value.text.strip().isdigit():
-            diagnostics.append(
-                INVALID_ANNOTATION.diagnostic(
-                    f"value `{value.name}` must be a whole number, not `{value.text}`",
-                    value.span,
-                    target=value.name,
-                    help=f"wrap only the number in `{spelling_of(value.source.path).value}`",
-                    section_id=value.section_id,
-                )
-            )
-        elif value.name in first:
-            diagnostics.append(
-                INVALID_ANNOTATION.diagnostic(
-                    f"value `{value.name}` is given twice",
-                    value.span,
-                    target=value.name,
-                    help=f"it is first given at {first[value.name]}",
-                    section_id=value.section_id,
-                )
-            )
-        else:
-            first[value.name] = value.span
-            values[value.name] = int(value.text.strip())
-    return values, diagnostics
+def _id_problem(annotated: Annotated, named: dict[str, Annotated]) -> Diagnostic | None:
+    node = annotated.node
+    assert node.id is not None
+    if not is_identifier(node.id):
+        return _at(annotated, f"`{node.id}` is not an identifier", "an id is letters, digits and underscores")
+    if node.id in named:
+        return _at(
+            annotated,
+            f"`{node.id}` names two tables or sequences",
+            f"it first names the one at {named[node.id].node.span}",
+        )
+    named[node.id] = annotated
+    return None
 
 
-def _unknown(what: str, name: str, known: Mapping[str, object], span: Span, section_id: str) -> Diagnostic:
-    suggestions = Suggester(known).suggest(name)
+def _read_table(
+    annotated: Annotated, node: Table, rows: dict[str, list[Any]], tables: dict[str, str]
+) -> list[Diagnostic]:
+    kind = cast("str", node.kind)
+    if kind not in DATA_TABLES:
+        return [_wrong_kind(annotated, kind, DATA_TABLES, SEQUENCE_KINDS, "table")]
+    table = DATA_TABLES[kind]
+    if node.roll is not None:
+        return [_at(annotated, f"a `{kind}` table is read as data, not rolled on", "remove `roll`, or `kind`")]
+    if table.named and node.id is None:
+        return [_at(annotated, f"a `{kind}` table needs an `id`", "give it the id its army declaration names it by")]
+    try:
+        rows[node.id or kind] = table.read(node)
+    except UnreadableTable as error:
+        return [_at(annotated, str(error), f"a `{kind}` table holds {table.holds}", target=node.id or kind)]
+    if node.id is not None:
+        tables[node.id] = kind
+    return []
+
+
+def _wrong_kind(
+    annotated: Annotated, kind: str, known: Mapping[str, Any], other: Mapping[str, Any], what: str
+) -> Diagnostic:
+    if kind in other:
+        other_what = "sequence" if what == "table" else "table"
+        return _at(
+            annotated,
+            f"`{kind}` is a kind of {other_what}, not of {what}",
+            f"a {what} is one of: " + ", ".join(f"`{k}`" for k in known),
+            target=kind,
+        )
+    descriptions = {name: getattr(entry, "holds", entry) for name, entry in known.items()}
+    node = annotated.node
+    return unknown_kind(what, node.id or kind, kind, descriptions, node.span, annotated.section_id)
+
+
+def _at(annotated: Annotated, message: str, help: str, *, target: str | None = None) -> Diagnostic:
+    node = annotated.node
     return INVALID_ANNOTATION.diagnostic(
-        f"`{name}` is not a {what} the compiler knows",
-        span,
-        target=name,
-        suggestions=suggestions,
-        help=f"did you mean `{suggestions[0]}`?" if suggestions else "known names: " + ", ".join(sorted(known)),
-        section_id=section_id,
+        message, node.span, target=target or node.id or node.kind, help=help, section_id=annotated.section_id
     )
 
 
 # -- readers: each turns one kind of table into data, or says why it cannot -------
 
 
-def characteristics_profile(table: Table) -> list[ProfileRow]:
+def read_profile(table: Table) -> list[ProfileRow]:
     profile: list[ProfileRow] = []
     for row in table.rows:
         cells = row.cells
@@ -184,7 +185,7 @@ def characteristics_profile(table: Table) -> list[ProfileRow]:
     return profile
 
 
-def army_categories(table: Table) -> list[Category]:
+def read_categories(table: Table) -> list[Category]:
     categories: list[Category] = []
     for row in table.rows:
         key, points, duplicates = _three_cells(row)
@@ -201,7 +202,7 @@ def army_categories(table: Table) -> list[Category]:
     return categories
 
 
-def duplicate_limits(table: Table) -> list[DuplicateLimit]:
+def read_duplicate_limits(table: Table) -> list[DuplicateLimit]:
     limits: list[DuplicateLimit] = []
     for row in table.rows:
         if len(row.cells) != 2:
@@ -220,27 +221,21 @@ def duplicate_limits(table: Table) -> list[DuplicateLimit]:
     return limits
 
 
-CHARACTERISTICS_PROFILE = DataTable(
-    "characteristics_profile",
-    "rows of abbreviation, characteristic term and its definition",
-    characteristics_profile,
-)
-ARMY_CATEGORIES = DataTable(
-    "army_categories",
+PROFILE = DataTable("profile", "rows of abbreviation, characteristic term and its definition", read_profile)
+CATEGORIES = DataTable(
+    "categories",
     "rows of category, point limit (at least / max N%) and duplicate limit (max N)",
-    army_categories,
+    read_categories,
+    named=True,
 )
-WARBAND_DUPLICATE_LIMITS = DataTable(
-    "warband_duplicate_limits", "rows of category and its duplicate limit in a warband", duplicate_limits
+DUPLICATE_LIMITS = DataTable(
+    "duplicate-limits",
+    "rows of category and its duplicate limit (max N, half, double)",
+    read_duplicate_limits,
+    named=True,
 )
-GRAND_ARMY_DUPLICATE_LIMITS = DataTable(
-    "grand_army_duplicate_limits", "rows of category and its duplicate limit in a grand army", duplicate_limits
-)
-DATA_TABLES: dict[str, DataTable[Any]] = {
-    table.name: table
-    for table in (CHARACTERISTICS_PROFILE, ARMY_CATEGORIES, WARBAND_DUPLICATE_LIMITS, GRAND_ARMY_DUPLICATE_LIMITS)
-}
-"""Every ``data`` table the compiler knows, by name."""
+DATA_TABLES: dict[str, DataTable[Any]] = {table.kind: table for table in (PROFILE, CATEGORIES, DUPLICATE_LIMITS)}
+"""Every kind of data table the compiler reads, by kind."""
 
 
 def _three_cells(row: Row) -> tuple[Cell, Cell, Cell]:
@@ -252,8 +247,7 @@ def _three_cells(row: Row) -> tuple[Cell, Cell, Cell]:
 def _terms(cell: Cell) -> list[str]:
     names = [node.name for node in cell.children if isinstance(node, Reference)]
     if not names:
-        written = spelling_of(cell.source.path).reference.format(name="...")
-        raise UnreadableTable(f"`{plain_text(cell.children)}` names no term: refer to the category with `{written}`")
+        raise UnreadableTable(f"`{plain_text(cell.children)}` names no term: refer to the category with <reference>")
     return names
 
 
@@ -280,39 +274,46 @@ def _count_limit(text: str, *, allow_none: bool = False) -> int | None:
 # -- the rule data they make ----------------------------------------------------------
 
 
-def game_data(facts: Facts) -> Game:
-    return {"game_turns": facts.values.get("game_turns"), "player_turns_each": facts.values.get("player_turns_each")}
-
-
 def characteristics_data(facts: Facts) -> Characteristics:
-    low, high = facts.values.get("characteristic_min"), facts.values.get("characteristic_max")
-    profile: list[Characteristic] = [{**row, "min": low, "max": high} for row in facts.rows_of(CHARACTERISTICS_PROFILE)]
+    """The profile with the characteristics' range: the first ``minimum`` and ``maximum`` values declared."""
+    low, high = _first(facts, "minimum"), _first(facts, "maximum")
+    profile: list[Characteristic] = [{**row, "min": low, "max": high} for row in facts.profile]
     return {"min": low, "max": high, "profile": profile}
 
 
-def army_composition_data(facts: Facts, rules: ArmyRules) -> ArmyComposition:
-    values = facts.values
+def _first(facts: Facts, kind: str) -> int | None:
+    return next((entry["value"] for entry in facts.values.values() if entry["kind"] == kind), None)
+
+
+def army_composition_data(
+    facts: Facts, army: ArmyDeclaration | None, sizes: Sequence[VariantDeclaration], rules: ArmyRules
+) -> ArmyComposition:
+    """The army's composition: the standard army's declaration and each army size's, with the numbers and the
+    rows they name."""
     return {
-        "max_points_below_limit": values.get("max_points_below_limit"),
-        "min_army_units": values.get("min_army_units"),
-        "categories": facts.rows_of(ARMY_CATEGORIES),
-        "variants": [
-            {
-                "id": "warband",
-                "term": "warband",
-                "max_points": values.get("warband_max_points"),
-                "min_points": None,
-                "min_army_units": values.get("warband_min_army_units"),
-                "duplicate_limits": facts.rows_of(WARBAND_DUPLICATE_LIMITS),
-            },
-            {
-                "id": "grand_army",
-                "term": "grand_army",
-                "max_points": None,
-                "min_points": values.get("grand_army_min_points"),
-                "min_army_units": None,
-                "duplicate_limits": facts.rows_of(GRAND_ARMY_DUPLICATE_LIMITS),
-            },
-        ],
+        "term": army["term"] if army else None,
+        "section": army["section"] if army else None,
+        "points_below_limit": _value(facts, army["below_limit"] if army else None),
+        "least_entries": _value(facts, army["least_entries"] if army else None),
+        "not_counted": army["not_counted"] if army else [],
+        "categories": facts.rows_of(army["categories"] if army else None),
+        "variants": [_variant(facts, size) for size in sizes],
         "rules": rules,
     }
+
+
+def _variant(facts: Facts, size: VariantDeclaration) -> Variant:
+    return {
+        "id": size["term"],
+        "term": size["term"],
+        "section": size["section"],
+        "max_points": _value(facts, size["most_points"]),
+        "min_points": _value(facts, size["least_points"]),
+        "least_entries": _value(facts, size["least_entries"]),
+        "duplicate_limits": facts.rows_of(size["limits"]),
+    }
+
+
+def _value(facts: Facts, name: str | None) -> int | None:
+    entry = facts.values.get(name) if name is not None else None
+    return entry["value"] if entry is not None else None

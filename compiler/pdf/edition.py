@@ -7,7 +7,7 @@ French site does); an :class:`Edition` out, which :mod:`rulebook.pdf.typeset` wr
 Sections are numbered as the source numbers them; a book whose source numbers none (XML, Markdown
 without numbers) is numbered chapter by chapter (``2``, ``2.4``, ``2.4.1``), since print refers to
 places by number ("see 2.4, p. 12"). Every section, term and figure has a label (``sec-ID``,
-``term-NAME``, ``fig-ID``): the PDF's named destinations, so ``BOOK.pdf#term-line_of_sight`` opens at a
+``term-NAME``, ``fig-ID``): the PDF's named destinations, so ``BOOK.pdf#term-sight_line`` opens at a
 definition.
 """
 

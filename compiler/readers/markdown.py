@@ -19,6 +19,7 @@ from pathlib import Path
 from markdown_it.token import Token
 
 from rulebook.diagnostics import Diagnostic
+from rulebook.markdown_declarations import Block, apply, block, mismatch, orphan
 from rulebook.model import (
     Annotated,
     Content,
@@ -36,6 +37,7 @@ from rulebook.model import (
     Note,
     Reference,
     Section,
+    Table,
     Value,
     unique_id,
 )
@@ -95,6 +97,8 @@ class _Builder:
         self.taken: set[str] = set(self._explicit_ids())
         self.suffixes: dict[str, int] = {}
         self.title_heading = self._title_heading()
+        self.declaration: Block | None = None
+        """A ``<!-- rulebook: sequence|list|table ... -->`` comment waiting for the list or table right after it."""
 
     @property
     def diagnostics(self) -> list[Diagnostic]:
@@ -111,6 +115,7 @@ class _Builder:
                 self._heading(tree)
             else:
                 self._top_block(tree)
+        self._orphan()
         while self.stack:
             self._close()
         inline = self.inline
@@ -154,6 +159,7 @@ class _Builder:
 
     def _heading(self, tree: Token | Tree) -> None:
         assert isinstance(tree, Tree)
+        self._orphan()
         opening, inline = tree.token, tree.children[0].token
         offset = self.inline.line_offset(opening.map[0] if opening.map else 0)
         written = self.inline.heading_text(inline)
@@ -235,6 +241,8 @@ class _Builder:
         """Add one block to ``content``; whether it was a paragraph (two in a row have a break between)."""
         token = tree.token
         kind = token.type
+        if kind not in ("bullet_list_open", "ordered_list_open", "table_open"):
+            self._orphan()
         if kind == "paragraph_open":
             nodes = self.inline.paragraph(tree.children[0].token, section_id, definition, within)
             if len(nodes) == 1 and isinstance(nodes[0], Illustration):
@@ -250,12 +258,17 @@ class _Builder:
         if kind in ("bullet_list_open", "ordered_list_open"):
             content.append(self._list(tree, section_id, definition, within))
         elif kind == "table_open":
-            table = self.inline.table(tree, section_id, definition, within)
+            declared, self.declaration = self.declaration, None
+            table = self._declared(self.inline.table(tree, section_id, definition, within), declared)
+            assert isinstance(table, Table)
             content.append(table)
-            if table.data is not None or table.roll is not None:
+            if any(v is not None for v in (table.roll, table.kind, table.id)):
                 self.annotated.append(Annotated(table, section_id, definition or section_id))
         elif kind == "directive_open":
             content.extend(self._directive(tree, section_id, definition, within))
+        elif kind == "html_block" and (declared := block(token.content, self.inline.block_offset(token))):
+            self.declaration = declared  # as plain Markdown declares the list or table after it
+            return after
         elif kind == "html_block":
             content.extend(self.inline.html_block(token, section_id, definition))
             return after
@@ -271,20 +284,42 @@ class _Builder:
         return self._blocks(tree.children, section_id, definition, within)
 
     def _list(self, tree: Tree, section_id: str, definition: str | None, within: str) -> ItemList:
+        declared, self.declaration = self.declaration, None  # its items' blocks come before it is made
         opening = tree.token
         attributes = attributes_of(opening)
         ordered = opening.type == "ordered_list_open"
         offset = self.inline.block_offset(opening)
-        self.checks.block_attributes(attributes, ("roll", "data"), self.inline.attributes_offset(opening), "a list")
+        written = self.inline.attributes_offset(opening)
+        self.checks.block_attributes(attributes, ("roll", "kind", "id", "title"), written, "a list")
         items = []
         for item in tree.children:
             content = self._blocks(item.children, section_id, definition, "item")
             title, content = self.inline.item_title(content)
             items.append(Item(title, content, self.source, self.inline.block_offset(item.token)))
-        found = ItemList(ordered, tuple(items), attributes.get("roll"), self.source, offset, attributes.get("data"))
-        if found.roll is not None or found.data is not None:
+        roll, kind, list_id, title = (attributes.get(key) for key in ("roll", "kind", "id", "title"))
+        found = self._declared(
+            ItemList(ordered, tuple(items), roll, self.source, offset, kind, list_id, title), declared
+        )
+        assert isinstance(found, ItemList)
+        if any(v is not None for v in (found.roll, found.kind, found.id)):
             self.annotated.append(Annotated(found, section_id, definition or section_id))
         return found
+
+    def _declared(self, node: Table | ItemList, declared: Block | None) -> Table | ItemList:
+        """The list or table as the declaration comment right before it declares it, if one does."""
+        if declared is None:
+            return node
+        wrong = mismatch(declared, node)
+        if wrong is not None:
+            self.checks.report(wrong[0], declared.offset, help=wrong[1])
+            return node
+        return apply(declared, node)
+
+    def _orphan(self) -> None:
+        """A declaration comment with no list or table right after it: reported where it stands."""
+        declared, self.declaration = self.declaration, None
+        if declared is not None:
+            self.checks.report(*orphan(declared)[:1], declared.offset, help=orphan(declared)[1])
 
     def _directive(self, tree: Tree, section_id: str, definition: str | None, within: str) -> Content:
         """A directive's node; an unknown directive's content (as the XML reader keeps an unknown element's)."""

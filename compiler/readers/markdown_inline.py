@@ -45,8 +45,8 @@ MECHANIC = re.compile(r"<!--\s*rulebook:\s*mechanic\s+(?P<attributes>.*?)-->", r
 _DICE = re.compile(r"\d*[dD]\d+")
 _BREAK = re.compile(r"<br\s*/?>", re.IGNORECASE)
 _NOT_NAME = re.compile(r"[^a-z0-9_:]+")
-_SPAN_KEYS = ("dfn", "value")
-_TABLE_KEYS = ("title", "roll", "data")
+_SPAN_KEYS = ("dfn", "value", "kind", "term")
+_TABLE_KEYS = ("title", "roll", "kind", "id")
 
 
 def term_name(written: str) -> str:
@@ -323,7 +323,8 @@ class InlineReader:
             return [self.close_definition(frame.index, tuple(nodes))]  # type: ignore[arg-type]
         if "value" in attributes:
             self._text_only(nodes, "a value")
-            value = Value(attributes["value"], "".join(_texts(nodes)), section_id, self.source, frame.offset)
+            text, kind, term = "".join(_texts(nodes)), attributes.get("kind"), attributes.get("term")
+            value = Value(attributes["value"], text, kind, term, section_id, self.source, frame.offset)
             self.values.append(value)
             return [value]
         if attributes.get("class") == "title":
@@ -419,7 +420,8 @@ class InlineReader:
         if row_headers:
             rows = [row._replace(cells=(row.cells[0]._replace(header=True), *row.cells[1:])) for row in rows]
         self._check_grid(columns, rows, offset)
-        return Table(attributes.get("title"), columns, tuple(rows), attributes.get("data"), roll, self.source, offset)
+        kind, table_id = attributes.get("kind"), attributes.get("id")
+        return Table(attributes.get("title"), columns, tuple(rows), kind, roll, self.source, offset, table_id)
 
     def _check_grid(self, columns: Row | None, rows: list[Row], offset: int) -> None:
         """What the DTD says of a table's rows: one at least; header cells hold no definition."""

@@ -1,12 +1,12 @@
 """``--format text``: rustc/ruff style, with the source line and a caret under the problem.
 
 ```
-error[RB101]: reference to undefined term `line_of_sihgt`
-  --> rulebook_src/en/rulebook.xml:197:31
+error[RB101]: reference to undefined term `sight_lnie`
+  --> rules/book.xml:197:31
     |
-197 |   A <reference name="line_of_sihgt">Line of Sight</reference> ...
-    |                      ^^^^^^^^^^^^^
-    = help: did you mean `line_of_sight`?
+197 |   A <reference name="sight_lnie">Sight Line</reference> ...
+    |                      ^^^^^^^^^^
+    = help: did you mean `sight_line`?
 ```
 
 The source line and its caret fit the terminal (at most ``MAX_WIDTH`` characters): a long

@@ -21,6 +21,7 @@ from jinja2 import Environment
 from markupsafe import Markup, escape
 
 from rulebook.diagnostics import Diagnostic
+from rulebook.facts.values import VALUE_KINDS
 from rulebook.graph import TermGraph
 from rulebook.model import Book, Section
 from rulebook.site.escaping import html_text
@@ -495,7 +496,8 @@ def _used_in(plan: SitePlan, page: str, name: str) -> list[dict[str, Any]]:
 
 
 def mechanics_page(plan: SitePlan, env: Environment) -> Page | None:
-    """Roll tables, sequences, game length, characteristics and army composition: the parts the book has."""
+    """Roll tables, sequences, declared values, characteristics and army composition: the parts the book
+    declares, each shown whatever else it declares or not."""
     path = "tables.md"
     data = plan.site.data
     terms = plan.site.terms
@@ -511,13 +513,14 @@ def mechanics_page(plan: SitePlan, env: Environment) -> Page | None:
         return section.title if section is not None else None
 
     army = data["army_composition"]
-    variants = [v for v in army["variants"] if v["duplicate_limits"] and (v["max_points"] or v["min_points"])]
+    variants = [v for v in army["variants"] if v["duplicate_limits"] or v["max_points"] or v["min_points"]]
+    declared = army["categories"] or variants or army["points_below_limit"] is not None or army["least_entries"]
     parts = {
         "roll_tables": data["roll_tables"],
         "sequences": data["sequences"],
-        "game": {k: v for k, v in data["game"].items() if v is not None},
+        "values": sorted(data["values"].items()),
         "characteristics": data["characteristics"] if data["characteristics"]["profile"] else None,
-        "army": {**army, "variants": variants} if army["categories"] or variants else None,
+        "army": {**army, "variants": variants} if declared else None,
     }
     if not any(parts.values()):
         return None
@@ -528,6 +531,7 @@ def mechanics_page(plan: SitePlan, env: Environment) -> Page | None:
         term=lambda name: _term_link(plan, path, name) if name else None,
         section_href=section_href,
         section_title=section_title,
+        value_kinds=VALUE_KINDS,
         drafts=plan.site.drafts,
     )
     return Page(path, title, markdown)

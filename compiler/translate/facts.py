@@ -1,7 +1,7 @@
 """The quantities a sentence states, as typed facts: value, unit, comparison and sign, in English or French.
 
 "more than 1 inch" is (greater than, 1, inch); "au moins 5 figurines" is (at least, 5); "-1 en
-Initiative" is (minus, 1); "50/40 pts" is two prices; "la moitié", "halved" and "50 %" are all a
+Agilité" is (minus, 1); "50/40 pts" is two prices; "la moitié", "halved" and "50 %" are all a
 half; "2D6" is a roll of two six-sided dice. Numbers that are not quantities are left out: those
 inside proper names ("The 3rd Age", "Le 3e Âge"), in titles of sections (given by the caller),
 pointers ("figure 1", "table 2", "paragraphe 2.2.5"), section numbers, addresses, and metric

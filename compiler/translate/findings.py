@@ -167,7 +167,7 @@ _LABEL = re.compile(r"\s*(?:Figure|Fig\.|Table|Tableau)\s+\d+\s*[–—:-]", re.
 
 
 SHORT_WORDS = 3
-"""A sentence of this many words or fewer is a label ("one Forest.", "Hill"): never reported missing or added."""
+"""A sentence of this many words or fewer is a label ("one Pond.", "Ridge"): never reported missing or added."""
 
 
 def is_short(sentence: Sentence) -> bool:

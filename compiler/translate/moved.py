@@ -1,8 +1,8 @@
 """Passages moved: sentences without counterpart where they stand, translated elsewhere in their pair (the
 translation reordered them) or in a neighbouring pair (the conversion moved them).
 
-A PDF places a figure's caption where the page has room: the English caption of *Units* is in the
-French *Avant, arrière, flancs et arcs de vision*, six sections later. Each run of original
+A PDF places a figure's caption where the page has room: an English caption may be in a French
+section six sections later. Each run of original
 sentences left without counterpart is aligned (:func:`align_sentences`) with the runs of
 translated sentences left without counterpart in the pairs around it; beads as cheap as a good
 translation's are accepted as moved, not missing.

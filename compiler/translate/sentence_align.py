@@ -76,7 +76,7 @@ class Features:
     pointers: int = 0
     """How many of its sentences only introduce a figure or table ("the following table")."""
     labels: int = 0
-    """How many of its sentences are labels of three words or fewer ("one Forest.", "Hill")."""
+    """How many of its sentences are labels of three words or fewer ("one Pond.", "Ridge")."""
     items: int = 0
     """How many of its sentences are list entries (a list entry translates a list entry)."""
     sentences: int = 1

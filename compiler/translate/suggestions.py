@@ -3,8 +3,8 @@
 Read from aligned sentences: for each English term used without an entry, the French noun phrases
 that occur in the sentences aligned with those using the term, ranked by how strongly they go
 together (Dice's coefficient over aligned beads: found with the term, rarely without it), then by
-likeness to the English words the term is written with (cognates: *Wizard* is not *Sorcier*, but
-*Cannon* is *Canon*). A phrase that already renders another term of the list ranks last: *figurine*
+likeness to the English words the term is written with (cognates: *Sorcerer* is not *Mage*, but
+*Mortar* is *Mortier*). A phrase that already renders another term of the list ranks last: *figurine*
 is *model*, so it is no rendering of *character*.
 """
 

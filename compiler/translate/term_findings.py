@@ -24,8 +24,8 @@ def term_findings(
 
     A term of the original that the translated section never renders as agreed is reported where
     the sentence aligned with its use renders a related term instead (one its definition refers
-    to, or whose definition refers to it): « socle », which is `base`, where the original says
-    Footprint. A pronoun or a paraphrase is a translator's choice; a neighbouring term standing
+    to, or whose definition refers to it): « portée », which is `range`, where the original says
+    Reach. A pronoun or a paraphrase is a translator's choice; a neighbouring term standing
     for another one is a terminology slip.
     """
     pair = pairs[text.pair]

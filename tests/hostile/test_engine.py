@@ -23,11 +23,12 @@ from rulebook.cli import main
 from rulebook.engine.limits import shown
 from rulebook.engine.rules import Rules
 from tests.conftest import BUNDLED_BOOK, ROOT
-from tests.test_attack import compile_other_game
+from tests.test_chain_other_game import compile_other_game
 from tests.test_engine import compile_rules, private_cache  # noqa: F401  (autouse: a private cache folder)
 
 LIMIT = "the engine's limit is"
 FIREBALL = ["accuracy=3", "power=2", "defense=2", "penetration=2", "courage=7"]
+FIREBALL_VALUES = [f"--value={v}" for v in FIREBALL]
 
 
 @pytest.fixture(scope="module")
@@ -90,13 +91,13 @@ def test_the_largest_roll_inside_the_limits_is_answered(rules: Rules, capsys: py
     assert distribution["100"] == f"1/{100**100}"
 
 
-# Attacks ---------------------------------------------------------------------------------------
+# Chains ---------------------------------------------------------------------------------------
 
 
-def test_too_many_attacks_are_refused(other_game: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_too_many_dice_are_refused(other_game: Path, capsys: pytest.CaptureFixture[str]) -> None:
     values = [f"--value={v}" for v in FIREBALL]
-    argv = ["engine", "--rules", str(other_game), "attack", "--attacks", "100000", *values]
-    refused(capsys, argv, "100000 attacks", f"{LIMIT} 100 attacks")
+    argv = ["engine", "--rules", str(other_game), "chain", "--count", "100000", *values]
+    refused(capsys, argv, "100000 dice", f"{LIMIT} 100 dice a chain starts with")
 
 
 def test_an_exact_answer_too_long_to_write_is_refused(
@@ -104,10 +105,61 @@ def test_an_exact_answer_too_long_to_write_is_refused(
 ) -> None:
     def long_denominators(data: dict[str, Any]) -> None:
         data["mechanics"]["rolls"]["hit"].update(roll="10D100", against="accuracy + 502")
+        data["mechanics"]["rolls"]["injury"].update(roll="10D100", against="power + 502")
 
     hostile = changed(other_game, tmp_path / "digits", long_denominators)
     values = [f"--value={v}" for v in FIREBALL]
-    refused(capsys, ["engine", "--rules", str(hostile), "attack", "--attacks", "100", *values], f"{LIMIT} 300 digits")
+    argv = ["engine", "--rules", str(hostile), "chain", "--count", "100", *values]
+    refused(capsys, argv, "100 dice (each counted over", f"{LIMIT} 2,000 digits")
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ("- 1\n- 2\n", ["a chain profile is a mapping of count, values, reroll, damage, health, targets"]),
+        ("count: 4\nspeed: 2\n", ["`speed` is not a setting of a chain profile"]),
+        ("count: four\n", ["`count` must be a whole number"]),
+        ("count: 2.5\n", ["`count` must be a whole number"]),
+        ("count: .nan\n", ["`count` must be a whole number"]),
+        (f"count: {'9' * 5000}\n", ["`count` is 99999999... (5000 digits)", f"{LIMIT} 1,000,000"]),
+        ("count: 101\n", ["101 dice", f"{LIMIT} 100 dice a chain starts with"]),
+        ("count: 1\nvalues: [3]\n", ["`values` must be a mapping of names"]),
+        ("count: 1\nvalues: {accuracy: high}\n", ["`values.accuracy` must be a whole number"]),
+        ("count: 1\nreroll: {hit: misses}\n", ["cannot read the reroll `misses`"]),
+        ("count: 1\ndamage: 0\n", ["a success deals 1 damage or more"]),
+        ("count: 1\ndamage: 11D6\n", ["`11D6` rolls 11 dice", f"{LIMIT} 10 dice in a roll of a chain"]),
+        ("count: 1\ndamage: lots\n", ["`lots` is not dice notation"]),
+        ("count: 1\nhealth: 101\n", ["`health` is 101: it must be 1 to 100"]),
+        ("count: 1\ntargets: 0\n", ["`targets` is 0: it must be 1 to 100"]),
+        ("count: 1\n<<: {health: 2}\n", ["merge keys (<<) are not read"]),
+    ],
+)
+def test_a_bad_chain_profile_is_refused_naming_the_setting(
+    other_game: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], text: str, words: list[str]
+) -> None:
+    profile = tmp_path / "profile.yaml"
+    profile.write_text(text, encoding="utf-8")
+    refused(
+        capsys, ["engine", "--rules", str(other_game), "chain", "--profile", str(profile), *FIREBALL_VALUES], *words
+    )
+
+
+def test_a_chain_past_its_results_is_refused(
+    other_game: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    def criticals(data: dict[str, Any]) -> None:
+        data["mechanics"]["rolls"]["hit"].update(critical=[6], critical_adds=20)
+
+    def too_many(data: dict[str, Any]) -> None:
+        data["mechanics"]["rolls"]["hit"].update(critical=[6], critical_adds=1001)
+
+    hostile = changed(other_game, tmp_path / "results", criticals)
+    argv = ["engine", "--rules", str(hostile), "chain", "--count", "100", *FIREBALL_VALUES]
+    refused(capsys, argv, "100 dice of up to 21 successes each can come to 2100", f"{LIMIT} 1,000 results of a chain")
+    argv = ["engine", "--rules", str(hostile), "chain", "--count", "40", "--damage", "D6", *FIREBALL_VALUES]
+    refused(capsys, argv, "840 successes of up to 6 damage each can come to 5040", f"{LIMIT} 1,000 results")
+    hostile = changed(other_game, tmp_path / "adds", too_many)
+    refused(capsys, ["engine", "--rules", str(hostile), "turns"], "`mechanics.rolls.hit.critical_adds`", "1001 more")
 
 
 def test_numbers_typed_into_a_question_are_bounded(
@@ -117,7 +169,7 @@ def test_numbers_typed_into_a_question_are_bounded(
     words = ["is 99999999... (5000 digits)", f"{LIMIT} 1,000,000 either way for a number in a question"]
     argv = ["engine", "--rules", str(rules.path), "modify", "--value", "3", "--mod", f"set {huge}"]
     refused(capsys, argv, "the number in `set 9999... (5004 characters)`", *words)
-    argv = ["engine", "--rules", str(other_game), "attack", "--attacks", "1", "--value", f"accuracy={huge}"]
+    argv = ["engine", "--rules", str(other_game), "chain", "--count", "1", "--value", f"accuracy={huge}"]
     refused(capsys, argv, "the value of `accuracy`", *words)
 
 
@@ -178,10 +230,17 @@ def test_a_chain_past_its_limits_is_refused_on_load(
         data["mechanics"]["rolls"]["hit"]["readings"] = [reading] * 50
 
     hostile = changed(other_game, tmp_path / "dice", big_failure)
-    words = ["`mechanics.rolls.courage.fail_adds`", f"{LIMIT} 10 dice in a roll of an attack chain"]
+    words = ["`mechanics.rolls.courage.fail_adds`", f"{LIMIT} 10 dice in a roll of a chain"]
     refused(capsys, ["engine", "--rules", str(hostile), "turns"], *words)
     hostile = changed(other_game, tmp_path / "readings", many_readings)
     refused(capsys, ["engine", "--rules", str(hostile), "turns"], "56 rolls and readings", f"{LIMIT} 10 rolls")
+
+    def long_number(data: dict[str, Any]) -> None:  # Python refuses to read more than 4,300 digits
+        data["mechanics"]["rolls"]["using_cover"]["against"] = "9" * 5000 + " - cover"
+
+    hostile = changed(other_game, tmp_path / "number", long_number)
+    words = ["`mechanics.rolls.using_cover.against`: `99999999... (5000 digits)`", f"{LIMIT} 1,000,000 either way"]
+    refused(capsys, ["engine", "--rules", str(hostile), "turns"], *words)
 
 
 def test_a_walk_past_its_length_is_refused(rules: Rules, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -229,63 +288,67 @@ def test_rule_data_beside_another_schema_is_refused(
 
 # Army lists ------------------------------------------------------------------------------------
 
-UNIT = "  - {name: Spearmen, unit: spearmen, category: core, points: %s}\n"
+ENTRY = "  - {name: Squad, id: squad, category: main, points: %s}\n"
 
 
 @pytest.mark.parametrize(
     ("name", "text", "words"),
     [
-        ("nan.yaml", "points_limit: 2000\nunits:\n" + UNIT % ".nan", ["unit 1 (`Spearmen`): `points` is nan"]),
-        ("inf.yaml", "points_limit: 2000\nunits:\n" + UNIT % "-.inf", ["unit 1 (`Spearmen`): `points` is -inf"]),
+        ("nan.yaml", "points_limit: 2000\nentries:\n" + ENTRY % ".nan", ["entry 1 (`Squad`): `points` is nan"]),
+        ("inf.yaml", "points_limit: 2000\nentries:\n" + ENTRY % "-.inf", ["entry 1 (`Squad`): `points` is -inf"]),
         (
             "huge.yaml",
-            "points_limit: 2000\nunits:\n" + UNIT % ("9" * 5000),
-            ["unit 1 (`Spearmen`): `points` is 99999999... (5000 digits)", f"{LIMIT} 1,000,000 points"],
+            "points_limit: 2000\nentries:\n" + ENTRY % ("9" * 5000),
+            ["entry 1 (`Squad`): `points` is 99999999... (5000 digits)", f"{LIMIT} 1,000,000 points"],
         ),
         (
             "big.yaml",
-            "points_limit: 2000\nunits:\n" + UNIT % "10000000000",
+            "points_limit: 2000\nentries:\n" + ENTRY % "10000000000",
             ["`points` is 10000000000", f"{LIMIT} 1,000,000 points"],
         ),
-        ("yes.yaml", "points_limit: 2000\nunits:\n" + UNIT % "yes", ["`points` must be a number, not true"]),
-        ("true.yaml", "points_limit: true\nunits: []\n", ["`points_limit` must be a number, not true"]),
-        ("float.yaml", "points_limit: 1999.5\nunits: []\n", ["`points_limit` must be a whole number, not 1999.5"]),
-        ("zero.yaml", "points_limit: 0\nunits: []\n", ["`points_limit` is 0; it must be at least 1"]),
+        ("yes.yaml", "points_limit: 2000\nentries:\n" + ENTRY % "yes", ["`points` must be a number, not true"]),
+        ("true.yaml", "points_limit: true\nentries: []\n", ["`points_limit` must be a number, not true"]),
+        ("float.yaml", "points_limit: 1999.5\nentries: []\n", ["`points_limit` must be a whole number, not 1999.5"]),
+        ("zero.yaml", "points_limit: 0\nentries: []\n", ["`points_limit` is 0; it must be at least 1"]),
         (
             "price.yaml",
-            "points_limit: 2000\nunits:\n  - {name: A, category: core, points: 5, upgrades: [{points: ten}]}\n",
-            ["unit 1 (`A`): upgrade 1: `points` is the text `ten`"],
+            "points_limit: 2000\nentries:\n  - {name: A, category: core, points: 5, upgrades: [{points: ten}]}\n",
+            ["entry 1 (`A`): upgrade 1: `points` is the text `ten`"],
         ),
         (
             "troop.yaml",
-            "points_limit: 2000\nunits:\n  - {name: A, category: core, points: 5, troop_type: [a, b]}\n",
-            ["unit 1 (`A`): `troop_type` must be text"],
+            "points_limit: 2000\nentries:\n  - {name: A, category: core, points: 5, type: [a, b]}\n",
+            ["entry 1 (`A`): `type` must be text"],
         ),
         (
-            "units.yaml",
-            "points_limit: 2000\nunits:\n" + UNIT % "1" * 201,
-            ["201 units", f"{LIMIT} 200 units in an army list"],
+            "entries.yaml",
+            "points_limit: 2000\nentries:\n" + ENTRY % "1" * 201,
+            ["201 entries", f"{LIMIT} 200 entries in an army list"],
         ),
         (
             "upgrades.yaml",
-            "points_limit: 2000\nunits:\n  - {name: A, category: core, points: 5, upgrades: ["
+            "points_limit: 2000\nentries:\n  - {name: A, category: core, points: 5, upgrades: ["
             + "{points: 1}," * 101
             + "]}",
-            ["unit 1 (`A`): 101 upgrades", f"{LIMIT} 100 upgrades of a unit"],
+            ["entry 1 (`A`): 101 upgrades", f"{LIMIT} 100 upgrades of an entry"],
         ),
         ("deep.yaml", "[" * 50_000, ["nests more than 20 deep"]),
         ("large.yaml", "#" * 100_001, ["is too large", f"{LIMIT} 100,000 bytes for an army list"]),
         (
             "merge.yaml",
             "a: &a {x: 1}\n" + "".join(f"a{n}: &a{n} {{<<: [*a, *a]}}\n" for n in range(30)),
-            ["cannot be read as an army list: merge keys (<<) are not read in an army list (line 2"],
+            ["cannot be read as an army list: merge keys (<<) are not read (line 2"],
         ),
-        ("nan.json", '{"points_limit": 2000, "units": [{"name": "A", "category": "c", "points": NaN}]}', ["is NaN"]),
-        ("inf.json", '{"points_limit": Infinity, "units": []}', ["`points_limit` is Infinity, not a number of points"]),
+        ("nan.json", '{"points_limit": 2000, "entries": [{"name": "A", "category": "c", "points": NaN}]}', ["is NaN"]),
+        (
+            "inf.json",
+            '{"points_limit": Infinity, "entries": []}',
+            ["`points_limit` is Infinity, not a number of points"],
+        ),
         (
             "huge.json",
-            '{"points_limit": 2000, "units": [{"name": "A", "category": "c", "points": %s}]}' % ("9" * 5000),
-            ["unit 1 (`A`): `points` is 99999999... (5000 digits)", f"{LIMIT} 1,000,000 points"],
+            '{"points_limit": 2000, "entries": [{"name": "A", "category": "c", "points": %s}]}' % ("9" * 5000),
+            ["entry 1 (`A`): `points` is 99999999... (5000 digits)", f"{LIMIT} 1,000,000 points"],
         ),
         ("deep.json", "[" * 100_000, ["nests deeper than an army list can"]),
     ],
@@ -483,13 +546,13 @@ def _absurd_message(what: str, text: str) -> str:
         (["modify", "--mod", "+1"], "--value"),
         (["pregame"], "--seed"),
         (["pregame"], "--bonus"),
-        (["attack"], "--attacks"),
+        (["chain"], "--count"),
     ],
 )
 def test_every_number_on_the_command_line_is_within_the_limits(
     rules: Rules, other_game: Path, capsys: pytest.CaptureFixture[str], argv: list[str], what: str, text: str
 ) -> None:
-    data = other_game if argv[0] == "attack" else rules.path
+    data = other_game if argv[0] == "chain" else rules.path
     assert main(["engine", "--rules", str(data), *argv, f"{what}={text}"]) == 2
     assert capsys.readouterr() == ("", f"rulebook: error: {_absurd_message(what, text)}\n")
 
@@ -505,14 +568,17 @@ def test_every_number_on_the_command_line_is_within_the_limits(
             f"a side of --board is 99999999... (5000 digits); {LIMIT} 1,000,000 either way for a number in a question (see Limits in `rulebook docs engine`)",
         ),
         (["modify", "--value", "3", "--mod", "+٣"], "the number in `+٣` is `٣`, not a whole number"),
-        (["attack", "--attacks=-1"], "the number of attacks must be 0 or more"),
-        (["attack", "--attacks=101"], f"101 attacks; {LIMIT} 100 attacks (see Limits in `rulebook docs engine`)"),
+        (["chain", "--count=-1"], "the number of dice a chain starts with must be 0 or more"),
+        (
+            ["attack", "--attacks=101"],
+            f"101 dice; {LIMIT} 100 dice a chain starts with (see Limits in `rulebook docs engine`)",
+        ),
     ],
 )
 def test_a_number_outside_what_a_question_means_is_refused(
     rules: Rules, other_game: Path, capsys: pytest.CaptureFixture[str], argv: list[str], message: str
 ) -> None:
-    data = other_game if argv[0] == "attack" else rules.path
+    data = other_game if argv[0] in ("attack", "chain") else rules.path
     assert main(["engine", "--rules", str(data), *argv]) == 2
     assert capsys.readouterr() == ("", f"rulebook: error: {message}\n")
 
@@ -521,7 +587,7 @@ def test_a_number_outside_what_a_question_means_is_refused(
     ("argv", "prog", "option", "items"),
     [
         (["modify", "--value", "3", *["--mod=+1"] * 20_000], "modify", "--mod", "modifiers"),
-        (["attack", "--attacks", "1", *["--value=power=2"] * 20_000], "attack", "--value", "values given to an attack"),
+        (["chain", "--count", "1", *["--value=power=2"] * 20_000], "chain", "--value", "settings given to a chain"),
     ],
 )
 def test_too_many_modifiers_or_values_are_refused_before_they_are_all_parsed(

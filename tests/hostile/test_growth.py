@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from rulebook import markdown_source
+from rulebook import markdown_declarations, markdown_source
 
 from .scratch import run, source
 from .scratch import scratch as scratch  # the fixture every case takes
@@ -104,6 +104,7 @@ def test_the_linear_expressions_give_the_answers_of_the_simple_ones() -> None:
         "attribute": re.compile(r'(?P<key>[a-z][a-z-]*)="(?P<value>[^"]*)"'),
         "tags": re.compile(r"<[^>]+>"),
         "mechanic": re.compile(r"<!--\s*rulebook:\s*mechanic\s+(?P<attributes>.*?)-->", re.DOTALL),
+        "shown as nothing": markdown_declarations.SHOWN_AS_NOTHING,
     }
     pieces = ["a", "-", "=", '"', " ", "*", "·", "<", ">", "A", "<!--", "-->", "rulebook:", "mechanic "]
     randomly = random.Random(11)
@@ -111,9 +112,11 @@ def test_the_linear_expressions_give_the_answers_of_the_simple_ones() -> None:
     longer = ("".join(randomly.choices(pieces, k=randomly.randint(5, 16))) for _ in range(20_000))
     for text in itertools.chain(every_short, longer):
         assert plain["decoration"].sub("", text) == markdown_source._DECORATION.sub("", text), text
-        assert _attributes(plain["attribute"], text) == _attributes(markdown_source._ATTRIBUTE, text), text
+        assert _attributes(plain["attribute"], text) == _attributes(markdown_declarations._ATTRIBUTE, text), text
         assert plain["tags"].sub("", text) == markdown_source._removed(markdown_source._TAGS, text, ">")
-        assert plain["mechanic"].sub("", text) == markdown_source._removed(markdown_source._MECHANIC, text, "-->")
+        assert plain["mechanic"].sub("", text) == markdown_source._removed(markdown_declarations.MECHANIC, text, "-->")
+        shown = markdown_source._removed(markdown_declarations.SHOWN_AS_NOTHING, text, "-->")
+        assert plain["shown as nothing"].sub("", text) == shown, text
 
 
 def _attributes(pattern: re.Pattern[str], text: str) -> list[tuple[str, str]]:

@@ -1,4 +1,4 @@
-"""``rulebook engine attack``: the other game's chain of rolls from its annotated Markdown.
+"""``rulebook engine chain``: the other game's chain of rolls from its annotated Markdown.
 
 Expected values are enumerated here, die by die, from the book's words: hit "at or above" the
 Accuracy, injure "at or above" the Power, defend "at or above" Defense + Penetration, or take the
@@ -17,7 +17,8 @@ from pathlib import Path
 import pytest
 
 from rulebook.cli import main
-from rulebook.engine.attack import attack
+from rulebook.engine.chain import Answer, run_chain
+from rulebook.engine.profile import Profile
 from rulebook.engine.rules import Rules, RulesError, load_rules
 
 from .conftest import ROOT
@@ -38,6 +39,16 @@ def compile_other_game(out: Path) -> Rules:
     return load_rules(out / "other-game" / "rules.json")
 
 
+def attack(rules: Rules, count: int, values: dict[str, int]) -> Answer:
+    """``count`` attacks through the other game's chain: each die's successes cost a point of health."""
+    return run_chain(rules, Profile(count, values))
+
+
+def per_attack(answer: Answer) -> Fraction:
+    """The chance one attack costs a point."""
+    return answer.per_die.distribution().get(1, Fraction(0))
+
+
 @pytest.fixture(scope="module")
 def rules(tmp_path_factory: pytest.TempPathFactory) -> Rules:
     return compile_other_game(tmp_path_factory.mktemp("other-game"))
@@ -54,12 +65,12 @@ def loses_a_point(hit: int, injury: int, save: int, cover_save: int | None, valu
 def test_one_attack_by_enumeration(rules: Rules) -> None:
     # Without cover: hit 3+ (4/6), injure 2+ (5/6), defend 4+ (3/6): 60 of 216 outcomes cost a point.
     count = sum(loses_a_point(h, i, s, None, FIREBALL) for h, i, s in itertools.product(D6, D6, D6))
-    assert attack(rules, 1, FIREBALL).per_attack == Fraction(count, 216) == Fraction(5, 18)
+    assert per_attack(attack(rules, 1, FIREBALL)) == Fraction(count, 216) == Fraction(5, 18)
     # With cover 5 the defender may roll above 1 instead; they take the better save, so a point
     # is lost only when the save they chose fails: the chance is that of the better of the two.
     with_cover = {**FIREBALL, "cover": 5}
     defend, cover = Fraction(3, 6), Fraction(sum(c > 6 - 5 for c in D6), 6)
-    assert attack(rules, 1, with_cover).per_attack == Fraction(4, 6) * Fraction(5, 6) * (1 - max(defend, cover))
+    assert per_attack(attack(rules, 1, with_cover)) == Fraction(4, 6) * Fraction(5, 6) * (1 - max(defend, cover))
 
 
 def test_two_attacks_distribution_by_enumeration(rules: Rules) -> None:
@@ -68,13 +79,13 @@ def test_two_attacks_distribution_by_enumeration(rules: Rules) -> None:
         lost = sum(loses_a_point(*dice[k * 3 : k * 3 + 3], None, FIREBALL) for k in range(2))
         counts[lost] = counts.get(lost, 0) + 1
     expected = {lost: Fraction(n, 6**6) for lost, n in counts.items()}
-    assert attack(rules, 2, FIREBALL).distribution == expected
+    assert attack(rules, 2, FIREBALL).result.distribution() == expected
 
 
 def test_more_than_three_points_lost_calls_for_a_courage_test(rules: Rules) -> None:
     q = Fraction(5, 18)
     holds = Fraction(sum(a + b < 7 for a, b in itertools.product(D6, D6)), 36)  # 2D6 below Courage 7
-    result = attack(rules, 4, FIREBALL).distribution
+    result = attack(rules, 4, FIREBALL).result.distribution()
     assert result[3] == 4 * q**3 * (1 - q)  # 3 lost: no test
     assert result[4] == q**4 * holds  # 4 lost and the unit holds
     for extra in D6:  # 4 lost, the test fails: an extra D6
@@ -87,11 +98,11 @@ def test_the_text_contradicting_itself_gives_both_readings(rules: Rules) -> None
     by_roll = {r["roll"]: r for r in result.readings}
     assert set(by_roll) == {"hit", "using_cover"}
     hit = by_roll["hit"]
-    assert hit["rule"]["place"].endswith("rules.md:35") and hit["other"]["place"].endswith("rules.md:44")
+    assert hit["rule"]["place"].endswith("rules.md:37") and hit["other"]["place"].endswith("rules.md:46")
     assert "at or above accuracy" in hit["warning"] and "above accuracy" in hit["warning"]
     assert "landed above a three" in hit["other"]["text"]
     # Read as "above", a hit needs a 4+: 3/6 instead of 4/6.
-    assert Fraction(hit["per_attack"]) == Fraction(3, 6) * Fraction(5, 6) * Fraction(1, 2)
+    assert Fraction(hit["expected"]) == Fraction(3, 6) * Fraction(5, 6) * Fraction(1, 2)
     cover = by_roll["using_cover"]
     assert "6 - 3 = 3+" in cover["other"]["text"] and "roll above that value" in cover["rule"]["text"]
     # Without a cover value the cover roll is not taken, and its two readings change nothing.
@@ -103,7 +114,10 @@ def test_missing_values_and_other_books_are_plain_errors(rules: Rules, tmp_path:
         attack(rules, 1, {"accuracy": 3})
     data = json.loads(json.dumps(rules.data))
     data["mechanics"]["rolls"] = {}
-    with pytest.raises(RulesError, match="no chain of rolls"):
+    with pytest.raises(
+        RulesError,
+        match=r"this book declares no chain of rolls: annotate each roll of the chain where the text states it, one a step: <!-- rulebook: mechanic",
+    ):
         attack(Rules(data, rules.path), 1, FIREBALL)
 
 
@@ -111,7 +125,12 @@ def test_cli_json(rules: Rules, capsys: pytest.CaptureFixture[str]) -> None:
     values = [f"--value={k}={v}" for k, v in FIREBALL.items()]
     assert main(["engine", "--rules", str(rules.path), "attack", "--attacks", "1", *values, "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
-    assert out["per_attack"] == "5/18" and out["distribution"] == {"0": "13/18", "1": "5/18"}
+    assert out["per_die"]["distribution"] == {"0": "13/18", "1": "5/18"} == out["distribution"]
+    assert [(s["step"], [r["roll"] for r in s["rolls"]], s["chosen"]) for s in out["steps"]] == [
+        (1, ["hit"], None),
+        (2, ["injury"], None),
+        (3, ["defense_roll"], "defense_roll"),
+    ]
     assert {rule["term"] for rule in out["rules"]} == {"hit", "injury", "defense_roll", "using_cover", "courage"}
     assert main(["engine", "--rules", str(rules.path), "attack", "--attacks", "1", "--value", "accuracy"]) == 2
 
@@ -119,5 +138,6 @@ def test_cli_json(rules: Rules, capsys: pytest.CaptureFixture[str]) -> None:
 def test_a_save_that_needs_a_value_not_given_saves_nothing(rules: Rules) -> None:
     data = json.loads(json.dumps(rules.data))
     del data["mechanics"]["rolls"]["defense_roll"]  # only the cover roll is left, and no cover value is given
-    result = attack(Rules(data, rules.path), 1, FIREBALL)
-    assert result.per_attack == Fraction(4, 6) * Fraction(5, 6)
+    read = {name: value for name, value in FIREBALL.items() if name not in ("defense", "penetration")}
+    result = attack(Rules(data, rules.path), 1, read)
+    assert per_attack(result) == Fraction(4, 6) * Fraction(5, 6)

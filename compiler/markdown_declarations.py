@@ -1,0 +1,79 @@
+"""A Markdown book's declarations: HTML comments that start ``rulebook:`` and show nothing.
+
+At the end of a line, ``mechanic`` (the XML's ``<mechanic>``, the same attributes) and ``value`` (the XML's
+``<value>``, its number in ``number``); on a line of its own, right before a list or a table, ``sequence``,
+``list`` or ``table`` with the XML's attributes (``kind``, ``id``, ``title``, ``roll``): a bullet list declared
+a ``sequence`` is ordered steps. Pure functions: :mod:`rulebook.markdown_source` keeps the place and the state.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import NamedTuple
+
+from rulebook.model import ItemList, Table
+
+MECHANIC = re.compile(r"<!--\s*rulebook:\s*mechanic\s+(?P<attributes>.*?)-->", re.DOTALL)
+"""A mechanics annotation, as the XML's ``<mechanic .../>`` (the same attributes) in an HTML comment."""
+VALUE = re.compile(r"<!--\s*rulebook:\s*value\s+(?P<attributes>.*?)-->", re.DOTALL)
+"""A declared number, as the XML's ``<value>``: its attributes, and the number in ``number``."""
+SHOWN_AS_NOTHING = re.compile(
+    r"<!--\s*rulebook:\s*mechanic\s.*?-->|(?<![ \t])[ \t]*<!--\s*rulebook:\s*value\s.*?-->", re.DOTALL
+)
+"""The annotations the text shows nothing of (a value's with the space before it: it ends a sentence; a run of
+spaces is tried from its start only, in linear time)."""
+_BLOCK = re.compile(r"^\s*<!--\s*rulebook:\s*(?P<element>sequence|list|table)\s*(?P<attributes>.*?)-->\s*$", re.DOTALL)
+_ATTRIBUTE = re.compile(r'(?<![a-z-])-*(?P<key>[a-z][a-z-]*)="(?P<value>[^"]*)"')
+"""An annotation's ``key="value"``: a key is the letters of a run of letters and hyphens, tried once per run
+(from each letter of a long run, the expression would take quadratic time)."""
+DECLARED = ("roll", "kind", "id", "title")
+"""The attributes a declaration gives its list or table."""
+
+
+class Block(NamedTuple):
+    """A declaration of the list or table after it, waiting for it."""
+
+    element: str
+    """``sequence``, ``list`` or ``table``."""
+    attributes: dict[str, str]
+    offset: int
+
+
+def attributes(text: str) -> dict[str, str]:
+    """The ``key="value"`` pairs of an annotation."""
+    return {m.group("key"): m.group("value") for m in _ATTRIBUTE.finditer(text)}
+
+
+def block(text: str, offset: int) -> Block | None:
+    """The declaration a comment on lines of its own makes, if it makes one."""
+    match = _BLOCK.match(text)
+    return None if match is None else Block(match.group("element"), attributes(match.group("attributes")), offset)
+
+
+def mismatch(declared: Block, node: Table | ItemList) -> tuple[str, str] | None:
+    """(message, help) when a declaration is followed by the other kind of block (a table after ``sequence``)."""
+    if (declared.element == "table") == isinstance(node, Table):
+        return None
+    what, fix = ("a table", "table") if isinstance(node, Table) else ("a list", "sequence")
+    return f"the `{declared.element}` declaration is followed by {what}", f"write `rulebook: {fix}`"
+
+
+def apply(declared: Block, node: Table | ItemList) -> Table | ItemList:
+    """The list or table as its declaration declares it (a bullet list declared a sequence is ordered)."""
+    given = {key: declared.attributes.get(key) for key in DECLARED}
+    if isinstance(node, Table):
+        return node._replace(kind=given["kind"], roll=given["roll"], id=given["id"], title=given["title"])
+    ordered = node.ordered or declared.element == "sequence"
+    return node._replace(ordered=ordered, roll=given["roll"], kind=given["kind"], id=given["id"], title=given["title"])
+
+
+def orphan(declared: Block) -> tuple[str, str]:
+    """(message, help) for a declaration with no list or table right after it: a turn structure with no
+    phases, say."""
+    noun = "table" if declared.element == "table" else "list"
+    named = f" `{declared.attributes['id']}`" if "id" in declared.attributes else ""
+    if declared.attributes.get("kind") == "turn":
+        message = f"the turn structure{named} has no phases: no list follows its declaration"
+    else:
+        message = f"the `{declared.element}` declaration{named} is followed by no {noun}"
+    return message, f"put the declaration on the line right before its {noun}"
