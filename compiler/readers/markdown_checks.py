@@ -134,13 +134,14 @@ class Checks:
                 help=f"{what} takes {', '.join(f'`{a}`' for a in allowed)}",
             )
 
-    def mechanic(self, written: str, keys: list[tuple[str, int]], offset: int, word: int) -> None:
+    def mechanic(self, written: str, keys: list[tuple[str, str, int]], offset: int, word: int) -> None:
         """A mechanics comment's attributes as the DTD says of ``<mechanic>``: ``keys`` are those read (name and
         place), ``written`` the comment's attribute text from ``offset``, ``word`` where it says ``mechanic``;
-        text that is no ``key="value"`` (left out of the mechanic), an unknown or repeated key, a missing name."""
-        from rulebook.dtd import attribute_names
+        text that is no ``key="value"`` (left out of the mechanic), an unknown or repeated key, a value the DTD does
+        not allow, a missing name."""
+        from rulebook.dtd import attribute_names, attribute_values
 
-        allowed = attribute_names("mechanic")
+        allowed, values = attribute_names("mechanic"), attribute_values("mechanic")
         stray = _STRAY.search(MECHANIC_ATTRIBUTE.sub(lambda match: " " * len(match.group()), written))
         if stray is not None:
             self.report(
@@ -149,7 +150,14 @@ class Checks:
                 help='write each attribute as `key="value"` (double quotes), as the XML does',
             )
         seen: set[str] = set()
-        for key, at in keys:
+        for key, value, at in keys:
+            if key in values and value not in values[key]:
+                self.report(
+                    f"`{value}` is not an allowed value of `{key}` on a mechanic",
+                    at,
+                    target=key,
+                    help="write one of " + ", ".join(f"`{v}`" for v in values[key]),
+                )
             if key not in allowed:
                 suggestions = Suggester(allowed).suggest(key)
                 help = f"did you mean `{suggestions[0]}`?" if suggestions else "`rulebook dtd` lists the attributes"

@@ -363,7 +363,7 @@ class InlineReader:
         for match in MECHANIC.finditer(html):
             pairs = list(MECHANIC_ATTRIBUTE.finditer(match.group("attributes")))
             written = at + match.start("attributes")
-            keys = [(m.group("key"), written + m.start("key")) for m in pairs]
+            keys = [(m.group("key"), m.group("value"), written + m.start("key")) for m in pairs]
             word = at + match.start() + match.group().index("mechanic")
             self.checks.mechanic(match.group("attributes"), keys, written, word)
             attributes = {m.group("key"): m.group("value") for m in pairs}
