@@ -210,6 +210,12 @@ def test_what_a_pipe_table_cannot_hold_stops_the_conversion_with_its_place() -> 
     assert xml is not None
     with pytest.raises(ConversionError, match=r"^book.xml:1:\d+: a table cell holding a note, a table or a numbered"):
         convert_document(xml, "markdown")
+    braced = parse_xml_string(
+        '<document><chapter title="C"><sequence title="A {b}"><item>a</item></sequence></chapter></document>', "b.xml"
+    )
+    assert braced.document is not None
+    with pytest.raises(ConversionError, match=r"^b.xml:1:30: `A \{b\}` holds a brace"):
+        convert_document(braced.document, "markdown")
     numbered = parse_xml_string('<document><chapter title="C" number="IV">Text.</chapter></document>', "b.xml")
     assert numbered.document is not None
     with pytest.raises(ConversionError, match=r"^b.xml:1:11: the section number `IV` is not digits and dots"):

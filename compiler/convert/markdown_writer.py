@@ -33,6 +33,7 @@ from rulebook.model import (
     plain_text,
 )
 from rulebook.readers.markdown_inline import term_name
+from rulebook.source import Span
 
 _BLOCKS = (Note, Table, ItemList, Figure, Illustration, Section)
 _ESCAPED = re.compile(r"([\\`*\[\]<>{}|!&~])|(?<!\w)_|_(?!\w)")
@@ -196,17 +197,23 @@ def _block(node: Node) -> list[str]:
     raise ConversionError(f"a `{type(node).__name__}` cannot be written in Markdown", getattr(node, "span", None))
 
 
-def _attributes(pairs: list[tuple[str, str | None]], classes: tuple[str, ...] = ()) -> list[str]:
-    written = [f"{key}={_value(value)}" for key, value in pairs if value is not None] + [f".{c}" for c in classes]
+def _attributes(
+    pairs: list[tuple[str, str | None]], classes: tuple[str, ...] = (), span: Span | None = None
+) -> list[str]:
+    written = [f"{key}={_value(value, span)}" for key, value in pairs if value is not None] + [f".{c}" for c in classes]
     return [f"{{{' '.join(written)}}}"] if written else []
 
 
-def _value(value: str) -> str:
+def _value(value: str, span: Span | None = None) -> str:
+    if "{" in value or "}" in value:  # the attribute block's reader (mdit-py-plugins) takes no brace, quoted or not
+        raise ConversionError(f"`{value}` holds a brace, which an attribute block (`{{...}}`) cannot hold", span)
     return value if _BARE.fullmatch(value) else '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
 def _item_list(node: ItemList) -> list[str]:
-    lines = _attributes([("roll", node.roll), ("kind", node.kind), ("id", node.id), ("title", node.title)])
+    lines = _attributes(
+        [("roll", node.roll), ("kind", node.kind), ("id", node.id), ("title", node.title)], span=node.span
+    )
     for number, item in enumerate(node.items, 1):
         marker = f"{number}. " if node.ordered else "- "
         title = f"[{_text(item.title)}]{{.title}} " if item.title is not None else ""
@@ -240,7 +247,8 @@ def _table(table: Table) -> list[str]:
     if table.roll is None and table.columns and _DICE.fullmatch(plain_text(table.columns.cells[0].children)):
         raise ConversionError("a table headed by dice that is not a roll table cannot be a pipe table", table.span)
     classes = ("row-headers",) if row_headers else ()
-    lines = _attributes([("title", table.title), ("roll", table.roll), ("kind", table.kind), ("id", table.id)], classes)
+    declared = [("title", table.title), ("roll", table.roll), ("kind", table.kind), ("id", table.id)]
+    lines = _attributes(declared, classes, table.span)
     lines.append(_row(([""] if corner else []) + [_cell(c) for c in header] if header else [""] * width))
     lines.append("|" + "|".join(["---"] * width) + "|")
     lines += [_row([_cell(cell) for cell in row.cells]) for row in rows]

@@ -49,6 +49,8 @@ from rulebook.readers.markdown_inline import InlineReader
 from rulebook.readers.markdown_syntax import attributes_of, dialect_parser
 from rulebook.source import SourceText, Span
 
+_ATTRIBUTE_BLOCK = re.compile(r"\{[^\n]*\}")
+"""A paragraph that is a line of attributes alone: an attribute block markdown-it could not read."""
 _NUMBER = re.compile(r"(?P<number>\d+(?:\.\d+)*)\.?\s+(?P<title>\S.*)")
 _HEADING_ATTRIBUTES = re.compile(r"\s*\{(?P<attributes>[^{}]*)\}\s*$")
 DEEPEST_HEADING = 3
@@ -244,6 +246,12 @@ class _Builder:
         if kind not in ("bullet_list_open", "ordered_list_open", "table_open"):
             self._orphan()
         if kind == "paragraph_open":
+            if _ATTRIBUTE_BLOCK.fullmatch(tree.children[0].token.content):
+                self.checks.report(
+                    "an attribute block that cannot be read",
+                    self.inline.block_offset(token),
+                    help='write `{key=value key="a value"}` (no brace inside a value) on the line before the block',
+                )
             nodes = self.inline.paragraph(tree.children[0].token, section_id, definition, within)
             if len(nodes) == 1 and isinstance(nodes[0], Illustration):
                 self.checks.illustration(nodes[0].offset, within)

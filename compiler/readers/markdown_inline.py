@@ -424,7 +424,7 @@ class InlineReader:
         return Table(attributes.get("title"), columns, tuple(rows), kind, roll, self.source, offset, table_id)
 
     def _check_grid(self, columns: Row | None, rows: list[Row], offset: int) -> None:
-        """What the DTD says of a table's rows: one at least; header cells hold no definition."""
+        """What the DTD says of a table's rows: one at least; header cells hold no definition and no list."""
         if not rows:
             self.checks.report("a table without rows", offset, help="add a row under the header row")
         headers = [cell for row in ([columns] if columns else []) + rows for cell in row.cells if cell.header]
@@ -436,6 +436,8 @@ class InlineReader:
                     target=node.name,
                     help="define the term in a data cell, or in the text around the table",
                 )
+            elif isinstance(node, ItemList):
+                self.checks.report("a list inside a header cell", node.offset, help="put the list in a data cell")
 
     def _row(self, tree: Tree, section_id: str, definition: str | None) -> Row:
         offset = self.block_offset(tree.token)
