@@ -38,6 +38,7 @@ ignore = ["mutual-definition"]
 [tool.rulebook.books.campaign]          # more books, each built into site/NAME/
 title = "Tiles and Dice: the Campaign"
 sources = ["rules/campaign/rules.md"]
+format = "markdown"                     # the sources' format, when not their suffix's (docs/format.md)
 terms = ["Hit", "Injury"]               # sources without markup: more terms besides the headings
 emphasis = true                         # ... and emphasised words
 skip = ["Examples"]                     # sections whose text is never linked
@@ -150,6 +151,8 @@ class Translation:
     from_edition: str | None = None
     """The book holding the edition of the original the translation was made from (``from_edition``); None: the
     book it translates, as it is."""
+    format: str | None = None
+    """The source's format (one of :data:`SOURCE_FORMATS`); None: its suffix's."""
 
     @property
     def terms_file(self) -> Path:
@@ -225,6 +228,8 @@ class BookConfig:
     """The books this one builds on, in the order its references are looked up in them (after its own terms)."""
     faq: bool = False
     """A FAQ or errata: each of its entries shows on the pages of the rules it links to ("Clarified in")."""
+    format: str | None = None
+    """The sources' format (one of :data:`SOURCE_FORMATS`); None: each source's suffix says."""
 
     @property
     def folder(self) -> str:
@@ -379,8 +384,12 @@ def load_project(start: Path | None = None, config_file: Path | None = None) -> 
 _PROJECT_KEYS = {"output", "books", "docs_url", "generator", "offline", "pdf"}
 GENERATORS = ("mkdocs", "zensical")
 """The site generators a project can choose (``generator``)."""
+SOURCE_FORMATS = ("xml", "markdown", "plain-markdown", "text-export")
+"""The formats a book's or a translation's sources may be read in (``format``), as named by the readers'
+table (:mod:`rulebook.readers.formats`; a test holds the two equal)."""
 _BOOK_KEYS = {
     "sources",
+    "format",
     "baseline",
     "lint",
     "title",
@@ -572,7 +581,15 @@ def _book(table: Mapping[str, Any], root: Path, check: _Checker, name: str, wher
         translations=_translations(check.table(table, "translations", where), root, check, where),
         uses=check.strings(table, "uses", where),
         faq=check.boolean(table, "faq", where),
+        format=_source_format(table, check, where),
     )
+
+
+def _source_format(table: Mapping[str, Any], check: _Checker, where: str) -> str | None:
+    chosen = check.string(table, "format", where)
+    if chosen is not None and chosen not in SOURCE_FORMATS:
+        raise check.error(f"`format` in [{where}] must be one of {', '.join(SOURCE_FORMATS)}, not {quoted(chosen)}")
+    return chosen
 
 
 TRANSLATION_LANGUAGES = shipped_codes()
@@ -588,7 +605,7 @@ def _translations(table: Mapping[str, Any], root: Path, check: _Checker, where: 
             raise check.error(f"[{place}]: {quoted(language)} is not a language code such as `fr`")
         if not isinstance(entry, dict):
             raise check.error(f"[{place}] must be a table")
-        check.keys(entry, {"source", "terms", "language_file", "from_edition"}, place)
+        check.keys(entry, {"source", "terms", "language_file", "from_edition", "format"}, place)
         source = check.path(entry, "source", place)
         if source is None:
             raise check.error(f"[{place}] needs a `source` path")
@@ -607,6 +624,7 @@ def _translations(table: Mapping[str, Any], root: Path, check: _Checker, where: 
                 root / terms if terms else None,
                 language_file=root / language_file if language_file else None,
                 from_edition=made_from,
+                format=_source_format(entry, check, place),
             )
         )
     return tuple(found)

@@ -45,8 +45,10 @@ def _starter(name: str) -> str:
     return resources.files("rulebook").joinpath(f"starter/{name}").read_text(encoding="utf-8")
 
 
-def init_project(folder: Path, title: str | None = None) -> Made:
-    """A new project in ``folder`` (made if missing): refused if a project is configured there already."""
+def init_project(folder: Path, title: str | None = None, source_format: str = "xml") -> Made:
+    """A new project in ``folder`` (made if missing): refused if a project is configured there already.
+
+    ``source_format``: ``xml`` (the book and the DTD) or ``markdown`` (the same book in the Markdown dialect)."""
     folder = folder.resolve()
     existing = find_config(folder)
     if existing is not None and existing.parent == folder:
@@ -55,12 +57,14 @@ def init_project(folder: Path, title: str | None = None) -> Made:
             "(to add a book to it, `rulebook new-book NAME`)"
         )
     title = _checked_title(title or _title_of(folder))
+    book = "rules/book.md" if source_format == "markdown" else "rules/book.xml"
     files: dict[str, str | bytes] = {
         CONFIG_FILE: _starter("rulebook.toml")
         .replace('"{title}"', json.dumps(title, ensure_ascii=False))
-        .replace("{title}", title),
-        "rules/book.xml": _starter("book.xml"),
-        "rules/rulebook.dtd": dtd_text(),
+        .replace("{title}", title)
+        .replace('"rules/book.xml"', json.dumps(book)),
+        **({book: _starter_in_markdown()} if source_format == "markdown" else {book: _starter("book.xml")}),
+        **({} if source_format == "markdown" else {"rules/rulebook.dtd": dtd_text()}),
     }
     extras: dict[str, str | bytes] = {
         ".gitignore": _starter("gitignore.txt"),
@@ -78,6 +82,16 @@ def init_project(folder: Path, title: str | None = None) -> Made:
     files |= {name: text for name, text in extras.items() if name not in kept}
     _write_all(folder, files)
     return Made(folder, tuple(files), kept, existing)
+
+
+def _starter_in_markdown() -> str:
+    """The starter book in the Markdown dialect: the XML one converted (one book to keep, not two)."""
+    from rulebook.convert import convert_document
+    from rulebook.xml_source import parse_xml_string
+
+    document = parse_xml_string(_starter("book.xml"), "book.xml").document
+    assert document is not None, "the starter book is well-formed (tests/test_cli.py builds it)"
+    return convert_document(document, "markdown")
 
 
 def add_book(project: Project, name: str, title: str | None = None, uses: Sequence[str] = ()) -> Made:

@@ -33,6 +33,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "rulebook.memory",
             "rulebook.formats",
             "rulebook.guides",
+            "rulebook.spelling",
             "rulebook.catalog",
             "rulebook.languages",
             "rulebook.engine.bindings",
@@ -53,6 +54,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "rulebook.xml_syntax",
             "rulebook.locate",
             "rulebook.autolink",
+            "rulebook.readers",
         ),
     ),
     (
@@ -80,6 +82,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "rulebook.source_words",
             "rulebook.query",
             "rulebook.graph_export",
+            "rulebook.convert",
             "rulebook.rules_schema",
         ),
     ),

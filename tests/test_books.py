@@ -18,7 +18,7 @@ import pytest
 from rulebook.cli import main
 from rulebook.markdown_source import parse_markdown_string
 from rulebook.project import ConfigError, Linking, parse_project
-from rulebook.recipe.reading import find_terms
+from rulebook.readers.linking import find_terms
 
 from .conftest import ROOT
 

@@ -41,7 +41,7 @@ from rulebook.project import MAIN_BOOK, BookConfig, Project
 from rulebook.recipe.book_site import write_book_site
 from rulebook.recipe.cache import NO_CACHE, StageCache, digest
 from rulebook.recipe.family import book_family, read_family
-from rulebook.recipe.reading import read_configured
+from rulebook.recipe.reading import read_configured, titled
 from rulebook.recipe.stages import (
     changes_since,
     compare_translations,
@@ -210,7 +210,7 @@ def book_stages(
     translations, changes, problems = compared_book(project, book, read, earlier, cache, editions=editions)
     if problems:
         return BuildResult(options.output, refused=problems, sources=read.sources)
-    return BookStages(book, read, lint, translations, changes)
+    return BookStages(titled(book, read), read, lint, translations, changes)
 
 
 def compared_book(
@@ -253,7 +253,7 @@ def _build_book(
     stages = book_stages(project, book, options, earlier, progress, cache)
     if isinstance(stages, BuildResult):
         return stages
-    read, lint, translations = stages.read, stages.lint, stages.translations
+    book, read, lint, translations = stages.config, stages.read, stages.lint, stages.translations
     progress("Compiling the rule data…")
     with BackgroundData(lambda: rule_files(read, lint, book, translations)) as data:
         printing = _print(project, stages, options, release.scratch, progress)  # after the fork: Typst's threads
@@ -313,6 +313,7 @@ def _build_data_only(
         stages = book_stages(project, book, options, {}, progress, cache)
         if isinstance(stages, BuildResult):
             return stages
+        book = stages.config
         progress("Compiling the rule data…")
         files = rule_files(stages.read, stages.lint, book, stages.translations)
         pending.append((output / book.folder, files))

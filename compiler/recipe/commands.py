@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING
 from rulebook.errors import UserError
 from rulebook.project import BookConfig, Project, Translation
 from rulebook.recipe.family import book_family, read_family
-from rulebook.recipe.reading import read_book, read_configured
+from rulebook.recipe.reading import configured_format, read_book, read_configured
 from rulebook.recipe.stages import (
     lint_book,
     reserved_names,
@@ -314,7 +314,7 @@ def read_pair(project: Project, first: Path, second: Path, language: str) -> tup
     the first that cannot be read."""
     books = []
     for path, lang in ((first, "en"), (second, language)):
-        read = read_book([path], project.root, language=lang)
+        read = read_book([path], project.root, language=lang, source_format=configured_format(project, path))
         if read.fatal:
             return read
         books.append(read.book)

@@ -138,7 +138,9 @@ def compare_translations(
         key = digest(*[s.text for s in read.sources.values()], repr(translation), *translation.files)
 
         def compare(translation: Translation = translation) -> TranslationResult | None:
-            translated = read_book([translation.source], root, language=translation.language)
+            translated = read_book(
+                [translation.source], root, language=translation.language, source_format=translation.format
+            )
             if translated.fatal:
                 return None
             terms = translation_terms(translation, root)

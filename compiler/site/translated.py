@@ -16,6 +16,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import json
+import re
 from collections import defaultdict
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -500,7 +501,17 @@ def readable_anchors(sections: list[Section], reserved: tuple[str, ...] = ()) ->
     the title's words (``lancer-les-des``), and the number stays as an alias (see ``redirects``).
     """
     taken = set(reserved) | {s.id for s in sections}  # a number is kept as an alias: no slug may take it
-    return {s.id: s.id if s.number is None else unique_id(slugify(s.title), taken) for s in sections}
+    return {s.id: unique_id(slugify(s.title), taken) if _named_by_number(s) else s.id for s in sections}
+
+
+def _named_by_number(section: Section) -> bool:
+    """Whether a section's id is its number (``s3-2``, ``s3-2-2``), as a PDF's conversion names it; a source
+    that names its numbered sections by their titles (the Markdown dialect) keeps its ids."""
+    return section.number is not None and _NUMBER_ID.fullmatch(section.id) is not None
+
+
+_NUMBER_ID = re.compile(r"s\d+(?:-\d+)*")
+"""An id made of a section's number (a repeated one made unique by ``-2``, ``-3``...)."""
 
 
 def redirect_page(target: str, title: str, language: str) -> str:

@@ -9,6 +9,7 @@ from rulebook.catalog.book import DANGLING_LINK
 from rulebook.diagnostics import Diagnostic
 from rulebook.family import Found, Lookup
 from rulebook.lint.base import Explained, LintInput, book_problem, is_checkable_target, places
+from rulebook.spelling import spelling_of
 
 RULE = DANGLING_LINK
 
@@ -23,7 +24,7 @@ def check(lint: LintInput) -> Iterator[Diagnostic]:
     }
     at = iter(places(list(chain.from_iterable(unknown.values()))))  # every place in one pass
     for target, links in unknown.items():
-        message, suggestions, help = _explained(lint, target, lint.kin.target(lint.name, target))
+        message, suggestions, help = _explained(lint, target, lint.kin.target(lint.name, target), links[0].source.path)
         yield from RULE.diagnostics(message, islice(at, len(links)), target=target, suggestions=suggestions, help=help)
 
 
@@ -32,7 +33,7 @@ def _dangles(lint: LintInput, target: str) -> bool:
     return lint.kin.target(lint.name, target).found is not Found.ID
 
 
-def _explained(lint: LintInput, target: str, lookup: Lookup) -> Explained:
+def _explained(lint: LintInput, target: str, lookup: Lookup, path: str) -> Explained:
     """The message, the suggestions and the help for a target that leads nowhere (made once per target)."""
     problem = book_problem(lint, "link", target, lookup)
     if problem is not None:
@@ -44,8 +45,14 @@ def _explained(lint: LintInput, target: str, lookup: Lookup) -> Explained:
     message = f"link to unknown id `{target}`"
     if suggestions:
         return message, suggestions, "did you mean " + " or ".join(f"`{s}`" for s in suggestions) + "?"
+    spelling = spelling_of(path)
     if lookup.found is Found.TERM:
-        return message, (), f'`{target}` is a term: use `<reference name="{target}">`'
+        return message, (), f"`{target}` is a term: use `{spelling.reference.format(name=target)}`"
     if outside:
         return message, (), f"the book `{book}` has no section or figure with the id `{lookup.name}`"
-    return message, (), f'give the target section or figure `id="{target}"`, or baseline it if it is not written yet'
+    return (
+        message,
+        (),
+        f"give the target section or figure `{spelling.section_id.format(name=target)}`, or baseline it if it is "
+        "not written yet",
+    )

@@ -10,6 +10,7 @@ from rulebook.diagnostics import Diagnostic, Note
 from rulebook.family import Found, Lookup
 from rulebook.graph import TermGraph
 from rulebook.lint.base import Explained, LintInput, book_problem, is_checkable_target, places
+from rulebook.spelling import spelling_of
 
 RULE = DANGLING_REFERENCE
 
@@ -25,7 +26,7 @@ def check(lint: LintInput) -> Iterator[Diagnostic]:
     at = iter(places(list(chain.from_iterable(undefined.values()))))  # every place in one pass
     for name, references in undefined.items():
         lookup = lint.kin.term(lint.name, name)
-        message, suggestions, help = _explained(lint, name, lookup)
+        message, suggestions, help = _explained(lint, name, lookup, references[0].source.path)
         siblings = lint.dangling_suggester.same_form(name)
         notes = _sibling_notes(name, siblings, terms) if siblings else ()
         yield from RULE.diagnostics(
@@ -38,7 +39,7 @@ def _dangles(lint: LintInput, name: str) -> bool:
     return lint.kin.term(lint.name, name).found not in (Found.TERM, Found.ID)
 
 
-def _explained(lint: LintInput, name: str, lookup: Lookup) -> Explained:
+def _explained(lint: LintInput, name: str, lookup: Lookup, path: str) -> Explained:
     """The message, the suggestions and the help for a name that leads nowhere (made once per name)."""
     problem = book_problem(lint, "reference", name, lookup)
     if problem is not None:
@@ -53,7 +54,8 @@ def _explained(lint: LintInput, name: str, lookup: Lookup) -> Explained:
     suggestions = lint.term_suggester.suggest(name)
     if suggestions:
         return message, suggestions, _help(lint, suggestions)
-    help = f'define it with `<definition name="{lookup.name}">`, or baseline it if its chapter is not written yet'
+    definition = spelling_of(path).definition.format(name=lookup.name)
+    help = f"define it with `{definition}`, or baseline it if its chapter is not written yet"
     return message, (), help
 
 

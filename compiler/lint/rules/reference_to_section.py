@@ -10,6 +10,7 @@ from rulebook.diagnostics import Diagnostic, Note
 from rulebook.family import Found
 from rulebook.graph import IdTarget
 from rulebook.lint.base import LintInput, is_checkable_target, places
+from rulebook.spelling import spelling_of
 
 RULE = REFERENCE_TO_SECTION
 
@@ -31,7 +32,7 @@ def check(lint: LintInput) -> Iterator[Diagnostic]:
             f"reference names the {target.kind} id `{name}`, not a term",
             islice(at, len(references)),
             target=name,
-            help=f'point at the {target.kind} with `<link to="{name}">`',
+            help=f"point at the {target.kind} with `{spelling_of(references[0].source.path).link.format(name=name)}`",
             notes=(note,),
         )
 
