@@ -83,7 +83,7 @@ def compare_once(english: Path, french: Path) -> tuple[float, float]:
     gc.collect()
     started = time.process_time()
     original = read_book([english], english.parent).book
-    translation = read_book([french], french.parent, language="fr").book
+    translation = read_book([french], french.parent, language="fr", source_format="plain-markdown").book
     terms = load_terminology(TERMS)
     read = time.process_time()
     compare_books(original, translation, terms=terms)

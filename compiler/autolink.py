@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
-from rulebook.model import Content, Definition, Document, ItemList, Node, Reference, Row, Section, Table
+from rulebook.model import Content, Definition, Document, ItemList, Node, Reference, Row, Section, Table, annotated_in
 from rulebook.names import singular, slugify
 from rulebook.source import SourceText
 
@@ -101,20 +101,13 @@ def link_references(document: Document, forms: Mapping[str, str], *, skip: tuple
 def _relinked(document: Document, linker: _Linker) -> Document:
     body = tuple(linker.section(s) for s in document.body)
     sections = tuple(sorted(_flatten(body), key=lambda s: s.offset))
-    return Document(
-        document.path,
-        document.language,
-        body,
-        sections,
-        tuple(sorted(linker.definitions, key=lambda d: d.offset)),
-        tuple(sorted(linker.references, key=lambda r: r.offset)),
-        document.links,
-        document.figures,
-        document.values,
-        document.images,
-        document.mechanics,
-        document.ids,
-        tuple(a._replace(node=linker.relinked.get(id(a.node), a.node)) for a in document.annotated),
+    return replace(  # what linking does not touch (links, values, the title...) kept as read
+        document,
+        body=body,
+        sections=sections,
+        definitions=tuple(sorted(linker.definitions, key=lambda d: d.offset)),
+        references=tuple(sorted(linker.references, key=lambda r: r.offset)),
+        annotated=annotated_in(body),
     )
 
 
@@ -132,8 +125,6 @@ class _Linker:
         self.definitions: list[Definition] = []
         self.references: list[Reference] = []
         self.cursor = 0
-        self.relinked: dict[int, ItemList | Table] = {}
-        """Each list or table linked again, by the ``id()`` of the one it replaces (a declared one stays declared)."""
         self.first_use: set[str] = set()
         """Terms no heading names: the first paragraph that uses one defines it."""
 
@@ -150,19 +141,18 @@ class _Linker:
                 items = tuple(
                     item._replace(children=self._link_all(item.children, section.id, None)) for item in node.items
                 )
-                self.relinked[id(node)] = node._replace(items=items)
-                children.append(self.relinked[id(node)])
+                children.append(node._replace(items=items))  # declared, it stays so: annotated_in finds it
             elif isinstance(node, Table) and not skipped:
-                self.relinked[id(node)] = self._table(node, section.id)
-                children.append(self.relinked[id(node)])
+                children.append(self._table(node, section.id))  # likewise
             elif isinstance(node, str) and node.strip() and not skipped:
                 # Only the first paragraph is the definition; the rest of the section uses the term.
                 first_uses = self._first_uses_in(node)
                 defines = term.id if term is not None and not defined else (first_uses.pop(0) if first_uses else None)
+                start = self._find(node)  # before linking moves the cursor past the paragraph
                 parts = self._link(node, section.id, defines)
                 parts = self._define_in_place(parts, set(first_uses), section.id)
                 if defines is not None:
-                    definition = Definition(defines, tuple(parts), section.id, None, self.source, self._find(node))
+                    definition = Definition(defines, tuple(parts), section.id, None, self.source, start)
                     self.definitions.append(definition)
                     children.append(definition)
                     defined = defined or term is not None

@@ -38,6 +38,24 @@ def _dtd() -> etree.DTD:
         return etree.DTD(str(path))
 
 
+@cache
+def attribute_names(element: str) -> tuple[str, ...]:
+    """The attributes the DTD gives an element, in the DTD's order (empty for an element it does not declare): for
+    a format that writes the element otherwise (the Markdown dialect's mechanics comment), checked against it."""
+    elements = _dtd().iterelements()  # type: ignore[attr-defined]  # lxml's stubs leave the DTD's walk out
+    declared = next((e for e in elements if e.name == element), None)
+    return tuple(reversed([str(a.name) for a in declared.iterattributes()])) if declared is not None else ()
+
+
+@cache
+def attribute_values(element: str) -> dict[str, tuple[str, ...]]:
+    """The values the DTD allows each enumerated attribute of an element (``pass``: ``at-most``, ``at-least``...)."""
+    elements = _dtd().iterelements()  # type: ignore[attr-defined]  # lxml's stubs leave the DTD's walk out
+    declared = next((e for e in elements if e.name == element), None)
+    attributes = declared.iterattributes() if declared is not None else ()
+    return {str(a.name): tuple(str(v) for v in a.values()) for a in attributes if a.values()}
+
+
 def validate(root: etree._Element, source: SourceText) -> Iterator[Diagnostic]:
     """Diagnostics for every DTD violation in a parsed document."""
     schema = _dtd()

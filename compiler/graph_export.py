@@ -4,18 +4,21 @@ from __future__ import annotations
 
 import json
 from io import BytesIO
+from typing import TYPE_CHECKING
 
 from rulebook.formats import GRAPH, unknown
-from rulebook.graph import TermGraph
+from rulebook.graph import GraphNode
 from rulebook.source import xml_text
 
+if TYPE_CHECKING:
+    import networkx as nx
 
-def export_graph(terms: TermGraph, fmt: str) -> str:
-    """The whole graph as ``json`` (node-link), ``dot`` or ``graphml`` (:data:`rulebook.formats.GRAPH`); nodes and
-    edges sorted."""
+
+def export_graph(graph: nx.MultiDiGraph[GraphNode], fmt: str) -> str:
+    """A term graph (a book's, or a family's: :meth:`rulebook.family.Family.graph`) as ``json`` (node-link),
+    ``dot`` or ``graphml`` (:data:`rulebook.formats.GRAPH`); nodes and edges sorted."""
     if fmt not in GRAPH:
         raise unknown(fmt, GRAPH)
-    graph = terms.graph
     nodes = sorted(graph.nodes)
     edges = sorted(graph.edges(keys=True))
     if fmt == "json":

@@ -1,12 +1,12 @@
-r"""Read a Markdown rulebook (such as a translation converted from a PDF) into the document model.
+r"""Read a Markdown rulebook without markup (``plain-markdown``: a PDF's conversion, another game's rules).
 
 Parsed with markdown-it-py. The PDF conversion scrambled the heading levels, so a section's
 level comes from its printed number ("3.2.1" is level 3, whatever its count of ``#``), not
 from the Markdown. Headings without a number (``## Moyenne``, ``#### **Petite**``, ``## · Le
 Général``, ``## - 1 à 3 : Classique``) are sub-headings of the numbered section before them.
-Runs of tab-separated lines are tables; the table of contents is recognised and kept out of
-the rules; ``??`` (a cross-reference the PDF lost) becomes a link with no target. What else the
-conversion left that the reader recognises becomes the text it stands for, each time with a note
+Runs of tab-separated lines are tables, and so are GitHub's pipe tables; the table of contents is
+recognised and kept out of the rules; ``??`` (a cross-reference the PDF lost) becomes a link with no
+target. What else the conversion left that the reader recognises becomes the text it stands for, each time with a note
 (``converted-text``) so the source can be fixed: LaTeX fragments (``$\star$``, ``$\mathbf{1}''$``),
 escaped punctuation (``\*``), and bullets that each hold a number (``- 1. ...``), which are a
 numbered list. Every node keeps its file, line and column.
@@ -61,8 +61,8 @@ from rulebook.model import (
     unique_id,
 )
 from rulebook.names import slugify
+from rulebook.readers import SourceResult, nesting_too_deep, read_text_source
 from rulebook.source import LINE_END, SourceText
-from rulebook.xml_source import SourceResult, nesting_too_deep, read_text_source
 
 _NUMBER = re.compile(r"^(?P<number>\d+(?:\.\d+)*)\.?\s+(?P<title>\S.*)$")
 _DECORATION = re.compile(r"^[\s·•\-–*]+|(?<![\s*])[\s*]+$")
@@ -97,7 +97,7 @@ def read_markdown_file(path: Path, display: str, *, language: str, root: Path | 
 
 def parse_markdown_string(text: str, path: str = "<string>", *, language: str = "fr") -> SourceResult:
     source = SourceText.from_text(path, text)
-    tokens = MarkdownIt("commonmark", {"html": True}).parse(text)
+    tokens = MarkdownIt("commonmark", {"html": True}).enable("table").parse(text)
     builder = _Builder(source, language)
     # A book that numbers none of its headings (another game's rules) takes its levels from the #s.
     builder.numbered = any(
@@ -228,6 +228,8 @@ class _Builder:
             elif token.type == "code_block":
                 self._code_block(token)
                 index += 1
+            elif token.type == "table_open":
+                index = self._pipe_table(tokens, index)
             elif token.type == "html_block":
                 self._html_block(token)
                 index += 1
@@ -236,6 +238,32 @@ class _Builder:
         self._orphan()
         while self.stack:
             self._close()
+
+    def _pipe_table(self, tokens: list[Token], index: int) -> int:
+        """A GitHub pipe table: its header row (unless every cell is empty) and its rows; the index after it."""
+        opening = tokens[index]
+        self._check_depth(3, "a table", self._offset(opening))  # table, row, cell
+        rows: list[Row] = []
+        cells: list[Cell] = []
+        line = opening.map[0] if opening.map else 0
+        while tokens[index].type != "table_close":
+            token = tokens[index]
+            if token.type == "tr_open":
+                cells, line = [], token.map[0] if token.map else line
+            elif token.type == "tr_close":
+                rows.append(Row(tuple(cells), self.source, self._line_offset(line)))
+            elif token.type == "inline":
+                content = [n for n in self._inline(token.content, line) if n != ""]
+                cells.append(Cell(False, tuple(content), self.source, self._line_offset(line)))
+            index += 1
+        columns = rows.pop(0) if rows else None
+        if columns is not None and all(not cell.children for cell in columns.cells):
+            columns = None
+        elif columns is not None:
+            columns = columns._replace(cells=tuple(cell._replace(header=True) for cell in columns.cells))
+        table = Table(None, columns, tuple(rows), None, None, self.source, self._offset(opening))
+        self._target().content.append(self._declared(table))  # a declaration right before it applies
+        return index + 1
 
     def _heading(self, inline: Token, opening: Token) -> None:
         self._orphan()

@@ -25,16 +25,16 @@ from rulebook.model import (
     Cell,
     Content,
     Definition,
-    Important,
     Item,
     ItemList,
-    Note,
     Reference,
     Section,
     Table,
+    children,
     plain_text,
     unique_id,
 )
+from rulebook.spelling import spelling_of
 
 _DICE = re.compile(r"(?P<count>[1-9][0-9]{0,6})?D(?P<sides>[1-9][0-9]{0,6})", re.IGNORECASE)
 _RANGE = re.compile(r"^\s*(?P<low>[0-9]+)\s*(?:[-–]\s*(?P<high>[0-9]+))?\s*\+?\s*[:.]?\s*")
@@ -170,25 +170,18 @@ def walk_blocks(content: Content, scope: str) -> Iterator[tuple[object, str]]:
         if isinstance(node, str | Section | Reference):
             continue
         yield node, scope
-        if isinstance(node, Definition):
-            yield from walk_blocks(node.children, node.name)
-        elif isinstance(node, Table):
-            rows = ((node.columns,) if node.columns else ()) + node.rows
-            for row in rows:
-                for cell in row.cells:
-                    yield from walk_blocks(cell.children, scope)
-        elif isinstance(node, ItemList):
-            for item in node.items:
-                yield from walk_blocks(item.children, scope)
-        elif isinstance(node, Note | Important):
-            yield from walk_blocks(node.children, scope)
+        inner = node.name if isinstance(node, Definition) else scope
+        for part in children(node):
+            yield from walk_blocks(part, inner)
 
 
 def _normalise(node: Table | ItemList, table_id: str, section_id: str) -> RollTable:
     dice = parse_dice(node.roll or "")
     if dice is None:
+        written = spelling_of(node.source.path).roll
         raise _NotNormalisable(
-            f"`{node.roll}` is not dice notation", 'write the dice rolled, such as roll="D6" or roll="2D6"'
+            f"`{node.roll}` is not dice notation",
+            f"write the dice rolled, such as {written.format(name='D6')} or {written.format(name='2D6')}",
         )
     form: TableForm
     if isinstance(node, ItemList):

@@ -12,7 +12,7 @@ create, which matters for books with tens of thousands of references
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import NamedTuple, TypeAlias
 
@@ -356,6 +356,8 @@ class Document:
     """Every id written in the source (sections and figures), with its place."""
     annotated: tuple[Annotated, ...] = ()
     """Every table or list declared ``roll``, ``kind`` or ``id``, in document order."""
+    title: str | None = None
+    """The book's title as the source gives it (a Markdown source's front matter or single ``#`` heading)."""
     outline: bool = False
     """Read for the lint only: every index above is whole, but sections, definitions and figures hold
     no content (``children``, ``caption`` and ``body`` chapters' children are empty); see
@@ -451,7 +453,7 @@ def plain_text(content: Content) -> str:
 
 _WITH_TEXT = (Reference, Link, Value)
 _TRANSPARENT = (Definition, Important)
-_SET_APART = (Note, Section, Item)
+_WITHOUT_TEXT = (Mechanic, Illustration)
 
 
 def _texts(content: Content) -> Iterator[str]:
@@ -462,24 +464,63 @@ def _texts(content: Content) -> Iterator[str]:
             yield node.text
         elif isinstance(node, _TRANSPARENT):
             yield from _texts(node.children)
-        elif isinstance(node, _SET_APART):
-            yield " "
-            yield from _texts(node.children)
-            yield " "
-        elif isinstance(node, Table):
-            for row in ((node.columns,) if node.columns else ()) + node.rows:
-                for cell in row.cells:
-                    yield " "
-                    yield from _texts(cell.children)
-            yield " "
-        elif isinstance(node, ItemList):
-            for item in node.items:
-                yield " "
-                yield from _texts(item.children)
-            yield " "
-        elif isinstance(node, Figure):
-            yield " "
-            yield from _texts(node.caption)
-            yield " "
         elif isinstance(node, LineBreak):
             yield " "
+        elif not isinstance(node, _WITHOUT_TEXT):  # a block: each of its parts set apart
+            for part in children(node):
+                yield " "
+                yield from _texts(part)
+            yield " "
+
+
+def children(node: Node) -> tuple[Content, ...]:
+    """The content directly inside a node, in document order: a section's, definition's, note's or important
+    text's children; each item of a list; each cell of a table (its header row first); a figure's caption.
+
+    The one place that knows where each kind of node keeps its content: a walk that only descends (finding
+    tables, sequences, terms) asks it, so a new kind of node is taught here, not in every walk.
+    """
+    if isinstance(node, Section | Definition | Note | Important):
+        return (node.children,)
+    if isinstance(node, ItemList):
+        return tuple(item.children for item in node.items)
+    if isinstance(node, Table):
+        rows = ((node.columns,) if node.columns else ()) + node.rows
+        return tuple(cell.children for row in rows for cell in row.cells)
+    if isinstance(node, Figure):
+        return (node.caption,)
+    return ()
+
+
+def annotated_in(body: tuple[Section, ...]) -> tuple[Annotated, ...]:
+    """Every table or list declared ``roll``, ``kind`` or ``id`` in some chapters, as a reader lists them: in document
+    order (a list after the annotated lists inside it), each with its section and innermost definition.
+
+    For a step that rebuilds a document's content (linking terms): its index is made again from the new nodes.
+    """
+    found: list[Annotated] = []
+
+    def visit(content: Content, section_id: str, scope: str) -> None:
+        for node in content:
+            if isinstance(node, Section):
+                visit(node.children, node.id, node.id)
+                continue
+            inner = node.name if isinstance(node, Definition) else scope
+            for part in children(node):
+                visit(part, section_id, inner)
+            if isinstance(node, Table | ItemList) and any(v is not None for v in (node.roll, node.kind, node.id)):
+                found.append(Annotated(node, section_id, scope))
+
+    for chapter in body:
+        visit(chapter.children, chapter.id, chapter.id)
+    return tuple(found)
+
+
+def walk(content: Content, *, into: Callable[[Node], bool] = lambda node: True) -> Iterator[Node]:
+    """Every node of some content and of the content inside it, in document order (a node before what it holds);
+    ``into`` says which nodes to go into (``lambda node: not isinstance(node, Section)``: a section's own)."""
+    for node in content:
+        yield node
+        if into(node):
+            for part in children(node):
+                yield from walk(part, into=into)

@@ -12,6 +12,10 @@ import unicodedata
 from functools import lru_cache
 
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+BOOK_NAME = re.compile(r"[a-z0-9][a-z0-9_-]{0,62}")
+"""A book's name in the configuration (``[books.NAME]``), and the prefix naming its terms from another book."""
+BOOK_SEPARATOR = ":"
+"""Between a book's name and one of its names: ``core:fighter``."""
 _FOLD_SEPARATORS = str.maketrans({" ": "_", "-": "_", "\t": "_"})
 _WORD = re.compile(r"[a-z0-9]+")
 
@@ -19,6 +23,20 @@ _WORD = re.compile(r"[a-z0-9]+")
 def is_identifier(name: str) -> bool:
     """Whether a term name or id is an identifier (ASCII letters, digits, underscores; not a digit first)."""
     return _IDENTIFIER.fullmatch(name) is not None
+
+
+def split_name(name: str) -> tuple[str | None, str]:
+    """A reference's or link's target as its book and its name there: ``core:fighter`` is
+    ``("core", "fighter")``; a name without a book's prefix is ``(None, name)``."""
+    book, separator, local = name.partition(BOOK_SEPARATOR)
+    if separator and BOOK_NAME.fullmatch(book):
+        return book, local
+    return None, name
+
+
+def is_target_name(name: str) -> bool:
+    """Whether a reference's name or a link's target is well formed: an identifier, maybe after a book's prefix."""
+    return is_identifier(split_name(name)[1])
 
 
 def ascii_lower(text: str) -> str:

@@ -38,6 +38,7 @@ ignore = ["mutual-definition"]
 [tool.rulebook.books.campaign]          # more books, each built into site/NAME/
 title = "Tiles and Dice: the Campaign"
 sources = ["rules/campaign/rules.md"]
+format = "markdown"                     # the sources' format, when not their suffix's (docs/format.md)
 terms = ["Hit", "Injury"]               # sources without markup: more terms besides the headings
 emphasis = true                         # ... and emphasised words
 skip = ["Examples"]                     # sections whose text is never linked
@@ -46,6 +47,15 @@ skip = ["Examples"]                     # sections whose text is never linked
 sources = ["rules/en/1.0/book.xml"]
 # The main book says `changes_from = "v1"`: its site gets a "What changed" page against it, and the French
 # translation's status compares v1 with the main book (the latest edition: no book follows it).
+
+[tool.rulebook.books.elves]             # a book built on others: its references resolve in it, then in them
+sources = ["rules/elves/book.xml"]
+uses = ["main"]                         # `core:term` names a term of book `core` explicitly
+
+[tool.rulebook.books.faq]
+sources = ["rules/faq/faq.md"]
+uses = ["main", "elves"]
+faq = true                              # its entries show on the pages they link to ("Clarified in")
 ```
 
 Every key is checked for its type here, with the expected type named; paths are
@@ -74,11 +84,11 @@ from rulebook.config_file import (
 from rulebook.diagnostics import Severity
 from rulebook.errors import QUOTE_LIMIT, quoted, shorten
 from rulebook.languages.data import shipped_codes
-from rulebook.site.page_table import RESERVED_NAMES
+from rulebook.names import BOOK_NAME as BOOK_NAME
+from rulebook.site.page_table import SITE_ENTRY, TRANSLATION_REPORT_PREFIX
 
 MAIN_BOOK = "main"
 """The name of the book the top-level table describes."""
-BOOK_NAME = re.compile(r"[a-z0-9][a-z0-9_-]{0,62}")
 LANGUAGE = re.compile(r"[a-z]{2,3}(?:-[A-Za-z0-9]{2,8})?")
 
 _SEVERITIES = {"error": Severity.ERROR, "warning": Severity.WARNING, "info": Severity.INFO, "off": None}
@@ -126,6 +136,8 @@ class Translation:
     from_edition: str | None = None
     """The book holding the edition of the original the translation was made from (``from_edition``); None: the
     book it translates, as it is."""
+    format: str | None = None
+    """The source's format (one of :data:`SOURCE_FORMATS`); None: its suffix's."""
 
     @property
     def terms_file(self) -> Path:
@@ -197,6 +209,12 @@ class BookConfig:
     changes_from: str | None = None
     """The book this one is a later edition of: its site gets a "What changed" page."""
     translations: tuple[Translation, ...] = ()
+    uses: tuple[str, ...] = ()
+    """The books this one builds on, in the order its references are looked up in them (after its own terms)."""
+    faq: bool = False
+    """A FAQ or errata: each of its entries shows on the pages of the rules it links to ("Clarified in")."""
+    format: str | None = None
+    """The sources' format (one of :data:`SOURCE_FORMATS`); None: each source's suffix says."""
 
     @property
     def folder(self) -> str:
@@ -248,6 +266,11 @@ class Project:
         editors (``rulebook explain CODE`` prints a rule's documentation)."""
         return self.docs_url
 
+    @property
+    def names(self) -> tuple[str, ...]:
+        """The books' names, the main book's first."""
+        return tuple(book.name for book in self.books)
+
     def book(self, name: str) -> BookConfig:
         for book in self.books:
             if book.name == name:
@@ -295,6 +318,33 @@ class Project:
                 return book
         return None
 
+    def family_order(self, name: str) -> tuple[str, ...]:
+        """The books a reference of book ``name`` is looked up in after its own terms: those it uses, in their
+        order, each followed by those it uses in turn (each book once). The configuration has no cycle."""
+        order: dict[str, None] = {}
+
+        def visit(book: str) -> None:
+            for used in self.book(book).uses:
+                if used != name and used not in order:
+                    order[used] = None
+                    visit(used)
+
+        visit(name)
+        return tuple(order)
+
+    def users_of(self, name: str) -> tuple[str, ...]:
+        """The books whose references may resolve in book ``name`` (those it is in the family order of), in the
+        configuration's order."""
+        return tuple(book.name for book in self.books if name in self.family_order(book.name))
+
+    def family_of(self, name: str) -> tuple[str, ...]:
+        """Every book a lint or a site of book ``name`` reads: itself, the books it uses, the books that use it,
+        and the books those use (to know where their references resolve), in the configuration's order."""
+        wanted = {name, *self.family_order(name)}
+        for user in self.users_of(name):
+            wanted |= {user, *self.family_order(user)}
+        return tuple(book.name for book in self.books if book.name in wanted)
+
     def translation_of(self, path: Path) -> Translation | None:
         """The configured translation whose source a file is, if any."""
         resolved = path.resolve()
@@ -318,8 +368,12 @@ def load_project(start: Path | None = None, config_file: Path | None = None) -> 
 _PROJECT_KEYS = {"output", "books", "docs_url", "generator", "offline", "pdf"}
 GENERATORS = ("mkdocs", "zensical")
 """The site generators a project can choose (``generator``)."""
+SOURCE_FORMATS = ("xml", "markdown", "plain-markdown", "text-export")
+"""The formats a book's or a translation's sources may be read in (``format``), as named by the readers'
+table (:mod:`rulebook.readers.formats`; a test holds the two equal)."""
 _BOOK_KEYS = {
     "sources",
+    "format",
     "baseline",
     "lint",
     "title",
@@ -333,7 +387,27 @@ _BOOK_KEYS = {
     "skip",
     "emphasis",
     "translations",
+    "uses",
+    "faq",
 }
+
+
+def book_name_problem(name: str, languages: frozenset[str] = frozenset()) -> str | None:
+    """Why ``name`` cannot name a book (its folder of the site would be one the build makes, or no valid name),
+    or None. ``languages``: the configured translations' languages (their sites' folders)."""
+    if name == MAIN_BOOK:
+        return "`main` is the name of the book the top-level table describes"
+    if not BOOK_NAME.fullmatch(name):
+        return "a book's name is lower-case letters, digits, - and _ (at most 63)"
+    if name in SITE_ENTRY:  # the page table: the site's own pages and folders
+        return f"`{name}/` is the site's own folder for {SITE_ENTRY[name].what}"
+    if name == SITE:
+        return f"`{SITE}` is the output folder's name: the book would be built into `{SITE}/{SITE}/`"
+    if name in languages or name in TRANSLATION_LANGUAGES:
+        return f"`{name}` is a language code: a translation's site takes the folder `{name}/`"
+    if name.startswith(TRANSLATION_REPORT_PREFIX):
+        return f"`{name}/` is the address of a translation report (the editors' pages)"
+    return None
 
 
 def parse_project(
@@ -346,22 +420,19 @@ def parse_project(
     main = _book(table, root, check, MAIN_BOOK, check.where())
     books = [main]
     extra = check.table(table, "books", check.where())
+    languages = frozenset(t.language for t in main.translations)
     for name, entry in sorted(extra.items()):
         where = check.where("books", name)
         if not isinstance(entry, dict):
             raise check.error(f"[{where}] must be a table")
-        if name == MAIN_BOOK or not BOOK_NAME.fullmatch(name):
-            raise check.error(
-                f"[{where}]: a book's name is lower-case letters, digits, - and _ (at most 63, not `main`)"
-            )
-        if name in RESERVED_NAMES:  # the site's own pages and folders: the book's folder would replace one
-            raise check.error(f"[{where}]: `{name}` is the name of one of the site's own pages or folders")
+        problem = book_name_problem(name, languages)
+        if problem is not None:
+            raise check.error(f"[{where}]: a book cannot be called `{shorten(name, QUOTE_LIMIT)}`: {problem}")
         check.keys(entry, _BOOK_KEYS, where)
         if "sources" not in entry:
             raise check.error(f"[{where}] needs `sources`")
         books.append(_book(entry, root, check, name, where))
     names = {book.name for book in books}
-    languages = {t.language for t in main.translations}
     for book in books:
         if book.changes_from is not None and (book.changes_from not in names or book.changes_from == book.name):
             raise check.error(f"`changes_from` of book `{book.name}` must name another book")
@@ -369,6 +440,7 @@ def parse_project(
             raise check.error(f"book `{book.name}` has the name of a translation's folder")
     for book in books:
         _check_editions(book, books, check)
+    _check_uses(books, check)
     output = check.path(table, "output", check.where())
     docs_url = check.url(table, "docs_url", check.where())
     generator = check.string(table, "generator", check.where()) or "mkdocs"
@@ -410,6 +482,48 @@ def _check_editions(book: BookConfig, books: list[BookConfig], check: _Checker) 
         seen.add(current)
 
 
+def _check_uses(books: list[BookConfig], check: _Checker) -> None:
+    """Each book's ``uses`` names other books, each once, and no book uses itself through others."""
+    names = {book.name for book in books}
+    uses = {book.name: book.uses for book in books}
+    for book in books:
+        where = check.where() if book.name == MAIN_BOOK else check.where("books", book.name)
+        for used in book.uses:
+            if used == book.name or used not in names:
+                known = ", ".join(sorted(names - {book.name})) or "none"
+                raise check.error(
+                    f"`uses` in [{where}] must name other books of the project, not {quoted(used)} "
+                    f"(the others: {known})"
+                )
+        if len(set(book.uses)) != len(book.uses):
+            raise check.error(f"`uses` in [{where}] names a book twice")
+    for book in books:
+        cycle = _cycle_from(book.name, uses)
+        if cycle:
+            where = check.where() if book.name == MAIN_BOOK else check.where("books", book.name)
+            raise check.error(
+                f"`uses` in [{where}] makes a cycle: {' -> '.join(cycle)} (a book cannot build on a book built on it)"
+            )
+
+
+def _cycle_from(start: str, uses: Mapping[str, tuple[str, ...]]) -> list[str]:
+    """The books of a cycle of ``uses`` through ``start`` (``a -> b -> a``), or an empty list."""
+    seen: set[str] = set()
+
+    def walk(path: list[str]) -> list[str]:
+        for used in uses.get(path[-1], ()):
+            if used == start:
+                return [*path, used]
+            if used not in seen:
+                seen.add(used)
+                found = walk([*path, used])
+                if found:
+                    return found
+        return []
+
+    return walk([start])
+
+
 def _print_settings(table: Mapping[str, Any], check: _Checker, where: str) -> PrintSettings:
     check.keys(table, {"build", "paper", "font", "colour"}, where)
     paper = check.string(table, "paper", where) or "a4"
@@ -449,7 +563,17 @@ def _book(table: Mapping[str, Any], root: Path, check: _Checker, name: str, wher
         ),
         changes_from=check.string(table, "changes_from", where),
         translations=_translations(check.table(table, "translations", where), root, check, where),
+        uses=check.strings(table, "uses", where),
+        faq=check.boolean(table, "faq", where),
+        format=_source_format(table, check, where),
     )
+
+
+def _source_format(table: Mapping[str, Any], check: _Checker, where: str) -> str | None:
+    chosen = check.string(table, "format", where)
+    if chosen is not None and chosen not in SOURCE_FORMATS:
+        raise check.error(f"`format` in [{where}] must be one of {', '.join(SOURCE_FORMATS)}, not {quoted(chosen)}")
+    return chosen
 
 
 TRANSLATION_LANGUAGES = shipped_codes()
@@ -465,7 +589,7 @@ def _translations(table: Mapping[str, Any], root: Path, check: _Checker, where: 
             raise check.error(f"[{place}]: {quoted(language)} is not a language code such as `fr`")
         if not isinstance(entry, dict):
             raise check.error(f"[{place}] must be a table")
-        check.keys(entry, {"source", "terms", "language_file", "from_edition"}, place)
+        check.keys(entry, {"source", "terms", "language_file", "from_edition", "format"}, place)
         source = check.path(entry, "source", place)
         if source is None:
             raise check.error(f"[{place}] needs a `source` path")
@@ -484,6 +608,7 @@ def _translations(table: Mapping[str, Any], root: Path, check: _Checker, where: 
                 root / terms if terms else None,
                 language_file=root / language_file if language_file else None,
                 from_edition=made_from,
+                format=_source_format(entry, check, place),
             )
         )
     return tuple(found)

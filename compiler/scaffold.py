@@ -12,18 +12,17 @@ from __future__ import annotations
 import contextlib
 import json
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
 from rulebook.config_file import CONFIG_FILE, find_config
 from rulebook.dtd import dtd_text
-from rulebook.errors import UserError
+from rulebook.errors import UserError, quoted
 from rulebook.fileio import check_written_place
 from rulebook.own_wheel import own_wheel, wheel_name
-from rulebook.project import BOOK_NAME, MAIN_BOOK, Project
-from rulebook.site.page_table import RESERVED_NAMES
+from rulebook.project import Project, book_name_problem
 
 
 class ScaffoldError(UserError):
@@ -46,8 +45,10 @@ def _starter(name: str) -> str:
     return resources.files("rulebook").joinpath(f"starter/{name}").read_text(encoding="utf-8")
 
 
-def init_project(folder: Path, title: str | None = None) -> Made:
-    """A new project in ``folder`` (made if missing): refused if a project is configured there already."""
+def init_project(folder: Path, title: str | None = None, source_format: str = "xml") -> Made:
+    """A new project in ``folder`` (made if missing): refused if a project is configured there already.
+
+    ``source_format``: ``xml`` (the book and the DTD) or ``markdown`` (the same book in the Markdown dialect)."""
     folder = folder.resolve()
     existing = find_config(folder)
     if existing is not None and existing.parent == folder:
@@ -56,12 +57,14 @@ def init_project(folder: Path, title: str | None = None) -> Made:
             "(to add a book to it, `rulebook new-book NAME`)"
         )
     title = _checked_title(title or _title_of(folder))
+    book = "rules/book.md" if source_format == "markdown" else "rules/book.xml"
     files: dict[str, str | bytes] = {
         CONFIG_FILE: _starter("rulebook.toml")
         .replace('"{title}"', json.dumps(title, ensure_ascii=False))
-        .replace("{title}", title),
-        "rules/book.xml": _starter("book.xml"),
-        "rules/rulebook.dtd": dtd_text(),
+        .replace("{title}", title)
+        .replace('"rules/book.xml"', json.dumps(book)),
+        **({book: _starter_in_markdown()} if source_format == "markdown" else {book: _starter("book.xml")}),
+        **({} if source_format == "markdown" else {"rules/rulebook.dtd": dtd_text()}),
     }
     extras: dict[str, str | bytes] = {
         ".gitignore": _starter("gitignore.txt"),
@@ -81,25 +84,38 @@ def init_project(folder: Path, title: str | None = None) -> Made:
     return Made(folder, tuple(files), kept, existing)
 
 
-def add_book(project: Project, name: str, title: str | None = None) -> Made:
-    """A second (third...) book: its table in the configuration and a small source to start from."""
+def _starter_in_markdown() -> str:
+    """The starter book in the Markdown dialect: the XML one converted (one book to keep, not two)."""
+    from rulebook.convert import convert_document
+    from rulebook.xml_source import parse_xml_string
+
+    document = parse_xml_string(_starter("book.xml"), "book.xml").document
+    assert document is not None, "the starter book is well-formed (tests/test_cli.py builds it)"
+    return convert_document(document, "markdown")
+
+
+def add_book(project: Project, name: str, title: str | None = None, uses: Sequence[str] = ()) -> Made:
+    """A second (third...) book: its table in the configuration and a small source to start from; ``uses``: the
+    books it builds on (its references resolve in them too)."""
     if project.config_file is None:
         raise ScaffoldError("there is no project here: run `rulebook init` first")
-    if name == MAIN_BOOK or not BOOK_NAME.fullmatch(name) or name in RESERVED_NAMES:
-        raise ScaffoldError(
-            f"`{name}` cannot name a book: lower-case letters, digits, - and _, not `main` or the name of one of "
-            f"the site's own folders ({', '.join(sorted(RESERVED_NAMES))})"
-        )
-    if name in {t.language for b in project.books for t in b.translations}:
-        raise ScaffoldError(f"`{name}` is the folder of a translation's site: choose another name for the book")
+    problem = book_name_problem(name, frozenset(t.language for b in project.books for t in b.translations))
+    if problem is not None:
+        raise ScaffoldError(f"a book cannot be called {quoted(name)}: {problem}; choose another name")
     if any(book.name == name for book in project.books):
         raise ScaffoldError(f"the project has a book called `{name}` already")
+    for used in uses:
+        if used not in project.names:
+            raise ScaffoldError(
+                f"--uses names no book of the project: {quoted(used)} (the books: {', '.join(sorted(project.names))})"
+            )
     source = f"rules/{name}/book.xml"
     if (project.root / source).exists():
         raise ScaffoldError(f"`{project.root / source}` exists already: nothing was made")
     title = _checked_title(title or name.replace("-", " ").replace("_", " ").capitalize())
     prefix = "" if project.config_file.name == CONFIG_FILE else "tool.rulebook."
     table = f'\n[{prefix}books.{name}]\ntitle = {json.dumps(title, ensure_ascii=False)}\nsources = ["{source}"]\n'
+    table += f"uses = {json.dumps(list(dict.fromkeys(uses)))}\n" if uses else ""
     _write_all(project.root, {source: _starter("new-book.xml")})
     with project.config_file.open("a", encoding="utf-8") as config:
         config.write(table)

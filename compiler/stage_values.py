@@ -15,6 +15,7 @@ from rulebook.source import SourceText
 
 if TYPE_CHECKING:
     from rulebook.facts import RuleFacts
+    from rulebook.family import Family
     from rulebook.graph import TermGraph
 
 
@@ -52,6 +53,9 @@ class LintResult:
     """Findings that stop a build whatever the configuration says (see :func:`rulebook.recipe.unsafe_names`)."""
     facts: RuleFacts | None = None
     """The book's annotations as the lint read them, for the rule data and the site (read once per build)."""
+    family: Family | None = None
+    """The book with the books it uses and those that use it, as the lint resolved its names (None when
+    reading failed): the rule data's outside terms and the site's links across books come from it."""
 
     @property
     def new_errors(self) -> int:

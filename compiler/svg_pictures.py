@@ -153,9 +153,18 @@ def _copy_children(source: etree._Element, copy: etree._Element) -> None:
         element = etree.SubElement(copy, kept, _attributes(child))
         element.text, element.tail = child.text, child.tail
         if kept == f"{{{SVG}}}style":
-            _check_css(child.text or "", _line(child))
-        _copy_children(child, element)
+            element.text = _style_text(child)
+            _check_css(element.text, _line(child))
+        else:
+            _copy_children(child, element)
         last = element
+
+
+def _style_text(style: etree._Element) -> str:
+    """The CSS of a ``<style>``: its text and the text after each node in it, as the browser joins them, and as
+    the copy holds it, nothing else (a comment, an instruction or an element inside must not hide a part of
+    ``@im<!-- -->port`` from the check, nor be put back around it)."""
+    return (style.text or "") + "".join(node.tail or "" for node in style)
 
 
 def _kept(node: etree._Element) -> str | None:

@@ -14,8 +14,8 @@ from pathlib import Path
 
 from rulebook.model import Content, Document, Item, ItemList, Node, Section, unique_id
 from rulebook.names import slugify
+from rulebook.readers import SourceResult, read_text_source
 from rulebook.source import SourceText
-from rulebook.xml_source import SourceResult, read_text_source
 
 _STEP = re.compile(r"^\s*(?P<number>\d+)\s*[-–.)]\s+(?P<text>\S.*)$")
 _BULLET = re.compile(r"^\s*[•·*-]\s+(?P<text>\S.*)$")

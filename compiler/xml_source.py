@@ -23,20 +23,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeVar
 
 from lxml import etree
 
 from rulebook import dtd
-from rulebook.catalog.reading import (
-    INVALID_DOCUMENT,
-    MALFORMED_XML,
-    NESTING_TOO_DEEP,
-    RAGGED_TABLE,
-    UNREADABLE_SOURCE,
-)
+from rulebook.catalog.reading import INVALID_DOCUMENT, MALFORMED_XML, RAGGED_TABLE
 from rulebook.diagnostics import Diagnostic
 from rulebook.diagnostics import Note as DiagnosticNote
 from rulebook.inputs import UnreadableInput, read_input
@@ -67,27 +60,17 @@ from rulebook.model import (
     unique_id,
 )
 from rulebook.names import slugify
-from rulebook.source import BadBytes, SourceText, Span, decode_utf8
+from rulebook.readers import SourceResult, decode_source, nesting_too_deep, unreadable
+from rulebook.source import SourceText, Span
 from rulebook.xml_syntax import plain_error
 
 SECTION_LEVELS = {"chapter": 1, "section": 2, "subsection": 3}
-_DECLARED_ENCODING = re.compile(r"""<\?xml\s[^>]*?\bencoding\s*=\s*(["'])(?P<name>[^"'>]*)\1""")
-_UTF8_NAMES = {"utf-8", "utf8"}
 _TAG_NAME = re.compile(r"[^\s/>]+")
 T = TypeVar("T")
 _TOO_DEEP = etree.XPath("(" + "/".join(["*"] * MAX_DEPTH) + ")[1]")
 """From the root (depth 1): the first element at depth ``MAX_DEPTH + 1``, in C, without recursion."""
 _IDS = etree.XPath("//@id", smart_strings=False)
 """Every ``id`` the document writes, as plain strings."""
-
-
-@dataclass(frozen=True, slots=True)
-class SourceResult:
-    """What reading one source gave: a document (unless fatal) and diagnostics."""
-
-    document: Document | None
-    diagnostics: tuple[Diagnostic, ...]
-    source: SourceText | None
 
 
 def safe_parser() -> etree.XMLParser:
@@ -100,47 +83,6 @@ def safe_parser() -> etree.XMLParser:
         huge_tree=False,
         remove_pis=False,
     )
-
-
-def unreadable(display: str, reason: str) -> SourceResult:
-    """The result for a source file that could not be read at all."""
-    message = f"cannot read `{display}`: {reason}"
-    diagnostic = UNREADABLE_SOURCE.diagnostic(message, Span(display, 1, 1), target=display)
-    return SourceResult(None, (diagnostic,), None)
-
-
-def read_text_source(
-    path: Path, display: str, parse: Callable[[str, str], SourceResult], *, root: Path | None = None
-) -> SourceResult:
-    """A UTF-8 source file (Markdown, the plain-text export) read and parsed by ``parse(text, display)``
-    (``root``: the project, when the file is one of its own; see :func:`~rulebook.inputs.read_input`)."""
-    try:
-        data = read_input(path, root=root)
-    except UnreadableInput as error:
-        return unreadable(display, error.reason)
-    source, problem = decode_source(data, display)
-    if problem is not None:
-        return SourceResult(None, (problem,), source)
-    return parse(source.text, display)
-
-
-def decode_source(data: bytes, path: str, *, xml: bool = False) -> tuple[SourceText, Diagnostic | None]:
-    """A source's text, and why it cannot be read if it cannot: bytes that are not UTF-8, or
-    (``xml``) a declaration naming another encoding, located where they stand."""
-    decoded = decode_utf8(data)
-    source = SourceText.from_text(path, decoded.text if isinstance(decoded, BadBytes) else decoded)
-    declared = _DECLARED_ENCODING.match(source.text) if xml else None
-    if declared is not None and declared.group("name").lower() not in _UTF8_NAMES:
-        name = declared.group("name")
-        message = f"the XML declaration names the encoding `{name}`; sources are read as UTF-8"
-        help = 'save the file as UTF-8 and declare `encoding="UTF-8"`, or no encoding'
-        span = source.span(declared.start("name"), len(name))
-        return source, UNREADABLE_SOURCE.diagnostic(message, span, target=name, help=help)
-    if isinstance(decoded, BadBytes):
-        message = f"the file is not valid UTF-8 text: byte `0x{decoded.byte:02x}` here is not part of a character"
-        span = source.span(decoded.offset, 1)
-        return source, UNREADABLE_SOURCE.diagnostic(message, span, target=path, help="save the file as UTF-8")
-    return source, None
 
 
 def read_xml_file(
@@ -248,15 +190,6 @@ def _annotated(element: etree._Element) -> bool:
     return any(element.get(attribute) is not None for attribute in _DECLARING)
 
 
-def nesting_too_deep(span: Span, what: str) -> Diagnostic:
-    """The refusal of a source that nests ``what`` (a quoted ``<note>``, or ``a section``) too deep."""
-    return NESTING_TOO_DEEP.diagnostic(
-        f"{what} is nested more than {MAX_DEPTH} deep",
-        span,
-        help=f"nest at most {MAX_DEPTH} levels deep, counting the document as the first",
-    )
-
-
 class _Builder:
     """Walks the lxml tree once, in document order, building immutable nodes.
 
@@ -323,6 +256,7 @@ class _Builder:
             tuple(self.mechanics),
             tuple(self.ids),
             tuple(self.annotated),
+            title=self.root.get("title"),
             outline=self.outline,
         )
 
@@ -461,11 +395,12 @@ class _Builder:
         index = len(self.sections)
         parent = parent_id or None
         explicit_id = explicit is not None
-        self.sections.append(Section(section_id, explicit_id, title, level, (), parent, None, self.source, offset))
+        number = el.get("number")
+        self.sections.append(Section(section_id, explicit_id, title, level, (), parent, number, self.source, offset))
         children = self._content(el, section_id, None)
         if self.outline:
             return self.sections[index]
-        section = Section(section_id, explicit_id, title, level, children, parent, None, self.source, offset)
+        section = Section(section_id, explicit_id, title, level, children, parent, number, self.source, offset)
         self.sections[index] = section
         return section
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 
-from rulebook.autolink import heading_terms, link_document, term_id
+from rulebook.autolink import Term, heading_terms, link_document, term_id
 from rulebook.markdown_source import parse_markdown_string
 from rulebook.model import Definition, Document
 from rulebook.recipe.reading import read_book
@@ -76,6 +76,17 @@ def test_never_inside_headings_and_places_are_exact() -> None:
         assert line[start : start + len(reference.text)] == reference.text
 
 
+def test_a_definition_found_from_a_heading_starts_where_its_paragraph_does() -> None:
+    """Its place (the lint's caret, rules.json's defined_at) is the paragraph's first word, never the end of
+    its text; a term first used there (defined in place) comes after it, in document order."""
+    book = "# Rules\n\n## Cover\n\nCover is a wall. Behind it an injury is less likely.\n"
+    document = parse_markdown_string(book, "book.md", language="en").document
+    assert document is not None
+    document = link_document(document, [*heading_terms(document), Term("injury", "Injury")])
+    places = [(d.name, d.span.line, d.span.column) for d in document.definitions]
+    assert places == [("cover", 5, 1), ("injury", 5, 31)]
+
+
 def test_the_other_games_rules(tmp_path) -> None:  # type: ignore[no-untyped-def]
     seed = SHARED / "seeds" / "002_88f0abb2bda2166c.txt"
     if seed.exists():
@@ -87,7 +98,7 @@ def test_the_other_games_rules(tmp_path) -> None:  # type: ignore[no-untyped-def
         assert len(declarations) == 2
         text = re.sub(r"^<!-- rulebook: sequence [^>]*-->\n", "", text, flags=re.MULTILINE)
         assert re.sub(r" <!-- rulebook: (?:mechanic|value) [^>]*-->", "", text) == seed.read_text(encoding="utf-8")
-    book = read_book([OTHER_GAME], ROOT).book
+    book = read_book([OTHER_GAME], ROOT, source_format="plain-markdown").book
     names = Counter(r.name for r in book.references)
     assert names["defense_roll"] == 6 and names["melee"] == 8 and names["terrain"] == 10
     assert {d.name for d in book.definitions} >= {"defense_roll", "melee", "courage", "terrain", "action"}
@@ -100,7 +111,9 @@ def test_the_lint_reads_the_other_game() -> None:
     from rulebook.recipe.stages import lint_book
 
     book = load_project(ROOT).book("other-game")
-    result = lint_book(read_book([OTHER_GAME], ROOT, linking=book.linking), book, root=ROOT)
+    result = lint_book(
+        read_book([OTHER_GAME], ROOT, linking=book.linking, source_format="plain-markdown"), book, root=ROOT
+    )
     rules = Counter(d.rule for d in result.diagnostics)
     assert rules["dangling-reference"] == 0  # every heading term is defined
     assert set(rules) <= {"unused-definition"}

@@ -18,7 +18,7 @@ import pytest
 from rulebook.cli import main
 from rulebook.markdown_source import parse_markdown_string
 from rulebook.project import ConfigError, Linking, parse_project
-from rulebook.recipe.reading import find_terms
+from rulebook.readers.linking import find_terms
 
 from .conftest import ROOT
 
@@ -215,3 +215,20 @@ def test_the_other_games_glossary_lists_its_terms_not_its_section_headings(site:
         assert heading not in entries  # headings the text never says: sections, not terms
     assert all(entries.values())
     assert entries["Terrain"] == "There are many types of terrain within the game."  # its first subsection's opening
+
+
+@pytest.mark.slow  # three builds of the bundled books
+def test_building_one_source_file_keeps_the_other_books_and_the_translations(
+    project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Sources named on the command line are a book of the configuration: the rest of the site is kept (the same
+    rule as ``--book``), whichever book they are the sources of."""
+    monkeypatch.chdir(project)
+    assert main(["build", "-q"]) == 0
+    site = project / "site"
+    kept = {name: (site / name / "index.html").read_bytes() for name in ("fr", "turns-later", "other-game")}
+    assert main(["build", "-q", "rulebook_src/en/rulebook.xml"]) == 0
+    assert {name: (site / name / "index.html").read_bytes() for name in kept} == kept
+    assert main(["build", "-q", "rulebook_src/other-game/rules.md"]) == 0
+    assert (site / "turns-later" / "index.html").read_bytes() == kept["turns-later"]
+    assert (site / "general-principles" / "index.html").is_file()

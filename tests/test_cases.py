@@ -25,14 +25,19 @@ from rulebook.report import text as text_report
 from .conftest import CASES, ROOT, check_golden
 
 CASE_DIRS = sorted(p for p in CASES.iterdir() if (p / "book.xml").is_file())
+SOURCES = sorted(p for case in CASES.iterdir() for p in (case / "book.xml", case / "book.md") if p.is_file())
+"""Each case's book in XML and, converted by `rulebook convert`, in the Markdown dialect (some cases are
+Markdown only: what the dialect's checks find)."""
 
 
-@pytest.mark.parametrize("case", CASE_DIRS, ids=lambda p: p.name)
-def test_case_report_matches_golden(case: Path, update_golden: bool) -> None:
-    result = lint_book(read_book([case / "book.xml"], ROOT), BookConfig("main"), root=ROOT)
+@pytest.mark.parametrize("source", SOURCES, ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_case_report_matches_golden(source: Path, update_golden: bool) -> None:
+    linking = BookConfig("main").linking
+    result = lint_book(read_book([source], ROOT, linking=linking), BookConfig("main"), root=ROOT)
     report = Report(result.diagnostics, result.sources, result.files)
     output = text_report.render(report) + f"exit status: {exit_code(report)}\n"
-    check_golden(case / "expected.txt", output, update_golden)
+    golden = source.parent / ("expected.txt" if source.suffix == ".xml" else "expected-markdown.txt")
+    check_golden(golden, output, update_golden)
 
 
 FIX_CASES = ["dangling-reference-suggests-closest", "dangling-link-suggests-id", "fix-only-what-is-not-in-doubt"]
@@ -82,3 +87,18 @@ def test_every_check_of_the_mechanic_kinds_fails_in_a_golden_case() -> None:
     }
     assert checked - failing == set()
     assert NO_KIND in texts and "a reading must follow a roll of that name" in texts
+
+
+@pytest.mark.parametrize("name", [n for n in FIX_CASES if (CASES / n / "book.md").is_file()])
+def test_fix_rewrites_a_markdown_books_names_as_its_xmls(
+    name: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, update_golden: bool
+) -> None:
+    """The same fixes in the Markdown dialect: a reference's name (``[[marchmove|march]]``), a link's id."""
+    case = CASES / name
+    book = tmp_path / "book.md"
+    shutil.copyfile(case / "book.md", book)
+    monkeypatch.chdir(tmp_path)
+    main(["lint", "--fix", "--quiet", "book.md"])
+    check_golden(case / "fixed.md", book.read_text(encoding="utf-8"), update_golden)
+    assert book.read_bytes() != (case / "book.md").read_bytes()
+    assert main(["lint", "--diff", "--quiet", "book.md"]) == 0  # nothing more to fix

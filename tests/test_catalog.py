@@ -29,6 +29,7 @@ REPORTED_BY: dict[str, tuple[str, ...]] = {
         "rulebook.markdown_source",
         "rulebook.text_source",
         "rulebook.dtd_findings",
+        "rulebook.readers",
         "rulebook.recipe",
     ),
     "translation": ("rulebook.translate",),

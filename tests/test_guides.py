@@ -91,7 +91,11 @@ def test_docs_lists_the_guides_and_prints_one(capsys: pytest.CaptureFixture[str]
     assert main(["docs", "lint"]) == 0
     assert capsys.readouterr().out == (ROOT / "docs" / "lint.md").read_text(encoding="utf-8")
     assert main(["docs", "docs/format.md", "--path"]) == 0
-    assert Path(capsys.readouterr().out.strip()).read_text(encoding="utf-8").startswith("# The rulebook XML format")
+    assert (
+        Path(capsys.readouterr().out.strip())
+        .read_text(encoding="utf-8")
+        .startswith("# The rulebook formats: XML and the Markdown dialect")
+    )
     assert main(["docs", "readme"]) == 0
     assert capsys.readouterr().out.startswith("# rulebook: a compiler")
 

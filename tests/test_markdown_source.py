@@ -132,6 +132,16 @@ def test_bullets_that_each_hold_a_number_are_a_numbered_list(french: Document) -
     assert not next(n for n in plain.body[0].children if isinstance(n, ItemList)).ordered
 
 
+def test_pipe_tables_are_tables() -> None:
+    """A translation without the dialect's markup may still hold GitHub's pipe tables: they are tables, not text."""
+    document = read("## 7 Séquence\n\n| D6 | Objectif |\n|---|---|\n| 1-2 | Tenir |\n| 3-6 | Percée |\n")
+    (table,) = [n for n in document.sections[0].children if isinstance(n, Table)]
+    assert table.columns is not None and [c.children for c in table.columns.cells] == [("D6",), ("Objectif",)]
+    assert all(cell.header for cell in table.columns.cells)
+    assert [[c.children for c in row.cells] for row in table.rows] == [[("1-2",), ("Tenir",)], [("3-6",), ("Percée",)]]
+    assert [row.span.line for row in table.rows] == [5, 6]
+
+
 # -- a book's declarations in HTML comments --------------------------------------------------------
 
 DECLARED = """# Play

@@ -6,7 +6,7 @@ from rulebook.graph import TermGraph
 from rulebook.markdown_source import parse_markdown_string
 from rulebook.model import Book
 from rulebook.project import Linking
-from rulebook.recipe.reading import find_terms
+from rulebook.readers.linking import find_terms
 from rulebook.site.previews import definition_preview, preview_text
 
 from .conftest import parse

@@ -322,7 +322,8 @@ def test_site_fetches_nothing_from_other_hosts(any_site: Path) -> None:
         assert "fonts.googleapis" not in css.read_text(encoding="utf-8")
 
 
-def linkcheck(url: str, tmp_path: Path) -> subprocess.CompletedProcess[str]:
+def linkcheck(url: str | list[str], tmp_path: Path, *options: str) -> subprocess.CompletedProcess[str]:
+    """LinkChecker run over the site at ``url`` (or from each of several pages), with its anchors checked."""
     tmp_path.mkdir(parents=True, exist_ok=True)
     config = tmp_path / "linkcheckerrc"
     config.write_text("[filtering]\nignore=\n  ^https?://(?!127\\.0\\.0\\.1)\n[AnchorCheck]\n", encoding="utf-8")
@@ -336,7 +337,8 @@ def linkcheck(url: str, tmp_path: Path) -> subprocess.CompletedProcess[str]:
             "--no-status",
             "--recursion-level=-1",
             "--threads=4",
-            url,
+            *options,
+            *([url] if isinstance(url, str) else url),
         ],
         capture_output=True,
         text=True,

@@ -59,8 +59,8 @@ def test_a_suppression_that_hides_nothing_is_reported(tmp_path: Path, capsys: py
 def test_a_markdown_suppression_is_a_comment(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     book = tmp_path / "book.md"
     book.write_text(
-        "<!-- rulebook -->\n# 1 Rules\n\nSee ?? here. <!-- rulebook: ignore RB301 -->\n\n"
-        "<!-- rulebook: ignore empty-name -->\n- one ??\n- two ??\n",
+        "<!-- rulebook -->\n# 1 Rules\n\nSee [this](#) here. <!-- rulebook: ignore RB301 -->\n\n"
+        "<!-- rulebook: ignore empty-name -->\n- one [that](#)\n- two [those](#)\n",
         encoding="utf-8",
     )
     assert findings(capsys, book) == [("empty-name", 8, "link has an empty `to`")]

@@ -122,7 +122,7 @@ def test_short_accepted_forms_match_only_as_written() -> None:
 
 def test_compare_reports_a_term_rendered_by_a_related_one() -> None:
     english = read_book([BUNDLED_BOOK], ROOT).book
-    french = read_book([FRENCH], ROOT, language="fr").book
+    french = read_book([FRENCH], ROOT, language="fr", source_format="plain-markdown").book
     findings = compare_books(english, french, terms=load_terminology(TERMS)).findings
     missing = {(f.original, f.details["term"]) for f in findings if f.kind == "term-missing"}
     # Read in the French: "Bords de table" says « socle » (base) where the English says Footprint.

@@ -30,7 +30,9 @@ TERMS = ROOT / "rulebook_src" / "fr" / "terms.toml"
 
 @pytest.fixture(scope="module")
 def books() -> tuple[Book, Book]:
-    return read_book([BUNDLED_BOOK], ROOT).book, read_book([FRENCH], ROOT, language="fr").book
+    return read_book([BUNDLED_BOOK], ROOT).book, read_book(
+        [FRENCH], ROOT, language="fr", source_format="plain-markdown"
+    ).book
 
 
 @pytest.fixture(scope="module")
@@ -41,7 +43,7 @@ def pairs(books: tuple[Book, Book]) -> dict[str, Pair]:
 @cache
 def seed_comparison() -> Comparison:
     english = read_book([BUNDLED_BOOK], ROOT).book
-    french = read_book([FRENCH], ROOT, language="fr").book
+    french = read_book([FRENCH], ROOT, language="fr", source_format="plain-markdown").book
     return compare_books(english, french, terms=load_terminology(TERMS))
 
 
@@ -239,7 +241,7 @@ def test_fingerprints_are_distinct_and_waivers_hide_one_finding() -> None:
     fingerprints = [f.fingerprint for f in comparison.findings]
     assert len(fingerprints) == len(set(fingerprints))
     english = read_book([BUNDLED_BOOK], ROOT).book
-    french = read_book([FRENCH], ROOT, language="fr").book
+    french = read_book([FRENCH], ROOT, language="fr", source_format="plain-markdown").book
     front = [f for f in comparison.findings if f.kind == "extra-section"]
     waived = compare_books(english, french, terms=load_terminology(TERMS), waivers={front[0].fingerprint: "read"})
     assert (waived.waived, len(waived.findings)) == (1, len(comparison.findings) - 1)

@@ -138,7 +138,7 @@ def mutated_text() -> str:
 def comparisons() -> tuple[Comparison, Comparison]:
     english = read_book([BUNDLED_BOOK], ROOT).book
     terms = load_terminology(TERMS)
-    seed = read_book([FRENCH], ROOT, language="fr").book
+    seed = read_book([FRENCH], ROOT, language="fr", source_format="plain-markdown").book
     changed = parse_markdown_string(mutated_text(), str(FRENCH.relative_to(ROOT)), language="fr").document
     assert changed is not None
     return compare_books(english, seed, terms=terms), compare_books(english, Book((changed,)), terms=terms)

@@ -28,7 +28,7 @@ PRECISION = 0.9
 @cache
 def seed_comparison() -> Comparison:
     english = read_book([BUNDLED_BOOK], ROOT).book
-    french = read_book([FRENCH], ROOT, language="fr").book
+    french = read_book([FRENCH], ROOT, language="fr", source_format="plain-markdown").book
     return compare_books(english, french, terms=load_terminology(ROOT / "rulebook_src" / "fr" / "terms.toml"))
 
 

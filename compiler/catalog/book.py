@@ -13,7 +13,9 @@ DANGLING_REFERENCE = Rule(
 ## What it does
 Reports every `<reference name="x">` for which no `<definition name="x">`
 exists, one diagnostic per occurrence, with the closest defined names as
-suggestions (typos, case, spaces vs underscores, singular vs plural).
+suggestions (typos, case, spaces vs underscores, singular vs plural). In a
+book that uses others, a name defined in one of them is found there, and
+the suggestions come from all of them, each naming its book.
 
 ## Why is this bad?
 On the site the term cannot link to its definition and shows as broken
@@ -117,6 +119,36 @@ lands on the first one.
 <subsection title="Place Crews" id="place">...</subsection>
 <subsection title="Place Reserves" id="place">...</subsection>
 ```
+""",
+)
+
+SHADOWED_TERM = Rule(
+    "RB203",
+    "shadowed-term",
+    Severity.WARNING,
+    "a term is defined in more than one book a reference can reach",
+    """
+## What it does
+In a book that uses others (`uses` in the configuration), reports a term
+the book defines that a book it uses defines too (at the book's
+definition, with the other one as a note), and a term two books it uses
+both define, where the book refers to it without naming the book (once,
+at the first such reference).
+
+## Why is this bad?
+A reference resolves in the book first, then in the books it uses, in
+order: the other definition is silently hidden. An army book that
+redefines the core's `fighter` changes what every `fighter` means in it,
+and readers see two texts for one term.
+
+## Example
+```xml
+<!-- in the army book, which uses the core rules -->
+<definition name="fighter">...</definition>
+```
+Rename the army book's term (`veteran_fighter`), or remove it and refer
+to the core's. To mean one book's term, write its name:
+`<reference name="core:fighter">`.
 """,
 )
 
@@ -248,7 +280,8 @@ UNUSED_DEFINITION = Rule(
     """
 ## What it does
 Reports a defined term that nothing refers to (references inside its own
-definition do not count).
+definition do not count). A term that only the books using its book refer
+to (a core term used in the army books) is used.
 
 ## Why is this bad?
 Usually a sign of a renamed term whose references still use the old name,
@@ -271,7 +304,9 @@ MUTUAL_DEFINITION = Rule(
     """
 ## What it does
 Reports two terms whose definitions refer to each other (reported once,
-at the first of the two). A term referring to itself is not reported.
+at the first of the two). A term referring to itself is not reported. Two
+books' terms are never defined through each other: a book refers only into
+the books it uses, and `uses` makes no cycle.
 
 ## Why is this bad?
 Often fine (a fighter belongs to a crew; a crew is made of fighters),

@@ -134,7 +134,19 @@ _stop = _raising(Stopped)
 _interrupt = _raising(KeyboardInterrupt)
 
 
-MODULES = ("init", "build", "deploy", "lint", "explore", "translate", "status", "editions", "engine", "docs")
+MODULES = (
+    "init",
+    "build",
+    "deploy",
+    "lint",
+    "explore",
+    "translate",
+    "status",
+    "editions",
+    "convert",
+    "engine",
+    "docs",
+)
 """The command modules under ``rulebook.cli``, in the order ``rulebook --help`` lists their commands."""
 COMMANDS = {
     "init": "init",
@@ -151,6 +163,7 @@ COMMANDS = {
     "terms": "translate",
     "status": "status",
     "diff": "editions",
+    "convert": "convert",
     "engine": "engine",
     "docs": "docs",
 }

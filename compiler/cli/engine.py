@@ -24,6 +24,9 @@ def add_commands(commands: Commands, words: Sequence[str] = ()) -> None:
         "it used. A book that declares nothing for a question is told what to declare.",
     )
     engine.add_argument("--rules", type=Path, help="rules.json to use (default: the build output's)")
+    engine.add_argument(
+        "--book", metavar="NAME", help="the rule data of this book of the configuration (default: the main book's)"
+    )
     add_config_option(engine)
     actions = engine.add_subparsers(title="engine commands", required=True, metavar="COMMAND")
     named = {word for word in words if word in _ACTIONS}
@@ -154,7 +157,12 @@ def _engine_rules(args: argparse.Namespace) -> Any:
     from rulebook.engine.rules import load_rules
 
     if args.rules:
+        if args.book:
+            raise UsageError("--rules names the rule data to use: --book cannot choose another")
         return load_rules(args.rules)  # the engine's question needs no project: nothing else is read
+    if args.book:  # a book's folder: the configuration says which books there are
+        project = project_of(args)
+        return load_rules(project.site_folder / project.book(args.book).folder / "rules.json")
     from rulebook.config_file import site_folder
 
     # Only the configuration's `output` is read: a question does not load (nor stop at) the rest of the project.

@@ -11,7 +11,7 @@ from rulebook import formats
 from rulebook.cli.common import Commands, add_config_option, output_text, print_fatal, project_of, write_stdout
 
 if TYPE_CHECKING:
-    from rulebook.graph import TermGraph
+    from rulebook.family import Family
 
 
 def add_commands(commands: Commands, words: Sequence[str] = ()) -> None:
@@ -32,34 +32,40 @@ def add_commands(commands: Commands, words: Sequence[str] = ()) -> None:
     query.set_defaults(run=run_query)
 
 
-def _terms(args: argparse.Namespace) -> TermGraph | None:
-    """The term graph of the sources, or None after printing why they cannot be read."""
+def _terms(args: argparse.Namespace) -> tuple[Family, str] | None:
+    """The term graphs of the book and its family, with the book's name; or None after printing why they cannot
+    be read."""
     from rulebook.recipe import commands
     from rulebook.stage_values import ReadResult
 
-    terms = commands.term_graph(project_of(args), args.book, tuple(args.files))
-    if isinstance(terms, ReadResult):
-        print_fatal(terms)
+    found = commands.term_graph(project_of(args), args.book, tuple(args.files))
+    if isinstance(found, ReadResult):
+        print_fatal(found)
         return None
-    return terms
+    return found
 
 
 def run_graph(args: argparse.Namespace) -> int:
     from rulebook.graph_export import export_graph
 
-    terms = _terms(args)
-    if terms is None:
+    found = _terms(args)
+    if found is None:
         return 2
-    output_text(args, export_graph(terms, args.format))
+    family, book = found
+    output_text(args, export_graph(family.graph(book), args.format))
     return 0
 
 
 def run_query(args: argparse.Namespace) -> int:
-    from rulebook.query import query_term, render_term_report
+    from rulebook.query import query_family_term, render_term_report
+    from rulebook.report.escaping import visible_in_text
 
-    terms = _terms(args)
-    if terms is None:
+    found = _terms(args)
+    if found is None:
         return 2
-    report = query_term(terms, args.term)
-    write_stdout(render_term_report(report, args.format))
+    report = query_family_term(*found, args.term)
+    rendered = render_term_report(report, args.format)
+    # The sources' text with control characters as pictures (␛, ␇; U+202E as �), as a lint report shows it: a
+    # heading holding `ESC ]0;...` or `ESC [2J` must not retitle or clear the reader's terminal. JSON escapes them.
+    write_stdout(visible_in_text(rendered) if args.format == "text" else rendered)
     return 0 if report.defined else 1

@@ -22,6 +22,13 @@ def add_commands(commands: Commands, words: Sequence[str] = ()) -> None:
     )
     init.add_argument("folder", nargs="?", type=Path, default=Path("."), metavar="DIR")
     init.add_argument("--title", help="the book's title (default: from the folder's name)")
+    init.add_argument(
+        "--format",
+        choices=("xml", "markdown"),
+        default="xml",
+        help="the book's source format: xml (rules/book.xml, with its DTD; the default) or markdown (rules/book.md, "
+        "the Markdown dialect: `rulebook docs format`)",
+    )
     init.set_defaults(run=run_init)
 
     new_book = commands.add_parser(
@@ -32,6 +39,13 @@ def add_commands(commands: Commands, words: Sequence[str] = ()) -> None:
     )
     new_book.add_argument("name", help="the book's name: lower-case letters, digits, - and _")
     new_book.add_argument("--title", help="the book's title (default: from its name)")
+    new_book.add_argument(
+        "--uses",
+        action="append",
+        default=[],
+        metavar="BOOK",
+        help="a book it builds on, such as main: its terms and sections resolve there too (repeat for more)",
+    )
     add_config_option(new_book)
     new_book.set_defaults(run=run_new_book)
 
@@ -39,14 +53,15 @@ def add_commands(commands: Commands, words: Sequence[str] = ()) -> None:
 def run_init(args: argparse.Namespace) -> int:
     from rulebook.scaffold import init_project
 
-    made = init_project(args.folder, args.title)
+    made = init_project(args.folder, args.title, args.format)
     print(f"Made a rulebook project in {made.root}:")
     for name in made.files:
         print(f"  {name}")
     for name in made.kept:
         print(f"  {name} (yours, kept as it is: see the package's starter for what rulebook would put there)")
     inside = "" if made.root == Path.cwd().resolve() else f"cd {shlex.quote(str(args.folder))} && "
-    print(f"Next: `{inside}rulebook lint`, then `rulebook serve` to see the site while you edit rules/book.xml,")
+    book = "rules/book.md" if args.format == "markdown" else "rules/book.xml"
+    print(f"Next: `{inside}rulebook lint`, then `rulebook serve` to see the site while you edit {book},")
     print("and `rulebook build` to publish it into site/.")
     if ".github/workflows/rulebook.yml" in made.files:
         print(
@@ -80,7 +95,13 @@ def _shown(path: Path) -> str:
 def run_new_book(args: argparse.Namespace) -> int:
     from rulebook.scaffold import add_book
 
-    made = add_book(project_of(args), args.name, args.title)
+    made = add_book(project_of(args), args.name, args.title, args.uses)
     print(f"Added the book `{args.name}`: {made.files[0]} (and its table in {made.files[1]}).")
     print(f"`rulebook build` builds it into site/{args.name}/; `rulebook lint --book {args.name}` checks it.")
+    if args.uses:
+        print(
+            f"Its references resolve in it, then in {', '.join(f'`{b}`' for b in args.uses)} (`main:term` names one)."
+        )
+    else:
+        print('To refer to another book\'s terms, add `uses = ["main"]` to its table (`rulebook docs format`).')
     return 0

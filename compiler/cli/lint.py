@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     from rulebook.project import BookConfig, Project
     from rulebook.recipe.commands import LintTarget
     from rulebook.report import Report
-    from rulebook.stage_values import LintResult
+    from rulebook.stage_values import LintResult, ReadResult
 
 
 def add_commands(commands: Commands, words: Sequence[str] = ()) -> None:
@@ -91,13 +91,14 @@ def run_lint(args: argparse.Namespace) -> int:
     if not args.quiet and sys.stderr.isatty():
         count = sum(len(target.files or target.book.sources) for target in targets)
         print(f"Checking {plural(count, 'file')}…", file=sys.stderr)
-    linted = [_lint(project, target) for target in targets]
+    earlier: dict[str, ReadResult] = {}  # each book read once, whether linted or read for another's family
+    linted = [_lint(project, target, earlier) for target in targets]
     if args.fix or args.diff:
         fixed = _fix(args, project, linted)
         if args.diff:
             return 1 if fixed else 0
         if fixed:
-            linted = [_lint(project, target) for target in targets]  # what is left, read again
+            linted = [_lint(project, target, {}) for target in targets]  # what is left, read again
     reports = [_report(project, result) for _, result in linted]
     report = reports[0] if len(reports) == 1 else joined_report(reports)
     with memory.gc_frozen():  # tens of thousands of records, none in a cycle: no collection while they are made
@@ -118,12 +119,12 @@ def _check_options(args: argparse.Namespace, targets: list[LintTarget]) -> None:
         raise UsageError(f"--statistics counts in text or json, not {args.format}")
 
 
-def _lint(project: Project, target: LintTarget) -> tuple[LintTarget, LintResult]:
-    """One target's lint, its notices printed."""
+def _lint(project: Project, target: LintTarget, earlier: dict[str, ReadResult]) -> tuple[LintTarget, LintResult]:
+    """One target's lint, its notices printed (``earlier``: the books read already, see ``commands.lint``)."""
     from rulebook.recipe import commands
     from rulebook.report.escaping import terminal_message
 
-    _, result = commands.lint(project, target)
+    _, result = commands.lint(project, target, earlier)
     for notice in result.notices:
         print(f"rulebook: warning: {terminal_message(notice)}", file=sys.stderr)
     return target, result

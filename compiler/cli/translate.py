@@ -32,7 +32,7 @@ def add_commands(commands: Commands, words: Sequence[str] = ()) -> None:
         epilog="Exit status: 0 nothing to report (of the --fail-on kinds), 1 findings, 2 unreadable input, "
         "an unknown kind, or files that are not in the languages given.",
     )
-    compare.add_argument("original", type=Path, help="the original (XML)")
+    compare.add_argument("original", type=Path, help="the original (XML or Markdown)")
     compare.add_argument("translation", type=Path, help="the translation (Markdown or XML)")
     _add_language_options(compare)
     compare.add_argument(

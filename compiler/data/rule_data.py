@@ -12,6 +12,7 @@ import hashlib
 import json
 from typing import Literal
 
+from rulebook.data.outside import Outside
 from rulebook.data.shapes import BookInfo, RuleData, RuleParts, SiteSummary
 from rulebook.data.structure import (
     figure_data,
@@ -42,33 +43,50 @@ def build_rule_data(
     language: str = "en",
     translations: Translations | None = None,
     facts: RuleFacts | None = None,
+    outside: Outside | None = None,
 ) -> RuleData:
     """The whole rule data (``rules.json``).
 
     ``translations``: per term id, per language, the translated name and text;
-    ``facts``: the book's annotations if the recipe read them already (:func:`collect_rule_facts`).
+    ``facts``: the book's annotations if the recipe read them already (:func:`collect_rule_facts`);
+    ``outside``: where the names it takes from the books it uses lead (:func:`~rulebook.data.outside.outside_of`).
     """
     order, read_first = reading_order(terms)
     translated = translations or {}
+    outside = outside or Outside()
+    names = term_names(terms, outside.terms)
     return {
         "format_version": FORMAT_VERSION,
         "book": {**_book(book, title, edition, language), "content_hash": CONTENT_HASH_PLACEHOLDER},
-        "terms": {name: term_data(name, terms, read_first.get(name, []), translated) for name in term_names(terms)},
+        "terms": {
+            name: term_data(name, terms, read_first.get(name, []), translated, name in outside.used_elsewhere)
+            for name in names
+        },
         "sections": [section_tree(s, terms) for d in book.documents for s in d.body],
         "figures": [figure_data(f, terms) for f in book.figures],
         "link_targets": link_targets(terms),
         **_rule_parts(book, terms, facts or collect_rule_facts(book, terms)),
         "reading_order": order,
+        "books_used": outside.books_used,
+        "outside_terms": outside.terms,
+        "outside_targets": outside.targets,
     }
 
 
 def build_site_summary(
-    book: Book, terms: TermGraph, *, title: str, edition: str, language: str = "en", facts: RuleFacts | None = None
+    book: Book,
+    terms: TermGraph,
+    *,
+    title: str,
+    edition: str,
+    language: str = "en",
+    facts: RuleFacts | None = None,
+    outside: Outside | None = None,
 ) -> SiteSummary:
     """The part of the rule data the site's pages show, made by the same builders (and much faster)."""
     return {
         "book": _book(book, title, edition, language),
-        "terms": {name: term_summary(name, terms) for name in term_names(terms)},
+        "terms": {name: term_summary(name, terms) for name in term_names(terms, (outside or Outside()).terms)},
         **_rule_parts(book, terms, facts or collect_rule_facts(book, terms)),
     }
 

@@ -295,6 +295,23 @@ class RuleParts(TypedDict):
     army_composition: ArmyComposition
 
 
+class BookUsed(TypedDict):
+    """A book this one uses (its references resolve there after the book's own terms), in the order of lookup."""
+
+    id: str
+    """The book's name in the configuration (``main`` for the main book)."""
+    title: str
+    rules: str
+    """Its ``rules.json``, relative to this one (``../rules.json``)."""
+
+
+class OutsideName(TypedDict):
+    """Where a name this book writes leads in another book: that book and the term's (or id's) name there."""
+
+    book: str
+    name: str
+
+
 class RuleData(RuleParts):
     """``rules.json``."""
 
@@ -305,6 +322,9 @@ class RuleData(RuleParts):
     figures: list[FigureData]
     link_targets: dict[str, LinkTarget]
     reading_order: list[str]
+    books_used: list[BookUsed]
+    outside_terms: dict[str, OutsideName]
+    outside_targets: dict[str, OutsideName]
 
 
 class SiteSummary(RuleParts):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 
 from rulebook.data.content import content_json
 from rulebook.data.shapes import DefinedAt, TermData, TermSummary, TermTranslation
@@ -16,10 +16,11 @@ Translations = Mapping[str, Mapping[str, Mapping[str, str]]]
 """Per term id, per language code: the translated ``name`` and, where aligned, ``text``."""
 
 
-def term_names(terms: TermGraph) -> list[str]:
-    """Every term defined or referred to, sorted."""
+def term_names(terms: TermGraph, outside: Collection[str] = ()) -> list[str]:
+    """Every term defined or referred to, sorted; but the names another book defines (``outside``)."""
     # Empty and invalid names are lint errors, and not terms: they stay out of the data.
-    return sorted(n for n in set(terms.defined_terms()) | set(terms.referenced_names()) if is_identifier(n))
+    names = set(terms.defined_terms()) | set(terms.referenced_names())
+    return sorted(n for n in names if is_identifier(n) and (n not in outside or terms.is_defined(n)))
 
 
 def term_summary(name: str, terms: TermGraph) -> TermSummary:
@@ -34,7 +35,10 @@ def term_summary(name: str, terms: TermGraph) -> TermSummary:
     return entry
 
 
-def term_data(name: str, terms: TermGraph, read_first: list[str], translations: Translations) -> TermData:
+def term_data(
+    name: str, terms: TermGraph, read_first: list[str], translations: Translations, used_elsewhere: bool = False
+) -> TermData:
+    """A term's entry; ``used_elsewhere``: other books of the family refer to it (it is not unused)."""
     definition = terms.definition(name)
     references = terms.references_to(name)
     forms = _forms(references)
@@ -44,7 +48,7 @@ def term_data(name: str, terms: TermGraph, read_first: list[str], translations: 
         "surface_forms": sorted(forms),
         "defined": definition is not None,
         "dangling": definition is None,
-        "unused": definition is not None and not any(r.definition != name for r in references),
+        "unused": definition is not None and not used_elsewhere and not any(r.definition != name for r in references),
         "uses": terms.terms_used_by(name),
         "used_by_terms": terms.terms_using(name),
         "used_in_sections": terms.sections_using(name),
@@ -98,7 +102,7 @@ _AROUND = " ()[]“”\"'‘’«».,;:"
 
 
 def _key(form: str) -> str:
-    """A form as a term id would spell it: ``Rank-and-File`` -> ``rank_and_file``."""
+    """A form as a term id would spell it: ``Drift-Die`` -> ``drift_die``."""
     return "_".join(re.findall(r"[a-z0-9]+", form.casefold()))
 
 

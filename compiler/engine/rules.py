@@ -61,7 +61,15 @@ class Rules(NamedTuple):
         try:
             return dict(self.data["terms"][term_id])
         except KeyError:
-            raise RulesError(f"`{term_id}` is not a term of this book") from None
+            raise RulesError(f"`{term_id}` is not a term of this book{self.elsewhere(term_id)}") from None
+
+    def elsewhere(self, term_id: str) -> str:
+        """Where a term this book takes from a book it uses is (``outside_terms``), to say so; else nothing."""
+        taken = self.data.get("outside_terms", {})
+        books = sorted({o["book"] for written, o in taken.items() if term_id in (written, o["name"])})
+        if not books:
+            return ""
+        return f" (it is a term of the book `{books[0]}`: ask with `--book {books[0]}`)"
 
     def anchor(self, term_id: str) -> str | None:
         place = self.data["terms"].get(term_id, {}).get("defined_at")
@@ -101,10 +109,12 @@ class Rules(NamedTuple):
     def test(self, name: str) -> BookTest:
         """One test of the book; an unknown name is a plain error listing the tests."""
         tests = self.data["mechanics"]["tests"]
-        if not tests:
-            raise self.undeclared("odds test", f" (asked for `{name}`)")
         if name not in tests:
-            raise RulesError(f"`{name}` is not a test of this book (tests: {', '.join(sorted(tests))})")
+            elsewhere = self.elsewhere(name)  # another book's term: which book to ask comes first
+            if not tests and not elsewhere:
+                raise self.undeclared("odds test", f" (asked for `{name}`)")
+            known = ", ".join(sorted(tests)) or "none"
+            raise RulesError(f"`{name}` is not a test of this book (tests: {known}){elsewhere}")
         test = tests[name]
         return BookTest(
             name,

@@ -16,6 +16,7 @@ from rulebook.diagnostics import Diagnostic
 from rulebook.facts.shapes import DeclaredValue, ValueKind
 from rulebook.model import Value
 from rulebook.source import Span
+from rulebook.spelling import XML, spelling_of
 from rulebook.suggest import Suggester
 
 VALUE_KINDS: dict[str, str] = {
@@ -74,7 +75,7 @@ def _problem(value: Value, defined: frozenset[str], first: Mapping[str, Span]) -
         return _at(
             value,
             f"value `{value.name}` must be a whole number, not `{_shown(value.text)}`",
-            "wrap only the number in `<value>`, written in the digits 0 to 9",
+            f"wrap only the number in `{spelling_of(value.source.path).value}`, written in the digits 0 to 9",
         )
     significant = number.lstrip("0") or "0"
     if len(significant) > len(str(MAX_VALUE)) or int(significant) > MAX_VALUE:
@@ -86,6 +87,14 @@ def _problem(value: Value, defined: frozenset[str], first: Mapping[str, Span]) -
     if value.name in first:
         return _at(value, f"value `{value.name}` is given twice", f"it is first given at {first[value.name]}")
     return None
+
+
+def _declared(value: Value, kind: str, term: str | None) -> str:
+    """A value of that kind and term, as the source of ``value`` writes one."""
+    about = f' term="{term}"' if term else ""
+    if spelling_of(value.source.path) is XML:
+        return f'<value name="..." kind="{kind}"{about}>N</value>'
+    return f"[N]{{value=NAME kind={kind}{about.replace(chr(34), '')}}}"
 
 
 def _shown(text: str) -> str:
@@ -104,9 +113,7 @@ def _without_companion(found: Mapping[str, DeclaredValue], placed: Mapping[str, 
                 _at(
                     placed[name],
                     f"value `{name}` is a `{entry['kind']}`{about} without its `{companion}`",
-                    f'declare the {companion} too: <value name="..." kind="{companion}"'
-                    + (f' term="{entry["term"]}"' if entry["term"] else "")
-                    + ">N</value>",
+                    f"declare the {companion} too: " + _declared(placed[name], companion, entry["term"]),
                 )
             )
     return diagnostics

@@ -19,7 +19,7 @@ import bisect
 import functools
 import re
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -114,10 +114,61 @@ def numbers(text: str, language: Language | str) -> Counter[str]:
     return found
 
 
-def quantities(text: str, language: Language | str, *, names: Iterable[str] = ()) -> tuple[Quantity, ...]:
-    """The quantities a sentence states, in order. ``names``: titles and names whose numbers are not quantities."""
+def quantities(
+    text: str, language: Language | str, *, names: Iterable[str] | QuotedTitles = ()
+) -> tuple[Quantity, ...]:
+    """The quantities a sentence states, in order. ``names``: titles and names whose numbers are not quantities
+    where quoted (made once into :class:`QuotedTitles` by a caller that reads many sentences)."""
     reader = _reader(as_language(language))
-    return reader.read(text, tuple(names))
+    return reader.read(text, names if isinstance(names, QuotedTitles) else QuotedTitles.of(names))
+
+
+@dataclass(frozen=True, slots=True)
+class QuotedTitles:
+    """Titles with a number, found where a sentence quotes them ("0-X Choice" names a rule, it counts nothing).
+
+    Looked up from each closing quote, by length, in a set: the work per sentence does not grow with the
+    number of titles (one pattern of every title, tried at each character, made a comparison of thousands of
+    sections quadratic).
+    """
+
+    lowered: frozenset[str]
+    lengths: tuple[int, ...]
+    """The lengths of the titles, longest first (the longest title ending at a quote is the one blanked)."""
+
+    @classmethod
+    def of(cls, names: Iterable[str]) -> QuotedTitles:
+        lowered = frozenset(name.lower() for name in names if any(c.isdigit() for c in name))
+        return cls(lowered, tuple(sorted({len(name) for name in lowered}, reverse=True)))
+
+    def spans(self, text: str) -> Iterator[tuple[int, int]]:
+        """Where ``text`` quotes a title: the title and a plural's ``s`` or ``x`` before a closing quote."""
+        if not self.lowered:
+            return
+        for quote in _CLOSING_QUOTE.finditer(text):
+            end = quote.start()
+            if end and text[end - 1].isspace():
+                end -= 1
+            if not _ends_word(text, end):
+                continue
+            for stop in (end - 1, end) if end and text[end - 1] in "sxSX" else (end,):
+                found = next(
+                    (stop - n for n in self.lengths if n <= stop and text[stop - n : stop].lower() in self.lowered),
+                    None,
+                )
+                if found is not None:
+                    yield found, end
+                    break
+
+
+_CLOSING_QUOTE = re.compile(r"[»”\"’“]")
+
+
+def _ends_word(text: str, end: int) -> bool:
+    """Whether a word ends at ``end`` (the regular expression ``\\b`` there)."""
+    before = end > 0 and (text[end - 1].isalnum() or text[end - 1] == "_")
+    after = end < len(text) and (text[end].isalnum() or text[end] == "_")
+    return before != after
 
 
 @functools.lru_cache(maxsize=32)
@@ -192,7 +243,9 @@ class _Reader:
             _METRIC,
         ]
         self.not_counts = re.compile(alternatives(language.not_counts), re.IGNORECASE)
-        self._blanks: dict[tuple[str, ...], re.Pattern[str]] = {}
+        self.digits = re.compile("|".join(f"(?:{p})" for p in self.not_quantities), re.IGNORECASE)
+        """What has digits and is not a quantity: pointers, section numbers, names, addresses, conversions (the
+        titles a sentence quotes are :class:`QuotedTitles`)."""
 
     def _before(self) -> tuple[re.Pattern[str], dict[str, str]]:
         """Comparisons written before a value; fillers ("de la", "d'") may stand between."""
@@ -221,10 +274,10 @@ class _Reader:
             re.IGNORECASE,
         )
 
-    def read(self, text: str, names: tuple[str, ...]) -> tuple[Quantity, ...]:
+    def read(self, text: str, titles: QuotedTitles) -> tuple[Quantity, ...]:
         if not _DIGIT.search(text) and not self.initial & set(_LETTERS.findall(text.lower())):
             return ()
-        clean = self._blank(text, names)
+        clean = self._blank(text, titles)
         quotes = _Quotes(clean)
         found: list[Quantity] = []
         for match in self.one.finditer(clean):
@@ -247,13 +300,15 @@ class _Reader:
                 found.append(quantity)
         return tuple(sorted(found, key=lambda q: q.start))
 
-    def _blank(self, text: str, names: tuple[str, ...]) -> str:
+    def _blank(self, text: str, titles: QuotedTitles) -> str:
         """The text with what is not a quantity blanked out, and LaTeX markup removed ($\\mathbf{1}''$ is 1'')."""
         if "$" in text or "\\" in text:
             text = _LATEX.sub(lambda m: " " * len(m.group()), text)
         text = self.not_counts.sub(self._counted_blank, text)
         if _DIGIT.search(text):
-            text = self._digits(names).sub(self._blank_match, text)
+            for start, end in list(titles.spans(text)):
+                text = text[:start] + " " * (end - start) + text[end:]
+            text = self.digits.sub(self._blank_match, text)
             text = _DIMENSIONS.sub(" ", text)
         return text
 
@@ -275,19 +330,6 @@ class _Reader:
         if self.thousands is not None and "." in self.language.thousands_separators and _thousands(found):
             return found  # 1.000.000 in German: a number, not a section
         return " " * len(found)
-
-    def _digits(self, names: tuple[str, ...]) -> re.Pattern[str]:
-        """What has digits and is not a quantity: names, pointers, section numbers, conversions."""
-        found = self._blanks.get(names)
-        if found is None:
-            patterns = list(self.not_quantities)
-            # A title with a number, quoted: "0-X Choice" names a rule, it does not count anything.
-            patterns += [re.escape(n) + r"[sx]?\b(?=\s?[»”\"’“])" for n in names if any(c.isdigit() for c in n)]
-            found = re.compile("|".join(f"(?:{p})" for p in patterns), re.IGNORECASE)
-            if len(self._blanks) > 64:
-                self._blanks.clear()
-            self._blanks[names] = found
-        return found
 
     def _number(self, match: re.Match[str], text: str, quotes: _Quotes) -> Quantity | None:
         start, end = match.span()

@@ -26,6 +26,7 @@ from rulebook.lint.rules import (
     reference_to_section,
     refused_image,
     reserved_name,
+    shadowed_term,
     unbound_mechanic,
     unused_definition,
 )
@@ -37,6 +38,7 @@ BOOK_RULES: tuple[ModuleType, ...] = (
     reference_to_section,
     duplicate_definition,
     duplicate_id,
+    shadowed_term,
     empty_name,
     invalid_name,
     reserved_name,

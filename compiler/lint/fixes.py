@@ -4,8 +4,9 @@ A reference to an undefined term or a link to an unknown id is fixable when its 
 leaves no choice: one candidate, or among several, one that differs only in case. The fix
 replaces the attribute's value (``name`` of the ``<reference>``, ``to`` of the ``<link>``) at the
 finding's place and nothing else: every other character of the file stays as it is. A value
-written with an entity, or a place that is not such a start tag (a Markdown source links its
-terms itself), is left alone.
+written with an entity, or a place that is not such a start tag, is left alone. In the Markdown dialect
+the fix rewrites a reference's name (``[[marchmove|march]]`` becomes ``[[march_move|march]]``, and
+``[[Rally]]`` ``[[rally|Rally]]``) or a link's id (``[text](#marhc)``).
 """
 
 from __future__ import annotations
@@ -16,13 +17,15 @@ from dataclasses import dataclass
 
 from rulebook.catalog.book import DANGLING_LINK, DANGLING_REFERENCE
 from rulebook.diagnostics import Diagnostic
-from rulebook.names import is_identifier
+from rulebook.names import is_target_name
 from rulebook.source import SourceText
 
 FIXED_ATTRIBUTE = {DANGLING_REFERENCE.code: ("reference", "name"), DANGLING_LINK.code: ("link", "to")}
 """The rules whose findings can be fixed, with the element and the attribute the fix rewrites."""
 
 _START_TAG = re.compile(r"<(?P<tag>[A-Za-z_][\w.:-]*)(?P<attributes>(?:\s+[^\s=/>]+\s*=\s*(?:\"[^\"<]*\"|'[^'<]*'))*)")
+_WIKILINK = re.compile(r"\[\[(?P<name>(?:[^\]|\\\n]|\\.)*)(?P<bar>\|)?")
+"""A reference of the Markdown dialect, up to its name's end: ``[[name|`` or ``[[Text``."""
 _ATTRIBUTE = re.compile(r"\s(?P<key>[^\s=/>]+)\s*=\s*(?P<quote>[\"'])(?P<value>.*?)(?P=quote)", re.DOTALL)
 
 
@@ -47,7 +50,7 @@ def replacement(diagnostic: Diagnostic) -> str | None:
     if len(choices) != 1:
         folded = diagnostic.target.casefold()
         choices = tuple(choice for choice in choices if choice.casefold() == folded)
-    return choices[0] if len(choices) == 1 and is_identifier(choices[0]) else None
+    return choices[0] if len(choices) == 1 and is_target_name(choices[0]) else None  # maybe another book's
 
 
 def edit_for(diagnostic: Diagnostic, source: SourceText) -> Edit | None:
@@ -56,6 +59,8 @@ def edit_for(diagnostic: Diagnostic, source: SourceText) -> Edit | None:
     span = diagnostic.span
     if new is None or not 1 <= span.line <= len(source.line_starts):
         return None
+    if not span.path.lower().endswith(".xml"):
+        return _markdown_edit(diagnostic, source, new)
     tag = _START_TAG.match(source.text, source.line_starts[span.line - 1] + span.column - 1)
     element, key = FIXED_ATTRIBUTE[diagnostic.code]
     if tag is None or tag["tag"] != element:
@@ -67,6 +72,34 @@ def edit_for(diagnostic: Diagnostic, source: SourceText) -> Edit | None:
             start = tag.start("attributes") + attribute.start("value")
             return Edit(span.path, start, start + len(attribute["value"]), new, diagnostic.code)
     return None
+
+
+def _markdown_edit(diagnostic: Diagnostic, source: SourceText, new: str) -> Edit | None:
+    """The Markdown dialect's fix: the name of a ``[[name|text]]`` (a ``[[Text]]`` becomes ``[[new|Text]]``), the
+    id of a ``[text](#id)``; left alone where the place holds neither (plain Markdown links its terms itself)."""
+    span, target = diagnostic.span, diagnostic.target or ""
+    start = source.line_starts[span.line - 1] + span.column - 1
+    if diagnostic.code == DANGLING_REFERENCE.code:
+        link = _WIKILINK.match(source.text, start)
+        if link is None:
+            return None
+        from rulebook.readers.markdown_inline import term_name  # Markdown's parser only for a Markdown source
+
+        written = link["name"]
+        if link["bar"]:
+            return (
+                Edit(span.path, link.start("name"), link.end("name"), new, diagnostic.code)
+                if written == target
+                else None
+            )
+        if term_name(written) != target:
+            return None
+        return Edit(span.path, link.start("name"), link.start("name"), f"{new}|", diagnostic.code)
+    line_end = source.line_starts[span.line] - 1 if span.line < len(source.line_starts) else len(source.text)
+    found = source.text.find(f"](#{target})", start, line_end)
+    if found == -1:
+        return None
+    return Edit(span.path, found + 3, found + 3 + len(target), new, diagnostic.code)
 
 
 def plan_edits(diagnostics: Iterable[Diagnostic], sources: Mapping[str, SourceText]) -> dict[str, list[Edit]]:

@@ -34,6 +34,7 @@ from rulebook.model import (
     Value,
     plain_text,
 )
+from rulebook.model import walk as walk_content
 from rulebook.pdf.edition import Chapter, Edition, figure_label, section_label, term_label, walk
 from rulebook.pdf.escaping import folded, typography, typst_key, typst_string
 from rulebook.site.html import BLOCKS  # the nodes that stand on their own, as the site sets them
@@ -439,10 +440,7 @@ def _has_blocks(content: Content) -> bool:
     return any(isinstance(n, LineBreak) or _is_block(n) for n in content)
 
 
-def _figures(content: Iterable[object]) -> Iterable[Figure]:
+def _figures(content: Content) -> Iterable[Figure]:
     """Every figure in some content, sections and definitions included."""
-    for node in content:
-        if isinstance(node, Figure):
-            yield node
-        elif isinstance(node, Section | Definition | Note):
-            yield from _figures(node.children)
+    inside = walk_content(content, into=lambda node: isinstance(node, Section | Definition | Note))
+    return (node for node in inside if isinstance(node, Figure))

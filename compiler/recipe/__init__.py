@@ -40,7 +40,8 @@ from rulebook.diagnostics import Diagnostic, Severity
 from rulebook.project import MAIN_BOOK, BookConfig, Project
 from rulebook.recipe.book_site import write_book_site
 from rulebook.recipe.cache import NO_CACHE, StageCache, digest
-from rulebook.recipe.reading import read_configured
+from rulebook.recipe.family import book_family, read_family
+from rulebook.recipe.reading import read_configured, titled
 from rulebook.recipe.stages import (
     changes_since,
     compare_translations,
@@ -75,6 +76,7 @@ def build(
     from rulebook.build_values import BuildResult
 
     started = time.perf_counter()
+    options = whole_books(project, options)
     books = chosen_books(project, options)
     protected = [*project.inputs(), *options.files]
     output = publish.check_output(options.output, root=project.root, protected=protected)
@@ -95,30 +97,48 @@ def build(
             if isinstance(result, BuildResult):
                 return result
             built.append(result)
-        publish.keep_from_current(release, _not_rebuilt(project, options, {book.name for book in books}))
+        publish.keep_from_current(release, not_rebuilt(project, options, {book.name for book in books}))
         publish.publish(release)
     return BuildResult(output, tuple(built), seconds=time.perf_counter() - started)
 
 
-def _not_rebuilt(project: Project, options: BuildOptions, rebuilt: set[str]) -> Callable[[str], bool]:
-    """Which entries of the current site the new one keeps: the other books' folders when the main
-    book is rebuilt, else everything but the rebuilt books' folders (sources named on the command
-    line make a site of their own: nothing is kept)."""
+def not_rebuilt(project: Project, options: BuildOptions, rebuilt: set[str]) -> Callable[[str], bool]:
+    """Which entries of the current site the new one keeps: everything this build does not make again, whichever
+    way the books were chosen (``--book``, sources named, every book). A book's folder is made again with it;
+    the main book's pages are the site's root entries, so when it is rebuilt only the other books' folders are
+    kept, and its translations' folders when sources named instead of its own leave them out."""
+    if MAIN_BOOK not in rebuilt:
+        return lambda name: name not in rebuilt
+    kept = {book.name for book in project.books[1:]} - rebuilt
     if options.files:
-        return lambda name: False
-    if MAIN_BOOK in rebuilt:
-        others = {book.name for book in project.books[1:]} - rebuilt
-        return lambda name: name in others
-    return lambda name: name not in rebuilt
+        kept |= {translation.language for translation in project.main.translations}
+    return lambda name: name in kept
+
+
+def whole_books(project: Project, options: BuildOptions) -> BuildOptions:
+    """The options with sources named on the command line that are a configured book's sources, all of them,
+    as that book (``rulebook build rules/book.xml`` is ``--book NAME``: its translations and edition too)."""
+    if not options.files:
+        return options
+    owner = project.book_of(options.files[0])
+    named = {path.resolve() for path in options.files}
+    if owner is None or named != {source.resolve() for source in owner.sources}:
+        return options
+    from dataclasses import replace
+
+    return replace(options, files=(), books=(owner.name,))
 
 
 def chosen_books(project: Project, options: BuildOptions) -> list[BookConfig]:
-    """The books a build makes: those ``--book`` names, every book, or one of the sources named instead."""
+    """The books a build makes: those ``--book`` names, every book, or one of the sources named instead (with
+    the settings and the folder of the book they are sources of, else the main book's)."""
     if options.files:
         from dataclasses import replace
 
-        # Sources named on the command line are one book: the main book's settings, not its sources.
-        return [replace(project.main, sources=options.files, translations=(), changes_from=None)]
+        owners = {project.book_of(path) for path in options.files}
+        owner = owners.pop() if len(owners) == 1 else None
+        # Sources named on the command line are one book: its settings, not its sources.
+        return [replace(owner or project.main, sources=options.files, translations=(), changes_from=None)]
     if options.books is not None:
         return [project.book(name) for name in options.books]
     return list(project.books)
@@ -132,20 +152,33 @@ def checked_book(
     progress: Progress,
     cache: StageCache,
 ) -> tuple[ReadResult, LintResult] | BuildResult:
-    """A book read and linted, or the result of a build that stops here."""
+    """A book read and linted with its family (the books it uses, those that use it), or the result of a
+    build that stops here. ``earlier``: the books read before it, by name (taken as they are)."""
     from rulebook.build_values import BuildResult
 
     progress("Reading the sources…")
-    read = read_configured(project, book, options.files, cache)
+    read = earlier.get(book.name) if not options.files else None
+    read = read or read_configured(project, book, options.files, cache)
     if read.fatal:
         return BuildResult(options.output, refused=_fatal(read.diagnostics), sources=read.sources)
     earlier[book.name] = read
+    others = read_family(project, book, earlier, cache)
+    if isinstance(others, ReadResult):
+        return BuildResult(options.output, refused=_fatal(others.diagnostics), sources=others.sources)
     baseline = None if options.files else book.baseline
-    key = digest(*[s.text for s in read.sources.values()], repr(book), str(baseline and digest(baseline)))
+    texts = [s.text for r in (read, *others.values()) for s in r.sources.values()]
+    key = digest(*texts, *others, repr(book), str(baseline and digest(baseline)))
     lint = cache.get(
         "lint",
         key,
-        lambda: lint_book(read, book, root=project.root, baseline=baseline, reserved=reserved_names(project, book)),
+        lambda: lint_book(
+            read,
+            book,
+            root=project.root,
+            baseline=baseline,
+            reserved=reserved_names(project, book),
+            family=book_family(project, others),
+        ),
     )
     if lint.unsafe:
         return BuildResult(options.output, refused=lint.unsafe, sources=read.sources)
@@ -177,7 +210,7 @@ def book_stages(
     translations, changes, problems = compared_book(project, book, read, earlier, cache, editions=editions)
     if problems:
         return BuildResult(options.output, refused=problems, sources=read.sources)
-    return BookStages(book, read, lint, translations, changes)
+    return BookStages(titled(book, read), read, lint, translations, changes)
 
 
 def compared_book(
@@ -220,7 +253,7 @@ def _build_book(
     stages = book_stages(project, book, options, earlier, progress, cache)
     if isinstance(stages, BuildResult):
         return stages
-    read, lint, translations = stages.read, stages.lint, stages.translations
+    book, read, lint, translations = stages.config, stages.read, stages.lint, stages.translations
     progress("Compiling the rule data…")
     with BackgroundData(lambda: rule_files(read, lint, book, translations)) as data:
         printing = _print(project, stages, options, release.scratch, progress)  # after the fork: Typst's threads
@@ -280,6 +313,7 @@ def _build_data_only(
         stages = book_stages(project, book, options, {}, progress, cache)
         if isinstance(stages, BuildResult):
             return stages
+        book = stages.config
         progress("Compiling the rule data…")
         files = rule_files(stages.read, stages.lint, book, stages.translations)
         pending.append((output / book.folder, files))

@@ -18,11 +18,13 @@ if TYPE_CHECKING:
 
     from rulebook import publish
     from rulebook.build_values import BuildOptions, TranslationResult
+    from rulebook.family import Family
     from rulebook.site.incremental import SiteLook
-    from rulebook.site.pages import SiteInput
+    from rulebook.site.pages import OutsideTranslation, SiteInput
     from rulebook.site.theme import Theme
     from rulebook.site.translation_status import SiteStatus
     from rulebook.site.writer import SiteResult
+    from rulebook.translate.terminology import Entry
 
 
 def write_book_site(
@@ -87,16 +89,23 @@ def site_input(
     """Everything a book's pages are made from (``drafts``: the editor's view; ``generator``: what builds them;
     ``offline``: pages as files, to be read from disk; ``pdf``: the book's PDFs are made, and linked to)."""
     from rulebook.data import build_site_summary
+    from rulebook.data.outside import outside_of
     from rulebook.recipe.book_pdf import pdf_paths
+    from rulebook.site.across import book_links
     from rulebook.site.pages import SiteInput, SiteTranslation
     from rulebook.translate.compare import report_context
     from rulebook.translate.definitions import translated_definitions
 
-    terms = lint.terms
-    assert terms is not None and not read.book.outline, "pages are made from the whole model"
+    terms, family = lint.terms, lint.family
+    assert terms is not None and family is not None and not read.book.outline, "pages are made from the whole model"
     images = book_images(read.book, image_folder(read.book, project.root))
     summary = build_site_summary(
-        read.book, terms, title=book.display_title, edition=book.edition or "unknown", facts=lint.facts
+        read.book,
+        terms,
+        title=book.display_title,
+        edition=book.edition or "unknown",
+        facts=lint.facts,
+        outside=outside_of(family, book.name),
     )
     return SiteInput(
         read.book,
@@ -112,12 +121,14 @@ def site_input(
                 t.terms,
                 report_context(t.comparison, translation_language=t.language),
                 translated_definitions(read.book, t.comparison, t.terms, t.words or t.language),
-                _site_status(project, book, t),
+                status=_site_status(project, book, t),
+                outside=outside_translations(project, book, family, t.language),
             )
             for t in translations
         ],
         refused_images=set(images.refused),
         books=_other_books(project, book),
+        across=book_links(family, book.name, {other.name: other.folder for other in project.books}),
         changes=changes,
         drafts=drafts,
         generator=generator,
@@ -135,6 +146,31 @@ def _site_status(project: Project, book: BookConfig, translation: TranslationRes
     latest = project.book(translation.status.latest)
     root = "" if latest.name == book.name else ("../" if book.folder else "") + latest.folder
     return site_status(translation.status, latest_root=root, changes_page=latest.changes_from is not None)
+
+
+def outside_translations(
+    project: Project, book: BookConfig, family: Family, language: str
+) -> dict[str, OutsideTranslation]:
+    """The terms ``book`` takes from the books it uses, as those books' translations into ``language`` name them,
+    each with its entry in that book's glossary in ``language`` (a book without such a translation gives none)."""
+    from rulebook.recipe.stages import translation_terms
+    from rulebook.site.pages import OutsideTranslation
+
+    found = {}
+    terminologies: dict[str, dict[str, Entry]] = {}
+    up = "../" if book.folder else ""
+    for name, lookup in family.outside_terms(book.name).items():
+        other = project.book(str(lookup.book))
+        translation = next((t for t in other.translations if t.language == language), None)
+        if translation is None:
+            continue
+        if other.name not in terminologies:
+            terminologies[other.name] = translation_terms(translation, project.root)
+        entry = terminologies[other.name].get(lookup.name)
+        if entry is not None:
+            page = f"{up}{other.folder}{language}/glossary.md#{lookup.name}"
+            found[name] = OutsideTranslation(entry, page)
+    return found
 
 
 def _live_reload(options: BuildOptions) -> tuple[dict[str, str], tuple[str, ...]]:

@@ -26,7 +26,8 @@ from typing import TYPE_CHECKING
 
 from rulebook.errors import UserError
 from rulebook.project import BookConfig, Project, Translation
-from rulebook.recipe.reading import read_book, read_configured
+from rulebook.recipe.family import book_family, read_family
+from rulebook.recipe.reading import configured_format, read_book, read_configured
 from rulebook.recipe.stages import (
     lint_book,
     reserved_names,
@@ -40,7 +41,7 @@ from rulebook.stage_values import LintResult, ReadResult
 if TYPE_CHECKING:
     from rulebook.diagnostics import Diagnostic
     from rulebook.diff import BookDiff
-    from rulebook.graph import TermGraph
+    from rulebook.family import Family
     from rulebook.model import Book
     from rulebook.source_fixes import FixedSource
     from rulebook.translate.compare import Comparison
@@ -63,6 +64,8 @@ class LintTarget:
     baseline: Path | None = None
     partial: bool = False
     """Only some of the book's sources are read (the baseline's entries for the others are not stale)."""
+    family: bool = True
+    """The files are the book's (its family's names resolve in them); False: files of no configured book."""
 
 
 def lint_targets(
@@ -87,19 +90,41 @@ def lint_targets(
         owners = {found.name if (found := project.book_of(file)) else None for file in files}
         owner = owners.pop() if len(owners) == 1 else None
         if owner is None:
-            return [LintTarget(project.main, files, baseline_of(None))]
+            return [LintTarget(project.main, files, baseline_of(None), family=False)]
         chosen = project.book(owner)
     chosen = chosen or project.main
     partial = bool(files) and {file.resolve() for file in files} != {source.resolve() for source in chosen.sources}
     return [LintTarget(chosen, files, baseline_of(chosen), partial)]
 
 
-def lint(project: Project, target: LintTarget) -> tuple[ReadResult, LintResult]:
-    """``rulebook lint`` of one book: its sources read as an outline, then every rule and its baseline."""
-    read = read_configured(project, target.book, target.files, outline=True)
-    reserved = reserved_names(project, target.book)
+def lint(
+    project: Project, target: LintTarget, earlier: dict[str, ReadResult] | None = None
+) -> tuple[ReadResult, LintResult]:
+    """``rulebook lint`` of one book: its sources and its family's (the books it uses and those that use it) read
+    as an outline, then every rule and its baseline. ``earlier``: the books read already by name (outlines),
+    where those read here are added: linting several books reads each once, and lints it once.
+
+    A book it uses that cannot be read makes the book's lint a reading failure, with that book's reasons."""
+    earlier = {} if earlier is None else earlier
+    read = (None if target.files else earlier.get(target.book.name)) or read_configured(
+        project, target.book, target.files, outline=True
+    )
+    if not target.files and not read.fatal:
+        earlier[target.book.name] = read
+    others: dict[str, ReadResult] | ReadResult = {}
+    if target.family and not read.fatal:
+        others = read_family(project, target.book, earlier, outline=True)
+    if isinstance(others, ReadResult):  # a book it uses cannot be read: say why, as this book's reading
+        read = ReadResult(read.book, (*read.diagnostics, *others.diagnostics), {**read.sources, **others.sources})
+        others = {}
     result = lint_book(
-        read, target.book, root=project.root, baseline=target.baseline, partial=target.partial, reserved=reserved
+        read,
+        target.book,
+        root=project.root,
+        baseline=target.baseline,
+        partial=target.partial,
+        reserved=reserved_names(project, target.book),
+        family=book_family(project, others) if target.family else None,
     )
     return read, result
 
@@ -289,7 +314,7 @@ def read_pair(project: Project, first: Path, second: Path, language: str) -> tup
     the first that cannot be read."""
     books = []
     for path, lang in ((first, "en"), (second, language)):
-        read = read_book([path], project.root, language=lang)
+        read = read_book([path], project.root, language=lang, source_format=configured_format(project, path))
         if read.fatal:
             return read
         books.append(read.book)
@@ -299,12 +324,22 @@ def read_pair(project: Project, first: Path, second: Path, language: str) -> tup
 # -- the term graph and the terminology ------------------------------------------------------------------------
 
 
-def term_graph(project: Project, book: str | None, files: tuple[Path, ...]) -> TermGraph | ReadResult:
-    """``rulebook graph`` and ``query``: the term graph of a book (default: the main one) or of the files named."""
+def term_graph(project: Project, book: str | None, files: tuple[Path, ...]) -> tuple[Family, str] | ReadResult:
+    """``rulebook graph`` and ``query``: the term graphs of a book (default: the main one) and of its family (the
+    books it uses and those that use it), with the book's name; or of the files named, alone."""
+    from rulebook.family import Family, FamilyBook
     from rulebook.graph import TermGraph
 
-    read = read_configured(project, project.book(book) if book else project.main, files)
-    return read if read.fatal else TermGraph(read.book)
+    config = project.book(book) if book else project.main
+    read = read_configured(project, config, files)
+    if read.fatal:
+        return read
+    others = {} if files else read_family(project, config, {})
+    if isinstance(others, ReadResult):
+        return others
+    own = FamilyBook(config.name, config.display_title, TermGraph(read.book), faq=config.faq)
+    family = book_family(project, others).including(own) if others else Family([own])
+    return family, config.name
 
 
 def terminology(project: Project, path: Path) -> tuple[dict[str, Entry], dict[str, str]]:

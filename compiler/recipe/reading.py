@@ -1,14 +1,13 @@
 """The reading: which reader reads which file, and the book a command's sources make.
 
-XML goes to :mod:`rulebook.xml_source` (whole, or as an *outline* for the lint), Markdown to
-:mod:`rulebook.markdown_source` (its terms found from the configuration, headings or emphasis when it
-marks none), the plain-text export to :mod:`rulebook.text_source`. A file named on the command line
-is read only when the configuration names it or it declares itself a rulebook.
+The reader is the file's format (:mod:`rulebook.readers.formats`): the one its book or translation
+configures, else its suffix's. XML is read whole, or as an *outline* for the lint; Markdown that marks no
+terms gets them from the configuration, headings or emphasis. A file named on the command line is read
+only when the configuration names it or it declares itself a rulebook.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -19,10 +18,11 @@ from rulebook.inputs import UnreadableInput, read_input
 from rulebook.memory import gc_frozen
 from rulebook.model import Book
 from rulebook.project import BookConfig, Linking, Project
+from rulebook.readers import SourceResult
+from rulebook.readers.formats import FORMATS, ReadRequest, format_named, format_of
 from rulebook.recipe.cache import NO_CACHE, StageCache, digest
 from rulebook.source import SourceText, display_path
 from rulebook.stage_values import ReadResult
-from rulebook.xml_source import SourceResult, read_xml_file
 
 
 def read_book(
@@ -32,19 +32,23 @@ def read_book(
     language: str = "en",
     linking: Linking | None = None,
     outline: bool = False,
+    source_format: str | None = None,
 ) -> ReadResult:
     """Read every source; unreadable or malformed files give fatal diagnostics and are left out.
 
-    ``linking``: how a Markdown source that marks no terms gets them (its book's configuration).
-    ``outline``: XML sources are read for the lint only (every name, id and place, no content;
-    see :mod:`rulebook.xml_source`); Markdown and text sources are read whole either way.
+    ``linking``: how a Markdown source that marks no terms gets them (its book's configuration; None
+    for a translation, which is linked through its terminology). ``outline``: XML sources are read for
+    the lint only (every name, id and place, no content; see :mod:`rulebook.xml_source`); Markdown and
+    text sources are read whole either way. ``source_format``: the format configured for every source
+    (None: each file's suffix says).
     """
     documents = []
     diagnostics: list[Diagnostic] = []
     sources: dict[str, SourceText] = {}
     with gc_frozen():
         for path in paths:
-            result = _read_source(path, display_path(path, root), root, language, linking, outline)
+            request = ReadRequest(path, display_path(path, root), language, root, outline)
+            result = _read_source(request, linking, source_format)
             diagnostics.extend(result.diagnostics)
             if result.source is not None:
                 sources[result.source.path] = result.source
@@ -55,48 +59,11 @@ def read_book(
     return ReadResult(Book(tuple(documents)), tuple(diagnostics), sources)
 
 
-def _read_source(
-    path: Path, shown: str, root: Path | None, language: str, linking: Linking | None, outline: bool
-) -> SourceResult:
-    """One source, read through :func:`~rulebook.inputs.read_input` (nothing through a link out of ``root``)."""
-    suffix = path.suffix.lower()
-    if suffix in (".md", ".markdown"):
-        from rulebook.markdown_source import read_markdown_file  # imported only for Markdown sources
-
-        return find_terms(read_markdown_file(path, shown, language=language, root=root), linking)
-    if suffix == ".txt":
-        from rulebook.text_source import read_text_file
-
-        return read_text_file(path, shown, language=language, root=root)
-    return read_xml_file(path, shown, language=language, outline=outline, root=root)
-
-
-def find_terms(result: SourceResult, linking: Linking | None) -> SourceResult:
-    """A Markdown rulebook that marks no terms gets them from its configuration, headings or emphasis.
-
-    Without configuration, only a book that numbers nothing is linked (a numbered translation
-    is linked through its terminology instead).
-    """
-    document = result.document
-    if document is None or document.definitions:
-        return result
-    configured = linking is not None and linking != Linking()
-    if not configured and any(s.number for s in document.sections):
-        return result
-    from rulebook.autolink import emphasis_terms, heading_terms, link_document
-
-    linking = linking or Linking()
-    terms = heading_terms(document)
-    extra = heading_terms(document, names=linking.terms) if linking.terms else []
-    if linking.emphasis:
-        extra += emphasis_terms(document)
-    known = {t.id for t in terms}
-    for term in extra:
-        if term.id not in known:
-            known.add(term.id)
-            terms.append(term)
-    linked = link_document(document, terms, skip=linking.skip)
-    return SourceResult(linked, result.diagnostics, result.source)
+def _read_source(request: ReadRequest, linking: Linking | None, source_format: str | None) -> SourceResult:
+    """One source, read through :func:`~rulebook.inputs.read_input` (nothing through a link out of the root)."""
+    found = format_of(request.path, source_format) or format_named("xml")
+    result = found.read(request)
+    return found.terms(result, linking) if found.terms is not None else result
 
 
 def read_configured(
@@ -129,18 +96,39 @@ def read_configured(
         return _not_rulebooks(strangers, project.root)
 
     def read() -> ReadResult:
-        return read_book(paths, project.root, language=book.language, linking=book.linking, outline=outline)
+        return read_book(
+            paths,
+            project.root,
+            language=book.language,
+            linking=book.linking,
+            outline=outline,
+            source_format=book.format,
+        )
 
     if cache is NO_CACHE:
         return read()  # no key to make: that would read and hash every source once more
-    key = digest(*paths, *map(str, paths), repr(book.linking), book.language, str(outline))
+    key = digest(*paths, *map(str, paths), repr(book.linking), book.language, str(outline), str(book.format))
     return cache.get("read", key, read)
 
 
-READABLE_SUFFIXES = (".xml", ".md", ".markdown", ".txt")
-"""The kinds of source the readers read: XML, Markdown, the plain-text export."""
-_DECLARATION = re.compile(r"^<!--\s*rulebook\b", re.MULTILINE)
-_TEXT_EXPORT = re.compile(r"^\(Rule\)\s*\n+Description:", re.MULTILINE)
+def titled(book: BookConfig, read: ReadResult) -> BookConfig:
+    """The book, titled by its sources (a Markdown book's front matter or single ``#`` heading, an XML
+    ``<document title>``) when its configuration gives no title."""
+    if book.title is not None:
+        return book
+    title = next((document.title for document in read.book.documents if document.title), None)
+    if title is None:
+        return book
+    from dataclasses import replace
+
+    return replace(book, title=title)
+
+
+def configured_format(project: Project, path: Path) -> str | None:
+    """The format the configuration gives a file (as a book's source or a translation), if any."""
+    book = project.book_of(path)
+    translation = project.translation_of(path) if book is None else None
+    return book.format if book is not None else translation.format if translation is not None else None
 
 
 def _configured(project: Project, path: Path) -> bool:
@@ -148,18 +136,24 @@ def _configured(project: Project, path: Path) -> bool:
 
 
 def _declares_a_rulebook(path: Path, root: Path) -> bool:
-    """XML says what it is by its root (the reader checks it); Markdown and text must say it themselves;
-    any other kind of file (a configuration, a DTD) is not a rulebook."""
-    suffix = path.suffix.lower()
-    if suffix not in READABLE_SUFFIXES:
+    """Whether a file its format reads says it is a rulebook (XML by its root, which the reader checks;
+    Markdown and text by a declaration); any other kind of file (a configuration, a DTD) is not one."""
+    found = format_of(path)
+    if found is None:
         return False
-    if suffix == ".xml":
-        return True
     try:
         text = read_input(path, root=root).decode("utf-8-sig", errors="replace")  # a byte order mark is not text
     except UnreadableInput:
         return True  # the reader says why it cannot be read
-    return bool(_DECLARATION.search(text) or (path.suffix.lower() == ".txt" and _TEXT_EXPORT.search(text)))
+    return found.declares(text)
+
+
+def _not_a_rulebook_help(path: Path) -> str:
+    found = format_of(path)
+    if found is not None:
+        return f"name it in the configuration's `sources`, or give it {found.declaration}"
+    kinds = [f"{f.noun} ({', '.join(f.suffixes)})" for f in FORMATS if f.suffixes]
+    return f"rulebook sources are {', '.join(kinds[:-1])} or {kinds[-1]}"
 
 
 def _not_rulebooks(paths: Sequence[Path], root: Path) -> ReadResult:
@@ -175,11 +169,7 @@ def _not_rulebooks(paths: Sequence[Path], root: Path) -> ReadResult:
                 f"`{shown}` is not a rulebook source",
                 Span(shown, 1, 1),
                 target=shown,
-                help=(
-                    "name it in the configuration's `sources`, or put `<!-- rulebook -->` on a line of its own in it"
-                    if path.suffix.lower() in READABLE_SUFFIXES
-                    else "rulebook sources are XML (.xml), Markdown (.md) or the plain-text export (.txt)"
-                ),
+                help=_not_a_rulebook_help(path),
             )
         )
         try:

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 from rulebook.assets import book_images, image_folder
 from rulebook.catalog.book import DUPLICATE_ID, INVALID_NAME, RESERVED_NAME
 from rulebook.diagnostics import Diagnostic, Severity
+from rulebook.family import Family, FamilyBook
 from rulebook.graph import TermGraph
 from rulebook.inputs import present
 from rulebook.lint import apply_settings, run_book_rules
@@ -43,26 +44,33 @@ def lint_book(
     baseline: Path | None = None,
     partial: bool = False,
     reserved: frozenset[str] = frozenset(),
+    family: Family | None = None,
 ) -> LintResult:
     """Every diagnostic for a book: reading problems, then the book rules (unless reading failed).
 
     ``baseline``: known problems to leave out of ``new``; ``partial``: only some of the book's
     sources were read (entries of the others are not stale). ``reserved``: names a chapter may
-    not take (the site's own pages, the project's books and translations).
+    not take (the site's own pages, the project's books and translations). ``family``: the other books
+    its names resolve in and that use its terms (:mod:`rulebook.recipe.family`; None: the book alone).
     """
     found = list(read.diagnostics)
-    terms = facts = None
+    terms = facts = kin = None
     with gc_frozen():
         if not read.fatal:
             images = book_images(read.book, image_folder(read.book, root))
             terms = TermGraph(read.book)
-            checked = LintInput(read.book, terms, set(images.published), reserved, refused_images=images.refused)
+            own = FamilyBook(book.name, book.display_title, terms, faq=book.faq)
+            kin = family.including(own) if family is not None else Family([own])
+            published = set(images.published)
+            checked = LintInput(
+                read.book, terms, published, reserved, refused_images=images.refused, family=kin, name=own.name
+            )
             found.extend(run_book_rules(checked))
             facts = checked.rule_facts
         diagnostics = tuple(apply_settings(apply_suppressions(found, read.sources), book.severities))
     files = len(set(read.sources) | {d.span.path for d in read.diagnostics}) or len(read.book.documents)
     unsafe = unsafe_names(read, found)
-    result = LintResult(diagnostics, read.sources, files, terms, diagnostics, unsafe=unsafe, facts=facts)
+    result = LintResult(diagnostics, read.sources, files, terms, diagnostics, unsafe=unsafe, facts=facts, family=kin)
     return apply_baseline(result, baseline, root=root, partial=partial)
 
 
@@ -131,7 +139,9 @@ def compare_translations(
         key = digest(*[s.text for s in read.sources.values()], repr(translation), *translation.files)
 
         def compare(translation: Translation = translation) -> TranslationResult | None:
-            translated = read_book([translation.source], root, language=translation.language)
+            translated = read_book(
+                [translation.source], root, language=translation.language, source_format=translation.format
+            )
             if translated.fatal:
                 return None
             terms = translation_terms(translation, root)
@@ -281,6 +291,7 @@ def rule_files(
     import json
 
     from rulebook.data import build_rule_data, serialise
+    from rulebook.data.outside import outside_of
     from rulebook.rules_schema import check_rule_data, rules_schema_text
 
     assert lint.terms is not None and not read.book.outline, "rule data is made from the whole model"
@@ -291,6 +302,7 @@ def rule_files(
         edition=book.edition or "unknown",
         translations=translated_terms(read, translations),
         facts=lint.facts,
+        outside=outside_of(lint.family, book.name) if lint.family is not None else None,
     )
     text = serialise(data)
     check_rule_data(json.loads(text))

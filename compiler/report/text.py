@@ -128,7 +128,11 @@ def _snippet(
         return arrow
     line = _Line(source.text, *source.line_bounds(span.line))
     room = max(min(WINDOW, width - len(gutter) - 5), _MIN_WIDTH // 4)  # the gutter, " | " and two ellipses
-    start, length = (span.column - 1, span.length) if span.length else _underline(line, span.column - 1, target, room)
+    comment = line.part(span.column - 1, span.column + 3) == "<!--"  # an annotation: XML's attributes in a comment
+    names = () if span.path.lower().endswith(".xml") or comment else _MARKDOWN_NAMES
+    start, length = (
+        (span.column - 1, span.length) if span.length else _underline(line, span.column - 1, target, room, names)
+    )
     shown, start, length = _window(line, start, length, room)
     bar = paint("dim", "|")
     return [
@@ -160,10 +164,24 @@ class _Line:
         return self.text[self.start + begin : self.start + min(stop, len(self))].replace("\t", " ")
 
 
-def _underline(line: _Line, column: int, target: str | None, room: int) -> tuple[int, int]:
-    """What to underline: the target's quoted value after the column if present, else the tag name."""
+_MARKDOWN_NAMES = (("[[", "|"), ("[[", "]]"), ("(#", ")"), ("{#", "}"), ("=", "}"), ("=", " "), (" ", ""))
+"""What stands around a name in the Markdown dialect: ``[[name|``, ``(#id)``, ``{#id}``, ``{dfn=name}``,
+``::: definition name``; a span (``[text]{dfn=name}``) is named at its end, so its own attribute comes first."""
+_SPAN_NAMES = (("dfn=", "}"), ("dfn=", " "), ("value=", "}"), ("value=", " "))
+
+
+def _underline(
+    line: _Line, column: int, target: str | None, room: int, names: tuple[tuple[str, str], ...] = ()
+) -> tuple[int, int]:
+    """What to underline: the target where the source's syntax names it (``names``: the Markdown dialect's
+    places, tried first), else its quoted value after the column, else the tag name."""
     if target:
         near = line.part(column, column + TARGET_REACH + len(target) + 2)
+        spanned = bool(names) and near.startswith("[") and not near.startswith("[[")
+        for before, after in (_SPAN_NAMES + names) if spanned else names:
+            found = near.find(f"{before}{target}{after}")
+            if found != -1:
+                return column + found + len(before), max(len(target), 1)
         quoted = near.find(f'"{target}"')
         if quoted == -1:
             quoted = near.find(f"'{target}'")

@@ -119,6 +119,7 @@ def _serve(
         generator=generator,
         kept=folder / "kept",  # gone with the folder
     )
+    options = recipe.whole_books(project, options)  # a book's own sources named: that book, as a build makes it
     live = LivePreview(project, options, folder / "live", news, progress, report)
     # Watching starts before the first build: an edit made while it runs is not missed.
     watching = [] if once else [entry.path for entry in watched(project, recipe.chosen_books(project, options))]

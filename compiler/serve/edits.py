@@ -36,7 +36,8 @@ class LiveAffected:
     rebuild: bool = False
     """The look or the configuration changed (``mkdocs.yml``, ``site_templates/``): everything is built again."""
     books: tuple[str, ...] = ()
-    """The books whose own sources changed: read, linted and their pages made again at once."""
+    """The books whose own sources changed, then the other books of their families (their links across books,
+    "Used in" and "Clarified in" may change): read, linted and their changed pages made again at once."""
     later: tuple[str, ...] = ()
     """The books whose translations, editions or rule data depend on the change: recomputed aside."""
 
@@ -59,6 +60,9 @@ def touched_by(project: Project, books: Sequence[BookConfig], changed: Iterable[
     if any(entry.rebuild for entry in hits):
         return LiveAffected(rebuild=True)
     own = tuple(dict.fromkeys(entry.book for entry in hits if entry.book is not None))
+    served = {book.name for book in books}
+    kin = [name for book in own for name in project.family_of(book) if name in served] if own else []
+    own = tuple(dict.fromkeys([*own, *kin]))
     translated = [entry.later for entry in hits if entry.later is not None]
     following = [book.name for book in books if book.changes_from in own]
     statuses = [book.name for book in books if set(project.status_editions(book)) & set(own)]

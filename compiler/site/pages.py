@@ -23,6 +23,7 @@ from markupsafe import Markup, escape
 from rulebook.diagnostics import Diagnostic
 from rulebook.graph import TermGraph
 from rulebook.model import Book, Section
+from rulebook.site.across import BookLinks
 from rulebook.site.escaping import html_text
 from rulebook.site.html import Linker, render_content, spaced
 from rulebook.site.lost import without_lost_sentences
@@ -63,6 +64,19 @@ class SiteTranslation:
     """By term: the translation's text of the original's definition, and where it stands."""
     status: SiteStatus | None = None
     """Which translated sections were made from an earlier edition of an original that changed since."""
+    outside: Mapping[str, OutsideTranslation] = field(default_factory=dict)
+    """The terms the book takes from the books it uses, by name as it writes them, in this language: the
+    translations of those books name them, and their sites in this language state them."""
+
+
+@dataclass(frozen=True, slots=True)
+class OutsideTranslation:
+    """A term of a book the book uses, as that book's translation into the same language names it."""
+
+    entry: Entry
+    """Its renderings in that book's terminology."""
+    page: str
+    """Its entry in that book's glossary in this language, from this book's site root (``../fr/glossary.md#x``)."""
 
 
 @dataclass
@@ -94,6 +108,8 @@ class SiteInput:
     ``a.md`` is ``a.html``, and every link names a file (``../other-game/index.html``), never a folder."""
     refused_images: set[str] = field(default_factory=set)
     """Image files the images folder holds that are not published: not pictures the site may show."""
+    across: BookLinks = field(default_factory=BookLinks)
+    """What the pages link to in the other books of the book's family, and what links here from them."""
     pdfs: dict[str | None, str] = field(default_factory=dict)
     """The book's PDFs (the print edition) by language (None: the book's own), from the book's site root."""
 
@@ -164,6 +180,8 @@ class LinkStyle:
     directory_urls: bool = True
     """MkDocs' ``use_directory_urls``: false for a site read from disk (offline), where a page is its file
     (``a.md`` is ``a.html``) and a link to a folder names its ``index.html``."""
+    others: tuple[str, ...] = ()
+    """The other books' sites, from the book's root (``../``, ``elves/``): their pages are not the generator's own."""
 
 
 def link(style: LinkStyle, here: str, target: str) -> str:
@@ -183,7 +201,7 @@ def link(style: LinkStyle, here: str, target: str) -> str:
     base = f"{folder}/" if folder else ""
     if not style.directory_urls and not page:
         url = file_url(url)
-    if page and path.startswith(style.site):
+    if page and path.startswith(style.site) and not path.startswith(("../", *style.others)):
         if path == here:
             return suffix or path.rpartition("/")[2]
         return _relative_to(base, path + suffix)
@@ -213,7 +231,17 @@ class SitePlan:
             if d[0].section_id in self.chapter_of
         }
         self.previews = {name: self._preview(name) for name in self.term_page}
-        self.links = LinkStyle(links_from_markdown, directory_urls=not site.offline)
+        for name, term in site.across.terms.items():  # as the term's own book shows it
+            self.previews[name] = definition_preview(term.definition, term.section, term.name, self.words)
+        self.links = LinkStyle(links_from_markdown, directory_urls=not site.offline, others=site.across.folders)
+
+    def term_place(self, name: str) -> str | None:
+        """Where a term the book names is defined, from the site's root: on its page here, or in another book."""
+        page = self.term_page.get(name)
+        if page is not None:
+            return f"{page}#term-{name}"
+        outside = self.site.across.terms.get(name)
+        return outside.page if outside is not None else None
 
     def link(self, here: str, target: str) -> str:
         """A link from page ``here`` to a page or file of this site (see :func:`link`)."""
@@ -242,12 +270,13 @@ class SitePlan:
         figures = {f.id: f.section_id for f in self.site.book.figures}
 
         def term_href(name: str) -> str | None:
-            target = self.term_page.get(name)
-            return None if target is None else self.link(page, f"{target}#term-{name}")
+            target = self.term_place(name)
+            return None if target is None else self.link(page, target)
 
         def id_href(target_id: str) -> str | None:
             if not terms.id_targets(target_id):
-                return None
+                outside = self.site.across.targets.get(target_id)
+                return None if outside is None else self.link(page, outside)
             section_id = figures.get(target_id, target_id)
             chapter = self.chapter_of.get(section_id)
             if chapter is None:
@@ -278,8 +307,8 @@ class SitePlan:
         the page script reads."""
 
         def href(name: str) -> str | None:
-            target = self.term_page.get(name)
-            return self.script_link(page, f"{target}#term-{name}") if target else None
+            target = self.term_place(name)  # here, or in the book that defines it
+            return self.script_link(page, target) if target else None
 
         previews = page_previews(self.previews, used, href)
         return json_script("rb-previews", previews) + "\n" + words_script(self.words)
@@ -452,7 +481,7 @@ def chapter_page(plan: SitePlan, chapter: Section, env: Environment, alternate: 
     path = chapter.id + ".md"
     linker = plan.linker(path)
     blocks: list[dict[str, Any]] = []
-    section_blocks(chapter, linker, blocks)
+    section_blocks(chapter, linker, blocks, clarifications(plan, path, chapter))
     markdown = env.get_template("chapter.md.j2").render(
         title=chapter.title,
         blocks=blocks,
@@ -497,6 +526,28 @@ def section_blocks(
     _flush(pending, linker, blocks)
     if added:
         blocks.append({"heading": None, "html": added})
+
+
+def clarifications(plan: SitePlan, page: str, chapter: Section) -> dict[str, str]:
+    """By section of a chapter: the FAQ entries that clarify it ("Clarified in"), as HTML after its text."""
+    clarified = plan.site.across.clarified
+    if not clarified:
+        return {}
+    found = {}
+    words = escape(plan.words.get("clarified_in", "Clarified in:"))
+    for section in _sections(chapter):
+        entries = clarified.get(section.id)
+        if entries:
+            items = "".join(
+                f'<li><a href="{escape(plan.link(page, e.page))}">{escape(e.book)}, {escape(e.label)}</a></li>'
+                for e in entries
+            )
+            found[section.id] = f'<aside class="rb-clarified"><strong>{words}</strong>\n<ul>{items}</ul></aside>'
+    return found
+
+
+def _sections(section: Section) -> list[Section]:
+    return [section, *(s for node in section.children if isinstance(node, Section) for s in _sections(node))]
 
 
 def _flush(pending: list[Any], linker: Linker, blocks: list[dict[str, Any]]) -> None:
@@ -557,10 +608,12 @@ def glossary_page(plan: SitePlan, env: Environment) -> Page | None:
             "href": plan.link(path, f"{plan.term_page[name]}#term-{name}"),
             "text": data_terms[name]["definition"]["text"] or plan.previews[name]["text"],
             "uses": [_term_link(plan, path, n) for n in terms.terms_used_by(name)],
-            "used_in": _used_in(plan, path, name),
+            "used_in": _used_in(plan, path, name) + _used_elsewhere(plan, path, name),
         }
         by_letter[_letter(entry["name"])].append(entry)
         linked.update(use["term"] for use in entry["uses"] if use["href"])
+    outside = _outside_terms(plan, path)
+    linked.update(term["term"] for book in outside for term in book["terms"])
     title = plan.words.get("glossary", "Glossary")
     markdown = env.get_template("glossary.md.j2").render(
         title=title,
@@ -568,8 +621,31 @@ def glossary_page(plan: SitePlan, env: Environment) -> Page | None:
         letters=sorted(by_letter.items()),
         previews=plan.previews_script(path, linked),
         drafts=plan.site.drafts,
+        outside=outside,
+        outside_title=plan.words.get("from_other_books", "Terms from other books"),
     )
     return Page(path, title, markdown)
+
+
+def _outside_terms(plan: SitePlan, page: str) -> list[dict[str, Any]]:
+    """The terms of other books this book uses, by book (by title), each book's by name, for the glossary."""
+    books: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    seen: set[str] = set()
+    for name, term in sorted(plan.site.across.terms.items(), key=lambda item: (item[1].name.lower(), item[0])):
+        if term.page in seen:  # ``fighter`` and ``main:fighter``: one term
+            continue
+        seen.add(term.page)
+        href = plan.link(page, term.page)
+        books[term.book].append({"term": name, "name": term.name, "href": href, "text": term.text})
+    return [{"title": book, "terms": terms} for book, terms in sorted(books.items())]
+
+
+def _used_elsewhere(plan: SitePlan, page: str, name: str) -> list[dict[str, Any]]:
+    """The other books' sections that use a term of this book ("Army Book: Sea Raiders, Ship Captain")."""
+    return [
+        {"title": f"{e.book}, {e.label}", "chapter": e.chapter, "href": plan.link(page, e.page), "count": e.count}
+        for e in plan.site.across.used_in.get(name, ())
+    ]
 
 
 def _letter(name: str) -> str:
@@ -578,9 +654,11 @@ def _letter(name: str) -> str:
 
 
 def _term_link(plan: SitePlan, page: str, name: str) -> dict[str, str | None]:
-    target = plan.term_page.get(name)
-    href = plan.link(page, f"{target}#term-{name}") if target else None
-    return {"name": plan.site.data["terms"].get(name, {}).get("name", name), "term": name, "href": href}
+    target = plan.term_place(name)
+    href = plan.link(page, target) if target else None
+    outside = plan.site.across.terms.get(name)
+    shown = outside.name if outside is not None else plan.site.data["terms"].get(name, {}).get("name", name)
+    return {"name": shown, "term": name, "href": href}
 
 
 def _used_in(plan: SitePlan, page: str, name: str) -> list[dict[str, Any]]:

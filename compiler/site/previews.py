@@ -28,6 +28,7 @@ from rulebook.model import (
     Table,
     Value,
     plain_text,
+    walk,
 )
 
 PREVIEW_LENGTH = 320
@@ -138,14 +139,8 @@ def _only_words(definition: Definition) -> bool:
 
 
 def _first_table(content: Content) -> Table | None:
-    for node in content:
-        if isinstance(node, Table):
-            return node
-        if isinstance(node, Definition | Note):
-            found = _first_table(node.children)
-            if found is not None:
-                return found
-    return None
+    inside = walk(content, into=lambda node: isinstance(node, Definition | Note))
+    return next((node for node in inside if isinstance(node, Table)), None)
 
 
 def _paragraphs(content: Content, name: str) -> list[tuple[str, list[TermSpan]]]:

@@ -49,7 +49,6 @@ def reference_context(view: ReferenceView) -> dict[str, Any] | None:
         "sequences": [_sequence(view, sequence) for sequence in data["sequences"]],
         "values": _values(view),
         "profile": _profile(view),
-        "game": _game(view),
         "army": _army(view),
     }
     if not any(parts.values()):
@@ -187,8 +186,8 @@ def _derived(view: ReferenceView, name: str, die: Mapping[str, Any]) -> dict[str
 
 
 def _repeats(view: ReferenceView, repeats: Mapping[str, Mapping[str, Any]]) -> list[dict[str, Any]]:
-    """The repeated rolls, one line per table they roll on: the rule, then each board's own (``Building the
-    Battlefield: roll 2D3 times on its table; on a 36x48 board, roll D3 times on its table``), never two lines
+    """The repeated rolls, one line per table they roll on: the rule, then each board's own (``Charting the
+    Shoals: roll 2D3 times on its table; on a 36x48 board, roll D3 times on its table``), never two lines
     of one title."""
     by_table: dict[tuple[str, str], list[tuple[str, Mapping[str, Any]]]] = {}
     for name, repeat in sorted(repeats.items()):
@@ -307,21 +306,8 @@ def _profile(view: ReferenceView) -> dict[str, Any] | None:
     return {"rows": rows, "range": said}
 
 
-def _game(view: ReferenceView) -> list[Part] | None:
-    game = {key: value for key, value in (view.data.get("game") or {}).items() if value is not None}
-    if not game.get("game_turns"):
-        return None
-    turns = str(game["game_turns"])
-    if game.get("player_turns_each"):
-        default = "A standard game lasts {turns} game turns; each player has {player_turns} player turns."
-        return sentence(
-            view.words, "ref_game_turns_each", default, turns=turns, player_turns=str(game["player_turns_each"])
-        )
-    return sentence(view.words, "ref_game_turns", "A standard game lasts {turns} game turns.", turns=turns)
-
-
 def _names(view: ReferenceView, entry: Mapping[str, Any]) -> list[Part]:
-    """A category as the page names it: its terms, joined (``Heroes + Lords``), else its own name."""
+    """A category as the page names it: its terms, joined (``Captains + Mates``), else its own name."""
     terms = entry.get("terms") or []
     if not terms:
         return [{"text": entry["name"]}]

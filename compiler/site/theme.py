@@ -27,7 +27,7 @@ from jinja2.loaders import split_template_path
 from markupsafe import Markup
 
 from rulebook.errors import UserError
-from rulebook.inputs import MAX_DATA_BYTES, present, read_input_text, read_toml
+from rulebook.inputs import MAX_DATA_BYTES, present, read_input, read_input_text, read_toml
 from rulebook.report.escaping import visible, visible_in_text
 from rulebook.site.escaping import html_text, markdown_text
 
@@ -90,16 +90,23 @@ class Theme:
                 words |= table.get(wanted, {})
         return words
 
-    def assets(self) -> dict[str, Path]:
-        """Every asset file by its path under ``assets/``: the project's replace the defaults of the same name."""
-        found: dict[str, Path] = {}
+    def assets(self) -> dict[str, bytes]:
+        """Every asset's content by its path under ``assets/``: the project's replace the defaults of the same name.
+
+        The project's are read as every file of the project is (:func:`~rulebook.inputs.read_input`): an
+        ``assets`` folder committed as a link out of the project, or a pipe or a device among its files, is
+        refused in plain words, never published nor passed over. A link among its files is left out.
+        """
+        found: dict[str, bytes] = {}
         for folder in reversed(self.folders):
             base = folder / "assets"
             if not base.is_dir():
                 continue
+            root = folder.parent if folder == self.overrides else None
             for path in sorted(base.rglob("*")):
-                if path.is_file() and not path.is_symlink():
-                    found[path.relative_to(base).as_posix()] = path
+                if not path.is_dir() and not path.is_symlink():
+                    content = read_input(path, root=root, limit=MAX_DATA_BYTES, kind="site file")
+                    found[path.relative_to(base).as_posix()] = content
         return dict(sorted(found.items()))
 
 

@@ -18,7 +18,7 @@ import functools
 import json
 import re
 from collections import defaultdict
-from collections.abc import Callable, Mapping, Set
+from collections.abc import Callable, Mapping, Sequence, Set
 from dataclasses import dataclass
 from typing import Any
 
@@ -127,7 +127,10 @@ class TranslatedPlan:
         """Whether the translation's site has a quick reference (its home page links it)."""
         self.terminology = translation.terms
         """Every term the terminology names, those this book does not define (yet) too."""
-        documents = [link_references(d, _forms(self.entries)) for d in translation.book.documents]
+        self.outside = {t: o for t, o in translation.outside.items() if t not in self.entries}
+        """The terms of the books the book uses, named as their translations name them (the book's own win)."""
+        forms = _forms({**{t: o.entry for t, o in self.outside.items()}, **self.entries})
+        documents = [link_references(d, forms) for d in translation.book.documents]
 
         # Aligned sections, both ways. A titled note stands for the section that holds it.
         self.to_translation: dict[str, str] = {}
@@ -192,6 +195,7 @@ class TranslatedPlan:
                 self.notices[self.to_translation[section.parent_id]].append(section)
         self.reading_order = self._reading_order()
         self.previews = {term: self._preview(term) for term in self.entries}
+        self.previews.update({term: self._outside_preview(term) for term in self.outside})
 
     # Places ---------------------------------------------------------------------------------------
 
@@ -296,6 +300,8 @@ class TranslatedPlan:
             if url is not None:
                 return url.split("#")[0] + (f"#term-{term}" if term in self.marked else f"#{self.anchor[here]}")
         target = self.original.term_page.get(term)
+        if target is None and term in self.outside:
+            return self.outside[term].page  # stated in that book's site in this language
         return f"{target}#term-{term}" if target else None
 
     def linker(self, page: str) -> Linker:
@@ -323,12 +329,15 @@ class TranslatedPlan:
         elif section is not None:
             text, links = preview(section.children, term)
         else:
-            original = self.original.previews.get(term, {})
-            label = f"({self.strings['original_text']}) "
-            text = label + original.get("text", "")
-            links = [(a + len(label), b + len(label), t) for a, b, t in original.get("links", ())]
-        text = spaced(text, self.language)  # one character for one: the links' offsets hold
-        return {"title": f"{entry.preferred} ({name})", "text": text, "links": [list(span) for span in links]}
+            text, links = self._original_text(term)
+        return _card(f"{entry.preferred} ({name})", text, links, self.language)
+
+    def _original_text(self, term: str) -> tuple[str, list[tuple[int, int, str]]]:
+        """The original's card text of a term, marked as the original's (its links moved along)."""
+        original = self.original.previews.get(term, {})
+        label = f"({self.strings['original_text']}) "
+        links = [(a + len(label), b + len(label), t) for a, b, t in original.get("links", ())]
+        return label + original.get("text", ""), links
 
     def _links_in(self, text: str, term: str) -> list[tuple[int, int, str]]:
         """Where a translated definition renders the other terms its original uses (ordinary words left out)."""
@@ -340,6 +349,12 @@ class TranslatedPlan:
                 links.append((start, -end, found))
                 reached = -end
         return links
+
+    def _outside_preview(self, term: str) -> dict[str, Any]:
+        """A card for another book's term: its name in this language, and its original's definition (its links
+        kept: the card of a term it names opens from it)."""
+        title = f"{self.outside[term].entry.preferred} ({self.original.previews.get(term, {}).get('title', term)})"
+        return _card(title, *self._original_text(term), self.language)
 
     def _previews_script(self, page: str, used: set[str]) -> str:
         style = LinkStyle(directory_urls=self.links.directory_urls)
@@ -619,7 +634,17 @@ def readable_anchors(sections: list[Section], reserved: Set[str] = frozenset()) 
     the title's words (``lancer-les-des``), and the number stays as an alias (see ``redirects``).
     """
     taken = set(reserved) | {s.id for s in sections}  # a number is kept as an alias: no slug may take it
-    return {s.id: s.id if s.number is None else unique_id(slugify(s.title), taken) for s in sections}
+    return {s.id: unique_id(slugify(s.title), taken) if _named_by_number(s) else s.id for s in sections}
+
+
+def _named_by_number(section: Section) -> bool:
+    """Whether a section's id is its number (``s3-2``, ``s3-2-2``), as a PDF's conversion names it; a source
+    that names its numbered sections by their titles (the Markdown dialect) keeps its ids."""
+    return section.number is not None and _NUMBER_ID.fullmatch(section.id) is not None
+
+
+_NUMBER_ID = re.compile(r"s\d+(?:-\d+)*")
+"""An id made of a section's number (a repeated one made unique by ``-2``, ``-3``...)."""
 
 
 def redirect_page(target: str, title: str, language: str) -> str:
@@ -633,6 +658,11 @@ def redirect_page(target: str, title: str, language: str) -> str:
         f'<meta http-equiv="refresh" content="0; url={url}">\n'
         f'</head>\n<body>\n<p><a href="{url}">{html_text(title)}</a></p>\n</body>\n</html>\n'
     )
+
+
+def _card(title: str, text: str, links: Sequence[tuple[int, int, str]], language: str) -> dict[str, Any]:
+    """A term's card: its text spaced as the language writes (one character for one: the links' offsets hold)."""
+    return {"title": title, "text": spaced(text, language), "links": [list(span) for span in links]}
 
 
 def _forms(entries: Mapping[str, Entry]) -> dict[str, str]:

@@ -10,7 +10,6 @@ folder), the built site into the new release (:mod:`rulebook.publish` puts that 
 from __future__ import annotations
 
 import os
-import shutil
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -274,7 +273,7 @@ def _write_docs(
         _write(_inside(docs, page.path), page.markdown)
     for name, asset in theme.assets().items():
         (docs / "assets" / name).parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(asset, docs / "assets" / name)
+        (docs / "assets" / name).write_bytes(asset)
     for name, text in extra.items():
         _write(docs / name, text)
     if images is not None:

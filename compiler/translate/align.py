@@ -28,6 +28,7 @@ from rulebook.model import (
     Book,
     Content,
     Definition,
+    Figure,
     Important,
     Item,
     ItemList,
@@ -35,8 +36,8 @@ from rulebook.model import (
     Note,
     Reference,
     Section,
-    Table,
     plain_text,
+    walk,
 )
 from rulebook.names import ascii_lower
 from rulebook.source import SourceText
@@ -161,35 +162,15 @@ def _titled_blocks(node: object) -> list[tuple[str, Content, Note | Item]]:
 
 
 def _references(content: Content) -> tuple[str, ...]:
-    """Term ids referred to anywhere in some content, in order."""
-    found: list[str] = []
-    for node in content:
-        if isinstance(node, Reference):
-            found.append(node.name)
-        elif isinstance(node, Definition | Note | Important | Item):
-            found += _references(node.children)
-        elif isinstance(node, ItemList):
-            for item in node.items:
-                found += _references(item.children)
-        elif isinstance(node, Table):
-            for row in ((node.columns,) if node.columns else ()) + node.rows:
-                for cell in row.cells:
-                    found += _references(cell.children)
-    return tuple(found)
+    """Term ids referred to anywhere in some content (a figure's caption aside), in order."""
+    inside = walk(content, into=lambda node: not isinstance(node, Figure))
+    return tuple(node.name for node in inside if isinstance(node, Reference))
 
 
 def _steps(content: Content) -> tuple[int, ...]:
-    """The length of each numbered list in some content, in order."""
-    found: list[int] = []
-    for node in content:
-        if isinstance(node, ItemList):
-            if node.ordered:
-                found.append(len(node.items))
-            for item in node.items:
-                found += _steps(item.children)
-        elif isinstance(node, Definition | Note | Important):
-            found += _steps(node.children)
-    return tuple(found)
+    """The length of each numbered list in some content (tables aside), in order."""
+    inside = walk(content, into=lambda node: isinstance(node, ItemList | Definition | Note | Important))
+    return tuple(len(node.items) for node in inside if isinstance(node, ItemList) and node.ordered)
 
 
 def _without_units(content: Content) -> Content:

@@ -29,7 +29,7 @@ from dataclasses import replace
 from typing import Any
 
 from rulebook.languages.data import Language, as_language
-from rulebook.languages.quantities import conversions
+from rulebook.languages.quantities import QuotedTitles, conversions
 from rulebook.languages.quantities import quantities as read_quantities
 from rulebook.model import Book, Table
 from rulebook.source import SourceText
@@ -158,7 +158,7 @@ class _Context:
         self.languages = languages
         self.entries = entries
         self.matcher = TermMatcher(entries, languages[1])
-        self.titles = titles
+        self.titles = QuotedTitles.of(titles)  # made once: each sentence's look-up is then a few set probes
         self.locators: dict[str, Locator] = {}
         self.ratio = 1.0
         self.notes: list[str] = []

@@ -3,8 +3,9 @@
 Tables are found wherever they stand: in the unit's text, notes, definitions and list items. A
 translation may reorder a table's rows (the French profile starts with *Cd*), drop one, or change a
 value. Rows are matched by key rather than position: the terms the original's key cells refer to,
-found in the translated key through the terminology (*Core* is *Base*), else the same key text
-("M", "0-X"), else the same key numbers ("1-3" and "1 à 3"); tables whose keys match nothing are
+found in the translated key through the terminology (*Core* is *Base*), or the same key text
+("M", "0-X"), or the same key numbers ("1-3" and "1 à 3"), the first cell's own key before a term: a
+roll table's row "1-2" is the translation's "1-2", whatever result it names; tables whose keys match nothing are
 read in order when they have as many rows. Each matched row's other cells must state the same
 values (:mod:`rulebook.languages.quantities`).
 """
@@ -16,7 +17,19 @@ from dataclasses import dataclass
 
 from rulebook.languages.data import Language
 from rulebook.languages.quantities import quantities
-from rulebook.model import Content, Definition, Important, Item, ItemList, Note, Reference, Row, Table, plain_text
+from rulebook.model import (
+    Content,
+    Definition,
+    Important,
+    ItemList,
+    Node,
+    Note,
+    Reference,
+    Row,
+    Table,
+    plain_text,
+    walk,
+)
 from rulebook.translate.terminology import TermMatcher
 
 KEY_CELLS = 2
@@ -58,16 +71,11 @@ class TableComparison:
 
 def tables_in(content: Content) -> list[Table]:
     """The tables in some content, wherever they stand (notes, definitions, list items), in order."""
-    found: list[Table] = []
-    for node in content:
-        if isinstance(node, Table):
-            found.append(node)
-        elif isinstance(node, Note | Definition | Important | Item):
-            found += tables_in(node.children)
-        elif isinstance(node, ItemList):
-            for item in node.items:
-                found += tables_in(item.children)
-    return found
+    return [node for node in walk(content, into=_holds_tables) if isinstance(node, Table)]
+
+
+def _holds_tables(node: Node) -> bool:
+    return isinstance(node, Note | Definition | Important | ItemList)
 
 
 def compare_tables(
@@ -120,16 +128,14 @@ def match_rows(
         terms = set(_key_terms(row))
         text = languages[1].fold(key_text(row))
         first = _values(key_text(row), languages[0])
-        for candidate in range(len(translation.rows)):
-            if candidate in used:
-                continue
-            by_term = bool(terms & key_terms[candidate])
-            by_text = bool(text) and keys[candidate] == text
-            by_number = bool(first) and first == key_numbers[candidate]
-            if by_term or by_text or by_number:
-                matches[index] = candidate
-                used.add(candidate)
-                break
+        by_key = [  # the row's own key (a roll's band "1-2", "M") before a term its other key cell names
+            c for c in range(len(translation.rows)) if (text and keys[c] == text) or (first and first == key_numbers[c])
+        ]
+        by_term = [c for c in range(len(translation.rows)) if terms & key_terms[c]]
+        chosen = next((c for c in by_key + by_term if c not in used), None)
+        if chosen is not None:
+            matches[index] = chosen
+            used.add(chosen)
     return matches
 
 
@@ -147,15 +153,9 @@ def _value_text(row: Row) -> str:
 
 
 def _key_terms(row: Row) -> list[str]:
-    found: list[str] = []
-
-    def walk(content: Content) -> None:
-        for node in content:
-            if isinstance(node, Reference | Definition):
-                found.append(node.name)
-            if isinstance(node, Definition | Important):
-                walk(node.children)
-
-    for cell in row.cells[:KEY_CELLS]:
-        walk(cell.children)
-    return found
+    return [
+        node.name
+        for cell in row.cells[:KEY_CELLS]
+        for node in walk(cell.children, into=lambda node: isinstance(node, Definition | Important))
+        if isinstance(node, Reference | Definition)
+    ]

@@ -158,24 +158,12 @@ def term_names(references: Iterable[Reference]) -> dict[str, str]:
 
 def related_terms(book: Book) -> dict[str, set[str]]:
     """For each defined term, the terms its definition refers to and those whose definitions refer to it."""
-    from rulebook.model import Content, Definition, Important, ItemList, Note, Reference, Table
-
-    def walk(content: Content) -> set[str]:
-        found: set[str] = set()
-        for node in content:
-            if isinstance(node, Reference):
-                found.add(node.name)
-            elif isinstance(node, Definition | Important | Note):
-                found |= walk(node.children)
-            elif isinstance(node, ItemList):
-                found |= {name for item in node.items for name in walk(item.children)}
-            elif isinstance(node, Table):
-                found |= {name for row in node.rows for cell in row.cells for name in walk(cell.children)}
-        return found
+    from rulebook.model import Figure, Reference, walk
 
     related: dict[str, set[str]] = {}
     for definition in book.definitions:
-        for name in walk(definition.children) - {definition.name}:
+        inside = walk(definition.children, into=lambda node: not isinstance(node, Figure))
+        for name in {node.name for node in inside if isinstance(node, Reference)} - {definition.name}:
             related.setdefault(definition.name, set()).add(name)
             related.setdefault(name, set()).add(definition.name)
     return related

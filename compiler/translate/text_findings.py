@@ -91,6 +91,8 @@ def debris_findings(
             source.text, skip=skip, language=languages[1], original=languages[0], markdown=markdown
         )
         for debris in found_debris:
+            if debris.start < starts[0]:
+                continue  # before the first heading: front matter, no text of the book
             place = source.span(debris.start, debris.end - debris.start)
             text, number = index.at(source.path, debris.start)
             counterpart = None

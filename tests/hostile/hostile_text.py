@@ -15,8 +15,10 @@ from rulebook.site.theme import PACKAGE_FOLDER
 
 ATTRIBUTES = "{tabindex=0 autofocus onfocus=alert(3)}"
 """An attribute list: a heading ending in it gets the attributes, and Chromium runs the handler on load."""
-MARKUP = "*em* _u_ `c` [a](javascript:alert(1)) ![i](x) <img src=x onerror=alert(2)> &amp; #"
-"""Markdown and HTML."""
+MARKUP = (
+    "*em* _u_ `c` [a](javascript:alert(1)) ![i](x) </title></textarea></script><img src=x onerror=alert(2)> &amp; #"
+)
+"""Markdown and HTML, the picture after the end tags that close a page's elements of raw text (a ``<title>``)."""
 PAYLOAD = f"{MARKUP} \u0085\u202e\u2066 {ATTRIBUTES}"
 """What an XML or Markdown source can hold (XML 1.0 allows the C1 and bidirectional controls)."""
 CONFIGURED = f"{MARKUP} \x1b[31m\x07\u202e {ATTRIBUTES}"
@@ -102,6 +104,7 @@ sources = ["rules/book.xml"]
 
 [translations.fr]
 source = "rules/fr/book.md"
+format = "plain-markdown"  # as the bundled French (a PDF conversion): its markup shows as the text it is
 terms = "rules/fr/terms.toml"
 
 [books.plain]

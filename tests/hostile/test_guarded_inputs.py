@@ -209,6 +209,22 @@ def test_the_sites_own_files_linked_out_of_the_project_are_not_read(
     assert SECRET not in outcome.err and not (scratch / "site").exists()
 
 
+def test_an_assets_folder_linked_out_of_the_project_is_not_published(
+    scratch: Path,  # noqa: F811
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    """A committed ``site_templates/assets -> ~/.ssh``: each file in it is reached through the link, and refused."""
+    source(scratch, "book.xml", BOOK.replace('<reference name="charge">Charge</reference>', ""))
+    outside = tmp_path_factory.mktemp("outside")
+    (outside / "id_ed25519").write_text(SECRET, encoding="utf-8")
+    (scratch / "site_templates").mkdir()
+    (scratch / "site_templates" / "assets").symlink_to(outside, target_is_directory=True)
+    outcome = run_guarded(scratch, "build", "-q")
+    assert outcome.code == 2
+    assert f"cannot read `{scratch / 'site_templates' / 'assets' / 'id_ed25519'}`: {LEFT_OUT}" in outcome.err
+    assert SECRET not in outcome.err and not (scratch / "site").exists()
+
+
 def test_the_sites_own_file_that_is_a_pipe_is_not_read(scratch: Path) -> None:  # noqa: F811
     source(scratch, "book.xml", BOOK.replace('<reference name="charge">Charge</reference>', ""))
     (scratch / "site_templates").mkdir()
@@ -216,6 +232,12 @@ def test_the_sites_own_file_that_is_a_pipe_is_not_read(scratch: Path) -> None:  
     outcome = run_guarded(scratch, "build", "-q")
     assert outcome.code == 2
     assert f"cannot read `{scratch / 'site_templates' / 'strings.toml'}`: {NOT_REGULAR}" in outcome.err
+    (scratch / "site_templates" / "strings.toml").unlink()
+    (scratch / "site_templates" / "assets").mkdir()
+    os.mkfifo(scratch / "site_templates" / "assets" / "extra.css")  # refused, not passed over
+    outcome = run_guarded(scratch, "build", "-q")
+    assert outcome.code == 2
+    assert f"cannot read `{scratch / 'site_templates' / 'assets' / 'extra.css'}`: {NOT_REGULAR}" in outcome.err
 
 
 # -- files named on the command line --------------------------------------------------------------

@@ -15,7 +15,7 @@ import lxml.html
 import pytest
 
 from rulebook.cli import main
-from rulebook.site.page_table import SITE_ENTRIES
+from rulebook.site.page_table import SITE_ENTRIES, SITE_ENTRY
 
 BOOK = """<?xml version="1.0" encoding="UTF-8"?>
 <document>
@@ -201,7 +201,9 @@ def test_a_book_named_like_a_folder_of_the_site_is_a_configuration_error(
     with (scratch / "rulebook.toml").open("a", encoding="utf-8") as config:
         config.write(f'[books.{name}]\nsources = ["book.xml"]\n')
     assert run("build", "-q") == 2
-    assert f"[books.{name}]: `{name}` is the name of one of the site's own pages or folders" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    reason = f"`{name}/` is the site's own folder for {SITE_ENTRY[name].what}"  # the words: tests/test_family.py
+    assert f"[books.{name}]: a book cannot be called `{name}`: {reason}" in err
 
 
 def test_configuration_text_reaches_the_pages_inert(scratch: Path) -> None:

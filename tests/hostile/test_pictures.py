@@ -72,6 +72,18 @@ REFUSED_SVG = {
         svg("<style>rect { fill: \\75 rl(https://example.com/p.png) }</style>"),
         "its style reaches outside the picture (`\\`), line 1 of the picture",
     ),
+    "CSS import split by a comment": (
+        svg('<style>@im<!-- -->port "https://example.com/a.css";</style>'),
+        "its style reaches outside the picture (`@import`), line 1 of the picture",
+    ),
+    "CSS address split by an instruction": (
+        svg("<style>rect { fill: u<?x?>rl(https://example.com/p.png) }</style>"),
+        "its style reaches outside the picture (`url(`), line 1 of the picture",
+    ),
+    "CSS import after an element": (
+        svg('<style>rect {}<g/>@import "https://example.com/a.css";</style>'),
+        "its style reaches outside the picture (`@import`), line 1 of the picture",
+    ),
     "address in an attribute": (
         svg('<rect filter="url(effects.svg#blur)"/>'),
         "its style reaches outside the picture (`url(`), line 1 of the picture",
@@ -101,6 +113,12 @@ def test_an_svg_that_could_act_is_refused_with_what_it_holds(name: str) -> None:
     with pytest.raises(UnsafeSvg) as refused:
         sanitised_svg(data)
     assert str(refused.value) == reason
+
+
+def test_a_style_is_published_as_the_css_that_was_checked() -> None:
+    """What is inside a ``<style>`` but its text is left out, and the text around it is joined as the browser joins it."""
+    rebuilt = sanitised_svg(svg("<style>rect { fill: <x>y</x>#fff }<!-- c --><?p?> .a { stroke: red }</style>"))
+    assert b"<style>rect { fill: #fff } .a { stroke: red }</style>" in rebuilt
 
 
 def test_a_drawing_is_published_without_its_editors_metadata() -> None:

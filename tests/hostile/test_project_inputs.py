@@ -119,7 +119,10 @@ def test_a_book_cannot_take_a_translations_folder(
     configure(scratch, '[translations.fr]\nsource = "fr.md"\n')
     outcome = run(capsys, "new-book", "fr")
     assert outcome.code == 2
-    assert "`fr` is the folder of a translation's site" in outcome.err
+    assert (
+        "a book cannot be called `fr`: `fr` is a language code: a translation's site takes the folder `fr/`"
+        in outcome.err
+    )
 
 
 def test_a_site_url_with_control_characters_is_refused(

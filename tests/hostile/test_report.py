@@ -107,3 +107,22 @@ def _unescape(value: str, mappings: list[tuple[str, str]]) -> str:
     for escaped, token in mappings:
         value = value.replace(escaped, token)
     return value
+
+
+def test_a_query_shows_the_sources_control_characters_as_pictures(capsys, scratch) -> None:  # type: ignore[no-untyped-def]
+    """A heading holding `ESC ]0;...` (the terminal's title) or `ESC [2J` (clear the screen) reached the terminal
+    raw through `rulebook query`, and so did the name asked for."""
+    source(scratch, "book.md", "# Rules \x1b]0;pwned\x07\n\n## Wound \u202e\n\nA wound \x1b[2J follows a hit.\n")
+    outcome = run(capsys, "query", "wound")
+    assert outcome.code == 0
+    assert outcome.out.splitlines()[:4] == [
+        "wound",
+        "  defined at book.md:5:28 (Rules ␛]0;pwned␇ › Wound �)",
+        "",
+        "  A wound ␛[2J follows a hit.",
+    ]
+    outcome = run(capsys, "query", "\x1b[2Jwound" + "x" * 100)
+    assert outcome.code == 1
+    assert outcome.out.splitlines()[0] == f"`␛[2Jwound{'x' * 30}…{'x' * 20}` is not defined in this book."
+    data = json.loads(run(capsys, "query", "wound", "--format", "json").out)  # data: the text as it is
+    assert data["definition"] == "A wound \x1b[2J follows a hit."

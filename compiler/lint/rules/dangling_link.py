@@ -7,7 +7,9 @@ from itertools import chain, islice
 
 from rulebook.catalog.book import DANGLING_LINK
 from rulebook.diagnostics import Diagnostic
-from rulebook.lint.base import LintInput, is_checkable, places
+from rulebook.family import Found, Lookup
+from rulebook.lint.base import Explained, LintInput, book_problem, is_checkable_target, places
+from rulebook.spelling import spelling_of
 
 RULE = DANGLING_LINK
 
@@ -16,19 +18,41 @@ def check(lint: LintInput) -> Iterator[Diagnostic]:
     terms = lint.terms
     ids = terms.all_ids()
     unknown = {
-        target: found for target, found in terms.all_links().items() if target not in ids and is_checkable(target)
+        target: found
+        for target, found in terms.all_links().items()
+        if target not in ids and is_checkable_target(target) and _dangles(lint, target)
     }
     at = iter(places(list(chain.from_iterable(unknown.values()))))  # every place in one pass
     for target, links in unknown.items():
-        suggestions = lint.id_suggester.suggest(target)
-        help = _help(target, suggestions, terms.is_defined(target))
-        message = f"link to unknown id `{target}`"
+        message, suggestions, help = _explained(lint, target, lint.kin.target(lint.name, target), links[0].source.path)
         yield from RULE.diagnostics(message, islice(at, len(links)), target=target, suggestions=suggestions, help=help)
 
 
-def _help(target: str, suggestions: tuple[str, ...], is_term: bool) -> str:
+def _dangles(lint: LintInput, target: str) -> bool:
+    """Whether a target the book has no id for leads nowhere (an id of a book it uses is found)."""
+    return lint.kin.target(lint.name, target).found is not Found.ID
+
+
+def _explained(lint: LintInput, target: str, lookup: Lookup, path: str) -> Explained:
+    """The message, the suggestions and the help for a target that leads nowhere (made once per target)."""
+    problem = book_problem(lint, "link", target, lookup)
+    if problem is not None:
+        return problem
+    book = lookup.book
+    outside = book is not None and book != lint.name
+    suggester = lint.book_suggester(book, terms=False) if outside and book else lint.id_suggester
+    suggestions = suggester.suggest(target)
+    message = f"link to unknown id `{target}`"
     if suggestions:
-        return "did you mean " + " or ".join(f"`{s}`" for s in suggestions) + "?"
-    if is_term:
-        return f'`{target}` is a term: use `<reference name="{target}">`'
-    return f'give the target section or figure `id="{target}"`, or baseline it if it is not written yet'
+        return message, suggestions, "did you mean " + " or ".join(f"`{s}`" for s in suggestions) + "?"
+    spelling = spelling_of(path)
+    if lookup.found is Found.TERM:
+        return message, (), f"`{target}` is a term: use `{spelling.reference.format(name=target)}`"
+    if outside:
+        return message, (), f"the book `{book}` has no section or figure with the id `{lookup.name}`"
+    return (
+        message,
+        (),
+        f"give the target section or figure `{spelling.section_id.format(name=target)}`, or baseline it if it is "
+        "not written yet",
+    )

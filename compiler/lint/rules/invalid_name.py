@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from rulebook.catalog.book import INVALID_NAME
 from rulebook.diagnostics import Diagnostic
 from rulebook.lint.base import LintInput
-from rulebook.names import is_identifier
+from rulebook.names import is_identifier, is_target_name
 from rulebook.source import Span
 
 RULE = INVALID_NAME
@@ -24,11 +24,11 @@ def check(lint: LintInput) -> Iterator[Diagnostic]:
             for definition in definitions:
                 yield _diagnostic("term name", name, definition.span, definition.section_id, lint)
     for name, references in terms.all_references().items():
-        if _is_invalid(name):
+        if _is_invalid_target(name):
             for reference in references:
                 yield _diagnostic("term name", name, reference.span, reference.section_id, lint)
     for target, links in terms.all_links().items():
-        if _is_invalid(target):
+        if _is_invalid_target(target):
             for link in links:
                 yield _diagnostic("link target", target, link.span, link.section_id, lint)
     for target_id, span in lint.book.ids:
@@ -38,6 +38,11 @@ def check(lint: LintInput) -> Iterator[Diagnostic]:
 
 def _is_invalid(name: str) -> bool:
     return not is_identifier(name) and bool(name.strip())  # most names are identifiers: asked first
+
+
+def _is_invalid_target(name: str) -> bool:
+    """A reference's name or a link's target may name another book's (``core:fighter``)."""
+    return _is_invalid(name) and not is_target_name(name)
 
 
 def _diagnostic(what: str, name: str, span: Span, section_id: str | None, lint: LintInput) -> Diagnostic:

@@ -7,26 +7,32 @@ from collections.abc import Iterator
 from rulebook.catalog.book import UNUSED_DEFINITION
 from rulebook.diagnostics import Diagnostic, Note
 from rulebook.lint.base import LintInput, is_checkable
+from rulebook.spelling import spelling_of
 
 RULE = UNUSED_DEFINITION
 
 
 def check(lint: LintInput) -> Iterator[Diagnostic]:
     terms = lint.terms
+    elsewhere = lint.kin.references_into(lint.name)  # a term only the books using this one refer to is used
     for name, definitions in terms.all_definitions().items():
         if not is_checkable(name):
             continue
-        if terms.used_outside_own_definition(name):
+        if terms.used_outside_own_definition(name) or name in elsewhere:
             continue
         definition = definitions[0]
         yield RULE.diagnostic(
             f"term `{name}` is defined but never referred to",
             definition.span,
             target=name,
-            help=f'refer to it with `<reference name="{name}">` where the rules use it, or remove it',
+            help=f"refer to it with `{_reference(name, definition.source.path)}` where the rules use it, or remove it",
             notes=tuple(_misspelt_uses(name, lint)),
             section_id=definition.section_id,
         )
+
+
+def _reference(name: str, path: str) -> str:
+    return spelling_of(path).reference.format(name=name)
 
 
 def _misspelt_uses(name: str, lint: LintInput) -> list[Note]:

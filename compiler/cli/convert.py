@@ -1,0 +1,62 @@
+"""``rulebook convert``: a rulebook source turned into the other format (XML into the Markdown dialect, or back)."""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Sequence
+from pathlib import Path
+
+from rulebook.cli.common import Commands, add_config_option, print_fatal, project_of
+
+
+def add_commands(commands: Commands, words: Sequence[str] = ()) -> None:
+    convert = commands.add_parser(
+        "convert",
+        help="turn a rulebook source into the other format: XML into the Markdown dialect, or back",
+        description="Read a rulebook source (XML, the Markdown dialect of `rulebook docs format`, or a format only "
+        "read: plain Markdown, the text export) and write it in the other format (the dialect for those read only), or "
+        "the one --to names: read back, the new file gives the same rules.json and site. "
+        "What the other format cannot say stops the conversion, with its place. The output is a new file "
+        "(never one that exists), or standard output with -o -.",
+        epilog="Exit status: 0 converted, 2 unreadable source, a construct the other format cannot hold, an "
+        "existing output or bad usage.",
+    )
+    convert.add_argument("source", type=Path, help="the rulebook source to convert")
+    convert.add_argument("--to", choices=("markdown", "xml"), help="the format to write (default: the other one)")
+    convert.add_argument(
+        "--output", "-o", help="the file to write (default: the source's name with the format's suffix; - for stdout)"
+    )
+    add_config_option(convert)
+    convert.set_defaults(run=run_convert)
+
+
+def run_convert(args: argparse.Namespace) -> int:
+    from rulebook.cli.common import write_stdout
+    from rulebook.convert import TARGETS, convert_document
+    from rulebook.errors import UserError
+    from rulebook.fileio import check_report_file, write_atomic
+    from rulebook.readers.formats import format_of
+    from rulebook.recipe.reading import configured_format, read_book
+
+    project = project_of(args)
+    source: Path = args.source
+    chosen = configured_format(project, source)
+    read = read_book([source], project.root, source_format=chosen)
+    if read.fatal or not read.book.documents:
+        print_fatal(read)
+        return 2
+    written_in = format_of(source, chosen)
+    target = args.to or ("xml" if written_in is not None and written_in.name == "markdown" else "markdown")
+    text = convert_document(read.book.documents[0], target)
+    if args.output == "-":
+        write_stdout(text)
+        return 0
+    output = Path(args.output) if args.output else source.with_suffix(TARGETS[target])
+    if output.resolve() == source.resolve():
+        raise UserError(f"`{output}` is the source: name another output with -o")
+    protected = (*project.inputs(), source)
+    write_atomic(
+        check_report_file(output, root=project.root, protected=protected, ours=lambda _: False, kind="new file"), text
+    )
+    print(f"Wrote {output} ({target}).")
+    return 0

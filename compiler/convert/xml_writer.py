@@ -1,0 +1,141 @@
+"""A document as the XML format (``rulebook convert --to xml``): read back, it gives the same model.
+
+Blocks stand on lines of their own, indented; text is written as the model holds it (escaped), so the
+white space between blocks is the only text the writer adds.
+"""
+
+from __future__ import annotations
+
+from xml.sax.saxutils import escape, quoteattr
+
+from rulebook.convert.failure import ConversionError
+from rulebook.model import (
+    Content,
+    Definition,
+    Document,
+    Figure,
+    Illustration,
+    Image,
+    Important,
+    Item,
+    ItemList,
+    LineBreak,
+    Link,
+    Mechanic,
+    Node,
+    Note,
+    Reference,
+    Row,
+    Section,
+    Table,
+    Value,
+)
+
+_SECTION_TAGS = {1: "chapter", 2: "section", 3: "subsection"}
+_BLOCKS = (Section, Note, Table, ItemList, Figure, Illustration)
+
+
+def write_xml(document: Document) -> str:
+    """The document in the XML format, with its declaration and DOCTYPE."""
+    title = f" title={quoteattr(document.title)}" if document.title else ""
+    lines = [
+        '<?xml version="1.0" encoding="UTF-8"?>',
+        '<!DOCTYPE document SYSTEM "rulebook.dtd">',
+        f"<document{title}>",
+    ]
+    lines += [_block(section, 1) for section in document.body]
+    return "\n".join([*lines, "</document>", ""])
+
+
+def _attributes(*pairs: tuple[str, str | None]) -> str:
+    return "".join(f" {key}={quoteattr(value)}" for key, value in pairs if value is not None)
+
+
+def _content(content: Content, depth: int) -> str:
+    """Content: inline nodes as they stand, each block on a line of its own."""
+    parts: list[str] = []
+    for node in content:
+        if isinstance(node, _BLOCKS):
+            parts.append("\n" + _block(node, depth) + "\n" + "  " * depth)
+        else:
+            parts.append(_inline(node, depth))
+    return "".join(parts)
+
+
+def _element(tag: str, attributes: str, content: Content, depth: int) -> str:
+    return f"<{tag}{attributes}>{_content(content, depth + 1)}</{tag}>"
+
+
+def _block(node: Node, depth: int) -> str:
+    indent = "  " * depth
+    if isinstance(node, Section):
+        tag = _SECTION_TAGS.get(node.level, "subsection")
+        attributes = _attributes(
+            ("title", node.title), ("id", node.id if node.explicit_id else None), ("number", node.number)
+        )
+        return indent + _element(tag, attributes, node.children, depth)
+    if isinstance(node, Note):
+        return indent + _element("note", _attributes(("title", node.title)), node.children, depth)
+    if isinstance(node, Table):
+        return indent + _table(node, depth)
+    if isinstance(node, ItemList):
+        tag = "sequence" if node.ordered else "list"
+        kind = node.kind if node.ordered else None  # the DTD gives a list no kind
+        items = "".join(f"\n{indent}  {_item(item, depth + 1)}" for item in node.items)
+        written = _attributes(("id", node.id), ("title", node.title), ("kind", kind), ("roll", node.roll))
+        return f"{indent}<{tag}{written}>{items}\n{indent}</{tag}>"
+    if isinstance(node, Figure):
+        images = "".join(_image(image) for image in node.images)
+        caption = _element("caption", _attributes(("title", node.caption_title)), node.caption, depth + 1)
+        return f"{indent}<figure id={quoteattr(node.id)}>{images}{caption}</figure>"
+    if isinstance(node, Illustration):
+        return f"{indent}<illustration>{''.join(_image(image) for image in node.images)}</illustration>"
+    raise ConversionError(f"a `{type(node).__name__}` cannot be written in XML", getattr(node, "span", None))
+
+
+def _image(image: Image) -> str:
+    return f"<image source={quoteattr(image.file)}/>"
+
+
+def _item(item: Item, depth: int) -> str:
+    return _element("item", _attributes(("title", item.title)), item.children, depth)
+
+
+def _table(table: Table, depth: int) -> str:
+    indent = "  " * depth
+    attributes = _attributes(("id", table.id), ("title", table.title), ("kind", table.kind), ("roll", table.roll))
+    rows = []
+    if table.columns is not None:
+        cells = table.columns.cells
+        row_headers = bool(table.rows) and all(row.cells and row.cells[0].header for row in table.rows)
+        corner = row_headers and not cells[0].children  # the empty corner over the rows' headers: the format's title=""
+        headers = "".join(_element("header", "", cell.children, depth + 2) for cell in cells[corner:])
+        rows.append(f"{indent}  <headers{_attributes(('title', '' if corner else None))}>{headers}</headers>")
+    rows += [f"{indent}  {_row(row, depth + 1)}" for row in table.rows]
+    return f"<table{attributes}>\n" + "\n".join(rows) + f"\n{indent}</table>"
+
+
+def _row(row: Row, depth: int) -> str:
+    cells = "".join(_element("header" if c.header else "cell", "", c.children, depth + 1) for c in row.cells)
+    return f"<row>{cells}</row>"
+
+
+def _inline(node: Node, depth: int) -> str:
+    if isinstance(node, str):
+        return escape(node)
+    if isinstance(node, Reference):
+        return f"<reference{_attributes(('name', node.name), ('type', node.kind))}>{escape(node.text)}</reference>"
+    if isinstance(node, Link):
+        return f"<link to={quoteattr(node.to)}>{escape(node.text)}</link>"
+    if isinstance(node, Value):
+        declared = _attributes(("name", node.name), ("kind", node.kind), ("term", node.term))
+        return f"<value{declared}>{escape(node.text)}</value>"
+    if isinstance(node, Mechanic):
+        return f"<mechanic{_attributes(('name', node.name), *node.attributes)}/>"
+    if isinstance(node, Important):
+        return _element("important", "", node.children, depth)
+    if isinstance(node, Definition):
+        return _element("definition", _attributes(("name", node.name)), node.children, depth)
+    if isinstance(node, LineBreak):
+        return "<br/>"
+    raise ConversionError(f"a `{type(node).__name__}` cannot be written in XML", getattr(node, "span", None))

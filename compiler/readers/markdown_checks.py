@@ -1,0 +1,218 @@
+"""What the Markdown dialect allows where: the DTD's role for the dialect, each finding at its line and column.
+
+The XML format's DTD says which element may stand where; here the same rules are said of the dialect
+(``invalid-document``, as the DTD's findings): an unknown directive or attribute, a directive where the
+XML would not allow its element (a note in a note, a figure in a list), a heading inside a directive or a
+list, a reference inside a heading, Markdown the format has no place for (emphasis, code, a quote, an
+outside link), text before the first chapter. What is read is kept; only its markup is lost.
+"""
+
+from __future__ import annotations
+
+import re
+
+from markdown_it.token import Token
+
+from rulebook.catalog.reading import INVALID_DOCUMENT
+from rulebook.diagnostics import Diagnostic
+from rulebook.source import SourceText
+from rulebook.suggest import Suggester
+
+MECHANIC_ATTRIBUTE = re.compile(r'(?P<key>[a-z][a-z-]*)="(?P<value>[^"]*)"')
+"""One attribute of a mechanics comment, written as in the XML."""
+_STRAY = re.compile(r"\S+")
+DIRECTIVES = ("definition", "note", "figure")
+"""The directives of the dialect (``::: name``)."""
+_NOT_WITHIN = {
+    "note": {"note", "figure", "cell"},
+    "figure": {"note", "item", "figure", "cell"},
+    "definition": {"figure"},
+}
+"""Where each directive may not stand (as the DTD says of its element)."""
+_BLOCKS = {
+    "blockquote_open": ("a quote", "write a note as `::: note Title` ... `:::`"),
+    "fence": ("a code block", "write the text as a paragraph"),
+    "code_block": ("an indented code block", "write the text without indenting it four spaces"),
+    "hr": ("a horizontal rule here", "`---` ends a section or subsection, between blocks of its text"),
+}
+
+
+class Checks:
+    """The findings of one source's reading, in the order found."""
+
+    def __init__(self, source: SourceText) -> None:
+        self.source = source
+        self.found: list[Diagnostic] = []
+
+    def report(self, message: str, offset: int, *, target: str | None = None, help: str | None = None) -> None:
+        span = self.source.span(offset)
+        self.found.append(INVALID_DOCUMENT.diagnostic(message, span, target=target, help=help))
+
+    def front_matter_title(self, token: Token) -> str | None:
+        import yaml
+
+        offset = 0
+        try:
+            values = yaml.safe_load(token.content)
+        except yaml.YAMLError:
+            self.report("the front matter is not YAML", offset, help="write `title: The Book's Title`")
+            return None
+        if values is None:
+            return None
+        if not isinstance(values, dict) or not isinstance(values.get("title", ""), str):
+            self.report("the front matter's `title` must be text", offset, help="write `title: The Book's Title`")
+            return None
+        unknown = sorted(str(key) for key in values if key != "title")
+        if unknown:
+            self.report(
+                f"unknown key `{unknown[0]}` in the front matter",
+                offset,
+                target=unknown[0],
+                help="the front matter holds `title`",
+            )
+        title = values.get("title")
+        return " ".join(title.split()) if isinstance(title, str) and title.strip() else None
+
+    def heading_attributes(self, written: str, offset: int | None = None) -> tuple[str | None, bool]:
+        """The id of a heading's ``{#id}``, and whether it says ``.unnumbered`` (Pandoc's: its title's leading
+        digits are no number); other attributes are reported (when ``offset`` says where)."""
+        from mdit_py_plugins.attrs.parse import ParseError, parse
+
+        try:
+            _, attributes = parse("{" + written + "}")
+        except ParseError:
+            attributes = {}
+        found = attributes.pop("id", None)
+        classes = attributes.pop("class", "").split()
+        unnumbered = "unnumbered" in classes
+        if offset is not None:
+            unknown = sorted(attributes) + [f".{name}" for name in classes if name != "unnumbered"]
+            for key in unknown:
+                self.report(
+                    f"unknown attribute `{key}` on a heading",
+                    offset,
+                    target=key,
+                    help="a heading takes `{#id}` and `{.unnumbered}`",
+                )
+        return found, unnumbered
+
+    def heading_level(self, level: int, offset: int) -> int:
+        if level <= 3:
+            return level
+        self.report(
+            "a heading deeper than a subsection",
+            offset,
+            help="headings are chapters (`#`), sections (`##`) and subsections (`###`), one `#` fewer under a title",
+        )
+        return 3
+
+    def outside_chapters(self, token: Token, offset: int) -> None:
+        if token.type in ("html_block",) and token.content.lstrip().startswith("<!--"):
+            return  # a comment (the declaration `<!-- rulebook -->`)
+        self.report("text before the first chapter", offset, help="start the book with a chapter's heading (`# Title`)")
+
+    def nested_heading(self, token: Token, offset: int, within: str) -> None:
+        self.report(
+            f"a heading inside {_PLACES.get(within, 'a block')}",
+            offset,
+            help="close the directive or the list (`:::`, a blank line) before the heading",
+        )
+
+    def unsupported_block(self, token: Token, offset: int) -> None:
+        what, help = _BLOCKS.get(token.type, (f"`{token.type}`", "`rulebook docs format` says what the format holds"))
+        self.report(f"{what} is not part of the rulebook format", offset, help=help)
+
+    def unsupported_inline(self, what: str, offset: int, help: str) -> None:
+        self.report(f"{what} is not part of the rulebook format", offset, help=help)
+
+    def block_attributes(self, attributes: dict[str, str], allowed: tuple[str, ...], offset: int, what: str) -> None:
+        for key in sorted(set(attributes) - set(allowed)):
+            self.report(
+                f"unknown attribute `{key}` on {what}",
+                offset,
+                target=key,
+                help=f"{what} takes {', '.join(f'`{a}`' for a in allowed)}",
+            )
+
+    def mechanic(self, written: str, keys: list[tuple[str, str, int]], offset: int, word: int) -> None:
+        """A mechanics comment's attributes as the DTD says of ``<mechanic>``: ``keys`` are those read (name and
+        place), ``written`` the comment's attribute text from ``offset``, ``word`` where it says ``mechanic``;
+        text that is no ``key="value"`` (left out of the mechanic), an unknown or repeated key, a value the DTD does
+        not allow, a missing name."""
+        from rulebook.dtd import attribute_names, attribute_values
+
+        allowed, values = attribute_names("mechanic"), attribute_values("mechanic")
+        stray = _STRAY.search(MECHANIC_ATTRIBUTE.sub(lambda match: " " * len(match.group()), written))
+        if stray is not None:
+            self.report(
+                f"`{stray.group()}` is no attribute of the mechanic",
+                offset + stray.start(),
+                help='write each attribute as `key="value"` (double quotes), as the XML does',
+            )
+        seen: set[str] = set()
+        for key, value, at in keys:
+            if key in values and value not in values[key]:
+                self.report(
+                    f"`{value}` is not an allowed value of `{key}` on a mechanic",
+                    at,
+                    target=key,
+                    help="write one of " + ", ".join(f"`{v}`" for v in values[key]),
+                )
+            if key not in allowed:
+                suggestions = Suggester(allowed).suggest(key)
+                help = f"did you mean `{suggestions[0]}`?" if suggestions else "`rulebook dtd` lists the attributes"
+                self.report(f"unknown attribute `{key}` on a mechanic", at, target=key, help=help)
+            elif key in seen:
+                self.report(f"attribute `{key}` given twice on a mechanic", at, target=key, help="keep one")
+            seen.add(key)
+        if "name" not in seen:
+            self.report(
+                "a mechanic without `name`",
+                word,
+                target="mechanic",
+                help='write `<!-- rulebook: mechanic name="NAME" ... -->` (the term the mechanic is)',
+            )
+
+    def block_in(self, kind: str, offset: int, within: str) -> None:
+        """A list or a table in a figure, whose caption the XML allows text only."""
+        if within == "figure":
+            what = "a table" if kind == "table_open" else "a list"
+            self.report(f"{what} inside a figure", offset, help="a figure holds images and a caption's text")
+
+    def illustration(self, offset: int, within: str) -> None:
+        """A paragraph of images where the XML allows no ``<illustration>`` (a note, a list's item)."""
+        if within in ("note", "item"):
+            self.report(
+                f"images inside {_PLACES[within]}",
+                offset,
+                help="put them in the section's text, or in a figure (`::: figure ID`) the text links to",
+            )
+
+    def directive(self, opening: Token, offset: int, within: str) -> None:
+        name = opening.info
+        if name not in DIRECTIVES:
+            suggestions = Suggester(DIRECTIVES).suggest(name)
+            help = (
+                f"did you mean `::: {suggestions[0]}`?"
+                if suggestions
+                else "the directives are " + ", ".join(DIRECTIVES)
+            )
+            self.report(f"unknown directive `{name}`", offset, target=name, help=help)
+        elif within in _NOT_WITHIN.get(name, ()):
+            self.report(f"a {name} is not allowed inside {_PLACES[within]}", offset, target=name)
+        if name in DIRECTIVES and not str(opening.meta.get("argument", "")).strip():
+            what = {"definition": "term's name", "figure": "figure's id", "note": "note's title"}[name]
+            argument = "TITLE" if name == "note" else "ID" if name == "figure" else "NAME"
+            self.report(f"`::: {name}` needs the {what}", offset, target=name, help=f"write `::: {name} {argument}`")
+        if not opening.meta.get("closed", True):
+            self.report(f"`::: {name}` is never closed", offset, target=name, help="end it with a line `:::`")
+
+
+_PLACES = {
+    "note": "a note",
+    "figure": "a figure",
+    "item": "a list",
+    "cell": "a table cell",
+    "definition": "a definition",
+    "section": "a section",
+}

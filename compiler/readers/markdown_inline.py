@@ -1,0 +1,497 @@
+"""The dialect's inline content (and the blocks made of it: tables, notes' paragraphs), as model nodes.
+
+``[[name|text]]`` is a reference, ``[text](#id)`` a link, ``**text**`` important text, ``[text]{dfn=name}``
+a definition within a paragraph, ``[6]{value=rounds}`` a value, ``<!-- rulebook: mechanic ... -->`` a
+mechanics annotation, a backslash at the end of a line a break, ``![](file.png)`` an image (a paragraph of
+images alone: an illustration). Every node's offset is where its markup starts in the source.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any, NamedTuple, TypeAlias
+from urllib.parse import unquote
+
+from markdown_it.token import Token
+
+from rulebook.model import (
+    Cell,
+    Content,
+    Definition,
+    Illustration,
+    Image,
+    Important,
+    Item,
+    ItemList,
+    LineBreak,
+    Link,
+    Mechanic,
+    Node,
+    Reference,
+    Row,
+    Table,
+    Value,
+    plain_text,
+    walk,
+)
+from rulebook.readers.markdown_blocks import Tree
+from rulebook.readers.markdown_checks import MECHANIC_ATTRIBUTE, Checks
+from rulebook.readers.markdown_syntax import attributes_of
+from rulebook.source import SourceText
+
+MECHANIC = re.compile(r"<!--\s*rulebook:\s*mechanic\s+(?P<attributes>.*?)-->", re.DOTALL)
+"""A mechanics annotation, as the XML's ``<mechanic .../>`` (the same attributes) in an HTML comment."""
+_DICE = re.compile(r"\d*[dD]\d+")
+_BREAK = re.compile(r"<br\s*/?>", re.IGNORECASE)
+_NOT_NAME = re.compile(r"[^a-z0-9_:]+")
+_SPAN_KEYS = ("dfn", "value", "kind", "term")
+_TABLE_KEYS = ("title", "roll", "kind", "id")
+
+
+def term_name(written: str) -> str:
+    """The name ``[[written]]`` refers to: the text as an identifier (``Nerve Test`` is ``nerve_test``);
+    a book's prefix (``core:fighter``) is kept."""
+    return _NOT_NAME.sub("_", written.strip().lower()).strip("_")
+
+
+class ItemTitle(NamedTuple):
+    """``[Title]{.title}`` opening a list item: the item's title (never left in the model)."""
+
+    text: str
+    offset: int
+
+
+_Inline: TypeAlias = "Node | ItemTitle | Image"
+"""What inline reading makes: nodes, and what its paragraph makes something of (a title, an image)."""
+
+
+@dataclass
+class _Frame:
+    kind: str
+    attributes: dict[str, str]
+    offset: int
+    nodes: list[_Inline] = field(default_factory=list)
+    index: int = -1
+    """For a definition: its place in the document's list of definitions."""
+    items: list[Item] = field(default_factory=list)
+    """For a list in a table's cell (``<ul>``): its items so far."""
+
+
+class _Places:
+    """Where each position of an inline token's text stands in the source."""
+
+    def __init__(self, source: SourceText, token: Token, search_from: int = 0) -> None:
+        first = token.map[0] if token.map else 0
+        self.starts: list[int] = []
+        self.lengths: list[int] = []
+        for number, line in enumerate(token.content.split("\n")):
+            text = source.line_text(first + number + 1)
+            column = text.find(line, search_from if number == 0 else 0) if line else len(text)
+            column = max(column, 0)
+            start = source.line_starts[min(first + number, len(source.line_starts) - 1)]
+            self.starts.append(start + column)
+            self.lengths.append(len(line) + 1)
+
+    def offset(self, position: int) -> int:
+        for start, length in zip(self.starts, self.lengths, strict=True):
+            if position < length:
+                return start + position
+            position -= length
+        return self.starts[-1]
+
+
+class InlineReader:
+    """Makes inline nodes, and keeps the document's indexes of what they are."""
+
+    def __init__(self, source: SourceText, checks: Checks) -> None:
+        self.source = source
+        self.checks = checks
+        self.definitions: list[Definition] = []
+        self.references: list[Reference] = []
+        self.links: list[Link] = []
+        self.values: list[Value] = []
+        self.images: list[Image] = []
+        self.mechanics: list[Mechanic] = []
+
+    # -- places -----------------------------------------------------------------
+
+    def line_offset(self, line: int) -> int:
+        """Offset of the first non-blank character of a 0-based line."""
+        starts = self.source.line_starts
+        line = min(line, len(starts) - 1)
+        text = self.source.line_text(line + 1)
+        return starts[line] + (len(text) - len(text.lstrip()))
+
+    def block_offset(self, token: Token) -> int:
+        return self.line_offset(token.map[0] if token.map else 0)
+
+    def attributes_offset(self, token: Token) -> int:
+        """Where a block's attributes are written: the line before it (``{roll=D6}``), else the block."""
+        line = token.map[0] if token.map else 0
+        return (
+            self.line_offset(line - 1)
+            if line and self.source.line_text(line).lstrip().startswith("{")
+            else (self.line_offset(line))
+        )
+
+    # -- definitions ----------------------------------------------------------------
+
+    def open_definition(self, name: str, section_id: str, parent: str | None, offset: int) -> int:
+        """Index the definition, outer before inner (as the XML reader does), until its content is read."""
+        self.definitions.append(Definition(name, (), section_id, parent, self.source, offset))
+        return len(self.definitions) - 1
+
+    def close_definition(self, index: int, children: Content) -> Definition:
+        definition = self.definitions[index]._replace(children=children)
+        self.definitions[index] = definition
+        return definition
+
+    # -- paragraphs -----------------------------------------------------------------
+
+    def paragraph(self, inline: Token, section_id: str, definition: str | None, within: str) -> list[Node]:
+        """A paragraph's nodes: a paragraph of images alone is an illustration, one of ``\\`` alone a break."""
+        if inline.content.strip() == "\\":
+            return [LineBreak(self.source, self.block_offset(inline))]
+        nodes = self.nodes(inline, _Places(self.source, inline), section_id, definition)
+        images = tuple(n for n in nodes if isinstance(n, Image))
+        if images and all(isinstance(n, Image) or (isinstance(n, str) and not n.strip()) for n in nodes):
+            return [Illustration(images, self.source, self.block_offset(inline))]
+        for image in images:
+            self.checks.report("an image within text", image.offset, help="give a picture a paragraph of its own")
+        return self._titles_resolved([n for n in nodes if not isinstance(n, Image)], first=within == "item")
+
+    def item_title(self, content: Content) -> tuple[str | None, Content]:
+        """An item's title (``[Title]{.title}`` first in it), and its content without it."""
+        if content and isinstance(content[0], ItemTitle):
+            rest = list(content[1:])
+            if rest and isinstance(rest[0], str):
+                rest[0] = rest[0].lstrip()
+            return content[0].text, tuple(n for n in rest if n != "")
+        return None, content
+
+    def _titles_resolved(self, nodes: list[_Inline], *, first: bool) -> list[Node]:
+        found: list[Node] = []
+        for index, node in enumerate(nodes):
+            if isinstance(node, Image):
+                self.checks.report("an image within text", node.offset, help="give a picture a paragraph of its own")
+                continue
+            if isinstance(node, ItemTitle):
+                if first and index == 0:
+                    found.append(node)  # type: ignore[arg-type]  # taken off by item_title
+                    continue
+                self.checks.report("a title (`{.title}`) is only allowed first in a list item", node.offset)
+                node = node.text
+            found.append(node)
+        return found
+
+    def heading_text(self, inline: Token) -> str:
+        """A heading's text as written (without markup); a reference or other markup in it is reported."""
+        places = _Places(self.source, inline)
+        parts = []
+        for token in inline.children or ():
+            if token.type in ("text", "code_inline"):
+                parts.append(token.content)
+            elif token.type == "softbreak":
+                parts.append(" ")
+            elif token.type == "wikilink":
+                parts.append(token.meta["display"])
+                self.checks.report(
+                    "a reference inside a heading",
+                    places.offset(token.meta.get("at", 0)),
+                    target=token.meta["name"],
+                    help="a heading is a title: refer to the term in the section's text",
+                )
+        return "".join(parts)
+
+    def nodes(
+        self, inline: Token, places: _Places, section_id: str, definition: str | None, *, lists: bool = False
+    ) -> list[_Inline]:
+        """The nodes of an inline token's children (``definition``: the innermost enclosing definition's name;
+        ``lists``: a table's cell, where ``<ul><li>...</li></ul>`` is a list, as GitHub shows it)."""
+        frames = [_Frame("root", {}, self.block_offset(inline))]
+        for token in inline.children or ():
+            kind = token.type
+            at = places.offset(token.meta["at"]) if "at" in token.meta else frames[-1].offset
+            if kind == "text":
+                frames[-1].nodes.append(token.content)
+            elif kind == "softbreak":
+                frames[-1].nodes.append("\n")
+            elif kind == "hardbreak":
+                frames[-1].nodes.append(LineBreak(self.source, at))
+            elif kind == "wikilink":
+                frames[-1].nodes.append(self._reference(token, at, section_id, _innermost(frames, definition)))
+            elif kind.endswith("_open"):
+                frames.append(self._opened(token, at, section_id, frames, definition))
+            elif kind.endswith("_close") and len(frames) > 1:
+                done = frames.pop()
+                frames[-1].nodes += self._closed(done, section_id, _innermost(frames, definition))
+            elif kind == "image":
+                image = Image(unquote(str(token.attrs.get("src", ""))), self.source, at)  # as a link's href
+                self.images.append(image)
+                frames[-1].nodes.append(image)
+            elif kind == "html_inline" and lists and _LIST_TAG.fullmatch(token.content.strip().lower()):
+                self._list_tag(token.content.strip().lower(), at, frames)
+            elif kind == "html_inline":
+                frames[-1].nodes += self._html(token.content, at, section_id, _innermost(frames, definition))
+            elif kind == "code_inline":
+                self.checks.unsupported_inline("code (`` ` ``)", at, "write the text without backticks")
+                frames[-1].nodes.append(token.content)
+        while len(frames) > 1:  # markdown-it closes what it opens (not the HTML of a cell's list)
+            done = frames.pop()
+            if done.kind in ("ul", "li"):
+                self.checks.report(f"`<{done.kind}>` is never closed", done.offset, help="close it in the same cell")
+                frames[-1].nodes += [*(n for item in done.items for n in item.children), *done.nodes]
+                continue
+            frames[-1].nodes += self._closed(done, section_id, definition)
+        return _joined(frames[0].nodes)
+
+    def _list_tag(self, tag: str, at: int, frames: list[_Frame]) -> None:
+        """A tag of a list in a table's cell: ``<ul>`` opens it, ``<li>``...``</li>`` an item, ``</ul>`` ends it."""
+        inside = frames[-1].kind
+        if tag == "<ul>" and inside != "ul":
+            frames.append(_Frame("ul", {}, at))
+        elif tag == "<li>" and inside == "ul":
+            frames.append(_Frame("li", {}, at))
+        elif tag == "</li>" and inside == "li":
+            done = frames.pop()
+            content = [n for n in _joined(done.nodes) if not isinstance(n, ItemTitle | Image)]
+            frames[-1].items.append(Item(None, tuple(_strip(content)), self.source, done.offset))
+        elif tag == "</ul>" and inside == "ul":
+            done = frames.pop()
+            if any(not (isinstance(n, str) and not n.strip()) for n in done.nodes):
+                self.checks.report("text in a cell's list outside its items", done.offset, help="put it in a `<li>`")
+            frames[-1].nodes.append(ItemList(False, tuple(done.items), None, self.source, done.offset))
+        else:
+            self.checks.report(
+                f"`{tag}` out of place",
+                at,
+                help="a list in a table's cell is written `<ul><li>one</li><li>two</li></ul>`",
+            )
+
+    def _reference(self, token: Token, at: int, section_id: str, definition: str | None) -> Reference:
+        meta = token.meta
+        name = meta["name"] if meta["named"] else term_name(meta["name"])
+        attributes = attributes_of(token)
+        self.checks.block_attributes(attributes, ("type",), at, "a reference")
+        kind = attributes.get("type")
+        if kind is not None and kind != "example":
+            self.checks.report(
+                f"`{kind}` is not an allowed value of `type` on a reference",
+                at,
+                target=kind,
+                help="write `{type=example}`",
+            )
+        reference = Reference(name, meta["display"], kind, section_id, definition, self.source, at)
+        self.references.append(reference)
+        return reference
+
+    def _opened(self, token: Token, at: int, section_id: str, frames: list[_Frame], definition: str | None) -> _Frame:
+        kind = token.type[: -len("_open")]
+        attributes = attributes_of(token)
+        frame = _Frame(kind, attributes, at)
+        if kind == "span" and "dfn" in attributes:
+            if any(f.kind == "strong" for f in frames):
+                self.checks.report(
+                    "a definition is not allowed inside important text (`**`)", at, target=attributes["dfn"]
+                )
+            frame.index = self.open_definition(attributes["dfn"], section_id, _innermost(frames, definition), at)
+        elif kind == "em":
+            self.checks.unsupported_inline(
+                "emphasis (`*text*`)", at, "write `**text**` for important text, or plain text"
+            )
+        elif kind == "link" and not str(token.attrs.get("href", "")).startswith("#"):
+            self.checks.unsupported_inline(
+                "a link out of the book", at, "write the address as text; `[text](#id)` links to a section or figure"
+            )
+        return frame
+
+    def _closed(self, frame: _Frame, section_id: str, definition: str | None) -> list[_Inline]:
+        nodes = _joined(frame.nodes)
+        attributes = frame.attributes
+        if frame.kind == "strong":
+            return [Important(tuple(nodes), self.source, frame.offset)]  # type: ignore[arg-type]
+        if frame.kind == "link" and attributes.get("href", "").startswith("#"):
+            target = unquote(attributes["href"][1:])  # markdown-it writes a destination's spaces as %20
+            self._text_only(nodes, "a link's text")
+            link = Link(target, plain_text(tuple(_texts(nodes))), section_id, self.source, frame.offset)
+            self.links.append(link)
+            return [link]
+        if frame.kind != "span":
+            return nodes
+        if frame.index >= 0:
+            return [self.close_definition(frame.index, tuple(nodes))]  # type: ignore[arg-type]
+        if "value" in attributes:
+            self._text_only(nodes, "a value")
+            text, kind, term = "".join(_texts(nodes)), attributes.get("kind"), attributes.get("term")
+            value = Value(attributes["value"], text, kind, term, section_id, self.source, frame.offset)
+            self.values.append(value)
+            return [value]
+        if attributes.get("class") == "title":
+            self._text_only(nodes, "an item's title")
+            return [ItemTitle("".join(_texts(nodes)), frame.offset)]
+        self.checks.block_attributes(attributes, _SPAN_KEYS, frame.offset, "a span")
+        return nodes
+
+    def _text_only(self, nodes: list[_Inline], where: str) -> None:
+        """What the XML writes as text alone (an item's ``title=``, a ``<value>``, a ``<link>``'s words): a reference,
+        link, image, value or mechanic in it is reported, kept as its words and left out of the book's indexes."""
+        indexes: dict[type, tuple[str, list[Any]]] = {
+            Reference: ("a reference", self.references),
+            Link: ("a link", self.links),
+            Image: ("an image", self.images),
+            Value: ("a value", self.values),
+            Mechanic: ("a mechanic", self.mechanics),
+        }
+        for node in nodes:
+            found = indexes.get(type(node))
+            if found is None or not isinstance(node, Reference | Link | Image | Value | Mechanic):
+                continue
+            what, index = found
+            index.remove(node)
+            self.checks.report(
+                f"{what} inside {where}",
+                node.offset,
+                target=getattr(node, "name", None),
+                help=_TEXT_ONLY[where],
+            )
+
+    def _html(self, html: str, at: int, section_id: str, definition: str | None) -> list[Node]:
+        if _BREAK.fullmatch(html):
+            return [LineBreak(self.source, at)]  # a pipe table's cell breaks its lines so
+        found: list[Node] = []
+        for match in MECHANIC.finditer(html):
+            pairs = list(MECHANIC_ATTRIBUTE.finditer(match.group("attributes")))
+            written = at + match.start("attributes")
+            keys = [(m.group("key"), m.group("value"), written + m.start("key")) for m in pairs]
+            word = at + match.start() + match.group().index("mechanic")
+            self.checks.mechanic(match.group("attributes"), keys, written, word)
+            attributes = {m.group("key"): m.group("value") for m in pairs}
+            name = attributes.pop("name", "")
+            offset = at + match.start()
+            mechanic = Mechanic(name, tuple(sorted(attributes.items())), section_id, definition, self.source, offset)
+            self.mechanics.append(mechanic)
+            found.append(mechanic)
+        if not found and not html.lstrip().startswith("<!--"):
+            self.checks.unsupported_inline(f"HTML (`{html.strip()[:30]}`)", at, "write the text in Markdown")
+        return found
+
+    def html_block(self, token: Token, section_id: str, definition: str | None) -> list[Node]:
+        """An HTML block: the mechanics annotations in it (a comment alone is left out). A comment that starts a line
+        makes the whole line HTML: text after it on that line is reported, not read."""
+        at = self.block_offset(token)
+        content = token.content
+        end = content.rfind("-->")
+        if content.lstrip().startswith("<!--") and end >= 0 and content[end + 3 :].strip():
+            after = end + 3 + len(content[end + 3 :]) - len(content[end + 3 :].lstrip())
+            self.checks.report(
+                "text after a comment that starts a line is not read",
+                at + after,
+                help="put the comment after the text's first words, or on a line of its own",
+            )
+        return self._html(content, at, section_id, definition)
+
+    # -- tables -------------------------------------------------------------------------
+
+    def table(self, tree: Tree, section_id: str, definition: str | None, within: str) -> Table:
+        """A pipe table: a header row of empty cells means no column headers; a first column headed by dice
+        (``| D6 | Result |``) makes a roll table whose first column holds each row's results."""
+        opening = tree.token
+        attributes = attributes_of(opening)
+        offset = self.block_offset(opening)
+        classes = attributes.pop("class", "").split()
+        written = self.attributes_offset(opening)
+        self.checks.block_attributes(attributes, _TABLE_KEYS, written, "a table")
+        for name in classes:
+            if name != "row-headers":
+                self.checks.report(
+                    f"unknown class `.{name}` on a table", written, target=name, help="a table takes `.row-headers`"
+                )
+        rows = [self._row(row, section_id, definition) for part in tree.children for row in part.children]
+        columns = rows.pop(0) if rows else None
+        roll = attributes.get("roll")
+        row_headers = "row-headers" in classes
+        if columns is not None and roll is None and _DICE.fullmatch(plain_text(columns.cells[0].children)):
+            roll, row_headers = plain_text(columns.cells[0].children), True
+        if columns is not None and all(not cell.children for cell in columns.cells):
+            columns = None
+        if row_headers:
+            rows = [row._replace(cells=(row.cells[0]._replace(header=True), *row.cells[1:])) for row in rows]
+        self._check_grid(columns, rows, offset)
+        kind, table_id = attributes.get("kind"), attributes.get("id")
+        return Table(attributes.get("title"), columns, tuple(rows), kind, roll, self.source, offset, table_id)
+
+    def _check_grid(self, columns: Row | None, rows: list[Row], offset: int) -> None:
+        """What the DTD says of a table's rows: one at least; header cells hold no definition and no list."""
+        if not rows:
+            self.checks.report("a table without rows", offset, help="add a row under the header row")
+        headers = [cell for row in ([columns] if columns else []) + rows for cell in row.cells if cell.header]
+        for node in (node for cell in headers for node in walk(cell.children)):
+            if isinstance(node, Definition):
+                self.checks.report(
+                    "a definition inside a header cell",
+                    node.offset,
+                    target=node.name,
+                    help="define the term in a data cell, or in the text around the table",
+                )
+            elif isinstance(node, ItemList):
+                self.checks.report("a list inside a header cell", node.offset, help="put the list in a data cell")
+
+    def _row(self, tree: Tree, section_id: str, definition: str | None) -> Row:
+        offset = self.block_offset(tree.token)
+        cells = []
+        search = 0
+        for cell in tree.children:
+            inline = cell.children[0].token if cell.children else None
+            if inline is None:
+                cells.append(Cell(cell.token.type == "th_open", (), self.source, offset))
+                continue
+            places = _Places(self.source, inline, search)
+            search = (
+                places.starts[0] - self.source.line_starts[inline.map[0]] + len(inline.content) if inline.map else 0
+            )
+            nodes = self.nodes(inline, places, section_id, definition, lists=True)
+            content = _strip(self._titles_resolved(nodes, first=False))
+            cells.append(Cell(cell.token.type == "th_open", tuple(content), self.source, places.starts[0]))
+        return Row(tuple(cells), self.source, offset)
+
+
+_LIST_TAG = re.compile(r"</?(?:ul|li)>")
+"""The tags of a list in a table's cell."""
+_TEXT_ONLY = {
+    "an item's title": "a title is text: refer to the term in the item's text",
+    "a value": "a value is the number as written: refer to the term beside it",
+    "a link's text": "a link's words are text: refer to the term outside the link",
+}
+"""The help for markup inside what holds text only."""
+
+
+def _innermost(frames: list[_Frame], definition: str | None) -> str | None:
+    for frame in reversed(frames):
+        if frame.index >= 0:
+            return frame.attributes["dfn"]
+    return definition
+
+
+def _texts(nodes: list[_Inline]) -> list[str]:
+    """The text of nodes that should be text alone (a link's, a value's)."""
+    return [n if isinstance(n, str) else plain_text((n,)) for n in nodes if not isinstance(n, ItemTitle | Image)]
+
+
+def _joined(nodes: list[_Inline]) -> list[_Inline]:
+    """Neighbouring text as one string."""
+    joined: list[_Inline] = []
+    for node in nodes:
+        if isinstance(node, str) and joined and isinstance(joined[-1], str):
+            joined[-1] = joined[-1] + node
+        elif node != "":
+            joined.append(node)
+    return joined
+
+
+def _strip(nodes: list[Node]) -> list[Node]:
+    if nodes and isinstance(nodes[0], str):
+        nodes[0] = nodes[0].lstrip()
+    if nodes and isinstance(nodes[-1], str):
+        nodes[-1] = nodes[-1].rstrip()
+    return [n for n in nodes if n != ""]

@@ -1,0 +1,173 @@
+"""The Markdown dialect's parser: CommonMark with GitHub's tables, through markdown-it-py and its plugins.
+
+Besides CommonMark it reads front matter (``---``), pipe tables, attribute blocks (``{roll=D6}`` on the line
+before a block, ``[text]{dfn=name}`` after a bracketed span), and two rules of its own:
+
+- ``[[name]]``, ``[[name|display text]]``: a reference to a term (wikilinks; an attribute block may follow:
+  ``[[fighter]]{type=example}``). The name may carry a book's prefix (``core:fighter``), kept as written;
+- directives, Pandoc's fenced divs: ``::: definition fighter`` ... ``:::``, which nest (a fence that names
+  something opens, a bare fence closes the innermost open one).
+
+Inline tokens carry no place in markdown-it; the rules whose tokens name something (wikilinks, spans,
+links, images, inline HTML) are wrapped to record where their token starts in the inline text (``meta["at"]``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from functools import cache
+from typing import Any
+
+from markdown_it import MarkdownIt
+from markdown_it.rules_block import StateBlock
+from markdown_it.rules_inline import StateInline
+from mdit_py_plugins.attrs import attrs_block_plugin, attrs_plugin
+from mdit_py_plugins.attrs.parse import ParseError
+from mdit_py_plugins.attrs.parse import parse as parse_attributes
+from mdit_py_plugins.front_matter import front_matter_plugin
+
+_OPENING = re.compile(r":{3,}[ \t]*(?P<name>[^\s:{][^\s{]*)[ \t]*(?P<argument>.*?)[ \t]*$")
+_CLOSING = re.compile(r":{3,}[ \t]*$")
+_WIKILINK_STOP = re.compile(r"\\.|\]\]|\[\[|\n", re.DOTALL)
+_PLACED = ("wikilink", "span", "link", "image", "html_inline", "newline", "escape", "backticks", "emphasis")
+"""The inline rules whose tokens record where they start."""
+
+
+@cache
+def dialect_parser() -> MarkdownIt:
+    """The dialect's parser (made once: markdown-it compiles its rules on first use)."""
+    md = MarkdownIt("commonmark", {"html": True}).enable("table")
+    md.use(front_matter_plugin)
+    md.use(attrs_plugin, spans=True, after=("span_close",))
+    md.use(attrs_block_plugin)
+    md.inline.ruler.before("link", "wikilink", _wikilink)
+    md.block.ruler.before("fence", "directive", _directive, {"alt": ["paragraph", "reference", "blockquote", "list"]})
+    active = md.inline.ruler.get_active_rules()
+    functions = dict(zip(active, md.inline.ruler.getRules(""), strict=True))
+    for name in _PLACED:
+        md.inline.ruler.at(name, _placed(functions[name], last=name == "emphasis"))
+    return md
+
+
+def _placed(rule: Callable[[StateInline, bool], bool], *, last: bool) -> Callable[[StateInline, bool], bool]:
+    """The rule, its token marked with where it starts: its first token that is not text (the text before it
+    is flushed into a token of its own as it pushes), or (``last``) the delimiter run emphasis pushes as text and
+    later turns into ``em_open`` (the same token: the mark stays)."""
+
+    def placed(state: StateInline, silent: bool) -> bool:
+        start, count = state.pos, len(state.tokens)
+        found = rule(state, silent)
+        if found and not silent and len(state.tokens) > count:
+            if last:
+                state.tokens[-1].meta.setdefault("at", start)
+            else:
+                token = next((t for t in state.tokens[count:] if t.type != "text"), None)
+                if token is not None:
+                    token.meta.setdefault("at", start)
+        return found
+
+    return placed
+
+
+def _wikilink(state: StateInline, silent: bool) -> bool:
+    """``[[name]]`` or ``[[name|display]]``, with ``\\|`` and ``\\]`` for those characters in either part."""
+    src, start = state.src, state.pos
+    if not src.startswith("[[", start) or src.startswith("[[[", start):
+        return False
+    end = _closing_brackets(src, start + 2, state.posMax)
+    if end is None:
+        return False
+    inside = src[start + 2 : end]
+    name, bar, display = _split_bar(inside)
+    after = end + 2
+    attributes: dict[str, str] = {}
+    if src.startswith("{", after):
+        try:
+            length, attributes = parse_attributes(src[after : state.posMax])
+        except ParseError:
+            attributes = {}
+        else:
+            after += length + 1
+    if not silent:
+        token = state.push("wikilink", "", 0)
+        token.meta = {"name": _unescape(name), "display": _unescape(display if bar else name), "named": bool(bar)}
+        token.attrs = dict(attributes)
+        token.content = src[start:after]
+    state.pos = after
+    return True
+
+
+def _closing_brackets(src: str, position: int, limit: int) -> int | None:
+    """Where the ``]]`` that closes a wikilink starts (no line end or ``[[`` before it; ``\\]`` escaped)."""
+    for found in _WIKILINK_STOP.finditer(src, position, limit):
+        mark = found.group()
+        if mark == "]]":
+            return found.start()
+        if mark != "\\" and mark[0] != "\\":
+            return None
+    return None
+
+
+def _split_bar(text: str) -> tuple[str, bool, str]:
+    position = 0
+    while position < len(text):
+        if text[position] == "\\":
+            position += 2
+        elif text[position] == "|":
+            return text[:position], True, text[position + 1 :]
+        else:
+            position += 1
+    return text, False, ""
+
+
+def _unescape(text: str) -> str:
+    return re.sub(r"\\([!-/:-@\[-`{-~])", r"\1", text)
+
+
+def _directive(state: StateBlock, start_line: int, end_line: int, silent: bool) -> bool:
+    """A fenced directive: its opening line names it; the content is read as blocks up to its closing fence."""
+    if state.sCount[start_line] - state.blkIndent >= 4:
+        return False
+    opening = _OPENING.fullmatch(_line(state, start_line))
+    if opening is None:
+        return False
+    if silent:
+        return True
+    line, depth = start_line, 1
+    while line + 1 < end_line:
+        line += 1
+        if state.sCount[line] < state.blkIndent and not state.isEmpty(line):
+            line -= 1
+            break
+        text = _line(state, line) if state.sCount[line] - state.blkIndent < 4 else ""
+        if _CLOSING.fullmatch(text):
+            depth -= 1
+            if depth == 0:
+                break
+        elif _OPENING.fullmatch(text):
+            depth += 1
+    closed = depth == 0
+    content_end = line if closed else line + 1
+    old_parent, old_max = state.parentType, state.lineMax
+    state.parentType = "directive"
+    state.lineMax = content_end
+    token = state.push("directive_open", "div", 1)
+    token.info = opening.group("name")
+    token.meta = {"argument": opening.group("argument"), "closed": closed}
+    token.map = [start_line, line + 1]
+    state.md.block.tokenize(state, start_line + 1, content_end)
+    state.push("directive_close", "div", -1)
+    state.parentType, state.lineMax = old_parent, old_max
+    state.line = line + 1
+    return True
+
+
+def _line(state: StateBlock, line: int) -> str:
+    return state.src[state.bMarks[line] + state.tShift[line] : state.eMarks[line]]
+
+
+def attributes_of(token: Any) -> dict[str, str]:
+    """A token's attributes as strings (markdown-it keeps a class list under ``class``), a quoted value's backslash
+    escapes undone (``title="A \\"quoted\\" word"``), as in the text."""
+    return {str(key): _unescape(str(value)) for key, value in (token.attrs or {}).items()}

@@ -1,0 +1,494 @@
+"""The Markdown dialect: a book written in it gives the model its XML gives; `rulebook convert` round trips.
+
+``tests/dialect/book.md`` uses every construct of the dialect; ``tests/dialect/book.xml`` is the same book
+in the XML format (``rulebook convert``'s output, read and kept). Two readings are compared without their
+places (file, offset) and with white space in text folded: XML keeps its indentation as text, Markdown has
+none to keep (see "White space" in docs/format.md).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from rulebook.cli import main
+from rulebook.convert import ConversionError, convert_document
+from rulebook.data import build_rule_data, serialise
+from rulebook.graph import TermGraph
+from rulebook.model import Book, Document, ItemList, Table
+from rulebook.project import BookConfig
+from rulebook.readers.markdown import parse_dialect
+from rulebook.recipe.reading import read_book
+from rulebook.recipe.stages import lint_book
+from rulebook.xml_source import parse_xml_string
+
+from .conftest import BUNDLED_BOOK, CASES, ROOT
+from .model_dump import dump_document
+
+DIALECT = ROOT / "tests" / "dialect"
+
+
+def markdown(text: str, path: str = "book.md") -> Document:
+    result = parse_dialect(text, path)
+    assert result.document is not None
+    return result.document
+
+
+def rule_data(document: Document) -> dict[str, Any]:
+    """``rules.json`` of a one-document book, without the source's place and with text's white space folded."""
+    book = Book((document,))
+    data = json.loads(serialise(build_rule_data(book, TermGraph(book), title="T", edition="E")))
+    data["book"].pop("sources")
+    data["book"].pop("content_hash")
+    return _folded(data)
+
+
+def _folded(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {
+            key: " ".join(item.split()) if key == "text" and isinstance(item, str) else _folded(item)
+            for key, item in value.items()
+            if key not in ("line", "column", "file")
+        }
+    if isinstance(value, list):
+        items = [_folded(item) for item in value]
+        return [i for i in items if not (isinstance(i, dict) and i.get("type") == "text" and not i["text"])]
+    return value
+
+
+# -- one book, both formats -------------------------------------------------------------------------------
+
+
+def test_every_construct_of_the_dialect_is_read() -> None:
+    result = parse_dialect((DIALECT / "book.md").read_text(encoding="utf-8"), "book.md")
+    assert result.diagnostics == ()
+    document = result.document
+    assert document is not None and document.title == "Tiles and Dice"
+    assert [(s.id, s.number, s.level, s.title) for s in document.sections] == [
+        ("core", "1", 1, "Core Concepts"),
+        ("tiles", "1.1", 2, "Tiles"),
+        ("turn", "2", 1, "The Turn"),
+        ("line_of_sight_rules", "2.1", 2, "Line of Sight"),
+    ]
+    assert [(d.name, d.parent) for d in document.definitions] == [
+        ("warband", None),
+        ("fighter", "warband"),
+        ("tile", None),
+        ("nothing", None),
+        ("profile", None),
+        ("line_of_sight", None),
+    ]
+    example = next(r for r in document.references if r.kind == "example")
+    assert (example.name, example.text, str(example.span)) == ("line_of_sight", "Line of Sight", "book.md:24:42")
+    tables = [a.node for a in document.annotated if isinstance(a.node, Table)]
+    assert [(t.title, t.roll, len(t.rows)) for t in tables] == [("Scatter", "D6", 2), (None, "D3", 2)]
+    assert all(row.cells[0].header for table in tables for row in table.rows)
+    steps = next(a.node for a in document.annotated if a.node.kind == "setup")
+    assert isinstance(steps, ItemList) and (steps.id, steps.title) == ("setup", "Setting up")
+    assert [item.title for item in steps.items] == ["Deploy", "Roll", None]  # type: ignore[union-attr]
+    assert [f.id for f in document.figures] == ["board_figure"] and len(document.images) == 3
+    assert [(v.name, v.text) for v in document.values] == [("game_turns", "6"), ("player_turns_each", "6")]
+    assert [m.name for m in document.mechanics] == ["reroll"]
+    back_in_chapter = document.body[0].children[-1]
+    assert isinstance(back_in_chapter, str) and "after its section" in back_in_chapter
+
+
+def test_the_same_book_in_xml_gives_the_same_model_and_rule_data() -> None:
+    written = markdown((DIALECT / "book.md").read_text(encoding="utf-8"))
+    xml = parse_xml_string((DIALECT / "book.xml").read_text(encoding="utf-8"), "book.xml")
+    assert xml.diagnostics == () and xml.document is not None
+    assert dump_document(written) == dump_document(xml.document)
+    assert rule_data(written) == rule_data(xml.document)
+
+
+def test_the_xml_of_the_dialects_book_is_its_conversion() -> None:
+    written = markdown((DIALECT / "book.md").read_text(encoding="utf-8"))
+    assert convert_document(written, "xml") == (DIALECT / "book.xml").read_text(encoding="utf-8")
+
+
+# -- convert --------------------------------------------------------------------------------------------
+
+
+def test_the_bundled_book_converted_to_markdown_gives_the_same_model_and_rule_data() -> None:
+    xml = read_book([BUNDLED_BOOK], ROOT).book.documents[0]
+    text = convert_document(xml, "markdown")
+    converted = parse_dialect(text, "rulebook.md")
+    assert converted.diagnostics == () and converted.document is not None
+    assert dump_document(converted.document) == dump_document(xml)
+    assert rule_data(converted.document) == rule_data(xml)
+    again = parse_xml_string(convert_document(converted.document, "xml"), "again.xml")
+    assert again.document is not None and convert_document(again.document, "markdown") == text  # a fixed point
+
+
+CONVERTIBLE = sorted(p for p in CASES.iterdir() if (p / "book.xml").is_file() and not p.name.startswith("malformed"))
+
+
+@pytest.mark.parametrize("case", CONVERTIBLE, ids=lambda p: p.name)
+def test_each_lint_case_round_trips(case: Path) -> None:
+    xml = read_book([case / "book.xml"], ROOT).book.documents[0]
+    converted = markdown(convert_document(xml, "markdown"))
+    assert dump_document(converted) == dump_document(xml)
+    assert (case / "book.md").read_text(encoding="utf-8") == convert_document(xml, "markdown")
+
+
+def test_a_mechanic_that_opens_a_paragraph_keeps_the_paragraphs_text() -> None:
+    """``<!--`` at a line's start opens an HTML block that takes the whole line: the conversion writes a comment
+    that starts a paragraph on a line of its own, so the text after it is still read."""
+    xml = parse_xml_string(
+        '<document><chapter title="C"><mechanic name="reroll" max="1"/>Roll again once.</chapter></document>', "b.xml"
+    )
+    assert xml.document is not None
+    text = convert_document(xml.document, "markdown")
+    assert '<!-- rulebook: mechanic name="reroll" max="1" -->\nRoll again once.' in text
+    back = parse_dialect(text, "b.md")
+    assert back.diagnostics == () and back.document is not None
+    assert dump_document(back.document) == dump_document(xml.document)
+
+
+def test_an_images_file_name_is_the_one_written() -> None:
+    """markdown-it encodes a destination's spaces (``%20``): the reader decodes them, as it does a link's, and the
+    writer encodes a ``%`` so that a file named with one comes back."""
+    text = "<!-- rulebook -->\n# C\n\n![](<my map.png>) ![](a%25b.png)\n"
+    files = [image.file for image in markdown(text).images]
+    assert files == ["my map.png", "a%b.png"]
+    assert [image.file for image in markdown(convert_document(markdown(text), "markdown")).images] == files
+
+
+def test_a_declaration_comment_declares_the_list_after_it_as_in_plain_markdown() -> None:
+    """The engine's help for a Markdown book says `<!-- rulebook: sequence kind="turn" -->` on the line before the
+    list: the dialect reads it as its own `{kind=turn}` (a bullet list declared a sequence is steps)."""
+    text = '<!-- rulebook -->\n# C\n\n<!-- rulebook: sequence kind="turn" id="round" title="A round" -->\n- Move.\n'
+    (declared,) = markdown(text).annotated
+    assert isinstance(declared.node, ItemList)
+    assert (declared.node.ordered, declared.node.kind, declared.node.id, declared.node.title) == (
+        True,
+        "turn",
+        "round",
+        "A round",
+    )
+    written = markdown('<!-- rulebook -->\n# C\n\n{kind=turn id=round title="A round"}\n1. Move.\n')
+    assert dump_document(markdown(text)) == dump_document(written)
+
+
+def test_a_list_in_a_table_cell_is_written_as_github_shows_one() -> None:
+    """The XML's cells may hold lists (and definitions holding them): a pipe table's cell writes one in HTML,
+    ``<ul><li>...</li></ul>``, which GitHub shows as a list and the reader reads as one, nested or not."""
+    xml = parse_xml_string(
+        '<document><chapter title="C"><table><headers><header>Unit</header><header>Options</header></headers>'
+        '<row><cell>Spears</cell><cell>One of:<list><item>a <reference name="shield">shield</reference></item>'
+        "<item>two <important>hands</important><list><item>nested</item></list></item></list>then roll.</cell></row>"
+        '<row><cell>Bows</cell><cell><definition name="volley">A volley:<list><item>all</item></list></definition>'
+        '</cell></row></table><definition name="shield">A <reference name="volley">volley</reference>.</definition>'
+        "</chapter></document>",
+        "book.xml",
+    )
+    assert xml.diagnostics == () and xml.document is not None
+    text = convert_document(xml.document, "markdown")
+    assert (
+        "| Spears | One of:<ul><li>a [[shield]]</li><li>two **hands**<ul><li>nested</li></ul></li></ul>then roll. |"
+        in text.splitlines()
+    )
+    back = parse_dialect(text, "book.md")
+    assert back.diagnostics == () and back.document is not None
+    assert dump_document(back.document) == dump_document(xml.document)
+    misplaced = parse_dialect("<!-- rulebook -->\n# C\n\n| a |\n|---|\n| <li>x</li> |\n", "b.md")
+    assert [(d.message, d.span.line, d.span.column) for d in misplaced.diagnostics][:1] == [
+        ("`<li>` out of place", 6, 3)
+    ]
+
+
+def test_what_a_pipe_table_cannot_hold_stops_the_conversion_with_its_place() -> None:
+    xml = parse_xml_string(
+        '<document><chapter title="C"><table><row><cell><sequence><item>a</item></sequence></cell></row></table>'
+        "</chapter></document>",
+        "book.xml",
+    ).document
+    assert xml is not None
+    with pytest.raises(ConversionError, match=r"^book.xml:1:\d+: a table cell holding a note, a table or a numbered"):
+        convert_document(xml, "markdown")
+    braced = parse_xml_string(
+        '<document><chapter title="C"><sequence title="A {b}"><item>a</item></sequence></chapter></document>', "b.xml"
+    )
+    assert braced.document is not None
+    with pytest.raises(ConversionError, match=r"^b.xml:1:30: `A \{b\}` holds a brace"):
+        convert_document(braced.document, "markdown")
+    numbered = parse_xml_string('<document><chapter title="C" number="IV">Text.</chapter></document>', "b.xml")
+    assert numbered.document is not None
+    with pytest.raises(ConversionError, match=r"^b.xml:1:11: the section number `IV` is not digits and dots"):
+        convert_document(numbered.document, "markdown")
+
+
+def test_convert_writes_a_new_file_and_never_replaces_one(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "book.md").write_text((DIALECT / "book.md").read_text(encoding="utf-8"), encoding="utf-8")
+    assert main(["convert", "book.md"]) == 0
+    assert (tmp_path / "book.xml").read_text(encoding="utf-8") == (DIALECT / "book.xml").read_text(encoding="utf-8")
+    assert capsys.readouterr().out == "Wrote book.xml (xml).\n"
+    (tmp_path / "book.xml").write_text("mine", encoding="utf-8")
+    assert main(["convert", "book.md"]) == 2
+    assert (tmp_path / "book.xml").read_text(encoding="utf-8") == "mine"
+    assert "exists" in capsys.readouterr().err
+
+
+def test_a_converted_book_is_linted_where_its_xml_was(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Outside a project a Markdown file must say it is a rulebook: the conversion writes ``<!-- rulebook -->``, so
+    the Markdown file named on the command line is linted as the XML file was, with the same findings."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "book.xml").write_bytes((CASES / "reference-to-section" / "book.xml").read_bytes())
+    assert main(["convert", "book.xml"]) == 0
+    assert "<!-- rulebook -->" in (tmp_path / "book.md").read_text(encoding="utf-8").splitlines()
+    capsys.readouterr()
+    found = []
+    for name in ("book.xml", "book.md"):
+        status = main(["lint", "--format", "json", name])
+        report = json.loads(capsys.readouterr().out)
+        found.append((status, sorted((d["rule"], d["target"]) for d in report["diagnostics"])))
+    assert found[0] == found[1]
+    assert found[0][0] == 1 and ("reference-to-section", "figure_1") in found[0][1]
+
+
+def test_init_starts_a_markdown_project_that_lints_clean(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    assert main(["init", str(tmp_path / "game"), "--format", "markdown", "--title", "Game"]) == 0
+    assert not (tmp_path / "game" / "rules" / "book.xml").exists()
+    assert 'sources = ["rules/book.md"]' in (tmp_path / "game" / "rulebook.toml").read_text(encoding="utf-8")
+    monkeypatch.chdir(tmp_path / "game")
+    assert main(["lint"]) == 0
+
+
+# -- the dialect's checks and the lint's words --------------------------------------------------------------
+
+
+def test_the_dialects_checks_are_located() -> None:
+    text = (
+        "# Chapter\n\n"
+        "::: defintion unit\nA unit.\n:::\n\n"
+        "## About [[unit]]\n\n"
+        "Some *emphasis* and [a site](https://example.org).\n\n"
+        "::: note Outer\n::: note Inner\nx\n:::\n:::\n\n"
+        "{roll=D6 colour=red}\n- one\n\n# Another chapter\n"
+    )
+    found = [(d.span.line, d.span.column, d.message) for d in parse_dialect(text, "book.md").diagnostics]
+    assert found == [
+        (3, 1, "unknown directive `defintion`"),
+        (7, 10, "a reference inside a heading"),
+        (9, 6, "emphasis (`*text*`) is not part of the rulebook format"),
+        (9, 21, "a link out of the book is not part of the rulebook format"),
+        (12, 1, "a note is not allowed inside a note"),
+        (17, 1, "unknown attribute `colour` on a list"),
+    ]
+
+
+def test_lint_findings_on_markdown_speak_markdown_and_point_at_the_name(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "rulebook.toml").write_text('sources = ["book.md"]\n', encoding="utf-8")
+    (tmp_path / "book.md").write_text(
+        "# Battle\n\n::: definition warband\nA warband.\n:::\n\nEvery [[fighter|fighters]] stands.\n", encoding="utf-8"
+    )
+    monkeypatch.chdir(tmp_path)
+    assert main(["lint", "--color", "never"]) == 1
+    report = capsys.readouterr().out
+    assert "help: define it with `::: definition fighter`" in report
+    assert "refer to it with `[[warband]]`" in report
+    assert "7 | Every [[fighter|fighters]] stands.\n  |         ^^^^^^^" in report
+
+
+def test_a_book_in_markdown_lints_as_its_xml() -> None:
+    """The same findings at the same names; the help of each in its own format's syntax (no XML element in the
+    Markdown's, and a declaration the Markdown reader reads: a mechanic or a list's declaration comment)."""
+    found, helps = [], []
+    for path in (DIALECT / "book.md", DIALECT / "book.xml"):
+        result = lint_book(read_book([path], ROOT, linking=BookConfig("main").linking), BookConfig("main"), root=ROOT)
+        found.append(sorted((d.code, d.target) for d in result.diagnostics))
+        helps.append(" ".join(d.help or "" for d in result.diagnostics))
+    assert found[0] == found[1]
+    assert "<sequence" in helps[1] and not re.search(r"<(sequence|reference|definition|table)\b", helps[0])
+
+
+def _page_text(path: Path) -> str:
+    """A built file as compared across formats: a page's white space folded (and none beside a tag), the search
+    index's dropped, rules.json without the source's places, a PDF's pages as their text reads (without white
+    space: Typst breaks lines where the words' spaces let it)."""
+    if path.suffix == ".pdf":
+        import pypdf
+
+        from .pdf_reading import squeezed
+
+        return "\n".join(squeezed(page.extract_text()) for page in pypdf.PdfReader(str(path)).pages)
+    text = path.read_text(encoding="utf-8")
+    if path.name == "rules.json":
+        return json.dumps(_folded({k: v for k, v in json.loads(text).items() if k != "book"}), sort_keys=True)
+    if path.name == "search_index.json":
+        return re.sub(r"\s+|\\n", "", text)
+    return re.sub(r" ?(<[^>]*>) ?", r"\1", re.sub(r"\s+", " ", text))
+
+
+@pytest.mark.slow  # two builds of the bundled book
+def test_the_bundled_books_site_is_the_same_built_from_its_markdown(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The bundled book, and its conversion to Markdown, each built as a project's book: the same files, the same
+    pages and rule data but for white space in text and the source's places."""
+    sites = []
+    for name, source in (("xml", "book.xml"), ("markdown", "book.md")):
+        project = tmp_path / name
+        project.mkdir()
+        (project / "rulebook.toml").write_text(f'title = "T"\nsources = ["{source}"]\n', encoding="utf-8")
+        xml = BUNDLED_BOOK.read_text(encoding="utf-8")
+        if name == "xml":
+            (project / source).write_text(xml, encoding="utf-8")
+        else:
+            document = parse_xml_string(xml, "book.xml").document
+            assert document is not None
+            (project / source).write_text(convert_document(document, "markdown"), encoding="utf-8")
+        monkeypatch.chdir(project)
+        assert main(["build", "-q"]) == 0
+        sites.append(project / "site")
+    files = [sorted(p.relative_to(site).as_posix() for p in site.rglob("*") if p.is_file()) for site in sites]
+    assert files[0] == files[1]
+    differing = [f for f in files[0] if (sites[0] / f).read_bytes() != (sites[1] / f).read_bytes()]
+    assert "rules.json" in differing  # its sources, and the places of definitions
+    for name in differing:
+        assert _page_text(sites[0] / name) == _page_text(sites[1] / name), name
+
+
+# -- a translation in the dialect ------------------------------------------------------------------------------
+
+
+def test_a_markdown_translation_pairs_sections_by_number_and_tables_row_by_row() -> None:
+    from rulebook.translate.compare import compare_books
+
+    original = read_book([DIALECT / "book.md"], ROOT).book
+    french = (DIALECT / "fr.md").read_text(encoding="utf-8")
+    translated = parse_dialect(french, "fr.md", language="fr").document
+    assert translated is not None
+    comparison = compare_books(original, Book((translated,)), translation_language="fr", terms={}, waivers={})
+    assert comparison.findings == []
+    assert [(p.original.id if p.original else None, p.method) for p in comparison.pairs][:3] == [
+        ("core", "numbering"),
+        ("tiles", "numbering"),
+        ("turn", "numbering"),
+    ]
+    changed = french.replace("| 1-2 | Touche la tuile |", "| 1-2 | Touche la tuile 2 fois |")
+    translated = parse_dialect(changed, "fr.md", language="fr").document
+    assert translated is not None
+    comparison = compare_books(original, Book((translated,)), translation_language="fr", terms={}, waivers={})
+    assert [(f.rule.code, f.message, str(f.place)) for f in comparison.findings] == [
+        ("RB614", "row `1-2` / `1-2`: the translation says 2", "fr.md:38:1")
+    ]
+
+
+def test_the_front_matters_title_titles_a_book_the_configuration_leaves_untitled(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "rulebook.toml").write_text('sources = ["book.md"]\n', encoding="utf-8")
+    (tmp_path / "book.md").write_text((DIALECT / "book.md").read_text(encoding="utf-8"), encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    assert main(["build", "-q", "--data-only"]) == 0
+    assert (
+        json.loads((tmp_path / "site" / "rules.json").read_text(encoding="utf-8"))["book"]["title"] == "Tiles and Dice"
+    )
+    (tmp_path / "rulebook.toml").write_text('title = "Configured"\nsources = ["book.md"]\n', encoding="utf-8")
+    assert main(["build", "-q", "--data-only"]) == 0
+    assert json.loads((tmp_path / "site" / "rules.json").read_text(encoding="utf-8"))["book"]["title"] == "Configured"
+
+
+UNMARKED = """# 1 Core Concepts
+
+## 1.1 Fighter
+
+A fighter is one model. Each fighter rolls on the table below.
+
+# 2 The Turn
+
+A game lasts [6]{value=game_turns kind=turns} turns.
+
+| D6 | Result |
+|---|---|
+| 1-2 | The fighter stumbles |
+| 3-6 | The fighter moves |
+"""
+
+
+def test_a_book_that_marks_no_term_keeps_its_annotations_when_its_headings_link_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A dialect book written as most teams write Markdown (numbered headings, a pipe table, no definitions): its
+    headings give its terms, and linking them keeps what the book annotates (the roll table its D6 column makes,
+    a value, the title of its front matter); the definition's place is its paragraph's start."""
+    (tmp_path / "rulebook.toml").write_text('sources = ["book.md"]\n', encoding="utf-8")
+    (tmp_path / "book.md").write_text("---\ntitle: Skirmish\n---\n<!-- rulebook -->\n" + UNMARKED, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    assert main(["build", "-q", "--data-only"]) == 0
+    data = json.loads((tmp_path / "site" / "rules.json").read_text(encoding="utf-8"))
+    assert data["book"]["title"] == "Skirmish"
+    assert [(t["id"], t["die"], [(b["min"], b["max"]) for b in t["bands"]]) for t in data["roll_tables"]] == [
+        ("the-turn", "D6", [(1, 2), (3, 6)])
+    ]
+    assert data["values"]["game_turns"]["value"] == 6
+    fighter = data["terms"]["fighter"]["defined_at"]
+    assert (fighter["line"], fighter["column"], fighter["section"]) == (9, 1, "fighter")
+    assert [s["id"] for s in data["sections"]] == ["core-concepts", "the-turn"]
+
+
+def test_a_roll_tables_rows_pair_by_their_band_before_the_terms_they_name() -> None:
+    """The translation's row "1-2" is the original's "1-2", even when another row names the term the original's
+    row does (here the translator swapped two results): the values then differ on the rows that differ."""
+    from rulebook.translate.compare import compare_books
+    from rulebook.translate.terminology import Entry
+
+    english = parse_xml_string(
+        '<document><chapter title="Objectives"><section title="Secondary Objectives">Roll a D6 on the table.'
+        '<table roll="D6">'
+        '<row><header>1-2</header><cell><reference name="hold">Hold</reference>: keep 2 markers.</cell></row>'
+        '<row><header>3-4</header><cell><reference name="breach">Breach</reference>: cross 3 lines.</cell></row>'
+        "</table></section></chapter></document>",
+        "en.xml",
+    ).document
+    french = markdown(
+        "# 1 Objectifs\n\n## 1.1 Objectifs secondaires\n\nLancez un D6 sur la table.\n\n| | |\n|---|---|\n"
+        "| 3-4 | Tenir : garder 2 marqueurs. |\n| 1-2 | Percée : franchir 3 lignes. |\n",
+        "fr.md",
+    )
+    assert english is not None
+    terms = {"hold": Entry("hold", "Tenir"), "breach": Entry("breach", "Percée")}
+    comparison = compare_books(Book((english,)), Book((french,)), translation_language="fr", terms=terms, waivers={})
+    rows = [f.message for f in comparison.findings if f.rule.code == "RB614"]
+    assert rows == [
+        "row `1-2` / `1-2`: the original says 2; the translation says 3",
+        "row `3-4` / `3-4`: the original says 3; the translation says 2",
+    ]
+
+
+def test_a_title_that_starts_with_digits_is_kept_whole_with_unnumbered() -> None:
+    xml = parse_xml_string(
+        '<document><chapter title="Deployment"><section title="1 to 3: Classic">x</section>'
+        '<section title="Flank" number="4.1">y</section></chapter></document>',
+        "book.xml",
+    ).document
+    assert xml is not None
+    text = convert_document(xml, "markdown")
+    assert "## 1 to 3: Classic {.unnumbered}\n" in text and "## 4.1 Flank\n" in text
+    assert dump_document(markdown(text)) == dump_document(xml)
+
+
+def test_the_configurations_formats_are_the_readers_table(tmp_path: Path) -> None:
+    from rulebook.config_file import ConfigError
+    from rulebook.project import SOURCE_FORMATS, parse_project
+    from rulebook.readers.formats import FORMATS
+
+    assert tuple(f.name for f in FORMATS) == SOURCE_FORMATS
+    project = parse_project({"sources": ["a.md"], "format": "plain-markdown"}, tmp_path)
+    assert project.main.format == "plain-markdown"
+    with pytest.raises(
+        ConfigError, match=r"`format` in \[tool.rulebook\] must be one of xml, markdown, plain-markdown"
+    ):
+        parse_project({"sources": ["a.md"], "format": "md"}, tmp_path)
