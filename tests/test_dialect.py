@@ -149,6 +149,17 @@ def test_a_mechanic_that_opens_a_paragraph_keeps_the_paragraphs_text() -> None:
     assert dump_document(back.document) == dump_document(xml.document)
 
 
+def test_a_reference_to_another_books_term_shows_the_term_not_the_book() -> None:
+    """``[[core:Fighter]]`` names book ``core``'s term; a reader sees "Fighter", never the prefix."""
+    document = markdown(
+        "<!-- rulebook -->\n# C\n\nA [[core:Fighter]], a [[core:fighter|brave one]], a [[Nerve Test]].\n"
+    )
+    shown = [(r.name, r.text) for r in document.references]
+    assert shown == [("core:fighter", "Fighter"), ("core:fighter", "brave one"), ("nerve_test", "Nerve Test")]
+    converted = markdown(convert_document(document, "markdown"))
+    assert [(r.name, r.text) for r in converted.references] == shown
+
+
 def test_an_images_file_name_is_the_one_written() -> None:
     """markdown-it encodes a destination's spaces (``%20``): the reader decodes them, as it does a link's, and the
     writer encodes a ``%`` so that a file named with one comes back."""
