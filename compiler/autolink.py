@@ -10,6 +10,7 @@ A passage is left alone when its section's title is listed in ``skip``.
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
@@ -51,7 +52,10 @@ def _said(section: Section) -> bool:
     """Whether the book's text says a section's title (or its singular) anywhere but in the heading itself."""
     text = section.source.text
     heading = range(section.offset, max(text.find("\n", section.offset), section.offset + len(section.title)))
-    forms = {section.title, _singular_phrase(section.title)}
+    title = "".join(c for c in section.title if unicodedata.category(c)[0] != "C").strip()  # as a reader sees it
+    if not title:
+        return False
+    forms = {title, _singular_phrase(title)}
     pattern = re.compile(rf"(?<![\w-])({'|'.join(_plural_tolerant(f) for f in forms)})(?![\w-])", re.IGNORECASE)
     return any(m.start() not in heading for m in pattern.finditer(text))
 

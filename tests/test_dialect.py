@@ -149,6 +149,17 @@ def test_a_mechanic_that_opens_a_paragraph_keeps_the_paragraphs_text() -> None:
     assert dump_document(back.document) == dump_document(xml.document)
 
 
+def test_a_reference_to_another_books_term_shows_the_term_not_the_book() -> None:
+    """``[[core:Fighter]]`` names book ``core``'s term; a reader sees "Fighter", never the prefix."""
+    document = markdown(
+        "<!-- rulebook -->\n# C\n\nA [[core:Fighter]], a [[core:fighter|brave one]], a [[Nerve Test]].\n"
+    )
+    shown = [(r.name, r.text) for r in document.references]
+    assert shown == [("core:fighter", "Fighter"), ("core:fighter", "brave one"), ("nerve_test", "Nerve Test")]
+    converted = markdown(convert_document(document, "markdown"))
+    assert [(r.name, r.text) for r in converted.references] == shown
+
+
 def test_an_images_file_name_is_the_one_written() -> None:
     """markdown-it encodes a destination's spaces (``%20``): the reader decodes them, as it does a link's, and the
     writer encodes a ``%`` so that a file named with one comes back."""
@@ -437,6 +448,30 @@ def test_a_book_that_marks_no_term_keeps_its_annotations_when_its_headings_link_
     fighter = data["terms"]["fighter"]["defined_at"]
     assert (fighter["line"], fighter["column"], fighter["section"]) == (9, 1, "fighter")
     assert [s["id"] for s in data["sections"]] == ["core-concepts", "the-turn"]
+
+
+def test_a_book_of_chapters_only_gets_its_terms_from_the_chapters_headings(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A title, then a page per rule (``## Tile``, ``## Hit``): the rules' headings are the terms; in a book with
+    sections below its chapters, a chapter's title ("Playing") names no term."""
+    (tmp_path / "rulebook.toml").write_text('sources = ["flat.md"]\n\n[books.deep]\nsources = ["deep.md"]\n')
+    (tmp_path / "flat.md").write_text(
+        "# Tiles and Hits\n\n## Tile\nA tile is a square.\n\n## Hit\nA hit lands on a Tile.\n\n"
+        "## Playing\nPlaying scores a Hit.\n",
+        encoding="utf-8",
+    )
+    (tmp_path / "deep.md").write_text(
+        "# Playing\n\n## Tile\nA tile is a square.\n\n## Hit\nA hit lands on a Tile, when Playing.\n",
+        encoding="utf-8",
+    )
+    monkeypatch.chdir(tmp_path)
+    assert main(["build", "-q", "--data-only"]) == 0
+    flat = json.loads((tmp_path / "site" / "rules.json").read_text(encoding="utf-8"))
+    assert sorted(flat["terms"]) == ["hit", "playing", "tile"]
+    assert [s["id"] for s in flat["sections"]] == ["tile", "hit", "playing"]
+    deep = json.loads((tmp_path / "site" / "deep" / "rules.json").read_text(encoding="utf-8"))
+    assert sorted(deep["terms"]) == ["hit", "tile"]
 
 
 def test_a_roll_tables_rows_pair_by_their_band_before_the_terms_they_name() -> None:

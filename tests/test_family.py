@@ -48,7 +48,7 @@ def lint(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str]:
 
 def test_the_family_is_clean(family: Path, capsys: pytest.CaptureFixture[str]) -> None:
     status, out = lint(capsys)
-    assert (status, out) == (0, "All checks passed (3 files).\n")
+    assert (status, out) == (0, "All checks passed (3 files).\n")  # every configured book: one file each
 
 
 def test_a_cycle_of_uses_is_a_configuration_error_naming_the_table(
@@ -137,6 +137,21 @@ def test_a_misspelt_term_of_a_named_book_suggests_that_books_terms(
     assert "= help: did you mean `main:courage_test`?" in out
     assert "error[RB102]: link to unknown id `main:measuring_distance`" in out
     assert "= help: did you mean `main:measuring_distances`?" in out
+
+
+def test_a_book_in_the_markdown_dialect_uses_the_core_as_an_xml_book_does(
+    family: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["convert", "elves/elves.xml", "-o", "elves/elves.md"]) == 0
+    edit(family / "rulebook.toml", 'sources = ["elves/elves.xml"]', 'sources = ["elves/elves.md"]')
+    written = (family / "elves" / "elves.md").read_text(encoding="utf-8")
+    assert "[[main:courage_test|Courage Test]]" in written and "](#main:measuring_distances)" in written
+    assert lint(capsys, "--book", "elves") == (0, "All checks passed (1 file).\n")
+    edit(family / "elves" / "elves.md", "[[main:courage_test|Courage Test]]", "[[main:Courage Tset]]")
+    status, out = lint(capsys, "--book", "elves")
+    assert status == 1
+    assert "error[RB101]: reference to undefined term `main:courage_tset`\n  --> elves/elves.md:" in out
+    assert "= help: did you mean `main:courage_test`?" in out
 
 
 def test_a_book_prefix_names_a_book_of_the_project_that_the_book_uses(

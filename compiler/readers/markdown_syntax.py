@@ -27,6 +27,8 @@ from mdit_py_plugins.attrs.parse import ParseError
 from mdit_py_plugins.attrs.parse import parse as parse_attributes
 from mdit_py_plugins.front_matter import front_matter_plugin
 
+from rulebook.names import split_name
+
 _OPENING = re.compile(r":{3,}[ \t]*(?P<name>[^\s:{][^\s{]*)[ \t]*(?P<argument>.*?)[ \t]*$")
 _CLOSING = re.compile(r":{3,}[ \t]*$")
 _WIKILINK_STOP = re.compile(r"\\.|\]\]|\[\[|\n", re.DOTALL)
@@ -91,7 +93,9 @@ def _wikilink(state: StateInline, silent: bool) -> bool:
             after += length + 1
     if not silent:
         token = state.push("wikilink", "", 0)
-        token.meta = {"name": _unescape(name), "display": _unescape(display if bar else name), "named": bool(bar)}
+        # Without display text a reader sees the name, never the book's prefix (``[[core:Fighter]]`` shows "Fighter").
+        shown = display if bar else split_name(name)[1]
+        token.meta = {"name": _unescape(name), "display": _unescape(shown), "named": bool(bar)}
         token.attrs = dict(attributes)
         token.content = src[start:after]
     state.pos = after
