@@ -10,6 +10,7 @@ a ``sequence`` is ordered steps. Pure functions, shared by both Markdown formats
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from typing import NamedTuple
 
 from rulebook.model import ItemList, Table
@@ -46,9 +47,23 @@ def attributes(text: str) -> dict[str, str]:
     return {m.group("key"): m.group("value") for m in ATTRIBUTE.finditer(text)}
 
 
+def closed_end(text: str, closing: str = "-->") -> int:
+    """Where the text's last ``closing`` ends (0 without one)."""
+    found = text.rfind(closing)
+    return 0 if found == -1 else found + len(closing)
+
+
+def mechanics(text: str) -> Iterator[re.Match[str]]:
+    """The mechanics annotations of a text, in linear time: looked for up to its last ``-->`` only (past it none
+    closes, yet the expression would scan from each opening there, and from each space after ``mechanic``, to the
+    end of the text)."""
+    return MECHANIC.finditer(text, 0, closed_end(text))
+
+
 def block(text: str, offset: int) -> Block | None:
-    """The declaration a comment on lines of its own makes, if it makes one."""
-    match = _BLOCK.match(text)
+    """The declaration a comment on lines of its own makes, if it makes one (one that does ends with ``-->``: any
+    other is not tried, which the expression would from each space after its word to the end of the text)."""
+    match = _BLOCK.match(text) if text.rstrip().endswith("-->") else None
     return None if match is None else Block(match.group("element"), attributes(match.group("attributes")), offset)
 
 

@@ -32,13 +32,14 @@ from rulebook.catalog.mechanics import INVALID_ANNOTATION
 from rulebook.catalog.reading import CONVERTED_TEXT
 from rulebook.diagnostics import Diagnostic
 from rulebook.markdown_declarations import (
-    MECHANIC,
     SHOWN_AS_NOTHING,
     VALUE,
     Block,
     apply,
     attributes,
     block,
+    closed_end,
+    mechanics,
     mismatch,
     orphan,
 )
@@ -131,14 +132,8 @@ def _removed(pattern: re.Pattern[str], text: str, closing: str) -> str:
 
     After the last ``closing`` nothing can match, yet the expression would scan from each opening there
     (each ``<`` of a run) to the end of the text: that part is kept without being searched."""
-    end = _closed_end(text, closing)
+    end = closed_end(text, closing)
     return pattern.sub("", text[:end]) + text[end:]
-
-
-def _closed_end(text: str, closing: str) -> int:
-    """Where the text's last ``closing`` ends (0 without one)."""
-    found = text.rfind(closing)
-    return 0 if found == -1 else found + len(closing)
 
 
 def _latex(formula: str) -> str | None:
@@ -361,7 +356,7 @@ class _Builder:
         line_offset = self._line_offset(first_line)
         annotations = self._mechanics(text, line_offset)
         cursor = line_offset  # each annotation is looked for after the one before: not from the start each time
-        for match in VALUE.finditer(text, 0, _closed_end(text, "-->")):
+        for match in VALUE.finditer(text, 0, closed_end(text, "-->")):
             given = attributes(match.group("attributes"))
             found = self._locate(match.group(), cursor)
             offset, cursor = (line_offset, cursor) if found is None else (found, found + len(match.group()))
@@ -393,7 +388,7 @@ class _Builder:
         """The mechanics annotations of some text, each found in the source after the one before."""
         found: list[Node] = []
         cursor = line_offset
-        for match in MECHANIC.finditer(text, 0, _closed_end(text, "-->")):
+        for match in mechanics(text):
             given = attributes(match.group("attributes"))
             name = given.pop("name", "")
             located = self._locate(match.group(), cursor)
@@ -408,7 +403,7 @@ class _Builder:
         self._orphan()
         offset = self._offset(token)
         self.block = block(token.content, offset)
-        if self.block is None and MECHANIC.search(token.content):
+        if self.block is None:
             self._target().content.extend(self._mechanics(token.content, offset))
 
     def _declared(self, node: Table | ItemList) -> Table | ItemList:

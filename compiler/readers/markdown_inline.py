@@ -15,7 +15,7 @@ from urllib.parse import unquote
 
 from markdown_it.token import Token
 
-from rulebook.markdown_declarations import ATTRIBUTE, MECHANIC
+from rulebook.markdown_declarations import ATTRIBUTE, mechanics
 from rulebook.model import (
     Cell,
     Content,
@@ -359,7 +359,7 @@ class InlineReader:
         if _BREAK.fullmatch(html):
             return [LineBreak(self.source, at)]  # a pipe table's cell breaks its lines so
         found: list[Node] = []
-        for match in MECHANIC.finditer(html):
+        for match in mechanics(html):
             pairs = list(ATTRIBUTE.finditer(match.group("attributes")))
             written = at + match.start("attributes")
             keys = [(m.group("key"), m.group("value"), written + m.start("key")) for m in pairs]

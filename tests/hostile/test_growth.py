@@ -20,6 +20,7 @@ from typing import Any
 import pytest
 
 from rulebook import markdown_declarations, markdown_source
+from rulebook.markdown_declarations import attributes
 
 from .scratch import MARKDOWN_FORMATS, markdown_book, run, source
 from .scratch import scratch as scratch  # the fixture every case takes
@@ -97,6 +98,14 @@ def test_unclosed_annotations_are_text(capsys, scratch, markdown) -> None:  # ty
         assert run(capsys, "lint") == (0, "All checks passed (1 file).\n", "")
 
 
+@pytest.mark.parametrize("markdown", MARKDOWN_FORMATS)
+@pytest.mark.parametrize("word", ["mechanic", "table"])
+def test_a_comment_left_open_on_lines_of_its_own_is_read_in_linear_time(capsys, scratch, word, markdown) -> None:  # type: ignore[no-untyped-def]
+    markdown_book(scratch, f"# 1 Rules\n\n<!-- rulebook: {word}" + " " * 100_000 + "\n", markdown)
+    with cpu_time_under(5):  # 0.1 s; each space after the word tried before the end of the text: 44 s
+        assert run(capsys, "lint") == (0, "All checks passed (1 file).\n", "")
+
+
 def test_the_linear_expressions_give_the_answers_of_the_simple_ones() -> None:
     """The reader's expressions made linear match what the plain expressions matched, on every short text
     of the characters that matter (the plain ones are the specification)."""
@@ -109,8 +118,9 @@ def test_the_linear_expressions_give_the_answers_of_the_simple_ones() -> None:
         "tags": re.compile(r"<[^>]+>"),
         "mechanic": re.compile(r"<!--\s*rulebook:\s*mechanic\s+(?P<attributes>.*?)-->", re.DOTALL),
         "shown as nothing": markdown_declarations.SHOWN_AS_NOTHING,
+        "block": markdown_declarations._BLOCK,
     }
-    pieces = ["a", "-", "=", '"', " ", "*", "·", "<", ">", "A", "<!--", "-->", "rulebook:", "mechanic "]
+    pieces = ["a", "-", "=", '"', " ", "*", "·", "<", ">", "A", "<!--", "-->", "rulebook:", "mechanic ", "table", "\n"]
     randomly = random.Random(11)
     every_short = ("".join(parts) for length in range(5) for parts in itertools.product(pieces, repeat=length))
     longer = ("".join(randomly.choices(pieces, k=randomly.randint(5, 16))) for _ in range(20_000))
@@ -121,6 +131,15 @@ def test_the_linear_expressions_give_the_answers_of_the_simple_ones() -> None:
         assert plain["mechanic"].sub("", text) == markdown_source._removed(markdown_declarations.MECHANIC, text, "-->")
         shown = markdown_source._removed(markdown_declarations.SHOWN_AS_NOTHING, text, "-->")
         assert plain["shown as nothing"].sub("", text) == shown, text
+        found = [m.span() for m in markdown_declarations.mechanics(text)]
+        assert [m.span() for m in plain["mechanic"].finditer(text)] == found, text
+        declared = plain["block"].match(text)
+        expected = None if declared is None else (declared["element"], attributes(declared["attributes"]))
+        assert expected == _declared(markdown_declarations.block(text, 0)), text
+
+
+def _declared(block: markdown_declarations.Block | None) -> tuple[str, dict[str, str]] | None:
+    return None if block is None else (block.element, block.attributes)
 
 
 def _attributes(pattern: re.Pattern[str], text: str) -> list[tuple[str, str]]:
