@@ -15,7 +15,7 @@ import pytest
 
 from rulebook.model import MAX_DEPTH
 
-from .scratch import REFUSED, nothing_written_outside, run, source
+from .scratch import MARKDOWN_FORMATS, REFUSED, markdown_book, nothing_written_outside, run, source
 from .scratch import scratch as scratch  # the fixture every case takes
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -193,11 +193,16 @@ def test_a_malformed_file_is_placed_on_its_own_lines(capsys, scratch, end) -> No
     assert diagnostic["message"] == "`</chapter>` closes `<bad>`, which was opened on line 4"
 
 
+NOTHING_NAMED = {"markdown": "[[ ]]", "plain-markdown": "??"}
+"""How each Markdown format writes a reference or link that names nothing (plain Markdown: a lost cross-reference)."""
+
+
+@pytest.mark.parametrize("markdown", MARKDOWN_FORMATS)
 @pytest.mark.parametrize("end", ["\r\n", "\r"], ids=["CRLF", "CR"])
-def test_markdown_places_count_every_line_end(capsys, scratch, end) -> None:  # type: ignore[no-untyped-def]
-    lines = ["# 1 Règles", "", "Voir ?? ici.", "", "## 1.1 Détails", "", "- un ??", "- deux"]
-    source(scratch, "book.md", end.join(lines))
-    assert places(lint_json(capsys)) == [("empty-name", 3, 6, ""), ("empty-name", 7, 6, "")]
+def test_markdown_places_count_every_line_end(capsys, scratch, end, markdown) -> None:  # type: ignore[no-untyped-def]
+    lines = ["# 1 Règles", "", "Voir ?? ici,", "et là ??.", "", "## 1.1 Détails", "", "- un ??", "- deux"]
+    markdown_book(scratch, end.join(lines).replace("??", NOTHING_NAMED[markdown]), markdown)
+    assert places(lint_json(capsys)) == [("empty-name", 3, 6, ""), ("empty-name", 4, 7, ""), ("empty-name", 8, 6, "")]
 
 
 def test_the_site_is_the_same_whatever_the_line_ends_or_a_bom(capsys, scratch) -> None:  # type: ignore[no-untyped-def]
@@ -397,6 +402,9 @@ def test_no_entity_is_expanded_and_no_dtd_or_file_is_loaded(capsys, scratch) -> 
     assert b"TOP SECRET" not in written and b"PWNED" not in written
 
 
-def test_a_markdown_book_with_a_bom_declares_itself_on_its_first_line(capsys, scratch) -> None:  # type: ignore[no-untyped-def]
-    (scratch / "notes.md").write_bytes(b"\xef\xbb\xbf<!-- rulebook -->\n# 1 Titre\n\nVoir ??.\n")
+@pytest.mark.parametrize("markdown", MARKDOWN_FORMATS)
+def test_a_markdown_book_with_a_bom_declares_itself_on_its_first_line(capsys, scratch, markdown) -> None:  # type: ignore[no-untyped-def]
+    markdown_book(scratch, "# 1 Livre\n", markdown)  # a file named on the command line is read in the book's format
+    text = f"<!-- rulebook -->\n# 1 Titre\n\nVoir {NOTHING_NAMED[markdown]}.\n"
+    (scratch / "notes.md").write_bytes(b"\xef\xbb\xbf" + text.encode())
     assert places(lint_json(capsys, "notes.md")) == [("empty-name", 4, 6, "")]
