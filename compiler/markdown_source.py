@@ -61,7 +61,7 @@ from rulebook.model import (
     unique_id,
 )
 from rulebook.names import slugify
-from rulebook.readers import SourceResult, nesting_too_deep, read_text_source
+from rulebook.readers import SourceResult, TooDeep, nesting_too_deep, read_text_source
 from rulebook.source import LINE_END, SourceText
 
 _NUMBER = re.compile(r"^(?P<number>\d+(?:\.\d+)*)\.?\s+(?P<title>\S.*)$")
@@ -102,7 +102,7 @@ def parse_markdown_string(text: str, path: str = "<string>", *, language: str = 
     )
     try:
         builder.read(tokens)
-    except _TooDeep as refusal:
+    except TooDeep as refusal:
         return SourceResult(None, (nesting_too_deep(source.span(refusal.offset), refusal.what),), source)
     return SourceResult(builder.document(), tuple(builder.diagnostics), source)
 
@@ -141,15 +141,6 @@ def _latex(formula: str) -> str | None:
     text = _LATEX_SYMBOL.sub(lambda m: _LATEX_SYMBOLS.get(m.group(1), m.group()), text)
     text = text.replace("''", "″").replace("'", "′").replace("^", "").replace("{", "").replace("}", "")
     return None if "\\" in text else text.strip()
-
-
-class _TooDeep(Exception):
-    """A node would be nested deeper than ``MAX_DEPTH``: the source is refused."""
-
-    def __init__(self, what: str, offset: int) -> None:
-        super().__init__(what)
-        self.what = what
-        self.offset = offset
 
 
 def heading_parts(text: str) -> tuple[str | None, str]:
@@ -299,7 +290,7 @@ class _Builder:
     def _check_depth(self, below: int, what: str, offset: int) -> None:
         """Refuse a node ``below`` levels under the innermost open section, if that is too deep."""
         if len(self.stack) + 1 + below > MAX_DEPTH:  # the document is the first level
-            raise _TooDeep(what, offset)
+            raise TooDeep(what, offset)
 
     def _new_id(self, number: str | None, title: str, parent: str | None) -> str:
         return unique_id(f"s{number.replace('.', '-')}" if number else slugify(title), self.taken)

@@ -15,7 +15,7 @@ import pytest
 
 from rulebook.model import MAX_DEPTH
 
-from .scratch import MARKDOWN_FORMATS, REFUSED, markdown_book, nothing_written_outside, run, source
+from .scratch import MARKDOWN_FORMATS, REFUSED, configure, markdown_book, nothing_written_outside, run, source
 from .scratch import scratch as scratch  # the fixture every case takes
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -353,14 +353,48 @@ def test_nesting_past_libxml2s_own_limit_gets_the_same_refusal(capsys, scratch) 
     assert outcome.out.startswith("error[RB005]: `<definition>` is nested more than 100 deep\n   --> book.xml:101:1\n")
 
 
-def test_markdown_sections_nested_deeper_than_the_limit_are_refused(capsys, scratch) -> None:  # type: ignore[no-untyped-def]
-    source(scratch, "book.md", "\n".join("# " + ".".join(["1"] * level) + " Titre" for level in range(1, 121)))
+DEEP_MARKDOWN = {
+    # Plain Markdown nests sections by their printed numbers: the 100th heading is the section too deep.
+    "plain-markdown": (
+        "\n".join("# " + ".".join(["1"] * level) + " Titre" for level in range(1, 121)),
+        "error[RB005]: a section is nested more than 100 deep\n   --> book.md:100:1\n",
+    ),
+    # The dialect's headings stop at three levels; its directives nest: in a chapter, the 99th definition is.
+    "markdown": (
+        "# 1 Titre\n\n" + "".join(f"::: definition d{i}\n" for i in range(120)) + "Texte.\n" + ":::\n" * 120,
+        "error[RB005]: `::: definition` is nested more than 100 deep\n   --> book.md:101:1\n",
+    ),
+}
+
+
+@pytest.mark.parametrize("markdown", MARKDOWN_FORMATS)
+def test_markdown_sections_nested_deeper_than_the_limit_are_refused(capsys, scratch, markdown) -> None:  # type: ignore[no-untyped-def]
+    text, refusal = DEEP_MARKDOWN[markdown]
+    markdown_book(scratch, text, markdown)
     with nothing_written_outside(scratch):
         for command in (["lint"], ["build", "-q", "-o", "out"]):
             outcome = run(capsys, *command)
             assert outcome.code == 2
             shown = outcome.out or outcome.err
-            assert shown.startswith("error[RB005]: a section is nested more than 100 deep\n   --> book.md:100:1\n")
+            assert shown.startswith(refusal)
+
+
+@pytest.mark.parametrize(
+    ("nested", "refusal"),
+    [
+        ("".join("  " * i + "- a\n" for i in range(60)), "a list is nested more than 100 deep\n  --> book.md:52:99\n"),
+        (">" * 500 + " a\n", "a quote is nested more than 100 deep\n --> book.md:3:1\n"),
+        ("*a " * 300 + "x" + " a*" * 300 + "\n", "emphasis is nested more than 100 deep\n --> book.md:3:1\n"),
+    ],
+    ids=["lists", "quotes", "emphasis"],
+)
+def test_the_dialect_refuses_what_it_would_stop_reading(capsys, scratch, nested, refusal) -> None:  # type: ignore[no-untyped-def]
+    # markdown-it reads nothing nested past its limit and says nothing: the dialect refuses it first, where it stands.
+    source(scratch, "book.md", "# 1 Titre\n\n" + nested)
+    with nothing_written_outside(scratch):
+        for command in (["lint"], ["build", "-q", "-o", "out"]):
+            outcome = run(capsys, *command)
+            assert outcome.code == 2 and (outcome.out or outcome.err).startswith("error[RB005]: " + refusal)
 
 
 def test_nesting_down_to_the_limit_is_read_linted_and_built(capsys, scratch) -> None:  # type: ignore[no-untyped-def]
@@ -377,7 +411,14 @@ def test_nesting_down_to_the_limit_is_read_linted_and_built(capsys, scratch) -> 
     source(
         scratch, "book.md", "\n".join("# " + ".".join(["1"] * level) + " Titre" for level in range(1, 98)) + "\n\n- a\n"
     )
+    configure(scratch, 'format = "plain-markdown"\n')
     assert run(capsys, "lint").code == 0
+    # The dialect nests by directives: a chapter's 98 nested definitions reach the limit, and are read and built.
+    definitions = "".join(f"::: definition d{i}\n" for i in range(98)) + "Texte [[d0]].\n" + ":::\n" * 98
+    source(scratch, "book.md", "# 1 Titre\n\n" + definitions)
+    assert run(capsys, "lint").code == 0
+    assert run(capsys, "build", "-q", "-o", "site").code == 0
+    assert (scratch / "site" / "rules.json").is_file()
 
 
 # -- XML attacks (kept refused) ------------------------------------------------------------------------
