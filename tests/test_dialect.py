@@ -450,6 +450,30 @@ def test_a_book_that_marks_no_term_keeps_its_annotations_when_its_headings_link_
     assert [s["id"] for s in data["sections"]] == ["core-concepts", "the-turn"]
 
 
+def test_a_book_of_chapters_only_gets_its_terms_from_the_chapters_headings(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A title, then a page per rule (``## Tile``, ``## Hit``): the rules' headings are the terms; in a book with
+    sections below its chapters, a chapter's title ("Playing") names no term."""
+    (tmp_path / "rulebook.toml").write_text('sources = ["flat.md"]\n\n[books.deep]\nsources = ["deep.md"]\n')
+    (tmp_path / "flat.md").write_text(
+        "# Tiles and Hits\n\n## Tile\nA tile is a square.\n\n## Hit\nA hit lands on a Tile.\n\n"
+        "## Playing\nPlaying scores a Hit.\n",
+        encoding="utf-8",
+    )
+    (tmp_path / "deep.md").write_text(
+        "# Playing\n\n## Tile\nA tile is a square.\n\n## Hit\nA hit lands on a Tile, when Playing.\n",
+        encoding="utf-8",
+    )
+    monkeypatch.chdir(tmp_path)
+    assert main(["build", "-q", "--data-only"]) == 0
+    flat = json.loads((tmp_path / "site" / "rules.json").read_text(encoding="utf-8"))
+    assert sorted(flat["terms"]) == ["hit", "playing", "tile"]
+    assert [s["id"] for s in flat["sections"]] == ["tile", "hit", "playing"]
+    deep = json.loads((tmp_path / "site" / "deep" / "rules.json").read_text(encoding="utf-8"))
+    assert sorted(deep["terms"]) == ["hit", "tile"]
+
+
 def test_a_roll_tables_rows_pair_by_their_band_before_the_terms_they_name() -> None:
     """The translation's row "1-2" is the original's "1-2", even when another row names the term the original's
     row does (here the translator swapped two results): the values then differ on the rows that differ."""

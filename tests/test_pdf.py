@@ -22,7 +22,7 @@ from rulebook.graph import TermGraph
 from rulebook.model import Book, Section
 from rulebook.pdf.edition import section_numbers
 from rulebook.project import load_project
-from rulebook.recipe.reading import read_book, read_configured
+from rulebook.recipe.reading import configured_format, read_book, read_configured
 
 from .conftest import ROOT
 from .pdf_reading import (
@@ -68,7 +68,8 @@ def read_source(path: str, language: str = "en") -> Book:
     configured = project.book_of(ROOT / path)
     if configured is not None:
         return read_configured(project, configured).book
-    return read_book([ROOT / path], ROOT, language=language).book
+    source_format = configured_format(project, ROOT / path)  # a translation's (the French: plain Markdown)
+    return read_book([ROOT / path], ROOT, language=language, source_format=source_format).book
 
 
 def chapters(book: Book) -> list[Section]:

@@ -17,7 +17,10 @@ FRENCH = ROOT / "rulebook_src" / "fr" / "rulebook.md"
 @pytest.fixture
 def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """A project holding the seed's two books and the French terminology, as the working folder."""
-    (tmp_path / "rulebook.toml").write_text('sources = ["en.xml"]\n', encoding="utf-8")
+    (tmp_path / "rulebook.toml").write_text(
+        'sources = ["en.xml"]\n\n[translations.fr]\nsource = "fr/rulebook.md"\nformat = "plain-markdown"\n',
+        encoding="utf-8",
+    )
     shutil.copy(BUNDLED_BOOK, tmp_path / "en.xml")
     (tmp_path / "fr").mkdir()
     shutil.copy(FRENCH, tmp_path / "fr" / "rulebook.md")

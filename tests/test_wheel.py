@@ -135,7 +135,8 @@ def test_a_pyproject_project_with_a_markdown_rulebook(rulebook: Path, tmp_path: 
     run(rulebook, tmp_path, "lint")
     run(rulebook, tmp_path, "build", "-q")
     check_site(tmp_path / "site", "Tiles and Hits")
-    attacking = (tmp_path / "site" / "tiles-and-hits" / "index.html").read_text(encoding="utf-8")
+    # The `#` title is the book's; each `##` rule is a page, its heading a term linked where the text uses it.
+    attacking = (tmp_path / "site" / "attacking" / "index.html").read_text(encoding="utf-8")
     assert 'data-term="hit"' in attacking
 
 

@@ -48,7 +48,10 @@ def find_terms(result: SourceResult, linking: Linking | None, *, numbers_turn_of
     from rulebook.autolink import emphasis_terms, heading_terms, link_document  # only for a book that needs it
 
     linking = linking or Linking()
-    terms = heading_terms(document)
+    # Headings below the chapters name terms; a book of chapters only (a title, then a page per rule) has its
+    # terms in the chapters' headings.
+    flat = not any(section.level > 1 for section in document.sections)
+    terms = heading_terms(document, min_level=1 if flat else 2)
     extra = heading_terms(document, names=linking.terms) if linking.terms else []
     if linking.emphasis:
         extra += emphasis_terms(document)

@@ -95,7 +95,9 @@ A hit {PAYLOAD} leads to a wound.
 
 A wound follows a hit.
 """
-"""A Markdown book without markup: its terms are its headings."""
+"""A Markdown book without markup (``plain-markdown``): its terms are its headings."""
+DIALECT = "<!-- rulebook -->\n" + PLAIN.replace("Plain chapter", "Dialect chapter")
+"""The same in the Markdown dialect: its headings' emphasis and attribute blocks are the dialect's to read."""
 CONFIG = f"""title = {toml("Game " + CONFIGURED)}
 edition = {toml("Edition " + CONFIGURED)}
 description = {toml("Description " + CONFIGURED + ' "><script>alert(4)</script>')}
@@ -104,11 +106,17 @@ sources = ["rules/book.xml"]
 
 [translations.fr]
 source = "rules/fr/book.md"
+format = "plain-markdown"
 terms = "rules/fr/terms.toml"
 
 [books.plain]
 title = {toml("Plain " + CONFIGURED)}
 sources = ["rules/plain.md"]
+format = "plain-markdown"
+
+[books.dialect]
+title = {toml("Dialect " + CONFIGURED)}
+sources = ["rules/dialect.md"]
 
 [books.later]
 title = {toml("Later " + CONFIGURED)}
@@ -156,6 +164,7 @@ def make_project(folder: Path) -> Path:
         "rules/fr/terms.toml": TERMS,
         "rules/later.txt": LATER,
         "rules/plain.md": PLAIN,
+        "rules/dialect.md": DIALECT,
         "site_templates/strings.toml": hostile_words(),
     }
     for name, text in files.items():

@@ -81,6 +81,8 @@ def test_a_folder_of_notes_is_never_replaced(scratch: Path, capsys: pytest.Captu
         ('"."', "the output `.` holds the whole project"),
         ('".."', "holds the whole project"),
         ('"src"', "the output `src` holds `src/book.xml`, which the build reads"),
+        ('".git/site"', "the output `.git/site` is inside `.git`, Git's own folder"),
+        ('".GIT/hooks/x"', "the output `.GIT/hooks/x` is inside `.git`, Git's own folder"),
     ],
 )
 def test_the_project_and_its_sources_are_never_an_output(

@@ -11,7 +11,7 @@ import json
 
 import pytest
 
-from .scratch import run, source
+from .scratch import configure, run, source
 from .scratch import scratch as scratch  # the fixture every case takes
 
 ESC_BEL = "a\x1b[2Jb\x07"
@@ -81,6 +81,7 @@ def test_a_huge_token_gives_a_short_report(capsys, scratch, size) -> None:  # ty
 def test_github_annotations_cannot_be_broken_by_a_message(capsys, scratch) -> None:  # type: ignore[no-untyped-def]
     name = "50%0A::warning::x\r\n##[stop-commands]t\rz"
     source(scratch, "a,b:c.md", f'# 1 R\n\nVoir <!-- rulebook: mechanic name="{name}" roll="D6" --> ??\n')
+    configure(scratch, 'format = "plain-markdown"\n')  # a PDF's conversion: its `??` is a lost cross-reference
     outcome = run(capsys, "lint", "--format", "github")
     lines = outcome.out.split("\n")
     assert lines[-1] == "" and len(lines) == 3  # one line per diagnostic, nothing else
@@ -113,11 +114,12 @@ def test_a_query_shows_the_sources_control_characters_as_pictures(capsys, scratc
     """A heading holding `ESC ]0;...` (the terminal's title) or `ESC [2J` (clear the screen) reached the terminal
     raw through `rulebook query`, and so did the name asked for."""
     source(scratch, "book.md", "# Rules \x1b]0;pwned\x07\n\n## Wound \u202e\n\nA wound \x1b[2J follows a hit.\n")
+    configure(scratch, 'format = "plain-markdown"\n')  # its terms are its headings
     outcome = run(capsys, "query", "wound")
     assert outcome.code == 0
     assert outcome.out.splitlines()[:4] == [
         "wound",
-        "  defined at book.md:5:28 (Rules ␛]0;pwned␇ › Wound �)",
+        "  defined at book.md:5:1 (Rules ␛]0;pwned␇ › Wound �)",  # where its paragraph starts
         "",
         "  A wound ␛[2J follows a hit.",
     ]
