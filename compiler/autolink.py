@@ -10,10 +10,11 @@ A passage is left alone when its section's title is listed in ``skip``.
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
-from rulebook.model import Content, Definition, Document, ItemList, Node, Reference, Section, annotated_in
+from rulebook.model import Content, Definition, Document, ItemList, Node, Reference, Row, Section, Table, annotated_in
 from rulebook.names import singular, slugify
 from rulebook.source import SourceText
 
@@ -32,14 +33,31 @@ def term_id(name: str) -> str:
 
 
 def heading_terms(document: Document, *, min_level: int = 2, names: tuple[str, ...] = ()) -> list[Term]:
-    """Terms from the given names, else from the headings at ``min_level`` and below."""
+    """Terms from the given names, else from the headings at ``min_level`` and below that the text uses or a
+    mechanic annotation names: a heading the text never says ("Using Cover" without an annotation, "Examples")
+    names a section, not a term."""
     if names:
         return [Term(term_id(n), n) for n in names]
+    annotated = {m.name for m in document.mechanics}
     seen: dict[str, Term] = {}
     for section in document.sections:
-        if section.level >= min_level and section.title:
+        if section.level < min_level or not section.title:
+            continue
+        if term_id(section.title) in annotated or _said(section):
             seen.setdefault(term_id(section.title), Term(term_id(section.title), section.title))
     return list(seen.values())
+
+
+def _said(section: Section) -> bool:
+    """Whether the book's text says a section's title (or its singular) anywhere but in the heading itself."""
+    text = section.source.text
+    heading = range(section.offset, max(text.find("\n", section.offset), section.offset + len(section.title)))
+    title = "".join(c for c in section.title if unicodedata.category(c)[0] != "C").strip()  # as a reader sees it
+    if not title:
+        return False
+    forms = {title, _singular_phrase(title)}
+    pattern = re.compile(rf"(?<![\w-])({'|'.join(_plural_tolerant(f) for f in forms)})(?![\w-])", re.IGNORECASE)
+    return any(m.start() not in heading for m in pattern.finditer(text))
 
 
 _EMPHASIS = re.compile(r"(\*\*|__|\*|_)(?=\S)([^*_\n]{1,60}?)(?<=\S)\1(?![\w*])")
@@ -128,6 +146,8 @@ class _Linker:
                     item._replace(children=self._link_all(item.children, section.id, None)) for item in node.items
                 )
                 children.append(node._replace(items=items))  # declared, it stays so: annotated_in finds it
+            elif isinstance(node, Table) and not skipped:
+                children.append(self._table(node, section.id))  # likewise
             elif isinstance(node, str) and node.strip() and not skipped:
                 # Only the first paragraph is the definition; the rest of the section uses the term.
                 first_uses = self._first_uses_in(node)
@@ -187,6 +207,15 @@ class _Linker:
         if index is None:
             return [definition, *children]
         return [*children[:index], definition, *children[index + 1 :]]
+
+    def _table(self, table: Table, section_id: str) -> Table:
+        """A table with the terms its cells use linked (a profile's row names its characteristic)."""
+
+        def row(node: Row) -> Row:
+            cells = tuple(c._replace(children=self._link_all(c.children, section_id, None)) for c in node.cells)
+            return node._replace(cells=cells)
+
+        return table._replace(columns=row(table.columns) if table.columns else None, rows=tuple(map(row, table.rows)))
 
     def _link_all(self, content: Content, section_id: str, definition: str | None) -> Content:
         linked: list[Node] = []

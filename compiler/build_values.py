@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from rulebook.diagnostics import Diagnostic
+    from rulebook.languages.data import Language
     from rulebook.model import Book
     from rulebook.project import BookConfig
     from rulebook.site.incremental import BookSite, SiteChange, SiteLook
@@ -32,6 +33,8 @@ class TranslationResult:
     status: TranslationStatus | None = None
     """Which translated sections are out of date against the latest edition of the original (None: an edition
     could not be read)."""
+    words: Language | None = None
+    """The translation's language as compared (the shipped one, with the project's language file over it)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import difflib
 import re
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -35,6 +36,10 @@ class SectionChange:
     sentences: list[dict[str, Any]] = field(default_factory=list)
     """Each changed sentence: ``old`` and ``new`` as word parts (``{"text", "change"}``), the ``numbers`` and
     ``terms`` it changes; a sentence only added or removed has one side empty."""
+    old_place: dict[str, str] = field(default_factory=dict)
+    """Where the rule is in the old edition: its section's ``id`` and the ``chapter`` (page) holding it."""
+    new_place: dict[str, str] = field(default_factory=dict)
+    """Where the rule is in the new edition (as ``old_place``)."""
 
     @property
     def renamed(self) -> bool:
@@ -67,6 +72,10 @@ class BookDiff:
     added: list[str]
     removed: list[str]
     terms: dict[str, list[Any]]
+    added_places: list[dict[str, str]] = field(default_factory=list)
+    """The new sections: ``title``, ``id`` and ``chapter`` (the page holding it) in the new edition."""
+    removed_places: list[dict[str, str]] = field(default_factory=list)
+    """The sections no longer there, placed in the old edition."""
     findings: tuple[Diagnostic, ...] = ()
     """Every change as a diagnostic placed in both editions (:mod:`rulebook.edition_findings`)."""
     sources: dict[str, SourceText] = field(default_factory=dict)
@@ -84,6 +93,8 @@ class BookDiff:
                 "unchanged": [c.new for c in self.changed if not c.changed],
                 "added": self.added,
                 "removed": self.removed,
+                "added_places": self.added_places,
+                "removed_places": self.removed_places,
             },
             "terms": self.terms,
         }
@@ -108,6 +119,9 @@ def diff_books(old: Book, new: Book) -> BookDiff:
         removed = [s for s in removed if s.id not in gone]
     names = _TermNames(_term_names(old))
     changes = [_section_change(o, n, names, notes) for o, n in matched]
+    old_place, new_place = _places(old), _places(new)
+    for (o, n), change in zip(matched, changes, strict=True):
+        change.old_place, change.new_place = old_place(o), new_place(n)
     terms = _terms(old, new, notes)
     findings = edition_findings(
         [(o, n, c) for (o, n), c in zip(matched, changes, strict=True) if c.changed], added, removed, terms, old, new
@@ -117,6 +131,8 @@ def diff_books(old: Book, new: Book) -> BookDiff:
         added=[s.title for s in added],
         removed=[s.title for s in removed],
         terms=terms,
+        added_places=[{"title": s.title, **new_place(s)} for s in added],
+        removed_places=[{"title": s.title, **old_place(s)} for s in removed],
         findings=findings,
         sources={s.source.path: s.source for book in (old, new) for s in book.sections},
         notes=tuple(notes),
@@ -127,6 +143,19 @@ def diff_books(old: Book, new: Book) -> BookDiff:
             frozenset(s.id for s in scope),
         ),
     )
+
+
+def _places(book: Book) -> Callable[[Section], dict[str, str]]:
+    """Where a section of ``book`` is: its ``id`` and the ``chapter`` holding it (its page on the site)."""
+    parents = {s.id: s.parent_id for s in book.sections}
+
+    def place(section: Section) -> dict[str, str]:
+        chapter = section.id
+        while parents.get(chapter):
+            chapter = str(parents[chapter])
+        return {"id": section.id, "chapter": chapter}
+
+    return place
 
 
 def _renamed_sections(removed: list[Section], added: list[Section], notes: list[str]) -> list[tuple[Section, Section]]:

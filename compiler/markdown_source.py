@@ -51,6 +51,7 @@ from rulebook.model import (
     Document,
     Item,
     ItemList,
+    LineBreak,
     Link,
     Mechanic,
     Node,
@@ -69,6 +70,9 @@ _DECORATION = re.compile(r"^[\s·•\-–*]+|(?<![\s*])[\s*]+$")
 """Bullets and emphasis marks around a heading (the trailing run tried only from its start: linear time)."""
 _TAGS = re.compile(r"<[^>]+>")
 _LOST_REFERENCE = re.compile(r"\?\?")
+_EMPHASIS = re.compile(r"(?<![\w*\\])\*(?=[^\s*])([^*\n]*?[^\s*\\])\*(?!\*)")
+"""Emphasis (``*words*``): its text is kept, its markers are not (a converted PDF glues the closing one to the next
+sentence, ``*...bataille.*Placez``, which the translation checks report)."""
 _MATH = re.compile(r"\$([^$\n]{1,60})\$")
 _ESCAPED = re.compile(r"\\([!-/:-@\[-`{-~])")
 _LATEX_SYMBOLS = {
@@ -318,6 +322,8 @@ class _Builder:
             self._check_depth(3, "a table", self._line_offset(first_line))  # table, row, cell
             target.content.append(self._declared(self._table(raw, first_line)))
         else:
+            if target.content:  # paragraphs stay apart, as in the source (a caption from the text after it)
+                target.content.append(LineBreak(self.source, self._offset(opening)))
             target.content.extend(self._inline(inline.content, first_line))
             target.content.append(" ")
 
@@ -338,6 +344,8 @@ class _Builder:
             rows.append(Row(cells, self.source, offset))
         columns = rows[0] if rows and not rows[0].cells[0].children else None
         body = rows[1:] if columns is not None else rows
+        if columns is not None:  # under an empty corner, each row starts with its header ("Base", "Spécial")
+            body = [row._replace(cells=(row.cells[0]._replace(header=True), *row.cells[1:])) for row in body]
         return Table(None, columns, tuple(body), None, None, self.source, self._line_offset(first_line))
 
     def _inline(self, text: str, first_line: int) -> list[Node]:
@@ -362,8 +370,8 @@ class _Builder:
             )
             self.values.append(value)
         position = 0
-        shown = _removed(_TAGS, _removed(SHOWN_AS_NOTHING, text, "-->"), ">")
-        clean = self._converted(shown.replace("**", ""), line_offset)
+        shown = _removed(_TAGS, _removed(SHOWN_AS_NOTHING, text, "-->"), ">").replace("**", "")
+        clean = self._converted(_EMPHASIS.sub(_emphasised, shown), line_offset)
         for match in _LOST_REFERENCE.finditer(clean):
             parts.append(clean[position : match.start()])
             offset = self._find(match.group(), line_offset)
@@ -514,6 +522,12 @@ class _Builder:
             (),
             tuple(self.annotated),
         )
+
+
+def _emphasised(match: re.Match[str]) -> str:
+    """Emphasised words without their markers, apart from a next word the closing marker was glued to."""
+    glued = match.end() < len(match.string) and match.string[match.end()].isalnum()
+    return match.group(1) + (" " if glued else "")
 
 
 def _numbered(item: Item) -> bool:

@@ -85,26 +85,11 @@ from rulebook.diagnostics import Severity
 from rulebook.errors import QUOTE_LIMIT, quoted, shorten
 from rulebook.languages.data import shipped_codes
 from rulebook.names import BOOK_NAME as BOOK_NAME
+from rulebook.site.page_table import SITE_ENTRY, TRANSLATION_REPORT_PREFIX
 
 MAIN_BOOK = "main"
 """The name of the book the top-level table describes."""
 LANGUAGE = re.compile(r"[a-z]{2,3}(?:-[A-Za-z0-9]{2,8})?")
-SITE_FOLDERS = {
-    "assets": "the site's styles, scripts and icons",
-    "search": "the search index",
-    "images": "the pictures of the sources",
-    "graph": "the term graph's pictures",
-    "index": "the home page",
-    "glossary": "the glossary",
-    "tables": "the page of tables and sequences",
-    "lint": "the page of the lint's rules",
-    "changes": 'the "What changed" page',
-    "404": "the page a missing address shows",
-    "sitemap": "the sitemap",
-}
-"""The site's own pages and folders, each with what it is: no chapter or book may take one of these names."""
-RESERVED_FOLDERS = frozenset(SITE_FOLDERS)
-"""Names the site's own pages and folders take: no book may be called so (its folder would replace them)."""
 
 _SEVERITIES = {"error": Severity.ERROR, "warning": Severity.WARNING, "info": Severity.INFO, "off": None}
 
@@ -264,8 +249,8 @@ class Project:
     print: PrintSettings = field(default_factory=PrintSettings)
     """The print edition's settings (``[pdf]``)."""
     docs_url: str | None = None
-    """A page documenting each lint rule, a section per rule (such as docs/lint.md where it is published);
-    the help links of diagnostics point at it."""
+    """A page documenting each lint rule, a section per rule (such as the compiler's docs/lint.md where it is
+    published); the help links of diagnostics point at it. The site's lint page is the editor's only."""
 
     @property
     def main(self) -> BookConfig:
@@ -277,10 +262,9 @@ class Project:
 
     @property
     def rules_docs(self) -> str | None:
-        """The page documenting each lint rule: ``docs_url``, else the lint page of the published site."""
-        if self.docs_url:
-            return self.docs_url
-        return f"{self.main.site_url.rstrip('/')}/lint/" if self.main.site_url else None
+        """The page documenting each lint rule (``docs_url``): the published site has none, readers are not
+        editors (``rulebook explain CODE`` prints a rule's documentation)."""
+        return self.docs_url
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -415,13 +399,13 @@ def book_name_problem(name: str, languages: frozenset[str] = frozenset()) -> str
         return "`main` is the name of the book the top-level table describes"
     if not BOOK_NAME.fullmatch(name):
         return "a book's name is lower-case letters, digits, - and _ (at most 63)"
-    if name in SITE_FOLDERS:
-        return f"`{name}/` is the site's own folder for {SITE_FOLDERS[name]}"
+    if name in SITE_ENTRY:  # the page table: the site's own pages and folders
+        return f"`{name}/` is the site's own folder for {SITE_ENTRY[name].what}"
     if name == SITE:
         return f"`{SITE}` is the output folder's name: the book would be built into `{SITE}/{SITE}/`"
     if name in languages or name in TRANSLATION_LANGUAGES:
         return f"`{name}` is a language code: a translation's site takes the folder `{name}/`"
-    if name.startswith("translation-"):
+    if name.startswith(TRANSLATION_REPORT_PREFIX):
         return f"`{name}/` is the address of a translation report (the editors' pages)"
     return None
 

@@ -29,8 +29,9 @@ from typing import TypeVar
 from lxml import etree
 
 from rulebook import dtd
-from rulebook.catalog.reading import INVALID_DOCUMENT, MALFORMED_XML
+from rulebook.catalog.reading import INVALID_DOCUMENT, MALFORMED_XML, RAGGED_TABLE
 from rulebook.diagnostics import Diagnostic
+from rulebook.diagnostics import Note as DiagnosticNote
 from rulebook.inputs import UnreadableInput, read_input
 from rulebook.locate import entity_reference_offsets, start_tag_deeper_than, start_tag_offsets
 from rulebook.model import (
@@ -426,6 +427,8 @@ class _Builder:
                 columns = row
             else:
                 rows.append(row)
+        shape = [(r is columns, len(r.cells), r.offset) for r in ((columns,) if columns else ()) + tuple(rows)]
+        self._check_shape(shape, section_id)
         kind, roll, title = el.get("kind"), el.get("roll"), el.get("title")
         table = Table(title, columns, tuple(rows), kind, roll, self.source, offset, el.get("id"))
         if _annotated(el):
@@ -435,6 +438,10 @@ class _Builder:
     def _row(self, el: etree._Element, section_id: str, definition: str | None) -> Row:
         offset = self._offset()
         cells = []
+        corner = el.get("title") if el.tag == "headers" else None
+        if corner is not None:
+            # The header row's title heads the column of the rows' headers: the corner, a cell even when empty.
+            cells.append(Cell(True, (corner,) if corner.strip() else (), self.source, offset))
         for child in el.iterchildren(tag=etree.Element):
             cell_offset = self._offset()
             content = self._content(child, section_id, definition)
@@ -459,16 +466,45 @@ class _Builder:
             self.annotated.append(Annotated(item_list, section_id, definition or section_id))
         return item_list
 
-    def _outline_grid(self, el: etree._Element, levels: int, section_id: str, definition: str | None) -> None:
+    def _outline_grid(self, el: etree._Element, levels: int, section_id: str, definition: str | None) -> int:
         """An unannotated table (``levels`` 2: rows of cells) or list (1: items) in an outline: the
-        content of its cells is walked, and no node is made for the table, its rows or cells."""
-        next(self._offsets)
+        content of its cells is walked, and no node is made for the table, its rows or cells. Its offset."""
+        offset = self._offset()
+        shape: list[tuple[bool, int, int]] = []
         for child in el.iterchildren(tag=etree.Element):
             if levels > 1:
-                self._outline_grid(child, levels - 1, section_id, definition)
+                row_offset = self._outline_grid(child, levels - 1, section_id, definition)
+                corner = child.tag == "headers" and child.get("title") is not None
+                cells = sum(1 for _ in child.iterchildren(tag=etree.Element)) + corner
+                shape.append((child.tag == "headers" and not shape, cells, row_offset))
             else:
                 next(self._offsets)
                 self._outline_content(child, section_id, definition)
+        if levels > 1:
+            self._check_shape(shape, section_id)
+        return offset
+
+    def _check_shape(self, rows: list[tuple[bool, int, int]], section_id: str) -> None:
+        """A table whose rows have another number of cells than its headers name columns (``rows``: whether
+        it is the headers row, its cells and its offset): each cell would stand under the wrong header."""
+        if not rows or not rows[0][0]:
+            return
+        columns = rows[0][1]
+        found = next(((n, cells, at) for n, (_, cells, at) in enumerate(rows[1:], 1) if cells != columns), None)
+        if found is None:
+            return
+        number, cells, at = found
+        row = f"row {number} has {cells} cell{'s' if cells != 1 else ''}"
+        self.diagnostics.append(
+            RAGGED_TABLE.diagnostic(
+                f"the table's headers name {columns} column{'s' if columns != 1 else ''}, but its {row}",
+                self.source.span(rows[0][2]),
+                notes=(DiagnosticNote(row, self.source.span(at)),),
+                help='when the rows start with a header, head its column too: `<headers title="">` for an '
+                "empty corner, or a title for it",
+                section_id=section_id,
+            )
+        )
 
     def _whole(self, build: Callable[[], T]) -> T:
         """A node built whole in an outline (an annotated table or list: the annotation checks read it)."""

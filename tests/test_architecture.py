@@ -38,6 +38,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "rulebook.languages",
             "rulebook.engine.bindings",
             "rulebook.engine.rules_validator",
+            "rulebook.site.page_table",
             "rulebook",
         ),
     ),

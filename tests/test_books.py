@@ -55,6 +55,30 @@ def test_the_later_edition_has_a_what_changed_page(site: Path) -> None:
     assert not (site / "changes").exists()  # the main book follows no earlier edition
 
 
+def test_what_changed_links_each_rule_in_both_editions(site: Path) -> None:
+    """Each changed rule is a heading (with an id, in the table of contents) linked to the rule now and as it was;
+    the new rules link to their place."""
+    folder = site / "turns-later" / "changes"
+    page = lxml.html.fromstring((folder / "index.html").read_bytes())
+    headings = [(h.get("id"), h.text_content().strip("¶ ")) for h in page.cssselect("article h2")]
+    assert headings[:2] == [("turns", "Turns"), ("player-turn", "Player Turn")]
+    assert ("new-rules", "New rules") in headings
+    toc = [a.get("href") for a in page.cssselect(".md-sidebar--secondary a")]
+    assert "#player-turn" in toc and "#new-rules" in toc
+    places = page.cssselect(".rb-diff-places")[1]
+    links = {a.text_content(): a.get("href") for a in places.cssselect("a")}
+    assert links == {
+        "The rule now": "../turns/#player-turn",
+        "the rule as it was": "../../general-principles/#player-turn",
+    }
+    new = [a.get("href") for a in page.get_element_by_id("new-rules").getnext().cssselect("a")]
+    assert new == ["../turns/#the-terms-friendly-and-enemy", "../turns/#one-use-only"]
+    for href in [*links.values(), *new]:
+        target, _, fragment = href.partition("#")
+        landed = lxml.html.fromstring(((folder / target).resolve() / "index.html").read_bytes())
+        assert landed.get_element_by_id(fragment) is not None
+
+
 @pytest.fixture
 def project(tmp_path: Path) -> Path:
     """A copy of the project's build inputs, to build books one at a time."""
@@ -130,7 +154,8 @@ def linked(linking: Linking) -> tuple[dict[str, str], list[tuple[str, str]]]:
 
 def test_terms_from_headings_by_default() -> None:
     definitions, references = linked(Linking())
-    assert definitions == {"attack": "attacks", "defence": "defence", "example": "examples"}
+    # "Examples" names a section, not a term: the text never says it (but its own heading).
+    assert definitions == {"attack": "attacks", "defence": "defence"}
     assert ("defence", "attacks") in references
 
 
@@ -142,7 +167,7 @@ def test_emphasised_words_are_terms_defined_where_first_used() -> None:
 
 def test_configured_terms_and_a_passage_opted_out() -> None:
     definitions, references = linked(Linking(terms=("Hit", "Defence test"), skip=("Examples",)))
-    assert set(definitions) == {"attack", "defence", "example", "hit", "defence_test"}
+    assert set(definitions) == {"attack", "defence", "hit", "defence_test"}
     assert ("defence_test", "attacks") in references
     assert not [r for r in references if r[1] == "examples"]  # the examples are left as they are
 
@@ -153,15 +178,18 @@ def _article(site: Path, path: str) -> str:
 
 
 def test_each_book_has_the_pages_it_has_content_for(site: Path) -> None:
-    other = _article(site, "other-game/tables/index.html")  # its declared turn, setup and number of rounds
-    assert "Round" in other and "Preparation and setup" in other and "rounds5a number of turns" in other
+    other = _article(site, "other-game/tables/index.html")  # its rolls, its declared turn, setup and rounds
+    assert "Hit: roll D6 for each attack; pass on accuracy or more." in other
+    assert "Defense Roll: roll D6 for each Injury; pass on defense + penetration or more; each success cancels" in other
+    assert "Round" in other and "Preparation and setup" in other
+    assert re.search(r"rounds\s*5\s*a number of turns", other)
     assert "Roll tables" not in other and "Army composition" not in other and "Characteristics" not in other
     later = _article(site, "turns-later/tables/index.html")
     assert "Sequences" in later and "Roll tables" not in later and "Army composition" not in later
     assert not (site / "turns-later" / "glossary").exists()  # it marks no terms
     for path in sorted(site.rglob("index.html")):
-        if b"<article" not in path.read_bytes() or path.parent.name == "lint":
-            continue  # a redirect from a page's former address; the lint rules' documentation
+        if b"<article" not in path.read_bytes():
+            continue  # a redirect from a page's former address
         text = _article(site, str(path.relative_to(site)))
         assert not re.search(r"\bNone\b|unknown|\b1 chapters\b|\b1 roll tables\b", text), path
 
@@ -172,6 +200,21 @@ def test_each_home_page_says_only_what_its_book_has(site: Path) -> None:
     assert "1 chapter" in later and "defined term" not in later and "tap or hover" not in later
     other = lxml.html.fromstring((site / "other-game" / "index.html").read_bytes())
     assert "The 9th Age" not in other.cssselect("footer")[0].text_content()  # another game's licence is its own
+
+
+def test_the_other_games_glossary_lists_its_terms_not_its_section_headings(site: Path) -> None:
+    page = lxml.html.fromstring((site / "other-game" / "glossary" / "index.html").read_bytes())
+    entries = {
+        e.cssselect("h3")[0].text_content().strip(): " ".join(
+            e.cssselect(".rb-glossary-definition")[0].text_content().split()
+        )
+        for e in page.cssselect(".rb-glossary-entry")
+    }
+    assert {"Hit", "Injury", "Courage", "Defense Roll", "Terrain", "Using cover"} <= entries.keys()  # used, or rolled
+    for heading in ("Standard play", "Preperation and setup", "Capturing objective", "Casting magic and ranged attack"):
+        assert heading not in entries  # headings the text never says: sections, not terms
+    assert all(entries.values())
+    assert entries["Terrain"] == "There are many types of terrain within the game."  # its first subsection's opening
 
 
 @pytest.mark.slow  # three builds of the bundled books

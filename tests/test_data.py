@@ -286,7 +286,7 @@ def test_army_composition(data: dict[str, Any]) -> None:
 
 def test_terms_carry_forms_places_and_links(data: dict[str, Any]) -> None:
     model = data["terms"]["model"]
-    assert model["name"] == "Models"
+    assert model["name"] == "Model"  # the singular the book also writes
     assert {"Models", "model", "models"} <= set(model["surface_forms"])
     assert (
         model["defined_at"]["line"] == 9 and model["defined_at"]["anchor"] == "models-units-and-formations/#term-model"
@@ -301,6 +301,19 @@ def test_terms_carry_forms_places_and_links(data: dict[str, Any]) -> None:
     assert (spell["defined"], spell["dangling"], spell["unused"]) == (False, True, False)
     assert data["terms"]["in_range"]["unused"] is True
     assert "inspiring presence" not in data["terms"]
+
+
+def test_a_terms_name_is_the_name_the_book_writes(data: dict[str, Any]) -> None:
+    """The form that spells the term's id, in the singular the book (or the id) says; never an abbreviation or
+    the id turned around ("R&F", "Choice 0x")."""
+    names = {term: data["terms"][term]["name"] for term in ("rank_and_file", "choice_0x", "unit", "grand_army")}
+    assert names == {
+        "rank_and_file": "Rank-and-File",
+        "choice_0x": "0-X Choice",
+        "unit": "Unit",
+        "grand_army": "Grand Army",
+    }
+    assert data["terms"]["line_of_sight"]["name"] == "Line of Sight"
 
 
 def test_reading_order_puts_dependencies_first(data: dict[str, Any]) -> None:

@@ -46,15 +46,11 @@ def test_a_core_term_in_the_army_book_links_to_the_cores_page_with_the_same_card
     assert [a.get("href") for a in page.cssselect("article a.rb-link")] == [
         "../../general_principles/#measuring_distances"
     ]
-    core = previews(html(family_site, "movement"))
-    assert (
-        previews(page)["charge"]
-        == core["charge"]
-        == {
-            "title": "Charge",
-            "text": "A charge moves a unit into contact with an enemy it has Line of Sight to.",
-        }
-    )
+    mine, core = previews(page)["charge"], previews(html(family_site, "movement"))["charge"]
+    assert (mine.pop("href"), core.pop("href")) == ("../../movement/#term-charge", "#term-charge")  # from each page
+    assert mine == core  # the same card, the terms it names linked alike
+    assert mine["title"] == "Charge"
+    assert mine["text"] == "A charge moves a unit into contact with an enemy it has Line of Sight to."
     assert previews(page)["main:courage_test"]["title"] == "Courage Test"
 
 
@@ -106,10 +102,14 @@ def test_the_french_army_book_names_and_links_core_terms_by_the_french_core(fami
     assert links["test de courage"] == "../../../fr/glossary/#courage_test"  # the core's French glossary entry
     assert links["forêt"] == "../../../fr/glossary/#forest"
     assert links["marcheur des forêts"] == "../regles-d-armee/#term-forest_walker"  # its own term, its own page
-    assert previews(page)["main:courage_test"] == {
+    card = previews(page)["main:courage_test"]
+    assert card == {
         "title": "test de courage (Courage Test)",
         "text": "(texte original) A Courage Test is passed when two dice roll at most the unit's Leadership.",
+        "href": "../../../fr/glossary/#courage_test",  # where the core's French states it
+        "links": [[73, 77, "unit"]],  # the card of a term the core's card names opens from it
     }
+    assert card["text"][73:77] == "unit"
     core = lxml.html.fromstring((family_site / "fr" / "glossary" / "index.html").read_bytes())
     assert core.cssselect("#courage_test h3")[0].text_content() == "Test de courage"
 

@@ -201,3 +201,31 @@ def test_the_mkdocs_live_site_renders_an_edited_page_and_its_search_entry(tmp_pa
     index = (site / "search" / "search_index.json").read_text(encoding="utf-8")
     assert "Dice are thrown" in index and "Dice are rolled" not in index and "Home text" in index
     assert live.run is now
+
+
+def _compares_with(source: str, names: set[str]) -> list[int]:
+    """The lines where the code compares a value with one of ``names`` (``== "mkdocs"``, ``in ("zensical",)``)."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Compare):
+            operands = [node.left, *node.comparators]
+            values = [e for o in operands for e in (o.elts if isinstance(o, ast.Tuple | ast.List | ast.Set) else [o])]
+            if any(isinstance(v, ast.Constant) and v.value in names for v in values):
+                found.append(node.lineno)
+    return found
+
+
+def test_no_code_tells_one_generator_from_another_by_its_name() -> None:
+    """What differs between generators (how our HTML's links are written, whether a site stays loaded) is asked of
+    its adapter; the name only picks the adapter from the writer's table."""
+    names = set(GENERATOR_NAMES)
+    found = {
+        str(path.relative_to(ROOT)): lines
+        for path in sorted((ROOT / "compiler").rglob("*.py"))
+        if (lines := _compares_with(path.read_text(encoding="utf-8"), names))
+    }
+    assert found == {}
+    assert _compares_with('if style.generator == "mkdocs":\n    pass\n', names) == [1]
+    assert _compares_with('if name in ("zensical",):\n    pass\n', names) == [1]
+    assert _compares_with('if find_spec("zensical") is None:\n    pass\n', names) == []  # a module, not a choice
+    assert [site_generator(name).resolves_html_links for name in GENERATOR_NAMES] == [False, True]

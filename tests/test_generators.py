@@ -20,6 +20,7 @@ import pytest
 from rulebook import state
 from rulebook.project import ConfigError, parse_project
 from rulebook.site.pages import LinkStyle, link
+from rulebook.site.writer import site_generator
 from rulebook.site.zensical_adapter import said
 
 from .conftest import ROOT, build, need_zensical
@@ -83,6 +84,14 @@ def test_zensical_site_has_every_page_and_the_known_differences(zensical_site: P
     head = (zensical_site / "index.html").read_text(encoding="utf-8")
     assert "assets/rulebook.css" in head and "assets/rulebook.js" in head
     assert "dangling-reference" not in (zensical_site / "search.json").read_text(encoding="utf-8")
+    # The footer's credit names what built the site, in its language.
+    for built, path, credit in (
+        (zensical_site, "index.html", "Made with Zensical"),
+        (site, "index.html", "Made with Material for MkDocs"),
+        (zensical_site, "fr/index.html", "Fait avec Zensical"),
+    ):
+        footer = lxml.html.fromstring((built / path).read_bytes()).cssselect(".md-copyright")[0]
+        assert " ".join(footer.text_content().split()).endswith(credit), (built, path)
 
 
 @pytest.mark.slow
@@ -146,8 +155,8 @@ def test_links_are_written_the_way_each_generator_resolves_them(
     here: str, target: str, mkdocs: str, zensical: str
 ) -> None:
     site = "fr/" if here.startswith("fr/") else ""
-    assert link(LinkStyle("mkdocs", site), here, target) == mkdocs
-    assert link(LinkStyle("zensical", site), here, target) == zensical
+    for name, expected in (("mkdocs", mkdocs), ("zensical", zensical)):
+        assert link(LinkStyle(site_generator(name).resolves_html_links, site), here, target) == expected, name
 
 
 def test_what_zensical_says_becomes_one_warning_a_line() -> None:

@@ -367,14 +367,14 @@ def test_a_project_font_is_used_and_an_unknown_one_is_a_warning(
 
 
 def test_the_hostile_text_project_prints_every_text_as_text(tmp_path: Path) -> None:
-    """Every text a page shows is hostile there (Markdown, HTML, controls, an attribute list): each of its four
-    books' PDFs prints them as text, and the title in the PDF's metadata is the configured one, controls shown."""
+    """Every text a page shows is hostile there (Markdown, HTML, controls, an attribute list): each of its five
+    PDFs prints them as text, and the title in the PDF's metadata is the configured one, controls shown."""
     from .hostile.hostile_text import MARKUP, make_project
 
     folder = make_project(tmp_path / "hostile")
     assert build_pdfs(folder / "site", cwd=folder) == 0
     pdfs = sorted((folder / "site").rglob("*.pdf"))
-    assert len(pdfs) == 4  # the book, its French translation, the plain Markdown book, the later edition
+    assert len(pdfs) == 5  # the book, its French translation, the plain Markdown book, the dialect's, the later edition
     for pdf in pdfs:
         document = reader(pdf)
         assert squeezed(MARKUP) in squeezed(" ".join(page_texts(document))), pdf.name

@@ -33,14 +33,16 @@ def test_the_card_starts_at_the_sentence_with_the_defining_words() -> None:
 
 
 def test_a_definition_that_is_only_its_words_shows_the_sentence_around_it() -> None:
-    markdown = "# Combat\n\n## Attacks\n\nRoll one die. Each *Hit* is followed by injury rolls to see what harms.\n"
+    markdown = (
+        "# Combat\n\n## Attacks\n\nRoll one die per attack. Each *Hit* is followed by injury rolls to see what harms.\n"
+    )
     result = find_terms(parse_markdown_string(markdown, "rules.md", language="en"), Linking(terms=("Injury",)))
     assert result.document is not None
     terms = TermGraph(Book((result.document,)))
     definition = terms.definition("injury")
     assert definition is not None and definition.children == ("injury",)
     shown = definition_preview(definition, terms.section(definition.section_id), "Injury", WORDS)
-    assert shown["text"] == "Each *Hit* is followed by injury rolls to see what harms."
+    assert shown["text"] == "Each Hit is followed by injury rolls to see what harms."  # emphasis is no text
 
 
 def test_a_table_definition_shows_its_first_row_and_how_many_more() -> None:
@@ -62,3 +64,18 @@ def test_a_long_sentence_is_cut_at_a_word_and_a_lower_case_start_is_capitalised(
     text = card(xml, "reroll")["text"]
     assert text.startswith("Some effects call for rerolls") and text.endswith(" …") and len(text) <= 322
     assert preview_text((), "x") == ""
+
+
+def test_the_card_links_the_other_terms_it_uses_where_they_stand() -> None:
+    xml = (
+        '<document><chapter title="Units"><section title="Units">Intro.\n <definition name="unit">A  <reference name="unit">'
+        'unit</reference> is a group of\n <reference name="model">models</reference> in <reference name="rank">ranks'
+        '</reference>. “It moves as one.” Then <reference name="model">a model</reference> leaves.</definition>'
+        "</section></chapter></document>"
+    )
+    shown = card(xml, "unit")
+    text = str(shown["text"])
+    assert text == "A unit is a group of models in ranks. “It moves as one.” Then a model leaves."
+    links = shown["links"]
+    assert isinstance(links, list)
+    assert [(text[a:b], term) for a, b, term in links] == [("models", "model"), ("ranks", "rank"), ("a model", "model")]

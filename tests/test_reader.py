@@ -269,3 +269,34 @@ def test_markdown_nested_past_the_limit_is_refused_where_it_goes_too_deep() -> N
         "a list is nested more than 100 deep",
         100,
     )
+
+
+ARMY = """<document><chapter title="Army" id="army"><section title="Categories" id="categories">
+<table>
+  <headers{corner}><header>Point limit</header><header>Duplicate limit</header></headers>
+  <row><header>Core</header><cell>at least 25%</cell><cell>max 4</cell></row>
+  <row><header>Rare</header><cell>max 25%</cell><cell>max 2</cell></row>
+</table></section></chapter></document>"""
+
+
+def test_the_headers_title_is_the_corner_cell_even_when_empty() -> None:
+    for corner, text in ((' title=""', ""), (' title="Category"', "Category")):
+        table = next(n for n in parse(ARMY.format(corner=corner)).sections[1].children if isinstance(n, Table))
+        assert table.columns is not None
+        assert [plain_text(c.children) for c in table.columns.cells] == [text, "Point limit", "Duplicate limit"]
+        assert all(c.header for c in table.columns.cells)
+
+
+def test_headers_naming_fewer_columns_than_the_rows_have_are_a_located_warning() -> None:
+    found = [d for d in lint_string(ARMY.format(corner="")) if d.rule == "ragged-table"]
+    assert [(d.severity.public, d.message, d.span.line, d.span.column) for d in found] == [
+        ("warning", "the table's headers name 2 columns, but its row 1 has 3 cells", 3, 3)
+    ]
+    assert [(n.message, n.span and n.span.line) for n in found[0].notes] == [("row 1 has 3 cells", 4)]
+    assert 'headers title=""' in str(found[0].help)
+    assert not [d for d in lint_string(ARMY.format(corner=' title=""')) if d.rule == "ragged-table"]
+
+
+def test_an_annotated_ragged_table_is_reported_once_in_the_outline_too() -> None:
+    annotated = ARMY.format(corner="").replace("<table>", '<table data="army_categories">')
+    assert [d.rule for d in lint_string(annotated)].count("ragged-table") == 1

@@ -156,11 +156,46 @@ def test_focus_describes_the_term_by_its_card_and_escape_closes_it(visit: Any) -
     term = tab.locator("a.rb-term[data-term='arc']").first
     term.focus()
     card = _card(tab)
-    assert card.get_attribute("role") == "tooltip"
-    assert term.get_attribute("aria-describedby") == card.get_attribute("id")
+    assert card.get_attribute("role") == "dialog" and card.get_attribute("aria-label") == "Arc"
+    assert term.get_attribute("aria-describedby") == card.locator(".rb-preview-text").get_attribute("id")
     tab.keyboard.press("Escape")
     assert tab.locator(".rb-preview").count() == 0 and term.get_attribute("aria-describedby") is None
     assert tab.evaluate("document.activeElement.getAttribute('data-term')") == "arc"
+
+
+def test_the_keyboard_reaches_the_links_in_a_card_and_goes_on_after_its_term(visit: Any) -> None:
+    tab = visit(LAPTOP).open(READERS[0], "battlefield-logistics/")
+    term = tab.locator("a.rb-term[data-term='arc']").first
+    tab.evaluate(
+        """t => { const all = [...document.querySelectorAll("a[href], button, [tabindex='0']")]
+            .filter(e => e.getClientRects().length); all[all.indexOf(t) + 1].dataset.next = "yes" }""",
+        term.element_handle(),
+    )
+    term.focus()
+    _card(tab)
+    tab.keyboard.press("ArrowDown")  # into the card: its first link, the term "unit"
+    assert tab.evaluate("document.activeElement.closest('.rb-preview') && document.activeElement.textContent") == "unit"
+    assert tab.locator(".rb-preview").count() == 2  # the focused term in the card shows its own card
+    tab.keyboard.press("Escape")  # closes the nested card; the focus stays in the first
+    assert tab.locator(".rb-preview").count() == 1
+    for _ in range(6):  # through the card's links, "Go to the rule", "Copy link" and Close, then out
+        tab.keyboard.press("Tab")
+        if not tab.evaluate("!!document.activeElement.closest('.rb-preview')"):
+            break
+    assert tab.evaluate("document.activeElement.dataset.next") == "yes"  # what follows the term on the page
+    assert tab.locator(".rb-preview .rb-preview-title").all_inner_texts() != ["Arc"]
+
+
+def test_a_term_not_published_yet_is_reached_by_the_keyboard(visit: Any) -> None:
+    tab = visit(LAPTOP).open(READERS[0], "models-units-and-formations/")
+    marked = tab.locator(".rb-unpublished")
+    # Each term not published yet is marked once per page, where the page first uses it.
+    names = [marked.nth(i).inner_text().lower() for i in range(marked.count())]
+    assert len(names) == len(set(names)) > 0
+    marked.first.focus()
+    card = _card(tab)
+    assert "Defined in a chapter not published yet." in card.inner_text()
+    assert marked.first.get_attribute("aria-describedby") == card.locator(".rb-preview-text").get_attribute("id")
 
 
 def test_a_table_definition_shows_its_first_row_in_the_card(visit: Any) -> None:

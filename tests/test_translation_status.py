@@ -476,7 +476,7 @@ def test_the_translated_site_says_which_pages_were_translated_from_an_earlier_ed
     movement = page("fr/mouvement/index.html")
     [banner] = movement.find_class("rb-outdated")
     assert banner.find_class("admonition-title")[0].text_content() == (
-        "Des parties de cette page ont été traduites d'une édition antérieure ; le texte anglais a changé depuis."
+        "Des parties de cette page ont été traduites d'une édition antérieure\u00a0; le texte anglais a changé depuis."
     )
     item, new = banner.xpath(".//li")
     assert " ".join(item.text_content().split()) == "Se déplacer — voir la page anglaise (Moving)"

@@ -126,6 +126,34 @@ Close each definition before the next one opens.
 """,
 )
 
+RAGGED_TABLE = Rule(
+    "RB007",
+    "ragged-table",
+    Severity.WARNING,
+    "a table's rows have another number of cells than its headers name columns",
+    """
+## What it does
+Reports a table whose `<headers>` name fewer or more columns than one of its
+rows has cells, pointing at the headers and at the first row that differs.
+
+## Why is this bad?
+Each cell is shown under the header in its place: with a header missing,
+every cell after it stands under the wrong one ("Point limit" over the
+categories), on a phone each card labels its values with the wrong names,
+and a screen reader reads them out so.
+
+## Example
+```xml
+<table>
+  <headers><header>Point limit</header><header>Duplicate limit</header></headers>
+  <row><header>Core</header><cell>at least 25%</cell><cell>max 4</cell></row>
+</table>
+```
+The rows start with their category, a column the headers do not name: write
+`<headers title="">` (an empty corner) or `<headers title="Category">`.
+""",
+)
+
 CONVERTED_TEXT = Rule(
     "RB006",
     "converted-text",

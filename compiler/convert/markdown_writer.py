@@ -236,11 +236,8 @@ def _table(table: Table) -> list[str]:
     rows = table.rows
     width = max((len(r.cells) for r in rows), default=len(table.columns.cells) if table.columns else 1)
     row_headers = bool(rows) and all(row.cells and row.cells[0].header for row in rows)
-    header = list(table.columns.cells) if table.columns else []
-    corner = row_headers and len(header) == width - 1  # the row headers' column has no header
-    if row_headers and header and not corner and not header[0].children:
-        raise ConversionError("a table whose first header cell is empty cannot be a pipe table", table.span)
-    if any(len(row.cells) != width for row in rows) or (header and len(header) + corner != width):
+    header = list(table.columns.cells) if table.columns else []  # the row headers' corner is a cell, even empty
+    if any(len(row.cells) != width for row in rows) or (header and len(header) != width):
         raise ConversionError("a table whose rows are not as wide as its header cannot be a pipe table", table.span)
     if any(cell.header for row in rows for cell in row.cells[1 if row_headers else 0 :]):
         raise ConversionError("a table with header cells past the first column cannot be a pipe table", table.span)
@@ -249,7 +246,7 @@ def _table(table: Table) -> list[str]:
     classes = ("row-headers",) if row_headers else ()
     declared = [("title", table.title), ("roll", table.roll), ("kind", table.kind), ("id", table.id)]
     lines = _attributes(declared, classes, table.span)
-    lines.append(_row(([""] if corner else []) + [_cell(c) for c in header] if header else [""] * width))
+    lines.append(_row([_cell(c) for c in header] if header else [""] * width))
     lines.append("|" + "|".join(["---"] * width) + "|")
     lines += [_row([_cell(cell) for cell in row.cells]) for row in rows]
     return [*lines, ""]

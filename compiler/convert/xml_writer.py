@@ -106,8 +106,11 @@ def _table(table: Table, depth: int) -> str:
     attributes = _attributes(("id", table.id), ("title", table.title), ("kind", table.kind), ("roll", table.roll))
     rows = []
     if table.columns is not None:
-        headers = "".join(_element("header", "", cell.children, depth + 2) for cell in table.columns.cells)
-        rows.append(f"{indent}  <headers>{headers}</headers>")
+        cells = table.columns.cells
+        row_headers = bool(table.rows) and all(row.cells and row.cells[0].header for row in table.rows)
+        corner = row_headers and not cells[0].children  # the empty corner over the rows' headers: the format's title=""
+        headers = "".join(_element("header", "", cell.children, depth + 2) for cell in cells[corner:])
+        rows.append(f"{indent}  <headers{_attributes(('title', '' if corner else None))}>{headers}</headers>")
     rows += [f"{indent}  {_row(row, depth + 1)}" for row in table.rows]
     return f"<table{attributes}>\n" + "\n".join(rows) + f"\n{indent}</table>"
 

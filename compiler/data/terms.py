@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Collection, Iterable, Mapping
 
@@ -75,13 +76,44 @@ def _forms(references: Iterable[Reference]) -> Counter[str]:
 
 
 def display_name(name: str, forms: Counter[str]) -> str:
-    """The most common capitalised display form (``Line of Sight``), else the name in title case.
+    """The name a reader knows a term by (the site, ``rules.json`` and the translation findings show it), as the
+    book writes it: of its capitalised forms, the one that spells the term's id
+    (``Line of Sight``, ``Rank-and-File`` rather than ``R&F``), else the most used; in the singular where the
+    book writes it so or the id says it (``Model``, not ``Models``); else the id in sentence case."""
+    written: Counter[str] = Counter()
+    for form, count in forms.items():
+        written[form.strip(_AROUND)] += count
+    lower = {form.casefold() for form in written}
+    singular = {form: _singular(form, name, lower) for form in written if form[:1] and not form[:1].islower()}
+    if not singular:
+        return name.replace("_", " ").capitalize()
+    spelled = [form for form in singular if _key(singular[form]) == name]
+    groups: Counter[str] = Counter()
+    for form in singular:
+        groups[_key(singular[form])] += written[form]
+    commonest = max(groups, key=lambda key: (groups[key], -len(key), key))  # ties: the shorter name
+    chosen = spelled or [form for form in singular if _key(singular[form]) == commonest]
+    best = max(chosen, key=lambda form: (written[form], -len(form), form))
+    return singular[best]
 
-    The name a reader knows a term by: the site, ``rules.json`` and the translation findings show it."""
-    capitalised = [(count, form) for form, count in forms.items() if form[:1].isupper()]
-    if capitalised:
-        return max(capitalised, key=lambda pair: (pair[0], -len(pair[1]), pair[1]))[1]
-    return name.replace("_", " ").capitalize()
+
+_AROUND = " ()[]“”\"'‘’«».,;:"
+"""Punctuation around a term's use that is not its name (``(R&F)``)."""
+
+
+def _key(form: str) -> str:
+    """A form as a term id would spell it: ``Drift-Die`` -> ``drift_die``."""
+    return "_".join(re.findall(r"[a-z0-9]+", form.casefold()))
+
+
+def _singular(form: str, name: str, lower: set[str]) -> str:
+    """The form in the singular when the book also writes it so, or the id spells that (else the form)."""
+    for ending, replacement in (("ies", "y"), ("s", "")):
+        if form.endswith(ending) and not form.endswith("ss"):
+            candidate = form[: -len(ending)] + replacement
+            if candidate.casefold() in lower or _key(candidate) == name:
+                return candidate
+    return form
 
 
 def _defined_at(definition: Definition, terms: TermGraph) -> DefinedAt:

@@ -14,7 +14,7 @@ from rulebook.graph import TermGraph
 from rulebook.model import Book
 from rulebook.names import is_identifier, is_target_name
 from rulebook.pictures import Refusal
-from rulebook.project import RESERVED_FOLDERS
+from rulebook.site.page_table import RESERVED_NAMES
 from rulebook.source import SourceText, Span
 from rulebook.suggest import Suggester
 
@@ -74,7 +74,7 @@ class LintInput:
     terms: TermGraph
     images: set[str] | None = None
     """The images the sources show that the images folder holds (None: not checked)."""
-    reserved: frozenset[str] = RESERVED_FOLDERS
+    reserved: frozenset[str] = RESERVED_NAMES
     """Names a chapter may not take: the site's own pages and folders, the project's books, translations."""
     facts: RuleFacts | None = None
     """The book's annotations, if the recipe read them already (else read here, once, when a rule asks)."""

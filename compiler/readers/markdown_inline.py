@@ -414,8 +414,6 @@ class InlineReader:
             roll, row_headers = plain_text(columns.cells[0].children), True
         if columns is not None and all(not cell.children for cell in columns.cells):
             columns = None
-        if row_headers and columns is not None and not columns.cells[0].children:
-            columns = columns._replace(cells=columns.cells[1:])  # the row headers' corner
         if row_headers:
             rows = [row._replace(cells=(row.cells[0]._replace(header=True), *row.cells[1:])) for row in rows]
         self._check_grid(columns, rows, offset)

@@ -94,6 +94,7 @@ def site_input(
     from rulebook.site.across import book_links
     from rulebook.site.pages import SiteInput, SiteTranslation
     from rulebook.translate.compare import report_context
+    from rulebook.translate.definitions import translated_definitions
 
     terms, family = lint.terms, lint.family
     assert terms is not None and family is not None and not read.book.outline, "pages are made from the whole model"
@@ -119,6 +120,7 @@ def site_input(
                 t.comparison.pairs,
                 t.terms,
                 report_context(t.comparison, translation_language=t.language),
+                translated_definitions(read.book, t.comparison, t.terms, t.words or t.language),
                 status=_site_status(project, book, t),
                 outside=outside_translations(project, book, family, t.language),
             )
@@ -213,7 +215,7 @@ def _other_books(project: Project, book: BookConfig) -> list[dict[str, str]]:
     """The project's other books, with their URLs from this book's site root."""
     up = "../" if book.folder else ""
     return [
-        {"title": other.display_title, "href": up + other.folder or "./"}
+        {"name": other.name, "title": other.display_title, "href": up + other.folder or "./"}
         for other in project.books
         if other.name != book.name
     ]

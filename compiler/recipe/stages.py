@@ -18,9 +18,10 @@ from rulebook.lint import apply_settings, run_book_rules
 from rulebook.lint.base import LintInput
 from rulebook.lint.suppressions import apply_suppressions
 from rulebook.memory import gc_frozen
-from rulebook.project import MAIN_BOOK, RESERVED_FOLDERS, BookConfig, Project, Translation
+from rulebook.project import MAIN_BOOK, BookConfig, Project, Translation
 from rulebook.recipe.cache import NO_CACHE, StageCache, digest
 from rulebook.recipe.reading import read_book, read_configured
+from rulebook.site.page_table import RESERVED_NAMES, translation_report
 from rulebook.stage_values import LintResult, ReadResult
 
 if TYPE_CHECKING:
@@ -114,11 +115,11 @@ def unsafe_names(read: ReadResult, findings: Sequence[Diagnostic]) -> tuple[Diag
 
 def reserved_names(project: Project, book: BookConfig) -> frozenset[str]:
     """Names a chapter of ``book`` may not take: the site's own pages and folders, books and translations."""
-    taken = set(RESERVED_FOLDERS)
+    taken = set(RESERVED_NAMES)
     if book.name == MAIN_BOOK:
         taken |= {other.name for other in project.books[1:]}
     taken |= {t.language for t in book.translations}
-    taken |= {f"translation-{t.language}" for t in book.translations}
+    taken |= {translation_report(t.language) for t in book.translations}
     return frozenset(taken)
 
 
@@ -144,14 +145,15 @@ def compare_translations(
             if translated.fatal:
                 return None
             terms = translation_terms(translation, root)
+            words = translation_languages(translation, root)[1]
             comparison = compare_books(
                 read.book,
                 translated.book,
-                translation_language=translation_languages(translation, root)[1],
+                translation_language=words,
                 terms=terms,
                 waivers=translation_waivers(translation, root),
             )
-            return TranslationResult(translation.language, comparison, terms, translated.book)
+            return TranslationResult(translation.language, comparison, terms, translated.book, words=words)
 
         result = cache.get("translation", key, compare)
         if result is not None:
@@ -194,7 +196,8 @@ def changes_since(
     diff = edition_diff(project, previous, book, {**earlier, book.name: read}, cache)
     if isinstance(diff, ReadResult):
         return None, tuple(d for d in diff.diagnostics if d.severity is Severity.FATAL)
-    return {"since": previous.display_title, "since_edition": previous.edition, **diff.as_json()}, ()
+    since = {"since": previous.display_title, "since_edition": previous.edition, "since_book": previous.name}
+    return {**since, **diff.as_json()}, ()
 
 
 def edition_diff(
@@ -314,6 +317,8 @@ def translated_terms(
 
     found: dict[str, dict[str, dict[str, str]]] = {}
     for translation in translations:
-        for term, names in term_translations(read.book, translation.comparison.pairs, translation.terms).items():
+        for term, names in term_translations(
+            read.book, translation.comparison, translation.terms, translation.words or translation.language
+        ).items():
             found.setdefault(term, {})[translation.language] = names
     return found

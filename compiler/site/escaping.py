@@ -32,6 +32,8 @@ _BACKSLASHED = re.compile(r"([\\`*_{}\[\]()#+\-.!])")
 the backslash, code, emphasis, attribute lists, links and images, headings and list markers.
 ``<``, ``>`` and ``&`` are HTML's: :func:`markdown_text` escapes them as HTML (a backslash before
 ``&gt;`` would show)."""
+_SPACES = re.compile(r"[^\S\u00a0\u202f]+")
+"""A run of white space, line ends included (a heading is one line), but for the spaces that must not break."""
 _ENTITIES = {ord("|"): "&#124;"}
 """What an extension reads as markup but Python-Markdown does not let a backslash escape unless the
 extension is on (``tables``): written as a character reference, which every configuration shows."""
@@ -43,7 +45,7 @@ def markdown_text(text: str) -> Markup:
 
     Markdown shows it as ``text``, and the heading's anchor (``toc``) is made from the same words.
     """
-    line = " ".join(visible_in_text(text).split())
+    line = _SPACES.sub(" ", visible_in_text(text)).strip(" ")
     return Markup(str(escape(_BACKSLASHED.sub(r"\\\1", line))).translate(_ENTITIES))
 
 

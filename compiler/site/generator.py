@@ -64,6 +64,14 @@ class SiteGenerator(Protocol):
         ...
 
     @property
+    def resolves_html_links(self) -> bool:
+        """Whether it resolves the relative links of the raw HTML in a page as it resolves Markdown links, from the
+        page's Markdown file (a page named by its file, ``s4.md#x``, its anchor checked): Zensical does. Otherwise it
+        passes that HTML untouched, and a link is relative to the built page (``../s4/#x``): MkDocs does. How the
+        pages write their links (:class:`rulebook.site.pages.LinkStyle`) follows it."""
+        ...
+
+    @property
     def cached(self) -> bool:
         """Whether its project folders are kept from one build to the next (its own cache is in them: in the user's
         cache folder, never published), rather than made in the build's scratch folder."""

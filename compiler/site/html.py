@@ -11,11 +11,13 @@ published yet") and a link to a missing section is text; the editor's view
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping, Set
 from dataclasses import dataclass, field
 
 from markupsafe import escape
 
+from rulebook.mechanics import parse_dice
 from rulebook.model import (
     Content,
     Definition,
@@ -62,9 +64,25 @@ class Linker:
     """The definitions being rendered, outermost first: a use of one of their terms is its own, not a link."""
     refused_images: Set[str] = frozenset()
     """The image files the images folder holds that are not published (not pictures the site may show)."""
+    unpublished_terms: set[str] = field(default_factory=set)
+    """Terms not published yet that the page marked already: only a term's first use on a page is marked."""
+    language: str = "en"
+    """The page's language: its text is spaced as that language's typography asks (:func:`spaced`)."""
 
     def word(self, key: str, default: str) -> str:
         return self.words.get(key, default)
+
+
+_FRENCH_SPACES = re.compile(r"[ \t]+(?=[:;!?»])|(?<=«)[ \t]+")
+"""The spaces French typography does not break: before a colon, a semicolon, ``!``, ``?`` and ``»``, after ``«``."""
+
+
+def spaced(text: str, language: str) -> str:
+    """The text with the spaces its language does not break made non-breaking (French: ``lancez 2D6 ; réussi``
+    never starts a line with ``;``). One character for one: offsets into the text stay true."""
+    if language != "fr":
+        return text
+    return _FRENCH_SPACES.sub(lambda spaces: "\u00a0" * len(spaces.group()), text)
 
 
 def render_content(content: Content, linker: Linker) -> str:
@@ -99,7 +117,7 @@ def _has_blocks(content: Content) -> bool:
 
 def render_inline(node: object, linker: Linker) -> str:
     if isinstance(node, str):
-        return str(escape(node))
+        return str(escape(spaced(node, linker.language)))
     if isinstance(node, Reference):
         return render_reference(node, linker)
     if isinstance(node, Link):
@@ -131,6 +149,9 @@ def render_reference(reference: Reference, linker: Linker) -> str:
     if href is None:
         if linker.drafts:
             return _broken(reference.text, f"dangling-reference: reference to undefined term `{reference.name}`")
+        if reference.name in linker.unpublished_terms:
+            return str(escape(reference.text))
+        linker.unpublished_terms.add(reference.name)
         return unpublished(reference.text)
     linker.used_terms.add(reference.name)
     kind = " rb-example" if reference.kind == "example" else ""
@@ -145,8 +166,9 @@ def _broken(text: str, message: str) -> str:
 
 
 def unpublished(text: str) -> str:
-    """A term the book uses and does not define (yet): text with a quiet mark, which the page script explains."""
-    return f'<span class="rb-unpublished">{escape(text)}</span>'
+    """A term the book uses and does not define (yet): text with a quiet mark, which the page script explains
+    in a card (on hover, on a tap, and on the keyboard's focus)."""
+    return f'<span class="rb-unpublished" tabindex="0">{escape(text)}</span>'
 
 
 def _inline_all(content: Content, linker: Linker) -> str:
@@ -188,12 +210,7 @@ def render_block(node: object, linker: Linker) -> str:
     if isinstance(node, Table):
         return _table(node, linker)
     if isinstance(node, ItemList):
-        tag = "ol" if node.ordered else "ul"
-        css = " rb-sequence" if node.ordered else ""
-        items = "\n".join(
-            f"<li>{_item_title(item.title)}{render_content(item.children, linker)}</li>" for item in node.items
-        )
-        return f'<{tag} class="rb-list{css}">\n{items}\n</{tag}>'
+        return _item_list(node, linker)
     if isinstance(node, Figure):
         return _figure(node, linker)
     if isinstance(node, Illustration):
@@ -243,27 +260,47 @@ def _missing_box(missing: list[str], linker: Linker) -> str:
     return f'<div class="rb-figure-missing"><span>{words}</span>{"".join(details)}</div>'
 
 
+def _item_list(node: ItemList, linker: Linker) -> str:
+    """A list, or a sequence of steps; a roll list (``roll="D6"``) is numbered by its rolls, in any list."""
+    items = "\n".join(
+        f"<li>{_item_title(item.title)}{render_content(item.children, linker)}</li>" for item in node.items
+    )
+    if node.roll:
+        dice = parse_dice(node.roll)
+        start = f' start="{dice.lowest}"' if dice is not None and dice.lowest != 1 else ""
+        return f'<ol class="rb-list rb-roll-list"{start}>\n{items}\n</ol>'
+    tag = "ol" if node.ordered else "ul"
+    css = " rb-sequence" if node.ordered else ""
+    return f'<{tag} class="rb-list{css}">\n{items}\n</{tag}>'
+
+
 def _item_title(title: str | None) -> str:
     return f'<strong class="rb-item-title">{escape(title)}</strong> ' if title else ""
 
 
 def _table(table: Table, linker: Linker) -> str:
     caption = f"<caption>{escape(table.title)}</caption>" if table.title else ""
-    head = f"<thead>{_row(table.columns, linker, (), 'th')}</thead>" if table.columns else ""
+    head = f"<thead>{_row(table.columns, linker, (), 'col')}</thead>" if table.columns else ""
     labels = tuple(plain_text(cell.children) for cell in table.columns.cells) if table.columns else ()
-    body = "".join(_row(row, linker, labels) for row in table.rows)
+    body = "\n".join(_row(row, linker, labels) for row in table.rows)
     width = max((len(row.cells) for row in table.rows), default=0)
     css = (" rb-roll-table" if table.roll else "") + (" rb-stack" if width >= STACKED_COLUMNS else "")
+    if "<a " in head or 'tabindex="0"' in head:
+        css += " rb-head-links"  # a phone keeps these headers in sight: its terms are tapped there
     # Material styles only tables without a class: the class goes on a wrapper.
     return f'<div class="rb-table{css}"><table>{caption}{head}<tbody>{body}</tbody></table></div>'
 
 
-def _row(row: Row, linker: Linker, labels: tuple[str, ...], force: str | None = None) -> str:
-    """A table row; each cell carries its column's name, which a narrow screen shows beside it."""
+def _row(row: Row, linker: Linker, labels: tuple[str, ...], scope: str = "row") -> str:
+    """A table row; each cell carries its column's name, which a narrow screen shows beside it. Header cells
+    head their column (``scope`` col, the headers row) or their row (a row's first cells)."""
     cells = []
     for index, cell in enumerate(row.cells):
-        tag = force or ("th" if cell.header else "td")
+        header = scope == "col" or cell.header
+        tag = "th" if header else "td"
         label = labels[index] if index < len(labels) else ""
         attribute = f' data-label="{escape(label)}"' if label else ""
+        if header and (scope == "col" or index == 0):
+            attribute += f' scope="{scope}"'
         cells.append(f"<{tag}{attribute}>{render_content(cell.children, linker)}</{tag}>")
-    return f"<tr>{''.join(cells)}</tr>"
+    return f"<tr>{' '.join(cells)}</tr>"  # a space between cells: search snippets do not run them together

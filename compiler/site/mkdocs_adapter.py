@@ -70,6 +70,7 @@ class MkDocs:
     """The site generator MkDocs, with mkdocs-material: built in-process, a site kept loaded between edits."""
 
     title = "MkDocs"
+    resolves_html_links = False
     cached = False
 
     def require(self) -> None:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 import re
 from collections import defaultdict
-from collections.abc import Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -21,18 +21,21 @@ from jinja2 import Environment
 from markupsafe import Markup, escape
 
 from rulebook.diagnostics import Diagnostic
-from rulebook.facts.values import VALUE_KINDS
 from rulebook.graph import TermGraph
 from rulebook.model import Book, Section
 from rulebook.site.across import BookLinks
 from rulebook.site.escaping import html_text
-from rulebook.site.html import Linker, render_content
+from rulebook.site.html import Linker, render_content, spaced
+from rulebook.site.lost import without_lost_sentences
+from rulebook.site.page_table import CHANGES, GLOSSARY, GRAPH, HOME, IMAGES, LINT, TABLES, translation_report
 from rulebook.site.previews import definition_preview
+from rulebook.site.reference import ReferenceView, reference_context
 from rulebook.site.svg import Neighbourhood
 
 if TYPE_CHECKING:
     from rulebook.site.translation_status import SiteStatus
     from rulebook.translate.align import Pair
+    from rulebook.translate.definitions import TranslatedDefinition
     from rulebook.translate.terminology import Entry
 
 CHAPTERS_PER_NAV_GROUP = 25
@@ -57,6 +60,8 @@ class SiteTranslation:
     """The terminology: the translated names of the original's terms."""
     report: dict[str, Any]
     """The side-by-side report's context (``rulebook.translate.compare.report_context``)."""
+    definitions: Mapping[str, TranslatedDefinition] = field(default_factory=dict)
+    """By term: the translation's text of the original's definition, and where it stands."""
     status: SiteStatus | None = None
     """Which translated sections were made from an earlier edition of an original that changed since."""
     outside: Mapping[str, OutsideTranslation] = field(default_factory=dict)
@@ -96,7 +101,8 @@ class SiteInput:
     """Whether a published build keeps the editor's pages (lint report, translation reports, term graph),
     under "For editors" at the end of the navigation and out of search; by default it leaves them out."""
     generator: str = "mkdocs"
-    """The site generator the pages are made for (``mkdocs`` or ``zensical``): only how links are written differs."""
+    """The name of the site generator that builds the pages (``mkdocs`` or ``zensical``, a key of
+    :data:`rulebook.site.writer.GENERATORS`); how their links are written is its adapter's (:class:`LinkStyle`)."""
     offline: bool = False
     """Built for reading from disk (MkDocs' ``use_directory_urls: false``, Material's ``offline`` plugin): a page
     ``a.md`` is ``a.html``, and every link names a file (``../other-game/index.html``), never a folder."""
@@ -157,15 +163,17 @@ def _relative_to(here: str, to_url: str) -> str:
 
 @dataclass(frozen=True, slots=True)
 class LinkStyle:
-    """How the site generator resolves the links of the HTML our templates write.
+    """How the site generator resolves the links of the HTML our templates write (its adapter says which:
+    :attr:`rulebook.site.generator.SiteGenerator.resolves_html_links`).
 
-    MkDocs passes raw HTML through: a link is relative to the built page (``s3/`` -> ``../s4/#x``).
-    Zensical rewrites every relative link in it as if it were relative to the page's Markdown file:
-    a page is then named by its file (``s4.md#x``), so that Zensical resolves it and checks its anchor,
-    and anything else (a picture, ``rules.json``, another site's page) by its path from the file's folder.
+    A generator that passes raw HTML through (MkDocs): a link is relative to the built page (``s3/`` ->
+    ``../s4/#x``). One that rewrites every relative link in it as if it were relative to the page's Markdown file
+    (Zensical): a page is then named by its file (``s4.md#x``), so that the generator resolves it and checks its
+    anchor, and anything else (a picture, ``rules.json``, another site's page) by its path from the file's folder.
     """
 
-    generator: str = "mkdocs"
+    from_markdown: bool = False
+    """Links are resolved from the page's Markdown file, as the generator resolves Markdown links."""
     site: str = ""
     """The folder of the site being made, from the book's root (``""``, or ``fr/`` for a translation): the
     pages under it are the generator's own; any other page is another site's."""
@@ -185,7 +193,7 @@ def link(style: LinkStyle, here: str, target: str) -> str:
     suffix = hash_ + fragment
     page = path.endswith(".md")
     url = page_url(path, style.directory_urls) if page else path
-    if style.generator == "mkdocs":
+    if not style.from_markdown:
         if not style.directory_urls:
             return relative(here, file_url(url + suffix), directory_urls=False)
         return relative(here, url + suffix)
@@ -203,10 +211,17 @@ def link(style: LinkStyle, here: str, target: str) -> str:
 class SitePlan:
     """Where every term, section and figure lives on the site, and the site's words."""
 
-    def __init__(self, site: SiteInput, words: Mapping[str, str] | None = None) -> None:
+    def __init__(
+        self, site: SiteInput, words: Mapping[str, str] | None = None, *, links_from_markdown: bool = False
+    ) -> None:
+        """``links_from_markdown``: the generator resolves our HTML's links from the page's Markdown file
+        (:attr:`rulebook.site.generator.SiteGenerator.resolves_html_links`)."""
         self.site = site
         self.words: Mapping[str, str] = words or {}
-        self.chapters = [s for d in site.book.documents for s in d.body]
+        chapters = tuple(s for d in site.book.documents for s in d.body)
+        # Readers never meet "see chapter ??": the editor's view shows the lost link broken.
+        shown = chapters if site.drafts else without_lost_sentences(chapters)
+        self.chapters = [s for s in shown if isinstance(s, Section)]
         self.chapter_of: dict[str, str] = {}
         for chapter in self.chapters:
             self._place(chapter, chapter.id)
@@ -218,7 +233,7 @@ class SitePlan:
         self.previews = {name: self._preview(name) for name in self.term_page}
         for name, term in site.across.terms.items():  # as the term's own book shows it
             self.previews[name] = definition_preview(term.definition, term.section, term.name, self.words)
-        self.links = LinkStyle(site.generator, directory_urls=not site.offline, others=site.across.folders)
+        self.links = LinkStyle(links_from_markdown, directory_urls=not site.offline, others=site.across.folders)
 
     def term_place(self, name: str) -> str | None:
         """Where a term the book names is defined, from the site's root: on its page here, or in another book."""
@@ -270,16 +285,56 @@ class SitePlan:
             return self.link(page, chapter + ".md" + fragment)
 
         def image_href(file: str) -> str | None:
-            return self.link(page, f"images/{file}") if file in self.site.images else None
+            return self.link(page, f"{IMAGES.name}/{file}") if file in self.site.images else None
 
+        language = self.site.book.documents[0].language if self.site.book.documents else "en"
         return Linker(
-            term_href, id_href, image_href, self.words, self.site.drafts, refused_images=self.site.refused_images
+            term_href,
+            id_href,
+            image_href,
+            self.words,
+            self.site.drafts,
+            refused_images=self.site.refused_images,
+            language=language,
         )
 
-    def previews_script(self, used: set[str]) -> str:
-        """The previews of the terms a page uses and the card's words, as JSON blocks the page script reads."""
-        previews = {name: self.previews[name] for name in sorted(used) if name in self.previews}
+    def script_link(self, here: str, target: str) -> str:
+        """A link for the page script's data (a JSON block, which no generator rewrites): from the built page."""
+        return link(LinkStyle(directory_urls=self.links.directory_urls), here, target)
+
+    def previews_script(self, page: str, used: Iterable[str]) -> str:
+        """The cards of the terms a page uses (and of those their cards link) and the card's words, as JSON blocks
+        the page script reads."""
+
+        def href(name: str) -> str | None:
+            target = self.term_place(name)  # here, or in the book that defines it
+            return self.script_link(page, target) if target else None
+
+        previews = page_previews(self.previews, used, href)
         return json_script("rb-previews", previews) + "\n" + words_script(self.words)
+
+
+CARD_DEPTH = 2
+"""How deep a page's cards open one another: the terms a card links carry their cards, and theirs too."""
+
+
+def page_previews(
+    previews: Mapping[str, dict[str, Any]], used: Iterable[str], href: Callable[[str], str | None]
+) -> dict[str, dict[str, Any]]:
+    """The cards a page carries: those of the terms it uses and of the terms their cards link (to
+    :data:`CARD_DEPTH`), each with its link from the page (``href``) and only the links that lead somewhere."""
+    wanted = set(used) & previews.keys()
+    frontier = set(wanted)
+    for _ in range(CARD_DEPTH):
+        frontier = {term for name in frontier for _, _, term in previews[name].get("links", ())} - wanted
+        frontier &= previews.keys()
+        wanted |= frontier
+    found = {}
+    for name in sorted(wanted):
+        links = [span for span in previews[name].get("links", ()) if span[2] in previews and href(span[2])]
+        url = href(name)
+        found[name] = {**previews[name], "links": links, **({"href": url} if url else {})}
+    return found
 
 
 def words_script(words: Mapping[str, str]) -> str:
@@ -287,7 +342,7 @@ def words_script(words: Mapping[str, str]) -> str:
     return json_script("rb-words", {key: words[key] for key in SCRIPT_WORDS if key in words})
 
 
-SCRIPT_WORDS = ("go_to_rule", "close", "unpublished")
+SCRIPT_WORDS = ("go_to_rule", "close", "unpublished", "copy_link", "link_copied", "nearest_page")
 """The site's words (``strings.toml``) that the page script uses."""
 
 
@@ -300,6 +355,8 @@ def json_script(css_class: str, value: object) -> str:
         .replace("<", "\\u003c")
         .replace(">", "\\u003e")
     )
+    # JSON leaves DEL, the C1 and the bidirectional controls as they are: written escaped, none reaches a page.
+    text = _INVISIBLE.sub(lambda found: f"\\u{ord(found.group()):04x}", text)
     return f'<script type="application/json" class="{css_class}">{text}</script>'
 
 
@@ -308,18 +365,21 @@ def build_pages(
 ) -> tuple[list[Page], list[Any]]:
     """Every page of the site and the navigation (MkDocs ``nav`` form); a page only when it has content.
 
-    ``alternates``: by chapter page, the script block that tells the language switcher where the
-    page and each of its sections are in the translations.
+    ``alternates``: by page, the script block that tells the language switcher where the page (and each
+    of a chapter's sections) is in the translations.
     """
     words = plan.words
     alternates = alternates or {}
     chapters = [chapter_page(plan, chapter, env, alternates.get(chapter.id + ".md", "")) for chapter in plan.chapters]
-    pages = [index_page(plan, env), *chapters]
+    reference = mechanics_page(plan, env)
+    pages = [index_page(plan, env, reference is not None), *chapters]
+    # The chapters at the navigation's top level, beside the glossary and the quick reference: a phone's drawer opens
+    # on the level of the page shown, and a "Rules" group would hide the others behind a back arrow.
     nav: list[Any] = [
-        {nav_title(words.get("home", "Home")): "index.md"},
-        {nav_title(words.get("rules", "Rules")): _nav_chapters([(p.title, p.path) for p in chapters])},
+        {nav_title(words.get("home", "Home")): HOME.file},
+        *_nav_chapters([(p.title, p.path) for p in chapters]),
     ]
-    readers = [glossary_page(plan, env), mechanics_page(plan, env), changes_page(plan, env)]
+    readers = [glossary_page(plan, env), reference, changes_page(plan, env)]
     for page in readers:
         if page is not None:
             pages.append(page)
@@ -329,16 +389,21 @@ def build_pages(
         pages += editors
         for_editors = [{nav_title(p.title): p.path} for p in editors]
         nav.append({nav_title(words.get("for_editors", "For editors")): for_editors})
-    else:
-        pages.append(lint_page(plan, env, report=False))  # the lint's help links lead here: in no menu, no search
+    chapter_pages = {p.path for p in chapters}
+    pages = [p if p.path in chapter_pages else with_script(p, alternates.get(p.path, "")) for p in pages]
     return pages, nav
+
+
+def with_script(page: Page, script: str) -> Page:
+    """A page with a script block (data for the page script) at its end."""
+    return Page(page.path, page.title, f"{page.markdown.rstrip()}\n\n{script}\n") if script else page
 
 
 def editor_pages(plan: SitePlan, env: Environment) -> list[Page]:
     """The pages for the book's editors and translators: lint report, translation reports, term graph."""
     pages = [lint_page(plan, env)]
     for translation in plan.site.translations:
-        path = f"translation-{translation.language}.md"
+        path = translation_report(translation.language) + ".md"
         title = f"Translation report ({translation.language})"
         pages.append(Page(path, title, env.get_template("translation.md.j2").render(**translation.report)))
     if plan.term_page:
@@ -347,11 +412,46 @@ def editor_pages(plan: SitePlan, env: Environment) -> list[Page]:
 
 
 def changes_page(plan: SitePlan, env: Environment) -> Page | None:
+    """What changed since the previous edition, rule by rule, each linked in both editions."""
     changes = plan.site.changes
     if changes is None:
         return None
+    path = CHANGES.file
+    since = next((b["href"] for b in plan.site.books if b.get("name") == changes.get("since_book")), None)
+
+    def now(place: Mapping[str, str]) -> str | None:
+        if place.get("chapter") not in plan.chapter_of:
+            return None
+        fragment = "" if place["chapter"] == place["id"] else f"#{place['id']}"
+        return plan.link(path, f"{place['chapter']}.md{fragment}")
+
+    def was(place: Mapping[str, str]) -> str | None:
+        if since is None or not place.get("chapter"):
+            return None
+        fragment = "" if place["chapter"] == place["id"] else f"#{place['id']}"
+        return plan.link(path, since + page_url(f"{place['chapter']}.md", plan.links.directory_urls) + fragment)
+
+    sections = changes["sections"]
+    names = plan.site.data["terms"]
     title = plan.words.get("changes", "What changed")
-    return Page("changes.md", title, env.get_template("changes.md.j2").render(title=title, **changes))
+    markdown = env.get_template("changes.md.j2").render(
+        title=title,
+        since_href=plan.link(path, since) if since else None,
+        changed=[{**c, "href": now(c["new_place"]), "was_href": was(c["old_place"])} for c in sections["changed"]],
+        added=[{**rule, "href": now(rule)} for rule in sections.get("added_places", ())],
+        removed=[{**rule, "href": was(rule)} for rule in sections.get("removed_places", ())],
+        terms={
+            **changes["terms"],
+            "added": [
+                {"name": names.get(t, {}).get("name", t), "href": (_term_link(plan, path, t) or {}).get("href")}
+                for t in changes["terms"].get("added", ())
+            ],
+            "removed": [{"name": t} for t in changes["terms"].get("removed", ())],
+        },
+        **{k: v for k, v in changes.items() if k not in ("terms", "sections")},
+        sections=sections,
+    )
+    return Page(path, title, markdown)
 
 
 def nav_title(title: str) -> str:
@@ -385,7 +485,7 @@ def chapter_page(plan: SitePlan, chapter: Section, env: Environment, alternate: 
     markdown = env.get_template("chapter.md.j2").render(
         title=chapter.title,
         blocks=blocks,
-        previews=plan.previews_script(linker.used_terms),
+        previews=plan.previews_script(path, linker.used_terms),
         alternate=alternate,
     )
     return Page(path, chapter.title, markdown)
@@ -405,7 +505,12 @@ def section_blocks(
     """
     anchor = (anchors or {}).get(section.id, section.id)
     alias = section.id if anchor != section.id else None
-    heading = {"heading": "#" * section.level, "title": section.title, "id": anchor, "alias": alias}
+    heading = {
+        "heading": "#" * section.level,
+        "title": spaced(section.title, linker.language),
+        "id": anchor,
+        "alias": alias,
+    }
     blocks.append(heading)
     pending: list[Any] = []
     added = (after or {}).get(section.id)
@@ -452,8 +557,9 @@ def _flush(pending: list[Any], linker: Linker, blocks: list[dict[str, Any]]) -> 
         blocks.append({"heading": None, "html": html})
 
 
-def index_page(plan: SitePlan, env: Environment) -> Page:
-    path = "index.md"
+def index_page(plan: SitePlan, env: Environment, reference: bool = False) -> Page:
+    """The book's home page (``reference``: whether the site has a quick reference to link)."""
+    path = HOME.file
     book = plan.site.data["book"]
     chapters = [{"title": c.title, "href": plan.link(path, c.id + ".md")} for c in plan.chapters]
     counts = {
@@ -462,8 +568,9 @@ def index_page(plan: SitePlan, env: Environment) -> Page:
         "roll_tables": len(plan.site.data["roll_tables"]),
     }
     links = {
-        "glossary": plan.link(path, "glossary.md") if plan.term_page else None,
-        "changes": plan.link(path, "changes.md") if plan.site.changes is not None else None,
+        "glossary": plan.link(path, GLOSSARY.file) if plan.term_page else None,
+        "tables": plan.link(path, TABLES.file) if reference else None,
+        "changes": plan.link(path, CHANGES.file) if plan.site.changes is not None else None,
         "data": plan.link(path, "rules.json"),
         "schema": plan.link(path, "rules.schema.json"),
         "pdf": plan.link(path, plan.site.pdfs[None]) if None in plan.site.pdfs else None,
@@ -472,7 +579,7 @@ def index_page(plan: SitePlan, env: Environment) -> Page:
     markdown = env.get_template("index.md.j2").render(
         book=book_facts(book), chapters=chapters, counts=counts, books=books, links=links, words=plan.words
     )
-    return Page(path, book["title"], markdown)
+    return with_script(Page(path, book["title"], markdown), words_script(plan.words))  # its notes' words
 
 
 def book_facts(book: Mapping[str, Any]) -> dict[str, str]:
@@ -486,7 +593,7 @@ def book_facts(book: Mapping[str, Any]) -> dict[str, str]:
 def glossary_page(plan: SitePlan, env: Environment) -> Page | None:
     if not plan.term_page:
         return None
-    path = "glossary.md"
+    path = GLOSSARY.file
     terms = plan.site.terms
     data_terms = plan.site.data["terms"]
     by_letter: dict[str, list[dict[str, Any]]] = defaultdict(list)
@@ -499,7 +606,7 @@ def glossary_page(plan: SitePlan, env: Environment) -> Page | None:
             "id": name,
             "name": data_terms[name]["name"],
             "href": plan.link(path, f"{plan.term_page[name]}#term-{name}"),
-            "text": data_terms[name]["definition"]["text"],
+            "text": data_terms[name]["definition"]["text"] or plan.previews[name]["text"],
             "uses": [_term_link(plan, path, n) for n in terms.terms_used_by(name)],
             "used_in": _used_in(plan, path, name) + _used_elsewhere(plan, path, name),
         }
@@ -510,8 +617,9 @@ def glossary_page(plan: SitePlan, env: Environment) -> Page | None:
     title = plan.words.get("glossary", "Glossary")
     markdown = env.get_template("glossary.md.j2").render(
         title=title,
+        other=plan.words.get("glossary_other", "Other"),
         letters=sorted(by_letter.items()),
-        previews=plan.previews_script(linked),
+        previews=plan.previews_script(path, linked),
         drafts=plan.site.drafts,
         outside=outside,
         outside_title=plan.words.get("from_other_books", "Terms from other books"),
@@ -580,44 +688,52 @@ def _used_in(plan: SitePlan, page: str, name: str) -> list[dict[str, Any]]:
 
 
 def mechanics_page(plan: SitePlan, env: Environment) -> Page | None:
-    """Roll tables, sequences, declared values, characteristics and army composition: the parts the book
-    declares, each shown whatever else it declares or not."""
-    path = "tables.md"
-    data = plan.site.data
+    """The quick reference: every test and roll, roll tables, sequences, characteristics and army composition, each
+    part only when the book has it (:mod:`rulebook.site.reference`)."""
+    path = TABLES.file
     terms = plan.site.terms
+    used: set[str] = set()
 
-    def section_href(section_id: str | None) -> str | None:
-        if not section_id or section_id not in plan.chapter_of:
+    def term(name: str) -> dict[str, Any]:
+        used.add(name)
+        return {**_term_link(plan, path, name), "term": name}
+
+    def section(section_id: str | None) -> dict[str, Any] | None:
+        found = terms.section(section_id) if section_id else None
+        if found is None or section_id not in plan.chapter_of:
             return None
-        chapter = plan.chapter_of[section_id]
-        return plan.link(path, chapter + ".md" + ("" if chapter == section_id else f"#{section_id}"))
+        chapter = plan.chapter_of[found.id]
+        href = plan.link(path, chapter + ".md" + ("" if chapter == found.id else f"#{found.id}"))
+        return {"title": found.title, "href": href}
 
-    def section_title(section_id: str | None) -> str | None:
-        section = terms.section(section_id) if section_id else None
-        return section.title if section is not None else None
+    def characteristic(row: Mapping[str, Any]) -> tuple[str, str]:
+        return str(row["abbreviation"]), str(row["definition"])
 
-    army = data["army_composition"]
-    variants = [v for v in army["variants"] if v["duplicate_limits"] or v["max_points"] or v["min_points"]]
-    declared = army["categories"] or variants or army["points_below_limit"] is not None or army["least_entries"]
-    parts = {
-        "roll_tables": data["roll_tables"],
-        "sequences": data["sequences"],
-        "values": sorted(data["values"].items()),
-        "characteristics": data["characteristics"] if data["characteristics"]["profile"] else None,
-        "army": {**army, "variants": variants} if declared else None,
-    }
-    if not any(parts.values()):
+    def steps(sequence: Mapping[str, Any]) -> list[str]:
+        return [str(step["text"]) for step in sequence["steps"]]
+
+    view = ReferenceView(plan.site.data, plan.words, term, section, terms.terms_used_by, characteristic, steps)
+    return reference_page(view, env, path, used, plan.words.get("tables", "Quick reference"), plan.previews_script)
+
+
+def reference_page(
+    view: ReferenceView,
+    env: Environment,
+    path: str,
+    used: set[str],
+    title: str,
+    previews: Callable[[str, set[str]], str],
+) -> Page | None:
+    """The quick reference page of a site (the original's or a translation's), with the cards of its terms."""
+    context = reference_context(view)
+    if context is None:
         return None
-    title = plan.words.get("tables", "Tables and sequences")
-    markdown = env.get_template("tables.md.j2").render(
-        title=title,
-        **parts,
-        term=lambda name: _term_link(plan, path, name) if name else None,
-        section_href=section_href,
-        section_title=section_title,
-        value_kinds=VALUE_KINDS,
-        drafts=plan.site.drafts,
-    )
+
+    def word(key: str, default: str) -> str:
+        return view.words.get(key, default)
+
+    markdown = env.get_template("tables.md.j2").render(title=title, w=word, **context)
+    markdown += "\n\n" + previews(path, used) + "\n"  # after the page: its terms are known
     return Page(path, title, markdown)
 
 
@@ -640,14 +756,14 @@ def sprite_name(title: str) -> str:
 
 def graph_page(plan: SitePlan, env: Environment) -> Page:
     """Each term's neighbourhood: a picture, and the same neighbours as links (readable on any screen)."""
-    path = "graph.md"
+    path = GRAPH.file
     groups = neighbourhoods(plan)
     terms = plan.site.terms
     entries: list[dict[str, Any]] = [
         {
             "name": n.title,
             "term": n.term,
-            "svg": plan.link(path, f"graph/{file}.svg#term-{n.term}"),
+            "svg": plan.link(path, f"{GRAPH.name}/{file}.svg#term-{n.term}"),
             "height": n.height,
             "href": plan.link(path, f"{plan.term_page[n.term]}#term-{n.term}"),
             "users": [_term_link(plan, path, t) for t in terms.terms_using(n.term)],
@@ -664,9 +780,8 @@ def graph_page(plan: SitePlan, env: Environment) -> Page:
     return Page(path, "Term graph", markdown)
 
 
-def lint_page(plan: SitePlan, env: Environment, limit: int = 200, *, report: bool = True) -> Page:
-    """The lint's rules, each documented (where the help links of diagnostics lead), and in the editor's
-    view the report of the book's findings above them."""
+def lint_page(plan: SitePlan, env: Environment, limit: int = 200) -> Page:
+    """The editor's lint report: the book's findings, then the lint's rules, each documented."""
     from rulebook.catalog import markdown
 
     rows = [
@@ -686,15 +801,17 @@ def lint_page(plan: SitePlan, env: Environment, limit: int = 200, *, report: boo
         counts[str(row["severity"])] += 1
         by_rule[(str(row["code"]), str(row["rule"]), str(row["severity"]))] += 1
     text = env.get_template("lint.md.j2").render(
-        report=report,
         rows=rows[:limit],
         hidden=max(0, len(rows) - limit),
         counts=counts,
         by_rule=sorted(by_rule.items()),
         rules=markdown(),
     )
-    return Page("lint.md", "Lint report" if report else "Lint rules", text)
+    return Page(LINT.file, "Lint report", text)
 
+
+_INVISIBLE = re.compile("[\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+"""Characters a JSON block keeps as they are and no page may carry raw (see :func:`json_script`)."""
 
 _BACKTICKS = re.compile(r"`([^`]+)`")
 

@@ -34,40 +34,83 @@ from rulebook.model import (
 PREVIEW_LENGTH = 320
 _MARK = "\x00"
 """Where the defining words stand in a paragraph's text while it is split into sentences."""
-_SENTENCE_END = re.compile(r"(?<=[.!?…])[\"'”»)]*\s+(?=[\"'“«(]?[A-ZÀ-Ý0-9])")
+_SENTENCE_END = re.compile(r"(?<=[.!?…])([\"'”»)]*)\s+(?=[\"'“«(]?[A-ZÀ-Ý0-9])")
+
+
+TermSpan = tuple[int, int, str]
+"""A term link in a card's text: its start and end in the text, and the term."""
 
 
 def definition_preview(
     definition: Definition, section: Section | None, title: str, words: Mapping[str, str]
 ) -> dict[str, Any]:
-    """A term's card: its name, the sentence that defines it, and a table's first row if it holds one."""
+    """A term's card: its name, the sentence that defines it (with the other terms it uses as ``links``), and a
+    table's first row if it holds one."""
     content: Content = definition.children
     if _only_words(definition) and section is not None:
         content = section.children  # a first use marked as the definition: the sentence around it
-    preview: dict[str, Any] = {"title": title, "text": preview_text(content, definition.name)}
+    text, links = preview(content, definition.name)
+    if not text and section is not None:  # a heading over subsections only ("Terrain"): the first one's opening
+        text, links = preview(_opening(section), definition.name)
+    found: dict[str, Any] = {"title": title, "text": text, "links": [list(link) for link in links]}
     table = _first_table(definition.children)
     if table is not None:
-        preview["table"] = table_preview(table, words)
-    return preview
+        found["table"] = table_preview(table, words)
+    return found
 
 
 def preview_text(content: Content, name: str, limit: int = PREVIEW_LENGTH) -> str:
     """From the sentence holding the defining words of ``name`` (else the first), as many sentences as fit."""
+    return preview(content, name, limit)[0]
+
+
+def preview(content: Content, name: str, limit: int = PREVIEW_LENGTH) -> tuple[str, list[TermSpan]]:
+    """From the sentence holding the defining words of ``name`` (else the first), as many sentences as fit; and
+    where the other terms it uses stand in that text."""
     paragraphs = _paragraphs(content, name)
     if not paragraphs:
-        return ""
-    text = next((p for p in paragraphs if _MARK in p), paragraphs[0])
-    sentences = _SENTENCE_END.split(text)
-    start = next((i for i, s in enumerate(sentences) if _MARK in s), 0)
-    chosen = [sentences[start].replace(_MARK, "")]
-    for sentence in sentences[start + 1 :]:
-        if len(" ".join(chosen)) + 1 + len(sentence) > limit:
+        return "", []
+    text, links = next((p for p in paragraphs if _MARK in p[0]), paragraphs[0])
+    return fit(text, links, limit)
+
+
+def fit(text: str, links: list[TermSpan], limit: int = PREVIEW_LENGTH) -> tuple[str, list[TermSpan]]:
+    """A card's text: from the sentence holding the defining words' mark (else the first), as many sentences as
+    fit in ``limit``, and the term links inside it."""
+    bounds = _sentences(text)
+    first = next((i for i, (start, end) in enumerate(bounds) if _MARK in text[start:end]), 0)
+    start, end = bounds[first]
+    for _, next_end in bounds[first + 1 :]:
+        if len(text[start:next_end].replace(_MARK, "")) > limit:
             break
-        chosen.append(sentence.replace(_MARK, ""))
-    shown = " ".join(chosen).strip()
+        end = next_end
+    shown, kept = _cut(text, links, start, end)
     if len(shown) > limit:
-        shown = shown[:limit].rsplit(" ", 1)[0] + " …"
-    return shown[:1].upper() + shown[1:]
+        shown = shown[:limit].rsplit(" ", 1)[0]
+        kept = [link for link in kept if link[1] <= len(shown)]
+        shown += " …"
+    return shown[:1].upper() + shown[1:], kept
+
+
+def _sentences(text: str) -> list[tuple[int, int]]:
+    """Where each sentence of a paragraph starts and ends (closing quotes belong to the sentence)."""
+    bounds, start = [], 0
+    for match in _SENTENCE_END.finditer(text):
+        bounds.append((start, match.end(1)))
+        start = match.end()
+    bounds.append((start, len(text)))
+    return bounds
+
+
+def _cut(text: str, links: list[TermSpan], start: int, end: int) -> tuple[str, list[TermSpan]]:
+    """``text[start:end]`` without the defining words' mark, and the links inside it, placed in it."""
+    mark = text.find(_MARK, start, end)
+
+    def place(at: int) -> int:
+        return at - start - (1 if mark != -1 and at > mark else 0)
+
+    kept = [(place(a), place(b), term) for a, b, term in links if a >= start and b <= end]
+    return text[start:end].replace(_MARK, ""), kept
 
 
 def table_preview(table: Table, words: Mapping[str, str]) -> dict[str, Any]:
@@ -82,6 +125,15 @@ def table_preview(table: Table, words: Mapping[str, str]) -> dict[str, Any]:
     return {"head": head, "rows": rows, "more": more}
 
 
+def _opening(section: Section) -> Content:
+    """The content of a section's first subsection with text of its own (descending as far as needed)."""
+    for node in section.children:
+        if isinstance(node, Section):
+            own = tuple(n for n in node.children if not isinstance(n, Section))
+            return own if plain_text(own).strip() else _opening(node)
+    return ()
+
+
 def _only_words(definition: Definition) -> bool:
     return len(definition.children) == 1 and isinstance(definition.children[0], str)
 
@@ -91,34 +143,35 @@ def _first_table(content: Content) -> Table | None:
     return next((node for node in inside if isinstance(node, Table)), None)
 
 
-def _paragraphs(content: Content, name: str) -> list[str]:
-    """The text of each paragraph (list items are paragraphs too), with the defining words of ``name`` marked."""
-    found: list[str] = []
-    current: list[str] = []
+def _paragraphs(content: Content, name: str) -> list[tuple[str, list[TermSpan]]]:
+    """The text of each paragraph (list items are paragraphs too), white space folded, with the defining words of
+    ``name`` marked, and where the other terms it uses stand in it."""
+    found: list[tuple[str, list[TermSpan]]] = []
+    current: list[tuple[str, str | None]] = []
     marked = False
 
     def close() -> None:
-        text = " ".join("".join(current).split())
+        text, links = _fold(current)
         if text.replace(_MARK, ""):
-            found.append(text)
+            found.append((text, links))
         current.clear()
 
     def mark() -> None:
         nonlocal marked
         if not marked:
             marked = True
-            current.append(_MARK)
+            current.append((_MARK, None))
 
     def walk(nodes: Content) -> None:
         for node in nodes:
             if isinstance(node, str):
-                current.append(node)
+                current.append((node, None))
             elif isinstance(node, Reference):
                 if node.name == name:
                     mark()
-                current.append(node.text)
+                current.append((node.text, None if node.name == name else node.name))
             elif isinstance(node, Link | Value):
-                current.append(node.text)
+                current.append((node.text, None))
             elif isinstance(node, Definition):
                 if node.name == name and _only_words(node):
                     mark()
@@ -140,3 +193,27 @@ def _paragraphs(content: Content, name: str) -> list[str]:
     walk(content)
     close()
     return found
+
+
+def _fold(parts: list[tuple[str, str | None]]) -> tuple[str, list[TermSpan]]:
+    """Pieces of a paragraph (text, and the term it names or None) as one text with its white space folded to
+    single spaces, and where each term's piece stands in it."""
+    text: list[str] = []
+    links: list[TermSpan] = []
+    length, space = 0, False
+    for piece, term in parts:
+        start = None
+        for char in piece:
+            if char.isspace():
+                space = True
+                continue
+            if space and length:
+                text.append(" ")
+                length += 1
+            space = False
+            start = length if start is None else start
+            text.append(char)
+            length += 1
+        if term is not None and start is not None:
+            links.append((start, length, term))
+    return "".join(text), links

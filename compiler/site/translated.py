@@ -18,7 +18,7 @@ import functools
 import json
 import re
 from collections import defaultdict
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence, Set
 from dataclasses import dataclass
 from typing import Any
 
@@ -35,12 +35,17 @@ from rulebook.model import (
     Node,
     Note,
     Reference,
+    Row,
     Section,
+    Table,
+    plain_text,
     unique_id,
 )
 from rulebook.names import ascii_lower, slugify
 from rulebook.site.escaping import html_text
-from rulebook.site.html import Linker, render_content
+from rulebook.site.html import Linker, render_content, spaced
+from rulebook.site.lost import without_lost_sentences, without_lost_text
+from rulebook.site.page_table import GLOSSARY, HOME, RESERVED_NAMES, SITE_ENTRIES, TABLES, translation_report
 from rulebook.site.pages import (
     LinkStyle,
     Page,
@@ -49,14 +54,22 @@ from rulebook.site.pages import (
     json_script,
     link,
     nav_title,
+    page_previews,
     page_url,
+    reference_page,
     relative,
     section_blocks,
+    with_script,
     words_script,
 )
-from rulebook.site.previews import preview_text
-from rulebook.translate.terminology import Entry
+from rulebook.site.previews import fit, preview
+from rulebook.site.reference import ReferenceView
+from rulebook.translate.terminology import Entry, TermMatcher
 
+_STEP_NUMBER = re.compile(r"^\d+\s*[.)–-]?\s+")
+"""The number a converted list keeps at the start of its items ("1 Phase de Mouvement")."""
+MAX_ABBREVIATION = 3
+"""An accepted rendering this short is a profile's abbreviation (``Cd`` for Commandement, ``CC``)."""
 MIN_FORM_LENGTH = 3
 """Shorter renderings (abbreviations such as "F" or "CC") are too ambiguous to link in running text."""
 
@@ -81,18 +94,19 @@ def build_translated_site(
     original: SitePlan, translation: SiteTranslation, env: Environment, strings: Mapping[str, str]
 ) -> TranslatedSite:
     plan = TranslatedPlan(original, translation, strings)
+    reference = plan.tables_page(env)
+    plan.has_reference = reference is not None
     pages: list[Page] = [plan.index_page(env)]
     chapters = []
     for kind, section in plan.reading_order:
         page = plan.chapter_page(section, env) if kind == "translated" else plan.untranslated_page(section, env)
         chapters.append(page)
     pages += chapters
-    pages.append(plan.glossary_page(env))
-    nav: list[Any] = [
-        {nav_title(strings["home"]): "index.md"},
-        {nav_title(strings["rules"]): [{nav_title(p.title): p.path} for p in chapters]},
-        {nav_title(strings["glossary"]): "glossary.md"},
-    ]
+    nav: list[Any] = [{nav_title(strings["home"]): HOME.file}, *({nav_title(p.title): p.path} for p in chapters)]
+    for extra in (plan.glossary_page(env), reference):
+        if extra is not None:
+            pages.append(extra)
+            nav.append({nav_title(extra.title): extra.path})
     return TranslatedSite(plan.language, plan.title, pages, nav, plan.original_alternates(), strings, plan.redirects())
 
 
@@ -105,9 +119,14 @@ class TranslatedPlan:
         self.strings = strings
         self.status = translation.status
         self.prefix = f"{translation.language}/"
-        self.links = LinkStyle(original.site.generator, self.prefix, original.links.directory_urls)
+        self.links = LinkStyle(original.links.from_markdown, self.prefix, original.links.directory_urls)
         graph = original.site.terms
         self.entries = {t: e for t, e in sorted(translation.terms.items()) if t in original.term_page}
+        self.matcher = TermMatcher(self.entries)
+        self.has_reference = False
+        """Whether the translation's site has a quick reference (its home page links it)."""
+        self.terminology = translation.terms
+        """Every term the terminology names, those this book does not define (yet) too."""
         self.outside = {t: o for t, o in translation.outside.items() if t not in self.entries}
         """The terms of the books the book uses, named as their translations name them (the book's own win)."""
         forms = _forms({**{t: o.entry for t, o in self.outside.items()}, **self.entries})
@@ -125,11 +144,17 @@ class TranslatedPlan:
             self.to_original.setdefault(here, there)
         documents = [_keep_links(d, self._in_context(documents)) for d in documents]
 
-        # Where each term is stated in the translation: the aligned section of its definition.
+        # Where each term is stated in the translation: the section holding the text aligned with its definition,
+        # else the section aligned with the one holding its definition.
+        self.definitions = translation.definitions
+        section_at = _section_at(documents)
         self.term_section: dict[str, str] = {}
         for term in self.entries:
             definition = graph.definition(term)
-            stated = self._translated_ancestor(definition.section_id) if definition else None
+            where = self.definitions.get(term)
+            stated = section_at(where.path, where.offset) if where else None
+            if stated is None and definition is not None:
+                stated = self._translated_ancestor(definition.section_id)
             if stated is not None:
                 self.term_section[term] = stated
         wanted: dict[str, set[str]] = defaultdict(set)
@@ -137,6 +162,8 @@ class TranslatedPlan:
             wanted[here].add(term)
         self.marked: set[str] = set()
         documents = [_mark_definitions(d, wanted, self.marked) for d in documents]
+        if not original.site.drafts:  # readers never meet "see chapter ??": the editor's view shows it broken
+            documents = [_without_lost(d) for d in documents]
 
         chapters = [s for d in documents for s in d.body]
         numbered = [i for i, c in enumerate(chapters) if c.number is not None]
@@ -145,9 +172,9 @@ class TranslatedPlan:
         self.title = self.front[0].title if self.front else (chapters[0].title if chapters else translation.language)
         self.sections: dict[str, Section] = {}
         self.page_of: dict[str, str] = {}
-        self.anchor = readable_anchors([s for c in chapters for s in _walk(c)], RESERVED_PAGES)
+        self.anchor = readable_anchors([s for c in chapters for s in _walk(c)], RESERVED_NAMES)
         for chapter in self.front:
-            self._place(chapter, "index.md")
+            self._place(chapter, HOME.file)
         for chapter in self.chapters:
             self._place(chapter, self.anchor[chapter.id] + ".md")
         self.references: dict[str, list[str]] = defaultdict(list)
@@ -158,7 +185,7 @@ class TranslatedPlan:
         # The original's sections the translation lacks: whole chapters get a page, others a notice.
         self.untranslated_page_of: dict[str, str] = {}
         self.notices: dict[str, list[Section]] = defaultdict(list)
-        taken = {page[: -len(".md")] for page in self.page_of.values()} | set(RESERVED_PAGES)
+        taken = {page[: -len(".md")] for page in self.page_of.values()} | RESERVED_NAMES
         for chapter in original.chapters:
             if chapter.id not in self.to_translation:
                 self.untranslated_page_of[chapter.id] = f"{unique_id(chapter.id, taken)}.md"
@@ -234,7 +261,11 @@ class TranslatedPlan:
             here = self.to_translation.get(chapter.id)
             if here is not None:
                 page = self.page_of.get(here)
-                found = next((i for i, (_, c) in enumerate(order) if self.page_of[c.id] == page), None)
+                # Only translated chapters have a page of the translation (an untranslated one may come first).
+                found = next(
+                    (i for i, (kind, c) in enumerate(order) if kind == "translated" and self.page_of[c.id] == page),
+                    None,
+                )
                 position = position if found is None else found + 1
             else:
                 order.insert(position, ("untranslated", chapter))
@@ -282,27 +313,57 @@ class TranslatedPlan:
             url = self.url(target)
             return None if url is None else self._from(page, url)
 
-        return Linker(term_href, id_href, lambda file: None, self.strings, self.original.site.drafts)
+        return Linker(
+            term_href, id_href, lambda file: None, self.strings, self.original.site.drafts, language=self.language
+        )
 
-    def _preview(self, term: str) -> dict[str, str]:
+    def _preview(self, term: str) -> dict[str, Any]:
         entry = self.entries[term]
         name = self.original.site.data["terms"].get(term, {}).get("name", term)
         here = self.term_section.get(term)
         section = self.sections.get(here) if here else None
-        if section is not None:
-            text = preview_text(section.children, term)
+        definition = self.definitions.get(term)
+        said = without_lost_text(definition.text) if definition is not None else ""
+        if said:
+            text, links = fit(said, self._links_in(said, term))
+        elif section is not None:
+            text, links = preview(section.children, term)
         else:
-            text = f"({self.strings['original_text']}) {self.original.previews.get(term, {}).get('text', '')}"
-        return {"title": f"{entry.preferred} ({name})", "text": text}
+            text, links = self._original_text(term)
+        return _card(f"{entry.preferred} ({name})", text, links, self.language)
 
-    def _outside_preview(self, term: str) -> dict[str, str]:
-        """A card for another book's term: its name in this language, and its original's definition."""
+    def _original_text(self, term: str) -> tuple[str, list[tuple[int, int, str]]]:
+        """The original's card text of a term, marked as the original's (its links moved along)."""
         original = self.original.previews.get(term, {})
-        text = f"({self.strings['original_text']}) {original.get('text', '')}"
-        return {"title": f"{self.outside[term].entry.preferred} ({original.get('title', term)})", "text": text}
+        label = f"({self.strings['original_text']}) "
+        links = [(a + len(label), b + len(label), t) for a, b, t in original.get("links", ())]
+        return label + original.get("text", ""), links
 
-    def _previews_script(self, used: set[str]) -> str:
-        previews = {t: self.previews[t] for t in sorted(used) if t in self.previews}
+    def _links_in(self, text: str, term: str) -> list[tuple[int, int, str]]:
+        """Where a translated definition renders the other terms its original uses (ordinary words left out)."""
+        used = set(self.original.site.terms.terms_used_by(term)) & self.entries.keys() - {term}
+        spans = sorted((start, -end, t) for t, start, end in self.matcher.spans(text, ordinary=False) if t in used)
+        links, reached = [], 0
+        for start, end, found in spans:
+            if start >= reached:  # the longest rendering where two overlap ("rang complet", not "rang")
+                links.append((start, -end, found))
+                reached = -end
+        return links
+
+    def _outside_preview(self, term: str) -> dict[str, Any]:
+        """A card for another book's term: its name in this language, and its original's definition (its links
+        kept: the card of a term it names opens from it)."""
+        title = f"{self.outside[term].entry.preferred} ({self.original.previews.get(term, {}).get('title', term)})"
+        return _card(title, *self._original_text(term), self.language)
+
+    def _previews_script(self, page: str, used: set[str]) -> str:
+        style = LinkStyle(directory_urls=self.links.directory_urls)
+
+        def href(term: str) -> str | None:
+            url = self.term_url(term)
+            return link(style, self.prefix + page, url) if url else None
+
+        previews = page_previews(self.previews, used, href)
         return json_script("rb-previews", previews) + "\n" + words_script(self.strings)
 
     def redirects(self) -> dict[str, str]:
@@ -319,7 +380,12 @@ class TranslatedPlan:
 
     # Language switcher ---------------------------------------------------------------------------
 
-    def _alternate(self, page: str, target_page: str, sections: Mapping[str, str], from_original: bool) -> str:
+    def _alternate(
+        self, page: str, target_page: str, sections: Mapping[str, str], from_original: bool, *, nearest: bool = False
+    ) -> str:
+        """Where a page is in the other language (``nearest``: it has no counterpart, the switcher leads to the
+        nearest page, which says so)."""
+
         # The switcher's script reads these: a script block is not rewritten by any generator, so they are
         # always relative to the built page.
         def link_to(url: str) -> str:
@@ -327,13 +393,26 @@ class TranslatedPlan:
             return link(style, page if from_original else self.prefix + page, url)
 
         language = self.language if from_original else self.original.site.book.documents[0].language
-        value = {
-            language: {"page": link_to(target_page), "sections": {k: link_to(v) for k, v in sorted(sections.items())}}
+        value: dict[str, Any] = {
+            "page": link_to(target_page),
+            "sections": {k: link_to(v) for k, v in sorted(sections.items())},
         }
-        return json_script("rb-alternate", value)
+        return json_script("rb-alternate", {language: value | ({"nearest": True} if nearest else {})})
+
+    COUNTERPARTS = (HOME, GLOSSARY, TABLES)
+    """The original's pages (other than chapters) this translation's site has too (the quick reference when the
+    book has one)."""
 
     def original_alternates(self) -> dict[str, str]:
+        """By the original's page: where the switcher leads in this translation (a chapter: its sections too)."""
         found = {}
+        for entry in SITE_ENTRIES:
+            if entry.ours:
+                shared = entry in self.COUNTERPARTS
+                target = self.prefix + (entry.file if shared else HOME.file)
+                found[entry.file] = self._alternate(entry.file, target, {}, True, nearest=not shared)
+        report = translation_report(self.language) + ".md"
+        found[report] = self._alternate(report, self.prefix + HOME.file, {}, True, nearest=True)
         for chapter in self.original.chapters:
             page = chapter.id + ".md"
             if chapter.id in self.untranslated_page_of:
@@ -370,7 +449,7 @@ class TranslatedPlan:
         markdown = env.get_template("chapter.md.j2").render(
             title=chapter.title,
             blocks=blocks,
-            previews=self._previews_script(linker.used_terms),
+            previews=self._previews_script(path, linker.used_terms),
             alternate=self._translated_alternate(path, chapter),
             status=self._status_banner(path, chapter, env),
         )
@@ -401,6 +480,58 @@ class TranslatedPlan:
             )
         return notices
 
+    def tables_page(self, env: Environment) -> Page | None:
+        """The quick reference in this language: the terms by their translated names, linked where the translation
+        states them, the places in the rules its sections, the profile's abbreviations and definitions its own."""
+        path = TABLES.file
+        names = self.original.site.data["terms"]
+        used: set[str] = set()
+
+        def term(name: str) -> dict[str, Any]:
+            entry = self.terminology.get(name)
+            label = (
+                entry.preferred[:1].upper() + entry.preferred[1:] if entry else names.get(name, {}).get("name", name)
+            )
+            url = self.term_url(name) if name in self.entries else None  # a term this book defines, named
+            if url:
+                used.add(name)
+            return {"term": name, "name": label, "href": self._from(path, url) if url else None}
+
+        def section(section_id: str | None) -> dict[str, Any] | None:
+            here = self._translated_ancestor(section_id) if section_id else None
+            if here is not None and (url := self.url(here)):
+                return {"title": self.sections[here].title, "href": self._from(path, url)}
+            there = self.original.site.terms.section(section_id) if section_id else None
+            url = self.original_url(section_id) if section_id else None
+            return {"title": there.title, "href": self._from(path, url)} if there and url else None
+
+        def characteristic(row: Mapping[str, Any]) -> tuple[str, str]:
+            entry, definition = self.entries.get(row["term"]), self.definitions.get(row["term"])
+            short = [form for form in (entry.accepted if entry else ()) if len(form) <= MAX_ABBREVIATION]
+            return (short[0] if short else str(row["abbreviation"])), (
+                definition.text if definition else row["definition"]
+            )
+
+        terms = self.original.site.terms
+        view = ReferenceView(
+            self.original.site.data, self.strings, term, section, terms.terms_used_by, characteristic, self._steps
+        )
+        page = reference_page(view, env, path, used, self.strings["tables"], self._previews_script)
+        return with_script(page, self._alternate(path, TABLES.file, {}, False)) if page else None
+
+    def _steps(self, sequence: Mapping[str, Any]) -> list[str]:
+        """A sequence's steps as the translation writes them: the items of the list with as many steps in the section
+        aligned with the sequence's (the original's text where there is none)."""
+        original = [str(step["text"]) for step in sequence["steps"]]
+        here = self._translated_ancestor(sequence.get("section"))
+        section = self.sections.get(here) if here else None
+        lists = [n for n in (section.children if section else ()) if isinstance(n, ItemList)]
+        translated = next((n for n in lists if len(n.items) == len(original)), None)
+        if translated is None:
+            return original
+        said = [_STEP_NUMBER.sub("", " ".join(plain_text(item.children).split())) for item in translated.items]
+        return [step or text for step, text in zip(said, original, strict=True)]
+
     def untranslated_page(self, chapter: Section, env: Environment) -> Page:
         path = self.untranslated_page_of[chapter.id]
         url = self.original_url(chapter.id) or ""
@@ -419,7 +550,7 @@ class TranslatedPlan:
         return Page(path, chapter.title, markdown)
 
     def index_page(self, env: Environment) -> Page:
-        path = "index.md"
+        path = HOME.file
         linker = self.linker(path)
         front = [
             render_content(tuple(n for n in section.children if not isinstance(n, Section)), linker)
@@ -436,13 +567,14 @@ class TranslatedPlan:
             front=[html for html in front if html.strip()],
             chapters=chapters,
             strings=self.strings,
-            glossary_href=self._from(path, self.prefix + "glossary.md"),
-            report_href=self._from(path, f"translation-{self.language}.md") if self.original.editors else None,
+            glossary_href=self._from(path, self.prefix + GLOSSARY.file),
+            tables_href=self._from(path, self.prefix + TABLES.file) if self.has_reference else None,
+            report_href=self._from(path, translation_report(self.language) + ".md") if self.original.editors else None,
             pdf_href=self._from(path, pdf) if (pdf := self.original.site.pdfs.get(self.language)) else None,
-            previews=self._previews_script(linker.used_terms),
+            previews=self._previews_script(path, linker.used_terms),
             status=self._status_summary(path, env),
         )
-        return Page(path, self.title, markdown)
+        return with_script(Page(path, self.title, markdown), self._alternate(path, HOME.file, {}, False))
 
     def _status_summary(self, page: str, env: Environment) -> str:
         """The translation's status for the home page (empty when it is not known)."""
@@ -454,7 +586,7 @@ class TranslatedPlan:
         return status_summary(self.status, translated=self.url, link=link, env=env, strings=self.strings)
 
     def glossary_page(self, env: Environment) -> Page:
-        path = "glossary.md"
+        path = GLOSSARY.file
         names = self.original.site.data["terms"]
         entries = []
         for term, entry in self.entries.items():
@@ -475,7 +607,11 @@ class TranslatedPlan:
                     "text": self.previews[term]["text"],
                     "translated": term in self.term_section,
                     "used_in": [
-                        {"title": self.sections[s].title, "href": self._from(path, self.url(s) or "")} for s in used_in
+                        {
+                            "title": spaced(self.sections[s].title, self.language),
+                            "href": self._from(path, self.url(s) or ""),
+                        }
+                        for s in used_in
                     ],
                 }
             )
@@ -487,14 +623,11 @@ class TranslatedPlan:
         markdown = env.get_template("translated_glossary.md.j2").render(
             letters=sorted(by_letter.items()), strings=self.strings
         )
-        return Page(path, self.strings["glossary"], markdown)
+        page = Page(path, self.strings["glossary"], markdown)
+        return with_script(page, self._alternate(path, GLOSSARY.file, {}, False))
 
 
-RESERVED_PAGES = ("index", "glossary", "search", "assets", "404", "sitemap")
-"""Names a page of the site may not take: MkDocs' own files and folders, and our fixed pages."""
-
-
-def readable_anchors(sections: list[Section], reserved: tuple[str, ...] = ()) -> dict[str, str]:
+def readable_anchors(sections: list[Section], reserved: Set[str] = frozenset()) -> dict[str, str]:
     """Each section's anchor (a chapter's: its page's name): a slug of its title, unique in the site.
 
     A translation converted from a PDF names its numbered sections by number (``s3-2-1``); readers get
@@ -527,6 +660,11 @@ def redirect_page(target: str, title: str, language: str) -> str:
     )
 
 
+def _card(title: str, text: str, links: Sequence[tuple[int, int, str]], language: str) -> dict[str, Any]:
+    """A term's card: its text spaced as the language writes (one character for one: the links' offsets hold)."""
+    return {"title": title, "text": spaced(text, language), "links": [list(span) for span in links]}
+
+
 def _forms(entries: Mapping[str, Entry]) -> dict[str, str]:
     """Each translated rendering of a term, mapped to the term id; preferred terms win over variants,
     and phrases marked ``unlinked`` map to no term (the linker leaves them as text)."""
@@ -556,9 +694,15 @@ def _keep_links(document: Document, keep: Callable[[Reference], bool]) -> Docume
                 out.append(node._replace(children=content(node.children)))
             elif isinstance(node, ItemList):
                 out.append(node._replace(items=tuple(i._replace(children=content(i.children)) for i in node.items)))
+            elif isinstance(node, Table):
+                columns = row(node.columns) if node.columns else None
+                out.append(node._replace(columns=columns, rows=tuple(map(row, node.rows))))
             else:
                 out.append(node)
         return tuple(out)
+
+    def row(node: Row) -> Row:
+        return node._replace(cells=tuple(c._replace(children=content(c.children)) for c in node.cells))
 
     body = tuple(section._replace(children=content(section.children)) for section in document.body)
     references = tuple(r for r in document.references if keep(r))
@@ -581,14 +725,35 @@ def _mark_definitions(document: Document, wanted: Mapping[str, set[str]], marked
             elif isinstance(node, ItemList):
                 items = tuple(i._replace(children=content(i.children, section_id)) for i in node.items)
                 out.append(node._replace(items=items))
+            elif isinstance(node, Table):  # a profile's row states its characteristic
+                out.append(node._replace(rows=tuple(row(r, section_id) for r in node.rows)))
             else:
                 out.append(node)
         return tuple(out)
+
+    def row(node: Row, section_id: str) -> Row:
+        return node._replace(cells=tuple(c._replace(children=content(c.children, section_id)) for c in node.cells))
 
     def section(node: Section) -> Section:
         return node._replace(children=content(node.children, node.id))
 
     return dataclasses.replace(document, body=tuple(section(s) for s in document.body))
+
+
+def _without_lost(document: Document) -> Document:
+    body = tuple(s for s in without_lost_sentences(document.body) if isinstance(s, Section))
+    return dataclasses.replace(document, body=body)
+
+
+def _section_at(documents: list[Document]) -> Callable[[str, int], str | None]:
+    """The translation's section a place of its files stands in (the last one starting before it)."""
+    starts = sorted((s.source.path, s.offset, s.id) for d in documents for s in d.sections)
+
+    def section_at(path: str, offset: int) -> str | None:
+        before = [section for file, start, section in starts if file == path and start <= offset]
+        return before[-1] if before else None
+
+    return section_at
 
 
 def _walk(section: Section) -> list[Section]:

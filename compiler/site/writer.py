@@ -22,6 +22,7 @@ from rulebook.pictures import published_picture
 from rulebook.site.escaping import html_text
 from rulebook.site.generator import LiveGenerator, SiteGenerator, SiteRun
 from rulebook.site.mkdocs_adapter import MkDocs, read_settings
+from rulebook.site.page_table import GRAPH, IMAGES
 from rulebook.site.pages import Page, SiteInput, SitePlan, build_pages, neighbourhoods
 from rulebook.site.svg import sprite
 from rulebook.site.theme import Theme, chrome_options
@@ -118,7 +119,8 @@ def build_site(
 def site_plan(site: SiteInput, theme: Theme) -> SitePlan:
     """Where everything is on a book's site, with the site's words in the book's language."""
     language = site.book.documents[0].language if site.book.documents else "en"
-    return SitePlan(site, theme.strings(language))
+    links_from_markdown = site_generator(site.generator).resolves_html_links
+    return SitePlan(site, theme.strings(language), links_from_markdown=links_from_markdown)
 
 
 def translated_sites(plan: SitePlan, env: Environment, theme: Theme) -> tuple[TranslatedSite, ...]:
@@ -278,8 +280,8 @@ def _write_docs(
         for name, source in held_images(site.book, images):
             content = published_picture(source)  # checked as it is read: what is written is what was checked
             if isinstance(content, bytes):
-                (docs / "images" / name).parent.mkdir(parents=True, exist_ok=True)
-                (docs / "images" / name).write_bytes(content)
+                (docs / IMAGES.name / name).parent.mkdir(parents=True, exist_ok=True)
+                (docs / IMAGES.name / name).write_bytes(content)
 
 
 def graph_files(plan: SitePlan) -> dict[str, str]:
@@ -287,7 +289,7 @@ def graph_files(plan: SitePlan) -> dict[str, str]:
     if not plan.editors:
         return {}
     groups = neighbourhoods(plan)
-    return {f"graph/{file}.svg": sprite(items) for file, items in sorted(groups.items())}
+    return {f"{GRAPH.name}/{file}.svg": sprite(items) for file, items in sorted(groups.items())}
 
 
 def _inside(folder: Path, name: str) -> Path:

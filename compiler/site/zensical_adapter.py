@@ -32,6 +32,7 @@ class Zensical:
     """The site generator Zensical: a command, its projects kept in the user's cache folder (its cache warm)."""
 
     title = "Zensical"
+    resolves_html_links = True
     cached = True
 
     def require(self) -> None:

@@ -2,22 +2,28 @@
 
 from __future__ import annotations
 
+from rulebook.languages.data import Language
 from rulebook.model import Book
-from rulebook.translate.align import Pair
+from rulebook.translate.definitions import translated_definitions
+from rulebook.translate.results import Comparison
 from rulebook.translate.terminology import Entry
 
 
-def term_translations(original: Book, pairs: list[Pair], entries: dict[str, Entry]) -> dict[str, dict[str, str]]:
-    """For each term with a terminology entry: its name, and the translated text of the section
-    aligned with the one that defines it."""
-    aligned = {p.original.id: p.translation.text for p in pairs if p.original and p.translation}
+def term_translations(
+    original: Book, comparison: Comparison, entries: dict[str, Entry], language: Language | str
+) -> dict[str, dict[str, str]]:
+    """For each term with a terminology entry: its name, and the translated text of its definition (the sentences
+    or table cell aligned with it; else the text of the section aligned with the one that defines it)."""
+    aligned = {p.original.id: p.translation.text for p in comparison.pairs if p.original and p.translation}
+    definitions = translated_definitions(original, comparison, entries, language)
     found: dict[str, dict[str, str]] = {}
     for definition in original.definitions:
         entry = entries.get(definition.name)
         if entry is None or definition.name in found:
             continue
         found[definition.name] = {"name": entry.preferred}
-        text = aligned.get(definition.section_id)
+        translated = definitions.get(definition.name)
+        text = translated.text if translated else aligned.get(definition.section_id)
         if text:
             found[definition.name]["text"] = text
     return found

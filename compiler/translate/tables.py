@@ -88,7 +88,7 @@ def compare_tables(
     for table in original:
         if not remaining or not table.rows:
             continue
-        candidates = [_match_rows(table, other, matcher, languages) for other in remaining]
+        candidates = [match_rows(table, other, matcher, languages) for other in remaining]
         index = max(range(len(candidates)), key=lambda i: (len(candidates[i]), -i))
         other, matches = remaining.pop(index), candidates[index]
         if not matches and len(table.rows) == len(other.rows):
@@ -115,7 +115,7 @@ def _values(text: str, language: Language) -> Counter[str]:
     return Counter(q.shown for q in quantities(text, language))
 
 
-def _match_rows(
+def match_rows(
     original: Table, translation: Table, matcher: TermMatcher, languages: tuple[Language, Language]
 ) -> dict[int, int]:
     """Original row index -> translated row index, each row used once."""

@@ -6,7 +6,9 @@ Builds the published site and the editor's view (``build --drafts``) into a temp
 them on localhost and shoots each kind of page of ``tests/site_pages.py`` with Debian's Chromium:
 ``NAME-1366x900-light.png``, ``NAME-390x844-light.png``, and the dark theme where its colours matter;
 then a term's card, opened by a tap on a phone (light and dark), by the pointer on a laptop, and near
-the bottom of a phone's screen. Look at every one before committing them.
+the bottom of a phone's screen; then what a reader does to a page (a card with the card of a term it links, the
+phone's drawer, search with results, the note of a page the language switcher reached from one its language
+lacks). Look at every one before committing them.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ sys.path.insert(0, str(ROOT))
 from rulebook.cli import main as rulebook  # noqa: E402
 from tests.conftest import CHROMIUM, CHROMIUM_ARGS, serve  # noqa: E402
 from tests.site_pages import LAPTOP, PAGE_KINDS, PHONE, PageKind  # noqa: E402
+from tests.test_browser import search  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
 
@@ -98,6 +101,49 @@ def cards(chromium: Any, urls: dict[bool, str]) -> list[str]:
     return [*taken, name("card-bottom", PHONE, "light")]
 
 
+def states(chromium: Any, urls: dict[bool, str]) -> list[str]:
+    """What a reader does to a page: a card kept open with the card of a term it links, Copy link on a phone, the
+    phone's drawer, search with results, and a page the language switcher reached from one its language lacks."""
+    taken = []
+    for screen in (LAPTOP, PHONE):
+        tab = shoot(chromium, urls, screen, "light")
+        tab.goto(urls[False] + "battlefield-logistics/")
+        term = tab.locator("article a.rb-term[data-term='arc']").first
+        show(tab, "#line-of-sight")
+        term.tap() if screen is PHONE else term.hover()
+        inner = tab.locator(".rb-preview .rb-preview-text a.rb-term").first
+        inner.tap() if screen is PHONE else inner.hover()
+        tab.locator(".rb-preview").nth(1).wait_for(state="visible")
+        if screen is PHONE:
+            tab.locator(".rb-preview").nth(1).locator(".rb-preview-copy").tap()
+        tab.wait_for_timeout(300)
+        taken.append(save(tab, "card-nested", screen, "light"))
+        tab.context.close()
+    tab = shoot(chromium, urls, PHONE, "light")
+    tab.goto(urls[False] + "characteristics/")
+    tab.locator("label.md-header__button[for='__drawer']").click()
+    tab.wait_for_timeout(600)
+    taken.append(save(tab, "drawer", PHONE, "light"))
+    tab.context.close()
+    for scheme in ("light", "dark"):
+        tab = shoot(chromium, urls, LAPTOP, scheme)
+        tab.goto(urls[False] + "glossary/")
+        search(tab, "leadership")
+        taken.append(save(tab, "search", LAPTOP, scheme))
+        tab.context.close()
+    tab = shoot(chromium, urls, PHONE, "light")
+    tab.goto(urls[True] + "fr/#rb-nearest")  # as the switcher leads there from the lint report
+    tab.wait_for_timeout(400)
+    taken.append(save(tab, "fr-nearest", PHONE, "light"))
+    tab.context.close()
+    return taken
+
+
+def save(tab: Any, kind: str, screen: dict[str, int], scheme: str) -> str:
+    tab.screenshot(path=HERE / name(kind, screen, scheme))
+    return name(kind, screen, scheme)
+
+
 def take() -> list[str]:
     from playwright.sync_api import sync_playwright
 
@@ -107,7 +153,7 @@ def take() -> list[str]:
             urls = {False: published, True: drafts}
             chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
             try:
-                return pages(chromium, urls) + cards(chromium, urls)
+                return pages(chromium, urls) + cards(chromium, urls) + states(chromium, urls)
             finally:
                 chromium.close()
 

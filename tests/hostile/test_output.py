@@ -15,6 +15,7 @@ import lxml.html
 import pytest
 
 from rulebook.cli import main
+from rulebook.site.page_table import SITE_ENTRIES, SITE_ENTRY
 
 BOOK = """<?xml version="1.0" encoding="UTF-8"?>
 <document>
@@ -174,7 +175,8 @@ def test_unsafe_names_stop_the_build_even_when_the_rule_is_off(scratch: Path) ->
     assert run("build", "-q") == 2
 
 
-@pytest.mark.parametrize("chapter", ["index", "glossary", "assets", "search", "Tables"])
+# Every name of the site's page table that is an identifier (``404`` is not: invalid-name refuses it), and a case.
+@pytest.mark.parametrize("chapter", [*(e.name for e in SITE_ENTRIES if e.name[0].isalpha()), "Tables"])
 def test_a_chapter_named_like_a_page_of_the_site_is_refused(
     scratch: Path, chapter: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -193,15 +195,17 @@ def test_a_chapter_named_like_another_book_is_refused(scratch: Path, capsys: pyt
     assert "chapter id `extra` is the name of one of the site's own pages or folders" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("name", [e.name for e in SITE_ENTRIES])
 def test_a_book_named_like_a_folder_of_the_site_is_a_configuration_error(
-    scratch: Path, capsys: pytest.CaptureFixture[str]
+    scratch: Path, name: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
     project(scratch)
     with (scratch / "rulebook.toml").open("a", encoding="utf-8") as config:
-        config.write('[books.assets]\nsources = ["book.xml"]\n')
+        config.write(f'[books.{name}]\nsources = ["book.xml"]\n')
     assert run("build", "-q") == 2
     err = capsys.readouterr().err
-    assert "[books.assets]: a book cannot be called `assets`: `assets/` is the site's own folder for the site's" in err
+    reason = f"`{name}/` is the site's own folder for {SITE_ENTRY[name].what}"  # the words: tests/test_family.py
+    assert f"[books.{name}]: a book cannot be called `{name}`: {reason}" in err
 
 
 def test_configuration_text_reaches_the_pages_inert(scratch: Path) -> None:

@@ -120,7 +120,7 @@ def test_titles_show_as_the_text_they_are(hostile: HostileBuild) -> None:
     shown = visible(CONFIGURED)  # ESC as ␛, BEL as ␇, U+202E as �
     assert heading(hostile.site, "index.html") == f"Game {shown}"  # the configured title
     assert heading(hostile.site, "glossary/index.html") == f"Glossary {shown}"  # the site's words
-    assert heading(hostile.site, "tables/index.html") == f"Tables and sequences {shown}"
+    assert heading(hostile.site, "tables/index.html") == f"Quick reference {shown}"
     assert heading(hostile.site, "later/changes/index.html") == f"What changed {shown}"
     # Titles from the sources: an English chapter on both sites, a French heading.
     for page in ("moving/index.html", "fr/index.html", "fr/afterwards/index.html"):

@@ -1,0 +1,61 @@
+"""The quick reference's sentences: the site's words with their slots filled by text and terms."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rulebook.site import reference
+from rulebook.site.reference import ReferenceView, sentence
+
+TERM = {"term": "leadership", "name": "Ld", "href": "#term-leadership"}
+
+
+def test_a_sentence_fills_its_slots_with_text_and_terms() -> None:
+    words = {"ref_pass_at_most": "réussi à {target} ou moins"}
+    assert sentence(words, "ref_pass_at_most", "pass at or below {target}", target=TERM) == [
+        {"text": "réussi à "},
+        TERM,
+        {"text": " ou moins"},
+    ]
+    assert sentence({}, "ref_roll", "roll {dice}", dice="2D6") == [{"text": "roll "}, {"text": "2D6"}]
+
+
+def test_a_brace_that_names_no_slot_stays_text() -> None:
+    words = {"ref_roll": "roll {dice} {not a slot} {other}"}
+    assert sentence(words, "ref_roll", "", dice="D6") == [
+        {"text": "roll "},
+        {"text": "D6"},
+        {"text": " {not a slot} {other}"},
+    ]
+
+
+def _text(parts: list[dict[str, Any]]) -> str:
+    return "".join(str(part.get("text", part.get("name"))) for part in parts)
+
+
+def test_the_repeated_rolls_of_one_table_are_one_line() -> None:
+    """A player reads the rule and its smaller board's variant together, not two lines of the same title."""
+    repeats = {
+        "extra_small": {"board": "36x48", "section": "building", "table": "terrain", "times": "D3"},
+        "extra": {"board": None, "section": "building", "table": "terrain", "times": "2D3"},
+        "scatter": {"board": None, "section": "scatter", "table": "scatter", "times": "2"},
+    }
+    sections = {"building": "Building the Battlefield", "scatter": "Scattering"}
+    view = ReferenceView(
+        data={"mechanics": {"repeats": repeats}},
+        words={},
+        term=lambda name: {"term": name, "name": name, "href": None},
+        section=lambda id_: {"title": sections[id_], "href": f"{id_}/"} if id_ in sections else None,
+        uses=lambda name: (),
+        characteristic=lambda row: ("", ""),
+        steps=lambda sequence: [],
+    )
+    lines = [(_text([line["name"]]), _text(line["parts"]), line["rules"]) for line in reference.tests_and_rolls(view)]
+    assert lines == [
+        (
+            "Building the Battlefield",
+            "roll 2D3 times on its table; on a 36x48 board, roll D3 times on its table",
+            "building/",
+        ),
+        ("Scattering", "roll 2 times on its table", "scatter/"),
+    ]
