@@ -3,12 +3,14 @@
 At the end of a line, ``mechanic`` (the XML's ``<mechanic>``, the same attributes) and ``value`` (the XML's
 ``<value>``, its number in ``number``); on a line of its own, right before a list or a table, ``sequence``,
 ``list`` or ``table`` with the XML's attributes (``kind``, ``id``, ``title``, ``roll``): a bullet list declared
-a ``sequence`` is ordered steps. Pure functions: :mod:`rulebook.markdown_source` keeps the place and the state.
+a ``sequence`` is ordered steps. Pure functions, shared by both Markdown formats: their readers
+(:mod:`rulebook.markdown_source`, :mod:`rulebook.readers.markdown`) keep the place and the state.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from typing import NamedTuple
 
 from rulebook.model import ItemList, Table
@@ -23,9 +25,10 @@ SHOWN_AS_NOTHING = re.compile(
 """The annotations the text shows nothing of (a value's with the space before it: it ends a sentence; a run of
 spaces is tried from its start only, in linear time)."""
 _BLOCK = re.compile(r"^\s*<!--\s*rulebook:\s*(?P<element>sequence|list|table)\s*(?P<attributes>.*?)-->\s*$", re.DOTALL)
-_ATTRIBUTE = re.compile(r'(?<![a-z-])-*(?P<key>[a-z][a-z-]*)="(?P<value>[^"]*)"')
-"""An annotation's ``key="value"``: a key is the letters of a run of letters and hyphens, tried once per run
-(from each letter of a long run, the expression would take quadratic time)."""
+ATTRIBUTE = re.compile(r'(?<![a-z-])-*(?P<key>[a-z][a-z-]*)="(?P<value>[^"]*)"')
+"""An annotation's ``key="value"`` (a mechanic's, a value's, a declaration's, in either Markdown format): a key
+is the letters of a run of letters and hyphens, tried once per run (from each letter of a long run, the
+expression would take quadratic time)."""
 DECLARED = ("roll", "kind", "id", "title")
 """The attributes a declaration gives its list or table."""
 
@@ -41,12 +44,26 @@ class Block(NamedTuple):
 
 def attributes(text: str) -> dict[str, str]:
     """The ``key="value"`` pairs of an annotation."""
-    return {m.group("key"): m.group("value") for m in _ATTRIBUTE.finditer(text)}
+    return {m.group("key"): m.group("value") for m in ATTRIBUTE.finditer(text)}
+
+
+def closed_end(text: str, closing: str = "-->") -> int:
+    """Where the text's last ``closing`` ends (0 without one)."""
+    found = text.rfind(closing)
+    return 0 if found == -1 else found + len(closing)
+
+
+def mechanics(text: str) -> Iterator[re.Match[str]]:
+    """The mechanics annotations of a text, in linear time: looked for up to its last ``-->`` only (past it none
+    closes, yet the expression would scan from each opening there, and from each space after ``mechanic``, to the
+    end of the text)."""
+    return MECHANIC.finditer(text, 0, closed_end(text))
 
 
 def block(text: str, offset: int) -> Block | None:
-    """The declaration a comment on lines of its own makes, if it makes one."""
-    match = _BLOCK.match(text)
+    """The declaration a comment on lines of its own makes, if it makes one (one that does ends with ``-->``: any
+    other is not tried, which the expression would from each space after its word to the end of the text)."""
+    match = _BLOCK.match(text) if text.rstrip().endswith("-->") else None
     return None if match is None else Block(match.group("element"), attributes(match.group("attributes")), offset)
 
 

@@ -32,13 +32,14 @@ from rulebook.catalog.mechanics import INVALID_ANNOTATION
 from rulebook.catalog.reading import CONVERTED_TEXT
 from rulebook.diagnostics import Diagnostic
 from rulebook.markdown_declarations import (
-    MECHANIC,
     SHOWN_AS_NOTHING,
     VALUE,
     Block,
     apply,
     attributes,
     block,
+    closed_end,
+    mechanics,
     mismatch,
     orphan,
 )
@@ -60,7 +61,7 @@ from rulebook.model import (
     unique_id,
 )
 from rulebook.names import slugify
-from rulebook.readers import SourceResult, nesting_too_deep, read_text_source
+from rulebook.readers import SourceResult, TooDeep, nesting_too_deep, read_text_source
 from rulebook.source import LINE_END, SourceText
 
 _NUMBER = re.compile(r"^(?P<number>\d+(?:\.\d+)*)\.?\s+(?P<title>\S.*)$")
@@ -101,7 +102,7 @@ def parse_markdown_string(text: str, path: str = "<string>", *, language: str = 
     )
     try:
         builder.read(tokens)
-    except _TooDeep as refusal:
+    except TooDeep as refusal:
         return SourceResult(None, (nesting_too_deep(source.span(refusal.offset), refusal.what),), source)
     return SourceResult(builder.document(), tuple(builder.diagnostics), source)
 
@@ -131,14 +132,8 @@ def _removed(pattern: re.Pattern[str], text: str, closing: str) -> str:
 
     After the last ``closing`` nothing can match, yet the expression would scan from each opening there
     (each ``<`` of a run) to the end of the text: that part is kept without being searched."""
-    end = _closed_end(text, closing)
+    end = closed_end(text, closing)
     return pattern.sub("", text[:end]) + text[end:]
-
-
-def _closed_end(text: str, closing: str) -> int:
-    """Where the text's last ``closing`` ends (0 without one)."""
-    found = text.rfind(closing)
-    return 0 if found == -1 else found + len(closing)
 
 
 def _latex(formula: str) -> str | None:
@@ -146,15 +141,6 @@ def _latex(formula: str) -> str | None:
     text = _LATEX_SYMBOL.sub(lambda m: _LATEX_SYMBOLS.get(m.group(1), m.group()), text)
     text = text.replace("''", "″").replace("'", "′").replace("^", "").replace("{", "").replace("}", "")
     return None if "\\" in text else text.strip()
-
-
-class _TooDeep(Exception):
-    """A node would be nested deeper than ``MAX_DEPTH``: the source is refused."""
-
-    def __init__(self, what: str, offset: int) -> None:
-        super().__init__(what)
-        self.what = what
-        self.offset = offset
 
 
 def heading_parts(text: str) -> tuple[str | None, str]:
@@ -304,7 +290,7 @@ class _Builder:
     def _check_depth(self, below: int, what: str, offset: int) -> None:
         """Refuse a node ``below`` levels under the innermost open section, if that is too deep."""
         if len(self.stack) + 1 + below > MAX_DEPTH:  # the document is the first level
-            raise _TooDeep(what, offset)
+            raise TooDeep(what, offset)
 
     def _new_id(self, number: str | None, title: str, parent: str | None) -> str:
         return unique_id(f"s{number.replace('.', '-')}" if number else slugify(title), self.taken)
@@ -361,7 +347,7 @@ class _Builder:
         line_offset = self._line_offset(first_line)
         annotations = self._mechanics(text, line_offset)
         cursor = line_offset  # each annotation is looked for after the one before: not from the start each time
-        for match in VALUE.finditer(text, 0, _closed_end(text, "-->")):
+        for match in VALUE.finditer(text, 0, closed_end(text, "-->")):
             given = attributes(match.group("attributes"))
             found = self._locate(match.group(), cursor)
             offset, cursor = (line_offset, cursor) if found is None else (found, found + len(match.group()))
@@ -393,7 +379,7 @@ class _Builder:
         """The mechanics annotations of some text, each found in the source after the one before."""
         found: list[Node] = []
         cursor = line_offset
-        for match in MECHANIC.finditer(text, 0, _closed_end(text, "-->")):
+        for match in mechanics(text):
             given = attributes(match.group("attributes"))
             name = given.pop("name", "")
             located = self._locate(match.group(), cursor)
@@ -408,7 +394,7 @@ class _Builder:
         self._orphan()
         offset = self._offset(token)
         self.block = block(token.content, offset)
-        if self.block is None and MECHANIC.search(token.content):
+        if self.block is None:
             self._target().content.extend(self._mechanics(token.content, offset))
 
     def _declared(self, node: Table | ItemList) -> Table | ItemList:

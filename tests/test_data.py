@@ -161,17 +161,31 @@ def test_declared_values_and_characteristics(data: dict[str, Any]) -> None:
         ("²", "value `rounds` must be a whole number, not `²`"),
     ],
 )
-@pytest.mark.parametrize("markdown", [False, True], ids=["xml", "markdown"])
+@pytest.mark.parametrize("source_format", ["xml", "markdown", "plain-markdown"])
 def test_a_value_past_what_a_game_states_is_refused_where_it_stands(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], number: str, told: str, markdown: bool
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    number: str,
+    told: str,
+    source_format: str,
 ) -> None:
     # Python refuses to read a number of more than 4,300 digits, and int("²") fails: each was an internal error.
-    if markdown:
+    markdown = source_format != "xml"
+    if source_format == "markdown":  # the dialect: a value is a span's attribute
+        book = tmp_path / "game.md"
+        book.write_text(
+            f"<!-- rulebook -->\n# Play\n\n## Rounds\nA game lasts [{number}]{{value=rounds kind=turns}} rounds.\n",
+            encoding="utf-8",
+        )
+    elif source_format == "plain-markdown":  # a comment, in a book the configuration says is plain Markdown
         book = tmp_path / "game.md"
         book.write_text(
             f'<!-- rulebook -->\n# Play\n\n## Rounds\nA game lasts long. <!-- rulebook: value name="rounds" kind="turns" number="{number}" -->\n',
             encoding="utf-8",
         )
+        (tmp_path / "rulebook.toml").write_text('sources = ["game.md"]\nformat = "plain-markdown"\n', encoding="utf-8")
+        monkeypatch.chdir(tmp_path)
     else:
         book = tmp_path / "game.xml"
         book.write_text(

@@ -472,6 +472,9 @@ def test_a_book_of_chapters_only_gets_its_terms_from_the_chapters_headings(
     assert [s["id"] for s in flat["sections"]] == ["tile", "hit", "playing"]
     deep = json.loads((tmp_path / "site" / "deep" / "rules.json").read_text(encoding="utf-8"))
     assert sorted(deep["terms"]) == ["hit", "tile"]
+    (tmp_path / "flat.md").write_text("# 1 Rules\n\nRules are read.\n\n# 2 Play\n\nPlay by the Rules.\n")
+    assert main(["build", "-q", "--data-only"]) == 0  # chapters written `#`: none is a term
+    assert json.loads((tmp_path / "site" / "rules.json").read_text(encoding="utf-8"))["terms"] == {}
 
 
 def test_a_roll_tables_rows_pair_by_their_band_before_the_terms_they_name() -> None:

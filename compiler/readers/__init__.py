@@ -73,6 +73,15 @@ def decode_source(data: bytes, path: str, *, xml: bool = False) -> tuple[SourceT
     return source, None
 
 
+class TooDeep(Exception):
+    """A node would be nested deeper than ``MAX_DEPTH``: the source is refused (:func:`nesting_too_deep`)."""
+
+    def __init__(self, what: str, offset: int) -> None:
+        super().__init__(what)
+        self.what = what
+        self.offset = offset
+
+
 def nesting_too_deep(span: Span, what: str) -> Diagnostic:
     """The refusal of a source that nests ``what`` (a quoted ``<note>``, or ``a section``) too deep."""
     return NESTING_TOO_DEEP.diagnostic(

@@ -9,6 +9,7 @@ nothing (no definition, reference or link) is plain Markdown, numbered or not, w
 
 from __future__ import annotations
 
+from rulebook.model import Document
 from rulebook.project import Linking
 from rulebook.readers import SourceResult
 
@@ -48,10 +49,7 @@ def find_terms(result: SourceResult, linking: Linking | None, *, numbers_turn_of
     from rulebook.autolink import emphasis_terms, heading_terms, link_document  # only for a book that needs it
 
     linking = linking or Linking()
-    # Headings below the chapters name terms; a book of chapters only (a title, then a page per rule) has its
-    # terms in the chapters' headings.
-    flat = not any(section.level > 1 for section in document.sections)
-    terms = heading_terms(document, min_level=1 if flat else 2)
+    terms = heading_terms(document, min_level=1 if _rules_under_a_title(document) else 2)
     extra = heading_terms(document, names=linking.terms) if linking.terms else []
     if linking.emphasis:
         extra += emphasis_terms(document)
@@ -62,3 +60,15 @@ def find_terms(result: SourceResult, linking: Linking | None, *, numbers_turn_of
             terms.append(term)
     linked = link_document(document, terms, skip=linking.skip)
     return SourceResult(linked, result.diagnostics, result.source)
+
+
+def _rules_under_a_title(document: Document) -> bool:
+    """Whether a book is a title, then a page per rule (``# Tiles``, ``## Tile``, ``## Hit``): its chapters, written
+    below the title's level, name its terms as headings below the chapters do in any other book. A book whose
+    chapters are written ``#`` gets no term from them (``# 1 Rules`` is a chapter, not a term)."""
+    sections = document.sections
+    return (
+        bool(sections)
+        and all(section.level == 1 for section in sections)
+        and all(section.source.text.startswith("##", section.offset) for section in sections)
+    )

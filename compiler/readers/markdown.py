@@ -21,6 +21,7 @@ from markdown_it.token import Token
 from rulebook.diagnostics import Diagnostic
 from rulebook.markdown_declarations import Block, apply, block, mismatch, orphan
 from rulebook.model import (
+    MAX_DEPTH,
     Annotated,
     Content,
     Definition,
@@ -42,7 +43,7 @@ from rulebook.model import (
     unique_id,
 )
 from rulebook.names import slugify
-from rulebook.readers import SourceResult, read_text_source
+from rulebook.readers import SourceResult, TooDeep, nesting_too_deep, read_text_source
 from rulebook.readers.markdown_blocks import Tree, tree_of
 from rulebook.readers.markdown_checks import Checks
 from rulebook.readers.markdown_inline import InlineReader
@@ -53,6 +54,18 @@ _ATTRIBUTE_BLOCK = re.compile(r"\{[^\n]*\}")
 """A paragraph that is a line of attributes alone: an attribute block markdown-it could not read."""
 _NUMBER = re.compile(r"(?P<number>\d+(?:\.\d+)*)\.?\s+(?P<title>\S.*)")
 _HEADING_ATTRIBUTES = re.compile(r"\s*\{(?P<attributes>[^{}]*)\}\s*$")
+_NESTED = {
+    "bullet_list_open": "a list",
+    "ordered_list_open": "a list",
+    "list_item_open": "a list's item",
+    "blockquote_open": "a quote",
+    "table_open": "a table",
+    "em_open": "emphasis",
+    "strong_open": "important text",
+    "link_open": "a link",
+    "span_open": "a span",
+}
+"""What a block or span nested too deep is, as a refusal names it."""
 DEEPEST_HEADING = 3
 """Chapters, sections and subsections, as in the XML format."""
 
@@ -67,7 +80,10 @@ def parse_dialect(text: str, path: str = "<string>", *, language: str = "en") ->
     source = SourceText.from_text(path, text)
     tokens = dialect_parser().parse(text)
     builder = _Builder(source, language, tree_of(tokens))
-    document = builder.build()
+    try:
+        document = builder.build()
+    except TooDeep as refusal:
+        return SourceResult(None, (nesting_too_deep(source.span(refusal.offset), refusal.what),), source)
     return SourceResult(document, tuple(builder.checks.found), source)
 
 
@@ -113,7 +129,9 @@ class _Builder:
             token = tree.token
             if token.type == "front_matter":
                 self.title = self.title or self.checks.front_matter_title(token)
-            elif token.type == "heading_open":
+                continue
+            self._check_depth(tree)
+            if token.type == "heading_open":
                 self._heading(tree)
             else:
                 self._top_block(tree)
@@ -137,6 +155,23 @@ class _Builder:
             tuple(self.annotated),
             title=self.title,
         )
+
+    def _check_depth(self, tree: Tree) -> None:
+        """Refuse a block of the innermost open section with a block or span nested more than ``MAX_DEPTH`` deep,
+        counting the document, each open section, and each block or span inside another but a paragraph
+        (markdown-it's nesting, which it stops reading at ``MAX_DEPTH``: nothing is left out unsaid)."""
+        base = 1 + len(self.stack)
+        waiting = [tree]
+        while waiting:
+            found = waiting.pop()
+            token = found.token
+            if token.nesting == 1 and token.type != "paragraph_open" and base + token.level + 1 > MAX_DEPTH:
+                what = f"`::: {token.info}`" if token.type == "directive_open" else _NESTED.get(token.type, "a block")
+                raise TooDeep(what, self.inline.block_offset(token))
+            for child in token.children or ():
+                if child.nesting == 1 and base + token.level + child.level > MAX_DEPTH:  # a paragraph is no level
+                    raise TooDeep(_NESTED.get(child.type, "a span"), self.inline.block_offset(token))
+            waiting += reversed(found.children)  # the first in the text first
 
     def _explicit_ids(self) -> list[str]:
         found = []

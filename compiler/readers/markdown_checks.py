@@ -15,11 +15,10 @@ from markdown_it.token import Token
 
 from rulebook.catalog.reading import INVALID_DOCUMENT
 from rulebook.diagnostics import Diagnostic
+from rulebook.markdown_declarations import ATTRIBUTE
 from rulebook.source import SourceText
 from rulebook.suggest import Suggester
 
-MECHANIC_ATTRIBUTE = re.compile(r'(?P<key>[a-z][a-z-]*)="(?P<value>[^"]*)"')
-"""One attribute of a mechanics comment, written as in the XML."""
 _STRAY = re.compile(r"\S+")
 DIRECTIVES = ("definition", "note", "figure")
 """The directives of the dialect (``::: name``)."""
@@ -142,7 +141,7 @@ class Checks:
         from rulebook.dtd import attribute_names, attribute_values
 
         allowed, values = attribute_names("mechanic"), attribute_values("mechanic")
-        stray = _STRAY.search(MECHANIC_ATTRIBUTE.sub(lambda match: " " * len(match.group()), written))
+        stray = _STRAY.search(ATTRIBUTE.sub(lambda match: " " * len(match.group()), written))
         if stray is not None:
             self.report(
                 f"`{stray.group()}` is no attribute of the mechanic",

@@ -15,6 +15,7 @@ from urllib.parse import unquote
 
 from markdown_it.token import Token
 
+from rulebook.markdown_declarations import ATTRIBUTE, mechanics
 from rulebook.model import (
     Cell,
     Content,
@@ -36,12 +37,10 @@ from rulebook.model import (
     walk,
 )
 from rulebook.readers.markdown_blocks import Tree
-from rulebook.readers.markdown_checks import MECHANIC_ATTRIBUTE, Checks
+from rulebook.readers.markdown_checks import Checks
 from rulebook.readers.markdown_syntax import attributes_of
 from rulebook.source import SourceText
 
-MECHANIC = re.compile(r"<!--\s*rulebook:\s*mechanic\s+(?P<attributes>.*?)-->", re.DOTALL)
-"""A mechanics annotation, as the XML's ``<mechanic .../>`` (the same attributes) in an HTML comment."""
 _DICE = re.compile(r"\d*[dD]\d+")
 _BREAK = re.compile(r"<br\s*/?>", re.IGNORECASE)
 _NOT_NAME = re.compile(r"[^a-z0-9_:]+")
@@ -360,8 +359,8 @@ class InlineReader:
         if _BREAK.fullmatch(html):
             return [LineBreak(self.source, at)]  # a pipe table's cell breaks its lines so
         found: list[Node] = []
-        for match in MECHANIC.finditer(html):
-            pairs = list(MECHANIC_ATTRIBUTE.finditer(match.group("attributes")))
+        for match in mechanics(html):
+            pairs = list(ATTRIBUTE.finditer(match.group("attributes")))
             written = at + match.start("attributes")
             keys = [(m.group("key"), m.group("value"), written + m.start("key")) for m in pairs]
             word = at + match.start() + match.group().index("mechanic")

@@ -27,6 +27,7 @@ from mdit_py_plugins.attrs.parse import ParseError
 from mdit_py_plugins.attrs.parse import parse as parse_attributes
 from mdit_py_plugins.front_matter import front_matter_plugin
 
+from rulebook.model import MAX_DEPTH
 from rulebook.names import split_name
 
 _OPENING = re.compile(r":{3,}[ \t]*(?P<name>[^\s:{][^\s{]*)[ \t]*(?P<argument>.*?)[ \t]*$")
@@ -39,7 +40,9 @@ _PLACED = ("wikilink", "span", "link", "image", "html_inline", "newline", "escap
 @cache
 def dialect_parser() -> MarkdownIt:
     """The dialect's parser (made once: markdown-it compiles its rules on first use)."""
-    md = MarkdownIt("commonmark", {"html": True}).enable("table")
+    # Past ``maxNesting`` markdown-it reads no more blocks or spans, saying nothing: the reader refuses what is
+    # nested deeper than ``MAX_DEPTH`` before that (:meth:`rulebook.readers.markdown._Builder.check_depth`).
+    md = MarkdownIt("commonmark", {"html": True, "maxNesting": MAX_DEPTH}).enable("table")
     md.use(front_matter_plugin)
     md.use(attrs_plugin, spans=True, after=("span_close",))
     md.use(attrs_block_plugin)

@@ -44,6 +44,17 @@ def source(folder: Path, name: str, content: str | bytes) -> Path:
     return path
 
 
+MARKDOWN_FORMATS = ("markdown", "plain-markdown")
+"""The formats a ``.md`` book is read in: the dialect (the default) and plain Markdown (when configured)."""
+
+
+def markdown_book(folder: Path, content: str | bytes, markdown_format: str, name: str = "book.md") -> Path:
+    """:func:`source` for a Markdown book the configuration says is written in ``markdown_format``."""
+    path = source(folder, name, content)
+    configure(folder, f'format = "{markdown_format}"\n')
+    return path
+
+
 def configure(folder: Path, lines: str) -> None:
     """Add ``lines`` (TOML) at the end of the project's ``rulebook.toml``."""
     with (folder / "rulebook.toml").open("a", encoding="utf-8") as config:

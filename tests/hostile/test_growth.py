@@ -20,8 +20,9 @@ from typing import Any
 import pytest
 
 from rulebook import markdown_declarations, markdown_source
+from rulebook.markdown_declarations import attributes
 
-from .scratch import run, source
+from .scratch import MARKDOWN_FORMATS, markdown_book, run, source
 from .scratch import scratch as scratch  # the fixture every case takes
 
 pytestmark = pytest.mark.slow  # each case runs a command on an input at its full size, seconds each
@@ -63,33 +64,57 @@ def test_a_report_of_many_findings_on_one_long_line_reads_only_their_windows(cap
 
 # -- readers -----------------------------------------------------------------------------------------
 
+MARKED = "\n\nSee [[rule]].\n\n::: definition rule\nA rule.\n:::\n"
+"""A term the dialect's book marks, defined and referred to: a book in the dialect that marks none gets its headings'
+terms, each a warning when never referred to, which would hide the outcome a case is about (plain Markdown, numbered
+and not configured, gets none)."""
 
-def test_a_markdown_run_of_200_kb_of_angle_brackets_is_text(capsys, scratch) -> None:  # type: ignore[no-untyped-def]
-    source(scratch, "book.md", "# 1 Rules\n\n" + "<" * 200_000 + "\n")
+
+def growth_book(folder: Path, text: str, markdown: str) -> None:
+    """A case's Markdown book in ``markdown``, the format its configuration names (in the dialect, :data:`MARKED`
+    after its heading, the first line)."""
+    heading, _, rest = text.partition("\n")
+    markdown_book(folder, heading + MARKED + "\n" + rest if markdown == "markdown" else text, markdown)
+
+
+@pytest.mark.parametrize("markdown", MARKDOWN_FORMATS)
+def test_a_markdown_run_of_200_kb_of_angle_brackets_is_text(capsys, scratch, markdown) -> None:  # type: ignore[no-untyped-def]
+    growth_book(scratch, "# 1 Rules\n\n" + "<" * 200_000 + "\n", markdown)
     with cpu_time_under(5):  # 0.4 s; 28 s when each `<` was a tag searched for to the end of the text
         assert run(capsys, "lint") == (0, "All checks passed (1 file).\n", "")
         assert run(capsys, "build", "-q", "--data-only", "-o", "out").code == 0
     assert (scratch / "out" / "rules.json").is_file()
 
 
-def test_a_heading_of_emphasis_marks_between_words_is_read_in_linear_time(capsys, scratch) -> None:  # type: ignore[no-untyped-def]
-    source(scratch, "book.md", "# 1 Start" + " *" * 50_000 + " end\n\nText.\n")
+@pytest.mark.parametrize("markdown", MARKDOWN_FORMATS)
+def test_a_heading_of_emphasis_marks_between_words_is_read_in_linear_time(capsys, scratch, markdown) -> None:  # type: ignore[no-untyped-def]
+    growth_book(scratch, "# 1 Start" + " *" * 50_000 + " end\n\nText.\n", markdown)
     with cpu_time_under(5):  # 0.5 s; the marks, tried as the heading's trailing decoration from each one, 98 s
         assert run(capsys, "lint") == (0, "All checks passed (1 file).\n", "")
 
 
+@pytest.mark.parametrize("markdown", MARKDOWN_FORMATS)
 @pytest.mark.parametrize("attributes", ["a" * 100_000, "a-" * 50_000], ids=["letters", "letters-and-hyphens"])
-def test_an_annotation_of_one_100_kb_word_is_refused_quickly(capsys, scratch, attributes) -> None:  # type: ignore[no-untyped-def]
-    source(scratch, "book.md", f"# 1 Rules\n\nRoll <!-- rulebook: mechanic {attributes} --> here.\n")
-    with cpu_time_under(5):  # 0.2 s; each letter tried as the start of a key took 31 s
+def test_an_annotation_of_one_100_kb_word_is_refused_quickly(capsys, scratch, attributes, markdown) -> None:  # type: ignore[no-untyped-def]
+    growth_book(scratch, f"# 1 Rules\n\nRoll <!-- rulebook: mechanic {attributes} --> here.\n", markdown)
+    with cpu_time_under(5):  # 0.2 s; each letter tried as the start of a key took 31 s (62 s in the dialect)
         outcome = run(capsys, "lint")
     assert outcome.code == 1
     assert outcome.out.startswith("error[RB502]: mechanic ``: give `pass` (a test)")
 
 
-def test_unclosed_annotations_are_text(capsys, scratch) -> None:  # type: ignore[no-untyped-def]
-    source(scratch, "book.md", "# 1 Rules\n\n" + "x <!-- rulebook: mechanic " * 8_000 + "\n")
+@pytest.mark.parametrize("markdown", MARKDOWN_FORMATS)
+def test_unclosed_annotations_are_text(capsys, scratch, markdown) -> None:  # type: ignore[no-untyped-def]
+    growth_book(scratch, "# 1 Rules\n\n" + "x <!-- rulebook: mechanic " * 8_000 + "\n", markdown)
     with cpu_time_under(5):  # 0.3 s; each opening searched for a close to the end of the text: 20 s
+        assert run(capsys, "lint") == (0, "All checks passed (1 file).\n", "")
+
+
+@pytest.mark.parametrize("markdown", MARKDOWN_FORMATS)
+@pytest.mark.parametrize("word", ["mechanic", "table"])
+def test_a_comment_left_open_on_lines_of_its_own_is_read_in_linear_time(capsys, scratch, word, markdown) -> None:  # type: ignore[no-untyped-def]
+    growth_book(scratch, f"# 1 Rules\n\n<!-- rulebook: {word}" + " " * 100_000 + "\n", markdown)
+    with cpu_time_under(5):  # 0.1 s; each space after the word tried before the end of the text: 44 s
         assert run(capsys, "lint") == (0, "All checks passed (1 file).\n", "")
 
 
@@ -105,18 +130,28 @@ def test_the_linear_expressions_give_the_answers_of_the_simple_ones() -> None:
         "tags": re.compile(r"<[^>]+>"),
         "mechanic": re.compile(r"<!--\s*rulebook:\s*mechanic\s+(?P<attributes>.*?)-->", re.DOTALL),
         "shown as nothing": markdown_declarations.SHOWN_AS_NOTHING,
+        "block": markdown_declarations._BLOCK,
     }
-    pieces = ["a", "-", "=", '"', " ", "*", "·", "<", ">", "A", "<!--", "-->", "rulebook:", "mechanic "]
+    pieces = ["a", "-", "=", '"', " ", "*", "·", "<", ">", "A", "<!--", "-->", "rulebook:", "mechanic ", "table", "\n"]
     randomly = random.Random(11)
     every_short = ("".join(parts) for length in range(5) for parts in itertools.product(pieces, repeat=length))
     longer = ("".join(randomly.choices(pieces, k=randomly.randint(5, 16))) for _ in range(20_000))
     for text in itertools.chain(every_short, longer):
         assert plain["decoration"].sub("", text) == markdown_source._DECORATION.sub("", text), text
-        assert _attributes(plain["attribute"], text) == _attributes(markdown_declarations._ATTRIBUTE, text), text
+        assert _attributes(plain["attribute"], text) == _attributes(markdown_declarations.ATTRIBUTE, text), text
         assert plain["tags"].sub("", text) == markdown_source._removed(markdown_source._TAGS, text, ">")
         assert plain["mechanic"].sub("", text) == markdown_source._removed(markdown_declarations.MECHANIC, text, "-->")
         shown = markdown_source._removed(markdown_declarations.SHOWN_AS_NOTHING, text, "-->")
         assert plain["shown as nothing"].sub("", text) == shown, text
+        found = [m.span() for m in markdown_declarations.mechanics(text)]
+        assert [m.span() for m in plain["mechanic"].finditer(text)] == found, text
+        declared = plain["block"].match(text)
+        expected = None if declared is None else (declared["element"], attributes(declared["attributes"]))
+        assert expected == _declared(markdown_declarations.block(text, 0)), text
+
+
+def _declared(block: markdown_declarations.Block | None) -> tuple[str, dict[str, str]] | None:
+    return None if block is None else (block.element, block.attributes)
 
 
 def _attributes(pattern: re.Pattern[str], text: str) -> list[tuple[str, str]]:
@@ -509,10 +544,11 @@ def test_annotations_on_one_long_line_each_quote_their_own_stretch_of_it(capsys,
     )
 
 
-def test_annotations_in_one_paragraph_are_each_looked_for_after_the_one_before(capsys, scratch) -> None:  # type: ignore[no-untyped-def]
+@pytest.mark.parametrize("markdown", MARKDOWN_FORMATS)
+def test_annotations_in_one_paragraph_are_each_looked_for_after_the_one_before(capsys, scratch, markdown) -> None:  # type: ignore[no-untyped-def]
     annotations = [f'<!-- rulebook: mechanic name="t{i % 20_000}" roll="D6" --> ' for i in range(40_000)]
     text = "# 1 Rules\n\n" + "Roll " + "Roll ".join(annotations) + "\n"
-    source(scratch, "book.md", text)
+    growth_book(scratch, text, markdown)
     with cpu_time_under(15):  # 2 s; each looked for from the paragraph's start: 17 s
         outcome = run(capsys, "lint", "--format", "json")
     diagnostics = json.loads(outcome.out)["diagnostics"]

@@ -15,7 +15,7 @@ import pytest
 
 from rulebook.model import MAX_DEPTH
 
-from .scratch import REFUSED, nothing_written_outside, run, source
+from .scratch import MARKDOWN_FORMATS, REFUSED, configure, markdown_book, nothing_written_outside, run, source
 from .scratch import scratch as scratch  # the fixture every case takes
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -193,11 +193,16 @@ def test_a_malformed_file_is_placed_on_its_own_lines(capsys, scratch, end) -> No
     assert diagnostic["message"] == "`</chapter>` closes `<bad>`, which was opened on line 4"
 
 
+NOTHING_NAMED = {"markdown": "[[ ]]", "plain-markdown": "??"}
+"""How each Markdown format writes a reference or link that names nothing (plain Markdown: a lost cross-reference)."""
+
+
+@pytest.mark.parametrize("markdown", MARKDOWN_FORMATS)
 @pytest.mark.parametrize("end", ["\r\n", "\r"], ids=["CRLF", "CR"])
-def test_markdown_places_count_every_line_end(capsys, scratch, end) -> None:  # type: ignore[no-untyped-def]
-    lines = ["# 1 Règles", "", "Voir ?? ici.", "", "## 1.1 Détails", "", "- un ??", "- deux"]
-    source(scratch, "book.md", end.join(lines))
-    assert places(lint_json(capsys)) == [("empty-name", 3, 6, ""), ("empty-name", 7, 6, "")]
+def test_markdown_places_count_every_line_end(capsys, scratch, end, markdown) -> None:  # type: ignore[no-untyped-def]
+    lines = ["# 1 Règles", "", "Voir ?? ici,", "et là ??.", "", "## 1.1 Détails", "", "- un ??", "- deux"]
+    markdown_book(scratch, end.join(lines).replace("??", NOTHING_NAMED[markdown]), markdown)
+    assert places(lint_json(capsys)) == [("empty-name", 3, 6, ""), ("empty-name", 4, 7, ""), ("empty-name", 8, 6, "")]
 
 
 def test_the_site_is_the_same_whatever_the_line_ends_or_a_bom(capsys, scratch) -> None:  # type: ignore[no-untyped-def]
@@ -348,14 +353,48 @@ def test_nesting_past_libxml2s_own_limit_gets_the_same_refusal(capsys, scratch) 
     assert outcome.out.startswith("error[RB005]: `<definition>` is nested more than 100 deep\n   --> book.xml:101:1\n")
 
 
-def test_markdown_sections_nested_deeper_than_the_limit_are_refused(capsys, scratch) -> None:  # type: ignore[no-untyped-def]
-    source(scratch, "book.md", "\n".join("# " + ".".join(["1"] * level) + " Titre" for level in range(1, 121)))
+DEEP_MARKDOWN = {
+    # Plain Markdown nests sections by their printed numbers: the 100th heading is the section too deep.
+    "plain-markdown": (
+        "\n".join("# " + ".".join(["1"] * level) + " Titre" for level in range(1, 121)),
+        "error[RB005]: a section is nested more than 100 deep\n   --> book.md:100:1\n",
+    ),
+    # The dialect's headings stop at three levels; its directives nest: in a chapter, the 99th definition is.
+    "markdown": (
+        "# 1 Titre\n\n" + "".join(f"::: definition d{i}\n" for i in range(120)) + "Texte.\n" + ":::\n" * 120,
+        "error[RB005]: `::: definition` is nested more than 100 deep\n   --> book.md:101:1\n",
+    ),
+}
+
+
+@pytest.mark.parametrize("markdown", MARKDOWN_FORMATS)
+def test_markdown_sections_nested_deeper_than_the_limit_are_refused(capsys, scratch, markdown) -> None:  # type: ignore[no-untyped-def]
+    text, refusal = DEEP_MARKDOWN[markdown]
+    markdown_book(scratch, text, markdown)
     with nothing_written_outside(scratch):
         for command in (["lint"], ["build", "-q", "-o", "out"]):
             outcome = run(capsys, *command)
             assert outcome.code == 2
             shown = outcome.out or outcome.err
-            assert shown.startswith("error[RB005]: a section is nested more than 100 deep\n   --> book.md:100:1\n")
+            assert shown.startswith(refusal)
+
+
+@pytest.mark.parametrize(
+    ("nested", "refusal"),
+    [
+        ("".join("  " * i + "- a\n" for i in range(60)), "a list is nested more than 100 deep\n  --> book.md:52:99\n"),
+        (">" * 500 + " a\n", "a quote is nested more than 100 deep\n --> book.md:3:1\n"),
+        ("*a " * 300 + "x" + " a*" * 300 + "\n", "emphasis is nested more than 100 deep\n --> book.md:3:1\n"),
+    ],
+    ids=["lists", "quotes", "emphasis"],
+)
+def test_the_dialect_refuses_what_it_would_stop_reading(capsys, scratch, nested, refusal) -> None:  # type: ignore[no-untyped-def]
+    # markdown-it reads nothing nested past its limit and says nothing: the dialect refuses it first, where it stands.
+    source(scratch, "book.md", "# 1 Titre\n\n" + nested)
+    with nothing_written_outside(scratch):
+        for command in (["lint"], ["build", "-q", "-o", "out"]):
+            outcome = run(capsys, *command)
+            assert outcome.code == 2 and (outcome.out or outcome.err).startswith("error[RB005]: " + refusal)
 
 
 def test_nesting_down_to_the_limit_is_read_linted_and_built(capsys, scratch) -> None:  # type: ignore[no-untyped-def]
@@ -372,7 +411,14 @@ def test_nesting_down_to_the_limit_is_read_linted_and_built(capsys, scratch) -> 
     source(
         scratch, "book.md", "\n".join("# " + ".".join(["1"] * level) + " Titre" for level in range(1, 98)) + "\n\n- a\n"
     )
+    configure(scratch, 'format = "plain-markdown"\n')
     assert run(capsys, "lint").code == 0
+    # The dialect nests by directives: a chapter's 98 nested definitions reach the limit, and are read and built.
+    definitions = "".join(f"::: definition d{i}\n" for i in range(98)) + "Texte [[d0]].\n" + ":::\n" * 98
+    source(scratch, "book.md", "# 1 Titre\n\n" + definitions)
+    assert run(capsys, "lint").code == 0
+    assert run(capsys, "build", "-q", "-o", "site").code == 0
+    assert (scratch / "site" / "rules.json").is_file()
 
 
 # -- XML attacks (kept refused) ------------------------------------------------------------------------
@@ -397,6 +443,9 @@ def test_no_entity_is_expanded_and_no_dtd_or_file_is_loaded(capsys, scratch) -> 
     assert b"TOP SECRET" not in written and b"PWNED" not in written
 
 
-def test_a_markdown_book_with_a_bom_declares_itself_on_its_first_line(capsys, scratch) -> None:  # type: ignore[no-untyped-def]
-    (scratch / "notes.md").write_bytes(b"\xef\xbb\xbf<!-- rulebook -->\n# 1 Titre\n\nVoir ??.\n")
+@pytest.mark.parametrize("markdown", MARKDOWN_FORMATS)
+def test_a_markdown_book_with_a_bom_declares_itself_on_its_first_line(capsys, scratch, markdown) -> None:  # type: ignore[no-untyped-def]
+    markdown_book(scratch, "# 1 Livre\n", markdown)  # a file named on the command line is read in the book's format
+    text = f"<!-- rulebook -->\n# 1 Titre\n\nVoir {NOTHING_NAMED[markdown]}.\n"
+    (scratch / "notes.md").write_bytes(b"\xef\xbb\xbf" + text.encode())
     assert places(lint_json(capsys, "notes.md")) == [("empty-name", 4, 6, "")]

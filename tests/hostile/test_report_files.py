@@ -70,7 +70,7 @@ def test_files_that_are_not_rulebooks_are_refused_as_such(
     outcome = run(capsys, "lint", "--color", "never", "rulebook.toml", "rulebook.dtd")
     assert outcome.code == 2
     assert outcome.out.count("[RB004]") == 2 and "RB001" not in outcome.out
-    assert "rulebook sources are XML (.xml), Markdown (.md) or the plain-text export (.txt)" in outcome.out
+    assert "rulebook sources are XML (.xml), Markdown (.md, .markdown) or the plain-text export (.txt)" in outcome.out
 
 
 def test_a_port_out_of_range_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
