@@ -150,6 +150,31 @@ def check_report_file(
     )
 
 
+def write_report_file(
+    path: Path, text: str, *, root: Path, protected: Iterable[Path], ours: Callable[[Path], bool], kind: str = "report"
+) -> Path:
+    """Write ``text`` where :func:`check_report_file` allows it, and return the path written (made absolute): a
+    new file or one of ours replaced in one step (:func:`write_atomic`); a device or a pipe written into, never
+    replaced (``-o /dev/null`` run as root would otherwise make ``/dev/null`` a regular file). A write that fails
+    (``-o /dev/full``) is an :class:`OutputError`, never a file said written."""
+    target = check_report_file(path, root=root, protected=protected, ours=ours, kind=kind)
+    shown = shown_path(target, root)
+    data = text.encode("utf-8")
+    try:
+        if _is_stream(target):
+            _write_into(target, data)
+        else:
+            write_atomic(target, data)
+    except OSError as error:
+        raise OutputError(f"cannot write `{shown}`: {_reason(error)}") from error
+    return target
+
+
+def _write_into(path: Path, data: bytes) -> None:
+    with path.open("wb") as stream:  # a pipe waits for its reader, as the shell's `> pipe` does
+        stream.write(data)
+
+
 def _is_stream(path: Path) -> bool:
     try:
         mode = path.stat().st_mode

@@ -91,26 +91,18 @@ def write_file(args: argparse.Namespace, path: Path, text: str, *, baseline: boo
     """Write a report, an export or (``baseline``) a baseline atomically, where
     :func:`~rulebook.fileio.check_report_file` allows it: a new file, or one of the same kind this tool
     wrote; a device or a pipe (``-o /dev/null``) is written into, never replaced."""
-    from rulebook.fileio import check_report_file, write_atomic
+    from rulebook.fileio import write_report_file
 
     project = project_of(args)
     if baseline:  # a baseline replaces only a baseline, the configured one included
         from rulebook.lint.baseline import is_baseline
 
-        target = check_report_file(path, root=project.root, protected=(), ours=is_baseline, kind="baseline")
+        write_report_file(path, text, root=project.root, protected=(), ours=is_baseline, kind="baseline")
     else:
         from rulebook.report.written import is_report
 
         protected = [*project.inputs(), *(getattr(args, "files", None) or [])]
-        target = check_report_file(path, root=project.root, protected=protected, ours=is_report)
-    try:
-        if target.exists() and not target.is_file():
-            with target.open("w", encoding="utf-8") as stream:
-                stream.write(text)
-            return
-        write_atomic(target, text)
-    except OSError as error:
-        raise UsageError(f"cannot write {path}: {(error.strerror or str(error)).lower()}") from error
+        write_report_file(path, text, root=project.root, protected=protected, ours=is_report)
 
 
 def emit(args: argparse.Namespace, data: Any, text: str) -> None:

@@ -34,7 +34,7 @@ def run_convert(args: argparse.Namespace) -> int:
     from rulebook.cli.common import write_stdout
     from rulebook.convert import TARGETS, convert_document
     from rulebook.errors import UserError
-    from rulebook.fileio import check_report_file, write_atomic
+    from rulebook.fileio import write_report_file
     from rulebook.readers.formats import format_of
     from rulebook.recipe.reading import configured_format, read_book
 
@@ -55,8 +55,6 @@ def run_convert(args: argparse.Namespace) -> int:
     if output.resolve() == source.resolve():
         raise UserError(f"`{output}` is the source: name another output with -o")
     protected = (*project.inputs(), source)
-    write_atomic(
-        check_report_file(output, root=project.root, protected=protected, ours=lambda _: False, kind="new file"), text
-    )
+    write_report_file(output, text, root=project.root, protected=protected, ours=lambda _: False, kind="new file")
     print(f"Wrote {output} ({target}).")
     return 0

@@ -105,6 +105,7 @@ def _exit_status(statuses: Sequence[TranslationStatus], limit: float | None) -> 
 
 def _mark(args: argparse.Namespace, found: Sequence[tuple[Translation, TranslationStatus]]) -> int:
     from rulebook.recipe import commands
+    from rulebook.report.escaping import terminal_message  # a title is the source's: it may hold ESC or U+202E
 
     if len(found) > 1 and args.mark:
         languages = ", ".join(sorted({t.language for t, _ in found}))
@@ -114,11 +115,11 @@ def _mark(args: argparse.Namespace, found: Sequence[tuple[Translation, Translati
         chosen = commands.mark(project, translation, status, args.mark, every=args.mark_all)
         titles = ", ".join(f"`{s.title}`" for s in chosen)
         if chosen:
-            print(
+            marked = (
                 f"Marked {plural(len(chosen), 'section')} of the `{translation.language}` translation as translated "
-                f"from `{status.latest}`, in {translation.status_file.name}: {titles}.",
-                file=sys.stderr,
+                f"from `{status.latest}`, in {translation.status_file.name}: {titles}."
             )
+            print(terminal_message(marked), file=sys.stderr)
         else:
             print(f"Nothing to mark in the `{translation.language}` translation: it is current.", file=sys.stderr)
     return 0

@@ -10,7 +10,6 @@ from typing import TYPE_CHECKING
 from rulebook import formats
 from rulebook.cli.common import (
     Commands,
-    UsageError,
     add_config_option,
     output_text,
     print_fatal,
@@ -127,17 +126,13 @@ def run_compare(args: argparse.Namespace) -> int:
 
 def _waive(args: argparse.Namespace, translation: Translation, comparison: Comparison) -> int:
     """``--waive``: the findings named added to the waivers file, written atomically where a waivers file may be."""
-    from rulebook.fileio import check_report_file, shown_path, write_atomic
+    from rulebook.fileio import shown_path, write_report_file
     from rulebook.recipe import commands
     from rulebook.translate.waivers import is_waivers_file
 
     project = project_of(args)
     path, text, count = commands.waive(project, translation, comparison, args.waive, args.reason)
-    target = check_report_file(path, root=project.root, protected=(), ours=is_waivers_file, kind="waivers file")
-    try:
-        write_atomic(target, text)
-    except OSError as error:
-        raise UsageError(f"cannot write {path}: {(error.strerror or str(error)).lower()}") from error
+    target = write_report_file(path, text, root=project.root, protected=(), ours=is_waivers_file, kind="waivers file")
     write_stdout(f"{count} finding{'s' if count != 1 else ''} waived in {shown_path(target, project.root)}\n")
     return 0
 

@@ -90,6 +90,8 @@ def _parse_yaml(text: str, path: Path, what: str) -> Any:
         raise RulesError(f"{path} {fault}: {error.problem or error.context}{where}") from None
     except yaml.YAMLError as error:
         raise RulesError(f"{path} is not YAML or JSON: {error}") from None
+    except ValueError as error:  # what the safe constructor cannot make: a date no calendar has (``2001-02-30``)
+        raise RulesError(f"{path} cannot be read as {what}: {error}") from None
 
 
 def _too_deep(path: Path, what: str) -> RulesError:

@@ -48,12 +48,12 @@ class Checks:
         self.found.append(INVALID_DOCUMENT.diagnostic(message, span, target=target, help=help))
 
     def front_matter_title(self, token: Token) -> str | None:
-        import yaml
+        from rulebook.readers.front_matter import FrontMatterError, read_front_matter
 
         offset = 0
         try:
-            values = yaml.safe_load(token.content)
-        except yaml.YAMLError:
+            values = read_front_matter(token.content)
+        except FrontMatterError:
             self.report("the front matter is not YAML", offset, help="write `title: The Book's Title`")
             return None
         if values is None:

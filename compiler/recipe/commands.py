@@ -292,7 +292,7 @@ def mark(
     """``rulebook status --mark``: the sections named (by title or id; ``every``: each outdated or new one) marked up
     to date with the latest edition in the translation's status file, written in one step; the sections marked.
     The marks that still hold are kept; the sources are never touched."""
-    from rulebook.fileio import OutputError, check_report_file, write_atomic
+    from rulebook.fileio import write_report_file
     from rulebook.translate.status import marked
     from rulebook.translate.status_file import is_status_file, render_marks
 
@@ -301,11 +301,8 @@ def mark(
         return chosen
     path = translation.status_file
     protected = [p for p in project.inputs() if p.resolve() != path.resolve()]
-    target = check_report_file(path, root=project.root, protected=protected, ours=is_status_file, kind="status file")
-    try:
-        write_atomic(target, render_marks(marks, translation.language))
-    except OSError as error:
-        raise OutputError(f"cannot write `{path}`: {(error.strerror or str(error)).lower()}") from error
+    text = render_marks(marks, translation.language)
+    write_report_file(path, text, root=project.root, protected=protected, ours=is_status_file, kind="status file")
     return chosen
 
 

@@ -132,6 +132,11 @@ def test_an_exact_answer_too_long_to_write_is_refused(
         ("count: 1\nhealth: 101\n", ["`health` is 101: it must be 1 to 100"]),
         ("count: 1\ntargets: 0\n", ["`targets` is 0: it must be 1 to 100"]),
         ("count: 1\n<<: {health: 2}\n", ["merge keys (<<) are not read"]),
+        (
+            "count: 1\nvalues: {skill: 2001-02-30}\n",
+            ["cannot be read as a chain profile: day is out of range for month"],
+        ),
+        ("count: 1\nhealth: 2001-13-01t00:00:00\n", ["cannot be read as a chain profile: month must be in 1..12"]),
     ],
 )
 def test_a_bad_chain_profile_is_refused_naming_the_setting(
@@ -333,6 +338,7 @@ ENTRY = "  - {name: Squad, id: squad, category: main, points: %s}\n"
             ["entry 1 (`A`): 101 upgrades", f"{LIMIT} 100 upgrades of an entry"],
         ),
         ("deep.yaml", "[" * 50_000, ["nests more than 20 deep"]),
+        ("date.yaml", "points_limit: 2001-02-30\n", ["cannot be read as an army list: day is out of range for month"]),
         ("large.yaml", "#" * 100_001, ["is too large", f"{LIMIT} 100,000 bytes for an army list"]),
         (
             "merge.yaml",

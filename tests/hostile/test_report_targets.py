@@ -298,3 +298,62 @@ def test_a_graphml_export_is_valid_xml_whatever_a_heading_holds(
     graph = etree.fromstring(outcome.out.encode("utf-8"))
     names = {data.text for data in graph.iter("{http://graphml.graphdrawing.org/xmlns}data")}
     assert "Mo\u2401ve" in names  # the section's title
+
+
+STREAM_WRITERS = {
+    "lint": ("lint", "-o"),
+    "baseline": ("lint", "--write-baseline"),
+    "graph": ("graph", "-o"),
+    "terms csv": ("terms", "export", "terms.toml", "--format", "csv", "-o"),
+    "convert": ("convert", "book.xml", "-o"),
+}
+"""A command of each kind that writes a file it is given: a report, a baseline, an export, a converted source."""
+
+
+@pytest.mark.parametrize("writer", sorted(STREAM_WRITERS))
+def test_a_pipe_is_written_into_and_stays_a_pipe(
+    scratch: Path,  # noqa: F811
+    capsys: pytest.CaptureFixture[str],
+    writer: str,
+) -> None:
+    """A pipe (as ``/dev/null`` is a device) is written into, never replaced by a file: ``convert -o /dev/null`` run
+    as root renamed a file over ``/dev/null``."""
+    import threading
+
+    _project(scratch)
+    pipe = scratch / "pipe"
+    os.mkfifo(pipe)
+    read: list[bytes] = []
+    reader = threading.Thread(target=lambda: read.append(pipe.read_bytes()))
+    reader.start()
+    try:
+        outcome = run(capsys, *STREAM_WRITERS[writer], "pipe")
+    finally:
+        reader.join(timeout=30)
+    assert outcome.code in (0, 1)
+    assert stat.S_ISFIFO(pipe.lstat().st_mode)
+    assert read[0]
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
+@pytest.mark.parametrize("writer", sorted(STREAM_WRITERS))
+def test_a_device_that_cannot_take_the_text_is_an_error_not_a_file_written(
+    scratch: Path,  # noqa: F811
+    capsys: pytest.CaptureFixture[str],
+    writer: str,
+) -> None:
+    """``convert -o /dev/full`` said "Wrote /dev/full" (exit 0), having renamed a file over the device as root."""
+    _project(scratch)
+    outcome = run(capsys, *STREAM_WRITERS[writer], "/dev/full")
+    assert outcome == (2, "", "rulebook: error: cannot write `/dev/full`: no space left on device\n")
+    assert stat.S_ISCHR(Path("/dev/full").lstat().st_mode)
+
+
+def test_a_file_in_a_folder_no_file_can_be_made_in_is_a_plain_error(
+    scratch: Path,  # noqa: F811
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """``convert -o /proc/self/x`` was an internal error (``FileNotFoundError`` making the temporary file)."""
+    _project(scratch)
+    outcome = run(capsys, "convert", "book.xml", "-o", "/proc/self/x")
+    assert outcome == (2, "", "rulebook: error: cannot write `/proc/self/x`: no such file or directory\n")

@@ -1,0 +1,36 @@
+"""Reading a dialect book's front matter (``---`` ... ``---``, YAML) within limits.
+
+PyYAML's safe loader, with two faults a contributor can write turned into a plain "not YAML" instead of an
+exception of the loader: nesting past :data:`MAX_DEPTH` (100,000 nested ``[`` raised a ``RecursionError`` in the
+loader's composer, which recurses; its parser does not, so the depth is counted from the parser's events first),
+and a value its constructor cannot make (``2001-02-30`` as a date, an integer of 100,000 digits: a ``ValueError``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import yaml
+
+MAX_DEPTH = 20
+"""Nesting of a front matter (it holds a title: 1 deep)."""
+
+
+class FrontMatterError(Exception):
+    """The front matter cannot be read."""
+
+
+def read_front_matter(text: str) -> Any:
+    """The data of a front matter's YAML ``text``; :class:`FrontMatterError` if it is not YAML this reader makes."""
+    try:
+        depth = 0
+        for event in yaml.parse(text, Loader=yaml.SafeLoader):
+            if isinstance(event, yaml.CollectionStartEvent):
+                depth += 1
+                if depth > MAX_DEPTH:
+                    raise FrontMatterError
+            elif isinstance(event, yaml.CollectionEndEvent):
+                depth -= 1
+        return yaml.safe_load(text)
+    except (yaml.YAMLError, ValueError):
+        raise FrontMatterError from None
