@@ -106,18 +106,18 @@ def test_core_duplicate_limit(rules: Rules, copies: int, legal: bool) -> None:
 @pytest.mark.parametrize(("copies", "legal"), [(2, True), (3, False)])
 def test_warband_core_duplicate_limit(rules: Rules, copies: int, legal: bool) -> None:
     report = check_army(rules, same_core(copies, limit=1500))
-    assert report.variant == "Warbands"
-    assert ("core: max 2 (Warbands)" not in [v.rule for v in report.violations]) is legal
+    assert report.variant == "Warband"
+    assert ("core: max 2 (Warband)" not in [v.rule for v in report.violations]) is legal
 
 
 @pytest.mark.parametrize(("copies", "legal"), [(8, True), (9, False)])
 def test_grand_army_core_duplicate_limit(rules: Rules, copies: int, legal: bool) -> None:
     report = check_army(rules, same_core(copies, limit=4000))
-    assert report.variant == "Grand Armies"
-    assert ("core: max 8 (Grand Armies)" not in [v.rule for v in report.violations]) is legal
+    assert report.variant == "Grand Army"
+    assert ("core: max 8 (Grand Army)" not in [v.rule for v in report.violations]) is legal
 
 
-@pytest.mark.parametrize(("limit", "variant"), [(1500, "Warbands"), (1501, None), (3999, None), (4000, "Grand Armies")])
+@pytest.mark.parametrize(("limit", "variant"), [(1500, "Warband"), (1501, None), (3999, None), (4000, "Grand Army")])
 def test_variant_thresholds(rules: Rules, limit: int, variant: str | None) -> None:
     assert check_army(rules, same_core(1, limit=limit)).variant == variant
 
@@ -246,7 +246,7 @@ def test_one_of_a_kind_twice_in_a_grand_army(rules: Rules) -> None:
     )
     assert rules_broken(rules, data) == []  # twice is the grand army's limit
     data["entries"].append({**unit("B3", "core", 0), "id": "b", "marks": ["one_of_a_kind"]})
-    assert rules_broken(rules, data) == ["one_of_a_kind: at most 2 (Grand Armies)"]
+    assert rules_broken(rules, data) == ["one_of_a_kind: at most 2 (Grand Army)"]
 
 
 def test_half_points_round_up_and_slash_prices_follow_the_category(rules: Rules) -> None:

@@ -253,7 +253,7 @@ def test_a_french_page_whose_original_changed_says_so_and_leads_to_the_english_t
     page.evaluate("window.scrollTo(0, 0)")
     banner = page.locator(".rb-outdated")
     assert banner.locator(".admonition-title").inner_text() == (
-        "Des parties de cette page ont été traduites d'une édition antérieure ; le texte anglais a changé depuis."
+        "Des parties de cette page ont été traduites d'une édition antérieure\u00a0; le texte anglais a changé depuis."
     )
     box = banner.bounding_box()
     title = page.locator("article h1").bounding_box()

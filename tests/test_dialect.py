@@ -152,10 +152,15 @@ def test_a_mechanic_that_opens_a_paragraph_keeps_the_paragraphs_text() -> None:
 def test_a_reference_to_another_books_term_shows_the_term_not_the_book() -> None:
     """``[[core:Fighter]]`` names book ``core``'s term; a reader sees "Fighter", never the prefix."""
     document = markdown(
-        "<!-- rulebook -->\n# C\n\nA [[core:Fighter]], a [[core:fighter|brave one]], a [[Nerve Test]].\n"
+        "<!-- rulebook -->\n# C\n\nA [[core:Fighter]], a [[core:fighter|brave one]], [[Nerve Test]], [[CORE:Nerve]].\n"
     )
     shown = [(r.name, r.text) for r in document.references]
-    assert shown == [("core:fighter", "Fighter"), ("core:fighter", "brave one"), ("nerve_test", "Nerve Test")]
+    assert shown == [
+        ("core:fighter", "Fighter"),
+        ("core:fighter", "brave one"),
+        ("nerve_test", "Nerve Test"),
+        ("core:nerve", "Nerve"),
+    ]
     converted = markdown(convert_document(document, "markdown"))
     assert [(r.name, r.text) for r in converted.references] == shown
 

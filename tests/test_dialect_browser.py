@@ -64,4 +64,4 @@ def test_the_french_pages_pipe_tables_are_tables(chromium: Any, base_url: str) -
 def test_the_originals_pipe_tables_are_tables(chromium: Any, base_url: str) -> None:
     tables = _tables(chromium, base_url + "turn/")
     assert tables[0][1:] == [["th:1-2", "Hit the tile"], ["th:3-6", "Miss\n\nand move"]]
-    assert tables[1] == [["th:Effect"], ["th:1", "sight blocked"], ["th:2-3", "nothing happens"]]
+    assert tables[1] == [["th:", "th:Effect"], ["th:1", "sight blocked"], ["th:2-3", "nothing happens"]]

@@ -23,6 +23,7 @@ from rulebook.model import Book, Section
 from rulebook.pdf.edition import section_numbers
 from rulebook.project import load_project
 from rulebook.recipe.reading import configured_format, read_book, read_configured
+from rulebook.site.lost import without_lost_sentences
 
 from .conftest import ROOT
 from .pdf_reading import (
@@ -263,7 +264,8 @@ def test_the_french_pdf_is_french(printed: Path) -> None:
     assert links(document) and all(isinstance(dest, str) and dest in named for _, dest in links(document))
     french = read_source("rulebook_src/fr/rulebook.md", "fr")
     numbered = [chapter for chapter in chapters(french) if chapter.number]
-    runs = [run for chapter in numbered for run in model_runs((chapter,))]
+    shown = without_lost_sentences(tuple(numbered))  # as readers get it: no sentence pointing at a lost "??"
+    runs = [run for chapter in shown for run in model_runs((chapter,))]
     assert missing_runs(runs, body_text(document, "Batailles Fantastiques Le 9e Âge")) == []
 
 
