@@ -54,6 +54,12 @@ GIT_FOLDER = ".git"
 """Git's own folder: nothing is ever written inside it (a report there could replace its configuration or hooks)."""
 
 
+def inside_git(path: Path, resolved: Path) -> bool:
+    """Whether a path, as written or as it resolves, passes through Git's own folder (``.GIT`` is ``.git`` on
+    macOS)."""
+    return any(part.casefold() == GIT_FOLDER for part in (*path.parts, *resolved.parts))
+
+
 def check_written_place(path: Path, *, root: Path) -> Path:
     """Where a command may write a file it makes on request, made absolute: never inside ``.git`` (anywhere up
     the path, the path as written or as it resolves), and, inside the project, through no folder that is a
@@ -64,7 +70,7 @@ def check_written_place(path: Path, *, root: Path) -> Path:
         resolved = path.resolve()
     except (OSError, RuntimeError) as error:
         raise OutputError(f"cannot write `{shown}`: {_reason(error)}") from error
-    if any(part.casefold() == GIT_FOLDER for part in (*path.parts, *resolved.parts)):  # .GIT is .git on macOS
+    if inside_git(path, resolved):
         raise OutputError(f"cannot write `{shown}`: it is inside `{GIT_FOLDER}`, Git's own folder")
     linked = linked_folder(path, root)
     if linked is not None:

@@ -61,7 +61,7 @@ from rulebook.model import (
     Value,
     unique_id,
 )
-from rulebook.names import slugify
+from rulebook.names import number_id, slugify
 from rulebook.readers import SourceResult, TooDeep, nesting_too_deep, read_text_source
 from rulebook.source import LINE_END, SourceText
 
@@ -297,7 +297,7 @@ class _Builder:
             raise TooDeep(what, offset)
 
     def _new_id(self, number: str | None, title: str, parent: str | None) -> str:
-        return unique_id(f"s{number.replace('.', '-')}" if number else slugify(title), self.taken)
+        return unique_id(number_id(number) if number else slugify(title), self.taken)
 
     def _target(self) -> _Open:
         if not self.stack:

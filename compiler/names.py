@@ -83,3 +83,13 @@ def _is_folded(folded: str) -> bool:
 def plain_words(text: str) -> str:
     """A text's words without case or accents, one space apart (for matching titles)."""
     return " ".join(_WORD.findall(ascii_lower(text)))
+
+
+NUMBER_ID = re.compile(r"s\d+(?:-\d+)*")
+"""A section's id made of its printed number (``s3-2`` for 3.2; a repeated one made unique by ``-2``...), as a
+PDF's conversion names its sections: the site gives readers the title's words instead."""
+
+
+def number_id(number: str) -> str:
+    """The id a section numbered ``number`` (``3.2``) gets when its source gives it none: ``s3-2``."""
+    return "s" + number.replace(".", "-")

@@ -37,7 +37,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from rulebook import published, state
-from rulebook.fileio import GIT_FOLDER, OutputError, shown_path, write_atomic
+from rulebook.fileio import GIT_FOLDER, OutputError, inside_git, shown_path, write_atomic
 
 MARKER = ".rulebook-site"
 """The file that marks a folder as a site this tool built (and so may replace)."""
@@ -70,7 +70,7 @@ def check_output(output: Path, *, root: Path, protected: Iterable[Path]) -> Path
                     "name a folder of the project itself"
                 )
     resolved = output.resolve()
-    if any(part.casefold() == GIT_FOLDER for part in (*output.parts, *resolved.parts)):  # .GIT is .git on macOS
+    if inside_git(output, resolved):
         raise OutputError(
             f"the output `{shown}` is inside `{GIT_FOLDER}`, Git's own folder: choose a folder such as `site`"
         )

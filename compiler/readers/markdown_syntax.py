@@ -28,7 +28,7 @@ from mdit_py_plugins.attrs.parse import parse as parse_attributes
 from mdit_py_plugins.front_matter import front_matter_plugin
 
 from rulebook.model import MAX_DEPTH
-from rulebook.names import BOOK_SEPARATOR, split_name
+from rulebook.names import BOOK_NAME, BOOK_SEPARATOR
 
 _OPENING = re.compile(r":{3,}[ \t]*(?P<name>[^\s:{][^\s{]*)[ \t]*(?P<argument>.*?)[ \t]*$")
 _CLOSING = re.compile(r":{3,}[ \t]*$")
@@ -98,7 +98,7 @@ def _wikilink(state: StateInline, silent: bool) -> bool:
         token = state.push("wikilink", "", 0)
         # Without display text a reader sees the name, never the book's prefix (``[[core:Fighter]]`` shows "Fighter").
         prefix, separator, local = name.partition(BOOK_SEPARATOR)
-        shown = display if bar else local if separator and split_name(prefix.lower() + separator)[0] else name
+        shown = display if bar else local if separator and BOOK_NAME.fullmatch(prefix.lower()) else name
         token.meta = {"name": _unescape(name), "display": _unescape(shown), "named": bool(bar)}
         token.attrs = dict(attributes)
         token.content = src[start:after]

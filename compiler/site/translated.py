@@ -41,7 +41,7 @@ from rulebook.model import (
     plain_text,
     unique_id,
 )
-from rulebook.names import ascii_lower, slugify
+from rulebook.names import NUMBER_ID, ascii_lower, slugify
 from rulebook.site.escaping import html_text
 from rulebook.site.html import Linker, render_content, spaced
 from rulebook.site.lost import without_lost_sentences, without_lost_text
@@ -640,11 +640,7 @@ def readable_anchors(sections: list[Section], reserved: Set[str] = frozenset()) 
 def _named_by_number(section: Section) -> bool:
     """Whether a section's id is its number (``s3-2``, ``s3-2-2``), as a PDF's conversion names it; a source
     that names its numbered sections by their titles (the Markdown dialect) keeps its ids."""
-    return section.number is not None and _NUMBER_ID.fullmatch(section.id) is not None
-
-
-_NUMBER_ID = re.compile(r"s\d+(?:-\d+)*")
-"""An id made of a section's number (a repeated one made unique by ``-2``, ``-3``...)."""
+    return section.number is not None and NUMBER_ID.fullmatch(section.id) is not None
 
 
 def redirect_page(target: str, title: str, language: str) -> str:
