@@ -279,6 +279,57 @@ def test_init_starts_a_markdown_project_that_lints_clean(tmp_path: Path, monkeyp
     assert main(["lint"]) == 0
 
 
+@pytest.mark.slow  # a build with its PDF
+def test_the_starters_definitions_are_paragraphs_of_their_own_on_the_site_and_in_the_pdf(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two ``::: definition`` blocks in a row, as the starter writes its rules: each a paragraph, never one glued
+    to the other ("read the number on top.To take a nerve test")."""
+    import pypdf
+
+    assert main(["init", str(tmp_path / "game"), "--format", "markdown", "--title", "Game"]) == 0
+    monkeypatch.chdir(tmp_path / "game")
+    assert main(["build", "-q"]) == 0
+    page = (tmp_path / "game" / "site" / "basics" / "index.html").read_text(encoding="utf-8")
+    assert re.search(r"number on top\.<a [^>]*></a></span></p>\s*<p><span [^>]*id=\"term-nerve_test\"", page)
+    pdf = "\n".join(page.extract_text() for page in pypdf.PdfReader(tmp_path / "game" / "site" / "game.pdf").pages)
+    assert "read the number on top.\nTo take a nerve test" in pdf
+
+
+BESIDE_DEFINITIONS = """# Core {#core}
+
+A band of [[scavenger|scavengers]] is a [[crew]].
+
+::: definition crew
+
+A [[crew]] is every [[scavenger]] one player controls.
+
+:::
+
+::: definition scavenger
+
+A [[scavenger]] is one miniature.
+
+:::
+
+Each [[scavenger]] has a profile.
+"""
+
+
+def test_text_beside_a_definition_block_stays_a_paragraph_of_its_own_both_ways() -> None:
+    """A ``::: definition`` of one paragraph between paragraphs is a paragraph: breaks part it from its neighbours in
+    the model (the site, the PDF and rules.json show them apart), ``<br/>`` in the XML, blank lines back in Markdown."""
+    document = markdown(BESIDE_DEFINITIONS)
+    kinds = [type(node).__name__ for node in document.body[0].children if not isinstance(node, str)]
+    assert kinds == ["Reference"] * 2 + ["LineBreak", "Definition"] * 2 + ["LineBreak", "Reference"]
+    xml = convert_document(document, "xml")
+    assert "</reference>.<br/><definition " in xml and "</definition><br/><definition " in xml
+    assert "</definition><br/>Each " in xml
+    again = parse_xml_string(xml, "book.xml").document
+    assert again is not None and dump_document(again) == dump_document(document)
+    assert convert_document(again, "markdown") == "<!-- rulebook -->\n\n" + BESIDE_DEFINITIONS
+
+
 # -- the dialect's checks and the lint's words --------------------------------------------------------------
 
 
