@@ -586,3 +586,73 @@ def test_the_configurations_formats_are_the_readers_table(tmp_path: Path) -> Non
         ConfigError, match=r"`format` in \[tool.rulebook\] must be one of xml, markdown, plain-markdown"
     ):
         parse_project({"sources": ["a.md"], "format": "md"}, tmp_path)
+
+
+# -- roll tables as the book reads them -------------------------------------------------------------------------
+
+ROLL_TABLES = """---
+title: Storms
+---
+
+# Core {#core}
+
+::: definition line_of_sight
+
+A [[line_of_sight|Line of Sight]] is what a fighter sees.
+
+:::
+
+::: definition charge
+
+A [[charge]] is a run at the enemy.
+
+:::
+
+{kind=setup id=setup title="Setting up"}
+1. [Roll for the storm.](#ash_storm)
+2. [Roll for the chase.](#chase)
+
+## Ash Storm {#ash_storm}
+
+{title="Ash Storm" id=storm_table}
+| D6 | Storm | Effect |
+|---|---|---|
+| 1-3 | Still air | Nothing changes. |
+| 4-6 | Haze | [[line_of_sight\\|Lines of sight]] past 18 inches are blocked. |
+
+## Chase {#chase}
+
+{id=chase_table}
+| 2D6 | Result |
+|---|---|
+| 2-6 | [[charge]] |
+| 7-12 | The [[charge]] fails. |
+"""
+
+
+def test_roll_tables_read_as_the_book_reads_them(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A roll table's result cells read with a dash between them, never glued ("HazeLines of sight"), in rules.json,
+    the engine's answers and the quick reference; a result that mentions a term is its words, one that is a term
+    alone names it; a first column headed ``2D6`` makes a roll table of 2D6 by itself."""
+    (tmp_path / "rulebook.toml").write_text('title = "T"\nsources = ["book.md"]\n', encoding="utf-8")
+    (tmp_path / "book.md").write_text(ROLL_TABLES, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    assert main(["lint"]) == 0
+    assert main(["build", "-q", "--no-pdf"]) == 0
+    capsys.readouterr()
+    data = json.loads((tmp_path / "site" / "rules.json").read_text(encoding="utf-8"))
+    tables = {t["id"]: (t["die"], [(b["result"], b["term"]) for b in t["bands"]]) for t in data["roll_tables"]}
+    haze = "Haze — Lines of sight past 18 inches are blocked."
+    assert tables == {
+        "storm_table": ("D6", [("Still air — Nothing changes.", None), (haze, None)]),
+        "chase_table": ("2D6", [("charge", "charge"), ("The charge fails.", None)]),
+    }
+    assert main(["engine", "odds", "table", "storm_table"]) == 0
+    assert f"  4-6  1/2 (50.0%)  {haze}\n" in capsys.readouterr().out
+    assert main(["engine", "pregame", "--seed", "1"]) == 0
+    walk = capsys.readouterr().out
+    assert re.search(r"storm_table: D6 rolled \d -> (Still air — Nothing changes\.|Haze — Lines of sight past)", walk)
+    tables_page = (tmp_path / "site" / "tables" / "index.html").read_text(encoding="utf-8")
+    assert f"<td>{haze}</td>" in tables_page and "<td>The charge fails.</td>" in tables_page
