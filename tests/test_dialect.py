@@ -656,3 +656,40 @@ def test_roll_tables_read_as_the_book_reads_them(
     assert re.search(r"storm_table: D6 rolled \d -> (Still air — Nothing changes\.|Haze — Lines of sight past)", walk)
     tables_page = (tmp_path / "site" / "tables" / "index.html").read_text(encoding="utf-8")
     assert f"<td>{haze}</td>" in tables_page and "<td>The charge fails.</td>" in tables_page
+
+
+# -- references in pipe tables ---------------------------------------------------------------------------------
+
+PIPES = """# Core {#core}
+
+| Key | [[aim|Aim]] |
+|---|---|
+| Zi | [[aim|Zielen]] and [Wie gut man zielt.]{dfn=aim} |
+| Si | [[Line of Sight\\|Sicht]] |
+| Ra | one | two | three |
+
+A [[aim|sentence]] with a | pipe is no table.
+"""
+
+
+def test_a_reference_with_display_text_is_one_cell_of_a_pipe_table() -> None:
+    """``[[name|text]]`` in a table's cell is a reference, as anywhere else (GitHub would split the cell at its
+    ``|``); ``\\|`` in it reads as outside tables; a row with more cells than the header is reported, not cut."""
+    result = parse_dialect(PIPES, "book.md")
+    assert result.document is not None
+    table = next(node for node in result.document.body[0].children if isinstance(node, Table))
+    assert table.columns is not None and [c.children[0].text for c in table.columns.cells[1:]] == ["Aim"]  # type: ignore[union-attr]
+    zielen = table.rows[0].cells[1].children
+    assert [(type(n).__name__, getattr(n, "name", n)) for n in zielen] == [
+        ("Reference", "aim"),
+        ("str", " and "),
+        ("Definition", "aim"),
+    ]
+    assert str(zielen[0].span) == "book.md:5:8"  # type: ignore[union-attr]
+    sicht = table.rows[1].cells[1].children[0]
+    assert (sicht.name, sicht.text, str(sicht.span)) == ("Line of Sight", "Sicht", "book.md:6:8")  # type: ignore[union-attr]
+    assert [(d.message, str(d.span)) for d in result.diagnostics] == [
+        ("a row with more cells than its table's header: `two | three` is not read", "book.md:7:14")
+    ]
+    sentence = [n for n in result.document.body[0].children if not isinstance(n, str | Table)]
+    assert [(n.name, n.text) for n in sentence] == [("aim", "sentence")]  # type: ignore[union-attr]  # not `\\|`

@@ -47,7 +47,7 @@ from rulebook.readers import SourceResult, TooDeep, nesting_too_deep, read_text_
 from rulebook.readers.markdown_blocks import Tree, tree_of
 from rulebook.readers.markdown_checks import Checks
 from rulebook.readers.markdown_inline import InlineReader, ItemTitle
-from rulebook.readers.markdown_syntax import attributes_of, dialect_parser
+from rulebook.readers.markdown_syntax import attributes_of, parse_dialect_text
 from rulebook.source import SourceText, Span
 
 _ATTRIBUTE_BLOCK = re.compile(r"\{[^\n]*\}")
@@ -78,7 +78,7 @@ def read_dialect_file(path: Path, display: str, *, language: str, root: Path | N
 def parse_dialect(text: str, path: str = "<string>", *, language: str = "en") -> SourceResult:
     """Parse a source written in the dialect into the model, with what reading it found."""
     source = SourceText.from_text(path, text)
-    tokens = dialect_parser().parse(text)
+    tokens = parse_dialect_text(text)
     builder = _Builder(source, language, tree_of(tokens))
     try:
         document = builder.build()

@@ -38,7 +38,7 @@ from rulebook.model import (
 )
 from rulebook.readers.markdown_blocks import Tree
 from rulebook.readers.markdown_checks import Checks
-from rulebook.readers.markdown_syntax import attributes_of
+from rulebook.readers.markdown_syntax import attributes_of, table_cells
 from rulebook.source import SourceText
 
 _DICE = re.compile(r"\d*[dD]\d+")
@@ -98,6 +98,19 @@ class _Places:
                 return start + position
             position -= length
         return self.starts[-1]
+
+
+class _CellPlaces(_Places):
+    """Where each position of a table cell's text stands: the columns of its characters on the row's line (a
+    ``\\|``'s backslash is not in the text)."""
+
+    def __init__(self, line_start: int, columns: list[int]) -> None:
+        self.places = [line_start + column for column in columns]
+        self.starts = [self.places[0]]
+        self.lengths = [len(columns) + 1]
+
+    def offset(self, position: int) -> int:
+        return self.places[position] if position < len(self.places) else self.places[-1] + 1
 
 
 class InlineReader:
@@ -438,21 +451,43 @@ class InlineReader:
 
     def _row(self, tree: Tree, section_id: str, definition: str | None) -> Row:
         offset = self.block_offset(tree.token)
+        line = tree.token.map[0] if tree.token.map else 0
+        written = table_cells(self.source.line_text(line + 1))
         cells = []
         search = 0
-        for cell in tree.children:
+        aligned = True  # the cells as written on the line are markdown-it's (not so in a quote: `> | a |`)
+        for index, cell in enumerate(tree.children):
             inline = cell.children[0].token if cell.children else None
             if inline is None:
                 cells.append(Cell(cell.token.type == "th_open", (), self.source, offset))
                 continue
-            places = _Places(self.source, inline, search)
-            search = (
-                places.starts[0] - self.source.line_starts[inline.map[0]] + len(inline.content) if inline.map else 0
+            found = written[index] if index < len(written) else ("", [])
+            aligned = aligned and found[0] == inline.content
+            places = (
+                _CellPlaces(self.source.line_starts[line], found[1])
+                if inline.content and found[0] == inline.content
+                else _Places(self.source, inline, search)
             )
+            search = places.starts[0] - self.source.line_starts[line] + len(inline.content)
             nodes = self.nodes(inline, places, section_id, definition, lists=True)
             content = _strip(self._titles_resolved(nodes, first=False))
             cells.append(Cell(cell.token.type == "th_open", tuple(content), self.source, places.starts[0]))
+        if aligned:
+            self._check_width(written, len(tree.children), line)
         return Row(tuple(cells), self.source, offset)
+
+    def _check_width(self, written: list[tuple[str, list[int]]], width: int, line: int) -> None:
+        """A row written with more cells than its table's header: markdown-it leaves the others out, so they are
+        reported where the first of them starts, never lost unsaid."""
+        extra = [(text, columns) for text, columns in written[width:] if columns]
+        if not extra:
+            return
+        shown = " | ".join(text for text, _ in extra)
+        self.checks.report(
+            f"a row with more cells than its table's header: `{shown[:60]}` is not read",
+            self.source.line_starts[line] + extra[0][1][0],
+            help="add a column to the header row, or write `\\|` for a `|` inside a cell",
+        )
 
 
 _LIST_TAG = re.compile(r"</?(?:ul|li)>")
