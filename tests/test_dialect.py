@@ -693,3 +693,54 @@ def test_a_reference_with_display_text_is_one_cell_of_a_pipe_table() -> None:
     ]
     sentence = [n for n in result.document.body[0].children if not isinstance(n, str | Table)]
     assert [(n.name, n.text) for n in sentence] == [("aim", "sentence")]  # type: ignore[union-attr]  # not `\\|`
+
+
+# -- where a finding points ------------------------------------------------------------------------------------
+
+MISPLACED = """---
+title: Places
+---
+
+# Core {#core}
+
+## Measuring {#measuring width=wide}
+
+A band of [[scavanger|scavengers]] moves.
+
+A test.<!-- rulebook: mechanic name="test" pas="at-most" roll="2D6" -->
+
+::: notes Rerolls
+
+A note.
+
+:::
+
+| Key | What |
+|---|---|
+| Li | Lines: [[line_of_sight\\|sight]] |
+"""
+
+
+def test_a_findings_header_and_github_annotation_name_the_column_its_caret_stands_at(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The caret stands under the name at fault (an attribute's key, a directive's name, a reference's name, a
+    mechanic's name); the header (``file:line:col``), GitHub's and SARIF's annotations name that column too."""
+    (tmp_path / "rulebook.toml").write_text('title = "T"\nsources = ["book.md"]\n', encoding="utf-8")
+    (tmp_path / "book.md").write_text(MISPLACED, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    main(["lint"])
+    text = capsys.readouterr().out
+    headers = re.findall(r"--> book\.md:(\d+):(\d+)\n.*\n.*\n *\| ( *)\^", text)
+    places = [(int(line), int(column)) for line, column, _ in headers]
+    assert [(line, len(spaces) + 1) for (line, _), (_, _, spaces) in zip(places, headers, strict=True)] == places
+    assert sorted(places) == [(7, 26), (9, 13), (11, 38), (11, 44), (13, 5), (21, 17)]
+    main(["lint", "--format", "github"])
+    annotations = re.findall(r"file=book\.md,line=(\d+),col=(\d+)", capsys.readouterr().out)
+    assert sorted((int(line), int(column)) for line, column in annotations) == sorted(places)
+    main(["lint", "--format", "sarif"])
+    regions = [
+        r["locations"][0]["physicalLocation"]["region"]
+        for r in json.loads(capsys.readouterr().out)["runs"][0]["results"]
+    ]
+    assert sorted((r["startLine"], r["startColumn"]) for r in regions) == sorted(places)
