@@ -744,3 +744,14 @@ def test_a_findings_header_and_github_annotation_name_the_column_its_caret_stand
         for r in json.loads(capsys.readouterr().out)["runs"][0]["results"]
     ]
     assert sorted((r["startLine"], r["startColumn"]) for r in regions) == sorted(places)
+
+
+@pytest.mark.parametrize("end", ["\r\n", "\r"])
+def test_a_table_with_references_reads_the_same_whatever_its_line_ends(end: str) -> None:
+    """The rows whose pipes are protected are found by markdown-it's count of lines, which ``\\r`` ends too."""
+    as_written, again = parse_dialect(PIPES, "book.md"), parse_dialect(PIPES.replace("\n", end), "book.md")
+    assert as_written.document is not None and again.document is not None
+    assert dump_document(again.document) == dump_document(as_written.document)
+    assert [(d.message, str(d.span)) for d in again.diagnostics] == [
+        (d.message, str(d.span)) for d in as_written.diagnostics
+    ]

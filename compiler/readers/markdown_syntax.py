@@ -62,14 +62,18 @@ def parse_dialect_text(text: str) -> list[Token]:
     markdown-it reads it, on the rows of tables only (in a paragraph ``\\|`` would be text), which a first reading
     tells. Lines keep their places, and a cell's text its columns (:func:`table_cells`)."""
     parser = dialect_parser()
-    lines = text.split("\n")
+    parts = _LINE_END.split(text)  # lines and their ends, as markdown-it counts lines
+    lines, ends = parts[0::2], [*parts[1::2], ""]
     protected = [_pipes_protected(line) for line in lines]
     if protected == lines:
         return parser.parse(text)
-    tokens = parser.parse("\n".join(protected))
+    tokens = parser.parse("".join(map(str.__add__, protected, ends)))
     rows = {row for token in tokens if token.type == "table_open" and token.map for row in range(*token.map)}
     kept = [line if number in rows else lines[number] for number, line in enumerate(protected)]
-    return tokens if kept == protected else parser.parse("\n".join(kept))
+    return tokens if kept == protected else parser.parse("".join(map(str.__add__, kept, ends)))
+
+
+_LINE_END = re.compile(r"(\r\n?|\n)")
 
 
 _TRIMMED = " \t\n\r\f\v"
