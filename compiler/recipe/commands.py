@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from rulebook.errors import UserError
-from rulebook.project import BookConfig, Project, Translation
+from rulebook.project import TRANSLATION_LANGUAGES, BookConfig, Project, Translation
 from rulebook.recipe.family import book_family, read_family
 from rulebook.recipe.reading import configured_format, read_book, read_configured
 from rulebook.recipe.stages import (
@@ -163,16 +163,18 @@ def make_fixes(project: Project, fixed: Sequence[FixedSource]) -> None:
 def translation_of(
     project: Project,
     source: Path,
-    language: str,
+    language: str | None,
     *,
     terms: Path | None = None,
     waivers: Path | None = None,
     language_file: Path | None = None,
 ) -> Translation:
-    """The translation at ``source`` as a command names it: the terminology and waivers it names, else those the
-    configuration names for that file (where it configures it), else those beside it; and the language file it
-    names, else the one the configuration gives that file, or any translation into that language."""
+    """The translation at ``source`` as a command names it: in the language it names (else the configuration's, see
+    :func:`translation_language`); the terminology and waivers it names, else those the configuration names for that
+    file (where it configures it), else those beside it; and the language file it names, else the one the
+    configuration gives that file, or any translation into that language."""
     configured = project.translation_of(source)
+    language = language or translation_language(project, configured)
     if language_file is None:
         same = [t for book in project.books for t in book.translations if t.language == language]
         chosen = [configured] if configured is not None and configured.language == language else []
@@ -180,6 +182,22 @@ def translation_of(
     return Translation(
         language, source, terms or (configured.terms if configured else None), waivers, language_file=language_file
     )
+
+
+def translation_language(project: Project, configured: Translation | None) -> str:
+    """The language of a translation a command names without ``--language``: the configuration's for that file, else
+    that of the only translation the project configures; several, or none, are a usage error saying what to name."""
+    if configured is not None:
+        return configured.language
+    languages = sorted({t.language for book in project.books for t in book.translations})
+    if len(languages) == 1:
+        return languages[0]
+    listed = f"the project's translations: {', '.join(languages)}" if languages else f"the shipped: {SHIPPED}"
+    raise UserError(f"name the translation's language with --language ({listed})")
+
+
+SHIPPED = ", ".join(TRANSLATION_LANGUAGES)
+"""The languages a translation may be in without a language file, as a message lists them."""
 
 
 def compare(
@@ -200,7 +218,7 @@ def compare(
         *books,
         original_language=languages[0],
         translation_language=languages[1],
-        terms=translation_terms(translation, project.root),
+        terms=translation_terms(translation, project.root, books[1]),
         waivers=translation_waivers(translation, project.root),
     )
     return comparison, exit_status(comparison, FAIL_ON if fail_on is None else fail_on)
@@ -229,15 +247,18 @@ def suggest(project: Project, original: Path, translation: Translation) -> list[
     from rulebook.translate.command import check_languages
     from rulebook.translate.compare import compare_books
     from rulebook.translate.suggestions import aligned_uses, suggest_terms
+    from rulebook.translate.terminology import marked_terms
 
     books = read_pair(project, original, translation.source, translation.language)
     if isinstance(books, ReadResult):
         return books
     languages = translation_languages(translation, project.root)
     check_languages(*books, languages, names=(original, translation.source))
-    entries = translation_terms(translation, project.root)
-    comparison = compare_books(*books, original_language=languages[0], translation_language=languages[1], terms=entries)
-    return suggest_terms(aligned_uses(comparison.texts), entries, languages[1])
+    entries = translation_terms(translation, project.root, None)
+    terms = translation_terms(translation, project.root, books[1])
+    comparison = compare_books(*books, original_language=languages[0], translation_language=languages[1], terms=terms)
+    uses = aligned_uses(comparison.texts)
+    return suggest_terms(uses, entries, languages[1], marked=marked_terms(books[1]))
 
 
 def diff(project: Project, old: Path, new: Path) -> BookDiff | ReadResult:
