@@ -224,3 +224,77 @@ def test_beides_is_both() -> None:
     from rulebook.languages.quantities import numbers
 
     assert numbers("Both of the above.", "en") == numbers("Beides zusammen.", "de") == {"2": 1}
+
+
+def _lint_json(capsys: pytest.CaptureFixture[str], *files: str) -> tuple[int, list[tuple[str, str, int, int, str]]]:
+    capsys.readouterr()
+    status = main(["lint", *files, "--format", "json"])
+    found = json.loads(capsys.readouterr().out)["diagnostics"]
+    return status, [(d["file"], d["code"], d["line"], d["column"], d["message"]) for d in found]
+
+
+def test_lint_checks_a_translation_written_in_the_dialect(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`rulebook lint` checks the German too, located in its own file: a link to a section it lacks, a term no book
+    defines, a table of an unknown kind. A term only the original defines (Line of Sight) is no finding, nor is what
+    the original's own lint reports of the same name (its values of turns, its two terms defined through each other).
+    """
+    project = _project(tmp_path)
+    monkeypatch.chdir(project)
+    status, clean = _lint_json(capsys)
+    assert status == 0 and [f for f in clean if f[0] == "de.md"] == []
+    german = (project / "de.md").read_text(encoding="utf-8")
+    german = german.replace(
+        "Eine [[tile|Kachel]] ist ein Feld des Bretts.",
+        "Eine [[tile|Kachel]] ist ein Feld des Bretts. Die [[line_of_sight|Sichtlinie]] und die [[sightline|Sicht]]: "
+        "siehe [Sichtlinie](#line_of_sight_rules).",
+    ).replace('{title="Abweichung" id=scatter .row-headers}', '{title="Abweichung" id=scatter kind=bogus}')
+    (project / "de.md").write_text(german, encoding="utf-8")
+    expected = [
+        ("de.md", "RB101", 21, 88, "reference to undefined term `sightline`"),
+        ("de.md", "RB102", 21, 115, "link to unknown id `line_of_sight_rules`"),
+        ("de.md", "RB502", 30, 1, "`bogus` is not a kind of table the compiler knows"),
+    ]
+    status, found = _lint_json(capsys)
+    assert status == 1
+    assert [f for f in found if f[0] == "de.md"] == expected
+    assert [f for f in found if f[0] != "de.md"] == [f for f in clean if f[0] != "de.md"]  # the original's, as before
+    assert _lint_json(capsys, "de.md") == (1, expected)  # named alone: checked as the translation it is
+
+
+def test_lint_leaves_a_translation_converted_from_a_pdf_to_compare(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A plain-markdown translation (the French seed's format) is not the lint's: its links and words are the PDF's."""
+    project = _project(tmp_path, CONFIG.replace('source = "de.md"', 'source = "de.md"\nformat = "plain-markdown"'))
+    (project / "de.md").write_text("# 1 Grundbegriffe\n\nSiehe [Messen](#measuring).\n", encoding="utf-8")
+    monkeypatch.chdir(project)
+    status, found = _lint_json(capsys)
+    assert status == 0 and {f[0] for f in found} == {"book.md"}
+
+
+def test_a_books_baseline_is_written_beside_its_checked_translation(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.chdir(_project(tmp_path))
+    assert main(["lint", "--write-baseline", "known.json"]) == 0, capsys.readouterr().err
+    written = json.loads(Path("known.json").read_text(encoding="utf-8"))
+    assert {entry["source"] for entry in written["entries"]} == {"book.md"}
+
+
+def test_compare_outside_a_translated_project_reads_the_language_from_the_text(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """No translation configured: the language the translation's text reads as (German here), or, for a text too
+    short to tell, a plain message."""
+    project = _project(tmp_path, 'title = "Tiles and Dice"\nsources = ["book.md"]\n')
+    monkeypatch.chdir(project)
+    capsys.readouterr()
+    assert main(["compare", "book.md", "de.md", "--format", "json"]) == 1
+    assert {d["code"] for d in json.loads(capsys.readouterr().out)["diagnostics"]} == {"RB601", "RB603"}
+    (project / "short.md").write_text("<!-- rulebook -->\n\n# 1 Grundbegriffe\n\nKacheln.\n", encoding="utf-8")
+    assert main(["compare", "book.md", "short.md"]) == 2
+    assert capsys.readouterr().err == (
+        "rulebook: error: name the translation's language with --language (the shipped: de, en, es, fr, it, pl)\n"
+    )

@@ -4,7 +4,9 @@ A translation converted from a PDF marks no terms. Its terminology says which wo
 the original's terms, so every use of them links to where the translation states the rule: the
 section aligned with the one that defines the term in the original, where the first use is marked as
 the definition (with a permalink), and the preview shows that translated text. A term whose section
-is not translated links to the original's definition. Sections of the original that the translation
+is not translated links to the original's definition. A translation written in the dialect marks its
+terms itself (``[[round|Runde]]``): those marks are its links, and its own definitions (``{dfn=round}``)
+are where its terms are stated. Sections of the original that the translation
 lacks get a visible notice with a link to the original: a whole chapter gets a page of its own.
 
 Both sites carry, on every chapter page, where the page and each of its sections are in the other
