@@ -298,3 +298,23 @@ def test_compare_outside_a_translated_project_reads_the_language_from_the_text(
     assert capsys.readouterr().err == (
         "rulebook: error: name the translation's language with --language (the shipped: de, en, es, fr, it, pl)\n"
     )
+
+
+def test_a_term_another_books_translation_marks_is_named_by_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The French army book names a core term as the core's French marks it, with no terms.toml entry for it."""
+    from .test_family import FAMILY
+
+    project = tmp_path / "family"
+    shutil.copytree(FAMILY, project)
+    core = project / "core" / "fr"
+    terms = (core / "terms.toml").read_text(encoding="utf-8")
+    (core / "terms.toml").write_text(terms.replace('[courage_test]\npreferred = "test de courage"\n', ""), "utf-8")
+    text = (core / "core.md").read_text(encoding="utf-8")
+    (core / "core.md").write_text(text.replace("Un test de courage", "Un [[courage_test|test de courage]]"), "utf-8")
+    monkeypatch.chdir(project)
+    assert main(["build", "-q", "--no-pdf"]) == 0, capsys.readouterr().err
+    page = lxml.html.fromstring((project / "site" / "elves" / "fr" / "unites-de-l-armee" / "index.html").read_bytes())
+    links = {a.text_content(): a.get("href") for a in page.cssselect("article a.rb-term")}
+    assert links["test de courage"] == "../../../fr/glossary/#courage_test"

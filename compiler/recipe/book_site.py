@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from rulebook.assets import book_images, image_folder
 from rulebook.project import MAIN_BOOK, BookConfig, Project
-from rulebook.recipe.reading import translation_title
+from rulebook.recipe.reading import read_book, translation_title
 from rulebook.stage_values import LintResult, ReadResult
 
 if TYPE_CHECKING:
@@ -167,8 +167,10 @@ def outside_translations(
         translation = next((t for t in other.translations if t.language == language), None)
         if translation is None:
             continue
-        if other.name not in terminologies:
-            terminologies[other.name] = translation_terms(translation, project.root, None)
+        if other.name not in terminologies:  # its terms file over the terms its text marks, as its own site has them
+            read = read_book([translation.source], project.root, language=language, source_format=translation.format)
+            marked = None if read.fatal else read.book
+            terminologies[other.name] = translation_terms(translation, project.root, marked)
         entry = terminologies[other.name].get(lookup.name)
         if entry is not None:
             page = f"{up}{other.folder}{language}/glossary.md#{lookup.name}"
