@@ -324,6 +324,11 @@ class Section(NamedTuple):
         """Where the node starts (computed from ``source`` and ``offset``)."""
         return self.source.span(self.offset)
 
+    @property
+    def numbered_title(self) -> str:
+        """The title as the book heads it: after its number, if the source numbers it (``3.2 Ship Captain``)."""
+        return f"{self.number} {self.title}" if self.number else self.title
+
 
 class Annotated(NamedTuple):
     """A table or list declared as data (``roll``, ``kind`` or ``id``), with where it stands."""

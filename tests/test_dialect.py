@@ -17,13 +17,15 @@ import pytest
 
 from rulebook.cli import main
 from rulebook.convert import ConversionError, convert_document
-from rulebook.data import build_rule_data, serialise
+from rulebook.data import build_rule_data, build_site_summary, serialise
 from rulebook.graph import TermGraph
 from rulebook.model import Book, Document, ItemList, Table
 from rulebook.project import BookConfig
 from rulebook.readers.markdown import parse_dialect
 from rulebook.recipe.reading import read_book
 from rulebook.recipe.stages import lint_book
+from rulebook.site.pages import SiteInput, SitePlan, build_pages
+from rulebook.site.theme import Theme
 from rulebook.xml_source import parse_xml_string
 
 from .conftest import BUNDLED_BOOK, CASES, ROOT
@@ -535,3 +537,18 @@ def test_the_configurations_formats_are_the_readers_table(tmp_path: Path) -> Non
         ConfigError, match=r"`format` in \[tool.rulebook\] must be one of xml, markdown, plain-markdown"
     ):
         parse_project({"sources": ["a.md"], "format": "md"}, tmp_path)
+
+
+def test_a_numbered_heading_keeps_its_number_on_the_site() -> None:
+    """``## 2.1 Setting Up`` reads "2.1 Setting Up" on the site as in the PDF; the number is never the anchor."""
+    document = markdown(
+        "# 2 The Game {#game}\n\nPlay.\n\n## 2.1 Setting Up {#setup}\n\nSet up.\n\n## Aside\n\nNo number.\n"
+    )
+    book = Book((document,))
+    terms = TermGraph(book)
+    site = SiteInput(book, terms, build_site_summary(book, terms, title="Book", edition="1"), (), set(), [])
+    pages, _ = build_pages(SitePlan(site), Theme().environment())
+    chapter = next(p for p in pages if p.path == "game.md")
+    headings = re.findall(r"^#+ .*$", chapter.markdown, flags=re.MULTILINE)
+    assert headings == ["# 2 The Game { #game }", "## 2\\.1 Setting Up { #setup }", "## Aside { #aside }"]
+    assert chapter.title == "The Game"
