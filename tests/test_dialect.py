@@ -516,6 +516,37 @@ def test_the_front_matters_title_titles_a_book_the_configuration_leaves_untitled
     assert json.loads((tmp_path / "site" / "rules.json").read_text(encoding="utf-8"))["book"]["title"] == "Configured"
 
 
+def test_a_book_that_names_itself_before_its_own_term_links_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``[[main:charge]]`` (``[[MAIN:charge]]`` too) written in the book ``main`` is its own ``charge``, as the docs
+    promise (a book's name before a colon names "the book itself or one it uses"): linked on the page and counted in
+    the rule data like ``[[charge]]``; a name the book does not have stays prefixed, and the lint says so there."""
+    (tmp_path / "rulebook.toml").write_text('sources = ["book.md"]\n', encoding="utf-8")
+    (tmp_path / "book.md").write_text(
+        "# Battle {#battle}\n\n::: definition charge\nA charge.\n:::\n\n"
+        "A [[main:charge]], a [[MAIN:charge]], [[main:charge|charges]], [[charge]], [back](#main:battle).\n",
+        encoding="utf-8",
+    )
+    monkeypatch.chdir(tmp_path)
+    assert main(["lint"]) == 0
+    assert main(["build", "-q", "--no-pdf"]) == 0
+    data = json.loads((tmp_path / "site" / "rules.json").read_text(encoding="utf-8"))
+    assert data["terms"]["charge"]["reference_count"] == 4 and data["outside_terms"] == {}
+    page = (tmp_path / "site" / "battle" / "index.html").read_text(encoding="utf-8")
+    assert page.count('<a class="rb-term" href="#term-charge" data-term="charge">') == 4
+    assert "rb-unpublished" not in page
+    assert '<a class="rb-link" href="./">back</a>' in page
+    capsys.readouterr()
+    (tmp_path / "book.md").write_text("# Battle\n\n::: definition charge\nA charge.\n:::\n\nA [[main:chrage]].\n")
+    assert main(["lint", "--format", "json"]) == 1
+    found = json.loads(capsys.readouterr().out)["diagnostics"]
+    assert [(d["rule"], d["target"], d["line"], d["column"]) for d in found] == [
+        ("unused-definition", "charge", 3, 1),
+        ("dangling-reference", "main:chrage", 7, 3),
+    ]
+
+
 UNMARKED = """# 1 Core Concepts
 
 ## 1.1 Fighter
