@@ -286,6 +286,12 @@ def test_unknown_attributes_are_reported_at_their_key_with_the_closest_known() -
         (6, 2, "unknown attribute `onload` on a list", "a list takes `roll`, `kind`, `id`, `title`"),
         (7, 15, "unknown attribute `id` on an item's title", "an item's title takes `.title`"),
     ]
+    unreadable = parse_dialect("<!-- rulebook -->\n# C\n\n## Title {#id foo}\n\n## Rolls \\{2D6\\}\n", "b.md")
+    assert [(d.span.line, d.span.column, d.message) for d in unreadable.diagnostics] == [
+        (4, 10, "a heading's attribute block that cannot be read")
+    ]
+    assert unreadable.document is not None
+    assert [s.title for s in unreadable.document.sections] == ["Title", "Rolls {2D6}"]  # an escaped brace is text
 
 
 def test_plain_markdowns_declaration_comments_get_the_dialects_spelling() -> None:

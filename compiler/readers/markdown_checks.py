@@ -89,22 +89,39 @@ class Checks:
             _, attributes = parse("{" + written + "}")
         except ParseError:
             attributes = {}
+            if offset is not None:
+                self.report(
+                    "a heading's attribute block that cannot be read",
+                    self._last_brace(offset),
+                    help="write `{#id}` or `{.unnumbered}` at the title's end; `\\{` writes a brace in the title",
+                )
         found = attributes.pop("id", None)
         classes = attributes.pop("class", "").split()
         unnumbered = "unnumbered" in classes
         if offset is not None:
-            end = self.source.text.find("\n", offset)
-            start = max(self.source.text.rfind("{", offset, len(self.source.text) if end == -1 else end), offset)
+            start = self._last_brace(offset)
             unknown = sorted(attributes) + [f".{name}" for name in classes if name != "unnumbered"]
             keys = [(key, self.key_offset(start, key)) for key in unknown]
             self.attributes(keys, {"#id": "`{#id}`", ".unnumbered": "`{.unnumbered}`"}, "a heading")
         return found, unnumbered
 
+    def _line_end(self, offset: int) -> int:
+        end = self.source.text.find("\n", offset)
+        return len(self.source.text) if end == -1 else end
+
+    def _last_brace(self, offset: int) -> int:
+        """Where the attribute block of the heading whose line starts at ``offset`` opens."""
+        return max(self.source.text.rfind("{", offset, self._line_end(offset)), offset)
+
+    def brace_escaped(self, offset: int) -> bool:
+        """Whether the heading whose line starts at ``offset`` ends with an escaped brace (``## Rolls \\{2D6\\}``):
+        text, not attributes."""
+        return self.source.text[offset : self._line_end(offset)].rstrip().endswith("\\}")
+
     def key_offset(self, start: int, key: str) -> int:
         """Where an attribute ``key`` (``colour``, ``.red``) is written in the attribute block that starts at ``start``
         (up to the line's end), else ``start``."""
-        end = self.source.text.find("\n", start)
-        block = self.source.text[start : len(self.source.text) if end == -1 else end]
+        block = self.source.text[start : self._line_end(start)]
         found = re.search(rf"(?<![\w.#-]){re.escape(key)}(?![\w-])", block)
         return start + found.start() if found else start
 
