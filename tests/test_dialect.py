@@ -544,12 +544,27 @@ def test_a_book_that_names_itself_before_its_own_term_links_it(
     assert "rb-unpublished" not in page
     assert '<a class="rb-link" href="./">back</a>' in page
     capsys.readouterr()
-    (tmp_path / "book.md").write_text("# Battle\n\n::: definition charge\nA charge.\n:::\n\nA [[main:chrage]].\n")
+    (tmp_path / "book.md").write_text(
+        "# Battle\n\n::: definition charge\nA charge.\n:::\n\nA [[main:chrage]] [here](#main:fight).\n"
+    )
     assert main(["lint", "--format", "json"]) == 1
     found = json.loads(capsys.readouterr().out)["diagnostics"]
-    assert [(d["rule"], d["target"], d["line"], d["column"]) for d in found] == [
-        ("unused-definition", "charge", 3, 1),
-        ("dangling-reference", "main:chrage", 7, 3),
+    assert [(d["rule"], d["target"], d["line"], d["column"], d["help"]) for d in found] == [
+        ("unused-definition", "charge", 3, 1, "refer to it with `[[charge]]` where the rules use it, or remove it"),
+        (
+            "dangling-reference",
+            "main:chrage",
+            7,
+            3,
+            "define it with `::: definition chrage`, or baseline it if its chapter is not written yet",
+        ),
+        (
+            "dangling-link",
+            "main:fight",
+            7,
+            19,
+            "give the target section or figure `{#fight}`, or baseline it if it is not written yet",
+        ),
     ]
 
 
