@@ -96,7 +96,7 @@ def read_configured(
         return _not_rulebooks(strangers, project.root)
 
     def read() -> ReadResult:
-        return read_book(
+        found = read_book(
             paths,
             project.root,
             language=book.language,
@@ -104,11 +104,24 @@ def read_configured(
             outline=outline,
             source_format=book.format,
         )
+        return own_names(found, book.name)
 
     if cache is NO_CACHE:
         return read()  # no key to make: that would read and hash every source once more
-    key = digest(*paths, *map(str, paths), repr(book.linking), book.language, str(outline), str(book.format))
+    key = digest(*paths, *map(str, paths), repr(book.linking), book.language, str(outline), str(book.format), book.name)
     return cache.get("read", key, read)
+
+
+def own_names(read: ReadResult, name: str, original: ReadResult | None = None) -> ReadResult:
+    """The book as read, its references and links that put the book's own name before a name it has written as its
+    own (``[[main:charge]]`` in the book ``main``: :func:`~rulebook.readers.linking.own_prefix_dropped`; a
+    translation's, as its ``original`` has them)."""
+    from dataclasses import replace
+
+    from rulebook.readers.linking import own_prefix_dropped
+
+    book = own_prefix_dropped(read.book, name, original.book if original is not None else None)
+    return read if book is read.book else replace(read, book=book)
 
 
 def titled(book: BookConfig, read: ReadResult) -> BookConfig:

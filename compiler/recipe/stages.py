@@ -20,7 +20,7 @@ from rulebook.lint.suppressions import apply_suppressions
 from rulebook.memory import gc_frozen
 from rulebook.project import MAIN_BOOK, BookConfig, Project, Translation
 from rulebook.recipe.cache import NO_CACHE, StageCache, digest
-from rulebook.recipe.reading import read_book, read_configured
+from rulebook.recipe.reading import own_names, read_book, read_configured
 from rulebook.site.page_table import RESERVED_NAMES, translation_report
 from rulebook.stage_values import LintResult, ReadResult
 
@@ -140,8 +140,10 @@ def compare_translations(
         key = digest(*[s.text for s in read.sources.values()], repr(translation), *translation.files)
 
         def compare(translation: Translation = translation) -> TranslationResult | None:
-            translated = read_book(
-                [translation.source], root, language=translation.language, source_format=translation.format
+            translated = own_names(
+                read_book([translation.source], root, language=translation.language, source_format=translation.format),
+                book.name,
+                read,
             )
             if translated.fatal:
                 return None

@@ -164,9 +164,19 @@ class _Line:
         return self.text[self.start + begin : self.start + min(stop, len(self))].replace("\t", " ")
 
 
-_MARKDOWN_NAMES = (("[[", "|"), ("[[", "]]"), ("(#", ")"), ("{#", "}"), ("=", "}"), ("=", " "), (" ", ""))
-"""What stands around a name in the Markdown dialect: ``[[name|``, ``(#id)``, ``{#id}``, ``{dfn=name}``,
-``::: definition name``; a span (``[text]{dfn=name}``) is named at its end, so its own attribute comes first."""
+_MARKDOWN_NAMES = (
+    ("[[", "|"),
+    ("[[", "\\|"),
+    ("[[", "]]"),
+    ("(#", ")"),
+    ("{#", "}"),
+    ("=", "}"),
+    ("=", " "),
+    (" ", ""),
+)
+"""What stands around a name in the Markdown dialect: ``[[name|`` (``[[name\\|`` in a table's cell), ``(#id)``,
+``{#id}``, ``{dfn=name}``, ``::: definition name``; a span (``[text]{dfn=name}``) is named at its end, so its own
+attribute comes first."""
 _SPAN_NAMES = (("dfn=", "}"), ("dfn=", " "), ("value=", "}"), ("value=", " "))
 
 

@@ -509,7 +509,7 @@ def section_blocks(
     alias = section.id if anchor != section.id else None
     heading = {
         "heading": "#" * section.level,
-        "title": spaced(section.title, linker.language),
+        "title": spaced(section.numbered_title, linker.language),
         "id": anchor,
         "alias": alias,
     }

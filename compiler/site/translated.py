@@ -32,14 +32,11 @@ from rulebook.model import (
     Content,
     Definition,
     Document,
-    Important,
     ItemList,
     Node,
-    Note,
     Reference,
-    Row,
     Section,
-    Table,
+    map_children,
     plain_text,
     unique_id,
 )
@@ -693,23 +690,10 @@ def _keep_links(document: Document, keep: Callable[[Reference], bool]) -> Docume
     """The document with the references ``keep`` refuses turned back into text."""
 
     def content(nodes: Content) -> Content:
-        out: list[Node] = []
-        for node in nodes:
-            if isinstance(node, Reference) and not keep(node):
-                out.append(node.text)
-            elif isinstance(node, Section | Important | Note | Definition):
-                out.append(node._replace(children=content(node.children)))
-            elif isinstance(node, ItemList):
-                out.append(node._replace(items=tuple(i._replace(children=content(i.children)) for i in node.items)))
-            elif isinstance(node, Table):
-                columns = row(node.columns) if node.columns else None
-                out.append(node._replace(columns=columns, rows=tuple(map(row, node.rows))))
-            else:
-                out.append(node)
-        return tuple(out)
-
-    def row(node: Row) -> Row:
-        return node._replace(cells=tuple(c._replace(children=content(c.children)) for c in node.cells))
+        return tuple(
+            node.text if isinstance(node, Reference) and not keep(node) else map_children(node, content)
+            for node in nodes
+        )
 
     body = tuple(section._replace(children=content(section.children)) for section in document.body)
     references = tuple(r for r in document.references if keep(r))
@@ -727,19 +711,9 @@ def _mark_definitions(document: Document, wanted: Mapping[str, set[str]], marked
             elif isinstance(node, Reference) and node.name in wanted.get(section_id, ()) and node.name not in marked:
                 marked.add(node.name)
                 out.append(Definition(node.name, (node.text,), section_id, None, node.source, node.offset))
-            elif isinstance(node, Important | Note | Definition):
-                out.append(node._replace(children=content(node.children, section_id)))
-            elif isinstance(node, ItemList):
-                items = tuple(i._replace(children=content(i.children, section_id)) for i in node.items)
-                out.append(node._replace(items=items))
-            elif isinstance(node, Table):  # a profile's row states its characteristic
-                out.append(node._replace(rows=tuple(row(r, section_id) for r in node.rows)))
-            else:
-                out.append(node)
+            else:  # a profile's row states its characteristic
+                out.append(map_children(node, lambda part: content(part, section_id)))
         return tuple(out)
-
-    def row(node: Row, section_id: str) -> Row:
-        return node._replace(cells=tuple(c._replace(children=content(c.children, section_id)) for c in node.cells))
 
     def section(node: Section) -> Section:
         return node._replace(children=content(node.children, node.id))
