@@ -367,6 +367,9 @@ class Document:
     """Read for the lint only: every index above is whole, but sections, definitions and figures hold
     no content (``children``, ``caption`` and ``body`` chapters' children are empty); see
     :mod:`rulebook.xml_source`."""
+    dialect: bool = False
+    """Read in the Markdown dialect: its markup (attributes, ``[[term|...]]``, fences, link targets) stands in the
+    source's text, where the checks that read a translation's words skip it."""
 
 
 @dataclass(frozen=True, slots=True)

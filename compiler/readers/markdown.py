@@ -154,6 +154,7 @@ class _Builder:
             tuple(self.ids),
             tuple(self.annotated),
             title=self.title,
+            dialect=True,
         )
 
     def _check_depth(self, tree: Tree) -> None:

@@ -17,7 +17,7 @@ from rulebook.errors import UserError
 from rulebook.inputs import UnreadableInput, read_input
 from rulebook.memory import gc_frozen
 from rulebook.model import Book
-from rulebook.project import BookConfig, Linking, Project
+from rulebook.project import BookConfig, Linking, Project, Translation
 from rulebook.readers import SourceResult
 from rulebook.readers.formats import FORMATS, ReadRequest, format_named, format_of
 from rulebook.recipe.cache import NO_CACHE, StageCache, digest
@@ -135,6 +135,14 @@ def titled(book: BookConfig, read: ReadResult) -> BookConfig:
     from dataclasses import replace
 
     return replace(book, title=title)
+
+
+def translation_title(translation: Translation, translated: Book) -> str | None:
+    """A translation's title, by the book's rule (:func:`titled`): the configuration's (``[translations.de] title``)
+    wins over the one its source gives (a Markdown translation's front matter or single ``#`` heading)."""
+    if translation.title is not None:
+        return translation.title
+    return next((document.title for document in translated.documents if document.title), None)
 
 
 def configured_format(project: Project, path: Path) -> str | None:

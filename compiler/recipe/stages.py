@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     from rulebook.build_values import TranslationResult
     from rulebook.diff import BookDiff
     from rulebook.languages.data import Language
+    from rulebook.model import Book
     from rulebook.translate.results import Comparison
     from rulebook.translate.status import TranslationStatus
     from rulebook.translate.terminology import Entry
@@ -146,7 +147,7 @@ def compare_translations(
             )
             if translated.fatal:
                 return None
-            terms = translation_terms(translation, root)
+            terms = translation_terms(translation, root, translated.book)
             words = translation_languages(translation, root)[1]
             comparison = compare_books(
                 read.book,
@@ -171,13 +172,16 @@ def translation_languages(translation: Translation, root: Path | None) -> tuple[
     return load_language("en"), load_language(translation.language, translation.language_file, root=root)
 
 
-def translation_terms(translation: Translation, root: Path | None) -> dict[str, Entry]:
-    """The terminology a translation is checked with (by :class:`~rulebook.project.Translation`'s rule: the
-    file named, else ``terms.toml`` beside it if there is one; none: empty)."""
-    from rulebook.translate.terminology import load_terminology
+def translation_terms(translation: Translation, root: Path | None, translated: Book | None) -> dict[str, Entry]:
+    """The terminology a translation is checked with: the renderings its text marks (``translated``, the
+    translation read; :func:`~rulebook.translate.terminology.marked_terms`), each term's entry of its terms file
+    over them (by :class:`~rulebook.project.Translation`'s rule: the file named, else ``terms.toml`` beside it if
+    there is one). None for ``translated``: the file's entries only."""
+    from rulebook.translate.terminology import load_terminology, with_marked
 
     path = translation.terms_file
-    return load_terminology(path, root=root) if translation.terms or present(path) else {}
+    entries = load_terminology(path, root=root) if translation.terms or present(path) else {}
+    return entries if translated is None else with_marked(entries, translated)
 
 
 def translation_waivers(translation: Translation, root: Path | None) -> dict[str, str]:
@@ -319,8 +323,9 @@ def translated_terms(
 
     found: dict[str, dict[str, dict[str, str]]] = {}
     for translation in translations:
+        language = translation.words or translation.language
         for term, names in term_translations(
-            read.book, translation.comparison, translation.terms, translation.words or translation.language
+            read.book, translation.comparison, translation.terms, language, translation.book
         ).items():
             found.setdefault(term, {})[translation.language] = names
     return found
