@@ -1,9 +1,9 @@
 """A document as the Markdown dialect (``rulebook convert``): read back, it gives the same model.
 
 Text is written one paragraph to a line, every character the dialect reads as markup escaped; a break the
-text keeps where no paragraph follows is a line holding a backslash alone. What a pipe table cannot hold (a
-list in a cell, a header cell past the first column, rows of other widths than the header) is refused with
-a :class:`ConversionError` naming the place.
+text keeps where no paragraph follows is a line holding a backslash alone; a header cell that no header row or
+``{.row-headers}`` makes one ends with ``{.header}``. What a pipe table cannot hold (a numbered list or a note in a
+cell, rows of other widths than the header) is refused with a :class:`ConversionError` naming the place.
 """
 
 from __future__ import annotations
@@ -244,8 +244,6 @@ def _table(table: Table) -> list[str]:
     header = list(table.columns.cells) if table.columns else []  # the row headers' corner is a cell, even empty
     if any(len(row.cells) != width for row in rows) or (header and len(header) != width):
         raise ConversionError("a table whose rows are not as wide as its header cannot be a pipe table", table.span)
-    if any(cell.header for row in rows for cell in row.cells[1 if row_headers else 0 :]):
-        raise ConversionError("a table with header cells past the first column cannot be a pipe table", table.span)
     if table.roll is None and table.columns and _DICE.fullmatch(plain_text(table.columns.cells[0].children)):
         raise ConversionError("a table headed by dice that is not a roll table cannot be a pipe table", table.span)
     classes = ("row-headers",) if row_headers else ()
@@ -253,7 +251,10 @@ def _table(table: Table) -> list[str]:
     lines = _attributes(declared, classes, table.span)
     lines.append(_row([_cell(c) for c in header] if header else [""] * width))
     lines.append("|" + "|".join(["---"] * width) + "|")
-    lines += [_row([_cell(cell) for cell in row.cells]) for row in rows]
+    lines += [
+        _row([_cell(cell, cell.header and not (row_headers and n == 0)) for n, cell in enumerate(row.cells)])
+        for row in rows
+    ]
     return [*lines, ""]
 
 
@@ -261,12 +262,15 @@ def _row(cells: list[str]) -> str:
     return "| " + " | ".join(cells) + " |"
 
 
-def _cell(cell: Cell) -> str:
+def _cell(cell: Cell, marked: bool = False) -> str:
+    """A cell's text; ``marked``: a header cell the table's header row and ``{.row-headers}`` do not make one, marked
+    ``{.header}`` at its end (markdown-it-attrs' attributes of a cell)."""
     if any(_cell_block(n) for n in cell.children):
         raise ConversionError(
             "a table cell holding a note, a table or a numbered list cannot be a pipe table's", cell.span
         )
-    return _inline(cell.children, in_cell=True).strip().replace("|", "\\|")  # a pipe table splits at any other
+    text = _inline(cell.children, in_cell=True).strip().replace("|", "\\|")  # a pipe table splits at any other
+    return f"{text} {{.header}}".lstrip() if marked else text
 
 
 def _cell_block(node: Node) -> bool:

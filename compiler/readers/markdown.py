@@ -154,6 +154,7 @@ class _Builder:
             tuple(self.ids),
             tuple(self.annotated),
             title=self.title,
+            dialect=True,
         )
 
     def _check_depth(self, tree: Tree) -> None:
@@ -200,7 +201,7 @@ class _Builder:
         opening, inline = tree.token, tree.children[0].token
         offset = self.inline.line_offset(opening.map[0] if opening.map else 0)
         written = self.inline.heading_text(inline)
-        match = _HEADING_ATTRIBUTES.search(written)
+        match = None if self.checks.brace_escaped(offset) else _HEADING_ATTRIBUTES.search(written)
         explicit, unnumbered = (
             self.checks.heading_attributes(match.group("attributes"), offset) if match else (None, False)
         )
