@@ -458,34 +458,37 @@ class InlineReader:
 
     def _row(self, tree: Tree, section_id: str, definition: str | None) -> Row:
         offset = self.block_offset(tree.token)
-        line = tree.token.map[0] if tree.token.map else 0
-        written = table_cells(self.source.line_text(line + 1))
         cells = []
         search = 0
-        aligned = True  # the cells as written on the line are markdown-it's (not so in a quote: `> | a |`)
-        for index, cell in enumerate(tree.children):
+        for cell in tree.children:
             inline = cell.children[0].token if cell.children else None
             if inline is None:
                 cells.append(Cell(cell.token.type == "th_open", (), self.source, offset))
                 continue
-            aligned = aligned and index < len(written) and written[index][0] == inline.content
             places = _Places(self.source, inline, search)
             search = places.end() - self.source.line_starts[inline.map[0]] if inline.map else 0
             nodes = self.nodes(inline, places, section_id, definition, lists=True)
             marked = self._cell_marker(inline.content, nodes, places)
             content = _strip(self._titles_resolved(nodes, first=False))
             cells.append(Cell(cell.token.type == "th_open" or marked, tuple(content), self.source, places.starts[0]))
-        if aligned:
-            self._check_width(written, len(tree.children), line)
+        self._check_width(tree)
         return Row(tuple(cells), self.source, offset)
 
-    def _check_width(self, written: list[tuple[str, list[int]]], width: int, line: int) -> None:
+    def _check_width(self, row: Tree) -> None:
         """A row written with more cells than its table's header: markdown-it leaves the others out, so they are
         reported where the first of them starts, never lost unsaid."""
-        extra = [(text, columns) for text, columns in written[width:] if columns]
+        line = row.token.map[0] if row.token.map else 0
+        text, width = self.source.line_text(line + 1), len(row.children)
+        if text.count("|") <= width + 1:  # no more pipes than the cells and the enclosing pipes take
+            return
+        written = table_cells(text)
+        contents = [cell.children[0].token.content if cell.children else "" for cell in row.children]
+        if [found for found, _ in written[:width]] != contents:
+            return  # not the cells markdown-it read (a quote's row: `> | a |`)
+        extra = [(found, columns) for found, columns in written[width:] if columns]
         if not extra:
             return
-        shown = " | ".join(text for text, _ in extra)
+        shown = " | ".join(found for found, _ in extra)
         self.checks.report(
             f"a row with more cells than its table's header: `{shown[:60]}` is not read",
             self.source.line_starts[line] + extra[0][1][0],
