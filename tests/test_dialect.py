@@ -386,6 +386,57 @@ def test_init_starts_a_markdown_project_that_lints_clean(tmp_path: Path, monkeyp
     assert main(["lint"]) == 0
 
 
+@pytest.mark.slow  # a build with its PDF
+def test_the_starters_definitions_are_paragraphs_of_their_own_on_the_site_and_in_the_pdf(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two ``::: definition`` blocks in a row, as the starter writes its rules: each a paragraph, never one glued
+    to the other ("read the number on top.To take a nerve test")."""
+    import pypdf
+
+    assert main(["init", str(tmp_path / "game"), "--format", "markdown", "--title", "Game"]) == 0
+    monkeypatch.chdir(tmp_path / "game")
+    assert main(["build", "-q"]) == 0
+    page = (tmp_path / "game" / "site" / "basics" / "index.html").read_text(encoding="utf-8")
+    assert re.search(r"number on top\.<a [^>]*></a></span></p>\s*<p><span [^>]*id=\"term-nerve_test\"", page)
+    pdf = "\n".join(page.extract_text() for page in pypdf.PdfReader(tmp_path / "game" / "site" / "game.pdf").pages)
+    assert "read the number on top.\nTo take a nerve test" in pdf
+
+
+BESIDE_DEFINITIONS = """# Core {#core}
+
+A band of [[scavenger|scavengers]] is a [[crew]].
+
+::: definition crew
+
+A [[crew]] is every [[scavenger]] one player controls.
+
+:::
+
+::: definition scavenger
+
+A [[scavenger]] is one miniature.
+
+:::
+
+Each [[scavenger]] has a profile.
+"""
+
+
+def test_text_beside_a_definition_block_stays_a_paragraph_of_its_own_both_ways() -> None:
+    """A ``::: definition`` of one paragraph between paragraphs is a paragraph: breaks part it from its neighbours in
+    the model (the site, the PDF and rules.json show them apart), ``<br/>`` in the XML, blank lines back in Markdown."""
+    document = markdown(BESIDE_DEFINITIONS)
+    kinds = [type(node).__name__ for node in document.body[0].children if not isinstance(node, str)]
+    assert kinds == ["Reference"] * 2 + ["LineBreak", "Definition"] * 2 + ["LineBreak", "Reference"]
+    xml = convert_document(document, "xml")
+    assert "</reference>.<br/><definition " in xml and "</definition><br/><definition " in xml
+    assert "</definition><br/>Each " in xml
+    again = parse_xml_string(xml, "book.xml").document
+    assert again is not None and dump_document(again) == dump_document(document)
+    assert convert_document(again, "markdown") == "<!-- rulebook -->\n\n" + BESIDE_DEFINITIONS
+
+
 # -- the dialect's checks and the lint's words --------------------------------------------------------------
 
 
@@ -703,3 +754,172 @@ def test_a_numbered_heading_keeps_its_number_on_the_site() -> None:
     headings = re.findall(r"^#+ .*$", chapter.markdown, flags=re.MULTILINE)
     assert headings == ["# 2 The Game { #game }", "## 2\\.1 Setting Up { #setup }", "## Aside { #aside }"]
     assert chapter.title == "The Game"
+
+
+# -- roll tables as the book reads them -------------------------------------------------------------------------
+
+ROLL_TABLES = """---
+title: Storms
+---
+
+# Core {#core}
+
+::: definition line_of_sight
+
+A [[line_of_sight|Line of Sight]] is what a fighter sees.
+
+:::
+
+::: definition charge
+
+A [[charge]] is a run at the enemy.
+
+:::
+
+{kind=setup id=setup title="Setting up"}
+1. [Roll for the storm.](#ash_storm)
+2. [Roll for the chase.](#chase)
+
+## Ash Storm {#ash_storm}
+
+{title="Ash Storm" id=storm_table}
+| D6 | Storm | Effect |
+|---|---|---|
+| 1-3 | Still air | Nothing changes. |
+| 4-6 | Haze | [[line_of_sight\\|Lines of sight]] past 18 inches are blocked. |
+
+## Chase {#chase}
+
+{id=chase_table}
+| 2D6 | Result |
+|---|---|
+| 2-6 | [[charge]] |
+| 7-12 | The [[charge]] fails. |
+"""
+
+
+def test_roll_tables_read_as_the_book_reads_them(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A roll table's result cells read with a dash between them, never glued ("HazeLines of sight"), in rules.json,
+    the engine's answers and the quick reference; a result that mentions a term is its words, one that is a term
+    alone names it; a first column headed ``2D6`` makes a roll table of 2D6 by itself."""
+    (tmp_path / "rulebook.toml").write_text('title = "T"\nsources = ["book.md"]\n', encoding="utf-8")
+    (tmp_path / "book.md").write_text(ROLL_TABLES, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    assert main(["lint"]) == 0
+    assert main(["build", "-q", "--no-pdf"]) == 0
+    capsys.readouterr()
+    data = json.loads((tmp_path / "site" / "rules.json").read_text(encoding="utf-8"))
+    tables = {t["id"]: (t["die"], [(b["result"], b["term"]) for b in t["bands"]]) for t in data["roll_tables"]}
+    haze = "Haze — Lines of sight past 18 inches are blocked."
+    assert tables == {
+        "storm_table": ("D6", [("Still air — Nothing changes.", None), (haze, None)]),
+        "chase_table": ("2D6", [("charge", "charge"), ("The charge fails.", None)]),
+    }
+    assert main(["engine", "odds", "table", "storm_table"]) == 0
+    assert f"  4-6  1/2 (50.0%)  {haze}\n" in capsys.readouterr().out
+    assert main(["engine", "pregame", "--seed", "1"]) == 0
+    walk = capsys.readouterr().out
+    assert re.search(r"storm_table: D6 rolled \d -> (Still air — Nothing changes\.|Haze — Lines of sight past)", walk)
+    tables_page = (tmp_path / "site" / "tables" / "index.html").read_text(encoding="utf-8")
+    assert f"<td>{haze}</td>" in tables_page and "<td>The charge fails.</td>" in tables_page
+
+
+# -- references in pipe tables ---------------------------------------------------------------------------------
+
+PIPES = """# Core {#core}
+
+| Key | [[aim|Aim]] |
+|---|---|
+| Zi | [[aim|Zielen]] and [Wie gut man zielt.]{dfn=aim} |
+| Si | [[Line of Sight\\|Sicht]] |
+| Ra | one | two | three |
+
+A [[aim|sentence]] with a | pipe is no table.
+"""
+
+
+def test_a_reference_with_display_text_is_one_cell_of_a_pipe_table() -> None:
+    """``[[name|text]]`` in a table's cell is a reference, as anywhere else (GitHub would split the cell at its
+    ``|``); ``\\|`` in it reads as outside tables; a row with more cells than the header is reported, not cut."""
+    result = parse_dialect(PIPES, "book.md")
+    assert result.document is not None
+    table = next(node for node in result.document.body[0].children if isinstance(node, Table))
+    assert table.columns is not None and [c.children[0].text for c in table.columns.cells[1:]] == ["Aim"]  # type: ignore[union-attr]
+    zielen = table.rows[0].cells[1].children
+    assert [(type(n).__name__, getattr(n, "name", n)) for n in zielen] == [
+        ("Reference", "aim"),
+        ("str", " and "),
+        ("Definition", "aim"),
+    ]
+    assert str(zielen[0].span) == "book.md:5:8"  # type: ignore[union-attr]
+    sicht = table.rows[1].cells[1].children[0]
+    assert (sicht.name, sicht.text, str(sicht.span)) == ("Line of Sight", "Sicht", "book.md:6:8")  # type: ignore[union-attr]
+    assert [(d.message, str(d.span)) for d in result.diagnostics] == [
+        ("a row with more cells than its table's header: `two | three` is not read", "book.md:7:14")
+    ]
+    sentence = [n for n in result.document.body[0].children if not isinstance(n, str | Table)]
+    assert [(n.name, n.text) for n in sentence] == [("aim", "sentence")]  # type: ignore[union-attr]  # not `\\|`
+
+
+# -- where a finding points ------------------------------------------------------------------------------------
+
+MISPLACED = """---
+title: Places
+---
+
+# Core {#core}
+
+## Measuring {#measuring width=wide}
+
+A band of [[scavanger|scavengers]] moves.
+
+A test.<!-- rulebook: mechanic name="test" pas="at-most" roll="2D6" -->
+
+::: notes Rerolls
+
+A note.
+
+:::
+
+| Key | What |
+|---|---|
+| Li | Lines: [[line_of_sight\\|sight]] |
+"""
+
+
+def test_a_findings_header_and_github_annotation_name_the_column_its_caret_stands_at(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The caret stands under the name at fault (an attribute's key, a directive's name, a reference's name, a
+    mechanic's name); the header (``file:line:col``), GitHub's and SARIF's annotations name that column too."""
+    (tmp_path / "rulebook.toml").write_text('title = "T"\nsources = ["book.md"]\n', encoding="utf-8")
+    (tmp_path / "book.md").write_text(MISPLACED, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    main(["lint"])
+    text = capsys.readouterr().out
+    headers = re.findall(r"--> book\.md:(\d+):(\d+)\n.*\n.*\n *\| ( *)\^", text)
+    places = [(int(line), int(column)) for line, column, _ in headers]
+    assert [(line, len(spaces) + 1) for (line, _), (_, _, spaces) in zip(places, headers, strict=True)] == places
+    assert sorted(places) == [(7, 26), (9, 13), (11, 38), (11, 44), (13, 5), (21, 17)]
+    main(["lint", "--format", "github"])
+    annotations = re.findall(r"file=book\.md,line=(\d+),col=(\d+)", capsys.readouterr().out)
+    assert sorted((int(line), int(column)) for line, column in annotations) == sorted(places)
+    main(["lint", "--format", "sarif"])
+    regions = [
+        r["locations"][0]["physicalLocation"]["region"]
+        for r in json.loads(capsys.readouterr().out)["runs"][0]["results"]
+    ]
+    assert sorted((r["startLine"], r["startColumn"]) for r in regions) == sorted(places)
+
+
+@pytest.mark.parametrize("end", ["\r\n", "\r"])
+def test_a_table_with_references_reads_the_same_whatever_its_line_ends(end: str) -> None:
+    """The rows whose pipes are protected are found by markdown-it's count of lines, which ``\\r`` ends too."""
+    as_written, again = parse_dialect(PIPES, "book.md"), parse_dialect(PIPES.replace("\n", end), "book.md")
+    assert as_written.document is not None and again.document is not None
+    assert dump_document(again.document) == dump_document(as_written.document)
+    assert [(d.message, str(d.span)) for d in again.diagnostics] == [
+        (d.message, str(d.span)) for d in as_written.diagnostics
+    ]

@@ -32,6 +32,7 @@ from rulebook.model import (
     Value,
     plain_text,
 )
+from rulebook.readers.markdown import holds_blocks, parted_by_break
 from rulebook.readers.markdown_inline import term_name
 from rulebook.source import Span
 
@@ -109,12 +110,18 @@ def _blocks(content: Content) -> list[str]:
             lines += [*_comments_apart(_escape_start(_inline(segment).strip())), ""]
         elif isinstance(segment, LineBreak):
             between = 0 < index < len(segments) - 1
-            if not (between and isinstance(segments[index - 1], list) and isinstance(segments[index + 1], list)):
+            if not (between and _parted(segments[index - 1], True) and _parted(segments[index + 1], False)):
                 lines += ["\\", ""]
         else:
             follows_list = bool(index) and isinstance(segments[index - 1], ItemList)
             lines += (["<!-- -->", ""] if follows_list and isinstance(segment, ItemList) else []) + _block(segment)
     return lines
+
+
+def _parted(segment: list[Node] | Node, at_end: bool) -> bool:
+    """Whether the reader puts a break between ``segment`` and a paragraph after it (``at_end``) or before it: a
+    blank line between them is the break, no ``\\`` line needed."""
+    return isinstance(segment, list) or (isinstance(segment, Definition) and parted_by_break(segment, at_end=at_end))
 
 
 def _comment_joined(segments: list[list[Node] | Node]) -> list[list[Node] | Node]:
@@ -161,18 +168,16 @@ def _is_block(content: Content, index: int) -> bool:
         return False
     before = (content[i] for i in range(index - 1, -1, -1))  # walked only to the first node that is not white space
     after = (content[i] for i in range(index + 1, len(content)))
-    return _holds_blocks(node) or (_alone(before) and _alone(after))
-
-
-def _holds_blocks(definition: Definition) -> bool:
-    return any(isinstance(n, _BLOCKS) or (isinstance(n, Definition) and _holds_blocks(n)) for n in definition.children)
+    return holds_blocks(node) or (_alone(before) and _alone(after))
 
 
 def _alone(neighbours: Iterator[Node]) -> bool:
+    """Whether the nearest node that is not white space is a break, a block or none: a definition beside one stands
+    on its own lines (a definition of paragraphs only is no block: the reader would part the two with a break)."""
     for node in neighbours:
         if isinstance(node, str) and not node.strip():
             continue
-        return isinstance(node, (LineBreak, *_BLOCKS, Definition))
+        return isinstance(node, (LineBreak, *_BLOCKS)) or (isinstance(node, Definition) and holds_blocks(node))
     return True
 
 

@@ -41,7 +41,7 @@ from rulebook.model import (
 )
 from rulebook.readers.markdown_blocks import Tree
 from rulebook.readers.markdown_checks import Checks
-from rulebook.readers.markdown_syntax import attributes_of
+from rulebook.readers.markdown_syntax import attributes_of, table_cells
 from rulebook.source import SourceText
 
 _DICE = re.compile(r"\d*[dD]\d+")
@@ -471,7 +471,29 @@ class InlineReader:
             marked = self._cell_marker(inline.content, nodes, places)
             content = _strip(self._titles_resolved(nodes, first=False))
             cells.append(Cell(cell.token.type == "th_open" or marked, tuple(content), self.source, places.starts[0]))
+        self._check_width(tree)
         return Row(tuple(cells), self.source, offset)
+
+    def _check_width(self, row: Tree) -> None:
+        """A row written with more cells than its table's header: markdown-it leaves the others out, so they are
+        reported where the first of them starts, never lost unsaid."""
+        line = row.token.map[0] if row.token.map else 0
+        text, width = self.source.line_text(line + 1), len(row.children)
+        if text.count("|") <= width + 1:  # no more pipes than the cells and the enclosing pipes take
+            return
+        written = table_cells(text)
+        contents = [cell.children[0].token.content if cell.children else "" for cell in row.children]
+        if [found for found, _ in written[:width]] != contents:
+            return  # not the cells markdown-it read (a quote's row: `> | a |`)
+        extra = [(found, columns) for found, columns in written[width:] if columns]
+        if not extra:
+            return
+        shown = " | ".join(found for found, _ in extra)
+        self.checks.report(
+            f"a row with more cells than its table's header: `{shown[:60]}` is not read",
+            self.source.line_starts[line] + extra[0][1][0],
+            help="add a column to the header row, or write `\\|` for a `|` inside a cell",
+        )
 
     def _cell_marker(self, written: str, nodes: list[_Inline], places: _Places) -> bool:
         """Whether a cell ends with ``{.header}`` (markdown-it-attrs' attributes of a cell, at its end): a header cell
