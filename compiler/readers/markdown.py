@@ -47,6 +47,7 @@ from rulebook.readers import SourceResult, TooDeep, nesting_too_deep, read_text_
 from rulebook.readers.markdown_blocks import Tree, tree_of
 from rulebook.readers.markdown_checks import Checks
 from rulebook.readers.markdown_inline import InlineReader, ItemTitle
+from rulebook.readers.markdown_limits import MAX_BYTES, TooLarge, lines_past
 from rulebook.readers.markdown_syntax import attributes_of, parse_dialect_text
 from rulebook.source import SourceText, Span
 
@@ -72,13 +73,17 @@ DEEPEST_HEADING = 3
 
 def read_dialect_file(path: Path, display: str, *, language: str, root: Path | None = None) -> SourceResult:
     """Read one source written in the dialect (``display``: the path shown in messages)."""
-    return read_text_source(path, display, functools.partial(parse_dialect, language=language), root=root)
+    parse = functools.partial(parse_dialect, language=language)
+    return read_text_source(path, display, parse, root=root, limit=MAX_BYTES, kind="Markdown source", refuse=lines_past)
 
 
 def parse_dialect(text: str, path: str = "<string>", *, language: str = "en") -> SourceResult:
     """Parse a source written in the dialect into the model, with what reading it found."""
     source = SourceText.from_text(path, text)
-    tokens = parse_dialect_text(text)
+    try:
+        tokens = parse_dialect_text(text)
+    except TooLarge as refusal:
+        return SourceResult(None, (refusal.diagnostic(path),), source)
     builder = _Builder(source, language, tree_of(tokens))
     try:
         document = builder.build()

@@ -30,6 +30,7 @@ from mdit_py_plugins.front_matter import front_matter_plugin
 
 from rulebook.model import MAX_DEPTH
 from rulebook.names import BOOK_NAME, BOOK_SEPARATOR
+from rulebook.readers.markdown_limits import limited
 
 _OPENING = re.compile(r":{3,}[ \t]*(?P<name>[^\s:{][^\s{]*)[ \t]*(?P<argument>.*?)[ \t]*$")
 _CLOSING = re.compile(r":{3,}[ \t]*$")
@@ -53,7 +54,7 @@ def dialect_parser() -> MarkdownIt:
     functions = dict(zip(active, md.inline.ruler.getRules(""), strict=True))
     for name in _PLACED:
         md.inline.ruler.at(name, _placed(functions[name], last=name == "emphasis"))
-    return md
+    return limited(md)  # held to a budget of tokens: rulebook.readers.markdown_limits
 
 
 def parse_dialect_text(text: str) -> list[Token]:
