@@ -93,6 +93,8 @@ class _Places:
         first = token.map[0] if token.map else 0
         self.starts: list[int] = []
         self.lengths: list[int] = []
+        self.firsts: list[int] = []
+        """Per line, where it starts in the token's text."""
         self.pipes: list[list[int]] = []
         """Per line, where a ``|`` the source writes ``\\|`` stands in the text (a table's cell: markdown-it takes the
         backslash off before reading the cell)."""
@@ -106,15 +108,18 @@ class _Places:
             column = max(column, 0)
             start = source.line_starts[min(first + number, len(source.line_starts) - 1)]
             self.starts.append(start + column)
+            self.firsts.append(self.firsts[-1] + self.lengths[-1] if self.lengths else 0)
             self.lengths.append(len(line) + 1)
             self.pipes.append(pipes)
 
     def offset(self, position: int) -> int:
-        for start, length, pipes in zip(self.starts, self.lengths, self.pipes, strict=True):
-            if position < length:
-                return start + position + bisect.bisect_left(pipes, position)
-            position -= length
-        return self.starts[-1]
+        """Where a position of the token's text stands in the source (a look-up: a paragraph of many lines
+        asks once per span)."""
+        if position >= self.firsts[-1] + self.lengths[-1]:
+            return self.starts[-1]
+        line = max(bisect.bisect_right(self.firsts, position) - 1, 0)
+        position -= self.firsts[line]
+        return self.starts[line] + position + bisect.bisect_left(self.pipes[line], position)
 
     def end(self) -> int:
         """Where the text's last line ends in the source."""
