@@ -247,7 +247,10 @@ def _three_cells(row: Row) -> tuple[Cell, Cell, Cell]:
 def _terms(cell: Cell) -> list[str]:
     names = [node.name for node in cell.children if isinstance(node, Reference)]
     if not names:
-        raise UnreadableTable(f"`{plain_text(cell.children)}` names no term: refer to the category with <reference>")
+        raise UnreadableTable(
+            f"`{plain_text(cell.children)}` names no term: refer to the category's term (`[[name]]`, "
+            '`<reference name="name">` in XML)'
+        )
     return names
 
 
