@@ -28,7 +28,7 @@ STEM = 5
 
 def _same_stem(a: str, b: str) -> bool:
     """Whether ``a`` and ``b`` differ only past a shared start of :data:`STEM` letters or more that leaves at most
-    one letter of the shorter one (``measur``: ``measure``, ``measuring``; not ``charge`` and ``chariot``)."""
+    one letter of the shorter one (``measur``: ``measure``, ``measuring``; not ``station`` and ``stature``)."""
     a, b = a.casefold(), b.casefold()
     shared = 0
     while shared < min(len(a), len(b)) and a[shared] == b[shared]:
