@@ -38,6 +38,8 @@ class ReferenceView:
     """A profile row's abbreviation and definition in the page's language."""
     steps: Callable[[Mapping[str, Any]], list[str]]
     """A sequence's steps as the page's language writes them (the rule data's, in the original's)."""
+    said: Callable[[str], str | None] = lambda name: None
+    """The sentence of the book that states a value, by the value's name (None: the page has none)."""
 
 
 def reference_context(view: ReferenceView) -> dict[str, Any] | None:
@@ -216,16 +218,16 @@ def _rerolls(view: ReferenceView, rerolls: Mapping[str, Any]) -> dict[str, Any]:
     once = rerolls["max"] == 1
     key = "ref_reroll_once" if once else "ref_reroll_times"
     default = "a die is rerolled at most once" if once else "a die is rerolled at most {max} times"
-    return _entry(view, rerolls.get("term"), None, [sentence(view.words, key, default, max=str(rerolls["max"]))])
+    said = [sentence(view.words, key, default, max=str(rerolls["max"]))]
+    return _entry(view, rerolls.get("term"), None, said, title=view.words.get("ref_rerolls_name", "Rerolls"))
 
 
 def _modifiers(view: ReferenceView, modifiers: Mapping[str, Any]) -> dict[str, Any]:
     order = ", ".join(view.words.get(f"ref_{step}", step) for step in modifiers["order"])
     round_ = view.words.get(f"ref_{modifiers['round']}", modifiers["round"])
     default = "in this order: {order}; fractions round {round}"
-    return _entry(
-        view, modifiers.get("term"), None, [sentence(view.words, "ref_modifiers", default, order=order, round=round_)]
-    )
+    said = [sentence(view.words, "ref_modifiers", default, order=order, round=round_)]
+    return _entry(view, modifiers.get("term"), None, said, title=view.words.get("ref_modifiers_name", "Modifiers"))
 
 
 def _entry(
@@ -281,7 +283,7 @@ def _values(view: ReferenceView) -> list[dict[str, Any]]:
     for name, value in sorted((view.data.get("values") or {}).items()):
         kind = view.words.get(f"ref_value_{value['kind']}", VALUE_KINDS.get(value["kind"], value["kind"]))
         term = view.term(value["term"]) if value.get("term") else None
-        found.append({"id": name, "value": str(value["value"]), "kind": kind, "term": term})
+        found.append({"id": name, "value": str(value["value"]), "kind": kind, "term": term, "said": view.said(name)})
     return found
 
 
