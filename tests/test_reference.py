@@ -102,3 +102,40 @@ def test_the_values_are_the_books_sentences() -> None:
         "rounds": "A game lasts 5 rounds.",
         "pieces": "Place 3 pieces.",
     }
+
+
+def test_the_profile_is_named_in_the_books_words() -> None:
+    """A book that says "stats" is not told "Characteristics": the profile's title, headers and range are its own."""
+    from rulebook.readers.markdown import parse_dialect
+    from rulebook.site.value_words import profile_words, value_sentences
+
+    text = (
+        "# 1 Core {#core}\n\n::: definition stat\nA [[stat]] is a number from [1]{value=stat_min kind=minimum term=stat}"
+        " to [6]{value=stat_max kind=maximum term=stat}.\n:::\n\n"
+        '{title="Profile" kind=profile id=profile .row-headers}\n| Short | Stat | What it says |\n|---|---|---|\n'
+        "| Ai | [[Aim]] | [How well it shoots.]{dfn=aim} |\n"
+    )
+    book = Book((parse_dialect(text, "book.md").document,))  # type: ignore[arg-type]
+    assert profile_words(book) == ("Profile", ("Short", "Stat", "What it says"))
+    view = ReferenceView(
+        data={
+            "characteristics": {"min": 1, "max": 6, "profile": [{"abbreviation": "Ai", "term": "aim"}]},
+            "values": {"stat_min": {"kind": "minimum", "value": 1}, "stat_max": {"kind": "maximum", "value": 6}},
+            "roll_tables": [],
+            "sequences": [],
+        },
+        words={},
+        term=lambda name: {"term": name, "name": name, "href": None},
+        section=lambda id_: None,
+        uses=lambda name: (),
+        characteristic=lambda row: (row["abbreviation"], ""),
+        steps=lambda sequence: [],
+        said=value_sentences(book).get,
+        profile=profile_words(book),
+    )
+    profile = reference.reference_context(view)["profile"]  # type: ignore[index]
+    assert (profile["title"], profile["headers"], profile["range"]) == (
+        "Profile",
+        ("Short", "Stat", "What it says"),
+        [{"text": "A stat is a number from 1 to 6."}],
+    )

@@ -40,6 +40,8 @@ class ReferenceView:
     """A sequence's steps as the page's language writes them (the rule data's, in the original's)."""
     said: Callable[[str], str | None] = lambda name: None
     """The sentence of the book that states a value, by the value's name (None: the page has none)."""
+    profile: tuple[str | None, tuple[str, ...]] = (None, ())
+    """The profile table's title and its three headers as the book writes them (None, (): the page's words)."""
 
 
 def reference_context(view: ReferenceView) -> dict[str, Any] | None:
@@ -296,8 +298,9 @@ def _profile(view: ReferenceView) -> dict[str, Any] | None:
         abbreviation, definition = view.characteristic(row)
         rows.append({"abbreviation": abbreviation, "name": view.term(row["term"]), "definition": definition})
     bounds = characteristics.get("min"), characteristics.get("max")
-    said = None
-    if None not in bounds:
+    values = (view.data.get("values") or {}).items()
+    said = next(([{"text": t}] for n, v in values if v.get("kind") == "minimum" and (t := view.said(n))), None)
+    if said is None and None not in bounds:
         said = sentence(
             view.words,
             "ref_range",
@@ -305,7 +308,8 @@ def _profile(view: ReferenceView) -> dict[str, Any] | None:
             min=str(bounds[0]),
             max=str(bounds[1]),
         )
-    return {"rows": rows, "range": said}
+    title, headers = view.profile
+    return {"rows": rows, "range": said, "title": title, "headers": headers if len(headers) == 3 else None}
 
 
 def _names(view: ReferenceView, entry: Mapping[str, Any]) -> list[Part]:

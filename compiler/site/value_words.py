@@ -1,4 +1,5 @@
-"""The book's own words for each number it declares: the sentence that states it, for the quick reference.
+"""The book's own words for what the quick reference shows: the sentence that states each number it declares, the
+profile table's title and headers.
 
 A value (``<value name="crew_size">6</value>``, ``[6]{value=crew_size}``) stands in a sentence of the rules; that
 sentence ("A crew starts with at most 6 scavengers.") says what the number is in the book's words, where its name
@@ -10,7 +11,20 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from rulebook.model import Book, Content, Definition, Important, LineBreak, Link, Node, Reference, Value, children
+from rulebook.model import (
+    Book,
+    Content,
+    Definition,
+    Important,
+    LineBreak,
+    Link,
+    Node,
+    Reference,
+    Table,
+    Value,
+    children,
+    plain_text,
+)
 from rulebook.site.html import BLOCKS
 from rulebook.site.previews import sentence_bounds
 
@@ -54,3 +68,15 @@ def _flattened(content: Content | tuple[Node, ...]) -> Iterator[str]:
                 yield _PARAGRAPH
                 yield from _flattened(part)
             yield _PARAGRAPH
+
+
+def profile_words(book: Book) -> tuple[str | None, tuple[str, ...]]:
+    """The characteristics profile's title and headers as the book writes them (``{title="Profile" kind=profile}``,
+    ``| Short | Stat | What it says |``): the quick reference names the profile in the book's words."""
+    for document in book.documents:
+        for annotated in document.annotated:
+            table = annotated.node
+            if isinstance(table, Table) and table.kind == "profile":
+                headers = tuple(plain_text(c.children) for c in table.columns.cells) if table.columns else ()
+                return table.title, headers if all(headers) else ()
+    return None, ()
