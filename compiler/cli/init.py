@@ -16,7 +16,8 @@ def add_commands(commands: Commands, words: Sequence[str] = ()) -> None:
         "init",
         help="start a rulebook project: a small book, its configuration, a CI workflow that publishes, pre-commit",
         description="Make a working rulebook project in DIR (default: this folder): a sample book in the XML "
-        "format (rules/book.xml), rulebook.toml with comments, a .gitignore for the built site, a pre-commit "
+        "format (rules/book.xml; in the Markdown dialect with --format markdown: rules/book.md, titled in its front "
+        "matter), rulebook.toml with comments, a .gitignore for the built site, a pre-commit "
         "configuration, and a GitHub Actions workflow that lints, builds and publishes on GitHub Pages, with "
         "this compiler's wheel in tools/ for it to install. Refuses a folder that is configured already.",
     )
