@@ -68,6 +68,8 @@ class SiteTranslation:
     outside: Mapping[str, OutsideTranslation] = field(default_factory=dict)
     """The terms the book takes from the books it uses, by name as it writes them, in this language: the
     translations of those books name them, and their sites in this language state them."""
+    title: str | None = None
+    """The translation's title (:func:`rulebook.recipe.reading.translation_title`); None: it gives none."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -508,7 +510,7 @@ def section_blocks(
     alias = section.id if anchor != section.id else None
     heading = {
         "heading": "#" * section.level,
-        "title": spaced(section.title, linker.language),
+        "title": spaced(section.numbered_title, linker.language),
         "id": anchor,
         "alias": alias,
     }

@@ -27,7 +27,7 @@ def test_control_characters_never_reach_the_terminal(capsys, scratch, markdown) 
     first = next(block for block in outcome.out.split("\n\n") if block.startswith("error[RB502]")).splitlines()
     assert first[0].startswith("error[RB502]: mechanic `a␛[2Jb␇`: give `pass` (a test)")
     assert first[1:] == [
-        " --> book.md:3:6",
+        " --> book.md:3:36",  # the name, where the caret stands
         "  |",
         '3 | Voir <!-- rulebook: mechanic name="a␛[2Jb␇" roll="D6" --> ici � et fin.',
         "  |                                    ^^^^^^^",  # still under the name: one stand-in per character
