@@ -196,7 +196,9 @@ def test_a_core_term_used_only_by_another_book_is_used(family: Path, capsys: pyt
     edit(family / "elves" / "elves.xml", 'of a <reference name="forest">Forest</reference>,', "of a Forest,")
     edit(family / "elves" / "elves.xml", 'the <reference name="forest">Forest</reference> it', "the Forest it")
     status, out = lint(capsys, "--book", "main")
-    assert "warning[RB401]: term `forest` is defined but never referred to\n  --> core/core.xml:26:25" in out
+    assert (
+        "warning[RB401]: term `forest` is referred to only inside its own definition\n  --> core/core.xml:26:25" in out
+    )
 
 
 def test_a_book_is_linted_with_the_books_it_uses_read_not_linted(

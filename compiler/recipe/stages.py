@@ -3,6 +3,7 @@ the rule data. Each takes values and returns a frozen value; :mod:`rulebook.reci
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
@@ -72,7 +73,23 @@ def lint_book(
     files = len(set(read.sources) | {d.span.path for d in read.diagnostics}) or len(read.book.documents)
     unsafe = unsafe_names(read, found)
     result = LintResult(diagnostics, read.sources, files, terms, diagnostics, unsafe=unsafe, facts=facts, family=kin)
-    return apply_baseline(result, baseline, root=root, partial=partial)
+    result = apply_baseline(result, baseline, root=root, partial=partial)
+    title = title_notice(book, read)
+    return result if title is None else _replace(result, notices=(*result.notices, title))
+
+
+def title_notice(book: BookConfig, read: ReadResult) -> str | None:
+    """What to say when the configuration's title and the one the book's source gives (front matter, a single
+    ``#`` heading, ``<document title>``) differ: the configuration's is the one readers see, never silently."""
+    given = next(((d.path, d.title) for d in read.book.documents if d.title), None)
+    if book.title is None or given is None or given[1] == book.title:
+        return None
+    table = "" if book.name == MAIN_BOOK else f" of [books.{book.name}]"
+    return (
+        f"the configuration's title{table} {json.dumps(book.title, ensure_ascii=False)} replaces the title "
+        f"{json.dumps(given[1], ensure_ascii=False)} that `{given[0]}` gives: the site and the PDF say "
+        f"{json.dumps(book.title, ensure_ascii=False)}; give the title in one place (remove one of the two)"
+    )
 
 
 def apply_baseline(result: LintResult, path: Path | None, *, root: Path, partial: bool = False) -> LintResult:

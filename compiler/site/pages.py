@@ -31,6 +31,7 @@ from rulebook.site.page_table import CHANGES, GLOSSARY, GRAPH, HOME, IMAGES, LIN
 from rulebook.site.previews import definition_preview
 from rulebook.site.reference import ReferenceView, reference_context
 from rulebook.site.svg import Neighbourhood
+from rulebook.site.value_words import profile_words, value_sentences
 
 if TYPE_CHECKING:
     from rulebook.site.translation_status import SiteStatus
@@ -714,7 +715,18 @@ def mechanics_page(plan: SitePlan, env: Environment) -> Page | None:
     def steps(sequence: Mapping[str, Any]) -> list[str]:
         return [str(step["text"]) for step in sequence["steps"]]
 
-    view = ReferenceView(plan.site.data, plan.words, term, section, terms.terms_used_by, characteristic, steps)
+    said = value_sentences(plan.site.book).get  # the book's words for each number it declares, and its profile
+    view = ReferenceView(
+        plan.site.data,
+        plan.words,
+        term,
+        section,
+        terms.terms_used_by,
+        characteristic,
+        steps,
+        said,
+        profile_words(plan.site.book),
+    )
     return reference_page(view, env, path, used, plan.words.get("tables", "Quick reference"), plan.previews_script)
 
 
