@@ -233,8 +233,8 @@ RESULT_CELLS = " — "
 
 
 def _term(content: Content, result: str) -> str | None:
-    """The term a band's result is: its content a reference and nothing else that reads (``| 1-2 | [[charge]] |``);
-    a result that only mentions a term (``[[line_of_sight|Lines of sight]] are blocked``) is its words."""
+    """The term a band's result is: its content a reference and nothing else that reads (``| 1-2 | [[sprint]] |``);
+    a result that only mentions a term (``[[fog|Fog banks]] drift``) is its words."""
     references = [node for node in content if isinstance(node, Reference)]
     if len(references) == 1 and " ".join(references[0].text.split()) == " ".join(result.split()):
         return references[0].name

@@ -80,8 +80,8 @@ def _rules_under_a_title(document: Document) -> bool:
 
 
 def own_prefix_dropped(book: Book, name: str, names_from: Book | None = None) -> Book:
-    """The book with its references and links that put its own name before a name it has (``[[main:charge]]`` in the
-    book ``main``, which defines ``charge``; ``[see](#main:battle)``) written without it, as the book's own: linked on
+    """The book with its references and links that put its own name before a name it has (``[[main:sprint]]`` in the
+    book ``main``, which defines ``sprint``; ``[see](#main:battle)``) written without it, as the book's own: linked on
     the site, counted in the rule data, paired in a translation as the plain name is. A name the book has not is left
     prefixed: the lint looks it up in that book alone, and says so (``names_from``: the book whose terms and ids count,
     a translation's original; by default the book itself)."""

@@ -524,7 +524,7 @@ class InlineReader:
 
 
 _CELL_ATTRIBUTES = re.compile(r"(?<!\\)\{[^{}\\\n]*\}\s*$")
-"""An attribute block ending a cell's text (``| Charge {.header} |``); none whose brace is escaped."""
+"""An attribute block ending a cell's text (``| Sprint {.header} |``); none whose brace is escaped."""
 _LIST_TAG = re.compile(r"</?(?:ul|li)>")
 """The tags of a list in a table's cell."""
 _TEXT_ONLY = {

@@ -114,7 +114,7 @@ def read_configured(
 
 def own_names(read: ReadResult, name: str, original: ReadResult | None = None) -> ReadResult:
     """The book as read, its references and links that put the book's own name before a name it has written as its
-    own (``[[main:charge]]`` in the book ``main``: :func:`~rulebook.readers.linking.own_prefix_dropped`; a
+    own (``[[main:sprint]]`` in the book ``main``: :func:`~rulebook.readers.linking.own_prefix_dropped`; a
     translation's, as its ``original`` has them)."""
     from dataclasses import replace
 
