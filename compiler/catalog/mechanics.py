@@ -52,7 +52,9 @@ Markdown, a declaration on a line of its own must stand right before its list
 or table (a turn structure with no phases is one that does not). A
 `<mechanic>` must be of a kind the compiler knows, with the attributes its
 kind takes (`rulebook dtd` shows them; `rulebook docs data` lists every
-attribute's type, default and where it goes in `rules.json`).
+attribute's type, default and where it goes in `rules.json`), and a test or
+a roll is declared by one annotation of its name (a roll is asked as a test
+too).
 
 Kinds of values: `count`, `turns`, `points`, `distance`, `minimum`,
 `maximum`.
