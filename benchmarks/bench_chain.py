@@ -10,7 +10,8 @@ path (``revision_import``), this environment's dependencies for both. For each s
 the other, the side that goes first alternating; times are the command's CPU time (user and system), the median
 of ``--rounds``, and its wall-clock time beside it; a side past ``--limit`` seconds is stopped.
 
-Usage: python benchmarks/bench_chain.py [--before b9fa2d3] [--sizes 250 500 1000] [--rounds 3] [--markdown]
+Usage: python benchmarks/bench_chain.py [--before b9fa2d3] [--after REV] [--sizes 250 500 1000] [--rounds 3]
+[--markdown]
 """
 
 from __future__ import annotations
@@ -62,6 +63,7 @@ def timed(code: Path, folder: Path, limit: float) -> tuple[Run, float]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--before", default=BEFORE, help=f"the earlier revision (default: {BEFORE})")
+    parser.add_argument("--after", help="a later revision to export (default: this checkout as it is)")
     parser.add_argument("--sizes", type=int, nargs="+", default=[250, 500, 1000])
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--limit", type=float, default=300.0, help="seconds after which a run is stopped")
@@ -71,7 +73,8 @@ def main() -> None:
     rows = []
     with tempfile.TemporaryDirectory() as scratch:
         work = Path(scratch)
-        sides = {"before": export(args.before, work / "before"), "after": root}
+        after = export(args.after, work / "after") if args.after else root
+        sides = {"before": export(args.before, work / "before"), "after": after}
         turn = 0
         for size in args.sizes:
             folder = chain(size, work / f"chain-{size}")
