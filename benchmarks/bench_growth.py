@@ -240,11 +240,16 @@ def main() -> None:
                     (case.name, f"{size:,} {case.unit}", *(shown(median[s], args.limit) for s in ("before", "after")))
                 )
                 print(" | ".join(rows[-1]), file=sys.stderr, flush=True)
-    if args.markdown:
-        print("| input | size | before | after |")
-        print("|---|---|---|---|")
+    print_rows(("input", "size", "before", "after"), rows, markdown=args.markdown)
+
+
+def print_rows(header: tuple[str, ...], rows: list[tuple[str, ...]], *, markdown: bool) -> None:
+    """The rows, as a Markdown table with its header (for docs/performance.md) or as plain columns."""
+    if markdown:
+        print(f"| {' | '.join(header)} |")
+        print("|" + "---|" * len(header))
     for row in rows:
-        print(f"| {' | '.join(row)} |" if args.markdown else "  ".join(row))
+        print(f"| {' | '.join(row)} |" if markdown else "  ".join(row))
 
 
 def _median(runs: list[Run]) -> Run:

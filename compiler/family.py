@@ -89,10 +89,14 @@ class Family:
         self.books: dict[str, FamilyBook] = {book.name: book for book in ordered}
         """The books, in the configuration's order."""
         self._given = dict(orders or {})
-        self._orders = {name: tuple(b for b in self._given.get(name, ()) if b in self.books) for name in self.books}
         self._project_books = tuple(project_books)
+        # Worked out when first asked, each once: a lint of every book of a chain of 1,000 asks of one family.
+        self._orders: dict[str, tuple[str, ...]] = {}
+        self._ranks: dict[str, dict[str, int]] = {}
+        self._defining: tuple[dict[str, list[str]], dict[str, list[str]]] | None = None
+        self._used: frozenset[str] | None = None
         self._looked_up: dict[tuple[str, str, bool], Lookup] = {}
-        self._into: dict[str, dict[str, list[tuple[str, Reference]]]] = {}
+        self._into: dict[str, dict[str, list[tuple[str, Reference]]]] | None = None
 
     @classmethod
     def alone(cls, name: str, title: str, terms: TermGraph) -> Family:
@@ -109,11 +113,37 @@ class Family:
 
     def order(self, name: str) -> tuple[str, ...]:
         """The books a name written in book ``name`` is looked up in after the book itself."""
-        return self._orders.get(name, ())
+        found = self._orders.get(name)
+        if found is None:
+            given = self._given.get(name, ()) if name in self.books else ()
+            found = self._orders[name] = tuple(b for b in given if b in self.books)
+        return found
 
     def uses_others(self, name: str) -> bool:
         """Whether book ``name`` uses other books (or is used by some): its lint and pages speak of books."""
-        return bool(self._orders.get(name)) or any(name in order for order in self._orders.values())
+        if self._used is None:
+            self._used = frozenset(used for book in self.books for used in self.order(book))
+        return bool(self.order(name)) or name in self._used
+
+    def _rank(self, book: str) -> dict[str, int]:
+        """Each book of ``book``'s lookup by its place in it (the book itself first)."""
+        found = self._ranks.get(book)
+        if found is None:
+            found = self._ranks[book] = {place: index for index, place in enumerate((book, *self.order(book)))}
+        return found
+
+    def _definers(self, name: str, *, terms: bool) -> list[str]:
+        """The books that define ``name`` as a term (``terms``) or an id, in the configuration's order."""
+        if self._defining is None:
+            by_term: dict[str, list[str]] = defaultdict(list)
+            by_id: dict[str, list[str]] = defaultdict(list)
+            for book, member in self.books.items():
+                for term in member.terms.defined_terms():
+                    by_term[term].append(book)
+                for target in member.terms.all_ids():
+                    by_id[target].append(book)
+            self._defining = (by_term, by_id)
+        return self._defining[0 if terms else 1].get(name, [])
 
     # -- from a book to the name it writes --------------------------------------------------------------
 
@@ -133,25 +163,29 @@ class Family:
         return found
 
     def _resolve(self, book: str, name: str, terms: bool) -> Lookup:
+        """The first book of the lookup that has the name, a term before an id there (an id before a term for a
+        link); found through the books that have the name, not by asking each book of the lookup in turn."""
         prefix, local = split_name(name)
-        if prefix is not None:
-            if prefix != book and prefix not in self._orders.get(book, ()):
-                known = prefix in self._project_books or prefix in self.books
-                return Lookup(Found.UNUSED_BOOK if known else Found.UNKNOWN_BOOK, prefix, local)
-            places: tuple[str, ...] = (prefix,)
-        else:
-            places = (book, *self._orders.get(book, ()))
+        rank = self._rank(book)
+        if prefix is not None and prefix not in rank:
+            known = prefix in self._project_books or prefix in self.books
+            return Lookup(Found.UNUSED_BOOK if known else Found.UNKNOWN_BOOK, prefix, local)
         kinds = (Found.TERM, Found.ID) if terms else (Found.ID, Found.TERM)
-        for place in places:
-            graph = self.books[place].terms
-            for kind in kinds:
-                if graph.is_defined(local) if kind is Found.TERM else graph.id_targets(local):
-                    return Lookup(kind, place, local)
-        return Lookup(Found.MISSING, prefix, local)
+        best: tuple[tuple[int, int], Found, str] | None = None
+        for number, kind in enumerate(kinds):
+            for place in self._definers(local, terms=kind is Found.TERM):
+                if place in rank and (prefix is None or place == prefix):
+                    key = (rank[place], number)
+                    if best is None or key < best[0]:
+                        best = (key, kind, place)
+        if best is None:
+            return Lookup(Found.MISSING, prefix, local)
+        return Lookup(best[1], best[2], local)
 
     def definers(self, book: str, name: str) -> list[str]:
         """Every book of ``book``'s lookup (itself first) that defines the term ``name``, in that order."""
-        return [place for place in (book, *self.order(book)) if self.books[place].terms.is_defined(name)]
+        rank = self._rank(book)
+        return sorted((place for place in self._definers(name, terms=True) if place in rank), key=rank.__getitem__)
 
     def outside_terms(self, book: str) -> dict[str, Lookup]:
         """The names ``book`` refers to that are terms of other books, by name as written (sorted)."""
@@ -180,21 +214,19 @@ class Family:
     def references_into(self, book: str) -> dict[str, list[tuple[str, Reference]]]:
         """The references of the other books that lead to a term of ``book``, by term name (sorted), each with
         the book it is written in (in the configuration's order, then document order)."""
-        found = self._into.get(book)
-        if found is None:
-            found = self._into[book] = self._references_into(book)
-        return found
+        if self._into is None:
+            self._into = self._all_references_into()
+        return self._into.get(book, {})
 
-    def _references_into(self, book: str) -> dict[str, list[tuple[str, Reference]]]:
-        found: dict[str, list[tuple[str, Reference]]] = defaultdict(list)
+    def _all_references_into(self) -> dict[str, dict[str, list[tuple[str, Reference]]]]:
+        """:meth:`references_into` of every book, in one pass over every book's references."""
+        found: dict[str, dict[str, list[tuple[str, Reference]]]] = defaultdict(lambda: defaultdict(list))
         for user, family in self.books.items():
-            if user == book or book not in self._orders[user]:
-                continue
             for name, references in family.terms.all_references().items():
                 lookup = self.term(user, name)
-                if lookup.found is Found.TERM and lookup.book == book:
-                    found[lookup.name].extend((user, reference) for reference in references)
-        return dict(sorted(found.items()))
+                if lookup.found is Found.TERM and lookup.book is not None and lookup.book != user:
+                    found[lookup.book][lookup.name].extend((user, reference) for reference in references)
+        return {book: dict(sorted(into.items())) for book, into in found.items()}
 
     # -- the family as one graph ----------------------------------------------------------------------------
 

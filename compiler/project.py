@@ -65,7 +65,7 @@ resolved against the project's root. Nothing later re-reads the configuration.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -254,8 +254,12 @@ class Project:
     """A page documenting each lint rule, a section per rule (such as the compiler's docs/lint.md where it is
     published); the help links of diagnostics point at it. The site's lint page is the editor's only."""
     _families: dict[str, tuple[str, ...]] = field(default_factory=dict, compare=False, repr=False)
-    """:meth:`family_order` and :meth:`users_of` of each book, worked out once (each lint of a family asks for
-    every book's: a chain of 1,000 books took over 120 s)."""
+    """:meth:`family_order`, :meth:`users_of` and :meth:`family_of` of each book, worked out once (each lint of a
+    family asks for every book's: a chain of 1,000 books took over 120 s)."""
+    _by_name: dict[str, BookConfig] = field(default_factory=dict, compare=False, repr=False)
+    """The books by name, made at the first :meth:`book` (a family's lint asks for each book many times)."""
+    _used_by: dict[str, list[str]] = field(default_factory=dict, compare=False, repr=False)
+    """Each book's users (the books naming it in ``uses``), made at the first :meth:`users_of`."""
 
     @property
     def main(self) -> BookConfig:
@@ -277,9 +281,12 @@ class Project:
         return tuple(book.name for book in self.books)
 
     def book(self, name: str) -> BookConfig:
-        for book in self.books:
-            if book.name == name:
-                return book
+        found = self._by_name.get(name) if self._by_name else None
+        if found is None:
+            self._by_name.update((book.name, book) for book in self.books)
+            found = self._by_name.get(name)
+        if found is not None:
+            return found
         known = ", ".join(sorted(b.name for b in self.books))
         raise ConfigError(f"no book is called {quoted(name)} (the books are: {known})")
 
@@ -347,16 +354,37 @@ class Project:
         configuration's order."""
         key = f"{name} <-"  # not a book's name: names are identifiers
         if key not in self._families:
-            self._families[key] = tuple(b.name for b in self.books if name in self.family_order(b.name))
+            if not self._used_by:
+                self._used_by.update((book.name, []) for book in self.books)
+                for book in self.books:
+                    for used in book.uses:
+                        self._used_by.setdefault(used, []).append(book.name)
+            users = self._reached({name}, self._used_by)
+            self._families[key] = tuple(b.name for b in self.books if b.name in users and b.name != name)
         return self._families[key]
 
     def family_of(self, name: str) -> tuple[str, ...]:
         """Every book a lint or a site of book ``name`` reads: itself, the books it uses, the books that use it,
         and the books those use (to know where their references resolve), in the configuration's order."""
-        wanted = {name, *self.family_order(name)}
-        for user in self.users_of(name):
-            wanted |= {user, *self.family_order(user)}
-        return tuple(book.name for book in self.books if book.name in wanted)
+        key = f"{name} ~"
+        if key not in self._families:
+            uses = {book.name: book.uses for book in self.books}
+            wanted = self._reached({name, *self.users_of(name)}, uses)
+            self._families[key] = tuple(book.name for book in self.books if book.name in wanted)
+        return self._families[key]
+
+    @staticmethod
+    def _reached(start: set[str], edges: Mapping[str, Sequence[str]]) -> set[str]:
+        """The books reached from ``start`` along ``edges`` (``start`` included): one walk, each book once, so
+        that the family of every book of a chain of 1,000 takes time in the books, not in their orders."""
+        reached = set(start)
+        waiting = list(start)
+        while waiting:
+            for other in edges.get(waiting.pop(), ()):
+                if other not in reached:
+                    reached.add(other)
+                    waiting.append(other)
+        return reached
 
     def translation_of(self, path: Path) -> Translation | None:
         """The configured translation whose source a file is, if any."""
@@ -510,6 +538,8 @@ def _check_uses(books: list[BookConfig], check: _Checker) -> None:
                 )
         if len(set(book.uses)) != len(book.uses):
             raise check.error(f"`uses` in [{where}] names a book twice")
+    if not _has_cycle(uses):
+        return  # the common case, in one walk: the walk from each book below takes time in the books squared
     for book in books:
         cycle = _cycle_from(book.name, uses)
         if cycle:
@@ -517,6 +547,29 @@ def _check_uses(books: list[BookConfig], check: _Checker) -> None:
             raise check.error(
                 f"`uses` in [{where}] makes a cycle: {' -> '.join(cycle)} (a book cannot build on a book built on it)"
             )
+
+
+def _has_cycle(uses: Mapping[str, tuple[str, ...]]) -> bool:
+    """Whether ``uses`` has a cycle: one depth-first walk over every book, on a stack of its own."""
+    done: set[str] = set()
+    for start in uses:
+        if start in done:
+            continue
+        path = {start}
+        unvisited = [(start, iter(uses.get(start, ())))]
+        while unvisited:
+            for used in unvisited[-1][1]:
+                if used in path:
+                    return True
+                if used not in done:
+                    path.add(used)
+                    unvisited.append((used, iter(uses.get(used, ()))))
+                    break
+            else:
+                finished, _ = unvisited.pop()
+                path.discard(finished)
+                done.add(finished)
+    return False
 
 
 def _cycle_from(start: str, uses: Mapping[str, tuple[str, ...]]) -> list[str]:

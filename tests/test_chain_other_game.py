@@ -18,6 +18,7 @@ import pytest
 
 from rulebook.cli import main
 from rulebook.engine.chain import Answer, run_chain
+from rulebook.engine.odds import odds_of_test
 from rulebook.engine.profile import Profile
 from rulebook.engine.rules import Rules, RulesError, load_rules
 
@@ -141,3 +142,12 @@ def test_a_save_that_needs_a_value_not_given_saves_nothing(rules: Rules) -> None
     read = {name: value for name, value in FIREBALL.items() if name not in ("defense", "penetration")}
     result = attack(Rules(data, rules.path), 1, read)
     assert per_attack(result) == Fraction(4, 6) * Fraction(5, 6)
+
+
+def test_the_courage_roll_is_declared_once_and_answers_as_a_test(rules: Rules) -> None:
+    assert (
+        list(rules.data["mechanics"]["rolls"]).count("courage") == 1
+        and "courage" not in rules.data["mechanics"]["tests"]
+    )
+    odds = odds_of_test(rules, "courage", 7)
+    assert odds.probability == Fraction(15, 36)  # 2D6 below 7: 2 to 6

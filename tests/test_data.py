@@ -646,3 +646,23 @@ def test_translations_enter_as_an_argument() -> None:
     terms = build_rule_data(read.book, TermGraph(read.book), title="T", edition="E", translations=translations)["terms"]
     assert terms["model"]["translations"] == {"fr": {"name": "figurine", "text": "Une figurine."}}
     assert terms["unit"]["translations"] == {} and "nothing" not in terms
+
+
+def test_a_mechanic_declared_twice_is_refused_at_the_second_and_kept_once(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    book = tmp_path / "game.xml"
+    book.write_text(
+        '<document><chapter title="Play"><definition name="nerve">A <reference name="nerve">nerve</reference> roll.'
+        '<mechanic name="nerve" roll="2D6" pass="below" against="nerve"/>\n'
+        '<mechanic name="nerve" roll="2D6" pass="below"/></definition></chapter></document>\n',
+        encoding="utf-8",
+    )
+    [diagnostic] = [d for d in linted_and_built(book, capsys) if d["rule"] == "invalid-annotation"]
+    assert diagnostic["message"] == (
+        "mechanic `nerve`: declared again (line 1 declares it): one annotation says how it is rolled and passed "
+        "(a roll answers `odds test` too)"
+    )
+    assert (diagnostic["line"], diagnostic["column"]) == (2, 1)
+    mechanics = json.loads((tmp_path / "out" / "rules.json").read_text(encoding="utf-8"))["mechanics"]
+    assert list(mechanics["rolls"]) == ["nerve"] and mechanics["tests"] == {}

@@ -310,7 +310,7 @@ def test_the_engine_reads_a_books_rule_data_by_its_name(family: Path, capsys: py
     capsys.readouterr()
     assert main(["engine", "--book", "elves", "odds", "test", "courage_test", "--value", "7"]) == 2
     err = capsys.readouterr().err
-    assert "`courage_test` is not a test of this book (tests: none)" in err
+    assert "`courage_test` is not a test of this book (tests and rolls: none)" in err
     assert "(it is a term of the book `main`: ask with `--book main`)" in err
     assert main(["engine", "--book", "nowhere", "turns"]) == 2
     assert "no book is called `nowhere` (the books are: elves, faq, main)" in capsys.readouterr().err

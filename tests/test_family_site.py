@@ -197,9 +197,10 @@ def test_an_edit_of_a_book_touches_its_family() -> None:
 
     project = load_project(FAMILY)
     every = ("main", "elves", "faq")
-    assert touched_by(project, project.books, [FAMILY / "core" / "core.xml"]) == LiveAffected(books=every, later=every)
+    core = touched_by(project, project.books, [FAMILY / "core" / "core.xml"])
+    assert core == LiveAffected(books=every, later=every, own=("main",))
     elves = touched_by(project, project.books, [FAMILY / "elves" / "elves.xml"])
-    assert elves == LiveAffected(books=("elves", "main", "faq"), later=("elves", "main", "faq"))
+    assert elves == LiveAffected(books=("elves", "main", "faq"), later=("elves", "main", "faq"), own=("elves",))
 
 
 @pytest.mark.slow  # serve, in a process of its own
@@ -231,5 +232,51 @@ def test_serve_rewrites_the_pages_of_other_books_that_show_an_edited_core_term(t
             "elves/fr/unites-de-l-armee/index.html",
             "faq/faq_core/index.html",
         }
+        served_now = {path: data for path, (_, data) in files_of(served.folder).items()}
+    assert served_now == full_build(project, tmp_path / "built")
+
+
+PLANNED = """
+import sys
+import rulebook.recipe.live as live
+_update = live.update_live
+def _updated(project, options, book, cache):  # each book whose pages an edit plans again, said on stderr
+    print(f"test: planned {book.config.name}", file=sys.stderr, flush=True)
+    return _update(project, options, book, cache)
+live.update_live = _updated
+"""
+
+
+@pytest.mark.slow  # serve, in a process of its own
+def test_serve_plans_again_only_the_books_that_show_what_a_core_edit_changed(tmp_path: Path) -> None:
+    from .serving import Served, edit, files_of
+    from .test_serve import full_build, rewritten
+
+    project = tmp_path / "project"
+    shutil.copytree(FAMILY, project)
+    core = project / "core" / "core.xml"
+    with Served([], cwd=project, temp=tmp_path / "tmp", prelude=PLANNED) as served:
+
+        def planned(old: str, new: str, page: str, shown: str) -> tuple[set[str], set[str]]:
+            """The books an edit of the core planned again, and the pages it rewrote (``page`` shows ``shown`` once
+            the edit is served)."""
+            before, mark = files_of(served.folder), served.mark()
+            edit(core, old, new)
+            served.wait_for_page(page, shown)
+            served.wait_for(" of Skirmish: Core Rules up to date", after=mark)
+            said = served.lines[mark:]
+            books = {line.split()[-1] for line in said if line.startswith("test: planned ")}
+            pages = {path for path in rewritten(before, files_of(served.folder)) if path.endswith(".html")}
+            return books, pages
+
+        # Leadership is shown by the core alone (the army book and the FAQ never name it): they stay as they are.
+        books, pages = planned("from 2 to 10", "from 3 to 10", "general_principles/", "from 3 to 10")
+        assert books == {"main"}
+        assert not {page for page in pages if page.startswith(("elves/", "faq/"))}, pages
+        # The charge's card shows in the army book and the FAQ: theirs are planned again, and show the edit.
+        books, pages = planned("moves a <reference", "hurls a <reference", "elves/army_units/", "A charge hurls a unit")
+        assert books == {"main", "elves", "faq"}
+        assert {"elves/army_units/index.html", "faq/faq_core/index.html"} <= pages
+        served.wait_for(" of FAQ and Errata (`faq`) up to date")
         served_now = {path: data for path, (_, data) in files_of(served.folder).items()}
     assert served_now == full_build(project, tmp_path / "built")

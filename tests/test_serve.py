@@ -144,10 +144,12 @@ def test_an_edit_touches_its_own_book_at_once_and_what_follows_from_it_later() -
     def touched(path: str) -> LiveAffected:
         return touched_by(project, project.books, [ROOT / path])
 
-    assert touched("rulebook_src/en/rulebook.xml") == LiveAffected(books=("main",), later=("main", "turns-later"))
-    assert touched("rulebook_src/fr/rulebook.md") == LiveAffected(later=("main",))
-    assert touched("rulebook_src/fr/terms.toml") == LiveAffected(later=("main",))
-    assert touched("rulebook_src/other-game/rules.md") == LiveAffected(books=("other-game",), later=("other-game",))
+    english = LiveAffected(books=("main",), later=("main", "turns-later"), own=("main",))
+    assert touched("rulebook_src/en/rulebook.xml") == english
+    assert touched("rulebook_src/fr/rulebook.md") == LiveAffected(later=("main",), translated=("main",))
+    assert touched("rulebook_src/fr/terms.toml") == LiveAffected(later=("main",), translated=("main",))
+    other = LiveAffected(books=("other-game",), later=("other-game",), own=("other-game",))
+    assert touched("rulebook_src/other-game/rules.md") == other
     assert touched("mkdocs.yml") == LiveAffected(rebuild=True)
     assert touched("site_templates/assets/extra.css") == LiveAffected(rebuild=True)
     assert touched("README.md") == LiveAffected()

@@ -460,3 +460,15 @@ def test_a_partial_set_of_declarations_builds(tmp_path: Path, declared: str) -> 
     output = tmp_path / "site"
     assert build(output, book) in (0, 1)
     assert (output / "index.html").exists()
+
+
+def test_the_other_games_quick_reference_lists_each_test_and_roll_once(site: Path) -> None:
+    # Its courage roll was declared twice (a roll in the attack chain, a test for `odds test`) and listed twice.
+    reference = page(site, "other-game/tables/index.html")
+    names = [
+        " ".join(item.cssselect("strong")[0].text_content().split())
+        for item in reference.cssselect("#tests ~ div .rb-reference > li")
+    ]
+    ids = [item.get("id") for item in reference.cssselect("#tests ~ div .rb-reference > li")]
+    assert names.count("Courage") == 1 and len(names) == len(set(names)) and len(ids) == len(set(ids))
+    assert {"Courage", "Hit", "Injury", "Defense Roll", "Using cover"} <= set(names)

@@ -64,7 +64,8 @@ mechanic (`<mechanic>`, in Markdown `<!-- rulebook: mechanic name="..." -->`
 with the same attributes) must be of a kind the compiler knows, with the
 attributes its kind takes (`rulebook docs data` lists every attribute's
 type, default and where it goes in `rules.json`; `rulebook dtd` shows the
-XML's).
+XML's), and a test or a roll is declared by one annotation of its name (a
+roll is asked as a test too).
 
 Kinds of values: `count`, `turns`, `points`, `distance`, `minimum`,
 `maximum`.

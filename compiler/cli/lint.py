@@ -23,6 +23,7 @@ from rulebook.cli.common import (
 if TYPE_CHECKING:
     from rulebook.project import BookConfig, Project
     from rulebook.recipe.commands import LintTarget
+    from rulebook.recipe.family import FamilyMemo
     from rulebook.report import Report
     from rulebook.stage_values import LintResult, ReadResult
 
@@ -78,6 +79,7 @@ def add_commands(commands: Commands, words: Sequence[str] = ()) -> None:
 def run_lint(args: argparse.Namespace) -> int:
     from rulebook import memory
     from rulebook.recipe import commands
+    from rulebook.recipe.family import FamilyMemo
     from rulebook.report import exit_code
     from rulebook.report.summary import joined_report
 
@@ -92,7 +94,8 @@ def run_lint(args: argparse.Namespace) -> int:
         count = sum(len(target.files or target.book.sources) for target in targets)
         print(f"Checking {plural(count, 'file')}…", file=sys.stderr)
     earlier: dict[str, ReadResult] = {}  # each book read once, whether linted or read for another's family
-    linted = [_lint(project, target, earlier) for target in targets]
+    memo = FamilyMemo()  # and its family made once for all its books
+    linted = [_lint(project, target, earlier, memo) for target in targets]
     if args.fix or args.diff:
         fixed = _fix(args, project, linted)
         if args.diff:
@@ -120,12 +123,15 @@ def _check_options(args: argparse.Namespace, targets: list[LintTarget]) -> None:
         raise UsageError(f"--statistics counts in text or json, not {args.format}")
 
 
-def _lint(project: Project, target: LintTarget, earlier: dict[str, ReadResult]) -> tuple[LintTarget, LintResult]:
-    """One target's lint, its notices printed (``earlier``: the books read already, see ``commands.lint``)."""
+def _lint(
+    project: Project, target: LintTarget, earlier: dict[str, ReadResult], memo: FamilyMemo | None = None
+) -> tuple[LintTarget, LintResult]:
+    """One target's lint, its notices printed (``earlier``, ``memo``: the books read already and the family made
+    of them, see ``commands.lint``)."""
     from rulebook.recipe import commands
     from rulebook.report.escaping import terminal_message
 
-    _, result = commands.lint(project, target, earlier)
+    _, result = commands.lint(project, target, earlier, memo)
     for notice in result.notices:
         print(f"rulebook: warning: {terminal_message(notice)}", file=sys.stderr)
     return target, result

@@ -107,15 +107,17 @@ class Rules(NamedTuple):
         return [self.test(name) for name in sorted(self.data["mechanics"]["tests"])]
 
     def test(self, name: str) -> BookTest:
-        """One test of the book; an unknown name is a plain error listing the tests."""
-        tests = self.data["mechanics"]["tests"]
-        if name not in tests:
+        """One test of the book, or a roll of its chains taken as one (the roll is passed against the value given,
+        as a test is: a book declares "roll 2D6 below Courage" once); an unknown name is a plain error listing both."""
+        mechanics = self.data["mechanics"]
+        tests, rolls = mechanics["tests"], mechanics.get("rolls") or {}
+        test = tests.get(name) or rolls.get(name)
+        if test is None:
             elsewhere = self.elsewhere(name)  # another book's term: which book to ask comes first
-            if not tests and not elsewhere:
+            if not tests and not rolls and not elsewhere:
                 raise self.undeclared("odds test", f" (asked for `{name}`)")
-            known = ", ".join(sorted(tests)) or "none"
-            raise RulesError(f"`{name}` is not a test of this book (tests: {known}){elsewhere}")
-        test = tests[name]
+            known = ", ".join(sorted({*tests, *rolls})) or "none"
+            raise RulesError(f"`{name}` is not a test of this book (tests and rolls: {known}){elsewhere}")
         return BookTest(
             name,
             test["term"],

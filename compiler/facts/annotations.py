@@ -64,8 +64,9 @@ def collect_mechanics(book: Book, context: Context) -> MechanicsData:
             checked.append(_Checked(kind, mechanic, values))
     rolls, unread = _rolls(checked)
     problems.extend(_diagnostic(r, "a reading must follow a roll of that name (`against`)") for r in unread)
+    problems.extend(_declared_again(checked))
     mechanics: Mechanics = {
-        "tests": _by_name(TEST, checked),
+        "tests": {name: test for name, test in _by_name(TEST, checked).items() if name not in rolls},
         "dice": _by_name(DERIVED_DIE, checked, str.upper),
         "rerolls": _last(REROLLS, checked),
         "modifiers": _last(MODIFIERS, checked),
@@ -102,6 +103,26 @@ def _rolls(checked: Sequence[_Checked]) -> tuple[dict[str, Roll], list[Mechanic]
         else:
             unread.append(mechanic)
     return {name: {**roll, "readings": readings.get(name, [])} for name, roll in rolls.items()}, unread
+
+
+NAMED_ONCE = (TEST, ROLL)
+"""The kinds a mechanic of a name is one of: the engine's ``odds test`` and the quick reference read a test and a
+roll of one name as one mechanic (a roll is answered as a test), so a name is declared by one annotation."""
+
+
+def _declared_again(checked: Sequence[_Checked]) -> list[Diagnostic]:
+    """An annotation of a test or roll whose name an earlier one of those kinds declared (the data keeps one: the
+    last of a kind, and the roll of a test and a roll)."""
+    first: dict[str, Mechanic] = {}
+    found = []
+    for entry in checked:
+        if entry.kind not in NAMED_ONCE:
+            continue
+        earlier = first.setdefault(entry.mechanic.name, entry.mechanic)
+        if earlier is not entry.mechanic:
+            said = f"declared again (line {earlier.span.line} declares it): one annotation says how it is rolled"
+            found.append(_diagnostic(entry.mechanic, said + " and passed (a roll answers `odds test` too)"))
+    return found
 
 
 def _army_rules(checked: Sequence[_Checked]) -> ArmyRules:

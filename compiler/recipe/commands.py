@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING
 
 from rulebook.errors import UserError
 from rulebook.project import TRANSLATION_LANGUAGES, BookConfig, Project, Translation
-from rulebook.recipe.family import book_family, read_family
+from rulebook.recipe.family import FamilyMemo, book_family, read_family
 from rulebook.recipe.reading import configured_format, read_book, read_configured
 from rulebook.recipe.stages import (
     lint_book,
@@ -124,11 +124,15 @@ def lint_targets(
 
 
 def lint(
-    project: Project, target: LintTarget, earlier: dict[str, ReadResult] | None = None
+    project: Project,
+    target: LintTarget,
+    earlier: dict[str, ReadResult] | None = None,
+    memo: FamilyMemo | None = None,
 ) -> tuple[ReadResult, LintResult]:
     """``rulebook lint`` of one book: its sources and its family's (the books it uses and those that use it) read
     as an outline, then every rule and its baseline. ``earlier``: the books read already by name (outlines),
-    where those read here are added: linting several books reads each once, and lints it once.
+    where those read here are added: linting several books reads each once, and lints it once; ``memo``: the
+    family made of them (one family for every book of a family, the book linted among its members).
 
     A book it uses that cannot be read makes the book's lint a reading failure, with that book's reasons."""
     earlier = {} if earlier is None else earlier
@@ -140,7 +144,8 @@ def lint(
     if not target.files and not read.fatal:
         earlier[target.book.name] = read
     others: dict[str, ReadResult] | ReadResult = {}
-    if target.family and not read.fatal:
+    known = memo.known(project, target.book.name, read) if memo is not None and not target.files else None
+    if target.family and not read.fatal and known is None:
         others = read_family(project, target.book, earlier, outline=True)
     if isinstance(others, ReadResult):  # a book it uses cannot be read: say why, as this book's reading
         read = ReadResult(read.book, (*read.diagnostics, *others.diagnostics), {**read.sources, **others.sources})
@@ -152,7 +157,7 @@ def lint(
         baseline=target.baseline,
         partial=target.partial,
         reserved=reserved_names(project, target.book),
-        family=book_family(project, others) if target.family else None,
+        family=(known or _lint_family(project, target, read, others, memo)) if target.family else None,
     )
     return read, result
 
@@ -186,6 +191,15 @@ def _lint_translation(
     return read, replace(
         result, diagnostics=tuple(filter(kept, result.diagnostics)), new=tuple(filter(kept, result.new))
     )
+
+
+def _lint_family(
+    project: Project, target: LintTarget, read: ReadResult, others: dict[str, ReadResult], memo: FamilyMemo | None
+) -> Family:
+    """The family a book is linted in: with the book itself when the whole book was read (the same family then
+    serves every book of it), else without (its lint adds what was read)."""
+    whole = not target.files and not read.fatal and memo is not None
+    return book_family(project, {**others, target.book.name: read} if whole else others, memo)
 
 
 def unbaselined(target: LintTarget) -> LintTarget:

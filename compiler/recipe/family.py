@@ -49,9 +49,47 @@ def read_family(
     return found
 
 
-def book_family(project: Project, others: dict[str, ReadResult]) -> Family:
-    """The family of the books read (a book's own is added by its lint: :meth:`Family.including`)."""
-    books = [_member(project.book(name), read) for name, read in others.items()]
+class FamilyMemo:
+    """The family's books one command made of its readings, and the last family made of them: linting every book
+    of a family asks for the same family once per book (the lint of a chain of 1,000 books made a family of 1,000
+    term graphs 1,000 times), so a book read once is a member once and the family is made once."""
+
+    def __init__(self) -> None:
+        self._members: dict[str, tuple[ReadResult, FamilyBook]] = {}
+        self._family: Family | None = None
+
+    def member(self, config: BookConfig, read: ReadResult) -> FamilyBook:
+        """The family's book made of ``read`` (made again when the book was read again)."""
+        known = self._members.get(config.name)
+        if known is None or known[0] is not read:
+            known = self._members[config.name] = (read, _member(config, read))
+        return known[1]
+
+    def known(self, project: Project, name: str, read: ReadResult) -> Family | None:
+        """The family made last when it is book ``name``'s whole family (:meth:`Project.family_of`, every book
+        of it read) with ``read`` as the book: what :func:`read_family` and :func:`book_family` would make again."""
+        family, member = self._family, self._members.get(name)
+        if family is None or member is None or member[0] is not read or family.books.get(name) is not member[1]:
+            return None
+        return family if tuple(family.books) == project.family_of(name) else None
+
+    def family(self, project: Project, books: list[FamilyBook]) -> Family:
+        """The family of ``books``: the last one made when it has the same books."""
+        last = self._family
+        if last is None or len(last.books) != len(books) or any(last.books.get(b.name) is not b for b in books):
+            last = self._family = _family(project, books)
+        return last
+
+
+def book_family(project: Project, others: dict[str, ReadResult], memo: FamilyMemo | None = None) -> Family:
+    """The family of the books read (a book's own is added by its lint when it is not among them:
+    :meth:`Family.including`); ``memo``: the members and family made already by the command."""
+    if memo is None:
+        return _family(project, [_member(project.book(name), read) for name, read in others.items()])
+    return memo.family(project, [memo.member(project.book(name), read) for name, read in others.items()])
+
+
+def _family(project: Project, books: list[FamilyBook]) -> Family:
     orders = {config.name: project.family_order(config.name) for config in project.books}
     return Family(books, orders, project_books=project.names)
 

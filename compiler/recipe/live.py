@@ -7,6 +7,8 @@ Which books an edit touches is :mod:`rulebook.serve.edits`'s to say; for each, `
                                                                   with the translations and editions the book had
     finish_live(edit)                       -> LiveBook, change   the book's other pages: all this is what the
                                                                   author waits for
+    kin_untouched(project, book, edited)    -> bool               a book of the edited books' family that shows
+                                                                  nothing the edit changed: left as it is
     recompute_live(project, options, ..)    -> LiveLater          translations, editions and rule data again, and
                                                                   the book planned with them (run aside)
     apply_live(book, later)                 -> LiveBook, change
@@ -82,6 +84,31 @@ def finish_live(edit: LiveEdit) -> tuple[LiveBook, SiteChange]:
         return live, SiteChange(live.site.folder)
     site = plan_book_site(edit.plan.site, live.look, translated=live.site.translated, plan=edit.plan)
     return _replace_live(live, read=edit.read, lint=edit.lint, site=site), changes_between(edit.shown, site)
+
+
+def kin_untouched(project: Project, live: LiveBook, edited: Sequence[LiveBook]) -> bool:
+    """Whether book ``live``, of the family of the ``edited`` books (as they are now), shows nothing the edit
+    changed: the edited books define the terms and ids they defined when it was last made (so its lint, its
+    lookups and its rule data are the same), and its pages show the same of them
+    (:func:`~rulebook.site.across.shown_links`: the cards and places of the terms it takes from them, their
+    sections that use its terms). Its pages need not be planned again, nor its rule data made."""
+    from rulebook.site.across import book_links, shown_links
+
+    family = live.lint.family
+    if family is None:
+        return False
+    now = family
+    for book in edited:
+        name = book.config.name
+        if name not in family.books or book.lint.family is None or name not in book.lint.family.books:
+            return False
+        old, new = family.book(name), book.lint.family.book(name)
+        if old.terms.defined_terms() != new.terms.defined_terms() or old.terms.all_ids() != new.terms.all_ids():
+            return False
+        now = now.including(new)
+    folders = {other.name: other.folder for other in project.books}
+    name = live.config.name
+    return shown_links(book_links(family, name, folders)) == shown_links(book_links(now, name, folders))
 
 
 def _chapter_texts(book: Book) -> dict[str, str]:

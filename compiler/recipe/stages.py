@@ -60,9 +60,13 @@ def lint_book(
     with gc_frozen():
         if not read.fatal:
             images = book_images(read.book, image_folder(read.book, root))
-            terms = TermGraph(read.book)
-            own = FamilyBook(book.name, book.display_title, terms, faq=book.faq)
-            kin = family.including(own) if family is not None else Family([own])
+            member = family.books.get(book.name) if family is not None else None
+            if family is not None and member is not None and member.terms.book is read.book:
+                own, terms, kin = member, member.terms, family  # the family was made with this reading
+            else:
+                terms = TermGraph(read.book)
+                own = FamilyBook(book.name, book.display_title, terms, faq=book.faq)
+                kin = family.including(own) if family is not None else Family([own])
             published = set(images.published)
             checked = LintInput(
                 read.book, terms, published, reserved, refused_images=images.refused, family=kin, name=own.name

@@ -40,6 +40,10 @@ class LiveAffected:
     "Used in" and "Clarified in" may change): read, linted and their changed pages made again at once."""
     later: tuple[str, ...] = ()
     """The books whose translations, editions or rule data depend on the change: recomputed aside."""
+    own: tuple[str, ...] = ()
+    """The books whose own sources changed (the first of ``books``; the others are of their families)."""
+    translated: tuple[str, ...] = ()
+    """The books whose translations (or their terminology, their waivers) changed."""
 
 
 def watched(project: Project, books: Sequence[BookConfig]) -> tuple[Watched, ...]:
@@ -62,11 +66,12 @@ def touched_by(project: Project, books: Sequence[BookConfig], changed: Iterable[
     own = tuple(dict.fromkeys(entry.book for entry in hits if entry.book is not None))
     served = {book.name for book in books}
     kin = [name for book in own for name in project.family_of(book) if name in served] if own else []
-    own = tuple(dict.fromkeys([*own, *kin]))
-    translated = [entry.later for entry in hits if entry.later is not None]
-    following = [book.name for book in books if book.changes_from in own]
-    statuses = [book.name for book in books if set(project.status_editions(book)) & set(own)]
-    return LiveAffected(books=own, later=tuple(dict.fromkeys([*own, *translated, *following, *statuses])))
+    family = tuple(dict.fromkeys([*own, *kin]))
+    translated = tuple(dict.fromkeys(entry.later for entry in hits if entry.later is not None))
+    following = [book.name for book in books if book.changes_from in family]
+    statuses = [book.name for book in books if set(project.status_editions(book)) & set(family)]
+    later = tuple(dict.fromkeys([*family, *translated, *following, *statuses]))
+    return LiveAffected(books=family, later=later, own=own, translated=translated)
 
 
 def _absolute(path: Path) -> Path:

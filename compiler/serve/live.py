@@ -15,7 +15,7 @@ from rulebook.data_worker import BackgroundData
 from rulebook.errors import SiteBuildError, UserError
 from rulebook.project import Project, load_project
 from rulebook.recipe.cache import StageCache
-from rulebook.recipe.live import apply_live, finish_live, live_books, recompute_live, update_live
+from rulebook.recipe.live import apply_live, finish_live, kin_untouched, live_books, recompute_live, update_live
 from rulebook.serve.edits import touched_by
 from rulebook.serve.findings import LintNews
 from rulebook.serve.news import EVERY_PAGE, News
@@ -144,7 +144,12 @@ class LivePreview:
             return
         self._stop(set(affected.later))
         failed, written = set(), 0
+        untouched = set()
         for name in affected.books:
+            edited = [self.books[own] for own in affected.own]
+            if name not in affected.own and kin_untouched(self.project, self.books[name], edited):
+                untouched.add(name)
+                continue  # a book of the family that shows nothing the edit changed: its pages and data stay
             edit = update_live(self.project, self.options, self.books[name], self.cache)
             if isinstance(edit, build_values.BuildResult):
                 self.report(edit)
@@ -166,7 +171,8 @@ class LivePreview:
                 if not first + rest:  # fixed back to what was served: nothing to write, but say so
                     self.progress(f"{self.books[name].config.label} builds again; its pages are up to date")
         self._said(written, started)
-        self.later.update(dict.fromkeys(name for name in affected.later if name not in failed))
+        stale = [name for name in affected.later if name not in failed | (untouched - set(affected.translated))]
+        self.later.update(dict.fromkeys(stale))
         self._start()
 
     def _show(self, change: SiteChange) -> int | None:

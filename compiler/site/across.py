@@ -23,6 +23,7 @@ from rulebook.data.terms import term_summary
 from rulebook.family import Family, Found
 from rulebook.graph import TermGraph
 from rulebook.model import Definition, Section
+from rulebook.site.previews import definition_preview
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,6 +91,24 @@ def book_links(family: Family, book: str, folders: Mapping[str, str]) -> BookLin
     others = tuple(dict.fromkeys(places.root(name) for name in folders if name != book))
     used_in, clarified = _used_in(family, book, places), _clarified(family, book, places)
     return BookLinks(terms, dict(sorted(targets.items())), used_in, clarified, others)
+
+
+def shown_links(links: BookLinks) -> tuple[object, ...]:
+    """What a book's pages show of :class:`BookLinks`, comparable: each outside term's place, name, glossary line
+    and card (made as the pages make it, so a definition that moved in its source but reads the same is the
+    same), the other books' places, "Used in" and "Clarified in". Equal for two families: the book's pages
+    are the same in both."""
+    cards = tuple(
+        (name, term.book, term.name, term.page, term.text, definition_preview(term.definition, term.section, "", {}))
+        for name, term in links.terms.items()
+    )
+    return (
+        cards,
+        tuple(links.targets.items()),
+        tuple(links.used_in.items()),
+        tuple(links.clarified.items()),
+        links.folders,
+    )
 
 
 def _used_in(family: Family, book: str, places: _Places) -> dict[str, tuple[Elsewhere, ...]]:

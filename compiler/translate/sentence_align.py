@@ -16,7 +16,7 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from rulebook.names import ascii_lower
@@ -119,7 +119,7 @@ def narrowed(rows: int, cols: int) -> bool:
 def align_sentences(original: Sequence[Features], translation: Sequence[Features], ratio: float) -> list[Bead]:
     """The cheapest monotonic alignment of two sequences of sentences, as beads in order."""
     rows, cols = len(original), len(translation)
-    groups = _Groups(original, translation, common_terms(original, translation))
+    groups = _Groups(original, translation, common_anchors(original, translation))
     # The groups a bead may take, made once: ending at each sentence, one to three sentences long.
     lefts = [[groups.of(0, i - a, i) if a <= i else None for a in range(4)] for i in range(rows + 1)]
     rights = [[groups.of(1, j - b, j) if b <= j else None for b in range(4)] for j in range(cols + 1)]
@@ -185,30 +185,44 @@ class _Groups:
                 own = self.keys(mine)
                 if mine.digits and not values & mine.digits:
                     found += VALUES_UNSUPPORTED / UNSUPPORTED
-                elif len(own) >= 3:
-                    found += max(0.0, 1 - 2 * len(own & keys) / len(own))
+                elif len(mine.values) + len(mine.cognates) + len(mine.terms) >= SUPPORT_WORDS:
+                    # Words common to the pair count towards a sentence's size, never towards its support.
+                    found += max(0.0, 1 - 2 * len(own & keys) / len(own)) if own else 1.0
         return found
 
     def keys(self, features: Features) -> frozenset[str]:
-        """What can vouch for a sentence's translation: its values, cognates and the terms that are not
+        """What can vouch for a sentence's translation: its values, and the cognates and terms that are not
         in most sentences of the pair (those say nothing about which sentence is which)."""
         found = self._keys.get(id(features))
         if found is None:
-            found = frozenset(features.values) | features.cognates | (features.terms - self.common)
+            found = frozenset(features.values) | ((features.cognates | features.terms) - self.common)
             self._keys[id(features)] = found
         return found
 
 
 COMMON = 0.3
-"""A term in more than this share of a side's sentences is common to the pair."""
+"""A term or cognate in more than this share of a side's sentences is common to the pair."""
+SUPPORT_WORDS = 2
+"""A sentence with this many values, cognates and terms (common ones included) is big enough to be judged
+unsupported when the other side of its bead shares none of those that are not common."""
 
 
 def common_terms(original: Sequence[Features], translation: Sequence[Features]) -> frozenset[str]:
     """The terms in more than :data:`COMMON` of either side's sentences: they say nothing of which is which."""
+    return _in_most((original, translation), lambda f: f.terms)
+
+
+def common_anchors(original: Sequence[Features], translation: Sequence[Features]) -> frozenset[str]:
+    """The terms and cognates in more than :data:`COMMON` of either side's sentences (a term's own words are
+    written in every sentence of a section about it): they vouch for no sentence more than another."""
+    return _in_most((original, translation), lambda f: f.terms | f.cognates)
+
+
+def _in_most(sides: tuple[Sequence[Features], ...], keys: Callable[[Features], frozenset[str]]) -> frozenset[str]:
     found: set[str] = set()
-    for side in (original, translation):
-        counts = Counter(term for f in side for term in f.terms)
-        found |= {term for term, count in counts.items() if count > COMMON * len(side)}
+    for side in sides:
+        counts = Counter(key for f in side for key in keys(f))
+        found |= {key for key, count in counts.items() if count > COMMON * len(side)}
     return frozenset(found)
 
 
