@@ -98,9 +98,9 @@ def test_the_values_are_the_books_sentences() -> None:
         "pieces.</item></list></section></chapter></document>"
     )
     assert value_sentences(Book((parse(xml),))) == {
-        "crew_size": "A crew has at most 6 fighters.",
-        "rounds": "A game lasts 5 rounds.",
-        "pieces": "Place 3 pieces.",
+        "crew_size": ("A crew has at most ", "6", " fighters."),
+        "rounds": ("A game lasts ", "5", " rounds."),
+        "pieces": ("Place ", "3", " pieces."),
     }
 
 

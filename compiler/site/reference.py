@@ -38,8 +38,9 @@ class ReferenceView:
     """A profile row's abbreviation and definition in the page's language."""
     steps: Callable[[Mapping[str, Any]], list[str]]
     """A sequence's steps as the page's language writes them (the rule data's, in the original's)."""
-    said: Callable[[str], str | None] = lambda name: None
-    """The sentence of the book that states a value, by the value's name (None: the page has none)."""
+    said: Callable[[str], tuple[str, str, str] | None] = lambda name: None
+    """The sentence of the book that states a value, by the value's name: the words before its number, the number,
+    the words after it (None: the page has none)."""
     profile: tuple[str | None, tuple[str, ...]] = (None, ())
     """The profile table's title and its three headers as the book writes them (None, (): the page's words)."""
 
@@ -299,7 +300,7 @@ def _profile(view: ReferenceView) -> dict[str, Any] | None:
         rows.append({"abbreviation": abbreviation, "name": view.term(row["term"]), "definition": definition})
     bounds = characteristics.get("min"), characteristics.get("max")
     values = (view.data.get("values") or {}).items()
-    said = next(([{"text": t}] for n, v in values if v.get("kind") == "minimum" and (t := view.said(n))), None)
+    said = next(([{"text": "".join(t)}] for n, v in values if v.get("kind") == "minimum" and (t := view.said(n))), None)
     if said is None and None not in bounds:
         said = sentence(
             view.words,

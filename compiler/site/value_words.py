@@ -33,9 +33,15 @@ _VALUE = re.compile("\x01([^\x02]*)\x02([^\x03]*)\x03")
 """A value in the flattened text: its name, then its number."""
 
 
-def value_sentences(book: Book) -> dict[str, str]:
-    """Each value's sentence, by the value's name (the first place it is stated, when it is stated twice)."""
-    found: dict[str, str] = {}
+Said = tuple[str, str, str]
+"""A value's sentence in three parts: the words before its number, the number, the words after it."""
+
+
+def value_sentences(book: Book) -> dict[str, Said]:
+    """Each value's sentence, by the value's name (the first place it is stated, when it is stated twice), split at
+    the value's number: a sentence that states two numbers (a minimum and a maximum) is shown once for each, each
+    time with its own number marked."""
+    found: dict[str, Said] = {}
     for document in book.documents:
         for chapter in document.body:
             for paragraph in "".join(_flattened((chapter,))).split(_PARAGRAPH):
@@ -43,10 +49,11 @@ def value_sentences(book: Book) -> dict[str, str]:
                     continue
                 text = " ".join(paragraph.split())
                 for start, end in sentence_bounds(text):
-                    sentence = text[start:end]
-                    plain = _VALUE.sub(lambda match: match[2], sentence).strip()
+                    sentence = text[start:end].strip()
                     for match in _VALUE.finditer(sentence):
-                        found.setdefault(match[1], plain)
+                        before, after = sentence[: match.start()], sentence[match.end() :]
+                        before, after = _VALUE.sub(r"\2", before), _VALUE.sub(r"\2", after)
+                        found.setdefault(match[1], (before, match[2], after))
     return found
 
 
