@@ -33,7 +33,7 @@ def test_a_source_linked_out_of_the_project_is_not_read(
         outcome = run(capsys, command, "--color", "never") if command == "lint" else run(capsys, command)
     assert outcome.code == 2
     shown = outcome.out + outcome.err
-    assert "cannot read `rules/book.md`: it is a link to a file outside the project" in shown
+    assert "cannot read `rules/book.md`: it is a link to a place outside the project" in shown
     assert SECRET not in shown
     assert not (scratch / "site").exists()
 
