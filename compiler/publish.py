@@ -2,7 +2,8 @@
 
 - **Ownership.** Every site the build makes holds a marker file, ``.rulebook-site``. A build
   replaces an output folder only when it holds the marker (a file, not a link) or is empty; it never
-  takes the project's root, a folder holding a source or the configuration, or a symbolic link.
+  takes the project's root, a folder holding a source or the configuration, or a symbolic link, nor builds
+  inside a folder of the sources or inside a site it built (whose next build would delete it).
 - **One build at a time.** A lock file beside the output (``.NAME.lock``) is held for the
   whole build, and removed at its end; a second build waits for it and says whose it is.
 - **A release at a time.** The new site is made in a work folder beside the output, on the output's
@@ -82,6 +83,7 @@ def check_output(output: Path, *, root: Path, protected: Iterable[Path]) -> Path
             raise OutputError(
                 f"the output `{shown}` holds `{shown_path(path, root)}`, which the build reads: choose another"
             )
+    _check_surroundings(resolved, shown, root, protected)
     if output.exists() and not output.is_dir():
         raise OutputError(f"the output `{shown}` is a file, not a folder")
     if output.is_dir() and not is_owned(output):
@@ -92,14 +94,38 @@ def check_output(output: Path, *, root: Path, protected: Iterable[Path]) -> Path
     return output
 
 
+def _check_surroundings(resolved: Path, shown: str, root: Path, protected: Iterable[Path]) -> None:
+    """Refuse an output inside a site this tool built (the next build of that site would delete it, and its lock
+    and work folder would be published there) or inside a folder of the project holding a file the build reads
+    (``rules/site``: the site would be committed with the sources, and reach what reads their folder)."""
+    for folder in resolved.parents:
+        if _holds_marker(folder):
+            raise OutputError(
+                f"the output `{shown}` is inside `{shown_path(folder, root)}`, a site this tool built: building that "
+                "site again would delete it; choose a folder outside it"
+            )
+    for path in protected:
+        folder = path.resolve().parent
+        if folder != root and folder.is_relative_to(root) and resolved.is_relative_to(folder):
+            raise OutputError(
+                f"the output `{shown}` is inside `{shown_path(folder, root)}`, beside `{shown_path(path, root)}`, "
+                "which the build reads: choose a folder of its own, such as `site`"
+            )
+
+
+def _holds_marker(folder: Path) -> bool:
+    """Whether ``folder`` holds this tool's marker as a regular file (a site it built)."""
+    try:
+        return stat.S_ISREG(os.stat(folder / MARKER, follow_symlinks=False).st_mode)
+    except OSError:
+        return False
+
+
 def is_owned(folder: Path) -> bool:
     """Whether a folder is a site this tool built (its marker a file, not a link), or empty (so a build may
     replace it)."""
-    try:
-        if stat.S_ISREG(os.stat(folder / MARKER, follow_symlinks=False).st_mode):
-            return True
-    except OSError:
-        pass
+    if _holds_marker(folder):
+        return True
     try:
         return not any(folder.iterdir())
     except OSError:
