@@ -38,7 +38,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from rulebook import published, state
-from rulebook.fileio import GIT_FOLDER, OutputError, inside_git, shown_path, write_atomic
+from rulebook.fileio import GIT_FOLDER, OutputError, inside_git, reason_of, shown_path, write_atomic
 
 MARKER = ".rulebook-site"
 """The file that marks a folder as a site this tool built (and so may replace)."""
@@ -435,6 +435,34 @@ def rewritten(output: Path, paths: list[str], *, kept: Path | None, root: Path) 
     if kept is not None:
         with contextlib.suppress(OSError):
             published.rerecord(output, kept, paths)
+
+
+def write_straight(output: Path, files: Iterable[tuple[Path, bytes]], *, root: Path) -> None:
+    """Write ``files`` (paths inside ``output``) straight into the published site (``--data-only``,
+    ``--pdf-only``): each reached from the output one folder at a time, never through a link (a committed
+    ``site/other -> elsewhere`` is refused before any file is written, never written through), written whole
+    and renamed into place."""
+    with state.Folder.open(output) as top, contextlib.ExitStack() as opened:
+        places = [(_folder_of(top, path, output, root, opened), path, data) for path, data in files]
+        for folder, path, data in places:
+            try:
+                folder.write_file(path.name, data)
+            except OSError as error:
+                raise OutputError(f"cannot write `{shown_path(path, root)}`: {reason_of(error)}") from None
+
+
+def _folder_of(top: state.Folder, path: Path, output: Path, root: Path, opened: contextlib.ExitStack) -> state.Folder:
+    """The folder ``path`` goes into, opened from ``top`` one name at a time (made where missing)."""
+    here = top
+    for part in path.relative_to(output).parent.parts:
+        try:
+            here = opened.enter_context(here.folder_made(part))
+        except OSError as error:
+            if error.errno not in (errno.ELOOP, errno.ENOTDIR):
+                raise OutputError(f"cannot write `{shown_path(path, root)}`: {reason_of(error)}") from None
+            found = state.kind(os.stat(part, dir_fd=here.fd, follow_symlinks=False))
+            raise _not_ours(here.path / part, root, found, "folder of the site") from None
+    return here
 
 
 def write_marker(folder: Path) -> None:

@@ -230,6 +230,22 @@ def test_a_link_in_the_published_site_is_never_kept(
     refused(capsys, game, keeping_refused(not_published("extra/glossary")), "--book", "main")
 
 
+@pytest.mark.parametrize("only", ["--data-only", "--pdf-only"])
+@pytest.mark.parametrize("target", FOLDER_TARGETS.values(), ids=FOLDER_TARGETS.keys())
+def test_a_build_straight_into_the_site_never_writes_through_a_link(
+    game: Path, capsys: pytest.CaptureFixture[str], target: str, only: str
+) -> None:
+    """A committed ``site/`` with the marker and ``extra -> ../outside``: ``--data-only`` wrote the second book's
+    ``rules.json`` and schema into the link's target (``.git``, someone's folder) with exit 0."""
+    (game / "site").mkdir()
+    (game / "site" / ".rulebook-site").write_text("", encoding="utf-8")
+    (game / "site" / "extra").symlink_to(game / target if target == ".git" else target)
+    refused(capsys, game, not_ours("site/extra", "a symbolic link", "folder of the site"), only)
+    (game / "site" / "extra").unlink()
+    (game / "site" / "extra").write_text("not a folder", encoding="utf-8")
+    refused(capsys, game, not_ours("site/extra", "a file", "folder of the site"), only)
+
+
 def test_the_published_site_is_kept_file_for_file(game: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert run(capsys, "build", "-q").code == 0
     page = game / "site" / "extra" / "index.html"
