@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, replace
 
 from rulebook.model import Content, Definition, Document, ItemList, Node, Reference, Row, Section, Table, annotated_in
@@ -39,25 +39,118 @@ def heading_terms(document: Document, *, min_level: int = 2, names: tuple[str, .
     if names:
         return [Term(term_id(n), n) for n in names]
     annotated = {m.name for m in document.mechanics}
+    headed = [s for s in document.sections if s.level >= min_level and s.title]
+    said = _said_titles(headed)
     seen: dict[str, Term] = {}
-    for section in document.sections:
-        if section.level < min_level or not section.title:
-            continue
-        if term_id(section.title) in annotated or _said(section):
+    for section in headed:
+        if term_id(section.title) in annotated or id(section) in said:
             seen.setdefault(term_id(section.title), Term(term_id(section.title), section.title))
     return list(seen.values())
 
 
-def _said(section: Section) -> bool:
-    """Whether the book's text says a section's title (or its singular) anywhere but in the heading itself."""
+MAX_TITLE_TOKENS = 24
+"""The most words and signs a heading may have to name a term (a longer one names a section): it bounds the
+phrases the text is searched for at each of its words, so that the search stays linear."""
+
+
+def _said_titles(sections: list[Section]) -> set[int]:
+    """The sections (by ``id``) whose title (or its singular) the book's text says anywhere but in the heading
+    itself: case aside, any run of white space for one, maybe with a plural ending, between neither a letter nor
+    a hyphen. Read once, in time linear in the text: the titles are phrases of words and signs in a tree, which
+    is walked from each word of the text for at most :data:`MAX_TITLE_TOKENS` steps."""
+    said: set[int] = set()
+    for source in {id(s.source): s.source for s in sections}.values():
+        tree = _Phrases()
+        for section in (s for s in sections if s.source is source):
+            title = "".join(c for c in section.title if unicodedata.category(c)[0] != "C").strip()  # as read
+            for form in {title, _singular_phrase(title)} if title else ():
+                tree.add(
+                    [(token, glued and index > 0) for index, (token, glued, _, _) in enumerate(_tokens(form))], section
+                )
+        said |= tree.said_in(source.text)
+    return said
+
+
+_TOKEN = re.compile(r"\w+|[^\w\s]")
+"""A word, or one sign: what a title and the text are compared by."""
+_WORD_PART = re.compile(r"[\w-]")
+"""What may not touch a said title on either side."""
+_SUFFIXES = ("s", "es", "x")
+"""What a use of a title may end with besides it (its plural: "Charges", "Boxes")."""
+
+
+def _tokens(text: str) -> Iterator[tuple[str, bool, int, int]]:
+    """The words and signs of ``text``: each folded, whether it follows the one before with no white space
+    between, and where it starts and ends."""
+    for match in _TOKEN.finditer(text):
+        glued = match.start() > 0 and not text[match.start() - 1].isspace()
+        yield match.group().casefold(), glued, match.start(), match.end()
+
+
+class _Phrases:
+    """Titles as a tree of their tokens: a path from the root spells a title, and its last node holds the
+    sections that have it and have not yet been found said."""
+
+    __slots__ = ("next", "waiting")
+
+    def __init__(self) -> None:
+        self.next: dict[tuple[str, bool], _Phrases] = {}
+        self.waiting: list[Section] = []
+
+    def add(self, phrase: list[tuple[str, bool]], section: Section) -> None:
+        if not phrase or len(phrase) > MAX_TITLE_TOKENS:
+            return
+        node = self
+        for step in phrase:
+            node = node.next.setdefault(step, _Phrases())
+        node.waiting.append(section)
+
+    def said_in(self, text: str) -> set[int]:
+        """The sections one of whose phrases ``text`` says outside their heading."""
+        said: set[int] = set()
+        tokens = list(_tokens(text))
+        for index, (_, _, start, _) in enumerate(tokens):
+            if start > 0 and _WORD_PART.match(text, start - 1):
+                continue  # a use may not start after a letter or a hyphen
+            node = self
+            for step, (token, glued, _, end) in enumerate(tokens[index : index + MAX_TITLE_TOKENS]):
+                glued = glued and step > 0
+                if end == len(text) or not _WORD_PART.match(text, end):
+                    for cut in _without_plural(token):
+                        found = node.next.get((cut, glued))
+                        if found is not None and found.waiting:
+                            found.waiting = _heard(found.waiting, start, said)
+                following = node.next.get((token, glued))
+                if following is None:
+                    break
+                node = following
+        return said
+
+
+def _without_plural(token: str) -> Iterator[str]:
+    """A token of the text as the end of a title: as it is, and without each plural ending it may have."""
+    yield token
+    for suffix in _SUFFIXES:
+        if token.endswith(suffix) and len(token) > len(suffix):
+            yield token[: -len(suffix)]
+
+
+def _heard(waiting: list[Section], start: int, said: set[int]) -> list[Section]:
+    """A phrase said at ``start``: each section waiting for it is said, unless that is its own heading; the
+    sections still waiting."""
+    still = []
+    for section in waiting:
+        if section.offset <= start < _heading_end(section):
+            still.append(section)
+        else:
+            said.add(id(section))
+    return still
+
+
+def _heading_end(section: Section) -> int:
+    """Where a section's heading line ends in its source."""
     text = section.source.text
-    heading = range(section.offset, max(text.find("\n", section.offset), section.offset + len(section.title)))
-    title = "".join(c for c in section.title if unicodedata.category(c)[0] != "C").strip()  # as a reader sees it
-    if not title:
-        return False
-    forms = {title, _singular_phrase(title)}
-    pattern = re.compile(rf"(?<![\w-])({'|'.join(_plural_tolerant(f) for f in forms)})(?![\w-])", re.IGNORECASE)
-    return any(m.start() not in heading for m in pattern.finditer(text))
+    return max(text.find("\n", section.offset), section.offset + len(section.title))
 
 
 _EMPHASIS = re.compile(r"(\*\*|__|\*|_)(?=\S)([^*_\n]{1,60}?)(?<=\S)\1(?![\w*])")
