@@ -126,7 +126,8 @@ def check_report_file(
     """The file a command may write a report, a baseline or an export to, made absolute; else an
     :class:`OutputError` saying why not. The one place that decides it, for every command.
 
-    It may be a new file, an empty one, a device or a pipe (``-o /dev/null``: written into, never replaced),
+    It may be a new file, an empty one, a character device or a pipe (``-o /dev/null``: written into, never
+    replaced; a block device or a socket is refused, never replaced by a file),
     or a file this tool wrote before, as ``ours`` recognises it (a report replaces a report, a baseline a
     baseline). Never one of ``protected`` (the files the configuration names), never a folder, never a
     symbolic link (but for one outside the project that leads to a device or a pipe: ``/dev/stdout``), and
@@ -148,7 +149,12 @@ def check_report_file(
         raise OutputError(f"cannot write `{shown}`: it is a folder")
     if any(kept.resolve() == path.resolve() for kept in protected):
         raise OutputError(f"`{shown}` is a file of the project (the configuration names it): choose another name")
-    if not stat.S_ISREG(status.st_mode) or status.st_size == 0 or ours(path):
+    if stat.S_ISCHR(status.st_mode) or stat.S_ISFIFO(status.st_mode):
+        return path  # written into, never replaced
+    if not stat.S_ISREG(status.st_mode):
+        what = "a block device (a disk)" if stat.S_ISBLK(status.st_mode) else "a socket"
+        raise OutputError(f"cannot write `{shown}`: it is {what}, not a file; name a file")
+    if status.st_size == 0 or ours(path):
         return path
     raise OutputError(
         f"`{shown}` exists and is not a {kind} this tool wrote: choose another name (a {kind} replaces "

@@ -56,5 +56,7 @@ def run_convert(args: argparse.Namespace) -> int:
         raise UserError(f"`{output}` is the source: name another output with -o")
     protected = (*project.inputs(), source)
     write_report_file(output, text, root=project.root, protected=protected, ours=lambda _: False, kind="new file")
-    print(f"Wrote {output} ({target}).")
+    from rulebook.report.escaping import visible
+
+    print(visible(f"Wrote {output} ({target})."))  # the name as typed: it may hold ESC
     return 0

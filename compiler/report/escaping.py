@@ -18,7 +18,9 @@ reports are data and keep every string exact (JSON escapes the C0 controls itsel
 from __future__ import annotations
 
 import re
+import sys
 from collections.abc import Iterable
+from typing import Any, TextIO, cast
 
 from rulebook.errors import shorten
 
@@ -82,3 +84,33 @@ def readable(message: str) -> str:
     message = shorten(message, 4 * MESSAGE_LIMIT)  # keeps both ends: a cut name keeps its backticks
     message = _NAME.sub(lambda name: f"`{shorten(name.group(1), NAME_LIMIT)}`", message)
     return visible(shorten(message, MESSAGE_LIMIT))
+
+
+class VisibleStream:
+    """Standard error as every command writes it: each control character shown as its picture
+    (:func:`visible_in_text`), whatever printed the text. A line may quote a file name from the command line,
+    a title or a path (``Wrote 3 problems to o\\x1b[2Jut.json``): no print of it sends ESC or a bidirectional
+    control to the terminal. Text this tool colours itself, made visible part by part first, goes to
+    :attr:`painted` (:func:`painted_stderr`)."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self.painted = stream
+        """The stream itself."""
+
+    @classmethod
+    def over(cls, stream: TextIO) -> TextIO:
+        """``stream`` behind a :class:`VisibleStream` (once)."""
+        return cast(TextIO, stream if isinstance(stream, cls) else cls(stream))
+
+    def write(self, text: str) -> int:
+        self.painted.write(visible_in_text(text))
+        return len(text)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.painted, name)
+
+
+def painted_stderr() -> TextIO:
+    """Standard error for text this tool coloured with ANSI codes, each part of it already made visible."""
+    stream: Any = sys.stderr
+    return stream.painted if isinstance(stream, VisibleStream) else sys.stderr

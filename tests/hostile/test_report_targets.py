@@ -349,6 +349,52 @@ def test_a_device_that_cannot_take_the_text_is_an_error_not_a_file_written(
     assert stat.S_ISCHR(Path("/dev/full").lstat().st_mode)
 
 
+@pytest.mark.parametrize("kind", ["socket", "block device"])
+@pytest.mark.parametrize("writer", sorted(STREAM_WRITERS))
+def test_a_socket_or_a_disk_is_refused_never_replaced(
+    scratch: Path,  # noqa: F811
+    capsys: pytest.CaptureFixture[str],
+    writer: str,
+    kind: str,
+) -> None:
+    """A socket (``-o /run/docker.sock``) or a block device (``-o /dev/sda``, as root) was replaced by the report,
+    renamed over it, with exit 0: only a file, a character device or a pipe is written."""
+    import socket
+
+    _project(scratch)
+    target = scratch / "target"
+    if kind == "socket":
+        with socket.socket(socket.AF_UNIX) as server:
+            server.bind(str(target))
+    else:
+        try:
+            os.mknod(target, 0o600 | stat.S_IFBLK, os.makedev(7, 200))  # a loop device's number, never opened
+        except PermissionError:
+            pytest.skip("making a device node needs root")
+    what = "a socket" if kind == "socket" else "a block device (a disk)"
+    with nothing_written_outside(scratch):
+        outcome = run(capsys, *STREAM_WRITERS[writer], "target")
+    assert outcome == (2, "", f"rulebook: error: cannot write `target`: it is {what}, not a file; name a file\n")
+
+
+@pytest.mark.parametrize("writer", ["baseline", "convert"])
+def test_a_name_with_control_characters_is_said_with_pictures(
+    scratch: Path,  # noqa: F811
+    capsys: pytest.CaptureFixture[str],
+    writer: str,
+) -> None:
+    """``--write-baseline`` said "Wrote N problems to NAME" and how to configure NAME, and ``convert`` "Wrote NAME",
+    with the name's ESC and U+202E raw: every line on standard error, and these on standard output, show them as
+    pictures."""
+    _project(scratch)
+    outcome = run(capsys, *STREAM_WRITERS[writer], "o\x1b[2Jut\u202e.txt")
+    assert outcome.code == 0
+    said = outcome.out + outcome.err
+    assert "o␛[2Jut�.txt" in said
+    assert "\x1b" not in said and "\u202e" not in said
+    assert (scratch / "o\x1b[2Jut\u202e.txt").is_file()
+
+
 def test_a_file_in_a_folder_no_file_can_be_made_in_is_a_plain_error(
     scratch: Path,  # noqa: F811
     capsys: pytest.CaptureFixture[str],
