@@ -288,6 +288,9 @@ def _open_lock(beside: state.Folder, name: str, root: Path) -> int:
     except OSError as error:
         if error.errno == errno.ELOOP:
             raise _not_ours(beside.path / name, root, "a symbolic link", "lock file") from None
+        found = beside.status(name)  # a folder (EISDIR) or a socket (ENXIO) in its place
+        if found is not None and not stat.S_ISREG(found.st_mode):
+            raise _not_ours(beside.path / name, root, state.kind(found), "lock file") from None
         raise
     status = os.fstat(descriptor)
     if not stat.S_ISREG(status.st_mode) or status.st_nlink != 1:

@@ -86,6 +86,26 @@ def test_a_lock_with_another_name_is_refused(game: Path, capsys: pytest.CaptureF
     refused(capsys, game, not_ours(".site.lock", "a file with another name too (a hard link)", "lock file"))
 
 
+@pytest.mark.parametrize("kind", ["folder", "socket", "pipe"])
+def test_a_lock_that_is_no_file_is_refused_as_not_the_builds_own(
+    game: Path, capsys: pytest.CaptureFixture[str], kind: str
+) -> None:
+    """A folder or a socket in the lock's place said "cannot write the site into `site`: is a directory" (or "no
+    such device or address"): refused as a pipe is, saying what is there."""
+    import socket
+
+    lock = game / ".site.lock"
+    if kind == "folder":
+        lock.mkdir()
+    elif kind == "socket":
+        with socket.socket(socket.AF_UNIX) as server:
+            server.bind(str(lock))
+    else:
+        os.mkfifo(lock)
+    found = "a folder" if kind == "folder" else "neither a file nor a folder"
+    refused(capsys, game, not_ours(".site.lock", found, "lock file"))
+
+
 # -- the work folder, and what is in it -------------------------------------------------------------------------
 
 
