@@ -286,6 +286,25 @@ def test_a_tbx_export_is_valid_xml_whatever_the_title(
     assert paragraph is not None and paragraph.text == "Tiles\u2401and\u241bDice\ufffd: terminology, English-French"
 
 
+@pytest.mark.parametrize("character", ["\x1b", "\x07", "\x0b", "\ufffe"])
+def test_a_markdown_source_holding_what_xml_forbids_is_not_converted(
+    scratch: Path,  # noqa: F811
+    capsys: pytest.CaptureFixture[str],
+    character: str,
+) -> None:
+    """The dialect reads ESC, BEL or U+FFFE as text: ``convert --to xml`` wrote them raw, "Wrote book.xml" with exit
+    0, a file no XML reader reads. Refused where the source holds it, nothing written."""
+    source(scratch, "book.md", f"<!-- rulebook -->\n\n# Rules {{#rules}}\n\nA move{character} is a move.\n")
+    with nothing_written_outside(scratch):
+        outcome = run(capsys, "convert", "book.md", "-o", "book.xml")
+    assert outcome == (
+        2,
+        "",
+        f"rulebook: error: book.md:5:7: U+{ord(character):04X} cannot be written in XML, which forbids control "
+        "characters and non-characters: remove it from the source\n",
+    )
+
+
 def test_a_graphml_export_is_valid_xml_whatever_a_heading_holds(
     scratch: Path,  # noqa: F811
     capsys: pytest.CaptureFixture[str],
