@@ -79,12 +79,17 @@ _SUFFIXES = ("s", "es", "x")
 """What a use of a title may end with besides it (its plural: "Charges", "Boxes")."""
 
 
+_SAME_LETTERS = str.maketrans({"ς": "σ", "ſ": "s", "ı": "i"})
+"""Letters a pattern that ignores case takes for the same besides their lower case (``re``'s extra cases):
+final sigma, long s, dotless i. Unlike ``casefold``, "Maße" is not "MASSE", as no pattern ever took it."""
+
+
 def _tokens(text: str) -> Iterator[tuple[str, bool, int, int]]:
-    """The words and signs of ``text``: each folded, whether it follows the one before with no white space
-    between, and where it starts and ends."""
+    """The words and signs of ``text``: each in lower case (:data:`_SAME_LETTERS` made one), whether it follows
+    the one before with no white space between, and where it starts and ends."""
     for match in _TOKEN.finditer(text):
         glued = match.start() > 0 and not text[match.start() - 1].isspace()
-        yield match.group().casefold(), glued, match.start(), match.end()
+        yield match.group().lower().translate(_SAME_LETTERS), glued, match.start(), match.end()
 
 
 class _Phrases:

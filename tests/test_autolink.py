@@ -153,6 +153,10 @@ Nothing here.
 
 ΣΊΣΥΦΟΣ.
 
+## Maße
+
+Die MASSE zählt nicht.
+
 ## Not Said Twice
 
 Not said twice the same way: not-said twice.
