@@ -15,7 +15,18 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, replace
 from typing import Generic, TypeVar
 
-from rulebook.model import Content, Definition, Document, ItemList, Node, Reference, Row, Section, Table, annotated_in
+from rulebook.model import (
+    Content,
+    Definition,
+    Document,
+    ItemList,
+    Node,
+    Reference,
+    Section,
+    Table,
+    annotated_in,
+    map_children,
+)
 from rulebook.names import singular, slugify
 from rulebook.source import SourceText
 
@@ -265,13 +276,10 @@ class _Linker:
         for node in section.children:
             if isinstance(node, Section):
                 children.append(self.section(node))
-            elif isinstance(node, ItemList) and not skipped:
-                items = tuple(
-                    item._replace(children=self._link_all(item.children, section.id, None)) for item in node.items
-                )
-                children.append(node._replace(items=items))  # declared, it stays so: annotated_in finds it
-            elif isinstance(node, Table) and not skipped:
-                children.append(self._table(node, section.id))  # likewise
+            elif isinstance(node, ItemList | Table) and not skipped:
+                # The text of each item or cell (a profile's row names its characteristic); declared, the list or
+                # table stays so: annotated_in finds it.
+                children.append(map_children(node, lambda part: self._link_all(part, section.id, None)))
             elif isinstance(node, str) and node.strip() and not skipped:
                 # Only the first paragraph is the definition; the rest of the section uses the term.
                 first_uses = self._first_uses_in(node)
@@ -331,15 +339,6 @@ class _Linker:
         if index is None:
             return [definition, *children]
         return [*children[:index], definition, *children[index + 1 :]]
-
-    def _table(self, table: Table, section_id: str) -> Table:
-        """A table with the terms its cells use linked (a profile's row names its characteristic)."""
-
-        def row(node: Row) -> Row:
-            cells = tuple(c._replace(children=self._link_all(c.children, section_id, None)) for c in node.cells)
-            return node._replace(cells=cells)
-
-        return table._replace(columns=row(table.columns) if table.columns else None, rows=tuple(map(row, table.rows)))
 
     def _link_all(self, content: Content, section_id: str, definition: str | None) -> Content:
         linked: list[Node] = []

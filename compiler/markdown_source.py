@@ -63,6 +63,7 @@ from rulebook.model import (
 )
 from rulebook.names import number_id, slugify
 from rulebook.readers import SourceResult, TooDeep, nesting_too_deep, read_text_source
+from rulebook.readers.markdown_limits import MAX_BYTES, TooLarge, limited, lines_past
 from rulebook.source import LINE_END, SourceText
 
 _NUMBER = re.compile(r"^(?P<number>\d+(?:\.\d+)*)\.?\s+(?P<title>\S.*)$")
@@ -93,12 +94,16 @@ TOC_TITLES = {"table des matières", "table of contents", "contents", "sommaire"
 
 
 def read_markdown_file(path: Path, display: str, *, language: str, root: Path | None = None) -> SourceResult:
-    return read_text_source(path, display, functools.partial(parse_markdown_string, language=language), root=root)
+    parse = functools.partial(parse_markdown_string, language=language)
+    return read_text_source(path, display, parse, root=root, limit=MAX_BYTES, kind="Markdown source", refuse=lines_past)
 
 
 def parse_markdown_string(text: str, path: str = "<string>", *, language: str = "fr") -> SourceResult:
     source = SourceText.from_text(path, text)
-    tokens = MarkdownIt("commonmark", {"html": True}).enable("table").parse(text)
+    try:
+        tokens = limited(MarkdownIt("commonmark", {"html": True}).enable("table")).parse(text)
+    except TooLarge as refusal:
+        return SourceResult(None, (refusal.diagnostic(path),), source)
     builder = _Builder(source, language)
     # A book that numbers none of its headings (another game's rules) takes its levels from the #s.
     builder.numbered = any(

@@ -186,7 +186,7 @@ def _normalise(node: Table | ItemList, table_id: str, section_id: str) -> RollTa
     form: TableForm
     if isinstance(node, ItemList):
         form, bands = "positions", _position_bands(node, dice)
-    elif node.columns is not None and any(_RANGE.match(plain_text(c.children)) for c in node.columns.cells):
+    elif node.columns is not None and any(_ranged_header(plain_text(c.children)) for c in node.columns.cells):
         form, bands = "header-ranges", [_range_band(cell) for cell in node.columns.cells]
     else:
         form, bands = "row-ranges", [_range_band(row.cells[0], row.cells[1:]) for row in node.rows]
@@ -194,10 +194,17 @@ def _normalise(node: Table | ItemList, table_id: str, section_id: str) -> RollTa
     return RollTable(table_id, dice, tuple(sorted(bands, key=lambda b: b.low)), section_id, form, node)
 
 
+def _ranged_header(text: str) -> bool:
+    """Whether a header cell starts with a band's results (``1-3: Classic``); the dice a column is headed by
+    (``2D6``) are none."""
+    return _RANGE.match(text) is not None and parse_dice(text) is None
+
+
 def _position_bands(node: ItemList, dice: Dice) -> list[Band]:
     return [
-        Band(dice.lowest + index, dice.lowest + index, plain_text(item.children), _term(item.children))
+        Band(dice.lowest + index, dice.lowest + index, text, _term(item.children, text))
         for index, item in enumerate(node.items)
+        for text in (plain_text(item.children),)
     ]
 
 
@@ -216,15 +223,21 @@ def _range_band(key: Cell, rest: tuple[Cell, ...] = ()) -> Band:
     low = int(match.group("low"))
     high = int(match.group("high") or low)
     content = key.children if text[match.end() :].strip() else tuple(n for cell in rest for n in cell.children)
-    result = text[match.end() :].strip() or plain_text(content)
-    return Band(low, high, result, _term(content))
+    cells = (" ".join(plain_text(cell.children).split()) for cell in rest)
+    result = text[match.end() :].strip() or RESULT_CELLS.join(cell for cell in cells if cell)
+    return Band(low, high, result, _term(content, result))
 
 
-def _term(content: Content) -> str | None:
-    """The first term a band's content refers to."""
-    for node in content:
-        if isinstance(node, Reference):
-            return node.name
+RESULT_CELLS = " — "
+"""Between the texts of a row's result cells, where a roll table has more than one (``Haze — Lines of sight...``)."""
+
+
+def _term(content: Content, result: str) -> str | None:
+    """The term a band's result is: its content a reference and nothing else that reads (``| 1-2 | [[sprint]] |``);
+    a result that only mentions a term (``[[fog|Fog banks]] drift``) is its words."""
+    references = [node for node in content if isinstance(node, Reference)]
+    if len(references) == 1 and " ".join(references[0].text.split()) == " ".join(result.split()):
+        return references[0].name
     return None
 
 

@@ -324,6 +324,11 @@ class Section(NamedTuple):
         """Where the node starts (computed from ``source`` and ``offset``)."""
         return self.source.span(self.offset)
 
+    @property
+    def numbered_title(self) -> str:
+        """The title as the book heads it: after its number, if the source numbers it (``3.2 Ship Captain``)."""
+        return f"{self.number} {self.title}" if self.number else self.title
+
 
 class Annotated(NamedTuple):
     """A table or list declared as data (``roll``, ``kind`` or ``id``), with where it stands."""
@@ -362,6 +367,9 @@ class Document:
     """Read for the lint only: every index above is whole, but sections, definitions and figures hold
     no content (``children``, ``caption`` and ``body`` chapters' children are empty); see
     :mod:`rulebook.xml_source`."""
+    dialect: bool = False
+    """Read in the Markdown dialect: its markup (attributes, ``[[term|...]]``, fences, link targets) stands in the
+    source's text, where the checks that read a translation's words skip it."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -490,6 +498,41 @@ def children(node: Node) -> tuple[Content, ...]:
     if isinstance(node, Figure):
         return (node.caption,)
     return ()
+
+
+def with_children(node: Node, parts: tuple[Content, ...]) -> Node:
+    """The node with its content replaced, part for part in the order :func:`children` gives it (the inverse of
+    :func:`children`: ``with_children(node, children(node))`` is the node again)."""
+    if isinstance(node, Section | Definition | Note | Important):
+        (content,) = parts
+        return node._replace(children=content)
+    if isinstance(node, ItemList):
+        items = tuple(item._replace(children=part) for item, part in zip(node.items, parts, strict=True))
+        return node._replace(items=items)
+    if isinstance(node, Table):
+        cells = iter(parts)
+
+        def row(found: Row) -> Row:
+            return found._replace(cells=tuple(cell._replace(children=next(cells)) for cell in found.cells))
+
+        columns = row(node.columns) if node.columns else None  # the header row first, as children gives it
+        return node._replace(columns=columns, rows=tuple(row(found) for found in node.rows))
+    if isinstance(node, Figure):
+        (caption,) = parts
+        return node._replace(caption=caption)
+    return node
+
+
+def map_children(node: Node, change: Callable[[Content], Content]) -> Node:
+    """The node with each content directly inside it (those :func:`children` lists) replaced by ``change`` of it, in
+    document order.
+
+    The one place, beside :func:`children`, that knows where each kind of node keeps its content: a walk that
+    rebuilds the model (turning references back into text, leaving sentences out) asks it, so a new kind of node is
+    taught here, not in every walk.
+    """
+    parts = children(node)
+    return with_children(node, tuple(change(part) for part in parts)) if parts else node
 
 
 def annotated_in(body: tuple[Section, ...]) -> tuple[Annotated, ...]:

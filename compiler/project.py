@@ -138,6 +138,8 @@ class Translation:
     book it translates, as it is."""
     format: str | None = None
     """The source's format (one of :data:`SOURCE_FORMATS`); None: its suffix's."""
+    title: str | None = None
+    """The translation's title (``title``), over the one its source gives (its front matter); None: the source's."""
 
     @property
     def terms_file(self) -> Path:
@@ -603,7 +605,7 @@ def _translations(table: Mapping[str, Any], root: Path, check: _Checker, where: 
             raise check.error(f"[{place}]: {quoted(language)} is not a language code such as `fr`")
         if not isinstance(entry, dict):
             raise check.error(f"[{place}] must be a table")
-        check.keys(entry, {"source", "terms", "language_file", "from_edition", "format"}, place)
+        check.keys(entry, {"source", "terms", "language_file", "from_edition", "format", "title"}, place)
         source = check.path(entry, "source", place)
         if source is None:
             raise check.error(f"[{place}] needs a `source` path")
@@ -623,6 +625,7 @@ def _translations(table: Mapping[str, Any], root: Path, check: _Checker, where: 
                 language_file=root / language_file if language_file else None,
                 from_edition=made_from,
                 format=_source_format(entry, check, place),
+                title=check.string(entry, "title", place),
             )
         )
     return tuple(found)

@@ -16,6 +16,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
+from xml.sax.saxutils import escape
 
 from rulebook.config_file import CONFIG_FILE, find_config
 from rulebook.dtd import dtd_text
@@ -48,7 +49,8 @@ def _starter(name: str) -> str:
 def init_project(folder: Path, title: str | None = None, source_format: str = "xml") -> Made:
     """A new project in ``folder`` (made if missing): refused if a project is configured there already.
 
-    ``source_format``: ``xml`` (the book and the DTD) or ``markdown`` (the same book in the Markdown dialect)."""
+    ``source_format``: ``xml`` (the book and the DTD, the title in the configuration) or ``markdown`` (the same
+    book in the Markdown dialect, its title in its front matter: one home for it, the configuration names none)."""
     folder = folder.resolve()
     existing = find_config(folder)
     if existing is not None and existing.parent == folder:
@@ -57,14 +59,21 @@ def init_project(folder: Path, title: str | None = None, source_format: str = "x
             "(to add a book to it, `rulebook new-book NAME`)"
         )
     title = _checked_title(title or _title_of(folder))
-    book = "rules/book.md" if source_format == "markdown" else "rules/book.xml"
+    markdown = source_format == "markdown"
+    book = "rules/book.md" if markdown else "rules/book.xml"
+    config = _starter("rulebook.toml")
+    if markdown:  # the front matter's `title:` is the title: a second one here would silently replace it
+        config = config.replace(
+            "title = \"{title}\"                     # what readers see: the site's name and the home page's title\n",
+            f"# The title readers see (the site's name, the home page's title) is {book}'s front matter `title:`;\n"
+            "# a `title = ...` here would replace it.\n",
+        )
     files: dict[str, str | bytes] = {
-        CONFIG_FILE: _starter("rulebook.toml")
-        .replace('"{title}"', json.dumps(title, ensure_ascii=False))
+        CONFIG_FILE: config.replace('"{title}"', json.dumps(title, ensure_ascii=False))
         .replace("{title}", title)
         .replace('"rules/book.xml"', json.dumps(book)),
-        **({book: _starter_in_markdown()} if source_format == "markdown" else {book: _starter("book.xml")}),
-        **({} if source_format == "markdown" else {"rules/rulebook.dtd": dtd_text()}),
+        **({book: _in_markdown(_starter("book.xml"), title)} if markdown else {book: _starter("book.xml")}),
+        **({} if markdown else {"rules/rulebook.dtd": dtd_text()}),
     }
     extras: dict[str, str | bytes] = {
         ".gitignore": _starter("gitignore.txt"),
@@ -84,19 +93,41 @@ def init_project(folder: Path, title: str | None = None, source_format: str = "x
     return Made(folder, tuple(files), kept, existing)
 
 
-def _starter_in_markdown() -> str:
-    """The starter book in the Markdown dialect: the XML one converted (one book to keep, not two)."""
+def _in_markdown(xml: str, title: str) -> str:
+    """A starter book in the Markdown dialect: the XML one converted (one book to keep, not two), titled in its
+    front matter."""
+    from dataclasses import replace
+
     from rulebook.convert import convert_document
     from rulebook.xml_source import parse_xml_string
 
-    document = parse_xml_string(_starter("book.xml"), "book.xml").document
-    assert document is not None, "the starter book is well-formed (tests/test_cli.py builds it)"
-    return convert_document(document, "markdown")
+    document = parse_xml_string(xml, "book.xml").document
+    assert document is not None, "the starter books are well-formed (tests/test_scaffold.py builds them)"
+    return convert_document(replace(document, title=title), "markdown")
 
 
-def add_book(project: Project, name: str, title: str | None = None, uses: Sequence[str] = ()) -> Made:
+def project_format(project: Project) -> str:
+    """The format a new book of the project is written in by default: its main book's (``markdown`` for the
+    dialect and plain Markdown, else ``xml``)."""
+    from rulebook.readers.formats import format_of
+
+    main = project.main
+    found = format_of(main.sources[0], main.format) if main.sources else None
+    return "markdown" if found is not None and found.name in ("markdown", "plain-markdown") else "xml"
+
+
+def add_book(
+    project: Project,
+    name: str,
+    title: str | None = None,
+    uses: Sequence[str] = (),
+    source_format: str | None = None,
+) -> Made:
     """A second (third...) book: its table in the configuration and a small source to start from; ``uses``: the
-    books it builds on (its references resolve in them too)."""
+    books it builds on (its references resolve in them too, and the starter refers to a term of the first).
+
+    ``source_format``: ``xml`` or ``markdown`` (None: the project's, :func:`project_format`). A Markdown book's
+    title is its front matter's, and its table names none; an XML book's is in its table."""
     if project.config_file is None:
         raise ScaffoldError("there is no project here: run `rulebook init` first")
     problem = book_name_problem(name, frozenset(t.language for b in project.books for t in b.translations))
@@ -109,17 +140,59 @@ def add_book(project: Project, name: str, title: str | None = None, uses: Sequen
             raise ScaffoldError(
                 f"--uses names no book of the project: {quoted(used)} (the books: {', '.join(sorted(project.names))})"
             )
-    source = f"rules/{name}/book.xml"
+    markdown = (source_format or project_format(project)) == "markdown"
+    source = f"rules/{name}/book.md" if markdown else f"rules/{name}/book.xml"
     if (project.root / source).exists():
         raise ScaffoldError(f"`{project.root / source}` exists already: nothing was made")
     title = _checked_title(title or name.replace("-", " ").replace("_", " ").capitalize())
     prefix = "" if project.config_file.name == CONFIG_FILE else "tool.rulebook."
-    table = f'\n[{prefix}books.{name}]\ntitle = {json.dumps(title, ensure_ascii=False)}\nsources = ["{source}"]\n'
+    table = f"\n[{prefix}books.{name}]\n"
+    table += "" if markdown else f"title = {json.dumps(title, ensure_ascii=False)}\n"
+    table += f'sources = ["{source}"]\n'
     table += f"uses = {json.dumps(list(dict.fromkeys(uses)))}\n" if uses else ""
-    _write_all(project.root, {source: _starter("new-book.xml")})
+    xml = _new_book_xml(project, uses[0] if uses else None)
+    files: dict[str, str | bytes] = {source: _in_markdown(xml, title) if markdown else xml}
+    dtd = project.root / "rules" / "rulebook.dtd"  # what the XML starter's DOCTYPE names
+    if not markdown and not dtd.exists():
+        files["rules/rulebook.dtd"] = dtd_text()
+    _write_all(project.root, files)
     with project.config_file.open("a", encoding="utf-8") as config:
         config.write(table)
-    return Made(project.root, (source, project.config_file.name))
+    return Made(project.root, (source, project.config_file.name, *list(files)[1:]))
+
+
+def _new_book_xml(project: Project, used: str | None) -> str:
+    """The new book's starter in XML: with a book it uses, a sentence that refers to one of that book's terms
+    (``main:term``), so that the family's link shows working from the start."""
+    starter = _starter("new-book.xml")
+    found = _first_term(project, used) if used is not None else None
+    if found is None:
+        return starter
+    title, term = found
+    section = (
+        '    <section id="builds_on" title="Builds On">\n'
+        f"      This book builds on {escape(title)}: a word such as "
+        f'<reference name="{used}:{term}">{escape(term.replace("_", " "))}</reference> links to its definition '
+        "there.\n    </section>\n"
+    )
+    end = "  </chapter>\n"
+    assert starter.count(end) == 1, "the new book's starter has one chapter"
+    return starter.replace(end, section + end)
+
+
+def _first_term(project: Project, name: str) -> tuple[str, str] | None:
+    """The title of the book ``name`` and the first term it defines, if it reads and defines one (a book that
+    does not read gets no sentence: the lint says why)."""
+    from rulebook.recipe.reading import read_configured, titled
+
+    book = next(b for b in project.books if b.name == name)
+    try:
+        read = read_configured(project, book, outline=True)
+    except UserError:
+        return None
+    terms = (d.name for document in read.book.documents for d in document.definitions)
+    term = next(terms, None)
+    return None if term is None or read.fatal else (titled(book, read).display_title, term)
 
 
 def _write_all(folder: Path, files: Mapping[str, str | bytes]) -> None:

@@ -4,7 +4,9 @@ A name matches a candidate when they are the same after folding case,
 spaces, hyphens and plurals (``Sight Line`` ~ ``sight_line``,
 ``reserve_crews_count`` ~ ``reserve_crew_count``), or when one edit
 turns one into the other (``sight_lnie`` ~ ``sight_line``: a swap of
-neighbours counts as one edit).
+neighbours counts as one edit). When none is that close, a candidate whose
+folded form is one edit from the name's (``scavangers`` ~ ``scavenger``), else
+one of the same stem (``measure`` ~ ``measuring``).
 
 Edit candidates come from a pigeonhole index: one edit leaves either the
 first or the second half of a name intact, so each candidate is filed under
@@ -20,6 +22,18 @@ from collections.abc import Iterable
 from rulebook.names import normalise
 
 MAX_SUGGESTIONS = 3
+STEM = 5
+"""The fewest letters two names share at their start to be words of one stem (``measure``, ``measuring``)."""
+
+
+def _same_stem(a: str, b: str) -> bool:
+    """Whether ``a`` and ``b`` differ only past a shared start of :data:`STEM` letters or more that leaves at most
+    one letter of the shorter one (``measur``: ``measure``, ``measuring``; not ``station`` and ``stature``)."""
+    a, b = a.casefold(), b.casefold()
+    shared = 0
+    while shared < min(len(a), len(b)) and a[shared] == b[shared]:
+        shared += 1
+    return a != b and shared >= STEM and shared >= min(len(a), len(b)) - 1
 
 
 def one_edit_apart(a: str, b: str) -> bool:
@@ -47,6 +61,9 @@ class Suggester:
         self._candidates = sorted(set(candidates))
         self._by_form: dict[str, list[str]] | None = None
         self._by_half: dict[tuple[int, bool, str], list[str]] | None = None
+        self._by_stem: dict[str, list[str]] | None = None
+        self._forms: Suggester | None = None
+        """The candidates' normalised forms, as candidates of their own (a plural of a misspelt name)."""
 
     def suggest(self, name: str) -> tuple[str, ...]:
         """Up to three candidates, best first: same normalised form, then one edit away."""
@@ -54,7 +71,25 @@ class Suggester:
         near = self._one_edit(name)
         if near:  # most names have none: no sort then
             same = same + sorted(near.difference(same))
-        return tuple(same[:MAX_SUGGESTIONS])
+        return tuple((same or self._farther(name))[:MAX_SUGGESTIONS])
+
+    def _farther(self, name: str) -> list[str]:
+        """When nothing is that close: candidates whose form is one edit from the name's (``scavangers``, the plural
+        of a misspelt ``scavenger``), else that share its stem (``measure`` ~ ``measuring``)."""
+        if self._forms is None:
+            self._forms = Suggester(self._form_index())
+        index = self._form_index()
+        found = sorted(c for form in self._forms._one_edit(normalise(name)) for c in index[form] if c != name)
+        return found or sorted(c for c in self._stem_index().get(name[:STEM].casefold(), ()) if _same_stem(name, c))
+
+    def _stem_index(self) -> dict[str, list[str]]:
+        if self._by_stem is None:
+            index: dict[str, list[str]] = defaultdict(list)
+            for candidate in self._candidates:
+                if len(candidate) >= STEM:
+                    index[candidate[:STEM].casefold()].append(candidate)
+            self._by_stem = index
+        return self._by_stem
 
     def same_form(self, name: str) -> list[str]:
         """Candidates that differ from ``name`` only in case, separators or plural."""

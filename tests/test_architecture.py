@@ -309,3 +309,54 @@ def test_typst_is_reached_only_through_its_adapter() -> None:
     importing = sorted(name for name, path in compiler.items() if "typst" in _third_party_imports(path))
     assert importing == ["rulebook.pdf.typst_run"]
     assert sorted(import_graph().predecessors("rulebook.pdf.typst_run")) == ["rulebook.recipe.book_pdf"]
+
+
+_CONTENT_FIELDS = {"items", "rows", "columns", "caption"}
+"""Where a list, a table and a figure keep their content: a rebuild of one names them."""
+
+
+def _rebuilds_content(source: str) -> list[int]:
+    """The lines of a module that rebuild a list's, table's or figure's content themselves (``node._replace(items=``,
+    ``rows=``, ``columns=``, ``caption=``) instead of asking :func:`rulebook.model.map_children`."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)):
+            continue
+        if node.func.attr == "_replace" and _CONTENT_FIELDS & {keyword.arg for keyword in node.keywords}:
+            found.append(node.lineno)
+    return found
+
+
+def test_walks_that_rebuild_the_model_ask_map_children() -> None:
+    """``model.children`` and ``model.map_children`` are the only places that know where each kind of node keeps its
+    content: a walk that rebuilds lists, tables or figures goes through ``map_children``, so a new kind of node is
+    taught in the model, not in every walk (docs/architecture.md, "One home for each convention")."""
+    compiler = {name: path for name, path in MODULES.items() if is_compiler(name) and name != "rulebook.model"}
+    rebuilding = {name: lines for name, path in compiler.items() if (lines := _rebuilds_content(path.read_text()))}
+    assert rebuilding == {}
+    assert _rebuilds_content("table._replace(rows=(), title=None)") == [1]
+    assert _rebuilds_content("row._replace(cells=())\nsection._replace(children=())") == []
+
+
+def test_map_children_rebuilds_every_kind_of_node_that_holds_content() -> None:
+    """For every kind of node the dialect's book holds, ``with_children`` is ``children``'s inverse, and
+    ``map_children`` reaches all of a node's content (every cell of a table, its header row too; each item; a
+    figure's caption)."""
+    from rulebook.model import Content, children, map_children, walk, with_children
+    from rulebook.readers.markdown import parse_dialect
+
+    document = parse_dialect((ROOT / "tests" / "dialect" / "book.md").read_text(encoding="utf-8"), "book.md").document
+    assert document is not None
+    nodes = [node for node in walk(document.body) if children(node)]
+    kinds = {type(node).__name__ for node in nodes}
+    assert kinds == {"Section", "Definition", "Note", "Important", "ItemList", "Table", "Figure"}
+
+    def shouted(content: Content) -> Content:
+        return tuple(n.upper() if isinstance(n, str) else map_children(n, shouted) for n in content)
+
+    for node in nodes:
+        assert with_children(node, children(node)) == node
+        changed = map_children(node, shouted)
+        assert type(changed) is type(node) and len(children(changed)) == len(children(node))
+        texts = [text for part in children(changed) for text in walk(part) if isinstance(text, str)]
+        assert texts and all(text == text.upper() for text in texts)

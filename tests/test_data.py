@@ -124,6 +124,20 @@ def test_sequences_resolve_their_links(data: dict[str, Any]) -> None:
     }
 
 
+def test_a_markdown_step_names_its_section_by_its_title_or_its_text(tmp_path: Path) -> None:
+    book = tmp_path / "book.md"
+    book.write_text(
+        "<!-- rulebook -->\n\n# 2 The Round {#the_round}\n\n## 2.1 Setting Up {#setting_up}\n\n"
+        "{kind=setup id=setup}\n1. [Initiative]{.title} Roll for initiative.\n"
+        "2. Roll on the ash storm table.\n3. [Loot]{.title} Take the loot.\n\n"
+        "## 2.2 Ash Storm {#ash_storm}\n\nA storm.\n\n## 2.3 Initiative {#initiative_rules}\n\nBoth players roll.\n",
+        encoding="utf-8",
+    )
+    (setup,) = compile_book(book)["sequences"]
+    # by its title, one word or more (the section's number is not part of its title); by its text, two or more
+    assert [step["section"] for step in setup["steps"]] == ["initiative_rules", "ash_storm", None]
+
+
 def test_declared_values_and_characteristics(data: dict[str, Any]) -> None:
     values = {name: (v["value"], v["kind"], v["term"]) for name, v in data["values"].items()}
     assert values == {

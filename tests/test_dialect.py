@@ -17,13 +17,15 @@ import pytest
 
 from rulebook.cli import main
 from rulebook.convert import ConversionError, convert_document
-from rulebook.data import build_rule_data, serialise
+from rulebook.data import build_rule_data, build_site_summary, serialise
 from rulebook.graph import TermGraph
-from rulebook.model import Book, Document, ItemList, Table
+from rulebook.model import Book, Document, ItemList, Table, walk
 from rulebook.project import BookConfig
 from rulebook.readers.markdown import parse_dialect
 from rulebook.recipe.reading import read_book
 from rulebook.recipe.stages import lint_book
+from rulebook.site.pages import SiteInput, SitePlan, build_pages
+from rulebook.site.theme import Theme
 from rulebook.xml_source import parse_xml_string
 
 from .conftest import BUNDLED_BOOK, CASES, ROOT
@@ -36,6 +38,17 @@ def markdown(text: str, path: str = "book.md") -> Document:
     result = parse_dialect(text, path)
     assert result.document is not None
     return result.document
+
+
+def round_trip(xml_text: str) -> tuple[Document, str, Document]:
+    """An XML book, its conversion to the dialect, and that read back: the same model (checked here)."""
+    xml = parse_xml_string(xml_text, "book.xml")
+    assert xml.diagnostics == () and xml.document is not None
+    text = convert_document(xml.document, "markdown")
+    back = parse_dialect(text, "book.md")
+    assert back.diagnostics == () and back.document is not None
+    assert dump_document(back.document) == dump_document(xml.document)
+    return xml.document, text, back.document
 
 
 def rule_data(document: Document) -> dict[str, Any]:
@@ -87,6 +100,11 @@ def test_every_construct_of_the_dialect_is_read() -> None:
     tables = [a.node for a in document.annotated if isinstance(a.node, Table)]
     assert [(t.title, t.roll, len(t.rows)) for t in tables] == [("Scatter", "D6", 2), (None, "D3", 2)]
     assert all(row.cells[0].header for table in tables for row in table.rows)
+    sides = next(n for n in walk(document.body) if isinstance(n, Table) and n.columns and len(n.columns.cells) == 4)
+    assert [[cell.header for cell in row.cells] for row in sides.rows] == [
+        [True, False, True, False],
+        [False] * 2 + [True, False],
+    ]
     steps = next(a.node for a in document.annotated if a.node.kind == "setup")
     assert isinstance(steps, ItemList) and (steps.id, steps.title) == ("setup", "Setting up")
     assert [item.title for item in steps.items] == ["Deploy", "Roll", None]  # type: ignore[union-attr]
@@ -193,28 +211,117 @@ def test_a_declaration_comment_declares_the_list_after_it_as_in_plain_markdown()
 def test_a_list_in_a_table_cell_is_written_as_github_shows_one() -> None:
     """The XML's cells may hold lists (and definitions holding them): a pipe table's cell writes one in HTML,
     ``<ul><li>...</li></ul>``, which GitHub shows as a list and the reader reads as one, nested or not."""
-    xml = parse_xml_string(
+    _, text, _ = round_trip(
         '<document><chapter title="C"><table><headers><header>Unit</header><header>Options</header></headers>'
         '<row><cell>Spears</cell><cell>One of:<list><item>a <reference name="shield">shield</reference></item>'
         "<item>two <important>hands</important><list><item>nested</item></list></item></list>then roll.</cell></row>"
         '<row><cell>Bows</cell><cell><definition name="volley">A volley:<list><item>all</item></list></definition>'
         '</cell></row></table><definition name="shield">A <reference name="volley">volley</reference>.</definition>'
-        "</chapter></document>",
-        "book.xml",
+        "</chapter></document>"
     )
-    assert xml.diagnostics == () and xml.document is not None
-    text = convert_document(xml.document, "markdown")
     assert (
         "| Spears | One of:<ul><li>a [[shield]]</li><li>two **hands**<ul><li>nested</li></ul></li></ul>then roll. |"
         in text.splitlines()
     )
-    back = parse_dialect(text, "book.md")
-    assert back.diagnostics == () and back.document is not None
-    assert dump_document(back.document) == dump_document(xml.document)
     misplaced = parse_dialect("<!-- rulebook -->\n# C\n\n| a |\n|---|\n| <li>x</li> |\n", "b.md")
     assert [(d.message, d.span.line, d.span.column) for d in misplaced.diagnostics][:1] == [
         ("`<li>` out of place", 6, 3)
     ]
+
+
+def test_header_cells_anywhere_in_a_row_are_marked_and_round_trip() -> None:
+    """The DTD's ``row (header | cell)+``: a header cell past the first column, or in a first column whose other rows
+    are data, is written ``{.header}`` at the cell's end (markdown-it-attrs' attributes of a cell); read back, the
+    same model, rule data and XML."""
+    xml, text, back = round_trip(
+        '<document><chapter title="C"><table><headers><header>Side</header><header>Attacker</header><header>Side'
+        "</header><header>Defender</header></headers><row><header>Front</header><cell>first</cell><header>Rear"
+        "</header><cell>last</cell></row><row><cell>both</cell><cell>a|b</cell><header></header><cell>3</cell></row>"
+        '<row><header><important>All</important></header><header>after a <reference name="x">x</reference></header>'
+        '<cell>-</cell><header>2</header></row></table><definition name="x">X.</definition></chapter></document>'
+    )
+    assert [line for line in text.splitlines() if line.startswith("| ") and "{.header}" in line] == [
+        "| Front {.header} | first | Rear {.header} | last |",
+        "| both | a\\\\|b | {.header} | 3 |",
+        "| **All** {.header} | after a [[x]] {.header} | - | 2 {.header} |",
+    ]
+    assert rule_data(back) == rule_data(xml)
+    assert convert_document(back, "xml") == convert_document(xml, "xml")
+
+
+def test_a_cells_attributes_other_than_header_are_reported_and_braced_text_is_text() -> None:
+    text = (
+        "<!-- rulebook -->\n# C\n\n| a | b |\n|---|---|\n| x {.haeder} | y {.header #top} |\n"
+        "| Roll {2D6} | \\{.header\\} |\n| [z]{dfn=z} | w |\n"
+    )
+    result = parse_dialect(text, "b.md")
+    assert [(d.span.line, d.span.column, d.message, d.help) for d in result.diagnostics] == [
+        (6, 6, "unknown class `.haeder` on a table cell", "did you mean `{.header}`?"),
+        (6, 28, "unknown attribute `#top` on a table cell", "a table cell takes `{.header}`"),
+    ]
+    assert result.document is not None
+    table = result.document.body[0].children[0]
+    assert isinstance(table, Table)
+    assert [[(c.header, c.children) for c in row.cells] for row in table.rows][:2] == [
+        [(False, ("x",)), (True, ("y",))],
+        [(False, ("Roll {2D6}",)), (False, ("{.header}",))],
+    ]
+    assert not table.rows[2].cells[0].header  # the span's attributes are its own
+
+
+def test_unknown_attributes_are_reported_at_their_key_with_the_closest_known() -> None:
+    """On a heading, a span (a definition's, a value's, a title's), a reference, a list: each unknown key at its own
+    line and column, those the attributes plugin drops as unsafe (``onclick``) too."""
+    text = (
+        "<!-- rulebook -->\n# C {#c foo=bar .unumbered}\n\n"
+        "A [x]{dfn=x onclick=alert} lasts [6]{value=r knd=turns}; [[x]]{tpye=example} and [w]{.red}.\n\n"
+        "{onload=go}\n1. [T]{.title id=t} text\n"
+    )
+    found = [(d.span.line, d.span.column, d.message, d.help) for d in parse_dialect(text, "b.md").diagnostics]
+    assert found == [
+        (2, 9, "unknown attribute `foo` on a heading", "a heading takes `{#id}`, `{.unnumbered}`"),
+        (2, 17, "unknown class `.unumbered` on a heading", "did you mean `{.unnumbered}`?"),
+        (4, 13, "unknown attribute `onclick` on a definition", "a definition takes `dfn`"),
+        (4, 46, "unknown attribute `knd` on a value", "did you mean `kind`?"),
+        (4, 64, "unknown attribute `tpye` on a reference", "did you mean `type`?"),
+        (4, 86, "unknown class `.red` on a span", "a span takes `dfn`, `value`, `kind`, `term`"),
+        (6, 2, "unknown attribute `onload` on a list", "a list takes `roll`, `kind`, `id`, `title`"),
+        (7, 15, "unknown attribute `id` on an item's title", "an item's title takes `.title`"),
+    ]
+    unreadable = parse_dialect("<!-- rulebook -->\n# C\n\n## Title {#id foo}\n\n## Rolls \\{2D6\\}\n", "b.md")
+    assert [(d.span.line, d.span.column, d.message) for d in unreadable.diagnostics] == [
+        (4, 10, "a heading's attribute block that cannot be read")
+    ]
+    assert unreadable.document is not None
+    assert [s.title for s in unreadable.document.sections] == ["Title", "Rolls {2D6}"]  # an escaped brace is text
+
+
+def test_plain_markdowns_declaration_comments_get_the_dialects_spelling() -> None:
+    """A value comment is plain Markdown's: the dialect says how it writes the value; a block's declaration within a
+    line, or a declaration it does not know, is reported too (a mechanic's comment is the dialect's)."""
+    text = (
+        "<!-- rulebook -->\n# C\n\nGames last 6 rounds. "
+        '<!-- rulebook: value name="rounds" kind="turns" number="6" -->\n\n'
+        'A <!-- rulebook: sequence kind="turn" --> b <!-- rulebook: mechanc name="a" --> '
+        '<!-- rulebook: mechanic name="hit" roll="D6" -->\n'
+    )
+    result = parse_dialect(text, "b.md")
+    assert [(d.span.line, d.span.column, d.message, d.help) for d in result.diagnostics] == [
+        (
+            4,
+            37,
+            "a value declared in a comment (plain Markdown's) is not read in the dialect",
+            "write the number as a value where the text states it: `[6]{value=rounds kind=turns}`",
+        ),
+        (
+            6,
+            18,
+            "a `sequence` declaration within a line is not read",
+            "write it on a line of its own right before the list, or its attributes there: `{kind=... id=...}`",
+        ),
+        (6, 60, "unknown declaration `mechanc`", "did you mean `rulebook: mechanic`?"),
+    ]
+    assert result.document is not None and [m.name for m in result.document.mechanics] == ["hit"]
 
 
 def test_what_a_pipe_table_cannot_hold_stops_the_conversion_with_its_place() -> None:
@@ -279,6 +386,57 @@ def test_init_starts_a_markdown_project_that_lints_clean(tmp_path: Path, monkeyp
     assert main(["lint"]) == 0
 
 
+@pytest.mark.slow  # a build with its PDF
+def test_the_starters_definitions_are_paragraphs_of_their_own_on_the_site_and_in_the_pdf(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two ``::: definition`` blocks in a row, as the starter writes its rules: each a paragraph, never one glued
+    to the other ("read the number on top.To take a nerve test")."""
+    import pypdf
+
+    assert main(["init", str(tmp_path / "game"), "--format", "markdown", "--title", "Game"]) == 0
+    monkeypatch.chdir(tmp_path / "game")
+    assert main(["build", "-q"]) == 0
+    page = (tmp_path / "game" / "site" / "basics" / "index.html").read_text(encoding="utf-8")
+    assert re.search(r"number on top\.<a [^>]*></a></span></p>\s*<p><span [^>]*id=\"term-nerve_test\"", page)
+    pdf = "\n".join(page.extract_text() for page in pypdf.PdfReader(tmp_path / "game" / "site" / "game.pdf").pages)
+    assert "read the number on top.\nTo take a nerve test" in pdf
+
+
+BESIDE_DEFINITIONS = """# Core {#core}
+
+A band of [[scavenger|scavengers]] is a [[crew]].
+
+::: definition crew
+
+A [[crew]] is every [[scavenger]] one player controls.
+
+:::
+
+::: definition scavenger
+
+A [[scavenger]] is one miniature.
+
+:::
+
+Each [[scavenger]] has a profile.
+"""
+
+
+def test_text_beside_a_definition_block_stays_a_paragraph_of_its_own_both_ways() -> None:
+    """A ``::: definition`` of one paragraph between paragraphs is a paragraph: breaks part it from its neighbours in
+    the model (the site, the PDF and rules.json show them apart), ``<br/>`` in the XML, blank lines back in Markdown."""
+    document = markdown(BESIDE_DEFINITIONS)
+    kinds = [type(node).__name__ for node in document.body[0].children if not isinstance(node, str)]
+    assert kinds == ["Reference"] * 2 + ["LineBreak", "Definition"] * 2 + ["LineBreak", "Reference"]
+    xml = convert_document(document, "xml")
+    assert "</reference>.<br/><definition " in xml and "</definition><br/><definition " in xml
+    assert "</definition><br/>Each " in xml
+    again = parse_xml_string(xml, "book.xml").document
+    assert again is not None and dump_document(again) == dump_document(document)
+    assert convert_document(again, "markdown") == "<!-- rulebook -->\n\n" + BESIDE_DEFINITIONS
+
+
 # -- the dialect's checks and the lint's words --------------------------------------------------------------
 
 
@@ -298,7 +456,7 @@ def test_the_dialects_checks_are_located() -> None:
         (9, 6, "emphasis (`*text*`) is not part of the rulebook format"),
         (9, 21, "a link out of the book is not part of the rulebook format"),
         (12, 1, "a note is not allowed inside a note"),
-        (17, 1, "unknown attribute `colour` on a list"),
+        (17, 10, "unknown attribute `colour` on a list"),
     ]
 
 
@@ -415,6 +573,52 @@ def test_the_front_matters_title_titles_a_book_the_configuration_leaves_untitled
     (tmp_path / "rulebook.toml").write_text('title = "Configured"\nsources = ["book.md"]\n', encoding="utf-8")
     assert main(["build", "-q", "--data-only"]) == 0
     assert json.loads((tmp_path / "site" / "rules.json").read_text(encoding="utf-8"))["book"]["title"] == "Configured"
+
+
+def test_a_book_that_names_itself_before_its_own_term_links_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``[[main:charge]]`` (``[[MAIN:charge]]`` too) written in the book ``main`` is its own ``charge``, as the docs
+    promise (a book's name before a colon names "the book itself or one it uses"): linked on the page and counted in
+    the rule data like ``[[charge]]``; a name the book does not have stays prefixed, and the lint says so there."""
+    (tmp_path / "rulebook.toml").write_text('sources = ["book.md"]\n', encoding="utf-8")
+    (tmp_path / "book.md").write_text(
+        "# Battle {#battle}\n\n::: definition charge\nA charge.\n:::\n\n"
+        "A [[main:charge]], a [[MAIN:charge]], [[main:charge|charges]], [[charge]], [back](#main:battle).\n",
+        encoding="utf-8",
+    )
+    monkeypatch.chdir(tmp_path)
+    assert main(["lint"]) == 0
+    assert main(["build", "-q", "--no-pdf"]) == 0
+    data = json.loads((tmp_path / "site" / "rules.json").read_text(encoding="utf-8"))
+    assert data["terms"]["charge"]["reference_count"] == 4 and data["outside_terms"] == {}
+    page = (tmp_path / "site" / "battle" / "index.html").read_text(encoding="utf-8")
+    assert page.count('<a class="rb-term" href="#term-charge" data-term="charge">') == 4
+    assert "rb-unpublished" not in page
+    assert '<a class="rb-link" href="./">back</a>' in page
+    capsys.readouterr()
+    (tmp_path / "book.md").write_text(
+        "# Battle\n\n::: definition charge\nA charge.\n:::\n\nA [[main:chrage]] [here](#main:fight).\n"
+    )
+    assert main(["lint", "--format", "json"]) == 1
+    found = json.loads(capsys.readouterr().out)["diagnostics"]
+    assert [(d["rule"], d["target"], d["line"], d["column"], d["help"]) for d in found] == [
+        ("unused-definition", "charge", 3, 1, "refer to it with `[[charge]]` where the rules use it, or remove it"),
+        (
+            "dangling-reference",
+            "main:chrage",
+            7,
+            3,
+            "define it with `::: definition chrage`, or baseline it if its chapter is not written yet",
+        ),
+        (
+            "dangling-link",
+            "main:fight",
+            7,
+            19,
+            "give the target section or figure `{#fight}`, or baseline it if it is not written yet",
+        ),
+    ]
 
 
 UNMARKED = """# 1 Core Concepts
@@ -535,3 +739,187 @@ def test_the_configurations_formats_are_the_readers_table(tmp_path: Path) -> Non
         ConfigError, match=r"`format` in \[tool.rulebook\] must be one of xml, markdown, plain-markdown"
     ):
         parse_project({"sources": ["a.md"], "format": "md"}, tmp_path)
+
+
+def test_a_numbered_heading_keeps_its_number_on_the_site() -> None:
+    """``## 2.1 Setting Up`` reads "2.1 Setting Up" on the site as in the PDF; the number is never the anchor."""
+    document = markdown(
+        "# 2 The Game {#game}\n\nPlay.\n\n## 2.1 Setting Up {#setup}\n\nSet up.\n\n## Aside\n\nNo number.\n"
+    )
+    book = Book((document,))
+    terms = TermGraph(book)
+    site = SiteInput(book, terms, build_site_summary(book, terms, title="Book", edition="1"), (), set(), [])
+    pages, _ = build_pages(SitePlan(site), Theme().environment())
+    chapter = next(p for p in pages if p.path == "game.md")
+    headings = re.findall(r"^#+ .*$", chapter.markdown, flags=re.MULTILINE)
+    assert headings == ["# 2 The Game { #game }", "## 2\\.1 Setting Up { #setup }", "## Aside { #aside }"]
+    assert chapter.title == "The Game"
+
+
+# -- roll tables as the book reads them -------------------------------------------------------------------------
+
+ROLL_TABLES = """---
+title: Storms
+---
+
+# Core {#core}
+
+::: definition line_of_sight
+
+A [[line_of_sight|Line of Sight]] is what a fighter sees.
+
+:::
+
+::: definition charge
+
+A [[charge]] is a run at the enemy.
+
+:::
+
+{kind=setup id=setup title="Setting up"}
+1. [Roll for the storm.](#ash_storm)
+2. [Roll for the chase.](#chase)
+
+## Ash Storm {#ash_storm}
+
+{title="Ash Storm" id=storm_table}
+| D6 | Storm | Effect |
+|---|---|---|
+| 1-3 | Still air | Nothing changes. |
+| 4-6 | Haze | [[line_of_sight\\|Lines of sight]] past 18 inches are blocked. |
+
+## Chase {#chase}
+
+{id=chase_table}
+| 2D6 | Result |
+|---|---|
+| 2-6 | [[charge]] |
+| 7-12 | The [[charge]] fails. |
+"""
+
+
+def test_roll_tables_read_as_the_book_reads_them(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A roll table's result cells read with a dash between them, never glued ("HazeLines of sight"), in rules.json,
+    the engine's answers and the quick reference; a result that mentions a term is its words, one that is a term
+    alone names it; a first column headed ``2D6`` makes a roll table of 2D6 by itself."""
+    (tmp_path / "rulebook.toml").write_text('title = "T"\nsources = ["book.md"]\n', encoding="utf-8")
+    (tmp_path / "book.md").write_text(ROLL_TABLES, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    assert main(["lint"]) == 0
+    assert main(["build", "-q", "--no-pdf"]) == 0
+    capsys.readouterr()
+    data = json.loads((tmp_path / "site" / "rules.json").read_text(encoding="utf-8"))
+    tables = {t["id"]: (t["die"], [(b["result"], b["term"]) for b in t["bands"]]) for t in data["roll_tables"]}
+    haze = "Haze — Lines of sight past 18 inches are blocked."
+    assert tables == {
+        "storm_table": ("D6", [("Still air — Nothing changes.", None), (haze, None)]),
+        "chase_table": ("2D6", [("charge", "charge"), ("The charge fails.", None)]),
+    }
+    assert main(["engine", "odds", "table", "storm_table"]) == 0
+    assert f"  4-6  1/2 (50.0%)  {haze}\n" in capsys.readouterr().out
+    assert main(["engine", "pregame", "--seed", "1"]) == 0
+    walk = capsys.readouterr().out
+    assert re.search(r"storm_table: D6 rolled \d -> (Still air — Nothing changes\.|Haze — Lines of sight past)", walk)
+    tables_page = (tmp_path / "site" / "tables" / "index.html").read_text(encoding="utf-8")
+    assert f"<td>{haze}</td>" in tables_page and "<td>The charge fails.</td>" in tables_page
+
+
+# -- references in pipe tables ---------------------------------------------------------------------------------
+
+PIPES = """# Core {#core}
+
+| Key | [[aim|Aim]] |
+|---|---|
+| Zi | [[aim|Zielen]] and [Wie gut man zielt.]{dfn=aim} |
+| Si | [[Line of Sight\\|Sicht]] |
+| Ra | one | two | three |
+
+A [[aim|sentence]] with a | pipe is no table.
+"""
+
+
+def test_a_reference_with_display_text_is_one_cell_of_a_pipe_table() -> None:
+    """``[[name|text]]`` in a table's cell is a reference, as anywhere else (GitHub would split the cell at its
+    ``|``); ``\\|`` in it reads as outside tables; a row with more cells than the header is reported, not cut."""
+    result = parse_dialect(PIPES, "book.md")
+    assert result.document is not None
+    table = next(node for node in result.document.body[0].children if isinstance(node, Table))
+    assert table.columns is not None and [c.children[0].text for c in table.columns.cells[1:]] == ["Aim"]  # type: ignore[union-attr]
+    zielen = table.rows[0].cells[1].children
+    assert [(type(n).__name__, getattr(n, "name", n)) for n in zielen] == [
+        ("Reference", "aim"),
+        ("str", " and "),
+        ("Definition", "aim"),
+    ]
+    assert str(zielen[0].span) == "book.md:5:8"  # type: ignore[union-attr]
+    sicht = table.rows[1].cells[1].children[0]
+    assert (sicht.name, sicht.text, str(sicht.span)) == ("Line of Sight", "Sicht", "book.md:6:8")  # type: ignore[union-attr]
+    assert [(d.message, str(d.span)) for d in result.diagnostics] == [
+        ("a row with more cells than its table's header: `two | three` is not read", "book.md:7:14")
+    ]
+    sentence = [n for n in result.document.body[0].children if not isinstance(n, str | Table)]
+    assert [(n.name, n.text) for n in sentence] == [("aim", "sentence")]  # type: ignore[union-attr]  # not `\\|`
+
+
+# -- where a finding points ------------------------------------------------------------------------------------
+
+MISPLACED = """---
+title: Places
+---
+
+# Core {#core}
+
+## Measuring {#measuring width=wide}
+
+A band of [[scavanger|scavengers]] moves.
+
+A test.<!-- rulebook: mechanic name="test" pas="at-most" roll="2D6" -->
+
+::: notes Rerolls
+
+A note.
+
+:::
+
+| Key | What |
+|---|---|
+| Li | Lines: [[line_of_sight\\|sight]] |
+"""
+
+
+def test_a_findings_header_and_github_annotation_name_the_column_its_caret_stands_at(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The caret stands under the name at fault (an attribute's key, a directive's name, a reference's name, a
+    mechanic's name); the header (``file:line:col``), GitHub's and SARIF's annotations name that column too."""
+    (tmp_path / "rulebook.toml").write_text('title = "T"\nsources = ["book.md"]\n', encoding="utf-8")
+    (tmp_path / "book.md").write_text(MISPLACED, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    main(["lint"])
+    text = capsys.readouterr().out
+    headers = re.findall(r"--> book\.md:(\d+):(\d+)\n.*\n.*\n *\| ( *)\^", text)
+    places = [(int(line), int(column)) for line, column, _ in headers]
+    assert [(line, len(spaces) + 1) for (line, _), (_, _, spaces) in zip(places, headers, strict=True)] == places
+    assert sorted(places) == [(7, 26), (9, 13), (11, 38), (11, 44), (13, 5), (21, 17)]
+    main(["lint", "--format", "github"])
+    annotations = re.findall(r"file=book\.md,line=(\d+),col=(\d+)", capsys.readouterr().out)
+    assert sorted((int(line), int(column)) for line, column in annotations) == sorted(places)
+    main(["lint", "--format", "sarif"])
+    regions = [
+        r["locations"][0]["physicalLocation"]["region"]
+        for r in json.loads(capsys.readouterr().out)["runs"][0]["results"]
+    ]
+    assert sorted((r["startLine"], r["startColumn"]) for r in regions) == sorted(places)
+
+
+@pytest.mark.parametrize("end", ["\r\n", "\r"])
+def test_a_table_with_references_reads_the_same_whatever_its_line_ends(end: str) -> None:
+    """The rows whose pipes are protected are found by markdown-it's count of lines, which ``\\r`` ends too."""
+    as_written, again = parse_dialect(PIPES, "book.md"), parse_dialect(PIPES.replace("\n", end), "book.md")
+    assert as_written.document is not None and again.document is not None
+    assert dump_document(again.document) == dump_document(as_written.document)
+    assert [(d.message, str(d.span)) for d in again.diagnostics] == [
+        (d.message, str(d.span)) for d in as_written.diagnostics
+    ]

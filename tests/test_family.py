@@ -48,7 +48,7 @@ def lint(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str]:
 
 def test_the_family_is_clean(family: Path, capsys: pytest.CaptureFixture[str]) -> None:
     status, out = lint(capsys)
-    assert (status, out) == (0, "All checks passed (3 files).\n")  # every configured book: one file each
+    assert (status, out) == (0, "All checks passed (5 files).\n")  # every configured book, and its French
 
 
 def test_a_cycle_of_uses_is_a_configuration_error_naming_the_table(
@@ -146,7 +146,7 @@ def test_a_book_in_the_markdown_dialect_uses_the_core_as_an_xml_book_does(
     edit(family / "rulebook.toml", 'sources = ["elves/elves.xml"]', 'sources = ["elves/elves.md"]')
     written = (family / "elves" / "elves.md").read_text(encoding="utf-8")
     assert "[[main:courage_test|Courage Test]]" in written and "](#main:measuring_distances)" in written
-    assert lint(capsys, "--book", "elves") == (0, "All checks passed (1 file).\n")
+    assert lint(capsys, "--book", "elves") == (0, "All checks passed (2 files).\n")  # the book and its French
     edit(family / "elves" / "elves.md", "[[main:courage_test|Courage Test]]", "[[main:Courage Tset]]")
     status, out = lint(capsys, "--book", "elves")
     assert status == 1
@@ -192,11 +192,13 @@ def test_a_term_redefined_from_a_used_book_is_a_warning_with_both_places(
 
 def test_a_core_term_used_only_by_another_book_is_used(family: Path, capsys: pytest.CaptureFixture[str]) -> None:
     status, out = lint(capsys, "--book", "main")
-    assert (status, out) == (0, "All checks passed (1 file).\n")  # `forest`: only the elves refer to it
+    assert (status, out) == (0, "All checks passed (2 files).\n")  # `forest`: only the elves refer to it
     edit(family / "elves" / "elves.xml", 'of a <reference name="forest">Forest</reference>,', "of a Forest,")
     edit(family / "elves" / "elves.xml", 'the <reference name="forest">Forest</reference> it', "the Forest it")
     status, out = lint(capsys, "--book", "main")
-    assert "warning[RB401]: term `forest` is defined but never referred to\n  --> core/core.xml:26:7" in out
+    assert (
+        "warning[RB401]: term `forest` is referred to only inside its own definition\n  --> core/core.xml:26:25" in out
+    )
 
 
 def test_a_book_is_linted_with_the_books_it_uses_read_not_linted(
@@ -208,7 +210,7 @@ def test_a_book_is_linted_with_the_books_it_uses_read_not_linted(
         '<reference name="chrage">charge</reference> moves',
     )
     status, out = lint(capsys, "--book", "elves")
-    assert (status, out) == (0, "All checks passed (1 file).\n")
+    assert (status, out) == (0, "All checks passed (2 files).\n")  # the book and its French
     status, out = lint(capsys)
     assert status == 1 and out.count("error[RB101]") == 1 and "core/core.xml" in out
 

@@ -22,7 +22,7 @@ LATER = BOOK.replace("up to its speed in inches", "up to twice its speed in inch
 """A later edition of the book: one number changed."""
 ARGUMENTS = {
     "lint": ("lint",),
-    "compare": ("compare", "rules/book.xml", "rules/fr/book.md"),
+    "compare": ("compare", "rules/book.xml", "rules/fr/book.md", "--language", "fr"),  # no translation configured
     "status": ("status", "--config", "translated.toml"),
     "diff": ("diff", "rules/book.xml", "rules/later.xml"),
     "graph": ("graph",),
@@ -85,7 +85,8 @@ def format_choices() -> dict[str, tuple[str, ...]]:
             if isinstance(action, argparse._SubParsersAction):
                 for name, command in action.choices.items():
                     walk(command, (*words, name))
-            elif "--format" in action.option_strings and words != ("init",):  # init's names the book's source format
+            elif "--format" in action.option_strings and words not in (("init",), ("new-book",)):
+                # init's and new-book's name the book's source format, not an output's
                 found[" ".join(words)] = tuple(action.choices or ())
 
     walk(_parser(), ())

@@ -156,8 +156,9 @@ def test_a_link_to_a_section_says_its_number_and_page(printed: Path) -> None:
     named = destinations(document)
     text = " ".join(" ".join(page_texts(document)).split())
     numbers = section_numbers(chapters(read_source("rulebook_src/en/rulebook.xml")))
-    # <link to="figure_1">figure 1</link>, and a section's link: "(see 6.4, p. 15)"
-    assert f"figure 1 (see p. {named['fig-figure_1'] + 1})" in text
+    # "see <link to="figure_1">figure 1</link>": the text says "see", the place does not again; a section's link
+    # "(see 6.4, p. 15)"
+    assert f"see figure 1 (p. {named['fig-figure_1'] + 1})" in text
     said = re.findall(r"\(see (\d+(?:\.\d+)*), p\. (\d+)\)", text)
     assert said, "no cross-reference to a section"
     by_number = {number: f"sec-{section_id}" for section_id, number in numbers.items()}

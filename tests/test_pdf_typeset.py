@@ -108,6 +108,34 @@ def test_a_link_to_a_section_says_its_number_and_page(tmp_path: Path) -> None:
     assert "As in moving (see 1.1, p.\u00a03), run." in printed_text(edition_of(xml), tmp_path)
 
 
+def test_a_link_after_see_says_see_once(tmp_path: Path) -> None:
+    xml = (
+        '<document><chapter title="Rules"><section id="moving" title="Moving">Walk.'
+        '<figure id="cover"><illustration/><caption title="Cover">Walls.</caption></figure></section>'
+        '<section title="Charging">Run (see <link to="moving">Moving</link>). See <link to="cover">the cover '
+        'figure</link>. As in <link to="moving">moving</link>.</section></chapter></document>'
+    )
+    text = printed_text(edition_of(xml), tmp_path)
+    assert (
+        "Run (see Moving (1.1, p.\u00a03)). See the cover figure (p.\u00a03). As in moving (see 1.1, p.\u00a03)."
+        in text
+    )
+
+
+def test_a_roll_tables_die_is_named_as_its_header_writes_it() -> None:
+    xml = (
+        '<document><chapter title="Sturm"><section title="Wetter">'
+        '<table roll="D6" title="Aschesturm"><headers><header>W6</header><header>Sturm</header></headers>'
+        "<row><cell>1-3</cell><cell>Still</cell></row><row><cell>4-6</cell><cell>Wind</cell></row></table>"
+        '<table roll="D6" title="Roll"><headers><header>Result</header><header>What</header></headers>'
+        "<row><cell>1-3</cell><cell>Still</cell></row><row><cell>4-6</cell><cell>Wind</cell></row></table>"
+        "</section></chapter></document>"
+    )
+    source = typeset(edition_of(xml))
+    assert '#rb-table(title: "Aschesturm", die: "W6",' in source
+    assert '#rb-table(title: "Roll", die: "D6",' in source  # a header that is no die: the declared roll
+
+
 @pytest.mark.parametrize("payload", [TYPST, SOURCE_CONTROLS + TYPST])
 def test_hostile_texts_are_printed_as_text_never_run(tmp_path: Path, payload: str) -> None:
     def xml(text: str) -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import subprocess
 from pathlib import Path
 
@@ -40,3 +41,74 @@ def test_init_in_a_repository_says_what_would_keep_the_workflow_from_running(
     (tmp_path / ".gitignore").unlink()
     assert main(["init", ".", "--title", "At the root"]) == 0
     assert "warning" not in capsys.readouterr().err  # the root of a repository, nothing ignored: nothing to say
+
+
+# -- the title's one home, and new books in the project's format --------------------------------------------
+
+
+def test_a_markdown_project_titles_its_book_in_the_front_matter_and_says_when_the_configuration_differs(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["init", str(tmp_path / "ashfall"), "--format", "markdown", "--title", "Ashfall: Skirmish"]) == 0
+    monkeypatch.chdir(tmp_path / "ashfall")
+    config = Path("rulebook.toml").read_text(encoding="utf-8")
+    assert not [line for line in config.splitlines() if line.startswith("title")]  # no second home for the title
+    assert Path("rules/book.md").read_text(encoding="utf-8").startswith('---\ntitle: "Ashfall: Skirmish"\n---\n')
+    capsys.readouterr()
+    assert main(["build", "--data-only", "-q"]) == 0
+    assert json.loads(Path("site/rules.json").read_text(encoding="utf-8"))["book"]["title"] == "Ashfall: Skirmish"
+    assert capsys.readouterr().err == ""
+    Path("rulebook.toml").write_text('title = "Mygame"\n' + config, encoding="utf-8")
+    assert main(["lint"]) == 0
+    assert capsys.readouterr().err == (
+        'rulebook: warning: the configuration\'s title "Mygame" replaces the title "Ashfall: Skirmish" that '
+        '`rules/book.md` gives: the site and the PDF say "Mygame"; give the title in one place (remove one of the two)\n'
+    )
+
+
+@pytest.fixture
+def markdown_game(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A project `init --format markdown` made, titled "Game", as the working folder."""
+    assert main(["init", str(tmp_path / "game"), "--format", "markdown", "--title", "Game"]) == 0
+    monkeypatch.chdir(tmp_path / "game")
+    return tmp_path / "game"
+
+
+def test_new_book_follows_the_projects_format_and_refers_to_a_term_of_the_book_it_uses(
+    markdown_game: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    capsys.readouterr()
+    assert main(["new-book", "raiders", "--uses", "main", "--title", "The Raiders"]) == 0
+    assert (
+        "Added the book `raiders`: rules/raiders/book.md (and its table in rulebook.toml)." in capsys.readouterr().out
+    )
+    assert not Path("rules/raiders/book.xml").exists() and not Path("rules/rulebook.dtd").exists()
+    assert (
+        Path("rulebook.toml")
+        .read_text(encoding="utf-8")
+        .endswith('\n[books.raiders]\nsources = ["rules/raiders/book.md"]\nuses = ["main"]\n')
+    )
+    book = Path("rules/raiders/book.md").read_text(encoding="utf-8")
+    assert book.startswith('---\ntitle: "The Raiders"\n---\n')
+    assert "This book builds on Game: a word such as [[main:fighter|fighter]] links to its definition there." in book
+    assert main(["lint", "--color", "never"]) == 0
+    assert capsys.readouterr() == ("All checks passed (2 files).\n", "")
+
+
+def test_new_book_in_xml_names_a_dtd_that_is_there_and_converts_with_its_title(
+    markdown_game: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    capsys.readouterr()
+    assert main(["new-book", "elves", "--format", "xml", "--uses", "main"]) == 0
+    said = capsys.readouterr().out
+    assert (
+        "Added the book `elves`: rules/elves/book.xml and rules/rulebook.dtd (and its table in rulebook.toml)." in said
+    )
+    assert '<!DOCTYPE document SYSTEM "../rulebook.dtd">' in Path("rules/elves/book.xml").read_text(encoding="utf-8")
+    assert Path("rules/rulebook.dtd").is_file()
+    assert '[books.elves]\ntitle = "Elves"\n' in Path("rulebook.toml").read_text(encoding="utf-8")
+    assert main(["lint", "--color", "never", "--book", "elves"]) == 0
+    capsys.readouterr()
+    assert main(["convert", "rules/elves/book.xml", "-o", "elves.md"]) == 0
+    assert "remove `title` from [books.elves]" in capsys.readouterr().out
+    assert Path("elves.md").read_text(encoding="utf-8").startswith('---\ntitle: "Elves"\n---\n')

@@ -365,7 +365,7 @@ def test_an_edit_prints_the_lint_findings_it_brought_and_no_other(tmp_path: Path
         assert (
             "error[RB101]: reference to undefined term `nerve_tst`" in said and "^^^" in said
         )  # as `rulebook lint` says it
-        assert "warning[RB401]: term `nerve_test` is defined but never referred to" in said
+        assert "warning[RB401]: term `nerve_test` is referred to only inside its own definition" in said
 
         mark = served.mark()  # lines move, the same findings: nothing said again
         edit(book, "<document>", "<document>\n\n")

@@ -86,4 +86,22 @@ def test_suggest_agrees_with_a_pass_over_every_candidate() -> None:
         name = "".join(rng.choice("ab_sA") for _ in range(rng.randint(0, 7)))
         same = [c for c in candidates if c != name and normalise(c) == normalise(name)]
         near = sorted(c for c in candidates if c not in same and edit_distance(name, c) == 1)
-        assert suggester.suggest(name) == tuple((same + near)[:3]), name
+        expected = same + near
+        if not expected:  # nothing that close: a name one edit from a folded form, else of the same stem
+            folded = normalise(name)
+            expected = sorted(c for c in candidates if c != name and edit_distance(folded, normalise(c)) == 1)
+            expected = expected or sorted(c for c in candidates if _same_stem_plainly(name, c))
+        assert suggester.suggest(name) == tuple(expected[:3]), name
+
+
+def _same_stem_plainly(a: str, b: str) -> bool:
+    shared = next((i for i, (x, y) in enumerate(zip(a.casefold(), b.casefold(), strict=False)) if x != y), None)
+    shared = min(len(a.casefold()), len(b.casefold())) if shared is None else shared
+    return a.casefold() != b.casefold() and shared >= 5 and shared >= min(len(a), len(b)) - 1
+
+
+def test_a_plural_of_a_typo_and_a_word_of_the_same_stem_are_suggested() -> None:
+    suggester = Suggester(["scavenger", "measuring", "charge", "chariot"])
+    assert suggester.suggest("scavangers") == ("scavenger",)  # the plural of a misspelt term
+    assert suggester.suggest("measure") == ("measuring",)  # `(#measure)` where the section is `#measuring`
+    assert suggester.suggest("chart") == ()  # a shared start too short to be a stem

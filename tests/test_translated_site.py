@@ -142,9 +142,10 @@ def test_the_switcher_data_pairs_each_section_both_ways(built: Built) -> None:
 
 def test_french_pages_are_named_by_their_titles_and_keep_their_numbered_addresses(built: Built) -> None:
     page = french(built, "unites.md")
-    assert "# Unités { #unites }" in page and "## Rangs { #rangs }" in page
-    # The section numbers stay as alias anchors, and the chapter's old address leads to the new one.
-    assert '<div class="rb-alias" id="s1-1"></div>\n\n## Rangs' in page
+    # Headings keep the numbers the source prints; the numbers stay as alias anchors too, and the chapter's
+    # old address leads to the new one.
+    assert "# 1 Unités { #unites }" in page and "## 1\\.1 Rangs { #rangs }" in page
+    assert '<div class="rb-alias" id="s1-1"></div>\n\n## 1\\.1 Rangs' in page
     redirect = built[0].redirects["s1/index.html"]
     assert 'location.replace("../unites/" + location.hash)' in redirect
     assert '<meta http-equiv="refresh" content="0; url=../unites/">' in redirect
@@ -190,8 +191,8 @@ def test_each_language_has_its_own_search(site: Path) -> None:
     assert english["config"]["lang"] == ["en"] and french["config"]["lang"] == ["fr"]
     english_titles = {d["title"]: d["location"] for d in english["docs"]}
     french_titles = {d["title"]: d["location"] for d in french["docs"]}
-    assert french_titles["Le dé de déviation"] == "principes-generaux/#le-de-de-deviation"
-    assert "Le dé de déviation" not in english_titles
+    assert french_titles["3.2.2 Le dé de déviation"] == "principes-generaux/#le-de-de-deviation"
+    assert "3.2.2 Le dé de déviation" not in english_titles
     assert english_titles["The Scatter Dice"] == "general-principles/#the-scatter-dice"
     assert "The Scatter Dice" not in french_titles
     assert lxml.html.fromstring((site / "fr" / "principes-generaux" / "index.html").read_bytes()).get("lang") == "fr"

@@ -11,8 +11,9 @@ DANGLING_REFERENCE = Rule(
     "a reference names a term that is not defined",
     """
 ## What it does
-Reports every `<reference name="x">` for which no `<definition name="x">`
-exists, one diagnostic per occurrence, with the closest defined names as
+Reports every reference (`<reference name="x">`, `[[x]]` in Markdown) for
+which no definition (`<definition name="x">`, `::: definition x`) exists,
+one diagnostic per occurrence, with the closest defined names as
 suggestions (typos, case, spaces vs underscores, singular vs plural). In a
 book that uses others, a name defined in one of them is found there, and
 the suggestions come from all of them, each naming its book.
@@ -26,6 +27,9 @@ detaches a rule from the term it depends on.
 ```xml
 <reference name="sight_lnie">Sight Line</reference>
 ```
+```markdown
+[[sight_lnie|Sight Line]]
+```
 Use `sight_line`. On a partial book, references to chapters not yet
 written can be recorded once with `rulebook lint --write-baseline`.
 """,
@@ -38,11 +42,12 @@ DANGLING_LINK = Rule(
     "a link points at an id that does not exist",
     """
 ## What it does
-Reports every `<link to="id">` whose id names no section or figure.
+Reports every link (`<link to="id">`, `[text](#id)` in Markdown) whose id
+names no section or figure.
 
 ## Why is this bad?
 The link is dead on the site and in every export. Often the target
-section exists but lacks the `id` attribute, or the id is misspelt.
+section exists but lacks its id, or the id is misspelt.
 
 ## Example
 ```xml
@@ -50,7 +55,13 @@ section exists but lacks the `id` attribute, or the id is misspelt.
 ...
 <subsection title="Deployment Zones">
 ```
-Give the subsection `id="determine_deployment_zone"`.
+Give the subsection `id="determine_deployment_zone"`. In Markdown:
+```markdown
+1. [Determine Deployment Zones.](#determine_deployment_zone)
+...
+### Deployment Zones
+```
+Give the heading its id: `### Deployment Zones {#determine_deployment_zone}`.
 """,
 )
 
@@ -61,19 +72,24 @@ REFERENCE_TO_SECTION = Rule(
     "a reference names a section or figure id instead of a term",
     """
 ## What it does
-Reports a `<reference name="x">` where `x` is not a term but the id of a
-section or figure.
+Reports a reference (`<reference name="x">`, `[[x]]` in Markdown) where `x`
+is not a term but the id of a section or figure.
 
 ## Why is this bad?
 References are for game terms: they get a definition preview and a
-glossary entry. A section is pointed at with `<link to>`; written as a
-reference it is a dangling term on the site and in the data.
+glossary entry. A section is pointed at with a link (`<link to>`,
+`[text](#id)`); written as a reference it is a dangling term on the site
+and in the data.
 
 ## Example
 ```xml
 <reference name="swap_rosters">swap their rosters</reference>
 ```
-Use `<link to="swap_rosters">swap their rosters</link>`.
+Use `<link to="swap_rosters">swap their rosters</link>`. In Markdown:
+```markdown
+[[swap_rosters|swap their rosters]]
+```
+Use `[swap their rosters](#swap_rosters)`.
 """,
 )
 
@@ -95,6 +111,13 @@ the two texts drift apart at the next errata.
 <definition name="crew">...</definition>
 ...
 <definition name="crew">...</definition>
+```
+```markdown
+::: definition crew
+...
+:::
+...
+[...]{dfn=crew}
 ```
 Keep one definition; rename the other if it is a different term.
 """,
@@ -118,6 +141,11 @@ lands on the first one.
 ```xml
 <subsection title="Place Crews" id="place">...</subsection>
 <subsection title="Place Reserves" id="place">...</subsection>
+```
+```markdown
+### Place Crews {#place}
+...
+### Place Reserves {#place}
 ```
 """,
 )
@@ -146,9 +174,15 @@ and readers see two texts for one term.
 <!-- in the army book, which uses the core rules -->
 <definition name="fighter">...</definition>
 ```
+```markdown
+<!-- in the army book, which uses the core rules -->
+::: definition fighter
+...
+:::
+```
 Rename the army book's term (`veteran_fighter`), or remove it and refer
 to the core's. To mean one book's term, write its name:
-`<reference name="core:fighter">`.
+`<reference name="core:fighter">`, `[[core:fighter]]`.
 """,
 )
 
@@ -160,7 +194,8 @@ EMPTY_NAME = Rule(
     """
 ## What it does
 Reports a definition or reference with an empty or missing `name`, a link
-with an empty or missing `to`, and an empty `id`.
+with an empty or missing `to`, and an empty `id`; in Markdown, a definition,
+reference or link that names nothing.
 
 ## Why is this bad?
 An empty name cannot be linked, looked up or defined.
@@ -168,6 +203,9 @@ An empty name cannot be linked, looked up or defined.
 ## Example
 ```xml
 <reference name="">Nerve</reference>
+```
+```markdown
+[[|Nerve]] and [the rules](#)
 ```
 """,
 )
@@ -191,7 +229,11 @@ almost always a typo for an underscore, and it never matches a definition.
 ```xml
 <reference name="inspiring presence">Inspiring Presence</reference>
 ```
-Use `inspiring_presence`.
+```markdown
+[[inspiring presence|Inspiring Presence]] ... ## Set-up {#set-up}
+```
+Use `inspiring_presence` (or `[[Inspiring Presence]]`, whose words make the
+name), and `set_up`.
 """,
 )
 
@@ -215,6 +257,9 @@ scripts: content would be lost without a word. The build refuses such a book.
 ```xml
 <chapter id="glossary" title="Glossary of Terms">
 ```
+```markdown
+# Glossary of Terms {#glossary}
+```
 Use another id, such as `glossary_of_terms`.
 """,
 )
@@ -237,6 +282,11 @@ publishes a broken image.
 ## Example
 ```xml
 <figure id="figure_1"><image source="centre_footprint_and_arcs.png"/>...</figure>
+```
+```markdown
+::: figure figure_1 Figure 1
+![](centre_footprint_and_arcs.png)
+:::
 ```
 with no `rulebook_src/en/images/centre_footprint_and_arcs.png`.
 """,
@@ -267,6 +317,11 @@ available"), and never publishes the file.
 ```xml
 <figure id="figure_1"><image source="deployment.svg"/>...</figure>
 ```
+```markdown
+::: figure figure_1 Deployment
+![](deployment.svg)
+:::
+```
 where `deployment.svg` holds `<svg onload="...">`. Export the picture
 again without scripts or links (or as a PNG).
 """,
@@ -280,7 +335,8 @@ UNUSED_DEFINITION = Rule(
     """
 ## What it does
 Reports a defined term that nothing refers to (references inside its own
-definition do not count). A term that only the books using its book refer
+definition do not count: a definition that names its term, `A [[crew]] is
+...` inside `::: definition crew`, does not use it). A term that only the books using its book refer
 to (a core term used in the army books) is used.
 
 ## Why is this bad?
@@ -292,7 +348,13 @@ get a glossary entry, with no backlinks.
 ```xml
 <definition name="within_reach">...</definition>
 ```
-with no `<reference name="within_reach">` anywhere.
+```markdown
+::: definition within_reach
+A fighter is [[within_reach|within reach]] of ...
+:::
+```
+with no `<reference name="within_reach">` (`[[within_reach]]`) anywhere but
+in its own definition.
 """,
 )
 
@@ -317,6 +379,10 @@ order has to break the cycle. Shown as information for the rules team.
 ```xml
 <definition name="fighter">... <reference name="crew">crew</reference> ...</definition>
 <definition name="crew">... <reference name="fighter">fighters</reference> ...</definition>
+```
+```markdown
+[... belongs to a [[crew]].]{dfn=fighter}
+[... is made of [[fighter|fighters]].]{dfn=crew}
 ```
 """,
 )
@@ -346,6 +412,9 @@ there. Remove it (or fix the code it names).
 ## Example
 ```xml
 <reference name="model">models</reference> <?rulebook ignore RB101?>
+```
+```markdown
+[[model|models]] <!-- rulebook: ignore RB101 -->
 ```
 where `model` is defined: nothing is left to suppress.
 """,

@@ -11,7 +11,8 @@ INVALID_ROLL_TABLE = Rule(
     "a roll table cannot be read as dice bands",
     """
 ## What it does
-Checks every table, list or sequence annotated with `roll="..."` (a roll
+Checks every table, list or sequence annotated with `roll="..."` (in
+Markdown `{roll=D6}` before it, or a first column headed by dice: a roll
 table): the annotation must be dice notation (`D6`, `2D6`, `D3`), every band
 must start with its results (`1-3:`, `6`) unless its position is the roll, and
 the bands must cover every result of the dice exactly once.
@@ -29,6 +30,14 @@ with a gap or an overlap gives a roll with no result, or two.
   <row><header>5-6</header><cell>Fog</cell></row>
 </table>
 ```
+```markdown
+{id=weather title="Weather"}
+| D6 | Weather |
+|---|---|
+| 1-2 | Rain |
+| 3-5 | Clear |
+| 5-6 | Fog |
+```
 The result 5 is in two bands.
 """,
 )
@@ -41,18 +50,21 @@ INVALID_ANNOTATION = Rule(
     """
 ## What it does
 Checks the declarations that make prose rules data. The names are the
-book's own; the kinds are the compiler's. A `<value name="..." kind="..."
-term="...">` must have a kind the compiler knows, be about a defined term,
-hold a whole number (digits 0 to 9, at most 1,000,000), be given once, and a characteristic's bound needs its
-companion (a `minimum` and the `maximum` of the same term). A table or
+book's own; the kinds are the compiler's. A value (`<value name="..."
+kind="..." term="...">`, in Markdown `[N]{value=... kind=... term=...}`)
+must have a kind the compiler knows, be about a defined term, hold a whole
+number (digits 0 to 9, at most 1,000,000), be given once, and a
+characteristic's bound needs its companion (a `minimum` and the `maximum` of the same term). A table or
 sequence's `kind` must be one the compiler knows, a data table must be
 written the way its kind is read, an army table needs the `id` its army
 declaration names it by, and an `id` names one table or sequence only. In
 Markdown, a declaration on a line of its own must stand right before its list
 or table (a turn structure with no phases is one that does not). A
-`<mechanic>` must be of a kind the compiler knows, with the attributes its
-kind takes (`rulebook dtd` shows them; `rulebook docs data` lists every
-attribute's type, default and where it goes in `rules.json`).
+mechanic (`<mechanic>`, in Markdown `<!-- rulebook: mechanic name="..." -->`
+with the same attributes) must be of a kind the compiler knows, with the
+attributes its kind takes (`rulebook docs data` lists every attribute's
+type, default and where it goes in `rules.json`; `rulebook dtd` shows the
+XML's).
 
 Kinds of values: `count`, `turns`, `points`, `distance`, `minimum`,
 `maximum`.
@@ -73,6 +85,9 @@ that the engine cannot fill.
 ## Example
 ```xml
 A game lasts <value name="rounds" kind="turn">4</value> rounds.
+```
+```markdown
+A game lasts [4]{value=rounds kind=turn} rounds.
 ```
 The kind of a number of turns is `turns`.
 """,
@@ -110,6 +125,10 @@ silently.
 ```xml
 A game lasts <value name="rounds" kind="turns" term="round">4</value> rounds.
 ```
-with no `<sequence kind="turn">` of a round's phases.
+```markdown
+A game lasts [4]{value=rounds kind=turns term=round} rounds.
+```
+with no sequence of kind `turn` of a round's phases (`<sequence kind="turn">`,
+in Markdown `{kind=turn}` before an ordered list).
 """,
 )

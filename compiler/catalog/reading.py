@@ -31,24 +31,35 @@ INVALID_DOCUMENT = Rule(
     "RB002",
     "invalid-document",
     Severity.ERROR,
-    "an XML source does not follow the rulebook DTD",
+    "a source does not follow the rulebook format",
     """
 ## What it does
 Checks each XML source against the rulebook DTD (`rulebook.dtd`, shipped
 with the compiler): unknown or misspelt elements and attributes, elements
 in places the format does not allow, attribute values outside their list,
-and entity references (which the compiler never expands).
+and entity references (which the compiler never expands). A source in the
+Markdown dialect is checked the same way by its reader (`rulebook docs
+format`): unknown directives, attributes and classes, a directive where the
+format does not allow it, one never closed, a definition or figure without
+its name, Markdown the format has no place for (emphasis, a link out of the
+book, raw HTML).
 
 ## Why is this bad?
-The compiler and the site only understand the elements the DTD declares.
-A misspelt `<refrence>` is silently not a reference: the term use is lost
-from the glossary, the backlinks and the lint.
+The compiler and the site only understand what the format declares. A
+misspelt `<refrence>` or `::: defintion` is silently not what it was meant
+to be: the term is lost from the glossary, the backlinks and the lint.
 
 ## Example
 ```xml
 <refrence name="fighter">fighters</refrence>
 ```
-Use `<reference name="fighter">fighters</reference>`.
+Use `<reference name="fighter">fighters</reference>`. In Markdown:
+```markdown
+::: defintion fighter
+A [[fighter]] is one miniature on its base.
+:::
+```
+Use `::: definition fighter`.
 """,
 )
 
@@ -72,7 +83,8 @@ read in another encoding would reach the site and the rule data garbled.
 ```xml
 <?xml version="1.0" encoding="ISO-8859-1"?>
 ```
-Save the file as UTF-8 and declare `encoding="UTF-8"` (or no encoding).
+Save the file as UTF-8 and declare `encoding="UTF-8"` (or no encoding). A
+Markdown source has no declaration: save it as UTF-8.
 """,
 )
 
@@ -122,7 +134,14 @@ attack on the tools that walk the book, so the compiler refuses to read it.
 ```xml
 <definition name="a"><definition name="b"><definition name="c">...
 ```
-Close each definition before the next one opens.
+Close each definition before the next one opens. In Markdown, the same with
+directives opened and never closed:
+```markdown
+::: definition a
+::: definition b
+::: definition c
+```
+Close each with `:::` before the next one opens.
 """,
 )
 
@@ -133,8 +152,8 @@ RAGGED_TABLE = Rule(
     "a table's rows have another number of cells than its headers name columns",
     """
 ## What it does
-Reports a table whose `<headers>` name fewer or more columns than one of its
-rows has cells, pointing at the headers and at the first row that differs.
+Reports an XML table whose `<headers>` name fewer or more columns than one of
+its rows has cells, pointing at the headers and at the first row that differs.
 
 ## Why is this bad?
 Each cell is shown under the header in its place: with a header missing,

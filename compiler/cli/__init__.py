@@ -187,7 +187,7 @@ def _parser(argv: Sequence[str] = ()) -> usage.CommandParser:
         description="Compile, lint and publish rulebooks.",
         epilog="Exit status: 0 success, 1 problems found, 2 unreadable input or bad usage. Documentation: "
         "`rulebook docs` lists the guides installed with this package, `rulebook docs TOPIC` prints one "
-        "(`rulebook docs readme` to start, `rulebook docs format` for the XML format).",
+        "(`rulebook docs readme` to start, `rulebook docs format` for the formats, XML and the Markdown dialect).",
     )
     parser.add_argument("--version", action="version", version=f"rulebook {__version__}")
     commands = parser.add_subparsers(title="commands", required=True, metavar="COMMAND")

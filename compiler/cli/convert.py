@@ -31,10 +31,14 @@ def add_commands(commands: Commands, words: Sequence[str] = ()) -> None:
 
 
 def run_convert(args: argparse.Namespace) -> int:
+    import json
+    from dataclasses import replace
+
     from rulebook.cli.common import write_stdout
     from rulebook.convert import TARGETS, convert_document
     from rulebook.errors import UserError
     from rulebook.fileio import write_report_file
+    from rulebook.project import MAIN_BOOK
     from rulebook.readers.formats import format_of
     from rulebook.recipe.reading import configured_format, read_book
 
@@ -47,7 +51,12 @@ def run_convert(args: argparse.Namespace) -> int:
         return 2
     written_in = format_of(source, chosen)
     target = args.to or ("xml" if written_in is not None and written_in.name == "markdown" else "markdown")
-    text = convert_document(read.book.documents[0], target)
+    document = read.book.documents[0]
+    book = project.book_of(source)
+    configured = book.title if book is not None and book.sources[0].resolve() == source.resolve() else None
+    if document.title is None and configured is not None:  # the book's first source says the configured title
+        document = replace(document, title=configured)
+    text = convert_document(document, target)
     if args.output == "-":
         write_stdout(text)
         return 0
@@ -59,4 +68,12 @@ def run_convert(args: argparse.Namespace) -> int:
     from rulebook.report.escaping import visible
 
     print(visible(f"Wrote {output} ({target})."))  # the name as typed: it may hold ESC
+    if book is not None and configured is not None and read.book.documents[0].title is None:
+        table = "the top level" if book.name == MAIN_BOOK else f"[books.{book.name}]"
+        print(
+            visible(
+                f"Its title is the configuration's ({json.dumps(configured, ensure_ascii=False)}): to keep one home "
+                f"for it, remove `title` from {table} when the book's source is {output}."
+            )
+        )
     return 0

@@ -16,7 +16,8 @@ def add_commands(commands: Commands, words: Sequence[str] = ()) -> None:
         "init",
         help="start a rulebook project: a small book, its configuration, a CI workflow that publishes, pre-commit",
         description="Make a working rulebook project in DIR (default: this folder): a sample book in the XML "
-        "format (rules/book.xml), rulebook.toml with comments, a .gitignore for the built site, a pre-commit "
+        "format (rules/book.xml; in the Markdown dialect with --format markdown: rules/book.md, titled in its front "
+        "matter), rulebook.toml with comments, a .gitignore for the built site, a pre-commit "
         "configuration, and a GitHub Actions workflow that lints, builds and publishes on GitHub Pages, with "
         "this compiler's wheel in tools/ for it to install. Refuses a folder that is configured already.",
     )
@@ -45,6 +46,13 @@ def add_commands(commands: Commands, words: Sequence[str] = ()) -> None:
         default=[],
         metavar="BOOK",
         help="a book it builds on, such as main: its terms and sections resolve there too (repeat for more)",
+    )
+    new_book.add_argument(
+        "--format",
+        choices=("xml", "markdown"),
+        default=None,
+        help="the book's source format: xml (rules/NAME/book.xml) or markdown (rules/NAME/book.md, its title in its "
+        "front matter); default: the main book's",
     )
     add_config_option(new_book)
     new_book.set_defaults(run=run_new_book)
@@ -96,8 +104,9 @@ def _shown(path: Path) -> str:
 def run_new_book(args: argparse.Namespace) -> int:
     from rulebook.scaffold import add_book
 
-    made = add_book(project_of(args), args.name, args.title, args.uses)
-    print(f"Added the book `{args.name}`: {made.files[0]} (and its table in {made.files[1]}).")
+    made = add_book(project_of(args), args.name, args.title, args.uses, args.format)
+    also = "".join(f" and {name}" for name in made.files[2:])  # the DTD its DOCTYPE names, when it was missing
+    print(f"Added the book `{args.name}`: {made.files[0]}{also} (and its table in {made.files[1]}).")
     print(f"`rulebook build` builds it into site/{args.name}/; `rulebook lint --book {args.name}` checks it.")
     if args.uses:
         print(

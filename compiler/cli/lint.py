@@ -108,8 +108,9 @@ def run_lint(args: argparse.Namespace) -> int:
 
 def _check_options(args: argparse.Namespace, targets: list[LintTarget]) -> None:
     """Refuse options that do not go together, before anything is read."""
-    if args.write_baseline and len(targets) > 1:
-        names = ", ".join(target.book.name for target in targets)
+    books = [target for target in targets if target.translation is None]  # a baseline is a book's only
+    if args.write_baseline and len(books) > 1:
+        names = ", ".join(target.book.name for target in books)
         raise UsageError(f"each book has its own baseline: name one with --book ({names})")
     if args.write_baseline and (args.fix or args.diff):
         raise UsageError("--write-baseline records the problems as they are: fix them in another run")

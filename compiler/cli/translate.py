@@ -80,9 +80,8 @@ def add_commands(commands: Commands, words: Sequence[str] = ()) -> None:
 def _add_language_options(command: argparse.ArgumentParser) -> None:
     command.add_argument(
         "--language",
-        default="fr",
         help="the translation's language: a code the compiler ships (de, en, es, fr, it, pl) or one a language "
-        "file describes (default: fr)",
+        "file describes (default: the language the configuration gives the file, else its only translation's)",
     )
     command.add_argument(
         "--language-file",
@@ -120,7 +119,7 @@ def run_compare(args: argparse.Namespace) -> int:
         return _waive(args, translation, comparison)
     color = text_report.use_color("auto")
     theme = Theme.for_project(project.root)
-    write_stdout(render_comparison(comparison, args.format, language=args.language, color=color, theme=theme))
+    write_stdout(render_comparison(comparison, args.format, language=translation.language, color=color, theme=theme))
     return status
 
 

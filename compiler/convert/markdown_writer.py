@@ -1,9 +1,9 @@
 """A document as the Markdown dialect (``rulebook convert``): read back, it gives the same model.
 
 Text is written one paragraph to a line, every character the dialect reads as markup escaped; a break the
-text keeps where no paragraph follows is a line holding a backslash alone. What a pipe table cannot hold (a
-list in a cell, a header cell past the first column, rows of other widths than the header) is refused with
-a :class:`ConversionError` naming the place.
+text keeps where no paragraph follows is a line holding a backslash alone; a header cell that no header row or
+``{.row-headers}`` makes one ends with ``{.header}``. What a pipe table cannot hold (a numbered list or a note in a
+cell, rows of other widths than the header) is refused with a :class:`ConversionError` naming the place.
 """
 
 from __future__ import annotations
@@ -32,6 +32,7 @@ from rulebook.model import (
     Value,
     plain_text,
 )
+from rulebook.readers.markdown import holds_blocks, parted_by_break
 from rulebook.readers.markdown_inline import term_name
 from rulebook.source import Span
 
@@ -109,12 +110,18 @@ def _blocks(content: Content) -> list[str]:
             lines += [*_comments_apart(_escape_start(_inline(segment).strip())), ""]
         elif isinstance(segment, LineBreak):
             between = 0 < index < len(segments) - 1
-            if not (between and isinstance(segments[index - 1], list) and isinstance(segments[index + 1], list)):
+            if not (between and _parted(segments[index - 1], True) and _parted(segments[index + 1], False)):
                 lines += ["\\", ""]
         else:
             follows_list = bool(index) and isinstance(segments[index - 1], ItemList)
             lines += (["<!-- -->", ""] if follows_list and isinstance(segment, ItemList) else []) + _block(segment)
     return lines
+
+
+def _parted(segment: list[Node] | Node, at_end: bool) -> bool:
+    """Whether the reader puts a break between ``segment`` and a paragraph after it (``at_end``) or before it: a
+    blank line between them is the break, no ``\\`` line needed."""
+    return isinstance(segment, list) or (isinstance(segment, Definition) and parted_by_break(segment, at_end=at_end))
 
 
 def _comment_joined(segments: list[list[Node] | Node]) -> list[list[Node] | Node]:
@@ -161,18 +168,16 @@ def _is_block(content: Content, index: int) -> bool:
         return False
     before = (content[i] for i in range(index - 1, -1, -1))  # walked only to the first node that is not white space
     after = (content[i] for i in range(index + 1, len(content)))
-    return _holds_blocks(node) or (_alone(before) and _alone(after))
-
-
-def _holds_blocks(definition: Definition) -> bool:
-    return any(isinstance(n, _BLOCKS) or (isinstance(n, Definition) and _holds_blocks(n)) for n in definition.children)
+    return holds_blocks(node) or (_alone(before) and _alone(after))
 
 
 def _alone(neighbours: Iterator[Node]) -> bool:
+    """Whether the nearest node that is not white space is a break, a block or none: a definition beside one stands
+    on its own lines (a definition of paragraphs only is no block: the reader would part the two with a break)."""
     for node in neighbours:
         if isinstance(node, str) and not node.strip():
             continue
-        return isinstance(node, (LineBreak, *_BLOCKS, Definition))
+        return isinstance(node, (LineBreak, *_BLOCKS)) or (isinstance(node, Definition) and holds_blocks(node))
     return True
 
 
@@ -239,8 +244,6 @@ def _table(table: Table) -> list[str]:
     header = list(table.columns.cells) if table.columns else []  # the row headers' corner is a cell, even empty
     if any(len(row.cells) != width for row in rows) or (header and len(header) != width):
         raise ConversionError("a table whose rows are not as wide as its header cannot be a pipe table", table.span)
-    if any(cell.header for row in rows for cell in row.cells[1 if row_headers else 0 :]):
-        raise ConversionError("a table with header cells past the first column cannot be a pipe table", table.span)
     if table.roll is None and table.columns and _DICE.fullmatch(plain_text(table.columns.cells[0].children)):
         raise ConversionError("a table headed by dice that is not a roll table cannot be a pipe table", table.span)
     classes = ("row-headers",) if row_headers else ()
@@ -248,7 +251,10 @@ def _table(table: Table) -> list[str]:
     lines = _attributes(declared, classes, table.span)
     lines.append(_row([_cell(c) for c in header] if header else [""] * width))
     lines.append("|" + "|".join(["---"] * width) + "|")
-    lines += [_row([_cell(cell) for cell in row.cells]) for row in rows]
+    lines += [
+        _row([_cell(cell, cell.header and not (row_headers and n == 0)) for n, cell in enumerate(row.cells)])
+        for row in rows
+    ]
     return [*lines, ""]
 
 
@@ -256,12 +262,15 @@ def _row(cells: list[str]) -> str:
     return "| " + " | ".join(cells) + " |"
 
 
-def _cell(cell: Cell) -> str:
+def _cell(cell: Cell, marked: bool = False) -> str:
+    """A cell's text; ``marked``: a header cell the table's header row and ``{.row-headers}`` do not make one, marked
+    ``{.header}`` at its end (markdown-it-attrs' attributes of a cell)."""
     if any(_cell_block(n) for n in cell.children):
         raise ConversionError(
             "a table cell holding a note, a table or a numbered list cannot be a pipe table's", cell.span
         )
-    return _inline(cell.children, in_cell=True).strip().replace("|", "\\|")  # a pipe table splits at any other
+    text = _inline(cell.children, in_cell=True).strip().replace("|", "\\|")  # a pipe table splits at any other
+    return f"{text} {{.header}}".lstrip() if marked else text
 
 
 def _cell_block(node: Node) -> bool:

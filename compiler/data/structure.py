@@ -84,12 +84,11 @@ def sequence_data(sequence: Sequence, terms: TermGraph, titles: dict[str, str]) 
 
 
 def section_titles(book: Book) -> dict[str, str]:
-    """Section ids by folded title, for titles of two words or more (a step may name its section)."""
+    """Section ids by folded title, without its number (a step may name its section: by its own title, or in its
+    text, a title of two words or more)."""
     found: dict[str, str] = {}
     for section in book.sections:
-        title = plain_words(section.title)
-        if len(title.split()) >= 2:
-            found.setdefault(title, section.id)
+        found.setdefault(plain_words(section.title), section.id)
     return found
 
 
@@ -100,10 +99,13 @@ def _step(index: int, item: Item, terms: TermGraph, titles: dict[str, str]) -> S
     text = plain_text(item.children)
     resolved = bool(target and terms.id_targets(target))
     section = target if resolved else None
+    if section is None and item.title:
+        # No link, or a broken one (the lint reports it): a step titled as a section is that section's
+        section = titles.get(plain_words(item.title))
     if section is None:
-        # A broken link (the lint reports it): the section whose title the step names, if one does.
+        # else the section whose title (two words or more: one word is too often a word of the text) it names
         folded = f" {plain_words(text)} "
-        named = [title for title in titles if f" {title} " in folded]
+        named = [title for title in titles if len(title.split()) >= 2 and f" {title} " in folded]
         section = titles[max(named, key=len)] if named else None
     return {
         "number": index,

@@ -26,6 +26,7 @@ from rulebook.facts.kinds import (
 )
 from rulebook.facts.shapes import ArmyRules, Mechanics, Reading, Roll
 from rulebook.model import Book, Mechanic
+from rulebook.spelling import XML, spelling_of
 
 T = TypeVar("T")
 
@@ -116,6 +117,13 @@ def _diagnostic(mechanic: Mechanic, problem: str) -> Diagnostic:
         f"mechanic `{mechanic.name}`: {problem}",
         mechanic.span,
         target=mechanic.name,
-        help="see `rulebook dtd` for the mechanic annotations",
+        help=_MECHANICS_HELP if spelling_of(mechanic.span.path) is XML else _MECHANICS_HELP_MARKDOWN,
         section_id=mechanic.section_id,
     )
+
+
+_MECHANICS_HELP = "see `rulebook dtd` for the mechanic annotations"
+_MECHANICS_HELP_MARKDOWN = (
+    'see `rulebook docs data` for the kinds of mechanic and their attributes (`<!-- rulebook: mechanic name="..." '
+    "...-->` takes those of the XML's `<mechanic>`)"
+)

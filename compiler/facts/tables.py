@@ -32,6 +32,7 @@ from rulebook.facts.shapes import (
 from rulebook.facts.values import collect_values, unknown_kind
 from rulebook.model import Annotated, Book, Cell, Reference, Row, Table, plain_text
 from rulebook.names import is_identifier
+from rulebook.spelling import spelling_of
 
 R = TypeVar("R")
 
@@ -247,7 +248,8 @@ def _three_cells(row: Row) -> tuple[Cell, Cell, Cell]:
 def _terms(cell: Cell) -> list[str]:
     names = [node.name for node in cell.children if isinstance(node, Reference)]
     if not names:
-        raise UnreadableTable(f"`{plain_text(cell.children)}` names no term: refer to the category with <reference>")
+        spelt = spelling_of(cell.source.path).reference.format(name="name")
+        raise UnreadableTable(f"`{plain_text(cell.children)}` names no term: refer to it with `{spelt}`")
     return names
 
 

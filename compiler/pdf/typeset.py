@@ -13,6 +13,7 @@ text; a term the edition does not state is text. A link to a section reads "text
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from datetime import UTC, datetime
 
@@ -88,6 +89,8 @@ class Typesetter:
         """The definitions being set, outermost first: a use of one of their terms is its own."""
         self.space = True
         """Whether the text set last ends in a space (or starts a paragraph): a space after it is dropped."""
+        self.before = ""
+        """The text set last in the paragraph being set ("" at its start): a link after "see" says no "see" again."""
         self.nested: list[type] = []
         """The notes, lists and tables being set, outermost first."""
         self.strong = False
@@ -186,20 +189,20 @@ class Typesetter:
         """Content as blocks: runs of inline content are paragraphs, tables, notes and lists stand alone."""
         blocks: list[str] = []
         paragraph: list[str] = []
-        self.space = True
+        self.space, self.before = True, ""
 
         def close() -> None:
             text = _merged(paragraph)
             if text:
                 blocks.append(text)
             paragraph.clear()
-            self.space = True
+            self.space, self.before = True, ""
 
         for node in content:
             if _is_block(node):
                 close()
                 blocks += self.block(node)
-                self.space = True
+                self.space, self.before = True, ""
             elif isinstance(node, LineBreak):
                 close()
             else:
@@ -271,7 +274,7 @@ class Typesetter:
         header = f"header: ({self.row(table.columns, width)}), " if table.columns else ""
         body = "".join(f"({self.row(row, width)}), " for row in table.rows)
         title = self.literal(table.title) if table.title else "none"
-        die = self.literal(table.roll) if table.roll else "none"
+        die = self.literal(_die_name(table)) if table.roll else "none"
         return f"#rb-table(title: {title}, die: {die}, columns: {width}, {header}rows: ({body}))"
 
     def row(self, row: Row, width: int) -> str:
@@ -291,7 +294,7 @@ class Typesetter:
     def figure(self, figure: Figure) -> str:
         label = self.place(figure_label(figure.id))
         inline = tuple(n for n in figure.caption if not isinstance(n, BLOCKS))
-        self.space = True
+        self.space, self.before = True, ""
         caption = _merged(self.inline(n) for n in inline)
         files = [self.edition.images[i.file] for i in figure.images if i.file in self.edition.images]
         described = " ".join(filter(None, (figure.caption_title, plain_text(inline))))
@@ -359,12 +362,16 @@ class Typesetter:
 
     def link(self, link: Link) -> str:
         target = self.targets.get(link.to) or self.figures.get(link.to)
+        see = self.edition.words.get("see", "see")
+        said = _says(self.before, see) or folded(link.text).split(" ", 1)[0].casefold() == see.casefold()
         shown = self.shown(link.text)
         if target is None or not shown:
             return self.literal_or_empty(shown)
         number = self.edition.numbers.get(link.to)
         self.space = False  # "(see 2.4, p. 12)" ends in a parenthesis
-        return f"#see({typst_key(target)}, {_key_or(number, 'none')}, {shown})"
+        self.before = ")"
+        # after "see" in the text ("see [Measuring](#measuring)"), the place only: "see Measuring (1.3, p. 3)"
+        return f"#{'cited' if said else 'see'}({typst_key(target)}, {_key_or(number, 'none')}, {shown})"
 
     # -- text -------------------------------------------------------------------------------------------
 
@@ -376,6 +383,7 @@ class Typesetter:
         if not text:
             return None
         self.space = text.endswith(" ")
+        self.before = text
         return self.literal(text)
 
     def text(self, text: str) -> str:
@@ -395,6 +403,28 @@ class Typesetter:
             return "none"
         self.labels.add(label)
         return typst_key(label)
+
+
+def _says(text: str, word: str) -> bool:
+    """Whether ``text`` ends with ``word`` ("see", the language's), as a word: the cross-reference after it needs
+    no "see" of its own."""
+    found = re.search(r"(?:^|[\s(\[])(\w+\.?)\s*$", text)
+    return found is not None and found[1].casefold() == word.casefold()
+
+
+_DICE = re.compile(r"(?P<count>\d*)(?P<letter>[^\W\d_])(?P<sides>\d+)")
+
+
+def _die_name(table: Table) -> str:
+    """The die a roll table is rolled with, as the table's own header writes it ("W6" in a German book whose table is
+    declared ``roll=D6``), else as its ``roll`` says."""
+    roll = _DICE.fullmatch(table.roll or "")
+    if table.columns and table.columns.cells and roll is not None:
+        written = plain_text(table.columns.cells[0].children).strip()
+        found = _DICE.fullmatch(written)
+        if found is not None and (found["count"] or "1", found["sides"]) == (roll["count"] or "1", roll["sides"]):
+            return written
+    return table.roll or ""
 
 
 def _date(seconds: int | None) -> str:

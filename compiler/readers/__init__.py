@@ -15,7 +15,7 @@ from pathlib import Path
 
 from rulebook.catalog.reading import NESTING_TOO_DEEP, UNREADABLE_SOURCE
 from rulebook.diagnostics import Diagnostic
-from rulebook.inputs import UnreadableInput, read_input
+from rulebook.inputs import MAX_SOURCE_BYTES, UnreadableInput, read_input
 from rulebook.model import MAX_DEPTH, Document
 from rulebook.source import BadBytes, SourceText, Span, decode_utf8
 
@@ -40,14 +40,26 @@ def unreadable(display: str, reason: str) -> SourceResult:
 
 
 def read_text_source(
-    path: Path, display: str, parse: Callable[[str, str], SourceResult], *, root: Path | None = None
+    path: Path,
+    display: str,
+    parse: Callable[[str, str], SourceResult],
+    *,
+    root: Path | None = None,
+    limit: int = MAX_SOURCE_BYTES,
+    kind: str = "source",
+    refuse: Callable[[bytes, str], Diagnostic | None] | None = None,
 ) -> SourceResult:
     """A UTF-8 source file (Markdown, the plain-text export) read and parsed by ``parse(text, display)``
-    (``root``: the project, when the file is one of its own; see :func:`~rulebook.inputs.read_input`)."""
+    (``root``: the project, when the file is one of its own; ``limit``, ``kind``: its kind's size limit and name;
+    see :func:`~rulebook.inputs.read_input`); ``refuse(data, display)``: a refusal of its bytes before they are
+    decoded, or None (a Markdown source's lines: :func:`rulebook.readers.markdown_limits.lines_past`)."""
     try:
-        data = read_input(path, root=root)
+        data = read_input(path, root=root, limit=limit, kind=kind)
     except UnreadableInput as error:
         return unreadable(display, error.reason)
+    refused = refuse(data, display) if refuse is not None else None
+    if refused is not None:
+        return SourceResult(None, (refused,), None)
     source, problem = decode_source(data, display)
     if problem is not None:
         return SourceResult(None, (problem,), source)

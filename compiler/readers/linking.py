@@ -9,7 +9,12 @@ nothing (no definition, reference or link) is plain Markdown, numbered or not, w
 
 from __future__ import annotations
 
-from rulebook.model import Document
+from collections.abc import Callable
+from dataclasses import replace
+from typing import Any
+
+from rulebook.model import Book, Content, Document, Link, Node, Reference, map_children
+from rulebook.names import BOOK_SEPARATOR
 from rulebook.project import Linking
 from rulebook.readers import SourceResult
 
@@ -71,4 +76,57 @@ def _rules_under_a_title(document: Document) -> bool:
         bool(sections)
         and all(section.level == 1 for section in sections)
         and all(section.source.text.startswith("##", section.offset) for section in sections)
+    )
+
+
+def own_prefix_dropped(book: Book, name: str, names_from: Book | None = None) -> Book:
+    """The book with its references and links that put its own name before a name it has (``[[main:sprint]]`` in the
+    book ``main``, which defines ``sprint``; ``[see](#main:battle)``) written without it, as the book's own: linked on
+    the site, counted in the rule data, paired in a translation as the plain name is. A name the book has not is left
+    prefixed: the lint looks it up in that book alone, and says so (``names_from``: the book whose terms and ids count,
+    a translation's original; by default the book itself)."""
+    known = names_from or book
+    prefix = name + BOOK_SEPARATOR
+    own = {definition.name for definition in known.definitions} | {written for written, _ in known.ids}
+
+    def local(target: str) -> str | None:
+        rest = target[len(prefix) :] if target.startswith(prefix) else None
+        return rest if rest in own else None
+
+    if not any(local(r.name) for r in book.references) and not any(local(link.to) for link in book.links):
+        return book  # the usual book: nothing rebuilt
+    return Book(tuple(_renamed(document, local) for document in book.documents))
+
+
+def _renamed(document: Document, local: Callable[[str], str | None]) -> Document:
+    """The document with each reference and link ``local`` names anew renamed, in its content and every index (a
+    node the content and an index share is rebuilt once)."""
+    done: dict[int, Node] = {}
+
+    def node_of(node: Node) -> Node:
+        if isinstance(node, Reference):
+            return node._replace(name=local(node.name) or node.name)
+        if isinstance(node, Link):
+            return node._replace(to=local(node.to) or node.to)
+        if isinstance(node, str):
+            return node
+        if id(node) not in done:
+            done[id(node)] = map_children(node, content)
+        return done[id(node)]
+
+    def content(nodes: Content) -> Content:
+        return tuple(node_of(node) for node in nodes)
+
+    def same(nodes: tuple[Any, ...]) -> tuple[Any, ...]:  # an index's nodes, each rebuilt as a node of its own kind
+        return tuple(node_of(node) for node in nodes)
+
+    return replace(
+        document,
+        body=same(document.body),
+        sections=same(document.sections),
+        definitions=same(document.definitions),
+        references=same(document.references),
+        links=same(document.links),
+        figures=same(document.figures),
+        annotated=tuple(found._replace(node=same((found.node,))[0]) for found in document.annotated),
     )

@@ -46,8 +46,9 @@ from rulebook.names import slugify
 from rulebook.readers import SourceResult, TooDeep, nesting_too_deep, read_text_source
 from rulebook.readers.markdown_blocks import Tree, tree_of
 from rulebook.readers.markdown_checks import Checks
-from rulebook.readers.markdown_inline import InlineReader
-from rulebook.readers.markdown_syntax import attributes_of, dialect_parser
+from rulebook.readers.markdown_inline import InlineReader, ItemTitle
+from rulebook.readers.markdown_limits import MAX_BYTES, TooLarge, lines_past
+from rulebook.readers.markdown_syntax import attributes_of, parse_dialect_text
 from rulebook.source import SourceText, Span
 
 _ATTRIBUTE_BLOCK = re.compile(r"\{[^\n]*\}")
@@ -72,13 +73,17 @@ DEEPEST_HEADING = 3
 
 def read_dialect_file(path: Path, display: str, *, language: str, root: Path | None = None) -> SourceResult:
     """Read one source written in the dialect (``display``: the path shown in messages)."""
-    return read_text_source(path, display, functools.partial(parse_dialect, language=language), root=root)
+    parse = functools.partial(parse_dialect, language=language)
+    return read_text_source(path, display, parse, root=root, limit=MAX_BYTES, kind="Markdown source", refuse=lines_past)
 
 
 def parse_dialect(text: str, path: str = "<string>", *, language: str = "en") -> SourceResult:
     """Parse a source written in the dialect into the model, with what reading it found."""
     source = SourceText.from_text(path, text)
-    tokens = dialect_parser().parse(text)
+    try:
+        tokens = parse_dialect_text(text)
+    except TooLarge as refusal:
+        return SourceResult(None, (refusal.diagnostic(path),), source)
     builder = _Builder(source, language, tree_of(tokens))
     try:
         document = builder.build()
@@ -154,6 +159,7 @@ class _Builder:
             tuple(self.ids),
             tuple(self.annotated),
             title=self.title,
+            dialect=True,
         )
 
     def _check_depth(self, tree: Tree) -> None:
@@ -200,7 +206,7 @@ class _Builder:
         opening, inline = tree.token, tree.children[0].token
         offset = self.inline.line_offset(opening.map[0] if opening.map else 0)
         written = self.inline.heading_text(inline)
-        match = _HEADING_ATTRIBUTES.search(written)
+        match = None if self.checks.brace_escaped(offset) else _HEADING_ATTRIBUTES.search(written)
         explicit, unnumbered = (
             self.checks.heading_attributes(match.group("attributes"), offset) if match else (None, False)
         )
@@ -295,7 +301,7 @@ class _Builder:
             if nodes and after and not isinstance(nodes[0], LineBreak):
                 content.append(LineBreak(self.source, self.inline.block_offset(token)))
             content.extend(nodes)
-            return bool(nodes) and not isinstance(nodes[-1], LineBreak)
+            return bool(nodes) and not isinstance(nodes[-1], LineBreak | ItemTitle)  # an item's title is no paragraph
         if kind in ("bullet_list_open", "ordered_list_open", "table_open"):
             self.checks.block_in(kind, self.inline.block_offset(token), within)
         if kind in ("bullet_list_open", "ordered_list_open"):
@@ -308,7 +314,11 @@ class _Builder:
             if any(v is not None for v in (table.roll, table.kind, table.id)):
                 self.annotated.append(Annotated(table, section_id, definition or section_id))
         elif kind == "directive_open":
-            content.extend(self._directive(tree, section_id, definition, within))
+            found = self._directive(tree, section_id, definition, within)
+            if after and found and parted_by_break(found[0], at_end=False):
+                content.append(LineBreak(self.source, self.inline.block_offset(token)))  # as between two paragraphs
+            content.extend(found)
+            return bool(found) and parted_by_break(found[-1], at_end=True)
         elif kind == "html_block" and (declared := block(token.content, self.inline.block_offset(token))):
             self.declaration = declared  # as plain Markdown declares the list or table after it
             return after
@@ -409,6 +419,28 @@ class _Builder:
         self.ids.append((figure_id, self.source.span(offset)))
         self.figures.append(figure)
         return figure
+
+
+_BLOCK_NODES = (Note, Table, ItemList, Figure, Illustration, Section)
+"""The nodes that stand on their own, never within a paragraph."""
+
+
+def holds_blocks(definition: Definition) -> bool:
+    """Whether a definition holds a block (a table, a note, a list...), itself or in a definition inside it."""
+    return any(
+        isinstance(n, _BLOCK_NODES) or (isinstance(n, Definition) and holds_blocks(n)) for n in definition.children
+    )
+
+
+def parted_by_break(node: Node, *, at_end: bool) -> bool:
+    """Whether the reader parts ``node`` from a paragraph before it (``at_end``: after it) with a break, as a blank
+    line parts two paragraphs: inline content, or a ``::: definition`` of paragraphs only (shown within a paragraph,
+    where text beside it would be glued to it) whose text reaches that side (no break there)."""
+    if isinstance(node, Definition):
+        if holds_blocks(node) or not node.children:
+            return False
+        return parted_by_break(node.children[-1 if at_end else 0], at_end=at_end)
+    return not isinstance(node, (LineBreak, *_BLOCK_NODES))
 
 
 def _every_tree(trees: list[Tree]) -> list[Tree]:

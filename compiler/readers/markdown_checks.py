@@ -20,6 +20,13 @@ from rulebook.source import SourceText
 from rulebook.suggest import Suggester
 
 _STRAY = re.compile(r"\S+")
+_DECLARATION = re.compile(
+    r"<!--\s*rulebook:[ \t]*(?P<word>(?:[A-Za-z]\w*)?)(?P<attributes>(?:(?!-->)[^<])*)", re.DOTALL
+)
+"""A comment that declares something (``<!-- rulebook: value name="x" -->``): its word and attributes."""
+DECLARATIONS = ("mechanic", "value", "sequence", "list", "table")
+"""What a ``<!-- rulebook: ... -->`` comment declares (plain Markdown's; the dialect reads a mechanic, and a sequence,
+list or table on lines of its own before it)."""
 DIRECTIVES = ("definition", "note", "figure")
 """The directives of the dialect (``::: name``)."""
 _NOT_WITHIN = {
@@ -74,26 +81,59 @@ class Checks:
 
     def heading_attributes(self, written: str, offset: int | None = None) -> tuple[str | None, bool]:
         """The id of a heading's ``{#id}``, and whether it says ``.unnumbered`` (Pandoc's: its title's leading
-        digits are no number); other attributes are reported (when ``offset`` says where)."""
+        digits are no number); other attributes are reported at their place (when ``offset`` says where the
+        attribute text ``written`` starts)."""
         from mdit_py_plugins.attrs.parse import ParseError, parse
 
         try:
             _, attributes = parse("{" + written + "}")
         except ParseError:
             attributes = {}
+            if offset is not None:
+                self.report(
+                    "a heading's attribute block that cannot be read",
+                    self._last_brace(offset),
+                    help="write `{#id}` or `{.unnumbered}` at the title's end; `\\{` writes a brace in the title",
+                )
         found = attributes.pop("id", None)
         classes = attributes.pop("class", "").split()
         unnumbered = "unnumbered" in classes
         if offset is not None:
+            start = self._last_brace(offset)
             unknown = sorted(attributes) + [f".{name}" for name in classes if name != "unnumbered"]
-            for key in unknown:
-                self.report(
-                    f"unknown attribute `{key}` on a heading",
-                    offset,
-                    target=key,
-                    help="a heading takes `{#id}` and `{.unnumbered}`",
-                )
+            keys = [(key, self.key_offset(start, key)) for key in unknown]
+            self.attributes(keys, {"#id": "`{#id}`", ".unnumbered": "`{.unnumbered}`"}, "a heading")
         return found, unnumbered
+
+    def _line_end(self, offset: int) -> int:
+        end = self.source.text.find("\n", offset)
+        return len(self.source.text) if end == -1 else end
+
+    def _last_brace(self, offset: int) -> int:
+        """Where the attribute block of the heading whose line starts at ``offset`` opens."""
+        return max(self.source.text.rfind("{", offset, self._line_end(offset)), offset)
+
+    def brace_escaped(self, offset: int) -> bool:
+        """Whether the heading whose line starts at ``offset`` ends with an escaped brace (``## Rolls \\{2D6\\}``):
+        text, not attributes."""
+        return self.source.text[offset : self._line_end(offset)].rstrip().endswith("\\}")
+
+    def key_offset(self, start: int, key: str) -> int:
+        """Where an attribute ``key`` (``colour``, ``.red``) is written in the attribute block that starts at ``start``
+        (up to the line's end), else ``start``."""
+        block = self.source.text[start : self._line_end(start)]
+        found = re.search(rf"(?<![\w.#-]){re.escape(key)}(?![\w-])", block)
+        return start + found.start() if found else start
+
+    def attributes(self, unknown: list[tuple[str, int]], known: dict[str, str], what: str) -> None:
+        """Attributes ``what`` does not take (each as written, ``colour`` or ``.red``, with its place); ``known``:
+        those it takes, as written and as the help spells them. The closest one known is suggested."""
+        suggester = Suggester(known)
+        for key, at in sorted(unknown, key=lambda found: found[1]):
+            close = suggester.suggest(key) or suggester.suggest(key.lstrip(".#"))
+            help = f"did you mean {known[close[0]]}?" if close else f"{what} takes {', '.join(known.values())}"
+            kind = "class" if key.startswith(".") else "attribute"
+            self.report(f"unknown {kind} `{key}` on {what}", at, target=key, help=help)
 
     def heading_level(self, level: int, offset: int) -> int:
         if level <= 3:
@@ -124,14 +164,19 @@ class Checks:
     def unsupported_inline(self, what: str, offset: int, help: str) -> None:
         self.report(f"{what} is not part of the rulebook format", offset, help=help)
 
-    def block_attributes(self, attributes: dict[str, str], allowed: tuple[str, ...], offset: int, what: str) -> None:
-        for key in sorted(set(attributes) - set(allowed)):
-            self.report(
-                f"unknown attribute `{key}` on {what}",
-                offset,
-                target=key,
-                help=f"{what} takes {', '.join(f'`{a}`' for a in allowed)}",
-            )
+    def block_attributes(
+        self,
+        attributes: dict[str, str],
+        allowed: tuple[str, ...],
+        offset: int,
+        what: str,
+        classes: tuple[str, ...] = (),
+    ) -> None:
+        """The attributes and classes of a block or span (written from ``offset``) that ``what`` does not take."""
+        unknown = sorted(set(attributes) - set(allowed) - {"class"})
+        unknown += [f".{name}" for name in attributes.get("class", "").split() if name not in classes]
+        keys = [(key, self.key_offset(offset, key)) for key in unknown]
+        self.attributes(keys, {key: f"`{key}`" for key in allowed} | {f".{c}": f"`.{c}`" for c in classes}, what)
 
     def mechanic(self, written: str, keys: list[tuple[str, str, int]], offset: int, word: int) -> None:
         """A mechanics comment's attributes as the DTD says of ``<mechanic>``: ``keys`` are those read (name and
@@ -171,6 +216,45 @@ class Checks:
                 target="mechanic",
                 help='write `<!-- rulebook: mechanic name="NAME" ... -->` (the term the mechanic is)',
             )
+
+    def plain_declarations(self, html: str, at: int) -> None:
+        """The comments of ``html`` (from ``at``) that declare something as plain Markdown does and the dialect does
+        not read (a ``mechanic`` is read; a ``sequence``, ``list`` or ``table`` on lines of its own before its
+        block is too): each reported with the dialect's way to say it."""
+        from rulebook.markdown_declarations import attributes
+
+        for match in _DECLARATION.finditer(html, 0, html.rfind("-->") + 3):
+            word = match.group("word")
+            if word == "mechanic":
+                continue
+            offset = at + (match.start("word") if word else match.start())
+            if word == "value":
+                given = attributes(match.group("attributes"))
+                extra = "".join(f" {key}={given[key]}" for key in ("kind", "term") if given.get(key))
+                spelt = f"[{given.get('number', 'NUMBER')}]{{value={given.get('name', 'NAME')}{extra}}}"
+                self.report(
+                    "a value declared in a comment (plain Markdown's) is not read in the dialect",
+                    offset,
+                    target="value",
+                    help=f"write the number as a value where the text states it: `{spelt}`",
+                )
+            elif word in ("sequence", "list", "table"):
+                self.report(
+                    f"a `{word}` declaration within a line is not read",
+                    offset,
+                    target=word,
+                    help=f"write it on a line of its own right before the {'table' if word == 'table' else 'list'}, "
+                    "or its attributes there: `{kind=... id=...}`",
+                )
+            else:
+                close = Suggester(DECLARATIONS).suggest(word) if word else ()
+                listed = ", ".join(f"`{name}`" for name in DECLARATIONS)
+                self.report(
+                    f"unknown declaration `{word}`" if word else "a declaration comment that declares nothing",
+                    offset,
+                    target=word or None,
+                    help=f"did you mean `rulebook: {close[0]}`?" if close else f"the declarations are {listed}",
+                )
 
     def block_in(self, kind: str, offset: int, within: str) -> None:
         """A list or a table in a figure, whose caption the XML allows text only."""

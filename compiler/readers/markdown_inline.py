@@ -8,12 +8,15 @@ images alone: an illustration). Every node's offset is where its markup starts i
 
 from __future__ import annotations
 
+import bisect
 import re
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple, TypeAlias
 from urllib.parse import unquote
 
 from markdown_it.token import Token
+from mdit_py_plugins.attrs.parse import ParseError
+from mdit_py_plugins.attrs.parse import parse as parse_attributes
 
 from rulebook.markdown_declarations import ATTRIBUTE, mechanics
 from rulebook.model import (
@@ -38,13 +41,19 @@ from rulebook.model import (
 )
 from rulebook.readers.markdown_blocks import Tree
 from rulebook.readers.markdown_checks import Checks
-from rulebook.readers.markdown_syntax import attributes_of
+from rulebook.readers.markdown_syntax import attributes_of, table_cells
 from rulebook.source import SourceText
 
 _DICE = re.compile(r"\d*[dD]\d+")
 _BREAK = re.compile(r"<br\s*/?>", re.IGNORECASE)
 _NOT_NAME = re.compile(r"[^a-z0-9_:]+")
 _SPAN_KEYS = ("dfn", "value", "kind", "term")
+_SPAN_ROLES = {
+    "dfn": (("dfn",), "a definition"),
+    "value": (("value", "kind", "term"), "a value"),
+    "title": ((), "an item's title"),
+}
+"""What each kind of bracketed span takes: a definition its name, a value its name, kind and term, a title nothing."""
 _TABLE_KEYS = ("title", "roll", "kind", "id")
 
 
@@ -84,20 +93,37 @@ class _Places:
         first = token.map[0] if token.map else 0
         self.starts: list[int] = []
         self.lengths: list[int] = []
+        self.firsts: list[int] = []
+        """Per line, where it starts in the token's text."""
+        self.pipes: list[list[int]] = []
+        """Per line, where a ``|`` the source writes ``\\|`` stands in the text (a table's cell: markdown-it takes the
+        backslash off before reading the cell)."""
         for number, line in enumerate(token.content.split("\n")):
             text = source.line_text(first + number + 1)
             column = text.find(line, search_from if number == 0 else 0) if line else len(text)
+            pipes: list[int] = []
+            if column < 0 and "|" in line:
+                column = text.find(line.replace("|", "\\|"), search_from if number == 0 else 0)
+                pipes = [index for index, character in enumerate(line) if character == "|"] if column >= 0 else []
             column = max(column, 0)
             start = source.line_starts[min(first + number, len(source.line_starts) - 1)]
             self.starts.append(start + column)
+            self.firsts.append(self.firsts[-1] + self.lengths[-1] if self.lengths else 0)
             self.lengths.append(len(line) + 1)
+            self.pipes.append(pipes)
 
     def offset(self, position: int) -> int:
-        for start, length in zip(self.starts, self.lengths, strict=True):
-            if position < length:
-                return start + position
-            position -= length
-        return self.starts[-1]
+        """Where a position of the token's text stands in the source (a look-up: a paragraph of many lines
+        asks once per span)."""
+        if position >= self.firsts[-1] + self.lengths[-1]:
+            return self.starts[-1]
+        line = max(bisect.bisect_right(self.firsts, position) - 1, 0)
+        position -= self.firsts[line]
+        return self.starts[line] + position + bisect.bisect_left(self.pipes[line], position)
+
+    def end(self) -> int:
+        """Where the text's last line ends in the source."""
+        return self.starts[-1] + self.lengths[-1] - 1 + len(self.pipes[-1])
 
 
 class InlineReader:
@@ -318,6 +344,10 @@ class InlineReader:
             return [link]
         if frame.kind != "span":
             return nodes
+        role = "dfn" if frame.index >= 0 else "value" if "value" in attributes else ""
+        role = role or ("title" if "title" in attributes.get("class", "").split() else "")
+        allowed, what = _SPAN_ROLES.get(role, (_SPAN_KEYS, "a span"))
+        self.checks.block_attributes(attributes, allowed, frame.offset, what, ("title",) if role == "title" else ())
         if frame.index >= 0:
             return [self.close_definition(frame.index, tuple(nodes))]  # type: ignore[arg-type]
         if "value" in attributes:
@@ -326,10 +356,9 @@ class InlineReader:
             value = Value(attributes["value"], text, kind, term, section_id, self.source, frame.offset)
             self.values.append(value)
             return [value]
-        if attributes.get("class") == "title":
+        if role == "title":
             self._text_only(nodes, "an item's title")
             return [ItemTitle("".join(_texts(nodes)), frame.offset)]
-        self.checks.block_attributes(attributes, _SPAN_KEYS, frame.offset, "a span")
         return nodes
 
     def _text_only(self, nodes: list[_Inline], where: str) -> None:
@@ -371,6 +400,7 @@ class InlineReader:
             mechanic = Mechanic(name, tuple(sorted(attributes.items())), section_id, definition, self.source, offset)
             self.mechanics.append(mechanic)
             found.append(mechanic)
+        self.checks.plain_declarations(html, at)
         if not found and not html.lstrip().startswith("<!--"):
             self.checks.unsupported_inline(f"HTML (`{html.strip()[:30]}`)", at, "write the text in Markdown")
         return found
@@ -398,14 +428,9 @@ class InlineReader:
         opening = tree.token
         attributes = attributes_of(opening)
         offset = self.block_offset(opening)
-        classes = attributes.pop("class", "").split()
         written = self.attributes_offset(opening)
-        self.checks.block_attributes(attributes, _TABLE_KEYS, written, "a table")
-        for name in classes:
-            if name != "row-headers":
-                self.checks.report(
-                    f"unknown class `.{name}` on a table", written, target=name, help="a table takes `.row-headers`"
-                )
+        self.checks.block_attributes(attributes, _TABLE_KEYS, written, "a table", ("row-headers",))
+        classes = attributes.pop("class", "").split()
         rows = [self._row(row, section_id, definition) for part in tree.children for row in part.children]
         columns = rows.pop(0) if rows else None
         roll = attributes.get("roll")
@@ -446,15 +471,60 @@ class InlineReader:
                 cells.append(Cell(cell.token.type == "th_open", (), self.source, offset))
                 continue
             places = _Places(self.source, inline, search)
-            search = (
-                places.starts[0] - self.source.line_starts[inline.map[0]] + len(inline.content) if inline.map else 0
-            )
+            search = places.end() - self.source.line_starts[inline.map[0]] if inline.map else 0
             nodes = self.nodes(inline, places, section_id, definition, lists=True)
+            marked = self._cell_marker(inline.content, nodes, places)
             content = _strip(self._titles_resolved(nodes, first=False))
-            cells.append(Cell(cell.token.type == "th_open", tuple(content), self.source, places.starts[0]))
+            cells.append(Cell(cell.token.type == "th_open" or marked, tuple(content), self.source, places.starts[0]))
+        self._check_width(tree)
         return Row(tuple(cells), self.source, offset)
 
+    def _check_width(self, row: Tree) -> None:
+        """A row written with more cells than its table's header: markdown-it leaves the others out, so they are
+        reported where the first of them starts, never lost unsaid."""
+        line = row.token.map[0] if row.token.map else 0
+        text, width = self.source.line_text(line + 1), len(row.children)
+        if text.count("|") <= width + 1:  # no more pipes than the cells and the enclosing pipes take
+            return
+        written = table_cells(text)
+        contents = [cell.children[0].token.content if cell.children else "" for cell in row.children]
+        if [found for found, _ in written[:width]] != contents:
+            return  # not the cells markdown-it read (a quote's row: `> | a |`)
+        extra = [(found, columns) for found, columns in written[width:] if columns]
+        if not extra:
+            return
+        shown = " | ".join(found for found, _ in extra)
+        self.checks.report(
+            f"a row with more cells than its table's header: `{shown[:60]}` is not read",
+            self.source.line_starts[line] + extra[0][1][0],
+            help="add a column to the header row, or write `\\|` for a `|` inside a cell",
+        )
 
+    def _cell_marker(self, written: str, nodes: list[_Inline], places: _Places) -> bool:
+        """Whether a cell ends with ``{.header}`` (markdown-it-attrs' attributes of a cell, at its end): a header cell
+        wherever it stands in its row. The marker is taken off the cell's text; other attributes there are reported."""
+        match = _CELL_ATTRIBUTES.search(written)
+        if match is None or not nodes or not isinstance(nodes[-1], str) or not nodes[-1].endswith(match.group()):
+            return False  # no attribute block, or one a span or reference took (``[x]{dfn=y}``)
+        try:
+            _, attributes = parse_attributes(match.group())
+        except ParseError:
+            return False  # text in braces (``{2D6}``): not attributes
+        nodes[-1] = nodes[-1][: -len(match.group())]
+        at = places.offset(match.start())
+        classes = attributes.pop("class", "").split()
+        written_keys = [("." + name, name) for name in classes if name != "header"]
+        written_keys += [("#" + value if key == "id" else key, key) for key, value in attributes.items()]
+        self.checks.attributes(
+            [(shown, self.checks.key_offset(at, shown)) for shown, _ in written_keys],
+            {".header": "`{.header}`"},
+            "a table cell",
+        )
+        return "header" in classes
+
+
+_CELL_ATTRIBUTES = re.compile(r"(?<!\\)\{[^{}\\\n]*\}\s*$")
+"""An attribute block ending a cell's text (``| Sprint {.header} |``); none whose brace is escaped."""
 _LIST_TAG = re.compile(r"</?(?:ul|li)>")
 """The tags of a list in a table's cell."""
 _TEXT_ONLY = {

@@ -22,6 +22,7 @@ from typing import Any
 from markdown_it import MarkdownIt
 from markdown_it.rules_block import StateBlock
 from markdown_it.rules_inline import StateInline
+from markdown_it.token import Token
 from mdit_py_plugins.attrs import attrs_block_plugin, attrs_plugin
 from mdit_py_plugins.attrs.parse import ParseError
 from mdit_py_plugins.attrs.parse import parse as parse_attributes
@@ -29,6 +30,7 @@ from mdit_py_plugins.front_matter import front_matter_plugin
 
 from rulebook.model import MAX_DEPTH
 from rulebook.names import BOOK_NAME, BOOK_SEPARATOR
+from rulebook.readers.markdown_limits import limited
 
 _OPENING = re.compile(r":{3,}[ \t]*(?P<name>[^\s:{][^\s{]*)[ \t]*(?P<argument>.*?)[ \t]*$")
 _CLOSING = re.compile(r":{3,}[ \t]*$")
@@ -52,7 +54,74 @@ def dialect_parser() -> MarkdownIt:
     functions = dict(zip(active, md.inline.ruler.getRules(""), strict=True))
     for name in _PLACED:
         md.inline.ruler.at(name, _placed(functions[name], last=name == "emphasis"))
-    return md
+    return limited(md)  # held to a budget of tokens: rulebook.readers.markdown_limits
+
+
+def parse_dialect_text(text: str) -> list[Token]:
+    """The dialect's tokens of a text; a ``|`` inside ``[[...]]`` on a table's row is the reference's, not a cell's
+    end (GitHub's tables split there, so a writer would have to write ``\\|``): it is escaped for the table before
+    markdown-it reads it, on the rows of tables only (in a paragraph ``\\|`` would be text), which a first reading
+    tells. Lines keep their places, and a cell's text its columns (:func:`table_cells`)."""
+    parser = dialect_parser()
+    parts = _LINE_END.split(text)  # lines and their ends, as markdown-it counts lines
+    lines, ends = parts[0::2], [*parts[1::2], ""]
+    protected = [_pipes_protected(line) for line in lines]
+    if protected == lines:
+        return parser.parse(text)
+    tokens = parser.parse("".join(map(str.__add__, protected, ends)))
+    rows = {row for token in tokens if token.type == "table_open" and token.map for row in range(*token.map)}
+    kept = [line if number in rows else lines[number] for number, line in enumerate(protected)]
+    return tokens if kept == protected else parser.parse("".join(map(str.__add__, kept, ends)))
+
+
+_LINE_END = re.compile(r"(\r\n?|\n)")
+
+
+_TRIMMED = " \t\n\r\f\v"
+"""What markdown-it trims off a cell's text (CommonMark's white space)."""
+_WIKILINK_ON_LINE = re.compile(r"\[\[(?:\\.|[^\\\]\n]|\](?!\]))*?\]\]")
+"""``[[...]]`` on a line, as :func:`_wikilink` reads it (``\\]`` escaped)."""
+
+
+def _pipes_protected(line: str) -> str:
+    """A line with each ``|`` inside ``[[...]]`` that is not escaped written ``\\|``, when the line has a ``|``
+    outside them (it may be a table's row)."""
+    if "|" not in line or "[[" not in line:
+        return line
+    if "|" not in _WIKILINK_ON_LINE.sub("", line):
+        return line
+    return _WIKILINK_ON_LINE.sub(lambda found: re.sub(r"(?<!\\)\|", r"\\|", found.group()), line)
+
+
+def table_cells(line: str) -> list[tuple[str, list[int]]]:
+    """A table row's cells as markdown-it reads them once :func:`parse_dialect_text` has protected the pipes of its
+    references: each cell's text (trimmed, a ``\\|``'s backslash dropped) and the column in ``line`` of each of its
+    characters; the row's enclosing pipes make no cell."""
+    inside = {c for found in _WIKILINK_ON_LINE.finditer(line) for c in range(found.start(), found.end())}
+    protected = _pipes_protected(line) != line
+    cells: list[tuple[str, list[int]]] = []
+    text, columns = "", list[int]()
+    first, last = len(line) - len(line.lstrip(_TRIMMED)), len(line.rstrip(_TRIMMED))
+    for column, character in enumerate(line[first:last], first):
+        if character == "|" and text.endswith("\\") and columns and columns[-1] == column - 1:
+            text, columns = text[:-1] + "|", [*columns[:-1], column]  # `\|`: a pipe, in the cell's text
+        elif character == "|" and not (protected and column in inside):
+            cells.append((text, columns))
+            text, columns = "", []
+        else:
+            text, columns = text + character, [*columns, column]
+    cells.append((text, columns))
+    if cells and not cells[0][0]:
+        cells.pop(0)
+    if cells and not cells[-1][0]:
+        cells.pop()
+    return [_trimmed(text, columns) for text, columns in cells]
+
+
+def _trimmed(text: str, columns: list[int]) -> tuple[str, list[int]]:
+    start = len(text) - len(text.lstrip(_TRIMMED))
+    end = len(text.rstrip(_TRIMMED))
+    return text[start:end], columns[start:end]
 
 
 def _placed(rule: Callable[[StateInline, bool], bool], *, last: bool) -> Callable[[StateInline, bool], bool]:
@@ -177,5 +246,7 @@ def _line(state: StateBlock, line: int) -> str:
 
 def attributes_of(token: Any) -> dict[str, str]:
     """A token's attributes as strings (markdown-it keeps a class list under ``class``), a quoted value's backslash
-    escapes undone (``title="A \\"quoted\\" word"``), as in the text."""
-    return {str(key): _unescape(str(value)) for key, value in (token.attrs or {}).items()}
+    escapes undone (``title="A \\"quoted\\" word"``), as in the text. Those the attributes plugin removes as unsafe
+    (``onclick=...``) are kept too: none is the dialect's, and each is reported where it is written."""
+    removed = (token.meta or {}).get("insecure_attrs", {}) if isinstance(token.meta, dict) else {}
+    return {str(key): _unescape(str(value)) for key, value in {**removed, **(token.attrs or {})}.items()}

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from rulebook.assets import book_images, image_folder
 from rulebook.project import MAIN_BOOK, BookConfig, Project
+from rulebook.recipe.reading import read_book, translation_title
 from rulebook.stage_values import LintResult, ReadResult
 
 if TYPE_CHECKING:
@@ -96,6 +97,7 @@ def site_input(
     from rulebook.translate.compare import report_context
     from rulebook.translate.definitions import translated_definitions
 
+    configured = {translation.language: translation for translation in book.translations}
     terms, family = lint.terms, lint.family
     assert terms is not None and family is not None and not read.book.outline, "pages are made from the whole model"
     images = book_images(read.book, image_folder(read.book, project.root))
@@ -120,9 +122,10 @@ def site_input(
                 t.comparison.pairs,
                 t.terms,
                 report_context(t.comparison, translation_language=t.language),
-                translated_definitions(read.book, t.comparison, t.terms, t.words or t.language),
+                translated_definitions(read.book, t.comparison, t.terms, t.words or t.language, t.book),
                 status=_site_status(project, book, t),
                 outside=outside_translations(project, book, family, t.language),
+                title=translation_title(configured[t.language], t.book),
             )
             for t in translations
         ],
@@ -164,8 +167,10 @@ def outside_translations(
         translation = next((t for t in other.translations if t.language == language), None)
         if translation is None:
             continue
-        if other.name not in terminologies:
-            terminologies[other.name] = translation_terms(translation, project.root)
+        if other.name not in terminologies:  # its terms file over the terms its text marks, as its own site has them
+            read = read_book([translation.source], project.root, language=language, source_format=translation.format)
+            marked = None if read.fatal else read.book
+            terminologies[other.name] = translation_terms(translation, project.root, marked)
         entry = terminologies[other.name].get(lookup.name)
         if entry is not None:
             page = f"{up}{other.folder}{language}/glossary.md#{lookup.name}"

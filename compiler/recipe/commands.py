@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from rulebook.errors import UserError
-from rulebook.project import BookConfig, Project, Translation
+from rulebook.project import TRANSLATION_LANGUAGES, BookConfig, Project, Translation
 from rulebook.recipe.family import book_family, read_family
 from rulebook.recipe.reading import configured_format, read_book, read_configured
 from rulebook.recipe.stages import (
@@ -66,6 +66,26 @@ class LintTarget:
     """Only some of the book's sources are read (the baseline's entries for the others are not stale)."""
     family: bool = True
     """The files are the book's (its family's names resolve in them); False: files of no configured book."""
+    translation: Translation | None = None
+    """A translation of the book, its source the one file: checked for its own syntax, ids and links, the terms
+    its original defines (and the books it uses) resolving in it (:func:`translation_targets`)."""
+
+
+LINTED_TRANSLATION_FORMATS = ("markdown", "xml")
+"""The formats of the translations ``rulebook lint`` checks: those a team writes (the dialect, XML). A translation
+converted from a PDF (``plain-markdown``, the French seed) or an export is checked by ``rulebook compare`` only."""
+
+
+def translation_targets(project: Project, books: Sequence[BookConfig]) -> list[LintTarget]:
+    """The configured translations of ``books`` that ``rulebook lint`` checks, each a target of its own."""
+    from rulebook.readers.formats import format_of
+
+    return [
+        LintTarget(book, (translation.source,), family=False, translation=translation)
+        for book in books
+        for translation in book.translations
+        if (found := format_of(translation.source, translation.format)) and found.name in LINTED_TRANSLATION_FORMATS
+    ]
 
 
 def lint_targets(
@@ -82,11 +102,16 @@ def lint_targets(
         return None if no_baseline else baseline or (config.baseline if config else None)
 
     if not (files or book or len(project.books) == 1):
-        return [LintTarget(config, (), baseline_of(config)) for config in project.books if config.sources] or [
+        books = [LintTarget(config, (), baseline_of(config)) for config in project.books if config.sources] or [
             LintTarget(project.main, (), baseline_of(project.main))
         ]
+        return [*books, *translation_targets(project, [target.book for target in books])]
     chosen = project.book(book) if book else None
     if files and chosen is None:
+        translated = [t for f in files if (t := project.translation_of(f)) is not None]
+        if len(files) == 1 and translated:  # a translation named alone: checked as a translation of its book
+            translates = next(b for b in project.books if translated[0] in b.translations)
+            return [LintTarget(translates, files, family=False, translation=translated[0])]
         owners = {found.name if (found := project.book_of(file)) else None for file in files}
         owner = owners.pop() if len(owners) == 1 else None
         if owner is None:
@@ -94,7 +119,8 @@ def lint_targets(
         chosen = project.book(owner)
     chosen = chosen or project.main
     partial = bool(files) and {file.resolve() for file in files} != {source.resolve() for source in chosen.sources}
-    return [LintTarget(chosen, files, baseline_of(chosen), partial)]
+    own = LintTarget(chosen, files, baseline_of(chosen), partial)
+    return [own, *(translation_targets(project, [chosen]) if not files else ())]
 
 
 def lint(
@@ -106,6 +132,8 @@ def lint(
 
     A book it uses that cannot be read makes the book's lint a reading failure, with that book's reasons."""
     earlier = {} if earlier is None else earlier
+    if target.translation is not None:
+        return _lint_translation(project, target.book, target.translation, earlier)
     read = (None if target.files else earlier.get(target.book.name)) or read_configured(
         project, target.book, target.files, outline=True
     )
@@ -127,6 +155,37 @@ def lint(
         family=book_family(project, others) if target.family else None,
     )
     return read, result
+
+
+def _lint_translation(
+    project: Project, book: BookConfig, translation: Translation, earlier: dict[str, ReadResult]
+) -> tuple[ReadResult, LintResult]:
+    """A translation's lint: its source read in its format and checked by every rule with its book's settings, as a
+    book of its own, less what is its original's: a reference to a term the original (or a book it uses) defines is
+    one (a translation names the original's terms, and need not define each again), and a finding the original's
+    own lint makes of the same name (a value's kind, two terms defined through each other) is reported there once."""
+    from rulebook.catalog.book import DANGLING_REFERENCE
+    from rulebook.family import Found
+
+    source, language = translation.source, translation.language
+    read = read_book([source], project.root, language=language, outline=True, source_format=translation.format)
+    result = lint_book(read, book, root=project.root)
+    _, original = lint(project, LintTarget(book), earlier)
+    family = original.family
+    if family is None:
+        return read, result  # the original cannot be read: its own lint says why
+    reported = {(d.code, d.target) for d in original.diagnostics if d.target is not None}
+
+    def kept(diagnostic: Diagnostic) -> bool:
+        name = diagnostic.target
+        if name is None:
+            return True
+        defined = diagnostic.code == DANGLING_REFERENCE.code and family.term(book.name, name).found is Found.TERM
+        return not defined and (diagnostic.code, name) not in reported
+
+    return read, replace(
+        result, diagnostics=tuple(filter(kept, result.diagnostics)), new=tuple(filter(kept, result.new))
+    )
 
 
 def unbaselined(target: LintTarget) -> LintTarget:
@@ -163,16 +222,18 @@ def make_fixes(project: Project, fixed: Sequence[FixedSource]) -> None:
 def translation_of(
     project: Project,
     source: Path,
-    language: str,
+    language: str | None,
     *,
     terms: Path | None = None,
     waivers: Path | None = None,
     language_file: Path | None = None,
 ) -> Translation:
-    """The translation at ``source`` as a command names it: the terminology and waivers it names, else those the
-    configuration names for that file (where it configures it), else those beside it; and the language file it
-    names, else the one the configuration gives that file, or any translation into that language."""
+    """The translation at ``source`` as a command names it: in the language it names (else the configuration's, see
+    :func:`translation_language`); the terminology and waivers it names, else those the configuration names for that
+    file (where it configures it), else those beside it; and the language file it names, else the one the
+    configuration gives that file, or any translation into that language."""
     configured = project.translation_of(source)
+    language = language or translation_language(project, configured, source)
     if language_file is None:
         same = [t for book in project.books for t in book.translations if t.language == language]
         chosen = [configured] if configured is not None and configured.language == language else []
@@ -180,6 +241,40 @@ def translation_of(
     return Translation(
         language, source, terms or (configured.terms if configured else None), waivers, language_file=language_file
     )
+
+
+def translation_language(project: Project, configured: Translation | None, source: Path) -> str:
+    """The language of a translation a command names without ``--language``: the configuration's for that file, else
+    that of the only translation the project configures; in a project that configures none, the one its text reads
+    as (:func:`~rulebook.languages.detect.detect_language`). Several, or a text that cannot tell, are a usage error
+    saying what to name."""
+    if configured is not None:
+        return configured.language
+    languages = sorted({t.language for book in project.books for t in book.translations})
+    if len(languages) == 1:
+        return languages[0]
+    told = None if languages else _read_as(project, source)
+    if told is not None:
+        return told
+    listed = f"the project's translations: {', '.join(languages)}" if languages else f"the shipped: {SHIPPED}"
+    raise UserError(f"name the translation's language with --language ({listed})")
+
+
+def _read_as(project: Project, source: Path) -> str | None:
+    """The language other than the original's (English) a translation's text reads as, if it can tell."""
+    from rulebook.inputs import read_input_text
+    from rulebook.languages.detect import detect_language
+
+    try:
+        text = read_input_text(source, root=project.root, kind="translation")
+    except UserError:
+        return None  # reading it again says why, in its place
+    found = detect_language(text).language
+    return found if found != "en" else None
+
+
+SHIPPED = ", ".join(TRANSLATION_LANGUAGES)
+"""The languages a translation may be in without a language file, as a message lists them."""
 
 
 def compare(
@@ -200,7 +295,7 @@ def compare(
         *books,
         original_language=languages[0],
         translation_language=languages[1],
-        terms=translation_terms(translation, project.root),
+        terms=translation_terms(translation, project.root, books[1]),
         waivers=translation_waivers(translation, project.root),
     )
     return comparison, exit_status(comparison, FAIL_ON if fail_on is None else fail_on)
@@ -229,15 +324,18 @@ def suggest(project: Project, original: Path, translation: Translation) -> list[
     from rulebook.translate.command import check_languages
     from rulebook.translate.compare import compare_books
     from rulebook.translate.suggestions import aligned_uses, suggest_terms
+    from rulebook.translate.terminology import marked_terms
 
     books = read_pair(project, original, translation.source, translation.language)
     if isinstance(books, ReadResult):
         return books
     languages = translation_languages(translation, project.root)
     check_languages(*books, languages, names=(original, translation.source))
-    entries = translation_terms(translation, project.root)
-    comparison = compare_books(*books, original_language=languages[0], translation_language=languages[1], terms=entries)
-    return suggest_terms(aligned_uses(comparison.texts), entries, languages[1])
+    entries = translation_terms(translation, project.root, None)
+    terms = translation_terms(translation, project.root, books[1])
+    comparison = compare_books(*books, original_language=languages[0], translation_language=languages[1], terms=terms)
+    uses = aligned_uses(comparison.texts)
+    return suggest_terms(uses, entries, languages[1], marked=marked_terms(books[1]))
 
 
 def diff(project: Project, old: Path, new: Path) -> BookDiff | ReadResult:

@@ -17,7 +17,7 @@ from rulebook.errors import UserError
 from rulebook.inputs import UnreadableInput, read_input
 from rulebook.memory import gc_frozen
 from rulebook.model import Book
-from rulebook.project import BookConfig, Linking, Project
+from rulebook.project import BookConfig, Linking, Project, Translation
 from rulebook.readers import SourceResult
 from rulebook.readers.formats import FORMATS, ReadRequest, format_named, format_of
 from rulebook.recipe.cache import NO_CACHE, StageCache, digest
@@ -96,7 +96,7 @@ def read_configured(
         return _not_rulebooks(strangers, project.root)
 
     def read() -> ReadResult:
-        return read_book(
+        found = read_book(
             paths,
             project.root,
             language=book.language,
@@ -104,11 +104,24 @@ def read_configured(
             outline=outline,
             source_format=book.format,
         )
+        return own_names(found, book.name)
 
     if cache is NO_CACHE:
         return read()  # no key to make: that would read and hash every source once more
-    key = digest(*paths, *map(str, paths), repr(book.linking), book.language, str(outline), str(book.format))
+    key = digest(*paths, *map(str, paths), repr(book.linking), book.language, str(outline), str(book.format), book.name)
     return cache.get("read", key, read)
+
+
+def own_names(read: ReadResult, name: str, original: ReadResult | None = None) -> ReadResult:
+    """The book as read, its references and links that put the book's own name before a name it has written as its
+    own (``[[main:sprint]]`` in the book ``main``: :func:`~rulebook.readers.linking.own_prefix_dropped`; a
+    translation's, as its ``original`` has them)."""
+    from dataclasses import replace
+
+    from rulebook.readers.linking import own_prefix_dropped
+
+    book = own_prefix_dropped(read.book, name, original.book if original is not None else None)
+    return read if book is read.book else replace(read, book=book)
 
 
 def titled(book: BookConfig, read: ReadResult) -> BookConfig:
@@ -122,6 +135,14 @@ def titled(book: BookConfig, read: ReadResult) -> BookConfig:
     from dataclasses import replace
 
     return replace(book, title=title)
+
+
+def translation_title(translation: Translation, translated: Book) -> str | None:
+    """A translation's title, by the book's rule (:func:`titled`): the configuration's (``[translations.de] title``)
+    wins over the one its source gives (a Markdown translation's front matter or single ``#`` heading)."""
+    if translation.title is not None:
+        return translation.title
+    return next((document.title for document in translated.documents if document.title), None)
 
 
 def configured_format(project: Project, path: Path) -> str | None:

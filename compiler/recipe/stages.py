@@ -3,6 +3,7 @@ the rule data. Each takes values and returns a frozen value; :mod:`rulebook.reci
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
@@ -20,7 +21,7 @@ from rulebook.lint.suppressions import apply_suppressions
 from rulebook.memory import gc_frozen
 from rulebook.project import MAIN_BOOK, BookConfig, Project, Translation
 from rulebook.recipe.cache import NO_CACHE, StageCache, digest
-from rulebook.recipe.reading import read_book, read_configured
+from rulebook.recipe.reading import own_names, read_book, read_configured
 from rulebook.site.page_table import RESERVED_NAMES, translation_report
 from rulebook.stage_values import LintResult, ReadResult
 
@@ -28,6 +29,7 @@ if TYPE_CHECKING:
     from rulebook.build_values import TranslationResult
     from rulebook.diff import BookDiff
     from rulebook.languages.data import Language
+    from rulebook.model import Book
     from rulebook.translate.results import Comparison
     from rulebook.translate.status import TranslationStatus
     from rulebook.translate.terminology import Entry
@@ -71,7 +73,23 @@ def lint_book(
     files = len(set(read.sources) | {d.span.path for d in read.diagnostics}) or len(read.book.documents)
     unsafe = unsafe_names(read, found)
     result = LintResult(diagnostics, read.sources, files, terms, diagnostics, unsafe=unsafe, facts=facts, family=kin)
-    return apply_baseline(result, baseline, root=root, partial=partial)
+    result = apply_baseline(result, baseline, root=root, partial=partial)
+    title = title_notice(book, read)
+    return result if title is None else _replace(result, notices=(*result.notices, title))
+
+
+def title_notice(book: BookConfig, read: ReadResult) -> str | None:
+    """What to say when the configuration's title and the one the book's source gives (front matter, a single
+    ``#`` heading, ``<document title>``) differ: the configuration's is the one readers see, never silently."""
+    given = next(((d.path, d.title) for d in read.book.documents if d.title), None)
+    if book.title is None or given is None or given[1] == book.title:
+        return None
+    table = "" if book.name == MAIN_BOOK else f" of [books.{book.name}]"
+    return (
+        f"the configuration's title{table} {json.dumps(book.title, ensure_ascii=False)} replaces the title "
+        f"{json.dumps(given[1], ensure_ascii=False)} that `{given[0]}` gives: the site and the PDF say "
+        f"{json.dumps(book.title, ensure_ascii=False)}; give the title in one place (remove one of the two)"
+    )
 
 
 def apply_baseline(result: LintResult, path: Path | None, *, root: Path, partial: bool = False) -> LintResult:
@@ -139,12 +157,14 @@ def compare_translations(
         key = digest(*[s.text for s in read.sources.values()], repr(translation), *translation.files)
 
         def compare(translation: Translation = translation) -> TranslationResult | None:
-            translated = read_book(
-                [translation.source], root, language=translation.language, source_format=translation.format
+            translated = own_names(
+                read_book([translation.source], root, language=translation.language, source_format=translation.format),
+                book.name,
+                read,
             )
             if translated.fatal:
                 return None
-            terms = translation_terms(translation, root)
+            terms = translation_terms(translation, root, translated.book)
             words = translation_languages(translation, root)[1]
             comparison = compare_books(
                 read.book,
@@ -169,13 +189,16 @@ def translation_languages(translation: Translation, root: Path | None) -> tuple[
     return load_language("en"), load_language(translation.language, translation.language_file, root=root)
 
 
-def translation_terms(translation: Translation, root: Path | None) -> dict[str, Entry]:
-    """The terminology a translation is checked with (by :class:`~rulebook.project.Translation`'s rule: the
-    file named, else ``terms.toml`` beside it if there is one; none: empty)."""
-    from rulebook.translate.terminology import load_terminology
+def translation_terms(translation: Translation, root: Path | None, translated: Book | None) -> dict[str, Entry]:
+    """The terminology a translation is checked with: the renderings its text marks (``translated``, the
+    translation read; :func:`~rulebook.translate.terminology.marked_terms`), each term's entry of its terms file
+    over them (by :class:`~rulebook.project.Translation`'s rule: the file named, else ``terms.toml`` beside it if
+    there is one). None for ``translated``: the file's entries only."""
+    from rulebook.translate.terminology import load_terminology, with_marked
 
     path = translation.terms_file
-    return load_terminology(path, root=root) if translation.terms or present(path) else {}
+    entries = load_terminology(path, root=root) if translation.terms or present(path) else {}
+    return entries if translated is None else with_marked(entries, translated)
 
 
 def translation_waivers(translation: Translation, root: Path | None) -> dict[str, str]:
@@ -317,8 +340,9 @@ def translated_terms(
 
     found: dict[str, dict[str, dict[str, str]]] = {}
     for translation in translations:
+        language = translation.words or translation.language
         for term, names in term_translations(
-            read.book, translation.comparison, translation.terms, translation.words or translation.language
+            read.book, translation.comparison, translation.terms, language, translation.book
         ).items():
             found.setdefault(term, {})[translation.language] = names
     return found

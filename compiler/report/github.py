@@ -12,7 +12,9 @@ from __future__ import annotations
 
 from rulebook.diagnostics import Diagnostic
 from rulebook.report.escaping import readable
+from rulebook.report.places import placed
 from rulebook.report.summary import Report
+from rulebook.source import SourceText
 
 _COMMANDS = {"error": "error", "warning": "warning", "info": "notice"}
 
@@ -25,8 +27,10 @@ def _escape_property(value: str) -> str:
     return _escape_data(value).replace(":", "%3A").replace(",", "%2C")
 
 
-def line(diagnostic: Diagnostic) -> str:
-    span = diagnostic.span
+def line(diagnostic: Diagnostic, source: SourceText | None = None) -> str:
+    """The finding as a workflow command, at the column its caret stands at in the text report (``source``: its
+    file's text, where the name at fault is found)."""
+    span = placed(diagnostic, source)
     title = _escape_property(f"{diagnostic.code} {diagnostic.rule}")
     message = readable(diagnostic.message)
     if diagnostic.counterpart is not None:
@@ -39,4 +43,4 @@ def line(diagnostic: Diagnostic) -> str:
 
 def render(report: Report) -> str:
     notices = "".join(f"::notice title=rulebook::{_escape_data(readable(note))}\n" for note in report.notes)
-    return "".join(line(d) + "\n" for d in report.diagnostics) + notices
+    return "".join(line(d, report.sources.get(d.span.path)) + "\n" for d in report.diagnostics) + notices

@@ -8,7 +8,9 @@ from typing import Any
 
 from rulebook import __version__
 from rulebook.diagnostics import Diagnostic, Rule
+from rulebook.report.places import placed
 from rulebook.report.summary import Report
+from rulebook.source import SourceText
 
 SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 _LEVELS = {"error": "error", "warning": "warning", "info": "note"}
@@ -52,8 +54,8 @@ def _fingerprint(diagnostic: Diagnostic) -> str:
     return hashlib.sha256(key.encode("utf-8")).hexdigest()[:32]
 
 
-def _result(diagnostic: Diagnostic, rule_index: dict[str, int]) -> dict[str, Any]:
-    span = diagnostic.span
+def _result(diagnostic: Diagnostic, rule_index: dict[str, int], source: SourceText | None) -> dict[str, Any]:
+    span = placed(diagnostic, source)  # the column the text report's caret stands at
     text = diagnostic.message + (f"\nhelp: {diagnostic.help}" if diagnostic.help else "")
     result: dict[str, Any] = {
         "ruleId": diagnostic.code,
@@ -84,7 +86,7 @@ def render(report: Report) -> str:
         "tool": {"driver": driver},
         "columnKind": "unicodeCodePoints",
         "originalUriBaseIds": {"SRCROOT": {"description": {"text": "The project folder"}}},
-        "results": [_result(d, rule_index) for d in report.diagnostics],
+        "results": [_result(d, rule_index, report.sources.get(d.span.path)) for d in report.diagnostics],
     }
     if report.notes:  # what the run did otherwise because its input was too large: notifications
         notifications = [{"level": "note", "message": {"text": note}} for note in report.notes]

@@ -2,7 +2,7 @@
 
 ```
 error[RB101]: reference to undefined term `sight_lnie`
-  --> rules/book.xml:197:31
+  --> rules/book.xml:197:22
     |
 197 |   A <reference name="sight_lnie">Sight Line</reference> ...
     |                      ^^^^^^^^^^
@@ -26,6 +26,7 @@ from typing import TextIO
 from rulebook.diagnostics import Diagnostic
 from rulebook.errors import shorten
 from rulebook.report.escaping import readable, visible
+from rulebook.report.places import Line, underlined
 from rulebook.report.summary import Report
 from rulebook.source import SourceText, Span
 
@@ -123,16 +124,14 @@ def _snippet(
     mark: str = "^",
 ) -> list[str]:
     gutter = " " * max(gutter_width, len(str(span.line)))
+    room = max(min(WINDOW, width - len(gutter) - 5), _MIN_WIDTH // 4)  # the gutter, " | " and two ellipses
+    if source is not None:
+        line = Line(source.text, *source.line_bounds(span.line))
+        start, length = underlined(span, target, line, room)
+        span = span._replace(column=start + 1)  # the header names the column the caret stands at
     arrow = [f"{gutter}{paint('dim', '-->')} {visible(shorten(str(span), max(width - len(gutter) - 5, 20)))}"]
     if source is None:
         return arrow
-    line = _Line(source.text, *source.line_bounds(span.line))
-    room = max(min(WINDOW, width - len(gutter) - 5), _MIN_WIDTH // 4)  # the gutter, " | " and two ellipses
-    comment = line.part(span.column - 1, span.column + 3) == "<!--"  # an annotation: XML's attributes in a comment
-    names = () if span.path.lower().endswith(".xml") or comment else _MARKDOWN_NAMES
-    start, length = (
-        (span.column - 1, span.length) if span.length else _underline(line, span.column - 1, target, room, names)
-    )
     shown, start, length = _window(line, start, length, room)
     bar = paint("dim", "|")
     return [
@@ -143,61 +142,7 @@ def _snippet(
     ]
 
 
-TARGET_REACH = 1_000
-"""How far after a finding's column its target's quoted value is looked for (the rest of the start tag).
-
-A report shows a short stretch of each line: it reads only that much of a line, however long the line
-and however many findings it holds."""
-
-
-class _Line:
-    """One line of a source, read in parts: a report shows a window of it and never copies it whole."""
-
-    def __init__(self, text: str, start: int, end: int) -> None:
-        self.text, self.start, self.end = text, start, end
-
-    def __len__(self) -> int:
-        return self.end - self.start
-
-    def part(self, begin: int, stop: int) -> str:
-        """Characters ``begin`` to ``stop`` of the line (clipped to it), tabs shown as spaces."""
-        return self.text[self.start + begin : self.start + min(stop, len(self))].replace("\t", " ")
-
-
-_MARKDOWN_NAMES = (("[[", "|"), ("[[", "]]"), ("(#", ")"), ("{#", "}"), ("=", "}"), ("=", " "), (" ", ""))
-"""What stands around a name in the Markdown dialect: ``[[name|``, ``(#id)``, ``{#id}``, ``{dfn=name}``,
-``::: definition name``; a span (``[text]{dfn=name}``) is named at its end, so its own attribute comes first."""
-_SPAN_NAMES = (("dfn=", "}"), ("dfn=", " "), ("value=", "}"), ("value=", " "))
-
-
-def _underline(
-    line: _Line, column: int, target: str | None, room: int, names: tuple[tuple[str, str], ...] = ()
-) -> tuple[int, int]:
-    """What to underline: the target where the source's syntax names it (``names``: the Markdown dialect's
-    places, tried first), else its quoted value after the column, else the tag name."""
-    if target:
-        near = line.part(column, column + TARGET_REACH + len(target) + 2)
-        spanned = bool(names) and near.startswith("[") and not near.startswith("[[")
-        for before, after in (_SPAN_NAMES + names) if spanned else names:
-            found = near.find(f"{before}{target}{after}")
-            if found != -1:
-                return column + found + len(before), max(len(target), 1)
-        quoted = near.find(f'"{target}"')
-        if quoted == -1:
-            quoted = near.find(f"'{target}'")
-        if quoted != -1:
-            return column + quoted + 1, max(len(target), 1)
-        attribute = near.find(f" {target}=")
-        if attribute != -1:
-            return column + attribute + 1, len(target)
-    word = line.part(column, column + room)  # no further than the caret line can show
-    end = 1
-    while end < len(word) and (word[end].isalnum() or word[end] in "_-:."):
-        end += 1
-    return column, max(end, 1)
-
-
-def _window(line: _Line, start: int, length: int, room: int) -> tuple[str, int, int]:
+def _window(line: Line, start: int, length: int, room: int) -> tuple[str, int, int]:
     """Cut a long line to ``room`` characters around the underline, and the underline to the line shown.
 
     Returns the text shown, and where the underline starts in it and how long it is.

@@ -161,8 +161,7 @@ class _Places:
         member = self.family.book(book)
         chain = member.terms.section_chain(section_id)
         section: Section | None = chain[-1] if chain else None
-        title = section.title if section is not None else section_id
-        label = f"{section.number} {title}" if section is not None and section.number else title
+        label = section.numbered_title if section is not None else section_id
         chapter = chain[0].title if chain else ""
         place = self._page(book, section_id) + ("" if len(chain) <= 1 else f"#{section_id}")
         return Elsewhere(member.title, label, chapter, place, count)

@@ -10,21 +10,18 @@ from __future__ import annotations
 import re
 
 from rulebook.model import (
-    Cell,
     Content,
     Definition,
     Figure,
     Illustration,
-    Important,
-    Item,
     ItemList,
     LineBreak,
     Link,
     Node,
     Note,
-    Row,
     Section,
     Table,
+    map_children,
 )
 
 _SENTENCE_END = re.compile(r"(?<!\?)[.!?…](?!\?)[\"'”»)]*(?:\s+|$)")
@@ -74,26 +71,7 @@ def _inline(node: object) -> bool:
 
 def _inside(node: Node) -> Node:
     """A block with the lost sentences of its own content left out."""
-    if isinstance(node, Section | Note | Definition | Important):
-        return node._replace(children=without_lost_sentences(node.children))
-    if isinstance(node, ItemList):
-        return node._replace(items=tuple(_item(item) for item in node.items))
-    if isinstance(node, Table):
-        rows = tuple(_row(row) for row in node.rows)
-        return node._replace(columns=_row(node.columns) if node.columns else None, rows=rows)
-    return node
-
-
-def _item(item: Item) -> Item:
-    return item._replace(children=without_lost_sentences(item.children))
-
-
-def _row(row: Row) -> Row:
-    return row._replace(cells=tuple(_cell(cell) for cell in row.cells))
-
-
-def _cell(cell: Cell) -> Cell:
-    return cell._replace(children=without_lost_sentences(cell.children))
+    return map_children(node, without_lost_sentences)
 
 
 def _cut(run: list[Node]) -> list[Node]:

@@ -32,6 +32,7 @@ from rulebook.site.page_table import CHANGES, GLOSSARY, GRAPH, HOME, IMAGES, LIN
 from rulebook.site.previews import definition_preview
 from rulebook.site.reference import ReferenceView, reference_context
 from rulebook.site.svg import Neighbourhood
+from rulebook.site.value_words import profile_words, value_sentences
 
 if TYPE_CHECKING:
     from rulebook.site.translation_status import SiteStatus
@@ -68,6 +69,8 @@ class SiteTranslation:
     outside: Mapping[str, OutsideTranslation] = field(default_factory=dict)
     """The terms the book takes from the books it uses, by name as it writes them, in this language: the
     translations of those books name them, and their sites in this language state them."""
+    title: str | None = None
+    """The translation's title (:func:`rulebook.recipe.reading.translation_title`); None: it gives none."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -508,7 +511,7 @@ def section_blocks(
     alias = section.id if anchor != section.id else None
     heading = {
         "heading": "#" * section.level,
-        "title": spaced(section.title, linker.language),
+        "title": spaced(section.numbered_title, linker.language),
         "id": anchor,
         "alias": alias,
     }
@@ -713,7 +716,18 @@ def mechanics_page(plan: SitePlan, env: Environment) -> Page | None:
     def steps(sequence: Mapping[str, Any]) -> list[str]:
         return [str(step["text"]) for step in sequence["steps"]]
 
-    view = ReferenceView(plan.site.data, plan.words, term, section, terms.terms_used_by, characteristic, steps)
+    said = value_sentences(plan.site.book).get  # the book's words for each number it declares, and its profile
+    view = ReferenceView(
+        plan.site.data,
+        plan.words,
+        term,
+        section,
+        terms.terms_used_by,
+        characteristic,
+        steps,
+        said,
+        profile_words(plan.site.book),
+    )
     return reference_page(view, env, path, used, plan.words.get("tables", "Quick reference"), plan.previews_script)
 
 

@@ -77,7 +77,7 @@ def preview(content: Content, name: str, limit: int = PREVIEW_LENGTH) -> tuple[s
 def fit(text: str, links: list[TermSpan], limit: int = PREVIEW_LENGTH) -> tuple[str, list[TermSpan]]:
     """A card's text: from the sentence holding the defining words' mark (else the first), as many sentences as
     fit in ``limit``, and the term links inside it."""
-    bounds = _sentences(text)
+    bounds = sentence_bounds(text)
     first = next((i for i, (start, end) in enumerate(bounds) if _MARK in text[start:end]), 0)
     start, end = bounds[first]
     for _, next_end in bounds[first + 1 :]:
@@ -92,7 +92,7 @@ def fit(text: str, links: list[TermSpan], limit: int = PREVIEW_LENGTH) -> tuple[
     return shown[:1].upper() + shown[1:], kept
 
 
-def _sentences(text: str) -> list[tuple[int, int]]:
+def sentence_bounds(text: str) -> list[tuple[int, int]]:
     """Where each sentence of a paragraph starts and ends (closing quotes belong to the sentence)."""
     bounds, start = [], 0
     for match in _SENTENCE_END.finditer(text):

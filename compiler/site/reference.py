@@ -38,6 +38,10 @@ class ReferenceView:
     """A profile row's abbreviation and definition in the page's language."""
     steps: Callable[[Mapping[str, Any]], list[str]]
     """A sequence's steps as the page's language writes them (the rule data's, in the original's)."""
+    said: Callable[[str], str | None] = lambda name: None
+    """The sentence of the book that states a value, by the value's name (None: the page has none)."""
+    profile: tuple[str | None, tuple[str, ...]] = (None, ())
+    """The profile table's title and its three headers as the book writes them (None, (): the page's words)."""
 
 
 def reference_context(view: ReferenceView) -> dict[str, Any] | None:
@@ -216,16 +220,16 @@ def _rerolls(view: ReferenceView, rerolls: Mapping[str, Any]) -> dict[str, Any]:
     once = rerolls["max"] == 1
     key = "ref_reroll_once" if once else "ref_reroll_times"
     default = "a die is rerolled at most once" if once else "a die is rerolled at most {max} times"
-    return _entry(view, rerolls.get("term"), None, [sentence(view.words, key, default, max=str(rerolls["max"]))])
+    said = [sentence(view.words, key, default, max=str(rerolls["max"]))]
+    return _entry(view, rerolls.get("term"), None, said, title=view.words.get("ref_rerolls_name", "Rerolls"))
 
 
 def _modifiers(view: ReferenceView, modifiers: Mapping[str, Any]) -> dict[str, Any]:
     order = ", ".join(view.words.get(f"ref_{step}", step) for step in modifiers["order"])
     round_ = view.words.get(f"ref_{modifiers['round']}", modifiers["round"])
     default = "in this order: {order}; fractions round {round}"
-    return _entry(
-        view, modifiers.get("term"), None, [sentence(view.words, "ref_modifiers", default, order=order, round=round_)]
-    )
+    said = [sentence(view.words, "ref_modifiers", default, order=order, round=round_)]
+    return _entry(view, modifiers.get("term"), None, said, title=view.words.get("ref_modifiers_name", "Modifiers"))
 
 
 def _entry(
@@ -281,7 +285,7 @@ def _values(view: ReferenceView) -> list[dict[str, Any]]:
     for name, value in sorted((view.data.get("values") or {}).items()):
         kind = view.words.get(f"ref_value_{value['kind']}", VALUE_KINDS.get(value["kind"], value["kind"]))
         term = view.term(value["term"]) if value.get("term") else None
-        found.append({"id": name, "value": str(value["value"]), "kind": kind, "term": term})
+        found.append({"id": name, "value": str(value["value"]), "kind": kind, "term": term, "said": view.said(name)})
     return found
 
 
@@ -294,8 +298,9 @@ def _profile(view: ReferenceView) -> dict[str, Any] | None:
         abbreviation, definition = view.characteristic(row)
         rows.append({"abbreviation": abbreviation, "name": view.term(row["term"]), "definition": definition})
     bounds = characteristics.get("min"), characteristics.get("max")
-    said = None
-    if None not in bounds:
+    values = (view.data.get("values") or {}).items()
+    said = next(([{"text": t}] for n, v in values if v.get("kind") == "minimum" and (t := view.said(n))), None)
+    if said is None and None not in bounds:
         said = sentence(
             view.words,
             "ref_range",
@@ -303,7 +308,8 @@ def _profile(view: ReferenceView) -> dict[str, Any] | None:
             min=str(bounds[0]),
             max=str(bounds[1]),
         )
-    return {"rows": rows, "range": said}
+    title, headers = view.profile
+    return {"rows": rows, "range": said, "title": title, "headers": headers if len(headers) == 3 else None}
 
 
 def _names(view: ReferenceView, entry: Mapping[str, Any]) -> list[Part]:

@@ -4,7 +4,9 @@ A translation converted from a PDF marks no terms. Its terminology says which wo
 the original's terms, so every use of them links to where the translation states the rule: the
 section aligned with the one that defines the term in the original, where the first use is marked as
 the definition (with a permalink), and the preview shows that translated text. A term whose section
-is not translated links to the original's definition. Sections of the original that the translation
+is not translated links to the original's definition. A translation written in the dialect marks its
+terms itself (``[[round|Runde]]``): those marks are its links, and its own definitions (``{dfn=round}``)
+are where its terms are stated. Sections of the original that the translation
 lacks get a visible notice with a link to the original: a whole chapter gets a page of its own.
 
 Both sites carry, on every chapter page, where the page and each of its sections are in the other
@@ -30,14 +32,11 @@ from rulebook.model import (
     Content,
     Definition,
     Document,
-    Important,
     ItemList,
     Node,
-    Note,
     Reference,
-    Row,
     Section,
-    Table,
+    map_children,
     plain_text,
     unique_id,
 )
@@ -115,6 +114,7 @@ class TranslatedPlan:
 
     def __init__(self, original: SitePlan, translation: SiteTranslation, strings: Mapping[str, str]) -> None:
         self.original = original
+        self.translated = translation.book
         self.language = translation.language
         self.strings = strings
         self.status = translation.status
@@ -130,7 +130,9 @@ class TranslatedPlan:
         self.outside = {t: o for t, o in translation.outside.items() if t not in self.entries}
         """The terms of the books the book uses, named as their translations name them (the book's own win)."""
         forms = _forms({**{t: o.entry for t, o in self.outside.items()}, **self.entries})
-        documents = [link_references(d, forms) for d in translation.book.documents]
+        # A translation that marks its terms (the dialect's ``[[round|Runde]]``) is linked where it marks them, as its
+        # original is; one that marks none (converted from a PDF) is linked through its terminology.
+        documents = [d if d.references else link_references(d, forms) for d in translation.book.documents]
 
         # Aligned sections, both ways. A titled note stands for the section that holds it.
         self.to_translation: dict[str, str] = {}
@@ -157,10 +159,11 @@ class TranslatedPlan:
                 stated = self._translated_ancestor(definition.section_id)
             if stated is not None:
                 self.term_section[term] = stated
+        # A term the translation defines itself (the dialect's definitions) is marked there already.
+        self.marked: set[str] = {d.name for d in translation.book.definitions} & self.term_section.keys()
         wanted: dict[str, set[str]] = defaultdict(set)
         for term, here in self.term_section.items():
             wanted[here].add(term)
-        self.marked: set[str] = set()
         documents = [_mark_definitions(d, wanted, self.marked) for d in documents]
         if not original.site.drafts:  # readers never meet "see chapter ??": the editor's view shows it broken
             documents = [_without_lost(d) for d in documents]
@@ -169,7 +172,10 @@ class TranslatedPlan:
         numbered = [i for i, c in enumerate(chapters) if c.number is not None]
         self.front = chapters[: numbered[0]] if numbered else []
         self.chapters = chapters[len(self.front) :]
-        self.title = self.front[0].title if self.front else (chapters[0].title if chapters else translation.language)
+        fallback = self.front[0].title if self.front else str(original.site.data["book"]["title"])
+        self.title = translation.title or fallback
+        """The configuration's title, else the translation's own (its front matter), else the title of the front matter
+        chapter a translation from a PDF starts with; else the original's (a chapter's title names no book)."""
         self.sections: dict[str, Section] = {}
         self.page_of: dict[str, str] = {}
         self.anchor = readable_anchors([s for c in chapters for s in _walk(c)], RESERVED_NAMES)
@@ -221,6 +227,8 @@ class TranslatedPlan:
         ordinary word, so it is linked only where the original's aligned section (or one inside it) uses
         the term too."""
         parents = {s.id: s.parent_id for d in documents for s in d.sections}
+        # The uses the translation marks itself (``[[round|Runde]]``) are uses by what they say.
+        written = {(r.source.path, r.offset) for r in self.translated.references}
         used: dict[str, set[str]] = defaultdict(set)
         graph = self.original.site.terms
         uses = [(n.section_id, n.name) for d in self.original.site.book.documents for n in d.references]
@@ -238,7 +246,7 @@ class TranslatedPlan:
             return self.to_original.get(section_id) if section_id is not None else None
 
         def keep(reference: Reference) -> bool:
-            if len(reference.text.split()) > 1:
+            if len(reference.text.split()) > 1 or (reference.source.path, reference.offset) in written:
                 return True
             there = aligned(reference.section_id)
             return there is not None and reference.name in used[there]
@@ -682,23 +690,10 @@ def _keep_links(document: Document, keep: Callable[[Reference], bool]) -> Docume
     """The document with the references ``keep`` refuses turned back into text."""
 
     def content(nodes: Content) -> Content:
-        out: list[Node] = []
-        for node in nodes:
-            if isinstance(node, Reference) and not keep(node):
-                out.append(node.text)
-            elif isinstance(node, Section | Important | Note | Definition):
-                out.append(node._replace(children=content(node.children)))
-            elif isinstance(node, ItemList):
-                out.append(node._replace(items=tuple(i._replace(children=content(i.children)) for i in node.items)))
-            elif isinstance(node, Table):
-                columns = row(node.columns) if node.columns else None
-                out.append(node._replace(columns=columns, rows=tuple(map(row, node.rows))))
-            else:
-                out.append(node)
-        return tuple(out)
-
-    def row(node: Row) -> Row:
-        return node._replace(cells=tuple(c._replace(children=content(c.children)) for c in node.cells))
+        return tuple(
+            node.text if isinstance(node, Reference) and not keep(node) else map_children(node, content)
+            for node in nodes
+        )
 
     body = tuple(section._replace(children=content(section.children)) for section in document.body)
     references = tuple(r for r in document.references if keep(r))
@@ -716,19 +711,9 @@ def _mark_definitions(document: Document, wanted: Mapping[str, set[str]], marked
             elif isinstance(node, Reference) and node.name in wanted.get(section_id, ()) and node.name not in marked:
                 marked.add(node.name)
                 out.append(Definition(node.name, (node.text,), section_id, None, node.source, node.offset))
-            elif isinstance(node, Important | Note | Definition):
-                out.append(node._replace(children=content(node.children, section_id)))
-            elif isinstance(node, ItemList):
-                items = tuple(i._replace(children=content(i.children, section_id)) for i in node.items)
-                out.append(node._replace(items=items))
-            elif isinstance(node, Table):  # a profile's row states its characteristic
-                out.append(node._replace(rows=tuple(row(r, section_id) for r in node.rows)))
-            else:
-                out.append(node)
+            else:  # a profile's row states its characteristic
+                out.append(map_children(node, lambda part: content(part, section_id)))
         return tuple(out)
-
-    def row(node: Row, section_id: str) -> Row:
-        return node._replace(cells=tuple(c._replace(children=content(c.children, section_id)) for c in node.cells))
 
     def section(node: Section) -> Section:
         return node._replace(children=content(node.children, node.id))

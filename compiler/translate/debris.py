@@ -95,11 +95,15 @@ def find_debris(
     language: Language | str = "fr",
     original: Language | str = "en",
     markdown: bool = True,
+    dialect: bool = False,
 ) -> list[Debris]:
     """Every slip of the conversion in a translation's text, in order (``skip``: the table of contents).
 
-    ``markdown``: whether the text is Markdown, whose escapes (``\\*``) are valid and shown as the mark.
+    ``markdown``: whether the text is Markdown, whose escapes (``\\*``) are valid and shown as the mark;
+    ``dialect``: whether it is written in the rulebook's dialect, whose markup is no words (:func:`blank_dialect`).
     """
+    if dialect:
+        text = blank_dialect(text)
     rules = _rules(as_language(language), as_language(original))
     vocabulary = WordList(text)
     found = [
@@ -114,6 +118,25 @@ def find_debris(
         *_spacing(text, rules),
     ]
     return sorted((d for d in found if not skip[0] <= d.start < skip[1]), key=lambda d: (d.start, d.rule.code))
+
+
+_DIALECT_MARKUP = re.compile(
+    r"^[ \t]*\{[^{}\n]*\}[ \t]*$"  # an attribute line: {title="Profil" kind=profile .row-headers}
+    r"|^[ \t]*:::.*$"  # a fence: ::: definition crew, ::: note Rerolls, :::
+    r"|(?<=[\]\)])\{[^{}\n]*\}"  # a span's attributes: [...]{dfn=aim}, [[x]]{type=example}
+    r"|[ \t]\{[#.][^{}\n]*\}[ \t]*$"  # a heading's: ## 1.3 Measuring {#measuring width=wide}
+    r"|\[\[[^\]|\n]*\|"  # a wikilink's term before its words: [[cover| (or [[line_of_sight\|)
+    r"|\[\[|\]\]"  # the brackets of a wikilink
+    r"|(?<=\])\([^()\s]*\)"  # a link's target: [Messen](#measuring)
+    r"|<!--.*?-->|<[^>\n]*>",  # a comment, a tag (<br>)
+    re.MULTILINE,
+)
+
+
+def blank_dialect(text: str) -> str:
+    """A text in the rulebook's dialect with its markup blanked (the same length, so places stay): what is left is
+    the words a reader reads, where a check of words finds no word split at ``.row-headers`` nor in ``[[cover|``."""
+    return _DIALECT_MARKUP.sub(lambda match: " " * len(match.group()), text)
 
 
 @dataclass(frozen=True, slots=True)

@@ -36,14 +36,24 @@ OPENING = 40
 
 
 def translated_definitions(
-    original: Book, comparison: Comparison, entries: dict[str, Entry], language: Language | str
+    original: Book,
+    comparison: Comparison,
+    entries: dict[str, Entry],
+    language: Language | str,
+    translation: Book | None = None,
 ) -> dict[str, TranslatedDefinition]:
     """For each term the original defines and the alignment translates: the translation's text of its definition
-    (``language``: the translation's, or its code for the shipped one: a table's rows are matched by its numbers)."""
+    (``language``: the translation's, or its code for the shipped one: a table's rows are matched by its numbers).
+
+    A translation that defines the term itself (``translation``, the translation read: the dialect's ``::: definition``
+    or ``{dfn=term}``) says where: its own definition is the text, whatever the alignment pairs."""
     matcher = TermMatcher(entries)
     languages = (as_language(book_language(original)), as_language(language))
     defined = {d.name for d in original.definitions}
     found: dict[str, TranslatedDefinition] = {}
+    for own in translation.definitions if translation is not None else ():
+        if own.name in defined and own.name not in found and (said := " ".join(own.plain_text().split())):
+            found[own.name] = TranslatedDefinition(said, own.source.path, own.offset)
     for text in comparison.texts:
         unit = comparison.pairs[text.pair].original
         if unit is None:

@@ -10,12 +10,13 @@ from rulebook.translate.terminology import Entry
 
 
 def term_translations(
-    original: Book, comparison: Comparison, entries: dict[str, Entry], language: Language | str
+    original: Book, comparison: Comparison, entries: dict[str, Entry], language: Language | str, translation: Book
 ) -> dict[str, dict[str, str]]:
-    """For each term with a terminology entry: its name, and the translated text of its definition (the sentences
-    or table cell aligned with it; else the text of the section aligned with the one that defines it)."""
+    """For each term with a terminology entry: its name, and the translated text of its definition (the translation's
+    own definition of it; else the sentences or table cell aligned with it; else the text of the section aligned with
+    the one that defines it)."""
     aligned = {p.original.id: p.translation.text for p in comparison.pairs if p.original and p.translation}
-    definitions = translated_definitions(original, comparison, entries, language)
+    definitions = translated_definitions(original, comparison, entries, language, translation)
     found: dict[str, dict[str, str]] = {}
     for definition in original.definitions:
         entry = entries.get(definition.name)

@@ -12,6 +12,7 @@ of its language file).
 
 from __future__ import annotations
 
+import json
 import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
@@ -40,6 +41,8 @@ class Suggestion:
     """Aligned sentence groups that use the term."""
     candidates: tuple[tuple[str, float, int], ...]
     """(the translation's phrase as written, score from 0 to 1, groups holding it with the term)."""
+    marked: Entry | None = None
+    """The renderings the translation itself marks for the term (``[[term|Wort]]``): no guess, what it says."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,10 +55,17 @@ class AlignedUse:
 
 
 def suggest_terms(
-    uses: Sequence[AlignedUse], entries: dict[str, Entry], language: Language | str, *, limit: int = 3
+    uses: Sequence[AlignedUse],
+    entries: dict[str, Entry],
+    language: Language | str,
+    *,
+    limit: int = 3,
+    marked: dict[str, Entry] | None = None,
 ) -> list[Suggestion]:
     """Suggestions for each term the aligned original uses and the terminology lacks, most used first
-    (``language``: the translation's)."""
+    (``language``: the translation's). A term the translation marks itself (``marked``, a dialect translation's
+    ``[[term|Wort]]``) is proposed as marked, not guessed; each marked term the terminology lacks is proposed."""
+    marked = {term: entry for term, entry in (marked or {}).items() if term not in entries}
     language = as_language(language)
     words = _PhraseWords(language)
     phrases = [words.phrases(use.translation) for use in uses]
@@ -64,7 +74,7 @@ def suggest_terms(
     for found in phrases:
         for key, shown in found.items():
             written.setdefault(key, Counter())[shown] += 1
-    taken = _renderings(entries, language)
+    taken = _renderings({**marked, **entries}, language)
     wanted: dict[str, list[int]] = {}
     english: dict[str, Counter[str]] = {}
     for index, use in enumerate(uses):
@@ -72,8 +82,14 @@ def suggest_terms(
             if term not in entries:
                 wanted.setdefault(term, []).append(index)
                 english.setdefault(term, Counter())[text] += 1
-    suggestions = []
+    suggestions = [
+        Suggestion(term, tuple(text for text, _ in english.get(term, Counter()).most_common()), uses, (), entry)
+        for term, entry in marked.items()
+        for uses in [len(set(wanted.get(term, ())))]
+    ]
     for term, indices in wanted.items():
+        if term in marked:
+            continue
         beads = sorted(set(indices))
         together: Counter[str] = Counter(key for i in beads for key in phrases[i])
         stems = _stems(english[term])
@@ -175,11 +191,14 @@ def render_suggestions(suggestions: Sequence[Suggestion]) -> str:
         "# rendering as `preferred` (others as `accepted`), and copy the entries you accept into terms.toml.",
     ]
     for suggestion in suggestions:
-        written = ", ".join(f"“{name}”" for name in suggestion.english[:3])
+        written = ", ".join(f"“{name}”" for name in suggestion.english[:3]) or f"`{suggestion.term}`"
         lines += [
             "",
             f"# {written}: used in {suggestion.uses} aligned sentence group{'s' if suggestion.uses != 1 else ''}",
         ]
+        if suggestion.marked is not None:
+            lines += _marked_entry(suggestion.marked)
+            continue
         if not suggestion.candidates:
             lines += [f"# [{suggestion.term}]  (no candidate)"]
             continue
@@ -188,6 +207,19 @@ def render_suggestions(suggestions: Sequence[Suggestion]) -> str:
         for other, score, count in suggestion.candidates[1:]:
             lines.append(f'# or "{other}"  (score {score:.2f}, in {count} of {suggestion.uses})')
     return "\n".join(lines) + "\n"
+
+
+def _marked_entry(entry: Entry) -> list[str]:
+    """A term's entry as the translation marks it (its words, as TOML strings)."""
+    lines = [f"[{entry.term}]", f"preferred = {_toml_string(entry.preferred)}  # as the translation marks it"]
+    if entry.accepted:
+        lines.append(f"accepted = [{', '.join(_toml_string(text) for text in entry.accepted)}]")
+    return lines
+
+
+def _toml_string(text: str) -> str:
+    """A TOML basic string (a marked rendering may hold a quote or a backslash)."""
+    return json.dumps(text, ensure_ascii=False)
 
 
 def aligned_uses(texts: Iterable[object]) -> list[AlignedUse]:

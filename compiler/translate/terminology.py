@@ -13,6 +13,7 @@ from __future__ import annotations
 import csv
 import io
 import re
+from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -22,6 +23,7 @@ from lxml import etree
 from rulebook.errors import TerminologyError, UserError, quoted
 from rulebook.inputs import read_toml
 from rulebook.languages.data import Language, as_language, shipped, shipped_codes
+from rulebook.model import Book
 from rulebook.source import xml_text
 
 
@@ -62,6 +64,31 @@ def load_terminology(path: Path, *, root: Path | None = None) -> dict[str, Entry
             *(_strings(path, term, fields, key) for key in ("accepted", "forbidden", "unlinked")),
         )
     return entries
+
+
+def marked_terms(translation: Book) -> dict[str, Entry]:
+    """The renderings a translation marks itself, by the original's term id: a translation written in the dialect
+    pairs each word with its term (``[[round|Runde]]``, ``[...]{dfn=round}``), so its marks are a terminology.
+
+    ``preferred``: the rendering marked most often (the first marked, among as many); ``accepted``: the others, in
+    the order the text first marks them. A translation that marks nothing (the French seed, read from a PDF's
+    conversion) gives none."""
+    written: dict[str, Counter[str]] = {}
+    for reference in translation.references:
+        text = " ".join(reference.text.split())
+        if text:
+            written.setdefault(reference.name, Counter())[text] += 1
+    entries = {}
+    for term, counts in sorted(written.items()):
+        preferred = counts.most_common(1)[0][0]
+        entries[term] = Entry(term, preferred, tuple(text for text in counts if text != preferred))
+    return entries
+
+
+def with_marked(entries: dict[str, Entry], translation: Book) -> dict[str, Entry]:
+    """A translation's terminology: the renderings its text marks (:func:`marked_terms`), each term's entry of its
+    terms.toml in place of the marked one (the file only overrides)."""
+    return dict(sorted({**marked_terms(translation), **entries}.items()))
 
 
 def _strings(path: Path, term: str, fields: dict[str, Any], key: str) -> tuple[str, ...]:

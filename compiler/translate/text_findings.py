@@ -88,7 +88,12 @@ def debris_findings(
         starts = [section.offset for section in ordered]
         markdown = source.path.lower().endswith((".md", ".markdown"))
         found_debris = find_debris(
-            source.text, skip=skip, language=languages[1], original=languages[0], markdown=markdown
+            source.text,
+            skip=skip,
+            language=languages[1],
+            original=languages[0],
+            markdown=markdown,
+            dialect=document.dialect,
         )
         for debris in found_debris:
             if debris.start < starts[0]:

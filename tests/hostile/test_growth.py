@@ -131,6 +131,15 @@ def test_unclosed_annotations_are_text(capsys, scratch, markdown) -> None:  # ty
 
 
 @pytest.mark.parametrize("markdown", MARKDOWN_FORMATS)
+@pytest.mark.parametrize("line", ["word", "word\\", "a [[rule]]"], ids=["soft-breaks", "hard-breaks", "references"])
+def test_a_paragraph_of_many_lines_is_read_in_linear_time(capsys, scratch, line, markdown) -> None:  # type: ignore[no-untyped-def]
+    growth_book(scratch, "# 1 Rules\n\n" + f"{line}\n" * 60_000, markdown)
+    with cpu_time_under(10):  # 1-2 s; each span's place sought from the paragraph's first line: 112 s for 80,000
+        outcome = run(capsys, "lint")
+    assert outcome.code == 0 and outcome.out == "All checks passed (1 file).\n"
+
+
+@pytest.mark.parametrize("markdown", MARKDOWN_FORMATS)
 @pytest.mark.parametrize("word", ["mechanic", "table"])
 def test_a_comment_left_open_on_lines_of_its_own_is_read_in_linear_time(capsys, scratch, word, markdown) -> None:  # type: ignore[no-untyped-def]
     growth_book(scratch, f"# 1 Rules\n\n<!-- rulebook: {word}" + " " * 100_000 + "\n", markdown)

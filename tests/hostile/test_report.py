@@ -27,11 +27,12 @@ def test_control_characters_never_reach_the_terminal(capsys, scratch, markdown) 
     first = next(block for block in outcome.out.split("\n\n") if block.startswith("error[RB502]")).splitlines()
     assert first[0].startswith("error[RB502]: mechanic `a␛[2Jb␇`: give `pass` (a test)")
     assert first[1:] == [
-        " --> book.md:3:6",
+        " --> book.md:3:36",  # the name, where the caret stands
         "  |",
         '3 | Voir <!-- rulebook: mechanic name="a␛[2Jb␇" roll="D6" --> ici �� et fin.',
         "  |                                    ^^^^^^^",  # still under the name: one stand-in per character
-        "    = help: see `rulebook dtd` for the mechanic annotations",
+        "    = help: see `rulebook docs data` for the kinds of mechanic and their attributes (`<!-- rulebook: mechanic "
+        'name="..." ...-->` takes those of the XML\'s `<mechanic>`)',
     ]
     assert not any(char in outcome.out for char in "\x1b\x07\u202e\u200f")
 
@@ -94,7 +95,10 @@ def test_github_annotations_cannot_be_broken_by_a_message(capsys, scratch) -> No
     assert properties == {"file": "a,b:c.md", "line": "3", "col": "6", "title": "RB502 invalid-annotation"}
     # Markdown ends every line with "\n" (a source cannot bring "\r" this far); shown, not obeyed.
     assert data.startswith("mechanic `50%0A::warning::x␊##[stop-commands]t␊z`: give `pass`")
-    assert data.endswith("\nhelp: see `rulebook dtd` for the mechanic annotations")
+    assert data.endswith(
+        "\nhelp: see `rulebook docs data` for the kinds of mechanic and their attributes (`<!-- rulebook: "
+        'mechanic name="..." ...-->` takes those of the XML\'s `<mechanic>`)'
+    )
 
 
 def _parse_as_the_runner_does(line: str) -> tuple[str, dict[str, str], str]:

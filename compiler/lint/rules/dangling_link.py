@@ -53,6 +53,6 @@ def _explained(lint: LintInput, target: str, lookup: Lookup, path: str) -> Expla
     return (
         message,
         (),
-        f"give the target section or figure `{spelling.section_id.format(name=target)}`, or baseline it if it is "
+        f"give the target section or figure `{spelling.section_id.format(name=lookup.name)}`, or baseline it if it is "
         "not written yet",
     )

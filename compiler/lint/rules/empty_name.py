@@ -8,6 +8,7 @@ from rulebook.catalog.book import EMPTY_NAME
 from rulebook.diagnostics import Diagnostic
 from rulebook.lint.base import LintInput
 from rulebook.source import Span
+from rulebook.spelling import XML, spelling_of
 
 RULE = EMPTY_NAME
 
@@ -27,10 +28,21 @@ def check(lint: LintInput) -> Iterator[Diagnostic]:
 
 
 def _empty(element: str, attribute: str, span: Span, section_id: str | None) -> Diagnostic:
-    return RULE.diagnostic(
-        f"{element} has an empty `{attribute}`",
-        span,
-        target="",
-        help=f"write the {'term name' if attribute == 'name' else 'id'} in `{attribute}`",
-        section_id=section_id,
-    )
+    if spelling_of(span.path) is XML:
+        message = f"{element} has an empty `{attribute}`"
+        help = f"write the {'term name' if attribute == 'name' else 'id'} in `{attribute}`"
+    else:
+        message, help = _IN_MARKDOWN[element]
+    return RULE.diagnostic(message, span, target="", help=help, section_id=section_id)
+
+
+_IN_MARKDOWN = {
+    "definition": (
+        "a definition names no term",
+        "write the term's name: `::: definition NAME`, or `[text]{dfn=NAME}` within a sentence",
+    ),
+    "reference": ("a reference names no term", "write the term's name: `[[NAME|text]]`"),
+    "link": ("a link names no id", "write the id of the section or figure it points at: `[text](#ID)`"),
+    "element": ("an id is empty", "write the id: `{#ID}` after a heading's title, `::: figure ID Title` for a figure"),
+}
+"""An empty name as the Markdown dialect writes it: its message and help, by what holds it."""

@@ -21,12 +21,25 @@ def check(lint: LintInput) -> Iterator[Diagnostic]:
         if terms.used_outside_own_definition(name) or name in elsewhere:
             continue
         definition = definitions[0]
+        reference = _reference(name, definition.source.path)
+        own = terms.references_to(name)  # none outside its definitions: these are inside them
+        if own:
+            message = f"term `{name}` is referred to only inside its own definition"
+            help = (
+                f"a use inside its own definition does not count: refer to it with `{reference}` where the rules "
+                "use it, outside its definition, or remove it"
+            )
+            notes: tuple[Note, ...] = (Note(f"`{name}` used inside its own definition", own[0].span),)
+        else:
+            message = f"term `{name}` is defined but never referred to"
+            help = f"refer to it with `{reference}` where the rules use it, or remove it"
+            notes = ()
         yield RULE.diagnostic(
-            f"term `{name}` is defined but never referred to",
+            message,
             definition.span,
             target=name,
-            help=f"refer to it with `{_reference(name, definition.source.path)}` where the rules use it, or remove it",
-            notes=tuple(_misspelt_uses(name, lint)),
+            help=help,
+            notes=(*notes, *_misspelt_uses(name, lint)),
             section_id=definition.section_id,
         )
 

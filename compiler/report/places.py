@@ -1,0 +1,95 @@
+"""Where a finding points on its line: the name at fault, found in the source's own syntax after the place the finding
+was made at (a reference's ``[[``, a heading's line, a mechanic's ``<!--``, an XML element's ``<``). Every renderer
+that shows a column places a finding with it, so a report's header, its caret and GitHub's and SARIF's columns
+name the same character.
+"""
+
+from __future__ import annotations
+
+from rulebook.diagnostics import Diagnostic
+from rulebook.source import SourceText, Span
+
+PLACED_ROOM = 100
+"""How much of a line a finding with nothing to find is underlined at most (the text report's window)."""
+
+
+def underlined(span: Span, target: str | None, line: Line, room: int) -> tuple[int, int]:
+    """The 0-based column and the length a finding underlines on its ``line`` (``room``: how much can be shown)."""
+    if span.length:
+        return span.column - 1, span.length
+    comment = line.part(span.column - 1, span.column + 3) == "<!--"  # an annotation: XML's attributes in a comment
+    names = () if span.path.lower().endswith(".xml") or comment else _MARKDOWN_NAMES
+    return _underline(line, span.column - 1, target, room, names)
+
+
+def placed(diagnostic: Diagnostic, source: SourceText | None) -> Span:
+    """The finding's span at the character its caret stands under (its own span without the source)."""
+    span = diagnostic.span
+    if source is None or not 1 <= span.line <= len(source.line_starts):
+        return span
+    start, length = underlined(span, diagnostic.target, Line(source.text, *source.line_bounds(span.line)), PLACED_ROOM)
+    return span._replace(column=start + 1, length=length)
+
+
+TARGET_REACH = 1_000
+"""How far after a finding's column its target's quoted value is looked for (the rest of the start tag).
+
+A report shows a short stretch of each line: it reads only that much of a line, however long the line
+and however many findings it holds."""
+
+
+class Line:
+    """One line of a source, read in parts: a report shows a window of it and never copies it whole."""
+
+    def __init__(self, text: str, start: int, end: int) -> None:
+        self.text, self.start, self.end = text, start, end
+
+    def __len__(self) -> int:
+        return self.end - self.start
+
+    def part(self, begin: int, stop: int) -> str:
+        """Characters ``begin`` to ``stop`` of the line (clipped to it), tabs shown as spaces."""
+        return self.text[self.start + begin : self.start + min(stop, len(self))].replace("\t", " ")
+
+
+_MARKDOWN_NAMES = (
+    ("[[", "|"),
+    ("[[", "\\|"),
+    ("[[", "]]"),
+    ("(#", ")"),
+    ("{#", "}"),
+    ("=", "}"),
+    ("=", " "),
+    (" ", ""),
+)
+"""What stands around a name in the Markdown dialect: ``[[name|`` (``[[name\\|`` in a table's cell), ``(#id)``,
+``{#id}``, ``{dfn=name}``, ``::: definition name``; a span (``[text]{dfn=name}``) is named at its end, so its own
+attribute comes first."""
+_SPAN_NAMES = (("dfn=", "}"), ("dfn=", " "), ("value=", "}"), ("value=", " "))
+
+
+def _underline(
+    line: Line, column: int, target: str | None, room: int, names: tuple[tuple[str, str], ...] = ()
+) -> tuple[int, int]:
+    """What to underline: the target where the source's syntax names it (``names``: the Markdown dialect's
+    places, tried first), else its quoted value after the column, else the tag name."""
+    if target:
+        near = line.part(column, column + TARGET_REACH + len(target) + 2)
+        spanned = bool(names) and near.startswith("[") and not near.startswith("[[")
+        for before, after in (_SPAN_NAMES + names) if spanned else names:
+            found = near.find(f"{before}{target}{after}")
+            if found != -1:
+                return column + found + len(before), max(len(target), 1)
+        quoted = near.find(f'"{target}"')
+        if quoted == -1:
+            quoted = near.find(f"'{target}'")
+        if quoted != -1:
+            return column + quoted + 1, max(len(target), 1)
+        attribute = near.find(f" {target}=")
+        if attribute != -1:
+            return column + attribute + 1, len(target)
+    word = line.part(column, column + room)  # no further than the caret line can show
+    end = 1
+    while end < len(word) and (word[end].isalnum() or word[end] in "_-:."):
+        end += 1
+    return column, max(end, 1)

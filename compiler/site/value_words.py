@@ -1,0 +1,82 @@
+"""The book's own words for what the quick reference shows: the sentence that states each number it declares, the
+profile table's title and headers.
+
+A value (``<value name="crew_size">6</value>``, ``[6]{value=crew_size}``) stands in a sentence of the rules; that
+sentence ("A crew starts with at most 6 scavengers.") says what the number is in the book's words, where its name
+is an identifier and its kind a generic explanation.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from rulebook.model import (
+    Book,
+    Content,
+    Definition,
+    Important,
+    LineBreak,
+    Link,
+    Node,
+    Reference,
+    Table,
+    Value,
+    children,
+    plain_text,
+)
+from rulebook.site.html import BLOCKS
+from rulebook.site.previews import sentence_bounds
+
+_PARAGRAPH = "\n\n"
+_VALUE = re.compile("\x01([^\x02]*)\x02([^\x03]*)\x03")
+"""A value in the flattened text: its name, then its number."""
+
+
+def value_sentences(book: Book) -> dict[str, str]:
+    """Each value's sentence, by the value's name (the first place it is stated, when it is stated twice)."""
+    found: dict[str, str] = {}
+    for document in book.documents:
+        for chapter in document.body:
+            for paragraph in "".join(_flattened((chapter,))).split(_PARAGRAPH):
+                if "\x01" not in paragraph:
+                    continue
+                text = " ".join(paragraph.split())
+                for start, end in sentence_bounds(text):
+                    sentence = text[start:end]
+                    plain = _VALUE.sub(lambda match: match[2], sentence).strip()
+                    for match in _VALUE.finditer(sentence):
+                        found.setdefault(match[1], plain)
+    return found
+
+
+def _flattened(content: Content | tuple[Node, ...]) -> Iterator[str]:
+    """The text of some content, each value marked with its name, paragraphs and blocks apart."""
+    for node in content:
+        if isinstance(node, str):
+            yield node
+        elif isinstance(node, Value):
+            yield f"\x01{node.name}\x02{node.text}\x03"
+        elif isinstance(node, Reference | Link):
+            yield node.text
+        elif isinstance(node, Definition | Important):
+            yield from _flattened(node.children)
+        elif isinstance(node, LineBreak):
+            yield _PARAGRAPH
+        elif isinstance(node, BLOCKS):
+            for part in children(node):
+                yield _PARAGRAPH
+                yield from _flattened(part)
+            yield _PARAGRAPH
+
+
+def profile_words(book: Book) -> tuple[str | None, tuple[str, ...]]:
+    """The characteristics profile's title and headers as the book writes them (``{title="Profile" kind=profile}``,
+    ``| Short | Stat | What it says |``): the quick reference names the profile in the book's words."""
+    for document in book.documents:
+        for annotated in document.annotated:
+            table = annotated.node
+            if isinstance(table, Table) and table.kind == "profile":
+                headers = tuple(plain_text(c.children) for c in table.columns.cells) if table.columns else ()
+                return table.title, headers if all(headers) else ()
+    return None, ()
