@@ -130,7 +130,7 @@ def test_a_terminology_or_waivers_linked_out_of_the_project_is_not_read(
     outside.write_text(f'[march]\npreferred = "{SECRET}"\n', encoding="utf-8")
     (scratch / "fr" / name).symlink_to(outside)
     with nothing_written_outside(scratch):
-        outcome = run(capsys, "compare", "book.xml", "fr/book.md")
+        outcome = run(capsys, "compare", "--language", "fr", "book.xml", "fr/book.md")
     assert outcome.code == 2
     assert outcome.err == f"rulebook: error: cannot read `fr/{name}`: {LEFT_OUT}\n"
     assert SECRET not in outcome.out + outcome.err
@@ -145,11 +145,11 @@ def test_a_terminology_or_waivers_that_is_a_pipe_is_refused_not_passed_over(
 ) -> None:
     _translated(scratch)
     os.mkfifo(scratch / "fr" / name)
-    outcome = run_guarded(scratch, "compare", "book.xml", "fr/book.md")
+    outcome = run_guarded(scratch, "compare", "--language", "fr", "book.xml", "fr/book.md")
     assert outcome.code == 2
     assert outcome.err == f"rulebook: error: cannot read `fr/{name}`: {NOT_REGULAR}\n"
     option = "--terms" if name == "terms.toml" else "--waivers"
-    outcome = run_guarded(scratch, "compare", "book.xml", "fr/book.md", option, f"fr/{name}")
+    outcome = run_guarded(scratch, "compare", "--language", "fr", "book.xml", "fr/book.md", option, f"fr/{name}")
     assert outcome.code == 2 and outcome.err == f"rulebook: error: cannot read `fr/{name}`: {NOT_REGULAR}\n"
 
 
