@@ -129,6 +129,20 @@ def latex_commands(size: int) -> Files:
     return _pair(ENGLISH_SENTENCE, FRENCH_SENTENCE + " " + "\\ab{" * (size // 4))
 
 
+def unsaid_headings(count: int) -> Files:
+    sections = "".join(f"## Section {i}\n\nText of part {i + 1}.\n\n" for i in range(count))
+    return _plain_book("# Rules\n\n" + sections)
+
+
+def said_headings(count: int) -> Files:
+    sections = "".join(f"## Word Title {i}\n\nWord title {i + 1} and word.\n\n" for i in range(count))
+    return _plain_book("# Rules\n\n" + sections)
+
+
+def _plain_book(text: str) -> Files:
+    return {"book.md": text, "rulebook.toml": 'sources = ["book.md"]\nformat = "plain-markdown"\n'}
+
+
 ENGLISH_SENTENCE = "A unit may move up to 6 inches in the Movement Phase."
 FRENCH_SENTENCE = "Une unité peut se déplacer de 6 pouces pendant la phase de mouvement."
 
@@ -162,6 +176,8 @@ CASES = [
     Case("lint: an annotation of one word", ["lint"], annotation_word, (25_000, 50_000, 100_000), "bytes"),
     Case("lint: annotations in a paragraph", LINT, annotations_in_a_paragraph, (10_000, 20_000, 40_000), "annotations"),
     Case("rule data: annotations on one line", DATA, annotations_on_a_line, (1_000, 2_000, 4_000), "annotations"),
+    Case("lint: headings the text never says", LINT, unsaid_headings, (1_250, 2_500, 5_000), "sections"),
+    Case("lint: headings said, each a term linked", LINT, said_headings, (5_000, 10_000, 20_000), "sections"),
     Case("compare: digits before `cm`", COMPARE, digits_before_cm, (2_000, 5_000, 100_000), "digits"),
     Case("compare: `1x1x…` before `cm`", COMPARE, dimensions_before_cm, (25_000, 50_000, 100_000), "bytes"),
     Case("compare: a translation of `<`", COMPARE, translation_of_brackets, (50_000, 100_000, 200_000), "bytes"),

@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, replace
+from typing import Generic, TypeVar
 
 from rulebook.model import (
     Content,
@@ -50,25 +51,147 @@ def heading_terms(document: Document, *, min_level: int = 2, names: tuple[str, .
     if names:
         return [Term(term_id(n), n) for n in names]
     annotated = {m.name for m in document.mechanics}
+    headed = [s for s in document.sections if s.level >= min_level and s.title]
+    said = _said_titles(headed)
     seen: dict[str, Term] = {}
-    for section in document.sections:
-        if section.level < min_level or not section.title:
-            continue
-        if term_id(section.title) in annotated or _said(section):
+    for section in headed:
+        if term_id(section.title) in annotated or id(section) in said:
             seen.setdefault(term_id(section.title), Term(term_id(section.title), section.title))
     return list(seen.values())
 
 
-def _said(section: Section) -> bool:
-    """Whether the book's text says a section's title (or its singular) anywhere but in the heading itself."""
+T = TypeVar("T")
+
+MAX_TITLE_TOKENS = 24
+"""The most words and signs a heading may have to name a term (a longer one names a section): it bounds the
+phrases the text is searched for at each of its words, so that the search stays linear."""
+
+
+def _said_titles(sections: list[Section]) -> set[int]:
+    """The sections (by ``id``) whose title (or its singular) the book's text says anywhere but in the heading
+    itself (as :class:`_Phrases` finds a phrase said). Read once, in time linear in the text."""
+    said: set[int] = set()
+    for source in {id(s.source): s.source for s in sections}.values():
+        tree: _Phrases[Section] = _Phrases()
+        for section in (s for s in sections if s.source is source):
+            title = "".join(c for c in section.title if unicodedata.category(c)[0] != "C").strip()  # as read
+            for form in {title, _singular_phrase(title)} if title else ():
+                tree.add(form, section)
+        text = source.text
+        tokens = list(_tokens(text))
+        for index, (_, _, start, _) in enumerate(tokens):
+            for node, _ in tree.ends(text, tokens, index):
+                node.held = _heard(node.held, start, said)
+    return said
+
+
+_TOKEN = re.compile(r"\w+|[^\w\s]")
+"""A word, or one sign: what a title and the text are compared by."""
+_WORD = re.compile(r"\w")
+_WORD_PART = re.compile(r"[\w-]")
+"""What may not touch a said title on either side."""
+_SUFFIXES = ("s", "es", "x")
+"""What a use of a title may end with besides it (its plural: "Charges", "Boxes")."""
+
+
+_SAME_LETTERS = str.maketrans({"ς": "σ", "ſ": "s", "ı": "i"})
+"""Letters a pattern that ignores case takes for the same besides their lower case (``re``'s extra cases):
+final sigma, long s, dotless i. Unlike ``casefold``, "Maße" is not "MASSE", as no pattern ever took it."""
+
+
+def _tokens(text: str) -> Iterator[tuple[str, bool, int, int]]:
+    """The words and signs of ``text``: each in lower case (:data:`_SAME_LETTERS` made one), whether it follows
+    the one before with no white space between, and where it starts and ends."""
+    for match in _TOKEN.finditer(text):
+        glued = match.start() > 0 and not text[match.start() - 1].isspace()
+        yield match.group().lower().translate(_SAME_LETTERS), glued, match.start(), match.end()
+
+
+class _Phrases(Generic[T]):
+    """Phrases (titles, a term's forms) as a tree of their tokens: a path from the root spells a phrase, and its
+    last node holds what the phrase stands for. A phrase is said in a text where its tokens stand, case aside,
+    any run of white space for one, the last maybe with a plural ending, between neither a letter nor a hyphen:
+    what a pattern ignoring case, ``\\s+`` between the words and ``(?:s|es|x)?`` at the end found. Walked from each
+    token of the text for at most :data:`MAX_TITLE_TOKENS` steps, the search is linear in the text, where a
+    pattern of every phrase was tried at each place of it (each title through the whole text, every form in one
+    alternation: 20,000 of either took minutes)."""
+
+    __slots__ = ("held", "next")
+
+    def __init__(self) -> None:
+        self.next: dict[tuple[str, bool], _Phrases[T]] = {}
+        self.held: list[T] = []
+
+    def add(self, phrase: str, item: T) -> None:
+        """Hold ``item`` at the end of ``phrase`` (a phrase of more than :data:`MAX_TITLE_TOKENS` tokens is never
+        said: it names a section, it is no term)."""
+        steps = [(token, glued and index > 0) for index, (token, glued, _, _) in enumerate(_tokens(phrase))]
+        if not steps or len(steps) > MAX_TITLE_TOKENS:
+            return
+        node = self
+        for step in steps:
+            node = node.next.setdefault(step, _Phrases())
+        node.held.append(item)
+
+    def ends(
+        self, text: str, tokens: list[tuple[str, bool, int, int]], index: int
+    ) -> Iterator[tuple[_Phrases[T], int]]:
+        """Each phrase ``text`` says from its token ``index`` (``tokens``: :func:`_tokens` of it): its node, and
+        where the use ends (its plural ending included)."""
+        start = tokens[index][2]
+        if start > 0 and _WORD_PART.match(text, start - 1):
+            return  # a use may not start after a letter or a hyphen
+        node = self
+        for step in range(index, min(index + MAX_TITLE_TOKENS, len(tokens))):
+            token, glued, _, _ = tokens[step]
+            glued = glued and step > index
+            for cut, end in _endings(text, tokens, step):
+                found = node.next.get((cut, glued))
+                if found is not None and found.held:
+                    yield found, end
+            following = node.next.get((token, glued))
+            if following is None:
+                return
+            node = following
+
+
+def _endings(text: str, tokens: list[tuple[str, bool, int, int]], step: int) -> Iterator[tuple[str, int]]:
+    """The ways the token ``step`` can end a phrase: as it is, or without a plural ending it has, where nothing
+    that continues a word follows; a sign also with a plural ending of its own after it (``(Optional)s``). Each
+    with where the use ends."""
+    token, _, _, end = tokens[step]
+    if _ends_use(text, end):
+        yield token, end
+        for suffix in _SUFFIXES:
+            if token.endswith(suffix) and len(token) > len(suffix):
+                yield token[: -len(suffix)], end
+    if step + 1 < len(tokens) and not _WORD.match(token):
+        suffix, glued, _, after = tokens[step + 1]
+        if glued and suffix in _SUFFIXES and _ends_use(text, after):
+            yield token, after
+
+
+def _ends_use(text: str, end: int) -> bool:
+    """Whether a use of a phrase may end at ``end`` of the text (no letter or hyphen follows)."""
+    return end == len(text) or not _WORD_PART.match(text, end)
+
+
+def _heard(waiting: list[Section], start: int, said: set[int]) -> list[Section]:
+    """A phrase said at ``start``: each section waiting for it is said, unless that is its own heading; the
+    sections still waiting."""
+    still = []
+    for section in waiting:
+        if section.offset <= start < _heading_end(section):
+            still.append(section)
+        else:
+            said.add(id(section))
+    return still
+
+
+def _heading_end(section: Section) -> int:
+    """Where a section's heading line ends in its source."""
     text = section.source.text
-    heading = range(section.offset, max(text.find("\n", section.offset), section.offset + len(section.title)))
-    title = "".join(c for c in section.title if unicodedata.category(c)[0] != "C").strip()  # as a reader sees it
-    if not title:
-        return False
-    forms = {title, _singular_phrase(title)}
-    pattern = re.compile(rf"(?<![\w-])({'|'.join(_plural_tolerant(f) for f in forms)})(?![\w-])", re.IGNORECASE)
-    return any(m.start() not in heading for m in pattern.finditer(text))
+    return max(text.find("\n", section.offset), section.offset + len(section.title))
 
 
 _EMPHASIS = re.compile(r"(\*\*|__|\*|_)(?=\S)([^*_\n]{1,60}?)(?<=\S)\1(?![\w*])")
@@ -133,9 +256,10 @@ class _Linker:
         self.source = source
         self.by_title = by_title
         self.skip = {s.lower() for s in skip}
-        longest_first = sorted(forms, key=lambda f: (-len(f), f))
-        alternatives = "|".join(_plural_tolerant(f) for f in longest_first)
-        self.pattern = re.compile(rf"(?<![\w-])({alternatives})(?![\w-])", re.IGNORECASE)
+        longest_first = sorted(forms, key=_longest_first)
+        self.forms: _Phrases[str] = _Phrases()
+        for form in longest_first:
+            self.forms.add(form, form)
         self.ids = {" ".join(f.lower().split()): forms[f] for f in reversed(longest_first)}
         self.definitions: list[Definition] = []
         self.references: list[Reference] = []
@@ -181,8 +305,8 @@ class _Linker:
         found: list[str] = []
         if not self.first_use:
             return found
-        for match in self.pattern.finditer(text):
-            name = self._id_of(match.group(1))
+        for _, _, written in self._uses(text):
+            name = self._id_of(written)
             if name in self.first_use:
                 self.first_use.discard(name)
                 found.append(name)
@@ -228,20 +352,32 @@ class _Linker:
         start = self._find(text)
         parts: list[Node] = []
         position = 0
-        for match in self.pattern.finditer(text):
-            name = self._id_of(match.group(1))
+        for begin, end, written in self._uses(text):
+            name = self._id_of(written)
             if not name:
                 continue  # a phrase that is no use of a term
-            parts.append(text[position : match.start()])
-            reference = Reference(
-                name, match.group(1), None, section_id, definition, self.source, start + match.start()
-            )
+            parts.append(text[position:begin])
+            reference = Reference(name, written, None, section_id, definition, self.source, start + begin)
             self.references.append(reference)
             parts.append(reference)
-            position = match.end()
+            position = end
         parts.append(text[position:])
         self.cursor = start + len(text)
         return tuple(p for p in parts if p != "")
+
+    def _uses(self, text: str) -> Iterator[tuple[int, int, str]]:
+        """Where ``text`` uses a form, as written: at the first place one is said, the longest said there (then
+        the first in alphabetical order), and on from where it ends (what one pattern of every form found)."""
+        tokens = list(_tokens(text))
+        after = 0
+        for index, (_, _, start, _) in enumerate(tokens):
+            if start < after:
+                continue
+            said = [(form, end) for node, end in self.forms.ends(text, tokens, index) for form in node.held]
+            if said:
+                _, end = min(said, key=lambda found: _longest_first(found[0]))
+                yield start, end, text[start:end]
+                after = end
 
     def _id_of(self, written: str) -> str:
         """The term a match names: the form as written, else without the plural ending it matched with."""
@@ -270,8 +406,10 @@ def _singular_word(word: str) -> str:
     return word[: len(lowered)] if word.lower().startswith(lowered) else lowered
 
 
-def _plural_tolerant(form: str) -> str:
-    return re.escape(form).replace(r"\ ", r"\s+") + "(?:s|es|x)?"
+def _longest_first(form: str) -> tuple[int, str]:
+    """The order forms are tried in where several are said at one place: the longest ("Defense Roll" before
+    "Defense"), then alphabetical."""
+    return -len(form), form
 
 
 def _flatten(sections: tuple[Section, ...]) -> list[Section]:

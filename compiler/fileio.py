@@ -69,7 +69,7 @@ def check_written_place(path: Path, *, root: Path) -> Path:
     try:
         resolved = path.resolve()
     except (OSError, RuntimeError) as error:
-        raise OutputError(f"cannot write `{shown}`: {_reason(error)}") from error
+        raise OutputError(f"cannot write `{shown}`: {reason_of(error)}") from error
     if inside_git(path, resolved):
         raise OutputError(f"cannot write `{shown}`: it is inside `{GIT_FOLDER}`, Git's own folder")
     linked = linked_folder(path, root)
@@ -90,7 +90,7 @@ def check_rewritable(path: Path, *, root: Path) -> os.stat_result:
     try:
         status = path.lstat()
     except OSError as error:
-        raise OutputError(f"cannot write `{shown}`: {_reason(error)}") from error
+        raise OutputError(f"cannot write `{shown}`: {reason_of(error)}") from error
     if stat.S_ISLNK(status.st_mode):
         raise OutputError(f"cannot write `{shown}`: it is a symbolic link; name the file it leads to")
     if not stat.S_ISREG(status.st_mode):
@@ -105,7 +105,7 @@ def rewrite_file(path: Path, data: bytes, *, root: Path) -> None:
     try:
         write_atomic(Path(os.path.abspath(path)), data, mode=stat.S_IMODE(status.st_mode))
     except OSError as error:
-        raise OutputError(f"cannot write `{shown_path(path, root)}`: {_reason(error)}") from error
+        raise OutputError(f"cannot write `{shown_path(path, root)}`: {reason_of(error)}") from error
 
 
 def linked_folder(path: Path, root: Path) -> Path | None:
@@ -126,7 +126,8 @@ def check_report_file(
     """The file a command may write a report, a baseline or an export to, made absolute; else an
     :class:`OutputError` saying why not. The one place that decides it, for every command.
 
-    It may be a new file, an empty one, a device or a pipe (``-o /dev/null``: written into, never replaced),
+    It may be a new file, an empty one, a character device or a pipe (``-o /dev/null``: written into, never
+    replaced; a block device or a socket is refused, never replaced by a file),
     or a file this tool wrote before, as ``ours`` recognises it (a report replaces a report, a baseline a
     baseline). Never one of ``protected`` (the files the configuration names), never a folder, never a
     symbolic link (but for one outside the project that leads to a device or a pipe: ``/dev/stdout``), and
@@ -139,7 +140,7 @@ def check_report_file(
     except FileNotFoundError:
         return path
     except OSError as error:
-        raise OutputError(f"cannot write `{shown}`: {_reason(error)}") from error
+        raise OutputError(f"cannot write `{shown}`: {reason_of(error)}") from error
     if stat.S_ISLNK(status.st_mode):
         if not path.is_relative_to(Path(os.path.abspath(root))) and _is_stream(path):
             return path
@@ -148,7 +149,12 @@ def check_report_file(
         raise OutputError(f"cannot write `{shown}`: it is a folder")
     if any(kept.resolve() == path.resolve() for kept in protected):
         raise OutputError(f"`{shown}` is a file of the project (the configuration names it): choose another name")
-    if not stat.S_ISREG(status.st_mode) or status.st_size == 0 or ours(path):
+    if stat.S_ISCHR(status.st_mode) or stat.S_ISFIFO(status.st_mode):
+        return path  # written into, never replaced
+    if not stat.S_ISREG(status.st_mode):
+        what = "a block device (a disk)" if stat.S_ISBLK(status.st_mode) else "a socket"
+        raise OutputError(f"cannot write `{shown}`: it is {what}, not a file; name a file")
+    if status.st_size == 0 or ours(path):
         return path
     raise OutputError(
         f"`{shown}` exists and is not a {kind} this tool wrote: choose another name (a {kind} replaces "
@@ -172,7 +178,7 @@ def write_report_file(
         else:
             write_atomic(target, data)
     except OSError as error:
-        raise OutputError(f"cannot write `{shown}`: {_reason(error)}") from error
+        raise OutputError(f"cannot write `{shown}`: {reason_of(error)}") from error
     return target
 
 
@@ -211,7 +217,8 @@ def file_ends(path: Path, size: int = ENDS_BYTES) -> tuple[str, str]:
     return head.decode("utf-8", "replace"), tail.decode("utf-8", "replace")
 
 
-def _reason(error: OSError | RuntimeError) -> str:
+def reason_of(error: OSError | RuntimeError) -> str:
+    """An error as the end of a sentence: ``no space left on device``."""
     if isinstance(error, OSError) and error.strerror:
         return error.strerror.lower()
     return "a loop of symbolic links" if isinstance(error, RuntimeError) else str(error).lower()

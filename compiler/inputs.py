@@ -106,6 +106,22 @@ def parse_toml(text: str, origin: Path) -> dict[str, Any]:
         raise InvalidToml(f"{origin}: not valid TOML: its arrays or tables nest too deeply") from None
 
 
+def input_folder(path: Path, *, root: Path, kind: str) -> list[Path]:
+    """The entries of a folder of the project whose files the compiler reads (``site_templates/fonts/``), sorted,
+    or :class:`UnreadableInput` saying why not: a folder committed as a link leading out of the project is
+    refused as such a file is, and so is anything there that is not a folder, never passed over in silence.
+    Each entry is then read through :func:`read_input`. ``kind``: what the folder holds, for messages."""
+    refused = _leaves_project(path, root)
+    if refused is None and not path.is_dir():
+        refused = f"it is not a folder; {kind} are read from a folder of that name"
+    if refused:
+        raise UnreadableInput(path, refused)
+    try:
+        return sorted(path.iterdir())
+    except OSError as error:
+        raise UnreadableInput(path, _reason(error)) from error
+
+
 def present(path: Path) -> bool:
     """Whether anything is at ``path``: a file, a folder, a device, or a link (even one leading nowhere).
 
@@ -125,7 +141,7 @@ def _leaves_project(path: Path, root: Path | None) -> str | None:
     absolute, base = Path(os.path.abspath(path)), Path(os.path.abspath(root))
     try:
         if absolute.is_relative_to(base) and not absolute.resolve().is_relative_to(base.resolve()):
-            return "it is a link to a file outside the project; the project's files are read only inside it"
+            return "it is a link to a place outside the project; the project's files are read only inside it"
     except (OSError, RuntimeError, ValueError) as error:  # a loop of links, a name too long, a NUL
         return _reason(error)
     return None

@@ -2,7 +2,8 @@
 
 - **Ownership.** Every site the build makes holds a marker file, ``.rulebook-site``. A build
   replaces an output folder only when it holds the marker (a file, not a link) or is empty; it never
-  takes the project's root, a folder holding a source or the configuration, or a symbolic link.
+  takes the project's root, a folder holding a source or the configuration, or a symbolic link, nor builds
+  inside a folder of the sources or inside a site it built (whose next build would delete it).
 - **One build at a time.** A lock file beside the output (``.NAME.lock``) is held for the
   whole build, and removed at its end; a second build waits for it and says whose it is.
 - **A release at a time.** The new site is made in a work folder beside the output, on the output's
@@ -37,7 +38,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from rulebook import published, state
-from rulebook.fileio import GIT_FOLDER, OutputError, inside_git, shown_path, write_atomic
+from rulebook.fileio import GIT_FOLDER, OutputError, inside_git, reason_of, shown_path, write_atomic
 
 MARKER = ".rulebook-site"
 """The file that marks a folder as a site this tool built (and so may replace)."""
@@ -82,6 +83,7 @@ def check_output(output: Path, *, root: Path, protected: Iterable[Path]) -> Path
             raise OutputError(
                 f"the output `{shown}` holds `{shown_path(path, root)}`, which the build reads: choose another"
             )
+    _check_surroundings(resolved, shown, root, protected)
     if output.exists() and not output.is_dir():
         raise OutputError(f"the output `{shown}` is a file, not a folder")
     if output.is_dir() and not is_owned(output):
@@ -92,14 +94,38 @@ def check_output(output: Path, *, root: Path, protected: Iterable[Path]) -> Path
     return output
 
 
+def _check_surroundings(resolved: Path, shown: str, root: Path, protected: Iterable[Path]) -> None:
+    """Refuse an output inside a site this tool built (the next build of that site would delete it, and its lock
+    and work folder would be published there) or inside a folder of the project holding a file the build reads
+    (``rules/site``: the site would be committed with the sources, and reach what reads their folder)."""
+    for folder in resolved.parents:
+        if _holds_marker(folder):
+            raise OutputError(
+                f"the output `{shown}` is inside `{shown_path(folder, root)}`, a site this tool built: building that "
+                "site again would delete it; choose a folder outside it"
+            )
+    for path in protected:
+        folder = path.resolve().parent
+        if folder != root and folder.is_relative_to(root) and resolved.is_relative_to(folder):
+            raise OutputError(
+                f"the output `{shown}` is inside `{shown_path(folder, root)}`, beside `{shown_path(path, root)}`, "
+                "which the build reads: choose a folder of its own, such as `site`"
+            )
+
+
+def _holds_marker(folder: Path) -> bool:
+    """Whether ``folder`` holds this tool's marker as a regular file (a site it built)."""
+    try:
+        return stat.S_ISREG(os.stat(folder / MARKER, follow_symlinks=False).st_mode)
+    except OSError:
+        return False
+
+
 def is_owned(folder: Path) -> bool:
     """Whether a folder is a site this tool built (its marker a file, not a link), or empty (so a build may
     replace it)."""
-    try:
-        if stat.S_ISREG(os.stat(folder / MARKER, follow_symlinks=False).st_mode):
-            return True
-    except OSError:
-        pass
+    if _holds_marker(folder):
+        return True
     try:
         return not any(folder.iterdir())
     except OSError:
@@ -262,6 +288,9 @@ def _open_lock(beside: state.Folder, name: str, root: Path) -> int:
     except OSError as error:
         if error.errno == errno.ELOOP:
             raise _not_ours(beside.path / name, root, "a symbolic link", "lock file") from None
+        found = beside.status(name)  # a folder (EISDIR) or a socket (ENXIO) in its place
+        if found is not None and not stat.S_ISREG(found.st_mode):
+            raise _not_ours(beside.path / name, root, state.kind(found), "lock file") from None
         raise
     status = os.fstat(descriptor)
     if not stat.S_ISREG(status.st_mode) or status.st_nlink != 1:
@@ -409,6 +438,34 @@ def rewritten(output: Path, paths: list[str], *, kept: Path | None, root: Path) 
     if kept is not None:
         with contextlib.suppress(OSError):
             published.rerecord(output, kept, paths)
+
+
+def write_straight(output: Path, files: Iterable[tuple[Path, bytes]], *, root: Path) -> None:
+    """Write ``files`` (paths inside ``output``) straight into the published site (``--data-only``,
+    ``--pdf-only``): each reached from the output one folder at a time, never through a link (a committed
+    ``site/other -> elsewhere`` is refused before any file is written, never written through), written whole
+    and renamed into place."""
+    with state.Folder.open(output) as top, contextlib.ExitStack() as opened:
+        places = [(_folder_of(top, path, output, root, opened), path, data) for path, data in files]
+        for folder, path, data in places:
+            try:
+                folder.write_file(path.name, data)
+            except OSError as error:
+                raise OutputError(f"cannot write `{shown_path(path, root)}`: {reason_of(error)}") from None
+
+
+def _folder_of(top: state.Folder, path: Path, output: Path, root: Path, opened: contextlib.ExitStack) -> state.Folder:
+    """The folder ``path`` goes into, opened from ``top`` one name at a time (made where missing)."""
+    here = top
+    for part in path.relative_to(output).parent.parts:
+        try:
+            here = opened.enter_context(here.folder_made(part))
+        except OSError as error:
+            if error.errno not in (errno.ELOOP, errno.ENOTDIR):
+                raise OutputError(f"cannot write `{shown_path(path, root)}`: {reason_of(error)}") from None
+            found = state.kind(os.stat(part, dir_fd=here.fd, follow_symlinks=False))
+            raise _not_ours(here.path / part, root, found, "folder of the site") from None
+    return here
 
 
 def write_marker(folder: Path) -> None:

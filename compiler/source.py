@@ -135,6 +135,12 @@ BOM = b"\xef\xbb\xbf"
 _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff\ud800-\udfff]")
 
 
+def not_xml(text: str) -> int | None:
+    """Where ``text`` first holds a character XML 1.0 forbids (most C0 controls, the non-characters), or None."""
+    found = _NOT_XML.search(text)
+    return found.start() if found else None
+
+
 def xml_text(text: str) -> str:
     """``text`` as XML 1.0 may hold it: each character it forbids (most C0 controls) shown by its control picture
     (U+0001 as ``␁``), the non-characters by U+FFFD. A terminology refuses them; a title or a heading of a

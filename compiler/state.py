@@ -185,6 +185,29 @@ class Folder:
         """The folder ``name`` in this one; refused (``ELOOP``, ``ENOTDIR``) where it is a link or a file."""
         return Folder(self.path / name, os.open(name, os.O_RDONLY | os.O_DIRECTORY | _NO_FOLLOW, dir_fd=self.fd))
 
+    def folder_made(self, name: str) -> Folder:
+        """The folder ``name`` in this one, made if there is none; refused (``ELOOP``, ``ENOTDIR``) where it is a
+        link or a file."""
+        with contextlib.suppress(FileExistsError):
+            os.mkdir(name, 0o755, dir_fd=self.fd)
+        return self.folder(name)
+
+    def write_file(self, name: str, data: bytes) -> None:
+        """Put a file holding ``data`` at ``name`` here: written whole under a new name, then renamed over the
+        entry (a link there is replaced, never followed)."""
+        temporary = f".{name}.{os.getpid()}.tmp"
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(temporary, dir_fd=self.fd)
+        descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NO_FOLLOW, 0o666, dir_fd=self.fd)
+        try:
+            with os.fdopen(descriptor, "wb") as stream:
+                stream.write(data)
+            os.replace(temporary, name, src_dir_fd=self.fd, dst_dir_fd=self.fd)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.unlink(temporary, dir_fd=self.fd)
+            raise
+
     def make(self, name: str) -> Folder:
         """A new, empty folder ``name`` (made here, never an existing one)."""
         os.mkdir(name, 0o755, dir_fd=self.fd)

@@ -117,3 +117,58 @@ def test_the_lint_reads_the_other_game() -> None:
     rules = Counter(d.rule for d in result.diagnostics)
     assert rules["dangling-reference"] == 0  # every heading term is defined
     assert set(rules) <= {"unused-definition"}
+
+
+SAID = """# Rules
+
+## Charge
+
+Units charge. Charges happen.
+
+## Move & Charge
+
+You may Move  &  Charge.
+
+## Rank-and-File
+
+Rank-and-File models.
+
+## (Optional) Rule
+
+An (optional) rule.
+
+## Boxes
+
+Boxes and BOXES.
+
+## Hit
+
+-hit and hit- and x-hit and hits-like do not count.
+
+## Unsaid Heading
+
+Nothing here.
+
+## Σίσυφος
+
+ΣΊΣΥΦΟΣ.
+
+## Maße
+
+Die MASSE zählt nicht.
+
+## Not Said Twice
+
+Not said twice the same way: not-said twice.
+
+### Not Said Twice
+"""
+
+
+def test_a_heading_is_a_term_when_the_text_says_it_outside_the_heading() -> None:
+    """Case aside, white space as any run of it, maybe a plural ending, never touching a letter or a hyphen; the
+    same title in another heading is said there."""
+    terms = heading_terms(parse_markdown_string(SAID, "rules.md").document)
+    assert [t.id for t in terms] == [
+        "charge", "move_charge", "rank_and_file", "optional_rule", "box", "section", "not_said_twice"
+    ]  # fmt: skip

@@ -28,7 +28,7 @@ TYPST = '#read("rulebook.toml") #panic("boom") ] [ $x^2$ <lbl> @lbl = Heading //
 """Typst's code, markup and shorthands: each would do something if the text were read as Typst."""
 CONTROLS = "\x1b[31m\x07\u202e"
 """What a configuration value can hold (TOML escapes any control character)."""
-SOURCE_CONTROLS = "\u0085\u202e\u2066"
+SOURCE_CONTROLS = "\u0085\u202e\u2066\u200f\u061c"
 """What an XML source can hold (XML 1.0 allows the C1 and bidirectional controls)."""
 
 
@@ -167,12 +167,12 @@ def test_hostile_texts_are_printed_as_text_never_run(tmp_path: Path, payload: st
     if SOURCE_CONTROLS in payload:
         assert printed.count("\ufffd") >= 2 * 14  # the controls shown, in every place
     assert "mustneverberead" not in text and "boom" in text
-    assert not re.search("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]", text)
+    assert not re.search("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]", text)
 
 
 def _plain(text: str) -> str:
     """Text squeezed, without its controls (each shown as U+FFFD: what an XML attribute keeps of them varies)."""
-    return squeezed(re.sub("[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\ufffd]", "", text))
+    return squeezed(re.sub("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\ufffd]", "", text))
 
 
 def test_a_translation_notice_names_the_sections_it_lacks(tmp_path: Path) -> None:

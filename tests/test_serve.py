@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import functools
 import http.client
+import os
 import re
 import shutil
 import socket
@@ -203,11 +204,19 @@ def test_serve_removes_what_a_killed_serve_left_and_nothing_else(tmp_path: Path)
     (abandoned / OWNER).write_text(f"{ended.pid}\n", encoding="utf-8")
     foreign = temp / f"{FOLDER_PREFIX}not-ours"  # no owner file: someone else's folder
     foreign.mkdir()
+    # Another user's folders in a shared /tmp: an owner file that is a pipe held every preview up before it began
+    # (it was read before the folder's owner was looked at), one linked to /dev/zero would be read forever.
+    piped = temp / f"{FOLDER_PREFIX}piped"
+    piped.mkdir()
+    os.mkfifo(piped / OWNER)
+    endless = temp / f"{FOLDER_PREFIX}endless"
+    endless.mkdir()
+    (endless / OWNER).symlink_to("/dev/zero")
     project = tmp_path / "book.xml"
     shutil.copyfile(BUNDLED_BOOK, project)
     with Served([str(project)], cwd=ROOT, temp=temp):
         assert not abandoned.exists()
-        assert foreign.exists()
+        assert foreign.exists() and piped.exists() and endless.exists()
 
 
 def test_with_zensical_an_edit_builds_the_site_again_with_its_cache_warm(tmp_path: Path) -> None:

@@ -21,6 +21,7 @@ from rulebook import __version__
 from rulebook.cli import common, usage
 from rulebook.cli.common import EXIT_USAGE
 from rulebook.errors import UserError
+from rulebook.report.escaping import VisibleStream
 
 
 class Stopped(BaseException):
@@ -34,6 +35,15 @@ def run() -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     _stand_in_for_closed_streams()
+    stderr = sys.stderr
+    sys.stderr = VisibleStream.over(stderr)  # whatever prints there: a message may quote a path, a title
+    try:
+        return _main(argv)
+    finally:
+        sys.stderr = stderr
+
+
+def _main(argv: Sequence[str] | None) -> int:
     arguments = sys.argv[1:] if argv is None else list(argv)
     parser = _parser(arguments)
     command = _command(arguments)

@@ -65,11 +65,15 @@ def run_convert(args: argparse.Namespace) -> int:
         raise UserError(f"`{output}` is the source: name another output with -o")
     protected = (*project.inputs(), source)
     write_report_file(output, text, root=project.root, protected=protected, ours=lambda _: False, kind="new file")
-    print(f"Wrote {output} ({target}).")
+    from rulebook.report.escaping import visible
+
+    print(visible(f"Wrote {output} ({target})."))  # the name as typed: it may hold ESC
     if book is not None and configured is not None and read.book.documents[0].title is None:
         table = "the top level" if book.name == MAIN_BOOK else f"[books.{book.name}]"
         print(
-            f"Its title is the configuration's ({json.dumps(configured, ensure_ascii=False)}): to keep one home for "
-            f"it, remove `title` from {table} when the book's source is {output}."
+            visible(
+                f"Its title is the configuration's ({json.dumps(configured, ensure_ascii=False)}): to keep one home "
+                f"for it, remove `title` from {table} when the book's source is {output}."
+            )
         )
     return 0

@@ -59,17 +59,18 @@ def add_commands(commands: Commands, words: Sequence[str] = ()) -> None:
 
 
 def run_init(args: argparse.Namespace) -> int:
+    from rulebook.report.escaping import visible
     from rulebook.scaffold import init_project
 
     made = init_project(args.folder, args.title, args.format)
-    print(f"Made a rulebook project in {made.root}:")
+    print(visible(f"Made a rulebook project in {made.root}:"))  # the folder's name as typed: it may hold ESC
     for name in made.files:
         print(f"  {name}")
     for name in made.kept:
         print(f"  {name} (yours, kept as it is: see the package's starter for what rulebook would put there)")
     inside = "" if made.root == Path.cwd().resolve() else f"cd {shlex.quote(str(args.folder))} && "
     book = "rules/book.md" if args.format == "markdown" else "rules/book.xml"
-    print(f"Next: `{inside}rulebook lint`, then `rulebook serve` to see the site while you edit {book},")
+    print(visible(f"Next: `{inside}rulebook lint`, then `rulebook serve` to see the site while you edit {book},"))
     print("and `rulebook build` to publish it into site/.")
     if ".github/workflows/rulebook.yml" in made.files:
         print(

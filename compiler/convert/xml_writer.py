@@ -30,6 +30,7 @@ from rulebook.model import (
     Table,
     Value,
 )
+from rulebook.source import not_xml
 
 _SECTION_TAGS = {1: "chapter", 2: "section", 3: "subsection"}
 _BLOCKS = (Section, Note, Table, ItemList, Figure, Illustration)
@@ -44,7 +45,26 @@ def write_xml(document: Document) -> str:
         f"<document{title}>",
     ]
     lines += [_block(section, 1) for section in document.body]
-    return "\n".join([*lines, "</document>", ""])
+    written = "\n".join([*lines, "</document>", ""])
+    _refuse_what_xml_cannot_hold(written, document)
+    return written
+
+
+def _refuse_what_xml_cannot_hold(written: str, document: Document) -> None:
+    """A character XML 1.0 forbids (ESC, BEL, U+FFFE: the Markdown dialect reads them as text) would make the
+    converted book a file no XML reader reads: refused where the source holds it."""
+    found = not_xml(written)
+    if found is None:
+        return
+    character = written[found]
+    source = document.sections[0].source if document.sections else None
+    place = source.text.find(character) if source is not None else -1
+    span = source.span(place, 1) if source is not None and place >= 0 else None
+    raise ConversionError(
+        f"U+{ord(character):04X} cannot be written in XML, which forbids control characters and non-characters: "
+        "remove it from the source",
+        span,
+    )
 
 
 def _attributes(*pairs: tuple[str, str | None]) -> str:

@@ -21,12 +21,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from rulebook.report.escaping import visible_in_text
+from rulebook.report.escaping import SHOWN_OTHERWISE, visible_in_text
 
 _SPACES = re.compile(r"[ \t\n\r\f\v\u2028\u2029]+")
 """White space a browser folds into one space (a no-break space is kept: it is typography)."""
-_CONTROLS = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
-"""What :func:`~rulebook.report.escaping.visible_in_text` shows otherwise (most texts hold none of it)."""
 _KEY_ESCAPES = {"\\": "\\\\", '"': '\\"'}
 TYPOGRAPHY_FILE = Path(__file__).with_name("typography.toml")
 
@@ -37,7 +35,7 @@ _PICTURES = dict.fromkeys(range(0x2400, 0x2422), "\ufffd")
 
 def folded(text: str) -> str:
     """``text`` as a PDF shows it: runs of white space one space, control characters as U+FFFD."""
-    if _CONTROLS.search(text):
+    if SHOWN_OTHERWISE.search(text):
         text = visible_in_text(text).translate(_PICTURES)
     return _SPACES.sub(" ", text)
 

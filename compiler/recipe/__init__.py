@@ -331,14 +331,16 @@ def _write_straight(
     """Files written straight into the published site (``--data-only``, ``--pdf-only``), each atomically, and
     recorded as published (the build holds the output's lock)."""
     from rulebook import publish
-    from rulebook.fileio import write_atomic
 
     publish.write_marker(output)
-    for path, data in files:
-        write_atomic(path, data)
+    publish.write_straight(output, [(path, _bytes(data)) for path, data in files], root=project.root)
     publish.rewritten(
         output, [path.relative_to(output).as_posix() for path, _ in files], kept=options.kept, root=project.root
     )
+
+
+def _bytes(data: str | bytes) -> bytes:
+    return data.encode("utf-8") if isinstance(data, str) else data
 
 
 def _build_pdf_only(

@@ -163,16 +163,18 @@ PRINTABLE = (".png", ".jpg", ".jpeg", ".gif", ".svg", ".webp")
 
 
 def project_fonts(project: Project) -> dict[str, bytes]:
-    """The font files of the project's ``site_templates/fonts/`` folder, each read as every input is."""
-    from rulebook.inputs import read_input
+    """The font files of the project's ``site_templates/fonts/`` folder, each read as every input is: the folder
+    committed as a link out of the project, or a font in it that is such a link, a pipe or a device, is refused in
+    plain words (:func:`~rulebook.inputs.input_folder`), never passed over."""
+    from rulebook.inputs import input_folder, present, read_input
     from rulebook.site.theme import OVERRIDES
 
     folder = project.root / OVERRIDES / FONT_FOLDER
-    if not folder.is_dir() or folder.is_symlink():
+    if not present(folder):
         return {}
     return {
         path.name: read_input(path, root=project.root, limit=MAX_FONT_BYTES, kind="font")
-        for path in sorted(folder.iterdir())
+        for path in input_folder(folder, root=project.root, kind="fonts")
         if path.suffix.lower() in FONT_SUFFIXES
     }
 

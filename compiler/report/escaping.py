@@ -5,7 +5,12 @@ or BEL would drive the reader's terminal, a bidirectional override would reorder
 what they read. As rustc does, each such character is shown by a visible stand-in of
 the same width, so a caret under a line still points where it should: the C0
 controls and DEL by their Unicode control pictures (ESC is ``␛``, BEL ``␇``), the C1
-controls and the bidirectional controls by U+FFFD (``�``). A name from a source can also be
+controls and the bidirectional controls by U+FFFD (``�``). The bidirectional controls are
+every character of Unicode's ``Bidi_Control`` property: the embeddings, overrides and
+isolates (U+202A-202E, U+2066-2069), and the marks (U+200E, U+200F, U+061C), which reorder
+too (a right-to-left mark before ``1, 2`` shows ``2 ,1``). Invisible characters with a
+typographic task and no reordering (the soft hyphen, zero-width joiners and spaces, the word
+joiner, U+FEFF) are text, left as they are. A name from a source can also be
 huge (a one-line token of 50 MB): in a message it is cut in its middle. JSON and SARIF
 reports are data and keep every string exact (JSON escapes the C0 controls itself).
 """
@@ -13,6 +18,9 @@ reports are data and keep every string exact (JSON escapes the C0 controls itsel
 from __future__ import annotations
 
 import re
+import sys
+from collections.abc import Iterable
+from typing import Any, TextIO, cast
 
 from rulebook.errors import shorten
 
@@ -22,7 +30,8 @@ MESSAGE_LIMIT = 400
 """Longest message shown whole."""
 _NAME = re.compile(r"`([^`]*)`")
 
-_BIDI_CONTROLS = (*range(0x202A, 0x202F), *range(0x2066, 0x206A))
+_BIDI_CONTROLS = (0x061C, 0x200E, 0x200F, *range(0x202A, 0x202F), *range(0x2066, 0x206A))
+"""Unicode's ``Bidi_Control`` characters (``PropList.txt``): the marks, embeddings, overrides and isolates."""
 _VISIBLE: dict[int, str] = (
     {code: chr(0x2400 + code) for code in range(0x20)}
     | {0x7F: "\u2421"}
@@ -31,6 +40,17 @@ _VISIBLE: dict[int, str] = (
 
 
 _VISIBLE_IN_TEXT = {code: shown for code, shown in _VISIBLE.items() if chr(code) not in "\t\n\r"}
+
+
+def character_class(codes: Iterable[int]) -> str:
+    """A regular expression's class matching exactly the characters ``codes``."""
+    return "[" + "".join(re.escape(chr(code)) for code in sorted(codes)) + "]"
+
+
+SHOWN_OTHERWISE = re.compile(character_class(_VISIBLE_IN_TEXT))
+"""Any character :func:`visible_in_text` replaces (most texts hold none: a search is cheaper than a translation)."""
+UNPRINTABLE_ABOVE_ASCII = re.compile(character_class(code for code in _VISIBLE if code >= 0x7F))
+"""DEL, the C1 controls and the bidirectional controls: what JSON writes as they are (it escapes the C0 ones)."""
 
 
 def visible_in_text(text: str) -> str:
@@ -64,3 +84,33 @@ def readable(message: str) -> str:
     message = shorten(message, 4 * MESSAGE_LIMIT)  # keeps both ends: a cut name keeps its backticks
     message = _NAME.sub(lambda name: f"`{shorten(name.group(1), NAME_LIMIT)}`", message)
     return visible(shorten(message, MESSAGE_LIMIT))
+
+
+class VisibleStream:
+    """Standard error as every command writes it: each control character shown as its picture
+    (:func:`visible_in_text`), whatever printed the text. A line may quote a file name from the command line,
+    a title or a path (``Wrote 3 problems to o\\x1b[2Jut.json``): no print of it sends ESC or a bidirectional
+    control to the terminal. Text this tool colours itself, made visible part by part first, goes to
+    :attr:`painted` (:func:`painted_stderr`)."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self.painted = stream
+        """The stream itself."""
+
+    @classmethod
+    def over(cls, stream: TextIO) -> TextIO:
+        """``stream`` behind a :class:`VisibleStream` (once)."""
+        return cast(TextIO, stream if isinstance(stream, cls) else cls(stream))
+
+    def write(self, text: str) -> int:
+        self.painted.write(visible_in_text(text))
+        return len(text)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.painted, name)
+
+
+def painted_stderr() -> TextIO:
+    """Standard error for text this tool coloured with ANSI codes, each part of it already made visible."""
+    stream: Any = sys.stderr
+    return stream.painted if isinstance(stream, VisibleStream) else sys.stderr

@@ -9,7 +9,6 @@ a finding new. The first build says only how many there are.
 
 from __future__ import annotations
 
-import sys
 from collections import Counter
 from collections.abc import Callable
 
@@ -76,8 +75,9 @@ def _counted(found: list[Diagnostic]) -> str:
 
 def _print(diagnostic: Diagnostic, lint: LintResult) -> None:
     from rulebook.report import text as text_report
+    from rulebook.report.escaping import painted_stderr
 
-    stream = sys.stderr
+    stream = painted_stderr()  # its parts are made visible by the report, its colours are ours
     shown = text_report.render_diagnostic(
         diagnostic,
         lint.sources.get(diagnostic.span.path),

@@ -5,10 +5,13 @@ from __future__ import annotations
 
 import os
 import shutil
+import stat
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+
+from rulebook.state import read_small
 
 FOLDER_PREFIX = "rulebook-serve-"
 OWNER = ".rulebook-serve-pid"
@@ -32,9 +35,10 @@ def _remove_abandoned() -> None:
     """Remove the folders of earlier ``serve`` processes that died without cleaning up (``kill -9``)."""
     for folder in Path(tempfile.gettempdir()).glob(FOLDER_PREFIX + "*"):
         try:
-            pid = int((folder / OWNER).read_text(encoding="utf-8"))
-            if folder.is_symlink() or folder.stat().st_uid != os.getuid():
-                continue
+            status = folder.lstat()
+            if not stat.S_ISDIR(status.st_mode) or status.st_uid != os.getuid():
+                continue  # another user's (a pipe there would hold every preview up) or a link: never read
+            pid = int(read_small(folder / OWNER))  # not through a link, without waiting, a few bytes
         except (OSError, ValueError):
             continue  # not one of ours, or not finished being made: leave it
         if not _alive(pid):

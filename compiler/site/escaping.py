@@ -13,9 +13,9 @@ Each context reads different characters as markup:
   ``{onfocus=...}`` would give the heading that attribute). :func:`markdown_text` escapes them.
 
 In every context, the control characters (ESC, BEL, the C1 controls) and the bidirectional
-controls (U+202A-202E, U+2066-2069) are shown as visible pictures, as the terminal reports show
-them (:mod:`rulebook.report.escaping` holds the mapping): a page never carries a character that
-drives a terminal or reorders what a reader sees.
+controls (U+202A-202E, U+2066-2069, and the marks U+200E, U+200F, U+061C) are shown as visible
+pictures, as the terminal reports show them (:mod:`rulebook.report.escaping` holds the mapping): a
+page never carries a character that drives a terminal or reorders what a reader sees.
 """
 
 from __future__ import annotations

@@ -23,6 +23,7 @@ from markupsafe import Markup, escape
 from rulebook.diagnostics import Diagnostic
 from rulebook.graph import TermGraph
 from rulebook.model import Book, Section
+from rulebook.report.escaping import UNPRINTABLE_ABOVE_ASCII
 from rulebook.site.across import BookLinks
 from rulebook.site.escaping import html_text
 from rulebook.site.html import Linker, render_content, spaced
@@ -824,7 +825,7 @@ def lint_page(plan: SitePlan, env: Environment, limit: int = 200) -> Page:
     return Page(LINT.file, "Lint report", text)
 
 
-_INVISIBLE = re.compile("[\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+_INVISIBLE = re.compile(f"{UNPRINTABLE_ABOVE_ASCII.pattern}|[\u2028\u2029]")
 """Characters a JSON block keeps as they are and no page may carry raw (see :func:`json_script`)."""
 
 _BACKTICKS = re.compile(r"`([^`]+)`")

@@ -19,11 +19,12 @@ MARKUP = (
     "*em* _u_ `c` [a](javascript:alert(1)) ![i](x) </title></textarea></script><img src=x onerror=alert(2)> &amp; #"
 )
 """Markdown and HTML, the picture after the end tags that close a page's elements of raw text (a ``<title>``)."""
-PAYLOAD = f"{MARKUP} \u0085\u202e\u2066 {ATTRIBUTES}"
-"""What an XML or Markdown source can hold (XML 1.0 allows the C1 and bidirectional controls)."""
-CONFIGURED = f"{MARKUP} \x1b[31m\x07\u202e {ATTRIBUTES}"
+PAYLOAD = f"{MARKUP} \u0085\u202e\u2066\u200f\u061c {ATTRIBUTES}"
+"""What an XML or Markdown source can hold (XML 1.0 allows the C1 and bidirectional controls: the overrides,
+isolates and marks)."""
+CONFIGURED = f"{MARKUP} \x1b[31m\x07\u202e\u200e {ATTRIBUTES}"
 """What a configuration value can hold (TOML escapes any control character)."""
-CONTROLS = "\x1b\x07\x85\u202e\u2066"
+CONTROLS = "\x1b\x07\x85\u202e\u2066\u200e\u200f\u061c"
 """The control characters the payloads hold: none may reach a page."""
 
 

@@ -21,7 +21,7 @@ from .test_report_files import BOOK
 
 SECRET = "GH_TOKEN=ghp_not_a_real_secret"
 FRENCH = "# 1 Bouger\n\nMarcher, c'est bouger.\n"
-LEFT_OUT = "it is a link to a file outside the project; the project's files are read only inside it"
+LEFT_OUT = "it is a link to a place outside the project; the project's files are read only inside it"
 NOT_REGULAR = "it is not a regular file (a device, a pipe or a socket)"
 
 
@@ -130,7 +130,7 @@ def test_a_terminology_or_waivers_linked_out_of_the_project_is_not_read(
     outside.write_text(f'[march]\npreferred = "{SECRET}"\n', encoding="utf-8")
     (scratch / "fr" / name).symlink_to(outside)
     with nothing_written_outside(scratch):
-        outcome = run(capsys, "compare", "book.xml", "fr/book.md")
+        outcome = run(capsys, "compare", "--language", "fr", "book.xml", "fr/book.md")
     assert outcome.code == 2
     assert outcome.err == f"rulebook: error: cannot read `fr/{name}`: {LEFT_OUT}\n"
     assert SECRET not in outcome.out + outcome.err
@@ -145,11 +145,11 @@ def test_a_terminology_or_waivers_that_is_a_pipe_is_refused_not_passed_over(
 ) -> None:
     _translated(scratch)
     os.mkfifo(scratch / "fr" / name)
-    outcome = run_guarded(scratch, "compare", "book.xml", "fr/book.md")
+    outcome = run_guarded(scratch, "compare", "--language", "fr", "book.xml", "fr/book.md")
     assert outcome.code == 2
     assert outcome.err == f"rulebook: error: cannot read `fr/{name}`: {NOT_REGULAR}\n"
     option = "--terms" if name == "terms.toml" else "--waivers"
-    outcome = run_guarded(scratch, "compare", "book.xml", "fr/book.md", option, f"fr/{name}")
+    outcome = run_guarded(scratch, "compare", "--language", "fr", "book.xml", "fr/book.md", option, f"fr/{name}")
     assert outcome.code == 2 and outcome.err == f"rulebook: error: cannot read `fr/{name}`: {NOT_REGULAR}\n"
 
 
@@ -238,6 +238,42 @@ def test_the_sites_own_file_that_is_a_pipe_is_not_read(scratch: Path) -> None:  
     outcome = run_guarded(scratch, "build", "-q")
     assert outcome.code == 2
     assert f"cannot read `{scratch / 'site_templates' / 'assets' / 'extra.css'}`: {NOT_REGULAR}" in outcome.err
+
+
+@pytest.mark.parametrize("shape", ["link out", "file", "font linked out", "font pipe"])
+def test_a_fonts_folder_that_is_not_the_projects_folder_of_fonts_is_refused(
+    scratch: Path,  # noqa: F811
+    tmp_path_factory: pytest.TempPathFactory,
+    shape: str,
+) -> None:
+    """``site_templates/fonts`` was passed over in silence when committed as a link (or as a file): the PDF came
+    out in another font with exit 0. The folder is read as every input is, and each font in it too."""
+    source(scratch, "book.xml", BOOK.replace('<reference name="charge">Charge</reference>', ""))
+    outside = tmp_path_factory.mktemp("outside")
+    (outside / "secret.ttf").write_text(SECRET, encoding="utf-8")
+    fonts = scratch / "site_templates" / "fonts"
+    fonts.parent.mkdir()
+    if shape == "link out":
+        fonts.symlink_to(outside, target_is_directory=True)
+    elif shape == "file":
+        fonts.write_text("not a folder", encoding="utf-8")
+    else:
+        fonts.mkdir()
+        if shape == "font linked out":
+            (fonts / "a.ttf").symlink_to(outside / "secret.ttf")
+        else:
+            os.mkfifo(fonts / "a.ttf")
+    with nothing_written_outside(scratch, "site"):
+        outcome = run_guarded(scratch, "build", "-q", "--pdf-only")
+    assert outcome.code == 2
+    said = {
+        "link out": f"cannot read `{fonts}`: {LEFT_OUT}",
+        "file": f"cannot read `{fonts}`: it is not a folder; fonts are read from a folder of that name",
+        "font linked out": f"cannot read `{fonts / 'a.ttf'}`: {LEFT_OUT}",
+        "font pipe": f"cannot read `{fonts / 'a.ttf'}`: {NOT_REGULAR}",
+    }[shape]
+    assert outcome.err == f"rulebook: error: {said}\n"
+    assert SECRET not in outcome.err and not (scratch / "site").exists()
 
 
 # -- files named on the command line --------------------------------------------------------------

@@ -84,6 +84,11 @@ def test_a_folder_of_notes_is_never_replaced(scratch: Path, capsys: pytest.Captu
         ('"src"', "the output `src` holds `src/book.xml`, which the build reads"),
         ('".git/site"', "the output `.git/site` is inside `.git`, Git's own folder"),
         ('".GIT/hooks/x"', "the output `.GIT/hooks/x` is inside `.git`, Git's own folder"),
+        (
+            '"src/site"',
+            "the output `src/site` is inside `src`, beside `src/book.xml`, which the build reads: choose a folder of "
+            "its own, such as `site`",
+        ),
     ],
 )
 def test_the_project_and_its_sources_are_never_an_output(
@@ -96,6 +101,21 @@ def test_the_project_and_its_sources_are_never_an_output(
     before = snapshot(scratch)
     assert run("build", "-q") == 2
     assert message in capsys.readouterr().err
+    assert snapshot(scratch) == before
+
+
+@pytest.mark.parametrize("output", ["site/sub", "site/a/b"])
+def test_no_site_is_built_inside_a_site(scratch: Path, output: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """``-o site/sub`` built a site (its lock and work folder too) inside the published one, which the next build
+    of ``site`` deleted without a word."""
+    project(scratch)
+    assert run("build", "-q") == 0
+    before = snapshot(scratch)
+    assert run("build", "-q", "-o", output) == 2
+    assert capsys.readouterr().err == (
+        f"rulebook: error: the output `{output}` is inside `site`, a site this tool built: building that site again "
+        "would delete it; choose a folder outside it\n"
+    )
     assert snapshot(scratch) == before
 
 

@@ -34,7 +34,7 @@ from .hostile_text import ATTRIBUTES, CONFIGURED, CONTROLS, PAYLOAD, make_projec
 OUR_HANDLERS = {("form", "onsubmit", "return false")}
 """The one handler a template writes itself: the translation report's filter form is never sent."""
 URL_ATTRIBUTES = ("href", "src", "action", "formaction", "xlink:href", "poster", "data")
-CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
 """The C0 controls (but tab and line ends), DEL, the C1 controls and the bidirectional controls."""
 
 

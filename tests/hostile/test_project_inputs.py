@@ -33,7 +33,7 @@ def test_a_source_linked_out_of_the_project_is_not_read(
         outcome = run(capsys, command, "--color", "never") if command == "lint" else run(capsys, command)
     assert outcome.code == 2
     shown = outcome.out + outcome.err
-    assert "cannot read `rules/book.md`: it is a link to a file outside the project" in shown
+    assert "cannot read `rules/book.md`: it is a link to a place outside the project" in shown
     assert SECRET not in shown
     assert not (scratch / "site").exists()
 
@@ -85,7 +85,7 @@ def test_a_bad_terminology_is_a_plain_error(
     source(scratch, "book.xml", BOOK)
     (scratch / "fr.md").write_text("# 1 Bouger\n\nMarcher, c'est bouger.\n", encoding="utf-8")
     (scratch / "terms.toml").write_bytes(terms.encode("utf-8") if isinstance(terms, str) else terms)
-    outcome = run(capsys, "compare", "--terms", "terms.toml", "book.xml", "fr.md")
+    outcome = run(capsys, "compare", "--language", "fr", "--terms", "terms.toml", "book.xml", "fr.md")
     assert outcome.code == 2
     assert said in outcome.err
 

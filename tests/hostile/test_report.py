@@ -15,7 +15,7 @@ from .scratch import MARKDOWN_FORMATS, configure, markdown_book, run, source
 from .scratch import scratch as scratch  # the fixture every case takes
 
 ESC_BEL = "a\x1b[2Jb\x07"
-MARKDOWN = f'# 1 Règles\n\nVoir <!-- rulebook: mechanic name="{ESC_BEL}" roll="D6" --> ici \u202e et fin.\n'
+MARKDOWN = f'# 1 Règles\n\nVoir <!-- rulebook: mechanic name="{ESC_BEL}" roll="D6" --> ici \u202e\u200f et fin.\n'
 
 
 @pytest.mark.parametrize("markdown", MARKDOWN_FORMATS)
@@ -29,12 +29,12 @@ def test_control_characters_never_reach_the_terminal(capsys, scratch, markdown) 
     assert first[1:] == [
         " --> book.md:3:36",  # the name, where the caret stands
         "  |",
-        '3 | Voir <!-- rulebook: mechanic name="a␛[2Jb␇" roll="D6" --> ici � et fin.',
+        '3 | Voir <!-- rulebook: mechanic name="a␛[2Jb␇" roll="D6" --> ici �� et fin.',
         "  |                                    ^^^^^^^",  # still under the name: one stand-in per character
         "    = help: see `rulebook docs data` for the kinds of mechanic and their attributes (`<!-- rulebook: mechanic "
         'name="..." ...-->` takes those of the XML\'s `<mechanic>`)',
     ]
-    assert not any(char in outcome.out for char in "\x1b\x07\u202e")
+    assert not any(char in outcome.out for char in "\x1b\x07\u202e\u200f")
 
 
 @pytest.mark.parametrize("markdown", MARKDOWN_FORMATS)

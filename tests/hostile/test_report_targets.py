@@ -286,6 +286,25 @@ def test_a_tbx_export_is_valid_xml_whatever_the_title(
     assert paragraph is not None and paragraph.text == "Tiles\u2401and\u241bDice\ufffd: terminology, English-French"
 
 
+@pytest.mark.parametrize("character", ["\x1b", "\x07", "\x0b", "\ufffe"])
+def test_a_markdown_source_holding_what_xml_forbids_is_not_converted(
+    scratch: Path,  # noqa: F811
+    capsys: pytest.CaptureFixture[str],
+    character: str,
+) -> None:
+    """The dialect reads ESC, BEL or U+FFFE as text: ``convert --to xml`` wrote them raw, "Wrote book.xml" with exit
+    0, a file no XML reader reads. Refused where the source holds it, nothing written."""
+    source(scratch, "book.md", f"<!-- rulebook -->\n\n# Rules {{#rules}}\n\nA move{character} is a move.\n")
+    with nothing_written_outside(scratch):
+        outcome = run(capsys, "convert", "book.md", "-o", "book.xml")
+    assert outcome == (
+        2,
+        "",
+        f"rulebook: error: book.md:5:7: U+{ord(character):04X} cannot be written in XML, which forbids control "
+        "characters and non-characters: remove it from the source\n",
+    )
+
+
 def test_a_graphml_export_is_valid_xml_whatever_a_heading_holds(
     scratch: Path,  # noqa: F811
     capsys: pytest.CaptureFixture[str],
@@ -347,6 +366,52 @@ def test_a_device_that_cannot_take_the_text_is_an_error_not_a_file_written(
     outcome = run(capsys, *STREAM_WRITERS[writer], "/dev/full")
     assert outcome == (2, "", "rulebook: error: cannot write `/dev/full`: no space left on device\n")
     assert stat.S_ISCHR(Path("/dev/full").lstat().st_mode)
+
+
+@pytest.mark.parametrize("kind", ["socket", "block device"])
+@pytest.mark.parametrize("writer", sorted(STREAM_WRITERS))
+def test_a_socket_or_a_disk_is_refused_never_replaced(
+    scratch: Path,  # noqa: F811
+    capsys: pytest.CaptureFixture[str],
+    writer: str,
+    kind: str,
+) -> None:
+    """A socket (``-o /run/docker.sock``) or a block device (``-o /dev/sda``, as root) was replaced by the report,
+    renamed over it, with exit 0: only a file, a character device or a pipe is written."""
+    import socket
+
+    _project(scratch)
+    target = scratch / "target"
+    if kind == "socket":
+        with socket.socket(socket.AF_UNIX) as server:
+            server.bind(str(target))
+    else:
+        try:
+            os.mknod(target, 0o600 | stat.S_IFBLK, os.makedev(7, 200))  # a loop device's number, never opened
+        except PermissionError:
+            pytest.skip("making a device node needs root")
+    what = "a socket" if kind == "socket" else "a block device (a disk)"
+    with nothing_written_outside(scratch):
+        outcome = run(capsys, *STREAM_WRITERS[writer], "target")
+    assert outcome == (2, "", f"rulebook: error: cannot write `target`: it is {what}, not a file; name a file\n")
+
+
+@pytest.mark.parametrize("writer", ["baseline", "convert"])
+def test_a_name_with_control_characters_is_said_with_pictures(
+    scratch: Path,  # noqa: F811
+    capsys: pytest.CaptureFixture[str],
+    writer: str,
+) -> None:
+    """``--write-baseline`` said "Wrote N problems to NAME" and how to configure NAME, and ``convert`` "Wrote NAME",
+    with the name's ESC and U+202E raw: every line on standard error, and these on standard output, show them as
+    pictures."""
+    _project(scratch)
+    outcome = run(capsys, *STREAM_WRITERS[writer], "o\x1b[2Jut\u202e.txt")
+    assert outcome.code == 0
+    said = outcome.out + outcome.err
+    assert "o␛[2Jut�.txt" in said
+    assert "\x1b" not in said and "\u202e" not in said
+    assert (scratch / "o\x1b[2Jut\u202e.txt").is_file()
 
 
 def test_a_file_in_a_folder_no_file_can_be_made_in_is_a_plain_error(

@@ -86,6 +86,26 @@ def test_a_lock_with_another_name_is_refused(game: Path, capsys: pytest.CaptureF
     refused(capsys, game, not_ours(".site.lock", "a file with another name too (a hard link)", "lock file"))
 
 
+@pytest.mark.parametrize("kind", ["folder", "socket", "pipe"])
+def test_a_lock_that_is_no_file_is_refused_as_not_the_builds_own(
+    game: Path, capsys: pytest.CaptureFixture[str], kind: str
+) -> None:
+    """A folder or a socket in the lock's place said "cannot write the site into `site`: is a directory" (or "no
+    such device or address"): refused as a pipe is, saying what is there."""
+    import socket
+
+    lock = game / ".site.lock"
+    if kind == "folder":
+        lock.mkdir()
+    elif kind == "socket":
+        with socket.socket(socket.AF_UNIX) as server:
+            server.bind(str(lock))
+    else:
+        os.mkfifo(lock)
+    found = "a folder" if kind == "folder" else "neither a file nor a folder"
+    refused(capsys, game, not_ours(".site.lock", found, "lock file"))
+
+
 # -- the work folder, and what is in it -------------------------------------------------------------------------
 
 
@@ -228,6 +248,22 @@ def test_a_link_in_the_published_site_is_never_kept(
     shutil.rmtree(game / "site" / "extra" / "glossary")
     (game / "site" / "extra" / "glossary").symlink_to(game / target if target == ".git" else target)
     refused(capsys, game, keeping_refused(not_published("extra/glossary")), "--book", "main")
+
+
+@pytest.mark.parametrize("only", ["--data-only", "--pdf-only"])
+@pytest.mark.parametrize("target", FOLDER_TARGETS.values(), ids=FOLDER_TARGETS.keys())
+def test_a_build_straight_into_the_site_never_writes_through_a_link(
+    game: Path, capsys: pytest.CaptureFixture[str], target: str, only: str
+) -> None:
+    """A committed ``site/`` with the marker and ``extra -> ../outside``: ``--data-only`` wrote the second book's
+    ``rules.json`` and schema into the link's target (``.git``, someone's folder) with exit 0."""
+    (game / "site").mkdir()
+    (game / "site" / ".rulebook-site").write_text("", encoding="utf-8")
+    (game / "site" / "extra").symlink_to(game / target if target == ".git" else target)
+    refused(capsys, game, not_ours("site/extra", "a symbolic link", "folder of the site"), only)
+    (game / "site" / "extra").unlink()
+    (game / "site" / "extra").write_text("not a folder", encoding="utf-8")
+    refused(capsys, game, not_ours("site/extra", "a file", "folder of the site"), only)
 
 
 def test_the_published_site_is_kept_file_for_file(game: Path, capsys: pytest.CaptureFixture[str]) -> None:
