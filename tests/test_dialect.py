@@ -886,6 +886,8 @@ A note.
 | Key | What |
 |---|---|
 | Li | Lines: [[line_of_sight\\|sight]] |
+
+Two spans: [x]{onclick=y} and [y]{foo=a onclick=z}.
 """
 
 
@@ -902,7 +904,8 @@ def test_a_findings_header_and_github_annotation_name_the_column_its_caret_stand
     headers = re.findall(r"--> book\.md:(\d+):(\d+)\n.*\n.*\n *\| ( *)\^", text)
     places = [(int(line), int(column)) for line, column, _ in headers]
     assert [(line, len(spaces) + 1) for (line, _), (_, _, spaces) in zip(places, headers, strict=True)] == places
-    assert sorted(places) == [(7, 26), (9, 13), (11, 38), (11, 44), (13, 5), (21, 17)]
+    # Each span's unknown key where it is, the first span's too (not at the same key later on the line).
+    assert sorted(places) == [(7, 26), (9, 13), (11, 38), (11, 44), (13, 5), (21, 17), (23, 16), (23, 35), (23, 41)]
     main(["lint", "--format", "github"])
     annotations = re.findall(r"file=book\.md,line=(\d+),col=(\d+)", capsys.readouterr().out)
     assert sorted((int(line), int(column)) for line, column in annotations) == sorted(places)

@@ -75,6 +75,8 @@ def _underline(
     places, tried first), else its quoted value after the column, else the tag name."""
     if target:
         near = line.part(column, column + TARGET_REACH + len(target) + 2)
+        if names and near.startswith(target) and not _continues_a_name(near[len(target) : len(target) + 1]):
+            return column, len(target)  # made at the name itself (an attribute's key): never a later one of the line
         spanned = bool(names) and near.startswith("[") and not near.startswith("[[")
         for before, after in (_SPAN_NAMES + names) if spanned else names:
             found = near.find(f"{before}{target}{after}")
@@ -93,3 +95,8 @@ def _underline(
     while end < len(word) and (word[end].isalnum() or word[end] in "_-:."):
         end += 1
     return column, max(end, 1)
+
+
+def _continues_a_name(character: str) -> bool:
+    """Whether a character after a name would make it another, longer name (``fog`` in ``fog_bank``)."""
+    return character.isalnum() or character in "_-"
