@@ -926,3 +926,15 @@ def test_a_table_with_references_reads_the_same_whatever_its_line_ends(end: str)
     assert [(d.message, str(d.span)) for d in again.diagnostics] == [
         (d.message, str(d.span)) for d in as_written.diagnostics
     ]
+
+
+def test_a_control_character_in_the_text_is_reported_where_it_stands() -> None:
+    """The XML reader refuses a control character; the dialect reports each where it stands (a hundred at most)."""
+    result = parse_dialect("# C\n\n## S\n\nA bell \x07 rings, then \x1b.\n", "book.md")
+    assert [(d.message, str(d.span)) for d in result.diagnostics] == [
+        ("a control character (U+0007) in the text", "book.md:5:8"),
+        ("a control character (U+001B) in the text", "book.md:5:22"),
+    ]
+    many = parse_dialect("# C\n\n## S\n\n" + "\x07" * 500 + "\n", "book.md")
+    assert len(many.diagnostics) == 100
+    assert many.diagnostics[-1].message == "a control character (U+0007) in the text (and more after it, not listed)"

@@ -85,6 +85,7 @@ def parse_dialect(text: str, path: str = "<string>", *, language: str = "en") ->
     except TooLarge as refusal:
         return SourceResult(None, (refusal.diagnostic(path),), source)
     builder = _Builder(source, language, tree_of(tokens))
+    builder.checks.control_characters()
     try:
         document = builder.build()
     except TooDeep as refusal:

@@ -9,6 +9,7 @@ outside link), text before the first chapter. What is read is kept; only its mar
 
 from __future__ import annotations
 
+import itertools
 import re
 
 from markdown_it.token import Token
@@ -43,12 +44,31 @@ _BLOCKS = {
 }
 
 
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+"""A control character, as XML forbids them in text (a tab and the line ends are text)."""
+CONTROL_SHOWN = 100
+"""How many control characters a source's findings name one by one (a file of them is one mistake, not millions)."""
+
+
 class Checks:
     """The findings of one source's reading, in the order found."""
 
     def __init__(self, source: SourceText) -> None:
         self.source = source
         self.found: list[Diagnostic] = []
+
+    def control_characters(self) -> None:
+        """Each control character where it stands, as the XML reader refuses it: most editors do not show one, and a
+        page could only picture it. A plain Markdown conversion keeps them (a PDF's page breaks are form feeds)."""
+        places = [found.start() for found in itertools.islice(_CONTROL.finditer(self.source.text), CONTROL_SHOWN + 1)]
+        for number, offset in enumerate(places[:CONTROL_SHOWN], start=1):
+            character = self.source.text[offset]
+            more = " (and more after it, not listed)" if number == CONTROL_SHOWN and len(places) > CONTROL_SHOWN else ""
+            self.report(
+                f"a control character (U+{ord(character):04X}) in the text{more}",
+                offset,
+                help="remove it: most editors do not show control characters, and a page can only picture one",
+            )
 
     def report(self, message: str, offset: int, *, target: str | None = None, help: str | None = None) -> None:
         span = self.source.span(offset)
