@@ -938,3 +938,13 @@ def test_a_control_character_in_the_text_is_reported_where_it_stands() -> None:
     many = parse_dialect("# C\n\n## S\n\n" + "\x07" * 500 + "\n", "book.md")
     assert len(many.diagnostics) == 100
     assert many.diagnostics[-1].message == "a control character (U+0007) in the text (and more after it, not listed)"
+
+
+def test_html_in_a_heading_is_reported_not_dropped_in_silence() -> None:
+    """A heading is a title: its words are kept, and HTML in it is reported where it stands (a comment is not)."""
+    result = parse_dialect("# C\n\n## B <b>bold</b> <!-- note --> {#b}\n\nText.\n", "book.md")
+    assert result.document is not None and result.document.sections[-1].title == "B bold"
+    assert [(d.message, str(d.span)) for d in result.diagnostics] == [
+        ("HTML (`<b>`) in a heading is not part of the rulebook format", "book.md:3:6"),
+        ("HTML (`</b>`) in a heading is not part of the rulebook format", "book.md:3:13"),
+    ]

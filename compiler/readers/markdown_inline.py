@@ -227,6 +227,12 @@ class InlineReader:
                     target=token.meta["name"],
                     help="a heading is a title: refer to the term in the section's text",
                 )
+            elif token.type == "html_inline" and not token.content.lstrip().startswith("<!--"):
+                self.checks.unsupported_inline(
+                    f"HTML (`{token.content.strip()[:30]}`) in a heading",
+                    places.offset(token.meta.get("at", 0)),
+                    "a heading is a title: write it as plain text",
+                )
         return "".join(parts)
 
     def nodes(
