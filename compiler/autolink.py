@@ -91,7 +91,7 @@ _WORD = re.compile(r"\w")
 _WORD_PART = re.compile(r"[\w-]")
 """What may not touch a said title on either side."""
 _SUFFIXES = ("s", "es", "x")
-"""What a use of a title may end with besides it (its plural: "Charges", "Boxes")."""
+"""What a use of a title may end with besides it (its plural: "Sprints", "Boxes")."""
 
 
 _SAME_LETTERS = str.maketrans({"ς": "σ", "ſ": "s", "ı": "i"})
