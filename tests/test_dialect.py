@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from rulebook.cli import main
-from rulebook.convert import ConversionError, convert_document
+from rulebook.convert import ConversionError, convert_document, convert_source
 from rulebook.data import build_rule_data, build_site_summary, serialise
 from rulebook.graph import TermGraph
 from rulebook.model import Book, Document, ItemList, Table, walk
@@ -528,7 +528,9 @@ def test_the_bundled_books_site_is_the_same_built_from_its_markdown(
         else:
             document = parse_xml_string(xml, "book.xml").document
             assert document is not None
-            (project / source).write_text(convert_document(document, "markdown"), encoding="utf-8")
+            converted = convert_source(document, document.sections[0].source, "markdown", markdown_source=False)
+            assert converted.left == () and "<!-- TODO: Include graphics -->" in converted.text  # its comments too
+            (project / source).write_text(converted.text, encoding="utf-8")
         monkeypatch.chdir(project)
         assert main(["build", "-q"]) == 0
         sites.append(project / "site")

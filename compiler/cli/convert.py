@@ -23,8 +23,9 @@ def add_commands(commands: Commands, words: Sequence[str] = ()) -> None:
         description="Read a rulebook source (XML, the Markdown dialect of `rulebook docs format`, or a format only "
         "read: plain Markdown, the text export) and write it in the other format (the dialect for those read only), or "
         "the one --to names: read back, the new file gives the same rules.json and site. "
-        "What the other format cannot say stops the conversion, with its place. The output is a new file "
-        "(never one that exists), or standard output with -o -.",
+        "What the other format cannot say stops the conversion, with its place. The source's comments and "
+        "suppressions are carried where they stand; each one that cannot be is named on standard error, with its "
+        "place. The output is a new file (never one that exists), or standard output with -o -.",
         epilog="Exit status: 0 converted, 2 unreadable source, a construct the other format cannot hold, an "
         "existing output or bad usage.",
     )
