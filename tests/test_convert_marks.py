@@ -111,6 +111,41 @@ def test_a_markdown_books_suppressions_hide_the_same_findings_in_xml_and_back(
     assert "<!-- TODO: a chapter on scoring -->\n# Basics {#basics}" in again.read_text(encoding="utf-8")
 
 
+def test_the_dialects_book_with_a_suppression_on_every_line_of_references_converts_both_ways(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every construct of the dialect's book, a reference misspelt in a definition's paragraph and in a nested span,
+    every second line that refers to a term suppressed and every heading commented: the same findings each way."""
+    book = (ROOT / "tests" / "dialect" / "book.md").read_text(encoding="utf-8")
+    book = book.replace("[[warband]]", "[[warbnd|warband]]").replace("[[profile]]", "[[profle|profile]]")
+    lines: list[str] = []
+    referring = 0
+    for line in book.split("\n"):
+        if line.startswith("#"):
+            lines.append("<!-- TODO: check this heading -->")
+        elif "[[" in line and not line.startswith(("|", "{", ":::")):
+            referring += 1
+            line += " <!-- rulebook: ignore RB101 -->" if referring % 2 else ""
+        lines.append(line)
+    source = tmp_path / "book.md"
+    source.write_text("\n".join(lines), encoding="utf-8")
+    original = findings(source)
+    bare = tmp_path / "bare" / "book.md"
+    bare.parent.mkdir()
+    bare.write_text(source.read_text(encoding="utf-8").replace(" <!-- rulebook: ignore RB101 -->", ""), "utf-8")
+    unsuppressed = findings(bare)
+    hidden = unsuppressed - original
+    assert (
+        hidden
+        and all(code == "RB101" for code, _ in hidden)
+        and ("RB101", "reference to undefined term `profle`") in original
+    )
+    xml = converted(source, tmp_path / "book.xml", monkeypatch)
+    again = converted(xml, tmp_path / "again.md", monkeypatch)
+    assert findings(xml) == original and findings(again) == original
+    assert again.read_text(encoding="utf-8").count("<!-- TODO: check this heading -->\n#") == 4
+
+
 def test_a_suppression_in_the_dialect_is_no_unknown_declaration() -> None:
     result = parse_dialect(
         "<!-- rulebook -->\n# C\n\n<!-- rulebook: ignore RB101 -->\nA [[x]]. <!-- rulebook: ignore RB101 -->\n"
@@ -189,3 +224,32 @@ def test_a_break_survives_xml_to_markdown_to_xml(content: str) -> None:
     assert again.diagnostics == () and again.document is not None
     assert dump_document(again.document) == dump_document(xml.document)
     assert convert_document(again.document, "markdown") == text
+
+
+MARKDOWN_BREAKS = [
+    "Line one\\\nline two.",
+    "Line one\\\n\\\nline two.",
+    "[a\\\nb]{dfn=x} c",
+    "a\\\n[b]{dfn=x}\\\nc",
+    "- a\\\n  b\n- c",
+    "1. [T]{.title} a\\\n   b",
+    "::: note N\n\na\\\nb\n\n:::",
+    "**a\\\nb** c",
+    "| A | B |\n|---|---|\n| a<br>b | c |",
+    "a\\\n\n::: definition x\n\nb\n\n:::\n\nc",
+    "a\n\n\\\n\n::: definition x\n\nb\n\n:::",
+    "::: figure f1 Fig\n\n![](a.png)\n\ncap\\\ntion\n\n:::",
+]
+
+
+@pytest.mark.parametrize("content", MARKDOWN_BREAKS)
+def test_a_break_written_in_markdown_survives_xml_and_back(content: str) -> None:
+    """A ``\\`` at a line's end is the break a blank line is: XML's ``<br/>``, then a blank line, the same node."""
+    read = parse_dialect(f"<!-- rulebook -->\n\n# C\n\n{content}\n\nEnd [[x]].\n", "b.md")
+    assert read.diagnostics == () and read.document is not None
+    xml = parse_xml_string(convert_document(read.document, "xml"), "b.xml")
+    assert xml.diagnostics == () and xml.document is not None
+    assert dump_document(xml.document) == dump_document(read.document)
+    again = parse_dialect(convert_document(xml.document, "markdown"), "again.md")
+    assert again.diagnostics == () and again.document is not None
+    assert dump_document(again.document) == dump_document(read.document)
