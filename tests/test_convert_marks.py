@@ -173,6 +173,43 @@ def test_convert_names_each_comment_it_cannot_carry_and_carries_the_others(
     assert "<!-- TODO: the turn -->\n# C\n" in (tmp_path / "book.md").read_text(encoding="utf-8")
 
 
+def test_a_comment_xml_cannot_hold_is_named_and_the_others_carried(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--`` within a comment is Markdown's but not XML's: that comment alone is left out, with its place."""
+    comments = [f"<!-- note {n} -->" if n != 3 else "<!-- a -- b -->" for n in range(6)]
+    paragraphs = "".join(f"{comment}\nParagraph {n} of [[x]].\n\n" for n, comment in enumerate(comments))
+    (tmp_path / "book.md").write_text(f"<!-- rulebook -->\n\n# C\n\n{paragraphs}", encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    assert main(["convert", "book.md"]) == 0
+    assert capsys.readouterr().err.splitlines() == [
+        "book.md:14:1: a comment is not carried over (XML allows no `--` within a comment): <!-- a -- b -->"
+    ]
+    xml = (tmp_path / "book.xml").read_text(encoding="utf-8")
+    carried = [line.strip() for line in xml.splitlines() if "<!--" in line]
+    assert carried == [comment for comment in comments if comment != "<!-- a -- b -->"]
+
+
+def test_a_comment_that_would_change_the_reading_is_named_and_the_others_carried(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``<!-->odd -->`` is a comment to XML, and not to markdown-it (which would read it as HTML in the text): the
+    conversion with every comment reads otherwise, so the comments are tried by halves and that one left out."""
+    lines = [f"    <br/>Line {n} <reference name='x'>x</reference>. <!-- fine {n} -->" for n in range(7)]
+    lines[4] = "    <br/>Line 4 <reference name='x'>x</reference>. <!-->odd -->"
+    body = "\n".join(lines)
+    (tmp_path / "book.xml").write_text(
+        f"<document>\n  <chapter title='C'>\n{body}\n  </chapter>\n</document>\n", "utf-8"
+    )
+    monkeypatch.chdir(tmp_path)
+    assert main(["convert", "book.xml"]) == 0
+    assert capsys.readouterr().err.splitlines() == [
+        "book.xml:7:52: a comment is not carried over (the converted file has no place for it there): <!-->odd -->"
+    ]
+    text = (tmp_path / "book.md").read_text(encoding="utf-8")
+    assert [n for n in range(7) if f"Line {n} [[x]]. <!-- fine {n} -->" in text] == [0, 1, 2, 3, 5, 6]
+
+
 def test_the_bundled_books_comments_are_carried_both_ways_and_its_rule_data_is_the_same() -> None:
     xml = read_book([BUNDLED_BOOK], ROOT).book.documents[0]
     markdown = convert_source(xml, xml.sections[0].source, "markdown", markdown_source=False)

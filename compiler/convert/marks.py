@@ -155,17 +155,25 @@ def carry_marks(
         if paired is not None and _reading(again) == _reading(plain):
             written, plain, converted_nodes = split, again, paired
     wanted = {id(mark): tuple(sorted({converted_nodes[index][1] for index in tied[id(mark)]})) for mark in marks}
-    kept = [mark for mark in marks if wanted[id(mark)]]
+    kept = [mark for mark in marks if wanted[id(mark)] and (to_markdown or not _dashed(mark))]
     baseline = _Baseline(_reading(plain), tuple(line for _, line in converted_nodes))
     text = _placed_text(written, kept, wanted, to_markdown)
     if not _faithful(text, kept, wanted, read_back, baseline):
-        kept = _one_by_one(written, kept, wanted, to_markdown, read_back, baseline)
+        kept = _faithful_part(written, kept, wanted, to_markdown, read_back, baseline)
         text = _placed_text(written, kept, wanted, to_markdown)
     carried = {id(mark) for mark in kept}
-    return Converted(text, tuple(NotCarried(m, _why(m, wanted[id(m)])) for m in marks if id(m) not in carried))
+    left = (NotCarried(m, _why(m, wanted[id(m)], to_markdown)) for m in marks if id(m) not in carried)
+    return Converted(text, tuple(left))
 
 
-def _why(mark: Mark, lines: tuple[int, ...]) -> str:
+def _dashed(mark: Mark) -> bool:
+    """Whether a comment holds ``--`` within it, which Markdown allows and XML does not."""
+    return mark.text.startswith("<!--") and "--" in mark.text[4:-3]
+
+
+def _why(mark: Mark, lines: tuple[int, ...], to_markdown: bool) -> str:
+    if not to_markdown and _dashed(mark):
+        return "XML allows no `--` within a comment"
     if not lines:
         return "its line holds nothing the model keeps" if mark.suppression else "it stands within a paragraph's text"
     return "the converted file has no place for it there"
@@ -321,7 +329,7 @@ def _codes(mark: Mark) -> tuple[str, ...]:
     return suppression.codes
 
 
-def _one_by_one(
+def _faithful_part(
     written: str,
     marks: list[Mark],
     wanted: dict[int, tuple[int, ...]],
@@ -329,10 +337,18 @@ def _one_by_one(
     read_back: Reader,
     baseline: _Baseline,
 ) -> list[Mark]:
-    """The marks that keep the text faithful, tried in order (when all at once do not)."""
+    """The marks that keep the text faithful (when all at once do not): halves tried in turn, a half that fails
+    halved again, so that a few marks out of place cost a few readings each, not one reading per mark."""
     kept: list[Mark] = []
-    for mark in marks:
-        trial = [*kept, mark]
+
+    def attempt(group: list[Mark]) -> None:
+        trial = [*kept, *group]
         if _faithful(_placed_text(written, trial, wanted, to_markdown), trial, wanted, read_back, baseline):
-            kept = trial
-    return kept
+            kept.extend(group)
+        elif len(group) > 1:
+            attempt(group[: len(group) // 2])
+            attempt(group[len(group) // 2 :])
+
+    attempt(marks[: len(marks) // 2])
+    attempt(marks[len(marks) // 2 :])
+    return kept  # in order: each half is tried before the next
