@@ -5,8 +5,15 @@ from __future__ import annotations
 import argparse
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from rulebook.cli.common import Commands, add_config_option, print_fatal, project_of
+
+if TYPE_CHECKING:
+    from rulebook.convert import NotCarried
+    from rulebook.project import BookConfig
+    from rulebook.source import Span
+    from rulebook.stage_values import ReadResult
 
 
 def add_commands(commands: Commands, words: Sequence[str] = ()) -> None:
@@ -16,8 +23,9 @@ def add_commands(commands: Commands, words: Sequence[str] = ()) -> None:
         description="Read a rulebook source (XML, the Markdown dialect of `rulebook docs format`, or a format only "
         "read: plain Markdown, the text export) and write it in the other format (the dialect for those read only), or "
         "the one --to names: read back, the new file gives the same rules.json and site. "
-        "What the other format cannot say stops the conversion, with its place. The output is a new file "
-        "(never one that exists), or standard output with -o -.",
+        "What the other format cannot say stops the conversion, with its place. The source's comments and "
+        "suppressions are carried where they stand; each one that cannot be is named on standard error, with its "
+        "place. The output is a new file (never one that exists), or standard output with -o -.",
         epilog="Exit status: 0 converted, 2 unreadable source, a construct the other format cannot hold, an "
         "existing output or bad usage.",
     )
@@ -35,9 +43,10 @@ def run_convert(args: argparse.Namespace) -> int:
     from dataclasses import replace
 
     from rulebook.cli.common import write_stdout
-    from rulebook.convert import TARGETS, convert_document
+    from rulebook.convert import TARGETS, convert_document, convert_source
     from rulebook.errors import UserError
     from rulebook.fileio import write_report_file
+    from rulebook.lint.suppressions import find_suppressions
     from rulebook.project import MAIN_BOOK
     from rulebook.readers.formats import format_of
     from rulebook.recipe.reading import configured_format, read_book
@@ -56,7 +65,15 @@ def run_convert(args: argparse.Namespace) -> int:
     configured = book.title if book is not None and book.sources[0].resolve() == source.resolve() else None
     if document.title is None and configured is not None:  # the book's first source says the configured title
         document = replace(document, title=configured)
-    text = convert_document(document, target)
+    if document.sections:  # the source, for its comments and suppressions
+        markdown_source = written_in is not None and written_in.name in ("markdown", "plain-markdown")
+        source_text = document.sections[0].source
+        hidden = _unsuppressed(read, book, project.root) if find_suppressions(source_text) else ()
+        converted = convert_source(document, source_text, target, hidden, markdown_source=markdown_source)
+        text, left = converted.text, converted.left
+    else:
+        text, left = convert_document(document, target), ()
+    _say_left(left)
     if args.output == "-":
         write_stdout(text)
         return 0
@@ -77,3 +94,30 @@ def run_convert(args: argparse.Namespace) -> int:
             )
         )
     return 0
+
+
+def _unsuppressed(read: ReadResult, book: BookConfig | None, root: Path) -> list[tuple[Span, str]]:
+    """The places and codes of the source's findings as if it had no suppression: those its suppressions hide tie
+    each to its place in the converted file."""
+    from dataclasses import replace
+
+    from rulebook.project import MAIN_BOOK, BookConfig
+    from rulebook.recipe.stages import lint_book
+
+    unsuppressed = replace(read, sources={})  # the suppressions are read from the sources' text
+    checked = lint_book(unsuppressed, book if book is not None else BookConfig(MAIN_BOOK), root=root)
+    return [(finding.span, finding.code) for finding in checked.diagnostics]
+
+
+def _say_left(left: Sequence[NotCarried]) -> None:
+    """One located note on standard error for each comment or suppression the conversion could not carry."""
+    import sys
+
+    from rulebook.report.escaping import visible
+
+    for found in left:
+        written = found.mark.text
+        first = written.split("\n", 1)[0]
+        shown = first if len(first) <= 72 and first == written else first[:69] + "..."
+        what = "a suppression" if found.mark.suppression else "a comment"
+        print(visible(f"{found.mark.span}: {what} is not carried over ({found.reason}): {shown}"), file=sys.stderr)

@@ -6,6 +6,7 @@ white space between blocks is the only text the writer adds.
 
 from __future__ import annotations
 
+import re
 from xml.sax.saxutils import escape, quoteattr
 
 from rulebook.convert.failure import ConversionError
@@ -34,6 +35,7 @@ from rulebook.source import not_xml
 
 _SECTION_TAGS = {1: "chapter", 2: "section", 3: "subsection"}
 _BLOCKS = (Section, Note, Table, ItemList, Figure, Illustration)
+_BREAK_ON_ITS_LINE = re.compile(r"\n *<br/>")
 
 
 def write_xml(document: Document) -> str:
@@ -93,7 +95,10 @@ def _block(node: Node, depth: int) -> str:
         attributes = _attributes(
             ("title", node.title), ("id", node.id if node.explicit_id else None), ("number", node.number)
         )
-        return indent + _element(tag, attributes, node.children, depth)
+        content = _content(node.children, depth + 1)
+        if content and not content.startswith("\n"):  # its text on a line of its own, as a heading's paragraph is
+            content = "\n" + indent + "  " + content
+        return f"{indent}<{tag}{attributes}>{content}</{tag}>"
     if isinstance(node, Note):
         return indent + _element("note", _attributes(("title", node.title)), node.children, depth)
     if isinstance(node, Table):
@@ -137,7 +142,7 @@ def _table(table: Table, depth: int) -> str:
 
 def _row(row: Row, depth: int) -> str:
     cells = "".join(_element("header" if c.header else "cell", "", c.children, depth + 1) for c in row.cells)
-    return f"<row>{cells}</row>"
+    return f"<row>{_BREAK_ON_ITS_LINE.sub('<br/>', cells)}</row>"  # a cell's text has no lines: a pipe table's has none
 
 
 def _inline(node: Node, depth: int) -> str:
@@ -157,5 +162,5 @@ def _inline(node: Node, depth: int) -> str:
     if isinstance(node, Definition):
         return _element("definition", _attributes(("name", node.name)), node.children, depth)
     if isinstance(node, LineBreak):
-        return "<br/>"
+        return "\n" + "  " * depth + "<br/>"  # the paragraph after it starts a line: a suppression there covers it
     raise ConversionError(f"a `{type(node).__name__}` cannot be written in XML", getattr(node, "span", None))

@@ -1,0 +1,354 @@
+"""What a conversion carries besides the model: the source's comments and the lint's suppressions.
+
+The model keeps neither (a comment shows nothing, a suppression only hides findings), so the writers never
+see them. They are carried here, after writing: each mark is tied to the nodes on the line it covers (a
+suppression: its own line, and the next one when it stands alone on its line; a comment alone on its lines:
+the node after it) and written again at those nodes' lines in the converted text, found by reading the
+converted text back and pairing its nodes with the source's in document order (both readers give the same
+model). A suppression lands where it covers the same nodes, so it hides the same findings; a comment lands
+before the same block. The converted text with its marks is read back once more and kept only when it gives
+the same model and findings of reading, and every suppression covers its nodes there; a mark that cannot be
+placed so is left out and named (:attr:`Converted.left`), with its place in the source.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from itertools import pairwise
+
+from rulebook.lint.suppressions import find_suppressions
+from rulebook.model import (
+    Definition,
+    Document,
+    Figure,
+    Illustration,
+    Important,
+    ItemList,
+    LineBreak,
+    Link,
+    Mechanic,
+    Note,
+    Reference,
+    Section,
+    Table,
+    Value,
+    walk,
+)
+from rulebook.readers import SourceResult
+from rulebook.source import SourceText, Span
+
+_XML_MARK = re.compile(r"<!--.*?-->|<\?rulebook\b.*?\?>", re.DOTALL)
+_MARKDOWN_MARK = re.compile(r"<!--.*?-->", re.DOTALL)
+_MODEL_COMMENT = re.compile(
+    r"<!--\s*(?:rulebook\s*|rulebook:\s*(?:mechanic|value|sequence|list|table)\b.*)?-->", re.DOTALL
+)
+"""A Markdown comment the model holds (a mechanic, a list's or table's declaration), or the writer writes
+itself (``<!-- rulebook -->``, ``<!-- -->`` between two lists): no mark."""
+_INSTRUCTION = re.compile(r"<\?rulebook\s+ignore\b(.*?)\?>", re.DOTALL)
+_SPACES = re.compile(r"[ \t]+")
+_IS_SUPPRESSION = re.compile(r"<\?rulebook\s+ignore\b|<!--\s*rulebook:\s*ignore\b")
+_NO_TEXT_AFTER = ("#", ":::", "|---", "{", "---", "<!--")
+"""Markdown lines a comment cannot end: a heading (HTML in it is reported), a directive's fence, a table's delimiter
+row, a block's attributes, a section's end, an HTML block (a table's row takes one in its last cell)."""
+
+Reader = Callable[[str, str], SourceResult]
+Placed = (
+    Reference
+    | Link
+    | Value
+    | Mechanic
+    | Definition
+    | Important
+    | LineBreak
+    | Note
+    | Table
+    | ItemList
+    | Figure
+    | Illustration
+    | Section
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Mark:
+    """A comment or suppression of the source, with the place it covers."""
+
+    text: str
+    """As written."""
+    span: Span
+    """Where it starts."""
+    alone: bool
+    """Whether it stands alone on its lines (it then covers the line after it too)."""
+    suppression: bool
+    """Whether it is a suppression (``<?rulebook ignore ...?>``, ``<!-- rulebook: ignore ... -->``)."""
+    lines: range
+    """The source lines whose nodes it belongs to."""
+
+
+@dataclass(frozen=True, slots=True)
+class NotCarried:
+    """A mark the conversion leaves out, and why."""
+
+    mark: Mark
+    reason: str
+    """Why, in words for the note that says so (``its line holds nothing the model keeps``)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Converted:
+    """A converted text with the marks it carries, and those it could not."""
+
+    text: str
+    """The converted file."""
+    left: tuple[NotCarried, ...]
+    """The marks not carried, in source order."""
+
+
+def find_marks(source: SourceText, markdown: bool) -> list[Mark]:
+    """The comments and suppressions of a source, in order (a Markdown source's comments the model holds left out)."""
+    text = source.text
+    found = []
+    for match in (_MARKDOWN_MARK if markdown else _XML_MARK).finditer(text):
+        written = match.group()
+        if markdown and _MODEL_COMMENT.fullmatch(written):
+            continue
+        first, column = source.position(match.start())
+        last = source.position(match.end())[0]
+        start, _ = source.line_bounds(first)
+        _, end = source.line_bounds(last)
+        alone = not text[start : match.start()].strip() and not text[match.end() : end].strip()
+        lines = range(last + 1, last + 2) if alone else range(first, last + 1)
+        span = Span(source.path, first, column, len(written.split("\n", 1)[0]))
+        found.append(Mark(written, span, alone, bool(_IS_SUPPRESSION.match(written)), lines))
+    return found
+
+
+def carry_marks(
+    source: SourceText,
+    document: Document,
+    written: str,
+    read_back: Reader,
+    findings: Sequence[tuple[Span, str]],
+    *,
+    markdown_source: bool,
+    to_markdown: bool,
+) -> Converted:
+    """``written`` (``document`` converted) with the marks of ``source`` placed where they cover the same nodes;
+    ``read_back`` reads the converted format (the dialect when ``to_markdown``); ``findings``: the places and codes
+    of the source's findings before suppression, which tie each suppression to the nodes of those it hides."""
+    marks = find_marks(source, markdown_source)
+    if not marks:
+        return Converted(written, ())
+    unread = "the converted file could not be read back"
+    nodes = _placed(document)
+    tied = {id(mark): _tied(mark, nodes, findings) for mark in marks}
+    plain = read_back(written, "converted")
+    converted_nodes = _paired(nodes, plain)
+    if converted_nodes is None:
+        return Converted(written, tuple(NotCarried(mark, unread) for mark in marks))
+    split = _split(written, [tied[id(mark)] for mark in marks if mark.suppression], converted_nodes)
+    if split != written:  # kept when it reads as the text did (a line end in a paragraph is white space)
+        again = read_back(split, "converted")
+        paired = _paired(nodes, again)
+        if paired is not None and _reading(again) == _reading(plain):
+            written, plain, converted_nodes = split, again, paired
+    wanted = {id(mark): tuple(sorted({converted_nodes[index][1] for index in tied[id(mark)]})) for mark in marks}
+    kept = [mark for mark in marks if wanted[id(mark)] and (to_markdown or not _dashed(mark))]
+    baseline = _Baseline(_reading(plain), tuple(line for _, line in converted_nodes))
+    text = _placed_text(written, kept, wanted, to_markdown)
+    if not _faithful(text, kept, wanted, read_back, baseline):
+        kept = _faithful_part(written, kept, wanted, to_markdown, read_back, baseline)
+        text = _placed_text(written, kept, wanted, to_markdown)
+    carried = {id(mark) for mark in kept}
+    left = (NotCarried(m, _why(m, wanted[id(m)], to_markdown)) for m in marks if id(m) not in carried)
+    return Converted(text, tuple(left))
+
+
+def _dashed(mark: Mark) -> bool:
+    """Whether a comment holds ``--`` within it, which Markdown allows and XML does not."""
+    return mark.text.startswith("<!--") and "--" in mark.text[4:-3]
+
+
+def _why(mark: Mark, lines: tuple[int, ...], to_markdown: bool) -> str:
+    if not to_markdown and _dashed(mark):
+        return "XML allows no `--` within a comment"
+    if not lines:
+        return "its line holds nothing the model keeps" if mark.suppression else "it stands within a paragraph's text"
+    return "the converted file has no place for it there"
+
+
+def _placed(document: Document) -> list[tuple[Placed, int]]:
+    """Every node that has a place, with its line, in document order."""
+    return [(node, node.span.line) for node in walk(document.body) if not isinstance(node, str)]
+
+
+def _paired(nodes: list[tuple[Placed, int]], converted: SourceResult) -> list[tuple[Placed, int]] | None:
+    """The converted text's nodes, one for each of the source's (None: not the same nodes)."""
+    if converted.document is None:
+        return None
+    found = _placed(converted.document)
+    return found if [type(n) for n, _ in found] == [type(n) for n, _ in nodes] else None
+
+
+def _split(written: str, tied: list[list[int]], converted: list[tuple[Placed, int]]) -> str:
+    """``written`` with a line end between the nodes a suppression is tied to (``tied``: their indexes) and others that
+    share their converted line (a Markdown paragraph is one line, as the XML's text may be), so that it covers there
+    what it covers in the source: the line end takes the place of the spaces before the node, or comes before it."""
+    by_line: dict[int, list[int]] = {}
+    for index, (node, line) in enumerate(converted):
+        if not isinstance(node, LineBreak):  # a paragraph's break has the next paragraph's place, and no finding
+            by_line.setdefault(line, []).append(index)
+    at: set[int] = set()
+    for indexes in tied:
+        covered = set(indexes)
+        for line in {converted[index][1] for index in covered}:
+            row = by_line.get(line, [])
+            at.update(converted[b][0].offset for a, b in pairwise(row) if (a in covered) != (b in covered))
+    for offset in sorted(at, reverse=True):
+        start = len(written[:offset].rstrip(" "))  # spaces before a line end would make a break of it in Markdown
+        written = written[:start] + "\n" + written[offset:]
+    return written
+
+
+def _tied(mark: Mark, nodes: list[tuple[Placed, int]], findings: Sequence[tuple[Span, str]]) -> list[int]:
+    """The indexes of the nodes a mark belongs to (none: nothing to tie it to). A suppression's: the node at each
+    finding it hides (the last on the finding's line that starts at or before it), or when it hides none, the first
+    node on the lines it covers; a comment's: the first node on its line, or (alone on its lines) after it."""
+    on_lines = [
+        index for index, (node, line) in enumerate(nodes) if line in mark.lines and not isinstance(node, LineBreak)
+    ]
+    if not mark.suppression:
+        after = [index for index, (_, line) in enumerate(nodes) if line > mark.span.line] if mark.alone else []
+        return (on_lines or after)[:1]
+    codes = set(_codes(mark))
+    hidden = [span for span, code in findings if span.line in mark.lines and code in codes]
+    if not hidden:
+        return on_lines[:1]
+    tied: list[int] = []
+    for span in hidden:
+        there = [index for index in on_lines if nodes[index][1] == span.line]
+        if not there:
+            return []  # a finding in text alone: no node holds its place
+        before = [index for index in there if nodes[index][0].span.column <= span.column]
+        tied.append(before[-1] if before else there[0])
+    return sorted(set(tied))
+
+
+def _as_target(mark: Mark, to_markdown: bool) -> str:
+    """A mark as the converted format writes it: a processing instruction is a comment in Markdown."""
+    instruction = _INSTRUCTION.fullmatch(mark.text)
+    if to_markdown and instruction is not None:
+        return f"<!-- rulebook: ignore {' '.join(instruction.group(1).split())} -->"
+    return mark.text
+
+
+def _placed_text(written: str, marks: Iterable[Mark], wanted: dict[int, tuple[int, ...]], to_markdown: bool) -> str:
+    """``written`` with each mark on a line of its own before its nodes' line, or at that line's end."""
+    lines = written.split("\n")
+    before: dict[int, list[str]] = {}
+    after: dict[int, list[str]] = {}
+    for mark in marks:
+        for number in wanted[id(mark)]:
+            index = number - 1
+            ends = _can_end(lines[index], to_markdown)
+            if not mark.suppression:  # a comment goes before a block's attributes (`{...}`), not between them and it
+                while to_markdown and index and lines[index - 1].startswith("{"):
+                    index -= 1
+            starts = not to_markdown or index == 0 or not lines[index - 1].strip()
+            if ends and (not mark.alone or not starts):
+                after.setdefault(index, []).append(_as_target(mark, to_markdown))
+            else:
+                before.setdefault(index, []).append(_as_target(mark, to_markdown))
+    out = []
+    for index, line in enumerate(lines):
+        indent = line[: len(line) - len(line.lstrip())]
+        out += [indent + text for text in before.get(index, ())]
+        out.append(_ended(line, after[index]) if index in after else line)
+    return "\n".join(out)
+
+
+def _ended(line: str, marks: list[str]) -> str:
+    """A line with marks at its end: a table row's within its last cell (the row's last ``|`` stays last)."""
+    if line.rstrip().endswith("|") and line.lstrip().startswith("|"):
+        end = line.rstrip()[:-1].rstrip()
+        return " ".join([end, *marks]) + " |"
+    return " ".join([line, *marks])
+
+
+def _can_end(line: str, to_markdown: bool) -> bool:
+    """Whether a comment may end the converted line: in Markdown, not a heading, fence, table row, block's
+    attributes or a break (``\\`` at its end)."""
+    if not to_markdown:
+        return True
+    stripped = line.strip()
+    return bool(stripped) and not stripped.startswith(_NO_TEXT_AFTER) and not stripped.endswith("\\")
+
+
+@dataclass(frozen=True, slots=True)
+class _Baseline:
+    """The converted text without marks, as read back."""
+
+    reading: tuple[object, ...]
+    """Its findings' words and its model written again (:func:`_reading`)."""
+    lines: tuple[int, ...]
+    """The line of each node that has a place, in document order."""
+
+
+def _reading(result: SourceResult) -> tuple[object, ...]:
+    """What a reading gives, but for places: the findings' words and the model written again."""
+    from rulebook.convert.markdown_writer import write_markdown
+
+    findings = tuple((d.code, d.message) for d in result.diagnostics)
+    if result.document is None:
+        return findings, None
+    return findings, _SPACES.sub(" ", write_markdown(result.document))  # spaces in text are layout (docs/format.md)
+
+
+def _faithful(
+    text: str, marks: list[Mark], wanted: dict[int, tuple[int, ...]], read_back: Reader, baseline: _Baseline
+) -> bool:
+    """Whether the text with its marks reads as without them, and each suppression covers its nodes' lines there."""
+    result = read_back(text, "converted")
+    if result.document is None or _reading(result) != baseline.reading:
+        return False
+    moved = dict(zip(baseline.lines, (line for _, line in _placed(result.document)), strict=True))
+    found = find_suppressions(SourceText.from_text("converted", text))
+    for mark in (mark for mark in marks if mark.suppression):
+        codes = _codes(mark)
+        for line in wanted[id(mark)]:
+            if not any(moved[line] in s.lines and s.codes == codes for s in found):
+                return False
+    return True
+
+
+def _codes(mark: Mark) -> tuple[str, ...]:
+    """The codes a suppression names."""
+    (suppression,) = find_suppressions(SourceText.from_text("mark", mark.text))
+    return suppression.codes
+
+
+def _faithful_part(
+    written: str,
+    marks: list[Mark],
+    wanted: dict[int, tuple[int, ...]],
+    to_markdown: bool,
+    read_back: Reader,
+    baseline: _Baseline,
+) -> list[Mark]:
+    """The marks that keep the text faithful (when all at once do not): halves tried in turn, a half that fails
+    halved again, so that a few marks out of place cost a few readings each, not one reading per mark."""
+    kept: list[Mark] = []
+
+    def attempt(group: list[Mark]) -> None:
+        trial = [*kept, *group]
+        if _faithful(_placed_text(written, trial, wanted, to_markdown), trial, wanted, read_back, baseline):
+            kept.extend(group)
+        elif len(group) > 1:
+            attempt(group[: len(group) // 2])
+            attempt(group[len(group) // 2 :])
+
+    attempt(marks[: len(marks) // 2])
+    attempt(marks[len(marks) // 2 :])
+    return kept  # in order: each half is tried before the next
