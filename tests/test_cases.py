@@ -19,8 +19,8 @@ from rulebook.mechanics import roll_tables
 from rulebook.project import BookConfig
 from rulebook.recipe.reading import read_book
 from rulebook.recipe.stages import lint_book
-from rulebook.report import Report, exit_code
 from rulebook.report import text as text_report
+from rulebook.report.summary import Report, exit_code
 
 from .conftest import CASES, ROOT, check_golden
 

@@ -12,7 +12,8 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from rulebook.diagnostics import Severity
-from rulebook.report import Report, renderer
+from rulebook.report import renderer
+from rulebook.report.summary import Report
 
 from .conftest import BUNDLED_BOOK, ROOT, lint_string
 

@@ -7,7 +7,8 @@ import json
 import jsonschema
 import pytest
 
-from rulebook.report import Report, exit_code, renderer
+from rulebook.report import renderer
+from rulebook.report.summary import Report, exit_code
 
 from .conftest import ROOT, lint_string
 

@@ -63,7 +63,7 @@ def test_a_markdown_suppression_is_a_comment(tmp_path: Path, capsys: pytest.Capt
         "<!-- rulebook: ignore empty-name -->\n- one [that](#)\n- two [those](#)\n",
         encoding="utf-8",
     )
-    assert findings(capsys, book) == [("empty-name", 8, "link has an empty `to`")]
+    assert findings(capsys, book) == [("empty-name", 8, "a link names no id")]
 
 
 def test_a_suppression_is_a_finding_like_any_other_for_the_settings(

@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     from rulebook.project import BookConfig, Project
     from rulebook.recipe.commands import LintTarget
     from rulebook.recipe.family import FamilyMemo
-    from rulebook.report import Report
+    from rulebook.report.summary import Report
     from rulebook.stage_values import LintResult, ReadResult
 
 
@@ -80,8 +80,7 @@ def run_lint(args: argparse.Namespace) -> int:
     from rulebook import memory
     from rulebook.recipe import commands
     from rulebook.recipe.family import FamilyMemo
-    from rulebook.report import exit_code
-    from rulebook.report.summary import joined_report
+    from rulebook.report.summary import exit_code, joined_report
 
     project = project_of(args)
     targets = commands.lint_targets(
@@ -140,8 +139,7 @@ def _lint(
 def _report(project: Project, result: LintResult) -> Report:
     """A lint's report, with the findings ``--fix`` would fix."""
     from rulebook.recipe import commands
-    from rulebook.report import Report
-    from rulebook.report.summary import fix_key
+    from rulebook.report.summary import Report, fix_key
 
     fixable = frozenset(fix_key(d) for d in commands.fixable(result))
     return Report(

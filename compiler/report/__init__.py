@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from rulebook.formats import LINT, unknown
-from rulebook.report.summary import Report, exit_code
 
-__all__ = ["Renderer", "Report", "exit_code", "renderer"]
+if TYPE_CHECKING:  # the package is imported by every command for its escaping: nothing heavy at its top
+    from rulebook.report.summary import Report
+
+__all__ = ["Renderer", "renderer"]
 
 
-Renderer = Callable[[Report], str]
+Renderer = Callable[["Report"], str]
 
 
 def renderer(name: str) -> Renderer:

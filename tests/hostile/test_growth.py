@@ -295,7 +295,7 @@ def _compare(capsys: pytest.CaptureFixture[str], folder: Path, original: str, tr
     """``rulebook compare --format json`` of a one-section book and its translation, and its exit status."""
     (folder / "en.xml").write_text(ENGLISH.format(original), encoding="utf-8")
     (folder / "fr.md").write_text(f"# 1 Règles\n\n## 1.1 Mouvement\n\n{translation}\n", encoding="utf-8")
-    outcome = run(capsys, "compare", "en.xml", "fr.md", "--format", "json")
+    outcome = run(capsys, "compare", "en.xml", "fr.md", "--language", "fr", "--format", "json")
     report: dict[str, Any] = json.loads(outcome.out)
     report["code"] = outcome.code
     return report
