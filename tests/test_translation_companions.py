@@ -143,4 +143,4 @@ def test_serve_watches_the_companion_files_beside_a_translation(project: Path) -
     companions = [project / "rules" / "fr" / name for name in ("terms.toml", "waivers.toml")]
     assert set(companions) <= {entry.path for entry in watched(loaded, loaded.books)}
     for path in companions:
-        assert touched_by(loaded, loaded.books, [path]) == LiveAffected(later=("main",))
+        assert touched_by(loaded, loaded.books, [path]) == LiveAffected(later=("main",), translated=("main",))
