@@ -125,10 +125,12 @@ _DIALECT_MARKUP = re.compile(
     r"|^[ \t]*:::.*$"  # a fence: ::: definition crew, ::: note Rerolls, :::
     r"|(?<=[\]\)])\{[^{}\n]*\}"  # a span's attributes: [...]{dfn=aim}, [[x]]{type=example}
     r"|[ \t]\{[#.][^{}\n]*\}[ \t]*$"  # a heading's: ## 1.3 Measuring {#measuring width=wide}
-    r"|\[\[[^\]|\n]*\|"  # a wikilink's term before its words: [[cover| (or [[line_of_sight\|)
+    r"|\[\[[^\[\]|\n]*\|"  # a wikilink's term before its words: [[cover| (or [[line_of_sight\|)
     r"|\[\[|\]\]"  # the brackets of a wikilink
     r"|(?<=\])\([^()\s]*\)"  # a link's target: [Messen](#measuring)
-    r"|<!--.*?-->|<[^>\n]*>",  # a comment, a tag (<br>)
+    r"|<!--[^\n]{0,2000}?-->|<[^<>\n]*>",  # a comment, a tag (<br>)
+    # Each part stops at the next place another could start (a `[`, a `<`) or after a bounded stretch: a line of
+    # 100,000 `<` or `[[` is read once, not once from each of them.
     re.MULTILINE,
 )
 
