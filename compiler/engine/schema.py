@@ -8,7 +8,8 @@ may take, so the verdict is remembered in the user's cache folder, ``$XDG_CACHE_
 digest of the schema and the data of the 64 newest ``rules.json`` found valid, one a line. The same bytes are
 not checked twice; "invalid" is never remembered, so an error message is always made afresh.
 
-The cache holds data only, never code. Its file is read as any file of the engine (:mod:`rulebook.engine.files`): a
+The cache holds data only, never code, and is not used where a commit may have written it (inside a Git
+working tree). Its file is read as any file of the engine (:mod:`rulebook.engine.files`): a
 regular file, within a size limit, and never through a link; anything else there is refused with a plain
 message. It is written whole under a temporary name and renamed. When the folder cannot be read or written,
 the data is simply checked again; deleting it at any time loses nothing.
@@ -89,14 +90,23 @@ def _digest(raw: bytes, schema: bytes) -> str:
 
 
 def cache_folder() -> Path | None:
-    """Where verdicts are kept, or None when the user has no cache folder."""
+    """Where verdicts are kept, or None when the user has no cache folder, or it is inside a Git working tree."""
     base = os.environ.get("XDG_CACHE_HOME", "")
     if not os.path.isabs(base):  # the XDG spec: a relative value is ignored
         try:
             base = str(Path.home() / ".cache")
         except RuntimeError:
             return None
-    return Path(base) / "rulebook"
+    folder = Path(base) / "rulebook"
+    return None if _in_a_checkout(folder) else folder
+
+
+def _in_a_checkout(folder: Path) -> bool:
+    """Whether ``folder`` is inside a Git working tree (a folder above it holds ``.git``), where a commit may have
+    written it: a CI that keeps its caches in the workspace (``XDG_CACHE_HOME=$GITHUB_WORKSPACE/.cache``). A verdict
+    read there would be a commit's word that the rules.json it committed beside it is valid: the engine skipped the
+    check and stopped with an internal error on what the schema refuses."""
+    return any(os.path.lexists(parent / ".git") for parent in Path(os.path.realpath(folder)).parents)
 
 
 def _validate(data: Any, path: Path) -> None:

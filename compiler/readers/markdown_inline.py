@@ -341,7 +341,7 @@ class InlineReader:
         nodes = _joined(frame.nodes)
         attributes = frame.attributes
         if frame.kind == "strong":
-            return [Important(tuple(nodes), self.source, frame.offset)]  # type: ignore[arg-type]
+            return [Important(tuple(self._pictures_left_out(nodes)), self.source, frame.offset)]  # type: ignore[arg-type]
         if frame.kind == "link" and attributes.get("href", "").startswith("#"):
             target = unquote(attributes["href"][1:])  # markdown-it writes a destination's spaces as %20
             self._text_only(nodes, "a link's text")
@@ -355,7 +355,7 @@ class InlineReader:
         allowed, what = _SPAN_ROLES.get(role, (_SPAN_KEYS, "a span"))
         self.checks.block_attributes(attributes, allowed, frame.offset, what, ("title",) if role == "title" else ())
         if frame.index >= 0:
-            return [self.close_definition(frame.index, tuple(nodes))]  # type: ignore[arg-type]
+            return [self.close_definition(frame.index, tuple(self._pictures_left_out(nodes)))]  # type: ignore[arg-type]
         if "value" in attributes:
             self._text_only(nodes, "a value")
             text, kind, term = "".join(_texts(nodes)), attributes.get("kind"), attributes.get("term")
@@ -366,6 +366,14 @@ class InlineReader:
             self._text_only(nodes, "an item's title")
             return [ItemTitle("".join(_texts(nodes)), frame.offset)]
         return nodes
+
+    def _pictures_left_out(self, nodes: list[_Inline]) -> list[_Inline]:
+        """The content of a definition's or important text's span without its images, each reported as one in a
+        paragraph is: an image kept inside the span reached the rule data's compiler, an internal error."""
+        for node in nodes:
+            if isinstance(node, Image):
+                self.checks.report("an image within text", node.offset, help="give a picture a paragraph of its own")
+        return [node for node in nodes if not isinstance(node, Image)]
 
     def _text_only(self, nodes: list[_Inline], where: str) -> None:
         """What the XML writes as text alone (an item's ``title=``, a ``<value>``, a ``<link>``'s words): a reference,

@@ -8,10 +8,12 @@ overriding template can extend the one it replaces as ``rulebook/NAME``.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+import os
+from collections.abc import Callable, Mapping, MutableMapping
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
+from types import TracebackType
 from typing import Any
 
 from jinja2 import (
@@ -21,12 +23,14 @@ from jinja2 import (
     FileSystemLoader,
     PrefixLoader,
     StrictUndefined,
+    Template,
     TemplateNotFound,
+    TemplateSyntaxError,
 )
 from jinja2.loaders import split_template_path
 from markupsafe import Markup
 
-from rulebook.errors import UserError
+from rulebook.errors import UserError, quoted
 from rulebook.inputs import MAX_DATA_BYTES, present, read_input, read_input_text, read_toml
 from rulebook.report.escaping import visible, visible_in_text
 from rulebook.site.escaping import html_text, markdown_text
@@ -68,7 +72,8 @@ class Theme:
                 PrefixLoader({"rulebook": FileSystemLoader(str(PACKAGE_FOLDER))}),
             ]
         )
-        env = Environment(
+        env = _Environment(
+            self.overrides,
             loader=loader,
             autoescape=True,
             undefined=StrictUndefined,
@@ -110,6 +115,56 @@ class Theme:
         return dict(sorted(found.items()))
 
 
+class _Environment(Environment):
+    """The templates' environment, knowing which of them are the project's: a fault in one of those is the
+    project's, told as a plain message naming its file and line (:class:`_Template`)."""
+
+    def __init__(self, overrides: Path | None, **options: Any) -> None:
+        super().__init__(**options)
+        self.overrides = overrides
+
+
+class _Template(Template):
+    """A template whose rendering fails in a template of the project (``{{ nosuch }}``, ``{{ 1/0 }}``, an
+    ``{% include %}`` of itself) stops with a plain message naming that template's file and line: an internal
+    error said the project's own template was a bug of the compiler's."""
+
+    def render(self, *args: Any, **kwargs: Any) -> str:
+        try:
+            return super().render(*args, **kwargs)
+        except UserError:
+            raise
+        except Exception as error:
+            overrides = getattr(self.environment, "overrides", None)
+            place = _project_place(error.__traceback__, overrides) if overrides is not None else None
+            if place is None:
+                raise
+            raise UserError(f"{place}: the project's template failed: {_fault(error)}") from None
+
+
+_Environment.template_class = _Template
+
+
+def _project_place(trace: TracebackType | None, overrides: Path) -> str | None:
+    """The innermost place of the traceback in a template of the project's ``overrides`` folder, as
+    ``FILE:LINE`` (jinja2 puts each template's own file and line in the traceback it raises)."""
+    place = None
+    folder = os.path.join(os.path.abspath(overrides), "")
+    while trace is not None:
+        name = trace.tb_frame.f_code.co_filename
+        if os.path.abspath(name).startswith(folder):
+            place = f"{visible(name)}:{trace.tb_lineno}"
+        trace = trace.tb_next
+    return place
+
+
+def _fault(error: BaseException) -> str:
+    """What went wrong, in one short line."""
+    if isinstance(error, RecursionError):
+        return "it includes or calls itself without end"
+    return quoted(f"{type(error).__name__}: {error}")
+
+
 class _ProjectTemplates(BaseLoader):
     """The project's own templates (``site_templates/``), each read as every input of the project is
     (:func:`~rulebook.inputs.read_input`): a template that is a link out of the project, a pipe or a
@@ -125,6 +180,16 @@ class _ProjectTemplates(BaseLoader):
         text = read_input_text(path, root=self.folder.parent, limit=MAX_DATA_BYTES, kind="template")
         changed = _changed_at(path)
         return text, str(path), lambda: _changed_at(path) == changed
+
+    def load(self, environment: Environment, name: str, globals: MutableMapping[str, Any] | None = None) -> Template:
+        """The project's template ``name``; one jinja2 cannot read is a plain message naming its file and line."""
+        try:
+            return super().load(environment, name, globals)
+        except TemplateSyntaxError as error:
+            where = error.filename or str(self.folder.joinpath(*split_template_path(name)))
+            raise UserError(
+                f"{visible(where)}:{error.lineno}: the project's template cannot be read: {quoted(error.message or '')}"
+            ) from None
 
 
 def _changed_at(path: Path) -> float | None:

@@ -154,3 +154,51 @@ def test_a_warning_shows_control_characters_as_pictures(
     assert outcome.code == 1
     assert "\x1b" not in outcome.err and "\x07" not in outcome.err
     assert f"rulebook: warning: the baseline `{scratch}/\u241b]0;PWNED\u2407.json` does not exist" in outcome.err
+
+
+@pytest.mark.parametrize(
+    ("templates", "said"),
+    [
+        (
+            {"index.md.j2": "# {{ title }}\n{% for %}\n"},
+            "index.md.j2:2: the project's template cannot be read: `Expected an expression, got 'end of statement block'`",
+        ),
+        (
+            {"index.md.j2": "{{ nosuch }}"},
+            "index.md.j2:1: the project's template failed: `UndefinedError: 'nosuch' is undefined`",
+        ),
+        (
+            {"chapter.md.j2": "\n{{ 1 / 0 }}"},
+            "chapter.md.j2:2: the project's template failed: `ZeroDivisionError: division by zero`",
+        ),
+        (
+            {"index.md.j2": '{% include "index.md.j2" %}'},
+            "index.md.j2:1: the project's template failed: it includes or calls itself without end",
+        ),
+        (
+            {"index.md.j2": '{% include "part.j2" %}', "part.j2": "\n\n{{ 'a'.no.such }}"},
+            "part.j2:3: the project's template failed: `UndefinedError: 'str object' has no attribute 'no'`",
+        ),
+        (
+            {"glossary.md.j2": '{% extends "missing.j2" %}'},
+            "glossary.md.j2:1: the project's template failed: `TemplateNotFound: missing.j2`",
+        ),
+    ],
+)
+def test_a_template_of_the_project_that_fails_is_a_plain_error_naming_it(
+    scratch: Path,  # noqa: F811
+    capsys: pytest.CaptureFixture[str],
+    templates: dict[str, str],
+    said: str,
+) -> None:
+    """A project's own template with a syntax error, an undefined name, a division by zero or an endless include
+    was an internal error ("a bug in the rulebook compiler"); it is the project's, named at its file and line."""
+    source(scratch, "book.xml", BOOK)
+    (scratch / "site_templates").mkdir()
+    for name, text in templates.items():
+        (scratch / "site_templates" / name).write_text(text, encoding="utf-8")
+    with nothing_written_outside(scratch):
+        outcome = run(capsys, "build", "--no-pdf")
+    assert outcome.code == 2
+    assert outcome.err.splitlines()[-1] == f"rulebook: error: {scratch / 'site_templates'}/{said}"
+    assert not (scratch / "site").exists()

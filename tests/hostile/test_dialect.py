@@ -52,3 +52,27 @@ Found 1 error in 1 file.
 def test_front_matter_that_breaks_the_loader_is_not_yaml(capsys, scratch: Path, front_matter: str) -> None:  # type: ignore[no-untyped-def]
     source(scratch, "book.md", f"---\n{front_matter}\n---\n{BODY}")
     assert run(capsys, "lint") == (1, NOT_YAML, "")
+
+
+@pytest.mark.parametrize(
+    ("line", "column"),
+    [
+        ("[A [[march]] is to move ![p](x.png).]{dfn=march}", 25),
+        ("[![p](x.png)]{dfn=march}", 2),
+        ("**Move ![p](x.png)**", 8),
+    ],
+)
+def test_an_image_inside_a_definition_or_important_text_is_reported_not_an_internal_error(  # type: ignore[no-untyped-def]
+    capsys, scratch: Path, line: str, column: int
+) -> None:
+    """An image inside a definition's span reached the rule data's compiler as it was, and the build stopped with
+    "internal error: ... unknown node Image" (exit 2, "a bug in the rulebook compiler"); it is reported where it
+    stands, as one in a paragraph's text is, and the build publishes the book without it."""
+    source(scratch, "book.md", f"<!-- rulebook -->\n\n# Moving {{#moving}}\n\n{line}\n\nAn army may [[march]].\n")
+    lint = run(capsys, "lint", "--color", "never")
+    assert lint.code == 1
+    assert lint.out.startswith(f"error[RB002]: an image within text\n --> book.md:5:{column}\n"), lint.out
+    assert lint.out.endswith("Found 1 error in 1 file.\n") or "warning" in lint.out
+    build = run(capsys, "build", "--no-pdf")
+    assert build.code == 0
+    assert "x.png" not in (scratch / "site" / "rules.json").read_text(encoding="utf-8")

@@ -645,3 +645,34 @@ def test_typed_rolls_that_no_die_shows_are_asked_again_or_refused(
     monkeypatch.setattr("sys.stdin", io.StringIO(typed))
     assert main(["engine", "--rules", str(rules.path), "pregame", "--interactive"]) == 2
     assert capsys.readouterr().err.endswith(f"rulebook: error: {message}\n")
+
+
+def test_a_verdict_committed_beside_crafted_rule_data_is_not_believed(
+    rules: Rules, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A CI that keeps its caches in the workspace (``XDG_CACHE_HOME=$GITHUB_WORKSPACE/.cache``): a pull request
+    commits rule data the schema refuses and, in ``.cache/rulebook/valid-rules.txt``, the digest that says it is
+    valid. The engine believed it, skipped the check and stopped with "internal error: KeyError: 'kind'"; a cache
+    inside a Git working tree is not used (nor written), so the data is checked and refused in plain words."""
+    from rulebook.engine import schema
+
+    checkout = tmp_path / "checkout"
+    (checkout / ".git").mkdir(parents=True)
+    crafted = checkout / "crafted"
+    crafted.mkdir()
+    data = json.loads(rules.path.read_text(encoding="utf-8"))
+    data["sequences"] = [{"bogus": 1}]
+    raw = json.dumps(data).encode("utf-8")
+    (crafted / "rules.json").write_bytes(raw)
+    shutil.copy(rules.path.with_name("rules.schema.json"), crafted / "rules.schema.json")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(checkout / ".cache"))
+    verdicts = checkout / ".cache" / "rulebook" / "valid-rules.txt"
+    verdicts.parent.mkdir(parents=True)
+    verdicts.write_text(schema._digest(raw, schema.engine_schema()) + "\n", encoding="ascii")
+    assert main(["engine", "--rules", str(crafted / "rules.json"), "turns"]) == 2
+    assert capsys.readouterr().err == (
+        f"rulebook: error: {crafted / 'rules.json'} does not follow its schema at $.sequences[0]: data.sequences[0] "
+        "must contain ['id', 'kind', 'section', 'steps', 'title'] properties\n"
+    )
+    schema.remember_valid(rules.path.read_bytes(), schema.engine_schema())  # a valid file is not remembered there
+    assert verdicts.read_text(encoding="ascii") == schema._digest(raw, schema.engine_schema()) + "\n"
