@@ -144,3 +144,17 @@ def test_serve_watches_the_companion_files_beside_a_translation(project: Path) -
     assert set(companions) <= {entry.path for entry in watched(loaded, loaded.books)}
     for path in companions:
         assert touched_by(loaded, loaded.books, [path]) == LiveAffected(later=("main",), translated=("main",))
+
+
+@pytest.mark.parametrize("name", ["terms.toml", "waivers.toml"])
+def test_lint_refuses_a_companion_file_a_build_refuses(
+    name: str, project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A malformed terminology or waivers file beside a translation stops a build; `rulebook lint`, which CI runs on
+    every change, says so first, in the same words (it said "All checks passed")."""
+    (project / "rules" / "fr" / name).write_text("[march\n", encoding="utf-8")
+    assert main(["build", "--data-only", "-q", "--output", "out"]) == 2
+    refusal = capsys.readouterr().err
+    assert f"rules/fr/{name}" in refusal
+    assert main(["lint"]) == 2
+    assert capsys.readouterr().err == refusal
