@@ -56,6 +56,7 @@ class Checks:
     def __init__(self, source: SourceText) -> None:
         self.source = source
         self.found: list[Diagnostic] = []
+        self._attribute_places: dict[int, dict[str, int]] = {}
 
     def control_characters(self) -> None:
         """Each control character where it stands, as the XML reader refuses it: most editors do not show one, and a
@@ -139,11 +140,14 @@ class Checks:
         return self.source.text[offset : self._line_end(offset)].rstrip().endswith("\\}")
 
     def key_offset(self, start: int, key: str) -> int:
-        """Where an attribute ``key`` (``colour``, ``.red``) is written in the attribute block that starts at ``start``
-        (up to the line's end), else ``start``."""
-        block = self.source.text[start : self._line_end(start)]
-        found = re.search(rf"(?<![\w.#-]){re.escape(key)}(?![\w-])", block)
-        return start + found.start() if found else start
+        """Where an attribute ``key`` (``colour``, ``.red``, ``#id``) is written in the attribute block of what starts
+        at ``start`` (the block's ``{``, or the ``[`` of the span or reference it follows), else ``start``. The block
+        is read once, as its parser reads it: a key is never found in a quoted value or in the span's text, and many
+        keys cost one reading (each was searched for from the block to the line's end)."""
+        if start not in self._attribute_places:
+            brace = attribute_block(self.source.text, start)
+            self._attribute_places[start] = {} if brace is None else attribute_places(self.source.text, brace)
+        return self._attribute_places[start].get(key, start)
 
     def attributes(self, unknown: list[tuple[str, int]], known: dict[str, str], what: str) -> None:
         """Attributes ``what`` does not take (each as written, ``colour`` or ``.red``, with its place); ``known``:
@@ -319,3 +323,50 @@ _PLACES = {
     "definition": "a definition",
     "section": "a section",
 }
+
+
+_SPACES = re.compile(r"[ \t]*")
+_BRACKET = re.compile(r"\\.|[\[\]]", re.DOTALL)
+_ATTRIBUTE_PART = re.compile(
+    r'(?P<space>\s+)|(?P<quoted>"(?:\\.|[^"\\])*"?)|(?P<comment>%[^%]*%?)|(?P<equals>=)|(?P<end>\})'
+    r'|(?P<word>[#.]?[^\s="%}]+)|(?P<other>.)',
+    re.DOTALL,
+)
+"""A part of an attribute block (``{#id .class key=value key="a value" %comment%}``), as its parser reads it."""
+
+
+def attribute_block(text: str, start: int) -> int | None:
+    """Where the attribute block of what starts at ``start`` opens: the ``{`` there (after spaces), or the one right
+    after the ``]`` closing the ``[`` there (a span's, a reference's ``[[name]]``); None if there is none."""
+    at = _SPACES.match(text, start).end()  # type: ignore[union-attr]  # it matches the empty string
+    if text.startswith("{", at):
+        return at
+    if not text.startswith("[", at):
+        return None
+    depth = 0
+    for found in _BRACKET.finditer(text, at):
+        depth += {"[": 1, "]": -1}.get(found.group(), 0)
+        if depth == 0:
+            return found.end() if text.startswith("{", found.end()) else None
+    return None
+
+
+def attribute_places(text: str, brace: int) -> dict[str, int]:
+    """Where each key of the attribute block opening at ``brace`` is first written, by the key as a finding names it
+    (``colour``, ``.red``, ``#id``; an ``#id`` is the key ``id`` too); values, quoted or not, and comments are passed
+    over."""
+    places: dict[str, int] = {}
+    position, value_next = brace + 1, False
+    while position < len(text):
+        part = _ATTRIBUTE_PART.match(text, position)
+        assert part is not None  # `other` takes any character
+        kind = part.lastgroup
+        if kind == "end":
+            break
+        if kind == "word" and not value_next:
+            places.setdefault(part.group(), part.start())
+            if part.group().startswith("#"):
+                places.setdefault("id", part.start())
+        value_next = kind == "equals"
+        position = part.end()
+    return places

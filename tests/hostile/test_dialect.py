@@ -76,3 +76,26 @@ def test_an_image_inside_a_definition_or_important_text_is_reported_not_an_inter
     build = run(capsys, "build", "--no-pdf")
     assert build.code == 0
     assert "x.png" not in (scratch / "site" / "rules.json").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize(
+    ("text", "key", "row", "column"),
+    [
+        ('[a]{term="colour" colour=red}', "attribute `colour` on a span", 1, 19),
+        ("[the colour]{colour=x}", "attribute `colour` on a span", 1, 14),
+        ("[[colour]]{colour=x}", "attribute `colour` on a reference", 1, 12),
+        ("[[march]]{%colour% colour=x}", "attribute `colour` on a reference", 1, 20),
+        ('## Moving {title=".red" .red}', "class `.red` on a heading", 1, 25),
+        ('| A |\n|---|\n| x {title="#b" #b} |', "attribute `#b` on a table cell", 3, 17),
+        ('{title="kind" colour=x}\n- an item', "attribute `colour` on a list", 1, 15),
+    ],
+)
+def test_an_unknown_attribute_is_reported_at_its_key_never_in_a_value_or_the_text_before(  # type: ignore[no-untyped-def]
+    capsys, scratch: Path, text: str, key: str, row: int, column: int
+) -> None:
+    """The key was searched for from the construct's start to its line's end: the caret stood under the same word in
+    a quoted value, a span's text, a reference's name or a comment (and many keys on a line took a search each)."""
+    source(scratch, "book.md", f"{BODY}\n{text}\n")
+    lint = run(capsys, "lint", "--color", "never")
+    line = BODY.count("\n") + 1 + row
+    assert f"error[RB002]: unknown {key}\n  --> book.md:{line}:{column}\n" in lint.out, lint.out

@@ -627,3 +627,16 @@ def test_a_thousand_suppressions_on_one_line_are_carried_both_ways_in_linear_tim
     assert back.count("[[chargf]]") == back.count("<!-- rulebook: ignore RB101 -->") == 2_000
     for name in ("book.xml", "back.md"):  # every finding stays hidden in the converted files
         assert run(capsys, "lint", name).code == 0
+
+
+def test_an_attribute_block_of_thousands_of_unknown_keys_is_read_once(capsys, scratch) -> None:  # type: ignore[no-untyped-def]
+    """Each unknown key was searched for from the block to its line's end: 10,000 keys took 7.9 s of CPU."""
+    keys = " ".join(f"k{i}=v" for i in range(10_000))
+    source(scratch, "book.md", f"# Ch {{#ch}}\n\n::: definition a\n\nAn [[a]] of [b]{{{keys}}}.\n\n:::\n\nAn [[a]].\n")
+    with cpu_time_under(5):  # 0.7 s
+        outcome = run(capsys, "lint")
+    assert outcome.code == 1
+    assert outcome.out.endswith("Found 10000 errors in 1 file.\n")
+    columns = [int(found) for found in re.findall(r"--> book\.md:5:(\d+)", outcome.out)]
+    line = f"An [[a]] of [b]{{{keys}}}."
+    assert columns == [found.start(1) + 1 for found in re.finditer(r"[{ ](k\d+)=", line)]  # each at its key
