@@ -99,3 +99,20 @@ def test_an_unknown_attribute_is_reported_at_its_key_never_in_a_value_or_the_tex
     lint = run(capsys, "lint", "--color", "never")
     line = BODY.count("\n") + 1 + row
     assert f"error[RB002]: unknown {key}\n  --> book.md:{line}:{column}\n" in lint.out, lint.out
+
+
+def test_convert_names_the_errors_of_reading_what_it_converts(capsys, scratch: Path) -> None:  # type: ignore[no-untyped-def]
+    """A source read with errors was converted in silence ("Wrote book.xml", exit 0), without what they stand on:
+    a row's cells past its header's, text before the first chapter. Each is named where it stands, with a warning."""
+    source(scratch, "book.md", "Stray words.\n\n# Ch {#ch}\n\n| A |\n|---|\n| x | y | z |\n")
+    outcome = run(capsys, "convert", "book.md", "-o", "book.xml")
+    assert (outcome.code, outcome.out) == (0, "Wrote book.xml (xml).\n")
+    assert outcome.err.startswith("error[RB002]: text before the first chapter\n --> book.md:1:1\n"), outcome.err
+    assert "error[RB002]: a row with more cells than its table's header: `y | z` is not read\n --> book.md:7:7\n" in (
+        outcome.err
+    )
+    assert outcome.err.endswith(
+        "rulebook: warning: `book.md` is converted as it is read, with the errors above: what they stand on may be "
+        "left out or read otherwise\n"
+    )
+    assert "Stray" not in (scratch / "book.xml").read_text(encoding="utf-8")
