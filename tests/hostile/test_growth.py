@@ -640,3 +640,49 @@ def test_an_attribute_block_of_thousands_of_unknown_keys_is_read_once(capsys, sc
     columns = [int(found) for found in re.findall(r"--> book\.md:5:(\d+)", outcome.out)]
     line = f"An [[a]] of [b]{{{keys}}}."
     assert columns == [found.start(1) + 1 for found in re.finditer(r"[{ ](k\d+)=", line)]  # each at its key
+
+
+def test_attribute_blocks_in_one_paragraph_are_each_read_as_far_as_they_go(capsys, scratch) -> None:  # type: ignore[no-untyped-def]
+    """The attributes plugin's spans, and the references, gave its parser the rest of the paragraph for each block,
+    which it copied and searched for a `%`: 100,000 `[[a]]{type=example}` in one paragraph took 7.7 s to parse."""
+    line = "[[a]]{type=example} [6]{value=v}{kind=count} " * 50_000
+    source(scratch, "book.md", f"# Ch {{#ch}}\n\n::: definition a\n\nAn [[a]].\n\n:::\n\n{line}\n")
+    with cpu_time_under(12):  # 4.7 s; 16.5 s before
+        outcome = run(capsys, "lint")
+    assert outcome.code == 1  # `v` named 50,000 times
+    assert "unknown" not in outcome.out and "RB002" not in outcome.out
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "{a=1 b=2} rest",
+        '{title="a } b" c=d} }',
+        "{%a comment } still% x=1}",
+        "{%open comment } ends here",
+        "{%open comment } and % later}",
+        "{" + "k=v " * 100 + "} and more",
+        "{" + "k=v " * 100,
+        '{x="' + "y" * 300 + '"}',
+        "{.a .b #c %x%} %",
+        "{bad!} x",
+        "{a=1} " + "%" * 3,
+    ],
+)
+def test_an_attribute_block_read_as_far_as_it_goes_is_the_plugins_reading_of_the_rest(text: str) -> None:
+    from mdit_py_plugins.attrs.parse import ParseError
+    from mdit_py_plugins.attrs.parse import parse as parse_attributes
+
+    from rulebook.readers.markdown_syntax import read_attributes
+
+    src = "[[x]]" + text + " " * 500 + "tail"
+    for end in (len(src), len(src) - 4):
+        try:
+            expected: object = parse_attributes(src[5:end])
+        except ParseError as error:
+            expected = ("error", str(error))
+        try:
+            found: object = read_attributes(src, 5, end)
+        except ParseError as error:
+            found = ("error", str(error))
+        assert found == expected
