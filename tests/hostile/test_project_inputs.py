@@ -161,3 +161,28 @@ def test_control_characters_from_a_source_never_reach_a_diff_raw(
     assert outcome.code == 0
     assert "\x1b" not in outcome.out and "\u202e" not in outcome.out
     assert "\u241b[31m" in outcome.out
+
+
+@pytest.mark.parametrize(
+    ("waivers", "said"),
+    [
+        ('[[waivers]]\nfingerprint = "365b7a848b07a703"\n', "`waivers` is not part of a waivers file"),
+        ('[[waiver]]\nfingerprnt = "365b7a848b07a703"\n', "each [[waiver]] needs a `fingerprint`"),
+        ('[[waiver]]\nfingerprint = "365b7a848b07a703"\nreson = "x"\n', "`reson` is not a key of a waiver"),
+        ('[[waiver]]\nfingerprint = "365b7a848b07a703"\nreason = 5\n', "a waiver's `reason` is text"),
+        ('waiver = "365b7a848b07a703"\n', "`waiver` is not tables"),
+    ],
+)
+def test_a_misspelt_waivers_file_is_a_plain_error(
+    scratch: Path,  # noqa: F811
+    capsys: pytest.CaptureFixture[str],
+    waivers: str,
+    said: str,
+) -> None:
+    """A `[[waivers]]` table (or a waiver's misspelt key) was passed over: the file hid nothing, and nothing said so."""
+    source(scratch, "book.xml", BOOK)
+    (scratch / "fr.md").write_text("# 1 Bouger\n\nMarcher, c'est bouger.\n", encoding="utf-8")
+    (scratch / "waivers.toml").write_text(waivers, encoding="utf-8")
+    outcome = run(capsys, "compare", "--language", "fr", "--waivers", "waivers.toml", "book.xml", "fr.md")
+    assert (outcome.code, outcome.out) == (2, "")
+    assert outcome.err.startswith(f"rulebook: error: waivers.toml: {said}"), outcome.err
