@@ -76,28 +76,41 @@ class Checks:
         self.found.append(INVALID_DOCUMENT.diagnostic(message, span, target=target, help=help))
 
     def front_matter_title(self, token: Token) -> str | None:
-        from rulebook.readers.front_matter import FrontMatterError, read_front_matter
+        """The title a front matter gives; what is wrong in it reported where it is written (a key it does not
+        hold at the key, a control character a YAML escape writes, ``"\\e"``, at the title)."""
+        from rulebook.readers.front_matter import FrontMatterError, key_places, read_front_matter
 
-        offset = 0
         try:
             values = read_front_matter(token.content)
         except FrontMatterError:
-            self.report("the front matter is not YAML", offset, help="write `title: The Book's Title`")
+            self.report("the front matter is not YAML", 0, help="write `title: The Book's Title`")
             return None
         if values is None:
             return None
         if not isinstance(values, dict) or not isinstance(values.get("title", ""), str):
-            self.report("the front matter's `title` must be text", offset, help="write `title: The Book's Title`")
+            self.report("the front matter's `title` must be text", 0, help="write `title: The Book's Title`")
             return None
+        places = key_places(token.content)
+
+        def offset(place: tuple[int, int]) -> int:  # a place in the YAML, which starts on the line after `---`
+            return self.source.line_starts[1 + place[0]] + place[1]
+
         unknown = sorted(str(key) for key in values if key != "title")
         if unknown:
             self.report(
                 f"unknown key `{unknown[0]}` in the front matter",
-                offset,
+                offset(places[unknown[0]][0]) if unknown[0] in places else 0,
                 target=unknown[0],
                 help="the front matter holds `title`",
             )
         title = values.get("title")
+        control = _CONTROL.search(title) if isinstance(title, str) else None
+        if control is not None and "title" in places:  # the text's own are reported where they stand
+            self.report(
+                f"a control character (U+{ord(control.group()):04X}) in the front matter's title",
+                offset(places["title"][1]),
+                help="remove it: a page can only picture it, and an XML book cannot hold it",
+            )
         return " ".join(title.split()) if isinstance(title, str) and title.strip() else None
 
     def heading_attributes(self, written: str, offset: int | None = None) -> tuple[str | None, bool]:

@@ -116,3 +116,22 @@ def test_convert_names_the_errors_of_reading_what_it_converts(capsys, scratch: P
         "left out or read otherwise\n"
     )
     assert "Stray" not in (scratch / "book.xml").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize(
+    ("front_matter", "message", "line", "column"),
+    [
+        ('title: "Moves\\e[31m"', "a control character (U+001B) in the front matter's title", 2, 8),
+        ("title: Moves\nsubtitle: x", "unknown key `subtitle` in the front matter", 3, 1),
+        ("# notes\n\ntitle: |\n  Moves\n  \\a\nk: 1", "unknown key `k` in the front matter", 7, 1),
+    ],
+)
+def test_a_front_matter_fault_is_reported_where_it_is_written(  # type: ignore[no-untyped-def]
+    capsys, scratch: Path, front_matter: str, message: str, line: int, column: int
+) -> None:
+    """A control character a YAML escape writes in the title passed the lint (the text's own are reported) and
+    reached every page; an unknown key was reported on the `---` line, whatever line it stands on."""
+    source(scratch, "book.md", f"---\n{front_matter}\n---\n{BODY}")
+    lint = run(capsys, "lint", "--color", "never")
+    assert lint.code == 1
+    assert lint.out.startswith(f"error[RB002]: {message}\n --> book.md:{line}:{column}\n"), lint.out
