@@ -42,7 +42,7 @@ def key_places(text: str) -> dict[str, tuple[tuple[int, int], tuple[int, int]]]:
     node = yaml.compose(text, Loader=yaml.SafeLoader)
     if not isinstance(node, yaml.MappingNode):
         return {}
-    places = {}
+    places: dict[str, tuple[tuple[int, int], tuple[int, int]]] = {}
     for key, value in node.value:
         if isinstance(key, yaml.ScalarNode):
             marks = (key.start_mark.line, key.start_mark.column), (value.start_mark.line, value.start_mark.column)
