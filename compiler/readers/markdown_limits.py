@@ -28,7 +28,7 @@ from markdown_it.rules_core import StateCore
 from markdown_it.rules_inline import StateInline
 from markdown_it.token import Token
 
-from rulebook.catalog.reading import UNREADABLE_SOURCE
+from rulebook.catalog.reading import NESTING_TOO_DEEP, UNREADABLE_SOURCE
 from rulebook.diagnostics import Diagnostic
 from rulebook.inputs import MEGABYTE
 from rulebook.source import Span
@@ -72,6 +72,17 @@ class TooLarge(Exception):
         return UNREADABLE_SOURCE.diagnostic(self.message, Span(path, self.line, 1), target=path, help=self.help)
 
 
+class BracketsTooDeep(TooLarge):
+    """Brackets (``[``) nested as deep as markdown-it reads, and the line of their paragraph."""
+
+    def __init__(self, deepest: int, line: int) -> None:
+        help = f"nest at most {deepest} levels deep; a `[` that nothing closes is text: write it `\\[`"
+        super().__init__(f"a bracket (`[`) is nested more than {deepest} deep", line, help)
+
+    def diagnostic(self, path: str) -> Diagnostic:
+        return NESTING_TOO_DEEP.diagnostic(self.message, Span(path, self.line, 1), help=self.help)
+
+
 _SPLIT = "split the book into several sources (`sources = [...]` in the configuration)"
 
 
@@ -91,13 +102,17 @@ def token_budget(text: str) -> int:
     return min(MAX_TOKENS, FREE_TOKENS + len(text) // CHARACTERS_PER_TOKEN)
 
 
-def limited(md: MarkdownIt) -> MarkdownIt:
-    """``md``, its every parse held to :func:`token_budget`: past it, ``parse`` raises :class:`TooLarge` at the
-    line being read. Every token markdown-it makes is appended to the document's list of blocks or to an inline
-    block's children: both lists are :class:`_Tokens` sharing one budget."""
+def limited(md: MarkdownIt, *, nesting_read_whole: bool = False) -> MarkdownIt:
+    """``md``, its every parse held to :func:`token_budget` and :func:`step_budget`: past either, ``parse`` raises
+    :class:`TooLarge` at the line being read. Every token markdown-it makes is appended to the document's list of
+    blocks or to an inline block's children: both lists are :class:`_Tokens` sharing one budget.
+    ``nesting_read_whole``: brackets nested as deep as markdown-it's ``maxNesting`` raise :class:`BracketsTooDeep`
+    (markdown-it would read the rest of their paragraph as text, saying nothing: 150 spans nested, the outer 101
+    were text)."""
     md.core.ruler.before("block", "token_budget", _budgeted_blocks)
     md.core.ruler.at("inline", _budgeted_inline)
     skip = md.inline.skipToken
+    deepest = md.options["maxNesting"] if nesting_read_whole else None
 
     def counted(state: StateInline) -> None:  # the one step markdown-it takes over what lies inside brackets
         tokens = state.tokens
@@ -105,6 +120,8 @@ def limited(md: MarkdownIt) -> MarkdownIt:
             tokens.budget.steps -= 1
             if tokens.budget.steps < 0:
                 raise tokens.budget.slow(tokens._line())
+            if deepest is not None and state.level >= deepest:
+                raise BracketsTooDeep(deepest, tokens._line())
         skip(state)
 
     md.inline.skipToken = counted  # type: ignore[method-assign]

@@ -55,7 +55,7 @@ def dialect_parser() -> MarkdownIt:
     functions = dict(zip(active, md.inline.ruler.getRules(""), strict=True))
     for name in _PLACED:
         md.inline.ruler.at(name, _placed(functions[name], last=name == "emphasis"))
-    return limited(md)  # held to a budget of tokens: rulebook.readers.markdown_limits
+    return limited(md, nesting_read_whole=True)  # held to budgets of tokens and steps: rulebook.readers.markdown_limits
 
 
 def parse_dialect_text(text: str) -> list[Token]:
