@@ -135,3 +135,28 @@ def test_a_front_matter_fault_is_reported_where_it_is_written(  # type: ignore[n
     lint = run(capsys, "lint", "--color", "never")
     assert lint.code == 1
     assert lint.out.startswith(f"error[RB002]: {message}\n --> book.md:{line}:{column}\n"), lint.out
+
+
+@pytest.mark.parametrize("depth", [48, 1_000])
+def test_lists_nested_in_a_table_cell_past_the_depth_are_refused_not_an_internal_error(  # type: ignore[no-untyped-def]
+    capsys, scratch: Path, depth: int
+) -> None:
+    """A cell's `<ul><li>` nested without end passed the lint; `convert` stopped with "internal error:
+    RecursionError" at 200, `build` at 1,000. Each `<ul>` and `<li>` is a level, as the XML's elements are."""
+    cell = "<ul><li>" * depth + "x" + "</li></ul>" * depth
+    source(scratch, "book.md", f"{BODY}\n| A |\n|---|\n| {cell} |\n")
+    expected = "error[RB005]: a list in a table's cell is nested more than 100 deep\n  --> book.md:15:1\n"
+    for command in (("lint", "--color", "never"), ("convert", "book.md", "-o", "book.xml")):
+        outcome = run(capsys, *command)
+        assert outcome.code == 2
+        assert (outcome.out + outcome.err).startswith(expected), outcome
+    assert not (scratch / "book.xml").exists()
+    assert run(capsys, "build", "--data-only", "-q", "-o", "out").code == 2
+
+
+def test_lists_nested_in_a_table_cell_within_the_depth_are_read_and_converted(capsys, scratch: Path) -> None:  # type: ignore[no-untyped-def]
+    cell = "<ul><li>" * 40 + "x" + "</li></ul>" * 40
+    source(scratch, "book.md", f"{BODY}\n| A |\n|---|\n| {cell} |\n")
+    assert run(capsys, "lint") == (0, "All checks passed (1 file).\n", "")
+    assert run(capsys, "convert", "book.md", "-o", "book.xml").code == 0
+    assert (scratch / "book.xml").read_text(encoding="utf-8").count("<list>") == 40
