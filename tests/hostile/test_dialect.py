@@ -6,6 +6,7 @@ Each case runs ``rulebook lint`` on a one-source dialect project and asserts the
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -160,3 +161,14 @@ def test_lists_nested_in_a_table_cell_within_the_depth_are_read_and_converted(ca
     assert run(capsys, "lint") == (0, "All checks passed (1 file).\n", "")
     assert run(capsys, "convert", "book.md", "-o", "book.xml").code == 0
     assert (scratch / "book.xml").read_text(encoding="utf-8").count("<list>") == 40
+
+
+def test_a_closing_fence_that_closes_nothing_is_reported_not_text_in_silence(capsys, scratch: Path) -> None:  # type: ignore[no-untyped-def]
+    """A directive closed twice left `:::` on the page as text, with "All checks passed"."""
+    source(scratch, "book.md", f"{BODY}\n::: note Scatter\n\nRoll.\n\n:::\n:::\n\nMore words\n  :::\n")
+    lint = run(capsys, "lint", "--color", "never")
+    assert lint.code == 1
+    found = re.findall(
+        r"error\[RB002\]: `:::` closes no directive here: it is read as text\n +--> (book\.md:\d+:\d+)", lint.out
+    )
+    assert found == ["book.md:18:1", "book.md:21:3"], lint.out
