@@ -40,6 +40,7 @@ from rulebook.model import (
     plain_text,
 )
 from rulebook.source import SourceText, Span
+from rulebook.translate.debris import blank_dialect
 
 PROSE_WORDS = 6
 """A table cell with this many words is prose: its row is read as a sentence."""
@@ -299,12 +300,14 @@ def _blank(match: re.Match[str]) -> str:
 class Locator:
     """The words of a source outside markup, with their offsets: sentences are found back by their words."""
 
-    def __init__(self, source: SourceText) -> None:
+    def __init__(self, source: SourceText, *, dialect: bool = False) -> None:
         self.source = source
         self.words: list[str]
         self.offsets: list[int]
-        # Markup blanked out, same length: the words left are the text's, at their offsets.
-        text = blank_markup(source.text)
+        # Markup blanked out, same length: the words left are the text's, at their offsets. The dialect's too
+        # (``[[cover|``, ``{dfn=cover}``): its sentences were not found back, and a finding stood at its section's
+        # heading instead of its words.
+        text = blank_markup(blank_dialect(source.text) if dialect else source.text)
         self.words = []
         self.offsets = []
         for match in _SOURCE_WORD.finditer(text):

@@ -172,3 +172,19 @@ def test_a_closing_fence_that_closes_nothing_is_reported_not_text_in_silence(cap
         r"error\[RB002\]: `:::` closes no directive here: it is read as text\n +--> (book\.md:\d+:\d+)", lint.out
     )
     assert found == ["book.md:18:1", "book.md:21:3"], lint.out
+
+
+def test_a_translation_in_the_dialect_is_located_at_its_words_not_its_heading(capsys, scratch: Path) -> None:  # type: ignore[no-untyped-def]
+    """The dialect's markup was taken for words when a sentence was found back in its source (`[[charge|` read
+    "charge charge"), so the sentence was not found, and a finding stood at its section's heading."""
+    source(scratch, "book.md", f"{BODY}\nA [[march]] is 6 inches.\n")
+    (scratch / "fr.md").write_text(
+        "<!-- rulebook -->\n\n# Bouger {#moving}\n\n::: definition march\n\n[[march|Marcher]], c'est bouger.\n\n"
+        ":::\n\nUne armée peut [[march|marcher]].\n\nUne [[march|marche]] fait 7 pouces.\n",
+        encoding="utf-8",
+    )
+    outcome = run(capsys, "compare", "--language", "fr", "book.md", "fr.md")
+    assert outcome.code == 1
+    assert 'error[RB611]: the original says `6"`, the translation says `7"`\n  --> fr.md:13:27\n' in outcome.out, (
+        outcome.out
+    )
