@@ -124,7 +124,7 @@ _DIALECT_MARKUP = re.compile(
     r"^[ \t]*\{[^{}\n]*\}[ \t]*$"  # an attribute line: {title="Profil" kind=profile .row-headers}
     r"|^[ \t]*:::.*$"  # a fence: ::: definition crew, ::: note Rerolls, :::
     r"|(?<=[\]\)])\{[^{}\n]*\}"  # a span's attributes: [...]{dfn=aim}, [[x]]{type=example}
-    r"|[ \t]\{[#.][^{}\n]*\}[ \t]*$"  # a heading's: ## 1.3 Measuring {#measuring width=wide}
+    r"|[ \t]\{[#.][^{}\n]*\}(?=[ \t]*(?:\||$))"  # a heading's, a cell's: ## 1.3 Measuring {#id}, | Front {.header} |
     r"|\[\[[^\[\]|\n]*\|"  # a wikilink's term before its words: [[cover| (or [[line_of_sight\|)
     r"|\[\[|\]\]"  # the brackets of a wikilink
     r"|(?<=\])\([^()\s]*\)"  # a link's target: [Messen](#measuring)

@@ -188,3 +188,18 @@ def test_a_translation_in_the_dialect_is_located_at_its_words_not_its_heading(ca
     assert 'error[RB611]: the original says `6"`, the translation says `7"`\n  --> fr.md:13:27\n' in outcome.out, (
         outcome.out
     )
+
+
+def test_a_changed_table_of_the_dialect_is_located_at_the_table(capsys, scratch: Path) -> None:  # type: ignore[no-untyped-def]
+    """The dialect's `{.header}` and a table's pipes were taken for words when the diff found its text back, so a
+    changed number in a table stood at the first word of its section that matched (a sentence lines before)."""
+
+    def table(*cells: int) -> str:
+        return "| A | B |\n|---|---|\n" + "".join(f"| r{i} {{.header}} | {cell} |\n" for i, cell in enumerate(cells))
+
+    (scratch / "old.md").write_text(f"{BODY}\n{table(1, 2, 3)}", encoding="utf-8")
+    (scratch / "new.md").write_text(f"{BODY}\n{table(1, 2, 4)}", encoding="utf-8")
+    (scratch / "rulebook.toml").write_text('sources = ["new.md"]\n', encoding="utf-8")
+    outcome = run(capsys, "diff", "old.md", "new.md")
+    assert outcome.code == 0
+    assert outcome.out.startswith("warning[RB704]: in `Moving`, `3` became `4`\n  --> new.md:13:3\n"), outcome.out
