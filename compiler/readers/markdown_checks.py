@@ -140,8 +140,9 @@ class Checks:
         return found, unnumbered
 
     def _line_end(self, offset: int) -> int:
-        end = self.source.text.find("\n", offset)
-        return len(self.source.text) if end == -1 else end
+        """Where the line holding ``offset`` ends, whatever ends it (``\\r`` alone too: a search for ``\\n`` found the
+        end of the file, and a heading's attribute block was taken from the last line holding a brace)."""
+        return self.source.line_bounds(self.source.position(offset)[0])[1]
 
     def _last_brace(self, offset: int) -> int:
         """Where the attribute block of the heading whose line starts at ``offset`` opens."""

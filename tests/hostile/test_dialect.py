@@ -203,3 +203,15 @@ def test_a_changed_table_of_the_dialect_is_located_at_the_table(capsys, scratch:
     outcome = run(capsys, "diff", "old.md", "new.md")
     assert outcome.code == 0
     assert outcome.out.startswith("warning[RB704]: in `Moving`, `3` became `4`\n  --> new.md:13:3\n"), outcome.out
+
+
+@pytest.mark.parametrize("end", ["\n", "\r\n", "\r"])
+def test_a_headings_unknown_attribute_is_located_whatever_ends_its_lines(capsys, scratch: Path, end: str) -> None:  # type: ignore[no-untyped-def]
+    """With `\\r` alone ending lines, a heading's attribute block was looked for up to the file's end (a search for
+    `\\n`): the finding stood at the last brace of the file, lines below."""
+    text = f"{BODY}\n# Charging {{.red}}\n\nText.\n\n| A |\n|---|\n| x {{#b}} |\n"
+    (scratch / "book.md").write_bytes(text.replace("\n", end).encode("utf-8"))
+    (scratch / "rulebook.toml").write_text('sources = ["book.md"]\n', encoding="utf-8")
+    lint = run(capsys, "lint", "--color", "never")
+    assert "error[RB002]: unknown class `.red` on a heading\n  --> book.md:13:13\n" in lint.out, lint.out
+    assert "error[RB002]: unknown attribute `#b` on a table cell\n  --> book.md:19:6\n" in lint.out, lint.out
