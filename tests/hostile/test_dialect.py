@@ -215,3 +215,11 @@ def test_a_headings_unknown_attribute_is_located_whatever_ends_its_lines(capsys,
     lint = run(capsys, "lint", "--color", "never")
     assert "error[RB002]: unknown class `.red` on a heading\n  --> book.md:13:13\n" in lint.out, lint.out
     assert "error[RB002]: unknown attribute `#b` on a table cell\n  --> book.md:19:6\n" in lint.out, lint.out
+
+
+def test_a_book_prefix_written_in_capitals_is_kept_by_the_names_help(capsys, scratch: Path) -> None:  # type: ignore[no-untyped-def]
+    """`[[MAIN:march|x]]` was told to `use main_march`, a name of no book: the help keeps the book's prefix."""
+    source(scratch, "book.md", f"{BODY}\nSee [[MAIN:march|x]].\n")
+    lint = run(capsys, "lint", "--color", "never")
+    assert "error[RB302]: term name `MAIN:march` is not a valid identifier\n" in lint.out
+    assert "= help: use `main:march` (letters, digits and underscores only)\n" in lint.out, lint.out
