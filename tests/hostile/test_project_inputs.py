@@ -186,3 +186,36 @@ def test_a_misspelt_waivers_file_is_a_plain_error(
     outcome = run(capsys, "compare", "--language", "fr", "--waivers", "waivers.toml", "book.xml", "fr.md")
     assert (outcome.code, outcome.out) == (2, "")
     assert outcome.err.startswith(f"rulebook: error: waivers.toml: {said}"), outcome.err
+
+
+_STATUS = "# rulebook status: the sections of the `fr` translation brought up to date with a later edition.\n\n"
+_MARK = '[[updated]]\nsection = "sec"\ntitle = "Sec"\nedition = "v2"\nfingerprint = "{}"\n'
+
+
+@pytest.mark.parametrize(
+    ("marks", "said"),
+    [
+        ("[[updatd]]\nsection = 'sec'\n", "`updatd` is not part of a status file"),
+        (_MARK.format("a") + "fingerprnt = 'x'\n", "`fingerprnt` is not a key of [[updated]]"),
+    ],
+)
+def test_a_misspelt_status_file_is_a_plain_error(scratch: Path, marks: str, said: str) -> None:  # noqa: F811
+    """A misspelt `[[updatd]]` was passed over: the sections it marked were outdated again, and nothing said why."""
+    from rulebook.errors import TerminologyError
+    from rulebook.translate.status_file import load_marks
+
+    (scratch / "status.toml").write_text(_STATUS + marks, encoding="utf-8")
+    with pytest.raises(TerminologyError) as refused:
+        load_marks(scratch / "status.toml")
+    assert str(refused.value).startswith(f"{scratch / 'status.toml'}: {said}")
+
+
+def test_a_status_file_holds_one_mark_a_section_and_edition(scratch: Path) -> None:  # noqa: F811
+    """50,000 marks of one section were each listed as no longer holding, one line of 400 KB: read as `--mark`
+    writes them, one a section and edition (the last)."""
+    from rulebook.translate.status_file import load_marks
+
+    text = _STATUS + "\n".join(_MARK.format(f"{i:016x}") for i in range(50_000))
+    (scratch / "status.toml").write_text(text, encoding="utf-8")
+    marks = load_marks(scratch / "status.toml")
+    assert [(m.section, m.fingerprint) for m in marks] == [("sec", f"{49_999:016x}")]
