@@ -50,6 +50,10 @@ def read_translation_toml(path: Path, *, root: Path | None = None, kind: str = "
         raise TerminologyError(str(error)) from error
 
 
+_ENTRY_KEYS = ("preferred", "accepted", "forbidden", "unlinked")
+"""What a term's entry holds."""
+
+
 def load_terminology(path: Path, *, root: Path | None = None) -> dict[str, Entry]:
     """A terms.toml file's entries, by English term id (``root``: see :func:`read_translation_toml`)."""
     table = read_translation_toml(path, root=root)
@@ -58,6 +62,11 @@ def load_terminology(path: Path, *, root: Path | None = None) -> dict[str, Entry
         _one_line(path, term, "a term id")
         if not isinstance(fields, dict) or not isinstance(fields.get("preferred"), str):
             raise TerminologyError(f"{path}: {quoted(term)} needs a `preferred` term (the rendering to use)")
+        if extra := sorted(set(fields) - set(_ENTRY_KEYS)):  # a misspelt `forbiden` forbade nothing, in silence
+            raise TerminologyError(
+                f"{path}: {quoted(extra[0])} is not a key of a term's entry ({quoted(term)} holds "
+                f"{', '.join(f'`{key}`' for key in _ENTRY_KEYS)})"
+            )
         entries[term] = Entry(
             term,
             _one_line(path, fields["preferred"], f"`preferred` of {quoted(term)}"),

@@ -74,6 +74,8 @@ def test_an_output_inside_a_linked_folder_is_refused(
         ('[model]\npreferred = "figurine"\naccepted = 5\n', "`accepted` of `model` must be a list of phrases"),
         ('[model]\npreferred = "figurine"\nforbidden = [{a = 1}]\n', "`forbidden` of `model` must be a list"),
         (b"\xff\xfe", "not UTF-8 text"),
+        # a misspelt key forbade nothing, and nothing said so
+        ('[model]\npreferred = "figurine"\nforbiden = ["modèle"]\n', "`forbiden` is not a key of a term's entry"),
     ],
 )
 def test_a_bad_terminology_is_a_plain_error(
