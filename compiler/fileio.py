@@ -54,6 +54,23 @@ GIT_FOLDER = ".git"
 """Git's own folder: nothing is ever written inside it (a report there could replace its configuration or hooks)."""
 
 
+SITE_MARKER = ".rulebook-site"
+"""The file that marks a folder as a site this tool built: its next build replaces the folder whole."""
+
+
+def holds_site_marker(folder: Path) -> bool:
+    """Whether ``folder`` holds this tool's site marker as a regular file (a site it built)."""
+    try:
+        return stat.S_ISREG(os.stat(folder / SITE_MARKER, follow_symlinks=False).st_mode)
+    except (OSError, ValueError):
+        return False
+
+
+def built_site_around(path: Path) -> Path | None:
+    """The site this tool built that ``path`` would be inside (as written or as it resolves), if any."""
+    return next((folder for folder in path.parents if holds_site_marker(folder)), None)
+
+
 def inside_git(path: Path, resolved: Path) -> bool:
     """Whether a path, as written or as it resolves, passes through Git's own folder (``.GIT`` is ``.git`` on
     macOS)."""
@@ -62,8 +79,9 @@ def inside_git(path: Path, resolved: Path) -> bool:
 
 def check_written_place(path: Path, *, root: Path) -> Path:
     """Where a command may write a file it makes on request, made absolute: never inside ``.git`` (anywhere up
-    the path, the path as written or as it resolves), and, inside the project, through no folder that is a
-    symbolic link (a pull request can commit ``reports -> ~/.ssh``)."""
+    the path, the path as written or as it resolves), never inside a site this tool built (its next build
+    deletes the file, and a build of some books publishes it), and, inside the project, through no folder that
+    is a symbolic link (a pull request can commit ``reports -> ~/.ssh``)."""
     path = Path(os.path.abspath(path))
     shown = shown_path(path, root)
     try:
@@ -77,6 +95,12 @@ def check_written_place(path: Path, *, root: Path) -> Path:
         raise OutputError(
             f"cannot write `{shown}`: `{shown_path(linked, root)}` on the way is a symbolic link; "
             "name a folder of the project itself"
+        )
+    site = built_site_around(path) or built_site_around(resolved)
+    if site is not None:
+        raise OutputError(
+            f"cannot write `{shown}`: it is inside `{shown_path(site, root)}`, a site this tool built, which its next "
+            "build replaces whole (and a build of some books publishes); choose a place outside it"
         )
     return path
 

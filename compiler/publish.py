@@ -38,9 +38,19 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from rulebook import published, state
-from rulebook.fileio import GIT_FOLDER, OutputError, inside_git, reason_of, shown_path, write_atomic
+from rulebook.fileio import (
+    GIT_FOLDER,
+    SITE_MARKER,
+    OutputError,
+    built_site_around,
+    holds_site_marker,
+    inside_git,
+    reason_of,
+    shown_path,
+    write_atomic,
+)
 
-MARKER = ".rulebook-site"
+MARKER = SITE_MARKER
 """The file that marks a folder as a site this tool built (and so may replace)."""
 MARKER_TEXT = "This folder is a site built by rulebook: `rulebook build` replaces it whole.\n"
 WORK_MARK = ".rulebook-work"
@@ -98,12 +108,12 @@ def _check_surroundings(resolved: Path, shown: str, root: Path, protected: Itera
     """Refuse an output inside a site this tool built (the next build of that site would delete it, and its lock
     and work folder would be published there) or inside a folder of the project holding a file the build reads
     (``rules/site``: the site would be committed with the sources, and reach what reads their folder)."""
-    for folder in resolved.parents:
-        if _holds_marker(folder):
-            raise OutputError(
-                f"the output `{shown}` is inside `{shown_path(folder, root)}`, a site this tool built: building that "
-                "site again would delete it; choose a folder outside it"
-            )
+    site = built_site_around(resolved)
+    if site is not None:
+        raise OutputError(
+            f"the output `{shown}` is inside `{shown_path(site, root)}`, a site this tool built: building that "
+            "site again would delete it; choose a folder outside it"
+        )
     for path in protected:
         folder = path.resolve().parent
         if folder != root and folder.is_relative_to(root) and resolved.is_relative_to(folder):
@@ -113,18 +123,10 @@ def _check_surroundings(resolved: Path, shown: str, root: Path, protected: Itera
             )
 
 
-def _holds_marker(folder: Path) -> bool:
-    """Whether ``folder`` holds this tool's marker as a regular file (a site it built)."""
-    try:
-        return stat.S_ISREG(os.stat(folder / MARKER, follow_symlinks=False).st_mode)
-    except OSError:
-        return False
-
-
 def is_owned(folder: Path) -> bool:
     """Whether a folder is a site this tool built (its marker a file, not a link), or empty (so a build may
     replace it)."""
-    if _holds_marker(folder):
+    if holds_site_marker(folder):
         return True
     try:
         return not any(folder.iterdir())
@@ -471,9 +473,5 @@ def _folder_of(top: state.Folder, path: Path, output: Path, root: Path, opened: 
 def write_marker(folder: Path) -> None:
     """Mark a folder the build writes straight into (``--data-only``) as its own."""
     folder.mkdir(parents=True, exist_ok=True)
-    try:
-        if stat.S_ISREG(os.stat(folder / MARKER, follow_symlinks=False).st_mode):
-            return
-    except FileNotFoundError:
-        pass
-    write_atomic(folder / MARKER, MARKER_TEXT)
+    if not holds_site_marker(folder):
+        write_atomic(folder / MARKER, MARKER_TEXT)

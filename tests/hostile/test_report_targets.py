@@ -117,6 +117,51 @@ def test_nothing_is_ever_written_inside_git(
     assert outcome.err == f"rulebook: error: cannot write `{shown}`: it is inside `.git`, Git's own folder\n"
 
 
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ("lint", "-o", "site/report.txt"),
+        ("lint", "--format", "sarif", "-o", "site/reports/lint.sarif"),
+        ("lint", "--write-baseline", "site/baseline.json"),
+        ("graph", "-o", "site/graph.json"),
+        ("terms", "export", "terms.toml", "-o", "site/terms.csv"),
+        ("convert", "book.xml", "-o", "site/book.md"),
+        ("lint", "-o", "rules/../site/report.txt"),
+    ],
+)
+def test_nothing_is_written_into_a_site_this_tool_built(
+    scratch: Path,  # noqa: F811
+    capsys: pytest.CaptureFixture[str],
+    argv: tuple[str, ...],
+) -> None:
+    """A report in the published site was deleted by the next build without a word, and published by a build of some
+    books (which keeps the site's other files) or one of ``--data-only``: refused, as every foreign place is."""
+    _project(scratch)
+    assert run(capsys, "build", "-q").code == 0
+    with nothing_written_outside(scratch):
+        outcome = run(capsys, *argv)
+    assert outcome.code == 2
+    shown = os.path.normpath(argv[-1])
+    assert outcome.err == (
+        f"rulebook: error: cannot write `{shown}`: it is inside `site`, a site this tool built, which its next build "
+        "replaces whole (and a build of some books publishes); choose a place outside it\n"
+    )
+
+
+def test_init_is_refused_inside_a_site_this_tool_built(
+    scratch: Path,  # noqa: F811
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    _project(scratch)
+    assert run(capsys, "build", "-q").code == 0
+    monkeypatch.chdir(scratch / "site")
+    with nothing_written_outside(scratch):
+        outcome = run(capsys, "init", "--title", "Game")
+    assert outcome.code == 2
+    assert "it is inside `.`, a site this tool built" in outcome.err
+
+
 def test_a_report_is_never_written_through_a_link(
     scratch: Path,  # noqa: F811
     tmp_path_factory: pytest.TempPathFactory,
