@@ -28,6 +28,7 @@ import contextlib
 import errno
 import fcntl
 import os
+import re
 import shutil
 import stat
 import sys
@@ -277,9 +278,23 @@ def _acquire(beside: state.Folder, name: str, root: Path, wait: Callable[[str], 
             fcntl.flock(descriptor, fcntl.LOCK_EX)
         now = beside.status(name)
         if now is not None and now.st_ino == os.fstat(descriptor).st_ino:
+            if not _a_locks_content(os.pread(descriptor, _LOCK_BYTES + 1, 0)):
+                os.close(descriptor)
+                raise _not_ours(beside.path / name, root, "a file this tool did not make", "lock file")
             os.ftruncate(descriptor, 0)
             return descriptor
         os.close(descriptor)
+
+
+_LOCK_LINE = re.compile(rb"rulebook build \(process [0-9]{1,10}\)\n")
+"""What a build writes into its lock (:func:`_locked`): a lock holding anything else is not a build's."""
+_LOCK_BYTES = 64
+
+
+def _a_locks_content(content: bytes) -> bool:
+    """Whether a lock file, held now, holds what a build's lock may: nothing (made now), or the line of a build that
+    was killed holding it. A file a commit put there holding anything else would be emptied, then deleted."""
+    return content == b"" or _LOCK_LINE.fullmatch(content) is not None
 
 
 def _open_lock(beside: state.Folder, name: str, root: Path) -> int:

@@ -107,6 +107,24 @@ def test_a_lock_that_is_no_file_is_refused_as_not_the_builds_own(
     refused(capsys, game, not_ours(".site.lock", found, "lock file"))
 
 
+@pytest.mark.parametrize("content", ["a committed file\n", "rulebook build (process 12)\nand more\n"])
+def test_a_lock_holding_what_no_build_writes_is_refused(
+    game: Path, capsys: pytest.CaptureFixture[str], content: str
+) -> None:
+    """A committed ``.site.lock`` (or a report written there: ``lint -o .site.lock``) was emptied, then deleted by
+    the build, exit 0."""
+    (game / ".site.lock").write_text(content, encoding="utf-8")
+    refused(capsys, game, not_ours(".site.lock", "a file this tool did not make", "lock file"))
+    assert (game / ".site.lock").read_text(encoding="utf-8") == content
+
+
+@pytest.mark.parametrize("content", ["", "rulebook build (process 4194304)\n"])
+def test_a_lock_a_killed_build_left_is_taken(game: Path, capsys: pytest.CaptureFixture[str], content: str) -> None:
+    (game / ".site.lock").write_text(content, encoding="utf-8")
+    assert run(capsys, "build", "-q").code == 0
+    assert not (game / ".site.lock").exists()
+
+
 # -- the work folder, and what is in it -------------------------------------------------------------------------
 
 
