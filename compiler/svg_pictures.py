@@ -15,9 +15,12 @@ processing instructions, elements and attributes the allow-list does not know.
 
 from __future__ import annotations
 
+import base64
 import re
 
 from lxml import etree
+
+from rulebook.picture_size import SIZE_BYTES, too_many_pixels_of_any
 
 SVG = "http://www.w3.org/2000/svg"
 XLINK = "http://www.w3.org/1999/xlink"
@@ -208,9 +211,22 @@ def _check_reference(value: str, element: etree._Element) -> None:
     if address.startswith("#"):
         return
     if etree.QName(element).localname in ("image", "feImage") and _RASTER_DATA.match(value.strip()):
+        too_many = too_many_pixels_of_any(_embedded_head(value))
+        if too_many is not None:
+            raise UnsafeSvg(f"a picture it carries is too large: {too_many}", _line(element))
         return
     shown = address if len(address) <= 60 else address[:59] + "…"
     raise UnsafeSvg(f"it refers to `{shown}`, outside the picture", _line(element))
+
+
+def _embedded_head(address: str) -> bytes:
+    """The first bytes (:data:`rulebook.picture_size.SIZE_BYTES`) of the raster picture a checked ``data:`` address
+    carries."""
+    encoded = re.sub(r"\s", "", address.partition(",")[2])[: SIZE_BYTES // 3 * 4]
+    try:
+        return base64.b64decode(encoded[: len(encoded) // 4 * 4], validate=False)
+    except ValueError:  # padding in the middle: no picture a browser decodes
+        return b""
 
 
 def _check_css(text: str, line: int | None) -> None:
