@@ -39,6 +39,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from rulebook import published, state
+from rulebook.config_file import path_problem
 from rulebook.fileio import (
     GIT_FOLDER,
     SITE_MARKER,
@@ -71,6 +72,9 @@ def check_output(output: Path, *, root: Path, protected: Iterable[Path]) -> Path
     """
     output = Path(os.path.abspath(output))
     shown = shown_path(output, root)
+    problem = path_problem(os.fsdecode(output))  # as the configuration's is checked: `-o` of 300 characters
+    if problem is not None:
+        raise OutputError(f"the output `{shown}` {problem}")
     if output.is_symlink():
         raise OutputError(f"the output `{shown}` is a symbolic link: name the folder itself")
     base = Path(os.path.abspath(root))

@@ -154,6 +154,30 @@ def test_an_impossible_output_is_a_plain_error(scratch: Path, output: str, capsy
     assert "internal error" not in err
 
 
+LONG = "x" * 256
+
+
+@pytest.mark.parametrize(
+    ("output", "problem"),
+    [
+        (LONG, "has a name longer than 255 bytes, the longest a file's name may be"),
+        (f"out/{LONG}/site", "has a name longer than 255 bytes, the longest a file's name may be"),
+        ("x/" * 2100, "is longer than 4096 bytes, the longest path"),
+    ],
+)
+def test_an_output_no_system_could_name_is_a_plain_error(
+    scratch: Path, output: str, problem: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``-o`` of 256 characters was an internal error (``OSError: File name too long``, from a look for a link):
+    checked as the configuration's ``output`` is, before anything is looked at or written."""
+    project(scratch)
+    before = snapshot(scratch)
+    assert run("build", "-q", "-o", output) == 2
+    assert snapshot(scratch) == before
+    err = capsys.readouterr().err  # the name shown in full, a line of a message cut past 1,600 characters
+    assert err.startswith(f"rulebook: error: the output `{output[:30]}") and err.endswith(f"` {problem}\n"), err
+
+
 def test_a_file_as_output_is_a_plain_error(scratch: Path, capsys: pytest.CaptureFixture[str]) -> None:
     project(scratch)
     (scratch / "site").write_text("a file", encoding="utf-8")
