@@ -8,6 +8,7 @@ command and asserts the exact outcome: refused with exit status 2 and a plain me
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 from pathlib import Path
 
@@ -298,6 +299,27 @@ def test_only_referenced_regular_images_are_published(scratch: Path) -> None:
     assert run("build", "-q") == 0
     site_images = scratch / "site" / "images"
     assert sorted(p.name for p in site_images.iterdir()) == ["shown.png"]
+
+
+@pytest.mark.parametrize("image", ["shown.png/", "./shown.png", "sub//shown.png", ""])
+def test_an_image_named_other_than_as_its_file_is_a_missing_one_never_a_broken_picture(
+    scratch: Path, image: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``<image source="shown.png/"/>``: pathlib read the name as ``shown.png``, so the file was published and the
+    lint said nothing, while the page showed ``images/shown.png/``, which no server has: a broken picture in silence.
+    A name is taken as written: one that is not a plain path of the images folder is a missing image (RB303)."""
+    (scratch / "book.xml").write_text(FIGURE_BOOK.format(image=image), encoding="utf-8")
+    (scratch / "rulebook.toml").write_text('sources = ["book.xml"]\n', encoding="utf-8")
+    (scratch / "images" / "sub").mkdir(parents=True)
+    (scratch / "images" / "shown.png").write_bytes(b"\x89PNG\r\n\x1a\n shown")
+    (scratch / "images" / "sub" / "shown.png").write_bytes(b"\x89PNG\r\n\x1a\n shown")
+    assert run("lint", "--format", "json") == 0  # a warning
+    found = json.loads(capsys.readouterr().out)["diagnostics"]
+    assert [(d["code"], d["message"]) for d in found] == [("RB303", f"image `{image}` is not in the images folder")]
+    assert run("build", "-q") == 0
+    assert not (scratch / "site" / "images").exists()
+    page = lxml.html.parse(str(scratch / "site" / "moving" / "index.html"))
+    assert not page.xpath("//figure//img") and page.xpath("//figure/div[@class='rb-figure-missing']")
 
 
 # -- configuration and baselines: plain messages ----------------------------------------------------
