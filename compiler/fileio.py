@@ -145,7 +145,7 @@ def linked_folder(path: Path, root: Path) -> Path | None:
 
 
 def check_report_file(
-    path: Path, *, root: Path, protected: Iterable[Path], ours: Callable[[Path], bool], kind: str = "report"
+    path: Path, *, root: Path, protected: Iterable[Path], ours: Callable[[Path], bool] | None, kind: str = "report"
 ) -> Path:
     """The file a command may write a report, a baseline or an export to, made absolute; else an
     :class:`OutputError` saying why not. The one place that decides it, for every command.
@@ -153,9 +153,10 @@ def check_report_file(
     It may be a new file, an empty one, a character device or a pipe (``-o /dev/null``: written into, never
     replaced; a block device or a socket is refused, never replaced by a file),
     or a file this tool wrote before, as ``ours`` recognises it (a report replaces a report, a baseline a
-    baseline). Never one of ``protected`` (the files the configuration names), never a folder, never a
-    symbolic link (but for one outside the project that leads to a device or a pipe: ``/dev/stdout``), and
-    never in a place :func:`check_written_place` refuses.
+    baseline; with ``ours`` None, none: a converted source may have been edited since). Never one of
+    ``protected`` (the files the configuration names), never a folder, never a symbolic link (but for one
+    outside the project that leads to a device or a pipe: ``/dev/stdout``), and never in a place
+    :func:`check_written_place` refuses.
     """
     path = check_written_place(path, root=root)
     shown = shown_path(path, root)
@@ -178,8 +179,10 @@ def check_report_file(
     if not stat.S_ISREG(status.st_mode):
         what = "a block device (a disk)" if stat.S_ISBLK(status.st_mode) else "a socket"
         raise OutputError(f"cannot write `{shown}`: it is {what}, not a file; name a file")
-    if status.st_size == 0 or ours(path):
+    if status.st_size == 0 or (ours is not None and ours(path)):
         return path
+    if ours is None:
+        raise OutputError(f"`{shown}` exists: a {kind} is written as a new file, never over one; choose another name")
     raise OutputError(
         f"`{shown}` exists and is not a {kind} this tool wrote: choose another name (a {kind} replaces "
         f"only an earlier {kind})"
@@ -187,7 +190,13 @@ def check_report_file(
 
 
 def write_report_file(
-    path: Path, text: str, *, root: Path, protected: Iterable[Path], ours: Callable[[Path], bool], kind: str = "report"
+    path: Path,
+    text: str,
+    *,
+    root: Path,
+    protected: Iterable[Path],
+    ours: Callable[[Path], bool] | None,
+    kind: str = "report",
 ) -> Path:
     """Write ``text`` where :func:`check_report_file` allows it, and return the path written (made absolute): a
     new file or one of ours replaced in one step (:func:`write_atomic`); a device or a pipe written into, never

@@ -148,6 +148,26 @@ def test_nothing_is_written_into_a_site_this_tool_built(
     )
 
 
+def test_convert_writes_a_new_file_and_says_so_when_one_is_there(
+    scratch: Path,  # noqa: F811
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """A converted source may have been edited since it was written: convert never writes over one, nor over anything
+    else (it said "is not a new file this tool wrote ... a new file replaces only an earlier new file" of a file it
+    wrote, which it never replaces)."""
+    _project(scratch)
+    assert run(capsys, "convert", "book.xml", "-o", "book.md").code == 0
+    (scratch / "notes.md").write_text("my notes\n", encoding="utf-8")
+    with nothing_written_outside(scratch):
+        for target in ("book.md", "notes.md"):
+            outcome = run(capsys, "convert", "book.xml", "-o", target)
+            assert (outcome.code, outcome.err) == (
+                2,
+                f"rulebook: error: `{target}` exists: a converted source is written as a new file, never over one; "
+                "choose another name\n",
+            )
+
+
 def test_init_is_refused_inside_a_site_this_tool_built(
     scratch: Path,  # noqa: F811
     capsys: pytest.CaptureFixture[str],
