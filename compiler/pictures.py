@@ -84,7 +84,7 @@ def _svg(data: bytes) -> bytes | Refusal:
     try:
         return sanitised_svg(data)
     except UnsafeSvg as unsafe:
-        return Refusal(str(unsafe), "export the picture again without it (a plain SVG, or a PNG)")
+        return Refusal(str(unsafe), unsafe.help or "export the picture again without it (a plain SVG, or a PNG)")
 
 
 def _read(path: Path, *, whole: bool) -> bytes | Refusal:
