@@ -322,6 +322,32 @@ def test_an_image_named_other_than_as_its_file_is_a_missing_one_never_a_broken_p
     assert not page.xpath("//figure//img") and page.xpath("//figure/div[@class='rb-figure-missing']")
 
 
+@pytest.mark.parametrize("name", ["a\u202egnp.png", "b\u200f.png", "c\x85.png"])
+def test_an_image_whose_name_a_page_cannot_show_is_refused(
+    scratch: Path, name: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A picture named with a bidirectional or C1 control passed the lint, was published, and shown at an address
+    where the control was its picture (`images/a�gnp.png`): a broken picture; and Typst, given that address, stopped
+    the build ("file not found"). Refused where the lint looks (RB305), left out of the site and the PDF."""
+    reference = "".join(c if c.isprintable() else f"&#x{ord(c):X};" for c in name)
+    (scratch / "book.xml").write_text(FIGURE_BOOK.format(image=reference), encoding="utf-8")
+    (scratch / "rulebook.toml").write_text('sources = ["book.xml"]\n', encoding="utf-8")
+    (scratch / "images").mkdir()
+    (scratch / "images" / name).write_bytes(b"\x89PNG\r\n\x1a\n shown")
+    assert run("lint", "--format", "json") == 1
+    found = json.loads(capsys.readouterr().out)["diagnostics"]
+    assert [(d["code"], d["message"].partition(": ")[2]) for d in found] == [
+        (
+            "RB305",
+            "its name holds a character a page cannot show as it is (a control, format or bidirectional character)",
+        )
+    ]
+    assert run("build", "-q") == 0  # the PDF made too
+    assert not (scratch / "site" / "images").exists()
+    page = lxml.html.parse(str(scratch / "site" / "moving" / "index.html"))
+    assert not page.xpath("//figure//img") and page.xpath("//figure/div[@class='rb-figure-missing']")
+
+
 # -- configuration and baselines: plain messages ----------------------------------------------------
 
 
