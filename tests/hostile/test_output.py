@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import urllib.parse
 from pathlib import Path
 
 import lxml.html
@@ -17,6 +18,7 @@ import pytest
 
 from rulebook.cli import main
 from rulebook.site.page_table import SITE_ENTRIES, SITE_ENTRY
+from tests.conftest import need_zensical
 
 BOOK = """<?xml version="1.0" encoding="UTF-8"?>
 <document>
@@ -346,6 +348,38 @@ def test_an_image_whose_name_a_page_cannot_show_is_refused(
     assert not (scratch / "site" / "images").exists()
     page = lxml.html.parse(str(scratch / "site" / "moving" / "index.html"))
     assert not page.xpath("//figure//img") and page.xpath("//figure/div[@class='rb-figure-missing']")
+
+
+URL_SIGNS = ["a#b.png", "c?d.png", "e%41.png", "f%.png", "g b.png", "h&i.png", "\u00e9.png", "k:l.png"]
+"""Names a file may have that mean something else in an address: a fragment, a query, an escape, a space."""
+
+
+@pytest.mark.parametrize("generator", ["mkdocs", "zensical"])
+def test_a_picture_is_shown_at_its_files_address_whatever_its_name(scratch: Path, generator: str) -> None:
+    """``a#b.png`` was shown as ``images/a#b.png``: the browser asked for ``images/a`` (the rest a fragment), and
+    ``c?d.png``, ``e%41.png`` likewise named other files; broken pictures the lint passed. Each address, read as a
+    browser reads it, now names the file published."""
+    if generator == "zensical":
+        need_zensical()
+    book = FIGURE_BOOK.replace(
+        '<figure id="fig_one"><image source="{image}"/><caption title="Figure 1">A picture.</caption></figure>',
+        "".join(
+            f'<figure id="f{index}"><image source="{name.replace("&", "&amp;")}"/></figure>'
+            for index, name in enumerate(URL_SIGNS)
+        ),
+    )
+    (scratch / "book.xml").write_text(book, encoding="utf-8")
+    (scratch / "rulebook.toml").write_text('sources = ["book.xml"]\n', encoding="utf-8")
+    (scratch / "images").mkdir()
+    for name in URL_SIGNS:
+        (scratch / "images" / name).write_bytes(b"\x89PNG\r\n\x1a\n shown")
+    assert run("build", "-q", "--generator", generator) == 0
+    page = lxml.html.parse(str(scratch / "site" / "moving" / "index.html"))
+    addresses = [urllib.parse.urljoin("/moving/", str(src)) for src in page.xpath("//figure/img/@src")]
+    assert len(addresses) == len(URL_SIGNS)
+    named = sorted(urllib.parse.unquote(urllib.parse.urlsplit(a).path).removeprefix("/images/") for a in addresses)
+    assert named == sorted(URL_SIGNS)
+    assert sorted(p.name for p in (scratch / "site" / "images").iterdir()) == sorted(URL_SIGNS)
 
 
 # -- configuration and baselines: plain messages ----------------------------------------------------
