@@ -202,7 +202,8 @@ def test_compare_without_a_language_names_the_configured_ones(
 
 
 def test_the_dialects_markup_is_no_words_of_the_translation() -> None:
-    from rulebook.translate.debris import blank_dialect, find_debris
+    from rulebook.readers.markdown_syntax import blank_dialect
+    from rulebook.translate.debris import find_debris
 
     text = (
         '{title="Profil" kind=profile id=profile .row-headers}\n'
