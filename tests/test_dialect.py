@@ -466,6 +466,28 @@ def test_the_dialects_checks_are_located() -> None:
     ]
 
 
+def test_a_directive_naming_nothing_is_one_finding(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A definition or figure naming nothing is the lint's empty name, as its XML is (not a reading finding too);
+    a note without its title is the reader's."""
+    (tmp_path / "rulebook.toml").write_text('sources = ["book.md"]\n', encoding="utf-8")
+    (tmp_path / "book.md").write_text(
+        "# Battle\n\n::: definition\nA warband.\n:::\n\n::: figure\n\n![A die](die.png)\n\n:::\n\n"
+        "::: note\n\nA note.\n\n:::\n",
+        encoding="utf-8",
+    )
+    monkeypatch.chdir(tmp_path)
+    assert main(["lint", "--format", "json"]) == 1
+    found = json.loads(capsys.readouterr().out)["diagnostics"]
+    assert [(d["code"], d["line"], d["message"]) for d in found] == [
+        ("RB301", 3, "a definition names no term"),
+        ("RB301", 7, "an id is empty"),
+        ("RB303", 9, "image `die.png` is not in the images folder"),
+        ("RB002", 13, "`::: note` needs the note's title"),
+    ]
+
+
 def test_lint_findings_on_markdown_speak_markdown_and_point_at_the_name(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
