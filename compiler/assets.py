@@ -13,7 +13,7 @@ import os
 import stat
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 
 from rulebook.model import Book
 from rulebook.pictures import Refusal, picture_refusal
@@ -41,8 +41,8 @@ class BookImages:
 def book_images(book: Book, folder: Path | None) -> BookImages:
     """The images the book shows that the folder holds safely, published or refused for what they are."""
     published, refused = {}, {}
-    for name, path in held_images(book, folder):
-        refusal = picture_refusal(path)
+    for name, path in _safe_images(book, folder):
+        refusal = name_refusal(name) or picture_refusal(path)
         if refusal is None:
             published[name] = path
         else:
@@ -51,7 +51,12 @@ def book_images(book: Book, folder: Path | None) -> BookImages:
 
 
 def held_images(book: Book, folder: Path | None) -> Iterator[tuple[str, Path]]:
-    """Each image the book shows that the folder holds safely (:func:`safe_file`), by name, in name order."""
+    """Each image the book shows that the folder holds safely (:func:`safe_file`), by a name a page can show
+    (:func:`name_refusal`), in name order: what the site and the PDF may take."""
+    return ((name, path) for name, path in _safe_images(book, folder) if name_refusal(name) is None)
+
+
+def _safe_images(book: Book, folder: Path | None) -> Iterator[tuple[str, Path]]:
     if folder is None:
         return
     for name in sorted({image.file for image in book.images}):
@@ -60,10 +65,22 @@ def held_images(book: Book, folder: Path | None) -> Iterator[tuple[str, Path]]:
             yield name, path
 
 
+def name_refusal(name: str) -> Refusal | None:
+    """Why a picture's name cannot be shown on a page as it is: a control, format or bidirectional character (a page
+    shows U+202E as `�`, so its address named no file: a broken picture the lint passed, and a PDF Typst could not
+    make); None if it can."""
+    if name.isprintable():
+        return None
+    return Refusal(
+        "its name holds a character a page cannot show as it is (a control, format or bidirectional character)",
+        "rename it with letters, digits and signs only",
+    )
+
+
 def safe_file(folder: Path, name: str) -> Path | None:
     """``folder/name`` if ``name`` is a plain relative path to a regular file, with no link on the way."""
-    parts = PurePosixPath(name).parts
-    if not parts or name.startswith("/") or "\\" in name or any(p in ("", ".", "..") for p in parts):
+    parts = name.split("/")  # as written: `a.png/` is `a.png` to pathlib, and a broken picture on the page
+    if "\\" in name or any(p in ("", ".", "..") for p in parts):
         return None
     path = folder
     for part in parts:

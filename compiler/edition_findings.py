@@ -16,7 +16,6 @@ from rulebook.diagnostics import Diagnostic, Note, sort_diagnostics
 from rulebook.model import Book, Definition, Section
 from rulebook.source import SourceText, Span
 from rulebook.source_words import SourceWords
-from rulebook.translate.debris import blank_dialect
 
 
 class SectionChange(Protocol):
@@ -231,7 +230,11 @@ class _Places:
     def _words(self, source: SourceText) -> SourceWords:
         found = self.sources.get(source)
         if found is None:
-            text = _TABLE_MARKUP.sub(_blank, blank_dialect(source.text)) if source.path in self.dialect else source.text
+            text = source.text
+            if source.path in self.dialect:
+                from rulebook.readers.markdown_syntax import blank_dialect  # markdown-it only where the dialect is read
+
+                text = _TABLE_MARKUP.sub(_blank, blank_dialect(text))
             found = self.sources[source] = SourceWords(text)
         return found
 

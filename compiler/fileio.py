@@ -54,6 +54,23 @@ GIT_FOLDER = ".git"
 """Git's own folder: nothing is ever written inside it (a report there could replace its configuration or hooks)."""
 
 
+SITE_MARKER = ".rulebook-site"
+"""The file that marks a folder as a site this tool built: its next build replaces the folder whole."""
+
+
+def holds_site_marker(folder: Path) -> bool:
+    """Whether ``folder`` holds this tool's site marker as a regular file (a site it built)."""
+    try:
+        return stat.S_ISREG(os.stat(folder / SITE_MARKER, follow_symlinks=False).st_mode)
+    except (OSError, ValueError):
+        return False
+
+
+def built_site_around(path: Path) -> Path | None:
+    """The site this tool built that ``path`` would be inside (as written or as it resolves), if any."""
+    return next((folder for folder in path.parents if holds_site_marker(folder)), None)
+
+
 def inside_git(path: Path, resolved: Path) -> bool:
     """Whether a path, as written or as it resolves, passes through Git's own folder (``.GIT`` is ``.git`` on
     macOS)."""
@@ -62,8 +79,9 @@ def inside_git(path: Path, resolved: Path) -> bool:
 
 def check_written_place(path: Path, *, root: Path) -> Path:
     """Where a command may write a file it makes on request, made absolute: never inside ``.git`` (anywhere up
-    the path, the path as written or as it resolves), and, inside the project, through no folder that is a
-    symbolic link (a pull request can commit ``reports -> ~/.ssh``)."""
+    the path, the path as written or as it resolves), never inside a site this tool built (its next build
+    deletes the file, and a build of some books publishes it), and, inside the project, through no folder that
+    is a symbolic link (a pull request can commit ``reports -> ~/.ssh``)."""
     path = Path(os.path.abspath(path))
     shown = shown_path(path, root)
     try:
@@ -77,6 +95,12 @@ def check_written_place(path: Path, *, root: Path) -> Path:
         raise OutputError(
             f"cannot write `{shown}`: `{shown_path(linked, root)}` on the way is a symbolic link; "
             "name a folder of the project itself"
+        )
+    site = built_site_around(path) or built_site_around(resolved)
+    if site is not None:
+        raise OutputError(
+            f"cannot write `{shown}`: it is inside `{shown_path(site, root)}`, a site this tool built, which its next "
+            "build replaces whole (and a build of some books publishes); choose a place outside it"
         )
     return path
 
@@ -121,7 +145,7 @@ def linked_folder(path: Path, root: Path) -> Path | None:
 
 
 def check_report_file(
-    path: Path, *, root: Path, protected: Iterable[Path], ours: Callable[[Path], bool], kind: str = "report"
+    path: Path, *, root: Path, protected: Iterable[Path], ours: Callable[[Path], bool] | None, kind: str = "report"
 ) -> Path:
     """The file a command may write a report, a baseline or an export to, made absolute; else an
     :class:`OutputError` saying why not. The one place that decides it, for every command.
@@ -129,9 +153,10 @@ def check_report_file(
     It may be a new file, an empty one, a character device or a pipe (``-o /dev/null``: written into, never
     replaced; a block device or a socket is refused, never replaced by a file),
     or a file this tool wrote before, as ``ours`` recognises it (a report replaces a report, a baseline a
-    baseline). Never one of ``protected`` (the files the configuration names), never a folder, never a
-    symbolic link (but for one outside the project that leads to a device or a pipe: ``/dev/stdout``), and
-    never in a place :func:`check_written_place` refuses.
+    baseline; with ``ours`` None, none: a converted source may have been edited since). Never one of
+    ``protected`` (the files the configuration names), never a folder, never a symbolic link (but for one
+    outside the project that leads to a device or a pipe: ``/dev/stdout``), and never in a place
+    :func:`check_written_place` refuses.
     """
     path = check_written_place(path, root=root)
     shown = shown_path(path, root)
@@ -154,8 +179,10 @@ def check_report_file(
     if not stat.S_ISREG(status.st_mode):
         what = "a block device (a disk)" if stat.S_ISBLK(status.st_mode) else "a socket"
         raise OutputError(f"cannot write `{shown}`: it is {what}, not a file; name a file")
-    if status.st_size == 0 or ours(path):
+    if status.st_size == 0 or (ours is not None and ours(path)):
         return path
+    if ours is None:
+        raise OutputError(f"`{shown}` exists: a {kind} is written as a new file, never over one; choose another name")
     raise OutputError(
         f"`{shown}` exists and is not a {kind} this tool wrote: choose another name (a {kind} replaces "
         f"only an earlier {kind})"
@@ -163,7 +190,13 @@ def check_report_file(
 
 
 def write_report_file(
-    path: Path, text: str, *, root: Path, protected: Iterable[Path], ours: Callable[[Path], bool], kind: str = "report"
+    path: Path,
+    text: str,
+    *,
+    root: Path,
+    protected: Iterable[Path],
+    ours: Callable[[Path], bool] | None,
+    kind: str = "report",
 ) -> Path:
     """Write ``text`` where :func:`check_report_file` allows it, and return the path written (made absolute): a
     new file or one of ours replaced in one step (:func:`write_atomic`); a device or a pipe written into, never

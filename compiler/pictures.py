@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 from rulebook.inputs import MAX_SOURCE_BYTES
+from rulebook.picture_size import SIGNATURES, SIZE_BYTES, too_many_pixels
 from rulebook.svg_pictures import UnsafeSvg, sanitised_svg
 
 
@@ -30,38 +31,13 @@ class Refusal:
     """What to do instead."""
 
 
-def _is_png(head: bytes) -> bool:
-    return head.startswith(b"\x89PNG\r\n\x1a\n")
-
-
-def _is_jpeg(head: bytes) -> bool:
-    return head.startswith(b"\xff\xd8\xff")
-
-
-def _is_gif(head: bytes) -> bool:
-    return head[:6] in (b"GIF87a", b"GIF89a")
-
-
-def _is_webp(head: bytes) -> bool:
-    return head[:4] == b"RIFF" and head[8:12] == b"WEBP"
-
-
-def _is_avif(head: bytes) -> bool:
-    """An ISO media file (``ftyp`` box) whose brands name AVIF."""
-    if head[4:8] != b"ftyp":
-        return False
-    size = int.from_bytes(head[:4], "big")
-    brands = head[8 : min(size, len(head))]
-    return any(brands[i : i + 4] in (b"avif", b"avis") for i in range(0, len(brands) - 3, 4))
-
-
 RASTER: dict[str, tuple[str, Callable[[bytes], bool]]] = {
-    ".png": ("PNG", _is_png),
-    ".jpg": ("JPEG", _is_jpeg),
-    ".jpeg": ("JPEG", _is_jpeg),
-    ".gif": ("GIF", _is_gif),
-    ".webp": ("WebP", _is_webp),
-    ".avif": ("AVIF", _is_avif),
+    ".png": ("PNG", SIGNATURES["PNG"]),
+    ".jpg": ("JPEG", SIGNATURES["JPEG"]),
+    ".jpeg": ("JPEG", SIGNATURES["JPEG"]),
+    ".gif": ("GIF", SIGNATURES["GIF"]),
+    ".webp": ("WebP", SIGNATURES["WebP"]),
+    ".avif": ("AVIF", SIGNATURES["AVIF"]),
 }
 """The raster pictures published as they are, by the ending of their name: the type, and how its first bytes read."""
 HEAD = 64
@@ -93,7 +69,8 @@ def _checked(path: Path, *, whole: bool) -> bytes | Refusal:
         return _svg(data)
     kind, is_kind = RASTER[suffix]
     if is_kind(data[:HEAD]):
-        return data
+        too_many = too_many_pixels(data[:SIZE_BYTES], kind)
+        return data if too_many is None else Refusal(too_many, "export it smaller")
     actual = next((other for other, (_, reads) in RASTER.items() if reads(data[:HEAD])), None)
     if actual is None:
         return Refusal(f"its content is not a {kind} picture", _EXPORT)
@@ -107,11 +84,11 @@ def _svg(data: bytes) -> bytes | Refusal:
     try:
         return sanitised_svg(data)
     except UnsafeSvg as unsafe:
-        return Refusal(str(unsafe), "export the picture again without it (a plain SVG, or a PNG)")
+        return Refusal(str(unsafe), unsafe.help or "export the picture again without it (a plain SVG, or a PNG)")
 
 
 def _read(path: Path, *, whole: bool) -> bytes | Refusal:
-    """The file (``whole``, or its first :data:`HEAD` bytes), read without following a link
+    """The file (``whole``, or its first bytes, where its type and size are read), read without following a link
     (:func:`rulebook.assets.safe_file` checked the way to it)."""
     try:
         descriptor = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
@@ -124,4 +101,4 @@ def _read(path: Path, *, whole: bool) -> bytes | Refusal:
         if status.st_size > MAX_SOURCE_BYTES:
             limit = MAX_SOURCE_BYTES // (1024 * 1024)
             return Refusal(f"it is larger than {limit} MB, the most a picture may be", "export it smaller")
-        return stream.read() if whole else stream.read(HEAD)
+        return stream.read() if whole else stream.read(SIZE_BYTES)

@@ -28,6 +28,7 @@ colour = "#1f4e79"                      # headings and links
 
 [tool.rulebook.translations.fr]         # the main book's French edition
 source = "rules/fr/book.md"
+title = "Tuiles et dés"                 # the French site's title (default: the translation's own)
 terms = "rules/fr/terms.toml"
 from_edition = "v1"                     # the book of the English it was made from (default: this book)
 

@@ -28,6 +28,7 @@ import contextlib
 import errno
 import fcntl
 import os
+import re
 import shutil
 import stat
 import sys
@@ -38,9 +39,20 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from rulebook import published, state
-from rulebook.fileio import GIT_FOLDER, OutputError, inside_git, reason_of, shown_path, write_atomic
+from rulebook.config_file import path_problem
+from rulebook.fileio import (
+    GIT_FOLDER,
+    SITE_MARKER,
+    OutputError,
+    built_site_around,
+    holds_site_marker,
+    inside_git,
+    reason_of,
+    shown_path,
+    write_atomic,
+)
 
-MARKER = ".rulebook-site"
+MARKER = SITE_MARKER
 """The file that marks a folder as a site this tool built (and so may replace)."""
 MARKER_TEXT = "This folder is a site built by rulebook: `rulebook build` replaces it whole.\n"
 WORK_MARK = ".rulebook-work"
@@ -60,6 +72,9 @@ def check_output(output: Path, *, root: Path, protected: Iterable[Path]) -> Path
     """
     output = Path(os.path.abspath(output))
     shown = shown_path(output, root)
+    problem = path_problem(os.fsdecode(output))  # as the configuration's is checked: `-o` of 300 characters
+    if problem is not None:
+        raise OutputError(f"the output `{shown}` {problem}")
     if output.is_symlink():
         raise OutputError(f"the output `{shown}` is a symbolic link: name the folder itself")
     base = Path(os.path.abspath(root))
@@ -98,12 +113,12 @@ def _check_surroundings(resolved: Path, shown: str, root: Path, protected: Itera
     """Refuse an output inside a site this tool built (the next build of that site would delete it, and its lock
     and work folder would be published there) or inside a folder of the project holding a file the build reads
     (``rules/site``: the site would be committed with the sources, and reach what reads their folder)."""
-    for folder in resolved.parents:
-        if _holds_marker(folder):
-            raise OutputError(
-                f"the output `{shown}` is inside `{shown_path(folder, root)}`, a site this tool built: building that "
-                "site again would delete it; choose a folder outside it"
-            )
+    site = built_site_around(resolved)
+    if site is not None:
+        raise OutputError(
+            f"the output `{shown}` is inside `{shown_path(site, root)}`, a site this tool built: building that "
+            "site again would delete it; choose a folder outside it"
+        )
     for path in protected:
         folder = path.resolve().parent
         if folder != root and folder.is_relative_to(root) and resolved.is_relative_to(folder):
@@ -113,18 +128,10 @@ def _check_surroundings(resolved: Path, shown: str, root: Path, protected: Itera
             )
 
 
-def _holds_marker(folder: Path) -> bool:
-    """Whether ``folder`` holds this tool's marker as a regular file (a site it built)."""
-    try:
-        return stat.S_ISREG(os.stat(folder / MARKER, follow_symlinks=False).st_mode)
-    except OSError:
-        return False
-
-
 def is_owned(folder: Path) -> bool:
     """Whether a folder is a site this tool built (its marker a file, not a link), or empty (so a build may
     replace it)."""
-    if _holds_marker(folder):
+    if holds_site_marker(folder):
         return True
     try:
         return not any(folder.iterdir())
@@ -275,9 +282,23 @@ def _acquire(beside: state.Folder, name: str, root: Path, wait: Callable[[str], 
             fcntl.flock(descriptor, fcntl.LOCK_EX)
         now = beside.status(name)
         if now is not None and now.st_ino == os.fstat(descriptor).st_ino:
+            if not _a_locks_content(os.pread(descriptor, _LOCK_BYTES + 1, 0)):
+                os.close(descriptor)
+                raise _not_ours(beside.path / name, root, "a file this tool did not make", "lock file")
             os.ftruncate(descriptor, 0)
             return descriptor
         os.close(descriptor)
+
+
+_LOCK_LINE = re.compile(rb"rulebook build \(process [0-9]{1,10}\)\n")
+"""What a build writes into its lock (:func:`_locked`): a lock holding anything else is not a build's."""
+_LOCK_BYTES = 64
+
+
+def _a_locks_content(content: bytes) -> bool:
+    """Whether a lock file, held now, holds what a build's lock may: nothing (made now), or the line of a build that
+    was killed holding it. A file a commit put there holding anything else would be emptied, then deleted."""
+    return content == b"" or _LOCK_LINE.fullmatch(content) is not None
 
 
 def _open_lock(beside: state.Folder, name: str, root: Path) -> int:
@@ -471,9 +492,5 @@ def _folder_of(top: state.Folder, path: Path, output: Path, root: Path, opened: 
 def write_marker(folder: Path) -> None:
     """Mark a folder the build writes straight into (``--data-only``) as its own."""
     folder.mkdir(parents=True, exist_ok=True)
-    try:
-        if stat.S_ISREG(os.stat(folder / MARKER, follow_symlinks=False).st_mode):
-            return
-    except FileNotFoundError:
-        pass
-    write_atomic(folder / MARKER, MARKER_TEXT)
+    if not holds_site_marker(folder):
+        write_atomic(folder / MARKER, MARKER_TEXT)

@@ -18,10 +18,14 @@ import stat
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
-from rulebook.fileio import write_atomic
+from rulebook import state
+from rulebook.fileio import reason_of, write_atomic
+from rulebook.inputs import MAX_DATA_BYTES
 
 RECORD = "published.txt"
 """The record of the published site, in the output's kept folder."""
+MAX_RECORD_BYTES = MAX_DATA_BYTES
+"""The largest record read: a line of about 100 bytes a file, for a site of hundreds of thousands of files."""
 _FLAGS = os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC | os.O_NONBLOCK
 
 
@@ -39,7 +43,7 @@ def rerecord(output: Path, kept: Path, paths: Iterable[str]) -> None:
     """Record the files at ``paths`` (relative to ``output``) and the folders they are in anew, after this build
     wrote them: where the site was recorded, the rest of the record stands."""
     try:
-        lines = (kept / RECORD).read_text(encoding="utf-8").splitlines()
+        lines = _recorded(kept)
     except OSError:
         return
     wanted = {str(folder) for path in paths for folder in Path(path).parents if str(folder) != "."} | set(paths)
@@ -70,9 +74,11 @@ def differs(found: list[str], names: Iterable[str], kept: Path) -> str | None:
     """Why the entries ``names`` of the current site (``found`` in it by :func:`copy`) are not what this tool
     published there, or None when they are exactly that."""
     try:
-        recorded = (kept / RECORD).read_text(encoding="utf-8").splitlines()
-    except OSError:
+        recorded = _recorded(kept)
+    except FileNotFoundError:
         return "rulebook has no record of publishing it (it was built elsewhere or by an older version)"
+    except OSError as error:
+        return f"rulebook's record of publishing it, `{kept / RECORD}`, cannot be read: {reason_of(error)}"
     tops = set(names)
     wanted = {line for line in recorded if _path(line).split("/")[0] in tops}
     odd = (set(found) - wanted) or (wanted - set(found))  # what is there now, else what is gone
@@ -81,6 +87,12 @@ def differs(found: list[str], names: Iterable[str], kept: Path) -> str | None:
     # The deepest: a file added to a folder changes the folder too.
     path = min((_path(line) for line in odd), key=lambda path: (-path.count("/"), path))
     return f"`{path}` in it is not what rulebook published there (added, changed or removed since)"
+
+
+def _recorded(kept: Path) -> list[str]:
+    """The lines of the record in ``kept``, read as the builds' own files in the user's cache are
+    (:func:`rulebook.state.read_kept`): a pipe, a link or a huge file there is an :class:`OSError`."""
+    return state.read_kept(kept / RECORD, MAX_RECORD_BYTES).decode("utf-8", "replace").splitlines()
 
 
 def _entries(folder: int, prefix: str, only: set[str] | None = None) -> Iterator[tuple[str, os.stat_result, int, str]]:

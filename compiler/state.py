@@ -126,11 +126,30 @@ def _stored_key(folder: Path) -> bytes:
 
 def read_small(path: Path, *, dir_fd: int | None = None) -> bytes:
     """The first bytes (a mark's length at most) of a regular file reached without following a link."""
+    return _read_regular(path, _MARK_BYTES, dir_fd=dir_fd)
+
+
+def read_kept(path: Path, limit: int) -> bytes:
+    """A file the builds keep in the user's cache folder (the record of the published site), whole: a regular
+    file reached without following a link or waiting on a pipe, of at most ``limit`` bytes; else an
+    :class:`OSError` saying why (a link to ``/dev/zero`` or a pipe there held the build up for ever)."""
+    data = _read_regular(path, limit + 1)
+    if len(data) > limit:
+        raise OSError(errno.EFBIG, f"it holds more than {limit // (1024 * 1024)} megabytes", str(path))
+    return data
+
+
+def _read_regular(path: Path, most: int, *, dir_fd: int | None = None) -> bytes:
+    """At most ``most`` first bytes of a regular file reached without following a link or waiting."""
     descriptor = os.open(path, os.O_RDONLY | _NO_FOLLOW, dir_fd=dir_fd)
     try:
         if not stat.S_ISREG(os.fstat(descriptor).st_mode):
-            raise OSError(errno.EINVAL, "not a regular file", str(path))
-        return os.read(descriptor, _MARK_BYTES)
+            raise OSError(errno.EINVAL, "it is not a regular file", str(path))
+        chunks, size = [], 0
+        while size < most and (chunk := os.read(descriptor, min(most - size, 1024 * 1024))):
+            chunks.append(chunk)
+            size += len(chunk)
+        return b"".join(chunks)
     finally:
         os.close(descriptor)
 

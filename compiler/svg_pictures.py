@@ -15,9 +15,12 @@ processing instructions, elements and attributes the allow-list does not know.
 
 from __future__ import annotations
 
+import base64
 import re
 
 from lxml import etree
+
+from rulebook.picture_size import SIZE_BYTES, too_many_pixels_of_any
 
 SVG = "http://www.w3.org/2000/svg"
 XLINK = "http://www.w3.org/1999/xlink"
@@ -98,10 +101,12 @@ _PLACE = re.compile(r", line \d+, column \d+$")
 class UnsafeSvg(Exception):
     """The SVG cannot be published: ``reason`` says what it holds, ``line`` where (in the picture)."""
 
-    def __init__(self, reason: str, line: int | None = None) -> None:
+    def __init__(self, reason: str, line: int | None = None, *, help: str | None = None) -> None:
         super().__init__(reason)
         self.reason = reason
         self.line = line
+        self.help = help
+        """What to do instead, where it is not to take out what was named."""
 
     def __str__(self) -> str:
         return self.reason if self.line is None else f"{self.reason}, line {self.line} of the picture"
@@ -111,6 +116,7 @@ def sanitised_svg(data: bytes) -> bytes:
     """The picture ``data`` holds, rebuilt from the allow-list; :class:`UnsafeSvg` if it is no SVG or could act."""
     from rulebook.xml_source import safe_parser
 
+    _check_extent(data)
     try:
         tree = etree.fromstring(data, safe_parser())
     except etree.XMLSyntaxError as error:
@@ -125,6 +131,27 @@ def sanitised_svg(data: bytes) -> bytes:
     root.text = tree.text
     _copy_children(tree, root)
     return etree.tostring(root, xml_declaration=True, encoding="UTF-8") + b"\n"
+
+
+MAX_SVG_BYTES = 16 * 1024 * 1024
+"""The largest SVG published: a drawing of a rulebook is kilobytes, a map with its pictures embedded megabytes."""
+MAX_SVG_TAGS = 100_000
+"""The most tags (``<``) an SVG may hold: a parsed element takes hundreds of bytes, and a browser or Typst draws
+each."""
+
+
+_SIMPLER = "export it simpler, or as a PNG"
+
+
+def _check_extent(data: bytes) -> None:
+    """Refuse, before it is parsed, an SVG larger than a picture may be: parsed, it takes forty times its size (35 MB
+    of ``<rect/>`` took 1.4 GB and 18 s to rebuild, for the lint and again for the site and the PDF)."""
+    if len(data) > MAX_SVG_BYTES:
+        raise UnsafeSvg(
+            f"it is larger than {MAX_SVG_BYTES // 1024 // 1024} MB, the most an SVG picture may be", help=_SIMPLER
+        )
+    if data.count(b"<") > MAX_SVG_TAGS:
+        raise UnsafeSvg(f"it has more than {MAX_SVG_TAGS:,} tags, the most an SVG picture may have", help=_SIMPLER)
 
 
 def _line(node: etree._Element) -> int | None:
@@ -208,9 +235,22 @@ def _check_reference(value: str, element: etree._Element) -> None:
     if address.startswith("#"):
         return
     if etree.QName(element).localname in ("image", "feImage") and _RASTER_DATA.match(value.strip()):
+        too_many = too_many_pixels_of_any(_embedded_head(value))
+        if too_many is not None:
+            raise UnsafeSvg(f"a picture it carries is too large: {too_many}", _line(element))
         return
     shown = address if len(address) <= 60 else address[:59] + "…"
     raise UnsafeSvg(f"it refers to `{shown}`, outside the picture", _line(element))
+
+
+def _embedded_head(address: str) -> bytes:
+    """The first bytes (:data:`rulebook.picture_size.SIZE_BYTES`) of the raster picture a checked ``data:`` address
+    carries."""
+    encoded = re.sub(r"\s", "", address.partition(",")[2])[: SIZE_BYTES // 3 * 4]
+    try:
+        return base64.b64decode(encoded[: len(encoded) // 4 * 4], validate=False)
+    except ValueError:  # padding in the middle: no picture a browser decodes
+        return b""
 
 
 def _check_css(text: str, line: int | None) -> None:

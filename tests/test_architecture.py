@@ -68,6 +68,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "rulebook.reading_order",
             "rulebook.assets",
             "rulebook.pictures",
+            "rulebook.picture_size",
             "rulebook.svg_pictures",
         ),
     ),

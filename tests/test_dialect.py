@@ -466,14 +466,42 @@ def test_the_dialects_checks_are_located() -> None:
     ]
 
 
+def _one_book(folder: Path, monkeypatch: pytest.MonkeyPatch, text: str) -> None:
+    """A project of one book, ``book.md`` holding ``text``, made the working folder."""
+    (folder / "rulebook.toml").write_text('sources = ["book.md"]\n', encoding="utf-8")
+    (folder / "book.md").write_text(text, encoding="utf-8")
+    monkeypatch.chdir(folder)
+
+
+def test_a_directive_naming_nothing_is_one_finding(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A definition or figure naming nothing is the lint's empty name, as its XML is (not a reading finding too);
+    a note without its title is the reader's."""
+    _one_book(
+        tmp_path,
+        monkeypatch,
+        "# Battle\n\n::: definition\nA warband.\n:::\n\n::: figure\n\n![A die](die.png)\n\n:::\n\n"
+        "::: note\n\nA note.\n\n:::\n",
+    )
+    assert main(["lint", "--format", "json"]) == 1
+    found = json.loads(capsys.readouterr().out)["diagnostics"]
+    assert [(d["code"], d["line"], d["message"]) for d in found] == [
+        ("RB301", 3, "a definition names no term"),
+        ("RB301", 7, "an id is empty"),
+        ("RB303", 9, "image `die.png` is not in the images folder"),
+        ("RB002", 13, "`::: note` needs the note's title"),
+    ]
+
+
 def test_lint_findings_on_markdown_speak_markdown_and_point_at_the_name(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    (tmp_path / "rulebook.toml").write_text('sources = ["book.md"]\n', encoding="utf-8")
-    (tmp_path / "book.md").write_text(
-        "# Battle\n\n::: definition warband\nA warband.\n:::\n\nEvery [[fighter|fighters]] stands.\n", encoding="utf-8"
+    _one_book(
+        tmp_path,
+        monkeypatch,
+        "# Battle\n\n::: definition warband\nA warband.\n:::\n\nEvery [[fighter|fighters]] stands.\n",
     )
-    monkeypatch.chdir(tmp_path)
     assert main(["lint", "--color", "never"]) == 1
     report = capsys.readouterr().out
     assert "help: define it with `::: definition fighter`" in report
@@ -571,9 +599,7 @@ def test_a_markdown_translation_pairs_sections_by_number_and_tables_row_by_row()
 def test_the_front_matters_title_titles_a_book_the_configuration_leaves_untitled(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    (tmp_path / "rulebook.toml").write_text('sources = ["book.md"]\n', encoding="utf-8")
-    (tmp_path / "book.md").write_text((DIALECT / "book.md").read_text(encoding="utf-8"), encoding="utf-8")
-    monkeypatch.chdir(tmp_path)
+    _one_book(tmp_path, monkeypatch, (DIALECT / "book.md").read_text(encoding="utf-8"))
     assert main(["build", "-q", "--data-only"]) == 0
     assert (
         json.loads((tmp_path / "site" / "rules.json").read_text(encoding="utf-8"))["book"]["title"] == "Tiles and Dice"
@@ -589,13 +615,12 @@ def test_a_book_that_names_itself_before_its_own_term_links_it(
     """``[[main:charge]]`` (``[[MAIN:charge]]`` too) written in the book ``main`` is its own ``charge``, as the docs
     promise (a book's name before a colon names "the book itself or one it uses"): linked on the page and counted in
     the rule data like ``[[charge]]``; a name the book does not have stays prefixed, and the lint says so there."""
-    (tmp_path / "rulebook.toml").write_text('sources = ["book.md"]\n', encoding="utf-8")
-    (tmp_path / "book.md").write_text(
+    _one_book(
+        tmp_path,
+        monkeypatch,
         "# Battle {#battle}\n\n::: definition charge\nA charge.\n:::\n\n"
         "A [[main:charge]], a [[MAIN:charge]], [[main:charge|charges]], [[charge]], [back](#main:battle).\n",
-        encoding="utf-8",
     )
-    monkeypatch.chdir(tmp_path)
     assert main(["lint"]) == 0
     assert main(["build", "-q", "--no-pdf"]) == 0
     data = json.loads((tmp_path / "site" / "rules.json").read_text(encoding="utf-8"))
@@ -652,9 +677,7 @@ def test_a_book_that_marks_no_term_keeps_its_annotations_when_its_headings_link_
     """A dialect book written as most teams write Markdown (numbered headings, a pipe table, no definitions): its
     headings give its terms, and linking them keeps what the book annotates (the roll table its D6 column makes,
     a value, the title of its front matter); the definition's place is its paragraph's start."""
-    (tmp_path / "rulebook.toml").write_text('sources = ["book.md"]\n', encoding="utf-8")
-    (tmp_path / "book.md").write_text("---\ntitle: Skirmish\n---\n<!-- rulebook -->\n" + UNMARKED, encoding="utf-8")
-    monkeypatch.chdir(tmp_path)
+    _one_book(tmp_path, monkeypatch, "---\ntitle: Skirmish\n---\n<!-- rulebook -->\n" + UNMARKED)
     assert main(["build", "-q", "--data-only"]) == 0
     data = json.loads((tmp_path / "site" / "rules.json").read_text(encoding="utf-8"))
     assert data["book"]["title"] == "Skirmish"

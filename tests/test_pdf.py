@@ -435,7 +435,7 @@ def test_pictures_are_printed_with_their_caption_as_alt_text_and_a_picture_typst
     ]
     assert len(drawn) >= 2  # the PNG and the WebP (the SVG is drawn as paths)
     text = " ".join(" ".join(page_texts(document)).split())
-    assert text.count("Picture not available") == 9  # 5 the site refuses, the AVIF, 3 Typst cannot read
+    assert text.count("Picture not available") == 10  # 6 the site refuses, the AVIF, 3 Typst cannot read
     tags = document.trailer["/Root"]["/StructTreeRoot"]
     assert "front.png" in str(_alt_texts(tags))
 

@@ -11,13 +11,15 @@ from __future__ import annotations
 import json
 import shutil
 from pathlib import Path
+from typing import Any
 
 import lxml.html
 import pytest
 
 from rulebook.cli import main
-from rulebook.project import Translation
+from rulebook.project import BookConfig, Translation
 from rulebook.recipe.reading import read_book, translation_title
+from rulebook.stage_values import LintResult, ReadResult
 from rulebook.translate.terminology import Entry, marked_terms, with_marked
 
 from .conftest import ROOT
@@ -200,7 +202,8 @@ def test_compare_without_a_language_names_the_configured_ones(
 
 
 def test_the_dialects_markup_is_no_words_of_the_translation() -> None:
-    from rulebook.translate.debris import blank_dialect, find_debris
+    from rulebook.readers.markdown_syntax import blank_dialect
+    from rulebook.translate.debris import find_debris
 
     text = (
         '{title="Profil" kind=profile id=profile .row-headers}\n'
@@ -261,6 +264,29 @@ def test_lint_checks_a_translation_written_in_the_dialect(
     assert [f for f in found if f[0] == "de.md"] == expected
     assert [f for f in found if f[0] != "de.md"] == [f for f in clean if f[0] != "de.md"]  # the original's, as before
     assert _lint_json(capsys, "de.md") == (1, expected)  # named alone: checked as the translation it is
+
+
+def test_lint_checks_the_book_once_for_itself_and_its_translation(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The translation's lint reads what the book's own lint found (its terms, its findings): the book is not
+    linted again for it, and the findings are those of a translation linted alone."""
+    from rulebook.recipe import commands
+
+    linted: list[str] = []
+    lint_book = commands.lint_book
+
+    def counted(read: ReadResult, book: BookConfig, **options: Any) -> LintResult:
+        linted.append(book.name)
+        return lint_book(read, book, **options)
+
+    monkeypatch.chdir(_project(tmp_path))
+    monkeypatch.setattr(commands, "lint_book", counted)
+    status, together = _lint_json(capsys)
+    assert status == 0 and linted == ["main", "main"]  # the book, then its translation: two lints, not three
+    linted.clear()
+    assert _lint_json(capsys, "de.md") == (0, [f for f in together if f[0] == "de.md"])
+    assert linted == ["main", "main"]  # named alone: the book's lint made for it
 
 
 def test_lint_leaves_a_translation_converted_from_a_pdf_to_compare(

@@ -83,7 +83,7 @@ def run_convert(args: argparse.Namespace) -> int:
     if output.resolve() == source.resolve():
         raise UserError(f"`{output}` is the source: name another output with -o")
     protected = (*project.inputs(), source)
-    write_report_file(output, text, root=project.root, protected=protected, ours=lambda _: False, kind="new file")
+    write_report_file(output, text, root=project.root, protected=protected, ours=None, kind="converted source")
     print(visible(f"Wrote {output} ({target})."))  # the name as typed: it may hold ESC
     _say_errors(read, source)
     if book is not None and configured is not None and read.book.documents[0].title is None:

@@ -100,7 +100,8 @@ def run_lint(args: argparse.Namespace) -> int:
         if args.diff:
             return 1 if fixed else 0
         if fixed:
-            linted = [_lint(project, target, {}) for target in targets]  # what is left, read again
+            again = FamilyMemo()
+            linted = [_lint(project, target, {}, again) for target in targets]  # what is left, read again
     reports = [_report(project, result) for _, result in linted]
     report = reports[0] if len(reports) == 1 else joined_report(reports)
     with memory.gc_frozen():  # tens of thousands of records, none in a cycle: no collection while they are made

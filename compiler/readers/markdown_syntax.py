@@ -312,6 +312,27 @@ def _line(state: StateBlock, line: int) -> str:
     return state.src[state.bMarks[line] + state.tShift[line] : state.eMarks[line]]
 
 
+_DIALECT_MARKUP = re.compile(
+    r"^[ \t]*\{[^{}\n]*\}[ \t]*$"  # an attribute line: {title="Profil" kind=profile .row-headers}
+    r"|^[ \t]*:::.*$"  # a fence: ::: definition crew, ::: note Rerolls, :::
+    r"|(?<=[\]\)])\{[^{}\n]*\}"  # a span's attributes: [...]{dfn=aim}, [[x]]{type=example}
+    r"|[ \t]\{[#.][^{}\n]*\}(?=[ \t]*(?:\||$))"  # a heading's, a cell's: ## 1.3 Measuring {#id}, | Front {.header} |
+    r"|\[\[[^\[\]|\n]*\|"  # a wikilink's term before its words: [[cover| (or [[line_of_sight\|)
+    r"|\[\[|\]\]"  # the brackets of a wikilink
+    r"|(?<=\])\([^()\s]*\)"  # a link's target: [Messen](#measuring)
+    r"|<!--[^\n]{0,2000}?-->|<[^<>\n]*>",  # a comment, a tag (<br>)
+    # Each part stops at the next place another could start (a `[`, a `<`) or after a bounded stretch: a line of
+    # 100,000 `<` or `[[` is read once, not once from each of them.
+    re.MULTILINE,
+)
+
+
+def blank_dialect(text: str) -> str:
+    """A text in the rulebook's dialect with its markup blanked (the same length, so places stay): what is left is
+    the words a reader reads, where a check of words finds no word split at ``.row-headers`` nor in ``[[cover|``."""
+    return _DIALECT_MARKUP.sub(lambda match: " " * len(match.group()), text)
+
+
 def attributes_of(token: Any) -> dict[str, str]:
     """A token's attributes as strings (markdown-it keeps a class list under ``class``), a quoted value's backslash
     escapes undone (``title="A \\"quoted\\" word"``), as in the text. Those the attributes plugin removes as unsafe

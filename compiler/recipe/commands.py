@@ -137,7 +137,7 @@ def lint(
     A book it uses that cannot be read makes the book's lint a reading failure, with that book's reasons."""
     earlier = {} if earlier is None else earlier
     if target.translation is not None:
-        return _lint_translation(project, target.book, target.translation, earlier)
+        return _lint_translation(project, target.book, target.translation, earlier, memo)
     if not target.files:  # each translation's terminology and waivers, refused here as a build refuses them
         for translation in target.book.translations:
             translation_terms(translation, project.root, None)
@@ -163,23 +163,32 @@ def lint(
         reserved=reserved_names(project, target.book),
         family=(known or _lint_family(project, target, read, others, memo)) if target.family else None,
     )
+    if memo is not None and not target.files and target.family:
+        memo.linted[target.book.name] = result
     return read, result
 
 
 def _lint_translation(
-    project: Project, book: BookConfig, translation: Translation, earlier: dict[str, ReadResult]
+    project: Project,
+    book: BookConfig,
+    translation: Translation,
+    earlier: dict[str, ReadResult],
+    memo: FamilyMemo | None,
 ) -> tuple[ReadResult, LintResult]:
     """A translation's lint: its source read in its format and checked by every rule with its book's settings, as a
     book of its own, less what is its original's: a reference to a term the original (or a book it uses) defines is
     one (a translation names the original's terms, and need not define each again), and a finding the original's
-    own lint makes of the same name (a value's kind, two terms defined through each other) is reported there once."""
+    own lint makes of the same name (a value's kind, two terms defined through each other) is reported there once.
+    The original's lint is the one this command made (``memo``), else made here."""
     from rulebook.catalog.book import DANGLING_REFERENCE
     from rulebook.family import Found
 
     source, language = translation.source, translation.language
     read = read_book([source], project.root, language=language, outline=True, source_format=translation.format)
     result = lint_book(read, book, root=project.root)
-    _, original = lint(project, LintTarget(book), earlier)
+    original = memo.linted.get(book.name) if memo is not None else None
+    if original is None:
+        _, original = lint(project, LintTarget(book), earlier, memo)
     family = original.family
     if family is None:
         return read, result  # the original cannot be read: its own lint says why

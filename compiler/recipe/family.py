@@ -17,7 +17,7 @@ from rulebook.graph import TermGraph
 from rulebook.project import BookConfig, Project
 from rulebook.recipe.cache import NO_CACHE, StageCache
 from rulebook.recipe.reading import read_configured
-from rulebook.stage_values import ReadResult
+from rulebook.stage_values import LintResult, ReadResult
 
 
 def read_family(
@@ -52,11 +52,14 @@ def read_family(
 class FamilyMemo:
     """The family's books one command made of its readings, and the last family made of them: linting every book
     of a family asks for the same family once per book (the lint of a chain of 1,000 books made a family of 1,000
-    term graphs 1,000 times), so a book read once is a member once and the family is made once."""
+    term graphs 1,000 times), so a book read once is a member once and the family is made once. It also keeps each
+    whole book's lint, which the lint of its translations reads (a book is linted once per command)."""
 
     def __init__(self) -> None:
         self._members: dict[str, tuple[ReadResult, FamilyBook]] = {}
         self._family: Family | None = None
+        self.linted: dict[str, LintResult] = {}
+        """Each whole book's lint by the book's name (every source read, whatever its baseline)."""
 
     def member(self, config: BookConfig, read: ReadResult) -> FamilyBook:
         """The family's book made of ``read`` (made again when the book was read again)."""

@@ -58,3 +58,17 @@ def html_text(text: str, *, quotes: bool = True) -> Markup:
     if quotes:
         return escape(visible(text))
     return Markup(html.escape(visible(text), quote=False))
+
+
+_MARKDOWN_OPENERS = {ord("{"): "&#123;", ord("}"): "&#125;", ord("["): "&#91;", ord("]"): "&#93;"}
+"""What a Markdown line reads as the start or end of an attribute list, a link or an image, as character references:
+HTML shows them as the characters, Markdown reads them as text."""
+
+
+def template_text(text: str) -> Markup:
+    """``text`` as a template writes it when no filter said how (``{{ chapter.title }}``): escaped for HTML, controls
+    as pictures, and the braces and brackets as character references, so that it is text in HTML and in a Markdown
+    line alike. A project's own template that puts a title in a heading without :func:`markdown_text`
+    (``# {{ book.title }}``) then gives it no attribute list (``{onfocus=...}``) and no link
+    (``[a](javascript:...)``)."""
+    return Markup(str(escape(visible_in_text(text))).translate(_MARKDOWN_OPENERS))

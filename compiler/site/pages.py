@@ -16,6 +16,7 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
+from urllib.parse import quote
 
 from jinja2 import Environment
 from markupsafe import Markup, escape
@@ -288,8 +289,8 @@ class SitePlan:
             fragment = "" if target_id == chapter else f"#{target_id}"
             return self.link(page, chapter + ".md" + fragment)
 
-        def image_href(file: str) -> str | None:
-            return self.link(page, f"{IMAGES.name}/{file}") if file in self.site.images else None
+        def image_href(file: str) -> str | None:  # a name is a path, not a URL: `a#b.png` is no fragment
+            return self.link(page, f"{IMAGES.name}/{quote(file)}") if file in self.site.images else None
 
         language = self.site.book.documents[0].language if self.site.book.documents else "en"
         return Linker(

@@ -33,7 +33,7 @@ from markupsafe import Markup
 from rulebook.errors import UserError, quoted
 from rulebook.inputs import MAX_DATA_BYTES, present, read_input, read_input_text, read_toml
 from rulebook.report.escaping import visible, visible_in_text
-from rulebook.site.escaping import html_text, markdown_text
+from rulebook.site.escaping import html_text, markdown_text, template_text
 
 PACKAGE_FOLDER = Path(str(resources.files("rulebook.site").joinpath("templates")))
 """The default templates, assets and words, installed with the package."""
@@ -256,9 +256,11 @@ def _permalink_title(entry: Any, words: Mapping[str, str]) -> Any:
 
 def _shown(value: object) -> object:
     """Every value a template writes, control characters from a source shown as pictures (``␛``): a page or
-    report opened in a terminal never drives it, and a bidirectional override never reorders what is read."""
+    report opened in a terminal never drives it, and a bidirectional override never reorders what is read. Text
+    no filter made markup is written by :func:`~rulebook.site.escaping.template_text`, text in HTML and in a
+    Markdown line alike (a project's own template may put it in a heading without ``markdown_text``)."""
     if isinstance(value, Markup):
         return Markup(visible_in_text(str(value)))
     if isinstance(value, str):
-        return visible_in_text(value)
+        return template_text(value)
     return value

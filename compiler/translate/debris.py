@@ -100,9 +100,12 @@ def find_debris(
     """Every slip of the conversion in a translation's text, in order (``skip``: the table of contents).
 
     ``markdown``: whether the text is Markdown, whose escapes (``\\*``) are valid and shown as the mark;
-    ``dialect``: whether it is written in the rulebook's dialect, whose markup is no words (:func:`blank_dialect`).
+    ``dialect``: whether it is written in the rulebook's dialect, whose markup is no words
+    (:func:`rulebook.readers.markdown_syntax.blank_dialect`).
     """
     if dialect:
+        from rulebook.readers.markdown_syntax import blank_dialect  # markdown-it only where the dialect is read
+
         text = blank_dialect(text)
     rules = _rules(as_language(language), as_language(original))
     vocabulary = WordList(text)
@@ -118,27 +121,6 @@ def find_debris(
         *_spacing(text, rules),
     ]
     return sorted((d for d in found if not skip[0] <= d.start < skip[1]), key=lambda d: (d.start, d.rule.code))
-
-
-_DIALECT_MARKUP = re.compile(
-    r"^[ \t]*\{[^{}\n]*\}[ \t]*$"  # an attribute line: {title="Profil" kind=profile .row-headers}
-    r"|^[ \t]*:::.*$"  # a fence: ::: definition crew, ::: note Rerolls, :::
-    r"|(?<=[\]\)])\{[^{}\n]*\}"  # a span's attributes: [...]{dfn=aim}, [[x]]{type=example}
-    r"|[ \t]\{[#.][^{}\n]*\}(?=[ \t]*(?:\||$))"  # a heading's, a cell's: ## 1.3 Measuring {#id}, | Front {.header} |
-    r"|\[\[[^\[\]|\n]*\|"  # a wikilink's term before its words: [[cover| (or [[line_of_sight\|)
-    r"|\[\[|\]\]"  # the brackets of a wikilink
-    r"|(?<=\])\([^()\s]*\)"  # a link's target: [Messen](#measuring)
-    r"|<!--[^\n]{0,2000}?-->|<[^<>\n]*>",  # a comment, a tag (<br>)
-    # Each part stops at the next place another could start (a `[`, a `<`) or after a bounded stretch: a line of
-    # 100,000 `<` or `[[` is read once, not once from each of them.
-    re.MULTILINE,
-)
-
-
-def blank_dialect(text: str) -> str:
-    """A text in the rulebook's dialect with its markup blanked (the same length, so places stay): what is left is
-    the words a reader reads, where a check of words finds no word split at ``.row-headers`` nor in ``[[cover|``."""
-    return _DIALECT_MARKUP.sub(lambda match: " " * len(match.group()), text)
 
 
 @dataclass(frozen=True, slots=True)

@@ -40,7 +40,6 @@ from rulebook.model import (
     plain_text,
 )
 from rulebook.source import SourceText, Span
-from rulebook.translate.debris import blank_dialect
 
 PROSE_WORDS = 6
 """A table cell with this many words is prose: its row is read as a sentence."""
@@ -307,7 +306,12 @@ class Locator:
         # Markup blanked out, same length: the words left are the text's, at their offsets. The dialect's too
         # (``[[cover|``, ``{dfn=cover}``): its sentences were not found back, and a finding stood at its section's
         # heading instead of its words.
-        text = blank_markup(blank_dialect(source.text) if dialect else source.text)
+        if dialect:
+            from rulebook.readers.markdown_syntax import blank_dialect  # markdown-it only where the dialect is read
+
+            text = blank_markup(blank_dialect(source.text))
+        else:
+            text = blank_markup(source.text)
         self.words = []
         self.offsets = []
         for match in _SOURCE_WORD.finditer(text):

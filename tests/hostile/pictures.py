@@ -16,6 +16,9 @@ PNG = base64.b64decode(
 JPEG = b"\xff\xd8\xff\xe0\x00\x10JFIF\x00\x01\x01\x00\x00\x01\x00\x01\x00\x00\xff\xd9"
 GIF = b"GIF89a\x01\x00\x01\x00\x00\x00\x00;"
 WEBP = b"RIFF\x1a\x00\x00\x00WEBPVP8L\x0d\x00\x00\x00/\x00\x00\x00\x10\x07\x10\x11\x11\x88\x88\xfe\x07\x00"
+HUGE = b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" + (60_000).to_bytes(4, "big") * 2 + b"\x08\x00\x00\x00\x00"
+"""A PNG saying it is 60,000 x 60,000 pixels: a browser or Typst would ask for 13 GB to decode it (compressed, one
+colour, it takes 3.5 MB; its header is enough to be refused)."""
 AVIF = b"\x00\x00\x00\x1cftypavif\x00\x00\x00\x00avifmif1miaf" + b"\x00" * 16
 DRAWING = b"""<?xml version="1.0" encoding="UTF-8"?>
 <!-- Created with Inkscape (http://www.inkscape.org/) -->
@@ -56,6 +59,7 @@ FILES = {
     "page.png": b"<html><script>alert(document.domain)</script></html>",
     "photo.png": JPEG,
     "vector.png": DRAWING,
+    "huge.png": HUGE,
 }
 """Each file of the images folder, by name."""
 PUBLISHED = {"front.png", "photo.jpg", "Photo.JPEG", "anim.gif", "small.webp", "small.avif", "arc.svg"}

@@ -8,7 +8,9 @@ command and asserts the exact outcome: refused with exit status 2 and a plain me
 from __future__ import annotations
 
 import hashlib
+import json
 import os
+import urllib.parse
 from pathlib import Path
 
 import lxml.html
@@ -16,6 +18,7 @@ import pytest
 
 from rulebook.cli import main
 from rulebook.site.page_table import SITE_ENTRIES, SITE_ENTRY
+from tests.conftest import need_zensical
 
 BOOK = """<?xml version="1.0" encoding="UTF-8"?>
 <document>
@@ -154,6 +157,30 @@ def test_an_impossible_output_is_a_plain_error(scratch: Path, output: str, capsy
     assert "internal error" not in err
 
 
+LONG = "x" * 256
+
+
+@pytest.mark.parametrize(
+    ("output", "problem"),
+    [
+        (LONG, "has a name longer than 255 bytes, the longest a file's name may be"),
+        (f"out/{LONG}/site", "has a name longer than 255 bytes, the longest a file's name may be"),
+        ("x/" * 2100, "is longer than 4096 bytes, the longest path"),
+    ],
+)
+def test_an_output_no_system_could_name_is_a_plain_error(
+    scratch: Path, output: str, problem: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``-o`` of 256 characters was an internal error (``OSError: File name too long``, from a look for a link):
+    checked as the configuration's ``output`` is, before anything is looked at or written."""
+    project(scratch)
+    before = snapshot(scratch)
+    assert run("build", "-q", "-o", output) == 2
+    assert snapshot(scratch) == before
+    err = capsys.readouterr().err  # the name shown in full, a line of a message cut past 1,600 characters
+    assert err.startswith(f"rulebook: error: the output `{output[:30]}") and err.endswith(f"` {problem}\n"), err
+
+
 def test_a_file_as_output_is_a_plain_error(scratch: Path, capsys: pytest.CaptureFixture[str]) -> None:
     project(scratch)
     (scratch / "site").write_text("a file", encoding="utf-8")
@@ -274,6 +301,85 @@ def test_only_referenced_regular_images_are_published(scratch: Path) -> None:
     assert run("build", "-q") == 0
     site_images = scratch / "site" / "images"
     assert sorted(p.name for p in site_images.iterdir()) == ["shown.png"]
+
+
+@pytest.mark.parametrize("image", ["shown.png/", "./shown.png", "sub//shown.png", ""])
+def test_an_image_named_other_than_as_its_file_is_a_missing_one_never_a_broken_picture(
+    scratch: Path, image: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``<image source="shown.png/"/>``: pathlib read the name as ``shown.png``, so the file was published and the
+    lint said nothing, while the page showed ``images/shown.png/``, which no server has: a broken picture in silence.
+    A name is taken as written: one that is not a plain path of the images folder is a missing image (RB303)."""
+    (scratch / "book.xml").write_text(FIGURE_BOOK.format(image=image), encoding="utf-8")
+    (scratch / "rulebook.toml").write_text('sources = ["book.xml"]\n', encoding="utf-8")
+    (scratch / "images" / "sub").mkdir(parents=True)
+    (scratch / "images" / "shown.png").write_bytes(b"\x89PNG\r\n\x1a\n shown")
+    (scratch / "images" / "sub" / "shown.png").write_bytes(b"\x89PNG\r\n\x1a\n shown")
+    assert run("lint", "--format", "json") == 0  # a warning
+    found = json.loads(capsys.readouterr().out)["diagnostics"]
+    assert [(d["code"], d["message"]) for d in found] == [("RB303", f"image `{image}` is not in the images folder")]
+    assert run("build", "-q") == 0
+    assert not (scratch / "site" / "images").exists()
+    page = lxml.html.parse(str(scratch / "site" / "moving" / "index.html"))
+    assert not page.xpath("//figure//img") and page.xpath("//figure/div[@class='rb-figure-missing']")
+
+
+@pytest.mark.parametrize("name", ["a\u202egnp.png", "b\u200f.png", "c\x85.png"])
+def test_an_image_whose_name_a_page_cannot_show_is_refused(
+    scratch: Path, name: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A picture named with a bidirectional or C1 control passed the lint, was published, and shown at an address
+    where the control was its picture (`images/a�gnp.png`): a broken picture; and Typst, given that address, stopped
+    the build ("file not found"). Refused where the lint looks (RB305), left out of the site and the PDF."""
+    reference = "".join(c if c.isprintable() else f"&#x{ord(c):X};" for c in name)
+    (scratch / "book.xml").write_text(FIGURE_BOOK.format(image=reference), encoding="utf-8")
+    (scratch / "rulebook.toml").write_text('sources = ["book.xml"]\n', encoding="utf-8")
+    (scratch / "images").mkdir()
+    (scratch / "images" / name).write_bytes(b"\x89PNG\r\n\x1a\n shown")
+    assert run("lint", "--format", "json") == 1
+    found = json.loads(capsys.readouterr().out)["diagnostics"]
+    assert [(d["code"], d["message"].partition(": ")[2]) for d in found] == [
+        (
+            "RB305",
+            "its name holds a character a page cannot show as it is (a control, format or bidirectional character)",
+        )
+    ]
+    assert run("build", "-q") == 0  # the PDF made too
+    assert not (scratch / "site" / "images").exists()
+    page = lxml.html.parse(str(scratch / "site" / "moving" / "index.html"))
+    assert not page.xpath("//figure//img") and page.xpath("//figure/div[@class='rb-figure-missing']")
+
+
+URL_SIGNS = ["a#b.png", "c?d.png", "e%41.png", "f%.png", "g b.png", "h&i.png", "\u00e9.png", "k:l.png"]
+"""Names a file may have that mean something else in an address: a fragment, a query, an escape, a space."""
+
+
+@pytest.mark.parametrize("generator", ["mkdocs", "zensical"])
+def test_a_picture_is_shown_at_its_files_address_whatever_its_name(scratch: Path, generator: str) -> None:
+    """``a#b.png`` was shown as ``images/a#b.png``: the browser asked for ``images/a`` (the rest a fragment), and
+    ``c?d.png``, ``e%41.png`` likewise named other files; broken pictures the lint passed. Each address, read as a
+    browser reads it, now names the file published."""
+    if generator == "zensical":
+        need_zensical()
+    book = FIGURE_BOOK.replace(
+        '<figure id="fig_one"><image source="{image}"/><caption title="Figure 1">A picture.</caption></figure>',
+        "".join(
+            f'<figure id="f{index}"><image source="{name.replace("&", "&amp;")}"/></figure>'
+            for index, name in enumerate(URL_SIGNS)
+        ),
+    )
+    (scratch / "book.xml").write_text(book, encoding="utf-8")
+    (scratch / "rulebook.toml").write_text('sources = ["book.xml"]\n', encoding="utf-8")
+    (scratch / "images").mkdir()
+    for name in URL_SIGNS:
+        (scratch / "images" / name).write_bytes(b"\x89PNG\r\n\x1a\n shown")
+    assert run("build", "-q", "--generator", generator) == 0
+    page = lxml.html.parse(str(scratch / "site" / "moving" / "index.html"))
+    addresses = [urllib.parse.urljoin("/moving/", str(src)) for src in page.xpath("//figure/img/@src")]
+    assert len(addresses) == len(URL_SIGNS)
+    named = sorted(urllib.parse.unquote(urllib.parse.urlsplit(a).path).removeprefix("/images/") for a in addresses)
+    assert named == sorted(URL_SIGNS)
+    assert sorted(p.name for p in (scratch / "site" / "images").iterdir()) == sorted(URL_SIGNS)
 
 
 # -- configuration and baselines: plain messages ----------------------------------------------------

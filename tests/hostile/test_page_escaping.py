@@ -215,3 +215,34 @@ def test_the_builds_progress_shows_a_titles_controls_as_pictures(
     said = capsys.readouterr().err
     assert f"Book: Game {visible(CONFIGURED)}\n" in said
     assert not CONTROL.findall(said)
+
+
+PLAIN_TEMPLATE = """# {{ book.title }}
+
+{% for chapter in chapters %}## {{ chapter.title }}
+
+{{ chapter.title }}
+{% endfor %}"""
+"""A project's own home page that writes titles into headings and a line of Markdown with no filter."""
+
+
+def test_a_projects_own_template_without_a_filter_writes_text(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``# {{ book.title }}`` in ``site_templates/index.md.j2`` gave the heading the configured title's attribute list
+    (``autofocus onfocus=...``: Chromium ran it on load), and a line ``{{ chapter.title }}`` a source's
+    ``javascript:`` link: text a template writes unfiltered is text in Markdown as in HTML."""
+    folder = make_project(tmp_path)
+    (folder / "site_templates" / "index.md.j2").write_text(PLAIN_TEMPLATE, encoding="utf-8")
+    monkeypatch.chdir(folder)
+    assert main(["build", "-q"]) == 0
+    page = lxml.html.parse(str(folder / "site" / "index.html"))
+    headings = [
+        (set(h.attrib), h.text_content().removesuffix("¶")) for h in page.xpath("//article//h1 | //article//h2")
+    ]
+    assert [attributes for attributes, _ in headings] == [{"id"}] * 3  # the game's, two chapters'
+    for _, text in headings:  # emphasis may be read (the template's choice), a link, a picture or attributes never
+        assert text.endswith(ATTRIBUTES) and "[a](javascript:alert(1)) ![i](x)" in text, text
+        assert not CONTROL.search(text)
+    elements = [e for e in page.iter() if isinstance(e.tag, str)]
+    assert not [(e.tag, a) for e in elements for a in e.attrib if a.lower().startswith("on")]
+    assert not [v for e in elements for a, v in e.attrib.items() if a in URL_ATTRIBUTES and "javascript:" in v.lower()]
+    assert not page.xpath("//article//img[@src='x']")

@@ -199,6 +199,8 @@ def test_the_lint_places_each_refused_picture_at_its_image_element(
         ("photo.png", 15, 24): "image `photo.png` is not published: its content is a JPEG picture, "
         "but its name ends in `.png`",
         ("vector.png", 16, 24): "image `vector.png` is not published: its content is not a PNG picture",
+        ("huge.png", 17, 24): "image `huge.png` is not published: it is 60,000 x 60,000 pixels, more than the "
+        "64,000,000 a picture may have (a browser or the PDF would need 13.4 GB to show it)",
     }
     assert not [d for d in found if d["code"] == "RB303"]  # they are there: not missing
 

@@ -117,6 +117,71 @@ def test_nothing_is_ever_written_inside_git(
     assert outcome.err == f"rulebook: error: cannot write `{shown}`: it is inside `.git`, Git's own folder\n"
 
 
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ("lint", "-o", "site/report.txt"),
+        ("lint", "--format", "sarif", "-o", "site/reports/lint.sarif"),
+        ("lint", "--write-baseline", "site/baseline.json"),
+        ("graph", "-o", "site/graph.json"),
+        ("terms", "export", "terms.toml", "-o", "site/terms.csv"),
+        ("convert", "book.xml", "-o", "site/book.md"),
+        ("lint", "-o", "rules/../site/report.txt"),
+    ],
+)
+def test_nothing_is_written_into_a_site_this_tool_built(
+    scratch: Path,  # noqa: F811
+    capsys: pytest.CaptureFixture[str],
+    argv: tuple[str, ...],
+) -> None:
+    """A report in the published site was deleted by the next build without a word, and published by a build of some
+    books (which keeps the site's other files) or one of ``--data-only``: refused, as every foreign place is."""
+    _project(scratch)
+    assert run(capsys, "build", "-q").code == 0
+    with nothing_written_outside(scratch):
+        outcome = run(capsys, *argv)
+    assert outcome.code == 2
+    shown = os.path.normpath(argv[-1])
+    assert outcome.err == (
+        f"rulebook: error: cannot write `{shown}`: it is inside `site`, a site this tool built, which its next build "
+        "replaces whole (and a build of some books publishes); choose a place outside it\n"
+    )
+
+
+def test_convert_writes_a_new_file_and_says_so_when_one_is_there(
+    scratch: Path,  # noqa: F811
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """A converted source may have been edited since it was written: convert never writes over one, nor over anything
+    else (it said "is not a new file this tool wrote ... a new file replaces only an earlier new file" of a file it
+    wrote, which it never replaces)."""
+    _project(scratch)
+    assert run(capsys, "convert", "book.xml", "-o", "book.md").code == 0
+    (scratch / "notes.md").write_text("my notes\n", encoding="utf-8")
+    with nothing_written_outside(scratch):
+        for target in ("book.md", "notes.md"):
+            outcome = run(capsys, "convert", "book.xml", "-o", target)
+            assert (outcome.code, outcome.err) == (
+                2,
+                f"rulebook: error: `{target}` exists: a converted source is written as a new file, never over one; "
+                "choose another name\n",
+            )
+
+
+def test_init_is_refused_inside_a_site_this_tool_built(
+    scratch: Path,  # noqa: F811
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    _project(scratch)
+    assert run(capsys, "build", "-q").code == 0
+    monkeypatch.chdir(scratch / "site")
+    with nothing_written_outside(scratch):
+        outcome = run(capsys, "init", "--title", "Game")
+    assert outcome.code == 2
+    assert "it is inside `.`, a site this tool built" in outcome.err
+
+
 def test_a_report_is_never_written_through_a_link(
     scratch: Path,  # noqa: F811
     tmp_path_factory: pytest.TempPathFactory,

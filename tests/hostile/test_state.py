@@ -11,15 +11,16 @@ from __future__ import annotations
 
 import os
 import shutil
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
-from rulebook import state
+from rulebook import published, state
 from rulebook.cli import main
 from tests.conftest import need_zensical
 
-from .scratch import Outcome, run
+from .scratch import Outcome, run, run_guarded
 from .test_output import snapshot
 from .test_publish import killed_between_renames
 
@@ -104,6 +105,24 @@ def test_a_lock_that_is_no_file_is_refused_as_not_the_builds_own(
         os.mkfifo(lock)
     found = "a folder" if kind == "folder" else "neither a file nor a folder"
     refused(capsys, game, not_ours(".site.lock", found, "lock file"))
+
+
+@pytest.mark.parametrize("content", ["a committed file\n", "rulebook build (process 12)\nand more\n"])
+def test_a_lock_holding_what_no_build_writes_is_refused(
+    game: Path, capsys: pytest.CaptureFixture[str], content: str
+) -> None:
+    """A committed ``.site.lock`` (or a report written there: ``lint -o .site.lock``) was emptied, then deleted by
+    the build, exit 0."""
+    (game / ".site.lock").write_text(content, encoding="utf-8")
+    refused(capsys, game, not_ours(".site.lock", "a file this tool did not make", "lock file"))
+    assert (game / ".site.lock").read_text(encoding="utf-8") == content
+
+
+@pytest.mark.parametrize("content", ["", "rulebook build (process 4194304)\n"])
+def test_a_lock_a_killed_build_left_is_taken(game: Path, capsys: pytest.CaptureFixture[str], content: str) -> None:
+    (game / ".site.lock").write_text(content, encoding="utf-8")
+    assert run(capsys, "build", "-q").code == 0
+    assert not (game / ".site.lock").exists()
 
 
 # -- the work folder, and what is in it -------------------------------------------------------------------------
@@ -275,6 +294,39 @@ def test_the_published_site_is_kept_file_for_file(game: Path, capsys: pytest.Cap
     assert run(capsys, "build", "-q", "--book", "extra").code == 0  # what the last build published is recorded
     assert run(capsys, "build", "-q", "--data-only").code == 0  # so is what it writes into the site
     assert run(capsys, "build", "-q", "--book", "main").code == 0
+
+
+def _huge(path: Path) -> None:
+    path.write_bytes(b"")
+    os.truncate(path, 65 << 20)  # holes: no room taken
+
+
+RECORDS = {
+    "a pipe": ("it is not a regular file", lambda path: os.mkfifo(path)),
+    "a link to /dev/zero": ("too many levels of symbolic links", lambda path: path.symlink_to("/dev/zero")),
+    "a huge file": ("it holds more than 64 megabytes", _huge),
+}
+"""What the record of the published site, in the user's cache folder, may be replaced with: a build of some books read
+it with ``read_text``, and waited for ever on the pipe, or filled the memory from ``/dev/zero``."""
+
+
+@pytest.mark.parametrize("record", RECORDS.values(), ids=RECORDS.keys())
+def test_a_record_of_the_published_site_that_is_no_file_is_refused(
+    game: Path, capsys: pytest.CaptureFixture[str], record: tuple[str, Callable[[Path], None]]
+) -> None:
+    assert run(capsys, "build", "-q").code == 0
+    kept = state.kept_folder(game / "site", state.home(game))
+    assert kept is not None
+    path = kept / published.RECORD
+    path.unlink()
+    reason, make = record
+    make(path)
+    before = snapshot(game.parent)
+    outcome = run_guarded(game, "build", "-q", "--book", "main")
+    because = f"rulebook's record of publishing it, `{path}`, cannot be read: {reason}"
+    assert (outcome.code, outcome.err) == (2, f"rulebook: error: {keeping_refused(because)}\n")
+    assert snapshot(game.parent) == before
+    assert run_guarded(game, "build", "-q", "--data-only").code == 0  # which records what it wrote where it can
 
 
 # -- the secret the marks are keyed with ----------------------------------------------------------------------

@@ -1,0 +1,173 @@
+"""How many pixels a raster picture says it has, read from its first bytes, before anything decodes it.
+
+A picture's file size says little of the memory it takes: a browser, or Typst making the PDF, decodes
+it into a buffer of its width times its height, and a PNG of 3.5 MB saying 60,000 x 60,000 pixels
+(one colour, compressed) made a build take 3.6 GB (a phone opening the page would fare worse). Every
+format states its size near its start (PNG in its header, JPEG in its frame marker, GIF in its screen
+descriptor, WebP in its first chunk, AVIF in its image's ``ispe`` property), where the decoder reads it
+too: :func:`pixel_size` reads it from :data:`SIZE_BYTES` first bytes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+MAX_PIXELS = 64_000_000
+"""The most pixels a picture may have: 8,000 x 8,000, a page at 600 dots an inch is 35 million; decoded, four
+bytes each, 256 MB."""
+SIZE_BYTES = 1024 * 1024
+"""How many first bytes are searched for a picture's size (a JPEG's metadata comes before its frame)."""
+_MAX_BOXES = 4096
+"""The most boxes of an AVIF file looked at: a file of tiny boxes is not walked for ever."""
+
+
+def _is_png(head: bytes) -> bool:
+    return head.startswith(b"\x89PNG\r\n\x1a\n")
+
+
+def _is_jpeg(head: bytes) -> bool:
+    return head.startswith(b"\xff\xd8\xff")
+
+
+def _is_gif(head: bytes) -> bool:
+    return head[:6] in (b"GIF87a", b"GIF89a")
+
+
+def _is_webp(head: bytes) -> bool:
+    return head[:4] == b"RIFF" and head[8:12] == b"WEBP"
+
+
+def _is_avif(head: bytes) -> bool:
+    """An ISO media file (``ftyp`` box) whose brands name AVIF."""
+    if head[4:8] != b"ftyp":
+        return False
+    size = int.from_bytes(head[:4], "big")
+    brands = head[8 : min(size, len(head))]
+    return any(brands[i : i + 4] in (b"avif", b"avis") for i in range(0, len(brands) - 3, 4))
+
+
+SIGNATURES: dict[str, Callable[[bytes], bool]] = {
+    "PNG": _is_png,
+    "JPEG": _is_jpeg,
+    "GIF": _is_gif,
+    "WebP": _is_webp,
+    "AVIF": _is_avif,
+}
+"""How each raster type's first bytes read."""
+
+
+def too_many_pixels_of_any(head: bytes) -> str | None:
+    """:func:`too_many_pixels` for a picture of whichever type its first bytes say (a browser decodes a picture
+    whatever type its address names: an SVG's embedded ``data:image/png;...`` may hold a JPEG)."""
+    kind = next((kind for kind, reads in SIGNATURES.items() if reads(head)), None)
+    return None if kind is None else too_many_pixels(head, kind)
+
+
+def too_many_pixels(head: bytes, kind: str) -> str | None:
+    """Why the raster picture ``head`` (its first bytes) of type ``kind`` is too large to publish, or None."""
+    size = pixel_size(head, kind)
+    if size is None or size[0] * size[1] <= MAX_PIXELS:
+        return None
+    width, height = size
+    return (
+        f"it is {width:,} x {height:,} pixels, more than the {MAX_PIXELS:,} a picture may have (a browser or the "
+        f"PDF would need {width * height * 4 / 1024**3:,.1f} GB to show it)"
+    )
+
+
+def pixel_size(head: bytes, kind: str) -> tuple[int, int] | None:
+    """The width and height the raster picture ``head`` (its first bytes) of type ``kind`` (``PNG``, ``JPEG``,
+    ``GIF``, ``WebP``, ``AVIF``) says it has; None where they are not found there."""
+    reader = {"PNG": _png, "JPEG": _jpeg, "GIF": _gif, "WebP": _webp, "AVIF": _avif}[kind]
+    return reader(head)
+
+
+def _png(head: bytes) -> tuple[int, int] | None:
+    if head[12:16] != b"IHDR" or len(head) < 24:
+        return None
+    return int.from_bytes(head[16:20], "big"), int.from_bytes(head[20:24], "big")
+
+
+def _gif(head: bytes) -> tuple[int, int] | None:
+    if len(head) < 10:
+        return None
+    return int.from_bytes(head[6:8], "little"), int.from_bytes(head[8:10], "little")
+
+
+_JPEG_FRAMES = {0xC0, 0xC1, 0xC2, 0xC3, 0xC5, 0xC6, 0xC7, 0xC9, 0xCA, 0xCB, 0xCD, 0xCE, 0xCF}
+"""The markers that start a frame (``SOFn``), which states the picture's size."""
+_JPEG_ALONE = {0x01, *range(0xD0, 0xD9)}
+"""The markers with no length after them."""
+
+
+def _jpeg(head: bytes) -> tuple[int, int] | None:
+    at = 2
+    while at + 4 <= len(head):
+        if head[at] != 0xFF:
+            return None
+        marker = head[at + 1]
+        if marker == 0xFF:  # a fill byte
+            at += 1
+            continue
+        if marker in _JPEG_ALONE:
+            at += 2
+            continue
+        if marker in (0xD9, 0xDA):  # the end, or a scan before any frame
+            return None
+        if marker in _JPEG_FRAMES:
+            if at + 9 > len(head):
+                return None
+            return int.from_bytes(head[at + 7 : at + 9], "big"), int.from_bytes(head[at + 5 : at + 7], "big")
+        at += 2 + int.from_bytes(head[at + 2 : at + 4], "big")
+    return None
+
+
+def _webp(head: bytes) -> tuple[int, int] | None:
+    chunk = head[12:16]
+    if chunk == b"VP8X" and len(head) >= 30:
+        return 1 + int.from_bytes(head[24:27], "little"), 1 + int.from_bytes(head[27:30], "little")
+    if chunk == b"VP8L" and len(head) >= 25:
+        bits = int.from_bytes(head[21:25], "little")
+        return 1 + (bits & 0x3FFF), 1 + ((bits >> 14) & 0x3FFF)
+    if chunk == b"VP8 " and len(head) >= 30:
+        return int.from_bytes(head[26:28], "little") & 0x3FFF, int.from_bytes(head[28:30], "little") & 0x3FFF
+    return None
+
+
+_AVIF_PATH = (b"meta", b"iprp", b"ipco")
+"""The boxes, one inside the other, that hold an AVIF image's properties, its size (``ispe``) among them."""
+
+
+def _avif(head: bytes) -> tuple[int, int] | None:
+    """The largest size any ``ispe`` property states (a picture may hold a thumbnail and an alpha plane too)."""
+    start, end = 0, len(head)
+    for depth, wanted in enumerate(_AVIF_PATH):
+        found = next(((s, e) for kind, s, e in _boxes(head, start, end) if kind == wanted), None)
+        if found is None:
+            return None
+        start, end = found
+        if depth == 0:
+            start += 4  # ``meta`` is a full box: a version and flags come first
+    sizes = [
+        (int.from_bytes(head[s + 4 : s + 8], "big"), int.from_bytes(head[s + 8 : s + 12], "big"))
+        for kind, s, e in _boxes(head, start, end)
+        if kind == b"ispe" and e - s >= 12
+    ]
+    return max(sizes, key=lambda size: size[0] * size[1], default=None)
+
+
+def _boxes(head: bytes, start: int, end: int) -> list[tuple[bytes, int, int]]:
+    """The ISO media boxes between ``start`` and ``end``: each one's kind and where its content starts and ends."""
+    found: list[tuple[bytes, int, int]] = []
+    at = start
+    while at + 8 <= end and len(found) < _MAX_BOXES:
+        size, kind, content = int.from_bytes(head[at : at + 4], "big"), head[at + 4 : at + 8], at + 8
+        if size == 1:  # a 64-bit size follows
+            size, content = int.from_bytes(head[at + 8 : at + 16], "big"), at + 16
+        elif size == 0:  # to the end
+            size = end - at
+        if size < content - at:
+            break
+        found.append((kind, content, min(at + size, end)))
+        at += size
+    return found

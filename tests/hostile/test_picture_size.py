@@ -1,0 +1,147 @@
+"""A picture is refused when it says it has more pixels than a reader's browser, or Typst, could decode.
+
+A PNG of 3.5 MB saying 60,000 x 60,000 pixels (one colour, compressed) made a build take 3.6 GB and was
+published for every reader's phone to decode. Each raster type states its size near its start, as its
+decoder reads it: each is made here as an encoder writes it, around the size, and read.
+"""
+
+from __future__ import annotations
+
+import base64
+import struct
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from rulebook.picture_size import MAX_PIXELS, pixel_size
+from rulebook.pictures import Refusal, published_picture
+from rulebook.svg_pictures import UnsafeSvg, sanitised_svg
+
+from .pictures import HUGE, PNG
+
+
+def _png(width: int, height: int) -> bytes:
+    header = struct.pack(">II5B", width, height, 8, 6, 0, 0, 0)
+    return b"\x89PNG\r\n\x1a\n" + struct.pack(">I", 13) + b"IHDR" + header + b"\x00" * 4
+
+
+def _gif(width: int, height: int) -> bytes:
+    return b"GIF89a" + struct.pack("<HH", width, height) + b"\x00\x00\x00;"
+
+
+def _jpeg(width: int, height: int) -> bytes:
+    """A progressive JPEG whose frame comes after its metadata (JFIF, then an Exif block of 40 KB) and a fill byte."""
+    jfif = b"\xff\xe0\x00\x10JFIF\x00\x01\x01\x00\x00\x01\x00\x01\x00\x00"
+    exif = b"\xff\xe1" + struct.pack(">H", 40_002) + b"Exif\x00\x00" + b"\x00" * 39_994
+    frame = b"\xff\xff\xc2\x00\x11\x08" + struct.pack(">HH", height, width) + b"\x03" + b"\x01\x22\x00" * 3
+    return b"\xff\xd8" + jfif + exif + frame + b"\xff\xd9"
+
+
+def _riff(chunk: bytes, body: bytes) -> bytes:
+    inner = b"WEBP" + chunk + struct.pack("<I", len(body)) + body
+    return b"RIFF" + struct.pack("<I", len(inner)) + inner
+
+
+def _webp_extended(width: int, height: int) -> bytes:
+    return _riff(b"VP8X", b"\x10\x00\x00\x00" + (width - 1).to_bytes(3, "little") + (height - 1).to_bytes(3, "little"))
+
+
+def _webp_lossless(width: int, height: int) -> bytes:
+    bits = (width - 1) | (height - 1) << 14 | 1 << 28
+    return _riff(b"VP8L", b"\x2f" + struct.pack("<I", bits) + b"\x00" * 4)
+
+
+def _webp_lossy(width: int, height: int) -> bytes:
+    return _riff(b"VP8 ", b"\x30\x01\x00\x9d\x01\x2a" + struct.pack("<HH", width, height) + b"\x00" * 8)
+
+
+def _box(kind: bytes, body: bytes, *, full: bool = False) -> bytes:
+    content = (b"\x00\x00\x00\x00" if full else b"") + body
+    return struct.pack(">I", 8 + len(content)) + kind + content
+
+
+def _avif(width: int, height: int) -> bytes:
+    """An AVIF as libavif writes one: a thumbnail's ``ispe`` first, then the image's."""
+    ispe = _box(b"ispe", struct.pack(">II", 64, 64), full=True) + _box(
+        b"ispe", struct.pack(">II", width, height), full=True
+    )
+    properties = _box(b"iprp", _box(b"ipco", _box(b"pixi", b"\x00\x00\x00\x00\x03\x08\x08\x08") + ispe))
+    meta = _box(b"meta", _box(b"hdlr", b"\x00" * 24, full=True) + properties, full=True)
+    return _box(b"ftyp", b"avif\x00\x00\x00\x00avifmif1miaf") + meta + _box(b"mdat", b"\x00" * 16)
+
+
+MADE: dict[str, tuple[Callable[[int, int], bytes], str, int]] = {
+    "PNG": (_png, "picture.png", 60_000),
+    "GIF": (_gif, "picture.gif", 60_000),
+    "JPEG": (_jpeg, "picture.jpg", 60_000),
+    "WebP": (_webp_extended, "picture.webp", 60_000),
+    "WebP lossless": (_webp_lossless, "picture.webp", 16_384),
+    "WebP lossy": (_webp_lossy, "picture.webp", 16_383),
+    "AVIF": (_avif, "picture.avif", 60_000),
+}
+"""How each raster type is made at a given size (its first word), its file's name, and the largest side it can
+state."""
+
+
+@pytest.mark.parametrize("kind", MADE)
+def test_each_type_says_its_size(kind: str) -> None:
+    make, _, _ = MADE[kind]
+    data = make(1_234, 567)
+    assert pixel_size(data, kind.split()[0]) == (1_234, 567)
+
+
+@pytest.mark.parametrize("kind", MADE)
+def test_a_picture_of_too_many_pixels_is_refused(kind: str, tmp_path: Path) -> None:
+    make, name, side = MADE[kind]
+    (tmp_path / name).write_bytes(make(side, side))
+    needed = side * side * 4 / 1024**3
+    assert published_picture(tmp_path / name) == Refusal(
+        f"it is {side:,} x {side:,} pixels, more than the 64,000,000 a picture may have (a browser or the PDF would "
+        f"need {needed:,.1f} GB to show it)",
+        "export it smaller",
+    )
+
+
+@pytest.mark.parametrize("kind", MADE)
+def test_a_picture_of_as_many_pixels_as_may_be_is_published(kind: str, tmp_path: Path) -> None:
+    make, name, _ = MADE[kind]
+    data = make(8_000, MAX_PIXELS // 8_000)
+    (tmp_path / name).write_bytes(data)
+    assert published_picture(tmp_path / name) == data
+
+
+def test_an_svg_carrying_a_picture_of_too_many_pixels_is_refused() -> None:
+    """An SVG may carry a raster picture (``data:image/png;base64,...``): its size is the picture's, whatever type
+    the address names (here a GIF named a PNG)."""
+    for carried in (HUGE, _gif(60_000, 60_000)):
+        address = "data:image/png;base64," + base64.b64encode(carried).decode()
+        drawing = f'<svg xmlns="http://www.w3.org/2000/svg">\n<image href="{address}"/></svg>'.encode()
+        with pytest.raises(UnsafeSvg) as refused:
+            sanitised_svg(drawing)
+        assert str(refused.value) == (
+            "a picture it carries is too large: it is 60,000 x 60,000 pixels, more than the 64,000,000 a picture may "
+            "have (a browser or the PDF would need 13.4 GB to show it), line 2 of the picture"
+        )
+    small = "data:image/png;base64," + base64.b64encode(PNG).decode()
+    assert small.encode() in sanitised_svg(
+        f'<svg xmlns="http://www.w3.org/2000/svg"><image href="{small}"/></svg>'.encode()
+    )
+
+
+def test_an_svg_too_large_to_parse_safely_is_refused_before_it_is_parsed(tmp_path: Path) -> None:
+    """35 MB of ``<rect/>`` took 1.4 GB and 18 s to rebuild (for the lint, then for the site): an SVG may hold 16 MB
+    and 100,000 tags (a drawing of 100,000 elements takes 200 MB to rebuild)."""
+    start = b'<svg xmlns="http://www.w3.org/2000/svg">'
+    cases = {
+        "large.svg": (start + b" " * (16 << 20) + b"</svg>", "it is larger than 16 MB, the most an SVG picture may be"),
+        "busy.svg": (
+            start + b"<rect/>" * 100_000 + b"</svg>",
+            "it has more than 100,000 tags, the most an SVG picture may have",
+        ),
+    }
+    for name, (data, reason) in cases.items():
+        (tmp_path / name).write_bytes(data)
+        assert published_picture(tmp_path / name) == Refusal(reason, "export it simpler, or as a PNG")
+    (tmp_path / "fine.svg").write_bytes(start + b"<rect/>" * 99_998 + b"</svg>")
+    assert isinstance(published_picture(tmp_path / "fine.svg"), bytes)
