@@ -7,6 +7,7 @@ source text from their section's start, so a finding points at the sentence, not
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from typing import Any, Protocol
 
@@ -42,7 +43,8 @@ def edition_findings(
 ) -> tuple[Diagnostic, ...]:
     """Every change between two editions as a diagnostic, in report order."""
     found: list[Diagnostic] = []
-    places = _Places()
+    dialect = {s.source.path for book in (old, new) for d in book.documents if d.dialect for s in d.sections}
+    places = _Places(frozenset(dialect))
     for before, after, change in matched:
         found += _section_findings(before, after, change, places)
     found += [
@@ -201,8 +203,11 @@ class _Places:
     (:class:`rulebook.source_words.SourceWords`): a sentence is looked for where its rarest word stands,
     not by searching its section's text from the start for each sentence (time in sentences times text)."""
 
-    def __init__(self) -> None:
+    def __init__(self, dialect: frozenset[str] = frozenset()) -> None:
         self.sources: dict[SourceText, SourceWords] = {}
+        self.dialect = dialect
+        """The paths of the sources written in the dialect: their markup (``{.header}``, ``[[cover|``) is no words,
+        where a table's change stood at the first word of its section that matched the first of its text."""
 
     def find(self, section: Section, text: str | None) -> Span | None:
         """Where ``text`` (plain text, as the diff reads it) starts in the section's source, its first words
@@ -225,8 +230,21 @@ class _Places:
     def _words(self, source: SourceText) -> SourceWords:
         found = self.sources.get(source)
         if found is None:
-            found = self.sources[source] = SourceWords(source.text)
+            text = source.text
+            if source.path in self.dialect:
+                from rulebook.readers.markdown_syntax import blank_dialect  # markdown-it only where the dialect is read
+
+                text = _TABLE_MARKUP.sub(_blank, blank_dialect(text))
+            found = self.sources[source] = SourceWords(text)
         return found
+
+
+_TABLE_MARKUP = re.compile(r"^[ \t]*\|?[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)*\|?[ \t]*$|(?<!\\)\|", re.MULTILINE)
+"""A pipe table's delimiter row and its pipes (but ``\\|``): no words, as the diff's text of a table has none."""
+
+
+def _blank(found: re.Match[str]) -> str:
+    return " " * len(found.group())  # the same length: places stay
 
 
 def _definitions(book: Book) -> dict[str, Definition]:

@@ -152,12 +152,13 @@ def write_stdout(text: str) -> None:
         raise UserError(f"cannot write to standard output: {reason} (write the report with --output FILE)") from error
 
 
-def print_fatal(read: ReadResult) -> bool:
-    """Print why the sources cannot be read, if they cannot; True when they cannot."""
+def print_fatal(read: ReadResult, *, errors: bool = False) -> bool:
+    """Print why the sources cannot be read, if they cannot (``errors``: or were read with errors); True when so."""
     from rulebook.diagnostics import Severity
     from rulebook.report import text as text_report
 
-    fatal = [d for d in read.diagnostics if d.severity is Severity.FATAL]
+    worst = (Severity.FATAL, Severity.ERROR) if errors else (Severity.FATAL,)
+    fatal = [d for d in read.diagnostics if d.severity in worst]
     for diagnostic in fatal:
         source = read.sources.get(diagnostic.span.path)
         print(

@@ -50,6 +50,7 @@ def run_convert(args: argparse.Namespace) -> int:
     from rulebook.project import MAIN_BOOK
     from rulebook.readers.formats import format_of
     from rulebook.recipe.reading import configured_format, read_book
+    from rulebook.report.escaping import visible
 
     project = project_of(args)
     source: Path = args.source
@@ -76,15 +77,15 @@ def run_convert(args: argparse.Namespace) -> int:
     _say_left(left)
     if args.output == "-":
         write_stdout(text)
+        _say_errors(read, source)
         return 0
     output = Path(args.output) if args.output else source.with_suffix(TARGETS[target])
     if output.resolve() == source.resolve():
         raise UserError(f"`{output}` is the source: name another output with -o")
     protected = (*project.inputs(), source)
     write_report_file(output, text, root=project.root, protected=protected, ours=None, kind="converted source")
-    from rulebook.report.escaping import visible
-
     print(visible(f"Wrote {output} ({target})."))  # the name as typed: it may hold ESC
+    _say_errors(read, source)
     if book is not None and configured is not None and read.book.documents[0].title is None:
         table = "the top level" if book.name == MAIN_BOOK else f"[books.{book.name}]"
         print(
@@ -107,6 +108,23 @@ def _unsuppressed(read: ReadResult, book: BookConfig | None, root: Path) -> list
     unsuppressed = replace(read, sources={})  # the suppressions are read from the sources' text
     checked = lint_book(unsuppressed, book if book is not None else BookConfig(MAIN_BOOK), root=root)
     return [(finding.span, finding.code) for finding in checked.diagnostics]
+
+
+def _say_errors(read: ReadResult, source: Path) -> None:
+    """The errors of reading the source, on standard error, once it is converted: what an error stands on may be
+    left out or read otherwise (a row's cells past its header's, text before the first chapter), never in silence."""
+    import sys
+
+    from rulebook.report.escaping import visible
+
+    if print_fatal(read, errors=True):
+        print(
+            visible(
+                f"rulebook: warning: `{source}` is converted as it is read, with the errors above: what they stand "
+                "on may be left out or read otherwise"
+            ),
+            file=sys.stderr,
+        )
 
 
 def _say_left(left: Sequence[NotCarried]) -> None:

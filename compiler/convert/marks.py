@@ -14,9 +14,10 @@ placed so is left out and named (:attr:`Converted.left`), with its place in the 
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from itertools import pairwise
+from itertools import accumulate, pairwise
 
 from rulebook.lint.suppressions import find_suppressions
 from rulebook.model import (
@@ -143,7 +144,8 @@ def carry_marks(
         return Converted(written, ())
     unread = "the converted file could not be read back"
     nodes = _placed(document)
-    tied = {id(mark): _tied(mark, nodes, findings) for mark in marks}
+    ties = _Ties(nodes, findings)
+    tied = {id(mark): ties.of(mark) for mark in marks}
     plain = read_back(written, "converted")
     converted_nodes = _paired(nodes, plain)
     if converted_nodes is None:
@@ -154,7 +156,11 @@ def carry_marks(
         paired = _paired(nodes, again)
         if paired is not None and _reading(again) == _reading(plain):
             written, plain, converted_nodes = split, again, paired
-    wanted = {id(mark): tuple(sorted({converted_nodes[index][1] for index in tied[id(mark)]})) for mark in marks}
+    lines_of: dict[int, tuple[int, ...]] = {}  # by the tuple of nodes, which marks alike share
+    for found in tied.values():
+        if id(found) not in lines_of:
+            lines_of[id(found)] = tuple(sorted({converted_nodes[index][1] for index in found}))
+    wanted = {id(mark): lines_of[id(tied[id(mark)])] for mark in marks}
     kept = [mark for mark in marks if wanted[id(mark)] and (to_markdown or not _dashed(mark))]
     baseline = _Baseline(_reading(plain), tuple(line for _, line in converted_nodes))
     text = _placed_text(written, kept, wanted, to_markdown)
@@ -192,7 +198,7 @@ def _paired(nodes: list[tuple[Placed, int]], converted: SourceResult) -> list[tu
     return found if [type(n) for n, _ in found] == [type(n) for n, _ in nodes] else None
 
 
-def _split(written: str, tied: list[list[int]], converted: list[tuple[Placed, int]]) -> str:
+def _split(written: str, tied: list[tuple[int, ...]], converted: list[tuple[Placed, int]]) -> str:
     """``written`` with a line end between the nodes a suppression is tied to (``tied``: their indexes) and others that
     share their converted line (a Markdown paragraph is one line, as the XML's text may be), so that it covers there
     what it covers in the source: the line end takes the place of the spaces before the node, or comes before it."""
@@ -201,7 +207,7 @@ def _split(written: str, tied: list[list[int]], converted: list[tuple[Placed, in
         if not isinstance(node, LineBreak):  # a paragraph's break has the next paragraph's place, and no finding
             by_line.setdefault(line, []).append(index)
     at: set[int] = set()
-    for indexes in tied:
+    for indexes in {id(indexes): indexes for indexes in tied}.values():  # marks alike share their tuple
         covered = set(indexes)
         for line in {converted[index][1] for index in covered}:
             row = by_line.get(line, [])
@@ -212,28 +218,81 @@ def _split(written: str, tied: list[list[int]], converted: list[tuple[Placed, in
     return written
 
 
-def _tied(mark: Mark, nodes: list[tuple[Placed, int]], findings: Sequence[tuple[Span, str]]) -> list[int]:
-    """The indexes of the nodes a mark belongs to (none: nothing to tie it to). A suppression's: the node at each
-    finding it hides (the last on the finding's line that starts at or before it), or when it hides none, the first
-    node on the lines it covers; a comment's: the first node on its line, or (alone on its lines) after it."""
-    on_lines = [
-        index for index, (node, line) in enumerate(nodes) if line in mark.lines and not isinstance(node, LineBreak)
-    ]
-    if not mark.suppression:
-        after = [index for index, (_, line) in enumerate(nodes) if line > mark.span.line] if mark.alone else []
-        return (on_lines or after)[:1]
-    codes = set(_codes(mark))
-    hidden = [span for span, code in findings if span.line in mark.lines and code in codes]
-    if not hidden:
-        return on_lines[:1]
-    tied: list[int] = []
-    for span in hidden:
-        there = [index for index in on_lines if nodes[index][1] == span.line]
-        if not there:
-            return []  # a finding in text alone: no node holds its place
-        before = [index for index in there if nodes[index][0].span.column <= span.column]
-        tied.append(before[-1] if before else there[0])
-    return sorted(set(tied))
+class _Ties:
+    """Ties each mark to the nodes it belongs to (:meth:`of`). The nodes and the findings are filed by line once, and
+    marks alike (the same lines and codes) share one answer: a thousand suppressions on one line, each hiding the
+    thousand findings there, were tied by three nested passes over the line (cubic: minutes for one line)."""
+
+    def __init__(self, nodes: list[tuple[Placed, int]], findings: Sequence[tuple[Span, str]]) -> None:
+        self._on_line: dict[int, list[int]] = {}
+        for index, (node, line) in enumerate(nodes):
+            if not isinstance(node, LineBreak):  # a paragraph's break has the next paragraph's place, and no finding
+                self._on_line.setdefault(line, []).append(index)
+        self._columns = {line: [nodes[i][0].span.column for i in found] for line, found in self._on_line.items()}
+        self._found: dict[tuple[int, str], list[int]] = {}
+        for span, code in findings:
+            self._found.setdefault((span.line, code), []).append(span.column)
+        by_line = sorted((line, index) for index, (_, line) in enumerate(nodes))
+        self._lines = [line for line, _ in by_line]
+        self._first_from = list(accumulate(reversed([index for _, index in by_line]), min))[::-1]
+        """The first node in document order of those from each place of ``_lines`` on."""
+        self._known: dict[object, tuple[int, ...]] = {}
+        self._at_finding: dict[tuple[int, str], tuple[int, ...] | None] = {}
+
+    def of(self, mark: Mark) -> tuple[int, ...]:
+        """The indexes of the nodes a mark belongs to (none: nothing to tie it to). A suppression's: the node at each
+        finding it hides (the last on the finding's line that starts at or before it), or when it hides none, the
+        first node on the lines it covers; a comment's: the first node on its line, or (alone on its lines) after
+        it. The same tuple for marks alike."""
+        key = (mark.lines, _codes(mark)) if mark.suppression else (mark.lines, mark.alone, mark.span.line)
+        if key not in self._known:
+            self._known[key] = self._suppressed(mark) if mark.suppression else self._commented(mark)
+        return self._known[key]
+
+    def _first_on(self, lines: range) -> tuple[int, ...]:
+        firsts = [self._on_line[line][0] for line in lines if line in self._on_line]
+        return (min(firsts),) if firsts else ()
+
+    def _commented(self, mark: Mark) -> tuple[int, ...]:
+        on_lines = self._first_on(mark.lines)
+        if on_lines or not mark.alone:
+            return on_lines
+        after = bisect_right(self._lines, mark.span.line)
+        return (self._first_from[after],) if after < len(self._lines) else ()
+
+    def _suppressed(self, mark: Mark) -> tuple[int, ...]:
+        tied: set[int] = set()
+        hides = False
+        for line in mark.lines:
+            for code in set(_codes(mark)):
+                if (line, code) not in self._found:
+                    continue
+                hides = True
+                found = self._nodes_at_findings(line, code)
+                if found is None:
+                    return ()  # a finding in text alone: no node holds its place
+                tied.update(found)
+        return tuple(sorted(tied)) if hides else self._first_on(mark.lines)
+
+    def _nodes_at_findings(self, line: int, code: str) -> tuple[int, ...] | None:
+        """The node at each finding of ``code`` on ``line``: the last that starts at or before it, else the line's
+        first (None: the line has no node)."""
+        if (line, code) not in self._at_finding:
+            indexes, columns = self._on_line.get(line), self._columns.get(line)
+            if indexes is None or columns is None:
+                self._at_finding[line, code] = None
+            else:
+                ordered = all(a <= b for a, b in pairwise(columns))
+                found = set()
+                for column in self._found[line, code]:
+                    if ordered:
+                        before = bisect_right(columns, column)
+                        found.add(indexes[before - 1] if before else indexes[0])
+                    else:  # document order is not the order of columns here: the last that starts before it
+                        before_it = [i for i, c in zip(indexes, columns, strict=True) if c <= column]
+                        found.add(before_it[-1] if before_it else indexes[0])
+                self._at_finding[line, code] = tuple(sorted(found))
+        return self._at_finding[line, code]
 
 
 def _as_target(mark: Mark, to_markdown: bool) -> str:
@@ -315,12 +374,10 @@ def _faithful(
         return False
     moved = dict(zip(baseline.lines, (line for _, line in _placed(result.document)), strict=True))
     found = find_suppressions(SourceText.from_text("converted", text))
-    for mark in (mark for mark in marks if mark.suppression):
-        codes = _codes(mark)
-        for line in wanted[id(mark)]:
-            if not any(moved[line] in s.lines and s.codes == codes for s in found):
-                return False
-    return True
+    covered = {(line, s.codes) for s in found for line in s.lines}
+    return all(
+        (moved[line], _codes(mark)) in covered for mark in marks if mark.suppression for line in wanted[id(mark)]
+    )
 
 
 def _codes(mark: Mark) -> tuple[str, ...]:

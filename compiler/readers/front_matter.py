@@ -34,3 +34,17 @@ def read_front_matter(text: str) -> Any:
         return yaml.safe_load(text)
     except (yaml.YAMLError, ValueError):
         raise FrontMatterError from None
+
+
+def key_places(text: str) -> dict[str, tuple[tuple[int, int], tuple[int, int]]]:
+    """Where each key of a front matter's top-level mapping is written, and where its value starts: (line, column),
+    both from 0, in ``text`` (which :func:`read_front_matter` has read: its nesting is within limits)."""
+    node = yaml.compose(text, Loader=yaml.SafeLoader)
+    if not isinstance(node, yaml.MappingNode):
+        return {}
+    places: dict[str, tuple[tuple[int, int], tuple[int, int]]] = {}
+    for key, value in node.value:
+        if isinstance(key, yaml.ScalarNode):
+            marks = (key.start_mark.line, key.start_mark.column), (value.start_mark.line, value.start_mark.column)
+            places.setdefault(str(key.value), marks)
+    return places

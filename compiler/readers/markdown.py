@@ -55,6 +55,8 @@ _ATTRIBUTE_BLOCK = re.compile(r"\{[^\n]*\}")
 """A paragraph that is a line of attributes alone: an attribute block markdown-it could not read."""
 _NUMBER = re.compile(r"(?P<number>\d+(?:\.\d+)*)\.?\s+(?P<title>\S.*)")
 _HEADING_ATTRIBUTES = re.compile(r"\s*\{(?P<attributes>[^{}]*)\}\s*$")
+_LIST_TAG = re.compile(r"</?(?:ul|li)>")
+"""The tags of a list in a table's cell (``<ul><li>one</li></ul>``)."""
 _NESTED = {
     "bullet_list_open": "a list",
     "ordered_list_open": "a list",
@@ -168,17 +170,22 @@ class _Builder:
         counting the document, each open section, and each block or span inside another but a paragraph
         (markdown-it's nesting, which it stops reading at ``MAX_DEPTH``: nothing is left out unsaid)."""
         base = 1 + len(self.stack)
-        waiting = [tree]
+        waiting = [(tree, False)]
         while waiting:
-            found = waiting.pop()
+            found, in_cell = waiting.pop()
             token = found.token
             if token.nesting == 1 and token.type != "paragraph_open" and base + token.level + 1 > MAX_DEPTH:
                 what = f"`::: {token.info}`" if token.type == "directive_open" else _NESTED.get(token.type, "a block")
                 raise TooDeep(what, self.inline.block_offset(token))
+            lists = 0  # a cell's `<ul>` and `<li>`, each a level of the list it makes (as the XML's elements)
             for child in token.children or ():
-                if child.nesting == 1 and base + token.level + child.level > MAX_DEPTH:  # a paragraph is no level
-                    raise TooDeep(_NESTED.get(child.type, "a span"), self.inline.block_offset(token))
-            waiting += reversed(found.children)  # the first in the text first
+                if in_cell and child.type == "html_inline" and _LIST_TAG.fullmatch(child.content.strip().lower()):
+                    lists += -1 if child.content.strip().startswith("</") else 1
+                if (child.nesting == 1 or lists > 0) and base + token.level + child.level + max(lists, 0) > MAX_DEPTH:
+                    what = "a list in a table's cell" if lists > 0 else _NESTED.get(child.type, "a span")
+                    raise TooDeep(what, self.inline.block_offset(token))
+            cell = token.type in ("td_open", "th_open")
+            waiting += [(child, cell) for child in reversed(found.children)]  # the first in the text first
 
     def _explicit_ids(self) -> list[str]:
         found = []

@@ -56,6 +56,7 @@ class Checks:
     def __init__(self, source: SourceText) -> None:
         self.source = source
         self.found: list[Diagnostic] = []
+        self._attribute_places: dict[int, dict[str, int]] = {}
 
     def control_characters(self) -> None:
         """Each control character where it stands, as the XML reader refuses it: most editors do not show one, and a
@@ -75,28 +76,41 @@ class Checks:
         self.found.append(INVALID_DOCUMENT.diagnostic(message, span, target=target, help=help))
 
     def front_matter_title(self, token: Token) -> str | None:
-        from rulebook.readers.front_matter import FrontMatterError, read_front_matter
+        """The title a front matter gives; what is wrong in it reported where it is written (a key it does not
+        hold at the key, a control character a YAML escape writes, ``"\\e"``, at the title)."""
+        from rulebook.readers.front_matter import FrontMatterError, key_places, read_front_matter
 
-        offset = 0
         try:
             values = read_front_matter(token.content)
         except FrontMatterError:
-            self.report("the front matter is not YAML", offset, help="write `title: The Book's Title`")
+            self.report("the front matter is not YAML", 0, help="write `title: The Book's Title`")
             return None
         if values is None:
             return None
         if not isinstance(values, dict) or not isinstance(values.get("title", ""), str):
-            self.report("the front matter's `title` must be text", offset, help="write `title: The Book's Title`")
+            self.report("the front matter's `title` must be text", 0, help="write `title: The Book's Title`")
             return None
+        places = key_places(token.content)
+
+        def offset(place: tuple[int, int]) -> int:  # a place in the YAML, which starts on the line after `---`
+            return self.source.line_starts[1 + place[0]] + place[1]
+
         unknown = sorted(str(key) for key in values if key != "title")
         if unknown:
             self.report(
                 f"unknown key `{unknown[0]}` in the front matter",
-                offset,
+                offset(places[unknown[0]][0]) if unknown[0] in places else 0,
                 target=unknown[0],
                 help="the front matter holds `title`",
             )
         title = values.get("title")
+        control = _CONTROL.search(title) if isinstance(title, str) else None
+        if control is not None and "title" in places:  # the text's own are reported where they stand
+            self.report(
+                f"a control character (U+{ord(control.group()):04X}) in the front matter's title",
+                offset(places["title"][1]),
+                help="remove it: a page can only picture it, and an XML book cannot hold it",
+            )
         return " ".join(title.split()) if isinstance(title, str) and title.strip() else None
 
     def heading_attributes(self, written: str, offset: int | None = None) -> tuple[str | None, bool]:
@@ -126,8 +140,9 @@ class Checks:
         return found, unnumbered
 
     def _line_end(self, offset: int) -> int:
-        end = self.source.text.find("\n", offset)
-        return len(self.source.text) if end == -1 else end
+        """Where the line holding ``offset`` ends, whatever ends it (``\\r`` alone too: a search for ``\\n`` found the
+        end of the file, and a heading's attribute block was taken from the last line holding a brace)."""
+        return self.source.line_bounds(self.source.position(offset)[0])[1]
 
     def _last_brace(self, offset: int) -> int:
         """Where the attribute block of the heading whose line starts at ``offset`` opens."""
@@ -139,11 +154,14 @@ class Checks:
         return self.source.text[offset : self._line_end(offset)].rstrip().endswith("\\}")
 
     def key_offset(self, start: int, key: str) -> int:
-        """Where an attribute ``key`` (``colour``, ``.red``) is written in the attribute block that starts at ``start``
-        (up to the line's end), else ``start``."""
-        block = self.source.text[start : self._line_end(start)]
-        found = re.search(rf"(?<![\w.#-]){re.escape(key)}(?![\w-])", block)
-        return start + found.start() if found else start
+        """Where an attribute ``key`` (``colour``, ``.red``, ``#id``) is written in the attribute block of what starts
+        at ``start`` (the block's ``{``, or the ``[`` of the span or reference it follows), else ``start``. The block
+        is read once, as its parser reads it: a key is never found in a quoted value or in the span's text, and many
+        keys cost one reading (each was searched for from the block to the line's end)."""
+        if start not in self._attribute_places:
+            brace = attribute_block(self.source.text, start)
+            self._attribute_places[start] = {} if brace is None else attribute_places(self.source.text, brace)
+        return self._attribute_places[start].get(key, start)
 
     def attributes(self, unknown: list[tuple[str, int]], known: dict[str, str], what: str) -> None:
         """Attributes ``what`` does not take (each as written, ``colour`` or ``.red``, with its place); ``known``:
@@ -318,3 +336,50 @@ _PLACES = {
     "definition": "a definition",
     "section": "a section",
 }
+
+
+_SPACES = re.compile(r"[ \t]*")
+_BRACKET = re.compile(r"\\.|[\[\]]", re.DOTALL)
+_ATTRIBUTE_PART = re.compile(
+    r'(?P<space>\s+)|(?P<quoted>"(?:\\.|[^"\\])*"?)|(?P<comment>%[^%]*%?)|(?P<equals>=)|(?P<end>\})'
+    r'|(?P<word>[#.]?[^\s="%}]+)|(?P<other>.)',
+    re.DOTALL,
+)
+"""A part of an attribute block (``{#id .class key=value key="a value" %comment%}``), as its parser reads it."""
+
+
+def attribute_block(text: str, start: int) -> int | None:
+    """Where the attribute block of what starts at ``start`` opens: the ``{`` there (after spaces), or the one right
+    after the ``]`` closing the ``[`` there (a span's, a reference's ``[[name]]``); None if there is none."""
+    at = _SPACES.match(text, start).end()  # type: ignore[union-attr]  # it matches the empty string
+    if text.startswith("{", at):
+        return at
+    if not text.startswith("[", at):
+        return None
+    depth = 0
+    for found in _BRACKET.finditer(text, at):
+        depth += {"[": 1, "]": -1}.get(found.group(), 0)
+        if depth == 0:
+            return found.end() if text.startswith("{", found.end()) else None
+    return None
+
+
+def attribute_places(text: str, brace: int) -> dict[str, int]:
+    """Where each key of the attribute block opening at ``brace`` is first written, by the key as a finding names it
+    (``colour``, ``.red``, ``#id``; an ``#id`` is the key ``id`` too); values, quoted or not, and comments are passed
+    over."""
+    places: dict[str, int] = {}
+    position, value_next = brace + 1, False
+    while position < len(text):
+        part = _ATTRIBUTE_PART.match(text, position)
+        assert part is not None  # `other` takes any character
+        kind = part.lastgroup
+        if kind == "end":
+            break
+        if kind == "word" and not value_next:
+            places.setdefault(part.group(), part.start())
+            if part.group().startswith("#"):
+                places.setdefault("id", part.start())
+        value_next = kind == "equals"
+        position = part.end()
+    return places

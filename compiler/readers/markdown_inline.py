@@ -178,6 +178,7 @@ class InlineReader:
         """A paragraph's nodes: a paragraph of images alone is an illustration, one of ``\\`` alone a break."""
         if inline.content.strip() == "\\":
             return [LineBreak(self.source, self.block_offset(inline))]
+        self._stray_fences(inline)
         nodes = self.nodes(inline, _Places(self.source, inline), section_id, definition)
         images = tuple(n for n in nodes if isinstance(n, Image))
         if images and all(isinstance(n, Image) or (isinstance(n, str) and not n.strip()) for n in nodes):
@@ -185,6 +186,20 @@ class InlineReader:
         for image in images:
             self.checks.report("an image within text", image.offset, help="give a picture a paragraph of its own")
         return self._titles_resolved([n for n in nodes if not isinstance(n, Image)], first=within == "item")
+
+    def _stray_fences(self, inline: Token) -> None:
+        """A line of a paragraph that is a directive's closing fence (``:::``) with no directive open: it was text on
+        the page, in silence (a directive closed twice, or a fence left over)."""
+        if ":::" not in inline.content or not inline.map:
+            return
+        for line in range(*inline.map):
+            text = self.source.line_text(line + 1)
+            if _FENCE_ALONE.fullmatch(text):
+                self.checks.report(
+                    "`:::` closes no directive here: it is read as text",
+                    self.source.line_starts[line] + len(text) - len(text.lstrip()),
+                    help="remove it, or open the directive it closes (`::: note Title`)",
+                )
 
     def item_title(self, content: Content) -> tuple[str | None, Content]:
         """An item's title (``[Title]{.title}`` first in it), and its content without it."""
@@ -539,6 +554,8 @@ class InlineReader:
 
 _CELL_ATTRIBUTES = re.compile(r"(?<!\\)\{[^{}\\\n]*\}\s*$")
 """An attribute block ending a cell's text (``| Sprint {.header} |``); none whose brace is escaped."""
+_FENCE_ALONE = re.compile(r"[ \t]*:{3,}[ \t]*")
+"""A line holding a directive's closing fence alone."""
 _LIST_TAG = re.compile(r"</?(?:ul|li)>")
 """The tags of a list in a table's cell."""
 _TEXT_ONLY = {

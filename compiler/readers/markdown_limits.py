@@ -11,7 +11,12 @@ made, and refused past them with a located ``unreadable-source`` error (exit 2):
 - :data:`MAX_BYTES`, checked before reading and while reading (:func:`rulebook.inputs.read_input`);
 - :data:`MAX_LINES`, counted in the bytes before they are decoded (:func:`lines_past`);
 - :func:`token_budget`, counted as markdown-it makes each token (:func:`limited`): the parse stops at the first
-  token past it, before the readers' model is made.
+  token past it, before the readers' model is made;
+- :func:`step_budget`, the steps markdown-it takes over what may lie inside brackets (``[...]``) looking for where
+  they close, counted as it takes each: a ``[`` makes it try the rules once more from each place up to its
+  nesting limit, so 200 KB of ``[[`` took 16 s (7,000 times a paragraph of words' steps). A book takes one step
+  per hundred characters, nested definitions one per two; past two per character plus :data:`FREE_STEPS`, the
+  source is refused at the line being read.
 
 ``docs/security.md`` says why these numbers; ``benchmarks/bench_markdown_memory.py`` measures them.
 """
@@ -20,9 +25,10 @@ from __future__ import annotations
 
 from markdown_it import MarkdownIt
 from markdown_it.rules_core import StateCore
+from markdown_it.rules_inline import StateInline
 from markdown_it.token import Token
 
-from rulebook.catalog.reading import UNREADABLE_SOURCE
+from rulebook.catalog.reading import NESTING_TOO_DEEP, UNREADABLE_SOURCE
 from rulebook.diagnostics import Diagnostic
 from rulebook.inputs import MEGABYTE
 from rulebook.source import Span
@@ -40,6 +46,18 @@ CHARACTERS_PER_TOKEN = 2
 to 40 bytes; a table of one-digit cells, ``| 4 | 3 |``, one per byte)."""
 
 
+FREE_STEPS = 100_000
+"""Steps over the inside of brackets any source may take, however short (:func:`step_budget`)."""
+STEPS_PER_CHARACTER = 2
+"""Past :data:`FREE_STEPS`, the steps a source may take per character (the bundled books take under 0.01, a page of
+spans nested four deep, each a definition, 0.55; 200 KB of ``[[`` 202)."""
+
+
+def step_budget(text: str) -> int:
+    """The most steps markdown-it may take over the inside of brackets in ``text``, looking for where they close."""
+    return FREE_STEPS + len(text) * STEPS_PER_CHARACTER
+
+
 class TooLarge(Exception):
     """A Markdown source past one of the limits, and the line (1-based) where it went past."""
 
@@ -52,6 +70,17 @@ class TooLarge(Exception):
     def diagnostic(self, path: str) -> Diagnostic:
         """The refusal, located at the start of its line."""
         return UNREADABLE_SOURCE.diagnostic(self.message, Span(path, self.line, 1), target=path, help=self.help)
+
+
+class BracketsTooDeep(TooLarge):
+    """Brackets (``[``) nested as deep as markdown-it reads, and the line of their paragraph."""
+
+    def __init__(self, deepest: int, line: int) -> None:
+        help = f"nest at most {deepest} levels deep; a `[` that nothing closes is text: write it `\\[`"
+        super().__init__(f"a bracket (`[`) is nested more than {deepest} deep", line, help)
+
+    def diagnostic(self, path: str) -> Diagnostic:
+        return NESTING_TOO_DEEP.diagnostic(self.message, Span(path, self.line, 1), help=self.help)
 
 
 _SPLIT = "split the book into several sources (`sources = [...]` in the configuration)"
@@ -73,21 +102,47 @@ def token_budget(text: str) -> int:
     return min(MAX_TOKENS, FREE_TOKENS + len(text) // CHARACTERS_PER_TOKEN)
 
 
-def limited(md: MarkdownIt) -> MarkdownIt:
-    """``md``, its every parse held to :func:`token_budget`: past it, ``parse`` raises :class:`TooLarge` at the
-    line being read. Every token markdown-it makes is appended to the document's list of blocks or to an inline
-    block's children: both lists are :class:`_Tokens` sharing one budget."""
+def limited(md: MarkdownIt, *, nesting_read_whole: bool = False) -> MarkdownIt:
+    """``md``, its every parse held to :func:`token_budget` and :func:`step_budget`: past either, ``parse`` raises
+    :class:`TooLarge` at the line being read. Every token markdown-it makes is appended to the document's list of
+    blocks or to an inline block's children: both lists are :class:`_Tokens` sharing one budget.
+    ``nesting_read_whole``: brackets nested as deep as markdown-it's ``maxNesting`` raise :class:`BracketsTooDeep`
+    (markdown-it would read the rest of their paragraph as text, saying nothing: 150 spans nested, the outer 101
+    were text)."""
     md.core.ruler.before("block", "token_budget", _budgeted_blocks)
     md.core.ruler.at("inline", _budgeted_inline)
+    skip = md.inline.skipToken
+    deepest = md.options["maxNesting"] if nesting_read_whole else None
+
+    def counted(state: StateInline) -> None:  # the one step markdown-it takes over what lies inside brackets
+        tokens = state.tokens
+        if isinstance(tokens, _Tokens):  # an image's words are read apart, after their brackets were counted
+            tokens.budget.steps -= 1
+            if tokens.budget.steps < 0:
+                raise tokens.budget.slow(tokens._line())
+            if deepest is not None and state.level >= deepest:
+                raise BracketsTooDeep(deepest, tokens._line())
+        skip(state)
+
+    md.inline.skipToken = counted  # type: ignore[method-assign]
     return md
 
 
 class _Budget:
-    __slots__ = ("left", "length", "total")
+    __slots__ = ("left", "length", "steps", "total", "total_steps")
 
     def __init__(self, text: str) -> None:
         self.length = len(text)
         self.total = self.left = token_budget(text)
+        self.total_steps = self.steps = step_budget(text)
+
+    def slow(self, line: int) -> TooLarge:
+        message = (
+            f"a Markdown source of {self.length:,} characters may take at most {self.total_steps:,} "
+            "steps to find where its brackets (`[`) close; this one takes more by this line"
+        )
+        help = "a `[` that nothing closes is text: write it `\\[`, or close it with `]`"
+        return TooLarge(message, line, help)
 
     def refusal(self, line: int) -> TooLarge:
         message = (

@@ -16,14 +16,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 
 from markdown_it import MarkdownIt
 from markdown_it.rules_block import StateBlock
 from markdown_it.rules_inline import StateInline
 from markdown_it.token import Token
-from mdit_py_plugins.attrs import attrs_block_plugin, attrs_plugin
+from mdit_py_plugins.attrs import attrs_block_plugin
 from mdit_py_plugins.attrs.parse import ParseError
 from mdit_py_plugins.attrs.parse import parse as parse_attributes
 from mdit_py_plugins.front_matter import front_matter_plugin
@@ -46,7 +46,8 @@ def dialect_parser() -> MarkdownIt:
     # nested deeper than ``MAX_DEPTH`` before that (:meth:`rulebook.readers.markdown._Builder.check_depth`).
     md = MarkdownIt("commonmark", {"html": True, "maxNesting": MAX_DEPTH}).enable("table")
     md.use(front_matter_plugin)
-    md.use(attrs_plugin, spans=True, after=("span_close",))
+    md.inline.ruler.after("link", "span", _span)  # the attributes plugin's spans, read by read_attributes
+    md.inline.ruler.push("attr", _span_attributes)
     md.use(attrs_block_plugin)
     md.inline.ruler.before("link", "wikilink", _wikilink)
     md.block.ruler.before("fence", "directive", _directive, {"alt": ["paragraph", "reference", "blockquote", "list"]})
@@ -54,7 +55,7 @@ def dialect_parser() -> MarkdownIt:
     functions = dict(zip(active, md.inline.ruler.getRules(""), strict=True))
     for name in _PLACED:
         md.inline.ruler.at(name, _placed(functions[name], last=name == "emphasis"))
-    return limited(md)  # held to a budget of tokens: rulebook.readers.markdown_limits
+    return limited(md, nesting_read_whole=True)  # held to budgets of tokens and steps: rulebook.readers.markdown_limits
 
 
 def parse_dialect_text(text: str) -> list[Token]:
@@ -158,7 +159,7 @@ def _wikilink(state: StateInline, silent: bool) -> bool:
     attributes: dict[str, str] = {}
     if src.startswith("{", after):
         try:
-            length, attributes = parse_attributes(src[after : state.posMax])
+            length, attributes = read_attributes(src, after, state.posMax)
         except ParseError:
             attributes = {}
         else:
@@ -173,6 +174,73 @@ def _wikilink(state: StateInline, silent: bool) -> bool:
         token.content = src[start:after]
     state.pos = after
     return True
+
+
+def _span(state: StateInline, silent: bool) -> bool:
+    """A span, ``[text]{dfn=name}``: the attributes plugin's, its attribute block read by :func:`read_attributes`.
+    Every attribute is kept on the token (the plugin moves ``on*`` into ``meta``): the reader reports each one the
+    dialect does not take where it is written (:func:`attributes_of`)."""
+    src, start, maximum = state.src, state.pos, state.posMax
+    if src[start] != "[":
+        return False
+    label_end = state.md.helpers.parseLinkLabel(state, start, False)
+    if label_end < 0 or label_end + 1 >= maximum:
+        return False
+    try:
+        length, attributes = read_attributes(src, label_end + 1, len(src))
+    except ParseError:
+        return False
+    if not silent:
+        state.pos, state.posMax = start + 1, label_end
+        opening = state.push("span_open", "span", 1)
+        opening.attrs = dict(attributes)
+        state.md.inline.tokenize(state)
+        state.push("span_close", "span", -1).meta["opening"] = opening
+    state.pos, state.posMax = label_end + 1 + length + 1, maximum
+    return True
+
+
+def _span_attributes(state: StateInline, silent: bool) -> bool:
+    """A further attribute block right after a span, ``[text]{.title}{dfn=name}``: merged into the span's."""
+    if state.pending or not state.tokens or state.tokens[-1].type != "span_close":
+        return False
+    try:
+        length, attributes = read_attributes(state.src, state.pos, len(state.src))
+    except ParseError:
+        return False
+    state.pos += length + 1
+    if not silent:
+        opening: Token = state.tokens[-1].meta["opening"]
+        if "class" in attributes and "class" in opening.attrs:
+            attributes["class"] = f"{opening.attrs['class']} {attributes['class']}"
+        opening.attrs.update(attributes)
+    return True
+
+
+def read_attributes(src: str, start: int, end: int) -> tuple[int, dict[str, str]]:
+    """What the attributes plugin's parser gives of ``src[start:end]`` (the length of the block, less one, and its
+    attributes), reading only as far as the block goes: a piece four times longer each time the block goes on past
+    it. The plugin's spans, and the wikilinks, gave it the rest of the paragraph for each block, which it copied
+    and searched for a ``%`` (100,000 ``[[a]]{type=example}`` in one paragraph: 7.7 s). A comment (``%...%``) with no
+    ``%`` after it ends at the block's ``}`` when the rest holds no ``%``: a piece is given a ``%`` at its end when
+    the rest holds one, so the block ends where it ends in the whole."""
+    later_percent = _last_percent(src, end)
+    length = 64
+    while True:
+        stop = min(end, start + length)
+        piece = src[start:stop]
+        try:
+            return parse_attributes(piece + ("%" if later_percent >= stop else ""))
+        except ParseError as error:
+            if stop >= end or error.pos < len(piece):
+                raise
+        length *= 4
+
+
+@lru_cache(maxsize=4)
+def _last_percent(src: str, end: int) -> int:
+    """Where the last ``%`` before ``end`` is (-1: none); once per paragraph (a string keeps its hash)."""
+    return src.rfind("%", 0, end)
 
 
 def _closing_brackets(src: str, position: int, limit: int) -> int | None:
@@ -248,7 +316,7 @@ _DIALECT_MARKUP = re.compile(
     r"^[ \t]*\{[^{}\n]*\}[ \t]*$"  # an attribute line: {title="Profil" kind=profile .row-headers}
     r"|^[ \t]*:::.*$"  # a fence: ::: definition crew, ::: note Rerolls, :::
     r"|(?<=[\]\)])\{[^{}\n]*\}"  # a span's attributes: [...]{dfn=aim}, [[x]]{type=example}
-    r"|[ \t]\{[#.][^{}\n]*\}[ \t]*$"  # a heading's: ## 1.3 Measuring {#measuring width=wide}
+    r"|[ \t]\{[#.][^{}\n]*\}(?=[ \t]*(?:\||$))"  # a heading's, a cell's: ## 1.3 Measuring {#id}, | Front {.header} |
     r"|\[\[[^\[\]|\n]*\|"  # a wikilink's term before its words: [[cover| (or [[line_of_sight\|)
     r"|\[\[|\]\]"  # the brackets of a wikilink
     r"|(?<=\])\([^()\s]*\)"  # a link's target: [Messen](#measuring)

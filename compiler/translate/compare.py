@@ -90,7 +90,8 @@ def compare_books(
     languages = (as_language(original_language or book_language(original)), as_language(translation_language))
     pairs = align_sections(original, translation, languages)
     merged = merge_units(pairs)
-    context = _Context(languages, entries, _titles(pairs))
+    dialect = frozenset(s.path for book in (original, translation) for s in _sources(book, dialect=True))
+    context = _Context(languages, entries, _titles(pairs), dialect)
     prepared = [
         context.prepare(index, pair, merged.get(index, ((), ())))
         for index, pair in enumerate(pairs)
@@ -153,9 +154,15 @@ class _Context:
     """What aligning each pair needs once per comparison: the language, terminology, locators, caches."""
 
     def __init__(
-        self, languages: tuple[Language, Language], entries: dict[str, Entry], titles: tuple[str, ...]
+        self,
+        languages: tuple[Language, Language],
+        entries: dict[str, Entry],
+        titles: tuple[str, ...],
+        dialect: frozenset[str] = frozenset(),
     ) -> None:
         self.languages = languages
+        self.dialect = dialect
+        """The paths of the sources written in the dialect, whose markup is no words (:class:`Locator`)."""
         self.entries = entries
         self.matcher = TermMatcher(entries, languages[1])
         self.titles = QuotedTitles.of(titles)  # made once: each sentence's look-up is then a few set probes
@@ -171,7 +178,7 @@ class _Context:
         if source is None:
             return None
         if source.path not in self.locators:
-            self.locators[source.path] = Locator(source)
+            self.locators[source.path] = Locator(source, dialect=source.path in self.dialect)
         return self.locators[source.path]
 
     def quantities(self, sentence: Sentence, side: int) -> tuple[Any, ...]:
@@ -273,10 +280,11 @@ def _find_moved(texts: list[AlignedText], context: _Context) -> list[AlignedText
     return match_moved(texts, context.features, MOVED_PASSAGE_REACH, context.ratio)
 
 
-def _sources(book: Book) -> list[SourceText]:
+def _sources(book: Book, *, dialect: bool = False) -> list[SourceText]:
+    """The book's sources (``dialect``: those written in the dialect)."""
     found: dict[str, SourceText] = {}
     for document in book.documents:
-        for section in document.sections:
+        for section in document.sections if document.dialect or not dialect else ():
             found.setdefault(section.source.path, section.source)
     return list(found.values())
 

@@ -299,12 +299,19 @@ def _blank(match: re.Match[str]) -> str:
 class Locator:
     """The words of a source outside markup, with their offsets: sentences are found back by their words."""
 
-    def __init__(self, source: SourceText) -> None:
+    def __init__(self, source: SourceText, *, dialect: bool = False) -> None:
         self.source = source
         self.words: list[str]
         self.offsets: list[int]
-        # Markup blanked out, same length: the words left are the text's, at their offsets.
-        text = blank_markup(source.text)
+        # Markup blanked out, same length: the words left are the text's, at their offsets. The dialect's too
+        # (``[[cover|``, ``{dfn=cover}``): its sentences were not found back, and a finding stood at its section's
+        # heading instead of its words.
+        if dialect:
+            from rulebook.readers.markdown_syntax import blank_dialect  # markdown-it only where the dialect is read
+
+            text = blank_markup(blank_dialect(source.text))
+        else:
+            text = blank_markup(source.text)
         self.words = []
         self.offsets = []
         for match in _SOURCE_WORD.finditer(text):

@@ -40,14 +40,19 @@ def load_marks(path: Path, *, root: Path | None = None) -> tuple[Mark, ...]:
         return ()
     table = read_translation_toml(path, root=root, kind="status file")
     entries = table.get("updated", [])
-    if not isinstance(entries, list):
-        raise TerminologyError(f"{path}: `updated` must be [[updated]] tables (`rulebook status --mark` writes them)")
-    marks = []
+    unknown = sorted(set(table) - {"updated"})
+    if unknown or not isinstance(entries, list):  # a misspelt `[[updatd]]` marked nothing, and nothing said so
+        what = f"`{unknown[0]}` is not part of a status file" if unknown else "`updated` must be [[updated]] tables"
+        raise TerminologyError(f"{path}: {what} (`rulebook status --mark` writes [[updated]] tables)")
+    marks: dict[tuple[str, str], Mark] = {}
     for entry in entries:
         if not isinstance(entry, dict) or not all(isinstance(entry.get(key), str) for key in _KEYS):
             raise TerminologyError(f"{path}: each [[updated]] needs a {', '.join(f'`{k}`' for k in _KEYS)}, as text")
-        marks.append(Mark(*(entry[key] for key in _KEYS)))
-    return tuple(marks)
+        if extra := sorted(set(entry) - set(_KEYS)):
+            raise TerminologyError(f"{path}: `{extra[0]}` is not a key of [[updated]] (it holds {', '.join(_KEYS)})")
+        mark = Mark(*(entry[key] for key in _KEYS))
+        marks[mark.edition, mark.section] = mark  # one a section and edition, as `--mark` writes them
+    return tuple(marks.values())
 
 
 def render_marks(marks: Iterable[Mark], language: str) -> str:

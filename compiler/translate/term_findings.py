@@ -119,7 +119,7 @@ def _forbidden(text: AlignedText, pair: Pair, terms: Terms) -> list[Finding]:
     neighbours = Neighbours(text)
     for number, sentence in enumerate(text.translation):
         for wrong, start, end in terms.matcher.forbidden(sentence.text):
-            owner = next((t for t, e in terms.entries.items() if wrong in e.forbidden and t in used), None)
+            owner = next((t for t in terms.matcher.forbidding[wrong] if t in used), None)
             if owner is None:
                 continue
             counterpart = neighbours.counterpart(number)

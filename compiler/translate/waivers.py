@@ -20,12 +20,18 @@ def load_waivers(path: Path, *, root: Path | None = None) -> dict[str, str]:
     table = read_translation_toml(path, root=root, kind="waivers file")
     waivers = {}
     entries = table.get("waiver", [])
-    if not isinstance(entries, list):
-        raise TerminologyError(f"{path}: `waiver` must be [[waiver]] tables, each with a `fingerprint` and a `reason`")
+    unknown = sorted(set(table) - {"waiver"})
+    if unknown or not isinstance(entries, list):  # a misspelt `[[waivers]]` hid nothing, and nothing said so
+        what = f"`{unknown[0]}` is not part of a waivers file" if unknown else "`waiver` is not tables"
+        raise TerminologyError(f"{path}: {what}: it holds [[waiver]] tables, each a `fingerprint` and a `reason`")
     for entry in entries:
         if not isinstance(entry, dict) or not isinstance(entry.get("fingerprint"), str):
             raise TerminologyError(f"{path}: each [[waiver]] needs a `fingerprint`")
-        waivers[entry["fingerprint"]] = str(entry.get("reason", ""))
+        keys = sorted(set(entry) - {"fingerprint", "reason"})
+        if keys or not isinstance(entry.get("reason", ""), str):
+            what = f"`{keys[0]}` is not a key of a waiver" if keys else "a waiver's `reason` is text"
+            raise TerminologyError(f"{path}: {what}: a [[waiver]] holds a `fingerprint` and a `reason`")
+        waivers[entry["fingerprint"]] = entry.get("reason", "")
     return waivers
 
 

@@ -6,6 +6,7 @@ Each case runs ``rulebook lint`` on a one-source dialect project and asserts the
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -76,3 +77,149 @@ def test_an_image_inside_a_definition_or_important_text_is_reported_not_an_inter
     build = run(capsys, "build", "--no-pdf")
     assert build.code == 0
     assert "x.png" not in (scratch / "site" / "rules.json").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize(
+    ("text", "key", "row", "column"),
+    [
+        ('[a]{term="colour" colour=red}', "attribute `colour` on a span", 1, 19),
+        ("[the colour]{colour=x}", "attribute `colour` on a span", 1, 14),
+        ("[[colour]]{colour=x}", "attribute `colour` on a reference", 1, 12),
+        ("[[march]]{%colour% colour=x}", "attribute `colour` on a reference", 1, 20),
+        ('## Moving {title=".red" .red}', "class `.red` on a heading", 1, 25),
+        ('| A |\n|---|\n| x {title="#b" #b} |', "attribute `#b` on a table cell", 3, 17),
+        ('{title="kind" colour=x}\n- an item', "attribute `colour` on a list", 1, 15),
+    ],
+)
+def test_an_unknown_attribute_is_reported_at_its_key_never_in_a_value_or_the_text_before(  # type: ignore[no-untyped-def]
+    capsys, scratch: Path, text: str, key: str, row: int, column: int
+) -> None:
+    """The key was searched for from the construct's start to its line's end: the caret stood under the same word in
+    a quoted value, a span's text, a reference's name or a comment (and many keys on a line took a search each)."""
+    source(scratch, "book.md", f"{BODY}\n{text}\n")
+    lint = run(capsys, "lint", "--color", "never")
+    line = BODY.count("\n") + 1 + row
+    assert f"error[RB002]: unknown {key}\n  --> book.md:{line}:{column}\n" in lint.out, lint.out
+
+
+def test_convert_names_the_errors_of_reading_what_it_converts(capsys, scratch: Path) -> None:  # type: ignore[no-untyped-def]
+    """A source read with errors was converted in silence ("Wrote book.xml", exit 0), without what they stand on:
+    a row's cells past its header's, text before the first chapter. Each is named where it stands, with a warning."""
+    source(scratch, "book.md", "Stray words.\n\n# Ch {#ch}\n\n| A |\n|---|\n| x | y | z |\n")
+    outcome = run(capsys, "convert", "book.md", "-o", "book.xml")
+    assert (outcome.code, outcome.out) == (0, "Wrote book.xml (xml).\n")
+    assert outcome.err.startswith("error[RB002]: text before the first chapter\n --> book.md:1:1\n"), outcome.err
+    assert "error[RB002]: a row with more cells than its table's header: `y | z` is not read\n --> book.md:7:7\n" in (
+        outcome.err
+    )
+    assert outcome.err.endswith(
+        "rulebook: warning: `book.md` is converted as it is read, with the errors above: what they stand on may be "
+        "left out or read otherwise\n"
+    )
+    assert "Stray" not in (scratch / "book.xml").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize(
+    ("front_matter", "message", "line", "column"),
+    [
+        ('title: "Moves\\e[31m"', "a control character (U+001B) in the front matter's title", 2, 8),
+        ("title: Moves\nsubtitle: x", "unknown key `subtitle` in the front matter", 3, 1),
+        ("# notes\n\ntitle: |\n  Moves\n  \\a\nk: 1", "unknown key `k` in the front matter", 7, 1),
+    ],
+)
+def test_a_front_matter_fault_is_reported_where_it_is_written(  # type: ignore[no-untyped-def]
+    capsys, scratch: Path, front_matter: str, message: str, line: int, column: int
+) -> None:
+    """A control character a YAML escape writes in the title passed the lint (the text's own are reported) and
+    reached every page; an unknown key was reported on the `---` line, whatever line it stands on."""
+    source(scratch, "book.md", f"---\n{front_matter}\n---\n{BODY}")
+    lint = run(capsys, "lint", "--color", "never")
+    assert lint.code == 1
+    assert lint.out.startswith(f"error[RB002]: {message}\n --> book.md:{line}:{column}\n"), lint.out
+
+
+@pytest.mark.parametrize("depth", [48, 1_000])
+def test_lists_nested_in_a_table_cell_past_the_depth_are_refused_not_an_internal_error(  # type: ignore[no-untyped-def]
+    capsys, scratch: Path, depth: int
+) -> None:
+    """A cell's `<ul><li>` nested without end passed the lint; `convert` stopped with "internal error:
+    RecursionError" at 200, `build` at 1,000. Each `<ul>` and `<li>` is a level, as the XML's elements are."""
+    cell = "<ul><li>" * depth + "x" + "</li></ul>" * depth
+    source(scratch, "book.md", f"{BODY}\n| A |\n|---|\n| {cell} |\n")
+    expected = "error[RB005]: a list in a table's cell is nested more than 100 deep\n  --> book.md:15:1\n"
+    for command in (("lint", "--color", "never"), ("convert", "book.md", "-o", "book.xml")):
+        outcome = run(capsys, *command)
+        assert outcome.code == 2
+        assert (outcome.out + outcome.err).startswith(expected), outcome
+    assert not (scratch / "book.xml").exists()
+    assert run(capsys, "build", "--data-only", "-q", "-o", "out").code == 2
+
+
+def test_lists_nested_in_a_table_cell_within_the_depth_are_read_and_converted(capsys, scratch: Path) -> None:  # type: ignore[no-untyped-def]
+    cell = "<ul><li>" * 40 + "x" + "</li></ul>" * 40
+    source(scratch, "book.md", f"{BODY}\n| A |\n|---|\n| {cell} |\n")
+    assert run(capsys, "lint") == (0, "All checks passed (1 file).\n", "")
+    assert run(capsys, "convert", "book.md", "-o", "book.xml").code == 0
+    assert (scratch / "book.xml").read_text(encoding="utf-8").count("<list>") == 40
+
+
+def test_a_closing_fence_that_closes_nothing_is_reported_not_text_in_silence(capsys, scratch: Path) -> None:  # type: ignore[no-untyped-def]
+    """A directive closed twice left `:::` on the page as text, with "All checks passed"."""
+    source(scratch, "book.md", f"{BODY}\n::: note Scatter\n\nRoll.\n\n:::\n:::\n\nMore words\n  :::\n")
+    lint = run(capsys, "lint", "--color", "never")
+    assert lint.code == 1
+    found = re.findall(
+        r"error\[RB002\]: `:::` closes no directive here: it is read as text\n +--> (book\.md:\d+:\d+)", lint.out
+    )
+    assert found == ["book.md:18:1", "book.md:21:3"], lint.out
+
+
+def test_a_translation_in_the_dialect_is_located_at_its_words_not_its_heading(capsys, scratch: Path) -> None:  # type: ignore[no-untyped-def]
+    """The dialect's markup was taken for words when a sentence was found back in its source (`[[charge|` read
+    "charge charge"), so the sentence was not found, and a finding stood at its section's heading."""
+    source(scratch, "book.md", f"{BODY}\nA [[march]] is 6 inches.\n")
+    (scratch / "fr.md").write_text(
+        "<!-- rulebook -->\n\n# Bouger {#moving}\n\n::: definition march\n\n[[march|Marcher]], c'est bouger.\n\n"
+        ":::\n\nUne armée peut [[march|marcher]].\n\nUne [[march|marche]] fait 7 pouces.\n",
+        encoding="utf-8",
+    )
+    outcome = run(capsys, "compare", "--language", "fr", "book.md", "fr.md")
+    assert outcome.code == 1
+    assert 'error[RB611]: the original says `6"`, the translation says `7"`\n  --> fr.md:13:27\n' in outcome.out, (
+        outcome.out
+    )
+
+
+def test_a_changed_table_of_the_dialect_is_located_at_the_table(capsys, scratch: Path) -> None:  # type: ignore[no-untyped-def]
+    """The dialect's `{.header}` and a table's pipes were taken for words when the diff found its text back, so a
+    changed number in a table stood at the first word of its section that matched (a sentence lines before)."""
+
+    def table(*cells: int) -> str:
+        return "| A | B |\n|---|---|\n" + "".join(f"| r{i} {{.header}} | {cell} |\n" for i, cell in enumerate(cells))
+
+    (scratch / "old.md").write_text(f"{BODY}\n{table(1, 2, 3)}", encoding="utf-8")
+    (scratch / "new.md").write_text(f"{BODY}\n{table(1, 2, 4)}", encoding="utf-8")
+    (scratch / "rulebook.toml").write_text('sources = ["new.md"]\n', encoding="utf-8")
+    outcome = run(capsys, "diff", "old.md", "new.md")
+    assert outcome.code == 0
+    assert outcome.out.startswith("warning[RB704]: in `Moving`, `3` became `4`\n  --> new.md:13:3\n"), outcome.out
+
+
+@pytest.mark.parametrize("end", ["\n", "\r\n", "\r"])
+def test_a_headings_unknown_attribute_is_located_whatever_ends_its_lines(capsys, scratch: Path, end: str) -> None:  # type: ignore[no-untyped-def]
+    """With `\\r` alone ending lines, a heading's attribute block was looked for up to the file's end (a search for
+    `\\n`): the finding stood at the last brace of the file, lines below."""
+    text = f"{BODY}\n# Charging {{.red}}\n\nText.\n\n| A |\n|---|\n| x {{#b}} |\n"
+    (scratch / "book.md").write_bytes(text.replace("\n", end).encode("utf-8"))
+    (scratch / "rulebook.toml").write_text('sources = ["book.md"]\n', encoding="utf-8")
+    lint = run(capsys, "lint", "--color", "never")
+    assert "error[RB002]: unknown class `.red` on a heading\n  --> book.md:13:13\n" in lint.out, lint.out
+    assert "error[RB002]: unknown attribute `#b` on a table cell\n  --> book.md:19:6\n" in lint.out, lint.out
+
+
+def test_a_book_prefix_written_in_capitals_is_kept_by_the_names_help(capsys, scratch: Path) -> None:  # type: ignore[no-untyped-def]
+    """`[[MAIN:march|x]]` was told to `use main_march`, a name of no book: the help keeps the book's prefix."""
+    source(scratch, "book.md", f"{BODY}\nSee [[MAIN:march|x]].\n")
+    lint = run(capsys, "lint", "--color", "never")
+    assert "error[RB302]: term name `MAIN:march` is not a valid identifier\n" in lint.out
+    assert "= help: use `main:march` (letters, digits and underscores only)\n" in lint.out, lint.out

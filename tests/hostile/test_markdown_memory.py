@@ -15,8 +15,17 @@ from pathlib import Path
 import pytest
 from markdown_it import MarkdownIt
 
-from rulebook.readers.markdown_limits import CHARACTERS_PER_TOKEN, MAX_BYTES, MAX_LINES, token_budget
+from rulebook.convert import convert_document
+from rulebook.readers.markdown_limits import (
+    CHARACTERS_PER_TOKEN,
+    MAX_BYTES,
+    MAX_LINES,
+    STEPS_PER_CHARACTER,
+    step_budget,
+    token_budget,
+)
 from rulebook.readers.markdown_syntax import dialect_parser
+from rulebook.recipe.reading import read_book
 
 from . import scratch as guarded
 from .scratch import MARKDOWN_FORMATS, REFUSED, configure, markdown_book, nothing_written_outside, run, run_guarded
@@ -144,3 +153,80 @@ def test_the_bundled_books_make_an_eighth_of_the_tokens_their_length_allows(path
     tokens = parser.parse(text)
     made = len(tokens) + sum(len(token.children or ()) for token in tokens)
     assert made * CHARACTERS_PER_TOKEN * 8 <= len(text)
+
+
+# -- the steps over the inside of brackets -----------------------------------------------------------
+
+
+UNCLOSED = {
+    "200 KB of [[": CHAPTER + "[[" * 100_000 + "\n",
+    "200 KB of [ and a word": CHAPTER + "[a " * 66_000 + "\n",
+    "200 KB of ![": CHAPTER + "![" * 100_000 + "\n",
+    "nested brackets closed at the end": CHAPTER + "[x" * 50_000 + "]" * 50_000 + "\n",
+    "brackets nested 15 deep, closed": CHAPTER + ("[" * 15 + "x" + "]" * 15 + " ") * 6_000 + "\n",
+}
+
+
+@pytest.mark.parametrize("markdown", MARKDOWN_FORMATS)
+@pytest.mark.parametrize("case", UNCLOSED, ids=list(UNCLOSED))
+def test_brackets_that_cost_steps_from_each_one_are_refused_by_count(capsys, scratch, markdown, case) -> None:  # type: ignore[no-untyped-def]
+    """From each ``[`` markdown-it tries the rules again at every place up to its nesting limit (100 in the dialect,
+    20 in plain Markdown), looking for the ``]`` that closes it: 200 KB of ``[[`` took 16 s, a paragraph of words
+    of the same size 0.1 s. The steps are counted as they are taken, and the source refused past its budget; in the
+    dialect, brackets nested as deep as markdown-it reads are refused first (past them it read the rest of the
+    paragraph as text: 150 spans nested, each a definition, and the outer 101 were lost in silence)."""
+    text = UNCLOSED[case]
+    markdown_book(scratch, text, markdown)
+    with nothing_written_outside(scratch):
+        outcome = run(capsys, "lint")
+    assert outcome.code == 2
+    if markdown == "markdown" and case != "brackets nested 15 deep, closed":
+        assert outcome.out.splitlines()[:2] == [
+            "error[RB005]: a bracket (`[`) is nested more than 100 deep",
+            " --> book.md:3:1",
+        ]
+    else:
+        assert outcome.out.splitlines()[:2] == [
+            f"error[RB003]: a Markdown source of {len(text):,} characters may take at most {step_budget(text):,} "
+            "steps to find where its brackets (`[`) close; this one takes more by this line",
+            " --> book.md:3:1",
+        ]
+        assert "= help: a `[` that nothing closes is text: write it `\\[`, or close it with `]`" in outcome.out
+
+
+def test_spans_nested_past_what_markdown_it_reads_are_refused_not_read_as_text(capsys, scratch) -> None:  # type: ignore[no-untyped-def]
+    spans = "[" * 150 + "x" + "".join(f"]{{dfn=s{i}}}" for i in range(150))
+    markdown_book(scratch, CHAPTER + spans + "\n", "markdown")
+    outcome = run(capsys, "lint", "--color", "never")
+    assert outcome.code == 2
+    assert outcome.out.startswith("error[RB005]: a bracket (`[`) is nested more than 100 deep\n --> book.md:3:1\n")
+    assert outcome.out.endswith(
+        "= help: nest at most 100 levels deep; a `[` that nothing closes is text: write it `\\[`\n\n"
+        "Found 1 error in 1 file.\n"
+    )
+
+
+@pytest.mark.parametrize("markdown", MARKDOWN_FORMATS)
+def test_brackets_that_close_cost_a_step_or_less_each(capsys, scratch, markdown) -> None:  # type: ignore[no-untyped-def]
+    """Spans, references and definitions nested four deep, 200 KB of them: read, within the budget."""
+    nested = "[a [b [c [[d]] c]{dfn=c} b]{dfn=b} a]{dfn=a} " if markdown == "markdown" else "[a [b [c] b] a] "
+    markdown_book(scratch, CHAPTER + "\n\n".join([nested * 40] * 120) + "\n", markdown)
+    assert run(capsys, "lint").code in (0, 1)  # findings of the dialect's (terms defined many times), no refusal
+
+
+def test_the_bundled_book_takes_a_hundredth_of_the_steps_its_length_allows(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """The English book, converted to the dialect: its every term a reference, its definitions spans or directives
+    (the French and the other game's books mark none: they take no step)."""
+    book = read_book([SEEDS / "en" / "rulebook.xml"], SEEDS).book.documents[0]
+    text = convert_document(book, "markdown")
+    parser = dialect_parser()
+    steps = [0]
+    skip = parser.inline.skipToken
+
+    def counted(state):  # type: ignore[no-untyped-def]
+        steps[0] += 1
+        skip(state)
+
+    monkeypatch.setattr(parser.inline, "skipToken", counted)
+    parser.parse(text)
+    assert 0 < steps[0] * 100 <= len(text) * STEPS_PER_CHARACTER

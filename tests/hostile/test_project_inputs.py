@@ -75,6 +75,8 @@ def test_an_output_inside_a_linked_folder_is_refused(
         ('[model]\npreferred = "figurine"\naccepted = 5\n', "`accepted` of `model` must be a list of phrases"),
         ('[model]\npreferred = "figurine"\nforbidden = [{a = 1}]\n', "`forbidden` of `model` must be a list"),
         (b"\xff\xfe", "not UTF-8 text"),
+        # a misspelt key forbade nothing, and nothing said so
+        ('[model]\npreferred = "figurine"\nforbiden = ["modèle"]\n', "`forbiden` is not a key of a term's entry"),
     ],
 )
 def test_a_bad_terminology_is_a_plain_error(
@@ -163,3 +165,61 @@ def test_control_characters_from_a_source_never_reach_a_diff_raw(
     assert "\x1b" not in outcome.out and "\u202e" not in outcome.out
     shown = html.unescape(outcome.out) if output_format == "html" else outcome.out  # `[` is `&#91;` in HTML
     assert "\u241b[31m" in shown
+
+
+@pytest.mark.parametrize(
+    ("waivers", "said"),
+    [
+        ('[[waivers]]\nfingerprint = "365b7a848b07a703"\n', "`waivers` is not part of a waivers file"),
+        ('[[waiver]]\nfingerprnt = "365b7a848b07a703"\n', "each [[waiver]] needs a `fingerprint`"),
+        ('[[waiver]]\nfingerprint = "365b7a848b07a703"\nreson = "x"\n', "`reson` is not a key of a waiver"),
+        ('[[waiver]]\nfingerprint = "365b7a848b07a703"\nreason = 5\n', "a waiver's `reason` is text"),
+        ('waiver = "365b7a848b07a703"\n', "`waiver` is not tables"),
+    ],
+)
+def test_a_misspelt_waivers_file_is_a_plain_error(
+    scratch: Path,  # noqa: F811
+    capsys: pytest.CaptureFixture[str],
+    waivers: str,
+    said: str,
+) -> None:
+    """A `[[waivers]]` table (or a waiver's misspelt key) was passed over: the file hid nothing, and nothing said so."""
+    source(scratch, "book.xml", BOOK)
+    (scratch / "fr.md").write_text("# 1 Bouger\n\nMarcher, c'est bouger.\n", encoding="utf-8")
+    (scratch / "waivers.toml").write_text(waivers, encoding="utf-8")
+    outcome = run(capsys, "compare", "--language", "fr", "--waivers", "waivers.toml", "book.xml", "fr.md")
+    assert (outcome.code, outcome.out) == (2, "")
+    assert outcome.err.startswith(f"rulebook: error: waivers.toml: {said}"), outcome.err
+
+
+_STATUS = "# rulebook status: the sections of the `fr` translation brought up to date with a later edition.\n\n"
+_MARK = '[[updated]]\nsection = "sec"\ntitle = "Sec"\nedition = "v2"\nfingerprint = "{}"\n'
+
+
+@pytest.mark.parametrize(
+    ("marks", "said"),
+    [
+        ("[[updatd]]\nsection = 'sec'\n", "`updatd` is not part of a status file"),
+        (_MARK.format("a") + "fingerprnt = 'x'\n", "`fingerprnt` is not a key of [[updated]]"),
+    ],
+)
+def test_a_misspelt_status_file_is_a_plain_error(scratch: Path, marks: str, said: str) -> None:  # noqa: F811
+    """A misspelt `[[updatd]]` was passed over: the sections it marked were outdated again, and nothing said why."""
+    from rulebook.errors import TerminologyError
+    from rulebook.translate.status_file import load_marks
+
+    (scratch / "status.toml").write_text(_STATUS + marks, encoding="utf-8")
+    with pytest.raises(TerminologyError) as refused:
+        load_marks(scratch / "status.toml")
+    assert str(refused.value).startswith(f"{scratch / 'status.toml'}: {said}")
+
+
+def test_a_status_file_holds_one_mark_a_section_and_edition(scratch: Path) -> None:  # noqa: F811
+    """50,000 marks of one section were each listed as no longer holding, one line of 400 KB: read as `--mark`
+    writes them, one a section and edition (the last)."""
+    from rulebook.translate.status_file import load_marks
+
+    text = _STATUS + "\n".join(_MARK.format(f"{i:016x}") for i in range(50_000))
+    (scratch / "status.toml").write_text(text, encoding="utf-8")
+    marks = load_marks(scratch / "status.toml")
+    assert [(m.section, m.fingerprint) for m in marks] == [("sec", f"{49_999:016x}")]

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from rulebook.catalog.book import INVALID_NAME
 from rulebook.diagnostics import Diagnostic
 from rulebook.lint.base import LintInput
-from rulebook.names import is_identifier, is_target_name
+from rulebook.names import BOOK_NAME, BOOK_SEPARATOR, is_identifier, is_target_name
 from rulebook.source import Span
 
 RULE = INVALID_NAME
@@ -36,6 +36,10 @@ def check(lint: LintInput) -> Iterator[Diagnostic]:
             yield _diagnostic("id", target_id, span, None, lint)
 
 
+def _identifier(name: str) -> str:
+    return _NOT_IDENTIFIER.sub("_", name.strip()).strip("_").lower() or "_"
+
+
 def _is_invalid(name: str) -> bool:
     return not is_identifier(name) and bool(name.strip())  # most names are identifiers: asked first
 
@@ -46,7 +50,11 @@ def _is_invalid_target(name: str) -> bool:
 
 
 def _diagnostic(what: str, name: str, span: Span, section_id: str | None, lint: LintInput) -> Diagnostic:
-    fixed = _NOT_IDENTIFIER.sub("_", name.strip()).strip("_").lower() or "_"
+    book, separator, local = name.strip().partition(BOOK_SEPARATOR)
+    if what != "id" and separator and BOOK_NAME.fullmatch(book.lower()):  # `MAIN:Charge` names a book's term
+        fixed = f"{book.lower()}{separator}{_identifier(local)}"  # `main_charge` named no book
+    else:
+        fixed = _identifier(name)
     known = lint.terms.is_defined(fixed) or bool(lint.terms.id_targets(fixed))
     return RULE.diagnostic(
         f"{what} `{name}` is not a valid identifier",
