@@ -289,6 +289,28 @@ def test_lint_checks_the_book_once_for_itself_and_its_translation(
     assert linted == ["main", "main"]  # named alone: the book's lint made for it
 
 
+def test_compare_names_the_terms_file_entries_that_name_no_term(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A terms.toml entry for a name the original neither defines nor uses renders nothing: compare says which,
+    with the nearest term (it was passed over in silence); entries that name terms are not named."""
+    monkeypatch.chdir(_project(tmp_path))
+    Path("terms.toml").write_text(
+        '[tiel]\npreferred = "Kachel"\n\n[zzz]\npreferred = "Nichts"\n\n[fighter]\npreferred = "Kämpfer"\n',
+        encoding="utf-8",
+    )
+    capsys.readouterr()
+    main(["compare", "book.md", "de.md", "--format", "json"])
+    notes = json.loads(capsys.readouterr().out)["summary"]["notes"]
+    assert notes[-1] == (
+        "terms.toml: 2 entries name no term of the original, so they render nothing: "
+        "`tiel` (did you mean `tile`?), `zzz`"
+    )
+    Path("terms.toml").write_text('[tile]\npreferred = "Kachel"\n', encoding="utf-8")
+    main(["compare", "book.md", "de.md", "--format", "json"])
+    assert "no term of the original" not in capsys.readouterr().out
+
+
 def test_lint_leaves_a_translation_converted_from_a_pdf_to_compare(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from rulebook.errors import UserError
+from rulebook.fileio import shown_path
 from rulebook.project import TRANSLATION_LANGUAGES, BookConfig, Project, Translation
 from rulebook.recipe.family import FamilyMemo, book_family, read_family
 from rulebook.recipe.reading import configured_format, read_book, read_configured
@@ -312,6 +313,7 @@ def compare(
     :class:`~rulebook.translate.command.CompareInputError` when the books are not in their languages."""
     from rulebook.translate.command import check_languages, exit_status
     from rulebook.translate.compare import FAIL_ON, compare_books
+    from rulebook.translate.terminology import unknown_entries
 
     books = read_pair(project, original, translation.source, translation.language)
     if isinstance(books, ReadResult):
@@ -325,6 +327,10 @@ def compare(
         terms=translation_terms(translation, project.root, books[1]),
         waivers=translation_waivers(translation, project.root),
     )
+    filed = translation_terms(translation, project.root, None)
+    unknown = unknown_entries(filed, books[0], shown=shown_path(translation.terms_file, project.root))
+    if unknown is not None:
+        comparison = replace(comparison, notes=(*comparison.notes, unknown))
     return comparison, exit_status(comparison, FAIL_ON if fail_on is None else fail_on)
 
 

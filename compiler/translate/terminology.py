@@ -14,6 +14,7 @@ import csv
 import io
 import re
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -25,6 +26,7 @@ from rulebook.inputs import read_toml
 from rulebook.languages.data import Language, as_language, shipped, shipped_codes
 from rulebook.model import Book
 from rulebook.source import xml_text
+from rulebook.suggest import Suggester
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,6 +75,28 @@ def load_terminology(path: Path, *, root: Path | None = None) -> dict[str, Entry
             *(_strings(path, term, fields, key) for key in ("accepted", "forbidden", "unlinked")),
         )
     return entries
+
+
+def unknown_entries(entries: Iterable[str], original: Book, *, shown: str) -> str | None:
+    """A note naming the terms file's entries for names the original neither defines nor refers to (a misspelt
+    ``[chrage]`` renders nothing and was passed over in silence), each with the nearest term; ``shown``: the
+    file as the note names it. None when every entry names a term."""
+    names = {d.name for d in original.definitions} | {r.name for r in original.references}
+    names |= {name.split(":", 1)[1] for name in names if ":" in name}  # a term of a book it uses, by its name
+    unknown = sorted(set(entries) - names)
+    if not unknown:
+        return None
+    suggester = Suggester(names)
+
+    def named(entry: str) -> str:
+        near = suggester.suggest(entry)
+        return f"`{entry}`" + (f" (did you mean `{near[0]}`?)" if near else "")
+
+    shown_entries = ", ".join(named(entry) for entry in unknown[:20]) + (" ..." if len(unknown) > 20 else "")
+    return (
+        f"{shown}: {len(unknown)} entr{'ies name' if len(unknown) != 1 else 'y names'} no term of the original, "
+        f"so {'they render' if len(unknown) != 1 else 'it renders'} nothing: {shown_entries}"
+    )
 
 
 def marked_terms(translation: Book) -> dict[str, Entry]:
