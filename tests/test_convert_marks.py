@@ -173,6 +173,27 @@ def test_convert_names_each_comment_it_cannot_carry_and_carries_the_others(
     assert "<!-- TODO: the turn -->\n# C\n" in (tmp_path / "book.md").read_text(encoding="utf-8")
 
 
+def test_a_comment_after_the_last_words_is_carried_both_ways(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A comment alone after everything the book says (after the last chapter) has no node to stand before: it is
+    written after the converted text's end (in XML after the root element), and carried back the same way."""
+    (tmp_path / "book.xml").write_text(
+        "<document>\n  <chapter title='C'>\n    Some text.\n  </chapter>\n  <!-- TODO: chapter D -->\n"
+        "</document>\n<!-- the last word -->\n",
+        encoding="utf-8",
+    )
+    monkeypatch.chdir(tmp_path)
+    assert main(["convert", "book.xml"]) == 0
+    assert capsys.readouterr().err == ""
+    markdown = (tmp_path / "book.md").read_text(encoding="utf-8")
+    assert markdown.endswith("Some text.\n\n<!-- TODO: chapter D -->\n<!-- the last word -->\n")
+    assert main(["convert", "book.md", "-o", "again.xml"]) == 0
+    assert capsys.readouterr().err == ""
+    again = (tmp_path / "again.xml").read_text(encoding="utf-8")
+    assert again.endswith("</document>\n<!-- TODO: chapter D -->\n<!-- the last word -->\n")
+
+
 def test_a_comment_xml_cannot_hold_is_named_and_the_others_carried(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -168,8 +168,27 @@ def carry_marks(
         kept = _faithful_part(written, kept, wanted, to_markdown, read_back, baseline)
         text = _placed_text(written, kept, wanted, to_markdown)
     carried = {id(mark) for mark in kept}
+    last = max((line for _, line in nodes), default=0)
+    closing = [m for m in marks if id(m) not in carried and _closes(m, last, to_markdown)]
+    if closing:
+        ended = _ended_with(text, closing, to_markdown)
+        if _reading(read_back(ended, "converted")) == baseline.reading:
+            text = ended
+            carried |= {id(mark) for mark in closing}
     left = (NotCarried(m, _why(m, wanted[id(m)], to_markdown)) for m in marks if id(m) not in carried)
     return Converted(text, tuple(left))
+
+
+def _closes(mark: Mark, last: int, to_markdown: bool) -> bool:
+    """Whether a mark is a comment alone on its lines after every node of the document (the source's last words:
+    written after the converted text's)."""
+    return not mark.suppression and mark.alone and mark.span.line > last and (to_markdown or not _dashed(mark))
+
+
+def _ended_with(text: str, marks: list[Mark], to_markdown: bool) -> str:
+    """``text`` with the comments after its end, each on a line of its own (in XML, after the root element)."""
+    gap = "\n\n" if to_markdown else "\n"
+    return text.rstrip("\n") + gap + "\n".join(_as_target(mark, to_markdown) for mark in marks) + "\n"
 
 
 def _dashed(mark: Mark) -> bool:
