@@ -212,11 +212,17 @@ def test_serve_removes_what_a_killed_serve_left_and_nothing_else(tmp_path: Path)
     endless = temp / f"{FOLDER_PREFIX}endless"
     endless.mkdir()
     (endless / OWNER).symlink_to("/dev/zero")
+    # A folder of a checkout, when the temporary folder is one (TMPDIR=.): made 0755, not by serve's mkdtemp (0700).
+    committed = temp / f"{FOLDER_PREFIX}committed"
+    committed.mkdir(mode=0o755)
+    committed.chmod(0o755)
+    (committed / OWNER).write_text(f"{ended.pid}\n", encoding="utf-8")
+    abandoned.chmod(0o700)  # as mkdtemp made it
     project = tmp_path / "book.xml"
     shutil.copyfile(BUNDLED_BOOK, project)
     with Served([str(project)], cwd=ROOT, temp=temp):
         assert not abandoned.exists()
-        assert foreign.exists() and piped.exists() and endless.exists()
+        assert foreign.exists() and piped.exists() and endless.exists() and committed.exists()
 
 
 def test_with_zensical_an_edit_builds_the_site_again_with_its_cache_warm(tmp_path: Path) -> None:

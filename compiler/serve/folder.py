@@ -16,6 +16,8 @@ from rulebook.state import read_small
 FOLDER_PREFIX = "rulebook-serve-"
 OWNER = ".rulebook-serve-pid"
 """The file in a serve folder naming the process that serves it."""
+_MADE_MODE = 0o700
+"""The mode :func:`tempfile.mkdtemp` makes a folder with (whatever the umask): one with another was not made here."""
 
 
 @contextmanager
@@ -38,6 +40,8 @@ def _remove_abandoned() -> None:
             status = folder.lstat()
             if not stat.S_ISDIR(status.st_mode) or status.st_uid != os.getuid():
                 continue  # another user's (a pipe there would hold every preview up) or a link: never read
+            if stat.S_IMODE(status.st_mode) != _MADE_MODE:
+                continue  # not made by mkdtemp (a folder a checkout made, when the temporary folder is one)
             pid = int(read_small(folder / OWNER))  # not through a link, without waiting, a few bytes
         except (OSError, ValueError):
             continue  # not one of ours, or not finished being made: leave it
