@@ -199,8 +199,10 @@ def _dashed(mark: Mark) -> bool:
 def _why(mark: Mark, lines: tuple[int, ...], to_markdown: bool) -> str:
     if not to_markdown and _dashed(mark):
         return "XML allows no `--` within a comment"
-    if not lines:
-        return "its line holds nothing the model keeps" if mark.suppression else "it stands within a paragraph's text"
+    if not lines and mark.suppression:
+        return "its line holds nothing the model keeps"
+    if not lines and not mark.alone:
+        return "it stands within a paragraph's text"
     return "the converted file has no place for it there"
 
 
