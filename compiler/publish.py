@@ -170,6 +170,11 @@ class Release:
         published, and never in the project."""
         return self.kept / CACHE
 
+    def cache_folder(self, *names: str) -> Path:
+        """The folder ``names`` in :attr:`cache`, each level a plain folder reached without following a link (a
+        link, file or pipe in the way is deleted and a folder made in its place), made if need be."""
+        return state.plain_folder(self.kept, (CACHE, *names))
+
 
 @contextmanager
 def release(
@@ -243,10 +248,12 @@ def _release(
 
 
 def _usable(kept: Path | None) -> Path | None:
-    """The kept folder, made if need be (readable by the user alone); None where it cannot be."""
+    """The kept folder, made if need be (readable by the user alone), a plain folder reached from its parent
+    without following a link (:func:`rulebook.state.plain_folder`); None where it cannot be."""
     if kept is not None:
         try:
-            kept.mkdir(mode=0o700, parents=True, exist_ok=True)
+            kept.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+            return state.plain_folder(kept.parent, (kept.name,))
         except OSError:
             return None
     return kept

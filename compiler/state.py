@@ -29,6 +29,7 @@ import hmac
 import os
 import shutil
 import stat
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import TracebackType
@@ -154,6 +155,22 @@ def _read_regular(path: Path, most: int, *, dir_fd: int | None = None) -> bytes:
         os.close(descriptor)
 
 
+def plain_folder(base: Path, names: Sequence[str]) -> Path:
+    """``base/names...``, each level a plain folder of this user's (:meth:`Folder.plain`), reached from ``base``
+    one name at a time without following a link: for the folders the builds keep in the user's cache folder,
+    where a link (``cache/zensical -> elsewhere``) made the build write into its target. ``base`` is the
+    user's own choice (their cache folder, or a folder of this build's own)."""
+    folder = Folder.open(base)
+    try:
+        for name in names:
+            inner = folder.plain(name)
+            os.close(folder.fd)
+            folder = inner
+    finally:
+        os.close(folder.fd)
+    return base.joinpath(*names)
+
+
 def kind(status: os.stat_result) -> str:
     """What an entry is, as a message says it: ``a symbolic link``, ``a folder``, ``a file``, ..."""
     mode = status.st_mode
@@ -204,11 +221,11 @@ class Folder:
         """The folder ``name`` in this one; refused (``ELOOP``, ``ENOTDIR``) where it is a link or a file."""
         return Folder(self.path / name, os.open(name, os.O_RDONLY | os.O_DIRECTORY | _NO_FOLLOW, dir_fd=self.fd))
 
-    def folder_made(self, name: str) -> Folder:
-        """The folder ``name`` in this one, made if there is none; refused (``ELOOP``, ``ENOTDIR``) where it is a
-        link or a file."""
+    def folder_made(self, name: str, mode: int = 0o755) -> Folder:
+        """The folder ``name`` in this one, made if there is none (with ``mode``); refused (``ELOOP``, ``ENOTDIR``)
+        where it is a link or a file."""
         with contextlib.suppress(FileExistsError):
-            os.mkdir(name, 0o755, dir_fd=self.fd)
+            os.mkdir(name, mode, dir_fd=self.fd)
         return self.folder(name)
 
     def write_file(self, name: str, data: bytes) -> None:
@@ -226,6 +243,15 @@ class Folder:
             with contextlib.suppress(OSError):
                 os.unlink(temporary, dir_fd=self.fd)
             raise
+
+    def plain(self, name: str) -> Folder:
+        """The folder ``name`` in this one, a plain folder of this user's: made where there is none, and where
+        there is anything else (a link, a file, a pipe, a folder of another user), that is deleted, never
+        followed, and a folder made in its place, readable by the user alone."""
+        status = self.status(name)
+        if status is not None and not (stat.S_ISDIR(status.st_mode) and status.st_uid == os.geteuid()):
+            self.remove(name)
+        return self.folder_made(name, 0o700)
 
     def make(self, name: str) -> Folder:
         """A new, empty folder ``name`` (made here, never an existing one)."""

@@ -190,6 +190,46 @@ def test_a_zensical_cache_in_the_work_folder_is_never_used(
     refused(capsys, game, not_ours(".site.rulebook", FOREIGN, "work folder"), "--generator", "zensical")
 
 
+KEPT_LEVELS = ("", "cache", "cache/zensical", "cache/zensical/main", "cache/zensical/main/original")
+"""The folders a build keeps Zensical's project in, under the user's cache folder, from the output's own down."""
+IN_PROJECT = ("original/.cache", "original/mkdocs.yml", "original/docs", "original/site")
+"""What Zensical's project folder holds, from the book's folder: its cache, the configuration, pages and site."""
+
+
+@pytest.mark.parametrize("where", [*KEPT_LEVELS, *("cache/zensical/main/" + p for p in IN_PROJECT)])
+def test_a_link_in_the_user_cache_where_zensical_works_is_replaced_never_followed(
+    game: Path, capsys: pytest.CaptureFixture[str], where: str
+) -> None:
+    """With ``cache/zensical`` a link in the user's cache folder, the build deleted ``docs/`` and ``site/`` and wrote
+    ``mkdocs.yml`` where it led (exit 0). Each folder there is reached without following a link: a link in its
+    place is deleted and a folder made; the link's target is unchanged and the site built."""
+    need_zensical()
+    assert run(capsys, "build", "-q", "--no-pdf", "--generator", "zensical").code == 0
+    kept = state.kept_folder(game / "site", state.home(game))
+    assert kept is not None
+    link = kept / where
+    shutil.rmtree(link) if link.is_dir() else link.unlink()
+    link.symlink_to(game.parent / "outside")
+    before = snapshot(game.parent / "outside")
+    assert run(capsys, "build", "-q", "--no-pdf", "--generator", "zensical").code == 0
+    assert snapshot(game.parent / "outside") == before
+    assert not link.is_symlink()
+    assert (game / "site" / "index.html").is_file()
+
+
+@pytest.mark.parametrize("kind", ["file", "pipe"])
+def test_a_file_or_pipe_where_zensical_works_is_replaced_by_a_folder(
+    game: Path, capsys: pytest.CaptureFixture[str], kind: str
+) -> None:
+    need_zensical()
+    kept = state.kept_folder(game / "site", state.home(game))
+    assert kept is not None
+    (kept / "cache").mkdir(parents=True)
+    os.mkfifo(kept / "cache" / "zensical") if kind == "pipe" else (kept / "cache" / "zensical").write_text("x\n")
+    assert run_guarded(game, "build", "-q", "--no-pdf", "--generator", "zensical").code == 0
+    assert (kept / "cache" / "zensical" / "main" / "original" / ".cache").is_dir()
+
+
 # -- what a killed build left, changed by a checkout before the next build --------------------------------------
 
 
