@@ -263,3 +263,26 @@ def test_an_inherited_settings_file_is_read_inside_the_project_and_checked_as_it
         2,
         f"rulebook: error: {scratch / 'mkdocs.yml'}: `INHERIT` makes a chain of more than 10 files (or a cycle)",
     )
+
+
+@pytest.mark.parametrize(
+    ("name", "said"),
+    [
+        ("b" * 300 + ".json", "has a name longer than 255 bytes, the longest a file's name may be"),
+        ("old/" + "b" * 256 + "/x.json", "has a name longer than 255 bytes, the longest a file's name may be"),
+        ("b/" * 2100 + "x.json", "is longer than 4096 bytes, the longest path"),
+    ],
+)
+def test_a_baseline_named_as_no_system_could_open_is_an_error_not_a_missing_file(
+    scratch: Path,  # noqa: F811
+    capsys: pytest.CaptureFixture[str],
+    name: str,
+    said: str,
+) -> None:
+    """``lint --baseline`` of 300 characters said the baseline "does not exist" and showed every problem with exit
+    0: no file of that name can be, so it is a plain error, as ``build -o`` of such a name is."""
+    source(scratch, "book.xml", BOOK)
+    with nothing_written_outside(scratch):
+        outcome = run(capsys, "lint", "--baseline", name)
+    shown = name if len(name) <= QUOTE_LIMIT else name[:39] + "…" + name[-20:]
+    assert (outcome.code, outcome.out, outcome.err) == (2, "", f"rulebook: error: the baseline `{shown}` {said}\n")
