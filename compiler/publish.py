@@ -47,8 +47,10 @@ from rulebook.fileio import (
     built_site_around,
     holds_site_marker,
     inside_git,
+    lock_name,
     reason_of,
     shown_path,
+    work_name,
     write_atomic,
 )
 
@@ -202,7 +204,7 @@ def release(
 @contextmanager
 def lock(output: Path, *, root: Path, wait: Callable[[str], None] = lambda message: None) -> Iterator[None]:
     """Hold the output's lock only: for a build that writes its files straight into the output (``--data-only``)."""
-    with _plainly(output), _beside(output) as beside, _locked(beside, f".{_name(output)}.lock", root, wait):
+    with _plainly(output), _beside(output) as beside, _locked(beside, lock_name(_name(output)), root, wait):
         yield
 
 
@@ -233,18 +235,18 @@ def _release(
     output: Path, root: Path, home: Path | None, kept: Path | None, wait: Callable[[str], None]
 ) -> Iterator[Release]:
     name, marks = _name(output), state.marks(home)
-    with _beside(output) as beside, _locked(beside, f".{name}.lock", root, wait):
-        work_name = f".{name}.rulebook"
-        _recover(beside, output.name, work_name, marks, root)
-        work = beside.path / work_name
-        with beside.make(work_name) as made:  # new, so nothing in it comes from the working tree
+    with _beside(output) as beside, _locked(beside, lock_name(name), root, wait):
+        folder_name = work_name(name)
+        _recover(beside, output.name, folder_name, marks, root)
+        work = beside.path / folder_name
+        with beside.make(folder_name) as made:  # new, so nothing in it comes from the working tree
             made.write_mark(WORK_MARK, marks.of("work", made.identity()))
         try:
             (work / "site").mkdir()
             (work / "site" / MARKER).write_text(MARKER_TEXT, encoding="utf-8")
             yield Release(output, work, _usable(kept) or work / "kept", root, marks)
         finally:
-            _recover(beside, output.name, work_name, marks, root)
+            _recover(beside, output.name, folder_name, marks, root)
 
 
 def _usable(kept: Path | None) -> Path | None:
