@@ -33,6 +33,8 @@ def check_setting_paths(path: Path, text: str, settings: dict[str, Any], root: P
             if not isinstance(item, str):
                 continue  # not a path: MkDocs says what it expects
             problem = outside(base / item, root)
+            if problem is None and keys == ("theme", "custom_dir"):
+                problem = _link_out(base / item, root)
             if problem:
                 line = setting_line(text, keys)
                 place = f"{path}:{line}" if line else str(path)
@@ -52,6 +54,17 @@ def outside(path: Path, root: Path) -> str | None:
             return "which is a link to a place outside the project"
     except (OSError, ValueError) as error:  # a NUL in the name, a name too long
         return f"which no system can open ({error})"
+    return None
+
+
+def _link_out(folder: Path, root: Path) -> str | None:
+    """How a link in ``folder`` (a theme's, whose every file the generator publishes, links followed) leads out of
+    ``root``, or None: ``overrides/leak.txt -> /etc/hostname`` published that file."""
+    for place, folders, files in os.walk(folder):  # links to folders are not walked into, but checked here
+        for name in sorted(folders + files):
+            entry = Path(place) / name
+            if entry.is_symlink() and outside(entry, root):
+                return f"which holds `{entry.relative_to(folder)}`, a link to a place outside the project"
     return None
 
 

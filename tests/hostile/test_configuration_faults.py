@@ -210,6 +210,7 @@ def test_a_template_of_the_project_that_fails_is_a_plain_error_naming_it(
         ("theme:\n  name: material\n  custom_dir: /etc\n", "4: `theme.custom_dir` names `/etc`, which is outside"),
         ("theme:\n  custom_dir: ../../etc\n", "3: `theme.custom_dir` names `../../etc`, which is outside"),
         ("theme:\n  custom_dir: linked/ssl\n", "3: `theme.custom_dir` names `linked/ssl`, which is a link to"),
+        ("theme:\n  custom_dir: look\n", "3: `theme.custom_dir` names `look`, which holds `a/leak.txt`, a link to a"),
         ("docs_dir: /etc\n", "2: `docs_dir` names `/etc`, which is outside"),
         ("site_dir: ../published\n", "2: `site_dir` names `../published`, which is outside"),
         ("INHERIT: /etc/os-release\n", "2: `INHERIT` names `/etc/os-release`, which is outside"),
@@ -224,11 +225,13 @@ def test_a_path_of_mkdocs_yml_leading_out_of_the_project_is_refused(
     mkdocs: str,
     said: str,
 ) -> None:
-    """``theme.custom_dir: /etc`` made MkDocs publish ``/etc`` in the site, and ``INHERIT`` read any file: every
-    path setting of ``mkdocs.yml`` stays inside the project, as written and as it resolves, else a plain error
-    naming the file, the line and the key, before anything is published."""
+    """``theme.custom_dir: /etc`` made MkDocs publish ``/etc`` in the site, a link in the theme's folder the file it
+    led to, and ``INHERIT`` read any file: every path setting of ``mkdocs.yml`` stays inside the project, as written
+    and as it resolves, else a plain error naming the file, the line and the key, before anything is published."""
     source(scratch, "book.xml", BOOK)
     (scratch / "linked").symlink_to("/etc")
+    (scratch / "look" / "a").mkdir(parents=True)
+    (scratch / "look" / "a" / "leak.txt").symlink_to("/etc/hostname")  # the generator published it
     (scratch / "mkdocs.yml").write_text("site_name: x\n" + mkdocs, encoding="utf-8")
     with nothing_written_outside(scratch):
         outcome = run(capsys, "build", "--no-pdf")
