@@ -464,7 +464,7 @@ def _remove(path: Path) -> None:
 def rewritten(output: Path, paths: list[str], *, kept: Path | None, root: Path) -> None:
     """After a build wrote ``paths`` straight into the output (``--data-only``): where the site there is
     recorded as published, those files are recorded anew (the rest of the record stands)."""
-    kept = kept or state.kept_folder(output, state.home(root))
+    kept = _usable(kept or state.kept_folder(output, state.home(root)))  # reached without following a link
     if kept is not None:
         with contextlib.suppress(OSError):
             published.rerecord(output, kept, paths)

@@ -217,6 +217,24 @@ def test_a_link_in_the_user_cache_where_zensical_works_is_replaced_never_followe
     assert (game / "site" / "index.html").is_file()
 
 
+def test_a_data_only_build_never_records_through_a_link_in_the_user_cache(
+    game: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--data-only`` records what it rewrote in the record of the published site: with the output's folder in the
+    user's cache a link to a folder holding a record, it rewrote the record there. The folder is reached without
+    following a link, as every build's is: the link is replaced, its target unchanged."""
+    assert run(capsys, "build", "-q", "--no-pdf").code == 0
+    kept = state.kept_folder(game / "site", state.home(game))
+    assert kept is not None
+    shutil.copy(kept / published.RECORD, game.parent / "outside" / published.RECORD)
+    shutil.rmtree(kept)
+    kept.symlink_to(game.parent / "outside")
+    before = snapshot(game.parent / "outside")
+    assert run(capsys, "build", "-q", "--data-only").code == 0
+    assert snapshot(game.parent / "outside") == before
+    assert kept.is_dir() and not kept.is_symlink()
+
+
 @pytest.mark.parametrize("kind", ["file", "pipe"])
 def test_a_file_or_pipe_where_zensical_works_is_replaced_by_a_folder(
     game: Path, capsys: pytest.CaptureFixture[str], kind: str
