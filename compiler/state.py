@@ -14,7 +14,7 @@ A pull request can commit anything at the paths where a build keeps its state, l
 - **What outlives a build is kept outside the project**, in that cache folder, one folder per output
   (:func:`kept_folder`): the site generator's cache and the record of what was published.
 
-Where the user has no cache folder, or it is inside the project (:func:`home`), the secret lasts as
+Where the user has no cache folder, or it is inside a Git working tree (:func:`home`), the secret lasts as
 long as the process: the build works, but what a killed build left is then refused as not its own,
 and nothing is kept between builds.
 """
@@ -56,10 +56,15 @@ def user_cache() -> Path | None:
 
 def home(root: Path) -> Path | None:
     """The user's cache folder, where builds keep their secret and what outlives a build; None where the user
-    has none, or where it is inside the project ``root`` (a CI that keeps its caches in the workspace), whose
-    files a commit may have written."""
+    has none, or where a commit may have written its files: inside the project ``root``, or inside any Git working
+    tree (a folder above it holds ``.git``; a CI that keeps its caches in the workspace, the project in a folder of
+    the repository: a committed ``.cache/rulebook/state.key`` forged the marks of a committed work folder, whose
+    ``previous`` then became the site). The engine keeps its verdicts by the same rule."""
     folder = user_cache()
-    if folder is None or Path(os.path.realpath(folder)).is_relative_to(os.path.realpath(root)):
+    if folder is None:
+        return None
+    real = Path(os.path.realpath(folder))
+    if real.is_relative_to(os.path.realpath(root)) or any(os.path.lexists(up / ".git") for up in real.parents):
         return None
     return folder
 

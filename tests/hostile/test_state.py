@@ -395,10 +395,30 @@ def test_a_cache_folder_inside_the_project_is_not_trusted(
 ) -> None:
     """A CI that keeps its caches in the workspace: a commit can then write the secret itself, and forge
     the marks of a work folder and of a site moved aside. The secret is not read from inside the project."""
-    monkeypatch.setenv("XDG_CACHE_HOME", str(game / ".cache"))
+    _forge_work_folder(game, game / ".cache", monkeypatch)
+    refused(capsys, game, not_ours(".site.rulebook", FOREIGN, "work folder"), "--book", "extra")
+
+
+def test_a_cache_folder_in_the_repository_around_the_project_is_not_trusted(
+    game: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The project in a folder of its repository, the CI's caches at the repository's top: the cache folder was
+    outside the project, so the secret a commit put there was used, the forged work folder taken as the build's own,
+    and its ``previous`` (a script, a link to ``.git``) became the site. Inside any Git working tree, it is not
+    trusted, as the engine's verdicts are not."""
+    (game.parent / ".git").mkdir()
+    _forge_work_folder(game, game.parent / ".cache", monkeypatch)
+    refused(capsys, game, not_ours(".site.rulebook", FOREIGN, "work folder"), "--book", "extra")
+    assert not (game / "site").exists()
+
+
+def _forge_work_folder(game: Path, cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A work folder committed with a site moved aside in it, marked with a secret committed in ``cache``, the
+    user's cache folder (as a CI keeping its caches in the workspace sets it)."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(cache))
     committed = state.Marks(b"k" * 32)
-    (game / ".cache" / "rulebook").mkdir(parents=True)
-    (game / ".cache" / "rulebook" / "state.key").write_bytes(committed.key)
+    (cache / "rulebook").mkdir(parents=True)
+    (cache / "rulebook" / "state.key").write_bytes(committed.key)
     work = game / ".site.rulebook"
     previous = work / "previous"
     previous.mkdir(parents=True)
@@ -406,7 +426,7 @@ def test_a_cache_folder_inside_the_project_is_not_trusted(
     (previous / "index.html").write_text("<script>steal()</script>", encoding="utf-8")
     (work / ".rulebook-work").write_bytes(committed.of("work", os.stat(work)))
     (work / ".rulebook-previous").write_bytes(committed.of("previous", os.stat(previous)))
-    refused(capsys, game, not_ours(".site.rulebook", FOREIGN, "work folder"), "--book", "extra")
+    (previous / "git").symlink_to("../../.git")
 
 
 def test_without_a_cache_folder_a_build_works_and_keeps_nothing(
