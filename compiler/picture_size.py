@@ -152,6 +152,9 @@ def _jpeg(head: bytes) -> tuple[int, int] | None:
         if marker == 0xFF:  # a fill byte
             at += 1
             continue
+        if marker == 0x00:  # a stuffed zero, no marker: passed over as the decoder does
+            at += 2
+            continue
         if marker in _JPEG_ALONE:
             at += 2
             continue

@@ -177,6 +177,7 @@ def _avif_after_a_large_box(width: int, height: int) -> bytes:
 FURTHER: dict[str, tuple[Callable[[int, int], bytes], str]] = {
     "JPEG, a stray byte": (_jpeg_with_a_stray_byte, "picture.jpg"),
     "JPEG, 1.1 MB of metadata": (_jpeg_with_much_metadata, "picture.jpg"),
+    "JPEG, a stuffed zero": (lambda w, h: _jpeg(w, h).replace(b"\xff\xff\xc2", b"\xff\x00\xff\xc2"), "picture.jpg"),
     "GIF, a larger first frame": (_gif_with_a_larger_frame, "picture.gif"),
     "AVIF, after a large box": (_avif_after_a_large_box, "picture.avif"),
 }
