@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from rulebook.errors import SiteBuildError, quoted
+from rulebook.fileio import GIT_FOLDER, inside_git
 
 PATH_SETTINGS = (("INHERIT",), ("docs_dir",), ("site_dir",), ("theme", "custom_dir"), ("hooks",), ("watch",))
 """The settings of ``mkdocs.yml`` that name a folder or a file, each as its keys from the top (``hooks`` and
@@ -48,12 +49,15 @@ def outside(path: Path, root: Path) -> str | None:
     """How ``path`` leads out of ``root``, as written or as it resolves, or None when it stays inside."""
     base = Path(os.path.abspath(root))
     try:
-        if not Path(os.path.normpath(os.path.abspath(path))).is_relative_to(base):
+        written, resolved = Path(os.path.normpath(os.path.abspath(path))), Path(os.path.realpath(path))
+        if not written.is_relative_to(base):
             return "which is outside the project"
-        if not Path(os.path.realpath(path)).is_relative_to(os.path.realpath(base)):
+        if not resolved.is_relative_to(os.path.realpath(base)):
             return "which is a link to a place outside the project"
     except (OSError, ValueError) as error:  # a NUL in the name, a name too long
         return f"which no system can open ({error})"
+    if inside_git(written, resolved):  # `custom_dir: .git` published `config`, a CI's token in it
+        return f"which is inside `{GIT_FOLDER}`, Git's own folder"
     return None
 
 
@@ -63,8 +67,14 @@ def _link_out(folder: Path, root: Path) -> str | None:
     for place, folders, files in os.walk(folder):  # links to folders are not walked into, but checked here
         for name in sorted(folders + files):
             entry = Path(place) / name
-            if entry.is_symlink() and outside(entry, root):
-                return f"which holds `{entry.relative_to(folder)}`, a link to a place outside the project"
+            problem = outside(entry, root) if entry.is_symlink() else None
+            if problem:
+                where = (
+                    f"into `{GIT_FOLDER}`, Git's own folder"
+                    if GIT_FOLDER in problem
+                    else "to a place outside the project"
+                )
+                return f"which holds `{entry.relative_to(folder)}`, a link {where}"
     return None
 
 

@@ -289,6 +289,8 @@ def _shown(value: object) -> object:
     Markdown line alike (a project's own template may put it in a heading without ``markdown_text``)."""
     if isinstance(value, Markup):
         return Markup(visible_in_text(str(value)))
-    if isinstance(value, str):
-        return template_text(value)
-    return value
+    if hasattr(value, "__html__"):  # markup of another kind: written as it says, as jinja2 writes it
+        return value
+    # Text, and any other value as its text: a list, tuple or mapping holding a title (``{{ [book.title] }}``) was
+    # written with its braces and brackets as they were.
+    return template_text(str(value))

@@ -211,6 +211,8 @@ def test_a_template_of_the_project_that_fails_is_a_plain_error_naming_it(
         ("theme:\n  custom_dir: ../../etc\n", "3: `theme.custom_dir` names `../../etc`, which is outside"),
         ("theme:\n  custom_dir: linked/ssl\n", "3: `theme.custom_dir` names `linked/ssl`, which is a link to"),
         ("theme:\n  custom_dir: look\n", "3: `theme.custom_dir` names `look`, which holds `a/leak.txt`, a link to a"),
+        ("theme:\n  custom_dir: .git\n", "3: `theme.custom_dir` names `.git`, which is inside `.git`, Git's own"),
+        ("theme:\n  custom_dir: linked-git/x\n", "3: `theme.custom_dir` names `linked-git/x`, which is inside `.git`"),
         ("docs_dir: /etc\n", "2: `docs_dir` names `/etc`, which is outside"),
         ("site_dir: ../published\n", "2: `site_dir` names `../published`, which is outside"),
         ("INHERIT: /etc/os-release\n", "2: `INHERIT` names `/etc/os-release`, which is outside"),
@@ -230,6 +232,8 @@ def test_a_path_of_mkdocs_yml_leading_out_of_the_project_is_refused(
     and as it resolves, else a plain error naming the file, the line and the key, before anything is published."""
     source(scratch, "book.xml", BOOK)
     (scratch / "linked").symlink_to("/etc")
+    (scratch / ".git" / "x").mkdir(parents=True)
+    (scratch / "linked-git").symlink_to(".git")
     (scratch / "look" / "a").mkdir(parents=True)
     (scratch / "look" / "a" / "leak.txt").symlink_to("/etc/hostname")  # the generator published it
     (scratch / "mkdocs.yml").write_text("site_name: x\n" + mkdocs, encoding="utf-8")

@@ -264,8 +264,11 @@ FILTERED_TEMPLATE = """# {{ book.title|e }}
 {{ chapter.title|urlize }}
 
 {{ chapter.title|tojson }}
+
+{{ [chapter.title] }}
 {% endfor %}"""
-"""A project's own home page that writes titles through jinja2's escaping filters, which make markup of text."""
+"""A project's own home page that writes titles through jinja2's escaping filters, which make markup of text, and
+inside a list (written as its text)."""
 
 
 def test_a_projects_own_template_escaping_with_jinjas_filters_writes_text(
@@ -273,7 +276,8 @@ def test_a_projects_own_template_escaping_with_jinjas_filters_writes_text(
 ) -> None:
     """``# {{ book.title|e }}`` (and ``escape``, ``forceescape``, ``urlize``, ``tojson``) kept the title's braces and
     brackets, since the filter made markup of it: ``*a*{onclick=alert(1)}`` became an ``<em onclick>``, and the
-    heading took the title's attribute list. Written as unfiltered text is, the page holds no handler or link."""
+    heading took the title's attribute list; so did ``{{ [chapter.title] }}``, a list written as its text. Written
+    as unfiltered text is, the page holds no handler or link."""
     page = _home_page_of_own_template(make_project(tmp_path), FILTERED_TEMPLATE, monkeypatch)
     paragraphs = [p.text_content() for p in page.xpath("//article//p")]
-    assert sum(ATTRIBUTES in text for text in paragraphs) == 4  # forceescape and urlize, of two chapters
+    assert sum(ATTRIBUTES in text for text in paragraphs) == 6  # forceescape, urlize and the list, of two chapters
