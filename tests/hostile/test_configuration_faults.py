@@ -280,16 +280,20 @@ def test_an_inherited_settings_file_is_read_inside_the_project_and_checked_as_it
         ("b/" * 2100 + "x.json", "is longer than 4096 bytes, the longest path"),
     ],
 )
-def test_a_baseline_named_as_no_system_could_open_is_an_error_not_a_missing_file(
+@pytest.mark.parametrize(("option", "what"), [("--baseline", "the baseline"), ("--config", "the configuration file")])
+def test_a_file_named_as_no_system_could_open_is_an_error_not_a_missing_file(
     scratch: Path,  # noqa: F811
     capsys: pytest.CaptureFixture[str],
     name: str,
     said: str,
+    option: str,
+    what: str,
 ) -> None:
     """``lint --baseline`` of 300 characters said the baseline "does not exist" and showed every problem with exit
-    0: no file of that name can be, so it is a plain error, as ``build -o`` of such a name is."""
+    0 (``--config`` said it did not exist): no file of that name can be, so it is a plain error, as ``build -o`` of
+    such a name is."""
     source(scratch, "book.xml", BOOK)
     with nothing_written_outside(scratch):
-        outcome = run(capsys, "lint", "--baseline", name)
+        outcome = run(capsys, "lint", option, name)
     shown = name if len(name) <= QUOTE_LIMIT else name[:39] + "…" + name[-20:]
-    assert (outcome.code, outcome.out, outcome.err) == (2, "", f"rulebook: error: the baseline `{shown}` {said}\n")
+    assert (outcome.code, outcome.out, outcome.err) == (2, "", f"rulebook: error: {what} `{shown}` {said}\n")
