@@ -71,6 +71,27 @@ def built_site_around(path: Path) -> Path | None:
     return next((folder for folder in path.parents if holds_site_marker(folder)), None)
 
 
+def lock_name(output_name: str) -> str:
+    """The name of the lock a build holds beside an output of that name (``.site.lock``)."""
+    return f".{output_name}.lock"
+
+
+def work_name(output_name: str) -> str:
+    """The name of the work folder a build makes beside an output of that name (``.site.rulebook``)."""
+    return f".{output_name}.rulebook"
+
+
+def build_state_entry(path: Path) -> str | None:
+    """The part of ``path`` named as a build's lock or work folder beside an output (:func:`lock_name`,
+    :func:`work_name`), if any: a build refuses to find anything of someone else's there."""
+    for part in path.parts:
+        for made in (lock_name, work_name):
+            prefix, suffix = made("\0").split("\0")
+            if len(part) > len(prefix) + len(suffix) and part.startswith(prefix) and part.endswith(suffix):
+                return part
+    return None
+
+
 def inside_git(path: Path, resolved: Path) -> bool:
     """Whether a path, as written or as it resolves, passes through Git's own folder (``.GIT`` is ``.git`` on
     macOS)."""
@@ -90,6 +111,12 @@ def check_written_place(path: Path, *, root: Path) -> Path:
         raise OutputError(f"cannot write `{shown}`: {reason_of(error)}") from error
     if inside_git(path, resolved):
         raise OutputError(f"cannot write `{shown}`: it is inside `{GIT_FOLDER}`, Git's own folder")
+    state_entry = build_state_entry(path)
+    if state_entry is not None:
+        raise OutputError(
+            f"cannot write `{shown}`: `{state_entry}` is a name a build keeps its own lock or work folder under, "
+            "beside its output, and the next build would refuse what it found there; choose another name"
+        )
     linked = linked_folder(path, root)
     if linked is not None:
         raise OutputError(

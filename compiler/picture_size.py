@@ -5,11 +5,13 @@ it into a buffer of its width times its height, and a PNG of 3.5 MB saying 60,00
 (one colour, compressed) made a build take 3.6 GB (a phone opening the page would fare worse). Every
 format states its size near its start (PNG in its header, JPEG in its frame marker, GIF in its screen
 descriptor, WebP in its first chunk, AVIF in its image's ``ispe`` property), where the decoder reads it
-too: :func:`pixel_size` reads it from :data:`SIZE_BYTES` first bytes.
+too: :func:`pixel_size` reads it from :data:`SIZE_BYTES` first bytes, and where it is not there (a JPEG's metadata, or
+an AVIF's boxes, may fill more), the callers read on through the whole picture (:func:`size_beyond`).
 """
 
 from __future__ import annotations
 
+import struct
 from collections.abc import Callable
 
 MAX_PIXELS = 64_000_000
@@ -56,11 +58,14 @@ SIGNATURES: dict[str, Callable[[bytes], bool]] = {
 """How each raster type's first bytes read."""
 
 
-def too_many_pixels_of_any(head: bytes) -> str | None:
+def too_many_pixels_of_any(head: bytes, whole: Callable[[], bytes]) -> str | None:
     """:func:`too_many_pixels` for a picture of whichever type its first bytes say (a browser decodes a picture
-    whatever type its address names: an SVG's embedded ``data:image/png;...`` may hold a JPEG)."""
+    whatever type its address names: an SVG's embedded ``data:image/png;...`` may hold a JPEG); ``whole`` gives
+    all its bytes, asked for where its size is further in (:func:`size_beyond`)."""
     kind = next((kind for kind, reads in SIGNATURES.items() if reads(head)), None)
-    return None if kind is None else too_many_pixels(head, kind)
+    if kind is None:
+        return None
+    return too_many_pixels(whole() if size_beyond(head, kind) else head, kind)
 
 
 def too_many_pixels(head: bytes, kind: str) -> str | None:
@@ -73,6 +78,14 @@ def too_many_pixels(head: bytes, kind: str) -> str | None:
         f"it is {width:,} x {height:,} pixels, more than the {MAX_PIXELS:,} a picture may have (a browser or the "
         f"PDF would need {width * height * 4 / 1024**3:,.1f} GB to show it)"
     )
+
+
+def size_beyond(head: bytes, kind: str) -> bool:
+    """Whether the size of a picture whose first bytes (at most :data:`SIZE_BYTES`) are ``head`` must be looked for
+    further in it: :func:`pixel_size` did not find it there, and the picture may have more (a JPEG whose frame
+    comes after 1.1 MB of metadata, an AVIF whose properties follow a large box: each was published, however many
+    pixels it said)."""
+    return len(head) >= SIZE_BYTES and pixel_size(head, kind) is None
 
 
 def pixel_size(head: bytes, kind: str) -> tuple[int, int] | None:
@@ -89,9 +102,36 @@ def _png(head: bytes) -> tuple[int, int] | None:
 
 
 def _gif(head: bytes) -> tuple[int, int] | None:
-    if len(head) < 10:
+    """The logical screen, grown to hold the first frame: a browser shows a picture that large (a screen of 1 x 1
+    pixel whose first frame is 16 x 16 shows 16 x 16 in Chromium). None where the first frame (or the end) is not
+    in ``head``."""
+    if len(head) < 13:
         return None
-    return int.from_bytes(head[6:8], "little"), int.from_bytes(head[8:10], "little")
+    width, height = int.from_bytes(head[6:8], "little"), int.from_bytes(head[8:10], "little")
+    at = 13 + _gif_colours(head[10])
+    while at < len(head):
+        if head[at] == 0x3B:  # the end: no frame
+            return width, height
+        if head[at] == 0x21:  # an extension: its label, then its blocks
+            at = _gif_blocks(head, at + 2)
+        elif head[at] == 0x2C and at + 9 <= len(head):  # the first frame: where it is, and its size
+            left, top, across, down = struct.unpack_from("<4H", head, at + 1)
+            return max(width, left + across), max(height, top + down)
+        else:
+            return None
+    return None
+
+
+def _gif_colours(flags: int) -> int:
+    """The bytes of the colour table a GIF's screen or frame has (its flags say whether, and how many)."""
+    return 3 << ((flags & 7) + 1) if flags & 0x80 else 0
+
+
+def _gif_blocks(head: bytes, at: int) -> int:
+    """Where the data blocks starting at ``at`` end (each says its length; an empty one ends them)."""
+    while at < len(head) and head[at]:
+        at += 1 + head[at]
+    return at + 1
 
 
 _JPEG_FRAMES = {0xC0, 0xC1, 0xC2, 0xC3, 0xC5, 0xC6, 0xC7, 0xC9, 0xCA, 0xCB, 0xCD, 0xCE, 0xCF}
@@ -103,11 +143,17 @@ _JPEG_ALONE = {0x01, *range(0xD0, 0xD9)}
 def _jpeg(head: bytes) -> tuple[int, int] | None:
     at = 2
     while at + 4 <= len(head):
-        if head[at] != 0xFF:
-            return None
+        if head[at] != 0xFF:  # bytes between segments: the decoder passes over them to the next marker
+            at = head.find(b"\xff", at)
+            if at < 0:
+                return None
+            continue
         marker = head[at + 1]
         if marker == 0xFF:  # a fill byte
             at += 1
+            continue
+        if marker == 0x00:  # a stuffed zero, no marker: passed over as the decoder does
+            at += 2
             continue
         if marker in _JPEG_ALONE:
             at += 2

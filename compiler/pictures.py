@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 from rulebook.inputs import MAX_SOURCE_BYTES
-from rulebook.picture_size import SIGNATURES, SIZE_BYTES, too_many_pixels
+from rulebook.picture_size import SIGNATURES, SIZE_BYTES, size_beyond, too_many_pixels
 from rulebook.svg_pictures import UnsafeSvg, sanitised_svg
 
 
@@ -69,7 +69,11 @@ def _checked(path: Path, *, whole: bool) -> bytes | Refusal:
         return _svg(data)
     kind, is_kind = RASTER[suffix]
     if is_kind(data[:HEAD]):
-        too_many = too_many_pixels(data[:SIZE_BYTES], kind)
+        if not whole and size_beyond(data, kind):
+            data = _read(path, whole=True)  # its size is further in
+            if isinstance(data, Refusal):
+                return data
+        too_many = too_many_pixels(data, kind)
         return data if too_many is None else Refusal(too_many, "export it smaller")
     actual = next((other for other, (_, reads) in RASTER.items() if reads(data[:HEAD])), None)
     if actual is None:

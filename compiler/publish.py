@@ -47,8 +47,10 @@ from rulebook.fileio import (
     built_site_around,
     holds_site_marker,
     inside_git,
+    lock_name,
     reason_of,
     shown_path,
+    work_name,
     write_atomic,
 )
 
@@ -170,6 +172,11 @@ class Release:
         published, and never in the project."""
         return self.kept / CACHE
 
+    def cache_folder(self, *names: str) -> Path:
+        """The folder ``names`` in :attr:`cache`, each level a plain folder reached without following a link (a
+        link, file or pipe in the way is deleted and a folder made in its place), made if need be."""
+        return state.plain_folder(self.kept, (CACHE, *names))
+
 
 @contextmanager
 def release(
@@ -197,7 +204,7 @@ def release(
 @contextmanager
 def lock(output: Path, *, root: Path, wait: Callable[[str], None] = lambda message: None) -> Iterator[None]:
     """Hold the output's lock only: for a build that writes its files straight into the output (``--data-only``)."""
-    with _plainly(output), _beside(output) as beside, _locked(beside, f".{_name(output)}.lock", root, wait):
+    with _plainly(output), _beside(output) as beside, _locked(beside, lock_name(_name(output)), root, wait):
         yield
 
 
@@ -228,25 +235,27 @@ def _release(
     output: Path, root: Path, home: Path | None, kept: Path | None, wait: Callable[[str], None]
 ) -> Iterator[Release]:
     name, marks = _name(output), state.marks(home)
-    with _beside(output) as beside, _locked(beside, f".{name}.lock", root, wait):
-        work_name = f".{name}.rulebook"
-        _recover(beside, output.name, work_name, marks, root)
-        work = beside.path / work_name
-        with beside.make(work_name) as made:  # new, so nothing in it comes from the working tree
+    with _beside(output) as beside, _locked(beside, lock_name(name), root, wait):
+        folder_name = work_name(name)
+        _recover(beside, output.name, folder_name, marks, root)
+        work = beside.path / folder_name
+        with beside.make(folder_name) as made:  # new, so nothing in it comes from the working tree
             made.write_mark(WORK_MARK, marks.of("work", made.identity()))
         try:
             (work / "site").mkdir()
             (work / "site" / MARKER).write_text(MARKER_TEXT, encoding="utf-8")
             yield Release(output, work, _usable(kept) or work / "kept", root, marks)
         finally:
-            _recover(beside, output.name, work_name, marks, root)
+            _recover(beside, output.name, folder_name, marks, root)
 
 
 def _usable(kept: Path | None) -> Path | None:
-    """The kept folder, made if need be (readable by the user alone); None where it cannot be."""
+    """The kept folder, made if need be (readable by the user alone), a plain folder reached from its parent
+    without following a link (:func:`rulebook.state.plain_folder`); None where it cannot be."""
     if kept is not None:
         try:
-            kept.mkdir(mode=0o700, parents=True, exist_ok=True)
+            kept.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+            return state.plain_folder(kept.parent, (kept.name,))
         except OSError:
             return None
     return kept
@@ -455,7 +464,7 @@ def _remove(path: Path) -> None:
 def rewritten(output: Path, paths: list[str], *, kept: Path | None, root: Path) -> None:
     """After a build wrote ``paths`` straight into the output (``--data-only``): where the site there is
     recorded as published, those files are recorded anew (the rest of the record stands)."""
-    kept = kept or state.kept_folder(output, state.home(root))
+    kept = _usable(kept or state.kept_folder(output, state.home(root)))  # reached without following a link
     if kept is not None:
         with contextlib.suppress(OSError):
             published.rerecord(output, kept, paths)

@@ -14,7 +14,7 @@ A pull request can commit anything at the paths where a build keeps its state, l
 - **What outlives a build is kept outside the project**, in that cache folder, one folder per output
   (:func:`kept_folder`): the site generator's cache and the record of what was published.
 
-Where the user has no cache folder, or it is inside the project (:func:`home`), the secret lasts as
+Where the user has no cache folder, or it is inside a Git working tree (:func:`home`), the secret lasts as
 long as the process: the build works, but what a killed build left is then refused as not its own,
 and nothing is kept between builds.
 """
@@ -29,6 +29,7 @@ import hmac
 import os
 import shutil
 import stat
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import TracebackType
@@ -55,10 +56,15 @@ def user_cache() -> Path | None:
 
 def home(root: Path) -> Path | None:
     """The user's cache folder, where builds keep their secret and what outlives a build; None where the user
-    has none, or where it is inside the project ``root`` (a CI that keeps its caches in the workspace), whose
-    files a commit may have written."""
+    has none, or where a commit may have written its files: inside the project ``root``, or inside any Git working
+    tree (a folder above it holds ``.git``; a CI that keeps its caches in the workspace, the project in a folder of
+    the repository: a committed ``.cache/rulebook/state.key`` forged the marks of a committed work folder, whose
+    ``previous`` then became the site). The engine keeps its verdicts by the same rule."""
     folder = user_cache()
-    if folder is None or Path(os.path.realpath(folder)).is_relative_to(os.path.realpath(root)):
+    if folder is None:
+        return None
+    real = Path(os.path.realpath(folder))
+    if real.is_relative_to(os.path.realpath(root)) or any(os.path.lexists(up / ".git") for up in real.parents):
         return None
     return folder
 
@@ -154,6 +160,22 @@ def _read_regular(path: Path, most: int, *, dir_fd: int | None = None) -> bytes:
         os.close(descriptor)
 
 
+def plain_folder(base: Path, names: Sequence[str]) -> Path:
+    """``base/names...``, each level a plain folder of this user's (:meth:`Folder.plain`), reached from ``base``
+    one name at a time without following a link: for the folders the builds keep in the user's cache folder,
+    where a link (``cache/zensical -> elsewhere``) made the build write into its target. ``base`` is the
+    user's own choice (their cache folder, or a folder of this build's own)."""
+    folder = Folder.open(base)
+    try:
+        for name in names:
+            inner = folder.plain(name)
+            os.close(folder.fd)
+            folder = inner
+    finally:
+        os.close(folder.fd)
+    return base.joinpath(*names)
+
+
 def kind(status: os.stat_result) -> str:
     """What an entry is, as a message says it: ``a symbolic link``, ``a folder``, ``a file``, ..."""
     mode = status.st_mode
@@ -204,11 +226,11 @@ class Folder:
         """The folder ``name`` in this one; refused (``ELOOP``, ``ENOTDIR``) where it is a link or a file."""
         return Folder(self.path / name, os.open(name, os.O_RDONLY | os.O_DIRECTORY | _NO_FOLLOW, dir_fd=self.fd))
 
-    def folder_made(self, name: str) -> Folder:
-        """The folder ``name`` in this one, made if there is none; refused (``ELOOP``, ``ENOTDIR``) where it is a
-        link or a file."""
+    def folder_made(self, name: str, mode: int = 0o755) -> Folder:
+        """The folder ``name`` in this one, made if there is none (with ``mode``); refused (``ELOOP``, ``ENOTDIR``)
+        where it is a link or a file."""
         with contextlib.suppress(FileExistsError):
-            os.mkdir(name, 0o755, dir_fd=self.fd)
+            os.mkdir(name, mode, dir_fd=self.fd)
         return self.folder(name)
 
     def write_file(self, name: str, data: bytes) -> None:
@@ -226,6 +248,15 @@ class Folder:
             with contextlib.suppress(OSError):
                 os.unlink(temporary, dir_fd=self.fd)
             raise
+
+    def plain(self, name: str) -> Folder:
+        """The folder ``name`` in this one, a plain folder of this user's: made where there is none, and where
+        there is anything else (a link, a file, a pipe, a folder of another user), that is deleted, never
+        followed, and a folder made in its place, readable by the user alone."""
+        status = self.status(name)
+        if status is not None and not (stat.S_ISDIR(status.st_mode) and status.st_uid == os.geteuid()):
+            self.remove(name)
+        return self.folder_made(name, 0o700)
 
     def make(self, name: str) -> Folder:
         """A new, empty folder ``name`` (made here, never an existing one)."""

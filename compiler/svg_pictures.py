@@ -235,7 +235,7 @@ def _check_reference(value: str, element: etree._Element) -> None:
     if address.startswith("#"):
         return
     if etree.QName(element).localname in ("image", "feImage") and _RASTER_DATA.match(value.strip()):
-        too_many = too_many_pixels_of_any(_embedded_head(value))
+        too_many = too_many_pixels_of_any(_embedded_head(value), lambda: _embedded_head(value, whole=True))
         if too_many is not None:
             raise UnsafeSvg(f"a picture it carries is too large: {too_many}", _line(element))
         return
@@ -243,10 +243,11 @@ def _check_reference(value: str, element: etree._Element) -> None:
     raise UnsafeSvg(f"it refers to `{shown}`, outside the picture", _line(element))
 
 
-def _embedded_head(address: str) -> bytes:
-    """The first bytes (:data:`rulebook.picture_size.SIZE_BYTES`) of the raster picture a checked ``data:`` address
-    carries."""
-    encoded = re.sub(r"\s", "", address.partition(",")[2])[: SIZE_BYTES // 3 * 4]
+def _embedded_head(address: str, *, whole: bool = False) -> bytes:
+    """The first bytes (:data:`rulebook.picture_size.SIZE_BYTES`), or all (``whole``), of the raster picture a
+    checked ``data:`` address carries."""
+    encoded = re.sub(r"\s", "", address.partition(",")[2])
+    encoded = encoded if whole else encoded[: -(-SIZE_BYTES // 3) * 4]  # a few bytes more than SIZE_BYTES
     try:
         return base64.b64decode(encoded[: len(encoded) // 4 * 4], validate=False)
     except ValueError:  # padding in the middle: no picture a browser decodes

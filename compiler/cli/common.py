@@ -56,10 +56,17 @@ def project_of(args: argparse.Namespace) -> Project:
 def config_option(args: argparse.Namespace) -> Path | None:
     """The configuration file ``--config`` names, if any; one that does not exist is a usage error (one that is
     there but no regular file, a folder or a pipe, is refused in plain words when it is read)."""
+    from rulebook.config_file import path_problem
+    from rulebook.errors import quoted
     from rulebook.inputs import present
 
     config: Path | None = getattr(args, "config", None)
-    if config is not None and not present(config):
+    if config is None:
+        return None
+    problem = path_problem(str(config))  # a name no system could open: not "does not exist"
+    if problem is not None:
+        raise UsageError(f"the configuration file {quoted(str(config))} {problem}")
+    if not present(config):
         raise UsageError(f"the configuration file `{config}` does not exist")
     return config
 

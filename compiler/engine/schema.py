@@ -10,15 +10,18 @@ not checked twice; "invalid" is never remembered, so an error message is always 
 
 The cache holds data only, never code, and is not used where a commit may have written it (inside a Git
 working tree). Its file is read as any file of the engine (:mod:`rulebook.engine.files`): a
-regular file, within a size limit, and never through a link; anything else there is refused with a plain
-message. It is written whole under a temporary name and renamed. When the folder cannot be read or written,
-the data is simply checked again; deleting it at any time loses nothing.
+regular file, within a size limit, and never through a link; anything else there (a link, a pipe, a device, a
+folder, a file too large) is discarded with a one-line notice, never followed, and the cache made again. It is
+written whole under a temporary name and renamed. When the folder cannot be read or written, the data is simply
+checked again; deleting it at any time loses nothing.
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
+import stat
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -50,7 +53,7 @@ REMEMBERED = 64
 VERDICTS = "valid-rules.txt"
 """The cache's one file."""
 _VERSION = b"rulebook valid rules.json 2\n"
-_DELETE_IT = "delete it: the cache only saves time, and nothing is lost with it"
+_DISCARDED = "discarded: the cache only saves time, and is made again"
 
 
 def engine_schema() -> bytes:
@@ -66,10 +69,12 @@ def schema_digest(schema: bytes) -> str:
 def check_schema(raw: bytes, data: Any, schema: bytes, path: Path) -> None:
     """Refuse data that does not follow ``schema``, saying where; a known-valid content is not checked again."""
     folder = cache_folder()
-    if folder is not None and _digest(raw, schema) in _remembered(folder):
+    remembered = _remembered(folder) if folder is not None else []
+    if _digest(raw, schema) in remembered:
         return
     _validate(data, path)
-    remember_valid(raw, schema)
+    if folder is not None:
+        _remember(folder, _digest(raw, schema), remembered)
 
 
 def remember_valid(raw: bytes, schema: bytes) -> None:
@@ -77,12 +82,15 @@ def remember_valid(raw: bytes, schema: bytes) -> None:
     (it checks the data it writes against the same schema), so that the first question after it is quick."""
     folder = cache_folder()
     if folder is not None:
-        digest = _digest(raw, schema)
-        kept = [digest, *(d for d in _remembered(folder) if d != digest)][:REMEMBERED]
-        _write(folder / VERDICTS, ("\n".join(kept) + "\n").encode("ascii"))
-        for older in folder.glob("validator-*.marshal"):  # compiled code an earlier version kept there
-            with contextlib.suppress(OSError):
-                older.unlink()
+        _remember(folder, _digest(raw, schema), _remembered(folder))
+
+
+def _remember(folder: Path, digest: str, remembered: list[str]) -> None:
+    kept = [digest, *(d for d in remembered if d != digest)][:REMEMBERED]
+    _write(folder / VERDICTS, ("\n".join(kept) + "\n").encode("ascii"))
+    for older in folder.glob("validator-*.marshal"):  # compiled code an earlier version kept there
+        with contextlib.suppress(OSError):
+            older.unlink()
 
 
 def _digest(raw: bytes, schema: bytes) -> str:
@@ -124,15 +132,28 @@ def _validate(data: Any, path: Path) -> None:
 
 
 def _remembered(folder: Path) -> list[str]:
-    """The digests the cache holds, newest first: none when it has no file or cannot be read; a file of another
-    kind (a pipe, a link, a device) or too large is refused."""
+    """The digests the cache holds, newest first: none when it has no file or cannot be read. Anything else in the
+    file's place (a pipe, a link, a device, a folder, a file too large) is discarded, never followed or waited on,
+    with a one-line notice: the cache only saves time, and is made again."""
+    entry = folder / VERDICTS
     try:
-        raw = read_file(folder / VERDICTS, MAX_CACHE_BYTES, "its cache", through_links=False)
+        raw = read_file(entry, MAX_CACHE_BYTES, "its cache", through_links=False)
     except UnreadableFile:
         return []
     except RulesError as error:
-        raise RulesError(f"{error}; {_DELETE_IT}") from None
+        _discard(entry)
+        print(f"rulebook: note: {error}; {_DISCARDED}", file=sys.stderr)
+        return []
     return [line for line in raw.decode("ascii", "replace").split() if len(line) == 64 and _is_hex(line)]
+
+
+def _discard(entry: Path) -> None:
+    """Take the cache's file out of the way: the entry itself (a link, not its target), or an empty folder."""
+    with contextlib.suppress(OSError):
+        if stat.S_ISDIR(os.lstat(entry).st_mode):
+            os.rmdir(entry)  # a folder holding files is left, and the cache passed over
+        else:
+            os.unlink(entry)
 
 
 def _is_hex(text: str) -> bool:

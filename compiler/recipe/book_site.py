@@ -41,7 +41,7 @@ def write_book_site(
 ) -> SiteResult:
     """One book's pages, built by the site generator into its folder of the new release, with its rule data."""
     from rulebook.site.theme import Theme
-    from rulebook.site.writer import build_site
+    from rulebook.site.writer import build_site, site_generator
 
     site = site_input(
         project,
@@ -70,7 +70,7 @@ def write_book_site(
         book_folder=book.folder,
         site_name=_site_name(book),
         settings=site_settings(project, book),
-        cache=release.cache / options.generator / book.name,
+        cache=release.cache_folder(options.generator, book.name) if site_generator(options.generator).cached else None,
     )
 
 

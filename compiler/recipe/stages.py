@@ -4,6 +4,7 @@ the rule data. Each takes values and returns a frozen value; :mod:`rulebook.reci
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
@@ -11,7 +12,9 @@ from typing import TYPE_CHECKING, Any
 
 from rulebook.assets import book_images, image_folder
 from rulebook.catalog.book import DUPLICATE_ID, INVALID_NAME, RESERVED_NAME
+from rulebook.config_file import path_problem
 from rulebook.diagnostics import Diagnostic, Severity
+from rulebook.errors import UserError, quoted
 from rulebook.family import Family, FamilyBook
 from rulebook.graph import TermGraph
 from rulebook.inputs import present
@@ -101,6 +104,9 @@ def apply_baseline(result: LintResult, path: Path | None, *, root: Path, partial
     (one in the project, ``root``, is read only inside it)."""
     if path is None:
         return result
+    problem = path_problem(os.fsdecode(path))  # `--baseline` of 300 characters: not "does not exist"
+    if problem is not None:
+        raise UserError(f"the baseline {quoted(os.fsdecode(path))} {problem}")
     if not present(path):
         notice = f"the baseline `{path}` does not exist: every problem is shown (write it with --write-baseline)"
         return _replace(result, notices=(notice,))

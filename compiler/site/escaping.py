@@ -72,3 +72,25 @@ def template_text(text: str) -> Markup:
     (``# {{ book.title }}``) then gives it no attribute list (``{onfocus=...}``) and no link
     (``[a](javascript:...)``)."""
     return Markup(str(escape(visible_in_text(text))).translate(_MARKDOWN_OPENERS))
+
+
+def escaped_by_filter(value: object) -> Markup:
+    """The ``e`` and ``escape`` filters of the site's templates: jinja2's made markup of a text with its braces and
+    brackets as they were, which a Markdown line read (``# {{ book.title|e }}``: ``*a*{onclick=...}`` became an
+    ``<em onclick>``); text is now written as :func:`template_text` writes it, markup left as it is."""
+    return value if isinstance(value, Markup) else template_text(str(value))
+
+
+def force_escaped_by_filter(value: object) -> Markup:
+    """The ``forceescape`` filter: markup escaped too (as jinja2's), written as :func:`template_text` writes text."""
+    return template_text(str(value))
+
+
+_JSON_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
+_JSON_OPENERS = {ord("{"): "\\u007b", ord("}"): "\\u007d", ord("["): "\\u005b", ord("]"): "\\u005d"}
+
+
+def json_in_page(dumped: Markup) -> Markup:
+    """JSON the ``tojson`` filter made, its strings' braces and brackets as JSON's escapes (the same value to a
+    script), so that a Markdown line makes no attribute list or link of them (``{{ title|tojson }}``)."""
+    return Markup(_JSON_STRING.sub(lambda found: found.group().translate(_JSON_OPENERS), str(dumped)))

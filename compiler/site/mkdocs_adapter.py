@@ -96,24 +96,45 @@ class MkDocs:
         return MkDocsLiveSite(run, config_file=config_file, docs=docs, site_dir=site_dir, scripts=scripts)
 
 
-def read_settings(path: Path, *, root: Path | None = None) -> dict[str, Any]:
+MAX_INHERITED = 10
+"""The longest chain of ``INHERIT``'ed settings files read (a file inheriting itself would never end)."""
+
+
+def read_settings(path: Path, *, root: Path | None = None, inherited: tuple[Path, ...] = ()) -> dict[str, Any]:
     """MkDocs settings from a YAML file, read through :func:`~rulebook.inputs.read_input` (``root``: the project,
-    for its own ``mkdocs.yml``) as MkDocs reads it (``!ENV``, ``INHERIT``)."""
+    for its own ``mkdocs.yml``) as MkDocs reads it (``!ENV``, ``INHERIT``).
+
+    The file ``INHERIT`` names is read here, through the same reader, not by MkDocs (which opened any file);
+    in the project, every path setting must stay inside it (:func:`~rulebook.site.setting_paths.check_setting_paths`).
+    ``inherited``: the files that inherit this one, for the chain's length.
+    """
+    import mergedeep  # type: ignore[import-untyped]  # MkDocs' own merge of inherited settings
     import yaml
     from mkdocs.exceptions import ConfigurationError
     from mkdocs.utils.yaml import yaml_load
 
-    stream = io.StringIO(read_input_text(path, root=root, limit=MAX_DATA_BYTES, kind="configuration"))
-    stream.name = str(path)  # MkDocs finds an INHERIT'ed file beside it
+    from rulebook.site.setting_paths import check_setting_paths
+
+    text = read_input_text(path, root=root, limit=MAX_DATA_BYTES, kind="configuration")
     try:
-        loaded = yaml_load(stream)
+        loaded = yaml_load(text)  # text, not a file: MkDocs leaves INHERIT to us
     except (OSError, UnicodeDecodeError, ValueError, RecursionError, yaml.YAMLError, ConfigurationError) as error:
         raise SiteBuildError(f"cannot read {path}: {error}") from error
     if loaded is None:
         return {}
     if not isinstance(loaded, dict):
         raise SiteBuildError(f"{path} must hold a mapping of MkDocs settings")
-    return loaded
+    if root is not None:
+        check_setting_paths(path, text, loaded, root)
+    parent = loaded.pop("INHERIT", None)
+    if parent is None:
+        return loaded
+    if not isinstance(parent, str):
+        raise SiteBuildError(f"{path}: `INHERIT` names a file of settings")
+    if len(inherited) >= MAX_INHERITED:
+        raise SiteBuildError(f"{path}: `INHERIT` makes a chain of more than {MAX_INHERITED} files (or a cycle)")
+    base = read_settings(Path(os.path.normpath(path.parent / parent)), root=root, inherited=(*inherited, path))
+    return dict(mergedeep.merge(base, loaded))
 
 
 def _load_config(run: SiteRun, config_file: Path, docs: Path, site_dir: Path, scripts: tuple[str, ...]) -> MkDocsConfig:

@@ -26,14 +26,24 @@ from jinja2 import (
     Template,
     TemplateNotFound,
     TemplateSyntaxError,
+    pass_eval_context,
 )
+from jinja2.filters import do_tojson, do_urlize
 from jinja2.loaders import split_template_path
+from jinja2.nodes import EvalContext
 from markupsafe import Markup
 
 from rulebook.errors import UserError, quoted
 from rulebook.inputs import MAX_DATA_BYTES, present, read_input, read_input_text, read_toml
 from rulebook.report.escaping import visible, visible_in_text
-from rulebook.site.escaping import html_text, markdown_text, template_text
+from rulebook.site.escaping import (
+    escaped_by_filter,
+    force_escaped_by_filter,
+    html_text,
+    json_in_page,
+    markdown_text,
+    template_text,
+)
 
 PACKAGE_FOLDER = Path(str(resources.files("rulebook.site").joinpath("templates")))
 """The default templates, assets and words, installed with the package."""
@@ -84,6 +94,12 @@ class Theme:
         )
         env.filters["markdown_text"] = markdown_text
         env.filters["html_text"] = html_text
+        # jinja2's escaping filters make markup of text: written as unfiltered text is (``_shown``), they would
+        # keep the braces and brackets a Markdown line reads as an attribute list or a link.
+        env.filters["e"] = env.filters["escape"] = escaped_by_filter
+        env.filters["forceescape"] = force_escaped_by_filter
+        env.filters["urlize"] = _urlize
+        env.filters["tojson"] = _tojson
         return env
 
     def strings(self, language: str) -> dict[str, str]:
@@ -254,6 +270,18 @@ def _permalink_title(entry: Any, words: Mapping[str, str]) -> Any:
     return entry
 
 
+@pass_eval_context
+def _urlize(context: EvalContext, value: object, *args: Any, **kwargs: Any) -> str:
+    """jinja2's ``urlize`` of the text as :func:`~rulebook.site.escaping.escaped_by_filter` writes it."""
+    return do_urlize(context, escaped_by_filter(value), *args, **kwargs)
+
+
+@pass_eval_context
+def _tojson(context: EvalContext, value: object, indent: int | None = None) -> Markup:
+    """jinja2's ``tojson``, its strings' braces and brackets escaped (:func:`~rulebook.site.escaping.json_in_page`)."""
+    return json_in_page(do_tojson(context, value, indent))
+
+
 def _shown(value: object) -> object:
     """Every value a template writes, control characters from a source shown as pictures (``␛``): a page or
     report opened in a terminal never drives it, and a bidirectional override never reorders what is read. Text
@@ -261,6 +289,8 @@ def _shown(value: object) -> object:
     Markdown line alike (a project's own template may put it in a heading without ``markdown_text``)."""
     if isinstance(value, Markup):
         return Markup(visible_in_text(str(value)))
-    if isinstance(value, str):
-        return template_text(value)
-    return value
+    if hasattr(value, "__html__"):  # markup of another kind: written as it says, as jinja2 writes it
+        return value
+    # Text, and any other value as its text: a list, tuple or mapping holding a title (``{{ [book.title] }}``) was
+    # written with its braces and brackets as they were.
+    return template_text(str(value))

@@ -21,9 +21,14 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from rulebook import state
 from rulebook.errors import SiteBuildError
 from rulebook.site.generator import GeneratorMissing, SiteRun
 
+CONFIGURATION = "mkdocs.yml"
+"""The configuration file Zensical reads, in the project folder."""
+CACHE = ".cache"
+"""The folder Zensical keeps its cache in, in the project folder."""
 EXTRA = "rulebook-compiler[zensical]"
 """What installs Zensical beside the compiler."""
 
@@ -44,14 +49,17 @@ class Zensical:
             )
 
     def prepare(self, project: Path) -> Path:
-        """The project folder of one site, emptied of a former build's pages and site (its cache is kept);
-        the folder its pages go into."""
-        project.mkdir(parents=True, exist_ok=True)
-        for name in ("docs", "site"):
-            if (project / name).is_symlink() or (project / name).is_file():
-                (project / name).unlink()
-            elif (project / name).exists():
-                shutil.rmtree(project / name)
+        """The project folder of one site (in a folder the build made plain:
+        :meth:`rulebook.publish.Release.cache_folder`), emptied of a former build's pages, site and configuration
+        (its cache is kept); the folder its pages go into.
+        Nothing there is followed: a link, file or pipe in place of the project folder or of its cache is deleted
+        and a folder made (:meth:`rulebook.state.Folder.plain`), and the pages, site and configuration are deleted
+        as entries, a link among them never a way elsewhere."""
+        with state.Folder.open(project.parent) as parent, parent.plain(project.name) as folder:
+            for name in ("docs", "site", CONFIGURATION):
+                folder.remove(name)
+            with folder.plain(CACHE):
+                pass  # Zensical's cache, kept where it is a plain folder
         return project / "docs"
 
     def build(
@@ -64,7 +72,7 @@ class Zensical:
         """
         _write_configuration(project, configuration(run.settings, config_file, run.nav, scripts))
         done = subprocess.run(
-            [sys.executable, "-m", "zensical", "build", "--strict", "--config-file", "mkdocs.yml"],
+            [sys.executable, "-m", "zensical", "build", "--strict", "--config-file", CONFIGURATION],
             cwd=project,
             capture_output=True,
             text=True,
@@ -108,7 +116,8 @@ def _write_configuration(project: Path, config: dict[str, Any]) -> None:
         text = yaml.safe_dump(config, allow_unicode=True, sort_keys=True)
     except yaml.YAMLError as error:
         raise SiteBuildError(f"the MkDocs settings cannot be given to Zensical: {error}") from error
-    (project / "mkdocs.yml").write_text(text, encoding="utf-8")
+    with state.Folder.open(project) as folder:
+        folder.write_file(CONFIGURATION, text.encode("utf-8"))
 
 
 _COLOUR = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")

@@ -202,3 +202,98 @@ def test_a_template_of_the_project_that_fails_is_a_plain_error_naming_it(
     assert outcome.code == 2
     assert outcome.err.splitlines()[-1] == f"rulebook: error: {scratch / 'site_templates'}/{said}"
     assert not (scratch / "site").exists()
+
+
+@pytest.mark.parametrize(
+    ("mkdocs", "said"),
+    [
+        ("theme:\n  name: material\n  custom_dir: /etc\n", "4: `theme.custom_dir` names `/etc`, which is outside"),
+        ("theme:\n  custom_dir: ../../etc\n", "3: `theme.custom_dir` names `../../etc`, which is outside"),
+        ("theme:\n  custom_dir: linked/ssl\n", "3: `theme.custom_dir` names `linked/ssl`, which is a link to"),
+        ("theme:\n  custom_dir: look\n", "3: `theme.custom_dir` names `look`, which holds `a/leak.txt`, a link to a"),
+        ("theme:\n  custom_dir: .git\n", "3: `theme.custom_dir` names `.git`, which is inside `.git`, Git's own"),
+        ("theme:\n  custom_dir: linked-git/x\n", "3: `theme.custom_dir` names `linked-git/x`, which is inside `.git`"),
+        ("docs_dir: /etc\n", "2: `docs_dir` names `/etc`, which is outside"),
+        ("site_dir: ../published\n", "2: `site_dir` names `../published`, which is outside"),
+        ("INHERIT: /etc/os-release\n", "2: `INHERIT` names `/etc/os-release`, which is outside"),
+        ("INHERIT: linked/os-release\n", "2: `INHERIT` names `linked/os-release`, which is a link to"),
+        ("hooks:\n  - hooks/ok.py\n  - /tmp/hook.py\n", "2: `hooks` names `/tmp/hook.py`, which is outside"),
+        ('theme:\n  custom_dir: "a\\0b"\n', "3: `theme.custom_dir` names `a␀b`, which no system can open"),
+    ],
+)
+def test_a_path_of_mkdocs_yml_leading_out_of_the_project_is_refused(
+    scratch: Path,  # noqa: F811
+    capsys: pytest.CaptureFixture[str],
+    mkdocs: str,
+    said: str,
+) -> None:
+    """``theme.custom_dir: /etc`` made MkDocs publish ``/etc`` in the site, a link in the theme's folder the file it
+    led to, and ``INHERIT`` read any file: every path setting of ``mkdocs.yml`` stays inside the project, as written
+    and as it resolves, else a plain error naming the file, the line and the key, before anything is published."""
+    source(scratch, "book.xml", BOOK)
+    (scratch / "linked").symlink_to("/etc")
+    (scratch / ".git" / "x").mkdir(parents=True)
+    (scratch / "linked-git").symlink_to(".git")
+    (scratch / "look" / "a").mkdir(parents=True)
+    (scratch / "look" / "a" / "leak.txt").symlink_to("/etc/hostname")  # the generator published it
+    (scratch / "mkdocs.yml").write_text("site_name: x\n" + mkdocs, encoding="utf-8")
+    with nothing_written_outside(scratch):
+        outcome = run(capsys, "build", "--no-pdf")
+    assert outcome.code == 2
+    assert f"rulebook: error: {scratch / 'mkdocs.yml'}:{said}" in outcome.err
+    assert outcome.err.splitlines()[-1].endswith("the folders and files mkdocs.yml names stay inside the project")
+    assert not (scratch / "site").exists()
+
+
+def test_an_inherited_settings_file_is_read_inside_the_project_and_checked_as_its_own(
+    scratch: Path,  # noqa: F811
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """``INHERIT`` of a file inside the project is read (its settings reach the site) and its paths are checked
+    where it says them; a file inheriting itself is a plain error, not an endless read."""
+    source(scratch, "book.xml", BOOK)
+    (scratch / "look").mkdir()
+    (scratch / "look" / "base.yml").write_text("site_name: x\ncopyright: Inherited words\n", encoding="utf-8")
+    (scratch / "mkdocs.yml").write_text("INHERIT: look/base.yml\n", encoding="utf-8")
+    assert run(capsys, "build", "--no-pdf").code == 0
+    assert "Inherited words" in (scratch / "site" / "index.html").read_text(encoding="utf-8")
+    (scratch / "look" / "base.yml").write_text("theme:\n  custom_dir: ../../etc\n", encoding="utf-8")
+    outcome = run(capsys, "build", "--no-pdf")
+    assert (outcome.code, outcome.err.splitlines()[-1]) == (
+        2,
+        f"rulebook: error: {scratch / 'look' / 'base.yml'}:2: `theme.custom_dir` names `../../etc`, which is outside "
+        "the project: the folders and files base.yml names stay inside the project",
+    )
+    (scratch / "mkdocs.yml").write_text("INHERIT: mkdocs.yml\n", encoding="utf-8")
+    outcome = run(capsys, "build", "--no-pdf")
+    assert (outcome.code, outcome.err.splitlines()[-1]) == (
+        2,
+        f"rulebook: error: {scratch / 'mkdocs.yml'}: `INHERIT` makes a chain of more than 10 files (or a cycle)",
+    )
+
+
+@pytest.mark.parametrize(
+    ("name", "said"),
+    [
+        ("b" * 300 + ".json", "has a name longer than 255 bytes, the longest a file's name may be"),
+        ("old/" + "b" * 256 + "/x.json", "has a name longer than 255 bytes, the longest a file's name may be"),
+        ("b/" * 2100 + "x.json", "is longer than 4096 bytes, the longest path"),
+    ],
+)
+@pytest.mark.parametrize(("option", "what"), [("--baseline", "the baseline"), ("--config", "the configuration file")])
+def test_a_file_named_as_no_system_could_open_is_an_error_not_a_missing_file(
+    scratch: Path,  # noqa: F811
+    capsys: pytest.CaptureFixture[str],
+    name: str,
+    said: str,
+    option: str,
+    what: str,
+) -> None:
+    """``lint --baseline`` of 300 characters said the baseline "does not exist" and showed every problem with exit
+    0 (``--config`` said it did not exist): no file of that name can be, so it is a plain error, as ``build -o`` of
+    such a name is."""
+    source(scratch, "book.xml", BOOK)
+    with nothing_written_outside(scratch):
+        outcome = run(capsys, "lint", option, name)
+    shown = name if len(name) <= QUOTE_LIMIT else name[:39] + "…" + name[-20:]
+    assert (outcome.code, outcome.out, outcome.err) == (2, "", f"rulebook: error: {what} `{shown}` {said}\n")

@@ -426,7 +426,7 @@ def run_bounded(argv: list[str], cache: Path, cwd: Path = ROOT) -> subprocess.Co
 
 
 NOT_REGULAR = "is a named pipe, not a regular file: the engine reads"
-DELETE_IT = "; delete it: the cache only saves time, and nothing is lost with it"
+DISCARDED = "; discarded: the cache only saves time, and is made again"
 
 
 def test_rule_data_that_is_a_named_pipe_is_refused_without_waiting(rules: Rules, tmp_path: Path) -> None:
@@ -460,17 +460,21 @@ def test_rule_data_that_is_a_folder_is_refused(rules: Rules, capsys: pytest.Capt
     assert capsys.readouterr().err == f"rulebook: error: {message}\n"
 
 
-def test_a_cache_entry_that_is_a_named_pipe_is_refused_without_waiting(rules: Rules, tmp_path: Path) -> None:
+def test_a_cache_entry_that_is_a_named_pipe_is_discarded_without_waiting(rules: Rules, tmp_path: Path) -> None:
+    """A pipe in place of the cache's file stopped every question (exit 2) though the cache only saves time: it
+    is discarded with a notice, never waited on, the question answered and the cache made again."""
     entry = tmp_path / "cache" / "rulebook" / "valid-rules.txt"
     entry.parent.mkdir(parents=True)
     os.mkfifo(entry)
     argv = ["engine", "--rules", str(rules.path), "odds", "test", "leadership_test", "--value", "7"]
     done = run_bounded(argv, tmp_path / "cache")
-    assert (done.returncode, done.stdout) == (2, "")
-    assert done.stderr == f"rulebook: error: {entry} {NOT_REGULAR} its cache only from a regular file{DELETE_IT}\n"
+    assert (done.returncode, "7/12" in done.stdout) == (0, True)
+    assert done.stderr == f"rulebook: note: {entry} {NOT_REGULAR} its cache only from a regular file{DISCARDED}\n"
+    assert [len(line) for line in entry.read_text(encoding="ascii").split()] == [64]
+    assert run_bounded(argv, tmp_path / "cache").stderr == ""
 
 
-def test_a_build_whose_cache_entry_is_a_named_pipe_publishes_and_warns_without_waiting(tmp_path: Path) -> None:
+def test_a_build_whose_cache_entry_is_a_named_pipe_publishes_and_notes_without_waiting(tmp_path: Path) -> None:
     entry = tmp_path / "cache" / "rulebook" / "valid-rules.txt"
     entry.parent.mkdir(parents=True)
     os.mkfifo(entry)
@@ -479,8 +483,9 @@ def test_a_build_whose_cache_entry_is_a_named_pipe_publishes_and_warns_without_w
     assert done.returncode == 0, done.stderr
     lines = done.stderr.splitlines()
     assert lines[-2].startswith("Built 1 book, in ")
-    assert lines[-1] == f"rulebook: warning: {entry} {NOT_REGULAR} its cache only from a regular file{DELETE_IT}"
+    assert lines[-1] == f"rulebook: note: {entry} {NOT_REGULAR} its cache only from a regular file{DISCARDED}"
     assert (tmp_path / "site" / "other-game" / "rules.json").is_file()
+    assert entry.is_file() and not entry.is_symlink()
 
 
 @pytest.mark.parametrize(
@@ -500,7 +505,7 @@ def test_a_build_whose_cache_entry_is_a_named_pipe_publishes_and_warns_without_w
         ),
     ],
 )
-def test_a_cache_entry_that_is_not_a_small_regular_file_is_refused(
+def test_a_cache_entry_that_is_not_a_small_regular_file_is_discarded_and_made_again(
     rules: Rules,
     tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
@@ -508,17 +513,40 @@ def test_a_cache_entry_that_is_not_a_small_regular_file_is_refused(
     make: Callable[[Path, Path], object],
     message: str,
 ) -> None:
+    """A link (to a file of verdicts), an empty folder or a file past the limit in the cache's place stopped the
+    engine (exit 2): discarded with a one-line notice, never followed (the link's target unchanged), the question
+    answered, and the cache made again, so the next question says nothing."""
     from rulebook.engine.schema import remember_valid
 
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "elsewhere"))
     remember_valid(rules.path.read_bytes(), (rules.path.with_name("rules.schema.json")).read_bytes())
     valid = tmp_path / "elsewhere" / "rulebook" / "valid-rules.txt"
+    before = valid.read_bytes()
     entry = tmp_path / "cache" / "rulebook" / "valid-rules.txt"
     entry.parent.mkdir(parents=True)
     make(entry, valid)
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
-    assert main(["engine", "--rules", str(rules.path), "turns"]) == 2
-    assert capsys.readouterr().err == f"rulebook: error: {entry} {message}{DELETE_IT}\n"
+    assert main(["engine", "--rules", str(rules.path), "turns"]) == 0
+    assert capsys.readouterr().err == f"rulebook: note: {entry} {message}{DISCARDED}\n"
+    assert valid.read_bytes() == before
+    assert entry.is_file() and not entry.is_symlink()
+    assert [len(line) for line in entry.read_text(encoding="ascii").split()] == [64]
+    assert main(["engine", "--rules", str(rules.path), "turns"]) == 0
+    assert capsys.readouterr().err == ""
+
+
+def test_a_cache_folder_holding_files_in_the_cache_files_place_is_passed_over(
+    rules: Rules, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A folder holding files where the cache's file goes is not the engine's to delete: passed over, the
+    question answered."""
+    entry = tmp_path / "rulebook" / "valid-rules.txt"
+    entry.mkdir(parents=True)
+    (entry / "someone's").write_text("kept\n", encoding="utf-8")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    assert main(["engine", "--rules", str(rules.path), "turns"]) == 0
+    assert capsys.readouterr().err.count("rulebook: note: ") == 1
+    assert (entry / "someone's").read_text(encoding="utf-8") == "kept\n"
 
 
 def test_a_cache_entry_holding_what_the_engine_never_wrote_is_read_as_no_verdicts(

@@ -226,23 +226,58 @@ PLAIN_TEMPLATE = """# {{ book.title }}
 """A project's own home page that writes titles into headings and a line of Markdown with no filter."""
 
 
-def test_a_projects_own_template_without_a_filter_writes_text(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """``# {{ book.title }}`` in ``site_templates/index.md.j2`` gave the heading the configured title's attribute list
-    (``autofocus onfocus=...``: Chromium ran it on load), and a line ``{{ chapter.title }}`` a source's
-    ``javascript:`` link: text a template writes unfiltered is text in Markdown as in HTML."""
-    folder = make_project(tmp_path)
-    (folder / "site_templates" / "index.md.j2").write_text(PLAIN_TEMPLATE, encoding="utf-8")
+def _home_page_of_own_template(folder: Path, template: str, monkeypatch: pytest.MonkeyPatch) -> Any:
+    """The home page built from the project's own ``index.md.j2``; its headings checked to be text (the game's and
+    two chapters': emphasis may be read, the template's choice, but a link, a picture or attributes never), and the
+    page to hold no handler, ``javascript:`` address or picture made of a title."""
+    (folder / "site_templates" / "index.md.j2").write_text(template, encoding="utf-8")
     monkeypatch.chdir(folder)
     assert main(["build", "-q"]) == 0
     page = lxml.html.parse(str(folder / "site" / "index.html"))
     headings = [
         (set(h.attrib), h.text_content().removesuffix("¶")) for h in page.xpath("//article//h1 | //article//h2")
     ]
-    assert [attributes for attributes, _ in headings] == [{"id"}] * 3  # the game's, two chapters'
-    for _, text in headings:  # emphasis may be read (the template's choice), a link, a picture or attributes never
+    assert [attributes for attributes, _ in headings] == [{"id"}] * 3
+    for _, text in headings:
         assert text.endswith(ATTRIBUTES) and "[a](javascript:alert(1)) ![i](x)" in text, text
         assert not CONTROL.search(text)
     elements = [e for e in page.iter() if isinstance(e.tag, str)]
     assert not [(e.tag, a) for e in elements for a in e.attrib if a.lower().startswith("on")]
     assert not [v for e in elements for a, v in e.attrib.items() if a in URL_ATTRIBUTES and "javascript:" in v.lower()]
     assert not page.xpath("//article//img[@src='x']")
+    return page
+
+
+def test_a_projects_own_template_without_a_filter_writes_text(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``# {{ book.title }}`` in ``site_templates/index.md.j2`` gave the heading the configured title's attribute list
+    (``autofocus onfocus=...``: Chromium ran it on load), and a line ``{{ chapter.title }}`` a source's
+    ``javascript:`` link: text a template writes unfiltered is text in Markdown as in HTML."""
+    _home_page_of_own_template(make_project(tmp_path), PLAIN_TEMPLATE, monkeypatch)
+
+
+FILTERED_TEMPLATE = """# {{ book.title|e }}
+
+{% for chapter in chapters %}## {{ chapter.title|escape }}
+
+{{ chapter.title|forceescape }}
+
+{{ chapter.title|urlize }}
+
+{{ chapter.title|tojson }}
+
+{{ [chapter.title] }}
+{% endfor %}"""
+"""A project's own home page that writes titles through jinja2's escaping filters, which make markup of text, and
+inside a list (written as its text)."""
+
+
+def test_a_projects_own_template_escaping_with_jinjas_filters_writes_text(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``# {{ book.title|e }}`` (and ``escape``, ``forceescape``, ``urlize``, ``tojson``) kept the title's braces and
+    brackets, since the filter made markup of it: ``*a*{onclick=alert(1)}`` became an ``<em onclick>``, and the
+    heading took the title's attribute list; so did ``{{ [chapter.title] }}``, a list written as its text. Written
+    as unfiltered text is, the page holds no handler or link."""
+    page = _home_page_of_own_template(make_project(tmp_path), FILTERED_TEMPLATE, monkeypatch)
+    paragraphs = [p.text_content() for p in page.xpath("//article//p")]
+    assert sum(ATTRIBUTES in text for text in paragraphs) == 6  # forceescape, urlize and the list, of two chapters

@@ -145,3 +145,63 @@ def test_an_svg_too_large_to_parse_safely_is_refused_before_it_is_parsed(tmp_pat
         assert published_picture(tmp_path / name) == Refusal(reason, "export it simpler, or as a PNG")
     (tmp_path / "fine.svg").write_bytes(start + b"<rect/>" * 99_998 + b"</svg>")
     assert isinstance(published_picture(tmp_path / "fine.svg"), bytes)
+
+
+def _jpeg_with_a_stray_byte(width: int, height: int) -> bytes:
+    """A JPEG holding a byte between two segments, which a decoder passes over (Chromium shows the picture)."""
+    return _jpeg(width, height).replace(b"\xff\xff\xc2", b"\x00\xff\xc2")
+
+
+def _jpeg_with_much_metadata(width: int, height: int) -> bytes:
+    """A JPEG whose frame comes after 1.1 MB of metadata (17 ICC blocks of 64 KB)."""
+    block = b"\xff\xe2" + struct.pack(">H", 65_535) + b"\x00" * 65_533
+    made = _jpeg(width, height)
+    return made[:2] + block * 17 + made[2:]
+
+
+def _gif_with_a_larger_frame(width: int, height: int) -> bytes:
+    """A GIF whose screen is 1 x 1 but whose first frame is larger (Chromium grows the picture to hold it), after a
+    comment and a colour table."""
+    comment = b"\x21\xfe\x05hello\x00"
+    frame = b"\x2c" + struct.pack("<4H", 0, 0, width, height) + b"\x81" + b"\x00" * 12 + b"\x02\x02\x44\x01\x00"
+    return b"GIF89a" + struct.pack("<HH", 1, 1) + b"\x80\x00\x00" + b"\x00" * 6 + comment + frame + b";"
+
+
+def _avif_after_a_large_box(width: int, height: int) -> bytes:
+    """An AVIF whose properties follow a box of 1.1 MB (boxes may come in any order)."""
+    made = _avif(width, height)
+    meta = made.index(b"meta") - 4
+    return made[:meta] + _box(b"free", b"\x00" * (1_100 * 1024)) + made[meta:]
+
+
+FURTHER: dict[str, tuple[Callable[[int, int], bytes], str]] = {
+    "JPEG, a stray byte": (_jpeg_with_a_stray_byte, "picture.jpg"),
+    "JPEG, 1.1 MB of metadata": (_jpeg_with_much_metadata, "picture.jpg"),
+    "JPEG, a stuffed zero": (lambda w, h: _jpeg(w, h).replace(b"\xff\xff\xc2", b"\xff\x00\xff\xc2"), "picture.jpg"),
+    "GIF, a larger first frame": (_gif_with_a_larger_frame, "picture.gif"),
+    "AVIF, after a large box": (_avif_after_a_large_box, "picture.avif"),
+}
+"""Pictures whose size is where their decoder finds it but was not looked for: each was published whatever it said."""
+
+
+@pytest.mark.parametrize("kind", FURTHER)
+def test_a_picture_whose_size_is_further_in_is_held_to_the_limit(kind: str, tmp_path: Path) -> None:
+    """The lint (which reads a picture's first megabyte) and the site (which reads it whole) refuse it alike; an SVG
+    carrying it too; one within the limit is published as it is."""
+    from rulebook.pictures import picture_refusal
+
+    make, name = FURTHER[kind]
+    (tmp_path / name).write_bytes(make(60_000, 60_000))
+    refusal = Refusal(
+        "it is 60,000 x 60,000 pixels, more than the 64,000,000 a picture may have (a browser or the PDF would need "
+        "13.4 GB to show it)",
+        "export it smaller",
+    )
+    assert picture_refusal(tmp_path / name) == published_picture(tmp_path / name) == refusal
+    address = "data:image/png;base64," + base64.b64encode(make(60_000, 60_000)).decode()
+    with pytest.raises(UnsafeSvg, match="a picture it carries is too large: it is 60,000 x 60,000 pixels"):
+        sanitised_svg(f'<svg xmlns="http://www.w3.org/2000/svg"><image href="{address}"/></svg>'.encode())
+    small = make(8_000, 8_000)
+    (tmp_path / name).write_bytes(small)
+    assert picture_refusal(tmp_path / name) is None
+    assert published_picture(tmp_path / name) == small

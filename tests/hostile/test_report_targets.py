@@ -148,6 +148,39 @@ def test_nothing_is_written_into_a_site_this_tool_built(
     )
 
 
+@pytest.mark.parametrize(
+    ("argv", "entry"),
+    [
+        (("lint", "-o", ".site.lock"), ".site.lock"),
+        (("lint", "-o", ".site.rulebook/report.txt"), ".site.rulebook"),
+        (("lint", "--write-baseline", ".site.lock"), ".site.lock"),
+        (("graph", "-o", ".out.rulebook"), ".out.rulebook"),
+        (("terms", "export", "terms.toml", "-o", "www/.site.rulebook/terms.csv"), ".site.rulebook"),
+        (("convert", "book.xml", "-o", ".site.lock"), ".site.lock"),
+    ],
+)
+def test_nothing_is_written_where_a_build_keeps_its_lock_or_work_folder(
+    scratch: Path,  # noqa: F811
+    capsys: pytest.CaptureFixture[str],
+    argv: tuple[str, ...],
+    entry: str,
+) -> None:
+    """``lint -o .site.lock`` and ``lint -o .site.rulebook/report.txt`` wrote there with exit 0, and every build
+    after was refused (a lock holding a report, a work folder it did not make) until the file was deleted: refused
+    by name, as a build's own lock and work folder are named beside any output."""
+    _project(scratch)
+    with nothing_written_outside(scratch):
+        outcome = run(capsys, *argv)
+    assert outcome.code == 2
+    assert outcome.err == (
+        f"rulebook: error: cannot write `{os.path.normpath(argv[-1])}`: `{entry}` is a name a build keeps its own lock "
+        "or work folder under, beside its output, and the next build would refuse what it found there; choose "
+        "another name\n"
+    )
+    assert not any(p.name.endswith((".lock", ".rulebook")) for p in scratch.rglob("*"))
+    assert run(capsys, "build", "-q").code == 0
+
+
 def test_convert_writes_a_new_file_and_says_so_when_one_is_there(
     scratch: Path,  # noqa: F811
     capsys: pytest.CaptureFixture[str],

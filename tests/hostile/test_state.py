@@ -190,6 +190,64 @@ def test_a_zensical_cache_in_the_work_folder_is_never_used(
     refused(capsys, game, not_ours(".site.rulebook", FOREIGN, "work folder"), "--generator", "zensical")
 
 
+KEPT_LEVELS = ("", "cache", "cache/zensical", "cache/zensical/main", "cache/zensical/main/original")
+"""The folders a build keeps Zensical's project in, under the user's cache folder, from the output's own down."""
+IN_PROJECT = ("original/.cache", "original/mkdocs.yml", "original/docs", "original/site")
+"""What Zensical's project folder holds, from the book's folder: its cache, the configuration, pages and site."""
+
+
+@pytest.mark.parametrize("where", [*KEPT_LEVELS, *("cache/zensical/main/" + p for p in IN_PROJECT)])
+def test_a_link_in_the_user_cache_where_zensical_works_is_replaced_never_followed(
+    game: Path, capsys: pytest.CaptureFixture[str], where: str
+) -> None:
+    """With ``cache/zensical`` a link in the user's cache folder, the build deleted ``docs/`` and ``site/`` and wrote
+    ``mkdocs.yml`` where it led (exit 0). Each folder there is reached without following a link: a link in its
+    place is deleted and a folder made; the link's target is unchanged and the site built."""
+    need_zensical()
+    assert run(capsys, "build", "-q", "--no-pdf", "--generator", "zensical").code == 0
+    kept = state.kept_folder(game / "site", state.home(game))
+    assert kept is not None
+    link = kept / where
+    shutil.rmtree(link) if link.is_dir() else link.unlink()
+    link.symlink_to(game.parent / "outside")
+    before = snapshot(game.parent / "outside")
+    assert run(capsys, "build", "-q", "--no-pdf", "--generator", "zensical").code == 0
+    assert snapshot(game.parent / "outside") == before
+    assert not link.is_symlink()
+    assert (game / "site" / "index.html").is_file()
+
+
+def test_a_data_only_build_never_records_through_a_link_in_the_user_cache(
+    game: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--data-only`` records what it rewrote in the record of the published site: with the output's folder in the
+    user's cache a link to a folder holding a record, it rewrote the record there. The folder is reached without
+    following a link, as every build's is: the link is replaced, its target unchanged."""
+    assert run(capsys, "build", "-q", "--no-pdf").code == 0
+    kept = state.kept_folder(game / "site", state.home(game))
+    assert kept is not None
+    shutil.copy(kept / published.RECORD, game.parent / "outside" / published.RECORD)
+    shutil.rmtree(kept)
+    kept.symlink_to(game.parent / "outside")
+    before = snapshot(game.parent / "outside")
+    assert run(capsys, "build", "-q", "--data-only").code == 0
+    assert snapshot(game.parent / "outside") == before
+    assert kept.is_dir() and not kept.is_symlink()
+
+
+@pytest.mark.parametrize("kind", ["file", "pipe"])
+def test_a_file_or_pipe_where_zensical_works_is_replaced_by_a_folder(
+    game: Path, capsys: pytest.CaptureFixture[str], kind: str
+) -> None:
+    need_zensical()
+    kept = state.kept_folder(game / "site", state.home(game))
+    assert kept is not None
+    (kept / "cache").mkdir(parents=True)
+    os.mkfifo(kept / "cache" / "zensical") if kind == "pipe" else (kept / "cache" / "zensical").write_text("x\n")
+    assert run_guarded(game, "build", "-q", "--no-pdf", "--generator", "zensical").code == 0
+    assert (kept / "cache" / "zensical" / "main" / "original" / ".cache").is_dir()
+
+
 # -- what a killed build left, changed by a checkout before the next build --------------------------------------
 
 
@@ -337,10 +395,30 @@ def test_a_cache_folder_inside_the_project_is_not_trusted(
 ) -> None:
     """A CI that keeps its caches in the workspace: a commit can then write the secret itself, and forge
     the marks of a work folder and of a site moved aside. The secret is not read from inside the project."""
-    monkeypatch.setenv("XDG_CACHE_HOME", str(game / ".cache"))
+    _forge_work_folder(game, game / ".cache", monkeypatch)
+    refused(capsys, game, not_ours(".site.rulebook", FOREIGN, "work folder"), "--book", "extra")
+
+
+def test_a_cache_folder_in_the_repository_around_the_project_is_not_trusted(
+    game: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The project in a folder of its repository, the CI's caches at the repository's top: the cache folder was
+    outside the project, so the secret a commit put there was used, the forged work folder taken as the build's own,
+    and its ``previous`` (a script, a link to ``.git``) became the site. Inside any Git working tree, it is not
+    trusted, as the engine's verdicts are not."""
+    (game.parent / ".git").mkdir()
+    _forge_work_folder(game, game.parent / ".cache", monkeypatch)
+    refused(capsys, game, not_ours(".site.rulebook", FOREIGN, "work folder"), "--book", "extra")
+    assert not (game / "site").exists()
+
+
+def _forge_work_folder(game: Path, cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A work folder committed with a site moved aside in it, marked with a secret committed in ``cache``, the
+    user's cache folder (as a CI keeping its caches in the workspace sets it)."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(cache))
     committed = state.Marks(b"k" * 32)
-    (game / ".cache" / "rulebook").mkdir(parents=True)
-    (game / ".cache" / "rulebook" / "state.key").write_bytes(committed.key)
+    (cache / "rulebook").mkdir(parents=True)
+    (cache / "rulebook" / "state.key").write_bytes(committed.key)
     work = game / ".site.rulebook"
     previous = work / "previous"
     previous.mkdir(parents=True)
@@ -348,7 +426,7 @@ def test_a_cache_folder_inside_the_project_is_not_trusted(
     (previous / "index.html").write_text("<script>steal()</script>", encoding="utf-8")
     (work / ".rulebook-work").write_bytes(committed.of("work", os.stat(work)))
     (work / ".rulebook-previous").write_bytes(committed.of("previous", os.stat(previous)))
-    refused(capsys, game, not_ours(".site.rulebook", FOREIGN, "work folder"), "--book", "extra")
+    (previous / "git").symlink_to("../../.git")
 
 
 def test_without_a_cache_folder_a_build_works_and_keeps_nothing(

@@ -1,0 +1,105 @@
+"""The folders and files a project's ``mkdocs.yml`` names stay inside the project.
+
+``mkdocs.yml`` is the maintainers' to choose a look with, not a way out of the project: the site generator
+copies a theme's ``custom_dir`` into the published site whole (``custom_dir: /etc`` published ``/etc``), reads
+an ``INHERIT``'ed file, runs ``hooks`` and watches ``watch``. So each path setting is checked as written (no
+``..`` or absolute path leading out) and as it resolves (no link inside the project leading out) before the
+generator is given it, and a setting that leaves the project is a plain error naming the file, its line and the
+key. ``docs_dir`` and ``site_dir`` are checked too, though the build sets both itself: what the file says should
+be true of it.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+from rulebook.errors import SiteBuildError, quoted
+from rulebook.fileio import GIT_FOLDER, inside_git
+
+PATH_SETTINGS = (("INHERIT",), ("docs_dir",), ("site_dir",), ("theme", "custom_dir"), ("hooks",), ("watch",))
+"""The settings of ``mkdocs.yml`` that name a folder or a file, each as its keys from the top (``hooks`` and
+``watch`` hold lists of paths)."""
+
+
+def check_setting_paths(path: Path, text: str, settings: dict[str, Any], root: Path) -> None:
+    """Refuse (:class:`SiteBuildError`) a path setting of ``settings``, read from ``path`` (its ``text``), that
+    leads out of ``root``, the project. A relative path is read from ``root`` (where MkDocs reads the project's
+    paths from), but ``INHERIT``, which is read from the folder of the file that says it."""
+    for keys in PATH_SETTINGS:
+        value = _setting(settings, keys)
+        base = path.parent if keys == ("INHERIT",) else root
+        for item in value if isinstance(value, list) else [value]:
+            if not isinstance(item, str):
+                continue  # not a path: MkDocs says what it expects
+            problem = outside(base / item, root)
+            if problem is None and keys == ("theme", "custom_dir"):
+                problem = _link_out(base / item, root)
+            if problem:
+                line = setting_line(text, keys)
+                place = f"{path}:{line}" if line else str(path)
+                raise SiteBuildError(
+                    f"{place}: `{'.'.join(keys)}` names {quoted(item)}, {problem}: the folders and files "
+                    f"{path.name} names stay inside the project"
+                )
+
+
+def outside(path: Path, root: Path) -> str | None:
+    """How ``path`` leads out of ``root``, as written or as it resolves, or None when it stays inside."""
+    base = Path(os.path.abspath(root))
+    try:
+        written, resolved = Path(os.path.normpath(os.path.abspath(path))), Path(os.path.realpath(path))
+        if not written.is_relative_to(base):
+            return "which is outside the project"
+        if not resolved.is_relative_to(os.path.realpath(base)):
+            return "which is a link to a place outside the project"
+    except (OSError, ValueError) as error:  # a NUL in the name, a name too long
+        return f"which no system can open ({error})"
+    if inside_git(written, resolved):  # `custom_dir: .git` published `config`, a CI's token in it
+        return f"which is inside `{GIT_FOLDER}`, Git's own folder"
+    return None
+
+
+def _link_out(folder: Path, root: Path) -> str | None:
+    """How a link in ``folder`` (a theme's, whose every file the generator publishes, links followed) leads out of
+    ``root``, or None: ``overrides/leak.txt -> /etc/hostname`` published that file."""
+    for place, folders, files in os.walk(folder):  # links to folders are not walked into, but checked here
+        for name in sorted(folders + files):
+            entry = Path(place) / name
+            problem = outside(entry, root) if entry.is_symlink() else None
+            if problem:
+                where = (
+                    f"into `{GIT_FOLDER}`, Git's own folder"
+                    if GIT_FOLDER in problem
+                    else "to a place outside the project"
+                )
+                return f"which holds `{entry.relative_to(folder)}`, a link {where}"
+    return None
+
+
+def setting_line(text: str, keys: tuple[str, ...]) -> int | None:
+    """The line of ``text`` (YAML) where the setting ``keys`` is, or None when it is not found there."""
+    import yaml
+
+    try:
+        node = yaml.compose(text, Loader=yaml.SafeLoader)
+    except (yaml.YAMLError, RecursionError):
+        return None
+    line = None
+    for key in keys:
+        if not isinstance(node, yaml.MappingNode):
+            return None
+        found = [(name, value) for name, value in node.value if getattr(name, "value", None) == key]
+        if not found:
+            return None
+        name, node = found[-1]
+        line = name.start_mark.line + 1
+    return line
+
+
+def _setting(settings: dict[str, Any], keys: tuple[str, ...]) -> Any:
+    value: Any = settings
+    for key in keys:
+        value = value.get(key) if isinstance(value, dict) else None
+    return value
