@@ -58,14 +58,16 @@ SIGNATURES: dict[str, Callable[[bytes], bool]] = {
 """How each raster type's first bytes read."""
 
 
-def too_many_pixels_of_any(head: bytes, whole: Callable[[], bytes]) -> str | None:
-    """:func:`too_many_pixels` for a picture of whichever type its first bytes say (a browser decodes a picture
-    whatever type its address names: an SVG's embedded ``data:image/png;...`` may hold a JPEG); ``whole`` gives
-    all its bytes, asked for where its size is further in (:func:`size_beyond`)."""
+def size_refusal_of_any(head: bytes, whole: Callable[[], bytes]) -> str | None:
+    """Why a picture of whichever type its first bytes say is refused for its size (:func:`too_many_pixels`,
+    :func:`unsized`), or None (a browser decodes a picture whatever type its address names: an SVG's embedded
+    ``data:image/png;...`` may hold a JPEG); ``whole`` gives all its bytes, asked for where its size is further in
+    (:func:`size_beyond`)."""
     kind = next((kind for kind, reads in SIGNATURES.items() if reads(head)), None)
     if kind is None:
         return None
-    return too_many_pixels(whole() if size_beyond(head, kind) else head, kind)
+    data = whole() if size_beyond(head, kind) else head
+    return too_many_pixels(data, kind) or unsized(data, kind)
 
 
 def too_many_pixels(head: bytes, kind: str) -> str | None:
@@ -78,6 +80,20 @@ def too_many_pixels(head: bytes, kind: str) -> str | None:
         f"it is {width:,} x {height:,} pixels, more than the {MAX_PIXELS:,} a picture may have (a browser or the "
         f"PDF would need {width * height * 4 / 1024**3:,.1f} GB to show it)"
     )
+
+
+UNSIZED_KINDS = frozenset({"AVIF"})
+"""The types whose pictures are refused when their size is not found: an AVIF image sequence (brand ``avis``) is
+sized by its track's AV1 sequence header, which is not read here, and a browser plays it whatever size it says (up
+to libavif's own limit of about 268 million pixels). A PNG, JPEG, GIF or WebP whose size is not found is no
+picture any decoder shows."""
+
+
+def unsized(head: bytes, kind: str) -> str | None:
+    """Why the raster picture ``head`` of type ``kind`` is refused for stating no size where it is read, or None."""
+    if kind not in UNSIZED_KINDS or pixel_size(head, kind) is not None:
+        return None
+    return f"it states no still picture's size (an {kind} image sequence, or properties that cannot be read)"
 
 
 def size_beyond(head: bytes, kind: str) -> bool:

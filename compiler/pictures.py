@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 from rulebook.inputs import MAX_SOURCE_BYTES
-from rulebook.picture_size import SIGNATURES, SIZE_BYTES, size_beyond, too_many_pixels
+from rulebook.picture_size import SIGNATURES, SIZE_BYTES, size_beyond, too_many_pixels, unsized
 from rulebook.svg_pictures import UnsafeSvg, sanitised_svg
 
 
@@ -74,7 +74,10 @@ def _checked(path: Path, *, whole: bool) -> bytes | Refusal:
             if isinstance(data, Refusal):
                 return data
         too_many = too_many_pixels(data, kind)
-        return data if too_many is None else Refusal(too_many, "export it smaller")
+        if too_many is not None:
+            return Refusal(too_many, "export it smaller")
+        no_size = unsized(data, kind)
+        return data if no_size is None else Refusal(no_size, f"export it as a still {kind} picture, or as a PNG")
     actual = next((other for other, (_, reads) in RASTER.items() if reads(data[:HEAD])), None)
     if actual is None:
         return Refusal(f"its content is not a {kind} picture", _EXPORT)

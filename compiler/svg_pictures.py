@@ -20,7 +20,7 @@ import re
 
 from lxml import etree
 
-from rulebook.picture_size import SIZE_BYTES, too_many_pixels_of_any
+from rulebook.picture_size import SIZE_BYTES, size_refusal_of_any
 
 SVG = "http://www.w3.org/2000/svg"
 XLINK = "http://www.w3.org/1999/xlink"
@@ -235,9 +235,9 @@ def _check_reference(value: str, element: etree._Element) -> None:
     if address.startswith("#"):
         return
     if etree.QName(element).localname in ("image", "feImage") and _RASTER_DATA.match(value.strip()):
-        too_many = too_many_pixels_of_any(_embedded_head(value), lambda: _embedded_head(value, whole=True))
-        if too_many is not None:
-            raise UnsafeSvg(f"a picture it carries is too large: {too_many}", _line(element))
+        refused = size_refusal_of_any(_embedded_head(value), lambda: _embedded_head(value, whole=True))
+        if refused is not None:
+            raise UnsafeSvg(f"a picture it carries is refused: {refused}", _line(element))
         return
     shown = address if len(address) <= 60 else address[:59] + "…"
     raise UnsafeSvg(f"it refers to `{shown}`, outside the picture", _line(element))

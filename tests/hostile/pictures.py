@@ -19,7 +19,24 @@ WEBP = b"RIFF\x1a\x00\x00\x00WEBPVP8L\x0d\x00\x00\x00/\x00\x00\x00\x10\x07\x10\x
 HUGE = b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" + (60_000).to_bytes(4, "big") * 2 + b"\x08\x00\x00\x00\x00"
 """A PNG saying it is 60,000 x 60,000 pixels: a browser or Typst would ask for 13 GB to decode it (compressed, one
 colour, it takes 3.5 MB; its header is enough to be refused)."""
-AVIF = b"\x00\x00\x00\x1cftypavif\x00\x00\x00\x00avifmif1miaf" + b"\x00" * 16
+
+
+def _box(kind: bytes, content: bytes, *, full: bool = False) -> bytes:
+    """An ISO media box (``full``: with its version and flags)."""
+    content = (b"\x00\x00\x00\x00" if full else b"") + content
+    return (8 + len(content)).to_bytes(4, "big") + kind + content
+
+
+AVIF = (
+    _box(b"ftyp", b"avif\x00\x00\x00\x00avifmif1miaf")
+    + _box(
+        b"meta",
+        _box(b"iprp", _box(b"ipco", _box(b"ispe", (1).to_bytes(4, "big") * 2, full=True))),
+        full=True,
+    )
+    + _box(b"mdat", b"\x00" * 16)
+)
+"""A still AVIF of 1 x 1 pixels, as its properties say (no frames a decoder would show)."""
 DRAWING = b"""<?xml version="1.0" encoding="UTF-8"?>
 <!-- Created with Inkscape (http://www.inkscape.org/) -->
 <svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink"

@@ -120,7 +120,7 @@ def test_an_svg_carrying_a_picture_of_too_many_pixels_is_refused() -> None:
         with pytest.raises(UnsafeSvg) as refused:
             sanitised_svg(drawing)
         assert str(refused.value) == (
-            "a picture it carries is too large: it is 60,000 x 60,000 pixels, more than the 64,000,000 a picture may "
+            "a picture it carries is refused: it is 60,000 x 60,000 pixels, more than the 64,000,000 a picture may "
             "have (a browser or the PDF would need 13.4 GB to show it), line 2 of the picture"
         )
     small = "data:image/png;base64," + base64.b64encode(PNG).decode()
@@ -199,9 +199,39 @@ def test_a_picture_whose_size_is_further_in_is_held_to_the_limit(kind: str, tmp_
     )
     assert picture_refusal(tmp_path / name) == published_picture(tmp_path / name) == refusal
     address = "data:image/png;base64," + base64.b64encode(make(60_000, 60_000)).decode()
-    with pytest.raises(UnsafeSvg, match="a picture it carries is too large: it is 60,000 x 60,000 pixels"):
+    with pytest.raises(UnsafeSvg, match="a picture it carries is refused: it is 60,000 x 60,000 pixels"):
         sanitised_svg(f'<svg xmlns="http://www.w3.org/2000/svg"><image href="{address}"/></svg>'.encode())
     small = make(8_000, 8_000)
     (tmp_path / name).write_bytes(small)
     assert picture_refusal(tmp_path / name) is None
     assert published_picture(tmp_path / name) == small
+
+
+def _avif_sequence() -> bytes:
+    """An AVIF image sequence as libavif writes one without a still image: brand ``avis``, its frames in a track
+    (sized by the AV1 sequence header, which is not read), no ``ispe`` property."""
+    return (
+        _box(b"ftyp", b"avis\x00\x00\x00\x00avisavifmsf1iso8mif1miaf")
+        + _box(b"moov", _box(b"mvhd", b"\x00" * 96, full=True) + _box(b"trak", _box(b"tkhd", b"\x00" * 80, full=True)))
+        + _box(b"mdat", b"\x00" * 16)
+    )
+
+
+def test_an_avif_stating_no_still_pictures_size_is_refused(tmp_path: Path) -> None:
+    """A browser plays an AVIF image sequence whatever size its track says: without a still picture's size to
+    hold to the limit, it is not published, alone or carried in an SVG; a still AVIF is."""
+    (tmp_path / "moving.avif").write_bytes(_avif_sequence())
+    assert published_picture(tmp_path / "moving.avif") == Refusal(
+        "it states no still picture's size (an AVIF image sequence, or properties that cannot be read)",
+        "export it as a still AVIF picture, or as a PNG",
+    )
+    address = "data:image/avif;base64," + base64.b64encode(_avif_sequence()).decode()
+    with pytest.raises(UnsafeSvg) as refused:
+        sanitised_svg(f'<svg xmlns="http://www.w3.org/2000/svg">\n<image href="{address}"/></svg>'.encode())
+    assert str(refused.value) == (
+        "a picture it carries is refused: it states no still picture's size (an AVIF image sequence, or properties "
+        "that cannot be read), line 2 of the picture"
+    )
+    still = _avif(640, 480)
+    (tmp_path / "still.avif").write_bytes(still)
+    assert published_picture(tmp_path / "still.avif") == still
