@@ -48,7 +48,7 @@ from rulebook.readers.markdown_blocks import Tree, tree_of
 from rulebook.readers.markdown_checks import Checks
 from rulebook.readers.markdown_inline import InlineReader, ItemTitle
 from rulebook.readers.markdown_limits import MAX_BYTES, TooLarge, lines_past
-from rulebook.readers.markdown_syntax import attributes_of, parse_dialect_text
+from rulebook.readers.markdown_syntax import attributes_of, parse_dialect_text, unescaped
 from rulebook.source import SourceText, Span
 
 _ATTRIBUTE_BLOCK = re.compile(r"\{[^\n]*\}")
@@ -390,11 +390,15 @@ class _Builder:
         self.checks.directive(opening, offset, within)
         if name == "definition":
             return (self._definition(tree, argument, offset, section_id, definition),)
+        argument_at = offset + int(opening.meta.get("argument_at", 0))
         if name == "note":
+            title = self._title(argument, argument_at, "a note's title")
             children = self._blocks(tree.children, section_id, definition, "note")
-            return (Note(argument or None, children, self.source, offset),)
+            return (Note(title or None, children, self.source, offset),)
         if name == "figure":
-            return (self._figure(tree, argument, offset, section_id, definition),)
+            figure_id, _, written = argument.partition(" ")
+            title = self._title(written, argument_at + len(figure_id) + 1, "a figure's title")
+            return (self._figure(tree, figure_id, title, offset, section_id, definition),)
         return self._blocks(tree.children, section_id, definition, within)
 
     def _definition(self, tree: Tree, name: str, offset: int, section_id: str, parent: str | None) -> Definition:
@@ -402,8 +406,15 @@ class _Builder:
         children = self._blocks(tree.children, section_id, name, "definition")
         return self.inline.close_definition(index, children)
 
-    def _figure(self, tree: Tree, argument: str, offset: int, section_id: str, definition: str | None) -> Figure:
-        figure_id, _, caption_title = argument.partition(" ")
+    def _title(self, written: str, at: int, where: str) -> str:
+        """A directive's title (``at``: where it is written): text, as the XML's ``title=``, its backslash escapes read
+        (``\\*``: a star); markup in it is reported, at the markup."""
+        self.checks.plain_text(written, lambda position: at + position, where)
+        return unescaped(written)
+
+    def _figure(
+        self, tree: Tree, figure_id: str, caption_title: str, offset: int, section_id: str, definition: str | None
+    ) -> Figure:
         images: list[Image] = []
         caption: list[Node] = []
         for child in tree.children:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import itertools
 import re
+from collections.abc import Callable
 
 from markdown_it.token import Token
 
@@ -74,6 +75,17 @@ class Checks:
     def report(self, message: str, offset: int, *, target: str | None = None, help: str | None = None) -> None:
         span = self.source.span(offset)
         self.found.append(INVALID_DOCUMENT.diagnostic(message, span, target=target, help=help))
+
+    def plain_text(self, text: str, place: Callable[[int], int], where: str) -> None:
+        """What the XML holds as text alone (a title written as an attribute, a reference's words), checked for markup:
+        the dialect would keep it as its characters, shown raw on the page; the first is reported where it starts
+        (``place``: the source's offset of a position in ``text``)."""
+        from rulebook.readers.markdown_syntax import markup_in
+
+        found = markup_in(text)
+        if found is not None:
+            what, at = found
+            self.report(f"{what} inside {where}", place(at), help=_PLAIN_HELP[where])
 
     def front_matter_title(self, token: Token) -> str | None:
         """The title a front matter gives; what is wrong in it reported where it is written (a key it does not
@@ -327,6 +339,14 @@ class Checks:
         if not opening.meta.get("closed", True):
             self.report(f"`::: {name}` is never closed", offset, target=name, help="end it with a line `:::`")
 
+
+_PLAIN_HELP = {
+    "a note's title": "a title is text, as the XML's `title=`: write it without markup, and refer to terms in the note",
+    "a figure's title": "a title is text, as the XML's `title=`: write it without markup, and refer to terms in the "
+    "caption",
+    "a reference's words": "a reference's words are text, as the XML's `<reference>` holds: write them without markup",
+}
+"""What to do about markup where the XML holds text alone (:meth:`Checks.plain_text`)."""
 
 _PLACES = {
     "note": "a note",

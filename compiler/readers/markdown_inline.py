@@ -267,6 +267,7 @@ class InlineReader:
                 frames[-1].nodes.append(LineBreak(self.source, at))
             elif kind == "wikilink":
                 frames[-1].nodes.append(self._reference(token, at, section_id, _innermost(frames, definition)))
+                self._reference_words(token, places)
             elif kind.endswith("_open"):
                 frames.append(self._opened(token, at, section_id, frames, definition))
             elif kind.endswith("_close") and len(frames) > 1:
@@ -314,6 +315,13 @@ class InlineReader:
                 at,
                 help="a list in a table's cell is written `<ul><li>one</li><li>two</li></ul>`",
             )
+
+    def _reference_words(self, token: Token, places: _Places) -> None:
+        """The words after a reference's bar (``[[name|words]]``), checked for markup: text, as the XML's
+        ``<reference>`` holds."""
+        if "written" in token.meta:
+            words = int(token.meta["at"]) + int(token.meta["display_at"])
+            self.checks.plain_text(token.meta["written"], lambda k: places.offset(words + k), "a reference's words")
 
     def _reference(self, token: Token, at: int, section_id: str, definition: str | None) -> Reference:
         meta = token.meta

@@ -223,3 +223,56 @@ def test_a_book_prefix_written_in_capitals_is_kept_by_the_names_help(capsys, scr
     lint = run(capsys, "lint", "--color", "never")
     assert "error[RB302]: term name `MAIN:march` is not a valid identifier\n" in lint.out
     assert "= help: use `main:march` (letters, digits and underscores only)\n" in lint.out, lint.out
+
+
+@pytest.mark.parametrize(
+    ("line", "message", "column", "help"),
+    [
+        ("::: note **Bold** [[march]]\n\nA note.\n\n:::", "emphasis inside a note's title", 10, "the note"),
+        (
+            "::: figure f1 A [[march]] title\n\n![p](p.png)\n\n:::",
+            "a reference inside a figure's title",
+            17,
+            "the caption",
+        ),
+        ("::: note Rolls `D6`\n\nA note.\n\n:::", "code inside a note's title", 16, "the note"),
+        ("See [[march|[b]{dfn=c}]] here.", "a span inside a reference's words", 13, None),
+        ("See [[march|**b**]] here.", "emphasis inside a reference's words", 13, None),
+    ],
+)
+def test_markup_where_the_xml_holds_text_is_reported_at_the_markup(  # type: ignore[no-untyped-def]
+    capsys, scratch: Path, line: str, message: str, column: int, help: str | None
+) -> None:
+    """A directive's title and a reference's words are text in the XML (``title=``, ``<reference>``): markup there was
+    kept as its characters, shown raw on the page, and the lint said "All checks passed"."""
+    source(scratch, "book.md", f"{BODY}\n{line}\n")
+    lint = run(capsys, "lint", "--color", "never")
+    assert lint.code == 1
+    row = BODY.count("\n") + 2
+    assert f"error[RB002]: {message}\n  --> book.md:{row}:{column}\n" in lint.out, lint.out
+    advice = "a reference's words are text, as the XML's `<reference>` holds: write them without markup"
+    if help is not None:
+        advice = f"a title is text, as the XML's `title=`: write it without markup, and refer to terms in {help}"
+    assert f"= help: {advice}\n" in lint.out
+
+
+def test_markup_characters_in_titles_and_references_convert_both_ways_as_text(capsys, scratch: Path) -> None:
+    """The XML's text in a title or a reference's words is written escaped in the dialect, which reads the escapes
+    (a converted source lints clean, and converts back to the same text)."""
+    section = (
+        '<note title="**Bold** [[x]] a_b `c` &lt;i&gt;">Aside.</note>'
+        'See <reference name="march">[b]{dfn=c} *y*</reference> here.'
+    )
+    xml = f'<document><chapter title="Moving" id="moving">{section}</chapter></document>\n'
+    (scratch / "book.xml").write_text(xml, encoding="utf-8")
+    assert run(capsys, "convert", "book.xml", "--to", "markdown", "-o", "book.md").code == 0
+    written = (scratch / "book.md").read_text(encoding="utf-8")
+    assert "::: note \\*\\*Bold\\*\\* \\[\\[x\\]\\] a_b \\`c\\` \\<i\\>\n" in written
+    assert "See [[march|\\[b\\]\\{dfn=c\\} \\*y\\*]] here." in written
+    (scratch / "rulebook.toml").write_text('sources = ["book.md"]\n', encoding="utf-8")
+    lint = run(capsys, "lint", "--color", "never")
+    assert "RB002" not in lint.out, lint.out
+    assert run(capsys, "convert", "book.md", "--to", "xml", "-o", "back.xml").code == 0
+    back = (scratch / "back.xml").read_text(encoding="utf-8")
+    assert '<note title="**Bold** [[x]] a_b `c` &lt;i&gt;">' in back
+    assert '<reference name="march">[b]{dfn=c} *y*</reference>' in back
