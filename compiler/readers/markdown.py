@@ -359,7 +359,8 @@ class _Builder:
             items.append(Item(title, content, self.source, self.inline.block_offset(item.token)))
         roll, kind, list_id, title = (attributes.get(key) for key in ("roll", "kind", "id", "title"))
         found = self._declared(
-            ItemList(ordered, tuple(items), roll, self.source, offset, kind, list_id, title), declared
+            ItemList(ordered, tuple(items), roll, self.source, offset, kind, list_id, title, _apart(written, offset)),
+            declared,
         )
         assert isinstance(found, ItemList)
         if any(v is not None for v in (found.roll, found.kind, found.id)):
@@ -471,3 +472,8 @@ def _every_tree(trees: list[Tree]) -> list[Tree]:
 
 
 __all__ = ["Link", "Mechanic", "Reference", "Value", "parse_dialect", "read_dialect_file"]
+
+
+def _apart(written: int, offset: int) -> int | None:
+    """Where a block's attributes are written, when not at the block (the line before it), else None."""
+    return written if written != offset else None

@@ -480,7 +480,8 @@ class InlineReader:
             rows = [row._replace(cells=(row.cells[0]._replace(header=True), *row.cells[1:])) for row in rows]
         self._check_grid(columns, rows, offset)
         kind, table_id = attributes.get("kind"), attributes.get("id")
-        return Table(attributes.get("title"), columns, tuple(rows), kind, roll, self.source, offset, table_id)
+        apart = written if written != offset else None  # the line before the table
+        return Table(attributes.get("title"), columns, tuple(rows), kind, roll, self.source, offset, table_id, apart)
 
     def _check_grid(self, columns: Row | None, rows: list[Row], offset: int) -> None:
         """What the DTD says of a table's rows: one at least; header cells hold no definition and no list."""

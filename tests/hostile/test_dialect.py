@@ -276,3 +276,39 @@ def test_markup_characters_in_titles_and_references_convert_both_ways_as_text(ca
     back = (scratch / "back.xml").read_text(encoding="utf-8")
     assert '<note title="**Bold** [[x]] a_b `c` &lt;i&gt;">' in back
     assert '<reference name="march">[b]{dfn=c} *y*</reference>' in back
+
+
+@pytest.mark.parametrize(
+    ("block", "message", "column"),
+    [
+        ("{roll=D0}\n| A | B |\n|---|---|\n| 1 | x |", "error[RB501]: `D0` is not dice notation", 1),
+        ("{roll=D0}\n- a\n- b", "error[RB501]: `D0` is not dice notation", 1),
+        ("{kind=nonsense}\n| A | B |\n|---|---|\n| 1 | x |", "error[RB502]: `nonsense` is not a kind of table", 7),
+        ('{id="../x" roll=D6}\n| A | B |\n|---|---|\n| 1-6 | x |', "error[RB502]: `../x` is not an identifier", 6),
+        ("{kind=bogus}\n1. a\n2. b", "error[RB502]: `bogus` is not a kind of sequence", 7),
+    ],
+)
+def test_a_finding_on_a_blocks_attributes_stands_at_their_line(  # type: ignore[no-untyped-def]
+    capsys, scratch: Path, block: str, message: str, column: int
+) -> None:
+    """A finding on the attribute block on the line before a table or list pointed at its first row, a line off; it
+    stands at the attributes now, where a suppression alone on the line before hides it, and the block keeps its
+    own place (a finding on its rows stays at them)."""
+    source(scratch, "book.md", f"{BODY}\n{block}\n")
+    line = BODY.count("\n") + 2
+    lint = run(capsys, "lint", "--color", "never")
+    assert f"{message}" in lint.out, lint.out
+    assert f" --> book.md:{line}:{column}\n" in lint.out, lint.out
+    code = message.split("[")[1].split("]")[0]
+    source(scratch, "book.md", f"{BODY}\n<!-- rulebook: ignore {code} -->\n{block}\n")
+    assert run(capsys, "lint", "--color", "never").code == 0
+
+
+def test_a_finding_on_a_roll_tables_rows_stays_at_the_table(capsys, scratch: Path) -> None:  # type: ignore[no-untyped-def]
+    source(scratch, "book.md", f"{BODY}\n{{roll=D6}}\n| A | B |\n|---|---|\n| 1 | x |\n")
+    lint = run(capsys, "lint", "--color", "never")
+    line = BODY.count("\n") + 3
+    assert (
+        "error[RB501]: the bands do not match a roll of D6: no band for 2, 3, 4, 5, 6\n"
+        f"  --> book.md:{line}:1\n" in lint.out
+    ), lint.out
