@@ -384,6 +384,8 @@ class Document:
     dialect: bool = False
     """Read in the Markdown dialect: its markup (attributes, ``[[term|...]]``, fences, link targets) stands in the
     source's text, where the checks that read a translation's words skip it."""
+    title_place: Span | None = None
+    """Where the source writes ``title`` (a front matter's value, the title's heading), when it gives one."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -120,6 +120,8 @@ class _Builder:
         self.annotated: list[Annotated] = []
         self.ids: list[tuple[str, Span]] = []
         self.title: str | None = None
+        self.title_at: int | None = None
+        """Where the source writes its title (the front matter's value, the title's heading)."""
         self.taken: set[str] = set(self._explicit_ids())
         self.suffixes: dict[str, int] = {}
         self.title_heading = self._title_heading()
@@ -136,7 +138,8 @@ class _Builder:
         for tree in self.trees:
             token = tree.token
             if token.type == "front_matter":
-                self.title = self.title or self.checks.front_matter_title(token)
+                if self.title is None:
+                    self.title, self.title_at = self.checks.front_matter_title(token)
                 continue
             self._check_depth(tree)
             if token.type == "heading_open":
@@ -163,6 +166,7 @@ class _Builder:
             tuple(self.annotated),
             title=self.title,
             dialect=True,
+            title_place=self.source.span(self.title_at) if self.title_at is not None else None,
         )
 
     def _check_depth(self, tree: Tree) -> None:
@@ -220,7 +224,8 @@ class _Builder:
         )
         title = " ".join((written[: match.start()] if match else written).split())
         if opening is self.title_heading:
-            self.title = self.title or title
+            if self.title is None:
+                self.title, self.title_at = title, offset
             return
         numbered = None if unnumbered else _NUMBER.fullmatch(title)
         number, title = (numbered.group("number"), numbered.group("title")) if numbered else (None, title)
