@@ -114,7 +114,7 @@ def _id_problem(annotated: Annotated, named: dict[str, Annotated]) -> Diagnostic
         return _at(
             annotated,
             f"`{node.id}` names two tables or sequences",
-            f"it first names the one at {named[node.id].node.span}",
+            f"it first names the one at {named[node.id].node.attributes_span}",
         )
     named[node.id] = annotated
     return None
