@@ -139,6 +139,17 @@ def said_headings(count: int) -> Files:
     return _plain_book("# Rules\n\n" + sections)
 
 
+def shared_rendering(count: int) -> Files:
+    """``count`` terms each forbidding ``mot mot`` and accepting ``mot mot mot``, a translation of ``count`` sentences
+    writing both."""
+    definitions = "".join(f"::: definition t{i}\n\nThe [[t{i}]] rule {i}.\n\n:::\n\n" for i in range(count))
+    sentences = "".join(f"La règle {i} du mot mot {i} et du mot mot mot.\n\n" for i in range(count))
+    entries = "".join(
+        f'[t{i}]\npreferred = "terme {i}"\naccepted = ["mot mot mot"]\nforbidden = ["mot mot"]\n' for i in range(count)
+    )
+    return {"book.md": f"# Ch {{#ch}}\n\n{definitions}", "fr.md": f"# Ch\n\n{sentences}", "terms.toml": entries}
+
+
 def _plain_book(text: str) -> Files:
     return {"book.md": text, "rulebook.toml": 'sources = ["book.md"]\nformat = "plain-markdown"\n'}
 
@@ -165,6 +176,7 @@ DIFF = ["diff", "old.md", "new.md"]
 COMPARE = ["compare", "en.xml", "fr.md"]
 DATA = ["build", "-q", "--data-only", "-o", "out"]
 LINT = ["lint"]
+TERMS = ["compare", "--language", "fr", "--terms", "terms.toml", "book.md", "fr.md"]
 CASES = [
     Case("diff: shuffled sentences", DIFF, shuffled_sentences, (1_000, 2_000, 5_000, 20_000), "sentences"),
     Case("diff: renamed terms", ["diff", "old.xml", "new.xml"], renamed_terms, (250, 500, 1_000, 2_000), "terms"),
@@ -185,6 +197,7 @@ CASES = [
     Case("compare: a stop before spaces", COMPARE, spaces_after_a_stop, (25_000, 50_000, 100_000), "spaces"),
     Case("compare: `\\ab{` on one line", COMPARE, latex_commands, (25_000, 50_000, 100_000), "bytes"),
     Case("compare: slips on one line", COMPARE, slips_on_one_line, (50_000, 100_000, 200_000), "bytes"),
+    Case("compare: a rendering many terms accept", TERMS, shared_rendering, (500, 1_000, 2_000), "terms"),
 ]
 
 

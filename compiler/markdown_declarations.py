@@ -76,12 +76,23 @@ def mismatch(declared: Block, node: Table | ItemList) -> tuple[str, str] | None:
 
 
 def apply(declared: Block, node: Table | ItemList) -> Table | ItemList:
-    """The list or table as its declaration declares it (a bullet list declared a sequence is ordered)."""
+    """The list or table as its declaration declares it (a bullet list declared a sequence is ordered), its
+    attributes written where the declaration is."""
     given = {key: declared.attributes.get(key) for key in DECLARED}
+    at = declared.offset
     if isinstance(node, Table):
-        return node._replace(kind=given["kind"], roll=given["roll"], id=given["id"], title=given["title"])
+        return node._replace(
+            kind=given["kind"], roll=given["roll"], id=given["id"], title=given["title"], attributes_offset=at
+        )
     ordered = node.ordered or declared.element == "sequence"
-    return node._replace(ordered=ordered, roll=given["roll"], kind=given["kind"], id=given["id"], title=given["title"])
+    return node._replace(
+        ordered=ordered,
+        roll=given["roll"],
+        kind=given["kind"],
+        id=given["id"],
+        title=given["title"],
+        attributes_offset=at,
+    )
 
 
 def orphan(declared: Block) -> tuple[str, str]:

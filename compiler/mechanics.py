@@ -132,7 +132,11 @@ def roll_tables(book: Book) -> tuple[list[RollTable], list[Diagnostic]]:
         except _NotNormalisable as error:
             problems.append(
                 INVALID_ROLL_TABLE.diagnostic(
-                    str(error), node.span, target=table_id, help=error.help, section_id=section_id
+                    str(error),
+                    node.attributes_span if error.attributes else node.span,
+                    target=table_id,
+                    help=error.help,
+                    section_id=section_id,
                 )
             )
     return tables, problems
@@ -153,9 +157,11 @@ def sequences(book: Book) -> list[Sequence]:
 
 
 class _NotNormalisable(Exception):
-    def __init__(self, message: str, help: str) -> None:
+    def __init__(self, message: str, help: str, *, attributes: bool = False) -> None:
         super().__init__(message)
         self.help = help
+        self.attributes = attributes
+        """Whether the fault is in the table's attributes (``roll``), reported where they are written."""
 
 
 def _annotated(book: Book) -> Iterator[tuple[Table | ItemList, str, str]]:
@@ -182,6 +188,7 @@ def _normalise(node: Table | ItemList, table_id: str, section_id: str) -> RollTa
         raise _NotNormalisable(
             f"`{node.roll}` is not dice notation",
             f"write the dice rolled, such as {written.format(name='D6')} or {written.format(name='2D6')}",
+            attributes=True,
         )
     form: TableForm
     if isinstance(node, ItemList):

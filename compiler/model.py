@@ -216,11 +216,18 @@ class Table(NamedTuple):
     offset: int
     id: str | None = None
     """The book's own name for the table (``id`` attribute), if it gives one."""
+    attributes_offset: int | None = None
+    """Where its attributes are written when not at the node itself: the dialect's line before it (``{roll=D6}``)."""
 
     @property
     def span(self) -> Span:
         """Where the node starts (computed from ``source`` and ``offset``)."""
         return self.source.span(self.offset)
+
+    @property
+    def attributes_span(self) -> Span:
+        """Where its attributes are written (what is wrong with them is reported there)."""
+        return self.source.span(self.offset if self.attributes_offset is None else self.attributes_offset)
 
 
 class Item(NamedTuple):
@@ -253,11 +260,18 @@ class ItemList(NamedTuple):
     """The book's own name for the list (``id`` attribute), if it gives one."""
     title: str | None = None
     """Its own title (``title`` attribute), if it gives one."""
+    attributes_offset: int | None = None
+    """Where its attributes are written when not at the node itself: the dialect's line before it (``{roll=D6}``)."""
 
     @property
     def span(self) -> Span:
         """Where the node starts (computed from ``source`` and ``offset``)."""
         return self.source.span(self.offset)
+
+    @property
+    def attributes_span(self) -> Span:
+        """Where its attributes are written (what is wrong with them is reported there)."""
+        return self.source.span(self.offset if self.attributes_offset is None else self.attributes_offset)
 
 
 class Image(NamedTuple):
@@ -370,6 +384,8 @@ class Document:
     dialect: bool = False
     """Read in the Markdown dialect: its markup (attributes, ``[[term|...]]``, fences, link targets) stands in the
     source's text, where the checks that read a translation's words skip it."""
+    title_place: Span | None = None
+    """Where the source writes ``title`` (a front matter's value, the title's heading), when it gives one."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -8,7 +8,7 @@ from typing import Any
 
 from rulebook.model import Document, Node
 
-_PLACES = {"source", "offset"}
+_PLACES = {"source", "offset", "attributes_offset"}
 
 
 def dump_document(document: Document) -> dict[str, Any]:

@@ -257,7 +257,7 @@ def test_lint_checks_a_translation_written_in_the_dialect(
     expected = [
         ("de.md", "RB101", 21, 88, "reference to undefined term `sightline`"),
         ("de.md", "RB102", 21, 115, "link to unknown id `line_of_sight_rules`"),
-        ("de.md", "RB502", 30, 1, "`bogus` is not a kind of table the compiler knows"),
+        ("de.md", "RB502", 29, 1, "`bogus` is not a kind of table the compiler knows"),  # at its attribute line
     ]
     status, found = _lint_json(capsys)
     assert status == 1

@@ -51,6 +51,7 @@ def run_convert(args: argparse.Namespace) -> int:
     from rulebook.readers.formats import format_of
     from rulebook.recipe.reading import configured_format, read_book
     from rulebook.report.escaping import visible
+    from rulebook.source import not_xml
 
     project = project_of(args)
     source: Path = args.source
@@ -66,6 +67,12 @@ def run_convert(args: argparse.Namespace) -> int:
     configured = book.title if book is not None and book.sources[0].resolve() == source.resolve() else None
     if document.title is None and configured is not None:  # the book's first source says the configured title
         document = replace(document, title=configured)
+        if target == "xml" and (found := not_xml(configured)) is not None:  # the source cannot say where: not in it
+            named = project.config_file.name if project.config_file else "the configuration"
+            raise UserError(
+                f"{named}: the book's `title` holds U+{ord(configured[found]):04X}, which XML forbids (control "
+                "characters and non-characters): remove it from the configuration"
+            )
     if document.sections:  # the source, for its comments and suppressions
         markdown_source = written_in is not None and written_in.name in ("markdown", "plain-markdown")
         source_text = document.sections[0].source

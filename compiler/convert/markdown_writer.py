@@ -185,10 +185,10 @@ def _block(node: Node) -> list[str]:
     if isinstance(node, Definition):
         return [f"::: definition {node.name}", "", *_blocks(node.children), ":::", ""]
     if isinstance(node, Note):
-        title = f" {node.title}" if node.title else ""
+        title = f" {_text(node.title)}" if node.title else ""
         return [f"::: note{title}", "", *_blocks(node.children), ":::", ""]
     if isinstance(node, Figure):
-        title = f" {node.caption_title}" if node.caption_title else ""
+        title = f" {_text(node.caption_title)}" if node.caption_title else ""
         images = " ".join(f"![]({_destination(image.file)})" for image in node.images)
         return [f"::: figure {node.id}{title}", "", images, "", *_blocks(node.caption), ":::", ""]
     if isinstance(node, Illustration):
@@ -320,7 +320,7 @@ def _inline_node(node: Node, in_cell: bool) -> str:
 
 
 def _reference(reference: Reference) -> str:
-    display = _link_text(reference.text)
+    display = _text(" ".join(reference.text.split())) if reference.text.strip() else _link_text(reference.text)
     folded = " ".join(reference.text.split())
     simple = folded and term_name(folded) == reference.name and display == folded
     written = f"[[{display}]]" if simple else f"[[{_link_text(reference.name)}|{display}]]"

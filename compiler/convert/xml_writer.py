@@ -62,6 +62,8 @@ def _refuse_what_xml_cannot_hold(written: str, document: Document) -> None:
     source = document.sections[0].source if document.sections else None
     place = source.text.find(character) if source is not None else -1
     span = source.span(place, 1) if source is not None and place >= 0 else None
+    if span is None and document.title is not None and character in document.title:
+        span = document.title_place  # written as an escape YAML reads (``"Moves\e[31m"``): at the title's value
     raise ConversionError(
         f"U+{ord(character):04X} cannot be written in XML, which forbids control characters and non-characters: "
         "remove it from the source",

@@ -114,7 +114,7 @@ def _id_problem(annotated: Annotated, named: dict[str, Annotated]) -> Diagnostic
         return _at(
             annotated,
             f"`{node.id}` names two tables or sequences",
-            f"it first names the one at {named[node.id].node.span}",
+            f"it first names the one at {named[node.id].node.attributes_span}",
         )
     named[node.id] = annotated
     return None
@@ -134,7 +134,7 @@ def _read_table(
     try:
         rows[node.id or kind] = table.read(node)
     except UnreadableTable as error:
-        return [_at(annotated, str(error), f"a `{kind}` table holds {table.holds}", target=node.id or kind)]
+        return [_at(annotated, str(error), f"a `{kind}` table holds {table.holds}", target=node.id or kind, rows=True)]
     if node.id is not None:
         tables[node.id] = kind
     return []
@@ -153,13 +153,15 @@ def _wrong_kind(
         )
     descriptions = {name: getattr(entry, "holds", entry) for name, entry in known.items()}
     node = annotated.node
-    return unknown_kind(what, node.id or kind, kind, descriptions, node.span, annotated.section_id)
+    return unknown_kind(what, node.id or kind, kind, descriptions, node.attributes_span, annotated.section_id)
 
 
-def _at(annotated: Annotated, message: str, help: str, *, target: str | None = None) -> Diagnostic:
+def _at(annotated: Annotated, message: str, help: str, *, target: str | None = None, rows: bool = False) -> Diagnostic:
+    """A finding on a table's or sequence's attributes, where they are written (``rows``: on what it holds, at it)."""
     node = annotated.node
+    span = node.span if rows else node.attributes_span
     return INVALID_ANNOTATION.diagnostic(
-        message, node.span, target=target or node.id or node.kind, help=help, section_id=annotated.section_id
+        message, span, target=target or node.id or node.kind, help=help, section_id=annotated.section_id
     )
 
 

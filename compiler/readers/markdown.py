@@ -48,7 +48,7 @@ from rulebook.readers.markdown_blocks import Tree, tree_of
 from rulebook.readers.markdown_checks import Checks
 from rulebook.readers.markdown_inline import InlineReader, ItemTitle
 from rulebook.readers.markdown_limits import MAX_BYTES, TooLarge, lines_past
-from rulebook.readers.markdown_syntax import attributes_of, parse_dialect_text
+from rulebook.readers.markdown_syntax import attributes_of, parse_dialect_text, unescaped
 from rulebook.source import SourceText, Span
 
 _ATTRIBUTE_BLOCK = re.compile(r"\{[^\n]*\}")
@@ -120,6 +120,8 @@ class _Builder:
         self.annotated: list[Annotated] = []
         self.ids: list[tuple[str, Span]] = []
         self.title: str | None = None
+        self.title_at: int | None = None
+        """Where the source writes its title (the front matter's value, the title's heading)."""
         self.taken: set[str] = set(self._explicit_ids())
         self.suffixes: dict[str, int] = {}
         self.title_heading = self._title_heading()
@@ -136,7 +138,8 @@ class _Builder:
         for tree in self.trees:
             token = tree.token
             if token.type == "front_matter":
-                self.title = self.title or self.checks.front_matter_title(token)
+                if self.title is None:
+                    self.title, self.title_at = self.checks.front_matter_title(token)
                 continue
             self._check_depth(tree)
             if token.type == "heading_open":
@@ -163,6 +166,7 @@ class _Builder:
             tuple(self.annotated),
             title=self.title,
             dialect=True,
+            title_place=self.source.span(self.title_at) if self.title_at is not None else None,
         )
 
     def _check_depth(self, tree: Tree) -> None:
@@ -220,7 +224,8 @@ class _Builder:
         )
         title = " ".join((written[: match.start()] if match else written).split())
         if opening is self.title_heading:
-            self.title = self.title or title
+            if self.title is None:
+                self.title, self.title_at = title, offset
             return
         numbered = None if unnumbered else _NUMBER.fullmatch(title)
         number, title = (numbered.group("number"), numbered.group("title")) if numbered else (None, title)
@@ -359,7 +364,8 @@ class _Builder:
             items.append(Item(title, content, self.source, self.inline.block_offset(item.token)))
         roll, kind, list_id, title = (attributes.get(key) for key in ("roll", "kind", "id", "title"))
         found = self._declared(
-            ItemList(ordered, tuple(items), roll, self.source, offset, kind, list_id, title), declared
+            ItemList(ordered, tuple(items), roll, self.source, offset, kind, list_id, title, _apart(written, offset)),
+            declared,
         )
         assert isinstance(found, ItemList)
         if any(v is not None for v in (found.roll, found.kind, found.id)):
@@ -390,11 +396,15 @@ class _Builder:
         self.checks.directive(opening, offset, within)
         if name == "definition":
             return (self._definition(tree, argument, offset, section_id, definition),)
+        argument_at = offset + int(opening.meta.get("argument_at", 0))
         if name == "note":
+            title = self._title(argument, argument_at, "a note's title")
             children = self._blocks(tree.children, section_id, definition, "note")
-            return (Note(argument or None, children, self.source, offset),)
+            return (Note(title or None, children, self.source, offset),)
         if name == "figure":
-            return (self._figure(tree, argument, offset, section_id, definition),)
+            figure_id, _, written = argument.partition(" ")
+            title = self._title(written, argument_at + len(figure_id) + 1, "a figure's title")
+            return (self._figure(tree, figure_id, title, offset, section_id, definition),)
         return self._blocks(tree.children, section_id, definition, within)
 
     def _definition(self, tree: Tree, name: str, offset: int, section_id: str, parent: str | None) -> Definition:
@@ -402,8 +412,15 @@ class _Builder:
         children = self._blocks(tree.children, section_id, name, "definition")
         return self.inline.close_definition(index, children)
 
-    def _figure(self, tree: Tree, argument: str, offset: int, section_id: str, definition: str | None) -> Figure:
-        figure_id, _, caption_title = argument.partition(" ")
+    def _title(self, written: str, at: int, where: str) -> str:
+        """A directive's title (``at``: where it is written): text, as the XML's ``title=``, its backslash escapes read
+        (``\\*``: a star); markup in it is reported, at the markup."""
+        self.checks.plain_text(written, lambda position: at + position, where)
+        return unescaped(written)
+
+    def _figure(
+        self, tree: Tree, figure_id: str, caption_title: str, offset: int, section_id: str, definition: str | None
+    ) -> Figure:
         images: list[Image] = []
         caption: list[Node] = []
         for child in tree.children:
@@ -460,3 +477,8 @@ def _every_tree(trees: list[Tree]) -> list[Tree]:
 
 
 __all__ = ["Link", "Mechanic", "Reference", "Value", "parse_dialect", "read_dialect_file"]
+
+
+def _apart(written: int, offset: int) -> int | None:
+    """Where a block's attributes are written, when not at the block (the line before it), else None."""
+    return written if written != offset else None

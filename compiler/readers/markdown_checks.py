@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import itertools
 import re
+from collections.abc import Callable
 
 from markdown_it.token import Token
 
@@ -75,21 +76,33 @@ class Checks:
         span = self.source.span(offset)
         self.found.append(INVALID_DOCUMENT.diagnostic(message, span, target=target, help=help))
 
-    def front_matter_title(self, token: Token) -> str | None:
-        """The title a front matter gives; what is wrong in it reported where it is written (a key it does not
-        hold at the key, a control character a YAML escape writes, ``"\\e"``, at the title)."""
+    def plain_text(self, text: str, place: Callable[[int], int], where: str) -> None:
+        """What the XML holds as text alone (a title written as an attribute, a reference's words), checked for markup:
+        the dialect would keep it as its characters, shown raw on the page; the first is reported where it starts
+        (``place``: the source's offset of a position in ``text``)."""
+        from rulebook.readers.markdown_syntax import markup_in
+
+        found = markup_in(text)
+        if found is not None:
+            what, at = found
+            self.report(f"{what} inside {where}", place(at), help=_PLAIN_HELP[where])
+
+    def front_matter_title(self, token: Token) -> tuple[str | None, int | None]:
+        """The title a front matter gives, and where its value is written; what is wrong in it reported where it is
+        written (a key it does not hold at the key, a control character a YAML escape writes, ``"\\e"``, at the
+        title)."""
         from rulebook.readers.front_matter import FrontMatterError, key_places, read_front_matter
 
         try:
             values = read_front_matter(token.content)
         except FrontMatterError:
             self.report("the front matter is not YAML", 0, help="write `title: The Book's Title`")
-            return None
+            return None, None
         if values is None:
-            return None
+            return None, None
         if not isinstance(values, dict) or not isinstance(values.get("title", ""), str):
             self.report("the front matter's `title` must be text", 0, help="write `title: The Book's Title`")
-            return None
+            return None, None
         places = key_places(token.content)
 
         def offset(place: tuple[int, int]) -> int:  # a place in the YAML, which starts on the line after `---`
@@ -111,7 +124,8 @@ class Checks:
                 offset(places["title"][1]),
                 help="remove it: a page can only picture it, and an XML book cannot hold it",
             )
-        return " ".join(title.split()) if isinstance(title, str) and title.strip() else None
+        at = offset(places["title"][1]) if "title" in places else None
+        return (" ".join(title.split()), at) if isinstance(title, str) and title.strip() else (None, None)
 
     def heading_attributes(self, written: str, offset: int | None = None) -> tuple[str | None, bool]:
         """The id of a heading's ``{#id}``, and whether it says ``.unnumbered`` (Pandoc's: its title's leading
@@ -327,6 +341,14 @@ class Checks:
         if not opening.meta.get("closed", True):
             self.report(f"`::: {name}` is never closed", offset, target=name, help="end it with a line `:::`")
 
+
+_PLAIN_HELP = {
+    "a note's title": "a title is text, as the XML's `title=`: write it without markup, and refer to terms in the note",
+    "a figure's title": "a title is text, as the XML's `title=`: write it without markup, and refer to terms in the "
+    "caption",
+    "a reference's words": "a reference's words are text, as the XML's `<reference>` holds: write them without markup",
+}
+"""What to do about markup where the XML holds text alone (:meth:`Checks.plain_text`)."""
 
 _PLACES = {
     "note": "a note",

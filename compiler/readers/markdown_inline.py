@@ -267,6 +267,7 @@ class InlineReader:
                 frames[-1].nodes.append(LineBreak(self.source, at))
             elif kind == "wikilink":
                 frames[-1].nodes.append(self._reference(token, at, section_id, _innermost(frames, definition)))
+                self._reference_words(token, places)
             elif kind.endswith("_open"):
                 frames.append(self._opened(token, at, section_id, frames, definition))
             elif kind.endswith("_close") and len(frames) > 1:
@@ -314,6 +315,13 @@ class InlineReader:
                 at,
                 help="a list in a table's cell is written `<ul><li>one</li><li>two</li></ul>`",
             )
+
+    def _reference_words(self, token: Token, places: _Places) -> None:
+        """The words after a reference's bar (``[[name|words]]``), checked for markup: text, as the XML's
+        ``<reference>`` holds."""
+        if "written" in token.meta:
+            words = int(token.meta["at"]) + int(token.meta["display_at"])
+            self.checks.plain_text(token.meta["written"], lambda k: places.offset(words + k), "a reference's words")
 
     def _reference(self, token: Token, at: int, section_id: str, definition: str | None) -> Reference:
         meta = token.meta
@@ -472,7 +480,8 @@ class InlineReader:
             rows = [row._replace(cells=(row.cells[0]._replace(header=True), *row.cells[1:])) for row in rows]
         self._check_grid(columns, rows, offset)
         kind, table_id = attributes.get("kind"), attributes.get("id")
-        return Table(attributes.get("title"), columns, tuple(rows), kind, roll, self.source, offset, table_id)
+        apart = written if written != offset else None  # the line before the table
+        return Table(attributes.get("title"), columns, tuple(rows), kind, roll, self.source, offset, table_id, apart)
 
     def _check_grid(self, columns: Row | None, rows: list[Row], offset: int) -> None:
         """What the DTD says of a table's rows: one at least; header cells hold no definition and no list."""

@@ -30,7 +30,7 @@ from mdit_py_plugins.front_matter import front_matter_plugin
 
 from rulebook.model import MAX_DEPTH
 from rulebook.names import BOOK_NAME, BOOK_SEPARATOR
-from rulebook.readers.markdown_limits import limited
+from rulebook.readers.markdown_limits import TooLarge, limited
 
 _OPENING = re.compile(r":{3,}[ \t]*(?P<name>[^\s:{][^\s{]*)[ \t]*(?P<argument>.*?)[ \t]*$")
 _CLOSING = re.compile(r":{3,}[ \t]*$")
@@ -169,11 +169,42 @@ def _wikilink(state: StateInline, silent: bool) -> bool:
         # Without display text a reader sees the name, never the book's prefix (``[[core:Fighter]]`` shows "Fighter").
         prefix, separator, local = name.partition(BOOK_SEPARATOR)
         shown = display if bar else local if separator and BOOK_NAME.fullmatch(prefix.lower()) else name
-        token.meta = {"name": _unescape(name), "display": _unescape(shown), "named": bool(bar)}
+        token.meta = {"name": unescaped(name), "display": unescaped(shown), "named": bool(bar)}
+        if bar:  # the display as written, and where it starts in the token's content (after ``[[name|``)
+            token.meta["written"], token.meta["display_at"] = display, end - start - len(display)
         token.attrs = dict(attributes)
         token.content = src[start:after]
     state.pos = after
     return True
+
+
+_MAY_BE_MARKUP = re.compile(r"[\[*_`<]")
+_MARKUP = {
+    "wikilink": "a reference",
+    "span_open": "a span",
+    "link_open": "a link",
+    "image": "an image",
+    "strong_open": "emphasis",
+    "em_open": "emphasis",
+    "code_inline": "code",
+    "html_inline": "HTML",
+}
+
+
+def markup_in(text: str) -> tuple[str, int] | None:
+    """The first markup the dialect reads in ``text`` (what it is, where it starts in ``text``), or None: for what
+    the XML holds as text alone (a title written as an attribute, a reference's words), where markup would be kept
+    as its characters."""
+    if _MAY_BE_MARKUP.search(text) is None:  # nothing else starts markup within a line
+        return None
+    try:
+        tokens = dialect_parser().parseInline(text)
+    except TooLarge:
+        return "markup", 0
+    for token in tokens[0].children or () if tokens else ():
+        if token.type not in ("text", "softbreak"):
+            return _MARKUP.get(token.type, "markup"), int(token.meta.get("at", 0))
+    return None
 
 
 def _span(state: StateInline, silent: bool) -> bool:
@@ -266,7 +297,8 @@ def _split_bar(text: str) -> tuple[str, bool, str]:
     return text, False, ""
 
 
-def _unescape(text: str) -> str:
+def unescaped(text: str) -> str:
+    """``text`` with its backslash escapes read (``\\|``: a bar), as CommonMark reads them in text."""
     return re.sub(r"\\([!-/:-@\[-`{-~])", r"\1", text)
 
 
@@ -299,7 +331,7 @@ def _directive(state: StateBlock, start_line: int, end_line: int, silent: bool) 
     state.lineMax = content_end
     token = state.push("directive_open", "div", 1)
     token.info = opening.group("name")
-    token.meta = {"argument": opening.group("argument"), "closed": closed}
+    token.meta = {"argument": opening.group("argument"), "argument_at": opening.start("argument"), "closed": closed}
     token.map = [start_line, line + 1]
     state.md.block.tokenize(state, start_line + 1, content_end)
     state.push("directive_close", "div", -1)
@@ -338,4 +370,4 @@ def attributes_of(token: Any) -> dict[str, str]:
     escapes undone (``title="A \\"quoted\\" word"``), as in the text. Those the attributes plugin removes as unsafe
     (``onclick=...``) are kept too: none is the dialect's, and each is reported where it is written."""
     removed = (token.meta or {}).get("insecure_attrs", {}) if isinstance(token.meta, dict) else {}
-    return {str(key): _unescape(str(value)) for key, value in {**removed, **(token.attrs or {})}.items()}
+    return {str(key): unescaped(str(value)) for key, value in {**removed, **(token.attrs or {})}.items()}

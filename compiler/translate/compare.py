@@ -45,7 +45,7 @@ from rulebook.translate.segments import Locator, Sentence, sentences
 from rulebook.translate.sentence_align import ALIGNED_PLACES, Features, align_sentences, band, cognates, narrowed
 from rulebook.translate.tables import compare_tables, tables_in
 from rulebook.translate.term_findings import Terms, related_terms, term_findings, term_names
-from rulebook.translate.terminology import Entry, TermMatcher
+from rulebook.translate.terminology import SHARED_RENDERING, Entry, TermMatcher
 from rulebook.translate.text_findings import debris_findings, reference_findings, table_findings
 from rulebook.translate.waivers import load_waivers
 
@@ -119,7 +119,7 @@ def compare_books(
     stale = tuple(sorted(set(allowed) - {f.fingerprint for f in findings}))
     sources = {s.path: s for book in (original, translation) for s in _sources(book)}
     coverage = _coverage(pairs, texts, context)
-    notes = tuple(context.notes)
+    notes = (*context.notes, *shared_notes(context.matcher))
     return Comparison(pairs, kept, coverage, len(findings) - len(kept), stale, tuple(texts), sources, notes)
 
 
@@ -148,6 +148,15 @@ def merge_units(pairs: list[Pair]) -> dict[int, tuple[tuple[Unit, ...], tuple[Un
             if parent is not None:
                 merged.setdefault(paired[(side, parent)], ([], []))[side].append(unit)
     return {index: (tuple(left), tuple(right)) for index, (left, right) in merged.items()}
+
+
+def shared_notes(matcher: TermMatcher) -> list[str]:
+    """A note for each rendering the terminology gives too many terms to name any of them."""
+    return [
+        f"{matcher.language.quote(form)} renders {count:,} terms of the terminology (more than {SHARED_RENDERING}): "
+        "it names none of them, and is not matched as a term"
+        for form, count in sorted(matcher.shared.items())
+    ]
 
 
 class _Context:

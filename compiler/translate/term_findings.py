@@ -117,9 +117,12 @@ def _forbidden(text: AlignedText, pair: Pair, terms: Terms) -> list[Finding]:
     found = []
     used = {t for s in text.original for t in s.terms if t in terms.entries}
     neighbours = Neighbours(text)
+    owners: dict[str, str | None] = {}  # each form's first owner the section uses, found once, not once a use
     for number, sentence in enumerate(text.translation):
         for wrong, start, end in terms.matcher.forbidden(sentence.text):
-            owner = next((t for t in terms.matcher.forbidding[wrong] if t in used), None)
+            if wrong not in owners:
+                owners[wrong] = next((t for t in terms.matcher.forbidding[wrong] if t in used), None)
+            owner = owners[wrong]
             if owner is None:
                 continue
             counterpart = neighbours.counterpart(number)

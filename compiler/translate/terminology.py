@@ -155,6 +155,10 @@ def fold(text: str, language: Language | str = "fr") -> list[str]:
 
 SHORT_FORM = 2
 """Renderings this short (profile abbreviations: ``A``, ``CC``) match only as whole words written as listed."""
+SHARED_RENDERING = 8
+"""A rendering more terms accept than this names none of them: it is matched for none (a terminology of 1,000 terms
+accepting one form made each sentence writing it render all 1,000, work growing with terms times sentences, 7.9 s
+and 555 MB for 1,000 sentences). The bundled terminology shares a rendering between two terms at most."""
 _TOKEN = re.compile(r"[^\W_]+")
 
 
@@ -189,8 +193,12 @@ class TermMatcher:
         self.entries = entries
         self.language = as_language(language)
         self._spans: dict[str, list[tuple[str, int, int, bool]]] = {}
-        self.forms: dict[str, list[tuple[str, tuple[str, ...]]]] = {}
-        self.short: dict[str, list[str]] = {}
+        self.forms: dict[str, list[tuple[tuple[str, ...], tuple[str, ...]]]] = {}
+        """By its first word folded, each rendering (preferred or accepted) folded, and the terms it renders: a form
+        looked for once, its owners filed once, however many terms render it."""
+        self.short: dict[str, tuple[str, ...]] = {}
+        self.shared: dict[str, int] = {}
+        """Renderings more than :data:`SHARED_RENDERING` terms share, as written, and how many: matched for none."""
         self.wrong: dict[str, list[tuple[str, tuple[str, ...]]]] = {}
         """By its first word folded, each forbidden form, as written and folded (once, however many terms forbid it)."""
         self.forbidding: dict[str, list[str]] = {}
@@ -201,18 +209,35 @@ class TermMatcher:
         self.ordinary: set[tuple[str, tuple[str, ...]]] = {
             (term, tuple(self.language.fold(form))) for term, entry in entries.items() for form in entry.unlinked
         }
+        short: dict[str, list[str]] = {}
+        owners: dict[tuple[str, ...], list[str]] = {}
+        written: dict[tuple[str, ...], str] = {}
         looked_for: set[str] = set()
         for term, entry in sorted(entries.items()):
             for form in (entry.preferred, *entry.accepted):
                 if len(form.strip()) <= SHORT_FORM:
-                    self.short.setdefault(form.strip(), []).append(term)
+                    short.setdefault(form.strip(), []).append(term)
                 elif words := tuple(self.language.fold(form)):
-                    self.forms.setdefault(words[0], []).append((term, words))
+                    owners.setdefault(words, []).append(term)
+                    written.setdefault(words, form)
             for form in entry.forbidden:
                 words = tuple(self.language.fold(form))
                 if words and form not in looked_for:  # once, not once for each term forbidding it
                     looked_for.add(form)
                     self.wrong.setdefault(words[0], []).append((form, words))
+        for form, terms in short.items():
+            if self._distinct(form, terms):
+                self.short[form] = tuple(terms)
+        for words, terms in owners.items():
+            if self._distinct(written[words], terms):
+                self.forms.setdefault(words[0], []).append((words, tuple(terms)))
+
+    def _distinct(self, form: str, terms: list[str]) -> bool:
+        """Whether a rendering names few enough terms to be matched for them (else it is filed in ``shared``)."""
+        if len(set(terms)) <= SHARED_RENDERING:
+            return True
+        self.shared[form] = len(set(terms))
+        return False
 
     def terms(self, text: str) -> frozenset[str]:
         """The term ids the text renders."""
@@ -235,10 +260,10 @@ class TermMatcher:
         folded = [word[0] for word in words]
         found = [(term, start, end, False) for _, written, start, end in words for term in self.short.get(written, ())]
         for index, word in enumerate(folded):
-            for term, form in self.forms.get(word, ()):
+            for form, terms in self.forms.get(word, ()):
                 if tuple(folded[index : index + len(form)]) == form:
-                    end = words[index + len(form) - 1][3]
-                    found.append((term, words[index][2], end, (term, form) in self.ordinary))
+                    start, end = words[index][2], words[index + len(form) - 1][3]
+                    found += [(term, start, end, (term, form) in self.ordinary) for term in terms]
         return found
 
     def forbidden(self, text: str, term: str | None = None) -> list[tuple[str, int, int]]:

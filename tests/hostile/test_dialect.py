@@ -223,3 +223,92 @@ def test_a_book_prefix_written_in_capitals_is_kept_by_the_names_help(capsys, scr
     lint = run(capsys, "lint", "--color", "never")
     assert "error[RB302]: term name `MAIN:march` is not a valid identifier\n" in lint.out
     assert "= help: use `main:march` (letters, digits and underscores only)\n" in lint.out, lint.out
+
+
+@pytest.mark.parametrize(
+    ("line", "message", "column", "help"),
+    [
+        ("::: note **Bold** [[march]]\n\nA note.\n\n:::", "emphasis inside a note's title", 10, "the note"),
+        (
+            "::: figure f1 A [[march]] title\n\n![p](p.png)\n\n:::",
+            "a reference inside a figure's title",
+            17,
+            "the caption",
+        ),
+        ("::: note Rolls `D6`\n\nA note.\n\n:::", "code inside a note's title", 16, "the note"),
+        ("See [[march|[b]{dfn=c}]] here.", "a span inside a reference's words", 13, None),
+        ("See [[march|**b**]] here.", "emphasis inside a reference's words", 13, None),
+    ],
+)
+def test_markup_where_the_xml_holds_text_is_reported_at_the_markup(  # type: ignore[no-untyped-def]
+    capsys, scratch: Path, line: str, message: str, column: int, help: str | None
+) -> None:
+    """A directive's title and a reference's words are text in the XML (``title=``, ``<reference>``): markup there was
+    kept as its characters, shown raw on the page, and the lint said "All checks passed"."""
+    source(scratch, "book.md", f"{BODY}\n{line}\n")
+    lint = run(capsys, "lint", "--color", "never")
+    assert lint.code == 1
+    row = BODY.count("\n") + 2
+    assert f"error[RB002]: {message}\n  --> book.md:{row}:{column}\n" in lint.out, lint.out
+    advice = "a reference's words are text, as the XML's `<reference>` holds: write them without markup"
+    if help is not None:
+        advice = f"a title is text, as the XML's `title=`: write it without markup, and refer to terms in {help}"
+    assert f"= help: {advice}\n" in lint.out
+
+
+def test_markup_characters_in_titles_and_references_convert_both_ways_as_text(capsys, scratch: Path) -> None:
+    """The XML's text in a title or a reference's words is written escaped in the dialect, which reads the escapes
+    (a converted source lints clean, and converts back to the same text)."""
+    section = (
+        '<note title="**Bold** [[x]] a_b `c` &lt;i&gt;">Aside.</note>'
+        'See <reference name="march">[b]{dfn=c} *y*</reference> here.'
+    )
+    xml = f'<document><chapter title="Moving" id="moving">{section}</chapter></document>\n'
+    (scratch / "book.xml").write_text(xml, encoding="utf-8")
+    assert run(capsys, "convert", "book.xml", "--to", "markdown", "-o", "book.md").code == 0
+    written = (scratch / "book.md").read_text(encoding="utf-8")
+    assert "::: note \\*\\*Bold\\*\\* \\[\\[x\\]\\] a_b \\`c\\` \\<i\\>\n" in written
+    assert "See [[march|\\[b\\]\\{dfn=c\\} \\*y\\*]] here." in written
+    (scratch / "rulebook.toml").write_text('sources = ["book.md"]\n', encoding="utf-8")
+    lint = run(capsys, "lint", "--color", "never")
+    assert "RB002" not in lint.out, lint.out
+    assert run(capsys, "convert", "book.md", "--to", "xml", "-o", "back.xml").code == 0
+    back = (scratch / "back.xml").read_text(encoding="utf-8")
+    assert '<note title="**Bold** [[x]] a_b `c` &lt;i&gt;">' in back
+    assert '<reference name="march">[b]{dfn=c} *y*</reference>' in back
+
+
+@pytest.mark.parametrize(
+    ("block", "message", "column"),
+    [
+        ("{roll=D0}\n| A | B |\n|---|---|\n| 1 | x |", "error[RB501]: `D0` is not dice notation", 1),
+        ("{roll=D0}\n- a\n- b", "error[RB501]: `D0` is not dice notation", 1),
+        ("{kind=nonsense}\n| A | B |\n|---|---|\n| 1 | x |", "error[RB502]: `nonsense` is not a kind of table", 7),
+        ('{id="../x" roll=D6}\n| A | B |\n|---|---|\n| 1-6 | x |', "error[RB502]: `../x` is not an identifier", 6),
+        ("{kind=bogus}\n1. a\n2. b", "error[RB502]: `bogus` is not a kind of sequence", 7),
+    ],
+)
+def test_a_finding_on_a_blocks_attributes_stands_at_their_line(  # type: ignore[no-untyped-def]
+    capsys, scratch: Path, block: str, message: str, column: int
+) -> None:
+    """A finding on the attribute block on the line before a table or list pointed at its first row, a line off; it
+    stands at the attributes now, where a suppression alone on the line before hides it, and the block keeps its
+    own place (a finding on its rows stays at them)."""
+    source(scratch, "book.md", f"{BODY}\n{block}\n")
+    line = BODY.count("\n") + 2
+    lint = run(capsys, "lint", "--color", "never")
+    assert f"{message}" in lint.out, lint.out
+    assert f" --> book.md:{line}:{column}\n" in lint.out, lint.out
+    code = message.split("[")[1].split("]")[0]
+    source(scratch, "book.md", f"{BODY}\n<!-- rulebook: ignore {code} -->\n{block}\n")
+    assert run(capsys, "lint", "--color", "never").code == 0
+
+
+def test_a_finding_on_a_roll_tables_rows_stays_at_the_table(capsys, scratch: Path) -> None:  # type: ignore[no-untyped-def]
+    source(scratch, "book.md", f"{BODY}\n{{roll=D6}}\n| A | B |\n|---|---|\n| 1 | x |\n")
+    lint = run(capsys, "lint", "--color", "never")
+    line = BODY.count("\n") + 3
+    assert (
+        "error[RB501]: the bands do not match a roll of D6: no band for 2, 3, 4, 5, 6\n"
+        f"  --> book.md:{line}:1\n" in lint.out
+    ), lint.out

@@ -688,21 +688,51 @@ def test_an_attribute_block_read_as_far_as_it_goes_is_the_plugins_reading_of_the
         assert found == expected
 
 
-def test_a_form_many_terms_forbid_is_reported_once_for_each_use(capsys, scratch) -> None:  # type: ignore[no-untyped-def]
-    """A form was looked for once for each term forbidding it, and each use found named the first of them: 250
-    terms forbidding one word, used in 250 sentences, made 187,500 findings (12 s, 640 MB; 500 terms 47 s, 2.4 GB)."""
-    count = 300
+def _compare_terms(capsys: pytest.CaptureFixture[str], folder: Path, count: int, said: str, entry: str) -> Any:
+    """``compare --format json`` of ``count`` definitions, a translation of ``count`` sentences ending in ``said``, and a
+    terminology giving each term ``entry`` too, within 20 s of CPU: the report."""
     definitions = "".join(f"::: definition t{i}\n\nThe [[t{i}]] rule {i}.\n\n:::\n\n" for i in range(count))
-    source(scratch, "book.md", f"# Ch {{#ch}}\n\n{definitions}")
-    (scratch / "fr.md").write_text(
-        "# Ch\n\n" + "".join(f"La règle {i} du mot mot {i}.\n\n" for i in range(count)), encoding="utf-8"
-    )
-    entries = "".join(f'[t{i}]\npreferred = "terme {i}"\nforbidden = ["mot mot"]\n' for i in range(count))
-    (scratch / "terms.toml").write_text(entries, encoding="utf-8")
-    with cpu_time_under(20):  # 1.3 s
+    source(folder, "book.md", f"# Ch {{#ch}}\n\n{definitions}")
+    sentences = "".join(f"La règle {i} du {said.format(i)}.\n\n" for i in range(count))
+    (folder / "fr.md").write_text(f"# Ch\n\n{sentences}", encoding="utf-8")
+    entries = "".join(f'[t{i}]\npreferred = "terme {i}"\n{entry}\n' for i in range(count))
+    (folder / "terms.toml").write_text(entries, encoding="utf-8")
+    with cpu_time_under(20):  # 1.3 s, 0.6 s
         outcome = run(
             capsys, "compare", "--language", "fr", "--terms", "terms.toml", "book.md", "fr.md", "--format", "json"
         )
-    findings = [d for d in json.loads(outcome.out)["diagnostics"] if d["rule"] == "term-forbidden"]
-    assert len(findings) == count  # once for each use
+    return json.loads(outcome.out)
+
+
+def test_a_form_many_terms_forbid_is_reported_once_for_each_use(capsys, scratch) -> None:  # type: ignore[no-untyped-def]
+    """A form was looked for once for each term forbidding it, and each use found named the first of them: 250
+    terms forbidding one word, used in 250 sentences, made 187,500 findings (12 s, 640 MB; 500 terms 47 s, 2.4 GB)."""
+    report = _compare_terms(capsys, scratch, 300, "mot mot {}", 'forbidden = ["mot mot"]')
+    findings = [d for d in report["diagnostics"] if d["rule"] == "term-forbidden"]
+    assert len(findings) == 300  # once for each use
     assert {d["message"] for d in findings} == {"`T0` is written « mot mot », which the terminology forbids"}
+
+
+def test_a_rendering_many_terms_accept_names_none_of_them_and_says_so(capsys, scratch) -> None:  # type: ignore[no-untyped-def]
+    """Every sentence writing a rendering 1,000 terms accepted rendered all 1,000 (terms times sentences: 4.5 s, 325
+    MB; 2,000 15 s, 1.3 GB); a rendering more than eight terms share is now matched for none, with a note."""
+    report = _compare_terms(capsys, scratch, 300, "mot mot mot", 'accepted = ["mot mot mot"]')
+    assert report["summary"]["notes"] == [
+        "« mot mot mot » renders 300 terms of the terminology (more than 8): it names none of them, and is not "
+        "matched as a term"
+    ]
+
+
+def test_a_rendering_is_filed_once_with_the_terms_it_renders() -> None:
+    """The matcher looks for each rendering once, whoever accepts it; a few terms sharing one all render it."""
+    from rulebook.translate.terminology import SHARED_RENDERING, Entry, TermMatcher
+
+    few = {f"t{i}": Entry(f"t{i}", f"terme {i}", ("mot commun",)) for i in range(SHARED_RENDERING)}
+    matcher = TermMatcher(few)
+    assert matcher.forms["mot"] == [(("mot", "commun"), tuple(sorted(few)))]
+    assert matcher.terms("Un mot commun.") == frozenset(few)
+    many = {f"t{i}": Entry(f"t{i}", f"terme {i}", ("mot commun",)) for i in range(SHARED_RENDERING + 1)}
+    matcher = TermMatcher(many)
+    assert "mot" not in matcher.forms
+    assert matcher.shared == {"mot commun": SHARED_RENDERING + 1}
+    assert matcher.terms("Un mot commun, terme 3.") == frozenset({"t3"})

@@ -403,6 +403,51 @@ def test_a_markdown_source_holding_what_xml_forbids_is_not_converted(
     )
 
 
+@pytest.mark.parametrize(
+    ("front", "place"),
+    [
+        ('---\ntitle: "Moves\\e[31m"\n---\n\n', "book.md:2:8"),  # a YAML escape: the character is not in the text
+        ("# Moves\x1b[31m\n\n", "book.md:1:8"),  # the title's heading
+    ],
+)
+def test_a_markdown_title_holding_what_xml_forbids_is_refused_where_it_is_written(
+    scratch: Path,  # noqa: F811
+    capsys: pytest.CaptureFixture[str],
+    front: str,
+    place: str,
+) -> None:
+    """A front matter's title written ``"Moves\\e[31m"`` holds ESC nowhere in the text: ``convert --to xml`` refused
+    it without a place ("U+001B cannot be written in XML"); it names the title's value, where the lint reports it."""
+    source(scratch, "book.md", f"{front}# Rules {{#rules}}\n\nA move.\n")
+    lint = run(capsys, "lint", "--color", "never")
+    assert f" --> {place}\n" in lint.out
+    assert _refused_conversion(capsys, scratch) == (
+        f"rulebook: error: {place}: U+001B cannot be written in XML, which forbids control characters and "
+        "non-characters: remove it from the source\n"
+    )
+
+
+def test_a_configured_title_holding_what_xml_forbids_is_refused_naming_the_configuration(
+    scratch: Path,  # noqa: F811
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """The configuration's title, written into a converted source that gives none, named no file."""
+    source(scratch, "book.md", "# Rules {#rules}\n\nA move.\n")
+    (scratch / "rulebook.toml").write_text('sources = ["book.md"]\ntitle = "Moves\\u001b"\n', encoding="utf-8")
+    assert _refused_conversion(capsys, scratch) == (
+        "rulebook: error: rulebook.toml: the book's `title` holds U+001B, which XML forbids (control characters and "
+        "non-characters): remove it from the configuration\n"
+    )
+
+
+def _refused_conversion(capsys: pytest.CaptureFixture[str], folder: Path) -> str:
+    """``convert book.md --to xml`` refused (exit 2, nothing on standard output, nothing written): its message."""
+    with nothing_written_outside(folder):
+        outcome = run(capsys, "convert", "book.md", "--to", "xml", "-o", "book.xml")
+    assert outcome[:2] == (2, "")
+    return str(outcome[2])
+
+
 def test_a_graphml_export_is_valid_xml_whatever_a_heading_holds(
     scratch: Path,  # noqa: F811
     capsys: pytest.CaptureFixture[str],
