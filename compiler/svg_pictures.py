@@ -130,6 +130,7 @@ def sanitised_svg(data: bytes) -> bytes:
     root = etree.Element(tree.tag, _attributes(tree), nsmap={None: SVG, "xlink": XLINK})  # type: ignore[dict-item]
     root.text = tree.text
     _copy_children(tree, root)
+    _check_drawn(root)
     return etree.tostring(root, xml_declaration=True, encoding="UTF-8") + b"\n"
 
 
@@ -139,6 +140,11 @@ MAX_SVG_TAGS = 100_000
 """The most tags (``<``) an SVG may hold: a parsed element takes hundreds of bytes, and a browser or Typst draws
 each."""
 
+
+MAX_SVG_DRAWN = 1_000_000
+"""The most elements an SVG may draw, each ``<use>`` counted as all it repeats: usvg (Typst's reader) stops at a
+million and the whole PDF with it, and a browser draws each. Ten tags a level, each ``<use>`` of the level below,
+draw ten times more a level: 80 tags drew ten million."""
 
 _SIMPLER = "export it simpler, or as a PNG"
 
@@ -152,6 +158,45 @@ def _check_extent(data: bytes) -> None:
         )
     if data.count(b"<") > MAX_SVG_TAGS:
         raise UnsafeSvg(f"it has more than {MAX_SVG_TAGS:,} tags, the most an SVG picture may have", help=_SIMPLER)
+
+
+def _check_drawn(root: etree._Element) -> None:
+    """Refuse a rebuilt SVG that draws more than :data:`MAX_SVG_DRAWN` elements, counting each ``<use>`` as the
+    element it repeats, with all that one draws (a ``<use>`` of one of its own ancestors draws nothing, as in a
+    browser). Counted once an element, without recursion: a chain of ``<use>`` may be as long as the picture."""
+    named: dict[str, etree._Element] = {}
+    for element in root.iter():
+        named.setdefault(element.get("id") or "", element)
+    drawn: dict[etree._Element, int] = {}
+    open_: set[etree._Element] = set()  # on the way down from the root: a reference back to one is a cycle
+    stack: list[tuple[etree._Element, bool]] = [(root, False)]
+    while stack:
+        element, counted = stack.pop()
+        if element in drawn:
+            continue
+        parts = [*element, *_used(element, named)]
+        if not counted:
+            open_.add(element)
+            stack.append((element, True))
+            stack.extend((part, False) for part in parts if part not in drawn and part not in open_)
+            continue
+        open_.discard(element)
+        drawn[element] = min(MAX_SVG_DRAWN + 1, 1 + sum(drawn.get(part, 0) for part in parts))
+    if drawn[root] > MAX_SVG_DRAWN:
+        raise UnsafeSvg(
+            f"it draws more than {MAX_SVG_DRAWN:,} elements (its `<use>` elements repeating others, which repeat "
+            "others), the most an SVG picture may draw",
+            help=_SIMPLER,
+        )
+
+
+def _used(element: etree._Element, named: dict[str, etree._Element]) -> list[etree._Element]:
+    """The element a ``<use>`` repeats (``href="#id"``), if the picture holds it."""
+    if element.tag != f"{{{SVG}}}use":
+        return []
+    address = element.get("href") or element.get(f"{{{XLINK}}}href") or ""
+    used = named.get(_IGNORED.sub("", address)[1:]) if address.strip().startswith("#") else None
+    return [used] if used is not None and address.strip()[1:] else []
 
 
 def _line(node: etree._Element) -> int | None:

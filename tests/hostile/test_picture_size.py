@@ -205,3 +205,53 @@ def test_a_picture_whose_size_is_further_in_is_held_to_the_limit(kind: str, tmp_
     (tmp_path / name).write_bytes(small)
     assert picture_refusal(tmp_path / name) is None
     assert published_picture(tmp_path / name) == small
+
+
+def _repeating(levels: int, fan: int = 10) -> bytes:
+    """An SVG of ``levels`` groups, each ``fan`` ``<use>`` of the group below: it draws ``fan ** levels`` rectangles."""
+    groups = "".join(
+        f'<g id="g{level}">' + f'<use href="#g{level - 1}"/>' * fan + "</g>" for level in range(1, levels + 1)
+    )
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg"><defs><rect id="g0" width="1" height="1"/>{groups}</defs>'
+        f'<use href="#g{levels}"/></svg>'
+    ).encode()
+
+
+def test_an_svg_drawing_too_many_elements_through_use_is_refused(tmp_path: Path) -> None:
+    """Seven levels of ten ``<use>`` of the level below: 80 tags drew ten million rectangles. The lint passed it, the
+    site published it, and the PDF stopped the whole build at usvg's million nodes ("Typst could not read the
+    pictures", naming no picture); a chain of ``<use>`` each of the one before draws the sum of their lengths."""
+    chain = '<rect id="r0"/>' + "".join(f'<use id="r{i}" href="#r{i - 1}"/>' for i in range(1, 1500))
+    cases = {
+        "levels.svg": _repeating(7),
+        "chain.svg": f'<svg xmlns="http://www.w3.org/2000/svg">{chain}</svg>'.encode(),
+    }
+    reason = (
+        "it draws more than 1,000,000 elements (its `<use>` elements repeating others, which repeat others), the most "
+        "an SVG picture may draw"
+    )
+    for name, data in cases.items():
+        (tmp_path / name).write_bytes(data)
+        assert published_picture(tmp_path / name) == Refusal(reason, "export it simpler, or as a PNG"), name
+    fine = '<g id="a"><use href="#a"/><use href="#b"/></g><g id="b"><use href="#a"/></g>'  # cycles draw nothing
+    for name, data in {"five.svg": _repeating(5), "cycle.svg": svg_of(fine)}.items():
+        (tmp_path / name).write_bytes(data)
+        assert isinstance(published_picture(tmp_path / name), bytes), name
+
+
+def svg_of(body: str) -> bytes:
+    return f'<svg xmlns="http://www.w3.org/2000/svg">{body}</svg>'.encode()
+
+
+def test_a_picture_typst_stops_inside_is_left_out_of_the_pdf_alone(tmp_path: Path) -> None:
+    """usvg names the SVG's own file, not the line of the document showing it, when it stops inside the picture: the
+    whole PDF was refused; now that picture alone is left out and said to be."""
+    from rulebook.pdf.typst_run import readable_pictures
+
+    kept, refused = readable_pictures({"fine.svg": _repeating(2), "busy.svg": _repeating(6)}, tmp_path / "check")
+    assert list(kept) == ["fine.svg"]
+    assert refused == (
+        "images/busy.svg: Typst cannot read this picture (failed to parse SVG (nodes limit reached)); the PDF shows "
+        "its place",
+    )
