@@ -36,7 +36,7 @@ ELEMENTS = frozenset(
         *("filter", "feBlend", "feColorMatrix", "feComponentTransfer", "feComposite", "feConvolveMatrix"),
         *("feDiffuseLighting", "feDisplacementMap", "feDistantLight", "feDropShadow", "feFlood", "feFuncA"),
         *("feFuncB", "feFuncG", "feFuncR", "feGaussianBlur", "feImage", "feMerge", "feMergeNode"),
-        *("feMorphology", "feOffset", "fePointLight", "feSpecularLighting", "feSpotLight", "feTile"),
+        *("feOffset", "fePointLight", "feSpecularLighting", "feSpotLight", "feTile"),
         "feTurbulence",
     }
 )
@@ -56,6 +56,16 @@ ACTIVE = {
     "iframe": "an embedded page (`<iframe>`)",
 }
 """SVG elements that run, animate or embed: the picture is refused, naming the first."""
+
+COSTLY = {"feMorphology": "a filter whose work grows with the square of its radius (`<feMorphology>`)"}
+"""Filters whose work no attribute bounds (a radius is in the picture's units, scaled by its ``viewBox``): a radius
+of 50 on a picture of 2,000 units held Typst, and the build, for over a minute."""
+MAX_OCTAVES = 10
+"""The most octaves of an ``<feTurbulence>``: each halves the last's weight, so past eight none shows; each is a pass
+over every pixel (a billion held Typst, and the build, without end)."""
+MAX_KERNEL_ORDER = 5
+"""The widest kernel of an ``<feConvolveMatrix>``, in pixels: each pixel is the sum of ``order²`` (300 held Typst,
+and the build, without end)."""
 
 ATTRIBUTES = frozenset(
     {
@@ -252,6 +262,8 @@ def _kept(node: etree._Element) -> str | None:
         return None  # an editor's metadata, or an element no browser draws
     if name.localname in ACTIVE:
         raise UnsafeSvg(f"it holds {ACTIVE[name.localname]}", _line(node))
+    if name.localname in COSTLY:
+        raise UnsafeSvg(f"it holds {COSTLY[name.localname]}", _line(node), help=_SIMPLER)
     return node.tag if name.localname in ELEMENTS else None
 
 
@@ -270,8 +282,25 @@ def _attributes(element: etree._Element) -> dict[str, str]:
             continue
         else:
             _check_css(value, _line(element))
+            _check_filter_work(element, name.localname, value)
         kept[key] = value
     return kept
+
+
+def _check_filter_work(element: etree._Element, key: str, value: str) -> None:
+    """Refuse a filter's octaves or kernel past what a reader's browser and Typst can draw in time (each is work on
+    every pixel): :data:`MAX_OCTAVES`, :data:`MAX_KERNEL_ORDER`."""
+    limits = {("feTurbulence", "numOctaves"): MAX_OCTAVES, ("feConvolveMatrix", "order"): MAX_KERNEL_ORDER}
+    limit = limits.get((etree.QName(element).localname, key))
+    if limit is None:
+        return
+    numbers = re.findall(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?", value)
+    if any(float(number) > limit for number in numbers):
+        raise UnsafeSvg(
+            f'its filter asks for `{key}="{value[:30]}"`, more than {limit}, the most a picture may ask for',
+            _line(element),
+            help=_SIMPLER,
+        )
 
 
 def _check_reference(value: str, element: etree._Element) -> None:
