@@ -192,12 +192,46 @@ def _check_drawn(root: etree._Element) -> None:
             continue
         open_.discard(element)
         drawn[element] = min(MAX_SVG_DRAWN + 1, 1 + sum(drawn.get(part, 0) for part in parts))
-    if drawn[root] > MAX_SVG_DRAWN:
+    if drawn[root] + _marked(root, drawn) > MAX_SVG_DRAWN:
         raise UnsafeSvg(
-            f"it draws more than {MAX_SVG_DRAWN:,} elements (its `<use>` elements repeating others, which repeat "
-            "others), the most an SVG picture may draw",
+            f"it draws more than {MAX_SVG_DRAWN:,} elements (its `<use>` elements repeating others, or its markers "
+            "drawn at every point of its lines), the most an SVG picture may draw",
             help=_SIMPLER,
         )
+
+
+_MARKED = frozenset(f"{{{SVG}}}{name}" for name in ("path", "line", "polyline", "polygon"))
+"""The shapes a marker is drawn on, at each of their points."""
+_NUMBER = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)")
+
+
+def _marked(root: etree._Element, drawn: dict[etree._Element, int]) -> int:
+    """How many elements the picture's markers may draw: every marker at every point of every shape that can carry
+    one (a ``<style>`` can give markers to shapes by their tag, so which shapes carry which is not told apart: the
+    count is the most it may be). A marker holding such a shape may draw markers in turn: refused, as a marker
+    given by a ``<style>`` (one level of ten thousand rectangles drawn at 50,000 points took Typst 16 GB)."""
+    markers = list(root.iter(f"{{{SVG}}}marker"))  # of the rebuilt picture: no line of the file to name
+    if not markers:
+        return 0
+    for marker in markers:
+        if any(True for element in marker.iter() if element.tag in _MARKED):
+            if any(_gives_markers(element) for element in root.iter()):
+                raise UnsafeSvg(
+                    "a marker of it draws a line that may carry markers in turn (markers given in a `<style>` or "
+                    "inside a marker)",
+                    help=_SIMPLER,
+                )
+            break
+    points = sum(max(2, len(_NUMBER.findall(e.get("points") or e.get("d") or "")) // 2) for e in root.iter(*_MARKED))
+    return points * sum(drawn.get(marker, 1) for marker in markers)
+
+
+def _gives_markers(element: etree._Element) -> bool:
+    """Whether markers are given in ``element``'s CSS (a ``<style>``) or, inside a marker, by its attributes."""
+    if element.tag == f"{{{SVG}}}style":
+        return "marker" in (element.text or "")
+    inside = any(parent.tag == f"{{{SVG}}}marker" for parent in element.iterancestors())
+    return inside and any("marker" in f"{key!s} {value!s}" for key, value in element.attrib.items())
 
 
 def _used(element: etree._Element, named: dict[str, etree._Element]) -> list[etree._Element]:
