@@ -224,8 +224,12 @@ def test_an_svg_drawing_too_many_elements_through_use_is_refused(tmp_path: Path)
     pictures", naming no picture); a chain of ``<use>`` each of the one before draws the sum of their lengths."""
     chain = '<rect id="r0"/>' + "".join(f'<use id="r{i}" href="#r{i - 1}"/>' for i in range(1, 1500))
     points = " ".join(f"{i % 1000},{i // 1000}" for i in range(50_000))
+    patterns = '<pattern id="p0"><rect/></pattern>' + "".join(
+        f'<pattern id="p{d}">' + f'<rect fill="url(#p{d - 1})"/>' * 10 + "</pattern>" for d in range(1, 9)
+    )
     cases = {
         "levels.svg": _repeating(7),
+        "patterns.svg": svg_of(patterns + '<rect style="fill: url(#p8)"/>'),  # Typst: over 60 s at 36 MB
         "markers.svg": svg_of(  # 16.5 GB in Typst after 40 s, from 390 KB
             f'<style>polyline {{ marker-mid: url(#m) }}</style><marker id="m">{"<rect/>" * 2000}</marker>'
             f'<polyline points="{points}"/>'
@@ -233,8 +237,8 @@ def test_an_svg_drawing_too_many_elements_through_use_is_refused(tmp_path: Path)
         "chain.svg": f'<svg xmlns="http://www.w3.org/2000/svg">{chain}</svg>'.encode(),
     }
     reason = (
-        "it draws more than 1,000,000 elements (its `<use>` elements repeating others, or its markers drawn at every "
-        "point of its lines), the most an SVG picture may draw"
+        "it draws more than 1,000,000 elements (its `<use>` elements and patterns repeating others, or its markers "
+        "drawn at every point of its lines), the most an SVG picture may draw"
     )
     for name, data in cases.items():
         (tmp_path / name).write_bytes(data)
@@ -275,4 +279,15 @@ def test_an_svg_whose_markers_may_draw_markers_is_refused() -> None:
         sanitised_svg(svg_of(nested))
     assert str(refused.value) == (
         "a marker of it draws a line that may carry markers in turn (markers given in a `<style>` or inside a marker)"
+    )
+
+
+def test_an_svg_whose_style_paints_with_one_of_its_patterns_is_refused() -> None:
+    """Which elements a ``<style>`` rule paints is not told apart: with two patterns, one may paint the other's
+    drawing at each of its elements, level after level."""
+    styled = '<style>.a { fill: url(#p0) }</style><pattern id="p0"><rect/></pattern><pattern id="p1"><rect class="a"/>'
+    with pytest.raises(UnsafeSvg) as refused:
+        sanitised_svg(svg_of(styled + '</pattern><rect fill="url(#p1)"/>'))
+    assert str(refused.value) == (
+        "its `<style>` paints with the pattern `p0`, where a pattern's drawing may be painted with another in turn"
     )
