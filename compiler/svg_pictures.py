@@ -177,7 +177,7 @@ def _check_drawn(root: etree._Element) -> None:
     named: dict[str, etree._Element] = {}
     for element in root.iter():
         named.setdefault(element.get("id") or "", element)
-    _check_styled_patterns(root, named)
+    _check_styled_repeaters(root, named)
     drawn: dict[etree._Element, int] = {}
     open_: set[etree._Element] = set()  # on the way down from the root: a reference back to one is a cycle
     stack: list[tuple[etree._Element, bool]] = [(root, False)]
@@ -195,8 +195,9 @@ def _check_drawn(root: etree._Element) -> None:
         drawn[element] = min(MAX_SVG_DRAWN + 1, 1 + sum(drawn.get(part, 0) for part in parts))
     if drawn[root] + _marked(root, drawn) > MAX_SVG_DRAWN:
         raise UnsafeSvg(
-            f"it draws more than {MAX_SVG_DRAWN:,} elements (its `<use>` elements and patterns repeating others, or "
-            "its markers drawn at every point of its lines), the most an SVG picture may draw",
+            f"it draws more than {MAX_SVG_DRAWN:,} elements (its `<use>` elements, patterns, masks, clipping paths "
+            "or filters repeating others, or its markers drawn at every point of its lines), the most an SVG picture "
+            "may draw",
             help=_SIMPLER,
         )
 
@@ -236,36 +237,38 @@ def _gives_markers(element: etree._Element) -> bool:
 
 
 _PAINT_REFERENCE = re.compile(r"url\(\s*['\"]?\s*#([^)'\"\s]+)")
-_PATTERN = f"{{{SVG}}}pattern"
+_REPEATERS = frozenset(f"{{{SVG}}}{name}" for name in ("pattern", "mask", "clipPath", "filter"))
+"""What an element refers to with ``url(#id)`` whose drawing is drawn again for it (a marker is counted apart)."""
 
 
 def _used(element: etree._Element, named: dict[str, etree._Element]) -> list[etree._Element]:
-    """What ``element`` draws besides its children: the element a ``<use>`` repeats (``href="#id"``), and the
-    patterns it is painted with (``fill="url(#p)"``, in an attribute or its ``style``), if the picture holds them."""
+    """What ``element`` draws besides its children: the element a ``<use>`` or an ``<feImage>`` repeats
+    (``href="#id"``), and the patterns, masks, clipping paths and filters it refers to (``mask="url(#m)"``, in an
+    attribute or its ``style``), if the picture holds them."""
     used: list[etree._Element] = []
-    if element.tag == f"{{{SVG}}}use":
+    if etree.QName(element).localname in ("use", "feImage"):
         address = element.get("href") or element.get(f"{{{XLINK}}}href") or ""
         repeated = named.get(_IGNORED.sub("", address)[1:]) if address.strip().startswith("#") else None
         used += [repeated] if repeated is not None and address.strip()[1:] else []
-    for value in (element.get("fill"), element.get("stroke"), element.get("style")):
-        for name in _PAINT_REFERENCE.findall(value or ""):
-            painted = named.get(name)
-            used += [painted] if painted is not None and painted.tag == _PATTERN else []
+    for value in element.attrib.values():
+        for name in _PAINT_REFERENCE.findall(str(value)):
+            target = named.get(name)
+            used += [target] if target is not None and target.tag in _REPEATERS else []
     return used
 
 
-def _check_styled_patterns(root: etree._Element, named: dict[str, etree._Element]) -> None:
-    """Refuse patterns given in a ``<style>`` where there are two or more: a pattern's drawing painted with another
-    pattern repeats it at each of its elements (eight levels held Typst, and the build, without end), and which
-    elements a rule paints is not told apart here."""
-    patterns = sum(1 for _ in root.iter(_PATTERN))
+def _check_styled_repeaters(root: etree._Element, named: dict[str, etree._Element]) -> None:
+    """Refuse a pattern, mask, clipping path or filter given in a ``<style>`` where there are two or more: the drawing
+    of one, given another, repeats it at each of its elements (eight levels of patterns held Typst, and the build,
+    without end; seven of masks took 14.8 GB), and which elements a rule reaches is not told apart here."""
+    repeaters = sum(1 for element in root.iter() if element.tag in _REPEATERS)
     styles = " ".join(style.text or "" for style in root.iter(f"{{{SVG}}}style"))
-    styled = [name for name in _PAINT_REFERENCE.findall(styles) if getattr(named.get(name), "tag", None) == _PATTERN]
-    if patterns >= 2 and styled:
+    styled = [n for n in _PAINT_REFERENCE.findall(styles) if getattr(named.get(n), "tag", None) in _REPEATERS]
+    if repeaters >= 2 and styled:
         raise UnsafeSvg(
-            f"its `<style>` paints with the pattern `{styled[0]}`, where a pattern's drawing may be painted with "
-            "another in turn",
-            help="give the pattern in the element's own `fill`, or " + _SIMPLER,
+            f"its `<style>` refers to `{styled[0]}`, a {etree.QName(named[styled[0]]).localname} whose drawing may "
+            "refer to another in turn",
+            help="give it in the element's own attribute, or " + _SIMPLER,
         )
 
 

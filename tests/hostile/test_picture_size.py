@@ -230,6 +230,17 @@ def test_an_svg_drawing_too_many_elements_through_use_is_refused(tmp_path: Path)
     cases = {
         "levels.svg": _repeating(7),
         "patterns.svg": svg_of(patterns + '<rect style="fill: url(#p8)"/>'),  # Typst: over 60 s at 36 MB
+        "masks.svg": svg_of(patterns.replace("pattern", "mask").replace("fill=", "mask=") + '<rect mask="url(#p8)"/>'),
+        "filters.svg": svg_of(  # Typst: 17 GB in 40 s for seven levels
+            '<g id="g0"><rect/></g>'
+            + "".join(
+                f'<filter id="f{d}"><feImage href="#g{d - 1}"/></filter><g id="g{d}">'
+                + f'<rect filter="url(#f{d})"/>' * 10
+                + "</g>"
+                for d in range(1, 9)
+            )
+            + '<use href="#g8"/>'
+        ),
         "markers.svg": svg_of(  # 16.5 GB in Typst after 40 s, from 390 KB
             f'<style>polyline {{ marker-mid: url(#m) }}</style><marker id="m">{"<rect/>" * 2000}</marker>'
             f'<polyline points="{points}"/>'
@@ -237,8 +248,8 @@ def test_an_svg_drawing_too_many_elements_through_use_is_refused(tmp_path: Path)
         "chain.svg": f'<svg xmlns="http://www.w3.org/2000/svg">{chain}</svg>'.encode(),
     }
     reason = (
-        "it draws more than 1,000,000 elements (its `<use>` elements and patterns repeating others, or its markers "
-        "drawn at every point of its lines), the most an SVG picture may draw"
+        "it draws more than 1,000,000 elements (its `<use>` elements, patterns, masks, clipping paths or filters "
+        "repeating others, or its markers drawn at every point of its lines), the most an SVG picture may draw"
     )
     for name, data in cases.items():
         (tmp_path / name).write_bytes(data)
@@ -288,6 +299,4 @@ def test_an_svg_whose_style_paints_with_one_of_its_patterns_is_refused() -> None
     styled = '<style>.a { fill: url(#p0) }</style><pattern id="p0"><rect/></pattern><pattern id="p1"><rect class="a"/>'
     with pytest.raises(UnsafeSvg) as refused:
         sanitised_svg(svg_of(styled + '</pattern><rect fill="url(#p1)"/>'))
-    assert str(refused.value) == (
-        "its `<style>` paints with the pattern `p0`, where a pattern's drawing may be painted with another in turn"
-    )
+    assert str(refused.value) == "its `<style>` refers to `p0`, a pattern whose drawing may refer to another in turn"
