@@ -108,6 +108,12 @@ def check_output(output: Path, *, root: Path, protected: Iterable[Path]) -> Path
             f"the output `{shown}` is not empty and is not a site this tool built (it has no `{MARKER}` file): "
             "choose another folder, or empty this one"
         )
+    if os.path.lexists(output / GIT_FOLDER):
+        raise OutputError(
+            f"the output `{shown}` holds `{GIT_FOLDER}`, a Git repository (or a worktree's link to one) this tool did "
+            "not make: a build replaces the whole folder and would delete it; build into another folder (`rulebook "
+            "deploy` commits a site to a branch without a checkout)"
+        )
     return output
 
 

@@ -200,16 +200,17 @@ def _write_all(folder: Path, files: Mapping[str, str | bytes]) -> None:
     written inside ``.git`` or through a folder of the project that is a link (:func:`check_written_place`)."""
     for name in files:
         check_written_place(folder / name, root=folder)
-    made: list[Path] = []
+    encoded = {name: text.encode("utf-8") if isinstance(text, str) else text for name, text in files.items()}
+    made: list[Path] = []  # the text is encoded before any file is made: a failure there leaves nothing behind
     try:
-        for name, text in files.items():
+        for name, text in encoded.items():
             path = folder / name
             missing = [p for p in (path.parent, *path.parent.parents) if not p.exists()]
             path.parent.mkdir(parents=True, exist_ok=True)
             made += reversed(missing)
             with path.open("xb") as stream:  # never replaces a file
                 made.append(path)
-                stream.write(text.encode("utf-8") if isinstance(text, str) else text)
+                stream.write(text)
     except OSError as error:
         for undone in reversed(made):
             with contextlib.suppress(OSError):
@@ -254,9 +255,15 @@ def git_warnings(made: Made) -> list[str]:
 
 
 def _checked_title(title: str) -> str:
-    """A title fit for the configuration: one line of text (it also stands in a comment there)."""
+    """A title fit for the configuration: one line of text (it also stands in a comment there), in UTF-8 (a folder's
+    name or an argument holding bytes that are not, read as lone surrogates, cannot be written into a file)."""
     if not title.strip() or any(ord(c) < 32 or 0x7F <= ord(c) < 0xA0 for c in title):
         raise ScaffoldError("a title is one line of text, without control characters")
+    if any(0xD800 <= ord(c) < 0xE000 for c in title):
+        raise ScaffoldError(
+            f"the title {quoted(title)} holds bytes that are not UTF-8 text (a folder's name or a --title "
+            "given so): give one in UTF-8 with --title; nothing was made"
+        )
     return title
 
 

@@ -36,7 +36,7 @@ ELEMENTS = frozenset(
         *("filter", "feBlend", "feColorMatrix", "feComponentTransfer", "feComposite", "feConvolveMatrix"),
         *("feDiffuseLighting", "feDisplacementMap", "feDistantLight", "feDropShadow", "feFlood", "feFuncA"),
         *("feFuncB", "feFuncG", "feFuncR", "feGaussianBlur", "feImage", "feMerge", "feMergeNode"),
-        *("feMorphology", "feOffset", "fePointLight", "feSpecularLighting", "feSpotLight", "feTile"),
+        *("feOffset", "fePointLight", "feSpecularLighting", "feSpotLight", "feTile"),
         "feTurbulence",
     }
 )
@@ -56,6 +56,16 @@ ACTIVE = {
     "iframe": "an embedded page (`<iframe>`)",
 }
 """SVG elements that run, animate or embed: the picture is refused, naming the first."""
+
+COSTLY = {"feMorphology": "a filter whose work grows with the square of its radius (`<feMorphology>`)"}
+"""Filters whose work no attribute bounds (a radius is in the picture's units, scaled by its ``viewBox``): a radius
+of 50 on a picture of 2,000 units held Typst, and the build, for over a minute."""
+MAX_OCTAVES = 10
+"""The most octaves of an ``<feTurbulence>``: each halves the last's weight, so past eight none shows; each is a pass
+over every pixel (a billion held Typst, and the build, without end)."""
+MAX_KERNEL_ORDER = 5
+"""The widest kernel of an ``<feConvolveMatrix>``, in pixels: each pixel is the sum of ``order²`` (300 held Typst,
+and the build, without end)."""
 
 ATTRIBUTES = frozenset(
     {
@@ -130,6 +140,7 @@ def sanitised_svg(data: bytes) -> bytes:
     root = etree.Element(tree.tag, _attributes(tree), nsmap={None: SVG, "xlink": XLINK})  # type: ignore[dict-item]
     root.text = tree.text
     _copy_children(tree, root)
+    _check_drawn(root)
     return etree.tostring(root, xml_declaration=True, encoding="UTF-8") + b"\n"
 
 
@@ -139,6 +150,11 @@ MAX_SVG_TAGS = 100_000
 """The most tags (``<``) an SVG may hold: a parsed element takes hundreds of bytes, and a browser or Typst draws
 each."""
 
+
+MAX_SVG_DRAWN = 1_000_000
+"""The most elements an SVG may draw, each ``<use>`` counted as all it repeats: usvg (Typst's reader) stops at a
+million and the whole PDF with it, and a browser draws each. Ten tags a level, each ``<use>`` of the level below,
+draw ten times more a level: 80 tags drew ten million."""
 
 _SIMPLER = "export it simpler, or as a PNG"
 
@@ -152,6 +168,108 @@ def _check_extent(data: bytes) -> None:
         )
     if data.count(b"<") > MAX_SVG_TAGS:
         raise UnsafeSvg(f"it has more than {MAX_SVG_TAGS:,} tags, the most an SVG picture may have", help=_SIMPLER)
+
+
+def _check_drawn(root: etree._Element) -> None:
+    """Refuse a rebuilt SVG that draws more than :data:`MAX_SVG_DRAWN` elements, counting each ``<use>`` as the
+    element it repeats, with all that one draws (a ``<use>`` of one of its own ancestors draws nothing, as in a
+    browser). Counted once an element, without recursion: a chain of ``<use>`` may be as long as the picture."""
+    named: dict[str, etree._Element] = {}
+    for element in root.iter():
+        named.setdefault(element.get("id") or "", element)
+    _check_styled_repeaters(root, named)
+    drawn: dict[etree._Element, int] = {}
+    open_: set[etree._Element] = set()  # on the way down from the root: a reference back to one is a cycle
+    stack: list[tuple[etree._Element, bool]] = [(root, False)]
+    while stack:
+        element, counted = stack.pop()
+        if element in drawn:
+            continue
+        parts = [*element, *_used(element, named)]
+        if not counted:
+            open_.add(element)
+            stack.append((element, True))
+            stack.extend((part, False) for part in parts if part not in drawn and part not in open_)
+            continue
+        open_.discard(element)
+        drawn[element] = min(MAX_SVG_DRAWN + 1, 1 + sum(drawn.get(part, 0) for part in parts))
+    if drawn[root] + _marked(root, drawn) > MAX_SVG_DRAWN:
+        raise UnsafeSvg(
+            f"it draws more than {MAX_SVG_DRAWN:,} elements (its `<use>` elements, patterns, masks, clipping paths "
+            "or filters repeating others, or its markers drawn at every point of its lines), the most an SVG picture "
+            "may draw",
+            help=_SIMPLER,
+        )
+
+
+_MARKED = frozenset(f"{{{SVG}}}{name}" for name in ("path", "line", "polyline", "polygon"))
+"""The shapes a marker is drawn on, at each of their points."""
+_NUMBER = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)")
+
+
+def _marked(root: etree._Element, drawn: dict[etree._Element, int]) -> int:
+    """How many elements the picture's markers may draw: every marker at every point of every shape that can carry
+    one (a ``<style>`` can give markers to shapes by their tag, so which shapes carry which is not told apart: the
+    count is the most it may be). A marker holding such a shape may draw markers in turn: refused, as a marker
+    given by a ``<style>`` (one level of ten thousand rectangles drawn at 50,000 points took Typst 16 GB)."""
+    markers = list(root.iter(f"{{{SVG}}}marker"))  # of the rebuilt picture: no line of the file to name
+    if not markers:
+        return 0
+    for marker in markers:
+        if any(True for element in marker.iter() if element.tag in _MARKED):
+            if any(_gives_markers(element) for element in root.iter()):
+                raise UnsafeSvg(
+                    "a marker of it draws a line that may carry markers in turn (markers given in a `<style>` or "
+                    "inside a marker)",
+                    help=_SIMPLER,
+                )
+            break
+    points = sum(max(2, len(_NUMBER.findall(e.get("points") or e.get("d") or "")) // 2) for e in root.iter(*_MARKED))
+    return points * sum(drawn.get(marker, 1) for marker in markers)
+
+
+def _gives_markers(element: etree._Element) -> bool:
+    """Whether markers are given in ``element``'s CSS (a ``<style>``) or, inside a marker, by its attributes."""
+    if element.tag == f"{{{SVG}}}style":
+        return "marker" in (element.text or "")
+    inside = any(parent.tag == f"{{{SVG}}}marker" for parent in element.iterancestors())
+    return inside and any("marker" in f"{key!s} {value!s}" for key, value in element.attrib.items())
+
+
+_PAINT_REFERENCE = re.compile(r"url\(\s*['\"]?\s*#([^)'\"\s]+)")
+_REPEATERS = frozenset(f"{{{SVG}}}{name}" for name in ("pattern", "mask", "clipPath", "filter"))
+"""What an element refers to with ``url(#id)`` whose drawing is drawn again for it (a marker is counted apart)."""
+
+
+def _used(element: etree._Element, named: dict[str, etree._Element]) -> list[etree._Element]:
+    """What ``element`` draws besides its children: the element a ``<use>`` or an ``<feImage>`` repeats
+    (``href="#id"``), and the patterns, masks, clipping paths and filters it refers to (``mask="url(#m)"``, in an
+    attribute or its ``style``), if the picture holds them."""
+    used: list[etree._Element] = []
+    if etree.QName(element).localname in ("use", "feImage"):
+        address = element.get("href") or element.get(f"{{{XLINK}}}href") or ""
+        repeated = named.get(_IGNORED.sub("", address)[1:]) if address.strip().startswith("#") else None
+        used += [repeated] if repeated is not None and address.strip()[1:] else []
+    for value in element.attrib.values():
+        for name in _PAINT_REFERENCE.findall(str(value)):
+            target = named.get(name)
+            used += [target] if target is not None and target.tag in _REPEATERS else []
+    return used
+
+
+def _check_styled_repeaters(root: etree._Element, named: dict[str, etree._Element]) -> None:
+    """Refuse a pattern, mask, clipping path or filter given in a ``<style>`` where there are two or more: the drawing
+    of one, given another, repeats it at each of its elements (eight levels of patterns held Typst, and the build,
+    without end; seven of masks took 14.8 GB), and which elements a rule reaches is not told apart here."""
+    repeaters = sum(1 for element in root.iter() if element.tag in _REPEATERS)
+    styles = " ".join(style.text or "" for style in root.iter(f"{{{SVG}}}style"))
+    styled = [n for n in _PAINT_REFERENCE.findall(styles) if getattr(named.get(n), "tag", None) in _REPEATERS]
+    if repeaters >= 2 and styled:
+        raise UnsafeSvg(
+            f"its `<style>` refers to `{styled[0]}`, a {etree.QName(named[styled[0]]).localname} whose drawing may "
+            "refer to another in turn",
+            help="give it in the element's own attribute, or " + _SIMPLER,
+        )
 
 
 def _line(node: etree._Element) -> int | None:
@@ -207,6 +325,8 @@ def _kept(node: etree._Element) -> str | None:
         return None  # an editor's metadata, or an element no browser draws
     if name.localname in ACTIVE:
         raise UnsafeSvg(f"it holds {ACTIVE[name.localname]}", _line(node))
+    if name.localname in COSTLY:
+        raise UnsafeSvg(f"it holds {COSTLY[name.localname]}", _line(node), help=_SIMPLER)
     return node.tag if name.localname in ELEMENTS else None
 
 
@@ -225,8 +345,25 @@ def _attributes(element: etree._Element) -> dict[str, str]:
             continue
         else:
             _check_css(value, _line(element))
+            _check_filter_work(element, name.localname, value)
         kept[key] = value
     return kept
+
+
+def _check_filter_work(element: etree._Element, key: str, value: str) -> None:
+    """Refuse a filter's octaves or kernel past what a reader's browser and Typst can draw in time (each is work on
+    every pixel): :data:`MAX_OCTAVES`, :data:`MAX_KERNEL_ORDER`."""
+    limits = {("feTurbulence", "numOctaves"): MAX_OCTAVES, ("feConvolveMatrix", "order"): MAX_KERNEL_ORDER}
+    limit = limits.get((etree.QName(element).localname, key))
+    if limit is None:
+        return
+    numbers = re.findall(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?", value)
+    if any(float(number) > limit for number in numbers):
+        raise UnsafeSvg(
+            f'its filter asks for `{key}="{value[:30]}"`, more than {limit}, the most a picture may ask for',
+            _line(element),
+            help=_SIMPLER,
+        )
 
 
 def _check_reference(value: str, element: etree._Element) -> None:

@@ -122,16 +122,25 @@ def readable_pictures(pictures: Mapping[str, bytes], folder: Path) -> tuple[dict
         try:
             typst.compile(str(folder / "check.typ"), root=str(folder), ignore_system_fonts=True)
         except typst.TypstError as error:
-            line = re.search(r"check\.typ:(\d+):", str(getattr(error, "diagnostic", "")))
-            if line is None or not 1 <= int(line.group(1)) <= len(names):
+            name = _picture_stopped_at(str(getattr(error, "diagnostic", "")), names)
+            if name is None:
                 raise PdfBuildError(f"Typst could not read the pictures: {_described(error)}") from error
-            name = names[int(line.group(1)) - 1]
             del kept[name]
             said = _described(error)
             refused.append(f"images/{name}: Typst cannot read this picture ({said}); the PDF shows its place")
         else:
             break
     return kept, tuple(refused)
+
+
+def _picture_stopped_at(diagnostic: str, names: list[str]) -> str | None:
+    """The picture Typst's ``diagnostic`` stopped at: the one shown on the line of ``check.typ`` it names, or the
+    picture whose own file it names (an SVG usvg stops inside, at its limit of nodes: the whole PDF was refused)."""
+    line = re.search(r"check\.typ:(\d+):", diagnostic)
+    if line is not None and 1 <= int(line.group(1)) <= len(names):
+        return names[int(line.group(1)) - 1]
+    named = [name for name in names if f"images/{name}:" in diagnostic]
+    return max(named, key=len) if named else None
 
 
 def _lay_out(folder: Path, files: Iterable[tuple[str, bytes]]) -> None:

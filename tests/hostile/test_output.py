@@ -79,6 +79,31 @@ def test_a_folder_of_notes_is_never_replaced(scratch: Path, capsys: pytest.Captu
     assert snapshot(scratch) == before
 
 
+@pytest.mark.parametrize("git", ["repository", "worktree link"])
+@pytest.mark.parametrize("only", [[], ["--data-only"]])
+def test_a_site_holding_a_git_repository_is_never_replaced(
+    scratch: Path, capsys: pytest.CaptureFixture[str], git: str, only: list[str]
+) -> None:
+    """A site this tool built in which the user made a repository (``git init`` in ``site/``, as MkDocs, which keeps
+    dot-files there, lets one deploy) or a worktree (its ``.git`` a file): the next build deleted it with exit 0."""
+    project(scratch)
+    assert run("build", "-q") == 0
+    if git == "repository":
+        (scratch / "site" / ".git" / "objects").mkdir(parents=True)
+        (scratch / "site" / ".git" / "HEAD").write_text("ref: refs/heads/gh-pages\n", encoding="utf-8")
+    else:
+        (scratch / "site" / ".git").write_text("gitdir: /elsewhere/.git/worktrees/site\n", encoding="utf-8")
+    capsys.readouterr()
+    before = snapshot(scratch)
+    assert run("build", "-q", *only) == 2
+    assert capsys.readouterr().err == (
+        "rulebook: error: the output `site` holds `.git`, a Git repository (or a worktree's link to one) this tool "
+        "did not make: a build replaces the whole folder and would delete it; build into another folder (`rulebook "
+        "deploy` commits a site to a branch without a checkout)\n"
+    )
+    assert snapshot(scratch) == before
+
+
 @pytest.mark.parametrize(
     ("output", "message"),
     [

@@ -235,3 +235,98 @@ def test_an_avif_stating_no_still_pictures_size_is_refused(tmp_path: Path) -> No
     still = _avif(640, 480)
     (tmp_path / "still.avif").write_bytes(still)
     assert published_picture(tmp_path / "still.avif") == still
+
+
+def _repeating(levels: int, fan: int = 10) -> bytes:
+    """An SVG of ``levels`` groups, each ``fan`` ``<use>`` of the group below: it draws ``fan ** levels`` rectangles."""
+    groups = "".join(
+        f'<g id="g{level}">' + f'<use href="#g{level - 1}"/>' * fan + "</g>" for level in range(1, levels + 1)
+    )
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg"><defs><rect id="g0" width="1" height="1"/>{groups}</defs>'
+        f'<use href="#g{levels}"/></svg>'
+    ).encode()
+
+
+def test_an_svg_drawing_too_many_elements_through_use_is_refused(tmp_path: Path) -> None:
+    """Seven levels of ten ``<use>`` of the level below: 80 tags drew ten million rectangles. The lint passed it, the
+    site published it, and the PDF stopped the whole build at usvg's million nodes ("Typst could not read the
+    pictures", naming no picture); a chain of ``<use>`` each of the one before draws the sum of their lengths."""
+    chain = '<rect id="r0"/>' + "".join(f'<use id="r{i}" href="#r{i - 1}"/>' for i in range(1, 1500))
+    points = " ".join(f"{i % 1000},{i // 1000}" for i in range(50_000))
+    patterns = '<pattern id="p0"><rect/></pattern>' + "".join(
+        f'<pattern id="p{d}">' + f'<rect fill="url(#p{d - 1})"/>' * 10 + "</pattern>" for d in range(1, 9)
+    )
+    cases = {
+        "levels.svg": _repeating(7),
+        "patterns.svg": svg_of(patterns + '<rect style="fill: url(#p8)"/>'),  # Typst: over 60 s at 36 MB
+        "masks.svg": svg_of(patterns.replace("pattern", "mask").replace("fill=", "mask=") + '<rect mask="url(#p8)"/>'),
+        "filters.svg": svg_of(  # Typst: 17 GB in 40 s for seven levels
+            '<g id="g0"><rect/></g>'
+            + "".join(
+                f'<filter id="f{d}"><feImage href="#g{d - 1}"/></filter><g id="g{d}">'
+                + f'<rect filter="url(#f{d})"/>' * 10
+                + "</g>"
+                for d in range(1, 9)
+            )
+            + '<use href="#g8"/>'
+        ),
+        "markers.svg": svg_of(  # 16.5 GB in Typst after 40 s, from 390 KB
+            f'<style>polyline {{ marker-mid: url(#m) }}</style><marker id="m">{"<rect/>" * 2000}</marker>'
+            f'<polyline points="{points}"/>'
+        ),
+        "chain.svg": f'<svg xmlns="http://www.w3.org/2000/svg">{chain}</svg>'.encode(),
+    }
+    reason = (
+        "it draws more than 1,000,000 elements (its `<use>` elements, patterns, masks, clipping paths or filters "
+        "repeating others, or its markers drawn at every point of its lines), the most an SVG picture may draw"
+    )
+    for name, data in cases.items():
+        (tmp_path / name).write_bytes(data)
+        assert published_picture(tmp_path / name) == Refusal(reason, "export it simpler, or as a PNG"), name
+    fine = '<g id="a"><use href="#a"/><use href="#b"/></g><g id="b"><use href="#a"/></g>'  # cycles draw nothing
+    arrow = '<marker id="a"><path d="M0,0 L10,5 L0,10 z"/></marker><path d="M0 0 L9 9" marker-end="url(#a)"/>'
+    for name, data in {"five.svg": _repeating(5), "cycle.svg": svg_of(fine), "arrow.svg": svg_of(arrow)}.items():
+        (tmp_path / name).write_bytes(data)
+        assert isinstance(published_picture(tmp_path / name), bytes), name
+
+
+def svg_of(body: str) -> bytes:
+    return f'<svg xmlns="http://www.w3.org/2000/svg">{body}</svg>'.encode()
+
+
+def test_a_picture_typst_stops_inside_is_left_out_of_the_pdf_alone(tmp_path: Path) -> None:
+    """usvg names the SVG's own file, not the line of the document showing it, when it stops inside the picture: the
+    whole PDF was refused; now that picture alone is left out and said to be."""
+    from rulebook.pdf.typst_run import readable_pictures
+
+    kept, refused = readable_pictures({"fine.svg": _repeating(2), "busy.svg": _repeating(6)}, tmp_path / "check")
+    assert list(kept) == ["fine.svg"]
+    assert refused == (
+        "images/busy.svg: Typst cannot read this picture (failed to parse SVG (nodes limit reached)); the PDF shows "
+        "its place",
+    )
+
+
+def test_an_svg_whose_markers_may_draw_markers_is_refused() -> None:
+    """Markers drawing lines that carry markers: three levels of 3,000 points took Typst 14.8 GB in 40 s."""
+    points = " ".join(f"{i},{i}" for i in range(3000))
+    nested = (
+        '<marker id="m0"><rect/></marker>'
+        f'<marker id="m1"><polyline points="{points}" marker-mid="url(#m0)"/></marker>'
+        f'<polyline points="{points}" marker-mid="url(#m1)"/>'
+    )
+    with pytest.raises(UnsafeSvg) as refused:
+        sanitised_svg(svg_of(nested))
+    assert str(refused.value) == (
+        "a marker of it draws a line that may carry markers in turn (markers given in a `<style>` or inside a marker)"
+    )
+
+
+def test_an_svg_whose_style_paints_with_one_of_its_patterns_is_refused() -> None:
+    """Which elements a ``<style>`` rule paints is not told apart: with two patterns, one may paint the other's
+    drawing at each of its elements, level after level."""
+    styled = '<style>.a { fill: url(#p0) }</style><pattern id="p0"><rect/></pattern><pattern id="p1"><rect class="a"/>'
+    with pytest.raises(UnsafeSvg) as refused:
+        sanitised_svg(svg_of(styled + '</pattern><rect fill="url(#p1)"/>'))
+    assert str(refused.value) == "its `<style>` refers to `p0`, a pattern whose drawing may refer to another in turn"

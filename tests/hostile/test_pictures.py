@@ -100,6 +100,20 @@ REFUSED_SVG = {
         b"<svg><script>alert(1)</script></svg>",
         "it is not an SVG picture (its root is `svg` in no namespace)",
     ),
+    # filters whose work had no bound: each held Typst, and the build, for over a minute (a reader's browser too)
+    "morphology": (
+        svg('<filter id="f">\n<feMorphology operator="dilate" radius="50"/></filter>'),
+        "it holds a filter whose work grows with the square of its radius (`<feMorphology>`), line 2 of the picture",
+    ),
+    "octaves": (
+        svg('<filter id="f"><feTurbulence baseFrequency="0.5" numOctaves="1000000000"/></filter>'),
+        'its filter asks for `numOctaves="1000000000"`, more than 10, the most a picture may ask for, line 1 of the '
+        "picture",
+    ),
+    "kernel": (
+        svg('<filter id="f"><feConvolveMatrix order="3 300" kernelMatrix="1"/></filter>'),
+        'its filter asks for `order="3 300"`, more than 5, the most a picture may ask for, line 1 of the picture',
+    ),
     "not XML": (
         b'<svg xmlns="http://www.w3.org/2000/svg">\n<rect></svg>',
         "it is not well-formed XML (Opening and ending tag mismatch: rect line 2 and svg), line 2 of the picture",

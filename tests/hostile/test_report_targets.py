@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from lxml import etree
 
-from .scratch import configure, nothing_written_outside, run, scratch, source  # noqa: F401 (fixtures)
+from .scratch import configure, nothing_written_outside, run, run_guarded, scratch, source  # noqa: F401 (fixtures)
 from .test_report_files import BOOK
 
 PNG = b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x01\x00\x00\x00\x01\x08\x06\x00\x00\x00\x1f\x15\xc4\x89"
@@ -565,3 +565,24 @@ def test_a_file_in_a_folder_no_file_can_be_made_in_is_a_plain_error(
     _project(scratch)
     outcome = run(capsys, "convert", "book.xml", "-o", "/proc/self/x")
     assert outcome == (2, "", "rulebook: error: cannot write `/proc/self/x`: no such file or directory\n")
+
+
+@pytest.mark.parametrize(
+    "arguments",
+    [[os.fsdecode(b"game-\xff")], [".", "--title", os.fsdecode(b"Game \xfe")]],
+    ids=["folder name", "title"],
+)
+def test_init_refuses_a_title_that_is_not_utf8_and_makes_nothing(
+    scratch: Path,  # noqa: F811
+    arguments: list[str],
+) -> None:
+    """A folder whose name is not UTF-8 (``init`` titles the book from it), or such a ``--title``: the title could not
+    be written into the configuration ("internal error: UnicodeEncodeError", and an empty ``rulebook.toml`` was left
+    in the new folder). Run in a process of its own: standard error shows the bytes as ``\\xff`` there."""
+    with nothing_written_outside(scratch):
+        outcome = run_guarded(scratch, "init", *arguments)
+    assert outcome.code == 2
+    assert (
+        "holds bytes that are not UTF-8 text (a folder's name or a --title given so): give one in UTF-8" in outcome.err
+    )
+    assert os.listdir(scratch) == []
