@@ -87,13 +87,15 @@ class Checks:
             return None
         if values is None:
             return None
-        if not isinstance(values, dict) or not isinstance(values.get("title", ""), str):
-            self.report("the front matter's `title` must be text", 0, help="write `title: The Book's Title`")
-            return None
         places = key_places(token.content)
 
         def offset(place: tuple[int, int]) -> int:  # a place in the YAML, which starts on the line after `---`
             return self.source.line_starts[1 + place[0]] + place[1]
+
+        if not isinstance(values, dict) or not isinstance(values.get("title", ""), str):
+            written = offset(places["title"][0]) if isinstance(values, dict) and "title" in places else 0
+            self.report("the front matter's `title` must be text", written, help="write `title: The Book's Title`")
+            return None
 
         unknown = sorted(str(key) for key in values if key != "title")
         if unknown:

@@ -125,6 +125,10 @@ def test_convert_names_the_errors_of_reading_what_it_converts(capsys, scratch: P
         ('title: "Moves\\e[31m"', "a control character (U+001B) in the front matter's title", 2, 8),
         ("title: Moves\nsubtitle: x", "unknown key `subtitle` in the front matter", 3, 1),
         ("# notes\n\ntitle: |\n  Moves\n  \\a\nk: 1", "unknown key `k` in the front matter", 7, 1),
+        # a title that is not text was reported on the `---` line, whatever line it stands on
+        ("# notes\n\ntitle: [1, 2]", "the front matter's `title` must be text", 4, 1),
+        ("a: &a [x, y]\ntitle: *a", "the front matter's `title` must be text", 3, 1),
+        ("- title", "the front matter's `title` must be text", 1, 1),
     ],
 )
 def test_a_front_matter_fault_is_reported_where_it_is_written(  # type: ignore[no-untyped-def]
