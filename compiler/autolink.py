@@ -192,9 +192,7 @@ def _heading_end(section: Section) -> int:
     """Where a section's heading line ends in its source, whatever ends it (a search for ``\n`` found none in a
     source whose lines end in ``\r`` alone, so the heading's own title was taken for the text saying it: every
     heading became a term)."""
-    source = section.source
-    line_end = source.line_bounds(source.position(section.offset)[0])[1]
-    return max(line_end, section.offset + len(section.title))
+    return max(section.source.line_around(section.offset)[1], section.offset + len(section.title))
 
 
 _EMPHASIS = re.compile(r"(\*\*|__|\*|_)(?=\S)([^*_\n]{1,60}?)(?<=\S)\1(?![\w*])")

@@ -144,7 +144,7 @@ class Checks:
     def _line_end(self, offset: int) -> int:
         """Where the line holding ``offset`` ends, whatever ends it (``\\r`` alone too: a search for ``\\n`` found the
         end of the file, and a heading's attribute block was taken from the last line holding a brace)."""
-        return self.source.line_bounds(self.source.position(offset)[0])[1]
+        return self.source.line_around(offset)[1]
 
     def _last_brace(self, offset: int) -> int:
         """Where the attribute block of the heading whose line starts at ``offset`` opens."""

@@ -227,3 +227,19 @@ def test_a_book_prefix_written_in_capitals_is_kept_by_the_names_help(capsys, scr
     lint = run(capsys, "lint", "--color", "never")
     assert "error[RB302]: term name `MAIN:march` is not a valid identifier\n" in lint.out
     assert "= help: use `main:march` (letters, digits and underscores only)\n" in lint.out, lint.out
+
+
+@pytest.mark.parametrize("end", ["\n", "\r\n", "\r"])
+def test_a_caption_line_is_found_whatever_ends_the_lines(end: str) -> None:
+    """A translation's caption ("Figure 1 - ...", as a converted PDF prints them) is read from its line's start:
+    with `\\r` alone ending lines, that start was searched for as `\\n`, the file's start was taken, and no
+    caption past the first line was one (`SourceText.line_around`)."""
+    from rulebook.languages.data import as_language
+    from rulebook.source import SourceText
+    from rulebook.translate.segments import _segmenter
+
+    text = f"Du texte.{end}Figure 1 - La légende.{end}"
+    segmenter = _segmenter(as_language("fr"))
+    source = SourceText.from_text("fr.md", text)
+    assert segmenter.in_caption(source, text.index("Figure"))
+    assert not segmenter.in_caption(source, 0)
