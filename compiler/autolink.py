@@ -189,9 +189,10 @@ def _heard(waiting: list[Section], start: int, said: set[int]) -> list[Section]:
 
 
 def _heading_end(section: Section) -> int:
-    """Where a section's heading line ends in its source."""
-    text = section.source.text
-    return max(text.find("\n", section.offset), section.offset + len(section.title))
+    """Where a section's heading line ends in its source, whatever ends it (a search for ``\n`` found none in a
+    source whose lines end in ``\r`` alone, so the heading's own title was taken for the text saying it: every
+    heading became a term)."""
+    return max(section.source.line_around(section.offset)[1], section.offset + len(section.title))
 
 
 _EMPHASIS = re.compile(r"(\*\*|__|\*|_)(?=\S)([^*_\n]{1,60}?)(?<=\S)\1(?![\w*])")

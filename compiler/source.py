@@ -69,6 +69,11 @@ class SourceText:
             end -= 1
         return start, end
 
+    def line_around(self, offset: int) -> tuple[int, int]:
+        """Where the line holding ``offset`` starts and ends, whatever ends it (``\r`` alone too: a search for
+        ``\n`` finds none in such a source, and took the file's start or end for the line's)."""
+        return self.line_bounds(self.position(offset)[0])
+
     def lines(self) -> list[str]:
         """Every line's text, without its line end."""
         return LINE_END.split(self.text)

@@ -151,6 +151,19 @@ def test_zero_x_choices_scale_with_the_army(rules: Rules, x: int, limit: int, co
     assert (not broken) is legal
 
 
+def test_digits_of_other_scripts_are_not_numbers(rules: Rules, tmp_path: Path) -> None:
+    """`\\d` takes any script's digits: `0-1\u0663` counted as a 0-13 choice and a price `5\u0660` as 50."""
+    data = base()
+    data["entries"][2]["choice"] = "0-1\u0663"
+    assert [v.rule for v in check_army(rules, data).violations] == ["write 0-X choices as 0-2"]
+    data = base()
+    data["entries"][0]["upgrades"] = [{"name": "Banner", "points": "5\u0660/40"}]
+    listing = tmp_path / "army.json"
+    listing.write_text(json.dumps(data), encoding="utf-8")
+    with pytest.raises(RulesError, match="`points` is the text `5\u0660/40`, not a price such as 50"):
+        read_army(listing)
+
+
 def test_violations_quote_and_link_the_rules(rules: Rules) -> None:
     report = check_army(rules, base(g=300))
     (violation,) = report.violations

@@ -172,3 +172,13 @@ def test_a_heading_is_a_term_when_the_text_says_it_outside_the_heading() -> None
     assert [t.id for t in terms] == [
         "charge", "move_charge", "rank_and_file", "optional_rule", "box", "section", "not_said_twice"
     ]  # fmt: skip
+
+
+def test_a_heading_is_a_term_only_where_the_text_says_it_whatever_ends_the_lines() -> None:
+    """A heading's own title is not a use of it: with lines ending in ``\\r`` alone, its line's end was searched for
+    as ``\\n``, none was found, and every heading became a term (`term p is defined but never referred to`)."""
+    for line_end in ("\n", "\r\n", "\r"):
+        text = line_end.join(["# C", "", "## P", "", "A line.", "", "## Q", "", "Q is said.", ""])
+        document = parse_markdown_string(text, language="en").document
+        assert document is not None
+        assert heading_terms(document) == [Term("q", "Q")], repr(line_end)

@@ -220,6 +220,15 @@ LONG = "9" * 5000
 """A number Python refuses to read (more than 4,300 digits)."""
 
 
+def _categories(point_limit: str, duplicate_limit: str) -> str:
+    """A `categories` table of one row: its limits are read as numbers (a 5,000-digit one was an internal error)."""
+    return (
+        '<table kind="categories" id="cats"><headers title=""><header>Point limit</header><header>Duplicate limit</header>'
+        f'</headers><row><header><reference name="t">T</reference></header><cell>{point_limit}</cell>'
+        f"<cell>{duplicate_limit}</cell></row></table>"
+    )
+
+
 @pytest.mark.parametrize(
     ("declared", "told"),
     [
@@ -234,8 +243,15 @@ LONG = "9" * 5000
         ),
         (f'<table roll="D6" id="q"><row><header>1-{LONG}</header><cell>x</cell></row></table>', "its results have"),
         ('<mechanic name="t" roll="D6" pass="at-least" target="٣"/>', "`target` must be a whole number from 1"),
+        (_categories(f"at least {LONG}%", "max 4"), "the limit `at least 999999999999999999999999999999…"),
+        (_categories("at least 25%", f"max {LONG}"), "the limit `max 99999999999999999999999999999999999…"),
+        (_categories("at least 25%", "max 1000001"), "the limit `max 1000001` is past 1,000,000"),
+        (_categories("at least 25%", "max 1\u0663"), "cannot read the limit `max 1\u0663` (write `max 3`)"),
     ],
-    ids=["target", "always-fails", "dice", "sides", "times", "against", "band", "other-digits"],
+    ids=[
+        *("target", "always-fails", "dice", "sides", "times", "against", "band", "other-digits"),
+        *("point-limit", "duplicate-limit", "past-a-million", "limit-other-digits"),
+    ],
 )
 def test_a_number_past_any_die_in_a_mechanic_or_a_band_is_refused_where_it_stands(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], declared: str, told: str

@@ -29,7 +29,7 @@ from typing import Any
 from rulebook.engine.army_file import read_army as read_army
 from rulebook.engine.rules import Rules
 
-_CHOICE = re.compile(r"^0-(?P<x>[1-9]\d*)$")
+_CHOICE = re.compile(r"^0-(?P<x>[1-9]\d*)$", re.ASCII)
 
 Entry = dict[str, Any]
 Cite = dict[str, str | None]

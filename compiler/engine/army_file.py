@@ -16,7 +16,7 @@ from rulebook.engine.documents import Unreadable, read_document
 from rulebook.engine.errors import RulesError
 from rulebook.engine.limits import MAX_ARMY_BYTES, MAX_ENTRIES, MAX_ITEMS, MAX_POINTS, over, shown
 
-_PRICE = re.compile(r"^\s*\d+(\.\d+)?(\s*/\s*\d+(\.\d+)?)*\s*$")
+_PRICE = re.compile(r"^\s*\d+(\.\d+)?(\s*/\s*\d+(\.\d+)?)*\s*$", re.ASCII)
 
 
 def read_army(path: Path) -> dict[str, Any]:

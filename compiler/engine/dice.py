@@ -20,7 +20,8 @@ from rulebook.engine.limits import MAX_DICE, MAX_SIDES, over, read_bounded, show
 
 Distribution = dict[int, Fraction]
 
-_NOTATION = re.compile(r"(?P<count>[1-9]\d*)?D(?P<sides>[1-9]\d*)", re.IGNORECASE)
+# ASCII digits only: `\d` also takes other scripts' digits, and `2D6` followed by U+0663 was rolled as 2D63
+_NOTATION = re.compile(r"(?P<count>[1-9]\d*)?D(?P<sides>[1-9]\d*)", re.IGNORECASE | re.ASCII)
 
 
 class Notation(NamedTuple):

@@ -17,6 +17,7 @@ from typing import Any, Generic, TypeVar, cast
 
 from rulebook.catalog.mechanics import INVALID_ANNOTATION
 from rulebook.diagnostics import Diagnostic
+from rulebook.errors import quoted
 from rulebook.facts.army_kinds import ROUNDINGS, ArmyDeclaration, VariantDeclaration
 from rulebook.facts.shapes import (
     ArmyComposition,
@@ -29,7 +30,7 @@ from rulebook.facts.shapes import (
     ProfileRow,
     Variant,
 )
-from rulebook.facts.values import collect_values, unknown_kind
+from rulebook.facts.values import MAX_VALUE, bounded_number, collect_values, unknown_kind
 from rulebook.model import Annotated, Book, Cell, Reference, Row, Table, plain_text
 from rulebook.names import is_identifier
 from rulebook.spelling import spelling_of
@@ -42,8 +43,8 @@ SEQUENCE_KINDS: dict[str, str] = {
 }
 """What a sequence may be."""
 
-_PERCENT = re.compile(r"^(?P<kind>at least|max)\s+(?P<n>\d+)\s*%$", re.IGNORECASE)
-_MAX = re.compile(r"^max\s+(?P<n>\d+)$", re.IGNORECASE)
+_PERCENT = re.compile(r"^(?P<kind>at least|max)\s+(?P<n>\d+)\s*%$", re.IGNORECASE | re.ASCII)
+_MAX = re.compile(r"^max\s+(?P<n>\d+)$", re.IGNORECASE | re.ASCII)
 _HALF = re.compile(r"^half(?:,?\s*rounded\s+(?P<round>up|down))?$", re.IGNORECASE)
 _NONE = {"-", "–", "—", ""}
 
@@ -262,7 +263,7 @@ def _percent_limit(text: str) -> tuple[int | None, int | None]:
     match = _PERCENT.match(text.strip())
     if match is None:
         raise UnreadableTable(f"cannot read the point limit `{text}` (write `at least 25%` or `max 35%`)")
-    n = int(match.group("n"))
+    n = _limit_number(match.group("n"), text)
     return (n, None) if match.group("kind").lower() == "at least" else (None, n)
 
 
@@ -272,7 +273,15 @@ def _count_limit(text: str, *, allow_none: bool = False) -> int | None:
     match = _MAX.match(text.strip())
     if match is None:
         raise UnreadableTable(f"cannot read the limit `{text}` (write `max 3`)")
-    return int(match.group("n"))
+    return _limit_number(match.group("n"), text)
+
+
+def _limit_number(digits: str, text: str) -> int:
+    """A limit's ASCII digits as a number, within :data:`MAX_VALUE` (5,000 digits were an internal error)."""
+    number = bounded_number(digits)
+    if number is None:
+        raise UnreadableTable(f"the limit {quoted(text)} is past {MAX_VALUE:,}")
+    return number
 
 
 # -- the rule data they make ----------------------------------------------------------

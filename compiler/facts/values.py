@@ -35,6 +35,15 @@ MAX_VALUE = 1_000_000
 "Limits"); a game's numbers are far below it, and a longer one would be read into a number of any size."""
 
 
+def bounded_number(digits: str) -> int | None:
+    """The whole number ASCII ``digits`` write, or None past :data:`MAX_VALUE` (a longer one is never read whole:
+    Python refuses more than 4,300 digits)."""
+    significant = digits.lstrip("0") or "0"
+    if len(significant) > len(str(MAX_VALUE)) or int(significant) > MAX_VALUE:
+        return None
+    return int(significant)
+
+
 def collect_values(
     values: tuple[Value, ...], defined: frozenset[str]
 ) -> tuple[dict[str, DeclaredValue], list[Diagnostic]]:
@@ -77,8 +86,7 @@ def _problem(value: Value, defined: frozenset[str], first: Mapping[str, Span]) -
             f"value `{value.name}` must be a whole number, not `{_shown(value.text)}`",
             f"wrap only the number in `{spelling_of(value.source.path).value}`, written in the digits 0 to 9",
         )
-    significant = number.lstrip("0") or "0"
-    if len(significant) > len(str(MAX_VALUE)) or int(significant) > MAX_VALUE:
+    if bounded_number(number) is None:
         return _at(
             value,
             f"value `{value.name}` is {_shown(number)}: a value is at most {MAX_VALUE:,}",

@@ -100,13 +100,15 @@ class Checks:
             return None, None
         if values is None:
             return None, None
-        if not isinstance(values, dict) or not isinstance(values.get("title", ""), str):
-            self.report("the front matter's `title` must be text", 0, help="write `title: The Book's Title`")
-            return None, None
         places = key_places(token.content)
 
         def offset(place: tuple[int, int]) -> int:  # a place in the YAML, which starts on the line after `---`
             return self.source.line_starts[1 + place[0]] + place[1]
+
+        if not isinstance(values, dict) or not isinstance(values.get("title", ""), str):
+            written = offset(places["title"][0]) if isinstance(values, dict) and "title" in places else 0
+            self.report("the front matter's `title` must be text", written, help="write `title: The Book's Title`")
+            return None, None
 
         unknown = sorted(str(key) for key in values if key != "title")
         if unknown:
@@ -156,7 +158,7 @@ class Checks:
     def _line_end(self, offset: int) -> int:
         """Where the line holding ``offset`` ends, whatever ends it (``\\r`` alone too: a search for ``\\n`` found the
         end of the file, and a heading's attribute block was taken from the last line holding a brace)."""
-        return self.source.line_bounds(self.source.position(offset)[0])[1]
+        return self.source.line_around(offset)[1]
 
     def _last_brace(self, offset: int) -> int:
         """Where the attribute block of the heading whose line starts at ``offset`` opens."""

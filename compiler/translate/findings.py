@@ -32,8 +32,8 @@ def heading(unit: Unit) -> Span | None:
     """The place of a unit's heading (its note or item, for a titled note), to the end of its line."""
     if unit.source is None:
         return None
-    end = unit.source.text.find("\n", unit.offset)
-    return unit.source.span(unit.offset, max(1, (end if end != -1 else len(unit.source.text)) - unit.offset))
+    end = unit.source.line_around(unit.offset)[1]
+    return unit.source.span(unit.offset, max(1, end - unit.offset))
 
 
 def quote(text: str) -> str:

@@ -83,8 +83,7 @@ class Sentence:
         """The sentence's place: its first line, from its first word."""
         if self.source is None:
             return Span("", 0, 0)
-        line_end = self.source.text.find("\n", self.offset)
-        length = (line_end if line_end != -1 else len(self.source.text)) - self.offset
+        length = self.source.line_around(self.offset)[1] - self.offset
         return self.source.span(self.offset, max(1, min(length, len(self.text))))
 
     def position(self, offset: int) -> int | None:
@@ -184,7 +183,7 @@ class _Segmenter:
 
     def in_caption(self, source: SourceText, offset: int) -> bool:
         """Whether a sentence stands in a caption paragraph ("Figure 1 - ..."), as a converted PDF prints them."""
-        start = source.text.rfind("\n", 0, offset) + 1
+        start = source.line_around(offset)[0]
         return self.caption.match(source.text, start) is not None
 
     def is_label(self, text: str) -> bool:

@@ -125,6 +125,10 @@ def test_convert_names_the_errors_of_reading_what_it_converts(capsys, scratch: P
         ('title: "Moves\\e[31m"', "a control character (U+001B) in the front matter's title", 2, 8),
         ("title: Moves\nsubtitle: x", "unknown key `subtitle` in the front matter", 3, 1),
         ("# notes\n\ntitle: |\n  Moves\n  \\a\nk: 1", "unknown key `k` in the front matter", 7, 1),
+        # a title that is not text was reported on the `---` line, whatever line it stands on
+        ("# notes\n\ntitle: [1, 2]", "the front matter's `title` must be text", 4, 1),
+        ("a: &a [x, y]\ntitle: *a", "the front matter's `title` must be text", 3, 1),
+        ("- title", "the front matter's `title` must be text", 1, 1),
     ],
 )
 def test_a_front_matter_fault_is_reported_where_it_is_written(  # type: ignore[no-untyped-def]
@@ -312,3 +316,19 @@ def test_a_finding_on_a_roll_tables_rows_stays_at_the_table(capsys, scratch: Pat
         "error[RB501]: the bands do not match a roll of D6: no band for 2, 3, 4, 5, 6\n"
         f"  --> book.md:{line}:1\n" in lint.out
     ), lint.out
+
+
+@pytest.mark.parametrize("end", ["\n", "\r\n", "\r"])
+def test_a_caption_line_is_found_whatever_ends_the_lines(end: str) -> None:
+    """A translation's caption ("Figure 1 - ...", as a converted PDF prints them) is read from its line's start:
+    with `\\r` alone ending lines, that start was searched for as `\\n`, the file's start was taken, and no
+    caption past the first line was one (`SourceText.line_around`)."""
+    from rulebook.languages.data import as_language
+    from rulebook.source import SourceText
+    from rulebook.translate.segments import _segmenter
+
+    text = f"Du texte.{end}Figure 1 - La légende.{end}"
+    segmenter = _segmenter(as_language("fr"))
+    source = SourceText.from_text("fr.md", text)
+    assert segmenter.in_caption(source, text.index("Figure"))
+    assert not segmenter.in_caption(source, 0)

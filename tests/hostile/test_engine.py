@@ -75,6 +75,9 @@ def changed(rules: Path, folder: Path, change: Callable[[dict[str, Any]], object
         ("D" + "9" * 5000, ["rolls dice of 99999999... (5000 digits) sides", f"{LIMIT} 100 sides"]),
         ("0D6", ["`0D6` is not dice notation"]),
         ("a handful", ["`a handful` is not dice notation"]),
+        # digits of other scripts, which `\d` took: `2D6` and ARABIC-INDIC DIGIT THREE was rolled as 2D63, exit 0
+        ("2D6\u0663", ["`2D6\u0663` is not dice notation"]),
+        ("\uff12D6", ["`\uff12D6` is not dice notation"]),
     ],
 )
 def test_a_roll_past_the_dice_limits_is_refused(
