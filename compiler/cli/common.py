@@ -31,6 +31,13 @@ class UsageError(UserError):
     """Bad usage: reported in plain words with exit status 2."""
 
 
+def book_option(text: str) -> str:
+    """A ``--book NAME`` as written: an empty name names no book (it read as no option, every book)."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("a book's name cannot be empty: name one of the configuration's books")
+    return text
+
+
 def add_config_option(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--config",

@@ -13,6 +13,7 @@ from rulebook.cli.common import (
     Commands,
     UsageError,
     add_config_option,
+    book_option,
     output_text,
     plural,
     project_of,
@@ -60,7 +61,9 @@ def add_commands(commands: Commands, words: Sequence[str] = ()) -> None:
     )
     lint.add_argument("--color", choices=("auto", "always", "never"), default="auto", help="colour text output")
     lint.add_argument("--quiet", "-q", action="store_true", help="no progress messages")
-    lint.add_argument("--book", metavar="NAME", help="lint this book of the configuration (default: every book)")
+    lint.add_argument(
+        "--book", type=book_option, metavar="NAME", help="lint this book of the configuration (default: every book)"
+    )
     add_config_option(lint)
     lint.set_defaults(run=run_lint)
 
