@@ -93,8 +93,10 @@ def test_an_empty_book_name_is_refused_not_read_as_every_book(
     with pytest.raises(SystemExit) as exit_info:
         main(command if "--book" in command else [*command, "--book", ""])
     assert exit_info.value.code == 2
-    assert capsys.readouterr().err.rstrip("\n").endswith(
-        "error: argument --book: a book's name cannot be empty: name one of the configuration's books"
+    assert (
+        capsys.readouterr()
+        .err.rstrip("\n")
+        .endswith("error: argument --book: a book's name cannot be empty: name one of the configuration's books")
     )
 
 
