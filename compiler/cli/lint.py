@@ -14,6 +14,7 @@ from rulebook.cli.common import (
     UsageError,
     add_config_option,
     book_option,
+    file_option,
     output_text,
     plural,
     project_of,
@@ -41,13 +42,13 @@ def add_commands(commands: Commands, words: Sequence[str] = ()) -> None:
         "files", nargs="*", default=[], type=Path, metavar="FILE", help="sources to check (default: configured)"
     )
     lint.add_argument("--format", choices=formats.LINT, default="text", help="output format (default: text)")
-    lint.add_argument("--output", "-o", type=Path, help="write the report to this file instead of stdout")
+    lint.add_argument("--output", "-o", type=file_option, help="write the report to this file instead of stdout")
     lint.add_argument("--pretty", action="store_true", help="indent the JSON report (default: one line per diagnostic)")
     lint.add_argument("--strict", action="store_true", help="fail on warnings as well as errors")
     lint.add_argument("--baseline", type=Path, help="hide the known problems listed in this baseline file")
     lint.add_argument("--no-baseline", action="store_true", help="ignore the configured baseline")
     lint.add_argument(
-        "--write-baseline", type=Path, metavar="FILE", help="record every current problem in FILE and exit 0"
+        "--write-baseline", type=file_option, metavar="FILE", help="record every current problem in FILE and exit 0"
     )
     lint.add_argument(
         "--fix",
