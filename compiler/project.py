@@ -765,7 +765,8 @@ class _Checker:
 
     def url(self, table: Mapping[str, Any], key: str, where: str) -> str | None:
         value = self.string(table, key, where)
-        if value is not None and not re.fullmatch(r"https?://[^\s\"'<>\x00-\x1f\x7f-\x9f]+", value):
+        # printable only: a bidirectional control (U+202E) reorders the address a reader sees in every page's links
+        if value is not None and not (value.isprintable() and re.fullmatch(r"https?://[^\s\"'<>]+", value)):
             raise self.error(f"`{key}` in [{where}] must be an http(s) URL, not {quoted(value)}")
         return value
 

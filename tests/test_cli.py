@@ -81,6 +81,25 @@ def test_a_mistyped_word_gets_the_commands_own_usage_and_a_suggestion(
     assert shown.startswith(usage) and shown.rstrip("\n").endswith(error), shown
 
 
+@pytest.mark.parametrize(
+    "command",
+    [["lint"], ["build"], ["graph"], ["query", "x"], ["status"], ["engine", "--book", "", "odds", "table", "x"]],
+    ids=lambda command: command[0],
+)
+def test_an_empty_book_name_is_refused_not_read_as_every_book(
+    command: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--book ''`` (a variable left empty in a script) linted or built every book without a word."""
+    with pytest.raises(SystemExit) as exit_info:
+        main(command if "--book" in command else [*command, "--book", ""])
+    assert exit_info.value.code == 2
+    assert (
+        capsys.readouterr()
+        .err.rstrip("\n")
+        .endswith("error: argument --book: a book's name cannot be empty: name one of the configuration's books")
+    )
+
+
 def test_lint_of_the_bundled_book_passes_with_its_baseline(monkeypatch, capsys) -> None:  # type: ignore[no-untyped-def]
     monkeypatch.chdir(ROOT)
     assert main(["lint", "--color", "never", "--book", "main"]) == 0

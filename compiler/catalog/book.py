@@ -195,17 +195,19 @@ EMPTY_NAME = Rule(
 ## What it does
 Reports a definition or reference with an empty or missing `name`, a link
 with an empty or missing `to`, and an empty `id`; in Markdown, a definition,
-reference or link that names nothing.
+reference or link that names nothing. Also a reference that shows no words
+(`<reference name="nerve"/>`, `[[nerve|]]`).
 
 ## Why is this bad?
-An empty name cannot be linked, looked up or defined.
+An empty name cannot be linked, looked up or defined; a reference without
+words is an empty link on the page, which a reader can neither see nor follow.
 
 ## Example
 ```xml
-<reference name="">Nerve</reference>
+<reference name="">Nerve</reference> and <reference name="nerve"/>
 ```
 ```markdown
-[[|Nerve]] and [the rules](#)
+[[|Nerve]], [[nerve|]] and [the rules](#)
 ```
 """,
 )

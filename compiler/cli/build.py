@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from rulebook.cli.common import Commands, Progress, add_config_option, plural, project_of
+from rulebook.cli.common import Commands, Progress, add_config_option, book_option, plural, project_of
 
 if TYPE_CHECKING:
     from rulebook import build_values
@@ -49,7 +49,12 @@ def add_commands(commands: Commands, words: Sequence[str] = ()) -> None:
         "--drafts", action="store_true", help="the editor's view: lint marks, lint and translation reports, term graph"
     )
     build.add_argument("--quiet", "-q", action="store_true", help="no progress messages")
-    build.add_argument("--book", metavar="NAME", help="build only this book of the configuration (default: every book)")
+    build.add_argument(
+        "--book",
+        type=book_option,
+        metavar="NAME",
+        help="build only this book of the configuration (default: every book)",
+    )
     build.add_argument(
         "--offline",
         action="store_true",

@@ -10,6 +10,7 @@ import argparse
 import errno
 import io
 import json
+import os
 import sys
 import time
 from pathlib import Path
@@ -29,6 +30,26 @@ line's, for a module that registers only what they name (the engine's actions)."
 
 class UsageError(UserError):
     """Bad usage: reported in plain words with exit status 2."""
+
+
+def book_option(text: str) -> str:
+    """A ``--book NAME`` as written: an empty name names no book (it read as no option, every book)."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("a book's name cannot be empty: name one of the configuration's books")
+    return text
+
+
+def file_option(text: str) -> Path:
+    """A file a command writes on request (``-o``), as written: one ending in a separator names a folder (``-o x/``
+    wrote a file called ``x``)."""
+    return Path(file_name_option(text))
+
+
+def file_name_option(text: str) -> str:
+    """:func:`file_option` kept as written (``-`` for standard output)."""
+    if text.endswith(("/", os.sep)):
+        raise argparse.ArgumentTypeError(f"`{text}` names a folder: name the file to write")
+    return text
 
 
 def add_config_option(parser: argparse.ArgumentParser) -> None:

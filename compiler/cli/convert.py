@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from rulebook.cli.common import Commands, add_config_option, print_fatal, project_of
+from rulebook.cli.common import Commands, add_config_option, file_name_option, print_fatal, project_of
 
 if TYPE_CHECKING:
     from rulebook.convert import NotCarried
@@ -32,7 +32,10 @@ def add_commands(commands: Commands, words: Sequence[str] = ()) -> None:
     convert.add_argument("source", type=Path, help="the rulebook source to convert")
     convert.add_argument("--to", choices=("markdown", "xml"), help="the format to write (default: the other one)")
     convert.add_argument(
-        "--output", "-o", help="the file to write (default: the source's name with the format's suffix; - for stdout)"
+        "--output",
+        "-o",
+        type=file_name_option,
+        help="the file to write (default: the source's name with the format's suffix; - for stdout)",
     )
     add_config_option(convert)
     convert.set_defaults(run=run_convert)

@@ -9,7 +9,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from rulebook.cli.common import Commands, UsageError, add_config_option, config_option, emit, project_of
+from rulebook.cli.common import Commands, UsageError, add_config_option, book_option, config_option, emit, project_of
 from rulebook.engine.limits import MAX_GIVEN_VALUES, MAX_MODIFIERS, over
 
 
@@ -25,7 +25,10 @@ def add_commands(commands: Commands, words: Sequence[str] = ()) -> None:
     )
     engine.add_argument("--rules", type=Path, help="rules.json to use (default: the build output's)")
     engine.add_argument(
-        "--book", metavar="NAME", help="the rule data of this book of the configuration (default: the main book's)"
+        "--book",
+        type=book_option,
+        metavar="NAME",
+        help="the rule data of this book of the configuration (default: the main book's)",
     )
     add_config_option(engine)
     actions = engine.add_subparsers(title="engine commands", required=True, metavar="COMMAND")

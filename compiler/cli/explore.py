@@ -8,7 +8,16 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from rulebook import formats
-from rulebook.cli.common import Commands, add_config_option, output_text, print_fatal, project_of, write_stdout
+from rulebook.cli.common import (
+    Commands,
+    add_config_option,
+    book_option,
+    file_option,
+    output_text,
+    print_fatal,
+    project_of,
+    write_stdout,
+)
 
 if TYPE_CHECKING:
     from rulebook.family import Family
@@ -18,8 +27,8 @@ def add_commands(commands: Commands, words: Sequence[str] = ()) -> None:
     graph = commands.add_parser("graph", help="export the term graph (json, dot for Graphviz, graphml for Gephi)")
     graph.add_argument("files", nargs="*", default=[], type=Path, metavar="FILE", help="sources (default: configured)")
     graph.add_argument("--format", choices=formats.GRAPH, default="json")
-    graph.add_argument("--output", "-o", type=Path, help="write to this file instead of stdout")
-    graph.add_argument("--book", metavar="NAME", help="the book of the configuration (default: main)")
+    graph.add_argument("--output", "-o", type=file_option, help="write to this file instead of stdout")
+    graph.add_argument("--book", type=book_option, metavar="NAME", help="the book of the configuration (default: main)")
     add_config_option(graph)
     graph.set_defaults(run=run_graph)
 
@@ -27,7 +36,7 @@ def add_commands(commands: Commands, words: Sequence[str] = ()) -> None:
     query.add_argument("term", help="term name, such as sight_line")
     query.add_argument("files", nargs="*", default=[], type=Path, metavar="FILE", help="sources (default: configured)")
     query.add_argument("--format", choices=formats.QUERY, default="text")
-    query.add_argument("--book", metavar="NAME", help="the book of the configuration (default: main)")
+    query.add_argument("--book", type=book_option, metavar="NAME", help="the book of the configuration (default: main)")
     add_config_option(query)
     query.set_defaults(run=run_query)
 

@@ -13,6 +13,8 @@ from rulebook.cli.common import (
     Commands,
     UsageError,
     add_config_option,
+    book_option,
+    file_option,
     output_text,
     plural,
     project_of,
@@ -40,13 +42,13 @@ def add_commands(commands: Commands, words: Sequence[str] = ()) -> None:
         "files", nargs="*", default=[], type=Path, metavar="FILE", help="sources to check (default: configured)"
     )
     lint.add_argument("--format", choices=formats.LINT, default="text", help="output format (default: text)")
-    lint.add_argument("--output", "-o", type=Path, help="write the report to this file instead of stdout")
+    lint.add_argument("--output", "-o", type=file_option, help="write the report to this file instead of stdout")
     lint.add_argument("--pretty", action="store_true", help="indent the JSON report (default: one line per diagnostic)")
     lint.add_argument("--strict", action="store_true", help="fail on warnings as well as errors")
     lint.add_argument("--baseline", type=Path, help="hide the known problems listed in this baseline file")
     lint.add_argument("--no-baseline", action="store_true", help="ignore the configured baseline")
     lint.add_argument(
-        "--write-baseline", type=Path, metavar="FILE", help="record every current problem in FILE and exit 0"
+        "--write-baseline", type=file_option, metavar="FILE", help="record every current problem in FILE and exit 0"
     )
     lint.add_argument(
         "--fix",
@@ -60,7 +62,9 @@ def add_commands(commands: Commands, words: Sequence[str] = ()) -> None:
     )
     lint.add_argument("--color", choices=("auto", "always", "never"), default="auto", help="colour text output")
     lint.add_argument("--quiet", "-q", action="store_true", help="no progress messages")
-    lint.add_argument("--book", metavar="NAME", help="lint this book of the configuration (default: every book)")
+    lint.add_argument(
+        "--book", type=book_option, metavar="NAME", help="lint this book of the configuration (default: every book)"
+    )
     add_config_option(lint)
     lint.set_defaults(run=run_lint)
 

@@ -8,7 +8,16 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from rulebook import formats
-from rulebook.cli.common import Commands, UsageError, add_config_option, plural, print_fatal, project_of, write_stdout
+from rulebook.cli.common import (
+    Commands,
+    UsageError,
+    add_config_option,
+    book_option,
+    plural,
+    print_fatal,
+    project_of,
+    write_stdout,
+)
 
 if TYPE_CHECKING:
     from rulebook.project import Translation
@@ -26,7 +35,7 @@ def add_commands(commands: Commands, words: Sequence[str] = ()) -> None:
         epilog="Exit status: 0 reported (or marked), 1 more sections outdated than --max-outdated allows, "
         "2 unreadable input, bad usage, or a section that cannot be marked.",
     )
-    status.add_argument("--book", help="the translations of this book only (default: every book's)")
+    status.add_argument("--book", type=book_option, help="the translations of this book only (default: every book's)")
     status.add_argument("--language", help="the translation into this language only (default: every one)")
     status.add_argument("--format", choices=formats.STATUS, default="text")
     status.add_argument(

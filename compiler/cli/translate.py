@@ -11,6 +11,7 @@ from rulebook import formats
 from rulebook.cli.common import (
     Commands,
     add_config_option,
+    file_option,
     output_text,
     print_fatal,
     project_of,
@@ -63,7 +64,7 @@ def add_commands(commands: Commands, words: Sequence[str] = ()) -> None:
     export.add_argument("terms", type=Path, help="the terminology file (terms.toml)")
     export.add_argument("--format", choices=formats.TERMS_EXPORT, default="tbx")
     export.add_argument("--language", default="fr", help="the terminology's language, by code (default: fr)")
-    export.add_argument("--output", "-o", type=Path, help="write to this file instead of stdout")
+    export.add_argument("--output", "-o", type=file_option, help="write to this file instead of stdout")
     add_config_option(export)
     export.set_defaults(run=run_terms_export)
     suggest = actions.add_parser(

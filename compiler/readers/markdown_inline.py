@@ -41,7 +41,7 @@ from rulebook.model import (
 )
 from rulebook.readers.markdown_blocks import Tree
 from rulebook.readers.markdown_checks import Checks
-from rulebook.readers.markdown_syntax import attributes_of, table_cells
+from rulebook.readers.markdown_syntax import attributes_of, read_attributes, table_cells
 from rulebook.source import SourceText
 
 _DICE = re.compile(r"\d*[dD]\d+")
@@ -179,6 +179,7 @@ class InlineReader:
         if inline.content.strip() == "\\":
             return [LineBreak(self.source, self.block_offset(inline))]
         self._stray_fences(inline)
+        self._unread_attribute_blocks(inline)
         nodes = self.nodes(inline, _Places(self.source, inline), section_id, definition)
         images = tuple(n for n in nodes if isinstance(n, Image))
         if images and all(isinstance(n, Image) or (isinstance(n, str) and not n.strip()) for n in nodes):
@@ -200,6 +201,24 @@ class InlineReader:
                     self.source.line_starts[line] + len(text) - len(text.lstrip()),
                     help="remove it, or open the directive it closes (`::: note Title`)",
                 )
+
+    def _unread_attribute_blocks(self, inline: Token) -> None:
+        """An attribute block after a span or a reference that its parser cannot read (``[x]{dfn=hit on=a(1)}``):
+        the span was read as text, its braces shown, the definition it made lost, in silence."""
+        if "]{" not in inline.content or not inline.map:
+            return
+        for line in range(*inline.map):
+            text = self.source.line_text(line + 1)
+            for found in _AFTER_BRACKET.finditer(text):
+                try:
+                    read_attributes(text, found.end() - 1, len(text))
+                except ParseError:
+                    self.checks.report(
+                        "an attribute block that cannot be read: what it follows is read as text",
+                        self.source.line_starts[line] + found.end() - 1,
+                        help="write each attribute as key=value, a value holding spaces or signs in quotes: "
+                        '`[text]{dfn=name}`, `{title="A title"}`',
+                    )
 
     def item_title(self, content: Content) -> tuple[str | None, Content]:
         """An item's title (``[Title]{.title}`` first in it), and its content without it."""
@@ -564,6 +583,8 @@ class InlineReader:
 _CELL_ATTRIBUTES = re.compile(r"(?<!\\)\{[^{}\\\n]*\}\s*$")
 """An attribute block ending a cell's text (``| Sprint {.header} |``); none whose brace is escaped."""
 _FENCE_ALONE = re.compile(r"[ \t]*:{3,}[ \t]*")
+_AFTER_BRACKET = re.compile(r"(?<!\\)\]\{")
+"""A brace right after a closing bracket (not an escaped one): an attribute block, of a span or a reference."""
 """A line holding a directive's closing fence alone."""
 _LIST_TAG = re.compile(r"</?(?:ul|li)>")
 """The tags of a list in a table's cell."""

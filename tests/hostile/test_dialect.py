@@ -178,6 +178,53 @@ def test_a_closing_fence_that_closes_nothing_is_reported_not_text_in_silence(cap
     assert found == ["book.md:18:1", "book.md:21:3"], lint.out
 
 
+def test_an_attribute_block_its_parser_cannot_read_is_reported_not_text_in_silence(capsys, scratch: Path) -> None:  # type: ignore[no-untyped-def]
+    """``[A hit is a wound.]{dfn=hit onclick=alert(1)}``: the span was read as text, its braces shown and the
+    definition lost, with no word of it; an escaped bracket's brace, and blocks that read, are no finding."""
+    text = (
+        f"{BODY}\n[A hit is a wound.]{{dfn=hit onclick=alert(1)}} A [[hit]]{{type=(x)}} hurts.\n\n"
+        "Words \\]{not a block} and [a shield]{dfn=shield} that [[march]]{type=example}.\n"
+    )
+    source(scratch, "book.md", text)
+    lint = run(capsys, "lint", "--color", "never")
+    found = re.findall(
+        r"error\[RB002\]: an attribute block that cannot be read[^\n]*\n +--> (book\.md:\d+:\d+)", lint.out
+    )
+    assert found == ["book.md:13:20", "book.md:13:56"], lint.out
+
+
+@pytest.mark.parametrize(
+    ("name", "text", "place", "help"),
+    [
+        (
+            "book.md",
+            f"{BODY}\nEach [[march|]] and [[march| ]] and [[march]].\n",
+            ["book.md:13:8", "book.md:13:23"],
+            "write the words it shows: `[[march|words]]`, or `[[march]]` to show its name",
+        ),
+        (
+            "book.xml",
+            '<document><chapter title="Moving" id="moving"><definition name="march">To <reference name="march">'
+            'march</reference>.</definition>\n<reference name="march"/> <reference name="march"> </reference>'
+            "</chapter></document>\n",
+            ["book.xml:2:18", "book.xml:2:44"],
+            'write the words it shows: `<reference name="march">march</reference>`',
+        ),
+    ],
+    ids=["markdown", "xml"],
+)
+def test_a_reference_that_shows_no_words_is_reported_not_an_empty_link(  # type: ignore[no-untyped-def]
+    capsys, scratch: Path, name: str, text: str, place: list[str], help: str
+) -> None:
+    """``[[march|]]`` and ``<reference name="march"/>`` were published as an empty link, which a reader can neither
+    see nor follow, with "All checks passed"."""
+    source(scratch, name, text)
+    lint = run(capsys, "lint", name, "--color", "never")
+    said = r"error\[RB301\]: the reference to `march` shows no words: an empty link on the page\n +--> (\S+)"
+    assert re.findall(said, lint.out) == place, lint.out
+    assert lint.out.count(f"help: {help}") == 2
+
+
 def test_a_translation_in_the_dialect_is_located_at_its_words_not_its_heading(capsys, scratch: Path) -> None:  # type: ignore[no-untyped-def]
     """The dialect's markup was taken for words when a sentence was found back in its source (`[[charge|` read
     "charge charge"), so the sentence was not found, and a finding stood at its section's heading."""

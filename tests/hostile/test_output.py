@@ -418,6 +418,8 @@ def test_a_picture_is_shown_at_its_files_address_whatever_its_name(scratch: Path
         ("title = 3", "`title` in [top level] must be a string, not the number 3"),
         ("emphasis = 1", "`emphasis` in [top level] must be true or false, not the number 1"),
         ('site_url = "javascript:alert(1)"', "`site_url` in [top level] must be an http(s) URL"),
+        ('site_url = "https://example.org/\u202egpj.exe"', "`site_url` in [top level] must be an http(s) URL"),
+        ('site_url = "https://example.org/a\u200bb"', "`site_url` in [top level] must be an http(s) URL"),
         ('language = "en fr"', "`language` in [top level] must be a language code"),
         ("books = 3", "`books` in [top level] must be a table, not the number 3"),
         ('[books."My Book"]\nsources = []', "a book's name is lower-case letters, digits, - and _"),

@@ -17,6 +17,8 @@ from pathlib import Path
 import pytest
 from lxml import etree
 
+from rulebook.cli import main
+
 from .scratch import configure, nothing_written_outside, run, run_guarded, scratch, source  # noqa: F401 (fixtures)
 from .test_report_files import BOOK
 
@@ -69,6 +71,31 @@ def test_a_report_never_replaces_a_file_a_project_keeps(
     assert outcome.code == 2
     assert outcome.err == f"rulebook: error: `{target}` {NOT_OURS}\n"
     assert (scratch / target).read_bytes() == KEPT[target]
+
+
+NAMING_A_FILE = {
+    **{name: (*argv, "-o") for name, argv in WRITERS.items()},
+    "baseline": ("lint", "--write-baseline"),
+    "converted source": ("convert", "book.xml", "-o"),
+}
+"""Every command and option that names a file to write."""
+
+
+@pytest.mark.parametrize("writer", NAMING_A_FILE)
+def test_a_file_named_with_a_trailing_separator_is_refused(
+    scratch: Path,  # noqa: F811
+    capsys: pytest.CaptureFixture[str],
+    writer: str,
+) -> None:
+    """``-o reports/`` names a folder: it wrote a file called ``reports``."""
+    _project(scratch)
+    with nothing_written_outside(scratch), pytest.raises(SystemExit) as exit_info:
+        main([*NAMING_A_FILE[writer], "reports/"])
+    assert exit_info.value.code == 2
+    option = "--output/-o" if NAMING_A_FILE[writer][-1] == "-o" else "--write-baseline"
+    said = f"error: argument {option}: `reports/` names a folder: name the file to write\n"
+    assert capsys.readouterr().err.endswith(said)
+    assert not (scratch / "reports").exists()
 
 
 @pytest.mark.parametrize("target", [*sorted(KEPT), "terms.toml"])

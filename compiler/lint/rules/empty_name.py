@@ -7,6 +7,7 @@ from collections.abc import Iterator
 from rulebook.catalog.book import EMPTY_NAME
 from rulebook.diagnostics import Diagnostic
 from rulebook.lint.base import LintInput
+from rulebook.model import Reference
 from rulebook.source import Span
 from rulebook.spelling import XML, spelling_of
 
@@ -22,6 +23,9 @@ def check(lint: LintInput) -> Iterator[Diagnostic]:
     for link in terms.links_to(""):
         yield _empty("link", "to", link.span, link.section_id)
     book = lint.book
+    for reference in book.references:
+        if reference.name and not reference.text.strip():
+            yield _wordless(reference)
     for target_id, span in book.ids:
         if not target_id.strip():
             yield _empty("element", "id", span, None)
@@ -34,6 +38,22 @@ def _empty(element: str, attribute: str, span: Span, section_id: str | None) -> 
     else:
         message, help = _IN_MARKDOWN[element]
     return RULE.diagnostic(message, span, target="", help=help, section_id=section_id)
+
+
+def _wordless(reference: Reference) -> Diagnostic:
+    """A reference that shows no words: an empty link on the page, which a reader cannot see or follow."""
+    name = reference.name
+    if spelling_of(reference.span.path) is XML:
+        help = f'write the words it shows: `<reference name="{name}">{name}</reference>`'
+    else:
+        help = f"write the words it shows: `[[{name}|words]]`, or `[[{name}]]` to show its name"
+    return RULE.diagnostic(
+        f"the reference to `{name}` shows no words: an empty link on the page",
+        reference.span,
+        target=name,
+        help=help,
+        section_id=reference.section_id,
+    )
 
 
 _IN_MARKDOWN = {
