@@ -58,8 +58,8 @@ ACTIVE = {
 """SVG elements that run, animate or embed: the picture is refused, naming the first."""
 
 COSTLY = {"feMorphology": "a filter whose work grows with the square of its radius (`<feMorphology>`)"}
-"""Filters whose work no attribute bounds (a radius is in the picture's units, scaled by its ``viewBox``): a radius
-of 50 on a picture of 2,000 units held Typst, and the build, for over a minute."""
+"""Filters whose work no attribute bounds (a radius is in the picture's user space, scaled by its ``viewBox``): a
+radius of 50 on a picture 2,000 wide held Typst, and the build, for over a minute."""
 MAX_OCTAVES = 10
 """The most octaves of an ``<feTurbulence>``: each halves the last's weight, so past eight none shows; each is a pass
 over every pixel (a billion held Typst, and the build, without end)."""
