@@ -288,6 +288,22 @@ def translation_language(project: Project, configured: Translation | None, sourc
     raise UserError(f"name the translation's language with --language ({listed})")
 
 
+def terminology_language(project: Project, path: Path) -> str:
+    """The language of a terminology ``terms export`` names without ``--language``: that of the translation the
+    configuration gives it to (or whose ``terms.toml`` it is), else that of the only translation the project
+    configures; else a usage error saying what to name."""
+    resolved = path.resolve()
+    translations = [t for book in project.books for t in book.translations]
+    owner = next((t for t in translations if t.terms_file.resolve() == resolved), None)
+    if owner is not None:
+        return owner.language
+    languages = sorted({t.language for t in translations})
+    if len(languages) == 1:
+        return languages[0]
+    listed = f"the project's translations: {', '.join(languages)}" if languages else f"the shipped: {SHIPPED}"
+    raise UserError(f"name the terminology's language with --language ({listed})")
+
+
 def _read_as(project: Project, source: Path) -> str | None:
     """The language other than the original's (English) a translation's text reads as, if it can tell."""
     from rulebook.inputs import read_input_text
