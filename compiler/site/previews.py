@@ -48,7 +48,7 @@ def definition_preview(
     table's first row if it holds one."""
     content: Content = definition.children
     around = _only_words(definition) and section is not None
-    if around:
+    if around and section is not None:
         content = section.children  # a first use marked as the definition: the sentence around it
     text, links = preview(content, definition.name, at_definition=around)
     if not text and section is not None:  # a heading over subsections only ("Terrain"): the first one's opening
