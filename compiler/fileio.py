@@ -231,7 +231,7 @@ def write_report_file(
     (``-o /dev/full``) is an :class:`OutputError`, never a file said written."""
     target = check_report_file(path, root=root, protected=protected, ours=ours, kind=kind)
     shown = shown_path(target, root)
-    data = text.encode("utf-8")
+    data = text.encode("utf-8", "surrogateescape")  # a name that is not UTF-8 (`lint` given one), as its bytes
     try:
         if _is_stream(target):
             _write_into(target, data)

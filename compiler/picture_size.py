@@ -66,13 +66,14 @@ def size_refusal_of_any(head: bytes, whole: Callable[[], bytes]) -> str | None:
     kind = next((kind for kind, reads in SIGNATURES.items() if reads(head)), None)
     if kind is None:
         return None
-    data = whole() if size_beyond(head, kind) else head
-    return too_many_pixels(data, kind) or unsized(data, kind)
-
-
-def too_many_pixels(head: bytes, kind: str) -> str | None:
-    """Why the raster picture ``head`` (its first bytes) of type ``kind`` is too large to publish, or None."""
     size = pixel_size(head, kind)
+    if size_beyond(head, size):
+        size = pixel_size(whole(), kind)
+    return too_many_pixels(size) or unsized(size, kind)
+
+
+def too_many_pixels(size: tuple[int, int] | None) -> str | None:
+    """Why a raster picture of ``size`` (:func:`pixel_size`) is too large to publish, or None."""
     if size is None or size[0] * size[1] <= MAX_PIXELS:
         return None
     width, height = size
@@ -89,19 +90,20 @@ to libavif's own limit of about 268 million pixels). A PNG, JPEG, GIF or WebP wh
 picture any decoder shows."""
 
 
-def unsized(head: bytes, kind: str) -> str | None:
-    """Why the raster picture ``head`` of type ``kind`` is refused for stating no size where it is read, or None."""
-    if kind not in UNSIZED_KINDS or pixel_size(head, kind) is not None:
+def unsized(size: tuple[int, int] | None, kind: str) -> str | None:
+    """Why a raster picture of type ``kind`` is refused for stating no size (``size`` None where
+    :func:`pixel_size` read it), or None."""
+    if kind not in UNSIZED_KINDS or size is not None:
         return None
     return f"it states no still picture's size (an {kind} image sequence, or properties that cannot be read)"
 
 
-def size_beyond(head: bytes, kind: str) -> bool:
+def size_beyond(head: bytes, size: tuple[int, int] | None) -> bool:
     """Whether the size of a picture whose first bytes (at most :data:`SIZE_BYTES`) are ``head`` must be looked for
-    further in it: :func:`pixel_size` did not find it there, and the picture may have more (a JPEG whose frame
-    comes after 1.1 MB of metadata, an AVIF whose properties follow a large box: each was published, however many
-    pixels it said)."""
-    return len(head) >= SIZE_BYTES and pixel_size(head, kind) is None
+    further in it: :func:`pixel_size` did not find it there (``size``), and the picture may have more (a JPEG whose
+    frame comes after 1.1 MB of metadata, an AVIF whose properties follow a large box: each was published, however
+    many pixels it said)."""
+    return size is None and len(head) >= SIZE_BYTES
 
 
 def pixel_size(head: bytes, kind: str) -> tuple[int, int] | None:

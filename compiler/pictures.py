@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 from rulebook.inputs import MAX_SOURCE_BYTES
-from rulebook.picture_size import SIGNATURES, SIZE_BYTES, size_beyond, too_many_pixels, unsized
+from rulebook.picture_size import SIGNATURES, SIZE_BYTES, pixel_size, size_beyond, too_many_pixels, unsized
 from rulebook.svg_pictures import UnsafeSvg, sanitised_svg
 
 
@@ -69,14 +69,16 @@ def _checked(path: Path, *, whole: bool) -> bytes | Refusal:
         return _svg(data)
     kind, is_kind = RASTER[suffix]
     if is_kind(data[:HEAD]):
-        if not whole and size_beyond(data, kind):
-            data = _read(path, whole=True)  # its size is further in
+        size = pixel_size(data, kind)
+        if not whole and size_beyond(data, size):
+            data = _read(path, whole=True)
             if isinstance(data, Refusal):
                 return data
-        too_many = too_many_pixels(data, kind)
+            size = pixel_size(data, kind)
+        too_many = too_many_pixels(size)
         if too_many is not None:
             return Refusal(too_many, "export it smaller")
-        no_size = unsized(data, kind)
+        no_size = unsized(size, kind)
         return data if no_size is None else Refusal(no_size, f"export it as a still {kind} picture, or as a PNG")
     actual = next((other for other, (_, reads) in RASTER.items() if reads(data[:HEAD])), None)
     if actual is None:

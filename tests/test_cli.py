@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import re
@@ -40,6 +41,24 @@ def test_every_command_has_help(command: list[str], capsys) -> None:  # type: ig
         main([*command, "--help"])
     assert exit_info.value.code == 0
     assert "usage: rulebook" in capsys.readouterr().out
+
+
+def test_every_argument_of_every_command_says_what_it_is() -> None:
+    """``--help`` explains each argument and option of each command (a bare ``notation`` or ``DIR`` says nothing)."""
+    from rulebook.cli import _parser
+
+    silent: list[str] = []
+
+    def walk(parser: argparse.ArgumentParser, words: tuple[str, ...]) -> None:
+        for action in parser._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                for name, command in action.choices.items():
+                    walk(command, (*words, name))
+            elif not action.help and action.dest != "help":
+                silent.append(f"rulebook {' '.join(words)}: {'/'.join(action.option_strings) or action.dest}")
+
+    walk(_parser(), ())
+    assert not silent
 
 
 @pytest.mark.parametrize(

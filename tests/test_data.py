@@ -346,6 +346,21 @@ def test_a_terms_name_is_the_name_the_book_writes(data: dict[str, Any]) -> None:
     assert data["terms"]["line_of_sight"]["name"] == "Line of Sight"
 
 
+def test_a_terms_name_is_never_other_words_a_reference_shows() -> None:
+    """Where no capitalised form spells the id, the form the book spells it by, capitalised: one reference showing
+    other words (``[[fighter|The Brave]]``, at a sentence's start) does not rename the term."""
+    from collections import Counter
+
+    from rulebook.data.terms import display_name
+
+    assert display_name("fighter", Counter({"fighter": 5, "fighters": 2, "The Brave": 1})) == "Fighter"
+    assert display_name("line_of_sight", Counter({"line of sight": 3, "LoS": 1})) == "Line of sight"
+    assert display_name("rank_and_file", Counter({"R&F": 4, "Rank-and-File": 1, "rank-and-file": 6})) == (
+        "Rank-and-File"
+    )
+    assert display_name("ws", Counter({"Weapon Skill": 2})) == "Weapon Skill"  # nothing spells it: the book's name
+
+
 def test_reading_order_puts_dependencies_first(data: dict[str, Any]) -> None:
     order = data["reading_order"]
     position = {name: i for i, name in enumerate(order)}

@@ -27,7 +27,7 @@ ARGUMENTS = {
     "diff": ("diff", "rules/book.xml", "rules/later.xml"),
     "graph": ("graph",),
     "query": ("query", "march"),
-    "terms export": ("terms", "export", "rules/fr/terms.toml"),
+    "terms export": ("terms", "export", "rules/fr/terms.toml", "--language", "fr"),  # no translation configured
 }
 """Each command of the table, run on the project below."""
 

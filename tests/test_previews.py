@@ -45,6 +45,19 @@ def test_a_definition_that_is_only_its_words_shows_the_sentence_around_it() -> N
     assert shown["text"] == "Each Hit is followed by injury rolls to see what harms."  # emphasis is no text
 
 
+def test_a_definition_in_a_table_cell_or_a_caption_shows_its_own_words() -> None:
+    """Not the section's first paragraph, nor the cell of an earlier reference to the term (a profile's name
+    column, then its meaning: the starter book's shape)."""
+    xml = (
+        '<document><chapter title="Fighters">A fighter is one miniature.<table><row><cell>Gu</cell>'
+        '<cell><reference name="guard">Guard</reference></cell><cell><definition name="guard">How well the fighter '
+        'blocks.</definition></cell></row></table><figure id="f"><image source="a.png"/><caption>The '
+        '<definition name="edge">edge</definition> of the table ends the game.</caption></figure></chapter></document>'
+    )
+    assert card(xml, "guard")["text"] == "How well the fighter blocks."
+    assert card(xml, "edge")["text"] == "The edge of the table ends the game."
+
+
 def test_a_table_definition_shows_its_first_row_and_how_many_more() -> None:
     xml = (
         '<document><chapter title="Profiles"><definition name="profile">A <reference name="profile">profile</reference>'

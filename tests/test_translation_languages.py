@@ -303,8 +303,15 @@ def test_the_translations_sites_speak_their_language(project: Path) -> None:
 
 
 def test_a_terminology_exports_in_its_language(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["terms", "export", "de/terms.toml", "--language", "de"]) == 0
-    tbx = capsys.readouterr().out
-    assert "Skirmish: terminology, English-German" in tbx and '<langSec xml:lang="de">' in tbx
-    assert main(["terms", "export", "nl/terms.toml", "--language", "nl", "--format", "csv"]) == 0
+    """In the language named, else that of the translation the configuration gives the file to."""
+    for options in (["--language", "de"], []):
+        assert main(["terms", "export", "de/terms.toml", *options]) == 0
+        tbx = capsys.readouterr().out
+        assert "Skirmish: terminology, English-German" in tbx and '<langSec xml:lang="de">' in tbx
+    assert main(["terms", "export", "nl/terms.toml", "--format", "csv"]) == 0
     assert capsys.readouterr().out.startswith('"term_id","en","nl","nl_accepted","nl_forbidden"\n')
+    shutil.copy(project / "de" / "terms.toml", project / "loose.toml")
+    assert main(["terms", "export", "loose.toml"]) == 2
+    assert "name the terminology's language with --language (the project's translations: de, nl)" in (
+        capsys.readouterr().err
+    )

@@ -10,6 +10,7 @@ engine) and renders what comes back.
 from __future__ import annotations
 
 import importlib
+import io
 import os
 import signal
 import sys
@@ -102,6 +103,10 @@ def _stand_in_for_closed_streams() -> None:
         sys.stderr = open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115 - the process's own, kept open
     if sys.stdout is None:
         sys.stdout = common.ClosedOutput()
+    elif isinstance(sys.stdout, io.TextIOWrapper) and sys.stdout.encoding.lower().replace("-", "") == "utf8":
+        # A file named with bytes that are not UTF-8 (`lint` given one) is printed as its bytes, as `ls` prints it;
+        # under a UTF-8 locale Python would stop there (a UnicodeEncodeError), as the C locale's stream does not.
+        sys.stdout.reconfigure(errors="surrogateescape")
 
 
 _ELSEWHERE = object()

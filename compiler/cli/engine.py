@@ -47,7 +47,7 @@ def _add_odds(actions: Commands) -> None:
     test.add_argument("--reroll-failed", action="store_true", help="a failed test is rerolled (once)")
     test.set_defaults(odds="test")
     roll = kinds.add_parser("roll", help="the distribution of a roll, such as 2D6, D3 or 2D3")
-    roll.add_argument("notation")
+    roll.add_argument("notation", help="the dice: a count of dice, D and their sides, such as 2D6, D3 or 3D8")
     roll.set_defaults(odds="roll")
     table = kinds.add_parser("table", help="the chance of each result of a roll table")
     table.add_argument("table", help="the roll table's id (see rules.json or the Tables page)")

@@ -26,7 +26,7 @@ if TYPE_CHECKING:
 def add_commands(commands: Commands, words: Sequence[str] = ()) -> None:
     graph = commands.add_parser("graph", help="export the term graph (json, dot for Graphviz, graphml for Gephi)")
     graph.add_argument("files", nargs="*", default=[], type=Path, metavar="FILE", help="sources (default: configured)")
-    graph.add_argument("--format", choices=formats.GRAPH, default="json")
+    graph.add_argument("--format", choices=formats.GRAPH, default="json", help="how to write the graph (default: json)")
     graph.add_argument("--output", "-o", type=file_option, help="write to this file instead of stdout")
     graph.add_argument("--book", type=book_option, metavar="NAME", help="the book of the configuration (default: main)")
     add_config_option(graph)
@@ -35,7 +35,9 @@ def add_commands(commands: Commands, words: Sequence[str] = ()) -> None:
     query = commands.add_parser("query", help="show a term's definition, where it is defined and every use")
     query.add_argument("term", help="term name, such as sight_line")
     query.add_argument("files", nargs="*", default=[], type=Path, metavar="FILE", help="sources (default: configured)")
-    query.add_argument("--format", choices=formats.QUERY, default="text")
+    query.add_argument(
+        "--format", choices=formats.QUERY, default="text", help="how to print the answer (default: text)"
+    )
     query.add_argument("--book", type=book_option, metavar="NAME", help="the book of the configuration (default: main)")
     add_config_option(query)
     query.set_defaults(run=run_query)

@@ -21,7 +21,9 @@ def add_commands(commands: Commands, words: Sequence[str] = ()) -> None:
         "configuration, and a GitHub Actions workflow that lints, builds and publishes on GitHub Pages, with "
         "this compiler's wheel in tools/ for it to install. Refuses a folder that is configured already.",
     )
-    init.add_argument("folder", nargs="?", type=Path, default=Path("."), metavar="DIR")
+    init.add_argument(
+        "folder", nargs="?", type=Path, default=Path("."), metavar="DIR", help="where (default: this folder)"
+    )
     init.add_argument("--title", help="the book's title (default: from the folder's name)")
     init.add_argument(
         "--format",

@@ -206,7 +206,11 @@ def _baseline_hint(project: Project, book: BookConfig, written: Path) -> str | N
     prefix = "" if project.config_file.name == CONFIG_FILE else "tool.rulebook"
     table = ".".join(part for part in (prefix, "" if book.name == project.main.name else f"books.{book.name}") if part)
     where = f"the [{table}] table of" if table else "the top (before any [table]) of"
-    key = f'baseline = "{relative}"'
+    if any(0xD800 <= ord(char) < 0xE000 for char in relative):
+        return f"Its name is not UTF-8 text, which {project.config_file.name} cannot hold: use it with `--baseline`."
+    import json
+
+    key = f"baseline = {json.dumps(relative, ensure_ascii=False)}"  # a TOML basic string: JSON's escapes
     return f"To have `rulebook lint` and `rulebook build` use it, add `{key}` to {where} {project.config_file.name}."
 
 

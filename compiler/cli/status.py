@@ -37,7 +37,9 @@ def add_commands(commands: Commands, words: Sequence[str] = ()) -> None:
     )
     status.add_argument("--book", type=book_option, help="the translations of this book only (default: every book's)")
     status.add_argument("--language", help="the translation into this language only (default: every one)")
-    status.add_argument("--format", choices=formats.STATUS, default="text")
+    status.add_argument(
+        "--format", choices=formats.STATUS, default="text", help="how to print the report (default: text)"
+    )
     status.add_argument(
         "--max-outdated",
         type=_percent,

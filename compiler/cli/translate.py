@@ -41,7 +41,9 @@ def add_commands(commands: Commands, words: Sequence[str] = ()) -> None:
     compare.add_argument(
         "--waivers", type=Path, help="accepted findings (default: waivers.toml beside the translation, if there is one)"
     )
-    compare.add_argument("--format", choices=formats.COMPARE, default="text")
+    compare.add_argument(
+        "--format", choices=formats.COMPARE, default="text", help="how to print the findings (default: text)"
+    )
     compare.add_argument(
         "--waive",
         action="append",
@@ -62,16 +64,20 @@ def add_commands(commands: Commands, words: Sequence[str] = ()) -> None:
     actions = terms.add_subparsers(title="terms commands", required=True, metavar="COMMAND")
     export = actions.add_parser("export", help="export the terminology as TBX (ISO 30042) or CSV")
     export.add_argument("terms", type=Path, help="the terminology file (terms.toml)")
-    export.add_argument("--format", choices=formats.TERMS_EXPORT, default="tbx")
-    export.add_argument("--language", default="fr", help="the terminology's language, by code (default: fr)")
+    export.add_argument("--format", choices=formats.TERMS_EXPORT, default="tbx", help="the file format (default: tbx)")
+    export.add_argument(
+        "--language",
+        help="the terminology's language, by code (default: that of the translation the configuration gives it "
+        "to, else of the project's only translation)",
+    )
     export.add_argument("--output", "-o", type=file_option, help="write to this file instead of stdout")
     add_config_option(export)
     export.set_defaults(run=run_terms_export)
     suggest = actions.add_parser(
         "suggest", help="propose terms.toml entries for the terms the terminology lacks, from the aligned sentences"
     )
-    suggest.add_argument("original", type=Path)
-    suggest.add_argument("translation", type=Path)
+    suggest.add_argument("original", type=Path, help="the original (XML or Markdown)")
+    suggest.add_argument("translation", type=Path, help="the translation (Markdown or XML)")
     suggest.add_argument("--terms", type=Path, help="the terminology (default: terms.toml beside the translation)")
     _add_language_options(suggest)
     add_config_option(suggest)
@@ -144,7 +150,8 @@ def run_terms_export(args: argparse.Namespace) -> int:
     project = project_of(args)
     entries, names = commands.terminology(project, args.terms)
     tbx = args.format == "tbx"
-    title, language = project.main.display_title, args.language
+    title = project.main.display_title
+    language = args.language or commands.terminology_language(project, args.terms)
     text = export_tbx(entries, names, title, language) if tbx else export_csv(entries, names, language)
     output_text(args, text)
     return 0

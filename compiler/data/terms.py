@@ -88,6 +88,14 @@ def display_name(name: str, forms: Counter[str]) -> str:
     if not singular:
         return name.replace("_", " ").capitalize()
     spelled = [form for form in singular if _key(singular[form]) == name]
+    if not spelled:  # the capitalised forms are other words (`[[fighter|The Brave]]`): the id as the book spells it
+        named: Counter[str] = Counter()
+        for form, count in written.items():
+            if form[:1].islower() and _key(_singular(form, name, lower)) == name:
+                named[_singular(form, name, lower)] += count
+        if named:
+            best = max(named, key=lambda form: (named[form], -len(form), form))
+            return best[:1].upper() + best[1:]
     groups: Counter[str] = Counter()
     for form in singular:
         groups[_key(singular[form])] += written[form]

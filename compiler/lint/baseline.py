@@ -9,6 +9,7 @@ sources it was written for: an entry applies only to the file it names.
 from __future__ import annotations
 
 import json
+import re
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -50,7 +51,13 @@ def serialise(diagnostics: Iterable[Diagnostic]) -> str:
         {"source": source, "rule": rule, "target": target, "section": section, "count": count}
         for (source, rule, target, section), count in sorted(counts.items())
     ]
-    return json.dumps({"version": FORMAT_VERSION, "entries": entries}, indent=2, ensure_ascii=False) + "\n"
+    text = json.dumps({"version": FORMAT_VERSION, "entries": entries}, indent=2, ensure_ascii=False) + "\n"
+    return _LONE_SURROGATE.sub(lambda found: f"\\u{ord(found.group()):04x}", text)
+
+
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+"""A byte of a file's name that is not UTF-8, as Python reads it: escaped in the baseline (``\\udcff``, read back
+as it was), which stays UTF-8 text."""
 
 
 def load(path: Path, *, root: Path | None = None) -> Counter[Key]:

@@ -48,7 +48,7 @@ from rulebook.readers.markdown_blocks import Tree, tree_of
 from rulebook.readers.markdown_checks import Checks
 from rulebook.readers.markdown_inline import InlineReader, ItemTitle
 from rulebook.readers.markdown_limits import MAX_BYTES, TooLarge, lines_past
-from rulebook.readers.markdown_syntax import attributes_of, parse_dialect_text, unescaped
+from rulebook.readers.markdown_syntax import attributes_of, parse_dialect_text, text_read
 from rulebook.source import SourceText, Span
 
 _ATTRIBUTE_BLOCK = re.compile(r"\{[^\n]*\}")
@@ -413,10 +413,11 @@ class _Builder:
         return self.inline.close_definition(index, children)
 
     def _title(self, written: str, at: int, where: str) -> str:
-        """A directive's title (``at``: where it is written): text, as the XML's ``title=``, its backslash escapes read
-        (``\\*``: a star); markup in it is reported, at the markup."""
+        """A directive's title (``at``: where it is written): text, as the XML's ``title=``, its backslash escapes and
+        character references read (``\\*``: a star, ``&amp;``: an ampersand); markup in it is reported, at the
+        markup."""
         self.checks.plain_text(written, lambda position: at + position, where)
-        return unescaped(written)
+        return text_read(written)
 
     def _figure(
         self, tree: Tree, figure_id: str, caption_title: str, offset: int, section_id: str, definition: str | None

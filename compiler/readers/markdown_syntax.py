@@ -20,6 +20,7 @@ from functools import cache, lru_cache
 from typing import Any
 
 from markdown_it import MarkdownIt
+from markdown_it.common.utils import unescapeAll
 from markdown_it.rules_block import StateBlock
 from markdown_it.rules_inline import StateInline
 from markdown_it.token import Token
@@ -169,7 +170,7 @@ def _wikilink(state: StateInline, silent: bool) -> bool:
         # Without display text a reader sees the name, never the book's prefix (``[[core:Fighter]]`` shows "Fighter").
         prefix, separator, local = name.partition(BOOK_SEPARATOR)
         shown = display if bar else local if separator and BOOK_NAME.fullmatch(prefix.lower()) else name
-        token.meta = {"name": unescaped(name), "display": unescaped(shown), "named": bool(bar)}
+        token.meta = {"name": unescaped(name), "display": text_read(shown), "named": bool(bar)}
         if bar:  # the display as written, and where it starts in the token's content (after ``[[name|``)
             token.meta["written"], token.meta["display_at"] = display, end - start - len(display)
         token.attrs = dict(attributes)
@@ -300,6 +301,13 @@ def _split_bar(text: str) -> tuple[str, bool, str]:
 def unescaped(text: str) -> str:
     """``text`` with its backslash escapes read (``\\|``: a bar), as CommonMark reads them in text."""
     return re.sub(r"\\([!-/:-@\[-`{-~])", r"\1", text)
+
+
+def text_read(text: str) -> str:
+    """Text the dialect holds as text (a directive's title, a reference's words) as a reader sees it: its backslash
+    escapes and character references read (``Q\\&amp;A``: ``Q&amp;A``; ``&amp;``: ``&``), as CommonMark reads
+    them in a paragraph."""
+    return unescapeAll(text)
 
 
 def _directive(state: StateBlock, start_line: int, end_line: int, silent: bool) -> bool:

@@ -288,6 +288,22 @@ def translation_language(project: Project, configured: Translation | None, sourc
     raise UserError(f"name the translation's language with --language ({listed})")
 
 
+def terminology_language(project: Project, path: Path) -> str:
+    """The language of a terminology ``terms export`` names without ``--language``: that of the translation the
+    configuration gives it to (or whose ``terms.toml`` it is), else that of the only translation the project
+    configures; else a usage error saying what to name."""
+    resolved = path.resolve()
+    translations = [t for book in project.books for t in book.translations]
+    owner = next((t for t in translations if t.terms_file.resolve() == resolved), None)
+    if owner is not None:
+        return owner.language
+    languages = sorted({t.language for t in translations})
+    if len(languages) == 1:
+        return languages[0]
+    listed = f"the project's translations: {', '.join(languages)}" if languages else f"the shipped: {SHIPPED}"
+    raise UserError(f"name the terminology's language with --language ({listed})")
+
+
 def _read_as(project: Project, source: Path) -> str | None:
     """The language other than the original's (English) a translation's text reads as, if it can tell."""
     from rulebook.inputs import read_input_text
@@ -313,21 +329,21 @@ def compare(
     :class:`~rulebook.translate.command.CompareInputError` when the books are not in their languages."""
     from rulebook.translate.command import check_languages, exit_status
     from rulebook.translate.compare import FAIL_ON, compare_books
-    from rulebook.translate.terminology import unknown_entries
+    from rulebook.translate.terminology import unknown_entries, with_marked
 
     books = read_pair(project, original, translation.source, translation.language)
     if isinstance(books, ReadResult):
         return books
     languages = translation_languages(translation, project.root)
     check_languages(*books, languages, names=(original, translation.source))
+    filed = translation_terms(translation, project.root, None)
     comparison = compare_books(
         *books,
         original_language=languages[0],
         translation_language=languages[1],
-        terms=translation_terms(translation, project.root, books[1]),
+        terms=with_marked(filed, books[1]),
         waivers=translation_waivers(translation, project.root),
     )
-    filed = translation_terms(translation, project.root, None)
     unknown = unknown_entries(filed, books[0], shown=shown_path(translation.terms_file, project.root))
     if unknown is not None:
         comparison = replace(comparison, notes=(*comparison.notes, unknown))
@@ -357,7 +373,7 @@ def suggest(project: Project, original: Path, translation: Translation) -> list[
     from rulebook.translate.command import check_languages
     from rulebook.translate.compare import compare_books
     from rulebook.translate.suggestions import aligned_uses, suggest_terms
-    from rulebook.translate.terminology import marked_terms
+    from rulebook.translate.terminology import marked_terms, with_marked
 
     books = read_pair(project, original, translation.source, translation.language)
     if isinstance(books, ReadResult):
@@ -365,7 +381,7 @@ def suggest(project: Project, original: Path, translation: Translation) -> list[
     languages = translation_languages(translation, project.root)
     check_languages(*books, languages, names=(original, translation.source))
     entries = translation_terms(translation, project.root, None)
-    terms = translation_terms(translation, project.root, books[1])
+    terms = with_marked(entries, books[1])
     comparison = compare_books(*books, original_language=languages[0], translation_language=languages[1], terms=terms)
     uses = aligned_uses(comparison.texts)
     return suggest_terms(uses, entries, languages[1], marked=marked_terms(books[1]))

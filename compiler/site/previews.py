@@ -47,9 +47,10 @@ def definition_preview(
     """A term's card: its name, the sentence that defines it (with the other terms it uses as ``links``), and a
     table's first row if it holds one."""
     content: Content = definition.children
-    if _only_words(definition) and section is not None:
+    around = _only_words(definition) and section is not None
+    if around and section is not None:
         content = section.children  # a first use marked as the definition: the sentence around it
-    text, links = preview(content, definition.name)
+    text, links = preview(content, definition.name, at_definition=around)
     if not text and section is not None:  # a heading over subsections only ("Terrain"): the first one's opening
         text, links = preview(_opening(section), definition.name)
     found: dict[str, Any] = {"title": title, "text": text, "links": [list(link) for link in links]}
@@ -64,10 +65,13 @@ def preview_text(content: Content, name: str, limit: int = PREVIEW_LENGTH) -> st
     return preview(content, name, limit)[0]
 
 
-def preview(content: Content, name: str, limit: int = PREVIEW_LENGTH) -> tuple[str, list[TermSpan]]:
+def preview(
+    content: Content, name: str, limit: int = PREVIEW_LENGTH, *, at_definition: bool = False
+) -> tuple[str, list[TermSpan]]:
     """From the sentence holding the defining words of ``name`` (else the first), as many sentences as fit; and
-    where the other terms it uses stand in that text."""
-    paragraphs = _paragraphs(content, name)
+    where the other terms it uses stand in that text. The defining words are the first use of ``name``, or with
+    ``at_definition`` the definition itself (a reference to the term before it is not where it is defined)."""
+    paragraphs = _paragraphs(content, name, at_definition=at_definition)
     if not paragraphs:
         return "", []
     text, links = next((p for p in paragraphs if _MARK in p[0]), paragraphs[0])
@@ -143,7 +147,7 @@ def _first_table(content: Content) -> Table | None:
     return next((node for node in inside if isinstance(node, Table)), None)
 
 
-def _paragraphs(content: Content, name: str) -> list[tuple[str, list[TermSpan]]]:
+def _paragraphs(content: Content, name: str, *, at_definition: bool = False) -> list[tuple[str, list[TermSpan]]]:
     """The text of each paragraph (list items are paragraphs too), white space folded, with the defining words of
     ``name`` marked, and where the other terms it uses stand in it."""
     found: list[tuple[str, list[TermSpan]]] = []
@@ -167,7 +171,7 @@ def _paragraphs(content: Content, name: str) -> list[tuple[str, list[TermSpan]]]
             if isinstance(node, str):
                 current.append((node, None))
             elif isinstance(node, Reference):
-                if node.name == name:
+                if node.name == name and not at_definition:
                     mark()
                 current.append((node.text, None if node.name == name else node.name))
             elif isinstance(node, Link | Value):
@@ -187,8 +191,26 @@ def _paragraphs(content: Content, name: str) -> list[tuple[str, list[TermSpan]]]
                 for item in node.items:
                     walk(item.children)
                     close()
-            elif isinstance(node, LineBreak | Table | Figure | Illustration | Section):
+            elif isinstance(node, Table | Figure):
                 close()
+                for aside in (
+                    [c.children for r in node.rows for c in r.cells] if isinstance(node, Table) else [node.caption]
+                ):
+                    kept_if_marked(aside)
+            elif isinstance(node, LineBreak | Illustration | Section):
+                close()
+
+    def kept_if_marked(aside: Content) -> None:
+        """A table's cell or a figure's caption: a paragraph of the card only where the defining words stand in it
+        (``[How well it blocks.]{dfn=guard}`` in a cell is shown as the cell, never as the section's first
+        paragraph)."""
+        before, count = marked, len(found)
+        walk(aside)
+        if marked and not before:
+            close()
+        else:
+            del found[count:]  # the paragraphs of a list inside it
+        current.clear()
 
     walk(content)
     close()

@@ -135,3 +135,33 @@ def test_lint_checks_every_book_and_a_baseline_belongs_to_one(
     outcome = run(capsys, "lint", "--write-baseline", "baseline.json")
     assert outcome.code == 2
     assert "each book has its own baseline: name one with --book (main, campaign)" in outcome.err
+
+
+def test_a_source_named_with_bytes_that_are_not_utf8_is_reported_written_and_baselined(
+    scratch: Path,  # noqa: F811
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """``rulebook lint`` given a file whose name is not UTF-8 (a commit can hold one): printed, written into a
+    report and a baseline as its bytes, under a UTF-8 locale too (Python's strict stream stopped with an internal
+    error), and the baseline read back matches it."""
+    import os
+    import subprocess
+    import sys
+
+    source(scratch, "book.xml", BOOK)
+    odd = os.fsdecode(b"b\xff.xml")
+    (scratch / odd).write_text(BOOK, encoding="utf-8")
+    assert run(capsys, "lint", odd, "--format", "json", "-o", "report.json").code == 1
+    assert os.fsencode(odd) in (scratch / "report.json").read_bytes()
+    assert run(capsys, "lint", odd, "--write-baseline", "baseline.json").code == 0
+    assert "\\udcff" in (scratch / "baseline.json").read_text(encoding="utf-8")  # UTF-8 text, the byte escaped
+    assert run(capsys, "lint", odd, "--baseline", "baseline.json").code == 0
+    strict = {**os.environ, "PYTHONIOENCODING": "utf-8"}
+    printed = subprocess.run(
+        [sys.executable, "-m", "rulebook", "lint", "--color", "never", odd],
+        cwd=scratch,
+        env=strict,
+        capture_output=True,
+    )
+    assert printed.returncode == 1, printed.stderr
+    assert b"--> b\xff.xml:4:" in printed.stdout and b"internal error" not in printed.stderr

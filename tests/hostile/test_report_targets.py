@@ -41,8 +41,8 @@ WRITERS = {
     "graph json": ("graph", "--format", "json"),
     "graph dot": ("graph", "--format", "dot"),
     "graph graphml": ("graph", "--format", "graphml"),
-    "terms tbx": ("terms", "export", "terms.toml", "--format", "tbx"),
-    "terms csv": ("terms", "export", "terms.toml", "--format", "csv"),
+    "terms tbx": ("terms", "export", "terms.toml", "--language", "fr", "--format", "tbx"),
+    "terms csv": ("terms", "export", "terms.toml", "--language", "fr", "--format", "csv"),
 }
 """Every command and format that writes a file with ``-o``."""
 NOT_OURS = "exists and is not a report this tool wrote: choose another name (a report replaces only an earlier report)"
@@ -120,7 +120,7 @@ def test_a_baseline_never_replaces_a_file_a_project_keeps(
         ("lint", "-o", ".git/config"),
         ("lint", "--format", "sarif", "-o", ".git/HEAD"),
         ("graph", "-o", ".git/hooks/pre-commit"),
-        ("terms", "export", "terms.toml", "-o", ".git/info/exclude"),
+        ("terms", "export", "terms.toml", "--language", "fr", "-o", ".git/info/exclude"),
         ("lint", "--write-baseline", ".git/baseline.json"),
         ("lint", "-o", "rules/../.git/config"),
         ("lint", "-o", "vendor/theme/.git/config"),
@@ -151,7 +151,7 @@ def test_nothing_is_ever_written_inside_git(
         ("lint", "--format", "sarif", "-o", "site/reports/lint.sarif"),
         ("lint", "--write-baseline", "site/baseline.json"),
         ("graph", "-o", "site/graph.json"),
-        ("terms", "export", "terms.toml", "-o", "site/terms.csv"),
+        ("terms", "export", "terms.toml", "--language", "fr", "-o", "site/terms.csv"),
         ("convert", "book.xml", "-o", "site/book.md"),
         ("lint", "-o", "rules/../site/report.txt"),
     ],
@@ -182,7 +182,7 @@ def test_nothing_is_written_into_a_site_this_tool_built(
         (("lint", "-o", ".site.rulebook/report.txt"), ".site.rulebook"),
         (("lint", "--write-baseline", ".site.lock"), ".site.lock"),
         (("graph", "-o", ".out.rulebook"), ".out.rulebook"),
-        (("terms", "export", "terms.toml", "-o", "www/.site.rulebook/terms.csv"), ".site.rulebook"),
+        (("terms", "export", "terms.toml", "--language", "fr", "-o", "www/.site.rulebook/terms.csv"), ".site.rulebook"),
         (("convert", "book.xml", "-o", ".site.lock"), ".site.lock"),
     ],
 )
@@ -356,7 +356,7 @@ def test_a_csv_export_holds_no_formula(
         'accepted = ["+1", "-1", "@SUM(A1)", "x;=1+1"]\nforbidden = ["=cmd|\' /C calc\'!A0"]\n',
         encoding="utf-8",
     )
-    outcome = run(capsys, "terms", "export", "terms.toml", "--format", "csv")
+    outcome = run(capsys, "terms", "export", "terms.toml", "--language", "fr", "--format", "csv")
     assert outcome.code == 0
     assert outcome.out == (
         '"term_id","en","fr","fr_accepted","fr_forbidden"\n'
@@ -392,7 +392,9 @@ def test_a_term_with_a_control_character_is_a_plain_error(
     (scratch / "terms.toml").write_text(terms, encoding="utf-8")
     for export in ("tbx", "csv"):
         with nothing_written_outside(scratch):
-            outcome = run(capsys, "terms", "export", "terms.toml", "--format", export, "-o", "terms.out")
+            outcome = run(
+                capsys, "terms", "export", "terms.toml", "--language", "fr", "--format", export, "-o", "terms.out"
+            )
         assert outcome.code == 2
         assert outcome.err == f"rulebook: error: terms.toml: {said}: a term is one line of text\n"
 
@@ -404,7 +406,7 @@ def test_a_tbx_export_is_valid_xml_whatever_the_title(
     source(scratch, "book.xml", BOOK)
     configure(scratch, 'title = "Tiles\\u0001and\\u001bDice\\uffff"\n')
     (scratch / "terms.toml").write_text(TERMS, encoding="utf-8")
-    outcome = run(capsys, "terms", "export", "terms.toml")
+    outcome = run(capsys, "terms", "export", "terms.toml", "--language", "fr")
     assert outcome.code == 0
     tbx = etree.fromstring(outcome.out.encode("utf-8"))
     paragraph = tbx.find(".//{urn:iso:std:iso:30042:ed-2}p")
@@ -493,7 +495,7 @@ STREAM_WRITERS = {
     "lint": ("lint", "-o"),
     "baseline": ("lint", "--write-baseline"),
     "graph": ("graph", "-o"),
-    "terms csv": ("terms", "export", "terms.toml", "--format", "csv", "-o"),
+    "terms csv": ("terms", "export", "terms.toml", "--language", "fr", "--format", "csv", "-o"),
     "convert": ("convert", "book.xml", "-o"),
 }
 """A command of each kind that writes a file it is given: a report, a baseline, an export, a converted source."""
