@@ -177,7 +177,7 @@ def _check_drawn(root: etree._Element) -> None:
     named: dict[str, etree._Element] = {}
     for element in root.iter():
         named.setdefault(element.get("id") or "", element)
-    _check_styled_repeaters(root, named)
+    styled = _check_styled_repeaters(root, named)
     drawn: dict[etree._Element, int] = {}
     open_: set[etree._Element] = set()  # on the way down from the root: a reference back to one is a cycle
     stack: list[tuple[etree._Element, bool]] = [(root, False)]
@@ -186,14 +186,18 @@ def _check_drawn(root: etree._Element) -> None:
         if element in drawn:
             continue
         parts = [*element, *_used(element, named)]
+        painted = _painted(element, named)
         if not counted:
             open_.add(element)
             stack.append((element, True))
-            stack.extend((part, False) for part in parts if part not in drawn and part not in open_)
+            stack.extend((part, False) for part in [*parts, *painted] if part not in drawn and part not in open_)
             continue
         open_.discard(element)
-        drawn[element] = min(MAX_SVG_DRAWN + 1, 1 + sum(drawn.get(part, 0) for part in parts))
-    if drawn[root] + _marked(root, drawn) > MAX_SVG_DRAWN:
+        drawing = 1 + sum(drawn.get(part, 0) for part in parts)
+        # a paint is inherited: each element drawn here (itself, its children, what it repeats) paints with it
+        drawn[element] = min(MAX_SVG_DRAWN + 1, drawing * (1 + sum(drawn.get(paint, 0) for paint in painted)))
+    everywhere = drawn[root] * sum(drawn.get(target, 0) for target in styled)  # a <style> may paint any element
+    if drawn[root] + everywhere + _marked(root, drawn) > MAX_SVG_DRAWN:
         raise UnsafeSvg(
             f"it draws more than {MAX_SVG_DRAWN:,} elements (its `<use>` elements, patterns, masks, clipping paths "
             "or filters repeating others, or its markers drawn at every point of its lines), the most an SVG picture "
@@ -241,26 +245,46 @@ _REPEATERS = frozenset(f"{{{SVG}}}{name}" for name in ("pattern", "mask", "clipP
 """What an element refers to with ``url(#id)`` whose drawing is drawn again for it (a marker is counted apart)."""
 
 
+_INHERITED = frozenset({"fill", "stroke", "style"})
+"""The attributes whose patterns every element inside is painted with (``fill`` and ``stroke`` are inherited; a
+``style`` is taken to give them)."""
+
+
 def _used(element: etree._Element, named: dict[str, etree._Element]) -> list[etree._Element]:
-    """What ``element`` draws besides its children: the element a ``<use>`` or an ``<feImage>`` repeats
-    (``href="#id"``), and the patterns, masks, clipping paths and filters it refers to (``mask="url(#m)"``, in an
-    attribute or its ``style``), if the picture holds them."""
+    """What ``element`` draws besides its children: the element a ``<use>`` or an ``<feImage>`` repeats, or whose
+    drawing a ``<pattern>`` or ``<filter>`` takes as its own (``href="#id"``), and the masks, clipping paths and
+    filters it refers to in an attribute not inherited (``mask="url(#m)"``), if the picture holds them."""
     used: list[etree._Element] = []
-    if etree.QName(element).localname in ("use", "feImage"):
+    if etree.QName(element).localname in ("use", "feImage", "pattern", "filter"):
         address = element.get("href") or element.get(f"{{{XLINK}}}href") or ""
         repeated = named.get(_IGNORED.sub("", address)[1:]) if address.strip().startswith("#") else None
         used += [repeated] if repeated is not None and address.strip()[1:] else []
-    for value in element.attrib.values():
-        for name in _PAINT_REFERENCE.findall(str(value)):
-            target = named.get(name)
-            used += [target] if target is not None and target.tag in _REPEATERS else []
-    return used
+    return used + _referred(element, named, inherited=False)
 
 
-def _check_styled_repeaters(root: etree._Element, named: dict[str, etree._Element]) -> None:
-    """Refuse a pattern, mask, clipping path or filter given in a ``<style>`` where there are two or more: the drawing
-    of one, given another, repeats it at each of its elements (eight levels of patterns held Typst, and the build,
-    without end; seven of masks took 14.8 GB), and which elements a rule reaches is not told apart here."""
+def _painted(element: etree._Element, named: dict[str, etree._Element]) -> list[etree._Element]:
+    """The patterns, masks, clipping paths and filters ``element`` gives in an attribute every element it draws
+    inherits (``fill="url(#p)"``, ``style="fill: url(#p)"``): a group of ten rectangles given a pattern draws it ten
+    times (seven levels of such groups held Typst, and the build, over two minutes)."""
+    return _referred(element, named, inherited=True)
+
+
+def _referred(element: etree._Element, named: dict[str, etree._Element], *, inherited: bool) -> list[etree._Element]:
+    referred: list[etree._Element] = []
+    for key, value in element.attrib.items():
+        if (etree.QName(key).localname in _INHERITED) == inherited:
+            for name in _PAINT_REFERENCE.findall(str(value)):
+                target = named.get(name)
+                referred += [target] if target is not None and target.tag in _REPEATERS else []
+    return referred
+
+
+def _check_styled_repeaters(root: etree._Element, named: dict[str, etree._Element]) -> list[etree._Element]:
+    """The patterns, masks, clipping paths and filters a ``<style>`` gives, any element of the picture may draw (one
+    pattern of 20,000 circles given to 20,000 rectangles held Typst over two); refused where there are two
+    or more: the drawing of one, given another, repeats it at each of its elements (eight levels of patterns held
+    Typst, and the build, without end; seven of masks took 14.8 GB), and which elements a rule reaches is not told
+    apart here."""
     repeaters = sum(1 for element in root.iter() if element.tag in _REPEATERS)
     styles = " ".join(style.text or "" for style in root.iter(f"{{{SVG}}}style"))
     styled = [n for n in _PAINT_REFERENCE.findall(styles) if getattr(named.get(n), "tag", None) in _REPEATERS]
@@ -270,6 +294,7 @@ def _check_styled_repeaters(root: etree._Element, named: dict[str, etree._Elemen
             "refer to another in turn",
             help="give it in the element's own attribute, or " + _SIMPLER,
         )
+    return [named[name] for name in dict.fromkeys(styled)]
 
 
 def _line(node: etree._Element) -> int | None:

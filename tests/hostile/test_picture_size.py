@@ -330,3 +330,37 @@ def test_an_svg_whose_style_paints_with_one_of_its_patterns_is_refused() -> None
     with pytest.raises(UnsafeSvg) as refused:
         sanitised_svg(svg_of(styled + '</pattern><rect fill="url(#p1)"/>'))
     assert str(refused.value) == "its `<style>` refers to `p0`, a pattern whose drawing may refer to another in turn"
+
+
+_INHERITED = '<pattern id="L0"><rect/></pattern>' + "".join(
+    f'<pattern id="L{d}"><g fill="url(#L{d - 1})">' + "<rect/>" * 10 + "</g></pattern>" for d in range(1, 8)
+)
+_TEMPLATED = '<pattern id="T0"><rect/></pattern>' + "".join(
+    f'<pattern id="T{d}" href="#U{d}"/><pattern id="U{d}">' + f'<rect fill="url(#T{d - 1})"/>' * 10 + "</pattern>"
+    for d in range(1, 8)
+)
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        _INHERITED + '<g style="fill: url(#L7)"><rect/></g>',
+        _TEMPLATED + '<rect fill="url(#T7)"/>',
+        '<style>rect { fill: url(#p) }</style><pattern id="p">' + "<circle/>" * 1001 + "</pattern>" + "<rect/>" * 1000,
+    ],
+    ids=["inherited", "templated", "styled"],
+)
+def test_an_svg_painting_with_a_pattern_many_times_unseen_is_refused(body: str) -> None:
+    """A pattern given to a group paints each element inside (``fill`` is inherited), one given in a ``<style>`` may
+    paint any element, and a pattern with an ``href`` draws the one it names: each was counted once. Seven levels of
+    groups of ten held Typst, and the build, over two minutes; one pattern of 20,000 circles styled onto 20,000
+    rectangles the same."""
+    with pytest.raises(UnsafeSvg) as refused:
+        sanitised_svg(svg_of(body))
+    assert str(refused.value).startswith("it draws more than 1,000,000 elements (its `<use>` elements, patterns")
+
+
+def test_a_hatched_drawing_is_published() -> None:
+    """A pattern given by a ``<style>`` and by a group to a thousand shapes is a thousand times its drawing."""
+    hatched = '<style>.h { fill: url(#h) }</style><pattern id="h"><path d="M0 0 L4 4"/></pattern>'
+    assert sanitised_svg(svg_of(hatched + '<g fill="url(#h)">' + '<rect class="h"/>' * 1000 + "</g>"))
