@@ -348,14 +348,22 @@ _TEMPLATED = '<pattern id="T0"><rect/></pattern>' + "".join(
         _TEMPLATED + '<rect fill="url(#T7)"/>',
         '<style>rect { fill: url(#p) }</style><pattern id="p">' + "<circle/>" * 1001 + "</pattern>" + "<rect/>" * 1000,
         '<pattern id="p">' + "<rect/>" * 10_000 + '</pattern><text fill="url(#p)"><a>' + "abcd " * 6000 + "</a></text>",
+        '<pattern id="p">'
+        + "<rect/>" * 2000
+        + '</pattern><marker id="m">'
+        + '<rect fill="context-fill"/>' * 10
+        + '</marker><polyline fill="url(#p)" marker-mid="url(#m)" points="'
+        + " ".join(f"{i},{i}" for i in range(3000))
+        + '"/>',
     ],
-    ids=["inherited", "templated", "styled", "lettered"],
+    ids=["inherited", "templated", "styled", "lettered", "in-context"],
 )
 def test_an_svg_painting_with_a_pattern_many_times_unseen_is_refused(body: str) -> None:
     """A pattern given to a group paints each element inside (``fill`` is inherited), one given in a ``<style>`` may
     paint any element, and a pattern with an ``href`` draws the one it names: each was counted once. Seven levels of
     groups of ten held Typst, and the build, over two minutes; one pattern of 20,000 circles styled onto 20,000
-    rectangles the same; 30,000 letters painted with a pattern of 10,000 rectangles (each glyph paints it) the same."""
+    rectangles the same; 30,000 letters painted with a pattern of 10,000 rectangles (each glyph paints it) the same; a marker's ten rectangles
+    painted with its line's pattern (``context-fill``) at 3,000 points took Typst past 6 GB, where it aborted."""
     with pytest.raises(UnsafeSvg) as refused:
         sanitised_svg(svg_of(body))
     assert str(refused.value).startswith("it draws more than 1,000,000 elements (its `<use>` elements, patterns")
