@@ -252,7 +252,7 @@ def _context_paint(
     where it aborted the build); 0 if no marker takes its line's paint."""
     styles = (style.text or "" for style in root.iter(f"{{{SVG}}}style"))
     markers = (str(value) for marker in root.iter(f"{{{SVG}}}marker") for e in marker.iter() for value in e.values())
-    if not any("context-" in text for text in (*styles, *markers)):
+    if not any("context-" in text.lower() for text in (*styles, *markers)):  # CSS reads keywords in any case
         return 0
     paints = [*styled, *(paint for element in root.iter() for paint in _painted(element, named))]
     return max((drawn.get(paint, 0) for paint in paints), default=0)
@@ -261,12 +261,14 @@ def _context_paint(
 def _gives_markers(element: etree._Element) -> bool:
     """Whether markers are given in ``element``'s CSS (a ``<style>``) or, inside a marker, by its attributes."""
     if element.tag == f"{{{SVG}}}style":
-        return "marker" in (element.text or "")
+        return "marker" in (element.text or "").lower()
     inside = any(parent.tag == f"{{{SVG}}}marker" for parent in element.iterancestors())
-    return inside and any("marker" in f"{key!s} {value!s}" for key, value in element.attrib.items())
+    return inside and any("marker" in f"{key!s} {value!s}".lower() for key, value in element.attrib.items())
 
 
-_PAINT_REFERENCE = re.compile(r"url\(\s*['\"]?\s*#([^)'\"\s]+)")
+_PAINT_REFERENCE = re.compile(r"url\(\s*['\"]?\s*#([^)'\"\s]+)", re.IGNORECASE)
+"""A reference to an element of the picture in CSS or a presentation attribute, whose function name CSS reads in any
+case (``URL(#p)``: nine levels of patterns so written were not counted, and held Chromium over 90 s)."""
 _REPEATERS = frozenset(f"{{{SVG}}}{name}" for name in ("pattern", "mask", "clipPath", "filter"))
 """What an element refers to with ``url(#id)`` whose drawing is drawn again for it (a marker is counted apart)."""
 
