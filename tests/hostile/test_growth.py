@@ -148,6 +148,87 @@ def test_a_comment_left_open_on_lines_of_its_own_is_read_in_linear_time(capsys, 
         assert run(capsys, "lint") == (0, "All checks passed (1 file).\n", "")
 
 
+def test_a_dialect_line_of_unclosed_references_beside_a_bar_is_read_in_linear_time(capsys, scratch) -> None:  # type: ignore[no-untyped-def]
+    """A line with a ``|`` (it may be a table's row) has the bars of its references protected before markdown-it
+    reads it: each ``[[`` was tried to the line's end, 43 s for 20,000; markdown-it's step budget comes after."""
+    growth_book(scratch, "# 1 Rules\n\n|" + "[[a" * 100_000 + "\n", "markdown")
+    with cpu_time_under(5):  # 0.3 s
+        outcome = run(capsys, "lint")
+    assert outcome.code == 2
+    assert outcome.out.startswith("error[RB005]: a bracket (`[`) is nested more than 100 deep\n  --> book.md:10:1\n")
+
+
+def test_a_dialect_row_with_a_long_cell_past_its_header_is_reported_in_linear_time(capsys, scratch) -> None:  # type: ignore[no-untyped-def]
+    """A row's cells are read again where it has more than its header: each character copied the cell's columns
+    so far (80 KB: 9 s)."""
+    growth_book(scratch, "# 1 Rules\n\n| a | b |\n|---|---|\n| a | b | " + "x" * 400_000 + " |\n", "markdown")
+    with cpu_time_under(5):  # 0.4 s
+        outcome = run(capsys, "lint")
+    assert outcome.code == 1
+    assert outcome.out.startswith(
+        f"error[RB002]: a row with more cells than its table's header: `{'x' * 60}` is not read\n  --> book.md:12:11\n"
+    )
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["::: note Title" + " " * 400_000 + "end\n\nA note.\n\n:::\n", "## Rules" + " " * 400_000 + "end {#rules}\n"],
+    ids=["a fence's title", "a heading"],
+)
+def test_a_run_of_spaces_in_a_title_is_read_in_linear_time(capsys, scratch, text) -> None:  # type: ignore[no-untyped-def]
+    """A directive's title and a heading's attribute block were found by expressions that tried the spaces after
+    each of the title's characters (a fence's) or of the run (a heading's): 80,000 spaces took 18 s and 13 s."""
+    growth_book(scratch, "# 1 Rules\n\n" + text, "markdown")
+    with cpu_time_under(5):  # 0.3 s
+        assert run(capsys, "lint") == (0, "All checks passed (1 file).\n", "")
+
+
+def test_the_dialects_linear_expressions_give_the_answers_of_the_simple_ones() -> None:
+    """A fence's and a heading's expressions made linear read what the plain ones read; ``[[...]]`` on a line is
+    what the wikilink rule reads there (:func:`markdown_syntax._closing_brackets`), from each ``[[`` not inside the
+    last one: on every short text of the characters that matter, and longer random ones."""
+    import itertools
+    import random
+
+    from rulebook.readers import markdown, markdown_syntax
+
+    opening = re.compile(r":{3,}[ \t]*(?P<name>[^\s:{][^\s{]*)[ \t]*(?P<argument>.*?)[ \t]*$")
+    heading = re.compile(r"\s*\{(?P<attributes>[^{}]*)\}\s*$")
+    pieces = [":::", "a", " ", "\t", "{", "}", "[", "]", "\\", "|", "\f", "\n"]
+    randomly = random.Random(17)
+    every_short = ("".join(parts) for length in range(6) for parts in itertools.product(pieces, repeat=length))
+    longer = ("".join(randomly.choices(pieces, k=randomly.randint(6, 20))) for _ in range(20_000))
+    for text in itertools.chain(every_short, longer):
+        plain, linear = opening.fullmatch(text), markdown_syntax._OPENING.fullmatch(text)
+        assert (plain and (plain["name"], plain["argument"], plain.start("argument"))) == (
+            linear and (linear["name"], linear["argument"], linear.start("argument"))
+        ), text
+        plain, linear = heading.search(text), markdown._HEADING_ATTRIBUTES.search(text)
+        assert (plain and (plain["attributes"], text[: plain.start()].split())) == (
+            linear and (linear["attributes"], text[: linear.start()].split())
+        ), text
+        line = text.replace("\n", "")
+        assert [m.span() for m in markdown_syntax._WIKILINK_ON_LINE.finditer(line)] == _wikilinks(line), line
+
+
+def _wikilinks(line: str) -> list[tuple[int, int]]:
+    found, position = [], line.find("[[")
+    while position >= 0:
+        closing = _closing(line, position + 2)
+        if closing is None:
+            position = line.find("[[", position + 1)
+        else:
+            found.append((position, closing + 2))
+            position = line.find("[[", closing + 2)
+    return found
+
+
+def _closing(line: str, position: int) -> int | None:
+    from rulebook.readers.markdown_syntax import _closing_brackets
+
+    return _closing_brackets(line, position, len(line))
+
+
 def test_a_section_of_32000_subsections_is_converted_in_linear_time() -> None:
     """Each subsection looked through the rest of its section for text of the section's own (to write `---`
     back to it): 32,000 subsections of a text export took 40 s of CPU to convert, 0.9 s now."""
