@@ -379,3 +379,20 @@ def test_a_caption_line_is_found_whatever_ends_the_lines(end: str) -> None:
     source = SourceText.from_text("fr.md", text)
     assert segmenter.in_caption(source, text.index("Figure"))
     assert not segmenter.in_caption(source, 0)
+
+
+def test_a_term_named_with_a_capital_is_told_with_the_reference_that_reaches_it(capsys, scratch: Path) -> None:  # type: ignore[no-untyped-def]
+    """`{dfn=Charge}` and `[[Charge]]`, a careless writer's pair: a bare reference reads its text as a name in lower
+    case (`charge`), so the help said "did you mean `Charge`?" at the `[[Charge]]` itself, and "refer to it with
+    `[[Charge]]`" at the definition; each now writes the reference that reaches it, as `lint --fix` does."""
+    source(scratch, "book.md", "<!-- rulebook -->\n\n# Moving {#moving}\n\n[A [[Charge]] is a move.]{dfn=Charge}\n")
+    lint = run(capsys, "lint", "--color", "never")
+    assert lint.code == 1
+    assert "    = help: refer to it with `[[Charge|Charge]]` where the rules use it, or remove it\n" in lint.out
+    assert (
+        "error[RB101]: reference to undefined term `charge`\n --> book.md:5:4\n  |\n"
+        "5 | [A [[Charge]] is a move.]{dfn=Charge}\n  |    ^\n"
+        "    = help: did you mean `Charge`, written `[[Charge|Charge]]`?\n"
+    ) in lint.out, lint.out
+    assert run(capsys, "lint", "--fix").code == 0
+    assert "[A [[Charge|Charge]] is a move.]{dfn=Charge}" in (scratch / "book.md").read_text(encoding="utf-8")
