@@ -396,3 +396,16 @@ def test_a_term_named_with_a_capital_is_told_with_the_reference_that_reaches_it(
     ) in lint.out, lint.out
     assert run(capsys, "lint", "--fix").code == 0
     assert "[A [[Charge|Charge]] is a move.]{dfn=Charge}" in (scratch / "book.md").read_text(encoding="utf-8")
+
+
+def test_a_front_matter_giving_its_title_twice_is_reported_at_the_second(capsys, scratch: Path) -> None:  # type: ignore[no-untyped-def]
+    """YAML forbids a repeated key, and PyYAML keeps the last without a word: a front matter giving `title:` twice
+    (a merge keeping both sides) lost the first with "All checks passed". The title read, the last, is the one
+    whose control character is reported."""
+    source(scratch, "book.md", f'---\ntitle: Moves\ntitle: "Marches\\e"\n---\n\n{BODY}')
+    lint = run(capsys, "lint", "--color", "never")
+    assert lint.code == 1
+    assert lint.out.startswith(
+        "error[RB002]: `title` is given again in the front matter: the last one is read\n --> book.md:3:1\n"
+    ), lint.out
+    assert "error[RB002]: a control character (U+001B) in the front matter's title\n --> book.md:3:8\n" in lint.out
