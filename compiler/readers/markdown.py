@@ -308,6 +308,8 @@ class _Builder:
                     self.inline.block_offset(token),
                     help='write `{key=value key="a value"}` (no brace inside a value) on the line before the block',
                 )
+            if attributes_of(token):
+                self._paragraph_attributes(token)
             nodes = self.inline.paragraph(tree.children[0].token, section_id, definition, within)
             if len(nodes) == 1 and isinstance(nodes[0], Illustration):
                 self.checks.illustration(nodes[0].offset, within)
@@ -350,6 +352,21 @@ class _Builder:
         """A block the format has no place for (a quote, code, a rule): reported, its blocks kept."""
         self.checks.unsupported_block(tree.token, self.inline.block_offset(tree.token))
         return self._blocks(tree.children, section_id, definition, within)
+
+    def _paragraph_attributes(self, token: Token) -> None:
+        """An attribute block the attributes plugin gave a paragraph, which takes none (`{title=Weather roll=D6}`
+        over a table whose delimiter row is short, which is then a paragraph): reported at the block, on the line
+        before the paragraph or before the blank lines above it. It was dropped with "All checks passed"."""
+        line = token.map[0] - 1 if token.map else 0  # from 0; `line_text` counts from 1
+        while line > 0 and not self.source.line_text(line + 1).strip():
+            line -= 1
+        text = self.source.line_text(line + 1)
+        self.checks.report(
+            "an attribute block before a paragraph, which takes none: it is not read",
+            self.inline.line_offset(line) + len(text) - len(text.lstrip()),
+            help="write it on the line right before the table or list it is for (a table needs a delimiter row of as "
+            "many cells as its header: `|---|---|`), or remove it",
+        )
 
     def _list(self, tree: Tree, section_id: str, definition: str | None, within: str) -> ItemList:
         declared, self.declaration = self.declaration, None  # its items' blocks come before it is made

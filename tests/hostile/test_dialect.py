@@ -409,3 +409,26 @@ def test_a_front_matter_giving_its_title_twice_is_reported_at_the_second(capsys,
         "error[RB002]: `title` is given again in the front matter: the last one is read\n --> book.md:3:1\n"
     ), lint.out
     assert "error[RB002]: a control character (U+001B) in the front matter's title\n --> book.md:3:8\n" in lint.out
+
+
+@pytest.mark.parametrize(
+    ("blocks", "line"),
+    [
+        ("{title=Weather roll=D6}\n| D6 | Weather |\n|---|\n| 1-6 | Rain |\n", 13),
+        ("{title=Weather}\n\nRain all game.\n", 13),
+    ],
+    ids=["a table with a short delimiter row", "a paragraph"],
+)
+def test_attributes_given_to_a_paragraph_are_reported_at_their_line(  # type: ignore[no-untyped-def]
+    capsys, scratch: Path, blocks: str, line: int
+) -> None:
+    """A paragraph takes no attributes, and the attributes plugin gives it the block before it: a table whose
+    delimiter row is short is a paragraph, and its `{title=... roll=D6}` was dropped with "All checks passed"."""
+    source(scratch, "book.md", f"{BODY}\n{blocks}")
+    lint = run(capsys, "lint", "--color", "never")
+    assert lint.code == 1
+    assert lint.out.startswith(
+        "error[RB002]: an attribute block before a paragraph, which takes none: it is not read\n"
+        f"  --> book.md:{line}:1\n"
+    ), lint.out
+    assert lint.out.endswith("Found 1 error in 1 file.\n")
