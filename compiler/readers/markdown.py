@@ -48,7 +48,7 @@ from rulebook.readers.markdown_blocks import Tree, tree_of
 from rulebook.readers.markdown_checks import Checks
 from rulebook.readers.markdown_inline import InlineReader, ItemTitle
 from rulebook.readers.markdown_limits import MAX_BYTES, TooLarge, lines_past
-from rulebook.readers.markdown_syntax import attributes_of, parse_dialect_text, unescaped
+from rulebook.readers.markdown_syntax import attributes_of, parse_dialect_text, table_cells, unescaped
 from rulebook.source import SourceText, Span
 
 _ATTRIBUTE_BLOCK = re.compile(r"\{[^\n]*\}")
@@ -59,6 +59,9 @@ _HEADING_ATTRIBUTES = re.compile(r"\{(?P<attributes>[^{}]*)\}\s*$")
 search for them first tried the rest of each run of spaces from each of its characters: 80,000, 13 s)."""
 _LIST_TAG = re.compile(r"</?(?:ul|li)>")
 """The tags of a list in a table's cell (``<ul><li>one</li></ul>``)."""
+_DELIMITER_ROW = re.compile(r"[ \t]*(?:\|[ \t]*)?:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)*(?:\|[ \t]*)?")
+"""A pipe table's delimiter row (``|---|:--:|``)."""
+_DASHES = re.compile(r"-+")
 _NESTED = {
     "bullet_list_open": "a list",
     "ordered_list_open": "a list",
@@ -310,6 +313,7 @@ class _Builder:
                 )
             if attributes_of(token):
                 self._paragraph_attributes(token)
+            self._table_as_text(token)
             nodes = self.inline.paragraph(tree.children[0].token, section_id, definition, within)
             if len(nodes) == 1 and isinstance(nodes[0], Illustration):
                 self.checks.illustration(nodes[0].offset, within)
@@ -352,6 +356,27 @@ class _Builder:
         """A block the format has no place for (a quote, code, a rule): reported, its blocks kept."""
         self.checks.unsupported_block(tree.token, self.inline.block_offset(tree.token))
         return self._blocks(tree.children, section_id, definition, within)
+
+    def _table_as_text(self, token: Token) -> None:
+        """A paragraph holding a table's header and delimiter rows of different widths (`| a | b |`, `|---|`), which
+        GitHub's tables read as text: reported at the delimiter row, where the table was shown as its pipes with
+        "All checks passed"."""
+        if not token.map:
+            return
+        first = token.map[0]
+        lines = [self.source.line_text(first + number + 1) for number in range(token.map[1] - first)]
+        for number, line in enumerate(lines[1:], 1):
+            if "|" not in line or "|" not in lines[number - 1] or not _DELIMITER_ROW.fullmatch(line):
+                continue
+            header, delimiter = len(table_cells(lines[number - 1])), len(_DASHES.findall(line))
+            if header != delimiter:
+                cells = f"{delimiter} cell{'s' if delimiter != 1 else ''}"
+                self.checks.report(
+                    f"a table's delimiter row of {cells} under a header of {header}: the table is read as text",
+                    self.inline.line_offset(first + number) + len(line) - len(line.lstrip()),
+                    help=f"write a delimiter row of {header} cells (`{'|---' * header}|`)",
+                )
+            return
 
     def _paragraph_attributes(self, token: Token) -> None:
         """An attribute block the attributes plugin gave a paragraph, which takes none (`{title=Weather roll=D6}`

@@ -431,4 +431,24 @@ def test_attributes_given_to_a_paragraph_are_reported_at_their_line(  # type: ig
         "error[RB002]: an attribute block before a paragraph, which takes none: it is not read\n"
         f"  --> book.md:{line}:1\n"
     ), lint.out
+    table = "|---|" in blocks  # the table's delimiter row is reported too (the test below)
+    assert lint.out.endswith(f"Found {2 if table else 1} error{'s' if table else ''} in 1 file.\n")
+
+
+@pytest.mark.parametrize(
+    ("rows", "said"),
+    [
+        ("| D6 | Weather |\n|---|\n| 1-6 | Rain |\n", "a table's delimiter row of 1 cell under a header of 2"),
+        ("D6 | Weather\n:-: | --- | ---\n1-6 | Rain\n", "a table's delimiter row of 3 cells under a header of 2"),
+    ],
+)
+def test_a_table_whose_delimiter_row_is_not_its_headers_width_is_reported(  # type: ignore[no-untyped-def]
+    capsys, scratch: Path, rows: str, said: str
+) -> None:
+    """GitHub's tables read such a table as a paragraph: it was shown as its pipes, with "All checks passed"."""
+    source(scratch, "book.md", f"{BODY}\n{rows}")
+    lint = run(capsys, "lint", "--color", "never")
+    assert lint.code == 1
+    assert lint.out.startswith(f"error[RB002]: {said}: the table is read as text\n  --> book.md:14:1\n"), lint.out
+    assert "    = help: write a delimiter row of 2 cells (`|---|---|`)\n" in lint.out
     assert lint.out.endswith("Found 1 error in 1 file.\n")
