@@ -236,7 +236,7 @@ def _gives_markers(element: etree._Element) -> bool:
     return inside and any("marker" in f"{key!s} {value!s}" for key, value in element.attrib.items())
 
 
-_PAINT_REFERENCE = re.compile(r"url\(\s*['\"]?\s*#([^)'\"\s]+)")
+_PAINT_REFERENCE = re.compile(r"url\(\s*(?:['\"]\s*)?#([^)'\"\s]+)")
 _REPEATERS = frozenset(f"{{{SVG}}}{name}" for name in ("pattern", "mask", "clipPath", "filter"))
 """What an element refers to with ``url(#id)`` whose drawing is drawn again for it (a marker is counted apart)."""
 
