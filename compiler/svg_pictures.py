@@ -266,9 +266,10 @@ def _gives_markers(element: etree._Element) -> bool:
     return inside and any("marker" in f"{key!s} {value!s}".lower() for key, value in element.attrib.items())
 
 
-_PAINT_REFERENCE = re.compile(r"url\(\s*['\"]?\s*#([^)'\"\s]+)", re.IGNORECASE)
+_PAINT_REFERENCE = re.compile(r"url\(\s*(?:['\"]\s*)?#([^)'\"\s]+)", re.IGNORECASE)
 """A reference to an element of the picture in CSS or a presentation attribute, whose function name CSS reads in any
-case (``URL(#p)``: nine levels of patterns so written were not counted, and held Chromium over 90 s)."""
+case (``URL(#p)``: nine levels of patterns so written were not counted, and held Chromium over 90 s); a run of
+spaces is read once (``\\s*['"]?\\s*`` tried each split of it)."""
 _REPEATERS = frozenset(f"{{{SVG}}}{name}" for name in ("pattern", "mask", "clipPath", "filter"))
 """What an element refers to with ``url(#id)`` whose drawing is drawn again for it (a marker is counted apart)."""
 

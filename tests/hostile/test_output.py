@@ -440,7 +440,7 @@ def test_a_picture_is_shown_at_its_files_address_whatever_its_name(scratch: Path
     ("toml", "message"),
     [
         ('[lint]\nseverity = "error"', '`severity` in [lint] must be a table, not the string "error"'),
-        ("[lint]\nignore = [5]", "`ignore` in [lint] must be a list of strings, not a list with something else"),
+        ("[lint]\nignore = [5]", "`ignore` in [lint] must be a list of strings, not a list of numbers"),
         ("title = 3", "`title` in [top level] must be a string, not the number 3"),
         ("emphasis = 1", "`emphasis` in [top level] must be true or false, not the number 1"),
         ('site_url = "javascript:alert(1)"', "`site_url` in [top level] must be an http(s) URL"),
