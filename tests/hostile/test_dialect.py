@@ -452,3 +452,26 @@ def test_a_table_whose_delimiter_row_is_not_its_headers_width_is_reported(  # ty
     assert lint.out.startswith(f"error[RB002]: {said}: the table is read as text\n  --> book.md:14:1\n"), lint.out
     assert "    = help: write a delimiter row of 2 cells (`|---|---|`)\n" in lint.out
     assert lint.out.endswith("Found 1 error in 1 file.\n")
+
+
+@pytest.mark.parametrize(
+    ("blocks", "said"),
+    [
+        ("{title=Weather}\n", "an attribute block with no block after it: it is not read"),
+        ("::: note Weather\n\nRain.\n\n{title=Rain}\n:::\n", "an attribute block with no block after it"),
+        ("- Rain.\n\n  {title=Rain}\n- Sun.\n", "an attribute block with no block after it"),
+        ("{#weather}\n\n# Weather\n\nRain.\n", "an attribute block before a heading: it is not read"),
+    ],
+    ids=["at the document's end", "at a directive's end", "at an item's end", "before a heading"],
+)
+def test_attributes_no_block_takes_are_reported_at_their_line(  # type: ignore[no-untyped-def]
+    capsys, scratch: Path, blocks: str, said: str
+) -> None:
+    """The attributes plugin drops a block with nothing after it, and gives one before a heading to the heading,
+    whose attributes are written at its end: each was read as nothing, with "All checks passed"."""
+    source(scratch, "book.md", f"{BODY}\n{blocks}")
+    lint = run(capsys, "lint", "--color", "never")
+    assert lint.code == 1
+    line = 13 + blocks.splitlines().index(next(b for b in blocks.splitlines() if b.lstrip().startswith("{")))
+    assert lint.out.startswith(f"error[RB002]: {said}"), lint.out
+    assert f"  --> book.md:{line}:" in lint.out, lint.out
