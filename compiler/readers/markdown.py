@@ -225,7 +225,7 @@ class _Builder:
         if attributes_of(opening):  # the attributes plugin gave it the block before it
             self.checks.report(
                 "an attribute block before a heading: it is not read",
-                self._block_before(opening),
+                self.inline.attributes_offset(opening),
                 help="write a heading's attributes at its end (`## Title {#id}`)",
             )
         written = self.inline.heading_text(inline)
@@ -390,22 +390,13 @@ class _Builder:
                 )
             return
 
-    def _block_before(self, token: Token) -> int:
-        """Where the attribute block the attributes plugin gave ``token`` is written: on the line before it, or
-        before the blank lines above it."""
-        line = token.map[0] - 1 if token.map else 0  # from 0; `line_text` counts from 1
-        while line > 0 and not self.source.line_text(line + 1).strip():
-            line -= 1
-        text = self.source.line_text(line + 1)
-        return self.inline.line_offset(line) + len(text) - len(text.lstrip())
-
     def _paragraph_attributes(self, token: Token) -> None:
         """An attribute block the attributes plugin gave a paragraph, which takes none (`{title=Weather roll=D6}`
         over a table whose delimiter row is short, which is then a paragraph): reported at the block, on the line
         before the paragraph or before the blank lines above it. It was dropped with "All checks passed"."""
         self.checks.report(
             "an attribute block before a paragraph, which takes none: it is not read",
-            self._block_before(token),
+            self.inline.attributes_offset(token),
             help="write it on the line right before the table or list it is for (a table needs a delimiter row of as "
             "many cells as its header: `|---|---|`), or remove it",
         )

@@ -475,3 +475,15 @@ def test_attributes_no_block_takes_are_reported_at_their_line(  # type: ignore[n
     line = 13 + blocks.splitlines().index(next(b for b in blocks.splitlines() if b.lstrip().startswith("{")))
     assert lint.out.startswith(f"error[RB002]: {said}"), lint.out
     assert f"  --> book.md:{line}:" in lint.out, lint.out
+
+
+def test_a_tables_attributes_above_a_blank_line_are_reported_where_they_are_written(  # type: ignore[no-untyped-def]
+    capsys, scratch: Path
+) -> None:
+    """The attributes plugin gives a table the block written before the blank line above it: what is wrong with
+    them is reported at the block (at the table's first row, it named a line that says nothing of them)."""
+    source(scratch, "book.md", f"{BODY}\n{{roll=D9X bogus=1}}\n\n| D6 | Weather |\n|---|---|\n| 1-6 | Rain |\n")
+    lint = run(capsys, "lint", "--color", "never")
+    assert lint.code == 1
+    assert "error[RB002]: unknown attribute `bogus` on a table\n  --> book.md:13:11\n" in lint.out, lint.out
+    assert "`D9X` is not dice notation\n  --> book.md:13:1\n" in lint.out, lint.out
