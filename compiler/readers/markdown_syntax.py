@@ -49,6 +49,11 @@ def dialect_parser() -> MarkdownIt:
     # Past ``maxNesting`` markdown-it reads no more blocks or spans, saying nothing: the reader refuses what is
     # nested deeper than ``MAX_DEPTH`` before that (:meth:`rulebook.readers.markdown._Builder.check_depth`).
     md = MarkdownIt("commonmark", {"html": True, "maxNesting": MAX_DEPTH}).enable("table")
+    # Every address is read as one, so the reader reports it where it is written: markdown-it leaves a `file:`,
+    # `javascript:` or `data:` address as text (`![](file:///C:/a.png)` was shown as its markup, with no finding).
+    # None reaches a page: a link out of the book is refused and kept as its words, an image not in the images
+    # folder refused and never published (:mod:`rulebook.readers.markdown_inline`).
+    md.validateLink = _every_address  # type: ignore[method-assign]  # markdown-it documents this override
     md.use(front_matter_plugin)
     md.inline.ruler.after("link", "span", _span)  # the attributes plugin's spans, read by read_attributes
     md.inline.ruler.push("attr", _span_attributes)
@@ -61,6 +66,11 @@ def dialect_parser() -> MarkdownIt:
     for name in _PLACED:
         md.inline.ruler.at(name, _placed(functions[name], last=name == "emphasis"))
     return limited(md, nesting_read_whole=True)  # held to budgets of tokens and steps: rulebook.readers.markdown_limits
+
+
+def _every_address(url: str) -> bool:
+    """markdown-it's check of a link's or an image's address, taking each (:func:`dialect_parser`)."""
+    return True
 
 
 UNATTACHED = "attrs_unattached"

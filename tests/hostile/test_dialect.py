@@ -487,3 +487,26 @@ def test_a_tables_attributes_above_a_blank_line_are_reported_where_they_are_writ
     assert lint.code == 1
     assert "error[RB002]: unknown attribute `bogus` on a table\n  --> book.md:13:11\n" in lint.out, lint.out
     assert "`D9X` is not dice notation\n  --> book.md:13:1\n" in lint.out, lint.out
+
+
+def test_an_address_markdown_it_refuses_is_reported_where_it_is_written(  # type: ignore[no-untyped-def]
+    capsys, scratch: Path
+) -> None:
+    """markdown-it leaves a link or an image to a `file:`, `javascript:` or `data:` address as text: the page
+    showed its markup and the lint said nothing. Each is now the finding any link out or image not in the
+    images folder gets, and none reaches a page."""
+    blocks = "See [j](javascript:alert(1)) and [f](file:///etc/passwd).\n\n![](file:///C:/pictures/map.png)\n"
+    source(scratch, "book.md", f"{BODY}\n{blocks}")
+    lint = run(capsys, "lint", "--color", "never")
+    assert lint.code == 1
+    assert lint.out.count("error[RB002]: a link out of the book is not part of the rulebook format") == 2
+    assert "warning[RB303]: image `file:///C:/pictures/map.png` is not in the images folder\n" in lint.out
+    assert "  --> book.md:13:5\n" in lint.out and "  --> book.md:15:1\n" in lint.out
+
+
+def test_a_reference_naming_a_book_and_no_term_is_told_to_name_one(capsys, scratch: Path) -> None:  # type: ignore[no-untyped-def]
+    """``[[core:]]`` shows no words, and writing it as it is (the help for ``[[march|]]``) would not mend it."""
+    source(scratch, "book.md", f"{BODY}\nSee [[core:]].\n")
+    lint = run(capsys, "lint", "--color", "never")
+    assert "error[RB301]: the reference to `core:` shows no words" in lint.out, lint.out
+    assert "help: name the term after the book's name: `[[core:term]]`" in lint.out
