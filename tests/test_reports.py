@@ -130,11 +130,12 @@ def _diagnostic(message: str, line: str, column: int, target: str | None = None,
 def test_control_characters_are_shown_one_for_one() -> None:
     from rulebook.report.escaping import visible
 
-    controls = "".join(map(chr, range(0x20))) + "\x7f\x85\x9b\u202e\u2066\u200e\u200f\u061c"
+    controls = "".join(map(chr, range(0x20))) + "\x7f\x85\x9b\u202e\u2066\u200e\u200f\u061c\u2028\u2029"
     shown = visible(controls)
     assert len(shown) == len(controls)
     assert shown[0x1B] == "␛" and shown[0x07] == "␇" and shown[0x0A] == "␊" and shown[0x20] == "␡"
-    assert shown[-7:] == "�������"  # the C1 controls and every bidirectional control, marks included
+    # the C1 controls, every bidirectional control, marks included, and the line and paragraph separators
+    assert shown[-9:] == "���������"
     # printable text is left alone, and so are invisible characters with a typographic task that reorder nothing
     typographic = "Général — « ok »\u00ad\u200b\u200c\u200d\u2060\ufeff"
     assert visible(typographic) == typographic

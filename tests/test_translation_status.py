@@ -243,7 +243,7 @@ def test_the_ci_option_fails_when_more_than_the_share_allowed_is_outdated(
         assert err == ""
 
 
-@pytest.mark.parametrize("limit", ["-1", "101", "some", "nan"])
+@pytest.mark.parametrize("limit", ["-1", "101", "some", "nan", "1e1", "5_0", "١٠", "100.0000001"])
 def test_a_share_that_is_no_percentage_is_refused(
     project: Path, capsys: pytest.CaptureFixture[str], limit: str
 ) -> None:

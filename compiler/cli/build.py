@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from rulebook.cli.common import Commands, Progress, add_config_option, book_option, plural, project_of
+from rulebook.errors import QUOTE_LIMIT, quoted, shorten
 
 if TYPE_CHECKING:
     from rulebook import build_values
@@ -218,10 +219,9 @@ def run_serve(args: argparse.Namespace) -> int:
 
 def _port(text: str) -> int:
     """A TCP port number, for argparse: a plain usage error otherwise."""
-    try:
-        port = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"`{text}` is not a port number") from None
-    if not 0 <= port <= 65535:
-        raise argparse.ArgumentTypeError(f"{port} is not a port number (0 to 65535)")
-    return port
+    if not (text.isascii() and text.isdigit()):  # int() also reads `5_0` and other scripts' digits
+        raise argparse.ArgumentTypeError(f"{quoted(text)} is not a port number")
+    significant = text.lstrip("0") or "0"
+    if len(significant) > 5 or int(significant) > 65535:
+        raise argparse.ArgumentTypeError(f"{shorten(text, QUOTE_LIMIT)} is not a port number (0 to 65535)")
+    return int(significant)

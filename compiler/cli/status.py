@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
@@ -65,13 +66,16 @@ def add_commands(commands: Commands, words: Sequence[str] = ()) -> None:
 
 
 def _percent(value: str) -> float:
-    try:
-        share = float(value.removesuffix("%"))
-    except ValueError:
-        share = -1.0
+    """A share from 0 to 100 in ASCII digits (``12.5``, ``12.5%``); float() also reads `5_0`, `nan`, `1e1` and other
+    scripts' digits."""
+    written = _PERCENT.fullmatch(value)
+    share = float(written.group(1)) if written else -1.0
     if not 0 <= share <= 100:
         raise argparse.ArgumentTypeError(f"{value!r} is no share from 0 to 100 (a percentage)")
     return share
+
+
+_PERCENT = re.compile(r"(\d+(?:\.\d+)?)%?", re.ASCII)
 
 
 def run_status(args: argparse.Namespace) -> int:

@@ -48,7 +48,7 @@ from rulebook.readers.markdown_blocks import Tree, tree_of
 from rulebook.readers.markdown_checks import Checks
 from rulebook.readers.markdown_inline import InlineReader, ItemTitle
 from rulebook.readers.markdown_limits import MAX_BYTES, TooLarge, lines_past
-from rulebook.readers.markdown_syntax import attributes_of, parse_dialect_text, table_cells, text_read
+from rulebook.readers.markdown_syntax import UNATTACHED, attributes_of, parse_dialect_text, table_cells, text_read
 from rulebook.source import SourceText, Span
 
 _ATTRIBUTE_BLOCK = re.compile(r"\{[^\n]*\}")
@@ -222,6 +222,12 @@ class _Builder:
         self._orphan()
         opening, inline = tree.token, tree.children[0].token
         offset = self.inline.line_offset(opening.map[0] if opening.map else 0)
+        if attributes_of(opening):  # the attributes plugin gave it the block before it
+            self.checks.report(
+                "an attribute block before a heading: it is not read",
+                self.inline.attributes_offset(opening),
+                help="write a heading's attributes at its end (`## Title {#id}`)",
+            )
         written = self.inline.heading_text(inline)
         match = None if self.checks.brace_escaped(offset) else _HEADING_ATTRIBUTES.search(written)
         explicit, unnumbered = (
@@ -348,6 +354,12 @@ class _Builder:
             return after
         elif kind == "heading_open":
             self.checks.nested_heading(token, self.inline.block_offset(token), within)
+        elif kind == UNATTACHED:
+            self.checks.report(
+                "an attribute block with no block after it: it is not read",
+                self.inline.block_offset(token),
+                help="write it on the line right before the table or list it is for, or remove it",
+            )
         else:
             content.extend(self._unsupported_block(tree, section_id, definition, within))
         return False
@@ -382,13 +394,9 @@ class _Builder:
         """An attribute block the attributes plugin gave a paragraph, which takes none (`{title=Weather roll=D6}`
         over a table whose delimiter row is short, which is then a paragraph): reported at the block, on the line
         before the paragraph or before the blank lines above it. It was dropped with "All checks passed"."""
-        line = token.map[0] - 1 if token.map else 0  # from 0; `line_text` counts from 1
-        while line > 0 and not self.source.line_text(line + 1).strip():
-            line -= 1
-        text = self.source.line_text(line + 1)
         self.checks.report(
             "an attribute block before a paragraph, which takes none: it is not read",
-            self.inline.line_offset(line) + len(text) - len(text.lstrip()),
+            self.inline.attributes_offset(token),
             help="write it on the line right before the table or list it is for (a table needs a delimiter row of as "
             "many cells as its header: `|---|---|`), or remove it",
         )

@@ -152,13 +152,16 @@ class InlineReader:
         return self.line_offset(token.map[0] if token.map else 0)
 
     def attributes_offset(self, token: Token) -> int:
-        """Where a block's attributes are written: the line before it (``{roll=D6}``), else the block."""
-        line = token.map[0] if token.map else 0
-        return (
-            self.line_offset(line - 1)
-            if line and self.source.line_text(line).lstrip().startswith("{")
-            else (self.line_offset(line))
-        )
+        """Where a block's attributes are written: the line before it, or before the blank lines above it
+        (``{roll=D6}``; the attributes plugin reads across them), at its brace; else the block."""
+        line = token.map[0] if token.map else 0  # from 0; `line_text` counts from 1
+        above = line - 1
+        while above > 0 and not self.source.line_text(above + 1).strip():
+            above -= 1
+        text = self.source.line_text(above + 1) if above >= 0 else ""
+        if not text.lstrip().startswith("{"):
+            return self.line_offset(line)
+        return self.line_offset(above) + len(text) - len(text.lstrip())
 
     # -- definitions ----------------------------------------------------------------
 

@@ -22,6 +22,7 @@ from typing import Any
 from markdown_it import MarkdownIt
 from markdown_it.common.utils import unescapeAll
 from markdown_it.rules_block import StateBlock
+from markdown_it.rules_core import StateCore
 from markdown_it.rules_inline import StateInline
 from markdown_it.token import Token
 from mdit_py_plugins.attrs import attrs_block_plugin
@@ -48,10 +49,16 @@ def dialect_parser() -> MarkdownIt:
     # Past ``maxNesting`` markdown-it reads no more blocks or spans, saying nothing: the reader refuses what is
     # nested deeper than ``MAX_DEPTH`` before that (:meth:`rulebook.readers.markdown._Builder.check_depth`).
     md = MarkdownIt("commonmark", {"html": True, "maxNesting": MAX_DEPTH}).enable("table")
+    # Every address is read as one, so the reader reports it where it is written: markdown-it leaves a `file:`,
+    # `javascript:` or `data:` address as text (`![](file:///C:/a.png)` was shown as its markup, with no finding).
+    # None reaches a page: a link out of the book is refused and kept as its words, an image not in the images
+    # folder refused and never published (:mod:`rulebook.readers.markdown_inline`).
+    md.validateLink = _every_address  # type: ignore[method-assign]  # markdown-it documents this override
     md.use(front_matter_plugin)
     md.inline.ruler.after("link", "span", _span)  # the attributes plugin's spans, read by read_attributes
     md.inline.ruler.push("attr", _span_attributes)
     md.use(attrs_block_plugin)
+    md.core.ruler.before("attr", "unattached_attributes", _unattached_attributes)
     md.inline.ruler.before("link", "wikilink", _wikilink)
     md.block.ruler.before("fence", "directive", _directive, {"alt": ["paragraph", "reference", "blockquote", "list"]})
     active = md.inline.ruler.get_active_rules()
@@ -59,6 +66,25 @@ def dialect_parser() -> MarkdownIt:
     for name in _PLACED:
         md.inline.ruler.at(name, _placed(functions[name], last=name == "emphasis"))
     return limited(md, nesting_read_whole=True)  # held to budgets of tokens and steps: rulebook.readers.markdown_limits
+
+
+def _every_address(url: str) -> bool:
+    """markdown-it's check of a link's or an image's address, taking each (:func:`dialect_parser`)."""
+    return True
+
+
+UNATTACHED = "attrs_unattached"
+"""The token of an attribute block no block follows (the end of the document, of a directive or of a list item):
+the attributes plugin drops it, and the reader reports it."""
+
+
+def _unattached_attributes(state: StateCore) -> None:
+    """Mark each attribute block with no block after it to take its attributes, before the attributes plugin gives
+    them away (it drops such a block: ``{title=Y}`` at a document's end was read as nothing, saying nothing)."""
+    tokens = state.tokens
+    for index, token in enumerate(tokens):
+        if token.type == "attrs_block" and (index + 1 == len(tokens) or tokens[index + 1].nesting < 0):
+            token.type = UNATTACHED
 
 
 def parse_dialect_text(text: str) -> list[Token]:

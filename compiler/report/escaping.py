@@ -5,7 +5,8 @@ or BEL would drive the reader's terminal, a bidirectional override would reorder
 what they read. As rustc does, each such character is shown by a visible stand-in of
 the same width, so a caret under a line still points where it should: the C0
 controls and DEL by their Unicode control pictures (ESC is ``␛``, BEL ``␇``), the C1
-controls and the bidirectional controls by U+FFFD (``�``). The bidirectional controls are
+controls, the bidirectional controls and the line and paragraph separators (U+2028, U+2029) by
+U+FFFD (``�``). The bidirectional controls are
 every character of Unicode's ``Bidi_Control`` property: the embeddings, overrides and
 isolates (U+202A-202E, U+2066-2069), and the marks (U+200E, U+200F, U+061C), which reorder
 too (a right-to-left mark before ``1, 2`` shows ``2 ,1``). Invisible characters with a
@@ -32,14 +33,17 @@ _NAME = re.compile(r"`([^`]*)`")
 
 _BIDI_CONTROLS = (0x061C, 0x200E, 0x200F, *range(0x202A, 0x202F), *range(0x2066, 0x206A))
 """Unicode's ``Bidi_Control`` characters (``PropList.txt``): the marks, embeddings, overrides and isolates."""
+_SEPARATORS = (0x2028, 0x2029)
+"""The line and paragraph separators: a line end to some terminals and log viewers (a snippet's line broke in two,
+its caret under the wrong one); text kept whole keeps them, as it keeps its line ends."""
 _VISIBLE: dict[int, str] = (
     {code: chr(0x2400 + code) for code in range(0x20)}
     | {0x7F: "\u2421"}
-    | dict.fromkeys((*range(0x80, 0xA0), *_BIDI_CONTROLS), "\ufffd")
+    | dict.fromkeys((*range(0x80, 0xA0), *_BIDI_CONTROLS, *_SEPARATORS), "\ufffd")
 )
 
 
-_VISIBLE_IN_TEXT = {code: shown for code, shown in _VISIBLE.items() if chr(code) not in "\t\n\r"}
+_VISIBLE_IN_TEXT = {code: shown for code, shown in _VISIBLE.items() if chr(code) not in "\t\n\r\u2028\u2029"}
 
 
 def character_class(codes: Iterable[int]) -> str:

@@ -452,3 +452,61 @@ def test_a_table_whose_delimiter_row_is_not_its_headers_width_is_reported(  # ty
     assert lint.out.startswith(f"error[RB002]: {said}: the table is read as text\n  --> book.md:14:1\n"), lint.out
     assert "    = help: write a delimiter row of 2 cells (`|---|---|`)\n" in lint.out
     assert lint.out.endswith("Found 1 error in 1 file.\n")
+
+
+@pytest.mark.parametrize(
+    ("blocks", "said"),
+    [
+        ("{title=Weather}\n", "an attribute block with no block after it: it is not read"),
+        ("::: note Weather\n\nRain.\n\n{title=Rain}\n:::\n", "an attribute block with no block after it"),
+        ("- Rain.\n\n  {title=Rain}\n- Sun.\n", "an attribute block with no block after it"),
+        ("{#weather}\n\n# Weather\n\nRain.\n", "an attribute block before a heading: it is not read"),
+    ],
+    ids=["at the document's end", "at a directive's end", "at an item's end", "before a heading"],
+)
+def test_attributes_no_block_takes_are_reported_at_their_line(  # type: ignore[no-untyped-def]
+    capsys, scratch: Path, blocks: str, said: str
+) -> None:
+    """The attributes plugin drops a block with nothing after it, and gives one before a heading to the heading,
+    whose attributes are written at its end: each was read as nothing, with "All checks passed"."""
+    source(scratch, "book.md", f"{BODY}\n{blocks}")
+    lint = run(capsys, "lint", "--color", "never")
+    assert lint.code == 1
+    line = 13 + blocks.splitlines().index(next(b for b in blocks.splitlines() if b.lstrip().startswith("{")))
+    assert lint.out.startswith(f"error[RB002]: {said}"), lint.out
+    assert f"  --> book.md:{line}:" in lint.out, lint.out
+
+
+def test_a_tables_attributes_above_a_blank_line_are_reported_where_they_are_written(  # type: ignore[no-untyped-def]
+    capsys, scratch: Path
+) -> None:
+    """The attributes plugin gives a table the block written before the blank line above it: what is wrong with
+    them is reported at the block (at the table's first row, it named a line that says nothing of them)."""
+    source(scratch, "book.md", f"{BODY}\n{{roll=D9X bogus=1}}\n\n| D6 | Weather |\n|---|---|\n| 1-6 | Rain |\n")
+    lint = run(capsys, "lint", "--color", "never")
+    assert lint.code == 1
+    assert "error[RB002]: unknown attribute `bogus` on a table\n  --> book.md:13:11\n" in lint.out, lint.out
+    assert "`D9X` is not dice notation\n  --> book.md:13:1\n" in lint.out, lint.out
+
+
+def test_an_address_markdown_it_refuses_is_reported_where_it_is_written(  # type: ignore[no-untyped-def]
+    capsys, scratch: Path
+) -> None:
+    """markdown-it leaves a link or an image to a `file:`, `javascript:` or `data:` address as text: the page
+    showed its markup and the lint said nothing. Each is now the finding any link out or image not in the
+    images folder gets, and none reaches a page."""
+    blocks = "See [j](javascript:alert(1)) and [f](file:///etc/passwd).\n\n![](file:///C:/pictures/map.png)\n"
+    source(scratch, "book.md", f"{BODY}\n{blocks}")
+    lint = run(capsys, "lint", "--color", "never")
+    assert lint.code == 1
+    assert lint.out.count("error[RB002]: a link out of the book is not part of the rulebook format") == 2
+    assert "warning[RB303]: image `file:///C:/pictures/map.png` is not in the images folder\n" in lint.out
+    assert "  --> book.md:13:5\n" in lint.out and "  --> book.md:15:1\n" in lint.out
+
+
+def test_a_reference_naming_a_book_and_no_term_is_told_to_name_one(capsys, scratch: Path) -> None:  # type: ignore[no-untyped-def]
+    """``[[core:]]`` shows no words, and writing it as it is (the help for ``[[march|]]``) would not mend it."""
+    source(scratch, "book.md", f"{BODY}\nSee [[core:]].\n")
+    lint = run(capsys, "lint", "--color", "never")
+    assert "error[RB301]: the reference to `core:` shows no words" in lint.out, lint.out
+    assert "help: name the term after the book's name: `[[core:term]]`" in lint.out

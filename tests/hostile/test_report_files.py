@@ -73,11 +73,20 @@ def test_files_that_are_not_rulebooks_are_refused_as_such(
     assert "rulebook sources are XML (.xml), Markdown (.md, .markdown) or the plain-text export (.txt)" in outcome.out
 
 
-def test_a_port_out_of_range_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
+@pytest.mark.parametrize(
+    ("port", "said"),
+    [
+        ("99999", "99999 is not a port number (0 to 65535)"),
+        ("9" * 5000, "9" * 20 + " is not a port number (0 to 65535)"),  # cut; int() refuses over 4,300 digits
+        ("5_0", "`5_0` is not a port number"),
+        ("١٠", "`١٠` is not a port number"),  # int() reads other scripts' digits
+    ],
+)
+def test_a_port_out_of_range_is_a_usage_error(capsys: pytest.CaptureFixture[str], port: str, said: str) -> None:
     with pytest.raises(SystemExit) as exit_status:
-        run(capsys, "serve", "--port", "99999")
+        run(capsys, "serve", "--port", port)
     assert exit_status.value.code == 2
-    assert "99999 is not a port number (0 to 65535)" in capsys.readouterr().err
+    assert said in capsys.readouterr().err
 
 
 def test_no_project_says_where_it_looked(

@@ -8,6 +8,7 @@ from rulebook.catalog.book import EMPTY_NAME
 from rulebook.diagnostics import Diagnostic
 from rulebook.lint.base import LintInput
 from rulebook.model import Reference
+from rulebook.names import BOOK_SEPARATOR
 from rulebook.source import Span
 from rulebook.spelling import XML, spelling_of
 
@@ -45,6 +46,8 @@ def _wordless(reference: Reference) -> Diagnostic:
     name = reference.name
     if spelling_of(reference.span.path) is XML:
         help = f'write the words it shows: `<reference name="{name}">{name}</reference>`'
+    elif name.endswith(BOOK_SEPARATOR):  # `[[core:]]`: a book's name, and no term of it to show
+        help = f"name the term after the book's name: `[[{name}term]]`"
     else:
         help = f"write the words it shows: `[[{name}|words]]`, or `[[{name}]]` to show its name"
     return RULE.diagnostic(
