@@ -221,6 +221,7 @@ class Printing:
         self._stopping = stopping or threading.Event()
         self._results: dict[str, PdfResult] = {}
         self._error: BaseException | None = None
+        self._done = threading.Event()
         self._thread = threading.Thread(target=self._run, name="rulebook-pdf", daemon=True)
         self._thread.start()
 
@@ -230,10 +231,16 @@ class Printing:
                 self._results[path] = job()
         except BaseException as error:  # handed to the build's thread by finish()
             self._error = error
+        finally:
+            self._done.set()
 
     def wait(self) -> dict[str, PdfResult]:
         """Each PDF by its path in the book's folder, once Typst is done (its error, if it failed)."""
-        self._thread.join()
+        try:  # an event, not the thread's join: Python 3.11 takes a join a signal interrupted for the thread's end
+            self._done.wait()
+        except BaseException:  # Ctrl+C or SIGTERM while waiting: Typst's process goes before the build unwinds
+            self.stop()
+            raise
         if self._error is not None:
             raise self._error
         return self._results
@@ -241,7 +248,7 @@ class Printing:
     def stop(self) -> None:
         """Stop Typst now (the build stops on another path): its process is killed before this returns."""
         self._stopping.set()
-        self._thread.join()
+        self._done.wait()
 
     def finish(self, folder: Path) -> PrintedBook:
         """Wait for the PDFs, and write them into the book's ``folder`` of the new release."""
