@@ -25,6 +25,8 @@ build = true                            # false: `rulebook build` makes none (`-
 paper = "a4"                            # or "letter"
 font = "Libertinus Serif"               # shipped with Typst, or a font file in site_templates/fonts/
 colour = "#1f4e79"                      # headings and links
+time_limit = 300                        # seconds Typst may take for one PDF (default 300)
+memory_limit = 8192                     # MB of memory Typst may take for one PDF (default 8192)
 
 [tool.rulebook.translations.fr]         # the main book's French edition
 source = "rules/fr/book.md"

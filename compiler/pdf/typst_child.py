@@ -15,6 +15,7 @@ reads from how this process ended.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import resource
 import sys
@@ -33,7 +34,8 @@ def main() -> None:
     from rulebook.child_process import die_with_parent
 
     die_with_parent(int(request["parent"]))
-    resource.setrlimit(resource.RLIMIT_AS, (int(request["memory"]), int(request["memory"])))
+    with contextlib.suppress(ValueError, OSError):  # a system that refuses the limit (macOS): time still bounds it
+        resource.setrlimit(resource.RLIMIT_AS, (int(request["memory"]), int(request["memory"])))
     import typst
 
     folder = Path(request["folder"])

@@ -141,8 +141,9 @@ def readable_pictures(
     The site publishes a raster picture whose first bytes are its type's: a picture cut short passes, and Typst
     would refuse the whole PDF for it. Each picture is read alone, one after the other by one Typst process
     (``folder``: a scratch folder), within its own time and memory: a picture past them is left out, the process
-    replaced and the rest read on. All of them together take at most an edition's time: those not read by then
-    are left out too.
+    replaced and the rest read on. Typst keeps every picture it decoded: one that its process cannot hold after
+    others is read again by a new one, alone. All of them together take at most an edition's time: those not read
+    by then are left out too.
     """
     require()
     names = sorted(pictures)
@@ -159,6 +160,9 @@ def readable_pictures(
             for index, name in enumerate(waiting):
                 left = deadline - time.monotonic()
                 answer = child.answer(min(limits.picture_seconds, left))
+                if isinstance(answer, _Ended) and index > 0:  # Typst keeps what it decoded: read it alone, afresh
+                    waiting = waiting[index:]
+                    break
                 problem = _picture_problem(answer, limits, cut=left < limits.picture_seconds)
                 if problem is not None:
                     refused[name] = f"images/{name}: {problem}; the PDF shows its place"

@@ -11,10 +11,12 @@ from __future__ import annotations
 
 import os
 import signal
+import struct
 import subprocess
 import sys
 import threading
 import time
+import zlib
 from pathlib import Path
 
 import pytest
@@ -96,6 +98,26 @@ def test_a_picture_past_its_memory_is_left_out_and_the_rest_are_read_on(tmp_path
         "may take; the PDF shows its place"
         for name in ("a-blurred.svg", "c-blurred.svg")
     )
+
+
+def _png(side: int, red: int) -> bytes:
+    """A PNG of ``side`` x ``side`` pixels of one colour (``red``: its red, so that each is a picture of its own)."""
+    rows = (b"\x00" + bytes([red, 30, 200, 255]) * side) * side
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+
+    header = struct.pack(">IIBBBBB", side, side, 8, 6, 0, 0, 0)
+    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(rows, 1)) + chunk(b"IEND", b"")
+
+
+def test_pictures_each_within_the_memory_are_all_read_though_typst_keeps_what_it_decoded(tmp_path: Path) -> None:
+    """Typst keeps every picture it decoded: read one after the other, three of 4,000 x 4,000 pixels pass 330 MB
+    together (the third was refused), each alone within it; a process that fails after others reads it again."""
+    limits = typst_run.Limits(picture_memory=330 * typst_run.MB)
+    pictures = {f"p{index}.png": _png(4_000, index) for index in range(3)}
+    kept, refused = typst_run.readable_pictures(pictures, tmp_path / "check", limits)
+    assert (list(kept), refused) == (list(pictures), ())
 
 
 def test_pictures_not_read_in_an_editions_time_are_left_out(tmp_path: Path) -> None:
