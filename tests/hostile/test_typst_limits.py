@@ -240,12 +240,15 @@ def _started(build: subprocess.Popen[bytes], folder: Path, reading: str) -> list
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
-@pytest.mark.parametrize("reading", ["pictures", "pdf-0"])
+@pytest.mark.parametrize(
+    ("reading", "options"), [("pictures", ["--pdf-only"]), ("pdf-0", ["--pdf-only"]), ("pdf-0", [])]
+)
 def test_a_build_stopped_in_this_process_kills_typst_before_it_returns(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], reading: str
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], reading: str, options: list[str]
 ) -> None:
     """The kernel stops Typst when the build's process dies; a build that unwinds in a process that lives on (a
-    test, an editor's plugin) kills it itself, on every path."""
+    test, an editor's plugin) kills it itself, on every path: stopped while it reads the pictures, while it waits
+    for the PDF, or while it builds the site beside Typst."""
     folder = _project(tmp_path / "busy", template=BUSY, blurred=reading == "pictures")
     seen: list[int] = []
 
@@ -262,7 +265,7 @@ def test_a_build_stopped_in_this_process_kills_typst_before_it_returns(
     stopper = threading.Thread(target=stop_when_typst_works)
     stopper.start()
     try:
-        assert _build(folder, "--pdf-only") == 143
+        assert _build(folder, *options) == 143
     finally:
         stopper.join()
     assert seen
