@@ -17,10 +17,11 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import resource
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
 STANDARDS = ["ua-1"]
 """The PDF standards every edition is checked against (Typst refuses to write a PDF that breaks them)."""
@@ -30,6 +31,8 @@ PDF_NAME = "edition.pdf"
 
 
 def main() -> None:
+    answers = os.fdopen(os.dup(sys.stdout.fileno()), "w", encoding="ascii")
+    os.dup2(sys.stderr.fileno(), sys.stdout.fileno())  # whatever else writes there (Typst, a library) is not an answer
     request = json.loads(sys.stdin.buffer.read())
     from rulebook.child_process import die_with_parent
 
@@ -41,9 +44,9 @@ def main() -> None:
     folder = Path(request["folder"])
     if request["task"] == "check":
         for document in request["documents"]:
-            _answer({"problem": _checked(typst, folder, document)})
+            _answer(answers, {"problem": _checked(typst, folder, document)})
     else:
-        _answer(_compiled(typst, folder, fonts=bool(request["fonts"]), date=int(request["date"])))
+        _answer(answers, _compiled(typst, folder, fonts=bool(request["fonts"]), date=int(request["date"])))
 
 
 def _checked(typst: Any, folder: Path, document: str) -> str | None:
@@ -87,9 +90,9 @@ def described(problem: object) -> str:
     return "; ".join([message, *hints])
 
 
-def _answer(value: dict[str, Any]) -> None:
-    sys.stdout.write(json.dumps(value, ensure_ascii=True) + "\n")
-    sys.stdout.flush()
+def _answer(answers: TextIO, value: dict[str, Any]) -> None:
+    answers.write(json.dumps(value, ensure_ascii=True) + "\n")
+    answers.flush()
 
 
 if __name__ == "__main__":

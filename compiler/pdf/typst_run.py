@@ -24,10 +24,11 @@ environment without it (installed with ``--no-deps``) is told how to install it 
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
 import json
 import os
-import select
+import selectors
 import shutil
 import signal
 import subprocess
@@ -217,14 +218,15 @@ class _Child:
 
     def __init__(self, request: dict[str, Any], folder: Path, memory: int, stop: threading.Event | None) -> None:
         self._stop = stop
+        self._buffer = b""
         self._log = (folder / "typst.log").open("w+b")
         self._process = subprocess.Popen(
             CHILD, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self._log, env=_environment()
         )
-        self.pid = self._process.pid
-        self._buffer = b""
-        assert self._process.stdin is not None
-        with self._process.stdin as stdin:
+        self._answers = selectors.DefaultSelector()
+        assert self._process.stdin is not None and self._process.stdout is not None
+        self._answers.register(self._process.stdout, selectors.EVENT_READ)
+        with contextlib.suppress(BrokenPipeError), self._process.stdin as stdin:  # gone: its end is its answer
             stdin.write(json.dumps({**request, "memory": memory, "parent": os.getpid()}).encode())
 
     def __enter__(self) -> _Child:
@@ -237,6 +239,7 @@ class _Child:
             self._process.kill()
         self._process.wait()
         assert self._process.stdout is not None
+        self._answers.close()
         self._process.stdout.close()
         self._log.close()
 
@@ -253,7 +256,7 @@ class _Child:
             if left <= 0:
                 self._process.kill()
                 return None
-            ready, _, _ = select.select([self._process.stdout], [], [], min(left, 0.2))
+            ready = self._answers.select(min(left, 0.2))
             chunk = os.read(self._process.stdout.fileno(), 1 << 16) if ready else b""
             if ready and not chunk:
                 return self._ended()
@@ -264,8 +267,8 @@ class _Child:
 
     def _ended(self) -> _Ended:
         status = self._process.wait()
-        self._log.seek(0)
-        return _Ended(status, self._log.read()[-4096:].decode("utf-8", "replace"))
+        self._log.seek(max(0, self._log.seek(0, os.SEEK_END) - 4096))
+        return _Ended(status, self._log.read().decode("utf-8", "replace"))
 
 
 def _environment() -> dict[str, str]:
