@@ -150,6 +150,22 @@ def shared_rendering(count: int) -> Files:
     return {"book.md": f"# Ch {{#ch}}\n\n{definitions}", "fr.md": f"# Ch\n\n{sentences}", "terms.toml": entries}
 
 
+def references_beside_a_bar(size: int) -> Files:
+    return _book("book.md", _markdown("|" + "[[a" * (size // 3)))
+
+
+def spaces_in_a_fence(size: int) -> Files:
+    return _book("book.md", _markdown(f"::: note Title{' ' * size}end\n\nA note.\n\n:::"))
+
+
+def spaces_in_a_heading(size: int) -> Files:
+    return _book("book.md", _markdown(f"## Rules{' ' * size}end {{#rules}}\n\nText."))
+
+
+def a_wide_cell_too_many(size: int) -> Files:
+    return _book("book.md", _markdown(f"| a | b |\n|---|---|\n| a | b | {'x' * size} |"))
+
+
 def _plain_book(text: str) -> Files:
     return {"book.md": text, "rulebook.toml": 'sources = ["book.md"]\nformat = "plain-markdown"\n'}
 
@@ -198,6 +214,10 @@ CASES = [
     Case("compare: `\\ab{` on one line", COMPARE, latex_commands, (25_000, 50_000, 100_000), "bytes"),
     Case("compare: slips on one line", COMPARE, slips_on_one_line, (50_000, 100_000, 200_000), "bytes"),
     Case("compare: a rendering many terms accept", TERMS, shared_rendering, (500, 1_000, 2_000), "terms"),
+    Case("lint: `[[a` beside a `|`", LINT, references_beside_a_bar, (15_000, 30_000, 60_000), "bytes"),
+    Case("lint: spaces in a fence's title", LINT, spaces_in_a_fence, (20_000, 40_000, 80_000), "spaces"),
+    Case("lint: spaces in a heading", LINT, spaces_in_a_heading, (20_000, 40_000, 80_000), "spaces"),
+    Case("lint: a cell past the header's", LINT, a_wide_cell_too_many, (20_000, 40_000, 80_000), "bytes"),
 ]
 
 

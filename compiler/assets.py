@@ -68,7 +68,13 @@ def _safe_images(book: Book, folder: Path | None) -> Iterator[tuple[str, Path]]:
 def name_refusal(name: str) -> Refusal | None:
     """Why a picture's name cannot be shown on a page as it is: a control, format or bidirectional character (a page
     shows U+202E as `�`, so its address named no file: a broken picture the lint passed, and a PDF Typst could not
-    make); None if it can."""
+    make); or a hidden file or folder (``.a.png``, ``.git/a.png``), which MkDocs and Zensical leave out of the site (a
+    broken picture the lint passed); None if it can."""
+    if any(part.startswith(".") for part in name.split("/")):
+        return Refusal(
+            "it is a hidden file, or in a hidden folder (its name starts with `.`), which the site leaves out",
+            "rename it without the leading `.`",
+        )
     if name.isprintable():
         return None
     return Refusal(

@@ -76,10 +76,22 @@ def toml_kind(value: object) -> str:
         shown = str(value) if isinstance(value, float) or abs(value) < 10**20 else ""
         return f"the number {shown}" if shown and len(shown) <= 24 else "a number"
     if isinstance(value, list):
-        return "a list with something else than strings in it" if value else "an empty list"
+        return _list_kind(value)
     if isinstance(value, dict):
         return "a table"
     return f"a {type(value).__name__}"
+
+
+def _list_kind(value: list[object]) -> str:
+    """A TOML list in words, by what it holds: it said "a list with something else than strings in it" of any list,
+    a list of strings where a string goes (`title = ["A"]`) and a list of tables (`[[translations]]`) too."""
+    if not value:
+        return "an empty list"
+    kinds = {_ITEM_KINDS.get(type(item), "values") for item in value}
+    return f"a list of {kinds.pop()}" if len(kinds) == 1 else "a list of values of several kinds"
+
+
+_ITEM_KINDS = {str: "strings", int: "numbers", float: "numbers", bool: "booleans", dict: "tables", list: "lists"}
 
 
 MAX_PATH = 4096

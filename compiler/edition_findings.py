@@ -239,8 +239,12 @@ class _Places:
         return found
 
 
-_TABLE_MARKUP = re.compile(r"^[ \t]*\|?[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)*\|?[ \t]*$|(?<!\\)\|", re.MULTILINE)
-"""A pipe table's delimiter row and its pipes (but ``\\|``): no words, as the diff's text of a table has none."""
+_TABLE_MARKUP = re.compile(
+    r"^[ \t]*(?:\|[ \t]*)?:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)*(?:\|[ \t]*)?$|(?<!\\)\|", re.MULTILINE
+)
+"""A pipe table's delimiter row and its pipes (but ``\\|``): no words, as the diff's text of a table has none. The
+spaces around an optional pipe are one run each (``[ \\t]*\\|?[ \\t]*`` split a line of spaces between two runs every
+way: a line of 40,000 spaces in a dialect source made `diff` take 24 s)."""
 
 
 def _blank(found: re.Match[str]) -> str:

@@ -6,6 +6,7 @@ file's (its suffix): a help text names the syntax of the file it points at.
 
 from __future__ import annotations
 
+import re
 from typing import NamedTuple
 
 
@@ -47,3 +48,18 @@ MARKDOWN = Spelling(
 def spelling_of(path: str) -> Spelling:
     """The syntax of the source at ``path`` (an XML file's, else the Markdown dialect's)."""
     return XML if path.lower().endswith(".xml") else MARKDOWN
+
+
+_READ_AS_WRITTEN = re.compile(r"(?:[a-z0-9][a-z0-9_]*:)?[a-z0-9](?:[a-z0-9_]*[a-z0-9])?")
+"""A name ``[[name]]`` refers to as written: the dialect reads a reference's text as a name in lower case, with
+``_`` for its spaces and none at its ends (``[[Sprint]]`` is ``sprint``)."""
+
+
+def reference_to(path: str, name: str) -> str:
+    """How the source at ``path`` refers to the term ``name``; in the dialect, a name its bare reference does not
+    read as (``Sprint``, ``_x``) takes a bar, ``[[Sprint|Sprint]]``, as ``lint --fix`` writes it: the help said
+    `[[Sprint]]`, which refers to ``sprint``."""
+    spelling = spelling_of(path)
+    if spelling is MARKDOWN and _READ_AS_WRITTEN.fullmatch(name) is None:
+        return f"[[{name}|{name}]]"
+    return spelling.reference.format(name=name)

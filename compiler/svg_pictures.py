@@ -177,7 +177,8 @@ def _check_drawn(root: etree._Element) -> None:
     named: dict[str, etree._Element] = {}
     for element in root.iter():
         named.setdefault(element.get("id") or "", element)
-    _check_styled_repeaters(root, named)
+    styled = _check_styled_repeaters(root, named)
+    lettered = {inside for text in root.iter(f"{{{SVG}}}text") for inside in text.iter()}
     drawn: dict[etree._Element, int] = {}
     open_: set[etree._Element] = set()  # on the way down from the root: a reference back to one is a cycle
     stack: list[tuple[etree._Element, bool]] = [(root, False)]
@@ -186,20 +187,31 @@ def _check_drawn(root: etree._Element) -> None:
         if element in drawn:
             continue
         parts = [*element, *_used(element, named)]
+        painted = _painted(element, named)
         if not counted:
             open_.add(element)
             stack.append((element, True))
-            stack.extend((part, False) for part in parts if part not in drawn and part not in open_)
+            stack.extend((part, False) for part in [*parts, *painted] if part not in drawn and part not in open_)
             continue
         open_.discard(element)
-        drawn[element] = min(MAX_SVG_DRAWN + 1, 1 + sum(drawn.get(part, 0) for part in parts))
-    if drawn[root] + _marked(root, drawn) > MAX_SVG_DRAWN:
+        drawing = 1 + sum(drawn.get(part, 0) for part in parts) + (_letters(element) if element in lettered else 0)
+        # a paint is inherited: each element drawn here (itself, its children, what it repeats) paints with it
+        drawn[element] = min(MAX_SVG_DRAWN + 1, drawing * (1 + sum(drawn.get(paint, 0) for paint in painted)))
+    everywhere = drawn[root] * sum(drawn.get(target, 0) for target in styled)  # a <style> may paint any element
+    marked = _marked(root, drawn) * (1 + _context_paint(root, named, drawn, styled))
+    if drawn[root] + everywhere + marked > MAX_SVG_DRAWN:
         raise UnsafeSvg(
             f"it draws more than {MAX_SVG_DRAWN:,} elements (its `<use>` elements, patterns, masks, clipping paths "
             "or filters repeating others, or its markers drawn at every point of its lines), the most an SVG picture "
             "may draw",
             help=_SIMPLER,
         )
+
+
+def _letters(element: etree._Element) -> int:
+    """The characters a text element draws itself (each a glyph, painted as a shape is: 30,000 letters given a
+    pattern of 10,000 rectangles, 310 KB, held Typst, and the build, past 120 s)."""
+    return len(element.text or "") + sum(len(child.tail or "") for child in element)
 
 
 _MARKED = frozenset(f"{{{SVG}}}{name}" for name in ("path", "line", "polyline", "polygon"))
@@ -228,39 +240,80 @@ def _marked(root: etree._Element, drawn: dict[etree._Element, int]) -> int:
     return points * sum(drawn.get(marker, 1) for marker in markers)
 
 
+def _context_paint(
+    root: etree._Element,
+    named: dict[str, etree._Element],
+    drawn: dict[etree._Element, int],
+    styled: list[etree._Element],
+) -> int:
+    """What a marker's ``context-fill`` or ``context-stroke`` may paint with at each of its points: the line's own
+    paint, taken as the costliest pattern, mask, clipping path or filter any element is painted with (ten rectangles
+    of a marker at 3,000 points, painted with the line's pattern of 2,000 rectangles, 73 KB, took Typst past 6 GB,
+    where it aborted the build); 0 if no marker takes its line's paint."""
+    styles = (style.text or "" for style in root.iter(f"{{{SVG}}}style"))
+    markers = (str(value) for marker in root.iter(f"{{{SVG}}}marker") for e in marker.iter() for value in e.values())
+    if not any("context-" in text.lower() for text in (*styles, *markers)):  # CSS reads keywords in any case
+        return 0
+    paints = [*styled, *(paint for element in root.iter() for paint in _painted(element, named))]
+    return max((drawn.get(paint, 0) for paint in paints), default=0)
+
+
 def _gives_markers(element: etree._Element) -> bool:
     """Whether markers are given in ``element``'s CSS (a ``<style>``) or, inside a marker, by its attributes."""
     if element.tag == f"{{{SVG}}}style":
-        return "marker" in (element.text or "")
+        return "marker" in (element.text or "").lower()
     inside = any(parent.tag == f"{{{SVG}}}marker" for parent in element.iterancestors())
-    return inside and any("marker" in f"{key!s} {value!s}" for key, value in element.attrib.items())
+    return inside and any("marker" in f"{key!s} {value!s}".lower() for key, value in element.attrib.items())
 
 
-_PAINT_REFERENCE = re.compile(r"url\(\s*['\"]?\s*#([^)'\"\s]+)")
+_PAINT_REFERENCE = re.compile(r"url\(\s*(?:['\"]\s*)?#([^)'\"\s]+)", re.IGNORECASE)
+"""A reference to an element of the picture in CSS or a presentation attribute, whose function name CSS reads in any
+case (``URL(#p)``: nine levels of patterns so written were not counted, and held Chromium over 90 s); a run of
+spaces is read once (``\\s*['"]?\\s*`` tried each split of it)."""
 _REPEATERS = frozenset(f"{{{SVG}}}{name}" for name in ("pattern", "mask", "clipPath", "filter"))
 """What an element refers to with ``url(#id)`` whose drawing is drawn again for it (a marker is counted apart)."""
 
 
+_INHERITED = frozenset({"fill", "stroke", "style"})
+"""The attributes whose patterns every element inside is painted with (``fill`` and ``stroke`` are inherited; a
+``style`` is taken to give them)."""
+
+
 def _used(element: etree._Element, named: dict[str, etree._Element]) -> list[etree._Element]:
-    """What ``element`` draws besides its children: the element a ``<use>`` or an ``<feImage>`` repeats
-    (``href="#id"``), and the patterns, masks, clipping paths and filters it refers to (``mask="url(#m)"``, in an
-    attribute or its ``style``), if the picture holds them."""
+    """What ``element`` draws besides its children: the element a ``<use>`` or an ``<feImage>`` repeats, or whose
+    drawing a ``<pattern>`` or ``<filter>`` takes as its own (``href="#id"``), and the masks, clipping paths and
+    filters it refers to in an attribute not inherited (``mask="url(#m)"``), if the picture holds them."""
     used: list[etree._Element] = []
-    if etree.QName(element).localname in ("use", "feImage"):
+    if etree.QName(element).localname in ("use", "feImage", "pattern", "filter"):
         address = element.get("href") or element.get(f"{{{XLINK}}}href") or ""
         repeated = named.get(_IGNORED.sub("", address)[1:]) if address.strip().startswith("#") else None
         used += [repeated] if repeated is not None and address.strip()[1:] else []
-    for value in element.attrib.values():
-        for name in _PAINT_REFERENCE.findall(str(value)):
-            target = named.get(name)
-            used += [target] if target is not None and target.tag in _REPEATERS else []
-    return used
+    return used + _referred(element, named, inherited=False)
 
 
-def _check_styled_repeaters(root: etree._Element, named: dict[str, etree._Element]) -> None:
-    """Refuse a pattern, mask, clipping path or filter given in a ``<style>`` where there are two or more: the drawing
-    of one, given another, repeats it at each of its elements (eight levels of patterns held Typst, and the build,
-    without end; seven of masks took 14.8 GB), and which elements a rule reaches is not told apart here."""
+def _painted(element: etree._Element, named: dict[str, etree._Element]) -> list[etree._Element]:
+    """The patterns, masks, clipping paths and filters ``element`` gives in an attribute every element it draws
+    inherits (``fill="url(#p)"``, ``style="fill: url(#p)"``): a group of ten rectangles given a pattern draws it ten
+    times (seven levels of such groups held Typst, and the build, over two minutes)."""
+    return _referred(element, named, inherited=True)
+
+
+def _referred(element: etree._Element, named: dict[str, etree._Element], *, inherited: bool) -> list[etree._Element]:
+    referred: list[etree._Element] = []
+    for key, value in element.attrib.items():
+        if (etree.QName(key).localname in _INHERITED) == inherited:
+            for name in _PAINT_REFERENCE.findall(str(value)):
+                target = named.get(name)
+                referred += [target] if target is not None and target.tag in _REPEATERS else []
+    return referred
+
+
+def _check_styled_repeaters(root: etree._Element, named: dict[str, etree._Element]) -> list[etree._Element]:
+    """The patterns, masks, clipping paths and filters a ``<style>`` gives, any element of the picture may draw (one
+    pattern of 20,000 circles given to 20,000 rectangles held Typst over two); refused where there are two
+    or more: the drawing of one, given another, repeats it at each of its elements (eight levels of patterns held
+    Typst, and the build, without end; seven of masks took 14.8 GB), and which elements a rule reaches is not told
+    apart here."""
     repeaters = sum(1 for element in root.iter() if element.tag in _REPEATERS)
     styles = " ".join(style.text or "" for style in root.iter(f"{{{SVG}}}style"))
     styled = [n for n in _PAINT_REFERENCE.findall(styles) if getattr(named.get(n), "tag", None) in _REPEATERS]
@@ -270,6 +323,7 @@ def _check_styled_repeaters(root: etree._Element, named: dict[str, etree._Elemen
             "refer to another in turn",
             help="give it in the element's own attribute, or " + _SIMPLER,
         )
+    return [named[name] for name in dict.fromkeys(styled)]
 
 
 def _line(node: etree._Element) -> int | None:

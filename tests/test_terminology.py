@@ -58,6 +58,12 @@ def test_the_curated_list_loads_and_rejects_bad_entries(tmp_path: Path) -> None:
     bad.write_text("[model]\naccepted = ['x']\n", encoding="utf-8")
     with pytest.raises(TerminologyError, match=r"`model` needs a `preferred` term \(the rendering to use\)"):
         load_terminology(bad)
+    bad.write_text('model = "figurine"\n', encoding="utf-8")  # a plausible shorthand: it was said to need `preferred`
+    with pytest.raises(TerminologyError, match=r"`model` is a table of its own: `\[model\]`, then `preferred = "):
+        load_terminology(bad)
+    bad.write_text("[model]\npreferred = 5\n", encoding="utf-8")
+    with pytest.raises(TerminologyError, match=r"`preferred` of `model` must be a phrase, not the number 5$"):
+        load_terminology(bad)
 
 
 def test_tbx_export_is_iso_30042_shaped() -> None:

@@ -36,7 +36,9 @@ from rulebook.engine.limits import (
     shown,
 )
 
-_TOKEN = re.compile(r"\s*([-+])?\s*([a-z0-9_]+)")
+_TOKEN = re.compile(r"(?:([-+])\s*)?([a-z0-9_]+)")
+"""A term of what a roll is against (``plate - 1``), found by ``findall``, which passes over the spaces between: a
+leading ``\\s*`` was tried to the end of a run of spaces from each of its places (20,000: 13 s)."""
 _GIVEN = re.compile(r"(?P<name>[^=]+)=(?P<setting>.+)")
 _KEYS = ("count", "values", "reroll", "damage", "health", "targets")
 

@@ -19,7 +19,10 @@ from rulebook.readers.linking import plain_terms, unmarked_terms
 
 _DECLARATION = re.compile(r"^<!--\s*rulebook\b", re.MULTILINE)
 """How a Markdown or text file says it is a rulebook: ``<!-- rulebook -->`` on a line of its own."""
-_TEXT_EXPORT = re.compile(r"^\(Rule\)\s*\n+Description:", re.MULTILINE)
+_TEXT_EXPORT = re.compile(r"^\(Rule\)\s*\nDescription:", re.MULTILINE)
+"""How the plain-text export starts a rule. ``\\s*\\n`` is the white space up to a line's end, tried once from each end
+of a line in it: ``\\s*\\n+`` split a run of line ends between its two parts every way (`rulebook lint notes.txt`
+of ``(Rule)`` and 100,000 blank lines took 3.4 s, a megabyte minutes)."""
 
 
 @dataclass(frozen=True, slots=True)

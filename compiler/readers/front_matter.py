@@ -46,5 +46,21 @@ def key_places(text: str) -> dict[str, tuple[tuple[int, int], tuple[int, int]]]:
     for key, value in node.value:
         if isinstance(key, yaml.ScalarNode):
             marks = (key.start_mark.line, key.start_mark.column), (value.start_mark.line, value.start_mark.column)
-            places.setdefault(str(key.value), marks)
+            places[str(key.value)] = marks  # the last, whose value the loader keeps
     return places
+
+
+def repeated_key(text: str) -> tuple[str, tuple[int, int]] | None:
+    """The first key of a front matter's top-level mapping written again, and where it is written again (line,
+    column, from 0), or None: YAML forbids a repeated key, and PyYAML's loader keeps the last without a word (a
+    front matter giving `title:` twice lost the first title with "All checks passed")."""
+    node = yaml.compose(text, Loader=yaml.SafeLoader)
+    if not isinstance(node, yaml.MappingNode):
+        return None
+    seen: set[str] = set()
+    for key, _ in node.value:
+        if isinstance(key, yaml.ScalarNode):
+            if str(key.value) in seen:
+                return str(key.value), (key.start_mark.line, key.start_mark.column)
+            seen.add(str(key.value))
+    return None

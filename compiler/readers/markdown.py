@@ -48,15 +48,20 @@ from rulebook.readers.markdown_blocks import Tree, tree_of
 from rulebook.readers.markdown_checks import Checks
 from rulebook.readers.markdown_inline import InlineReader, ItemTitle
 from rulebook.readers.markdown_limits import MAX_BYTES, TooLarge, lines_past
-from rulebook.readers.markdown_syntax import attributes_of, parse_dialect_text, text_read
+from rulebook.readers.markdown_syntax import attributes_of, parse_dialect_text, table_cells, text_read
 from rulebook.source import SourceText, Span
 
 _ATTRIBUTE_BLOCK = re.compile(r"\{[^\n]*\}")
 """A paragraph that is a line of attributes alone: an attribute block markdown-it could not read."""
 _NUMBER = re.compile(r"(?P<number>\d+(?:\.\d+)*)\.?\s+(?P<title>\S.*)")
-_HEADING_ATTRIBUTES = re.compile(r"\s*\{(?P<attributes>[^{}]*)\}\s*$")
+_HEADING_ATTRIBUTES = re.compile(r"\{(?P<attributes>[^{}]*)\}\s*$")
+"""A heading's attribute block at its end; the spaces before it are the title's, dropped with its other spaces (a
+search for them first tried the rest of each run of spaces from each of its characters: 80,000, 13 s)."""
 _LIST_TAG = re.compile(r"</?(?:ul|li)>")
 """The tags of a list in a table's cell (``<ul><li>one</li></ul>``)."""
+_DELIMITER_ROW = re.compile(r"[ \t]*(?:\|[ \t]*)?:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)*(?:\|[ \t]*)?")
+"""A pipe table's delimiter row (``|---|:--:|``)."""
+_DASHES = re.compile(r"-+")
 _NESTED = {
     "bullet_list_open": "a list",
     "ordered_list_open": "a list",
@@ -306,6 +311,9 @@ class _Builder:
                     self.inline.block_offset(token),
                     help='write `{key=value key="a value"}` (no brace inside a value) on the line before the block',
                 )
+            if attributes_of(token):
+                self._paragraph_attributes(token)
+            self._table_as_text(token)
             nodes = self.inline.paragraph(tree.children[0].token, section_id, definition, within)
             if len(nodes) == 1 and isinstance(nodes[0], Illustration):
                 self.checks.illustration(nodes[0].offset, within)
@@ -348,6 +356,42 @@ class _Builder:
         """A block the format has no place for (a quote, code, a rule): reported, its blocks kept."""
         self.checks.unsupported_block(tree.token, self.inline.block_offset(tree.token))
         return self._blocks(tree.children, section_id, definition, within)
+
+    def _table_as_text(self, token: Token) -> None:
+        """A paragraph holding a table's header and delimiter rows of different widths (`| a | b |`, `|---|`), which
+        GitHub's tables read as text: reported at the delimiter row, where the table was shown as its pipes with
+        "All checks passed"."""
+        if not token.map:
+            return
+        first = token.map[0]
+        lines = [self.source.line_text(first + number + 1) for number in range(token.map[1] - first)]
+        for number, line in enumerate(lines[1:], 1):
+            if "|" not in line or "|" not in lines[number - 1] or not _DELIMITER_ROW.fullmatch(line):
+                continue
+            header, delimiter = len(table_cells(lines[number - 1])), len(_DASHES.findall(line))
+            if header != delimiter:
+                cells = f"{delimiter} cell{'s' if delimiter != 1 else ''}"
+                self.checks.report(
+                    f"a table's delimiter row of {cells} under a header of {header}: the table is read as text",
+                    self.inline.line_offset(first + number) + len(line) - len(line.lstrip()),
+                    help=f"write a delimiter row of {header} cells (`{'|---' * header}|`)",
+                )
+            return
+
+    def _paragraph_attributes(self, token: Token) -> None:
+        """An attribute block the attributes plugin gave a paragraph, which takes none (`{title=Weather roll=D6}`
+        over a table whose delimiter row is short, which is then a paragraph): reported at the block, on the line
+        before the paragraph or before the blank lines above it. It was dropped with "All checks passed"."""
+        line = token.map[0] - 1 if token.map else 0  # from 0; `line_text` counts from 1
+        while line > 0 and not self.source.line_text(line + 1).strip():
+            line -= 1
+        text = self.source.line_text(line + 1)
+        self.checks.report(
+            "an attribute block before a paragraph, which takes none: it is not read",
+            self.inline.line_offset(line) + len(text) - len(text.lstrip()),
+            help="write it on the line right before the table or list it is for (a table needs a delimiter row of as "
+            "many cells as its header: `|---|---|`), or remove it",
+        )
 
     def _list(self, tree: Tree, section_id: str, definition: str | None, within: str) -> ItemList:
         declared, self.declaration = self.declaration, None  # its items' blocks come before it is made

@@ -91,7 +91,7 @@ class Checks:
         """The title a front matter gives, and where its value is written; what is wrong in it reported where it is
         written (a key it does not hold at the key, a control character a YAML escape writes, ``"\\e"``, at the
         title)."""
-        from rulebook.readers.front_matter import FrontMatterError, key_places, read_front_matter
+        from rulebook.readers.front_matter import FrontMatterError, key_places, read_front_matter, repeated_key
 
         try:
             values = read_front_matter(token.content)
@@ -110,6 +110,14 @@ class Checks:
             self.report("the front matter's `title` must be text", written, help="write `title: The Book's Title`")
             return None, None
 
+        repeated = repeated_key(token.content)
+        if repeated is not None:
+            self.report(
+                f"`{repeated[0]}` is given again in the front matter: the last one is read",
+                offset(repeated[1]),
+                target=repeated[0],
+                help="keep one",
+            )
         unknown = sorted(str(key) for key in values if key != "title")
         if unknown:
             self.report(

@@ -21,6 +21,7 @@ from typing import Any
 
 from lxml import etree
 
+from rulebook.config_file import toml_kind
 from rulebook.errors import TerminologyError, UserError, quoted
 from rulebook.inputs import read_toml
 from rulebook.languages.data import Language, as_language, shipped, shipped_codes
@@ -62,8 +63,17 @@ def load_terminology(path: Path, *, root: Path | None = None) -> dict[str, Entry
     entries = {}
     for term, fields in sorted(table.items()):
         _one_line(path, term, "a term id")
-        if not isinstance(fields, dict) or not isinstance(fields.get("preferred"), str):
+        if not isinstance(fields, dict):  # `fighter = "combattant"`: said to need what it seemed to give
+            raise TerminologyError(
+                f'{path}: {quoted(term)} is a table of its own: `[{term}]`, then `preferred = "..."` (the rendering '
+                "to use)"
+            )
+        if "preferred" not in fields:
             raise TerminologyError(f"{path}: {quoted(term)} needs a `preferred` term (the rendering to use)")
+        if not isinstance(fields["preferred"], str):
+            raise TerminologyError(
+                f"{path}: `preferred` of {quoted(term)} must be a phrase, not {toml_kind(fields['preferred'])}"
+            )
         if extra := sorted(set(fields) - set(_ENTRY_KEYS)):  # a misspelt `forbiden` forbade nothing, in silence
             raise TerminologyError(
                 f"{path}: {quoted(extra[0])} is not a key of a term's entry ({quoted(term)} holds "

@@ -21,7 +21,7 @@ from .test_report_files import BOOK
     ("pyproject", "said"),
     [
         ('tool = "x"\n', '`tool` must be a table, not the string "x"'),
-        ("tool = [1]\n", "`tool` must be a table, not a list with something else than strings in it"),
+        ("tool = [1]\n", "`tool` must be a table, not a list of numbers"),
         ("[tool]\nrulebook = 5\n", "`tool.rulebook` must be a table, not the number 5"),
         ('[tool]\nrulebook = "a"\n', '`tool.rulebook` must be a table, not the string "a"'),
         ("[tool]\nrulebook = []\n", "`tool.rulebook` must be a table, not an empty list"),
@@ -38,6 +38,32 @@ def test_a_pyproject_whose_tool_table_is_not_a_table(
         outcome = run(capsys, *argv)
         assert outcome.code == 2, argv
         assert outcome.err == f"rulebook: error: {scratch / 'pyproject.toml'}: {said}\n", argv
+
+
+@pytest.mark.parametrize(
+    ("lines", "said"),
+    [
+        ('sources = ["book.xml"]\ntitle = ["A"]\n', "`title` in [top level] must be a string, not a list of strings"),
+        (
+            'sources = ["book.xml"]\n[[translations]]\nsource = "fr.md"\n',
+            "`translations` in [top level] must be a table, not a list of tables",
+        ),
+        (
+            'sources = ["book.xml", 5]\n',
+            "`sources` in [top level] must be a list of strings, not a list of values of several kinds",
+        ),
+    ],
+)
+def test_a_list_where_the_configuration_takes_something_else_is_said_by_what_it_holds(
+    scratch: Path,  # noqa: F811
+    capsys: pytest.CaptureFixture[str],
+    lines: str,
+    said: str,
+) -> None:
+    """Every list was "a list with something else than strings in it", a list of strings included (`title = ["A"]`,
+    the message contradicting itself) and a list of tables (`[[translations]]` for `[translations.fr]`)."""
+    (scratch / "rulebook.toml").write_text(lines, encoding="utf-8")
+    assert run(capsys, "lint") == (2, "", f"rulebook: error: rulebook.toml: {said}\n")
 
 
 @pytest.mark.parametrize(

@@ -379,3 +379,76 @@ def test_a_caption_line_is_found_whatever_ends_the_lines(end: str) -> None:
     source = SourceText.from_text("fr.md", text)
     assert segmenter.in_caption(source, text.index("Figure"))
     assert not segmenter.in_caption(source, 0)
+
+
+def test_a_term_named_with_a_capital_is_told_with_the_reference_that_reaches_it(capsys, scratch: Path) -> None:  # type: ignore[no-untyped-def]
+    """`{dfn=Charge}` and `[[Charge]]`, a careless writer's pair: a bare reference reads its text as a name in lower
+    case (`charge`), so the help said "did you mean `Charge`?" at the `[[Charge]]` itself, and "refer to it with
+    `[[Charge]]`" at the definition; each now writes the reference that reaches it, as `lint --fix` does."""
+    source(scratch, "book.md", "<!-- rulebook -->\n\n# Moving {#moving}\n\n[A [[Charge]] is a move.]{dfn=Charge}\n")
+    lint = run(capsys, "lint", "--color", "never")
+    assert lint.code == 1
+    assert "    = help: refer to it with `[[Charge|Charge]]` where the rules use it, or remove it\n" in lint.out
+    assert (
+        "error[RB101]: reference to undefined term `charge`\n --> book.md:5:4\n  |\n"
+        "5 | [A [[Charge]] is a move.]{dfn=Charge}\n  |    ^\n"
+        "    = help: did you mean `Charge`, written `[[Charge|Charge]]`?\n"
+    ) in lint.out, lint.out
+    assert run(capsys, "lint", "--fix").code == 0
+    assert "[A [[Charge|Charge]] is a move.]{dfn=Charge}" in (scratch / "book.md").read_text(encoding="utf-8")
+
+
+def test_a_front_matter_giving_its_title_twice_is_reported_at_the_second(capsys, scratch: Path) -> None:  # type: ignore[no-untyped-def]
+    """YAML forbids a repeated key, and PyYAML keeps the last without a word: a front matter giving `title:` twice
+    (a merge keeping both sides) lost the first with "All checks passed". The title read, the last, is the one
+    whose control character is reported."""
+    source(scratch, "book.md", f'---\ntitle: Moves\ntitle: "Marches\\e"\n---\n\n{BODY}')
+    lint = run(capsys, "lint", "--color", "never")
+    assert lint.code == 1
+    assert lint.out.startswith(
+        "error[RB002]: `title` is given again in the front matter: the last one is read\n --> book.md:3:1\n"
+    ), lint.out
+    assert "error[RB002]: a control character (U+001B) in the front matter's title\n --> book.md:3:8\n" in lint.out
+
+
+@pytest.mark.parametrize(
+    ("blocks", "line"),
+    [
+        ("{title=Weather roll=D6}\n| D6 | Weather |\n|---|\n| 1-6 | Rain |\n", 13),
+        ("{title=Weather}\n\nRain all game.\n", 13),
+    ],
+    ids=["a table with a short delimiter row", "a paragraph"],
+)
+def test_attributes_given_to_a_paragraph_are_reported_at_their_line(  # type: ignore[no-untyped-def]
+    capsys, scratch: Path, blocks: str, line: int
+) -> None:
+    """A paragraph takes no attributes, and the attributes plugin gives it the block before it: a table whose
+    delimiter row is short is a paragraph, and its `{title=... roll=D6}` was dropped with "All checks passed"."""
+    source(scratch, "book.md", f"{BODY}\n{blocks}")
+    lint = run(capsys, "lint", "--color", "never")
+    assert lint.code == 1
+    assert lint.out.startswith(
+        "error[RB002]: an attribute block before a paragraph, which takes none: it is not read\n"
+        f"  --> book.md:{line}:1\n"
+    ), lint.out
+    table = "|---|" in blocks  # the table's delimiter row is reported too (the test below)
+    assert lint.out.endswith(f"Found {2 if table else 1} error{'s' if table else ''} in 1 file.\n")
+
+
+@pytest.mark.parametrize(
+    ("rows", "said"),
+    [
+        ("| D6 | Weather |\n|---|\n| 1-6 | Rain |\n", "a table's delimiter row of 1 cell under a header of 2"),
+        ("D6 | Weather\n:-: | --- | ---\n1-6 | Rain\n", "a table's delimiter row of 3 cells under a header of 2"),
+    ],
+)
+def test_a_table_whose_delimiter_row_is_not_its_headers_width_is_reported(  # type: ignore[no-untyped-def]
+    capsys, scratch: Path, rows: str, said: str
+) -> None:
+    """GitHub's tables read such a table as a paragraph: it was shown as its pipes, with "All checks passed"."""
+    source(scratch, "book.md", f"{BODY}\n{rows}")
+    lint = run(capsys, "lint", "--color", "never")
+    assert lint.code == 1
+    assert lint.out.startswith(f"error[RB002]: {said}: the table is read as text\n  --> book.md:14:1\n"), lint.out
+    assert "    = help: write a delimiter row of 2 cells (`|---|---|`)\n" in lint.out
+    assert lint.out.endswith("Found 1 error in 1 file.\n")

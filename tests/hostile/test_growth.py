@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from rulebook import markdown_declarations, markdown_source, text_source
+from rulebook import edition_findings, markdown_declarations, markdown_source, text_source
 from rulebook.convert.markdown_writer import write_markdown
 from rulebook.markdown_declarations import attributes
 
@@ -146,6 +146,116 @@ def test_a_comment_left_open_on_lines_of_its_own_is_read_in_linear_time(capsys, 
     growth_book(scratch, f"# 1 Rules\n\n<!-- rulebook: {word}" + " " * 100_000 + "\n", markdown)
     with cpu_time_under(5):  # 0.1 s; each space after the word tried before the end of the text: 44 s
         assert run(capsys, "lint") == (0, "All checks passed (1 file).\n", "")
+
+
+def test_a_dialect_line_of_unclosed_references_beside_a_bar_is_read_in_linear_time(capsys, scratch) -> None:  # type: ignore[no-untyped-def]
+    """A line with a ``|`` (it may be a table's row) has the bars of its references protected before markdown-it
+    reads it: each ``[[`` was tried to the line's end, 43 s for 20,000; markdown-it's step budget comes after."""
+    growth_book(scratch, "# 1 Rules\n\n|" + "[[a" * 100_000 + "\n", "markdown")
+    with cpu_time_under(5):  # 0.3 s
+        outcome = run(capsys, "lint")
+    assert outcome.code == 2
+    assert outcome.out.startswith("error[RB005]: a bracket (`[`) is nested more than 100 deep\n  --> book.md:10:1\n")
+
+
+def test_a_dialect_row_with_a_long_cell_past_its_header_is_reported_in_linear_time(capsys, scratch) -> None:  # type: ignore[no-untyped-def]
+    """A row's cells are read again where it has more than its header: each character copied the cell's columns
+    so far (80 KB: 9 s)."""
+    growth_book(scratch, "# 1 Rules\n\n| a | b |\n|---|---|\n| a | b | " + "x" * 400_000 + " |\n", "markdown")
+    with cpu_time_under(5):  # 0.4 s
+        outcome = run(capsys, "lint")
+    assert outcome.code == 1
+    assert outcome.out.startswith(
+        f"error[RB002]: a row with more cells than its table's header: `{'x' * 60}` is not read\n  --> book.md:12:11\n"
+    )
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["::: note Title" + " " * 400_000 + "end\n\nA note.\n\n:::\n", "## Rules" + " " * 400_000 + "end {#rules}\n"],
+    ids=["a fence's title", "a heading"],
+)
+def test_a_run_of_spaces_in_a_title_is_read_in_linear_time(capsys, scratch, text) -> None:  # type: ignore[no-untyped-def]
+    """A directive's title and a heading's attribute block were found by expressions that tried the spaces after
+    each of the title's characters (a fence's) or of the run (a heading's): 80,000 spaces took 18 s and 13 s."""
+    growth_book(scratch, "# 1 Rules\n\n" + text, "markdown")
+    with cpu_time_under(5):  # 0.3 s
+        assert run(capsys, "lint") == (0, "All checks passed (1 file).\n", "")
+
+
+def test_a_text_file_of_blank_lines_named_on_the_command_line_is_judged_in_linear_time(capsys, scratch) -> None:  # type: ignore[no-untyped-def]
+    """Whether a `.txt` file named on the command line is the text export: `(Rule)` and 100,000 blank lines took
+    3.4 s (the line ends split between two parts of the expression every way), a megabyte minutes."""
+    source(scratch, "book.md", "<!-- rulebook -->\n\n# Rules {#rules}\n\nText.\n")
+    (scratch / "notes.txt").write_text("(Rule)" + "\n" * 1_000_000 + "x\n", encoding="utf-8")
+    with cpu_time_under(5):  # 0.3 s
+        outcome = run(capsys, "lint", "notes.txt")
+    assert outcome.code == 2
+    assert outcome.out.startswith("error[RB004]: `notes.txt` is not a rulebook source\n --> notes.txt:1:1\n")
+
+
+def test_a_line_of_spaces_in_a_dialect_source_is_passed_over_in_linear_time_by_diff(capsys, scratch) -> None:  # type: ignore[no-untyped-def]
+    """`diff` finds each change's place in a dialect source with its tables' markup blanked: a line of spaces was
+    split between two runs of the delimiter row's expression every way (40,000 spaces: 24 s)."""
+    old = "<!-- rulebook -->\n\n# Rules {#rules}\n\nA fighter moves 6 inches.\n\n" + " " * 400_000 + "x\n"
+    (scratch / "old.md").write_text(old, encoding="utf-8")
+    (scratch / "new.md").write_text(old.replace("6 inches", "8 inches"), encoding="utf-8")
+    with cpu_time_under(5):  # 0.4 s
+        outcome = run(capsys, "diff", "old.md", "new.md")
+    assert " --> new.md:5:1\n" in outcome.out, outcome.out
+
+
+def test_the_dialects_linear_expressions_give_the_answers_of_the_simple_ones() -> None:
+    """A fence's and a heading's expressions made linear read what the plain ones read; ``[[...]]`` on a line is
+    what the wikilink rule reads there (:func:`markdown_syntax._closing_brackets`), from each ``[[`` not inside the
+    last one: on every short text of the characters that matter, and longer random ones."""
+    import itertools
+    import random
+
+    from rulebook.readers import formats, markdown, markdown_syntax
+
+    opening = re.compile(r":{3,}[ \t]*(?P<name>[^\s:{][^\s{]*)[ \t]*(?P<argument>.*?)[ \t]*$")
+    heading = re.compile(r"\s*\{(?P<attributes>[^{}]*)\}\s*$")
+    text_export = re.compile(r"^\(Rule\)\s*\n+Description:", re.MULTILINE)
+    table_markup = re.compile(
+        r"^[ \t]*\|?[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)*\|?[ \t]*$|(?<!\\)\|", re.MULTILINE
+    )
+    pieces = [":::", "a", " ", "\t", "{", "}", "[", "]", "\\", "|", "\f", "\n", "(Rule)", "Description:", "-", ":"]
+    randomly = random.Random(17)
+    every_short = ("".join(parts) for length in range(6) for parts in itertools.product(pieces, repeat=length))
+    longer = ("".join(randomly.choices(pieces, k=randomly.randint(6, 20))) for _ in range(20_000))
+    for text in itertools.chain(every_short, longer):
+        plain, linear = opening.fullmatch(text), markdown_syntax._OPENING.fullmatch(text)
+        assert (plain and (plain["name"], plain["argument"], plain.start("argument"))) == (
+            linear and (linear["name"], linear["argument"], linear.start("argument"))
+        ), text
+        plain, linear = heading.search(text), markdown._HEADING_ATTRIBUTES.search(text)
+        assert (plain and (plain["attributes"], text[: plain.start()].split())) == (
+            linear and (linear["attributes"], text[: linear.start()].split())
+        ), text
+        plain, linear = text_export.search(text), formats._TEXT_EXPORT.search(text)
+        assert (plain and plain.span()) == (linear and linear.span()), text
+        assert table_markup.sub("#", text) == edition_findings._TABLE_MARKUP.sub("#", text), text
+        line = text.replace("\n", "")
+        assert [m.span() for m in markdown_syntax._WIKILINK_ON_LINE.finditer(line)] == _wikilinks(line), line
+
+
+def _wikilinks(line: str) -> list[tuple[int, int]]:
+    found, position = [], line.find("[[")
+    while position >= 0:
+        closing = _closing(line, position + 2)
+        if closing is None:
+            position = line.find("[[", position + 1)
+        else:
+            found.append((position, closing + 2))
+            position = line.find("[[", closing + 2)
+    return found
+
+
+def _closing(line: str, position: int) -> int | None:
+    from rulebook.readers.markdown_syntax import _closing_brackets
+
+    return _closing_brackets(line, position, len(line))
 
 
 def test_a_section_of_32000_subsections_is_converted_in_linear_time() -> None:
@@ -749,3 +859,27 @@ def test_a_rendering_is_filed_once_with_the_terms_it_renders() -> None:
     assert "mot" not in matcher.forms
     assert matcher.shared == {"mot commun": SHARED_RENDERING + 1}
     assert matcher.terms("Un mot commun, terme 3.") == frozenset({"t3"})
+
+
+def test_the_terms_of_a_rolls_target_and_an_svgs_paint_references_are_found_in_linear_time() -> None:
+    """Two expressions with two runs of spaces around an optional sign or quote: the terms of what a roll is against
+    (`findall` from each space of a run tried it to its end: 20,000 spaces, 13 s) and an SVG's `url( ... #id)`
+    (a run of 200,000 spaces in an attribute, 57 s); one run each now, the same answers."""
+    import itertools
+    import random
+
+    from rulebook import svg_pictures
+    from rulebook.engine import profile
+
+    token = re.compile(r"\s*([-+])?\s*([a-z0-9_]+)")
+    paint = re.compile(r"url\(\s*['\"]?\s*#([^)'\"\s]+)")
+    pieces = ["a", "1", " ", "-", "+", "\t", "!", "url(", "#", "'", '"', ")"]
+    randomly = random.Random(3)
+    every_short = ("".join(parts) for length in range(6) for parts in itertools.product(pieces, repeat=length))
+    longer = ("".join(randomly.choices(pieces, k=randomly.randint(6, 20))) for _ in range(20_000))
+    for text in itertools.chain(every_short, longer):
+        assert token.findall(text) == profile._TOKEN.findall(text), text
+        assert paint.findall(text) == svg_pictures._PAINT_REFERENCE.findall(text), text
+    with cpu_time_under(2):  # milliseconds
+        assert profile._TOKEN.findall(" " * 1_000_000 + "!") == []
+        assert svg_pictures._PAINT_REFERENCE.findall("url(" + " " * 1_000_000 + "x") == []

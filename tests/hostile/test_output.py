@@ -375,6 +375,32 @@ def test_an_image_whose_name_a_page_cannot_show_is_refused(
     assert not page.xpath("//figure//img") and page.xpath("//figure/div[@class='rb-figure-missing']")
 
 
+@pytest.mark.parametrize("name", [".hidden.png", ".git/shown.png", "sub/.cache/shown.png"])
+def test_an_image_the_site_would_leave_out_as_hidden_is_refused(
+    scratch: Path, name: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A picture whose name or folder starts with `.` passed the lint and was shown on the page, but MkDocs and
+    Zensical leave hidden files out of the site: a broken picture in silence. Refused where the lint looks (RB305),
+    left out of the site and the PDF, its place shown."""
+    (scratch / "book.xml").write_text(FIGURE_BOOK.format(image=name), encoding="utf-8")
+    (scratch / "rulebook.toml").write_text('sources = ["book.xml"]\n', encoding="utf-8")
+    (scratch / "images" / name).parent.mkdir(parents=True)
+    (scratch / "images" / name).write_bytes(b"\x89PNG\r\n\x1a\n shown")
+    assert run("lint", "--format", "json") == 1
+    found = json.loads(capsys.readouterr().out)["diagnostics"]
+    assert [(d["code"], d["message"]) for d in found] == [
+        (
+            "RB305",
+            f"image `{name}` is not published: it is a hidden file, or in a hidden folder (its name starts with `.`), "
+            "which the site leaves out",
+        )
+    ]
+    assert run("build", "-q") == 0
+    assert not (scratch / "site" / "images").exists()
+    page = lxml.html.parse(str(scratch / "site" / "moving" / "index.html"))
+    assert not page.xpath("//figure//img") and page.xpath("//figure/div[@class='rb-figure-missing']")
+
+
 URL_SIGNS = ["a#b.png", "c?d.png", "e%41.png", "f%.png", "g b.png", "h&i.png", "\u00e9.png", "k:l.png"]
 """Names a file may have that mean something else in an address: a fragment, a query, an escape, a space."""
 
@@ -414,7 +440,7 @@ def test_a_picture_is_shown_at_its_files_address_whatever_its_name(scratch: Path
     ("toml", "message"),
     [
         ('[lint]\nseverity = "error"', '`severity` in [lint] must be a table, not the string "error"'),
-        ("[lint]\nignore = [5]", "`ignore` in [lint] must be a list of strings, not a list with something else"),
+        ("[lint]\nignore = [5]", "`ignore` in [lint] must be a list of strings, not a list of numbers"),
         ("title = 3", "`title` in [top level] must be a string, not the number 3"),
         ("emphasis = 1", "`emphasis` in [top level] must be true or false, not the number 1"),
         ('site_url = "javascript:alert(1)"', "`site_url` in [top level] must be an http(s) URL"),

@@ -9,7 +9,7 @@ from rulebook.catalog.book import DANGLING_LINK
 from rulebook.diagnostics import Diagnostic
 from rulebook.family import Found, Lookup
 from rulebook.lint.base import Explained, LintInput, book_problem, is_checkable_target, places
-from rulebook.spelling import spelling_of
+from rulebook.spelling import reference_to, spelling_of
 
 RULE = DANGLING_LINK
 
@@ -47,7 +47,7 @@ def _explained(lint: LintInput, target: str, lookup: Lookup, path: str) -> Expla
         return message, suggestions, "did you mean " + " or ".join(f"`{s}`" for s in suggestions) + "?"
     spelling = spelling_of(path)
     if lookup.found is Found.TERM:
-        return message, (), f"`{target}` is a term: use `{spelling.reference.format(name=target)}`"
+        return message, (), f"`{target}` is a term: use `{reference_to(path, target)}`"
     if outside:
         return message, (), f"the book `{book}` has no section or figure with the id `{lookup.name}`"
     return (

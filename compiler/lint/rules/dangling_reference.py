@@ -10,7 +10,7 @@ from rulebook.diagnostics import Diagnostic, Note
 from rulebook.family import Found, Lookup
 from rulebook.graph import TermGraph
 from rulebook.lint.base import Explained, LintInput, book_problem, is_checkable_target, places
-from rulebook.spelling import spelling_of
+from rulebook.spelling import reference_to, spelling_of
 
 RULE = DANGLING_REFERENCE
 
@@ -49,26 +49,31 @@ def _explained(lint: LintInput, name: str, lookup: Lookup, path: str) -> Explain
     if book is not None and book != lint.name:
         suggestions = lint.book_suggester(book, terms=True).suggest(name)
         if suggestions:
-            return message, suggestions, _help(lint, suggestions)
+            return message, suggestions, _help(lint, suggestions, path)
         return message, (), f"the book `{book}` defines no term `{lookup.name}`: define it there, or name another"
     suggestions = lint.term_suggester.suggest(name)
     if suggestions:
-        return message, suggestions, _help(lint, suggestions)
+        return message, suggestions, _help(lint, suggestions, path)
     definition = spelling_of(path).definition.format(name=lookup.name)
     help = f"define it with `{definition}`, or baseline it if its chapter is not written yet"
     return message, (), help
 
 
-def _help(lint: LintInput, suggestions: tuple[str, ...]) -> str:
-    return "did you mean " + " or ".join(_suggestion(lint, s) for s in suggestions) + "?"
+def _help(lint: LintInput, suggestions: tuple[str, ...], path: str) -> str:
+    return "did you mean " + " or ".join(_suggestion(lint, s, path) for s in suggestions) + "?"
 
 
-def _suggestion(lint: LintInput, name: str) -> str:
-    """A suggested name, with the book it is found in when the book uses others (``fighter`` (`core`))."""
+def _suggestion(lint: LintInput, name: str, path: str) -> str:
+    """A suggested name, with the book it is found in when the book uses others (``fighter`` (`core`)), and how the
+    source refers to it where its name alone would not (``Sprint``, written `[[Sprint|Sprint]]`: the reference
+    `[[Sprint]]` is to ``sprint``, and the help said "did you mean `Sprint`?" to the `[[Sprint]]` it stood at)."""
+    written = reference_to(path, name)
+    bare = written == spelling_of(path).reference.format(name=name)
+    shown = f"`{name}`" if bare else f"`{name}`, written `{written}`"
     if not lint.in_family or ":" in name:
-        return f"`{name}`"
+        return shown
     book = lint.kin.term(lint.name, name).book
-    return f"`{name}` (this book)" if book == lint.name else f"`{name}` (book `{book}`)"
+    return f"{shown} (this book)" if book == lint.name else f"{shown} (book `{book}`)"
 
 
 def _sibling_notes(name: str, siblings: list[str], terms: TermGraph) -> tuple[Note, ...]:

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from rulebook.catalog.book import UNUSED_DEFINITION
 from rulebook.diagnostics import Diagnostic, Note
 from rulebook.lint.base import LintInput, is_checkable
-from rulebook.spelling import spelling_of
+from rulebook.spelling import reference_to
 
 RULE = UNUSED_DEFINITION
 
@@ -21,7 +21,7 @@ def check(lint: LintInput) -> Iterator[Diagnostic]:
         if terms.used_outside_own_definition(name) or name in elsewhere:
             continue
         definition = definitions[0]
-        reference = _reference(name, definition.source.path)
+        reference = reference_to(definition.source.path, name)
         own = terms.references_to(name)  # none outside its definitions: these are inside them
         if own:
             message = f"term `{name}` is referred to only inside its own definition"
@@ -42,10 +42,6 @@ def check(lint: LintInput) -> Iterator[Diagnostic]:
             notes=(*notes, *_misspelt_uses(name, lint)),
             section_id=definition.section_id,
         )
-
-
-def _reference(name: str, path: str) -> str:
-    return spelling_of(path).reference.format(name=name)
 
 
 def _misspelt_uses(name: str, lint: LintInput) -> list[Note]:
