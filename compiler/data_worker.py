@@ -8,19 +8,15 @@ stopped when the build ends on any path, and the kernel stops it if the build is
 
 from __future__ import annotations
 
-import contextlib
-import ctypes
 import multiprocessing
 import os
-import signal
-import sys
 from collections.abc import Callable
 from types import TracebackType
 from typing import Any, Generic, TypeVar
 
+from rulebook.child_process import die_with_parent
 from rulebook.errors import InvalidRuleData
 
-_PR_SET_PDEATHSIG = 1
 T = TypeVar("T")
 
 
@@ -59,7 +55,7 @@ class BackgroundData(Generic[T]):
             self._process = None
 
     def _run(self) -> None:
-        _die_with_parent(self._parent)
+        die_with_parent(self._parent)
         self._reader.close()
         try:
             self._writer.send(("ok", self._make()))
@@ -91,14 +87,3 @@ class BackgroundData(Generic[T]):
             raise RuntimeError(f"{self._what} failed: {value}")
         self._result = value
         return self._result
-
-
-def _die_with_parent(parent: int) -> None:
-    """Ask Linux to kill this worker when the build process ``parent`` dies, however it dies (SIGKILL included)."""
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    if sys.platform.startswith("linux"):
-        with contextlib.suppress(AttributeError, OSError):
-            ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
-    if os.getppid() != parent:  # the build died before the request above: nobody will ask for the result
-        os._exit(1)

@@ -25,6 +25,8 @@ build = true                            # false: `rulebook build` makes none (`-
 paper = "a4"                            # or "letter"
 font = "Libertinus Serif"               # shipped with Typst, or a font file in site_templates/fonts/
 colour = "#1f4e79"                      # headings and links
+time_limit = 300                        # seconds Typst may take for one PDF (default 300)
+memory_limit = 8192                     # MB of memory Typst may take for one PDF (default 8192)
 
 [tool.rulebook.translations.fr]         # the main book's French edition
 source = "rules/fr/book.md"
@@ -187,6 +189,10 @@ class PrintSettings:
     """The text's font family (None: the template's): one shipped with Typst or in ``site_templates/fonts/``."""
     colour: str | None = None
     """The colour of headings and links, ``#rrggbb`` (None: the template's)."""
+    time_limit: float | None = None
+    """The seconds Typst may take to make one PDF (None: the shipped limit, :class:`rulebook.pdf.typst_run.Limits`)."""
+    memory_limit: int | None = None
+    """The memory Typst may take to make one PDF, in MB (None: the shipped limit)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -595,7 +601,7 @@ def _cycle_from(start: str, uses: Mapping[str, tuple[str, ...]]) -> list[str]:
 
 
 def _print_settings(table: Mapping[str, Any], check: _Checker, where: str) -> PrintSettings:
-    check.keys(table, {"build", "paper", "font", "colour"}, where)
+    check.keys(table, {"build", "paper", "font", "colour", "time_limit", "memory_limit"}, where)
     paper = check.string(table, "paper", where) or "a4"
     if paper not in PAPERS:
         raise check.error(f"`paper` in [{where}] must be one of {', '.join(PAPERS)}, not {quoted(paper)}")
@@ -605,7 +611,21 @@ def _print_settings(table: Mapping[str, Any], check: _Checker, where: str) -> Pr
     build = table.get("build", True)
     if not isinstance(build, bool):
         raise check._wrong("build", where, "true or false", build)
-    return PrintSettings(build, paper, check.string(table, "font", where), colour)
+    limits = {key: _limit(table, key, check, where) for key in ("time_limit", "memory_limit")}
+    return PrintSettings(build, paper, check.string(table, "font", where), colour, **limits)
+
+
+_LOWEST_LIMITS = {"time_limit": 1, "memory_limit": 256}
+"""The least each of Typst's limits may be (``time_limit`` in seconds, ``memory_limit`` in MB: Python and Typst take
+about 220 MB of address space before any work)."""
+
+
+def _limit(table: Mapping[str, Any], key: str, check: _Checker, where: str) -> int | None:
+    """A limit of Typst's: a whole number from its least to 1,000,000."""
+    value, lowest = table.get(key), _LOWEST_LIMITS[key]
+    if value is not None and (not isinstance(value, int) or isinstance(value, bool) or not lowest <= value <= 10**6):
+        raise check._wrong(key, where, f"a whole number from {lowest} to 1,000,000", value)
+    return value
 
 
 def _book(table: Mapping[str, Any], root: Path, check: _Checker, name: str, where: str) -> BookConfig:

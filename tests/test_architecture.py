@@ -31,6 +31,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "rulebook.state",
             "rulebook.inputs",
             "rulebook.memory",
+            "rulebook.child_process",
             "rulebook.formats",
             "rulebook.guides",
             "rulebook.spelling",
@@ -305,11 +306,17 @@ def test_each_site_generator_is_reached_only_through_its_adapter() -> None:
 
 
 def test_typst_is_reached_only_through_its_adapter() -> None:
-    """The print edition's Typst source is made by pure modules; one adapter imports Typst and runs it."""
+    """The print edition's Typst source is made by pure modules; one adapter runs Typst, in a process of its own
+    (the only module that imports Typst), which it alone starts, by the module's name."""
     compiler = {name: path for name, path in MODULES.items() if is_compiler(name)}
     importing = sorted(name for name, path in compiler.items() if "typst" in _third_party_imports(path))
-    assert importing == ["rulebook.pdf.typst_run"]
+    assert importing == ["rulebook.pdf.typst_child"]
     assert sorted(import_graph().predecessors("rulebook.pdf.typst_run")) == ["rulebook.recipe.book_pdf"]
+    assert sorted(import_graph().predecessors("rulebook.pdf.typst_child")) == ["rulebook.pdf.typst_run"]
+    starting = sorted(
+        name for name, path in compiler.items() if '"rulebook.pdf.typst_child"' in path.read_text("utf-8")
+    )
+    assert starting == ["rulebook.pdf.typst_run"]
 
 
 _CONTENT_FIELDS = {"items", "rows", "columns", "caption"}

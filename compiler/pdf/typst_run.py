@@ -1,5 +1,12 @@
 """The one module that runs Typst: an edition's source, its template, pictures and fonts into PDF bytes.
 
+Typst works in a process of its own (:mod:`rulebook.pdf.typst_child`), bounded in memory and time (:class:`Limits`):
+what a picture costs Typst cannot be told from the picture (a blurred rectangle 200,000 wide took 12 s and
+410 MB; a hundred in 10 KB, twenty minutes), so whatever a picture or a template does, the build is bounded. A
+picture Typst cannot read within its limits is left out of the PDF with a warning; an edition that cannot be
+made within them is a plain error. The process is killed at its deadline, when the build is stopped (Ctrl+C,
+SIGTERM: ``stop``), and by the kernel if the build is killed.
+
 Typst reads files only under the folder it is given as its root, so the build lays out in a scratch folder
 of its own everything a PDF is made from, each file read through the project's guarded reader:
 
@@ -17,28 +24,56 @@ environment without it (installed with ``--no-deps``) is told how to install it 
 
 from __future__ import annotations
 
-import re
+import contextlib
+import importlib.util
+import json
+import os
+import selectors
 import shutil
+import signal
+import subprocess
+import sys
+import time
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from types import TracebackType
+from typing import TYPE_CHECKING, Any
 
 from rulebook.errors import PdfBuildError
 from rulebook.pdf.escaping import typst_key
+from rulebook.pdf.typst_child import PDF_NAME
 
 if TYPE_CHECKING:
-    from types import ModuleType
+    import threading
 
 TEMPLATE = Path(__file__).with_name("templates") / "print.typ"
 """The shipped template."""
-STANDARDS = ["ua-1"]
-"""The PDF standards every edition is checked against (Typst refuses to write a PDF that breaks them)."""
 MISSING = (
     "the print edition needs Typst, which is not installed: pip install typst (a dependency of rulebook-compiler; "
     "or build without it: rulebook build --no-pdf, or `build = false` in the configuration's [pdf] table)"
 )
-NOT_UA = "not PDF/UA-1 (it is tagged still)"
+MB = 1024 * 1024
+CHILD = [sys.executable, "-m", "rulebook.pdf.typst_child"]
+_OUT_OF_MEMORY = ("memory allocation of", "MemoryError", "Cannot allocate memory", "out of memory")
+"""What Rust, Python or the C library says on standard error when a process cannot have more memory."""
+
+
+@dataclass(frozen=True, slots=True)
+class Limits:
+    """How much Typst may take (its process's address space, and wall-clock time), for an edition and a picture."""
+
+    seconds: float = 300
+    """An edition's compile (the configuration's ``[pdf] time_limit``)."""
+    memory: int = 8192 * MB
+    """An edition's compile, in bytes (``[pdf] memory_limit``, in MB)."""
+    picture_seconds: float = 20
+    """Reading one picture (all of them: at most :attr:`seconds`)."""
+    picture_memory: int = 2048 * MB
+    """Reading one picture, in bytes."""
+
+
+LIMITS = Limits()
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,13 +83,10 @@ class PdfResult:
     """What Typst warned about (a font it does not have, a layout that did not settle)."""
 
 
-def require() -> ModuleType:
-    """The ``typst`` package, or a plain error naming the extra that installs it."""
-    try:
-        import typst
-    except ImportError:
-        raise PdfBuildError(MISSING) from None
-    return typst
+def require() -> None:
+    """A plain error naming the package that installs Typst, if it is not installed."""
+    if importlib.util.find_spec("typst") is None:
+        raise PdfBuildError(MISSING)
 
 
 def compile_pdf(
@@ -66,13 +98,16 @@ def compile_pdf(
     fonts: Mapping[str, bytes] | None = None,
     date: int | None = None,
     label: str = "the book",
+    limits: Limits = LIMITS,
+    stop: threading.Event | None = None,
 ) -> PdfResult:
     """The PDF of ``source`` (``main.typ``), made in ``folder`` (emptied first: a scratch folder of the build's).
 
     ``template``: the text of ``print.typ``; ``pictures`` and ``fonts``: file contents by name. ``date``:
-    the PDF's date in seconds since 1970 (None: no date; nothing in the PDF depends on the clock).
+    the PDF's date in seconds since 1970 (None: no date; nothing in the PDF depends on the clock). ``stop``: set,
+    Typst is stopped and the PDF not made.
     """
-    typst = require()
+    require()
     shutil.rmtree(folder, ignore_errors=True)
     files = {
         "main.typ": source.encode("utf-8"),
@@ -82,65 +117,164 @@ def compile_pdf(
     files |= {f"images/{name}": data for name, data in (pictures or {}).items()}
     files |= {f"fonts/{name}": data for name, data in (fonts or {}).items()}
     _lay_out(folder, files.items())
-    compiler = typst.Compiler(
-        str(folder / "main.typ"),
-        root=str(folder),
-        font_paths=[str(folder / "fonts")] if fonts else [],
-        ignore_system_fonts=True,
-        package_path=str(folder / "packages"),
-        package_cache_path=str(folder / "packages"),
-    )
-    said: list[str] = []
-    try:
-        try:
-            data, warnings = compiler.compile_with_warnings(pdf_standards=STANDARDS, timestamp=date or 0)
-        except typst.TypstError as error:
-            if "PDF/UA" not in str(getattr(error, "message", error)):
-                raise
-            said.append(f"{NOT_UA}: {_described(error)}")
-            data, warnings = compiler.compile_with_warnings(pdf_standards=[], timestamp=date or 0)
-    except typst.TypstError as error:
-        raise PdfBuildError(f"Typst could not make the PDF of {label}: {_described(error)}") from error
-    return PdfResult(bytes(data), (*said, *(_described(warning) for warning in warnings)))
+    request = {"task": "compile", "folder": str(folder), "fonts": bool(fonts), "date": date or 0}
+    with _Child(request, folder, limits.memory, stop) as child:
+        answer = child.answer(limits.seconds)
+    if isinstance(answer, _Ended):
+        raise PdfBuildError(
+            f"Typst could not make the PDF of {label}: {_beyond(answer, limits.memory, 'memory_limit')}"
+        )
+    if answer is None:
+        raise PdfBuildError(
+            f"Typst did not finish the PDF of {label} within {_seconds(limits.seconds)}, the time an edition may take "
+            f"(raise it with `time_limit = ...` in seconds in the configuration's [pdf] table)"
+        )
+    if answer["problem"] is not None:
+        raise PdfBuildError(f"Typst could not make the PDF of {label}: {answer['problem']}")
+    return PdfResult((folder / PDF_NAME).read_bytes(), (*answer["said"], *answer["warnings"]))
 
 
-def readable_pictures(pictures: Mapping[str, bytes], folder: Path) -> tuple[dict[str, bytes], tuple[str, ...]]:
+def readable_pictures(
+    pictures: Mapping[str, bytes], folder: Path, limits: Limits = LIMITS
+) -> tuple[dict[str, bytes], tuple[str, ...]]:
     """The pictures Typst can read, and why each other one cannot be (its place in the PDF says it is missing).
 
     The site publishes a raster picture whose first bytes are its type's: a picture cut short passes, and Typst
-    would refuse the whole PDF for it. All are read in one document (``folder``: a scratch folder), a picture
-    Typst stops at is left out and the rest read again; the PDF's compile then finds them decoded already.
+    would refuse the whole PDF for it. Each picture is read alone, one after the other by one Typst process
+    (``folder``: a scratch folder), within its own time and memory: a picture past them is left out, the process
+    replaced and the rest read on. Typst keeps every picture it decoded: one that its process cannot hold after
+    others is read again by a new one, alone. All of them together take at most an edition's time: those not read
+    by then are left out too.
     """
-    typst = require()
-    kept = dict(sorted(pictures.items()))
-    refused: list[str] = []
-    while kept:
-        names = list(kept)
-        shutil.rmtree(folder, ignore_errors=True)
-        check = "\n".join(f'#image({typst_key("images/" + name)}, alt: "")' for name in names)
-        _lay_out(folder, [("check.typ", check.encode("utf-8")), *((f"images/{n}", kept[n]) for n in names)])
-        try:
-            typst.compile(str(folder / "check.typ"), root=str(folder), ignore_system_fonts=True)
-        except typst.TypstError as error:
-            name = _picture_stopped_at(str(getattr(error, "diagnostic", "")), names)
-            if name is None:
-                raise PdfBuildError(f"Typst could not read the pictures: {_described(error)}") from error
-            del kept[name]
-            said = _described(error)
-            refused.append(f"images/{name}: Typst cannot read this picture ({said}); the PDF shows its place")
-        else:
-            break
-    return kept, tuple(refused)
+    require()
+    names = sorted(pictures)
+    shutil.rmtree(folder, ignore_errors=True)
+    documents = {name: f"check-{index}.typ" for index, name in enumerate(names)}
+    checks = [(documents[name], f'#image({typst_key("images/" + name)}, alt: "")'.encode()) for name in names]
+    _lay_out(folder, [*checks, *((f"images/{name}", pictures[name]) for name in names)])
+    deadline = time.monotonic() + limits.seconds
+    refused: dict[str, str] = {}
+    waiting = names
+    while waiting and time.monotonic() < deadline:
+        request = {"task": "check", "folder": str(folder), "documents": [documents[name] for name in waiting]}
+        with _Child(request, folder, limits.picture_memory, None) as child:
+            for index, name in enumerate(waiting):
+                left = deadline - time.monotonic()
+                answer = child.answer(min(limits.picture_seconds, left))
+                if isinstance(answer, _Ended) and index > 0:  # Typst keeps what it decoded: read it alone, afresh
+                    waiting = waiting[index:]
+                    break
+                problem = _picture_problem(answer, limits, cut=left < limits.picture_seconds)
+                if problem is not None:
+                    refused[name] = f"images/{name}: {problem}; the PDF shows its place"
+                if not isinstance(answer, dict):  # the process is gone: a new one reads the rest
+                    waiting = waiting[index + 1 :]
+                    break
+            else:
+                waiting = []
+    for name in waiting:
+        refused[name] = f"images/{name}: {_picture_problem(None, limits, cut=True)}; the PDF shows its place"
+    return {name: pictures[name] for name in names if name not in refused}, tuple(refused.values())
 
 
-def _picture_stopped_at(diagnostic: str, names: list[str]) -> str | None:
-    """The picture Typst's ``diagnostic`` stopped at: the one shown on the line of ``check.typ`` it names, or the
-    picture whose own file it names (an SVG usvg stops inside, at its limit of nodes: the whole PDF was refused)."""
-    line = re.search(r"check\.typ:(\d+):", diagnostic)
-    if line is not None and 1 <= int(line.group(1)) <= len(names):
-        return names[int(line.group(1)) - 1]
-    named = [name for name in names if f"images/{name}:" in diagnostic]
-    return max(named, key=len) if named else None
+def _picture_problem(answer: dict[str, Any] | _Ended | None, limits: Limits, *, cut: bool) -> str | None:
+    """Why Typst cannot read a picture, from its answer (None: not in time; ``cut``: the time left to all the
+    pictures was shorter than a picture's own) or from how its process ended."""
+    if answer is None and cut:
+        return f"not read: Typst may take {_seconds(limits.seconds)} to read all the pictures, and took them before"
+    if answer is None:
+        return f"Typst could not read this picture within {_seconds(limits.picture_seconds)}"
+    if isinstance(answer, _Ended):
+        return f"Typst could not read this picture: {_beyond(answer, limits.picture_memory, None)}"
+    problem = answer["problem"]
+    return None if problem is None else f"Typst cannot read this picture ({problem})"
+
+
+@dataclass(frozen=True, slots=True)
+class _Ended:
+    """A Typst process that ended without answering: its exit status and the end of what it wrote on stderr."""
+
+    status: int
+    said: str
+
+
+def _beyond(ended: _Ended, memory: int, key: str | None) -> str:
+    """What an ended Typst process was stopped by: its memory (``key``: the setting that raises it), or else."""
+    if ended.status == -signal.SIGABRT or any(sign in ended.said for sign in _OUT_OF_MEMORY):
+        raise_it = f" (raise it with `{key} = ...` in MB in the configuration's [pdf] table)" if key else ""
+        return f"it needed more than {memory // MB:,} MB of memory, the most Typst may take{raise_it}"
+    if ended.status < 0:
+        return f"its process was stopped by signal {-ended.status}"
+    last = ended.said.strip().splitlines()[-1:] or [f"exit status {ended.status}"]
+    return f"its process stopped ({last[0][:200]})"
+
+
+def _seconds(seconds: float) -> str:
+    return f"{seconds:g} s"
+
+
+class _Child:
+    """A Typst process given ``request``, read one answer at a time with a deadline each, killed when left."""
+
+    def __init__(self, request: dict[str, Any], folder: Path, memory: int, stop: threading.Event | None) -> None:
+        self._stop = stop
+        self._buffer = b""
+        self._log = (folder / "typst.log").open("w+b")
+        self._process = subprocess.Popen(
+            CHILD, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self._log, env=_environment()
+        )
+        self._answers = selectors.DefaultSelector()
+        assert self._process.stdin is not None and self._process.stdout is not None
+        self._answers.register(self._process.stdout, selectors.EVENT_READ)
+        with contextlib.suppress(BrokenPipeError), self._process.stdin as stdin:  # gone: its end is its answer
+            stdin.write(json.dumps({**request, "memory": memory, "parent": os.getpid()}).encode())
+
+    def __enter__(self) -> _Child:
+        return self
+
+    def __exit__(
+        self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None
+    ) -> None:
+        if self._process.poll() is None:
+            self._process.kill()
+        self._process.wait()
+        assert self._process.stdout is not None
+        self._answers.close()
+        self._process.stdout.close()
+        self._log.close()
+
+    def answer(self, seconds: float) -> dict[str, Any] | _Ended | None:
+        """The next answer, or how the process ended without giving it, or None when ``seconds`` passed first (the
+        process is then killed)."""
+        assert self._process.stdout is not None
+        deadline = time.monotonic() + seconds
+        while b"\n" not in self._buffer:
+            left = deadline - time.monotonic()
+            if self._stop is not None and self._stop.is_set():
+                self._process.kill()
+                raise PdfBuildError("the PDF was not made: the build was stopped")
+            if left <= 0:
+                self._process.kill()
+                return None
+            ready = self._answers.select(min(left, 0.2))
+            chunk = os.read(self._process.stdout.fileno(), 1 << 16) if ready else b""
+            if ready and not chunk:
+                return self._ended()
+            self._buffer += chunk
+        line, _, self._buffer = self._buffer.partition(b"\n")
+        answer: dict[str, Any] = json.loads(line)
+        return answer
+
+    def _ended(self) -> _Ended:
+        status = self._process.wait()
+        self._log.seek(max(0, self._log.seek(0, os.SEEK_END) - 4096))
+        return _Ended(status, self._log.read().decode("utf-8", "replace"))
+
+
+def _environment() -> dict[str, str]:
+    """The build's environment, with glibc's memory arenas kept few: each thread's reserves 64 MB of address space,
+    which the memory limit counts though nothing uses it."""
+    return {**os.environ, "MALLOC_ARENA_MAX": "2"}
 
 
 def _lay_out(folder: Path, files: Iterable[tuple[str, bytes]]) -> None:
@@ -148,13 +282,6 @@ def _lay_out(folder: Path, files: Iterable[tuple[str, bytes]]) -> None:
         path = folder / name
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_bytes(data)
-
-
-def _described(problem: object) -> str:
-    """A Typst error or warning in one message: what, and its hints."""
-    message = str(getattr(problem, "message", None) or problem)
-    hints = [str(hint) for hint in getattr(problem, "hints", None) or ()]
-    return "; ".join([message, *hints])
 
 
 def write_pdf(path: Path, data: bytes) -> None:

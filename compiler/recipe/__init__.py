@@ -257,9 +257,16 @@ def _build_book(
     progress("Compiling the rule data…")
     with BackgroundData(lambda: rule_files(read, lint, book, translations)) as data:
         printing = _print(project, stages, options, release.scratch, progress)  # after the fork: Typst's threads
-        progress(f"Building the site with {site_generator(options.generator).title}…")
-        site = write_book_site(project, book, options, release, read, lint, translations, stages.changes, data.files)
-        rule_data = data.files()["rules.json"]
+        try:
+            progress(f"Building the site with {site_generator(options.generator).title}…")
+            site = write_book_site(
+                project, book, options, release, read, lint, translations, stages.changes, data.files
+            )
+            rule_data = data.files()["rules.json"]
+        except BaseException:  # Typst's process never outlives the build (Ctrl+C, SIGTERM, a failed site)
+            if printing is not None:
+                printing.stop()
+            raise
     printed = printing.finish(release.folder / book.folder) if printing is not None else None
     return BookBuild(
         book.name,

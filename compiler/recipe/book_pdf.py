@@ -24,7 +24,7 @@ from rulebook.project import BookConfig, Project
 if TYPE_CHECKING:
     from rulebook.build_values import TranslationResult
     from rulebook.pdf.edition import Edition
-    from rulebook.pdf.typst_run import PdfResult
+    from rulebook.pdf.typst_run import Limits, PdfResult
     from rulebook.site.theme import Theme
     from rulebook.stage_values import LintResult, ReadResult
 
@@ -90,7 +90,7 @@ def book_print(
     paths = pdf_paths(book)
     date = source_date()
     found = printable_pictures(read, image_folder(read.book, project.root))
-    pictures, refused = readable_pictures(found, scratch / "pictures") if found else ({}, ())
+    pictures, refused = readable_pictures(found, scratch / "pictures", limits(project)) if found else ({}, ())
     images = {name: f"images/{name}" for name in pictures}
     language = read.book.documents[0].language if read.book.documents else book.language
     original = book_edition(
@@ -191,15 +191,37 @@ def template_text(project: Project) -> str:
     return TEMPLATE.read_text(encoding="utf-8")
 
 
-class Printing:
-    """A book's PDFs being made: typeset at once, compiled by Typst in a thread (see :func:`print_book`)."""
+def limits(project: Project) -> Limits:
+    """How much Typst may take: the shipped limits, an edition's raised by the configuration's ``[pdf]`` table."""
+    from dataclasses import replace
 
-    def __init__(self, jobs: list[tuple[str, Callable[[], PdfResult]]], warnings: tuple[str, ...] = ()) -> None:
+    from rulebook.pdf.typst_run import LIMITS, MB
+
+    settings = project.print
+    seconds = settings.time_limit if settings.time_limit is not None else LIMITS.seconds
+    memory = settings.memory_limit * MB if settings.memory_limit is not None else LIMITS.memory
+    return replace(LIMITS, seconds=seconds, memory=memory)
+
+
+class Printing:
+    """A book's PDFs being made: typeset at once, compiled by Typst in a thread (see :func:`print_book`).
+
+    ``stopping``: the event each job watches; :meth:`stop` sets it, and Typst's process is killed.
+    """
+
+    def __init__(
+        self,
+        jobs: list[tuple[str, Callable[[], PdfResult]]],
+        warnings: tuple[str, ...] = (),
+        stopping: threading.Event | None = None,
+    ) -> None:
         self._jobs = jobs
         self.warnings = warnings
         """What the build says before Typst's own warnings (the pictures it cannot read)."""
+        self._stopping = stopping or threading.Event()
         self._results: dict[str, PdfResult] = {}
         self._error: BaseException | None = None
+        self._done = threading.Event()
         self._thread = threading.Thread(target=self._run, name="rulebook-pdf", daemon=True)
         self._thread.start()
 
@@ -209,13 +231,24 @@ class Printing:
                 self._results[path] = job()
         except BaseException as error:  # handed to the build's thread by finish()
             self._error = error
+        finally:
+            self._done.set()
 
     def wait(self) -> dict[str, PdfResult]:
         """Each PDF by its path in the book's folder, once Typst is done (its error, if it failed)."""
-        self._thread.join()
+        try:  # an event, not the thread's join: Python 3.11 takes a join a signal interrupted for the thread's end
+            self._done.wait()
+        except BaseException:  # Ctrl+C or SIGTERM while waiting: Typst's process goes before the build unwinds
+            self.stop()
+            raise
         if self._error is not None:
             raise self._error
         return self._results
+
+    def stop(self) -> None:
+        """Stop Typst now (the build stops on another path): its process is killed before this returns."""
+        self._stopping.set()
+        self._done.wait()
 
     def finish(self, folder: Path) -> PrintedBook:
         """Wait for the PDFs, and write them into the book's ``folder`` of the new release."""
@@ -243,6 +276,7 @@ def print_book(project: Project, prints: BookPrint, scratch: Path) -> Printing:
     require()
     template = template_text(project)
     fonts = project_fonts(project)
+    stopping = threading.Event()
     jobs: list[tuple[str, Callable[[], PdfResult]]] = [
         (
             path,
@@ -255,8 +289,10 @@ def print_book(project: Project, prints: BookPrint, scratch: Path) -> Printing:
                 fonts=fonts,
                 date=edition.date,
                 label=f"`{path}`",
+                limits=limits(project),
+                stop=stopping,
             ),
         )
         for index, (path, edition) in enumerate(prints.editions)
     ]
-    return Printing(jobs, prints.warnings)
+    return Printing(jobs, prints.warnings, stopping)

@@ -1,0 +1,99 @@
+"""Typst in a process of its own, bounded: the only module that imports Typst.
+
+:mod:`rulebook.pdf.typst_run` lays a compile folder out and runs ``python -m rulebook.pdf.typst_child``, giving its
+work as one JSON object on standard input; this process limits its own memory (``RLIMIT_AS``), dies with the build
+(:func:`~rulebook.child_process.die_with_parent`) and answers one JSON line on standard output per piece of work:
+
+    {"task": "check", "folder": F, "documents": [D, ...], ...}   one line per document, in order, as each is read:
+                                                                  {"problem": null} or {"problem": "what Typst said"}
+    {"task": "compile", "folder": F, "fonts": bool, "date": N}    F/main.typ into F/edition.pdf, then one line:
+                                                                  {"said": [...], "warnings": [...], "problem": null}
+
+What no answer can say (Typst cannot allocate past the limit and aborts, or is killed at its deadline) the parent
+reads from how this process ended.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import resource
+import sys
+from pathlib import Path
+from typing import Any, TextIO
+
+STANDARDS = ["ua-1"]
+"""The PDF standards every edition is checked against (Typst refuses to write a PDF that breaks them)."""
+NOT_UA = "not PDF/UA-1 (it is tagged still)"
+PDF_NAME = "edition.pdf"
+"""Where a compile leaves the PDF in its folder."""
+
+
+def main() -> None:
+    answers = os.fdopen(os.dup(sys.stdout.fileno()), "w", encoding="ascii")
+    os.dup2(sys.stderr.fileno(), sys.stdout.fileno())  # whatever else writes there (Typst, a library) is not an answer
+    request = json.loads(sys.stdin.buffer.read())
+    from rulebook.child_process import die_with_parent
+
+    die_with_parent(int(request["parent"]))
+    with contextlib.suppress(ValueError, OSError):  # a system that refuses the limit (macOS): time still bounds it
+        resource.setrlimit(resource.RLIMIT_AS, (int(request["memory"]), int(request["memory"])))
+    import typst
+
+    folder = Path(request["folder"])
+    if request["task"] == "check":
+        for document in request["documents"]:
+            _answer(answers, {"problem": _checked(typst, folder, document)})
+    else:
+        _answer(answers, _compiled(typst, folder, fonts=bool(request["fonts"]), date=int(request["date"])))
+
+
+def _checked(typst: Any, folder: Path, document: str) -> str | None:
+    """What stops Typst reading ``document`` (a document showing one picture), or None."""
+    try:
+        typst.compile(str(folder / document), root=str(folder), ignore_system_fonts=True)
+    except typst.TypstError as error:
+        return described(error)
+    return None
+
+
+def _compiled(typst: Any, folder: Path, *, fonts: bool, date: int) -> dict[str, Any]:
+    """The edition's PDF written into ``folder``, and what Typst said; a PDF that cannot be PDF/UA is made without."""
+    compiler = typst.Compiler(
+        str(folder / "main.typ"),
+        root=str(folder),
+        font_paths=[str(folder / "fonts")] if fonts else [],
+        ignore_system_fonts=True,
+        package_path=str(folder / "packages"),
+        package_cache_path=str(folder / "packages"),
+    )
+    said: list[str] = []
+    try:
+        try:
+            data, warnings = compiler.compile_with_warnings(pdf_standards=STANDARDS, timestamp=date)
+        except typst.TypstError as error:
+            if "PDF/UA" not in str(getattr(error, "message", error)):
+                raise
+            said.append(f"{NOT_UA}: {described(error)}")
+            data, warnings = compiler.compile_with_warnings(pdf_standards=[], timestamp=date)
+    except typst.TypstError as error:
+        return {"problem": described(error), "said": said, "warnings": []}
+    (folder / PDF_NAME).write_bytes(bytes(data))
+    return {"problem": None, "said": said, "warnings": [described(warning) for warning in warnings]}
+
+
+def described(problem: object) -> str:
+    """A Typst error or warning in one message: what, and its hints."""
+    message = str(getattr(problem, "message", None) or problem)
+    hints = [str(hint) for hint in getattr(problem, "hints", None) or ()]
+    return "; ".join([message, *hints])
+
+
+def _answer(answers: TextIO, value: dict[str, Any]) -> None:
+    answers.write(json.dumps(value, ensure_ascii=True) + "\n")
+    answers.flush()
+
+
+if __name__ == "__main__":
+    main()
