@@ -21,11 +21,28 @@ from rulebook.pictures import Refusal, picture_refusal
 
 def image_folder(book: Book, root: Path) -> Path | None:
     """The ``images`` folder beside the (first) source file, if there is one (and it is no link)."""
+    folder = _images_place(book, root)
+    return folder if folder is not None and folder.is_dir() and not folder.is_symlink() else None
+
+
+def linked_folder_refusals(book: Book, root: Path) -> dict[str, Refusal]:
+    """Each image the book shows, refused, when the ``images`` folder is a symbolic link (never followed): each was
+    said to be missing, with the help to add the file that was there, through the link."""
+    folder = _images_place(book, root)
+    if folder is None or not folder.is_symlink():
+        return {}
+    refusal = Refusal(
+        "the `images` folder beside the sources is a symbolic link, which the build never follows",
+        "make `images` a folder of the project itself, holding the pictures",
+    )
+    return dict.fromkeys((image.file for image in book.images), refusal)
+
+
+def _images_place(book: Book, root: Path) -> Path | None:
     if not book.documents:
         return None
     source = Path(book.documents[0].path)
-    folder = (source if source.is_absolute() else root / source).parent / "images"
-    return folder if folder.is_dir() and not folder.is_symlink() else None
+    return (source if source.is_absolute() else root / source).parent / "images"
 
 
 @dataclass(frozen=True, slots=True)

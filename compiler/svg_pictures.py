@@ -156,6 +156,29 @@ MAX_SVG_DRAWN = 1_000_000
 million and the whole PDF with it, and a browser draws each. Ten tags a level, each ``<use>`` of the level below,
 draw ten times more a level: 80 tags drew ten million."""
 
+MAX_FILTER_PASSES = 50
+"""The most filter steps an SVG may take: each primitive of a filter is a pass over every pixel of each element it is
+given to, each time that element is drawn (a ``<use>`` of it draws it again). A blur took headless Chromium 0.2 to
+0.3 s a pass over a megapixel (software drawing): one filter of 1,000 blurs on one rectangle, 35 KB, held it over
+120 s (100: 20 s), and 100 rectangles of that size given one blur each 8.9 s; at the limit, 15 s for a picture of a
+megapixel filtered whole, a fraction of that in a page's column or for filters on small elements. A drop shadow is
+five primitives: ten elements may have one."""
+_NOT_PASSES = frozenset({"feFuncR", "feFuncG", "feFuncB", "feFuncA", "feMergeNode"})
+_NOT_PASSES |= {"feDistantLight", "fePointLight", "feSpotLight"}
+"""The ``fe`` elements that are parts of a primitive (its channels, inputs, light), not passes of their own."""
+_HEAVY_PRIMITIVES = {"feConvolveMatrix": 2}
+"""Primitives counted as more than one step: a 5 x 5 kernel is 25 sums a pixel (50 of them on a megapixel took
+Chromium 28 s, 50 blurs 15 s)."""
+_FILTER_PROPERTY = re.compile(r"filter\s*:([^;}]*)", re.IGNORECASE)
+"""The value of CSS's ``filter`` (or ``-webkit-filter``) property, in a ``style`` attribute or a ``<style>``."""
+_FILTER_FUNCTION = re.compile(r"(?<![\w-])(?!url\()[a-z-]+\(", re.IGNORECASE)
+"""A CSS filter function (``blur(8px)``, ``drop-shadow(...)``); ``url(#f)`` names a filter, counted by its
+primitives."""
+FUNCTION_PASSES = 5
+"""The steps a CSS filter function counts for: unlike a ``<filter>``, whose region is fixed, each function draws
+the region grown by the ones before it, so a list of them costs more than linearly (``blur(8px)`` on a rectangle of
+a megapixel, in Chromium: 10 of them 1.2 s, 25 6.7 s, 50 40 s, 100 over 120 s)."""
+
 _SIMPLER = "export it simpler, or as a PNG"
 
 
@@ -180,6 +203,7 @@ def _check_drawn(root: etree._Element) -> None:
     styled = _check_styled_repeaters(root, named)
     lettered = {inside for text in root.iter(f"{{{SVG}}}text") for inside in text.iter()}
     drawn: dict[etree._Element, int] = {}
+    passes: dict[etree._Element, int] = {}  # the filter steps each element takes, with all it draws
     open_: set[etree._Element] = set()  # on the way down from the root: a reference back to one is a cycle
     stack: list[tuple[etree._Element, bool]] = [(root, False)]
     while stack:
@@ -197,6 +221,8 @@ def _check_drawn(root: etree._Element) -> None:
         drawing = 1 + sum(drawn.get(part, 0) for part in parts) + (_letters(element) if element in lettered else 0)
         # a paint is inherited: each element drawn here (itself, its children, what it repeats) paints with it
         drawn[element] = min(MAX_SVG_DRAWN + 1, drawing * (1 + sum(drawn.get(paint, 0) for paint in painted)))
+        taken = _filter_passes(element, named) + sum(passes.get(part, 0) for part in parts)
+        passes[element] = min(MAX_FILTER_PASSES + 1, taken + drawing * sum(passes.get(paint, 0) for paint in painted))
     everywhere = drawn[root] * sum(drawn.get(target, 0) for target in styled)  # a <style> may paint any element
     marked = _marked(root, drawn) * (1 + _context_paint(root, named, drawn, styled))
     if drawn[root] + everywhere + marked > MAX_SVG_DRAWN:
@@ -204,6 +230,42 @@ def _check_drawn(root: etree._Element) -> None:
             f"it draws more than {MAX_SVG_DRAWN:,} elements (its `<use>` elements, patterns, masks, clipping paths "
             "or filters repeating others, or its markers drawn at every point of its lines), the most an SVG picture "
             "may draw",
+            help=_SIMPLER,
+        )
+    styles = [_style_text(style) for style in root.iter(f"{{{SVG}}}style")]
+    given_by_styles = _functions([value for text in styles for value in _FILTER_PROPERTY.findall(text)])
+    styled_passes = sum(_primitives(target) for target in styled) + given_by_styles  # to any element
+    _check_filter_passes(passes[root] + drawn[root] * styled_passes)
+
+
+def _filter_passes(element: etree._Element, named: dict[str, etree._Element]) -> int:
+    """The filter steps ``element`` takes itself: the primitives of the filters its ``filter`` attribute or the
+    ``filter`` property of its ``style`` gives it (CSS reads the property's name in any case), and their CSS filter
+    functions."""
+    given = [element.get("filter") or "", *_FILTER_PROPERTY.findall(element.get("style") or "")]
+    filters = (named.get(name) for text in given for name in _PAINT_REFERENCE.findall(text))
+    return sum(_primitives(found) for found in filters if found is not None) + _functions(given)
+
+
+def _functions(values: list[str]) -> int:
+    """The steps of the CSS filter functions in ``filter`` values (:data:`FUNCTION_PASSES` each)."""
+    return FUNCTION_PASSES * sum(len(_FILTER_FUNCTION.findall(value)) for value in values)
+
+
+def _primitives(element: etree._Element) -> int:
+    """The passes a filter makes over what it is given: its primitives (none for another element)."""
+    if element.tag != f"{{{SVG}}}filter":
+        return 0
+    names = (etree.QName(child).localname for child in element.iter() if isinstance(child.tag, str))
+    return sum(_HEAVY_PRIMITIVES.get(name, 1) for name in names if name.startswith("fe") and name not in _NOT_PASSES)
+
+
+def _check_filter_passes(passes: int) -> None:
+    if passes > MAX_FILTER_PASSES:
+        raise UnsafeSvg(
+            f"its filters take more than {MAX_FILTER_PASSES} steps (each primitive of a filter, for each element "
+            "given that filter, each time it is drawn), the most an SVG picture may take: each is a pass over every "
+            "pixel of the element in a reader's browser",
             help=_SIMPLER,
         )
 

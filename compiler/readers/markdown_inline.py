@@ -18,6 +18,7 @@ from markdown_it.token import Token
 from mdit_py_plugins.attrs.parse import ParseError
 from mdit_py_plugins.attrs.parse import parse as parse_attributes
 
+from rulebook.errors import quoted
 from rulebook.markdown_declarations import ATTRIBUTE, mechanics
 from rulebook.model import (
     Cell,
@@ -185,7 +186,14 @@ class InlineReader:
         self._unread_attribute_blocks(inline)
         nodes = self.nodes(inline, _Places(self.source, inline), section_id, definition)
         images = tuple(n for n in nodes if isinstance(n, Image))
-        if images and all(isinstance(n, Image) or (isinstance(n, str) and not n.strip()) for n in nodes):
+        blocks = [n.strip() for n in nodes if isinstance(n, str) and _PICTURE_ATTRIBUTES.fullmatch(n.strip())]
+        if images and all(isinstance(n, Image) or (isinstance(n, str) and not n.strip()) or n in blocks for n in nodes):
+            for block in blocks:  # `![a](x.png){width=50%}`, as Pandoc writes: it was "an image within text"
+                self.checks.report(
+                    f"attributes after a picture ({quoted(block)}), which takes none: they are not read",
+                    images[0].offset,
+                    help="a picture is shown at its own size; take the braces out (a caption is a figure's title)",
+                )
             return [Illustration(images, self.source, self.block_offset(inline))]
         for image in images:
             self.checks.report("an image within text", image.offset, help="give a picture a paragraph of its own")
@@ -583,6 +591,8 @@ class InlineReader:
         return "header" in classes
 
 
+_PICTURE_ATTRIBUTES = re.compile(r"\{[^{}\n]*\}")
+"""An attribute block written after a picture alone in its paragraph (Pandoc's and kramdown's ``{width=50%}``)."""
 _CELL_ATTRIBUTES = re.compile(r"(?<!\\)\{[^{}\\\n]*\}\s*$")
 """An attribute block ending a cell's text (``| Sprint {.header} |``); none whose brace is escaped."""
 _FENCE_ALONE = re.compile(r"[ \t]*:{3,}[ \t]*")

@@ -10,7 +10,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from rulebook.assets import book_images, image_folder
+from rulebook.assets import book_images, image_folder, linked_folder_refusals
 from rulebook.catalog.book import DUPLICATE_ID, INVALID_NAME, RESERVED_NAME
 from rulebook.config_file import path_problem
 from rulebook.diagnostics import Diagnostic, Severity
@@ -72,7 +72,13 @@ def lint_book(
                 kin = family.including(own) if family is not None else Family([own])
             published = set(images.published)
             checked = LintInput(
-                read.book, terms, published, reserved, refused_images=images.refused, family=kin, name=own.name
+                read.book,
+                terms,
+                published,
+                reserved,
+                refused_images=images.refused | linked_folder_refusals(read.book, root),
+                family=kin,
+                name=own.name,
             )
             found.extend(run_book_rules(checked))
             facts = checked.rule_facts

@@ -24,7 +24,7 @@ from markupsafe import Markup, escape
 from rulebook.diagnostics import Diagnostic
 from rulebook.graph import TermGraph
 from rulebook.model import Book, Section
-from rulebook.report.escaping import UNPRINTABLE_ABOVE_ASCII
+from rulebook.report.escaping import UNPRINTABLE_ABOVE_ASCII, visible_in_text
 from rulebook.site.across import BookLinks
 from rulebook.site.escaping import html_text
 from rulebook.site.html import Linker, render_content, spaced
@@ -352,10 +352,11 @@ SCRIPT_WORDS = ("go_to_rule", "close", "unpublished", "copy_link", "link_copied"
 
 
 def json_script(css_class: str, value: object) -> str:
-    """Data for the page script, as a JSON script block."""
+    """Data for the page script, as a JSON script block: its texts with control characters as pictures, as the page
+    shows them (the script puts them on the page: a card's ESC and U+202E reached it raw, as JSON escapes)."""
     # Escaped as jinja's tojson does: no "<", ">" or "&" from the sources reaches the HTML, even in JSON.
     text = (
-        json.dumps(value, ensure_ascii=False, sort_keys=True)
+        json.dumps(_shown(value), ensure_ascii=False, sort_keys=True)
         .replace("&", "\\u0026")
         .replace("<", "\\u003c")
         .replace(">", "\\u003e")
@@ -363,6 +364,18 @@ def json_script(css_class: str, value: object) -> str:
     # JSON leaves DEL, the C1 and the bidirectional controls as they are: written escaped, none reaches a page.
     text = _INVISIBLE.sub(lambda found: f"\\u{ord(found.group()):04x}", text)
     return f'<script type="application/json" class="{css_class}">{text}</script>'
+
+
+def _shown(value: object) -> object:
+    """``value`` with each text in it (at any depth of lists and mappings) as :func:`visible_in_text` shows it: one
+    character for one, so the offsets of a card's links still hold."""
+    if isinstance(value, str):
+        return visible_in_text(value)
+    if isinstance(value, Mapping):
+        return {_shown(key): _shown(item) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [_shown(item) for item in value]
+    return value
 
 
 def build_pages(

@@ -510,3 +510,24 @@ def test_a_reference_naming_a_book_and_no_term_is_told_to_name_one(capsys, scrat
     lint = run(capsys, "lint", "--color", "never")
     assert "error[RB301]: the reference to `core:` shows no words" in lint.out, lint.out
     assert "help: name the term after the book's name: `[[core:term]]`" in lint.out
+
+
+def test_attributes_after_a_picture_are_reported_as_such_and_the_picture_shown(  # type: ignore[no-untyped-def]
+    capsys, scratch: Path
+) -> None:
+    """``![Map](x.png){width=50%}``, as Pandoc and kramdown write a picture's size, was "an image within text" with
+    the help to give the picture a paragraph of its own, which it had, and the picture was left out of the page."""
+    (scratch / "images").mkdir()
+    (scratch / "images" / "x.png").write_bytes(b"\x89PNG\r\n\x1a\n")
+    line = "![Map](x.png){width=50% onclick=alert(1)}"
+    source(scratch, "book.md", f"<!-- rulebook -->\n\n# Moving {{#moving}}\n\n{line}\n")
+    lint = run(capsys, "lint", "--color", "never")
+    assert lint.code == 1
+    assert lint.out.startswith(
+        "error[RB002]: attributes after a picture (`{width=50% onclick=alert(1)}`), which takes none: they are not "
+        "read\n --> book.md:5:1\n"
+    ), lint.out
+    assert "an image within text" not in lint.out
+    assert run(capsys, "build", "--no-pdf").code == 0
+    page = (scratch / "site" / "moving" / "index.html").read_text(encoding="utf-8")
+    assert '<img src="../images/x.png"' in page and "onclick" not in page and "width=50%" not in page

@@ -131,6 +131,9 @@ def test_titles_show_as_the_text_they_are(hostile: HostileBuild) -> None:
 def test_no_control_character_reaches_a_page(hostile: HostileBuild) -> None:
     for name, text in documents(hostile):
         assert not CONTROL.findall(text), name
+        # The page script's data (the site's words, the cards), which it puts on the page: JSON's escapes decoded.
+        data = [s.text or "" for s in lxml.html.fromstring(text).xpath("//script[@type='application/json']")]
+        assert not CONTROL.findall(json.dumps([json.loads(d) for d in data], ensure_ascii=False)), name
     for picture in hostile.site.rglob("*.svg"):  # the term graph's pictures
         assert not CONTROL.findall(picture.read_text(encoding="utf-8")), picture
     for index in hostile.site.rglob("search_index.json"):

@@ -236,3 +236,19 @@ def test_the_editors_view_names_the_refused_pictures(pictures: Path, capsys: pyt
     page = lxml.html.parse(str(pictures / "site" / "pictures" / "index.html"))
     marks = sorted(str(m.text_content()) for m in page.xpath("//span[@class='rb-missing-files']"))
     assert marks == [f"refused-image: {name}" for name in sorted(set(FILES) - PUBLISHED)]
+
+
+def test_an_images_folder_that_is_a_link_is_named_at_each_image(
+    pictures: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A link is never followed, even inside the project; each image was said to be missing ("add `images/x.png`
+    beside the sources"), though it was there, through the link."""
+    (pictures / "rules" / "images").rename(pictures / "art")
+    (pictures / "rules" / "images").symlink_to(Path("..") / "art")
+    outcome = run(capsys, "lint", "--format", "json")
+    found = [json.loads(line.rstrip(",")) for line in outcome.out.splitlines()[1:-1]]
+    said = {(d["code"], d["message"], d["help"]) for d in found if d["code"] in ("RB303", "RB305")}
+    reason = "the `images` folder beside the sources is a symbolic link, which the build never follows"
+    help_ = "make `images` a folder of the project itself, holding the pictures"
+    assert said == {("RB305", f"image `{name}` is not published: {reason}", help_) for name in FILES}
+    assert outcome.code == 1
