@@ -491,6 +491,7 @@ class InlineReader:
         self.checks.block_attributes(attributes, _TABLE_KEYS, written, "a table", ("row-headers",))
         classes = attributes.pop("class", "").split()
         rows = [self._row(row, section_id, definition) for part in tree.children for row in part.children]
+        self._check_delimiter_rows([row for part in tree.children[1:] for row in part.children])
         columns = rows.pop(0) if rows else None
         roll = attributes.get("roll")
         row_headers = "row-headers" in classes
@@ -538,6 +539,24 @@ class InlineReader:
             cells.append(Cell(cell.token.type == "th_open" or marked, tuple(content), self.source, places.starts[0]))
         self._check_width(tree)
         return Row(tuple(cells), self.source, offset)
+
+    def _check_delimiter_rows(self, rows: list[Tree]) -> None:
+        """A delimiter row among a table's rows (``|---|---|``): a second table written with no blank line before it,
+        which GitHub's tables read as rows of the first, its header a row and its delimiter a row of dashes, with
+        "All checks passed". Reported at the row of the second table's header; a row of cells holding a dash or
+        two (``| - | - |``, nothing to say) is a row."""
+        for row in rows:
+            line = row.token.map[0] if row.token.map else 0
+            text = self.source.line_text(line + 1)
+            if _TABLE_DELIMITER.fullmatch(text) is None:
+                continue
+            header = self.source.line_text(line)  # the line above: the new table's header, read as a row
+            self.checks.report(
+                "a table's delimiter row among its rows: a table goes on to the first blank line, so this one's "
+                "header and rows are read as rows of the table above",
+                self.source.line_starts[line - 1] + len(header) - len(header.lstrip()),
+                help="leave a blank line before the new table's header row",
+            )
 
     def _check_width(self, row: Tree) -> None:
         """A row written with more cells than its table's header: markdown-it leaves the others out, so they are
@@ -590,6 +609,9 @@ _AFTER_BRACKET = re.compile(r"(?<!\\)\]\{")
 """A brace right after a closing bracket (not an escaped one): an attribute block, of a span or a reference."""
 """A line holding a directive's closing fence alone."""
 _LIST_TAG = re.compile(r"</?(?:ul|li)>")
+_TABLE_DELIMITER = re.compile(r"[ \t]*\|?(?:[ \t]*:?-{3,}:?[ \t]*\|)*[ \t]*:?-{3,}:?[ \t]*\|?[ \t]*")
+"""A pipe table's delimiter row as written (``|---|:---:|``): three dashes a cell at least, as a row's ``| - |`` is
+not."""
 """The tags of a list in a table's cell."""
 _TEXT_ONLY = {
     "an item's title": "a title is text: refer to the term in the item's text",

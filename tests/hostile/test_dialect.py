@@ -510,3 +510,42 @@ def test_a_reference_naming_a_book_and_no_term_is_told_to_name_one(capsys, scrat
     lint = run(capsys, "lint", "--color", "never")
     assert "error[RB301]: the reference to `core:` shows no words" in lint.out, lint.out
     assert "help: name the term after the book's name: `[[core:term]]`" in lint.out
+
+
+@pytest.mark.parametrize(
+    ("line", "said", "column"),
+    [
+        ("Units may ***charge*** twice.", "emphasis (`*text*`) is not part of the rulebook format", 11),
+        ("Units may __*charge*__ twice.", "emphasis (`*text*`) is not part of the rulebook format", 13),
+        ("Read <https://example.com> first.", "a link out of the book is not part of the rulebook format", 6),
+        ("| Write | <mailto:a@b.c> |", "a link out of the book is not part of the rulebook format", 11),
+    ],
+    ids=["emphasis inside a run of three", "emphasis inside strong", "an autolink", "an autolink in a cell"],
+)
+def test_emphasis_and_autolinks_are_reported_where_they_are_written(  # type: ignore[no-untyped-def]
+    capsys, scratch: Path, line: str, said: str, column: int
+) -> None:
+    """markdown-it pushes a delimiter run as a token a character, and an autolink through a rule of its own: the
+    emphasis of ``***charge***`` and every ``<https://...>`` were reported at the paragraph's first character."""
+    table = "| Rule | Where |\n|---|---|\n" if line.startswith("|") else ""
+    source(scratch, "book.md", f"{BODY}\n{table}{line}\n")
+    lint = run(capsys, "lint", "--color", "never")
+    assert lint.code == 1
+    row = 13 + table.count("\n")
+    assert lint.out.startswith(f"error[RB002]: {said}\n  --> book.md:{row}:{column}\n"), lint.out
+    assert lint.out.endswith("Found 1 error in 1 file.\n")
+
+
+def test_a_second_table_written_with_no_blank_line_before_it_is_reported(capsys, scratch: Path) -> None:  # type: ignore[no-untyped-def]
+    """GitHub's tables go on to the first blank line: a table written right under another became its rows, its
+    header a row and its delimiter a row of dashes, with "All checks passed". A row of short dashes is a row."""
+    rows = "| Phase | Weather |\n|---|---|\n| Dawn | - |\n| Move | Turns |\n| :---: | --- |\n| Walk | 1 |\n"
+    source(scratch, "book.md", f"{BODY}\n{rows}")
+    lint = run(capsys, "lint", "--color", "never")
+    assert lint.code == 1
+    assert lint.out.startswith(
+        "error[RB002]: a table's delimiter row among its rows: a table goes on to the first blank line, so this "
+        "one's header and rows are read as rows of the table above\n  --> book.md:16:1\n"
+    ), lint.out
+    assert "    = help: leave a blank line before the new table's header row\n" in lint.out
+    assert lint.out.endswith("Found 1 error in 1 file.\n")
