@@ -549,3 +549,33 @@ def test_a_second_table_written_with_no_blank_line_before_it_is_reported(capsys,
     ), lint.out
     assert "    = help: leave a blank line before the new table's header row\n" in lint.out
     assert lint.out.endswith("Found 1 error in 1 file.\n")
+
+
+@pytest.mark.parametrize(
+    ("written", "column", "help"),
+    [("See [](#moving).", 9, "`[words](#moving)`"), ("See [ ](#moving).", 10, "`[words](#moving)`")],
+    ids=["no words", "a space"],
+)
+def test_a_link_that_shows_no_words_is_reported_not_an_empty_link(  # type: ignore[no-untyped-def]
+    capsys, scratch: Path, written: str, column: int, help: str
+) -> None:
+    """A link without words is as empty on the page as a reference without words: it passed the lint."""
+    source(scratch, "book.md", f"{BODY}\n{written}\n")
+    lint = run(capsys, "lint", "--color", "never")
+    assert lint.code == 1
+    assert lint.out.startswith(
+        f"error[RB301]: the link to `moving` shows no words: an empty link on the page\n  --> book.md:13:{column}\n"
+    ), lint.out
+    assert f"    = help: write the words it shows: {help}\n" in lint.out
+    assert lint.out.endswith("Found 1 error in 1 file.\n")
+
+
+def test_a_link_that_shows_no_words_is_reported_in_xml(capsys, scratch: Path) -> None:  # type: ignore[no-untyped-def]
+    """``<link to="moving"/>``, as ``<reference name="march"/>``: an empty link on the page."""
+    text = '<document><chapter title="Moving" id="moving">\nSee <link to="moving"/>.</chapter></document>\n'
+    source(scratch, "book.xml", text)
+    lint = run(capsys, "lint", "--color", "never")
+    assert lint.out.startswith(
+        "error[RB301]: the link to `moving` shows no words: an empty link on the page\n --> book.xml:2:15\n"
+    ), lint.out
+    assert '    = help: write the words it shows: `<link to="moving">words</link>`\n' in lint.out
