@@ -41,7 +41,7 @@ from rulebook.model import (
 )
 from rulebook.readers.markdown_blocks import Tree
 from rulebook.readers.markdown_checks import Checks
-from rulebook.readers.markdown_syntax import attributes_of, read_attributes, table_cells
+from rulebook.readers.markdown_syntax import attributes_of, markup_name, read_attributes, table_cells
 from rulebook.source import SourceText
 
 _DICE = re.compile(r"\d*[dD]\d+")
@@ -269,6 +269,15 @@ class InlineReader:
                     f"HTML (`{token.content.strip()[:30]}`) in a heading",
                     places.offset(token.meta.get("at", 0)),
                     "a heading is a title: write it as plain text",
+                )
+            if token.type == "code_inline" or token.type == "image" or token.nesting == 1:
+                # the XML's title holds text alone: a definition or value span, emphasis, a link, code or an image
+                # in a heading was dropped (the image whole), with "All checks passed"
+                self.checks.report(
+                    f"{markup_name(token.type)} inside a heading",
+                    places.offset(token.meta.get("at", 0)),
+                    help="a heading is a title: write it as plain text"
+                    + (", and the definition or value in the section's text" if token.type == "span_open" else ""),
                 )
         return "".join(parts)
 

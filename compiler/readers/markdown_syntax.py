@@ -237,6 +237,11 @@ _MARKUP = {
 }
 
 
+def markup_name(token_type: str) -> str:
+    """What a token of markup is, as a finding names it (``emphasis``, ``a span``, ``an image``)."""
+    return _MARKUP.get(token_type, "markup")
+
+
 def markup_in(text: str) -> tuple[str, int] | None:
     """The first markup the dialect reads in ``text`` (what it is, where it starts in ``text``), or None: for what
     the XML holds as text alone (a title written as an attribute, a reference's words), where markup would be kept
@@ -249,7 +254,7 @@ def markup_in(text: str) -> tuple[str, int] | None:
         return "markup", 0
     for token in tokens[0].children or () if tokens else ():
         if token.type not in ("text", "softbreak"):
-            return _MARKUP.get(token.type, "markup"), int(token.meta.get("at", 0))
+            return markup_name(token.type), int(token.meta.get("at", 0))
     return None
 
 

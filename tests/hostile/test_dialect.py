@@ -579,3 +579,29 @@ def test_a_link_that_shows_no_words_is_reported_in_xml(capsys, scratch: Path) ->
         "error[RB301]: the link to `moving` shows no words: an empty link on the page\n --> book.xml:2:15\n"
     ), lint.out
     assert '    = help: write the words it shows: `<link to="moving">words</link>`\n' in lint.out
+
+
+@pytest.mark.parametrize(
+    ("heading", "said", "column"),
+    [
+        ("# [March]{dfn=march_far} {#far}", "a span inside a heading", 3),
+        ("# Move [6]{value=reach kind=distance} inches {#far}", "a span inside a heading", 8),
+        ("# Move **far** {#far}", "emphasis inside a heading", 8),
+        ("# Move ![map](map.png) {#far}", "an image inside a heading", 8),
+        ("# See [moving](#moving) {#far}", "a link inside a heading", 7),
+        ("# Move `far` {#far}", "code inside a heading", 8),
+    ],
+    ids=["a definition", "a value", "emphasis", "an image", "a link", "code"],
+)
+def test_markup_inside_a_heading_is_reported_not_dropped(  # type: ignore[no-untyped-def]
+    capsys, scratch: Path, heading: str, said: str, column: int
+) -> None:
+    """A heading's title is text alone, as the XML's `title=`: a definition or value span in it was dropped (the
+    term never defined, the value never declared), an image dropped whole, emphasis, a link and code kept as their
+    words, each with "All checks passed"."""
+    source(scratch, "book.md", f"{BODY}\n{heading}\n\nFar.\n")
+    lint = run(capsys, "lint", "--color", "never")
+    assert lint.code == 1
+    assert lint.out.startswith(f"error[RB002]: {said}\n  --> book.md:13:{column}\n"), lint.out
+    assert "    = help: a heading is a title: write it as plain text" in lint.out
+    assert lint.out.endswith("Found 1 error in 1 file.\n")
