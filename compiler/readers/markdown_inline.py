@@ -440,6 +440,15 @@ class InlineReader:
             Mechanic: ("a mechanic", self.mechanics),
         }
         for node in nodes:
+            if isinstance(node, Important):  # `[**Move**]{.title}`: the emphasis was dropped, with no finding
+                help = "write it without `**`: it is text"
+                self.checks.report(f"important text inside {where}", node.offset, help=help)
+                continue
+            if isinstance(node, Definition):  # `[Go [a march]{dfn=march}]{.title}`: defined, with no place on a page
+                self.definitions.remove(node)
+                help = "it is text: define the term in the text beside it"
+                self.checks.report(f"a definition inside {where}", node.offset, target=node.name, help=help)
+                continue
             found = indexes.get(type(node))
             if found is None or not isinstance(node, Reference | Link | Image | Value | Mechanic):
                 continue
@@ -618,10 +627,10 @@ _AFTER_BRACKET = re.compile(r"(?<!\\)\]\{")
 """A brace right after a closing bracket (not an escaped one): an attribute block, of a span or a reference."""
 """A line holding a directive's closing fence alone."""
 _LIST_TAG = re.compile(r"</?(?:ul|li)>")
+"""The tags of a list in a table's cell."""
 _TABLE_DELIMITER = re.compile(r"[ \t]*\|?(?:[ \t]*:?-{3,}:?[ \t]*\|)*[ \t]*:?-{3,}:?[ \t]*\|?[ \t]*")
 """A pipe table's delimiter row as written (``|---|:---:|``): three dashes a cell at least, as a row's ``| - |`` is
 not."""
-"""The tags of a list in a table's cell."""
 _TEXT_ONLY = {
     "an item's title": "a title is text: refer to the term in the item's text",
     "a value": "a value is the number as written: refer to the term beside it",

@@ -605,3 +605,26 @@ def test_markup_inside_a_heading_is_reported_not_dropped(  # type: ignore[no-unt
     assert lint.out.startswith(f"error[RB002]: {said}\n  --> book.md:13:{column}\n"), lint.out
     assert "    = help: a heading is a title: write it as plain text" in lint.out
     assert lint.out.endswith("Found 1 error in 1 file.\n")
+
+
+@pytest.mark.parametrize(
+    ("line", "said", "column"),
+    [
+        ("1. [**Forced** march]{.title} Go.", "important text inside an item's title", 5),
+        ("Move [**6**]{value=reach kind=distance} inches.", "important text inside a value", 7),
+        ("See [**moving**](#moving).", "important text inside a link's text", 6),
+        ("1. [A [long march]{dfn=long_march}]{.title} A [[long march]].", "a definition inside an item's title", 24),
+    ],
+    ids=["emphasis in an item's title", "emphasis in a value", "emphasis in a link", "a definition in a title"],
+)
+def test_markup_inside_what_holds_text_alone_is_reported_not_dropped(  # type: ignore[no-untyped-def]
+    capsys, scratch: Path, line: str, said: str, column: int
+) -> None:
+    """An item's title, a value and a link's words are text alone in the XML: emphasis in them was dropped, and a
+    definition there was defined with no place on any page (its references resolved to nothing), with "All checks
+    passed". A definition so written is left out, and its references are undefined."""
+    source(scratch, "book.md", f"{BODY}\n{line}\n")
+    lint = run(capsys, "lint", "--color", "never")
+    assert lint.code == 1
+    assert lint.out.startswith(f"error[RB002]: {said}\n  --> book.md:13:{column}\n"), lint.out
+    assert lint.out.count("error[") == (2 if "definition" in said else 1), lint.out
