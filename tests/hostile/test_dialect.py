@@ -628,3 +628,18 @@ def test_markup_inside_what_holds_text_alone_is_reported_not_dropped(  # type: i
     assert lint.code == 1
     assert lint.out.startswith(f"error[RB002]: {said}\n  --> book.md:13:{column}\n"), lint.out
     assert lint.out.count("error[") == (2 if "definition" in said else 1), lint.out
+
+
+def test_a_kind_given_to_a_bulleted_list_is_reported_not_dropped(capsys, scratch: Path) -> None:  # type: ignore[no-untyped-def]
+    """`<list>` has no kind: `{kind=turn}` over a bulleted list was dropped with "All checks passed", and the engine
+    then said the book "declares no turn structure"."""
+    source(scratch, "book.md", f"{BODY}\n{{kind=turn id=round}}\n- Move.\n- Fight.\n")
+    lint = run(capsys, "lint", "--color", "never")
+    assert lint.code == 1
+    assert lint.out.startswith("error[RB002]: a bulleted list takes no `kind`: it is not read\n  --> book.md:13:2\n"), (
+        lint.out
+    )
+    assert (
+        "    = help: a sequence of steps (`kind=turn`, `kind=setup`) is a numbered list: `1.`, `2.`, ...\n" in lint.out
+    )
+    assert lint.out.endswith("Found 1 error in 1 file.\n")
