@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from .scratch import run, source
+from .scratch import markdown_book, run, source
 from .scratch import scratch as scratch  # the fixture every case takes
 
 BODY = """<!-- rulebook -->
@@ -643,3 +643,23 @@ def test_a_kind_given_to_a_bulleted_list_is_reported_not_dropped(capsys, scratch
         "    = help: a sequence of steps (`kind=turn`, `kind=setup`) is a numbered list: `1.`, `2.`, ...\n" in lint.out
     )
     assert lint.out.endswith("Found 1 error in 1 file.\n")
+
+
+@pytest.mark.parametrize(
+    ("declaration", "said"),
+    [
+        ('<!-- rulebook: list kind="turn" -->', "a `list` declaration takes no `kind`"),
+        ('<!-- rulebook: list bogus="x" -->', "the `list` declaration has no attribute `bogus`"),
+    ],
+    ids=["kind on a list", "an unknown attribute"],
+)
+@pytest.mark.parametrize("markdown_format", ["markdown", "plain-markdown"])
+def test_a_declaration_giving_what_it_cannot_is_reported_not_dropped(  # type: ignore[no-untyped-def]
+    capsys, scratch: Path, declaration: str, said: str, markdown_format: str
+) -> None:
+    """A declaration comment's attributes were never checked: `list kind="turn"` (the XML's `<list>` has no kind)
+    and `bogus="x"` were dropped with "All checks passed", and the engine said the book declares no turn."""
+    markdown_book(scratch, f"# Rules\n\n## Turn\n\n{declaration}\n- Move.\n- Fight.\n", markdown_format)
+    lint = run(capsys, "lint", "--color", "never")
+    code = "RB002" if markdown_format == "markdown" else "RB502"  # plain Markdown's declarations are the data's
+    assert f"error[{code}]: {said}\n --> book.md:5:1\n" in lint.out, lint.out
