@@ -663,3 +663,26 @@ def test_a_declaration_giving_what_it_cannot_is_reported_not_dropped(  # type: i
     lint = run(capsys, "lint", "--color", "never")
     code = "RB002" if markdown_format == "markdown" else "RB502"  # plain Markdown's declarations are the data's
     assert f"error[{code}]: {said}\n --> book.md:5:1\n" in lint.out, lint.out
+
+
+@pytest.mark.parametrize(
+    ("written", "said", "column"),
+    [
+        (
+            "{title=Weather title=Rain}\n| D6 | Weather |\n|---|---|\n| 1-6 | Rain |",
+            "`title` given twice on a table",
+            16,
+        ),
+        ("{#phases id=round}\n- Move.", "`id` given twice on a list", 10),
+        ("[To [[march]] far.]{dfn=march dfn=march_far}", "`dfn` given twice on a definition", 31),
+    ],
+    ids=["a table's title", "a list's id, as #id and id=", "a span's dfn"],
+)
+def test_an_attribute_given_twice_is_reported_at_the_second(  # type: ignore[no-untyped-def]
+    capsys, scratch: Path, written: str, said: str, column: int
+) -> None:
+    """The attributes plugin reads the last of a key given twice: the first was lost with "All checks passed", as
+    a front matter's `title` given twice was."""
+    source(scratch, "book.md", f"{BODY}\n{written}\n")
+    lint = run(capsys, "lint", "--color", "never")
+    assert f"error[RB002]: attribute {said}: the last one is read\n  --> book.md:13:{column}\n" in lint.out, lint.out
