@@ -137,6 +137,15 @@ class Checks:
         at = offset(places["title"][1]) if "title" in places else None
         return (" ".join(title.split()), at) if isinstance(title, str) and title.strip() else (None, None)
 
+    def _repeated(self, start: int, what: str) -> None:
+        """A key given twice in the attribute block of what starts at ``start`` (see :meth:`key_offset`)."""
+        brace = attribute_block(self.source.text, start)
+        repeated = None if brace is None else repeated_attribute(self.source.text, brace)
+        if repeated is not None:
+            key, at = repeated
+            said = f"attribute `{key}` given twice on {what}: the last one is read"
+            self.report(said, at, target=key, help="keep one")
+
     def heading_attributes(self, written: str, offset: int | None = None) -> tuple[str | None, bool]:
         """The id of a heading's ``{#id}``, and whether it says ``.unnumbered`` (Pandoc's: its title's leading
         digits are no number); other attributes are reported at their place (when ``offset`` says where the
@@ -161,6 +170,7 @@ class Checks:
             unknown = sorted(attributes) + [f".{name}" for name in classes if name != "unnumbered"]
             keys = [(key, self.key_offset(start, key)) for key in unknown]
             self.attributes(keys, {"#id": "`{#id}`", ".unnumbered": "`{.unnumbered}`"}, "a heading")
+            self._repeated(start, "a heading")
         return found, unnumbered
 
     def _line_end(self, offset: int) -> int:
@@ -235,12 +245,7 @@ class Checks:
         classes: tuple[str, ...] = (),
     ) -> None:
         """The attributes and classes of a block or span (written from ``offset``) that ``what`` does not take."""
-        brace = attribute_block(self.source.text, offset)
-        repeated = None if brace is None else repeated_attribute(self.source.text, brace)
-        if repeated is not None:
-            key, at = repeated
-            said = f"attribute `{key}` given twice on {what}: the last one is read"
-            self.report(said, at, target=key, help="keep one")
+        self._repeated(offset, what)
         unknown = sorted(set(attributes) - set(allowed) - {"class"})
         unknown += [f".{name}" for name in attributes.get("class", "").split() if name not in classes]
         keys = [(key, self.key_offset(offset, key)) for key in unknown]

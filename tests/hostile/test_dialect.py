@@ -675,8 +675,9 @@ def test_a_declaration_giving_what_it_cannot_is_reported_not_dropped(  # type: i
         ),
         ("{#phases id=round}\n- Move.", "`id` given twice on a list", 10),
         ("[To [[march]] far.]{dfn=march dfn=march_far}", "`dfn` given twice on a definition", 31),
+        ("# Far {#far #farther}\n\nFar.", "`id` given twice on a heading", 13),
     ],
-    ids=["a table's title", "a list's id, as #id and id=", "a span's dfn"],
+    ids=["a table's title", "a list's id, as #id and id=", "a span's dfn", "a heading's id"],
 )
 def test_an_attribute_given_twice_is_reported_at_the_second(  # type: ignore[no-untyped-def]
     capsys, scratch: Path, written: str, said: str, column: int
