@@ -70,9 +70,22 @@ def block(text: str, offset: int) -> Block | None:
 def mismatch(declared: Block, node: Table | ItemList) -> tuple[str, str] | None:
     """(message, help) when a declaration is followed by the other kind of block (a table after ``sequence``)."""
     if (declared.element == "table") == isinstance(node, Table):
-        return None
+        return _unread_attribute(declared)
     what, fix = ("a table", "table") if isinstance(node, Table) else ("a list", "sequence")
     return f"the `{declared.element}` declaration is followed by {what}", f"write `rulebook: {fix}`"
+
+
+def _unread_attribute(declared: Block) -> tuple[str, str] | None:
+    """(message, help) for an attribute the declaration cannot give: one it does not know (``bogus="x"``), or a
+    ``kind`` given to a ``list`` (the XML's ``<list>`` has none). Each was dropped with "All checks passed": a
+    bulleted list declared ``list kind="turn"`` was no turn, and the engine said the book declares none."""
+    unknown = sorted(set(declared.attributes) - set(DECLARED))
+    if unknown:
+        keys = ", ".join(f"`{key}`" for key in DECLARED)
+        return f"the `{declared.element}` declaration has no attribute `{unknown[0]}`", f"a declaration takes {keys}"
+    if declared.element == "list" and "kind" in declared.attributes:
+        return "a `list` declaration takes no `kind`", 'a sequence of steps is `rulebook: sequence kind="turn"`'
+    return None
 
 
 def apply(declared: Block, node: Table | ItemList) -> Table | ItemList:

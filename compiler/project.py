@@ -67,6 +67,7 @@ resolved against the project's root. Nothing later re-reads the configuration.
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -775,12 +776,20 @@ class _Checker:
         return value
 
     def paths(self, table: Mapping[str, Any], key: str, where: str) -> tuple[str, ...]:
-        """A list of strings, each naming a file (see :meth:`path`)."""
+        """A list of strings, each naming a file (see :meth:`path`), each file once: a source named twice
+        (``rules/book.md`` and ``./rules/book.md``) was read twice, and each of its ids reported as "used again"
+        where it is written once."""
         values = self.strings(table, key, where)
+        seen: dict[str, str] = {}
         for value in values:
             problem = path_problem(value)
             if problem is not None:
                 raise self.error(f"a path of `{key}` in [{where}] {problem}")
+            first = seen.get(os.path.normpath(value))
+            seen.setdefault(os.path.normpath(value), value)
+            if first is not None:
+                again = "again" if first == value else f"again, as {quoted(value)}"
+                raise self.error(f"`{key}` in [{where}] names {quoted(first)} {again}: a file is read once; remove one")
         return values
 
     def url(self, table: Mapping[str, Any], key: str, where: str) -> str | None:

@@ -195,12 +195,13 @@ EMPTY_NAME = Rule(
 ## What it does
 Reports a definition or reference with an empty or missing `name`, a link
 with an empty or missing `to`, and an empty `id`; in Markdown, a definition,
-reference or link that names nothing. Also a reference that shows no words
-(`<reference name="nerve"/>`, `[[nerve|]]`).
+reference or link that names nothing. Also a reference or link that shows no words
+(`<reference name="nerve"/>`, `[[nerve|]]`, `<link to="moving"/>`, `[](#moving)`).
 
 ## Why is this bad?
-An empty name cannot be linked, looked up or defined; a reference without
-words is an empty link on the page, which a reader can neither see nor follow.
+An empty name cannot be linked, looked up or defined; a reference or link
+without words is an empty link on the page, which a reader can neither see
+nor follow.
 
 ## Example
 ```xml

@@ -9,6 +9,7 @@ engine) and renders what comes back.
 
 from __future__ import annotations
 
+import codecs
 import importlib
 import io
 import os
@@ -107,6 +108,27 @@ def _stand_in_for_closed_streams() -> None:
         # A file named with bytes that are not UTF-8 (`lint` given one) is printed as its bytes, as `ls` prints it;
         # under a UTF-8 locale Python would stop there (a UnicodeEncodeError), as the C locale's stream does not.
         sys.stdout.reconfigure(errors="surrogateescape")
+    elif isinstance(sys.stdout, io.TextIOWrapper):
+        # An encoding that cannot write every character (`PYTHONIOENCODING=ascii`, Windows' cp1252 when the output
+        # is redirected to a file): a report quoting `é` or `�` stopped every command that prints one with
+        # "internal error: UnicodeEncodeError". A character it cannot write is written as its escape (`\xe9`).
+        codecs.register_error(_AS_BYTES_OR_ESCAPED, _as_bytes_or_escaped)
+        sys.stdout.reconfigure(errors=_AS_BYTES_OR_ESCAPED)
+
+
+_AS_BYTES_OR_ESCAPED = "rulebook.as-bytes-or-escaped"
+"""The error handler of a standard output whose encoding is not UTF-8."""
+
+
+def _as_bytes_or_escaped(error: UnicodeError) -> tuple[str | bytes, int]:
+    """A byte of a file's name that is not UTF-8 (``\udcff``) written as itself, as ``ls`` writes it; any other
+    character the encoding cannot write as its escape, as Python writes standard error."""
+    if not isinstance(error, UnicodeEncodeError):
+        raise error
+    try:
+        return codecs.lookup_error("surrogateescape")(error)
+    except UnicodeEncodeError:
+        return codecs.backslashreplace_errors(error)
 
 
 _ELSEWHERE = object()

@@ -408,6 +408,13 @@ class _Builder:
         ordered = opening.type == "ordered_list_open"
         offset = self.inline.block_offset(opening)
         written = self.inline.attributes_offset(opening)
+        if not ordered and "kind" in attributes:  # `<list>` has no kind: a bulleted turn was no turn, saying nothing
+            self.checks.report(
+                "a bulleted list takes no `kind`: it is not read",
+                self.checks.key_offset(written, "kind"),
+                help="a sequence of steps (`kind=turn`, `kind=setup`) is a numbered list: `1.`, `2.`, ...",
+            )
+            attributes.pop("kind")
         self.checks.block_attributes(attributes, ("roll", "kind", "id", "title"), written, "a list")
         items = []
         for item in tree.children:

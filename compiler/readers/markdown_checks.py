@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 from markdown_it.token import Token
 
@@ -137,6 +137,15 @@ class Checks:
         at = offset(places["title"][1]) if "title" in places else None
         return (" ".join(title.split()), at) if isinstance(title, str) and title.strip() else (None, None)
 
+    def _repeated(self, start: int, what: str) -> None:
+        """A key given twice in the attribute block of what starts at ``start`` (see :meth:`key_offset`)."""
+        brace = attribute_block(self.source.text, start)
+        repeated = None if brace is None else repeated_attribute(self.source.text, brace)
+        if repeated is not None:
+            key, at = repeated
+            said = f"attribute `{key}` given twice on {what}: the last one is read"
+            self.report(said, at, target=key, help="keep one")
+
     def heading_attributes(self, written: str, offset: int | None = None) -> tuple[str | None, bool]:
         """The id of a heading's ``{#id}``, and whether it says ``.unnumbered`` (Pandoc's: its title's leading
         digits are no number); other attributes are reported at their place (when ``offset`` says where the
@@ -161,6 +170,7 @@ class Checks:
             unknown = sorted(attributes) + [f".{name}" for name in classes if name != "unnumbered"]
             keys = [(key, self.key_offset(start, key)) for key in unknown]
             self.attributes(keys, {"#id": "`{#id}`", ".unnumbered": "`{.unnumbered}`"}, "a heading")
+            self._repeated(start, "a heading")
         return found, unnumbered
 
     def _line_end(self, offset: int) -> int:
@@ -235,6 +245,7 @@ class Checks:
         classes: tuple[str, ...] = (),
     ) -> None:
         """The attributes and classes of a block or span (written from ``offset``) that ``what`` does not take."""
+        self._repeated(offset, what)
         unknown = sorted(set(attributes) - set(allowed) - {"class"})
         unknown += [f".{name}" for name in attributes.get("class", "").split() if name not in classes]
         keys = [(key, self.key_offset(offset, key)) for key in unknown]
@@ -396,11 +407,34 @@ def attribute_block(text: str, start: int) -> int | None:
     return None
 
 
+def repeated_attribute(text: str, brace: int) -> tuple[str, int] | None:
+    """The first key given again in the attribute block opening at ``brace`` (``{title=A title=B}``, ``{#a #b}``),
+    and where it is given again: the attributes plugin reads the last, the first lost without a word. A class may be
+    given with others (``.a .b``)."""
+    seen: set[str] = set()
+    for written, at in _keys(text, brace):
+        key = "id" if written.startswith("#") else written
+        if key in seen and not written.startswith("."):
+            return key, at
+        seen.add(key)
+    return None
+
+
 def attribute_places(text: str, brace: int) -> dict[str, int]:
     """Where each key of the attribute block opening at ``brace`` is first written, by the key as a finding names it
     (``colour``, ``.red``, ``#id``; an ``#id`` is the key ``id`` too); values, quoted or not, and comments are passed
     over."""
     places: dict[str, int] = {}
+    for written, at in _keys(text, brace):
+        places.setdefault(written, at)
+        if written.startswith("#"):
+            places.setdefault("id", at)
+    return places
+
+
+def _keys(text: str, brace: int) -> Iterator[tuple[str, int]]:
+    """Each key of the attribute block opening at ``brace`` as written (``colour``, ``.red``, ``#id``) and where, read
+    once as its parser reads it: values, quoted or not, and comments are passed over."""
     position, value_next = brace + 1, False
     while position < len(text):
         part = _ATTRIBUTE_PART.match(text, position)
@@ -409,9 +443,6 @@ def attribute_places(text: str, brace: int) -> dict[str, int]:
         if kind == "end":
             break
         if kind == "word" and not value_next:
-            places.setdefault(part.group(), part.start())
-            if part.group().startswith("#"):
-                places.setdefault("id", part.start())
+            yield part.group(), part.start()
         value_next = kind == "equals"
         position = part.end()
-    return places

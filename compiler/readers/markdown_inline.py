@@ -42,7 +42,7 @@ from rulebook.model import (
 )
 from rulebook.readers.markdown_blocks import Tree
 from rulebook.readers.markdown_checks import Checks
-from rulebook.readers.markdown_syntax import attributes_of, read_attributes, table_cells
+from rulebook.readers.markdown_syntax import attributes_of, markup_name, read_attributes, table_cells
 from rulebook.source import SourceText
 
 _DICE = re.compile(r"\d*[dD]\d+")
@@ -278,6 +278,15 @@ class InlineReader:
                     places.offset(token.meta.get("at", 0)),
                     "a heading is a title: write it as plain text",
                 )
+            if token.type == "code_inline" or token.type == "image" or token.nesting == 1:
+                # the XML's title holds text alone: a definition or value span, emphasis, a link, code or an image
+                # in a heading was dropped (the image whole), with "All checks passed"
+                self.checks.report(
+                    f"{markup_name(token.type)} inside a heading",
+                    places.offset(token.meta.get("at", 0)),
+                    help="a heading is a title: write it as plain text"
+                    + (", and the definition or value in the section's text" if token.type == "span_open" else ""),
+                )
         return "".join(parts)
 
     def nodes(
@@ -439,6 +448,15 @@ class InlineReader:
             Mechanic: ("a mechanic", self.mechanics),
         }
         for node in nodes:
+            if isinstance(node, Important):  # `[**Move**]{.title}`: the emphasis was dropped, with no finding
+                help = "write it without `**`: it is text"
+                self.checks.report(f"important text inside {where}", node.offset, help=help)
+                continue
+            if isinstance(node, Definition):  # `[Go [a march]{dfn=march}]{.title}`: defined, with no place on a page
+                self.definitions.remove(node)
+                help = "it is text: define the term in the text beside it"
+                self.checks.report(f"a definition inside {where}", node.offset, target=node.name, help=help)
+                continue
             found = indexes.get(type(node))
             if found is None or not isinstance(node, Reference | Link | Image | Value | Mechanic):
                 continue
@@ -499,6 +517,7 @@ class InlineReader:
         self.checks.block_attributes(attributes, _TABLE_KEYS, written, "a table", ("row-headers",))
         classes = attributes.pop("class", "").split()
         rows = [self._row(row, section_id, definition) for part in tree.children for row in part.children]
+        self._check_delimiter_rows([row for part in tree.children[1:] for row in part.children])
         columns = rows.pop(0) if rows else None
         roll = attributes.get("roll")
         row_headers = "row-headers" in classes
@@ -546,6 +565,24 @@ class InlineReader:
             cells.append(Cell(cell.token.type == "th_open" or marked, tuple(content), self.source, places.starts[0]))
         self._check_width(tree)
         return Row(tuple(cells), self.source, offset)
+
+    def _check_delimiter_rows(self, rows: list[Tree]) -> None:
+        """A delimiter row among a table's rows (``|---|---|``): a second table written with no blank line before it,
+        which GitHub's tables read as rows of the first, its header a row and its delimiter a row of dashes, with
+        "All checks passed". Reported at the row of the second table's header; a row of cells holding a dash or
+        two (``| - | - |``, nothing to say) is a row."""
+        for row in rows:
+            line = row.token.map[0] if row.token.map else 0
+            text = self.source.line_text(line + 1)
+            if _TABLE_DELIMITER.fullmatch(text) is None:
+                continue
+            header = self.source.line_text(line)  # the line above: the new table's header, read as a row
+            self.checks.report(
+                "a table's delimiter row among its rows: a table goes on to the first blank line, so this one's "
+                "header and rows are read as rows of the table above",
+                self.source.line_starts[line - 1] + len(header) - len(header.lstrip()),
+                help="leave a blank line before the new table's header row",
+            )
 
     def _check_width(self, row: Tree) -> None:
         """A row written with more cells than its table's header: markdown-it leaves the others out, so they are
@@ -601,6 +638,9 @@ _AFTER_BRACKET = re.compile(r"(?<!\\)\]\{")
 """A line holding a directive's closing fence alone."""
 _LIST_TAG = re.compile(r"</?(?:ul|li)>")
 """The tags of a list in a table's cell."""
+_TABLE_DELIMITER = re.compile(r"[ \t]*\|?(?:[ \t]*:?-{3,}:?[ \t]*\|)*[ \t]*:?-{3,}:?[ \t]*\|?[ \t]*")
+"""A pipe table's delimiter row as written (``|---|:---:|``): three dashes a cell at least, as a row's ``| - |`` is
+not."""
 _TEXT_ONLY = {
     "an item's title": "a title is text: refer to the term in the item's text",
     "a value": "a value is the number as written: refer to the term beside it",

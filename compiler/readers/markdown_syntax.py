@@ -39,7 +39,18 @@ _OPENING = re.compile(r":{3,}[ \t]*(?P<name>[^\s:{][^\s{]*)[ \t]*(?P<argument>(?
 lazy argument tried the spaces after it from each of its characters: 80,000 spaces in a fence's title, 18 s)."""
 _CLOSING = re.compile(r":{3,}[ \t]*$")
 _WIKILINK_STOP = re.compile(r"\\.|\]\]|\[\[|\n", re.DOTALL)
-_PLACED = ("wikilink", "span", "link", "image", "html_inline", "newline", "escape", "backticks", "emphasis")
+_PLACED = (
+    "wikilink",
+    "span",
+    "link",
+    "image",
+    "autolink",
+    "html_inline",
+    "newline",
+    "escape",
+    "backticks",
+    "emphasis",
+)
 """The inline rules whose tokens record where they start."""
 
 
@@ -159,15 +170,18 @@ def _trimmed(text: str, columns: list[int]) -> tuple[str, list[int]]:
 
 def _placed(rule: Callable[[StateInline, bool], bool], *, last: bool) -> Callable[[StateInline, bool], bool]:
     """The rule, its token marked with where it starts: its first token that is not text (the text before it
-    is flushed into a token of its own as it pushes), or (``last``) the delimiter run emphasis pushes as text and
-    later turns into ``em_open`` (the same token: the mark stays)."""
+    is flushed into a token of its own as it pushes), or (``last``) each character of the delimiter run emphasis
+    pushes as a text token of its own and later turns into ``em_open`` or ``strong_open`` (the same token: the mark
+    stays), marked where the run starts: only the run's last was marked, and the emphasis of ``***both***`` (its
+    first) was reported at the paragraph's start."""
 
     def placed(state: StateInline, silent: bool) -> bool:
         start, count = state.pos, len(state.tokens)
         found = rule(state, silent)
         if found and not silent and len(state.tokens) > count:
             if last:
-                state.tokens[-1].meta.setdefault("at", start)
+                for delimiter in state.tokens[count:][-(state.pos - start) :]:  # after the text before it, flushed
+                    delimiter.meta.setdefault("at", start)
             else:
                 token = next((t for t in state.tokens[count:] if t.type != "text"), None)
                 if token is not None:
@@ -223,6 +237,11 @@ _MARKUP = {
 }
 
 
+def markup_name(token_type: str) -> str:
+    """What a token of markup is, as a finding names it (``emphasis``, ``a span``, ``an image``)."""
+    return _MARKUP.get(token_type, "markup")
+
+
 def markup_in(text: str) -> tuple[str, int] | None:
     """The first markup the dialect reads in ``text`` (what it is, where it starts in ``text``), or None: for what
     the XML holds as text alone (a title written as an attribute, a reference's words), where markup would be kept
@@ -235,7 +254,7 @@ def markup_in(text: str) -> tuple[str, int] | None:
         return "markup", 0
     for token in tokens[0].children or () if tokens else ():
         if token.type not in ("text", "softbreak"):
-            return _MARKUP.get(token.type, "markup"), int(token.meta.get("at", 0))
+            return markup_name(token.type), int(token.meta.get("at", 0))
     return None
 
 

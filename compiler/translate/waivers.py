@@ -6,10 +6,11 @@ reason and, as a comment, what the finding said and where, so the file reads wit
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from pathlib import Path
 
-from rulebook.errors import TerminologyError
+from rulebook.errors import TerminologyError, quoted
 from rulebook.translate.results import Finding
 from rulebook.translate.terminology import read_translation_toml
 
@@ -31,8 +32,17 @@ def load_waivers(path: Path, *, root: Path | None = None) -> dict[str, str]:
         if keys or not isinstance(entry.get("reason", ""), str):
             what = f"`{keys[0]}` is not a key of a waiver" if keys else "a waiver's `reason` is text"
             raise TerminologyError(f"{path}: {what}: a [[waiver]] holds a `fingerprint` and a `reason`")
+        if not _FINGERPRINT.fullmatch(entry["fingerprint"]):  # `08B7...`, ` 08b7...`: "matches nothing any more"
+            raise TerminologyError(
+                f"{path}: {quoted(entry['fingerprint'])} is not a fingerprint: 16 digits and letters a to f, as "
+                "`rulebook compare` shows it (`08b780706f2bffa6`)"
+            )
         waivers[entry["fingerprint"]] = entry.get("reason", "")
     return waivers
+
+
+_FINGERPRINT = re.compile(r"[0-9a-f]{16}")
+"""A finding's fingerprint as :func:`~rulebook.translate.compare.fingerprinted` writes it."""
 
 
 def is_waivers_file(path: Path) -> bool:

@@ -92,6 +92,15 @@ def test_a_list_where_the_configuration_takes_something_else_is_said_by_what_it_
             f'sources = ["{"b" * 300}.xml"]\n',
             "a path of `sources` in [top level] has a name longer than 255 bytes, the longest a file's name may be",
         ),
+        # a source named twice was read twice: each of its ids "used again" where it is written once
+        (
+            'sources = ["book.xml", "book.xml"]\n',
+            "`sources` in [top level] names `book.xml` again: a file is read once; remove one",
+        ),
+        (
+            'sources = ["book.xml"]\n[books.x]\nsources = ["a/x.md", "a//../a/./x.md"]\n',
+            "`sources` in [books.x] names `a/x.md` again, as `a//../a/./x.md`: a file is read once; remove one",
+        ),
     ],
 )
 def test_a_path_no_system_could_open_is_refused_where_it_is_configured(

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from .scratch import run, source
+from .scratch import markdown_book, run, source
 from .scratch import scratch as scratch  # the fixture every case takes
 
 BODY = """<!-- rulebook -->
@@ -531,3 +531,180 @@ def test_attributes_after_a_picture_are_reported_as_such_and_the_picture_shown( 
     assert run(capsys, "build", "--no-pdf").code == 0
     page = (scratch / "site" / "moving" / "index.html").read_text(encoding="utf-8")
     assert '<img src="../images/x.png"' in page and "onclick" not in page and "width=50%" not in page
+
+
+@pytest.mark.parametrize(
+    ("line", "said", "column"),
+    [
+        ("Units may ***charge*** twice.", "emphasis (`*text*`) is not part of the rulebook format", 11),
+        ("Units may __*charge*__ twice.", "emphasis (`*text*`) is not part of the rulebook format", 13),
+        ("Read <https://example.com> first.", "a link out of the book is not part of the rulebook format", 6),
+        ("| Write | <mailto:a@b.c> |", "a link out of the book is not part of the rulebook format", 11),
+    ],
+    ids=["emphasis inside a run of three", "emphasis inside strong", "an autolink", "an autolink in a cell"],
+)
+def test_emphasis_and_autolinks_are_reported_where_they_are_written(  # type: ignore[no-untyped-def]
+    capsys, scratch: Path, line: str, said: str, column: int
+) -> None:
+    """markdown-it pushes a delimiter run as a token a character, and an autolink through a rule of its own: the
+    emphasis of ``***charge***`` and every ``<https://...>`` were reported at the paragraph's first character."""
+    table = "| Rule | Where |\n|---|---|\n" if line.startswith("|") else ""
+    source(scratch, "book.md", f"{BODY}\n{table}{line}\n")
+    lint = run(capsys, "lint", "--color", "never")
+    assert lint.code == 1
+    row = 13 + table.count("\n")
+    assert lint.out.startswith(f"error[RB002]: {said}\n  --> book.md:{row}:{column}\n"), lint.out
+    assert lint.out.endswith("Found 1 error in 1 file.\n")
+
+
+def test_a_second_table_written_with_no_blank_line_before_it_is_reported(capsys, scratch: Path) -> None:  # type: ignore[no-untyped-def]
+    """GitHub's tables go on to the first blank line: a table written right under another became its rows, its
+    header a row and its delimiter a row of dashes, with "All checks passed". A row of short dashes is a row."""
+    rows = "| Phase | Weather |\n|---|---|\n| Dawn | - |\n| Move | Turns |\n| :---: | --- |\n| Walk | 1 |\n"
+    source(scratch, "book.md", f"{BODY}\n{rows}")
+    lint = run(capsys, "lint", "--color", "never")
+    assert lint.code == 1
+    assert lint.out.startswith(
+        "error[RB002]: a table's delimiter row among its rows: a table goes on to the first blank line, so this "
+        "one's header and rows are read as rows of the table above\n  --> book.md:16:1\n"
+    ), lint.out
+    assert "    = help: leave a blank line before the new table's header row\n" in lint.out
+    assert lint.out.endswith("Found 1 error in 1 file.\n")
+
+
+@pytest.mark.parametrize(
+    ("written", "column", "help"),
+    [("See [](#moving).", 9, "`[words](#moving)`"), ("See [ ](#moving).", 10, "`[words](#moving)`")],
+    ids=["no words", "a space"],
+)
+def test_a_link_that_shows_no_words_is_reported_not_an_empty_link(  # type: ignore[no-untyped-def]
+    capsys, scratch: Path, written: str, column: int, help: str
+) -> None:
+    """A link without words is as empty on the page as a reference without words: it passed the lint."""
+    source(scratch, "book.md", f"{BODY}\n{written}\n")
+    lint = run(capsys, "lint", "--color", "never")
+    assert lint.code == 1
+    assert lint.out.startswith(
+        f"error[RB301]: the link to `moving` shows no words: an empty link on the page\n  --> book.md:13:{column}\n"
+    ), lint.out
+    assert f"    = help: write the words it shows: {help}\n" in lint.out
+    assert lint.out.endswith("Found 1 error in 1 file.\n")
+
+
+def test_a_link_that_shows_no_words_is_reported_in_xml(capsys, scratch: Path) -> None:  # type: ignore[no-untyped-def]
+    """``<link to="moving"/>``, as ``<reference name="march"/>``: an empty link on the page."""
+    text = '<document><chapter title="Moving" id="moving">\nSee <link to="moving"/>.</chapter></document>\n'
+    source(scratch, "book.xml", text)
+    lint = run(capsys, "lint", "--color", "never")
+    assert lint.out.startswith(
+        "error[RB301]: the link to `moving` shows no words: an empty link on the page\n --> book.xml:2:15\n"
+    ), lint.out
+    assert '    = help: write the words it shows: `<link to="moving">words</link>`\n' in lint.out
+
+
+@pytest.mark.parametrize(
+    ("heading", "said", "column"),
+    [
+        ("# [March]{dfn=march_far} {#far}", "a span inside a heading", 3),
+        ("# Move [6]{value=reach kind=distance} inches {#far}", "a span inside a heading", 8),
+        ("# Move **far** {#far}", "emphasis inside a heading", 8),
+        ("# Move ![map](map.png) {#far}", "an image inside a heading", 8),
+        ("# See [moving](#moving) {#far}", "a link inside a heading", 7),
+        ("# Move `far` {#far}", "code inside a heading", 8),
+    ],
+    ids=["a definition", "a value", "emphasis", "an image", "a link", "code"],
+)
+def test_markup_inside_a_heading_is_reported_not_dropped(  # type: ignore[no-untyped-def]
+    capsys, scratch: Path, heading: str, said: str, column: int
+) -> None:
+    """A heading's title is text alone, as the XML's `title=`: a definition or value span in it was dropped (the
+    term never defined, the value never declared), an image dropped whole, emphasis, a link and code kept as their
+    words, each with "All checks passed"."""
+    source(scratch, "book.md", f"{BODY}\n{heading}\n\nFar.\n")
+    lint = run(capsys, "lint", "--color", "never")
+    assert lint.code == 1
+    assert lint.out.startswith(f"error[RB002]: {said}\n  --> book.md:13:{column}\n"), lint.out
+    assert "    = help: a heading is a title: write it as plain text" in lint.out
+    assert lint.out.endswith("Found 1 error in 1 file.\n")
+
+
+@pytest.mark.parametrize(
+    ("line", "said", "column"),
+    [
+        ("1. [**Forced** march]{.title} Go.", "important text inside an item's title", 5),
+        ("Move [**6**]{value=reach kind=distance} inches.", "important text inside a value", 7),
+        ("See [**moving**](#moving).", "important text inside a link's text", 6),
+        ("1. [A [long march]{dfn=long_march}]{.title} A [[long march]].", "a definition inside an item's title", 24),
+    ],
+    ids=["emphasis in an item's title", "emphasis in a value", "emphasis in a link", "a definition in a title"],
+)
+def test_markup_inside_what_holds_text_alone_is_reported_not_dropped(  # type: ignore[no-untyped-def]
+    capsys, scratch: Path, line: str, said: str, column: int
+) -> None:
+    """An item's title, a value and a link's words are text alone in the XML: emphasis in them was dropped, and a
+    definition there was defined with no place on any page (its references resolved to nothing), with "All checks
+    passed". A definition so written is left out, and its references are undefined."""
+    source(scratch, "book.md", f"{BODY}\n{line}\n")
+    lint = run(capsys, "lint", "--color", "never")
+    assert lint.code == 1
+    assert lint.out.startswith(f"error[RB002]: {said}\n  --> book.md:13:{column}\n"), lint.out
+    assert lint.out.count("error[") == (2 if "definition" in said else 1), lint.out
+
+
+def test_a_kind_given_to_a_bulleted_list_is_reported_not_dropped(capsys, scratch: Path) -> None:  # type: ignore[no-untyped-def]
+    """`<list>` has no kind: `{kind=turn}` over a bulleted list was dropped with "All checks passed", and the engine
+    then said the book "declares no turn structure"."""
+    source(scratch, "book.md", f"{BODY}\n{{kind=turn id=round}}\n- Move.\n- Fight.\n")
+    lint = run(capsys, "lint", "--color", "never")
+    assert lint.code == 1
+    assert lint.out.startswith("error[RB002]: a bulleted list takes no `kind`: it is not read\n  --> book.md:13:2\n"), (
+        lint.out
+    )
+    assert (
+        "    = help: a sequence of steps (`kind=turn`, `kind=setup`) is a numbered list: `1.`, `2.`, ...\n" in lint.out
+    )
+    assert lint.out.endswith("Found 1 error in 1 file.\n")
+
+
+@pytest.mark.parametrize(
+    ("declaration", "said"),
+    [
+        ('<!-- rulebook: list kind="turn" -->', "a `list` declaration takes no `kind`"),
+        ('<!-- rulebook: list bogus="x" -->', "the `list` declaration has no attribute `bogus`"),
+    ],
+    ids=["kind on a list", "an unknown attribute"],
+)
+@pytest.mark.parametrize("markdown_format", ["markdown", "plain-markdown"])
+def test_a_declaration_giving_what_it_cannot_is_reported_not_dropped(  # type: ignore[no-untyped-def]
+    capsys, scratch: Path, declaration: str, said: str, markdown_format: str
+) -> None:
+    """A declaration comment's attributes were never checked: `list kind="turn"` (the XML's `<list>` has no kind)
+    and `bogus="x"` were dropped with "All checks passed", and the engine said the book declares no turn."""
+    markdown_book(scratch, f"# Rules\n\n## Turn\n\n{declaration}\n- Move.\n- Fight.\n", markdown_format)
+    lint = run(capsys, "lint", "--color", "never")
+    code = "RB002" if markdown_format == "markdown" else "RB502"  # plain Markdown's declarations are the data's
+    assert f"error[{code}]: {said}\n --> book.md:5:1\n" in lint.out, lint.out
+
+
+@pytest.mark.parametrize(
+    ("written", "said", "column"),
+    [
+        (
+            "{title=Weather title=Rain}\n| D6 | Weather |\n|---|---|\n| 1-6 | Rain |",
+            "`title` given twice on a table",
+            16,
+        ),
+        ("{#phases id=round}\n- Move.", "`id` given twice on a list", 10),
+        ("[To [[march]] far.]{dfn=march dfn=march_far}", "`dfn` given twice on a definition", 31),
+        ("# Far {#far #farther}\n\nFar.", "`id` given twice on a heading", 13),
+    ],
+    ids=["a table's title", "a list's id, as #id and id=", "a span's dfn", "a heading's id"],
+)
+def test_an_attribute_given_twice_is_reported_at_the_second(  # type: ignore[no-untyped-def]
+    capsys, scratch: Path, written: str, said: str, column: int
+) -> None:
+    """The attributes plugin reads the last of a key given twice: the first was lost with "All checks passed", as
+    a front matter's `title` given twice was."""
+    source(scratch, "book.md", f"{BODY}\n{written}\n")
+    lint = run(capsys, "lint", "--color", "never")
+    assert f"error[RB002]: attribute {said}: the last one is read\n  --> book.md:13:{column}\n" in lint.out, lint.out

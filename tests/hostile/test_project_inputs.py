@@ -175,6 +175,9 @@ def test_control_characters_from_a_source_never_reach_a_diff_raw(
         ('[[waiver]]\nfingerprint = "365b7a848b07a703"\nreson = "x"\n', "`reson` is not a key of a waiver"),
         ('[[waiver]]\nfingerprint = "365b7a848b07a703"\nreason = 5\n', "a waiver's `reason` is text"),
         ('waiver = "365b7a848b07a703"\n', "`waiver` is not tables"),
+        # a fingerprint in capitals or with a space was said to match "nothing any more (a text changed)"
+        ('[[waiver]]\nfingerprint = "365B7A848B07A703"\n', "`365B7A848B07A703` is not a fingerprint: 16 digits"),
+        ('[[waiver]]\nfingerprint = " 365b7a848b07a703"\n', "` 365b7a848b07a703` is not a fingerprint: 16 digits"),
     ],
 )
 def test_a_misspelt_waivers_file_is_a_plain_error(

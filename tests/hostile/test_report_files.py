@@ -174,3 +174,32 @@ def test_a_source_named_with_bytes_that_are_not_utf8_is_reported_written_and_bas
     )
     assert printed.returncode == 1, printed.stderr
     assert b"--> b\xff.xml:4:" in printed.stdout and b"internal error" not in printed.stderr
+
+
+@pytest.mark.parametrize("encoding", ["ascii", "latin-1", "cp1252"])
+def test_a_report_is_printed_on_an_output_that_cannot_write_every_character(
+    scratch: Path,  # noqa: F811
+    encoding: str,
+) -> None:
+    """A standard output in an encoding that cannot write every character (``PYTHONIOENCODING=ascii``, Windows'
+    cp1252 when the report is redirected to a file): a finding quoting ``Café`` or a U+202E shown as ``�`` stopped
+    ``lint``, ``query`` and every command printing one with "internal error: UnicodeEncodeError". Such a character
+    is written as its escape, and a file's name that is not UTF-8 as its bytes."""
+    import os
+    import subprocess
+    import sys
+
+    source(scratch, "book.xml", BOOK.replace("move</reference>", "move</reference> Café \u202e \U0001f3b2"))
+    odd = os.fsdecode(b"b\xff.xml")
+    (scratch / odd).write_bytes((scratch / "book.xml").read_bytes())
+    narrow = {**os.environ, "PYTHONIOENCODING": encoding}
+    lint, query = (
+        subprocess.run([sys.executable, "-m", "rulebook", *argv], cwd=scratch, env=narrow, capture_output=True)
+        for argv in (["lint", "--color", "never", odd], ["query", "march"])
+    )
+    assert (lint.returncode, query.returncode) == (1, 0), lint.stderr + query.stderr
+    assert b"internal error" not in lint.stderr + query.stderr
+    assert b"--> b\xff.xml:4:" in lint.stdout
+    cafe = b"Caf\\xe9" if encoding == "ascii" else "Café".encode(encoding)
+    assert cafe in lint.stdout and cafe in query.stdout
+    assert b"\\ufffd" in lint.stdout  # the picture of U+202E, which none of them can write

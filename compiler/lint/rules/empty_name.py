@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from rulebook.catalog.book import EMPTY_NAME
 from rulebook.diagnostics import Diagnostic
 from rulebook.lint.base import LintInput
-from rulebook.model import Reference
+from rulebook.model import Link, Reference
 from rulebook.names import BOOK_SEPARATOR
 from rulebook.source import Span
 from rulebook.spelling import XML, spelling_of
@@ -27,6 +27,9 @@ def check(lint: LintInput) -> Iterator[Diagnostic]:
     for reference in book.references:
         if reference.name and not reference.text.strip():
             yield _wordless(reference)
+    for link in book.links:
+        if link.to and not link.text.strip():
+            yield _wordless_link(link)
     for target_id, span in book.ids:
         if not target_id.strip():
             yield _empty("element", "id", span, None)
@@ -56,6 +59,20 @@ def _wordless(reference: Reference) -> Diagnostic:
         target=name,
         help=help,
         section_id=reference.section_id,
+    )
+
+
+def _wordless_link(link: Link) -> Diagnostic:
+    """A link that shows no words (``[](#moving)``, ``<link to="moving"/>``): as empty on the page as a reference
+    without words, and it passed the lint."""
+    to = link.to
+    written = f'`<link to="{to}">words</link>`' if spelling_of(link.span.path) is XML else f"`[words](#{to})`"
+    return RULE.diagnostic(
+        f"the link to `{to}` shows no words: an empty link on the page",
+        link.span,
+        target=to,
+        help=f"write the words it shows: {written}",
+        section_id=link.section_id,
     )
 
 
