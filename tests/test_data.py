@@ -22,10 +22,11 @@ from rulebook.facts import DATA_TABLES, MECHANIC_KINDS, SEQUENCE_KINDS, VALUE_KI
 from rulebook.facts.attributes import AttributeType
 from rulebook.facts.kinds import describe_kinds
 from rulebook.graph import TermGraph
+from rulebook.model import Book
 from rulebook.project import BookConfig
 from rulebook.recipe.reading import read_book
 
-from .conftest import BUNDLED_BOOK, ROOT, check_generated_part
+from .conftest import BUNDLED_BOOK, ROOT, check_generated_part, parse
 
 SCHEMA = json.loads((ROOT / "compiler" / "schema" / "rules.schema.json").read_text(encoding="utf-8"))
 
@@ -369,6 +370,31 @@ def test_reading_order_puts_dependencies_first(data: dict[str, Any]) -> None:
         for earlier in term["read_first"]:
             assert position[earlier] < position[name], (earlier, name)
     assert data["terms"]["line_of_sight"]["read_first"] == ["model", "base", "unit", "height"]
+
+
+def test_read_first_lists_a_long_chain_of_definitions_in_bounded_room() -> None:
+    """Each term of a chain of definitions (each using the one before) lists the terms its definition uses and at
+    most MAX_READ_FIRST more, the ones read last before it: the whole chain made rules.json grow with its square
+    (8,000 definitions of 800 KB: 418 MB, 3.7 GB to make). A shorter chain is listed whole."""
+    from rulebook.reading_order import MAX_READ_FIRST, reading_order
+
+    count = MAX_READ_FIRST + 50
+    chain = "".join(
+        f'<definition name="t{i}">A <reference name="t{i}">t{i}</reference>'
+        + (f' needs a <reference name="t{i - 1}">t{i - 1}</reference>' if i else "")
+        + ".</definition>"
+        for i in range(count)
+    )
+    other = '<definition name="hub">A <reference name="hub">hub</reference> uses <reference name="t0">t0</reference>'
+    other += f' and <reference name="t{count - 1}">t{count - 1}</reference>.</definition>'
+    order, read_first = reading_order(
+        TermGraph(Book((parse(f'<document><chapter title="A">{chain}{other}</chapter></document>'),)))
+    )
+    assert order[:count] == [f"t{i}" for i in range(count)]
+    assert read_first["t40"] == [f"t{i}" for i in range(40)]  # whole
+    last = read_first[f"t{count - 1}"]
+    assert last == [f"t{i}" for i in range(count - 1 - MAX_READ_FIRST, count - 1)]  # the nearest
+    assert read_first["hub"] == ["t0", *[f"t{i}" for i in range(count - MAX_READ_FIRST, count)]]  # and its own
 
 
 def test_build_is_byte_identical_and_atomic(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
