@@ -730,3 +730,25 @@ def test_character_references_in_an_attribute_value_are_read(scratch: Path) -> N
 
     tokens = parse_dialect_text('{title="Roll &amp; Move \\"x\\""}\n| a | b |\n|---|---|\n| 1 | 2 |\n')
     assert attributes_of(next(t for t in tokens if t.type == "table_open"))["title"] == 'Roll & Move "x"'
+
+
+@pytest.mark.parametrize(
+    ("name", "text", "said"),
+    [
+        ("book.md", f"{BODY}\n##\n\nMore.\n", "error[RB301]: a heading has no title\n  --> book.md:13:1\n"),
+        (
+            "book.xml",
+            '<document><chapter title="A" id="a"><section title=" " id="s">Text.</section></chapter></document>\n',
+            "error[RB301]: section has an empty `title`\n --> book.xml:1:37\n",
+        ),
+    ],
+    ids=["markdown", "xml"],
+)
+def test_a_heading_without_a_title_is_reported(  # type: ignore[no-untyped-def]
+    capsys, scratch: Path, name: str, text: str, said: str
+) -> None:
+    """A blank line on the page and in the menu, with "All checks passed"."""
+    source(scratch, name, text)
+    lint = run(capsys, "lint", "--color", "never")
+    assert lint.code == 1
+    assert said in lint.out, lint.out
