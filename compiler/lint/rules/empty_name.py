@@ -34,7 +34,7 @@ def check(lint: LintInput) -> Iterator[Diagnostic]:
         if not target_id.strip():
             yield _empty("element", "id", span, None)
     for section in book.sections:
-        if not section.title.strip():  # `##` alone, `title=""`: a blank heading on the page and in the menu
+        if section.headed and not section.title.strip():  # `##` alone, `title=""`: a blank line on the page and menu
             yield _empty("section", "title", section.span, section.id)
 
 
