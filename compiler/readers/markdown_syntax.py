@@ -425,7 +425,8 @@ def blank_dialect(text: str) -> str:
 
 def attributes_of(token: Any) -> dict[str, str]:
     """A token's attributes as strings (markdown-it keeps a class list under ``class``), a quoted value's backslash
-    escapes undone (``title="A \\"quoted\\" word"``), as in the text. Those the attributes plugin removes as unsafe
-    (``onclick=...``) are kept too: none is the dialect's, and each is reported where it is written."""
+    escapes and character references read (``title="A \\"quoted\\" word"``, ``title="Roll &amp; Move"``), as in
+    the text. Those the attributes plugin removes as unsafe (``onclick=...``) are kept too: none is the dialect's, and
+    each is reported where it is written."""
     removed = (token.meta or {}).get("insecure_attrs", {}) if isinstance(token.meta, dict) else {}
-    return {str(key): unescaped(str(value)) for key, value in {**removed, **(token.attrs or {})}.items()}
+    return {str(key): text_read(str(value)) for key, value in {**removed, **(token.attrs or {})}.items()}
