@@ -20,7 +20,7 @@ from xml.sax.saxutils import escape
 
 from rulebook.config_file import CONFIG_FILE, find_config
 from rulebook.dtd import dtd_text
-from rulebook.errors import UserError, quoted
+from rulebook.errors import NOT_UTF8, UserError, quoted
 from rulebook.fileio import check_written_place
 from rulebook.own_wheel import own_wheel, wheel_name
 from rulebook.project import Project, book_name_problem
@@ -259,7 +259,7 @@ def _checked_title(title: str) -> str:
     name or an argument holding bytes that are not, read as lone surrogates, cannot be written into a file)."""
     if not title.strip() or any(ord(c) < 32 or 0x7F <= ord(c) < 0xA0 for c in title):
         raise ScaffoldError("a title is one line of text, without control characters")
-    if any(0xD800 <= ord(c) < 0xE000 for c in title):
+    if NOT_UTF8.search(title):
         raise ScaffoldError(
             f"the title {quoted(title)} holds bytes that are not UTF-8 text (a folder's name or a --title "
             "given so): give one in UTF-8 with --title; nothing was made"
