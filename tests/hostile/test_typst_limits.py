@@ -272,3 +272,23 @@ def test_a_build_stopped_in_this_process_kills_typst_before_it_returns(
     assert _typst_children(os.getpid()) == []
     assert all(not (Path("/proc") / str(child)).exists() for child in seen), seen
     assert capsys.readouterr().err == "rulebook: stopped\n"
+
+
+def test_the_limits_said_in_the_starter_and_the_docs_are_the_shipped_ones() -> None:
+    """The defaults are written out where a team reads them (the starter configuration, the configuration's example,
+    docs/print.md): each must say the number the build uses, or a team raising a limit reads a wrong one."""
+    import re
+
+    from rulebook import project
+
+    repository = Path(__file__).resolve().parents[2]
+    texts = {
+        "starter": (repository / "compiler" / "starter" / "rulebook.toml").read_text(encoding="utf-8"),
+        "project.py": project.__doc__ or "",
+        "docs/print.md": (repository / "docs" / "print.md").read_text(encoding="utf-8"),
+    }
+    shipped = {"time_limit": typst_run.LIMITS.seconds, "memory_limit": typst_run.LIMITS.memory // typst_run.MB}
+    for where, text in texts.items():
+        for key, value in shipped.items():
+            said = re.findall(rf"^#? ?{key} = (\d+)", text, re.MULTILINE)
+            assert said == [str(int(value))], (where, key, said)
