@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -81,13 +82,13 @@ def init_project(folder: Path, title: str | None = None, source_format: str = "x
         ".github/workflows/rulebook.yml": _starter("workflow.yml"),
         f"tools/{wheel_name()}": own_wheel(),  # what the workflow installs: the compiler is not on PyPI
     }
-    taken = sorted(name for name in files if (folder / name).exists())
+    taken = sorted(name for name in files if os.path.lexists(folder / name))  # a dangling link is there too
     if taken:
         raise ScaffoldError(
             f"`{folder / taken[0]}` exists already: nothing was made (init starts a new project; "
             "to add a book to this one, `rulebook new-book NAME`; or choose another folder: `rulebook init DIR`)"
         )
-    kept = tuple(sorted(name for name in extras if (folder / name).exists()))
+    kept = tuple(sorted(name for name in extras if os.path.lexists(folder / name)))
     files |= {name: text for name, text in extras.items() if name not in kept}
     _write_all(folder, files)
     return Made(folder, tuple(files), kept, existing)

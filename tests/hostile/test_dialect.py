@@ -635,15 +635,29 @@ def test_markup_inside_a_heading_is_reported_not_dropped(  # type: ignore[no-unt
         ("Move [**6**]{value=reach kind=distance} inches.", "important text inside a value", 7),
         ("See [**moving**](#moving).", "important text inside a link's text", 6),
         ("1. [A [long march]{dfn=long_march}]{.title} A [[long march]].", "a definition inside an item's title", 24),
+        ("See [how to [[march]]](#moving).", "a reference inside a link's text", 15),
+        ("See [[[march]]](#moving).", "a reference inside a link's text", 8),
+        ("See [the [[march]]{type=example} rules](#moving).", "a reference inside a link's text", 12),
+        ("See [a [long march]{dfn=long_march}](#moving), a [[long march]].", "a definition inside a link's text", 25),
     ],
-    ids=["emphasis in an item's title", "emphasis in a value", "emphasis in a link", "a definition in a title"],
+    ids=[
+        "emphasis in an item's title",
+        "emphasis in a value",
+        "emphasis in a link",
+        "a definition in a title",
+        "a reference in a link",
+        "a link of a reference alone",
+        "an example in a link",
+        "a definition in a link",
+    ],
 )
 def test_markup_inside_what_holds_text_alone_is_reported_not_dropped(  # type: ignore[no-untyped-def]
     capsys, scratch: Path, line: str, said: str, column: int
 ) -> None:
     """An item's title, a value and a link's words are text alone in the XML: emphasis in them was dropped, and a
     definition there was defined with no place on any page (its references resolved to nothing), with "All checks
-    passed". A definition so written is left out, and its references are undefined."""
+    passed". A definition so written is left out, and its references are undefined. A reference or a span in a
+    link's words made markdown-it read no link at all: the link shown as its markup, with no finding."""
     source(scratch, "book.md", f"{BODY}\n{line}\n")
     lint = run(capsys, "lint", "--color", "never")
     assert lint.code == 1
