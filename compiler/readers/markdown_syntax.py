@@ -17,9 +17,10 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from functools import cache, lru_cache
+from types import SimpleNamespace
 from typing import Any
 
-from markdown_it import MarkdownIt
+from markdown_it import MarkdownIt, helpers
 from markdown_it.common.utils import unescapeAll
 from markdown_it.rules_block import StateBlock
 from markdown_it.rules_core import StateCore
@@ -65,6 +66,9 @@ def dialect_parser() -> MarkdownIt:
     # None reaches a page: a link out of the book is refused and kept as its words, an image not in the images
     # folder refused and never published (:mod:`rulebook.readers.markdown_inline`).
     md.validateLink = _every_address  # type: ignore[method-assign]  # markdown-it documents this override
+    # A reference or a span in a link's words is read, and reported there, not the link left as its markup.
+    md.helpers = SimpleNamespace(**{name: getattr(helpers, name) for name in helpers.__all__})  # type: ignore[assignment]
+    md.helpers.parseLinkLabel = _link_label
     md.use(front_matter_plugin)
     md.inline.ruler.after("link", "span", _span)  # the attributes plugin's spans, read by read_attributes
     md.inline.ruler.push("attr", _span_attributes)
@@ -77,6 +81,19 @@ def dialect_parser() -> MarkdownIt:
     for name in _PLACED:
         md.inline.ruler.at(name, _placed(functions[name], last=name == "emphasis"))
     return limited(md, nesting_read_whole=True)  # held to budgets of tokens and steps: rulebook.readers.markdown_limits
+
+
+def _link_label(state: StateInline, start: int, disable_nested: bool = False) -> int:
+    """Where the label ``[...]`` opened at ``start`` ends (-1: nowhere), as markdown-it finds it, but for a link's
+    words holding a reference or a span: markdown-it takes any token starting with `[` in a link's words for a link
+    inside the link, and reads no link (`[the [[fighter]] rules](#x)` was shown as its markup, with no finding).
+    Such a link is read when its words close and its address follows, and the reader reports what its words hold
+    (:mod:`rulebook.readers.markdown_inline`), a link inside too."""
+    end = helpers.parseLinkLabel(state, start, disable_nested)
+    if end >= 0 or not disable_nested:
+        return end
+    nested = helpers.parseLinkLabel(state, start, False)
+    return nested if nested >= 0 and state.src.startswith("(", nested + 1) else -1
 
 
 def _every_address(url: str) -> bool:
@@ -194,10 +211,7 @@ def _placed(rule: Callable[[StateInline, bool], bool], *, last: bool) -> Callabl
 def _wikilink(state: StateInline, silent: bool) -> bool:
     """``[[name]]`` or ``[[name|display]]``, with ``\\|`` and ``\\]`` for those characters in either part."""
     src, start = state.src, state.pos
-    if silent or not src.startswith("[[", start) or src.startswith("[[[", start):
-        # Silent is markdown-it finding where a link's words end: a token there that starts with `[` is taken for a
-        # link inside the link, and the link is not one (`[the [[fighter]] rules](#x)` shown as its markup).
-        # Passed over as two brackets, the link is read, and the reference in its words reported.
+    if not src.startswith("[[", start) or src.startswith("[[[", start):
         return False
     end = _closing_brackets(src, start + 2, state.posMax)
     if end is None:
@@ -266,7 +280,7 @@ def _span(state: StateInline, silent: bool) -> bool:
     Every attribute is kept on the token (the plugin moves ``on*`` into ``meta``): the reader reports each one the
     dialect does not take where it is written (:func:`attributes_of`)."""
     src, start, maximum = state.src, state.pos, state.posMax
-    if silent or src[start] != "[":  # inside a link's words, read as the link's (see :func:`_wikilink`)
+    if src[start] != "[":
         return False
     label_end = state.md.helpers.parseLinkLabel(state, start, False)
     if label_end < 0 or label_end + 1 >= maximum:
