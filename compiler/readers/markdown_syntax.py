@@ -67,8 +67,8 @@ def dialect_parser() -> MarkdownIt:
     # folder refused and never published (:mod:`rulebook.readers.markdown_inline`).
     md.validateLink = _every_address  # type: ignore[method-assign]  # markdown-it documents this override
     # A reference or a span in a link's words is read, and reported there, not the link left as its markup.
-    md.helpers = SimpleNamespace(**{name: getattr(helpers, name) for name in helpers.__all__})  # type: ignore[assignment]
-    md.helpers.parseLinkLabel = _link_label
+    found = {name: getattr(helpers, name) for name in helpers.__all__} | {"parseLinkLabel": _link_label}
+    md.helpers = SimpleNamespace(**found)  # type: ignore[assignment]  # read as md.helpers.NAME only
     md.use(front_matter_plugin)
     md.inline.ruler.after("link", "span", _span)  # the attributes plugin's spans, read by read_attributes
     md.inline.ruler.push("attr", _span_attributes)
