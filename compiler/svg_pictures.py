@@ -21,6 +21,7 @@ import re
 from lxml import etree
 
 from rulebook.picture_size import SIZE_BYTES, size_refusal_of_any
+from rulebook.svg_area import MAX_TIMES_PAINTED, PaintedArea
 
 SVG = "http://www.w3.org/2000/svg"
 XLINK = "http://www.w3.org/1999/xlink"
@@ -203,6 +204,7 @@ def _check_drawn(root: etree._Element) -> None:
     styled = _check_styled_repeaters(root, named)
     lettered = {inside for text in root.iter(f"{{{SVG}}}text") for inside in text.iter()}
     drawn: dict[etree._Element, int] = {}
+    area = PaintedArea(root, drawn)
     passes: dict[etree._Element, int] = {}  # the filter steps each element takes, with all it draws
     open_: set[etree._Element] = set()  # on the way down from the root: a reference back to one is a cycle
     stack: list[tuple[etree._Element, bool]] = [(root, False)]
@@ -210,7 +212,8 @@ def _check_drawn(root: etree._Element) -> None:
         element, counted = stack.pop()
         if element in drawn:
             continue
-        parts = [*element, *_used(element, named)]
+        used = _used(element, named)
+        parts = [*element, *used]
         painted = _painted(element, named)
         if not counted:
             open_.add(element)
@@ -218,13 +221,16 @@ def _check_drawn(root: etree._Element) -> None:
             stack.extend((part, False) for part in [*parts, *painted] if part not in drawn and part not in open_)
             continue
         open_.discard(element)
-        drawing = 1 + sum(drawn.get(part, 0) for part in parts) + (_letters(element) if element in lettered else 0)
+        letters = _letters(element) if element in lettered else 0
+        drawing = 1 + sum(drawn.get(part, 0) for part in parts) + letters
         # a paint is inherited: each element drawn here (itself, its children, what it repeats) paints with it
         drawn[element] = min(MAX_SVG_DRAWN + 1, drawing * (1 + sum(drawn.get(paint, 0) for paint in painted)))
+        area.add(element, used, painted, letters)
         taken = _filter_passes(element, named) + sum(passes.get(part, 0) for part in parts)
         passes[element] = min(MAX_FILTER_PASSES + 1, taken + drawing * sum(passes.get(paint, 0) for paint in painted))
     everywhere = drawn[root] * sum(drawn.get(target, 0) for target in styled)  # a <style> may paint any element
-    marked = _marked(root, drawn) * (1 + _context_paint(root, named, drawn, styled))
+    context_paint = _context_paint(root, named, drawn, styled)
+    marked = _marked(root, drawn) * (1 + context_paint)
     if drawn[root] + everywhere + marked > MAX_SVG_DRAWN:
         raise UnsafeSvg(
             f"it draws more than {MAX_SVG_DRAWN:,} elements (its `<use>` elements, patterns, masks, clipping paths "
@@ -236,6 +242,13 @@ def _check_drawn(root: etree._Element) -> None:
     given_by_styles = _functions([value for text in styles for value in _FILTER_PROPERTY.findall(text)])
     styled_passes = sum(_primitives(target) for target in styled) + given_by_styles  # to any element
     _check_filter_passes(passes[root] + drawn[root] * styled_passes)
+    if area.times_painted(root, styled, context_paint > 0) > MAX_TIMES_PAINTED:
+        raise UnsafeSvg(
+            f"it paints more than {MAX_TIMES_PAINTED:,} times its own area (each element counted by the area it "
+            "covers, each time it is drawn: by a `<use>`, a pattern, a mask or a marker too), the most an SVG "
+            "picture may paint: a reader's browser paints each of those pixels in turn",
+            help="draw fewer or smaller shapes over each other, or " + _SIMPLER,
+        )
 
 
 def _filter_passes(element: etree._Element, named: dict[str, etree._Element]) -> int:

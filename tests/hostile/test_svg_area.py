@@ -1,0 +1,135 @@
+"""An SVG picture is refused when it paints its own area over more times than a reader's browser draws in seconds.
+
+Five levels of ten ``<use>`` of a translucent rectangle the size of the picture, 1.1 KB and 100,000 elements (a tenth
+of the elements a picture may draw), took headless Chromium 80 s to show: each is a megapixel blended. The count is
+of area, as a share of the picture's, each element where it is drawn: these tests count, they do not time.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from rulebook.svg_area import MAX_TIMES_PAINTED
+from rulebook.svg_pictures import UnsafeSvg, sanitised_svg
+
+REASON = (
+    "it paints more than 2,000 times its own area (each element counted by the area it covers, each time it is "
+    "drawn: by a `<use>`, a pattern, a mask or a marker too), the most an SVG picture may paint: a reader's browser "
+    "paints each of those pixels in turn"
+)
+FULL = '<rect width="10" height="10" fill-opacity="0.01"/>'
+"""A translucent rectangle covering the whole of :func:`picture`."""
+
+
+def picture(body: str, size: str = 'width="10" height="10"') -> bytes:
+    return f'<svg xmlns="http://www.w3.org/2000/svg" {size}>{body}</svg>'.encode()
+
+
+def nested(shape: str, levels: int, fan: int = 10) -> str:
+    """``levels`` groups, each ``fan`` ``<use>`` of the one below, drawing ``shape`` ``fan ** levels`` times."""
+    groups = "".join(
+        f'<g id="g{level}">' + f'<use href="#g{level - 1}"/>' * fan + "</g>" for level in range(1, levels + 1)
+    )
+    return f'<defs><g id="g0">{shape}</g>{groups}</defs><use href="#g{levels}"/>'
+
+
+def refusal(data: bytes) -> str:
+    with pytest.raises(UnsafeSvg) as refused:
+        sanitised_svg(data)
+    return str(refused.value)
+
+
+def test_the_probes_picture_is_refused() -> None:
+    """The probe: 100,000 paints of the whole picture through five levels of ``<use>``, in 1.1 KB."""
+    probe = (
+        '<svg xmlns="http://www.w3.org/2000/svg" width="1000" height="1000" viewBox="0 0 1000 1000">'
+        + nested('<rect width="1000" height="1000" fill-opacity="0.01"/>', 5)
+        + "</svg>"
+    ).encode()
+    assert refusal(probe) == REASON
+    with pytest.raises(UnsafeSvg) as refused:
+        sanitised_svg(probe)
+    assert refused.value.help == "draw fewer or smaller shapes over each other, or export it simpler, or as a PNG"
+
+
+def test_a_picture_painted_over_as_many_times_as_may_be_is_published() -> None:
+    assert MAX_TIMES_PAINTED == 2_000
+    assert sanitised_svg(picture(FULL * 2_000))
+    assert refusal(picture(FULL * 2_001)) == REASON
+    # the same through <use>: 2 x 999 is published, 2,001 drawings of one rectangle are not
+    assert sanitised_svg(picture(f'<g id="a">{FULL * 999}</g><use href="#a"/>'))  # the group is one more
+    assert refusal(picture('<rect id="a" width="10" height="10"/>' + '<use href="#a"/>' * 2_000)) == REASON
+
+
+def test_many_small_shapes_are_counted_by_their_area_not_their_number() -> None:
+    """A map of 5,000 cells with a background, a stroke and labels paints itself a few times over; four levels of
+    ten ``<use>`` of a rectangle a hundredth of the picture (10,000 drawn) a hundred times; of the whole picture,
+    10,000 times."""
+    cells = "".join(
+        f'<polygon points="{x},{y} {x + 9},{y} {x + 9},{y + 9} {x},{y + 9}" stroke="#333" stroke-width="0.5"/>'
+        for x in range(0, 1000, 10)
+        for y in range(0, 500, 10)
+    )
+    labels = '<text x="20" y="20" font-size="9">A place</text>' * 300
+    background = '<rect width="1000" height="500" fill="#eef"/>'
+    assert sanitised_svg(picture(background + cells + labels, 'viewBox="0 0 1000 500"'))
+    assert sanitised_svg(picture(nested('<rect width="0.9" height="0.9"/>', 4)))
+    assert refusal(picture(nested(FULL, 4))) == REASON
+
+
+def test_a_pattern_is_counted_by_the_area_of_its_drawing_each_time_it_paints() -> None:
+    """Chromium draws a pattern's tile again for each element it fills (ten rectangles filled with a tile of a
+    thousand translucent rectangles took it ten times as long as one): a tile painting itself over 100 times,
+    filling 21 rectangles, paints 2,100 times."""
+    tile = '<pattern id="p" width="10" height="10" patternUnits="userSpaceOnUse">' + FULL * 100 + "</pattern>"
+    filled = '<rect width="10" height="10" fill="url(#p)"/>'
+    assert sanitised_svg(picture(tile + filled * 19))
+    assert refusal(picture(tile + filled * 21)) == REASON
+    small = tile.replace(FULL, '<rect width="1" height="1"/>')  # a hundredth of the tile each
+    assert sanitised_svg(picture(small + filled * 21))
+    inherited = tile + '<g fill="url(#p)">' + '<rect width="10" height="10"/>' * 21 + "</g>"  # given to a group
+    assert refusal(picture(inherited)) == REASON
+
+
+def test_an_element_covers_at_most_the_whole_picture_but_transforms_cannot_hide_it() -> None:
+    """A background far larger than the picture is one picture; a rectangle made small by a transform counts by
+    what it covers, and one made small by a transform but huge in its own units still covers the picture."""
+    huge = '<rect x="-1e9" y="-1e9" width="2e9" height="2e9"/>'
+    assert sanitised_svg(picture(huge + '<rect width="1" height="1"/>' * 1_000))
+    assert sanitised_svg(picture('<g transform="scale(0.01)">' + FULL * 3_000 + "</g>"))
+    shrunk = '<g transform="scale(0.000001)"><rect width="1e9" height="1e9"/></g>'
+    assert refusal(picture(shrunk * 2_001)) == REASON
+    used = '<defs><rect id="r" width="1e9" height="1e9"/></defs>' + '<use href="#r" transform="scale(1e-6)"/>' * 2_001
+    assert refusal(picture(used)) == REASON
+    enlarged = '<symbol id="s" viewBox="0 0 1 1"><rect width="1" height="1"/></symbol>'
+    assert refusal(picture(enlarged + '<use href="#s" width="10" height="10"/>' * 2_001)) == REASON
+
+
+def test_strokes_and_letters_given_in_a_style_are_counted_at_their_largest() -> None:
+    """A stroke or a font size a ``<style>`` gives reaches shapes no attribute says: each is taken as the largest
+    the picture gives anywhere."""
+    dots = '<rect width="0.1" height="0.1"/>' * 2_001
+    assert sanitised_svg(picture(dots))
+    assert refusal(picture("<style>rect { stroke: red; stroke-width: 1000 }</style>" + dots)) == REASON
+    letters = "<text>" + "x" * 2_001 + "</text>"
+    assert sanitised_svg(picture(letters, 'viewBox="0 0 1000 1000"'))
+    assert refusal(picture("<style>text { font: bold 1000px serif }</style>" + letters, 'viewBox="0 0 1000 1000"'))
+
+
+def test_markers_are_counted_by_their_box_at_each_point() -> None:
+    """An arrowhead at the end of each of a thousand lines is a small box each; a marker as large as the picture,
+    drawn at 2,001 points, paints it 2,001 times."""
+    arrow = '<marker id="a"><path d="M0,0 L3,1.5 L0,3 z"/></marker>'
+    lines = '<line x1="0" y1="0" x2="900" y2="900" marker-end="url(#a)"/>' * 1_000
+    assert sanitised_svg(picture(arrow + lines, 'viewBox="0 0 1000 1000"'))
+    large = '<marker id="m" markerUnits="userSpaceOnUse" markerWidth="10" markerHeight="10">' + FULL + "</marker>"
+    points = " ".join(f"{i % 10},{i % 7}" for i in range(2_001))
+    assert refusal(picture(large + f'<polyline points="{points}" marker-mid="url(#m)"/>')) == REASON
+
+
+def test_a_picture_saying_it_is_larger_than_a_window_counts_each_window() -> None:
+    """Opened at its own address, a picture of 4,000 x 4,000 pixels shows a window of 2,000 x 2,000 at a time:
+    2,001 rectangles drawn over one window paint that window 2,001 times, though a quarter of the picture each."""
+    corner = '<rect width="2000" height="2000" fill-opacity="0.01"/>'
+    assert refusal(picture(corner * 2_001, 'width="4000" height="4000"')) == REASON
+    assert sanitised_svg(picture(corner * 1_998, 'width="100000" height="100000"'))  # a stroke may grow each
