@@ -27,6 +27,7 @@ from rulebook.svg_geometry import (
     SVG,
     Box,
     Matrix,
+    absolute_path,
     length,
     mapped,
     numbers,
@@ -57,6 +58,13 @@ _NOT_DRAWN = frozenset(
     )
 )
 """Elements whose content is drawn only where something refers to it."""
+_NESTED = f"{{{SVG}}}svg"
+_PATH = f"{{{SVG}}}path"
+_COMMANDS = re.compile(r"[A-Za-df-z]")
+MAX_PATH_COMMANDS = 200_000
+"""The most commands of paths with relative coordinates a picture's paths are followed through, pen move by pen
+move (about a second); a path past them is taken to cover the whole picture. A path of absolute coordinates is
+read at once, whatever its length."""
 _LINES = frozenset(f"{{{SVG}}}{name}" for name in ("path", "line", "polyline", "polygon"))
 _BOUNDING_UNITS = ("patternContentUnits", "maskContentUnits", "clipPathUnits")
 _GEOMETRY = re.compile(r"(?<![\w-])(?:x|y|cx|cy|r|rx|ry|width|height|d)\s*:", re.IGNORECASE)
@@ -97,6 +105,14 @@ class PaintedArea:
         self.used: dict[etree._Element, list[etree._Element]] = {}
         self.painted: dict[etree._Element, list[etree._Element]] = {}
         self.letters: dict[etree._Element, int] = {}
+        self.boxes: dict[etree._Element, Box | None] = {}
+        """The box each element paints itself, as :meth:`_own_box` tells it."""
+        self.transforms: dict[etree._Element, Matrix | None] = {}
+        """Each element's own transform (a pattern's ``patternTransform``), None where it does not parse."""
+        self.path_commands = 0
+        """The commands of relative paths read so far (each a few steps of Python)."""
+        self.filtered: set[etree._Element] = set()
+        """The elements given a filter, drawing over its region (as large as the picture)."""
         self.marker_count = 0.0
         """How many elements the picture's markers draw at each point a line may carry one."""
         self.marker_area = 0.0
@@ -108,17 +124,26 @@ class PaintedArea:
         """Measure ``element``, whose children and the ``used`` elements it repeats are measured, and which gives
         the ``painted`` patterns, masks, clipping paths and filters to all it draws; ``letters`` it writes."""
         self.used[element], self.painted[element], self.letters[element] = used, painted, letters
+        self.boxes[element] = self._own_box(element)
+        if element.get("filter") or "filter" in (element.get("style") or "").lower():
+            self.filtered.add(element)
         own = self._own_area(element, letters)
         covered, mass = own or 0.0, 0.0 if own is None else 1.0
-        points = _points(element) if element.tag in _LINES else 0.0
-        weighed = points
-        for part, scale in [*((child, 1.0) for child in element), *((u, self._scale_of_use(element, u)) for u in used)]:
+        points = weighed = _points(element)
+        for part in element:
+            covered += self.covered.get(part, 0.0)
+            mass += self.mass.get(part, 0.0)
+            count, weight = self.points.get(part, (0.0, 0.0))
+            points, weighed = points + count, weighed + weight
+        for part in used:
+            scale = self._scale_of_use(element, part)
             covered += _times(scale, self.covered.get(part, 0.0))
             mass += _times(scale, self.mass.get(part, 0.0))
             count, weight = self.points.get(part, (0.0, 0.0))
             points, weighed = points + count, weighed + _times(scale, weight)
-        covered += sum(_times(mass, self.covered.get(paint, 0.0) * _content_scale(paint)) for paint in painted)
-        area_scale = _area_scale(element)
+        covered += sum(_times(mass, _times(self.covered.get(paint, 0.0), _content_scale(paint))) for paint in painted)
+        transform = self.transforms[element] = transform_of(element.get("transform") or element.get("patternTransform"))
+        area_scale = INFINITE if transform is None else scale_of(transform)
         self.covered[element] = _times(area_scale, covered)
         self.mass[element] = _times(area_scale, mass)
         self.points[element] = (points, _times(area_scale, weighed))
@@ -138,9 +163,13 @@ class PaintedArea:
         stack: list[tuple[etree._Element, Matrix | None, tuple[float, float]]] = [(root, IDENTITY, given)]
         while stack:
             element, outer, inherited = stack.pop()
-            own = transform_of(element.get("transform")) if outer is not None else None
-            view = _nested_view(element)
-            matrix = product(product(outer, own), view) if outer and own and view else None
+            own, view = self.transforms.get(element, IDENTITY), _nested_view(element)
+            if outer is None or own is None or view is None:
+                matrix = None
+            elif own is IDENTITY and view is IDENTITY:
+                matrix = outer
+            else:
+                matrix = product(product(outer, own), view)
             paint = self._paints(element, inherited)
             total += self._painted_here(element, matrix, paint)
             stack.extend((child, matrix, paint) for child in element if child.tag not in _NOT_DRAWN)
@@ -157,19 +186,19 @@ class PaintedArea:
     def _painted_here(self, element: etree._Element, matrix: Matrix | None, paint: tuple[float, float]) -> float:
         """The pictures ``element`` paints itself where it stands (its children apart), at ``matrix``."""
         scale = scale_of(matrix) if matrix is not None else INFINITE
-        total = 1.0 if _filtered(element) else 0.0
-        box, letters = self._own_box(element), self.letters.get(element, 0)
+        total = 1.0 if element in self.filtered else 0.0
+        box, letters = self.boxes.get(element, NOTHING), self.letters.get(element, 0)
         if box is not NOTHING or letters:
-            if box is None or (matrix is None and box is not NOTHING):
+            if box is None or (matrix is None and box is not NOTHING) or self.view.untold:
                 total += 1.0
             elif box is not NOTHING and matrix is not None and not total:
                 total += mapped(box, matrix).within(self.view.shown) / self.view.area
-            total += self._bounded(letters, letters * self.glyph, scale)
-            total += self._bounded(paint[0], paint[1], scale)
-        if element.tag in _LINES:
-            total += _points(element) * self._bounded(self.marker_count, self.marker_area, scale)
+            total += self._bounded(letters, letters * self.glyph, scale) if letters else 0.0
+            total += self._bounded(paint[0], paint[1], scale) if paint[0] else 0.0
+        points = self.points.get(element, (0.0, 0.0))[0] if element.tag in _LINES else 0.0
+        total += _times(points, self._bounded(self.marker_count, self.marker_area, scale))
         for used in self.used.get(element, []):
-            repeat = scale * self._scale_of_use(element, used)
+            repeat = _times(scale, self._scale_of_use(element, used))
             count, weighed = self.points.get(used, (0.0, 0.0))
             total += self._bounded(
                 self.drawn.get(used, 0) * (1 + paint[0]) + count * self.marker_count,
@@ -185,15 +214,17 @@ class PaintedArea:
         times the root's: each covers at most the whole picture."""
         if count <= 0:
             return 0.0
-        if area == 0 or (scale == 0 and not math.isinf(area)):
-            return 0.0
+        if self.view.untold:
+            return count
+        if area == 0 or scale == 0:
+            return count if math.isinf(area) else 0.0
         return min(count, area * scale / self.view.area)
 
     def _own_area(self, element: etree._Element, letters: int) -> float | None:
         """The area ``element`` paints itself, in its own user units (infinite where it is not told); None if it
         paints nothing itself."""
-        box = self._own_box(element)
-        if _filtered(element):
+        box = self.boxes[element]
+        if element in self.filtered:
             return INFINITE
         if box is NOTHING and not letters:
             return None
@@ -206,12 +237,17 @@ class PaintedArea:
             return NOTHING
         if self.unmeasured_shapes or _GEOMETRY.search(str(element.get("style") or "")):
             return None
+        if element.tag == _PATH:
+            data = element.get("d") or ""
+            self.path_commands += 0 if absolute_path(data) else len(_COMMANDS.findall(data))
+            if self.path_commands > MAX_PATH_COMMANDS:
+                return None
         box = _SHAPES[element.tag](element, self.view.shown)
         return box if box is None or box is NOTHING else box.grown(self.half_stroke)
 
     def _marker_clip(self, marker: etree._Element) -> float:
         """The most area one element of ``marker`` paints at a point: the marker's box, as it clips its drawing."""
-        if self.overflowing:
+        if self.overflowing or "overflow" in str(marker.get("style") or "").lower():
             return INFINITE
         width = length(marker.get("markerWidth"), 0.0, 3.0)
         height = length(marker.get("markerHeight"), 0.0, 3.0)
@@ -245,12 +281,6 @@ def _whole(box: Box, axis: int) -> float:
     return box.right - box.left if axis == 0 else box.bottom - box.top
 
 
-def _area_scale(element: etree._Element) -> float:
-    """How many times ``element``'s transform (a pattern's ``patternTransform``) multiplies an area."""
-    matrix = transform_of(element.get("transform") or element.get("patternTransform"))
-    return INFINITE if matrix is None else scale_of(matrix)
-
-
 def _content_scale(paint: etree._Element) -> float:
     """How many times a paint's drawing is enlarged where it paints: infinite where it is drawn in the box of what
     it paints or fitted to a ``viewBox``."""
@@ -262,7 +292,7 @@ def _content_scale(paint: etree._Element) -> float:
 def _nested_view(element: etree._Element) -> Matrix | None:
     """The scale a nested ``<svg>`` with a ``viewBox`` draws its content at (its own size over its ``viewBox``);
     None where its size is not told."""
-    box = view_box(element) if element.tag == f"{{{SVG}}}svg" and element.getparent() is not None else None
+    box = view_box(element) if element.tag == _NESTED and element.getparent() is not None else None
     if box is None:
         return IDENTITY
     width, height = length(element.get("width"), 0.0), length(element.get("height"), 0.0)
@@ -272,13 +302,10 @@ def _nested_view(element: etree._Element) -> Matrix | None:
     return (scale, 0.0, 0.0, scale, 0.0, 0.0)
 
 
-def _filtered(element: etree._Element) -> bool:
-    """Whether ``element`` is given a filter, drawing over its filter's region (as large as a picture)."""
-    return bool(element.get("filter")) or "filter" in str(element.get("style") or "").lower()
-
-
 def _points(element: etree._Element) -> float:
-    """The points a line carries a marker at (each vertex; two at least)."""
+    """The points a line carries a marker at (each vertex; two at least); none for another element."""
+    if element.tag not in _LINES:
+        return 0.0
     return float(max(2, len(numbers(element.get("points") or element.get("d") or "")) // 2))
 
 

@@ -133,3 +133,33 @@ def test_a_picture_saying_it_is_larger_than_a_window_counts_each_window() -> Non
     corner = '<rect width="2000" height="2000" fill-opacity="0.01"/>'
     assert refusal(picture(corner * 2_001, 'width="4000" height="4000"')) == REASON
     assert sanitised_svg(picture(corner * 1_998, 'width="100000" height="100000"'))  # a stroke may grow each
+
+
+def test_a_paths_extent_is_followed_through_its_relative_moves() -> None:
+    """Ten relative steps of one unit reach ten units away: a path is measured where its pen goes, not by the size
+    of its numbers; an arc whose radius is too small for its chord is drawn enlarged."""
+    small = '<path d="M0,0 l1,1 l-1,0 z"/>' * 2_001
+    walking = '<path d="M0,0 ' + "l1,1 " * 10 + 'h-10 z"/>'
+    assert sanitised_svg(picture(small))
+    assert refusal(picture(walking * 2_001)) == REASON
+    assert sanitised_svg(picture(walking * 2_000))
+
+
+def test_a_length_no_number_holds_covers_the_whole_picture() -> None:
+    """``1e999`` is read as infinite: such a rectangle covers all the browser shows, as does every element of a
+    picture whose ``viewBox`` is too large or too small to measure a share of."""
+    assert refusal(picture('<rect x="0.1" width="1e999" height="1e999"/>' * 2_001)) == REASON
+    tiny = '<rect width="1" height="1"/>' * 2_001
+    assert sanitised_svg(picture(tiny, 'viewBox="0 0 1000 1000"'))
+    assert refusal(picture(tiny, 'viewBox="0 0 1e-320 1e-320"')) == REASON
+    assert refusal(picture(tiny, 'viewBox="0 0 1e300 1e300"')) == REASON
+
+
+def test_paths_past_the_commands_followed_cover_the_whole_picture(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each command of a relative path is a few steps of Python: past :data:`MAX_PATH_COMMANDS` in a picture, a
+    path is taken to cover it all (counted here with a limit of 100); a path of absolute coordinates is read whole."""
+    from rulebook import svg_area
+
+    monkeypatch.setattr(svg_area, "MAX_PATH_COMMANDS", 100)
+    assert refusal(picture('<path d="m1,1 l1,1 z"/>' * 2_051)) == REASON
+    assert sanitised_svg(picture('<path d="M1,1 L2,2 Z"/>' * 2_051))
