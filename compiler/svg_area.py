@@ -60,6 +60,8 @@ _NOT_DRAWN = frozenset(
 """Elements whose content is drawn only where something refers to it."""
 _NESTED = f"{{{SVG}}}svg"
 _PATH = f"{{{SVG}}}path"
+_ALONG_PATH = f"{{{SVG}}}textPath"
+_TEXTS = (f"{{{SVG}}}text",)
 _COMMANDS = re.compile(r"[A-Za-df-z]")
 MAX_PATH_COMMANDS = 200_000
 """The most commands of paths with relative coordinates a picture's paths are followed through, pen move by pen
@@ -69,6 +71,11 @@ _LINES = frozenset(f"{{{SVG}}}{name}" for name in ("path", "line", "polyline", "
 _BOUNDING_UNITS = ("patternContentUnits", "maskContentUnits", "clipPathUnits")
 _GEOMETRY = re.compile(r"(?<![\w-])(?:x|y|cx|cy|r|rx|ry|width|height|d)\s*:", re.IGNORECASE)
 """A geometry property given in CSS, which overrides an attribute: where it is, a shape's extent is not read."""
+_MOVES = re.compile(r"(?<![\w-])(?:transform|scale|translate|rotate|zoom|offset(?:-[a-z]+)?)\s*:", re.IGNORECASE)
+"""A CSS property moving or scaling an element and what it holds: where it is, its place is not told."""
+_LAYERS = re.compile(r"(?<![\w-])(?:opacity|mask|clip-path|mix-blend-mode|isolation|filter)\s*:", re.IGNORECASE)
+"""A CSS property drawing an element into a layer of its own, blended whole: a layer costs its box."""
+_LAYER_KEYS = ("opacity", "mask", "clip-path", "mix-blend-mode", "isolation")
 _FONT_VALUE = re.compile(r"(?<![\w-])font(?:-size)?\s*:([^;}]*)", re.IGNORECASE)
 _STROKE_VALUE = re.compile(r"(?<![\w-])stroke-width\s*:([^;}!]*)", re.IGNORECASE)
 _SIZE = re.compile(r"([-+]?(?:\d+\.?\d*|\.\d+)(?:e[-+]?\d+)?)\s*(px|in|cm|mm|pt|pc|%|r?em|ex|ch)", re.IGNORECASE)
@@ -92,6 +99,11 @@ class PaintedArea:
         self.half_stroke = _widest_stroke(root, css, self.view.shown) / 2
         self.glyph = (_largest_font(root, css) + 2 * self.half_stroke) ** 2
         self.unmeasured_shapes = any(_GEOMETRY.search(text) for text in styles)
+        self.moved = any(_MOVES.search(text) for text in styles)
+        """Whether the picture's ``<style>`` may move or scale any element (CSS's ``transform``, ``scale``...)."""
+        self.layering = any(_LAYERS.search(text) for text in styles)
+        """Whether it may make any element a layer of its own (CSS's ``opacity``, ``mask``...)."""
+        self.marked = any(True for _ in root.iter(f"{{{SVG}}}marker"))
         self.overflowing = any("overflow" in text.lower() for text in styles) or any(
             (marker.get("overflow") or "") not in ("", "hidden", "scroll") for marker in root.iter(f"{{{SVG}}}marker")
         )
@@ -105,6 +117,12 @@ class PaintedArea:
         self.used: dict[etree._Element, list[etree._Element]] = {}
         self.painted: dict[etree._Element, list[etree._Element]] = {}
         self.letters: dict[etree._Element, int] = {}
+        self.lettering: dict[etree._Element, float] = {}
+        """The area each element's own letters cover, in its user units."""
+        self.extents: dict[etree._Element, Box | None] = {}
+        """The box holding all each element draws, in its parent's user units; None where it is not told."""
+        self.layers: set[etree._Element] = set()
+        """The elements drawn into a layer of their own, then blended whole (an ``opacity``, a ``mask``...)."""
         self.boxes: dict[etree._Element, Box | None] = {}
         """The box each element paints itself, as :meth:`_own_box` tells it."""
         self.transforms: dict[etree._Element, Matrix | None] = {}
@@ -125,8 +143,12 @@ class PaintedArea:
         the ``painted`` patterns, masks, clipping paths and filters to all it draws; ``letters`` it writes."""
         self.used[element], self.painted[element], self.letters[element] = used, painted, letters
         self.boxes[element] = self._own_box(element)
-        if element.get("filter") or "filter" in (element.get("style") or "").lower():
+        style = element.get("style") or ""
+        if element.get("filter") or "filter" in style.lower():
             self.filtered.add(element)
+        if self.layering or _LAYERS.search(style) or any(_layering(key, element.get(key)) for key in _LAYER_KEYS):
+            self.layers.add(element)
+        self.lettering[element] = self._lettering(element, letters)
         own = self._own_area(element, letters)
         covered, mass = own or 0.0, 0.0 if own is None else 1.0
         points = weighed = _points(element)
@@ -142,7 +164,12 @@ class PaintedArea:
             count, weight = self.points.get(part, (0.0, 0.0))
             points, weighed = points + count, weighed + _times(scale, weight)
         covered += sum(_times(mass, _times(self.covered.get(paint, 0.0), _content_scale(paint))) for paint in painted)
-        transform = self.transforms[element] = transform_of(element.get("transform") or element.get("patternTransform"))
+        moved = self.moved or _MOVES.search(style)
+        transform = None if moved else transform_of(element.get("transform") or element.get("patternTransform"))
+        self.transforms[element] = transform
+        self.extents[element] = extent = self._extent(element, used, transform)
+        if element in self.layers:
+            covered += INFINITE if extent is None else extent.area
         area_scale = INFINITE if transform is None else scale_of(transform)
         self.covered[element] = _times(area_scale, covered)
         self.mass[element] = _times(area_scale, mass)
@@ -171,9 +198,18 @@ class PaintedArea:
             else:
                 matrix = product(product(outer, own), view)
             paint = self._paints(element, inherited)
-            total += self._painted_here(element, matrix, paint)
+            total += self._painted_here(element, matrix, paint) + self._layer(element, outer)
             stack.extend((child, matrix, paint) for child in element if child.tag not in _NOT_DRAWN)
         return total * max(1.0, self.view.pixels / WINDOW_PIXELS)
+
+    def _layer(self, element: etree._Element, outer: Matrix | None) -> float:
+        """The pictures blending ``element``'s layer costs, where its parent's user space is at ``outer``."""
+        if element not in self.layers:
+            return 0.0
+        extent = self.extents.get(element)
+        if extent is None or outer is None or self.view.untold:
+            return 1.0
+        return 0.0 if extent is NOTHING else mapped(extent, outer).within(self.view.shown) / self.view.area
 
     def _paints(self, element: etree._Element, inherited: tuple[float, float]) -> tuple[float, float]:
         """What each element drawn inside ``element`` paints with: how many elements, over what area."""
@@ -193,7 +229,7 @@ class PaintedArea:
                 total += 1.0
             elif box is not NOTHING and matrix is not None and not total:
                 total += mapped(box, matrix).within(self.view.shown) / self.view.area
-            total += self._bounded(letters, letters * self.glyph, scale) if letters else 0.0
+            total += self._bounded(letters, self.lettering.get(element, 0.0), scale) if letters else 0.0
             total += self._bounded(paint[0], paint[1], scale) if paint[0] else 0.0
         points = self.points.get(element, (0.0, 0.0))[0] if element.tag in _LINES else 0.0
         total += _times(points, self._bounded(self.marker_count, self.marker_area, scale))
@@ -228,7 +264,47 @@ class PaintedArea:
             return INFINITE
         if box is NOTHING and not letters:
             return None
-        return (INFINITE if box is None else 0.0 if box is NOTHING else box.area) + letters * self.glyph
+        return (INFINITE if box is None else 0.0 if box is NOTHING else box.area) + self.lettering[element]
+
+    def _lettering(self, element: etree._Element, letters: int) -> float:
+        """The area ``element``'s letters cover: each a square of the largest font size, or, stretched to a
+        ``textLength``, that length by that size."""
+        if not letters:
+            return 0.0
+        stretched = element.get("textLength")
+        if stretched is None:
+            return letters * self.glyph
+        along = length(stretched, _whole(self.view.shown, 0))
+        return INFINITE if along is None else max(letters * self.glyph, abs(along) * math.sqrt(self.glyph))
+
+    def _text_box(self, element: etree._Element) -> Box | None:
+        """The box a text's own letters stay in: as many squares of the largest font size as it has letters, on
+        either side of where it starts (whatever its anchor); None where it is placed letter by letter, along a path
+        or stretched."""
+        if any(element.get(key) is not None for key in ("dx", "dy", "textLength")) or element.tag == _ALONG_PATH:
+            return None
+        x = length((element.get("x") or "0").strip(), _whole(self.view.shown, 0))  # a list of places: None
+        y = length((element.get("y") or "0").strip(), _whole(self.view.shown, 1))
+        if x is None or y is None:
+            return None
+        side = math.sqrt(self.glyph)
+        reach = self.letters[element] * side
+        return Box(x - reach, y - side * 1.5, x + reach, y + side * 1.5)
+
+    def _extent(self, element: etree._Element, used: list[etree._Element], transform: Matrix | None) -> Box | None:
+        """The box holding all ``element`` draws, in its parent's user units (:attr:`extents`)."""
+        box = self.boxes[element]
+        if element in self.filtered or (self.marked and element.tag in _LINES):
+            return None  # a filter's region, markers: not told here
+        if self.letters[element]:
+            box = _union(box, self._text_box(element))
+        for child in element:
+            box = _union(box, self.extents.get(child, NOTHING))
+        for part in used:
+            box = _union(box, self.extents.get(part, NOTHING) if self._scale_of_use(element, part) == 1 else None)
+        if box is None or box is NOTHING or transform is None:
+            return box if transform is not None else None
+        return box if transform is IDENTITY else mapped(box, transform)
 
     def _own_box(self, element: etree._Element) -> Box | None:
         """The box ``element`` paints itself, with its stroke; :data:`NOTHING` if it paints nothing, None if it is not
@@ -270,6 +346,29 @@ class PaintedArea:
         if width is None or height is None:
             return INFINITE
         return max(width / (box.right - box.left), height / (box.bottom - box.top)) ** 2
+
+
+def _union(one: Box | None, other: Box | None) -> Box | None:
+    """The box holding both (None if either is not told)."""
+    if one is NOTHING or other is NOTHING:
+        return other if one is NOTHING else one
+    if one is None or other is None:
+        return None
+    return Box(
+        min(one.left, other.left), min(one.top, other.top), max(one.right, other.right), max(one.bottom, other.bottom)
+    )
+
+
+def _layering(key: str, value: str | None) -> bool:
+    """Whether an attribute draws its element into a layer of its own."""
+    if value is None:
+        return False
+    if key == "opacity":
+        try:
+            return float(value) < 1
+        except ValueError:
+            return True
+    return value.strip() not in ("", "none", "normal", "auto")
 
 
 def _times(factor: float, value: float) -> float:
@@ -376,12 +475,18 @@ def _widest_stroke(root: etree._Element, css: list[str], shown: Box) -> float:
     return max([1.0, *(INFINITE if width is None else abs(width) for width in widths)])
 
 
+def _sized(element: etree._Element) -> bool:
+    return element.get("font-size") is not None or _FONT_VALUE.search(element.get("style") or "") is not None
+
+
 def _largest_font(root: etree._Element, css: list[str]) -> float:
-    """The largest font size a letter may be drawn at: the largest absolute size said, times every relative size
-    larger than one (sizes in ``em`` multiply down a chain of elements); infinite if one is not told."""
+    """The largest font size a letter may be drawn at: the largest absolute size said (the browser's own where a
+    text may be given none: the root and a text say none), times every relative size larger than one (sizes in
+    ``em`` multiply down a chain of elements); infinite if one is not told."""
     values = [str(e.get("font-size")) for e in root.iter() if e.get("font-size") is not None]
     values += [value for text in css for value in _FONT_VALUE.findall(text)]
-    largest, factor = DEFAULT_FONT, 1.0
+    unsized = not _sized(root) and not all(_sized(element) for element in root.iter(*_TEXTS))
+    largest, factor = DEFAULT_FONT if unsized else 0.0, 1.0
     for value in (v.strip().lower() for v in values):
         if any(word in value for word in ("calc", "vw", "vh", "vmin", "vmax", "var(", "clamp", "max(")):
             return INFINITE

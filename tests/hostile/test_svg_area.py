@@ -163,3 +163,25 @@ def test_paths_past_the_commands_followed_cover_the_whole_picture(monkeypatch: p
     monkeypatch.setattr(svg_area, "MAX_PATH_COMMANDS", 100)
     assert refusal(picture('<path d="m1,1 l1,1 z"/>' * 2_051)) == REASON
     assert sanitised_svg(picture('<path d="M1,1 L2,2 Z"/>' * 2_051))
+
+
+def test_a_layer_costs_the_box_of_what_it_holds() -> None:
+    """An ``opacity`` below one draws its element into a layer the size of all it holds, then blends it: four levels
+    of ten ``<use>`` of groups so drawn, around two dots at opposite corners (10,000 layers the size of the
+    picture), took Chromium 9.4 s; counted by the dots alone, a hundredth of the picture."""
+    dots = '<rect width="0.1" height="0.1"/><rect x="9.9" y="9.9" width="0.1" height="0.1"/>'
+    layered = nested(dots, 3).replace("<g ", '<g opacity="0.99" ')
+    assert sanitised_svg(picture(layered))  # 1,111 layers
+    assert refusal(picture(nested(dots, 4).replace("<g ", '<g opacity="0.99" '))) == REASON
+    assert refusal(picture("<style>g { opacity: 0.99 }</style>" + nested(dots, 4))) == REASON
+    assert sanitised_svg(picture(nested(dots, 4)))  # no layer: the dots alone
+    labels = '<g opacity="0.5"><text x="1" y="1" font-size="0.1">a label</text></g>' * 3_000
+    assert sanitised_svg(picture("<style>.faded { opacity: 0.5 }</style>" + labels, 'viewBox="0 0 1000 1000"'))
+
+
+def test_a_css_transform_makes_a_place_untold() -> None:
+    """CSS can scale or move an element its attributes place elsewhere: each element it may reach covers the whole
+    picture."""
+    tiny = '<rect width="0.1" height="0.1"/>' * 2_001
+    assert refusal(picture("<style>rect { transform: scale(1000) }</style>" + tiny)) == REASON
+    assert refusal(picture('<g style="scale: 1000">' + tiny + "</g>")) == REASON
