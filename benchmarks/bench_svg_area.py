@@ -9,6 +9,8 @@ opened by headless Chromium (``/usr/bin/chromium --headless --screenshot``, soft
 - ``empty``: one rectangle the size of the picture (a megapixel);
 - ``1,000`` / ``2,000`` / ``10,000 translucent``: that many translucent rectangles the size of the picture;
 - ``probe``: five levels of ten ``<use>`` of one (100,000 drawn, 1.1 KB);
+- ``layers``: four levels of ten ``<use>`` of groups of ``opacity="0.99"`` around two dots at opposite corners
+  (11,111 layers the size of the picture);
 - ``pattern x1`` / ``x10``: a tile of 1,000 such rectangles filling one rectangle, or ten;
 - ``map``: a hex map of 5,000 cells, 300 labels, a coastline and twelve rivers, 1,200 x 900.
 
@@ -43,6 +45,11 @@ def _picture(body: str, width: int = SIDE, height: int = SIDE) -> bytes:
 def _nested(levels: int) -> str:
     groups = "".join(f'<g id="g{n}">' + f'<use href="#g{n - 1}"/>' * 10 + "</g>" for n in range(1, levels + 1))
     return f'<defs><g id="g0">{FULL}</g>{groups}</defs><use href="#g{levels}"/>'
+
+
+def _layers(levels: int) -> str:
+    dots = f'<rect width="1" height="1"/><rect x="{SIDE - 1}" y="{SIDE - 1}" width="1" height="1"/>'
+    return _nested(levels).replace(FULL, dots).replace("<g ", '<g opacity="0.99" ')
 
 
 def _pattern(fills: int) -> str:
@@ -83,6 +90,7 @@ PICTURES = {
     "2,000 translucent": _picture(FULL * 2000),
     "10,000 translucent": _picture(FULL * 10_000),
     "probe": _picture(_nested(5)),
+    "layers": _picture(_layers(4)),
     "pattern x1": _picture(_pattern(1)),
     "pattern x10": _picture(_pattern(10)),
     "map": _map(),

@@ -8,10 +8,11 @@ control points; a text's, a square of the largest font size a letter), grown by 
 picture, moved by its transforms and cut to what the viewport shows. An element drawn once, where it stands in the
 picture, is measured exactly so; one drawn again by a ``<use>``, a pattern, a mask, a clipping path, a filter's
 ``<feImage>`` or as a marker is counted, at each place it is drawn, as the lesser of the area it covers there and one
-whole picture for each element it draws. What cannot be measured from the picture alone (a length in ``em``, a
-filter's region, geometry given in CSS, content sized by the box of the element it paints) counts as the whole
-picture. Every element is measured once and each count is kept (as :mod:`rulebook.svg_pictures` counts elements):
-linear in the picture's size.
+whole picture for each element it draws; an element drawn into a layer of its own (an ``opacity``, a mask) counts
+the box of all it holds once more, as the browser blends it. What cannot be measured from the picture alone (a
+length in ``em``, a filter's region, geometry or a transform given in CSS, content sized by the box of the element
+it paints) counts as the whole picture. Every element is measured once and each count is kept (as
+:mod:`rulebook.svg_pictures` counts elements): linear in the picture's size.
 """
 
 from __future__ import annotations
@@ -40,9 +41,10 @@ from rulebook.svg_geometry import (
 )
 
 MAX_TIMES_PAINTED = 2_000
-"""The most times an SVG may paint its own area over. Headless Chromium took 0.64 to 0.7 ms a megapixel blended
-(software drawing): a picture of a megapixel painted over 2,000 times, 1.5 s; ordinary pictures paint theirs a few
-times (a map of 5,000 small shapes, 1.4 times)."""
+"""The most times an SVG may paint its own area over. Headless Chromium took 0.7 to 0.9 ms a megapixel blended
+(software drawing): a picture of a megapixel painted over 2,000 times, 1 to 2.5 s more than an empty one (10,000
+times: 7 s); ordinary pictures paint theirs a few times (23,658 SVGs of icon sets and books: 73 at most; a map of
+5,000 cells with labels and rivers: 5)."""
 WINDOW_PIXELS = 4_000_000
 """The pixels a window shows at most (2,000 x 2,000): a picture saying it is larger is drawn in parts as a reader
 scrolls it, and each part may be the one painted over, so its count is multiplied by how many windows it holds."""
@@ -146,12 +148,13 @@ class PaintedArea:
         style = element.get("style") or ""
         if element.get("filter") or "filter" in style.lower():
             self.filtered.add(element)
-        if self.layering or _LAYERS.search(style) or any(_layering(key, element.get(key)) for key in _LAYER_KEYS):
+        layered = style and _LAYERS.search(style)
+        if self.layering or layered or any(_layering(key, element.get(key)) for key in _LAYER_KEYS):
             self.layers.add(element)
         self.lettering[element] = self._lettering(element, letters)
         own = self._own_area(element, letters)
         covered, mass = own or 0.0, 0.0 if own is None else 1.0
-        points = weighed = _points(element)
+        points = weighed = _points(element) if self.marked else 0.0
         for part in element:
             covered += self.covered.get(part, 0.0)
             mass += self.mass.get(part, 0.0)
@@ -164,7 +167,7 @@ class PaintedArea:
             count, weight = self.points.get(part, (0.0, 0.0))
             points, weighed = points + count, weighed + _times(scale, weight)
         covered += sum(_times(mass, _times(self.covered.get(paint, 0.0), _content_scale(paint))) for paint in painted)
-        moved = self.moved or _MOVES.search(style)
+        moved = self.moved or (style and _MOVES.search(style))
         transform = None if moved else transform_of(element.get("transform") or element.get("patternTransform"))
         self.transforms[element] = transform
         self.extents[element] = extent = self._extent(element, used, transform)

@@ -24,6 +24,8 @@ _NUMBER = r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?"
 _LENGTH = re.compile(rf"\s*({_NUMBER})\s*(px|in|cm|mm|pt|pc|%)?\s*\Z", re.IGNORECASE)
 _PIXELS = {"": 1.0, "px": 1.0, "in": 96.0, "cm": 96 / 2.54, "mm": 96 / 25.4, "pt": 96 / 72, "pc": 16.0}
 _NUMBERS = re.compile(_NUMBER)
+_SEPARATORS = re.compile(r"[\s,A-DF-Za-df-z]+")
+"""What parts the numbers of a list or a path's data (any letter but an exponent's)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,7 +141,10 @@ def length(value: str | None, extent: float, default: float = 0.0) -> float | No
 
 def numbers(text: str) -> list[float]:
     """The numbers of a list attribute (``points``, ``viewBox``)."""
-    return [float(number) for number in _NUMBERS.findall(text)]
+    try:  # most lists are numbers between spaces, commas or commands: split at once
+        return [float(number) for number in _SEPARATORS.split(text) if number]
+    except ValueError:  # ``1-2``, ``.5.5``: read a number at a time
+        return [float(number) for number in _NUMBERS.findall(text)]
 
 
 def view_box(element: etree._Element) -> Box | None:
@@ -223,7 +228,7 @@ def path_box(d: str) -> Box | None:
     if parts[0].strip() or len(parts) < 3 or parts[1] not in "Mm":
         return None
     if absolute_path(d):  # a number out of place after an error may widen the box, never narrow it
-        values = [float(number) for number in _NUMBERS.findall(d)]
+        values = numbers(d)
         across, down = values[0 : len(values) // 2 * 2 : 2], values[1 : len(values) // 2 * 2 : 2]
         return Box(min(across), min(down), max(across), max(down)) if across else None
     parts = _COMMAND.split(d)
