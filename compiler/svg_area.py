@@ -35,6 +35,7 @@ from rulebook.svg_geometry import (
     path_box,
     product,
     scale_of,
+    squared,
     transform_of,
     view_box,
     viewport,
@@ -99,7 +100,7 @@ class PaintedArea:
         styles = [*(style.text or "" for style in root.iter(f"{{{SVG}}}style"))]
         css = [*styles, *(str(element.get("style") or "") for element in root.iter())]
         self.half_stroke = _widest_stroke(root, css, self.view.shown) / 2
-        self.glyph = (_largest_font(root, css) + 2 * self.half_stroke) ** 2
+        self.glyph = squared(_largest_font(root, css) + 2 * self.half_stroke)
         self.unmeasured_shapes = any(_GEOMETRY.search(text) for text in styles)
         self.moved = any(_MOVES.search(text) for text in styles)
         """Whether the picture's ``<style>`` may move or scale any element (CSS's ``transform``, ``scale``...)."""
@@ -332,7 +333,7 @@ class PaintedArea:
         height = length(marker.get("markerHeight"), 0.0, 3.0)
         if width is None or height is None:
             return INFINITE
-        stroke = (2 * self.half_stroke) ** 2 if marker.get("markerUnits") != "userSpaceOnUse" else 1.0
+        stroke = squared(2 * self.half_stroke) if marker.get("markerUnits") != "userSpaceOnUse" else 1.0
         return abs(width * height) * stroke
 
     def _scale_of_use(self, user: etree._Element, used: etree._Element) -> float:
@@ -348,7 +349,7 @@ class PaintedArea:
         height = length(user.get("height") or used.get("height"), _whole(shown, 1), _whole(shown, 1))
         if width is None or height is None:
             return INFINITE
-        return max(width / (box.right - box.left), height / (box.bottom - box.top)) ** 2
+        return squared(max(width / (box.right - box.left), height / (box.bottom - box.top)))
 
 
 def _union(one: Box | None, other: Box | None) -> Box | None:

@@ -63,6 +63,11 @@ Matrix = tuple[float, float, float, float, float, float]
 IDENTITY: Matrix = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
 
 
+def squared(value: float) -> float:
+    """``value`` times itself: infinite past what a float holds, where ``value ** 2`` raises an error."""
+    return value * value
+
+
 def product(outer: Matrix, inner: Matrix) -> Matrix:
     """The transform doing ``inner`` first, then ``outer``."""
     a, b, c, d, e, f = outer
@@ -96,7 +101,8 @@ def transform_of(text: str | None) -> Matrix | None:
         found = _TRANSFORM.match(text, position)
         if found is None:
             return None
-        step = _step(found.group(1), [float(n) for n in _NUMBERS.findall(found.group(2))])
+        values = [float(n) for n in _NUMBERS.findall(found.group(2))]
+        step = _step(found.group(1), values) if all(math.isfinite(value) for value in values) else None
         if step is None:
             return None
         matrix, position = product(matrix, step), found.end()
@@ -150,9 +156,10 @@ def numbers(text: str) -> list[float]:
 def view_box(element: etree._Element) -> Box | None:
     """The ``viewBox`` an element states, if it states a usable one."""
     values = numbers(element.get("viewBox") or "")
-    if len(values) != 4 or values[2] <= 0 or values[3] <= 0:
+    if len(values) != 4 or values[2] <= 0 or values[3] <= 0 or not all(math.isfinite(value) for value in values):
         return None
-    return Box(values[0], values[1], values[0] + values[2], values[1] + values[3])
+    box = Box(values[0], values[1], values[0] + values[2], values[1] + values[3])
+    return box if box.right > box.left and box.bottom > box.top else None  # a width lost beside a large origin
 
 
 @dataclass(frozen=True, slots=True)
@@ -187,6 +194,8 @@ def viewport(root: etree._Element) -> Viewport:
         return Viewport(Box(0.0, 0.0, width, height), width * height, width * height)
     wide, high = box.right - box.left, box.bottom - box.top
     fitted = min(width / wide, height / high)  # the viewBox's units a pixel, as shown whole ("meet")
+    if not 0 < fitted < math.inf:
+        return Viewport(box, math.inf, width * height)  # untold: no share of it can be taken
     seen_wide, seen_high = width / fitted, height / fitted
     extra_x, extra_y = seen_wide - wide, seen_high - high
     shown = Box(box.left - extra_x, box.top - extra_y, box.right + extra_x, box.bottom + extra_y)
@@ -305,7 +314,9 @@ def _arc_radius(rx: float, ry: float, angle: float, dx: float, dy: float) -> flo
     rx, ry = abs(rx), abs(ry)
     if rx == 0 or ry == 0:
         return 0.0
+    if not all(math.isfinite(value) for value in (rx, ry, angle, dx, dy)):
+        return math.inf
     cos, sin = math.cos(math.radians(angle)), math.sin(math.radians(angle))
     half_x, half_y = (cos * dx + sin * dy) / 2, (-sin * dx + cos * dy) / 2
-    enlarged = math.sqrt((half_x / rx) ** 2 + (half_y / ry) ** 2)
+    enlarged = math.sqrt(squared(half_x / rx) + squared(half_y / ry))
     return max(1.0, enlarged) * max(rx, ry)

@@ -185,3 +185,18 @@ def test_a_css_transform_makes_a_place_untold() -> None:
     tiny = '<rect width="0.1" height="0.1"/>' * 2_001
     assert refusal(picture("<style>rect { transform: scale(1000) }</style>" + tiny)) == REASON
     assert refusal(picture('<g style="scale: 1000">' + tiny + "</g>")) == REASON
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        '<text font-size="1e200">a</text>',  # its square past what a float holds: an OverflowError
+        '<g transform="rotate(1e999)"><rect width="1" height="1"/></g>',  # the cosine of infinity: a ValueError
+        '<path d="M0,0 a1e160,1e-160 1e999 0 1 1e160,1"/>',
+        '<svg viewBox="1e200 1e200 10 10" width="1e200"><rect width="1e200" height="1e200"/></svg>',  # a width lost
+    ],
+    ids=["font", "rotation", "arc", "view box"],
+)
+def test_numbers_past_what_a_float_holds_are_measured_without_an_internal_error(body: str) -> None:
+    assert sanitised_svg(picture(body))
+    assert refusal(picture(body * 2_001)) == REASON
