@@ -9,6 +9,12 @@ long. The command line then shows every message's control characters as pictures
 
 from __future__ import annotations
 
+import re
+
+NOT_UTF8 = re.compile("[\ud800-\udfff]")
+"""A byte that is not UTF-8 in a name or an argument, as Python reads it (a lone surrogate, ``\\udcff``): no file
+written as UTF-8 text, nor TOML, can hold it as it is."""
+
 QUOTE_LIMIT = 60
 """Longest value a message quotes whole."""
 

@@ -180,6 +180,7 @@ class _Open:
     content: list[Node] = field(default_factory=list)
     children: list[Section] = field(default_factory=list)
     is_toc: bool = False
+    headed: bool = True
 
 
 class _Builder:
@@ -288,7 +289,16 @@ class _Builder:
         done = self.stack.pop()
         content: Content = () if done.is_toc else tuple(done.content) + tuple(done.children)
         section = Section(
-            done.id, False, done.title, done.level, content, done.parent_id, done.number, self.source, done.offset
+            done.id,
+            False,
+            done.title,
+            done.level,
+            content,
+            done.parent_id,
+            done.number,
+            self.source,
+            done.offset,
+            done.headed,
         )
         self.sections.append(section)
         if self.stack:
@@ -306,7 +316,7 @@ class _Builder:
 
     def _target(self) -> _Open:
         if not self.stack:
-            self.stack.append(_Open(self._new_id(None, "front matter", None), "", 1, None, None, 0))
+            self.stack.append(_Open(self._new_id(None, "front matter", None), "", 1, None, None, 0, headed=False))
         return self.stack[-1]
 
     # -- content -------------------------------------------------------------

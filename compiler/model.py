@@ -332,6 +332,8 @@ class Section(NamedTuple):
     """The section's number as printed ("3.2.1"), for sources that number their sections."""
     source: SourceText
     offset: int
+    headed: bool = True
+    """Whether a heading in the source wrote it (not so the text a plain Markdown source has before its first)."""
 
     @property
     def span(self) -> Span:

@@ -27,6 +27,8 @@ font = "Libertinus Serif"               # shipped with Typst, or a font file in 
 colour = "#1f4e79"                      # headings and links
 time_limit = 300                        # seconds Typst may take for one PDF (default 300)
 memory_limit = 8192                     # MB of memory Typst may take for one PDF (default 8192)
+picture_time_limit = 20                 # seconds Typst may take to read one picture (default 20)
+picture_memory_limit = 2048             # MB of memory Typst may take to read one picture (default 2048)
 
 [tool.rulebook.translations.fr]         # the main book's French edition
 source = "rules/fr/book.md"
@@ -194,6 +196,10 @@ class PrintSettings:
     """The seconds Typst may take to make one PDF (None: the shipped limit, :class:`rulebook.pdf.typst_run.Limits`)."""
     memory_limit: int | None = None
     """The memory Typst may take to make one PDF, in MB (None: the shipped limit)."""
+    picture_time_limit: float | None = None
+    """The seconds Typst may take to read one picture (None: the shipped limit)."""
+    picture_memory_limit: int | None = None
+    """The memory Typst may take to read one picture, in MB (None: the shipped limit)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -602,7 +608,7 @@ def _cycle_from(start: str, uses: Mapping[str, tuple[str, ...]]) -> list[str]:
 
 
 def _print_settings(table: Mapping[str, Any], check: _Checker, where: str) -> PrintSettings:
-    check.keys(table, {"build", "paper", "font", "colour", "time_limit", "memory_limit"}, where)
+    check.keys(table, {"build", "paper", "font", "colour", *_LOWEST_LIMITS}, where)
     paper = check.string(table, "paper", where) or "a4"
     if paper not in PAPERS:
         raise check.error(f"`paper` in [{where}] must be one of {', '.join(PAPERS)}, not {quoted(paper)}")
@@ -612,13 +618,13 @@ def _print_settings(table: Mapping[str, Any], check: _Checker, where: str) -> Pr
     build = table.get("build", True)
     if not isinstance(build, bool):
         raise check._wrong("build", where, "true or false", build)
-    limits = {key: _limit(table, key, check, where) for key in ("time_limit", "memory_limit")}
+    limits = {key: _limit(table, key, check, where) for key in _LOWEST_LIMITS}
     return PrintSettings(build, paper, check.string(table, "font", where), colour, **limits)
 
 
-_LOWEST_LIMITS = {"time_limit": 1, "memory_limit": 256}
-"""The least each of Typst's limits may be (``time_limit`` in seconds, ``memory_limit`` in MB: Python and Typst take
-about 220 MB of address space before any work)."""
+_LOWEST_LIMITS = {"time_limit": 1, "memory_limit": 256, "picture_time_limit": 1, "picture_memory_limit": 256}
+"""The least each of Typst's limits may be (times in seconds, memory in MB: Python and Typst take about 220 MB of
+address space before any work)."""
 
 
 def _limit(table: Mapping[str, Any], key: str, check: _Checker, where: str) -> int | None:

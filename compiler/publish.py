@@ -101,8 +101,8 @@ def check_output(output: Path, *, root: Path, protected: Iterable[Path]) -> Path
                 f"the output `{shown}` holds `{shown_path(path, root)}`, which the build reads: choose another"
             )
     _check_surroundings(resolved, shown, root, protected)
-    if output.exists() and not output.is_dir():
-        raise OutputError(f"the output `{shown}` is a file, not a folder")
+    if output.exists() and not output.is_dir():  # a file, or a named pipe or a device: "a file" misled its owner
+        raise OutputError(f"the output `{shown}` exists and is not a folder")
     if output.is_dir() and not is_owned(output):
         raise OutputError(
             f"the output `{shown}` is not empty and is not a site this tool built (it has no `{MARKER}` file): "

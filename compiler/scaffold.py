@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -20,7 +21,7 @@ from xml.sax.saxutils import escape
 
 from rulebook.config_file import CONFIG_FILE, find_config
 from rulebook.dtd import dtd_text
-from rulebook.errors import UserError, quoted
+from rulebook.errors import NOT_UTF8, UserError, quoted
 from rulebook.fileio import check_written_place
 from rulebook.own_wheel import own_wheel, wheel_name
 from rulebook.project import Project, book_name_problem
@@ -81,13 +82,13 @@ def init_project(folder: Path, title: str | None = None, source_format: str = "x
         ".github/workflows/rulebook.yml": _starter("workflow.yml"),
         f"tools/{wheel_name()}": own_wheel(),  # what the workflow installs: the compiler is not on PyPI
     }
-    taken = sorted(name for name in files if (folder / name).exists())
+    taken = sorted(name for name in files if os.path.lexists(folder / name))  # a dangling link is there too
     if taken:
         raise ScaffoldError(
             f"`{folder / taken[0]}` exists already: nothing was made (init starts a new project; "
             "to add a book to this one, `rulebook new-book NAME`; or choose another folder: `rulebook init DIR`)"
         )
-    kept = tuple(sorted(name for name in extras if (folder / name).exists()))
+    kept = tuple(sorted(name for name in extras if os.path.lexists(folder / name)))
     files |= {name: text for name, text in extras.items() if name not in kept}
     _write_all(folder, files)
     return Made(folder, tuple(files), kept, existing)
@@ -259,7 +260,7 @@ def _checked_title(title: str) -> str:
     name or an argument holding bytes that are not, read as lone surrogates, cannot be written into a file)."""
     if not title.strip() or any(ord(c) < 32 or 0x7F <= ord(c) < 0xA0 for c in title):
         raise ScaffoldError("a title is one line of text, without control characters")
-    if any(0xD800 <= ord(c) < 0xE000 for c in title):
+    if NOT_UTF8.search(title):
         raise ScaffoldError(
             f"the title {quoted(title)} holds bytes that are not UTF-8 text (a folder's name or a --title "
             "given so): give one in UTF-8 with --title; nothing was made"

@@ -224,10 +224,13 @@ def test_modifiers_follow_the_priority_rules(rules: Rules, value: int, mods: lis
 
 
 def test_modifier_trace_and_errors(rules: Rules) -> None:
-    from rulebook.engine.modify import apply_modifiers
+    from rulebook.engine.modify import apply_modifiers, render_text
 
     trace = apply_modifiers(rules, 8, ["-3", "*2"])
     assert [(s["modifier"], s["before"], s["after"]) for s in trace["steps"]] == [("*2", "8", "10"), ("-3", "10", "7")]
+    assert [s.get("beyond_range") for s in trace["steps"]] == ["16", None]  # the range kept it: said, not silent
+    assert "  1. *2         (multiply): 8 -> 10 (16, kept within the range)\n" in render_text(trace)
+    assert render_text(apply_modifiers(rules, 99, [])).startswith("Starting value 99 (range 0-10), kept within the")
     with pytest.raises(RulesError, match="cannot read the modifier `twice`"):
         apply_modifiers(rules, 3, ["twice"])
 

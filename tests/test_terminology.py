@@ -64,6 +64,9 @@ def test_the_curated_list_loads_and_rejects_bad_entries(tmp_path: Path) -> None:
     bad.write_text("[model]\npreferred = 5\n", encoding="utf-8")
     with pytest.raises(TerminologyError, match=r"`preferred` of `model` must be a phrase, not the number 5$"):
         load_terminology(bad)
+    bad.write_text('[model]\npreferred = " "\n', encoding="utf-8")  # rendered the term as nothing, in silence
+    with pytest.raises(TerminologyError, match=r"`preferred` of `model` is empty: write the rendering to use$"):
+        load_terminology(bad)
 
 
 def test_tbx_export_is_iso_30042_shaped() -> None:

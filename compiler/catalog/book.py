@@ -196,12 +196,14 @@ EMPTY_NAME = Rule(
 Reports a definition or reference with an empty or missing `name`, a link
 with an empty or missing `to`, and an empty `id`; in Markdown, a definition,
 reference or link that names nothing. Also a reference or link that shows no words
-(`<reference name="nerve"/>`, `[[nerve|]]`, `<link to="moving"/>`, `[](#moving)`).
+(`<reference name="nerve"/>`, `[[nerve|]]`, `<link to="moving"/>`, `[](#moving)`),
+and a heading without a title (`<section title="">`, `##` alone).
 
 ## Why is this bad?
 An empty name cannot be linked, looked up or defined; a reference or link
 without words is an empty link on the page, which a reader can neither see
-nor follow.
+nor follow; a heading without a title is a blank line on the page and in the
+menu.
 
 ## Example
 ```xml

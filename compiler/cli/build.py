@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from rulebook.cli.common import Commands, Progress, add_config_option, book_option, plural, project_of
+from rulebook.engine.limits import read_bounded
 from rulebook.errors import QUOTE_LIMIT, quoted, shorten
 
 if TYPE_CHECKING:
@@ -221,7 +222,7 @@ def _port(text: str) -> int:
     """A TCP port number, for argparse: a plain usage error otherwise."""
     if not (text.isascii() and text.isdigit()):  # int() also reads `5_0` and other scripts' digits
         raise argparse.ArgumentTypeError(f"{quoted(text)} is not a port number")
-    significant = text.lstrip("0") or "0"
-    if len(significant) > 5 or int(significant) > 65535:
+    port = read_bounded(text, 65535)  # a huge number is never read whole
+    if port is None:
         raise argparse.ArgumentTypeError(f"{shorten(text, QUOTE_LIMIT)} is not a port number (0 to 65535)")
-    return int(significant)
+    return port

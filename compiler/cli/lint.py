@@ -198,6 +198,7 @@ def _baseline_hint(project: Project, book: BookConfig, written: Path) -> str | N
     if project.config_file is None:
         return f"Use it with `rulebook lint --baseline {written}`."
     from rulebook.config_file import CONFIG_FILE
+    from rulebook.errors import NOT_UTF8
 
     try:
         relative = written.resolve().relative_to(project.root.resolve()).as_posix()
@@ -206,7 +207,7 @@ def _baseline_hint(project: Project, book: BookConfig, written: Path) -> str | N
     prefix = "" if project.config_file.name == CONFIG_FILE else "tool.rulebook"
     table = ".".join(part for part in (prefix, "" if book.name == project.main.name else f"books.{book.name}") if part)
     where = f"the [{table}] table of" if table else "the top (before any [table]) of"
-    if any(0xD800 <= ord(char) < 0xE000 for char in relative):
+    if NOT_UTF8.search(relative):
         return f"Its name is not UTF-8 text, which {project.config_file.name} cannot hold: use it with `--baseline`."
     import json
 

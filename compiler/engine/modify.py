@@ -4,7 +4,8 @@ The order of kinds (set or borrowed values, multiplications, additions), how mul
 round, and the range a characteristic stays in all come from the rule data. Within a kind,
 modifiers without a bound come before bounded ones ("to a minimum of 1"), then in the order
 they were gained. A bound limits how far its modifier takes the value, and never moves it the
-other way: a -1 never raises a value, a +1 never lowers it (``-1 min 1`` leaves a 0 at 0).
+other way: a -1 never raises a value, a +1 never lowers it (``-1 min 1`` leaves a 0 at 0). Where the
+characteristic's range keeps a value (the start, or a step's result), the trace says so.
 """
 
 from __future__ import annotations
@@ -67,20 +68,18 @@ def apply_modifiers(rules: Rules, value: int, specs: list[str]) -> dict[str, Any
     rank = {kind: position for position, kind in enumerate(priority["order"])}
     ordered = sorted(modifiers, key=lambda m: (rank[m.kind], m.bound is not None, m.index))
     current = _clamp(Fraction(value), low, high)
+    start = current
     steps = []
     for modifier in ordered:
-        before = current
-        current = _clamp(_apply(modifier, current, priority["round"]), low, high)
-        steps.append(
-            {
-                "modifier": modifier.text,
-                "kind": modifier.kind,
-                "before": _number(before),
-                "after": _number(current),
-            }
-        )
+        before, moved = current, _apply(modifier, current, priority["round"])
+        current = _clamp(moved, low, high)
+        step = {"modifier": modifier.text, "kind": modifier.kind, "before": _number(before), "after": _number(current)}
+        if current != moved:  # the characteristic's range kept it: said, never done in silence
+            step["beyond_range"] = _number(moved)
+        steps.append(step)
     return {
         "value": value,
+        "start": _number(start),
         "result": int(current),
         "steps": steps,
         "rules": [rules.cite(priority["term"])],
@@ -117,9 +116,14 @@ def _clamp(value: Fraction, low: int | None, high: int | None) -> Fraction:
 def render_text(trace: dict[str, Any]) -> str:
     low, high = trace["range"]
     bounds = "no range declared" if low is None and high is None else f"range {_bound(low)}-{_bound(high)}"
-    lines = [f"Starting value {trace['value']} ({bounds}):"]
+    start = trace["start"]
+    kept = "" if start == str(trace["value"]) else f", kept within the range: {start}"
+    lines = [f"Starting value {trace['value']} ({bounds}){kept}:"]
     for number, step in enumerate(trace["steps"], 1):
-        lines.append(f"  {number}. {step['modifier']:<10} ({step['kind']}): {step['before']} -> {step['after']}")
+        beyond = f" ({step['beyond_range']}, kept within the range)" if "beyond_range" in step else ""
+        lines.append(
+            f"  {number}. {step['modifier']:<10} ({step['kind']}): {step['before']} -> {step['after']}{beyond}"
+        )
     lines.append(f"Result: {trace['result']}")
     return "\n".join(lines) + "\n"
 

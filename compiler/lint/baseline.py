@@ -9,14 +9,13 @@ sources it was written for: an entry applies only to the file it names.
 from __future__ import annotations
 
 import json
-import re
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
 from rulebook.diagnostics import Diagnostic
-from rulebook.errors import UserError
+from rulebook.errors import NOT_UTF8, UserError
 from rulebook.inputs import MAX_DATA_BYTES, UnreadableInput, read_input
 
 FORMAT_VERSION = 2
@@ -52,12 +51,8 @@ def serialise(diagnostics: Iterable[Diagnostic]) -> str:
         for (source, rule, target, section), count in sorted(counts.items())
     ]
     text = json.dumps({"version": FORMAT_VERSION, "entries": entries}, indent=2, ensure_ascii=False) + "\n"
-    return _LONE_SURROGATE.sub(lambda found: f"\\u{ord(found.group()):04x}", text)
-
-
-_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
-"""A byte of a file's name that is not UTF-8, as Python reads it: escaped in the baseline (``\\udcff``, read back
-as it was), which stays UTF-8 text."""
+    # a byte of a file's name that is not UTF-8 escaped (``\\udcff``, read back as it was): the file stays UTF-8 text
+    return NOT_UTF8.sub(lambda found: f"\\u{ord(found.group()):04x}", text)
 
 
 def load(path: Path, *, root: Path | None = None) -> Counter[Key]:

@@ -68,9 +68,9 @@ class Limits:
     memory: int = 8192 * MB
     """An edition's compile, in bytes (``[pdf] memory_limit``, in MB)."""
     picture_seconds: float = 20
-    """Reading one picture (all of them: at most :attr:`seconds`)."""
+    """Reading one picture (``[pdf] picture_time_limit``; all of them: at most :attr:`seconds`)."""
     picture_memory: int = 2048 * MB
-    """Reading one picture, in bytes."""
+    """Reading one picture, in bytes (``[pdf] picture_memory_limit``, in MB)."""
 
 
 LIMITS = Limits()
@@ -183,9 +183,10 @@ def _picture_problem(answer: dict[str, Any] | _Ended | None, limits: Limits, *, 
     if answer is None and cut:
         return f"not read: Typst may take {_seconds(limits.seconds)} to read all the pictures, and took them before"
     if answer is None:
-        return f"Typst could not read this picture within {_seconds(limits.picture_seconds)}"
+        raise_it = "(raise it with `picture_time_limit = ...` in seconds in the configuration's [pdf] table)"
+        return f"Typst could not read this picture within {_seconds(limits.picture_seconds)} {raise_it}"
     if isinstance(answer, _Ended):
-        return f"Typst could not read this picture: {_beyond(answer, limits.picture_memory, None)}"
+        return f"Typst could not read this picture: {_beyond(answer, limits.picture_memory, 'picture_memory_limit')}"
     problem = answer["problem"]
     return None if problem is None else f"Typst cannot read this picture ({problem})"
 

@@ -194,7 +194,10 @@ def _placed(rule: Callable[[StateInline, bool], bool], *, last: bool) -> Callabl
 def _wikilink(state: StateInline, silent: bool) -> bool:
     """``[[name]]`` or ``[[name|display]]``, with ``\\|`` and ``\\]`` for those characters in either part."""
     src, start = state.src, state.pos
-    if not src.startswith("[[", start) or src.startswith("[[[", start):
+    if silent or not src.startswith("[[", start) or src.startswith("[[[", start):
+        # Silent is markdown-it finding where a link's words end: a token there that starts with `[` is taken for a
+        # link inside the link, and the link is not one (`[the [[fighter]] rules](#x)` shown as its markup).
+        # Passed over as two brackets, the link is read, and the reference in its words reported.
         return False
     end = _closing_brackets(src, start + 2, state.posMax)
     if end is None:
@@ -263,7 +266,7 @@ def _span(state: StateInline, silent: bool) -> bool:
     Every attribute is kept on the token (the plugin moves ``on*`` into ``meta``): the reader reports each one the
     dialect does not take where it is written (:func:`attributes_of`)."""
     src, start, maximum = state.src, state.pos, state.posMax
-    if src[start] != "[":
+    if silent or src[start] != "[":  # inside a link's words, read as the link's (see :func:`_wikilink`)
         return False
     label_end = state.md.helpers.parseLinkLabel(state, start, False)
     if label_end < 0 or label_end + 1 >= maximum:
@@ -425,7 +428,8 @@ def blank_dialect(text: str) -> str:
 
 def attributes_of(token: Any) -> dict[str, str]:
     """A token's attributes as strings (markdown-it keeps a class list under ``class``), a quoted value's backslash
-    escapes undone (``title="A \\"quoted\\" word"``), as in the text. Those the attributes plugin removes as unsafe
-    (``onclick=...``) are kept too: none is the dialect's, and each is reported where it is written."""
+    escapes and character references read (``title="A \\"quoted\\" word"``, ``title="Roll &amp; Move"``), as in
+    the text. Those the attributes plugin removes as unsafe (``onclick=...``) are kept too: none is the dialect's, and
+    each is reported where it is written."""
     removed = (token.meta or {}).get("insecure_attrs", {}) if isinstance(token.meta, dict) else {}
-    return {str(key): unescaped(str(value)) for key, value in {**removed, **(token.attrs or {})}.items()}
+    return {str(key): text_read(str(value)) for key, value in {**removed, **(token.attrs or {})}.items()}

@@ -198,9 +198,15 @@ def limits(project: Project) -> Limits:
     from rulebook.pdf.typst_run import LIMITS, MB
 
     settings = project.print
-    seconds = settings.time_limit if settings.time_limit is not None else LIMITS.seconds
-    memory = settings.memory_limit * MB if settings.memory_limit is not None else LIMITS.memory
-    return replace(LIMITS, seconds=seconds, memory=memory)
+    return replace(
+        LIMITS,
+        seconds=settings.time_limit if settings.time_limit is not None else LIMITS.seconds,
+        memory=settings.memory_limit * MB if settings.memory_limit is not None else LIMITS.memory,
+        picture_seconds=LIMITS.picture_seconds if settings.picture_time_limit is None else settings.picture_time_limit,
+        picture_memory=LIMITS.picture_memory
+        if settings.picture_memory_limit is None
+        else settings.picture_memory_limit * MB,
+    )
 
 
 class Printing:

@@ -278,14 +278,13 @@ def translation_language(project: Project, configured: Translation | None, sourc
     saying what to name."""
     if configured is not None:
         return configured.language
-    languages = sorted({t.language for book in project.books for t in book.translations})
+    languages = _configured_languages(project)
     if len(languages) == 1:
         return languages[0]
     told = None if languages else _read_as(project, source)
     if told is not None:
         return told
-    listed = f"the project's translations: {', '.join(languages)}" if languages else f"the shipped: {SHIPPED}"
-    raise UserError(f"name the translation's language with --language ({listed})")
+    raise _name_the_language("translation", languages)
 
 
 def terminology_language(project: Project, path: Path) -> str:
@@ -297,11 +296,21 @@ def terminology_language(project: Project, path: Path) -> str:
     owner = next((t for t in translations if t.terms_file.resolve() == resolved), None)
     if owner is not None:
         return owner.language
-    languages = sorted({t.language for t in translations})
+    languages = _configured_languages(project)
     if len(languages) == 1:
         return languages[0]
+    raise _name_the_language("terminology", languages)
+
+
+def _configured_languages(project: Project) -> list[str]:
+    """The languages of the project's translations, each once, sorted."""
+    return sorted({t.language for book in project.books for t in book.translations})
+
+
+def _name_the_language(what: str, languages: list[str]) -> UserError:
+    """The usage error of a command that cannot tell the language of a ``what`` it was given: the languages to name."""
     listed = f"the project's translations: {', '.join(languages)}" if languages else f"the shipped: {SHIPPED}"
-    raise UserError(f"name the terminology's language with --language ({listed})")
+    return UserError(f"name the {what}'s language with --language ({listed})")
 
 
 def _read_as(project: Project, source: Path) -> str | None:

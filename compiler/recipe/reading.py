@@ -61,9 +61,37 @@ def read_book(
 
 def _read_source(request: ReadRequest, linking: Linking | None, source_format: str | None) -> SourceResult:
     """One source, read through :func:`~rulebook.inputs.read_input` (nothing through a link out of the root)."""
-    found = format_of(request.path, source_format) or format_named("xml")
+    found = format_of(request.path, source_format)
+    if found is None:  # a name no format's ending: XML if it reads as XML (it says what it is by its root)
+        unread = _not_xml(request)
+        if unread is not None:
+            return unread
+        found = format_named("xml")
     result = found.read(request)
     return found.terms(result, linking) if found.terms is not None else result
+
+
+def _not_xml(request: ReadRequest) -> SourceResult | None:
+    """A source whose name's ending no format reads and whose text is not XML, refused as not a rulebook source
+    (`book.mdown` was read as XML: "start tag expected", and the help to fix the XML); None to read it as XML."""
+    from rulebook.catalog.reading import NOT_A_RULEBOOK
+    from rulebook.source import Span
+
+    try:
+        text = read_input(request.path, root=request.root).decode("utf-8-sig", errors="replace")
+    except UnreadableInput:
+        return None  # the reader says why it cannot be read
+    if text.lstrip().startswith("<") and not any(f.declares(text) for f in FORMATS if f.name != "xml"):
+        return None  # not `<!-- rulebook -->`, which declares Markdown
+    ending = f"`{request.path.suffix}`" if request.path.suffix else "no ending"
+    diagnostic = NOT_A_RULEBOOK.diagnostic(
+        f"`{request.shown}` is not read: no source format reads a name with {ending}",
+        Span(request.shown, 1, 1),
+        target=request.shown,
+        help=f"{_not_a_rulebook_help(request.path)}: rename it, or name its format in the configuration "
+        '(`format = "markdown"`)',
+    )
+    return SourceResult(None, (diagnostic,), SourceText.from_text(request.shown, text))
 
 
 def read_configured(

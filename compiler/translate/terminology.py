@@ -74,6 +74,8 @@ def load_terminology(path: Path, *, root: Path | None = None) -> dict[str, Entry
             raise TerminologyError(
                 f"{path}: `preferred` of {quoted(term)} must be a phrase, not {toml_kind(fields['preferred'])}"
             )
+        if not fields["preferred"].strip():  # `preferred = ""` rendered the term as nothing, in silence
+            raise TerminologyError(f"{path}: `preferred` of {quoted(term)} is empty: write the rendering to use")
         if extra := sorted(set(fields) - set(_ENTRY_KEYS)):  # a misspelt `forbiden` forbade nothing, in silence
             raise TerminologyError(
                 f"{path}: {quoted(extra[0])} is not a key of a term's entry ({quoted(term)} holds "

@@ -635,15 +635,29 @@ def test_markup_inside_a_heading_is_reported_not_dropped(  # type: ignore[no-unt
         ("Move [**6**]{value=reach kind=distance} inches.", "important text inside a value", 7),
         ("See [**moving**](#moving).", "important text inside a link's text", 6),
         ("1. [A [long march]{dfn=long_march}]{.title} A [[long march]].", "a definition inside an item's title", 24),
+        ("See [how to [[march]]](#moving).", "a reference inside a link's text", 15),
+        ("See [[[march]]](#moving).", "a reference inside a link's text", 8),
+        ("See [the [[march]]{type=example} rules](#moving).", "a reference inside a link's text", 12),
+        ("See [a [long march]{dfn=long_march}](#moving), a [[long march]].", "a definition inside a link's text", 25),
     ],
-    ids=["emphasis in an item's title", "emphasis in a value", "emphasis in a link", "a definition in a title"],
+    ids=[
+        "emphasis in an item's title",
+        "emphasis in a value",
+        "emphasis in a link",
+        "a definition in a title",
+        "a reference in a link",
+        "a link of a reference alone",
+        "an example in a link",
+        "a definition in a link",
+    ],
 )
 def test_markup_inside_what_holds_text_alone_is_reported_not_dropped(  # type: ignore[no-untyped-def]
     capsys, scratch: Path, line: str, said: str, column: int
 ) -> None:
     """An item's title, a value and a link's words are text alone in the XML: emphasis in them was dropped, and a
     definition there was defined with no place on any page (its references resolved to nothing), with "All checks
-    passed". A definition so written is left out, and its references are undefined."""
+    passed". A definition so written is left out, and its references are undefined. A reference or a span in a
+    link's words made markdown-it read no link at all: the link shown as its markup, with no finding."""
     source(scratch, "book.md", f"{BODY}\n{line}\n")
     lint = run(capsys, "lint", "--color", "never")
     assert lint.code == 1
@@ -708,3 +722,47 @@ def test_an_attribute_given_twice_is_reported_at_the_second(  # type: ignore[no-
     source(scratch, "book.md", f"{BODY}\n{written}\n")
     lint = run(capsys, "lint", "--color", "never")
     assert f"error[RB002]: attribute {said}: the last one is read\n  --> book.md:13:{column}\n" in lint.out, lint.out
+
+
+def test_a_source_named_with_no_formats_ending_is_not_read_as_xml(capsys, scratch: Path) -> None:  # type: ignore[no-untyped-def]
+    """`book.mdown` was read as XML: "start tag expected", with the help to fix the XML. Its text says it is not XML:
+    it is refused with the endings the formats read; a file so named holding XML is still read as XML."""
+    source(scratch, "book.mdown", BODY)
+    lint = run(capsys, "lint", "--color", "never")
+    assert lint.code == 2
+    assert lint.out.startswith(
+        "error[RB004]: `book.mdown` is not read: no source format reads a name with `.mdown`\n --> book.mdown:1:1\n"
+    ), lint.out
+    assert 'rename it, or name its format in the configuration (`format = "markdown"`)' in lint.out
+    source(scratch, "book.mdown", '<document><chapter title="A" id="a">Text.</chapter></document>\n')
+    assert run(capsys, "lint", "--color", "never").code == 0
+
+
+def test_character_references_in_an_attribute_value_are_read(scratch: Path) -> None:
+    """`{title="Roll &amp; Move"}` showed `&amp;` on the page, as a title written in XML never does."""
+    from rulebook.readers.markdown_syntax import attributes_of, parse_dialect_text
+
+    tokens = parse_dialect_text('{title="Roll &amp; Move \\"x\\""}\n| a | b |\n|---|---|\n| 1 | 2 |\n')
+    assert attributes_of(next(t for t in tokens if t.type == "table_open"))["title"] == 'Roll & Move "x"'
+
+
+@pytest.mark.parametrize(
+    ("name", "text", "said"),
+    [
+        ("book.md", f"{BODY}\n##\n\nMore.\n", "error[RB301]: a heading has no title\n  --> book.md:13:1\n"),
+        (
+            "book.xml",
+            '<document><chapter title="A" id="a"><section title=" " id="s">Text.</section></chapter></document>\n',
+            "error[RB301]: section has an empty `title`\n --> book.xml:1:37\n",
+        ),
+    ],
+    ids=["markdown", "xml"],
+)
+def test_a_heading_without_a_title_is_reported(  # type: ignore[no-untyped-def]
+    capsys, scratch: Path, name: str, text: str, said: str
+) -> None:
+    """A blank line on the page and in the menu, with "All checks passed"."""
+    source(scratch, name, text)
+    lint = run(capsys, "lint", "--color", "never")
+    assert lint.code == 1
+    assert said in lint.out, lint.out

@@ -210,7 +210,7 @@ def test_a_file_as_output_is_a_plain_error(scratch: Path, capsys: pytest.Capture
     project(scratch)
     (scratch / "site").write_text("a file", encoding="utf-8")
     assert run("build", "-q") == 2
-    assert "the output `site` is a file, not a folder" in capsys.readouterr().err
+    assert "the output `site` exists and is not a folder" in capsys.readouterr().err
 
 
 # -- names that would become paths, anchors or attributes -------------------------------------------

@@ -319,6 +319,28 @@ def test_a_baseline_replaces_only_a_baseline_and_a_report_only_a_report(
     assert '"charge"' in (scratch / "empty.json").read_text(encoding="utf-8")
 
 
+def test_init_keeps_a_dangling_link_where_it_would_write_a_companion(
+    scratch: Path,  # noqa: F811
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """A committed `.pre-commit-config.yaml` that is a link to nothing: init said "cannot write ...: file exists;
+    nothing was made" (the link was not seen as there); it is kept as any file there is, never written through, and
+    a dangling link where the book goes is a book that exists already."""
+    (scratch / "game").mkdir()
+    (scratch / "game" / ".pre-commit-config.yaml").symlink_to(scratch / "nowhere")
+    outcome = run(capsys, "init", "game")
+    assert outcome.code == 0, outcome.err
+    assert (scratch / "game" / "rules" / "book.xml").is_file()
+    assert os.readlink(scratch / "game" / ".pre-commit-config.yaml") == str(scratch / "nowhere")
+    assert not (scratch / "nowhere").exists()
+    (scratch / "other" / "rules").mkdir(parents=True)
+    (scratch / "other" / "rules" / "book.xml").symlink_to(scratch / "nowhere")
+    outcome = run(capsys, "init", "other")
+    assert outcome.code == 2
+    assert "other/rules/book.xml` exists already: nothing was made" in outcome.err, outcome.err
+    assert sorted(p.name for p in (scratch / "other").rglob("*")) == ["book.xml", "rules"]
+
+
 def test_init_never_writes_through_a_link_or_into_git(
     scratch: Path,  # noqa: F811
     tmp_path_factory: pytest.TempPathFactory,

@@ -70,15 +70,15 @@ def _build(folder: Path, *options: str) -> int:
 
 
 def test_a_picture_typst_cannot_read_in_its_time_is_left_out_of_the_pdf_and_published_on_the_site(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    monkeypatch.setattr(typst_run, "LIMITS", typst_run.Limits(picture_seconds=3))
-    folder = _project(tmp_path / "blurred")
+    """The picture's limit is the configuration's (``picture_time_limit``), and the warning names that key."""
+    folder = _project(tmp_path / "blurred", "[pdf]\npicture_time_limit = 3\n")
     assert _build(folder) == 0
     err = capsys.readouterr().err
     assert (
-        "rulebook: typst: images/blurred.svg: Typst could not read this picture within 3 s; the PDF shows its place"
-        in err
+        "rulebook: typst: images/blurred.svg: Typst could not read this picture within 3 s (raise it with "
+        "`picture_time_limit = ...` in seconds in the configuration's [pdf] table); the PDF shows its place" in err
     )
     assert "fine.svg" not in err
     text = " ".join(" ".join(page_texts(reader(folder / "site" / "marches.pdf"))).split())
@@ -95,7 +95,8 @@ def test_a_picture_past_its_memory_is_left_out_and_the_rest_are_read_on(tmp_path
     assert list(kept) == ["b-fine.svg", "d-fine.svg"]
     assert refused == tuple(
         f"images/{name}: Typst could not read this picture: it needed more than 350 MB of memory, the most Typst "
-        "may take; the PDF shows its place"
+        "may take (raise it with `picture_memory_limit = ...` in MB in the configuration's [pdf] table); the PDF "
+        "shows its place"
         for name in ("a-blurred.svg", "c-blurred.svg")
     )
 
@@ -272,3 +273,29 @@ def test_a_build_stopped_in_this_process_kills_typst_before_it_returns(
     assert _typst_children(os.getpid()) == []
     assert all(not (Path("/proc") / str(child)).exists() for child in seen), seen
     assert capsys.readouterr().err == "rulebook: stopped\n"
+
+
+def test_the_limits_said_in_the_starter_and_the_docs_are_the_shipped_ones() -> None:
+    """The defaults are written out where a team reads them (the starter configuration, the configuration's example,
+    docs/print.md): each must say the number the build uses, or a team raising a limit reads a wrong one."""
+    import re
+
+    from rulebook import project
+
+    repository = Path(__file__).resolve().parents[2]
+    texts = {
+        "starter": (repository / "compiler" / "starter" / "rulebook.toml").read_text(encoding="utf-8"),
+        "project.py": project.__doc__ or "",
+        "docs/print.md": (repository / "docs" / "print.md").read_text(encoding="utf-8"),
+    }
+    limits, mb = typst_run.LIMITS, typst_run.MB
+    shipped = {
+        "time_limit": limits.seconds,
+        "memory_limit": limits.memory // mb,
+        "picture_time_limit": limits.picture_seconds,
+        "picture_memory_limit": limits.picture_memory // mb,
+    }
+    for where, text in texts.items():
+        for key, value in shipped.items():
+            said = re.findall(rf"^#? ?{key} = (\d+)", text, re.MULTILINE)
+            assert said == [str(int(value))], (where, key, said)

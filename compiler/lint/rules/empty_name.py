@@ -33,12 +33,15 @@ def check(lint: LintInput) -> Iterator[Diagnostic]:
     for target_id, span in book.ids:
         if not target_id.strip():
             yield _empty("element", "id", span, None)
+    for section in book.sections:
+        if section.headed and not section.title.strip():  # `##` alone, `title=""`: a blank line on the page and menu
+            yield _empty("section", "title", section.span, section.id)
 
 
 def _empty(element: str, attribute: str, span: Span, section_id: str | None) -> Diagnostic:
     if spelling_of(span.path) is XML:
         message = f"{element} has an empty `{attribute}`"
-        help = f"write the {'term name' if attribute == 'name' else 'id'} in `{attribute}`"
+        help = f"write the {_WRITTEN.get(attribute, 'id')} in `{attribute}`"
     else:
         message, help = _IN_MARKDOWN[element]
     return RULE.diagnostic(message, span, target="", help=help, section_id=section_id)
@@ -76,6 +79,9 @@ def _wordless_link(link: Link) -> Diagnostic:
     )
 
 
+_WRITTEN = {"name": "term name", "title": "title"}
+"""What an empty attribute of the XML should hold (an id, for the others)."""
+
 _IN_MARKDOWN = {
     "definition": (
         "a definition names no term",
@@ -83,6 +89,7 @@ _IN_MARKDOWN = {
     ),
     "reference": ("a reference names no term", "write the term's name: `[[NAME|text]]`"),
     "link": ("a link names no id", "write the id of the section or figure it points at: `[text](#ID)`"),
+    "section": ("a heading has no title", "write its title after the `#`s: `## Title`"),
     "element": ("an id is empty", "write the id: `{#ID}` after a heading's title, `::: figure ID Title` for a figure"),
 }
 """An empty name as the Markdown dialect writes it: its message and help, by what holds it."""
