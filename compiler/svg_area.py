@@ -240,8 +240,8 @@ class PaintedArea:
         for used in self.used.get(element, []):
             repeat = _times(scale, self._scale_of_use(element, used))
             count, weighed = self.points.get(used, (0.0, 0.0))
-            total += self._bounded(
-                self.drawn.get(used, 0) * (1 + paint[0]) + count * self.marker_count,
+            total += self._bounded(  # an element drawn into a layer paints twice: itself, then its layer
+                self.drawn.get(used, 0) * (1 + paint[0]) * (2 if self.layers else 1) + count * self.marker_count,
                 self.covered.get(used, 0.0)
                 + _times(self.mass.get(used, 0.0), paint[1])
                 + _times(weighed, self.marker_area),

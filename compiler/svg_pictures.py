@@ -197,7 +197,9 @@ def _check_extent(data: bytes) -> None:
 def _check_drawn(root: etree._Element) -> None:
     """Refuse a rebuilt SVG that draws more than :data:`MAX_SVG_DRAWN` elements, counting each ``<use>`` as the
     element it repeats, with all that one draws (a ``<use>`` of one of its own ancestors draws nothing, as in a
-    browser). Counted once an element, without recursion: a chain of ``<use>`` may be as long as the picture."""
+    browser). Counted once an element, without recursion: a chain of ``<use>`` may be as long as the picture. The
+    same walk measures the area each element paints (:class:`rulebook.svg_area.PaintedArea`): a picture painting its
+    own area over more than :data:`rulebook.svg_area.MAX_TIMES_PAINTED` times is refused last."""
     named: dict[str, etree._Element] = {}
     for element in root.iter():
         named.setdefault(element.get("id") or "", element)
