@@ -44,7 +44,7 @@ from rulebook.svg_geometry import (
 MAX_TIMES_PAINTED = 2_000
 """The most times an SVG may paint its own area over. Headless Chromium took 0.7 to 0.9 ms a megapixel blended
 (software drawing): a picture of a megapixel painted over 2,000 times, 1 to 2.5 s more than an empty one (10,000
-times: 7 s); ordinary pictures paint theirs a few times (23,658 SVGs of icon sets and books: 73 at most; a map of
+times: 7 s); ordinary pictures paint theirs a few times (23,658 SVGs of icon sets and books: 136 at most; a map of
 5,000 cells with labels and rivers: 5)."""
 WINDOW_PIXELS = 4_000_000
 """The pixels a window shows at most (2,000 x 2,000): a picture saying it is larger is drawn in parts as a reader
@@ -168,6 +168,9 @@ class PaintedArea:
             count, weight = self.points.get(part, (0.0, 0.0))
             points, weighed = points + count, weighed + _times(scale, weight)
         covered += sum(_times(mass, _times(self.covered.get(paint, 0.0), _content_scale(paint))) for paint in painted)
+        for paint in painted:  # a line inside a pattern draws its markers each time the pattern paints
+            count, weight = self.points.get(paint, (0.0, 0.0))
+            points, weighed = points + self.drawn.get(element, 1) * count, weighed + _times(mass, weight)
         moved = self.moved or (style and _MOVES.search(style))
         transform = None if moved else transform_of(element.get("transform") or element.get("patternTransform"))
         self.transforms[element] = transform
@@ -178,6 +181,10 @@ class PaintedArea:
         self.covered[element] = _times(area_scale, covered)
         self.mass[element] = _times(area_scale, mass)
         self.points[element] = (points, _times(area_scale, weighed))
+
+    def marker_points(self, root: etree._Element) -> float:
+        """The points the picture's lines carry a marker at, each time a line is drawn (none without markers)."""
+        return self.points.get(root, (0.0, 0.0))[0]
 
     def times_painted(self, root: etree._Element, styled: list[etree._Element], context_paint: bool) -> float:
         """How many times the picture paints its own area over; ``styled``: the patterns, masks, clipping paths

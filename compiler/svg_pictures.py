@@ -232,7 +232,7 @@ def _check_drawn(root: etree._Element) -> None:
         passes[element] = min(MAX_FILTER_PASSES + 1, taken + drawing * sum(passes.get(paint, 0) for paint in painted))
     everywhere = drawn[root] * sum(drawn.get(target, 0) for target in styled)  # a <style> may paint any element
     context_paint = _context_paint(root, named, drawn, styled)
-    marked = _marked(root, drawn) * (1 + context_paint)
+    marked = _marked(root, drawn, area.marker_points(root)) * (1 + context_paint)
     if drawn[root] + everywhere + marked > MAX_SVG_DRAWN:
         raise UnsafeSvg(
             f"it draws more than {MAX_SVG_DRAWN:,} elements (its `<use>` elements, patterns, masks, clipping paths "
@@ -293,14 +293,16 @@ def _letters(element: etree._Element) -> int:
 
 _MARKED = frozenset(f"{{{SVG}}}{name}" for name in ("path", "line", "polyline", "polygon"))
 """The shapes a marker is drawn on, at each of their points."""
-_NUMBER = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)")
 
 
-def _marked(root: etree._Element, drawn: dict[etree._Element, int]) -> int:
+def _marked(root: etree._Element, drawn: dict[etree._Element, int], points: float) -> int:
     """How many elements the picture's markers may draw: every marker at every point of every shape that can carry
-    one (a ``<style>`` can give markers to shapes by their tag, so which shapes carry which is not told apart: the
-    count is the most it may be). A marker holding such a shape may draw markers in turn: refused, as a marker
-    given by a ``<style>`` (one level of ten thousand rectangles drawn at 50,000 points took Typst 16 GB)."""
+    one, each time the shape is drawn (``points``: a ``<use>`` of a line draws its markers again; four levels of ten
+    ``<use>`` of a line of 1,000 points carrying a marker of ten rectangles, 6 KB, held Chromium past 300 s, counted
+    as 11,000 elements) (a ``<style>`` can give markers to shapes by their tag, so which shapes carry which is not
+    told apart: the count is the most it may be). A marker holding such a shape may draw markers in turn: refused,
+    as a marker given by a ``<style>`` (one level of ten thousand rectangles drawn at 50,000 points took Typst
+    16 GB)."""
     markers = list(root.iter(f"{{{SVG}}}marker"))  # of the rebuilt picture: no line of the file to name
     if not markers:
         return 0
@@ -313,8 +315,7 @@ def _marked(root: etree._Element, drawn: dict[etree._Element, int]) -> int:
                     help=_SIMPLER,
                 )
             break
-    points = sum(max(2, len(_NUMBER.findall(e.get("points") or e.get("d") or "")) // 2) for e in root.iter(*_MARKED))
-    return points * sum(drawn.get(marker, 1) for marker in markers)
+    return int(min(MAX_SVG_DRAWN + 1, points * sum(drawn.get(marker, 1) for marker in markers)))
 
 
 def _context_paint(

@@ -200,3 +200,15 @@ def test_a_css_transform_makes_a_place_untold() -> None:
 def test_numbers_past_what_a_float_holds_are_measured_without_an_internal_error(body: str) -> None:
     assert sanitised_svg(picture(body))
     assert refusal(picture(body * 2_001)) == REASON
+
+
+def test_a_lines_markers_are_counted_each_time_a_use_draws_the_line() -> None:
+    """Four levels of ten ``<use>`` of a line of 1,000 points carrying a marker of ten rectangles draw a hundred
+    million rectangles (6 KB: Chromium ran past 300 s); its markers were counted at the line's points once."""
+    points = " ".join(f"{i % 100},{i // 100}" for i in range(1_000))
+    marker = '<marker id="m">' + '<rect width="0.1" height="0.1"/>' * 10 + "</marker>"
+    line = f'<polyline points="{points}" marker-mid="url(#m)" fill="none"/>'
+    with pytest.raises(UnsafeSvg) as refused:
+        sanitised_svg(picture(marker + nested(line, 4), 'viewBox="0 0 1000 1000"'))
+    assert str(refused.value).startswith("it draws more than 1,000,000 elements (its `<use>` elements, patterns")
+    assert sanitised_svg(picture(marker + nested(line, 1), 'viewBox="0 0 1000 1000"'))
