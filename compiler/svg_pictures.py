@@ -21,6 +21,7 @@ import re
 from lxml import etree
 
 from rulebook.picture_size import SIZE_BYTES, size_refusal_of_any
+from rulebook.svg_area import MAX_TIMES_PAINTED, PaintedArea
 
 SVG = "http://www.w3.org/2000/svg"
 XLINK = "http://www.w3.org/1999/xlink"
@@ -196,13 +197,16 @@ def _check_extent(data: bytes) -> None:
 def _check_drawn(root: etree._Element) -> None:
     """Refuse a rebuilt SVG that draws more than :data:`MAX_SVG_DRAWN` elements, counting each ``<use>`` as the
     element it repeats, with all that one draws (a ``<use>`` of one of its own ancestors draws nothing, as in a
-    browser). Counted once an element, without recursion: a chain of ``<use>`` may be as long as the picture."""
+    browser). Counted once an element, without recursion: a chain of ``<use>`` may be as long as the picture. The
+    same walk measures the area each element paints (:class:`rulebook.svg_area.PaintedArea`): a picture painting its
+    own area over more than :data:`rulebook.svg_area.MAX_TIMES_PAINTED` times is refused last."""
     named: dict[str, etree._Element] = {}
     for element in root.iter():
         named.setdefault(element.get("id") or "", element)
     styled = _check_styled_repeaters(root, named)
     lettered = {inside for text in root.iter(f"{{{SVG}}}text") for inside in text.iter()}
     drawn: dict[etree._Element, int] = {}
+    area = PaintedArea(root, drawn)
     passes: dict[etree._Element, int] = {}  # the filter steps each element takes, with all it draws
     open_: set[etree._Element] = set()  # on the way down from the root: a reference back to one is a cycle
     stack: list[tuple[etree._Element, bool]] = [(root, False)]
@@ -210,7 +214,8 @@ def _check_drawn(root: etree._Element) -> None:
         element, counted = stack.pop()
         if element in drawn:
             continue
-        parts = [*element, *_used(element, named)]
+        used = _used(element, named)
+        parts = [*element, *used]
         painted = _painted(element, named)
         if not counted:
             open_.add(element)
@@ -218,13 +223,16 @@ def _check_drawn(root: etree._Element) -> None:
             stack.extend((part, False) for part in [*parts, *painted] if part not in drawn and part not in open_)
             continue
         open_.discard(element)
-        drawing = 1 + sum(drawn.get(part, 0) for part in parts) + (_letters(element) if element in lettered else 0)
+        letters = _letters(element) if element in lettered else 0
+        drawing = 1 + sum(drawn.get(part, 0) for part in parts) + letters
         # a paint is inherited: each element drawn here (itself, its children, what it repeats) paints with it
         drawn[element] = min(MAX_SVG_DRAWN + 1, drawing * (1 + sum(drawn.get(paint, 0) for paint in painted)))
+        area.add(element, used, painted, letters)
         taken = _filter_passes(element, named) + sum(passes.get(part, 0) for part in parts)
         passes[element] = min(MAX_FILTER_PASSES + 1, taken + drawing * sum(passes.get(paint, 0) for paint in painted))
     everywhere = drawn[root] * sum(drawn.get(target, 0) for target in styled)  # a <style> may paint any element
-    marked = _marked(root, drawn) * (1 + _context_paint(root, named, drawn, styled))
+    context_paint = _context_paint(root, named, drawn, styled)
+    marked = _marked(root, drawn, area.marker_points(root)) * (1 + context_paint)
     if drawn[root] + everywhere + marked > MAX_SVG_DRAWN:
         raise UnsafeSvg(
             f"it draws more than {MAX_SVG_DRAWN:,} elements (its `<use>` elements, patterns, masks, clipping paths "
@@ -236,6 +244,13 @@ def _check_drawn(root: etree._Element) -> None:
     given_by_styles = _functions([value for text in styles for value in _FILTER_PROPERTY.findall(text)])
     styled_passes = sum(_primitives(target) for target in styled) + given_by_styles  # to any element
     _check_filter_passes(passes[root] + drawn[root] * styled_passes)
+    if area.times_painted(root, styled, context_paint > 0) > MAX_TIMES_PAINTED:
+        raise UnsafeSvg(
+            f"it paints more than {MAX_TIMES_PAINTED:,} times its own area (each element counted by the area it "
+            "covers, each time it is drawn: by a `<use>`, a pattern, a mask or a marker too), the most an SVG "
+            "picture may paint: a reader's browser paints each of those pixels in turn",
+            help="draw fewer or smaller shapes over each other, or " + _SIMPLER,
+        )
 
 
 def _filter_passes(element: etree._Element, named: dict[str, etree._Element]) -> int:
@@ -278,14 +293,16 @@ def _letters(element: etree._Element) -> int:
 
 _MARKED = frozenset(f"{{{SVG}}}{name}" for name in ("path", "line", "polyline", "polygon"))
 """The shapes a marker is drawn on, at each of their points."""
-_NUMBER = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)")
 
 
-def _marked(root: etree._Element, drawn: dict[etree._Element, int]) -> int:
+def _marked(root: etree._Element, drawn: dict[etree._Element, int], points: float) -> int:
     """How many elements the picture's markers may draw: every marker at every point of every shape that can carry
-    one (a ``<style>`` can give markers to shapes by their tag, so which shapes carry which is not told apart: the
-    count is the most it may be). A marker holding such a shape may draw markers in turn: refused, as a marker
-    given by a ``<style>`` (one level of ten thousand rectangles drawn at 50,000 points took Typst 16 GB)."""
+    one, each time the shape is drawn (``points``: a ``<use>`` of a line draws its markers again; four levels of ten
+    ``<use>`` of a line of 1,000 points carrying a marker of ten rectangles, 6 KB, held Chromium past 300 s, counted
+    as 11,000 elements) (a ``<style>`` can give markers to shapes by their tag, so which shapes carry which is not
+    told apart: the count is the most it may be). A marker holding such a shape may draw markers in turn: refused,
+    as a marker given by a ``<style>`` (one level of ten thousand rectangles drawn at 50,000 points took Typst
+    16 GB)."""
     markers = list(root.iter(f"{{{SVG}}}marker"))  # of the rebuilt picture: no line of the file to name
     if not markers:
         return 0
@@ -298,8 +315,7 @@ def _marked(root: etree._Element, drawn: dict[etree._Element, int]) -> int:
                     help=_SIMPLER,
                 )
             break
-    points = sum(max(2, len(_NUMBER.findall(e.get("points") or e.get("d") or "")) // 2) for e in root.iter(*_MARKED))
-    return points * sum(drawn.get(marker, 1) for marker in markers)
+    return int(min(MAX_SVG_DRAWN + 1, points * sum(drawn.get(marker, 1) for marker in markers)))
 
 
 def _context_paint(

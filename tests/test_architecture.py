@@ -71,6 +71,8 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "rulebook.pictures",
             "rulebook.picture_size",
             "rulebook.svg_pictures",
+            "rulebook.svg_area",
+            "rulebook.svg_geometry",
         ),
     ),
     (

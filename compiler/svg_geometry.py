@@ -1,0 +1,322 @@
+"""Where an SVG's elements draw, told cheaply and from above: lengths, transforms, bounding boxes, the viewport.
+
+Each answer is an upper bound of what a browser paints, or None where it cannot be told from the element alone (a
+length in ``em``, a transform that does not parse): the caller counts such an element as covering the whole
+picture. Nothing here follows a reference; :mod:`rulebook.svg_area` does.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+from itertools import accumulate
+
+from lxml import etree
+
+SVG = "http://www.w3.org/2000/svg"
+
+UNSIZED = 2_000.0
+"""The extent, in pixels, of a side a picture does not state (no ``viewBox``, no absolute ``width`` or ``height``):
+a browser opening it fills its window, whose side is rarely more."""
+
+_NUMBER = r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?"
+_LENGTH = re.compile(rf"\s*({_NUMBER})\s*(px|in|cm|mm|pt|pc|%)?\s*\Z", re.IGNORECASE)
+_PIXELS = {"": 1.0, "px": 1.0, "in": 96.0, "cm": 96 / 2.54, "mm": 96 / 25.4, "pt": 96 / 72, "pc": 16.0}
+_NUMBERS = re.compile(_NUMBER)
+_SEPARATORS = re.compile(r"[\s,A-DF-Za-df-z]+")
+"""What parts the numbers of a list or a path's data (any letter but an exponent's)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Box:
+    """An axis-aligned rectangle in some user space."""
+
+    left: float
+    top: float
+    right: float
+    bottom: float
+    """The rectangle's sides (``right >= left``, ``bottom >= top``)."""
+
+    @property
+    def area(self) -> float:
+        """The rectangle's area, infinite if a side is not finite."""
+        area = (self.right - self.left) * (self.bottom - self.top)
+        return area if math.isfinite(area) else math.inf
+
+    def grown(self, margin: float) -> Box:
+        """The rectangle with ``margin`` more on each side (a stroke's half width)."""
+        return Box(self.left - margin, self.top - margin, self.right + margin, self.bottom + margin)
+
+    def within(self, other: Box) -> float:
+        """The area of the part of this rectangle inside ``other`` (all of ``other`` if a side is not finite: a
+        browser draws a length too large for it as the largest it holds)."""
+        if not all(math.isfinite(side) for side in (self.left, self.top, self.right, self.bottom)):
+            return other.area
+        width = min(self.right, other.right) - max(self.left, other.left)
+        height = min(self.bottom, other.bottom) - max(self.top, other.top)
+        return max(0.0, width) * max(0.0, height)
+
+
+Matrix = tuple[float, float, float, float, float, float]
+"""An affine transform ``(a, b, c, d, e, f)`` as SVG writes it: ``x' = a x + c y + e``, ``y' = b x + d y + f``."""
+IDENTITY: Matrix = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
+
+
+def squared(value: float) -> float:
+    """``value`` times itself: infinite past what a float holds, where ``value ** 2`` raises an error."""
+    return value * value
+
+
+def product(outer: Matrix, inner: Matrix) -> Matrix:
+    """The transform doing ``inner`` first, then ``outer``."""
+    a, b, c, d, e, f = outer
+    p, q, r, s, t, u = inner
+    return (a * p + c * q, b * p + d * q, a * r + c * s, b * r + d * s, a * t + c * u + e, b * t + d * u + f)
+
+
+def scale_of(matrix: Matrix) -> float:
+    """How many times ``matrix`` multiplies an area (the absolute value of its determinant)."""
+    return abs(matrix[0] * matrix[3] - matrix[1] * matrix[2])
+
+
+def mapped(box: Box, matrix: Matrix) -> Box:
+    """The bounding box of ``box`` once ``matrix`` has moved its corners."""
+    a, b, c, d, e, f = matrix
+    corners = [(x, y) for x in (box.left, box.right) for y in (box.top, box.bottom)]
+    xs = [a * x + c * y + e for x, y in corners]
+    ys = [b * x + d * y + f for x, y in corners]
+    return Box(min(xs), min(ys), max(xs), max(ys))
+
+
+_TRANSFORM = re.compile(r"\s*,?\s*(matrix|translate|scale|rotate|skewX|skewY)\s*\(([^)]*)\)\s*")
+
+
+def transform_of(text: str | None) -> Matrix | None:
+    """The matrix of a ``transform`` attribute (the identity if there is none), None if it does not parse."""
+    if not text:
+        return IDENTITY
+    matrix, position = IDENTITY, 0
+    while position < len(text.rstrip()):
+        found = _TRANSFORM.match(text, position)
+        if found is None:
+            return None
+        values = [float(n) for n in _NUMBERS.findall(found.group(2))]
+        step = _step(found.group(1), values) if all(math.isfinite(value) for value in values) else None
+        if step is None:
+            return None
+        matrix, position = product(matrix, step), found.end()
+    return matrix if all(math.isfinite(value) for value in matrix) else None
+
+
+def _step(name: str, n: list[float]) -> Matrix | None:
+    if name == "matrix" and len(n) == 6:
+        return (n[0], n[1], n[2], n[3], n[4], n[5])
+    if name == "translate" and len(n) in (1, 2):
+        return (1.0, 0.0, 0.0, 1.0, n[0], n[1] if len(n) == 2 else 0.0)
+    if name == "scale" and len(n) in (1, 2):
+        return (n[0], 0.0, 0.0, n[-1], 0.0, 0.0)
+    if name == "rotate" and len(n) in (1, 3):
+        cos, sin = math.cos(math.radians(n[0])), math.sin(math.radians(n[0]))
+        x, y = (n[1], n[2]) if len(n) == 3 else (0.0, 0.0)
+        return (cos, sin, -sin, cos, x - cos * x + sin * y, y - sin * x - cos * y)
+    if name in ("skewX", "skewY") and len(n) == 1:
+        tangent = math.tan(math.radians(n[0]))
+        return (1.0, 0.0, tangent, 1.0, 0.0, 0.0) if name == "skewX" else (1.0, tangent, 0.0, 1.0, 0.0, 0.0)
+    return None
+
+
+def length(value: str | None, extent: float, default: float = 0.0) -> float | None:
+    """A length in user units (``%`` of ``extent``); ``default`` when it is not given, None when its unit depends on
+    what this module does not follow (``em``, ``calc()``)."""
+    if value is None:
+        return default
+    try:
+        number = float(value)  # most lengths are a plain number
+    except ValueError:
+        pass
+    else:
+        return number if math.isfinite(number) else None
+    found = _LENGTH.match(value)
+    if found is None:
+        return None
+    unit = (found.group(2) or "").lower()
+    number = float(found.group(1)) * (extent / 100 if unit == "%" else _PIXELS[unit])
+    return number if math.isfinite(number) else None
+
+
+def numbers(text: str) -> list[float]:
+    """The numbers of a list attribute (``points``, ``viewBox``)."""
+    try:  # most lists are numbers between spaces, commas or commands: split at once
+        return [float(number) for number in _SEPARATORS.split(text) if number]
+    except ValueError:  # ``1-2``, ``.5.5``: read a number at a time
+        return [float(number) for number in _NUMBERS.findall(text)]
+
+
+def view_box(element: etree._Element) -> Box | None:
+    """The ``viewBox`` an element states, if it states a usable one."""
+    values = numbers(element.get("viewBox") or "")
+    if len(values) != 4 or values[2] <= 0 or values[3] <= 0 or not all(math.isfinite(value) for value in values):
+        return None
+    box = Box(values[0], values[1], values[0] + values[2], values[1] + values[3])
+    return box if box.right > box.left and box.bottom > box.top else None  # a width lost beside a large origin
+
+
+@dataclass(frozen=True, slots=True)
+class Viewport:
+    """What of an SVG's user space a browser opening it shows."""
+
+    shown: Box
+    """The part of the root's user space that can be seen: the ``viewBox``, widened on both sides where the
+    picture's own width and height have another shape (the browser centres the drawing and shows what lies
+    beside it)."""
+    area: float
+    """The picture's own area, in the root's user units: what "painted over once" means."""
+    pixels: float
+    """The pixels the picture says it has (its ``width`` times its ``height``); :data:`UNSIZED` a side it leaves
+    unsaid."""
+
+    @property
+    def untold(self) -> bool:
+        """Whether the share of the picture an element covers cannot be told (a ``viewBox`` too large or too small
+        for a number): each element is then taken to cover the whole picture."""
+        return not (0 < self.area < math.inf and math.isfinite(self.shown.area))
+
+
+def viewport(root: etree._Element) -> Viewport:
+    """The viewport of the picture whose root element is ``root``."""
+    width = length(root.get("width"), 0.0, UNSIZED) if "%" not in (root.get("width") or "") else UNSIZED
+    height = length(root.get("height"), 0.0, UNSIZED) if "%" not in (root.get("height") or "") else UNSIZED
+    width = width if width is not None and width > 0 else UNSIZED
+    height = height if height is not None and height > 0 else UNSIZED
+    box = view_box(root)
+    if box is None:
+        return Viewport(Box(0.0, 0.0, width, height), width * height, width * height)
+    wide, high = box.right - box.left, box.bottom - box.top
+    fitted = min(width / wide, height / high)  # the viewBox's units a pixel, as shown whole ("meet")
+    if not 0 < fitted < math.inf:
+        return Viewport(box, math.inf, width * height)  # untold: no share of it can be taken
+    seen_wide, seen_high = width / fitted, height / fitted
+    extra_x, extra_y = seen_wide - wide, seen_high - high
+    shown = Box(box.left - extra_x, box.top - extra_y, box.right + extra_x, box.bottom + extra_y)
+    return Viewport(shown, seen_wide * seen_high, width * height)
+
+
+_COMMAND = re.compile(r"([MmLlHhVvCcSsQqTtAaZz])")
+_GROUP = {
+    key: size
+    for upper, size in {"M": 2, "L": 2, "T": 2, "C": 6, "S": 4, "Q": 4, "H": 1, "V": 1}.items()
+    for key in (upper, upper.lower())
+}
+"""The numbers each segment of a command takes: pairs of coordinates, its end point last (one for ``H``, ``V``)."""
+_SEPARATOR = r"\s*,?\s*"
+_ARC = re.compile(
+    rf"{_SEPARATOR}({_NUMBER}){_SEPARATOR}({_NUMBER}){_SEPARATOR}({_NUMBER}){_SEPARATOR}([01]){_SEPARATOR}([01])"
+    rf"{_SEPARATOR}({_NUMBER}){_SEPARATOR}({_NUMBER})"
+)
+"""An arc's seven numbers, its two flags a digit each (``a1 1 0 00 1 1`` is valid)."""
+
+
+_NOT_PAIRS = re.compile(r"[mlhvcsqtaHVA]")
+"""A command whose numbers are not absolute pairs of coordinates."""
+
+
+def absolute_path(d: str) -> bool:
+    """Whether a path's data is absolute pairs of coordinates alone (``M``, ``L``, ``C``, ``S``, ``Q``, ``T``,
+    ``Z``): its box is then that of its numbers taken two by two."""
+    return _NOT_PAIRS.search(d) is None
+
+
+def path_box(d: str) -> Box | None:
+    """The box holding every point and control point of a path's data (a curve lies within its control points; an
+    arc within its endpoints widened by twice its radius, as the browser enlarges a radius too small for its chord),
+    read a command at a time, its numbers at once (a segment is a few steps of Python: 25,000 paths of 25 curves
+    each take a second); None for a path drawing nothing. A browser draws a path up to its first error: numbers
+    after it may widen the box, never narrow it."""
+    parts = _COMMAND.split(d, maxsplit=2)
+    if parts[0].strip() or len(parts) < 3 or parts[1] not in "Mm":
+        return None
+    if absolute_path(d):  # a number out of place after an error may widen the box, never narrow it
+        values = numbers(d)
+        across, down = values[0 : len(values) // 2 * 2 : 2], values[1 : len(values) // 2 * 2 : 2]
+        return Box(min(across), min(down), max(across), max(down)) if across else None
+    parts = _COMMAND.split(d)
+    pen = [0.0, 0.0, 0.0, 0.0]  # where the pen is, and where its subpath started
+    xs: list[float] = []
+    ys: list[float] = []
+    for command, text in zip(parts[1::2], parts[2::2], strict=True):
+        if command in "Zz":
+            pen[0], pen[1] = pen[2], pen[3]
+        elif not (_arcs if command in "Aa" else _segments)(pen, command, text, xs, ys):
+            break
+    return Box(min(xs), min(ys), max(xs), max(ys)) if xs else None
+
+
+def _segments(pen: list[float], command: str, text: str, xs: list[float], ys: list[float]) -> bool:
+    """Move ``pen`` along one command's segments, adding the least and most of their coordinates to ``xs`` and
+    ``ys``; False where the data stops being drawn."""
+    values = [float(number) for number in _NUMBERS.findall(text)]
+    size = _GROUP[command]
+    if size == 1:  # H, V: one coordinate a segment
+        axis = 0 if command in "Hh" else 1
+        along = list(accumulate(values, initial=pen[axis]))[1:] if command.islower() else values
+        if not along:
+            return False
+        (xs if axis == 0 else ys).extend((min(along), max(along)))
+        pen[axis] = along[-1]
+        return True
+    if len(values) == size:  # the common case: one segment
+        across, down = values[0::2], values[1::2]
+        if command.islower():
+            across, down = [value + pen[0] for value in across], [value + pen[1] for value in down]
+    elif len(values) < size:
+        return False
+    else:
+        across, down = _points(values[: len(values) // size * size], size, pen[0], pen[1], command.islower())
+    xs.extend((min(across), max(across)))
+    ys.extend((min(down), max(down)))
+    pen[0], pen[1] = across[-1], down[-1]
+    if command in "Mm":
+        pen[2], pen[3] = across[0], down[0]  # further pairs draw lines; Z returns to the first
+    return True
+
+
+def _points(values: list[float], size: int, x: float, y: float, relative: bool) -> tuple[list[float], list[float]]:
+    """The coordinates of each point of segments of ``size`` numbers, the pen at ``x``, ``y``, a relative segment's
+    points counted from where the one before ended (the end point of each is its last)."""
+    xs = values[0::2]
+    ys = values[1::2]
+    if not relative:
+        return xs, ys
+    pairs = size // 2
+    starts_x = list(accumulate(values[size - 2 :: size], initial=x))
+    starts_y = list(accumulate(values[size - 1 :: size], initial=y))
+    moved_x = [value + starts_x[index // pairs] for index, value in enumerate(xs)]
+    moved_y = [value + starts_y[index // pairs] for index, value in enumerate(ys)]
+    return moved_x, moved_y
+
+
+def _arcs(pen: list[float], command: str, text: str, xs: list[float], ys: list[float]) -> bool:
+    """Move ``pen`` along arcs, as :func:`_segments` along other segments."""
+    position, drawn = 0, False
+    while (found := _ARC.match(text, position)) is not None:
+        rx, ry, angle, _, _, end_x, end_y = (float(value) for value in found.groups())
+        end_x, end_y = (end_x + pen[0], end_y + pen[1]) if command == "a" else (end_x, end_y)
+        reach = 2 * _arc_radius(rx, ry, angle, end_x - pen[0], end_y - pen[1])
+        xs.extend((min(pen[0], end_x) - reach, max(pen[0], end_x) + reach))
+        ys.extend((min(pen[1], end_y) - reach, max(pen[1], end_y) + reach))
+        pen[0], pen[1], position, drawn = end_x, end_y, found.end(), True
+    return drawn
+
+
+def _arc_radius(rx: float, ry: float, angle: float, dx: float, dy: float) -> float:
+    """The largest radius an arc is drawn with, once the browser has enlarged radii too small for its chord."""
+    rx, ry = abs(rx), abs(ry)
+    if rx == 0 or ry == 0:
+        return 0.0
+    if not all(math.isfinite(value) for value in (rx, ry, angle, dx, dy)):
+        return math.inf
+    cos, sin = math.cos(math.radians(angle)), math.sin(math.radians(angle))
+    half_x, half_y = (cos * dx + sin * dy) / 2, (-sin * dx + cos * dy) / 2
+    enlarged = math.sqrt(squared(half_x / rx) + squared(half_y / ry))
+    return max(1.0, enlarged) * max(rx, ry)
