@@ -11,7 +11,7 @@ from rulebook import formats
 from rulebook.cli.common import (
     Commands,
     add_config_option,
-    file_option,
+    output_option,
     output_text,
     print_fatal,
     project_of,
@@ -70,7 +70,9 @@ def add_commands(commands: Commands, words: Sequence[str] = ()) -> None:
         help="the terminology's language, by code (default: that of the translation the configuration gives it "
         "to, else of the project's only translation)",
     )
-    export.add_argument("--output", "-o", type=file_option, help="write to this file instead of stdout")
+    export.add_argument(
+        "--output", "-o", type=output_option, help="write to this file instead of stdout (- for stdout)"
+    )
     add_config_option(export)
     export.set_defaults(run=run_terms_export)
     suggest = actions.add_parser(
