@@ -24,6 +24,7 @@ from rulebook.errors import NOT_UTF8, UserError, quoted
 from rulebook.fileio import check_written_place
 from rulebook.own_wheel import own_wheel, wheel_name
 from rulebook.project import Project, book_name_problem
+from rulebook.source import Span
 
 
 class ScaffoldError(UserError):
@@ -135,6 +136,12 @@ def add_book(
         raise ScaffoldError(f"a book cannot be called {quoted(name)}: {problem}; choose another name")
     if any(book.name == name for book in project.books):
         raise ScaffoldError(f"the project has a book called `{name}` already")
+    chapter = _main_chapter(project, name)
+    if chapter is not None:
+        raise ScaffoldError(
+            f"a book cannot be called {quoted(name)}: the main book has a chapter of that id ({chapter}), whose page "
+            f"is the site's `{name}/`, where this book would be built; choose another name"
+        )
     for used in uses:
         if used not in project.names:
             raise ScaffoldError(
@@ -178,6 +185,19 @@ def _new_book_xml(project: Project, used: str | None) -> str:
     end = "  </chapter>\n"
     assert starter.count(end) == 1, "the new book's starter has one chapter"
     return starter.replace(end, section + end)
+
+
+def _main_chapter(project: Project, name: str) -> Span | None:
+    """Where the main book has a chapter whose id is ``name`` (its page is the site's folder a book of that name
+    would take: the build then stops at that chapter, ``reserved-name``), if it reads and has one."""
+    from rulebook.recipe.reading import read_configured
+
+    try:
+        read = read_configured(project, project.books[0], outline=True)
+    except UserError:
+        return None
+    chapters = (chapter for document in read.book.documents for chapter in document.body)
+    return next((chapter.span for chapter in chapters if chapter.id.lower() == name), None)
 
 
 def _first_term(project: Project, name: str) -> tuple[str, str] | None:
