@@ -21,6 +21,12 @@ SIZE_BYTES = 1024 * 1024
 """How many first bytes are searched for a picture's size (a JPEG's metadata comes before its frame)."""
 _MAX_BOXES = 4096
 """The most boxes of an AVIF file looked at: a file of tiny boxes is not walked for ever."""
+MAX_JPEG_SCANS = 100
+"""The most scans a JPEG may hold. A browser decodes every block of the picture again at each scan, so its work is
+the scans times the pixels, which a file of a megabyte can make huge: a scan that says nothing of 8,000 x 8,000
+pixels (every block's run of zeros at once) is 64 bytes, and 10,000 of them (1 MB) took headless Chromium 80 s to
+show (2,000 over 4,096 x 4,096: 5 s). An encoder's progressive JPEG has 3 to 12 (libjpeg: 10 in colour, 6 in grey);
+at the limit, 8,000 x 8,000 took 5.2 s, against 2.9 s with one scan."""
 
 
 def _is_png(head: bytes) -> bool:
@@ -69,7 +75,7 @@ def size_refusal_of_any(head: bytes, whole: Callable[[], bytes]) -> str | None:
     size = pixel_size(head, kind)
     if size_beyond(head, size):
         size = pixel_size(whole(), kind)
-    return too_many_pixels(size) or unsized(size, kind)
+    return too_many_pixels(size) or unsized(size, kind) or (too_many_scans(whole()) if kind == "JPEG" else None)
 
 
 def too_many_pixels(size: tuple[int, int] | None) -> str | None:
@@ -81,6 +87,59 @@ def too_many_pixels(size: tuple[int, int] | None) -> str | None:
         f"it is {width:,} x {height:,} pixels, more than the {MAX_PIXELS:,} a picture may have (a browser or the "
         f"PDF would need {width * height * 4 / 1024**3:,.1f} GB to show it)"
     )
+
+
+def too_many_scans(data: bytes) -> str | None:
+    """Why the JPEG ``data`` (the whole file) holds too many scans to publish (:data:`MAX_JPEG_SCANS`), or None."""
+    scans = jpeg_scans(data, MAX_JPEG_SCANS + 1)
+    if scans <= MAX_JPEG_SCANS:
+        return None
+    return (
+        f"it is a JPEG of more than {MAX_JPEG_SCANS} scans, the most a picture may have (a browser decodes the whole "
+        "picture again at each scan: a megabyte of them held one for over a minute)"
+    )
+
+
+def jpeg_scans(data: bytes, most: int) -> int:
+    """How many scans (start-of-scan segments) the JPEG ``data`` holds, counted up to ``most``: its segments are
+    walked by their lengths, and each scan's coded data read to the next marker (a zero or a restart after a 0xFF
+    is part of it), as a decoder walks them; a JPEG carried in a segment (an Exif thumbnail) is not counted."""
+    scans, at = 0, 2
+    while at + 4 <= len(data) and scans < most:
+        if data[at] != 0xFF:  # bytes between segments: the decoder passes over them to the next marker
+            at = data.find(b"\xff", at)
+            if at < 0:
+                break
+            continue
+        marker = data[at + 1]
+        if marker == 0xFF:  # a fill byte
+            at += 1
+        elif marker == 0x00 or marker in _JPEG_ALONE:
+            at += 2
+        elif marker == 0xD9:  # the end
+            break
+        else:
+            at += 2 + int.from_bytes(data[at + 2 : at + 4], "big")
+            if marker == 0xDA:
+                scans += 1
+                at = _coded_data_end(data, at)
+    return scans
+
+
+def _coded_data_end(data: bytes, at: int) -> int:
+    """Where the coded data of a scan starting at ``at`` ends: at the next marker (a 0xFF followed by neither a
+    stuffed zero nor a restart marker)."""
+    while True:
+        at = data.find(b"\xff", at)
+        if at < 0 or at + 1 >= len(data):
+            return len(data)
+        following = data[at + 1]
+        if following == 0x00 or 0xD0 <= following <= 0xD7:
+            at += 2
+        elif following == 0xFF:  # fill bytes before a marker
+            at += 1
+        else:
+            return at
 
 
 UNSIZED_KINDS = frozenset({"AVIF"})
