@@ -275,10 +275,16 @@ def git_warnings(made: Made) -> list[str]:
 
 
 def _checked_title(title: str) -> str:
-    """A title fit for the configuration: one line of text (it also stands in a comment there), in UTF-8 (a folder's
-    name or an argument holding bytes that are not, read as lone surrogates, cannot be written into a file)."""
-    if not title.strip() or any(ord(c) < 32 or 0x7F <= ord(c) < 0xA0 for c in title):
-        raise ScaffoldError("a title is one line of text, without control characters")
+    """A title fit for the configuration: one line of text (it also stands in a comment there), holding nothing a page
+    or a terminal shows as a picture (a control or bidirectional character, a line separator: :func:`visible`; a
+    right-to-left override was written raw into the configuration, and every page showed it as ``�``), in UTF-8 (a
+    folder's name or an argument holding bytes that are not, read as lone surrogates, cannot be written into a file)."""
+    from rulebook.report.escaping import visible
+
+    if not title.strip() or visible(title) != title:
+        raise ScaffoldError(
+            "a title is one line of text, without control or bidirectional characters (a page shows each as a picture)"
+        )
     if NOT_UTF8.search(title):
         raise ScaffoldError(
             f"the title {quoted(title)} holds bytes that are not UTF-8 text (a folder's name or a --title "

@@ -93,6 +93,29 @@ def test_a_bad_terminology_is_a_plain_error(
     assert said in outcome.err
 
 
+@pytest.mark.parametrize("character", ["\u202e", "\u200f", "\u2066", "\u2028", "\x85", "\x1b"])
+@pytest.mark.parametrize("command", ["init", "new-book"])
+def test_a_title_holding_what_a_page_shows_as_a_picture_is_refused(
+    scratch: Path,  # noqa: F811
+    capsys: pytest.CaptureFixture[str],
+    character: str,
+    command: str,
+) -> None:
+    """A right-to-left override, mark or isolate, or a line separator, was written raw into the configuration (and
+    the front matter) with exit 0, and every page showed it as ``�``; the C0 and C1 controls were refused already."""
+    if command == "new-book":
+        source(scratch, "book.xml", BOOK)
+    kept = sorted(scratch.rglob("*"))
+    argv = ["init", "game"] if command == "init" else ["new-book", "extra"]
+    outcome = run(capsys, *argv, "--title", f"Rules {character}of war")
+    assert outcome.code == 2
+    assert outcome.err == (
+        "rulebook: error: a title is one line of text, without control or bidirectional characters (a page shows each "
+        "as a picture)\n"
+    )
+    assert sorted(scratch.rglob("*")) == kept
+
+
 def test_a_title_cannot_write_configuration(
     scratch: Path,  # noqa: F811
     capsys: pytest.CaptureFixture[str],
