@@ -258,7 +258,9 @@ def _release(
         try:
             (work / "site").mkdir()
             (work / "site" / MARKER).write_text(MARKER_TEXT, encoding="utf-8")
-            yield Release(output, work, _usable(kept) or work / "kept", root, marks)
+            # without a cache folder of the user's, a folder of this build's own, gone with it (it was named and
+            # never made, so every Zensical build stopped: "no such file or directory")
+            yield Release(output, work, _usable(kept) or state.plain_folder(work, ("kept",)), root, marks)
         finally:
             _recover(beside, output.name, folder_name, marks, root)
 
