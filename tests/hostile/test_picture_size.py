@@ -473,3 +473,41 @@ def test_a_jpeg_of_too_many_scans_is_refused(tmp_path: Path) -> None:
     with pytest.raises(UnsafeSvg) as unsafe:
         sanitised_svg(f'<svg xmlns="http://www.w3.org/2000/svg">\n<image href="{carried}"/></svg>'.encode())
     assert str(unsafe.value) == f"a picture it carries is refused: {refused.reason}, line 2 of the picture"
+
+
+def test_a_jpeg_of_too_many_segments_is_refused(tmp_path: Path) -> None:
+    """A camera's or an editor's JPEG has tens of segments; 16 million empty comments (64 MB) were walked one by one,
+    24 s for the site and again for the lint."""
+    from rulebook.pictures import picture_refusal
+
+    data = _progressive_scans(2)
+    (tmp_path / "many.jpg").write_bytes(data[:2] + b"\xff\xfe\x00\x02" * 10_001 + data[2:])
+    refused = Refusal(
+        "it is a JPEG of more than 10,000 segments, which no camera or editor writes",
+        "export it again: as a baseline JPEG, or progressive with the encoder's own scans",
+    )
+    assert published_picture(tmp_path / "many.jpg") == refused
+    assert picture_refusal(tmp_path / "many.jpg") == refused
+    (tmp_path / "enough.jpg").write_bytes(data[:2] + b"\xff\xfe\x00\x02" * 9_000 + data[2:])
+    assert picture_refusal(tmp_path / "enough.jpg") is None
+
+
+@pytest.mark.parametrize(
+    "filler",
+    [b"\xff\x00" * (32 * 1024 * 1024), b"\xff" * (64 * 1024 * 1024), b"\xff\xfe\x00\x02" * (16 * 1024 * 1024)],
+    ids=["stuffed zeros in a scan", "fill bytes", "empty comments"],
+)
+def test_a_large_jpeg_is_walked_in_linear_time(tmp_path: Path, filler: bytes) -> None:
+    """64 MB a JPEG's scan, its fill bytes or its segments were walked a byte or a segment at a time in Python: 24 s
+    and more, for the site and again for the lint; searched at the regular expression engine's pace now (under
+    0.5 s each on this machine)."""
+    from rulebook.pictures import picture_refusal
+
+    from .test_growth import cpu_time_under
+
+    data = _progressive_scans(2)
+    at = len(data) - 2 if filler.startswith(b"\xff\x00") else 2
+    (tmp_path / "large.jpg").write_bytes(data[:at] + filler + data[at:])
+    with cpu_time_under(10):
+        picture_refusal(tmp_path / "large.jpg")
+        published_picture(tmp_path / "large.jpg")
