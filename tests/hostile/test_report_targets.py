@@ -431,6 +431,27 @@ def test_a_term_with_a_control_character_is_a_plain_error(
         assert outcome.err == f"rulebook: error: terms.toml: {said}: a term is one line of text\n"
 
 
+@pytest.mark.parametrize("language", ["../x", "fr\x1b[2J", 'fr"><x>', "", "FR"])
+@pytest.mark.parametrize("export", ["tbx", "csv"])
+def test_an_export_language_that_is_no_code_is_refused(
+    scratch: Path,  # noqa: F811
+    capsys: pytest.CaptureFixture[str],
+    language: str,
+    export: str,
+) -> None:
+    """``--language`` named the export's columns and its TBX's language as given: ``../x`` was written into both,
+    and ESC stopped the TBX with "internal error: ValueError" and reached the terminal raw in the CSV's header."""
+    source(scratch, "book.xml", BOOK)
+    (scratch / "terms.toml").write_text(TERMS, encoding="utf-8")
+    with nothing_written_outside(scratch), pytest.raises(SystemExit) as exit_info:
+        main(["terms", "export", "terms.toml", "--language", language, "--format", export])
+    assert exit_info.value.code == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert "error: argument --language: a language code such as `fr` or `pt-BR`, not `" in captured.err
+    assert "\x1b" not in captured.err
+
+
 def test_a_tbx_export_is_valid_xml_whatever_the_title(
     scratch: Path,  # noqa: F811
     capsys: pytest.CaptureFixture[str],
