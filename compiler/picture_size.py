@@ -11,8 +11,9 @@ an AVIF's boxes, may fill more), the callers read on through the whole picture (
 
 from __future__ import annotations
 
+import re
 import struct
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 MAX_PIXELS = 64_000_000
 """The most pixels a picture may have: 8,000 x 8,000, a page at 600 dots an inch is 35 million; decoded, four
@@ -21,6 +22,15 @@ SIZE_BYTES = 1024 * 1024
 """How many first bytes are searched for a picture's size (a JPEG's metadata comes before its frame)."""
 _MAX_BOXES = 4096
 """The most boxes of an AVIF file looked at: a file of tiny boxes is not walked for ever."""
+MAX_JPEG_MARKERS = 10_000
+"""The most markers of a JPEG walked (its segments and scans): a camera's or an editor's has tens, its tables,
+metadata, frame and scans; 64 MB of empty comments are 16 million, and walking them one by one took 11 s."""
+MAX_JPEG_SCANS = 100
+"""The most scans a JPEG may hold. A browser decodes every block of the picture again at each scan, so its work is
+the scans times the pixels, which a file of a megabyte can make huge: a scan that says nothing of 8,000 x 8,000
+pixels (every block's run of zeros at once) is 64 bytes, and 10,000 of them (1 MB) took headless Chromium 80 s to
+show (2,000 over 4,096 x 4,096: 5 s). An encoder's progressive JPEG has 3 to 12 (libjpeg: 10 in colour, 6 in grey);
+at the limit, 8,000 x 8,000 took 5.2 s, against 2.9 s with one scan."""
 
 
 def _is_png(head: bytes) -> bool:
@@ -69,7 +79,7 @@ def size_refusal_of_any(head: bytes, whole: Callable[[], bytes]) -> str | None:
     size = pixel_size(head, kind)
     if size_beyond(head, size):
         size = pixel_size(whole(), kind)
-    return too_many_pixels(size) or unsized(size, kind)
+    return too_many_pixels(size) or unsized(size, kind) or (too_many_scans(whole()) if kind == "JPEG" else None)
 
 
 def too_many_pixels(size: tuple[int, int] | None) -> str | None:
@@ -81,6 +91,60 @@ def too_many_pixels(size: tuple[int, int] | None) -> str | None:
         f"it is {width:,} x {height:,} pixels, more than the {MAX_PIXELS:,} a picture may have (a browser or the "
         f"PDF would need {width * height * 4 / 1024**3:,.1f} GB to show it)"
     )
+
+
+def too_many_scans(data: bytes) -> str | None:
+    """Why the JPEG ``data`` (the whole file) holds too many scans to publish (:data:`MAX_JPEG_SCANS`), or too many
+    markers to walk (:data:`MAX_JPEG_MARKERS`), or None. A JPEG carried in a segment (an Exif thumbnail) is not
+    counted: the segments are walked by their lengths, as a decoder walks them."""
+    scans = markers = 0
+    for marker, _ in _jpeg_markers(data):
+        markers += 1
+        scans += marker == 0xDA
+        if scans > MAX_JPEG_SCANS:
+            return (
+                f"it is a JPEG of more than {MAX_JPEG_SCANS} scans, the most a picture may have (a browser decodes "
+                "the whole picture again at each scan: a megabyte of them held one for over a minute)"
+            )
+    if markers > MAX_JPEG_MARKERS:
+        return f"it is a JPEG of more than {MAX_JPEG_MARKERS:,} segments, which no camera or editor writes"
+    return None
+
+
+_FILL = re.compile(rb"\xff+")
+"""A run of fill bytes before a marker."""
+_NEXT_MARKER = re.compile(rb"\xff(?=[^\x00\xd0-\xd7\xff])")
+"""A marker after a scan's coded data: a 0xFF followed by neither a stuffed zero, a restart marker nor a fill byte."""
+
+
+def _jpeg_markers(data: bytes) -> Iterator[tuple[int, int]]:
+    """Each marker of the JPEG ``data`` and where its 0xFF stands, as a decoder walks them, up to the end marker
+    and at most :data:`MAX_JPEG_MARKERS` + 1: a byte between segments, a stuffed zero and a run of fill bytes are
+    passed over, a segment skipped by its length, and a scan's coded data searched through for the next marker
+    (a zero or a restart after a 0xFF is part of it)."""
+    at, walked = 2, 0
+    while at + 4 <= len(data) and walked <= MAX_JPEG_MARKERS:
+        if data[at] != 0xFF:  # bytes between segments: the decoder passes over them to the next marker
+            at = data.find(b"\xff", at)
+            if at < 0:
+                return
+            continue
+        if data[at + 1] == 0xFF:  # fill bytes: the marker follows the last
+            found = _FILL.match(data, at)
+            at = (found.end() if found else at + 1) - 1
+            continue
+        marker = data[at + 1]
+        walked += 1
+        yield marker, at
+        if marker == 0xD9:  # the end
+            return
+        if marker == 0x00 or marker in _JPEG_ALONE:  # a stuffed zero (no marker), or a marker without a length
+            at += 2
+            continue
+        at += 2 + int.from_bytes(data[at + 2 : at + 4], "big")
+        if marker == 0xDA:
+            found = _NEXT_MARKER.search(data, at)
+            at = len(data) if found is None else found.start()
 
 
 UNSIZED_KINDS = frozenset({"AVIF"})
@@ -159,30 +223,13 @@ _JPEG_ALONE = {0x01, *range(0xD0, 0xD9)}
 
 
 def _jpeg(head: bytes) -> tuple[int, int] | None:
-    at = 2
-    while at + 4 <= len(head):
-        if head[at] != 0xFF:  # bytes between segments: the decoder passes over them to the next marker
-            at = head.find(b"\xff", at)
-            if at < 0:
-                return None
-            continue
-        marker = head[at + 1]
-        if marker == 0xFF:  # a fill byte
-            at += 1
-            continue
-        if marker == 0x00:  # a stuffed zero, no marker: passed over as the decoder does
-            at += 2
-            continue
-        if marker in _JPEG_ALONE:
-            at += 2
-            continue
+    for marker, at in _jpeg_markers(head):
         if marker in (0xD9, 0xDA):  # the end, or a scan before any frame
             return None
         if marker in _JPEG_FRAMES:
             if at + 9 > len(head):
                 return None
             return int.from_bytes(head[at + 7 : at + 9], "big"), int.from_bytes(head[at + 5 : at + 7], "big")
-        at += 2 + int.from_bytes(head[at + 2 : at + 4], "big")
     return None
 
 

@@ -17,7 +17,15 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 from rulebook.inputs import MAX_SOURCE_BYTES
-from rulebook.picture_size import SIGNATURES, SIZE_BYTES, pixel_size, size_beyond, too_many_pixels, unsized
+from rulebook.picture_size import (
+    SIGNATURES,
+    SIZE_BYTES,
+    pixel_size,
+    size_beyond,
+    too_many_pixels,
+    too_many_scans,
+    unsized,
+)
 from rulebook.svg_pictures import UnsafeSvg, sanitised_svg
 
 
@@ -42,6 +50,9 @@ RASTER: dict[str, tuple[str, Callable[[bytes], bool]]] = {
 """The raster pictures published as they are, by the ending of their name: the type, and how its first bytes read."""
 HEAD = 64
 """How many first bytes say a raster picture's type (an AVIF's brands come after its box's size and kind)."""
+_READ_WHOLE = frozenset({".svg", ".jpg", ".jpeg"})
+"""The endings of the pictures read whole to be checked: an SVG is rebuilt, a JPEG's scans are counted through it (a
+JPEG named otherwise is refused by its ending)."""
 KINDS = "PNG, JPEG, GIF, WebP, AVIF or SVG"
 _EXPORT = f"export it as {KINDS}, its name ending in its type (`.png`, `.jpg`, `.gif`, `.webp`, `.avif`, `.svg`)"
 
@@ -62,7 +73,7 @@ def _checked(path: Path, *, whole: bool) -> bytes | Refusal:
     suffix = PurePosixPath(path.name).suffix.lower()
     if suffix != ".svg" and suffix not in RASTER:
         return Refusal(f"`{suffix or path.name}` is not a kind of picture the site publishes", _EXPORT)
-    data = _read(path, whole=whole or suffix == ".svg")
+    data = _read(path, whole=whole or suffix in _READ_WHOLE)
     if isinstance(data, Refusal):
         return data
     if suffix == ".svg":
@@ -78,6 +89,9 @@ def _checked(path: Path, *, whole: bool) -> bytes | Refusal:
         too_many = too_many_pixels(size)
         if too_many is not None:
             return Refusal(too_many, "export it smaller")
+        scans = too_many_scans(data) if kind == "JPEG" else None
+        if scans is not None:
+            return Refusal(scans, "export it again: as a baseline JPEG, or progressive with the encoder's own scans")
         no_size = unsized(size, kind)
         return data if no_size is None else Refusal(no_size, f"export it as a still {kind} picture, or as a PNG")
     actual = next((other for other, (_, reads) in RASTER.items() if reads(data[:HEAD])), None)

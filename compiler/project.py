@@ -453,7 +453,7 @@ def book_name_problem(name: str, languages: frozenset[str] = frozenset()) -> str
     if name == MAIN_BOOK:
         return "`main` is the name of the book the top-level table describes"
     if not BOOK_NAME.fullmatch(name):
-        return "a book's name is lower-case letters, digits, - and _ (at most 63)"
+        return "a book's name is lower-case letters, digits, - and _, starting with a letter or a digit (at most 63)"
     if name in SITE_ENTRY:  # the page table: the site's own pages and folders
         return f"`{name}/` is the site's own folder for {SITE_ENTRY[name].what}"
     if name == SITE:

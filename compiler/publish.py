@@ -44,6 +44,7 @@ from rulebook.fileio import (
     GIT_FOLDER,
     SITE_MARKER,
     OutputError,
+    build_state_entry,
     built_site_around,
     holds_site_marker,
     inside_git,
@@ -91,6 +92,13 @@ def check_output(output: Path, *, root: Path, protected: Iterable[Path]) -> Path
     if inside_git(output, resolved):
         raise OutputError(
             f"the output `{shown}` is inside `{GIT_FOLDER}`, Git's own folder: choose a folder such as `site`"
+        )
+    state_entry = build_state_entry(output)
+    if state_entry is not None:  # as a report's (`-o .site.lock`): the next build of that output refused it
+        raise OutputError(
+            f"the output `{shown}` is named as a build keeps its own lock or work folder (`{state_entry}`), beside "
+            "its output, and the next build of that output would refuse what it found there: choose a folder such "
+            "as `site`"
         )
     root = root.resolve()
     if resolved == root or root.is_relative_to(resolved):
@@ -250,7 +258,9 @@ def _release(
         try:
             (work / "site").mkdir()
             (work / "site" / MARKER).write_text(MARKER_TEXT, encoding="utf-8")
-            yield Release(output, work, _usable(kept) or work / "kept", root, marks)
+            # without a cache folder of the user's, a folder of this build's own, gone with it (it was named and
+            # never made, so every Zensical build stopped: "no such file or directory")
+            yield Release(output, work, _usable(kept) or state.plain_folder(work, ("kept",)), root, marks)
         finally:
             _recover(beside, output.name, folder_name, marks, root)
 

@@ -25,6 +25,7 @@ from rulebook.errors import NOT_UTF8, UserError, quoted
 from rulebook.fileio import check_written_place
 from rulebook.own_wheel import own_wheel, wheel_name
 from rulebook.project import Project, book_name_problem
+from rulebook.source import Span
 
 
 class ScaffoldError(UserError):
@@ -136,6 +137,12 @@ def add_book(
         raise ScaffoldError(f"a book cannot be called {quoted(name)}: {problem}; choose another name")
     if any(book.name == name for book in project.books):
         raise ScaffoldError(f"the project has a book called `{name}` already")
+    chapter = _main_chapter(project, name)
+    if chapter is not None:
+        raise ScaffoldError(
+            f"a book cannot be called {quoted(name)}: the main book has a chapter of that id ({chapter}), whose page "
+            f"is the site's `{name}/`, where this book would be built; choose another name"
+        )
     for used in uses:
         if used not in project.names:
             raise ScaffoldError(
@@ -179,6 +186,19 @@ def _new_book_xml(project: Project, used: str | None) -> str:
     end = "  </chapter>\n"
     assert starter.count(end) == 1, "the new book's starter has one chapter"
     return starter.replace(end, section + end)
+
+
+def _main_chapter(project: Project, name: str) -> Span | None:
+    """Where the main book has a chapter whose id is ``name`` (its page is the site's folder a book of that name
+    would take: the build then stops at that chapter, ``reserved-name``), if it reads and has one."""
+    from rulebook.recipe.reading import read_configured
+
+    try:
+        read = read_configured(project, project.books[0], outline=True)
+    except UserError:
+        return None
+    chapters = (chapter for document in read.book.documents for chapter in document.body)
+    return next((chapter.span for chapter in chapters if chapter.id.lower() == name), None)
 
 
 def _first_term(project: Project, name: str) -> tuple[str, str] | None:
@@ -256,10 +276,16 @@ def git_warnings(made: Made) -> list[str]:
 
 
 def _checked_title(title: str) -> str:
-    """A title fit for the configuration: one line of text (it also stands in a comment there), in UTF-8 (a folder's
-    name or an argument holding bytes that are not, read as lone surrogates, cannot be written into a file)."""
-    if not title.strip() or any(ord(c) < 32 or 0x7F <= ord(c) < 0xA0 for c in title):
-        raise ScaffoldError("a title is one line of text, without control characters")
+    """A title fit for the configuration: one line of text (it also stands in a comment there), holding nothing a page
+    or a terminal shows as a picture (a control or bidirectional character, a line separator: :func:`visible`; a
+    right-to-left override was written raw into the configuration, and every page showed it as ``�``), in UTF-8 (a
+    folder's name or an argument holding bytes that are not, read as lone surrogates, cannot be written into a file)."""
+    from rulebook.report.escaping import visible
+
+    if not title.strip() or visible(title) != title:
+        raise ScaffoldError(
+            "a title is one line of text, without control or bidirectional characters (a page shows each as a picture)"
+        )
     if NOT_UTF8.search(title):
         raise ScaffoldError(
             f"the title {quoted(title)} holds bytes that are not UTF-8 text (a folder's name or a --title "

@@ -63,7 +63,10 @@ def home(root: Path) -> Path | None:
     folder = user_cache()
     if folder is None:
         return None
-    real = Path(os.path.realpath(folder))
+    try:
+        real = Path(os.path.realpath(folder))
+    except OSError:  # a link on the way that cannot be read (`/proc/1/root`): a folder no build can use
+        return None
     if real.is_relative_to(os.path.realpath(root)) or any(os.path.lexists(up / ".git") for up in real.parents):
         return None
     return folder

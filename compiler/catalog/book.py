@@ -312,8 +312,10 @@ it is an SVG that could act: a script, an event attribute (`onload`),
 `<foreignObject>`, an animation, or a reference out of the picture (a link,
 another file, `@import` or `url(...)` in its style); or it says it has more
 than 64,000,000 pixels (8,000 x 8,000), which a reader's browser, or the
-PDF, would need gigabytes to decode; or its name holds a control, format
-or bidirectional character, which no page can show as it is.
+PDF, would need gigabytes to decode, or is a JPEG of more than 100 scans,
+each of which a browser decodes the whole picture again for; or its name
+holds a control, format or bidirectional character, which no page can
+show as it is.
 
 ## Why is this bad?
 A browser that opens such a file from the site runs it in the site's

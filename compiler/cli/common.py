@@ -39,10 +39,23 @@ def book_option(text: str) -> str:
     return text
 
 
+STANDARD_OUTPUT = "-"
+"""The name that means standard output to ``-o``, as to every Unix tool (``convert -o -``)."""
+
+
 def file_option(text: str) -> Path:
-    """A file a command writes on request (``-o``), as written: one ending in a separator names a folder (``-o x/``
-    wrote a file called ``x``)."""
+    """A file a command writes on request (``--write-baseline``), as written: one ending in a separator names a
+    folder (``-o x/`` wrote a file called ``x``), and ``-`` names none (a file called ``-`` was written)."""
+    if text == STANDARD_OUTPUT:
+        raise argparse.ArgumentTypeError("`-` names no file: name the file to write")
     return Path(file_name_option(text))
+
+
+def output_option(text: str) -> Path | None:
+    """The ``-o`` of a command that prints its result otherwise (``lint``, ``graph``, ``terms export``): a file as
+    :func:`file_option` takes it, or None for ``-``, standard output (``lint -o -`` wrote a file called ``-`` in
+    the project, with nothing printed, where ``convert -o -`` printed)."""
+    return None if text == STANDARD_OUTPUT else Path(file_name_option(text))
 
 
 def file_name_option(text: str) -> str:

@@ -12,7 +12,7 @@ from rulebook.cli.common import (
     Commands,
     add_config_option,
     book_option,
-    file_option,
+    output_option,
     output_text,
     print_fatal,
     project_of,
@@ -27,7 +27,7 @@ def add_commands(commands: Commands, words: Sequence[str] = ()) -> None:
     graph = commands.add_parser("graph", help="export the term graph (json, dot for Graphviz, graphml for Gephi)")
     graph.add_argument("files", nargs="*", default=[], type=Path, metavar="FILE", help="sources (default: configured)")
     graph.add_argument("--format", choices=formats.GRAPH, default="json", help="how to write the graph (default: json)")
-    graph.add_argument("--output", "-o", type=file_option, help="write to this file instead of stdout")
+    graph.add_argument("--output", "-o", type=output_option, help="write to this file instead of stdout (- for stdout)")
     graph.add_argument("--book", type=book_option, metavar="NAME", help="the book of the configuration (default: main)")
     add_config_option(graph)
     graph.set_defaults(run=run_graph)

@@ -40,7 +40,9 @@ def add_commands(commands: Commands, words: Sequence[str] = ()) -> None:
         description="Add [books.NAME] to the project's configuration with a small source in rules/NAME/; "
         "`rulebook build` then builds it into site/NAME/.",
     )
-    new_book.add_argument("name", help="the book's name: lower-case letters, digits, - and _")
+    new_book.add_argument(
+        "name", help="the book's name: lower-case letters, digits, - and _, starting with a letter or a digit"
+    )
     new_book.add_argument("--title", help="the book's title (default: from its name)")
     new_book.add_argument(
         "--uses",
@@ -109,7 +111,12 @@ def run_new_book(args: argparse.Namespace) -> int:
     made = add_book(project_of(args), args.name, args.title, args.uses, args.format)
     also = "".join(f" and {name}" for name in made.files[2:])  # the DTD its DOCTYPE names, when it was missing
     print(f"Added the book `{args.name}`: {made.files[0]}{also} (and its table in {made.files[1]}).")
-    print(f"`rulebook build` builds it into site/{args.name}/; `rulebook lint --book {args.name}` checks it.")
+    from rulebook.report.escaping import visible
+
+    site = _shown(project_of(args).site_folder)  # the configured output: it may hold ESC
+    print(
+        visible(f"`rulebook build` builds it into {site}/{args.name}/; `rulebook lint --book {args.name}` checks it.")
+    )
     if args.uses:
         print(
             f"Its references resolve in it, then in {', '.join(f'`{b}`' for b in args.uses)} (`main:term` names one)."

@@ -15,6 +15,7 @@ from rulebook.cli.common import (
     add_config_option,
     book_option,
     file_option,
+    output_option,
     output_text,
     plural,
     project_of,
@@ -42,7 +43,9 @@ def add_commands(commands: Commands, words: Sequence[str] = ()) -> None:
         "files", nargs="*", default=[], type=Path, metavar="FILE", help="sources to check (default: configured)"
     )
     lint.add_argument("--format", choices=formats.LINT, default="text", help="output format (default: text)")
-    lint.add_argument("--output", "-o", type=file_option, help="write the report to this file instead of stdout")
+    lint.add_argument(
+        "--output", "-o", type=output_option, help="write the report to this file instead of stdout (- for stdout)"
+    )
     lint.add_argument("--pretty", action="store_true", help="indent the JSON report (default: one line per diagnostic)")
     lint.add_argument("--strict", action="store_true", help="fail on warnings as well as errors")
     lint.add_argument("--baseline", type=Path, help="hide the known problems listed in this baseline file")

@@ -11,7 +11,7 @@ from rulebook import formats
 from rulebook.cli.common import (
     Commands,
     add_config_option,
-    file_option,
+    output_option,
     output_text,
     print_fatal,
     project_of,
@@ -67,10 +67,13 @@ def add_commands(commands: Commands, words: Sequence[str] = ()) -> None:
     export.add_argument("--format", choices=formats.TERMS_EXPORT, default="tbx", help="the file format (default: tbx)")
     export.add_argument(
         "--language",
+        type=_language_code,
         help="the terminology's language, by code (default: that of the translation the configuration gives it "
         "to, else of the project's only translation)",
     )
-    export.add_argument("--output", "-o", type=file_option, help="write to this file instead of stdout")
+    export.add_argument(
+        "--output", "-o", type=output_option, help="write to this file instead of stdout (- for stdout)"
+    )
     add_config_option(export)
     export.set_defaults(run=run_terms_export)
     suggest = actions.add_parser(
@@ -82,6 +85,18 @@ def add_commands(commands: Commands, words: Sequence[str] = ()) -> None:
     _add_language_options(suggest)
     add_config_option(suggest)
     suggest.set_defaults(run=run_terms_suggest)
+
+
+def _language_code(text: str) -> str:
+    """A language code as the configuration takes one (``fr``, ``pt-BR``): it names the export's columns and its
+    TBX's language (``--language ../x`` was written there, and one holding ESC stopped the TBX export with an
+    internal error and reached the terminal raw in the CSV's header)."""
+    from rulebook.errors import quoted
+    from rulebook.project import LANGUAGE
+
+    if not LANGUAGE.fullmatch(text):
+        raise argparse.ArgumentTypeError(f"a language code such as `fr` or `pt-BR`, not {quoted(text)}")
+    return text
 
 
 def _add_language_options(command: argparse.ArgumentParser) -> None:

@@ -88,9 +88,10 @@ def remember_valid(raw: bytes, schema: bytes) -> None:
 def _remember(folder: Path, digest: str, remembered: list[str]) -> None:
     kept = [digest, *(d for d in remembered if d != digest)][:REMEMBERED]
     _write(folder / VERDICTS, ("\n".join(kept) + "\n").encode("ascii"))
-    for older in folder.glob("validator-*.marshal"):  # compiled code an earlier version kept there
-        with contextlib.suppress(OSError):
-            older.unlink()
+    with contextlib.suppress(OSError):  # a folder that cannot be listed (a name too long for the system) is passed over
+        for older in folder.glob("validator-*.marshal"):  # compiled code an earlier version kept there
+            with contextlib.suppress(OSError):
+                older.unlink()
 
 
 def _digest(raw: bytes, schema: bytes) -> str:
@@ -114,7 +115,11 @@ def _in_a_checkout(folder: Path) -> bool:
     written it: a CI that keeps its caches in the workspace (``XDG_CACHE_HOME=$GITHUB_WORKSPACE/.cache``). A verdict
     read there would be a commit's word that the rules.json it committed beside it is valid: the engine skipped the
     check and stopped with an internal error on what the schema refuses."""
-    return any(os.path.lexists(parent / ".git") for parent in Path(os.path.realpath(folder)).parents)
+    try:
+        real = Path(os.path.realpath(folder))
+    except OSError:  # a link on the way that cannot be read (`/proc/1/root`): taken as unsafe, never used
+        return True
+    return any(os.path.lexists(parent / ".git") for parent in real.parents)
 
 
 def _validate(data: Any, path: Path) -> None:

@@ -431,7 +431,7 @@ def status_targets(
     if not found:
         configured = sorted({f"`{t.language}` of `{b.name}`" for b in project.books for t in b.translations})
         where = f" of book `{book}`" if book else ""
-        wanted = f" into `{language}`" if language else ""
+        wanted = f" into `{language}`" if language is not None else ""  # `--language ""` said none was configured
         listed = f" (the translations: {', '.join(configured)})" if configured else ": configure one in the project"
         raise UserError(f"no translation{wanted}{where} is configured{listed}")
     return found

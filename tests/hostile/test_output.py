@@ -147,6 +147,25 @@ def test_no_site_is_built_inside_a_site(scratch: Path, output: str, capsys: pyte
     assert snapshot(scratch) == before
 
 
+@pytest.mark.parametrize("output", [".site.lock", ".site.rulebook", ".x.rulebook/inner", "out/.www.lock"])
+def test_no_site_is_built_where_a_build_keeps_its_state(
+    scratch: Path, output: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``-o .site.rulebook`` built a site where the build of ``site`` keeps its work folder, and every build of
+    ``site`` was then refused until it was deleted (a report there is refused so already)."""
+    project(scratch)
+    before = snapshot(scratch)
+    assert run("build", "-q", "-o", output) == 2
+    entry = next(part for part in Path(output).parts if part.startswith("."))
+    assert capsys.readouterr().err == (
+        f"rulebook: error: the output `{output}` is named as a build keeps its own lock or work folder (`{entry}`), "
+        "beside its output, and the next build of that output would refuse what it found there: choose a folder "
+        "such as `site`\n"
+    )
+    assert snapshot(scratch) == before
+    assert run("build", "-q") == 0
+
+
 def test_the_output_may_not_be_a_link(scratch: Path, capsys: pytest.CaptureFixture[str]) -> None:
     project(scratch)
     (scratch / "elsewhere").mkdir()

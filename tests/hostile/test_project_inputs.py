@@ -93,6 +93,29 @@ def test_a_bad_terminology_is_a_plain_error(
     assert said in outcome.err
 
 
+@pytest.mark.parametrize("character", ["\u202e", "\u200f", "\u2066", "\u2028", "\x85", "\x1b"])
+@pytest.mark.parametrize("command", ["init", "new-book"])
+def test_a_title_holding_what_a_page_shows_as_a_picture_is_refused(
+    scratch: Path,  # noqa: F811
+    capsys: pytest.CaptureFixture[str],
+    character: str,
+    command: str,
+) -> None:
+    """A right-to-left override, mark or isolate, or a line separator, was written raw into the configuration (and
+    the front matter) with exit 0, and every page showed it as ``�``; the C0 and C1 controls were refused already."""
+    if command == "new-book":
+        source(scratch, "book.xml", BOOK)
+    kept = sorted(scratch.rglob("*"))
+    argv = ["init", "game"] if command == "init" else ["new-book", "extra"]
+    outcome = run(capsys, *argv, "--title", f"Rules {character}of war")
+    assert outcome.code == 2
+    assert outcome.err == (
+        "rulebook: error: a title is one line of text, without control or bidirectional characters (a page shows each "
+        "as a picture)\n"
+    )
+    assert sorted(scratch.rglob("*")) == kept
+
+
 def test_a_title_cannot_write_configuration(
     scratch: Path,  # noqa: F811
     capsys: pytest.CaptureFixture[str],
@@ -126,6 +149,50 @@ def test_a_book_cannot_take_a_translations_folder(
         "a book cannot be called `fr`: `fr` is a language code: a translation's site takes the folder `fr/`"
         in outcome.err
     )
+
+
+def test_a_book_cannot_take_the_folder_of_a_chapter_of_the_main_book(
+    scratch: Path,  # noqa: F811
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """``new-book basics`` where the main book has a chapter ``basics``: it was added, exit 0, and every build and
+    lint then stopped at that chapter (``reserved-name``), which was there first."""
+    source(scratch, "book.md", "<!-- rulebook -->\n\n# Basics {#basics}\n\nText.\n")
+    kept = (scratch / "rulebook.toml").read_bytes()
+    with nothing_written_outside(scratch):
+        outcome = run(capsys, "new-book", "basics")
+    assert outcome.code == 2
+    assert outcome.err == (
+        "rulebook: error: a book cannot be called `basics`: the main book has a chapter of that id (book.md:3:1), "
+        "whose page is the site's `basics/`, where this book would be built; choose another name\n"
+    )
+    assert (scratch / "rulebook.toml").read_bytes() == kept
+    assert not (scratch / "rules").exists()
+
+
+@pytest.mark.parametrize("name", ["_x", "-x"])
+def test_a_book_name_starting_with_a_sign_is_refused_saying_so(
+    scratch: Path,  # noqa: F811
+    capsys: pytest.CaptureFixture[str],
+    name: str,
+) -> None:
+    """The message said only "lower-case letters, digits, - and _", which ``_x`` is."""
+    source(scratch, "book.xml", BOOK)
+    outcome = run(capsys, "new-book", "--", name)
+    assert outcome.code == 2
+    assert "lower-case letters, digits, - and _, starting with a letter or a digit" in outcome.err
+
+
+def test_new_book_says_where_the_configured_output_puts_it(
+    scratch: Path,  # noqa: F811
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """It said `site/extra/` whatever the output (``output = "public"``)."""
+    source(scratch, "book.xml", BOOK)
+    configure(scratch, 'output = "public"\n')
+    outcome = run(capsys, "new-book", "extra")
+    assert outcome.code == 0
+    assert "`rulebook build` builds it into public/extra/;" in outcome.out
 
 
 def test_a_site_url_with_control_characters_is_refused(

@@ -98,6 +98,38 @@ def test_a_file_named_with_a_trailing_separator_is_refused(
     assert not (scratch / "reports").exists()
 
 
+@pytest.mark.parametrize("writer", sorted(WRITERS))
+def test_a_dash_is_standard_output_for_every_report(
+    scratch: Path,  # noqa: F811
+    capsys: pytest.CaptureFixture[str],
+    writer: str,
+) -> None:
+    """``-o -`` is standard output, as for ``convert`` and every Unix tool: it wrote a file called ``-`` in the
+    project, printing nothing, with exit 0."""
+    _project(scratch)
+    printed = run(capsys, *WRITERS[writer])
+    with nothing_written_outside(scratch):
+        outcome = run(capsys, *WRITERS[writer], "-o", "-")
+    assert (outcome.code, outcome.out) == (printed.code, printed.out)
+    assert outcome.out
+    assert not (scratch / "-").exists()
+
+
+def test_a_baseline_is_never_written_to_a_dash(
+    scratch: Path,  # noqa: F811
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """A baseline is a file the lint reads back: ``--write-baseline -`` wrote one called ``-``."""
+    _project(scratch)
+    with nothing_written_outside(scratch), pytest.raises(SystemExit) as exit_info:
+        main(["lint", "--write-baseline", "-"])
+    assert exit_info.value.code == 2
+    assert capsys.readouterr().err.endswith(
+        "error: argument --write-baseline: `-` names no file: name the file to write\n"
+    )
+    assert not (scratch / "-").exists()
+
+
 @pytest.mark.parametrize("target", [*sorted(KEPT), "terms.toml"])
 def test_a_baseline_never_replaces_a_file_a_project_keeps(
     scratch: Path,  # noqa: F811
@@ -419,6 +451,27 @@ def test_a_term_with_a_control_character_is_a_plain_error(
             )
         assert outcome.code == 2
         assert outcome.err == f"rulebook: error: terms.toml: {said}: a term is one line of text\n"
+
+
+@pytest.mark.parametrize("language", ["../x", "fr\x1b[2J", 'fr"><x>', "", "FR"])
+@pytest.mark.parametrize("export", ["tbx", "csv"])
+def test_an_export_language_that_is_no_code_is_refused(
+    scratch: Path,  # noqa: F811
+    capsys: pytest.CaptureFixture[str],
+    language: str,
+    export: str,
+) -> None:
+    """``--language`` named the export's columns and its TBX's language as given: ``../x`` was written into both,
+    and ESC stopped the TBX with "internal error: ValueError" and reached the terminal raw in the CSV's header."""
+    source(scratch, "book.xml", BOOK)
+    (scratch / "terms.toml").write_text(TERMS, encoding="utf-8")
+    with nothing_written_outside(scratch), pytest.raises(SystemExit) as exit_info:
+        main(["terms", "export", "terms.toml", "--language", language, "--format", export])
+    assert exit_info.value.code == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert "error: argument --language: a language code such as `fr` or `pt-BR`, not `" in captured.err
+    assert "\x1b" not in captured.err
 
 
 def test_a_tbx_export_is_valid_xml_whatever_the_title(

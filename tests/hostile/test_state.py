@@ -440,6 +440,48 @@ def test_without_a_cache_folder_a_build_works_and_keeps_nothing(
     refused(capsys, game, keeping_refused(NO_RECORD), "--book", "extra")
 
 
+@pytest.mark.parametrize("generator", ["mkdocs", "zensical"])
+def test_without_a_cache_folder_of_the_users_every_generator_builds(
+    game: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, generator: str
+) -> None:
+    """The caches in the workspace, as a CI keeps them (``XDG_CACHE_HOME=$GITHUB_WORKSPACE/.cache``): the build keeps
+    Zensical's cache in its own work folder, which it named and never made, so every Zensical build stopped ("cannot
+    write the site into `site`: no such file or directory (`.site.rulebook/kept`)")."""
+    if generator == "zensical":
+        need_zensical()
+    monkeypatch.setenv("XDG_CACHE_HOME", str(game / ".cache"))
+    for _ in range(2):
+        outcome = run(capsys, "build", "-q", "--generator", generator)
+        assert (outcome.code, outcome.err) == (0, "")
+    assert (game / "site" / "index.html").is_file()
+    assert sorted(p.name for p in game.iterdir() if p.name.startswith((".site", ".cache"))) == []
+
+
+def test_a_cache_folder_no_system_can_name_is_passed_over(
+    game: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``XDG_CACHE_HOME`` longer than a path may be: the engine's verdicts, kept after a build, stopped it with
+    "internal error: OSError: File name too long"; a cache that cannot be used is passed over."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(game.parent / "/".join(["d" * 200] * 25)))
+    for argv in (["build", "-q"], ["engine", "--rules", "site/rules.json", "odds", "roll", "2D6"]):
+        outcome = run(capsys, *argv)
+        assert (outcome.code, outcome.err) == (0, "")
+
+
+@pytest.mark.skipif(
+    not os.path.islink("/proc/1/root") or os.access("/proc/1/root", os.R_OK),
+    reason="needs a link on the way that cannot be read (/proc/1/root in a container)",
+)
+def test_a_cache_folder_behind_a_link_that_cannot_be_read_is_passed_over(
+    game: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Looking where the cache folder leads (is it inside a Git working tree?) read the link, and stopped every
+    build with "internal error: PermissionError"."""
+    monkeypatch.setenv("XDG_CACHE_HOME", "/proc/1/root/x")
+    outcome = run(capsys, "build", "-q")
+    assert (outcome.code, outcome.err) == (0, "")
+
+
 @pytest.mark.parametrize(
     ("xdg", "home"), [("/x/cache", "/x/cache/rulebook"), ("relative", "~/.cache/rulebook"), ("", "~/.cache/rulebook")]
 )

@@ -27,3 +27,16 @@ def test_a_marked_title_reaches_the_terminal_with_its_controls_as_pictures(capsy
         "`Melee\ufffd\ufffd {onclick=alert(1)}`.\n",
     )
     assert '"Melee\u202e\u2066 {onclick=alert(1)}"' in (scratch / "rules/fr/status.toml").read_text(encoding="utf-8")
+
+
+def test_an_empty_language_is_named_as_given(capsys, scratch: Path) -> None:  # type: ignore[no-untyped-def]
+    """``status --language ''`` said "no translation is configured", then listed the one that is."""
+    files = {"rules/en/1.0/book.xml": FIRST, "rules/en/book.xml": LATER, "rules/fr/book.md": FRENCH}
+    for name, text in {**files, "rulebook.toml": CONFIG}.items():
+        (scratch / name).parent.mkdir(parents=True, exist_ok=True)
+        (scratch / name).write_text(text, encoding="utf-8")
+    code, _, err = run(capsys, "status", "--language", "")
+    assert (code, err) == (
+        2,
+        "rulebook: error: no translation into `` is configured (the translations: `fr` of `main`)\n",
+    )
