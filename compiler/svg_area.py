@@ -71,7 +71,7 @@ MAX_PATH_COMMANDS = 200_000
 move (about a second); a path past them is taken to cover the whole picture. A path of absolute coordinates is
 read at once, whatever its length."""
 _LINES = frozenset(f"{{{SVG}}}{name}" for name in ("path", "line", "polyline", "polygon"))
-_BOUNDING_UNITS = ("patternContentUnits", "maskContentUnits", "clipPathUnits")
+_BOUNDING_KEYS = ("patternContentUnits", "maskContentUnits", "clipPathUnits")
 _GEOMETRY = re.compile(r"(?<![\w-])(?:x|y|cx|cy|r|rx|ry|width|height|d)\s*:", re.IGNORECASE)
 """A geometry property given in CSS, which overrides an attribute: where it is, a shape's extent is not read."""
 _MOVES = re.compile(r"(?<![\w-])(?:transform|scale|translate|rotate|zoom|offset(?:-[a-z]+)?)\s*:", re.IGNORECASE)
@@ -111,7 +111,7 @@ class PaintedArea:
             (marker.get("overflow") or "") not in ("", "hidden", "scroll") for marker in root.iter(f"{{{SVG}}}marker")
         )
         self.covered: dict[etree._Element, float] = {}
-        """The area each element paints, in its parent's user units, markers left out."""
+        """The area each element paints, in its parent's user space, markers left out."""
         self.mass: dict[etree._Element, float] = {}
         """How many elements each draws, each weighed by how its transforms scale an area: an inherited pattern is
         painted once for each."""
@@ -121,9 +121,9 @@ class PaintedArea:
         self.painted: dict[etree._Element, list[etree._Element]] = {}
         self.letters: dict[etree._Element, int] = {}
         self.lettering: dict[etree._Element, float] = {}
-        """The area each element's own letters cover, in its user units."""
+        """The area each element's own letters cover, in its user space."""
         self.extents: dict[etree._Element, Box | None] = {}
-        """The box holding all each element draws, in its parent's user units; None where it is not told."""
+        """The box holding all each element draws, in its parent's user space; None where it is not told."""
         self.layers: set[etree._Element] = set()
         """The elements drawn into a layer of their own, then blended whole (an ``opacity``, a ``mask``...)."""
         self.boxes: dict[etree._Element, Box | None] = {}
@@ -137,7 +137,7 @@ class PaintedArea:
         self.marker_count = 0.0
         """How many elements the picture's markers draw at each point a line may carry one."""
         self.marker_area = 0.0
-        """The most area they cover there, in the line's user units."""
+        """The most area they cover there, in the line's user space."""
 
     def add(
         self, element: etree._Element, used: list[etree._Element], painted: list[etree._Element], letters: int
@@ -257,7 +257,7 @@ class PaintedArea:
         return total
 
     def _bounded(self, count: float, area: float, scale: float) -> float:
-        """Pictures painted by ``count`` elements covering ``area`` user units, drawn where an area is ``scale``
+        """Pictures painted by ``count`` elements covering ``area`` user space, drawn where an area is ``scale``
         times the root's: each covers at most the whole picture."""
         if count <= 0:
             return 0.0
@@ -268,7 +268,7 @@ class PaintedArea:
         return min(count, area * scale / self.view.area)
 
     def _own_area(self, element: etree._Element, letters: int) -> float | None:
-        """The area ``element`` paints itself, in its own user units (infinite where it is not told); None if it
+        """The area ``element`` paints itself, in its own user space (infinite where it is not told); None if it
         paints nothing itself."""
         box = self.boxes[element]
         if element in self.filtered:
@@ -303,7 +303,7 @@ class PaintedArea:
         return Box(x - reach, y - side * 1.5, x + reach, y + side * 1.5)
 
     def _extent(self, element: etree._Element, used: list[etree._Element], transform: Matrix | None) -> Box | None:
-        """The box holding all ``element`` draws, in its parent's user units (:attr:`extents`)."""
+        """The box holding all ``element`` draws, in its parent's user space (:attr:`extents`)."""
         box = self.boxes[element]
         if element in self.filtered or (self.marked and element.tag in _LINES):
             return None  # a filter's region, markers: not told here
@@ -346,7 +346,7 @@ class PaintedArea:
     def _scale_of_use(self, user: etree._Element, used: etree._Element) -> float:
         """How many times a ``<use>`` multiplies the area of the ``<symbol>`` or ``<svg>`` it draws (its ``viewBox``
         fitted to the ``<use>``'s size), or a mask's or clipping path's drawn in the box of what it is given to."""
-        if any(used.get(units) == "objectBoundingBox" for units in _BOUNDING_UNITS):
+        if any(used.get(key) == "objectBoundingBox" for key in _BOUNDING_KEYS):
             return INFINITE
         box = view_box(used) if used.tag in (f"{{{SVG}}}symbol", f"{{{SVG}}}svg") else None
         if box is None:
@@ -394,7 +394,7 @@ def _whole(box: Box, axis: int) -> float:
 def _content_scale(paint: etree._Element) -> float:
     """How many times a paint's drawing is enlarged where it paints: infinite where it is drawn in the box of what
     it paints or fitted to a ``viewBox``."""
-    if any(paint.get(units) == "objectBoundingBox" for units in _BOUNDING_UNITS) or paint.get("viewBox"):
+    if any(paint.get(key) == "objectBoundingBox" for key in _BOUNDING_KEYS) or paint.get("viewBox"):
         return INFINITE
     return 1.0
 
@@ -503,9 +503,9 @@ def _largest_font(root: etree._Element, css: list[str]) -> float:
             return INFINITE
         largest = max(largest, _KEYWORDS.get(value, float(value) if _PLAIN.fullmatch(value) else 0.0))
         factor *= 1.2 if value == "larger" else 1.0
-        for number, unit in _SIZE.findall(value):
-            if unit.lower() in _RELATIVE:
-                factor *= max(1.0, abs(float(number)) * _RELATIVE[unit.lower()])
+        for number, suffix in _SIZE.findall(value):
+            if suffix.lower() in _RELATIVE:
+                factor *= max(1.0, abs(float(number)) * _RELATIVE[suffix.lower()])
             else:
-                largest = max(largest, abs(length(number + unit, 0.0) or 0.0))
+                largest = max(largest, abs(length(number + suffix, 0.0) or 0.0))
     return largest * factor

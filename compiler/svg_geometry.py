@@ -127,7 +127,7 @@ def _step(name: str, n: list[float]) -> Matrix | None:
 
 
 def length(value: str | None, extent: float, default: float = 0.0) -> float | None:
-    """A length in user units (``%`` of ``extent``); ``default`` when it is not given, None when its unit depends on
+    """A length in user space (``%`` of ``extent``); ``default`` when it is not given, None when its suffix depends on
     what this module does not follow (``em``, ``calc()``)."""
     if value is None:
         return default
@@ -140,8 +140,8 @@ def length(value: str | None, extent: float, default: float = 0.0) -> float | No
     found = _LENGTH.match(value)
     if found is None:
         return None
-    unit = (found.group(2) or "").lower()
-    number = float(found.group(1)) * (extent / 100 if unit == "%" else _PIXELS[unit])
+    suffix = (found.group(2) or "").lower()
+    number = float(found.group(1)) * (extent / 100 if suffix == "%" else _PIXELS[suffix])
     return number if math.isfinite(number) else None
 
 
@@ -171,7 +171,7 @@ class Viewport:
     picture's own width and height have another shape (the browser centres the drawing and shows what lies
     beside it)."""
     area: float
-    """The picture's own area, in the root's user units: what "painted over once" means."""
+    """The picture's own area, in the root's user space: what "painted over once" means."""
     pixels: float
     """The pixels the picture says it has (its ``width`` times its ``height``); :data:`UNSIZED` a side it leaves
     unsaid."""
@@ -193,7 +193,7 @@ def viewport(root: etree._Element) -> Viewport:
     if box is None:
         return Viewport(Box(0.0, 0.0, width, height), width * height, width * height)
     wide, high = box.right - box.left, box.bottom - box.top
-    fitted = min(width / wide, height / high)  # the viewBox's units a pixel, as shown whole ("meet")
+    fitted = min(width / wide, height / high)  # the viewBox's lengths a pixel, as shown whole ("meet")
     if not 0 < fitted < math.inf:
         return Viewport(box, math.inf, width * height)  # untold: no share of it can be taken
     seen_wide, seen_high = width / fitted, height / fitted
