@@ -313,14 +313,17 @@ it is an SVG that could act: a script, an event attribute (`onload`),
 another file, `@import` or `url(...)` in its style); or it says it has more
 than 64,000,000 pixels (8,000 x 8,000), which a reader's browser, or the
 PDF, would need gigabytes to decode, or is a JPEG of more than 100 scans,
-each of which a browser decodes the whole picture again for; or its name
-holds a control, format or bidirectional character, which no page can
-show as it is.
+each of which a browser decodes the whole picture again for; or is an SVG
+that costs a reader's browser minutes to draw: more than 1,000,000 drawn
+elements (counting what `<use>`, patterns and markers repeat), filters of
+more than 50 steps, or paint covering more than 2,000 times its own area;
+or its name holds a control, format or bidirectional character, which no
+page can show as it is.
 
 ## Why is this bad?
 A browser that opens such a file from the site runs it in the site's
 origin, with the site's rights: a picture from a pull request could run
-script for every reader. The site shows a placeholder instead ("Picture not
+script for every reader, or hold every reader's browser for minutes. The site shows a placeholder instead ("Picture not
 available"), and never publishes the file.
 
 ## Example
