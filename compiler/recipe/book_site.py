@@ -199,7 +199,9 @@ def site_settings(project: Project, book: BookConfig) -> dict[str, Any]:
     they are escaped here, control characters shown as pictures. A value the configuration leaves out is
     left out.
     """
-    settings: dict[str, Any] = {"site_name": _escaped(book.display_title), "theme": {"language": book.language}}
+    from rulebook.site.escaping import theme_text
+
+    settings: dict[str, Any] = {"site_name": theme_text(book.display_title), "theme": {"language": book.language}}
     if book.copyright:
         settings["copyright"] = _escaped(book.copyright)
     if book.description:

@@ -60,6 +60,21 @@ def html_text(text: str, *, quotes: bool = True) -> Markup:
     return Markup(html.escape(visible(text), quote=False))
 
 
+_THEME_MARKUP = {ord("<"): "&lt;", ord(">"): "&gt;", ord('"'): "&quot;"}
+"""What could open markup in the theme's HTML or end one of its attributes (all double-quoted)."""
+_REFERENCE_START = re.compile(r"&(?=[#0-9A-Za-z])")
+"""An ``&`` that may start a character reference (``&amp;``, ``&#60;``, ``&copy``), not one before a space."""
+
+
+def theme_text(text: str) -> str:
+    """``text`` for the values the theme writes both as they are and through its ``|e`` (the site's name, the
+    navigation's titles: a logo's tooltip, the footer's labels): controls as pictures, and ``<``, ``>``, ``"`` and an
+    ``&`` that may start a character reference as references, which is all that is markup there. Any other ``&``
+    and ``'`` stay themselves: escaped, the theme's ``|e`` showed their references to every reader ("Guns &amp;
+    Glory" as the logo's tooltip)."""
+    return _REFERENCE_START.sub("&amp;", visible(text)).translate(_THEME_MARKUP)
+
+
 _MARKDOWN_OPENERS = {ord("{"): "&#123;", ord("}"): "&#125;", ord("["): "&#91;", ord("]"): "&#93;"}
 """What a Markdown line reads as the start or end of an attribute list, a link or an image, as character references:
 HTML shows them as the characters, Markdown reads them as text."""

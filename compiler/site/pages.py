@@ -26,7 +26,7 @@ from rulebook.graph import TermGraph
 from rulebook.model import Book, Section
 from rulebook.report.escaping import UNPRINTABLE_ABOVE_ASCII, visible_in_text
 from rulebook.site.across import BookLinks
-from rulebook.site.escaping import html_text
+from rulebook.site.escaping import theme_text
 from rulebook.site.html import Linker, render_content, spaced
 from rulebook.site.lost import without_lost_sentences
 from rulebook.site.page_table import CHANGES, GLOSSARY, GRAPH, HOME, IMAGES, LINT, TABLES, translation_report
@@ -473,8 +473,8 @@ def changes_page(plan: SitePlan, env: Environment) -> Page | None:
 
 
 def nav_title(title: str) -> str:
-    """A title in the navigation: Material writes it into every page unescaped."""
-    return str(html_text(title))
+    """A title in the navigation: Material writes it into every page, unescaped and through ``|e``."""
+    return theme_text(title)
 
 
 def _nav_chapters(chapters: list[tuple[str, str]]) -> list[Any]:

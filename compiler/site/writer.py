@@ -19,7 +19,7 @@ from rulebook.assets import held_images
 from rulebook.errors import SiteBuildError
 from rulebook.inputs import present
 from rulebook.pictures import published_picture
-from rulebook.site.escaping import html_text
+from rulebook.site.escaping import html_text, theme_text
 from rulebook.site.generator import LiveGenerator, SiteGenerator, SiteRun
 from rulebook.site.mkdocs_adapter import MkDocs, read_settings
 from rulebook.site.page_table import GRAPH, IMAGES
@@ -241,7 +241,7 @@ def _mkdocs_options(
     switcher, and for a translation its language and search language."""
     options = chrome_options(raw, words, translation.language if translation is not None else None)
     if site_name is not None:  # Material writes it unescaped
-        options["site_name"] = str(html_text(site_name))
+        options["site_name"] = theme_text(site_name)
     if translation is not None and raw.get("site_url"):  # the book's URL (its configuration's), then the language
         options["site_url"] = str(raw["site_url"]).rstrip("/") + "/" + translation.language + "/"
     if languages:

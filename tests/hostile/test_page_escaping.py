@@ -25,7 +25,7 @@ import pytest
 
 from rulebook.cli import main
 from rulebook.report.escaping import visible
-from rulebook.site.escaping import html_text, markdown_text
+from rulebook.site.escaping import html_text, markdown_text, theme_text
 from rulebook.site.theme import PACKAGE_FOLDER
 from tests.conftest import GENERATORS, need_zensical
 
@@ -284,3 +284,34 @@ def test_a_projects_own_template_escaping_with_jinjas_filters_writes_text(
     page = _home_page_of_own_template(make_project(tmp_path), FILTERED_TEMPLATE, monkeypatch)
     paragraphs = [p.text_content() for p in page.xpath("//article//p")]
     assert sum(ATTRIBUTES in text for text in paragraphs) == 6  # forceescape, urlize and the list, of two chapters
+
+
+# -- the site's name and the navigation's titles, which the theme writes as they are and through `|e` -------------
+
+THEME_WRITES = (
+    "<html><head><title>{{ name }}</title></head><body>"
+    '<a title="{{ name | e }}" aria-label="{{ name }}">{{ name }}</a>'
+    '<a aria-label="Next: {{ name | e }}">{{ name }}</a></body></html>'
+)
+"""How Material's and Zensical's header, navigation and footer write a site's name and a page's title (autoescape
+off): a logo's tooltip through ``|e``, its label, the footer's label and the text as they are."""
+
+
+@pytest.mark.parametrize(
+    "name", ["Guns & Glory", "Rock 'n' Roll", "Fish & Chips's Rules", "L'Âge de fer & d'acier", "A - B & C"]
+)
+def test_a_name_with_an_ampersand_or_an_apostrophe_reads_as_written_wherever_the_theme_writes_it(name: str) -> None:
+    """The theme's `|e` escaped the escaped name again: every reader's tooltip said "Guns &amp; Glory", a screen
+    reader "Next: Rock &amp;#39;n&amp;#39; Roll"."""
+    page = lxml.html.document_fromstring(jinja2.Template(THEME_WRITES).render(name=theme_text(name)))
+    shown = [*page.xpath("//a/@title"), *page.xpath("//a/@aria-label"), *page.xpath("//a/text()")]
+    assert shown == [name, name, f"Next: {name}", name, name]
+
+
+@pytest.mark.parametrize("name", [PAYLOAD, CONFIGURED, ATTRIBUTES, '"><script>alert(1)</script>', "&lt;b&gt; &#60;"])
+def test_a_hostile_name_is_text_wherever_the_theme_writes_it(name: str) -> None:
+    """Whatever the name, the theme's HTML holds it as text: no element, no attribute of its own."""
+    page = lxml.html.document_fromstring(jinja2.Template(THEME_WRITES).render(name=theme_text(name)))
+    assert [element.tag for element in page.iter()] == ["html", "head", "title", "body", "a", "a"]
+    assert [sorted(a.attrib) for a in page.iter("a")] == [["aria-label", "title"], ["aria-label"]]
+    assert page.xpath("string(//title)") == visible(name)  # as it is: the name exactly, controls as pictures
