@@ -38,7 +38,10 @@ _OPENING = re.compile(r":{3,}[ \t]*(?P<name>[^\s:{][^\s{]*)[ \t]*(?P<argument>(?
 """A directive's opening fence; its argument ends at its last character that is not a space or tab, found once (a
 lazy argument tried the spaces after it from each of its characters: 80,000 spaces in a fence's title, 18 s)."""
 _CLOSING = re.compile(r":{3,}[ \t]*$")
-_WIKILINK_STOP = re.compile(r"\\.|\]\]|\[\[|\n", re.DOTALL)
+_WIKILINK_STOP = re.compile(r"\\.|\]\]|\[\[", re.DOTALL)
+"""What ends a wikilink's search for its ``]]``: an escape is passed over, a ``[[`` ends it. A line end does not: a
+paragraph's lines are one text, and an editor that wraps them breaks a reference anywhere (``[[nerve`` at a line's
+end, ``test]]`` on the next was shown as written, brackets and all, and the lint said nothing)."""
 _PLACED = (
     "wikilink",
     "span",
@@ -326,7 +329,7 @@ def _last_percent(src: str, end: int) -> int:
 
 
 def _closing_brackets(src: str, position: int, limit: int) -> int | None:
-    """Where the ``]]`` that closes a wikilink starts (no line end or ``[[`` before it; ``\\]`` escaped)."""
+    """Where the ``]]`` that closes a wikilink starts (no ``[[`` before it; ``\\]`` escaped)."""
     for found in _WIKILINK_STOP.finditer(src, position, limit):
         mark = found.group()
         if mark == "]]":

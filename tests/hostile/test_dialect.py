@@ -752,3 +752,17 @@ def test_a_heading_without_a_title_is_reported(  # type: ignore[no-untyped-def]
     lint = run(capsys, "lint", "--color", "never")
     assert lint.code == 1
     assert said in lint.out, lint.out
+
+
+def test_a_reference_broken_across_lines_is_read_as_one(capsys, scratch: Path) -> None:  # type: ignore[no-untyped-def]
+    """An editor that wraps a paragraph breaks a reference anywhere: ``[[line of`` at a line's end and ``march]]`` on
+    the next were shown on the page as written, brackets and all, with "All checks passed"."""
+    source(scratch, "book.md", f"{BODY}An army may [[march|march\nfar]], or take [[line of\nsight]].\n")
+    lint = run(capsys, "lint", "--color", "never")
+    assert lint.code == 1
+    assert lint.out.startswith("error[RB101]: reference to undefined term `line_of_sight`\n  --> book.md:13:16\n")
+    assert lint.out.endswith("Found 1 error in 1 file.\n"), lint.out
+    assert run(capsys, "convert", "book.md", "--to", "xml", "-o", "book.xml").code == 0
+    converted = (scratch / "book.xml").read_text(encoding="utf-8")
+    assert 'An army may <reference name="march">march\nfar</reference>, or take' in converted
+    assert '<reference name="line_of_sight">line of\nsight</reference>' in converted
