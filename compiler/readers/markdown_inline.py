@@ -41,7 +41,7 @@ from rulebook.model import (
     walk,
 )
 from rulebook.readers.markdown_blocks import Tree
-from rulebook.readers.markdown_checks import Checks
+from rulebook.readers.markdown_checks import Checks, stray_markup
 from rulebook.readers.markdown_syntax import attributes_of, markup_name, read_attributes, table_cells
 from rulebook.source import SourceText
 
@@ -258,6 +258,8 @@ class InlineReader:
     def heading_text(self, inline: Token) -> str:
         """A heading's text as written (without markup); a reference or other markup in it is reported."""
         places = _Places(self.source, inline)
+        for position, message, help in stray_markup(inline.content, inline.children or [], own_end=True):
+            self.checks.report(message, places.offset(position), help=help)
         parts = []
         for token in inline.children or ():
             if token.type in ("text", "code_inline"):
@@ -295,6 +297,8 @@ class InlineReader:
         """The nodes of an inline token's children (``definition``: the innermost enclosing definition's name;
         ``lists``: a table's cell, where ``<ul><li>...</li></ul>`` is a list, as GitHub shows it)."""
         frames = [_Frame("root", {}, self.block_offset(inline))]
+        for position, message, help in stray_markup(inline.content, inline.children or [], own_end=lists):
+            self.checks.report(message, places.offset(position), help=help)
         for token in inline.children or ():
             kind = token.type
             at = places.offset(token.meta["at"]) if "at" in token.meta else frames[-1].offset
