@@ -477,8 +477,9 @@ def stray_markup(text: str, children: list[Token], *, own_end: bool = False) -> 
                 "write a reference on one paragraph as `[[name]]` or `[[name|words]]`; `\\[[`, `\\]]` show the "
                 "brackets",
             )
-    position = 0
+    position, after_picture = 0, False
     for child in children:
+        after_picture, follows_picture = child.type == "image", after_picture
         if "at" in child.meta:  # a reference's content holds the attribute block it took
             at = int(child.meta["at"])
             position = max(position, at + len(child.content) if child.type in _SPANNING else at)
@@ -489,8 +490,8 @@ def stray_markup(text: str, children: list[Token], *, own_end: bool = False) -> 
             if at < 0:  # written with an escape (`\{type=x\}`): text, as meant
                 continue
             position = at + len(found.group())
-            if own_end and not text[position:].strip():
-                continue
+            if (own_end and not text[position:].strip()) or (follows_picture and found.start() == 0):
+                continue  # the construct's own, or a picture's (`![a](x.png){width=50%}`: reported as such)
             yield (
                 at,
                 "an attribute block that follows nothing that takes one: it is shown as written",

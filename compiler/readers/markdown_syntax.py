@@ -32,6 +32,7 @@ from mdit_py_plugins.front_matter import front_matter_plugin
 
 from rulebook.model import MAX_DEPTH
 from rulebook.names import BOOK_NAME, BOOK_SEPARATOR
+from rulebook.readers.markdown_checks import stray_markup
 from rulebook.readers.markdown_limits import TooLarge, limited
 
 _OPENING = re.compile(r":{3,}[ \t]*(?P<name>[^\s:{][^\s{]*)[ \t]*(?P<argument>(?:.*[^ \t\n])?)[ \t]*$")
@@ -227,7 +228,7 @@ def _wikilink(state: StateInline, silent: bool) -> bool:
     return True
 
 
-_MAY_BE_MARKUP = re.compile(r"[\[*_`<]")
+_MAY_BE_MARKUP = re.compile(r"[\[\]*_`<{]")
 _MARKUP = {
     "wikilink": "a reference",
     "span_open": "a span",
@@ -255,9 +256,12 @@ def markup_in(text: str) -> tuple[str, int] | None:
         tokens = dialect_parser().parseInline(text)
     except TooLarge:
         return "markup", 0
-    for token in tokens[0].children or () if tokens else ():
+    children = (tokens[0].children or []) if tokens else []
+    for token in children:
         if token.type not in ("text", "softbreak"):
             return markup_name(token.type), int(token.meta.get("at", 0))
+    for at, message, _ in stray_markup(text, children):  # `::: note Scatter {#scatter}`: shown with its braces
+        return "an attribute block" if message.startswith("an attribute") else "a reference's brackets", at
     return None
 
 

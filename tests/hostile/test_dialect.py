@@ -796,3 +796,21 @@ def test_the_dialects_markup_read_as_text_is_reported_where_it_stands(  # type: 
     assert lint.code == 1
     assert lint.out.startswith(f"error[RB002]: {said}\n  --> book.md:13:{column}\n"), lint.out
     assert lint.out.endswith("Found 1 error in 1 file.\n"), lint.out
+
+
+@pytest.mark.parametrize(
+    ("block", "said"),
+    [
+        ("::: note Scatter {#scatter}\n\nText.\n\n:::", "error[RB002]: an attribute block inside a note's title\n"),
+        ("::: note Scatter [[march\n\nText.\n\n:::", "error[RB002]: a reference's brackets inside a note's title\n"),
+        ("![a](x.png){width=50%}", "error[RB002]: attributes after a picture (`{width=50%}`), which takes none"),
+    ],
+)
+def test_the_dialects_markup_in_a_title_is_reported_once(capsys, scratch: Path, block: str, said: str) -> None:  # type: ignore[no-untyped-def]
+    """``::: note Scatter {#scatter}`` (a Pandoc writer's id) titled the note "Scatter {#scatter}", with "All checks
+    passed"; a picture's attributes are reported as such, once."""
+    source(scratch, "book.md", f"{BODY}\n{block}\n")
+    lint = run(capsys, "lint", "--color", "never")
+    assert lint.code == 1
+    assert lint.out.startswith(said), lint.out
+    assert lint.out.count("error[") == 1, lint.out
