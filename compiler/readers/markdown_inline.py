@@ -41,7 +41,8 @@ from rulebook.model import (
     walk,
 )
 from rulebook.readers.markdown_blocks import Tree
-from rulebook.readers.markdown_checks import Checks, stray_markup
+from rulebook.readers.markdown_checks import Checks
+from rulebook.readers.markdown_stray import stray_markup
 from rulebook.readers.markdown_syntax import attributes_of, markup_name, read_attributes, table_cells
 from rulebook.source import SourceText
 

@@ -32,8 +32,8 @@ from mdit_py_plugins.front_matter import front_matter_plugin
 
 from rulebook.model import MAX_DEPTH
 from rulebook.names import BOOK_NAME, BOOK_SEPARATOR
-from rulebook.readers.markdown_checks import stray_markup
 from rulebook.readers.markdown_limits import TooLarge, limited
+from rulebook.readers.markdown_stray import stray_markup
 
 _OPENING = re.compile(r":{3,}[ \t]*(?P<name>[^\s:{][^\s{]*)[ \t]*(?P<argument>(?:.*[^ \t\n])?)[ \t]*$")
 """A directive's opening fence; its argument ends at its last character that is not a space or tab, found once (a
