@@ -449,3 +449,19 @@ def test_a_markdown_book_with_a_bom_declares_itself_on_its_first_line(capsys, sc
     text = f"<!-- rulebook -->\n# 1 Titre\n\nVoir {NOTHING_NAMED[markdown]}.\n"
     (scratch / "notes.md").write_bytes(b"\xef\xbb\xbf" + text.encode())
     assert places(lint_json(capsys, "notes.md")) == [("empty-name", 4, 6, "")]
+
+
+def test_the_text_exports_steps_bullets_and_text_keep_their_order(capsys, scratch) -> None:  # type: ignore[no-untyped-def]
+    """Text between two steps, and bullets among steps, were moved: the text before the steps, every list at the
+    block's end, with "Wrote"; a step's bullets and lines are now its own, the steps one sequence."""
+    (scratch / "turns.txt").write_text(
+        "Turns\n\n(Rule)\nDescription: Intro.\n1 - First step\nwhich goes on here.\n2 - Second step\n"
+        "• a bullet\n3 - Third step\n\nNext\n\nMore text.\n",
+        encoding="utf-8",
+    )
+    assert run(capsys, "convert", "turns.txt", "--to", "xml", "-o", "turns.xml").code == 0
+    written = " ".join((scratch / "turns.xml").read_text(encoding="utf-8").split())
+    assert (
+        '<chapter title="Turns"> Intro. <sequence> <item>First step which goes on here.</item> <item>Second step'
+        " <list> <item>a bullet</item> </list> </item> <item>Third step</item> </sequence>"
+    ) in written, written
