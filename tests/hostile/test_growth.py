@@ -883,3 +883,23 @@ def test_the_terms_of_a_rolls_target_and_an_svgs_paint_references_are_found_in_l
     with cpu_time_under(2):  # milliseconds
         assert profile._TOKEN.findall(" " * 1_000_000 + "!") == []
         assert svg_pictures._PAINT_REFERENCE.findall("url(" + " " * 1_000_000 + "x") == []
+
+
+@pytest.mark.parametrize(
+    ("read", "heading"),
+    [
+        (
+            lambda text: text_source.parse_text_export("Rules\n\n(Rule)\nDescription: x.\n\n" + text),
+            "Same\n\nText.\n\n",
+        ),
+        (lambda text: markdown_source.parse_markdown_string("# Book\n\n## Rules\n\n" + text), "### Same\n\nText.\n\n"),
+    ],
+    ids=["text export", "plain Markdown"],
+)
+def test_a_title_repeated_20000_times_is_given_its_ids_in_linear_time(read: Callable[[str], Any], heading: str) -> None:
+    """Each repeated title's id was counted up from ``same-2`` past every id given before it: 20,000 sections titled
+    alike took 48 s to read in the text export (plain Markdown 11 s for 10,000), 0.7 s now."""
+    with cpu_time_under(8):
+        document = read(heading * 20_000).document
+    ids = [section.id for section in document.sections if section.title == "Same"]
+    assert ids == ["same", *(f"same-{n}" for n in range(2, 20_001))]
