@@ -74,7 +74,7 @@ def toml_kind(value: object) -> str:
         return f'the string "{value}"' if len(value) <= 40 else "a string"
     if isinstance(value, int | float):
         shown = str(value) if isinstance(value, float) or abs(value) < 10**20 else ""
-        return f"the number {shown}" if shown and len(shown) <= 24 else "a number"
+        return f"the number {shown}" if shown and len(shown) <= 24 else "a number of more than 20 digits"
     if isinstance(value, list):
         return _list_kind(value)
     if isinstance(value, dict):

@@ -130,7 +130,14 @@ def test_a_path_no_system_could_open_is_refused_where_it_is_configured(
         ("[translations.fr]\nsource = 5\n", "rulebook.toml: `source` in [translations.fr] must be a string, not"),
         ("emphasis = 2020-01-01\n", "rulebook.toml: `emphasis` in [top level] must be true or false, not a date"),
         ("title = 1e999\n", "rulebook.toml: `title` in [top level] must be a string, not the number inf"),
-        (f"title = {'1' * 4000}\n", "rulebook.toml: `title` in [top level] must be a string, not a number\n"),
+        (
+            f"title = {'1' * 4000}\n",
+            "rulebook.toml: `title` in [top level] must be a string, not a number of more than",
+        ),
+        (  # it said "must be a whole number from 1 to 1,000,000, not a number"
+            f"[pdf]\ntime_limit = {'1' * 21}\n",
+            "rulebook.toml: `time_limit` in [pdf] must be a whole number from 1 to 1,000,000, not a number of more than 20 digits",
+        ),
         (f"title = [{'1,' * 100_000}]\n", "rulebook.toml: `title` in [top level] must be a string, not a list"),
         (f"x = {'9' * 5000}\n", "{config}: a number in it has more digits than can be read\n"),
         (f"x = {'[' * 100_000}{']' * 100_000}\n", "{config}: not valid TOML: its arrays or tables nest too deeply\n"),
