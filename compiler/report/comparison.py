@@ -59,14 +59,22 @@ def _coverage(comparison: Comparison) -> str:
     )
 
 
+STALE_WAIVERS_SHOWN = 20
+"""How many waivers that match nothing the text report names (100,000 made one line of 1.8 MB)."""
+
+
 def _waivers(comparison: Comparison) -> str:
     lines = []
     if comparison.waived:
         lines.append(f"{comparison.waived} finding{'s are' if comparison.waived != 1 else ' is'} waived.")
-    if comparison.stale_waivers:
+    stale = comparison.stale_waivers
+    if stale:
+        rest = len(stale) - STALE_WAIVERS_SHOWN
         lines.append(
-            f"{len(comparison.stale_waivers)} waiver{'s match' if len(comparison.stale_waivers) != 1 else ' matches'} "
-            "nothing any more (a text changed, or it was fixed): " + ", ".join(comparison.stale_waivers)
+            f"{len(stale)} waiver{'s match' if len(stale) != 1 else ' matches'} "
+            "nothing any more (a text changed, or it was fixed): "
+            + ", ".join(stale[:STALE_WAIVERS_SHOWN])
+            + (f", and {rest:,} more (`--format json` lists them all)" if rest > 0 else "")
         )
     return "".join(line + "\n" for line in lines)
 
