@@ -205,6 +205,10 @@ _MARK = '[[updated]]\nsection = "sec"\ntitle = "Sec"\nedition = "v2"\nfingerprin
     [
         ("[[updatd]]\nsection = 'sec'\n", "`updatd` is not part of a status file"),
         (_MARK.format("a") + "fingerprnt = 'x'\n", "`fingerprnt` is not a key of [[updated]]"),
+        (  # it was said to "no longer hold (the original changed again, or is gone)"
+            _MARK.format("3F2A9C0D41B7E215"),
+            "`3F2A9C0D41B7E215` is not a mark's fingerprint: 16 digits and letters a to f, as `rulebook status --mark`",
+        ),
     ],
 )
 def test_a_misspelt_status_file_is_a_plain_error(scratch: Path, marks: str, said: str) -> None:  # noqa: F811
