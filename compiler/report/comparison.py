@@ -13,6 +13,7 @@ import json
 from rulebook.catalog import TRANSLATION_RULES
 from rulebook.formats import COMPARE, unknown
 from rulebook.report import json_format, renderer, text
+from rulebook.report.listing import listed
 from rulebook.report.summary import Report
 from rulebook.site.theme import Theme
 from rulebook.translate.results import Comparison
@@ -59,22 +60,15 @@ def _coverage(comparison: Comparison) -> str:
     )
 
 
-STALE_WAIVERS_SHOWN = 20
-"""How many waivers that match nothing the text report names (100,000 made one line of 1.8 MB)."""
-
-
 def _waivers(comparison: Comparison) -> str:
     lines = []
     if comparison.waived:
         lines.append(f"{comparison.waived} finding{'s are' if comparison.waived != 1 else ' is'} waived.")
     stale = comparison.stale_waivers
     if stale:
-        rest = len(stale) - STALE_WAIVERS_SHOWN
         lines.append(
             f"{len(stale)} waiver{'s match' if len(stale) != 1 else ' matches'} "
-            "nothing any more (a text changed, or it was fixed): "
-            + ", ".join(stale[:STALE_WAIVERS_SHOWN])
-            + (f", and {rest:,} more (`--format json` lists them all)" if rest > 0 else "")
+            f"nothing any more (a text changed, or it was fixed): {listed(stale)}"
         )
     return "".join(line + "\n" for line in lines)
 
