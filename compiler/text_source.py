@@ -9,6 +9,7 @@ gives the same document model as the other readers, every node with its line and
 from __future__ import annotations
 
 import functools
+import itertools
 import re
 from pathlib import Path
 
@@ -112,11 +113,9 @@ def _list(ordered: bool, items: list[tuple[int, list[Node]]], source: SourceText
     made = []
     for offset, content in items:
         joined: list[Node] = []
-        for node in content:
-            if isinstance(node, str) and joined and isinstance(joined[-1], str):
-                joined[-1] += node
-            else:
-                joined.append(node)
+        for is_text, run in itertools.groupby(content, key=lambda node: isinstance(node, str)):
+            nodes = list(run)
+            joined += ["".join(nodes)] if is_text else nodes  # type: ignore[arg-type]  # a run of text, joined once
         made.append(Item(None, tuple(joined), source, offset))
     return ItemList(ordered, tuple(made), None, source, made[0].offset)
 

@@ -376,20 +376,7 @@ def _directive(state: StateBlock, start_line: int, end_line: int, silent: bool) 
         return False
     if silent:
         return True
-    line, depth = start_line, 1
-    while line + 1 < end_line:
-        line += 1
-        if state.sCount[line] < state.blkIndent and not state.isEmpty(line):
-            line -= 1
-            break
-        text = _line(state, line) if state.sCount[line] - state.blkIndent < 4 else ""
-        if _CLOSING.fullmatch(text):
-            depth -= 1
-            if depth == 0:
-                break
-        elif _OPENING.fullmatch(text):
-            depth += 1
-    closed = depth == 0
+    line, closed = _directive_end(state, start_line, end_line)
     content_end = line if closed else line + 1
     old_parent, old_max = state.parentType, state.lineMax
     state.parentType = "directive"
@@ -403,6 +390,32 @@ def _directive(state: StateBlock, start_line: int, end_line: int, silent: bool) 
     state.parentType, state.lineMax = old_parent, old_max
     state.line = line + 1
     return True
+
+
+def _directive_end(state: StateBlock, start_line: int, end_line: int) -> tuple[int, bool]:
+    """The line where the directive opening at ``start_line`` ends (its closing fence, or its last line), and whether
+    a fence closes it. One scan finds the ends of the directives nested in it too, kept for when each is read: each
+    read its own content again to its end, so 99 directives nested around 100,000 lines read them 99 times (300 KB,
+    9 s)."""
+    ends: dict[tuple[int, int], tuple[int, bool]] = state.env.setdefault("directive_ends", {})
+    if (found := ends.get((start_line, state.blkIndent))) is not None:
+        return found
+    line, opened = start_line, [start_line]
+    while line + 1 < end_line:
+        line += 1
+        if state.sCount[line] < state.blkIndent and not state.isEmpty(line):
+            line -= 1
+            break
+        text = _line(state, line) if state.sCount[line] - state.blkIndent < 4 else ""
+        if _CLOSING.fullmatch(text):
+            ends[opened.pop(), state.blkIndent] = (line, True)
+            if not opened:
+                return line, True
+        elif _OPENING.fullmatch(text):
+            opened.append(line)
+    for opening in opened:  # the ones nested here end where this one does, unclosed
+        ends[opening, state.blkIndent] = (line, False)
+    return line, False
 
 
 def _line(state: StateBlock, line: int) -> str:
