@@ -465,3 +465,25 @@ def test_the_text_exports_steps_bullets_and_text_keep_their_order(capsys, scratc
         '<chapter title="Turns"> Intro. <sequence> <item>First step which goes on here.</item> <item>Second step'
         " <list> <item>a bullet</item> </list> </item> <item>Third step</item> </sequence>"
     ) in written, written
+
+
+@pytest.mark.parametrize(
+    ("element", "said"),
+    [
+        ('<x:foo xmlns:x="urn:x"/>', "error[RB002]: unknown element `<foo>`\n --> book.xml:4:1\n"),
+        (
+            '<section title="T" id="t" xmlns="urn:o">T</section>',
+            "unknown attribute `xmlns` on `<section>`\n --> book.xml:4:27\n",
+        ),
+    ],
+)
+def test_a_finding_on_an_element_in_a_namespace_stands_at_the_element(capsys, scratch, element: str, said: str) -> None:  # type: ignore[no-untyped-def]
+    """libxml2 names an element without its namespace, lxml with it: the finding on `<x:foo>` stood at the
+    document's first line, the one on a `<section xmlns=...>` at the book's first section."""
+    text = (
+        '<document>\n<chapter title="A" id="a">\n<section title="S" id="s">Text.</section>\n'
+        f"{element}\n</chapter>\n</document>\n"
+    )
+    source(scratch, "book.xml", text)
+    outcome = run(capsys, "lint", "--color", "never")
+    assert said in outcome.out, outcome.out
