@@ -47,6 +47,8 @@ def stray_markup(text: str, children: list[Token], *, own_end: bool = False) -> 
         if child.type != "text" or "{" not in child.content:
             continue
         for found in _ATTRIBUTES_IN_TEXT.finditer(child.content):
+            if found.group() == text.strip():  # a block alone: the line's own findings say what it is
+                continue
             at = text.find(found.group(), position)
             if at < 0:  # written with an escape (`\{type=x\}`): text, as meant
                 continue
