@@ -339,3 +339,28 @@ def test_a_file_named_as_no_system_could_open_is_an_error_not_a_missing_file(
         outcome = run(capsys, "lint", option, name)
     shown = name if len(name) <= QUOTE_LIMIT else name[:39] + "…" + name[-20:]
     assert (outcome.code, outcome.out, outcome.err) == (2, "", f"rulebook: error: {what} `{shown}` {said}\n")
+
+
+@pytest.mark.parametrize(
+    "table",
+    [
+        '[tool]\nrulebook = {sources = ["book.xml"]}\n',
+        'tool.rulebook.sources = ["book.xml"]\n',
+        '[ tool."rulebook" ]\nsources = ["book.xml"]\n',
+        '[tool.rulebook.lint]\nignore = []\n[tool.rulebook]\nsources = ["book.xml"]\n',
+    ],
+)
+def test_a_pyproject_writing_its_table_another_way_is_the_project(
+    scratch: Path,  # noqa: F811
+    capsys: pytest.CaptureFixture[str],
+    table: str,
+) -> None:
+    """Found by looking for the characters `[tool.rulebook`: any other way TOML writes the table was "no rulebook
+    project here: no rulebook.toml, nor a pyproject.toml with [tool.rulebook]"."""
+    source(scratch, "book.xml", BOOK)
+    (scratch / "rulebook.toml").unlink()
+    (scratch / "pyproject.toml").write_text(f'{table}\n[project]\nname = "rules"\n', encoding="utf-8")
+    lint = run(capsys, "lint")
+    assert (lint.code, lint.err) == (1, "") and lint.out.endswith("in 1 file.\n")  # the book's own findings
+    (scratch / "pyproject.toml").write_text('# not [tool.rulebook] yet\n[project]\nname = "rules"\n', encoding="utf-8")
+    assert run(capsys, "lint").err.startswith("rulebook: error: no rulebook project here")
