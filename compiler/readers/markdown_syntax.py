@@ -219,7 +219,8 @@ def _wikilink(state: StateInline, silent: bool) -> bool:
         # Without display text a reader sees the name, never the book's prefix (``[[core:Fighter]]`` shows "Fighter").
         prefix, separator, local = name.partition(BOOK_SEPARATOR)
         shown = display if bar else local if separator and BOOK_NAME.fullmatch(prefix.lower()) else name
-        token.meta = {"name": unescaped(name), "display": text_read(shown), "named": bool(bar)}
+        # the name without the spaces around it: `[[fighter | fighters]]` named `fighter ` (RB302, not an identifier)
+        token.meta = {"name": unescaped(name).strip(), "display": text_read(shown), "named": bool(bar)}
         if bar:  # the display as written, and where it starts in the token's content (after ``[[name|``)
             token.meta["written"], token.meta["display_at"] = display, end - start - len(display)
         token.attrs = dict(attributes)

@@ -756,8 +756,9 @@ def test_a_heading_without_a_title_is_reported(  # type: ignore[no-untyped-def]
 
 def test_a_reference_broken_across_lines_is_read_as_one(capsys, scratch: Path) -> None:  # type: ignore[no-untyped-def]
     """An editor that wraps a paragraph breaks a reference anywhere: ``[[line of`` at a line's end and ``march]]`` on
-    the next were shown on the page as written, brackets and all, with "All checks passed"."""
-    source(scratch, "book.md", f"{BODY}An army may [[march|march\nfar]], or take [[line of\nsight]].\n")
+    the next were shown on the page as written, brackets and all, with "All checks passed". Spaces around a name
+    before its bar are not the name's (``[[ march |...]]`` was the invalid name `` march ``)."""
+    source(scratch, "book.md", f"{BODY}An army may [[ march |march\nfar]], or take [[line of\nsight]].\n")
     lint = run(capsys, "lint", "--color", "never")
     assert lint.code == 1
     assert lint.out.startswith("error[RB101]: reference to undefined term `line_of_sight`\n  --> book.md:13:16\n")
