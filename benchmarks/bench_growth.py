@@ -166,6 +166,24 @@ def a_wide_cell_too_many(size: int) -> Files:
     return _book("book.md", _markdown(f"| a | b |\n|---|---|\n| a | b | {'x' * size} |"))
 
 
+def titles_alike(count: int) -> Files:
+    text = "Rules\n\n(Rule)\nDescription: Text.\n\n" + "Same\n\nText.\n\n" * count
+    return {"rules.txt": text, "rulebook.toml": 'sources = ["rules.txt"]\n'}
+
+
+def lazy_lines_under_quotes(count: int) -> Files:
+    return _plain_book(_markdown("> " * 95 + "x\n" + "y\n" * count))
+
+
+def directives_around_lines(count: int) -> Files:
+    opened = "".join(f"::: note N{n}\n\n" for n in range(20))
+    return _book("book.md", _markdown(opened + "words of the rules\n" * count + "\n:::\n" * 20))
+
+
+def a_paragraph_of_lines(count: int) -> Files:
+    return _book("book.md", _markdown("words of the rules\n" * count))
+
+
 def _plain_book(text: str) -> Files:
     return {"book.md": text, "rulebook.toml": 'sources = ["book.md"]\nformat = "plain-markdown"\n'}
 
@@ -218,6 +236,10 @@ CASES = [
     Case("lint: spaces in a fence's title", LINT, spaces_in_a_fence, (20_000, 40_000, 80_000), "spaces"),
     Case("lint: spaces in a heading", LINT, spaces_in_a_heading, (20_000, 40_000, 80_000), "spaces"),
     Case("lint: a cell past the header's", LINT, a_wide_cell_too_many, (20_000, 40_000, 80_000), "bytes"),
+    Case("lint: text export, titles alike", LINT, titles_alike, (5_000, 10_000, 20_000), "sections"),
+    Case("lint: lazy lines under 95 quotes", LINT, lazy_lines_under_quotes, (25_000, 50_000, 100_000), "lines"),
+    Case("lint: 20 directives around lines", LINT, directives_around_lines, (75_000, 150_000, 300_000), "lines"),
+    Case("lint: a paragraph of lines", LINT, a_paragraph_of_lines, (75_000, 150_000, 300_000), "lines"),
 ]
 
 

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from rulebook.errors import UserError
-from rulebook.inputs import MAX_DATA_BYTES, UnreadableInput, parse_toml, present, read_input_text
+from rulebook.inputs import MAX_DATA_BYTES, InvalidToml, UnreadableInput, parse_toml, present, read_input_text
 
 CONFIG_FILE = "rulebook.toml"
 PYPROJECT = "pyproject.toml"
@@ -32,9 +32,24 @@ def find_config(start: Path) -> Path | None:
         if present(folder / CONFIG_FILE):  # whatever it is: reading it says why it cannot be the configuration
             return folder / CONFIG_FILE
         candidate = folder / PYPROJECT
-        if candidate.is_file() and "[tool.rulebook" in read_config(candidate):
+        if candidate.is_file() and _configures_rulebook(read_config(candidate), candidate):
             return candidate
     return None
+
+
+def _configures_rulebook(text: str, path: Path) -> bool:
+    """Whether a ``pyproject.toml`` holds a ``tool.rulebook`` table, however TOML writes it (``[tool.rulebook]``,
+    ``[ tool."rulebook" ]``, ``[tool]`` and ``rulebook = {...}``, dotted keys: all but the first were "no rulebook
+    project here"), or names ``rulebook`` and is not valid TOML or has a ``tool`` that is no table (reading it then says
+    what is wrong)."""
+    if "rulebook" not in text:
+        return False
+    try:
+        document = parse_toml(text, path)
+    except InvalidToml:
+        return True
+    tool = document.get("tool", {})
+    return not isinstance(tool, dict) or "rulebook" in tool  # `tool = "x"`: reading it says what is wrong
 
 
 def locate_config(start: Path, config_file: Path | None = None) -> Path | None:
@@ -74,7 +89,7 @@ def toml_kind(value: object) -> str:
         return f'the string "{value}"' if len(value) <= 40 else "a string"
     if isinstance(value, int | float):
         shown = str(value) if isinstance(value, float) or abs(value) < 10**20 else ""
-        return f"the number {shown}" if shown and len(shown) <= 24 else "a number"
+        return f"the number {shown}" if shown and len(shown) <= 24 else "a number of more than 20 digits"
     if isinstance(value, list):
         return _list_kind(value)
     if isinstance(value, dict):

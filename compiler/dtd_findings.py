@@ -146,8 +146,8 @@ class _Locator:
         self._by_line: dict[tuple[str, int], list[int]] = defaultdict(list)
         self._by_tag: dict[str, list[int]] = defaultdict(list)
         for index, (element, line) in enumerate(zip(self._elements, self._lines, strict=True)):
-            self._by_line[(str(element.tag), line)].append(index)
-            self._by_tag[str(element.tag)].append(index)
+            self._by_line[(_named(element), line)].append(index)
+            self._by_tag[_named(element)].append(index)
         self._cursor = 0
         self._reported: set[tuple[int, str]] = set()
         self._children_reported: dict[tuple[int, str], int] = defaultdict(int)
@@ -159,10 +159,10 @@ class _Locator:
 
     def child(self, parent_tag: str, line: int, tag: str) -> Span:
         """The next ``<tag>`` child not yet reported of the ``<parent_tag>`` on libxml2's ``line``."""
-        parent = self._find(parent_tag, line, f"children {tag}", lambda element: any(c.tag == tag for c in element))
+        parent = self._find(parent_tag, line, f"children {tag}", lambda element: any(_named(c) == tag for c in element))
         nth = self._children_reported[(parent, tag)]
         self._children_reported[(parent, tag)] += 1
-        children = [c for c in self._elements[parent] if c.tag == tag]
+        children = [c for c in self._elements[parent] if _named(c) == tag]
         if not children:
             return self._spans[parent]
         if self._index is None:
@@ -187,3 +187,10 @@ class _Locator:
         self._reported.add((chosen, message))
         self._cursor = chosen
         return chosen
+
+
+def _named(element: etree._Element) -> str:
+    """An element's name as libxml2's messages name it: without its namespace (``<x:foo xmlns:x="urn:x">`` is
+    ``foo``, lxml's ``{urn:x}foo``; a finding on one was placed at the document's first line, and one on
+    ``<section xmlns="urn:o">`` at the book's first section)."""
+    return str(etree.QName(element).localname)

@@ -198,6 +198,8 @@ class _Builder:
         self.block: Block | None = None
         """A declaration waiting for its list or table: (element, attributes, offset)."""
         self.taken: set[str] = set()
+        self.suffixes: dict[str, int] = {}
+        """The last number given to each id (``same-20000``): a title repeated is not counted up from 2 each time."""
         self.pending_header: tuple[int, int] | None = None
         self.numbered = True
         """Whether levels come from section numbers (else from the count of #)."""
@@ -312,7 +314,7 @@ class _Builder:
             raise TooDeep(what, offset)
 
     def _new_id(self, number: str | None, title: str, parent: str | None) -> str:
-        return unique_id(number_id(number) if number else slugify(title), self.taken)
+        return unique_id(number_id(number) if number else slugify(title), self.taken, counters=self.suffixes)
 
     def _target(self) -> _Open:
         if not self.stack:

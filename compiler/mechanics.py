@@ -124,9 +124,9 @@ def roll_tables(book: Book) -> tuple[list[RollTable], list[Diagnostic]]:
     tables: list[RollTable] = []
     problems: list[Diagnostic] = []
     annotated = list(_annotated(book))
-    used_ids = {node.id for node, _, _ in annotated if node.id}
+    used_ids, counters = {node.id for node, _, _ in annotated if node.id}, dict[str, int]()
     for node, scope, section_id in annotated:
-        table_id = node.id or unique_id(scope, used_ids, "_")
+        table_id = node.id or unique_id(scope, used_ids, "_", counters=counters)
         try:
             tables.append(_normalise(node, table_id, section_id))
         except _NotNormalisable as error:
@@ -149,9 +149,11 @@ def sequences(book: Book) -> list[Sequence]:
         for node, scope in walk_blocks(section.children, section.id):
             if isinstance(node, ItemList) and node.ordered and node.roll is None:
                 found.append((node, scope, section.id))
-    used = {node.id for node, _, _ in found if node.id}
+    used, counters = {node.id for node, _, _ in found if node.id}, dict[str, int]()
     return [
-        Sequence(node.id or unique_id(scope, used, "_"), section_id, node.items, node.kind, node.title)
+        Sequence(
+            node.id or unique_id(scope, used, "_", counters=counters), section_id, node.items, node.kind, node.title
+        )
         for node, scope, section_id in found
     ]
 

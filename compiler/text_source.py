@@ -9,6 +9,7 @@ gives the same document model as the other readers, every node with its line and
 from __future__ import annotations
 
 import functools
+import itertools
 import re
 from pathlib import Path
 
@@ -73,9 +74,19 @@ def _is_heading(line: str) -> bool:
 
 
 def _content(lines: list[tuple[int, str]], source: SourceText) -> list[Node]:
+    """A block's text, steps and bullets, in the order written: a run of steps is one ordered list, a bullet after a
+    step is in a list inside that step, and a line of text after a step or a bullet goes on with its item (the text
+    between steps, and bullets among them, were moved after the text before the steps, the lists at the block's end,
+    in silence)."""
     nodes: list[Node] = []
-    steps: list[Item] = []
-    bullets: list[Item] = []
+    steps: list[tuple[int, list[Node]]] = []
+    bullets: list[tuple[int, list[Node]]] = []
+
+    def end_bullets() -> None:
+        if bullets:
+            (steps[-1][1] if steps else nodes).append(_list(False, bullets, source))
+            bullets.clear()
+
     for number, line in lines:
         stripped = line.strip()
         if stripped == _MARKER:
@@ -83,16 +94,30 @@ def _content(lines: list[tuple[int, str]], source: SourceText) -> list[Node]:
         step = _STEP.match(stripped)
         bullet = _BULLET.match(stripped)
         if step:
-            steps.append(Item(None, (step.group("text"),), source, _offset(source, number)))
+            end_bullets()
+            steps.append((_offset(source, number), [step.group("text")]))
         elif bullet:
-            bullets.append(Item(None, (bullet.group("text"),), source, _offset(source, number)))
+            bullets.append((_offset(source, number), [bullet.group("text")]))
+        elif bullets or steps:
+            (bullets or steps)[-1][1].append(" " + stripped)
         else:
             nodes.append(stripped.removeprefix(_DESCRIPTION).strip() + " ")
+    end_bullets()
     if steps:
-        nodes.append(ItemList(True, tuple(steps), None, source, steps[0].offset))
-    if bullets:
-        nodes.append(ItemList(False, tuple(bullets), None, source, bullets[0].offset))
+        nodes.append(_list(True, steps, source))
     return nodes
+
+
+def _list(ordered: bool, items: list[tuple[int, list[Node]]], source: SourceText) -> ItemList:
+    """A list of the items read, each item's lines of text joined."""
+    made = []
+    for offset, content in items:
+        joined: list[Node] = []
+        for is_text, run in itertools.groupby(content, key=lambda node: isinstance(node, str)):
+            nodes = list(run)
+            joined += ["".join(nodes)] if is_text else nodes  # type: ignore[arg-type]  # a run of text, joined once
+        made.append(Item(None, tuple(joined), source, offset))
+    return ItemList(ordered, tuple(made), None, source, made[0].offset)
 
 
 def _offset(source: SourceText, line: int) -> int:
@@ -107,9 +132,9 @@ def _build(sections: list[tuple[str, int, int, list[Node]]], source: SourceText)
     root_title, _, root_offset, root_content = sections[0]
     root_id = slugify(root_title)
     children: list[Section] = []
-    taken = {root_id}
+    taken, counters = {root_id}, dict[str, int]()  # a title repeated 20,000 times: 48 s without the counters
     for title, _, offset, content in sections[1:]:
-        section_id = unique_id(slugify(title), taken)
+        section_id = unique_id(slugify(title), taken, counters=counters)
         children.append(Section(section_id, False, title, 2, tuple(content), root_id, None, source, offset))
     body: Content = tuple(root_content) + tuple(children)
     return [Section(root_id, False, root_title, 1, body, None, None, source, root_offset)]

@@ -82,3 +82,16 @@ def test_writing_a_baseline_says_how_to_configure_it(tmp_path: Path, capsys, mon
     assert lint("--write-baseline", "known.json") == 0
     assert capsys.readouterr().err == "Wrote 4 problems to known.json.\n"  # configured already: nothing to add
     assert lint("--quiet") == 0
+
+
+def test_a_baseline_may_name_a_rule_by_its_code(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    """A rule named by its code (``RB101``, as the configuration's ``severity`` may) matched nothing, and the entry was
+    said to "no longer occur"; it is the rule's name, as the configuration reads it."""
+    book = write(tmp_path / "book.xml", BOOK)
+    baseline = tmp_path / "baseline.json"
+    assert lint(book, "--write-baseline", baseline) == 0
+    write(baseline, baseline.read_text(encoding="utf-8").replace('"dangling-reference"', '"rb101"'))
+    capsys.readouterr()
+    assert lint(book, "--baseline", baseline) == 0
+    said = capsys.readouterr().out
+    assert "4 known problems are listed in the baseline" in said and "no longer" not in said

@@ -589,3 +589,20 @@ def test_the_sites_words_are_filled_in_as_text_never_as_a_format_string(project:
     home = lxml.html.fromstring((project / "out" / "fr" / "index.html").read_text(encoding="utf-8"))
     [status] = home.find_class("rb-translation-status")
     assert status.findtext("p") == "1.0 → 2.0 7/10 {latest.__class__} {0} {unknown} {7}"
+
+
+def test_a_summary_line_names_twenty_marks_at_most(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """50,000 marks of sections the original does not have were each named, one line of 490 KB; the JSON report
+    lists them all."""
+    assert run(capsys, "--mark", "Moving")[0] == 0
+    status_file = project / "rules/fr/status.toml"
+    header = status_file.read_text(encoding="utf-8").split("[[updated]]")[0]
+    marks = "".join(
+        f'[[updated]]\nsection = "s{n}"\ntitle = "S{n}"\nedition = "main"\nfingerprint = "{n:016x}"\n'
+        for n in range(50_000)
+    )
+    status_file.write_text(header + marks, encoding="utf-8")
+    _, out, _ = run(capsys)
+    named = ", ".join(f"`S{n}`" for n in range(20))
+    assert f"  Marks that no longer hold (the original changed again, or is gone): {named}, and 49,980 more " in out
+    assert len(json.loads(run(capsys, "--format", "json")[1])["status"][0]["stale_marks"]) == 50_000

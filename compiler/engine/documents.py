@@ -5,7 +5,8 @@ A ``.json`` file is read by :mod:`json`, anything else as YAML by libyaml's pars
 Two things differ from ``CSafeLoader``, both measured on hostile files: nodes are composed in
 Python with the nesting capped at :data:`MAX_DEPTH` (libyaml's composer crashes the interpreter
 on 50,000 nested ``[`` and its scanner takes 50 s on 100,000), and merge keys (``<<``) are refused
-(21 nested merges in 744 bytes took 8.6 s: each level doubles the keys). A number too long to be
+(21 nested merges in 744 bytes took 8.6 s: each level doubles the keys), as is a key given twice in a mapping (the
+first was lost without a word: ``points_limit`` twice). A number too long to be
 read whole, NaN or infinite is kept as :class:`Unreadable`, for the caller to refuse naming the entry.
 """
 
@@ -24,6 +25,7 @@ from yaml.resolver import Resolver
 
 from rulebook.engine.errors import RulesError
 from rulebook.engine.files import read_file
+from rulebook.engine.limits import shown
 
 try:
     from yaml._yaml import CParser as _Parser
@@ -65,7 +67,9 @@ def read_document(path: Path, limit: int, what: str) -> Any:
 
 def _parse_json(text: str, path: Path, what: str) -> Any:
     try:
-        return json.loads(text, parse_constant=Unreadable, parse_int=_whole)
+        return json.loads(text, parse_constant=Unreadable, parse_int=_whole, object_pairs_hook=_once_each)
+    except _GivenTwice as twice:
+        raise RulesError(f"{path} cannot be read as {what}: `{shown(twice.key)}` is given twice in an object") from None
     except ValueError as error:
         raise RulesError(f"{path} is not JSON: {error}") from None
     except RecursionError:
@@ -92,6 +96,21 @@ def _parse_yaml(text: str, path: Path, what: str) -> Any:
         raise RulesError(f"{path} is not YAML or JSON: {error}") from None
     except ValueError as error:  # what the safe constructor cannot make: a date no calendar has (``2001-02-30``)
         raise RulesError(f"{path} cannot be read as {what}: {error}") from None
+
+
+class _GivenTwice(Exception):
+    def __init__(self, key: str) -> None:
+        self.key = key
+
+
+def _once_each(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A JSON object whose keys are each given once (the first of two was lost without a word)."""
+    made: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in made:
+            raise _GivenTwice(key)
+        made[key] = value
+    return made
 
 
 def _too_deep(path: Path, what: str) -> RulesError:
@@ -125,9 +144,14 @@ class _Constructor(SafeConstructor):
     """PyYAML's safe constructor without merge keys, and with long numbers left unread."""
 
     def flatten_mapping(self, node: MappingNode) -> None:
+        seen: set[str] = set()
         for key, _ in node.value:
             if key.tag == "tag:yaml.org,2002:merge":
                 raise ConstructorError(None, None, "merge keys (<<) are not read", key.start_mark)
+            if isinstance(key, ScalarNode) and key.value in seen:  # the first was lost: `points_limit` twice
+                raise ConstructorError(None, None, f"`{shown(key.value)}` is given twice", key.start_mark)
+            if isinstance(key, ScalarNode):
+                seen.add(key.value)
 
     def construct_yaml_int(self, node: ScalarNode) -> int | Unreadable:  # type: ignore[override]
         text = str(self.construct_scalar(node))

@@ -14,8 +14,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
+from rulebook.catalog import find_rule
 from rulebook.diagnostics import Diagnostic
-from rulebook.errors import NOT_UTF8, UserError
+from rulebook.errors import NOT_UTF8, UserError, quoted
 from rulebook.inputs import MAX_DATA_BYTES, UnreadableInput, read_input
 
 FORMAT_VERSION = 2
@@ -106,14 +107,20 @@ def _entry(entry: object, version: int, where: str) -> Key:
     fields = ("rule", "target", "section") if version == 1 else ("source", "rule", "target", "section")
     if not isinstance(entry, dict) or not all(isinstance(entry.get(f), str) for f in fields):
         raise BaselineError(f"{where}: an entry needs {', '.join(f'`{f}`' for f in fields)} as strings")
-    # Version 1 named no source: its entries apply to whichever source is linted ("").
-    return (entry.get("source", ""), entry["rule"], entry["target"], entry["section"])
+    rule = find_rule(entry["rule"])
+    if rule is None:  # it matched nothing, and was said to be a problem that "no longer occurs"
+        raise BaselineError(
+            f"{where}: {quoted(entry['rule'])} is no rule of the lint (`rulebook explain` lists them; "
+            "`rulebook lint --write-baseline FILE` writes a baseline)"
+        )
+    # Version 1 named no source: its entries apply to whichever source is linted (""). A rule's code is its name.
+    return (entry.get("source", ""), rule.name, entry["target"], entry["section"])
 
 
 def _count(entry: dict[str, object], where: str) -> int:
     count = entry.get("count")
     if isinstance(count, bool) or not isinstance(count, int) or not 0 < count < 10**9:
-        raise BaselineError(f"{where}: `count` must be a whole number from 1, not {_shown(count)}")
+        raise BaselineError(f"{where}: `count` must be a whole number from 1 to 999,999,999, not {_shown(count)}")
     return count
 
 

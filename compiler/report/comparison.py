@@ -13,6 +13,7 @@ import json
 from rulebook.catalog import TRANSLATION_RULES
 from rulebook.formats import COMPARE, unknown
 from rulebook.report import json_format, renderer, text
+from rulebook.report.listing import listed
 from rulebook.report.summary import Report
 from rulebook.site.theme import Theme
 from rulebook.translate.results import Comparison
@@ -63,10 +64,11 @@ def _waivers(comparison: Comparison) -> str:
     lines = []
     if comparison.waived:
         lines.append(f"{comparison.waived} finding{'s are' if comparison.waived != 1 else ' is'} waived.")
-    if comparison.stale_waivers:
+    stale = comparison.stale_waivers
+    if stale:
         lines.append(
-            f"{len(comparison.stale_waivers)} waiver{'s match' if len(comparison.stale_waivers) != 1 else ' matches'} "
-            "nothing any more (a text changed, or it was fixed): " + ", ".join(comparison.stale_waivers)
+            f"{len(stale)} waiver{'s match' if len(stale) != 1 else ' matches'} "
+            f"nothing any more (a text changed, or it was fixed): {listed(stale)}"
         )
     return "".join(line + "\n" for line in lines)
 

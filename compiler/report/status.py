@@ -17,6 +17,7 @@ from rulebook.catalog import STATUS_RULES
 from rulebook.formats import STATUS, unknown
 from rulebook.report import json_format, renderer, text
 from rulebook.report.escaping import visible
+from rulebook.report.listing import listed
 from rulebook.report.summary import Report
 from rulebook.site.theme import Theme
 from rulebook.source import SourceText
@@ -66,15 +67,15 @@ def summary_lines(status: TranslationStatus) -> str:
     ]
     outdated = [_named(s.title, s.translation.title if s.translation else None) for s in status.of(OUTDATED)]
     if outdated:
-        lines.append(f"  To translate again: {', '.join(outdated)}.")
+        lines.append(f"  To translate again: {listed(outdated)}.")
     new = [_named(s.title, None) for s in status.of(MISSING) if s.new]
     if new:
-        lines.append(f"  New, to translate: {', '.join(new)}.")
+        lines.append(f"  New, to translate: {listed(new)}.")
     orphaned = [_named(s.title, s.translation.title if s.translation else None) for s in status.of(ORPHANED)]
     if orphaned:
-        lines.append(f"  Gone from the original: {', '.join(orphaned)}.")
+        lines.append(f"  Gone from the original: {listed(orphaned)}.")
     if status.stale_marks:
-        titles = ", ".join(f"`{m.title}`" for m in status.stale_marks)
+        titles = listed([f"`{m.title}`" for m in status.stale_marks])
         lines.append(f"  Marks that no longer hold (the original changed again, or is gone): {titles}.")
     return "".join(visible(line) + "\n" for line in lines)
 

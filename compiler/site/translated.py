@@ -642,7 +642,10 @@ def readable_anchors(sections: list[Section], reserved: Set[str] = frozenset()) 
     the title's words (``lancer-les-des``), and the number stays as an alias (see ``redirects``).
     """
     taken = set(reserved) | {s.id for s in sections}  # a number is kept as an alias: no slug may take it
-    return {s.id: unique_id(slugify(s.title), taken) if _named_by_number(s) else s.id for s in sections}
+    counters: dict[str, int] = {}  # a title repeated: not counted up from 2 each time
+    return {
+        s.id: unique_id(slugify(s.title), taken, counters=counters) if _named_by_number(s) else s.id for s in sections
+    }
 
 
 def _named_by_number(section: Section) -> bool:

@@ -24,10 +24,11 @@ import re
 from collections.abc import Iterable
 from pathlib import Path
 
-from rulebook.errors import TerminologyError
+from rulebook.errors import TerminologyError, quoted
 from rulebook.inputs import present
 from rulebook.translate.status import Mark
 from rulebook.translate.terminology import read_translation_toml
+from rulebook.translate.waivers import FINGERPRINT
 
 HEADER = "# rulebook status: the sections of the `{language}` translation brought up to date with a later edition.\n"
 _HEADER = re.compile(r"# rulebook status: the sections of the `[a-zA-Z0-9-]+` translation brought up to date")
@@ -50,6 +51,11 @@ def load_marks(path: Path, *, root: Path | None = None) -> tuple[Mark, ...]:
             raise TerminologyError(f"{path}: each [[updated]] needs a {', '.join(f'`{k}`' for k in _KEYS)}, as text")
         if extra := sorted(set(entry) - set(_KEYS)):
             raise TerminologyError(f"{path}: `{extra[0]}` is not a key of [[updated]] (it holds {', '.join(_KEYS)})")
+        if not FINGERPRINT.fullmatch(entry["fingerprint"]):  # `3F2A...`: "no longer holds (the original changed)"
+            raise TerminologyError(
+                f"{path}: {quoted(entry['fingerprint'])} is not a mark's fingerprint: 16 digits and letters a to f, as "
+                "`rulebook status --mark` writes it (`3f2a9c0d41b7e215`)"
+            )
         mark = Mark(*(entry[key] for key in _KEYS))
         marks[mark.edition, mark.section] = mark  # one a section and edition, as `--mark` writes them
     return tuple(marks.values())

@@ -32,7 +32,7 @@ def load_waivers(path: Path, *, root: Path | None = None) -> dict[str, str]:
         if keys or not isinstance(entry.get("reason", ""), str):
             what = f"`{keys[0]}` is not a key of a waiver" if keys else "a waiver's `reason` is text"
             raise TerminologyError(f"{path}: {what}: a [[waiver]] holds a `fingerprint` and a `reason`")
-        if not _FINGERPRINT.fullmatch(entry["fingerprint"]):  # `08B7...`, ` 08b7...`: "matches nothing any more"
+        if not FINGERPRINT.fullmatch(entry["fingerprint"]):  # `08B7...`, ` 08b7...`: "matches nothing any more"
             raise TerminologyError(
                 f"{path}: {quoted(entry['fingerprint'])} is not a fingerprint: 16 digits and letters a to f, as "
                 "`rulebook compare` shows it (`08b780706f2bffa6`)"
@@ -41,7 +41,7 @@ def load_waivers(path: Path, *, root: Path | None = None) -> dict[str, str]:
     return waivers
 
 
-_FINGERPRINT = re.compile(r"[0-9a-f]{16}")
+FINGERPRINT = re.compile(r"[0-9a-f]{16}")
 """A finding's fingerprint as :func:`~rulebook.translate.compare.fingerprinted` writes it."""
 
 

@@ -130,7 +130,14 @@ def test_a_path_no_system_could_open_is_refused_where_it_is_configured(
         ("[translations.fr]\nsource = 5\n", "rulebook.toml: `source` in [translations.fr] must be a string, not"),
         ("emphasis = 2020-01-01\n", "rulebook.toml: `emphasis` in [top level] must be true or false, not a date"),
         ("title = 1e999\n", "rulebook.toml: `title` in [top level] must be a string, not the number inf"),
-        (f"title = {'1' * 4000}\n", "rulebook.toml: `title` in [top level] must be a string, not a number\n"),
+        (
+            f"title = {'1' * 4000}\n",
+            "rulebook.toml: `title` in [top level] must be a string, not a number of more than",
+        ),
+        (  # it said "must be a whole number from 1 to 1,000,000, not a number"
+            f"[pdf]\ntime_limit = {'1' * 21}\n",
+            "rulebook.toml: `time_limit` in [pdf] must be a whole number from 1 to 1,000,000, not a number of more than 20 digits",
+        ),
         (f"title = [{'1,' * 100_000}]\n", "rulebook.toml: `title` in [top level] must be a string, not a list"),
         (f"x = {'9' * 5000}\n", "{config}: a number in it has more digits than can be read\n"),
         (f"x = {'[' * 100_000}{']' * 100_000}\n", "{config}: not valid TOML: its arrays or tables nest too deeply\n"),
@@ -332,3 +339,28 @@ def test_a_file_named_as_no_system_could_open_is_an_error_not_a_missing_file(
         outcome = run(capsys, "lint", option, name)
     shown = name if len(name) <= QUOTE_LIMIT else name[:39] + "…" + name[-20:]
     assert (outcome.code, outcome.out, outcome.err) == (2, "", f"rulebook: error: {what} `{shown}` {said}\n")
+
+
+@pytest.mark.parametrize(
+    "table",
+    [
+        '[tool]\nrulebook = {sources = ["book.xml"]}\n',
+        'tool.rulebook.sources = ["book.xml"]\n',
+        '[ tool."rulebook" ]\nsources = ["book.xml"]\n',
+        '[tool.rulebook.lint]\nignore = []\n[tool.rulebook]\nsources = ["book.xml"]\n',
+    ],
+)
+def test_a_pyproject_writing_its_table_another_way_is_the_project(
+    scratch: Path,  # noqa: F811
+    capsys: pytest.CaptureFixture[str],
+    table: str,
+) -> None:
+    """Found by looking for the characters `[tool.rulebook`: any other way TOML writes the table was "no rulebook
+    project here: no rulebook.toml, nor a pyproject.toml with [tool.rulebook]"."""
+    source(scratch, "book.xml", BOOK)
+    (scratch / "rulebook.toml").unlink()
+    (scratch / "pyproject.toml").write_text(f'{table}\n[project]\nname = "rules"\n', encoding="utf-8")
+    lint = run(capsys, "lint")
+    assert (lint.code, lint.err) == (1, "") and lint.out.endswith("in 1 file.\n")  # the book's own findings
+    (scratch / "pyproject.toml").write_text('# not [tool.rulebook] yet\n[project]\nname = "rules"\n', encoding="utf-8")
+    assert run(capsys, "lint").err.startswith("rulebook: error: no rulebook project here")

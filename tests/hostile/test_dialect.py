@@ -766,3 +766,67 @@ def test_a_heading_without_a_title_is_reported(  # type: ignore[no-untyped-def]
     lint = run(capsys, "lint", "--color", "never")
     assert lint.code == 1
     assert said in lint.out, lint.out
+
+
+def test_a_reference_broken_across_lines_is_read_as_one(capsys, scratch: Path) -> None:  # type: ignore[no-untyped-def]
+    """An editor that wraps a paragraph breaks a reference anywhere: ``[[line of`` at a line's end and ``march]]`` on
+    the next were shown on the page as written, brackets and all, with "All checks passed". Spaces around a name
+    before its bar are not the name's (``[[ march |...]]`` was the invalid name `` march ``)."""
+    source(scratch, "book.md", f"{BODY}An army may [[ march |march\nfar]], or take [[line of\nsight]].\n")
+    lint = run(capsys, "lint", "--color", "never")
+    assert lint.code == 1
+    assert lint.out.startswith("error[RB101]: reference to undefined term `line_of_sight`\n  --> book.md:13:16\n")
+    assert lint.out.endswith("Found 1 error in 1 file.\n"), lint.out
+    assert run(capsys, "convert", "book.md", "--to", "xml", "-o", "book.xml").code == 0
+    converted = (scratch / "book.xml").read_text(encoding="utf-8")
+    assert 'An army may <reference name="march">march\nfar</reference>, or take' in converted
+    assert '<reference name="line_of_sight">line of\nsight</reference>' in converted
+
+
+STRAY_BRACKETS = "`[[` opens no reference: it is shown as written"
+STRAY_BLOCK = "an attribute block that follows nothing that takes one: it is shown as written"
+
+
+@pytest.mark.parametrize(
+    ("line", "said", "column"),
+    [
+        ("A [[march] is a move.", STRAY_BRACKETS, 3),
+        ("A [[march is a move.", STRAY_BRACKETS, 3),
+        ("A [march]] is a move.", STRAY_BRACKETS.replace("[[` opens", "]]` closes"), 9),
+        ("An army may [[march]] {type=example}.", STRAY_BLOCK, 23),
+        ("An army may [[march]]{type=example}{type=example}.", STRAY_BLOCK, 36),
+        ("[A [[march]] is a move.{dfn=move}", STRAY_BLOCK, 24),
+        ("A [march](#moving){.title} is a move.", STRAY_BLOCK, 19),
+    ],
+)
+def test_the_dialects_markup_read_as_text_is_reported_where_it_stands(  # type: ignore[no-untyped-def]
+    capsys, scratch: Path, line: str, said: str, column: int
+) -> None:
+    """A reference's brackets that open or close none, an attribute block after a space, after another or after a
+    span missing its bracket were shown on the page as written, the reference, its example or the definition lost,
+    with "All checks passed"; escaped, they are text (``\\[[``, ``\\{type=x\\}``), as a cell's ``{.header}`` and a
+    heading's ``{#id}`` are their own."""
+    source(scratch, "book.md", f"{BODY}\n{line}\n\nText \\[[a\\]] and \\{{type=x\\}} and {{2D6}}.\n")
+    lint = run(capsys, "lint", "--color", "never")
+    assert lint.code == 1
+    assert lint.out.startswith(f"error[RB002]: {said}\n  --> book.md:13:{column}\n"), lint.out
+    assert lint.out.endswith("Found 1 error in 1 file.\n"), lint.out
+
+
+@pytest.mark.parametrize(
+    ("block", "said"),
+    [
+        ("::: note Scatter {#scatter}\n\nText.\n\n:::", "error[RB002]: an attribute block inside a note's title\n"),
+        ("::: note Scatter [[march\n\nText.\n\n:::", "error[RB002]: a reference's brackets inside a note's title\n"),
+        ("![a](x.png){width=50%}", "error[RB002]: attributes after a picture (`{width=50%}`), which takes none"),
+        ('{title="T}\n| a | b |\n|---|---|\n| 1 | 2 |', "error[RB002]: an attribute block that cannot be read\n"),
+    ],
+)
+def test_the_dialects_markup_in_a_title_is_reported_once(capsys, scratch: Path, block: str, said: str) -> None:  # type: ignore[no-untyped-def]
+    """``::: note Scatter {#scatter}`` (a Pandoc writer's id) titled the note "Scatter {#scatter}", with "All checks
+    passed"; a picture's attributes are reported as such, once."""
+    source(scratch, "book.md", f"{BODY}\n{block}\n")
+    lint = run(capsys, "lint", "--color", "never")
+    assert lint.code == 1
+    assert lint.out.startswith(said), lint.out
+    assert lint.out.count("error[") == 1, lint.out

@@ -360,6 +360,16 @@ ENTRY = "  - {name: Squad, id: squad, category: main, points: %s}\n"
             ["entry 1 (`A`): `points` is 99999999... (5000 digits)", f"{LIMIT} 1,000,000 points"],
         ),
         ("deep.json", "[" * 100_000, ["nests deeper than an army list can"]),
+        (  # the first was lost without a word: the army was judged against 3000 points
+            "twice.yaml",
+            "points_limit: 2000\nentries: []\npoints_limit: 3000\n",
+            ["cannot be read as an army list: `points_limit` is given twice (line 3, column 1)"],
+        ),
+        (
+            "twice.json",
+            '{"points_limit": 2000, "entries": [{"name": "A", "name": "B", "category": "c", "points": 5}]}',
+            ["cannot be read as an army list: `name` is given twice in an object"],
+        ),
     ],
 )
 def test_a_bad_army_list_is_refused_naming_the_file_and_the_entry(

@@ -59,12 +59,20 @@ def test_a_baseline_that_is_a_device_or_a_pipe_is_not_read(scratch: Path) -> Non
     [
         ("[" * 100_000, "`baseline.json` is not a rulebook lint baseline: its JSON nests too deeply"),
         (
-            _baseline([{"source": "a", "rule": "r", "target": "t", "section": "s", "count": [0] * 200_000}]),
-            "`baseline.json`, entry 1: `count` must be a whole number from 1, not a list",
+            _baseline([{"source": "a", "rule": "RB101", "target": "t", "section": "s", "count": [0] * 200_000}]),
+            "`baseline.json`, entry 1: `count` must be a whole number from 1 to 999,999,999, not a list",
         ),
         (
-            _baseline([{"source": "a", "rule": "r", "target": "t", "section": "s", "count": "9" * 100_000}]),
-            "`baseline.json`, entry 1: `count` must be a whole number from 1, not a long string",
+            _baseline([{"source": "a", "rule": "RB101", "target": "t", "section": "s", "count": "9" * 100_000}]),
+            "`baseline.json`, entry 1: `count` must be a whole number from 1 to 999,999,999, not a long string",
+        ),
+        (  # it matched nothing, and was said to "no longer occur"
+            _baseline([{"source": "a", "rule": "no-such-rule", "target": "t", "section": "s", "count": 1}]),
+            "`baseline.json`, entry 1: `no-such-rule` is no rule of the lint (`rulebook explain` lists them;",
+        ),
+        (
+            _baseline([{"source": "a", "rule": "RB101", "target": "t", "section": "s", "count": 10**9}]),
+            "`baseline.json`, entry 1: `count` must be a whole number from 1 to 999,999,999, not 1000000000",
         ),
         (_baseline([], version=[0] * 200_000), "the baseline `baseline.json` has version a list; this rulebook reads"),
         (_baseline([], version={"a": "b" * 100_000}), "the baseline `baseline.json` has version an object; this"),

@@ -488,8 +488,8 @@ def test_bad_configuration_names_the_key_and_the_expected_type(
         (b"\xff\xfe\x00binary", "is not a rulebook lint baseline: it is not UTF-8 text"),
         (b'{"version": 9, "entries": []}', "has version 9; this rulebook reads versions 1 and 2"),
         (
-            b'{"version": 2, "entries": [{"source": "b", "rule": "r", "target": "t", "section": "s", "count": -1}]}',
-            "entry 1: `count` must be a whole number from 1, not -1",
+            b'{"version": 2, "entries": [{"source": "b", "rule": "dangling-reference", "target": "t", "section": "s", "count": -1}]}',
+            "entry 1: `count` must be a whole number from 1 to 999,999,999, not -1",
         ),
         (b"[]", "is not a rulebook lint baseline: it has no `entries` list"),
     ],

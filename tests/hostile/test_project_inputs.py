@@ -7,6 +7,7 @@ secrets: nothing read through a link that leaves the project may reach the site 
 from __future__ import annotations
 
 import html
+import json
 import os
 from pathlib import Path
 
@@ -271,6 +272,10 @@ _MARK = '[[updated]]\nsection = "sec"\ntitle = "Sec"\nedition = "v2"\nfingerprin
     [
         ("[[updatd]]\nsection = 'sec'\n", "`updatd` is not part of a status file"),
         (_MARK.format("a") + "fingerprnt = 'x'\n", "`fingerprnt` is not a key of [[updated]]"),
+        (  # it was said to "no longer hold (the original changed again, or is gone)"
+            _MARK.format("3F2A9C0D41B7E215"),
+            "`3F2A9C0D41B7E215` is not a mark's fingerprint: 16 digits and letters a to f, as `rulebook status --mark`",
+        ),
     ],
 )
 def test_a_misspelt_status_file_is_a_plain_error(scratch: Path, marks: str, said: str) -> None:  # noqa: F811
@@ -293,3 +298,20 @@ def test_a_status_file_holds_one_mark_a_section_and_edition(scratch: Path) -> No
     (scratch / "status.toml").write_text(text, encoding="utf-8")
     marks = load_marks(scratch / "status.toml")
     assert [(m.section, m.fingerprint) for m in marks] == [("sec", f"{49_999:016x}")]
+
+
+def test_waivers_that_match_nothing_are_named_twenty_at_most(scratch: Path, capsys: pytest.CaptureFixture[str]) -> None:  # noqa: F811
+    """50,000 waivers matching nothing were each named on one line of 900 KB; the JSON report lists them all."""
+    source(scratch, "book.xml", BOOK)
+    (scratch / "fr.md").write_text("# 1 Bouger\n\nMarcher, c'est bouger.\n", encoding="utf-8")
+    waivers = "".join(f'[[waiver]]\nfingerprint = "{n:016x}"\nreason = "r"\n' for n in range(50_000))
+    (scratch / "waivers.toml").write_text(waivers, encoding="utf-8")
+    command = ("compare", "--language", "fr", "--waivers", "waivers.toml", "book.xml", "fr.md")
+    said = run(capsys, *command).out.splitlines()[-1]
+    named = ", ".join(f"{n:016x}" for n in range(20))
+    assert said == (
+        f"50000 waivers match nothing any more (a text changed, or it was fixed): {named}, and 49,980 more "
+        "(`--format json` lists them all)"
+    )
+    listed = json.loads(run(capsys, *command, "--format", "json").out)["comparison"]["stale_waivers"]
+    assert listed == [f"{n:016x}" for n in range(50_000)]

@@ -449,3 +449,41 @@ def test_a_markdown_book_with_a_bom_declares_itself_on_its_first_line(capsys, sc
     text = f"<!-- rulebook -->\n# 1 Titre\n\nVoir {NOTHING_NAMED[markdown]}.\n"
     (scratch / "notes.md").write_bytes(b"\xef\xbb\xbf" + text.encode())
     assert places(lint_json(capsys, "notes.md")) == [("empty-name", 4, 6, "")]
+
+
+def test_the_text_exports_steps_bullets_and_text_keep_their_order(capsys, scratch) -> None:  # type: ignore[no-untyped-def]
+    """Text between two steps, and bullets among steps, were moved: the text before the steps, every list at the
+    block's end, with "Wrote"; a step's bullets and lines are now its own, the steps one sequence."""
+    (scratch / "turns.txt").write_text(
+        "Turns\n\n(Rule)\nDescription: Intro.\n1 - First step\nwhich goes on here.\n2 - Second step\n"
+        "• a bullet\n3 - Third step\n\nNext\n\nMore text.\n",
+        encoding="utf-8",
+    )
+    assert run(capsys, "convert", "turns.txt", "--to", "xml", "-o", "turns.xml").code == 0
+    written = " ".join((scratch / "turns.xml").read_text(encoding="utf-8").split())
+    assert (
+        '<chapter title="Turns"> Intro. <sequence> <item>First step which goes on here.</item> <item>Second step'
+        " <list> <item>a bullet</item> </list> </item> <item>Third step</item> </sequence>"
+    ) in written, written
+
+
+@pytest.mark.parametrize(
+    ("element", "said"),
+    [
+        ('<x:foo xmlns:x="urn:x"/>', "error[RB002]: unknown element `<foo>`\n --> book.xml:4:1\n"),
+        (
+            '<section title="T" id="t" xmlns="urn:o">T</section>',
+            "unknown attribute `xmlns` on `<section>`\n --> book.xml:4:27\n",
+        ),
+    ],
+)
+def test_a_finding_on_an_element_in_a_namespace_stands_at_the_element(capsys, scratch, element: str, said: str) -> None:  # type: ignore[no-untyped-def]
+    """libxml2 names an element without its namespace, lxml with it: the finding on `<x:foo>` stood at the
+    document's first line, the one on a `<section xmlns=...>` at the book's first section."""
+    text = (
+        '<document>\n<chapter title="A" id="a">\n<section title="S" id="s">Text.</section>\n'
+        f"{element}\n</chapter>\n</document>\n"
+    )
+    source(scratch, "book.xml", text)
+    outcome = run(capsys, "lint", "--color", "never")
+    assert said in outcome.out, outcome.out

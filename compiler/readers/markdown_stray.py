@@ -1,0 +1,82 @@
+"""The dialect's markup that markdown-it read as text: a reference's brackets that open or close none, an attribute
+block that follows nothing taking one. Each was shown on the page as written, with "All checks passed"; the readers
+report each where it stands (a paragraph's, a cell's or a heading's text, a title the XML holds as text)."""
+
+from __future__ import annotations
+
+import bisect
+import re
+from collections.abc import Iterator
+
+from markdown_it.token import Token
+
+_BRACKETS = re.compile(r"\\.|\[\[|\]\]", re.DOTALL)
+"""An escaped character (passed over), or the brackets of a reference."""
+_ATTRIBUTES_IN_TEXT = re.compile(r"\{[ \t]*(?:[.#][A-Za-z_]|[A-Za-z_][\w-]*=)[^{}\n]*\}")
+"""An attribute block (``{type=example}``, ``{dfn=x}``, ``{.title}``) as text: it followed nothing that takes one."""
+_SPANNING = ("wikilink", "html_inline", "autolink")
+"""The tokens whose content is what the source writes, from where they start: brackets inside them are theirs."""
+
+
+def stray_markup(text: str, children: list[Token], *, own_end: bool = False) -> Iterator[tuple[int, str, str]]:
+    """The dialect's markup an inline text holds that markdown-it read as text, each found where it stands in
+    ``text`` (the inline token's), with the finding and its help: the brackets of a reference that opens or closes
+    none (``[[nerve test] is``, ``test]] is``) and an attribute block that follows nothing taking one
+    (``[[x]] {type=example}``, ``[words.{dfn=x}``). Each was shown on the page as written, brackets and braces, the
+    reference, its example or the definition lost, with "All checks passed". Read once, each part in order. With
+    ``own_end``, a block ending the text is the construct's own, read and checked by its reader (a cell's ``{.header}``,
+    a heading's ``{#id}``)."""
+    if "[[" in text or "]]" in text:
+        spans = sorted(_spans(text, children))
+        for found in _BRACKETS.finditer(text):
+            mark = found.group()
+            if mark[0] == "\\" or _within(spans, found.start(), found.end()):
+                continue
+            yield (
+                found.start(),
+                f"`{mark}` {'opens' if mark == '[[' else 'closes'} no reference: it is shown as written",
+                "write a reference on one paragraph as `[[name]]` or `[[name|words]]`; `\\[[`, `\\]]` show the "
+                "brackets",
+            )
+    position, after_picture = 0, False
+    for child in children:
+        after_picture, follows_picture = child.type == "image", after_picture
+        if "at" in child.meta:  # a reference's content holds the attribute block it took
+            at = int(child.meta["at"])
+            position = max(position, at + len(child.content) if child.type in _SPANNING else at)
+        if child.type != "text" or "{" not in child.content:
+            continue
+        for found in _ATTRIBUTES_IN_TEXT.finditer(child.content):
+            if found.group() == text.strip():  # a block alone: the line's own findings say what it is
+                continue
+            at = text.find(found.group(), position)
+            if at < 0:  # written with an escape (`\{type=x\}`): text, as meant
+                continue
+            position = at + len(found.group())
+            if (own_end and not text[position:].strip()) or (follows_picture and found.start() == 0):
+                continue  # the construct's own, or a picture's (`![a](x.png){width=50%}`: reported as such)
+            yield (
+                at,
+                "an attribute block that follows nothing that takes one: it is shown as written",
+                "write it right after the closing brackets, with no space: `[[name]]{type=example}`, "
+                "`[words]{dfn=name}`",
+            )
+
+
+def _spans(text: str, children: list[Token]) -> Iterator[tuple[int, int]]:
+    """Where each token that keeps its source stands in ``text`` (a code span: to its closing backticks)."""
+    for child in children:
+        if "at" not in child.meta:
+            continue
+        start = int(child.meta["at"])
+        if child.type in _SPANNING:
+            yield start, start + len(child.content)
+        elif child.type == "code_inline":  # its content is trimmed: it ends at the backticks that close it
+            closing = text.find(child.markup, start + len(child.markup))
+            yield start, closing + len(child.markup) if closing >= 0 else len(text)
+
+
+def _within(spans: list[tuple[int, int]], start: int, end: int) -> bool:
+    """Whether any character of ``start``..``end`` is inside one of the spans (sorted, none inside another)."""
+    last = bisect.bisect_left(spans, (end,)) - 1  # the last span starting before ``end``
+    return last >= 0 and spans[last][1] > start
