@@ -153,6 +153,12 @@ def numbers(text: str) -> list[float]:
         return [float(number) for number in _NUMBERS.findall(text)]
 
 
+def point_count(text: str) -> int:
+    """How many points a path's data or a ``points`` list names: its numbers, two a point (a curve's control points
+    counted too, as a browser draws a curve as several lines)."""
+    return len(_NUMBERS.findall(text)) // 2
+
+
 def view_box(element: etree._Element) -> Box | None:
     """The ``viewBox`` an element states, if it states a usable one."""
     values = numbers(element.get("viewBox") or "")
