@@ -250,6 +250,7 @@ def _check_drawn(root: etree._Element) -> None:
     given_by_styles = _functions([value for text in styles for value in _FILTER_PROPERTY.findall(text)])
     styled_passes = sum(_primitives(target) for target in styled) + given_by_styles  # to any element
     _check_filter_passes(passes[root] + drawn[root] * styled_passes)
+    _check_selectors(styles, drawn[root])
     if area.times_painted(root, styled, context_paint > 0) > MAX_TIMES_PAINTED:
         raise UnsafeSvg(
             f"it paints more than {MAX_TIMES_PAINTED:,} times its own area (each element counted by the area it "
@@ -270,6 +271,35 @@ def _points(element: etree._Element) -> int:
     thousand elements) held it past 200 s."""
     attribute = _POINTED.get(element.tag)
     return point_count(element.get(attribute) or "") if attribute else 0
+
+
+MAX_SELECTOR_MATCHES = 20_000_000
+"""The most times a browser may try a selector of an SVG's ``<style>`` on an element: it tries each on every element
+drawn (a ``<use>``'s copies too), and a rule that no id, class or tag sorts out costs each time (10,000 rules
+``*:not(#a1)`` over 10,000 rectangles, 569 KB, took headless Chromium 18.7 s); at the limit, about 4 s. An editor's
+``<style>`` holds a rule a class: a hundred over 200,000 elements drawn fit."""
+_SELECTS_AMONG_OTHERS = re.compile(r":has\(")
+"""``:has()``, which a browser matches for each element against the others (two rules over 20,000 rectangles, 430
+bytes of CSS, took Chromium 15 s, growing with the square); no editor writes it in a picture."""
+
+
+def _check_selectors(styles: list[str], drawn: int) -> None:
+    """Refuse a picture whose ``<style>`` costs a browser more than drawing it: ``:has()``, or more selectors (each
+    rule, each one after a comma) times elements drawn than :data:`MAX_SELECTOR_MATCHES`."""
+    texts = [_IGNORED.sub(" ", text).lower() for text in styles]
+    if any(_SELECTS_AMONG_OTHERS.search(text) for text in texts):
+        raise UnsafeSvg(
+            "its `<style>` selects with `:has()`, which a reader's browser matches for every element against the "
+            "others",
+            help="give the elements a class, or " + _SIMPLER,
+        )
+    selectors = sum(text.count("{") + text.count(",") for text in texts)
+    if selectors * drawn > MAX_SELECTOR_MATCHES:
+        raise UnsafeSvg(
+            f"its `<style>` has {selectors:,} selectors for {drawn:,} elements drawn, more than a reader's browser "
+            f"may try ({MAX_SELECTOR_MATCHES:,}: it tries each selector on each element)",
+            help="give fewer rules, each to a class, or " + _SIMPLER,
+        )
 
 
 def _filter_passes(element: etree._Element, named: dict[str, etree._Element]) -> int:

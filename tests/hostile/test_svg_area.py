@@ -255,3 +255,23 @@ def test_a_gradients_stops_are_counted_each_time_it_paints() -> None:
     assert sanitised_svg(picture(few + f'<g fill="url(#f)">{dot * 90_000}</g>', size))  # as flat colours
     loop = '<linearGradient id="a" href="#b"/><linearGradient id="b" href="#a"/>'  # no stops: nothing to follow
     assert sanitised_svg(picture(loop + '<rect width="9" height="9" fill="url(#a)"/>', size))
+
+
+def test_a_style_costing_more_than_its_drawing_is_refused() -> None:
+    """A browser tries each selector of a ``<style>`` on each element: 10,000 rules ``*:not(#a1)`` over 10,000
+    rectangles (569 KB) took headless Chromium 18.7 s, and ``:has()`` matches each element against the others (two
+    rules over 20,000 rectangles, 15 s); neither was counted."""
+    size = 'viewBox="0 0 1000 1000"'
+    rules = "".join(f"*:not(#a{i}) {{ stroke-width: 1 }}" for i in range(2_000))
+    dots = '<rect width="1" height="1"/>' * 10_000
+    assert refusal(picture(f"<style>{rules}</style>{dots}", size)) == (
+        "its `<style>` has 2,000 selectors for 10,002 elements drawn, more than a reader's browser may try "
+        "(20,000,000: it tries each selector on each element)"
+    )
+    assert sanitised_svg(picture(f"<style>{rules}</style>{dots[: len(dots) // 2]}", size))  # 5,002 elements
+    for has in ("*:has(~ rect ~ circle) { fill: red }", "g:is(:HAS( rect)) { fill: red }"):
+        assert refusal(picture(f"<style>{has}</style>{dots}", size)) == (
+            "its `<style>` selects with `:has()`, which a reader's browser matches for every element against the others"
+        )
+    editor = "".join(f".cls-{i}, .b{i} {{ fill: #{i:06x} }}" for i in range(50))  # an editor's: a rule a class
+    assert sanitised_svg(picture(f"<style>{editor}</style>{dots * 9}", size))  # 100 selectors, 90,002 elements
