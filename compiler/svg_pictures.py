@@ -22,7 +22,7 @@ from lxml import etree
 
 from rulebook.picture_size import SIZE_BYTES, size_refusal_of_any
 from rulebook.svg_area import MAX_TIMES_PAINTED, PaintedArea
-from rulebook.svg_geometry import point_count
+from rulebook.svg_geometry import numbers, point_count
 
 SVG = "http://www.w3.org/2000/svg"
 XLINK = "http://www.w3.org/1999/xlink"
@@ -251,6 +251,7 @@ def _check_drawn(root: etree._Element) -> None:
     styled_passes = sum(_primitives(target) for target in styled) + given_by_styles  # to any element
     _check_filter_passes(passes[root] + drawn[root] * styled_passes)
     _check_selectors(styles, drawn[root])
+    _check_dashes(root, styles)
     if area.times_painted(root, styled, context_paint > 0) > MAX_TIMES_PAINTED:
         raise UnsafeSvg(
             f"it paints more than {MAX_TIMES_PAINTED:,} times its own area (each element counted by the area it "
@@ -299,6 +300,28 @@ def _check_selectors(styles: list[str], drawn: int) -> None:
             f"its `<style>` has {selectors:,} selectors for {drawn:,} elements drawn, more than a reader's browser "
             f"may try ({MAX_SELECTOR_MATCHES:,}: it tries each selector on each element)",
             help="give fewer rules, each to a class, or " + _SIMPLER,
+        )
+
+
+MAX_DASHES = 64
+"""The most numbers a ``stroke-dasharray`` may list: a browser reads the whole list again for each element it
+strokes (100,000 numbers given by a ``<style>`` to 20,000 rectangles of one pixel, 600 KB, held headless Chromium
+55 s); an editor writes two to six."""
+_DASHES = re.compile(r"(?<![\w-])(stroke-dasharray|--[\w-]*)\s*:([^;}]*)", re.IGNORECASE)
+"""A dash list in CSS, or a custom property, which ``var()`` may make one."""
+
+
+def _check_dashes(root: etree._Element, styles: list[str]) -> None:
+    """Refuse a dash list of more than :data:`MAX_DASHES` numbers, in an attribute, a ``style`` or a ``<style>``."""
+    lists = [str(element.get("stroke-dasharray") or "") for element in root.iter()]
+    css = [*styles, *(str(element.get("style") or "") for element in root.iter())]
+    lists += [value for text in css for _, value in _DASHES.findall(text)]
+    longest = max((len(numbers(text)) for text in lists), default=0)
+    if longest > MAX_DASHES:
+        raise UnsafeSvg(
+            f"it lists more than {MAX_DASHES} dashes in a `stroke-dasharray` (or a custom property), which a "
+            "reader's browser reads again for each element it strokes",
+            help="give a shorter pattern of dashes, or " + _SIMPLER,
         )
 
 

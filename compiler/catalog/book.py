@@ -319,7 +319,8 @@ elements (counting each point of a path or line, every four stops of a
 gradient where it paints, and what `<use>`, patterns and markers repeat),
 filters of
 more than 50 steps, paint covering more than 2,000 times its own area, or
-a `<style>` of more selectors than its elements allow or using `:has()`;
+a `<style>` of more selectors than its elements allow or using `:has()`,
+or a dash pattern of more than 64 numbers;
 or its name holds a control, format or bidirectional character, which no
 page can show as it is.
 
