@@ -98,6 +98,22 @@ def test_a_file_named_with_a_trailing_separator_is_refused(
     assert not (scratch / "reports").exists()
 
 
+@pytest.mark.parametrize("writer", NAMING_A_FILE)
+def test_an_empty_file_name_is_refused(
+    scratch: Path,  # noqa: F811
+    capsys: pytest.CaptureFixture[str],
+    writer: str,
+) -> None:
+    """``-o ''`` (a script's unset variable) said "cannot write `.`: it is a folder", and ``convert -o ''`` wrote
+    its default file as if no ``-o`` were given."""
+    _project(scratch)
+    with nothing_written_outside(scratch), pytest.raises(SystemExit) as exit_info:
+        main([*NAMING_A_FILE[writer], ""])
+    assert exit_info.value.code == 2
+    option = "--output/-o" if NAMING_A_FILE[writer][-1] == "-o" else "--write-baseline"
+    assert capsys.readouterr().err.endswith(f"error: argument {option}: an empty name: name the file to write\n")
+
+
 @pytest.mark.parametrize("writer", sorted(WRITERS))
 def test_a_dash_is_standard_output_for_every_report(
     scratch: Path,  # noqa: F811
