@@ -389,6 +389,24 @@ def test_init_keeps_a_dangling_link_where_it_would_write_a_companion(
     assert sorted(p.name for p in (scratch / "other").rglob("*")) == ["book.xml", "rules"]
 
 
+def test_init_says_a_configuration_name_taken_by_no_file(
+    scratch: Path,  # noqa: F811
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """A named pipe or a dangling link called `rulebook.toml` was said to "already configure a rulebook project"."""
+    (scratch / "piped").mkdir()
+    os.mkfifo(scratch / "piped" / "rulebook.toml")
+    (scratch / "dangling").mkdir()
+    (scratch / "dangling" / "rulebook.toml").symlink_to(scratch / "nowhere")
+    for folder in ("piped", "dangling"):
+        with nothing_written_outside(scratch):
+            outcome = run(capsys, "init", folder)
+        assert outcome.code == 2
+        assert outcome.err.endswith(
+            f"{folder}/rulebook.toml` is there already, and is no configuration: nothing was made\n"
+        )
+
+
 def test_init_never_writes_through_a_link_or_into_git(
     scratch: Path,  # noqa: F811
     tmp_path_factory: pytest.TempPathFactory,
