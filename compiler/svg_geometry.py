@@ -153,6 +153,12 @@ def numbers(text: str) -> list[float]:
         return [float(number) for number in _NUMBERS.findall(text)]
 
 
+def point_count(text: str) -> int:
+    """How many points a path's data or a ``points`` list names: its numbers, two a point (a curve's control points
+    counted too, as a browser draws a curve as several lines)."""
+    return len(_NUMBERS.findall(text)) // 2
+
+
 def view_box(element: etree._Element) -> Box | None:
     """The ``viewBox`` an element states, if it states a usable one."""
     values = numbers(element.get("viewBox") or "")
@@ -193,13 +199,37 @@ def viewport(root: etree._Element) -> Viewport:
     if box is None:
         return Viewport(Box(0.0, 0.0, width, height), width * height, width * height)
     wide, high = box.right - box.left, box.bottom - box.top
-    fitted = min(width / wide, height / high)  # the viewBox's lengths a pixel, as shown whole ("meet")
+    align, slice_ = _aspect(root.get("preserveAspectRatio"))
+    if align is None:  # "none": the viewBox stretched to the picture's shape, shown whole and nothing beside it
+        return Viewport(box, wide * high if math.isfinite(wide * high) else math.inf, width * height)
+    fitted = (max if slice_ else min)(width / wide, height / high)  # the viewBox's lengths a pixel
     if not 0 < fitted < math.inf:
         return Viewport(box, math.inf, width * height)  # untold: no share of it can be taken
     seen_wide, seen_high = width / fitted, height / fitted
+    if slice_:  # the picture filled, the viewBox cut to its shape where the alignment puts it
+        left = box.left + (wide - seen_wide) * align[0]
+        top = box.top + (high - seen_high) * align[1]
+        return Viewport(Box(left, top, left + seen_wide, top + seen_high), seen_wide * seen_high, width * height)
     extra_x, extra_y = seen_wide - wide, seen_high - high
     shown = Box(box.left - extra_x, box.top - extra_y, box.right + extra_x, box.bottom + extra_y)
     return Viewport(shown, seen_wide * seen_high, width * height)
+
+
+_ALIGN = {"min": 0.0, "mid": 0.5, "max": 1.0}
+_ASPECT = re.compile(r"\s*(?:defer\s+)?(?:(none)|x(min|mid|max)y(min|mid|max))(?:\s+(meet|slice))?\s*\Z", re.IGNORECASE)
+
+
+def _aspect(value: str | None) -> tuple[tuple[float, float] | None, bool]:
+    """A ``preserveAspectRatio``: where the viewBox is aligned (a share of the room left, across and down; None
+    for ``none``, stretched to fill) and whether it is cut to fill the picture (``slice``) rather than shown whole
+    (``meet``, also where the value does not parse, as a browser takes it)."""
+    found = _ASPECT.match(value or "")
+    if found is None:
+        return (0.5, 0.5), False
+    if found.group(1):
+        return None, False
+    across, down, fit = found.group(2, 3, 4)
+    return (_ALIGN[across.lower()], _ALIGN[down.lower()]), (fit or "").lower() == "slice"
 
 
 _COMMAND = re.compile(r"([MmLlHhVvCcSsQqTtAaZz])")

@@ -22,6 +22,7 @@ from lxml import etree
 
 from rulebook.picture_size import SIZE_BYTES, size_refusal_of_any
 from rulebook.svg_area import MAX_TIMES_PAINTED, PaintedArea
+from rulebook.svg_geometry import numbers, point_count
 
 SVG = "http://www.w3.org/2000/svg"
 XLINK = "http://www.w3.org/1999/xlink"
@@ -204,6 +205,7 @@ def _check_drawn(root: etree._Element) -> None:
     for element in root.iter():
         named.setdefault(element.get("id") or "", element)
     styled = _check_styled_repeaters(root, named)
+    weights = _gradient_weights(named)
     lettered = {inside for text in root.iter(f"{{{SVG}}}text") for inside in text.iter()}
     drawn: dict[etree._Element, int] = {}
     area = PaintedArea(root, drawn)
@@ -225,31 +227,101 @@ def _check_drawn(root: etree._Element) -> None:
         open_.discard(element)
         letters = _letters(element) if element in lettered else 0
         drawing = 1 + sum(drawn.get(part, 0) for part in parts) + letters
-        # a paint is inherited: each element drawn here (itself, its children, what it repeats) paints with it
-        drawn[element] = min(MAX_SVG_DRAWN + 1, drawing * (1 + sum(drawn.get(paint, 0) for paint in painted)))
+        # a paint is inherited: each element drawn here (itself, its children, what it repeats) paints with it;
+        # a line's points past its first are drawn as elements are, each time it is drawn, its paint given once
+        lines = max(0, _points(element) - 1)
+        paints = 1 + sum(drawn.get(paint, 0) for paint in painted) + _shading(element, weights)
+        drawn[element] = min(MAX_SVG_DRAWN + 1, drawing * paints + lines)
         area.add(element, used, painted, letters)
         taken = _filter_passes(element, named) + sum(passes.get(part, 0) for part in parts)
         passes[element] = min(MAX_FILTER_PASSES + 1, taken + drawing * sum(passes.get(paint, 0) for paint in painted))
     everywhere = drawn[root] * sum(drawn.get(target, 0) for target in styled)  # a <style> may paint any element
+    everywhere += drawn[root] * 2 * max((weights.get(name, 0) for name in _styled_names(root)), default=0)
     context_paint = _context_paint(root, named, drawn, styled)
     marked = _marked(root, drawn, area.marker_points(root)) * (1 + context_paint)
     if drawn[root] + everywhere + marked > MAX_SVG_DRAWN:
         raise UnsafeSvg(
-            f"it draws more than {MAX_SVG_DRAWN:,} elements (its `<use>` elements, patterns, masks, clipping paths "
-            "or filters repeating others, or its markers drawn at every point of its lines), the most an SVG picture "
-            "may draw",
+            f"it draws more than {MAX_SVG_DRAWN:,} elements (each point of a path or line counted as one; its `<use>` "
+            "elements, patterns, masks, clipping paths or filters repeating others, or its markers drawn at every "
+            "point of its lines), the most an SVG picture may draw",
             help=_SIMPLER,
         )
     styles = [_style_text(style) for style in root.iter(f"{{{SVG}}}style")]
     given_by_styles = _functions([value for text in styles for value in _FILTER_PROPERTY.findall(text)])
     styled_passes = sum(_primitives(target) for target in styled) + given_by_styles  # to any element
     _check_filter_passes(passes[root] + drawn[root] * styled_passes)
+    _check_selectors(styles, drawn[root])
+    _check_dashes(root, styles)
     if area.times_painted(root, styled, context_paint > 0) > MAX_TIMES_PAINTED:
         raise UnsafeSvg(
             f"it paints more than {MAX_TIMES_PAINTED:,} times its own area (each element counted by the area it "
             "covers, each time it is drawn: by a `<use>`, a pattern, a mask or a marker too), the most an SVG "
             "picture may paint: a reader's browser paints each of those pixels in turn",
             help="draw fewer or smaller shapes over each other, or " + _SIMPLER,
+        )
+
+
+_POINTED = {f"{{{SVG}}}path": "d", f"{{{SVG}}}polyline": "points", f"{{{SVG}}}polygon": "points"}
+"""The shapes drawn through a list of points, and the attribute holding it."""
+
+
+def _points(element: etree._Element) -> int:
+    """The points a path, polyline or polygon draws its lines through (0 for another element). A browser's work for a
+    shape grows with its points, which its area does not tell: a path of 100,000 points across a picture of a
+    megapixel, 740 KB, took headless Chromium 0.3 s each time it was drawn, so a thousand ``<use>`` of it (761 KB, a
+    thousand elements) held it past 200 s."""
+    attribute = _POINTED.get(element.tag)
+    return point_count(element.get(attribute) or "") if attribute else 0
+
+
+MAX_SELECTOR_MATCHES = 20_000_000
+"""The most times a browser may try a selector of an SVG's ``<style>`` on an element: it tries each on every element
+drawn (a ``<use>``'s copies too), and a rule that no id, class or tag sorts out costs each time (10,000 rules
+``*:not(#a1)`` over 10,000 rectangles, 569 KB, took headless Chromium 18.7 s); at the limit, about 4 s. An editor's
+``<style>`` holds a rule a class: a hundred over 200,000 elements drawn fit."""
+_SELECTS_AMONG_OTHERS = re.compile(r":has\(")
+"""``:has()``, which a browser matches for each element against the others (two rules over 20,000 rectangles, 430
+bytes of CSS, took Chromium 15 s, growing with the square); no editor writes it in a picture."""
+
+
+def _check_selectors(styles: list[str], drawn: int) -> None:
+    """Refuse a picture whose ``<style>`` costs a browser more than drawing it: ``:has()``, or more selectors (each
+    rule, each one after a comma) times elements drawn than :data:`MAX_SELECTOR_MATCHES`."""
+    texts = [_IGNORED.sub(" ", text).lower() for text in styles]
+    if any(_SELECTS_AMONG_OTHERS.search(text) for text in texts):
+        raise UnsafeSvg(
+            "its `<style>` selects with `:has()`, which a reader's browser matches for every element against the "
+            "others",
+            help="give the elements a class, or " + _SIMPLER,
+        )
+    selectors = sum(text.count("{") + text.count(",") for text in texts)
+    if selectors * drawn > MAX_SELECTOR_MATCHES:
+        raise UnsafeSvg(
+            f"its `<style>` has {selectors:,} selectors for {drawn:,} elements drawn, more than a reader's browser "
+            f"may try ({MAX_SELECTOR_MATCHES:,}: it tries each selector on each element)",
+            help="give fewer rules, each to a class, or " + _SIMPLER,
+        )
+
+
+MAX_DASHES = 64
+"""The most numbers a ``stroke-dasharray`` may list: a browser reads the whole list again for each element it
+strokes (100,000 numbers given by a ``<style>`` to 20,000 rectangles of one pixel, 600 KB, held headless Chromium
+55 s); an editor writes two to six."""
+_DASHES = re.compile(r"(?<![\w-])(stroke-dasharray|--[\w-]*)\s*:([^;}]*)", re.IGNORECASE)
+"""A dash list in CSS, or a custom property, which ``var()`` may make one."""
+
+
+def _check_dashes(root: etree._Element, styles: list[str]) -> None:
+    """Refuse a dash list of more than :data:`MAX_DASHES` numbers, in an attribute, a ``style`` or a ``<style>``."""
+    lists = [str(element.get("stroke-dasharray") or "") for element in root.iter()]
+    css = [*styles, *(str(element.get("style") or "") for element in root.iter())]
+    lists += [value for text in css for _, value in _DASHES.findall(text)]
+    longest = max((len(numbers(text)) for text in lists), default=0)
+    if longest > MAX_DASHES:
+        raise UnsafeSvg(
+            f"it lists more than {MAX_DASHES} dashes in a `stroke-dasharray` (or a custom property), which a "
+            "reader's browser reads again for each element it strokes",
+            help="give a shorter pattern of dashes, or " + _SIMPLER,
         )
 
 
@@ -350,6 +422,56 @@ case (``URL(#p)``: nine levels of patterns so written were not counted, and held
 spaces is read once (``\\s*['"]?\\s*`` tried each split of it)."""
 _REPEATERS = frozenset(f"{{{SVG}}}{name}" for name in ("pattern", "mask", "clipPath", "filter"))
 """What an element refers to with ``url(#id)`` whose drawing is drawn again for it (a marker is counted apart)."""
+
+
+_GRADIENTS = frozenset(f"{{{SVG}}}{name}" for name in ("linearGradient", "radialGradient"))
+STOPS_AN_ELEMENT = 4
+"""The stops of a gradient counted as one element drawn, each time an element is painted with it: a browser makes the
+gradient again for each element it paints, and looks each pixel's colour up among its stops (a gradient of 90,000
+stops, 4 MB, given to a thousand rectangles of one pixel took headless Chromium 23 s, to a hundred the size of the
+picture 18 s, against 2.6 s with two stops): at the limit, 44 such drawings, 1 to 7 s. A gradient of fewer stops is
+painted as a flat colour is."""
+
+
+def _gradient_weights(named: dict[str, etree._Element]) -> dict[str, int]:
+    """The elements each gradient counts as (:data:`STOPS_AN_ELEMENT`), by its id: its own stops, or, where it has
+    none, those of the gradient its ``href`` names, which a browser takes then (each chain followed once)."""
+    weights: dict[str, int] = {}
+    stops_of: dict[etree._Element, int] = {}
+    for gradient in named.values():
+        chain: list[etree._Element] = []
+        current: etree._Element | None = gradient
+        stops = 0
+        while current is not None and current.tag in _GRADIENTS and current not in chain:
+            if current in stops_of:
+                stops = stops_of[current]
+                break
+            chain.append(current)
+            stops = sum(1 for child in current if child.tag == f"{{{SVG}}}stop")
+            if stops:
+                break
+            address = _IGNORED.sub("", current.get("href") or current.get(f"{{{XLINK}}}href") or "")
+            current = named.get(address[1:]) if address.startswith("#") else None
+        stops_of.update((link, stops) for link in chain)
+    for name, element in named.items():
+        if element in stops_of:
+            weights[name] = stops_of[element] // STOPS_AN_ELEMENT
+    return weights
+
+
+def _shading(element: etree._Element, weights: dict[str, int]) -> int:
+    """The elements the gradients ``element`` gives in an attribute every element it draws inherits count as."""
+    return sum(
+        weights.get(name, 0)
+        for key, value in element.attrib.items()
+        if etree.QName(key).localname in _INHERITED
+        for name in _PAINT_REFERENCE.findall(str(value))
+    )
+
+
+def _styled_names(root: etree._Element) -> list[str]:
+    """The elements of the picture its ``<style>`` elements refer to with ``url(#id)``."""
+    return _PAINT_REFERENCE.findall(" ".join(style.text or "" for style in root.iter(f"{{{SVG}}}style")))
 
 
 _INHERITED = frozenset({"fill", "stroke", "style"})

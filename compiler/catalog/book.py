@@ -315,8 +315,12 @@ than 64,000,000 pixels (8,000 x 8,000), which a reader's browser, or the
 PDF, would need gigabytes to decode, or is a JPEG of more than 100 scans,
 each of which a browser decodes the whole picture again for; or is an SVG
 that costs a reader's browser minutes to draw: more than 1,000,000 drawn
-elements (counting what `<use>`, patterns and markers repeat), filters of
-more than 50 steps, or paint covering more than 2,000 times its own area;
+elements (counting each point of a path or line, every four stops of a
+gradient where it paints, and what `<use>`, patterns and markers repeat),
+filters of
+more than 50 steps, paint covering more than 2,000 times its own area, or
+a `<style>` of more selectors than its elements allow or using `:has()`,
+or a dash pattern of more than 64 numbers;
 or its name holds a control, format or bidirectional character, which no
 page can show as it is.
 

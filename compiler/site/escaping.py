@@ -21,6 +21,7 @@ page never carries a character that drives a terminal or reorders what a reader 
 from __future__ import annotations
 
 import html
+import html.entities
 import re
 
 from markupsafe import Markup, escape
@@ -62,8 +63,13 @@ def html_text(text: str, *, quotes: bool = True) -> Markup:
 
 _THEME_MARKUP = {ord("<"): "&lt;", ord(">"): "&gt;", ord('"'): "&quot;"}
 """What could open markup in the theme's HTML or end one of its attributes (all double-quoted)."""
-_REFERENCE_START = re.compile(r"&(?=[#0-9A-Za-z])")
-"""An ``&`` that may start a character reference (``&amp;``, ``&#60;``, ``&copy``), not one before a space."""
+_REFERENCE_START = re.compile(
+    "&(?=#|" + "|".join(re.escape(name) for name in sorted(html.entities.html5, key=len, reverse=True)) + ")"
+)
+"""An ``&`` that starts a character reference: a number (``&#60;``), or a name HTML knows, with its ``;`` or, for
+the names HTML reads without it, as the start of a word (``&amp;``, ``&copy``, ``&ltb``). Another ``&`` is text to a
+browser (``R&D``, ``AT&T``, ``B&B;``), and escaped the theme's ``|e`` showed ``R&amp;D`` in a logo's tooltip and
+read "AT&amp;T" to a screen reader."""
 
 
 def theme_text(text: str) -> str:

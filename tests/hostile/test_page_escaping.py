@@ -298,7 +298,11 @@ off): a logo's tooltip through ``|e``, its label, the footer's label and the tex
 
 
 @pytest.mark.parametrize(
-    "name", ["Guns & Glory", "Rock 'n' Roll", "Fish & Chips's Rules", "L'Âge de fer & d'acier", "A - B & C"]
+    "name",
+    [
+        *("Guns & Glory", "Rock 'n' Roll", "Fish & Chips's Rules", "L'Âge de fer & d'acier", "A - B & C"),
+        *("R&D Games", "AT&T Rules", "Q&A", "B&B;", "S&P 500", "&Co"),  # an & before letters naming no reference
+    ],
 )
 def test_a_name_with_an_ampersand_or_an_apostrophe_reads_as_written_wherever_the_theme_writes_it(name: str) -> None:
     """The theme's `|e` escaped the escaped name again: every reader's tooltip said "Guns &amp; Glory", a screen
@@ -308,7 +312,10 @@ def test_a_name_with_an_ampersand_or_an_apostrophe_reads_as_written_wherever_the
     assert shown == [name, name, f"Next: {name}", name, name]
 
 
-@pytest.mark.parametrize("name", [PAYLOAD, CONFIGURED, ATTRIBUTES, '"><script>alert(1)</script>', "&lt;b&gt; &#60;"])
+@pytest.mark.parametrize(
+    "name",
+    [PAYLOAD, CONFIGURED, ATTRIBUTES, '"><script>alert(1)</script>', "&lt;b&gt; &#60;", "&ltb&gt &copy; &AMP &#x3C"],
+)
 def test_a_hostile_name_is_text_wherever_the_theme_writes_it(name: str) -> None:
     """Whatever the name, the theme's HTML holds it as text: no element, no attribute of its own."""
     page = lxml.html.document_fromstring(jinja2.Template(THEME_WRITES).render(name=theme_text(name)))

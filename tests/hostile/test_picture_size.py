@@ -278,8 +278,9 @@ def test_an_svg_drawing_too_many_elements_through_use_is_refused(tmp_path: Path)
         "chain.svg": f'<svg xmlns="http://www.w3.org/2000/svg">{chain}</svg>'.encode(),
     }
     reason = (
-        "it draws more than 1,000,000 elements (its `<use>` elements, patterns, masks, clipping paths or filters "
-        "repeating others, or its markers drawn at every point of its lines), the most an SVG picture may draw"
+        "it draws more than 1,000,000 elements (each point of a path or line counted as one; its `<use>` elements, "
+        "patterns, masks, clipping paths or filters repeating others, or its markers drawn at every point of its "
+        "lines), the most an SVG picture may draw"
     )
     for name, data in cases.items():
         (tmp_path / name).write_bytes(data)
@@ -368,7 +369,7 @@ def test_an_svg_painting_with_a_pattern_many_times_unseen_is_refused(body: str) 
     ``URL(#p)``, which CSS reads as ``url(#p)``, held Chromium over 90 s."""
     with pytest.raises(UnsafeSvg) as refused:
         sanitised_svg(svg_of(body))
-    assert str(refused.value).startswith("it draws more than 1,000,000 elements (its `<use>` elements, patterns")
+    assert str(refused.value).startswith("it draws more than 1,000,000 elements (each point of a path or line")
 
 
 def test_a_hatched_drawing_is_published() -> None:
