@@ -830,3 +830,14 @@ def test_the_dialects_markup_in_a_title_is_reported_once(capsys, scratch: Path, 
     assert lint.code == 1
     assert lint.out.startswith(said), lint.out
     assert lint.out.count("error[") == 1, lint.out
+
+
+def test_a_name_written_twice_on_a_line_is_placed_at_each(capsys, scratch: Path) -> None:  # type: ignore[no-untyped-def]
+    """A finding is placed at the name it was made at, not at a later one written another way: the ways to write a
+    name were tried one after the other, so ``[[zz]] and [[zz|x]]`` was reported twice at the second (``[[zz|``
+    tried before ``[[zz]]``), and a reference in a link's words at a reference after the link."""
+    text = "A [[zz]] and [[zz|x]] end.\n\nA [x [[march]]](#moving) and [[march|marching\nfar]].\n"
+    source(scratch, "book.md", f"{BODY}{text}")
+    lint = run(capsys, "lint", "--color", "never", "--format", "github")
+    found = re.findall(r"line=(\d+),col=(\d+)", lint.out)
+    assert found == [("12", "5"), ("12", "16"), ("14", "8")], lint.out
