@@ -841,3 +841,16 @@ def test_a_name_written_twice_on_a_line_is_placed_at_each(capsys, scratch: Path)
     lint = run(capsys, "lint", "--color", "never", "--format", "github")
     found = re.findall(r"line=(\d+),col=(\d+)", lint.out)
     assert found == [("12", "5"), ("12", "16"), ("14", "8")], lint.out
+
+
+def test_a_link_by_label_whose_words_hold_a_reference_is_read(capsys, scratch: Path) -> None:  # type: ignore[no-untyped-def]
+    """A link written with a label (``[the [[march]] rules][ref]``, ``[ref]: #moving`` below) whose words hold a
+    reference is read as a link and the reference reported, as for a link written with its address: it was shown as
+    ``[the march rules]`` and a link ``ref``, brackets and all, with "All checks passed"."""
+    source(scratch, "book.md", f"{BODY}See [the [[march]] rules][ref] here.\n\n[ref]: #moving\n")
+    lint = run(capsys, "lint", "--color", "never")
+    assert lint.code == 1
+    assert lint.out.startswith("error[RB002]: a reference inside a link's text\n  --> book.md:12:12\n"), lint.out
+    assert lint.out.endswith("Found 1 error in 1 file.\n"), lint.out
+    run(capsys, "convert", "book.md", "--to", "xml", "-o", "book.xml")
+    assert 'See <link to="moving">the march rules</link> here.' in (scratch / "book.xml").read_text(encoding="utf-8")
