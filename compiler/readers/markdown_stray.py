@@ -38,7 +38,7 @@ def stray_markup(text: str, children: list[Token], *, own_end: bool = False) -> 
                 "write a reference on one paragraph as `[[name]]` or `[[name|words]]`; `\\[[`, `\\]]` show the "
                 "brackets",
             )
-    position, after_picture = 0, False
+    position, after_picture, written = 0, False, dict[str, list[int]]()
     for child in children:
         after_picture, follows_picture = child.type == "image", after_picture
         if "at" in child.meta:  # a reference's content holds the attribute block it took
@@ -49,7 +49,7 @@ def stray_markup(text: str, children: list[Token], *, own_end: bool = False) -> 
         for found in _ATTRIBUTES_IN_TEXT.finditer(child.content):
             if found.group() == text.strip():  # a block alone: the line's own findings say what it is
                 continue
-            at = text.find(found.group(), position)
+            at = _written_at(text, found.group(), position, written)
             if at < 0:  # written with an escape (`\{type=x\}`): text, as meant
                 continue
             position = at + len(found.group())
@@ -61,6 +61,20 @@ def stray_markup(text: str, children: list[Token], *, own_end: bool = False) -> 
                 "write it right after the closing brackets, with no space: `[[name]]{type=example}`, "
                 "`[words]{dfn=name}`",
             )
+
+
+def _written_at(text: str, block: str, position: int, written: dict[str, list[int]]) -> int:
+    """Where ``block`` is first written in ``text`` from ``position`` (-1: nowhere), looked up among the blocks
+    ``text`` writes, found once (``written``, filled on first use): a block written with an escape or a character
+    reference (``\\{.a\\}``, ``&#123;.a}``) is not in the source as read, and each was searched for to the text's
+    end: 40,000 on a line took 24 s and 34 s."""
+    if not written:
+        for found in _ATTRIBUTES_IN_TEXT.finditer(text):
+            written.setdefault(found.group(), []).append(found.start())
+        written.setdefault("", [])  # filled, if with no block
+    places = written.get(block, [])
+    index = bisect.bisect_left(places, position)
+    return places[index] if index < len(places) else -1
 
 
 def _spans(text: str, children: list[Token]) -> Iterator[tuple[int, int]]:
