@@ -1,6 +1,7 @@
-"""The dialect's markup that markdown-it read as text: a reference's brackets that open or close none, an attribute
-block that follows nothing taking one. Each was shown on the page as written, with "All checks passed"; the readers
-report each where it stands (a paragraph's, a cell's or a heading's text, a title the XML holds as text)."""
+"""The dialect's markup that markdown-it read as text: a reference's brackets that open or close none, a link's
+``](`` that opens no address, an attribute block that follows nothing taking one. Each was shown on the page as
+written, with "All checks passed"; the readers report each where it stands (a paragraph's, a cell's or a heading's
+text, a title the XML holds as text)."""
 
 from __future__ import annotations
 
@@ -14,6 +15,10 @@ _BRACKETS = re.compile(r"\\.|\[\[|\]\]", re.DOTALL)
 """An escaped character (passed over), or the brackets of a reference."""
 _ATTRIBUTES_IN_TEXT = re.compile(r"\{[ \t]*(?:[.#][A-Za-z_]|[A-Za-z_][\w-]*=)[^{}\n]*\}")
 """An attribute block (``{type=example}``, ``{dfn=x}``, ``{.title}``) as text: it followed nothing that takes one."""
+_LINK_OPENING = re.compile(r"\\.|\]\(", re.DOTALL)
+"""An escaped character (passed over), or the ``](`` between a link's words and its address."""
+_LINKS = ("link_open", "image")
+"""The tokens of a link or a picture: a ``](`` from where they start to where their address ends is theirs."""
 _SPANNING = ("wikilink", "html_inline", "autolink")
 """The tokens whose content is what the source writes, from where they start: brackets inside them are theirs."""
 
@@ -38,6 +43,16 @@ def stray_markup(text: str, children: list[Token], *, own_end: bool = False) -> 
                 "write a reference on one paragraph as `[[name]]` or `[[name|words]]`; `\\[[`, `\\]]` show the "
                 "brackets",
             )
+    if "](" in text:
+        read = _merged([*_spans(text, children), *_links(children)])
+        for found in _LINK_OPENING.finditer(text):
+            if found.group() == "](" and not _within(read, found.start(), found.end()):
+                yield (
+                    found.start(),
+                    "`](` opens no link's address: the link is shown as written",
+                    "write a link as `[words](#id)`, its address with no space and its `)`; `\\](` shows the "
+                    "characters",
+                )
     position, after_picture, written = 0, False, dict[str, list[int]]()
     for child in children:
         after_picture, follows_picture = child.type == "image", after_picture
@@ -88,6 +103,24 @@ def _spans(text: str, children: list[Token]) -> Iterator[tuple[int, int]]:
         elif child.type == "code_inline":  # its content is trimmed: it ends at the backticks that close it
             closing = text.find(child.markup, start + len(child.markup))
             yield start, closing + len(child.markup) if closing >= 0 else len(text)
+
+
+def _links(children: list[Token]) -> Iterator[tuple[int, int]]:
+    """Where each link and picture stands in the text, from its ``[`` to its address's end."""
+    for child in children:
+        if child.type in _LINKS and "at" in child.meta and "end" in child.meta:
+            yield int(child.meta["at"]), int(child.meta["end"])
+
+
+def _merged(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The spans sorted, those inside or across others made one (a picture in a link's words)."""
+    merged: list[tuple[int, int]] = []
+    for start, end in sorted(spans):
+        if merged and start < merged[-1][1]:
+            merged[-1] = (merged[-1][0], max(merged[-1][1], end))
+        else:
+            merged.append((start, end))
+    return merged
 
 
 def _within(spans: list[tuple[int, int]], start: int, end: int) -> bool:

@@ -212,6 +212,7 @@ def _placed(rule: Callable[[StateInline, bool], bool], *, last: bool) -> Callabl
                 token = next((t for t in state.tokens[count:] if t.type != "text"), None)
                 if token is not None:
                     token.meta.setdefault("at", start)
+                    token.meta.setdefault("end", state.pos)  # where what the rule read ends (a link's address)
         return found
 
     return placed
