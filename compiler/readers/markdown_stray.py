@@ -15,10 +15,21 @@ _BRACKETS = re.compile(r"\\.|\[\[|\]\]", re.DOTALL)
 """An escaped character (passed over), or the brackets of a reference."""
 _ATTRIBUTES_IN_TEXT = re.compile(r"\{[ \t]*(?:[.#][A-Za-z_]|[A-Za-z_][\w-]*=)[^{}\n]*\}")
 """An attribute block (``{type=example}``, ``{dfn=x}``, ``{.title}``) as text: it followed nothing that takes one."""
-_LINK_OPENING = re.compile(r"\\.|\]\(", re.DOTALL)
-"""An escaped character (passed over), or the ``](`` between a link's words and its address."""
+_LINK_OPENING = re.compile(r"\\.|\][(\[]", re.DOTALL)
+"""An escaped character (passed over), or the ``](`` between a link's words and its address, the ``][`` before its
+label."""
 _LINKS = ("link_open", "image")
 """The tokens of a link or a picture: a ``](`` from where they start to where their address ends is theirs."""
+_LINK_FINDINGS = {
+    "](": (
+        "`](` opens no link's address: the link is shown as written",
+        "write a link as `[words](#id)`, its address with no space and its `)`; `\\](` shows the characters",
+    ),
+    "][": (
+        "`][` opens no label a link reference definition gives: the link is shown as written",
+        "define the label on a line of its own, `[label]: #id`, or write `[words](#id)`; `\\][` shows the characters",
+    ),
+}
 _SPANNING = ("wikilink", "html_inline", "autolink")
 """The tokens whose content is what the source writes, from where they start: brackets inside them are theirs."""
 
@@ -43,16 +54,12 @@ def stray_markup(text: str, children: list[Token], *, own_end: bool = False) -> 
                 "write a reference on one paragraph as `[[name]]` or `[[name|words]]`; `\\[[`, `\\]]` show the "
                 "brackets",
             )
-    if "](" in text:
+    if "](" in text or "][" in text:
         read = _merged([*_spans(text, children), *_links(children)])
         for found in _LINK_OPENING.finditer(text):
-            if found.group() == "](" and not _within(read, found.start(), found.end()):
-                yield (
-                    found.start(),
-                    "`](` opens no link's address: the link is shown as written",
-                    "write a link as `[words](#id)`, its address with no space and its `)`; `\\](` shows the "
-                    "characters",
-                )
+            mark = found.group()
+            if mark[0] != "\\" and not _within(read, found.start(), found.end()):
+                yield found.start(), *_LINK_FINDINGS[mark]
     position, after_picture, written = 0, False, dict[str, list[int]]()
     for child in children:
         after_picture, follows_picture = child.type == "image", after_picture

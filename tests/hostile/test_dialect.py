@@ -858,18 +858,23 @@ def test_a_link_by_label_whose_words_hold_a_reference_is_read(capsys, scratch: P
 
 def test_a_link_markdown_it_does_not_read_is_reported_where_its_address_opens(capsys, scratch: Path) -> None:  # type: ignore[no-untyped-def]
     """A link whose address holds a space or misses its ``)`` is no link: ``[Go](#moving there)`` was shown as
-    written, brackets and parentheses, with "All checks passed". Links, pictures, code and escapes keep theirs."""
+    written, brackets and parentheses, with "All checks passed"; so was a link by a label no definition gives
+    (``[this][nope]``). Links, pictures, code and escapes keep theirs."""
     text = (
         "Go [there](#moving here) or [back](#moving now.\n\n"
-        '[Go](#moving), [Go](#moving "a ]("), `](`, \\](, [![a](a.png)](#moving).\n'
+        '[Go](#moving), [Go](#moving "a ]("), `](`, \\](, [![a](a.png)](#moving).\n\n'
+        "See [this][nope], [that][], [Go][ref], \\][.\n\n[ref]: #moving\n"
     )
     source(scratch, "book.md", f"{BODY}{text}")
     lint = run(capsys, "lint", "--color", "never", "--format", "github")
     found = re.findall(r"line=(\d+),col=(\d+),title=RB002 invalid-document::([^%]*)", lint.out)
     opens = "`](` opens no link's address: the link is shown as written"
+    labels = "`][` opens no label a link reference definition gives: the link is shown as written"
     assert found == [
         ("12", "10", opens),
         ("12", "34", opens),
         ("14", "38", "code (`` ` ``) is not part of the rulebook format"),
         ("14", "50", "an image inside a link's text"),
+        ("16", "10", labels),
+        ("16", "24", labels),
     ], lint.out
