@@ -285,7 +285,9 @@ def markup_in(text: str) -> tuple[str, int] | None:
         if token.type not in ("text", "softbreak"):
             return markup_name(token.type), int(token.meta.get("at", 0))
     for at, message, _ in stray_markup(text, children):  # `::: note Scatter {#scatter}`: shown with its braces
-        return "an attribute block" if message.startswith("an attribute") else "a reference's brackets", at
+        if message.startswith("an attribute"):
+            return "an attribute block", at
+        return "a link's brackets" if message.startswith(("`](`", "`][`")) else "a reference's brackets", at
     return None
 
 

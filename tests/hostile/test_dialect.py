@@ -818,6 +818,7 @@ def test_the_dialects_markup_read_as_text_is_reported_where_it_stands(  # type: 
     [
         ("::: note Scatter {#scatter}\n\nText.\n\n:::", "error[RB002]: an attribute block inside a note's title\n"),
         ("::: note Scatter [[march\n\nText.\n\n:::", "error[RB002]: a reference's brackets inside a note's title\n"),
+        ("::: note See [x](#moving now)\n\nText.\n\n:::", "error[RB002]: a link's brackets inside a note's title\n"),
         ("![a](x.png){width=50%}", "error[RB002]: attributes after a picture (`{width=50%}`), which takes none"),
         ('{title="T}\n| a | b |\n|---|---|\n| 1 | 2 |', "error[RB002]: an attribute block that cannot be read\n"),
     ],
