@@ -844,6 +844,14 @@ def test_a_name_written_twice_on_a_line_is_placed_at_each(capsys, scratch: Path)
     assert found == [("12", "5"), ("12", "16"), ("14", "8")], lint.out
 
 
+def test_a_links_finding_stands_at_its_address_not_at_a_span_after_it(capsys, scratch: Path) -> None:  # type: ignore[no-untyped-def]
+    """A finding made at a link's ``[`` was placed as a span's is, at its ``dfn=`` or ``value=``: ``[Go](#nope)``
+    was reported at a later ``{dfn=nope}`` of its line."""
+    source(scratch, "book.md", f"{BODY}See [Go](#nope) and [A [[nope]] thing]{{dfn=nope}}.\n")
+    lint = run(capsys, "lint", "--color", "never", "--format", "github")
+    assert "line=12,col=11,title=RB102 dangling-link::link to unknown id `nope`" in lint.out, lint.out
+
+
 def test_a_link_by_label_whose_words_hold_a_reference_is_read(capsys, scratch: Path) -> None:  # type: ignore[no-untyped-def]
     """A link written with a label (``[the [[march]] rules][ref]``, ``[ref]: #moving`` below) whose words hold a
     reference is read as a link and the reference reported, as for a link written with its address: it was shown as
