@@ -809,6 +809,8 @@ class _Checker:
         value = table.get(key, [])
         if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
             raise self._wrong(key, where, "a list of strings", value)
+        if any(not item.strip() for item in value):  # `terms = ["Fighter", ""]`: a name of nothing, read in silence
+            raise self.error(f"`{key}` in [{where}] lists an empty string: remove it, or write what it names")
         return tuple(value)
 
     def boolean(self, table: Mapping[str, Any], key: str, where: str) -> bool:

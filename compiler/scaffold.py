@@ -55,6 +55,8 @@ def init_project(folder: Path, title: str | None = None, source_format: str = "x
     book in the Markdown dialect, its title in its front matter: one home for it, the configuration names none)."""
     folder = folder.resolve()
     existing = find_config(folder)
+    if existing is not None and existing.parent == folder and not existing.is_file():  # a pipe, a dangling link
+        raise ScaffoldError(f"`{existing}` is there already, and is no configuration: nothing was made")
     if existing is not None and existing.parent == folder:
         raise ScaffoldError(
             f"`{existing}` already configures a rulebook project here: nothing was made "

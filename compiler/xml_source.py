@@ -487,21 +487,29 @@ class _Builder:
     def _check_shape(self, rows: list[tuple[bool, int, int]], section_id: str) -> None:
         """A table whose rows have another number of cells than its headers name columns (``rows``: whether
         it is the headers row, its cells and its offset): each cell would stand under the wrong header."""
-        if not rows or not rows[0][0]:
+        if not rows:
             return
-        columns = rows[0][1]
+        headed, columns = rows[0][0], rows[0][1]
         found = next(((n, cells, at) for n, (_, cells, at) in enumerate(rows[1:], 1) if cells != columns), None)
         if found is None:
             return
         number, cells, at = found
-        row = f"row {number} has {cells} cell{'s' if cells != 1 else ''}"
+        row = f"row {number + (not headed)} has {cells} cell{'s' if cells != 1 else ''}"
+        named = f"{columns} column{'s' if columns != 1 else ''}"
+        # Without headers, the first row sets the width (a roll table's row of three cells read `b — c` as its result).
+        said = f"the table's headers name {named}" if headed else f"the table's first row has {named}"
+        help = (
+            'when the rows start with a header, head its column too: `<headers title="">` for an empty corner, or a '
+            "title for it"
+            if headed
+            else "give every row as many cells: `<cell/>` for an empty one"
+        )
         self.diagnostics.append(
             RAGGED_TABLE.diagnostic(
-                f"the table's headers name {columns} column{'s' if columns != 1 else ''}, but its {row}",
+                f"{said}, but its {row}",
                 self.source.span(rows[0][2]),
                 notes=(DiagnosticNote(row, self.source.span(at)),),
-                help='when the rows start with a header, head its column too: `<headers title="">` for an '
-                "empty corner, or a title for it",
+                help=help,
                 section_id=section_id,
             )
         )

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import time
 
+import pytest
+
 from rulebook.model import Definition, Figure, ItemList, LineBreak, Note, Reference, Section, Table, plain_text
 from rulebook.names import slugify
 from rulebook.xml_source import parse_xml_string
@@ -295,6 +297,28 @@ def test_headers_naming_fewer_columns_than_the_rows_have_are_a_located_warning()
     assert [(n.message, n.span and n.span.line) for n in found[0].notes] == [("row 1 has 3 cells", 4)]
     assert 'headers title=""' in str(found[0].help)
     assert not [d for d in lint_string(ARMY.format(corner=' title=""')) if d.rule == "ragged-table"]
+
+
+@pytest.mark.parametrize("roll", ["", ' roll="D6"'])
+def test_rows_of_a_table_without_headers_as_wide_as_its_first_or_a_located_warning(roll: str) -> None:
+    """With no headers the first row sets the width: a roll table's row of three cells passed the lint, and its
+    result was read `b — c` (`convert` alone refused it)."""
+    table = (
+        f'<document><chapter title="Weather" id="weather"><table{roll}>\n'
+        "  <row><cell>1-3</cell><cell>Rain</cell></row>\n"
+        "  <row><cell>4-6</cell><cell>Sun</cell><cell>Wind</cell></row>\n"
+        "</table></chapter></document>"
+    )
+    found = [d for d in lint_string(table) if d.rule == "ragged-table"]
+    assert [(d.message, d.span.line, [n.message for n in d.notes], d.help) for d in found] == [
+        (
+            "the table's first row has 2 columns, but its row 2 has 3 cells",
+            2,
+            ["row 2 has 3 cells"],
+            "give every row as many cells: `<cell/>` for an empty one",
+        )
+    ]
+    assert not [d for d in lint_string(table.replace("<cell>Wind</cell>", "")) if d.rule == "ragged-table"]
 
 
 def test_an_annotated_ragged_table_is_reported_once_in_the_outline_too() -> None:

@@ -222,6 +222,18 @@ def test_the_dialects_markup_is_no_words_of_the_translation() -> None:
     ]
 
 
+def test_a_compound_of_a_translation_written_in_the_dialect_is_no_word_split_by_a_pdf() -> None:
+    """A hyphen at a PDF's line end splits a word; a translation written by hand in the dialect has none: its
+    `six-sided` was said to be "a word split at a line end", help "write `sixsided`"."""
+    from rulebook.translate.debris import find_debris
+
+    text = "## 1 Dice {#dice}\n\nRoll a six-sided die.\n"
+    assert find_debris(text, language="en", dialect=True) == []
+    assert [d.message for d in find_debris(text, language="en")] == [
+        "`six-sided` is a word split at a line end (`sided` is no word of the translation)"
+    ]
+
+
 def test_beides_is_both() -> None:
     """ "Both of the above" and „Beides zusammen“ state the same count (German's « beides » was no number word)."""
     from rulebook.languages.quantities import numbers

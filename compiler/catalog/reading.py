@@ -153,7 +153,9 @@ RAGGED_TABLE = Rule(
     """
 ## What it does
 Reports an XML table whose `<headers>` name fewer or more columns than one of
-its rows has cells, pointing at the headers and at the first row that differs.
+its rows has cells, pointing at the headers and at the first row that differs;
+without headers, a row with another number of cells than the first (a roll
+table's result read from the cells after its band: `b — c`).
 
 ## Why is this bad?
 Each cell is shown under the header in its place: with a header missing,

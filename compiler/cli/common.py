@@ -60,6 +60,8 @@ def output_option(text: str) -> Path | None:
 
 def file_name_option(text: str) -> str:
     """:func:`file_option` kept as written (``-`` for standard output)."""
+    if not text:  # `-o ''` (an unset variable in a script): the project's folder, "cannot write `.`"
+        raise argparse.ArgumentTypeError("an empty name: name the file to write")
     if text.endswith(("/", os.sep)):
         raise argparse.ArgumentTypeError(f"`{text}` names a folder: name the file to write")
     return text

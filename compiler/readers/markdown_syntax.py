@@ -243,6 +243,9 @@ def _wikilink(state: StateInline, silent: bool) -> bool:
         prefix, separator, local = name.partition(BOOK_SEPARATOR)
         shown = display if bar else local if separator and BOOK_NAME.fullmatch(prefix.lower()) else name
         # the name without the spaces around it: `[[fighter | fighters]]` named `fighter ` (RB302, not an identifier)
+        # A reference's words are text alone, as the XML's <reference> holds: a hard break in them (a backslash at
+        # a line's end) is a line end, as one without it (`[[fighter\` then `]]` named and showed `fighter\`).
+        name, shown = _HARD_BREAK.sub("", name), _HARD_BREAK.sub("", shown)
         token.meta = {"name": unescaped(name).strip(), "display": text_read(shown), "named": bool(bar)}
         if bar:  # the display as written, and where it starts in the token's content (after ``[[name|``)
             token.meta["written"], token.meta["display_at"] = display, end - start - len(display)
@@ -251,6 +254,9 @@ def _wikilink(state: StateInline, silent: bool) -> bool:
     state.pos = after
     return True
 
+
+_HARD_BREAK = re.compile(r"\\(?=\r\n|\r|\n)")
+"""The backslash of a hard break (before a line's end)."""
 
 _MAY_BE_MARKUP = re.compile(r"[\[\]*_`<{]")
 _MARKUP = {

@@ -101,7 +101,7 @@ def find_debris(
 
     ``markdown``: whether the text is Markdown, whose escapes (``\\*``) are valid and shown as the mark;
     ``dialect``: whether it is written in the rulebook's dialect, whose markup is no words
-    (:func:`rulebook.readers.markdown_syntax.blank_dialect`).
+    (:func:`rulebook.readers.markdown_syntax.blank_dialect`), by hand: no word of it was split at a PDF's line end.
     """
     if dialect:
         from rulebook.readers.markdown_syntax import blank_dialect  # markdown-it only where the dialect is read
@@ -113,7 +113,8 @@ def find_debris(
         *(debris for pattern in _PATTERNS for debris in pattern.find(text)),
         *_ESCAPES[markdown].find(text),
         *_DECIMALS.find(text, rules.decimal),
-        *_split_words(text, vocabulary, rules.language),
+        # A line-end hyphen is the PDF's: in a translation written in the dialect, `six-sided` is a compound.
+        *(() if dialect else _split_words(text, vocabulary, rules.language)),
         *_lost_apostrophes(text, vocabulary, rules),
         *_glued_emphasis(text),
         *_missing_stops(text, vocabulary, rules),

@@ -144,6 +144,12 @@ def test_a_path_no_system_could_open_is_refused_where_it_is_configured(
         (f"x = {'{a = ' * 100_000}1{'}' * 100_000}\n", "{config}: not valid TOML: its arrays or tables nest too"),
         ('sources = ["book.xml"]\ntitle = \n', "{config}:2:9: not valid TOML: invalid value\n"),
         ('title = "open', "{config}: not valid TOML: unterminated string (at the end of the file)\n"),
+        (
+            'sources = ["book.xml"]\nterms = ["Fighter", ""]\n',
+            "rulebook.toml: `terms` in [top level] lists an empty string: remove it, or write what it names\n",
+        ),
+        ('sources = ["book.xml"]\nuses = [" "]\n', "rulebook.toml: `uses` in [top level] lists an empty string"),
+        ('sources = ["book.xml"]\n[lint]\nignore = [""]\n', "rulebook.toml: `ignore` in [lint] lists an empty string"),
     ],
 )
 def test_a_wrong_type_or_an_absurd_value_at_any_level_is_a_plain_error(

@@ -887,3 +887,15 @@ def test_a_link_markdown_it_does_not_read_is_reported_where_its_address_opens(ca
         ("16", "10", labels),
         ("16", "24", labels),
     ], lint.out
+
+
+def test_a_hard_break_inside_a_reference_is_a_line_end_of_its_words(capsys, scratch: Path) -> None:  # type: ignore[no-untyped-def]
+    """A reference's words are text alone: a hard break in them (`\\` at a line's end) kept its backslash, shown
+    on the page (`march\\`) and named so when the reference has no words of its own."""
+    source(scratch, "book.md", f"{BODY}\nIt may [[march\\\n]] far, or [[march|walk\\\nfar]].\n")
+    assert run(capsys, "lint").code == 0
+    assert run(capsys, "convert", "book.md", "-o", "book.xml").code == 0
+    converted = (scratch / "book.xml").read_text(encoding="utf-8")
+    assert '<reference name="march">march\n</reference> far, or <reference name="march">walk\nfar</reference>' in (
+        converted
+    )

@@ -98,6 +98,22 @@ def test_a_file_named_with_a_trailing_separator_is_refused(
     assert not (scratch / "reports").exists()
 
 
+@pytest.mark.parametrize("writer", NAMING_A_FILE)
+def test_an_empty_file_name_is_refused(
+    scratch: Path,  # noqa: F811
+    capsys: pytest.CaptureFixture[str],
+    writer: str,
+) -> None:
+    """``-o ''`` (a script's unset variable) said "cannot write `.`: it is a folder", and ``convert -o ''`` wrote
+    its default file as if no ``-o`` were given."""
+    _project(scratch)
+    with nothing_written_outside(scratch), pytest.raises(SystemExit) as exit_info:
+        main([*NAMING_A_FILE[writer], ""])
+    assert exit_info.value.code == 2
+    option = "--output/-o" if NAMING_A_FILE[writer][-1] == "-o" else "--write-baseline"
+    assert capsys.readouterr().err.endswith(f"error: argument {option}: an empty name: name the file to write\n")
+
+
 @pytest.mark.parametrize("writer", sorted(WRITERS))
 def test_a_dash_is_standard_output_for_every_report(
     scratch: Path,  # noqa: F811
@@ -371,6 +387,24 @@ def test_init_keeps_a_dangling_link_where_it_would_write_a_companion(
     assert outcome.code == 2
     assert "other/rules/book.xml` exists already: nothing was made" in outcome.err, outcome.err
     assert sorted(p.name for p in (scratch / "other").rglob("*")) == ["book.xml", "rules"]
+
+
+def test_init_says_a_configuration_name_taken_by_no_file(
+    scratch: Path,  # noqa: F811
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """A named pipe or a dangling link called `rulebook.toml` was said to "already configure a rulebook project"."""
+    (scratch / "piped").mkdir()
+    os.mkfifo(scratch / "piped" / "rulebook.toml")
+    (scratch / "dangling").mkdir()
+    (scratch / "dangling" / "rulebook.toml").symlink_to(scratch / "nowhere")
+    for folder in ("piped", "dangling"):
+        with nothing_written_outside(scratch):
+            outcome = run(capsys, "init", folder)
+        assert outcome.code == 2
+        assert outcome.err.endswith(
+            f"{folder}/rulebook.toml` is there already, and is no configuration: nothing was made\n"
+        )
 
 
 def test_init_never_writes_through_a_link_or_into_git(
