@@ -13,6 +13,8 @@ import itertools
 import re
 from pathlib import Path
 
+from rulebook.catalog.reading import INVALID_DOCUMENT
+from rulebook.diagnostics import Diagnostic
 from rulebook.model import Content, Document, Item, ItemList, Node, Section, unique_id
 from rulebook.names import slugify
 from rulebook.readers import SourceResult, read_text_source
@@ -32,6 +34,7 @@ def parse_text_export(text: str, path: str = "<string>", *, language: str = "en"
     source = SourceText.from_text(path, text)
     blocks = _blocks(source)
     sections: list[tuple[str, int, int, list[Node]]] = []  # title, level, offset, content
+    findings: list[Diagnostic] = []
     for lines in blocks:
         first_line, first = lines[0]
         if len(lines) == 1 and _is_heading(first):
@@ -40,10 +43,10 @@ def parse_text_export(text: str, path: str = "<string>", *, language: str = "en"
             continue
         if not sections:
             sections.append(("", 1, 0, []))
-        sections[-1][3].extend(_content(lines, source))
+        sections[-1][3].extend(_content(lines, source, findings))
     built = _build(sections, source)
     document = Document(path, language, tuple(built[:1] or ()), tuple(_flatten(built)), (), (), (), (), (), (), (), ())
-    return SourceResult(document, (), source)
+    return SourceResult(document, tuple(findings), source)
 
 
 def _blocks(source: SourceText) -> list[list[tuple[int, str]]]:
@@ -73,11 +76,12 @@ def _is_heading(line: str) -> bool:
     )
 
 
-def _content(lines: list[tuple[int, str]], source: SourceText) -> list[Node]:
+def _content(lines: list[tuple[int, str]], source: SourceText, findings: list[Diagnostic]) -> list[Node]:
     """A block's text, steps and bullets, in the order written: a run of steps is one ordered list, a bullet after a
     step is in a list inside that step, and a line of text after a step or a bullet goes on with its item (the text
     between steps, and bullets among them, were moved after the text before the steps, the lists at the block's end,
-    in silence)."""
+    in silence). A step numbered 1 after others starts a list of its own; a step whose number is not the one a page
+    shows (a list is numbered from 1) is reported: ``4 - Shooting`` was shown as "1. Shooting", in silence."""
     nodes: list[Node] = []
     steps: list[tuple[int, list[Node]]] = []
     bullets: list[tuple[int, list[Node]]] = []
@@ -87,6 +91,13 @@ def _content(lines: list[tuple[int, str]], source: SourceText) -> list[Node]:
             (steps[-1][1] if steps else nodes).append(_list(False, bullets, source))
             bullets.clear()
 
+    def end_steps() -> None:
+        end_bullets()
+        if steps:
+            nodes.append(_list(True, steps, source))
+            steps.clear()
+
+    previous = ""  # the number the last step was written with
     for number, line in lines:
         stripped = line.strip()
         if stripped == _MARKER:
@@ -94,18 +105,39 @@ def _content(lines: list[tuple[int, str]], source: SourceText) -> list[Node]:
         step = _STEP.match(stripped)
         bullet = _BULLET.match(stripped)
         if step:
+            written = step.group("number")
+            if steps and written == "1":
+                end_steps()
             end_bullets()
+            follows = _next_number(previous) if steps else "1"
             steps.append((_offset(source, number), [step.group("text")]))
+            if written.lstrip("0") != follows:  # once where the numbers part from the page's: not at each step
+                findings.append(_renumbered(source, number, line, written, len(steps)))
+            previous = written.lstrip("0")
         elif bullet:
             bullets.append((_offset(source, number), [bullet.group("text")]))
         elif bullets or steps:
             (bullets or steps)[-1][1].append(" " + stripped)
         else:
             nodes.append(stripped.removeprefix(_DESCRIPTION).strip() + " ")
-    end_bullets()
-    if steps:
-        nodes.append(_list(True, steps, source))
+    end_steps()
     return nodes
+
+
+def _next_number(written: str) -> str:
+    """The number after a step's written number (its digits as written: ``٣``, or a hundred digits, are no
+    number Python reads in one step: no step follows them)."""
+    return str(int(written) + 1) if written.isascii() and len(written) < 10 else ""
+
+
+def _renumbered(source: SourceText, number: int, line: str, written: str, shown: int) -> Diagnostic:
+    """The finding of a step whose written number is not the one its list shows."""
+    shown_as = f"`{written[:20]}{'...' if len(written) > 20 else ''}`"
+    return INVALID_DOCUMENT.diagnostic(
+        f"step {shown_as} is shown as {shown}: a list's steps are numbered from 1 on a page",
+        source.span(source.line_starts[number] + line.index(written), len(written)),
+        help="number the block's steps from 1 in order; a list goes on after its text within one block",
+    )
 
 
 def _list(ordered: bool, items: list[tuple[int, list[Node]]], source: SourceText) -> ItemList:

@@ -91,13 +91,18 @@ def _link_label(state: StateInline, start: int, disable_nested: bool = False) ->
     """Where the label ``[...]`` opened at ``start`` ends (-1: nowhere), as markdown-it finds it, but for a link's
     words holding a reference or a span: markdown-it takes any token starting with `[` in a link's words for a link
     inside the link, and reads no link (`[the [[fighter]] rules](#x)` was shown as its markup, with no finding).
-    Such a link is read when its words close and its address follows, and the reader reports what its words hold
-    (:mod:`rulebook.readers.markdown_inline`), a link inside too."""
+    Such a link is read when its words close and its address or a label follows, and the reader reports what its
+    words hold (:mod:`rulebook.readers.markdown_inline`), a link inside too."""
     end = helpers.parseLinkLabel(state, start, disable_nested)
     if end >= 0 or not disable_nested:
         return end
     nested = helpers.parseLinkLabel(state, start, False)
-    return nested if nested >= 0 and state.src.startswith("(", nested + 1) else -1
+    if nested < 0:
+        return -1
+    follows = state.src[nested + 1 : nested + 2]
+    # an address, or a label of a link reference definition (`[the [[fighter]] rules][rules]`: shown as
+    # `[the fighter rules]` and a link `rules`, with no finding)
+    return nested if follows == "(" or (follows == "[" and state.env.get("references")) else -1
 
 
 def _every_address(url: str) -> bool:
@@ -207,6 +212,7 @@ def _placed(rule: Callable[[StateInline, bool], bool], *, last: bool) -> Callabl
                 token = next((t for t in state.tokens[count:] if t.type != "text"), None)
                 if token is not None:
                     token.meta.setdefault("at", start)
+                    token.meta.setdefault("end", state.pos)  # where what the rule read ends (a link's address)
         return found
 
     return placed
@@ -285,7 +291,9 @@ def markup_in(text: str) -> tuple[str, int] | None:
         if token.type not in ("text", "softbreak"):
             return markup_name(token.type), int(token.meta.get("at", 0))
     for at, message, _ in stray_markup(text, children):  # `::: note Scatter {#scatter}`: shown with its braces
-        return "an attribute block" if message.startswith("an attribute") else "a reference's brackets", at
+        if message.startswith("an attribute"):
+            return "an attribute block", at
+        return "a link's brackets" if message.startswith(("`](`", "`][`")) else "a reference's brackets", at
     return None
 
 

@@ -65,7 +65,9 @@ _MARKDOWN_NAMES = (
 """What stands around a name in the Markdown dialect: ``[[name|`` (``[[name\\|`` in a table's cell), ``(#id)``,
 ``{#id}``, ``{dfn=name}``, ``::: definition name``; a span (``[text]{dfn=name}``) is named at its end, so its own
 attribute comes first."""
-_SPAN_NAMES = (("dfn=", "}"), ("dfn=", " "), ("value=", "}"), ("value=", " "))
+_SPAN_NAMES = (("dfn=", "}"), ("dfn=", " "), ("value=", "}"), ("value=", " "), ("(#", ")"))
+"""Where a finding made at a ``[`` names its target: a span's own attribute after its words, or a link's address
+(``[Go](#nope)`` is no span: its finding stood at a later ``{dfn=nope}`` of the line)."""
 
 
 def _underline(
@@ -78,10 +80,10 @@ def _underline(
         if names and near.startswith(target) and not _continues_a_name(near[len(target) : len(target) + 1]):
             return column, len(target)  # made at the name itself (an attribute's key): never a later one of the line
         spanned = bool(names) and near.startswith("[") and not near.startswith("[[")
-        for before, after in (_SPAN_NAMES + names) if spanned else names:
-            found = near.find(f"{before}{target}{after}")
-            if found != -1:
-                return column + found + len(before), max(len(target), 1)
+        for group in (_SPAN_NAMES, names[:-1], names[-1:]) if spanned else (names[:-1], names[-1:]):
+            found = _first(near, target, group)
+            if found is not None:
+                return column + found, max(len(target), 1)
         quoted = near.find(f'"{target}"')
         if quoted == -1:
             quoted = near.find(f"'{target}'")
@@ -95,6 +97,13 @@ def _underline(
     while end < len(word) and (word[end].isalnum() or word[end] in "_-:."):
         end += 1
     return column, max(end, 1)
+
+
+def _first(near: str, target: str, names: tuple[tuple[str, str], ...]) -> int | None:
+    """Where the first of the ways ``names`` write ``target`` stands in ``near`` (the name's own column): the ways
+    were tried one after the other, so ``[[zz]] and [[zz|x]]`` was reported twice at the second (``[[zz|`` first)."""
+    found = [near.find(f"{before}{target}{after}") + len(before) for before, after in names]
+    return min((at for at, (before, _) in zip(found, names, strict=True) if at >= len(before)), default=None)
 
 
 def _continues_a_name(character: str) -> bool:

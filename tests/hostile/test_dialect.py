@@ -818,6 +818,7 @@ def test_the_dialects_markup_read_as_text_is_reported_where_it_stands(  # type: 
     [
         ("::: note Scatter {#scatter}\n\nText.\n\n:::", "error[RB002]: an attribute block inside a note's title\n"),
         ("::: note Scatter [[march\n\nText.\n\n:::", "error[RB002]: a reference's brackets inside a note's title\n"),
+        ("::: note See [x](#moving now)\n\nText.\n\n:::", "error[RB002]: a link's brackets inside a note's title\n"),
         ("![a](x.png){width=50%}", "error[RB002]: attributes after a picture (`{width=50%}`), which takes none"),
         ('{title="T}\n| a | b |\n|---|---|\n| 1 | 2 |', "error[RB002]: an attribute block that cannot be read\n"),
     ],
@@ -830,6 +831,62 @@ def test_the_dialects_markup_in_a_title_is_reported_once(capsys, scratch: Path, 
     assert lint.code == 1
     assert lint.out.startswith(said), lint.out
     assert lint.out.count("error[") == 1, lint.out
+
+
+def test_a_name_written_twice_on_a_line_is_placed_at_each(capsys, scratch: Path) -> None:  # type: ignore[no-untyped-def]
+    """A finding is placed at the name it was made at, not at a later one written another way: the ways to write a
+    name were tried one after the other, so ``[[zz]] and [[zz|x]]`` was reported twice at the second (``[[zz|``
+    tried before ``[[zz]]``), and a reference in a link's words at a reference after the link."""
+    text = "A [[zz]] and [[zz|x]] end.\n\nA [x [[march]]](#moving) and [[march|marching\nfar]].\n"
+    source(scratch, "book.md", f"{BODY}{text}")
+    lint = run(capsys, "lint", "--color", "never", "--format", "github")
+    found = re.findall(r"line=(\d+),col=(\d+)", lint.out)
+    assert found == [("12", "5"), ("12", "16"), ("14", "8")], lint.out
+
+
+def test_a_links_finding_stands_at_its_address_not_at_a_span_after_it(capsys, scratch: Path) -> None:  # type: ignore[no-untyped-def]
+    """A finding made at a link's ``[`` was placed as a span's is, at its ``dfn=`` or ``value=``: ``[Go](#nope)``
+    was reported at a later ``{dfn=nope}`` of its line."""
+    source(scratch, "book.md", f"{BODY}See [Go](#nope) and [A [[nope]] thing]{{dfn=nope}}.\n")
+    lint = run(capsys, "lint", "--color", "never", "--format", "github")
+    assert "line=12,col=11,title=RB102 dangling-link::link to unknown id `nope`" in lint.out, lint.out
+
+
+def test_a_link_by_label_whose_words_hold_a_reference_is_read(capsys, scratch: Path) -> None:  # type: ignore[no-untyped-def]
+    """A link written with a label (``[the [[march]] rules][ref]``, ``[ref]: #moving`` below) whose words hold a
+    reference is read as a link and the reference reported, as for a link written with its address: it was shown as
+    ``[the march rules]`` and a link ``ref``, brackets and all, with "All checks passed"."""
+    source(scratch, "book.md", f"{BODY}See [the [[march]] rules][ref] here.\n\n[ref]: #moving\n")
+    lint = run(capsys, "lint", "--color", "never")
+    assert lint.code == 1
+    assert lint.out.startswith("error[RB002]: a reference inside a link's text\n  --> book.md:12:12\n"), lint.out
+    assert lint.out.endswith("Found 1 error in 1 file.\n"), lint.out
+    run(capsys, "convert", "book.md", "--to", "xml", "-o", "book.xml")
+    assert 'See <link to="moving">the march rules</link> here.' in (scratch / "book.xml").read_text(encoding="utf-8")
+
+
+def test_a_link_markdown_it_does_not_read_is_reported_where_its_address_opens(capsys, scratch: Path) -> None:  # type: ignore[no-untyped-def]
+    """A link whose address holds a space or misses its ``)`` is no link: ``[Go](#moving there)`` was shown as
+    written, brackets and parentheses, with "All checks passed"; so was a link by a label no definition gives
+    (``[this][nope]``). Links, pictures, code and escapes keep theirs."""
+    text = (
+        "Go [there](#moving here) or [back](#moving now.\n\n"
+        '[Go](#moving), [Go](#moving "a ]("), `](`, \\](, [![a](a.png)](#moving).\n\n'
+        "See [this][nope], [that][], [Go][ref], \\][.\n\n[ref]: #moving\n"
+    )
+    source(scratch, "book.md", f"{BODY}{text}")
+    lint = run(capsys, "lint", "--color", "never", "--format", "github")
+    found = re.findall(r"line=(\d+),col=(\d+),title=RB002 invalid-document::([^%]*)", lint.out)
+    opens = "`](` opens no link's address: the link is shown as written"
+    labels = "`][` opens no label a link reference definition gives: the link is shown as written"
+    assert found == [
+        ("12", "10", opens),
+        ("12", "34", opens),
+        ("14", "38", "code (`` ` ``) is not part of the rulebook format"),
+        ("14", "50", "an image inside a link's text"),
+        ("16", "10", labels),
+        ("16", "24", labels),
+    ], lint.out
 
 
 def test_a_hard_break_inside_a_reference_is_a_line_end_of_its_words(capsys, scratch: Path) -> None:  # type: ignore[no-untyped-def]

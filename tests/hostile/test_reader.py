@@ -467,6 +467,28 @@ def test_the_text_exports_steps_bullets_and_text_keep_their_order(capsys, scratc
     ) in written, written
 
 
+def test_a_text_exports_steps_keep_their_numbers(capsys, scratch) -> None:  # type: ignore[no-untyped-def]
+    """A page numbers a list from 1: a block of steps ``4 - Fourth`` ... was shown as "1. Fourth" and a step ``1``
+    after others went on as "3.", in silence. A restart is a list of its own; a number the page cannot show is
+    reported once, where the numbers part (a number of a hundred digits is no number Python reads: still reported)."""
+    configure(scratch, 'sources = ["turns.txt"]\n')
+    (scratch / "turns.txt").write_text(
+        "Turns\n\n(Rule)\nDescription: Intro.\n1 - One\n2 - Two\n1 - Again\n\nLater\n\n4 - Four\n5 - Five\n"
+        f"{'9' * 100} - Big\n",
+        encoding="utf-8",
+    )
+    lint = run(capsys, "lint", "--color", "never", "--format", "github")
+    assert re.findall(
+        r"line=(\d+),col=(\d+),title=RB002 invalid-document::(step `\d+(?:\.\.\.)?` is shown as \d)", lint.out
+    ) == [
+        ("11", "1", "step `4` is shown as 1"),
+        ("13", "1", "step `99999999999999999999...` is shown as 3"),
+    ], lint.out
+    assert run(capsys, "convert", "turns.txt", "--to", "xml", "-o", "turns.xml").code == 0
+    written = " ".join((scratch / "turns.xml").read_text(encoding="utf-8").split())
+    assert "<item>Two</item> </sequence> <sequence> <item>Again</item> </sequence>" in written, written
+
+
 @pytest.mark.parametrize(
     ("element", "said"),
     [
