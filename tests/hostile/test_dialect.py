@@ -390,8 +390,8 @@ def test_a_term_named_with_a_capital_is_told_with_the_reference_that_reaches_it(
     assert lint.code == 1
     assert "    = help: refer to it with `[[Charge|Charge]]` where the rules use it, or remove it\n" in lint.out
     assert (
-        "error[RB101]: reference to undefined term `charge`\n --> book.md:5:4\n  |\n"
-        "5 | [A [[Charge]] is a move.]{dfn=Charge}\n  |    ^\n"
+        "error[RB101]: reference to undefined term `charge`\n --> book.md:5:6\n  |\n"
+        "5 | [A [[Charge]] is a move.]{dfn=Charge}\n  |      ^^^^^^\n"
         "    = help: did you mean `Charge`, written `[[Charge|Charge]]`?\n"
     ) in lint.out, lint.out
     assert run(capsys, "lint", "--fix").code == 0
@@ -842,6 +842,16 @@ def test_a_name_written_twice_on_a_line_is_placed_at_each(capsys, scratch: Path)
     lint = run(capsys, "lint", "--color", "never", "--format", "github")
     found = re.findall(r"line=(\d+),col=(\d+)", lint.out)
     assert found == [("12", "5"), ("12", "16"), ("14", "8")], lint.out
+
+
+def test_a_reference_written_another_way_is_placed_at_itself(capsys, scratch: Path) -> None:  # type: ignore[no-untyped-def]
+    """A reference whose name is written with capitals or spaces (``[[ZZ]]``, ``[[z z]]``) is placed at its own name:
+    its finding stood at a later ``[[zz|`` of the line, or at a word ``z_z`` of the text."""
+    text = "A [[ZZ]] and [[zz|x]] end.\n\nA [[ Z z ]] here, the z_z word.\n"
+    source(scratch, "book.md", f"{BODY}{text}")
+    lint = run(capsys, "lint", "--color", "never", "--format", "github")
+    found = re.findall(r"line=(\d+),col=(\d+)", lint.out)
+    assert found == [("12", "5"), ("12", "16"), ("14", "6")], lint.out
 
 
 def test_a_links_finding_stands_at_its_address_not_at_a_span_after_it(capsys, scratch: Path) -> None:  # type: ignore[no-untyped-def]
