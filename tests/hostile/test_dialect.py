@@ -844,6 +844,25 @@ def test_a_name_written_twice_on_a_line_is_placed_at_each(capsys, scratch: Path)
     assert found == [("12", "5"), ("12", "16"), ("14", "8")], lint.out
 
 
+def test_a_comment_no_arrow_closes_is_reported_where_it_opens(capsys, scratch: Path) -> None:  # type: ignore[no-untyped-def]
+    """A comment whose ``-->`` is missing (``<!-- rulebook: mechanic name="hit" ...`` and the paragraph ends) is text:
+    the declaration was lost and its characters shown on the page, with "All checks passed". A closed comment, one
+    in code and an escaped ``\\<!--`` keep theirs."""
+    text = (
+        'Roll a die. <!-- rulebook: mechanic name="hit" roll="D6" pass="at-least"\n\n'
+        "A \\<!-- x, `<!--`, <!-- ok --> and [a <!-- b](#moving).\n"
+    )
+    source(scratch, "book.md", f"{BODY}{text}")
+    lint = run(capsys, "lint", "--color", "never", "--format", "github")
+    found = re.findall(r"line=(\d+),col=(\d+),title=RB002 invalid-document::([^%]*)", lint.out)
+    opens = "`<!--` opens a comment that no `-->` closes in its paragraph: it is shown as written"
+    assert [(line, column, said) for line, column, said in found if "code" not in said] == [
+        ("12", "13", opens),
+        ("14", "39", opens),
+    ], lint.out
+    assert lint.code == 1
+
+
 def test_a_reference_written_another_way_is_placed_at_itself(capsys, scratch: Path) -> None:  # type: ignore[no-untyped-def]
     """A reference whose name is written with capitals or spaces (``[[ZZ]]``, ``[[z z]]``) is placed at its own name:
     its finding stood at a later ``[[zz|`` of the line, or at a word ``z_z`` of the text."""
