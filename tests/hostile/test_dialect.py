@@ -863,6 +863,24 @@ def test_a_comment_no_arrow_closes_is_reported_where_it_opens(capsys, scratch: P
     assert lint.code == 1
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "<!-- to check\n\n## Extra {#extra}\n\nA [[march]] here.\n",
+        "::: note Aside\n\n<!-- to check\n\nA [[march]] here.\n\n:::\n",
+    ],
+)
+def test_a_comment_starting_a_line_that_no_arrow_closes_is_reported(capsys, scratch: Path, text: str) -> None:  # type: ignore[no-untyped-def]
+    """A comment starting a line whose ``-->`` is missing makes all after it HTML: the sections after it were left
+    out of the book, with "All checks passed"."""
+    source(scratch, "book.md", f"{BODY}{text}")
+    lint = run(capsys, "lint", "--color", "never", "--format", "github")
+    assert lint.code == 1
+    line = 12 + text.split("\n").index("<!-- to check")
+    said = "`<!--` opens a comment that no `-->` closes: all that follows it is hidden"
+    assert f"line={line},col=1,title=RB002 invalid-document::{said}" in lint.out, lint.out
+
+
 def test_a_reference_written_another_way_is_placed_at_itself(capsys, scratch: Path) -> None:  # type: ignore[no-untyped-def]
     """A reference whose name is written with capitals or spaces (``[[ZZ]]``, ``[[z z]]``) is placed at its own name:
     its finding stood at a later ``[[zz|`` of the line, or at a word ``z_z`` of the text."""
