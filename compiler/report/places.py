@@ -110,7 +110,7 @@ def _reference_name(near: str, target: str) -> tuple[int, int] | None:
     later ``[[fightr|`` or a word ``nerve_tst`` of the line."""
     if not near.startswith("[[") or near.startswith("[[["):
         return None
-    end = min((at for at in (near.find(mark, 2) for mark in ("|", "]]", "\n")) if at != -1), default=-1)
+    end = min((at for at in (near.find(mark, 2) for mark in ("\\|", "|", "]]", "\n")) if at != -1), default=-1)
     name = near[2:end] if end != -1 else ""
     folded = _NOT_A_NAME.sub("_", name.strip().lower()).strip("_")
     if not folded or folded != target.lower():

@@ -889,6 +889,9 @@ def test_a_reference_written_another_way_is_placed_at_itself(capsys, scratch: Pa
     lint = run(capsys, "lint", "--color", "never", "--format", "github")
     found = re.findall(r"line=(\d+),col=(\d+)", lint.out)
     assert found == [("12", "5"), ("12", "16"), ("14", "6")], lint.out
+    source(scratch, "book.md", f"{BODY}| a | b |\n|---|---|\n| [[Zz\\|x]] and [[zz]] | 2 |\n")
+    lint = run(capsys, "lint", "--color", "never")
+    assert "14 | | [[Zz\\|x]] and [[zz]] | 2 |\n   |     ^^\n" in lint.out, lint.out  # the name, not its `\`
 
 
 def test_a_links_finding_stands_at_its_address_not_at_a_span_after_it(capsys, scratch: Path) -> None:  # type: ignore[no-untyped-def]
