@@ -29,7 +29,7 @@ from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
 from rulebook.catalog.mechanics import INVALID_ANNOTATION
-from rulebook.catalog.reading import CONVERTED_TEXT
+from rulebook.catalog.reading import CONVERTED_TEXT, INVALID_DOCUMENT
 from rulebook.diagnostics import Diagnostic
 from rulebook.markdown_declarations import (
     SHOWN_AS_NOTHING,
@@ -418,6 +418,15 @@ class _Builder:
         """A comment on lines of its own: a declaration of the list or table after it, or a mechanic."""
         self._orphan()
         offset = self._offset(token)
+        if token.content.lstrip().startswith("<!--") and "-->" not in token.content:  # all after it left out
+            self.diagnostics.append(
+                INVALID_DOCUMENT.diagnostic(
+                    "`<!--` opens a comment that no `-->` closes: all that follows it is hidden",
+                    self.source.span(offset),
+                    help="close the comment with `-->`",
+                    section_id=self._target().id,
+                )
+            )
         self.block = block(token.content, offset)
         if self.block is None:
             self._target().content.extend(self._mechanics(token.content, offset))

@@ -219,8 +219,19 @@ class Checks:
 
     def outside_chapters(self, token: Token, offset: int) -> None:
         if token.type in ("html_block",) and token.content.lstrip().startswith("<!--"):
+            self.unclosed_comment(token.content, offset)
             return  # a comment (the declaration `<!-- rulebook -->`)
         self.report("text before the first chapter", offset, help="start the book with a chapter's heading (`# Title`)")
+
+    def unclosed_comment(self, content: str, offset: int) -> None:
+        """A comment starting a line that no ``-->`` closes: markdown-it makes the rest of its block HTML, to the
+        book's end at the top level (the sections after it were left out with "All checks passed")."""
+        if content.lstrip().startswith("<!--") and "-->" not in content:
+            self.report(
+                "`<!--` opens a comment that no `-->` closes: all that follows it is hidden",
+                offset + len(content) - len(content.lstrip()),
+                help="close the comment with `-->`",
+            )
 
     def nested_heading(self, token: Token, offset: int, within: str) -> None:
         self.report(

@@ -500,6 +500,7 @@ class InlineReader:
         makes the whole line HTML: text after it on that line is reported, not read."""
         at = self.block_offset(token)
         content = token.content
+        self.checks.unclosed_comment(content, at)
         end = content.rfind("-->")
         if content.lstrip().startswith("<!--") and end >= 0 and content[end + 3 :].strip():
             after = end + 3 + len(content[end + 3 :]) - len(content[end + 3 :].lstrip())

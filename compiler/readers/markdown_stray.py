@@ -1,7 +1,7 @@
 """The dialect's markup that markdown-it read as text: a reference's brackets that open or close none, a link's
-``](`` that opens no address, an attribute block that follows nothing taking one. Each was shown on the page as
-written, with "All checks passed"; the readers report each where it stands (a paragraph's, a cell's or a heading's
-text, a title the XML holds as text)."""
+``](`` that opens no address, an attribute block that follows nothing taking one, a comment's ``<!--`` that nothing
+closes. Each was shown on the page as written, with "All checks passed"; the readers report each where it stands (a
+paragraph's, a cell's or a heading's text, a title the XML holds as text)."""
 
 from __future__ import annotations
 
@@ -30,6 +30,9 @@ _LINK_FINDINGS = {
         "define the label on a line of its own, `[label]: #id`, or write `[words](#id)`; `\\][` shows the characters",
     ),
 }
+_COMMENT_OPENING = re.compile(r"\\.|<!--", re.DOTALL)
+"""An escaped character (passed over), or the ``<!--`` of a comment: one markdown-it read as text was never closed
+(``<!-- rulebook: mechanic name="hit" ...`` without its ``-->``: the declaration lost, its text on the page)."""
 _SPANNING = ("wikilink", "html_inline", "autolink")
 """The tokens whose content is what the source writes, from where they start: brackets inside them are theirs."""
 
@@ -60,6 +63,16 @@ def stray_markup(text: str, children: list[Token], *, own_end: bool = False) -> 
             mark = found.group()
             if mark[0] != "\\" and not _within(read, found.start(), found.end()):
                 yield found.start(), *_LINK_FINDINGS[mark]
+    if "<!--" in text:
+        spans = sorted(_spans(text, children))
+        for found in _COMMENT_OPENING.finditer(text):
+            if found.group() == "<!--" and not _within(spans, found.start(), found.end()):
+                yield (
+                    found.start(),
+                    "`<!--` opens a comment that no `-->` closes in its paragraph: it is shown as written",
+                    "close the comment with `-->` before the paragraph ends (a declaration is lost without it); "
+                    "`\\<!--` shows the characters",
+                )
     position, after_picture, written = 0, False, dict[str, list[int]]()
     for child in children:
         after_picture, follows_picture = child.type == "image", after_picture

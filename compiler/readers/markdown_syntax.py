@@ -293,6 +293,8 @@ def markup_in(text: str) -> tuple[str, int] | None:
     for at, message, _ in stray_markup(text, children):  # `::: note Scatter {#scatter}`: shown with its braces
         if message.startswith("an attribute"):
             return "an attribute block", at
+        if message.startswith("`<!--`"):
+            return "a comment's opening", at
         return "a link's brackets" if message.startswith(("`](`", "`][`")) else "a reference's brackets", at
     return None
 

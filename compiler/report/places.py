@@ -6,6 +6,8 @@ name the same character.
 
 from __future__ import annotations
 
+import re
+
 from rulebook.diagnostics import Diagnostic
 from rulebook.source import SourceText, Span
 
@@ -79,6 +81,9 @@ def _underline(
         near = line.part(column, column + TARGET_REACH + len(target) + 2)
         if names and near.startswith(target) and not _continues_a_name(near[len(target) : len(target) + 1]):
             return column, len(target)  # made at the name itself (an attribute's key): never a later one of the line
+        written = _reference_name(near, target) if names else None
+        if written is not None:
+            return column + written[0], written[1]
         spanned = bool(names) and near.startswith("[") and not near.startswith("[[")
         for group in (_SPAN_NAMES, names[:-1], names[-1:]) if spanned else (names[:-1], names[-1:]):
             found = _first(near, target, group)
@@ -97,6 +102,24 @@ def _underline(
     while end < len(word) and (word[end].isalnum() or word[end] in "_-:."):
         end += 1
     return column, max(end, 1)
+
+
+def _reference_name(near: str, target: str) -> tuple[int, int] | None:
+    """Where the name of the reference ``near`` opens with stands, and its length, when it is ``target`` written
+    another way (``[[Fightr]]``, ``[[nerve tst]]``): a finding made at a reference is about it, yet was placed at a
+    later ``[[fightr|`` or a word ``nerve_tst`` of the line."""
+    if not near.startswith("[[") or near.startswith("[[["):
+        return None
+    end = min((at for at in (near.find(mark, 2) for mark in ("\\|", "|", "]]", "\n")) if at != -1), default=-1)
+    name = near[2:end] if end != -1 else ""
+    folded = _NOT_A_NAME.sub("_", name.strip().lower()).strip("_")
+    if not folded or folded != target.lower():
+        return None
+    return 2 + len(name) - len(name.lstrip()), len(name.strip())
+
+
+_NOT_A_NAME = re.compile(r"[^a-z0-9_:]+")
+"""What a reference's written name loses to become the name it refers to (the reader's ``term_name``)."""
 
 
 def _first(near: str, target: str, names: tuple[tuple[str, str], ...]) -> int | None:

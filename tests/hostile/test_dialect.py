@@ -390,8 +390,8 @@ def test_a_term_named_with_a_capital_is_told_with_the_reference_that_reaches_it(
     assert lint.code == 1
     assert "    = help: refer to it with `[[Charge|Charge]]` where the rules use it, or remove it\n" in lint.out
     assert (
-        "error[RB101]: reference to undefined term `charge`\n --> book.md:5:4\n  |\n"
-        "5 | [A [[Charge]] is a move.]{dfn=Charge}\n  |    ^\n"
+        "error[RB101]: reference to undefined term `charge`\n --> book.md:5:6\n  |\n"
+        "5 | [A [[Charge]] is a move.]{dfn=Charge}\n  |      ^^^^^^\n"
         "    = help: did you mean `Charge`, written `[[Charge|Charge]]`?\n"
     ) in lint.out, lint.out
     assert run(capsys, "lint", "--fix").code == 0
@@ -842,6 +842,56 @@ def test_a_name_written_twice_on_a_line_is_placed_at_each(capsys, scratch: Path)
     lint = run(capsys, "lint", "--color", "never", "--format", "github")
     found = re.findall(r"line=(\d+),col=(\d+)", lint.out)
     assert found == [("12", "5"), ("12", "16"), ("14", "8")], lint.out
+
+
+def test_a_comment_no_arrow_closes_is_reported_where_it_opens(capsys, scratch: Path) -> None:  # type: ignore[no-untyped-def]
+    """A comment whose ``-->`` is missing (``<!-- rulebook: mechanic name="hit" ...`` and the paragraph ends) is text:
+    the declaration was lost and its characters shown on the page, with "All checks passed". A closed comment, one
+    in code and an escaped ``\\<!--`` keep theirs."""
+    text = (
+        'Roll a die. <!-- rulebook: mechanic name="hit" roll="D6" pass="at-least"\n\n'
+        "A \\<!-- x, `<!--`, <!-- ok --> and [a <!-- b](#moving).\n"
+    )
+    source(scratch, "book.md", f"{BODY}{text}")
+    lint = run(capsys, "lint", "--color", "never", "--format", "github")
+    found = re.findall(r"line=(\d+),col=(\d+),title=RB002 invalid-document::([^%]*)", lint.out)
+    opens = "`<!--` opens a comment that no `-->` closes in its paragraph: it is shown as written"
+    assert [(line, column, said) for line, column, said in found if "code" not in said] == [
+        ("12", "13", opens),
+        ("14", "39", opens),
+    ], lint.out
+    assert lint.code == 1
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "<!-- to check\n\n## Extra {#extra}\n\nA [[march]] here.\n",
+        "::: note Aside\n\n<!-- to check\n\nA [[march]] here.\n\n:::\n",
+    ],
+)
+def test_a_comment_starting_a_line_that_no_arrow_closes_is_reported(capsys, scratch: Path, text: str) -> None:  # type: ignore[no-untyped-def]
+    """A comment starting a line whose ``-->`` is missing makes all after it HTML: the sections after it were left
+    out of the book, with "All checks passed"."""
+    source(scratch, "book.md", f"{BODY}{text}")
+    lint = run(capsys, "lint", "--color", "never", "--format", "github")
+    assert lint.code == 1
+    line = 12 + text.split("\n").index("<!-- to check")
+    said = "`<!--` opens a comment that no `-->` closes: all that follows it is hidden"
+    assert f"line={line},col=1,title=RB002 invalid-document::{said}" in lint.out, lint.out
+
+
+def test_a_reference_written_another_way_is_placed_at_itself(capsys, scratch: Path) -> None:  # type: ignore[no-untyped-def]
+    """A reference whose name is written with capitals or spaces (``[[ZZ]]``, ``[[z z]]``) is placed at its own name:
+    its finding stood at a later ``[[zz|`` of the line, or at a word ``z_z`` of the text."""
+    text = "A [[ZZ]] and [[zz|x]] end.\n\nA [[ Z z ]] here, the z_z word.\n"
+    source(scratch, "book.md", f"{BODY}{text}")
+    lint = run(capsys, "lint", "--color", "never", "--format", "github")
+    found = re.findall(r"line=(\d+),col=(\d+)", lint.out)
+    assert found == [("12", "5"), ("12", "16"), ("14", "6")], lint.out
+    source(scratch, "book.md", f"{BODY}| a | b |\n|---|---|\n| [[Zz\\|x]] and [[zz]] | 2 |\n")
+    lint = run(capsys, "lint", "--color", "never")
+    assert "14 | | [[Zz\\|x]] and [[zz]] | 2 |\n   |     ^^\n" in lint.out, lint.out  # the name, not its `\`
 
 
 def test_a_links_finding_stands_at_its_address_not_at_a_span_after_it(capsys, scratch: Path) -> None:  # type: ignore[no-untyped-def]

@@ -509,3 +509,15 @@ def test_a_finding_on_an_element_in_a_namespace_stands_at_the_element(capsys, sc
     source(scratch, "book.xml", text)
     outcome = run(capsys, "lint", "--color", "never")
     assert said in outcome.out, outcome.out
+
+
+@pytest.mark.parametrize("markdown", MARKDOWN_FORMATS)
+def test_a_comment_that_no_arrow_closes_is_reported_in_either_markdown(capsys, scratch, markdown) -> None:  # type: ignore[no-untyped-def]
+    """A comment on a line of its own whose ``-->`` is missing hides all after it (markdown-it reads the rest as one
+    HTML block): the book's later sections were left out with no finding."""
+    text = "<!-- rulebook -->\n\n# Rules\n\n## Hit\n\nRoll a hit.\n\n<!-- to check\n\n## Extra\n\nAn extra rule.\n"
+    markdown_book(scratch, text, markdown)
+    lint = run(capsys, "lint", "--color", "never", "--format", "github")
+    assert lint.code == 1
+    said = "`<!--` opens a comment that no `-->` closes: all that follows it is hidden"
+    assert f"line=9,col=1,title=RB002 invalid-document::{said}" in lint.out, lint.out
