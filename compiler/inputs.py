@@ -16,9 +16,11 @@ size, and a file named on the command line can be a device or a pipe, so before 
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import stat
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -159,9 +161,23 @@ def _not_readable(file: Path | int, limit: int, kind: str) -> str | None:
         return "it is a folder, not a file"
     if not stat.S_ISREG(status.st_mode):
         return "it is not a regular file (a device, a pipe or a socket)"
+    if status.st_dev in _kernel_devices():  # `sources = ["/proc/self/environ"]` printed the CI's secrets in a finding
+        return "it is a file the kernel writes (under /proc or /sys), not one of the project"
     if status.st_size > limit:
         return _too_large(limit, kind)
     return None
+
+
+@cache
+def _kernel_devices() -> frozenset[int]:
+    """The devices of the kernel's own file systems (procfs, sysfs): their files look regular, and hold the
+    process's environment, its memory, the machine's secrets; no source, configuration or report is one of them,
+    however it is named (through a link, ``/dev/fd``, a path a configuration writes)."""
+    devices = set()
+    for folder in ("/proc", "/sys"):
+        with contextlib.suppress(OSError):
+            devices.add(os.stat(folder).st_dev)
+    return frozenset(devices)
 
 
 def _read_at_most(descriptor: int, path: Path, limit: int, kind: str, expected: int) -> bytes:

@@ -9,8 +9,10 @@ refused unread.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import stat
+from functools import cache
 from pathlib import Path
 
 from rulebook.engine.errors import RulesError
@@ -34,6 +36,11 @@ def read_file(path: Path, limit: int, kind: str, hint: str = "", *, through_link
     with os.fdopen(descriptor, "rb") as file:
         opened = os.fstat(descriptor)
         _check_regular(path, opened.st_mode, kind)  # what was opened, if another file took its place
+        if opened.st_dev in _kernel_devices():  # an army list linked to /proc/self/environ: the process's secrets
+            raise RulesError(
+                f"{path} is a file the kernel writes (under /proc or /sys): the engine reads {kind} only "
+                "from a file of yours"
+            )
         if opened.st_size > limit:
             raise over(f"{path} is too large", limit, f"bytes for {kind}")
         try:
@@ -56,6 +63,17 @@ _KINDS = (
     (stat.S_ISSOCK, "a socket"),
     (stat.S_ISLNK, "a link"),
 )
+
+
+@cache
+def _kernel_devices() -> frozenset[int]:
+    """The devices of the kernel's own file systems (procfs, sysfs), whose files look regular (the compiler's
+    inputs refuse them too, ``rulebook.inputs``: the engine imports nothing of the compiler)."""
+    devices = set()
+    for folder in ("/proc", "/sys"):
+        with contextlib.suppress(OSError):
+            devices.add(os.stat(folder).st_dev)
+    return frozenset(devices)
 
 
 def _check_regular(path: Path, mode: int, kind: str) -> None:

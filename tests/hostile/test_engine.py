@@ -466,6 +466,21 @@ def test_an_army_list_that_is_a_named_pipe_or_a_device_is_refused_without_waitin
     assert capsys.readouterr().err == f"rulebook: error: {message}\n"
 
 
+def test_an_army_list_linked_to_a_file_of_the_kernel_is_refused(
+    rules: Rules, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A committed `lists/army.yaml -> /proc/self/environ`: the process's environment, a CI's tokens with it,
+    was read as the army list (its first fault then quoted)."""
+    monkeypatch.setenv("RULEBOOK_PROBE_TOKEN", "ghp_not_a_real_secret")
+    (tmp_path / "army.yaml").symlink_to("/proc/self/environ")
+    assert main(["engine", "--rules", str(rules.path), "army", str(tmp_path / "army.yaml")]) == 2
+    err = capsys.readouterr().err
+    assert err == (
+        f"rulebook: error: {tmp_path / 'army.yaml'} is a file the kernel writes (under /proc or /sys): the engine "
+        "reads an army list only from a file of yours\n"
+    )
+
+
 def test_rule_data_that_is_a_folder_is_refused(rules: Rules, capsys: pytest.CaptureFixture[str]) -> None:
     folder = rules.path.parent
     assert main(["engine", "--rules", str(folder), "turns"]) == 2

@@ -323,3 +323,28 @@ def test_a_configuration_named_on_the_command_line_that_is_no_file_is_refused(sc
     assert outcome.err == (
         f"rulebook: error: cannot read the configuration `{scratch / 'folder.toml'}`: it is a folder, not a file\n"
     )
+
+
+@pytest.mark.parametrize("format", ["", "xml", "plain-markdown"])
+def test_a_file_of_the_kernel_is_never_read_as_a_source(
+    scratch: Path,  # noqa: F811
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    format: str,
+) -> None:
+    """`sources = ["/proc/self/environ"]` in a committed configuration printed the process's environment, a CI's
+    tokens with it, as the snippet of a finding (and as plain Markdown it was read, "All checks passed"): a file of
+    /proc or /sys looks regular, and is refused by what it is, however it is named."""
+    monkeypatch.setenv("RULEBOOK_PROBE_TOKEN", SECRET)
+    (scratch / "rulebook.toml").write_text(
+        'title = "T"\nsources = ["/proc/self/environ"]\n' + (f'format = "{format}"\n' if format else ""),
+        encoding="utf-8",
+    )
+    for argv in (("lint", "--color", "never"), ("build", "-q", "--data-only")):
+        outcome = run(capsys, *argv)
+        assert outcome.code == 2, outcome
+        assert SECRET not in outcome.out + outcome.err
+    assert "cannot read `/proc/self/environ`: it is a file the kernel writes (under /proc or /sys)" in (
+        run(capsys, "lint", "--color", "never").out
+    )
+    assert not (scratch / "site").exists()
