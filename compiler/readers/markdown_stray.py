@@ -73,6 +73,7 @@ def stray_markup(text: str, children: list[Token], *, own_end: bool = False) -> 
                     "close the comment with `-->` before the paragraph ends (a declaration is lost without it); "
                     "`\\<!--` shows the characters",
                 )
+                break  # the first: what follows it is what the comment was meant to hold (8,000 findings for a line)
     position, after_picture, written = 0, False, dict[str, list[int]]()
     for child in children:
         after_picture, follows_picture = child.type == "image", after_picture

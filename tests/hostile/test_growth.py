@@ -128,7 +128,12 @@ def test_an_annotation_of_one_100_kb_word_is_refused_quickly(capsys, scratch, at
 def test_unclosed_annotations_are_text(capsys, scratch, markdown) -> None:  # type: ignore[no-untyped-def]
     growth_book(scratch, "# 1 Rules\n\n" + "x <!-- rulebook: mechanic " * 8_000 + "\n", markdown)
     with cpu_time_under(5):  # 0.3 s; each opening searched for a close to the end of the text: 20 s
-        assert run(capsys, "lint") == (0, "All checks passed (1 file).\n", "")
+        outcome = run(capsys, "lint")
+    if markdown == "plain-markdown":  # text, as in CommonMark
+        assert outcome == (0, "All checks passed (1 file).\n", "")
+        return
+    assert outcome.code == 1  # the dialect's: the first opening no `-->` closes, once (what follows, it was to hold)
+    assert outcome.out.count("error[") == 1 and "`<!--` opens a comment that no `-->` closes" in outcome.out
 
 
 @pytest.mark.parametrize("markdown", MARKDOWN_FORMATS)
@@ -145,7 +150,9 @@ def test_a_paragraph_of_many_lines_is_read_in_linear_time(capsys, scratch, line,
 def test_a_comment_left_open_on_lines_of_its_own_is_read_in_linear_time(capsys, scratch, word, markdown) -> None:  # type: ignore[no-untyped-def]
     growth_book(scratch, f"# 1 Rules\n\n<!-- rulebook: {word}" + " " * 100_000 + "\n", markdown)
     with cpu_time_under(5):  # 0.1 s; each space after the word tried before the end of the text: 44 s
-        assert run(capsys, "lint") == (0, "All checks passed (1 file).\n", "")
+        outcome = run(capsys, "lint")
+    assert outcome.code == 1  # never closed: all after it hidden, said once where it opens
+    assert outcome.out.count("error[") == 1 and "opens a comment that no `-->` closes: all that follows" in outcome.out
 
 
 def test_a_dialect_line_of_unclosed_references_beside_a_bar_is_read_in_linear_time(capsys, scratch) -> None:  # type: ignore[no-untyped-def]
