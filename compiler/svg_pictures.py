@@ -211,14 +211,16 @@ def _check_drawn(root: etree._Element) -> None:
     area = PaintedArea(root, drawn)
     passes: dict[etree._Element, int] = {}  # the filter steps each element takes, with all it draws
     open_: set[etree._Element] = set()  # on the way down from the root: a reference back to one is a cycle
+    references: dict[etree._Element, tuple[list[etree._Element], list[etree._Element]]] = {}  # read on the way down
     stack: list[tuple[etree._Element, bool]] = [(root, False)]
     while stack:
         element, counted = stack.pop()
         if element in drawn:
             continue
-        used = _used(element, named)
+        if element not in references:
+            references[element] = _used(element, named), _painted(element, named)
+        used, painted = references[element]
         parts = [*element, *used]
-        painted = _painted(element, named)
         if not counted:
             open_.add(element)
             stack.append((element, True))
