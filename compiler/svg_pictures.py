@@ -16,12 +16,14 @@ processing instructions, elements and attributes the allow-list does not know.
 from __future__ import annotations
 
 import base64
+import math
 import re
 
 from lxml import etree
 
 from rulebook.picture_size import SIZE_BYTES, size_refusal_of_any
 from rulebook.svg_area import MAX_TIMES_PAINTED, PaintedArea
+from rulebook.svg_dashes import MAX_DASHES_DRAWN, DashedStrokes, UntoldDashes
 from rulebook.svg_geometry import numbers, point_count
 
 SVG = "http://www.w3.org/2000/svg"
@@ -209,6 +211,9 @@ def _check_drawn(root: etree._Element) -> None:
     lettered = {inside for text in root.iter(f"{{{SVG}}}text") for inside in text.iter()}
     drawn: dict[etree._Element, int] = {}
     area = PaintedArea(root, drawn)
+    styles = [_style_text(style) for style in root.iter(f"{{{SVG}}}style")]
+    strokes = _dashed_strokes(root, styles, area)
+    dashes: dict[etree._Element, float] = {}  # the dashes each element draws, with all it draws
     passes: dict[etree._Element, int] = {}  # the filter steps each element takes, with all it draws
     open_: set[etree._Element] = set()  # on the way down from the root: a reference back to one is a cycle
     references: dict[etree._Element, tuple[list[etree._Element], list[etree._Element]]] = {}  # read on the way down
@@ -237,6 +242,8 @@ def _check_drawn(root: etree._Element) -> None:
         area.add(element, used, painted, letters)
         taken = _filter_passes(element, named) + sum(passes.get(part, 0) for part in parts)
         passes[element] = min(MAX_FILTER_PASSES + 1, taken + drawing * sum(passes.get(paint, 0) for paint in painted))
+        dashed = strokes.own(element, letters) + sum(dashes.get(part, 0.0) for part in parts)
+        dashes[element] = min(MAX_DASHES_DRAWN + 1, dashed + drawing * sum(dashes.get(p, 0.0) for p in painted))
     everywhere = drawn[root] * sum(drawn.get(target, 0) for target in styled)  # a <style> may paint any element
     everywhere += drawn[root] * 2 * max((weights.get(name, 0) for name in _styled_names(root)), default=0)
     context_paint = _context_paint(root, named, drawn, styled)
@@ -248,12 +255,20 @@ def _check_drawn(root: etree._Element) -> None:
             "point of its lines), the most an SVG picture may draw",
             help=_SIMPLER,
         )
-    styles = [_style_text(style) for style in root.iter(f"{{{SVG}}}style")]
     given_by_styles = _functions([value for text in styles for value in _FILTER_PROPERTY.findall(text)])
     styled_passes = sum(_primitives(target) for target in styled) + given_by_styles  # to any element
     _check_filter_passes(passes[root] + drawn[root] * styled_passes)
     _check_selectors(styles, drawn[root])
     _check_dashes(root, styles)
+    markers = sum(dashes.get(marker, 0.0) for marker in root.iter(f"{{{SVG}}}marker"))
+    styled_dashes = drawn[root] * sum(dashes.get(target, 0.0) for target in styled)
+    if dashes[root] + styled_dashes + area.marker_points(root) * markers * (1 + context_paint) > MAX_DASHES_DRAWN:
+        raise UnsafeSvg(
+            f"its dashed strokes draw more than {MAX_DASHES_DRAWN:,} dashes (each stroke's length over its dash "
+            "pattern, each time it is drawn), the most an SVG picture may draw: a reader's browser draws each dash "
+            "in turn",
+            help="give the dashes a longer pattern, or " + _SIMPLER,
+        )
     if area.times_painted(root, styled, context_paint > 0) > MAX_TIMES_PAINTED:
         raise UnsafeSvg(
             f"it paints more than {MAX_TIMES_PAINTED:,} times its own area (each element counted by the area it "
@@ -261,6 +276,19 @@ def _check_drawn(root: etree._Element) -> None:
             "picture may paint: a reader's browser paints each of those pixels in turn",
             help="draw fewer or smaller shapes over each other, or " + _SIMPLER,
         )
+
+
+def _dashed_strokes(root: etree._Element, styles: list[str], area: PaintedArea) -> DashedStrokes:
+    """The dashes of the picture's strokes (:mod:`rulebook.svg_dashes`), or its refusal where a dash's length is not
+    told."""
+    try:
+        return DashedStrokes(root, styles, area.view.shown, math.sqrt(area.glyph))
+    except UntoldDashes as untold:
+        raise UnsafeSvg(
+            f"its `stroke-dasharray` gives dashes as `{untold.args[0][:40]}`, in `%`, `em` or a function (`calc()`), "
+            "whose length is not told from the picture alone",
+            help="give the dashes as plain numbers, or " + _SIMPLER,
+        ) from None
 
 
 _POINTED = {f"{{{SVG}}}path": "d", f"{{{SVG}}}polyline": "points", f"{{{SVG}}}polygon": "points"}
