@@ -362,7 +362,7 @@ def _key_of(selector: str) -> str | None:
     parts = [part for part in _COMBINATOR.split("".join(outside).strip()) if part]
     if not parts:
         return None
-    keys = _KEY.findall(parts[-1])
+    keys: list[str] = _KEY.findall(parts[-1])
     for mark in ("#", "."):
         if any(key.startswith(mark) for key in keys):
             return next(key for key in keys if key.startswith(mark))
