@@ -7,7 +7,9 @@ over the length a dash takes in its pattern (the pattern's length over the dashe
 twice), both in the element's own user space, so a transform changes neither. Its pattern is taken as the one of
 shortest dashes it may be given: its own ``stroke-dasharray`` (a ``style``'s before an attribute's) or its parent's,
 whichever is shorter, and, where it may be drawn elsewhere (a ``<use>`` draws what it repeats with its own
-properties) or where a ``<style>`` gives dashes (to any element), the shortest of the picture.
+properties) or where a ``<style>`` gives dashes (to any element), the shortest of the picture. A ``pathLength``
+lays the pattern along the length it says; a ``vector-effect: non-scaling-stroke`` draws it in the window's pixels,
+where the transforms above the shape stretch its stroke and not its pattern.
 :mod:`rulebook.svg_pictures` adds them up as it counts what each element draws.
 """
 
@@ -18,8 +20,8 @@ import re
 
 from lxml import etree
 
-from rulebook.svg_area import MAX_PATH_COMMANDS
-from rulebook.svg_geometry import SVG, Box, length, numbers, path_length
+from rulebook.svg_area import CSS_GEOMETRY, CSS_MOVES, MAX_PATH_COMMANDS
+from rulebook.svg_geometry import SVG, Viewport, length, numbers, path_length, squared, transform_of, view_box
 
 MAX_DASHES_DRAWN = 2_000_000
 """The most dashes an SVG's strokes may draw, each time each is drawn: headless Chromium drew 1,996,000 (ten
@@ -36,6 +38,8 @@ _REFERENCE = re.compile(r"#([^\s'\")]+)")
 _KEYWORDS = {"none": math.inf, "initial": math.inf}
 """Dash values drawing a solid stroke; another keyword (``inherit``) takes the parent's."""
 _COMMANDS = re.compile(r"[A-Za-df-z]")
+_SHAPES = frozenset({"rect", "circle", "ellipse", "line", "polyline", "polygon", "path"})
+_NON_SCALING = "non-scaling-stroke"
 _CIRCLES = frozenset(f"{{{SVG}}}{name}" for name in ("circle", "ellipse"))
 
 
@@ -72,8 +76,8 @@ def _spacing(lengths: list[float]) -> float:
 class DashedStrokes:
     """The dashes each shape of a picture draws itself, once: call :meth:`own` as each element is counted."""
 
-    def __init__(self, root: etree._Element, styles: list[str], shown: Box, glyph_side: float) -> None:
-        self.shown = shown
+    def __init__(self, root: etree._Element, styles: list[str], view: Viewport, glyph_side: float) -> None:
+        self.shown = view.shown
         self.glyph_side = glyph_side
         """The largest side a letter may have (a text's stroke runs about a letter's outline)."""
         self.path_commands = 0
@@ -89,6 +93,11 @@ class DashedStrokes:
             return  # no dash in the picture: the common case
         everywhere = any(p is not None and not math.isinf(p) for p in styled)
         repeated = {name for element in root.iter() for name in _repeated(element)}
+        self.unmeasured = any(CSS_GEOMETRY.search(text) for text in styles)
+        """Whether a ``<style>`` may give any shape its geometry (``r: 400``): its stroke's length is not told."""
+        self.unscaled = _non_scaling(root, styles, view)
+        """The elements whose stroke may be drawn in the window's pixels (``vector-effect``), dashes and all, and
+        how many times those transforms stretch a length: the dashes of a small shape in a large scale."""
         for element, own in given.items():
             parent = element.getparent()
             # a <style>'s rule wins over an attribute, and a <use> draws what it repeats with its own dashes
@@ -104,11 +113,17 @@ class DashedStrokes:
         if math.isinf(each):
             return 0.0
         run = self._stroke_length(element) + 8 * self.glyph_side * letters
+        author = length(element.get("pathLength"), 0.0)  # the pattern is laid along the length the author says
+        run = max(run, author) if author is not None and author > 0 else run
+        stretch = self.unscaled.get(element, 1.0)
+        run = run * stretch if run and stretch else 0.0
         return min(float(DASHES_A_STROKE), run / each) if run else 0.0
 
     def _stroke_length(self, element: etree._Element) -> float:
         """How far ``element``'s stroke runs, in its user space (infinite where it is not told)."""
         tag = etree.QName(element).localname
+        if self.unmeasured or CSS_GEOMETRY.search(element.get("style") or ""):
+            return math.inf if tag in _SHAPES else 0.0
         wide, high = self.shown.right - self.shown.left, self.shown.bottom - self.shown.top
         if tag == "rect":
             width, height = length(element.get("width"), wide), length(element.get("height"), high)
@@ -160,3 +175,42 @@ def _repeated(element: etree._Element) -> list[str]:
     """The ids a ``<use>`` (or anything with an address) of ``element`` draws again, with their own properties."""
     address = element.get("href") or element.get("{http://www.w3.org/1999/xlink}href") or ""
     return _REFERENCE.findall(address)
+
+
+def _non_scaling(root: etree._Element, styles: list[str], view: Viewport) -> dict[etree._Element, float]:
+    """The elements a ``vector-effect`` may draw the stroke of in the window's pixels (all where a ``<style>`` may
+    give one), each with how many times the picture's size and the transforms above it stretch a length at most:
+    infinite where that is not told (a transform in CSS, a ``viewBox`` inside, what a ``<use>`` repeats)."""
+    named = any(_NON_SCALING in str(value).lower() for element in root.iter() for value in element.values())
+    if not named and not any(_NON_SCALING in text.lower() for text in styles):
+        return {}
+    anywhere = any("vector-effect" in text.lower() for text in styles)
+    moved = any(CSS_MOVES.search(text) for text in styles)
+    repeated = {name for element in root.iter() for name in _repeated(element)}
+    sized = math.sqrt(view.pixels / view.area) if not view.untold else math.inf  # pixels a length of user space
+    stretches: dict[etree._Element, float] = {}
+    unscaled: dict[etree._Element, float] = {}
+    for element in root.iter():
+        parent = element.getparent()
+        above = sized if parent is None else stretches.get(parent, math.inf)
+        own = transform_of(element.get("transform"))
+        untold = moved or CSS_MOVES.search(element.get("style") or "") or (element.get("id") or "") in repeated
+        if untold or own is None or (parent is not None and view_box(element) is not None):
+            stretches[element] = math.inf
+        else:
+            stretch = _largest_stretch(own[:4])
+            stretches[element] = 0.0 if stretch == 0 else above * stretch
+        said = f"{element.get('vector-effect') or ''} {element.get('style') or ''}".lower()
+        if anywhere or _NON_SCALING in said:
+            unscaled[element] = stretches[element]
+    return unscaled
+
+
+def _largest_stretch(matrix: tuple[float, ...]) -> float:
+    """How many times the linear part ``(a, b, c, d)`` of a transform stretches a length at most (its largest
+    singular value)."""
+    a, b, c, d = matrix
+    spread = squared(a) + squared(b) + squared(c) + squared(d)
+    if math.isinf(spread):
+        return math.inf
+    return math.sqrt((spread + math.sqrt(max(0.0, squared(spread) - 4 * squared(a * d - b * c)))) / 2)

@@ -282,7 +282,7 @@ def _dashed_strokes(root: etree._Element, styles: list[str], area: PaintedArea) 
     """The dashes of the picture's strokes (:mod:`rulebook.svg_dashes`), or its refusal where a dash's length is not
     told."""
     try:
-        return DashedStrokes(root, styles, area.view.shown, math.sqrt(area.glyph))
+        return DashedStrokes(root, styles, area.view, math.sqrt(area.glyph))
     except UntoldDashes as untold:
         raise UnsafeSvg(
             f"its `stroke-dasharray` gives dashes as `{untold.args[0][:40]}`, in `%`, `em` or a function (`calc()`), "

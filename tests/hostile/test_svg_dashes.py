@@ -139,3 +139,42 @@ def test_a_paths_stroke_is_followed_through_its_commands(data: str) -> None:
     path = f'<path d="{data}" fill="none" stroke="red" stroke-dasharray="0.01 0.01"/>'
     assert sanitised_svg(picture(path * 6))
     assert str(refusal(picture(path * 13))) == REASON
+
+
+def test_a_pattern_laid_along_a_length_the_author_says_is_counted_along_it() -> None:
+    """``pathLength`` lays the pattern along the length it says, however short the shape: dashes of 1 along a
+    million are a million dashes on a rectangle of one pixel."""
+    said = '<rect width="1" height="1" fill="none" stroke="red" pathLength="1000000" stroke-dasharray="1"/>'
+    assert sanitised_svg(picture(said * 3))  # half a million each
+    assert str(refusal(picture(said * 5))) == REASON
+
+
+def test_a_stroke_drawn_in_the_windows_pixels_is_counted_in_them() -> None:
+    """With ``vector-effect: non-scaling-stroke`` the pattern is in the window's pixels while the shape is scaled:
+    a rectangle of one by one, a thousand times larger on the screen, draws a thousand times more dashes."""
+    small = '<rect width="1" height="1" fill="none" stroke="red" stroke-dasharray="0.01" {effect}/>'
+    for scaled in (
+        '<g transform="scale(1000)">' + small.format(effect='vector-effect="non-scaling-stroke"') * 11 + "</g>",
+        '<g transform="rotate(30) scale(100 1000)">'
+        + small.format(effect='style="vector-effect:non-scaling-stroke"') * 11
+        + "</g>",
+        '<style>rect { vector-effect: non-scaling-stroke }</style><g transform="scale(1000)">'
+        + small.format(effect="") * 11
+        + "</g>",
+    ):
+        assert str(refusal(picture(scaled))) == REASON, scaled
+    assert sanitised_svg(picture('<g transform="scale(1000)">' + small.format(effect="") * 11 + "</g>"))
+    sized = b'<svg xmlns="http://www.w3.org/2000/svg" width="1000" height="1000" viewBox="0 0 1 1">'
+    assert (
+        str(refusal(sized + small.format(effect='vector-effect="non-scaling-stroke"').encode() * 11 + b"</svg>"))
+        == REASON
+    )
+
+
+def test_a_shape_given_its_geometry_in_css_counts_a_whole_stroke() -> None:
+    """CSS may give a circle a radius its attributes do not say (``r: 400``): its dashes are not told, and count as
+    the most a stroke draws."""
+    styled = '<circle style="r: 400" fill="none" stroke="red" stroke-dasharray="0.01"/>'
+    assert str(refusal(picture(styled * 3))) == REASON
+    given = "<style>circle { r: 400 }</style>" + '<circle fill="none" stroke="red" stroke-dasharray="0.01"/>' * 3
+    assert str(refusal(picture(given))) == REASON
