@@ -785,6 +785,7 @@ def test_a_reference_broken_across_lines_is_read_as_one(capsys, scratch: Path) -
 
 STRAY_BRACKETS = "`[[` opens no reference: it is shown as written"
 STRAY_BLOCK = "an attribute block that follows nothing that takes one: it is shown as written"
+STRUCK = "`~~` strikes nothing through in the rulebook format: the text is shown with its tildes"
 
 
 @pytest.mark.parametrize(
@@ -797,6 +798,12 @@ STRAY_BLOCK = "an attribute block that follows nothing that takes one: it is sho
         ("An army may [[march]]{type=example}{type=example}.", STRAY_BLOCK, 36),
         ("[A [[march]] is a move.{dfn=move}", STRAY_BLOCK, 24),
         ("A [march](#moving){.title} is a move.", STRAY_BLOCK, 19),
+        ("A ~~forced~~ march, \\~\\~kept\\~\\~, ~~~three~~~.", STRUCK, 3),
+        (
+            'See [Go](#moving "the [[x") here.',
+            "`[[` in a link's title, which the book does not keep: it makes no reference",
+            23,
+        ),
     ],
 )
 def test_the_dialects_markup_read_as_text_is_reported_where_it_stands(  # type: ignore[no-untyped-def]
@@ -949,3 +956,21 @@ def test_a_hard_break_inside_a_reference_is_a_line_end_of_its_words(capsys, scra
     assert '<reference name="march">march\n</reference> far, or <reference name="march">walk\nfar</reference>' in (
         converted
     )
+
+
+def test_a_references_brackets_in_what_the_book_does_not_keep_say_so(capsys, scratch: Path) -> None:  # type: ignore[no-untyped-def]
+    """``[[`` in a link's title or a picture's description was said to be "shown as written", but neither is kept
+    (the XML has no title, a picture no description): the finding says what happens, where the brackets stand."""
+    source(scratch, "book.md", f'{BODY}See [Go](#moving "the [[x") here.\n\n![a [[march]] b](a.png "t ]]")\n')
+    lint = run(capsys, "lint", "--color", "never", "--format", "github")
+    found = re.findall(r"line=(\d+),col=(\d+),title=RB002 invalid-document::([^%]*)", lint.out)
+    assert found == [
+        ("12", "23", "`[[` in a link's title, which the book does not keep: it makes no reference"),
+        ("14", "5", "`[[` in a picture's description or title, which the book does not keep: it makes no reference"),
+        ("14", "12", "`]]` in a picture's description or title, which the book does not keep: it makes no reference"),
+        ("14", "27", "`]]` in a picture's description or title, which the book does not keep: it makes no reference"),
+    ], lint.out
+    run(capsys, "convert", "book.md", "--to", "xml", "-o", "book.xml")
+    converted = (scratch / "book.xml").read_text(encoding="utf-8")
+    assert 'See <link to="moving">Go</link> here.' in converted
+    assert '<illustration><image source="a.png"/></illustration>' in converted
