@@ -974,3 +974,15 @@ def test_a_references_brackets_in_what_the_book_does_not_keep_say_so(capsys, scr
     converted = (scratch / "book.xml").read_text(encoding="utf-8")
     assert 'See <link to="moving">Go</link> here.' in converted
     assert '<illustration><image source="a.png"/></illustration>' in converted
+
+
+def test_a_links_finding_stands_at_its_address_however_the_address_is_written(capsys, scratch: Path) -> None:  # type: ignore[no-untyped-def]
+    """``[Go](<#bad dest>)`` (an address in angle brackets, as CommonMark allows spaces) and ``[Go](#nope "t")`` were
+    reported at the link's ``[``, other addresses' findings at the address: each stands at its address."""
+    text = 'See [Go](<#bad dest>) and [Go](#nowhere), [Go](#nowhere "t") and [Go]( <#nope> "t").\n'
+    source(scratch, "book.md", f"{BODY}{text}")
+    lint = run(capsys, "lint", "--color", "never", "--format", "github")
+    found = re.findall(r"line=(\d+),col=(\d+),title=(RB\d+)", lint.out)
+    assert found == [("12", "12", "RB302"), ("12", "33", "RB102"), ("12", "49", "RB102"), ("12", "74", "RB102")], (
+        lint.out
+    )
