@@ -21,6 +21,10 @@ from rulebook.markdown_declarations import ATTRIBUTE
 from rulebook.source import SourceText
 from rulebook.suggest import Suggester
 
+_MARKER = re.compile(r"<!--\s*rulebook\s*")
+"""The marker that says a Markdown file is a rulebook, alone on its line (a mechanic's declaration goes on:
+``<!-- rulebook: mechanic ...``)."""
+
 _STRAY = re.compile(r"\S+")
 _DECLARATION = re.compile(
     r"<!--\s*rulebook:[ \t]*(?P<word>(?:[A-Za-z]\w*)?)(?P<attributes>(?:(?!-->)[^<])*)", re.DOTALL
@@ -225,8 +229,19 @@ class Checks:
 
     def unclosed_comment(self, content: str, offset: int) -> None:
         """A comment starting a line that no ``-->`` closes: markdown-it makes the rest of its block HTML, to the
-        book's end at the top level (the sections after it were left out with "All checks passed")."""
-        if content.lstrip().startswith("<!--") and "-->" not in content:
+        book's end at the top level (the sections after it were left out with "All checks passed"). The marker
+        written unclosed (``<!-- rulebook``) is named: it hid the book to the next ``-->`` (a mechanic's), and only
+        "text before the first chapter" was said, at the lines after that."""
+        opening = content.lstrip()
+        first_line = opening.split("\n", 1)[0]
+        if _MARKER.fullmatch(first_line):
+            self.report(
+                "the marker `<!-- rulebook` is not closed on its line: all that follows it is hidden, "
+                + ("to the next `-->`" if "-->" in opening else "to the end"),
+                offset + len(content) - len(opening),
+                help="write the marker `<!-- rulebook -->` on a line of its own",
+            )
+        elif opening.startswith("<!--") and "-->" not in content:
             self.report(
                 "`<!--` opens a comment that no `-->` closes: all that follows it is hidden",
                 offset + len(content) - len(content.lstrip()),

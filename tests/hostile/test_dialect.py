@@ -986,3 +986,27 @@ def test_a_links_finding_stands_at_its_address_however_the_address_is_written(ca
     assert found == [("12", "12", "RB302"), ("12", "33", "RB102"), ("12", "49", "RB102"), ("12", "74", "RB102")], (
         lint.out
     )
+
+
+@pytest.mark.parametrize(
+    ("after", "hidden"),
+    [
+        ("", "to the end"),
+        ('\nRoll. <!-- rulebook: mechanic name="hit" roll="D6" pass="at-least" -->\n', "to the next `-->`"),
+    ],
+)
+def test_the_marker_written_unclosed_is_named_where_it_stands(capsys, scratch: Path, after: str, hidden: str) -> None:  # type: ignore[no-untyped-def]
+    """``<!-- rulebook`` with no ``-->`` hid the book to the next ``-->`` (a mechanic's), and the findings said "text
+    before the first chapter" at the lines after it, the marker not named; a mechanic's declaration over lines is no
+    marker."""
+    source(scratch, "book.md", BODY.replace("<!-- rulebook -->", "<!-- rulebook  ") + after)
+    lint = run(capsys, "lint", "--color", "never")
+    assert lint.code == 1
+    assert lint.out.startswith(
+        f"error[RB002]: the marker `<!-- rulebook` is not closed on its line: all that follows it is hidden, {hidden}\n"
+        " --> book.md:1:1\n"
+    ), lint.out
+    assert "= help: write the marker `<!-- rulebook -->` on a line of its own\n" in lint.out
+    declared = '\nRoll. A die.\n\n<!-- rulebook: mechanic name="hit"\n     roll="D6" pass="at-least" -->\n'
+    source(scratch, "book.md", BODY + declared)
+    assert "marker" not in run(capsys, "lint", "--color", "never").out
