@@ -11,6 +11,8 @@ from collections.abc import Iterator
 
 from markdown_it.token import Token
 
+from rulebook.markdown_declarations import UNCLOSED_IN_PARAGRAPH
+
 _BRACKETS = re.compile(r"\\.|\[\[|\]\]", re.DOTALL)
 """An escaped character (passed over), or the brackets of a reference."""
 _ATTRIBUTES_IN_TEXT = re.compile(r"\{[ \t]*(?:[.#][A-Za-z_]|[A-Za-z_][\w-]*=)[^{}\n]*\}")
@@ -79,12 +81,7 @@ def stray_markup(text: str, children: list[Token], *, own_end: bool = False) -> 
         spans = sorted(_spans(text, children))
         for found in _COMMENT_OPENING.finditer(text):
             if found.group() == "<!--" and not _within(spans, found.start(), found.end()):
-                yield (
-                    found.start(),
-                    "`<!--` opens a comment that no `-->` closes in its paragraph: it is shown as written",
-                    "close the comment with `-->` before the paragraph ends (a declaration is lost without it); "
-                    "`\\<!--` shows the characters",
-                )
+                yield found.start(), *UNCLOSED_IN_PARAGRAPH
                 break  # the first: what follows it is what the comment was meant to hold (8,000 findings for a line)
     if "~~" in text:
         yield from _struck(text, sorted(_spans(text, children)))

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from .scratch import markdown_book, run, source
+from .scratch import MARKDOWN_FORMATS, markdown_book, run, source
 from .scratch import scratch as scratch  # the fixture every case takes
 
 BODY = """<!-- rulebook -->
@@ -688,7 +688,7 @@ def test_a_kind_given_to_a_bulleted_list_is_reported_not_dropped(capsys, scratch
     ],
     ids=["kind on a list", "an unknown attribute"],
 )
-@pytest.mark.parametrize("markdown_format", ["markdown", "plain-markdown"])
+@pytest.mark.parametrize("markdown_format", MARKDOWN_FORMATS)
 def test_a_declaration_giving_what_it_cannot_is_reported_not_dropped(  # type: ignore[no-untyped-def]
     capsys, scratch: Path, declaration: str, said: str, markdown_format: str
 ) -> None:
@@ -1010,3 +1010,18 @@ def test_the_marker_written_unclosed_is_named_where_it_stands(capsys, scratch: P
     declared = '\nRoll. A die.\n\n<!-- rulebook: mechanic name="hit"\n     roll="D6" pass="at-least" -->\n'
     source(scratch, "book.md", BODY + declared)
     assert "marker" not in run(capsys, "lint", "--color", "never").out
+
+
+@pytest.mark.parametrize("markdown_format", MARKDOWN_FORMATS)
+def test_a_comment_no_arrow_closes_in_its_paragraph_is_reported_in_either_markdown(  # type: ignore[no-untyped-def]
+    capsys, scratch: Path, markdown_format: str
+) -> None:
+    """Plain Markdown showed a paragraph's unclosed ``<!--`` as text (as CommonMark does), with "All checks passed",
+    where the dialect reported it: both report the first of each paragraph where it stands, not a closed one."""
+    text = "# Basics\n\nA <!-- a --> b <!-- lost and more.\n\nThen <!-- opened\n\nand --> closed.\n\n- an item <!-- x\n"
+    markdown_book(scratch, f"<!-- rulebook -->\n\n{text}", markdown_format)
+    lint = run(capsys, "lint", "--color", "never", "--format", "github")
+    said = "`<!--` opens a comment that no `-->` closes in its paragraph: it is shown as written"
+    found = re.findall(rf"line=(\d+),col=(\d+),title=RB002 invalid-document::{re.escape(said)}", lint.out)
+    assert found == [("5", "16"), ("7", "6"), ("11", "11")], lint.out
+    assert lint.code == 1
