@@ -201,13 +201,17 @@ class Checks:
             self._attribute_places[start] = {} if brace is None else attribute_places(self.source.text, brace)
         return self._attribute_places[start].get(key, start)
 
-    def attributes(self, unknown: list[tuple[str, int]], known: dict[str, str], what: str) -> None:
+    def attributes(
+        self, unknown: list[tuple[str, int]], known: dict[str, str], what: str, hint: Callable[[str], str] | None = None
+    ) -> None:
         """Attributes ``what`` does not take (each as written, ``colour`` or ``.red``, with its place); ``known``:
-        those it takes, as written and as the help spells them. The closest one known is suggested."""
+        those it takes, as written and as the help spells them. The closest one known is suggested; ``hint`` adds
+        to the help of a key what it may have been meant for."""
         suggester = Suggester(known)
         for key, at in sorted(unknown, key=lambda found: found[1]):
             close = suggester.suggest(key) or suggester.suggest(key.lstrip(".#"))
             help = f"did you mean {known[close[0]]}?" if close else f"{what} takes {', '.join(known.values())}"
+            help += hint(key) if hint is not None else ""
             kind = "class" if key.startswith(".") else "attribute"
             self.report(f"unknown {kind} `{key}` on {what}", at, target=key, help=help)
 

@@ -6,6 +6,7 @@ Each case runs ``rulebook lint`` on a one-source dialect project and asserts the
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -1025,3 +1026,19 @@ def test_a_comment_no_arrow_closes_in_its_paragraph_is_reported_in_either_markdo
     found = re.findall(rf"line=(\d+),col=(\d+),title=RB002 invalid-document::{re.escape(said)}", lint.out)
     assert found == [("5", "16"), ("7", "6"), ("11", "11")], lint.out
     assert lint.code == 1
+
+
+def test_a_tables_attributes_written_under_it_are_told_to_go_before_it(capsys, scratch: Path) -> None:  # type: ignore[no-untyped-def]
+    """``{title=After}`` on the line under a table is a row of one cell: "unknown attribute `title` on a table cell"
+    was true but no help; a table's own attributes in a cell alone say where they go, others in a cell do not."""
+    table = "| a | b |\n|---|---|\n| 1 | 2 |\n{title=After #after .x}\n\n| a | b |\n|---|---|\n| 1 | 2 {title=z} |\n"
+    source(scratch, "book.md", f"{BODY}\n{table}")
+    lint = run(capsys, "lint", "--color", "never", "--format", "json")
+    found = [(f["line"], f["column"], f["message"], f["help"]) for f in json.loads(lint.out)["diagnostics"]]
+    before = "a table cell takes `{.header}`; a table's own attributes go on the line right before its first row"
+    assert found == [
+        (16, 2, "unknown attribute `title` on a table cell", before),
+        (16, 14, "unknown attribute `#after` on a table cell", before),
+        (16, 21, "unknown class `.x` on a table cell", "a table cell takes `{.header}`"),
+        (20, 10, "unknown attribute `title` on a table cell", "a table cell takes `{.header}`"),
+    ], lint.out
