@@ -1042,3 +1042,23 @@ def test_a_tables_attributes_written_under_it_are_told_to_go_before_it(capsys, s
         (16, 21, "unknown class `.x` on a table cell", "a table cell takes `{.header}`"),
         (20, 10, "unknown attribute `title` on a table cell", "a table cell takes `{.header}`"),
     ], lint.out
+
+
+@pytest.mark.parametrize("markdown_format", MARKDOWN_FORMATS)
+@pytest.mark.parametrize("end", ["\n", "\r\n"])
+def test_convert_says_nothing_of_a_comment_that_commonmark_shows_as_text(  # type: ignore[no-untyped-def]
+    capsys, scratch: Path, markdown_format: str, end: str
+) -> None:
+    """A ``<!--`` opened in a paragraph and closed two paragraphs later is text (CommonMark's, the readers' and the
+    converted file's), yet convert said "a comment is not carried over" of it: only a comment it leaves out is
+    named."""
+    text = "# Basics\n\nThen <!-- opened <!-- here\n\nmiddle.\n\nand closed --> later.\n\nA <!-- real --> one.\n"
+    markdown_book(scratch, f"<!-- rulebook -->\n\n{text}".replace("\n", end), markdown_format)
+    outcome = run(capsys, "convert", "book.md", "--to", "xml", "-o", "book.xml")
+    assert outcome.code == 0
+    left = [line for line in outcome.err.splitlines() if "not carried over" in line]
+    assert left == [
+        "book.md:11:3: a comment is not carried over (it stands within a paragraph's text): <!-- real -->"
+    ], outcome.err
+    written = (scratch / "book.xml").read_text(encoding="utf-8")
+    assert "Then &lt;!-- opened &lt;!-- here" in written and "and closed --&gt; later." in written, written
