@@ -22,6 +22,7 @@ from rulebook.picture_size import (
     SIZE_BYTES,
     pixel_size,
     size_beyond,
+    too_many_frames,
     too_many_pixels,
     too_many_scans,
     unsized,
@@ -50,9 +51,9 @@ RASTER: dict[str, tuple[str, Callable[[bytes], bool]]] = {
 """The raster pictures published as they are, by the ending of their name: the type, and how its first bytes read."""
 HEAD = 64
 """How many first bytes say a raster picture's type (an AVIF's brands come after its box's size and kind)."""
-_READ_WHOLE = frozenset({".svg", ".jpg", ".jpeg"})
-"""The endings of the pictures read whole to be checked: an SVG is rebuilt, a JPEG's scans are counted through it (a
-JPEG named otherwise is refused by its ending)."""
+_READ_WHOLE = frozenset({".svg", *RASTER})
+"""The endings of the pictures read whole to be checked: an SVG is rebuilt, a JPEG's scans and an animation's frames
+are counted through it (a picture named otherwise is refused by its ending)."""
 KINDS = "PNG, JPEG, GIF, WebP, AVIF or SVG"
 _EXPORT = f"export it as {KINDS}, its name ending in its type (`.png`, `.jpg`, `.gif`, `.webp`, `.avif`, `.svg`)"
 
@@ -92,6 +93,9 @@ def _checked(path: Path, *, whole: bool) -> bytes | Refusal:
         scans = too_many_scans(data) if kind == "JPEG" else None
         if scans is not None:
             return Refusal(scans, "export it again: as a baseline JPEG, or progressive with the encoder's own scans")
+        frames = too_many_frames(data, kind, size)
+        if frames is not None:
+            return Refusal(frames, "export it with fewer frames or smaller, or as a video")
         no_size = unsized(size, kind)
         return data if no_size is None else Refusal(no_size, f"export it as a still {kind} picture, or as a PNG")
     actual = next((other for other, (_, reads) in RASTER.items() if reads(data[:HEAD])), None)
