@@ -36,9 +36,10 @@ MAX_FRAME_PIXELS = 160_000_000
 """The most pixels an animated picture (APNG, animated GIF or WebP, an AVIF image sequence) may have over all its
 frames: its canvas times its frames, each composed on the whole canvas, decoded again at each pass where a browser
 cannot keep them all. Ten frames of 4,000 x 4,000, two of the largest still picture, 77 of 1,920 x 1,080, 610 of
-512 x 512. Measured in headless Chromium playing a page's APNG for 15 s: a still 8,000 x 8,000 took 1.6 s of CPU, ten
-frames of 4,000 x 4,000 3.2 s, forty of them 9.0 s, and ten of 8,000 x 8,000 a core throughout (19.3 s in 20 s);
-10,000 one-pixel frames on a 4,000 x 4,000 canvas are an APNG of 656 KB."""
+512 x 512. Measured in headless Chromium playing a page's APNG for 15 s (``benchmarks/bench_animation.py``): a still
+8,000 x 8,000 took 1.6 s of CPU, ten frames of 4,000 x 4,000 3.1 s, forty of them 6.8 to 9.0 s, and ten of 8,000 x
+8,000 8.2 s (19.3 s in 20 s in another round: a core throughout); 10,000 one-pixel frames on a 4,000 x 4,000 canvas
+are an APNG of 640 KB."""
 _MAX_CHUNKS = 1_000_000
 """The most chunks, blocks or boxes of a picture walked to count its frames: a file of empty chunks is not walked
 for ever (a picture of more is refused as unreadable)."""

@@ -572,7 +572,7 @@ ANIMATED: dict[str, tuple[Callable[[int, int, int], bytes], str]] = {
 
 @pytest.mark.parametrize("kind", ANIMATED)
 def test_an_animation_of_too_many_pixels_over_its_frames_is_refused(kind: str, tmp_path: Path) -> None:
-    """A small file of many frames of a large canvas (10,000 frames of 4,000 x 4,000 pixels are 656 KB of APNG) makes
+    """A small file of many frames of a large canvas (10,000 frames of 4,000 x 4,000 pixels are 640 KB of APNG) makes
     a reader's browser decode every frame on the whole canvas, again at each pass: the frames times the canvas are
     held to a limit, by the lint, the site and an SVG carrying the picture alike; a still picture of the largest
     size and an animation at the limit are published."""
