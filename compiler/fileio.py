@@ -103,6 +103,13 @@ def check_written_place(path: Path, *, root: Path) -> Path:
     the path, the path as written or as it resolves), never inside a site this tool built (its next build
     deletes the file, and a build of some books publishes it), and, inside the project, through no folder that
     is a symbolic link (a pull request can commit ``reports -> ~/.ssh``)."""
+    link = link_before_parent(path)
+    if link is not None:
+        raise OutputError(
+            f"cannot write `{path}`: `{link}` is a symbolic link and `..` after it leads out of the folder it "
+            "leads to, not back to where the link is (as the shell would go, this tool would not); name the "
+            "place without `..` after a link"
+        )
     path = Path(os.path.abspath(path))
     shown = shown_path(path, root)
     try:
@@ -130,6 +137,26 @@ def check_written_place(path: Path, *, root: Path) -> Path:
             "build replaces whole (and a build of some books publishes); choose a place outside it"
         )
     return path
+
+
+def link_before_parent(path: Path) -> Path | None:
+    """The symbolic link a ``..`` of ``path`` (as written) would step back out of, if any: the system goes to the
+    folder holding the link's target there, while a path made absolute by its text (:func:`os.path.abspath`,
+    which every check here relies on) goes back beside the link; the two places differ, so such a path is
+    refused rather than guessed at."""
+    walked: list[str] = []
+    start = Path(path.anchor) if path.is_absolute() else Path.cwd()
+    for part in path.parts[1:] if path.is_absolute() else path.parts:
+        if part != "..":
+            walked.append(part)
+            continue
+        if walked and os.path.islink(start.joinpath(*walked)):
+            return Path(path.anchor).joinpath(*walked) if path.is_absolute() else Path(*walked)
+        if walked:
+            walked.pop()
+        else:
+            start = start.parent
+    return None
 
 
 def check_rewritable(path: Path, *, root: Path) -> os.stat_result:

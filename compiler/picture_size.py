@@ -32,6 +32,18 @@ pixels (every block's run of zeros at once) is 64 bytes, and 10,000 of them (1 M
 show (2,000 over 4,096 x 4,096: 5 s). An encoder's progressive JPEG has 3 to 12 (libjpeg: 10 in colour, 6 in grey);
 at the limit, 8,000 x 8,000 took 5.2 s, against 2.9 s with one scan."""
 
+MAX_FRAME_PIXELS = 160_000_000
+"""The most pixels an animated picture (APNG, animated GIF or WebP, an AVIF image sequence) may have over all its
+frames: its canvas times its frames, each composed on the whole canvas, decoded again at each pass where a browser
+cannot keep them all. Ten frames of 4,000 x 4,000, two of the largest still picture, 77 of 1,920 x 1,080, 610 of
+512 x 512. Measured in headless Chromium playing a page's APNG for 15 s (``benchmarks/bench_animation.py``): a still
+8,000 x 8,000 took 1.6 s of CPU, ten frames of 4,000 x 4,000 3.1 s, forty of them 6.8 to 9.0 s, and ten of 8,000 x
+8,000 8.2 s (19.3 s in 20 s in another round: a core throughout); 10,000 one-pixel frames on a 4,000 x 4,000 canvas
+are an APNG of 640 KB."""
+_MAX_CHUNKS = 1_000_000
+"""The most chunks, blocks or boxes of a picture walked to count its frames: a file of empty chunks is not walked
+for ever (a picture of more is refused as unreadable)."""
+
 
 def _is_png(head: bytes) -> bool:
     return head.startswith(b"\x89PNG\r\n\x1a\n")
@@ -79,7 +91,11 @@ def size_refusal_of_any(head: bytes, whole: Callable[[], bytes]) -> str | None:
     size = pixel_size(head, kind)
     if size_beyond(head, size):
         size = pixel_size(whole(), kind)
-    return too_many_pixels(size) or unsized(size, kind) or (too_many_scans(whole()) if kind == "JPEG" else None)
+    return (
+        too_many_pixels(size)
+        or unsized(size, kind)
+        or (too_many_scans(whole()) if kind == "JPEG" else too_many_frames(whole(), kind, size))
+    )
 
 
 def too_many_pixels(size: tuple[int, int] | None) -> str | None:
@@ -109,6 +125,106 @@ def too_many_scans(data: bytes) -> str | None:
     if markers > MAX_JPEG_MARKERS:
         return f"it is a JPEG of more than {MAX_JPEG_MARKERS:,} segments, which no camera or editor writes"
     return None
+
+
+def too_many_frames(data: bytes, kind: str, size: tuple[int, int] | None) -> str | None:
+    """Why the picture ``data`` (the whole file) of type ``kind`` and canvas ``size`` (:func:`pixel_size`) holds more
+    pixels over its frames than :data:`MAX_FRAME_PIXELS`, or None (a still picture, or a JPEG, is one frame)."""
+    if size is None:
+        return None
+    counted = frame_count(data, kind)
+    if counted is None:
+        return f"it is a {kind} of more than {_MAX_CHUNKS:,} chunks, which no encoder writes"
+    width, height = size
+    if counted < 2 or counted * width * height <= MAX_FRAME_PIXELS:
+        return None
+    return (
+        f"it is an animation of {counted:,} frames of {width:,} x {height:,} pixels, more than the "
+        f"{MAX_FRAME_PIXELS:,} pixels an animated picture may have over all its frames (a browser decodes every "
+        "frame on the whole picture, again at each pass)"
+    )
+
+
+def frame_count(data: bytes, kind: str) -> int | None:
+    """How many frames the picture ``data`` (the whole file) of type ``kind`` shows, as its decoder counts them: an
+    APNG's ``acTL`` before its image data, each image of a GIF, each ``ANMF`` chunk of a WebP, the samples of an
+    AVIF's image sequence (1 for a still picture); None where more than :data:`_MAX_CHUNKS` would be walked."""
+    counter = {"PNG": _png_frames, "GIF": _gif_frames, "WebP": _webp_frames, "AVIF": _avif_frames}.get(kind)
+    return 1 if counter is None else counter(data)
+
+
+def _png_frames(data: bytes) -> int | None:
+    """The frames an APNG's ``acTL`` says (a decoder reads it only before the first ``IDAT``: after, it is a still
+    PNG)."""
+    at, walked = 8, 0
+    while at + 8 <= len(data):
+        walked += 1
+        if walked > _MAX_CHUNKS:
+            return None
+        length, kind = int.from_bytes(data[at : at + 4], "big"), data[at + 4 : at + 8]
+        if kind == b"acTL" and at + 12 <= len(data):
+            return max(1, int.from_bytes(data[at + 8 : at + 12], "big"))
+        if kind in (b"IDAT", b"IEND"):
+            return 1
+        at += 12 + length
+    return 1
+
+
+def _gif_frames(data: bytes) -> int | None:
+    """Each image of a GIF (its descriptor, ``0x2C``), its extensions and data blocks walked by their lengths."""
+    if len(data) < 13:
+        return 1
+    at, frames, walked = 13 + _gif_colours(data[10]), 0, 0
+    while at < len(data) and data[at] != 0x3B:
+        walked += 1
+        if walked > _MAX_CHUNKS:
+            return None
+        if data[at] == 0x21:  # an extension: its label, then its blocks
+            at, blocks = _gif_blocks_counted(data, at + 2)
+        elif data[at] == 0x2C and at + 10 <= len(data):  # an image: its descriptor, colours, code size, blocks
+            frames += 1
+            at, blocks = _gif_blocks_counted(data, at + 11 + _gif_colours(data[at + 9]))
+        else:
+            break
+        walked += blocks
+    return max(frames, 1)
+
+
+def _gif_blocks_counted(data: bytes, at: int) -> tuple[int, int]:
+    """:func:`_gif_blocks`, and how many blocks it passed."""
+    blocks = 0
+    while at < len(data) and data[at] and blocks <= _MAX_CHUNKS:
+        at += 1 + data[at]
+        blocks += 1
+    return at + 1, blocks
+
+
+def _webp_frames(data: bytes) -> int | None:
+    """The ``ANMF`` chunks of an animated WebP (its ``VP8X`` saying so), walked by their lengths."""
+    if data[12:16] != b"VP8X" or len(data) < 21 or not data[20] & 0x02:
+        return 1
+    at, frames, walked = 12, 0, 0
+    while at + 8 <= len(data):
+        walked += 1
+        if walked > _MAX_CHUNKS:
+            return None
+        frames += data[at : at + 4] == b"ANMF"
+        length = int.from_bytes(data[at + 4 : at + 8], "little")
+        at += 8 + length + (length & 1)
+    return max(frames, 1)
+
+
+_AVIF_SAMPLES = (b"moov", b"trak", b"mdia", b"minf", b"stbl", b"stsz")
+"""The boxes, one inside the other, that say how many samples (frames) an AVIF image sequence's track holds."""
+
+
+def _avif_frames(data: bytes) -> int | None:
+    """The samples of an AVIF image sequence's longest track (``stsz``), 1 for a still picture."""
+    levels = [(0, len(data))]
+    for wanted in _AVIF_SAMPLES:
+        levels = [(s, e) for start, end in levels for kind, s, e in _boxes(data, start, end) if kind == wanted]
+    counts = [int.from_bytes(data[s + 8 : s + 12], "big") for s, e in levels if e - s >= 12]
+    return max([1, *counts])
 
 
 _FILL = re.compile(rb"\xff+")

@@ -19,9 +19,8 @@ from pathlib import Path, PurePosixPath
 from rulebook.inputs import MAX_SOURCE_BYTES
 from rulebook.picture_size import (
     SIGNATURES,
-    SIZE_BYTES,
     pixel_size,
-    size_beyond,
+    too_many_frames,
     too_many_pixels,
     too_many_scans,
     unsized,
@@ -50,30 +49,23 @@ RASTER: dict[str, tuple[str, Callable[[bytes], bool]]] = {
 """The raster pictures published as they are, by the ending of their name: the type, and how its first bytes read."""
 HEAD = 64
 """How many first bytes say a raster picture's type (an AVIF's brands come after its box's size and kind)."""
-_READ_WHOLE = frozenset({".svg", ".jpg", ".jpeg"})
-"""The endings of the pictures read whole to be checked: an SVG is rebuilt, a JPEG's scans are counted through it (a
-JPEG named otherwise is refused by its ending)."""
 KINDS = "PNG, JPEG, GIF, WebP, AVIF or SVG"
 _EXPORT = f"export it as {KINDS}, its name ending in its type (`.png`, `.jpg`, `.gif`, `.webp`, `.avif`, `.svg`)"
 
 
 def picture_refusal(path: Path) -> Refusal | None:
-    """Why the file at ``path`` is not published as a picture, or None if it is (a raster picture's first
-    bytes are read, an SVG is read whole and rebuilt)."""
-    checked = _checked(path, whole=False)
+    """Why the file at ``path`` is not published as a picture, or None if it is (:func:`published_picture`)."""
+    checked = published_picture(path)
     return checked if isinstance(checked, Refusal) else None
 
 
 def published_picture(path: Path) -> bytes | Refusal:
-    """The bytes the site publishes for the picture at ``path``: a raster picture as it is, an SVG rebuilt."""
-    return _checked(path, whole=True)
-
-
-def _checked(path: Path, *, whole: bool) -> bytes | Refusal:
+    """The bytes the site publishes for the picture at ``path``: a raster picture as it is, an SVG rebuilt. Each is
+    read whole: an SVG is rebuilt, a JPEG's scans and an animation's frames are counted through the file."""
     suffix = PurePosixPath(path.name).suffix.lower()
     if suffix != ".svg" and suffix not in RASTER:
         return Refusal(f"`{suffix or path.name}` is not a kind of picture the site publishes", _EXPORT)
-    data = _read(path, whole=whole or suffix in _READ_WHOLE)
+    data = _read(path)
     if isinstance(data, Refusal):
         return data
     if suffix == ".svg":
@@ -81,17 +73,15 @@ def _checked(path: Path, *, whole: bool) -> bytes | Refusal:
     kind, is_kind = RASTER[suffix]
     if is_kind(data[:HEAD]):
         size = pixel_size(data, kind)
-        if not whole and size_beyond(data, size):
-            data = _read(path, whole=True)
-            if isinstance(data, Refusal):
-                return data
-            size = pixel_size(data, kind)
         too_many = too_many_pixels(size)
         if too_many is not None:
             return Refusal(too_many, "export it smaller")
         scans = too_many_scans(data) if kind == "JPEG" else None
         if scans is not None:
             return Refusal(scans, "export it again: as a baseline JPEG, or progressive with the encoder's own scans")
+        frames = too_many_frames(data, kind, size)
+        if frames is not None:
+            return Refusal(frames, "export it with fewer frames or smaller, or as a video")
         no_size = unsized(size, kind)
         return data if no_size is None else Refusal(no_size, f"export it as a still {kind} picture, or as a PNG")
     actual = next((other for other, (_, reads) in RASTER.items() if reads(data[:HEAD])), None)
@@ -110,8 +100,8 @@ def _svg(data: bytes) -> bytes | Refusal:
         return Refusal(str(unsafe), unsafe.help or "export the picture again without it (a plain SVG, or a PNG)")
 
 
-def _read(path: Path, *, whole: bool) -> bytes | Refusal:
-    """The file (``whole``, or its first bytes, where its type and size are read), read without following a link
+def _read(path: Path) -> bytes | Refusal:
+    """The file, read whole without following a link
     (:func:`rulebook.assets.safe_file` checked the way to it)."""
     try:
         descriptor = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
@@ -124,4 +114,4 @@ def _read(path: Path, *, whole: bool) -> bytes | Refusal:
         if status.st_size > MAX_SOURCE_BYTES:
             limit = MAX_SOURCE_BYTES // (1024 * 1024)
             return Refusal(f"it is larger than {limit} MB, the most a picture may be", "export it smaller")
-        return stream.read() if whole else stream.read(SIZE_BYTES)
+        return stream.read()

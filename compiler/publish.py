@@ -103,6 +103,7 @@ def check_output(output: Path, *, root: Path, protected: Iterable[Path]) -> Path
     root = root.resolve()
     if resolved == root or root.is_relative_to(resolved):
         raise OutputError(f"the output `{shown}` holds the whole project: choose a folder inside it, such as `site`")
+    _check_apart_from_cache(resolved, shown, root)
     for path in protected:
         if path.resolve().is_relative_to(resolved):
             raise OutputError(
@@ -123,6 +124,27 @@ def check_output(output: Path, *, root: Path, protected: Iterable[Path]) -> Path
             "deploy` commits a site to a branch without a checkout)"
         )
     return output
+
+
+def _check_apart_from_cache(resolved: Path, shown: str, root: Path) -> None:
+    """Refuse an output inside the tool's own cache folder (:func:`state.user_cache`: the key builds mark their
+    folders with, the generator's caches, the engine's verdicts) or holding it: a build replaces its output whole,
+    so the one would be deleted by the next clean of the other."""
+    cache = state.user_cache()
+    if cache is None:
+        return
+    try:
+        real = Path(os.path.realpath(cache))
+    except OSError:  # a link on the way that cannot be read: no cache either side can reach
+        return
+    said = f"`{shown_path(cache, root)}`, the folder where this tool keeps its own state and caches"
+    if resolved.is_relative_to(real):
+        raise OutputError(f"the output `{shown}` is inside {said}: choose a folder outside it, such as `site`")
+    if real.is_relative_to(resolved):
+        raise OutputError(
+            f"the output `{shown}` holds {said}, which a build replacing the whole output would delete: choose "
+            "another folder, such as `site`"
+        )
 
 
 def _check_surroundings(resolved: Path, shown: str, root: Path, protected: Iterable[Path]) -> None:

@@ -133,7 +133,7 @@ def test_the_picture_rule_says_the_limits_the_sanitiser_holds() -> None:
     """RB305's documentation names the limits of a picture in words (`rulebook explain`, docs/lint.md): each must
     be the number the build refuses past, or a team reads a wrong one."""
     from rulebook.catalog.book import REFUSED_IMAGE
-    from rulebook.picture_size import MAX_PIXELS
+    from rulebook.picture_size import MAX_FRAME_PIXELS, MAX_PIXELS
     from rulebook.svg_area import MAX_TIMES_PAINTED
     from rulebook.svg_dashes import MAX_DASHES_DRAWN
     from rulebook.svg_pictures import MAX_FILTER_PASSES, MAX_SVG_DRAWN
@@ -141,5 +141,5 @@ def test_the_picture_rule_says_the_limits_the_sanitiser_holds() -> None:
     words = " ".join(REFUSED_IMAGE.doc.split())
     lint_docs = " ".join((ROOT / "docs" / "lint.md").read_text(encoding="utf-8").split())
     assert words.split("## Why is this bad?")[0].replace("## ", "#### ") in lint_docs
-    for limit in (MAX_PIXELS, MAX_SVG_DRAWN, MAX_FILTER_PASSES, MAX_TIMES_PAINTED, MAX_DASHES_DRAWN):
+    for limit in (MAX_PIXELS, MAX_FRAME_PIXELS, MAX_SVG_DRAWN, MAX_FILTER_PASSES, MAX_TIMES_PAINTED, MAX_DASHES_DRAWN):
         assert f"{limit:,}" in words, limit

@@ -313,7 +313,9 @@ it is an SVG that could act: a script, an event attribute (`onload`),
 another file, `@import` or `url(...)` in its style); or it says it has more
 than 64,000,000 pixels (8,000 x 8,000), which a reader's browser, or the
 PDF, would need gigabytes to decode, or is a JPEG of more than 100 scans,
-each of which a browser decodes the whole picture again for; or is an SVG
+each of which a browser decodes the whole picture again for, or an
+animation (APNG, GIF, WebP, AVIF sequence) of more than 160,000,000 pixels
+over all its frames (its canvas times its frames); or is an SVG
 that costs a reader's browser minutes to draw: more than 1,000,000 drawn
 elements (counting each point of a path or line, every four stops of a
 gradient where it paints, and what `<use>`, patterns and markers repeat),

@@ -81,6 +81,19 @@ def theme_text(text: str) -> str:
     return _REFERENCE_START.sub("&amp;", visible(text)).translate(_THEME_MARKUP)
 
 
+_LOGO_TOOLTIP = re.compile(r'( title=")[^"<>]*(" class="md-(?:header|nav)__button md-logo" aria-label=")([^"<>]*)(")')
+"""The theme's logo link (in the header and in the navigation's title): its tooltip, written through ``|e``, then its
+label, written as it is; both hold the site's name as :func:`theme_text` made it."""
+
+
+def logo_tooltip_as_label(page: str) -> str:
+    """A page the theme wrote, its logo's tooltip made the same text as the logo's label: the one place the theme
+    writes the site's name through ``|e``, where :func:`theme_text`'s ``&amp;`` (before a name that a reference could
+    start with: a title holding ``&amp`` as typed) showed as ``&amp;amp``. The label is the site's name as
+    :func:`theme_text` made it (no ``"``, ``<`` or ``>``), so it is safe in the tooltip's quotes too."""
+    return _LOGO_TOOLTIP.sub(r"\1\3\2\3\4", page)
+
+
 _MARKDOWN_OPENERS = {ord("{"): "&#123;", ord("}"): "&#125;", ord("["): "&#91;", ord("]"): "&#93;"}
 """What a Markdown line reads as the start or end of an attribute list, a link or an image, as character references:
 HTML shows them as the characters, Markdown reads them as text."""

@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 from rulebook.errors import SiteBuildError
 from rulebook.fileio import write_changed
 from rulebook.inputs import MAX_DATA_BYTES, read_input_text
+from rulebook.site.escaping import logo_tooltip_as_label
 from rulebook.site.generator import LiveSite, RunChange, SiteRun
 
 if TYPE_CHECKING:
@@ -199,7 +200,8 @@ def _html_blocks() -> BasePlugin[Any]:
     as text in paragraphs (what a search needs), and the page written out gets the whole block.
     Added to the loaded configuration by the build, never named in ``mkdocs.yml``: it is how the
     build hands MkDocs the HTML it rendered, not a plugin of the site. It reads a page's Markdown before any
-    other plugin does (as if the page had been written with its tokens).
+    other plugin does (as if the page had been written with its tokens). Each page and theme page written out has
+    its logo's tooltip said as its label (:func:`~rulebook.site.escaping.logo_tooltip_as_label`).
     """
     from mkdocs.plugins import BasePlugin, event_priority
 
@@ -219,9 +221,12 @@ def _html_blocks() -> BasePlugin[Any]:
 
         def on_post_page(self, output: str, page: Any, **kwargs: Any) -> str:
             found = blocks.get(page.file.src_uri, {})
-            if not found:
-                return output
-            return _SEARCHABLE.sub(lambda match: found.get(match.group(1), match.group()), output)
+            if found:
+                output = _SEARCHABLE.sub(lambda match: found.get(match.group(1), match.group()), output)
+            return logo_tooltip_as_label(output)
+
+        def on_post_template(self, output_content: str, template_name: str, **kwargs: Any) -> str:
+            return logo_tooltip_as_label(output_content) if template_name.endswith(".html") else output_content
 
     return HtmlBlocks()
 

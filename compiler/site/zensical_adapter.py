@@ -16,6 +16,7 @@ import importlib.util
 import os
 import re
 import shutil
+import stat
 import subprocess
 import sys
 from pathlib import Path
@@ -23,6 +24,8 @@ from typing import Any
 
 from rulebook import state
 from rulebook.errors import SiteBuildError
+from rulebook.fileio import write_atomic
+from rulebook.site.escaping import logo_tooltip_as_label
 from rulebook.site.generator import GeneratorMissing, SiteRun
 
 CONFIGURATION = "mkdocs.yml"
@@ -85,10 +88,24 @@ class Zensical:
         if done.returncode != 0 or not (project / "site").is_dir():
             reason = "; ".join(warnings) or _last_line(done.stderr) or f"exit status {done.returncode}"
             raise SiteBuildError(f"Zensical could not build the site: {reason}")
+        _logo_tooltips_as_labels(project / "site")
         site_dir.mkdir(parents=True, exist_ok=True)
         for entry in sorted((project / "site").iterdir()):
             shutil.move(entry, site_dir / entry.name)  # a rename, or a copy where the cache is on another disk
         return warnings
+
+
+def _logo_tooltips_as_labels(site: Path) -> None:
+    """Each HTML page Zensical wrote, its logo's tooltip said as its label (as the MkDocs build's are:
+    :func:`~rulebook.site.escaping.logo_tooltip_as_label`); links in the site it wrote are not followed."""
+    for folder, _folders, names in os.walk(site):
+        for name in sorted(names):
+            path = Path(folder) / name
+            if name.endswith(".html") and stat.S_ISREG(path.lstat().st_mode):
+                page = path.read_text(encoding="utf-8")
+                fixed = logo_tooltip_as_label(page)
+                if fixed != page:
+                    write_atomic(path, fixed)
 
 
 def configuration(

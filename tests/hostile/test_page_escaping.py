@@ -322,3 +322,24 @@ def test_a_hostile_name_is_text_wherever_the_theme_writes_it(name: str) -> None:
     assert [element.tag for element in page.iter()] == ["html", "head", "title", "body", "a", "a"]
     assert [sorted(a.attrib) for a in page.iter("a")] == [["aria-label", "title"], ["aria-label"]]
     assert page.xpath("string(//title)") == visible(name)  # as it is: the name exactly, controls as pictures
+
+
+@pytest.mark.parametrize("generator", GENERATORS)
+def test_a_titles_character_references_read_as_typed_in_the_logos_tooltip(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, generator: str
+) -> None:
+    """A title holding ``&amp`` as typed: :func:`theme_text` writes it ``&amp;amp`` for the places the theme writes it
+    as it is, and the logo's tooltip, which the theme writes through ``|e``, showed ``&amp;amp``."""
+    if generator == "zensical":
+        need_zensical()
+    name = "X &amp Y &copy; &#60; R&D 'n' Z"
+    monkeypatch.chdir(tmp_path)
+    with contextlib.redirect_stdout(io.StringIO()):
+        assert main(["init", "game", "--title", name]) == 0
+    monkeypatch.chdir(tmp_path / "game")
+    assert main(["build", "-q", "--generator", generator]) == 0
+    for page_name in ("index.html", "404.html", "basics/index.html"):
+        page = lxml.html.parse(str(tmp_path / "game" / "site" / page_name)).getroot()
+        logos = page.xpath("//a[contains(concat(' ', @class, ' '), ' md-logo ')]")
+        assert [(logo.get("title"), logo.get("aria-label")) for logo in logos] == [(name, name)] * 2, page_name
+        assert page.xpath("string(//title)").endswith(name)

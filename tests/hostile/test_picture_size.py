@@ -8,12 +8,15 @@ decoder reads it: each is made here as an encoder writes it, around the size, an
 from __future__ import annotations
 
 import base64
+import json
 import struct
+import zlib
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
+from rulebook.cli import main
 from rulebook.picture_size import MAX_PIXELS, pixel_size
 from rulebook.pictures import Refusal, published_picture
 from rulebook.svg_pictures import UnsafeSvg, sanitised_svg
@@ -512,3 +515,117 @@ def test_a_large_jpeg_is_walked_in_linear_time(tmp_path: Path, filler: bytes) ->
     with cpu_time_under(10):
         picture_refusal(tmp_path / "large.jpg")
         published_picture(tmp_path / "large.jpg")
+
+
+# -- animations: every frame is decoded on the whole canvas ---------------------------------------------------------
+
+
+def _png_chunk(kind: bytes, body: bytes) -> bytes:
+    return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body))
+
+
+def _apng(width: int, height: int, frames: int) -> bytes:
+    """An APNG as an encoder writes one: its ``acTL`` before its image, then a one-pixel frame (``fcTL``, ``fdAT``)
+    after another, each composed on the whole canvas."""
+    image = [_png_chunk(b"fcTL", struct.pack(">5I2H2B", 0, width, height, 0, 0, 1, 100, 0, 0))]
+    image.append(_png_chunk(b"IDAT", zlib.compress(b"\x00" * (width + 1))))  # a first row: no decoder reads it here
+    pixel = zlib.compress(b"\x00\xff")
+    for frame in range(1, frames):
+        image.append(_png_chunk(b"fcTL", struct.pack(">5I2H2B", 2 * frame - 1, 1, 1, frame % width, 0, 1, 100, 1, 0)))
+        image.append(_png_chunk(b"fdAT", struct.pack(">I", 2 * frame) + pixel))
+    header = _png_chunk(b"IHDR", struct.pack(">II5B", width, height, 8, 0, 0, 0, 0))
+    return b"\x89PNG\r\n\x1a\n" + header + _png_chunk(b"acTL", struct.pack(">II", frames, 0)) + b"".join(image)
+
+
+def _gif_animation(width: int, height: int, frames: int) -> bytes:
+    """A GIF of ``frames`` images of one pixel, each after its graphic control (its delay), with a loop."""
+    loop = b"\x21\xff\x0bNETSCAPE2.0\x03\x01\x00\x00\x00"
+    frame = b"\x21\xf9\x04\x04\x0a\x00\x00\x00" + b"\x2c" + struct.pack("<4HB", 0, 0, 1, 1, 0) + b"\x02\x02\x44\x01\x00"
+    return b"GIF89a" + struct.pack("<HH", width, height) + b"\x00\x00\x00" + loop + frame * frames + b";"
+
+
+def _webp_animation(width: int, height: int, frames: int) -> bytes:
+    """An animated WebP: its canvas (``VP8X`` saying so), its loop (``ANIM``), then each frame (``ANMF``)."""
+    canvas = b"\x12\x00\x00\x00" + (width - 1).to_bytes(3, "little") + (height - 1).to_bytes(3, "little")
+    chunks = b"VP8X" + struct.pack("<I", len(canvas)) + canvas + b"ANIM" + struct.pack("<I", 6) + b"\x00" * 6
+    pixel = b"VP8L" + struct.pack("<I", 5) + b"\x2f\x00\x00\x00\x10" + b"\x00"
+    body = b"\x00" * 12 + b"\x64\x00\x00\x00" + pixel
+    chunks += (b"ANMF" + struct.pack("<I", len(body)) + body) * frames
+    return b"RIFF" + struct.pack("<I", 4 + len(chunks)) + b"WEBP" + chunks
+
+
+def _avif_animation(width: int, height: int, frames: int) -> bytes:
+    """An AVIF image sequence with a still picture (its ``ispe``), its track holding ``frames`` samples."""
+    samples = _box(b"stsz", struct.pack(">II", 0, frames) + b"\x00\x00\x00\x10" * frames, full=True)
+    track = _box(b"trak", _box(b"mdia", _box(b"minf", _box(b"stbl", samples))))
+    return _avif(width, height)[:-24] + _box(b"moov", track) + _box(b"mdat", b"\x00" * 16)
+
+
+ANIMATED: dict[str, tuple[Callable[[int, int, int], bytes], str]] = {
+    "PNG": (_apng, "moving.png"),
+    "GIF": (_gif_animation, "moving.gif"),
+    "WebP": (_webp_animation, "moving.webp"),
+    "AVIF": (_avif_animation, "moving.avif"),
+}
+"""How each type that animates is made of a canvas and a number of frames, and its file's name."""
+
+
+@pytest.mark.parametrize("kind", ANIMATED)
+def test_an_animation_of_too_many_pixels_over_its_frames_is_refused(kind: str, tmp_path: Path) -> None:
+    """A small file of many frames of a large canvas (10,000 frames of 4,000 x 4,000 pixels are 640 KB of APNG) makes
+    a reader's browser decode every frame on the whole canvas, again at each pass: the frames times the canvas are
+    held to a limit, by the lint, the site and an SVG carrying the picture alike; a still picture of the largest
+    size and an animation at the limit are published."""
+    from rulebook.picture_size import MAX_FRAME_PIXELS, frame_count
+    from rulebook.pictures import picture_refusal
+
+    make, name = ANIMATED[kind]
+    assert frame_count(make(640, 480, 12), kind) == 12
+    (tmp_path / name).write_bytes(make(4_000, 4_000, 11))
+    refused = Refusal(
+        f"it is an animation of 11 frames of 4,000 x 4,000 pixels, more than the {MAX_FRAME_PIXELS:,} pixels an "
+        "animated picture may have over all its frames (a browser decodes every frame on the whole picture, again "
+        "at each pass)",
+        "export it with fewer frames or smaller, or as a video",
+    )
+    assert published_picture(tmp_path / name) == picture_refusal(tmp_path / name) == refused
+    carried = "data:image/png;base64," + base64.b64encode(make(4_000, 4_000, 11)).decode()
+    with pytest.raises(UnsafeSvg) as unsafe:
+        sanitised_svg(f'<svg xmlns="http://www.w3.org/2000/svg">\n<image href="{carried}"/></svg>'.encode())
+    assert str(unsafe.value) == f"a picture it carries is refused: {refused.reason}, line 2 of the picture"
+    for width, height, frames in ((4_000, 4_000, 10), (8_000, 8_000, 1), (8_000, 8_000, 2), (64, 64, 39_000)):
+        data = make(width, height, frames)
+        (tmp_path / name).write_bytes(data)
+        assert published_picture(tmp_path / name) == data, (width, height, frames)
+
+
+def test_the_lint_places_an_animation_of_too_many_pixels_and_the_site_leaves_it_out(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The APNG of the probe, 10,000 frames on a 4,000 x 4,000 canvas, is the located `refused-image` finding, and
+    the site shows its placeholder."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "rules" / "images").mkdir(parents=True)
+    (tmp_path / "rules" / "images" / "moving.png").write_bytes(_apng(4_000, 4_000, 10_000))
+    (tmp_path / "rules" / "book.xml").write_text(
+        '<?xml version="1.0" encoding="UTF-8"?>\n<document>\n<chapter id="moves" title="Moves">\n'
+        '<figure id="figure_1"><image source="moving.png"/><caption>Moving</caption></figure>\n'
+        "</chapter>\n</document>\n",
+        encoding="utf-8",
+    )
+    (tmp_path / "rulebook.toml").write_text('title = "Moves"\nsources = ["rules/book.xml"]\n', encoding="utf-8")
+    code = main(["lint", "--format", "json"])
+    found = [json.loads(line.rstrip(",")) for line in capsys.readouterr().out.splitlines()[1:-1]]
+    assert code == 1
+    assert [(d["code"], d["line"], d["column"], d["message"]) for d in found] == [
+        (
+            "RB305",
+            4,
+            23,
+            "image `moving.png` is not published: it is an animation of 10,000 frames of 4,000 x 4,000 pixels, more "
+            "than the 160,000,000 pixels an animated picture may have over all its frames (a browser decodes every "
+            "frame on the whole picture, again at each pass)",
+        )
+    ]
+    assert main(["build", "-q"]) == 0
+    assert not (tmp_path / "site" / "images" / "moving.png").exists()

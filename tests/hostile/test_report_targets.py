@@ -724,3 +724,31 @@ def test_init_refuses_a_title_that_is_not_utf8_and_makes_nothing(
         "holds bytes that are not UTF-8 text (a folder's name or a --title given so): give one in UTF-8" in outcome.err
     )
     assert os.listdir(scratch) == []
+
+
+@pytest.mark.parametrize("writer", [name for name in NAMING_A_FILE if name != "converted source"])
+def test_a_parent_step_after_a_link_is_refused_not_guessed(
+    scratch: Path,  # noqa: F811
+    tmp_path_factory: pytest.TempPathFactory,
+    capsys: pytest.CaptureFixture[str],
+    writer: str,
+) -> None:
+    """``-o out/../x.txt`` with ``out`` a link: the shell means the folder holding the link's target; the path
+    made absolute by its text meant the project's ``x.txt``, and the report was written there. Neither is guessed."""
+    _project(scratch)
+    outside = tmp_path_factory.mktemp("runner")
+    (outside / "deep").mkdir()
+    (scratch / "out").symlink_to(outside / "deep")
+    (outside / "link").symlink_to(outside / "deep")
+    refused = (
+        "`{link}` is a symbolic link and `..` after it leads out of the folder it leads to, not back to where the "
+        "link is (as the shell would go, this tool would not); name the place without `..` after a link\n"
+    )
+    with nothing_written_outside(scratch), nothing_written_outside(outside):
+        for target, link in (("out/../x.txt", "out"), (f"{outside}/link/../x.txt", f"{outside}/link")):
+            outcome = run(capsys, *NAMING_A_FILE[writer], target)
+            assert outcome.code == 2
+            assert outcome.err == f"rulebook: error: cannot write `{target}`: " + refused.format(link=link)
+    outcome = run(capsys, *NAMING_A_FILE[writer], f"{outside}/deep/../x.txt")  # `..` after a folder: as written
+    assert outcome.code in (0, 1) and "error" not in outcome.err
+    assert (outside / "x.txt").is_file() and not (scratch / "x.txt").exists()

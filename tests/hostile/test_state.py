@@ -491,3 +491,35 @@ def test_the_build_and_the_engine_share_one_cache_folder(monkeypatch: pytest.Mon
 
     monkeypatch.setenv("XDG_CACHE_HOME", xdg)
     assert state.user_cache() == cache_folder() == Path(home).expanduser()
+
+
+def test_an_output_inside_the_tools_cache_or_holding_it_is_refused(
+    game: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``build -o $XDG_CACHE_HOME/rulebook/new-site`` built a site inside the folder where builds keep their key and
+    caches, and ``-o $XDG_CACHE_HOME`` would replace that folder whole: both refused before anything is built,
+    through a link to the cache too."""
+    cache = game.parent / "home" / "cache"
+    monkeypatch.setenv("XDG_CACHE_HOME", str(cache))
+    assert run(capsys, "build", "-q").code == 0  # the cache folder made, its key in it
+    assert (cache / "rulebook" / state.KEY_FILE).is_file()
+    (game.parent / "to-cache").symlink_to(cache / "rulebook")
+    said = f"`{cache / 'rulebook'}`, the folder where this tool keeps its own state and caches"
+    for output in (cache / "rulebook" / "new-site", cache / "rulebook", game.parent / "to-cache" / "new-site"):
+        refused(
+            capsys,
+            game,
+            f"the output `{output}` is inside {said}: choose a folder outside it, such as `site`",
+            "-o",
+            str(output),
+        )
+    for output in (cache, cache.parent):
+        refused(
+            capsys,
+            game,
+            f"the output `{output}` holds {said}, which a build replacing the whole output would delete: choose "
+            "another folder, such as `site`",
+            "-o",
+            str(output),
+        )
+    assert not (cache / "rulebook" / "new-site").exists()
