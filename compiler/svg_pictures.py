@@ -16,12 +16,14 @@ processing instructions, elements and attributes the allow-list does not know.
 from __future__ import annotations
 
 import base64
+import math
 import re
 
 from lxml import etree
 
 from rulebook.picture_size import SIZE_BYTES, size_refusal_of_any
 from rulebook.svg_area import MAX_TIMES_PAINTED, PaintedArea
+from rulebook.svg_filters import FilterPlace, filter_region, filter_weight
 from rulebook.svg_geometry import numbers, point_count
 
 SVG = "http://www.w3.org/2000/svg"
@@ -210,6 +212,7 @@ def _check_drawn(root: etree._Element) -> None:
     drawn: dict[etree._Element, int] = {}
     area = PaintedArea(root, drawn)
     passes: dict[etree._Element, int] = {}  # the filter steps each element takes, with all it draws
+    stretches = area.stretches(root)  # what a filter's region and reach are in the picture's lengths
     open_: set[etree._Element] = set()  # on the way down from the root: a reference back to one is a cycle
     references: dict[etree._Element, tuple[list[etree._Element], list[etree._Element]]] = {}  # read on the way down
     stack: list[tuple[etree._Element, bool]] = [(root, False)]
@@ -235,7 +238,10 @@ def _check_drawn(root: etree._Element) -> None:
         paints = 1 + sum(drawn.get(paint, 0) for paint in painted) + _shading(element, weights)
         drawn[element] = min(MAX_SVG_DRAWN + 1, drawing * paints + lines)
         area.add(element, used, painted, letters)
-        taken = _filter_passes(element, named) + sum(passes.get(part, 0) for part in parts)
+        taken = _filter_passes(element, named, area, stretches) + sum(passes.get(part, 0) for part in element)
+        taken += sum(
+            _restretched(passes[part], area.restretched(element, part, stretches)) for part in used if passes.get(part)
+        )
         passes[element] = min(MAX_FILTER_PASSES + 1, taken + drawing * sum(passes.get(paint, 0) for paint in painted))
     everywhere = drawn[root] * sum(drawn.get(target, 0) for target in styled)  # a <style> may paint any element
     everywhere += drawn[root] * 2 * max((weights.get(name, 0) for name in _styled_names(root)), default=0)
@@ -250,8 +256,9 @@ def _check_drawn(root: etree._Element) -> None:
         )
     styles = [_style_text(style) for style in root.iter(f"{{{SVG}}}style")]
     given_by_styles = _functions([value for text in styles for value in _FILTER_PROPERTY.findall(text)])
-    styled_passes = sum(_primitives(target) for target in styled) + given_by_styles  # to any element
-    _check_filter_passes(passes[root] + drawn[root] * styled_passes)
+    anywhere = FilterPlace(area.view.shown, None, 1.0)  # given by a <style>: to any element
+    styled_passes = sum(_steps(target, anywhere) for target in styled) + given_by_styles
+    _check_filter_passes(passes[root] + drawn[root] * styled_passes, root, named, area, stretches)
     _check_selectors(styles, drawn[root])
     _check_dashes(root, styles)
     if area.times_painted(root, styled, context_paint > 0) > MAX_TIMES_PAINTED:
@@ -327,18 +334,53 @@ def _check_dashes(root: etree._Element, styles: list[str]) -> None:
         )
 
 
-def _filter_passes(element: etree._Element, named: dict[str, etree._Element]) -> int:
-    """The filter steps ``element`` takes itself: the primitives of the filters its ``filter`` attribute or the
-    ``filter`` property of its ``style`` gives it (CSS reads the property's name in any case), and their CSS filter
-    functions."""
-    given = [element.get("filter") or "", *_FILTER_PROPERTY.findall(element.get("style") or "")]
-    filters = (named.get(name) for text in given for name in _PAINT_REFERENCE.findall(text))
-    return sum(_primitives(found) for found in filters if found is not None) + _functions(given)
+def _filter_passes(
+    element: etree._Element,
+    named: dict[str, etree._Element],
+    area: PaintedArea,
+    stretches: dict[etree._Element, float],
+) -> int:
+    """The filter steps ``element`` takes itself: those of the filters its ``filter`` attribute or the ``filter``
+    property of its ``style`` gives it (CSS reads the property's name in any case), each weighed where it is given
+    (:func:`_place`), and their CSS filter functions."""
+    given = _filter_values(element)
+    filters = _filters(given, named)
+    place = _place(element, area, stretches) if filters else None
+    return sum(_steps(found, place) for found in filters if place is not None) + _functions(given)
+
+
+def _place(element: etree._Element, area: PaintedArea, stretches: dict[etree._Element, float]) -> FilterPlace:
+    """Where a filter given to ``element`` (measured by ``area``) is: the box of what it draws, its user space's
+    stretch on the picture (:meth:`rulebook.svg_area.PaintedArea.stretches`)."""
+    return FilterPlace(area.view.shown, area.drawn_box(element), stretches.get(element, math.inf))
+
+
+def _filter_values(element: etree._Element) -> list[str]:
+    """The values ``element``'s ``filter`` attribute and the ``filter`` property of its ``style`` give."""
+    return [element.get("filter") or "", *_FILTER_PROPERTY.findall(element.get("style") or "")]
+
+
+def _filters(given: list[str], named: dict[str, etree._Element]) -> list[etree._Element]:
+    """The elements of the picture the ``filter`` values ``given`` name (a filter, or another element: no steps)."""
+    return [named[name] for text in given for name in _PAINT_REFERENCE.findall(text) if name in named]
 
 
 def _functions(values: list[str]) -> int:
     """The steps of the CSS filter functions in ``filter`` values (:data:`FUNCTION_PASSES` each)."""
     return FUNCTION_PASSES * sum(len(_FILTER_FUNCTION.findall(value)) for value in values)
+
+
+def _steps(element: etree._Element, place: FilterPlace) -> int:
+    """The steps a filter counts for, each time it is given: its primitives, each weighed by what its region makes
+    it cost where it is given (:func:`rulebook.svg_filters.filter_weight`); none for another element."""
+    primitives = _primitives(element)
+    return math.ceil(primitives * min(filter_weight(element, place), MAX_FILTER_PASSES + 1)) if primitives else 0
+
+
+def _restretched(steps: int, more: float) -> int:
+    """The filter ``steps`` of an element drawn again where its area is ``more`` times as large (a ``<use>``
+    scaling it): its regions and reach grow with it (counted up to the limit)."""
+    return math.ceil(steps * min(more, MAX_FILTER_PASSES + 1)) if steps else 0
 
 
 def _primitives(element: etree._Element) -> int:
@@ -349,14 +391,40 @@ def _primitives(element: etree._Element) -> int:
     return sum(_HEAVY_PRIMITIVES.get(name, 1) for name in names if name.startswith("fe") and name not in _NOT_PASSES)
 
 
-def _check_filter_passes(passes: int) -> None:
-    if passes > MAX_FILTER_PASSES:
-        raise UnsafeSvg(
-            f"its filters take more than {MAX_FILTER_PASSES} steps (each primitive of a filter, for each element "
-            "given that filter, each time it is drawn), the most an SVG picture may take: each is a pass over every "
-            "pixel of the element in a reader's browser",
-            help=_SIMPLER,
+def _check_filter_passes(
+    passes: int,
+    root: etree._Element,
+    named: dict[str, etree._Element],
+    area: PaintedArea,
+    stretches: dict[etree._Element, float],
+) -> None:
+    """Refuse a picture whose filters take more than :data:`MAX_FILTER_PASSES` steps; where a filter's region
+    weighs more than one step a primitive, name the heaviest (its region is what to make smaller)."""
+    if passes <= MAX_FILTER_PASSES:
+        return
+    weight, heaviest, place = 1.0, None, None
+    for element in root.iter():
+        for found in _filters(_filter_values(element), named) if element.get("filter") or element.get("style") else []:
+            at = _place(element, area, stretches)
+            if _primitives(found) and filter_weight(found, at) > weight:
+                weight, heaviest, place = filter_weight(found, at), found, at
+    region = ""
+    if heaviest is not None and place is not None:
+        name = f"`{heaviest.get('id')}`"
+        times = filter_region(heaviest, place)
+        told = f"{times:,.{0 if times >= 100 else 1}f} times" if math.isfinite(times) else "an untold number of times"
+        counted = f"{weight:,.0f}" if weight <= MAX_FILTER_PASSES else f"more than {MAX_FILTER_PASSES}"
+        region = (
+            f"; its filter {name}'s region is {told} the default one of an element the size of the picture, so each "
+            f"of its steps counts as {counted}"
         )
+    raise UnsafeSvg(
+        f"its filters take more than {MAX_FILTER_PASSES} steps (each primitive of a filter, for each element "
+        "given that filter, each time it is drawn), the most an SVG picture may take: each is a pass over every "
+        f"pixel of the element in a reader's browser{region}",
+        help=("give the filter a smaller region (its `x`, `y`, `width` and `height`), or " if region else "")
+        + _SIMPLER,
+    )
 
 
 def _letters(element: etree._Element) -> int:
