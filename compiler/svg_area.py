@@ -70,6 +70,8 @@ MAX_PATH_COMMANDS = 200_000
 """The most commands of paths with relative coordinates a picture's paths are followed through, pen move by pen
 move (about a second); a path past them is taken to cover the whole picture. A path of absolute coordinates is
 read at once, whatever its length."""
+_GIVEN = frozenset(f"{{{SVG}}}{name}" for name in ("mask", "clipPath", "filter"))
+"""What an element refers to that does not draw where it stands (a filter's region is of the element's box)."""
 _LINES = frozenset(f"{{{SVG}}}{name}" for name in ("path", "line", "polyline", "polygon"))
 _BOUNDING_KEYS = ("patternContentUnits", "maskContentUnits", "clipPathUnits")
 _GEOMETRY = re.compile(r"(?<![\w-])(?:x|y|cx|cy|r|rx|ry|width|height|d)\s*:", re.IGNORECASE)
@@ -304,8 +306,12 @@ class PaintedArea:
 
     def drawn_box(self, element: etree._Element) -> Box | None:
         """The box holding all ``element`` draws, in its own user space, before a filter it is given: what the
-        filter's region is a share of (:data:`NOTHING` if it draws nothing, None where it is not told); once
-        :meth:`add` has measured it."""
+        filter's region is a share of (:data:`NOTHING` if it draws nothing, None where it is not told), its masks,
+        clipping paths and filters left out; once :meth:`add` has measured it."""
+        return self._inner_box(element, [part for part in self.used[element] if part.tag not in _GIVEN])
+
+    def _inner_box(self, element: etree._Element, used: list[etree._Element]) -> Box | None:
+        """The box holding what ``element`` draws itself, its children and the ``used`` elements it repeats."""
         box = self.boxes[element]
         if self.marked and element.tag in _LINES:
             return None  # markers: not told here
@@ -313,7 +319,7 @@ class PaintedArea:
             box = _union(box, self._text_box(element))
         for child in element:
             box = _union(box, self.extents.get(child, NOTHING))
-        for part in self.used[element]:
+        for part in used:
             box = _union(box, self.extents.get(part, NOTHING) if self._scale_of_use(element, part) == 1 else None)
         return box
 
@@ -323,6 +329,8 @@ class PaintedArea:
         where one is not told (given in CSS). An element drawn by a ``<use>`` is stretched by the ``<use>`` too,
         which :meth:`stretch_of_use` tells."""
         stretches: dict[etree._Element, float] = {}
+        if not any(True for _ in root.iter(f"{{{SVG}}}filter")):
+            return stretches  # no region to measure (each element stretched as a <use> draws it: once)
         for element in root.iter():
             parent = element.getparent()
             outer = stretches.get(parent, 1.0) if parent is not None and element is not root else 1.0
@@ -335,6 +343,8 @@ class PaintedArea:
     def restretched(self, user: etree._Element, used: etree._Element, stretches: dict[etree._Element, float]) -> float:
         """How many times more an area of ``used`` is stretched where ``user`` (a ``<use>``...) draws it than where it
         stands (:meth:`stretches`), at least once: what a filter inside it costs more there."""
+        if not stretches:
+            return 1.0
         where = stretches.get(user, INFINITE) * math.sqrt(self._scale_of_use(user, used))
         parent = used.getparent()
         stands = stretches.get(parent, 1.0) if parent is not None else 1.0
@@ -345,7 +355,7 @@ class PaintedArea:
         """The box holding all ``element`` draws, in its parent's user space (:attr:`extents`)."""
         if element in self.filtered:
             return None  # a filter's region: not told here
-        box = self.drawn_box(element)
+        box = self._inner_box(element, self.used[element])
         if box is None or box is NOTHING or transform is None:
             return box if transform is not None else None
         return box if transform is IDENTITY else mapped(box, transform)

@@ -1,18 +1,22 @@
 """What one pass of an SVG filter costs a browser, from its region and how far its primitives reach.
 
 :mod:`rulebook.svg_pictures` counts a filter's primitives as passes over the pixels of each element given it. A pass
-covers the filter's region, which the filter's ``x``, ``y``, ``width`` and ``height`` set: by default a tenth of the
-element's box more on each side, but any size a picture asks for (``width="100"``: a hundred times the box's width),
-of a box as large as the element is drawn (a rectangle 200,000 wide, or one scaled by a ``transform``). Headless
-Chromium (software drawing) does not work a region past what is seen: it works each primitive over the viewport
-grown by how far the primitives after it reach (a blur three standard deviations, an offset its distance), cut to
-the region. So a pass costs the lesser of the two, and :func:`filter_weight` counts it as that many passes over the
-default region of an element the size of the picture, at least one. Ten blurs of ``stdDeviation="50"`` on a
-rectangle of a megapixel, in its default region, then in a region of 200% of its box, four, ten and a hundred times,
-took Chromium 4.0, 11.5, 22 to 29, 22.7 and 22.6 s more than an empty picture (the blurs reach 1,500 past each side:
-the viewport so grown is 16 times the picture); in the default region of a rectangle 200 times the picture's
-width, 47 s; with ``stdDeviation="5"``, 1.0 s in the default region and 1.6 s in a hundred times it; with
-``stdDeviation="200"``, a hundred times held Chromium past 150 s.
+covers the filter's region, which the filter's ``x``, ``y``, ``width`` and ``height`` set: by default the element's
+box and a tenth more on each side, but any size a picture asks for (``width="100"``: a hundred times the box's
+width), of a box as large as the element is drawn (a rectangle 200,000 wide, or one a ``transform`` scales).
+Headless Chromium (software drawing) does not work a region past what is seen: it works each primitive over the
+viewport grown by how far the primitives after it reach (a blur three standard deviations, an offset its distance),
+cut to the region. So :func:`filter_weight` counts a pass as the lesser of the two, over the default region of an
+element the size of the picture: a region twice the box's sides counts nearly three passes, a region far larger
+counts as far as the blurs reach, a small element the share of the picture its region covers.
+
+Measured on a picture of a megapixel, more than an empty picture in the same round (a loaded machine; 2026-11-26):
+ten blurs of ``stdDeviation="50"`` on a rectangle the size of the picture took 4.0 s in the default region, 11.5 s
+in 200% of the box, 22 to 29 s in four, ten and a hundred times it (the blurs reach 1,500 past each side: the
+viewport so grown is 16 times the picture), and 47 s in the default region of a rectangle 200 times the picture's
+width; with ``stdDeviation="5"``, 1.0 s in the default region and 1.6 s in a hundred times it; with
+``stdDeviation="200"``, a hundred times the box held Chromium past 150 s. The probe of issue 32, 45 such blurs in a
+hundred times the box (1.8 KB), held it past 300 s.
 """
 
 from __future__ import annotations
@@ -27,6 +31,10 @@ from rulebook.svg_geometry import SVG, Box, length, numbers
 DEFAULT_SIDE = 1.2
 """A filter region's side where none is given, as a share of the element's box's (``x="-10%" width="120%"``)."""
 _DEFAULT_REGION = DEFAULT_SIDE * DEFAULT_SIDE
+LEAST_WEIGHT = 0.01
+"""The least a primitive counts for, as a share of a pass over the picture: a hundred rectangles of a 400th of a
+picture of a megapixel, each given a drop shadow of five primitives (``x="-50%" width="200%"``), took headless
+Chromium no more time to show than the same without the shadow (within 2 s)."""
 _BLURS = frozenset({"feGaussianBlur", "feDropShadow"})
 """The primitives that take each pixel from three standard deviations around it."""
 _MOVES = frozenset({"feOffset", "feDropShadow"})
@@ -53,14 +61,19 @@ class FilterPlace:
 
 
 def filter_weight(filter_: etree._Element, place: FilterPlace) -> float:
-    """How many passes each primitive of ``filter_`` given at ``place`` costs (at least one): the lesser of its
-    region's area (:func:`filter_region`) and of the part a browser works, the picture grown by the primitives'
-    reach, each over :attr:`FilterPlace.one_pass`. Infinite where neither is told."""
+    """How many passes each primitive of ``filter_`` given at ``place`` costs: the lesser of its region's area
+    (:func:`filter_region`) and of the part of it a browser works, the picture grown by the primitives' reach (one
+    pass at least: a region past the picture is cut to it); at least :data:`LEAST_WEIGHT`, and one where the
+    element's size is not told. Infinite where neither is told."""
+    if math.isinf(place.one_pass):
+        return 1.0  # a picture whose size is not told: each pass counted as one over it, as every element is
     reach = _reach(filter_, place.box)
     wide, high = place.shown.right - place.shown.left, place.shown.bottom - place.shown.top
     far = reach * place.stretch if reach else 0.0  # an unknown stretch makes no reach of nothing
-    grown = (wide + 2 * far) * (high + 2 * far) / place.one_pass
-    return max(1.0, min(filter_region(filter_, place), grown if math.isfinite(grown) else math.inf))
+    grown = (wide + 2 * far) * (high + 2 * far) * _DEFAULT_REGION / place.one_pass  # at least one pass: the picture
+    region = filter_region(filter_, place)
+    least = LEAST_WEIGHT if math.isfinite(region) else 1.0  # an element of a size not told: the picture's at least
+    return max(least, min(region, grown if math.isfinite(grown) else math.inf))
 
 
 def filter_region(filter_: etree._Element, place: FilterPlace) -> float:

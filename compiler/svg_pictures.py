@@ -160,13 +160,22 @@ MAX_SVG_DRAWN = 1_000_000
 million and the whole PDF with it, and a browser draws each. Ten tags a level, each ``<use>`` of the level below,
 draw ten times more a level: 80 tags drew ten million."""
 
-MAX_FILTER_PASSES = 50
-"""The most filter steps an SVG may take: each primitive of a filter is a pass over every pixel of each element it is
-given to, each time that element is drawn (a ``<use>`` of it draws it again). A blur took headless Chromium 0.2 to
-0.3 s a pass over a megapixel (software drawing): one filter of 1,000 blurs on one rectangle, 35 KB, held it over
-120 s (100: 20 s), and 100 rectangles of that size given one blur each 8.9 s; at the limit, 15 s for a picture of a
-megapixel filtered whole, a fraction of that in a page's column or for filters on small elements. A drop shadow is
-five primitives: ten elements may have one."""
+MAX_FILTER_PASSES = 25
+"""The most filter steps an SVG may take: each primitive of a filter is a pass over the region of each element it is
+given to, each time that element is drawn (a ``<use>`` of it draws it again), counted as a share of a pass over the
+default region of an element the size of the picture (:func:`rulebook.svg_filters.filter_weight`: a region larger
+than the default counts more, as far as the primitives reach past the picture; a filter on a small element, its
+share, a hundredth at least). A blur took headless Chromium 0.2 to 0.3 s a pass over a megapixel (software drawing):
+one filter of 1,000 blurs on one rectangle, 35 KB, held it over 120 s (100: 20 s), and 100 rectangles of that size
+given one blur each 8.9 s. A blur of a large ``stdDeviation`` costs more, and a chain of them more than linearly, as
+each reaches past the pixels the next needs: 45 of ``stdDeviation="50"`` took 27.6 s (at 50 steps, the limit
+before); in the same rounds on a loaded machine, 25 of them took Chromium 0.7 to 1.2 times as long as 50 of
+``stdDeviation="8"`` (the earlier limit's 15 s). So at the limit, about 15 s for a picture of a megapixel filtered
+whole, a fraction of that in a page's column. A drop shadow is five primitives: four elements the size of the
+picture may have one, a hundred of a hundredth of it (which cost Chromium nothing it could measure)."""
+_SHARES = 100
+"""Filter steps are counted in hundredths: a filter on a small element costs a share of a pass over the picture."""
+_MOST_SHARES = MAX_FILTER_PASSES * _SHARES
 _NOT_PASSES = frozenset({"feFuncR", "feFuncG", "feFuncB", "feFuncA", "feMergeNode"})
 _NOT_PASSES |= {"feDistantLight", "fePointLight", "feSpotLight"}
 """The ``fe`` elements that are parts of a primitive (its channels, inputs, light), not passes of their own."""
@@ -242,7 +251,7 @@ def _check_drawn(root: etree._Element) -> None:
         taken += sum(
             _restretched(passes[part], area.restretched(element, part, stretches)) for part in used if passes.get(part)
         )
-        passes[element] = min(MAX_FILTER_PASSES + 1, taken + drawing * sum(passes.get(paint, 0) for paint in painted))
+        passes[element] = min(_MOST_SHARES + 1, taken + drawing * sum(passes.get(paint, 0) for paint in painted))
     everywhere = drawn[root] * sum(drawn.get(target, 0) for target in styled)  # a <style> may paint any element
     everywhere += drawn[root] * 2 * max((weights.get(name, 0) for name in _styled_names(root)), default=0)
     context_paint = _context_paint(root, named, drawn, styled)
@@ -366,21 +375,22 @@ def _filters(given: list[str], named: dict[str, etree._Element]) -> list[etree._
 
 
 def _functions(values: list[str]) -> int:
-    """The steps of the CSS filter functions in ``filter`` values (:data:`FUNCTION_PASSES` each)."""
-    return FUNCTION_PASSES * sum(len(_FILTER_FUNCTION.findall(value)) for value in values)
+    """The steps of the CSS filter functions in ``filter`` values (:data:`FUNCTION_PASSES` each), in shares."""
+    return FUNCTION_PASSES * _SHARES * sum(len(_FILTER_FUNCTION.findall(value)) for value in values)
 
 
 def _steps(element: etree._Element, place: FilterPlace) -> int:
-    """The steps a filter counts for, each time it is given: its primitives, each weighed by what its region makes
-    it cost where it is given (:func:`rulebook.svg_filters.filter_weight`); none for another element."""
+    """The steps a filter counts for, in shares, each time it is given: its primitives, each weighed by what its
+    region makes it cost where it is given (:func:`rulebook.svg_filters.filter_weight`); none for another
+    element."""
     primitives = _primitives(element)
-    return math.ceil(primitives * min(filter_weight(element, place), MAX_FILTER_PASSES + 1)) if primitives else 0
+    return math.ceil(primitives * _SHARES * min(filter_weight(element, place), _MOST_SHARES)) if primitives else 0
 
 
 def _restretched(steps: int, more: float) -> int:
     """The filter ``steps`` of an element drawn again where its area is ``more`` times as large (a ``<use>``
     scaling it): its regions and reach grow with it (counted up to the limit)."""
-    return math.ceil(steps * min(more, MAX_FILTER_PASSES + 1)) if steps else 0
+    return math.ceil(steps * min(more, _MOST_SHARES + 1)) if steps else 0
 
 
 def _primitives(element: etree._Element) -> int:
@@ -389,6 +399,10 @@ def _primitives(element: etree._Element) -> int:
         return 0
     names = (etree.QName(child).localname for child in element.iter() if isinstance(child.tag, str))
     return sum(_HEAVY_PRIMITIVES.get(name, 1) for name in names if name.startswith("fe") and name not in _NOT_PASSES)
+
+
+_NAMED_WEIGHT = 1.5
+"""How many passes a primitive of a filter must count for to name its region as the reason."""
 
 
 def _check_filter_passes(
@@ -400,7 +414,7 @@ def _check_filter_passes(
 ) -> None:
     """Refuse a picture whose filters take more than :data:`MAX_FILTER_PASSES` steps; where a filter's region
     weighs more than one step a primitive, name the heaviest (its region is what to make smaller)."""
-    if passes <= MAX_FILTER_PASSES:
+    if passes <= _MOST_SHARES:
         return
     weight, heaviest, place = 1.0, None, None
     for element in root.iter():
@@ -409,7 +423,7 @@ def _check_filter_passes(
             if _primitives(found) and filter_weight(found, at) > weight:
                 weight, heaviest, place = filter_weight(found, at), found, at
     region = ""
-    if heaviest is not None and place is not None:
+    if heaviest is not None and place is not None and weight >= _NAMED_WEIGHT:
         name = f"`{heaviest.get('id')}`"
         times = filter_region(heaviest, place)
         told = f"{times:,.{0 if times >= 100 else 1}f} times" if math.isfinite(times) else "an untold number of times"

@@ -11,7 +11,7 @@ from rulebook.svg_pictures import UnsafeSvg, sanitised_svg
 HEAD = '<svg xmlns="http://www.w3.org/2000/svg" width="1000" height="1000" viewBox="0 0 1000 1000">'
 FULL = '<rect width="1000" height="1000" filter="url(#f)"/>'
 STEPS = (
-    "its filters take more than 50 steps (each primitive of a filter, for each element given that filter, each time "
+    "its filters take more than 25 steps (each primitive of a filter, for each element given that filter, each time "
     "it is drawn), the most an SVG picture may take: each is a pass over every pixel of the element in a reader's "
     "browser"
 )
@@ -33,19 +33,19 @@ def refusal(data: bytes) -> UnsafeSvg:
 
 REGIONS = {
     # the probe's: x="-50" width="100", a hundred times the box: 45 blurs held Chromium past 300 s, 15 took 73 s
-    "a hundred times the box": (' x="-50" y="-50" width="100" height="100"', 15, 50, "6,958", "21"),
-    "a percentage": (' x="-4950%" y="-4950%" width="10000%" height="10000%"', 15, 50, "6,958", "21"),
-    "twice the box": (' x="-50%" y="-50%" width="200%" height="200%"', 19, 50, "2.8", "3"),
+    "a hundred times the box": (' x="-50" y="-50" width="100" height="100"', 5, 50, "6,958", "6"),
+    "a percentage": (' x="-4950%" y="-4950%" width="10000%" height="10000%"', 5, 50, "6,958", "6"),
+    "twice the box": (' x="-50%" y="-50%" width="200%" height="200%"', 9, 50, "2.8", "3"),
     "the user space, a hundred times the picture": (
         ' filterUnits="userSpaceOnUse" x="-50000" y="-50000" width="100000" height="100000"',
-        15,
+        5,
         50,
         "6,944",
-        "21",
+        "6",
     ),
     "the user space in percentages": (
         ' filterUnits="userSpaceOnUse" x="-150%" y="-150%" width="400%" height="400%"',
-        5,
+        3,
         200,
         "11.1",
         "11",
@@ -70,7 +70,7 @@ def test_blurs_over_a_region_larger_than_the_default_are_counted_by_it(
 def test_the_probes_picture_is_refused() -> None:
     body = blurs(45, 50, ' x="-50" y="-50" width="100" height="100"') + FULL
     assert len(picture(body)) < 2_000
-    assert "so each of its steps counts as more than 50" in str(refusal(picture(body)))
+    assert "so each of its steps counts as more than 25" in str(refusal(picture(body)))
 
 
 def test_a_region_counts_only_as_far_as_its_blurs_reach_past_the_picture() -> None:
@@ -78,8 +78,8 @@ def test_a_region_counts_only_as_far_as_its_blurs_reach_past_the_picture() -> No
     over a huge region cost about what they cost over the default one (10 of ``stdDeviation="5"``: 1.6 s and
     1.0 s)."""
     huge = ' x="-50" y="-50" width="100" height="100"'
-    assert b"feGaussianBlur" in sanitised_svg(picture(blurs(40, 0.1, huge) + FULL))
-    assert "counts as 2" in str(refusal(picture(blurs(26, 5, huge) + FULL)))  # 26 x 5 x 3 past each side: 1.8 times
+    assert b"feGaussianBlur" in sanitised_svg(picture(blurs(24, 0.1, huge) + FULL))
+    assert "counts as 2" in str(refusal(picture(blurs(13, 5, huge) + FULL)))  # 13 x 5 x 3 past each side: 1.8 times
 
 
 def test_a_region_told_in_no_number_counts_as_far_as_its_blurs_reach() -> None:
@@ -87,7 +87,7 @@ def test_a_region_told_in_no_number_counts_as_far_as_its_blurs_reach() -> None:
     assert b"1000em" in sanitised_svg(picture(blurs(1, 50, region) + FULL))
     assert str(refusal(picture(blurs(45, 50, region) + FULL))).endswith(
         "; its filter `f`'s region is an untold number of times the default one of an element the size of the "
-        "picture, so each of its steps counts as more than 50"
+        "picture, so each of its steps counts as more than 25"
     )
 
 
@@ -95,9 +95,9 @@ def test_an_element_drawn_larger_than_the_picture_counts_its_default_region() ->
     """The default region is a share of the element's box: ten blurs of ``stdDeviation="50"`` on a rectangle 200
     times the picture's width took Chromium 47 s, ten times the same on a rectangle the size of the picture."""
     huge = '<rect x="-100000" y="-100000" width="200000" height="200000" filter="url(#f)"/>'
-    assert "counts as 11" in str(refusal(picture(blurs(10, 50) + huge)))
+    assert "counts as 16" in str(refusal(picture(blurs(10, 50) + huge)))
     scaled = '<rect width="1000" height="1000" transform="scale(200)" filter="url(#f)"/>'
-    assert "counts as more than 50" in str(refusal(picture(blurs(10, 50) + scaled)))
+    assert "counts as more than 25" in str(refusal(picture(blurs(10, 50) + scaled)))
     used = (
         '<defs><rect id="r" width="1000" height="1000" filter="url(#f)"/></defs><use href="#r" transform="scale(200)"/>'
     )
