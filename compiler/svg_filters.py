@@ -11,10 +11,10 @@ element the size of the picture: a region twice the box's sides counts nearly th
 counts as far as the blurs reach, a small element the share of the picture its region covers.
 
 Measured on a picture of a megapixel, more than an empty picture in the same round (a loaded machine; 2026-11-26):
-ten blurs of ``stdDeviation="50"`` on a rectangle the size of the picture took 4.0 s in the default region, 11.5 s
-in 200% of the box, 22 to 29 s in four, ten and a hundred times it (the blurs reach 1,500 past each side: the
-viewport so grown is 16 times the picture), and 47 s in the default region of a rectangle 200 times the picture's
-width; with ``stdDeviation="5"``, 1.0 s in the default region and 1.6 s in a hundred times it; with
+ten blurs of ``stdDeviation="50"`` on a rectangle the size of the picture took 3.7 s in the default region, 11.8 s
+in 200% of the box, 29.2, 22.4 and 22.3 s in four, ten and a hundred times it (the blurs reach 1,500 past each side:
+the viewport so grown is 16 times the picture), and 47.6 s in the default region of a rectangle 200 times the
+picture's width; with ``stdDeviation="5"``, 0.7 s in the default region and 1.3 s in a hundred times it; with
 ``stdDeviation="200"``, a hundred times the box held Chromium past 150 s. The probe of issue 32, 45 such blurs in a
 hundred times the box (1.8 KB), held it past 300 s.
 """

@@ -168,11 +168,12 @@ than the default counts more, as far as the primitives reach past the picture; a
 share, a hundredth at least). A blur took headless Chromium 0.2 to 0.3 s a pass over a megapixel (software drawing):
 one filter of 1,000 blurs on one rectangle, 35 KB, held it over 120 s (100: 20 s), and 100 rectangles of that size
 given one blur each 8.9 s. A blur of a large ``stdDeviation`` costs more, and a chain of them more than linearly, as
-each reaches past the pixels the next needs: 45 of ``stdDeviation="50"`` took 27.6 s (at 50 steps, the limit
-before); in the same rounds on a loaded machine, 25 of them took Chromium 0.7 to 1.2 times as long as 50 of
-``stdDeviation="8"`` (the earlier limit's 15 s). So at the limit, about 15 s for a picture of a megapixel filtered
-whole, a fraction of that in a page's column. A drop shadow is five primitives: four elements the size of the
-picture may have one, a hundred of a hundredth of it (which cost Chromium nothing it could measure)."""
+each reaches past the pixels the next needs: 45 of ``stdDeviation="50"`` took 27.6 s (0.6 s a step; under 50, the
+limit before). So at the limit, about 15 s for a picture of a megapixel filtered whole by such blurs, a fraction of
+that in a page's column or for small blurs (on a machine of 2 cores loaded 5 to 7, in the same rounds: 24 of
+``stdDeviation="50"`` 40 s, of 200 23 s, of 8 10 s; 25 of 50 took 0.7 to 1.2 times as long as 50 of 8). A drop
+shadow is five primitives: four elements the size of the picture may have one, a hundred of a hundredth of it (which
+cost Chromium nothing it could measure)."""
 _SHARES = 100
 """Filter steps are counted in hundredths: a filter on a small element costs a share of a pass over the picture."""
 _MOST_SHARES = MAX_FILTER_PASSES * _SHARES
