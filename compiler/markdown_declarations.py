@@ -19,6 +19,13 @@ MECHANIC = re.compile(r"<!--\s*rulebook:\s*mechanic\s+(?P<attributes>.*?)-->", r
 """A mechanics annotation, as the XML's ``<mechanic .../>`` (the same attributes) in an HTML comment."""
 VALUE = re.compile(r"<!--\s*rulebook:\s*value\s+(?P<attributes>.*?)-->", re.DOTALL)
 """A declared number, as the XML's ``<value>``: its attributes, and the number in ``number``."""
+UNCLOSED_IN_PARAGRAPH = (
+    "`<!--` opens a comment that no `-->` closes in its paragraph: it is shown as written",
+    "close the comment with `-->` before the paragraph ends (a declaration is lost without it); "
+    "`\\<!--` shows the characters",
+)
+"""The finding and help of a comment opened in a paragraph's text that nothing there closes: CommonMark shows it as
+text (both Markdown readers report it, the first of a paragraph)."""
 SHOWN_AS_NOTHING = re.compile(
     r"<!--\s*rulebook:\s*mechanic\s.*?-->|(?<![ \t])[ \t]*<!--\s*rulebook:\s*value\s.*?-->", re.DOTALL
 )

@@ -33,6 +33,7 @@ from rulebook.catalog.reading import CONVERTED_TEXT, INVALID_DOCUMENT
 from rulebook.diagnostics import Diagnostic
 from rulebook.markdown_declarations import (
     SHOWN_AS_NOTHING,
+    UNCLOSED_IN_PARAGRAPH,
     VALUE,
     Block,
     apply,
@@ -370,6 +371,7 @@ class _Builder:
         (a value's stays out of the content: its text is already the sentence's)."""
         parts: list[Node] = []
         line_offset = self._line_offset(first_line)
+        self._unclosed_comment(text, line_offset)
         annotations = self._mechanics(text, line_offset)
         cursor = line_offset  # each annotation is looked for after the one before: not from the start each time
         for match in VALUE.finditer(text, 0, closed_end(text, "-->")):
@@ -399,6 +401,27 @@ class _Builder:
             line_offset = offset + 2
         parts.append(clean[position:])
         return [p for p in parts if p != ""] + annotations
+
+    def _unclosed_comment(self, text: str, line_offset: int) -> None:
+        """The first ``<!--`` of a paragraph's text that no ``-->`` of the paragraph closes: CommonMark shows it as
+        text, and so does this reader, with "All checks passed" (the dialect reported it). Reported where it stands:
+        the source's ``<!--`` as many after ``line_offset`` as the text holds before it."""
+        position, before = 0, 0
+        while (opening := text.find("<!--", position)) >= 0:
+            closing = text.find("-->", opening + 4)
+            if closing < 0 and not text.endswith("\\", 0, opening):  # `\<!--` shows the characters, as meant
+                at = line_offset
+                for _ in range(before + 1):
+                    at = self._find("<!--", at) + 1
+                message, help = UNCLOSED_IN_PARAGRAPH
+                self.diagnostics.append(
+                    INVALID_DOCUMENT.diagnostic(
+                        message, self.source.span(at - 1), help=help, section_id=self._target().id
+                    )
+                )
+                return
+            before += 1
+            position = opening + 4 if closing < 0 else closing + 3
 
     def _mechanics(self, text: str, line_offset: int) -> list[Node]:
         """The mechanics annotations of some text, each found in the source after the one before."""

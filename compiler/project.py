@@ -637,7 +637,11 @@ def _limit(table: Mapping[str, Any], key: str, check: _Checker, where: str) -> i
 
 def _book(table: Mapping[str, Any], root: Path, check: _Checker, name: str, where: str) -> BookConfig:
     baseline = check.path(table, "baseline", where)
-    language = check.string(table, "language", where) or "en"
+    language = check.string(table, "language", where)
+    if language is None:
+        language = "en"
+    elif not language.strip():  # `language = ""` was English, in silence
+        raise check.error(f"`language` in [{where}] is empty: write the book's language code, such as `en` or `fr`")
     if not LANGUAGE.fullmatch(language):
         raise check.error(
             f"`language` in [{where}] must be a language code such as `en` or `fr`, not {quoted(language)}"

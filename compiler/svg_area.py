@@ -74,9 +74,9 @@ _GIVEN = frozenset(f"{{{SVG}}}{name}" for name in ("mask", "clipPath", "filter")
 """What an element refers to that does not draw where it stands (a filter's region is of the element's box)."""
 _LINES = frozenset(f"{{{SVG}}}{name}" for name in ("path", "line", "polyline", "polygon"))
 _BOUNDING_KEYS = ("patternContentUnits", "maskContentUnits", "clipPathUnits")
-_GEOMETRY = re.compile(r"(?<![\w-])(?:x|y|cx|cy|r|rx|ry|width|height|d)\s*:", re.IGNORECASE)
+CSS_GEOMETRY = re.compile(r"(?<![\w-])(?:x|y|cx|cy|r|rx|ry|width|height|d)\s*:", re.IGNORECASE)
 """A geometry property given in CSS, which overrides an attribute: where it is, a shape's extent is not read."""
-_MOVES = re.compile(r"(?<![\w-])(?:transform|scale|translate|rotate|zoom|offset(?:-[a-z]+)?)\s*:", re.IGNORECASE)
+CSS_MOVES = re.compile(r"(?<![\w-])(?:transform|scale|translate|rotate|zoom|offset(?:-[a-z]+)?)\s*:", re.IGNORECASE)
 """A CSS property moving or scaling an element and what it holds: where it is, its place is not told."""
 _LAYERS = re.compile(r"(?<![\w-])(?:opacity|mask|clip-path|mix-blend-mode|isolation|filter)\s*:", re.IGNORECASE)
 """A CSS property drawing an element into a layer of its own, blended whole: a layer costs its box."""
@@ -103,8 +103,8 @@ class PaintedArea:
         css = [*styles, *(str(element.get("style") or "") for element in root.iter())]
         self.half_stroke = _widest_stroke(root, css, self.view.shown) / 2
         self.glyph = squared(_largest_font(root, css) + 2 * self.half_stroke)
-        self.unmeasured_shapes = any(_GEOMETRY.search(text) for text in styles)
-        self.moved = any(_MOVES.search(text) for text in styles)
+        self.unmeasured_shapes = any(CSS_GEOMETRY.search(text) for text in styles)
+        self.moved = any(CSS_MOVES.search(text) for text in styles)
         """Whether the picture's ``<style>`` may move or scale any element (CSS's ``transform``, ``scale``...)."""
         self.layering = any(_LAYERS.search(text) for text in styles)
         """Whether it may make any element a layer of its own (CSS's ``opacity``, ``mask``...)."""
@@ -173,7 +173,7 @@ class PaintedArea:
         for paint in painted:  # a line inside a pattern draws its markers each time the pattern paints
             count, weight = self.points.get(paint, (0.0, 0.0))
             points, weighed = points + self.drawn.get(element, 1) * count, weighed + _times(mass, weight)
-        moved = self.moved or (style and _MOVES.search(style))
+        moved = self.moved or (style and CSS_MOVES.search(style))
         transform = None if moved else transform_of(element.get("transform") or element.get("patternTransform"))
         self.transforms[element] = transform
         self.extents[element] = extent = self._extent(element, transform)
@@ -334,7 +334,7 @@ class PaintedArea:
         for element in root.iter():
             parent = element.getparent()
             outer = stretches.get(parent, 1.0) if parent is not None and element is not root else 1.0
-            moved = self.moved or _MOVES.search(str(element.get("style") or ""))
+            moved = self.moved or CSS_MOVES.search(str(element.get("style") or ""))
             own = None if moved else transform_of(element.get("transform"))
             view = _nested_view(element)
             stretches[element] = outer * _stretch(own) * _stretch(view)
@@ -365,7 +365,7 @@ class PaintedArea:
         told."""
         if element.tag not in _SHAPES:
             return NOTHING
-        if self.unmeasured_shapes or _GEOMETRY.search(str(element.get("style") or "")):
+        if self.unmeasured_shapes or CSS_GEOMETRY.search(str(element.get("style") or "")):
             return None
         if element.tag == _PATH:
             data = element.get("d") or ""

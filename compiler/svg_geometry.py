@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass
-from itertools import accumulate
+from itertools import accumulate, pairwise
 
 from lxml import etree
 
@@ -282,14 +282,68 @@ def path_box(d: str) -> Box | None:
     return Box(min(xs), min(ys), max(xs), max(ys)) if xs else None
 
 
+def path_length(d: str) -> float:
+    """The most a path's stroke runs: the lines through its points and control points in turn (a curve is no
+    longer than they are), each arc the whole ellipse of its largest radius, each closing line back to where its
+    part began; a move counted as a line. Read up to its first error, as a browser draws it."""
+    parts = _COMMAND.split(d)
+    if parts[0].strip() or len(parts) < 3 or parts[1] not in "Mm":
+        return 0.0
+    pen = [0.0, 0.0, 0.0, 0.0]  # where the pen is, and where its part started
+    total = 0.0
+    for command, text in zip(parts[1::2], parts[2::2], strict=True):
+        if command in "Zz":
+            total += math.hypot(pen[2] - pen[0], pen[3] - pen[1])
+            pen[0], pen[1] = pen[2], pen[3]
+            continue
+        run = (_arc_run if command in "Aa" else _run)(pen, command, text)
+        if run is None:
+            break
+        total += run
+    return total
+
+
+def _run(pen: list[float], command: str, text: str) -> float | None:
+    """How far one command's segments move ``pen`` (:func:`path_length`); None where the data stops being drawn."""
+    values = [float(number) for number in _NUMBERS.findall(text)]
+    size = _GROUP[command]
+    if size == 1:  # H, V: one coordinate a segment
+        axis, along = _along(pen, command, values)
+        if not along:
+            return None
+        moved = sum(abs(b - a) for a, b in zip([pen[axis], *along], along, strict=False))
+        pen[axis] = along[-1]
+        return moved
+    if len(values) < size:
+        return None
+    across, down = _points(values[: len(values) // size * size], size, pen[0], pen[1], command.islower())
+    xs, ys = [pen[0], *across], [pen[1], *down]
+    moved = sum(map(math.hypot, (b - a for a, b in pairwise(xs)), (b - a for a, b in pairwise(ys))))
+    pen[0], pen[1] = across[-1], down[-1]
+    if command in "Mm":
+        pen[2], pen[3] = across[0], down[0]
+    return moved
+
+
+def _arc_run(pen: list[float], command: str, text: str) -> float | None:
+    """How far arcs move ``pen``, each counted as the whole ellipse of its largest radius."""
+    position, moved = 0, None
+    while (found := _ARC.match(text, position)) is not None:
+        rx, ry, angle, _, _, end_x, end_y = (float(value) for value in found.groups())
+        end_x, end_y = (end_x + pen[0], end_y + pen[1]) if command == "a" else (end_x, end_y)
+        radius = _arc_radius(rx, ry, angle, end_x - pen[0], end_y - pen[1])
+        moved = (moved or 0.0) + max(2 * math.pi * radius, math.hypot(end_x - pen[0], end_y - pen[1]))
+        pen[0], pen[1], position = end_x, end_y, found.end()
+    return moved
+
+
 def _segments(pen: list[float], command: str, text: str, xs: list[float], ys: list[float]) -> bool:
     """Move ``pen`` along one command's segments, adding the least and most of their coordinates to ``xs`` and
     ``ys``; False where the data stops being drawn."""
     values = [float(number) for number in _NUMBERS.findall(text)]
     size = _GROUP[command]
     if size == 1:  # H, V: one coordinate a segment
-        axis = 0 if command in "Hh" else 1
-        along = list(accumulate(values, initial=pen[axis]))[1:] if command.islower() else values
+        axis, along = _along(pen, command, values)
         if not along:
             return False
         (xs if axis == 0 else ys).extend((min(along), max(along)))
@@ -309,6 +363,12 @@ def _segments(pen: list[float], command: str, text: str, xs: list[float], ys: li
     if command in "Mm":
         pen[2], pen[3] = across[0], down[0]  # further pairs draw lines; Z returns to the first
     return True
+
+
+def _along(pen: list[float], command: str, values: list[float]) -> tuple[int, list[float]]:
+    """The axis an ``H`` or ``V`` command moves the pen along (0 across, 1 down), and where it takes it in turn."""
+    axis = 0 if command in "Hh" else 1
+    return axis, list(accumulate(values, initial=pen[axis]))[1:] if command.islower() else values
 
 
 def _points(values: list[float], size: int, x: float, y: float, relative: bool) -> tuple[list[float], list[float]]:

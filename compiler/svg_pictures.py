@@ -23,6 +23,7 @@ from lxml import etree
 
 from rulebook.picture_size import SIZE_BYTES, size_refusal_of_any
 from rulebook.svg_area import MAX_TIMES_PAINTED, PaintedArea
+from rulebook.svg_dashes import MAX_DASHES_DRAWN, DashedStrokes, UntoldDashes
 from rulebook.svg_filters import FilterPlace, filter_region, filter_weight
 from rulebook.svg_geometry import numbers, point_count
 
@@ -221,6 +222,9 @@ def _check_drawn(root: etree._Element) -> None:
     lettered = {inside for text in root.iter(f"{{{SVG}}}text") for inside in text.iter()}
     drawn: dict[etree._Element, int] = {}
     area = PaintedArea(root, drawn)
+    styles = [_style_text(style) for style in root.iter(f"{{{SVG}}}style")]
+    strokes = _dashed_strokes(root, styles, area)
+    dashes: dict[etree._Element, float] = {}  # the dashes each element draws, with all it draws
     passes: dict[etree._Element, int] = {}  # the filter steps each element takes, with all it draws
     stretches = area.stretches(root)  # what a filter's region and reach are in the picture's lengths
     open_: set[etree._Element] = set()  # on the way down from the root: a reference back to one is a cycle
@@ -253,6 +257,8 @@ def _check_drawn(root: etree._Element) -> None:
             _restretched(passes[part], area.restretched(element, part, stretches)) for part in used if passes.get(part)
         )
         passes[element] = min(_MOST_SHARES + 1, taken + drawing * sum(passes.get(paint, 0) for paint in painted))
+        dashed = strokes.own(element, letters) + sum(dashes.get(part, 0.0) for part in parts)
+        dashes[element] = min(MAX_DASHES_DRAWN + 1, dashed + drawing * sum(dashes.get(p, 0.0) for p in painted))
     everywhere = drawn[root] * sum(drawn.get(target, 0) for target in styled)  # a <style> may paint any element
     everywhere += drawn[root] * 2 * max((weights.get(name, 0) for name in _styled_names(root)), default=0)
     context_paint = _context_paint(root, named, drawn, styled)
@@ -264,13 +270,21 @@ def _check_drawn(root: etree._Element) -> None:
             "point of its lines), the most an SVG picture may draw",
             help=_SIMPLER,
         )
-    styles = [_style_text(style) for style in root.iter(f"{{{SVG}}}style")]
     given_by_styles = _functions([value for text in styles for value in _FILTER_PROPERTY.findall(text)])
     anywhere = FilterPlace(area.view.shown, None, 1.0)  # given by a <style>: to any element
     styled_passes = sum(_steps(target, anywhere) for target in styled) + given_by_styles
     _check_filter_passes(passes[root] + drawn[root] * styled_passes, root, named, area, stretches)
-    _check_selectors(styles, drawn[root])
+    _check_selectors(root, styles, drawn[root])
     _check_dashes(root, styles)
+    markers = sum(dashes.get(marker, 0.0) for marker in root.iter(f"{{{SVG}}}marker"))
+    styled_dashes = drawn[root] * sum(dashes.get(target, 0.0) for target in styled)
+    if dashes[root] + styled_dashes + area.marker_points(root) * markers * (1 + context_paint) > MAX_DASHES_DRAWN:
+        raise UnsafeSvg(
+            f"its dashed strokes draw more than {MAX_DASHES_DRAWN:,} dashes (each stroke's length over its dash "
+            "pattern, each time it is drawn), the most an SVG picture may draw: a reader's browser draws each dash "
+            "in turn",
+            help="give the dashes a longer pattern, or " + _SIMPLER,
+        )
     if area.times_painted(root, styled, context_paint > 0) > MAX_TIMES_PAINTED:
         raise UnsafeSvg(
             f"it paints more than {MAX_TIMES_PAINTED:,} times its own area (each element counted by the area it "
@@ -278,6 +292,19 @@ def _check_drawn(root: etree._Element) -> None:
             "picture may paint: a reader's browser paints each of those pixels in turn",
             help="draw fewer or smaller shapes over each other, or " + _SIMPLER,
         )
+
+
+def _dashed_strokes(root: etree._Element, styles: list[str], area: PaintedArea) -> DashedStrokes:
+    """The dashes of the picture's strokes (:mod:`rulebook.svg_dashes`), or its refusal where a dash's length is not
+    told."""
+    try:
+        return DashedStrokes(root, styles, area.view, math.sqrt(area.glyph))
+    except UntoldDashes as untold:
+        raise UnsafeSvg(
+            f"its `stroke-dasharray` gives dashes as `{untold.args[0][:40]}`, in `%`, `em` or a function (`calc()`), "
+            "whose length is not told from the picture alone",
+            help="give the dashes as plain numbers, or " + _SIMPLER,
+        ) from None
 
 
 _POINTED = {f"{{{SVG}}}path": "d", f"{{{SVG}}}polyline": "points", f"{{{SVG}}}polygon": "points"}
@@ -294,18 +321,24 @@ def _points(element: etree._Element) -> int:
 
 
 MAX_SELECTOR_MATCHES = 20_000_000
-"""The most times a browser may try a selector of an SVG's ``<style>`` on an element: it tries each on every element
-drawn (a ``<use>``'s copies too), and a rule that no id, class or tag sorts out costs each time (10,000 rules
-``*:not(#a1)`` over 10,000 rectangles, 569 KB, took headless Chromium 18.7 s); at the limit, about 4 s. An editor's
-``<style>`` holds a rule a class: a hundred over 200,000 elements drawn fit."""
+"""The most times a browser may try a selector of an SVG's ``<style>`` on an element: a rule that no id, class or tag
+sorts out is tried on every element drawn (a ``<use>``'s copies too: 10,000 rules ``*:not(#a1)`` over 10,000
+rectangles, 569 KB, took headless Chromium 18.7 s), and one that does, on each element bearing its id, class or tag
+(the browser keeps rules by the id, else the class, else the tag of what they select: an editor's rule a class,
+thousands of them, costs a rule an element); at the limit, about 4 s."""
 _SELECTS_AMONG_OTHERS = re.compile(r":has\(")
 """``:has()``, which a browser matches for each element against the others (two rules over 20,000 rectangles, 430
 bytes of CSS, took Chromium 15 s, growing with the square); no editor writes it in a picture."""
+_PRELUDE = re.compile(r"([^{}]*)\{")
+_PARENTHESIS = re.compile(r"([()])")
+_COMBINATOR = re.compile(r"[\s>+~]+")
+_KEY = re.compile(r"#[\w-]+|\.[\w-]+|\A[a-z][\w-]*")
 
 
-def _check_selectors(styles: list[str], drawn: int) -> None:
-    """Refuse a picture whose ``<style>`` costs a browser more than drawing it: ``:has()``, or more selectors (each
-    rule, each one after a comma) times elements drawn than :data:`MAX_SELECTOR_MATCHES`."""
+def _check_selectors(root: etree._Element, styles: list[str], drawn: int) -> None:
+    """Refuse a picture whose ``<style>`` costs a browser more than drawing it: ``:has()``, or more selectors tried
+    on each element (those no id, class or tag sorts out, and the most any one id, class or tag sorts out, once for
+    each it may bear) times elements drawn than :data:`MAX_SELECTOR_MATCHES`."""
     texts = [_IGNORED.sub(" ", text).lower() for text in styles]
     if any(_SELECTS_AMONG_OTHERS.search(text) for text in texts):
         raise UnsafeSvg(
@@ -313,13 +346,43 @@ def _check_selectors(styles: list[str], drawn: int) -> None:
             "others",
             help="give the elements a class, or " + _SIMPLER,
         )
-    selectors = sum(text.count("{") + text.count(",") for text in texts)
-    if selectors * drawn > MAX_SELECTOR_MATCHES:
+    keyed: dict[str, int] = {}
+    unkeyed = 0
+    for prelude in (found for text in texts for found in _PRELUDE.findall(text)):
+        for selector in prelude.split(","):
+            key = _key_of(selector)
+            if key is None:
+                unkeyed += 1
+            else:
+                keyed[key] = keyed.get(key, 0) + 1
+    if not keyed and not unkeyed:
+        return
+    keys = 2 + max((len((element.get("class") or "").split()) for element in root.iter()), default=0)
+    tried = unkeyed + keys * max(keyed.values(), default=0)
+    if tried * drawn > MAX_SELECTOR_MATCHES:
         raise UnsafeSvg(
-            f"its `<style>` has {selectors:,} selectors for {drawn:,} elements drawn, more than a reader's browser "
-            f"may try ({MAX_SELECTOR_MATCHES:,}: it tries each selector on each element)",
+            f"its `<style>` has {tried:,} selectors a reader's browser tries on each of its {drawn:,} elements drawn, "
+            f"more than it may try ({MAX_SELECTOR_MATCHES:,}: selectors sorted out by no class, id or tag are tried "
+            "on every element)",
             help="give fewer rules, each to a class, or " + _SIMPLER,
         )
+
+
+def _key_of(selector: str) -> str | None:
+    """The id, else the class, else the tag a browser keeps ``selector``'s rule by (what its last part selects);
+    None where it is tried on every element (``*``, ``:not(...)``, ``[x]``)."""
+    outside, depth = [], 0
+    for piece in _PARENTHESIS.split(selector):  # what no parentheses hold, read once
+        depth += 1 if piece == "(" else -1 if piece == ")" and depth else 0
+        outside += [piece] if depth == 0 and piece not in "()" else []
+    parts = [part for part in _COMBINATOR.split("".join(outside).strip()) if part]
+    if not parts:
+        return None
+    keys: list[str] = _KEY.findall(parts[-1])
+    for mark in ("#", "."):
+        if any(key.startswith(mark) for key in keys):
+            return next(key for key in keys if key.startswith(mark))
+    return keys[0] if keys else None
 
 
 MAX_DASHES = 64

@@ -2,7 +2,8 @@
 
 The export has no markup: a block of one short line with no final stop is a heading (the
 first is the rule, the rest its sub-rules), ``(Rule)`` marks a rule, ``Description:`` starts
-its text, lines such as ``1 - Rally Phase`` are ordered steps and ``•`` lines a list. It
+its text, lines such as ``1 - Rally Phase`` are ordered steps and ``•`` lines a list (``Description:`` on the line
+after a step's or a bullet's starts its text, the line its title: what the export writes for a rule). It
 gives the same document model as the other readers, every node with its line and column.
 """
 
@@ -35,16 +36,19 @@ def parse_text_export(text: str, path: str = "<string>", *, language: str = "en"
     blocks = _blocks(source)
     sections: list[tuple[str, int, int, list[Node]]] = []  # title, level, offset, content
     findings: list[Diagnostic] = []
+    untitled = False
     for lines in blocks:
         first_line, first = lines[0]
         if len(lines) == 1 and _is_heading(first):
             level = 1 if not sections else 2
             sections.append((first.strip(), level, _offset(source, first_line), []))
             continue
-        if not sections:
+        if not sections:  # no title before the rule's text: its section is headed by nothing the file writes
             sections.append(("", 1, 0, []))
+            findings.append(_untitled(source, first_line, first))
+            untitled = True
         sections[-1][3].extend(_content(lines, source, findings))
-    built = _build(sections, source)
+    built = _build(sections, source, titled=not untitled)
     document = Document(path, language, tuple(built[:1] or ()), tuple(_flatten(built)), (), (), (), (), (), (), (), ())
     return SourceResult(document, tuple(findings), source)
 
@@ -83,18 +87,19 @@ def _content(lines: list[tuple[int, str]], source: SourceText, findings: list[Di
     in silence). A step numbered 1 after others starts a list of its own; a step whose number is not the one a page
     shows (a list is numbered from 1) is reported: ``4 - Shooting`` was shown as "1. Shooting", in silence."""
     nodes: list[Node] = []
+    titles: dict[int, str] = {}  # by the item's offset: an item whose first line `Description:` follows
     steps: list[tuple[int, list[Node]]] = []
     bullets: list[tuple[int, list[Node]]] = []
 
     def end_bullets() -> None:
         if bullets:
-            (steps[-1][1] if steps else nodes).append(_list(False, bullets, source))
+            (steps[-1][1] if steps else nodes).append(_list(False, bullets, source, titles))
             bullets.clear()
 
     def end_steps() -> None:
         end_bullets()
         if steps:
-            nodes.append(_list(True, steps, source))
+            nodes.append(_list(True, steps, source, titles))
             steps.clear()
 
     previous = ""  # the number the last step was written with
@@ -117,11 +122,39 @@ def _content(lines: list[tuple[int, str]], source: SourceText, findings: list[Di
         elif bullet:
             bullets.append((_offset(source, number), [bullet.group("text")]))
         elif bullets or steps:
-            (bullets or steps)[-1][1].append(" " + stripped)
+            offset, content = (bullets or steps)[-1]
+            described = stripped.removeprefix(_DESCRIPTION).strip()
+            if described != stripped and len(content) == 1 and offset not in titles:
+                titles[offset] = str(content[0]).strip()  # `1 - Rally` then `Description: ...`: a titled step
+                content[0] = described
+            else:
+                content.append(" " + described)
         else:
             nodes.append(stripped.removeprefix(_DESCRIPTION).strip() + " ")
     end_steps()
     return nodes
+
+
+def _untitled(source: SourceText, number: int, line: str) -> Diagnostic:
+    """The finding of an export whose first block is no title (``(Rule)``, a step, a bullet, a sentence): the rule
+    has none. It was RB301's "a heading has no title", with the help of the Markdown dialect's ``#``s."""
+    stripped = line.strip()
+    what = (
+        "`(Rule)`"
+        if stripped == _MARKER
+        else "a step"
+        if _STEP.match(stripped)
+        else "a bullet"
+        if _BULLET.match(stripped)
+        else "`Description:`"
+        if stripped.startswith(_DESCRIPTION)
+        else "text"
+    )
+    return INVALID_DOCUMENT.diagnostic(
+        f"the rule has no title: the export starts with {what}",
+        source.span(_offset(source, number), len(stripped) if what == "`(Rule)`" else 0),
+        help="write the rule's title alone on the first line (a short line with no final stop), then a blank line",
+    )
 
 
 def _next_number(written: str) -> str:
@@ -140,15 +173,16 @@ def _renumbered(source: SourceText, number: int, line: str, written: str, shown:
     )
 
 
-def _list(ordered: bool, items: list[tuple[int, list[Node]]], source: SourceText) -> ItemList:
-    """A list of the items read, each item's lines of text joined."""
+def _list(ordered: bool, items: list[tuple[int, list[Node]]], source: SourceText, titles: dict[int, str]) -> ItemList:
+    """A list of the items read, each item's lines of text joined, titled by its first line when ``Description:``
+    followed it (``titles``, by the item's offset)."""
     made = []
     for offset, content in items:
         joined: list[Node] = []
         for is_text, run in itertools.groupby(content, key=lambda node: isinstance(node, str)):
             nodes = list(run)
             joined += ["".join(nodes)] if is_text else nodes  # type: ignore[arg-type]  # a run of text, joined once
-        made.append(Item(None, tuple(joined), source, offset))
+        made.append(Item(titles.get(offset), tuple(joined), source, offset))
     return ItemList(ordered, tuple(made), None, source, made[0].offset)
 
 
@@ -157,8 +191,9 @@ def _offset(source: SourceText, line: int) -> int:
     return source.line_starts[line] + (len(text) - len(text.lstrip()))
 
 
-def _build(sections: list[tuple[str, int, int, list[Node]]], source: SourceText) -> list[Section]:
-    """The first heading is the rule (a chapter); the others are its sub-rules."""
+def _build(sections: list[tuple[str, int, int, list[Node]]], source: SourceText, *, titled: bool) -> list[Section]:
+    """The first heading is the rule (a chapter); the others are its sub-rules. Without ``titled``, the rule's text
+    came first: its chapter has no heading (reported by the reader, in the export's terms)."""
     if not sections:
         return []
     root_title, _, root_offset, root_content = sections[0]
@@ -169,7 +204,7 @@ def _build(sections: list[tuple[str, int, int, list[Node]]], source: SourceText)
         section_id = unique_id(slugify(title), taken, counters=counters)
         children.append(Section(section_id, False, title, 2, tuple(content), root_id, None, source, offset))
     body: Content = tuple(root_content) + tuple(children)
-    return [Section(root_id, False, root_title, 1, body, None, None, source, root_offset)]
+    return [Section(root_id, False, root_title, 1, body, None, None, source, root_offset, headed=titled)]
 
 
 def _flatten(body: list[Section]) -> list[Section]:

@@ -72,6 +72,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "rulebook.picture_size",
             "rulebook.svg_pictures",
             "rulebook.svg_area",
+            "rulebook.svg_dashes",
             "rulebook.svg_filters",
             "rulebook.svg_geometry",
         ),

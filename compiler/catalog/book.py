@@ -319,9 +319,10 @@ elements (counting each point of a path or line, every four stops of a
 gradient where it paints, and what `<use>`, patterns and markers repeat),
 filters of
 more than 25 steps (each weighed by the area its region covers), paint
-covering more than 2,000 times its own area, or
+covering more than 2,000 times its own area,
 a `<style>` of more selectors than its elements allow or using `:has()`,
-or a dash pattern of more than 64 numbers;
+a dash pattern of more than 64 numbers, or dashed
+strokes drawing more than 2,000,000 dashes;
 or its name holds a control, format or bidirectional character, which no
 page can show as it is.
 

@@ -48,6 +48,8 @@ _MODEL_COMMENT = re.compile(
 """A Markdown comment the model holds (a mechanic, a list's or table's declaration), or the writer writes
 itself (``<!-- rulebook -->``, ``<!-- -->`` between two lists): no mark."""
 _INSTRUCTION = re.compile(r"<\?rulebook\s+ignore\b(.*?)\?>", re.DOTALL)
+_BLANK_LINE = re.compile(r"\n[ \t]*\r?\n|\r[ \t]*\r")
+"""A blank line (under any line end): the end of a paragraph, which a comment opened in its text cannot cross."""
 _SPACES = re.compile(r"[ \t]+")
 _IS_SUPPRESSION = re.compile(r"<\?rulebook\s+ignore\b|<!--\s*rulebook:\s*ignore\b")
 _NO_TEXT_AFTER = ("#", ":::", "|---", "{", "---", "<!--")
@@ -111,13 +113,22 @@ def find_marks(source: SourceText, markdown: bool) -> list[Mark]:
     """The comments and suppressions of a source, in order (a Markdown source's comments the model holds left out)."""
     text = source.text
     found = []
-    for match in (_MARKDOWN_MARK if markdown else _XML_MARK).finditer(text):
+    pattern, position = _MARKDOWN_MARK if markdown else _XML_MARK, 0
+    while (match := pattern.search(text, position)) is not None:
+        position = match.end()
         written = match.group()
+        first, column = source.position(match.start())
+        start, _ = source.line_bounds(first)
+        blank = _BLANK_LINE.search(written) if markdown else None
+        if blank is not None and text[start : match.start()].strip():
+            # opened in a paragraph's text and closed past its end: CommonMark shows the `<!--` as text, and the
+            # converted file holds it as text (it was said "a comment is not carried over"); so does every
+            # `<!--` of that paragraph after it
+            position = match.start() + blank.start()
+            continue
         if markdown and _MODEL_COMMENT.fullmatch(written):
             continue
-        first, column = source.position(match.start())
         last = source.position(match.end())[0]
-        start, _ = source.line_bounds(first)
         _, end = source.line_bounds(last)
         alone = not text[start : match.start()].strip() and not text[match.end() : end].strip()
         lines = range(last + 1, last + 2) if alone else range(first, last + 1)

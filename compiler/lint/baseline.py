@@ -82,8 +82,10 @@ def is_baseline(path: Path) -> bool:
 
 
 def parse(text: str, origin: str) -> Counter[Key]:
+    """The entries of a baseline's text. A BOM (Notepad writes one) is read past, as a source's is, and as RFC 8259
+    lets a JSON parser do: the message quoted Python's codec ("decode using utf-8-sig")."""
     try:
-        data = json.loads(text)
+        data = json.loads(text.removeprefix("\ufeff"))
     except RecursionError:
         raise BaselineError(f"`{origin}` is not a rulebook lint baseline: its JSON nests too deeply") from None
     except ValueError as error:

@@ -21,6 +21,10 @@ from rulebook.markdown_declarations import ATTRIBUTE
 from rulebook.source import SourceText
 from rulebook.suggest import Suggester
 
+_MARKER = re.compile(r"<!--\s*rulebook\s*")
+"""The marker that says a Markdown file is a rulebook, alone on its line (a mechanic's declaration goes on:
+``<!-- rulebook: mechanic ...``)."""
+
 _STRAY = re.compile(r"\S+")
 _DECLARATION = re.compile(
     r"<!--\s*rulebook:[ \t]*(?P<word>(?:[A-Za-z]\w*)?)(?P<attributes>(?:(?!-->)[^<])*)", re.DOTALL
@@ -197,13 +201,17 @@ class Checks:
             self._attribute_places[start] = {} if brace is None else attribute_places(self.source.text, brace)
         return self._attribute_places[start].get(key, start)
 
-    def attributes(self, unknown: list[tuple[str, int]], known: dict[str, str], what: str) -> None:
+    def attributes(
+        self, unknown: list[tuple[str, int]], known: dict[str, str], what: str, hint: Callable[[str], str] | None = None
+    ) -> None:
         """Attributes ``what`` does not take (each as written, ``colour`` or ``.red``, with its place); ``known``:
-        those it takes, as written and as the help spells them. The closest one known is suggested."""
+        those it takes, as written and as the help spells them. The closest one known is suggested; ``hint`` adds
+        to the help of a key what it may have been meant for."""
         suggester = Suggester(known)
         for key, at in sorted(unknown, key=lambda found: found[1]):
             close = suggester.suggest(key) or suggester.suggest(key.lstrip(".#"))
             help = f"did you mean {known[close[0]]}?" if close else f"{what} takes {', '.join(known.values())}"
+            help += hint(key) if hint is not None else ""
             kind = "class" if key.startswith(".") else "attribute"
             self.report(f"unknown {kind} `{key}` on {what}", at, target=key, help=help)
 
@@ -225,8 +233,19 @@ class Checks:
 
     def unclosed_comment(self, content: str, offset: int) -> None:
         """A comment starting a line that no ``-->`` closes: markdown-it makes the rest of its block HTML, to the
-        book's end at the top level (the sections after it were left out with "All checks passed")."""
-        if content.lstrip().startswith("<!--") and "-->" not in content:
+        book's end at the top level (the sections after it were left out with "All checks passed"). The marker
+        written unclosed (``<!-- rulebook``) is named: it hid the book to the next ``-->`` (a mechanic's), and only
+        "text before the first chapter" was said, at the lines after that."""
+        opening = content.lstrip()
+        first_line = opening.split("\n", 1)[0]
+        if _MARKER.fullmatch(first_line):
+            self.report(
+                "the marker `<!-- rulebook` is not closed on its line: all that follows it is hidden, "
+                + ("to the next `-->`" if "-->" in opening else "to the end"),
+                offset + len(content) - len(opening),
+                help="write the marker `<!-- rulebook -->` on a line of its own",
+            )
+        elif opening.startswith("<!--") and "-->" not in content:
             self.report(
                 "`<!--` opens a comment that no `-->` closes: all that follows it is hidden",
                 offset + len(content) - len(content.lstrip()),

@@ -626,12 +626,21 @@ class InlineReader:
         classes = attributes.pop("class", "").split()
         written_keys = [("." + name, name) for name in classes if name != "header"]
         written_keys += [("#" + value if key == "id" else key, key) for key, value in attributes.items()]
+        alone = not written[: match.start()].strip()  # `{title=After}` under a table: a row of that one cell
         self.checks.attributes(
             [(shown, self.checks.key_offset(at, shown)) for shown, _ in written_keys],
             {".header": "`{.header}`"},
             "a table cell",
+            _tables_own if alone else None,
         )
         return "header" in classes
+
+
+def _tables_own(key: str) -> str:
+    """The hint of a table's attribute (``title``, ``#id``, ``.row-headers``) written in a cell's block alone: the
+    line under a table is a row of one cell, and "unknown attribute `title` on a table cell" was all it said."""
+    own = key.startswith("#") or key in (*_TABLE_KEYS, ".row-headers")
+    return "; a table's own attributes go on the line right before its first row" if own else ""
 
 
 _PICTURE_ATTRIBUTES = re.compile(r"\{[^{}\n]*\}")

@@ -1,7 +1,7 @@
 """The dialect's markup that markdown-it read as text: a reference's brackets that open or close none, a link's
 ``](`` that opens no address, an attribute block that follows nothing taking one, a comment's ``<!--`` that nothing
-closes. Each was shown on the page as written, with "All checks passed"; the readers report each where it stands (a
-paragraph's, a cell's or a heading's text, a title the XML holds as text)."""
+closes, the tildes of text struck through. Each was shown on the page as written, with "All checks passed"; the
+readers report each where it stands (a paragraph's, a cell's or a heading's text, a title the XML holds as text)."""
 
 from __future__ import annotations
 
@@ -10,6 +10,8 @@ import re
 from collections.abc import Iterator
 
 from markdown_it.token import Token
+
+from rulebook.markdown_declarations import UNCLOSED_IN_PARAGRAPH
 
 _BRACKETS = re.compile(r"\\.|\[\[|\]\]", re.DOTALL)
 """An escaped character (passed over), or the brackets of a reference."""
@@ -33,6 +35,8 @@ _LINK_FINDINGS = {
 _COMMENT_OPENING = re.compile(r"\\.|<!--", re.DOTALL)
 """An escaped character (passed over), or the ``<!--`` of a comment: one markdown-it read as text was never closed
 (``<!-- rulebook: mechanic name="hit" ...`` without its ``-->``: the declaration lost, its text on the page)."""
+_TILDES = re.compile(r"\\.|(?<!~)~~(?!~)", re.DOTALL)
+"""An escaped character (passed over), or the two tildes GitHub's preview strikes text through between."""
 _SPANNING = ("wikilink", "html_inline", "autolink")
 """The tokens whose content is what the source writes, from where they start: brackets inside them are theirs."""
 
@@ -47,9 +51,19 @@ def stray_markup(text: str, children: list[Token], *, own_end: bool = False) -> 
     a heading's ``{#id}``)."""
     if "[[" in text or "]]" in text:
         spans = sorted(_spans(text, children))
+        unkept = list(_unkept(children))
         for found in _BRACKETS.finditer(text):
             mark = found.group()
             if mark[0] == "\\" or _within(spans, found.start(), found.end()):
+                continue
+            holder = next((what for start, end, what in unkept if start <= found.start() < end), None)
+            if holder is not None:  # a link's title, a picture's description: no page shows them
+                yield (
+                    found.start(),
+                    f"`{mark}` in {holder}, which the book does not keep: it makes no reference",
+                    "refer to the term in the text around it; the book keeps a link's words and address and a "
+                    "picture's file alone",
+                )
                 continue
             yield (
                 found.start(),
@@ -67,13 +81,10 @@ def stray_markup(text: str, children: list[Token], *, own_end: bool = False) -> 
         spans = sorted(_spans(text, children))
         for found in _COMMENT_OPENING.finditer(text):
             if found.group() == "<!--" and not _within(spans, found.start(), found.end()):
-                yield (
-                    found.start(),
-                    "`<!--` opens a comment that no `-->` closes in its paragraph: it is shown as written",
-                    "close the comment with `-->` before the paragraph ends (a declaration is lost without it); "
-                    "`\\<!--` shows the characters",
-                )
+                yield found.start(), *UNCLOSED_IN_PARAGRAPH
                 break  # the first: what follows it is what the comment was meant to hold (8,000 findings for a line)
+    if "~~" in text:
+        yield from _struck(text, sorted(_spans(text, children)))
     position, after_picture, written = 0, False, dict[str, list[int]]()
     for child in children:
         after_picture, follows_picture = child.type == "image", after_picture
@@ -97,6 +108,24 @@ def stray_markup(text: str, children: list[Token], *, own_end: bool = False) -> 
                 "write it right after the closing brackets, with no space: `[[name]]{type=example}`, "
                 "`[words]{dfn=name}`",
             )
+
+
+def _struck(text: str, spans: list[tuple[int, int]]) -> Iterator[tuple[int, str, str]]:
+    """The ``~~`` opening each pair that GitHub's preview strikes through (``~~gone~~``): neither CommonMark nor the
+    dialect does, and the text was shown with its tildes, with "All checks passed"."""
+    opened = -1
+    for found in _TILDES.finditer(text):
+        if found.group()[0] == "\\" or _within(spans, found.start(), found.end()):
+            continue
+        if opened < 0:
+            opened = found.start()
+            continue
+        yield (
+            opened,
+            "`~~` strikes nothing through in the rulebook format: the text is shown with its tildes",
+            "leave out what is struck through, or keep it without the tildes; `\\~\\~` shows the characters",
+        )
+        opened = -1
 
 
 def _written_at(text: str, block: str, position: int, written: dict[str, list[int]]) -> int:
@@ -124,6 +153,16 @@ def _spans(text: str, children: list[Token]) -> Iterator[tuple[int, int]]:
         elif child.type == "code_inline":  # its content is trimmed: it ends at the backticks that close it
             closing = text.find(child.markup, start + len(child.markup))
             yield start, closing + len(child.markup) if closing >= 0 else len(text)
+
+
+def _unkept(children: list[Token]) -> Iterator[tuple[int, int, str]]:
+    """Where the text the book does not keep stands, and what it is: a link's title (and address), from where its
+    words end to where it ends, and a picture's description and title, the picture whole."""
+    for child in children:
+        if child.type in _LINKS and "at" in child.meta and "end" in child.meta:
+            picture = child.type == "image"
+            start = int(child.meta["at"]) if picture else int(child.meta.get("words_end", child.meta["end"]))
+            yield start, int(child.meta["end"]), "a picture's description or title" if picture else "a link's title"
 
 
 def _links(children: list[Token]) -> Iterator[tuple[int, int]]:

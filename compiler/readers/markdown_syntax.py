@@ -213,6 +213,9 @@ def _placed(rule: Callable[[StateInline, bool], bool], *, last: bool) -> Callabl
                 if token is not None:
                     token.meta.setdefault("at", start)
                     token.meta.setdefault("end", state.pos)  # where what the rule read ends (a link's address)
+                    if token.type in ("link_open", "image"):  # where its words end: its address and title follow
+                        image = token.type == "image"
+                        token.meta["words_end"] = state.md.helpers.parseLinkLabel(state, start + image, not image)
         return found
 
     return placed

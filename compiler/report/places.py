@@ -67,9 +67,18 @@ _MARKDOWN_NAMES = (
 """What stands around a name in the Markdown dialect: ``[[name|`` (``[[name\\|`` in a table's cell), ``(#id)``,
 ``{#id}``, ``{dfn=name}``, ``::: definition name``; a span (``[text]{dfn=name}``) is named at its end, so its own
 attribute comes first."""
-_SPAN_NAMES = (("dfn=", "}"), ("dfn=", " "), ("value=", "}"), ("value=", " "), ("(#", ")"))
-"""Where a finding made at a ``[`` names its target: a span's own attribute after its words, or a link's address
-(``[Go](#nope)`` is no span: its finding stood at a later ``{dfn=nope}`` of the line)."""
+_SPAN_NAMES = (
+    ("dfn=", "}"),
+    ("dfn=", " "),
+    ("value=", "}"),
+    ("value=", " "),
+    ("(#", ")"),
+    ("(#", " "),
+    ("<#", ">"),
+)
+"""Where a finding made at a ``[`` names its target: a span's own attribute after its words, or a link's address,
+before its title or in angle brackets (``[Go](#nope)`` is no span: its finding stood at a later ``{dfn=nope}`` of
+the line; ``[Go](<#bad dest>)`` at its ``[``)."""
 
 
 def _underline(

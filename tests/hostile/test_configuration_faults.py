@@ -370,3 +370,30 @@ def test_a_pyproject_writing_its_table_another_way_is_the_project(
     assert (lint.code, lint.err) == (1, "") and lint.out.endswith("in 1 file.\n")  # the book's own findings
     (scratch / "pyproject.toml").write_text('# not [tool.rulebook] yet\n[project]\nname = "rules"\n', encoding="utf-8")
     assert run(capsys, "lint").err.startswith("rulebook: error: no rulebook project here")
+
+
+@pytest.mark.parametrize(
+    ("lines", "where"),
+    [
+        ('sources = ["book.xml"]\nlanguage = ""\n', "top level"),
+        ('sources = ["book.xml"]\nlanguage = " "\n', "top level"),
+        ('sources = ["book.xml"]\n[books.more]\nsources = ["book.xml"]\nlanguage = ""\n', "books.more"),
+    ],
+)
+def test_an_empty_language_is_refused_not_english_in_silence(
+    scratch: Path,  # noqa: F811
+    capsys: pytest.CaptureFixture[str],
+    lines: str,
+    where: str,
+) -> None:
+    """``language = ""`` was read as English, with no word (``title = ""`` warns): it is refused, as a code that
+    is no language code is."""
+    source(scratch, "book.xml", BOOK)
+    (scratch / "rulebook.toml").write_text(lines, encoding="utf-8")
+    outcome = run(capsys, "lint")
+    assert outcome == (
+        2,
+        "",
+        f"rulebook: error: rulebook.toml: `language` in [{where}] is empty: write the book's language code, such as "
+        "`en` or `fr`\n",
+    )

@@ -6,12 +6,13 @@ Each case runs ``rulebook lint`` on a one-source dialect project and asserts the
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
 import pytest
 
-from .scratch import markdown_book, run, source
+from .scratch import MARKDOWN_FORMATS, markdown_book, run, source
 from .scratch import scratch as scratch  # the fixture every case takes
 
 BODY = """<!-- rulebook -->
@@ -688,7 +689,7 @@ def test_a_kind_given_to_a_bulleted_list_is_reported_not_dropped(capsys, scratch
     ],
     ids=["kind on a list", "an unknown attribute"],
 )
-@pytest.mark.parametrize("markdown_format", ["markdown", "plain-markdown"])
+@pytest.mark.parametrize("markdown_format", MARKDOWN_FORMATS)
 def test_a_declaration_giving_what_it_cannot_is_reported_not_dropped(  # type: ignore[no-untyped-def]
     capsys, scratch: Path, declaration: str, said: str, markdown_format: str
 ) -> None:
@@ -785,6 +786,7 @@ def test_a_reference_broken_across_lines_is_read_as_one(capsys, scratch: Path) -
 
 STRAY_BRACKETS = "`[[` opens no reference: it is shown as written"
 STRAY_BLOCK = "an attribute block that follows nothing that takes one: it is shown as written"
+STRUCK = "`~~` strikes nothing through in the rulebook format: the text is shown with its tildes"
 
 
 @pytest.mark.parametrize(
@@ -797,6 +799,12 @@ STRAY_BLOCK = "an attribute block that follows nothing that takes one: it is sho
         ("An army may [[march]]{type=example}{type=example}.", STRAY_BLOCK, 36),
         ("[A [[march]] is a move.{dfn=move}", STRAY_BLOCK, 24),
         ("A [march](#moving){.title} is a move.", STRAY_BLOCK, 19),
+        ("A ~~forced~~ march, \\~\\~kept\\~\\~, ~~~three~~~.", STRUCK, 3),
+        (
+            'See [Go](#moving "the [[x") here.',
+            "`[[` in a link's title, which the book does not keep: it makes no reference",
+            23,
+        ),
     ],
 )
 def test_the_dialects_markup_read_as_text_is_reported_where_it_stands(  # type: ignore[no-untyped-def]
@@ -949,3 +957,108 @@ def test_a_hard_break_inside_a_reference_is_a_line_end_of_its_words(capsys, scra
     assert '<reference name="march">march\n</reference> far, or <reference name="march">walk\nfar</reference>' in (
         converted
     )
+
+
+def test_a_references_brackets_in_what_the_book_does_not_keep_say_so(capsys, scratch: Path) -> None:  # type: ignore[no-untyped-def]
+    """``[[`` in a link's title or a picture's description was said to be "shown as written", but neither is kept
+    (the XML has no title, a picture no description): the finding says what happens, where the brackets stand."""
+    source(scratch, "book.md", f'{BODY}See [Go](#moving "the [[x") here.\n\n![a [[march]] b](a.png "t ]]")\n')
+    lint = run(capsys, "lint", "--color", "never", "--format", "github")
+    found = re.findall(r"line=(\d+),col=(\d+),title=RB002 invalid-document::([^%]*)", lint.out)
+    assert found == [
+        ("12", "23", "`[[` in a link's title, which the book does not keep: it makes no reference"),
+        ("14", "5", "`[[` in a picture's description or title, which the book does not keep: it makes no reference"),
+        ("14", "12", "`]]` in a picture's description or title, which the book does not keep: it makes no reference"),
+        ("14", "27", "`]]` in a picture's description or title, which the book does not keep: it makes no reference"),
+    ], lint.out
+    run(capsys, "convert", "book.md", "--to", "xml", "-o", "book.xml")
+    converted = (scratch / "book.xml").read_text(encoding="utf-8")
+    assert 'See <link to="moving">Go</link> here.' in converted
+    assert '<illustration><image source="a.png"/></illustration>' in converted
+
+
+def test_a_links_finding_stands_at_its_address_however_the_address_is_written(capsys, scratch: Path) -> None:  # type: ignore[no-untyped-def]
+    """``[Go](<#bad dest>)`` (an address in angle brackets, as CommonMark allows spaces) and ``[Go](#nope "t")`` were
+    reported at the link's ``[``, other addresses' findings at the address: each stands at its address."""
+    text = 'See [Go](<#bad dest>) and [Go](#nowhere), [Go](#nowhere "t") and [Go]( <#nope> "t").\n'
+    source(scratch, "book.md", f"{BODY}{text}")
+    lint = run(capsys, "lint", "--color", "never", "--format", "github")
+    found = re.findall(r"line=(\d+),col=(\d+),title=(RB\d+)", lint.out)
+    assert found == [("12", "12", "RB302"), ("12", "33", "RB102"), ("12", "49", "RB102"), ("12", "74", "RB102")], (
+        lint.out
+    )
+
+
+@pytest.mark.parametrize(
+    ("after", "hidden"),
+    [
+        ("", "to the end"),
+        ('\nRoll. <!-- rulebook: mechanic name="hit" roll="D6" pass="at-least" -->\n', "to the next `-->`"),
+    ],
+)
+def test_the_marker_written_unclosed_is_named_where_it_stands(capsys, scratch: Path, after: str, hidden: str) -> None:  # type: ignore[no-untyped-def]
+    """``<!-- rulebook`` with no ``-->`` hid the book to the next ``-->`` (a mechanic's), and the findings said "text
+    before the first chapter" at the lines after it, the marker not named; a mechanic's declaration over lines is no
+    marker."""
+    source(scratch, "book.md", BODY.replace("<!-- rulebook -->", "<!-- rulebook  ") + after)
+    lint = run(capsys, "lint", "--color", "never")
+    assert lint.code == 1
+    assert lint.out.startswith(
+        f"error[RB002]: the marker `<!-- rulebook` is not closed on its line: all that follows it is hidden, {hidden}\n"
+        " --> book.md:1:1\n"
+    ), lint.out
+    assert "= help: write the marker `<!-- rulebook -->` on a line of its own\n" in lint.out
+    declared = '\nRoll. A die.\n\n<!-- rulebook: mechanic name="hit"\n     roll="D6" pass="at-least" -->\n'
+    source(scratch, "book.md", BODY + declared)
+    assert "marker" not in run(capsys, "lint", "--color", "never").out
+
+
+@pytest.mark.parametrize("markdown_format", MARKDOWN_FORMATS)
+def test_a_comment_no_arrow_closes_in_its_paragraph_is_reported_in_either_markdown(  # type: ignore[no-untyped-def]
+    capsys, scratch: Path, markdown_format: str
+) -> None:
+    """Plain Markdown showed a paragraph's unclosed ``<!--`` as text (as CommonMark does), with "All checks passed",
+    where the dialect reported it: both report the first of each paragraph where it stands, not a closed one."""
+    text = "# Basics\n\nA <!-- a --> b <!-- lost and more.\n\nThen <!-- opened\n\nand --> closed.\n\n- an item <!-- x\n"
+    markdown_book(scratch, f"<!-- rulebook -->\n\n{text}", markdown_format)
+    lint = run(capsys, "lint", "--color", "never", "--format", "github")
+    said = "`<!--` opens a comment that no `-->` closes in its paragraph: it is shown as written"
+    found = re.findall(rf"line=(\d+),col=(\d+),title=RB002 invalid-document::{re.escape(said)}", lint.out)
+    assert found == [("5", "16"), ("7", "6"), ("11", "11")], lint.out
+    assert lint.code == 1
+
+
+def test_a_tables_attributes_written_under_it_are_told_to_go_before_it(capsys, scratch: Path) -> None:  # type: ignore[no-untyped-def]
+    """``{title=After}`` on the line under a table is a row of one cell: "unknown attribute `title` on a table cell"
+    was true but no help; a table's own attributes in a cell alone say where they go, others in a cell do not."""
+    table = "| a | b |\n|---|---|\n| 1 | 2 |\n{title=After #after .x}\n\n| a | b |\n|---|---|\n| 1 | 2 {title=z} |\n"
+    source(scratch, "book.md", f"{BODY}\n{table}")
+    lint = run(capsys, "lint", "--color", "never", "--format", "json")
+    found = [(f["line"], f["column"], f["message"], f["help"]) for f in json.loads(lint.out)["diagnostics"]]
+    before = "a table cell takes `{.header}`; a table's own attributes go on the line right before its first row"
+    assert found == [
+        (16, 2, "unknown attribute `title` on a table cell", before),
+        (16, 14, "unknown attribute `#after` on a table cell", before),
+        (16, 21, "unknown class `.x` on a table cell", "a table cell takes `{.header}`"),
+        (20, 10, "unknown attribute `title` on a table cell", "a table cell takes `{.header}`"),
+    ], lint.out
+
+
+@pytest.mark.parametrize("markdown_format", MARKDOWN_FORMATS)
+@pytest.mark.parametrize("end", ["\n", "\r\n"])
+def test_convert_says_nothing_of_a_comment_that_commonmark_shows_as_text(  # type: ignore[no-untyped-def]
+    capsys, scratch: Path, markdown_format: str, end: str
+) -> None:
+    """A ``<!--`` opened in a paragraph and closed two paragraphs later is text (CommonMark's, the readers' and the
+    converted file's), yet convert said "a comment is not carried over" of it: only a comment it leaves out is
+    named."""
+    text = "# Basics\n\nThen <!-- opened <!-- here\n\nmiddle.\n\nand closed --> later.\n\nA <!-- real --> one.\n"
+    markdown_book(scratch, f"<!-- rulebook -->\n\n{text}".replace("\n", end), markdown_format)
+    outcome = run(capsys, "convert", "book.md", "--to", "xml", "-o", "book.xml")
+    assert outcome.code == 0
+    left = [line for line in outcome.err.splitlines() if "not carried over" in line]
+    assert left == [
+        "book.md:11:3: a comment is not carried over (it stands within a paragraph's text): <!-- real -->"
+    ], outcome.err
+    written = (scratch / "book.xml").read_text(encoding="utf-8")
+    assert "Then &lt;!-- opened &lt;!-- here" in written and "and closed --&gt; later." in written, written

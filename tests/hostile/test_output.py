@@ -503,6 +503,21 @@ def test_a_bad_baseline_is_a_plain_error(
     assert message in capsys.readouterr().err
 
 
+def test_a_baseline_saved_with_a_bom_is_read_as_its_sources_are(
+    scratch: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A baseline an editor saved with a UTF-8 BOM (Notepad does) was refused quoting Python's codec ("Unexpected
+    UTF-8 BOM (decode using utf-8-sig)"): it is read past, as a source's BOM is, and the baseline hides its findings."""
+    project(scratch, term="Bad Name")
+    assert run("lint", "--write-baseline", "baseline.json") == 0
+    assert run("lint") == 1
+    (scratch / "baseline.json").write_bytes(b"\xef\xbb\xbf" + (scratch / "baseline.json").read_bytes())
+    capsys.readouterr()
+    assert run("lint", "--baseline", "baseline.json") == 0
+    captured = capsys.readouterr()
+    assert "utf-8-sig" not in captured.err and "error" not in captured.out + captured.err, captured
+
+
 def test_a_baseline_that_is_a_folder_is_a_plain_error(scratch: Path, capsys: pytest.CaptureFixture[str]) -> None:
     project(scratch, baseline='"baseline"')
     (scratch / "baseline").mkdir()

@@ -490,6 +490,49 @@ def test_a_text_exports_steps_keep_their_numbers(capsys, scratch) -> None:  # ty
 
 
 @pytest.mark.parametrize(
+    ("first", "column", "what"),
+    [
+        ("(Rule)\nDescription: Intro.", 1, "`(Rule)`"),
+        ("1 - First step", 1, "a step"),
+        ("  • a bullet", 3, "a bullet"),
+    ],
+)
+def test_a_text_export_with_no_title_first_is_told_in_its_own_terms(  # type: ignore[no-untyped-def]
+    capsys, scratch, first: str, column: int, what: str
+) -> None:
+    """An export starting with ``(Rule)``, a step or a bullet was RB301 "a heading has no title", its help the
+    Markdown dialect's ("write its title after the `#`s"): the export has no ``#``. The reader says it, once."""
+    configure(scratch, 'sources = ["turns.txt"]\n')
+    (scratch / "turns.txt").write_text(f"{first}\n\nNext\n\nMore text.\n", encoding="utf-8")
+    lint = run(capsys, "lint", "--color", "never")
+    assert lint.code == 1
+    assert lint.out.startswith(
+        f"error[RB002]: the rule has no title: the export starts with {what}\n --> turns.txt:1:{column}\n"
+    ), lint.out
+    assert (
+        "= help: write the rule's title alone on the first line (a short line with no final stop), then a " in lint.out
+    )
+    assert "#" not in lint.out and lint.out.endswith("Found 1 error in 1 file.\n"), lint.out
+
+
+def test_description_after_a_step_or_a_bullet_starts_its_text_under_its_title(capsys, scratch) -> None:  # type: ignore[no-untyped-def]
+    """``Description:`` after a step's line was kept as words ("Rally Description: each fighter..."), where it starts
+    a rule's text: it starts the step's, the step's own line its title, as the export writes a rule."""
+    (scratch / "turns.txt").write_text(
+        "Turns\n\n(Rule)\nDescription: Intro.\n1 - Rally\nDescription: each fighter rallies.\nthen moves.\n"
+        "2 - Move\nwords\nDescription: late.\n• Charge\nDescription: run.\n",
+        encoding="utf-8",
+    )
+    assert run(capsys, "convert", "turns.txt", "--to", "xml", "-o", "turns.xml").code == 0
+    written = " ".join((scratch / "turns.xml").read_text(encoding="utf-8").split())
+    assert (
+        '<sequence> <item title="Rally">each fighter rallies. then moves.</item> <item>Move words late. <list> '
+        '<item title="Charge">run.</item> </list> </item> </sequence>'
+    ) in written, written
+    assert "Description" not in written
+
+
+@pytest.mark.parametrize(
     ("element", "said"),
     [
         ('<x:foo xmlns:x="urn:x"/>', "error[RB002]: unknown element `<foo>`\n --> book.xml:4:1\n"),
