@@ -65,9 +65,11 @@ PICTURES = {
     "10 x s50, default, huge": blurs(
         10, 50, "default", '<rect x="-100000" y="-100000" width="200000" height="200000" filter="url(#f)"/>'
     ),
-    "4 x s50, 100x": blurs(4, 50, "100x"),
-    "8 x s50, 200%": blurs(8, 50, "200%"),
-    "24 x s8, default": blurs(24, 8, "default"),
+    "3 x s50, 100x": blurs(3, 50, "100x"),
+    "4 x s50, 200%": blurs(4, 50, "200%"),
+    "21 x s8, default": blurs(21, 8, "default"),
+    "12 x s50, default": blurs(12, 50, "default"),
+    "12 x s200, default": blurs(12, 200, "default"),
     "24 x s50, default": blurs(24, 50, "default"),
     "45 x s50, default": blurs(45, 50, "default"),
     "45 x s50, 100x (the probe)": blurs(45, 50, "100x"),

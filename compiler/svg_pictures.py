@@ -24,7 +24,7 @@ from lxml import etree
 from rulebook.picture_size import SIZE_BYTES, size_refusal_of_any
 from rulebook.svg_area import MAX_TIMES_PAINTED, PaintedArea
 from rulebook.svg_dashes import MAX_DASHES_DRAWN, DashedStrokes, UntoldDashes
-from rulebook.svg_filters import FilterPlace, filter_region, filter_weight
+from rulebook.svg_filters import FilterPlace, blur_cost, filter_region, filter_weight
 from rulebook.svg_geometry import numbers, point_count
 
 SVG = "http://www.w3.org/2000/svg"
@@ -166,15 +166,15 @@ MAX_FILTER_PASSES = 25
 given to, each time that element is drawn (a ``<use>`` of it draws it again), counted as a share of a pass over the
 default region of an element the size of the picture (:func:`rulebook.svg_filters.filter_weight`: a region larger
 than the default counts more, as far as the primitives reach past the picture; a filter on a small element, its
-share, a hundredth at least). A blur took headless Chromium 0.2 to 0.3 s a pass over a megapixel (software drawing):
-one filter of 1,000 blurs on one rectangle, 35 KB, held it over 120 s (100: 20 s), and 100 rectangles of that size
-given one blur each 8.9 s. A blur of a large ``stdDeviation`` costs more, and a chain of them more than linearly, as
-each reaches past the pixels the next needs: 45 of ``stdDeviation="50"`` took 27.6 s (0.6 s a step; under 50, the
-limit before). So at the limit, about 15 s for a picture of a megapixel filtered whole by such blurs, a fraction of
-that in a page's column or for small blurs (on a machine of 2 cores loaded 5 to 7, in the same rounds: 24 of
-``stdDeviation="50"`` 40 s, of 200 23 s, of 8 10 s; 25 of 50 took 0.7 to 1.2 times as long as 50 of 8). A drop
-shadow is five primitives: four elements the size of the picture may have one, a hundred of a hundredth of it (which
-cost Chromium nothing it could measure)."""
+share, a hundredth at least), a blur up to two as it is wide (:func:`rulebook.svg_filters.blur_cost`). A blur took
+headless Chromium 0.2 to 0.3 s a pass over a megapixel (software drawing): one filter of 1,000 blurs on one rectangle,
+35 KB, held it over 120 s (100: 20 s), and 100 rectangles of that size given one blur each 8.9 s. A wide blur costs
+more, and a chain of them more than linearly, as each reaches past the pixels the next needs: on a rectangle of a
+megapixel, 24 blurs of ``stdDeviation="50"`` took 40 s (under 50, the limit before), 12 of them 9.4 s, 24 of 8
+10.5 s (a machine of 2 cores loaded 5 to 8). So at the limit, about 10 s for a picture of a megapixel filtered whole
+(12 wide blurs or 21 of 8), a fraction of that in a page's column. A drop shadow is five primitives: four elements
+the size of the picture may have one, a hundred of a hundredth of it (which cost Chromium nothing it could
+measure)."""
 _SHARES = 100
 """Filter steps are counted in hundredths: a filter on a small element costs a share of a pass over the picture."""
 _MOST_SHARES = MAX_FILTER_PASSES * _SHARES
@@ -271,7 +271,7 @@ def _check_drawn(root: etree._Element) -> None:
             help=_SIMPLER,
         )
     given_by_styles = _functions([value for text in styles for value in _FILTER_PROPERTY.findall(text)])
-    anywhere = FilterPlace(area.view.shown, None, 1.0)  # given by a <style>: to any element
+    anywhere = FilterPlace(area.view, None, 1.0)  # given by a <style>: to any element
     styled_passes = sum(_steps(target, anywhere) for target in styled) + given_by_styles
     _check_filter_passes(passes[root] + drawn[root] * styled_passes, root, named, area, stretches)
     _check_selectors(root, styles, drawn[root])
@@ -425,7 +425,7 @@ def _filter_passes(
 def _place(element: etree._Element, area: PaintedArea, stretches: dict[etree._Element, float]) -> FilterPlace:
     """Where a filter given to ``element`` (measured by ``area``) is: the box of what it draws, its user space's
     stretch on the picture (:meth:`rulebook.svg_area.PaintedArea.stretches`)."""
-    return FilterPlace(area.view.shown, area.drawn_box(element), stretches.get(element, math.inf))
+    return FilterPlace(area.view, area.drawn_box(element), stretches.get(element, math.inf))
 
 
 def _filter_values(element: etree._Element) -> list[str]:
@@ -444,11 +444,11 @@ def _functions(values: list[str]) -> int:
 
 
 def _steps(element: etree._Element, place: FilterPlace) -> int:
-    """The steps a filter counts for, in shares, each time it is given: its primitives, each weighed by what its
-    region makes it cost where it is given (:func:`rulebook.svg_filters.filter_weight`); none for another
-    element."""
-    primitives = _primitives(element)
-    return math.ceil(primitives * _SHARES * min(filter_weight(element, place), _MOST_SHARES)) if primitives else 0
+    """The steps a filter counts for, in shares, each time it is given: its primitives (a blur by how wide it is,
+    :func:`rulebook.svg_filters.blur_cost`), each weighed by what its region makes it cost where it is given
+    (:func:`rulebook.svg_filters.filter_weight`); none for another element."""
+    costs = [_HEAVY_PRIMITIVES.get(name, 1) * blur_cost(primitive, place) for primitive, name in _passes(element)]
+    return math.ceil(sum(costs) * _SHARES * min(filter_weight(element, place), _MOST_SHARES)) if costs else 0
 
 
 def _restretched(steps: int, more: float) -> int:
@@ -459,10 +459,15 @@ def _restretched(steps: int, more: float) -> int:
 
 def _primitives(element: etree._Element) -> int:
     """The passes a filter makes over what it is given: its primitives (none for another element)."""
+    return sum(_HEAVY_PRIMITIVES.get(name, 1) for _, name in _passes(element))
+
+
+def _passes(element: etree._Element) -> list[tuple[etree._Element, str]]:
+    """The primitives of a filter, each with its name (none for another element)."""
     if element.tag != f"{{{SVG}}}filter":
-        return 0
-    names = (etree.QName(child).localname for child in element.iter() if isinstance(child.tag, str))
-    return sum(_HEAVY_PRIMITIVES.get(name, 1) for name in names if name.startswith("fe") and name not in _NOT_PASSES)
+        return []
+    named = ((child, etree.QName(child).localname) for child in element.iter() if isinstance(child.tag, str))
+    return [(child, name) for child, name in named if name.startswith("fe") and name not in _NOT_PASSES]
 
 
 _NAMED_WEIGHT = 1.5
