@@ -172,7 +172,8 @@ headless Chromium 0.2 to 0.3 s a pass over a megapixel (software drawing): one f
 more, and a chain of them more than linearly, as each reaches past the pixels the next needs: on a rectangle of a
 megapixel, 24 blurs of ``stdDeviation="50"`` took 40 s (under 50, the limit before), 12 of them 9.4 s, 24 of 8
 10.5 s (a machine of 2 cores loaded 5 to 8). So at the limit, about 10 s for a picture of a megapixel filtered whole
-(12 wide blurs or 21 of 8), a fraction of that in a page's column. A drop shadow is five primitives: four elements
+(12 wide blurs, 21 of 8: 11 to 22 s in a round where the load made ten of 50 take 9.8 s, 3.7 s quieter), a fraction
+of that in a page's column. A drop shadow is five primitives: four elements
 the size of the picture may have one, a hundred of a hundredth of it (which cost Chromium nothing it could
 measure)."""
 _SHARES = 100
