@@ -18,6 +18,7 @@ from __future__ import annotations
 import base64
 import math
 import re
+from collections.abc import Iterator
 
 from lxml import etree
 
@@ -487,11 +488,9 @@ def _check_filter_passes(
     if passes <= _MOST_SHARES:
         return
     weight, heaviest, place = 1.0, None, None
-    for element in root.iter():
-        for found in _filters(_filter_values(element), named) if element.get("filter") or element.get("style") else []:
-            at = _place(element, area, stretches)
-            if _primitives(found) and filter_weight(found, at) > weight:
-                weight, heaviest, place = filter_weight(found, at), found, at
+    for found, at in _given_filters(root, named, area, stretches):
+        if _primitives(found) and filter_weight(found, at) > weight:
+            weight, heaviest, place = filter_weight(found, at), found, at
     region = ""
     if heaviest is not None and place is not None and weight >= _NAMED_WEIGHT:
         name = f"`{heaviest.get('id')}`"
@@ -502,13 +501,48 @@ def _check_filter_passes(
             f"; its filter {name}'s region is {told} the default one of an element the size of the picture, so each "
             f"of its steps counts as {counted}"
         )
+    given = "give the filter a smaller region (its `x`, `y`, `width` and `height`), or " if region else ""
+    if not region:
+        region, given = _wide_blur(root, named, area, stretches)
     raise UnsafeSvg(
         f"its filters take more than {MAX_FILTER_PASSES} steps (each primitive of a filter, for each element "
         "given that filter, each time it is drawn), the most an SVG picture may take: each is a pass over every "
         f"pixel of the element in a reader's browser{region}",
-        help=("give the filter a smaller region (its `x`, `y`, `width` and `height`), or " if region else "")
-        + _SIMPLER,
+        help=given + _SIMPLER,
     )
+
+
+def _wide_blur(
+    root: etree._Element,
+    named: dict[str, etree._Element],
+    area: PaintedArea,
+    stretches: dict[etree._Element, float],
+) -> tuple[str, str]:
+    """What to say of the first blur of a filter the picture gives that counts as more than one step and a half (a
+    wide one), and what to do; nothing where there is none."""
+    for found, at in _given_filters(root, named, area, stretches):
+        for primitive, _ in _passes(found):
+            if blur_cost(primitive, at) >= _NAMED_WEIGHT:
+                wide = str(primitive.get("stdDeviation") or "")[:30]
+                return (
+                    f'; a blur of its filter `{found.get("id")}` is wide (`stdDeviation="{wide}"`), so it counts as '
+                    f"{blur_cost(primitive, at):,.1f} steps",
+                    "give the filter narrower blurs, or ",
+                )
+    return "", ""
+
+
+def _given_filters(
+    root: etree._Element,
+    named: dict[str, etree._Element],
+    area: PaintedArea,
+    stretches: dict[etree._Element, float],
+) -> Iterator[tuple[etree._Element, FilterPlace]]:
+    """Each filter an element of the picture is given in its own attribute or ``style``, with where it is given."""
+    for element in root.iter():
+        if element.get("filter") or element.get("style"):
+            for found in _filters(_filter_values(element), named):
+                yield found, _place(element, area, stretches)
 
 
 def _letters(element: etree._Element) -> int:
