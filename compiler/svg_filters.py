@@ -36,11 +36,12 @@ LEAST_WEIGHT = 0.01
 picture of a megapixel, each given a drop shadow of five primitives (``x="-50%" width="200%"``), took headless
 Chromium no more time to show than the same without the shadow (within 2 s)."""
 BLUR_PIXELS = 50.0
+"""The pixels of a blur's standard deviation that count one step more (:data:`MOST_BLUR`)."""
 MOST_BLUR = 2.0
 """A blur counts as one step and one more for each :data:`BLUR_PIXELS` of its standard deviation, in the picture's
-pixels, up to :data:`MOST_BLUR`: in the same rounds, on a rectangle of a megapixel in the default region, 24 blurs of
-``stdDeviation="8"`` took headless Chromium 10.5 s, of 50 40.2 s, of 200 22.9 s; 10 of 5 0.7 s, of 50 3.7 s; and
-a chain of wide blurs costs more than linearly (of 50: 10 took 3.9 s, 12 9.4 s, 16 24.4 s, 24 38 s, 45 91 s)."""
+pixels, up to two: on a rectangle of a megapixel in the default region, 24 blurs of ``stdDeviation="8"`` took headless
+Chromium 10.5 s, of 50 40.2 s, of 200 22.9 s (one round, a loaded machine); 10 of 5 0.7 s, of 50 3.7 s (a quieter
+one); a chain of wide blurs costs more than linearly (of 50: 10 took 3.9 s, 12 9.4 s, 16 24.4 s, 24 38 s, 45 91 s)."""
 _BLURS = frozenset({"feGaussianBlur", "feDropShadow"})
 """The primitives that take each pixel from three standard deviations around it."""
 _MOVES = frozenset({"feOffset", "feDropShadow"})
