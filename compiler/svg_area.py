@@ -70,6 +70,8 @@ MAX_PATH_COMMANDS = 200_000
 """The most commands of paths with relative coordinates a picture's paths are followed through, pen move by pen
 move (about a second); a path past them is taken to cover the whole picture. A path of absolute coordinates is
 read at once, whatever its length."""
+_GIVEN = frozenset(f"{{{SVG}}}{name}" for name in ("mask", "clipPath", "filter"))
+"""What an element refers to that does not draw where it stands (a filter's region is of the element's box)."""
 _LINES = frozenset(f"{{{SVG}}}{name}" for name in ("path", "line", "polyline", "polygon"))
 _BOUNDING_KEYS = ("patternContentUnits", "maskContentUnits", "clipPathUnits")
 CSS_GEOMETRY = re.compile(r"(?<![\w-])(?:x|y|cx|cy|r|rx|ry|width|height|d)\s*:", re.IGNORECASE)
@@ -174,7 +176,7 @@ class PaintedArea:
         moved = self.moved or (style and CSS_MOVES.search(style))
         transform = None if moved else transform_of(element.get("transform") or element.get("patternTransform"))
         self.transforms[element] = transform
-        self.extents[element] = extent = self._extent(element, used, transform)
+        self.extents[element] = extent = self._extent(element, transform)
         if element in self.layers:
             covered += INFINITE if extent is None else extent.area
         area_scale = INFINITE if transform is None else scale_of(transform)
@@ -302,17 +304,58 @@ class PaintedArea:
         reach = self.letters[element] * side
         return Box(x - reach, y - side * 1.5, x + reach, y + side * 1.5)
 
-    def _extent(self, element: etree._Element, used: list[etree._Element], transform: Matrix | None) -> Box | None:
-        """The box holding all ``element`` draws, in its parent's user space (:attr:`extents`)."""
+    def drawn_box(self, element: etree._Element) -> Box | None:
+        """The box holding all ``element`` draws, in its own user space, before a filter it is given: what the
+        filter's region is a share of (:data:`NOTHING` if it draws nothing, None where it is not told), its masks,
+        clipping paths and filters left out; once :meth:`add` has measured it."""
+        return self._inner_box(element, [part for part in self.used[element] if part.tag not in _GIVEN])
+
+    def _inner_box(self, element: etree._Element, used: list[etree._Element]) -> Box | None:
+        """The box holding what ``element`` draws itself, its children and the ``used`` elements it repeats."""
         box = self.boxes[element]
-        if element in self.filtered or (self.marked and element.tag in _LINES):
-            return None  # a filter's region, markers: not told here
+        if self.marked and element.tag in _LINES:
+            return None  # markers: not told here
         if self.letters[element]:
             box = _union(box, self._text_box(element))
         for child in element:
             box = _union(box, self.extents.get(child, NOTHING))
         for part in used:
             box = _union(box, self.extents.get(part, NOTHING) if self._scale_of_use(element, part) == 1 else None)
+        return box
+
+    def stretches(self, root: etree._Element) -> dict[etree._Element, float]:
+        """How many times each element's own user space is stretched on the picture's: the longest a length of one
+        in it becomes through its transforms and its ancestors' (a nested ``<svg>``'s ``viewBox`` too), infinite
+        where one is not told (given in CSS). An element drawn by a ``<use>`` is stretched by the ``<use>`` too,
+        which :meth:`stretch_of_use` tells."""
+        stretches: dict[etree._Element, float] = {}
+        if not any(True for _ in root.iter(f"{{{SVG}}}filter")):
+            return stretches  # no region to measure (each element stretched as a <use> draws it: once)
+        for element in root.iter():
+            parent = element.getparent()
+            outer = stretches.get(parent, 1.0) if parent is not None and element is not root else 1.0
+            moved = self.moved or CSS_MOVES.search(str(element.get("style") or ""))
+            own = None if moved else transform_of(element.get("transform"))
+            view = _nested_view(element)
+            stretches[element] = outer * _stretch(own) * _stretch(view)
+        return stretches
+
+    def restretched(self, user: etree._Element, used: etree._Element, stretches: dict[etree._Element, float]) -> float:
+        """How many times more an area of ``used`` is stretched where ``user`` (a ``<use>``...) draws it than where it
+        stands (:meth:`stretches`), at least once: what a filter inside it costs more there."""
+        if not stretches:
+            return 1.0
+        where = stretches.get(user, INFINITE) * math.sqrt(self._scale_of_use(user, used))
+        parent = used.getparent()
+        stands = stretches.get(parent, 1.0) if parent is not None else 1.0
+        more = where / stands if stands and math.isfinite(stands) else INFINITE
+        return max(1.0, more * more) if math.isfinite(more) else INFINITE
+
+    def _extent(self, element: etree._Element, transform: Matrix | None) -> Box | None:
+        """The box holding all ``element`` draws, in its parent's user space (:attr:`extents`)."""
+        if element in self.filtered:
+            return None  # a filter's region: not told here
+        box = self._inner_box(element, self.used[element])
         if box is None or box is NOTHING or transform is None:
             return box if transform is not None else None
         return box if transform is IDENTITY else mapped(box, transform)
@@ -397,6 +440,16 @@ def _content_scale(paint: etree._Element) -> float:
     if any(paint.get(key) == "objectBoundingBox" for key in _BOUNDING_KEYS) or paint.get("viewBox"):
         return INFINITE
     return 1.0
+
+
+def _stretch(matrix: Matrix | None) -> float:
+    """The longest a length of one becomes through ``matrix`` (infinite where it is not told)."""
+    if matrix is None:
+        return INFINITE
+    if matrix is IDENTITY:
+        return 1.0
+    stretch = max(math.hypot(matrix[0], matrix[1]), math.hypot(matrix[2], matrix[3]))
+    return stretch if math.isfinite(stretch) else INFINITE
 
 
 def _nested_view(element: etree._Element) -> Matrix | None:

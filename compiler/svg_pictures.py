@@ -18,12 +18,14 @@ from __future__ import annotations
 import base64
 import math
 import re
+from collections.abc import Iterator
 
 from lxml import etree
 
 from rulebook.picture_size import SIZE_BYTES, size_refusal_of_any
 from rulebook.svg_area import MAX_TIMES_PAINTED, PaintedArea
 from rulebook.svg_dashes import MAX_DASHES_DRAWN, DashedStrokes, UntoldDashes
+from rulebook.svg_filters import FilterPlace, blur_cost, filter_region, filter_weight
 from rulebook.svg_geometry import numbers, point_count
 
 SVG = "http://www.w3.org/2000/svg"
@@ -160,13 +162,24 @@ MAX_SVG_DRAWN = 1_000_000
 million and the whole PDF with it, and a browser draws each. Ten tags a level, each ``<use>`` of the level below,
 draw ten times more a level: 80 tags drew ten million."""
 
-MAX_FILTER_PASSES = 50
-"""The most filter steps an SVG may take: each primitive of a filter is a pass over every pixel of each element it is
-given to, each time that element is drawn (a ``<use>`` of it draws it again). A blur took headless Chromium 0.2 to
-0.3 s a pass over a megapixel (software drawing): one filter of 1,000 blurs on one rectangle, 35 KB, held it over
-120 s (100: 20 s), and 100 rectangles of that size given one blur each 8.9 s; at the limit, 15 s for a picture of a
-megapixel filtered whole, a fraction of that in a page's column or for filters on small elements. A drop shadow is
-five primitives: ten elements may have one."""
+MAX_FILTER_PASSES = 25
+"""The most filter steps an SVG may take: each primitive of a filter is a pass over the region of each element it is
+given to, each time that element is drawn (a ``<use>`` of it draws it again), counted as a share of a pass over the
+default region of an element the size of the picture (:func:`rulebook.svg_filters.filter_weight`: a region larger
+than the default counts more, as far as the primitives reach past the picture; a filter on a small element, its
+share, a hundredth at least), a blur up to two as it is wide (:func:`rulebook.svg_filters.blur_cost`). A blur took
+headless Chromium 0.2 to 0.3 s a pass over a megapixel (software drawing): one filter of 1,000 blurs on one rectangle,
+35 KB, held it over 120 s (100: 20 s), and 100 rectangles of that size given one blur each 8.9 s. A wide blur costs
+more, and a chain of them more than linearly, as each reaches past the pixels the next needs: on a rectangle of a
+megapixel, 24 blurs of ``stdDeviation="50"`` took 40 s (under 50, the limit before), 12 of them 9.4 s, 24 of 8
+10.5 s (a machine of 2 cores loaded 5 to 8). So at the limit, about 10 s for a picture of a megapixel filtered whole
+(12 wide blurs, 21 of 8: 11 to 22 s in a round where the load made ten of 50 take 9.8 s, 3.7 s quieter), a fraction
+of that in a page's column. A drop shadow is five primitives: four elements
+the size of the picture may have one, a hundred of a hundredth of it (which cost Chromium nothing it could
+measure)."""
+_SHARES = 100
+"""Filter steps are counted in hundredths: a filter on a small element costs a share of a pass over the picture."""
+_MOST_SHARES = MAX_FILTER_PASSES * _SHARES
 _NOT_PASSES = frozenset({"feFuncR", "feFuncG", "feFuncB", "feFuncA", "feMergeNode"})
 _NOT_PASSES |= {"feDistantLight", "fePointLight", "feSpotLight"}
 """The ``fe`` elements that are parts of a primitive (its channels, inputs, light), not passes of their own."""
@@ -215,6 +228,7 @@ def _check_drawn(root: etree._Element) -> None:
     strokes = _dashed_strokes(root, styles, area)
     dashes: dict[etree._Element, float] = {}  # the dashes each element draws, with all it draws
     passes: dict[etree._Element, int] = {}  # the filter steps each element takes, with all it draws
+    stretches = area.stretches(root)  # what a filter's region and reach are in the picture's lengths
     open_: set[etree._Element] = set()  # on the way down from the root: a reference back to one is a cycle
     references: dict[etree._Element, tuple[list[etree._Element], list[etree._Element]]] = {}  # read on the way down
     stack: list[tuple[etree._Element, bool]] = [(root, False)]
@@ -240,8 +254,11 @@ def _check_drawn(root: etree._Element) -> None:
         paints = 1 + sum(drawn.get(paint, 0) for paint in painted) + _shading(element, weights)
         drawn[element] = min(MAX_SVG_DRAWN + 1, drawing * paints + lines)
         area.add(element, used, painted, letters)
-        taken = _filter_passes(element, named) + sum(passes.get(part, 0) for part in parts)
-        passes[element] = min(MAX_FILTER_PASSES + 1, taken + drawing * sum(passes.get(paint, 0) for paint in painted))
+        taken = _filter_passes(element, named, area, stretches) + sum(passes.get(part, 0) for part in element)
+        taken += sum(
+            _restretched(passes[part], area.restretched(element, part, stretches)) for part in used if passes.get(part)
+        )
+        passes[element] = min(_MOST_SHARES + 1, taken + drawing * sum(passes.get(paint, 0) for paint in painted))
         dashed = strokes.own(element, letters) + sum(dashes.get(part, 0.0) for part in parts)
         dashes[element] = min(MAX_DASHES_DRAWN + 1, dashed + drawing * sum(dashes.get(p, 0.0) for p in painted))
     everywhere = drawn[root] * sum(drawn.get(target, 0) for target in styled)  # a <style> may paint any element
@@ -256,8 +273,9 @@ def _check_drawn(root: etree._Element) -> None:
             help=_SIMPLER,
         )
     given_by_styles = _functions([value for text in styles for value in _FILTER_PROPERTY.findall(text)])
-    styled_passes = sum(_primitives(target) for target in styled) + given_by_styles  # to any element
-    _check_filter_passes(passes[root] + drawn[root] * styled_passes)
+    anywhere = FilterPlace(area.view, None, 1.0)  # given by a <style>: to any element
+    styled_passes = sum(_steps(target, anywhere) for target in styled) + given_by_styles
+    _check_filter_passes(passes[root] + drawn[root] * styled_passes, root, named, area, stretches)
     _check_selectors(root, styles, drawn[root])
     _check_dashes(root, styles)
     markers = sum(dashes.get(marker, 0.0) for marker in root.iter(f"{{{SVG}}}marker"))
@@ -391,36 +409,140 @@ def _check_dashes(root: etree._Element, styles: list[str]) -> None:
         )
 
 
-def _filter_passes(element: etree._Element, named: dict[str, etree._Element]) -> int:
-    """The filter steps ``element`` takes itself: the primitives of the filters its ``filter`` attribute or the
-    ``filter`` property of its ``style`` gives it (CSS reads the property's name in any case), and their CSS filter
-    functions."""
-    given = [element.get("filter") or "", *_FILTER_PROPERTY.findall(element.get("style") or "")]
-    filters = (named.get(name) for text in given for name in _PAINT_REFERENCE.findall(text))
-    return sum(_primitives(found) for found in filters if found is not None) + _functions(given)
+def _filter_passes(
+    element: etree._Element,
+    named: dict[str, etree._Element],
+    area: PaintedArea,
+    stretches: dict[etree._Element, float],
+) -> int:
+    """The filter steps ``element`` takes itself: those of the filters its ``filter`` attribute or the ``filter``
+    property of its ``style`` gives it (CSS reads the property's name in any case), each weighed where it is given
+    (:func:`_place`), and their CSS filter functions."""
+    given = _filter_values(element)
+    filters = _filters(given, named)
+    place = _place(element, area, stretches) if filters else None
+    return sum(_steps(found, place) for found in filters if place is not None) + _functions(given)
+
+
+def _place(element: etree._Element, area: PaintedArea, stretches: dict[etree._Element, float]) -> FilterPlace:
+    """Where a filter given to ``element`` (measured by ``area``) is: the box of what it draws, its user space's
+    stretch on the picture (:meth:`rulebook.svg_area.PaintedArea.stretches`)."""
+    return FilterPlace(area.view, area.drawn_box(element), stretches.get(element, math.inf))
+
+
+def _filter_values(element: etree._Element) -> list[str]:
+    """The values ``element``'s ``filter`` attribute and the ``filter`` property of its ``style`` give."""
+    return [element.get("filter") or "", *_FILTER_PROPERTY.findall(element.get("style") or "")]
+
+
+def _filters(given: list[str], named: dict[str, etree._Element]) -> list[etree._Element]:
+    """The elements of the picture the ``filter`` values ``given`` name (a filter, or another element: no steps)."""
+    return [named[name] for text in given for name in _PAINT_REFERENCE.findall(text) if name in named]
 
 
 def _functions(values: list[str]) -> int:
-    """The steps of the CSS filter functions in ``filter`` values (:data:`FUNCTION_PASSES` each)."""
-    return FUNCTION_PASSES * sum(len(_FILTER_FUNCTION.findall(value)) for value in values)
+    """The steps of the CSS filter functions in ``filter`` values (:data:`FUNCTION_PASSES` each), in shares."""
+    return FUNCTION_PASSES * _SHARES * sum(len(_FILTER_FUNCTION.findall(value)) for value in values)
+
+
+def _steps(element: etree._Element, place: FilterPlace) -> int:
+    """The steps a filter counts for, in shares, each time it is given: its primitives (a blur by how wide it is,
+    :func:`rulebook.svg_filters.blur_cost`), each weighed by what its region makes it cost where it is given
+    (:func:`rulebook.svg_filters.filter_weight`); none for another element."""
+    costs = [_HEAVY_PRIMITIVES.get(name, 1) * blur_cost(primitive, place) for primitive, name in _passes(element)]
+    return math.ceil(sum(costs) * _SHARES * min(filter_weight(element, place), _MOST_SHARES)) if costs else 0
+
+
+def _restretched(steps: int, more: float) -> int:
+    """The filter ``steps`` of an element drawn again where its area is ``more`` times as large (a ``<use>``
+    scaling it): its regions and reach grow with it (counted up to the limit)."""
+    return math.ceil(steps * min(more, _MOST_SHARES + 1)) if steps else 0
 
 
 def _primitives(element: etree._Element) -> int:
     """The passes a filter makes over what it is given: its primitives (none for another element)."""
+    return sum(_HEAVY_PRIMITIVES.get(name, 1) for _, name in _passes(element))
+
+
+def _passes(element: etree._Element) -> list[tuple[etree._Element, str]]:
+    """The primitives of a filter, each with its name (none for another element)."""
     if element.tag != f"{{{SVG}}}filter":
-        return 0
-    names = (etree.QName(child).localname for child in element.iter() if isinstance(child.tag, str))
-    return sum(_HEAVY_PRIMITIVES.get(name, 1) for name in names if name.startswith("fe") and name not in _NOT_PASSES)
+        return []
+    named = ((child, etree.QName(child).localname) for child in element.iter() if isinstance(child.tag, str))
+    return [(child, name) for child, name in named if name.startswith("fe") and name not in _NOT_PASSES]
 
 
-def _check_filter_passes(passes: int) -> None:
-    if passes > MAX_FILTER_PASSES:
-        raise UnsafeSvg(
-            f"its filters take more than {MAX_FILTER_PASSES} steps (each primitive of a filter, for each element "
-            "given that filter, each time it is drawn), the most an SVG picture may take: each is a pass over every "
-            "pixel of the element in a reader's browser",
-            help=_SIMPLER,
+_NAMED_WEIGHT = 1.5
+"""How many passes a primitive of a filter must count for to name its region as the reason."""
+
+
+def _check_filter_passes(
+    passes: int,
+    root: etree._Element,
+    named: dict[str, etree._Element],
+    area: PaintedArea,
+    stretches: dict[etree._Element, float],
+) -> None:
+    """Refuse a picture whose filters take more than :data:`MAX_FILTER_PASSES` steps; where a filter's region
+    weighs more than one step a primitive, name the heaviest (its region is what to make smaller)."""
+    if passes <= _MOST_SHARES:
+        return
+    weight, heaviest, place = 1.0, None, None
+    for found, at in _given_filters(root, named, area, stretches):
+        if _primitives(found) and filter_weight(found, at) > weight:
+            weight, heaviest, place = filter_weight(found, at), found, at
+    region = ""
+    if heaviest is not None and place is not None and weight >= _NAMED_WEIGHT:
+        name = f"`{heaviest.get('id')}`"
+        times = filter_region(heaviest, place)
+        told = f"{times:,.{0 if times >= 100 else 1}f} times" if math.isfinite(times) else "an untold number of times"
+        counted = f"{weight:,.0f}" if weight <= MAX_FILTER_PASSES else f"more than {MAX_FILTER_PASSES}"
+        region = (
+            f"; its filter {name}'s region is {told} the default one of an element the size of the picture, so each "
+            f"of its steps counts as {counted}"
         )
+    given = "give the filter a smaller region (its `x`, `y`, `width` and `height`), or " if region else ""
+    if not region:
+        region, given = _wide_blur(root, named, area, stretches)
+    raise UnsafeSvg(
+        f"its filters take more than {MAX_FILTER_PASSES} steps (each primitive of a filter, for each element "
+        "given that filter, each time it is drawn), the most an SVG picture may take: each is a pass over every "
+        f"pixel of the element in a reader's browser{region}",
+        help=given + _SIMPLER,
+    )
+
+
+def _wide_blur(
+    root: etree._Element,
+    named: dict[str, etree._Element],
+    area: PaintedArea,
+    stretches: dict[etree._Element, float],
+) -> tuple[str, str]:
+    """What to say of the first blur of a filter the picture gives that counts as more than one step and a half (a
+    wide one), and what to do; nothing where there is none."""
+    for found, at in _given_filters(root, named, area, stretches):
+        for primitive, _ in _passes(found):
+            if blur_cost(primitive, at) >= _NAMED_WEIGHT:
+                wide = str(primitive.get("stdDeviation") or "")[:30]
+                return (
+                    f'; a blur of its filter `{found.get("id")}` is wide (`stdDeviation="{wide}"`), so it counts as '
+                    f"{blur_cost(primitive, at):,.1f} steps",
+                    "give the filter narrower blurs, or ",
+                )
+    return "", ""
+
+
+def _given_filters(
+    root: etree._Element,
+    named: dict[str, etree._Element],
+    area: PaintedArea,
+    stretches: dict[etree._Element, float],
+) -> Iterator[tuple[etree._Element, FilterPlace]]:
+    """Each filter an element of the picture is given in its own attribute or ``style``, with where it is given."""
+    for element in root.iter():
+        if element.get("filter") or element.get("style"):
+            for found in _filters(_filter_values(element), named):
+                yield found, _place(element, area, stretches)
 
 
 def _letters(element: etree._Element) -> int:

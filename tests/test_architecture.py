@@ -73,6 +73,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "rulebook.svg_pictures",
             "rulebook.svg_area",
             "rulebook.svg_dashes",
+            "rulebook.svg_filters",
             "rulebook.svg_geometry",
         ),
     ),
