@@ -32,10 +32,13 @@ from rulebook.svg_geometry import (
     length,
     mapped,
     numbers,
-    path_box,
+    path_extent,
+    point_count,
+    polyline_extent,
     product,
     scale_of,
     squared,
+    stretch_of,
     transform_of,
     view_box,
     viewport,
@@ -46,6 +49,19 @@ MAX_TIMES_PAINTED = 2_000
 (software drawing): a picture of a megapixel painted over 2,000 times, 1 to 2.5 s more than an empty one (10,000
 times: 7 s); ordinary pictures paint theirs a few times (23,658 SVGs of icon sets and books: 136 at most; a map of
 5,000 cells with labels and rivers: 5)."""
+MAX_ROWS_CROSSED = 30_000_000
+"""The most rows of pixels an SVG's edges may cross: a browser fills a shape, or its stroke, edge by edge, each edge
+over every row of pixels it crosses, so a line's cost grows with how far it runs up and down, which neither its
+points nor its area tell (a path of 200,000 points at random across a megapixel, 67 million rows crossed, took
+headless Chromium 4.7 s more than an empty picture; 100,000 points zigzagging across it a row apart, 0.3 s). Every
+shape's edges count, where they are drawn, each time they are drawn; a hex map of 5,000 cells with its coastline and
+rivers crosses under a million."""
+EDGES_A_ROW = 1_000
+"""How many of a shape's edges cross each row, on average, for its rows to count twice: the browser keeps the edges
+crossing a row in order as it goes down, so a shape of many edges across each other costs more a row (one filled
+polygon of 20,000 points at random, 6.7 million rows crossed by 6,700 edges each, took headless Chromium 2.9 s more
+than an empty picture; of 88,000 points, 54 s; twenty of 2,000 points, 13 million rows by 667 edges each, 2.6 s;
+15,000 thin filled rectangles the height of the picture, 30 million rows by 2 edges, 0.5 s)."""
 WINDOW_PIXELS = 4_000_000
 """The pixels a window shows at most (2,000 x 2,000): a picture saying it is larger is drawn in parts as a reader
 scrolls it, and each part may be the one painted over, so its count is multiplied by how many windows it holds."""
@@ -78,6 +94,8 @@ CSS_GEOMETRY = re.compile(r"(?<![\w-])(?:x|y|cx|cy|r|rx|ry|width|height|d)\s*:",
 """A geometry property given in CSS, which overrides an attribute: where it is, a shape's extent is not read."""
 CSS_MOVES = re.compile(r"(?<![\w-])(?:transform|scale|translate|rotate|zoom|offset(?:-[a-z]+)?)\s*:", re.IGNORECASE)
 """A CSS property moving or scaling an element and what it holds: where it is, its place is not told."""
+CSS_PATH = re.compile(r"(?<![\w-])d\s*:([^;}]*)", re.IGNORECASE)
+"""CSS's ``d`` property, which gives a path its data (``d: path("M0 0 L...")``) whatever its attribute says."""
 _LAYERS = re.compile(r"(?<![\w-])(?:opacity|mask|clip-path|mix-blend-mode|isolation|filter)\s*:", re.IGNORECASE)
 """A CSS property drawing an element into a layer of its own, blended whole: a layer costs its box."""
 _LAYER_KEYS = ("opacity", "mask", "clip-path", "mix-blend-mode", "isolation")
@@ -104,6 +122,8 @@ class PaintedArea:
         self.half_stroke = _widest_stroke(root, css, self.view.shown) / 2
         self.glyph = squared(_largest_font(root, css) + 2 * self.half_stroke)
         self.unmeasured_shapes = any(CSS_GEOMETRY.search(text) for text in styles)
+        self.styled_path_points = max((css_path_points(text) for text in styles), default=0)
+        """The most points a ``<style>`` may give a path through CSS's ``d``."""
         self.moved = any(CSS_MOVES.search(text) for text in styles)
         """Whether the picture's ``<style>`` may move or scale any element (CSS's ``transform``, ``scale``...)."""
         self.layering = any(_LAYERS.search(text) for text in styles)
@@ -134,6 +154,11 @@ class PaintedArea:
         """Each element's own transform (a pattern's ``patternTransform``), None where it does not parse."""
         self.path_commands = 0
         """The commands of relative paths read so far (each a few steps of Python)."""
+        self.outline: dict[etree._Element, tuple[float, float]] = {}
+        """How far the edges each element draws (its own, its children's, what it repeats) run up and down, and
+        how far they run, in its parent's user space."""
+        self.own_outline: dict[etree._Element, tuple[float, float, float]] = {}
+        """How far a path's own edges run up and down, how far they run, and its height, read with its box."""
         self.filtered: set[etree._Element] = set()
         """The elements given a filter, drawing over its region (as large as the picture)."""
         self.marker_count = 0.0
@@ -157,7 +182,7 @@ class PaintedArea:
         self.lettering[element] = self._lettering(element, letters)
         own = self._own_area(element, letters)
         covered, mass = own or 0.0, 0.0 if own is None else 1.0
-        points = weighed = _points(element) if self.marked else 0.0
+        points = weighed = _points(element) + self.css_points(element) if self.marked else 0.0
         for part in element:
             covered += self.covered.get(part, 0.0)
             mass += self.mass.get(part, 0.0)
@@ -180,9 +205,63 @@ class PaintedArea:
         if element in self.layers:
             covered += INFINITE if extent is None else extent.area
         area_scale = INFINITE if transform is None else scale_of(transform)
+        self.outline[element] = _transformed(self._outline(element), transform)
         self.covered[element] = _times(area_scale, covered)
         self.mass[element] = _times(area_scale, mass)
         self.points[element] = (points, _times(area_scale, weighed))
+
+    def _outline(self, element: etree._Element) -> tuple[float, float]:
+        """How far the edges ``element`` draws run up and down, and how far they run, in its own user space: its
+        own, its children's, what it repeats (as large as a ``<use>`` draws it), and what its patterns draw, once
+        for each element painted."""
+        rise, run = self._own_outline(element)
+        for part in element:
+            part_rise, part_run = self.outline.get(part, (0.0, 0.0))
+            rise, run = rise + part_rise, run + part_run
+        repeats = [(math.sqrt(self._scale_of_use(element, part)), part) for part in self.used[element]]
+        drawn = self.drawn.get(element, 1)
+        repeats += [(_times(drawn, math.sqrt(_content_scale(paint))), paint) for paint in self.painted[element]]
+        for scale, part in repeats:
+            part_rise, part_run = self.outline.get(part, (0.0, 0.0))
+            rise, run = rise + _times(scale, part_rise), run + _times(scale, part_run)
+        return rise, run
+
+    def _own_outline(self, element: etree._Element) -> tuple[float, float]:
+        """How far ``element``'s own edges run up and down, and how far they run, in its user space: a shape's,
+        which a browser fills or strokes (twice where a stroke may be wide: an outline on either side), each row
+        counted again for each :data:`EDGES_A_ROW` edges crossing it on average; a shape whose geometry is not told,
+        as many crossings of the picture as it has points (four for another shape)."""
+        if element.tag not in _OUTLINES and element.tag != _PATH:
+            return 0.0, 0.0
+        if self.boxes.get(element) is None:
+            given = point_count(element.get("d") or element.get("points") or "") + self.css_points(element)
+            crossing = max(4.0, float(given)) * math.hypot(_whole(self.view.shown, 0), _whole(self.view.shown, 1))
+            return crossing, crossing
+        found = self.own_outline.get(element)
+        rise, run, height = _OUTLINES[element.tag](element, self.view.shown) if found is None else found
+        sides = 2 if self.half_stroke > 0.5 else 1  # a wide stroke is filled as an outline on either side
+        crowd = sides * rise / height / EDGES_A_ROW if height > 0 and math.isfinite(height) else 0.0
+        return _times(sides * rise, 1 + crowd), run
+
+    def css_points(self, element: etree._Element) -> int:
+        """The points CSS's ``d`` may give ``element`` to draw through (none but to a path)."""
+        if element.tag != _PATH:
+            return 0
+        return self.styled_path_points + css_path_points(str(element.get("style") or ""))
+
+    def rows_crossed(self, root: etree._Element, styled: list[etree._Element], drawn: float) -> float:
+        """How many rows of pixels the picture's edges cross (:data:`MAX_ROWS_CROSSED`): its root's, what a
+        ``<style>`` paints every element with, and its markers' at every point, each as large as a stroke's width;
+        at most every row of the picture for each edge of the ``drawn`` elements and points (four a shape), as a
+        browser follows an edge only where it is seen: a background far larger than the picture costs no more than
+        one its size."""
+        markers = sum(self.outline.get(marker, (0.0, 0.0))[0] for marker in root.iter(f"{{{SVG}}}marker"))
+        styled_rise = sum(self.outline.get(paint, (0.0, 0.0))[0] for paint in styled)
+        rise = self.outline.get(root, (0.0, 0.0))[0] + self.drawn.get(root, 1) * styled_rise
+        rise += _times(self.marker_points(root) * max(1.0, 2 * self.half_stroke), markers)
+        seen = self.view.shown.bottom - self.view.shown.top
+        rows_a_length = self.view.rows / seen if not self.view.untold and 0 < seen < INFINITE else INFINITE
+        return min(_times(rows_a_length, rise), 4 * drawn * self.view.rows)
 
     def marker_points(self, root: etree._Element) -> float:
         """The points the picture's lines carry a marker at, each time a line is drawn (none without markers)."""
@@ -363,7 +442,7 @@ class PaintedArea:
     def _own_box(self, element: etree._Element) -> Box | None:
         """The box ``element`` paints itself, with its stroke; :data:`NOTHING` if it paints nothing, None if it is not
         told."""
-        if element.tag not in _SHAPES:
+        if element.tag not in _SHAPES and element.tag != _PATH:
             return NOTHING
         if self.unmeasured_shapes or CSS_GEOMETRY.search(str(element.get("style") or "")):
             return None
@@ -372,7 +451,12 @@ class PaintedArea:
             self.path_commands += 0 if absolute_path(data) else len(_COMMANDS.findall(data))
             if self.path_commands > MAX_PATH_COMMANDS:
                 return None
-        box = _SHAPES[element.tag](element, self.view.shown)
+            extent = path_extent(data)
+            height = 0.0 if extent.box is None else extent.box.bottom - extent.box.top
+            self.own_outline[element] = extent.rise, extent.length, height
+            box: Box | None = NOTHING if extent.box is None else extent.box
+        else:
+            box = _SHAPES[element.tag](element, self.view.shown)
         return box if box is None or box is NOTHING else box.grown(self.half_stroke)
 
     def _marker_clip(self, marker: etree._Element) -> float:
@@ -400,6 +484,18 @@ class PaintedArea:
         if width is None or height is None:
             return INFINITE
         return squared(max(width / (box.right - box.left), height / (box.bottom - box.top)))
+
+
+def _transformed(outline: tuple[float, float], transform: Matrix | None) -> tuple[float, float]:
+    """How far edges running ``outline`` (up and down, along) run once ``transform`` moves them: along an axis, as
+    it stretches that axis; turned or skewed, up and down as far as they run."""
+    rise, run = outline
+    if transform is None:
+        return _times(INFINITE, rise), _times(INFINITE, run)
+    stretch = stretch_of(transform)
+    if transform[1] == 0 and transform[2] == 0:  # along the axes: up and down as far as it stretches them
+        return _times(abs(transform[3]), rise), _times(stretch, run)
+    return _times(stretch, run), _times(stretch, run)
 
 
 def _union(one: Box | None, other: Box | None) -> Box | None:
@@ -465,6 +561,12 @@ def _nested_view(element: etree._Element) -> Matrix | None:
     return (scale, 0.0, 0.0, scale, 0.0, 0.0)
 
 
+def css_path_points(text: str) -> int:
+    """The points the path data CSS's ``d`` gives in ``text`` (a ``style`` or a ``<style>``) draws through, the most
+    of any one value (a path takes one)."""
+    return max((point_count(value) for value in CSS_PATH.findall(text)), default=0)
+
+
 def _points(element: etree._Element) -> float:
     """The points a line carries a marker at (each vertex; two at least); none for another element."""
     if element.tag not in _LINES:
@@ -512,11 +614,6 @@ def _poly(element: etree._Element, shown: Box) -> Box | None:
     return Box(min(xs), min(ys), max(xs), max(ys)) if xs else NOTHING
 
 
-def _path(element: etree._Element, shown: Box) -> Box | None:
-    box = path_box(element.get("d") or "")
-    return NOTHING if box is None else box
-
-
 _SHAPES: dict[str, Callable[[etree._Element, Box], Box | None]] = {
     f"{{{SVG}}}rect": _rect,
     f"{{{SVG}}}image": _image,
@@ -525,9 +622,47 @@ _SHAPES: dict[str, Callable[[etree._Element, Box], Box | None]] = {
     f"{{{SVG}}}line": _line,
     f"{{{SVG}}}polyline": _poly,
     f"{{{SVG}}}polygon": _poly,
-    f"{{{SVG}}}path": _path,
 }
 """How each shape's box is read from its attributes."""
+
+
+def _rect_outline(element: etree._Element, shown: Box) -> tuple[float, float, float]:
+    width, height = length(element.get("width"), _whole(shown, 0)), length(element.get("height"), _whole(shown, 1))
+    return 2 * abs(height or 0.0), 2 * (abs(width or 0.0) + abs(height or 0.0)), abs(height or 0.0)
+
+
+def _ellipse_outline(element: etree._Element, shown: Box) -> tuple[float, float, float]:
+    box = _ellipse(element, shown)
+    if box is None:
+        return 0.0, 0.0, 0.0
+    high = box.bottom - box.top
+    return 2 * high, math.pi * max(box.right - box.left, high), high
+
+
+def _line_outline(element: etree._Element, shown: Box) -> tuple[float, float, float]:
+    box = _line(element, shown)
+    if box is None:
+        return 0.0, 0.0, 0.0
+    high = box.bottom - box.top
+    return high, math.hypot(box.right - box.left, high), high
+
+
+def _poly_outline(element: etree._Element, shown: Box) -> tuple[float, float, float]:
+    rise, run = polyline_extent(numbers(element.get("points") or ""), closed=element.tag == f"{{{SVG}}}polygon")
+    box = _poly(element, shown)
+    return rise, run, 0.0 if box is None else box.bottom - box.top
+
+
+_OUTLINES: dict[str, Callable[[etree._Element, Box], tuple[float, float, float]]] = {
+    f"{{{SVG}}}rect": _rect_outline,
+    f"{{{SVG}}}circle": _ellipse_outline,
+    f"{{{SVG}}}ellipse": _ellipse_outline,
+    f"{{{SVG}}}line": _line_outline,
+    f"{{{SVG}}}polyline": _poly_outline,
+    f"{{{SVG}}}polygon": _poly_outline,
+}
+"""How far each shape's edges run up and down, how far they run, and its height, read from its attributes (a
+path's are read with its box)."""
 
 
 def _widest_stroke(root: etree._Element, css: list[str], shown: Box) -> float:

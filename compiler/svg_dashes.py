@@ -21,7 +21,7 @@ import re
 from lxml import etree
 
 from rulebook.svg_area import CSS_GEOMETRY, CSS_MOVES, MAX_PATH_COMMANDS
-from rulebook.svg_geometry import SVG, Viewport, length, numbers, path_length, squared, transform_of, view_box
+from rulebook.svg_geometry import SVG, Viewport, length, numbers, path_length, stretch_of, transform_of, view_box
 
 MAX_DASHES_DRAWN = 2_000_000
 """The most dashes an SVG's strokes may draw, each time each is drawn: headless Chromium drew 1,996,000 (ten
@@ -198,19 +198,9 @@ def _non_scaling(root: etree._Element, styles: list[str], view: Viewport) -> dic
         if untold or own is None or (parent is not None and view_box(element) is not None):
             stretches[element] = math.inf
         else:
-            stretch = _largest_stretch(own[:4])
+            stretch = stretch_of(own)
             stretches[element] = 0.0 if stretch == 0 else above * stretch
         said = f"{element.get('vector-effect') or ''} {element.get('style') or ''}".lower()
         if anywhere or _NON_SCALING in said:
             unscaled[element] = stretches[element]
     return unscaled
-
-
-def _largest_stretch(matrix: tuple[float, ...]) -> float:
-    """How many times the linear part ``(a, b, c, d)`` of a transform stretches a length at most (its largest
-    singular value)."""
-    a, b, c, d = matrix
-    spread = squared(a) + squared(b) + squared(c) + squared(d)
-    if math.isinf(spread):
-        return math.inf
-    return math.sqrt((spread + math.sqrt(max(0.0, squared(spread) - 4 * squared(a * d - b * c)))) / 2)

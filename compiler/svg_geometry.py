@@ -11,6 +11,7 @@ import math
 import re
 from dataclasses import dataclass
 from itertools import accumulate, pairwise
+from operator import sub
 
 from lxml import etree
 
@@ -78,6 +79,15 @@ def product(outer: Matrix, inner: Matrix) -> Matrix:
 def scale_of(matrix: Matrix) -> float:
     """How many times ``matrix`` multiplies an area (the absolute value of its determinant)."""
     return abs(matrix[0] * matrix[3] - matrix[1] * matrix[2])
+
+
+def stretch_of(matrix: Matrix) -> float:
+    """How many times ``matrix`` stretches a length at most (the largest singular value of its linear part)."""
+    a, b, c, d = matrix[:4]
+    spread = squared(a) + squared(b) + squared(c) + squared(d)
+    if math.isinf(spread):
+        return math.inf
+    return math.sqrt((spread + math.sqrt(max(0.0, squared(spread) - 4 * squared(a * d - b * c)))) / 2)
 
 
 def mapped(box: Box, matrix: Matrix) -> Box:
@@ -181,6 +191,8 @@ class Viewport:
     pixels: float
     """The pixels the picture says it has (its ``width`` times its ``height``); :data:`UNSIZED` a side it leaves
     unsaid."""
+    rows: float
+    """The rows of pixels it says it has (its ``height``)."""
 
     @property
     def untold(self) -> bool:
@@ -197,22 +209,24 @@ def viewport(root: etree._Element) -> Viewport:
     height = height if height is not None and height > 0 else UNSIZED
     box = view_box(root)
     if box is None:
-        return Viewport(Box(0.0, 0.0, width, height), width * height, width * height)
+        return Viewport(Box(0.0, 0.0, width, height), width * height, width * height, height)
     wide, high = box.right - box.left, box.bottom - box.top
     align, slice_ = _aspect(root.get("preserveAspectRatio"))
     if align is None:  # "none": the viewBox stretched to the picture's shape, shown whole and nothing beside it
-        return Viewport(box, wide * high if math.isfinite(wide * high) else math.inf, width * height)
+        return Viewport(box, wide * high if math.isfinite(wide * high) else math.inf, width * height, height)
     fitted = (max if slice_ else min)(width / wide, height / high)  # the viewBox's lengths a pixel
     if not 0 < fitted < math.inf:
-        return Viewport(box, math.inf, width * height)  # untold: no share of it can be taken
+        return Viewport(box, math.inf, width * height, height)  # untold: no share of it can be taken
     seen_wide, seen_high = width / fitted, height / fitted
     if slice_:  # the picture filled, the viewBox cut to its shape where the alignment puts it
         left = box.left + (wide - seen_wide) * align[0]
         top = box.top + (high - seen_high) * align[1]
-        return Viewport(Box(left, top, left + seen_wide, top + seen_high), seen_wide * seen_high, width * height)
+        return Viewport(
+            Box(left, top, left + seen_wide, top + seen_high), seen_wide * seen_high, width * height, height
+        )
     extra_x, extra_y = seen_wide - wide, seen_high - high
     shown = Box(box.left - extra_x, box.top - extra_y, box.right + extra_x, box.bottom + extra_y)
-    return Viewport(shown, seen_wide * seen_high, width * height)
+    return Viewport(shown, seen_wide * seen_high, width * height, height)
 
 
 _ALIGN = {"min": 0.0, "mid": 0.5, "max": 1.0}
@@ -257,112 +271,116 @@ def absolute_path(d: str) -> bool:
     return _NOT_PAIRS.search(d) is None
 
 
-def path_box(d: str) -> Box | None:
-    """The box holding every point and control point of a path's data (a curve lies within its control points; an
-    arc within its endpoints widened by twice its radius, as the browser enlarges a radius too small for its chord),
-    read a command at a time, its numbers at once (a segment is a few steps of Python: 25,000 paths of 25 curves
-    each take a second); None for a path drawing nothing. A browser draws a path up to its first error: numbers
-    after it may widen the box, never narrow it."""
+@dataclass(frozen=True, slots=True)
+class PathExtent:
+    """Where a path's data draws: the box holding it, and how far its stroke runs."""
+
+    box: Box | None
+    """The box holding every point and control point (a curve lies within its control points; an arc within its
+    endpoints widened by twice its radius, as the browser enlarges a radius too small for its chord); None for a
+    path drawing nothing."""
+    length: float
+    """The most its stroke runs: the lines through its points and control points in turn (a curve is no longer than
+    they are), each arc the whole ellipse of its largest radius, each closing line back to where its part began; a
+    move counted as a line."""
+    rise: float
+    """The most it runs up and down along those lines: the rows of pixels a browser crosses following its edges."""
+
+
+NO_PATH = PathExtent(None, 0.0, 0.0)
+
+
+def path_extent(d: str) -> PathExtent:
+    """The extent of a path's data, read a command at a time, its numbers at once (a segment is a few steps of
+    Python: 25,000 paths of 25 curves each take a second). A browser draws a path up to its first error: numbers
+    after it may widen the box and lengthen the stroke, never narrow or shorten them."""
     parts = _COMMAND.split(d, maxsplit=2)
     if parts[0].strip() or len(parts) < 3 or parts[1] not in "Mm":
-        return None
+        return NO_PATH
     if absolute_path(d):  # a number out of place after an error may widen the box, never narrow it
         values = numbers(d)
         across, down = values[0 : len(values) // 2 * 2 : 2], values[1 : len(values) // 2 * 2 : 2]
-        return Box(min(across), min(down), max(across), max(down)) if across else None
+        if not across:
+            return NO_PATH
+        box = Box(min(across), min(down), max(across), max(down))
+        closings = d.count("Z") + d.count("z")
+        closing = math.hypot(box.right - box.left, box.bottom - box.top) * closings
+        return PathExtent(
+            box, _polyline_length(across, down) + closing, _rise(down) + (box.bottom - box.top) * closings
+        )
     parts = _COMMAND.split(d)
     pen = [0.0, 0.0, 0.0, 0.0]  # where the pen is, and where its subpath started
     xs: list[float] = []
     ys: list[float] = []
+    total = risen = 0.0
     for command, text in zip(parts[1::2], parts[2::2], strict=True):
         if command in "Zz":
+            total, risen = total + math.hypot(pen[2] - pen[0], pen[3] - pen[1]), risen + abs(pen[3] - pen[1])
             pen[0], pen[1] = pen[2], pen[3]
-        elif not (_arcs if command in "Aa" else _segments)(pen, command, text, xs, ys):
+            continue
+        moved = (_arcs if command in "Aa" else _segments)(pen, command, text, xs, ys)
+        if moved is None:
             break
-    return Box(min(xs), min(ys), max(xs), max(ys)) if xs else None
+        total, risen = total + moved[0], risen + moved[1]
+    return PathExtent(Box(min(xs), min(ys), max(xs), max(ys)) if xs else None, total, risen)
+
+
+def path_box(d: str) -> Box | None:
+    """The box holding a path's data (:attr:`PathExtent.box`)."""
+    return path_extent(d).box
 
 
 def path_length(d: str) -> float:
-    """The most a path's stroke runs: the lines through its points and control points in turn (a curve is no
-    longer than they are), each arc the whole ellipse of its largest radius, each closing line back to where its
-    part began; a move counted as a line. Read up to its first error, as a browser draws it."""
-    parts = _COMMAND.split(d)
-    if parts[0].strip() or len(parts) < 3 or parts[1] not in "Mm":
-        return 0.0
-    pen = [0.0, 0.0, 0.0, 0.0]  # where the pen is, and where its part started
-    total = 0.0
-    for command, text in zip(parts[1::2], parts[2::2], strict=True):
-        if command in "Zz":
-            total += math.hypot(pen[2] - pen[0], pen[3] - pen[1])
-            pen[0], pen[1] = pen[2], pen[3]
-            continue
-        run = (_arc_run if command in "Aa" else _run)(pen, command, text)
-        if run is None:
-            break
-        total += run
-    return total
+    """How far a path's stroke runs at most (:attr:`PathExtent.length`)."""
+    return path_extent(d).length
 
 
-def _run(pen: list[float], command: str, text: str) -> float | None:
-    """How far one command's segments move ``pen`` (:func:`path_length`); None where the data stops being drawn."""
+def polyline_extent(values: list[float], *, closed: bool) -> tuple[float, float]:
+    """How far the stroke of a ``points`` list runs (back to its first point, ``closed``), and how far up and down."""
+    xs, ys = values[0 : len(values) // 2 * 2 : 2], values[1 : len(values) // 2 * 2 : 2]
+    if closed and xs:
+        xs, ys = [*xs, xs[0]], [*ys, ys[0]]
+    return _polyline_length(xs, ys), _rise(ys)
+
+
+def _polyline_length(xs: list[float], ys: list[float]) -> float:
+    return sum(map(math.hypot, map(sub, xs[1:], xs), map(sub, ys[1:], ys)))
+
+
+def _rise(ys: list[float]) -> float:
+    return math.fsum(abs(b - a) for a, b in pairwise(ys))
+
+
+def _segments(
+    pen: list[float], command: str, text: str, xs: list[float], ys: list[float]
+) -> tuple[float, float] | None:
+    """Move ``pen`` along one command's segments, adding the least and most of their coordinates to ``xs`` and
+    ``ys``: how far it moved, and how far up and down; None where the data stops being drawn."""
     values = [float(number) for number in _NUMBERS.findall(text)]
     size = _GROUP[command]
     if size == 1:  # H, V: one coordinate a segment
         axis, along = _along(pen, command, values)
         if not along:
             return None
-        moved = sum(abs(b - a) for a, b in zip([pen[axis], *along], along, strict=False))
-        pen[axis] = along[-1]
-        return moved
-    if len(values) < size:
-        return None
-    across, down = _points(values[: len(values) // size * size], size, pen[0], pen[1], command.islower())
-    xs, ys = [pen[0], *across], [pen[1], *down]
-    moved = sum(map(math.hypot, (b - a for a, b in pairwise(xs)), (b - a for a, b in pairwise(ys))))
-    pen[0], pen[1] = across[-1], down[-1]
-    if command in "Mm":
-        pen[2], pen[3] = across[0], down[0]
-    return moved
-
-
-def _arc_run(pen: list[float], command: str, text: str) -> float | None:
-    """How far arcs move ``pen``, each counted as the whole ellipse of its largest radius."""
-    position, moved = 0, None
-    while (found := _ARC.match(text, position)) is not None:
-        rx, ry, angle, _, _, end_x, end_y = (float(value) for value in found.groups())
-        end_x, end_y = (end_x + pen[0], end_y + pen[1]) if command == "a" else (end_x, end_y)
-        radius = _arc_radius(rx, ry, angle, end_x - pen[0], end_y - pen[1])
-        moved = (moved or 0.0) + max(2 * math.pi * radius, math.hypot(end_x - pen[0], end_y - pen[1]))
-        pen[0], pen[1], position = end_x, end_y, found.end()
-    return moved
-
-
-def _segments(pen: list[float], command: str, text: str, xs: list[float], ys: list[float]) -> bool:
-    """Move ``pen`` along one command's segments, adding the least and most of their coordinates to ``xs`` and
-    ``ys``; False where the data stops being drawn."""
-    values = [float(number) for number in _NUMBERS.findall(text)]
-    size = _GROUP[command]
-    if size == 1:  # H, V: one coordinate a segment
-        axis, along = _along(pen, command, values)
-        if not along:
-            return False
         (xs if axis == 0 else ys).extend((min(along), max(along)))
+        ran = sum(abs(b - a) for a, b in pairwise([pen[axis], *along]))
         pen[axis] = along[-1]
-        return True
+        return ran, ran if axis else 0.0
     if len(values) == size:  # the common case: one segment
         across, down = values[0::2], values[1::2]
         if command.islower():
             across, down = [value + pen[0] for value in across], [value + pen[1] for value in down]
     elif len(values) < size:
-        return False
+        return None
     else:
         across, down = _points(values[: len(values) // size * size], size, pen[0], pen[1], command.islower())
     xs.extend((min(across), max(across)))
     ys.extend((min(down), max(down)))
+    moved = _polyline_length([pen[0], *across], [pen[1], *down]), _rise([pen[1], *down])
     pen[0], pen[1] = across[-1], down[-1]
     if command in "Mm":
         pen[2], pen[3] = across[0], down[0]  # further pairs draw lines; Z returns to the first
-    return True
+    return moved
 
 
 def _along(pen: list[float], command: str, values: list[float]) -> tuple[int, list[float]]:
@@ -386,17 +404,21 @@ def _points(values: list[float], size: int, x: float, y: float, relative: bool) 
     return moved_x, moved_y
 
 
-def _arcs(pen: list[float], command: str, text: str, xs: list[float], ys: list[float]) -> bool:
-    """Move ``pen`` along arcs, as :func:`_segments` along other segments."""
-    position, drawn = 0, False
+def _arcs(pen: list[float], command: str, text: str, xs: list[float], ys: list[float]) -> tuple[float, float] | None:
+    """Move ``pen`` along arcs, as :func:`_segments` along other segments, each counted as the whole ellipse of its
+    largest radius."""
+    position, moved = 0, None
     while (found := _ARC.match(text, position)) is not None:
         rx, ry, angle, _, _, end_x, end_y = (float(value) for value in found.groups())
         end_x, end_y = (end_x + pen[0], end_y + pen[1]) if command == "a" else (end_x, end_y)
-        reach = 2 * _arc_radius(rx, ry, angle, end_x - pen[0], end_y - pen[1])
-        xs.extend((min(pen[0], end_x) - reach, max(pen[0], end_x) + reach))
-        ys.extend((min(pen[1], end_y) - reach, max(pen[1], end_y) + reach))
-        pen[0], pen[1], position, drawn = end_x, end_y, found.end(), True
-    return drawn
+        radius = _arc_radius(rx, ry, angle, end_x - pen[0], end_y - pen[1])
+        xs.extend((min(pen[0], end_x) - 2 * radius, max(pen[0], end_x) + 2 * radius))
+        ys.extend((min(pen[1], end_y) - 2 * radius, max(pen[1], end_y) + 2 * radius))
+        run = max(2 * math.pi * radius, math.hypot(end_x - pen[0], end_y - pen[1]))
+        rise = max(4 * radius, abs(end_y - pen[1]))
+        moved = (run, rise) if moved is None else (moved[0] + run, moved[1] + rise)
+        pen[0], pen[1], position = end_x, end_y, found.end()
+    return moved
 
 
 def _arc_radius(rx: float, ry: float, angle: float, dx: float, dy: float) -> float:

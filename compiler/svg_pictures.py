@@ -23,7 +23,7 @@ from collections.abc import Iterator
 from lxml import etree
 
 from rulebook.picture_size import SIZE_BYTES, size_refusal_of_any
-from rulebook.svg_area import MAX_TIMES_PAINTED, PaintedArea
+from rulebook.svg_area import MAX_ROWS_CROSSED, MAX_TIMES_PAINTED, PaintedArea
 from rulebook.svg_dashes import MAX_DASHES_DRAWN, DashedStrokes, UntoldDashes
 from rulebook.svg_filters import FilterPlace, blur_cost, filter_region, filter_weight
 from rulebook.svg_geometry import numbers, point_count
@@ -250,7 +250,7 @@ def _check_drawn(root: etree._Element) -> None:
         drawing = 1 + sum(drawn.get(part, 0) for part in parts) + letters
         # a paint is inherited: each element drawn here (itself, its children, what it repeats) paints with it;
         # a line's points past its first are drawn as elements are, each time it is drawn, its paint given once
-        lines = max(0, _points(element) - 1)
+        lines = max(0, _points(element) + area.css_points(element) - 1)
         paints = 1 + sum(drawn.get(paint, 0) for paint in painted) + _shading(element, weights)
         drawn[element] = min(MAX_SVG_DRAWN + 1, drawing * paints + lines)
         area.add(element, used, painted, letters)
@@ -265,7 +265,8 @@ def _check_drawn(root: etree._Element) -> None:
     everywhere += drawn[root] * 2 * max((weights.get(name, 0) for name in _styled_names(root)), default=0)
     context_paint = _context_paint(root, named, drawn, styled)
     marked = _marked(root, drawn, area.marker_points(root)) * (1 + context_paint)
-    if drawn[root] + everywhere + marked > MAX_SVG_DRAWN:
+    drawn_in_all = drawn[root] + everywhere + marked
+    if drawn_in_all > MAX_SVG_DRAWN:
         raise UnsafeSvg(
             f"it draws more than {MAX_SVG_DRAWN:,} elements (each point of a path or line counted as one; its `<use>` "
             "elements, patterns, masks, clipping paths or filters repeating others, or its markers drawn at every "
@@ -293,6 +294,13 @@ def _check_drawn(root: etree._Element) -> None:
             "covers, each time it is drawn: by a `<use>`, a pattern, a mask or a marker too), the most an SVG "
             "picture may paint: a reader's browser paints each of those pixels in turn",
             help="draw fewer or smaller shapes over each other, or " + _SIMPLER,
+        )
+    if area.rows_crossed(root, styled, drawn_in_all) > MAX_ROWS_CROSSED:
+        raise UnsafeSvg(
+            f"its lines and edges cross more than {MAX_ROWS_CROSSED:,} rows of pixels (each counted by how far it "
+            "runs up and down where it is drawn, each time it is drawn), the most an SVG picture may cross: a "
+            "reader's browser follows each edge across every row it crosses",
+            help="draw fewer or shorter lines, or " + _SIMPLER,
         )
 
 

@@ -134,12 +134,20 @@ def test_the_picture_rule_says_the_limits_the_sanitiser_holds() -> None:
     be the number the build refuses past, or a team reads a wrong one."""
     from rulebook.catalog.book import REFUSED_IMAGE
     from rulebook.picture_size import MAX_FRAME_PIXELS, MAX_PIXELS
-    from rulebook.svg_area import MAX_TIMES_PAINTED
+    from rulebook.svg_area import MAX_ROWS_CROSSED, MAX_TIMES_PAINTED
     from rulebook.svg_dashes import MAX_DASHES_DRAWN
     from rulebook.svg_pictures import MAX_FILTER_PASSES, MAX_SVG_DRAWN
 
     words = " ".join(REFUSED_IMAGE.doc.split())
     lint_docs = " ".join((ROOT / "docs" / "lint.md").read_text(encoding="utf-8").split())
     assert words.split("## Why is this bad?")[0].replace("## ", "#### ") in lint_docs
-    for limit in (MAX_PIXELS, MAX_FRAME_PIXELS, MAX_SVG_DRAWN, MAX_FILTER_PASSES, MAX_TIMES_PAINTED, MAX_DASHES_DRAWN):
+    for limit in (
+        MAX_PIXELS,
+        MAX_FRAME_PIXELS,
+        MAX_SVG_DRAWN,
+        MAX_FILTER_PASSES,
+        MAX_TIMES_PAINTED,
+        MAX_DASHES_DRAWN,
+        MAX_ROWS_CROSSED,
+    ):
         assert f"{limit:,}" in words, limit

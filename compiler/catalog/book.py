@@ -321,7 +321,8 @@ elements (counting each point of a path or line, every four stops of a
 gradient where it paints, and what `<use>`, patterns and markers repeat),
 filters of
 more than 25 steps (each weighed by the area its region covers), paint
-covering more than 2,000 times its own area,
+covering more than 2,000 times its own area, lines and edges
+crossing more than 30,000,000 rows of pixels,
 a `<style>` of more selectors than its elements allow or using `:has()`,
 a dash pattern of more than 64 numbers, or dashed
 strokes drawing more than 2,000,000 dashes;

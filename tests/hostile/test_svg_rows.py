@@ -1,0 +1,99 @@
+"""An SVG picture is refused when its lines and edges cross more rows of pixels than a browser follows in seconds.
+
+A browser fills a shape, or its stroke, edge by edge over every row each edge crosses, and keeps the edges crossing a
+row in order: a filled path of 88,000 points at random across a megapixel (1.6 MB) held headless Chromium 54 s, the
+same stroked 20 wide with round joins 85 s, and neither its points (under a million) nor its area (one picture) told
+it. CSS's ``d`` gave 50 paths 20,000 such points each, uncounted (177 KB, 34 s). These tests count, they do not time.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from rulebook.svg_area import EDGES_A_ROW, MAX_ROWS_CROSSED
+from rulebook.svg_pictures import UnsafeSvg, sanitised_svg
+
+REASON = (
+    "its lines and edges cross more than 30,000,000 rows of pixels (each counted by how far it runs up and down where "
+    "it is drawn, each time it is drawn), the most an SVG picture may cross: a reader's browser follows each edge "
+    "across every row it crosses"
+)
+
+
+def picture(body: str, size: str = 'width="1000" height="1000" viewBox="0 0 1000 1000"') -> bytes:
+    return f'<svg xmlns="http://www.w3.org/2000/svg" {size}>{body}</svg>'.encode()
+
+
+def refusal(data: bytes) -> UnsafeSvg:
+    with pytest.raises(UnsafeSvg) as refused:
+        sanitised_svg(data)
+    return refused.value
+
+
+def scattered(points: int, seed: int = 1) -> str:
+    """A path's data through ``points`` points at random across the picture."""
+    chance = random.Random(seed)
+    return "M" + " L".join(f"{chance.uniform(0, 1000):.1f} {chance.uniform(0, 1000):.1f}" for _ in range(points))
+
+
+def test_the_probes_pictures_are_refused() -> None:
+    assert MAX_ROWS_CROSSED == 30_000_000
+    assert EDGES_A_ROW == 1_000
+    data = scattered(88_000)
+    for body in (
+        f'<path d="{data}"/>',  # filled: 54 s
+        f'<path fill="none" stroke="black" stroke-width="20" stroke-linejoin="round" d="{data}"/>',  # 85 s
+        f'<path fill="none" stroke="black" d="{scattered(200_000)}"/>',  # a hairline, 4.7 s
+        f'<polygon points="{data[1:].replace(" L", " ")}"/>',
+    ):
+        refused = refusal(picture(body))
+        assert str(refused) == REASON, body[:60]
+        assert refused.help == "draw fewer or shorter lines, or export it simpler, or as a PNG"
+
+
+def test_path_data_given_in_css_is_counted() -> None:
+    """CSS's ``d`` gives a path its data whatever its attribute says: its points are drawn, in a ``<style>`` by
+    every path."""
+    given = f'<style>path {{ d: path("{scattered(20_000)}") }}</style>' + '<path fill="none" stroke="red"/>' * 50
+    assert str(refusal(picture(given))).startswith("it draws more than 1,000,000 elements")
+    own = f"<path style='d: path(\"{scattered(12_000)}\")'/>"
+    assert str(refusal(picture(own * 3))) == REASON
+
+
+def test_a_shape_is_counted_where_it_is_drawn() -> None:
+    """A transform, a ``<use>`` or the picture's own size stretching a shape up and down stretch its rows; a shape
+    far larger than the picture crosses each of its rows once an edge, as the browser follows an edge only where it
+    is seen."""
+    tall = '<path d="M0 0' + "".join(f" L{i / 100} {10 * (i % 2)}" for i in range(1, 9)) + '"/>'  # 80 rows
+    assert sanitised_svg(picture(tall * 1_000))
+    assert str(refusal(picture('<g transform="scale(1 100)">' + tall * 4_000 + "</g>"))) == REASON
+    assert str(refusal(picture('<g transform="rotate(90) scale(100 1)">' + tall * 4_000 + "</g>"))) == REASON
+    # an edge crosses each row it is seen at once: stretched past the picture, it crosses no more
+    assert sanitised_svg(picture('<g transform="scale(1 1000)">' + tall * 400 + "</g>"))
+    small = 'width="1000" height="1000" viewBox="0 0 10 10"'  # a hundred rows a unit
+    assert str(refusal(picture(tall * 4_000, small))) == REASON
+    symbol = '<symbol id="s" viewBox="0 0 10 10">' + tall * 40 + "</symbol>"
+    assert str(refusal(picture(symbol + '<use href="#s" width="1000" height="1000"/>' * 100))) == REASON
+    huge = '<rect x="-1e9" y="-1e9" width="2e9" height="2e9"/>'
+    assert sanitised_svg(picture(huge * 1_000))
+
+
+def test_ordinary_pictures_cross_far_fewer_rows() -> None:
+    """A map of hexagons, a filled polygon of 10,000 points at random (1.5 s in Chromium), twenty of 2,000 points
+    over each other (2.6 s), a dense zigzag a row apart."""
+    hexes = "".join(
+        f'<polygon points="{x} {y} {x + 10} {y - 6} {x + 20} {y} {x + 20} {y + 12} {x + 10} {y + 18} {x} {y + 12}"'
+        ' fill="none" stroke="grey" stroke-width="2"/>'
+        for x in range(0, 1000, 20)
+        for y in range(0, 1000, 20)
+    )
+    zigzag = "M0 0" + "".join(f"L{1000 * (i % 2)} {i % 1000}" for i in range(100_000))
+    for body in (
+        hexes,
+        f'<path d="{scattered(10_000)}"/>',
+        "".join(f'<path fill-opacity="0.01" d="{scattered(2_000, seed)}"/>' for seed in range(20)),
+        f'<path d="{zigzag}"/>',
+    ):
+        assert sanitised_svg(picture(body)), body[:60]
