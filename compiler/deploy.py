@@ -170,7 +170,13 @@ class _Git:
     def _call(self, args: Sequence[str], allowed: Sequence[int], stdin: str | None) -> subprocess.CompletedProcess[str]:
         try:
             done = subprocess.run(
-                ["git", *args], cwd=self.folder, input=stdin, capture_output=True, text=True, env=_environment()
+                ["git", *args],
+                cwd=self.folder,
+                input=stdin,
+                capture_output=True,
+                encoding="utf-8",
+                errors="surrogateescape",  # a path or name in bytes that are not UTF-8 goes both ways as itself
+                env=_environment(),
             )
         except FileNotFoundError:
             raise DeployError("`git` is not installed (or not on the PATH): deploy needs it") from None
