@@ -85,7 +85,11 @@ def check_deployable(repository: Path, branch: str = BRANCH) -> None:
 
 
 def _check_branch(git: _Git, branch: str) -> None:
-    if git.run("check-ref-format", f"refs/heads/{branch}", allowed=(0, 1)) != 0:
+    if (
+        git.run("check-ref-format", f"refs/heads/{branch}", allowed=(0, 1)) != 0
+        # a branch's own rules: `HEAD` (every later command said "refname 'HEAD' is ambiguous"), `-x`
+        or git.output("check-ref-format", "--branch", branch, allowed=(0, 128)) != branch
+    ):
         raise DeployError(f"`{branch}` is not a branch name Git accepts")
     checked_out = git.output("symbolic-ref", "--quiet", "HEAD", allowed=(0, 1))
     if checked_out == f"refs/heads/{branch}":

@@ -1,6 +1,7 @@
-"""What the compiler reads back from Git (``deploy``, ``init``'s warnings) holding bytes that are not UTF-8: a
-remote's name, a folder's name. Git prints such a name as its bytes; each stopped the command with an internal
-error (``UnicodeDecodeError``) where a plain message or the command's own work was due."""
+"""What ``deploy`` and ``init`` hand to Git and read back from it: a branch name Git takes as a reference but
+refuses as a branch's, and names in bytes that are not UTF-8 (a remote's, a folder's), which Git prints as their
+bytes: each stopped the command with an internal error (``UnicodeDecodeError``) where a plain message or the
+command's own work was due."""
 
 from __future__ import annotations
 
@@ -70,3 +71,16 @@ def test_init_in_a_repository_whose_folder_is_named_in_bytes_that_are_not_utf8_w
     assert "internal error" not in err
     assert "the project is below the repository's root" in err
     assert (repository / "book" / "rulebook.toml").is_file()
+
+
+@pytest.mark.parametrize("branch", ["HEAD", "-x"])
+def test_a_name_git_refuses_for_a_branch_is_refused_before_anything_is_built(
+    committed: Path, capsys: pytest.CaptureFixture[str], branch: str
+) -> None:
+    """`refs/heads/HEAD` is a reference Git takes, but no branch may be called so: `deploy --branch HEAD` made one,
+    and every Git command after it said "refname 'HEAD' is ambiguous"."""
+    before = git(committed, "for-each-ref")
+    assert main(["deploy", "--quiet", "--no-push", f"--branch={branch}"]) == 2
+    assert capsys.readouterr().err == f"rulebook: error: `{branch}` is not a branch name Git accepts\n"
+    assert git(committed, "for-each-ref") == before
+    assert not (committed / "site").exists()
