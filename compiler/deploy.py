@@ -97,6 +97,13 @@ def _check_branch(git: _Git, branch: str) -> None:
             f"the branch `{branch}` is checked out here: deploying would change it under the working tree "
             "(switch to your sources' branch first)"
         )
+    for worktree in git.output("worktree", "list", "--porcelain").split("\n\n"):
+        fields = dict(line.partition(" ")[::2] for line in worktree.splitlines())
+        if fields.get("branch") == f"refs/heads/{branch}":  # another working tree of the repository (`git worktree`)
+            raise DeployError(
+                f"the branch `{branch}` is checked out in `{fields.get('worktree')}`: deploying would change it under "
+                "that working tree, whose next commit would undo the deploy (check out another branch there first)"
+            )
 
 
 def _site_files(site: Path) -> Iterator[tuple[str, Path]]:

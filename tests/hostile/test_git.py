@@ -84,3 +84,26 @@ def test_a_name_git_refuses_for_a_branch_is_refused_before_anything_is_built(
     assert capsys.readouterr().err == f"rulebook: error: `{branch}` is not a branch name Git accepts\n"
     assert git(committed, "for-each-ref") == before
     assert not (committed / "site").exists()
+
+
+def test_the_branch_checked_out_in_another_working_tree_is_refused(
+    committed: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`gh-pages` checked out in a second working tree (`git worktree add`): the deploy moved it under that tree,
+    whose status then showed the deploy undone, staged, for its next commit."""
+    assert main(["deploy", "--quiet", "--no-push"]) == 0
+    other = tmp_path / "pages"
+    git(committed, "worktree", "add", "-q", str(other), "gh-pages")
+    (committed / "rules" / "book.xml").write_text(
+        (committed / "rules" / "book.xml").read_text(encoding="utf-8").replace("Basics", "Basics again"),
+        encoding="utf-8",
+    )
+    before = git(committed, "rev-parse", "gh-pages")
+    capsys.readouterr()
+    assert main(["deploy", "--quiet", "--no-push"]) == 2
+    assert capsys.readouterr().err == (
+        f"rulebook: error: the branch `gh-pages` is checked out in `{other}`: deploying would change it under that "
+        "working tree, whose next commit would undo the deploy (check out another branch there first)\n"
+    )
+    assert git(committed, "rev-parse", "gh-pages") == before
+    assert git(other, "status", "--porcelain") == ""
