@@ -85,7 +85,11 @@ def check_deployable(repository: Path, branch: str = BRANCH) -> None:
 
 
 def _check_branch(git: _Git, branch: str) -> None:
-    if git.run("check-ref-format", f"refs/heads/{branch}", allowed=(0, 1)) != 0:
+    if (
+        git.run("check-ref-format", f"refs/heads/{branch}", allowed=(0, 1)) != 0
+        # a branch's own rules: `HEAD` (every later command said "refname 'HEAD' is ambiguous"), `-x`
+        or git.output("check-ref-format", "--branch", branch, allowed=(0, 128)) != branch
+    ):
         raise DeployError(f"`{branch}` is not a branch name Git accepts")
     checked_out = git.output("symbolic-ref", "--quiet", "HEAD", allowed=(0, 1))
     if checked_out == f"refs/heads/{branch}":
@@ -93,6 +97,13 @@ def _check_branch(git: _Git, branch: str) -> None:
             f"the branch `{branch}` is checked out here: deploying would change it under the working tree "
             "(switch to your sources' branch first)"
         )
+    for worktree in git.output("worktree", "list", "--porcelain").split("\n\n"):
+        fields = dict(line.partition(" ")[::2] for line in worktree.splitlines())
+        if fields.get("branch") == f"refs/heads/{branch}":  # another working tree of the repository (`git worktree`)
+            raise DeployError(
+                f"the branch `{branch}` is checked out in `{fields.get('worktree')}`: deploying would change it under "
+                "that working tree, whose next commit would undo the deploy (check out another branch there first)"
+            )
 
 
 def _site_files(site: Path) -> Iterator[tuple[str, Path]]:
@@ -170,7 +181,13 @@ class _Git:
     def _call(self, args: Sequence[str], allowed: Sequence[int], stdin: str | None) -> subprocess.CompletedProcess[str]:
         try:
             done = subprocess.run(
-                ["git", *args], cwd=self.folder, input=stdin, capture_output=True, text=True, env=_environment()
+                ["git", *args],
+                cwd=self.folder,
+                input=stdin,
+                capture_output=True,
+                encoding="utf-8",
+                errors="surrogateescape",  # a path or name in bytes that are not UTF-8 goes both ways as itself
+                env=_environment(),
             )
         except FileNotFoundError:
             raise DeployError("`git` is not installed (or not on the PATH): deploy needs it") from None

@@ -170,14 +170,41 @@ def _not_readable(file: Path | int, limit: int, kind: str) -> str | None:
 
 @cache
 def _kernel_devices() -> frozenset[int]:
-    """The devices of the kernel's own file systems (procfs, sysfs): their files look regular, and hold the
-    process's environment, its memory, the machine's secrets; no source, configuration or report is one of them,
-    however it is named (through a link, ``/dev/fd``, a path a configuration writes)."""
+    """The devices of the kernel's own file systems: procfs and sysfs wherever mounted, and each file system
+    mounted below ``/proc`` or ``/sys`` (cgroups, debugfs, tracefs, securityfs, EFI variables: a source naming
+    `/sys/fs/cgroup/memory/memory.stat` was published). Their files look regular, and hold the process's
+    environment, its memory, the machine's secrets; no source, configuration or report is one of them, however it
+    is named (through a link, ``/dev/fd``, a path a configuration writes)."""
     devices = set()
-    for folder in ("/proc", "/sys"):
+    for folder in KERNEL_FOLDERS:
         with contextlib.suppress(OSError):
             devices.add(os.stat(folder).st_dev)
+    with (
+        contextlib.suppress(OSError, ValueError),
+        open("/proc/self/mountinfo", encoding="utf-8", errors="surrogateescape") as mounts,
+    ):
+        devices |= kernel_mounts(mounts.read())
     return frozenset(devices)
+
+
+KERNEL_FOLDERS = ("/proc", "/sys")
+"""Where the kernel shows its own files; every file system mounted there is the kernel's."""
+
+
+def kernel_mounts(mountinfo: str) -> set[int]:
+    """The devices of the kernel's file systems in a ``/proc/self/mountinfo`` text: procfs and sysfs wherever
+    they are mounted, and whatever is mounted at or below :data:`KERNEL_FOLDERS`."""
+    devices = set()
+    for line in mountinfo.splitlines():
+        fields, _, after = line.partition(" - ")
+        numbers = fields.split(" ")
+        if len(numbers) < 5 or not after:
+            continue
+        place, kind = numbers[4], after.split(" ")[0]
+        if kind in ("proc", "sysfs") or any(place == top or place.startswith(f"{top}/") for top in KERNEL_FOLDERS):
+            major, minor = numbers[2].split(":")
+            devices.add(os.makedev(int(major), int(minor)))
+    return devices
 
 
 def _read_at_most(descriptor: int, path: Path, limit: int, kind: str, expected: int) -> bytes:

@@ -251,7 +251,14 @@ def git_warnings(made: Made) -> list[str]:
 
     def git(*args: str) -> subprocess.CompletedProcess[str] | None:
         try:
-            return subprocess.run(["git", *args], cwd=made.root, capture_output=True, text=True, check=False)
+            return subprocess.run(
+                ["git", *args],
+                cwd=made.root,
+                capture_output=True,
+                encoding="utf-8",
+                errors="surrogateescape",  # a repository in a folder named in bytes that are not UTF-8
+                check=False,
+            )
         except OSError:  # no Git here: nothing to say
             return None
 

@@ -67,13 +67,27 @@ _KINDS = (
 
 @cache
 def _kernel_devices() -> frozenset[int]:
-    """The devices of the kernel's own file systems (procfs, sysfs), whose files look regular (the compiler's
-    inputs refuse them too, ``rulebook.inputs``: the engine imports nothing of the compiler)."""
-    devices = set()
-    for folder in ("/proc", "/sys"):
-        with contextlib.suppress(OSError):
-            devices.add(os.stat(folder).st_dev)
+    """The devices of the kernel's own file systems, whose files look regular: procfs and sysfs wherever mounted,
+    and each file system mounted below /proc or /sys (an army list linked to a cgroup's file was read). The
+    compiler's inputs refuse the same (``rulebook.inputs.kernel_mounts``: the engine imports nothing of the
+    compiler)."""
+    devices = {os.stat(folder).st_dev for folder in ("/proc", "/sys") if os.path.isdir(folder)}
+    with (
+        contextlib.suppress(OSError, ValueError),
+        open("/proc/self/mountinfo", encoding="utf-8", errors="surrogateescape") as mounts,
+    ):
+        for mount in mounts.read().splitlines():
+            head, _, tail = mount.partition(" - ")
+            parts = head.split(" ")
+            if len(parts) >= 5 and tail and _of_the_kernel(parts[4], tail.split(" ")[0]):
+                devices.add(os.makedev(*(int(n) for n in parts[2].split(":"))))
     return frozenset(devices)
+
+
+def _of_the_kernel(mounted_at: str, file_system: str) -> bool:
+    return file_system in ("proc", "sysfs") or any(
+        mounted_at == top or mounted_at.startswith(f"{top}/") for top in ("/proc", "/sys")
+    )
 
 
 def _check_regular(path: Path, mode: int, kind: str) -> None:

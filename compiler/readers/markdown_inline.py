@@ -185,6 +185,7 @@ class InlineReader:
             return [LineBreak(self.source, self.block_offset(inline))]
         self._stray_fences(inline)
         self._unread_attribute_blocks(inline)
+        self._unread_lines(inline)
         nodes = self.nodes(inline, _Places(self.source, inline), section_id, definition)
         images = tuple(n for n in nodes if isinstance(n, Image))
         blocks = [n.strip() for n in nodes if isinstance(n, str) and _PICTURE_ATTRIBUTES.fullmatch(n.strip())]
@@ -212,6 +213,30 @@ class InlineReader:
                     "`:::` closes no directive here: it is read as text",
                     self.source.line_starts[line] + len(text) - len(text.lstrip()),
                     help="remove it, or open the directive it closes (`::: note Title`)",
+                )
+
+    def _unread_lines(self, inline: Token) -> None:
+        """Lines of a paragraph written as a block markdown-it does not read there: a table's rows with no delimiter
+        row under the header (``| a | b |`` / ``| 1 | 2 |``: one line of bars on the page), a heading of seven
+        ``#`` or more (its ``#`` shown). Each was shown as written, with "All checks passed"."""
+        if not inline.map:
+            return
+        first = inline.map[0]
+        lines = [self.source.line_text(line + 1) for line in range(*inline.map)]
+        rows = len(lines) > 1 and all(_ROW_WRITTEN.fullmatch(text) for text in lines)
+        if rows and not any(_TABLE_DELIMITER.fullmatch(text) for text in lines):  # one of the wrong width: its own
+            self.checks.report(
+                "a table with no delimiter row under its header: its rows are shown as a paragraph of bars",
+                self.source.line_starts[first] + lines[0].index("|"),
+                help="write a row of dashes under the header, one a column: `|---|---|`",
+            )
+        for number, text in enumerate(lines, first):
+            if _TOO_DEEP.match(text):
+                self.checks.report(
+                    "a heading deeper than a subsection: seven `#` or more make no heading, it is shown as written",
+                    self.source.line_starts[number] + len(text) - len(text.lstrip()),
+                    help="headings are chapters (`#`), sections (`##`) and subsections (`###`); `\\#` shows the "
+                    "character",
                 )
 
     def _unread_attribute_blocks(self, inline: Token) -> None:
@@ -651,6 +676,10 @@ _FENCE_ALONE = re.compile(r"[ \t]*:{3,}[ \t]*")
 _AFTER_BRACKET = re.compile(r"(?<!\\)\]\{")
 """A brace right after a closing bracket (not an escaped one): an attribute block, of a span or a reference."""
 """A line holding a directive's closing fence alone."""
+_ROW_WRITTEN = re.compile(r"[ \t]*\|.*\|[ \t]*")
+"""A line written as a table's row, between bars."""
+_TOO_DEEP = re.compile(r"[ \t]*#{7,}(?:[ \t]|$)")
+"""A heading's opening of more ``#`` than any heading has."""
 _LIST_TAG = re.compile(r"</?(?:ul|li)>")
 """The tags of a list in a table's cell."""
 _TABLE_DELIMITER = re.compile(r"[ \t]*\|?(?:[ \t]*:?-{3,}:?[ \t]*\|)*[ \t]*:?-{3,}:?[ \t]*\|?[ \t]*")

@@ -12,7 +12,6 @@ a PDF is ``SOURCE_DATE_EPOCH`` when set, else none: the same sources give the sa
 
 from __future__ import annotations
 
-import os
 import threading
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -85,6 +84,7 @@ def book_print(
     from rulebook.assets import image_folder
     from rulebook.pdf.edition import book_edition
     from rulebook.pdf.typst_run import readable_pictures
+    from rulebook.site.mkdocs_adapter import source_date
 
     assert lint.terms is not None and not read.book.outline, "a PDF is made from the whole model"
     paths = pdf_paths(book)
@@ -135,12 +135,6 @@ def _translated(
         )
         found.append((paths[translation.language], edition))
     return found
-
-
-def source_date() -> int | None:
-    """``SOURCE_DATE_EPOCH`` (the reproducible-builds convention), when set to a number of seconds."""
-    value = os.environ.get("SOURCE_DATE_EPOCH", "").strip()
-    return int(value) if value.isdigit() else None
 
 
 def printable_pictures(read: ReadResult, folder: Path | None) -> dict[str, bytes]:

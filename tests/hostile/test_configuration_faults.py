@@ -397,3 +397,23 @@ def test_an_empty_language_is_refused_not_english_in_silence(
         f"rulebook: error: rulebook.toml: `language` in [{where}] is empty: write the book's language code, such as "
         "`en` or `fr`\n",
     )
+
+
+@pytest.mark.parametrize("value", ["1e9", "-5", "1.5", "253402300800", "99999999999999999999"])
+@pytest.mark.parametrize("argv", [("build", "--no-pdf"), ("build", "--pdf-only")], ids=["site", "pdf"])
+def test_a_source_date_epoch_that_is_no_date_is_a_plain_error(
+    scratch: Path,  # noqa: F811
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    value: str,
+    argv: tuple[str, ...],
+) -> None:
+    """A CI's ``SOURCE_DATE_EPOCH`` that is not a whole number of seconds, or dates past the year 9999, stopped the
+    build with an internal error (MkDocs' ``int()``, the PDF's date: ``ValueError``, ``OverflowError``)."""
+    source(scratch, "book.xml", BOOK)
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", value)
+    outcome = run(capsys, *argv)
+    assert outcome.code == 2
+    assert f"rulebook: error: SOURCE_DATE_EPOCH is `{value}`, not a date: " in outcome.err, outcome.err
+    assert "internal error" not in outcome.err
+    assert not (scratch / "site").exists()

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from .scratch import MARKDOWN_FORMATS, markdown_book, run, source
+from .scratch import MARKDOWN_FORMATS, Outcome, markdown_book, run, source
 from .scratch import scratch as scratch  # the fixture every case takes
 
 BODY = """<!-- rulebook -->
@@ -37,6 +37,13 @@ NOT_YAML = """error[RB002]: the front matter is not YAML
 
 Found 1 error in 1 file.
 """
+
+
+def _invalid_document_findings(capsys, scratch: Path, text: str) -> tuple[Outcome, list[tuple[str, str, str]]]:  # type: ignore[no-untyped-def]
+    """The lint of the book ``BODY`` + ``text``, and its RB002 findings: (line, column, message) each."""
+    source(scratch, "book.md", f"{BODY}{text}")
+    lint = run(capsys, "lint", "--color", "never", "--format", "github")
+    return lint, re.findall(r"line=(\d+),col=(\d+),title=RB002 invalid-document::([^%]*)", lint.out)
 
 
 @pytest.mark.parametrize(
@@ -860,9 +867,7 @@ def test_a_comment_no_arrow_closes_is_reported_where_it_opens(capsys, scratch: P
         'Roll a die. <!-- rulebook: mechanic name="hit" roll="D6" pass="at-least"\n\n'
         "A \\<!-- x, `<!--`, <!-- ok --> and [a <!-- b](#moving).\n"
     )
-    source(scratch, "book.md", f"{BODY}{text}")
-    lint = run(capsys, "lint", "--color", "never", "--format", "github")
-    found = re.findall(r"line=(\d+),col=(\d+),title=RB002 invalid-document::([^%]*)", lint.out)
+    lint, found = _invalid_document_findings(capsys, scratch, text)
     opens = "`<!--` opens a comment that no `-->` closes in its paragraph: it is shown as written"
     assert [(line, column, said) for line, column, said in found if "code" not in said] == [
         ("12", "13", opens),
@@ -932,9 +937,7 @@ def test_a_link_markdown_it_does_not_read_is_reported_where_its_address_opens(ca
         '[Go](#moving), [Go](#moving "a ]("), `](`, \\](, [![a](a.png)](#moving).\n\n'
         "See [this][nope], [that][], [Go][ref], \\][.\n\n[ref]: #moving\n"
     )
-    source(scratch, "book.md", f"{BODY}{text}")
-    lint = run(capsys, "lint", "--color", "never", "--format", "github")
-    found = re.findall(r"line=(\d+),col=(\d+),title=RB002 invalid-document::([^%]*)", lint.out)
+    lint, found = _invalid_document_findings(capsys, scratch, text)
     opens = "`](` opens no link's address: the link is shown as written"
     labels = "`][` opens no label a link reference definition gives: the link is shown as written"
     assert found == [
@@ -1062,3 +1065,19 @@ def test_convert_says_nothing_of_a_comment_that_commonmark_shows_as_text(  # typ
     ], outcome.err
     written = (scratch / "book.xml").read_text(encoding="utf-8")
     assert "Then &lt;!-- opened &lt;!-- here" in written and "and closed --&gt; later." in written, written
+
+
+def test_a_table_with_no_delimiter_row_and_a_heading_of_seven_hashes_are_reported(capsys, scratch: Path) -> None:  # type: ignore[no-untyped-def]
+    """Rows between bars with no ``|---|`` under the header are a paragraph, shown as one line of bars, and seven
+    ``#`` make no heading, shown with its ``#``: each passed with "All checks passed" (four to six ``#`` were
+    reported). A line of bars alone, rows in prose, an escaped ``\\#`` and a table with its delimiter row keep theirs."""
+    text = (
+        "\n| Roll | Effect |\n| 1-3 | Miss |\n| 4-6 | Hit |\n\n"
+        "####### Deeper\n\nText.\n####### Deeper again\n\n"
+        "| one line |\n\nA | b\n| 1 | 2 |\n\n\\####### Kept\n\n| A | B |\n|---|---|\n| 1 | 2 |\n"
+    )
+    lint, found = _invalid_document_findings(capsys, scratch, text)
+    rows = "a table with no delimiter row under its header: its rows are shown as a paragraph of bars"
+    deeper = "a heading deeper than a subsection: seven `#` or more make no heading, it is shown as written"
+    assert found == [("13", "1", rows), ("17", "1", deeper), ("20", "1", deeper)], lint.out
+    assert lint.code == 1

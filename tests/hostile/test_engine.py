@@ -481,6 +481,23 @@ def test_an_army_list_linked_to_a_file_of_the_kernel_is_refused(
     )
 
 
+def test_an_army_list_linked_to_a_file_of_a_file_system_below_sys_is_refused(
+    rules: Rules, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A cgroup's file is a file system of its own mounted below /sys: it was read as the army list."""
+    from .test_guarded_inputs import _file_below_sys_of_another_file_system
+
+    found = _file_below_sys_of_another_file_system()
+    if found is None:
+        pytest.skip("no file system is mounted below /sys here")
+    (tmp_path / "army.yaml").symlink_to(found)
+    assert main(["engine", "--rules", str(rules.path), "army", str(tmp_path / "army.yaml")]) == 2
+    assert capsys.readouterr().err == (
+        f"rulebook: error: {tmp_path / 'army.yaml'} is a file the kernel writes (under /proc or /sys): the engine "
+        "reads an army list only from a file of yours\n"
+    )
+
+
 def test_rule_data_that_is_a_folder_is_refused(rules: Rules, capsys: pytest.CaptureFixture[str]) -> None:
     folder = rules.path.parent
     assert main(["engine", "--rules", str(folder), "turns"]) == 2

@@ -348,3 +348,54 @@ def test_a_file_of_the_kernel_is_never_read_as_a_source(
         run(capsys, "lint", "--color", "never").out
     )
     assert not (scratch / "site").exists()
+
+
+MOUNTINFO = """\
+22 1 254:0 / / rw,relatime - ext4 /dev/vda rw
+23 22 0:21 / /proc rw,nosuid - proc proc rw
+24 22 0:22 / /sys ro,nosuid - sysfs sysfs ro
+25 24 0:32 / /sys/fs/cgroup/memory ro,nosuid - cgroup cgroup rw,memory
+26 24 0:40 / /sys/kernel/debug rw,relatime - debugfs debugfs rw
+27 22 0:41 / /host/proc rw,relatime - proc proc rw
+28 22 0:23 / /dev/shm rw,nosuid - tmpfs shm rw
+29 22 0:42 / /system rw,relatime - tmpfs tmpfs rw
+30 23 0:43 / /proc/sys/fs/binfmt_misc rw,relatime shared:9 - binfmt_misc binfmt_misc rw
+"""
+
+
+def test_every_file_system_below_proc_or_sys_and_procfs_anywhere_is_the_kernels() -> None:
+    """A cgroup's files (`/sys/fs/cgroup/memory/memory.stat`), debugfs and binfmt_misc are file systems of their own
+    mounted below /sys and /proc: only /proc's and /sys's own devices were refused, so a source naming a cgroup's
+    file was read and published. A procfs mounted elsewhere (a host's, `/host/proc`) is the kernel's too."""
+    from rulebook.inputs import kernel_mounts
+
+    assert kernel_mounts(MOUNTINFO) == {os.makedev(0, n) for n in (21, 22, 32, 40, 41, 43)}
+
+
+def _file_below_sys_of_another_file_system() -> Path | None:
+    """A regular file of a file system mounted below /sys (a cgroup's), if this machine has one."""
+    sysfs = os.stat("/sys").st_dev
+    for folder, _, names in os.walk("/sys/fs"):
+        for name in names:
+            path = Path(folder, name)
+            status = path.lstat()
+            if path.is_file() and not path.is_symlink() and status.st_dev != sysfs and os.access(path, os.R_OK):
+                return path
+    return None
+
+
+def test_a_file_of_a_file_system_below_sys_is_never_read_as_a_source(
+    scratch: Path,  # noqa: F811
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    found = _file_below_sys_of_another_file_system()
+    if found is None:
+        pytest.skip("no file system is mounted below /sys here")
+    (scratch / "rulebook.toml").write_text(
+        f'title = "T"\nsources = ["{found}"]\nformat = "plain-markdown"\n', encoding="utf-8"
+    )
+    outcome = run(capsys, "lint", "--color", "never")
+    assert outcome.code == 2, outcome
+    assert f"cannot read `{found}`: it is a file the kernel writes (under /proc or /sys)" in outcome.out
+    assert run(capsys, "build", "-q", "--data-only").code == 2
+    assert not (scratch / "site").exists()
