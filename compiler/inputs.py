@@ -24,7 +24,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from rulebook.errors import UserError
+from rulebook.errors import SiteBuildError, UserError
 
 MEGABYTE = 1024 * 1024
 MAX_SOURCE_BYTES = 256 * MEGABYTE
@@ -242,3 +242,27 @@ def _reason(error: OSError | ValueError | RuntimeError) -> str:
     if isinstance(error, RuntimeError):
         return "it is a loop of links"
     return str(error).lower()
+
+
+def source_date() -> int | None:
+    """``SOURCE_DATE_EPOCH`` (the reproducible-builds convention) when set, in seconds since 1970. A value that is no
+    date (``1e9``, ``-5``, past the year 9999) is refused in plain words: MkDocs and the PDF's date stopped the build
+    with an internal error (``ValueError``, ``OverflowError``)."""
+    value = os.environ.get("SOURCE_DATE_EPOCH", "").strip()
+    if not value:
+        return None
+    try:
+        seconds = int(value)
+    except ValueError:
+        seconds = -1
+    if not 0 <= seconds <= _LATEST_SECOND:
+        raise SiteBuildError(
+            f"SOURCE_DATE_EPOCH is `{value}`, not a date: the reproducible-builds convention gives it as a whole "
+            f"number of seconds since 1970 (`date +%s`), here at most {_LATEST_SECOND} (the year 9999); set it so, "
+            "or unset it"
+        )
+    return seconds
+
+
+_LATEST_SECOND = 253402300799
+"""9999-12-31T23:59:59Z, the last second a date holds (``datetime``'s years end at 9999)."""

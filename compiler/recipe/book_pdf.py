@@ -82,9 +82,9 @@ def book_print(
     read the pictures.
     """
     from rulebook.assets import image_folder
+    from rulebook.inputs import source_date
     from rulebook.pdf.edition import book_edition
     from rulebook.pdf.typst_run import readable_pictures
-    from rulebook.site.mkdocs_adapter import source_date
 
     assert lint.terms is not None and not read.book.outline, "a PDF is made from the whole model"
     paths = pdf_paths(book)

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 from rulebook.errors import SiteBuildError
 from rulebook.fileio import write_changed
-from rulebook.inputs import MAX_DATA_BYTES, read_input_text
+from rulebook.inputs import MAX_DATA_BYTES, read_input_text, source_date
 from rulebook.site.escaping import logo_tooltip_as_label
 from rulebook.site.generator import LiveSite, RunChange, SiteRun
 
@@ -281,30 +281,6 @@ def _build_date() -> Iterator[None]:
     finally:
         if previous is None:
             del os.environ["SOURCE_DATE_EPOCH"]
-
-
-def source_date() -> int | None:
-    """``SOURCE_DATE_EPOCH`` (the reproducible-builds convention) when set, in seconds since 1970. A value that is no
-    date (``1e9``, ``-5``, past the year 9999) is refused in plain words: MkDocs and the PDF's date stopped the build
-    with an internal error (``ValueError``, ``OverflowError``)."""
-    value = os.environ.get("SOURCE_DATE_EPOCH", "").strip()
-    if not value:
-        return None
-    try:
-        seconds = int(value)
-    except ValueError:
-        seconds = -1
-    if not 0 <= seconds <= _LATEST_SECOND:
-        raise SiteBuildError(
-            f"SOURCE_DATE_EPOCH is `{value}`, not a date: the reproducible-builds convention gives it as a whole "
-            f"number of seconds since 1970 (`date +%s`), here at most {_LATEST_SECOND} (the year 9999); set it so, "
-            "or unset it"
-        )
-    return seconds
-
-
-_LATEST_SECOND = 253402300799
-"""9999-12-31T23:59:59Z, the last second a date holds (``datetime``'s years end at 9999)."""
 
 
 @contextlib.contextmanager
