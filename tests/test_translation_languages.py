@@ -266,6 +266,34 @@ def test_a_faulty_language_file_is_refused_in_plain_words(
     assert message in err and "Traceback" not in err
 
 
+def test_a_language_file_holding_more_than_a_language_needs_is_refused(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A contributor's language file of 20,000 phrases made ``compare`` of a book of 210 KB take 232 s instead of
+    7 s (each phrase tried where a sentence may hold it, the thirteenth probe): each list and table holds 300 at
+    most, a language 2,000 in all (the largest shipped, French, 677); at those bounds, 7.4 s."""
+    phrases = ", ".join(f'"zq{i} le"' for i in range(301))
+    (project / "nl" / "nl.toml").write_text(f'code = "fr"\n[sentences]\nintroduces = [{phrases}]\n', encoding="utf-8")
+    assert main(["compare", "book.xml", "nl/rulebook.md", "--language", "fr", "--language-file", "nl/nl.toml"]) == 2
+    assert "nl/nl.toml: `sentences.introduces` must contain less than or equal to 300 items" in capsys.readouterr().err
+    lists = "".join(
+        f"{name} = [" + ", ".join(f'"z{name}{i} le"' for i in range(300)) + "]\n"
+        for name in ("divided_by", "pointers", "not_counts", "one")
+    )
+    never = "[modality]\nnever = [" + ", ".join(f'"le zv{i}"' for i in range(300)) + "]\n"
+    introduces = ", ".join(f'"zq{i} le"' for i in range(300))
+    (project / "nl" / "nl.toml").write_text(
+        f'code = "fr"\n[sentences]\nintroduces = [{introduces}]\n[numbers]\n{lists}{never}', encoding="utf-8"
+    )
+    assert main(["compare", "book.xml", "nl/rulebook.md", "--language", "fr", "--language-file", "nl/nl.toml"]) == 2
+    err = capsys.readouterr().err
+    assert re.fullmatch(
+        r"rulebook: error: nl/nl\.toml: the language gives 2,\d{3} words and phrases, more than the 2,000 a language "
+        r"may give \(each is tried where a sentence may hold it: the languages shipped give at most 677\)\n",
+        err,
+    ), err
+
+
 def test_a_project_file_overrides_words_of_a_shipped_language(project: Path) -> None:
     """A team whose German translation writes « nimmer » for never adds the word, nothing else."""
     text = written("de").replace("Eine Summe von 12 misslingt nie,", "Eine Summe von 12 misslingt nimmer,")
