@@ -71,6 +71,24 @@ def findings(schema: etree.DTD, root: etree._Element, source: SourceText) -> Ite
         yield _diagnostic(kind, fields, span, declared)
 
 
+def too_many_undeclared(
+    undeclared: list[tuple[etree._Element, str | None]], limit: int, root: etree._Element, source: SourceText
+) -> Diagnostic:
+    """One finding for a document holding more than ``limit`` elements and attributes the format does not declare,
+    at the first, naming it: each is reported once there are fewer."""
+    element, attribute = undeclared[0]
+    line = int(element.sourceline or 0)  # type: ignore[call-overload]
+    span = _Locator(root, source).element(_named(element), line, "", lambda shape: True)
+    first = f"`<{_named(element)}>`" if attribute is None else f"`{attribute}` on `<{_named(element)}>`"
+    return RULE.diagnostic(
+        f"more than {limit:,} elements and attributes the format does not know (the first: {first}): the rest of "
+        "its structure is not checked",
+        span,
+        target=_named(element) if attribute is None else attribute,
+        help="see `rulebook dtd` for the elements and their attributes; once fewer are left, each is reported",
+    )
+
+
 @dataclass(frozen=True, slots=True)
 class _Shape:
     """What an element holds, read once: its attributes, and its children's indexes by name (an element of 40,000
