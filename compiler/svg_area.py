@@ -56,6 +56,11 @@ points nor its area tell (a path of 200,000 points at random across a megapixel,
 headless Chromium 4.7 s more than an empty picture; 100,000 points zigzagging across it a row apart, 0.3 s). Every
 shape's edges count, where they are drawn, each time they are drawn; a hex map of 5,000 cells with its coastline and
 rivers crosses under a million."""
+ROWS_A_DASH = 12
+"""The rows a dash counts as crossing for each pixel of its stroke's width: a browser draws 2,000,000 thin dashes in
+about the time it follows edges across 24,000,000 rows (2 s, 70 nanoseconds a row), and a dash as wide as its stroke
+is a shape that tall (one rectangle of round dots 50 wide, 400,000 of them, held headless Chromium 26 s; 10 wide,
+9.4 s)."""
 EDGES_A_ROW = 1_000
 """How many of a shape's edges cross each row, on average, for its rows to count twice: the browser keeps the edges
 crossing a row in order as it goes down, so a shape of many edges across each other costs more a row (one filled
@@ -105,7 +110,7 @@ _FONT_VALUE = re.compile(r"(?<![\w-])font(?:-size)?\s*:([^;}]*)", re.IGNORECASE)
 _STROKE_VALUE = re.compile(r"(?<![\w-])stroke-width\s*:([^;}!]*)", re.IGNORECASE)
 _SIZE = re.compile(r"([-+]?(?:\d+\.?\d*|\.\d+)(?:e[-+]?\d+)?)\s*(px|in|cm|mm|pt|pc|%|r?em|ex|ch)", re.IGNORECASE)
 _RELATIVE = {"em": 1.0, "rem": 1.0, "ex": 1.0, "ch": 1.0, "%": 0.01}
-_PLAIN = re.compile(r"(?:\d+\.?\d*|\.\d+)(?:e[-+]?\d+)?")
+_PLAIN = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:e[-+]?\d+)?")
 _KEYWORDS = {"xx-large": 32.0, "xxx-large": 48.0, "x-large": 24.0, "large": 18.0}
 DEFAULT_FONT = 16.0
 """A browser's font size where none is given, in pixels."""
@@ -159,6 +164,8 @@ class PaintedArea:
         self.outline: dict[etree._Element, tuple[float, float]] = {}
         """How far the edges each element draws (its own, its children's, what it repeats) run up and down, and
         how far they run, in its parent's user space."""
+        self.dashes: dict[etree._Element, float] = {}
+        """The dashes each element's own stroke draws (:mod:`rulebook.svg_dashes`)."""
         self.own_outline: dict[etree._Element, tuple[float, float, float]] = {}
         """How far a path's own edges run up and down, how far they run, and its height, read with its box."""
         self.filtered: set[etree._Element] = set()
@@ -169,11 +176,19 @@ class PaintedArea:
         """The most area they cover there, in the line's user space."""
 
     def add(
-        self, element: etree._Element, used: list[etree._Element], painted: list[etree._Element], letters: int
+        self,
+        element: etree._Element,
+        used: list[etree._Element],
+        painted: list[etree._Element],
+        letters: int,
+        dashes: float = 0.0,
+        overlap: float = 1.0,
     ) -> None:
         """Measure ``element``, whose children and the ``used`` elements it repeats are measured, and which gives
-        the ``painted`` patterns, masks, clipping paths and filters to all it draws; ``letters`` it writes."""
+        the ``painted`` patterns, masks, clipping paths and filters to all it draws; ``letters`` it writes, the
+        ``dashes`` its stroke draws itself, ``overlap`` of them over each point."""
         self.used[element], self.painted[element], self.letters[element] = used, painted, letters
+        self.dashes[element] = dashes * (1 + 2 * overlap / EDGES_A_ROW)  # dots over each other cross each other
         self.boxes[element] = self._own_box(element)
         style = element.get("style") or ""
         if element.get("filter") or "filter" in style.lower():
@@ -230,7 +245,9 @@ class PaintedArea:
 
     def _own_outline(self, element: etree._Element) -> tuple[float, float]:
         """How far ``element``'s own edges run up and down, and how far they run, in its user space: a shape's,
-        which a browser fills or strokes (twice where a stroke may be wide: an outline on either side), each row
+        which a browser fills or strokes (twice where a stroke may be wide: an outline on either side, and each of
+        its segments and dashes across the stroke's width: a wide stroke through 60,000 points in a square of ten,
+        480 KB, held headless Chromium 119 s; one rectangle of zero-length round dashes 50 wide, 26 s), each row
         counted again for each :data:`EDGES_A_ROW` edges crossing it on average; a shape whose geometry is not told,
         as many crossings of the picture as it has points (four for another shape)."""
         if element.tag not in _OUTLINES and element.tag != _PATH:
@@ -241,9 +258,14 @@ class PaintedArea:
             return crossing, crossing
         found = self.own_outline.get(element)
         rise, run, height = _OUTLINES[element.tag](element, self.view.shown) if found is None else found
-        sides = 2 if self.half_stroke > 0.5 else 1  # a wide stroke is filled as an outline on either side
-        crowd = sides * rise / height / EDGES_A_ROW if height > 0 and math.isfinite(height) else 0.0
-        return _times(sides * rise, 1 + crowd), run
+        width = 2 * self.half_stroke
+        sides = 2 if width > 1 else 1  # a wide stroke is filled as an outline on either side
+        segments = max(0, _points(element) - 1) if width > 1 else 0.0  # each one's joins and caps across its width
+        crossed = sides * rise + _times(segments, width)
+        high = height + width
+        crowd = crossed / high / EDGES_A_ROW if high > 0 and math.isfinite(high) else 0.0
+        dashed = _times(self.dashes.get(element, 0.0) * ROWS_A_DASH, max(1.0, width))  # each a shape of the width
+        return _times(crossed, 1 + crowd) + dashed, run
 
     def css_points(self, element: etree._Element) -> int:
         """The points CSS's ``d`` may give ``element`` to draw through (none but to a path)."""
@@ -254,7 +276,7 @@ class PaintedArea:
     def rows_crossed(self, root: etree._Element, styled: list[etree._Element], drawn: float) -> float:
         """How many rows of pixels the picture's edges cross (:data:`MAX_ROWS_CROSSED`): its root's, what a
         ``<style>`` paints every element with, and its markers' at every point, each as large as a stroke's width;
-        at most every row of the picture for each edge of the ``drawn`` elements and points (four a shape), as a
+        at most every row of the picture for each edge of the ``drawn`` elements, points and dashes (four a shape), as a
         browser follows an edge only where it is seen: a background far larger than the picture costs no more than
         one its size."""
         markers = sum(self.outline.get(marker, (0.0, 0.0))[0] for marker in root.iter(f"{{{SVG}}}marker"))
@@ -694,7 +716,7 @@ def _largest_font(root: etree._Element, css: list[str]) -> float:
     for value in (v.strip().lower() for v in values):
         if any(word in value for word in ("calc", "vw", "vh", "vmin", "vmax", "var(", "clamp", "max(")):
             return INFINITE
-        largest = max(largest, _KEYWORDS.get(value, float(value) if _PLAIN.fullmatch(value) else 0.0))
+        largest = max(largest, _KEYWORDS.get(value, abs(float(value)) if _PLAIN.fullmatch(value) else 0.0))
         factor *= 1.2 if value == "larger" else 1.0
         for number, suffix in _SIZE.findall(value):
             if suffix.lower() in _RELATIVE:

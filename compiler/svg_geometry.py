@@ -261,7 +261,7 @@ _ARC = re.compile(
 """An arc's seven numbers, its two flags a digit each (``a1 1 0 00 1 1`` is valid)."""
 
 
-_NOT_PAIRS = re.compile(r"[mlhvcsqtaHVA]")
+_NOT_PAIRS = re.compile(r"[mlhvcsqtaHVAST]")
 """A command whose numbers are not absolute pairs of coordinates."""
 
 
@@ -309,7 +309,7 @@ def path_extent(d: str) -> PathExtent:
             box, _polyline_length(across, down) + closing, _rise(down) + (box.bottom - box.top) * closings
         )
     parts = _COMMAND.split(d)
-    pen = [0.0, 0.0, 0.0, 0.0]  # where the pen is, and where its subpath started
+    pen = [0.0] * 7  # where the pen is, where its subpath started, the last control point and its curve's kind
     xs: list[float] = []
     ys: list[float] = []
     total = risen = 0.0
@@ -374,13 +374,43 @@ def _segments(
         return None
     else:
         across, down = _points(values[: len(values) // size * size], size, pen[0], pen[1], command.islower())
+    if command in "SsTt":
+        across, down = _reflected(pen, command, across, down)
     xs.extend((min(across), max(across)))
     ys.extend((min(down), max(down)))
     moved = _polyline_length([pen[0], *across], [pen[1], *down]), _rise([pen[1], *down])
+    if command in "CcQq":  # the control point the next S or T reflects, and the curve's kind
+        pen[4], pen[5], pen[6] = across[-2], down[-2], _CUBIC if command in "Cc" else _QUADRATIC
+    elif command not in "SsTt":
+        pen[6] = 0.0
     pen[0], pen[1] = across[-1], down[-1]
     if command in "Mm":
         pen[2], pen[3] = across[0], down[0]  # further pairs draw lines; Z returns to the first
     return moved
+
+
+_CUBIC, _QUADRATIC = 1.0, 2.0
+
+
+def _reflected(
+    pen: list[float], command: str, across: list[float], down: list[float]
+) -> tuple[list[float], list[float]]:
+    """The points of smooth curves (``S``, ``T``) with the control point each takes unsaid: the reflection of the one
+    before it across where the pen is, if the curve before is of its kind (a chain of ``T`` whose ends alternate
+    swings ever wider: each ``T`` drawn from its end alone ran a twentieth of its curve), else where the pen is."""
+    kind = _CUBIC if command in "Ss" else _QUADRATIC
+    step = 2 if kind == _CUBIC else 1  # the points a segment names
+    xs: list[float] = []
+    ys: list[float] = []
+    x, y, control_x, control_y, before = pen[0], pen[1], pen[4], pen[5], pen[6]
+    for index in range(0, len(across) - step + 1, step):
+        implied = (2 * x - control_x, 2 * y - control_y) if before == kind else (x, y)
+        xs += [implied[0], *across[index : index + step]]
+        ys += [implied[1], *down[index : index + step]]
+        control_x, control_y = (across[index], down[index]) if kind == _CUBIC else implied
+        x, y, before = across[index + step - 1], down[index + step - 1], kind
+    pen[4], pen[5], pen[6] = control_x, control_y, kind
+    return xs, ys
 
 
 def _along(pen: list[float], command: str, values: list[float]) -> tuple[int, list[float]]:

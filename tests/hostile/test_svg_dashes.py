@@ -178,3 +178,60 @@ def test_a_shape_given_its_geometry_in_css_counts_a_whole_stroke() -> None:
     assert str(refusal(picture(styled * 3))) == REASON
     given = "<style>circle { r: 400 }</style>" + '<circle fill="none" stroke="red" stroke-dasharray="0.01"/>' * 3
     assert str(refusal(picture(given))) == REASON
+
+
+@pytest.mark.parametrize(
+    "given",
+    [
+        ' style="stroke-dasharray: var(--n, 0.01)"',  # a var() naming no property: its fallback
+        ' style="--a: 0; stroke-dasharray: var(--a) 0.01"',  # a var() and a number
+        ' style="stroke-dasharray/**/: 0.01"',  # a comment where CSS reads none
+        ' stroke-dasharray="0.01/**/0.01"',
+        ' stroke-dasharray=".01.01"',  # two numbers touching
+        ' style="stroke-dasharray: 0.01 ! important"',
+    ],
+)
+def test_a_pattern_is_read_as_css_reads_it(given: str) -> None:
+    """The thirteenth probe: each of these drew 100 frames' dashes in Chromium (10 to 38 s) and was read as solid or
+    as the parent's: comments are left out of the copy, numbers read as CSS reads them, a var() as the least number
+    it may give."""
+    assert str(refusal(picture(FRAME.format(dashes=given) * 11))) == REASON
+
+
+def test_a_custom_property_registered_with_its_value_is_read() -> None:
+    registered = "<style>@property --d { syntax: '&lt;number>'; inherits: true; initial-value: 0.01 }</style>"
+    assert str(refusal(picture(registered + FRAME.format(dashes=' style="stroke-dasharray: var(--d)"') * 11))) == REASON
+
+
+def test_a_texts_glyphs_and_decorations_are_dashed_each() -> None:
+    """A browser dashes each glyph apart (a million dashes each, not a text's), and an underline along the whole
+    advance, letter and word spacing included: 100 texts of font size 1 underlined, letters 990 apart, took 26 s on
+    a loaded machine; 905 letters at 300 pixels, 106 s; a size of ``+300`` was read as none."""
+    spread = '<text font-size="1" letter-spacing="990" text-decoration="underline" stroke-dasharray="0.01">AAA</text>'
+    assert str(refusal(picture(spread * 30))) == REASON
+    letters = "".join(chr(0x4E00 + i) for i in range(905))
+    assert str(refusal(picture(f'<text font-size="300" stroke-dasharray="0.01">{letters}</text>'))) == REASON
+    assert str(refusal(picture('<text font-size="+300" stroke-dasharray="0.01">WMW</text>' * 200))) == REASON
+
+
+def test_a_smooth_curves_unsaid_control_points_are_followed() -> None:
+    """A ``T`` takes the reflection of the control point before it: a chain whose ends alternate swings ever wider,
+    and was counted a twentieth of its length (40 such paths, 73 KB: 17 s)."""
+    chain = "M500 500 Q 500 520 510 500" + " T 500 500 T 510 500" * 95
+    assert str(refusal(picture(f'<path d="{chain}" fill="none" stroke="red" stroke-dasharray="0.01"/>' * 40))) == REASON
+
+
+def test_a_percentage_is_a_share_of_the_largest_viewport_it_may_be_in() -> None:
+    nested = '<svg viewBox="0 0 100000 100000"><rect width="100%" height="100%" fill="none" stroke="red" '
+    body = (nested + 'stroke-dasharray="1"/></svg>') * 100
+    assert str(refusal(picture(body))) == REASON
+
+
+@pytest.mark.parametrize(("width", "cap"), [("50", "round"), ("10", "round"), ("50", "square"), ("50", "butt")])
+def test_a_wide_dash_counts_as_the_rows_it_crosses(width: str, cap: str) -> None:
+    """A dash as wide as its stroke is a shape that tall, and round or square caps make one of a dash of no length:
+    one rectangle of round dots 50 wide held Chromium 26 s (four of them past 150 s), 10 wide 9.4 s, butt dashes
+    50 wide 4.4 s."""
+    dots = f'<rect x="1" y="1" width="998" height="998" fill="none" stroke="black" stroke-width="{width}" '
+    refused = refusal(picture(dots + f'stroke-linecap="{cap}" stroke-dasharray="0 0.01 0.01 0.01"/>'))
+    assert str(refused).startswith("its lines and edges cross more than 30,000,000 rows of pixels")
