@@ -463,6 +463,13 @@ def test_what_the_doctype_declares_for_attributes_is_reported_where_it_is_declar
     assert "entity reference `&w;` in an attribute value is not part of the rulebook format" in run(capsys, "lint").out
     source(scratch, "book.xml", '<?xml version="1.0"?>\n<!DOCTYPE document [ <!ELEMENT unused ANY> ]>\n<document/>\n')
     assert places(lint_json(capsys)) == []
+    many = "".join(f'<!ATTLIST e{n} a CDATA "v">\n' for n in range(25))
+    source(scratch, "book.xml", f'<?xml version="1.0"?>\n<!DOCTYPE document [\n{many}]>\n<document/>\n')
+    found = lint_json(capsys)
+    assert [(d["line"], d["target"]) for d in found] == [(n + 3, f"e{n}") for n in range(20)] + [(23, None)]
+    assert found[-1]["message"] == (
+        "the DOCTYPE declares 5 more attribute lists or parameter entities: not part of the rulebook format"
+    )
 
 
 @pytest.mark.parametrize("markdown", MARKDOWN_FORMATS)
