@@ -37,6 +37,48 @@ PREDEFINED_ENTITIES = frozenset({"amp", "lt", "gt", "quot", "apos"})
 """Entities the parser always replaces by their character: never a node of the tree."""
 
 
+# The prolog: comments and processing instructions skipped, up to the DOCTYPE (its internal subset in group 1).
+_DOCTYPE = re.compile(
+    rf"<!--.*?-->|<\?.*?\?>|<!DOCTYPE(?:{_QUOTED}|[^\[>\"']|"
+    rf"\[((?:<!--.*?-->|<\?.*?\?>|{_QUOTED}|[^\]\"'<]|<(?!!--|\?))*)\])*>",
+    re.DOTALL,
+)
+# Inside the internal subset: comments, processing instructions and literals skipped; attribute lists, and
+# parameter entities (whose text the subset reads as declarations of its own).
+_ATTRIBUTE_LIST = re.compile(
+    rf"<!--.*?-->|<\?.*?\?>|{_QUOTED}|<!(?P<kind>ATTLIST\s+|ENTITY\s+%\s+)(?P<name>[^\s>\"']+)", re.DOTALL
+)
+_NAMED_REFERENCE = re.compile(r"&(?P<name>[^\s#&;<>\"']+);")
+
+
+def attribute_list_declarations(text: str) -> list[tuple[int, str, str]]:
+    """The ``<!ATTLIST>`` and parameter entity (``<!ENTITY %``) declarations of the DOCTYPE's internal subset, as
+    (offset of the ``<!``, ``ATTLIST`` or ``ENTITY %``, the element's or entity's name), in order.
+
+    Called for a document libxml2 read an internal subset in: only comments and processing instructions stand
+    before its DOCTYPE, so the first ``<!DOCTYPE`` the scan meets outside them is that one.
+    """
+    for prolog in _DOCTYPE.finditer(text):
+        if prolog.group().startswith("<!DOCTYPE"):
+            if prolog.group(1) is None:
+                return []
+            found = _ATTRIBUTE_LIST.finditer(prolog.group(1))
+            return [(prolog.start(1) + m.start(), " ".join(m["kind"].split()), m["name"]) for m in found if m["name"]]
+    return []
+
+
+def attribute_entity_references(text: str) -> list[tuple[int, str]]:
+    """Every entity reference inside an attribute value, as (offset of its ``&``, its name): libxml2 replaces
+    them by the entity's text whatever the parser is told (the five predefined ones left out)."""
+    return [
+        (tag.start() + m.start(), m["name"])
+        for tag in _TAG.finditer(text)
+        if tag.group()[1:2] not in ("!", "?") and "&" in tag.group()
+        for m in _NAMED_REFERENCE.finditer(tag.group())
+        if m["name"] not in PREDEFINED_ENTITIES
+    ]
+
+
 def start_tag_offsets(text: str, expected: int) -> list[int]:
     """Offsets of the ``<`` of every start tag, in document order.
 

@@ -10,6 +10,7 @@ engine) and renders what comes back.
 from __future__ import annotations
 
 import codecs
+import contextlib
 import importlib
 import io
 import os
@@ -45,6 +46,22 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.stderr = stderr
 
 
+def _local_time_zone_from_the_system() -> None:
+    """Babel, which MkDocs imports, reads the local time zone once, when first imported, from the file ``TZ``
+    names, taken relative to the working folder too: ``TZ=UTC`` read a project's committed ``UTC`` (a link to
+    /dev/zero stopped the build with an internal error; to the standard input, a pipe in a CI, it hung), and so
+    did ``TZ=Europe/Paris`` a committed ``Europe/Paris``. Read here with ``TZ`` set aside, it comes from the
+    system's own files; nothing the compiler writes depends on the time zone."""
+    zone = os.environ.pop("TZ", None)
+    if zone is None:
+        return
+    try:
+        with contextlib.suppress(ImportError):  # an install without MkDocs
+            importlib.import_module("babel.localtime")
+    finally:
+        os.environ["TZ"] = zone
+
+
 def _main(argv: Sequence[str] | None) -> int:
     arguments = sys.argv[1:] if argv is None else list(argv)
     parser = _parser(arguments)
@@ -52,6 +69,7 @@ def _main(argv: Sequence[str] | None) -> int:
     if command is not None and command not in COMMANDS:
         usage.unknown_command(parser, command, COMMANDS)
     args = usage.parse(parser, arguments)
+    _local_time_zone_from_the_system()
     previous = _handle_here(signal.SIGTERM, _stop)
     main_thread = previous is not _ELSEWHERE
     # Ctrl+C as Python raises it, but never where the exception would be lost (see _swallows_exceptions).

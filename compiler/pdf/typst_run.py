@@ -54,7 +54,9 @@ MISSING = (
     "or build without it: rulebook build --no-pdf, or `build = false` in the configuration's [pdf] table)"
 )
 MB = 1024 * 1024
-CHILD = [sys.executable, "-m", "rulebook.pdf.typst_child"]
+CHILD = [sys.executable, "-P", "-m", "rulebook.pdf.typst_child"]
+"""``-P``: the working folder (the project, where a build runs) is not put first on the child's import path, where a
+committed ``rulebook/__init__.py`` with ``rulebook/pdf/typst_child.py`` was imported and run in its place."""
 _OUT_OF_MEMORY = ("memory allocation of", "MemoryError", "Cannot allocate memory", "out of memory")
 """What Rust, Python or the C library says on standard error when a process cannot have more memory."""
 

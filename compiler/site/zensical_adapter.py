@@ -74,8 +74,8 @@ class Zensical:
         which is then refused with those warnings (the last good site is kept).
         """
         _write_configuration(project, configuration(run.settings, config_file, run.nav, scripts))
-        done = subprocess.run(
-            [sys.executable, "-m", "zensical", "build", "--strict", "--config-file", CONFIGURATION],
+        done = subprocess.run(  # -P: the working folder is not put first on Zensical's import path
+            [sys.executable, "-P", "-m", "zensical", "build", "--strict", "--config-file", CONFIGURATION],
             cwd=project,
             capture_output=True,
             text=True,

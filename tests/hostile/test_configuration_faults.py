@@ -13,7 +13,7 @@ import pytest
 
 from rulebook.errors import QUOTE_LIMIT
 
-from .scratch import nothing_written_outside, run, scratch, source  # noqa: F401 (fixtures)
+from .scratch import nothing_written_outside, run, run_guarded, scratch, source  # noqa: F401 (fixtures)
 from .test_report_files import BOOK
 
 
@@ -417,3 +417,23 @@ def test_a_source_date_epoch_that_is_no_date_is_a_plain_error(
     assert f"rulebook: error: SOURCE_DATE_EPOCH is `{value}`, not a date: " in outcome.err, outcome.err
     assert "internal error" not in outcome.err
     assert not (scratch / "site").exists()
+
+
+@pytest.mark.parametrize("zone", ["UTC", "Europe/Paris", ":UTC"])
+def test_a_time_zone_named_like_a_committed_file_never_reads_it(
+    scratch: Path,  # noqa: F811
+    monkeypatch: pytest.MonkeyPatch,
+    zone: str,
+) -> None:
+    """Babel, imported by MkDocs, read the local time zone from the file ``TZ`` names, relative to the working
+    folder: a CI's ``TZ=UTC`` and a committed ``UTC -> /dev/zero`` stopped the build with an internal error
+    (``Invalid TZif file``); a link to the standard input hung it. In a process of its own: Babel reads the zone
+    once, when first imported."""
+    source(scratch, "book.xml", BOOK)
+    named = scratch / zone.lstrip(":")
+    named.parent.mkdir(parents=True, exist_ok=True)
+    named.symlink_to("/dev/zero")
+    monkeypatch.setenv("TZ", zone)
+    outcome = run_guarded(scratch, "build", "--no-pdf", "-q")
+    assert outcome.code == 0, outcome.err
+    assert (scratch / "site" / "index.html").is_file()

@@ -443,6 +443,35 @@ def test_no_entity_is_expanded_and_no_dtd_or_file_is_loaded(capsys, scratch) -> 
     assert b"TOP SECRET" not in written and b"PWNED" not in written
 
 
+def test_what_the_doctype_declares_for_attributes_is_reported_where_it_is_declared(capsys, scratch) -> None:  # type: ignore[no-untyped-def]
+    # libxml2 expands an entity inside an attribute value and gives every element of a name the default an
+    # <!ATTLIST> declares: the title read "BaVERYsics" and every section was numbered "6.6.6", All checks passed.
+    source(
+        scratch,
+        "book.xml",
+        '<?xml version="1.0"?>\n<!-- <!DOCTYPE x [<!ENTITY c "z">]> -->\n<!DOCTYPE document [\n'
+        '  <!-- <!ENTITY c "z"> --> <!ELEMENT unused ANY>\n'
+        '  <!ATTLIST section number CDATA "6.6.6">\n'
+        '  <!ENTITY w "VERY"> <!ENTITY % p "<!ATTLIST chapter number CDATA \'1\'>"> %p;\n]>\n'
+        '<document><chapter title="Ba&w;sics" id="a">\n<section title="S" id="s">Text.</section></chapter></document>\n',
+    )
+    assert places(lint_json(capsys)) == [
+        ("invalid-document", 5, 3, "section"),
+        ("invalid-document", 6, 22, "p"),
+        ("invalid-document", 8, 29, "w"),
+    ]
+    assert "entity reference `&w;` in an attribute value is not part of the rulebook format" in run(capsys, "lint").out
+    source(scratch, "book.xml", '<?xml version="1.0"?>\n<!DOCTYPE document [ <!ELEMENT unused ANY> ]>\n<document/>\n')
+    assert places(lint_json(capsys)) == []
+    many = "".join(f'<!ATTLIST e{n} a CDATA "v">\n' for n in range(25))
+    source(scratch, "book.xml", f'<?xml version="1.0"?>\n<!DOCTYPE document [\n{many}]>\n<document/>\n')
+    found = lint_json(capsys)
+    assert [(d["line"], d["target"]) for d in found] == [(n + 3, f"e{n}") for n in range(20)] + [(23, None)]
+    assert found[-1]["message"] == (
+        "the DOCTYPE declares 5 more attribute lists or parameter entities: not part of the rulebook format"
+    )
+
+
 @pytest.mark.parametrize("markdown", MARKDOWN_FORMATS)
 def test_a_markdown_book_with_a_bom_declares_itself_on_its_first_line(capsys, scratch, markdown) -> None:  # type: ignore[no-untyped-def]
     markdown_book(scratch, "# 1 Livre\n", markdown)  # a file named on the command line is read in the book's format

@@ -164,6 +164,20 @@ def test_an_edition_past_its_time_is_a_plain_error(tmp_path: Path, capsys: pytes
     assert not (folder / "site" / "marches.pdf").exists()
 
 
+def test_a_committed_package_named_like_the_compiler_is_never_run_for_typst(tmp_path: Path) -> None:
+    """Typst's process was started as ``python -m rulebook.pdf.typst_child`` in the working folder, which Python puts
+    first on the import path: a project's committed ``rulebook/__init__.py`` and ``rulebook/pdf/typst_child.py`` ran
+    in its place (the build then said Typst "stopped (exit status 0)")."""
+    folder = _project(tmp_path / "shadowed", blurred=False)
+    ran = tmp_path / "ran"
+    (folder / "rulebook" / "pdf").mkdir(parents=True)
+    for module in ("__init__.py", "pdf/__init__.py", "pdf/typst_child.py"):
+        (folder / "rulebook" / module).write_text(f"open({str(ran)!r}, 'a').write({module!r})\n", encoding="utf-8")
+    assert _build(folder, "--pdf-only") == 0
+    assert not ran.exists()
+    assert (folder / "site" / "marches.pdf").read_bytes().startswith(b"%PDF")
+
+
 @pytest.mark.parametrize("value", ["255", "'big'", "true", "1.5"])
 def test_a_limit_that_is_not_a_number_in_range_is_a_plain_error(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], value: str
