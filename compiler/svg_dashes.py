@@ -44,7 +44,8 @@ _INITIAL = re.compile(r"(?<![\w-])initial-value\s*:([^;}]*)", re.IGNORECASE)
 _REFERENCE = re.compile(r"#([^\s'\")]+)")
 _IMPORTANT = re.compile(r"!\s*important")
 _CSS_NUMBER = re.compile(r"([-+]?(?:\d+\.?\d*|\.\d+)(?:e[-+]?\d+)?)(px|in|cm|mm|pt|pc|)")
-"""A length of a dash list as CSS reads it: a number, its unit touching it; numbers touching (``.01.01``) are two."""
+"""A length of a dash list as CSS reads it: a number, its measure (``px``) touching it; numbers touching (``.01.01``)
+are two."""
 _PIXELS = {"": 1.0, "px": 1.0, "in": 96.0, "cm": 96 / 2.54, "mm": 96 / 25.4, "pt": 96 / 72, "pc": 16.0}
 _KEYWORDS = {"none": math.inf, "initial": math.inf}
 """Dash values drawing a solid stroke; another keyword (``inherit``) takes the parent's."""
@@ -75,7 +76,7 @@ def spacing(value: str, custom: float | None) -> float | None:
         return None if math.isinf(least) else least
     if _CSS_NUMBER.sub(" ", text).strip(" \t\n\r\f,"):
         return None  # a letter, a sign alone: not a list of lengths
-    lengths = [float(number) * _PIXELS[unit] for number, unit in _CSS_NUMBER.findall(text)]
+    lengths = [float(number) * _PIXELS[measure] for number, measure in _CSS_NUMBER.findall(text)]
     if not lengths or any(item < 0 for item in lengths):
         return None
     return _spacing(lengths)
