@@ -98,6 +98,17 @@ def size_refusal_of_any(head: bytes, whole: Callable[[], bytes]) -> str | None:
     )
 
 
+def decoded_pixels(data: bytes) -> int:
+    """The pixels a browser decodes to show the raster picture ``data`` (the whole file) whole: its canvas, once
+    for each frame of an animation and each scan of a progressive JPEG (0 for no raster picture it reads)."""
+    kind = next((kind for kind, reads in SIGNATURES.items() if reads(data)), None)
+    size = pixel_size(data, kind) if kind is not None else None
+    if kind is None or size is None:
+        return 0
+    passes = sum(marker == 0xDA for marker, _ in _jpeg_markers(data)) if kind == "JPEG" else frame_count(data, kind)
+    return size[0] * size[1] * max(1, passes or 1)
+
+
 def too_many_pixels(size: tuple[int, int] | None) -> str | None:
     """Why a raster picture of ``size`` (:func:`pixel_size`) is too large to publish, or None."""
     if size is None or size[0] * size[1] <= MAX_PIXELS:

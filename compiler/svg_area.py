@@ -56,6 +56,10 @@ points nor its area tell (a path of 200,000 points at random across a megapixel,
 headless Chromium 4.7 s more than an empty picture; 100,000 points zigzagging across it a row apart, 0.3 s). Every
 shape's edges count, where they are drawn, each time they are drawn; a hex map of 5,000 cells with its coastline and
 rivers crosses under a million."""
+GLYPH_SEGMENTS = 16
+"""The segments a letter's outline counts as, each running across the width of its stroke (eight texts of 712
+different letters of about 33 pixels, stroked 400 wide with round joins, took headless Chromium 21 s; stroked 1
+wide, 2.4 s): a browser draws each letter's outline at each size as a path of its own."""
 ROWS_A_DASH = 12
 """The rows a dash counts as crossing for each pixel of its stroke's width: a browser draws 2,000,000 thin dashes in
 about the time it follows edges across 24,000,000 rows (2 s, 70 nanoseconds a row), and a dash as wide as its stroke
@@ -67,6 +71,11 @@ crossing a row in order as it goes down, so a shape of many edges across each ot
 polygon of 20,000 points at random, 6.7 million rows crossed by 6,700 edges each, took headless Chromium 2.9 s more
 than an empty picture; of 88,000 points, 54 s; twenty of 2,000 points, 13 million rows by 667 edges each, 2.6 s;
 15,000 thin filled rectangles the height of the picture, 30 million rows by 2 edges, 0.5 s)."""
+GRADIENT_PIXEL = 8.0
+"""The pixels of solid colour a pixel painted with a gradient counts as, in a picture holding one (which element
+it paints is not told apart): 1,900 rectangles the size of a megapixel filled with a three-stop linear gradient
+took headless Chromium 9.4 s against 1.9 to 2.6 s filled with a colour, a radial one with a focal point 15 s. The
+23,658 SVGs of icon sets and books paint their area 136 times at most: 1,088 so counted."""
 WINDOW_PIXELS = 4_000_000
 """The pixels a window shows at most (2,000 x 2,000): a picture saying it is larger is drawn in parts as a reader
 scrolls it, and each part may be the one painted over, so its count is multiplied by how many windows it holds."""
@@ -103,6 +112,8 @@ CSS_MOVES = re.compile(r"(?<![\w-])(?:transform|scale|translate|rotate|zoom|offs
 """A CSS property moving or scaling an element and what it holds: where it is, its place is not told."""
 CSS_PATH = re.compile(r"(?<![\w-])d\s*:([^;}]*)", re.IGNORECASE)
 """CSS's ``d`` property, which gives a path its data (``d: path("M0 0 L...")``) whatever its attribute says."""
+_PAINT = re.compile(r"url\(\s*['\"]?\s*#([^)'\"\s]+)", re.IGNORECASE)
+"""A paint server named by an attribute or CSS (``url(#g)``)."""
 _LAYERS = re.compile(r"(?<![\w-])(?:opacity|mask|clip-path|mix-blend-mode|isolation|filter)\s*:", re.IGNORECASE)
 """A CSS property drawing an element into a layer of its own, blended whole: a layer costs its box."""
 _LAYER_KEYS = ("opacity", "mask", "clip-path", "mix-blend-mode", "isolation")
@@ -136,6 +147,11 @@ class PaintedArea:
         self.layering = any(_LAYERS.search(text) for text in styles)
         """Whether it may make any element a layer of its own (CSS's ``opacity``, ``mask``...)."""
         self.marked = any(True for _ in root.iter(f"{{{SVG}}}marker"))
+        gradients = {str(g.get("id")) for g in root.iter(f"{{{SVG}}}linearGradient", f"{{{SVG}}}radialGradient")}
+        named = (name for e in root.iter() for value in e.values() for name in _PAINT.findall(str(value)))
+        self.shaded = bool(gradients) and any(name in gradients for name in [*named, *_PAINT.findall(" ".join(styles))])
+        """Whether any element may be painted with a gradient, which costs a browser more a pixel."""
+        self.lettered = any(True for _ in root.iter(*_TEXTS))
         self.overflowing = any("overflow" in text.lower() for text in styles) or any(
             (marker.get("overflow") or "") not in ("", "hidden", "scroll") for marker in root.iter(f"{{{SVG}}}marker")
         )
@@ -250,6 +266,10 @@ class PaintedArea:
         480 KB, held headless Chromium 119 s; one rectangle of zero-length round dashes 50 wide, 26 s), each row
         counted again for each :data:`EDGES_A_ROW` edges crossing it on average; a shape whose geometry is not told,
         as many crossings of the picture as it has points (four for another shape)."""
+        letters = self.letters.get(element, 0)
+        if letters:  # each letter an outline of about sixteen segments its size tall, stroked like a line
+            side = math.sqrt(self.glyph)
+            return letters * (2 * side + GLYPH_SEGMENTS * 2 * self.half_stroke), letters * 4 * side
         if element.tag not in _OUTLINES and element.tag != _PATH:
             return 0.0, 0.0
         if self.boxes.get(element) is None:
@@ -260,7 +280,8 @@ class PaintedArea:
         rise, run, height = _OUTLINES[element.tag](element, self.view.shown) if found is None else found
         width = 2 * self.half_stroke
         sides = 2 if width > 1 else 1  # a wide stroke is filled as an outline on either side
-        segments = max(0, _points(element) - 1) if width > 1 else 0.0  # each one's joins and caps across its width
+        # each segment's joins and caps across its width, as it is drawn (a browser drops a path going nowhere)
+        segments = max(0.0, _points(element) - 1) if run else 0.0
         crossed = sides * rise + _times(segments, width)
         high = height + width
         crowd = crossed / high / EDGES_A_ROW if high > 0 and math.isfinite(high) else 0.0
@@ -285,7 +306,8 @@ class PaintedArea:
         rise += _times(self.marker_points(root) * max(1.0, 2 * self.half_stroke), markers)
         seen = self.view.shown.bottom - self.view.shown.top
         rows_a_length = self.view.rows / seen if not self.view.untold and 0 < seen < INFINITE else INFINITE
-        return min(_times(rows_a_length, rise), 4 * drawn * self.view.rows)
+        edges = 4 * drawn * (GLYPH_SEGMENTS if self.lettered else 1)  # four a shape; a letter's outline more
+        return min(_times(rows_a_length, rise), edges * self.view.rows)
 
     def marker_points(self, root: etree._Element) -> float:
         """The points the picture's lines carry a marker at, each time a line is drawn (none without markers)."""
@@ -316,7 +338,8 @@ class PaintedArea:
             paint = self._paints(element, inherited)
             total += self._painted_here(element, matrix, paint) + self._layer(element, outer)
             stack.extend((child, matrix, paint) for child in element if child.tag not in _NOT_DRAWN)
-        return total * max(1.0, self.view.pixels / WINDOW_PIXELS)
+        shading = GRADIENT_PIXEL if self.shaded else 1.0
+        return total * max(1.0, self.view.pixels / WINDOW_PIXELS) * shading
 
     def _layer(self, element: etree._Element, outer: Matrix | None) -> float:
         """The pictures blending ``element``'s layer costs, where its parent's user space is at ``outer``."""

@@ -22,7 +22,7 @@ from collections.abc import Iterator
 
 from lxml import etree
 
-from rulebook.picture_size import SIZE_BYTES, size_refusal_of_any
+from rulebook.picture_size import MAX_PIXELS, SIZE_BYTES, decoded_pixels, size_refusal_of_any
 from rulebook.svg_area import MAX_ROWS_CROSSED, MAX_TIMES_PAINTED, PaintedArea
 from rulebook.svg_dashes import MAX_DASHES_DRAWN, DashedStrokes, UntoldDashes
 from rulebook.svg_filters import FilterPlace, blur_cost, filter_region, filter_weight
@@ -146,6 +146,7 @@ def sanitised_svg(data: bytes) -> bytes:
     root = etree.Element(tree.tag, _attributes(tree), nsmap={None: SVG, "xlink": XLINK})  # type: ignore[dict-item]
     root.text = tree.text
     _copy_children(tree, root)
+    _check_carried(root)
     _check_drawn(root)
     return etree.tostring(root, xml_declaration=True, encoding="UTF-8") + b"\n"
 
@@ -841,6 +842,32 @@ def _check_reference(value: str, element: etree._Element) -> None:
         return
     shown = address if len(address) <= 60 else address[:59] + "…"
     raise UnsafeSvg(f"it refers to `{shown}`, outside the picture", _line(element))
+
+
+MAX_CARRIED_PIXELS = 4 * MAX_PIXELS
+"""The most pixels the raster pictures an SVG carries may decode to, all together (each distinct one once, its
+frames and scans each): a browser decodes each whole, however small it is shown, and each passed its own limit
+(thirty one-bit PNGs of 8,000 x 8,000, 22 KB each, held headless Chromium 12 s, a hundred past 200 s); four of the
+largest a picture may be, about 1.6 s."""
+
+
+def _check_carried(root: etree._Element) -> None:
+    """Refuse a picture whose raster pictures decode to more than :data:`MAX_CARRIED_PIXELS` together."""
+    addresses = {
+        value.strip()
+        for element in root.iter(f"{{{SVG}}}image", f"{{{SVG}}}feImage")
+        for value in (element.get("href"), element.get(f"{{{XLINK}}}href"))
+        if value and _RASTER_DATA.match(value.strip())
+    }
+    total = 0
+    for address in addresses:
+        total += decoded_pixels(_embedded_head(address, whole=True))
+        if total > MAX_CARRIED_PIXELS:
+            raise UnsafeSvg(
+                f"the raster pictures it carries decode to more than {MAX_CARRIED_PIXELS:,} pixels together (each "
+                "frame and scan counted), which a reader's browser decodes whole, however small they are shown",
+                help="carry fewer or smaller pictures, or " + _SIMPLER,
+            )
 
 
 def _embedded_head(address: str, *, whole: bool = False) -> bytes:

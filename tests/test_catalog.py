@@ -136,7 +136,7 @@ def test_the_picture_rule_says_the_limits_the_sanitiser_holds() -> None:
     from rulebook.picture_size import MAX_FRAME_PIXELS, MAX_PIXELS
     from rulebook.svg_area import MAX_ROWS_CROSSED, MAX_TIMES_PAINTED
     from rulebook.svg_dashes import MAX_DASHES_DRAWN
-    from rulebook.svg_pictures import MAX_FILTER_PASSES, MAX_SVG_DRAWN
+    from rulebook.svg_pictures import MAX_CARRIED_PIXELS, MAX_FILTER_PASSES, MAX_SVG_DRAWN
 
     words = " ".join(REFUSED_IMAGE.doc.split())
     lint_docs = " ".join((ROOT / "docs" / "lint.md").read_text(encoding="utf-8").split())
@@ -148,6 +148,7 @@ def test_the_picture_rule_says_the_limits_the_sanitiser_holds() -> None:
         MAX_FILTER_PASSES,
         MAX_TIMES_PAINTED,
         MAX_DASHES_DRAWN,
+        MAX_CARRIED_PIXELS,
         MAX_ROWS_CROSSED,
     ):
         assert f"{limit:,}" in words, limit

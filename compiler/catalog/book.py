@@ -325,7 +325,8 @@ covering more than 2,000 times its own area, lines and edges
 crossing more than 30,000,000 rows of pixels,
 a `<style>` of more selectors than its elements allow or using `:has()`,
 a dash pattern of more than 64 numbers, or dashed
-strokes drawing more than 2,000,000 dashes;
+strokes drawing more than 2,000,000 dashes, or raster pictures carried
+inside decoding to more than 256,000,000 pixels together;
 or its name holds a control, format or bidirectional character, which no
 page can show as it is.
 

@@ -632,3 +632,34 @@ def test_the_lint_places_an_animation_of_too_many_pixels_and_the_site_leaves_it_
     ]
     assert main(["build", "-q"]) == 0
     assert not (tmp_path / "site" / "images" / "moving.png").exists()
+
+
+def test_the_raster_pictures_an_svg_carries_are_counted_together() -> None:
+    """Each carried picture passed its own limit, but a browser decodes every distinct one whole: thirty one-bit PNGs
+    of 8,000 x 8,000 (22 KB each) held Chromium 12 s, shown a pixel wide 11 s, a hundred past 200 s (the fourteenth
+    probe). Together they may decode to 256,000,000 pixels; one drawn many times counts once."""
+    import base64
+    import struct
+    import zlib
+
+    from rulebook.svg_pictures import UnsafeSvg, sanitised_svg
+
+    def png(width: int, height: int, shade: int) -> str:
+        def chunk(kind: bytes, data: bytes) -> bytes:
+            return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+
+        row = b"\x00" + bytes([shade]) * ((width + 7) // 8)
+        body = zlib.compress(row * height, 9)
+        header = struct.pack(">IIBBBBB", width, height, 1, 0, 0, 0, 0)
+        data = b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", body) + chunk(b"IEND", b"")
+        return "data:image/png;base64," + base64.b64encode(data).decode()
+
+    head = '<svg xmlns="http://www.w3.org/2000/svg" width="100" height="100">'
+    images = "".join(f'<image width="1" height="1" href="{png(8_000, 8_000, shade)}"/>' for shade in range(5))
+    with pytest.raises(UnsafeSvg) as refused:
+        sanitised_svg(f"{head}{images}</svg>".encode())
+    assert str(refused.value).startswith("the raster pictures it carries decode to more than 256,000,000 pixels")
+    one = f'<image id="i" width="1" height="1" href="{png(8_000, 8_000, 1)}"/>' + '<use href="#i"/>' * 20
+    assert sanitised_svg(f"{head}{one}</svg>".encode())
+    four = "".join(f'<image width="1" height="1" href="{png(8_000, 8_000, shade)}"/>' for shade in range(4))
+    assert sanitised_svg(f"{head}{four}</svg>".encode())

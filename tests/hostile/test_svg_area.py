@@ -322,3 +322,14 @@ def test_a_view_box_cut_or_stretched_to_the_pictures_shape_is_measured_as_shown(
     assert sanitised_svg(picture(nested(strip, 2), size))  # 100 strips
     shown_whole = 'width="1000" height="1000" viewBox="0 0 1000 1" preserveAspectRatio="xMidYMid meet"'
     assert sanitised_svg(picture(nested(strip, 4), shown_whole))  # a strip of the picture: a thousandth each
+
+
+def test_a_pixel_painted_with_a_gradient_counts_as_more() -> None:
+    """1,900 rectangles the size of the picture filled with a three-stop gradient held Chromium 9.4 s, against 2 s
+    filled with a colour (the fourteenth probe): where a gradient paints, each pixel counts eight; a gradient no
+    element names changes nothing."""
+    gradient = '<linearGradient id="g" x2="1"><stop offset="0"/><stop offset="0.5" stop-color="red"/><stop offset="1"/></linearGradient>'
+    filled = '<rect width="10" height="10" fill="url(#g)" fill-opacity="0.5"/>'
+    assert refusal(picture(gradient + filled * 300)) == REASON
+    assert sanitised_svg(picture(gradient + filled * 240))
+    assert sanitised_svg(picture(gradient + FULL * 1_900))
