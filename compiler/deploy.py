@@ -159,7 +159,14 @@ class _Git:
 
     def __init__(self, repository: Path) -> None:
         self.folder = repository
-        if self.run("rev-parse", "--git-dir", allowed=(0, 128)) != 0:
+        found = self._call(("rev-parse", "--git-dir"), (0, 128), None)
+        if "cannot use bare repository" in found.stderr:
+            raise DeployError(
+                f"a folder from `{repository}` up holds what Git takes for a repository of its own (`HEAD`, `config`, "
+                "`objects/`, `refs/`): deploy uses only the repository's `.git`, never one a commit could bring; "
+                "remove those entries, or deploy from outside that folder"
+            )
+        if found.returncode != 0:
             raise DeployError(f"`{repository}` is not in a Git repository: deploy commits the site to a branch of one")
 
     def run(self, *args: str, allowed: Sequence[int] = (0,), stdin: str | None = None) -> int:
@@ -198,9 +205,25 @@ class _Git:
         return done
 
 
+def git_environment() -> dict[str, str]:
+    """The environment Git runs in for this tool: a repository found by looking up from the project is only ever its
+    ``.git`` (``safe.bareRepository=explicit``, set as a command-line setting, which a repository's own
+    configuration cannot undo): a folder of the project holding ``HEAD``, ``config``, ``objects/`` and ``refs/``
+    was taken for a bare repository, and the ``config`` a pull request committed there ran its ``core.fsmonitor``
+    command at each deploy and chose where the site was pushed."""
+    env = dict(os.environ)
+    count = int(env["GIT_CONFIG_COUNT"]) if env.get("GIT_CONFIG_COUNT", "").isdigit() else 0
+    env |= {
+        f"GIT_CONFIG_KEY_{count}": "safe.bareRepository",
+        f"GIT_CONFIG_VALUE_{count}": "explicit",
+        "GIT_CONFIG_COUNT": str(count + 1),
+    }
+    return env
+
+
 def _environment() -> dict[str, str]:
     """Git's environment: its messages in English (they are quoted), a fixed date under ``SOURCE_DATE_EPOCH``."""
-    env = dict(os.environ, LC_ALL="C", GIT_TERMINAL_PROMPT="0")
+    env = dict(git_environment(), LC_ALL="C", GIT_TERMINAL_PROMPT="0")
     epoch = os.environ.get("SOURCE_DATE_EPOCH")
     if epoch and epoch.isdigit():
         env |= {"GIT_AUTHOR_DATE": f"{epoch} +0000", "GIT_COMMITTER_DATE": f"{epoch} +0000"}

@@ -92,6 +92,7 @@ def parse_toml(text: str, origin: Path) -> dict[str, Any]:
     of more digits than Python reads."""
     import tomllib  # only with a TOML file
 
+    _check_key_parts(text, origin)
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
@@ -106,6 +107,24 @@ def parse_toml(text: str, origin: Path) -> dict[str, Any]:
         raise InvalidToml(f"{origin}: a number in it has more digits than can be read") from None
     except RecursionError:
         raise InvalidToml(f"{origin}: not valid TOML: its arrays or tables nest too deeply") from None
+
+
+MAX_KEY_PARTS = 256
+"""The most parts a key of a TOML file may have (``a.b.c``: three): Python's reader takes time and memory growing
+with the square of one key's parts (a line ``x.a.a.… = 1`` of 50,000 parts, 100 KB, took 46 s and 9.8 GB)."""
+
+
+def _check_key_parts(text: str, origin: Path) -> None:
+    """Refuse, in one pass, a line whose key (before its ``=``, or a table's header) has more than
+    :data:`MAX_KEY_PARTS` parts (counting its dots: a dot in a quoted part counts too)."""
+    if text.count(".") <= MAX_KEY_PARTS:
+        return
+    for number, line in enumerate(text.splitlines(), start=1):
+        if line.partition("=")[0].count(".") > MAX_KEY_PARTS:
+            raise InvalidToml(
+                f"{origin}:{number}: a key of more than {MAX_KEY_PARTS} parts (`a.b.c` has three), more than any "
+                "file the compiler reads needs"
+            )
 
 
 def input_folder(path: Path, *, root: Path, kind: str) -> list[Path]:

@@ -249,6 +249,8 @@ def git_warnings(made: Made) -> list[str]:
     runs only the workflows at the root's ``.github/workflows``)."""
     import subprocess
 
+    from rulebook.deploy import git_environment
+
     def git(*args: str) -> subprocess.CompletedProcess[str] | None:
         try:
             return subprocess.run(
@@ -258,6 +260,7 @@ def git_warnings(made: Made) -> list[str]:
                 encoding="utf-8",
                 errors="surrogateescape",  # a repository in a folder named in bytes that are not UTF-8
                 check=False,
+                env=git_environment(),  # never a bare repository a pull request committed
             )
         except OSError:  # no Git here: nothing to say
             return None

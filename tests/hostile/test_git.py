@@ -107,3 +107,39 @@ def test_the_branch_checked_out_in_another_working_tree_is_refused(
     )
     assert git(committed, "rev-parse", "gh-pages") == before
     assert git(other, "status", "--porcelain") == ""
+
+
+def test_a_bare_repository_committed_in_the_project_is_never_used(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A project in a folder of its repository holding ``HEAD``, ``config``, ``objects/`` and ``refs/`` (committed
+    by a pull request) was taken by Git for a bare repository: its ``config``'s ``core.fsmonitor`` command ran at
+    each deploy, and the site went to its remote (the fifteenth probe). Git is told to use no bare repository it
+    finds by looking: the deploy is refused, nothing of the ``config`` runs."""
+    for key, value in {"NAME": "Team", "EMAIL": "team@example.org"}.items():
+        monkeypatch.setenv(f"GIT_AUTHOR_{key}", value)
+        monkeypatch.setenv(f"GIT_COMMITTER_{key}", value)
+    repository = tmp_path / "repository"
+    book = repository / "book"
+    assert main(["init", str(book), "--title", "Game"]) == 0
+    marker = tmp_path / "ran"
+    (book / "objects").mkdir()
+    (book / "refs" / "heads").mkdir(parents=True)
+    (book / "objects" / ".keep").touch()
+    (book / "refs" / "heads" / ".keep").touch()
+    (book / "HEAD").write_text("ref: refs/heads/main\n", encoding="utf-8")
+    (book / "config").write_text(
+        f'[core]\n\trepositoryformatversion = 0\n\tbare = false\n\tworktree = .\n\tfsmonitor = "touch {marker}; false"\n',
+        encoding="utf-8",
+    )
+    git(repository, "init", "-q", "-b", "main")
+    git(repository, "add", "-A")
+    git(repository, "commit", "-q", "-m", "A pull request")
+    monkeypatch.chdir(book)
+    capsys.readouterr()
+    outcome = main(["deploy", "--quiet", "--no-push"])
+    assert not marker.exists()
+    assert outcome == 2
+    assert "holds what Git takes for a repository of its own (`HEAD`, `config`, `objects/`, `refs/`)" in (
+        capsys.readouterr().err
+    )
