@@ -238,7 +238,8 @@ class PaintedArea:
         if element in self.layers:
             covered += INFINITE if extent is None else extent.area
         area_scale = INFINITE if transform is None else scale_of(transform)
-        self.outline[element] = _transformed(self._outline(element), transform)
+        view = _nested_view(element)  # a nested <svg> draws its content at its size over its viewBox
+        self.outline[element] = _transformed(_transformed(self._outline(element), view), transform)
         self.covered[element] = _times(area_scale, covered)
         self.mass[element] = _times(area_scale, mass)
         self.points[element] = (points, _times(area_scale, weighed))

@@ -35,7 +35,7 @@ XHTML = "http://www.w3.org/1999/xhtml"
 
 ELEMENTS = frozenset(
     {
-        *("svg", "g", "defs", "symbol", "use", "switch", "title", "desc", "a", "style", "image", "view"),
+        *("svg", "g", "defs", "symbol", "use", "switch", "title", "desc", "a", "style", "image"),
         *("path", "rect", "circle", "ellipse", "line", "polyline", "polygon"),
         *("text", "tspan", "textPath"),
         *("linearGradient", "radialGradient", "stop", "pattern", "clipPath", "mask", "marker"),
@@ -46,7 +46,9 @@ ELEMENTS = frozenset(
         "feTurbulence",
     }
 )
-"""The SVG elements of a static drawing: structure, shapes, text, paint, clipping, markers, filters."""
+"""The SVG elements of a static drawing: structure, shapes, text, paint, clipping, markers, filters (not ``<view>``,
+which only zooms the picture where an address names it: ``x.svg#v``, as ``#svgView(viewBox(...))`` does, multiplies
+what the picture costs past what its own size measures)."""
 
 ACTIVE = {
     "script": "a script (`<script>`)",
@@ -227,6 +229,8 @@ def _check_drawn(root: etree._Element) -> None:
     area = PaintedArea(root, drawn)
     styles = [_style_text(style) for style in root.iter(f"{{{SVG}}}style")]
     strokes = _dashed_strokes(root, styles, area)
+    radii = (numbers(value)[:1] for text in styles for value in _CSS_RADIUS.findall(text))
+    styled_radius = max((abs(found[0]) for found in radii if found), default=0.0)
     dashes: dict[etree._Element, float] = {}  # the dashes each element draws, with all it draws
     passes: dict[etree._Element, int] = {}  # the filter steps each element takes, with all it draws
     stretches = area.stretches(root)  # what a filter's region and reach are in the picture's lengths
@@ -254,6 +258,8 @@ def _check_drawn(root: etree._Element) -> None:
         lines = max(0, _points(element) + area.css_points(element) - 1)
         paints = 1 + sum(drawn.get(paint, 0) for paint in painted) + _shading(element, weights)
         drawn[element] = min(MAX_SVG_DRAWN + 1, drawing * paints + lines)
+        if element.tag in _ROUND:
+            _check_round(element, area, styled_radius)
         own_dashes = strokes.own(element, letters)
         area.add(element, used, painted, letters, own_dashes, strokes.overlap(element, 2 * area.half_stroke))
         taken = _filter_passes(element, named, area, stretches) + sum(passes.get(part, 0) for part in element)
@@ -318,6 +324,29 @@ def _dashed_strokes(root: etree._Element, styles: list[str], area: PaintedArea) 
             "whose length is not told from the picture alone",
             help="give the dashes as plain numbers, or " + _SIMPLER,
         ) from None
+
+
+_ROUND = frozenset({f"{{{SVG}}}circle", f"{{{SVG}}}ellipse"})
+_CSS_RADIUS = re.compile(r"(?<![\w-])r[xy]?\s*:([^;}]*)", re.IGNORECASE)
+"""A radius CSS gives (``r: 400``), over what the attribute says."""
+MAX_ROUND_RATIO = 1_000_000
+"""The most times a circle's or an ellipse's radius may be its stroke's width (the picture's widest): a browser
+builds the whole of such a stroke before it cuts it to the picture (ten circles of a radius of 10^30 stroked 3 wide,
+927 bytes, took headless Chromium 8 s, a hundred 53 s); a radius of a million is drawn at once."""
+
+
+def _check_round(element: etree._Element, area: PaintedArea, styled: float) -> None:
+    """Refuse a circle or an ellipse far larger than its stroke is wide (:data:`MAX_ROUND_RATIO`); ``styled``: the
+    largest radius a ``<style>`` gives."""
+    radii = [numbers(str(element.get(key) or "")) for key in ("r", "rx", "ry")]
+    radii += [numbers(value) for value in _CSS_RADIUS.findall(str(element.get("style") or ""))]
+    largest = max([styled, *(abs(value) for found in radii for value in found[:1])])
+    if largest > MAX_ROUND_RATIO * max(1.0, 2 * area.half_stroke):
+        raise UnsafeSvg(
+            f"it draws a circle or an ellipse of a radius of {largest:.3g}, more than {MAX_ROUND_RATIO:,} times the "
+            "width of its stroke: a reader's browser builds the whole stroke before it cuts it to the picture",
+            help="draw a smaller circle, or a path of the part shown, or " + _SIMPLER,
+        )
 
 
 _POINTED = {f"{{{SVG}}}path": "d", f"{{{SVG}}}polyline": "points", f"{{{SVG}}}polygon": "points"}

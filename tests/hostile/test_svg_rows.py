@@ -131,3 +131,31 @@ def test_a_texts_letters_are_outlines_crossing_rows() -> None:
     )
     assert str(refusal(picture(texts))) == REASON
     assert sanitised_svg(picture(texts.replace('stroke-width="400"', 'stroke-width="1"')))
+
+
+def test_a_nested_view_box_stretches_the_rows_its_content_crosses() -> None:
+    """A nested ``<svg viewBox="0 0 1 1">`` drawn 1,000 wide stretches its content as ``scale(1000)`` does: a stroke
+    0.8 wide through 30,000 points inside one held Chromium 20 to 47 s, counted as drawn unscaled (the fifteenth
+    probe)."""
+    chance = random.Random(7)
+    points = " ".join(f"{chance.uniform(0, 0.01):.5f} {chance.uniform(0, 0.01):.5f}" for _ in range(20_000))
+    wide = f'<path d="M{points}" fill="none" stroke="black" stroke-width="0.8" stroke-linejoin="round"/>'
+    nested = f'<svg width="1000" height="1000" viewBox="0 0 1 1">{wide}</svg>'
+    assert str(refusal(picture(nested))) == REASON
+
+
+@pytest.mark.parametrize(
+    "round_",
+    [
+        '<circle cx="1e30" cy="50" r="1e30" fill="none" stroke="black" stroke-width="3"/>',
+        '<ellipse rx="1e10" ry="5" fill="none" stroke="black"/>',
+        '<circle style="r: 1e20" fill="none" stroke="black"/>',
+        "<style>circle { r: 1e20 }</style><circle/>",
+    ],
+)
+def test_a_circle_far_larger_than_its_stroke_is_wide_is_refused(round_: str) -> None:
+    """Chromium builds the whole stroke of a huge circle before cutting it to the picture: ten of a radius of 10^30
+    stroked 3 wide (927 bytes) took 8 s, a hundred 53 s (the fifteenth probe)."""
+    refused = refusal(picture(round_))
+    assert "more than 1,000,000 times the width of its stroke" in str(refused)
+    assert sanitised_svg(picture('<circle cx="500" cy="500" r="400000" fill="none" stroke="black"/>'))
