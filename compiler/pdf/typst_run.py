@@ -226,11 +226,17 @@ class _Child:
         self._process = subprocess.Popen(
             CHILD, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self._log, env=_environment()
         )
-        self._answers = selectors.DefaultSelector()
-        assert self._process.stdin is not None and self._process.stdout is not None
-        self._answers.register(self._process.stdout, selectors.EVENT_READ)
-        with contextlib.suppress(BrokenPipeError), self._process.stdin as stdin:  # gone: its end is its answer
-            stdin.write(json.dumps({**request, "memory": memory, "parent": os.getpid()}).encode())
+        try:  # a build stopped here (SIGTERM, Ctrl+C) before the ``with`` holds the process kills it too
+            self._answers = selectors.DefaultSelector()
+            assert self._process.stdin is not None and self._process.stdout is not None
+            self._answers.register(self._process.stdout, selectors.EVENT_READ)
+            with contextlib.suppress(BrokenPipeError), self._process.stdin as stdin:  # gone: its end is its answer
+                stdin.write(json.dumps({**request, "memory": memory, "parent": os.getpid()}).encode())
+        except BaseException:
+            self._process.kill()
+            self._process.wait()
+            self._log.close()
+            raise
 
     def __enter__(self) -> _Child:
         return self
