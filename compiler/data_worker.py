@@ -14,7 +14,7 @@ from collections.abc import Callable
 from types import TracebackType
 from typing import Any, Generic, TypeVar
 
-from rulebook.child_process import die_with_parent
+from rulebook.child_process import die_with_parent, stops_held
 from rulebook.errors import InvalidRuleData
 
 T = TypeVar("T")
@@ -38,8 +38,18 @@ class BackgroundData(Generic[T]):
             context = multiprocessing.get_context("fork")
             self._reader, self._writer = context.Pipe(duplex=False)
             self._process = context.Process(target=self._run, daemon=True)
-            self._process.start()
-            self._writer.close()  # the worker holds the other end: the reader sees it close if the worker dies
+            try:
+                with stops_held():  # a stop that came meanwhile is raised on leaving, the worker known
+                    self._process.start()
+                self._writer.close()  # the worker holds the other end: the reader sees it close if it dies
+            except BaseException:  # stopped before the ``with`` holds the worker: it goes too
+                if self._process.pid is not None:
+                    self._process.kill()
+                    self._process.join()
+                self._writer.close()
+                self._reader.close()
+                self._process = None
+                raise
         return self
 
     def __exit__(

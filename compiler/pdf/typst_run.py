@@ -40,6 +40,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING, Any
 
+from rulebook.child_process import stops_held
 from rulebook.errors import PdfBuildError
 from rulebook.pdf.escaping import typst_key
 from rulebook.pdf.typst_child import PDF_NAME
@@ -55,6 +56,7 @@ MISSING = (
 )
 MB = 1024 * 1024
 CHILD = [sys.executable, "-P", "-m", "rulebook.pdf.typst_child"]
+STOPPED = "the PDF was not made: the build was stopped"
 """``-P``: the working folder (the project, where a build runs) is not put first on the child's import path, where a
 committed ``rulebook/__init__.py`` with ``rulebook/pdf/typst_child.py`` was imported and run in its place."""
 _OUT_OF_MEMORY = ("memory allocation of", "MemoryError", "Cannot allocate memory", "out of memory")
@@ -220,21 +222,25 @@ class _Child:
     """A Typst process given ``request``, read one answer at a time with a deadline each, killed when left."""
 
     def __init__(self, request: dict[str, Any], folder: Path, memory: int, stop: threading.Event | None) -> None:
+        if stop is not None and stop.is_set():  # stopped before Typst's thread came here
+            raise PdfBuildError(STOPPED)
         self._stop = stop
         self._buffer = b""
         self._log = (folder / "typst.log").open("w+b")
-        self._process = subprocess.Popen(
-            CHILD, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self._log, env=_environment()
-        )
         try:  # a build stopped here (SIGTERM, Ctrl+C) before the ``with`` holds the process kills it too
+            with stops_held():  # a stop that came meanwhile is raised on leaving, the process known
+                self._process = subprocess.Popen(
+                    CHILD, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self._log, env=_environment()
+                )
             self._answers = selectors.DefaultSelector()
             assert self._process.stdin is not None and self._process.stdout is not None
             self._answers.register(self._process.stdout, selectors.EVENT_READ)
             with contextlib.suppress(BrokenPipeError), self._process.stdin as stdin:  # gone: its end is its answer
                 stdin.write(json.dumps({**request, "memory": memory, "parent": os.getpid()}).encode())
         except BaseException:
-            self._process.kill()
-            self._process.wait()
+            if hasattr(self, "_process"):
+                self._process.kill()
+                self._process.wait()
             self._log.close()
             raise
 
@@ -261,7 +267,7 @@ class _Child:
             left = deadline - time.monotonic()
             if self._stop is not None and self._stop.is_set():
                 self._process.kill()
-                raise PdfBuildError("the PDF was not made: the build was stopped")
+                raise PdfBuildError(STOPPED)
             if left <= 0:
                 self._process.kill()
                 return None

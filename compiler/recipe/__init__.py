@@ -256,8 +256,10 @@ def _build_book(
     book, read, lint, translations = stages.config, stages.read, stages.lint, stages.translations
     progress("Compiling the rule data…")
     with BackgroundData(lambda: rule_files(read, lint, book, translations)) as data:
-        printing = _print(project, stages, options, release.scratch, progress)  # after the fork: Typst's threads
+        printing = _print(project, stages, options, release.scratch, progress)
         try:
+            if printing is not None:  # after the fork (Typst's threads), and where a stop reaches it
+                printing.start()
             progress(f"Building the site with {site_generator(options.generator).title}…")
             site = write_book_site(
                 project, book, options, release, read, lint, translations, stages.changes, data.files
@@ -284,7 +286,8 @@ def _build_book(
 def _print(
     project: Project, stages: BookStages, options: BuildOptions, scratch: Path, progress: Progress
 ) -> Printing | None:
-    """A book's PDFs, started (Typst works in a thread while the site is built), when the build makes them."""
+    """A book's PDFs, typeset, when the build makes them: :meth:`Printing.start` has Typst compile them in a thread
+    (while the site is built)."""
     if not (options.pdf or options.pdf_only):
         return None
     from rulebook.recipe.book_pdf import book_print, print_book
@@ -371,7 +374,7 @@ def _build_pdf_only(
             if isinstance(stages, BuildResult):
                 return stages
             printing = _print(project, stages, options, room.scratch, progress)
-            results = printing.wait() if printing is not None else {}
+            results = printing.run() if printing is not None else {}
             pending += [(output / book.folder / path, result.data) for path, result in results.items()]
             made = printed(results, printing.warnings if printing is not None else ())
             built.append(

@@ -1,7 +1,8 @@
 """The print edition's stage of a build (:mod:`rulebook.recipe`): each book's and translation's PDF, beside its site.
 
     book_print(project, book, read, lint, translations, ...) -> BookPrint    what each PDF holds, where it goes
-    print_book(project, prints, scratch)                     -> Printing     typeset, then compiled by Typst aside
+    print_book(project, prints, scratch)                     -> Printing     typeset, for Typst to compile
+    Printing.start()                                                         Typst compiling aside, in a thread
     Printing.finish(folder)                                  -> PrintedBook  the PDFs, once the site is built
 
 A book's PDF is ``<title>.pdf`` in its folder of the site, a translation's ``<language>/<title>-<language>.pdf``
@@ -204,7 +205,7 @@ def limits(project: Project) -> Limits:
 
 
 class Printing:
-    """A book's PDFs being made: typeset at once, compiled by Typst in a thread (see :func:`print_book`).
+    """A book's PDFs being made: typeset at once, compiled by Typst in a thread once started (see :func:`print_book`).
 
     ``stopping``: the event each job watches; :meth:`stop` sets it, and Typst's process is killed.
     """
@@ -223,7 +224,15 @@ class Printing:
         self._error: BaseException | None = None
         self._done = threading.Event()
         self._thread = threading.Thread(target=self._run, name="rulebook-pdf", daemon=True)
-        self._thread.start()
+
+    def start(self) -> None:
+        """Start Typst's thread. Call it where a stop (an exception, Ctrl+C, SIGTERM) reaches :meth:`stop`: a
+        thread started where nothing stops it runs Typst on after the build."""
+        try:
+            self._thread.start()
+        except BaseException:  # stopped while the thread starts: it finds the stop set and starts no Typst
+            self.stop()
+            raise
 
     def _run(self) -> None:
         try:
@@ -245,10 +254,20 @@ class Printing:
             raise self._error
         return self._results
 
+    def run(self) -> dict[str, PdfResult]:
+        """:meth:`start`, then :meth:`wait`: the PDFs, with nothing else to do meanwhile."""
+        try:
+            self.start()
+            return self.wait()
+        except BaseException:  # stopped between the two: Typst goes too
+            self.stop()
+            raise
+
     def stop(self) -> None:
         """Stop Typst now (the build stops on another path): its process is killed before this returns."""
         self._stopping.set()
-        self._done.wait()
+        if self._thread.ident is not None:  # else the thread, not yet running, sees the stop before any Typst
+            self._done.wait()
 
     def finish(self, folder: Path) -> PrintedBook:
         """Wait for the PDFs, and write them into the book's ``folder`` of the new release."""
@@ -267,7 +286,7 @@ def printed(results: Mapping[str, PdfResult], warnings: tuple[str, ...] = ()) ->
 
 
 def print_book(project: Project, prints: BookPrint, scratch: Path) -> Printing:
-    """Each edition typeset now, and compiled by Typst in a thread (``scratch``: the build's room for it)."""
+    """Each edition typeset now, for Typst to compile in a thread once started (``scratch``: the build's room)."""
     from functools import partial
 
     from rulebook.pdf.typeset import typeset

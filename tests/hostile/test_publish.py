@@ -263,6 +263,37 @@ def test_a_worker_whose_build_is_gone_before_it_asks_to_die_with_it_stops(monkey
         work.files()
 
 
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_a_stop_that_comes_as_the_worker_is_forked_stops_the_worker(monkeypatch: pytest.MonkeyPatch) -> None:
+    """SIGTERM sent once the worker was forked but before its start returned (Python raises the stop where it
+    comes) is held until the worker is known, and the worker goes with the build."""
+    import multiprocessing.process
+
+    class Stop(BaseException):
+        pass
+
+    def stop(signum: int, frame: object) -> None:
+        raise Stop
+
+    start = multiprocessing.process.BaseProcess.start
+
+    def started_then_signalled(process: multiprocessing.process.BaseProcess) -> None:
+        start(process)
+        started.append(process.pid)
+        os.kill(os.getpid(), signal.SIGTERM)
+
+    started: list[int | None] = []
+    monkeypatch.setattr(multiprocessing.process.BaseProcess, "start", started_then_signalled)
+    previous = signal.signal(signal.SIGTERM, stop)
+    try:
+        with pytest.raises(Stop), BackgroundData(lambda: time.sleep(60), what="the work"):
+            pass
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+    assert started and started[0] is not None
+    assert not (Path("/proc") / str(started[0])).exists()
+
+
 @pytest.mark.slow
 def test_a_stopped_build_cleans_up(built: Path) -> None:
     process = subprocess.Popen(

@@ -18,6 +18,7 @@ import threading
 import time
 import zlib
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -313,3 +314,68 @@ def test_the_limits_said_in_the_starter_and_the_docs_are_the_shipped_ones() -> N
         for key, value in shipped.items():
             said = re.findall(rf"^#? ?{key} = (\d+)", text, re.MULTILINE)
             assert said == [str(int(value))], (where, key, said)
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+@pytest.mark.parametrize("options", [["--pdf-only"], []])
+def test_a_build_stopped_as_typsts_thread_starts_leaves_no_typst(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, options: list[str]
+) -> None:
+    """A stop that comes while the thread compiling the PDF starts (the build's thread waits for it to run, and a
+    signal ends the wait) stops the thread and its Typst too: the thread once ran Typst on after the build (twice
+    in CI, SIGTERM sent as Typst began)."""
+    from rulebook.recipe.book_pdf import Printing
+
+    folder = _project(tmp_path / "busy", template=BUSY, blurred=False)
+    start = Printing.start
+
+    def stopped_as_it_starts(printing: Printing) -> None:
+        threading.Thread.start = _started_then_stopped(threading.Thread.start)  # type: ignore[method-assign]
+        try:
+            start(printing)
+        finally:
+            threading.Thread.start = _THREAD_START  # type: ignore[method-assign]
+
+    monkeypatch.setattr(Printing, "start", stopped_as_it_starts)
+    assert _build(folder, *options) == 130
+    assert capsys.readouterr().err == "rulebook: interrupted\n"
+    assert _typst_children(os.getpid()) == []
+
+
+_THREAD_START = threading.Thread.start
+
+
+def _started_then_stopped(start: Any) -> Any:
+    def started(thread: threading.Thread) -> None:
+        start(thread)
+        raise KeyboardInterrupt
+
+    return started
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_a_stop_that_comes_as_typst_is_started_kills_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """SIGTERM sent once Typst's process began but before ``Popen`` returned it (Python raises the stop where it
+    comes) is held until the process is known, then killing it."""
+
+    class Stop(BaseException):
+        pass
+
+    def stop(signum: int, frame: object) -> None:
+        raise Stop
+
+    popen = subprocess.Popen
+
+    def popen_then_signalled(*args: Any, **kwargs: Any) -> subprocess.Popen[bytes]:
+        process = popen(*args, **kwargs)
+        os.kill(os.getpid(), signal.SIGTERM)
+        return process
+
+    monkeypatch.setattr(typst_run.subprocess, "Popen", popen_then_signalled)
+    previous = signal.signal(signal.SIGTERM, stop)
+    try:
+        with pytest.raises(Stop):
+            typst_run.readable_pictures({"fine.svg": FINE}, tmp_path / "check")
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+    assert _typst_children(os.getpid()) == []
