@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -146,7 +147,7 @@ def load_rules(path: Path) -> Rules:
     data = _json(raw, path)
     schema_path = path.with_name("rules.schema.json")
     schema = engine_schema()
-    if not schema_path.is_file():
+    if not os.path.lexists(schema_path):  # a link, a pipe or a folder there is refused by what it is, below
         raise RulesError(
             f"{path} has no rules.schema.json beside it: the engine reads the rules.json a build wrote "
             "(in the site's folder, beside its schema; run `rulebook build`)"

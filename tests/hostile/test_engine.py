@@ -422,6 +422,12 @@ def test_a_file_that_is_not_built_rule_data_says_what_the_engine_reads(
         "has no rules.schema.json beside it",
         "run `rulebook build`",
     )
+    os.mkfifo(tmp_path / "rules.schema.json")  # there, but no file: said what it is, not that it is missing
+    refused(
+        capsys,
+        ["engine", "--rules", str(tmp_path / "rules.json"), "odds", "roll", "2D6"],
+        "rules.schema.json is a named pipe, not a regular file",
+    )
 
 
 # Files the engine reads: regular files only, never waiting on a pipe ------------------------------
