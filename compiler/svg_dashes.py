@@ -21,7 +21,17 @@ import re
 from lxml import etree
 
 from rulebook.svg_area import CSS_GEOMETRY, CSS_MOVES, MAX_PATH_COMMANDS
-from rulebook.svg_geometry import SVG, Viewport, length, numbers, path_length, stretch_of, transform_of, view_box
+from rulebook.svg_geometry import (
+    PIXELS,
+    SVG,
+    Viewport,
+    length,
+    numbers,
+    path_length,
+    stretch_of,
+    transform_of,
+    view_box,
+)
 
 MAX_DASHES_DRAWN = 2_000_000
 """The most dashes an SVG's strokes may draw, each time each is drawn: headless Chromium drew 1,996,000 (ten
@@ -46,7 +56,6 @@ _IMPORTANT = re.compile(r"!\s*important")
 _CSS_NUMBER = re.compile(r"([-+]?(?:\d+\.?\d*|\.\d+)(?:e[-+]?\d+)?)(px|in|cm|mm|pt|pc|)")
 """A length of a dash list as CSS reads it: a number, its measure (``px``) touching it; numbers touching (``.01.01``)
 are two."""
-_PIXELS = {"": 1.0, "px": 1.0, "in": 96.0, "cm": 96 / 2.54, "mm": 96 / 25.4, "pt": 96 / 72, "pc": 16.0}
 _KEYWORDS = {"none": math.inf, "initial": math.inf}
 """Dash values drawing a solid stroke; another keyword (``inherit``) takes the parent's."""
 _COMMANDS = re.compile(r"[A-Za-df-z]")
@@ -76,7 +85,7 @@ def spacing(value: str, custom: float | None) -> float | None:
         return None if math.isinf(least) else least
     if _CSS_NUMBER.sub(" ", text).strip(" \t\n\r\f,"):
         return None  # a letter, a sign alone: not a list of lengths
-    lengths = [float(number) * _PIXELS[measure] for number, measure in _CSS_NUMBER.findall(text)]
+    lengths = [float(number) * PIXELS[measure] for number, measure in _CSS_NUMBER.findall(text)]
     if not lengths or any(item < 0 for item in lengths):
         return None
     return _spacing(lengths)

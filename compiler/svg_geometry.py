@@ -23,7 +23,8 @@ a browser opening it fills its window, whose side is rarely more."""
 
 _NUMBER = r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?"
 _LENGTH = re.compile(rf"\s*({_NUMBER})\s*(px|in|cm|mm|pt|pc|%)?\s*\Z", re.IGNORECASE)
-_PIXELS = {"": 1.0, "px": 1.0, "in": 96.0, "cm": 96 / 2.54, "mm": 96 / 25.4, "pt": 96 / 72, "pc": 16.0}
+PIXELS = {"": 1.0, "px": 1.0, "in": 96.0, "cm": 96 / 2.54, "mm": 96 / 25.4, "pt": 96 / 72, "pc": 16.0}
+"""The pixels (lengths of user space) one of each absolute measure is, as CSS fixes them (``""``: a plain number)."""
 _NUMBERS = re.compile(_NUMBER)
 _SEPARATORS = re.compile(r"[\s,A-DF-Za-df-z]+")
 """What parts the numbers of a list or a path's data (any letter but an exponent's)."""
@@ -151,7 +152,7 @@ def length(value: str | None, extent: float, default: float = 0.0) -> float | No
     if found is None:
         return None
     suffix = (found.group(2) or "").lower()
-    number = float(found.group(1)) * (extent / 100 if suffix == "%" else _PIXELS[suffix])
+    number = float(found.group(1)) * (extent / 100 if suffix == "%" else PIXELS[suffix])
     return number if math.isfinite(number) else None
 
 
