@@ -29,6 +29,7 @@ from rulebook.svg_geometry import (
     Box,
     Matrix,
     absolute_path,
+    command_count,
     length,
     mapped,
     numbers,
@@ -97,7 +98,6 @@ _NESTED = f"{{{SVG}}}svg"
 _PATH = f"{{{SVG}}}path"
 _ALONG_PATH = f"{{{SVG}}}textPath"
 _TEXTS = (f"{{{SVG}}}text",)
-_COMMANDS = re.compile(r"[A-Za-df-z]")
 MAX_PATH_COMMANDS = 200_000
 """The most commands of paths with relative coordinates a picture's paths are followed through, pen move by pen
 move (about a second); a path past them is taken to cover the whole picture. A path of absolute coordinates is
@@ -499,7 +499,7 @@ class PaintedArea:
             return None
         if element.tag == _PATH:
             data = element.get("d") or ""
-            self.path_commands += 0 if absolute_path(data) else len(_COMMANDS.findall(data))
+            self.path_commands += 0 if absolute_path(data) else command_count(data)
             if self.path_commands > MAX_PATH_COMMANDS:
                 return None
             extent = path_extent(data)

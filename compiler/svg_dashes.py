@@ -25,6 +25,7 @@ from rulebook.svg_geometry import (
     PIXELS,
     SVG,
     Viewport,
+    command_count,
     length,
     numbers,
     path_length,
@@ -58,7 +59,6 @@ _CSS_NUMBER = re.compile(r"([-+]?(?:\d+\.?\d*|\.\d+)(?:e[-+]?\d+)?)(px|in|cm|mm|
 are two."""
 _KEYWORDS = {"none": math.inf, "initial": math.inf}
 """Dash values drawing a solid stroke; another keyword (``inherit``) takes the parent's."""
-_COMMANDS = re.compile(r"[A-Za-df-z]")
 _SHAPES = frozenset({"rect", "circle", "ellipse", "line", "polyline", "polygon", "path"})
 _NON_SCALING = "non-scaling-stroke"
 _CIRCLES = frozenset(f"{{{SVG}}}{name}" for name in ("circle", "ellipse"))
@@ -194,7 +194,7 @@ class DashedStrokes:
             return sum(math.hypot(x2 - x1, y2 - y1) for x1, y1, x2, y2 in zip(xs, ys, xs[1:], ys[1:], strict=False))
         if tag == "path":
             data = element.get("d") or ""
-            self.path_commands += len(_COMMANDS.findall(data))
+            self.path_commands += command_count(data)
             return math.inf if self.path_commands > MAX_PATH_COMMANDS else path_length(data)
         return 0.0
 

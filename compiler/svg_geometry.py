@@ -266,6 +266,15 @@ _NOT_PAIRS = re.compile(r"[mlhvcsqtaHVAST]")
 """A command whose numbers are not absolute pairs of coordinates."""
 
 
+_COMMAND_LETTERS = re.compile(r"[A-Za-df-z]")
+"""A letter of a path's data but an exponent's: a command, or an error."""
+
+
+def command_count(d: str) -> int:
+    """How many commands a path's data names: each a few steps of Python to follow, pen move by pen move."""
+    return len(_COMMAND_LETTERS.findall(d))
+
+
 def absolute_path(d: str) -> bool:
     """Whether a path's data is absolute pairs of coordinates alone (``M``, ``L``, ``C``, ``S``, ``Q``, ``T``,
     ``Z``): its box is then that of its numbers taken two by two."""
