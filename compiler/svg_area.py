@@ -25,6 +25,7 @@ from lxml import etree
 
 from rulebook.svg_geometry import (
     IDENTITY,
+    PAINT_REFERENCE,
     SVG,
     Box,
     Matrix,
@@ -112,8 +113,6 @@ CSS_MOVES = re.compile(r"(?<![\w-])(?:transform|scale|translate|rotate|zoom|offs
 """A CSS property moving or scaling an element and what it holds: where it is, its place is not told."""
 CSS_PATH = re.compile(r"(?<![\w-])d\s*:([^;}]*)", re.IGNORECASE)
 """CSS's ``d`` property, which gives a path its data (``d: path("M0 0 L...")``) whatever its attribute says."""
-_PAINT = re.compile(r"url\(\s*['\"]?\s*#([^)'\"\s]+)", re.IGNORECASE)
-"""A paint server named by an attribute or CSS (``url(#g)``)."""
 _LAYERS = re.compile(r"(?<![\w-])(?:opacity|mask|clip-path|mix-blend-mode|isolation|filter)\s*:", re.IGNORECASE)
 """A CSS property drawing an element into a layer of its own, blended whole: a layer costs its box."""
 _LAYER_KEYS = ("opacity", "mask", "clip-path", "mix-blend-mode", "isolation")
@@ -148,8 +147,10 @@ class PaintedArea:
         """Whether it may make any element a layer of its own (CSS's ``opacity``, ``mask``...)."""
         self.marked = any(True for _ in root.iter(f"{{{SVG}}}marker"))
         gradients = {str(g.get("id")) for g in root.iter(f"{{{SVG}}}linearGradient", f"{{{SVG}}}radialGradient")}
-        named = (name for e in root.iter() for value in e.values() for name in _PAINT.findall(str(value)))
-        self.shaded = bool(gradients) and any(name in gradients for name in [*named, *_PAINT.findall(" ".join(styles))])
+        named = (name for e in root.iter() for value in e.values() for name in PAINT_REFERENCE.findall(str(value)))
+        self.shaded = bool(gradients) and any(
+            name in gradients for name in [*named, *PAINT_REFERENCE.findall(" ".join(styles))]
+        )
         """Whether any element may be painted with a gradient, which costs a browser more a pixel."""
         self.lettered = any(True for _ in root.iter(*_TEXTS))
         self.overflowing = any("overflow" in text.lower() for text in styles) or any(

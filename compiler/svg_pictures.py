@@ -26,7 +26,7 @@ from rulebook.picture_size import MAX_PIXELS, SIZE_BYTES, decoded_pixels, size_r
 from rulebook.svg_area import MAX_ROWS_CROSSED, MAX_TIMES_PAINTED, PaintedArea
 from rulebook.svg_dashes import MAX_DASHES_DRAWN, DashedStrokes, UntoldDashes
 from rulebook.svg_filters import FilterPlace, blur_cost, filter_region, filter_weight
-from rulebook.svg_geometry import numbers, point_count
+from rulebook.svg_geometry import PAINT_REFERENCE, numbers, point_count
 
 SVG = "http://www.w3.org/2000/svg"
 XLINK = "http://www.w3.org/1999/xlink"
@@ -477,7 +477,7 @@ def _filter_values(element: etree._Element) -> list[str]:
 
 def _filters(given: list[str], named: dict[str, etree._Element]) -> list[etree._Element]:
     """The elements of the picture the ``filter`` values ``given`` name (a filter, or another element: no steps)."""
-    return [named[name] for text in given for name in _PAINT_REFERENCE.findall(text) if name in named]
+    return [named[name] for text in given for name in PAINT_REFERENCE.findall(text) if name in named]
 
 
 def _functions(values: list[str]) -> int:
@@ -644,10 +644,6 @@ def _gives_markers(element: etree._Element) -> bool:
     return inside and any("marker" in f"{key!s} {value!s}".lower() for key, value in element.attrib.items())
 
 
-_PAINT_REFERENCE = re.compile(r"url\(\s*(?:['\"]\s*)?#([^)'\"\s]+)", re.IGNORECASE)
-"""A reference to an element of the picture in CSS or a presentation attribute, whose function name CSS reads in any
-case (``URL(#p)``: nine levels of patterns so written were not counted, and held Chromium over 90 s); a run of
-spaces is read once (``\\s*['"]?\\s*`` tried each split of it)."""
 _REPEATERS = frozenset(f"{{{SVG}}}{name}" for name in ("pattern", "mask", "clipPath", "filter"))
 """What an element refers to with ``url(#id)`` whose drawing is drawn again for it (a marker is counted apart)."""
 
@@ -693,13 +689,13 @@ def _shading(element: etree._Element, weights: dict[str, int]) -> int:
         weights.get(name, 0)
         for key, value in element.attrib.items()
         if etree.QName(key).localname in _INHERITED
-        for name in _PAINT_REFERENCE.findall(str(value))
+        for name in PAINT_REFERENCE.findall(str(value))
     )
 
 
 def _styled_names(root: etree._Element) -> list[str]:
     """The elements of the picture its ``<style>`` elements refer to with ``url(#id)``."""
-    return _PAINT_REFERENCE.findall(" ".join(style.text or "" for style in root.iter(f"{{{SVG}}}style")))
+    return PAINT_REFERENCE.findall(" ".join(style.text or "" for style in root.iter(f"{{{SVG}}}style")))
 
 
 _INHERITED = frozenset({"fill", "stroke", "style"})
@@ -730,7 +726,7 @@ def _referred(element: etree._Element, named: dict[str, etree._Element], *, inhe
     referred: list[etree._Element] = []
     for key, value in element.attrib.items():
         if (etree.QName(key).localname in _INHERITED) == inherited:
-            for name in _PAINT_REFERENCE.findall(str(value)):
+            for name in PAINT_REFERENCE.findall(str(value)):
                 target = named.get(name)
                 referred += [target] if target is not None and target.tag in _REPEATERS else []
     return referred
@@ -744,7 +740,7 @@ def _check_styled_repeaters(root: etree._Element, named: dict[str, etree._Elemen
     apart here."""
     repeaters = sum(1 for element in root.iter() if element.tag in _REPEATERS)
     styles = " ".join(style.text or "" for style in root.iter(f"{{{SVG}}}style"))
-    styled = [n for n in _PAINT_REFERENCE.findall(styles) if getattr(named.get(n), "tag", None) in _REPEATERS]
+    styled = [n for n in PAINT_REFERENCE.findall(styles) if getattr(named.get(n), "tag", None) in _REPEATERS]
     if repeaters >= 2 and styled:
         raise UnsafeSvg(
             f"its `<style>` refers to `{styled[0]}`, a {etree.QName(named[styled[0]]).localname} whose drawing may "
