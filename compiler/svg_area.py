@@ -105,7 +105,8 @@ move (about a second); a path past them is taken to cover the whole picture. A p
 read at once, whatever its length."""
 _GIVEN = frozenset(f"{{{SVG}}}{name}" for name in ("mask", "clipPath", "filter"))
 """What an element refers to that does not draw where it stands (a filter's region is of the element's box)."""
-_LINES = frozenset(f"{{{SVG}}}{name}" for name in ("path", "line", "polyline", "polygon"))
+MARKED = frozenset(f"{{{SVG}}}{name}" for name in ("path", "line", "polyline", "polygon"))
+"""The shapes a marker is drawn on, at each of their points."""
 _BOUNDING_KEYS = ("patternContentUnits", "maskContentUnits", "clipPathUnits")
 CSS_GEOMETRY = re.compile(r"(?<![\w-])(?:x|y|cx|cy|r|rx|ry|width|height|d)\s*:", re.IGNORECASE)
 """A geometry property given in CSS, which overrides an attribute: where it is, a shape's extent is not read."""
@@ -372,7 +373,7 @@ class PaintedArea:
                 total += mapped(box, matrix).within(self.view.shown) / self.view.area
             total += self._bounded(letters, self.lettering.get(element, 0.0), scale) if letters else 0.0
             total += self._bounded(paint[0], paint[1], scale) if paint[0] else 0.0
-        points = self.points.get(element, (0.0, 0.0))[0] if element.tag in _LINES else 0.0
+        points = self.points.get(element, (0.0, 0.0))[0] if element.tag in MARKED else 0.0
         total += _times(points, self._bounded(self.marker_count, self.marker_area, scale))
         for used in self.used.get(element, []):
             repeat = _times(scale, self._scale_of_use(element, used))
@@ -441,7 +442,7 @@ class PaintedArea:
     def _inner_box(self, element: etree._Element, used: list[etree._Element]) -> Box | None:
         """The box holding what ``element`` draws itself, its children and the ``used`` elements it repeats."""
         box = self.boxes[element]
-        if self.marked and element.tag in _LINES:
+        if self.marked and element.tag in MARKED:
             return None  # markers: not told here
         if self.letters[element]:
             box = _union(box, self._text_box(element))
@@ -621,7 +622,7 @@ def css_path_points(text: str) -> int:
 
 def _points(element: etree._Element) -> float:
     """The points a line carries a marker at (each vertex; two at least); none for another element."""
-    if element.tag not in _LINES:
+    if element.tag not in MARKED:
         return 0.0
     return float(max(2, len(numbers(element.get("points") or element.get("d") or "")) // 2))
 

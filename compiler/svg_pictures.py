@@ -23,12 +23,11 @@ from collections.abc import Iterator
 from lxml import etree
 
 from rulebook.picture_size import MAX_PIXELS, SIZE_BYTES, decoded_pixels, size_refusal_of_any
-from rulebook.svg_area import MAX_ROWS_CROSSED, MAX_TIMES_PAINTED, PaintedArea
+from rulebook.svg_area import MARKED, MAX_ROWS_CROSSED, MAX_TIMES_PAINTED, PaintedArea
 from rulebook.svg_dashes import MAX_DASHES_DRAWN, DashedStrokes, UntoldDashes
 from rulebook.svg_filters import FilterPlace, blur_cost, filter_region, filter_weight
-from rulebook.svg_geometry import PAINT_REFERENCE, numbers, point_count
+from rulebook.svg_geometry import PAINT_REFERENCE, SVG, numbers, point_count
 
-SVG = "http://www.w3.org/2000/svg"
 XLINK = "http://www.w3.org/1999/xlink"
 XML = "http://www.w3.org/XML/1998/namespace"
 XHTML = "http://www.w3.org/1999/xhtml"
@@ -591,10 +590,6 @@ def _letters(element: etree._Element) -> int:
     return len(element.text or "") + sum(len(child.tail or "") for child in element)
 
 
-_MARKED = frozenset(f"{{{SVG}}}{name}" for name in ("path", "line", "polyline", "polygon"))
-"""The shapes a marker is drawn on, at each of their points."""
-
-
 def _marked(root: etree._Element, drawn: dict[etree._Element, int], points: float) -> int:
     """How many elements the picture's markers may draw: every marker at every point of every shape that can carry
     one, each time the shape is drawn (``points``: a ``<use>`` of a line draws its markers again; four levels of ten
@@ -607,7 +602,7 @@ def _marked(root: etree._Element, drawn: dict[etree._Element, int], points: floa
     if not markers:
         return 0
     for marker in markers:
-        if any(True for element in marker.iter() if element.tag in _MARKED):
+        if any(True for element in marker.iter() if element.tag in MARKED):
             if any(_gives_markers(element) for element in root.iter()):
                 raise UnsafeSvg(
                     "a marker of it draws a line that may carry markers in turn (markers given in a `<style>` or "
