@@ -30,6 +30,7 @@ from rulebook.svg_geometry import (
     Box,
     Matrix,
     absolute_path,
+    carried_down,
     command_count,
     length,
     mapped,
@@ -459,18 +460,17 @@ class PaintedArea:
         scale of what each paints: a filter inside a pattern scaled a hundred times, painting ten rectangles, took
         headless Chromium 8 s, counted as two steps). An element drawn by a ``<use>`` is stretched by the ``<use>``
         too, which :meth:`restretched` tells."""
-        stretches: dict[etree._Element, float] = {}
         if not any(True for _ in root.iter(f"{{{SVG}}}filter")):
-            return stretches  # no region to measure (each element stretched as a <use> draws it: once)
-        for element in root.iter():
-            parent = element.getparent()
-            outer = stretches.get(parent, 1.0) if parent is not None and element is not root else 1.0
-            moved = self.moved or CSS_MOVES.search(str(element.get("style") or ""))
-            own = None if moved else transform_of(element.get("transform"))
-            view = _nested_view(element)
-            drawn_elsewhere = element.tag in _DRAWN_AT_ITS_USER  # at the scale of what it paints, not told here
-            stretches[element] = INFINITE if drawn_elsewhere else outer * _stretch(own) * _stretch(view)
-        return stretches
+            return {}  # no region to measure (each element stretched as a <use> draws it: once)
+        return carried_down(root, 1.0, self._stretched)
+
+    def _stretched(self, element: etree._Element, outer: float) -> float:
+        """How many times ``element``'s user space is stretched on the picture's, its parent's ``outer`` times."""
+        moved = self.moved or CSS_MOVES.search(str(element.get("style") or ""))
+        own = None if moved else transform_of(element.get("transform"))
+        view = _nested_view(element)
+        drawn_elsewhere = element.tag in _DRAWN_AT_ITS_USER  # at the scale of what it paints, not told here
+        return INFINITE if drawn_elsewhere else outer * _stretch(own) * _stretch(view)
 
     def restretched(self, user: etree._Element, used: etree._Element, stretches: dict[etree._Element, float]) -> float:
         """How many times more an area of ``used`` is stretched where ``user`` (a ``<use>``...) draws it than where it

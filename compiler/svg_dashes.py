@@ -25,6 +25,7 @@ from rulebook.svg_geometry import (
     PIXELS,
     SVG,
     Viewport,
+    carried_down,
     command_count,
     length,
     numbers,
@@ -237,22 +238,21 @@ def _non_scaling(root: etree._Element, styles: list[str], view: Viewport) -> dic
     moved = any(CSS_MOVES.search(text) for text in styles)
     repeated = {name for element in root.iter() for name in _repeated(element)}
     sized = math.sqrt(view.pixels / view.area) if not view.untold else math.inf  # pixels a length of user space
-    stretches: dict[etree._Element, float] = {}
-    unscaled: dict[etree._Element, float] = {}
-    for element in root.iter():
-        parent = element.getparent()
-        above = sized if parent is None else stretches.get(parent, math.inf)
+
+    def stretched(element: etree._Element, above: float) -> float:
         own = transform_of(element.get("transform"))
         untold = moved or CSS_MOVES.search(element.get("style") or "") or (element.get("id") or "") in repeated
-        if untold or own is None or (parent is not None and view_box(element) is not None):
-            stretches[element] = math.inf
-        else:
-            stretch = stretch_of(own)
-            stretches[element] = 0.0 if stretch == 0 else above * stretch
-        said = f"{element.get('vector-effect') or ''} {element.get('style') or ''}".lower()
-        if anywhere or _NON_SCALING in said:
-            unscaled[element] = stretches[element]
-    return unscaled
+        if untold or own is None or (element is not root and view_box(element) is not None):
+            return math.inf
+        stretch = stretch_of(own)
+        return 0.0 if stretch == 0 else above * stretch
+
+    stretches = carried_down(root, sized, stretched)
+    return {
+        element: stretch
+        for element, stretch in stretches.items()
+        if anywhere or _NON_SCALING in f"{element.get('vector-effect') or ''} {element.get('style') or ''}".lower()
+    }
 
 
 _SPACINGS = re.compile(r"(?<![\w-])(?:letter|word)-spacing\s*[:=]\s*['\"]?([^;}'\"]*)", re.IGNORECASE)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from itertools import accumulate, pairwise
 from operator import sub
@@ -139,6 +140,19 @@ def _step(name: str, n: list[float]) -> Matrix | None:
         tangent = math.tan(math.radians(n[0]))
         return (1.0, 0.0, tangent, 1.0, 0.0, 0.0) if name == "skewX" else (1.0, tangent, 0.0, 1.0, 0.0, 0.0)
     return None
+
+
+def carried_down(
+    root: etree._Element, top: float, step: Callable[[etree._Element, float], float]
+) -> dict[etree._Element, float]:
+    """A value carried down ``root``'s tree, each element's made by ``step`` from the element and its parent's (``top``
+    for the root): how many times each element's user space is stretched on the picture's, in one walk without
+    recursion (a parent is read before its children)."""
+    carried: dict[etree._Element, float] = {}
+    for element in root.iter():
+        parent = element.getparent()
+        carried[element] = step(element, top if parent is None or element is root else carried[parent])
+    return carried
 
 
 def length(value: str | None, extent: float, default: float = 0.0) -> float | None:
