@@ -29,6 +29,7 @@ from rulebook.svg_geometry import (
     SVG,
     Box,
     Matrix,
+    PathExtent,
     absolute_path,
     carried_down,
     command_count,
@@ -185,8 +186,9 @@ class PaintedArea:
         how far they run, in its parent's user space."""
         self.dashes: dict[etree._Element, float] = {}
         """The dashes each element's own stroke draws (:mod:`rulebook.svg_dashes`)."""
-        self.own_outline: dict[etree._Element, tuple[float, float, float]] = {}
-        """How far a path's own edges run up and down, how far they run, and its height, read with its box."""
+        self.own_outline: dict[etree._Element, tuple[float, float, float, float]] = {}
+        """How far a path's own edges run up and down, how far they run, its height and its points (:func:`_points`),
+        read with its box."""
         self.filtered: set[etree._Element] = set()
         """The elements given a filter, drawing over its region (as large as the picture)."""
         self.marker_count = 0.0
@@ -281,11 +283,15 @@ class PaintedArea:
             crossing = max(4.0, float(given)) * math.hypot(_whole(self.view.shown, 0), _whole(self.view.shown, 1))
             return crossing, crossing
         found = self.own_outline.get(element)
-        rise, run, height = _OUTLINES[element.tag](element, self.view.shown) if found is None else found
+        if found is None:
+            rise, run, height = _OUTLINES[element.tag](element, self.view.shown)
+            points = _points(element)
+        else:
+            rise, run, height, points = found
         width = 2 * self.half_stroke
         sides = 2 if width > 1 else 1  # a wide stroke is filled as an outline on either side
         # each segment's joins and caps across its width, as it is drawn (a browser drops a path going nowhere)
-        segments = max(0.0, _points(element) - 1) if run else 0.0
+        segments = max(0.0, points - 1) if run else 0.0
         crossed = sides * rise + _times(segments, width)
         high = height + width
         crowd = crossed / high / EDGES_A_ROW if high > 0 and math.isfinite(high) else 0.0
@@ -506,7 +512,7 @@ class PaintedArea:
                 return None
             extent = path_extent(data)
             height = 0.0 if extent.box is None else extent.box.bottom - extent.box.top
-            self.own_outline[element] = extent.rise, extent.length, height
+            self.own_outline[element] = extent.rise, extent.length, height, _points(element, extent)
             box: Box | None = NOTHING if extent.box is None else extent.box
         else:
             box = _SHAPES[element.tag](element, self.view.shown)
@@ -620,11 +626,14 @@ def css_path_points(text: str) -> int:
     return max((point_count(value) for value in CSS_PATH.findall(text)), default=0)
 
 
-def _points(element: etree._Element) -> float:
-    """The points a line carries a marker at (each vertex; two at least); none for another element."""
+def _points(element: etree._Element, path: PathExtent | None = None) -> float:
+    """The points a line carries a marker at (each vertex; two at least); none for another element. ``path``: the
+    extent of its ``d``, where it is read, whose points are not counted again."""
     if element.tag not in MARKED:
         return 0.0
-    return float(max(2, len(numbers(element.get("points") or element.get("d") or "")) // 2))
+    listed = element.get("points")
+    named = path.points if path is not None and not listed else len(numbers(listed or element.get("d") or "")) // 2
+    return float(max(2, named))
 
 
 def _rect(element: etree._Element, shown: Box) -> Box | None:
@@ -701,9 +710,10 @@ def _line_outline(element: etree._Element, shown: Box) -> tuple[float, float, fl
 
 
 def _poly_outline(element: etree._Element, shown: Box) -> tuple[float, float, float]:
-    rise, run = polyline_extent(numbers(element.get("points") or ""), closed=element.tag == f"{{{SVG}}}polygon")
-    box = _poly(element, shown)
-    return rise, run, 0.0 if box is None else box.bottom - box.top
+    values = numbers(element.get("points") or "")
+    rise, run = polyline_extent(values, closed=element.tag == f"{{{SVG}}}polygon")
+    ys = values[1 : len(values) // 2 * 2 : 2]
+    return rise, run, max(ys) - min(ys) if ys else 0.0
 
 
 _OUTLINES: dict[str, Callable[[etree._Element, Box], tuple[float, float, float]]] = {

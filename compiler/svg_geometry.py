@@ -313,9 +313,12 @@ class PathExtent:
     move counted as a line."""
     rise: float
     """The most it runs up and down along those lines: the rows of pixels a browser crosses following its edges."""
+    points: int
+    """The points its data names: its numbers, two a point, as :func:`numbers` reads them (a curve's control points
+    counted too); none where it does not start with a move (it draws nothing)."""
 
 
-NO_PATH = PathExtent(None, 0.0, 0.0)
+NO_PATH = PathExtent(None, 0.0, 0.0, 0)
 
 
 def path_extent(d: str) -> PathExtent:
@@ -333,9 +336,8 @@ def path_extent(d: str) -> PathExtent:
         box = Box(min(across), min(down), max(across), max(down))
         closings = d.count("Z") + d.count("z")
         closing = math.hypot(box.right - box.left, box.bottom - box.top) * closings
-        return PathExtent(
-            box, _polyline_length(across, down) + closing, _rise(down) + (box.bottom - box.top) * closings
-        )
+        rise = _rise(down) + (box.bottom - box.top) * closings
+        return PathExtent(box, _polyline_length(across, down) + closing, rise, len(values) // 2)
     parts = _COMMAND.split(d)
     pen = [0.0] * 7  # where the pen is, where its subpath started, the last control point and its curve's kind
     xs: list[float] = []
@@ -350,7 +352,8 @@ def path_extent(d: str) -> PathExtent:
         if moved is None:
             break
         total, risen = total + moved[0], risen + moved[1]
-    return PathExtent(Box(min(xs), min(ys), max(xs), max(ys)) if xs else None, total, risen)
+    drawn = Box(min(xs), min(ys), max(xs), max(ys)) if xs else None
+    return PathExtent(drawn, total, risen, len(numbers(d)) // 2)
 
 
 def path_box(d: str) -> Box | None:
