@@ -210,8 +210,8 @@ class PaintedArea:
         ``dashes`` its stroke draws itself, ``overlap`` of them over each point."""
         self.used[element], self.painted[element], self.letters[element] = used, painted, letters
         self.dashes[element] = dashes * (1 + 2 * overlap / EDGES_A_ROW)  # dots over each other cross each other
-        self.boxes[element] = self._own_box(element)
         style = element.get("style") or ""
+        self.boxes[element] = self._own_box(element, style)
         if element.get("filter") or "filter" in style.lower():
             self.filtered.add(element)
         layered = style and _LAYERS.search(style)
@@ -498,12 +498,12 @@ class PaintedArea:
             return box if transform is not None else None
         return box if transform is IDENTITY else mapped(box, transform)
 
-    def _own_box(self, element: etree._Element) -> Box | None:
-        """The box ``element`` paints itself, with its stroke; :data:`NOTHING` if it paints nothing, None if it is not
-        told."""
+    def _own_box(self, element: etree._Element, style: str) -> Box | None:
+        """The box ``element`` paints itself, with its stroke (``style``: its own); :data:`NOTHING` if it paints
+        nothing, None if it is not told."""
         if element.tag not in _SHAPES and element.tag != _PATH:
             return NOTHING
-        if self.unmeasured_shapes or CSS_GEOMETRY.search(str(element.get("style") or "")):
+        if self.unmeasured_shapes or CSS_GEOMETRY.search(style):
             return None
         if element.tag == _PATH:
             data = element.get("d") or ""
