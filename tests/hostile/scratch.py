@@ -106,3 +106,12 @@ def nothing_written_outside(folder: Path, output: str | None = None) -> Iterator
 
 def _without(found: dict[str, str], output: str | None) -> dict[str, str]:
     return {key: value for key, value in found.items() if output is None or key.split("/")[0] != output}
+
+
+def refused(capsys: pytest.CaptureFixture[str], folder: Path, *argv: str) -> Outcome:
+    """``rulebook ARGV``, refused: exit status 2, and ``folder`` holding what it held before (no output begun);
+    what it printed."""
+    with nothing_written_outside(folder):
+        outcome = run(capsys, *argv)
+    assert outcome.code == 2, (argv, outcome.err)
+    return outcome

@@ -13,7 +13,7 @@ import pytest
 
 from rulebook.errors import QUOTE_LIMIT
 
-from .scratch import nothing_written_outside, run, run_guarded, scratch, source  # noqa: F401 (fixtures)
+from .scratch import nothing_written_outside, refused, run, run_guarded, scratch, source  # noqa: F401 (fixtures)
 from .test_report_files import BOOK
 
 
@@ -112,9 +112,7 @@ def test_a_path_no_system_could_open_is_refused_where_it_is_configured(
     source(scratch, "book.xml", BOOK)
     (scratch / "rulebook.toml").write_text(lines, encoding="utf-8")
     for argv in (("lint",), ("build", "-q")):
-        with nothing_written_outside(scratch):
-            outcome = run(capsys, *argv)
-        assert outcome.code == 2, argv
+        outcome = refused(capsys, scratch, *argv)
         assert outcome.err == f"rulebook: error: rulebook.toml: {said}\n", argv
 
 
@@ -245,9 +243,7 @@ def test_a_template_of_the_project_that_fails_is_a_plain_error_naming_it(
     (scratch / "site_templates").mkdir()
     for name, text in templates.items():
         (scratch / "site_templates" / name).write_text(text, encoding="utf-8")
-    with nothing_written_outside(scratch):
-        outcome = run(capsys, "build", "--no-pdf")
-    assert outcome.code == 2
+    outcome = refused(capsys, scratch, "build", "--no-pdf")
     assert outcome.err.splitlines()[-1] == f"rulebook: error: {scratch / 'site_templates'}/{said}"
     assert not (scratch / "site").exists()
 
@@ -285,9 +281,7 @@ def test_a_path_of_mkdocs_yml_leading_out_of_the_project_is_refused(
     (scratch / "look" / "a").mkdir(parents=True)
     (scratch / "look" / "a" / "leak.txt").symlink_to("/etc/hostname")  # the generator published it
     (scratch / "mkdocs.yml").write_text("site_name: x\n" + mkdocs, encoding="utf-8")
-    with nothing_written_outside(scratch):
-        outcome = run(capsys, "build", "--no-pdf")
-    assert outcome.code == 2
+    outcome = refused(capsys, scratch, "build", "--no-pdf")
     assert f"rulebook: error: {scratch / 'mkdocs.yml'}:{said}" in outcome.err
     assert outcome.err.splitlines()[-1].endswith("the folders and files mkdocs.yml names stay inside the project")
     assert not (scratch / "site").exists()
