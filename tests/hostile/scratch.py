@@ -115,3 +115,16 @@ def refused(capsys: pytest.CaptureFixture[str], folder: Path, *argv: str) -> Out
         outcome = run(capsys, *argv)
     assert outcome.code == 2, (argv, outcome.err)
     return outcome
+
+
+def converted(capsys: pytest.CaptureFixture[str], folder: Path, name: str, output: str) -> str:
+    """``rulebook convert NAME --to xml -o OUTPUT`` in ``folder``, done (exit status 0): the XML it wrote."""
+    assert run(capsys, "convert", name, "--to", "xml", "-o", output).code == 0
+    return (folder / output).read_text(encoding="utf-8")
+
+
+def configured(folder: Path, book: str | bytes, configuration: str) -> None:
+    """A project of ``book.xml`` holding ``book``, its ``rulebook.toml`` holding ``configuration`` alone (which
+    names that source, or not)."""
+    source(folder, "book.xml", book)
+    (folder / "rulebook.toml").write_text(configuration, encoding="utf-8")
