@@ -23,6 +23,7 @@ from lxml import etree
 from rulebook.svg_area import CSS_GEOMETRY, CSS_MOVES, MAX_PATH_COMMANDS
 from rulebook.svg_geometry import (
     PIXELS,
+    ROUND,
     SVG,
     Viewport,
     carried_down,
@@ -62,7 +63,6 @@ _KEYWORDS = {"none": math.inf, "initial": math.inf}
 """Dash values drawing a solid stroke; another keyword (``inherit``) takes the parent's."""
 _SHAPES = frozenset({"rect", "circle", "ellipse", "line", "polyline", "polygon", "path"})
 _NON_SCALING = "non-scaling-stroke"
-_CIRCLES = frozenset(f"{{{SVG}}}{name}" for name in ("circle", "ellipse"))
 
 
 class UntoldDashes(ValueError):
@@ -178,7 +178,7 @@ class DashedStrokes:
         if tag == "rect":
             width, height = length(element.get("width"), wide), length(element.get("height"), high)
             return math.inf if width is None or height is None else 2 * (abs(width) + abs(height))
-        if element.tag in _CIRCLES:
+        if element.tag in ROUND:
             radii = [length(element.get(key), math.hypot(wide, high)) for key in ("r", "rx", "ry")]
             return math.inf if any(r is None for r in radii) else 2 * math.pi * max(abs(r or 0.0) for r in radii)
         if tag == "line":

@@ -17,6 +17,8 @@ from operator import sub
 from lxml import etree
 
 SVG = "http://www.w3.org/2000/svg"
+ROUND = frozenset(f"{{{SVG}}}{name}" for name in ("circle", "ellipse"))
+"""The round shapes: a circle and an ellipse, drawn around a centre by their radii."""
 
 UNSIZED = 2_000.0
 """The extent, in pixels, of a side a picture does not state (no ``viewBox``, no absolute ``width`` or ``height``):

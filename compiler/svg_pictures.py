@@ -26,7 +26,7 @@ from rulebook.picture_size import MAX_PIXELS, SIZE_BYTES, decoded_pixels, size_r
 from rulebook.svg_area import MARKED, MAX_ROWS_CROSSED, MAX_TIMES_PAINTED, PaintedArea
 from rulebook.svg_dashes import MAX_DASHES_DRAWN, DashedStrokes, UntoldDashes
 from rulebook.svg_filters import FilterPlace, blur_cost, filter_region, filter_weight
-from rulebook.svg_geometry import PAINT_REFERENCE, SVG, numbers, point_count
+from rulebook.svg_geometry import PAINT_REFERENCE, ROUND, SVG, numbers, point_count
 
 XLINK = "http://www.w3.org/1999/xlink"
 XML = "http://www.w3.org/XML/1998/namespace"
@@ -257,7 +257,7 @@ def _check_drawn(root: etree._Element) -> None:
         lines = max(0, _points(element) + area.css_points(element) - 1)
         paints = 1 + sum(drawn.get(paint, 0) for paint in painted) + _shading(element, weights)
         drawn[element] = min(MAX_SVG_DRAWN + 1, drawing * paints + lines)
-        if element.tag in _ROUND:
+        if element.tag in ROUND:
             _check_round(element, area, styled_radius)
         own_dashes = strokes.own(element, letters)
         area.add(element, used, painted, letters, own_dashes, strokes.overlap(element, 2 * area.half_stroke))
@@ -325,7 +325,6 @@ def _dashed_strokes(root: etree._Element, styles: list[str], area: PaintedArea) 
         ) from None
 
 
-_ROUND = frozenset({f"{{{SVG}}}circle", f"{{{SVG}}}ellipse"})
 _CSS_RADIUS = re.compile(r"(?<![\w-])r[xy]?\s*:([^;}]*)", re.IGNORECASE)
 """A radius CSS gives (``r: 400``), over what the attribute says."""
 MAX_ROUND_RATIO = 1_000_000
