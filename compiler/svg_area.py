@@ -25,10 +25,14 @@ from lxml import etree
 
 from rulebook.svg_geometry import (
     IDENTITY,
+    PAINT_REFERENCE,
     SVG,
     Box,
     Matrix,
+    PathExtent,
     absolute_path,
+    carried_down,
+    command_count,
     length,
     mapped,
     numbers,
@@ -97,14 +101,14 @@ _NESTED = f"{{{SVG}}}svg"
 _PATH = f"{{{SVG}}}path"
 _ALONG_PATH = f"{{{SVG}}}textPath"
 _TEXTS = (f"{{{SVG}}}text",)
-_COMMANDS = re.compile(r"[A-Za-df-z]")
 MAX_PATH_COMMANDS = 200_000
 """The most commands of paths with relative coordinates a picture's paths are followed through, pen move by pen
 move (about a second); a path past them is taken to cover the whole picture. A path of absolute coordinates is
 read at once, whatever its length."""
 _GIVEN = frozenset(f"{{{SVG}}}{name}" for name in ("mask", "clipPath", "filter"))
 """What an element refers to that does not draw where it stands (a filter's region is of the element's box)."""
-_LINES = frozenset(f"{{{SVG}}}{name}" for name in ("path", "line", "polyline", "polygon"))
+MARKED = frozenset(f"{{{SVG}}}{name}" for name in ("path", "line", "polyline", "polygon"))
+"""The shapes a marker is drawn on, at each of their points."""
 _BOUNDING_KEYS = ("patternContentUnits", "maskContentUnits", "clipPathUnits")
 CSS_GEOMETRY = re.compile(r"(?<![\w-])(?:x|y|cx|cy|r|rx|ry|width|height|d)\s*:", re.IGNORECASE)
 """A geometry property given in CSS, which overrides an attribute: where it is, a shape's extent is not read."""
@@ -112,8 +116,6 @@ CSS_MOVES = re.compile(r"(?<![\w-])(?:transform|scale|translate|rotate|zoom|offs
 """A CSS property moving or scaling an element and what it holds: where it is, its place is not told."""
 CSS_PATH = re.compile(r"(?<![\w-])d\s*:([^;}]*)", re.IGNORECASE)
 """CSS's ``d`` property, which gives a path its data (``d: path("M0 0 L...")``) whatever its attribute says."""
-_PAINT = re.compile(r"url\(\s*['\"]?\s*#([^)'\"\s]+)", re.IGNORECASE)
-"""A paint server named by an attribute or CSS (``url(#g)``)."""
 _LAYERS = re.compile(r"(?<![\w-])(?:opacity|mask|clip-path|mix-blend-mode|isolation|filter)\s*:", re.IGNORECASE)
 """A CSS property drawing an element into a layer of its own, blended whole: a layer costs its box."""
 _LAYER_KEYS = ("opacity", "mask", "clip-path", "mix-blend-mode", "isolation")
@@ -148,8 +150,10 @@ class PaintedArea:
         """Whether it may make any element a layer of its own (CSS's ``opacity``, ``mask``...)."""
         self.marked = any(True for _ in root.iter(f"{{{SVG}}}marker"))
         gradients = {str(g.get("id")) for g in root.iter(f"{{{SVG}}}linearGradient", f"{{{SVG}}}radialGradient")}
-        named = (name for e in root.iter() for value in e.values() for name in _PAINT.findall(str(value)))
-        self.shaded = bool(gradients) and any(name in gradients for name in [*named, *_PAINT.findall(" ".join(styles))])
+        named = (name for e in root.iter() for value in e.values() for name in PAINT_REFERENCE.findall(str(value)))
+        self.shaded = bool(gradients) and any(
+            name in gradients for name in [*named, *PAINT_REFERENCE.findall(" ".join(styles))]
+        )
         """Whether any element may be painted with a gradient, which costs a browser more a pixel."""
         self.lettered = any(True for _ in root.iter(*_TEXTS))
         self.overflowing = any("overflow" in text.lower() for text in styles) or any(
@@ -182,8 +186,9 @@ class PaintedArea:
         how far they run, in its parent's user space."""
         self.dashes: dict[etree._Element, float] = {}
         """The dashes each element's own stroke draws (:mod:`rulebook.svg_dashes`)."""
-        self.own_outline: dict[etree._Element, tuple[float, float, float]] = {}
-        """How far a path's own edges run up and down, how far they run, and its height, read with its box."""
+        self.own_outline: dict[etree._Element, tuple[float, float, float, float]] = {}
+        """How far a path's own edges run up and down, how far they run, its height and its points (:func:`_points`),
+        read with its box."""
         self.filtered: set[etree._Element] = set()
         """The elements given a filter, drawing over its region (as large as the picture)."""
         self.marker_count = 0.0
@@ -205,8 +210,8 @@ class PaintedArea:
         ``dashes`` its stroke draws itself, ``overlap`` of them over each point."""
         self.used[element], self.painted[element], self.letters[element] = used, painted, letters
         self.dashes[element] = dashes * (1 + 2 * overlap / EDGES_A_ROW)  # dots over each other cross each other
-        self.boxes[element] = self._own_box(element)
         style = element.get("style") or ""
+        self.boxes[element] = self._own_box(element, style)
         if element.get("filter") or "filter" in style.lower():
             self.filtered.add(element)
         layered = style and _LAYERS.search(style)
@@ -278,11 +283,15 @@ class PaintedArea:
             crossing = max(4.0, float(given)) * math.hypot(_whole(self.view.shown, 0), _whole(self.view.shown, 1))
             return crossing, crossing
         found = self.own_outline.get(element)
-        rise, run, height = _OUTLINES[element.tag](element, self.view.shown) if found is None else found
+        if found is None:
+            rise, run, height = _OUTLINES[element.tag](element, self.view.shown)
+            points = _points(element)
+        else:
+            rise, run, height, points = found
         width = 2 * self.half_stroke
         sides = 2 if width > 1 else 1  # a wide stroke is filled as an outline on either side
         # each segment's joins and caps across its width, as it is drawn (a browser drops a path going nowhere)
-        segments = max(0.0, _points(element) - 1) if run else 0.0
+        segments = max(0.0, points - 1) if run else 0.0
         crossed = sides * rise + _times(segments, width)
         high = height + width
         crowd = crossed / high / EDGES_A_ROW if high > 0 and math.isfinite(high) else 0.0
@@ -371,7 +380,7 @@ class PaintedArea:
                 total += mapped(box, matrix).within(self.view.shown) / self.view.area
             total += self._bounded(letters, self.lettering.get(element, 0.0), scale) if letters else 0.0
             total += self._bounded(paint[0], paint[1], scale) if paint[0] else 0.0
-        points = self.points.get(element, (0.0, 0.0))[0] if element.tag in _LINES else 0.0
+        points = self.points.get(element, (0.0, 0.0))[0] if element.tag in MARKED else 0.0
         total += _times(points, self._bounded(self.marker_count, self.marker_area, scale))
         for used in self.used.get(element, []):
             repeat = _times(scale, self._scale_of_use(element, used))
@@ -440,7 +449,7 @@ class PaintedArea:
     def _inner_box(self, element: etree._Element, used: list[etree._Element]) -> Box | None:
         """The box holding what ``element`` draws itself, its children and the ``used`` elements it repeats."""
         box = self.boxes[element]
-        if self.marked and element.tag in _LINES:
+        if self.marked and element.tag in MARKED:
             return None  # markers: not told here
         if self.letters[element]:
             box = _union(box, self._text_box(element))
@@ -457,18 +466,17 @@ class PaintedArea:
         scale of what each paints: a filter inside a pattern scaled a hundred times, painting ten rectangles, took
         headless Chromium 8 s, counted as two steps). An element drawn by a ``<use>`` is stretched by the ``<use>``
         too, which :meth:`restretched` tells."""
-        stretches: dict[etree._Element, float] = {}
         if not any(True for _ in root.iter(f"{{{SVG}}}filter")):
-            return stretches  # no region to measure (each element stretched as a <use> draws it: once)
-        for element in root.iter():
-            parent = element.getparent()
-            outer = stretches.get(parent, 1.0) if parent is not None and element is not root else 1.0
-            moved = self.moved or CSS_MOVES.search(str(element.get("style") or ""))
-            own = None if moved else transform_of(element.get("transform"))
-            view = _nested_view(element)
-            drawn_elsewhere = element.tag in _DRAWN_AT_ITS_USER  # at the scale of what it paints, not told here
-            stretches[element] = INFINITE if drawn_elsewhere else outer * _stretch(own) * _stretch(view)
-        return stretches
+            return {}  # no region to measure (each element stretched as a <use> draws it: once)
+        return carried_down(root, 1.0, self._stretched)
+
+    def _stretched(self, element: etree._Element, outer: float) -> float:
+        """How many times ``element``'s user space is stretched on the picture's, its parent's ``outer`` times."""
+        moved = self.moved or CSS_MOVES.search(str(element.get("style") or ""))
+        own = None if moved else transform_of(element.get("transform"))
+        view = _nested_view(element)
+        drawn_elsewhere = element.tag in _DRAWN_AT_ITS_USER  # at the scale of what it paints, not told here
+        return INFINITE if drawn_elsewhere else outer * _stretch(own) * _stretch(view)
 
     def restretched(self, user: etree._Element, used: etree._Element, stretches: dict[etree._Element, float]) -> float:
         """How many times more an area of ``used`` is stretched where ``user`` (a ``<use>``...) draws it than where it
@@ -490,21 +498,21 @@ class PaintedArea:
             return box if transform is not None else None
         return box if transform is IDENTITY else mapped(box, transform)
 
-    def _own_box(self, element: etree._Element) -> Box | None:
-        """The box ``element`` paints itself, with its stroke; :data:`NOTHING` if it paints nothing, None if it is not
-        told."""
+    def _own_box(self, element: etree._Element, style: str) -> Box | None:
+        """The box ``element`` paints itself, with its stroke (``style``: its own); :data:`NOTHING` if it paints
+        nothing, None if it is not told."""
         if element.tag not in _SHAPES and element.tag != _PATH:
             return NOTHING
-        if self.unmeasured_shapes or CSS_GEOMETRY.search(str(element.get("style") or "")):
+        if self.unmeasured_shapes or CSS_GEOMETRY.search(style):
             return None
         if element.tag == _PATH:
             data = element.get("d") or ""
-            self.path_commands += 0 if absolute_path(data) else len(_COMMANDS.findall(data))
+            self.path_commands += 0 if absolute_path(data) else command_count(data)
             if self.path_commands > MAX_PATH_COMMANDS:
                 return None
             extent = path_extent(data)
             height = 0.0 if extent.box is None else extent.box.bottom - extent.box.top
-            self.own_outline[element] = extent.rise, extent.length, height
+            self.own_outline[element] = extent.rise, extent.length, height, _points(element, extent)
             box: Box | None = NOTHING if extent.box is None else extent.box
         else:
             box = _SHAPES[element.tag](element, self.view.shown)
@@ -618,11 +626,14 @@ def css_path_points(text: str) -> int:
     return max((point_count(value) for value in CSS_PATH.findall(text)), default=0)
 
 
-def _points(element: etree._Element) -> float:
-    """The points a line carries a marker at (each vertex; two at least); none for another element."""
-    if element.tag not in _LINES:
+def _points(element: etree._Element, path: PathExtent | None = None) -> float:
+    """The points a line carries a marker at (each vertex; two at least); none for another element. ``path``: the
+    extent of its ``d``, where it is read, whose points are not counted again."""
+    if element.tag not in MARKED:
         return 0.0
-    return float(max(2, len(numbers(element.get("points") or element.get("d") or "")) // 2))
+    listed = element.get("points")
+    named = path.points if path is not None and not listed else len(numbers(listed or element.get("d") or "")) // 2
+    return float(max(2, named))
 
 
 def _rect(element: etree._Element, shown: Box) -> Box | None:
@@ -699,9 +710,10 @@ def _line_outline(element: etree._Element, shown: Box) -> tuple[float, float, fl
 
 
 def _poly_outline(element: etree._Element, shown: Box) -> tuple[float, float, float]:
-    rise, run = polyline_extent(numbers(element.get("points") or ""), closed=element.tag == f"{{{SVG}}}polygon")
-    box = _poly(element, shown)
-    return rise, run, 0.0 if box is None else box.bottom - box.top
+    values = numbers(element.get("points") or "")
+    rise, run = polyline_extent(values, closed=element.tag == f"{{{SVG}}}polygon")
+    ys = values[1 : len(values) // 2 * 2 : 2]
+    return rise, run, max(ys) - min(ys) if ys else 0.0
 
 
 _OUTLINES: dict[str, Callable[[etree._Element, Box], tuple[float, float, float]]] = {

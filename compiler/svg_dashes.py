@@ -21,7 +21,20 @@ import re
 from lxml import etree
 
 from rulebook.svg_area import CSS_GEOMETRY, CSS_MOVES, MAX_PATH_COMMANDS
-from rulebook.svg_geometry import SVG, Viewport, length, numbers, path_length, stretch_of, transform_of, view_box
+from rulebook.svg_geometry import (
+    PIXELS,
+    ROUND,
+    SVG,
+    Viewport,
+    carried_down,
+    command_count,
+    length,
+    numbers,
+    path_length,
+    stretch_of,
+    transform_of,
+    view_box,
+)
 
 MAX_DASHES_DRAWN = 2_000_000
 """The most dashes an SVG's strokes may draw, each time each is drawn: headless Chromium drew 1,996,000 (ten
@@ -46,13 +59,10 @@ _IMPORTANT = re.compile(r"!\s*important")
 _CSS_NUMBER = re.compile(r"([-+]?(?:\d+\.?\d*|\.\d+)(?:e[-+]?\d+)?)(px|in|cm|mm|pt|pc|)")
 """A length of a dash list as CSS reads it: a number, its measure (``px``) touching it; numbers touching (``.01.01``)
 are two."""
-_PIXELS = {"": 1.0, "px": 1.0, "in": 96.0, "cm": 96 / 2.54, "mm": 96 / 25.4, "pt": 96 / 72, "pc": 16.0}
 _KEYWORDS = {"none": math.inf, "initial": math.inf}
 """Dash values drawing a solid stroke; another keyword (``inherit``) takes the parent's."""
-_COMMANDS = re.compile(r"[A-Za-df-z]")
 _SHAPES = frozenset({"rect", "circle", "ellipse", "line", "polyline", "polygon", "path"})
 _NON_SCALING = "non-scaling-stroke"
-_CIRCLES = frozenset(f"{{{SVG}}}{name}" for name in ("circle", "ellipse"))
 
 
 class UntoldDashes(ValueError):
@@ -76,7 +86,7 @@ def spacing(value: str, custom: float | None) -> float | None:
         return None if math.isinf(least) else least
     if _CSS_NUMBER.sub(" ", text).strip(" \t\n\r\f,"):
         return None  # a letter, a sign alone: not a list of lengths
-    lengths = [float(number) * _PIXELS[measure] for number, measure in _CSS_NUMBER.findall(text)]
+    lengths = [float(number) * PIXELS[measure] for number, measure in _CSS_NUMBER.findall(text)]
     if not lengths or any(item < 0 for item in lengths):
         return None
     return _spacing(lengths)
@@ -168,7 +178,7 @@ class DashedStrokes:
         if tag == "rect":
             width, height = length(element.get("width"), wide), length(element.get("height"), high)
             return math.inf if width is None or height is None else 2 * (abs(width) + abs(height))
-        if element.tag in _CIRCLES:
+        if element.tag in ROUND:
             radii = [length(element.get(key), math.hypot(wide, high)) for key in ("r", "rx", "ry")]
             return math.inf if any(r is None for r in radii) else 2 * math.pi * max(abs(r or 0.0) for r in radii)
         if tag == "line":
@@ -185,7 +195,7 @@ class DashedStrokes:
             return sum(math.hypot(x2 - x1, y2 - y1) for x1, y1, x2, y2 in zip(xs, ys, xs[1:], ys[1:], strict=False))
         if tag == "path":
             data = element.get("d") or ""
-            self.path_commands += len(_COMMANDS.findall(data))
+            self.path_commands += command_count(data)
             return math.inf if self.path_commands > MAX_PATH_COMMANDS else path_length(data)
         return 0.0
 
@@ -228,22 +238,21 @@ def _non_scaling(root: etree._Element, styles: list[str], view: Viewport) -> dic
     moved = any(CSS_MOVES.search(text) for text in styles)
     repeated = {name for element in root.iter() for name in _repeated(element)}
     sized = math.sqrt(view.pixels / view.area) if not view.untold else math.inf  # pixels a length of user space
-    stretches: dict[etree._Element, float] = {}
-    unscaled: dict[etree._Element, float] = {}
-    for element in root.iter():
-        parent = element.getparent()
-        above = sized if parent is None else stretches.get(parent, math.inf)
+
+    def stretched(element: etree._Element, above: float) -> float:
         own = transform_of(element.get("transform"))
         untold = moved or CSS_MOVES.search(element.get("style") or "") or (element.get("id") or "") in repeated
-        if untold or own is None or (parent is not None and view_box(element) is not None):
-            stretches[element] = math.inf
-        else:
-            stretch = stretch_of(own)
-            stretches[element] = 0.0 if stretch == 0 else above * stretch
-        said = f"{element.get('vector-effect') or ''} {element.get('style') or ''}".lower()
-        if anywhere or _NON_SCALING in said:
-            unscaled[element] = stretches[element]
-    return unscaled
+        if untold or own is None or (element is not root and view_box(element) is not None):
+            return math.inf
+        stretch = stretch_of(own)
+        return 0.0 if stretch == 0 else above * stretch
+
+    stretches = carried_down(root, sized, stretched)
+    return {
+        element: stretch
+        for element, stretch in stretches.items()
+        if anywhere or _NON_SCALING in f"{element.get('vector-effect') or ''} {element.get('style') or ''}".lower()
+    }
 
 
 _SPACINGS = re.compile(r"(?<![\w-])(?:letter|word)-spacing\s*[:=]\s*['\"]?([^;}'\"]*)", re.IGNORECASE)

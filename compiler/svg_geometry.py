@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from itertools import accumulate, pairwise
 from operator import sub
@@ -16,6 +17,8 @@ from operator import sub
 from lxml import etree
 
 SVG = "http://www.w3.org/2000/svg"
+ROUND = frozenset(f"{{{SVG}}}{name}" for name in ("circle", "ellipse"))
+"""The round shapes: a circle and an ellipse, drawn around a centre by their radii."""
 
 UNSIZED = 2_000.0
 """The extent, in pixels, of a side a picture does not state (no ``viewBox``, no absolute ``width`` or ``height``):
@@ -23,10 +26,15 @@ a browser opening it fills its window, whose side is rarely more."""
 
 _NUMBER = r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?"
 _LENGTH = re.compile(rf"\s*({_NUMBER})\s*(px|in|cm|mm|pt|pc|%)?\s*\Z", re.IGNORECASE)
-_PIXELS = {"": 1.0, "px": 1.0, "in": 96.0, "cm": 96 / 2.54, "mm": 96 / 25.4, "pt": 96 / 72, "pc": 16.0}
+PIXELS = {"": 1.0, "px": 1.0, "in": 96.0, "cm": 96 / 2.54, "mm": 96 / 25.4, "pt": 96 / 72, "pc": 16.0}
+"""The pixels (lengths of user space) one of each absolute measure is, as CSS fixes them (``""``: a plain number)."""
 _NUMBERS = re.compile(_NUMBER)
 _SEPARATORS = re.compile(r"[\s,A-DF-Za-df-z]+")
 """What parts the numbers of a list or a path's data (any letter but an exponent's)."""
+PAINT_REFERENCE = re.compile(r"url\(\s*(?:['\"]\s*)?#([^)'\"\s]+)", re.IGNORECASE)
+"""A reference to an element of the picture in CSS or a presentation attribute, whose function name CSS reads in any
+case (``URL(#p)``: nine levels of patterns so written were not counted, and held Chromium over 90 s); a run of
+spaces is read once (``\\s*['"]?\\s*`` tried each split of it)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -136,6 +144,19 @@ def _step(name: str, n: list[float]) -> Matrix | None:
     return None
 
 
+def carried_down(
+    root: etree._Element, top: float, step: Callable[[etree._Element, float], float]
+) -> dict[etree._Element, float]:
+    """A value carried down ``root``'s tree, each element's made by ``step`` from the element and its parent's (``top``
+    for the root): how many times each element's user space is stretched on the picture's, in one walk without
+    recursion (a parent is read before its children)."""
+    carried: dict[etree._Element, float] = {}
+    for element in root.iter():
+        parent = element.getparent()
+        carried[element] = step(element, top if parent is None or element is root else carried[parent])
+    return carried
+
+
 def length(value: str | None, extent: float, default: float = 0.0) -> float | None:
     """A length in user space (``%`` of ``extent``); ``default`` when it is not given, None when its suffix depends on
     what this module does not follow (``em``, ``calc()``)."""
@@ -151,7 +172,7 @@ def length(value: str | None, extent: float, default: float = 0.0) -> float | No
     if found is None:
         return None
     suffix = (found.group(2) or "").lower()
-    number = float(found.group(1)) * (extent / 100 if suffix == "%" else _PIXELS[suffix])
+    number = float(found.group(1)) * (extent / 100 if suffix == "%" else PIXELS[suffix])
     return number if math.isfinite(number) else None
 
 
@@ -265,6 +286,15 @@ _NOT_PAIRS = re.compile(r"[mlhvcsqtaHVAST]")
 """A command whose numbers are not absolute pairs of coordinates."""
 
 
+_COMMAND_LETTERS = re.compile(r"[A-Za-df-z]")
+"""A letter of a path's data but an exponent's: a command, or an error."""
+
+
+def command_count(d: str) -> int:
+    """How many commands a path's data names: each a few steps of Python to follow, pen move by pen move."""
+    return len(_COMMAND_LETTERS.findall(d))
+
+
 def absolute_path(d: str) -> bool:
     """Whether a path's data is absolute pairs of coordinates alone (``M``, ``L``, ``C``, ``S``, ``Q``, ``T``,
     ``Z``): its box is then that of its numbers taken two by two."""
@@ -285,9 +315,12 @@ class PathExtent:
     move counted as a line."""
     rise: float
     """The most it runs up and down along those lines: the rows of pixels a browser crosses following its edges."""
+    points: int
+    """The points its data names: its numbers, two a point, as :func:`numbers` reads them (a curve's control points
+    counted too); none where it does not start with a move (it draws nothing)."""
 
 
-NO_PATH = PathExtent(None, 0.0, 0.0)
+NO_PATH = PathExtent(None, 0.0, 0.0, 0)
 
 
 def path_extent(d: str) -> PathExtent:
@@ -305,9 +338,8 @@ def path_extent(d: str) -> PathExtent:
         box = Box(min(across), min(down), max(across), max(down))
         closings = d.count("Z") + d.count("z")
         closing = math.hypot(box.right - box.left, box.bottom - box.top) * closings
-        return PathExtent(
-            box, _polyline_length(across, down) + closing, _rise(down) + (box.bottom - box.top) * closings
-        )
+        rise = _rise(down) + (box.bottom - box.top) * closings
+        return PathExtent(box, _polyline_length(across, down) + closing, rise, len(values) // 2)
     parts = _COMMAND.split(d)
     pen = [0.0] * 7  # where the pen is, where its subpath started, the last control point and its curve's kind
     xs: list[float] = []
@@ -322,7 +354,8 @@ def path_extent(d: str) -> PathExtent:
         if moved is None:
             break
         total, risen = total + moved[0], risen + moved[1]
-    return PathExtent(Box(min(xs), min(ys), max(xs), max(ys)) if xs else None, total, risen)
+    drawn = Box(min(xs), min(ys), max(xs), max(ys)) if xs else None
+    return PathExtent(drawn, total, risen, len(numbers(d)) // 2)
 
 
 def path_box(d: str) -> Box | None:

@@ -23,12 +23,11 @@ from collections.abc import Iterator
 from lxml import etree
 
 from rulebook.picture_size import MAX_PIXELS, SIZE_BYTES, decoded_pixels, size_refusal_of_any
-from rulebook.svg_area import MAX_ROWS_CROSSED, MAX_TIMES_PAINTED, PaintedArea
+from rulebook.svg_area import MARKED, MAX_ROWS_CROSSED, MAX_TIMES_PAINTED, PaintedArea
 from rulebook.svg_dashes import MAX_DASHES_DRAWN, DashedStrokes, UntoldDashes
 from rulebook.svg_filters import FilterPlace, blur_cost, filter_region, filter_weight
-from rulebook.svg_geometry import numbers, point_count
+from rulebook.svg_geometry import PAINT_REFERENCE, ROUND, SVG, numbers, point_count
 
-SVG = "http://www.w3.org/2000/svg"
 XLINK = "http://www.w3.org/1999/xlink"
 XML = "http://www.w3.org/XML/1998/namespace"
 XHTML = "http://www.w3.org/1999/xhtml"
@@ -258,7 +257,7 @@ def _check_drawn(root: etree._Element) -> None:
         lines = max(0, _points(element) + area.css_points(element) - 1)
         paints = 1 + sum(drawn.get(paint, 0) for paint in painted) + _shading(element, weights)
         drawn[element] = min(MAX_SVG_DRAWN + 1, drawing * paints + lines)
-        if element.tag in _ROUND:
+        if element.tag in ROUND:
             _check_round(element, area, styled_radius)
         own_dashes = strokes.own(element, letters)
         area.add(element, used, painted, letters, own_dashes, strokes.overlap(element, 2 * area.half_stroke))
@@ -326,7 +325,6 @@ def _dashed_strokes(root: etree._Element, styles: list[str], area: PaintedArea) 
         ) from None
 
 
-_ROUND = frozenset({f"{{{SVG}}}circle", f"{{{SVG}}}ellipse"})
 _CSS_RADIUS = re.compile(r"(?<![\w-])r[xy]?\s*:([^;}]*)", re.IGNORECASE)
 """A radius CSS gives (``r: 400``), over what the attribute says."""
 MAX_ROUND_RATIO = 1_000_000
@@ -477,7 +475,7 @@ def _filter_values(element: etree._Element) -> list[str]:
 
 def _filters(given: list[str], named: dict[str, etree._Element]) -> list[etree._Element]:
     """The elements of the picture the ``filter`` values ``given`` name (a filter, or another element: no steps)."""
-    return [named[name] for text in given for name in _PAINT_REFERENCE.findall(text) if name in named]
+    return [named[name] for text in given for name in PAINT_REFERENCE.findall(text) if name in named]
 
 
 def _functions(values: list[str]) -> int:
@@ -591,10 +589,6 @@ def _letters(element: etree._Element) -> int:
     return len(element.text or "") + sum(len(child.tail or "") for child in element)
 
 
-_MARKED = frozenset(f"{{{SVG}}}{name}" for name in ("path", "line", "polyline", "polygon"))
-"""The shapes a marker is drawn on, at each of their points."""
-
-
 def _marked(root: etree._Element, drawn: dict[etree._Element, int], points: float) -> int:
     """How many elements the picture's markers may draw: every marker at every point of every shape that can carry
     one, each time the shape is drawn (``points``: a ``<use>`` of a line draws its markers again; four levels of ten
@@ -607,7 +601,7 @@ def _marked(root: etree._Element, drawn: dict[etree._Element, int], points: floa
     if not markers:
         return 0
     for marker in markers:
-        if any(True for element in marker.iter() if element.tag in _MARKED):
+        if any(True for element in marker.iter() if element.tag in MARKED):
             if any(_gives_markers(element) for element in root.iter()):
                 raise UnsafeSvg(
                     "a marker of it draws a line that may carry markers in turn (markers given in a `<style>` or "
@@ -644,10 +638,6 @@ def _gives_markers(element: etree._Element) -> bool:
     return inside and any("marker" in f"{key!s} {value!s}".lower() for key, value in element.attrib.items())
 
 
-_PAINT_REFERENCE = re.compile(r"url\(\s*(?:['\"]\s*)?#([^)'\"\s]+)", re.IGNORECASE)
-"""A reference to an element of the picture in CSS or a presentation attribute, whose function name CSS reads in any
-case (``URL(#p)``: nine levels of patterns so written were not counted, and held Chromium over 90 s); a run of
-spaces is read once (``\\s*['"]?\\s*`` tried each split of it)."""
 _REPEATERS = frozenset(f"{{{SVG}}}{name}" for name in ("pattern", "mask", "clipPath", "filter"))
 """What an element refers to with ``url(#id)`` whose drawing is drawn again for it (a marker is counted apart)."""
 
@@ -693,13 +683,13 @@ def _shading(element: etree._Element, weights: dict[str, int]) -> int:
         weights.get(name, 0)
         for key, value in element.attrib.items()
         if etree.QName(key).localname in _INHERITED
-        for name in _PAINT_REFERENCE.findall(str(value))
+        for name in PAINT_REFERENCE.findall(str(value))
     )
 
 
 def _styled_names(root: etree._Element) -> list[str]:
     """The elements of the picture its ``<style>`` elements refer to with ``url(#id)``."""
-    return _PAINT_REFERENCE.findall(" ".join(style.text or "" for style in root.iter(f"{{{SVG}}}style")))
+    return PAINT_REFERENCE.findall(" ".join(style.text or "" for style in root.iter(f"{{{SVG}}}style")))
 
 
 _INHERITED = frozenset({"fill", "stroke", "style"})
@@ -730,7 +720,7 @@ def _referred(element: etree._Element, named: dict[str, etree._Element], *, inhe
     referred: list[etree._Element] = []
     for key, value in element.attrib.items():
         if (etree.QName(key).localname in _INHERITED) == inherited:
-            for name in _PAINT_REFERENCE.findall(str(value)):
+            for name in PAINT_REFERENCE.findall(str(value)):
                 target = named.get(name)
                 referred += [target] if target is not None and target.tag in _REPEATERS else []
     return referred
@@ -744,7 +734,7 @@ def _check_styled_repeaters(root: etree._Element, named: dict[str, etree._Elemen
     apart here."""
     repeaters = sum(1 for element in root.iter() if element.tag in _REPEATERS)
     styles = " ".join(style.text or "" for style in root.iter(f"{{{SVG}}}style"))
-    styled = [n for n in _PAINT_REFERENCE.findall(styles) if getattr(named.get(n), "tag", None) in _REPEATERS]
+    styled = [n for n in PAINT_REFERENCE.findall(styles) if getattr(named.get(n), "tag", None) in _REPEATERS]
     if repeaters >= 2 and styled:
         raise UnsafeSvg(
             f"its `<style>` refers to `{styled[0]}`, a {etree.QName(named[styled[0]]).localname} whose drawing may "

@@ -106,3 +106,25 @@ def nothing_written_outside(folder: Path, output: str | None = None) -> Iterator
 
 def _without(found: dict[str, str], output: str | None) -> dict[str, str]:
     return {key: value for key, value in found.items() if output is None or key.split("/")[0] != output}
+
+
+def refused(capsys: pytest.CaptureFixture[str], folder: Path, *argv: str) -> Outcome:
+    """``rulebook ARGV``, refused: exit status 2, and ``folder`` holding what it held before (no output begun);
+    what it printed."""
+    with nothing_written_outside(folder):
+        outcome = run(capsys, *argv)
+    assert outcome.code == 2, (argv, outcome.err)
+    return outcome
+
+
+def converted(capsys: pytest.CaptureFixture[str], folder: Path, name: str, output: str) -> str:
+    """``rulebook convert NAME --to xml -o OUTPUT`` in ``folder``, done (exit status 0): the XML it wrote."""
+    assert run(capsys, "convert", name, "--to", "xml", "-o", output).code == 0
+    return (folder / output).read_text(encoding="utf-8")
+
+
+def configured(folder: Path, book: str | bytes, configuration: str) -> None:
+    """A project of ``book.xml`` holding ``book``, its ``rulebook.toml`` holding ``configuration`` alone (which
+    names that source, or not)."""
+    source(folder, "book.xml", book)
+    (folder / "rulebook.toml").write_text(configuration, encoding="utf-8")

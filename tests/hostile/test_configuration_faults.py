@@ -13,7 +13,7 @@ import pytest
 
 from rulebook.errors import QUOTE_LIMIT
 
-from .scratch import nothing_written_outside, run, run_guarded, scratch, source  # noqa: F401 (fixtures)
+from .scratch import configured, nothing_written_outside, refused, run, run_guarded, scratch, source  # noqa: F401 (fixtures)
 from .test_report_files import BOOK
 
 
@@ -109,12 +109,9 @@ def test_a_path_no_system_could_open_is_refused_where_it_is_configured(
     lines: str,
     said: str,
 ) -> None:
-    source(scratch, "book.xml", BOOK)
-    (scratch / "rulebook.toml").write_text(lines, encoding="utf-8")
+    configured(scratch, BOOK, lines)
     for argv in (("lint",), ("build", "-q")):
-        with nothing_written_outside(scratch):
-            outcome = run(capsys, *argv)
-        assert outcome.code == 2, argv
+        outcome = refused(capsys, scratch, *argv)
         assert outcome.err == f"rulebook: error: rulebook.toml: {said}\n", argv
 
 
@@ -158,8 +155,7 @@ def test_a_wrong_type_or_an_absurd_value_at_any_level_is_a_plain_error(
     lines: str,
     said: str,
 ) -> None:
-    source(scratch, "book.xml", BOOK)
-    (scratch / "rulebook.toml").write_text(lines, encoding="utf-8")
+    configured(scratch, BOOK, lines)
     outcome = run(capsys, "lint")
     assert outcome.code == 2
     assert outcome.err.startswith("rulebook: error: " + said.format(config=scratch / "rulebook.toml"))
@@ -181,8 +177,7 @@ def test_a_huge_key_or_value_is_quoted_cut(
     capsys: pytest.CaptureFixture[str],
     lines: str,
 ) -> None:
-    source(scratch, "book.xml", BOOK)
-    (scratch / "rulebook.toml").write_text(lines, encoding="utf-8")
+    configured(scratch, BOOK, lines)
     outcome = run(capsys, "lint")
     assert outcome.code == 2
     assert outcome.err.startswith("rulebook: error: rulebook.toml: ")
@@ -245,9 +240,7 @@ def test_a_template_of_the_project_that_fails_is_a_plain_error_naming_it(
     (scratch / "site_templates").mkdir()
     for name, text in templates.items():
         (scratch / "site_templates" / name).write_text(text, encoding="utf-8")
-    with nothing_written_outside(scratch):
-        outcome = run(capsys, "build", "--no-pdf")
-    assert outcome.code == 2
+    outcome = refused(capsys, scratch, "build", "--no-pdf")
     assert outcome.err.splitlines()[-1] == f"rulebook: error: {scratch / 'site_templates'}/{said}"
     assert not (scratch / "site").exists()
 
@@ -285,9 +278,7 @@ def test_a_path_of_mkdocs_yml_leading_out_of_the_project_is_refused(
     (scratch / "look" / "a").mkdir(parents=True)
     (scratch / "look" / "a" / "leak.txt").symlink_to("/etc/hostname")  # the generator published it
     (scratch / "mkdocs.yml").write_text("site_name: x\n" + mkdocs, encoding="utf-8")
-    with nothing_written_outside(scratch):
-        outcome = run(capsys, "build", "--no-pdf")
-    assert outcome.code == 2
+    outcome = refused(capsys, scratch, "build", "--no-pdf")
     assert f"rulebook: error: {scratch / 'mkdocs.yml'}:{said}" in outcome.err
     assert outcome.err.splitlines()[-1].endswith("the folders and files mkdocs.yml names stay inside the project")
     assert not (scratch / "site").exists()
@@ -388,8 +379,7 @@ def test_an_empty_language_is_refused_not_english_in_silence(
 ) -> None:
     """``language = ""`` was read as English, with no word (``title = ""`` warns): it is refused, as a code that
     is no language code is."""
-    source(scratch, "book.xml", BOOK)
-    (scratch / "rulebook.toml").write_text(lines, encoding="utf-8")
+    configured(scratch, BOOK, lines)
     outcome = run(capsys, "lint")
     assert outcome == (
         2,
@@ -449,8 +439,7 @@ def test_a_key_of_thousands_of_parts_is_refused_at_once(
 ) -> None:
     """Python's TOML reader grows with the square of one key's parts: a line ``x.a.a.… = 1`` of 50,000 parts (100
     KB) took 46 s and 9.8 GB (the fifteenth probe). Past 256 parts the file is refused, named at the line."""
-    source(scratch, "book.xml", BOOK)
-    (scratch / "rulebook.toml").write_text('sources = ["book.xml"]\n' + written, encoding="utf-8")
+    configured(scratch, BOOK, 'sources = ["book.xml"]\n' + written)
     outcome = run(capsys, "lint")
     assert outcome.code == 2
     assert outcome.err.endswith(

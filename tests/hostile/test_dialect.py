@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from .scratch import MARKDOWN_FORMATS, Outcome, markdown_book, run, source
+from .scratch import MARKDOWN_FORMATS, Outcome, converted, markdown_book, run, source
 from .scratch import scratch as scratch  # the fixture every case takes
 
 BODY = """<!-- rulebook -->
@@ -331,8 +331,7 @@ def test_markup_characters_in_titles_and_references_convert_both_ways_as_text(ca
     (scratch / "rulebook.toml").write_text('sources = ["book.md"]\n', encoding="utf-8")
     lint = run(capsys, "lint", "--color", "never")
     assert "RB002" not in lint.out, lint.out
-    assert run(capsys, "convert", "book.md", "--to", "xml", "-o", "back.xml").code == 0
-    back = (scratch / "back.xml").read_text(encoding="utf-8")
+    back = converted(capsys, scratch, "book.md", "back.xml")
     assert '<note title="**Bold** [[x]] a_b `c` &lt;i&gt;">' in back
     assert '<reference name="march">[b]{dfn=c} *y*</reference>' in back
 
@@ -785,10 +784,9 @@ def test_a_reference_broken_across_lines_is_read_as_one(capsys, scratch: Path) -
     assert lint.code == 1
     assert lint.out.startswith("error[RB101]: reference to undefined term `line_of_sight`\n  --> book.md:13:16\n")
     assert lint.out.endswith("Found 1 error in 1 file.\n"), lint.out
-    assert run(capsys, "convert", "book.md", "--to", "xml", "-o", "book.xml").code == 0
-    converted = (scratch / "book.xml").read_text(encoding="utf-8")
-    assert 'An army may <reference name="march">march\nfar</reference>, or take' in converted
-    assert '<reference name="line_of_sight">line of\nsight</reference>' in converted
+    xml = converted(capsys, scratch, "book.md", "book.xml")
+    assert 'An army may <reference name="march">march\nfar</reference>, or take' in xml
+    assert '<reference name="line_of_sight">line of\nsight</reference>' in xml
 
 
 STRAY_BRACKETS = "`[[` opens no reference: it is shown as written"
@@ -956,10 +954,8 @@ def test_a_hard_break_inside_a_reference_is_a_line_end_of_its_words(capsys, scra
     source(scratch, "book.md", f"{BODY}\nIt may [[march\\\n]] far, or [[march|walk\\\nfar]].\n")
     assert run(capsys, "lint").code == 0
     assert run(capsys, "convert", "book.md", "-o", "book.xml").code == 0
-    converted = (scratch / "book.xml").read_text(encoding="utf-8")
-    assert '<reference name="march">march\n</reference> far, or <reference name="march">walk\nfar</reference>' in (
-        converted
-    )
+    xml = (scratch / "book.xml").read_text(encoding="utf-8")
+    assert '<reference name="march">march\n</reference> far, or <reference name="march">walk\nfar</reference>' in (xml)
 
 
 def test_a_references_brackets_in_what_the_book_does_not_keep_say_so(capsys, scratch: Path) -> None:  # type: ignore[no-untyped-def]
@@ -975,9 +971,9 @@ def test_a_references_brackets_in_what_the_book_does_not_keep_say_so(capsys, scr
         ("14", "27", "`]]` in a picture's description or title, which the book does not keep: it makes no reference"),
     ], lint.out
     run(capsys, "convert", "book.md", "--to", "xml", "-o", "book.xml")
-    converted = (scratch / "book.xml").read_text(encoding="utf-8")
-    assert 'See <link to="moving">Go</link> here.' in converted
-    assert '<illustration><image source="a.png"/></illustration>' in converted
+    xml = (scratch / "book.xml").read_text(encoding="utf-8")
+    assert 'See <link to="moving">Go</link> here.' in xml
+    assert '<illustration><image source="a.png"/></illustration>' in xml
 
 
 def test_a_links_finding_stands_at_its_address_however_the_address_is_written(capsys, scratch: Path) -> None:  # type: ignore[no-untyped-def]

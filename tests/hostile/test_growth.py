@@ -873,8 +873,8 @@ def test_the_terms_of_a_rolls_target_and_an_svgs_paint_references_are_found_in_l
     import itertools
     import random
 
-    from rulebook import svg_pictures
     from rulebook.engine import profile
+    from rulebook.svg_geometry import PAINT_REFERENCE
 
     token = re.compile(r"\s*([-+])?\s*([a-z0-9_]+)")
     paint = re.compile(r"url\(\s*['\"]?\s*#([^)'\"\s]+)")
@@ -884,10 +884,10 @@ def test_the_terms_of_a_rolls_target_and_an_svgs_paint_references_are_found_in_l
     longer = ("".join(randomly.choices(pieces, k=randomly.randint(6, 20))) for _ in range(20_000))
     for text in itertools.chain(every_short, longer):
         assert token.findall(text) == profile._TOKEN.findall(text), text
-        assert paint.findall(text) == svg_pictures._PAINT_REFERENCE.findall(text), text
+        assert paint.findall(text) == PAINT_REFERENCE.findall(text), text
     with cpu_time_under(2):  # milliseconds
         assert profile._TOKEN.findall(" " * 1_000_000 + "!") == []
-        assert svg_pictures._PAINT_REFERENCE.findall("url(" + " " * 1_000_000 + "x") == []
+        assert PAINT_REFERENCE.findall("url(" + " " * 1_000_000 + "x") == []
 
 
 @pytest.mark.parametrize(

@@ -28,7 +28,16 @@ from rulebook.readers.markdown_syntax import dialect_parser
 from rulebook.recipe.reading import read_book
 
 from . import scratch as guarded
-from .scratch import MARKDOWN_FORMATS, REFUSED, configure, markdown_book, nothing_written_outside, run, run_guarded
+from .scratch import (
+    MARKDOWN_FORMATS,
+    REFUSED,
+    configure,
+    markdown_book,
+    nothing_written_outside,
+    refused,
+    run,
+    run_guarded,
+)
 from .scratch import scratch as scratch  # the fixture every case takes
 
 SEEDS = Path(__file__).resolve().parents[2] / "rulebook_src"
@@ -177,9 +186,7 @@ def test_brackets_that_cost_steps_from_each_one_are_refused_by_count(capsys, scr
     paragraph as text: 150 spans nested, each a definition, and the outer 101 were lost in silence)."""
     text = UNCLOSED[case]
     markdown_book(scratch, text, markdown)
-    with nothing_written_outside(scratch):
-        outcome = run(capsys, "lint")
-    assert outcome.code == 2
+    outcome = refused(capsys, scratch, "lint")
     if markdown == "markdown" and case != "brackets nested 15 deep, closed":
         assert outcome.out.splitlines()[:2] == [
             "error[RB005]: a bracket (`[`) is nested more than 100 deep",

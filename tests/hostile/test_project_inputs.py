@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from .scratch import configure, nothing_written_outside, run, scratch, source  # noqa: F401 (fixtures)
+from .scratch import configure, refused, run, scratch, source  # noqa: F401 (fixtures)
 from .test_report_files import BOOK
 
 SECRET = "GH_TOKEN=ghp_not_a_real_secret"
@@ -31,9 +31,7 @@ def test_a_source_linked_out_of_the_project_is_not_read(
     (scratch / "rules").mkdir()
     (scratch / "rules" / "book.md").symlink_to(outside)
     (scratch / "rulebook.toml").write_text('sources = ["rules/book.md"]\n', encoding="utf-8")
-    with nothing_written_outside(scratch):
-        outcome = run(capsys, command, "--color", "never") if command == "lint" else run(capsys, command)
-    assert outcome.code == 2
+    outcome = refused(capsys, scratch, command, *(("--color", "never") if command == "lint" else ()))
     shown = outcome.out + outcome.err
     assert "cannot read `rules/book.md`: it is a link to a place outside the project" in shown
     assert SECRET not in shown
@@ -132,9 +130,7 @@ def test_init_that_fails_part_of_the_way_leaves_nothing(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     (scratch / ".github").write_text("a file where the workflow's folder would go\n", encoding="utf-8")
-    with nothing_written_outside(scratch):
-        outcome = run(capsys, "init", ".")
-    assert outcome.code == 2
+    outcome = refused(capsys, scratch, "init", ".")
     assert "nothing was made" in outcome.err
 
 
@@ -160,9 +156,7 @@ def test_a_book_cannot_take_the_folder_of_a_chapter_of_the_main_book(
     lint then stopped at that chapter (``reserved-name``), which was there first."""
     source(scratch, "book.md", "<!-- rulebook -->\n\n# Basics {#basics}\n\nText.\n")
     kept = (scratch / "rulebook.toml").read_bytes()
-    with nothing_written_outside(scratch):
-        outcome = run(capsys, "new-book", "basics")
-    assert outcome.code == 2
+    outcome = refused(capsys, scratch, "new-book", "basics")
     assert outcome.err == (
         "rulebook: error: a book cannot be called `basics`: the main book has a chapter of that id (book.md:3:1), "
         "whose page is the site's `basics/`, where this book would be built; choose another name\n"
@@ -284,9 +278,9 @@ def test_a_misspelt_status_file_is_a_plain_error(scratch: Path, marks: str, said
     from rulebook.translate.status_file import load_marks
 
     (scratch / "status.toml").write_text(_STATUS + marks, encoding="utf-8")
-    with pytest.raises(TerminologyError) as refused:
+    with pytest.raises(TerminologyError) as raised:
         load_marks(scratch / "status.toml")
-    assert str(refused.value).startswith(f"{scratch / 'status.toml'}: {said}")
+    assert str(raised.value).startswith(f"{scratch / 'status.toml'}: {said}")
 
 
 def test_a_status_file_holds_one_mark_a_section_and_edition(scratch: Path) -> None:  # noqa: F811

@@ -15,7 +15,16 @@ import pytest
 
 from rulebook.model import MAX_DEPTH
 
-from .scratch import MARKDOWN_FORMATS, REFUSED, configure, markdown_book, nothing_written_outside, run, source
+from .scratch import (
+    MARKDOWN_FORMATS,
+    REFUSED,
+    configure,
+    converted,
+    markdown_book,
+    nothing_written_outside,
+    run,
+    source,
+)
 from .scratch import scratch as scratch  # the fixture every case takes
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -488,8 +497,7 @@ def test_the_text_exports_steps_bullets_and_text_keep_their_order(capsys, scratc
         "• a bullet\n3 - Third step\n\nNext\n\nMore text.\n",
         encoding="utf-8",
     )
-    assert run(capsys, "convert", "turns.txt", "--to", "xml", "-o", "turns.xml").code == 0
-    written = " ".join((scratch / "turns.xml").read_text(encoding="utf-8").split())
+    written = " ".join(converted(capsys, scratch, "turns.txt", "turns.xml").split())
     assert (
         '<chapter title="Turns"> Intro. <sequence> <item>First step which goes on here.</item> <item>Second step'
         " <list> <item>a bullet</item> </list> </item> <item>Third step</item> </sequence>"
@@ -513,8 +521,7 @@ def test_a_text_exports_steps_keep_their_numbers(capsys, scratch) -> None:  # ty
         ("11", "1", "step `4` is shown as 1"),
         ("13", "1", "step `99999999999999999999...` is shown as 3"),
     ], lint.out
-    assert run(capsys, "convert", "turns.txt", "--to", "xml", "-o", "turns.xml").code == 0
-    written = " ".join((scratch / "turns.xml").read_text(encoding="utf-8").split())
+    written = " ".join(converted(capsys, scratch, "turns.txt", "turns.xml").split())
     assert "<item>Two</item> </sequence> <sequence> <item>Again</item> </sequence>" in written, written
 
 
@@ -552,8 +559,7 @@ def test_description_after_a_step_or_a_bullet_starts_its_text_under_its_title(ca
         "2 - Move\nwords\nDescription: late.\n• Charge\nDescription: run.\n",
         encoding="utf-8",
     )
-    assert run(capsys, "convert", "turns.txt", "--to", "xml", "-o", "turns.xml").code == 0
-    written = " ".join((scratch / "turns.xml").read_text(encoding="utf-8").split())
+    written = " ".join(converted(capsys, scratch, "turns.txt", "turns.xml").split())
     assert (
         '<sequence> <item title="Rally">each fighter rallies. then moves.</item> <item>Move words late. <list> '
         '<item title="Charge">run.</item> </list> </item> </sequence>'

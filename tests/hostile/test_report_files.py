@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from .scratch import configure, nothing_written_outside, run, scratch, source  # noqa: F401 (fixtures)
+from .scratch import configure, refused, run, scratch, source  # noqa: F401 (fixtures)
 
 BOOK = """<?xml version="1.0" encoding="UTF-8"?>
 <document><chapter id="moving" title="Moving"><section id="marching" title="Marching">
@@ -42,9 +42,7 @@ def test_a_report_never_replaces_a_file_of_the_project(
     (scratch / "README.md").write_text("# Our notes\n", encoding="utf-8")
     (scratch / "notes.txt").write_text("not a baseline\n", encoding="utf-8")
     (scratch / "sub").mkdir()
-    with nothing_written_outside(scratch):
-        outcome = run(capsys, *argv)
-    assert outcome.code == 2
+    outcome = refused(capsys, scratch, *argv)
     assert said in outcome.err
 
 

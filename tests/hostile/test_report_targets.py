@@ -19,7 +19,7 @@ from lxml import etree
 
 from rulebook.cli import main
 
-from .scratch import configure, nothing_written_outside, run, run_guarded, scratch, source  # noqa: F401 (fixtures)
+from .scratch import configure, nothing_written_outside, refused, run, run_guarded, scratch, source  # noqa: F401 (fixtures)
 from .test_report_files import BOOK
 
 PNG = b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x01\x00\x00\x00\x01\x08\x06\x00\x00\x00\x1f\x15\xc4\x89"
@@ -66,9 +66,7 @@ def test_a_report_never_replaces_a_file_a_project_keeps(
     target: str,
 ) -> None:
     _project(scratch)
-    with nothing_written_outside(scratch):
-        outcome = run(capsys, *WRITERS[writer], "-o", target)
-    assert outcome.code == 2
+    outcome = refused(capsys, scratch, *WRITERS[writer], "-o", target)
     assert outcome.err == f"rulebook: error: `{target}` {NOT_OURS}\n"
     assert (scratch / target).read_bytes() == KEPT[target]
 
@@ -153,9 +151,7 @@ def test_a_baseline_never_replaces_a_file_a_project_keeps(
     target: str,
 ) -> None:
     _project(scratch)
-    with nothing_written_outside(scratch):
-        outcome = run(capsys, "lint", "--write-baseline", target)
-    assert outcome.code == 2
+    outcome = refused(capsys, scratch, "lint", "--write-baseline", target)
     assert outcome.err == (
         f"rulebook: error: `{target}` exists and is not a baseline this tool wrote: "
         "choose another name (a baseline replaces only an earlier baseline)\n"
@@ -185,9 +181,7 @@ def test_nothing_is_ever_written_inside_git(
         (git / "hooks").mkdir(parents=True)
         (git / "HEAD").write_text("ref: refs/heads/main\n", encoding="utf-8")
         (git / "config").write_text("[core]\n\trepositoryformatversion = 0\n", encoding="utf-8")
-    with nothing_written_outside(scratch):
-        outcome = run(capsys, *argv)
-    assert outcome.code == 2
+    outcome = refused(capsys, scratch, *argv)
     shown = os.path.normpath(argv[-1])
     assert outcome.err == f"rulebook: error: cannot write `{shown}`: it is inside `.git`, Git's own folder\n"
 
@@ -213,9 +207,7 @@ def test_nothing_is_written_into_a_site_this_tool_built(
     books (which keeps the site's other files) or one of ``--data-only``: refused, as every foreign place is."""
     _project(scratch)
     assert run(capsys, "build", "-q").code == 0
-    with nothing_written_outside(scratch):
-        outcome = run(capsys, *argv)
-    assert outcome.code == 2
+    outcome = refused(capsys, scratch, *argv)
     shown = os.path.normpath(argv[-1])
     assert outcome.err == (
         f"rulebook: error: cannot write `{shown}`: it is inside `site`, a site this tool built, which its next build "
@@ -244,9 +236,7 @@ def test_nothing_is_written_where_a_build_keeps_its_lock_or_work_folder(
     after was refused (a lock holding a report, a work folder it did not make) until the file was deleted: refused
     by name, as a build's own lock and work folder are named beside any output."""
     _project(scratch)
-    with nothing_written_outside(scratch):
-        outcome = run(capsys, *argv)
-    assert outcome.code == 2
+    outcome = refused(capsys, scratch, *argv)
     assert outcome.err == (
         f"rulebook: error: cannot write `{os.path.normpath(argv[-1])}`: `{entry}` is a name a build keeps its own lock "
         "or work folder under, beside its output, and the next build would refuse what it found there; choose "
@@ -284,9 +274,7 @@ def test_init_is_refused_inside_a_site_this_tool_built(
     _project(scratch)
     assert run(capsys, "build", "-q").code == 0
     monkeypatch.chdir(scratch / "site")
-    with nothing_written_outside(scratch):
-        outcome = run(capsys, "init", "--title", "Game")
-    assert outcome.code == 2
+    outcome = refused(capsys, scratch, "init", "--title", "Game")
     assert "it is inside `.`, a site this tool built" in outcome.err
 
 
@@ -399,9 +387,7 @@ def test_init_says_a_configuration_name_taken_by_no_file(
     (scratch / "dangling").mkdir()
     (scratch / "dangling" / "rulebook.toml").symlink_to(scratch / "nowhere")
     for folder in ("piped", "dangling"):
-        with nothing_written_outside(scratch):
-            outcome = run(capsys, "init", folder)
-        assert outcome.code == 2
+        outcome = refused(capsys, scratch, "init", folder)
         assert outcome.err.endswith(
             f"{folder}/rulebook.toml` is there already, and is no configuration: nothing was made\n"
         )
@@ -740,7 +726,7 @@ def test_a_parent_step_after_a_link_is_refused_not_guessed(
     (outside / "deep").mkdir()
     (scratch / "out").symlink_to(outside / "deep")
     (outside / "link").symlink_to(outside / "deep")
-    refused = (
+    said = (
         "`{link}` is a symbolic link and `..` after it leads out of the folder it leads to, not back to where the "
         "link is (as the shell would go, this tool would not); name the place without `..` after a link\n"
     )
@@ -748,7 +734,7 @@ def test_a_parent_step_after_a_link_is_refused_not_guessed(
         for target, link in (("out/../x.txt", "out"), (f"{outside}/link/../x.txt", f"{outside}/link")):
             outcome = run(capsys, *NAMING_A_FILE[writer], target)
             assert outcome.code == 2
-            assert outcome.err == f"rulebook: error: cannot write `{target}`: " + refused.format(link=link)
+            assert outcome.err == f"rulebook: error: cannot write `{target}`: " + said.format(link=link)
     outcome = run(capsys, *NAMING_A_FILE[writer], f"{outside}/deep/../x.txt")  # `..` after a folder: as written
     assert outcome.code in (0, 1) and "error" not in outcome.err
     assert (outside / "x.txt").is_file() and not (scratch / "x.txt").exists()
