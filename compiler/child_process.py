@@ -3,7 +3,7 @@
 A worker (:mod:`rulebook.data_worker`) or Typst's own process (:mod:`rulebook.pdf.typst_child`) calls
 :func:`die_with_parent` before its work: the build stops it on every path, and the kernel stops it if the build
 is killed (SIGKILL included), so no orphan keeps the machine busy. The build starts each within
-:func:`stops_held`, so that a stop never comes between the process's start and the build knowing it.
+:func:`rulebook.stops.stops_held`, so that a stop never comes between the process's start and the build knowing it.
 """
 
 from __future__ import annotations
@@ -13,7 +13,6 @@ import ctypes
 import os
 import signal
 import sys
-from collections.abc import Iterator
 
 _PR_SET_PDEATHSIG = 1
 
@@ -26,23 +25,8 @@ def die_with_parent(parent: int) -> None:
     """
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM})  # held while the build started this process
     if sys.platform.startswith("linux"):
         with contextlib.suppress(AttributeError, OSError):
             ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
     if os.getppid() != parent:  # the build died before the request above: nobody will ask for the result
         os._exit(1)
-
-
-@contextlib.contextmanager
-def stops_held() -> Iterator[None]:
-    """Ctrl+C and SIGTERM held back from this thread while it starts a process: Python raises a stop where it comes,
-    and one coming after the process began but before the call starting it returned would leave the process with
-    no one to stop it. A stop that came meanwhile is raised on leaving, the process known; the process, started
-    with them held, lets them through itself (:func:`die_with_parent`)."""
-    held = {signal.SIGINT, signal.SIGTERM}
-    before = signal.pthread_sigmask(signal.SIG_BLOCK, held)
-    try:
-        yield
-    finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, before)

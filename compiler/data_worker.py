@@ -14,8 +14,9 @@ from collections.abc import Callable
 from types import TracebackType
 from typing import Any, Generic, TypeVar
 
-from rulebook.child_process import die_with_parent, stops_held
+from rulebook.child_process import die_with_parent
 from rulebook.errors import InvalidRuleData
+from rulebook.stops import stops_held
 
 T = TypeVar("T")
 

@@ -32,6 +32,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "rulebook.inputs",
             "rulebook.memory",
             "rulebook.child_process",
+            "rulebook.stops",
             "rulebook.formats",
             "rulebook.guides",
             "rulebook.spelling",

@@ -25,6 +25,7 @@ from rulebook.cli import common, usage
 from rulebook.cli.common import EXIT_USAGE
 from rulebook.errors import UserError
 from rulebook.report.escaping import VisibleStream
+from rulebook.stops import held
 
 
 class Stopped(BaseException):
@@ -165,9 +166,12 @@ def _handle_here(signum: int, handler: Callable[[int, FrameType | None], None]) 
 
 def _raising(stop: type[BaseException]) -> Callable[[int, FrameType | None], None]:
     """A signal handler raising ``stop`` where the signal lands, unless it lands where an exception
-    would be printed and lost (the command would go on): then the signal is sent again in a moment."""
+    would be printed and lost (the command would go on): then the signal is sent again in a moment; or while the
+    build starts a process (:mod:`rulebook.stops`): then it is raised once the process is known."""
 
     def handle(signum: int, frame: FrameType | None) -> None:
+        if held(signum):  # the build is starting a process: raised again once it is known
+            return
         if frame is not None and _swallows_exceptions(frame):
             import threading
 

@@ -40,10 +40,10 @@ from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING, Any
 
-from rulebook.child_process import stops_held
 from rulebook.errors import PdfBuildError
 from rulebook.pdf.escaping import typst_key
 from rulebook.pdf.typst_child import PDF_NAME
+from rulebook.stops import stops_held
 
 if TYPE_CHECKING:
     import threading

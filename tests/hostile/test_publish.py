@@ -266,14 +266,10 @@ def test_a_worker_whose_build_is_gone_before_it_asks_to_die_with_it_stops(monkey
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
 def test_a_stop_that_comes_as_the_worker_is_forked_stops_the_worker(monkeypatch: pytest.MonkeyPatch) -> None:
     """SIGTERM sent once the worker was forked but before its start returned (Python raises the stop where it
-    comes) is held until the worker is known, and the worker goes with the build."""
+    comes) is kept by the command's handler until the worker is known, and the worker goes with the build."""
     import multiprocessing.process
 
-    class Stop(BaseException):
-        pass
-
-    def stop(signum: int, frame: object) -> None:
-        raise Stop
+    from rulebook.cli import Stopped, _stop
 
     start = multiprocessing.process.BaseProcess.start
 
@@ -281,12 +277,13 @@ def test_a_stop_that_comes_as_the_worker_is_forked_stops_the_worker(monkeypatch:
         start(process)
         started.append(process.pid)
         os.kill(os.getpid(), signal.SIGTERM)
+        time.sleep(0.2)  # the handler would run here
 
     started: list[int | None] = []
     monkeypatch.setattr(multiprocessing.process.BaseProcess, "start", started_then_signalled)
-    previous = signal.signal(signal.SIGTERM, stop)
+    previous = signal.signal(signal.SIGTERM, _stop)
     try:
-        with pytest.raises(Stop), BackgroundData(lambda: time.sleep(60), what="the work"):
+        with pytest.raises(Stopped), BackgroundData(lambda: time.sleep(60), what="the work"):
             pass
     finally:
         signal.signal(signal.SIGTERM, previous)

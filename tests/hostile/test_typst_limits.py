@@ -356,26 +356,28 @@ def _started_then_stopped(start: Any) -> Any:
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
 def test_a_stop_that_comes_as_typst_is_started_kills_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """SIGTERM sent once Typst's process began but before ``Popen`` returned it (Python raises the stop where it
-    comes) is held until the process is known, then killing it."""
-
-    class Stop(BaseException):
-        pass
-
-    def stop(signum: int, frame: object) -> None:
-        raise Stop
+    comes) is kept by the command's handler until the process is known, then kills it. A thread that could take the
+    signal is running, as in a build (the kernel gives a process's signal to any thread that does not block it)."""
+    from rulebook.cli import Stopped, _stop
 
     popen = subprocess.Popen
 
     def popen_then_signalled(*args: Any, **kwargs: Any) -> subprocess.Popen[bytes]:
         process = popen(*args, **kwargs)
         os.kill(os.getpid(), signal.SIGTERM)
+        time.sleep(0.2)  # the handler would run here
         return process
 
     monkeypatch.setattr(typst_run.subprocess, "Popen", popen_then_signalled)
-    previous = signal.signal(signal.SIGTERM, stop)
+    idle = threading.Event()
+    bystander = threading.Thread(target=idle.wait)
+    bystander.start()
+    previous = signal.signal(signal.SIGTERM, _stop)
     try:
-        with pytest.raises(Stop):
+        with pytest.raises(Stopped):
             typst_run.readable_pictures({"fine.svg": FINE}, tmp_path / "check")
     finally:
         signal.signal(signal.SIGTERM, previous)
+        idle.set()
+        bystander.join()
     assert _typst_children(os.getpid()) == []
