@@ -476,7 +476,10 @@ class PaintedArea:
         own = None if moved else transform_of(element.get("transform"))
         view = _nested_view(element)
         drawn_elsewhere = element.tag in _DRAWN_AT_ITS_USER  # at the scale of what it paints, not told here
-        return INFINITE if drawn_elsewhere else outer * _stretch(own) * _stretch(view)
+        if drawn_elsewhere:
+            return INFINITE
+        factors = (outer, _stretch(own), _stretch(view))
+        return 0.0 if 0.0 in factors else math.prod(factors)  # collapsed by its own scale, however far it is told
 
     def restretched(self, user: etree._Element, used: etree._Element, stretches: dict[etree._Element, float]) -> float:
         """How many times more an area of ``used`` is stretched where ``user`` (a ``<use>``...) draws it than where it
@@ -603,7 +606,7 @@ def _stretch(matrix: Matrix | None) -> float:
         return INFINITE
     if matrix is IDENTITY:
         return 1.0
-    stretch = max(math.hypot(matrix[0], matrix[1]), math.hypot(matrix[2], matrix[3]))
+    stretch = stretch_of(matrix)  # a skew stretches more than either of its columns
     return stretch if math.isfinite(stretch) else INFINITE
 
 

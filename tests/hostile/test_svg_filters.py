@@ -167,3 +167,24 @@ def test_a_blur_inside_what_is_drawn_at_its_users_scale_is_refused(holder: str) 
     assert "its filter `f`'s region is an untold number of times" in str(refusal(picture(body)))
     flat = '<filter id="f"><feColorMatrix type="saturate" values="0"/></filter>'
     assert sanitised_svg(picture(flat + inside + painted * 3))
+
+
+@pytest.mark.parametrize(
+    ("transforms", "stretch"),
+    [
+        (["matrix(1,1,0,1,0,0)"], (1 + 5**0.5) / 2),  # a skew stretches more than either column (1.41): 1.62
+        (["scale(3)", "rotate(30) scale(2, 0.5)"], 6.0),
+        (["scale(0)", "scale(1e300) scale(1e300)"], 0.0),  # collapsed by its own scale: none, however far it is told
+    ],
+)
+def test_an_elements_stretch_is_the_longest_a_length_becomes(transforms: list[str], stretch: float) -> None:
+    """A filter's blur reaches as far as its element's user space is stretched: the largest singular value of its
+    transforms' product, bounded by theirs (a skew's is more than its columns' lengths)."""
+    from lxml import etree
+
+    from rulebook.svg_area import PaintedArea
+
+    groups = "".join(f'<g transform="{transform}">' for transform in reversed(transforms))
+    root = etree.fromstring(picture(blurs(1, 5) + groups + FULL + "</g>" * len(transforms)))
+    stretches = PaintedArea(root, {}).stretches(root)
+    assert stretches[root.find(".//{http://www.w3.org/2000/svg}rect")] == pytest.approx(stretch)
