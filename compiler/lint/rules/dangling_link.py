@@ -9,6 +9,7 @@ from rulebook.catalog.book import DANGLING_LINK
 from rulebook.diagnostics import Diagnostic
 from rulebook.family import Found, Lookup
 from rulebook.lint.base import Explained, LintInput, book_problem, is_checkable_target, places
+from rulebook.model import ItemList, Section, Table, walk
 from rulebook.spelling import reference_to, spelling_of
 
 RULE = DANGLING_LINK
@@ -23,8 +24,10 @@ def check(lint: LintInput) -> Iterator[Diagnostic]:
         if target not in ids and is_checkable_target(target) and _dangles(lint, target)
     }
     at = iter(places(list(chain.from_iterable(unknown.values()))))  # every place in one pass
+    blocks = _named_blocks(lint) if unknown else {}
     for target, links in unknown.items():
-        message, suggestions, help = _explained(lint, target, lint.kin.target(lint.name, target), links[0].source.path)
+        lookup = lint.kin.target(lint.name, target)
+        message, suggestions, help = _explained(lint, target, lookup, links[0].source.path, blocks)
         yield from RULE.diagnostics(message, islice(at, len(links)), target=target, suggestions=suggestions, help=help)
 
 
@@ -33,7 +36,9 @@ def _dangles(lint: LintInput, target: str) -> bool:
     return lint.kin.target(lint.name, target).found is not Found.ID
 
 
-def _explained(lint: LintInput, target: str, lookup: Lookup, path: str) -> Explained:
+def _explained(
+    lint: LintInput, target: str, lookup: Lookup, path: str, blocks: dict[str, tuple[str, Section]]
+) -> Explained:
     """The message, the suggestions and the help for a target that leads nowhere (made once per target)."""
     problem = book_problem(lint, "link", target, lookup)
     if problem is not None:
@@ -50,9 +55,34 @@ def _explained(lint: LintInput, target: str, lookup: Lookup, path: str) -> Expla
         return message, (), f"`{target}` is a term: use `{reference_to(path, target)}`"
     if outside:
         return message, (), f"the book `{book}` has no section or figure with the id `{lookup.name}`"
+    holder = blocks.get(target)
+    if holder is not None:
+        kind, section = holder
+        link = f"`{spelling.link.format(name=section.id)}`"
+        point = (
+            link
+            if section.explicit_id
+            else f"{link}, once it has the id `{spelling.section_id.format(name=section.id)}`"
+        )
+        return (
+            message,
+            (),
+            f"`{target}` names a {kind}, which a link cannot point at: point at the section holding it "
+            f"({section.title}) with {point}",
+        )
     return (
         message,
         (),
         f"give the target section or figure `{spelling.section_id.format(name=lookup.name)}`, or baseline it if it is "
         "not written yet",
     )
+
+
+def _named_blocks(lint: LintInput) -> dict[str, tuple[str, Section]]:
+    """The tables and lists the book names (their ``id``): their kind, and the section holding each (read once)."""
+    found: dict[str, tuple[str, Section]] = {}
+    for section in lint.book.sections:
+        for node in walk(section.children, into=lambda node: not isinstance(node, Section)):
+            if isinstance(node, (Table, ItemList)) and node.id is not None:
+                found.setdefault(node.id, ("table" if isinstance(node, Table) else "list", section))
+    return found
