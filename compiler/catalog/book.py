@@ -255,7 +255,7 @@ book of the project, or of a translation's folder (`fr`); and a chapter id
 that no file system everywhere takes as a page's name: one that differs
 from another chapter's only by case (`Moving` and `moving`), a name Windows
 keeps for a device (`con`, `nul`, `aux`, `prn`, `com1`, `lpt1`, in any
-case), or one longer than 100 characters.
+case), or one longer than 200 characters.
 
 ## Why is this bad?
 Each chapter becomes a page named after its id. A chapter called `index`

@@ -319,7 +319,7 @@ TWO_CHAPTERS = """<?xml version="1.0" encoding="UTF-8"?>
         ),
         ("CON", "is a name Windows keeps for a device: no file or folder there can take it"),
         ("lpt1", "is a name Windows keeps for a device: no file or folder there can take it"),
-        ("a" * 101, "is longer than 100 characters: too long for the name of its page's file"),
+        ("a" * 201, "is longer than 200 characters: too long for the name of its page's file"),
     ],
     ids=["case", "device", "device-digit", "long"],
 )
