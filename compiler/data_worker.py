@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import threading
 from collections.abc import Callable
 from types import TracebackType
 from typing import Any, Generic, TypeVar
@@ -32,6 +33,9 @@ class BackgroundData(Generic[T]):
         self._what = what
         self._process: Any = None
         self._result: T | None = None
+        self._lock = threading.Lock()
+        """Held while the worker is signalled or closed: ``serve`` stops it from its loop while the thread that
+        waits for it closes it (the worker checked, then gone or closed under the other: a traceback)."""
 
     def __enter__(self) -> BackgroundData[T]:
         if "fork" in multiprocessing.get_all_start_methods():
@@ -56,14 +60,14 @@ class BackgroundData(Generic[T]):
     def __exit__(
         self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None
     ) -> None:
-        process = self._process
-        if process is not None and process.is_alive():
-            process.kill()
-        if process is not None:
-            process.join()
-            process.close()
-            self._reader.close()
-            self._process = None
+        with self._lock:
+            process = self._process
+            if process is not None:
+                process.kill()  # a signal only, and nothing if it has ended
+                process.join()
+                process.close()
+                self._reader.close()
+                self._process = None
 
     def _run(self) -> None:
         die_with_parent(self._parent)
@@ -76,9 +80,11 @@ class BackgroundData(Generic[T]):
             self._writer.send(("failed", f"{type(error).__name__}: {error}"))
 
     def stop(self) -> None:
-        """Stop the worker now: its result is no longer wanted (:meth:`files` then raises)."""
-        if self._process is not None and self._process.is_alive():
-            self._process.kill()
+        """Stop the worker now: its result is no longer wanted (:meth:`files` then raises). Only a signal: the
+        thread waiting for the worker reaps it (two threads waiting for one process race for its exit status)."""
+        with self._lock:
+            if self._process is not None:
+                self._process.kill()
 
     def files(self) -> T:
         """What ``make()`` gave (``rules.json`` and its schema); InvalidRuleData if the data failed its schema."""

@@ -59,6 +59,7 @@ def deploy_site(
 ) -> Deployed:
     """Commit the site folder to ``branch`` of the Git repository around ``repository`` and push it to
     ``remote`` (None: commit only)."""
+    _check_remote(remote)
     git = _Git(repository)
     _check_branch(git, branch)
     if remote is not None:
@@ -79,9 +80,21 @@ def deploy_site(
     return Deployed(branch, commit, len(files), changed, remote)
 
 
-def check_deployable(repository: Path, branch: str = BRANCH) -> None:
-    """Refuse, before anything is built, a folder outside Git, a branch name Git refuses, or the branch checked out."""
+def check_deployable(repository: Path, branch: str = BRANCH, remote: str | None = None) -> None:
+    """Refuse, before anything is built, a folder outside Git, a branch name Git refuses, the branch checked out, or
+    a remote that Git would read as an option."""
+    _check_remote(remote)
     _check_branch(_Git(repository), branch)
+
+
+def _check_remote(remote: str | None) -> None:
+    """A remote is a name or an address, never an option: ``--remote '--upload-pack=touch x;'`` was given to
+    ``git fetch`` as it is, which ran the command."""
+    if remote is not None and remote.startswith("-"):
+        raise DeployError(
+            f"`{remote}` is not a remote (a remote's name or address never starts with `-`: Git would read it as an "
+            "option)"
+        )
 
 
 def _check_branch(git: _Git, branch: str) -> None:

@@ -251,12 +251,19 @@ RESERVED_NAME = Rule(
 ## What it does
 Reports a chapter whose id is the name of a page or folder the site makes
 itself (`index`, `glossary`, `tables`, `assets`, `search`, ...), of another
-book of the project, or of a translation's folder (`fr`).
+book of the project, or of a translation's folder (`fr`); and a chapter id
+that no file system everywhere takes as a page's name: one that differs
+from another chapter's only by case (`Moving` and `moving`), a name Windows
+keeps for a device (`con`, `nul`, `aux`, `prn`, `com1`, `lpt1`, in any
+case), or one longer than 200 characters.
 
 ## Why is this bad?
 Each chapter becomes a page named after its id. A chapter called `index`
 would replace the home page, one called `assets` the site's styles and
-scripts: content would be lost without a word. The build refuses such a book.
+scripts: content would be lost without a word. On a disk that ignores case
+(macOS, Windows) `Moving` replaces `moving`; Windows cannot make a folder
+`con`, so the site can be neither built nor checked out there; a very long
+id is past the length of a file's name. The build refuses such a book.
 
 ## Example
 ```xml

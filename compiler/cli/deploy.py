@@ -36,7 +36,7 @@ def run_deploy(args: argparse.Namespace) -> int:
     from rulebook.deploy import check_deployable, deploy_site
 
     project = project_of(args)
-    check_deployable(project.root, args.branch)
+    check_deployable(project.root, args.branch, None if args.no_push else args.remote)
     progress = Progress(args.quiet)
     options = build_values.BuildOptions(
         output=project.site_folder, generator=project.generator, offline=project.offline, strict=args.strict

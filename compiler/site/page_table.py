@@ -56,6 +56,15 @@ SITE_ENTRY = {entry.name: entry for entry in SITE_ENTRIES}
 RESERVED_NAMES = frozenset(SITE_ENTRY)
 """Names no chapter and no book may take: its page or folder would replace one of the site's own."""
 
+DEVICE_NAMES = frozenset({"con", "prn", "aux", "nul", *(f"com{n}" for n in range(10)), *(f"lpt{n}" for n in range(10))})
+"""Names Windows keeps for its devices, in any case and whatever follows a dot: no file or folder there takes one,
+so a page or book so named could not be built, checked out (the published branch) or served on Windows."""
+
+LONGEST_PAGE_NAME = 200
+"""The longest chapter id, in characters: its page is a file and a folder named after it (``id.md``, ``id.html``,
+``id/``), and a file system takes names of at most 255 bytes. A plain-Markdown book's ids are its headings' words:
+a longer heading is a sentence, not a title."""
+
 DATA_FILES = ("rules.json", "rules.schema.json")
 """Files at a book's root that no page can take (a page is a folder, or offline a ``.html`` file)."""
 

@@ -86,6 +86,23 @@ def test_a_name_git_refuses_for_a_branch_is_refused_before_anything_is_built(
     assert not (committed / "site").exists()
 
 
+@pytest.mark.parametrize("remote", ["--upload-pack=touch ran;", "--receive-pack=touch ran;", "-x"])
+def test_a_remote_git_would_read_as_an_option_is_refused_before_anything_is_built(
+    committed: Path, capsys: pytest.CaptureFixture[str], remote: str
+) -> None:
+    """`git fetch` was given the remote as it was written: `--remote '--upload-pack=touch ran;'` ran the command
+    (after the site was built), then `git push` failed on its options."""
+    before = git(committed, "for-each-ref")
+    assert main(["deploy", "--quiet", f"--remote={remote}"]) == 2
+    assert capsys.readouterr().err == (
+        f"rulebook: error: `{remote}` is not a remote (a remote's name or address never starts with `-`: "
+        "Git would read it as an option)\n"
+    )
+    assert not (committed / "ran").exists()
+    assert git(committed, "for-each-ref") == before
+    assert not (committed / "site").exists()
+
+
 def test_the_branch_checked_out_in_another_working_tree_is_refused(
     committed: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -299,6 +299,57 @@ def test_a_book_named_like_a_folder_of_the_site_is_a_configuration_error(
     assert f"[books.{name}]: a book cannot be called `{name}`: {reason}" in err
 
 
+TWO_CHAPTERS = """<?xml version="1.0" encoding="UTF-8"?>
+<document>
+<chapter id="moving" title="Moving"><section id="marching" title="Marching">Text.</section></chapter>
+<chapter id="{chapter}" title="Other"><section id="other" title="Other">Text.</section></chapter>
+</document>
+"""
+
+
+# A page is a file and a folder named after its chapter's id: each id here built on Linux, lint said "All checks
+# passed", and the site could not be built, checked out or served on another system (or here: the long one).
+@pytest.mark.parametrize(
+    ("chapter", "why"),
+    [
+        (
+            "Moving",
+            "differs from the chapter `moving`'s only by case: on a disk that ignores case (macOS, Windows) "
+            "one page would replace the other",
+        ),
+        ("CON", "is a name Windows keeps for a device: no file or folder there can take it"),
+        ("lpt1", "is a name Windows keeps for a device: no file or folder there can take it"),
+        ("a" * 201, "is longer than 200 characters: too long for the name of its page's file"),
+    ],
+    ids=["case", "device", "device-digit", "long"],
+)
+def test_a_chapter_id_no_file_system_can_take_as_a_page_is_refused(
+    scratch: Path, chapter: str, why: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    project(scratch)
+    (scratch / "book.xml").write_text(TWO_CHAPTERS.format(chapter=chapter), encoding="utf-8")
+    before = snapshot(scratch)
+    assert run("lint") == 1
+    shown = chapter if len(chapter) < 100 else f"{'a' * 39}…{'a' * 20}"  # a long name is shortened in the middle
+    assert f"error[RB304]: chapter id `{shown}` {why}" in capsys.readouterr().out
+    assert run("build", "-q") == 2
+    err = capsys.readouterr().err
+    assert f"{why}\n --> book.xml:4:" in err or f"{why}\n  --> book.xml:4:" in err
+    assert "internal error" not in err and "Traceback" not in err
+    assert snapshot(scratch) == before
+
+
+def test_a_book_named_like_a_windows_device_is_a_configuration_error(
+    scratch: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    project(scratch)
+    with (scratch / "rulebook.toml").open("a", encoding="utf-8") as config:
+        config.write('[books.nul]\nsources = ["book.xml"]\n')
+    assert run("build", "-q") == 2
+    err = capsys.readouterr().err
+    assert "[books.nul]: a book cannot be called `nul`: `nul` is a name Windows keeps for a device" in err
+
+
 def test_configuration_text_reaches_the_pages_inert(scratch: Path) -> None:
     payload = "<img src=x onerror=alert(1)>"
     project(scratch, title=f'"{payload}"', copyright='"<script>alert(2)</script>"')
