@@ -343,3 +343,24 @@ def test_a_terminology_exports_in_its_language(project: Path, capsys: pytest.Cap
     assert "name the terminology's language with --language (the project's translations: de, nl)" in (
         capsys.readouterr().err
     )
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("generator", ["mkdocs", "zensical"])
+def test_a_language_material_has_no_words_for_is_built_with_its_own_language_said(
+    project: Path, capsys: pytest.CaptureFixture[str], generator: str
+) -> None:
+    """A team's language Material does not speak (Kabyle) stopped the build ("'partials/languages/kab.html' not
+    found"): its site is built, Material's own buttons in English, each page saying its language."""
+    shutil.copytree(project / "nl", project / "kab")
+    (project / "kab" / "kab.toml").write_text(
+        (project / "nl" / "nl.toml").read_text(encoding="utf-8").replace('code = "nl"', 'code = "kab"'), "utf-8"
+    )
+    with (project / "rulebook.toml").open("a", encoding="utf-8") as config:
+        config.write('[translations.kab]\nsource = "kab/rulebook.md"\nterms = "kab/terms.toml"\n')
+        config.write('language_file = "kab/kab.toml"\n')
+    assert main(["build", "-q", "--no-pdf", "--generator", generator]) == 0, capsys.readouterr().err
+    for language in ("kab", "nl", "de"):
+        page = (project / "site" / language / "index.html").read_text(encoding="utf-8")
+        assert f'<html lang="{language}"' in page
+    assert 'aria-label="Header"' in (project / "site" / "kab" / "index.html").read_text(encoding="utf-8")

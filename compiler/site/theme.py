@@ -246,12 +246,29 @@ def chrome_options(raw: Mapping[str, Any], words: Mapping[str, str], language: s
     options: dict[str, Any] = {"theme": theme, "extra": extra}
     if language is None:
         return options
-    theme["language"] = language
+    if theme_speaks(language):
+        theme["language"] = language
+    else:  # Material's buttons in English, the page in its language (our partials/language.html)
+        theme["language"] = "en"
+        extra["rulebook_language"] = language
     theme["palette"] = [_palette(entry, words) for entry in theme.get("palette") or []]
     options["markdown_extensions"] = [_permalink_title(entry, words) for entry in raw.get("markdown_extensions") or []]
     if words.get("copyright"):
         options["copyright"] = str(html_text(words["copyright"]))
     return options
+
+
+def theme_speaks(language: str) -> bool:
+    """Whether Material has words of its own for ``language`` (Zensical carries the same templates); a language a
+    team adds (``language_file``) may have none: Material stopped the build, not finding them."""
+    import importlib.util
+
+    for package in ("material", "zensical"):
+        spec = importlib.util.find_spec(package)
+        folder = Path(spec.origin).parent / "templates" / "partials" / "languages" if spec and spec.origin else None
+        if folder is not None and folder.is_dir():
+            return (folder / f"{language}.html").is_file()
+    return True
 
 
 def _palette(entry: Any, words: Mapping[str, str]) -> Any:
