@@ -39,6 +39,8 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "rulebook.catalog",
             "rulebook.languages",
             "rulebook.engine.bindings",
+            "rulebook.engine.limits",
+            "rulebook.engine.errors",
             "rulebook.engine.rules_validator",
             "rulebook.site.page_table",
             "rulebook",
@@ -188,22 +190,20 @@ def test_engine_imports_nothing_of_the_compiler() -> None:
     assert wrong == []
 
 
-def test_the_compiler_knows_the_engine_only_by_its_bindings_and_the_shipped_validator() -> None:
-    """Only the command line runs the engine; the lint checks a book against the engine's bindings, and the build
-    checks rule data with the validator generated from the schema (neither imports anything of the project)."""
+def test_the_compiler_knows_the_engine_only_by_its_bindings_limits_and_the_shipped_validator() -> None:
+    """Only the command line runs the engine; the lint checks a book against the engine's bindings and the dice
+    against its limits, and the build checks rule data with the validator generated from the schema (none imports
+    anything of the project; the limits, only the engine's errors)."""
     graph = import_graph()
+    known = ("rulebook.engine.bindings", "rulebook.engine.rules_validator", "rulebook.engine.limits")
     wrong = [
         (a, b)
         for a, b in graph.edges
-        if is_compiler(a)
-        and is_engine(b)
-        and b not in ("rulebook.engine.bindings", "rulebook.engine.rules_validator")
-        and layer_of(a)[1] != "command line"
+        if is_compiler(a) and is_engine(b) and b not in known and layer_of(a)[1] != "command line"
     ]
     assert wrong == []
-    assert [
-        b for m in ("rulebook.engine.bindings", "rulebook.engine.rules_validator") for b in graph.successors(m)
-    ] == []
+    assert {b for m in known for b in graph.successors(m)} == {"rulebook.engine.errors"}
+    assert list(graph.successors("rulebook.engine.errors")) == []
 
 
 @pytest.mark.parametrize("module", sorted(m for m in MODULES if is_compiler(m)))

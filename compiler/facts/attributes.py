@@ -7,7 +7,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Literal
 
-from rulebook.mechanics import Dice, parse_dice
+from rulebook.mechanics import Dice, beyond_the_engine, parse_dice
 
 _WHOLE = r"[1-9][0-9]{0,5}|1000000"
 """A whole number from 1 to 1,000,000 in the digits 0 to 9: the engine's bound on any number of a question
@@ -44,11 +44,17 @@ class AttributeType:
 
 def dice(example: str) -> AttributeType:
     """Dice notation (``D6``, ``2D6``)."""
-    return AttributeType(
-        f"dice notation such as {example}",
-        lambda value, _: parse_dice(value) is not None,
-        lambda name, *_: f"`{name}` must be dice notation such as {example}",
-    )
+
+    def accepted(value: str, _: object) -> bool:
+        found = parse_dice(value)
+        return found is not None and beyond_the_engine(found) is None
+
+    def refused(name: str, value: str | None, *_: object) -> str:
+        found = parse_dice(value or "")
+        beyond = beyond_the_engine(found) if found is not None else None
+        return f"`{name}`: {beyond}" if beyond is not None else f"`{name}` must be dice notation such as {example}"
+
+    return AttributeType(f"dice notation such as {example}", accepted, refused)
 
 
 def one_of(*choices: str) -> AttributeType:

@@ -755,3 +755,40 @@ def test_a_verdict_committed_beside_crafted_rule_data_is_not_believed(
     )
     schema.remember_valid(rules.path.read_bytes(), schema.engine_schema())  # a valid file is not remembered there
     assert verdicts.read_text(encoding="ascii") == schema._digest(raw, schema.engine_schema()) + "\n"
+
+
+# Dice the book annotates: held to the engine's limits by the lint ---------------------------------
+
+
+@pytest.mark.parametrize(
+    ("annotated", "said"),
+    [
+        (  # 150 bytes: the lint listed the results no band gives, 36 s and 12 GB
+            '<table title="Big" roll="99D999999"><headers><header>Roll</header><header>Result</header></headers>'
+            "<row><cell>1</cell><cell>a</cell></row></table>",
+            "error[RB501]: `99D999999` is more than the engine rolls: at most 100 dice of at most 100 sides",
+        ),
+        (
+            '<list roll="D101"><item>a</item></list>',
+            "error[RB501]: `D101` is more than the engine rolls: at most 100 dice of at most 100 sides",
+        ),
+        (  # passed the lint; the built rules.json was then refused by the engine
+            '<definition name="rally">A rally.<mechanic name="rally" roll="999D6" pass="at-most"/></definition>'
+            '<reference name="rally">rally</reference>',
+            "error[RB502]: mechanic `rally`: `roll`: `999D6` is more than the engine rolls: at most 100 dice of at "
+            "most 100 sides",
+        ),
+    ],
+)
+def test_dice_past_the_engines_limits_are_found_by_the_lint(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, annotated: str, said: str
+) -> None:
+    (tmp_path / "book.xml").write_text(
+        f'<document><chapter id="c" title="Dice"><section id="s" title="Rolls">{annotated}</section></chapter>'
+        "</document>",
+        encoding="utf-8",
+    )
+    (tmp_path / "rulebook.toml").write_text('sources = ["book.xml"]\n', encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    assert main(["lint"]) == 1
+    assert said in capsys.readouterr().out
