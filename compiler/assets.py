@@ -17,6 +17,7 @@ from pathlib import Path
 
 from rulebook.model import Book
 from rulebook.pictures import Refusal, picture_refusal
+from rulebook.site.page_table import DEVICE_NAMES
 
 
 def image_folder(book: Book, root: Path) -> Path | None:
@@ -58,8 +59,8 @@ class BookImages:
 def book_images(book: Book, folder: Path | None) -> BookImages:
     """The images the book shows that the folder holds safely, published or refused for what they are."""
     published, refused = {}, {}
-    for name, path in _safe_images(book, folder):
-        refusal = name_refusal(name) or picture_refusal(path)
+    for name, path, named in _safe_images(book, folder):
+        refusal = named or picture_refusal(path)
         if refusal is None:
             published[name] = path
         else:
@@ -70,27 +71,45 @@ def book_images(book: Book, folder: Path | None) -> BookImages:
 def held_images(book: Book, folder: Path | None) -> Iterator[tuple[str, Path]]:
     """Each image the book shows that the folder holds safely (:func:`safe_file`), by a name a page can show
     (:func:`name_refusal`), in name order: what the site and the PDF may take."""
-    return ((name, path) for name, path in _safe_images(book, folder) if name_refusal(name) is None)
+    return ((name, path) for name, path, named in _safe_images(book, folder) if named is None)
 
 
-def _safe_images(book: Book, folder: Path | None) -> Iterator[tuple[str, Path]]:
+def _safe_images(book: Book, folder: Path | None) -> Iterator[tuple[str, Path, Refusal | None]]:
+    """Each image the book shows that the folder holds safely, in name order, with why its name cannot be
+    published (:func:`name_refusal`, or a name another's differs from only by case), if it cannot."""
     if folder is None:
         return
+    by_folded: dict[str, str] = {}
     for name in sorted({image.file for image in book.images}):
         path = safe_file(folder, name)
         if path is not None:
-            yield name, path
+            first = by_folded.setdefault(name.lower(), name)
+            yield name, path, name_refusal(name) or (_case_twin(first) if first != name else None)
+
+
+def _case_twin(first: str) -> Refusal:
+    return Refusal(
+        f"its name differs from the picture `{first}`'s only by case: on a disk that ignores case (macOS, Windows), "
+        "where the site is copied or served, one replaces the other",
+        "rename one of the two",
+    )
 
 
 def name_refusal(name: str) -> Refusal | None:
     """Why a picture's name cannot be shown on a page as it is: a control, format or bidirectional character (a page
     shows U+202E as `�`, so its address named no file: a broken picture the lint passed, and a PDF Typst could not
-    make); or a hidden file or folder (``.a.png``, ``.git/a.png``), which MkDocs and Zensical leave out of the site (a
-    broken picture the lint passed); None if it can."""
+    make); a hidden file or folder (``.a.png``, ``.git/a.png``), which MkDocs and Zensical leave out of the site (a
+    broken picture the lint passed); or a name Windows keeps for a device (``aux.png``); None if it can."""
     if any(part.startswith(".") for part in name.split("/")):
         return Refusal(
             "it is a hidden file, or in a hidden folder (its name starts with `.`), which the site leaves out",
             "rename it without the leading `.`",
+        )
+    if any(part.split(".")[0].lower() in DEVICE_NAMES for part in name.split("/")):
+        return Refusal(
+            "its name (before the first `.`) is one Windows keeps for a device (`con`, `nul`, `aux`, `prn`, `com1`, "
+            "`lpt1`...): no file there can take it, so the site could not be copied or served there",
+            "rename it",
         )
     if name.isprintable():
         return None

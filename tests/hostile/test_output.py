@@ -471,6 +471,58 @@ def test_an_image_the_site_would_leave_out_as_hidden_is_refused(
     assert not page.xpath("//figure//img") and page.xpath("//figure/div[@class='rb-figure-missing']")
 
 
+@pytest.mark.parametrize(
+    ("names", "refused", "said"),
+    [
+        (
+            ["Map.png", "map.png"],
+            "map.png",
+            "its name differs from the picture `Map.png`'s only by case: on a disk that ignores case (macOS, Windows), "
+            "where the site is copied or served, one replaces the other",
+        ),
+        (
+            ["aux.png"],
+            "aux.png",
+            "its name (before the first `.`) is one Windows keeps for a device (`con`, `nul`, `aux`, `prn`, `com1`, "
+            "`lpt1`...): no file there can take it, so the site could not be copied or served there",
+        ),
+        (
+            ["NUL/map.png"],
+            "NUL/map.png",
+            "its name (before the first `.`) is one Windows keeps for a device (`con`, `nul`, `aux`, `prn`, `com1`, "
+            "`lpt1`...): no file there can take it, so the site could not be copied or served there",
+        ),
+    ],
+)
+def test_a_picture_name_not_every_disk_takes_is_refused(
+    scratch: Path, capsys: pytest.CaptureFixture[str], names: list[str], refused: str, said: str
+) -> None:
+    """Two pictures whose names differ only by case were both published with "All checks passed": on macOS or
+    Windows one replaced the other; a name Windows keeps for a device could not be copied there. Refused (RB305),
+    the first of two twins published."""
+    figures = "".join(
+        f'<figure id="f{index}"><image source="{name}"/><caption>{index}</caption></figure>'
+        for index, name in enumerate(names)
+    )
+    (scratch / "book.xml").write_text(
+        f'<document><chapter id="moving" title="Moving">{figures}</chapter></document>', encoding="utf-8"
+    )
+    (scratch / "rulebook.toml").write_text('sources = ["book.xml"]\n', encoding="utf-8")
+    for name in names:
+        (scratch / "images" / name).parent.mkdir(parents=True, exist_ok=True)
+        (scratch / "images" / name).write_bytes(b"\x89PNG\r\n\x1a\n " + name.encode())
+    assert run("lint", "--format", "json") == 1
+    found = json.loads(capsys.readouterr().out)["diagnostics"]
+    assert [(d["code"], d["message"]) for d in found] == [("RB305", f"image `{refused}` is not published: {said}")]
+    assert run("build", "-q") == 0
+    published = (
+        sorted(str(p.relative_to(scratch / "site" / "images")) for p in (scratch / "site" / "images").rglob("*.png"))
+        if (scratch / "site" / "images").exists()
+        else []
+    )
+    assert published == [name for name in names if name != refused]
+
+
 URL_SIGNS = ["a#b.png", "c?d.png", "e%41.png", "f%.png", "g b.png", "h&i.png", "\u00e9.png", "k:l.png"]
 """Names a file may have that mean something else in an address: a fragment, a query, an escape, a space."""
 
