@@ -495,6 +495,7 @@ def parse_project(
             raise check.error(f"`changes_from` of book `{book.name}` must name another book")
         if book.name in languages:
             raise check.error(f"book `{book.name}` has the name of a translation's folder")
+    _check_edition_order(books, check)
     for book in books:
         _check_editions(book, books, check)
     _check_uses(books, check)
@@ -513,6 +514,26 @@ def parse_project(
         offline=check.boolean(table, "offline", check.where()),
         print=_print_settings(check.table(table, "pdf", check.where()), check, _within(check.where(), "pdf")),
     )
+
+
+def _check_edition_order(books: list[BookConfig], check: _Checker) -> None:
+    """No book is, through ``changes_from``, a later edition of itself (``v1`` after ``main`` after ``v1``: each
+    site's "What changed" page against the other, and no first edition)."""
+    earlier = {book.name: book.changes_from for book in books}
+    done: set[str] = set()
+    for book in books:
+        path: list[str] = []
+        current: str | None = book.name
+        while current is not None and current not in done and current not in path:
+            path.append(current)
+            current = earlier.get(current)
+        if current is not None and current in path:
+            circle = path[path.index(current) :]
+            raise check.error(
+                f"books {', '.join(f'`{name}`' for name in circle)} each name another of them in `changes_from`, "
+                "round to the first: one of them must be the first edition, with no `changes_from`"
+            )
+        done.update(path)
 
 
 def _check_editions(book: BookConfig, books: list[BookConfig], check: _Checker) -> None:

@@ -118,6 +118,22 @@ def test_an_unknown_book_is_a_usage_error(project: Path, monkeypatch: pytest.Mon
         ({"books": {"X Y": {"sources": []}}}, "a book's name is lower-case letters"),
         ({"books": {"x": {"sources": [], "colour": 1}}}, "unknown key `colour` in [tool.rulebook.books.x]"),
         ({"books": {"x": {"sources": [], "changes_from": "y"}}}, "`changes_from` of book `x` must name another book"),
+        (
+            {"sources": [], "changes_from": "v1", "books": {"v1": {"sources": [], "changes_from": "main"}}},
+            "books `main`, `v1` each name another of them in `changes_from`, round to the first: one of them must be "
+            "the first edition, with no `changes_from`",
+        ),
+        (
+            {
+                "sources": [],
+                "books": {
+                    "a": {"sources": [], "changes_from": "b"},
+                    "b": {"sources": [], "changes_from": "c"},
+                    "c": {"sources": [], "changes_from": "b"},
+                },
+            },
+            "books `b`, `c` each name another of them in `changes_from`",
+        ),
         ({"emphasis": "yes"}, "`emphasis` in [tool.rulebook] must be true or false"),
     ],
 )
