@@ -105,7 +105,7 @@ ATTRIBUTES = frozenset(
 
 _RASTER_DATA = re.compile(r"data:image/(?:png|jpeg|gif|webp|avif);base64,[A-Za-z0-9+/=\s]*\Z")
 _REACHES_OUT = re.compile(
-    r"@import|url\((?!\s*['\"]?\s*#)|(?:image-set|image|cross-fade|src|expression)\(|javascript:"
+    r"@import|url\((?!\s*+(?:['\"]\s*+)?#)|(?:image-set|image|cross-fade|src|expression)\(|javascript:"
     r"|-moz-binding|behavior|\\"
 )
 """CSS (a ``<style>``, a ``style`` or presentation attribute) that loads or runs something: ``url()`` to

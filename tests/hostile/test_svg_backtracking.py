@@ -13,7 +13,7 @@ import time
 import pytest
 
 from rulebook.svg_geometry import IDENTITY, length, path_box, transform_of
-from rulebook.svg_pictures import sanitised_svg
+from rulebook.svg_pictures import UnsafeSvg, sanitised_svg
 
 BOUND = 5.0
 """Seconds a picture below may take: each took 25 s or more before, and takes a few hundredths now."""
@@ -38,10 +38,20 @@ def published_in_time(body: str) -> bytes:
         ('<g transform="' + " " * 40_000 + 'x"/>', b"<g"),  # a transform's separators: 24 s
         ('<rect width="1' + " " * 40_000 + 'x" height="1"/>', b"<rect"),  # a length's spaces: 4 s
         ('<rect width="' + "1" * 40_000 + 'x" height="1"/>', b"<rect"),  # a length's digits split
+        ('<text font-size="' + "0" * 20_000 + 'x">a</text>', b"<text"),  # a size from each digit: 1,000 digits 19 s
     ],
 )
 def test_long_runs_are_read_once(body: str, kept: bytes) -> None:
     assert kept in published_in_time(body)
+
+
+def test_a_long_url_is_refused_in_time() -> None:
+    """``url(`` and a run of spaces before what it names: 80,000 took 5 s for each ``url(``."""
+    started = time.perf_counter()
+    with pytest.raises(UnsafeSvg) as refused:
+        sanitised_svg((SVG + '<g style="fill: url(' + " " * 80_000 + 'x)"/></svg>').encode())
+    assert time.perf_counter() - started < BOUND
+    assert str(refused.value) == "its style reaches outside the picture (`url(`), line 1 of the picture"
 
 
 def test_lengths_and_transforms_read_as_before() -> None:
