@@ -51,6 +51,7 @@ _WELL_FORMED = (
 )
 _UP_TO_THE_LAST = "its caller reads the text only up to the last `>` (or `-->`): past it, no `<` is tried"
 EXEMPT: dict[str, str] = {
+    "rulebook.languages.detect._MARKUP": _UP_TO_THE_LAST + " (`detect.without_markup`)",
     "rulebook.locate._REFERENCE": _WELL_FORMED,
     "rulebook.locate._TAG": _WELL_FORMED,
     "rulebook.markdown_source._TAGS": _UP_TO_THE_LAST + " (`markdown_source._removed`)",
