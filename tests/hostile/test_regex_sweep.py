@@ -3,13 +3,14 @@
 A pattern that can split a run between two of its parts (``\\s*,?\\s*``), or that is tried again from each character
 of a run it then fails on (``findall`` of ``([^{}]*)\\{``), takes the square or the cube of the run: issue 32's probe
 held the SVG sanitiser 25 s to 5 minutes with 2 KB to 80 KB of one character. This sweep imports every module of
-``rulebook``, takes each ``re.Pattern`` it holds at module level, and reads with it runs of 2,000 and 8,000 of each
-character of :data:`RUN_CHARACTERS`, after nothing, a digit, a letter or one of the pattern's own literal words
-(``linecap``, ``url(``), followed by a character that fails most patterns, with ``search``, ``match``,
-``fullmatch`` and ``findall``. Four times the run may take loosely more than four times as long (:data:`GROWTH`),
-never the square of it; a run of a few characters is tried first, so a cubic pattern is told before it hangs.
+``rulebook``, takes each ``re.Pattern`` it holds at module level (an attribute, or in a table or an object one holds:
+277 distinct), and reads with it runs of 2,000 and 8,000 of each character of :data:`RUN_CHARACTERS`, after nothing,
+a digit, a letter or one of the pattern's own literal words (``linecap``, ``url(``), followed by a character that
+fails most patterns, in each way the package reads with it (``search``, ``match``, ``fullmatch``; ``findall`` for
+every reading tried from each place). Four times the run may take loosely more than four times as long
+(:data:`GROWTH`), never the square of it; shorter runs are tried first, so a cubic pattern is told before it hangs.
 
-Run as ``python -m tests.hostile.test_regex_sweep`` it prints every family's timings, slowest first.
+Run as ``python -m tests.hostile.test_regex_sweep`` it prints each family that grew faster, slowest first.
 """
 
 from __future__ import annotations
@@ -80,18 +81,39 @@ class Family:
 
 
 def module_patterns() -> dict[str, re.Pattern[str] | re.Pattern[bytes]]:
-    """Each distinct pattern compiled at module level in the package, by the first name holding it."""
+    """Each distinct pattern compiled at module level in the package, by the first name holding it: a module's
+    attribute, or a pattern held in one (a table of messages, a value's checker: ``xml_syntax._RULES[3]``)."""
     found: dict[str, re.Pattern[str] | re.Pattern[bytes]] = {}
     seen: set[tuple[object, int]] = set()
     modules = pkgutil.walk_packages(rulebook.__path__, "rulebook.")
     for name in sorted(info.name for info in modules if info.name != "rulebook.__main__"):
         module = importlib.import_module(name)
         for attribute, value in sorted(vars(module).items()):
-            key = (getattr(value, "pattern", None), getattr(value, "flags", 0))
-            if isinstance(value, re.Pattern) and key not in seen:
-                seen.add(key)
-                found[f"{name}.{attribute}"] = value
+            for place, pattern in _held(f"{name}.{attribute}", value, depth=3):
+                if (pattern.pattern, pattern.flags) not in seen:
+                    seen.add((pattern.pattern, pattern.flags))
+                    found[place] = pattern
     return found
+
+
+def _held(place: str, value: object, depth: int) -> Iterator[tuple[str, re.Pattern[str] | re.Pattern[bytes]]]:
+    """The patterns ``value`` is or holds, within ``depth`` levels of containers and the package's own objects."""
+    if isinstance(value, re.Pattern):
+        yield place, value
+        return
+    if depth == 0 or isinstance(value, (str, bytes, type)):
+        return
+    if isinstance(value, dict):
+        items: list[tuple[str, object]] = [(f"{place}[{key!r}]", item) for key, item in value.items()]
+    elif isinstance(value, (list, tuple, frozenset, set)):
+        items = [(f"{place}[{index}]", item) for index, item in enumerate(value)]
+    elif type(value).__module__.startswith("rulebook.") and not callable(value):
+        fields = getattr(type(value), "__slots__", None) or list(getattr(value, "__dict__", {}))
+        items = [(f"{place}.{field}", getattr(value, field, None)) for field in fields]
+    else:
+        return
+    for inner, item in items:
+        yield from _held(inner, item, depth - 1)
 
 
 READINGS = {"search": "search", "match": "match", "fullmatch": "fullmatch"} | dict.fromkeys(
@@ -102,11 +124,22 @@ READINGS = {"search": "search", "match": "match", "fullmatch": "fullmatch"} | di
 def readings_of(name: str, sources: dict[str, str]) -> frozenset[str]:
     """How the package reads with the pattern ``name`` (``module.ATTRIBUTE``): its own module's calls, and every
     module's for a public name; all four readings where no call names it (the pattern is handed on)."""
-    module, attribute = name.rsplit(".", 1)
+    module = _module_of(name)
+    attribute = name[len(module) + 1 :]
+    if not attribute.isidentifier():  # held in a table or an object: handed on
+        return frozenset(("search", "match", "fullmatch", "findall"))
     texts = sources.values() if not attribute.startswith("_") else [sources[module]]
     calls = re.compile(rf"\b{re.escape(attribute)}\.({'|'.join(READINGS)})\(")
     found = frozenset(READINGS[call] for text in texts for call in calls.findall(text))
     return found or frozenset(("search", "match", "fullmatch", "findall"))
+
+
+def _module_of(place: str) -> str:
+    """The module a pattern's place names (``rulebook.xml_syntax`` of ``rulebook.xml_syntax._PLAIN[0][0]``)."""
+    module = place.split("[", 1)[0]
+    while module not in sys.modules:
+        module = module.rsplit(".", 1)[0]
+    return module
 
 
 def literal_words(pattern: re.Pattern[str] | re.Pattern[bytes]) -> set[str]:
@@ -144,7 +177,7 @@ def families() -> Iterator[Family]:
     patterns = module_patterns()
     sources = {
         module: Path(file).read_text(encoding="utf-8")
-        for module in {name.rsplit(".", 1)[0] for name in patterns}
+        for module in {_module_of(name) for name in patterns}
         if (file := getattr(sys.modules[module], "__file__", None))
     }
     for name, pattern in patterns.items():
