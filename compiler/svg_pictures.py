@@ -19,10 +19,11 @@ import base64
 import math
 import re
 from collections.abc import Iterator
+from functools import cache
 
 from lxml import etree
 
-from rulebook.picture_size import MAX_PIXELS, SIZE_BYTES, decoded_pixels, size_refusal_of_any
+from rulebook.picture_size import MAX_PIXELS, SIGNATURES, SIZE_BYTES, decoded_pixels, size_refusal_of_any
 from rulebook.svg_area import MARKED, MAX_ROWS_CROSSED, MAX_TIMES_PAINTED, PaintedArea
 from rulebook.svg_dashes import MAX_DASHES_DRAWN, DashedStrokes, UntoldDashes
 from rulebook.svg_filters import FilterPlace, blur_cost, filter_region, filter_weight
@@ -147,9 +148,44 @@ def sanitised_svg(data: bytes) -> bytes:
     root = etree.Element(tree.tag, _attributes(tree), nsmap={None: SVG, "xlink": XLINK})  # type: ignore[dict-item]
     root.text = tree.text
     _copy_children(tree, root)
+    _check_marks(tree)
     _check_carried(root)
     _check_drawn(root)
     return etree.tostring(root, xml_declaration=True, encoding="UTF-8") + b"\n"
+
+
+MAX_MARKS = 32
+"""The most combining marks (accents, vowel signs, variation selectors) one character of a picture's text may carry:
+a browser shapes a character and its marks as one, at a cost growing with the square of their number (an `a` with
+100,000 marks, 200 KB, held headless Chromium 26 to 31 s; drawn ten times, 46 to 62 s); a script's own writing puts
+a few on a letter."""
+
+
+def _check_marks(tree: etree._Element) -> None:
+    """Refuse a picture whose text gives a character more than :data:`MAX_MARKS` combining marks."""
+    for element in tree.iter():
+        for text in (element.text, element.tail) if isinstance(element.tag, str) else (element.tail,):
+            if text and not text.isascii() and (found := _marks().search(text)) is not None:
+                raise UnsafeSvg(
+                    f"its text gives a character more than {MAX_MARKS} combining marks (accents, signs) in a row "
+                    f"(U+{ord(found.group()[0]):04X} on), which a reader's browser shapes at a cost growing with their "
+                    "number squared",
+                    _line(element),
+                    help="write the text with fewer marks on each letter, or " + _SIMPLER,
+                )
+
+
+@cache
+def _marks() -> re.Pattern[str]:
+    """A run of more than :data:`MAX_MARKS` combining characters (read once, the first time a text is not ASCII)."""
+    import unicodedata
+
+    marks = "".join(
+        re.escape(chr(code))
+        for code in (*range(0x300, 0x30000), *range(0xE0000, 0xE1000))
+        if unicodedata.category(chr(code)) in ("Mn", "Mc", "Me")
+    )
+    return re.compile(f"[{marks}]{{{MAX_MARKS + 1}}}")
 
 
 MAX_SVG_BYTES = 16 * 1024 * 1024
@@ -828,7 +864,7 @@ def _attributes(element: etree._Element) -> dict[str, str]:
             continue
         else:
             value = without_comments(value)
-            _check_css(value, _line(element))
+            _check_css(f"{name.localname}: {value}" if name.localname in _SHAPED else value, _line(element))
             _check_filter_work(element, name.localname, value)
         kept[key] = value
     return kept
@@ -856,7 +892,15 @@ def _check_reference(value: str, element: etree._Element) -> None:
     if address.startswith("#"):
         return
     if etree.QName(element).localname in ("image", "feImage") and _RASTER_DATA.match(value.strip()):
-        refused = size_refusal_of_any(_embedded_head(value), lambda: _embedded_head(value, whole=True))
+        head = _embedded_head(value)
+        if not any(reads(head) for reads in SIGNATURES.values()):  # a browser decodes it by its bytes: a BMP too
+            raise UnsafeSvg(
+                "a picture it carries is no PNG, JPEG, GIF, WebP or AVIF picture, whatever its address says (a "
+                "reader's browser reads its bytes, and decodes other types, which no count here reads)",
+                _line(element),
+                help="carry it as a PNG, or " + _SIMPLER,
+            )
+        refused = size_refusal_of_any(head, lambda: _embedded_head(value, whole=True))
         if refused is not None:
             raise UnsafeSvg(f"a picture it carries is refused: {refused}", _line(element))
         return
@@ -902,6 +946,46 @@ def _embedded_head(address: str, *, whole: bool = False) -> bytes:
 
 
 def _check_css(text: str, line: int | None) -> None:
-    found = _REACHES_OUT.search(_IGNORED.sub(" ", text).lower())
+    read = _IGNORED.sub(" ", text).lower()
+    found = _REACHES_OUT.search(read)
     if found is not None:
         raise UnsafeSvg(f"its style reaches outside the picture (`{found.group().strip()}`)", line)
+    moving = _MOVING.search(read)
+    if moving is not None:
+        raise UnsafeSvg(
+            f"its style animates it (`{moving.group().strip().rstrip(':').strip()}`): a published picture is a still "
+            "drawing, as it is when it animates with `<animate>`",
+            line,
+            help="take the animation out, or " + _SIMPLER,
+        )
+    uncounted = _UNCOUNTED.search(read)
+    if uncounted is not None:
+        shaped = uncounted.group("shaped")
+        what = f"{shaped}: {uncounted.group('shape')}()" if shaped else uncounted.group().strip().rstrip(":(").strip()
+        raise UnsafeSvg(
+            f"its style uses `{what}`, which a reader's browser draws at a cost no count of the picture reads (CSS "
+            "shadows, masks, gradients and clipping shapes)",
+            line,
+            help="draw it with SVG's own elements (a `<filter>`, `<mask>`, `<linearGradient>` or `<clipPath>`), or "
+            + _SIMPLER,
+        )
+
+
+_SHAPED = frozenset({"clip-path", "shape-inside", "shape-outside"})
+"""Attributes whose value may be a shape of CSS (``clip-path="circle(5px)"``), read as the property they give."""
+_MOVING = re.compile(r"@(?:-[a-z]+-)?keyframes|(?<![\w-])(?:-[a-z]+-)?(?:animation|transition)(?:-[a-z-]+)?\s*:")
+"""CSS that animates (a ``<style>``'s ``@keyframes``, an ``animation`` or ``transition`` property): a picture
+animating a costly effect has a reader's browser draw it again and again, which no count reads; its SMIL elements
+are refused too."""
+_UNCOUNTED = re.compile(
+    r"(?<![\w-])(?:-[a-z]+-)?(?:text-shadow|box-shadow|backdrop-filter|box-reflect|border-image|mask-(?!type)[a-z-]+"
+    r"|offset(?:-path)?)\s*:"
+    r"|(?<![\w-])(?:-[a-z]+-)?(?:repeating-)?(?:linear|radial|conic)-gradient\("
+    r"|(?<![\w-])(?P<shaped>clip-path|shape-inside|shape-outside)\s*:[^;}:]*?(?<![\w-])"
+    r"(?P<shape>polygon|circle|ellipse|inset|path|rect|xywh|shape)\("
+)
+"""CSS whose cost in a reader's browser no count of the picture reads: shadows (100 ``text-shadow``s on ten words,
+3 KB, held headless Chromium 26 to 43 s), masks given as images (twenty ``repeating-radial-gradient`` layers drawn 30
+times, 2.8 KB: 10 to 17 s; a hundred times, past 150 s), CSS gradients, a clipping shape of CSS (a polygon of 1,000
+points drawn 1,000 times: 42 to 53 s), a motion path. SVG's own elements for each are counted; no SVG of the 22,065
+of this machine uses one of these (the sixteenth probe of issue 32)."""

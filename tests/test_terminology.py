@@ -81,6 +81,16 @@ def test_tbx_export_is_iso_30042_shaped() -> None:
     assert statuses == [("figurine", "preferredTerm-admn-sts"), ("modèle", "deprecatedTerm-admn-sts")]
 
 
+def test_tbx_ids_are_ids_xml_takes_each_once() -> None:
+    """A terminology's key may be any text: ``a]]>b<c`` was written as the conceptEntry's id, which no TBX tool
+    reads as an id (XML's ids are names)."""
+    odd = {key: Entry(key, "x") for key in ("a]]>b<c", "2d6", "term-61", "model")}
+    tbx = etree.fromstring(export_tbx(odd, {}).encode("utf-8"))
+    ids = [concept.get("id") for concept in tbx.iter("{urn:iso:std:iso:30042:ed-2}conceptEntry")]
+    assert ids == ["term-32-64-36", "term-61-5d-5d-3e-62-3c-63", "model", "term-61"]
+    assert etree.fromstring(export_tbx(odd, {}).encode("utf-8")).findtext(".//{*}term") == "2d6"
+
+
 def test_csv_export() -> None:
     rows = list(csv.reader(io.StringIO(export_csv(ENTRIES, {}))))
     assert rows[0] == ["term_id", "en", "fr", "fr_accepted", "fr_forbidden"]

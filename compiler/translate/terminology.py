@@ -334,8 +334,9 @@ def export_tbx(
     description = etree.SubElement(etree.SubElement(header, "fileDesc"), "sourceDesc")
     etree.SubElement(description, "p").text = xml_text(f"{title}: terminology, {source.name}-{translated.name}")
     body = etree.SubElement(etree.SubElement(tbx, "text"), "body")
+    taken: set[str] = set()
     for term, entry in sorted(entries.items()):
-        concept = etree.SubElement(body, "conceptEntry", {"id": xml_text(term)})
+        concept = etree.SubElement(body, "conceptEntry", {"id": _concept_id(term, taken)})
         _lang(concept, source.code, [(names.get(term, term), "preferredTerm-admn-sts")])
         rendered = [(entry.preferred, "preferredTerm-admn-sts")]
         rendered += [(t, "admittedTerm-admn-sts") for t in entry.accepted]
@@ -343,6 +344,23 @@ def export_tbx(
         _lang(concept, translated.code, rendered)
     text = etree.tostring(tbx, xml_declaration=True, encoding="UTF-8", pretty_print=True)
     return text.decode("utf-8")
+
+
+_XML_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9._-]*")
+"""An id XML takes (an NCName, in ASCII): a term's name as the book writes it."""
+
+
+def _concept_id(term: str, taken: set[str]) -> str:
+    """The ``id`` of a term's conceptEntry: its name where XML takes it as an id, else one made of its characters'
+    code points (a terminology's key may be any text: ``a]]>b<c`` was written as an id no TBX tool reads), each
+    once."""
+    made = term if _XML_NAME.fullmatch(term) else "term-" + "-".join(f"{ord(c):x}" for c in term)
+    found, number = made, 1
+    while found in taken:
+        number += 1
+        found = f"{made}-{number}"
+    taken.add(found)
+    return found
 
 
 @dataclass(frozen=True, slots=True)
