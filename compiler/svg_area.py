@@ -121,9 +121,13 @@ _LAYERS = re.compile(r"(?<![\w-])(?:opacity|mask|clip-path|mix-blend-mode|isolat
 _LAYER_KEYS = ("opacity", "mask", "clip-path", "mix-blend-mode", "isolation")
 _FONT_VALUE = re.compile(r"(?<![\w-])font(?:-size)?\s*:([^;}]*)", re.IGNORECASE)
 _STROKE_VALUE = re.compile(r"(?<![\w-])stroke-width\s*:([^;}!]*)", re.IGNORECASE)
-_SIZE = re.compile(r"([-+]?(?:\d+\.?\d*|\.\d+)(?:e[-+]?\d+)?)\s*(px|in|cm|mm|pt|pc|%|r?em|ex|ch)", re.IGNORECASE)
+_SIZE = re.compile(
+    r"([-+]?(?<!\d)(?:\d+(?:\.\d*)?|\.\d+)(?:e[-+]?\d+)?)\s*(px|in|cm|mm|pt|pc|%|r?em|ex|ch)", re.IGNORECASE
+)
+"""A size and its measure, a number read one way only and from its first digit (one that failed there fails from the
+next: ``\\d+\\.?\\d*`` from each digit took a run of 1,000 digits 19 s, growing with the cube)."""
 _RELATIVE = {"em": 1.0, "rem": 1.0, "ex": 1.0, "ch": 1.0, "%": 0.01}
-_PLAIN = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:e[-+]?\d+)?")
+_PLAIN = re.compile(r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:e[-+]?\d+)?")
 _KEYWORDS = {"xx-large": 32.0, "xxx-large": 48.0, "x-large": 24.0, "large": 18.0}
 DEFAULT_FONT = 16.0
 """A browser's font size where none is given, in pixels."""

@@ -45,7 +45,8 @@ _BARE = re.compile(r"[A-Za-z0-9_:-]+")
 _SECTION_NUMBER = re.compile(r"\d+(?:\.\d+)*")
 _NUMBERED = re.compile(r"\d+(?:\.\d+)*\.?\s")
 _DICE = re.compile(r"\d*[dD]\d+")
-_AROUND_BREAK = re.compile(r"[ \t]*\\\n[ \t]*")
+_AROUND_BREAK = re.compile(r"(?:(?<![ \t])[ \t]++)?\\\n[ \t]*")
+"""A hard break and the spaces around it, a run read from its first space only (from each, 80,000 took 3 s)."""
 
 
 def write_markdown(document: Document) -> str:

@@ -73,8 +73,9 @@ class Linker:
         return self.words.get(key, default)
 
 
-_FRENCH_SPACES = re.compile(r"[ \t]+(?=[:;!?»])|(?<=«)[ \t]+")
-"""The spaces French typography does not break: before a colon, a semicolon, ``!``, ``?`` and ``»``, after ``«``."""
+_FRENCH_SPACES = re.compile(r"(?<![ \t])[ \t]++(?=[:;!?»])|(?<=«)[ \t]+")
+"""The spaces French typography does not break: before a colon, a semicolon, ``!``, ``?`` and ``»``, after ``«``. A
+run is read from its first space only (read from each, 80,000 spaces took 30 s)."""
 
 
 def spaced(text: str, language: str) -> str:

@@ -139,7 +139,7 @@ def _write_configuration(project: Path, config: dict[str, Any]) -> None:
 
 _COLOUR = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 _WARNING = re.compile(r"^\s*(?:Warning|Error):\s*(.+)$")
-_PLACE = re.compile(r"\[\s*([^\[\]]+:\d+:\d+)\s*\]")
+_PLACE = re.compile(r"\[\s*+([^\[\]]+:\d+:\d+)\s*\]")
 
 
 def said(output: str) -> tuple[str, ...]:
