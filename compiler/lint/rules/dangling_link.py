@@ -9,7 +9,7 @@ from rulebook.catalog.book import DANGLING_LINK
 from rulebook.diagnostics import Diagnostic
 from rulebook.family import Found, Lookup
 from rulebook.lint.base import Explained, LintInput, book_problem, is_checkable_target, places
-from rulebook.model import ItemList, Section, Table, walk
+from rulebook.model import Section, Table
 from rulebook.spelling import reference_to, spelling_of
 
 RULE = DANGLING_LINK
@@ -79,10 +79,12 @@ def _explained(
 
 
 def _named_blocks(lint: LintInput) -> dict[str, tuple[str, Section]]:
-    """The tables and lists the book names (their ``id``): their kind, and the section holding each (read once)."""
+    """The tables and lists the book names (their ``id``): their kind, and the section holding each (read once, from
+    the book's index of them, which the lint's outline of a source holds too)."""
+    sections = {section.id: section for section in lint.book.sections}
     found: dict[str, tuple[str, Section]] = {}
-    for section in lint.book.sections:
-        for node in walk(section.children, into=lambda node: not isinstance(node, Section)):
-            if isinstance(node, (Table, ItemList)) and node.id is not None:
-                found.setdefault(node.id, ("table" if isinstance(node, Table) else "list", section))
+    for annotated in lint.book.annotated:
+        node, section = annotated.node, sections.get(annotated.section_id)
+        if node.id is not None and section is not None:
+            found.setdefault(node.id, ("table" if isinstance(node, Table) else "list", section))
     return found
