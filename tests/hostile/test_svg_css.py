@@ -110,3 +110,52 @@ def test_a_character_carrying_a_run_of_marks_is_refused_and_a_scripts_own_accent
         f"its text gives a character more than {MAX_MARKS} combining marks (accents, signs) in a row (U+0301 on), "
         "which a reader's browser shapes at a cost growing with their number squared, line 2 of the picture"
     )
+
+
+@pytest.mark.parametrize(
+    ("body", "said"),
+    [
+        (  # ten layers of it (928 bytes) held headless Chromium 17 s
+            '<style>svg{background:url(#a) 0 0/1000px, url(#a) 0 0/999px}</style><rect id="a" width="9"/>',
+            "its style gives `background` an address (`url(#...)`), which a reader's browser reads there as this "
+            "picture's own file, drawn again inside itself, line 1 of the picture",
+        ),
+        (
+            '<rect width="9" height="9" style="--picture: url(#a)"/>',
+            "its style gives `--picture` an address (`url(#...)`), which a reader's browser reads there as this "
+            "picture's own file, drawn again inside itself, line 1 of the picture",
+        ),
+        (  # thirty (2 KB): 12 to 26 s; Typst read `#/../secret.png` as a file beside the picture
+            '<image href="#a" width="999" height="999"/>',
+            "an `<image>` shows `#a`, which a reader's browser reads as this picture's own file, drawn again inside "
+            "itself (an `<image>` shows a raster picture it carries; `<use>` repeats an element), line 1 of the picture",
+        ),
+    ],
+)
+def test_a_picture_never_draws_its_own_file(body: str, said: str) -> None:
+    """`url(#id)` names an element only where a paint, marker, clipping path, mask or filter takes it; elsewhere,
+    and as an `<image>`'s address, a browser loads the picture's own file and draws it again inside itself (the
+    seventeenth probe)."""
+    assert str(refusal(picture(body))) == said
+
+
+@pytest.mark.parametrize(
+    ("style", "named"),
+    [
+        ("-webkit-mask:-webkit-gradient(radial,5 5,0,5 5,9,from(#000),to(#0000))", "-webkit-gradient"),
+        ("-webkit-clip-path:polygon(0 0, 9 0, 0 9)", "clip-path: polygon()"),
+        ("--shape:polygon(0 0, 9 0, 0 9); clip-path: var(--shape)", "--shape: polygon()"),
+    ],
+)
+def test_prefixed_and_carried_spellings_are_refused_too(style: str, named: str) -> None:
+    """Chromium reads `-webkit-gradient()` and `-webkit-clip-path` (11 s for a 3 KB mask of twenty such gradients
+    drawn 30 times; a 22 KB prefixed polygon drawn 300 times, 11 s), and a shape carried by a custom property."""
+    assert refusal(picture(f'<rect width="9" height="9" style="{style}"/>')).reason == (
+        f"its style uses `{named}`, {UNCOUNTED}"
+    )
+
+
+def test_inkscapes_flowed_text_keeps_its_shape() -> None:
+    assert b"shape-inside" in sanitised_svg(
+        picture('<rect id="r" width="9" height="9"/><text style="shape-inside:url(#r);fill:url(#g)">a</text>')
+    )
