@@ -151,11 +151,19 @@ def test_zero_x_choices_scale_with_the_army(rules: Rules, x: int, limit: int, co
     assert (not broken) is legal
 
 
+def test_a_choice_past_any_army_is_a_violation_never_read_whole(rules: Rules) -> None:
+    """A 0-X of 5,000 digits (5 KB of army list) stopped the engine with an internal error: Python reads at most
+    4,300 digits (the seventeenth probe)."""
+    data = base()
+    data["entries"][2]["choice"] = "0-" + "9" * 5000
+    assert [v.rule for v in check_army(rules, data).violations] == ["write 0-X choices as 0-2, X at most 1,000,000"]
+
+
 def test_digits_of_other_scripts_are_not_numbers(rules: Rules, tmp_path: Path) -> None:
     """`\\d` takes any script's digits: `0-1\u0663` counted as a 0-13 choice and a price `5\u0660` as 50."""
     data = base()
     data["entries"][2]["choice"] = "0-1\u0663"
-    assert [v.rule for v in check_army(rules, data).violations] == ["write 0-X choices as 0-2"]
+    assert [v.rule for v in check_army(rules, data).violations] == ["write 0-X choices as 0-2, X at most 1,000,000"]
     data = base()
     data["entries"][0]["upgrades"] = [{"name": "Banner", "points": "5\u0660/40"}]
     listing = tmp_path / "army.json"

@@ -364,3 +364,33 @@ def test_a_language_material_has_no_words_for_is_built_with_its_own_language_sai
         page = (project / "site" / language / "index.html").read_text(encoding="utf-8")
         assert f'<html lang="{language}"' in page
     assert 'aria-label="Header"' in (project / "site" / "kab" / "index.html").read_text(encoding="utf-8")
+
+
+def test_a_phrase_with_many_gaps_is_refused_before_it_is_tried(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Each gap (`...`) of a phrase takes up to six words, and each way of sharing the words out is tried: a phrase
+    of 13 gaps (80 characters) held `build`, `status` and `compare` for ever (the seventeenth probe)."""
+    language = project / "nl" / "nl.toml"
+    phrase = "mag " + "... x " * 3 + "... z"
+    language.write_text(
+        language.read_text(encoding="utf-8").replace('never = ["nooit"]', f'never = ["nooit", "{phrase}"]'), "utf-8"
+    )
+    assert main(["compare", "book.xml", "nl/rulebook.md", "--language", "nl"]) == 2
+    assert (
+        f"nl/nl.toml: `modality.never` gives the phrase `{phrase}`, with more than 2 gaps (`...`, each up to six "
+        "words), the most a phrase may have"
+    ) in capsys.readouterr().err
+
+
+def test_a_step_number_of_thousands_of_digits_is_never_read_whole(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A translation's numbered step kept as text ("1 Phase ...") is compared with its place; one of 5,000 digits
+    stopped `build`, `status` and `compare` with an internal error (Python reads at most 4,300 digits)."""
+    source = project / "de" / "rulebook.md"
+    source.write_text(
+        source.read_text(encoding="utf-8") + f"\n1. {'9' * 5000} Bewegungsphase.\n2. Kampfphase.\n", "utf-8"
+    )
+    assert main(["compare", "book.xml", "de/rulebook.md", "--language", "de"]) in (0, 1)
+    assert "internal error" not in capsys.readouterr().err

@@ -27,6 +27,7 @@ from fractions import Fraction
 from typing import Any
 
 from rulebook.engine.army_file import read_army as read_army
+from rulebook.engine.limits import MAX_VALUE, read_bounded
 from rulebook.engine.rules import Rules
 
 _CHOICE = re.compile(r"^0-(?P<x>[1-9]\d*)$", re.ASCII)
@@ -332,10 +333,18 @@ def _choices(army: _Army) -> list[Violation]:
         if not choice:
             continue
         match = _CHOICE.match(str(choice))
-        if match is None:
-            found.append(Violation(f"`{entry['name']}` has the choice `{choice}`", "write 0-X choices as 0-2", []))
+        most = read_bounded(match.group("x"), MAX_VALUE) if match is not None else None
+        if most is None:  # a 0-X of 5,000 digits was an internal error (Python reads at most 4,300)
+            shown_choice = str(choice) if len(str(choice)) <= 40 else str(choice)[:39] + "…"
+            found.append(
+                Violation(
+                    f"`{entry['name']}` has the choice `{shown_choice}`",
+                    f"write 0-X choices as 0-2, X at most {MAX_VALUE:,}",
+                    [],
+                )
+            )
             continue
-        key = (str(entry.get("id", entry["name"])), int(match.group("x")))
+        key = (str(entry.get("id", entry["name"])), most)
         counts[key] = counts.get(key, 0) + 1
     for (entry_id, x), count in sorted(counts.items()):
         allowed = _scaled(x, army.variant)

@@ -16,7 +16,7 @@ import functools
 import json
 import re
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
@@ -195,6 +195,14 @@ def read_language_file(path: Path, *, root: Path | None = None, code: str | None
         raise LanguageError(f"{shown}: the file describes `{named}`, not `{code}` (its `code`)")
     merged = merge(_shipped_table(named), table) if named in shipped_codes() else table
     _check(merged, partial=False, origin=shown)
+    gapped = next(_over_gapped(merged), None)
+    if gapped is not None:
+        key, phrase = gapped
+        raise LanguageError(
+            f"{shown}: `{key}` gives the phrase `{phrase}`, with more than {MAX_GAPS} gaps (`...`, each up to six "
+            "words), the most a phrase may have: each way of sharing the words out among them is tried (13 gaps held "
+            "`build` for ever; the languages shipped use one)"
+        )
     entries = _entries(merged)
     if entries > MAX_ENTRIES:
         raise LanguageError(
@@ -208,6 +216,22 @@ MAX_ENTRIES = 2_000
 """The most words and phrases a language may give, in all its lists and tables: the comparison tries each where a
 sentence may hold it, so a contributor's language file of 20,000 phrases made ``compare`` of a book of 210 KB take
 232 s instead of 7 s (the schema holds each list and table to 300 entries; the languages shipped give 388 to 677)."""
+
+
+MAX_GAPS = 2
+"""The most gaps (``...``) a phrase may have (:mod:`rulebook.languages.phrases`)."""
+
+
+def _over_gapped(table: Mapping[str, Any], where: str = "") -> Iterator[tuple[str, str]]:
+    """Each phrase of a language table with more than :data:`MAX_GAPS` gaps, with its key."""
+    for key, value in table.items():
+        place = f"{where}.{key}" if where else str(key)
+        items = value if isinstance(value, list) else [key, value] if not isinstance(value, Mapping) else []
+        for item in items:
+            if isinstance(item, str) and item.split(" ").count("...") > MAX_GAPS:
+                yield place, item
+        if isinstance(value, Mapping):
+            yield from _over_gapped(value, place)
 
 
 def _entries(table: Mapping[str, Any]) -> int:

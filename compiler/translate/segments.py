@@ -267,7 +267,7 @@ def _without_step(item: Item, index: int) -> Content:
     """An item's content without the step number a PDF conversion kept as text ("1 Phase de Mouvement")."""
     if item.children and isinstance(item.children[0], str):
         match = _STEP.match(item.children[0])
-        if match and int(match.group(1)) == index:
+        if match and (match.group(1).lstrip("0") or "0") == str(index):  # never read whole: 5,000 digits were an error
             return (item.children[0][match.end() :], *item.children[1:])
     return item.children
 
