@@ -7,6 +7,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Literal
 
+from rulebook.engine.limits import MAX_CHAIN_DICE
 from rulebook.mechanics import Dice, beyond_the_engine, parse_dice
 
 _WHOLE = r"[1-9][0-9]{0,5}|1000000"
@@ -42,17 +43,26 @@ class AttributeType:
     """The words it accepts, for a type that is one of a few (the DTD enumerates them)."""
 
 
-def dice(example: str) -> AttributeType:
-    """Dice notation (``D6``, ``2D6``)."""
+def dice(example: str, *, in_a_chain: bool = False, most: int | None = None) -> AttributeType:
+    """Dice notation (``D6``, ``2D6``) the engine rolls: ``in_a_chain``, at most its dice in a chain's roll; ``most``,
+    coming to at most that many (a repeated roll's count). A book past them passed the lint into a ``rules.json``
+    on which the engine refused every question."""
+
+    def beyond(found: Dice) -> str | None:
+        if in_a_chain and found.count > MAX_CHAIN_DICE:
+            return f"`{found.notation}` is more dice than the engine rolls in a chain: at most {MAX_CHAIN_DICE}"
+        if most is not None and found.highest > most:
+            return f"`{found.notation}` can come to {found.highest}, more than the {most} the engine allows here"
+        return beyond_the_engine(found)
 
     def accepted(value: str, _: object) -> bool:
         found = parse_dice(value)
-        return found is not None and beyond_the_engine(found) is None
+        return found is not None and beyond(found) is None
 
     def refused(name: str, value: str | None, *_: object) -> str:
         found = parse_dice(value or "")
-        beyond = beyond_the_engine(found) if found is not None else None
-        return f"`{name}`: {beyond}" if beyond is not None else f"`{name}` must be dice notation such as {example}"
+        problem = beyond(found) if found is not None else None
+        return f"`{name}`: {problem}" if problem is not None else f"`{name}` must be dice notation such as {example}"
 
     return AttributeType(f"dice notation such as {example}", accepted, refused)
 
@@ -83,6 +93,15 @@ def matching(pattern: str, description: str, problem: str) -> AttributeType:
 
 
 WHOLE_NUMBER = matching(_WHOLE, "a whole number (1 to 1,000,000)", "must be a whole number from 1 to 1,000,000")
+
+
+def whole_number_to(most: int) -> AttributeType:
+    """A whole number from 1 to ``most`` (a limit of the engine's)."""
+    return AttributeType(
+        f"a whole number (1 to {most:,})",
+        lambda value, _: re.fullmatch(_WHOLE, value) is not None and int(value) <= most,
+        lambda name, *_: f"`{name}` must be a whole number from 1 to {most:,}, the most the engine allows here",
+    )
 
 
 def _whole_numbers(value: str) -> bool:

@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Literal
 
+from rulebook.engine.limits import MAX_REPEATS, MAX_RESULTS
 from rulebook.facts.army_kinds import ARMY, ARMY_RULES, ARMY_SIZE, ROUNDINGS
 from rulebook.facts.attributes import (
     BOARD_SIZE,
@@ -32,6 +33,7 @@ from rulebook.facts.attributes import (
     dice,
     each_once,
     one_of,
+    whole_number_to,
 )
 from rulebook.facts.kind import PLACE_REACH, MechanicKind, Problem, dice_count, place
 from rulebook.facts.shapes import (
@@ -216,7 +218,7 @@ REPEAT: MechanicKind[Repeat] = MechanicKind(
     "a repeated roll",
     ("times",),
     (
-        Attribute("times", dice("2D3"), required=True),
+        Attribute("times", dice("2D3", most=MAX_REPEATS), required=True),
         Attribute("board", BOARD_SIZE),
         Attribute("table", ROLL_TABLE, required=True),
     ),
@@ -241,12 +243,12 @@ ROLL: MechanicKind[Roll] = MechanicKind(
     ("against",),
     (
         Attribute("name", TERM, problem="a roll must be named after the term it is (define the term)"),
-        _DICE_ROLL,
+        Attribute("roll", dice("D6 or 2D6", in_a_chain=True), required=True),
         Attribute("pass", one_of(*PASSES), required=True),
         Attribute("against", EXPRESSION, required=True),
         Attribute("step", WHOLE_NUMBER),
         Attribute("threshold", WHOLE_NUMBER),
-        Attribute("fail-adds", dice("1D6")),
+        Attribute("fail-adds", dice("1D6", in_a_chain=True)),
         Attribute("each", NAME),
         Attribute("instead-of", NAME),
         Attribute("cancels", NAME),
@@ -254,7 +256,7 @@ ROLL: MechanicKind[Roll] = MechanicKind(
         Attribute("always-fails", WHOLE_NUMBERS),
         Attribute("critical", WHOLE_NUMBERS),
         Attribute("critical-skips", NAMES),
-        Attribute("critical-adds", WHOLE_NUMBER),
+        Attribute("critical-adds", whole_number_to(MAX_RESULTS)),
         Attribute("reroll", REROLL),
     ),
     "`mechanics.rolls`, by name",

@@ -778,6 +778,17 @@ def test_a_verdict_committed_beside_crafted_rule_data_is_not_believed(
             "error[RB502]: mechanic `rally`: `roll`: `999D6` is more than the engine rolls: at most 100 dice of at "
             "most 100 sides",
         ),
+        (  # passed the lint; every engine question on the built data was then refused (the seventeenth probe)
+            '<definition name="strike">A strike.<mechanic name="strike" roll="100D100" pass="at-least" '
+            'against="4"/></definition><reference name="strike">strike</reference>',
+            "error[RB502]: mechanic `strike`: `roll`: `100D100` is more dice than the engine rolls in a chain: at most 10",
+        ),
+        (
+            '<definition name="strike">A strike.<mechanic name="strike" roll="D6" pass="at-least" against="4" '
+            'critical="6" critical-adds="5000"/></definition><reference name="strike">strike</reference>',
+            "error[RB502]: mechanic `strike`: `critical-adds` must be a whole number from 1 to 1,000, the most the "
+            "engine allows here",
+        ),
     ],
 )
 def test_dice_past_the_engines_limits_are_found_by_the_lint(
