@@ -27,7 +27,7 @@ from fractions import Fraction
 from typing import Any
 
 from rulebook.engine.army_file import read_army as read_army
-from rulebook.engine.limits import MAX_VALUE, read_bounded
+from rulebook.engine.limits import MAX_VALUE, read_bounded, shown
 from rulebook.engine.rules import Rules
 
 _CHOICE = re.compile(r"^0-(?P<x>[1-9]\d*)$", re.ASCII)
@@ -335,10 +335,9 @@ def _choices(army: _Army) -> list[Violation]:
         match = _CHOICE.match(str(choice))
         most = read_bounded(match.group("x"), MAX_VALUE) if match is not None else None
         if most is None:  # a 0-X of 5,000 digits was an internal error (Python reads at most 4,300)
-            shown_choice = str(choice) if len(str(choice)) <= 40 else str(choice)[:39] + "…"
             found.append(
                 Violation(
-                    f"`{entry['name']}` has the choice `{shown_choice}`",
+                    f"`{entry['name']}` has the choice `{shown(str(choice), 'characters')}`",
                     f"write 0-X choices as 0-2, X at most {MAX_VALUE:,}",
                     [],
                 )
