@@ -17,7 +17,7 @@ from pathlib import Path
 
 from rulebook.model import Book
 from rulebook.pictures import Refusal, picture_refusal
-from rulebook.site.page_table import DEVICE_NAMES
+from rulebook.site.page_table import is_device_name
 
 
 def image_folder(book: Book, root: Path) -> Path | None:
@@ -105,7 +105,7 @@ def name_refusal(name: str) -> Refusal | None:
             "it is a hidden file, or in a hidden folder (its name starts with `.`), which the site leaves out",
             "rename it without the leading `.`",
         )
-    if any(part.split(".")[0].lower() in DEVICE_NAMES for part in name.split("/")):
+    if any(is_device_name(part) for part in name.split("/")):
         return Refusal(
             "its name (before the first `.`) is one Windows keeps for a device (`con`, `nul`, `aux`, `prn`, `com1`, "
             "`lpt1`...): no file there can take it, so the site could not be copied or served there",

@@ -91,7 +91,7 @@ from rulebook.diagnostics import Severity
 from rulebook.errors import QUOTE_LIMIT, quoted, shorten
 from rulebook.languages.data import shipped_codes
 from rulebook.names import BOOK_NAME as BOOK_NAME
-from rulebook.site.page_table import DEVICE_NAMES, SITE_ENTRY, TRANSLATION_REPORT_PREFIX
+from rulebook.site.page_table import SITE_ENTRY, TRANSLATION_REPORT_PREFIX, is_device_name
 
 MAIN_BOOK = "main"
 """The name of the book the top-level table describes."""
@@ -456,7 +456,7 @@ def book_name_problem(name: str, languages: frozenset[str] = frozenset()) -> str
         return "a book's name is lower-case letters, digits, - and _, starting with a letter or a digit (at most 63)"
     if name in SITE_ENTRY:  # the page table: the site's own pages and folders
         return f"`{name}/` is the site's own folder for {SITE_ENTRY[name].what}"
-    if name in DEVICE_NAMES:
+    if is_device_name(name):
         return f"`{name}` is a name Windows keeps for a device: no folder there can take it"
     if name == SITE:
         return f"`{SITE}` is the output folder's name: the book would be built into `{SITE}/{SITE}/`"

@@ -60,6 +60,12 @@ DEVICE_NAMES = frozenset({"con", "prn", "aux", "nul", *(f"com{n}" for n in range
 """Names Windows keeps for its devices, in any case and whatever follows a dot: no file or folder there takes one,
 so a page or book so named could not be built, checked out (the published branch) or served on Windows."""
 
+
+def is_device_name(name: str) -> bool:
+    """Whether Windows keeps ``name`` (a file's or folder's, one part of a path) for a device (:data:`DEVICE_NAMES`)."""
+    return name.split(".")[0].lower() in DEVICE_NAMES
+
+
 LONGEST_PAGE_NAME = 200
 """The longest chapter id, in characters: its page is a file and a folder named after it (``id.md``, ``id.html``,
 ``id/``), and a file system takes names of at most 255 bytes. A plain-Markdown book's ids are its headings' words:

@@ -8,7 +8,7 @@ from rulebook.catalog.book import RESERVED_NAME
 from rulebook.diagnostics import Diagnostic, Note
 from rulebook.lint.base import LintInput
 from rulebook.model import Section
-from rulebook.site.page_table import DEVICE_NAMES, LONGEST_PAGE_NAME
+from rulebook.site.page_table import LONGEST_PAGE_NAME, is_device_name
 
 RULE = RESERVED_NAME
 
@@ -26,7 +26,7 @@ def check(lint: LintInput) -> Iterator[Diagnostic]:
                     help=f"give the chapter another id (reserved: {', '.join(sorted(lint.reserved))})",
                     section_id=chapter.id,
                 )
-            elif folded in DEVICE_NAMES:
+            elif is_device_name(chapter.id):
                 yield _unwritable(chapter, "is a name Windows keeps for a device: no file or folder there can take it")
             elif len(chapter.id) > LONGEST_PAGE_NAME:
                 yield _unwritable(
