@@ -803,3 +803,38 @@ def test_dice_past_the_engines_limits_are_found_by_the_lint(
     monkeypatch.chdir(tmp_path)
     assert main(["lint"]) == 1
     assert said in capsys.readouterr().out
+
+
+# Text of the rule data on the terminal ----------------------------------------------------------------
+
+_DRIVING = "\x1b]0;owned\x07\x1b[31m\u202e"
+"""ESC sequences setting a terminal's title and colour, and a right-to-left override."""
+
+
+def _driving_step(data: dict[str, Any]) -> None:
+    data["sequences"][0]["steps"][0]["text"] = f"Movement{_DRIVING} Phase"
+
+
+@pytest.mark.parametrize("as_json", [False, True])
+def test_the_engine_shows_the_rule_datas_control_characters_as_pictures(
+    rules: Rules, tmp_path: Path, capsys: pytest.CaptureFixture[str], as_json: bool
+) -> None:
+    # `engine turns` wrote a turn's title with ESC and U+202E raw (the eighteenth probe): the terminal's title was
+    # set, its text turned red and the line reversed. JSON keeps the text exact, written as escapes.
+    data = changed(rules.path, tmp_path, _driving_step)
+    assert main(["engine", "--rules", str(data), "turns", *(["--json"] if as_json else [])]) == 0
+    out = capsys.readouterr().out
+    assert not any(character in out for character in "\x1b\x07\u202e")
+    if as_json:
+        assert "\\u001b]0;owned\\u0007\\u001b[31m\\u202e" in out
+        assert f"Movement{_DRIVING} Phase" in _strings(json.loads(out))  # exact
+    else:
+        assert "Movement␛]0;owned␇␛[31m� Phase" in out
+
+
+def _strings(value: Any) -> list[str]:
+    """Every string in a JSON value."""
+    if isinstance(value, str):
+        return [value]
+    items = value.values() if isinstance(value, dict) else value if isinstance(value, list) else []
+    return [text for item in items for text in _strings(item)]
