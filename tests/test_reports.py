@@ -61,9 +61,7 @@ def test_compact_json_lines_are_the_records_encoded() -> None:
         text = renderer("json")(Report(diagnostics, files=1, docs_url=url))
         assert "\u2028" not in text  # written as its escape: a terminal or a log viewer breaks the line there
         lines = text.split("\n")[1:-2]
-        expected = [
-            json_text(diagnostic_record(d, url), sort_keys=True, separators=(",", ":")) for d in diagnostics
-        ]
+        expected = [json_text(diagnostic_record(d, url), sort_keys=True, separators=(",", ":")) for d in diagnostics]
         assert [line.rstrip(",") for line in lines] == expected
         assert json.loads(text)["diagnostics"] == [diagnostic_record(d, url) for d in diagnostics]
 
