@@ -453,7 +453,10 @@ def test_a_key_of_thousands_of_parts_is_refused_at_once(
     [("missing", "error[RB003]: cannot read `fr.md`"), ("not UTF-8", "error[RB003]: the file is not valid UTF-8")],
 )
 def test_a_translation_that_cannot_be_read_stops_the_build_and_the_last_site_is_kept(
-    scratch: Path, capsys: pytest.CaptureFixture[str], fault: str, said: str
+    scratch: Path,  # noqa: F811
+    capsys: pytest.CaptureFixture[str],
+    fault: str,
+    said: str,
 ) -> None:
     # A translation whose source was missing was left out of the site with exit 0 and "Built 1 book" (the
     # eighteenth probe): a CI published the site without its pages, and the next deploy took them off the web.
