@@ -26,6 +26,9 @@ from tests.conftest import BUNDLED_BOOK, ROOT
 from tests.test_chain_other_game import compile_other_game
 from tests.test_engine import compile_rules, private_cache  # noqa: F401  (autouse: a private cache folder)
 
+from .scratch import run, source
+from .scratch import scratch as scratch  # the fixture a case takes
+
 LIMIT = "the engine's limit is"
 FIREBALL = ["accuracy=3", "power=2", "defense=2", "penetration=2", "courage=7"]
 FIREBALL_VALUES = [f"--value={v}" for v in FIREBALL]
@@ -803,3 +806,40 @@ def test_dice_past_the_engines_limits_are_found_by_the_lint(
     monkeypatch.chdir(tmp_path)
     assert main(["lint"]) == 1
     assert said in capsys.readouterr().out
+
+
+def _chain_of(rolls: int, markdown: bool) -> str:
+    """A book of ``rolls`` rolls of a chain, one a line, each of a term it defines."""
+    if markdown:
+        lines = [
+            f'[Roll {n}.]{{dfn=roll{n}}} [[roll{n}]] <!-- rulebook: mechanic name="roll{n}" roll="D6" '
+            f'pass="at-least" against="4" step="{n + 1}" -->\n'
+            for n in range(rolls)
+        ]
+        return "# 1 Rolls {#rolls}\n\n" + "\n".join(lines)
+    lines = [
+        f'<definition name="roll{n}">Roll {n}.<mechanic name="roll{n}" roll="D6" pass="at-least" against="4" '
+        f'step="{n + 1}"/></definition><reference name="roll{n}">roll</reference>\n'
+        for n in range(rolls)
+    ]
+    return '<document><chapter id="c" title="Rolls">\n' + "".join(lines) + "</chapter></document>"
+
+
+@pytest.mark.parametrize("markdown", [False, True])
+def test_a_chain_longer_than_the_engine_answers_is_found_by_the_lint(
+    scratch: Path, capsys: pytest.CaptureFixture[str], markdown: bool
+) -> None:
+    """Eleven rolls of a chain passed the lint into a ``rules.json`` the engine refused on load (its chain answers
+    at most ten rolls and readings): RB502 at the eleventh, where it is written, and the data keeps ten."""
+    name = "book.md" if markdown else "book.xml"
+    source(scratch, name, _chain_of(11, markdown))
+    outcome = run(capsys, "lint")
+    assert outcome.code == 1
+    line = 2 + 2 * 10 + 1 if markdown else 12
+    assert (
+        "error[RB502]: mechanic `roll10`: more rolls and readings than the engine answers in a chain: at most 10 in "
+        f"a book, each roll and each of its readings counted\n  --> {name}:{line}:"
+    ) in outcome.out
+    assert outcome.out.count("error[") == 1, outcome.out
+    source(scratch, name, _chain_of(10, markdown))
+    assert run(capsys, "lint").code == 0
