@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import os
 import re
 from collections.abc import Iterator
@@ -21,6 +20,8 @@ from rulebook.engine.limits import (
     MAX_RESULTS,
     MAX_RULES_BYTES,
     MAX_VALUE,
+    LongNumber,
+    load_json,
     over,
     read_bounded,
     read_number,
@@ -172,9 +173,11 @@ def _json(raw: bytes, path: Path) -> Any:
         raise ValueError(f"`{constant}` is not a number JSON allows")
 
     try:
-        return json.loads(raw.decode("utf-8"), parse_constant=refuse)
+        return load_json(raw.decode("utf-8"), parse_constant=refuse)
     except UnicodeDecodeError as error:
         raise RulesError(f"{path} is not UTF-8 text (byte {error.start})") from None
+    except LongNumber as error:
+        raise RulesError(f"{path} is not rule data: {error}") from None
     except ValueError as error:
         raise RulesError(f"{path} is not JSON: {error}") from None
     except RecursionError:

@@ -279,6 +279,10 @@ def test_rule_data_too_large_is_refused_unread(
     [
         ('{"format_version": NaN}', ["is not JSON", "`NaN` is not a number JSON allows"]),
         ("[" * 100_000, ["nests too deeply"]),
+        (  # Python's own words, and no place: "Exceeds the limit (4300 digits) for integer string conversion"
+            '{"format_version": 1, "terms": {"a b": {"x": [1, ' + "9" * 5001 + "]}}}",
+            ['is not rule data: a whole number of 5,001 digits at $.terms["a b"].x[1]; no number there has more'],
+        ),
     ],
 )
 def test_rule_data_that_is_not_json_is_refused(
