@@ -254,6 +254,46 @@ def test_a_chain_past_its_limits_is_refused_on_load(
     refused(capsys, ["engine", "--rules", str(hostile), "turns"], *words)
 
 
+def _bands(*bands: tuple[int, int]) -> list[dict[str, Any]]:
+    return [{"min": low, "max": high, "result": f"r{low}", "term": None} for low, high in bands]
+
+
+@pytest.mark.parametrize(
+    ("bands", "where", "said"),
+    [
+        (_bands((2, 13)), "bands[0]", "the bands do not match a roll of 2D6: 13 cannot be rolled"),
+        (_bands((1, 12)), "bands[0]", "the bands do not match a roll of 2D6: 1 cannot be rolled"),
+        (_bands((2, 6), (8, 12)), "bands[1]", "the bands do not match a roll of 2D6: no band for 7"),
+        (_bands((2, 7), (7, 12)), "bands[1]", "the bands do not match a roll of 2D6: 7 is in two bands"),
+        (_bands((2, 7), (12, 8)), "bands[1]", "the band 12-8 runs backwards"),
+        (_bands((2, 7)), "bands", "the bands do not match a roll of 2D6: no band for 8 to 12"),
+        ([], "bands", "the bands do not match a roll of 2D6: no band for 2 to 12"),
+    ],
+)
+def test_a_tables_bands_that_do_not_match_its_dice_are_refused_on_load(
+    rules: Rules, tmp_path: Path, capsys: pytest.CaptureFixture[str], bands: list[Any], where: str, said: str
+) -> None:
+    """A hand-made table's bands are held to its dice as the lint holds a book's: a band of 2-13 on 2D6, a gap or
+    an overlap was answered (odds that do not add up, "no result for 13" in a walk)."""
+
+    def hand_made(data: dict[str, Any]) -> None:
+        data["roll_tables"][0].update(die="2D6", dice={"count": 2, "sides": 6}, bands=bands)
+
+    hostile = changed(rules.path, tmp_path / "table", hand_made)
+    refused(capsys, ["engine", "--rules", str(hostile), "turns"], f"{hostile}: `roll_tables[0].{where}`: {said}")
+
+
+def test_a_tables_dice_that_are_not_its_die_are_refused_on_load(
+    rules: Rules, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    def hand_made(data: dict[str, Any]) -> None:
+        data["roll_tables"][0].update(die="2D6", dice={"count": 3, "sides": 6}, bands=_bands((2, 12)))
+
+    hostile = changed(rules.path, tmp_path / "table", hand_made)
+    words = f"{hostile}: `roll_tables[0].dice`: 3D6 is not the table's die, 2D6"
+    refused(capsys, ["engine", "--rules", str(hostile), "turns"], words)
+
+
 def test_a_walk_past_its_length_is_refused(rules: Rules, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     def eleven_hundred_rolls(data: dict[str, Any]) -> None:
         repeats = data["mechanics"]["repeats"]
