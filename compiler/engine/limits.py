@@ -54,8 +54,8 @@ MAX_ARMY_BYTES = 100_000
 MAX_RULES_BYTES = 64_000_000
 """Size of a ``rules.json`` file (a whole rulebook's is a few megabytes), and of a schema."""
 MAX_JSON_DIGITS = 40
-"""Digits of a whole number in a JSON file the tool reads (rule data, a baseline): none it writes has more than
-seven; Python reads at most 4,300, and said so in its own words, with no place."""
+"""Digits of a whole number in a JSON file the tool reads (rule data, a baseline): those it writes have at most ten
+(a baseline's count, 999,999,999); Python reads at most 4,300, and said so in its own words, with no place."""
 MAX_CACHE_BYTES = 65_536
 """Size of the engine's cache file (its 64 digests take 4,160 bytes)."""
 
