@@ -260,10 +260,15 @@ def test_a_translation_into_a_language_not_shipped_needs_its_file(
 def test_a_faulty_language_file_is_refused_in_plain_words(
     project: Path, capsys: pytest.CaptureFixture[str], text: str, message: str
 ) -> None:
+    """``lint`` says it as ``build`` does (it passed the file unread, so CI's lint missed what stopped the build)."""
     (project / "nl" / "nl.toml").write_text(text, encoding="utf-8")
-    assert main(["compare", "book.xml", "nl/rulebook.md", "--language", "nl"]) == 2
-    err = capsys.readouterr().err
-    assert message in err and "Traceback" not in err
+    said = []
+    for command in (["compare", "book.xml", "nl/rulebook.md", "--language", "nl"], ["build", "-o", "out"], ["lint"]):
+        assert main(command) == 2, command
+        err = capsys.readouterr().err
+        assert message in err and "Traceback" not in err
+        said.append(next(line for line in err.splitlines() if message in line))
+    assert said[1] == said[2]
 
 
 def test_a_language_file_holding_more_than_a_language_needs_is_refused(

@@ -9,6 +9,9 @@ limit, why that number, and the measured worst case inside it.
 
 from __future__ import annotations
 
+import json
+from typing import Any
+
 from rulebook.engine.errors import LimitError, RulesError
 
 MAX_DICE = 100
@@ -50,6 +53,9 @@ MAX_ARMY_BYTES = 100_000
 """Size of an army list file, and of a chain's profile."""
 MAX_RULES_BYTES = 64_000_000
 """Size of a ``rules.json`` file (a whole rulebook's is a few megabytes), and of a schema."""
+MAX_JSON_DIGITS = 40
+"""Digits of a whole number in a JSON file the tool reads (rule data, a baseline): those it writes have at most ten
+(a baseline's count, 999,999,999); Python reads at most 4,300, and said so in its own words, with no place."""
 MAX_CACHE_BYTES = 65_536
 """Size of the engine's cache file (its 64 digests take 4,160 bytes)."""
 
@@ -90,3 +96,55 @@ def over(what: str, limit: int, measure: str) -> LimitError:
     """The error for a question or a file past a limit: what it asked for, then the limit (in ``measure``) in the
     words of docs/engine.md."""
     return LimitError(f"{what}; the engine's limit is {limit:,} {measure} (see Limits in `rulebook docs engine`)")
+
+
+class LongNumber(ValueError):
+    """A JSON file's whole number of more than :data:`MAX_JSON_DIGITS` digits, and where it stands."""
+
+    def __init__(self, digits: int, where: str) -> None:
+        super().__init__(
+            f"a whole number of {digits:,} digits at {where}; no number there has more than {MAX_JSON_DIGITS} digits"
+        )
+
+
+def load_json(text: str, **hooks: Any) -> Any:
+    """``json.loads(text, **hooks)``, a whole number of more than :data:`MAX_JSON_DIGITS` digits refused as
+    :class:`LongNumber` naming its JSON path (``$.entries[0].count``), never read whole."""
+    long: list[_Long] = []
+
+    def whole(digits: str) -> int | _Long:
+        if len(digits.lstrip("-")) <= MAX_JSON_DIGITS:
+            return int(digits)
+        long.append(_Long(len(digits.lstrip("-"))))
+        return long[-1]
+
+    data = json.loads(text, parse_int=whole, **hooks)
+    if long:  # the first the parser met is the first in the text
+        raise LongNumber(long[0].digits, shown(_path_to(data, long[0]), "characters"))
+    return data
+
+
+class _Long:
+    """Stands in the data for a number too long to read."""
+
+    def __init__(self, digits: int) -> None:
+        self.digits = digits
+
+
+def _path_to(data: Any, found: object) -> str:
+    """The JSON path of ``found`` in ``data`` (walked without recursion: the data may nest deeply)."""
+    stack: list[tuple[Any, str]] = [(data, "$")]
+    while stack:
+        value, where = stack.pop()
+        if value is found:
+            return where
+        if isinstance(value, dict):
+            stack.extend((item, f"{where}{_member(key)}") for key, item in value.items())
+        elif isinstance(value, list):
+            stack.extend((item, f"{where}[{index}]") for index, item in enumerate(value))
+    return "$"
+
+
+def _member(key: str) -> str:
+    """A key as a JSON path writes it: ``.name``, else quoted with its controls escaped (``["a b"]``)."""
+    return f".{key}" if key.isascii() and key.isidentifier() else f"[{json.dumps(key)}]"

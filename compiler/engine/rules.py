@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import os
 import re
 from collections.abc import Iterator
@@ -21,6 +20,8 @@ from rulebook.engine.limits import (
     MAX_RESULTS,
     MAX_RULES_BYTES,
     MAX_VALUE,
+    LongNumber,
+    load_json,
     over,
     read_bounded,
     read_number,
@@ -172,9 +173,11 @@ def _json(raw: bytes, path: Path) -> Any:
         raise ValueError(f"`{constant}` is not a number JSON allows")
 
     try:
-        return json.loads(raw.decode("utf-8"), parse_constant=refuse)
+        return load_json(raw.decode("utf-8"), parse_constant=refuse)
     except UnicodeDecodeError as error:
         raise RulesError(f"{path} is not UTF-8 text (byte {error.start})") from None
+    except LongNumber as error:
+        raise RulesError(f"{path} is not rule data: {error}") from None
     except ValueError as error:
         raise RulesError(f"{path} is not JSON: {error}") from None
     except RecursionError:
@@ -193,6 +196,7 @@ def _check_limits(data: dict[str, Any], path: Path) -> None:
             if where.startswith("mechanics.rolls.") and dice.number > MAX_CHAIN_DICE:
                 raise over(f"`{notation}` rolls {dice.number} dice", MAX_CHAIN_DICE, "dice in a roll of a chain")
     _check_repeats(data, path)
+    _check_tables(data, path)
     _check_numbers(data, path)
     for name, roll in mechanics["rolls"].items():
         readings = [(".readings", reading["against"] or "") for reading in roll["readings"]]
@@ -244,6 +248,49 @@ def _check_repeats(data: dict[str, Any], path: Path) -> None:
             most = times.number * single_die(times.sides, data["mechanics"]["dice"]).faces()[-1]
             if most > MAX_REPEATS:
                 raise over(f"`{repeat['times']}` can come to {most} repeats", MAX_REPEATS, "repeats")
+
+
+def _check_tables(data: dict[str, Any], path: Path) -> None:
+    """Each roll table's bands cover every result of its dice once, from the lowest up, as the lint holds a book's
+    (``mechanics.roll_tables``): a hand-made table of 2-13 on 2D6, or with a gap or an overlap, was answered with
+    odds that do not add up and "no result for" in a walk."""
+    for index, table in enumerate(data["roll_tables"]):
+        dice = parse_notation(table["die"])
+        with _at(path, f"roll_tables[{index}].dice"):
+            if (table["dice"]["count"], table["dice"]["sides"]) != (dice.number, dice.sides):
+                raise RulesError(f"{_notation(table['dice'])} is not the table's die, {table['die']}")
+        low, high = dice.number, dice.number * dice.sides
+        bands = table["bands"]
+        for place, band in enumerate(bands):
+            with _at(path, f"roll_tables[{index}].bands[{place}]"):
+                _check_band(band, bands[place - 1]["max"] + 1 if place else None, low, high, table["die"])
+        with _at(path, f"roll_tables[{index}].bands"):
+            end = bands[-1]["max"] if bands else low - 1
+            if end < high:
+                raise RulesError(f"the bands do not match a roll of {table['die']}: no band for {_span(end + 1, high)}")
+
+
+def _check_band(band: dict[str, Any], following: int | None, low: int, high: int, die: str) -> None:
+    """A band that starts at ``following``, the result after the band before it (None: the first, at ``low``), and
+    ends by ``high``."""
+    start, end = band["min"], band["max"]
+    unmatched = f"the bands do not match a roll of {die}"
+    if start > end:
+        raise RulesError(f"the band {start}-{end} runs backwards")
+    if following is not None and start < following:
+        raise RulesError(f"{unmatched}: {start} is in two bands (bands go from the lowest result up)")
+    if start < low or end > high:
+        raise RulesError(f"{unmatched}: {start if start < low else high + 1} cannot be rolled")
+    if start > (low if following is None else following):
+        raise RulesError(f"{unmatched}: no band for {_span(low if following is None else following, start - 1)}")
+
+
+def _span(first: int, last: int) -> str:
+    return str(first) if first == last else f"{first} to {last}"
+
+
+def _notation(dice: dict[str, Any]) -> str:
+    return f"{shown(str(dice['count']))}D{shown(str(dice['sides']))}"
 
 
 def _check_numbers(data: dict[str, Any], path: Path) -> None:

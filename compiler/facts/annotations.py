@@ -8,6 +8,7 @@ from typing import Any, NamedTuple, TypeVar
 
 from rulebook.catalog.mechanics import INVALID_ANNOTATION
 from rulebook.diagnostics import Diagnostic
+from rulebook.engine.limits import MAX_CHAIN
 from rulebook.facts.army_kinds import ARMY, ARMY_RULES, ARMY_SIZE, ArmyDeclaration, VariantDeclaration
 from rulebook.facts.attributes import Context, Values
 from rulebook.facts.kinds import (
@@ -62,6 +63,8 @@ def collect_mechanics(book: Book, context: Context) -> MechanicsData:
             problems.append(_diagnostic(mechanic, values.message))
         else:
             checked.append(_Checked(kind, mechanic, values))
+    checked, past = _within_the_chain(checked)
+    problems.extend(_diagnostic(mechanic, _PAST_THE_CHAIN) for mechanic in past)
     rolls, unread = _rolls(checked)
     problems.extend(_diagnostic(r, "a reading must follow a roll of that name (`against`)") for r in unread)
     problems.extend(_declared_again(checked))
@@ -103,6 +106,39 @@ def _rolls(checked: Sequence[_Checked]) -> tuple[dict[str, Roll], list[Mechanic]
         else:
             unread.append(mechanic)
     return {name: {**roll, "readings": readings.get(name, [])} for name, roll in rolls.items()}, unread
+
+
+_PAST_THE_CHAIN = (
+    f"more rolls and readings than the engine answers in a chain: at most {MAX_CHAIN} in a book, "
+    "each roll and each of its readings counted"
+)
+
+
+def _within_the_chain(checked: Sequence[_Checked]) -> tuple[list[_Checked], list[Mechanic]]:
+    """The annotations but the rolls and readings past the engine's :data:`MAX_CHAIN` in the book's order (with the
+    readings of a roll past it), and those left out: the engine refused the whole rule data on load, so a book
+    past it passed the lint into a ``rules.json`` on which every question was refused."""
+    rolls = {c.mechanic.name for c in checked if c.kind is ROLL}
+    named: set[str] = set()
+    kept_rolls: set[str] = set()
+    counted = 0
+    past: set[int] = set()
+    for index, entry in enumerate(checked):
+        new_roll = entry.kind is ROLL and entry.mechanic.name not in named
+        if not (new_roll or (entry.kind is READING and entry.mechanic.name in rolls)):
+            continue
+        if new_roll:
+            named.add(entry.mechanic.name)
+        counted += 1
+        if counted > MAX_CHAIN:
+            past.add(index)
+        elif new_roll:
+            kept_rolls.add(entry.mechanic.name)
+    for index, entry in enumerate(checked):
+        if entry.kind in (ROLL, READING) and entry.mechanic.name in rolls and entry.mechanic.name not in kept_rolls:
+            past.add(index)
+    kept = [entry for index, entry in enumerate(checked) if index not in past]
+    return kept, [checked[index].mechanic for index in sorted(past)]
 
 
 NAMED_ONCE = (TEST, ROLL)

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Literal
 
-from rulebook.engine.limits import MAX_REPEATS, MAX_RESULTS
+from rulebook.engine.limits import MAX_CHAIN, MAX_REPEATS, MAX_RESULTS
 from rulebook.facts.army_kinds import ARMY, ARMY_RULES, ARMY_SIZE, ROUNDINGS
 from rulebook.facts.attributes import (
     BOARD_SIZE,
@@ -259,7 +259,7 @@ ROLL: MechanicKind[Roll] = MechanicKind(
         Attribute("critical-adds", whole_number_to(MAX_RESULTS)),
         Attribute("reroll", REROLL),
     ),
-    "`mechanics.rolls`, by name",
+    f"`mechanics.rolls`, by name: at most {MAX_CHAIN} rolls and readings in a book (the engine's chain)",
     _roll,
     precedence=1,
 )
@@ -272,7 +272,7 @@ READING: MechanicKind[Reading] = MechanicKind(
         Attribute("pass", one_of(*PASSES)),
         Attribute("against", EXPRESSION),
     ),
-    "`readings` of the roll of that name in `mechanics.rolls`",
+    "`readings` of the roll of that name in `mechanics.rolls` (counted in the chain's rolls)",
     _reading,
     precedence=2,
 )

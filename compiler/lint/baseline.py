@@ -16,6 +16,7 @@ from pathlib import Path
 
 from rulebook.catalog import find_rule
 from rulebook.diagnostics import Diagnostic
+from rulebook.engine.limits import LongNumber, load_json
 from rulebook.errors import NOT_UTF8, UserError, quoted
 from rulebook.inputs import MAX_DATA_BYTES, UnreadableInput, read_input
 
@@ -85,7 +86,9 @@ def parse(text: str, origin: str) -> Counter[Key]:
     """The entries of a baseline's text. A BOM (Notepad writes one) is read past, as a source's is, and as RFC 8259
     lets a JSON parser do: the message quoted Python's codec ("decode using utf-8-sig")."""
     try:
-        data = json.loads(text.removeprefix("\ufeff"))
+        data = load_json(text.removeprefix("\ufeff"))
+    except LongNumber as error:
+        raise BaselineError(f"`{origin}` is not a rulebook lint baseline: {error}") from None
     except RecursionError:
         raise BaselineError(f"`{origin}` is not a rulebook lint baseline: its JSON nests too deeply") from None
     except ValueError as error:

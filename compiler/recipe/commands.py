@@ -139,8 +139,9 @@ def lint(
     earlier = {} if earlier is None else earlier
     if target.translation is not None:
         return _lint_translation(project, target.book, target.translation, earlier, memo)
-    if not target.files:  # each translation's terminology and waivers, refused here as a build refuses them
+    if not target.files:  # each translation's language, terminology and waivers, refused here as a build refuses them
         for translation in target.book.translations:
+            translation_languages(translation, project.root)
             translation_terms(translation, project.root, None)
             translation_waivers(translation, project.root)
     read = (None if target.files else earlier.get(target.book.name)) or read_configured(

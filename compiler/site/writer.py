@@ -215,7 +215,30 @@ def mkdocs_settings(project_file: Path | None, overrides: dict[str, Any] | None 
     settings = merge_settings(read_settings(DEFAULT_SETTINGS), overrides or {})
     if project_file is not None and present(project_file):
         settings = merge_settings(settings, read_settings(project_file, root=project_file.parent))
-    return settings
+    return with_needed_extensions(settings)
+
+
+NEEDED_EXTENSIONS = ("attr_list",)
+"""The Markdown extensions the generated pages are written for, whatever ``markdown_extensions`` a project's
+``mkdocs.yml`` lists (a list replaces the defaults'): each heading carries its id as an attribute list
+(``## Title { #id }``), which the site showed as it is written, and links to the heading missed."""
+
+
+def with_needed_extensions(settings: dict[str, Any]) -> dict[str, Any]:
+    """``settings`` with :data:`NEEDED_EXTENSIONS` added to the Markdown extensions they list, in either form MkDocs
+    takes (a list of names and one-key mappings, or a mapping); anything else is left for MkDocs to refuse."""
+    listed = settings.get("markdown_extensions")
+    if listed is None:
+        listed = []
+    if isinstance(listed, dict):
+        missing = [name for name in NEEDED_EXTENSIONS if name not in listed]
+        return settings | {"markdown_extensions": {**listed, **dict.fromkeys(missing)}} if missing else settings
+    if not isinstance(listed, list):
+        return settings
+    named = [[item] if isinstance(item, str) else item for item in listed if isinstance(item, (str, dict))]
+    names = {name for item in named for name in item}
+    missing = [name for name in NEEDED_EXTENSIONS if name not in names]
+    return settings | {"markdown_extensions": [*listed, *missing]} if missing else settings
 
 
 def merge_settings(base: dict[str, Any], over: dict[str, Any]) -> dict[str, Any]:

@@ -284,6 +284,29 @@ def test_a_path_of_mkdocs_yml_leading_out_of_the_project_is_refused(
     assert not (scratch / "site").exists()
 
 
+@pytest.mark.parametrize(
+    "extensions",
+    [
+        "markdown_extensions:\n  - admonition\n",
+        "markdown_extensions:\n  toc:\n    permalink: true\n",
+        "markdown_extensions:\n",
+    ],
+)
+def test_a_projects_markdown_extensions_without_attr_list_still_give_headings_their_ids(
+    scratch: Path,  # noqa: F811
+    capsys: pytest.CaptureFixture[str],
+    extensions: str,
+) -> None:
+    """A project's ``markdown_extensions`` replaces the defaults' list: without ``attr_list`` every heading showed
+    ``{ #marching }`` as text and lost its id (links to it missed). The build adds what its pages are written for."""
+    source(scratch, "book.xml", BOOK)
+    (scratch / "mkdocs.yml").write_text("site_name: x\n" + extensions, encoding="utf-8")
+    assert run(capsys, "build", "--no-pdf").code == 0
+    page = (scratch / "site" / "moving" / "index.html").read_text(encoding="utf-8")
+    assert 'id="marching"' in page
+    assert "{ #marching }" not in page
+
+
 def test_an_inherited_settings_file_is_read_inside_the_project_and_checked_as_its_own(
     scratch: Path,  # noqa: F811
     capsys: pytest.CaptureFixture[str],

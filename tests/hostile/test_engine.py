@@ -26,6 +26,9 @@ from tests.conftest import BUNDLED_BOOK, ROOT
 from tests.test_chain_other_game import compile_other_game
 from tests.test_engine import compile_rules, private_cache  # noqa: F401  (autouse: a private cache folder)
 
+from .scratch import run, source
+from .scratch import scratch as scratch  # the fixture a case takes
+
 LIMIT = "the engine's limit is"
 FIREBALL = ["accuracy=3", "power=2", "defense=2", "penetration=2", "courage=7"]
 FIREBALL_VALUES = [f"--value={v}" for v in FIREBALL]
@@ -251,6 +254,46 @@ def test_a_chain_past_its_limits_is_refused_on_load(
     refused(capsys, ["engine", "--rules", str(hostile), "turns"], *words)
 
 
+def _bands(*bands: tuple[int, int]) -> list[dict[str, Any]]:
+    return [{"min": low, "max": high, "result": f"r{low}", "term": None} for low, high in bands]
+
+
+@pytest.mark.parametrize(
+    ("bands", "where", "said"),
+    [
+        (_bands((2, 13)), "bands[0]", "the bands do not match a roll of 2D6: 13 cannot be rolled"),
+        (_bands((1, 12)), "bands[0]", "the bands do not match a roll of 2D6: 1 cannot be rolled"),
+        (_bands((2, 6), (8, 12)), "bands[1]", "the bands do not match a roll of 2D6: no band for 7"),
+        (_bands((2, 7), (7, 12)), "bands[1]", "the bands do not match a roll of 2D6: 7 is in two bands"),
+        (_bands((2, 7), (12, 8)), "bands[1]", "the band 12-8 runs backwards"),
+        (_bands((2, 7)), "bands", "the bands do not match a roll of 2D6: no band for 8 to 12"),
+        ([], "bands", "the bands do not match a roll of 2D6: no band for 2 to 12"),
+    ],
+)
+def test_a_tables_bands_that_do_not_match_its_dice_are_refused_on_load(
+    rules: Rules, tmp_path: Path, capsys: pytest.CaptureFixture[str], bands: list[Any], where: str, said: str
+) -> None:
+    """A hand-made table's bands are held to its dice as the lint holds a book's: a band of 2-13 on 2D6, a gap or
+    an overlap was answered (odds that do not add up, "no result for 13" in a walk)."""
+
+    def hand_made(data: dict[str, Any]) -> None:
+        data["roll_tables"][0].update(die="2D6", dice={"count": 2, "sides": 6}, bands=bands)
+
+    hostile = changed(rules.path, tmp_path / "table", hand_made)
+    refused(capsys, ["engine", "--rules", str(hostile), "turns"], f"{hostile}: `roll_tables[0].{where}`: {said}")
+
+
+def test_a_tables_dice_that_are_not_its_die_are_refused_on_load(
+    rules: Rules, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    def hand_made(data: dict[str, Any]) -> None:
+        data["roll_tables"][0].update(die="2D6", dice={"count": 3, "sides": 6}, bands=_bands((2, 12)))
+
+    hostile = changed(rules.path, tmp_path / "table", hand_made)
+    words = f"{hostile}: `roll_tables[0].dice`: 3D6 is not the table's die, 2D6"
+    refused(capsys, ["engine", "--rules", str(hostile), "turns"], words)
+
+
 def test_a_walk_past_its_length_is_refused(rules: Rules, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     def eleven_hundred_rolls(data: dict[str, Any]) -> None:
         repeats = data["mechanics"]["repeats"]
@@ -276,6 +319,10 @@ def test_rule_data_too_large_is_refused_unread(
     [
         ('{"format_version": NaN}', ["is not JSON", "`NaN` is not a number JSON allows"]),
         ("[" * 100_000, ["nests too deeply"]),
+        (  # Python's own words, and no place: "Exceeds the limit (4300 digits) for integer string conversion"
+            '{"format_version": 1, "terms": {"a b": {"x": [1, ' + "9" * 5001 + "]}}}",
+            ['is not rule data: a whole number of 5,001 digits at $.terms["a b"].x[1]; no number there has more'],
+        ),
     ],
 )
 def test_rule_data_that_is_not_json_is_refused(
@@ -803,6 +850,43 @@ def test_dice_past_the_engines_limits_are_found_by_the_lint(
     monkeypatch.chdir(tmp_path)
     assert main(["lint"]) == 1
     assert said in capsys.readouterr().out
+
+
+def _chain_of(rolls: int, markdown: bool) -> str:
+    """A book of ``rolls`` rolls of a chain, one a line, each of a term it defines."""
+    if markdown:
+        lines = [
+            f'[Roll {n}.]{{dfn=roll{n}}} [[roll{n}]] <!-- rulebook: mechanic name="roll{n}" roll="D6" '
+            f'pass="at-least" against="4" step="{n + 1}" -->\n'
+            for n in range(rolls)
+        ]
+        return "# 1 Rolls {#rolls}\n\n" + "\n".join(lines)
+    lines = [
+        f'<definition name="roll{n}">Roll {n}.<mechanic name="roll{n}" roll="D6" pass="at-least" against="4" '
+        f'step="{n + 1}"/></definition><reference name="roll{n}">roll</reference>\n'
+        for n in range(rolls)
+    ]
+    return '<document><chapter id="c" title="Rolls">\n' + "".join(lines) + "</chapter></document>"
+
+
+@pytest.mark.parametrize("markdown", [False, True])
+def test_a_chain_longer_than_the_engine_answers_is_found_by_the_lint(
+    scratch: Path, capsys: pytest.CaptureFixture[str], markdown: bool
+) -> None:
+    """Eleven rolls of a chain passed the lint into a ``rules.json`` the engine refused on load (its chain answers
+    at most ten rolls and readings): RB502 at the eleventh, where it is written, and the data keeps ten."""
+    name = "book.md" if markdown else "book.xml"
+    source(scratch, name, _chain_of(11, markdown))
+    outcome = run(capsys, "lint")
+    assert outcome.code == 1
+    line = 2 + 2 * 10 + 1 if markdown else 12
+    assert (
+        "error[RB502]: mechanic `roll10`: more rolls and readings than the engine answers in a chain: at most 10 in "
+        f"a book, each roll and each of its readings counted\n  --> {name}:{line}:"
+    ) in outcome.out
+    assert outcome.out.count("error[") == 1, outcome.out
+    source(scratch, name, _chain_of(10, markdown))
+    assert run(capsys, "lint").code == 0
 
 
 # Text of the rule data on the terminal ----------------------------------------------------------------

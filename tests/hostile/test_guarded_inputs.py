@@ -66,6 +66,11 @@ def test_a_baseline_that_is_a_device_or_a_pipe_is_not_read(scratch: Path) -> Non
             _baseline([{"source": "a", "rule": "RB101", "target": "t", "section": "s", "count": "9" * 100_000}]),
             "`baseline.json`, entry 1: `count` must be a whole number from 1 to 999,999,999, not a long string",
         ),
+        (  # Python's own words, and no place: "Exceeds the limit (4300 digits) for integer string conversion"
+            '{"version": 2, "entries": [{"count": ' + "9" * 5001 + "}]}",
+            "`baseline.json` is not a rulebook lint baseline: a whole number of 5,001 digits at $.entries[0].count; no "
+            "number there has more than 40 digits",
+        ),
         (  # it matched nothing, and was said to "no longer occur"
             _baseline([{"source": "a", "rule": "no-such-rule", "target": "t", "section": "s", "count": 1}]),
             "`baseline.json`, entry 1: `no-such-rule` is no rule of the lint (`rulebook explain` lists them;",
