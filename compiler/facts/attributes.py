@@ -50,7 +50,8 @@ def dice(example: str, *, in_a_chain: bool = False, most: int | None = None, one
 
     def beyond(found: Dice) -> str | None:
         if one_die and found.count != 1:
-            return f"`{found.notation}` is {found.count} dice: the engine makes a derived die from one die (a D6 halved)"
+            made = "the engine makes a derived die from one die (a D6 halved)"
+            return f"`{found.notation}` is {found.count} dice: {made}"
         if in_a_chain and found.count > MAX_CHAIN_DICE:
             return f"`{found.notation}` is more dice than the engine rolls in a chain: at most {MAX_CHAIN_DICE}"
         if most is not None and found.highest > most:
