@@ -8,7 +8,8 @@ import stat
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
-from rulebook.errors import UserError
+from rulebook.config_file import path_problem
+from rulebook.errors import UserError, shorten
 
 
 def write_atomic(path: Path, text: str | bytes, *, mode: int | None = None) -> None:
@@ -102,7 +103,10 @@ def check_written_place(path: Path, *, root: Path) -> Path:
     """Where a command may write a file it makes on request, made absolute: never inside ``.git`` (anywhere up
     the path, the path as written or as it resolves), never inside a site this tool built (its next build
     deletes the file, and a build of some books publishes it), and, inside the project, through no folder that
-    is a symbolic link (a pull request can commit ``reports -> ~/.ssh``)."""
+    is a symbolic link (a pull request can commit ``reports -> ~/.ssh``); and a path a system can open at all."""
+    problem = path_problem(os.path.abspath(path))
+    if problem is not None:  # a name of 300 characters on the way: an internal error, `File name too long`
+        raise OutputError(f"cannot write `{shorten(str(path), 80)}`: the path {problem}")
     link = link_before_parent(path)
     if link is not None:
         raise OutputError(
