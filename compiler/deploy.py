@@ -219,7 +219,8 @@ class _Git:
 def _reason(done: subprocess.CompletedProcess[str]) -> str:
     """What Git said went wrong: its `fatal:` and `error:` lines (its advice after them left out), else its last
     line (the last line alone was "and the repository exists.", of a remote that does not exist)."""
-    said = [line.strip() for line in (done.stderr.strip() or done.stdout.strip()).splitlines() if line.strip()]
+    text = (done.stderr.strip() or done.stdout.strip()).encode("utf-8", "surrogateescape")
+    said = [line.strip() for line in text.decode("utf-8", "replace").splitlines() if line.strip()]  # a name's bytes
     faults = [line.partition(":")[2].strip() for line in said if line.startswith(("fatal:", "error:"))]
     if faults:
         return "; ".join(faults)

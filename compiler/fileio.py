@@ -8,8 +8,23 @@ import stat
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
-from rulebook.config_file import path_problem
 from rulebook.errors import UserError, shorten
+
+MAX_PATH = 4096
+"""The longest path a configuration may give (Linux's own limit, in bytes)."""
+MAX_NAME = 255
+"""The longest name of one file or folder in such a path (Linux's own limit, in bytes)."""
+
+
+def path_problem(value: str) -> str | None:
+    """Why a path the configuration gives cannot name a file on any system, or None if it can."""
+    if "\0" in value:
+        return "holds a NUL character"
+    if len(value.encode("utf-8", "surrogatepass")) > MAX_PATH:
+        return f"is longer than {MAX_PATH} bytes, the longest path"
+    if any(len(part.encode("utf-8", "surrogatepass")) > MAX_NAME for part in value.split("/")):
+        return f"has a name longer than {MAX_NAME} bytes, the longest a file's name may be"
+    return None
 
 
 def write_atomic(path: Path, text: str | bytes, *, mode: int | None = None) -> None:

@@ -84,11 +84,11 @@ from rulebook.config_file import (
     config_table,
     locate_config,
     output_folder,
-    path_problem,
     toml_kind,
 )
 from rulebook.diagnostics import Severity
 from rulebook.errors import QUOTE_LIMIT, quoted, shorten
+from rulebook.fileio import path_problem
 from rulebook.languages.data import shipped_codes
 from rulebook.names import BOOK_NAME as BOOK_NAME
 from rulebook.site.page_table import SITE_ENTRY, TRANSLATION_REPORT_PREFIX, is_device_name

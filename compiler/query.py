@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from typing import Any
 
@@ -10,7 +11,6 @@ from rulebook.family import Family, Found
 from rulebook.formats import QUERY, unknown
 from rulebook.graph import TermGraph
 from rulebook.model import Reference
-from rulebook.report.escaping import json_text
 from rulebook.suggest import Suggester
 
 
@@ -117,7 +117,7 @@ def render_json(report: TermReport) -> str:
     }
     if report.book is not None:
         data["book"] = report.book
-    return json_text(data, indent=2, sort_keys=True) + "\n"
+    return json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
 
 
 def render_term_report(report: TermReport, output_format: str) -> str:

@@ -19,10 +19,10 @@ from importlib import resources
 from pathlib import Path
 from xml.sax.saxutils import escape
 
-from rulebook.config_file import CONFIG_FILE, find_config, path_problem
+from rulebook.config_file import CONFIG_FILE, find_config
 from rulebook.dtd import dtd_text
 from rulebook.errors import NOT_UTF8, UserError, quoted, shorten
-from rulebook.fileio import check_written_place
+from rulebook.fileio import check_written_place, path_problem
 from rulebook.own_wheel import own_wheel, wheel_name
 from rulebook.project import Project, book_name_problem
 from rulebook.source import Span

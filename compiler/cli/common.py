@@ -92,8 +92,8 @@ def project_of(args: argparse.Namespace) -> Project:
 def config_option(args: argparse.Namespace) -> Path | None:
     """The configuration file ``--config`` names, if any; one that does not exist is a usage error (one that is
     there but no regular file, a folder or a pipe, is refused in plain words when it is read)."""
-    from rulebook.config_file import path_problem
     from rulebook.errors import quoted
+    from rulebook.fileio import path_problem
     from rulebook.inputs import present
 
     config: Path | None = getattr(args, "config", None)

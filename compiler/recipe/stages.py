@@ -12,10 +12,10 @@ from typing import TYPE_CHECKING, Any
 
 from rulebook.assets import book_images, image_folder, linked_folder_refusals
 from rulebook.catalog.book import DUPLICATE_ID, INVALID_NAME, RESERVED_NAME
-from rulebook.config_file import path_problem
 from rulebook.diagnostics import Diagnostic, Severity
 from rulebook.errors import UserError, quoted
 from rulebook.family import Family, FamilyBook
+from rulebook.fileio import path_problem
 from rulebook.graph import TermGraph
 from rulebook.inputs import present
 from rulebook.lint import apply_settings, run_book_rules
