@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from rulebook.errors import UserError
+from rulebook.fileio import path_problem
 from rulebook.inputs import MAX_DATA_BYTES, InvalidToml, UnreadableInput, parse_toml, present, read_input_text
 
 CONFIG_FILE = "rulebook.toml"
@@ -107,23 +108,6 @@ def _list_kind(value: list[object]) -> str:
 
 
 _ITEM_KINDS = {str: "strings", int: "numbers", float: "numbers", bool: "booleans", dict: "tables", list: "lists"}
-
-
-MAX_PATH = 4096
-"""The longest path a configuration may give (Linux's own limit, in bytes)."""
-MAX_NAME = 255
-"""The longest name of one file or folder in such a path (Linux's own limit, in bytes)."""
-
-
-def path_problem(value: str) -> str | None:
-    """Why a path the configuration gives cannot name a file on any system, or None if it can."""
-    if "\0" in value:
-        return "holds a NUL character"
-    if len(value.encode("utf-8", "surrogatepass")) > MAX_PATH:
-        return f"is longer than {MAX_PATH} bytes, the longest path"
-    if any(len(part.encode("utf-8", "surrogatepass")) > MAX_NAME for part in value.split("/")):
-        return f"has a name longer than {MAX_NAME} bytes, the longest a file's name may be"
-    return None
 
 
 def site_folder(start: Path, config_file: Path | None = None) -> Path | None:

@@ -212,10 +212,19 @@ class _Git:
         except FileNotFoundError:
             raise DeployError("`git` is not installed (or not on the PATH): deploy needs it") from None
         if done.returncode not in allowed:
-            said = (done.stderr.strip() or done.stdout.strip()).splitlines()
-            reason = said[-1] if said else f"exit status {done.returncode}"
-            raise DeployError(f"`git {args[0]}` failed: {reason}")
+            raise DeployError(f"`git {args[0]}` failed: {_reason(done)}")
         return done
+
+
+def _reason(done: subprocess.CompletedProcess[str]) -> str:
+    """What Git said went wrong: its `fatal:` and `error:` lines (its advice after them left out), else its last
+    line (the last line alone was "and the repository exists.", of a remote that does not exist)."""
+    text = (done.stderr.strip() or done.stdout.strip()).encode("utf-8", "surrogateescape")
+    said = [line.strip() for line in text.decode("utf-8", "replace").splitlines() if line.strip()]  # a name's bytes
+    faults = [line.partition(":")[2].strip() for line in said if line.startswith(("fatal:", "error:"))]
+    if faults:
+        return "; ".join(faults)
+    return said[-1] if said else f"exit status {done.returncode}"
 
 
 def git_environment() -> dict[str, str]:

@@ -8,7 +8,23 @@ import stat
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
-from rulebook.errors import UserError
+from rulebook.errors import UserError, shorten
+
+MAX_PATH = 4096
+"""The longest path a configuration may give (Linux's own limit, in bytes)."""
+MAX_NAME = 255
+"""The longest name of one file or folder in such a path (Linux's own limit, in bytes)."""
+
+
+def path_problem(value: str) -> str | None:
+    """Why a path the configuration gives cannot name a file on any system, or None if it can."""
+    if "\0" in value:
+        return "holds a NUL character"
+    if len(value.encode("utf-8", "surrogatepass")) > MAX_PATH:
+        return f"is longer than {MAX_PATH} bytes, the longest path"
+    if any(len(part.encode("utf-8", "surrogatepass")) > MAX_NAME for part in value.split("/")):
+        return f"has a name longer than {MAX_NAME} bytes, the longest a file's name may be"
+    return None
 
 
 def write_atomic(path: Path, text: str | bytes, *, mode: int | None = None) -> None:
@@ -102,7 +118,10 @@ def check_written_place(path: Path, *, root: Path) -> Path:
     """Where a command may write a file it makes on request, made absolute: never inside ``.git`` (anywhere up
     the path, the path as written or as it resolves), never inside a site this tool built (its next build
     deletes the file, and a build of some books publishes it), and, inside the project, through no folder that
-    is a symbolic link (a pull request can commit ``reports -> ~/.ssh``)."""
+    is a symbolic link (a pull request can commit ``reports -> ~/.ssh``); and a path a system can open at all."""
+    problem = path_problem(os.path.abspath(path))
+    if problem is not None:  # a name of 300 characters on the way: an internal error, `File name too long`
+        raise OutputError(f"cannot write `{shorten(str(path), 80)}`: the path {problem}")
     link = link_before_parent(path)
     if link is not None:
         raise OutputError(

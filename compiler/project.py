@@ -84,11 +84,11 @@ from rulebook.config_file import (
     config_table,
     locate_config,
     output_folder,
-    path_problem,
     toml_kind,
 )
 from rulebook.diagnostics import Severity
 from rulebook.errors import QUOTE_LIMIT, quoted, shorten
+from rulebook.fileio import path_problem
 from rulebook.languages.data import shipped_codes
 from rulebook.names import BOOK_NAME as BOOK_NAME
 from rulebook.site.page_table import SITE_ENTRY, TRANSLATION_REPORT_PREFIX, is_device_name
@@ -711,6 +711,11 @@ def _translations(table: Mapping[str, Any], root: Path, check: _Checker, where: 
         place = _within(where, f"translations.{shorten(language, QUOTE_LIMIT)}")
         if not LANGUAGE.fullmatch(language):
             raise check.error(f"[{place}]: {quoted(language)} is not a language code such as `fr`")
+        if is_device_name(language):
+            raise check.error(
+                f"[{place}]: a translation's site takes the folder `{language}/`, a name Windows keeps for a device: "
+                "no folder there can take it, and the published site could not be checked out there"
+            )
         if not isinstance(entry, dict):
             raise check.error(f"[{place}] must be a table")
         check.keys(entry, {"source", "terms", "language_file", "from_edition", "format", "title"}, place)

@@ -39,7 +39,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from rulebook import published, state
-from rulebook.config_file import path_problem
 from rulebook.fileio import (
     GIT_FOLDER,
     SITE_MARKER,
@@ -49,6 +48,7 @@ from rulebook.fileio import (
     holds_site_marker,
     inside_git,
     lock_name,
+    path_problem,
     reason_of,
     shown_path,
     work_name,

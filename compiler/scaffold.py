@@ -21,8 +21,8 @@ from xml.sax.saxutils import escape
 
 from rulebook.config_file import CONFIG_FILE, find_config
 from rulebook.dtd import dtd_text
-from rulebook.errors import NOT_UTF8, UserError, quoted
-from rulebook.fileio import check_written_place
+from rulebook.errors import NOT_UTF8, UserError, quoted, shorten
+from rulebook.fileio import check_written_place, path_problem
 from rulebook.own_wheel import own_wheel, wheel_name
 from rulebook.project import Project, book_name_problem
 from rulebook.source import Span
@@ -53,6 +53,9 @@ def init_project(folder: Path, title: str | None = None, source_format: str = "x
 
     ``source_format``: ``xml`` (the book and the DTD, the title in the configuration) or ``markdown`` (the same
     book in the Markdown dialect, its title in its front matter: one home for it, the configuration names none)."""
+    problem = path_problem(os.path.abspath(folder))
+    if problem is not None:  # a name of 300 characters: an internal error, `File name too long`
+        raise ScaffoldError(f"`{shorten(str(folder), 80)}` {problem}: nothing was made")
     folder = folder.resolve()
     existing = find_config(folder)
     if existing is not None and existing.parent == folder and not existing.is_file():  # a pipe, a dangling link

@@ -134,6 +134,16 @@ def test_deploy_refuses_the_branch_checked_out_and_a_folder_outside_git(
     assert "is not in a Git repository" in capsys.readouterr().err
 
 
+def test_a_remote_that_is_not_there_is_named_by_what_git_said(
+    repository: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Only Git's last line was given: "`git push` failed: and the repository exists." (the eighteenth probe).
+    assert main(["deploy", "--quiet", "--remote", "nosuch"]) == 2
+    err = capsys.readouterr().err
+    assert "'nosuch' does not appear to be a git repository; Could not read from remote repository" in err
+    assert "and the repository exists" not in err
+
+
 def test_strict_deploys_nothing_when_the_lint_finds_errors(
     repository: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

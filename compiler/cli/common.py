@@ -9,7 +9,6 @@ from __future__ import annotations
 import argparse
 import errno
 import io
-import json
 import os
 import sys
 import time
@@ -17,6 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeAlias
 
 from rulebook.errors import UserError
+from rulebook.report.escaping import json_text, visible_in_text
 
 if TYPE_CHECKING:
     from rulebook.project import Project
@@ -92,8 +92,8 @@ def project_of(args: argparse.Namespace) -> Project:
 def config_option(args: argparse.Namespace) -> Path | None:
     """The configuration file ``--config`` names, if any; one that does not exist is a usage error (one that is
     there but no regular file, a folder or a pipe, is refused in plain words when it is read)."""
-    from rulebook.config_file import path_problem
     from rulebook.errors import quoted
+    from rulebook.fileio import path_problem
     from rulebook.inputs import present
 
     config: Path | None = getattr(args, "config", None)
@@ -149,11 +149,12 @@ def write_file(args: argparse.Namespace, path: Path, text: str, *, baseline: boo
 
 
 def emit(args: argparse.Namespace, data: Any, text: str) -> None:
-    """Print a result as JSON (``--json`` or ``--format json``) or as text."""
+    """Print a result as JSON (``--json`` or ``--format json``) or as text, the rule data's control characters
+    shown as pictures (a title holding ESC set the terminal's title and colours: ``engine turns``)."""
     if getattr(args, "json", False) or getattr(args, "format", "text") == "json":
-        write_stdout(json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False) + "\n")
+        write_stdout(json_text(data, indent=2, sort_keys=True) + "\n")
     else:
-        write_stdout(text)
+        write_stdout(visible_in_text(text))
 
 
 def output_text(args: argparse.Namespace, text: str) -> None:

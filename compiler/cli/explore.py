@@ -69,7 +69,7 @@ def run_graph(args: argparse.Namespace) -> int:
 
 def run_query(args: argparse.Namespace) -> int:
     from rulebook.query import query_family_term, render_term_report
-    from rulebook.report.escaping import visible_in_text
+    from rulebook.report.escaping import escaped_in_json, visible_in_text
 
     found = _terms(args)
     if found is None:
@@ -78,5 +78,5 @@ def run_query(args: argparse.Namespace) -> int:
     rendered = render_term_report(report, args.format)
     # The sources' text with control characters as pictures (␛, ␇; U+202E as �), as a lint report shows it: a
     # heading holding `ESC ]0;...` or `ESC [2J` must not retitle or clear the reader's terminal. JSON escapes them.
-    write_stdout(visible_in_text(rendered) if args.format == "text" else rendered)
+    write_stdout(visible_in_text(rendered) if args.format == "text" else escaped_in_json(rendered))
     return 0 if report.defined else 1

@@ -33,6 +33,10 @@ MAX_DIGITS = 2000
 its damage's, what it loses and the targets it removes."""
 MAX_RESULTS = 1000
 """Results a chain's answer can have: the most successes (or damage) it can come to."""
+MAX_CRITICAL_ADDS = 100
+"""More successes a critical brings (``critical-adds``): games give one or two; each is the rest of the chain's
+distribution added again, so a thousand took 18 s of CPU to work out (and could never be answered: 1,001
+results)."""
 MAX_HEALTH = 100
 """Points of health of a target (``--health``), and targets (``--targets``), in a chain question."""
 MAX_VALUE = 1_000_000

@@ -16,8 +16,8 @@ from rulebook.engine.files import read_file
 from rulebook.engine.limits import (
     MAX_CHAIN,
     MAX_CHAIN_DICE,
+    MAX_CRITICAL_ADDS,
     MAX_REPEATS,
-    MAX_RESULTS,
     MAX_RULES_BYTES,
     MAX_VALUE,
     LongNumber,
@@ -204,8 +204,8 @@ def _check_limits(data: dict[str, Any], path: Path) -> None:
             with _at(path, f"mechanics.rolls.{name}{where}.against"):
                 _check_expression(expression)
         with _at(path, f"mechanics.rolls.{name}.critical_adds"):
-            if roll["critical_adds"] > MAX_RESULTS:
-                raise over(f"{roll['critical_adds']} more successes", MAX_RESULTS, "results of a chain")
+            if roll["critical_adds"] > MAX_CRITICAL_ADDS:
+                raise over(f"{roll['critical_adds']} more successes", MAX_CRITICAL_ADDS, "more successes of a critical")
     chain = len(mechanics["rolls"]) + sum(len(r["readings"]) for r in mechanics["rolls"].values())
     with _at(path, "mechanics.rolls"):
         if chain > MAX_CHAIN:

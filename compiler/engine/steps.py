@@ -126,6 +126,8 @@ def through(steps: list[Step], outcomes: list[list[Outcome]], index: int, known:
         while skipped < len(steps) and steps[skipped].names & set(roll["critical_skips"]):
             skipped += 1
         critical = through(steps, outcomes, skipped, known)
+        most = max(critical) + roll["critical_adds"] * max(rest)  # refused before it is worked out
+        check_results(f"a critical success of `{roll['term']}`", most)
         for _ in range(roll["critical_adds"]):
             critical = _add(critical, rest)
             check_results(f"a critical success of `{roll['term']}`", max(critical))

@@ -43,12 +43,15 @@ class AttributeType:
     """The words it accepts, for a type that is one of a few (the DTD enumerates them)."""
 
 
-def dice(example: str, *, in_a_chain: bool = False, most: int | None = None) -> AttributeType:
+def dice(example: str, *, in_a_chain: bool = False, most: int | None = None, one_die: bool = False) -> AttributeType:
     """Dice notation (``D6``, ``2D6``) the engine rolls: ``in_a_chain``, at most its dice in a chain's roll; ``most``,
-    coming to at most that many (a repeated roll's count). A book past them passed the lint into a ``rules.json``
-    on which the engine refused every question."""
+    coming to at most that many (a repeated roll's count); ``one_die``, one die (what a derived die is made from). A
+    book past them passed the lint into a ``rules.json`` on which the engine refused every question."""
 
     def beyond(found: Dice) -> str | None:
+        if one_die and found.count != 1:
+            made = "the engine makes a derived die from one die (a D6 halved)"
+            return f"`{found.notation}` is {found.count} dice: {made}"
         if in_a_chain and found.count > MAX_CHAIN_DICE:
             return f"`{found.notation}` is more dice than the engine rolls in a chain: at most {MAX_CHAIN_DICE}"
         if most is not None and found.highest > most:

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Literal
 
-from rulebook.engine.limits import MAX_CHAIN, MAX_REPEATS, MAX_RESULTS
+from rulebook.engine.limits import MAX_CHAIN, MAX_CRITICAL_ADDS, MAX_REPEATS
 from rulebook.facts.army_kinds import ARMY, ARMY_RULES, ARMY_SIZE, ROUNDINGS
 from rulebook.facts.attributes import (
     BOARD_SIZE,
@@ -185,12 +185,7 @@ DERIVED_DIE: MechanicKind[DerivedDie] = MechanicKind(
         Attribute(
             "name", dice("D3"), problem='a derived die is named in dice notation (D3) and rolls dice (roll="D6")'
         ),
-        Attribute(
-            "roll",
-            dice("D6"),
-            required=True,
-            problem='a derived die is named in dice notation (D3) and rolls dice (roll="D6")',
-        ),
+        Attribute("roll", dice("D6", one_die=True), required=True),
         Attribute("divide", WHOLE_NUMBER, required=True),
         _ROUND,
     ),
@@ -256,7 +251,7 @@ ROLL: MechanicKind[Roll] = MechanicKind(
         Attribute("always-fails", WHOLE_NUMBERS),
         Attribute("critical", WHOLE_NUMBERS),
         Attribute("critical-skips", NAMES),
-        Attribute("critical-adds", whole_number_to(MAX_RESULTS)),
+        Attribute("critical-adds", whole_number_to(MAX_CRITICAL_ADDS)),
         Attribute("reroll", REROLL),
     ),
     f"`mechanics.rolls`, by name: at most {MAX_CHAIN} rolls and readings in a book (the engine's chain)",

@@ -5,7 +5,8 @@ A book's stages, in the one order every output of it is made from (:func:`book_s
     read_configured(project, book)   -> ReadResult     sources into the document model, and reading problems
     lint_book(read, book, ...)       -> LintResult     the term graph, every finding, the baseline applied
     unsafe_names(read, findings)     -> diagnostics    the gate: names that may not reach a page, a path, an attribute
-    compare_translations(read, book) -> translations   each translation read, aligned and compared once
+    compare_translations(read, book) -> translations   each translation read, aligned and compared once (one that
+                                                       cannot be read stops the build)
     translation_statuses(..)         -> translations   ... with its status against the latest edition
     changes_since(project, book, ..) -> changes        what changed since the edition the book follows
 
@@ -49,6 +50,7 @@ from rulebook.recipe.stages import (
     reserved_names,
     rule_files,
     translation_statuses,
+    unreadable_translations,
 )
 from rulebook.stage_values import LintResult, ReadResult
 
@@ -226,6 +228,9 @@ def compared_book(
     the latest edition and the book's edition diffed, with the reasons that edition cannot be diffed (the previous
     one does not read)."""
     translations = compare_translations(read, book, project.root, cache)
+    refused = unreadable_translations(book, project.root, translations)
+    if refused:
+        return translations, None, refused
     if not editions:
         return translations, None, ()
     translations = translation_statuses(project, book, read, translations, earlier, cache)

@@ -12,10 +12,10 @@ from typing import TYPE_CHECKING, Any
 
 from rulebook.assets import book_images, image_folder, linked_folder_refusals
 from rulebook.catalog.book import DUPLICATE_ID, INVALID_NAME, RESERVED_NAME
-from rulebook.config_file import path_problem
 from rulebook.diagnostics import Diagnostic, Severity
 from rulebook.errors import UserError, quoted
 from rulebook.family import Family, FamilyBook
+from rulebook.fileio import path_problem
 from rulebook.graph import TermGraph
 from rulebook.inputs import present
 from rulebook.lint import apply_settings, run_book_rules
@@ -163,8 +163,8 @@ def reserved_names(project: Project, book: BookConfig) -> frozenset[str]:
 def compare_translations(
     read: ReadResult, book: BookConfig, root: Path, cache: StageCache = NO_CACHE
 ) -> tuple[TranslationResult, ...]:
-    """Every configured translation compared with the book. One that cannot be read is left out
-    (``rulebook compare`` says why, and the original's outputs are still good)."""
+    """Every configured translation compared with the book. One that cannot be read is left out (a build stops at
+    it: :func:`unreadable_translations`; ``rulebook compare`` says why)."""
     from rulebook.build_values import TranslationResult
     from rulebook.translate.compare import compare_books
 
@@ -195,6 +195,23 @@ def compare_translations(
         if result is not None:
             results.append(result)
     return tuple(results)
+
+
+def unreadable_translations(
+    book: BookConfig, root: Path, compared: Sequence[TranslationResult]
+) -> tuple[Diagnostic, ...]:
+    """Why each configured translation of ``book`` that :func:`compare_translations` left out cannot be read: a build
+    stops at it, the last site kept (one whose source was missing was built without it with exit 0, and the next
+    deploy took its pages off the web)."""
+    done = {result.language for result in compared}
+    refused: list[Diagnostic] = []
+    for translation in book.translations:
+        if translation.language not in done:
+            read = read_book(
+                [translation.source], root, language=translation.language, source_format=translation.format
+            )
+            refused += (d for d in read.diagnostics if d.severity is Severity.FATAL)
+    return tuple(refused)
 
 
 def translation_languages(translation: Translation, root: Path | None) -> tuple[Language, Language]:

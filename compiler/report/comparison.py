@@ -8,11 +8,10 @@ coverage and the waivers; the JSON adds them as ``comparison``. HTML is the repo
 
 from __future__ import annotations
 
-import json
-
 from rulebook.catalog import TRANSLATION_RULES
 from rulebook.formats import COMPARE, unknown
 from rulebook.report import json_format, renderer, text
+from rulebook.report.escaping import json_text
 from rulebook.report.listing import listed
 from rulebook.report.summary import Report
 from rulebook.site.theme import Theme
@@ -46,7 +45,7 @@ def render_comparison(
         return _html(comparison, language, theme)
     if output_format == "json":
         document = json_format.document(report) | {"comparison": comparison.summary()}
-        return json.dumps(document, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+        return json_text(document, indent=2, sort_keys=True) + "\n"
     if output_format == "text":
         return _coverage(comparison) + text.render(report, color=color) + _waivers(comparison)
     return renderer(output_format)(report)

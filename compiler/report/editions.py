@@ -8,13 +8,11 @@ shows, through the project's templates.
 
 from __future__ import annotations
 
-import json
-
 from rulebook.catalog import EDITION_RULES
 from rulebook.diff import BookDiff, render_text
 from rulebook.formats import DIFF, unknown
 from rulebook.report import json_format, renderer, text
-from rulebook.report.escaping import visible
+from rulebook.report.escaping import json_text, visible
 from rulebook.report.summary import Report
 from rulebook.site.theme import Theme
 
@@ -38,7 +36,7 @@ def render_diff(
     report = diff_report(diff)
     if output_format == "json":
         document = json_format.document(report) | {"diff": diff.as_json()}
-        return json.dumps(document, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+        return json_text(document, indent=2, sort_keys=True) + "\n"
     if output_format == "text":
         return text.render(report, color=color)
     return renderer(output_format)(report)

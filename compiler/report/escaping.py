@@ -18,6 +18,7 @@ reports are data and keep every string exact (JSON escapes the C0 controls itsel
 
 from __future__ import annotations
 
+import json
 import re
 import sys
 from collections.abc import Iterable
@@ -54,7 +55,22 @@ def character_class(codes: Iterable[int]) -> str:
 SHOWN_OTHERWISE = re.compile(character_class(_VISIBLE_IN_TEXT))
 """Any character :func:`visible_in_text` replaces (most texts hold none: a search is cheaper than a translation)."""
 UNPRINTABLE_ABOVE_ASCII = re.compile(character_class(code for code in _VISIBLE if code >= 0x7F))
-"""DEL, the C1 controls and the bidirectional controls: what JSON writes as they are (it escapes the C0 ones)."""
+"""DEL, the C1 controls, the bidirectional controls and the line and paragraph separators: what JSON writes as they
+are (it escapes the C0 ones)."""
+
+
+def json_text(value: Any, **options: Any) -> str:
+    """``value`` as JSON (``json.dumps``'s ``options``), UTF-8 text but each character of
+    :data:`UNPRINTABLE_ABOVE_ASCII` written as its escape: the data stays exact, and a report printed on a terminal
+    (``engine odds --json``, ``lint --format json``) cannot reorder nor drive it (U+202E was written raw)."""
+    text = json.dumps(value, ensure_ascii=False, **options)
+    return escaped_in_json(text)
+
+
+def escaped_in_json(text: str) -> str:
+    """JSON text with each character of :data:`UNPRINTABLE_ABOVE_ASCII` written as its escape (valid anywhere in JSON
+    text: such a character can only stand inside a string)."""
+    return UNPRINTABLE_ABOVE_ASCII.sub(lambda found: f"\\u{ord(found.group()):04x}", text)
 
 
 def visible_in_text(text: str) -> str:

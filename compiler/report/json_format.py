@@ -10,6 +10,7 @@ from typing import Any
 
 from rulebook.catalog import rule_url
 from rulebook.diagnostics import Diagnostic, Note, Severity
+from rulebook.report.escaping import escaped_in_json, json_text
 from rulebook.report.summary import Report
 
 _FATAL = Severity.FATAL
@@ -78,10 +79,10 @@ _COMPACT = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
 def render(report: Report, *, pretty: bool = False) -> str:
     """The report as JSON: one line per diagnostic (``pretty``: indented, for people)."""
     if pretty:
-        return json.dumps(document(report), indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+        return json_text(document(report), indent=2, sort_keys=True) + "\n"
     lines = ",\n".join(_CompactLines(report.docs_url).encode(report.diagnostics))
     totals = json.dumps(summary(report), sort_keys=True, ensure_ascii=False, separators=(",", ":"))
-    return f'{{"diagnostics":[\n{lines}\n],"summary":{totals}}}\n'
+    return escaped_in_json(f'{{"diagnostics":[\n{lines}\n],"summary":{totals}}}\n')
 
 
 class _CompactLines:

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import hashlib
-import json
 from typing import Any
 
 from rulebook import __version__
 from rulebook.diagnostics import Diagnostic, Rule
+from rulebook.report.escaping import json_text
 from rulebook.report.places import placed
 from rulebook.report.summary import Report
 from rulebook.source import SourceText
@@ -92,4 +92,4 @@ def render(report: Report) -> str:
         notifications = [{"level": "note", "message": {"text": note}} for note in report.notes]
         run["invocations"] = [{"executionSuccessful": True, "toolExecutionNotifications": notifications}]
     log = {"$schema": SCHEMA, "version": "2.1.0", "runs": [run]}
-    return json.dumps(log, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+    return json_text(log, indent=2, sort_keys=True) + "\n"

@@ -11,11 +11,11 @@ report's summary below. As JSON: ``{"statistics": [...], "summary": {...}}``.
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
+from rulebook.report.escaping import json_text
 from rulebook.report.summary import Report
 
 
@@ -74,4 +74,4 @@ def render_json(report: Report) -> str:
         ],
         "summary": summary(report),
     }
-    return json.dumps(document, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+    return json_text(document, indent=2, sort_keys=True) + "\n"

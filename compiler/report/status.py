@@ -10,13 +10,12 @@ before and now, beside the translation made from the earlier one.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 
 from rulebook.catalog import STATUS_RULES
 from rulebook.formats import STATUS, unknown
 from rulebook.report import json_format, renderer, text
-from rulebook.report.escaping import visible
+from rulebook.report.escaping import json_text, visible
 from rulebook.report.listing import listed
 from rulebook.report.summary import Report
 from rulebook.site.theme import Theme
@@ -48,7 +47,7 @@ def render_status(
     report = status_report(statuses)
     if output_format == "json":
         document = json_format.document(report) | {"status": [status.summary() for status in statuses]}
-        return json.dumps(document, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+        return json_text(document, indent=2, sort_keys=True) + "\n"
     if output_format == "text":
         return "".join(summary_lines(status) + "\n" for status in statuses) + text.render(report, color=color)
     return renderer(output_format)(report)

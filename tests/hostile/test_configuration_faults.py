@@ -469,3 +469,34 @@ def test_a_key_of_thousands_of_parts_is_refused_at_once(
         "rulebook.toml:2: a key of more than 256 parts (`a.b.c` has three), more than any file the compiler reads "
         "needs\n"
     ), outcome.err
+
+
+@pytest.mark.parametrize(
+    ("fault", "said"),
+    [("missing", "error[RB003]: cannot read `fr.md`"), ("not UTF-8", "error[RB003]: the file is not valid UTF-8")],
+)
+def test_a_translation_that_cannot_be_read_stops_the_build_and_the_last_site_is_kept(
+    scratch: Path,  # noqa: F811
+    capsys: pytest.CaptureFixture[str],
+    fault: str,
+    said: str,
+) -> None:
+    # A translation whose source was missing was left out of the site with exit 0 and "Built 1 book" (the
+    # eighteenth probe): a CI published the site without its pages, and the next deploy took them off the web.
+    source(scratch, "book.xml", BOOK)
+    (scratch / "fr.md").write_text("# Se déplacer\n\n## Marcher\n\nMarcher, c'est avancer.\n", encoding="utf-8")
+    (scratch / "rulebook.toml").write_text(
+        'sources = ["book.xml"]\n[translations.fr]\nsource = "fr.md"\n', encoding="utf-8"
+    )
+    assert run(capsys, "build", "-q", "--no-pdf").code in (0, 1)
+    built = sorted(path.relative_to(scratch / "site") for path in (scratch / "site").rglob("*"))
+    assert Path("fr/index.html") in built
+    if fault == "missing":
+        (scratch / "fr.md").unlink()
+    else:
+        (scratch / "fr.md").write_bytes(b"# Se d\xe9placer\n")
+    outcome = run(capsys, "build", "-q", "--no-pdf")
+    assert outcome.code == 2
+    assert said in outcome.err
+    assert "the last good site is kept" in outcome.err
+    assert sorted(path.relative_to(scratch / "site") for path in (scratch / "site").rglob("*")) == built

@@ -162,7 +162,7 @@ def test_a_chain_past_its_results_is_refused(
         data["mechanics"]["rolls"]["hit"].update(critical=[6], critical_adds=20)
 
     def too_many(data: dict[str, Any]) -> None:
-        data["mechanics"]["rolls"]["hit"].update(critical=[6], critical_adds=1001)
+        data["mechanics"]["rolls"]["hit"].update(critical=[6], critical_adds=101)
 
     hostile = changed(other_game, tmp_path / "results", criticals)
     argv = ["engine", "--rules", str(hostile), "chain", "--count", "100", *FIREBALL_VALUES]
@@ -170,7 +170,28 @@ def test_a_chain_past_its_results_is_refused(
     argv = ["engine", "--rules", str(hostile), "chain", "--count", "40", "--damage", "D6", *FIREBALL_VALUES]
     refused(capsys, argv, "840 successes of up to 6 damage each can come to 5040", f"{LIMIT} 1,000 results")
     hostile = changed(other_game, tmp_path / "adds", too_many)
-    refused(capsys, ["engine", "--rules", str(hostile), "turns"], "`mechanics.rolls.hit.critical_adds`", "1001 more")
+    refused(capsys, ["engine", "--rules", str(hostile), "turns"], "`mechanics.rolls.hit.critical_adds`", "101 more")
+
+
+def test_a_critical_past_the_results_is_refused_before_it_is_worked_out(
+    other_game: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # `critical-adds="1000"` (then within the limits) made the engine add the rest of the chain a thousand times,
+    # 18 s of CPU, before it found the answer past its 1,000 results (the eighteenth probe).
+    from rulebook.engine import limits, rules, steps
+
+    monkeypatch.setattr(limits, "MAX_CRITICAL_ADDS", 5000)
+    monkeypatch.setattr(rules, "MAX_CRITICAL_ADDS", 5000)
+    added = []
+    monkeypatch.setattr(steps, "_add", lambda a, b: added.append(1) or {})
+
+    def criticals(data: dict[str, Any]) -> None:
+        data["mechanics"]["rolls"]["hit"].update(critical=[6], critical_adds=1000)
+
+    hostile = changed(other_game, tmp_path / "results", criticals)
+    argv = ["engine", "--rules", str(hostile), "chain", "--count", "1", *FIREBALL_VALUES]
+    refused(capsys, argv, "a critical success of `hit` can come to 1001", f"{LIMIT} 1,000 results of a chain")
+    assert added == []
 
 
 def test_numbers_typed_into_a_question_are_bounded(
@@ -832,9 +853,14 @@ def test_a_verdict_committed_beside_crafted_rule_data_is_not_believed(
         ),
         (
             '<definition name="strike">A strike.<mechanic name="strike" roll="D6" pass="at-least" against="4" '
-            'critical="6" critical-adds="5000"/></definition><reference name="strike">strike</reference>',
-            "error[RB502]: mechanic `strike`: `critical-adds` must be a whole number from 1 to 1,000, the most the "
+            'critical="6" critical-adds="101"/></definition><reference name="strike">strike</reference>',
+            "error[RB502]: mechanic `strike`: `critical-adds` must be a whole number from 1 to 100, the most the "
             "engine allows here",
+        ),
+        (  # passed the lint; every engine question on the built data was then refused (the eighteenth probe)
+            '<definition name="d5">A D5 is a D10 halved.<mechanic name="D5" roll="2D10" divide="2" round="up"/>'
+            '</definition><reference name="d5">D5</reference>',
+            "error[RB502]: mechanic `D5`: `roll`: `2D10` is 2 dice: the engine makes a derived die from one die",
         ),
     ],
 )
@@ -887,3 +913,38 @@ def test_a_chain_longer_than_the_engine_answers_is_found_by_the_lint(
     assert outcome.out.count("error[") == 1, outcome.out
     source(scratch, name, _chain_of(10, markdown))
     assert run(capsys, "lint").code == 0
+
+
+# Text of the rule data on the terminal ----------------------------------------------------------------
+
+_DRIVING = "\x1b]0;owned\x07\x1b[31m\u202e"
+"""ESC sequences setting a terminal's title and colour, and a right-to-left override."""
+
+
+def _driving_step(data: dict[str, Any]) -> None:
+    data["sequences"][0]["steps"][0]["text"] = f"Movement{_DRIVING} Phase"
+
+
+@pytest.mark.parametrize("as_json", [False, True])
+def test_the_engine_shows_the_rule_datas_control_characters_as_pictures(
+    rules: Rules, tmp_path: Path, capsys: pytest.CaptureFixture[str], as_json: bool
+) -> None:
+    # `engine turns` wrote a turn's title with ESC and U+202E raw (the eighteenth probe): the terminal's title was
+    # set, its text turned red and the line reversed. JSON keeps the text exact, written as escapes.
+    data = changed(rules.path, tmp_path, _driving_step)
+    assert main(["engine", "--rules", str(data), "turns", *(["--json"] if as_json else [])]) == 0
+    out = capsys.readouterr().out
+    assert not any(character in out for character in "\x1b\x07\u202e")
+    if as_json:
+        assert "\\u001b]0;owned\\u0007\\u001b[31m\\u202e" in out
+        assert f"Movement{_DRIVING} Phase" in _strings(json.loads(out))  # exact
+    else:
+        assert "Movement␛]0;owned␇␛[31m� Phase" in out
+
+
+def _strings(value: Any) -> list[str]:
+    """Every string in a JSON value."""
+    if isinstance(value, str):
+        return [value]
+    items = value.values() if isinstance(value, dict) else value if isinstance(value, list) else []
+    return [text for item in items for text in _strings(item)]

@@ -350,6 +350,25 @@ def test_a_book_named_like_a_windows_device_is_a_configuration_error(
     assert "[books.nul]: a book cannot be called `nul`: `nul` is a name Windows keeps for a device" in err
 
 
+@pytest.mark.parametrize("language", ["con", "nul"])
+def test_a_translation_into_a_language_named_like_a_windows_device_is_a_configuration_error(
+    scratch: Path, capsys: pytest.CaptureFixture[str], language: str
+) -> None:
+    # `con` is Cofan's code: its site was built into `site/con/` with exit 0 (the eighteenth probe), which a
+    # published branch cannot hold on Windows; the lint said nothing either.
+    project(scratch)
+    (scratch / "tr.md").write_text("# Basics\n", encoding="utf-8")
+    (scratch / "words.toml").write_text("", encoding="utf-8")
+    with (scratch / "rulebook.toml").open("a", encoding="utf-8") as config:
+        config.write(f'[translations.{language}]\nsource = "tr.md"\nlanguage_file = "words.toml"\n')
+    before = snapshot(scratch)
+    for command in ("build", "lint"):
+        assert run(command, "-q") == 2
+        err = capsys.readouterr().err
+        assert f"[translations.{language}]: a translation's site takes the folder `{language}/`, a name Windows " in err
+    assert snapshot(scratch) == before
+
+
 def test_configuration_text_reaches_the_pages_inert(scratch: Path) -> None:
     payload = "<img src=x onerror=alert(1)>"
     project(scratch, title=f'"{payload}"', copyright='"<script>alert(2)</script>"')

@@ -112,6 +112,34 @@ def test_an_empty_file_name_is_refused(
     assert capsys.readouterr().err.endswith(f"error: argument {option}: an empty name: name the file to write\n")
 
 
+@pytest.mark.parametrize("writer", NAMING_A_FILE)
+@pytest.mark.parametrize(
+    "name", ["L" * 300 + "/x", "sub/" + "L" * 300, "d/" * 2100 + "x"], ids=["folder", "file", "path"]
+)
+def test_a_name_no_system_takes_is_refused_in_plain_words(
+    scratch: Path,  # noqa: F811
+    capsys: pytest.CaptureFixture[str],
+    writer: str,
+    name: str,
+) -> None:
+    """A folder's name of 300 characters on the way, or a path past 4,096 bytes, was an internal error (`File name
+    too long`), and a refused ``-o sub/LONG`` left the folder ``sub`` it had made (the eighteenth probe)."""
+    _project(scratch)
+    outcome = refused(capsys, scratch, *NAMING_A_FILE[writer], name)
+    assert outcome.err.startswith("rulebook: error: cannot write `")
+    assert "the longest" in outcome.err
+
+
+@pytest.mark.parametrize("name", ["L" * 300, "L" * 300 + "/x", "d/" * 2100 + "x"], ids=["folder", "inside", "path"])
+def test_init_of_a_name_no_system_takes_is_refused_in_plain_words(
+    scratch: Path,  # noqa: F811
+    capsys: pytest.CaptureFixture[str],
+    name: str,
+) -> None:
+    outcome = refused(capsys, scratch, "init", name)
+    assert outcome.err.endswith(": nothing was made\n") and "the longest" in outcome.err
+
+
 @pytest.mark.parametrize("writer", sorted(WRITERS))
 def test_a_dash_is_standard_output_for_every_report(
     scratch: Path,  # noqa: F811
