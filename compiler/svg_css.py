@@ -22,11 +22,12 @@ as tinycss2 writes what was kept, which has neither, so every count of the pictu
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from functools import lru_cache
 
 import tinycss2
 from tinycss2 import ast
+from tinycss2.serializer import serialize_identifier
 
 PRESENTATION = frozenset(
     {
@@ -139,11 +140,11 @@ def kept_declarations(css: str) -> str:
     _check_reach(token for node in nodes for token in _tokens_of(node))
     kept, changed = [], False
     for node in nodes:
-        if node.type == "declaration":
+        if isinstance(node, ast.Declaration):
             declaration = _kept_declaration(node)
             kept += [declaration] if declaration is not None else []
             changed |= declaration is None
-        elif node.type != "whitespace":
+        elif not isinstance(node, ast.WhitespaceToken):
             changed = True
     return css if not changed and "\\" not in css else without_comments(";".join(kept))
 
@@ -235,22 +236,22 @@ def _kept_rules(nodes: Iterable[ast.Node], *, nested: bool) -> tuple[str, bool]:
     written: list[str] = []
     changed = False
     for node in nodes:
-        if node.type == "whitespace":
+        if isinstance(node, ast.WhitespaceToken):
             written.append(node.value)
-        elif node.type == "declaration" and nested:
+        elif isinstance(node, ast.Declaration) and nested:
             declaration = _kept_declaration(node)
             written += [declaration + ";"] if declaration is not None else []
             changed |= declaration is None
-        elif node.type == "qualified-rule":
+        elif isinstance(node, ast.QualifiedRule):
             inner, left_out = _kept_rules(tinycss2.parse_blocks_contents(node.content), nested=True)
             written.append(f"{tinycss2.serialize(node.prelude)}{{{inner}}}")
             changed |= left_out
-        elif node.type == "at-rule" and node.lower_at_keyword in _KEPT_AT_RULES and node.content is not None:
-            contents = (
+        elif isinstance(node, ast.AtRule) and node.lower_at_keyword in _KEPT_AT_RULES and node.content is not None:
+            contents: Iterable[ast.Node] = (
                 tinycss2.parse_blocks_contents(node.content) if nested else tinycss2.parse_rule_list(node.content)
             )
             inner, left_out = _kept_rules(contents, nested=nested)
-            keyword = tinycss2.serializer.serialize_identifier(node.at_keyword)
+            keyword = serialize_identifier(node.at_keyword)
             written.append(f"@{keyword}{tinycss2.serialize(node.prelude)}{{{inner}}}")
             changed |= left_out
         else:  # another at-rule, a declaration where none is read, what no browser reads (a parse error)
@@ -261,24 +262,24 @@ def _kept_rules(nodes: Iterable[ast.Node], *, nested: bool) -> tuple[str, bool]:
 def _kept_declaration(declaration: ast.Declaration) -> str | None:
     """The declaration as the copy writes it, or None where it is left out: its property is not allowed, or a browser
     reads no value in it (a string cut by a line's end swallows what follows it)."""
-    if declaration.lower_name not in PROPERTIES or any(token.type == "error" for token in _walk(declaration.value)):
+    if declaration.lower_name not in PROPERTIES or any(isinstance(t, ast.ParseError) for t in _walk(declaration.value)):
         return None
     _check_value(declaration.lower_name, declaration.value)
-    return declaration.serialize()
+    return str(declaration.serialize())
 
 
 def _check_value(name: str, tokens: Iterable[ast.Node]) -> None:
     """Refuse a value of the property ``name`` using a function it may not, or an ``#id`` where none is named."""
     allowed = COLOURS | FUNCTIONS.get(name, frozenset())
     for token in _walk(tokens):
-        if token.type == "url" or (token.type == "function" and token.lower_name in ("url", "src")):
+        if _address(token) is not None:
             if name not in ELEMENT_ADDRESSES:
                 raise RefusedCss(
                     f"its style gives `{name[:40]}` an address (`url(#...)`), which a reader's browser reads there as "
                     "this picture's own file, drawn again inside itself",
                     "give `url(#...)` only to a paint, a marker, a clipping path, a mask or a filter, or " + SIMPLER,
                 )
-        elif token.type == "function" and token.lower_name not in allowed:
+        elif isinstance(token, ast.FunctionBlock) and token.lower_name not in allowed:
             raise RefusedCss(
                 f"its style uses `{name[:40]}: {token.lower_name[:40]}()`, which a reader's browser draws at a cost no "
                 "count of the picture reads (CSS gradients, clipping shapes and images, computed values)",
@@ -291,7 +292,7 @@ def _check_reach(tokens: Iterable[ast.Node]) -> None:
     """Refuse CSS that loads something from out of the picture: ``@import``, an address not an ``#id`` (one a
     browser cannot read, ``url(a b)``, too)."""
     for token in _walk(tokens):
-        if token.type == "at-keyword" and token.lower_value == "import":
+        if isinstance(token, ast.AtKeywordToken) and token.lower_value == "import":
             raise RefusedCss("its style reaches outside the picture (`@import`)")
         address = _address(token)
         if address is not None and not _IGNORED.sub("", address).startswith("#"):
@@ -301,13 +302,13 @@ def _check_reach(tokens: Iterable[ast.Node]) -> None:
 
 def _address(token: ast.Node) -> str | None:
     """The address ``token`` gives, if it gives one: a ``url()`` or ``src()``, a ``url()`` no browser reads."""
-    if token.type == "url":
+    if isinstance(token, ast.URLToken):
         return str(token.value)
-    if token.type == "error" and token.kind == "bad-url":
+    if isinstance(token, ast.ParseError) and token.kind == "bad-url":
         return "…"
-    if token.type == "function" and token.lower_name in ("url", "src"):
-        strings = [str(part.value) for part in token.arguments if part.type == "string"]
-        return strings[0] if strings else tinycss2.serialize(token.arguments)
+    if isinstance(token, ast.FunctionBlock) and token.lower_name in ("url", "src"):
+        strings = [str(part.value) for part in token.arguments if isinstance(part, ast.StringToken)]
+        return strings[0] if strings else str(tinycss2.serialize(token.arguments))
     return None
 
 
@@ -318,10 +319,10 @@ MAX_DIGITS = 4_000
 """The most digits of a CSS number read (Python reads no integer longer, and a browser no length needs more)."""
 
 
-def _parsed(parse: Callable[[str], list[ast.Node]], css: str) -> list[ast.Node]:
+def _parsed(parse: Callable[[str], Sequence[ast.Node]], css: str) -> list[ast.Node]:
     """``css`` as tinycss2's ``parse`` reads it; :class:`RefusedCss` for a number longer than :data:`MAX_DIGITS`."""
     try:
-        return parse(css)
+        return list(parse(css))
     except ValueError:  # Python's limit on the digits of an integer read from text
         raise RefusedCss(
             f"its style holds a number of more than {MAX_DIGITS:,} digits, more than any drawing needs", SIMPLER
@@ -330,15 +331,12 @@ def _parsed(parse: Callable[[str], list[ast.Node]], css: str) -> list[ast.Node]:
 
 def _tokens_of(node: ast.Node) -> list[ast.Node]:
     """The tokens of a rule or a declaration, all of them (an at-rule's keyword first)."""
-    if node.type == "declaration":
+    if isinstance(node, ast.Declaration):
         return list(node.value)
-    if node.type == "at-rule":
-        return [
-            ast.AtKeywordToken(node.source_line, node.source_column, node.at_keyword),
-            *node.prelude,
-            *(node.content or []),
-        ]
-    if node.type == "qualified-rule":
+    if isinstance(node, ast.AtRule):
+        keyword = ast.AtKeywordToken(node.source_line, node.source_column, node.at_keyword)
+        return [keyword, *node.prelude, *(node.content or [])]
+    if isinstance(node, ast.QualifiedRule):
         return [*node.prelude, *node.content]
     return [node]
 
@@ -355,7 +353,7 @@ def _walk(tokens: Iterable[ast.Node]) -> Iterator[ast.Node]:
             stack.pop()
             continue
         yield token
-        if token.type == "function":
+        if isinstance(token, ast.FunctionBlock):
             stack.append(iter(token.arguments))
-        elif token.type in ("() block", "[] block", "{} block"):
+        elif isinstance(token, (ast.ParenthesesBlock, ast.SquareBracketsBlock, ast.CurlyBracketsBlock)):
             stack.append(iter(token.content))

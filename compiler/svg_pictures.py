@@ -10,7 +10,8 @@ line in the picture: scripts, event attributes (``onload``), ``<foreignObject>``
 animations (they can rewrite a link), references out of the picture (``https://``, another file,
 ``javascript:``) in an attribute or in CSS (``url(...)``, ``@import``). What cannot act and is not
 drawn is left out without a word: an editor's own metadata (Inkscape's, Illustrator's, RDF), comments,
-processing instructions, elements and attributes the allow-list does not know.
+processing instructions, elements and attributes the allow-list does not know, and CSS properties it does not know
+(:mod:`rulebook.svg_css`, which reads the picture's CSS).
 """
 
 from __future__ import annotations
