@@ -176,7 +176,8 @@ _NAME = r"[A-Za-z-][A-Za-z0-9_-]*+"
 _PLAIN = re.compile(rf"{_SPACE}(?:{_NAME}{_SPACE}:{_VALUE};{_SPACE})*+(?:{_NAME}{_SPACE}:{_VALUE})?+")
 """A ``style`` attribute of plain declarations: ``fill:#fff;font-family:'DejaVu Sans';stroke:url(#g)``."""
 _PLAIN_VALUE = re.compile(_VALUE)
-_FUNCTION = re.compile(r"([A-Za-z0-9_-]*+)\(")
+_FUNCTION = re.compile(r"(?<![A-Za-z0-9_-])([A-Za-z0-9_-]*+)\(")
+"""A function's name and its ``(``, each run of a name's letters read once, from its start."""
 _ELEMENT_ADDRESS = re.compile(r"\([ \t\n\r\f]*+#[A-Za-z0-9_.-]*+[ \t\n\r\f]*+\)")
 _INNERMOST = re.compile(r"\([^();]*+\)")
 _MAY_REACH = re.compile(r"url\(|src\(|\\", re.IGNORECASE)
