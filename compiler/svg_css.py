@@ -58,13 +58,14 @@ PROPERTIES = (
         *("font-variation-settings", "line-height", "text-align", "text-indent", "text-transform"),
         *("text-orientation", "text-decoration-line", "text-decoration-style", "text-decoration-color"),
         *("white-space", "inline-size", "shape-inside", "shape-subtract", "shape-padding", "shape-margin"),
-        *("enable-background", "solid-color", "solid-opacity", "mask-type"),
+        *("enable-background", "solid-color", "solid-opacity", "mask-type", "background-color"),
     }
 )
 """The CSS properties kept: SVG's presentation properties and geometry, the properties of fonts and text an editor
-writes on SVG text (Inkscape's flowed text: ``inline-size``, ``shape-inside``...), and four more that cost nothing a
+writes on SVG text (Inkscape's flowed text: ``inline-size``, ``shape-inside``...), and five more that cost nothing a
 count does not read: ``enable-background`` (SVG 1.1's, no browser reads it), ``solid-color`` and ``solid-opacity``
-(SVG 1.2's flat paint, which Inkscape writes), ``mask-type`` (a ``<mask>`` read by its light or by its alpha). Every
+(SVG 1.2's flat paint, which Inkscape writes), ``mask-type`` (a ``<mask>`` read by its light or by its alpha),
+``background-color`` (a colour under the whole picture, painted once: only the outermost ``<svg>`` has a box). Every
 one of these is written by the real pictures measured (55,000 SVGs: icon themes, Inkscape's own files, Open Clip Art,
 card decks, npm's icon sets), or is the sibling of one that is."""
 
@@ -80,10 +81,11 @@ FUNCTIONS = {
         | {"skewx", "skewy"}
     ),
     "d": frozenset({"path"}),
+    "clip": frozenset({"rect"}),
 }
 """The other functions a property's value may use, each counted: a filter's (as
 :data:`rulebook.svg_pictures.FUNCTION_PASSES` steps each), a transform's (an element moved in CSS is taken to cover
-the picture), a path's data (its points counted)."""
+the picture), a path's data (its points counted), the rectangle ``clip`` cuts a viewport to (SVG 1.1's)."""
 
 ELEMENT_ADDRESSES = frozenset(
     {"fill", "stroke", "marker", "marker-start", "marker-mid", "marker-end", "clip-path", "mask", "filter"}
@@ -186,8 +188,8 @@ _MAY_REACH = re.compile(r"url\(|src\(|\\", re.IGNORECASE)
 
 def _plain_declarations(css: str) -> tuple[list[str], bool] | None:
     """The allowed declarations of a ``style`` attribute of plain declarations (:data:`_PLAIN`, parentheses closed
-    before each ``;``), as tinycss2 writes them, each of whose values is plain (:func:`_plain_value`), and whether
-    any was left out; None where tinycss2 is to read it. Fifty times faster than tinycss2, for what editors write."""
+    before each ``;``), as written, each of whose values is plain (:func:`_plain_value`), and whether any was
+    left out; None where tinycss2 is to read it. Fifty times faster than tinycss2, for what editors write."""
     if _PLAIN.fullmatch(css) is None or not _closed(css):
         return None
     kept, left_out = [], False
