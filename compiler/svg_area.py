@@ -112,8 +112,10 @@ MARKED = frozenset(f"{{{SVG}}}{name}" for name in ("path", "line", "polyline", "
 _BOUNDING_KEYS = ("patternContentUnits", "maskContentUnits", "clipPathUnits")
 CSS_GEOMETRY = re.compile(r"(?<![\w-])(?:x|y|cx|cy|r|rx|ry|width|height|d)\s*:", re.IGNORECASE)
 """A geometry property given in CSS, which overrides an attribute: where it is, a shape's extent is not read."""
-CSS_MOVES = re.compile(r"(?<![\w-])(?:transform|scale|translate|rotate|zoom|offset(?:-[a-z]+)?)\s*:", re.IGNORECASE)
-"""A CSS property moving or scaling an element and what it holds: where it is, its place is not told."""
+CSS_MOVES = re.compile(r"(?<![\w-])transform\s*:", re.IGNORECASE)
+"""CSS's ``transform``, moving or scaling an element and what it holds: where it is, its place is not told (the
+other properties that move one, ``scale``, ``translate``, ``rotate``, ``zoom``, ``offset``, are left out of the copy:
+:data:`rulebook.svg_css.PROPERTIES`)."""
 CSS_PATH = re.compile(r"(?<![\w-])d\s*:([^;}]*)", re.IGNORECASE)
 """CSS's ``d`` property, which gives a path its data (``d: path("M0 0 L...")``) whatever its attribute says."""
 _LAYERS = re.compile(r"(?<![\w-])(?:opacity|mask|clip-path|mix-blend-mode|isolation|filter)\s*:", re.IGNORECASE)
@@ -757,7 +759,7 @@ def _largest_font(root: etree._Element, css: list[str]) -> float:
     unsized = not _sized(root) and not all(_sized(element) for element in root.iter(*_TEXTS))
     largest, factor = DEFAULT_FONT if unsized else 0.0, 1.0
     for value in (v.strip().lower() for v in values):
-        if any(word in value for word in ("calc", "vw", "vh", "vmin", "vmax", "var(", "clamp", "max(")):
+        if any(word in value for word in ("vw", "vh", "vmin", "vmax")):  # a function is refused (svg_css)
             return INFINITE
         largest = max(largest, _KEYWORDS.get(value, abs(float(value)) if _PLAIN.fullmatch(value) else 0.0))
         factor *= 1.2 if value == "larger" else 1.0

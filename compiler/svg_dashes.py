@@ -50,12 +50,9 @@ _CAPPED = re.compile(r"linecap\s*+(?:[:=]\s*+)?(?:['\"]\s*+)?(?:round|square)|\b
 39 s)."""
 DASHES_A_STROKE = 1_000_000
 """The most dashes a browser draws on one stroke: past them it draws the stroke undashed."""
-_UNTOLD = re.compile(r"%|[\d.]\s*(?:r?em|ex|ch|v(?:w|h|min|max)|q)\b|\((?<!var\()", re.IGNORECASE)
+_UNTOLD = re.compile(r"%|[\d.]\s*(?:r?em|ex|ch|v(?:w|h|min|max)|q)\b|\(", re.IGNORECASE)
 """A dash length this module does not follow: a share of the viewport, a font's size, a CSS function."""
 _DASH_PROPERTY = re.compile(r"(?<![\w-])stroke-dasharray\s*:([^;}]*)", re.IGNORECASE)
-_CUSTOM_PROPERTY = re.compile(r"(?<![\w-])--[\w-]*\s*:([^;}]*)", re.IGNORECASE)
-_INITIAL = re.compile(r"(?<![\w-])initial-value\s*:([^;}]*)", re.IGNORECASE)
-"""An ``@property`` rule's value for a custom property no element gives."""
 _REFERENCE = re.compile(r"#([^\s'\")]+)")
 _IMPORTANT = re.compile(r"!\s*important")
 _CSS_NUMBER = re.compile(r"([-+]?(?:\d+\.?\d*|\.\d+)(?:e[-+]?\d+)?)(px|in|cm|mm|pt|pc|)")
@@ -71,21 +68,17 @@ class UntoldDashes(ValueError):
     """A dash length given in a measure or a function this module does not follow."""
 
 
-def spacing(value: str, custom: float | None) -> float | None:
+def spacing(value: str) -> float | None:
     """The length of stroke a dash of the pattern ``value`` takes, in user space, as CSS reads it (numbers may touch:
     ``.01.01`` is two; ``! important`` is no length): infinite for a solid stroke (``none``, all zeros), None where the
-    element takes its parent's (no value, ``inherit``, an invalid list: a browser ignores it). A list made with
-    ``var()`` takes the least of its own numbers (a fallback's too) and ``custom``, the least number any custom
-    property may give (None if one holds a length not followed; infinite if none is given: then the parent's).
-    Raises :class:`UntoldDashes` for a length in ``%``, ``em`` or ``calc()``."""
+    element takes its parent's (no value, ``inherit``, an invalid list: a browser ignores it). Raises
+    :class:`UntoldDashes` for a length in ``%`` or ``em`` (a function, ``calc()`` or ``var()``, is refused before,
+    by :mod:`rulebook.svg_css`, and so is a custom property)."""
     text = _IMPORTANT.sub(" ", value.lower()).strip()
     if not text or text.isalpha():
         return _KEYWORDS.get(text)
-    if _UNTOLD.search(text) or ("var(" in text and custom is None):
+    if _UNTOLD.search(text):
         raise UntoldDashes(text)
-    if "var(" in text:
-        least = min([custom or math.inf, *(abs(n) for n in numbers(text) if n)])
-        return None if math.isinf(least) else least
     if _CSS_NUMBER.sub(" ", text).strip(" \t\n\r\f,"):
         return None  # a letter, a sign alone: not a list of lengths
     lengths = [float(number) * PIXELS[measure] for number, measure in _CSS_NUMBER.findall(text)]
@@ -119,13 +112,10 @@ class DashedStrokes:
         self.capped = any(_CAPPED.search(text) for text in texts)
         """Whether a dash may be drawn with round or square caps: a shape of its own, even of no length."""
         self.path_commands = 0
-        customs = [value for element in root.iter() for value in _CUSTOM_PROPERTY.findall(element.get("style") or "")]
-        customs += [value for text in styles for value in [*_CUSTOM_PROPERTY.findall(text), *_INITIAL.findall(text)]]
-        custom = None if any(_UNTOLD.search(value) for value in customs) else _least_number(customs)
-        styled = [spacing(value, custom) for text in styles for value in _DASH_PROPERTY.findall(text)]
+        styled = [spacing(value) for text in styles for value in _DASH_PROPERTY.findall(text)]
         self.spacings: dict[etree._Element, float] = {}
         """The least length of stroke a dash of each element may take, infinite for a solid stroke."""
-        given: dict[etree._Element, float | None] = {element: _given(element, custom) for element in root.iter()}
+        given: dict[etree._Element, float | None] = {element: _given(element) for element in root.iter()}
         smallest = min((p for p in [*styled, *given.values()] if p is not None), default=math.inf)
         if math.isinf(smallest):
             return  # no dash in the picture: the common case
@@ -141,7 +131,7 @@ class DashedStrokes:
             # a <style>'s rule wins over an attribute, and a <use> draws what it repeats with its own dashes
             if everywhere or (element.get("id") or "") in repeated:
                 self.spacings[element] = smallest
-            else:  # its own, or its parent's where smaller (a var() naming no property takes the parent's)
+            else:  # its own, or its parent's where smaller
                 inherited = math.inf if parent is None else self.spacings.get(parent, math.inf)
                 self.spacings[element] = inherited if own is None else min(own, inherited)
 
@@ -202,7 +192,7 @@ class DashedStrokes:
         return 0.0
 
 
-def _given(element: etree._Element, custom: float | None) -> float | None:
+def _given(element: etree._Element) -> float | None:
     """The length a dash takes in the pattern ``element`` gives itself: its ``style``'s, else its attribute's;
     None if none."""
     if not isinstance(element.tag, str):
@@ -211,16 +201,10 @@ def _given(element: etree._Element, custom: float | None) -> float | None:
     values.reverse()  # the last declaration of a style wins
     values.append(element.get("stroke-dasharray") or "")
     for value in values:
-        found = spacing(value, custom)
+        found = spacing(value)
         if found is not None:
             return found
     return None
-
-
-def _least_number(values: list[str]) -> float:
-    """The least number above zero in the custom properties ``values``: the least length a dash may take in a list a
-    ``var()`` makes of them (infinite where they give none)."""
-    return min((abs(number) for value in values for number in numbers(value) if number), default=math.inf)
 
 
 def _repeated(element: etree._Element) -> list[str]:

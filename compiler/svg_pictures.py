@@ -10,7 +10,8 @@ line in the picture: scripts, event attributes (``onload``), ``<foreignObject>``
 animations (they can rewrite a link), references out of the picture (``https://``, another file,
 ``javascript:``) in an attribute or in CSS (``url(...)``, ``@import``). What cannot act and is not
 drawn is left out without a word: an editor's own metadata (Inkscape's, Illustrator's, RDF), comments,
-processing instructions, elements and attributes the allow-list does not know.
+processing instructions, elements and attributes the allow-list does not know, and CSS properties it does not know
+(:mod:`rulebook.svg_css`, which reads the picture's CSS).
 """
 
 from __future__ import annotations
@@ -18,13 +19,24 @@ from __future__ import annotations
 import base64
 import math
 import re
-from collections.abc import Iterator
-from functools import cache
+from collections.abc import Callable, Iterator
+from functools import cache, partial
 
 from lxml import etree
 
 from rulebook.picture_size import MAX_PIXELS, SIGNATURES, SIZE_BYTES, decoded_pixels, size_refusal_of_any
 from rulebook.svg_area import MARKED, MAX_ROWS_CROSSED, MAX_TIMES_PAINTED, PaintedArea
+from rulebook.svg_css import (
+    GEOMETRY,
+    PRESENTATION,
+    SIMPLER,
+    RefusedCss,
+    check_attribute,
+    kept_declarations,
+    kept_style,
+    read_length,
+    without_comments,
+)
 from rulebook.svg_dashes import MAX_DASHES_DRAWN, DashedStrokes, UntoldDashes
 from rulebook.svg_filters import FilterPlace, blur_cost, filter_region, filter_weight
 from rulebook.svg_geometry import PAINT_REFERENCE, ROUND, SVG, numbers, point_count
@@ -75,43 +87,30 @@ MAX_KERNEL_ORDER = 5
 """The widest kernel of an ``<feConvolveMatrix>``, in pixels: each pixel is the sum of ``order²`` (300 held Typst,
 and the build, without end)."""
 
-ATTRIBUTES = frozenset(
-    {
-        *("id", "class", "style", "type", "media", "lang", "version", "systemLanguage", "requiredExtensions"),
-        *("x", "y", "x1", "y1", "x2", "y2", "cx", "cy", "r", "rx", "ry", "fx", "fy", "fr", "width", "height"),
-        *("d", "points", "pathLength", "transform", "viewBox", "preserveAspectRatio", "dx", "dy", "rotate"),
-        *("textLength", "lengthAdjust", "startOffset", "method", "spacing", "side"),
-        *("gradientUnits", "gradientTransform", "spreadMethod", "offset"),
-        *("patternUnits", "patternContentUnits", "patternTransform", "clipPathUnits", "maskUnits"),
-        *("maskContentUnits", "markerWidth", "markerHeight", "markerUnits", "refX", "refY", "orient"),
-        *("filterUnits", "primitiveUnits", "in", "in2", "result", "stdDeviation", "mode", "values"),
-        *("tableValues", "slope", "intercept", "amplitude", "exponent", "operator", "k1", "k2", "k3", "k4"),
-        *("order", "kernelMatrix", "divisor", "bias", "targetX", "targetY", "edgeMode", "kernelUnitLength"),
-        *("preserveAlpha", "surfaceScale", "diffuseConstant", "specularConstant", "specularExponent"),
-        *("azimuth", "elevation", "z", "pointsAtX", "pointsAtY", "pointsAtZ", "limitingConeAngle", "scale"),
-        *("xChannelSelector", "yChannelSelector", "radius", "baseFrequency", "numOctaves", "seed"),
-        *("stitchTiles", "alignment-baseline", "baseline-shift", "clip", "clip-path", "clip-rule", "color"),
-        *("color-interpolation", "color-interpolation-filters", "color-rendering", "direction", "display"),
-        *("dominant-baseline", "fill", "fill-opacity", "fill-rule", "filter", "flood-color", "flood-opacity"),
-        *("font", "font-family", "font-size", "font-size-adjust", "font-stretch", "font-style", "font-variant"),
-        *("font-weight", "image-rendering", "isolation", "kerning", "letter-spacing", "lighting-color"),
-        *("marker", "marker-end", "marker-mid", "marker-start", "mask", "mix-blend-mode", "opacity"),
-        *("overflow", "paint-order", "shape-rendering", "stop-color", "stop-opacity", "stroke"),
-        *("stroke-dasharray", "stroke-dashoffset", "stroke-linecap", "stroke-linejoin", "stroke-miterlimit"),
-        *("stroke-opacity", "stroke-width", "text-anchor", "text-decoration", "text-rendering"),
-        *("transform-origin", "unicode-bidi", "vector-effect", "visibility", "word-spacing", "writing-mode"),
-    }
+ATTRIBUTES = (
+    frozenset(
+        {
+            *("id", "class", "style", "type", "media", "lang", "version", "systemLanguage", "requiredExtensions"),
+            *("x1", "y1", "x2", "y2", "fx", "fy", "fr", "points", "pathLength", "viewBox", "preserveAspectRatio"),
+            *("dx", "dy", "rotate", "textLength", "lengthAdjust", "startOffset", "method", "spacing", "side"),
+            *("gradientUnits", "gradientTransform", "spreadMethod", "offset"),
+            *("patternUnits", "patternContentUnits", "patternTransform", "clipPathUnits", "maskUnits"),
+            *("maskContentUnits", "markerWidth", "markerHeight", "markerUnits", "refX", "refY", "orient"),
+            *("filterUnits", "primitiveUnits", "in", "in2", "result", "stdDeviation", "mode", "values"),
+            *("tableValues", "slope", "intercept", "amplitude", "exponent", "operator", "k1", "k2", "k3", "k4"),
+            *("order", "kernelMatrix", "divisor", "bias", "targetX", "targetY", "edgeMode", "kernelUnitLength"),
+            *("preserveAlpha", "surfaceScale", "diffuseConstant", "specularConstant", "specularExponent"),
+            *("azimuth", "elevation", "z", "pointsAtX", "pointsAtY", "pointsAtZ", "limitingConeAngle", "scale"),
+            *("xChannelSelector", "yChannelSelector", "radius", "baseFrequency", "numOctaves", "seed"),
+            "stitchTiles",
+        }
+    )
+    | PRESENTATION
+    | GEOMETRY
 )
 """The attributes (in no namespace) of a static drawing: geometry, paint, text, filters; ``href`` is checked apart."""
 
 _RASTER_DATA = re.compile(r"data:image/(?:png|jpeg|gif|webp|avif);base64,[A-Za-z0-9+/=\s]*\Z")
-_REACHES_OUT = re.compile(
-    r"@import|url\((?!\s*+(?:['\"]\s*+)?#)|(?:image-set|image|cross-fade|src|expression)\(|javascript:"
-    r"|-moz-binding|behavior|\\"
-)
-"""CSS (a ``<style>``, a ``style`` or presentation attribute) that loads or runs something: ``url()`` to
-anything but an ``#id`` of the picture, ``@import``, the other functions that take an address, and the
-backslash (a CSS escape can spell any of them)."""
 _IGNORED = re.compile(r"[\s\x00-\x1f]+")
 _PLACE = re.compile(r", line \d+, column \d+$")
 
@@ -145,6 +144,7 @@ def sanitised_svg(data: bytes) -> bytes:
         raise UnsafeSvg("it declares entities (`<!ENTITY>` in its DOCTYPE)")
     if tree.tag != f"{{{SVG}}}svg":
         raise UnsafeSvg(f"it is not an SVG picture (its root is `{etree.QName(tree).localname}` {_namespace(tree)})")
+    _check_css_extent(tree)
     root = etree.Element(tree.tag, _attributes(tree), nsmap={None: SVG, "xlink": XLINK})  # type: ignore[dict-item]
     root.text = tree.text
     _copy_children(tree, root)
@@ -171,7 +171,7 @@ def _check_marks(tree: etree._Element) -> None:
                     f"(U+{ord(found.group()[0]):04X} on), which a reader's browser shapes at a cost growing with their "
                     "number squared",
                     _line(element),
-                    help="write the text with fewer marks on each letter, or " + _SIMPLER,
+                    help="write the text with fewer marks on each letter, or " + SIMPLER,
                 )
 
 
@@ -234,18 +234,37 @@ FUNCTION_PASSES = 5
 the region grown by the ones before it, so a list of them costs more than linearly (``blur(8px)`` on a rectangle of
 a megapixel, in Chromium: 10 of them 1.2 s, 25 6.7 s, 50 40 s, 100 over 120 s)."""
 
-_SIMPLER = "export it simpler, or as a PNG"
-
 
 def _check_extent(data: bytes) -> None:
     """Refuse, before it is parsed, an SVG larger than a picture may be: parsed, it takes forty times its size (35 MB
     of ``<rect/>`` took 1.4 GB and 18 s to rebuild, for the lint and again for the site and the PDF)."""
     if len(data) > MAX_SVG_BYTES:
         raise UnsafeSvg(
-            f"it is larger than {MAX_SVG_BYTES // 1024 // 1024} MB, the most an SVG picture may be", help=_SIMPLER
+            f"it is larger than {MAX_SVG_BYTES // 1024 // 1024} MB, the most an SVG picture may be", help=SIMPLER
         )
     if data.count(b"<") > MAX_SVG_TAGS:
-        raise UnsafeSvg(f"it has more than {MAX_SVG_TAGS:,} tags, the most an SVG picture may have", help=_SIMPLER)
+        raise UnsafeSvg(f"it has more than {MAX_SVG_TAGS:,} tags, the most an SVG picture may have", help=SIMPLER)
+
+
+MAX_CSS_READ = 512 * 1024
+"""The most CSS of an SVG read whole by tinycss2 (:mod:`rulebook.svg_css`: its ``<style>`` elements, and attributes
+that are not plain declarations), which reads a megabyte in 3 to 4 s; the largest of 55,000 real pictures holds 47 KB
+(every attribute of theirs plain, read at once)."""
+
+
+def _check_css_extent(tree: etree._Element) -> None:
+    """Refuse, before it is read, a picture holding more CSS to read whole than :data:`MAX_CSS_READ`."""
+    total = 0
+    for element in tree.iter():
+        if element.tag == f"{{{SVG}}}style":
+            total += len(_style_text(element))
+        total += sum(read_length(str(key), str(value)) for key, value in element.attrib.items() if key in ATTRIBUTES)
+        if total > MAX_CSS_READ:
+            raise UnsafeSvg(
+                f"it holds more than {MAX_CSS_READ // 1024} KB of CSS in `<style>` elements and attributes that are "
+                "not plain declarations, the most an SVG picture may hold",
+                help=SIMPLER,
+            )
 
 
 def _check_drawn(root: etree._Element) -> None:
@@ -314,7 +333,7 @@ def _check_drawn(root: etree._Element) -> None:
             f"it draws more than {MAX_SVG_DRAWN:,} elements (each point of a path or line counted as one; its `<use>` "
             "elements, patterns, masks, clipping paths or filters repeating others, or its markers drawn at every "
             "point of its lines), the most an SVG picture may draw",
-            help=_SIMPLER,
+            help=SIMPLER,
         )
     given_by_styles = _functions([value for text in styles for value in _FILTER_PROPERTY.findall(text)])
     anywhere = FilterPlace(area.view, None, 1.0)  # given by a <style>: to any element
@@ -330,21 +349,21 @@ def _check_drawn(root: etree._Element) -> None:
             f"its dashed strokes draw more than {MAX_DASHES_DRAWN:,} dashes (each stroke's length over its dash "
             "pattern, each time it is drawn), the most an SVG picture may draw: a reader's browser draws each dash "
             "in turn",
-            help="give the dashes a longer pattern, or " + _SIMPLER,
+            help="give the dashes a longer pattern, or " + SIMPLER,
         )
     if area.times_painted(root, styled, context_paint > 0) > MAX_TIMES_PAINTED:
         raise UnsafeSvg(
             f"it paints more than {MAX_TIMES_PAINTED:,} times its own area (each element counted by the area it "
             "covers, each time it is drawn: by a `<use>`, a pattern, a mask or a marker too), the most an SVG "
             "picture may paint: a reader's browser paints each of those pixels in turn",
-            help="draw fewer or smaller shapes over each other, or " + _SIMPLER,
+            help="draw fewer or smaller shapes over each other, or " + SIMPLER,
         )
     if area.rows_crossed(root, styled, drawn_in_all + dashes_in_all) > MAX_ROWS_CROSSED:
         raise UnsafeSvg(
             f"its lines and edges cross more than {MAX_ROWS_CROSSED:,} rows of pixels (each counted by how far it "
             "runs up and down where it is drawn, each time it is drawn), the most an SVG picture may cross: a "
             "reader's browser follows each edge across every row it crosses",
-            help="draw fewer or shorter lines, or " + _SIMPLER,
+            help="draw fewer or shorter lines, or " + SIMPLER,
         )
 
 
@@ -355,9 +374,9 @@ def _dashed_strokes(root: etree._Element, styles: list[str], area: PaintedArea) 
         return DashedStrokes(root, styles, area.view, math.sqrt(area.glyph))
     except UntoldDashes as untold:
         raise UnsafeSvg(
-            f"its `stroke-dasharray` gives dashes as `{untold.args[0][:40]}`, in `%`, `em` or a function (`calc()`), "
-            "whose length is not told from the picture alone",
-            help="give the dashes as plain numbers, or " + _SIMPLER,
+            f"its `stroke-dasharray` gives dashes as `{untold.args[0][:40]}`, in `%` or `em`, whose length is not told "
+            "from the picture alone",
+            help="give the dashes as plain numbers, or " + SIMPLER,
         ) from None
 
 
@@ -379,7 +398,7 @@ def _check_round(element: etree._Element, area: PaintedArea, styled: float) -> N
         raise UnsafeSvg(
             f"it draws a circle or an ellipse of a radius of {largest:.3g}, more than {MAX_ROUND_RATIO:,} times the "
             "width of its stroke: a reader's browser builds the whole stroke before it cuts it to the picture",
-            help="draw a smaller circle, or a path of the part shown, or " + _SIMPLER,
+            help="draw a smaller circle, or a path of the part shown, or " + SIMPLER,
         )
 
 
@@ -421,7 +440,7 @@ def _check_selectors(root: etree._Element, styles: list[str], drawn: int) -> Non
         raise UnsafeSvg(
             "its `<style>` selects with `:has()`, which a reader's browser matches for every element against the "
             "others",
-            help="give the elements a class, or " + _SIMPLER,
+            help="give the elements a class, or " + SIMPLER,
         )
     keyed: dict[str, int] = {}
     unkeyed = 0
@@ -441,7 +460,7 @@ def _check_selectors(root: etree._Element, styles: list[str], drawn: int) -> Non
             f"its `<style>` has {tried:,} selectors a reader's browser tries on each of its {drawn:,} elements drawn, "
             f"more than it may try ({MAX_SELECTOR_MATCHES:,}: selectors sorted out by no class, id or tag are tried "
             "on every element)",
-            help="give fewer rules, each to a class, or " + _SIMPLER,
+            help="give fewer rules, each to a class, or " + SIMPLER,
         )
 
 
@@ -466,21 +485,21 @@ MAX_DASHES = 64
 """The most numbers a ``stroke-dasharray`` may list: a browser reads the whole list again for each element it
 strokes (100,000 numbers given by a ``<style>`` to 20,000 rectangles of one pixel, 600 KB, held headless Chromium
 55 s); an editor writes two to six."""
-_DASHES = re.compile(r"(?<![\w-])(stroke-dasharray|--[\w-]*)\s*:([^;}]*)", re.IGNORECASE)
-"""A dash list in CSS, or a custom property, which ``var()`` may make one."""
+_DASHES = re.compile(r"(?<![\w-])stroke-dasharray\s*:([^;}]*)", re.IGNORECASE)
+"""A dash list in CSS."""
 
 
 def _check_dashes(root: etree._Element, styles: list[str]) -> None:
     """Refuse a dash list of more than :data:`MAX_DASHES` numbers, in an attribute, a ``style`` or a ``<style>``."""
     lists = [str(element.get("stroke-dasharray") or "") for element in root.iter()]
     css = [*styles, *(str(element.get("style") or "") for element in root.iter())]
-    lists += [value for text in css for _, value in _DASHES.findall(text)]
+    lists += [value for text in css for value in _DASHES.findall(text)]
     longest = max((len(numbers(text)) for text in lists), default=0)
     if longest > MAX_DASHES:
         raise UnsafeSvg(
-            f"it lists more than {MAX_DASHES} dashes in a `stroke-dasharray` (or a custom property), which a "
-            "reader's browser reads again for each element it strokes",
-            help="give a shorter pattern of dashes, or " + _SIMPLER,
+            f"it lists more than {MAX_DASHES} dashes in a `stroke-dasharray`, which a reader's browser reads again "
+            "for each element it strokes",
+            help="give a shorter pattern of dashes, or " + SIMPLER,
         )
 
 
@@ -583,7 +602,7 @@ def _check_filter_passes(
         f"its filters take more than {MAX_FILTER_PASSES} steps (each primitive of a filter, for each element "
         "given that filter, each time it is drawn), the most an SVG picture may take: each is a pass over every "
         f"pixel of the element in a reader's browser{region}",
-        help=given + _SIMPLER,
+        help=given + SIMPLER,
     )
 
 
@@ -643,7 +662,7 @@ def _marked(root: etree._Element, drawn: dict[etree._Element, int], points: floa
                 raise UnsafeSvg(
                     "a marker of it draws a line that may carry markers in turn (markers given in a `<style>` or "
                     "inside a marker)",
-                    help=_SIMPLER,
+                    help=SIMPLER,
                 )
             break
     return int(min(MAX_SVG_DRAWN + 1, points * sum(drawn.get(marker, 1) for marker in markers)))
@@ -776,7 +795,7 @@ def _check_styled_repeaters(root: etree._Element, named: dict[str, etree._Elemen
         raise UnsafeSvg(
             f"its `<style>` refers to `{styled[0]}`, a {etree.QName(named[styled[0]]).localname} whose drawing may "
             "refer to another in turn",
-            help="give it in the element's own attribute, or " + _SIMPLER,
+            help="give it in the element's own attribute, or " + SIMPLER,
         )
     return [named[name] for name in dict.fromkeys(styled)]
 
@@ -807,21 +826,10 @@ def _copy_children(source: etree._Element, copy: etree._Element) -> None:
         element = etree.SubElement(copy, kept, _attributes(child))
         element.text, element.tail = child.text, child.tail
         if kept == f"{{{SVG}}}style":
-            element.text = without_comments(_style_text(child))
-            _check_css(element.text, _line(child))
+            element.text = _kept_css(kept_style, _style_text(child), child)
         else:
             _copy_children(child, element)
         last = element
-
-
-_COMMENT = re.compile(r"/\*.*?(?:\*/|\Z)", re.DOTALL)
-
-
-def without_comments(css: str) -> str:
-    """CSS with each comment a space, as a browser reads it (a comment parts what it stands between, and one left
-    open runs to the end): every count reads the copy, which holds no comment to hide a property from it
-    (``stroke-dasharray/**/: 0.01`` was drawn by Chromium and not read as dashes)."""
-    return _COMMENT.sub(" ", css) if "/*" in css else css
 
 
 def _style_text(style: etree._Element) -> str:
@@ -845,7 +853,7 @@ def _kept(node: etree._Element) -> str | None:
     if name.localname in ACTIVE:
         raise UnsafeSvg(f"it holds {ACTIVE[name.localname]}", _line(node))
     if name.localname in COSTLY:
-        raise UnsafeSvg(f"it holds {COSTLY[name.localname]}", _line(node), help=_SIMPLER)
+        raise UnsafeSvg(f"it holds {COSTLY[name.localname]}", _line(node), help=SIMPLER)
     return node.tag if name.localname in ELEMENTS else None
 
 
@@ -862,10 +870,10 @@ def _attributes(element: etree._Element) -> dict[str, str]:
             pass
         elif name.namespace is not None or name.localname not in ATTRIBUTES:
             continue
+        elif name.localname == "style":
+            value = _kept_css(kept_declarations, value, element)
         else:
-            value = without_comments(value)
-            given = name.localname if name.localname != "style" else None
-            _check_css(f"{name.localname}: {value}" if name.localname in _SHAPED else value, _line(element), given)
+            value = _kept_css(partial(_checked_attribute, name.localname), value, element)
             _check_filter_work(element, name.localname, value)
         kept[key] = value
     return kept
@@ -883,7 +891,7 @@ def _check_filter_work(element: etree._Element, key: str, value: str) -> None:
         raise UnsafeSvg(
             f'its filter asks for `{key}="{value[:30]}"`, more than {limit}, the most a picture may ask for',
             _line(element),
-            help=_SIMPLER,
+            help=SIMPLER,
         )
 
 
@@ -895,7 +903,7 @@ def _check_reference(value: str, element: etree._Element) -> None:
             f"an `<image>` shows `{address[:40]}`, which a reader's browser reads as this picture's own file, drawn "
             "again inside itself (an `<image>` shows a raster picture it carries; `<use>` repeats an element)",
             _line(element),
-            help="repeat the element with `<use>`, or " + _SIMPLER,
+            help="repeat the element with `<use>`, or " + SIMPLER,
         )
     if address.startswith("#"):
         return
@@ -906,7 +914,7 @@ def _check_reference(value: str, element: etree._Element) -> None:
                 "a picture it carries is no PNG, JPEG, GIF, WebP or AVIF picture, whatever its address says (a "
                 "reader's browser reads its bytes, and decodes other types, which no count here reads)",
                 _line(element),
-                help="carry it as a PNG, or " + _SIMPLER,
+                help="carry it as a PNG, or " + SIMPLER,
             )
         refused = size_refusal_of_any(head, lambda: _embedded_head(value, whole=True))
         if refused is not None:
@@ -938,7 +946,7 @@ def _check_carried(root: etree._Element) -> None:
             raise UnsafeSvg(
                 f"the raster pictures it carries decode to more than {MAX_CARRIED_PIXELS:,} pixels together (each "
                 "frame and scan counted), which a reader's browser decodes whole, however small they are shown",
-                help="carry fewer or smaller pictures, or " + _SIMPLER,
+                help="carry fewer or smaller pictures, or " + SIMPLER,
             )
 
 
@@ -953,75 +961,16 @@ def _embedded_head(address: str, *, whole: bool = False) -> bytes:
         return b""
 
 
-def _check_css(text: str, line: int | None, attribute: str | None = None) -> None:
-    """Refuse CSS (a ``<style>``'s, a ``style`` attribute's, or ``attribute``'s value) that reaches out, moves, or
-    costs what no count reads."""
-    read = _IGNORED.sub(" ", text).lower()
-    found = _REACHES_OUT.search(read)
-    if found is not None:
-        raise UnsafeSvg(f"its style reaches outside the picture (`{found.group().strip()}`)", line)
-    if "url(" in read:
-        _check_addresses(read, line, attribute)
-    moving = _MOVING.search(read)
-    if moving is not None:
-        raise UnsafeSvg(
-            f"its style animates it (`{moving.group().strip().rstrip(':').strip()}`): a published picture is a still "
-            "drawing, as it is when it animates with `<animate>`",
-            line,
-            help="take the animation out, or " + _SIMPLER,
-        )
-    uncounted = _UNCOUNTED.search(read)
-    if uncounted is not None:
-        shaped = uncounted.group("shaped")
-        what = f"{shaped}: {uncounted.group('shape')}()" if shaped else uncounted.group().strip().rstrip(":(").strip()
-        raise UnsafeSvg(
-            f"its style uses `{what}`, which a reader's browser draws at a cost no count of the picture reads (CSS "
-            "shadows, masks, gradients and clipping shapes)",
-            line,
-            help="draw it with SVG's own elements (a `<filter>`, `<mask>`, `<linearGradient>` or `<clipPath>`), or "
-            + _SIMPLER,
-        )
+def _checked_attribute(name: str, css: str) -> str:
+    """An attribute's value (``css``, without comments), as :func:`rulebook.svg_css.check_attribute` lets it be."""
+    check_attribute(name, css)
+    return css
 
 
-def _check_addresses(read: str, line: int | None, attribute: str | None) -> None:
-    """``url(#id)`` only where it names an element (a paint, a marker, a clipping path, a mask, a filter): anywhere
-    else (``background``, ``cursor``, a custom property ``var()`` may carry) a browser reads it as this picture's own
-    file and draws it again inside itself (ten background layers of it, 928 bytes, held headless Chromium 17 s)."""
-    for declaration in re.split(r"[;{}]", read):
-        if "url(" not in declaration:
-            continue
-        named = attribute if attribute is not None else declaration.partition(":")[0].strip()
-        unprefixed = re.sub(r"^-[a-z]+-(?=[a-z])", "", named)
-        if unprefixed not in _ELEMENT_ADDRESSES:
-            raise UnsafeSvg(
-                f"its style gives `{named[:40]}` an address (`url(#...)`), which a reader's browser reads there as "
-                "this picture's own file, drawn again inside itself",
-                line,
-                help="give `url(#...)` only to a paint, a marker, a clipping path, a mask or a filter, or " + _SIMPLER,
-            )
-
-
-_ELEMENT_ADDRESSES = frozenset(
-    {"fill", "stroke", "marker", "marker-start", "marker-mid", "marker-end", "clip-path", "mask", "filter"}
-    | {"shape-inside", "shape-subtract"}
-)
-"""The properties (and attributes) whose ``url(#id)`` names an element of the picture (Inkscape's flowed text gives
-``shape-inside`` one, which browsers do not draw)."""
-_SHAPED = frozenset({"clip-path", "shape-inside", "shape-outside"})
-"""Attributes whose value may be a shape of CSS (``clip-path="circle(5px)"``), read as the property they give."""
-_MOVING = re.compile(r"@(?:-[a-z]+-)?keyframes|(?<![\w-])(?:-[a-z]+-)?(?:animation|transition)(?:-[a-z-]+)?\s*:")
-"""CSS that animates (a ``<style>``'s ``@keyframes``, an ``animation`` or ``transition`` property): a picture
-animating a costly effect has a reader's browser draw it again and again, which no count reads; its SMIL elements
-are refused too."""
-_UNCOUNTED = re.compile(
-    r"(?<![\w-])(?:-[a-z]+-)?(?:text-shadow|box-shadow|backdrop-filter|box-reflect|border-image|mask-(?!type)[a-z-]+"
-    r"|offset(?:-path)?)\s*:"
-    r"|(?<![\w-])[a-z-]*gradient\("
-    r"|(?<![\w-])(?:-[a-z]+-)?(?P<shaped>clip-path|shape-inside|shape-outside|--[\w-]*)\s*:[^;}:]*?(?<![\w-])"
-    r"(?P<shape>polygon|circle|ellipse|inset|path|rect|xywh|shape)\("
-)
-"""CSS whose cost in a reader's browser no count of the picture reads: shadows (100 ``text-shadow``s on ten words,
-3 KB, held headless Chromium 26 to 43 s), masks given as images (twenty ``repeating-radial-gradient`` layers drawn 30
-times, 2.8 KB: 10 to 17 s; a hundred times, past 150 s), CSS gradients, a clipping shape of CSS (a polygon of 1,000
-points drawn 1,000 times: 42 to 53 s), a motion path. SVG's own elements for each are counted; no SVG of the 22,065
-of this machine uses one of these (the sixteenth probe of issue 32)."""
+def _kept_css(keep: Callable[[str], str], css: str, element: etree._Element) -> str:
+    """What the copy keeps of ``css`` (``element``'s, read without comments by ``keep``, a reader of
+    :mod:`rulebook.svg_css`); :class:`UnsafeSvg` where it is refused."""
+    try:
+        return keep(without_comments(css))
+    except RefusedCss as refused:
+        raise UnsafeSvg(refused.reason, _line(element), help=refused.help) from None

@@ -74,6 +74,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "rulebook.pictures",
             "rulebook.picture_size",
             "rulebook.svg_pictures",
+            "rulebook.svg_css",
             "rulebook.svg_area",
             "rulebook.svg_dashes",
             "rulebook.svg_filters",

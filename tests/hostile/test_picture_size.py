@@ -418,7 +418,7 @@ FILTERS_TAKING_TOO_MANY_STEPS = {
     "given by a style": SHADOW + "<style>rect { filter: url(#f) }</style>" + '<rect width="9" height="9"/>' * 6,
     # CSS's filter functions, five steps each (50 blur() on one rectangle held Chromium 40 s, 100 over 120 s)
     "functions": '<rect width="1000" height="1000" filter="' + "blur(8px) " * 6 + '"/>',
-    "functions in style": '<rect style="-webkit-filter: ' + "Drop-Shadow(2px 2px 8px red) " * 6 + '"/>',
+    "functions in style": '<rect style="FILTER: ' + "Drop-Shadow(2px 2px 8px red) " * 6 + '"/>',
     "functions in a style": "<style>rect { filter: blur(1px) }</style>" + "<rect/>" * 6,
 }
 

@@ -66,11 +66,11 @@ REFUSED_SVG = {
     ),
     "CSS address": (
         svg('<rect style="fill: URL( https://example.com/p.png )"/>'),
-        "its style reaches outside the picture (`url(`), line 1 of the picture",
+        "its style reaches outside the picture (`url(https://example.com/p.png)`), line 1 of the picture",
     ),
     "CSS escape": (
         svg("<style>rect { fill: \\75 rl(https://example.com/p.png) }</style>"),
-        "its style reaches outside the picture (`\\`), line 1 of the picture",
+        "its style reaches outside the picture (`url(https://example.com/p.png)`), line 1 of the picture",
     ),
     "CSS import split by a comment": (
         svg('<style>@im<!-- -->port "https://example.com/a.css";</style>'),
@@ -78,7 +78,7 @@ REFUSED_SVG = {
     ),
     "CSS address split by an instruction": (
         svg("<style>rect { fill: u<?x?>rl(https://example.com/p.png) }</style>"),
-        "its style reaches outside the picture (`url(`), line 1 of the picture",
+        "its style reaches outside the picture (`url(https://example.com/p.png)`), line 1 of the picture",
     ),
     "CSS import after an element": (
         svg('<style>rect {}<g/>@import "https://example.com/a.css";</style>'),
@@ -86,7 +86,7 @@ REFUSED_SVG = {
     ),
     "address in an attribute": (
         svg('<rect filter="url(effects.svg#blur)"/>'),
-        "its style reaches outside the picture (`url(`), line 1 of the picture",
+        "its style reaches outside the picture (`url(effects.svg#blur)`), line 1 of the picture",
     ),
     "entity": (
         b'<!DOCTYPE svg [<!ENTITY x SYSTEM "file:///etc/passwd">]><svg xmlns="http://www.w3.org/2000/svg">&x;</svg>',
