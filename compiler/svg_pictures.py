@@ -138,11 +138,10 @@ def sanitised_svg(data: bytes) -> bytes:
     try:
         tree = etree.fromstring(data, safe_parser())
     except etree.XMLSyntaxError as error:
-        message = _PLACE.sub("", error.msg)  # the place is said once, as the picture's line
-        raise UnsafeSvg(f"it is not well-formed XML ({message})", error.lineno) from None
+        raise _malformed(error) from None
     declared = tree.getroottree().docinfo.internalDTD
     if declared is not None and any(True for _ in declared.iterentities()):  # type: ignore[union-attr]
-        raise UnsafeSvg("it declares entities (`<!ENTITY>` in its DOCTYPE)")
+        raise UnsafeSvg("it declares entities (`<!ENTITY>` in its DOCTYPE)", help=_NO_DOCTYPE)
     if tree.tag != f"{{{SVG}}}svg":
         raise UnsafeSvg(f"it is not an SVG picture (its root is `{etree.QName(tree).localname}` {_namespace(tree)})")
     root = etree.Element(tree.tag, _attributes(tree), nsmap={None: SVG, "xlink": XLINK})  # type: ignore[dict-item]
@@ -152,6 +151,29 @@ def sanitised_svg(data: bytes) -> bytes:
     _check_carried(root)
     _check_drawn(root)
     return etree.tostring(root, xml_declaration=True, encoding="UTF-8") + b"\n"
+
+
+_NO_DOCTYPE = (
+    "delete the DOCTYPE and the entities it declares (`<!DOCTYPE svg ... [ <!ENTITY ...> ]>`; an editor's entities "
+    'name namespaces, which the picture needs not), or export it again without one (Illustrator: "Export As" SVG, '
+    'or "Save As" SVG 1.1 with "Preserve Illustrator Editing Capabilities" off)'
+)
+"""What to do with a picture whose DOCTYPE declares entities: Illustrator's "Save As SVG" (through CC 2017) declares
+``&ns_flows;`` and the like for namespace names; an entity is never expanded here."""
+MAX_DEPTH = 256
+"""How deep libxml2 reads elements nested in a picture (its own limit, past which it stops)."""
+
+
+def _malformed(error: etree.XMLSyntaxError) -> UnsafeSvg:
+    """The refusal of a picture lxml could not read, in plain words (libxml2's own option is not the user's to set)."""
+    message = _PLACE.sub("", error.msg)  # the place is said once, as the picture's line
+    if message.lower().startswith("excessive depth in document"):
+        return UnsafeSvg(
+            f"its elements are nested more than {MAX_DEPTH} deep, the most a picture may nest them",
+            error.lineno,
+            help="put fewer groups one inside the other, or " + _SIMPLER,
+        )
+    return UnsafeSvg(f"it is not well-formed XML ({message})", error.lineno)
 
 
 MAX_MARKS = 32
