@@ -26,7 +26,7 @@ from lxml import etree
 from rulebook.picture_size import MAX_PIXELS, SIGNATURES, SIZE_BYTES, decoded_pixels, size_refusal_of_any
 from rulebook.svg_area import MARKED, MAX_ROWS_CROSSED, MAX_TIMES_PAINTED, PaintedArea
 from rulebook.svg_dashes import MAX_DASHES_DRAWN, DashedStrokes, UntoldDashes
-from rulebook.svg_filters import FilterPlace, blur_cost, filter_region, filter_weight
+from rulebook.svg_filters import MAX_OCTAVES, FilterPlace, blur_cost, filter_region, filter_weight, octave_cost
 from rulebook.svg_geometry import PAINT_REFERENCE, ROUND, SVG, numbers, point_count
 
 XLINK = "http://www.w3.org/1999/xlink"
@@ -68,9 +68,6 @@ ACTIVE = {
 COSTLY = {"feMorphology": "a filter whose work grows with the square of its radius (`<feMorphology>`)"}
 """Filters whose work no attribute bounds (a radius is in the picture's user space, scaled by its ``viewBox``): a
 radius of 50 on a picture 2,000 wide held Typst, and the build, for over a minute."""
-MAX_OCTAVES = 10
-"""The most octaves of an ``<feTurbulence>``: each halves the last's weight, so past eight none shows; each is a pass
-over every pixel (a billion held Typst, and the build, without end)."""
 MAX_KERNEL_ORDER = 5
 """The widest kernel of an ``<feConvolveMatrix>``, in pixels: each pixel is the sum of ``order²`` (300 held Typst,
 and the build, without end)."""
@@ -565,7 +562,10 @@ def _steps(element: etree._Element, place: FilterPlace) -> int:
     """The steps a filter counts for, in shares, each time it is given: its primitives (a blur by how wide it is,
     :func:`rulebook.svg_filters.blur_cost`), each weighed by what its region makes it cost where it is given
     (:func:`rulebook.svg_filters.filter_weight`); none for another element."""
-    costs = [_HEAVY_PRIMITIVES.get(name, 1) * blur_cost(primitive, place) for primitive, name in _passes(element)]
+    costs = [
+        _HEAVY_PRIMITIVES.get(name, 1) * blur_cost(primitive, place) * octave_cost(primitive)
+        for primitive, name in _passes(element)
+    ]
     return math.ceil(sum(costs) * _SHARES * min(filter_weight(element, place), _MOST_SHARES)) if costs else 0
 
 
@@ -575,9 +575,10 @@ def _restretched(steps: int, more: float) -> int:
     return math.ceil(steps * min(more, _MOST_SHARES + 1)) if steps else 0
 
 
-def _primitives(element: etree._Element) -> int:
-    """The passes a filter makes over what it is given: its primitives (none for another element)."""
-    return sum(_HEAVY_PRIMITIVES.get(name, 1) for _, name in _passes(element))
+def _primitives(element: etree._Element) -> float:
+    """The passes a filter makes over what it is given: its primitives, a turbulence one an octave (none for another
+    element)."""
+    return sum(_HEAVY_PRIMITIVES.get(name, 1) * octave_cost(primitive) for primitive, name in _passes(element))
 
 
 def _passes(element: etree._Element) -> list[tuple[etree._Element, str]]:
@@ -635,7 +636,8 @@ def _wide_blur(
     stretches: dict[etree._Element, float],
 ) -> tuple[str, str]:
     """What to say of the first blur of a filter the picture gives that counts as more than one step and a half (a
-    wide one), and what to do; nothing where there is none."""
+    wide one), or else of its first turbulence of more than one octave, and what to do; nothing where there is
+    none."""
     for found, at in _given_filters(root, named, area, stretches):
         for primitive, _ in _passes(found):
             if blur_cost(primitive, at) >= _NAMED_WEIGHT:
@@ -644,6 +646,15 @@ def _wide_blur(
                     f'; a blur of its filter `{found.get("id")}` is wide (`stdDeviation="{wide}"`), so it counts as '
                     f"{blur_cost(primitive, at):,.1f} steps",
                     "give the filter narrower blurs, or ",
+                )
+    for found, _ in _given_filters(root, named, area, stretches):
+        for primitive, _ in _passes(found):
+            if octave_cost(primitive) >= _NAMED_WEIGHT:
+                octaves = str(primitive.get("numOctaves") or "")[:30]
+                return (
+                    f'; a turbulence of its filter `{found.get("id")}` has `numOctaves="{octaves}"`, so it counts as '
+                    f"{octave_cost(primitive):,.0f} steps (a pass an octave)",
+                    "give the turbulence fewer octaves, or fewer turbulences, or ",
                 )
     return "", ""
 

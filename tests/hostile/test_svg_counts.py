@@ -88,3 +88,25 @@ def test_an_inline_text_path_is_left_out_of_the_copy() -> None:
     rebuilt = sanitised_svg(picture(f'<text><textPath path="M0 0L{data}">a</textPath></text>'))
     assert b"textPath" in rebuilt
     assert b"path=" not in rebuilt
+
+
+TURBULENCE = '<feTurbulence type="fractalNoise" baseFrequency="0.01" numOctaves="{octaves}" result="t{at}"/>'
+
+
+def turbulences(count: int, octaves: int) -> bytes:
+    """The probe's filter: ``count`` turbulences merged, on a rectangle the size of the picture."""
+    merged = "".join(f'<feMergeNode in="t{at}"/>' for at in range(count))
+    made = "".join(TURBULENCE.format(octaves=octaves, at=at) for at in range(count))
+    return picture(
+        f'<filter id="f">{made}<feMerge>{merged}</feMerge></filter><rect width="1000" height="1000" filter="url(#f)"/>'
+    )
+
+
+def test_a_turbulence_counts_a_step_an_octave() -> None:
+    """19 turbulences of 10 octaves (2.5 KB) counted as 20 steps held Typst past its 20 s, the picture left out of the
+    PDF after the lint passed it: now 191 steps, refused, naming the octaves."""
+    refused = refusal(turbulences(19, 10))
+    assert 'a turbulence of its filter `f` has `numOctaves="10"`, so it counts as 10 steps' in str(refused)
+    assert refused.help is not None and refused.help.startswith("give the turbulence fewer octaves")
+    assert sanitised_svg(turbulences(2, 10))  # an editor's noise: 21 steps
+    assert sanitised_svg(turbulences(19, 1))
