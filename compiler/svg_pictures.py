@@ -27,6 +27,7 @@ from rulebook.picture_size import MAX_PIXELS, SIGNATURES, SIZE_BYTES, decoded_pi
 from rulebook.svg_area import MARKED, MAX_ROWS_CROSSED, MAX_TIMES_PAINTED, PaintedArea
 from rulebook.svg_dashes import MAX_DASHES_DRAWN, DashedStrokes, UntoldDashes
 from rulebook.svg_filters import MAX_OCTAVES, FilterPlace, blur_cost, filter_region, filter_weight, octave_cost
+from rulebook.svg_fonts import css_too_many_families, too_many_families
 from rulebook.svg_geometry import PAINT_REFERENCE, ROUND, SVG, numbers, point_count
 
 XLINK = "http://www.w3.org/1999/xlink"
@@ -918,9 +919,18 @@ def _attributes(element: etree._Element) -> dict[str, str]:
             value = without_comments(value)
             given = name.localname if name.localname != "style" else None
             _check_css(f"{name.localname}: {value}" if name.localname in _SHAPED else value, _line(element), given)
+            _check_families(too_many_families(name.localname, value), _line(element))
             _check_filter_work(element, name.localname, value)
         kept[key] = value
     return kept
+
+
+def _check_families(refused: str | None, line: int | None) -> None:
+    """Refuse a ``font-family`` list too long (:mod:`rulebook.svg_fonts`), at ``line``."""
+    if refused is not None:
+        raise UnsafeSvg(
+            refused, line, help="name a few families, the last a generic one (`sans-serif`), or " + _SIMPLER
+        )
 
 
 def _check_filter_work(element: etree._Element, key: str, value: str) -> None:
@@ -1009,6 +1019,8 @@ def _check_css(text: str, line: int | None, attribute: str | None = None) -> Non
     """Refuse CSS (a ``<style>``'s, a ``style`` attribute's, or ``attribute``'s value) that reaches out, moves, or
     costs what no count reads."""
     read = _IGNORED.sub(" ", text).lower()
+    if attribute is None:  # a `style`'s or a `<style>`'s declarations: font lists read here, once (svg_fonts)
+        _check_families(css_too_many_families(read), line)
     found = _REACHES_OUT.search(read)
     if found is not None:
         raise UnsafeSvg(f"its style reaches outside the picture (`{found.group().strip()}`)", line)
