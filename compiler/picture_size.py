@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 import struct
+import zlib
 from collections.abc import Callable, Iterator
 
 MAX_PIXELS = 64_000_000
@@ -95,6 +96,7 @@ def size_refusal_of_any(head: bytes, whole: Callable[[], bytes]) -> str | None:
         too_many_pixels(size)
         or unsized(size, kind)
         or (too_many_scans(whole()) if kind == "JPEG" else too_many_frames(whole(), kind, size))
+        or (too_much_metadata(whole()) if kind == "PNG" else None)
     )
 
 
@@ -136,6 +138,69 @@ def too_many_scans(data: bytes) -> str | None:
     if markers > MAX_JPEG_MARKERS:
         return f"it is a JPEG of more than {MAX_JPEG_MARKERS:,} segments, which no camera or editor writes"
     return None
+
+
+MAX_METADATA_BYTES = 16 * 1024 * 1024
+"""The most bytes a PNG's compressed metadata (its colour profile ``iCCP``, its texts ``zTXt`` and ``iTXt``) may
+inflate to, all together: a decoder inflates each whole, whatever the picture's size (a 1 x 1 PNG of 1 MB whose
+``iCCP`` inflates to 1 GiB passed the lint, then took Typst past its 2 GB and was left out of the PDF; 200 MiB took
+448 MB). A camera's or an editor's colour profile is a few kilobytes (the largest, a printer's, about a megabyte)."""
+_INFLATED_STEP = 1024 * 1024
+"""The most bytes inflated at a time, counted and dropped: the whole is never kept."""
+
+
+def too_much_metadata(data: bytes) -> str | None:
+    """Why the PNG ``data`` (the whole file) holds compressed metadata inflating past :data:`MAX_METADATA_BYTES`, or
+    None; its chunks before the image data walked by their lengths (at most :data:`_MAX_CHUNKS`, as
+    :func:`too_many_frames` walks them: a colour profile must come before, where a decoder reads it), each stream
+    inflated only as far as the limit."""
+    at, walked, inflated = 8, 0, 0
+    while at + 8 <= len(data) and walked < _MAX_CHUNKS:
+        walked += 1
+        length, kind = int.from_bytes(data[at : at + 4], "big"), data[at + 4 : at + 8]
+        stream = _compressed_metadata(kind, data[at + 8 : at + 8 + length])
+        if stream:
+            inflated += _inflated_size(stream, MAX_METADATA_BYTES - inflated)
+            if inflated > MAX_METADATA_BYTES:
+                return (
+                    f"it is a PNG whose compressed metadata (its `{kind.decode('latin-1')}` chunk: a colour profile or "
+                    f"a text) inflates to more than {MAX_METADATA_BYTES // 1024 // 1024} MB, which a browser and the "
+                    "PDF inflate whole, whatever the picture's size"
+                )
+        if kind in (b"IDAT", b"IEND"):
+            break
+        at += 12 + length
+    return None
+
+
+def _compressed_metadata(kind: bytes, body: bytes) -> bytes:
+    """The zlib stream of a PNG chunk of compressed metadata (after its name and its method), or nothing: ``iCCP`` and
+    ``zTXt`` always, ``iTXt`` where its flag says so (after its language and translated keyword)."""
+    named = body.find(b"\0")
+    if named < 0 or kind not in (b"iCCP", b"zTXt", b"iTXt"):
+        return b""
+    if kind != b"iTXt":
+        return body[named + 2 :]
+    if body[named + 1 : named + 2] != b"\1":
+        return b""
+    language = body.find(b"\0", named + 3)
+    translated = body.find(b"\0", language + 1) if language >= 0 else -1
+    return body[translated + 1 :] if translated >= 0 else b""
+
+
+def _inflated_size(stream: bytes, most: int) -> int:
+    """How many bytes the zlib ``stream`` inflates to, counted up to just past ``most`` (a stream broken part way,
+    as far as it goes: a decoder stops there too)."""
+    inflater, size, pending = zlib.decompressobj(), 0, stream
+    while pending and size <= most and not inflater.eof:
+        try:
+            out = inflater.decompress(pending, _INFLATED_STEP)
+        except zlib.error:
+            break
+        if not out and inflater.unconsumed_tail == pending:
+            break
+        size, pending = size + len(out), inflater.unconsumed_tail
+    return size
 
 
 def too_many_frames(data: bytes, kind: str, size: tuple[int, int] | None) -> str | None:

@@ -23,6 +23,7 @@ from rulebook.picture_size import (
     too_many_frames,
     too_many_pixels,
     too_many_scans,
+    too_much_metadata,
     unsized,
 )
 from rulebook.svg_pictures import UnsafeSvg, sanitised_svg
@@ -82,6 +83,9 @@ def published_picture(path: Path) -> bytes | Refusal:
         frames = too_many_frames(data, kind, size)
         if frames is not None:
             return Refusal(frames, "export it with fewer frames or smaller, or as a video")
+        metadata = too_much_metadata(data) if kind == "PNG" else None
+        if metadata is not None:
+            return Refusal(metadata, "export it again without its metadata, or with the colour profile sRGB")
         no_size = unsized(size, kind)
         return data if no_size is None else Refusal(no_size, f"export it as a still {kind} picture, or as a PNG")
     actual = next((other for other, (_, reads) in RASTER.items() if reads(data[:HEAD])), None)

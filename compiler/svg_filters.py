@@ -148,6 +148,22 @@ def blur_cost(primitive: etree._Element, place: FilterPlace) -> float:
     return min(MOST_BLUR, cost) if math.isfinite(cost) else MOST_BLUR
 
 
+MAX_OCTAVES = 10
+"""The most octaves of an ``<feTurbulence>``: each halves the last's weight, so past eight none shows; each is a pass
+over every pixel (a billion held Typst, and the build, without end)."""
+
+
+def octave_cost(primitive: etree._Element) -> float:
+    """The steps ``primitive`` counts for by its octaves: an ``<feTurbulence>`` computes its noise once an octave at
+    every pixel (19 of 10 octaves merged on a rectangle of a megapixel, 2.5 KB, counted as 20 steps, held Typst past
+    its 20 s, and the PDF left the picture out after the lint passed it; with one octave each, 20 s at times), up to
+    :data:`MAX_OCTAVES` (more is refused); one for another primitive."""
+    if etree.QName(primitive).localname != "feTurbulence":
+        return 1.0
+    octaves = numbers(primitive.get("numOctaves") or "1")[:1]
+    return float(min(MAX_OCTAVES, max(1, math.ceil(abs(octaves[0])) if octaves else 1)))
+
+
 def _largest(value: str | None) -> float:
     """The largest size a list attribute of numbers gives (``stdDeviation="2 40"``: 40); 0 where it gives none."""
     return max((abs(number) for number in numbers(value or "")), default=0.0)

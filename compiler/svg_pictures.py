@@ -38,7 +38,8 @@ from rulebook.svg_css import (
     without_comments,
 )
 from rulebook.svg_dashes import MAX_DASHES_DRAWN, DashedStrokes, UntoldDashes
-from rulebook.svg_filters import FilterPlace, blur_cost, filter_region, filter_weight
+from rulebook.svg_filters import MAX_OCTAVES, FilterPlace, blur_cost, filter_region, filter_weight, octave_cost
+from rulebook.svg_fonts import css_too_many_families, too_many_families
 from rulebook.svg_geometry import PAINT_REFERENCE, ROUND, SVG, numbers, point_count
 
 XLINK = "http://www.w3.org/1999/xlink"
@@ -80,9 +81,6 @@ ACTIVE = {
 COSTLY = {"feMorphology": "a filter whose work grows with the square of its radius (`<feMorphology>`)"}
 """Filters whose work no attribute bounds (a radius is in the picture's user space, scaled by its ``viewBox``): a
 radius of 50 on a picture 2,000 wide held Typst, and the build, for over a minute."""
-MAX_OCTAVES = 10
-"""The most octaves of an ``<feTurbulence>``: each halves the last's weight, so past eight none shows; each is a pass
-over every pixel (a billion held Typst, and the build, without end)."""
 MAX_KERNEL_ORDER = 5
 """The widest kernel of an ``<feConvolveMatrix>``, in pixels: each pixel is the sum of ``order²`` (300 held Typst,
 and the build, without end)."""
@@ -137,11 +135,10 @@ def sanitised_svg(data: bytes) -> bytes:
     try:
         tree = etree.fromstring(data, safe_parser())
     except etree.XMLSyntaxError as error:
-        message = _PLACE.sub("", error.msg)  # the place is said once, as the picture's line
-        raise UnsafeSvg(f"it is not well-formed XML ({message})", error.lineno) from None
+        raise _malformed(error) from None
     declared = tree.getroottree().docinfo.internalDTD
     if declared is not None and any(True for _ in declared.iterentities()):  # type: ignore[union-attr]
-        raise UnsafeSvg("it declares entities (`<!ENTITY>` in its DOCTYPE)")
+        raise UnsafeSvg("it declares entities (`<!ENTITY>` in its DOCTYPE)", help=_NO_DOCTYPE)
     if tree.tag != f"{{{SVG}}}svg":
         raise UnsafeSvg(f"it is not an SVG picture (its root is `{etree.QName(tree).localname}` {_namespace(tree)})")
     _check_css_extent(tree)
@@ -152,6 +149,29 @@ def sanitised_svg(data: bytes) -> bytes:
     _check_carried(root)
     _check_drawn(root)
     return etree.tostring(root, xml_declaration=True, encoding="UTF-8") + b"\n"
+
+
+_NO_DOCTYPE = (
+    "delete the DOCTYPE and the entities it declares (`<!DOCTYPE svg ... [ <!ENTITY ...> ]>`; an editor's entities "
+    'name namespaces, which the picture needs not), or export it again without one (Illustrator: "Export As" SVG, '
+    'or "Save As" SVG 1.1 with "Preserve Illustrator Editing Capabilities" off)'
+)
+"""What to do with a picture whose DOCTYPE declares entities: Illustrator's "Save As SVG" (through CC 2017) declares
+``&ns_flows;`` and the like for namespace names; an entity is never expanded here."""
+MAX_DEPTH = 256
+"""How deep libxml2 reads elements nested in a picture (its own limit, past which it stops)."""
+
+
+def _malformed(error: etree.XMLSyntaxError) -> UnsafeSvg:
+    """The refusal of a picture lxml could not read, in plain words (libxml2's own option is not the user's to set)."""
+    message = _PLACE.sub("", error.msg)  # the place is said once, as the picture's line
+    if message.lower().startswith("excessive depth in document"):
+        return UnsafeSvg(
+            f"its elements are nested more than {MAX_DEPTH} deep, the most a picture may nest them",
+            error.lineno,
+            help="put fewer groups one inside the other, or " + SIMPLER,
+        )
+    return UnsafeSvg(f"it is not well-formed XML ({message})", error.lineno)
 
 
 MAX_MARKS = 32
@@ -309,7 +329,7 @@ def _check_drawn(root: etree._Element) -> None:
         drawing = 1 + sum(drawn.get(part, 0) for part in parts) + letters
         # a paint is inherited: each element drawn here (itself, its children, what it repeats) paints with it;
         # a line's points past its first are drawn as elements are, each time it is drawn, its paint given once
-        lines = max(0, _points(element) + area.css_points(element) - 1)
+        lines = max(0, _points(element) + area.css_points(element) - 1) + _path_followed(element, named, area)
         paints = 1 + sum(drawn.get(paint, 0) for paint in painted) + _shading(element, weights)
         drawn[element] = min(MAX_SVG_DRAWN + 1, drawing * paints + lines)
         if element.tag in ROUND:
@@ -413,6 +433,25 @@ def _points(element: etree._Element) -> int:
     thousand elements) held it past 200 s."""
     attribute = _POINTED.get(element.tag)
     return point_count(element.get(attribute) or "") if attribute else 0
+
+
+def _path_followed(element: etree._Element, named: dict[str, etree._Element], area: PaintedArea) -> int:
+    """The points of the path a ``<textPath>`` lays its letters along (its ``href``, or SVG 2's ``path``, which the
+    copy leaves out), counted as a shape's are, each time it is drawn: a browser walks the whole path for each
+    ``<textPath>`` drawn, a ``<use>``'s copies too (a path of 2,000 points followed by one letter, drawn 100,000 times
+    by five levels of ten ``<use>``, 21 KB, counted as 100,000 elements, held headless Chromium 41 to 44 s; 1,000
+    ``<textPath>`` on a path of 100,000 points, 9.3 s); 0 for another element."""
+    if element.tag != _TEXT_PATH:
+        return 0
+    inline = element.get("path")
+    if inline is not None:
+        return point_count(inline)
+    address = _IGNORED.sub("", element.get("href") or element.get(f"{{{XLINK}}}href") or "")
+    followed = named.get(address[1:]) if address.startswith("#") and len(address) > 1 else None
+    return 0 if followed is None else _points(followed) + area.css_points(followed)
+
+
+_TEXT_PATH = f"{{{SVG}}}textPath"
 
 
 MAX_SELECTOR_MATCHES = 20_000_000
@@ -543,7 +582,10 @@ def _steps(element: etree._Element, place: FilterPlace) -> int:
     """The steps a filter counts for, in shares, each time it is given: its primitives (a blur by how wide it is,
     :func:`rulebook.svg_filters.blur_cost`), each weighed by what its region makes it cost where it is given
     (:func:`rulebook.svg_filters.filter_weight`); none for another element."""
-    costs = [_HEAVY_PRIMITIVES.get(name, 1) * blur_cost(primitive, place) for primitive, name in _passes(element)]
+    costs = [
+        _HEAVY_PRIMITIVES.get(name, 1) * blur_cost(primitive, place) * octave_cost(primitive)
+        for primitive, name in _passes(element)
+    ]
     return math.ceil(sum(costs) * _SHARES * min(filter_weight(element, place), _MOST_SHARES)) if costs else 0
 
 
@@ -553,9 +595,10 @@ def _restretched(steps: int, more: float) -> int:
     return math.ceil(steps * min(more, _MOST_SHARES + 1)) if steps else 0
 
 
-def _primitives(element: etree._Element) -> int:
-    """The passes a filter makes over what it is given: its primitives (none for another element)."""
-    return sum(_HEAVY_PRIMITIVES.get(name, 1) for _, name in _passes(element))
+def _primitives(element: etree._Element) -> float:
+    """The passes a filter makes over what it is given: its primitives, a turbulence one an octave (none for another
+    element)."""
+    return sum(_HEAVY_PRIMITIVES.get(name, 1) * octave_cost(primitive) for primitive, name in _passes(element))
 
 
 def _passes(element: etree._Element) -> list[tuple[etree._Element, str]]:
@@ -613,7 +656,8 @@ def _wide_blur(
     stretches: dict[etree._Element, float],
 ) -> tuple[str, str]:
     """What to say of the first blur of a filter the picture gives that counts as more than one step and a half (a
-    wide one), and what to do; nothing where there is none."""
+    wide one), or else of its first turbulence of more than one octave, and what to do; nothing where there is
+    none."""
     for found, at in _given_filters(root, named, area, stretches):
         for primitive, _ in _passes(found):
             if blur_cost(primitive, at) >= _NAMED_WEIGHT:
@@ -622,6 +666,15 @@ def _wide_blur(
                     f'; a blur of its filter `{found.get("id")}` is wide (`stdDeviation="{wide}"`), so it counts as '
                     f"{blur_cost(primitive, at):,.1f} steps",
                     "give the filter narrower blurs, or ",
+                )
+    for found, _ in _given_filters(root, named, area, stretches):
+        for primitive, _ in _passes(found):
+            if octave_cost(primitive) >= _NAMED_WEIGHT:
+                octaves = str(primitive.get("numOctaves") or "")[:30]
+                return (
+                    f'; a turbulence of its filter `{found.get("id")}` has `numOctaves="{octaves}"`, so it counts as '
+                    f"{octave_cost(primitive):,.0f} steps (a pass an octave)",
+                    "give the turbulence fewer octaves, or fewer turbulences, or ",
                 )
     return "", ""
 
@@ -827,6 +880,7 @@ def _copy_children(source: etree._Element, copy: etree._Element) -> None:
         element.text, element.tail = child.text, child.tail
         if kept == f"{{{SVG}}}style":
             element.text = _kept_css(kept_style, _style_text(child), child)
+            _check_families(css_too_many_families(element.text), _line(child))  # the kept rules (svg_fonts)
         else:
             _copy_children(child, element)
         last = element
@@ -872,11 +926,19 @@ def _attributes(element: etree._Element) -> dict[str, str]:
             continue
         elif name.localname == "style":
             value = _kept_css(kept_declarations, value, element)
+            _check_families(css_too_many_families(value), _line(element))  # the kept declarations (svg_fonts)
         else:
             value = _kept_css(partial(_checked_attribute, name.localname), value, element)
+            _check_families(too_many_families(name.localname, value), _line(element))
             _check_filter_work(element, name.localname, value)
         kept[key] = value
     return kept
+
+
+def _check_families(refused: str | None, line: int | None) -> None:
+    """Refuse a ``font-family`` list too long (:mod:`rulebook.svg_fonts`), at ``line``."""
+    if refused is not None:
+        raise UnsafeSvg(refused, line, help="name a few families, the last a generic one (`sans-serif`), or " + SIMPLER)
 
 
 def _check_filter_work(element: etree._Element, key: str, value: str) -> None:

@@ -78,6 +78,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "rulebook.svg_area",
             "rulebook.svg_dashes",
             "rulebook.svg_filters",
+            "rulebook.svg_fonts",
             "rulebook.svg_geometry",
         ),
     ),

@@ -218,7 +218,7 @@ def render_block(node: object, linker: Linker) -> str:
         shown, missing = _images(node.images, linker, "")
         if shown:
             return f'<div class="rb-illustration">{shown}</div>'
-        return _missing_box(missing, linker) if linker.drafts else ""
+        return _missing_box(missing, linker)  # a reader keeps the place of a picture the text may speak of
     return ""
 
 
