@@ -26,6 +26,7 @@ from lxml import etree
 from rulebook.picture_size import MAX_PIXELS, SIGNATURES, SIZE_BYTES, decoded_pixels, size_refusal_of_any
 from rulebook.svg_area import MARKED, MAX_ROWS_CROSSED, MAX_TIMES_PAINTED, PaintedArea
 from rulebook.svg_dashes import MAX_DASHES_DRAWN, DashedStrokes, UntoldDashes
+from rulebook.svg_directions import MAX_DIRECTION_CHANGES, drawn_weight, first_past_the_limit
 from rulebook.svg_filters import FilterPlace, blur_cost, filter_region, filter_weight
 from rulebook.svg_geometry import PAINT_REFERENCE, ROUND, SVG, numbers, point_count
 
@@ -149,6 +150,7 @@ def sanitised_svg(data: bytes) -> bytes:
     root.text = tree.text
     _copy_children(tree, root)
     _check_marks(tree)
+    _check_directions(tree)
     _check_carried(root)
     _check_drawn(root)
     return etree.tostring(root, xml_declaration=True, encoding="UTF-8") + b"\n"
@@ -186,6 +188,21 @@ def _marks() -> re.Pattern[str]:
         if unicodedata.category(chr(code)) in ("Mn", "Mc", "Me")
     )
     return re.compile(f"[{marks}]{{{MAX_MARKS + 1}}}")
+
+
+def _check_directions(tree: etree._Element) -> None:
+    """Refuse a picture with a text changing its writing direction more than
+    :data:`rulebook.svg_directions.MAX_DIRECTION_CHANGES` times."""
+    found = first_past_the_limit(tree)
+    if found is not None:
+        raise UnsafeSvg(
+            f"a text of it changes its writing direction more than {MAX_DIRECTION_CHANGES:,} times (right-to-left "
+            "letters and left-to-right ones in turn, numbers among right-to-left letters, bidirectional controls, "
+            "elements given their own direction), which a reader's browser orders at a cost growing faster than "
+            "their number",
+            _line(found[0]),
+            help="split the text into several `<text>` elements, or " + _SIMPLER,
+        )
 
 
 MAX_SVG_BYTES = 16 * 1024 * 1024
@@ -287,7 +304,7 @@ def _check_drawn(root: etree._Element) -> None:
             continue
         open_.discard(element)
         letters = _letters(element) if element in lettered else 0
-        drawing = 1 + sum(drawn.get(part, 0) for part in parts) + letters
+        drawing = 1 + sum(drawn.get(part, 0) for part in parts) + letters + drawn_weight(element, styles)
         # a paint is inherited: each element drawn here (itself, its children, what it repeats) paints with it;
         # a line's points past its first are drawn as elements are, each time it is drawn, its paint given once
         lines = max(0, _points(element) + area.css_points(element) - 1)

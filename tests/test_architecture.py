@@ -76,6 +76,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "rulebook.svg_pictures",
             "rulebook.svg_area",
             "rulebook.svg_dashes",
+            "rulebook.svg_directions",
             "rulebook.svg_filters",
             "rulebook.svg_geometry",
         ),
