@@ -144,6 +144,7 @@ def sanitised_svg(data: bytes) -> bytes:
     declared = tree.getroottree().docinfo.internalDTD
     if declared is not None and any(True for _ in declared.iterentities()):  # type: ignore[union-attr]
         raise UnsafeSvg("it declares entities (`<!ENTITY>` in its DOCTYPE)")
+    _check_attribute_count(tree)
     if tree.tag != f"{{{SVG}}}svg":
         raise UnsafeSvg(f"it is not an SVG picture (its root is `{etree.QName(tree).localname}` {_namespace(tree)})")
     root = etree.Element(tree.tag, _attributes(tree), nsmap={None: SVG, "xlink": XLINK})  # type: ignore[dict-item]
@@ -212,6 +213,23 @@ MAX_SVG_TAGS = 30_000
 the sanitiser takes about a fifth of a millisecond to rebuild and count one (99,000 rectangles, 4.3 MB, took a lint
 27.5 s). The largest of the 53,997 SVGs of this machine (icon sets, clip art, the tutorials and maps of editors)
 holds 19,059 tags (a clip-art border), the next 15,981 (a traced drawing); at the limit, 6.5 s (two loaded cores)."""
+
+
+MAX_SVG_ATTRIBUTES = 150_000
+"""The most attributes an SVG's elements may have together: the sanitiser reads each (its name, and its value as
+CSS), about 35 microseconds each on two loaded cores, so 7,500 rectangles of 200 attributes each (16 MB) took it
+54 s, whatever the tags; the 53,997 SVGs of this machine have 47,403 at most (a traced drawing of 2.9 MB), 36 on one
+element; at the limit (five an element of :data:`MAX_SVG_TAGS`), 999 rectangles of 150 each took it 1.7 s."""
+
+
+def _check_attribute_count(tree: etree._Element) -> None:
+    """Refuse, before any is read, a picture whose elements have more than :data:`MAX_SVG_ATTRIBUTES` attributes."""
+    count = sum(len(element.attrib) for element in tree.iter(etree.Element))
+    if count > MAX_SVG_ATTRIBUTES:
+        raise UnsafeSvg(
+            f"its elements have more than {MAX_SVG_ATTRIBUTES:,} attributes, the most an SVG picture may have",
+            help=_SIMPLER,
+        )
 
 
 MAX_SVG_DRAWN = 1_000_000
