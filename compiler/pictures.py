@@ -10,6 +10,7 @@ else is refused with a :class:`Refusal` that says why, for the `refused-image` f
 
 from __future__ import annotations
 
+import hashlib
 import os
 import stat
 from collections.abc import Callable
@@ -98,6 +99,39 @@ def published_picture(path: Path) -> bytes | Refusal:
 
 
 def _svg(data: bytes) -> bytes | Refusal:
+    """The SVG ``data`` rebuilt, or why not: once a command for each content (:data:`MAX_REMEMBERED_BYTES`)."""
+    key = hashlib.sha256(data).digest()
+    found = _REBUILT.get(key)
+    if found is None:
+        found = _rebuilt(data)
+        _REBUILT.keep(key, found)
+    return found
+
+
+MAX_REMEMBERED_BYTES = 128 * 1024 * 1024
+"""How many bytes of rebuilt SVG pictures a command keeps, by a digest of the content each was rebuilt from: a build
+read each picture for the lint twice, for the site and for the PDF, and rebuilt it each time (99,000 rectangles,
+4.3 MB: a lint 27.5 s, a build 90 s); the same content is the same picture whenever it is read, and content read
+again that differs is rebuilt. Past this, a picture is rebuilt each time it is read."""
+
+
+class _Remembered(dict[bytes, "bytes | Refusal"]):
+    """What each SVG content was rebuilt as, by its digest, the first kept while within :data:`MAX_REMEMBERED_BYTES`
+    (a command reads its pictures in the same order each time: the first ones are read again first)."""
+
+    size = 0
+
+    def keep(self, key: bytes, rebuilt: bytes | Refusal) -> None:
+        kept = len(key) + (len(rebuilt) if isinstance(rebuilt, bytes) else len(rebuilt.reason) + len(rebuilt.help))
+        if self.size + kept <= MAX_REMEMBERED_BYTES:
+            self[key] = rebuilt
+            self.size += kept
+
+
+_REBUILT = _Remembered()
+
+
+def _rebuilt(data: bytes) -> bytes | Refusal:
     try:
         return sanitised_svg(data)
     except UnsafeSvg as unsafe:

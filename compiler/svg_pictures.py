@@ -38,6 +38,7 @@ from rulebook.svg_css import (
     without_comments,
 )
 from rulebook.svg_dashes import MAX_DASHES_DRAWN, DashedStrokes, UntoldDashes
+from rulebook.svg_directions import MAX_DIRECTION_CHANGES, drawn_weight, first_past_the_limit
 from rulebook.svg_filters import MAX_OCTAVES, FilterPlace, blur_cost, filter_region, filter_weight, octave_cost
 from rulebook.svg_fonts import css_too_many_families, too_many_families
 from rulebook.svg_geometry import PAINT_REFERENCE, ROUND, SVG, numbers, point_count
@@ -139,6 +140,7 @@ def sanitised_svg(data: bytes) -> bytes:
     declared = tree.getroottree().docinfo.internalDTD
     if declared is not None and any(True for _ in declared.iterentities()):  # type: ignore[union-attr]
         raise UnsafeSvg("it declares entities (`<!ENTITY>` in its DOCTYPE)", help=_NO_DOCTYPE)
+    _check_attribute_count(tree)
     if tree.tag != f"{{{SVG}}}svg":
         raise UnsafeSvg(f"it is not an SVG picture (its root is `{etree.QName(tree).localname}` {_namespace(tree)})")
     _check_css_extent(tree)
@@ -146,6 +148,7 @@ def sanitised_svg(data: bytes) -> bytes:
     root.text = tree.text
     _copy_children(tree, root)
     _check_marks(tree)
+    _check_directions(tree)
     _check_carried(root)
     _check_drawn(root)
     return etree.tostring(root, xml_declaration=True, encoding="UTF-8") + b"\n"
@@ -208,11 +211,45 @@ def _marks() -> re.Pattern[str]:
     return re.compile(f"[{marks}]{{{MAX_MARKS + 1}}}")
 
 
+def _check_directions(tree: etree._Element) -> None:
+    """Refuse a picture with a text changing its writing direction more than
+    :data:`rulebook.svg_directions.MAX_DIRECTION_CHANGES` times."""
+    found = first_past_the_limit(tree)
+    if found is not None:
+        raise UnsafeSvg(
+            f"a text of it changes its writing direction more than {MAX_DIRECTION_CHANGES:,} times (right-to-left "
+            "letters and left-to-right ones in turn, numbers among right-to-left letters, bidirectional controls, "
+            "elements given their own direction), which a reader's browser orders at a cost growing faster than "
+            "their number",
+            _line(found[0]),
+            help="split the text into several `<text>` elements, or " + SIMPLER,
+        )
+
+
 MAX_SVG_BYTES = 16 * 1024 * 1024
 """The largest SVG published: a drawing of a rulebook is kilobytes, a map with its pictures embedded megabytes."""
-MAX_SVG_TAGS = 100_000
-"""The most tags (``<``) an SVG may hold: a parsed element takes hundreds of bytes, and a browser or Typst draws
-each."""
+MAX_SVG_TAGS = 30_000
+"""The most tags (``<``) an SVG may hold: a parsed element takes hundreds of bytes, a browser or Typst draws each, and
+the sanitiser takes about a fifth of a millisecond to rebuild and count one (99,000 rectangles, 4.3 MB, took a lint
+27.5 s). The largest of the 53,997 SVGs of this machine (icon sets, clip art, the tutorials and maps of editors)
+holds 19,059 tags (a clip-art border), the next 15,981 (a traced drawing); at the limit, 6.5 s (two loaded cores)."""
+
+
+MAX_SVG_ATTRIBUTES = 150_000
+"""The most attributes an SVG's elements may have together: the sanitiser reads each (its name, and its value as
+CSS), about 35 microseconds each on two loaded cores, so 7,500 rectangles of 200 attributes each (16 MB) took it
+54 s, whatever the tags; the 53,997 SVGs of this machine have 47,403 at most (a traced drawing of 2.9 MB), 36 on one
+element; at the limit (five an element of :data:`MAX_SVG_TAGS`), 999 rectangles of 150 each took it 1.7 s."""
+
+
+def _check_attribute_count(tree: etree._Element) -> None:
+    """Refuse, before any is read, a picture whose elements have more than :data:`MAX_SVG_ATTRIBUTES` attributes."""
+    count = sum(len(element.attrib) for element in tree.iter(etree.Element))
+    if count > MAX_SVG_ATTRIBUTES:
+        raise UnsafeSvg(
+            f"its elements have more than {MAX_SVG_ATTRIBUTES:,} attributes, the most an SVG picture may have",
+            help=SIMPLER,
+        )
 
 
 MAX_SVG_DRAWN = 1_000_000
@@ -326,7 +363,7 @@ def _check_drawn(root: etree._Element) -> None:
             continue
         open_.discard(element)
         letters = _letters(element) if element in lettered else 0
-        drawing = 1 + sum(drawn.get(part, 0) for part in parts) + letters
+        drawing = 1 + sum(drawn.get(part, 0) for part in parts) + letters + drawn_weight(element, styles)
         # a paint is inherited: each element drawn here (itself, its children, what it repeats) paints with it;
         # a line's points past its first are drawn as elements are, each time it is drawn, its paint given once
         lines = max(0, _points(element) + area.css_points(element) - 1) + _path_followed(element, named, area)

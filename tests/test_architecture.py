@@ -77,6 +77,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "rulebook.svg_css",
             "rulebook.svg_area",
             "rulebook.svg_dashes",
+            "rulebook.svg_directions",
             "rulebook.svg_filters",
             "rulebook.svg_fonts",
             "rulebook.svg_geometry",
