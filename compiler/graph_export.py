@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import json
 from io import BytesIO
 from typing import TYPE_CHECKING
 
+from rulebook.characters import json_text, with_character_references
 from rulebook.formats import GRAPH, unknown
 from rulebook.graph import GraphNode
 from rulebook.source import xml_text
@@ -29,7 +29,7 @@ def export_graph(graph: nx.MultiDiGraph[GraphNode], fmt: str) -> str:
             ],
             "edges": [{"source": f"{u[0]}:{u[1]}", "target": f"{v[0]}:{v[1]}", "kind": k} for u, v, k in edges],
         }
-        return json.dumps(data, indent=1, sort_keys=True, ensure_ascii=False) + "\n"
+        return json_text(data, indent=1, sort_keys=True) + "\n"
     if fmt == "dot":
         lines = ["digraph rulebook {", "  rankdir=LR;"]
         for kind, name in nodes:
@@ -39,7 +39,7 @@ def export_graph(graph: nx.MultiDiGraph[GraphNode], fmt: str) -> str:
         for u, v, k in edges:
             lines.append(f'  "{u[0]}:{_dot(u[1])}" -> "{v[0]}:{_dot(v[1])}" [label="{k}"];')
         lines.append("}")
-        return "\n".join(lines) + "\n"
+        return with_character_references("\n".join(lines) + "\n")  # Graphviz reads `&#x202e;` as the character
     import networkx as nx
 
     flat: nx.MultiDiGraph[str] = nx.MultiDiGraph()
@@ -51,7 +51,7 @@ def export_graph(graph: nx.MultiDiGraph[GraphNode], fmt: str) -> str:
         flat.add_edge(xml_text(f"{u[0]}:{u[1]}"), xml_text(f"{v[0]}:{v[1]}"), key=k, kind=k)
     buffer = BytesIO()
     nx.write_graphml(flat, buffer)
-    return buffer.getvalue().decode("utf-8")
+    return with_character_references(buffer.getvalue().decode("utf-8"))
 
 
 def _dot(text: str) -> str:

@@ -27,6 +27,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "rulebook.suggest",
             "rulebook.diagnostics",
             "rulebook.errors",
+            "rulebook.characters",
             "rulebook.fileio",
             "rulebook.state",
             "rulebook.inputs",

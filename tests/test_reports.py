@@ -41,8 +41,8 @@ def test_json_has_the_documented_fields() -> None:
 def test_compact_json_lines_are_the_records_encoded() -> None:
     """The compact report shares encoded parts between diagnostics: each line must still be its record."""
     from rulebook.catalog.book import DANGLING_REFERENCE
+    from rulebook.characters import json_text
     from rulebook.diagnostics import Note
-    from rulebook.report.escaping import json_text
     from rulebook.report.json_format import diagnostic_record
     from rulebook.source import Span
 

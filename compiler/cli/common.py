@@ -15,8 +15,9 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeAlias
 
+from rulebook.characters import json_text
 from rulebook.errors import UserError
-from rulebook.report.escaping import json_text, visible_in_text
+from rulebook.report.escaping import visible_in_text
 
 if TYPE_CHECKING:
     from rulebook.project import Project

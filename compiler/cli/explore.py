@@ -68,8 +68,9 @@ def run_graph(args: argparse.Namespace) -> int:
 
 
 def run_query(args: argparse.Namespace) -> int:
+    from rulebook.characters import escaped_in_json
     from rulebook.query import query_family_term, render_term_report
-    from rulebook.report.escaping import escaped_in_json, visible_in_text
+    from rulebook.report.escaping import visible_in_text
 
     found = _terms(args)
     if found is None:

@@ -8,7 +8,7 @@ from typing import Any, NamedTuple, TypeVar
 
 from rulebook.catalog.mechanics import INVALID_ANNOTATION
 from rulebook.diagnostics import Diagnostic
-from rulebook.engine.limits import MAX_CHAIN
+from rulebook.engine.limits import MAX_CHAIN, MAX_RESULTS
 from rulebook.facts.army_kinds import ARMY, ARMY_RULES, ARMY_SIZE, ArmyDeclaration, VariantDeclaration
 from rulebook.facts.attributes import Context, Values
 from rulebook.facts.kinds import (
@@ -65,6 +65,7 @@ def collect_mechanics(book: Book, context: Context) -> MechanicsData:
             checked.append(_Checked(kind, mechanic, values))
     checked, past = _within_the_chain(checked)
     problems.extend(_diagnostic(mechanic, _PAST_THE_CHAIN) for mechanic in past)
+    problems.extend(_past_the_results(checked))
     rolls, unread = _rolls(checked)
     problems.extend(_diagnostic(r, "a reading must follow a roll of that name (`against`)") for r in unread)
     problems.extend(_declared_again(checked))
@@ -139,6 +140,30 @@ def _within_the_chain(checked: Sequence[_Checked]) -> tuple[list[_Checked], list
             past.add(index)
     kept = [entry for index, entry in enumerate(checked) if index not in past]
     return kept, [checked[index].mechanic for index in sorted(past)]
+
+
+def _past_the_results(checked: Sequence[_Checked]) -> list[Diagnostic]:
+    """The roll whose critical successes, with those of the rolls before it, can bring one die more successes than
+    the engine's :data:`MAX_RESULTS`: each roll's critical multiplies what one die brings through the rest of the
+    chain by at most ``1 + critical-adds`` (two rolls of ``critical-adds="100"``, each within its own limit, made
+    every chain question refused: 10,201 successes)."""
+    adds = {c.mechanic.name: c.values.number("critical-adds") or 0 for c in checked if c.kind is ROLL}
+    most, seen = 1, set()
+    for entry in checked:
+        name = entry.mechanic.name
+        if entry.kind is not ROLL or name in seen or not adds[name]:
+            continue
+        seen.add(name)
+        most *= 1 + adds[name]
+        if most > MAX_RESULTS:
+            return [
+                _diagnostic(
+                    entry.mechanic,
+                    f"`critical-adds`: with the criticals of the rolls before it, one die can bring {most:,} "
+                    f"successes through the chain, more than the engine's {MAX_RESULTS:,} results of a chain",
+                )
+            ]
+    return []
 
 
 NAMED_ONCE = (TEST, ROLL)

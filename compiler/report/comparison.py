@@ -9,9 +9,9 @@ coverage and the waivers; the JSON adds them as ``comparison``. HTML is the repo
 from __future__ import annotations
 
 from rulebook.catalog import TRANSLATION_RULES
+from rulebook.characters import json_text
 from rulebook.formats import COMPARE, unknown
 from rulebook.report import json_format, renderer, text
-from rulebook.report.escaping import json_text
 from rulebook.report.listing import listed
 from rulebook.report.summary import Report
 from rulebook.site.theme import Theme

@@ -9,10 +9,11 @@ shows, through the project's templates.
 from __future__ import annotations
 
 from rulebook.catalog import EDITION_RULES
+from rulebook.characters import json_text
 from rulebook.diff import BookDiff, render_text
 from rulebook.formats import DIFF, unknown
 from rulebook.report import json_format, renderer, text
-from rulebook.report.escaping import json_text, visible
+from rulebook.report.escaping import visible
 from rulebook.report.summary import Report
 from rulebook.site.theme import Theme
 

@@ -18,12 +18,11 @@ reports are data and keep every string exact (JSON escapes the C0 controls itsel
 
 from __future__ import annotations
 
-import json
 import re
 import sys
-from collections.abc import Iterable
 from typing import Any, TextIO, cast
 
+from rulebook.characters import UNPRINTABLE, character_class
 from rulebook.errors import shorten
 
 NAME_LIMIT = 60
@@ -32,45 +31,20 @@ MESSAGE_LIMIT = 400
 """Longest message shown whole."""
 _NAME = re.compile(r"`([^`]*)`")
 
-_BIDI_CONTROLS = (0x061C, 0x200E, 0x200F, *range(0x202A, 0x202F), *range(0x2066, 0x206A))
-"""Unicode's ``Bidi_Control`` characters (``PropList.txt``): the marks, embeddings, overrides and isolates."""
-_SEPARATORS = (0x2028, 0x2029)
-"""The line and paragraph separators: a line end to some terminals and log viewers (a snippet's line broke in two,
-its caret under the wrong one); text kept whole keeps them, as it keeps its line ends."""
 _VISIBLE: dict[int, str] = (
     {code: chr(0x2400 + code) for code in range(0x20)}
     | {0x7F: "\u2421"}
-    | dict.fromkeys((*range(0x80, 0xA0), *_BIDI_CONTROLS, *_SEPARATORS), "\ufffd")
+    | dict.fromkeys((code for code in UNPRINTABLE if code >= 0x80), "\ufffd")
 )
+"""Each character of :data:`rulebook.characters.UNPRINTABLE` and its picture: a text kept whole keeps the line and
+paragraph separators, as it keeps its line ends (a snippet's line broke in two, its caret under the wrong one)."""
 
 
 _VISIBLE_IN_TEXT = {code: shown for code, shown in _VISIBLE.items() if chr(code) not in "\t\n\r\u2028\u2029"}
 
 
-def character_class(codes: Iterable[int]) -> str:
-    """A regular expression's class matching exactly the characters ``codes``."""
-    return "[" + "".join(re.escape(chr(code)) for code in sorted(codes)) + "]"
-
-
 SHOWN_OTHERWISE = re.compile(character_class(_VISIBLE_IN_TEXT))
 """Any character :func:`visible_in_text` replaces (most texts hold none: a search is cheaper than a translation)."""
-UNPRINTABLE_ABOVE_ASCII = re.compile(character_class(code for code in _VISIBLE if code >= 0x7F))
-"""DEL, the C1 controls, the bidirectional controls and the line and paragraph separators: what JSON writes as they
-are (it escapes the C0 ones)."""
-
-
-def json_text(value: Any, **options: Any) -> str:
-    """``value`` as JSON (``json.dumps``'s ``options``), UTF-8 text but each character of
-    :data:`UNPRINTABLE_ABOVE_ASCII` written as its escape: the data stays exact, and a report printed on a terminal
-    (``engine odds --json``, ``lint --format json``) cannot reorder nor drive it (U+202E was written raw)."""
-    text = json.dumps(value, ensure_ascii=False, **options)
-    return escaped_in_json(text)
-
-
-def escaped_in_json(text: str) -> str:
-    """JSON text with each character of :data:`UNPRINTABLE_ABOVE_ASCII` written as its escape (valid anywhere in JSON
-    text: such a character can only stand inside a string)."""
-    return UNPRINTABLE_ABOVE_ASCII.sub(lambda found: f"\\u{ord(found.group()):04x}", text)
 
 
 def visible_in_text(text: str) -> str:

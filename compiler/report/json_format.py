@@ -9,8 +9,8 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 from rulebook.catalog import rule_url
+from rulebook.characters import escaped_in_json, json_text
 from rulebook.diagnostics import Diagnostic, Note, Severity
-from rulebook.report.escaping import escaped_in_json, json_text
 from rulebook.report.summary import Report
 
 _FATAL = Severity.FATAL

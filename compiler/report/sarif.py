@@ -6,8 +6,8 @@ import hashlib
 from typing import Any
 
 from rulebook import __version__
+from rulebook.characters import json_text
 from rulebook.diagnostics import Diagnostic, Rule
-from rulebook.report.escaping import json_text
 from rulebook.report.places import placed
 from rulebook.report.summary import Report
 from rulebook.source import SourceText

@@ -15,7 +15,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
-from rulebook.report.escaping import json_text
+from rulebook.characters import json_text
 from rulebook.report.summary import Report
 
 

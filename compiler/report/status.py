@@ -13,9 +13,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from rulebook.catalog import STATUS_RULES
+from rulebook.characters import json_text
 from rulebook.formats import STATUS, unknown
 from rulebook.report import json_format, renderer, text
-from rulebook.report.escaping import json_text, visible
+from rulebook.report.escaping import visible
 from rulebook.report.listing import listed
 from rulebook.report.summary import Report
 from rulebook.site.theme import Theme

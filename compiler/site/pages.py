@@ -21,10 +21,11 @@ from urllib.parse import quote
 from jinja2 import Environment
 from markupsafe import Markup, escape
 
+from rulebook.characters import UNPRINTABLE_ABOVE_ASCII
 from rulebook.diagnostics import Diagnostic
 from rulebook.graph import TermGraph
 from rulebook.model import Book, Section
-from rulebook.report.escaping import UNPRINTABLE_ABOVE_ASCII, visible_in_text
+from rulebook.report.escaping import visible_in_text
 from rulebook.site.across import BookLinks
 from rulebook.site.escaping import theme_text
 from rulebook.site.html import Linker, render_content, spaced

@@ -12,12 +12,12 @@ of its language file).
 
 from __future__ import annotations
 
-import json
 import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from rulebook.characters import toml_string
 from rulebook.languages.data import Language, as_language
 from rulebook.names import ascii_lower
 from rulebook.translate.terminology import Entry, fold
@@ -211,15 +211,10 @@ def render_suggestions(suggestions: Sequence[Suggestion]) -> str:
 
 def _marked_entry(entry: Entry) -> list[str]:
     """A term's entry as the translation marks it (its words, as TOML strings)."""
-    lines = [f"[{entry.term}]", f"preferred = {_toml_string(entry.preferred)}  # as the translation marks it"]
+    lines = [f"[{entry.term}]", f"preferred = {toml_string(entry.preferred)}  # as the translation marks it"]
     if entry.accepted:
-        lines.append(f"accepted = [{', '.join(_toml_string(text) for text in entry.accepted)}]")
+        lines.append(f"accepted = [{', '.join(toml_string(text) for text in entry.accepted)}]")
     return lines
-
-
-def _toml_string(text: str) -> str:
-    """A TOML basic string (a marked rendering may hold a quote or a backslash)."""
-    return json.dumps(text, ensure_ascii=False)
 
 
 def aligned_uses(texts: Iterable[object]) -> list[AlignedUse]:

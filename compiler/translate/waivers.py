@@ -10,6 +10,7 @@ import re
 from collections.abc import Sequence
 from pathlib import Path
 
+from rulebook.characters import toml_string
 from rulebook.errors import TerminologyError, quoted
 from rulebook.translate.results import Finding
 from rulebook.translate.terminology import read_translation_toml
@@ -64,21 +65,8 @@ def waiver_entries(findings: Sequence[Finding], reason: str | None) -> str:
         said = " ".join(f"{finding.rule.code} {finding.kind} at {place}: {finding.message}".split())
         parts.append(
             "[[waiver]]\n"
-            f"# {said}\n"
-            f"fingerprint = {_toml_string(finding.fingerprint)}\n"
-            f"reason = {_toml_string(reason or 'read in both texts: ' + finding.message)}\n"
+            f"# {toml_string(said)[1:-1]}\n"  # a comment holds no escape: the message's controls written escaped
+            f"fingerprint = {toml_string(finding.fingerprint)}\n"
+            f"reason = {toml_string(reason or 'read in both texts: ' + finding.message)}\n"
         )
     return "\n".join(parts)
-
-
-def _toml_string(text: str) -> str:
-    """A TOML basic string: quotes, backslashes and control characters escaped."""
-    escaped = []
-    for character in text:
-        if character in '"\\':
-            escaped.append("\\" + character)
-        elif ord(character) < 0x20 or ord(character) == 0x7F:
-            escaped.append(f"\\u{ord(character):04X}")
-        else:
-            escaped.append(character)
-    return '"' + "".join(escaped) + '"'

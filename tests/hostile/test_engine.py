@@ -857,6 +857,14 @@ def test_a_verdict_committed_beside_crafted_rule_data_is_not_believed(
             "error[RB502]: mechanic `strike`: `critical-adds` must be a whole number from 1 to 100, the most the "
             "engine allows here",
         ),
+        (  # each within its limit; every chain question on the built data was then refused (the nineteenth probe)
+            '<definition name="strike">A strike.<mechanic name="strike" roll="D6" pass="at-least" against="4" step="1" '
+            'critical="6" critical-adds="100"/></definition><reference name="strike">strike</reference>'
+            '<definition name="harm">A harm.<mechanic name="harm" roll="D6" pass="at-least" against="4" step="2" '
+            'critical="6" critical-adds="100"/></definition><reference name="harm">harm</reference>',
+            "error[RB502]: mechanic `harm`: `critical-adds`: with the criticals of the rolls before it, one die can "
+            "bring 10,201 successes through the chain, more than the engine's 1,000 results of a chain",
+        ),
         (  # passed the lint; every engine question on the built data was then refused (the eighteenth probe)
             '<definition name="d5">A D5 is a D10 halved.<mechanic name="D5" roll="2D10" divide="2" round="up"/>'
             '</definition><reference name="d5">D5</reference>',
