@@ -81,6 +81,8 @@ def test_the_file_is_named_after_the_title() -> None:
     assert pdf_name("Fantasy Battles: The 9th Age", "fr") == "fantasy-battles-the-9th-age-fr.pdf"
     assert pdf_name("«»") == "rulebook.pdf"
     assert len(pdf_name("word " * 40)) <= 64
+    assert pdf_name("CON") == "con-rulebook.pdf"  # `con.pdf` could not be checked out on Windows (the 19th probe)
+    assert pdf_name("nul", "fr") == "nul-rulebook-fr.pdf"
 
 
 def test_terms_are_set_as_the_site_sets_them() -> None:

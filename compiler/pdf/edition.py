@@ -21,6 +21,7 @@ from rulebook.graph import TermGraph
 from rulebook.model import Book, Content, Section
 from rulebook.names import ascii_lower, slugify
 from rulebook.project import PrintSettings
+from rulebook.site.page_table import is_device_name
 
 NAME_LENGTH = 60
 """Longest file name (without ``.pdf``) made from a title."""
@@ -106,6 +107,8 @@ def pdf_name(title: str, language: str | None = None) -> str:
     ends in its language (``...-fr.pdf``)."""
     said = any(c.isalnum() for c in ascii_lower(title))  # slugify names a title without letters "section"
     stem = slugify(title)[:NAME_LENGTH].strip("-") if said else "rulebook"
+    if is_device_name(stem):  # a book titled "CON": `con.pdf` could not be checked out on Windows
+        stem = f"{stem}-rulebook"
     return f"{stem}-{language}.pdf" if language else f"{stem}.pdf"
 
 
