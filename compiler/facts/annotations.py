@@ -66,6 +66,7 @@ def collect_mechanics(book: Book, context: Context) -> MechanicsData:
     checked, past = _within_the_chain(checked)
     problems.extend(_diagnostic(mechanic, _PAST_THE_CHAIN) for mechanic in past)
     problems.extend(_past_the_results(checked))
+    problems.extend(_derived_dice_unlike_their_names(checked))
     rolls, unread = _rolls(checked)
     problems.extend(_diagnostic(r, "a reading must follow a roll of that name (`against`)") for r in unread)
     problems.extend(_declared_again(checked))
@@ -164,6 +165,30 @@ def _past_the_results(checked: Sequence[_Checked]) -> list[Diagnostic]:
                 )
             ]
     return []
+
+
+def _derived_dice_unlike_their_names(checked: Sequence[_Checked]) -> list[Diagnostic]:
+    """Each derived die whose faces are not its name's (``name="D5" roll="D10" divide="1"`` shows 1 to 10): the
+    engine reads a table rolled with it by its name's faces, so its odds did not add up, and a walk rolled a 10 on
+    a D5 with "no result for 10"."""
+    found = []
+    for entry in checked:
+        if entry.kind is not DERIVED_DIE:
+            continue
+        named, rolled = entry.values.dice("name"), entry.values.dice("roll")
+        divide, up = int(entry.values.text("divide")), entry.values.text("round") == "up"
+        faces = [-(-face // divide) if up else face // divide for face in range(1, rolled.sides + 1)]
+        if named.count == 1 and rolled.count == 1 and (faces[0], faces[-1]) != (1, named.sides):
+            shown = f"{faces[0]} to {faces[-1]}" if faces[0] != faces[-1] else str(faces[0])
+            found.append(
+                _diagnostic(
+                    entry.mechanic,
+                    f"`{entry.mechanic.name}` made so ({rolled.notation} divided by {divide}, rounding "
+                    f"{'up' if up else 'down'}) shows {shown}, not 1 to {named.sides}: name it by its faces, or "
+                    "divide so that it shows them",
+                )
+            )
+    return found
 
 
 NAMED_ONCE = (TEST, ROLL)

@@ -857,6 +857,11 @@ def test_a_verdict_committed_beside_crafted_rule_data_is_not_believed(
             "error[RB502]: mechanic `strike`: `critical-adds` must be a whole number from 1 to 100, the most the "
             "engine allows here",
         ),
+        (  # the engine read a table rolled with it by the name's faces: odds not adding up (the nineteenth probe)
+            '<definition name="d5">A D5.<mechanic name="D5" roll="D10" divide="1" round="up"/></definition>'
+            '<reference name="d5">D5</reference>',
+            "error[RB502]: mechanic `D5`: `D5` made so (D10 divided by 1, rounding up) shows 1 to 10, not 1 to 5",
+        ),
         (  # each within its limit; every chain question on the built data was then refused (the nineteenth probe)
             '<definition name="strike">A strike.<mechanic name="strike" roll="D6" pass="at-least" against="4" step="1" '
             'critical="6" critical-adds="100"/></definition><reference name="strike">strike</reference>'
