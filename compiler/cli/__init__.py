@@ -63,8 +63,20 @@ def _local_time_zone_from_the_system() -> None:
         os.environ["TZ"] = zone
 
 
+MAX_ARGUMENTS = 5_000
+"""Arguments one command reads: argparse looks through those left for each option it takes, so its time grows with
+their square (20,000 `-q`, 7 s; 40,000 `--waive`, 30 s, before a file was read); 5,000 take a fraction of a second."""
+
+
 def _main(argv: Sequence[str] | None) -> int:
     arguments = sys.argv[1:] if argv is None else list(argv)
+    if len(arguments) > MAX_ARGUMENTS:  # argparse's time grows with their square: 40,000 `--waive` took 30 s
+        print(
+            f"rulebook: error: {len(arguments):,} arguments, more than the {MAX_ARGUMENTS:,} a command reads (name "
+            "a book's sources in the configuration, or run the command on a part at a time)",
+            file=sys.stderr,
+        )
+        return EXIT_USAGE
     parser = _parser(arguments)
     command = _command(arguments)
     if command is not None and command not in COMMANDS:
