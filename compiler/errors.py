@@ -37,7 +37,8 @@ class UserError(Exception):
 
 
 class InvalidRuleData(UserError):
-    """The compiled data does not validate against its schema (a compiler bug): nothing is written."""
+    """The compiled data does not validate against its schema (a compiler bug), or is larger than the engine reads:
+    nothing is written."""
 
 
 class SiteBuildError(UserError):

@@ -13,7 +13,8 @@ from typing import TYPE_CHECKING, Any
 from rulebook.assets import book_images, image_folder, linked_folder_refusals
 from rulebook.catalog.book import DUPLICATE_ID, INVALID_NAME, RESERVED_NAME
 from rulebook.diagnostics import Diagnostic, Severity
-from rulebook.errors import UserError, quoted
+from rulebook.engine.limits import MAX_RULES_BYTES
+from rulebook.errors import InvalidRuleData, UserError, quoted
 from rulebook.family import Family, FamilyBook
 from rulebook.fileio import path_problem
 from rulebook.graph import TermGraph
@@ -340,7 +341,8 @@ def translation_status(
 def rule_files(
     read: ReadResult, lint: LintResult, book: BookConfig, translations: Sequence[TranslationResult]
 ) -> dict[str, str]:
-    """``rules.json`` and its schema, made and checked in memory (raises InvalidRuleData when the data fails).
+    """``rules.json`` and its schema, made and checked in memory (raises InvalidRuleData when the data fails, or is
+    larger than the engine reads).
 
     The text is checked as the engine will read it (so the command line may tell the engine's cache so).
     """
@@ -361,6 +363,13 @@ def rule_files(
         outside=outside_of(lint.family, book.name) if lint.family is not None else None,
     )
     text = serialise(data)
+    size = len(text.encode("utf-8"))
+    if size > MAX_RULES_BYTES:  # a 1.3 MB book of chained definitions made 68 MB, and every question was refused
+        raise InvalidRuleData(
+            f"the rule data of {quoted(book.display_title)} would be {size:,} bytes, more than the "
+            f"{MAX_RULES_BYTES:,} the engine reads (each term carries its definition and the terms read before it): "
+            "split the book into books that use one another (`uses`), or define fewer terms in each other's terms"
+        )
     check_rule_data(json.loads(text))
     return {"rules.json": text, "rules.schema.json": rules_schema_text()}
 

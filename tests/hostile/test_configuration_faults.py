@@ -516,3 +516,21 @@ def test_a_command_line_of_thousands_of_arguments_is_refused_before_it_is_parsed
     outcome = run(capsys, "lint", *["-q"] * MAX_ARGUMENTS)
     assert outcome.code == 2
     assert outcome.err.startswith(f"rulebook: error: {MAX_ARGUMENTS + 1:,} arguments, more than the 5,000")
+
+
+def test_rule_data_larger_than_the_engine_reads_stops_the_build(
+    scratch: Path,  # noqa: F811
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A 1.3 MB book of definitions each using the next made a 68 MB rules.json, past the 64 MB the engine reads:
+    the build published it with exit 0, and every engine question was refused (the nineteenth probe). Here the
+    limit is made small, for a small book."""
+    from rulebook.recipe import stages
+
+    monkeypatch.setattr(stages, "MAX_RULES_BYTES", 1_000)
+    source(scratch, "book.xml", BOOK)
+    outcome = run(capsys, "build", "-q", "--data-only")
+    assert outcome.code == 2
+    assert "bytes, more than the 1,000 the engine reads" in outcome.err
+    assert not (scratch / "site").exists()
