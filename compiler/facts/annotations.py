@@ -8,7 +8,7 @@ from typing import Any, NamedTuple, TypeVar
 
 from rulebook.catalog.mechanics import INVALID_ANNOTATION
 from rulebook.diagnostics import Diagnostic
-from rulebook.engine.limits import MAX_CHAIN, MAX_RESULTS
+from rulebook.engine.limits import MAX_CHAIN, MAX_RESULTS, MAX_WALK
 from rulebook.facts.army_kinds import ARMY, ARMY_RULES, ARMY_SIZE, ArmyDeclaration, VariantDeclaration
 from rulebook.facts.attributes import Context, Values
 from rulebook.facts.kinds import (
@@ -67,6 +67,7 @@ def collect_mechanics(book: Book, context: Context) -> MechanicsData:
     problems.extend(_diagnostic(mechanic, _PAST_THE_CHAIN) for mechanic in past)
     problems.extend(_past_the_results(checked))
     problems.extend(_derived_dice_unlike_their_names(checked))
+    problems.extend(_past_the_walk(checked))
     rolls, unread = _rolls(checked)
     problems.extend(_diagnostic(r, "a reading must follow a roll of that name (`against`)") for r in unread)
     problems.extend(_declared_again(checked))
@@ -164,6 +165,23 @@ def _past_the_results(checked: Sequence[_Checked]) -> list[Diagnostic]:
                     f"successes through the chain, more than the engine's {MAX_RESULTS:,} results of a chain",
                 )
             ]
+    return []
+
+
+def _past_the_walk(checked: Sequence[_Checked]) -> list[Diagnostic]:
+    """The repeated roll whose most rolls, with those of the repeated rolls before it, pass the lines of a pre-game
+    walk the engine writes (:data:`MAX_WALK`): thirty of ``times="10D10"``, each within its own limit, made every
+    walk at least 300 lines and at most 3,000, and ``engine pregame`` refused (counted for every board at once)."""
+    most = 0
+    for entry in checked:
+        if entry.kind is REPEAT:
+            most += entry.values.dice("times").highest
+            if most > MAX_WALK:
+                message = (
+                    f"`times`: with the repeated rolls before it, the pre-game walk can roll {most:,} times, more "
+                    f"than the {MAX_WALK:,} lines of a walk the engine writes"
+                )
+                return [_diagnostic(entry.mechanic, message)]
     return []
 
 

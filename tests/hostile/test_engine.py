@@ -739,8 +739,8 @@ def test_a_number_outside_what_a_question_means_is_refused(
 @pytest.mark.parametrize(
     ("argv", "prog", "option", "items"),
     [
-        (["modify", "--value", "3", *["--mod=+1"] * 20_000], "modify", "--mod", "modifiers"),
-        (["chain", "--count", "1", *["--value=power=2"] * 20_000], "chain", "--value", "settings given to a chain"),
+        (["modify", "--value", "3", *["--mod=+1"] * 4_000], "modify", "--mod", "modifiers"),
+        (["chain", "--count", "1", *["--value=power=2"] * 4_000], "chain", "--value", "settings given to a chain"),
     ],
 )
 def test_too_many_modifiers_or_values_are_refused_before_they_are_all_parsed(
@@ -961,3 +961,24 @@ def _strings(value: Any) -> list[str]:
         return [value]
     items = value.values() if isinstance(value, dict) else value if isinstance(value, list) else []
     return [text for item in items for text in _strings(item)]
+
+
+def test_repeated_rolls_past_the_walk_are_found_by_the_lint(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Thirty of `times="10D10"`, each within its limit, passed the lint; every `engine pregame` was then refused
+    # (the walk past its 1,000 lines, the nineteenth probe). Ten are 1,000 rolls at most: the eleventh is reported.
+    book = (ROOT / "tests" / "games" / "ashfall.xml").read_text(encoding="utf-8")
+    scatter = '<mechanic name="scatter" times="D5" table="debris_table"/>'
+    assert scatter in book
+    many = "".join(f'<mechanic name="scatter{n}" times="10D10" table="debris_table"/>' for n in range(11))
+    (tmp_path / "book.xml").write_text(book.replace(scatter, many), encoding="utf-8")
+    (tmp_path / "rulebook.toml").write_text('sources = ["book.xml"]\n', encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    assert main(["lint"]) == 1
+    out = capsys.readouterr().out
+    assert "mechanic `scatter9`" not in out
+    assert (
+        "error[RB502]: mechanic `scatter10`: `times`: with the repeated rolls before it, the pre-game walk can roll "
+        "1,100 times, more than the 1,000 lines of a walk the engine writes" in out
+    )
