@@ -242,9 +242,24 @@ CSS), about 35 microseconds each on two loaded cores, so 7,500 rectangles of 200
 element; at the limit (five an element of :data:`MAX_SVG_TAGS`), 999 rectangles of 150 each took it 1.7 s."""
 
 
+MAX_ELEMENT_ATTRIBUTES = 256
+"""Attributes one element of a picture may have (the 54,000 SVGs measured give one at most 36): lxml finds each value
+by its name among the element's others, so reading them grows with their square (40,000 on one element, 6.6 s)."""
+
+
 def _check_attribute_count(tree: etree._Element) -> None:
-    """Refuse, before any is read, a picture whose elements have more than :data:`MAX_SVG_ATTRIBUTES` attributes."""
-    count = sum(len(element.attrib) for element in tree.iter(etree.Element))
+    """Refuse, before any is read, a picture whose elements have more than :data:`MAX_SVG_ATTRIBUTES` attributes, or
+    one with more than :data:`MAX_ELEMENT_ATTRIBUTES`."""
+    count = 0
+    for element in tree.iter(etree.Element):
+        here = len(element.attrib)
+        if here > MAX_ELEMENT_ATTRIBUTES:
+            raise UnsafeSvg(
+                f"an element has {here:,} attributes, more than the {MAX_ELEMENT_ATTRIBUTES} one may have",
+                _line(element),
+                help=SIMPLER,
+            )
+        count += here
     if count > MAX_SVG_ATTRIBUTES:
         raise UnsafeSvg(
             f"its elements have more than {MAX_SVG_ATTRIBUTES:,} attributes, the most an SVG picture may have",

@@ -29,7 +29,7 @@ from typing import TypeVar
 from lxml import etree
 
 from rulebook import dtd
-from rulebook.catalog.reading import INVALID_DOCUMENT, MALFORMED_XML, RAGGED_TABLE
+from rulebook.catalog.reading import INVALID_DOCUMENT, MALFORMED_XML, RAGGED_TABLE, UNREADABLE_SOURCE
 from rulebook.diagnostics import Diagnostic
 from rulebook.diagnostics import Note as DiagnosticNote
 from rulebook.inputs import UnreadableInput, read_input
@@ -129,7 +129,7 @@ def parse_xml_bytes(
     except etree.XMLSyntaxError as error:
         return SourceResult(None, (_malformed(error, source),), source)
     del data  # the text and the tree hold all that is needed from here on
-    too_deep = _too_deep(root, source)
+    too_deep = _too_deep(root, source) or _too_many_attributes(root, source)
     if too_deep is not None:
         return SourceResult(None, (too_deep,), source)
     diagnostics = list(dtd.validate(root, source)) if validate else []
@@ -224,6 +224,27 @@ def _too_deep(root: etree._Element, source: SourceText) -> Diagnostic | None:
     elements = list(root.iter(tag=etree.Element))
     offset = start_tag_offsets(source.text, len(elements))[elements.index(deep)]
     return nesting_too_deep(source.span(offset), f"`<{deep.tag}>`")
+
+
+MAX_ATTRIBUTES = 100
+"""Attributes one element may have (the rulebook's elements take at most a dozen): lxml finds each value by its name
+among the element's others, so reading them all grows with their square (one `<section>` of 80,000 attributes,
+870 KB, held the lint 30 s, and the build, `convert` and `graph` as long), whatever reads them."""
+
+
+def _too_many_attributes(root: etree._Element, source: SourceText) -> Diagnostic | None:
+    """The refusal of the first element with more than :data:`MAX_ATTRIBUTES` attributes (counted without reading
+    their values), if there is one."""
+    for index, element in enumerate(root.iter(tag=etree.Element)):
+        if len(element.attrib) > MAX_ATTRIBUTES:
+            offset = start_tag_offsets(source.text, index + 1)[index]
+            return UNREADABLE_SOURCE.diagnostic(
+                f"`<{etree.QName(element).localname}>` has {len(element.attrib):,} attributes, more than the "
+                f"{MAX_ATTRIBUTES} an element may have",
+                source.span(offset),
+                help="give the element the attributes the format describes (`rulebook docs format`)",
+            )
+    return None
 
 
 _DECLARING = ("roll", "kind", "id")

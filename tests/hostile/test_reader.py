@@ -599,3 +599,20 @@ def test_a_comment_that_no_arrow_closes_is_reported_in_either_markdown(capsys, s
     assert lint.code == 1
     said = "`<!--` opens a comment that no `-->` closes: all that follows it is hidden"
     assert f"line=9,col=1,title=RB002 invalid-document::{said}" in lint.out, lint.out
+
+
+def test_an_element_of_thousands_of_attributes_is_refused_before_they_are_read(capsys, scratch) -> None:  # type: ignore[no-untyped-def]
+    """lxml finds each attribute's value by its name among the element's others: one `<section>` of 80,000
+    attributes (870 KB) held the lint 30 s, and the build, `convert` and `graph` as long (the nineteenth probe)."""
+    attributes = " ".join(f'x{i}="v"' for i in range(80_000))
+    source(
+        scratch,
+        "book.xml",
+        f'<document><chapter id="c" title="C"><section {attributes}>A.</section></chapter></document>',
+    )
+    outcome = run(capsys, "lint")
+    assert outcome.code == 2
+    assert outcome.out.startswith(
+        "error[RB003]: `<section>` has 80,000 attributes, more than the 100 an element may have"
+    )
+    assert " --> book.xml:1:37" in outcome.out
