@@ -9,6 +9,7 @@ brings more successes to the next step. See :mod:`rulebook.engine.chain` for the
 
 from __future__ import annotations
 
+import math
 import operator
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -128,9 +129,7 @@ def through(steps: list[Step], outcomes: list[list[Outcome]], index: int, known:
         critical = through(steps, outcomes, skipped, known)
         most = max(critical) + roll["critical_adds"] * max(rest)  # refused before it is worked out
         check_results(f"a critical success of `{roll['term']}`", most)
-        for _ in range(roll["critical_adds"]):
-            critical = _add(critical, rest)
-            check_results(f"a critical success of `{roll['term']}`", max(critical))
+        critical = _added(critical, rest, roll["critical_adds"])
         result = _mix([(outcome.fail, {0: Fraction(1)}), (outcome.success, rest), (outcome.critical, critical)])
     check_results(f"one die's successes from step {steps[index].number} on", max(result))
     known[index] = result
@@ -146,12 +145,24 @@ def _mix(weighted: list[tuple[Fraction, Chances]]) -> Chances:
     return mixed or {0: Fraction(1)}
 
 
-def _add(a: Chances, b: Chances) -> Chances:
-    total: Chances = {}
-    for x, p in a.items():
-        for y, q in b.items():
-            total[x + y] = total.get(x + y, Fraction(0)) + p * q
-    return total
+def _added(first: Chances, other: Chances, times: int) -> Chances:
+    """``first`` with ``other`` added to it ``times`` times (the distribution of their sum), worked out on whole
+    numbers over one denominator each: with fractions, each step reduced every term, and two criticals adding 30
+    each took 20 s of CPU (464,268 additions); as whole numbers, a fraction of a second."""
+    if not times:
+        return first
+    over_first = math.lcm(*(p.denominator for p in first.values()))
+    over_other = math.lcm(*(q.denominator for q in other.values()))
+    counts = {x: p.numerator * (over_first // p.denominator) for x, p in first.items()}
+    adding = {y: q.numerator * (over_other // q.denominator) for y, q in other.items()}
+    for _ in range(times):
+        total: dict[int, int] = {}
+        for x, p in counts.items():
+            for y, q in adding.items():
+                total[x + y] = total.get(x + y, 0) + p * q
+        counts = total
+    denominator = over_first * over_other**times
+    return {x: Fraction(count, denominator) for x, count in counts.items()}
 
 
 def check_results(what: str, results: int) -> None:
