@@ -218,8 +218,9 @@ def _check_directions(tree: etree._Element) -> None:
     if found is not None:
         raise UnsafeSvg(
             f"a text of it changes its writing direction more than {MAX_DIRECTION_CHANGES:,} times (right-to-left "
-            "letters and left-to-right ones in turn, numbers among right-to-left letters, bidirectional controls, "
-            "elements given their own direction), which a reader's browser orders at a cost growing faster than "
+            "letters and left-to-right ones in turn, wide letters and narrow ones, numbers among right-to-left "
+            "letters, bidirectional controls, the elements of a right-to-left text, elements given their own "
+            "direction), which a reader's browser orders at a cost growing faster than "
             "their number",
             _line(found[0]),
             help="split the text into several `<text>` elements, or " + SIMPLER,
