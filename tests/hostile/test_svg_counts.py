@@ -6,6 +6,7 @@ nesting deeper than libxml2 reads)."""
 from __future__ import annotations
 
 import pytest
+from lxml import etree
 
 from rulebook.svg_pictures import UnsafeSvg, sanitised_svg
 
@@ -148,3 +149,43 @@ def test_a_font_stack_passes() -> None:
     stack += ', Ubuntu, Cantarell, "Fira Sans", "Droid Sans", sans-serif, "Apple Color Emoji", "Segoe UI Emoji"'
     assert sanitised_svg(picture(f"<g font-family='Georgia, serif'><text style='font-family: {stack}'>a</text></g>"))
     assert sanitised_svg(picture(f"<style>text {{ font: bold 12px {stack} }}</style><text>a</text>"))
+
+
+@pytest.mark.parametrize(
+    "drawn",
+    [
+        '<text style="text-decoration:underline dotted">a</text>',
+        '<text text-decoration="line-through dashed">a</text>',
+        "<style>text { text-decoration-style: dotted }</style><text>a</text>",
+        "<style>text { text-decoration: underline dashed red }</style><text>a</text>",
+    ],
+)
+def test_a_text_line_drawn_dotted_or_dashed_is_refused(drawn: str) -> None:
+    """100 dotted underlines spaced 100 pixels a letter, drawn by 100 `<use>` (14 KB), held Chromium 85 to 117 s; the
+    same solid 0.7 s (the nineteenth probe): a mark every few pixels that no count reads."""
+    assert "its style draws a text's line dotted or dashed" in str(refusal(picture(drawn)))
+    assert sanitised_svg(picture(drawn.replace("dotted", "solid").replace("dashed", "solid")))
+
+
+def test_a_selector_by_the_siblings_before_is_refused() -> None:
+    """`#n1 ~ rect` over 20,000 sibling rectangles (867 KB) held Chromium 33 to 56 s (the nineteenth probe)."""
+    assert "(`~`)" in str(refusal(picture("<style>#a ~ rect { fill: red }</style><rect/>")))
+    assert sanitised_svg(picture('<style>[class~="x"] { fill: red }</style><rect class="x"/>'))
+
+
+def test_a_font_size_in_a_measure_the_counts_do_not_read_is_as_large_as_the_picture() -> None:
+    """`font-size="4000Q"` (3,780 pixels) was read as 0: 400 letters drawn 1,000 times by `<use>` (3 KB) held
+    Chromium 44 s, where the same in pixels was refused (the nineteenth probe)."""
+    from rulebook.svg_area import _largest_font
+
+    for size in ("4000Q", "100cqmax", "50rlh", "10vw"):
+        tree = etree.fromstring(picture(f'<text font-size="{size}">a</text>'))
+        assert _largest_font(tree, []) == float("inf"), size
+    assert _largest_font(etree.fromstring(picture('<text font-size="12px">a</text>')), []) == 12.0
+
+
+def test_an_escaped_quote_hides_no_font_family() -> None:
+    """`a\\"x,q0x,...,z\\"y` read with its backslashes as CSS reads them: 1,003 families (the count saw 3)."""
+    listed = 'a\\"x,' + ",".join(f"q{number}x" for number in range(1_000)) + ',z\\"y,sans-serif'
+    for body in (f"<text style='font-family:{listed}'>a</text>", f"<style>text {{ font-family: {listed} }}</style>"):
+        assert "names 1,003 font families" in str(refusal(picture(body)))
