@@ -129,9 +129,9 @@ _SIZE = re.compile(
 """A size and its measure, a number read one way only and from its first digit (one that failed there fails from the
 next: ``\\d+\\.?\\d*`` from each digit took a run of 1,000 digits 19 s, growing with the cube)."""
 _RELATIVE = {"em": 1.0, "rem": 1.0, "ex": 1.0, "ch": 1.0, "%": 0.01}
-_UNIT = re.compile(r"(?<![\w.])(?:\d++(?:\.\d*+)?|\.\d++)(?:e[-+]?\d++)?+([a-z]++)", re.IGNORECASE)
+_MEASURE = re.compile(r"(?<![\w.])(?:\d++(?:\.\d*+)?|\.\d++)(?:e[-+]?\d++)?+([a-z]++)", re.IGNORECASE)
 """The measure a size is given in (``4000Q``), a number read one way only."""
-_KNOWN_UNITS = frozenset({"px", "in", "cm", "mm", "pt", "pc", "em", "rem", "ex", "ch"})
+_KNOWN_MEASURES = frozenset({"px", "in", "cm", "mm", "pt", "pc", "em", "rem", "ex", "ch"})
 """The measures :data:`_SIZE` reads: a size in any other is taken as large as the picture (``vw``, ``Q``...)."""
 _PLAIN = re.compile(r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:e[-+]?\d+)?")
 _KEYWORDS = {"xx-large": 32.0, "xxx-large": 48.0, "x-large": 24.0, "large": 18.0}
@@ -763,8 +763,8 @@ def _largest_font(root: etree._Element, css: list[str]) -> float:
     unsized = not _sized(root) and not all(_sized(element) for element in root.iter(*_TEXTS))
     largest, factor = DEFAULT_FONT if unsized else 0.0, 1.0
     for value in (v.strip().lower() for v in values):
-        if any(unit.lower() not in _KNOWN_UNITS for unit in _UNIT.findall(value)):  # `vw`, `Q`, `cqmax`, `rlh`
-            return INFINITE  # a size in a measure no count reads (`4000Q`, 3,780 pixels, was read as 0: 44 s)
+        if any(measure.lower() not in _KNOWN_MEASURES for measure in _MEASURE.findall(value)):
+            return INFINITE  # `vw`, `Q`, `cqmax`: `4000Q`, 3,780 pixels, was read as 0 (44 s)
         largest = max(largest, _KEYWORDS.get(value, abs(float(value)) if _PLAIN.fullmatch(value) else 0.0))
         factor *= 1.2 if value == "larger" else 1.0
         for number, suffix in _SIZE.findall(value):

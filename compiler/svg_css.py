@@ -313,7 +313,7 @@ def _check_decoration(name: str, value: str) -> None:
 
 
 def _check_selector(prelude: Iterable[ast.Node]) -> None:
-    """Refuse a rule whose selector uses the general sibling combinator (``#a ~ rect``): a reader's browser looks
+    """Refuse a rule whose selector selects by the siblings before an element (``#a ~ rect``): a reader's browser looks
     through every sibling before each element it matches, which the count of selectors does not read (eleven such
     over 20,000 rectangles, 867 KB, held headless Chromium 33 to 56 s); no real picture measured uses one."""
     if any(isinstance(token, ast.LiteralToken) and token.value == "~" for token in prelude):
