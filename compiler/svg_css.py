@@ -324,16 +324,23 @@ def _check_selector(prelude: Iterable[ast.Node]) -> None:
         )
 
 
+_STANDS_ALONE = (
+    "take the address out of its style: a published picture stands alone, drawn in the reader's fonts (a drawing "
+    "tool's export that loads its font, Excalidraw's `@font-face`, can be exported without it, or as a PNG)"
+)
+"""What to do with CSS that names a file out of the picture."""
+
+
 def _check_reach(tokens: Iterable[ast.Node]) -> None:
     """Refuse CSS that loads something from out of the picture: ``@import``, an address not an ``#id`` (one a
     browser cannot read, ``url(a b)``, too)."""
     for token in _walk(tokens):
         if isinstance(token, ast.AtKeywordToken) and token.lower_value == "import":
-            raise RefusedCss("its style reaches outside the picture (`@import`)")
+            raise RefusedCss("its style reaches outside the picture (`@import`)", _STANDS_ALONE)
         address = _address(token)
         if address is not None and not _IGNORED.sub("", address).startswith("#"):
             shown = address.strip() if len(address.strip()) <= 60 else address.strip()[:59] + "…"
-            raise RefusedCss(f"its style reaches outside the picture (`url({shown})`)")
+            raise RefusedCss(f"its style reaches outside the picture (`url({shown})`)", _STANDS_ALONE)
 
 
 def _address(token: ast.Node) -> str | None:

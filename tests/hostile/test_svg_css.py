@@ -142,7 +142,9 @@ def test_no_spelling_smuggles_a_property(body: str) -> None:
 def test_an_address_out_of_the_picture_is_refused_wherever_it_stands(body: str, said: str) -> None:
     """Kept or left out, CSS that names a file out of the picture is refused, as an `href` out of it is: the
     picture does not stand alone."""
-    assert str(refusal(picture(body))) == f"its style reaches outside the picture ({said}), line 1 of the picture"
+    refused = refusal(picture(body))
+    assert str(refused) == f"its style reaches outside the picture ({said}), line 1 of the picture"
+    assert refused.help is not None and refused.help.startswith("take the address out of its style")
 
 
 def test_css_all_allowed_is_published_as_written() -> None:
