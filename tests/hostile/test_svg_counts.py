@@ -8,19 +8,9 @@ from __future__ import annotations
 import pytest
 from lxml import etree
 
-from rulebook.svg_pictures import UnsafeSvg, sanitised_svg
+from rulebook.svg_pictures import sanitised_svg
 
-HEAD = '<svg xmlns="http://www.w3.org/2000/svg" width="1000" height="1000" viewBox="0 0 1000 1000">'
-
-
-def picture(body: str) -> bytes:
-    return f"{HEAD}{body}</svg>".encode()
-
-
-def refusal(data: bytes) -> UnsafeSvg:
-    with pytest.raises(UnsafeSvg) as refused:
-        sanitised_svg(data)
-    return refused.value
+from .test_svg_css import picture, refusal  # one picture frame and one way to take a refusal
 
 
 def test_an_illustrator_doctype_is_refused_with_what_to_do() -> None:
