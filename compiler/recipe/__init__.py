@@ -33,8 +33,8 @@ edition in :mod:`rulebook.recipe.book_pdf`.
 from __future__ import annotations
 
 import time
-from dataclasses import replace
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 

@@ -181,7 +181,8 @@ def translation_errors(project: Project, book: BookConfig, original: LintResult)
         assert target.translation is not None
         _, result = _lint_translation(project, book, target.translation, {}, memo)
         if result.new_errors:
-            label = f"the {target.translation.language} translation ({shown_path(target.translation.source, project.root)})"
+            source = shown_path(target.translation.source, project.root)
+            label = f"the {target.translation.language} translation ({source})"
             found.append((label, result.new_errors))
     return tuple(found)
 

@@ -11,8 +11,7 @@ import lxml.html
 import pytest
 
 from rulebook.cli import main
-
-from ..pdf_reading import page_texts, reader
+from tests.pdf_reading import page_texts, reader
 
 XML_BOOK = """<?xml version="1.0" encoding="UTF-8"?>
 <document>

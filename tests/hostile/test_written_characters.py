@@ -106,5 +106,7 @@ def test_a_conversion_to_xml_writes_controls_as_references_read_back_exactly(
     (scratch / "book.xml").write_text(outcome.out, encoding="utf-8")
     assert run(capsys, "build", "--data-only", "-q", "book.md", "-o", "from-md").code == 0
     assert run(capsys, "build", "--data-only", "-q", "book.xml", "-o", "from-xml").code == 0
-    rules = [json.loads((scratch / name / "rules.json").read_text(encoding="utf-8")) for name in ("from-md", "from-xml")]
+    rules = [
+        json.loads((scratch / name / "rules.json").read_text(encoding="utf-8")) for name in ("from-md", "from-xml")
+    ]
     assert rules[0]["sections"] == rules[1]["sections"] and CUT in json.dumps(rules[1], ensure_ascii=False)
