@@ -187,8 +187,8 @@ def checked_book(
         return BuildResult(options.output, refused=lint.unsafe, sources=read.sources)
     if book.translations and not options.files:
         lint = replace(lint, translation_errors=_translation_errors(project, book, lint, key, cache))
-    withheld = ((book.label or book.name, lint.new_errors),) if lint.new_errors else ()
-    withheld += lint.translation_errors
+    own = ((book.label or book.name, lint.new_errors),) if lint.new_errors else ()
+    withheld = (*own, *lint.translation_errors)
     if options.strict and withheld:  # nothing of this build is published: no need to make the rest
         return BuildResult(options.output, withheld=withheld)
     return read, lint
