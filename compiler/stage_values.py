@@ -57,6 +57,10 @@ class LintResult:
     """The book with the books it uses and those that use it, as the lint resolved its names (None when
     reading failed): the rule data's outside terms and the site's links across books come from it."""
 
+    translation_errors: tuple[tuple[str, int], ...] = ()
+    """Each translation of the book whose own lint finds errors, as messages name it, and how many (a build's lint;
+    ``rulebook lint`` reports each translation's findings as a target of its own)."""
+
     @property
     def new_errors(self) -> int:
         return sum(d.severity.public == "error" for d in self.new)

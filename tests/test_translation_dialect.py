@@ -378,3 +378,26 @@ def test_a_term_another_books_translation_marks_is_named_by_it(
     page = lxml.html.fromstring((project / "site" / "elves" / "fr" / "unites-de-l-armee" / "index.html").read_bytes())
     links = {a.text_content(): a.get("href") for a in page.cssselect("article a.rb-term")}
     assert links["test de courage"] == "../../../fr/glossary/#courage_test"
+
+
+def test_build_tells_a_translations_own_lint_errors_and_strict_publishes_nothing_for_them(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The build says a translation's lint errors as it says the book's (`rulebook lint` fails for them); under
+    `--strict` it publishes nothing for them, the last good site kept."""
+    project = _project(tmp_path)
+    monkeypatch.chdir(project)
+    assert main(["build", "--no-pdf"]) == 0
+    assert "The lint found" not in capsys.readouterr().err
+    german = (project / "de.md").read_text(encoding="utf-8")
+    german = german.replace("Eine [[tile|Kachel]] ist", "Eine [[sightline|Sicht]] und [[tile|Kachel]] ist")
+    (project / "de.md").write_text(german, encoding="utf-8")
+    assert main(["build", "--no-pdf"]) == 0
+    told = "The lint found 1 new error in the de translation (de.md) (run `rulebook lint`)."
+    assert told in capsys.readouterr().err
+    before = {path: path.read_bytes() for path in (project / "site").rglob("*") if path.is_file()}
+    (project / "de.md").write_text(german.replace("Eine [[sightline", "Eine neue [[sightline"), encoding="utf-8")
+    assert main(["build", "--no-pdf", "--strict"]) == 1
+    err = capsys.readouterr().err
+    assert told in err and "nothing was built into" in err
+    assert {path: path.read_bytes() for path in (project / "site").rglob("*") if path.is_file()} == before

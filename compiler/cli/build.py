@@ -184,9 +184,9 @@ def report_build(result: build_values.BuildResult, progress: Progress, *, served
             print(f"rulebook: typst: {terminal_message(warning)}", file=sys.stderr)
         for notice in book.lint.notices:
             print(f"rulebook: warning: {terminal_message(notice)}", file=sys.stderr)
-        if book.lint.new_errors:
-            found = plural(book.lint.new_errors, "new error")
-            progress(f"The lint found {found} in {book.label or book.name} (run `rulebook lint`).")
+        found = ((book.label or book.name, book.lint.new_errors),) if book.lint.new_errors else ()
+        for label, errors in (*found, *book.lint.translation_errors):
+            progress(f"The lint found {plural(errors, 'new error')} in {label} (run `rulebook lint`).")
     what = plural(len(result.books), "book")
     pages = f", {plural(result.pages, 'page')}" if result.pages else ""
     pages += f", {plural(result.pdfs, 'PDF')}" if result.pdfs else ""

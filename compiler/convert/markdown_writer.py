@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from rulebook.characters import escaped_in_json
 from rulebook.convert.failure import ConversionError
 from rulebook.model import (
     Cell,
@@ -66,7 +67,7 @@ def write_markdown(document: Document) -> str:
 def _yaml(text: str) -> str:
     import json
 
-    return json.dumps(" ".join(text.split()), ensure_ascii=False)  # JSON's strings are YAML's
+    return escaped_in_json(json.dumps(" ".join(text.split()), ensure_ascii=False))  # JSON's strings are YAML's
 
 
 def _section(section: Section) -> list[str]:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from xml.sax.saxutils import escape, quoteattr
 
+from rulebook.characters import with_character_references
 from rulebook.convert.failure import ConversionError
 from rulebook.model import (
     Content,
@@ -49,7 +50,7 @@ def write_xml(document: Document) -> str:
     lines += [_block(section, 1) for section in document.body]
     written = "\n".join([*lines, "</document>", ""])
     _refuse_what_xml_cannot_hold(written, document)
-    return written
+    return with_character_references(written)  # read back as they were; no byte of them acts on a terminal
 
 
 def _refuse_what_xml_cannot_hold(written: str, document: Document) -> None:

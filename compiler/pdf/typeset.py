@@ -230,7 +230,7 @@ class Typesetter:
             return [self.figure(node)]
         if isinstance(node, Illustration):
             files = [self.edition.images[i.file] for i in node.images if i.file in self.edition.images]
-            return [f"#illustration(({''.join(f'{self.literal(f)}, ' for f in files)}))"] if files else []
+            return [f"#illustration(({''.join(f'{self.literal(f)}, ' for f in files)}))"] if node.images else []
         return []
 
     def nested_block(self, node: Note | Table | ItemList) -> str:

@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -184,9 +185,24 @@ def checked_book(
     )
     if lint.unsafe:
         return BuildResult(options.output, refused=lint.unsafe, sources=read.sources)
-    if options.strict and lint.new_errors:  # nothing of this build is published: no need to make the rest
-        return BuildResult(options.output, withheld=((book.label or book.name, lint.new_errors),))
+    if book.translations and not options.files:
+        lint = replace(lint, translation_errors=_translation_errors(project, book, lint, key, cache))
+    own = ((book.label or book.name, lint.new_errors),) if lint.new_errors else ()
+    withheld = (*own, *lint.translation_errors)
+    if options.strict and withheld:  # nothing of this build is published: no need to make the rest
+        return BuildResult(options.output, withheld=withheld)
     return read, lint
+
+
+def _translation_errors(
+    project: Project, book: BookConfig, lint: LintResult, linted: str, cache: StageCache
+) -> tuple[tuple[str, int], ...]:
+    """The new errors of each of ``book``'s translations' own lints, remembered by what they read (``linted``: the
+    key of the book's lint)."""
+    from rulebook.recipe.commands import translation_errors
+
+    key = digest(linted, *(file for translation in book.translations for file in translation.files))
+    return cache.get("translation lint", key, lambda: translation_errors(project, book, lint))
 
 
 def book_stages(

@@ -170,6 +170,23 @@ def lint(
     return read, result
 
 
+def translation_errors(project: Project, book: BookConfig, original: LintResult) -> tuple[tuple[str, int], ...]:
+    """Each translation of ``book`` the lint checks whose lint finds errors, named as messages name it, with how many
+    (its book's lint is ``original``): a build says them as it says the book's own, and ``--strict`` publishes
+    nothing for them, as ``rulebook lint`` fails for them."""
+    memo = FamilyMemo()
+    memo.linted[book.name] = original
+    found = []
+    for target in translation_targets(project, [book]):
+        assert target.translation is not None
+        _, result = _lint_translation(project, book, target.translation, {}, memo)
+        if result.new_errors:
+            source = shown_path(target.translation.source, project.root)
+            label = f"the {target.translation.language} translation ({source})"
+            found.append((label, result.new_errors))
+    return tuple(found)
+
+
 def _lint_translation(
     project: Project,
     book: BookConfig,

@@ -1,6 +1,7 @@
 """A picture the site does not show keeps its place: a missing or refused picture of an illustration, or a Markdown
 picture in a paragraph of its own, is the "Picture not available" box a figure shows (the eighteenth probe of issue
-32: it showed nothing, where the text said "this diagram shows", and RB303's help promised a placeholder)."""
+32: it showed nothing, where the text said "this diagram shows", and RB303's help promised a placeholder), on the
+site and in the PDF."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import lxml.html
 import pytest
 
 from rulebook.cli import main
+from tests.pdf_reading import page_texts, reader
 
 XML_BOOK = """<?xml version="1.0" encoding="UTF-8"?>
 <document>
@@ -52,3 +54,5 @@ def test_a_picture_not_shown_keeps_its_place_as_a_box(
     assert len(found) == boxes
     assert all(box.text_content() == "Picture not available" for box in found)  # a reader's view: no file names
     assert not page.xpath("//img[contains(@src, 'nothere') or contains(@src, 'page.png')]")
+    printed = " ".join(page_texts(reader(next((tmp_path / "site").glob("*.pdf")))))
+    assert printed.count("Picture not available") == boxes

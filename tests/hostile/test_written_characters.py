@@ -90,3 +90,23 @@ def test_a_waiver_of_a_finding_quoting_controls_is_a_file_the_next_build_reads(
     assert "Fi\\u001Bgh\\u007Fters" in written
     tomllib.loads(written)
     assert run(capsys, "status").code in (0, 1)
+
+
+def test_a_conversion_to_xml_writes_controls_as_references_read_back_exactly(
+    scratch: Path,  # noqa: F811
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """`convert -o -` wrote a source's U+202E and C1 controls raw on the terminal (the nineteenth probe): XML writes
+    them as character references, which read back as the characters themselves."""
+    _book(scratch)
+    outcome = run(capsys, "convert", "book.md", "--to", "xml", "-o", "-")
+    assert outcome.code == 0
+    assert not any(character in outcome.out for character in RAW)
+    assert "Cut&#x202e;&#x9b; here" in outcome.out
+    (scratch / "book.xml").write_text(outcome.out, encoding="utf-8")
+    assert run(capsys, "build", "--data-only", "-q", "book.md", "-o", "from-md").code == 0
+    assert run(capsys, "build", "--data-only", "-q", "book.xml", "-o", "from-xml").code == 0
+    rules = [
+        json.loads((scratch / name / "rules.json").read_text(encoding="utf-8")) for name in ("from-md", "from-xml")
+    ]
+    assert rules[0]["sections"] == rules[1]["sections"] and CUT in json.dumps(rules[1], ensure_ascii=False)
