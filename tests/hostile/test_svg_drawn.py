@@ -13,6 +13,7 @@ import struct
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import lxml.html
 import pytest
@@ -21,16 +22,16 @@ from rulebook import pictures
 from rulebook.picture_size import MAX_PIXELS
 from rulebook.pictures import DENSITY, MAX_SIDE, css_size, drawn_size, published_name
 from rulebook.recipe import site_pictures
+from tests.conftest import need_zensical, serve
 
-from ..conftest import need_zensical
 from .scratch import run
 
 DIAGRAM = (
-    '<svg xmlns="http://www.w3.org/2000/svg" width="300" height="120" viewBox="0 0 300 120">'
-    '<rect x="5" y="5" width="290" height="110" fill="#eef" stroke="#336"/>'
-    '<text x="20" y="60" font-size="20" font-family="sans-serif">Charge range 12"</text>'
-    "</svg>"
-).encode()
+    b'<svg xmlns="http://www.w3.org/2000/svg" width="300" height="120" viewBox="0 0 300 120">'
+    b'<rect x="5" y="5" width="290" height="110" fill="#eef" stroke="#336"/>'
+    b'<text x="20" y="60" font-size="20" font-family="sans-serif">Charge range 12"</text>'
+    b"</svg>"
+)
 """A diagram with text, 300 x 120 CSS pixels."""
 PNG_HEAD = b"\x89PNG\r\n\x1a\n"
 
@@ -192,3 +193,22 @@ def test_an_svgs_published_name_is_apart_from_its_neighbours() -> None:
     assert published_name("maps/map.svg") == "maps/map.svg.png"
     assert published_name("map.SVG") == "map.SVG.png"
     assert published_name("map.png") == "map.png"
+
+
+@pytest.mark.browser
+def test_the_drawn_picture_loads_in_a_browser_at_its_own_size_on_a_phone(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], chromium: Any
+) -> None:
+    """The picture loads (its PNG decoded), shown at its CSS size where the page is wide enough, sharp at 2x."""
+    monkeypatch.chdir(_project(tmp_path))
+    assert run(capsys, "build", "-q", "--no-pdf").code == 0
+    with serve(tmp_path / "site") as url:
+        context = chromium.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2)
+        page = context.new_page()
+        page.goto(url + "c/")
+        shown = page.eval_on_selector(
+            "figure img",
+            "img => img.decode().then(() => [img.naturalWidth, img.naturalHeight, img.width, img.height])",
+        )
+        context.close()
+    assert shown == [600, 240, 300, 120]

@@ -89,11 +89,11 @@ def test_a_picture_typst_cannot_read_in_its_time_is_left_out_of_the_pdf_and_draw
 
 
 LARGE = (
-    '<svg xmlns="http://www.w3.org/2000/svg" width="4000" height="4000">'
-    '<filter id="b"><feGaussianBlur stdDeviation="20"/></filter>'
-    '<rect width="4000" height="4000" fill="#8ac" filter="url(#b)"/><text x="100" y="200" font-size="80">Large</text>'
-    "</svg>"
-).encode()
+    b'<svg xmlns="http://www.w3.org/2000/svg" width="4000" height="4000">'
+    b'<filter id="b"><feGaussianBlur stdDeviation="20"/></filter>'
+    b'<rect width="4000" height="4000" fill="#8ac" filter="url(#b)"/><text x="100" y="200" font-size="80">Large</text>'
+    b"</svg>"
+)
 """A blurred picture of 4,000 x 4,000 CSS pixels, drawn into 8,000 x 8,000: about 5 s of Typst's time, 1 GB."""
 
 
