@@ -212,3 +212,28 @@ def test_the_drawn_picture_loads_in_a_browser_at_its_own_size_on_a_phone(
         )
         context.close()
     assert shown == [600, 240, 300, 120]
+
+
+def _text_at_many_scales() -> bytes:
+    """The probes' class: 2.7 KB that pass every count, drawing a text at 32,768 distinct scales through five levels
+    of eight ``<use>`` (a browser: 15 to 30 s for such a picture; Typst drew this one in 2 s)."""
+    levels = ['<text id="l0" font-size="3">Abc xyz</text>']
+    for level in range(1, 6):
+        uses = "".join(
+            f'<use href="#l{level - 1}" transform="translate({i * 7} {i * 5}) scale({1 + i * 0.013 + level * 0.0011})"/>'
+            for i in range(8)
+        )
+        levels.append(f'<g id="l{level}">{uses}</g>')
+    defs = "".join(levels[:-1])
+    return f'<svg xmlns="http://www.w3.org/2000/svg" width="800" height="600"><defs>{defs}</defs>{levels[-1]}</svg>'.encode()
+
+
+def test_a_picture_that_passes_every_count_reaches_readers_as_its_png(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """What a reader's browser spends on the picture is its pixels' decoding, whatever the SVG draws."""
+    monkeypatch.chdir(_project(tmp_path, _text_at_many_scales()))
+    assert run(capsys, "build", "-q", "--no-pdf").code == 0
+    site = tmp_path / "site"
+    assert _png_size((site / "images" / "diagram.svg.png").read_bytes()) == (1_600, 1_200)
+    assert _svgs(site) == []
