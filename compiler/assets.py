@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from rulebook.model import Book
-from rulebook.pictures import Refusal, picture_refusal
+from rulebook.pictures import Refusal, picture_refusal, published_name
 from rulebook.site.page_table import is_device_name
 
 
@@ -76,18 +76,25 @@ def held_images(book: Book, folder: Path | None) -> Iterator[tuple[str, Path]]:
 
 def _safe_images(book: Book, folder: Path | None) -> Iterator[tuple[str, Path, Refusal | None]]:
     """Each image the book shows that the folder holds safely, in name order, with why its name cannot be
-    published (:func:`name_refusal`, or a name another's differs from only by case), if it cannot."""
+    published (:func:`name_refusal`, or a name whose published one another's is, or differs from only by case),
+    if it cannot."""
     if folder is None:
         return
     by_folded: dict[str, str] = {}
     for name in sorted({image.file for image in book.images}):
         path = safe_file(folder, name)
         if path is not None:
-            first = by_folded.setdefault(name.lower(), name)
-            yield name, path, name_refusal(name) or (_case_twin(first) if first != name else None)
+            first = by_folded.setdefault(published_name(name).lower(), name)
+            yield name, path, name_refusal(name) or (_twin(first, name) if first != name else None)
 
 
-def _case_twin(first: str) -> Refusal:
+def _twin(first: str, name: str) -> Refusal:
+    if first.lower() != name.lower():
+        return Refusal(
+            f"the site would publish it under the name it publishes `{first}` under, `{published_name(first)}` (an SVG "
+            "picture is published drawn into a PNG named after it)",
+            "rename it",
+        )
     return Refusal(
         f"its name differs from the picture `{first}`'s only by case: on a disk that ignores case (macOS, Windows), "
         "where the site is copied or served, one replaces the other",

@@ -1,24 +1,35 @@
-"""What the site publishes as a picture: a raster type recognised by its content, or an SVG rebuilt safely.
+"""What the site publishes as a picture: a raster type recognised by its content, or an SVG rebuilt safely and drawn.
 
 A web server says what a file is by its name: ``.html`` is a page, ``.svg`` a document that may run
 scripts, and a browser opening either from the site runs it in the site's origin. So a file the sources
 show is published only when its name ends in a picture type of :data:`RASTER` (PNG, JPEG, GIF, WebP,
 AVIF), and its first bytes say that same type; or when it is an ``.svg`` that
-:func:`rulebook.svg_pictures.sanitised_svg` rebuilds (published as rebuilt, never as written). Anything
-else is refused with a :class:`Refusal` that says why, for the `refused-image` finding.
+:func:`rulebook.svg_pictures.sanitised_svg` rebuilds. Anything else is refused with a :class:`Refusal` that says
+why, for the `refused-image` finding.
+
+A reader's browser never receives an SVG: what it costs a browser to draw one cannot be bounded by counting what
+it holds (a picture of 2 KB drawing text at many scales took 15 to 30 s). The build draws the rebuilt SVG into a
+PNG once, in a process bounded in time and memory (:mod:`rulebook.recipe.site_pictures`), at
+:data:`DENSITY` times its own size (:func:`drawn_size`), and the site publishes that PNG under
+:func:`published_name`; the PDF keeps the rebuilt SVG, as vectors.
 """
 
 from __future__ import annotations
 
 import hashlib
+import math
 import os
 import stat
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
+from typing import Generic, TypeVar
+
+from lxml import etree
 
 from rulebook.inputs import MAX_SOURCE_BYTES
 from rulebook.picture_size import (
+    MAX_PIXELS,
     SIGNATURES,
     pixel_size,
     too_many_frames,
@@ -27,7 +38,10 @@ from rulebook.picture_size import (
     too_much_metadata,
     unsized,
 )
+from rulebook.svg_geometry import length, view_box
 from rulebook.svg_pictures import UnsafeSvg, sanitised_svg
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,7 +118,8 @@ def _svg(data: bytes) -> bytes | Refusal:
     found = _REBUILT.get(key)
     if found is None:
         found = _rebuilt(data)
-        _REBUILT.keep(key, found)
+        kept = len(found) if isinstance(found, bytes) else len(found.reason) + len(found.help)
+        _REBUILT.keep(key, found, kept)
     return found
 
 
@@ -112,23 +127,24 @@ MAX_REMEMBERED_BYTES = 128 * 1024 * 1024
 """How many bytes of rebuilt SVG pictures a command keeps, by a digest of the content each was rebuilt from: a build
 read each picture for the lint twice, for the site and for the PDF, and rebuilt it each time (99,000 rectangles,
 4.3 MB: a lint 27.5 s, a build 90 s); the same content is the same picture whenever it is read, and content read
-again that differs is rebuilt. Past this, a picture is rebuilt each time it is read."""
+again that differs is rebuilt. Past this, a picture is rebuilt each time it is read. The PNGs the site draws from
+them are kept within as many bytes again (:data:`DRAWN`)."""
 
 
-class _Remembered(dict[bytes, "bytes | Refusal"]):
-    """What each SVG content was rebuilt as, by its digest, the first kept while within :data:`MAX_REMEMBERED_BYTES`
+class Remembered(dict[bytes, T], Generic[T]):
+    """What a command made from each content, by its digest, the first kept while within :data:`MAX_REMEMBERED_BYTES`
     (a command reads its pictures in the same order each time: the first ones are read again first)."""
 
     size = 0
 
-    def keep(self, key: bytes, rebuilt: bytes | Refusal) -> None:
-        kept = len(key) + (len(rebuilt) if isinstance(rebuilt, bytes) else len(rebuilt.reason) + len(rebuilt.help))
-        if self.size + kept <= MAX_REMEMBERED_BYTES:
-            self[key] = rebuilt
-            self.size += kept
+    def keep(self, key: bytes, made: T, size: int) -> None:
+        """Keep ``made`` (``size`` bytes) for the content of digest ``key``, if there is room."""
+        if self.size + len(key) + size <= MAX_REMEMBERED_BYTES:
+            self[key] = made
+            self.size += len(key) + size
 
 
-_REBUILT = _Remembered()
+_REBUILT: Remembered[bytes | Refusal] = Remembered()
 
 
 def _rebuilt(data: bytes) -> bytes | Refusal:
@@ -153,3 +169,87 @@ def _read(path: Path) -> bytes | Refusal:
             limit = MAX_SOURCE_BYTES // (1024 * 1024)
             return Refusal(f"it is larger than {limit} MB, the most a picture may be", "export it smaller")
         return stream.read()
+
+
+DENSITY = 2
+"""The PNG's pixels for each CSS pixel of an SVG picture's own size, across and down: sharp on a phone's screen,
+which has two or three pixels to a CSS pixel."""
+MAX_SIDE = 16_384
+"""The most pixels a side of a drawn picture may have (browsers decode nothing wider than 32,767)."""
+UNSIZED = (300.0, 150.0)
+"""The size, in CSS pixels, of a picture that says none (no ``width``, ``height`` nor ``viewBox``), as a browser
+shows it in an ``<img>``."""
+
+
+def is_drawn(name: str) -> bool:
+    """Whether the picture ``name`` is published drawn into a PNG (an SVG), rather than as it is."""
+    return PurePosixPath(name).suffix.lower() == ".svg"
+
+
+def published_name(name: str) -> str:
+    """The name the site publishes the picture ``name`` (as the sources name it) under, in its ``images/`` folder:
+    an SVG's PNG is ``NAME.svg.png``, apart from a ``NAME.png`` beside it; any other picture's is its own (a source
+    picture of the name of an SVG's PNG is refused: :func:`rulebook.assets.book_images`)."""
+    return f"{name}.png" if is_drawn(name) else name
+
+
+@dataclass(frozen=True, slots=True)
+class DrawnPicture:
+    """An SVG picture drawn into the PNG the site publishes."""
+
+    png: bytes
+    width: int
+    height: int
+    """Its size on the page, in CSS pixels (its own, rounded: the ``<img>``'s ``width`` and ``height``)."""
+
+
+def css_size(svg: bytes) -> tuple[float, float]:
+    """The size an SVG picture (as :func:`sanitised_svg` rebuilt it) says it has, in CSS pixels: its ``width`` and
+    ``height`` in absolute measures, one of them with the other from the ``viewBox``'s shape, else the
+    ``viewBox``'s, else :data:`UNSIZED`."""
+    width, height = _said_size(svg)
+    return min(max(width, 1 / 64), MAX_CSS_SIDE), min(max(height, 1 / 64), MAX_CSS_SIDE)
+
+
+MAX_CSS_SIDE = 1_000_000.0
+"""The longest side a picture is taken to have, in CSS pixels (a number past it is no drawing's)."""
+
+
+def _said_size(svg: bytes) -> tuple[float, float]:
+    from rulebook.xml_source import safe_parser
+
+    root = etree.fromstring(svg, safe_parser())
+    width, height = _absolute(root.get("width")), _absolute(root.get("height"))
+    box = view_box(root)
+    shape = None if box is None else (box.right - box.left) / (box.bottom - box.top)
+    if width is not None and height is not None:
+        return width, height
+    if shape is not None and 0 < shape < math.inf:
+        if width is not None:
+            return width, width / shape
+        if height is not None:
+            return height * shape, height
+        assert box is not None
+        return box.right - box.left, box.bottom - box.top
+    return width or UNSIZED[0], height or UNSIZED[1]
+
+
+def _absolute(value: str | None) -> float | None:
+    """A length of the root in CSS pixels, if it is an absolute one (not a share of a page's, nor in ``em``)."""
+    if value is None or "%" in value:
+        return None
+    found = length(value, 0.0)
+    return found if found is not None and 0 < found < math.inf else None
+
+
+def drawn_size(css: tuple[float, float]) -> tuple[int, int]:
+    """The PNG's size for a picture of ``css`` size: :data:`DENSITY` pixels a CSS pixel, fewer for a large picture,
+    so that it has at most :data:`~rulebook.picture_size.MAX_PIXELS` pixels and :data:`MAX_SIDE` a side."""
+    width, height = css
+    scale = min(DENSITY, math.sqrt(MAX_PIXELS / (width * height)), MAX_SIDE / width, MAX_SIDE / height)
+    return max(1, min(MAX_SIDE, math.floor(width * scale))), max(1, min(MAX_SIDE, math.floor(height * scale)))
+
+
+def page_size(css: tuple[float, float]) -> tuple[int, int]:
+    """The ``<img>``'s ``width`` and ``height``: the picture's own size in whole CSS pixels (at least one)."""
+    return max(1, round(css[0])), max(1, round(css[1]))

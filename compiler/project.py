@@ -27,8 +27,8 @@ font = "Libertinus Serif"               # shipped with Typst, or a font file in 
 colour = "#1f4e79"                      # headings and links
 time_limit = 300                        # seconds Typst may take for one PDF (default 300)
 memory_limit = 8192                     # MB of memory Typst may take for one PDF (default 8192)
-picture_time_limit = 20                 # seconds Typst may take to read one picture (default 20)
-picture_memory_limit = 2048             # MB of memory Typst may take to read one picture (default 2048)
+picture_time_limit = 20                 # seconds Typst may take to read or draw one picture, PDF or site (default 20)
+picture_memory_limit = 2048             # MB of memory Typst may take to read or draw one picture (default 2048)
 
 [tool.rulebook.translations.fr]         # the main book's French edition
 source = "rules/fr/book.md"
@@ -197,9 +197,10 @@ class PrintSettings:
     memory_limit: int | None = None
     """The memory Typst may take to make one PDF, in MB (None: the shipped limit)."""
     picture_time_limit: float | None = None
-    """The seconds Typst may take to read one picture (None: the shipped limit)."""
+    """The seconds Typst may take to read one picture for the PDF, or to draw an SVG picture into the site's PNG
+    (None: the shipped limit)."""
     picture_memory_limit: int | None = None
-    """The memory Typst may take to read one picture, in MB (None: the shipped limit)."""
+    """The memory Typst may take to read or draw one picture, in MB (None: the shipped limit)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -320,7 +320,10 @@ def test_typst_is_reached_only_through_its_adapter() -> None:
     compiler = {name: path for name, path in MODULES.items() if is_compiler(name)}
     importing = sorted(name for name, path in compiler.items() if "typst" in _third_party_imports(path))
     assert importing == ["rulebook.pdf.typst_child"]
-    assert sorted(import_graph().predecessors("rulebook.pdf.typst_run")) == ["rulebook.recipe.book_pdf"]
+    assert sorted(import_graph().predecessors("rulebook.pdf.typst_run")) == [
+        "rulebook.recipe.book_pdf",
+        "rulebook.recipe.site_pictures",
+    ]
     assert sorted(import_graph().predecessors("rulebook.pdf.typst_child")) == ["rulebook.pdf.typst_run"]
     starting = sorted(
         name for name, path in compiler.items() if '"rulebook.pdf.typst_child"' in path.read_text("utf-8")

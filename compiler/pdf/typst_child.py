@@ -6,6 +6,8 @@ work as one JSON object on standard input; this process limits its own memory (`
 
     {"task": "check", "folder": F, "documents": [D, ...], ...}   one line per document, in order, as each is read:
                                                                   {"problem": null} or {"problem": "what Typst said"}
+    {"task": "render", "folder": F, "documents": [D, ...],       each document into the PNG F/D.png at ``ppi``, one
+     "ppi": N, "fonts": bool}                                     line per document as for "check"
     {"task": "compile", "folder": F, "fonts": bool, "date": N}    F/main.typ into F/edition.pdf, then one line:
                                                                   {"said": [...], "warnings": [...], "problem": null}
 
@@ -42,19 +44,35 @@ def main() -> None:
     import typst
 
     folder = Path(request["folder"])
-    if request["task"] == "check":
+    if request["task"] in ("check", "render"):
+        ppi = float(request["ppi"]) if request["task"] == "render" else None
         for document in request["documents"]:
-            _answer(answers, {"problem": _checked(typst, folder, document)})
+            _answer(answers, {"problem": _checked(typst, folder, document, ppi, fonts=bool(request.get("fonts")))})
     else:
         _answer(answers, _compiled(typst, folder, fonts=bool(request["fonts"]), date=int(request["date"])))
 
 
-def _checked(typst: Any, folder: Path, document: str) -> str | None:
-    """What stops Typst reading ``document`` (a document showing one picture), or None."""
+def _checked(typst: Any, folder: Path, document: str, ppi: float | None, *, fonts: bool = False) -> str | None:
+    """What stops Typst reading ``document`` (a document showing one picture), or None; with ``ppi``, the document
+    is drawn into the PNG ``document.png`` beside it, at that many pixels an inch (with the fonts of ``fonts/``)."""
+    font_paths = [str(folder / "fonts")] if fonts else []
     try:
-        typst.compile(str(folder / document), root=str(folder), ignore_system_fonts=True)
+        if ppi is None:
+            typst.compile(str(folder / document), root=str(folder), ignore_system_fonts=True)
+            return None
+        drawn = typst.compile(
+            str(folder / document),
+            root=str(folder),
+            format="png",
+            ppi=ppi,
+            font_paths=font_paths,
+            ignore_system_fonts=True,
+        )
     except typst.TypstError as error:
         return described(error)
+    if not isinstance(drawn, bytes):
+        return "it was drawn on more than one page"
+    (folder / f"{document}.png").write_bytes(drawn)
     return None
 
 

@@ -144,41 +144,97 @@ def readable_pictures(
     """The pictures Typst can read, and why each other one cannot be (its place in the PDF says it is missing).
 
     The site publishes a raster picture whose first bytes are its type's: a picture cut short passes, and Typst
-    would refuse the whole PDF for it. Each picture is read alone, one after the other by one Typst process
-    (``folder``: a scratch folder), within its own time and memory: a picture past them is left out, the process
-    replaced and the rest read on. Typst keeps every picture it decoded: one that its process cannot hold after
-    others is read again by a new one, alone. All of them together take at most an edition's time: those not read
-    by then are left out too.
+    would refuse the whole PDF for it. Each picture is read alone (:func:`_each_alone`).
     """
     require()
     names = sorted(pictures)
     shutil.rmtree(folder, ignore_errors=True)
-    documents = {name: f"check-{index}.typ" for index, name in enumerate(names)}
-    checks = [(documents[name], f'#image({typst_key("images/" + name)}, alt: "")'.encode()) for name in names]
-    _lay_out(folder, [*checks, *((f"images/{name}", pictures[name]) for name in names)])
+    checks = {
+        name: (f"check-{index}.typ", f'#image({typst_key("images/" + name)}, alt: "")')
+        for index, name in enumerate(names)
+    }
+    _lay_out(folder, [*((f"images/{name}", pictures[name]) for name in names)])
+    refused = _each_alone({"task": "check"}, checks, folder, limits)
+    said = tuple(f"images/{name}: {problem}; the PDF shows its place" for name, problem in refused.items())
+    return {name: pictures[name] for name in names if name not in refused}, said
+
+
+@dataclass(frozen=True, slots=True)
+class Drawing:
+    """A picture to draw into a PNG: its content, and the PNG's size in pixels."""
+
+    data: bytes
+    width: int
+    height: int
+
+
+def drawn_pictures(
+    pictures: Mapping[str, Drawing], folder: Path, limits: Limits = LIMITS, fonts: Mapping[str, bytes] | None = None
+) -> tuple[dict[str, bytes], dict[str, str]]:
+    """Each picture Typst can draw within its limits, as a PNG of its size, and why each other one cannot be.
+
+    ``folder``: a scratch folder; ``fonts``: the project's fonts by name (no font of the system is used). Each
+    picture is drawn alone (:func:`_each_alone`), stretched to its size at 72 pixels an inch (a point a pixel), on a
+    transparent page of that size. Without Typst, none can be.
+    """
+    names = sorted(pictures)
+    if importlib.util.find_spec("typst") is None:
+        return {}, dict.fromkeys(names, NOT_INSTALLED)
+    shutil.rmtree(folder, ignore_errors=True)
+    page = "#set page(width: auto, height: auto, margin: 0pt, fill: none)\n"
+    documents = {
+        name: (
+            f"draw-{index}.typ",
+            f"{page}#image({typst_key('images/' + name)}, width: {pictures[name].width}pt, "
+            f'height: {pictures[name].height}pt, fit: "stretch", alt: "")',
+        )
+        for index, name in enumerate(names)
+    }
+    _lay_out(folder, [(f"images/{name}", pictures[name].data) for name in names])
+    _lay_out(folder, [(f"fonts/{name}", data) for name, data in (fonts or {}).items()])
+    request = {"task": "render", "ppi": 72, "fonts": bool(fonts)}
+    refused = _each_alone(request, documents, folder, limits)
+    drawn = {name: (folder / f"{documents[name][0]}.png").read_bytes() for name in names if name not in refused}
+    return drawn, refused
+
+
+NOT_INSTALLED = "Typst, which draws it, is not installed: pip install typst (a dependency of rulebook-compiler)"
+
+
+def _each_alone(
+    request: dict[str, Any], documents: Mapping[str, tuple[str, str]], folder: Path, limits: Limits
+) -> dict[str, str]:
+    """Why Typst could not do ``request``'s task with each document (by name: its file and text) within its limits.
+
+    Each document is done alone, one after the other by one Typst process, within its own time and memory: one
+    past them is refused, the process replaced and the rest done on. Typst keeps every picture it decoded: one
+    that its process cannot hold after others is done again by a new one, alone. All of them together take at
+    most an edition's time: those not done by then are refused too.
+    """
+    _lay_out(folder, [(file, text.encode()) for file, text in documents.values()])
     deadline = time.monotonic() + limits.seconds
     refused: dict[str, str] = {}
-    waiting = names
+    waiting = sorted(documents)
     while waiting and time.monotonic() < deadline:
-        request = {"task": "check", "folder": str(folder), "documents": [documents[name] for name in waiting]}
-        with _Child(request, folder, limits.picture_memory, None) as child:
+        asked = {**request, "folder": str(folder), "documents": [documents[name][0] for name in waiting]}
+        with _Child(asked, folder, limits.picture_memory, None) as child:
             for index, name in enumerate(waiting):
                 left = deadline - time.monotonic()
                 answer = child.answer(min(limits.picture_seconds, left))
-                if isinstance(answer, _Ended) and index > 0:  # Typst keeps what it decoded: read it alone, afresh
+                if isinstance(answer, _Ended) and index > 0:  # Typst keeps what it decoded: do it alone, afresh
                     waiting = waiting[index:]
                     break
                 problem = _picture_problem(answer, limits, cut=left < limits.picture_seconds)
                 if problem is not None:
-                    refused[name] = f"images/{name}: {problem}; the PDF shows its place"
-                if not isinstance(answer, dict):  # the process is gone: a new one reads the rest
+                    refused[name] = problem
+                if not isinstance(answer, dict):  # the process is gone: a new one does the rest
                     waiting = waiting[index + 1 :]
                     break
             else:
                 waiting = []
     for name in waiting:
-        refused[name] = f"images/{name}: {_picture_problem(None, limits, cut=True)}; the PDF shows its place"
-    return {name: pictures[name] for name in names if name not in refused}, tuple(refused.values())
+        refused[name] = _picture_problem(None, limits, cut=True) or ""
+    return dict(sorted(refused.items()))
 
 
 def _picture_problem(answer: dict[str, Any] | _Ended | None, limits: Limits, *, cut: bool) -> str | None:

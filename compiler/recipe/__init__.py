@@ -300,7 +300,7 @@ def _build_book(
         options.generator,
         rule_data,
         pdfs=printed.files if printed else (),
-        pdf_warnings=printed.warnings if printed else (),
+        pdf_warnings=(*site.picture_warnings, *(printed.warnings if printed else ())),
     )
 
 
@@ -319,7 +319,7 @@ def _print(
     book, read, lint, translations = stages.config, stages.read, stages.lint, stages.translations
 
     def site() -> SiteInput:
-        return site_input(project, book, read, lint, translations, stages.changes, drafts=False)
+        return site_input(project, book, read, lint, translations, stages.changes, drafts=False, draw=False)
 
     room = scratch / f"pdf-{book.name}"
     prints = book_print(project, book, read, lint, translations, Theme.for_project(project.root), site, room)

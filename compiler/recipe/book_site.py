@@ -86,12 +86,15 @@ def site_input(
     generator: str = "mkdocs",
     offline: bool = False,
     pdf: bool = False,
+    draw: bool = True,
 ) -> SiteInput:
     """Everything a book's pages are made from (``drafts``: the editor's view; ``generator``: what builds them;
-    ``offline``: pages as files, to be read from disk; ``pdf``: the book's PDFs are made, and linked to)."""
+    ``offline``: pages as files, to be read from disk; ``pdf``: the book's PDFs are made, and linked to; ``draw``:
+    its SVG pictures are drawn into the PNGs the site publishes, which a PDF's plan of its pages needs not)."""
     from rulebook.data import build_site_summary
     from rulebook.data.outside import outside_of
     from rulebook.recipe.book_pdf import pdf_paths
+    from rulebook.recipe.site_pictures import SitePictures, draw_site_pictures
     from rulebook.site.across import book_links
     from rulebook.site.pages import SiteInput, SiteTranslation
     from rulebook.translate.compare import report_context
@@ -101,6 +104,7 @@ def site_input(
     terms, family = lint.terms, lint.family
     assert terms is not None and family is not None and not read.book.outline, "pages are made from the whole model"
     images = book_images(read.book, image_folder(read.book, project.root))
+    pictures = draw_site_pictures(project, images.published) if draw else SitePictures()
     summary = build_site_summary(
         read.book,
         terms,
@@ -114,7 +118,7 @@ def site_input(
         terms,
         summary,
         lint.diagnostics,
-        set(images.published),
+        set(images.published) - set(pictures.refused),
         [
             SiteTranslation(
                 t.language,
@@ -129,7 +133,9 @@ def site_input(
             )
             for t in translations
         ],
-        refused_images=set(images.refused),
+        refused_images=set(images.refused) | set(pictures.refused),
+        drawn=pictures.drawn,
+        picture_warnings=tuple(pictures.refused.values()),
         books=_other_books(project, book),
         across=book_links(family, book.name, {other.name: other.folder for other in project.books}),
         changes=changes,

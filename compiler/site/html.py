@@ -64,6 +64,8 @@ class Linker:
     """The definitions being rendered, outermost first: a use of one of their terms is its own, not a link."""
     refused_images: Set[str] = frozenset()
     """The image files the images folder holds that are not published (not pictures the site may show)."""
+    image_sizes: Mapping[str, tuple[int, int]] = field(default_factory=dict)
+    """The size on the page, in CSS pixels, of the images published drawn (an SVG's PNG), by file."""
     unpublished_terms: set[str] = field(default_factory=set)
     """Terms not published yet that the page marked already: only a term's first use on a page is marked."""
     language: str = "en"
@@ -242,7 +244,9 @@ def _images(images: tuple[Image, ...], linker: Linker, described: str) -> tuple[
         if href is None:
             missing.append(image.file)
         else:
-            shown.append(f'<img src="{escape(href)}" alt="{escape(described)}" loading="lazy">')
+            size = linker.image_sizes.get(image.file)
+            sized = f' width="{size[0]}" height="{size[1]}"' if size is not None else ""
+            shown.append(f'<img src="{escape(href)}" alt="{escape(described)}"{sized} loading="lazy">')
     return "".join(shown), missing
 
 

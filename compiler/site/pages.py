@@ -25,6 +25,7 @@ from rulebook.characters import UNPRINTABLE_ABOVE_ASCII
 from rulebook.diagnostics import Diagnostic
 from rulebook.graph import TermGraph
 from rulebook.model import Book, Section
+from rulebook.pictures import DrawnPicture, published_name
 from rulebook.report.escaping import visible_in_text
 from rulebook.site.across import BookLinks
 from rulebook.site.escaping import theme_text
@@ -113,7 +114,13 @@ class SiteInput:
     """Built for reading from disk (MkDocs' ``use_directory_urls: false``, Material's ``offline`` plugin): a page
     ``a.md`` is ``a.html``, and every link names a file (``../other-game/index.html``), never a folder."""
     refused_images: set[str] = field(default_factory=set)
-    """Image files the images folder holds that are not published: not pictures the site may show."""
+    """Image files the images folder holds that are not published: not pictures the site may show, or SVG pictures
+    that could not be drawn."""
+    drawn: Mapping[str, DrawnPicture] = field(default_factory=dict)
+    """The SVG pictures among :attr:`images`, drawn into the PNGs the site publishes instead
+    (:mod:`rulebook.recipe.site_pictures`)."""
+    picture_warnings: tuple[str, ...] = ()
+    """Why each SVG picture that could not be drawn is not on the site."""
     across: BookLinks = field(default_factory=BookLinks)
     """What the pages link to in the other books of the book's family, and what links here from them."""
     pdfs: dict[str | None, str] = field(default_factory=dict)
@@ -291,7 +298,7 @@ class SitePlan:
             return self.link(page, chapter + ".md" + fragment)
 
         def image_href(file: str) -> str | None:  # a name is a path, not a URL: `a#b.png` is no fragment
-            return self.link(page, f"{IMAGES.name}/{quote(file)}") if file in self.site.images else None
+            return self.link(page, f"{IMAGES.name}/{quote(published_name(file))}") if file in self.site.images else None
 
         language = self.site.book.documents[0].language if self.site.book.documents else "en"
         return Linker(
@@ -301,6 +308,7 @@ class SitePlan:
             self.words,
             self.site.drafts,
             refused_images=self.site.refused_images,
+            image_sizes={name: (drawn.width, drawn.height) for name, drawn in self.site.drawn.items()},
             language=language,
         )
 

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 from rulebook.assets import held_images
 from rulebook.errors import SiteBuildError
 from rulebook.inputs import present
-from rulebook.pictures import published_picture
+from rulebook.pictures import is_drawn, published_name, published_picture
 from rulebook.site.escaping import html_text, theme_text
 from rulebook.site.generator import LiveGenerator, SiteGenerator, SiteRun
 from rulebook.site.mkdocs_adapter import MkDocs, read_settings
@@ -52,6 +52,8 @@ class SiteResult:
     pages: int
     warnings: tuple[str, ...]
     """What the site generator warned about (broken links and anchors would show here)."""
+    picture_warnings: tuple[str, ...] = ()
+    """Why each SVG picture Typst could not draw is not on the site."""
 
 
 def build_site(
@@ -113,7 +115,7 @@ def build_site(
         _write(folder / name, text)
     for name, text in (late_files() if late_files is not None else {}).items():
         _write(folder / name, text)
-    return SiteResult(sum(len(run.pages) for run in runs), warnings)
+    return SiteResult(sum(len(run.pages) for run in runs), warnings, site.picture_warnings)
 
 
 def site_plan(site: SiteInput, theme: Theme) -> SitePlan:
@@ -301,10 +303,11 @@ def _write_docs(
         _write(docs / name, text)
     if images is not None:
         for name, source in held_images(site.book, images):
-            content = published_picture(source)  # checked as it is read: what is written is what was checked
-            if isinstance(content, bytes):
-                (docs / IMAGES.name / name).parent.mkdir(parents=True, exist_ok=True)
-                (docs / IMAGES.name / name).write_bytes(content)
+            drawn = site.drawn.get(name)  # an SVG is published drawn, never as it is
+            content = drawn.png if drawn is not None else None if is_drawn(name) else published_picture(source)
+            if isinstance(content, bytes):  # checked as it is read: what is written is what was checked
+                (docs / IMAGES.name / published_name(name)).parent.mkdir(parents=True, exist_ok=True)
+                (docs / IMAGES.name / published_name(name)).write_bytes(content)
 
 
 def graph_files(plan: SitePlan) -> dict[str, str]:

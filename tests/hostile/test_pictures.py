@@ -10,7 +10,7 @@ import lxml.etree
 import lxml.html
 import pytest
 
-from rulebook.pictures import Refusal, published_picture
+from rulebook.pictures import Refusal, published_name, published_picture
 from rulebook.svg_pictures import SVG, XLINK, UnsafeSvg, sanitised_svg
 
 from .pictures import DRAWING, FILES, PNG, PUBLISHED, make_project
@@ -222,12 +222,13 @@ def test_the_lint_places_each_refused_picture_at_its_image_element(
 def test_the_site_publishes_only_the_pictures(pictures: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert run(capsys, "build", "-q").code == 0
     images = pictures / "site" / "images"
-    assert {p.name for p in images.iterdir()} == PUBLISHED
-    assert (images / "arc.svg").read_bytes() == sanitised_svg(DRAWING)
+    assert {p.name for p in images.iterdir()} == {published_name(name) for name in PUBLISHED}
+    assert not (images / "arc.svg").exists()  # a reader's browser is never sent an SVG: it gets the PNG drawn from it
+    assert (images / "arc.svg.png").read_bytes().startswith(b"\x89PNG\r\n\x1a\n")
     assert (images / "front.png").read_bytes() == PNG
     page = lxml.html.parse(str(pictures / "site" / "pictures" / "index.html"))
     shown = sorted(str(src).removeprefix("../images/") for src in page.xpath("//figure/img/@src"))
-    assert shown == sorted(PUBLISHED)
+    assert shown == sorted(published_name(name) for name in PUBLISHED)
     assert len(page.xpath("//figure/div[@class='rb-figure-missing']")) == len(FILES) - len(PUBLISHED)
 
 

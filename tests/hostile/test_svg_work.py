@@ -32,7 +32,7 @@ def test_a_build_rebuilds_each_svg_once(
     """A build reads each picture for the lint, the site and the PDF; an SVG's content is rebuilt once."""
     monkeypatch.chdir(tmp_path)
     make_project(tmp_path)
-    monkeypatch.setattr(pictures, "_REBUILT", pictures._Remembered())
+    monkeypatch.setattr(pictures, "_REBUILT", pictures.Remembered())
     rebuilt: list[bytes] = []
 
     def counted(data: bytes) -> bytes:
@@ -48,7 +48,7 @@ def test_a_build_rebuilds_each_svg_once(
 
 def test_content_read_again_that_differs_is_rebuilt(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """What is published is what was checked: the same name read again with other content is checked again."""
-    monkeypatch.setattr(pictures, "_REBUILT", pictures._Remembered())
+    monkeypatch.setattr(pictures, "_REBUILT", pictures.Remembered())
     path = tmp_path / "drawing.svg"
     path.write_bytes(picture(RECTANGLE))
     assert published_picture(path) == sanitised_svg(picture(RECTANGLE))

@@ -70,10 +70,11 @@ def _build(folder: Path, *options: str) -> int:
         os.chdir(here)
 
 
-def test_a_picture_typst_cannot_read_in_its_time_is_left_out_of_the_pdf_and_published_on_the_site(
+def test_a_picture_typst_cannot_read_in_its_time_is_left_out_of_the_pdf_and_drawn_for_the_site(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """The picture's limit is the configuration's (``picture_time_limit``), and the warning names that key."""
+    """The picture's limit is the configuration's (``picture_time_limit``), and the warning names that key. The site
+    publishes the picture drawn into a PNG of its own size, which Typst does quickly (it draws only what is seen)."""
     folder = _project(tmp_path / "blurred", "[pdf]\npicture_time_limit = 3\n")
     assert _build(folder) == 0
     err = capsys.readouterr().err
@@ -81,10 +82,38 @@ def test_a_picture_typst_cannot_read_in_its_time_is_left_out_of_the_pdf_and_publ
         "rulebook: typst: images/blurred.svg: Typst could not read this picture within 3 s (raise it with "
         "`picture_time_limit = ...` in seconds in the configuration's [pdf] table); the PDF shows its place" in err
     )
-    assert "fine.svg" not in err
+    assert "fine.svg" not in err and "the site shows its place" not in err
     text = " ".join(" ".join(page_texts(reader(folder / "site" / "marches.pdf"))).split())
     assert text.count("Picture not available") == 1
-    assert (folder / "site" / "images" / "blurred.svg").is_file()  # the site publishes it, as a browser draws it
+    assert sorted(path.name for path in (folder / "site" / "images").iterdir()) == ["blurred.svg.png", "fine.svg.png"]
+
+
+LARGE = (
+    b'<svg xmlns="http://www.w3.org/2000/svg" width="4000" height="4000">'
+    b'<filter id="b"><feGaussianBlur stdDeviation="20"/></filter>'
+    b'<rect width="4000" height="4000" fill="#8ac" filter="url(#b)"/><text x="100" y="200" font-size="80">Large</text>'
+    b"</svg>"
+)
+"""A blurred picture of 4,000 x 4,000 CSS pixels, drawn into 8,000 x 8,000: about 5 s of Typst's time, 1 GB."""
+
+
+def test_a_picture_typst_cannot_draw_in_its_time_is_a_box_on_the_site_and_a_warning(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The site draws each SVG within the picture's limits (the PDF's), also when no PDF is made: one it cannot
+    draw in them is not published, its place on the page is the box of a missing picture, and the build says why."""
+    folder = _project(tmp_path / "large", "[pdf]\npicture_time_limit = 1\n")
+    (folder / "rules" / "images" / "blurred.svg").write_bytes(LARGE)
+    assert _build(folder, "--no-pdf") == 0
+    err = capsys.readouterr().err
+    assert (
+        "rulebook: typst: images/blurred.svg: Typst could not read this picture within 1 s (raise it with "
+        "`picture_time_limit = ...` in seconds in the configuration's [pdf] table); the site shows its place" in err
+    )
+    assert "fine.svg" not in err
+    assert sorted(path.name for path in (folder / "site" / "images").iterdir()) == ["fine.svg.png"]
+    page = (folder / "site" / "c" / "index.html").read_text(encoding="utf-8")
+    assert page.count("Picture not available") == 1 and page.count('src="../images/fine.svg.png"') == 1
 
 
 def test_a_picture_past_its_memory_is_left_out_and_the_rest_are_read_on(tmp_path: Path) -> None:
