@@ -29,7 +29,6 @@ from lxml import etree
 
 from rulebook.inputs import MAX_SOURCE_BYTES
 from rulebook.picture_size import (
-    MAX_PIXELS,
     SIGNATURES,
     pixel_size,
     too_many_frames,
@@ -242,11 +241,17 @@ def _absolute(value: str | None) -> float | None:
     return found if found is not None and 0 < found < math.inf else None
 
 
+MAX_DRAWN_PIXELS = 16_000_000
+"""The most pixels a drawn picture has: 4,000 by 4,000, a 2,000 CSS pixels square at :data:`DENSITY` (64 MB to
+decode, what a phone's browser holds for one picture; a raster picture of the sources may have up to
+`picture_size.MAX_PIXELS`, as exported)."""
+
+
 def drawn_size(css: tuple[float, float]) -> tuple[int, int]:
     """The PNG's size for a picture of ``css`` size: :data:`DENSITY` pixels a CSS pixel, fewer for a large picture,
-    so that it has at most :data:`~rulebook.picture_size.MAX_PIXELS` pixels and :data:`MAX_SIDE` a side."""
+    so that it has at most :data:`MAX_DRAWN_PIXELS` pixels and :data:`MAX_SIDE` a side."""
     width, height = css
-    scale = min(DENSITY, math.sqrt(MAX_PIXELS / (width * height)), MAX_SIDE / width, MAX_SIDE / height)
+    scale = min(DENSITY, math.sqrt(MAX_DRAWN_PIXELS / (width * height)), MAX_SIDE / width, MAX_SIDE / height)
     return max(1, min(MAX_SIDE, math.floor(width * scale))), max(1, min(MAX_SIDE, math.floor(height * scale)))
 
 

@@ -19,8 +19,7 @@ import lxml.html
 import pytest
 
 from rulebook import pictures
-from rulebook.picture_size import MAX_PIXELS
-from rulebook.pictures import DENSITY, MAX_SIDE, css_size, drawn_size, published_name
+from rulebook.pictures import DENSITY, MAX_DRAWN_PIXELS, MAX_SIDE, css_size, drawn_size, published_name
 from rulebook.recipe import site_pictures
 from tests.conftest import need_zensical, serve
 
@@ -181,11 +180,12 @@ def test_a_pictures_size_is_its_own_in_css_pixels(root: str, size: tuple[int, in
 
 
 def test_a_large_picture_is_drawn_with_fewer_pixels_a_css_pixel() -> None:
-    """At most :data:`MAX_PIXELS` (the most a picture of the sources may have), and :data:`MAX_SIDE` a side."""
+    """At most :data:`MAX_DRAWN_PIXELS` (a 2,000 CSS pixels square, sharp), and :data:`MAX_SIDE` a side."""
     assert drawn_size((300, 120)) == (600, 240)
+    assert drawn_size((2_000, 2_000)) == (4_000, 4_000) and drawn_size((4_000, 4_000)) == (4_000, 4_000)
     for css in [(8_000, 8_000), (100_000, 50), (1_000_000, 1_000_000), (1 / 64, 1_000_000), (3, 5)]:
         width, height = drawn_size(css)
-        assert width * height <= MAX_PIXELS and max(width, height) <= MAX_SIDE
+        assert width * height <= MAX_DRAWN_PIXELS and max(width, height) <= MAX_SIDE
         assert math.isclose(width / height, css[0] / css[1], rel_tol=0.05) or min(width, height) == 1
 
 
