@@ -248,6 +248,8 @@ def lock(output: Path, *, root: Path, wait: Callable[[str], None] = lambda messa
 def _plainly(output: Path) -> Iterator[None]:
     try:
         yield
+    except LookupError as error:  # a template missing (Jinja's is an OSError too): no failed write, said as it is
+        raise OutputError(f"the site generator misses a template: {error}") from error
     except OSError as error:
         where = error.filename or output
         reason = (error.strerror or str(error)).lower()

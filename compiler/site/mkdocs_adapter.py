@@ -114,7 +114,7 @@ def read_settings(path: Path, *, root: Path | None = None, inherited: tuple[Path
     from mkdocs.exceptions import ConfigurationError
     from mkdocs.utils.yaml import yaml_load
 
-    from rulebook.site.setting_paths import check_setting_paths
+    from rulebook.site.setting_paths import check_setting_paths, check_theme_icons
 
     text = read_input_text(path, root=root, limit=MAX_DATA_BYTES, kind="configuration")
     try:
@@ -128,14 +128,29 @@ def read_settings(path: Path, *, root: Path | None = None, inherited: tuple[Path
     if root is not None:
         check_setting_paths(path, text, loaded, root)
     parent = loaded.pop("INHERIT", None)
-    if parent is None:
-        return loaded
-    if not isinstance(parent, str):
-        raise SiteBuildError(f"{path}: `INHERIT` names a file of settings")
-    if len(inherited) >= MAX_INHERITED:
-        raise SiteBuildError(f"{path}: `INHERIT` makes a chain of more than {MAX_INHERITED} files (or a cycle)")
-    base = read_settings(Path(os.path.normpath(path.parent / parent)), root=root, inherited=(*inherited, path))
-    return dict(mergedeep.merge(base, loaded))
+    settings = loaded
+    if parent is not None:
+        if not isinstance(parent, str):
+            raise SiteBuildError(f"{path}: `INHERIT` names a file of settings")
+        if len(inherited) >= MAX_INHERITED:
+            raise SiteBuildError(f"{path}: `INHERIT` makes a chain of more than {MAX_INHERITED} files (or a cycle)")
+        base = read_settings(Path(os.path.normpath(path.parent / parent)), root=root, inherited=(*inherited, path))
+        settings = dict(mergedeep.merge(base, loaded))
+    if root is not None and not inherited:  # the project's file, with what it inherits
+        check_theme_icons(path, text, settings, root, theme_icon_folders())
+    return settings
+
+
+def theme_icon_folders() -> list[Path]:
+    """The folders of icons of the themes installed (Material's for MkDocs, Zensical's): ``.icons`` of each."""
+    import importlib.util
+
+    folders = []
+    for package in ("material", "zensical"):
+        spec = importlib.util.find_spec(package)
+        if spec is not None and spec.origin is not None:
+            folders.append(Path(spec.origin).parent / "templates" / ".icons")
+    return folders
 
 
 def _load_config(run: SiteRun, config_file: Path, docs: Path, site_dir: Path, scripts: tuple[str, ...]) -> MkDocsConfig:

@@ -103,3 +103,56 @@ def _setting(settings: dict[str, Any], keys: tuple[str, ...]) -> Any:
     for key in keys:
         value = value.get(key) if isinstance(value, dict) else None
     return value
+
+
+ICON_SETTINGS = (
+    ("theme", "icon"),
+    ("theme", "palette", "toggle", "icon"),
+    ("extra", "social", "icon"),
+    ("extra", "analytics", "feedback", "ratings", "icon"),
+)
+"""The settings naming the theme's icons (``material/library``: a file ``.icons/material/library.svg`` of the
+theme's templates or of its ``custom_dir``), as keys from the top; a list on the way holds one such setting per
+item, and ``theme.icon`` a mapping of them (``admonition.note``)."""
+
+
+def check_theme_icons(path: Path, text: str, settings: dict[str, Any], root: Path, folders: list[Path]) -> None:
+    """Refuse (:class:`SiteBuildError`) an icon that ``settings`` (the project's ``path``, its ``text``) name and no
+    folder of ``folders`` (each theme's ``.icons``) nor the ``custom_dir``'s holds: the theme stopped the build on it
+    with a template's name, and no file, line or key (its message showed an ``!ENV`` value, a secret, in the log)."""
+    custom = _setting(settings, ("theme", "custom_dir"))
+    if isinstance(custom, str):
+        folders = [root / custom / ".icons", *folders]
+    for keys, name in _icons(settings, ICON_SETTINGS):
+        parts = name.split("/")
+        if name and not {"", ".", ".."} & set(parts) and any((folder / f"{name}.svg").is_file() for folder in folders):
+            continue
+        line = setting_line(text, keys) or setting_line(text, keys[:2])
+        shown = "an icon" if "!ENV" in text else f"the icon {quoted(name)}, which"  # an environment's value unshown
+        raise SiteBuildError(
+            f"{path}:{line or 1}: `{'.'.join(keys)}` names {shown} the theme does not have: name one of "
+            "https://squidfunk.github.io/mkdocs-material/reference/icons-emojis/ (`material/library`), or put "
+            "its SVG in the theme's `custom_dir`, under `.icons/`"
+        )
+
+
+def _icons(settings: Any, settings_keys: tuple[tuple[str, ...], ...]) -> list[tuple[tuple[str, ...], str]]:
+    """Each icon name the settings give, with the keys it is under."""
+    found: list[tuple[tuple[str, ...], str]] = []
+
+    def walk(value: Any, keys: tuple[str, ...], rest: tuple[str, ...]) -> None:
+        if isinstance(value, list):
+            for item in value:
+                walk(item, keys, rest)
+        elif not rest:
+            if isinstance(value, dict):  # theme.icon: a mapping of icons, at any depth
+                for key, item in value.items():
+                    walk(item, (*keys, str(key)), ())
+            elif isinstance(value, str):
+                found.append((keys, value))
+        elif isinstance(value, dict) and rest[0] in value:
+            walk(value[rest[0]], (*keys, rest[0]), rest[1:])
+
+    for keys in settings_keys:
+        walk(settings, (), keys)
+    return found

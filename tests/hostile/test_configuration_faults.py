@@ -534,3 +534,46 @@ def test_rule_data_larger_than_the_engine_reads_stops_the_build(
     assert outcome.code == 2
     assert "bytes, more than the 1,000 the engine reads" in outcome.err
     assert not (scratch / "site").exists()
+
+
+@pytest.mark.parametrize(
+    ("mkdocs", "said"),
+    [
+        ("theme:\n  icon:\n    logo: nosuch/icon\n", "3: `theme.icon.logo` names the icon `nosuch/icon`, which"),
+        ("theme:\n  icon:\n    admonition:\n      note: ../../../etc/x\n", "4: `theme.icon.admonition.note` names"),
+        ("extra:\n  social:\n    - icon: fontawesome/brands/nosuch\n", "2: `extra.social.icon` names the icon"),
+        ("theme:\n  icon:\n    logo: !ENV [RULEBOOK_TEST_SECRET]\n", "3: `theme.icon.logo` names an icon the theme"),
+    ],
+)
+def test_an_icon_the_theme_lacks_is_refused_naming_the_key_not_a_failed_write(
+    scratch: Path,  # noqa: F811
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    mkdocs: str,
+    said: str,
+) -> None:
+    """An icon Material lacks stopped the build with "cannot write the site into `site`", the template's name and
+    no file, line or key, and showed an ``!ENV`` value (a secret) lower-cased in the log, past its masking."""
+    monkeypatch.setenv("RULEBOOK_TEST_SECRET", "https://Secret/Token")
+    source(scratch, "book.xml", BOOK)
+    (scratch / "mkdocs.yml").write_text(mkdocs, encoding="utf-8")
+    outcome = refused(capsys, scratch, "build", "--no-pdf")
+    assert f"rulebook: error: {scratch / 'mkdocs.yml'}:{said}" in outcome.err
+    assert "secret" not in outcome.err.lower() and "cannot write" not in outcome.err
+    assert not (scratch / "site").exists()
+
+
+def test_an_icon_of_the_theme_or_of_its_custom_folder_is_taken(
+    scratch: Path,  # noqa: F811
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    source(scratch, "book.xml", BOOK)
+    (scratch / "look" / ".icons" / "own").mkdir(parents=True)
+    (scratch / "look" / ".icons" / "own" / "shield.svg").write_text(
+        '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24"><path d="M1 1h22v22z"/></svg>', encoding="utf-8"
+    )
+    (scratch / "mkdocs.yml").write_text(
+        "theme:\n  custom_dir: look\n  icon:\n    logo: own/shield\n    repo: material/library\n", encoding="utf-8"
+    )
+    assert run(capsys, "build", "--no-pdf").code == 0
+    assert "M1 1h22v22z" in (scratch / "site" / "index.html").read_text(encoding="utf-8")
