@@ -165,12 +165,14 @@ def test_lint_output_to_a_pipe_writes_into_it_and_leaves_it_a_pipe(tmp_path: Pat
 
 
 def test_lint_imports_none_of_the_site_builders(tmp_path: Path) -> None:
-    """The lint's start-up: no graph library, templates, MkDocs or Markdown parser for an XML book."""
+    """The lint's start-up: no graph library, templates, MkDocs or Markdown parser for an XML book (named: the
+    configured book's translations are Markdown, which the lint reads)."""
 
     script = (
         "import sys\n"
         "from rulebook.cli import main\n"
-        f"main(['lint', '-q', '--book', 'main', '--no-baseline', '--format', 'json', '-o', {str(tmp_path / 'out.json')!r}])\n"
+        f"main(['lint', '-q', '--no-baseline', '--format', 'json', '-o', {str(tmp_path / 'out.json')!r}, "
+        f"{str(BUNDLED_BOOK)!r}])\n"
         "heavy = {'networkx', 'jinja2', 'mkdocs', 'markdown_it', 'yaml'}\n"
         "print(sorted(m for m in sys.modules if m.split('.')[0] in heavy))\n"
         "idle = {'ctypes', 'traceback', 'rulebook.publish', 'rulebook.cli.build', 'rulebook.cli.translate', 'rulebook.cli.engine',\n"

@@ -401,3 +401,22 @@ def test_build_tells_a_translations_own_lint_errors_and_strict_publishes_nothing
     err = capsys.readouterr().err
     assert told in err and "nothing was built into" in err
     assert {path: path.read_bytes() for path in (project / "site").rglob("*") if path.is_file()} == before
+
+
+@pytest.mark.parametrize("broken", ["binary", "folder"])
+def test_lint_fails_on_a_translation_converted_from_a_pdf_that_no_build_can_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], broken: str
+) -> None:
+    """The lint left a `plain-markdown` translation to `compare` unread: bytes that are no text passed it (exit 0),
+    and the build after it stopped at them (the twentieth probe). It is read, and what stops a build stops it."""
+    project = _project(tmp_path, CONFIG + 'format = "plain-markdown"\n')
+    monkeypatch.chdir(project)
+    (project / "de.md").unlink()
+    if broken == "binary":
+        (project / "de.md").write_bytes(b"\xd4\xff\x00binary")
+    else:
+        (project / "de.md").mkdir()
+    capsys.readouterr()
+    assert main(["lint"]) == 2
+    assert "--> de.md:" in capsys.readouterr().out
+    assert main(["build", "-q", "--no-pdf"]) == 2

@@ -24,6 +24,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from rulebook.diagnostics import Severity
 from rulebook.errors import UserError
 from rulebook.fileio import shown_path
 from rulebook.project import TRANSLATION_LANGUAGES, BookConfig, Project, Translation
@@ -74,19 +75,25 @@ class LintTarget:
 
 LINTED_TRANSLATION_FORMATS = ("markdown", "xml")
 """The formats of the translations ``rulebook lint`` checks: those a team writes (the dialect, XML). A translation
-converted from a PDF (``plain-markdown``, the French seed) or an export is checked by ``rulebook compare`` only."""
+converted from a PDF (``plain-markdown``, the French seed) or an export is checked by ``rulebook compare``; the lint
+only reads it, failing where a build would (a file that is not text, a pipe)."""
 
 
 def translation_targets(project: Project, books: Sequence[BookConfig]) -> list[LintTarget]:
-    """The configured translations of ``books`` that ``rulebook lint`` checks, each a target of its own."""
-    from rulebook.readers.formats import format_of
-
+    """The configured translations of ``books``, each a target of its own: those of :data:`LINTED_TRANSLATION_FORMATS`
+    checked by every rule, every other one read only, so that one a build cannot read fails the lint too."""
     return [
         LintTarget(book, (translation.source,), family=False, translation=translation)
         for book in books
         for translation in book.translations
-        if (found := format_of(translation.source, translation.format)) and found.name in LINTED_TRANSLATION_FORMATS
     ]
+
+
+def _linted(translation: Translation) -> bool:
+    from rulebook.readers.formats import format_of
+
+    found = format_of(translation.source, translation.format)
+    return found is not None and found.name in LINTED_TRANSLATION_FORMATS
 
 
 def lint_targets(
@@ -204,6 +211,9 @@ def _lint_translation(
 
     source, language = translation.source, translation.language
     read = read_book([source], project.root, language=language, outline=True, source_format=translation.format)
+    if not _linted(translation):  # compare's to check: only what stops a build (it cannot be read) is the lint's
+        unreadable = tuple(d for d in read.diagnostics if d.severity is Severity.FATAL)
+        return read, LintResult(unreadable, read.sources, 0, new=unreadable)
     result = lint_book(read, book, root=project.root)
     original = memo.linted.get(book.name) if memo is not None else None
     if original is None:
