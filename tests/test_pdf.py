@@ -404,13 +404,32 @@ def test_a_project_template_extends_the_shipped_one(tmp_path: Path) -> None:
     assert "NOTE: Mind. Keep a march short." in text
 
 
-def test_a_template_typst_refuses_is_a_plain_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_template_typst_refuses_is_a_plain_error_at_its_place(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Typst's place of the fault, in the project's template, is told (it said only which PDF failed: the twentieth
+    probe); a template lacking what the edition calls is told how to start one."""
     folder = project(tmp_path / "broken", template='#import "rulebook/print.typ": *\n#let note(title, body) = oops\n')
     assert build_pdfs(folder / "site", cwd=folder) == 2
     err = capsys.readouterr().err
-    assert "Typst could not make the PDF of `marches.pdf`: unknown variable: oops" in err
+    assert (
+        "rulebook: error: site_templates/print.typ:2:26: Typst could not read the template: unknown variable: oops"
+        in err
+    )
     assert "Traceback" not in err
     assert not (folder / "site" / "marches.pdf").exists()
+    (folder / "site_templates" / "print.typ").write_text("#let x = (1 +\n", encoding="utf-8")
+    assert build_pdfs(folder / "site", cwd=folder) == 2
+    assert (
+        "site_templates/print.typ:1:10: Typst could not read the template: unclosed delimiter"
+        in capsys.readouterr().err
+    )
+    (folder / "site_templates" / "print.typ").write_text("", encoding="utf-8")
+    assert build_pdfs(folder / "site", cwd=folder) == 2
+    assert (
+        "Typst could not make the PDF of `marches.pdf`: unknown variable: book (site_templates/print.typ lacks what "
+        'the edition calls: start it with `#import "rulebook/print.typ": *`)'
+    ) in capsys.readouterr().err
 
 
 def test_pictures_are_printed_with_their_caption_as_alt_text_and_a_picture_typst_cannot_read_is_a_warning(

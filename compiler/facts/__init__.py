@@ -87,4 +87,5 @@ def mechanics_context(terms: TermGraph, tables: Sequence[RollTable], facts: Fact
         frozenset(t.id for t in tables),
         {name: entry["kind"] for name, entry in facts.values.items()},
         facts.tables,
+        frozenset(terms.defined_terms()) | frozenset(terms.referenced_names()),
     )

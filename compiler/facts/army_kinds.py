@@ -11,7 +11,18 @@ from __future__ import annotations
 
 from typing import TypedDict
 
-from rulebook.facts.attributes import NAMES, TERM, WHOLE_NUMBER, Attribute, Values, names, one_of, table_of, value_of
+from rulebook.facts.attributes import (
+    NAMES,
+    TERM,
+    TERMS,
+    WHOLE_NUMBER,
+    Attribute,
+    Values,
+    one_of,
+    table_of,
+    terms,
+    value_of,
+)
 from rulebook.facts.kind import MechanicKind
 from rulebook.facts.shapes import ArmyRulesPart, Rounding
 from rulebook.model import Mechanic
@@ -100,7 +111,7 @@ ARMY: MechanicKind[ArmyDeclaration] = MechanicKind(
         Attribute("categories", table_of("categories"), required=True),
         Attribute("below-limit", value_of("points")),
         _LEAST_ENTRIES,
-        Attribute("not-counted", NAMES),
+        Attribute("not-counted", TERMS),
     ),
     "`army_composition` (the last one given), with the values and the table it names",
     _army,
@@ -127,15 +138,15 @@ ARMY_RULES: MechanicKind[ArmyRulesPart] = MechanicKind(
     ("count-together", "from", "marks", "whole-points", "prices"),
     (
         Attribute("count-together", NAMES),
-        Attribute("from", NAMES),
+        Attribute("from", TERMS),
         Attribute("exactly", WHOLE_NUMBER, default="1"),
         Attribute("marks", NAMES),
         Attribute("limit", WHOLE_NUMBER, default="1"),
         Attribute("whole-points", one_of(*ROUNDINGS)),
         Attribute(
             "prices",
-            names(at_least=2),
-            problem="`prices` names the categories whose prices a slash separates, in order (first second)",
+            terms(at_least=2),
+            problem="`prices` names the categories (terms of the book) of a slash's prices, in order (first second)",
         ),
     ),
     "`army_composition.rules`",

@@ -27,6 +27,8 @@ class Context:
     """The declared values' kinds, by name."""
     data_tables: Mapping[str, str] = field(default_factory=dict)
     """The kinds of the data tables that have an id, by id."""
+    known: frozenset[str] = frozenset()
+    """The terms the book defines or refers to (a partial book refers to terms of chapters not written yet)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -187,6 +189,31 @@ def names(at_least: int = 0) -> AttributeType:
 
 NAMES = names()
 NAME = AttributeType("a name")
+
+
+def terms(at_least: int = 1) -> AttributeType:
+    """Names of terms of the book (defined or referred to: categories, types of entries), separated by spaces: a name
+    the book never uses passed the lint, and the engine then ruled with it (a leader "chosen from nobody": no army
+    was legal)."""
+
+    def undefined(value: str, context: Context) -> list[str]:
+        return [name for name in value.split() if name not in context.known and name not in context.defined]
+
+    def problem(name: str, value: str | None, context: Context) -> str:
+        missing = undefined(value or "", context)
+        if len((value or "").split()) < at_least:
+            return f"`{name}` must name {at_least} terms of the book or more"
+        unknown = ", ".join(f"`{n}`" for n in missing[:5])
+        return f"`{name}` must name terms of the book ({unknown}: no term of that name is defined or referred to)"
+
+    return AttributeType(
+        f"terms of the book ({at_least} or more)" if at_least > 1 else "terms of the book",
+        lambda value, context: len(value.split()) >= at_least and not undefined(value, context),
+        problem,
+    )
+
+
+TERMS = terms()
 TEXT = AttributeType("text")
 
 

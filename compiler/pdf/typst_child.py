@@ -20,6 +20,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 import resource
 import sys
 from pathlib import Path
@@ -96,7 +97,7 @@ def _compiled(typst: Any, folder: Path, *, fonts: bool, date: int) -> dict[str, 
             said.append(f"{NOT_UA}: {described(error)}")
             data, warnings = compiler.compile_with_warnings(pdf_standards=[], timestamp=date)
     except typst.TypstError as error:
-        return {"problem": described(error), "said": said, "warnings": []}
+        return {"problem": described(error), "where": located(error, folder), "said": said, "warnings": []}
     (folder / PDF_NAME).write_bytes(bytes(data))
     return {"problem": None, "said": said, "warnings": [described(warning) for warning in warnings]}
 
@@ -106,6 +107,22 @@ def described(problem: object) -> str:
     message = str(getattr(problem, "message", None) or problem)
     hints = [str(hint) for hint in getattr(problem, "hints", None) or ()]
     return "; ".join([message, *hints])
+
+
+_PLACE = re.compile(r"┌─ ([^\n:]+):(\d+):(\d+)")
+"""Where Typst's diagnostic says an error is: ``┌─ print.typ:21:17``."""
+
+
+def located(problem: object, folder: Path) -> str | None:
+    """Where in the files of ``folder`` Typst found ``problem`` (``print.typ:21:17``), or None when it does not say."""
+    found = _PLACE.search(str(getattr(problem, "diagnostic", None) or ""))
+    if found is None:
+        return None
+    try:
+        file = Path(os.path.abspath(found[1])).relative_to(os.path.abspath(folder)).as_posix()
+    except ValueError:
+        return None
+    return f"{file}:{found[2]}:{int(found[3]) + 1}"  # Typst's columns count from 0, an editor's from 1
 
 
 def _answer(answers: TextIO, value: dict[str, Any]) -> None:

@@ -98,6 +98,7 @@ def compile_pdf(
     folder: Path,
     *,
     template: str,
+    template_file: str | None = None,
     pictures: Mapping[str, bytes] | None = None,
     fonts: Mapping[str, bytes] | None = None,
     date: int | None = None,
@@ -107,9 +108,10 @@ def compile_pdf(
 ) -> PdfResult:
     """The PDF of ``source`` (``main.typ``), made in ``folder`` (emptied first: a scratch folder of the build's).
 
-    ``template``: the text of ``print.typ``; ``pictures`` and ``fonts``: file contents by name. ``date``:
-    the PDF's date in seconds since 1970 (None: no date; nothing in the PDF depends on the clock). ``stop``: set,
-    Typst is stopped and the PDF not made.
+    ``template``: the text of ``print.typ`` (``template_file``: the project's file it was read from, as messages name
+    it, where an error in it is told; None: the shipped one); ``pictures`` and ``fonts``: file contents by name.
+    ``date``: the PDF's date in seconds since 1970 (None: no date; nothing in the PDF depends on the clock).
+    ``stop``: set, Typst is stopped and the PDF not made.
     """
     require()
     shutil.rmtree(folder, ignore_errors=True)
@@ -134,7 +136,16 @@ def compile_pdf(
             f"(raise it with `time_limit = ...` in seconds in the configuration's [pdf] table)"
         )
     if answer["problem"] is not None:
-        raise PdfBuildError(f"Typst could not make the PDF of {label}: {answer['problem']}")
+        where = answer.get("where") or ""
+        if template_file is not None and where.startswith(f"{TEMPLATE.name}:"):  # the project's template: its place
+            place = where.removeprefix(f"{TEMPLATE.name}:")
+            raise PdfBuildError(f"{template_file}:{place}: Typst could not read the template: {answer['problem']}")
+        lacking = (
+            f' ({template_file} lacks what the edition calls: start it with `#import "rulebook/print.typ": *`)'
+            if template_file is not None and where.startswith("main.typ:")
+            else ""
+        )
+        raise PdfBuildError(f"Typst could not make the PDF of {label}: {answer['problem']}{lacking}")
     return PdfResult((folder / PDF_NAME).read_bytes(), (*answer["said"], *answer["warnings"]))
 
 

@@ -174,6 +174,17 @@ def project_fonts(project: Project) -> dict[str, bytes]:
     }
 
 
+def own_template(project: Project) -> str | None:
+    """The project's ``site_templates/print.typ`` as messages name it, if it has one (else None: the shipped one)."""
+    from rulebook.fileio import shown_path
+    from rulebook.inputs import present
+    from rulebook.pdf.typst_run import TEMPLATE
+    from rulebook.site.theme import OVERRIDES
+
+    own = project.root / OVERRIDES / TEMPLATE.name
+    return shown_path(own, Path.cwd()) if present(own) else None
+
+
 def template_text(project: Project) -> str:
     """The template: the project's ``site_templates/print.typ``, else the shipped one."""
     from rulebook.inputs import MAX_DATA_BYTES, present, read_input_text
@@ -294,6 +305,7 @@ def print_book(project: Project, prints: BookPrint, scratch: Path) -> Printing:
 
     require()
     template = template_text(project)
+    template_file = own_template(project)
     fonts = project_fonts(project)
     stopping = threading.Event()
     jobs: list[tuple[str, Callable[[], PdfResult]]] = [
@@ -304,6 +316,7 @@ def print_book(project: Project, prints: BookPrint, scratch: Path) -> Printing:
                 typeset(edition),
                 scratch / f"pdf-{index}",
                 template=template,
+                template_file=template_file,
                 pictures=prints.pictures,
                 fonts=fonts,
                 date=edition.date,

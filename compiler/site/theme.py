@@ -34,7 +34,7 @@ from jinja2.nodes import EvalContext
 from markupsafe import Markup
 
 from rulebook.errors import UserError, quoted
-from rulebook.inputs import MAX_DATA_BYTES, present, read_input, read_input_text, read_toml
+from rulebook.inputs import MAX_DATA_BYTES, UnreadableInput, present, read_input, read_input_text, read_toml
 from rulebook.report.escaping import visible, visible_in_text
 from rulebook.site.escaping import (
     escaped_by_filter,
@@ -115,8 +115,10 @@ class Theme:
         """Every asset's content by its path under ``assets/``: the project's replace the defaults of the same name.
 
         The project's are read as every file of the project is (:func:`~rulebook.inputs.read_input`): an
-        ``assets`` folder committed as a link out of the project, or a pipe or a device among its files, is
-        refused in plain words, never published nor passed over. A link among its files is left out.
+        ``assets`` folder committed as a link out of the project, a link among its files leading out of it, or a
+        pipe or a device among them, is refused in plain words, never published nor passed over; a link to a file
+        of the project is read as that file. A link to a folder among them is refused: its files would be left out
+        (a link among the assets was left out in silence, the shipped stylesheet published for the project's).
         """
         found: dict[str, bytes] = {}
         for folder in reversed(self.folders):
@@ -125,7 +127,9 @@ class Theme:
                 continue
             root = folder.parent if folder == self.overrides else None
             for path in sorted(base.rglob("*")):
-                if not path.is_dir() and not path.is_symlink():
+                if path.is_symlink() and path.is_dir():
+                    raise UnreadableInput(path, "it is a link to a folder: put the files themselves among the assets")
+                if not path.is_dir():
                     content = read_input(path, root=root, limit=MAX_DATA_BYTES, kind="site file")
                     found[path.relative_to(base).as_posix()] = content
         return dict(sorted(found.items()))

@@ -236,6 +236,33 @@ def test_an_assets_folder_linked_out_of_the_project_is_not_published(
     assert SECRET not in outcome.err and not (scratch / "site").exists()
 
 
+def test_a_link_among_the_assets_is_followed_inside_the_project_and_refused_out_of_it(
+    scratch: Path,  # noqa: F811
+) -> None:
+    """A committed ``site_templates/assets/rulebook.css -> /dev/zero`` was left out in silence, the shipped stylesheet
+    published for the project's (exit 0; the twentieth probe): a link among the assets is read as every file of
+    the project is, its target published when it is in the project, refused when it leads out; a link to a folder
+    is refused, its files not left out in silence."""
+    source(scratch, "book.xml", BOOK.replace('<reference name="charge">Charge</reference>', ""))
+    assets = scratch / "site_templates" / "assets"
+    assets.mkdir(parents=True)
+    (scratch / "look.css").write_text("body { color: teal }\n", encoding="utf-8")
+    (assets / "rulebook.css").symlink_to("../../look.css")
+    assert run_guarded(scratch, "build", "-q", "--no-pdf").code == 0
+    assert (scratch / "site" / "assets" / "rulebook.css").read_text(encoding="utf-8") == "body { color: teal }\n"
+    (assets / "rulebook.css").unlink()
+    (assets / "rulebook.css").symlink_to("/dev/zero")
+    outcome = run_guarded(scratch, "build", "-q", "--no-pdf")
+    assert outcome.code == 2
+    assert f"cannot read `{assets / 'rulebook.css'}`: {LEFT_OUT}" in outcome.err
+    (assets / "rulebook.css").unlink()
+    (assets / "more").symlink_to("../../rules_elsewhere", target_is_directory=True)
+    (scratch / "rules_elsewhere").mkdir()
+    outcome = run_guarded(scratch, "build", "-q", "--no-pdf")
+    assert outcome.code == 2
+    assert f"cannot read `{assets / 'more'}`: it is a link to a folder" in outcome.err
+
+
 def test_the_sites_own_file_that_is_a_pipe_is_not_read(scratch: Path) -> None:  # noqa: F811
     source(scratch, "book.xml", BOOK.replace('<reference name="charge">Charge</reference>', ""))
     (scratch / "site_templates").mkdir()
