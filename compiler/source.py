@@ -11,6 +11,8 @@ from itertools import accumulate
 from pathlib import Path
 from typing import NamedTuple
 
+from rulebook.fileio import git_folder_around
+
 LINE_END = re.compile(r"\r\n?|\n")
 """What ends a line: ``\\r\\n``, ``\\r`` or ``\\n`` (the XML rule; editors agree)."""
 
@@ -101,14 +103,23 @@ def display_path(path: Path, root: Path | None = None) -> str:
     """A stable posix path for messages: relative to ``root`` (default: cwd) when inside it."""
     base = (root or Path.cwd()).resolve()
     resolved = path.resolve()
+    absolute, lexical_base = Path(os.path.abspath(path)), Path(os.path.abspath(root or Path.cwd()))
+    inside = absolute.is_relative_to(lexical_base)
     try:
-        return resolved.relative_to(base).as_posix()
+        shown = resolved.relative_to(base)
+        if not (inside and shown != absolute.relative_to(lexical_base) and _unpublished(shown, base)):
+            return shown.as_posix()
     except ValueError:
         pass
-    absolute, lexical_base = Path(os.path.abspath(path)), Path(os.path.abspath(root or Path.cwd()))
-    if absolute.is_relative_to(lexical_base):  # a link inside the project that leads out of it
+    if inside:  # a link inside the project that leads out of it, or where no link is followed: the link is named
         return absolute.relative_to(lexical_base).as_posix()
     return path.as_posix()
+
+
+def _unpublished(below: Path, base: Path) -> bool:
+    """Whether a place of the project a link leads to is one no link is followed to
+    (:func:`rulebook.inputs.link_refusal`): hidden, or inside a Git folder."""
+    return any(part.startswith(".") for part in below.parts) or git_folder_around(base / below, below=base) is not None
 
 
 class BadBytes(NamedTuple):
