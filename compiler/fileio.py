@@ -270,6 +270,8 @@ def check_report_file(
     """
     path = check_written_place(path, root=root)
     shown = shown_path(path, root)
+    if any(os.path.realpath(kept) == os.path.realpath(path) for kept in protected):  # there or looked for there
+        raise OutputError(f"`{shown}` is a file of the project (the configuration names it): choose another name")
     try:
         status = path.lstat()
     except FileNotFoundError:
@@ -282,8 +284,6 @@ def check_report_file(
         raise OutputError(f"cannot write `{shown}`: it is a symbolic link; name the file itself")
     if stat.S_ISDIR(status.st_mode):
         raise OutputError(f"cannot write `{shown}`: it is a folder")
-    if any(kept.resolve() == path.resolve() for kept in protected):
-        raise OutputError(f"`{shown}` is a file of the project (the configuration names it): choose another name")
     if stat.S_ISCHR(status.st_mode) or stat.S_ISFIFO(status.st_mode):
         return path  # written into, never replaced
     if not stat.S_ISREG(status.st_mode):
