@@ -173,37 +173,46 @@ def link_refusal(path: Path, root: Path | None) -> str | None:
     if root is None:
         return None
     absolute, base = Path(os.path.abspath(path)), Path(os.path.abspath(root))
-    if not absolute.is_relative_to(base):
-        return None
+    inside = absolute.is_relative_to(base)
     try:
         real_base, resolved = base.resolve(), absolute.resolve()
     except (OSError, RuntimeError, ValueError) as error:  # a loop of links, a name too long, a NUL
-        return _reason(error)
+        return _reason(error) if inside else None
     if not resolved.is_relative_to(real_base):
-        return LEFT_OUT
+        return LEFT_OUT if inside else None  # named outside the project, and staying there: the user's own
     below = resolved.relative_to(real_base)
-    if below == absolute.relative_to(base):
+    if inside and below == absolute.relative_to(base):
         return None  # no link on the way: the file as named
+    problem = unpublished(below, real_base)  # `/proc/self/cwd/.git/config` too: a link on the way, from outside
+    return f"{_link_said(absolute, base)} `{below.as_posix()}`, {problem}" if problem else None
+
+
+def unpublished(below: Path, base: Path) -> str | None:
+    """Why no link is followed to ``below`` (a path inside the project ``base``, as it resolves), or None: one of its
+    names is hidden, or it is inside a Git folder of any name."""
     hidden = next((part for part in below.parts if part.startswith(".")), None)
-    git_folder = None if hidden else git_folder_around(resolved, below=real_base)
-    if hidden is None and git_folder is None:
-        return None
-    link = _first_link(absolute, base)
-    said = (
-        "it is a link to"
-        if link is None or link == absolute
-        else f"`{shown_path(link, base)}` on the way is a link, and it leads to"
-    )
     if hidden is not None:
         return (
-            f"{said} `{below.as_posix()}`, which the project keeps hidden (`{hidden}` starts with `.`): a link "
-            "is followed only to a file of the project none of whose names starts with `.` (Git's folder, `.env`)"
+            f"which the project keeps hidden (`{hidden}` starts with `.`): a link is followed only to a file of the "
+            "project none of whose names starts with `.` (Git's folder, `.env`)"
         )
-    assert git_folder is not None
-    return (
-        f"{said} `{below.as_posix()}`, inside `{git_folder.relative_to(real_base).as_posix()}`, "
-        f"{GIT_FOLDER_SAID}: a link is never followed into Git's files"
-    )
+    git_folder = git_folder_around(base / below, below=base)
+    if git_folder is not None:
+        return (
+            f"inside `{git_folder.relative_to(base).as_posix()}`, {GIT_FOLDER_SAID}: a link is never followed into "
+            "Git's files"
+        )
+    return None
+
+
+def _link_said(absolute: Path, base: Path) -> str:
+    """How the path leads where it does, as the start of a sentence ending with the place."""
+    if not absolute.is_relative_to(base):
+        return "it leads through a link to the project's"
+    link = _first_link(absolute, base)
+    if link is None or link == absolute:
+        return "it is a link to"
+    return f"`{shown_path(link, base)}` on the way is a link, and it leads to"
 
 
 LEFT_OUT = "it is a link to a place outside the project; the project's files are read only inside it"

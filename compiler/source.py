@@ -11,7 +11,7 @@ from itertools import accumulate
 from pathlib import Path
 from typing import NamedTuple
 
-from rulebook.fileio import git_folder_around
+from rulebook.inputs import unpublished
 
 LINE_END = re.compile(r"\r\n?|\n")
 """What ends a line: ``\\r\\n``, ``\\r`` or ``\\n`` (the XML rule; editors agree)."""
@@ -107,19 +107,13 @@ def display_path(path: Path, root: Path | None = None) -> str:
     inside = absolute.is_relative_to(lexical_base)
     try:
         shown = resolved.relative_to(base)
-        if not (inside and shown != absolute.relative_to(lexical_base) and _unpublished(shown, base)):
+        if (inside and shown == absolute.relative_to(lexical_base)) or unpublished(shown, base) is None:
             return shown.as_posix()
     except ValueError:
         pass
     if inside:  # a link inside the project that leads out of it, or where no link is followed: the link is named
         return absolute.relative_to(lexical_base).as_posix()
     return path.as_posix()
-
-
-def _unpublished(below: Path, base: Path) -> bool:
-    """Whether a place of the project a link leads to is one no link is followed to
-    (:func:`rulebook.inputs.link_refusal`): hidden, or inside a Git folder."""
-    return any(part.startswith(".") for part in below.parts) or git_folder_around(base / below, below=base) is not None
 
 
 class BadBytes(NamedTuple):

@@ -124,7 +124,9 @@ def test_a_link_to_a_file_the_project_shows_is_still_followed(
     link to a file or to a folder, is read."""
     _checkout(scratch)
     (scratch / "pages").mkdir()
-    (scratch / "pages" / "home.md.j2").write_text('# Home\n\nWelcome aboard.\n{% include "p/more.j2" %}\n')
+    (scratch / "pages" / "home.md.j2").write_text(
+        '# Home\n\nWelcome aboard.\n{% include "p/more.j2" %}\n', encoding="utf-8"
+    )
     (scratch / "pages" / "more.j2").write_text("And more.\n", encoding="utf-8")
     _links(scratch, {"site_templates/index.md.j2": "../pages/home.md.j2", "site_templates/p": "../pages"})
     assert run(capsys, "build", "--no-pdf", "-q").code == 0
@@ -160,6 +162,23 @@ def test_the_lint_quotes_no_line_of_a_source_linked_to_an_unpublished_file(
     (scratch / "rulebook.toml").write_text('sources = ["rules/book.md"]\n', encoding="utf-8")
     outcome = refused(capsys, scratch, "lint", "--color", "never")
     assert "cannot read `rules/book.md`: it is a link to" in outcome.out
+    assert SECRET not in outcome.out + outcome.err
+
+
+@pytest.mark.skipif(not Path("/proc/self/cwd").is_symlink(), reason="needs /proc/self/cwd")
+def test_a_configured_path_through_a_link_from_outside_is_held_to_the_same_rule(
+    scratch: Path,  # noqa: F811
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """``sources = ["/proc/self/cwd/.git/config"]``: named outside the project, it leads into it through a link."""
+    _checkout(scratch)
+    (scratch / "rulebook.toml").write_text(
+        'sources = ["/proc/self/cwd/.git/config"]\nformat = "markdown"\n', encoding="utf-8"
+    )
+    outcome = refused(capsys, scratch, "lint", "--color", "never")
+    assert "cannot read `/proc/self/cwd/.git/config`: it leads through a link to the project's `.git/config`, " in (
+        outcome.out
+    )
     assert SECRET not in outcome.out + outcome.err
 
 
