@@ -263,10 +263,13 @@ class Input:
     ``waivers``, ``status file``, ``language file``."""
     book: str | None = None
     """The book it belongs to (None: the project's)."""
+    language: str | None = None
+    """The translation of the book it belongs to, by its language (None: the book's own)."""
 
     def same_as(self, other: Input) -> bool:
-        """The same role of the same book (of any, when ``other`` names none) for the same file (as it resolves)."""
-        same = self.role == other.role and other.book in (None, self.book)
+        """The same role of the same book and translation (of any, where ``other`` names none) for the same file (as
+        it resolves)."""
+        same = self.role == other.role and other.book in (None, self.book) and other.language in (None, self.language)
         return same and os.path.realpath(self.path) == os.path.realpath(other.path)
 
 
@@ -349,15 +352,14 @@ class Project:
             found += [Input(book.baseline, "baseline", book.name)] if book.baseline else []
             for translation in book.translations:
                 found += [
-                    Input(translation.source, "source", book.name),
-                    Input(translation.terms_file, "terminology", book.name),
-                    Input(translation.waivers_file, "waivers", book.name),
-                    Input(translation.status_file, "status file", book.name),
-                    *(
-                        [Input(translation.language_file, "language file", book.name)]
-                        if translation.language_file
-                        else []
-                    ),
+                    Input(path, role, book.name, translation.language)
+                    for path, role in (
+                        (translation.source, "source"),
+                        (translation.terms_file, "terminology"),
+                        (translation.waivers_file, "waivers"),
+                        (translation.status_file, "status file"),
+                        *([(translation.language_file, "language file")] if translation.language_file else []),
+                    )
                 ]
         return tuple(found)
 

@@ -154,7 +154,9 @@ def _waive(args: argparse.Namespace, translation: Translation, comparison: Compa
 
     project = project_of(args)
     path, text, count = commands.waive(project, translation, comparison, args.waive, args.reason)
-    protected = project.inputs(writing=Input(path, "waivers"))  # a terminology named as `--waivers` stays one
+    book = project.book_of(args.original)
+    own = Input(path, "waivers", book.name if book else None, translation.language)
+    protected = project.inputs(writing=own)  # a terminology named as `--waivers` stays one
     target = write_report_file(
         path, text, root=project.root, protected=protected, ours=is_waivers_file, kind="waivers file"
     )

@@ -474,7 +474,7 @@ def mark(
     if not chosen:
         return chosen
     path = translation.status_file
-    protected = project.inputs(writing=Input(path, "status file"))
+    protected = project.inputs(writing=Input(path, "status file", language=translation.language))
     text = render_marks(marks, translation.language)
     write_report_file(path, text, root=project.root, protected=protected, ours=is_status_file, kind="status file")
     return chosen

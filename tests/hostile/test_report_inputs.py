@@ -126,3 +126,24 @@ def test_a_file_of_comments_is_not_taken_for_a_waivers_file(
         "rulebook: error: `notes.toml` exists and is not a waivers file this tool wrote: choose another name (a "
         "waivers file replaces only an earlier waivers file)\n"
     )
+
+
+def test_a_waiver_is_never_written_into_another_translations_waivers(
+    scratch: Path,  # noqa: F811
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Each translation's waivers are its own: ``--waivers es/waivers.toml`` for the French is refused."""
+    _project(scratch)
+    (scratch / "es").mkdir()
+    (scratch / "es" / "book.md").write_text(FRENCH, encoding="utf-8")
+    configure(scratch, '\n[translations.es]\nsource = "es/book.md"\n')
+    found = _fingerprint(capsys)
+    out = run(capsys, "compare", "book.xml", "es/book.md", "--language", "es").out
+    other = next(
+        line.split("`")[1] for line in out.splitlines() if "= note: fingerprint `" in line and found not in line
+    )
+    assert run(capsys, "compare", "book.xml", "es/book.md", "--language", "es", "--waive", other).code == 0
+    outcome = refused(
+        capsys, scratch, "compare", "book.xml", "fr/book.md", "--waive", found, "--waivers", "es/waivers.toml"
+    )
+    assert outcome.err == f"rulebook: error: `es/waivers.toml` {PROTECTED}\n"
