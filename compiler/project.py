@@ -167,12 +167,17 @@ class Translation:
     def files(self) -> tuple[Path, ...]:
         """Every file the translation is read from: its source, its terminology, its waivers, its status, its
         language file."""
+        return tuple(path for path, _ in self.roles)
+
+    @property
+    def roles(self) -> tuple[tuple[Path, str], ...]:
+        """:attr:`files`, each with its role (:attr:`Input.role`)."""
         return (
-            self.source,
-            self.terms_file,
-            self.waivers_file,
-            self.status_file,
-            *((self.language_file,) if self.language_file else ()),
+            (self.source, "source"),
+            (self.terms_file, "terminology"),
+            (self.waivers_file, "waivers"),
+            (self.status_file, "status file"),
+            *(((self.language_file, "language file"),) if self.language_file else ()),
         )
 
 
@@ -351,16 +356,7 @@ class Project:
             found += [Input(path, "source", book.name) for path in book.sources]
             found += [Input(book.baseline, "baseline", book.name)] if book.baseline else []
             for translation in book.translations:
-                found += [
-                    Input(path, role, book.name, translation.language)
-                    for path, role in (
-                        (translation.source, "source"),
-                        (translation.terms_file, "terminology"),
-                        (translation.waivers_file, "waivers"),
-                        (translation.status_file, "status file"),
-                        *([(translation.language_file, "language file")] if translation.language_file else []),
-                    )
-                ]
+                found += [Input(path, role, book.name, translation.language) for path, role in translation.roles]
         return tuple(found)
 
     def latest_edition(self, book: BookConfig) -> BookConfig:
