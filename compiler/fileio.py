@@ -114,6 +114,37 @@ def inside_git(path: Path, resolved: Path) -> bool:
     return any(part.casefold() == GIT_FOLDER for part in (*path.parts, *resolved.parts))
 
 
+GIT_CONTENT = ("HEAD", "objects", "refs")
+"""What every Git folder holds, whatever its name: the file ``HEAD`` and the folders ``objects`` and ``refs``."""
+
+
+GIT_FOLDER_SAID = "a Git folder (it holds Git's `HEAD`, `objects` and `refs`)"
+"""How a Git folder not named ``.git`` is told in a refusal (after its name)."""
+
+
+def is_git_folder(folder: Path) -> bool:
+    """Whether ``folder`` is a Git folder by what it holds (:data:`GIT_CONTENT`), whatever its name: ``.git``, a bare
+    repository ``x.git``, the folder ``git init --separate-git-dir`` made (a ``.git`` file names it), ``$GIT_DIR``."""
+    head, objects, refs = (os.path.join(folder, name) for name in GIT_CONTENT)
+    try:
+        return os.path.isfile(head) and os.path.isdir(objects) and os.path.isdir(refs)
+    except (OSError, ValueError):
+        return False
+
+
+def git_folder_around(path: Path, *, below: Path | None = None) -> Path | None:
+    """The Git folder ``path`` is (if a folder) or is inside, by name (``.git``, any case) or by what it holds
+    (:func:`is_git_folder`), if any: the outermost, looking only at folders inside ``below`` when given (the
+    project, whose own root is not asked) and at every folder up to ``/`` otherwise. ``path`` absolute."""
+    folders = [folder for folder in reversed((path, *path.parents)) if below is None or folder.is_relative_to(below)]
+    for folder in folders:
+        if folder == below:
+            continue
+        if folder.name.casefold() == GIT_FOLDER or is_git_folder(folder):
+            return folder
+    return None
+
+
 def check_written_place(path: Path, *, root: Path) -> Path:
     """Where a command may write a file it makes on request, made absolute: never inside ``.git`` (anywhere up
     the path, the path as written or as it resolves), never inside a site this tool built (its next build
@@ -137,6 +168,12 @@ def check_written_place(path: Path, *, root: Path) -> Path:
         raise OutputError(f"cannot write `{shown}`: {reason_of(error)}") from error
     if inside_git(path, resolved):
         raise OutputError(f"cannot write `{shown}`: it is inside `{GIT_FOLDER}`, Git's own folder")
+    git_folder = git_folder_around(path) or git_folder_around(resolved)
+    if git_folder is not None:  # `lint -o GITDIR/objects/info/alternates` broke every Git command of the project
+        raise OutputError(
+            f"cannot write `{shown}`: it is inside `{shown_path(git_folder, root)}`, {GIT_FOLDER_SAID}, whose files "
+            "Git reads and runs"
+        )
     state_entry = build_state_entry(path)
     if state_entry is not None:
         raise OutputError(
@@ -233,6 +270,8 @@ def check_report_file(
     """
     path = check_written_place(path, root=root)
     shown = shown_path(path, root)
+    if any(os.path.realpath(kept) == os.path.realpath(path) for kept in protected):  # there or looked for there
+        raise OutputError(f"`{shown}` is a file of the project (the configuration names it): choose another name")
     try:
         status = path.lstat()
     except FileNotFoundError:
@@ -245,8 +284,6 @@ def check_report_file(
         raise OutputError(f"cannot write `{shown}`: it is a symbolic link; name the file itself")
     if stat.S_ISDIR(status.st_mode):
         raise OutputError(f"cannot write `{shown}`: it is a folder")
-    if any(kept.resolve() == path.resolve() for kept in protected):
-        raise OutputError(f"`{shown}` is a file of the project (the configuration names it): choose another name")
     if stat.S_ISCHR(status.st_mode) or stat.S_ISFIFO(status.st_mode):
         return path  # written into, never replaced
     if not stat.S_ISREG(status.st_mode):

@@ -4,9 +4,10 @@ Sources, the configuration, baselines, terminologies, waivers and the site's set
 through :func:`read_input`. A pull request can commit a link (Git stores them) or a file of any
 size, and a file named on the command line can be a device or a pipe, so before a byte is read:
 
-- inside the project, the file must really be inside it: a link that leads out of the project
-  (``rules/book.md -> /proc/self/environ``) is refused, since what it reads would be published or
-  quoted in a log; a link that stays inside the project is followed;
+- inside the project, a link (at any part of the path) is followed only to a file the project shows
+  (:func:`link_refusal`): one that leads out of the project (``rules/book.md -> /proc/self/environ``),
+  to a hidden file of it (``-> ../.git/config``, ``-> ../.env``) or into a Git folder of any name is
+  refused, since what it reads would be published or quoted in a log;
 - it must be a regular file: not a folder, a device (``/dev/zero`` would never end) or a pipe
   (opening it would wait for a writer forever; it is opened without waiting, and checked again
   once open, in case it was swapped after the first look);
@@ -25,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from rulebook.errors import SiteBuildError, UserError
+from rulebook.fileio import GIT_FOLDER_SAID, git_folder_around, shown_path
 
 MEGABYTE = 1024 * 1024
 MAX_SOURCE_BYTES = 256 * MEGABYTE
@@ -48,7 +50,7 @@ def read_input(path: Path, *, root: Path | None = None, limit: int = MAX_SOURCE_
     ``root``: the project, when the file is one of its own (see the module's documentation); ``limit``:
     the most bytes a file of this ``kind`` (a word for messages: ``source``, ``baseline``) may hold.
     """
-    refused = _leaves_project(path, root) or _not_readable(path, limit, kind)
+    refused = link_refusal(path, root) or _not_readable(path, limit, kind)
     if refused:
         raise UnreadableInput(path, refused)
     try:
@@ -132,7 +134,7 @@ def input_folder(path: Path, *, root: Path, kind: str) -> list[Path]:
     or :class:`UnreadableInput` saying why not: a folder committed as a link leading out of the project is
     refused as such a file is, and so is anything there that is not a folder, never passed over in silence.
     Each entry is then read through :func:`read_input`. ``kind``: what the folder holds, for messages."""
-    refused = _leaves_project(path, root)
+    refused = link_refusal(path, root)
     if refused is None and not path.is_dir():
         refused = f"it is not a folder; {kind} are read from a folder of that name"
     if refused:
@@ -156,15 +158,72 @@ def present(path: Path) -> bool:
         return False
 
 
-def _leaves_project(path: Path, root: Path | None) -> str | None:
+def link_refusal(path: Path, root: Path | None) -> str | None:
+    """Why a file or folder of the project may not be read where ``path`` leads, or None: the one rule for every
+    reader of the project's files (sources, configuration, templates, assets, a theme's folder).
+
+    ``root``: the project (None: a file named outside any project, the user's own). A path inside the project
+    with no link on the way is the project's own file, read as named. A link, at any part of the path, is followed
+    only to a place inside the project none of whose names below its root is hidden (starts with ``.``: Git's
+    folder, ``.env``, a build's work folder, a key a CI step wrote) and which is inside no Git folder of any name
+    (:func:`~rulebook.fileio.is_git_folder`): a pull request commits a link, never what the checkout holds beside
+    the project's files, and what a link reads may be published or quoted in a log
+    (``site_templates/index.md.j2 -> ../.git/config`` published the CI's token on the home page).
+    """
     if root is None:
         return None
     absolute, base = Path(os.path.abspath(path)), Path(os.path.abspath(root))
+    inside = absolute.is_relative_to(base)
     try:
-        if absolute.is_relative_to(base) and not absolute.resolve().is_relative_to(base.resolve()):
-            return "it is a link to a place outside the project; the project's files are read only inside it"
+        real_base, resolved = base.resolve(), absolute.resolve()
     except (OSError, RuntimeError, ValueError) as error:  # a loop of links, a name too long, a NUL
-        return _reason(error)
+        return _reason(error) if inside else None
+    if not resolved.is_relative_to(real_base):
+        return LEFT_OUT if inside else None  # named outside the project, and staying there: the user's own
+    below = resolved.relative_to(real_base)
+    if inside and below == absolute.relative_to(base):
+        return None  # no link on the way: the file as named
+    problem = unpublished(below, real_base)  # `/proc/self/cwd/.git/config` too: a link on the way, from outside
+    return f"{_link_said(absolute, base)} `{below.as_posix()}`, {problem}" if problem else None
+
+
+def unpublished(below: Path, base: Path) -> str | None:
+    """Why no link is followed to ``below`` (a path inside the project ``base``, as it resolves), or None: one of its
+    names is hidden, or it is inside a Git folder of any name."""
+    hidden = next((part for part in below.parts if part.startswith(".")), None)
+    if hidden is not None:
+        return (
+            f"which the project keeps hidden (`{hidden}` starts with `.`): a link is followed only to a file of the "
+            "project none of whose names starts with `.` (Git's folder, `.env`)"
+        )
+    git_folder = git_folder_around(base / below, below=base)
+    if git_folder is not None:
+        return (
+            f"inside `{git_folder.relative_to(base).as_posix()}`, {GIT_FOLDER_SAID}: a link is never followed into "
+            "Git's files"
+        )
+    return None
+
+
+def _link_said(absolute: Path, base: Path) -> str:
+    """How the path leads where it does, as the start of a sentence ending with the place."""
+    if not absolute.is_relative_to(base):
+        return "it leads through a link to the project's"
+    link = _first_link(absolute, base)
+    if link is None or link == absolute:
+        return "it is a link to"
+    return f"`{shown_path(link, base)}` on the way is a link, and it leads to"
+
+
+LEFT_OUT = "it is a link to a place outside the project; the project's files are read only inside it"
+"""Why a link leading out of the project is not followed."""
+
+
+def _first_link(absolute: Path, base: Path) -> Path | None:
+    """The first part of ``absolute`` below ``base`` that is a symbolic link, if any."""
+    for part in (*reversed(absolute.relative_to(base).parents), absolute.relative_to(base)):
+        if part != Path(".") and os.path.islink(base / part):
+            return base / part
     return None
 
 

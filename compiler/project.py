@@ -167,12 +167,17 @@ class Translation:
     def files(self) -> tuple[Path, ...]:
         """Every file the translation is read from: its source, its terminology, its waivers, its status, its
         language file."""
+        return tuple(path for path, _ in self.roles)
+
+    @property
+    def roles(self) -> tuple[tuple[Path, str], ...]:
+        """:attr:`files`, each with its role (:attr:`Input.role`)."""
         return (
-            self.source,
-            self.terms_file,
-            self.waivers_file,
-            self.status_file,
-            *((self.language_file,) if self.language_file else ()),
+            (self.source, "source"),
+            (self.terms_file, "terminology"),
+            (self.waivers_file, "waivers"),
+            (self.status_file, "status file"),
+            *(((self.language_file, "language file"),) if self.language_file else ()),
         )
 
 
@@ -248,6 +253,32 @@ class BookConfig:
         return self.display_title if self.name == MAIN_BOOK else f"{self.display_title} (`{self.name}`)"
 
 
+SITE_SETTINGS = "mkdocs.yml"
+"""The site generator's settings a project may keep beside its configuration (MkDocs' file, which Zensical reads
+too)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Input:
+    """A file the project reads, in one of its roles (:meth:`Project.configured_inputs`)."""
+
+    path: Path
+    """Where the configuration names it, or where it is looked for."""
+    role: str
+    """What it is to the project: ``configuration``, ``site settings``, ``source``, ``baseline``, ``terminology``,
+    ``waivers``, ``status file``, ``language file``."""
+    book: str | None = None
+    """The book it belongs to (None: the project's)."""
+    language: str | None = None
+    """The translation of the book it belongs to, by its language (None: the book's own)."""
+
+    def same_as(self, other: Input) -> bool:
+        """The same role of the same book and translation (of any, where ``other`` names none) for the same file (as
+        it resolves)."""
+        same = self.role == other.role and other.book in (None, self.book) and other.language in (None, self.language)
+        return same and os.path.realpath(self.path) == os.path.realpath(other.path)
+
+
 @dataclass(frozen=True, slots=True)
 class Project:
     """A rules team's project: where it is, where it publishes, and its books (the main one first)."""
@@ -305,16 +336,29 @@ class Project:
         known = ", ".join(sorted(b.name for b in self.books))
         raise ConfigError(f"no book is called {quoted(name)} (the books are: {known})")
 
-    def inputs(self) -> tuple[Path, ...]:
-        """Every file the project reads that its configuration names: the configuration itself, each book's
-        sources and baseline, each translation's source, terminology and waivers. No output may replace one."""
-        found: list[Path] = [self.config_file] if self.config_file else []
+    def inputs(self, *, writing: Input | None = None) -> tuple[Path, ...]:
+        """Every file the project reads that its configuration names or finds by its rules: the configuration
+        itself, the site's settings (``mkdocs.yml``), each book's sources and baseline, each translation's source,
+        terminology, waivers, status and language file. No output, report, baseline or export may replace one, nor
+        be made where one is looked for: the one list every writer protects.
+
+        ``writing``: the file a command writes in its own role (``--write-baseline`` a book's baseline, ``--waive``
+        a translation's waivers, ``status --mark`` its status file), left out unless it is an input in another role
+        too (``--waivers terms.toml``: the terminology stays protected)."""
+        return tuple(
+            dict.fromkeys(i.path for i in self.configured_inputs() if writing is None or not i.same_as(writing))
+        )
+
+    def configured_inputs(self) -> tuple[Input, ...]:
+        """:meth:`inputs`, each with its role and book."""
+        found = [Input(self.config_file, "configuration")] if self.config_file else []
+        found.append(Input(self.root / SITE_SETTINGS, "site settings"))
         for book in self.books:
-            found += book.sources
-            found += [book.baseline] if book.baseline else []
+            found += [Input(path, "source", book.name) for path in book.sources]
+            found += [Input(book.baseline, "baseline", book.name)] if book.baseline else []
             for translation in book.translations:
-                found += translation.files
-        return tuple(dict.fromkeys(found))
+                found += [Input(path, role, book.name, translation.language) for path, role in translation.roles]
+        return tuple(found)
 
     def latest_edition(self, book: BookConfig) -> BookConfig:
         """The latest edition of a book: the book that follows it (``changes_from``), the one that follows that,

@@ -41,10 +41,12 @@ from pathlib import Path
 from rulebook import published, state
 from rulebook.fileio import (
     GIT_FOLDER,
+    GIT_FOLDER_SAID,
     SITE_MARKER,
     OutputError,
     build_state_entry,
     built_site_around,
+    git_folder_around,
     holds_site_marker,
     inside_git,
     lock_name,
@@ -92,6 +94,12 @@ def check_output(output: Path, *, root: Path, protected: Iterable[Path]) -> Path
     if inside_git(output, resolved):
         raise OutputError(
             f"the output `{shown}` is inside `{GIT_FOLDER}`, Git's own folder: choose a folder such as `site`"
+        )
+    git_folder = git_folder_around(output) or git_folder_around(resolved)
+    if git_folder is not None:
+        raise OutputError(
+            f"the output `{shown}` is inside `{shown_path(git_folder, root)}`, {GIT_FOLDER_SAID}: choose a folder "
+            "such as `site`"
         )
     state_entry = build_state_entry(output)
     if state_entry is not None:  # as a report's (`-o .site.lock`): the next build of that output refused it

@@ -11,6 +11,8 @@ from itertools import accumulate
 from pathlib import Path
 from typing import NamedTuple
 
+from rulebook.inputs import unpublished
+
 LINE_END = re.compile(r"\r\n?|\n")
 """What ends a line: ``\\r\\n``, ``\\r`` or ``\\n`` (the XML rule; editors agree)."""
 
@@ -101,12 +103,15 @@ def display_path(path: Path, root: Path | None = None) -> str:
     """A stable posix path for messages: relative to ``root`` (default: cwd) when inside it."""
     base = (root or Path.cwd()).resolve()
     resolved = path.resolve()
+    absolute, lexical_base = Path(os.path.abspath(path)), Path(os.path.abspath(root or Path.cwd()))
+    inside = absolute.is_relative_to(lexical_base)
     try:
-        return resolved.relative_to(base).as_posix()
+        shown = resolved.relative_to(base)
+        if (inside and shown == absolute.relative_to(lexical_base)) or unpublished(shown, base) is None:
+            return shown.as_posix()
     except ValueError:
         pass
-    absolute, lexical_base = Path(os.path.abspath(path)), Path(os.path.abspath(root or Path.cwd()))
-    if absolute.is_relative_to(lexical_base):  # a link inside the project that leads out of it
+    if inside:  # a link inside the project that leads out of it, or where no link is followed: the link is named
         return absolute.relative_to(lexical_base).as_posix()
     return path.as_posix()
 

@@ -131,22 +131,25 @@ def plural(count: int, word: str, many: str | None = None) -> str:
     return f"{count} {word if count == 1 else many or word + 's'}"
 
 
-def write_file(args: argparse.Namespace, path: Path, text: str, *, baseline: bool = False) -> None:
-    """Write a report, an export or (``baseline``) a baseline atomically, where
+def write_file(args: argparse.Namespace, path: Path, text: str, *, baseline_of: str | None = None) -> None:
+    """Write a report, an export or (``baseline_of``: the book linted) a baseline atomically, where
     :func:`~rulebook.fileio.check_report_file` allows it: a new file, or one of the same kind this tool
-    wrote; a device or a pipe (``-o /dev/null``) is written into, never replaced."""
+    wrote; a device or a pipe (``-o /dev/null``) is written into, never replaced; never a file the project reads
+    (:meth:`~rulebook.project.Project.inputs`: but for a baseline, the book's own)."""
     from rulebook.fileio import write_report_file
+    from rulebook.project import Input
 
     project = project_of(args)
-    if baseline:  # a baseline replaces only a baseline, the configured one included
+    named = [Path(name) for name in getattr(args, "files", None) or []]
+    if baseline_of is not None:  # a baseline replaces only a baseline, the book's configured one included
         from rulebook.lint.baseline import is_baseline
 
-        write_report_file(path, text, root=project.root, protected=(), ours=is_baseline, kind="baseline")
+        protected = [*project.inputs(writing=Input(path, "baseline", baseline_of)), *named]
+        write_report_file(path, text, root=project.root, protected=protected, ours=is_baseline, kind="baseline")
     else:
         from rulebook.report.written import is_report
 
-        protected = [*project.inputs(), *(getattr(args, "files", None) or [])]
-        write_report_file(path, text, root=project.root, protected=protected, ours=is_report)
+        write_report_file(path, text, root=project.root, protected=[*project.inputs(), *named], ours=is_report)
 
 
 def emit(args: argparse.Namespace, data: Any, text: str) -> None:

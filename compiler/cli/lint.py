@@ -186,7 +186,7 @@ def _write_baseline(args: argparse.Namespace, project: Project, target: LintTarg
     from rulebook.recipe import commands
 
     read, result = commands.lint(project, commands.unbaselined(target))
-    write_file(args, args.write_baseline, baselines.serialise(result.diagnostics), baseline=True)
+    write_file(args, args.write_baseline, baselines.serialise(result.diagnostics), baseline_of=target.book.name)
     print(f"Wrote {plural(len(result.diagnostics), 'problem')} to {args.write_baseline}.", file=sys.stderr)
     hint = _baseline_hint(project, target.book, args.write_baseline)
     if hint:

@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING
 from rulebook.diagnostics import Severity
 from rulebook.errors import UserError
 from rulebook.fileio import shown_path
-from rulebook.project import TRANSLATION_LANGUAGES, BookConfig, Project, Translation
+from rulebook.project import TRANSLATION_LANGUAGES, BookConfig, Input, Project, Translation
 from rulebook.recipe.family import FamilyMemo, book_family, read_family
 from rulebook.recipe.reading import configured_format, read_book, read_configured
 from rulebook.recipe.stages import (
@@ -484,7 +484,7 @@ def mark(
     if not chosen:
         return chosen
     path = translation.status_file
-    protected = [p for p in project.inputs() if p.resolve() != path.resolve()]
+    protected = project.inputs(writing=Input(path, "status file", language=translation.language))
     text = render_marks(marks, translation.language)
     write_report_file(path, text, root=project.root, protected=protected, ours=is_status_file, kind="status file")
     return chosen

@@ -17,6 +17,7 @@ from typing import Any
 
 from rulebook.errors import SiteBuildError, quoted
 from rulebook.fileio import GIT_FOLDER, inside_git
+from rulebook.inputs import link_refusal
 
 PATH_SETTINGS = (("INHERIT",), ("docs_dir",), ("site_dir",), ("theme", "custom_dir"), ("hooks",), ("watch",))
 """The settings of ``mkdocs.yml`` that name a folder or a file, each as its keys from the top (``hooks`` and
@@ -33,7 +34,7 @@ def check_setting_paths(path: Path, text: str, settings: dict[str, Any], root: P
         for item in value if isinstance(value, list) else [value]:
             if not isinstance(item, str):
                 continue  # not a path: MkDocs says what it expects
-            problem = outside(base / item, root)
+            problem = outside(base / item, root) or _linked(base / item, root)
             if problem is None and keys == ("theme", "custom_dir"):
                 problem = _link_out(base / item, root)
             if problem:
@@ -61,20 +62,24 @@ def outside(path: Path, root: Path) -> str | None:
     return None
 
 
+def _linked(path: Path, root: Path) -> str | None:
+    """How ``path``, reached through a link, leads where no link of the project is followed
+    (:func:`~rulebook.inputs.link_refusal`), or None."""
+    refused = link_refusal(path, root)
+    return f"which cannot be read: {refused}" if refused else None  # `custom_dir: look`, `look -> .secrets`
+
+
 def _link_out(folder: Path, root: Path) -> str | None:
-    """How a link in ``folder`` (a theme's, whose every file the generator publishes, links followed) leads out of
-    ``root``, or None: ``overrides/leak.txt -> /etc/hostname`` published that file."""
+    """How a link in ``folder`` (a theme's, whose every file the generator publishes, links followed) leads where
+    no link of the project is followed (:func:`~rulebook.inputs.link_refusal`: out of the project, to a hidden file
+    of it, into a Git folder), or None: ``overrides/leak.txt -> /etc/hostname`` and ``overrides/env.txt -> ../.env``
+    published those files."""
     for place, folders, files in os.walk(folder):  # links to folders are not walked into, but checked here
         for name in sorted(folders + files):
             entry = Path(place) / name
-            problem = outside(entry, root) if entry.is_symlink() else None
+            problem = link_refusal(entry, root) if entry.is_symlink() else None
             if problem:
-                where = (
-                    f"into `{GIT_FOLDER}`, Git's own folder"
-                    if GIT_FOLDER in problem
-                    else "to a place outside the project"
-                )
-                return f"which holds `{entry.relative_to(folder)}`, a link {where}"
+                return f"which holds `{entry.relative_to(folder)}`, {problem.removeprefix('it is ')}"
     return None
 
 

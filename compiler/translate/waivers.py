@@ -47,13 +47,15 @@ FINGERPRINT = re.compile(r"[0-9a-f]{16}")
 
 
 def is_waivers_file(path: Path) -> bool:
-    """Whether a file is a waivers file (``[[waiver]]`` tables and nothing else): one ``--waive`` may add to."""
+    """Whether a file is a waivers file, one ``--waive`` may add to: ``[[waiver]]`` tables, at least one (what
+    ``--waive`` writes), and nothing else. A file of comments alone, or empty, is no proof: a terminology just
+    begun is one (an empty file may still be written, as any report's; never one the project reads)."""
     try:
         table = read_translation_toml(path, kind="waivers file")
         load_waivers(path)
     except (TerminologyError, OSError):
         return False
-    return set(table) <= {"waiver"}
+    return set(table) == {"waiver"} and bool(table["waiver"])
 
 
 def waiver_entries(findings: Sequence[Finding], reason: str | None) -> str:

@@ -1,0 +1,255 @@
+"""A committed link to a file inside the project that the project does not publish, and files written into a Git
+folder of any name.
+
+A pull request can commit a link (Git stores them), never what the checkout holds beside the project's files:
+Git's configuration (``actions/checkout`` keeps the CI's token there), an untracked ``.env`` a CI step wrote, a
+Git folder not named ``.git`` (``--separate-git-dir``, a bare ``x.git``). A link inside the project is followed
+only to a file none of whose names below the project's root starts with ``.`` and that is inside no Git folder;
+anything else is refused in plain words naming the link, exit status 2, nothing published nor quoted. And no report
+is written inside a Git folder, whatever its name.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from .scratch import configure, refused, run, scratch, source  # noqa: F401 (fixtures)
+from .test_report_files import BOOK
+
+SECRET = "AUTHORIZATION: basic SECRETTOKEN"
+HIDDEN = "which the project keeps hidden"
+GIT_FOLDER = "a Git folder (it holds Git's `HEAD`, `objects` and `refs`)"
+PLAIN_BOOK = BOOK.replace('<reference name="charge">Charge</reference>', "")
+"""The book without its dangling reference: the lint passes it."""
+
+
+def _git_folder(folder: Path) -> Path:
+    """A Git folder (as ``git init`` makes one, whatever its name) whose configuration holds :data:`SECRET`."""
+    (folder / "objects" / "info").mkdir(parents=True)
+    (folder / "refs" / "heads").mkdir(parents=True)
+    (folder / "hooks").mkdir()
+    (folder / "HEAD").write_text("ref: refs/heads/main\n", encoding="utf-8")
+    (folder / "config").write_text(f'[http "https://github.com/"]\n\textraheader = {SECRET}\n', encoding="utf-8")
+    return folder
+
+
+def _checkout(folder: Path) -> None:
+    """The book, its Git folder, an untracked ``.env`` and a Git folder not named ``.git`` (``gitdata``)."""
+    source(folder, "book.xml", PLAIN_BOOK)
+    _git_folder(folder / ".git")
+    _git_folder(folder / "gitdata")
+    (folder / ".env").write_text(f"API_KEY={SECRET}\n", encoding="utf-8")
+    (folder / "site_templates").mkdir()
+
+
+def _links(folder: Path, links: dict[str, str]) -> None:
+    for name, target in links.items():
+        (folder / name).parent.mkdir(parents=True, exist_ok=True)
+        (folder / name).symlink_to(target)
+
+
+def _nothing_shown(folder: Path, printed: str) -> None:
+    """The secret is neither printed nor published."""
+    assert SECRET not in printed
+    assert not (folder / "site").exists()
+
+
+INCLUDE = '# Home\n\n{% include "NAME" %}\n'
+
+
+@pytest.mark.parametrize(
+    ("links", "home", "said"),
+    [
+        (  # the probe's case: Git's configuration, the CI's token in it, on the home page
+            {"site_templates/index.md.j2": "../.git/config"},
+            None,
+            "cannot read `{root}/site_templates/index.md.j2`: it is a link to `.git/config`, " + HIDDEN,
+        ),
+        (
+            {"site_templates/x.j2": "../.env"},
+            INCLUDE.replace("NAME", "x.j2"),
+            "cannot read `{root}/site_templates/x.j2`: it is a link to `.env`, " + HIDDEN,
+        ),
+        (
+            {"site_templates/g": "../.git"},
+            INCLUDE.replace("NAME", "g/config"),
+            "cannot read `{root}/site_templates/g/config`: `site_templates/g` on the way is a link, and it leads to "
+            "`.git/config`, " + HIDDEN,
+        ),
+        (  # a Git folder by what it holds: `git init --separate-git-dir=gitdata`
+            {"site_templates/g": "../gitdata"},
+            INCLUDE.replace("NAME", "g/config"),
+            "cannot read `{root}/site_templates/g/config`: `site_templates/g` on the way is a link, and it leads to "
+            f"`gitdata/config`, inside `gitdata`, {GIT_FOLDER}",
+        ),
+        (
+            {"site_templates/index.md.j2": "../gitdata/config"},
+            None,
+            f"cannot read `{{root}}/site_templates/index.md.j2`: it is a link to `gitdata/config`, inside `gitdata`, "
+            f"{GIT_FOLDER}",
+        ),
+        (  # every file of Git's folder would have been published under assets/
+            {"site_templates/assets": "../.git"},
+            None,
+            "cannot read `{root}/site_templates/assets/HEAD`: `site_templates/assets` on the way is a link, and it "
+            "leads to `.git/HEAD`, " + HIDDEN,
+        ),
+    ],
+    ids=["template", "include", "folder", "git folder", "template into git folder", "assets"],
+)
+def test_a_site_template_linked_to_a_hidden_file_or_into_a_git_folder_is_not_read(
+    scratch: Path,  # noqa: F811
+    capsys: pytest.CaptureFixture[str],
+    links: dict[str, str],
+    home: str | None,
+    said: str,
+) -> None:
+    _checkout(scratch)
+    if home is not None:
+        (scratch / "site_templates" / "index.md.j2").write_text(home, encoding="utf-8")
+    _links(scratch, links)
+    outcome = refused(capsys, scratch, "build", "--no-pdf")
+    assert said.format(root=scratch) in outcome.err
+    _nothing_shown(scratch, outcome.out + outcome.err)
+
+
+def test_a_link_to_a_file_the_project_shows_is_still_followed(
+    scratch: Path,  # noqa: F811
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """The rule refuses only what the project does not publish: a template kept elsewhere in it, reached through a
+    link to a file or to a folder, is read."""
+    _checkout(scratch)
+    (scratch / "pages").mkdir()
+    (scratch / "pages" / "home.md.j2").write_text(
+        '# Home\n\nWelcome aboard.\n{% include "p/more.j2" %}\n', encoding="utf-8"
+    )
+    (scratch / "pages" / "more.j2").write_text("And more.\n", encoding="utf-8")
+    _links(scratch, {"site_templates/index.md.j2": "../pages/home.md.j2", "site_templates/p": "../pages"})
+    assert run(capsys, "build", "--no-pdf", "-q").code == 0
+    page = (scratch / "site" / "index.html").read_text(encoding="utf-8")
+    assert "Welcome aboard." in page and "And more." in page
+
+
+@pytest.mark.parametrize("markdown_format", ["plain-markdown", "markdown"])
+def test_a_translation_linked_to_gits_configuration_is_not_read(
+    scratch: Path,  # noqa: F811
+    capsys: pytest.CaptureFixture[str],
+    markdown_format: str,
+) -> None:
+    """A plain-Markdown translation linked to ``.git/config`` published it as the front matter's table."""
+    _checkout(scratch)
+    _links(scratch, {"rules/fr/book.md": "../../.git/config"})
+    configure(scratch, f'[translations.fr]\nsource = "rules/fr/book.md"\nformat = "{markdown_format}"\n')
+    outcome = refused(capsys, scratch, "build", "--no-pdf")
+    assert "cannot read `rules/fr/book.md`: it is a link to `.git/config`, " + HIDDEN in outcome.out + outcome.err
+    assert "--> rules/fr/book.md:1:1" in outcome.out + outcome.err
+    _nothing_shown(scratch, outcome.out + outcome.err)
+
+
+@pytest.mark.parametrize("target", ["../.env", "../gitdata/config"])
+def test_the_lint_quotes_no_line_of_a_source_linked_to_an_unpublished_file(
+    scratch: Path,  # noqa: F811
+    capsys: pytest.CaptureFixture[str],
+    target: str,
+) -> None:
+    """The text report showed ``1 | API_KEY=...`` for a source linked to ``.env``: into the CI's log."""
+    _checkout(scratch)
+    _links(scratch, {"rules/book.md": target})
+    (scratch / "rulebook.toml").write_text('sources = ["rules/book.md"]\n', encoding="utf-8")
+    outcome = refused(capsys, scratch, "lint", "--color", "never")
+    assert "cannot read `rules/book.md`: it is a link to" in outcome.out
+    assert SECRET not in outcome.out + outcome.err
+
+
+@pytest.mark.skipif(not Path("/proc/self/cwd").is_symlink(), reason="needs /proc/self/cwd")
+def test_a_configured_path_through_a_link_from_outside_is_held_to_the_same_rule(
+    scratch: Path,  # noqa: F811
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """``sources = ["/proc/self/cwd/.git/config"]``: named outside the project, it leads into it through a link."""
+    _checkout(scratch)
+    (scratch / "rulebook.toml").write_text(
+        'sources = ["/proc/self/cwd/.git/config"]\nformat = "markdown"\n', encoding="utf-8"
+    )
+    outcome = refused(capsys, scratch, "lint", "--color", "never")
+    assert "cannot read `/proc/self/cwd/.git/config`: it leads through a link to the project's `.git/config`, " in (
+        outcome.out
+    )
+    assert SECRET not in outcome.out + outcome.err
+
+
+@pytest.mark.parametrize("target", ["../.env", "../gitdata/config", "../.git"])
+def test_a_theme_folder_holding_a_link_to_an_unpublished_file_is_refused(
+    scratch: Path,  # noqa: F811
+    capsys: pytest.CaptureFixture[str],
+    target: str,
+) -> None:
+    """MkDocs copies every file of ``theme.custom_dir`` into the site: ``overrides/env.txt -> ../.env`` published
+    the untracked ``.env``."""
+    _checkout(scratch)
+    _links(scratch, {"overrides/env.txt": target})
+    (scratch / "mkdocs.yml").write_text("site_name: x\ntheme:\n  custom_dir: overrides\n", encoding="utf-8")
+    outcome = refused(capsys, scratch, "build", "--no-pdf")
+    assert f"`theme.custom_dir` names `overrides`, which holds `env.txt`, a link to `{target[3:]}`" in outcome.err
+    _nothing_shown(scratch, outcome.out + outcome.err)
+
+
+def test_a_hidden_file_named_directly_is_read_as_before(
+    scratch: Path,  # noqa: F811
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """The rule is about links: a source the configuration names in a hidden folder is the project's choice."""
+    (scratch / ".rules").mkdir()
+    (scratch / ".rules" / "book.xml").write_text(PLAIN_BOOK, encoding="utf-8")
+    (scratch / "rulebook.toml").write_text('sources = [".rules/book.xml"]\n', encoding="utf-8")
+    assert run(capsys, "lint").code == 0
+
+
+# -- reports inside a Git folder of any name -------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ("lint", "-o", "gitdata/objects/info/alternates"),
+        ("lint", "--format", "sarif", "-o", "gitdata/info/attributes"),
+        ("graph", "-o", "gitdata/hooks/pre-commit"),
+        ("lint", "--write-baseline", "gitdata/baseline.json"),
+        ("lint", "-o", "project.git/description"),
+        ("build", "--no-pdf", "-o", "gitdata/site"),
+    ],
+)
+def test_nothing_is_written_inside_a_git_folder_of_another_name(
+    scratch: Path,  # noqa: F811
+    capsys: pytest.CaptureFixture[str],
+    argv: tuple[str, ...],
+) -> None:
+    """``lint -o GITDIR/objects/info/alternates`` (the folder ``git init --separate-git-dir`` made) made every Git
+    command of the project fail; a bare ``project.git`` is as much Git's."""
+    _checkout(scratch)
+    _git_folder(scratch / "project.git")
+    outcome = refused(capsys, scratch, *argv)
+    folder = argv[-1].split("/")[0]
+    assert f"`{argv[-1]}`" in outcome.err and f"is inside `{folder}`, {GIT_FOLDER}" in outcome.err
+
+
+def test_nothing_is_written_inside_a_git_folder_outside_the_project(
+    scratch: Path,  # noqa: F811
+    tmp_path_factory: pytest.TempPathFactory,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """The probe's case: the project's ``.git`` is a file naming a folder elsewhere (``--separate-git-dir``)."""
+    source(scratch, "book.xml", PLAIN_BOOK)
+    elsewhere = _git_folder(tmp_path_factory.mktemp("separate") / "data")
+    (scratch / ".git").write_text(f"gitdir: {elsewhere}\n", encoding="utf-8")
+    target = elsewhere / "objects" / "info" / "alternates"
+    outcome = refused(capsys, scratch, "lint", "-o", str(target))
+    assert outcome.err == (
+        f"rulebook: error: cannot write `{target}`: it is inside `{elsewhere}`, {GIT_FOLDER}, whose files Git reads "
+        "and runs\n"
+    )
+    assert not target.exists() and not os.listdir(elsewhere / "objects" / "info")
