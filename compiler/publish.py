@@ -12,7 +12,12 @@
   a reader, or a build killed at any instant, sees the old complete site or the new one.
   Where the exchange is not supported, two renames are used and an interrupted swap is
   put right by the next build. An output that is a mount point (a container volume) cannot change its
-  name, so no new site could take its place in one step: it is refused (see docs/site.md).
+  name, so no new site could take its place in one step: it is refused (see docs/site.md); so is an output
+  holding a mount point, and no delete of the build's ever crosses into another file system
+  (:func:`rulebook.state.remove`).
+- **Ours, entry for entry.** A mode that keeps or writes into the current site (``--book``, ``--data-only``,
+  ``--pdf-only``) does so only where it is what the record of the published site says this tool put there
+  (:func:`check_published`); no output may be, hold or lie inside a folder the build reads.
 - **Nothing the build keeps for itself is trusted from the working tree**, where a commit may have put
   anything (:mod:`rulebook.state`): the lock and the work folder are reached without following a
   link; a work folder left by a killed build is put right only when it holds the mark this machine's
@@ -272,9 +277,10 @@ def _check_mounts(output: Path, root: Path) -> None:
     """Refuse, before anything is changed, an output that is a mount point or holds one: the build replaces or
     writes into its output, and never deletes what another file system holds (a download folder bound into the
     site was emptied, and the build stopped half-way with it in its work folder)."""
-    if os.path.ismount(output):
+    listed = state.mounts_inside(output, itself=True) if os.path.isdir(output) else []
+    if os.path.ismount(output) or output in listed:  # a bind mount of a folder of the same disk: listed only
         raise _mount_point(output, root)
-    inside = state.mounts_inside(output) if os.path.isdir(output) else []
+    inside = [place for place in listed if place != output]
     if inside:
         shown, mounted = shown_path(output, root), shown_path(inside[0], root)
         raise OutputError(
@@ -588,7 +594,7 @@ def write_into_site(output: Path, files: Iterable[tuple[Path, bytes]], *, root: 
     the files are recorded as published (the whole site, where there was none)."""
     files = list(files)
     kept = _usable(kept or state.kept_folder(output, state.home(root)))  # reached without following a link
-    fresh = not os.path.isdir(output) or not any(os.scandir(output))
+    fresh = not os.path.isdir(output) or not os.listdir(output)
     if not fresh:
         check_published(
             published.entries(output),

@@ -268,12 +268,12 @@ MOUNT_TABLE = "/proc/self/mountinfo"
 """Where Linux lists every mount point this process sees, bind mounts included."""
 
 
-def mounts_inside(folder: Path) -> list[Path]:
-    """The mount points inside ``folder`` (not ``folder`` itself), sorted: every one the system lists (a bind
-    mount of a folder of the same file system included, which no device number shows), else, where it lists
-    none (not Linux), each folder on another device than ``folder``'s. A removal stops at them, and a build
-    refuses an output holding one."""
-    return _mounts(folder, itself=False)
+def mounts_inside(folder: Path, *, itself: bool = False) -> list[Path]:
+    """The mount points inside ``folder`` (and ``folder`` itself if it is one, with ``itself``), sorted: every one
+    the system lists (a bind mount of a folder of the same file system included, which no device number shows),
+    else, where it lists none (not Linux), each folder on another device than ``folder``'s. A removal stops at
+    them, and a build refuses an output holding one."""
+    return _mounts(folder, itself=itself)
 
 
 def _mounts(folder: Path, *, itself: bool) -> list[Path]:

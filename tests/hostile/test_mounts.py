@@ -192,3 +192,17 @@ def test_the_mount_table_is_read_as_the_kernel_writes_it(tmp_path: Path, monkeyp
     monkeypatch.setattr(state, "MOUNT_TABLE", str(table))
     assert state.mounts_inside(tmp_path / "site") == [tmp_path / "site" / "my files"]
     assert state.mounts_inside(tmp_path / "site" / "my files") == []
+
+
+def test_an_output_that_is_a_bind_mount_is_refused_up_front(
+    built: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A bind mount of a folder of the same disk has the same device as its parent (``os.path.ismount`` does not
+    see it): it was met only at the swap. The mount table names it before anything is built."""
+    with mounted(built.parent / "keep", built / "out", monkeypatch):
+        (built / "out" / ".rulebook-site").write_text("", encoding="utf-8")
+        before = snapshot(built.parent)
+        monkeypatch.setattr(publish, "_exchange", lambda a, b: pytest.fail("the swap was tried"))
+        assert main(["build", "-q", "--no-pdf", "-o", "out"]) == 2
+        assert capsys.readouterr().err.startswith("rulebook: error: the output `out` is a mount point: ")
+        assert snapshot(built.parent) == before
