@@ -113,8 +113,8 @@ def read_folders(project: Project) -> list[tuple[Path, str]]:
     ``-o overrides`` (the ``custom_dir``) were built into while empty, and the next build deleted the picture or
     ``strings.toml`` added there."""
     from rulebook.errors import UserError
-    from rulebook.site.mkdocs_adapter import read_settings
     from rulebook.site.theme import OVERRIDES
+    from rulebook.site.writer import mkdocs_settings
 
     root = project.root
     found = [(root / OVERRIDES, "the project's templates folder")]
@@ -125,7 +125,7 @@ def read_folders(project: Project) -> list[tuple[Path, str]]:
     mkdocs_file = root / "mkdocs.yml"
     if mkdocs_file.is_file():
         try:
-            settings = read_settings(mkdocs_file, root=root)
+            settings = mkdocs_settings(mkdocs_file)
         except (UserError, OSError):
             settings = {}  # the build says what is wrong with it
         theme = settings.get("theme")
