@@ -12,7 +12,12 @@
   a reader, or a build killed at any instant, sees the old complete site or the new one.
   Where the exchange is not supported, two renames are used and an interrupted swap is
   put right by the next build. An output that is a mount point (a container volume) cannot change its
-  name, so no new site could take its place in one step: it is refused (see docs/site.md).
+  name, so no new site could take its place in one step: it is refused (see docs/site.md); so is an output
+  holding a mount point, and no delete of the build's ever crosses into another file system
+  (:func:`rulebook.state.remove`).
+- **Ours, entry for entry.** A mode that keeps or writes into the current site (``--book``, ``--data-only``,
+  ``--pdf-only``) does so only where it is what the record of the published site says this tool put there
+  (:func:`check_published`); no output may be, hold or lie inside a folder the build reads.
 - **Nothing the build keeps for itself is trusted from the working tree**, where a commit may have put
   anything (:mod:`rulebook.state`): the lock and the work folder are reached without following a
   link; a work folder left by a killed build is put right only when it holds the mark this machine's
@@ -29,7 +34,6 @@ import errno
 import fcntl
 import os
 import re
-import shutil
 import stat
 import sys
 import time
@@ -71,10 +75,12 @@ CACHE = "cache"
 """The entry of a kept folder the site generator keeps its cache in (:attr:`Release.cache`)."""
 
 
-def check_output(output: Path, *, root: Path, protected: Iterable[Path]) -> Path:
+def check_output(output: Path, *, root: Path, protected: Iterable[Path], read: Iterable[tuple[Path, str]] = ()) -> Path:
     """The output folder, made absolute, after checking that a build may replace it.
 
-    ``protected``: the project's sources and configuration file: no output may hold one.
+    ``protected``: the project's sources and configuration file: no output may hold one. ``read``: the folders the
+    build reads files from, with what each is (:func:`rulebook.recipe.read_folders`), existing or not: no output may
+    be one, hold one or lie inside one.
     """
     output = Path(os.path.abspath(output))
     shown = shown_path(output, root)
@@ -119,6 +125,7 @@ def check_output(output: Path, *, root: Path, protected: Iterable[Path]) -> Path
                 f"the output `{shown}` holds `{shown_path(path, root)}`, which the build reads: choose another"
             )
     _check_surroundings(resolved, shown, root, protected)
+    _check_apart_from_read(output, resolved, shown, root, read)
     if output.exists() and not output.is_dir():  # a file, or a named pipe or a device: "a file" misled its owner
         raise OutputError(f"the output `{shown}` exists and is not a folder")
     if output.is_dir() and not is_owned(output):
@@ -172,6 +179,28 @@ def _check_surroundings(resolved: Path, shown: str, root: Path, protected: Itera
             raise OutputError(
                 f"the output `{shown}` is inside `{shown_path(folder, root)}`, beside `{shown_path(path, root)}`, "
                 "which the build reads: choose a folder of its own, such as `site`"
+            )
+
+
+def _check_apart_from_read(
+    output: Path, resolved: Path, shown: str, root: Path, read: Iterable[tuple[Path, str]]
+) -> None:
+    """Refuse an output that is, holds or lies inside a folder the build reads, as written or as it resolves,
+    whether it exists yet or not: a build replaces its output whole, so what the author put there was deleted."""
+    places = {output, resolved}
+    for folder, what in read:
+        folders = {Path(os.path.abspath(folder)), Path(os.path.realpath(folder))}
+        said = f"`{shown_path(folder, root)}`, {what}, which the build reads"
+        if places & folders:
+            raise OutputError(
+                f"the output `{shown}` is {what}, which the build reads: choose a folder of its own, such as `site`"
+            )
+        if any(place.is_relative_to(inner) for place in places for inner in folders):
+            raise OutputError(f"the output `{shown}` is inside {said}: choose a folder of its own, such as `site`")
+        if any(inner.is_relative_to(place) for place in places for inner in folders):
+            raise OutputError(
+                f"the output `{shown}` holds {said}, and a build replaces its output whole: choose a folder of its "
+                "own, such as `site`"
             )
 
 
@@ -239,8 +268,7 @@ def release(
     that cannot be written (no room, no permission, a file where a folder should be) is an
     :class:`OutputError` naming it; so is a state file or folder beside the output that is not the build's own.
     """
-    if os.path.ismount(output):
-        raise _mount_point(output, root)
+    _check_mounts(output, root)
     home = state.home(root)
     with _plainly(output), _release(output, root, home, kept or state.kept_folder(output, home), wait) as made:
         yield made
@@ -249,8 +277,26 @@ def release(
 @contextmanager
 def lock(output: Path, *, root: Path, wait: Callable[[str], None] = lambda message: None) -> Iterator[None]:
     """Hold the output's lock only: for a build that writes its files straight into the output (``--data-only``)."""
+    _check_mounts(output, root)
     with _plainly(output), _beside(output) as beside, _locked(beside, lock_name(_name(output)), root, wait):
         yield
+
+
+def _check_mounts(output: Path, root: Path) -> None:
+    """Refuse, before anything is changed, an output that is a mount point or holds one: the build replaces or
+    writes into its output, and never deletes what another file system holds (a download folder bound into the
+    site was emptied, and the build stopped half-way with it in its work folder)."""
+    listed = state.mounts_inside(output, itself=True) if os.path.isdir(output) else []
+    if os.path.ismount(output) or output in listed:  # a bind mount of a folder of the same disk: listed only
+        raise _mount_point(output, root)
+    inside = [place for place in listed if place != output]
+    if inside:
+        shown, mounted = shown_path(output, root), shown_path(inside[0], root)
+        raise OutputError(
+            f"the output `{shown}` holds `{mounted}`, a mount point (another file system, or a folder mounted there): "
+            "a build replaces its output and never deletes what another file system holds; unmount it "
+            f"(`umount {mounted}`), or build into another folder and mount it elsewhere"
+        )
 
 
 @contextmanager
@@ -261,6 +307,12 @@ def _plainly(output: Path) -> Iterator[None]:
         raise OutputError(masked(f"the site generator misses a template: {error}")) from error
     except OSError as error:
         where = error.filename or output
+        if error.strerror == state.MOUNTED:
+            raise OutputError(
+                f"cannot write the site into `{output}`: `{where}` is a mount point (another file system, or a "
+                f"folder mounted there), and the build never deletes what another file system holds; unmount it "
+                f"(`umount {where}`), then build again"
+            ) from error
         reason = (error.strerror or str(error)).lower()
         raise OutputError(f"cannot write the site into `{output}`: {reason} (`{where}`)") from error
 
@@ -437,7 +489,7 @@ def _mount_point(output: Path, root: Path) -> OutputError:
 def keep_from_current(release: Release, keep: Callable[[str], bool]) -> None:
     """Carry the entries of the current site that ``keep`` names (what this build does not remake: the
     books not rebuilt) into the new site, as links to the same files: only where they are what this tool
-    published there, file for file, and never through a link."""
+    published there, file for file (:func:`check_published`), and never through a link."""
     try:
         names = [n for n in sorted(os.listdir(release.output)) if n != MARKER and keep(n)]
     except FileNotFoundError:
@@ -445,18 +497,46 @@ def keep_from_current(release: Release, keep: Callable[[str], bool]) -> None:
     names = [n for n in names if not os.path.lexists(release.folder / n)]
     if not names:
         return
-    problem = published.differs(published.copy(release.output, names, release.folder), names, release.kept)
+    found = published.copy(release.output, names, release.folder)
+    check_published(
+        found,
+        names,
+        None if release.kept.is_relative_to(release.work) else release.kept,  # this build's own: nothing kept
+        root=release.root,
+        refused=f"the books this build does not remake cannot be kept from the current site "
+        f"`{shown_path(release.output, release.root)}`",
+        advice="build every book once (`rulebook build` without `--book`)",
+    )
+
+
+def check_published(
+    found: list[str], names: Iterable[str] | None, kept: Path | None, *, root: Path, refused: str, advice: str
+) -> None:
+    """Refuse (:class:`OutputError`: ``refused``, why, then ``advice``) to use entries of the current site (``found``
+    in it, :mod:`rulebook.published`) unless they are what this tool published there, entry for entry: the one
+    test of "this output is ours" of every mode that keeps or writes into an existing site (``--book``,
+    ``--data-only``, ``--pdf-only``). ``names``: the top entries concerned (None: all). Where nothing is kept
+    between builds (``kept`` None), the message says why and how to have it kept instead."""
+    if kept is None:
+        raise OutputError(f"{refused}: {_why_unkept(root)}")
+    problem = published.differs(found, names, kept)
     if problem:
-        raise OutputError(
-            f"the books this build does not remake cannot be kept from the current site "
-            f"`{shown_path(release.output, release.root)}`: {problem}; build every book once (`rulebook build` "
-            "without `--book`)"
-        )
+        raise OutputError(f"{refused}: {problem}; {advice}")
+
+
+def _why_unkept(root: Path) -> str:
+    """Why no build keeps anything for the next (the record of what it published), and what to do: the user's cache
+    folder refused (:func:`rulebook.state.home_refusal`), or one that cannot be used."""
+    refusal = state.home_refusal(root) or (
+        f"the cache folder `{state.user_cache()}` cannot be used; set `XDG_CACHE_HOME` to a folder of your own"
+    )
+    return f"rulebook keeps nothing between builds here, no record of what it published either: {refusal}"
 
 
 def publish(release: Release) -> None:
     """The new site takes the output's place; the old one is deleted afterwards, and the new one recorded."""
     new, output = release.folder, release.output
+    _check_mounts(output, release.root)  # again: one mounted while the build ran
     try:
         if not os.path.lexists(output):
             os.rename(new, output)
@@ -502,28 +582,40 @@ def _exchange(a: Path, b: Path) -> bool:
 
 
 def _remove(path: Path) -> None:
-    """Delete a folder the build made; one still being written elsewhere is retried briefly."""
+    """Delete a folder the build made (:func:`rulebook.state.remove`: never across into another file system); one
+    still being written elsewhere is retried briefly."""
     for attempt in range(3):
-        shutil.rmtree(path, ignore_errors=attempt < 2)
+        try:
+            state.remove(path)
+        except OSError as error:
+            if attempt == 2 or error.strerror == state.MOUNTED:
+                raise
         if not os.path.lexists(path):
             return
         time.sleep(0.05)
 
 
-def rewritten(output: Path, paths: list[str], *, kept: Path | None, root: Path) -> None:
-    """After a build wrote ``paths`` straight into the output (``--data-only``): where the site there is
-    recorded as published, those files are recorded anew (the rest of the record stands)."""
-    kept = _usable(kept or state.kept_folder(output, state.home(root)))  # reached without following a link
-    if kept is not None:
-        with contextlib.suppress(OSError):
-            published.rerecord(output, kept, paths)
-
-
-def write_straight(output: Path, files: Iterable[tuple[Path, bytes]], *, root: Path) -> None:
+def write_into_site(output: Path, files: Iterable[tuple[Path, bytes]], *, root: Path, kept: Path | None) -> None:
     """Write ``files`` (paths inside ``output``) straight into the published site (``--data-only``,
-    ``--pdf-only``): each reached from the output one folder at a time, never through a link (a committed
-    ``site/other -> elsewhere`` is refused before any file is written, never written through), written whole
-    and renamed into place."""
+    ``--pdf-only``; the build holds the output's lock), keeping the rest: only where the site is what this tool
+    published there, entry for entry, or there is none yet (no folder, or an empty one) (:func:`check_published`:
+    a committed ``site/`` holding a committed marker, a link to ``.git`` or a contributor's pages was written into
+    and kept, exit 0). Each file is reached from the output one folder at a time, never through a link (a
+    ``site/other -> elsewhere`` is refused before any file is written), written whole and renamed into place; then
+    the files are recorded as published (the whole site, where there was none)."""
+    files = list(files)
+    kept = _usable(kept or state.kept_folder(output, state.home(root)))  # reached without following a link
+    fresh = not os.path.isdir(output) or not os.listdir(output)
+    if not fresh:
+        check_published(
+            published.entries(output),
+            None,
+            kept,
+            root=root,
+            refused=f"the current site `{shown_path(output, root)}` cannot be written into",
+            advice="build the whole site once (`rulebook build`), which replaces it",
+        )
+    write_marker(output)
     with state.Folder.open(output) as top, contextlib.ExitStack() as opened:
         places = [(_folder_of(top, path, output, root, opened), path, data) for path, data in files]
         for folder, path, data in places:
@@ -531,6 +623,12 @@ def write_straight(output: Path, files: Iterable[tuple[Path, bytes]], *, root: P
                 folder.write_file(path.name, data)
             except OSError as error:
                 raise OutputError(f"cannot write `{shown_path(path, root)}`: {reason_of(error)}") from None
+    if kept is not None:
+        with contextlib.suppress(OSError):  # unrecorded, the next build writing into it asks for a whole build
+            if fresh:
+                published.record(output, kept)
+            else:
+                published.rerecord(output, kept, [path.relative_to(output).as_posix() for path, _ in files])
 
 
 def _folder_of(top: state.Folder, path: Path, output: Path, root: Path, opened: contextlib.ExitStack) -> state.Folder:

@@ -31,11 +31,7 @@ _FLAGS = os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC | os.O_NONBLOCK
 
 def record(output: Path, kept: Path) -> None:
     """Record the site now at ``output`` as the one this build published."""
-    folder = os.open(output, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
-    try:
-        lines = [_line(path, status) for path, status, _, _ in _entries(folder, "")]
-    finally:
-        os.close(folder)
+    lines = entries(output)
     write_atomic(kept / RECORD, "".join(line + "\n" for line in lines))
 
 
@@ -70,17 +66,29 @@ def copy(output: Path, names: Iterable[str], into: Path) -> list[str]:
     return found
 
 
-def differs(found: list[str], names: Iterable[str], kept: Path) -> str | None:
-    """Why the entries ``names`` of the current site (``found`` in it by :func:`copy`) are not what this tool
-    published there, or None when they are exactly that."""
+NO_RECORD = "rulebook has no record of publishing it (it was built elsewhere or by an older version)"
+
+
+def entries(output: Path) -> list[str]:
+    """Every entry of the site at ``output`` as record lines, for :func:`differs` (none reached through a link)."""
+    folder = os.open(output, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    try:
+        return [_line(path, status) for path, status, _, _ in _entries(folder, "")]
+    finally:
+        os.close(folder)
+
+
+def differs(found: list[str], names: Iterable[str] | None, kept: Path) -> str | None:
+    """Why the entries ``names`` (None: all) of the current site (``found`` in it by :func:`copy` or
+    :func:`entries`) are not what this tool published there, or None when they are exactly that."""
     try:
         recorded = _recorded(kept)
     except FileNotFoundError:
-        return "rulebook has no record of publishing it (it was built elsewhere or by an older version)"
+        return NO_RECORD
     except OSError as error:
         return f"rulebook's record of publishing it, `{kept / RECORD}`, cannot be read: {reason_of(error)}"
-    tops = set(names)
-    wanted = {line for line in recorded if _path(line).split("/")[0] in tops}
+    tops = None if names is None else set(names)
+    wanted = {line for line in recorded if tops is None or _path(line).split("/")[0] in tops}
     odd = (set(found) - wanted) or (wanted - set(found))  # what is there now, else what is gone
     if not odd:
         return None

@@ -14,9 +14,12 @@ A pull request can commit anything at the paths where a build keeps its state, l
 - **What outlives a build is kept outside the project**, in that cache folder, one folder per output
   (:func:`kept_folder`): the site generator's cache and the record of what was published.
 
-Where the user has no cache folder, or it is inside a Git working tree (:func:`home`), the secret lasts as
-long as the process: the build works, but what a killed build left is then refused as not its own,
-and nothing is kept between builds.
+Where the user has no cache folder, or it is inside the project or the Git working tree holding it
+(:func:`home_refusal`), the secret lasts as long as the process: the build works, but what a killed build left
+is then refused as not its own, and nothing is kept between builds.
+
+- **What the build deletes, it deletes without crossing into another file system** (:func:`remove`): a folder
+  mounted inside a site or a work folder (a download folder bound into the site) is never emptied.
 """
 
 from __future__ import annotations
@@ -27,7 +30,7 @@ import functools
 import hashlib
 import hmac
 import os
-import shutil
+import re
 import stat
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -56,20 +59,53 @@ def user_cache() -> Path | None:
 
 def home(root: Path) -> Path | None:
     """The user's cache folder, where builds keep their secret and what outlives a build; None where the user
-    has none, or where a commit may have written its files: inside the project ``root``, or inside any Git working
-    tree (a folder above it holds ``.git``; a CI that keeps its caches in the workspace, the project in a folder of
-    the repository: a committed ``.cache/rulebook/state.key`` forged the marks of a committed work folder, whose
-    ``previous`` then became the site). The engine keeps its verdicts by the same rule."""
+    has none, or where a commit to the project may have written its files (:func:`home_refusal`)."""
+    return None if home_refusal(root) is not None else user_cache()
+
+
+def home_refusal(root: Path) -> str | None:
+    """Why the user's cache folder is not used for the project ``root`` (what outlives a build is then not kept),
+    as the end of a sentence naming a way out; None where it is used.
+
+    Refused: no cache folder at all, or one inside the project or inside a Git working tree that holds the project
+    (:func:`work_trees`), as written or as it resolves (through a link): a CI that keeps its caches in the
+    workspace, the project in a folder of the repository: a committed ``.cache/rulebook/state.key`` forged the marks
+    of a committed work folder, whose ``previous`` then became the site. A Git working tree that does not hold the
+    project (a home folder kept in Git, as dotfiles are, the project a repository of its own in it) is no way
+    for a commit to the project to reach the cache: it is used (every build was refused a ``--book``)."""
     folder = user_cache()
     if folder is None:
-        return None
+        return "there is no home folder to keep a cache folder in; set `XDG_CACHE_HOME` to a folder of your own"
     try:
-        real = Path(os.path.realpath(folder))
+        places = {Path(os.path.abspath(folder)), Path(os.path.realpath(folder))}
+        project = {Path(os.path.abspath(root)), Path(os.path.realpath(root))}
     except OSError:  # a link on the way that cannot be read (`/proc/1/root`): a folder no build can use
-        return None
-    if real.is_relative_to(os.path.realpath(root)) or any(os.path.lexists(up / ".git") for up in real.parents):
-        return None
-    return folder
+        return f"the cache folder `{folder}` cannot be reached; set `XDG_CACHE_HOME` to a folder of your own"
+    tops = [(top, "the project") for top in project]
+    tops += [(tree, "the Git working tree") for top in project for tree in work_trees(top)]
+    for top, what in tops:
+        if any(place.is_relative_to(top) for place in places):
+            return (
+                f"the cache folder `{folder}` is inside {what} `{top}`, where a commit could have written it; set "
+                "`XDG_CACHE_HOME` to a folder outside it"
+            )
+    return None
+
+
+def work_trees(folder: Path) -> list[Path]:
+    """The tops of the Git working trees that hold ``folder``, nearest first: each folder at or above it holding
+    ``.git``, up to the first whose ``.git`` is a folder (a repository of its own; a ``.git`` file is a submodule's
+    or a worktree's, whose superproject's checkout writes it too)."""
+    found = []
+    for up in (folder, *folder.parents):
+        try:
+            status = os.stat(up / ".git", follow_symlinks=False)
+        except OSError:
+            continue
+        found.append(up)
+        if stat.S_ISDIR(status.st_mode):
+            break
+    return found
 
 
 def kept_folder(output: Path, home: Path | None) -> Path | None:
@@ -179,6 +215,111 @@ def plain_folder(base: Path, names: Sequence[str]) -> Path:
     return base.joinpath(*names)
 
 
+MOUNTED = "a file system is mounted there, and the build never deletes what another file system holds: unmount it"
+"""Why a removal stopped at a mount point (the end of a sentence)."""
+
+
+def remove(path: Path) -> None:
+    """Delete ``path``, a folder or file the build made, as :meth:`Folder.remove` does (never following a link,
+    never crossing into another file system); nothing where there is nothing."""
+    with Folder.open(Path(os.path.dirname(os.path.abspath(path)))) as parent:
+        parent.remove(path.name)
+
+
+def _remove_entry(parent: int, name: str, path: Path) -> None:
+    """Delete the entry ``name`` of the open folder ``parent`` (``path``: where it is, for messages and mounts): a
+    link or a file itself, a folder with all it holds, depth first from open folders, a link among them deleted and
+    never followed. A folder on another device than the first one's, or a mount point (a bind mount shares its
+    device: :func:`mounts_inside`), stops the removal with ``EBUSY`` naming it: one the system lists before anything
+    is deleted, one found by its device alone before anything in it is."""
+    status = os.stat(name, dir_fd=parent, follow_symlinks=False)
+    if not stat.S_ISDIR(status.st_mode):
+        os.unlink(name, dir_fd=parent)
+        return
+    listed = _mounts(path, itself=True)
+    if listed:  # stopped before anything is deleted
+        raise OSError(errno.EBUSY, MOUNTED, str(listed[0]))
+    stack = [(parent, name, path, False)]  # a folder, entered once, removed when what it holds is gone
+    opened: list[int] = []
+    try:
+        while stack:
+            holder, entry, where, emptied = stack.pop()
+            if emptied:
+                os.close(opened.pop())
+                os.rmdir(entry, dir_fd=holder)
+                continue
+            folder = os.open(entry, os.O_RDONLY | os.O_DIRECTORY | _NO_FOLLOW, dir_fd=holder)
+            opened.append(folder)
+            own = os.fstat(folder)
+            if own.st_dev != status.st_dev:
+                raise OSError(errno.EBUSY, MOUNTED, str(where))
+            stack.append((holder, entry, where, True))
+            for inner in sorted(os.listdir(folder)):
+                if stat.S_ISDIR(os.stat(inner, dir_fd=folder, follow_symlinks=False).st_mode):
+                    stack.append((folder, inner, where / inner, False))
+                else:
+                    os.unlink(inner, dir_fd=folder)
+    finally:
+        for folder in opened:
+            os.close(folder)
+
+
+MOUNT_TABLE = "/proc/self/mountinfo"
+"""Where Linux lists every mount point this process sees, bind mounts included."""
+
+
+def mounts_inside(folder: Path, *, itself: bool = False) -> list[Path]:
+    """The mount points inside ``folder`` (and ``folder`` itself if it is one, with ``itself``), sorted: every one
+    the system lists (a bind mount of a folder of the same file system included, which no device number shows),
+    else, where it lists none (not Linux), each folder on another device than ``folder``'s. A removal stops at
+    them, and a build refuses an output holding one."""
+    return _mounts(folder, itself=itself)
+
+
+def _mounts(folder: Path, *, itself: bool) -> list[Path]:
+    try:
+        top = Path(os.path.realpath(folder))
+        with open(MOUNT_TABLE, "rb") as table:
+            listed = table.read()
+    except OSError:
+        return _other_devices(folder)
+    found = set()
+    for line in listed.splitlines():
+        fields = line.split(b" ")
+        if len(fields) > 4:
+            place = Path(os.fsdecode(_OCTAL.sub(lambda m: bytes([int(m[1], 8)]), fields[4])))
+            if place.is_relative_to(top) and (itself or place != top):
+                found.add(folder / place.relative_to(top))
+    return sorted(found)
+
+
+_OCTAL = re.compile(rb"\\([0-7]{3})")
+"""How the mount table writes a space, a tab, a newline or a backslash in a path (``\\040``)."""
+
+
+def _other_devices(folder: Path) -> list[Path]:
+    try:
+        device = os.stat(folder, follow_symlinks=False).st_dev
+    except OSError:
+        return []
+    found = []
+    for place, folders, _files in os.walk(folder):
+        for name in list(folders):
+            inner = Path(place) / name
+            status = _status_nofollow(inner)
+            if status is not None and status.st_dev != device:
+                found.append(inner)
+                folders.remove(name)
+    return sorted(found)
+
+
+def _status_nofollow(path: Path) -> os.stat_result | None:
+    try:
+        return os.stat(path, follow_symlinks=False)
+    except OSError:
+        return None
+
+
 def kind(status: os.stat_result) -> str:
     """What an entry is, as a message says it: ``a symbolic link``, ``a folder``, ``a file``, ..."""
     mode = status.st_mode
@@ -284,11 +425,7 @@ class Folder:
 
     def remove(self, name: str) -> None:
         """Delete the entry ``name``: a link or a file itself, a folder with all it holds (links in it are
-        deleted, not followed)."""
-        status = self.status(name)
-        if status is None:
-            return
-        if stat.S_ISDIR(status.st_mode):
-            shutil.rmtree(name, dir_fd=self.fd)
-        else:
-            os.unlink(name, dir_fd=self.fd)
+        deleted, not followed), never crossing into another file system (a folder mounted inside stops the
+        removal, :data:`MOUNTED`); nothing where there is nothing."""
+        if self.status(name) is not None:
+            _remove_entry(self.fd, name, self.path / name)

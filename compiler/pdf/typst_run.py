@@ -29,7 +29,6 @@ import importlib.util
 import json
 import os
 import selectors
-import shutil
 import signal
 import subprocess
 import sys
@@ -43,6 +42,7 @@ from typing import TYPE_CHECKING, Any
 from rulebook.errors import PdfBuildError
 from rulebook.pdf.escaping import typst_key
 from rulebook.pdf.typst_child import PDF_NAME
+from rulebook.state import remove
 from rulebook.stops import stops_held
 
 if TYPE_CHECKING:
@@ -114,7 +114,7 @@ def compile_pdf(
     ``stop``: set, Typst is stopped and the PDF not made.
     """
     require()
-    shutil.rmtree(folder, ignore_errors=True)
+    _emptied(folder)
     files = {
         "main.typ": source.encode("utf-8"),
         "print.typ": template.encode("utf-8"),
@@ -159,7 +159,7 @@ def readable_pictures(
     """
     require()
     names = sorted(pictures)
-    shutil.rmtree(folder, ignore_errors=True)
+    _emptied(folder)
     checks = {
         name: (f"check-{index}.typ", f'#image({typst_key("images/" + name)}, alt: "")')
         for index, name in enumerate(names)
@@ -191,7 +191,7 @@ def drawn_pictures(
     names = sorted(pictures)
     if importlib.util.find_spec("typst") is None:
         return {}, dict.fromkeys(names, NOT_INSTALLED)
-    shutil.rmtree(folder, ignore_errors=True)
+    _emptied(folder)
     page = "#set page(width: auto, height: auto, margin: 0pt, fill: none)\n"
     documents = {
         name: (
@@ -370,3 +370,10 @@ def write_pdf(path: Path, data: bytes) -> None:
     """A PDF into the folder the build gives (the release being made)."""
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_bytes(data)
+
+
+def _emptied(folder: Path) -> None:
+    """Delete a scratch folder of the build's, if there is one (:func:`rulebook.state.remove`: never following a
+    link, never across into another file system)."""
+    with contextlib.suppress(OSError):
+        remove(folder)

@@ -82,7 +82,7 @@ def build(
     options = whole_books(project, options)
     books = chosen_books(project, options)
     protected = [*project.inputs(), *options.files]
-    output = publish.check_output(options.output, root=project.root, protected=protected)
+    output = publish.check_output(options.output, root=project.root, protected=protected, read=read_folders(project))
     if options.data_only:
         return _build_data_only(project, books, options, output, progress, cache, started)
     if options.pdf_only:
@@ -103,6 +103,40 @@ def build(
         publish.keep_from_current(release, not_rebuilt(project, options, {book.name for book in books}))
         publish.publish(release)
     return BuildResult(output, tuple(built), seconds=time.perf_counter() - started)
+
+
+def read_folders(project: Project) -> list[tuple[Path, str]]:
+    """Each folder the build reads files from, whether it exists or not, with what it is: no output may be one, hold
+    one or lie inside one (:func:`rulebook.publish.check_output`): the pictures folder beside each source and
+    translation, the project's templates (``site_templates/``), and the folders ``mkdocs.yml`` names (the theme's
+    ``custom_dir``, ``docs_dir``). ``-o images`` beside a source at the project's root, ``-o site_templates`` and
+    ``-o overrides`` (the ``custom_dir``) were built into while empty, and the next build deleted the picture or
+    ``strings.toml`` added there."""
+    from rulebook.errors import UserError
+    from rulebook.site.theme import OVERRIDES
+    from rulebook.site.writer import mkdocs_settings
+
+    root = project.root
+    found = [(root / OVERRIDES, "the project's templates folder")]
+    for book in project.books:
+        for source in (*book.sources, *(translation.source for translation in book.translations)):
+            place = (source if source.is_absolute() else root / source).parent / "images"
+            found.append((place, f"the pictures folder of `{source.name}`"))
+    mkdocs_file = root / "mkdocs.yml"
+    if mkdocs_file.is_file():
+        try:
+            settings = mkdocs_settings(mkdocs_file)
+        except (UserError, OSError):
+            settings = {}  # the build says what is wrong with it
+        theme = settings.get("theme")
+        named = {"theme.custom_dir": theme.get("custom_dir") if isinstance(theme, dict) else None}
+        named["docs_dir"] = settings.get("docs_dir")
+        found += [
+            (root / value, f"the folder `mkdocs.yml` names as `{key}`")
+            for key, value in named.items()
+            if isinstance(value, str)
+        ]
+    return list(dict.fromkeys(found))
 
 
 def not_rebuilt(project: Project, options: BuildOptions, rebuilt: set[str]) -> Callable[[str], bool]:
@@ -359,15 +393,12 @@ def _build_data_only(
 def _write_straight(
     project: Project, options: BuildOptions, output: Path, files: Sequence[tuple[Path, str | bytes]]
 ) -> None:
-    """Files written straight into the published site (``--data-only``, ``--pdf-only``), each atomically, and
-    recorded as published (the build holds the output's lock)."""
+    """Files written straight into the published site (``--data-only``, ``--pdf-only``), each atomically, where it
+    is what this tool published (the build holds the output's lock)."""
     from rulebook import publish
 
-    publish.write_marker(output)
-    publish.write_straight(output, [(path, _bytes(data)) for path, data in files], root=project.root)
-    publish.rewritten(
-        output, [path.relative_to(output).as_posix() for path, _ in files], kept=options.kept, root=project.root
-    )
+    written = [(path, _bytes(data)) for path, data in files]
+    publish.write_into_site(output, written, root=project.root, kept=options.kept)
 
 
 def _bytes(data: str | bytes) -> bytes:

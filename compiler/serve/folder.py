@@ -3,15 +3,15 @@ session when a ``kill -9`` left it behind."""
 
 from __future__ import annotations
 
+import contextlib
 import os
-import shutil
 import stat
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from rulebook.state import read_small
+from rulebook.state import read_small, remove
 
 FOLDER_PREFIX = "rulebook-serve-"
 OWNER = ".rulebook-serve-pid"
@@ -30,7 +30,8 @@ def serve_folder() -> Iterator[Path]:
     try:
         yield folder
     finally:
-        shutil.rmtree(folder, ignore_errors=True)
+        with contextlib.suppress(OSError):
+            remove(folder)
 
 
 def _remove_abandoned() -> None:
@@ -46,7 +47,8 @@ def _remove_abandoned() -> None:
         except (OSError, ValueError):
             continue  # not one of ours, or not finished being made: leave it
         if not _alive(pid):
-            shutil.rmtree(folder, ignore_errors=True)
+            with contextlib.suppress(OSError):  # never across into another file system (:func:`remove`)
+                remove(folder)
 
 
 def _alive(pid: int) -> bool:

@@ -12,6 +12,7 @@ turned into our warnings, and the built site is moved into the release.
 from __future__ import annotations
 
 import copy
+import errno
 import importlib.util
 import os
 import re
@@ -91,8 +92,25 @@ class Zensical:
         _logo_tooltips_as_labels(project / "site")
         site_dir.mkdir(parents=True, exist_ok=True)
         for entry in sorted((project / "site").iterdir()):
-            shutil.move(entry, site_dir / entry.name)  # a rename, or a copy where the cache is on another disk
+            _move(entry, site_dir / entry.name)
         return warnings
+
+
+def _move(entry: Path, target: Path) -> None:
+    """Move an entry of the site Zensical built into the release: a rename, or where the cache is on another disk a
+    copy (links copied as links, as :func:`shutil.move` does), then the entry deleted as the build deletes
+    everything (:func:`rulebook.state.remove`: never across into another file system)."""
+    try:
+        os.rename(entry, target)
+        return
+    except OSError as error:
+        if error.errno != errno.EXDEV:
+            raise
+    if entry.is_dir() and not entry.is_symlink():
+        shutil.copytree(entry, target, symlinks=True)
+    else:
+        shutil.copy2(entry, target, follow_symlinks=False)
+    state.remove(entry)
 
 
 def _logo_tooltips_as_labels(site: Path) -> None:

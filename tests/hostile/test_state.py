@@ -18,6 +18,7 @@ import pytest
 
 from rulebook import published, state
 from rulebook.cli import main
+from rulebook.publish import MARKER_TEXT
 from tests.conftest import need_zensical
 
 from .scratch import Outcome, run, run_guarded
@@ -230,7 +231,8 @@ def test_a_data_only_build_never_records_through_a_link_in_the_user_cache(
     shutil.rmtree(kept)
     kept.symlink_to(game.parent / "outside")
     before = snapshot(game.parent / "outside")
-    assert run(capsys, "build", "-q", "--data-only").code == 0
+    outcome = run(capsys, "build", "-q", "--data-only")  # a record it cannot trust: refused, as `--book` is
+    assert (outcome.code, outcome.err) == (2, f"rulebook: error: {writing_refused(NO_RECORD)}\n")
     assert snapshot(game.parent / "outside") == before
     assert kept.is_dir() and not kept.is_symlink()
 
@@ -294,11 +296,18 @@ def not_published(path: str) -> str:
     return f"`{path}` in it is not what rulebook published there (added, changed or removed since)"
 
 
-def keeping_refused(because: str) -> str:
+def writing_refused(because: str) -> str:
     return (
-        f"the books this build does not remake cannot be kept from the current site `site`: {because}; "
-        "build every book once (`rulebook build` without `--book`)"
+        f"the current site `site` cannot be written into: {because}; build the whole site once (`rulebook build`), "
+        "which replaces it"
     )
+
+
+KEEPING = "the books this build does not remake cannot be kept from the current site `site`"
+
+
+def keeping_refused(because: str) -> str:
+    return f"{KEEPING}: {because}; build every book once (`rulebook build` without `--book`)"
 
 
 def test_a_committed_site_is_never_kept(game: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -333,14 +342,40 @@ def test_a_build_straight_into_the_site_never_writes_through_a_link(
     game: Path, capsys: pytest.CaptureFixture[str], target: str, only: str
 ) -> None:
     """A committed ``site/`` with the marker and ``extra -> ../outside``: ``--data-only`` wrote the second book's
-    ``rules.json`` and schema into the link's target (``.git``, someone's folder) with exit 0."""
+    ``rules.json`` and schema into the link's target (``.git``, someone's folder) with exit 0. Neither a committed
+    site nor a published one a link was put in is written into: each is not what this tool published there."""
     (game / "site").mkdir()
     (game / "site" / ".rulebook-site").write_text("", encoding="utf-8")
     (game / "site" / "extra").symlink_to(game / target if target == ".git" else target)
-    refused(capsys, game, not_ours("site/extra", "a symbolic link", "folder of the site"), only)
+    refused(capsys, game, writing_refused(NO_RECORD), only)
+    shutil.rmtree(game / "site")
+    assert run(capsys, "build", "-q", "--no-pdf").code == 0
+    shutil.rmtree(game / "site" / "extra")
+    (game / "site" / "extra").symlink_to(game / target if target == ".git" else target)
+    refused(capsys, game, writing_refused(not_published("extra")), only)
     (game / "site" / "extra").unlink()
     (game / "site" / "extra").write_text("not a folder", encoding="utf-8")
-    refused(capsys, game, not_ours("site/extra", "a file", "folder of the site"), only)
+    refused(capsys, game, writing_refused(not_published("extra")), only)
+
+
+@pytest.mark.parametrize("only", ["--data-only", "--pdf-only"])
+def test_a_committed_site_with_the_marker_is_never_written_into(
+    game: Path, capsys: pytest.CaptureFixture[str], only: str
+) -> None:
+    """``--data-only`` and ``--pdf-only`` took a committed ``site/`` holding a committed ``.rulebook-site`` as the
+    published site and wrote into it, keeping the rest (a link to ``.git``, a contributor's pages; exit 0). They
+    check the record of what was published, as ``--book`` does: a committed site is refused, whole; a site that is
+    not there yet, or empty, is made."""
+    (game / "site").mkdir()
+    (game / "site" / ".rulebook-site").write_text(MARKER_TEXT, encoding="utf-8")
+    (game / "site" / "page.html").write_text("<script>steal()</script>", encoding="utf-8")
+    (game / "site" / "leak").symlink_to(game / ".git")
+    refused(capsys, game, writing_refused(NO_RECORD), only)
+    shutil.rmtree(game / "site")
+    assert run(capsys, "build", "-q", "--data-only").code == 0  # none yet: made, and recorded
+    assert run(capsys, "build", "-q", "--data-only").code == 0  # so that the next one may write into it
+    (game / "site" / "page.html").write_text("<script>steal()</script>", encoding="utf-8")
+    refused(capsys, game, writing_refused(not_published("page.html")), only)
 
 
 def test_the_published_site_is_kept_file_for_file(game: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -384,7 +419,9 @@ def test_a_record_of_the_published_site_that_is_no_file_is_refused(
     because = f"rulebook's record of publishing it, `{path}`, cannot be read: {reason}"
     assert (outcome.code, outcome.err) == (2, f"rulebook: error: {keeping_refused(because)}\n")
     assert snapshot(game.parent) == before
-    assert run_guarded(game, "build", "-q", "--data-only").code == 0  # which records what it wrote where it can
+    outcome = run_guarded(game, "build", "-q", "--data-only")  # which writes into the site only where it is ours
+    assert (outcome.code, outcome.err) == (2, f"rulebook: error: {writing_refused(because)}\n")
+    assert snapshot(game.parent) == before
 
 
 # -- the secret the marks are keyed with ----------------------------------------------------------------------
@@ -399,17 +436,58 @@ def test_a_cache_folder_inside_the_project_is_not_trusted(
     refused(capsys, game, not_ours(".site.rulebook", FOREIGN, "work folder"), "--book", "extra")
 
 
+@pytest.mark.parametrize("kind", ["a folder of the repository", "a submodule"])
 def test_a_cache_folder_in_the_repository_around_the_project_is_not_trusted(
-    game: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+    game: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, kind: str
 ) -> None:
-    """The project in a folder of its repository, the CI's caches at the repository's top: the cache folder was
-    outside the project, so the secret a commit put there was used, the forged work folder taken as the build's own,
-    and its ``previous`` (a script, a link to ``.git``) became the site. Inside any Git working tree, it is not
-    trusted, as the engine's verdicts are not."""
+    """The project in a folder of its repository (or a submodule of it), the CI's caches at the repository's top:
+    the cache folder was outside the project, so the secret a commit put there was used, the forged work folder
+    taken as the build's own, and its ``previous`` (a script, a link to ``.git``) became the site. Inside a Git
+    working tree that holds the project, it is not trusted."""
+    shutil.rmtree(game / ".git")
+    if kind == "a submodule":
+        (game / ".git").write_text("gitdir: ../.git/modules/game\n", encoding="utf-8")
     (game.parent / ".git").mkdir()
     _forge_work_folder(game, game.parent / ".cache", monkeypatch)
     refused(capsys, game, not_ours(".site.rulebook", FOREIGN, "work folder"), "--book", "extra")
     assert not (game / "site").exists()
+
+
+def test_a_home_folder_kept_in_git_keeps_what_a_build_keeps(
+    game: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A home folder that is a Git working tree (dotfiles), the project a repository of its own: the cache folder in
+    it was refused as inside a working tree, nothing was kept between builds, and every ``--book`` was refused
+    with advice that could not help. No commit to the project can write there: it is used."""
+    home = game.parent / "home"
+    (home / ".git").mkdir(parents=True)
+    monkeypatch.delenv("XDG_CACHE_HOME")
+    monkeypatch.setenv("HOME", str(home))
+    assert state.home(game) == home / ".cache" / "rulebook"
+    assert run(capsys, "build", "-q", "--no-pdf").code == 0
+    assert run(capsys, "build", "-q", "--no-pdf", "--book", "extra").code == 0
+    assert run(capsys, "build", "-q", "--data-only").code == 0
+
+
+def test_a_cache_folder_a_commit_could_write_is_refused_with_the_reason_and_a_way_out(
+    game: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The project in the home folder's working tree (no repository of its own): the cache folder is refused, and
+    a build of some books says why nothing was kept and what to set, not to build every book once more."""
+    shutil.rmtree(game / ".git")
+    (game.parent / ".git").mkdir()
+    monkeypatch.delenv("XDG_CACHE_HOME")
+    monkeypatch.setenv("HOME", str(game.parent))
+    assert run(capsys, "build", "-q", "--no-pdf").code == 0
+    unkept = (
+        "rulebook keeps nothing between builds here, no record of what it published either: the cache folder "
+        f"`{game.parent / '.cache' / 'rulebook'}` is inside the Git working tree `{game.parent}`, where a commit "
+        "could have written it; set `XDG_CACHE_HOME` to a folder outside it"
+    )
+    refused(capsys, game, f"{KEEPING}: {unkept}", "--no-pdf", "--book", "extra")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(game.parent.parent / f"{game.parent.name}-cache"))  # the way out named
+    assert run(capsys, "build", "-q", "--no-pdf").code == 0
+    assert run(capsys, "build", "-q", "--no-pdf", "--book", "extra").code == 0
 
 
 def _forge_work_folder(game: Path, cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -437,7 +515,11 @@ def test_without_a_cache_folder_a_build_works_and_keeps_nothing(
     monkeypatch.setenv("XDG_CACHE_HOME", str(unusable))
     assert run(capsys, "build", "-q").code == 0
     assert sorted(p.name for p in game.iterdir() if p.name.startswith(".site")) == []
-    refused(capsys, game, keeping_refused(NO_RECORD), "--book", "extra")
+    unkept = (
+        f"rulebook keeps nothing between builds here, no record of what it published either: the cache folder "
+        f"`{unusable / 'rulebook'}` cannot be used; set `XDG_CACHE_HOME` to a folder of your own"
+    )
+    refused(capsys, game, f"{KEEPING}: {unkept}", "--book", "extra")
 
 
 @pytest.mark.parametrize("generator", ["mkdocs", "zensical"])

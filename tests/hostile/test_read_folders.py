@@ -1,0 +1,76 @@
+"""An output that is a folder the build reads: refused whether it exists yet or not.
+
+``-o images`` (the pictures folder beside a book at the project's root), ``-o site_templates`` and ``-o overrides``
+(the theme's ``custom_dir``) were accepted while empty or absent: the site was built there, and the next build,
+replacing its output whole, deleted the picture or ``strings.toml`` the author had added since (exit 0).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from .scratch import nothing_written_outside, run
+from .test_output import project
+
+OWN = "choose a folder of its own, such as `site`"
+MKDOCS = "site_name: Tiles\ntheme:\n  name: material\n  custom_dir: {custom}\n"
+
+
+@pytest.fixture
+def root_book(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A book at the project's root (its pictures folder ``images/``), with a ``mkdocs.yml`` naming a theme's
+    ``custom_dir``."""
+    folder = project(tmp_path / "game")
+    (folder / "mkdocs.yml").write_text(MKDOCS.format(custom="look/overrides"), encoding="utf-8")
+    monkeypatch.chdir(folder)
+    return folder
+
+
+PICTURES = "the pictures folder of `book.xml`"
+TEMPLATES = "the project's templates folder"
+CUSTOM = "the folder `mkdocs.yml` names as `theme.custom_dir`"
+CASES = {
+    "images": f"the output `images` is {PICTURES}, which the build reads: {OWN}",
+    "images/www": f"the output `images/www` is inside `images`, {PICTURES}, which the build reads: {OWN}",
+    "site_templates": f"the output `site_templates` is {TEMPLATES}, which the build reads: {OWN}",
+    "site_templates/fonts": (
+        f"the output `site_templates/fonts` is inside `site_templates`, {TEMPLATES}, which the build reads: {OWN}"
+    ),
+    "look/overrides": f"the output `look/overrides` is {CUSTOM}, which the build reads: {OWN}",
+    "look": (
+        f"the output `look` holds `look/overrides`, {CUSTOM}, which the build reads, and a build replaces its output "
+        f"whole: {OWN}"
+    ),
+}
+
+
+@pytest.mark.parametrize("made", [False, True], ids=["absent", "empty"])
+@pytest.mark.parametrize("output", CASES)
+def test_an_output_the_build_reads_from_is_refused(
+    root_book: Path, capsys: pytest.CaptureFixture[str], output: str, made: bool
+) -> None:
+    """Absent or empty (as a fresh checkout has it), the folder is refused by name, and nothing is written."""
+    if made:
+        (root_book / output).mkdir(parents=True)
+    capsys.readouterr()
+    with nothing_written_outside(root_book.parent):
+        outcome = run(capsys, "build", "-q", "--no-pdf", "-o", output)
+    assert (outcome.code, outcome.err) == (2, f"rulebook: error: {CASES[output]}\n")
+
+
+def test_every_mode_refuses_it(root_book: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    for argv in (("--data-only",), ("--book", "main", "--no-pdf"), ("--pdf-only",)):
+        with nothing_written_outside(root_book.parent):
+            outcome = run(capsys, "build", "-q", *argv, "-o", "images")
+        assert (outcome.code, outcome.err) == (2, f"rulebook: error: {CASES['images']}\n")
+
+
+def test_a_folder_beside_the_book_that_it_does_not_read_is_built_into(
+    root_book: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The rule names the folders read, nothing more: ``-o site``, beside the book at the root, is built."""
+    (root_book / "look" / "overrides").mkdir(parents=True)
+    assert run(capsys, "build", "-q", "--no-pdf", "-o", "site").code == 0
+    assert (root_book / "site" / "index.html").is_file()
