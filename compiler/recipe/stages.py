@@ -145,7 +145,8 @@ def unsafe_names(read: ReadResult, findings: Sequence[Diagnostic]) -> tuple[Diag
     return tuple(
         d
         for d in findings
-        if d.code in (DUPLICATE_ID.code, RESERVED_NAME.code, TOO_LARGE.code) or (d.code == INVALID_NAME.code and d.span in places)
+        if d.code in (DUPLICATE_ID.code, RESERVED_NAME.code, TOO_LARGE.code)
+        or (d.code == INVALID_NAME.code and d.span in places)
     )
 
 
