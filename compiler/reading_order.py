@@ -8,6 +8,8 @@ the order is stable and follows the text where the text allows.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+
 from rulebook.graph import TermGraph
 
 
@@ -50,6 +52,22 @@ def reading_order(terms: TermGraph) -> tuple[list[str], dict[str, list[str]]]:
 MAX_READ_FIRST = 100
 """Most terms a term's ``read_first`` lists besides those its definition uses: the ones read last before it (a
 term of the bundled book lists at most 17)."""
+
+
+MOST_READ_FIRST_BYTES = 16_000_000
+"""The most bytes the terms' ``read_first`` lists may take in ``rules.json``, a quarter of what the engine reads (the
+bundled book's take a few kilobytes): each term lists up to :data:`MAX_READ_FIRST` names besides its own uses, so a
+chain of 30,000 definitions each using the one before (3.66 MB of source) listed 3 million names, 42 MB of a 72 MB
+``rules.json`` the build refused after the lint had passed it."""
+
+
+def read_first_bytes(read_first: Mapping[str, Sequence[str]]) -> int:
+    """The bytes the ``read_first`` lists take in ``rules.json`` as :func:`rulebook.data.serialise` writes them, from
+    the key's opening quote to the list's closing bracket: a name a line, quoted, four spaces in, a comma between (a
+    defined term's name is an identifier: ASCII, nothing escaped)."""
+    size = {name: len(name) + 8 for name in read_first}
+    items = sum(size.get(name, len(name) + 8) for names in read_first.values() for name in names)
+    return items + sum(19 if names else 16 for names in read_first.values())
 
 
 def _document_order(terms: TermGraph) -> list[str]:

@@ -7,11 +7,14 @@ carrying the navigation: each is bounded by a limit the test reaches, or its wor
 
 from __future__ import annotations
 
+import json
+import re
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from rulebook.reading_order import MOST_READ_FIRST_BYTES, read_first_bytes
 from rulebook.site.page_table import LONGEST_TITLE, MOST_PAGE_SECTIONS
 from rulebook.site.pages import CHAPTERS_PER_NAV_GROUP, _nav_chapters
 
@@ -116,3 +119,36 @@ def test_each_page_renders_a_navigation_of_logarithmic_size_whatever_the_chapter
 def test_a_short_book_lists_its_chapters_at_the_top_level() -> None:
     chapters = [(f"C{i}", f"c{i}.md") for i in range(CHAPTERS_PER_NAV_GROUP)]
     assert _nav_chapters(chapters) == [{title: path} for title, path in chapters]
+
+
+def _chain(count: int) -> str:
+    """``count`` definitions in one section, each using the one before (the rule data lists up to 100 terms to read
+    before each)."""
+    definitions = "".join(
+        f'<definition name="a{i}">A <reference name="a{i}">t</reference> is <reference name="a{i - 1}">u</reference>.'
+        "</definition>\n"
+        for i in range(1, count)
+    )
+    section = f'<section id="s" title="S"><definition name="a0">Base.</definition>\n{definitions}</section>'
+    return f'<document><chapter id="c" title="C">{section}</chapter></document>\n'
+
+
+def test_the_lists_of_terms_read_first_are_counted_as_the_rule_data_writes_them(capsys, scratch) -> None:  # type: ignore[no-untyped-def]
+    source(scratch, "book.xml", _chain(300))
+    assert run(capsys, "build", "-q", "--data-only", "-o", "out").code == 0
+    text = (scratch / "out" / "rules.json").read_text(encoding="utf-8")
+    lists = {name: term["read_first"] for name, term in json.loads(text)["terms"].items()}
+    written = sum(len(found.group(0)) for found in re.finditer(r'"read_first": \[[^\]]*\]', text))
+    assert read_first_bytes(lists) == written
+    assert max(len(names) for names in lists.values()) == 100
+
+
+@pytest.mark.slow  # a book of 1.5 MB, read and linted twice: about 4 s
+def test_rule_data_whose_lists_of_terms_read_first_pass_their_bound_is_refused_by_lint_and_build(
+    capsys, scratch
+) -> None:  # type: ignore[no-untyped-def]
+    # 30,000 chained definitions (3.66 MB) passed the lint; the build then refused a 72 MB rules.json, past the
+    # engine's 64 MB, after 5.4 s and 797 MB. 13,000 list 17.3 MB of names to read first, past their 16 MB.
+    source(scratch, "book.xml", _chain(13_000))
+    _refusal(capsys, scratch, "the terms to read before each of the book's 13,000 terms come to 17,265,297 bytes")
+    assert MOST_READ_FIRST_BYTES < 17_265_297

@@ -12,6 +12,7 @@ from rulebook.catalog.book import TOO_LARGE
 from rulebook.diagnostics import Diagnostic
 from rulebook.lint.base import LintInput
 from rulebook.model import Document, Item, ItemList, Section
+from rulebook.reading_order import MOST_READ_FIRST_BYTES, read_first_bytes, reading_order
 from rulebook.site.page_table import LONGEST_TITLE, MOST_PAGE_SECTIONS
 from rulebook.source import Span
 
@@ -22,6 +23,7 @@ def check(lint: LintInput) -> Iterator[Diagnostic]:
     for document in lint.book.documents:
         yield from _crowded_chapters(document)
         yield from _long_titles(document)
+    yield from _long_reading_lists(lint)
 
 
 def _crowded_chapters(document: Document) -> Iterator[Diagnostic]:
@@ -78,3 +80,27 @@ def _title(what: str, title: str | None, span: Span, section_id: str | None) -> 
             help=f"shorten the title to {LONGEST_TITLE} characters at most; the rest belongs in the text under it",
             section_id=section_id,
         )
+
+
+def _long_reading_lists(lint: LintInput) -> Iterator[Diagnostic]:
+    """The rule data's ``read_first`` lists past :data:`MOST_READ_FIRST_BYTES`, counted by the function the rule data
+    is made with (the lint passed a book whose ``rules.json`` the build then refused as past the engine's 64 MB);
+    reported at the definition of the term listing the most."""
+    if not lint.terms.defined_terms():
+        return
+    _, read_first = reading_order(lint.terms)
+    size = read_first_bytes(read_first)
+    if size <= MOST_READ_FIRST_BYTES:
+        return
+    longest = max(read_first, key=lambda name: len(read_first[name]))
+    definition = lint.terms.definition(longest)
+    assert definition is not None, "a term read first is defined"
+    yield RULE.diagnostic(
+        f"the terms to read before each of the book's {len(read_first):,} terms come to {size:,} bytes of rule data, "
+        f"more than the {MOST_READ_FIRST_BYTES:,} it may spend on them (`{longest}` lists "
+        f"{len(read_first[longest]):,})",
+        definition.span,
+        target=longest,
+        help="define fewer terms in each other's terms, or split the book into books that use one another (`uses`)",
+        section_id=definition.section_id,
+    )
