@@ -12,7 +12,7 @@ from rulebook.catalog.book import TOO_LARGE
 from rulebook.diagnostics import Diagnostic
 from rulebook.lint.base import LintInput
 from rulebook.model import Document, Item, ItemList, Section
-from rulebook.reading_order import MOST_READ_FIRST_BYTES, read_first_bytes, reading_order
+from rulebook.reading_order import MOST_READ_FIRST_BYTES, read_first_bytes, read_first_bytes_at_most, reading_order
 from rulebook.site.page_table import LONGEST_TITLE, MOST_PAGE_SECTIONS
 from rulebook.source import Span
 
@@ -86,7 +86,7 @@ def _long_reading_lists(lint: LintInput) -> Iterator[Diagnostic]:
     """The rule data's ``read_first`` lists past :data:`MOST_READ_FIRST_BYTES`, counted by the function the rule data
     is made with (the lint passed a book whose ``rules.json`` the build then refused as past the engine's 64 MB);
     reported at the definition of the term listing the most."""
-    if not lint.terms.defined_terms():
+    if read_first_bytes_at_most(lint.terms.defined_terms()) <= MOST_READ_FIRST_BYTES:
         return
     _, read_first = reading_order(lint.terms)
     size = read_first_bytes(read_first)
