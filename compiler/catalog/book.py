@@ -387,6 +387,9 @@ chapter, and titles of a line. The engine reads a `rules.json` of at most
 ```xml
 <chapter id="rules" title="Rules"> ... 5,000 sections ... </chapter>
 ```
+```markdown
+# Rules {#rules}   ... then 5,000 `##` and `###` headings
+```
 Split the chapter into several chapters; shorten the title (the text
 belongs in the section's first paragraph).
 """,
