@@ -86,7 +86,7 @@ def _long_reading_lists(lint: LintInput) -> Iterator[Diagnostic]:
     """The rule data's ``read_first`` lists past :data:`MOST_READ_FIRST_BYTES`, counted by the function the rule data
     is made with (the lint passed a book whose ``rules.json`` the build then refused as past the engine's 64 MB);
     reported at the definition of the term listing the most."""
-    if read_first_bytes_at_most(lint.terms.defined_terms()) <= MOST_READ_FIRST_BYTES:
+    if read_first_bytes_at_most(lint.terms) <= MOST_READ_FIRST_BYTES:
         return
     _, read_first = reading_order(lint.terms)
     size = read_first_bytes(read_first)
