@@ -184,6 +184,37 @@ def a_paragraph_of_lines(count: int) -> Files:
     return _book("book.md", _markdown("words of the rules\n" * count))
 
 
+def sections_of_one_chapter(count: int) -> Files:
+    """One chapter of ``count`` sections: one page of ``count`` headings (the search index's work grew with its
+    square); past 2,000, refused."""
+    sections = "".join(f'<section id="s{i}" title="S{i}">x.</section>\n' for i in range(count - 1))
+    return _site_book(f'<document><chapter id="c" title="C">\n{sections}</chapter></document>\n')
+
+
+def one_line_chapters(count: int) -> Files:
+    """``count`` chapters of one section each: ``count`` pages, each carrying the navigation."""
+    chapters = "".join(
+        f'<chapter id="c{i}" title="C{i}"><section id="s{i}" title="S{i}">x.</section></chapter>\n'
+        for i in range(count)
+    )
+    return _site_book(f"<document>\n{chapters}</document>\n")
+
+
+def chained_definitions(count: int) -> Files:
+    """``count`` definitions, each using the one before: each term lists up to 100 to read first in the rule data."""
+    definitions = "".join(
+        f'<definition name="a{i}">A <reference name="a{i}">t</reference> is <reference name="a{i - 1}">u</reference>.'
+        "</definition>\n"
+        for i in range(1, count)
+    )
+    section = f'<section id="s" title="S"><definition name="a0">Base.</definition>\n{definitions}</section>'
+    return _site_book(f'<document><chapter id="c" title="C">{section}</chapter></document>\n')
+
+
+def _site_book(text: str) -> Files:
+    return {"book.xml": text, "rulebook.toml": 'sources = ["book.xml"]\n[pdf]\nbuild = false\n'}
+
+
 def _plain_book(text: str) -> Files:
     return {"book.md": text, "rulebook.toml": 'sources = ["book.md"]\nformat = "plain-markdown"\n'}
 
@@ -210,6 +241,7 @@ DIFF = ["diff", "old.md", "new.md"]
 COMPARE = ["compare", "en.xml", "fr.md"]
 DATA = ["build", "-q", "--data-only", "-o", "out"]
 LINT = ["lint"]
+SITE = ["build", "-q", "-o", "out"]
 TERMS = ["compare", "--language", "fr", "--terms", "terms.toml", "book.md", "fr.md"]
 CASES = [
     Case("diff: shuffled sentences", DIFF, shuffled_sentences, (1_000, 2_000, 5_000, 20_000), "sentences"),
@@ -240,6 +272,10 @@ CASES = [
     Case("lint: lazy lines under 95 quotes", LINT, lazy_lines_under_quotes, (25_000, 50_000, 100_000), "lines"),
     Case("lint: 20 directives around lines", LINT, directives_around_lines, (75_000, 150_000, 300_000), "lines"),
     Case("lint: a paragraph of lines", LINT, a_paragraph_of_lines, (75_000, 150_000, 300_000), "lines"),
+    Case("build: one chapter of sections", SITE, sections_of_one_chapter, (2_000, 10_000, 20_000), "sections"),
+    Case("build: one-line chapters", SITE, one_line_chapters, (1_000, 2_000, 4_000), "chapters"),
+    Case("lint: chained definitions", LINT, chained_definitions, (10_000, 20_000, 30_000), "definitions"),
+    Case("rule data: chained definitions", DATA, chained_definitions, (10_000, 20_000, 30_000), "definitions"),
 ]
 
 

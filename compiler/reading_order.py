@@ -8,6 +8,8 @@ the order is stable and follows the text where the text allows.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+
 from rulebook.graph import TermGraph
 
 
@@ -50,6 +52,57 @@ def reading_order(terms: TermGraph) -> tuple[list[str], dict[str, list[str]]]:
 MAX_READ_FIRST = 100
 """Most terms a term's ``read_first`` lists besides those its definition uses: the ones read last before it (a
 term of the bundled book lists at most 17)."""
+
+
+MOST_READ_FIRST_BYTES = 16_000_000
+"""The most bytes the terms' ``read_first`` lists may take in ``rules.json``, a quarter of what the engine reads (the
+bundled book's take a few kilobytes): each term lists up to :data:`MAX_READ_FIRST` names besides its own uses, so a
+chain of 30,000 definitions each using the one before (3.66 MB of source) listed 3 million names, 42 MB of a 72 MB
+``rules.json`` the build refused after the lint had passed it."""
+
+
+def read_first_bytes(read_first: Mapping[str, Sequence[str]]) -> int:
+    """The bytes the ``read_first`` lists take in ``rules.json`` as :func:`rulebook.data.serialise` writes them, from
+    the key's opening quote to the list's closing bracket: a name a line, quoted, four spaces in, a comma between (a
+    defined term's name is an identifier: ASCII, nothing escaped)."""
+    size = {name: len(name) + 8 for name in read_first}
+    items = sum(size.get(name, len(name) + 8) for names in read_first.values() for name in names)
+    return items + sum(19 if names else 16 for names in read_first.values())
+
+
+def read_first_bytes_at_most(terms: TermGraph) -> int:
+    """What :func:`read_first_bytes` can come to at most, without ordering the terms (nor loading the graph library,
+    which the lint keeps out of its start): a term lists only defined terms its definition reaches through the
+    others' definitions, counted up to :data:`REACHED_COUNTED` (past that, every other term). The count stops once
+    past :data:`MOST_READ_FIRST_BYTES`: the lint then orders the terms to count their lists exactly."""
+    defined = terms.defined_terms()
+    line = max((len(name) for name in defined), default=0) + 8
+    total = 0
+    for name in defined:
+        total += _reached(terms, name, len(defined)) * line + 19
+        if total > MOST_READ_FIRST_BYTES:
+            break
+    return total
+
+
+REACHED_COUNTED = 200
+"""Defined terms a definition is followed to, at most, for :func:`read_first_bytes_at_most` (a term of the bundled
+book reaches at most 17; a long chain, past this, counts as reaching every term)."""
+
+
+def _reached(terms: TermGraph, name: str, defined: int) -> int:
+    """How many other defined terms the definition of ``name`` reaches (``defined - 1``: past
+    :data:`REACHED_COUNTED`)."""
+    seen = {name}
+    waiting = [name]
+    while waiting:
+        for used in terms.terms_used_by(waiting.pop()):
+            if used not in seen and terms.is_defined(used):
+                seen.add(used)
+                waiting.append(used)
+        if len(seen) > REACHED_COUNTED + 1:
+            return defined - 1
+    return len(seen) - 1
 
 
 def _document_order(terms: TermGraph) -> list[str]:

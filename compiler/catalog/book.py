@@ -357,6 +357,44 @@ again without scripts or links (or as a PNG).
 """,
 )
 
+TOO_LARGE = Rule(
+    "RB306",
+    "too-large",
+    Severity.ERROR,
+    "a chapter holds more sections, or a title more characters, than a page of the site takes",
+    """
+## What it does
+Reports a chapter holding more than 2,000 sections and subsections (one page
+of the site, each a heading), and a title longer than 300 characters: a
+book's, chapter's, section's, figure's, or a declared table's, list's or
+step's. Also a book whose terms, each listing the terms to read before it
+(`read_first` in `rules.json`, up to 100 besides its own uses), come to
+more than 16,000,000 bytes of rule data: thousands of definitions each
+using the one before.
+
+## Why is this bad?
+The site generator's search index looks each heading of a page up in the
+page's whole table of contents, so its work grows with the square of a
+page's headings: 40,000 sections in one chapter took a minute to build.
+A chapter's title is written into the navigation of many pages, and a
+book's into every page: one title of a megabyte made a site of 455 MB. The
+build refuses such a book. Real rulebooks hold a few hundred sections a
+chapter, and titles of a line. The engine reads a `rules.json` of at most
+64,000,000 bytes: 30,000 chained definitions, 3.66 MB of source, made 72 MB,
+42 MB of it these lists.
+
+## Example
+```xml
+<chapter id="rules" title="Rules"> ... 5,000 sections ... </chapter>
+```
+```markdown
+# Rules {#rules}   ... then 5,000 `##` and `###` headings
+```
+Split the chapter into several chapters; shorten the title (the text
+belongs in the section's first paragraph).
+""",
+)
+
 UNUSED_DEFINITION = Rule(
     "RB401",
     "unused-definition",

@@ -10,6 +10,7 @@ limit, why that number, and the measured worst case inside it.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from rulebook.engine.errors import LimitError, RulesError
@@ -62,6 +63,48 @@ MAX_JSON_DIGITS = 40
 (a baseline's count, 999,999,999); Python reads at most 4,300, and said so in its own words, with no place."""
 MAX_CACHE_BYTES = 65_536
 """Size of the engine's cache file (its 64 digests take 4,160 bytes)."""
+
+
+def least_walk(steps: Iterable[str | None], tables: Iterable[tuple[str, str]], mechanics: Mapping[str, Any]) -> int:
+    """The fewest lines any pre-game walk of a setup sequence writes, whatever the dice and the board: a line for
+    each step (``steps``: the section each points at, or None), and for each step pointing at a section, a line for
+    each roll made there once (a roll table no repeated roll there rolls, a test against a target, a contest) and
+    for each repeated roll there its own line and its fewest rolls, for the board that rolls the fewest.
+    ``tables``: each roll table's id and section; ``mechanics``: the rule data's (``repeats``, ``dice``, ``tests``,
+    ``contests``).
+
+    The lint and the engine count with this one function: a walk past :data:`MAX_WALK` lines is refused, and a book
+    whose every walk would be was passed by the lint (1,001 steps, each a line). Steps inside a nested sequence are
+    not counted (a walk goes into one only from a step of a section holding it)."""
+    repeats = mechanics["repeats"].values()
+    once: dict[str, int] = {}
+    repeated = {(repeat["section"], repeat["table"]) for repeat in repeats}
+    for table, section in tables:
+        if (section, table) not in repeated:
+            once[section] = once.get(section, 0) + 1
+    for test in mechanics["tests"].values():
+        if test.get("section") is not None and test.get("target") is not None:
+            once[test["section"]] = once.get(test["section"], 0) + 1
+    for contest in mechanics["contests"].values():
+        once[contest["section"]] = once.get(contest["section"], 0) + 1
+    by_board: dict[str, dict[str | None, int]] = {}
+    for repeat in repeats:
+        choices = by_board.setdefault(repeat["section"], {})
+        lines = 1 + fewest_rolled(repeat["times"], mechanics["dice"])
+        choices[repeat.get("board")] = choices.get(repeat.get("board"), 0) + lines
+    # A board a section names no repeated roll for rolls its repeated rolls for no board; one it names, its own.
+    for section, choices in by_board.items():
+        once[section] = once.get(section, 0) + min(choices.get(None, 0), *choices.values())
+    return sum(1 + (once.get(section, 0) if section is not None else 0) for section in steps)
+
+
+def fewest_rolled(notation: str, derived: Mapping[str, Any]) -> int:
+    """The lowest total of dice notation (``2D3``: 2): each die's lowest face, a derived die's (a D6 halved rounding
+    down shows 0) from its rule (``derived``, by name, as ``mechanics.dice``)."""
+    count, _, sides = notation.upper().partition("D")
+    rule = derived.get(f"D{sides}")
+    lowest = 1 if rule is None else (-(-1 // rule["divide"]) if rule["round"] == "up" else 1 // rule["divide"])
+    return int(count or 1) * lowest
 
 
 def read_bounded(digits: str, limit: int) -> int | None:

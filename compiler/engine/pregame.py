@@ -17,7 +17,7 @@ from itertools import islice
 from typing import Any
 
 from rulebook.engine.dice import parse_notation, single_die
-from rulebook.engine.limits import MAX_WALK, over, read_number, shown
+from rulebook.engine.limits import MAX_WALK, least_walk, over, read_number, shown
 from rulebook.engine.rules import BookTest, Rules, RulesError, sections_by_id
 
 Ask = Callable[[str, int, int], int]
@@ -100,6 +100,10 @@ def pregame(rules: Rules, dice: Dice, options: Options | None = None) -> list[Ev
     if sequence is None:
         raise rules.undeclared("pregame")
     game = _Game(rules, dice, options, sections_by_id(data["sections"]), _index(rules, options))
+    steps = [step["section"] for step in sequence["steps"]]
+    tables = [(table["id"], table["section"]) for table in data["roll_tables"]]
+    if least_walk(steps, tables, data["mechanics"]) > MAX_WALK:  # the lint counts so too
+        raise over("the pre-game walk goes on longer", MAX_WALK, "lines of a pre-game walk")
     events = list(islice(_walk(game, sequence, "", set()), MAX_WALK + 1))
     if len(events) > MAX_WALK:
         raise over("the pre-game walk goes on longer", MAX_WALK, "lines of a pre-game walk")

@@ -17,6 +17,7 @@ from rulebook.diagnostics import Diagnostic
 from rulebook.facts.annotations import MechanicsData, collect_mechanics
 from rulebook.facts.attributes import Context
 from rulebook.facts.kinds import MECHANIC_KINDS, MechanicKind
+from rulebook.facts.setup_walk import past_the_least_walk
 from rulebook.facts.shapes import ArmyComposition, Characteristics, DeclaredValue, Mechanics
 from rulebook.facts.tables import (
     DATA_TABLES,
@@ -75,7 +76,7 @@ def collect_rule_facts(book: Book, terms: TermGraph) -> RuleFacts:
         facts.values,
         characteristics_data(facts),
         army_composition_data(facts, mechanics.army, mechanics.army_sizes, mechanics.army_rules),
-        facts.diagnostics + mechanics.diagnostics,
+        facts.diagnostics + mechanics.diagnostics + tuple(past_the_least_walk(book, tables, mechanics.mechanics)),
     )
 
 

@@ -27,6 +27,7 @@ from rulebook.lint.rules import (
     refused_image,
     reserved_name,
     shadowed_term,
+    too_large,
     unbound_mechanic,
     unused_definition,
 )
@@ -42,6 +43,7 @@ BOOK_RULES: tuple[ModuleType, ...] = (
     empty_name,
     invalid_name,
     reserved_name,
+    too_large,
     unused_definition,
     mutual_definition,
     invalid_roll_table,

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from rulebook.assets import book_images, image_folder, linked_folder_refusals
-from rulebook.catalog.book import DUPLICATE_ID, INVALID_NAME, RESERVED_NAME
+from rulebook.catalog.book import DUPLICATE_ID, INVALID_NAME, RESERVED_NAME, TOO_LARGE
 from rulebook.diagnostics import Diagnostic, Severity
 from rulebook.engine.limits import MAX_RULES_BYTES
 from rulebook.errors import InvalidRuleData, UserError, quoted
@@ -133,7 +133,8 @@ def _replace(result: LintResult, **changes: Any) -> LintResult:
 def unsafe_names(read: ReadResult, findings: Sequence[Diagnostic]) -> tuple[Diagnostic, ...]:
     """The findings that stop a build before any output, whatever the lint's configuration says:
     an id or a defined name that is not an identifier (it would become a page, an anchor or an
-    attribute), an id given twice, or a chapter that would take the place of another page.
+    attribute), an id given twice, a chapter that would take the place of another page, or a chapter or title
+    past what a page of the site takes (``too-large``: the site's work and size stay linear in the book).
 
     A reference or link that names something invalid is only a lint error: it resolves to
     nothing and shows as plain text.
@@ -144,7 +145,8 @@ def unsafe_names(read: ReadResult, findings: Sequence[Diagnostic]) -> tuple[Diag
     return tuple(
         d
         for d in findings
-        if d.code in (DUPLICATE_ID.code, RESERVED_NAME.code) or (d.code == INVALID_NAME.code and d.span in places)
+        if d.code in (DUPLICATE_ID.code, RESERVED_NAME.code, TOO_LARGE.code)
+        or (d.code == INVALID_NAME.code and d.span in places)
     )
 
 

@@ -66,6 +66,17 @@ def is_device_name(name: str) -> bool:
     return name.split(".")[0].lower() in DEVICE_NAMES
 
 
+MOST_PAGE_SECTIONS = 2_000
+"""The most sections (the chapter itself, its sections and subsections) one chapter's page may hold: each is a
+heading, and the site generator's search index looks each heading up in the page's whole table of contents, work
+growing with the square of a page's headings (10,000 took 10 s, 40,000 a minute; 2,000 about 0.1 s). Real rulebooks
+hold a few hundred a chapter."""
+
+LONGEST_TITLE = 300
+"""The longest title, in characters (a book's, chapter's, section's, figure's, a declared table's, list's or step's):
+a chapter's title is written into the navigation of many pages, a book's into every page (one of a megabyte made
+a site of 455 MB). A title is a line; the text belongs in the section."""
+
 LONGEST_PAGE_NAME = 200
 """The longest chapter id, in characters: its page is a file and a folder named after it (``id.md``, ``id.html``,
 ``id/``), and a file system takes names of at most 255 bytes. A plain-Markdown book's ids are its headings' words:

@@ -989,6 +989,39 @@ def test_repeated_rolls_past_the_walk_are_found_by_the_lint(
     )
 
 
+@pytest.mark.parametrize("plain", [996, 997])
+def test_a_setup_sequence_past_the_walk_in_plain_steps_is_found_by_the_lint(
+    plain: int, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # `rulebook init`'s setup of two steps, each a roll, and plain steps after them (1,001 passed the lint and the
+    # build, and every `engine pregame` was refused: the twentieth probe). The lint counts the least walk as the
+    # engine does: 996 more make a walk of 1,000 lines, printed; 997, 1,001 lines, reported and refused.
+    monkeypatch.chdir(tmp_path)
+    assert main(["init", "game"]) == 0
+    monkeypatch.chdir(tmp_path / "game")
+    book = Path("rules/book.xml")
+    last = '<item><link to="first_move">Roll for the first move.</link></item>\n'
+    steps = "".join(f"<item>Place marker {n}.</item>\n" for n in range(plain))
+    assert last in book.read_text(encoding="utf-8")
+    book.write_text(book.read_text(encoding="utf-8").replace(last, last + steps), encoding="utf-8")
+    capsys.readouterr()
+    linted = main(["lint"])
+    out = capsys.readouterr().out
+    assert main(["build", "-q", "--data-only"]) in (0, 1)
+    capsys.readouterr()
+    if plain == 996:
+        assert linted == 0, out
+        assert main(["engine", "pregame", "--seed", "1"]) == 0
+        assert len(capsys.readouterr().out.strip().splitlines()) == 1_000
+    else:
+        assert linted == 1
+        assert (
+            "error[RB502]: the setup sequence's pre-game walk is at least 1,001 lines (a line a step, and each roll "
+            "in a section a step links to, repeated rolls at their fewest), more than the 1,000 lines" in out
+        )
+        refused(capsys, ["engine", "pregame", "--seed", "1"], f"{LIMIT} 1,000 lines of a pre-game walk")
+
+
 def test_criticals_adding_many_are_worked_out_on_whole_numbers(
     other_game: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -92,7 +92,9 @@ def test_a_markdown_run_of_200_kb_of_angle_brackets_is_text(capsys, scratch, mar
 def test_a_heading_of_emphasis_marks_between_words_is_read_in_linear_time(capsys, scratch, markdown) -> None:  # type: ignore[no-untyped-def]
     growth_book(scratch, "# 1 Start" + " *" * 50_000 + " end\n\nText.\n", markdown)
     with cpu_time_under(5):  # 0.5 s; the marks, tried as the heading's trailing decoration from each one, 98 s
-        assert run(capsys, "lint") == (0, "All checks passed (1 file).\n", "")
+        outcome = run(capsys, "lint")
+    # read whole, and then too long a title (RB306: past 300 characters, written into the navigation of pages)
+    assert _only_too_large(outcome, "the title of chapter `")
 
 
 @pytest.mark.parametrize("markdown", MARKDOWN_FORMATS)
@@ -103,7 +105,11 @@ def test_thousands_of_headings_are_looked_for_in_the_text_in_linear_time(capsys,
     dialect = "<!-- rulebook -->\n\n" if markdown == "markdown" else ""
     markdown_book(scratch, dialect + "# Rules\n\n" + sections, markdown)
     with cpu_time_under(10):  # 0.4 s; each title searched for through the whole text took 17 s (5,000 sections)
-        assert run(capsys, "lint") == (0, "All checks passed (1 file).\n", "")
+        outcome = run(capsys, "lint")
+    # every heading read and looked for; then one chapter past the 2,000 sections of a page (RB306)
+    assert outcome == (0, "All checks passed (1 file).\n", "") or _only_too_large(
+        outcome, "chapter `rules` holds 5,001"
+    )
 
 
 def test_thousands_of_terms_are_linked_in_linear_time(capsys, scratch) -> None:  # type: ignore[no-untyped-def]
@@ -112,7 +118,19 @@ def test_thousands_of_terms_are_linked_in_linear_time(capsys, scratch) -> None: 
     sections = "".join(f"## Word Title {i}\n\nWord title {i + 1} and word.\n\n" for i in range(20_000))
     markdown_book(scratch, "# Rules\n\n" + sections, "plain-markdown")
     with cpu_time_under(10):  # 2.5 s
-        assert run(capsys, "lint", "-q") == (0, "All checks passed (1 file).\n", "")
+        outcome = run(capsys, "lint", "-q")
+    # one page past 2,000 sections, and a chain of 20,000 terms each using the next, whose lists of terms to read
+    # first would take 47 MB of rule data (both RB306)
+    assert _only_too_large(outcome, "chapter `rules` holds 20,001 sections", findings=2)
+    assert (
+        "error[RB306]: the terms to read before each of the book's 19,999 terms come to 47,161,791 bytes" in outcome.out
+    )
+
+
+def _only_too_large(outcome: Any, words: str, findings: int = 1) -> bool:
+    """The lint's only findings: ``too-large`` (RB306), the first saying ``words``."""
+    summary = "Found 1 error in 1 file.\n" if findings == 1 else f"Found {findings} errors in 1 file.\n"
+    return outcome.code == 1 and outcome.out.startswith(f"error[RB306]: {words}") and outcome.out.endswith(summary)
 
 
 @pytest.mark.parametrize("markdown", MARKDOWN_FORMATS)

@@ -1,0 +1,166 @@
+"""Hostile and large input against the site's size and the generator's work (issue 32, the twentieth probe).
+
+A chapter's page of thousands of headings (the search index looks each up in the page's whole table of contents:
+quadratic), a title written into the navigation of many pages, and a book of thousands of chapters, each page
+carrying the navigation: each is bounded by a limit the test reaches, or its work is counted.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from rulebook.graph import TermGraph
+from rulebook.model import Book
+from rulebook.reading_order import MOST_READ_FIRST_BYTES, read_first_bytes, read_first_bytes_at_most, reading_order
+from rulebook.site.page_table import LONGEST_TITLE, MOST_PAGE_SECTIONS
+from rulebook.site.pages import CHAPTERS_PER_NAV_GROUP, _nav_chapters
+from rulebook.xml_source import parse_xml_string
+
+from .scratch import REFUSED, run, source
+from .scratch import scratch as scratch  # the fixture every case takes
+
+
+def _chapter_of(count: int, title: str = "C") -> str:
+    sections = "".join(f'<section id="s{i}" title="S{i}">x.</section>\n' for i in range(count - 1))
+    return f'<chapter id="c" title="{title}">\n{sections}</chapter>\n'
+
+
+def _refusal(capsys: pytest.CaptureFixture[str], folder: Path, message: str) -> None:
+    """The lint reports ``message`` as an error, and the build refuses the book with the same words."""
+    (folder / "rulebook.toml").write_text('sources = ["book.xml"]\n[pdf]\nbuild = false\n', encoding="utf-8")
+    linted = run(capsys, "lint")
+    assert linted.code == 1 and f"error[RB306]: {message}" in linted.out, linted.out
+    built = run(capsys, "build", "-q", "-o", "out")
+    assert built.code == 2 and f"error[RB306]: {message}" in built.err and built.err.endswith(REFUSED), built.err
+    assert not (folder / "out").exists()
+
+
+def test_a_chapter_of_more_sections_than_a_page_holds_is_refused_by_lint_and_build(capsys, scratch) -> None:  # type: ignore[no-untyped-def]
+    # 40,000 sections in one chapter took a minute of Material's search plugin (quadratic in a page's headings)
+    source(scratch, "book.xml", f"<document>{_chapter_of(MOST_PAGE_SECTIONS + 1)}</document>\n")
+    _refusal(
+        capsys,
+        scratch,
+        f"chapter `c` holds {MOST_PAGE_SECTIONS + 1:,} sections, more than the {MOST_PAGE_SECTIONS:,} one page of the "
+        "site may hold",
+    )
+
+
+def test_a_chapter_at_the_bound_of_sections_passes_the_lint(capsys, scratch) -> None:  # type: ignore[no-untyped-def]
+    source(scratch, "book.xml", f"<document>{_chapter_of(MOST_PAGE_SECTIONS)}</document>\n")
+    assert "RB306" not in run(capsys, "lint").out
+
+
+@pytest.mark.parametrize(
+    ("book", "what"),
+    [
+        (f'<document><chapter id="c" title="{"T" * (LONGEST_TITLE + 1)}">x.</chapter></document>', "chapter `c`"),
+        (
+            f'<document><chapter id="c" title="C"><section id="s" title="{"T" * (LONGEST_TITLE + 1)}">x.</section>'
+            "</chapter></document>",
+            "section `s`",
+        ),
+        (
+            '<document><chapter id="c" title="C"><sequence kind="setup" id="q"><item title="'
+            + "T" * (LONGEST_TITLE + 1)
+            + '">Place.</item></sequence></chapter></document>',
+            "a step",
+        ),
+    ],
+)
+def test_a_title_longer_than_a_title_may_be_is_refused_by_lint_and_build(capsys, scratch, book: str, what: str) -> None:  # type: ignore[no-untyped-def]
+    # one chapter title of 1 MB, written into the navigation of 400 pages, made a site of 455 MB
+    source(scratch, "book.xml", book + "\n")
+    _refusal(
+        capsys,
+        scratch,
+        f"the title of {what} is {LONGEST_TITLE + 1:,} characters long, more than the {LONGEST_TITLE} a title may be",
+    )
+
+
+def test_a_title_at_the_bound_passes_the_lint(capsys, scratch) -> None:  # type: ignore[no-untyped-def]
+    source(scratch, "book.xml", f'<document><chapter id="c" title="{"T" * LONGEST_TITLE}">x.</chapter></document>\n')
+    assert "RB306" not in run(capsys, "lint").out
+
+
+def _rendered(nav: list[Any], path: str) -> int:
+    """How many entries of ``nav`` the page at ``path`` renders, as Material does with ``navigation.sections`` and
+    ``navigation.prune``: every top-level entry, every entry of a top-level group (a section, always open), and the
+    entries of each group open on the way to the page; a group below the top level that holds no open page is one
+    entry (pruned)."""
+
+    def holds(entries: list[Any]) -> bool:
+        return any(value == path or (isinstance(value, list) and holds(value)) for e in entries for value in e.values())
+
+    def inside(entries: list[Any], top: bool) -> int:
+        count = len(entries)
+        for entry in entries:
+            for value in entry.values():
+                if isinstance(value, list) and (top or holds(value)):
+                    count += inside(value, top=False)
+        return count
+
+    return inside(nav, top=True)
+
+
+@pytest.mark.parametrize("count", [26, 500, 4_000, 100_000])
+def test_each_page_renders_a_navigation_of_logarithmic_size_whatever_the_chapters(count: int) -> None:
+    # 4,000 chapters: 531 entries on each page (7 top-level groups of 25 groups), a site of 443 MB
+    nav = _nav_chapters([(f"C{i}", f"c{i}.md") for i in range(count)])
+    levels = 1
+    while CHAPTERS_PER_NAV_GROUP**levels < count:
+        levels += 1
+    for page in (0, count // 2, count - 1):
+        assert _rendered(nav, f"c{page}.md") <= 1 + CHAPTERS_PER_NAV_GROUP * levels
+
+
+def test_a_short_book_lists_its_chapters_at_the_top_level() -> None:
+    chapters = [(f"C{i}", f"c{i}.md") for i in range(CHAPTERS_PER_NAV_GROUP)]
+    assert _nav_chapters(chapters) == [{title: path} for title, path in chapters]
+
+
+def _chain(count: int) -> str:
+    """``count`` definitions in one section, each using the one before (the rule data lists up to 100 terms to read
+    before each)."""
+    definitions = "".join(
+        f'<definition name="a{i}">A <reference name="a{i}">t</reference> is <reference name="a{i - 1}">u</reference>.'
+        "</definition>\n"
+        for i in range(1, count)
+    )
+    section = f'<section id="s" title="S"><definition name="a0">Base.</definition>\n{definitions}</section>'
+    return f'<document><chapter id="c" title="C">{section}</chapter></document>\n'
+
+
+def test_the_lists_of_terms_read_first_are_counted_as_the_rule_data_writes_them(capsys, scratch) -> None:  # type: ignore[no-untyped-def]
+    source(scratch, "book.xml", _chain(300))
+    assert run(capsys, "build", "-q", "--data-only", "-o", "out").code == 0
+    text = (scratch / "out" / "rules.json").read_text(encoding="utf-8")
+    lists = {name: term["read_first"] for name, term in json.loads(text)["terms"].items()}
+    written = sum(len(found.group(0)) for found in re.finditer(r'"read_first": \[[^\]]*\]', text))
+    assert read_first_bytes(lists) == written
+    assert max(len(names) for names in lists.values()) == 100
+
+
+@pytest.mark.slow  # a book of 1.5 MB, read and linted twice: about 4 s
+def test_rule_data_whose_lists_of_terms_read_first_pass_their_bound_is_refused_by_lint_and_build(
+    capsys, scratch
+) -> None:  # type: ignore[no-untyped-def]
+    # 30,000 chained definitions (3.66 MB) passed the lint; the build then refused a 72 MB rules.json, past the
+    # engine's 64 MB, after 5.4 s and 797 MB. 13,000 list 17.3 MB of names to read first, past their 16 MB.
+    source(scratch, "book.xml", _chain(13_000))
+    _refusal(capsys, scratch, "the terms to read before each of the book's 13,000 terms come to 17,265,297 bytes")
+    assert MOST_READ_FIRST_BYTES < 17_265_297
+
+
+@pytest.mark.parametrize("count", [150, 300])
+def test_the_most_the_lists_can_come_to_is_never_less_than_what_they_take(count: int) -> None:
+    # the lint orders the terms (loading the graph library) only when this bound passes the limit
+    terms = TermGraph(Book((parse_xml_string(_chain(count)).document,)))  # type: ignore[arg-type]
+    _, lists = reading_order(terms)
+    assert read_first_bytes(lists) <= read_first_bytes_at_most(terms)
+    assert read_first_bytes_at_most(terms) < MOST_READ_FIRST_BYTES  # a small book: far under the limit
