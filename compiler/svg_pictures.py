@@ -170,7 +170,7 @@ def _check_text_length(root: etree._Element) -> None:
     help = "put the text in the book, or convert the picture's text to paths (Inkscape: Path > Object to Path)"
     drawn = 0
     for text in root.iter(f"{{{SVG}}}text"):
-        length = len("".join(text.itertext()))
+        length = sum(len(part) for part in text.itertext())
         if length > MAX_TEXT_RUN:
             raise UnsafeSvg(
                 f"one of its texts has {length:,} characters, more than the {MAX_TEXT_RUN:,} a text of an SVG "
