@@ -60,6 +60,7 @@ from rulebook.fileio import (
     work_name,
     write_atomic,
 )
+from rulebook.masked import masked
 
 MARKER = SITE_MARKER
 """The file that marks a folder as a site this tool built (and so may replace)."""
@@ -303,7 +304,7 @@ def _plainly(output: Path) -> Iterator[None]:
     try:
         yield
     except LookupError as error:  # a template missing (Jinja's is an OSError too): no failed write, said as it is
-        raise OutputError(f"the site generator misses a template: {error}") from error
+        raise OutputError(masked(f"the site generator misses a template: {error}")) from error
     except OSError as error:
         where = error.filename or output
         if error.strerror == state.MOUNTED:

@@ -24,6 +24,7 @@ from functools import cache, partial
 
 from lxml import etree
 
+from rulebook.errors import quoted
 from rulebook.picture_size import MAX_PIXELS, SIGNATURES, SIZE_BYTES, decoded_pixels, size_refusal_of_any
 from rulebook.svg_area import MARKED, MAX_ROWS_CROSSED, MAX_TIMES_PAINTED, PaintedArea
 from rulebook.svg_css import (
@@ -144,6 +145,7 @@ def sanitised_svg(data: bytes) -> bytes:
     if tree.tag != f"{{{SVG}}}svg":
         raise UnsafeSvg(f"it is not an SVG picture (its root is `{etree.QName(tree).localname}` {_namespace(tree)})")
     _check_css_extent(tree)
+    _check_own_size(tree)
     root = etree.Element(tree.tag, _attributes(tree), nsmap={None: SVG, "xlink": XLINK})  # type: ignore[dict-item]
     root.text = tree.text
     _copy_children(tree, root)
@@ -151,7 +153,69 @@ def sanitised_svg(data: bytes) -> bytes:
     _check_directions(tree)
     _check_carried(root)
     _check_drawn(root)
+    _check_text_length(root)
     return etree.tostring(root, xml_declaration=True, encoding="UTF-8") + b"\n"
+
+
+MAX_TEXT_RUN = 4_000
+"""The most characters one ``<text>`` of an SVG picture may draw: laying a line out costs more than its length (one
+``<text>`` of 60 KB took Typst 3 s to draw, 120 KB 7.6 s, and 22 s more for the PDF, past every other count)."""
+MAX_SVG_TEXT = 200_000
+"""The most characters of text all of a picture's ``<text>`` may draw (a map's thousands of labels are a tenth)."""
+
+
+def _check_text_length(root: etree._Element) -> None:
+    """Refuse a picture one ``<text>`` of which draws more than :data:`MAX_TEXT_RUN` characters, or all of them more
+    than :data:`MAX_SVG_TEXT`."""
+    help = "put the text in the book, or convert the picture's text to paths (Inkscape: Path > Object to Path)"
+    drawn = 0
+    for text in root.iter(f"{{{SVG}}}text"):
+        length = sum(len(part) for part in text.itertext())
+        if length > MAX_TEXT_RUN:
+            raise UnsafeSvg(
+                f"one of its texts has {length:,} characters, more than the {MAX_TEXT_RUN:,} a text of an SVG "
+                "picture may",
+                help=help,
+            )
+        drawn += length
+    if drawn > MAX_SVG_TEXT:
+        raise UnsafeSvg(
+            f"it draws {drawn:,} characters of text, more than the {MAX_SVG_TEXT:,} an SVG picture may", help=help
+        )
+
+
+SMALLEST_SIDE = 1 / 64
+"""The narrowest a picture's own ``width`` or ``height`` may be, in CSS pixels (Typst refuses 0, a negative size and
+one too small for its numbers, and the picture was left out of the site and the PDF after the lint passed it)."""
+LARGEST_SIDE = 1_000_000.0
+"""The widest: a size past it is no picture's (``1e308``: Typst's numbers cannot hold it)."""
+LARGEST_VIEW = 1e9
+"""The largest number of a ``viewBox`` (Typst reads it in 32-bit numbers, which lose a box past it)."""
+
+
+def _check_own_size(tree: etree._Element) -> None:
+    """Refuse a root whose ``width``, ``height`` or ``viewBox`` is no size a picture can have (``0``, ``-5``,
+    ``1e-300``): Typst refuses it, the picture is left out after the lint passed it. A size this module cannot read
+    (``auto``, a percentage, ``em``) is left to the drawing."""
+    from rulebook.svg_geometry import length
+
+    for side in ("width", "height"):
+        said = tree.get(side)
+        found = length(said, 0.0) if said is not None and "%" not in said else None
+        if found is not None and not SMALLEST_SIDE <= found <= LARGEST_SIDE:
+            raise UnsafeSvg(
+                f"its `{side}` is {quoted(said or '')}, no size a picture can have",
+                help=f"give it a {side} from 1 to 1,000,000 pixels, or none (its `viewBox` then sizes it)",
+            )
+    box = tree.get("viewBox")
+    values = numbers(box) if box is not None else []
+    if len(values) == 4 and not (
+        all(math.isfinite(v) and abs(v) <= LARGEST_VIEW for v in values) and values[2] > 0 and values[3] > 0
+    ):
+        raise UnsafeSvg(
+            f"its `viewBox` is {quoted(box or '')}, no box a picture can show",
+            help="give it a `viewBox` of a positive width and height (`0 0 300 120`)",
+        )
 
 
 _NO_DOCTYPE = (

@@ -738,3 +738,26 @@ def test_a_profile_file_and_the_command_line(
         "`speed` is not a setting of a chain profile (count, values, reroll, damage, health, targets)"
         in capsys.readouterr().err
     )
+
+
+@pytest.mark.parametrize(
+    ("written", "wrong"),
+    [
+        ('from="captain"', 'from="relic"'),
+        ('prices="captain warrior"', 'prices="relic warrior"'),
+        ('not-counted="captain"', 'not-counted="crew"'),
+    ],
+)
+def test_an_army_rule_naming_a_term_that_is_no_category_fails_the_lint(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], written: str, wrong: str
+) -> None:
+    """`from="relic"` (a term of the book, not a category of the army's table) passed the lint, and the engine then
+    found every army with a boss illegal (the twenty-first probe): the lint names the categories there are."""
+    book = ASHFALL.read_text(encoding="utf-8")
+    assert written in book
+    (tmp_path / "ashfall.xml").write_text(book.replace(written, wrong), encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    capsys.readouterr()
+    assert main(["lint", "ashfall.xml"]) == 1
+    said = capsys.readouterr().out
+    assert "no category of the army's table `crew_categories` (`captain`, `specialist`, `warrior`)" in said

@@ -89,4 +89,9 @@ def mechanics_context(terms: TermGraph, tables: Sequence[RollTable], facts: Fact
         {name: entry["kind"] for name, entry in facts.values.items()},
         facts.tables,
         frozenset(terms.defined_terms()) | frozenset(terms.referenced_names()),
+        {
+            table: frozenset(term for row in facts.rows_of(table) for term in row["terms"])
+            for table, kind in facts.tables.items()
+            if kind == "categories"
+        },
     )

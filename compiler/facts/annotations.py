@@ -71,6 +71,7 @@ def collect_mechanics(book: Book, context: Context) -> MechanicsData:
     rolls, unread = _rolls(checked)
     problems.extend(_diagnostic(r, "a reading must follow a roll of that name (`against`)") for r in unread)
     problems.extend(_declared_again(checked))
+    problems.extend(_not_categories(checked, context))
     mechanics: Mechanics = {
         "tests": {name: test for name, test in _by_name(TEST, checked).items() if name not in rolls},
         "dice": _by_name(DERIVED_DIE, checked, str.upper),
@@ -226,6 +227,36 @@ def _declared_again(checked: Sequence[_Checked]) -> list[Diagnostic]:
         if earlier is not entry.mechanic:
             said = f"declared again (line {earlier.span.line} declares it): one annotation says how it is rolled"
             found.append(_diagnostic(entry.mechanic, said + " and passed (a roll answers `odds test` too)"))
+    return found
+
+
+CATEGORY_ATTRIBUTES = ("from", "prices", "not-counted")
+"""The attributes of the army's annotations that name categories (the rows of its categories table)."""
+
+
+def _not_categories(checked: Sequence[_Checked], context: Context) -> list[Diagnostic]:
+    """An army rule naming a term that is no category of the standard army's table: a leader chosen from `relic`
+    (a term of the book, not a category) passed the lint, and the engine found every army with a leader illegal."""
+    army = _last(ARMY, checked)
+    categories = context.categories.get(army["categories"]) if army is not None else None
+    if army is None or not categories:
+        return []
+    found = []
+    for entry in checked:
+        if entry.kind not in (ARMY, ARMY_RULES):
+            continue
+        for attribute in CATEGORY_ATTRIBUTES:
+            named = dict(entry.mechanic.attributes).get(attribute)
+            strays = [name for name in (named or "").split() if name not in categories]
+            if strays:
+                listed = ", ".join(f"`{name}`" for name in sorted(categories))
+                found.append(
+                    _diagnostic(
+                        entry.mechanic,
+                        f"`{attribute}` names {', '.join(f'`{n}`' for n in strays[:5])}, no category of the army's "
+                        f"table `{army['categories']}` ({listed})",
+                    )
+                )
     return found
 
 

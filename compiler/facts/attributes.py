@@ -29,6 +29,8 @@ class Context:
     """The kinds of the data tables that have an id, by id."""
     known: frozenset[str] = frozenset()
     """The terms the book defines or refers to (a partial book refers to terms of chapters not written yet)."""
+    categories: Mapping[str, frozenset[str]] = field(default_factory=dict)
+    """The terms of each table of kind ``categories``'s rows, by the table's id (what an army's rules name)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -252,7 +252,11 @@ def _picture_problem(answer: dict[str, Any] | _Ended | None, limits: Limits, *, 
     """Why Typst cannot read a picture, from its answer (None: not in time; ``cut``: the time left to all the
     pictures was shorter than a picture's own) or from how its process ended."""
     if answer is None and cut:
-        return f"not read: Typst may take {_seconds(limits.seconds)} to read all the pictures, and took them before"
+        return (
+            f"not read: Typst may take {_seconds(limits.seconds)} to read all the pictures, and took them before "
+            "(raise it with `time_limit = ...` in seconds in the configuration's [pdf] table, or make the slow "
+            "pictures simpler: the warnings before this one name them)"
+        )
     if answer is None:
         raise_it = "(raise it with `picture_time_limit = ...` in seconds in the configuration's [pdf] table)"
         return f"Typst could not read this picture within {_seconds(limits.picture_seconds)} {raise_it}"

@@ -58,8 +58,9 @@ def draw_site_pictures(project: Project, published: Mapping[str, Path]) -> SiteP
     fonts = project_fonts(project)
     fonts_key = b"".join(hashlib.sha256(name.encode() + b"\0" + data).digest() for name, data in sorted(fonts.items()))
     keys = {name: hashlib.sha256(fonts_key + b"\0" + svg).digest() for name, svg in rebuilt.items()}
-    asked = {name: svg for name, svg in rebuilt.items() if keys[name] not in _DRAWN}
-    found: dict[str, DrawnPicture | str] = {}
+    first = {key: name for name, key in reversed(keys.items())}  # one name for each content: drawn once
+    asked = {name: rebuilt[name] for key, name in sorted(first.items(), key=lambda item: item[1]) if key not in _DRAWN}
+    drawn_now: dict[bytes, DrawnPicture | str] = {}
     if asked:
         sizes = {name: css_size(svg) for name, svg in asked.items()}
         drawings = {name: Drawing(svg, *drawn_size(sizes[name])) for name, svg in asked.items()}
@@ -67,11 +68,14 @@ def draw_site_pictures(project: Project, published: Mapping[str, Path]) -> SiteP
             pngs, problems = drawn_pictures(drawings, Path(room), limits(project), fonts)
         for name in asked:
             made: DrawnPicture | str = (
-                DrawnPicture(pngs[name], *page_size(sizes[name])) if name in pngs else _refusal(name, problems[name])
+                DrawnPicture(pngs[name], *page_size(sizes[name])) if name in pngs else problems[name]
             )
             _DRAWN.keep(keys[name], made, len(made.png) if isinstance(made, DrawnPicture) else len(made))
-            found[name] = made
-    found |= {name: _DRAWN[keys[name]] for name in rebuilt if name not in found}
+            drawn_now[keys[name]] = made
+    found: dict[str, DrawnPicture | str] = {}
+    for name in rebuilt:
+        made = drawn_now[keys[name]] if keys[name] in drawn_now else _DRAWN[keys[name]]
+        found[name] = made if isinstance(made, DrawnPicture) else _refusal(name, made)
     return SitePictures(
         {name: made for name, made in found.items() if isinstance(made, DrawnPicture)},
         {name: made for name, made in found.items() if isinstance(made, str)},

@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 from rulebook.errors import SiteBuildError
 from rulebook.fileio import write_changed
 from rulebook.inputs import MAX_DATA_BYTES, read_input_text, source_date
+from rulebook.masked import masked, remember_environment_values
 from rulebook.site.escaping import logo_tooltip_as_label
 from rulebook.site.generator import LiveSite, RunChange, SiteRun
 
@@ -87,7 +88,7 @@ class MkDocs:
         """Build one MkDocs site from ``project/docs``; what MkDocs warned about."""
         from mkdocs.commands.build import build
 
-        with _mkdocs_logging() as collected, _build_date(), _mkdocs_errors("the site"):
+        with _mkdocs_logging() as collected, _build_date(), _mkdocs_errors("the site", collected):
             build(_load_config(run, config_file, project / "docs", site_dir, scripts))
         return tuple(collected.messages)
 
@@ -117,6 +118,7 @@ def read_settings(path: Path, *, root: Path | None = None, inherited: tuple[Path
     from rulebook.site.setting_paths import check_setting_paths, check_theme_icons
 
     text = read_input_text(path, root=root, limit=MAX_DATA_BYTES, kind="configuration")
+    remember_environment_values(text)
     try:
         loaded = yaml_load(text)  # text, not a file: MkDocs leaves INHERIT to us
     except (OSError, UnicodeDecodeError, ValueError, RecursionError, yaml.YAMLError, ConfigurationError) as error:
@@ -263,9 +265,13 @@ class _Collect(logging.Handler):
     def __init__(self) -> None:
         super().__init__(logging.WARNING)
         self.messages: list[str] = []
+        self.errors: list[str] = []
+        """The messages logged as errors (a setting MkDocs refuses, and why)."""
 
     def emit(self, record: logging.LogRecord) -> None:
-        self.messages.append(record.getMessage())
+        self.messages.append(masked(record.getMessage()))
+        if record.levelno >= logging.ERROR:
+            self.errors.append(masked(record.getMessage()))
 
 
 @contextlib.contextmanager
@@ -299,14 +305,49 @@ def _build_date() -> Iterator[None]:
 
 
 @contextlib.contextmanager
-def _mkdocs_errors(what: str) -> Iterator[None]:
-    """MkDocs' errors as :class:`~rulebook.errors.SiteBuildError`: MkDocs could not build ``what``."""
+def _mkdocs_errors(what: str, collected: _Collect | None = None) -> Iterator[None]:
+    """MkDocs' errors as :class:`~rulebook.errors.SiteBuildError`: MkDocs could not build ``what``, with what it
+    logged as errors (``collected``: "Config value 'repo_url': Expected a string", where it said only "Aborted with
+    a configuration error!"); a template the theme lacks, or a theme's template that fails on a setting's value
+    (``theme.features: 5``), told as the settings' fault, not as a failed write or a bug of the compiler's. Values
+    ``mkdocs.yml`` takes from the environment are masked (:mod:`rulebook.masked`)."""
+    from jinja2 import TemplateError, TemplateNotFound
     from mkdocs.exceptions import MkDocsException
 
     try:
         yield
     except MkDocsException as error:
-        raise SiteBuildError(f"MkDocs could not build {what}: {error}") from error
+        said = [" ".join(message.split()) for message in (collected.errors if collected is not None else ())]
+        raise SiteBuildError(masked(f"MkDocs could not build {what}: {'; '.join(said) or error}")) from error
+    except TemplateNotFound as error:
+        raise SiteBuildError(
+            masked(
+                f"MkDocs could not build {what}: the theme has no template `{error.name}`: a setting of mkdocs.yml "
+                "names what the theme lacks (`theme.language`, an icon)"
+            )
+        ) from error
+    except (TypeError, AttributeError, ValueError, KeyError, TemplateError) as error:
+        place = _theme_template(error)
+        if place is None:
+            raise
+        raise SiteBuildError(
+            masked(
+                f"MkDocs could not build {what}: the theme's template {place} failed on a setting of mkdocs.yml "
+                f"({type(error).__name__}: {error}): check the kinds of its values (a list where the theme takes a "
+                "list, text where it takes text)"
+            )
+        ) from error
+
+
+def _theme_template(error: BaseException) -> str | None:
+    """The theme's template (``partials/header.html:5``) in which ``error`` was raised, if it was in one."""
+    import traceback
+
+    places = [f for f in traceback.extract_tb(error.__traceback__) if f.filename.endswith(".html")]
+    if not places:
+        return None
+    last = places[-1]
+    return f"`{Path(last.filename).name}:{last.lineno}`"
 
 
 # -- the live site of `serve` ----------------------------------------------------------------------------------

@@ -577,3 +577,35 @@ def test_an_icon_of_the_theme_or_of_its_custom_folder_is_taken(
     )
     assert run(capsys, "build", "--no-pdf").code == 0
     assert "M1 1h22v22z" in (scratch / "site" / "index.html").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize(
+    ("mkdocs", "said"),
+    [
+        ("repo_url: 5\n", "Config value 'repo_url': Expected a string"),
+        ("markdown_extensions:\n  - nosuchext\n", "Failed to load extension 'nosuchext'"),
+        ("plugins:\n  - nosuchplugin\n", 'The "nosuchplugin" plugin is not installed'),
+        ("theme:\n  features: 5\n", "the theme's template `header.html:5` failed on a setting of mkdocs.yml"),
+        ("extra:\n  social:\n    - icon: 7\n", "the theme's template `social.html:15` failed on a setting"),
+        ("theme:\n  palette: 5\n", "failed on a setting of mkdocs.yml (TypeError"),
+        ("theme:\n  language: xx-nosuch\n", "the theme has no template `partials/languages/xx-nosuch.html`"),
+        ("theme:\n  language: !ENV RULEBOOK_TEST_SECRET\n", "the theme has no template `partials/languages/***.html`"),
+    ],
+)
+def test_a_setting_of_mkdocs_yml_the_generator_refuses_is_told_with_its_reason_never_a_secret(
+    scratch: Path,  # noqa: F811
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    mkdocs: str,
+    said: str,
+) -> None:
+    """MkDocs said only "Aborted with a configuration error!" (the reason went to a log the build kept), a value of
+    the wrong kind was an internal error in the theme's template, and a language the theme lacks quoted an `!ENV`
+    value into the log (the twenty-first probe): each a plain error with its reason, the environment's values
+    masked."""
+    monkeypatch.setenv("RULEBOOK_TEST_SECRET", "Top-Secret-Token")
+    source(scratch, "book.xml", BOOK)
+    (scratch / "mkdocs.yml").write_text(mkdocs, encoding="utf-8")
+    outcome = refused(capsys, scratch, "build", "--no-pdf")
+    assert said in outcome.err
+    assert "internal error" not in outcome.err and "secret" not in outcome.err.lower()

@@ -12,7 +12,7 @@ import pytest
 from lxml import etree
 
 from rulebook.svg_directions import DIRECTION_WEIGHT, MAX_DIRECTION_CHANGES, direction_changes
-from rulebook.svg_pictures import MAX_SVG_DRAWN, UnsafeSvg, sanitised_svg
+from rulebook.svg_pictures import MAX_SVG_DRAWN, MAX_TEXT_RUN, UnsafeSvg, sanitised_svg
 
 HEBREW = "\u05d0"
 REASON = (
@@ -65,7 +65,7 @@ def test_a_text_up_to_the_limit_is_published() -> None:
     direction, held Chromium 50 s: the nineteenth probe)."""
     sanitised_svg(picture(f'<text y="10">{in_turn(MAX_DIRECTION_CHANGES + 1)}</text>'))
     refusal(picture(f'<text y="10">{in_turn(MAX_DIRECTION_CHANGES + 2)}</text>'))
-    sanitised_svg(picture('<text y="10">' + "<tspan>a</tspan>" * 10_000 + "</text>"))
+    sanitised_svg(picture('<text y="10">' + "<tspan>a</tspan>" * MAX_TEXT_RUN + "</text>"))  # as many as a text has
     sanitised_svg(picture('<text y="10">' + f"<tspan>{HEBREW}</tspan>" * MAX_DIRECTION_CHANGES + "</text>"))
     refusal(picture('<text y="10">' + f"<tspan>{HEBREW}</tspan>" * (MAX_DIRECTION_CHANGES + 1) + "</text>"))
 

@@ -124,6 +124,89 @@ def test_a_picture_is_drawn_once_a_command(
     assert (tmp_path / "two" / "images" / "diagram.svg.png").read_bytes().startswith(PNG_HEAD)
 
 
+def test_one_content_under_two_names_is_drawn_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The same SVG under two names was drawn twice in one build (the twenty-first probe: 45 s for one slow
+    picture's 22): one content is drawn once, each name published."""
+    monkeypatch.chdir(_project(tmp_path))
+    monkeypatch.setattr(site_pictures, "_DRAWN", pictures.Remembered())
+    book = tmp_path / "rules" / "book.xml"
+    book.write_text(
+        book.read_text(encoding="utf-8").replace(
+            "</figure>", '</figure><illustration><image source="copy.svg"/></illustration>'
+        ),
+        encoding="utf-8",
+    )
+    (tmp_path / "rules" / "images" / "copy.svg").write_bytes(DIAGRAM)
+    from rulebook.pdf import typst_run
+
+    asked: list[list[str]] = []
+    drawn_pictures = typst_run.drawn_pictures
+
+    def counted(given: dict[str, typst_run.Drawing], *args: object, **kwargs: object) -> object:
+        asked.append(sorted(given))
+        return drawn_pictures(given, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(typst_run, "drawn_pictures", counted)
+    assert run(capsys, "build", "-q", "--no-pdf").code == 0
+    assert asked == [["copy.svg"]]
+    site = tmp_path / "site" / "images"
+    assert (site / "copy.svg.png").read_bytes() == (site / "diagram.svg.png").read_bytes()
+
+
+@pytest.mark.parametrize(
+    ("root", "said"),
+    [
+        ('width="-5" height="10"', "its `width` is `-5`, no size a picture can have"),
+        ('width="0" height="10"', "its `width` is `0`, no size a picture can have"),
+        ('width="10" height="1e-300"', "its `height` is `1e-300`, no size a picture can have"),
+        ('width="1e308" height="10"', "its `width` is `1e308`, no size a picture can have"),
+        ('viewBox="0 0 0 10"', "its `viewBox` is `0 0 0 10`, no box a picture can show"),
+        ('viewBox="0 0 1e40 10"', "its `viewBox` is `0 0 1e40 10`, no box a picture can show"),
+    ],
+)
+def test_a_size_no_picture_can_have_is_refused_by_the_lint(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], root: str, said: str
+) -> None:
+    """A size Typst refuses passed the lint and `build --strict`, and the picture was left out of the site and the
+    PDF with Typst's words (the twenty-first probe): the lint refuses it (`refused-image`), located."""
+    svg = f'<svg xmlns="http://www.w3.org/2000/svg" {root}><rect width="5" height="5"/></svg>'.encode()
+    monkeypatch.chdir(_project(tmp_path, svg))
+    outcome = run(capsys, "lint")
+    assert outcome.code == 1
+    assert said in outcome.out and "RB305" in outcome.out
+
+
+def test_a_picture_drawing_a_page_of_text_is_refused() -> None:
+    """One `<text>` of 120 KB passed every count and took Typst 7.6 s to draw, 22 s more for the PDF: each text is
+    bounded (a map's many short labels are not)."""
+    from rulebook.svg_pictures import MAX_TEXT_RUN, UnsafeSvg, sanitised_svg
+
+    words = "word " * (MAX_TEXT_RUN // 5)
+    sanitised_svg(f'<svg xmlns="http://www.w3.org/2000/svg"><text>{words}</text></svg>'.encode())
+    labels = "<text>0101</text>" * 10_000  # a hex map's coordinates
+    sanitised_svg(f'<svg xmlns="http://www.w3.org/2000/svg">{labels}</svg>'.encode())
+    with pytest.raises(UnsafeSvg, match="one of its texts has 4,008 characters, more than the 4,000"):
+        sanitised_svg(
+            f'<svg xmlns="http://www.w3.org/2000/svg"><text>{words}<tspan>and more</tspan></text></svg>'.encode()
+        )
+
+
+def test_a_picture_whose_drawn_copy_would_have_too_long_a_name_is_refused_by_the_lint(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A picture named 252 bytes passed the lint; the build stopped on its `.svg.png` copy, blaming the output."""
+    name = "d" * 248 + ".svg"
+    monkeypatch.chdir(_project(tmp_path))
+    (tmp_path / "rules" / "images" / "diagram.svg").rename(tmp_path / "rules" / "images" / name)
+    book = tmp_path / "rules" / "book.xml"
+    book.write_text(book.read_text(encoding="utf-8").replace("diagram.svg", name), encoding="utf-8")
+    outcome = run(capsys, "lint")
+    assert outcome.code == 1 and "its name is too long for the site's copy of it" in outcome.out
+    assert run(capsys, "build", "-q", "--no-pdf").code == 0
+
+
 def test_without_typst_an_svg_picture_is_a_box_and_a_warning(tmp_path: Path) -> None:
     """Typst installed with ``--no-deps`` left out: the site is built (``--no-pdf``), each SVG's place is the box of
     a missing picture, and the build says why."""

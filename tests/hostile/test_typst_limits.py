@@ -157,7 +157,11 @@ def test_pictures_not_read_in_an_editions_time_are_left_out(tmp_path: Path) -> N
     pictures = {"a-blurred.svg": BLURRED, "b-fine.svg": FINE}
     kept, refused = typst_run.readable_pictures(pictures, tmp_path / "check", limits)
     assert kept == {}
-    said = "not read: Typst may take 2 s to read all the pictures, and took them before; the PDF shows its place"
+    said = (
+        "not read: Typst may take 2 s to read all the pictures, and took them before (raise it with `time_limit = "
+        "...` in seconds in the configuration's [pdf] table, or make the slow pictures simpler: the warnings before "
+        "this one name them); the PDF shows its place"
+    )
     assert refused == (f"images/a-blurred.svg: {said}", f"images/b-fine.svg: {said}")
 
 
