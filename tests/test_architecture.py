@@ -28,6 +28,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "rulebook.diagnostics",
             "rulebook.errors",
             "rulebook.characters",
+            "rulebook.masked",
             "rulebook.fileio",
             "rulebook.state",
             "rulebook.inputs",
