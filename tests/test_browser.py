@@ -329,9 +329,10 @@ def test_hostile_titles_run_nothing_on_load_or_focus(chromium: Any, hostile_titl
 
 
 def test_pictures_run_nothing_and_only_pictures_are_served(chromium: Any, tmp_path: Path) -> None:
-    """An SVG opened at its own address is a document of the site: the published one is a drawing, and a
-    scripted one, an HTML page or a page named `.png` is not there to open."""
+    """An SVG opened at its own address is a document of the site: none is published (each is drawn into a PNG,
+    served as a picture), and a scripted one, an HTML page or a page named `.png` is not there to open."""
     from rulebook.cli import main
+    from rulebook.pictures import published_name
 
     from .hostile.pictures import FILES, PUBLISHED, make_project
 
@@ -347,10 +348,11 @@ def test_pictures_run_nothing_and_only_pictures_are_served(chromium: Any, tmp_pa
         tab.goto(url + "pictures/")
         tab.wait_for_timeout(200)
         statuses = {}
-        for name in sorted(FILES):
+        for name in sorted({*FILES, *map(published_name, PUBLISHED)}):
             response = tab.goto(url + "images/" + name)
             statuses[name] = response.status if response is not None else None
             tab.wait_for_timeout(100)
         context.close()
     assert dialogs == []
-    assert {name for name, status in statuses.items() if status == 200} == PUBLISHED
+    assert {name for name, status in statuses.items() if status == 200} == {published_name(n) for n in PUBLISHED}
+    assert statuses["arc.svg"] == 404 and statuses["arc.svg.png"] == 200
