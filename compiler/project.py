@@ -91,10 +91,12 @@ from rulebook.errors import QUOTE_LIMIT, quoted, shorten
 from rulebook.fileio import path_problem
 from rulebook.languages.data import shipped_codes
 from rulebook.names import BOOK_NAME as BOOK_NAME
-from rulebook.site.page_table import SITE_ENTRY, TRANSLATION_REPORT_PREFIX, is_device_name
+from rulebook.site.page_table import LONGEST_TITLE, SITE_ENTRY, TRANSLATION_REPORT_PREFIX, is_device_name
 
 MAIN_BOOK = "main"
 """The name of the book the top-level table describes."""
+LONGEST_LINE = 1_000
+"""The most characters a configured copyright line or description may have (each is on every page)."""
 LANGUAGE = re.compile(r"[a-z]{2,3}(?:-[A-Za-z0-9]{2,8})?")
 
 _SEVERITIES = {"error": Severity.ERROR, "warning": Severity.WARNING, "info": Severity.INFO, "off": None}
@@ -717,10 +719,10 @@ def _book(table: Mapping[str, Any], root: Path, check: _Checker, name: str, wher
     return BookConfig(
         name=name,
         sources=tuple(root / source for source in check.paths(table, "sources", where)),
-        title=check.string(table, "title", where),
-        edition=check.string(table, "edition", where),
-        copyright=check.string(table, "copyright", where),
-        description=check.string(table, "description", where),
+        title=check.string(table, "title", where, most=LONGEST_TITLE),
+        edition=check.string(table, "edition", where, most=LONGEST_TITLE),
+        copyright=check.string(table, "copyright", where, most=LONGEST_LINE),
+        description=check.string(table, "description", where, most=LONGEST_LINE),
         site_url=check.url(table, "site_url", where),
         language=language,
         baseline=root / baseline if baseline else None,
@@ -783,7 +785,7 @@ def _translations(table: Mapping[str, Any], root: Path, check: _Checker, where: 
                 language_file=root / language_file if language_file else None,
                 from_edition=made_from,
                 format=_source_format(entry, check, place),
-                title=check.string(entry, "title", place),
+                title=check.string(entry, "title", place, most=LONGEST_TITLE),
             )
         )
     return tuple(found)
@@ -842,12 +844,19 @@ class _Checker:
     def _wrong(self, key: str, where: str, expected: str, value: object) -> ConfigError:
         return self.error(f"`{key}` in [{where}] must be {expected}, not {toml_kind(value)}")
 
-    def string(self, table: Mapping[str, Any], key: str, where: str) -> str | None:
+    def string(self, table: Mapping[str, Any], key: str, where: str, *, most: int | None = None) -> str | None:
+        """A string; ``most``: at most so many characters (a title or a copyright line is on every page: one of a
+        megabyte made a site of hundreds)."""
         value = table.get(key)
         if value is None:
             return None
         if not isinstance(value, str):
             raise self._wrong(key, where, "a string", value)
+        if most is not None and len(value) > most:
+            raise self.error(
+                f"`{key}` in [{where}] has {len(value):,} characters, more than the {most:,} it may have "
+                "(it is on every page)"
+            )
         return value
 
     def path(self, table: Mapping[str, Any], key: str, where: str) -> str | None:

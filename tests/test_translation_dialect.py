@@ -420,3 +420,26 @@ def test_lint_fails_on_a_translation_converted_from_a_pdf_that_no_build_can_read
     assert main(["lint"]) == 2
     assert "--> de.md:" in capsys.readouterr().out
     assert main(["build", "-q", "--no-pdf"]) == 2
+
+
+def test_a_translation_too_large_to_publish_stops_the_build_as_the_books_own(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A translated chapter past the sections a page may hold is the lint's RB306 and was published anyway (20,000
+    sections: 69 s, 2.9 GB; the twenty-second probe): the build stops at it, the last good site kept."""
+    from rulebook.site import page_table
+
+    project = _project(tmp_path)
+    monkeypatch.chdir(project)
+    monkeypatch.setattr(page_table, "MOST_PAGE_SECTIONS", 2)
+    from rulebook.lint.rules import too_large
+
+    monkeypatch.setattr(too_large, "MOST_PAGE_SECTIONS", 2)
+    extra = "".join(f"\n## Teil {n} {{#teil_{n}}}\n\nText.\n" for n in range(3))
+    (project / "de.md").write_text(
+        (project / "de.md").read_text(encoding="utf-8") + "\n# Mehr {#mehr}\n" + extra, encoding="utf-8"
+    )
+    capsys.readouterr()
+    assert main(["build", "-q", "--no-pdf"]) == 2
+    err = capsys.readouterr().err
+    assert "RB306" in err and "de.md" in err and "nothing was built" in err

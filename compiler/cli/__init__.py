@@ -114,8 +114,10 @@ def _main(argv: Sequence[str] | None) -> int:
             import traceback
 
             traceback.print_exc()
+        from rulebook.masked import masked
+
         print(
-            f"rulebook: internal error: {type(error).__name__}: {error}\n"
+            f"rulebook: internal error: {type(error).__name__}: {masked(str(error))}\n"
             "This is a bug in the rulebook compiler; set RULEBOOK_DEBUG=1 to see the traceback.",
             file=sys.stderr,
         )

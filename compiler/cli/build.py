@@ -179,7 +179,7 @@ def report_build(result: build_values.BuildResult, progress: Progress, *, served
         return 2
     for book in result.books:
         for warning in book.warnings:
-            print(f"rulebook: {book.generator}: {warning}", file=sys.stderr)
+            print(f"rulebook: {book.generator}: {terminal_message(warning)}", file=sys.stderr)
         for warning in book.pdf_warnings:
             print(f"rulebook: typst: {terminal_message(warning)}", file=sys.stderr)
         for notice in book.lint.notices:

@@ -59,6 +59,7 @@ if TYPE_CHECKING:
     from rulebook import publish
     from rulebook.build_values import BookBuild, BookStages, BuildOptions, BuildResult, TranslationResult
     from rulebook.recipe.book_pdf import Printing
+    from rulebook.recipe.commands import TranslationLints
     from rulebook.site.pages import SiteInput
 
 Progress = Callable[[str], None]
@@ -220,7 +221,10 @@ def checked_book(
     if lint.unsafe:
         return BuildResult(options.output, refused=lint.unsafe, sources=read.sources)
     if book.translations and not options.files:
-        lint = replace(lint, translation_errors=_translation_errors(project, book, lint, key, cache))
+        translated = _translation_lints(project, book, lint, key, cache)
+        if translated.unsafe:
+            return BuildResult(options.output, refused=translated.unsafe, sources=translated.sources)
+        lint = replace(lint, translation_errors=translated.errors)
     own = ((book.label or book.name, lint.new_errors),) if lint.new_errors else ()
     withheld = (*own, *lint.translation_errors)
     if options.strict and withheld:  # nothing of this build is published: no need to make the rest
@@ -228,15 +232,14 @@ def checked_book(
     return read, lint
 
 
-def _translation_errors(
+def _translation_lints(
     project: Project, book: BookConfig, lint: LintResult, linted: str, cache: StageCache
-) -> tuple[tuple[str, int], ...]:
-    """The new errors of each of ``book``'s translations' own lints, remembered by what they read (``linted``: the
-    key of the book's lint)."""
-    from rulebook.recipe.commands import translation_errors
+) -> TranslationLints:
+    """The lints of ``book``'s translations, remembered by what they read (``linted``: the key of the book's lint)."""
+    from rulebook.recipe.commands import translation_lints
 
     key = digest(linted, *(file for translation in book.translations for file in translation.files))
-    return cache.get("translation lint", key, lambda: translation_errors(project, book, lint))
+    return cache.get("translation lint", key, lambda: translation_lints(project, book, lint))
 
 
 def book_stages(

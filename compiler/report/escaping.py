@@ -24,6 +24,7 @@ from typing import Any, TextIO, cast
 
 from rulebook.characters import UNPRINTABLE, character_class
 from rulebook.errors import shorten
+from rulebook.masked import masked
 
 NAME_LIMIT = 60
 """Longest name (a backticked part of a message) shown whole."""
@@ -66,8 +67,9 @@ LINES_LIMIT = 40
 def terminal_message(message: str) -> str:
     """An error or a warning of the command line as shown: each line's control characters made visible and the
     line cut in its middle past :data:`LINE_LIMIT`, at most :data:`LINES_LIMIT` lines. The safety net under every
-    message that quotes a file name, a configuration value or a file's content."""
-    lines = message.split("\n")
+    message that quotes a file name, a configuration value or a file's content; a value a configuration took from
+    the environment is masked (:func:`rulebook.masked.masked`: ``INHERIT: !ENV SECRET`` was quoted whole)."""
+    lines = masked(message).split("\n")
     if len(lines) > LINES_LIMIT:
         lines = [*lines[: LINES_LIMIT - 1], f"… ({len(lines) - LINES_LIMIT + 1} more lines)"]
     return "\n".join(visible(shorten(line, LINE_LIMIT)) for line in lines)

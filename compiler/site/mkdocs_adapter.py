@@ -24,9 +24,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from rulebook.errors import SiteBuildError
+from rulebook.errors import SiteBuildError, UserError
 from rulebook.fileio import write_changed
-from rulebook.inputs import MAX_DATA_BYTES, read_input_text, source_date
+from rulebook.inputs import read_input_text, source_date
 from rulebook.masked import masked, remember_environment_values
 from rulebook.site.escaping import logo_tooltip_as_label
 from rulebook.site.generator import LiveSite, RunChange, SiteRun
@@ -98,6 +98,46 @@ class MkDocs:
         return MkDocsLiveSite(run, config_file=config_file, docs=docs, site_dir=site_dir, scripts=scripts)
 
 
+MAX_SETTINGS_BYTES = 1024 * 1024
+"""The largest settings file read: MkDocs reads one several times over in pure-Python YAML (4 MB took 20 s); a
+site's settings are a few KB."""
+MAX_SETTINGS_VALUES = 100_000
+"""The most values a settings file may come to once its YAML aliases are expanded: 499 bytes of aliases of
+aliases made MkDocs print a value of millions (106 s, 11 GB)."""
+
+
+def _check_expansion(path: Path, text: str) -> None:
+    """Refuse settings whose aliases expand past :data:`MAX_SETTINGS_VALUES` values (counted without expanding)."""
+    import yaml
+
+    try:
+        node = yaml.compose(text, Loader=yaml.SafeLoader)
+    except (yaml.YAMLError, RecursionError):
+        return  # the loading says what is wrong
+    counted: dict[int, int] = {}
+
+    def size(node: Any, depth: int = 0) -> int:
+        known = counted.get(id(node))
+        if known is not None:
+            return known
+        if depth > 200:
+            return MAX_SETTINGS_VALUES + 1
+        if isinstance(node, yaml.MappingNode):
+            total = 1 + sum(size(key, depth + 1) + size(value, depth + 1) for key, value in node.value)
+        elif isinstance(node, yaml.SequenceNode):
+            total = 1 + sum(size(item, depth + 1) for item in node.value)
+        else:
+            total = 1
+        counted[id(node)] = min(total, MAX_SETTINGS_VALUES + 1)
+        return counted[id(node)]
+
+    if node is not None and size(node) > MAX_SETTINGS_VALUES:
+        raise SiteBuildError(
+            f"{path}: its YAML aliases (`*name`) come to more than {MAX_SETTINGS_VALUES:,} values, more than any "
+            "site's settings: write the settings out"
+        )
+
+
 MAX_INHERITED = 10
 """The longest chain of ``INHERIT``'ed settings files read (a file inheriting itself would never end)."""
 
@@ -117,8 +157,9 @@ def read_settings(path: Path, *, root: Path | None = None, inherited: tuple[Path
 
     from rulebook.site.setting_paths import check_setting_paths, check_theme_icons
 
-    text = read_input_text(path, root=root, limit=MAX_DATA_BYTES, kind="configuration")
+    text = read_input_text(path, root=root, limit=MAX_SETTINGS_BYTES, kind="configuration")
     remember_environment_values(text)
+    _check_expansion(path, text)
     try:
         loaded = yaml_load(text)  # text, not a file: MkDocs leaves INHERIT to us
     except (OSError, UnicodeDecodeError, ValueError, RecursionError, yaml.YAMLError, ConfigurationError) as error:
@@ -311,7 +352,7 @@ def _mkdocs_errors(what: str, collected: _Collect | None = None) -> Iterator[Non
     a configuration error!"); a template the theme lacks, or a theme's template that fails on a setting's value
     (``theme.features: 5``), told as the settings' fault, not as a failed write or a bug of the compiler's. Values
     ``mkdocs.yml`` takes from the environment are masked (:mod:`rulebook.masked`)."""
-    from jinja2 import TemplateError, TemplateNotFound
+    from jinja2 import TemplateNotFound
     from mkdocs.exceptions import MkDocsException
 
     try:
@@ -326,28 +367,51 @@ def _mkdocs_errors(what: str, collected: _Collect | None = None) -> Iterator[Non
                 "names what the theme lacks (`theme.language`, an icon)"
             )
         ) from error
-    except (TypeError, AttributeError, ValueError, KeyError, TemplateError) as error:
-        place = _theme_template(error)
+    except (UserError, MemoryError, RecursionError):
+        raise
+    except Exception as error:
+        place = _theirs(error)
         if place is None:
-            raise
+            raise  # raised in the compiler's own code: a bug of ours, said as one
+        kind, where = place
+        raised = f"{type(error).__name__}: {error}"
         raise SiteBuildError(
             masked(
-                f"MkDocs could not build {what}: the theme's template {place} failed on a setting of mkdocs.yml "
-                f"({type(error).__name__}: {error}): check the kinds of its values (a list where the theme takes a "
-                "list, text where it takes text)"
+                f"MkDocs could not build {what}: a hook of mkdocs.yml failed at {where} ({raised})"
+                if kind == "hook"
+                else f"MkDocs could not build {what}: the theme's template {where} failed on a setting of mkdocs.yml "
+                f"({raised}): check the kinds of its values (a list where the theme takes a list, text where it takes "
+                "text)"
+                if kind == "template"
+                else f"MkDocs could not build {what} with the settings of mkdocs.yml ({raised}, in {where}): check "
+                "the kinds of its values (a list where MkDocs takes a list, text where it takes text)"
             )
         ) from error
 
 
-def _theme_template(error: BaseException) -> str | None:
-    """The theme's template (``partials/header.html:5``) in which ``error`` was raised, if it was in one."""
+_OURS = str(Path(__file__).resolve().parents[1])
+"""The compiler's own package: an error raised in it is a bug of ours, whatever called it."""
+_PYTHON = (os.path.dirname(os.__file__), "<frozen ")
+"""Python's own library, in which a third party's call fails on a value it was given (``os.path.isabs(5)``)."""
+
+
+def _theirs(error: BaseException) -> tuple[str, str] | None:
+    """Where outside the compiler ``error`` was raised, as ``(kind, place)``: a theme's ``template``
+    (``header.html:5``), a project's ``hook`` (``hooks.py:2``) or the ``generator``'s code; None when the last frame
+    outside Python's own library is the compiler's."""
     import traceback
 
-    places = [f for f in traceback.extract_tb(error.__traceback__) if f.filename.endswith(".html")]
-    if not places:
+    frames = [f for f in traceback.extract_tb(error.__traceback__) if not f.filename.startswith(_PYTHON)]
+    if not frames or str(Path(frames[-1].filename).resolve()).startswith(_OURS + os.sep):
         return None
-    last = places[-1]
-    return f"`{Path(last.filename).name}:{last.lineno}`"
+    last = frames[-1]
+    templates = [f for f in frames if f.filename.endswith(".html")]
+    if templates:  # raised while a theme's template ran (in Jinja's own code, a filter): that template's
+        return "template", f"`{Path(templates[-1].filename).name}:{templates[-1].lineno}`"
+    installed = "site-packages" in Path(last.filename).parts or "dist-packages" in Path(last.filename).parts
+    if not installed:
+        return "hook", f"`{Path(last.filename).name}:{last.lineno}`"
+    return "generator", f"`{Path(last.filename).name}:{last.lineno}`"
 
 
 # -- the live site of `serve` ----------------------------------------------------------------------------------

@@ -32,8 +32,14 @@ def check_setting_paths(path: Path, text: str, settings: dict[str, Any], root: P
         value = _setting(settings, keys)
         base = path.parent if keys == ("INHERIT",) else root
         for item in value if isinstance(value, list) else [value]:
-            if not isinstance(item, str):
-                continue  # not a path: MkDocs says what it expects
+            if item is None:
+                continue
+            if not isinstance(item, str):  # `custom_dir: 5` was an internal error (Zensical's adapter read it)
+                line = setting_line(text, keys)
+                raise SiteBuildError(
+                    f"{f'{path}:{line}' if line else path}: `{'.'.join(keys)}` names a file or folder: write its "
+                    "path as text"
+                )
             problem = outside(base / item, root) or _linked(base / item, root)
             if problem is None and keys == ("theme", "custom_dir"):
                 problem = _link_out(base / item, root)

@@ -609,3 +609,66 @@ def test_a_setting_of_mkdocs_yml_the_generator_refuses_is_told_with_its_reason_n
     outcome = refused(capsys, scratch, "build", "--no-pdf")
     assert said in outcome.err
     assert "internal error" not in outcome.err and "secret" not in outcome.err.lower()
+
+
+@pytest.mark.parametrize(
+    ("mkdocs", "said"),
+    [
+        ("theme: [material]\n", "with the settings of mkdocs.yml (TypeError: unhashable type: 'list', in"),
+        ("theme:\n  custom_dir: 5\n", "mkdocs.yml:2: `theme.custom_dir` names a file or folder: write its path"),
+        ("extra_css: [{a: 1}]\n", "with the settings of mkdocs.yml (TypeError: unhashable type: 'dict', in"),
+        ("hooks: [hooks.py]\n", "a hook of mkdocs.yml failed at `hooks.py:2` (ValueError: boom)"),
+        ("INHERIT: !ENV RULEBOOK_TEST_SECRET\n", "cannot read `"),
+    ],
+)
+def test_what_mkdocs_its_theme_or_a_hook_raises_on_the_settings_is_theirs_not_a_bug(
+    scratch: Path,  # noqa: F811
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    mkdocs: str,
+    said: str,
+) -> None:
+    """A value of the wrong kind that MkDocs' own code trips on, or a project's hook that raises, was "internal
+    error ... a bug in the rulebook compiler"; `INHERIT: !ENV SECRET` quoted the secret (the twenty-second probe)."""
+    monkeypatch.setenv("RULEBOOK_TEST_SECRET", "look/Top-Secret-Token.yml")
+    source(scratch, "book.xml", BOOK)
+    (scratch / "hooks.py").write_text('def on_config(config):\n    raise ValueError("boom")\n', encoding="utf-8")
+    (scratch / "mkdocs.yml").write_text(mkdocs, encoding="utf-8")
+    outcome = refused(capsys, scratch, "build", "--no-pdf")
+    assert said in outcome.err
+    assert "internal error" not in outcome.err and "secret" not in outcome.err.lower()
+
+
+def test_yaml_aliases_of_aliases_in_mkdocs_yml_are_refused_before_they_expand(
+    scratch: Path,  # noqa: F811
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """499 bytes of aliases of aliases took MkDocs 106 s and 11 GB (the twenty-second probe): counted, not expanded."""
+    text = "site_name: x\nextra:\n  a0: &a0 [x,x,x,x,x,x,x,x,x]\n"
+    for level in range(1, 9):
+        text += f"  a{level}: &a{level} [" + ",".join([f"*a{level - 1}"] * 9) + "]\n"
+    source(scratch, "book.xml", BOOK)
+    (scratch / "mkdocs.yml").write_text(text, encoding="utf-8")
+    outcome = refused(capsys, scratch, "build", "--no-pdf")
+    assert "its YAML aliases (`*name`) come to more than 100,000 values" in outcome.err
+    (scratch / "mkdocs.yml").write_text("site_name: x\nextra:\n  a: &a [1, 2]\n  b: [*a, *a]\n", encoding="utf-8")
+    assert run(capsys, "build", "--no-pdf", "-q").code == 0
+
+
+@pytest.mark.parametrize(("key", "most"), [("title", 300), ("copyright", 1_000), ("edition", 300)])
+def test_a_configured_line_on_every_page_is_bounded(
+    scratch: Path,  # noqa: F811
+    capsys: pytest.CaptureFixture[str],
+    key: str,
+    most: int,
+) -> None:
+    """A 1 MB copyright line made a site of 207 MB, a 1 MB title one of 324 MB (the twenty-second probe)."""
+    source(scratch, "book.xml", BOOK)
+    config = (scratch / "rulebook.toml").read_text(encoding="utf-8")
+    (scratch / "rulebook.toml").write_text(f'{key} = "{"x" * most}"\n' + config, encoding="utf-8")
+    assert run(capsys, "lint").code in (0, 1)
+    (scratch / "rulebook.toml").write_text(f'{key} = "{"x" * (most + 1)}"\n' + config, encoding="utf-8")
+    for command in ("lint", "build"):
+        outcome = run(capsys, command)
+        assert outcome.code == 2
+        assert f"`{key}` in [top level] has {most + 1:,} characters, more than the {most:,} it may have" in outcome.err
