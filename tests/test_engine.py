@@ -392,10 +392,14 @@ def test_an_engine_question_on_known_data_loads_only_what_it_needs(rules: Rules,
         "print(sorted(slow & set(sys.modules)))\n"
     )
     # The cache is not `tmp_path/rulebook`: `python -c` puts its working folder first on the path, where a
-    # folder named like the package would shadow an editable install.
+    # folder named like the package would shadow an editable install; nor is it inside the working folder, where
+    # the engine does not believe it (a commit may have written it).
     env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path / "cache")}
+    (tmp_path / "work").mkdir()
     for _ in ("first question", "second question"):
-        done = subprocess.run([sys.executable, "-c", script], cwd=tmp_path, env=env, capture_output=True, text=True)
+        done = subprocess.run(
+            [sys.executable, "-c", script], cwd=tmp_path / "work", env=env, capture_output=True, text=True
+        )
         assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines()[-1] == "[]"
 

@@ -226,7 +226,19 @@ def _read_strings(path: Path) -> dict[str, dict[str, str]]:
     table = read_toml(path, root=root, kind="configuration")
     if not all(isinstance(words, dict) and all(isinstance(w, str) for w in words.values()) for words in table.values()):
         raise UserError(f"{path}: each [language] table maps words to text")
+    for language, words in table.items():
+        for key, text in words.items():
+            if len(text) > LONGEST_WORDS:
+                raise UserError(
+                    f"{path}: `{key}` in [{language}] has {len(text):,} characters, more than the "
+                    f"{LONGEST_WORDS:,} the site's words may have (they are on every page)"
+                )
     return table
+
+
+LONGEST_WORDS = 1_000
+"""The most characters one of the site's words (``strings.toml``) may have: each is written on every page (a
+licence line of a megabyte made a site of hundreds)."""
 
 
 OVERRIDES_FOLDER = PACKAGE_FOLDER / "overrides"

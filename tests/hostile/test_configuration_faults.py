@@ -672,3 +672,18 @@ def test_a_configured_line_on_every_page_is_bounded(
         outcome = run(capsys, command)
         assert outcome.code == 2
         assert f"`{key}` in [top level] has {most + 1:,} characters, more than the {most:,} it may have" in outcome.err
+
+
+def test_a_word_of_the_site_on_every_page_is_bounded(
+    scratch: Path,  # noqa: F811
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """A `strings.toml` word of a megabyte went into every page (the twenty-second probe)."""
+    source(scratch, "book.xml", BOOK)
+    (scratch / "site_templates").mkdir()
+    (scratch / "site_templates" / "strings.toml").write_text(f'[en]\nhome = "{"x" * 1_001}"\n', encoding="utf-8")
+    outcome = run(capsys, "build", "--no-pdf")
+    assert outcome.code == 2
+    assert "`home` in [en] has 1,001 characters, more than the 1,000 the site's words may have" in outcome.err
+    (scratch / "site_templates" / "strings.toml").write_text(f'[en]\nhome = "{"x" * 1_000}"\n', encoding="utf-8")
+    assert run(capsys, "build", "--no-pdf", "-q").code == 0

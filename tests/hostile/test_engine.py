@@ -799,17 +799,23 @@ def test_typed_rolls_that_no_die_shows_are_asked_again_or_refused(
     assert capsys.readouterr().err.endswith(f"rulebook: error: {message}\n")
 
 
+@pytest.mark.parametrize("git", [True, False])
 def test_a_verdict_committed_beside_crafted_rule_data_is_not_believed(
-    rules: Rules, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    rules: Rules, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], git: bool
 ) -> None:
     """A CI that keeps its caches in the workspace (``XDG_CACHE_HOME=$GITHUB_WORKSPACE/.cache``): a pull request
     commits rule data the schema refuses and, in ``.cache/rulebook/valid-rules.txt``, the digest that says it is
     valid. The engine believed it, skipped the check and stopped with "internal error: KeyError: 'kind'"; a cache
-    inside a Git working tree is not used (nor written), so the data is checked and refused in plain words."""
+    inside a Git working tree is not used (nor written), so the data is checked and refused in plain words; nor is
+    one inside the folder the command runs in, a project that is no Git working tree (the twenty-second probe)."""
     from rulebook.engine import schema
 
     checkout = tmp_path / "checkout"
-    (checkout / ".git").mkdir(parents=True)
+    checkout.mkdir()
+    if git:
+        (checkout / ".git").mkdir()
+    else:
+        monkeypatch.chdir(checkout)
     crafted = checkout / "crafted"
     crafted.mkdir()
     data = json.loads(rules.path.read_text(encoding="utf-8"))
