@@ -28,6 +28,7 @@ from typing import Generic, TypeVar
 from lxml import etree
 
 from rulebook.errors import quoted
+from rulebook.fileio import MAX_NAME
 from rulebook.inputs import MAX_SOURCE_BYTES
 from rulebook.picture_size import (
     SIGNATURES,
@@ -64,9 +65,6 @@ RASTER: dict[str, tuple[str, Callable[[bytes], bool]]] = {
 }
 """The raster pictures published as they are, by the ending of their name: the type, and how its first bytes read."""
 HEAD = 64
-MAX_NAME_BYTES = 255
-"""The longest name of a file, in bytes, on the file systems a site is written to (an SVG's drawn copy adds
-``.png``: a picture named 252 bytes passed the lint, and the build stopped on its copy)."""
 """How many first bytes say a raster picture's type (an AVIF's brands come after its box's size and kind)."""
 KINDS = "PNG, JPEG, GIF, WebP, AVIF or SVG"
 _EXPORT = f"export it as {KINDS}, its name ending in its type (`.png`, `.jpg`, `.gif`, `.webp`, `.avif`, `.svg`)"
@@ -84,10 +82,10 @@ def published_picture(path: Path) -> bytes | Refusal:
     suffix = PurePosixPath(path.name).suffix.lower()
     if suffix != ".svg" and suffix not in RASTER:
         return Refusal(f"`{suffix or path.name}` is not a kind of picture the site publishes", _EXPORT)
-    if len(published_name(path.name).encode("utf-8", "surrogateescape")) > MAX_NAME_BYTES:
+    if len(published_name(path.name).encode("utf-8", "surrogateescape")) > MAX_NAME:
         return Refusal(
             f"its name is too long for the site's copy of it ({quoted(published_name(path.name))} would pass the "
-            f"{MAX_NAME_BYTES} bytes a file's name may have)",
+            f"{MAX_NAME} bytes a file's name may have)",
             "give it a shorter name",
         )
     data = _read(path)

@@ -91,12 +91,10 @@ from rulebook.errors import QUOTE_LIMIT, quoted, shorten
 from rulebook.fileio import path_problem
 from rulebook.languages.data import shipped_codes
 from rulebook.names import BOOK_NAME as BOOK_NAME
-from rulebook.site.page_table import LONGEST_TITLE, SITE_ENTRY, TRANSLATION_REPORT_PREFIX, is_device_name
+from rulebook.site.page_table import LONGEST_LINE, LONGEST_TITLE, SITE_ENTRY, TRANSLATION_REPORT_PREFIX, is_device_name
 
 MAIN_BOOK = "main"
 """The name of the book the top-level table describes."""
-LONGEST_LINE = 1_000
-"""The most characters a configured copyright line or description may have (each is on every page)."""
 LANGUAGE = re.compile(r"[a-z]{2,3}(?:-[A-Za-z0-9]{2,8})?")
 
 _SEVERITIES = {"error": Severity.ERROR, "warning": Severity.WARNING, "info": Severity.INFO, "off": None}

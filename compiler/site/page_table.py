@@ -76,6 +76,9 @@ LONGEST_TITLE = 300
 """The longest title, in characters (a book's, chapter's, section's, figure's, a declared table's, list's or step's):
 a chapter's title is written into the navigation of many pages, a book's into every page (one of a megabyte made
 a site of 455 MB). A title is a line; the text belongs in the section."""
+LONGEST_LINE = 1_000
+"""The most characters a line written on every page may have (a configured copyright line or description, a word
+of the site's ``strings.toml``): one of a megabyte made a site of hundreds."""
 
 LONGEST_PAGE_NAME = 200
 """The longest chapter id, in characters: its page is a file and a folder named after it (``id.md``, ``id.html``,

@@ -44,6 +44,7 @@ from rulebook.site.escaping import (
     markdown_text,
     template_text,
 )
+from rulebook.site.page_table import LONGEST_LINE
 
 PACKAGE_FOLDER = Path(str(resources.files("rulebook.site").joinpath("templates")))
 """The default templates, assets and words, installed with the package."""
@@ -228,17 +229,12 @@ def _read_strings(path: Path) -> dict[str, dict[str, str]]:
         raise UserError(f"{path}: each [language] table maps words to text")
     for language, words in table.items():
         for key, text in words.items():
-            if len(text) > LONGEST_WORDS:
+            if len(text) > LONGEST_LINE:
                 raise UserError(
                     f"{path}: `{key}` in [{language}] has {len(text):,} characters, more than the "
-                    f"{LONGEST_WORDS:,} the site's words may have (they are on every page)"
+                    f"{LONGEST_LINE:,} the site's words may have (they are on every page)"
                 )
     return table
-
-
-LONGEST_WORDS = 1_000
-"""The most characters one of the site's words (``strings.toml``) may have: each is written on every page (a
-licence line of a megabyte made a site of hundreds)."""
 
 
 OVERRIDES_FOLDER = PACKAGE_FOLDER / "overrides"

@@ -56,6 +56,21 @@ def _png_size(data: bytes) -> tuple[int, int]:
     return width, height
 
 
+def _counted_drawings(monkeypatch: pytest.MonkeyPatch) -> list[list[str]]:
+    """The names of the pictures each call of Typst's drawing is given, as calls are made."""
+    from rulebook.pdf import typst_run
+
+    asked: list[list[str]] = []
+    drawn_pictures = typst_run.drawn_pictures
+
+    def counted(given: dict[str, typst_run.Drawing], *args: object, **kwargs: object) -> object:
+        asked.append(sorted(given))
+        return drawn_pictures(given, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(typst_run, "drawn_pictures", counted)
+    return asked
+
+
 def _svgs(site: Path) -> list[str]:
     """Every file of the site whose name or content is an SVG's."""
     found = []
@@ -108,16 +123,7 @@ def test_a_picture_is_drawn_once_a_command(
     stand for it)."""
     monkeypatch.chdir(_project(tmp_path))
     monkeypatch.setattr(site_pictures, "_DRAWN", pictures.Remembered())
-    from rulebook.pdf import typst_run
-
-    asked: list[list[str]] = []
-    drawn_pictures = typst_run.drawn_pictures
-
-    def counted(given: dict[str, typst_run.Drawing], *args: object, **kwargs: object) -> object:
-        asked.append(sorted(given))
-        return drawn_pictures(given, *args, **kwargs)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(typst_run, "drawn_pictures", counted)
+    asked = _counted_drawings(monkeypatch)
     for output in ("one", "two"):
         assert run(capsys, "build", "-q", "-o", output).code == 0
     assert asked == [["diagram.svg"]]
@@ -139,16 +145,7 @@ def test_one_content_under_two_names_is_drawn_once(
         encoding="utf-8",
     )
     (tmp_path / "rules" / "images" / "copy.svg").write_bytes(DIAGRAM)
-    from rulebook.pdf import typst_run
-
-    asked: list[list[str]] = []
-    drawn_pictures = typst_run.drawn_pictures
-
-    def counted(given: dict[str, typst_run.Drawing], *args: object, **kwargs: object) -> object:
-        asked.append(sorted(given))
-        return drawn_pictures(given, *args, **kwargs)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(typst_run, "drawn_pictures", counted)
+    asked = _counted_drawings(monkeypatch)
     assert run(capsys, "build", "-q", "--no-pdf").code == 0
     assert asked == [["copy.svg"]]
     site = tmp_path / "site" / "images"
