@@ -255,7 +255,13 @@ def linked_folder(path: Path, root: Path) -> Path | None:
 
 
 def check_report_file(
-    path: Path, *, root: Path, protected: Iterable[Path], ours: Callable[[Path], bool] | None, kind: str = "report"
+    path: Path,
+    *,
+    root: Path,
+    protected: Iterable[Path],
+    ours: Callable[[Path], bool] | None,
+    kind: str = "report",
+    read: Iterable[tuple[Path, str]] = (),
 ) -> Path:
     """The file a command may write a report, a baseline or an export to, made absolute; else an
     :class:`OutputError` saying why not. The one place that decides it, for every command.
@@ -265,13 +271,21 @@ def check_report_file(
     or a file this tool wrote before, as ``ours`` recognises it (a report replaces a report, a baseline a
     baseline; with ``ours`` None, none: a converted source may have been edited since). Never one of
     ``protected`` (the files the configuration names), never a folder, never a symbolic link (but for one
-    outside the project that leads to a device or a pipe: ``/dev/stdout``), and never in a place
-    :func:`check_written_place` refuses.
+    outside the project that leads to a device or a pipe: ``/dev/stdout``), never inside one of ``read``, the
+    folders the build reads files from with what each is (:func:`rulebook.recipe.read_folders`: ``lint -o
+    overrides/partials/footer.html`` made the report, a source's line quoted in it, every page's footer), and
+    never in a place :func:`check_written_place` refuses.
     """
     path = check_written_place(path, root=root)
     shown = shown_path(path, root)
     if any(os.path.realpath(kept) == os.path.realpath(path) for kept in protected):  # there or looked for there
         raise OutputError(f"`{shown}` is a file of the project (the configuration names it): choose another name")
+    places = {Path(os.path.abspath(path)), Path(os.path.realpath(path))}
+    for folder, what in read:
+        folders = {Path(os.path.abspath(folder)), Path(os.path.realpath(folder))}
+        if any(place.is_relative_to(inner) for place in places for inner in folders):
+            said = what if places & folders else f"inside `{shown_path(folder, root)}`, {what}"
+            raise OutputError(f"cannot write `{shown}`: it is {said}, which the build reads; choose another name")
     try:
         status = path.lstat()
     except FileNotFoundError:
@@ -307,12 +321,13 @@ def write_report_file(
     protected: Iterable[Path],
     ours: Callable[[Path], bool] | None,
     kind: str = "report",
+    read: Iterable[tuple[Path, str]] = (),
 ) -> Path:
     """Write ``text`` where :func:`check_report_file` allows it, and return the path written (made absolute): a
     new file or one of ours replaced in one step (:func:`write_atomic`); a device or a pipe written into, never
     replaced (``-o /dev/null`` run as root would otherwise make ``/dev/null`` a regular file). A write that fails
     (``-o /dev/full``) is an :class:`OutputError`, never a file said written."""
-    target = check_report_file(path, root=root, protected=protected, ours=ours, kind=kind)
+    target = check_report_file(path, root=root, protected=protected, ours=ours, kind=kind, read=read)
     shown = shown_path(target, root)
     data = text.encode("utf-8", "surrogateescape")  # a name that is not UTF-8 (`lint` given one), as its bytes
     try:

@@ -256,6 +256,8 @@ class BookConfig:
 SITE_SETTINGS = "mkdocs.yml"
 """The site generator's settings a project may keep beside its configuration (MkDocs' file, which Zensical reads
 too)."""
+OVERRIDES = "site_templates"
+"""The folder of a project that overrides the site's and the PDF's default templates, file by file."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -32,6 +32,7 @@ edition in :mod:`rulebook.recipe.book_pdf`.
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import replace
@@ -106,16 +107,19 @@ def build(
     return BuildResult(output, tuple(built), seconds=time.perf_counter() - started)
 
 
-def read_folders(project: Project) -> list[tuple[Path, str]]:
+def read_folders(project: Project, *, near: Path | None = None) -> list[tuple[Path, str]]:
     """Each folder the build reads files from, whether it exists or not, with what it is: no output may be one, hold
-    one or lie inside one (:func:`rulebook.publish.check_output`): the pictures folder beside each source and
-    translation, the project's templates (``site_templates/``), and the folders ``mkdocs.yml`` names (the theme's
-    ``custom_dir``, ``docs_dir``). ``-o images`` beside a source at the project's root, ``-o site_templates`` and
-    ``-o overrides`` (the ``custom_dir``) were built into while empty, and the next build deleted the picture or
-    ``strings.toml`` added there."""
+    one or lie inside one (:func:`rulebook.publish.check_output`), no report, export or converted source be written
+    inside one (:func:`rulebook.fileio.check_report_file`): the pictures folder beside each source and
+    translation, the project's templates (``site_templates/``), the folders ``mkdocs.yml`` names (the theme's
+    ``custom_dir``, ``docs_dir``) and the ``hooks`` it runs (files, held to the same rule). ``-o images`` beside a
+    source at the project's root, ``-o site_templates`` and ``-o overrides`` (the ``custom_dir``) were built into
+    while empty, and the next build deleted the picture or ``strings.toml`` added there.
+
+    ``near``: a file about to be written; the places ``mkdocs.yml`` names are read only when it lies inside the
+    project, where they stay (:mod:`rulebook.site.setting_paths`): the lint's ``-o`` elsewhere reads no YAML."""
     from rulebook.errors import UserError
-    from rulebook.site.theme import OVERRIDES
-    from rulebook.site.writer import mkdocs_settings
+    from rulebook.project import OVERRIDES, SITE_SETTINGS
 
     root = project.root
     found = [(root / OVERRIDES, "the project's templates folder")]
@@ -123,8 +127,12 @@ def read_folders(project: Project) -> list[tuple[Path, str]]:
         for source in (*book.sources, *(translation.source for translation in book.translations)):
             place = (source if source.is_absolute() else root / source).parent / "images"
             found.append((place, f"the pictures folder of `{source.name}`"))
-    mkdocs_file = root / "mkdocs.yml"
+    mkdocs_file = root / SITE_SETTINGS
+    if near is not None and not _inside(near, root):
+        return list(dict.fromkeys(found))
     if mkdocs_file.is_file():
+        from rulebook.site.writer import mkdocs_settings
+
         try:
             settings = mkdocs_settings(mkdocs_file)
         except (UserError, OSError):
@@ -137,7 +145,21 @@ def read_folders(project: Project) -> list[tuple[Path, str]]:
             for key, value in named.items()
             if isinstance(value, str)
         ]
+        hooks = settings.get("hooks")
+        found += [
+            (root / hook, "a file `mkdocs.yml` names as `hooks`")
+            for hook in (hooks if isinstance(hooks, list) else [])
+            if isinstance(hook, str)
+        ]
     return list(dict.fromkeys(found))
+
+
+def _inside(path: Path, root: Path) -> bool:
+    """Whether ``path`` lies inside ``root``, as written or as it resolves."""
+    base = Path(os.path.abspath(root))
+    return Path(os.path.abspath(path)).is_relative_to(base) or Path(os.path.realpath(path)).is_relative_to(
+        os.path.realpath(base)
+    )
 
 
 def not_rebuilt(project: Project, options: BuildOptions, rebuilt: set[str]) -> Callable[[str], bool]:

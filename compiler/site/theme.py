@@ -35,6 +35,7 @@ from markupsafe import Markup
 
 from rulebook.errors import UserError, quoted
 from rulebook.inputs import MAX_DATA_BYTES, UnreadableInput, present, read_input, read_input_text, read_toml
+from rulebook.project import OVERRIDES
 from rulebook.report.escaping import visible, visible_in_text
 from rulebook.site.escaping import (
     escaped_by_filter,
@@ -48,8 +49,6 @@ from rulebook.site.page_table import LONGEST_LINE
 
 PACKAGE_FOLDER = Path(str(resources.files("rulebook.site").joinpath("templates")))
 """The default templates, assets and words, installed with the package."""
-OVERRIDES = "site_templates"
-"""The folder of a project that overrides the defaults, file by file."""
 
 
 @dataclass(frozen=True, slots=True)
