@@ -143,7 +143,7 @@ def write_file(args: argparse.Namespace, path: Path, text: str, *, baseline_of: 
 
     project = project_of(args)
     named = [Path(name) for name in getattr(args, "files", None) or []]
-    read = read_folders(project, near=path)
+    read = read_folders(project)
     if baseline_of is not None:  # a baseline replaces only a baseline, the book's configured one included
         from rulebook.lint.baseline import is_baseline
 

@@ -94,7 +94,7 @@ def run_convert(args: argparse.Namespace) -> int:
     if output.resolve() == source.resolve():
         raise UserError(f"`{output}` is the source: name another output with -o")
     protected = (*project.inputs(), source)
-    folders = read_folders(project, near=output)
+    folders = read_folders(project)
     write_report_file(
         output, text, root=project.root, protected=protected, ours=None, kind="converted source", read=folders
     )
