@@ -23,6 +23,7 @@ from pathlib import Path
 
 from rulebook import __version__
 from rulebook.errors import UserError
+from rulebook.fileio import git_environment
 
 BRANCH = "gh-pages"
 REMOTE = "origin"
@@ -225,22 +226,6 @@ def _reason(done: subprocess.CompletedProcess[str]) -> str:
     if faults:
         return "; ".join(faults)
     return said[-1] if said else f"exit status {done.returncode}"
-
-
-def git_environment() -> dict[str, str]:
-    """The environment Git runs in for this tool: a repository found by looking up from the project is only ever its
-    ``.git`` (``safe.bareRepository=explicit``, set as a command-line setting, which a repository's own
-    configuration cannot undo): a folder of the project holding ``HEAD``, ``config``, ``objects/`` and ``refs/``
-    was taken for a bare repository, and the ``config`` a pull request committed there ran its ``core.fsmonitor``
-    command at each deploy and chose where the site was pushed."""
-    env = dict(os.environ)
-    count = int(env["GIT_CONFIG_COUNT"]) if env.get("GIT_CONFIG_COUNT", "").isdigit() else 0
-    env |= {
-        f"GIT_CONFIG_KEY_{count}": "safe.bareRepository",
-        f"GIT_CONFIG_VALUE_{count}": "explicit",
-        "GIT_CONFIG_COUNT": str(count + 1),
-    }
-    return env
 
 
 def _environment() -> dict[str, str]:

@@ -388,3 +388,38 @@ def shown_path(path: Path, root: Path) -> str:
     if absolute == base:
         return "."
     return absolute.relative_to(base).as_posix() if absolute.is_relative_to(base) else str(path)
+
+
+def git_environment() -> dict[str, str]:
+    """The environment Git runs in for this tool: a repository found by looking up from the project is only ever its
+    ``.git`` (``safe.bareRepository=explicit``, set as a command-line setting, which a repository's own
+    configuration cannot undo): a folder of the project holding ``HEAD``, ``config``, ``objects/`` and ``refs/``
+    was taken for a bare repository, and the ``config`` a pull request committed there ran its ``core.fsmonitor``
+    command at each deploy and chose where the site was pushed."""
+    env = dict(os.environ)
+    count = int(env["GIT_CONFIG_COUNT"]) if env.get("GIT_CONFIG_COUNT", "").isdigit() else 0
+    env |= {
+        f"GIT_CONFIG_KEY_{count}": "safe.bareRepository",
+        f"GIT_CONFIG_VALUE_{count}": "explicit",
+        "GIT_CONFIG_COUNT": str(count + 1),
+    }
+    return env
+
+
+def git_tracks(path: Path, folder: Path) -> bool | None:
+    """Whether Git tracks ``path`` (a file inside ``folder``), asked in ``folder``; None when there is no answer: no
+    Git working tree there, or no ``git`` installed."""
+    import subprocess
+
+    try:
+        done = subprocess.run(
+            ["git", "ls-files", "--error-unmatch", "--", os.fsdecode(path)],
+            cwd=folder,
+            capture_output=True,
+            env=dict(git_environment(), LC_ALL="C", GIT_TERMINAL_PROMPT="0"),
+            timeout=60,
+            check=False,
+        )
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return {0: True, 1: False}.get(done.returncode)

@@ -12,6 +12,7 @@ is written inside a Git folder, whatever its name.
 from __future__ import annotations
 
 import os
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -55,6 +56,10 @@ def _nothing_shown(folder: Path, printed: str) -> None:
     """The secret is neither printed nor published."""
     assert SECRET not in printed
     assert not (folder / "site").exists()
+
+
+def _git(folder: Path, *args: str) -> None:
+    subprocess.run(["git", *args], cwd=folder, check=True, capture_output=True)
 
 
 INCLUDE = '# Home\n\n{% include "NAME" %}\n'
@@ -129,6 +134,7 @@ def test_a_link_to_a_file_the_project_shows_is_still_followed(
     )
     (scratch / "pages" / "more.j2").write_text("And more.\n", encoding="utf-8")
     _links(scratch, {"site_templates/index.md.j2": "../pages/home.md.j2", "site_templates/p": "../pages"})
+    _git(scratch, "add", "pages")  # what a commit holds
     assert run(capsys, "build", "--no-pdf", "-q").code == 0
     page = (scratch / "site" / "index.html").read_text(encoding="utf-8")
     assert "Welcome aboard." in page and "And more." in page
@@ -253,3 +259,33 @@ def test_nothing_is_written_inside_a_git_folder_outside_the_project(
         "and runs\n"
     )
     assert not target.exists() and not os.listdir(elsewhere / "objects" / "info")
+
+
+TOKEN = "ghp_SEKRETTOKEN0123456789"
+
+
+@pytest.mark.parametrize("ignored", [True, False], ids=["ignored", "untracked"])
+def test_a_link_to_a_file_git_does_not_track_is_not_followed(
+    scratch: Path,  # noqa: F811
+    capsys: pytest.CaptureFixture[str],
+    ignored: bool,
+) -> None:
+    """``rules/book.xml -> ../token``, a git-ignored token a CI step left in the workspace (its name not hidden): the
+    lint quoted it as the source's first line. A link is followed only to a file Git tracks; once added, it is."""
+    _git(scratch, "init", "-q")
+    (scratch / "token").write_text(TOKEN + "\n", encoding="utf-8")
+    (scratch / ".gitignore").write_text("token\n" if ignored else "", encoding="utf-8")
+    (scratch / "rules").mkdir()
+    (scratch / "rules" / "real.xml").write_text(PLAIN_BOOK, encoding="utf-8")
+    _links(scratch, {"rules/book.xml": "../token"})
+    (scratch / "rulebook.toml").write_text('sources = ["rules/book.xml"]\n', encoding="utf-8")
+    _git(scratch, "add", "rules", "rulebook.toml", ".gitignore")
+    for command in (("lint", "--color", "never"), ("build", "--no-pdf")):
+        outcome = refused(capsys, scratch, *command)
+        said = outcome.out + outcome.err
+        assert "cannot read `rules/book.xml`: it is a link to `token`, which Git does not track" in said
+        assert TOKEN not in said
+    (scratch / "rules" / "book.xml").unlink()
+    _links(scratch, {"rules/book.xml": "real.xml"})
+    _git(scratch, "add", "rules")
+    assert run(capsys, "lint").code == 0
