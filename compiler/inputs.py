@@ -188,6 +188,18 @@ def link_refusal(path: Path, root: Path | None) -> str | None:
     return f"{_link_said(absolute, base)} `{below.as_posix()}`, {problem}" if problem else None
 
 
+def named_refusal(path: Path, root: Path) -> str | None:
+    """Why the configuration may not name ``path`` as a file of the project to read, or None: a committed
+    configuration is a pull request's to write, as a committed link is (``sources = [".git/config"]`` with
+    ``format = "plain-markdown"`` published the CI's token; ``"../other/book.xml"`` was read and rewritten by
+    ``lint --fix``). The path as written must lie inside the project, none of its names below the root hidden, in no
+    Git folder (:func:`unpublished`); links on the way are :func:`link_refusal`'s, when it is read."""
+    written, base = Path(os.path.normpath(os.path.abspath(path))), Path(os.path.abspath(root))
+    if not written.is_relative_to(base):
+        return "which is outside the project: the configuration names only files of the project (the folder it is in)"
+    return unpublished(written.relative_to(base), base, by="the configuration names only")
+
+
 def not_followed(below: Path, base: Path) -> str | None:
     """Why no link is followed to ``below`` (a path inside the project ``base``, as it resolves), or None:
     :func:`unpublished`, or a file Git does not track."""
@@ -207,21 +219,19 @@ def _untracked(below: Path, base: Path) -> str | None:
     )
 
 
-def unpublished(below: Path, base: Path) -> str | None:
+def unpublished(below: Path, base: Path, *, by: str = "a link is followed only to") -> str | None:
     """Why no link is followed to ``below`` (a path inside the project ``base``, as it resolves), or None: one of its
-    names is hidden, or it is inside a Git folder of any name."""
+    names is hidden, or it is inside a Git folder of any name. ``by``: what the rule holds, as a message says it
+    (``the configuration names only``, for :func:`named_refusal`)."""
     hidden = next((part for part in below.parts if part.startswith(".")), None)
     if hidden is not None:
         return (
-            f"which the project keeps hidden (`{hidden}` starts with `.`): a link is followed only to a file of the "
-            "project none of whose names starts with `.` (Git's folder, `.env`)"
+            f"which the project keeps hidden (`{hidden}` starts with `.`): {by} files of the project none of "
+            "whose names start with `.` (Git's folder, `.env`)"
         )
     git_folder = git_folder_around(base / below, below=base)
     if git_folder is not None:
-        return (
-            f"inside `{git_folder.relative_to(base).as_posix()}`, {GIT_FOLDER_SAID}: a link is never followed into "
-            "Git's files"
-        )
+        return f"inside `{git_folder.relative_to(base).as_posix()}`, {GIT_FOLDER_SAID}: {by} files outside Git's"
     return None
 
 

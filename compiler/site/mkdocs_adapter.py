@@ -155,7 +155,7 @@ def read_settings(path: Path, *, root: Path | None = None, inherited: tuple[Path
     from mkdocs.exceptions import ConfigurationError
     from mkdocs.utils.yaml import yaml_load
 
-    from rulebook.site.setting_paths import check_setting_paths, check_theme_icons
+    from rulebook.site.setting_paths import check_plugin_caches, check_setting_paths, check_theme_icons
 
     text = read_input_text(path, root=root, limit=MAX_SETTINGS_BYTES, kind="configuration")
     remember_environment_values(text)
@@ -170,6 +170,7 @@ def read_settings(path: Path, *, root: Path | None = None, inherited: tuple[Path
         raise SiteBuildError(f"{path} must hold a mapping of MkDocs settings")
     if root is not None:
         check_setting_paths(path, text, loaded, root)
+        check_plugin_caches(path, text, loaded)
     parent = loaded.pop("INHERIT", None)
     settings = loaded
     if parent is not None:
@@ -201,6 +202,8 @@ def _load_config(run: SiteRun, config_file: Path, docs: Path, site_dir: Path, sc
     (relative paths in the settings resolve from ``config_file``'s folder)."""
     from mkdocs.config import load_config
 
+    from rulebook.site.setting_paths import PLUGIN_CACHE
+
     # MkDocs' validation changes the settings it is given in place: each build gets its own copy.
     config = load_config(
         io.StringIO("{}"),
@@ -208,6 +211,9 @@ def _load_config(run: SiteRun, config_file: Path, docs: Path, site_dir: Path, sc
         **copy.deepcopy({**run.settings, "docs_dir": str(docs), "site_dir": str(site_dir), "nav": run.nav}),
     )
     config.extra_javascript.extend(scripts)
+    for name, plugin in config.plugins.items():  # each plugin's cache the build's own (`setting_paths.PLUGIN_CACHE`)
+        if PLUGIN_CACHE in plugin.config:
+            plugin.config[PLUGIN_CACHE] = str(docs.parent / "plugin-caches" / name.replace("/", "-"))
     config.plugins["rulebook/html-blocks"] = _html_blocks()
     return config
 

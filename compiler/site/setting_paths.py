@@ -52,6 +52,40 @@ def check_setting_paths(path: Path, text: str, settings: dict[str, Any], root: P
                 )
 
 
+PLUGIN_CACHE = "cache_dir"
+"""The setting of a plugin's cache folder (Material's ``privacy``, ``optimize``, ``social``, ``projects``), which
+the build gives each plugin itself: a folder of its own scratch folder (:func:`plugin_caches`)."""
+
+
+def check_plugin_caches(path: Path, text: str, settings: dict[str, Any]) -> None:
+    """Refuse (:class:`SiteBuildError`) a plugin's ``cache_dir`` in ``settings``, read from ``path`` (its
+    ``text``): Material's ``privacy`` plugin publishes a file it finds in its cache as an external asset it
+    downloaded (``cache_dir: /proc`` with ``extra_css: [https://self/environ]`` published the build's environment,
+    a CI's tokens in it), and follows links committed there; the cache is the build's, never the working tree's."""
+    for name, options in _plugin_options(settings.get("plugins")):
+        if isinstance(options, dict) and PLUGIN_CACHE in options:
+            line = setting_line(text, ("plugins",))
+            raise SiteBuildError(
+                f"{f'{path}:{line}' if line else path}: `plugins` gives `{name}` a `{PLUGIN_CACHE}`: the build keeps "
+                "each plugin's cache itself, in a folder of its own (a cache in the working tree holds what a pull "
+                "request committed there, and the plugin publishes it as downloaded); remove the setting"
+            )
+
+
+def _plugin_options(plugins: Any) -> list[tuple[str, Any]]:
+    """Each plugin ``plugins`` names, with its options, in either form MkDocs takes (a list of names and one-key
+    mappings, or a mapping)."""
+    if isinstance(plugins, dict):
+        return [(str(name), options) for name, options in plugins.items()]
+    if not isinstance(plugins, list):
+        return []
+    found: list[tuple[str, Any]] = []
+    for entry in plugins:
+        if isinstance(entry, dict):
+            found += [(str(name), options) for name, options in entry.items()]
+    return found
+
+
 def outside(path: Path, root: Path) -> str | None:
     """How ``path`` leads out of ``root``, as written or as it resolves, or None when it stays inside."""
     base = Path(os.path.abspath(root))

@@ -1,0 +1,70 @@
+"""A plugin's cache folder is the build's, never the working tree's.
+
+Material's ``privacy`` plugin takes a file it finds at ``cache_dir/assets_fetch_dir/HOST/PATH`` as an external asset
+it downloaded, and publishes it: a committed ``mkdocs.yml`` with ``cache_dir: /proc`` and
+``extra_css: [https://self/environ]`` published the build's environment (a CI's tokens) at ``site/self/environ``,
+linked from every page; ``cache_dir`` the project's own folder published ``.git/config``. And by default it kept its
+cache in ``.cache/plugin/privacy`` of the folder the build ran in, where a pull request can commit one.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from .scratch import nothing_written_outside, run
+from .test_output import project
+
+SETTINGS = """site_name: x
+theme:
+  name: material
+  font: false
+extra_css:
+  - https://self/environ
+  - https://pkg.example/look.css
+plugins:
+  - search
+  - privacy:{options}
+"""
+
+
+@pytest.fixture
+def game(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    folder = project(tmp_path / "game")
+    monkeypatch.chdir(folder)
+    monkeypatch.setenv("CI_SECRET_TOKEN", "ghs_topsecret")
+    return folder
+
+
+@pytest.mark.parametrize("cache", ["/proc", ".", "cache"])
+def test_a_plugin_cache_written_in_the_settings_is_refused(
+    game: Path, capsys: pytest.CaptureFixture[str], cache: str
+) -> None:
+    (game / "mkdocs.yml").write_text(
+        SETTINGS.format(options=f"\n      cache_dir: {cache}\n      assets_fetch_dir: ."), encoding="utf-8"
+    )
+    with nothing_written_outside(game.parent):
+        outcome = run(capsys, "build", "-q", "--no-pdf")
+    assert outcome.code == 2
+    assert f"{game / 'mkdocs.yml'}:8: `plugins` gives `privacy` a `cache_dir`: the build keeps each plugin's cache" in (
+        outcome.err
+    )
+    assert not (game / "site").exists()
+
+
+def test_a_cache_committed_where_the_plugin_kept_it_is_never_published(
+    game: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The plugin's cache is a folder of the build's scratch folder: what a commit put at its default place (a
+    script for a stylesheet the site names) is neither read nor published, and nothing is written there."""
+    committed = game / ".cache" / "plugin" / "privacy" / "assets" / "external" / "pkg.example" / "look.css"
+    committed.parent.mkdir(parents=True)
+    committed.write_text("body{background:url(javascript:alert(1))}", encoding="utf-8")
+    (game / "mkdocs.yml").write_text(SETTINGS.format(options=" {}"), encoding="utf-8")
+    with nothing_written_outside(game, output="site"):
+        outcome = run(capsys, "build", "-q", "--no-pdf")
+    assert outcome.code == 0, outcome.err
+    published = [path for path in (game / "site").rglob("*") if path.is_file()]
+    assert not [path for path in published if "javascript:alert" in path.read_text(errors="replace")]
+    assert not [path for path in published if "ghs_topsecret" in path.read_text(errors="replace")]
