@@ -99,8 +99,12 @@ def work_name(output_name: str) -> str:
 
 def build_state_entry(path: Path) -> str | None:
     """The part of ``path`` named as a build's lock or work folder beside an output (:func:`lock_name`,
-    :func:`work_name`), if any: a build refuses to find anything of someone else's there."""
+    :func:`work_name`), or as its site marker (:data:`SITE_MARKER`), if any: a build refuses to find anything of
+    someone else's there, and takes a folder holding a marker for a site of its own, replaced whole (``lint -o
+    notes/.rulebook-site`` made ``build -o notes`` delete the notes)."""
     for part in path.parts:
+        if part == SITE_MARKER:
+            return part
         for made in (lock_name, work_name):
             prefix, suffix = made("\0").split("\0")
             if len(part) > len(prefix) + len(suffix) and part.startswith(prefix) and part.endswith(suffix):
@@ -177,8 +181,8 @@ def check_written_place(path: Path, *, root: Path) -> Path:
     state_entry = build_state_entry(path)
     if state_entry is not None:
         raise OutputError(
-            f"cannot write `{shown}`: `{state_entry}` is a name a build keeps its own lock or work folder under, "
-            "beside its output, and the next build would refuse what it found there; choose another name"
+            f"cannot write `{shown}`: `{state_entry}` is a name a build keeps for its own lock, work folder or site "
+            "marker, and the next build would take what it found there for its own; choose another name"
         )
     linked = linked_folder(path, root)
     if linked is not None:

@@ -548,6 +548,13 @@ def parse_project(
         _check_editions(book, books, check)
     _check_uses(books, check)
     output = check.path(table, "output", check.where())
+    if output is not None and not Path(os.path.normpath(os.path.abspath(root / output))).is_relative_to(
+        os.path.abspath(root)
+    ):  # a pull request's `output = "../../www"`: a site written into a folder the project does not hold
+        raise check.error(
+            f"`output` in [{check.where()}] names {quoted(output)}, which is outside the project: a configured output "
+            "is a folder of the project (`rulebook build -o` builds anywhere else)"
+        )
     docs_url = check.url(table, "docs_url", check.where())
     generator = check.string(table, "generator", check.where()) or "mkdocs"
     if generator not in GENERATORS:

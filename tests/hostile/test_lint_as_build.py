@@ -97,3 +97,19 @@ def test_the_settings_are_read_as_yaml_when_an_escape_may_spell_a_folder_setting
     outcome = run(capsys, "lint", "-o", "look/report.txt")
     assert outcome.code == 2
     assert "it is inside `look`, the folder `mkdocs.yml` names as `theme.custom_dir`" in outcome.err
+
+
+@pytest.mark.parametrize("output", ['"../www"', '"/tmp/www"', '"site/../../www"'])
+def test_a_configured_output_outside_the_project_is_refused(
+    game: Path, capsys: pytest.CaptureFixture[str], output: str
+) -> None:
+    """A committed ``output = "../www"`` built a site, its lock and work folder beside it, into any folder the CI's
+    user may make; ``-o`` on the command line is the user's own and may name one."""
+    (game / "rulebook.toml").write_text(f'sources = ["book.xml"]\noutput = {output}\n', encoding="utf-8")
+    for command in (("lint",), ("build", "-q", "--no-pdf")):
+        with nothing_written_outside(game.parent):
+            outcome = run(capsys, *command)
+        assert outcome.code == 2
+        assert f"`output` in [top level] names `{output.strip(chr(34))}`, which is outside the project" in outcome.err
+    (game / "rulebook.toml").write_text('sources = ["book.xml"]\n', encoding="utf-8")
+    assert run(capsys, "build", "-q", "--no-pdf", "-o", str(game.parent / "www")).code == 0

@@ -252,6 +252,10 @@ def test_nothing_is_written_into_a_site_this_tool_built(
         (("graph", "-o", ".out.rulebook"), ".out.rulebook"),
         (("terms", "export", "terms.toml", "--language", "fr", "-o", "www/.site.rulebook/terms.csv"), ".site.rulebook"),
         (("convert", "book.xml", "-o", ".site.lock"), ".site.lock"),
+        (("lint", "-o", "notes/.rulebook-site"), ".rulebook-site"),
+        (("graph", "-o", "notes/.rulebook-site"), ".rulebook-site"),
+        (("lint", "--write-baseline", "notes/.rulebook-site"), ".rulebook-site"),
+        (("convert", "book.xml", "-o", "notes/.rulebook-site"), ".rulebook-site"),
     ],
 )
 def test_nothing_is_written_where_a_build_keeps_its_lock_or_work_folder(
@@ -261,16 +265,20 @@ def test_nothing_is_written_where_a_build_keeps_its_lock_or_work_folder(
     entry: str,
 ) -> None:
     """``lint -o .site.lock`` and ``lint -o .site.rulebook/report.txt`` wrote there with exit 0, and every build
-    after was refused (a lock holding a report, a work folder it did not make) until the file was deleted: refused
-    by name, as a build's own lock and work folder are named beside any output."""
+    after was refused (a lock holding a report, a work folder it did not make) until the file was deleted; ``lint -o
+    notes/.rulebook-site`` made ``build -o notes`` take the notes for a site of its own and delete them: refused by
+    name, as a build's own lock, work folder and site marker are named beside any output."""
     _project(scratch)
+    (scratch / "notes").mkdir()
+    (scratch / "notes" / "mine.txt").write_text("precious\n", encoding="utf-8")
     outcome = refused(capsys, scratch, *argv)
     assert outcome.err == (
-        f"rulebook: error: cannot write `{os.path.normpath(argv[-1])}`: `{entry}` is a name a build keeps its own lock "
-        "or work folder under, beside its output, and the next build would refuse what it found there; choose "
+        f"rulebook: error: cannot write `{os.path.normpath(argv[-1])}`: `{entry}` is a name a build keeps for its own "
+        "lock, work folder or site marker, and the next build would take what it found there for its own; choose "
         "another name\n"
     )
-    assert not any(p.name.endswith((".lock", ".rulebook")) for p in scratch.rglob("*"))
+    assert not any(p.name.endswith((".lock", ".rulebook", ".rulebook-site")) for p in scratch.rglob("*"))
+    assert run(capsys, "build", "-q", "-o", "notes").code == 2  # not a site of ours: kept
     assert run(capsys, "build", "-q").code == 0
 
 
