@@ -155,7 +155,12 @@ def read_settings(path: Path, *, root: Path | None = None, inherited: tuple[Path
     from mkdocs.exceptions import ConfigurationError
     from mkdocs.utils.yaml import yaml_load
 
-    from rulebook.site.setting_paths import check_plugin_caches, check_setting_paths, check_theme_icons
+    from rulebook.site.setting_paths import (
+        check_plugin_caches,
+        check_setting_paths,
+        check_snippet_files,
+        check_theme_icons,
+    )
 
     text = read_input_text(path, root=root, limit=MAX_SETTINGS_BYTES, kind="configuration")
     remember_environment_values(text)
@@ -171,6 +176,7 @@ def read_settings(path: Path, *, root: Path | None = None, inherited: tuple[Path
     if root is not None:
         check_setting_paths(path, text, loaded, root)
         check_plugin_caches(path, text, loaded)
+        check_snippet_files(path, text, loaded, root)
     parent = loaded.pop("INHERIT", None)
     settings = loaded
     if parent is not None:

@@ -17,7 +17,7 @@ from typing import Any
 
 from rulebook.errors import SiteBuildError, quoted
 from rulebook.fileio import GIT_FOLDER, inside_git
-from rulebook.inputs import link_refusal
+from rulebook.inputs import link_refusal, named_refusal
 
 PATH_SETTINGS = (("INHERIT",), ("docs_dir",), ("site_dir",), ("theme", "custom_dir"), ("hooks",), ("watch",))
 """The settings of ``mkdocs.yml`` that name a folder or a file, each as its keys from the top (``hooks`` and
@@ -70,6 +70,46 @@ def check_plugin_caches(path: Path, text: str, settings: dict[str, Any]) -> None
                 "each plugin's cache itself, in a folder of its own (a cache in the working tree holds what a pull "
                 "request committed there, and the plugin publishes it as downloaded); remove the setting"
             )
+
+
+SNIPPETS = "pymdownx.snippets"
+"""The Markdown extension that writes files into pages: ``auto_append`` on every page, from ``base_path``."""
+
+
+def check_snippet_files(path: Path, text: str, settings: dict[str, Any], root: Path) -> None:
+    """Refuse (:class:`SiteBuildError`) a file :data:`SNIPPETS` would write into every page that the project does
+    not publish: ``auto_append: [".git/config"]`` put the CI's token on every page, and ``base_path: ["/"]`` with
+    ``auto_append: ["/proc/self/environ"]`` the build's environment. Each ``base_path`` (the folder the build runs
+    in when none is given) and each ``auto_append`` inside it is held to the rule of the configuration's files
+    (:func:`~rulebook.inputs.named_refusal`: inside the project, nothing hidden, no Git folder), and
+    ``restrict_base_path`` may not be turned off (a snippet named ``../x`` then leaves the base)."""
+    for name, options in _plugin_options(settings.get("markdown_extensions")):
+        if name != SNIPPETS or not isinstance(options, dict):
+            continue
+        line = setting_line(text, ("markdown_extensions",))
+        place = f"{path}:{line}" if line else str(path)
+        if options.get("restrict_base_path", True) is not True:
+            raise SiteBuildError(
+                f"{place}: `{SNIPPETS}` may not turn `restrict_base_path` off: snippets stay in the project"
+            )
+        if "base_path" not in options and not options.get("auto_append"):
+            continue  # only what a page names, from the folder the build runs in
+        bases = options.get("base_path", ["."])
+        bases = [bases] if isinstance(bases, str) else bases
+        appended = options.get("auto_append", [])
+        appended = [appended] if isinstance(appended, str) else appended
+        for base in bases if isinstance(bases, list) else []:
+            for named in [".", *(appended if isinstance(appended, list) else [])]:
+                if not isinstance(base, str) or not isinstance(named, str):
+                    raise SiteBuildError(f"{place}: `{SNIPPETS}` names files and folders: write each path as text")
+                where = Path(os.path.abspath(Path.cwd() / base / named))
+                refused = named_refusal(where, root) or _linked(where, root)
+                if refused:
+                    shown = base if named == "." else f"{base}/{named}"
+                    raise SiteBuildError(
+                        f"{place}: `{SNIPPETS}` names {quoted(shown)}, {refused}: the files it writes into every page "
+                        "stay inside the project"
+                    )
 
 
 def _plugin_options(plugins: Any) -> list[tuple[str, Any]]:

@@ -68,3 +68,37 @@ def test_a_cache_committed_where_the_plugin_kept_it_is_never_published(
     published = [path for path in (game / "site").rglob("*") if path.is_file()]
     assert not [path for path in published if "javascript:alert" in path.read_text(errors="replace")]
     assert not [path for path in published if "ghs_topsecret" in path.read_text(errors="replace")]
+
+
+SNIPPETS = "site_name: x\nmarkdown_extensions:\n  - pymdownx.snippets: {options}\n"
+
+
+@pytest.mark.parametrize(
+    ("options", "said"),
+    [
+        ('{auto_append: [".git/config"]}', "names `./.git/config`, which the project keeps hidden"),
+        ('{auto_append: [".env"]}', "names `./.env`, which the project keeps hidden"),
+        ('{base_path: ["/"], auto_append: ["proc/self/environ"]}', "names `/`, which is outside the project"),
+        ('{base_path: [".."], auto_append: ["x"]}', "names `..`, which is outside the project"),
+        ('{base_path: ["/"], restrict_base_path: false}', "may not turn `restrict_base_path` off"),
+    ],
+)
+def test_a_snippet_file_the_project_does_not_publish_is_refused(
+    game: Path, capsys: pytest.CaptureFixture[str], options: str, said: str
+) -> None:
+    """``auto_append: [".git/config"]`` put the CI's token on every page, ``base_path: ["/"]`` with
+    ``auto_append: ["/proc/self/environ"]`` the build's environment."""
+    (game / ".env").write_text("TOKEN=ghs_topsecret\n", encoding="utf-8")
+    (game / "mkdocs.yml").write_text(SNIPPETS.format(options=options), encoding="utf-8")
+    with nothing_written_outside(game.parent):
+        outcome = run(capsys, "build", "-q", "--no-pdf")
+    assert outcome.code == 2
+    assert f"{game / 'mkdocs.yml'}:2: `pymdownx.snippets` {said}" in outcome.err
+    assert not (game / "site").exists()
+
+
+def test_a_snippet_of_the_project_is_appended(game: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (game / "notice.md").write_text("Printed with care.\n", encoding="utf-8")
+    (game / "mkdocs.yml").write_text(SNIPPETS.format(options='{auto_append: ["notice.md"]}'), encoding="utf-8")
+    assert run(capsys, "build", "-q", "--no-pdf").code == 0
+    assert "Printed with care." in (game / "site" / "index.html").read_text(encoding="utf-8")
