@@ -156,6 +156,7 @@ def read_settings(path: Path, *, root: Path | None = None, inherited: tuple[Path
     from mkdocs.utils.yaml import yaml_load
 
     from rulebook.site.setting_paths import (
+        check_generator_writes,
         check_plugin_caches,
         check_setting_paths,
         check_snippet_files,
@@ -176,6 +177,7 @@ def read_settings(path: Path, *, root: Path | None = None, inherited: tuple[Path
     if root is not None:
         check_setting_paths(path, text, loaded, root)
         check_plugin_caches(path, text, loaded)
+        check_generator_writes(path, text, loaded)
         check_snippet_files(path, text, loaded, root)
     parent = loaded.pop("INHERIT", None)
     settings = loaded

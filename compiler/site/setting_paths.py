@@ -12,6 +12,7 @@ be true of it.
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 from typing import Any
 
@@ -70,6 +71,54 @@ def check_plugin_caches(path: Path, text: str, settings: dict[str, Any]) -> None
                 "each plugin's cache itself, in a folder of its own (a cache in the working tree holds what a pull "
                 "request committed there, and the plugin publishes it as downloaded); remove the setting"
             )
+
+
+def check_generator_writes(path: Path, text: str, settings: dict[str, Any]) -> None:
+    """Refuse (:class:`SiteBuildError`) a value of a plugin's options or of the theme's that names a place no
+    relative path inside the site reaches: an absolute path (``~`` too) or one with a ``..`` part. The generator
+    joins such values to the site or docs folder and writes there (``tags: {export_file: ../../.git/config}``
+    replaced Git's configuration; ``theme.static_templates: [/abs/.git/config]`` wrote a ``core.fsmonitor`` command
+    into it, which ``deploy``'s own ``git status`` then ran). An address (``https://...``) is not a path."""
+    theme = settings.get("theme")
+    places: list[tuple[str, Any]] = [
+        (f"plugins.{name}", options) for name, options in _plugin_options(settings.get("plugins"))
+    ]
+    if isinstance(theme, dict):
+        places += [(f"theme.{key}", value) for key, value in theme.items() if ("theme", key) not in PATH_SETTINGS]
+    places.append(("extra_templates", settings.get("extra_templates")))  # rendered into the site by name
+    for key, value in places:
+        for where, item in _strings(key, value):
+            if _leaves(item):
+                top = key.split(".")
+                line = setting_line(text, tuple(top[:2]) if top[0] == "theme" else (top[0],))
+                raise SiteBuildError(
+                    f"{f'{path}:{line}' if line else path}: `{where}` names {quoted(item)}, a place outside the site "
+                    "(an absolute path, or `..`): the site generator writes and reads only inside the site's folders; "
+                    "write a path relative to them"
+                )
+
+
+def _strings(key: str, value: Any) -> list[tuple[str, str]]:
+    """Every text in ``value`` (nested lists and mappings), with where it is, as ``key.inner.0``."""
+    if isinstance(value, str):
+        return [(key, value)]
+    if isinstance(value, dict):
+        return [found for inner, item in value.items() for found in _strings(f"{key}.{inner}", item)]
+    if isinstance(value, list):
+        return [found for number, item in enumerate(value) for found in _strings(f"{key}.{number}", item)]
+    return []
+
+
+_ADDRESS = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://")
+
+
+def _leaves(value: str) -> bool:
+    """Whether a setting's text, read as a path, leads out of the folder it is joined to."""
+    if _ADDRESS.match(value):
+        return False
+    if value.startswith(("/", "\\", "~")) or re.match(r"[A-Za-z]:[\\/]", value):
+        return True
+    return ".." in re.split(r"[\\/]", value)
 
 
 SNIPPETS = "pymdownx.snippets"

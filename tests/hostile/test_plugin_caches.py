@@ -102,3 +102,45 @@ def test_a_snippet_of_the_project_is_appended(game: Path, capsys: pytest.Capture
     (game / "mkdocs.yml").write_text(SNIPPETS.format(options='{auto_append: ["notice.md"]}'), encoding="utf-8")
     assert run(capsys, "build", "-q", "--no-pdf").code == 0
     assert "Printed with care." in (game / "site" / "index.html").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize(
+    ("settings", "key", "named"),
+    [
+        (
+            "plugins: [search, {tags: {export_file: ../../.git/config}}]",
+            "plugins.tags.export_file",
+            "../../.git/config",
+        ),
+        ("plugins: [search, {tags: {export_file: /tmp/x.json}}]", "plugins.tags.export_file", "/tmp/x.json"),
+        ("plugins: {blog: {post_url_format: '../../{slug}'}}", "plugins.blog.post_url_format", "../../{slug}"),
+        ("theme: {name: material, static_templates: [/etc/x.html]}", "theme.static_templates.0", "/etc/x.html"),
+        (
+            "theme: {name: material, static_templates: ['a\\..\\..\\x']}",
+            "theme.static_templates.0",
+            "a\\..\\..\\x",
+        ),
+        ("extra_templates: [~/x.html]", "extra_templates.0", "~/x.html"),
+    ],
+)
+def test_a_place_the_generator_writes_outside_the_site_is_refused(
+    game: Path, capsys: pytest.CaptureFixture[str], settings: str, key: str, named: str
+) -> None:
+    """``tags: {export_file: ../../.git/config}`` replaced Git's configuration with the tags' JSON;
+    ``theme.static_templates: [/abs/.git/config]`` wrote a ``core.fsmonitor`` command there, which ``deploy``'s own
+    ``git status`` ran. A plugin's or the theme's path is relative to the site's folders, with no ``..``."""
+    (game / "mkdocs.yml").write_text(f"site_name: x\n{settings}\n", encoding="utf-8")
+    with nothing_written_outside(game.parent):
+        outcome = run(capsys, "build", "-q", "--no-pdf")
+    assert outcome.code == 2
+    assert f"`{key}` names `{named}`, a place outside the site" in outcome.err, outcome.err
+    assert not (game / "site").exists()
+
+
+def test_relative_places_and_addresses_are_the_plugins_own(game: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (game / "mkdocs.yml").write_text(
+        "site_name: x\ntheme: {name: material, logo: 'https://example.org/a.png'}\n"
+        "plugins: [search, {tags: {export_file: tags.json}}]\n",
+        encoding="utf-8",
+    )
+    assert run(capsys, "build", "-q", "--no-pdf").code == 0
