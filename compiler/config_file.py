@@ -119,10 +119,16 @@ def site_folder(start: Path, config_file: Path | None = None) -> Path | None:
         return start.resolve() / SITE
     table, _ = config_table(path)
     output = table.get("output")
-    if output is not None and (not isinstance(output, str) or path_problem(output)):
-        return None
     root = path.parent.resolve()
+    if output is not None and (not isinstance(output, str) or path_problem(output) or leaves_root(root, output)):
+        return None
     return output_folder(root, output) or root / SITE
+
+
+def leaves_root(root: Path, output: str) -> bool:
+    """Whether a configured ``output``, as written, leads out of the project ``root`` (``../www``, ``/srv/www``): a
+    committed configuration's output is a folder of the project (``build -o`` builds anywhere else)."""
+    return not Path(os.path.normpath(os.path.abspath(root / output))).is_relative_to(os.path.abspath(root))
 
 
 def output_folder(root: Path, output: str | None) -> Path | None:

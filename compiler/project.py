@@ -82,6 +82,7 @@ from rulebook.config_file import (
     SITE,
     ConfigError,
     config_table,
+    leaves_root,
     locate_config,
     output_folder,
     toml_kind,
@@ -548,9 +549,7 @@ def parse_project(
         _check_editions(book, books, check)
     _check_uses(books, check)
     output = check.path(table, "output", check.where())
-    if output is not None and not Path(os.path.normpath(os.path.abspath(root / output))).is_relative_to(
-        os.path.abspath(root)
-    ):  # a pull request's `output = "../../www"`: a site written into a folder the project does not hold
+    if output is not None and leaves_root(root, output):  # a pull request's `output = "../../www"`
         raise check.error(
             f"`output` in [{check.where()}] names {quoted(output)}, which is outside the project: a configured output "
             "is a folder of the project (`rulebook build -o` builds anywhere else)"

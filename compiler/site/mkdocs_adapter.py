@@ -19,7 +19,7 @@ import json
 import logging
 import os
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, MutableMapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -220,8 +220,9 @@ def _load_config(run: SiteRun, config_file: Path, docs: Path, site_dir: Path, sc
     )
     config.extra_javascript.extend(scripts)
     for name, plugin in config.plugins.items():  # each plugin's cache the build's own (`setting_paths.PLUGIN_CACHE`)
-        if PLUGIN_CACHE in plugin.config:
-            plugin.config[PLUGIN_CACHE] = str(docs.parent / "plugin-caches" / name.replace("/", "-"))
+        options = getattr(plugin, "config", None)  # a hook is a module, with no options
+        if isinstance(options, MutableMapping) and PLUGIN_CACHE in options:
+            options[PLUGIN_CACHE] = str(docs.parent / "plugin-caches" / name.replace("/", "-"))
     config.plugins["rulebook/html-blocks"] = _html_blocks()
     return config
 

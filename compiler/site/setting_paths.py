@@ -89,13 +89,23 @@ def check_generator_writes(path: Path, text: str, settings: dict[str, Any]) -> N
     for key, value in places:
         for where, item in _strings(key, value):
             if _leaves(item):
-                top = key.split(".")
-                line = setting_line(text, tuple(top[:2]) if top[0] == "theme" else (top[0],))
+                line = _nearest_line(text, where)
                 raise SiteBuildError(
                     f"{f'{path}:{line}' if line else path}: `{where}` names {quoted(item)}, a place outside the site "
                     "(an absolute path, or `..`): the site generator writes and reads only inside the site's folders; "
                     "write a path relative to them"
                 )
+
+
+def _nearest_line(text: str, where: str) -> int | None:
+    """The line of the setting ``where`` (``theme.icon.logo``), or of the nearest setting around it that a line names
+    (a plugin's options are items of the ``plugins`` list: its line)."""
+    keys = tuple(where.split("."))
+    for length in range(len(keys), 0, -1):
+        line = setting_line(text, keys[:length])
+        if line is not None:
+            return line
+    return None
 
 
 def _strings(key: str, value: Any) -> list[tuple[str, str]]:
