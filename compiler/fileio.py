@@ -97,6 +97,22 @@ def work_name(output_name: str) -> str:
     return f".{output_name}.rulebook"
 
 
+def _own_cache_around(path: Path, resolved: Path) -> Path | None:
+    """The tool's own cache folder (:func:`rulebook.state.user_cache`) when ``path`` is inside it, as written or as
+    it resolves."""
+    from rulebook.state import user_cache
+
+    cache = user_cache()
+    if cache is None:
+        return None
+    try:
+        places = {Path(os.path.abspath(cache)), Path(os.path.realpath(cache))}
+    except (OSError, ValueError):
+        return None
+    inside = any(where.is_relative_to(place) for where in (path, resolved) for place in places)
+    return cache if inside else None
+
+
 def build_state_entry(path: Path) -> str | None:
     """The part of ``path`` named as a build's lock or work folder beside an output (:func:`lock_name`,
     :func:`work_name`), or as its site marker (:data:`SITE_MARKER`), if any: a build refuses to find anything of
@@ -177,6 +193,12 @@ def check_written_place(path: Path, *, root: Path) -> Path:
         raise OutputError(
             f"cannot write `{shown}`: it is inside `{shown_path(git_folder, root)}`, {GIT_FOLDER_SAID}, whose files "
             "Git reads and runs"
+        )
+    cache = _own_cache_around(path, resolved)
+    if cache is not None:  # `init ~/.cache/rulebook/proj`: made where the builds remake what they find
+        raise OutputError(
+            f"cannot write `{shown}`: it is inside `{cache}`, the folder where this tool keeps its own state and "
+            "caches; choose a place outside it"
         )
     state_entry = build_state_entry(path)
     if state_entry is not None:

@@ -155,7 +155,7 @@ def _check_apart_from_cache(resolved: Path, shown: str, root: Path) -> None:
         return
     said = f"`{shown_path(cache, root)}`, the folder where this tool keeps its own state and caches"
     if resolved.is_relative_to(real):
-        raise OutputError(f"the output `{shown}` is inside {said}: choose a folder outside it, such as `site`")
+        raise OutputError(f"the output `{shown}` is inside {said}: choose a folder outside it")
     if real.is_relative_to(resolved):
         raise OutputError(
             f"the output `{shown}` holds {said}, which a build replacing the whole output would delete: choose "

@@ -774,3 +774,25 @@ def test_a_parent_step_after_a_link_is_refused_not_guessed(
     outcome = run(capsys, *NAMING_A_FILE[writer], f"{outside}/deep/../x.txt")  # `..` after a folder: as written
     assert outcome.code in (0, 1) and "error" not in outcome.err
     assert (outside / "x.txt").is_file() and not (scratch / "x.txt").exists()
+
+
+@pytest.mark.parametrize(
+    "argv", [("init", "{cache}/proj"), ("lint", "-o", "{cache}/report.txt"), ("graph", "-o", "{cache}/outputs/g.dot")]
+)
+def test_nothing_is_written_into_the_tools_own_cache_folder(
+    scratch: Path,  # noqa: F811
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    argv: tuple[str, ...],
+) -> None:
+    """``init ~/.cache/rulebook/proj`` made a project beside ``state.key`` and ``outputs/``, where the builds remake
+    what they find, and ``build`` there was refused with advice naming the very output refused."""
+    _project(scratch)
+    cache = scratch.parent / f"{scratch.name}-cache"
+    monkeypatch.setenv("XDG_CACHE_HOME", str(cache))
+    said = [arg.replace("{cache}", str(cache / "rulebook")) for arg in argv]
+    outcome = refused(capsys, scratch, *said)
+    assert f"it is inside `{cache / 'rulebook'}`, the folder where this tool keeps its own state and caches" in (
+        outcome.err
+    )
+    assert not (cache / "rulebook" / "proj").exists()
