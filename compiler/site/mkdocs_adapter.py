@@ -390,6 +390,13 @@ def _mkdocs_errors(what: str, collected: _Collect | None = None) -> Iterator[Non
             raise  # raised in the compiler's own code: a bug of ours, said as one
         kind, where = place
         raised = f"{type(error).__name__}: {error}"
+        if isinstance(error, OSError) and kind == "generator":  # `requests`' errors are OSErrors too
+            raise SiteBuildError(
+                masked(
+                    f"MkDocs could not build {what}: a plugin or extension of mkdocs.yml failed to read or fetch "
+                    f"what it needs ({raised}, in {where}): the build has no network, or that file is missing"
+                )
+            ) from error
         raise SiteBuildError(
             masked(
                 f"MkDocs could not build {what}: a hook of mkdocs.yml failed at {where} ({raised})"
