@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterator
 from markdown_it.token import Token
 
 from rulebook.catalog.reading import INVALID_DOCUMENT
-from rulebook.diagnostics import Diagnostic
+from rulebook.diagnostics import MORE_NOT_LISTED, SAME_SHOWN, Diagnostic
 from rulebook.markdown_declarations import ATTRIBUTE
 from rulebook.source import SourceText
 from rulebook.suggest import Suggester
@@ -51,8 +51,6 @@ _BLOCKS = {
 
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 """A control character, as XML forbids them in text (a tab and the line ends are text)."""
-SAME_SHOWN = 1_000
-"""The most findings of one message a source's reading lists; the last says more follow."""
 CONTROL_SHOWN = 100
 """How many control characters a source's findings name one by one (a file of them is one mistake, not millions)."""
 
@@ -65,7 +63,7 @@ class Checks:
         self.found: list[Diagnostic] = []
         self._attribute_places: dict[int, dict[str, int]] = {}
         self._told: dict[str, int] = {}
-        """How many times each message was reported (:data:`SAME_SHOWN`)."""
+        """How many times each message was reported (:data:`~rulebook.diagnostics.SAME_SHOWN`)."""
 
     def control_characters(self) -> None:
         """Each control character where it stands, as the XML reader refuses it: most editors do not show one, and a
@@ -81,14 +79,14 @@ class Checks:
             )
 
     def report(self, message: str, offset: int, *, target: str | None = None, help: str | None = None) -> None:
-        """A finding where ``offset`` stands; past :data:`SAME_SHOWN` of the same message, none: the last listed
-        says more follow (2 MB of ``](`` made a million findings, 2.2 GB and 32 s, and 368 MB of report)."""
+        """A finding where ``offset`` stands; past :data:`~rulebook.diagnostics.SAME_SHOWN` of the same message,
+        none, not even kept: the last listed says more follow (2 MB of ``](`` made a million findings, 2.2 GB)."""
         told = self._told.get(message, 0) + 1
         self._told[message] = told
         if told > SAME_SHOWN:
             return
         span = self.source.span(offset)
-        shown = f"{message} (and more like it after it in this file, not listed)" if told == SAME_SHOWN else message
+        shown = message + MORE_NOT_LISTED if told == SAME_SHOWN else message
         self.found.append(INVALID_DOCUMENT.diagnostic(shown, span, target=target, help=help))
 
     def plain_text(self, text: str, place: Callable[[int], int], where: str) -> None:

@@ -796,3 +796,28 @@ def test_nothing_is_written_into_the_tools_own_cache_folder(
         outcome.err
     )
     assert not (cache / "rulebook" / "proj").exists()
+
+
+@pytest.mark.parametrize("key", ["preferred", "accepted", "forbidden", "unlinked"])
+def test_a_rendering_of_more_words_than_a_phrase_has_is_a_plain_error(
+    scratch: Path,  # noqa: F811
+    capsys: pytest.CaptureFixture[str],
+    key: str,
+) -> None:
+    """An ``accepted`` rendering of 10,000 words (20 KB) was looked for at each word of a translation starting it:
+    ``status`` took 25 s on 244 KB. A rendering is a phrase of at most 30 words."""
+    from rulebook.translate.terminology import LONGEST_PHRASE
+
+    phrase = " ".join(["a"] * (LONGEST_PHRASE + 1))
+    value = f'"{phrase}"' if key == "preferred" else f'["{phrase}"]'
+    lines = '[march]\npreferred = "marcher"\n' if key != "preferred" else "[march]\n"
+    source(scratch, "book.xml", BOOK)
+    (scratch / "terms.toml").write_text(f"{lines}{key} = {value}\n", encoding="utf-8")
+    outcome = run(capsys, "terms", "export", "terms.toml", "--language", "fr", "-o", "terms.out")
+    assert (outcome.code, outcome.err) == (
+        2,
+        f"rulebook: error: terms.toml: `{key}` of `march` has more than {LONGEST_PHRASE} words: a term's rendering is a "
+        "phrase, not a sentence\n",
+    )
+    (scratch / "terms.toml").write_text(f"{lines}{key} = {value.replace('a ', '', 1)}\n", encoding="utf-8")
+    assert run(capsys, "terms", "export", "terms.toml", "--language", "fr", "-o", "terms.out").code == 0
