@@ -108,7 +108,7 @@ def test_a_site_holding_a_git_repository_is_never_replaced(
     ("output", "message"),
     [
         ('"."', "the output `.` holds the whole project"),
-        ('".."', "holds the whole project"),
+        ('".."', "`output` in [top level] names `..`, which is outside the project"),
         ('"src"', "the output `src` holds `src/book.xml`, which the build reads"),
         ('".git/site"', "the output `.git/site` is inside `.git`, Git's own folder"),
         ('".GIT/hooks/x"', "the output `.GIT/hooks/x` is inside `.git`, Git's own folder"),
