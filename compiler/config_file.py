@@ -8,6 +8,7 @@ whole project's model (dataclasses, the lint's catalogue) to find its ``rules.js
 from __future__ import annotations
 
 import os
+import stat
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -54,8 +55,19 @@ def _configures_rulebook(text: str, path: Path) -> bool:
 
 
 def locate_config(start: Path, config_file: Path | None = None) -> Path | None:
-    """The configuration file given (``--config``), else the one found from ``start`` upwards."""
-    return config_file.resolve() if config_file is not None else find_config(start.resolve())
+    """The configuration file given (``--config``), else the one found from ``start`` upwards. A file given that is
+    no regular file is told as such, by the name given (``--config /dev/stdin`` resolved through the kernel's link
+    into a name no file has, ``pipe:[1180956]``, and was told "no such file or directory")."""
+    if config_file is None:
+        return find_config(start.resolve())
+    try:
+        status = os.stat(config_file)
+    except OSError:
+        status = None  # reading it says why
+    if status is not None and not stat.S_ISREG(status.st_mode):
+        what = "a folder" if stat.S_ISDIR(status.st_mode) else "not a regular file (a device, a pipe or a socket)"
+        raise ConfigError(f"cannot read the configuration `{config_file}`: it is {what}")
+    return config_file.resolve()
 
 
 def read_config(path: Path) -> str:
@@ -119,10 +131,16 @@ def site_folder(start: Path, config_file: Path | None = None) -> Path | None:
         return start.resolve() / SITE
     table, _ = config_table(path)
     output = table.get("output")
-    if output is not None and (not isinstance(output, str) or path_problem(output)):
-        return None
     root = path.parent.resolve()
+    if output is not None and (not isinstance(output, str) or path_problem(output) or leaves_root(root, output)):
+        return None
     return output_folder(root, output) or root / SITE
+
+
+def leaves_root(root: Path, output: str) -> bool:
+    """Whether a configured ``output``, as written, leads out of the project ``root`` (``../www``, ``/srv/www``): a
+    committed configuration's output is a folder of the project (``build -o`` builds anywhere else)."""
+    return not Path(os.path.normpath(os.path.abspath(root / output))).is_relative_to(os.path.abspath(root))
 
 
 def output_folder(root: Path, output: str | None) -> Path | None:

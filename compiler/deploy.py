@@ -23,6 +23,7 @@ from pathlib import Path
 
 from rulebook import __version__
 from rulebook.errors import UserError
+from rulebook.fileio import git_environment
 
 BRANCH = "gh-pages"
 REMOTE = "origin"
@@ -66,13 +67,15 @@ def deploy_site(
         git.run("fetch", "--quiet", remote, f"+refs/heads/{branch}:refs/remotes/{remote}/{branch}", allowed=(0, 128))
     before = git.ref(f"refs/heads/{branch}")
     parent = (git.ref(f"refs/remotes/{remote}/{branch}") if remote else None) or before
+    for tip, where in ((before, "here"), (parent, f"on `{remote}`")):
+        _check_ours(git, branch, tip, where)
     files = dict(_site_files(site))
     tree = _write_tree(git, files)
     changed = parent is None or git.output("rev-parse", f"{parent}^{{tree}}") != tree
     commit = parent or ""
     if changed:
         text = message or f"Deploy the site built from {git.describe_head()} (rulebook {__version__})"
-        commit = git.output("commit-tree", tree, *(["-p", parent] if parent else []), "-m", text)
+        commit = git.output("commit-tree", tree, *(["-p", parent] if parent else []), "-m", f"{text}\n\n{TRAILER}")
     if commit != before:
         git.run("update-ref", f"refs/heads/{branch}", commit, before or "0" * len(commit))
     if remote is not None:
@@ -81,10 +84,37 @@ def deploy_site(
 
 
 def check_deployable(repository: Path, branch: str = BRANCH, remote: str | None = None) -> None:
-    """Refuse, before anything is built, a folder outside Git, a branch name Git refuses, the branch checked out, or
-    a remote that Git would read as an option."""
+    """Refuse, before anything is built, a folder outside Git, a branch name Git refuses, the branch checked out, a
+    branch this tool did not deploy, or a remote that Git would read as an option."""
     _check_remote(remote)
-    _check_branch(_Git(repository), branch)
+    git = _Git(repository)
+    _check_branch(git, branch)
+    _check_ours(git, branch, git.ref(f"refs/heads/{branch}"), "here")
+
+
+TRAILER = "Deployed-by: rulebook"
+"""The last line of every commit ``deploy`` makes: a branch with one in its history holds this tool's sites."""
+_EARLIER_SUBJECT = "Deploy the site built from "
+"""How the commits of the versions before :data:`TRAILER` begin (with ``(rulebook VERSION)`` after the source)."""
+
+
+def _check_ours(git: _Git, branch: str, tip: str | None, where: str) -> None:
+    """Refuse a branch (its last commit ``tip``, None: no such branch) none of whose commits this tool made:
+    ``deploy --branch keep`` (a branch of the sources) committed the site over them, every file of theirs deleted
+    in its tip, and ``--branch master`` pushed that to the remote's default branch (a fast-forward, which a remote
+    refusing forced pushes takes). A commit of the team's own on a branch of deploys (a ``CNAME``) is built upon."""
+    if tip is None:
+        return
+    found = git.output(
+        "log", "-1", "--format=%H", "--fixed-strings", f"--grep={TRAILER}", f"--grep={_EARLIER_SUBJECT}", tip
+    )
+    if found:
+        return
+    raise DeployError(
+        f"the branch `{branch}` {where} holds no commit this tool made (it is not a branch of deploys): deploying "
+        "would replace its files with the site's; name a branch of the site's own (`--branch`, default "
+        f"`{BRANCH}`), or delete that branch first if it only ever held a site (made by another tool)"
+    )
 
 
 def _check_remote(remote: str | None) -> None:
@@ -225,22 +255,6 @@ def _reason(done: subprocess.CompletedProcess[str]) -> str:
     if faults:
         return "; ".join(faults)
     return said[-1] if said else f"exit status {done.returncode}"
-
-
-def git_environment() -> dict[str, str]:
-    """The environment Git runs in for this tool: a repository found by looking up from the project is only ever its
-    ``.git`` (``safe.bareRepository=explicit``, set as a command-line setting, which a repository's own
-    configuration cannot undo): a folder of the project holding ``HEAD``, ``config``, ``objects/`` and ``refs/``
-    was taken for a bare repository, and the ``config`` a pull request committed there ran its ``core.fsmonitor``
-    command at each deploy and chose where the site was pushed."""
-    env = dict(os.environ)
-    count = int(env["GIT_CONFIG_COUNT"]) if env.get("GIT_CONFIG_COUNT", "").isdigit() else 0
-    env |= {
-        f"GIT_CONFIG_KEY_{count}": "safe.bareRepository",
-        f"GIT_CONFIG_VALUE_{count}": "explicit",
-        "GIT_CONFIG_COUNT": str(count + 1),
-    }
-    return env
 
 
 def _environment() -> dict[str, str]:

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import enum
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from rulebook.source import Span
@@ -69,6 +69,26 @@ class Diagnostic:
     def sort_key(self) -> tuple[str, int, int, int, str, str]:
         span = self.span
         return (span.path, span.line, span.column, self.severity.rank, self.code, self.target or "")
+
+
+SAME_SHOWN = 1_000
+"""The most findings of one message in one file a report lists; the last says more follow (2 MB of ``](`` in a
+Markdown source made a million findings: 2.2 GB and 32 s for the text report, 3.8 GB for SARIF at 1 MB)."""
+MORE_NOT_LISTED = " (and more like it after it in this file, not listed)"
+"""What the last finding listed of one message says (:data:`SAME_SHOWN`)."""
+
+
+def at_most_same(diagnostics: Iterable[Diagnostic]) -> Iterator[Diagnostic]:
+    """``diagnostics`` in their order, but past :data:`SAME_SHOWN` of one message in one file (of one rule): the
+    last listed says more follow (:data:`MORE_NOT_LISTED`)."""
+    told: dict[tuple[str, str, str], int] = {}
+    for diagnostic in diagnostics:
+        key = (diagnostic.span.path, diagnostic.code, diagnostic.message)
+        count = told[key] = told.get(key, 0) + 1
+        if count < SAME_SHOWN:
+            yield diagnostic
+        elif count == SAME_SHOWN:
+            yield replace(diagnostic, message=diagnostic.message + MORE_NOT_LISTED)
 
 
 @dataclass(frozen=True, slots=True)

@@ -97,10 +97,30 @@ def work_name(output_name: str) -> str:
     return f".{output_name}.rulebook"
 
 
+def _own_cache_around(path: Path, resolved: Path) -> Path | None:
+    """The tool's own cache folder (:func:`rulebook.state.user_cache`) when ``path`` is inside it, as written or as
+    it resolves."""
+    from rulebook.state import user_cache
+
+    cache = user_cache()
+    if cache is None:
+        return None
+    try:
+        places = {Path(os.path.abspath(cache)), Path(os.path.realpath(cache))}
+    except (OSError, ValueError):
+        return None
+    inside = any(where.is_relative_to(place) for where in (path, resolved) for place in places)
+    return cache if inside else None
+
+
 def build_state_entry(path: Path) -> str | None:
     """The part of ``path`` named as a build's lock or work folder beside an output (:func:`lock_name`,
-    :func:`work_name`), if any: a build refuses to find anything of someone else's there."""
+    :func:`work_name`), or as its site marker (:data:`SITE_MARKER`), if any: a build refuses to find anything of
+    someone else's there, and takes a folder holding a marker for a site of its own, replaced whole (``lint -o
+    notes/.rulebook-site`` made ``build -o notes`` delete the notes)."""
     for part in path.parts:
+        if part == SITE_MARKER:
+            return part
         for made in (lock_name, work_name):
             prefix, suffix = made("\0").split("\0")
             if len(part) > len(prefix) + len(suffix) and part.startswith(prefix) and part.endswith(suffix):
@@ -174,11 +194,17 @@ def check_written_place(path: Path, *, root: Path) -> Path:
             f"cannot write `{shown}`: it is inside `{shown_path(git_folder, root)}`, {GIT_FOLDER_SAID}, whose files "
             "Git reads and runs"
         )
+    cache = _own_cache_around(path, resolved)
+    if cache is not None:  # `init ~/.cache/rulebook/proj`: made where the builds remake what they find
+        raise OutputError(
+            f"cannot write `{shown}`: it is inside `{cache}`, the folder where this tool keeps its own state and "
+            "caches; choose a place outside it"
+        )
     state_entry = build_state_entry(path)
     if state_entry is not None:
         raise OutputError(
-            f"cannot write `{shown}`: `{state_entry}` is a name a build keeps its own lock or work folder under, "
-            "beside its output, and the next build would refuse what it found there; choose another name"
+            f"cannot write `{shown}`: `{state_entry}` is a name a build keeps for its own lock, work folder or site "
+            "marker, and the next build would take what it found there for its own; choose another name"
         )
     linked = linked_folder(path, root)
     if linked is not None:
@@ -255,7 +281,13 @@ def linked_folder(path: Path, root: Path) -> Path | None:
 
 
 def check_report_file(
-    path: Path, *, root: Path, protected: Iterable[Path], ours: Callable[[Path], bool] | None, kind: str = "report"
+    path: Path,
+    *,
+    root: Path,
+    protected: Iterable[Path],
+    ours: Callable[[Path], bool] | None,
+    kind: str = "report",
+    read: Iterable[tuple[Path, str]] = (),
 ) -> Path:
     """The file a command may write a report, a baseline or an export to, made absolute; else an
     :class:`OutputError` saying why not. The one place that decides it, for every command.
@@ -265,13 +297,21 @@ def check_report_file(
     or a file this tool wrote before, as ``ours`` recognises it (a report replaces a report, a baseline a
     baseline; with ``ours`` None, none: a converted source may have been edited since). Never one of
     ``protected`` (the files the configuration names), never a folder, never a symbolic link (but for one
-    outside the project that leads to a device or a pipe: ``/dev/stdout``), and never in a place
-    :func:`check_written_place` refuses.
+    outside the project that leads to a device or a pipe: ``/dev/stdout``), never inside one of ``read``, the
+    folders the build reads files from with what each is (:func:`rulebook.recipe.read_folders`: ``lint -o
+    overrides/partials/footer.html`` made the report, a source's line quoted in it, every page's footer), and
+    never in a place :func:`check_written_place` refuses.
     """
     path = check_written_place(path, root=root)
     shown = shown_path(path, root)
     if any(os.path.realpath(kept) == os.path.realpath(path) for kept in protected):  # there or looked for there
         raise OutputError(f"`{shown}` is a file of the project (the configuration names it): choose another name")
+    places = {Path(os.path.abspath(path)), Path(os.path.realpath(path))}
+    for folder, what in read:
+        folders = {Path(os.path.abspath(folder)), Path(os.path.realpath(folder))}
+        if any(place.is_relative_to(inner) for place in places for inner in folders):
+            said = what if places & folders else f"inside `{shown_path(folder, root)}`, {what}"
+            raise OutputError(f"cannot write `{shown}`: it is {said}, which the build reads; choose another name")
     try:
         status = path.lstat()
     except FileNotFoundError:
@@ -307,12 +347,13 @@ def write_report_file(
     protected: Iterable[Path],
     ours: Callable[[Path], bool] | None,
     kind: str = "report",
+    read: Iterable[tuple[Path, str]] = (),
 ) -> Path:
     """Write ``text`` where :func:`check_report_file` allows it, and return the path written (made absolute): a
     new file or one of ours replaced in one step (:func:`write_atomic`); a device or a pipe written into, never
     replaced (``-o /dev/null`` run as root would otherwise make ``/dev/null`` a regular file). A write that fails
     (``-o /dev/full``) is an :class:`OutputError`, never a file said written."""
-    target = check_report_file(path, root=root, protected=protected, ours=ours, kind=kind)
+    target = check_report_file(path, root=root, protected=protected, ours=ours, kind=kind, read=read)
     shown = shown_path(target, root)
     data = text.encode("utf-8", "surrogateescape")  # a name that is not UTF-8 (`lint` given one), as its bytes
     try:
@@ -373,3 +414,38 @@ def shown_path(path: Path, root: Path) -> str:
     if absolute == base:
         return "."
     return absolute.relative_to(base).as_posix() if absolute.is_relative_to(base) else str(path)
+
+
+def git_environment() -> dict[str, str]:
+    """The environment Git runs in for this tool: a repository found by looking up from the project is only ever its
+    ``.git`` (``safe.bareRepository=explicit``, set as a command-line setting, which a repository's own
+    configuration cannot undo): a folder of the project holding ``HEAD``, ``config``, ``objects/`` and ``refs/``
+    was taken for a bare repository, and the ``config`` a pull request committed there ran its ``core.fsmonitor``
+    command at each deploy and chose where the site was pushed."""
+    env = dict(os.environ)
+    count = int(env["GIT_CONFIG_COUNT"]) if env.get("GIT_CONFIG_COUNT", "").isdigit() else 0
+    env |= {
+        f"GIT_CONFIG_KEY_{count}": "safe.bareRepository",
+        f"GIT_CONFIG_VALUE_{count}": "explicit",
+        "GIT_CONFIG_COUNT": str(count + 1),
+    }
+    return env
+
+
+def git_tracks(path: Path, folder: Path) -> bool | None:
+    """Whether Git tracks ``path`` (a file inside ``folder``), asked in ``folder``; None when there is no answer: no
+    Git working tree there, or no ``git`` installed."""
+    import subprocess
+
+    try:
+        done = subprocess.run(
+            ["git", "ls-files", "--error-unmatch", "--", os.fsdecode(path)],
+            cwd=folder,
+            capture_output=True,
+            env=dict(git_environment(), LC_ALL="C", GIT_TERMINAL_PROMPT="0"),
+            timeout=60,
+            check=False,
+        )
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return {0: True, 1: False}.get(done.returncode)

@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from rulebook.errors import SiteBuildError, UserError
-from rulebook.fileio import GIT_FOLDER_SAID, git_folder_around, shown_path
+from rulebook.fileio import GIT_FOLDER_SAID, git_folder_around, git_tracks, shown_path
 
 MEGABYTE = 1024 * 1024
 MAX_SOURCE_BYTES = 256 * MEGABYTE
@@ -165,9 +165,10 @@ def link_refusal(path: Path, root: Path | None) -> str | None:
     ``root``: the project (None: a file named outside any project, the user's own). A path inside the project
     with no link on the way is the project's own file, read as named. A link, at any part of the path, is followed
     only to a place inside the project none of whose names below its root is hidden (starts with ``.``: Git's
-    folder, ``.env``, a build's work folder, a key a CI step wrote) and which is inside no Git folder of any name
-    (:func:`~rulebook.fileio.is_git_folder`): a pull request commits a link, never what the checkout holds beside
-    the project's files, and what a link reads may be published or quoted in a log
+    folder, ``.env``, a build's work folder, a key a CI step wrote), which is inside no Git folder of any name
+    (:func:`~rulebook.fileio.is_git_folder`) and, in a Git working tree, to a file Git tracks: a pull request
+    commits a link, never what the checkout holds beside the project's files, and what a link reads may be
+    published or quoted in a log
     (``site_templates/index.md.j2 -> ../.git/config`` published the CI's token on the home page).
     """
     if root is None:
@@ -183,25 +184,54 @@ def link_refusal(path: Path, root: Path | None) -> str | None:
     below = resolved.relative_to(real_base)
     if inside and below == absolute.relative_to(base):
         return None  # no link on the way: the file as named
-    problem = unpublished(below, real_base)  # `/proc/self/cwd/.git/config` too: a link on the way, from outside
+    problem = not_followed(below, real_base)  # `/proc/self/cwd/.git/config` too: a link on the way, from outside
     return f"{_link_said(absolute, base)} `{below.as_posix()}`, {problem}" if problem else None
 
 
-def unpublished(below: Path, base: Path) -> str | None:
+def named_refusal(path: Path, root: Path) -> str | None:
+    """Why the configuration may not name ``path`` as a file of the project to read, or None: a committed
+    configuration is a pull request's to write, as a committed link is (``sources = [".git/config"]`` with
+    ``format = "plain-markdown"`` published the CI's token; ``"../other/book.xml"`` was read and rewritten by
+    ``lint --fix``). The path as written must lie inside the project, none of its names below the root hidden, in no
+    Git folder (:func:`unpublished`); links on the way are :func:`link_refusal`'s, when it is read."""
+    written, base = Path(os.path.normpath(os.path.abspath(path))), Path(os.path.abspath(root))
+    if not written.is_relative_to(base):
+        return "which is outside the project: the configuration names only files of the project (the folder it is in)"
+    return unpublished(written.relative_to(base), base, by="the configuration names only")
+
+
+def not_followed(below: Path, base: Path) -> str | None:
+    """Why no link is followed to ``below`` (a path inside the project ``base``, as it resolves), or None:
+    :func:`unpublished`, or a file Git does not track."""
+    return unpublished(below, base) or _untracked(below, base)
+
+
+def _untracked(below: Path, base: Path) -> str | None:
+    """Why no link is followed to ``below``, a file inside the project ``base`` that Git does not track in the
+    working tree around it, or None (tracked, a folder, or no Git there): a commit holds its links, never the files
+    a checkout or a CI step left beside them (``rules/book.xml -> ../token``, a git-ignored token a CI step wrote,
+    quoted the token in the lint's report)."""
+    if not (base / below).is_file() or git_tracks(below, base) is not False:
+        return None
+    return (
+        "which Git does not track: a link is followed only to a file a commit holds (`git add` it if it is the "
+        "project's)"
+    )
+
+
+def unpublished(below: Path, base: Path, *, by: str = "a link is followed only to") -> str | None:
     """Why no link is followed to ``below`` (a path inside the project ``base``, as it resolves), or None: one of its
-    names is hidden, or it is inside a Git folder of any name."""
+    names is hidden, or it is inside a Git folder of any name. ``by``: what the rule holds, as a message says it
+    (``the configuration names only``, for :func:`named_refusal`)."""
     hidden = next((part for part in below.parts if part.startswith(".")), None)
     if hidden is not None:
         return (
-            f"which the project keeps hidden (`{hidden}` starts with `.`): a link is followed only to a file of the "
-            "project none of whose names starts with `.` (Git's folder, `.env`)"
+            f"which the project keeps hidden (`{hidden}` starts with `.`): {by} files of the project none of "
+            "whose names start with `.` (Git's folder, `.env`)"
         )
     git_folder = git_folder_around(base / below, below=base)
     if git_folder is not None:
-        return (
-            f"inside `{git_folder.relative_to(base).as_posix()}`, {GIT_FOLDER_SAID}: a link is never followed into "
-            "Git's files"
-        )
+        return f"inside `{git_folder.relative_to(base).as_posix()}`, {GIT_FOLDER_SAID}: {by} files outside Git's"
     return None
 
 

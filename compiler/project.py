@@ -82,6 +82,7 @@ from rulebook.config_file import (
     SITE,
     ConfigError,
     config_table,
+    leaves_root,
     locate_config,
     output_folder,
     toml_kind,
@@ -89,6 +90,7 @@ from rulebook.config_file import (
 from rulebook.diagnostics import Severity
 from rulebook.errors import QUOTE_LIMIT, quoted, shorten
 from rulebook.fileio import path_problem
+from rulebook.inputs import named_refusal
 from rulebook.languages.data import shipped_codes
 from rulebook.names import BOOK_NAME as BOOK_NAME
 from rulebook.site.page_table import LONGEST_LINE, LONGEST_TITLE, SITE_ENTRY, TRANSLATION_REPORT_PREFIX, is_device_name
@@ -256,6 +258,8 @@ class BookConfig:
 SITE_SETTINGS = "mkdocs.yml"
 """The site generator's settings a project may keep beside its configuration (MkDocs' file, which Zensical reads
 too)."""
+OVERRIDES = "site_templates"
+"""The folder of a project that overrides the site's and the PDF's default templates, file by file."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -545,6 +549,11 @@ def parse_project(
         _check_editions(book, books, check)
     _check_uses(books, check)
     output = check.path(table, "output", check.where())
+    if output is not None and leaves_root(root, output):  # a pull request's `output = "../../www"`
+        raise check.error(
+            f"`output` in [{check.where()}] names {quoted(output)}, which is outside the project: a configured output "
+            "is a folder of the project (`rulebook build -o` builds anywhere else)"
+        )
     docs_url = check.url(table, "docs_url", check.where())
     generator = check.string(table, "generator", check.where()) or "mkdocs"
     if generator not in GENERATORS:
@@ -704,7 +713,7 @@ def _limit(table: Mapping[str, Any], key: str, check: _Checker, where: str) -> i
 
 
 def _book(table: Mapping[str, Any], root: Path, check: _Checker, name: str, where: str) -> BookConfig:
-    baseline = check.path(table, "baseline", where)
+    baseline = check.path(table, "baseline", where, root=root)
     language = check.string(table, "language", where)
     if language is None:
         language = "en"
@@ -716,7 +725,7 @@ def _book(table: Mapping[str, Any], root: Path, check: _Checker, name: str, wher
         )
     return BookConfig(
         name=name,
-        sources=tuple(root / source for source in check.paths(table, "sources", where)),
+        sources=tuple(root / source for source in check.paths(table, "sources", where, root=root)),
         title=check.string(table, "title", where, most=LONGEST_TITLE),
         edition=check.string(table, "edition", where, most=LONGEST_TITLE),
         copyright=check.string(table, "copyright", where, most=LONGEST_LINE),
@@ -764,11 +773,11 @@ def _translations(table: Mapping[str, Any], root: Path, check: _Checker, where: 
         if not isinstance(entry, dict):
             raise check.error(f"[{place}] must be a table")
         check.keys(entry, {"source", "terms", "language_file", "from_edition", "format", "title"}, place)
-        source = check.path(entry, "source", place)
+        source = check.path(entry, "source", place, root=root)
         if source is None:
             raise check.error(f"[{place}] needs a `source` path")
-        terms = check.path(entry, "terms", place)
-        language_file = check.path(entry, "language_file", place)
+        terms = check.path(entry, "terms", place, root=root)
+        language_file = check.path(entry, "language_file", place, root=root)
         if language not in TRANSLATION_LANGUAGES and language_file is None:
             raise check.error(
                 f"[{place}]: no language `{language}` is shipped (the languages: {', '.join(TRANSLATION_LANGUAGES)}); "
@@ -857,24 +866,33 @@ class _Checker:
             )
         return value
 
-    def path(self, table: Mapping[str, Any], key: str, where: str) -> str | None:
-        """A string naming a file or folder: one no system could open (a NUL, too long) is refused here."""
+    def path(self, table: Mapping[str, Any], key: str, where: str, *, root: Path | None = None) -> str | None:
+        """A string naming a file or folder: one no system could open (a NUL, too long) is refused here; with
+        ``root``, the project, a file of the project to read (:func:`~rulebook.inputs.named_refusal`)."""
         value = self.string(table, key, where)
         problem = path_problem(value) if value is not None else None
         if problem is not None:
             raise self.error(f"`{key}` in [{where}] {problem}")
+        if value is not None and root is not None:
+            self._own(root, value, f"`{key}` in [{where}]")
         return value
 
-    def paths(self, table: Mapping[str, Any], key: str, where: str) -> tuple[str, ...]:
-        """A list of strings, each naming a file (see :meth:`path`), each file once: a source named twice
-        (``rules/book.md`` and ``./rules/book.md``) was read twice, and each of its ids reported as "used again"
-        where it is written once."""
+    def _own(self, root: Path, value: str, said: str) -> None:
+        refused = named_refusal(root / value, root)
+        if refused is not None:
+            raise self.error(f"{said} names {quoted(value)}, {refused}")
+
+    def paths(self, table: Mapping[str, Any], key: str, where: str, *, root: Path) -> tuple[str, ...]:
+        """A list of strings, each naming a file of the project to read (see :meth:`path`), each file once: a
+        source named twice (``rules/book.md`` and ``./rules/book.md``) was read twice, and each of its ids reported
+        as "used again" where it is written once."""
         values = self.strings(table, key, where)
         seen: dict[str, str] = {}
         for value in values:
             problem = path_problem(value)
             if problem is not None:
                 raise self.error(f"a path of `{key}` in [{where}] {problem}")
+            self._own(root, value, f"`{key}` in [{where}]")
             first = seen.get(os.path.normpath(value))
             seen.setdefault(os.path.normpath(value), value)
             if first is not None:

@@ -111,9 +111,9 @@ def check_output(output: Path, *, root: Path, protected: Iterable[Path], read: I
     state_entry = build_state_entry(output)
     if state_entry is not None:  # as a report's (`-o .site.lock`): the next build of that output refused it
         raise OutputError(
-            f"the output `{shown}` is named as a build keeps its own lock or work folder (`{state_entry}`), beside "
-            "its output, and the next build of that output would refuse what it found there: choose a folder such "
-            "as `site`"
+            f"the output `{shown}` is named as a build keeps its own lock, work folder or site marker "
+            f"(`{state_entry}`), and the next build would take what it found there for its own: choose a folder "
+            "such as `site`"
         )
     root = root.resolve()
     if resolved == root or root.is_relative_to(resolved):
@@ -155,7 +155,7 @@ def _check_apart_from_cache(resolved: Path, shown: str, root: Path) -> None:
         return
     said = f"`{shown_path(cache, root)}`, the folder where this tool keeps its own state and caches"
     if resolved.is_relative_to(real):
-        raise OutputError(f"the output `{shown}` is inside {said}: choose a folder outside it, such as `site`")
+        raise OutputError(f"the output `{shown}` is inside {said}: choose a folder outside it")
     if real.is_relative_to(resolved):
         raise OutputError(
             f"the output `{shown}` holds {said}, which a build replacing the whole output would delete: choose "

@@ -252,7 +252,7 @@ def git_warnings(made: Made) -> list[str]:
     runs only the workflows at the root's ``.github/workflows``)."""
     import subprocess
 
-    from rulebook.deploy import git_environment
+    from rulebook.fileio import git_environment
 
     def git(*args: str) -> subprocess.CompletedProcess[str] | None:
         try:

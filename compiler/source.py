@@ -11,7 +11,7 @@ from itertools import accumulate
 from pathlib import Path
 from typing import NamedTuple
 
-from rulebook.inputs import unpublished
+from rulebook.inputs import not_followed
 
 LINE_END = re.compile(r"\r\n?|\n")
 """What ends a line: ``\\r\\n``, ``\\r`` or ``\\n`` (the XML rule; editors agree)."""
@@ -107,7 +107,7 @@ def display_path(path: Path, root: Path | None = None) -> str:
     inside = absolute.is_relative_to(lexical_base)
     try:
         shown = resolved.relative_to(base)
-        if (inside and shown == absolute.relative_to(lexical_base)) or unpublished(shown, base) is None:
+        if (inside and shown == absolute.relative_to(lexical_base)) or not_followed(shown, base) is None:
             return shown.as_posix()
     except ValueError:
         pass

@@ -70,8 +70,8 @@ def test_deploy_commits_the_site_to_gh_pages_and_pushes_it(
     assert "index.html" in deployed and ".rulebook-site" in published  # the build's marker stays home
     head = git(repository, "rev-parse", "--short", "HEAD")
     assert (
-        git(remote, "log", "--format=%s", "gh-pages")
-        == f"Deploy the site built from {head} with uncommitted changes (rulebook 0.1.0)"
+        git(remote, "log", "--format=%B", "gh-pages")
+        == f"Deploy the site built from {head} with uncommitted changes (rulebook 0.1.0)\n\nDeployed-by: rulebook"
     )
     assert git(repository, "rev-parse", "gh-pages") == git(remote, "rev-parse", "gh-pages")
 
@@ -155,3 +155,22 @@ def test_strict_deploys_nothing_when_the_lint_finds_errors(
     assert main(["deploy", "--strict"]) == 1
     assert "rulebook: nothing was deployed." in capsys.readouterr().err
     assert git(repository.parent / "remote.git", "branch", "--list") == ""
+
+
+def test_a_branch_this_tool_did_not_deploy_is_never_committed_over(
+    repository: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``deploy --branch keep`` (a branch of the sources) committed the site over them, every file deleted in its
+    tip, and ``--branch master`` pushed that to the remote's default branch (a fast-forward): refused, here and on
+    the remote, before anything is built; a branch of this tool's deploys is built upon."""
+    git(repository, "branch", "keep")
+    git(repository, "push", "-q", "origin", "main:sources")  # on the remote only
+    for branch, where in (("keep", "here"), ("sources", "on `origin`")):
+        before = (git(repository, "rev-parse", "keep"), git(repository.parent / "remote.git", "rev-parse", "sources"))
+        assert main(["deploy", "--quiet", "--branch", branch]) == 2
+        said = capsys.readouterr().err
+        assert f"the branch `{branch}` {where} holds no commit this tool made" in said, said
+        after = (git(repository, "rev-parse", "keep"), git(repository.parent / "remote.git", "rev-parse", "sources"))
+        assert after == before
+    assert main(["deploy", "--quiet", "--branch", "site", "--message", "Our words"]) == 0
+    assert main(["deploy", "--quiet", "--branch", "site", "--message", "Our words"]) == 0  # its own: built upon

@@ -410,7 +410,7 @@ def test_an_engine_question_on_known_data_loads_only_what_it_needs(rules: Rules,
         (None, None),
         ("rulebook.toml", 'sources = ["book.xml"]\n'),
         ("rulebook.toml", 'sources = ["book.xml"]\noutput = "public/rules"\n'),
-        ("pyproject.toml", '[project]\nname = "x"\n\n[tool.rulebook]\nsources = ["book.xml"]\noutput = "../out"\n'),
+        ("pyproject.toml", '[project]\nname = "x"\n\n[tool.rulebook]\nsources = ["book.xml"]\noutput = "out/www"\n'),
         ("pyproject.toml", '[tool.rulebook]\nsources = ["book.xml"]\noutput = ""\n'),
     ],
 )
@@ -428,6 +428,18 @@ def test_a_question_finds_the_site_the_project_configures(tmp_path: Path, name: 
         assert site_folder(start) == load_project(start).site_folder
     if name is not None:
         assert site_folder(tmp_path, root / name) == load_project(config_file=root / name).site_folder
+
+
+def test_a_question_finds_no_site_where_the_project_may_not_configure_one(tmp_path: Path) -> None:
+    """``output = "../out"``: the project refuses it (a configured output is a folder of the project), and a question
+    finds no site there either."""
+    from rulebook.config_file import ConfigError, site_folder
+    from rulebook.project import load_project
+
+    (tmp_path / "rulebook.toml").write_text('sources = ["book.xml"]\noutput = "../out"\n', encoding="utf-8")
+    assert site_folder(tmp_path) is None
+    with pytest.raises(ConfigError, match="which is outside the project"):
+        load_project(tmp_path)
 
 
 def test_a_question_in_a_project_reads_its_site_and_nothing_else_of_it(

@@ -173,6 +173,30 @@ def test_what_zensical_says_becomes_one_warning_a_line() -> None:
 
 
 @pytest.mark.slow
+def test_an_extension_zensical_cannot_import_is_named_not_a_traceback_frame(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``markdown_extensions: [nosuchext]``: the whole message was a frame of Zensical's traceback, ``File
+    "<frozen importlib._bootstrap>", line 1140``; an ``!ENV`` name stays masked."""
+    from rulebook.cli import main
+
+    need_zensical()
+    project = tmp_path / "game"
+    assert main(["init", str(project), "--title", "Tiles"]) == 0
+    monkeypatch.chdir(project)
+    monkeypatch.setenv("SECRET", "ghp_ZZSECRET")
+    for listed, shown in (("nosuchext", "nosuchext"), ("!ENV SECRET", "***")):
+        (project / "mkdocs.yml").write_text(f"markdown_extensions: [{listed}]\n", encoding="utf-8")
+        capsys.readouterr()
+        assert main(["build", "-q", "--no-pdf", "--generator", "zensical"]) == 2
+        assert capsys.readouterr().err == (
+            f"rulebook: error: Zensical could not build the site: ModuleNotFoundError: No module named '{shown}': "
+            f"`mkdocs.yml` names `{shown}` (a Markdown extension, or a module one imports) and no package installed "
+            "provides it\n"
+        )
+
+
+@pytest.mark.slow
 def test_a_zensical_warning_stops_the_build_and_keeps_the_last_good_site(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

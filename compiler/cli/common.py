@@ -135,21 +135,27 @@ def write_file(args: argparse.Namespace, path: Path, text: str, *, baseline_of: 
     """Write a report, an export or (``baseline_of``: the book linted) a baseline atomically, where
     :func:`~rulebook.fileio.check_report_file` allows it: a new file, or one of the same kind this tool
     wrote; a device or a pipe (``-o /dev/null``) is written into, never replaced; never a file the project reads
-    (:meth:`~rulebook.project.Project.inputs`: but for a baseline, the book's own)."""
+    (:meth:`~rulebook.project.Project.inputs`: but for a baseline, the book's own), nor into a folder the build
+    reads files from (:func:`~rulebook.recipe.read_folders`)."""
     from rulebook.fileio import write_report_file
     from rulebook.project import Input
+    from rulebook.recipe import read_folders
 
     project = project_of(args)
     named = [Path(name) for name in getattr(args, "files", None) or []]
+    read = read_folders(project)
     if baseline_of is not None:  # a baseline replaces only a baseline, the book's configured one included
         from rulebook.lint.baseline import is_baseline
 
         protected = [*project.inputs(writing=Input(path, "baseline", baseline_of)), *named]
-        write_report_file(path, text, root=project.root, protected=protected, ours=is_baseline, kind="baseline")
+        write_report_file(
+            path, text, root=project.root, protected=protected, ours=is_baseline, kind="baseline", read=read
+        )
     else:
         from rulebook.report.written import is_report
 
-        write_report_file(path, text, root=project.root, protected=[*project.inputs(), *named], ours=is_report)
+        protected = [*project.inputs(), *named]
+        write_report_file(path, text, root=project.root, protected=protected, ours=is_report, read=read)
 
 
 def emit(args: argparse.Namespace, data: Any, text: str) -> None:

@@ -52,6 +52,7 @@ def run_convert(args: argparse.Namespace) -> int:
     from rulebook.lint.suppressions import find_suppressions
     from rulebook.project import MAIN_BOOK
     from rulebook.readers.formats import format_of
+    from rulebook.recipe import read_folders
     from rulebook.recipe.reading import configured_format, read_book
     from rulebook.report.escaping import visible
     from rulebook.source import not_xml
@@ -93,7 +94,10 @@ def run_convert(args: argparse.Namespace) -> int:
     if output.resolve() == source.resolve():
         raise UserError(f"`{output}` is the source: name another output with -o")
     protected = (*project.inputs(), source)
-    write_report_file(output, text, root=project.root, protected=protected, ours=None, kind="converted source")
+    folders = read_folders(project)
+    write_report_file(
+        output, text, root=project.root, protected=protected, ours=None, kind="converted source", read=folders
+    )
     print(visible(f"Wrote {output} ({target})."))  # the name as typed: it may hold ESC
     _say_errors(read, source)
     if book is not None and configured is not None and read.book.documents[0].title is None:

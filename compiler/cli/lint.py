@@ -94,6 +94,7 @@ def run_lint(args: argparse.Namespace) -> int:
         project, tuple(args.files), book=args.book, baseline=args.baseline, no_baseline=args.no_baseline
     )
     _check_options(args, targets)
+    _check_project(project)
     if args.write_baseline:
         return _write_baseline(args, project, targets[0])
     if not args.quiet and sys.stderr.isatty():
@@ -114,6 +115,22 @@ def run_lint(args: argparse.Namespace) -> int:
     with memory.gc_frozen():  # tens of thousands of records, none in a cycle: no collection while they are made
         output_text(args, _render(args, report))
     return exit_code(report, strict=args.strict)
+
+
+def _check_project(project: Project) -> None:
+    """What the build refuses of a configured project before it reads a book, refused here in the same words: the
+    output (``output = "site_templates"`` passed the lint), the site's words, the PDF template and the fonts."""
+    if project.config_file is None:
+        return
+    from rulebook.fileio import OutputError
+    from rulebook.recipe import check_look, checked_output
+
+    try:
+        checked_output(project, project.site_folder)
+    except OutputError as error:
+        said = f"`output` in {project.config_file.name}" if project.output else "the build's default output"
+        raise OutputError(f"{error} ({said})") from None
+    check_look(project)
 
 
 def _check_options(args: argparse.Namespace, targets: list[LintTarget]) -> None:

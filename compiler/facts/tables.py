@@ -203,6 +203,12 @@ def read_categories(table: Table) -> list[Category]:
                 "duplicate_limit": _count_limit(plain_text(duplicates.children), allow_none=True),
             }
         )
+    least = sum(category["min_percent"] or 0 for category in categories)
+    if least > 100:  # `at least 150%`, or 25% and 80%: the engine found every army illegal, and the lint said nothing
+        raise UnreadableTable(
+            f"the categories' least shares of the points add up to {least}%: no army can have them all (write "
+            "shares that add up to at most 100%)"
+        )
     return categories
 
 

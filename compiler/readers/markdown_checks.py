@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterator
 from markdown_it.token import Token
 
 from rulebook.catalog.reading import INVALID_DOCUMENT
-from rulebook.diagnostics import Diagnostic
+from rulebook.diagnostics import MORE_NOT_LISTED, SAME_SHOWN, Diagnostic
 from rulebook.markdown_declarations import ATTRIBUTE
 from rulebook.source import SourceText
 from rulebook.suggest import Suggester
@@ -62,6 +62,8 @@ class Checks:
         self.source = source
         self.found: list[Diagnostic] = []
         self._attribute_places: dict[int, dict[str, int]] = {}
+        self._told: dict[str, int] = {}
+        """How many times each message was reported (:data:`~rulebook.diagnostics.SAME_SHOWN`)."""
 
     def control_characters(self) -> None:
         """Each control character where it stands, as the XML reader refuses it: most editors do not show one, and a
@@ -77,8 +79,15 @@ class Checks:
             )
 
     def report(self, message: str, offset: int, *, target: str | None = None, help: str | None = None) -> None:
+        """A finding where ``offset`` stands; past :data:`~rulebook.diagnostics.SAME_SHOWN` of the same message,
+        none, not even kept: the last listed says more follow (2 MB of ``](`` made a million findings, 2.2 GB)."""
+        told = self._told.get(message, 0) + 1
+        self._told[message] = told
+        if told > SAME_SHOWN:
+            return
         span = self.source.span(offset)
-        self.found.append(INVALID_DOCUMENT.diagnostic(message, span, target=target, help=help))
+        shown = message + MORE_NOT_LISTED if told == SAME_SHOWN else message
+        self.found.append(INVALID_DOCUMENT.diagnostic(shown, span, target=target, help=help))
 
     def plain_text(self, text: str, place: Callable[[int], int], where: str) -> None:
         """What the XML holds as text alone (a title written as an attribute, a reference's words), checked for markup:

@@ -82,8 +82,7 @@ def build(
     started = time.perf_counter()
     options = whole_books(project, options)
     books = chosen_books(project, options)
-    protected = [*project.inputs(), *options.files]
-    output = publish.check_output(options.output, root=project.root, protected=protected, read=read_folders(project))
+    output = checked_output(project, options.output, options.files)
     if options.data_only:
         return _build_data_only(project, books, options, output, progress, cache, started)
     if options.pdf_only:
@@ -106,16 +105,40 @@ def build(
     return BuildResult(output, tuple(built), seconds=time.perf_counter() - started)
 
 
+def checked_output(project: Project, output: Path, files: Sequence[Path] = ()) -> Path:
+    """The output folder, made absolute, once :func:`rulebook.publish.check_output` has found that a build may
+    replace it: not a file the project reads (its inputs and ``files``, the sources named), nor a folder it reads
+    files from (:func:`read_folders`). The build's check, and the lint's of the configured output."""
+    from rulebook import publish
+
+    protected = [*project.inputs(), *files]
+    return publish.check_output(output, root=project.root, protected=protected, read=read_folders(project))
+
+
+def check_look(project: Project) -> None:
+    """Read what the build reads of the project beside its books and settings, with the build's readers and
+    limits, for the lint: the site's words (``site_templates/strings.toml``), the PDF template's text
+    (``site_templates/print.typ``; Typst reads it at build) and the fonts (``site_templates/fonts/``). A file the
+    build would refuse is a :class:`~rulebook.errors.UserError` here (it passed the lint and stopped the build)."""
+    from rulebook.project import OVERRIDES
+    from rulebook.recipe.book_pdf import project_fonts, template_text
+    from rulebook.site.words_file import STRINGS_FILE, read_strings
+
+    read_strings(project.root / OVERRIDES / STRINGS_FILE, root=project.root)
+    template_text(project)
+    project_fonts(project)
+
+
 def read_folders(project: Project) -> list[tuple[Path, str]]:
     """Each folder the build reads files from, whether it exists or not, with what it is: no output may be one, hold
-    one or lie inside one (:func:`rulebook.publish.check_output`): the pictures folder beside each source and
-    translation, the project's templates (``site_templates/``), and the folders ``mkdocs.yml`` names (the theme's
-    ``custom_dir``, ``docs_dir``). ``-o images`` beside a source at the project's root, ``-o site_templates`` and
-    ``-o overrides`` (the ``custom_dir``) were built into while empty, and the next build deleted the picture or
-    ``strings.toml`` added there."""
+    one or lie inside one (:func:`rulebook.publish.check_output`), no report, export or converted source be written
+    inside one (:func:`rulebook.fileio.check_report_file`): the pictures folder beside each source and
+    translation, the project's templates (``site_templates/``), the folders ``mkdocs.yml`` names (the theme's
+    ``custom_dir``, ``docs_dir``) and the ``hooks`` it runs (files, held to the same rule). ``-o images`` beside a
+    source at the project's root, ``-o site_templates`` and ``-o overrides`` (the ``custom_dir``) were built into
+    while empty, and the next build deleted the picture or ``strings.toml`` added there."""
     from rulebook.errors import UserError
-    from rulebook.site.theme import OVERRIDES
-    from rulebook.site.writer import mkdocs_settings
+    from rulebook.project import OVERRIDES, SITE_SETTINGS
 
     root = project.root
     found = [(root / OVERRIDES, "the project's templates folder")]
@@ -123,8 +146,10 @@ def read_folders(project: Project) -> list[tuple[Path, str]]:
         for source in (*book.sources, *(translation.source for translation in book.translations)):
             place = (source if source.is_absolute() else root / source).parent / "images"
             found.append((place, f"the pictures folder of `{source.name}`"))
-    mkdocs_file = root / "mkdocs.yml"
-    if mkdocs_file.is_file():
+    mkdocs_file = root / SITE_SETTINGS
+    if _may_name_folders(mkdocs_file, root):
+        from rulebook.site.writer import mkdocs_settings
+
         try:
             settings = mkdocs_settings(mkdocs_file)
         except (UserError, OSError):
@@ -137,7 +162,32 @@ def read_folders(project: Project) -> list[tuple[Path, str]]:
             for key, value in named.items()
             if isinstance(value, str)
         ]
+        hooks = settings.get("hooks")
+        found += [
+            (root / hook, "a file `mkdocs.yml` names as `hooks`")
+            for hook in (hooks if isinstance(hooks, list) else [])
+            if isinstance(hook, str)
+        ]
     return list(dict.fromkeys(found))
+
+
+FOLDER_SETTING_WORDS = ("custom_dir", "docs_dir", "hooks", "INHERIT", "\\")
+"""What a ``mkdocs.yml`` naming a folder the build reads must hold as text: a key of :func:`read_folders`, an
+inherited file that may hold one, or an escape that may spell one (``"custom\\u005fdir"``)."""
+
+
+def _may_name_folders(path: Path, root: Path) -> bool:
+    """Whether the site's settings may name a folder the build reads: only then are they read as YAML, whose
+    reader costs the lint's start-up a quarter of a second (a lint with ``-o`` and a configured output)."""
+    from rulebook.inputs import UnreadableInput, present, read_input_text
+
+    if not present(path):
+        return False
+    try:
+        text = read_input_text(path, root=root, kind="site settings")
+    except UnreadableInput:
+        return False  # the build says what is wrong with it
+    return any(word in text for word in FOLDER_SETTING_WORDS)
 
 
 def not_rebuilt(project: Project, options: BuildOptions, rebuilt: set[str]) -> Callable[[str], bool]:

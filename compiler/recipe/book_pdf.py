@@ -162,7 +162,7 @@ def project_fonts(project: Project) -> dict[str, bytes]:
     committed as a link out of the project, or a font in it that is such a link, a pipe or a device, is refused in
     plain words (:func:`~rulebook.inputs.input_folder`), never passed over."""
     from rulebook.inputs import input_folder, present, read_input
-    from rulebook.site.theme import OVERRIDES
+    from rulebook.project import OVERRIDES
 
     folder = project.root / OVERRIDES / FONT_FOLDER
     if not present(folder):
@@ -179,7 +179,7 @@ def own_template(project: Project) -> str | None:
     from rulebook.fileio import shown_path
     from rulebook.inputs import present
     from rulebook.pdf.typst_run import TEMPLATE
-    from rulebook.site.theme import OVERRIDES
+    from rulebook.project import OVERRIDES
 
     own = project.root / OVERRIDES / TEMPLATE.name
     return shown_path(own, Path.cwd()) if present(own) else None
@@ -189,7 +189,7 @@ def template_text(project: Project) -> str:
     """The template: the project's ``site_templates/print.typ``, else the shipped one."""
     from rulebook.inputs import MAX_DATA_BYTES, present, read_input_text
     from rulebook.pdf.typst_run import TEMPLATE
-    from rulebook.site.theme import OVERRIDES
+    from rulebook.project import OVERRIDES
 
     own = project.root / OVERRIDES / TEMPLATE.name
     if present(own):

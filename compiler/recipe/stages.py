@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from rulebook.assets import book_images, image_folder, linked_folder_refusals
 from rulebook.catalog.book import DUPLICATE_ID, INVALID_NAME, RESERVED_NAME, TOO_LARGE
-from rulebook.diagnostics import Diagnostic, Severity
+from rulebook.diagnostics import Diagnostic, Severity, at_most_same
 from rulebook.engine.limits import MAX_RULES_BYTES
 from rulebook.errors import InvalidRuleData, UserError, quoted
 from rulebook.family import Family, FamilyBook
@@ -83,7 +83,7 @@ def lint_book(
             )
             found.extend(run_book_rules(checked))
             facts = checked.rule_facts
-        diagnostics = tuple(apply_settings(apply_suppressions(found, read.sources), book.severities))
+        diagnostics = tuple(at_most_same(apply_settings(apply_suppressions(found, read.sources), book.severities)))
     files = len(set(read.sources) | {d.span.path for d in read.diagnostics}) or len(read.book.documents)
     unsafe = unsafe_names(read, found)
     result = LintResult(diagnostics, read.sources, files, terms, diagnostics, unsafe=unsafe, facts=facts, family=kin)

@@ -11,7 +11,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from rulebook.project import BookConfig, Project
+from rulebook.project import OVERRIDES, SITE_SETTINGS, BookConfig, Project
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,7 +52,7 @@ def watched(project: Project, books: Sequence[BookConfig]) -> tuple[Watched, ...
     found = [Watched(_absolute(source), book=book.name) for book in books for source in book.sources]
     for book in books:
         found += [Watched(_absolute(path), later=book.name) for t in book.translations for path in t.files]
-    looks = [project.root / "site_templates", project.root / "mkdocs.yml"]
+    looks = [project.root / OVERRIDES, project.root / SITE_SETTINGS]
     looks += [project.config_file] if project.config_file else []
     return (*found, *(Watched(_absolute(path), rebuild=True) for path in looks))
 

@@ -19,7 +19,7 @@ import json
 import logging
 import os
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, MutableMapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -155,7 +155,13 @@ def read_settings(path: Path, *, root: Path | None = None, inherited: tuple[Path
     from mkdocs.exceptions import ConfigurationError
     from mkdocs.utils.yaml import yaml_load
 
-    from rulebook.site.setting_paths import check_setting_paths, check_theme_icons
+    from rulebook.site.setting_paths import (
+        check_generator_writes,
+        check_plugin_caches,
+        check_setting_paths,
+        check_snippet_files,
+        check_theme_icons,
+    )
 
     text = read_input_text(path, root=root, limit=MAX_SETTINGS_BYTES, kind="configuration")
     remember_environment_values(text)
@@ -170,6 +176,9 @@ def read_settings(path: Path, *, root: Path | None = None, inherited: tuple[Path
         raise SiteBuildError(f"{path} must hold a mapping of MkDocs settings")
     if root is not None:
         check_setting_paths(path, text, loaded, root)
+        check_plugin_caches(path, text, loaded)
+        check_generator_writes(path, text, loaded)
+        check_snippet_files(path, text, loaded, root)
     parent = loaded.pop("INHERIT", None)
     settings = loaded
     if parent is not None:
@@ -201,6 +210,8 @@ def _load_config(run: SiteRun, config_file: Path, docs: Path, site_dir: Path, sc
     (relative paths in the settings resolve from ``config_file``'s folder)."""
     from mkdocs.config import load_config
 
+    from rulebook.site.setting_paths import PLUGIN_CACHE
+
     # MkDocs' validation changes the settings it is given in place: each build gets its own copy.
     config = load_config(
         io.StringIO("{}"),
@@ -208,6 +219,10 @@ def _load_config(run: SiteRun, config_file: Path, docs: Path, site_dir: Path, sc
         **copy.deepcopy({**run.settings, "docs_dir": str(docs), "site_dir": str(site_dir), "nav": run.nav}),
     )
     config.extra_javascript.extend(scripts)
+    for name, plugin in config.plugins.items():  # each plugin's cache the build's own (`setting_paths.PLUGIN_CACHE`)
+        options = getattr(plugin, "config", None)  # a hook is a module, with no options
+        if isinstance(options, MutableMapping) and PLUGIN_CACHE in options:
+            options[PLUGIN_CACHE] = str(docs.parent / "plugin-caches" / name.replace("/", "-"))
     config.plugins["rulebook/html-blocks"] = _html_blocks()
     return config
 
@@ -375,6 +390,13 @@ def _mkdocs_errors(what: str, collected: _Collect | None = None) -> Iterator[Non
             raise  # raised in the compiler's own code: a bug of ours, said as one
         kind, where = place
         raised = f"{type(error).__name__}: {error}"
+        if isinstance(error, OSError) and kind == "generator":  # `requests`' errors are OSErrors too
+            raise SiteBuildError(
+                masked(
+                    f"MkDocs could not build {what}: a plugin or extension of mkdocs.yml failed to read or fetch "
+                    f"what it needs ({raised}, in {where}): the build has no network, or that file is missing"
+                )
+            ) from error
         raise SiteBuildError(
             masked(
                 f"MkDocs could not build {what}: a hook of mkdocs.yml failed at {where} ({raised})"

@@ -12,12 +12,13 @@ be true of it.
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 from typing import Any
 
 from rulebook.errors import SiteBuildError, quoted
 from rulebook.fileio import GIT_FOLDER, inside_git
-from rulebook.inputs import link_refusal
+from rulebook.inputs import link_refusal, named_refusal
 
 PATH_SETTINGS = (("INHERIT",), ("docs_dir",), ("site_dir",), ("theme", "custom_dir"), ("hooks",), ("watch",))
 """The settings of ``mkdocs.yml`` that name a folder or a file, each as its keys from the top (``hooks`` and
@@ -50,6 +51,138 @@ def check_setting_paths(path: Path, text: str, settings: dict[str, Any], root: P
                     f"{place}: `{'.'.join(keys)}` names {quoted(item)}, {problem}: the folders and files "
                     f"{path.name} names stay inside the project"
                 )
+
+
+PLUGIN_CACHE = "cache_dir"
+"""The setting of a plugin's cache folder (Material's ``privacy``, ``optimize``, ``social``, ``projects``), which
+the build gives each plugin itself: a folder of its own scratch folder (:func:`plugin_caches`)."""
+
+
+def check_plugin_caches(path: Path, text: str, settings: dict[str, Any]) -> None:
+    """Refuse (:class:`SiteBuildError`) a plugin's ``cache_dir`` in ``settings``, read from ``path`` (its
+    ``text``): Material's ``privacy`` plugin publishes a file it finds in its cache as an external asset it
+    downloaded (``cache_dir: /proc`` with ``extra_css: [https://self/environ]`` published the build's environment,
+    a CI's tokens in it), and follows links committed there; the cache is the build's, never the working tree's."""
+    for name, options in _plugin_options(settings.get("plugins")):
+        if isinstance(options, dict) and PLUGIN_CACHE in options:
+            line = setting_line(text, ("plugins",))
+            raise SiteBuildError(
+                f"{f'{path}:{line}' if line else path}: `plugins` gives `{name}` a `{PLUGIN_CACHE}`: the build keeps "
+                "each plugin's cache itself, in a folder of its own (a cache in the working tree holds what a pull "
+                "request committed there, and the plugin publishes it as downloaded); remove the setting"
+            )
+
+
+def check_generator_writes(path: Path, text: str, settings: dict[str, Any]) -> None:
+    """Refuse (:class:`SiteBuildError`) a value of a plugin's options or of the theme's that names a place no
+    relative path inside the site reaches: an absolute path (``~`` too) or one with a ``..`` part. The generator
+    joins such values to the site or docs folder and writes there (``tags: {export_file: ../../.git/config}``
+    replaced Git's configuration; ``theme.static_templates: [/abs/.git/config]`` wrote a ``core.fsmonitor`` command
+    into it, which ``deploy``'s own ``git status`` then ran). An address (``https://...``) is not a path."""
+    theme = settings.get("theme")
+    places: list[tuple[str, Any]] = [
+        (f"plugins.{name}", options) for name, options in _plugin_options(settings.get("plugins"))
+    ]
+    if isinstance(theme, dict):
+        places += [(f"theme.{key}", value) for key, value in theme.items() if ("theme", key) not in PATH_SETTINGS]
+    places.append(("extra_templates", settings.get("extra_templates")))  # rendered into the site by name
+    for key, value in places:
+        for where, item in _strings(key, value):
+            if _leaves(item):
+                line = _nearest_line(text, where)
+                raise SiteBuildError(
+                    f"{f'{path}:{line}' if line else path}: `{where}` names {quoted(item)}, a place outside the site "
+                    "(an absolute path, or `..`): the site generator writes and reads only inside the site's folders; "
+                    "write a path relative to them"
+                )
+
+
+def _nearest_line(text: str, where: str) -> int | None:
+    """The line of the setting ``where`` (``theme.icon.logo``), or of the nearest setting around it that a line names
+    (a plugin's options are items of the ``plugins`` list: its line)."""
+    keys = tuple(where.split("."))
+    for length in range(len(keys), 0, -1):
+        line = setting_line(text, keys[:length])
+        if line is not None:
+            return line
+    return None
+
+
+def _strings(key: str, value: Any) -> list[tuple[str, str]]:
+    """Every text in ``value`` (nested lists and mappings), with where it is, as ``key.inner.0``."""
+    if isinstance(value, str):
+        return [(key, value)]
+    if isinstance(value, dict):
+        return [found for inner, item in value.items() for found in _strings(f"{key}.{inner}", item)]
+    if isinstance(value, list):
+        return [found for number, item in enumerate(value) for found in _strings(f"{key}.{number}", item)]
+    return []
+
+
+_ADDRESS = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://")
+
+
+def _leaves(value: str) -> bool:
+    """Whether a setting's text, read as a path, leads out of the folder it is joined to."""
+    if _ADDRESS.match(value):
+        return False
+    if value.startswith(("/", "\\", "~")) or re.match(r"[A-Za-z]:[\\/]", value):
+        return True
+    return ".." in re.split(r"[\\/]", value)
+
+
+SNIPPETS = "pymdownx.snippets"
+"""The Markdown extension that writes files into pages: ``auto_append`` on every page, from ``base_path``."""
+
+
+def check_snippet_files(path: Path, text: str, settings: dict[str, Any], root: Path) -> None:
+    """Refuse (:class:`SiteBuildError`) a file :data:`SNIPPETS` would write into every page that the project does
+    not publish: ``auto_append: [".git/config"]`` put the CI's token on every page, and ``base_path: ["/"]`` with
+    ``auto_append: ["/proc/self/environ"]`` the build's environment. Each ``base_path`` (the folder the build runs
+    in when none is given) and each ``auto_append`` inside it is held to the rule of the configuration's files
+    (:func:`~rulebook.inputs.named_refusal`: inside the project, nothing hidden, no Git folder), and
+    ``restrict_base_path`` may not be turned off (a snippet named ``../x`` then leaves the base)."""
+    for name, options in _plugin_options(settings.get("markdown_extensions")):
+        if name != SNIPPETS or not isinstance(options, dict):
+            continue
+        line = setting_line(text, ("markdown_extensions",))
+        place = f"{path}:{line}" if line else str(path)
+        if options.get("restrict_base_path", True) is not True:
+            raise SiteBuildError(
+                f"{place}: `{SNIPPETS}` may not turn `restrict_base_path` off: snippets stay in the project"
+            )
+        if "base_path" not in options and not options.get("auto_append"):
+            continue  # only what a page names, from the folder the build runs in
+        bases = options.get("base_path", ["."])
+        bases = [bases] if isinstance(bases, str) else bases
+        appended = options.get("auto_append", [])
+        appended = [appended] if isinstance(appended, str) else appended
+        for base in bases if isinstance(bases, list) else []:
+            for named in [".", *(appended if isinstance(appended, list) else [])]:
+                if not isinstance(base, str) or not isinstance(named, str):
+                    raise SiteBuildError(f"{place}: `{SNIPPETS}` names files and folders: write each path as text")
+                where = Path(os.path.abspath(Path.cwd() / base / named))
+                refused = named_refusal(where, root) or _linked(where, root)
+                if refused:
+                    shown = base if named == "." else f"{base}/{named}"
+                    raise SiteBuildError(
+                        f"{place}: `{SNIPPETS}` names {quoted(shown)}, {refused}: the files it writes into every page "
+                        "stay inside the project"
+                    )
+
+
+def _plugin_options(plugins: Any) -> list[tuple[str, Any]]:
+    """Each plugin ``plugins`` names, with its options, in either form MkDocs takes (a list of names and one-key
+    mappings, or a mapping)."""
+    if isinstance(plugins, dict):
+        return [(str(name), options) for name, options in plugins.items()]
+    if not isinstance(plugins, list):
+        return []
+    found: list[tuple[str, Any]] = []
+    for entry in plugins:
+        if isinstance(entry, dict):
+            found += [(str(name), options) for name, options in entry.items()]
+    return found
 
 
 def outside(path: Path, root: Path) -> str | None:

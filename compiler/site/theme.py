@@ -34,7 +34,8 @@ from jinja2.nodes import EvalContext
 from markupsafe import Markup
 
 from rulebook.errors import UserError, quoted
-from rulebook.inputs import MAX_DATA_BYTES, UnreadableInput, present, read_input, read_input_text, read_toml
+from rulebook.inputs import MAX_DATA_BYTES, UnreadableInput, present, read_input, read_input_text
+from rulebook.project import OVERRIDES
 from rulebook.report.escaping import visible, visible_in_text
 from rulebook.site.escaping import (
     escaped_by_filter,
@@ -44,12 +45,10 @@ from rulebook.site.escaping import (
     markdown_text,
     template_text,
 )
-from rulebook.site.page_table import LONGEST_LINE
+from rulebook.site.words_file import STRINGS_FILE, read_strings
 
 PACKAGE_FOLDER = Path(str(resources.files("rulebook.site").joinpath("templates")))
 """The default templates, assets and words, installed with the package."""
-OVERRIDES = "site_templates"
-"""The folder of a project that overrides the defaults, file by file."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,7 +104,10 @@ class Theme:
 
     def strings(self, language: str) -> dict[str, str]:
         """The site's own words in a language: the project's over the defaults, English where missing."""
-        tables = [_read_strings(folder / "strings.toml") for folder in reversed(self.folders)]
+        tables = [
+            read_strings(folder / STRINGS_FILE, root=folder.parent if folder == self.overrides else None)
+            for folder in reversed(self.folders)
+        ]
         words: dict[str, str] = {}
         for wanted in dict.fromkeys(("en", language)):
             for table in tables:
@@ -218,23 +220,6 @@ def _changed_at(path: Path) -> float | None:
         return path.stat().st_mtime
     except OSError:
         return None
-
-
-def _read_strings(path: Path) -> dict[str, dict[str, str]]:
-    if not present(path):
-        return {}
-    root = path.parent.parent if path.parent.name == OVERRIDES else None
-    table = read_toml(path, root=root, kind="configuration")
-    if not all(isinstance(words, dict) and all(isinstance(w, str) for w in words.values()) for words in table.values()):
-        raise UserError(f"{path}: each [language] table maps words to text")
-    for language, words in table.items():
-        for key, text in words.items():
-            if len(text) > LONGEST_LINE:
-                raise UserError(
-                    f"{path}: `{key}` in [{language}] has {len(text):,} characters, more than the "
-                    f"{LONGEST_LINE:,} the site's words may have (they are on every page)"
-                )
-    return table
 
 
 OVERRIDES_FOLDER = PACKAGE_FOLDER / "overrides"

@@ -87,7 +87,7 @@ class Zensical:
         )
         warnings = said(done.stdout + "\n" + done.stderr)
         if done.returncode != 0 or not (project / "site").is_dir():
-            reason = "; ".join(warnings) or _last_line(done.stderr) or f"exit status {done.returncode}"
+            reason = "; ".join(warnings) or _reason(done.stderr) or f"exit status {done.returncode}"
             raise SiteBuildError(f"Zensical could not build the site: {reason}")
         _logo_tooltips_as_labels(project / "site")
         site_dir.mkdir(parents=True, exist_ok=True)
@@ -184,6 +184,27 @@ def said(output: str) -> tuple[str, ...]:
     return tuple(found)
 
 
-def _last_line(text: str) -> str:
-    lines = [line.strip() for line in _COLOUR.sub("", text).splitlines() if line.strip()]
-    return lines[-1] if lines else ""
+def _reason(text: str) -> str:
+    """What Zensical's error output says went wrong: the error a traceback in it ends with (its last line was a
+    frame of the second traceback, ``File "<frozen importlib._bootstrap>", line 1140``, for an extension
+    ``mkdocs.yml`` named that is not installed), else its last line."""
+    lines = [line.rstrip() for line in _COLOUR.sub("", text).splitlines() if line.strip()]
+    errors = [line for line in lines if _ERROR_LINE.match(line)]
+    if errors:
+        error = errors[-1]
+        while (inner := _WRAPPED.match(error)) is not None:  # Zensical's Rust side wraps Python's error
+            error = inner.group(1)
+        module = _NO_MODULE.match(error)
+        if module is not None:
+            return (
+                f"{error}: `mkdocs.yml` names `{module.group(1)}` (a Markdown extension, or a module one imports) "
+                "and no package installed provides it"
+            )
+        return error
+    return lines[-1].strip() if lines else ""
+
+
+_ERROR_LINE = re.compile(r"[A-Za-z_][\w.]*(?:Error|Exception|Interrupt|Exit)\b: ")
+"""A traceback's last line: the error's name, unindented, and its message."""
+_WRAPPED = re.compile(r"RuntimeError: Python error: (.+)")
+_NO_MODULE = re.compile(r"ModuleNotFoundError: No module named '([^']*)'")

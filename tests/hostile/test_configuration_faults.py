@@ -687,3 +687,48 @@ def test_a_word_of_the_site_on_every_page_is_bounded(
     assert "`home` in [en] has 1,001 characters, more than the 1,000 the site's words may have" in outcome.err
     (scratch / "site_templates" / "strings.toml").write_text(f'[en]\nhome = "{"x" * 1_000}"\n', encoding="utf-8")
     assert run(capsys, "build", "--no-pdf", "-q").code == 0
+
+
+def test_a_configuration_given_as_a_pipe_or_a_folder_is_told_as_such(
+    scratch: Path,  # noqa: F811
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """``--config /dev/stdin`` (or ``<(...)``) resolved through the kernel's link into ``pipe:[1180956]`` and was
+    told "no such file or directory"."""
+    import os
+
+    source(scratch, "book.xml", BOOK)
+    os.mkfifo(scratch / "pipe.toml")
+    for given, what in (("pipe.toml", "not a regular file (a device, a pipe or a socket)"), (".", "a folder")):
+        outcome = run(capsys, "lint", "--config", given)
+        assert (outcome.code, outcome.err) == (
+            2,
+            f"rulebook: error: cannot read the configuration `{given}`: it is {what}\n",
+        )
+
+
+def test_a_plugin_that_cannot_fetch_is_told_so_not_as_a_wrong_kind_of_value(
+    scratch: Path,  # noqa: F811
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Material's ``info`` plugin asks GitHub for the latest release: offline, its ``ConnectionError`` was told as
+    "check the kinds of its values", a frame of ``requests`` as the place."""
+    import requests
+    from material.plugins.info import plugin as info
+
+    real = requests.get
+
+    def offline(*args: object, **kwargs: object) -> requests.Response:
+        return real("http://127.0.0.1:9/", timeout=5)  # nothing listens there: refused at once, inside requests
+
+    monkeypatch.setattr(info.requests, "get", offline)
+    source(scratch, "book.xml", BOOK.replace('<reference name="charge">Charge</reference>', ""))
+    (scratch / "mkdocs.yml").write_text("site_name: x\nplugins: [search, info]\n", encoding="utf-8")
+    outcome = run(capsys, "build", "-q", "--no-pdf")
+    assert outcome.code == 2
+    assert outcome.err.startswith(
+        "rulebook: error: MkDocs could not build the site: a plugin or extension of mkdocs.yml failed to read or "
+        "fetch what it needs (ConnectionError: "
+    )
+    assert "kinds of its values" not in outcome.err

@@ -363,20 +363,24 @@ def test_a_file_of_the_kernel_is_never_read_as_a_source(
     format: str,
 ) -> None:
     """`sources = ["/proc/self/environ"]` in a committed configuration printed the process's environment, a CI's
-    tokens with it, as the snippet of a finding (and as plain Markdown it was read, "All checks passed"): a file of
-    /proc or /sys looks regular, and is refused by what it is, however it is named."""
+    tokens with it, as the snippet of a finding (and as plain Markdown it was read, "All checks passed"): the
+    configuration names only files of the project now, and a file of /proc or /sys, which looks regular, is refused
+    by what it is however it is named (on the command line too)."""
     monkeypatch.setenv("RULEBOOK_PROBE_TOKEN", SECRET)
-    (scratch / "rulebook.toml").write_text(
-        'title = "T"\nsources = ["/proc/self/environ"]\n' + (f'format = "{format}"\n' if format else ""),
-        encoding="utf-8",
-    )
+    said = "" if not format else f'format = "{format}"\n'
+    (scratch / "rulebook.toml").write_text(f'title = "T"\nsources = ["/proc/self/environ"]\n{said}', encoding="utf-8")
     for argv in (("lint", "--color", "never"), ("build", "-q", "--data-only")):
         outcome = run(capsys, *argv)
         assert outcome.code == 2, outcome
         assert SECRET not in outcome.out + outcome.err
-    assert "cannot read `/proc/self/environ`: it is a file the kernel writes (under /proc or /sys)" in (
-        run(capsys, "lint", "--color", "never").out
-    )
+        assert "names `/proc/self/environ`, which is outside the project" in outcome.err
+    (scratch / "book.md").write_text("# T\n", encoding="utf-8")
+    (scratch / "rulebook.toml").write_text(f'title = "T"\nsources = ["book.md"]\n{said}', encoding="utf-8")
+    named = scratch.parent / f"{scratch.name}-environ.md"  # the user's own link, outside the project
+    named.symlink_to("/proc/self/environ")
+    outcome = run(capsys, "lint", "--color", "never", str(named))
+    assert SECRET not in outcome.out + outcome.err
+    assert "it is a file the kernel writes (under /proc or /sys)" in outcome.out
     assert not (scratch / "site").exists()
 
 
@@ -421,11 +425,14 @@ def test_a_file_of_a_file_system_below_sys_is_never_read_as_a_source(
     found = _file_below_sys_of_another_file_system()
     if found is None:
         pytest.skip("no file system is mounted below /sys here")
+    (scratch / "book.md").write_text("# T\n", encoding="utf-8")
     (scratch / "rulebook.toml").write_text(
-        f'title = "T"\nsources = ["{found}"]\nformat = "plain-markdown"\n', encoding="utf-8"
+        'title = "T"\nsources = ["book.md"]\nformat = "plain-markdown"\n', encoding="utf-8"
     )
-    outcome = run(capsys, "lint", "--color", "never")
+    named = scratch.parent / f"{scratch.name}-kernel.md"  # the user's own link, outside the project
+    named.symlink_to(found)
+    outcome = run(capsys, "lint", "--color", "never", str(named))
     assert outcome.code == 2, outcome
-    assert f"cannot read `{found}`: it is a file the kernel writes (under /proc or /sys)" in outcome.out
-    assert run(capsys, "build", "-q", "--data-only").code == 2
+    assert "it is a file the kernel writes (under /proc or /sys)" in outcome.out
+    assert run(capsys, "build", "-q", "--data-only", str(named)).code == 2
     assert not (scratch / "site").exists()

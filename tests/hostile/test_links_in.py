@@ -12,6 +12,7 @@ is written inside a Git folder, whatever its name.
 from __future__ import annotations
 
 import os
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -55,6 +56,10 @@ def _nothing_shown(folder: Path, printed: str) -> None:
     """The secret is neither printed nor published."""
     assert SECRET not in printed
     assert not (folder / "site").exists()
+
+
+def _git(folder: Path, *args: str) -> None:
+    subprocess.run(["git", *args], cwd=folder, check=True, capture_output=True)
 
 
 INCLUDE = '# Home\n\n{% include "NAME" %}\n'
@@ -129,6 +134,7 @@ def test_a_link_to_a_file_the_project_shows_is_still_followed(
     )
     (scratch / "pages" / "more.j2").write_text("And more.\n", encoding="utf-8")
     _links(scratch, {"site_templates/index.md.j2": "../pages/home.md.j2", "site_templates/p": "../pages"})
+    _git(scratch, "add", "pages")  # what a commit holds
     assert run(capsys, "build", "--no-pdf", "-q").code == 0
     page = (scratch / "site" / "index.html").read_text(encoding="utf-8")
     assert "Welcome aboard." in page and "And more." in page
@@ -166,17 +172,16 @@ def test_the_lint_quotes_no_line_of_a_source_linked_to_an_unpublished_file(
 
 
 @pytest.mark.skipif(not Path("/proc/self/cwd").is_symlink(), reason="needs /proc/self/cwd")
-def test_a_configured_path_through_a_link_from_outside_is_held_to_the_same_rule(
+def test_a_path_named_through_a_link_from_outside_is_held_to_the_same_rule(
     scratch: Path,  # noqa: F811
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    """``sources = ["/proc/self/cwd/.git/config"]``: named outside the project, it leads into it through a link."""
+    """``lint /proc/self/cwd/.git/notes.md``: named outside the project, it leads into it through a link (named so
+    in the configuration, it is outside the project: refused before anything is read, above)."""
     _checkout(scratch)
-    (scratch / "rulebook.toml").write_text(
-        'sources = ["/proc/self/cwd/.git/config"]\nformat = "markdown"\n', encoding="utf-8"
-    )
-    outcome = refused(capsys, scratch, "lint", "--color", "never")
-    assert "cannot read `/proc/self/cwd/.git/config`: it leads through a link to the project's `.git/config`, " in (
+    (scratch / ".git" / "notes.md").write_text(f"# {SECRET}\n", encoding="utf-8")
+    outcome = refused(capsys, scratch, "lint", "--color", "never", "/proc/self/cwd/.git/notes.md")
+    assert "cannot read `/proc/self/cwd/.git/notes.md`: it leads through a link to the project's `.git/notes.md`, " in (
         outcome.out
     )
     assert SECRET not in outcome.out + outcome.err
@@ -198,15 +203,24 @@ def test_a_theme_folder_holding_a_link_to_an_unpublished_file_is_refused(
     _nothing_shown(scratch, outcome.out + outcome.err)
 
 
-def test_a_hidden_file_named_directly_is_read_as_before(
+def test_a_hidden_file_named_by_the_configuration_is_refused_and_on_the_command_line_read(
     scratch: Path,  # noqa: F811
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    """The rule is about links: a source the configuration names in a hidden folder is the project's choice."""
+    """The configuration is committed, so a pull request's (it named `.git/config`): a source it names in a hidden
+    folder is refused, saying why. The command line is the user's own: a file named there is read as named."""
     (scratch / ".rules").mkdir()
     (scratch / ".rules" / "book.xml").write_text(PLAIN_BOOK, encoding="utf-8")
     (scratch / "rulebook.toml").write_text('sources = [".rules/book.xml"]\n', encoding="utf-8")
-    assert run(capsys, "lint").code == 0
+    outcome = run(capsys, "lint")
+    assert (outcome.code, outcome.err) == (
+        2,
+        "rulebook: error: rulebook.toml: `sources` in [top level] names `.rules/book.xml`, which the project keeps "
+        "hidden (`.rules` starts with `.`): the configuration names only files of the project none of whose names "
+        "start with `.` (Git's folder, `.env`)\n",
+    )
+    (scratch / "rulebook.toml").write_text('sources = ["book.xml"]\n', encoding="utf-8")
+    assert run(capsys, "lint", ".rules/book.xml").code == 0
 
 
 # -- reports inside a Git folder of any name -------------------------------------------------------
@@ -253,3 +267,84 @@ def test_nothing_is_written_inside_a_git_folder_outside_the_project(
         "and runs\n"
     )
     assert not target.exists() and not os.listdir(elsewhere / "objects" / "info")
+
+
+TOKEN = "ghp_SEKRETTOKEN0123456789"
+
+
+@pytest.mark.parametrize("ignored", [True, False], ids=["ignored", "untracked"])
+def test_a_link_to_a_file_git_does_not_track_is_not_followed(
+    scratch: Path,  # noqa: F811
+    capsys: pytest.CaptureFixture[str],
+    ignored: bool,
+) -> None:
+    """``rules/book.xml -> ../token``, a git-ignored token a CI step left in the workspace (its name not hidden): the
+    lint quoted it as the source's first line. A link is followed only to a file Git tracks; once added, it is."""
+    _git(scratch, "init", "-q")
+    (scratch / "token").write_text(TOKEN + "\n", encoding="utf-8")
+    (scratch / ".gitignore").write_text("token\n" if ignored else "", encoding="utf-8")
+    (scratch / "rules").mkdir()
+    (scratch / "rules" / "real.xml").write_text(PLAIN_BOOK, encoding="utf-8")
+    _links(scratch, {"rules/book.xml": "../token"})
+    (scratch / "rulebook.toml").write_text('sources = ["rules/book.xml"]\n', encoding="utf-8")
+    _git(scratch, "add", "rules", "rulebook.toml", ".gitignore")
+    for command in (("lint", "--color", "never"), ("build", "--no-pdf")):
+        outcome = refused(capsys, scratch, *command)
+        said = outcome.out + outcome.err
+        assert "cannot read `rules/book.xml`: it is a link to `token`, which Git does not track" in said
+        assert TOKEN not in said
+    (scratch / "rules" / "book.xml").unlink()
+    _links(scratch, {"rules/book.xml": "real.xml"})
+    _git(scratch, "add", "rules")
+    assert run(capsys, "lint").code == 0
+
+
+NAMED = {
+    ".git/config": "which the project keeps hidden (`.git` starts with `.`)",
+    ".env": "which the project keeps hidden (`.env` starts with `.`)",
+    "rules/.hid/book.md": "which the project keeps hidden (`.hid` starts with `.`)",
+    "gitdata/config": "inside `gitdata`, " + GIT_FOLDER,
+    "../outside.md": "which is outside the project",
+    "{outside}": "which is outside the project",
+}
+
+
+@pytest.mark.parametrize("key", ["sources", "translation", "terms", "language_file", "baseline"])
+@pytest.mark.parametrize("named", NAMED)
+def test_the_configuration_names_no_file_the_project_does_not_publish(
+    scratch: Path,  # noqa: F811
+    capsys: pytest.CaptureFixture[str],
+    named: str,
+    key: str,
+) -> None:
+    """``sources = [".git/config"]`` with ``format = "plain-markdown"`` published the CI's token as a page; a file
+    outside the project was read, and rewritten by ``lint --fix``. A committed configuration is a pull request's,
+    as a committed link is: every file it names to read is held to the rule of links, the path as written."""
+    _checkout(scratch)
+    outside = scratch.parent / "outside.md"
+    outside.write_text(f"# {SECRET}\n", encoding="utf-8")
+    named = named.replace("{outside}", str(outside))
+    lines = {
+        "sources": f'sources = ["{named}"]\nformat = "plain-markdown"\n',
+        "translation": f'sources = ["book.xml"]\n[translations.fr]\nsource = "{named}"\nformat = "plain-markdown"\n',
+        "terms": f'sources = ["book.xml"]\n[translations.fr]\nsource = "fr.md"\nterms = "{named}"\n',
+        "language_file": f'sources = ["book.xml"]\n[translations.xx]\nsource = "xx.md"\nlanguage_file = "{named}"\n',
+        "baseline": f'sources = ["book.xml"]\nbaseline = "{named}"\n',
+    }
+    (scratch / "rulebook.toml").write_text(lines[key], encoding="utf-8")
+    for command in (("lint",), ("build", "--no-pdf"), ("lint", "--fix")):
+        outcome = run(capsys, *command)
+        assert outcome.code == 2
+        assert f"names `{named}`, {NAMED[named if named != str(outside) else '{outside}']}" in outcome.err
+        _nothing_shown(scratch, outcome.out + outcome.err)
+    assert outside.read_text(encoding="utf-8") == f"# {SECRET}\n"
+
+
+def test_a_file_of_the_project_named_through_dots_is_read(
+    scratch: Path,  # noqa: F811
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    source(scratch, "book.xml", PLAIN_BOOK)
+    (scratch / "rules").mkdir()
+    (scratch / "rulebook.toml").write_text('sources = ["rules/../book.xml"]\n', encoding="utf-8")
+    assert run(capsys, "lint").code == 0

@@ -108,7 +108,7 @@ def test_a_site_holding_a_git_repository_is_never_replaced(
     ("output", "message"),
     [
         ('"."', "the output `.` holds the whole project"),
-        ('".."', "holds the whole project"),
+        ('".."', "`output` in [top level] names `..`, which is outside the project"),
         ('"src"', "the output `src` holds `src/book.xml`, which the build reads"),
         ('".git/site"', "the output `.git/site` is inside `.git`, Git's own folder"),
         ('".GIT/hooks/x"', "the output `.GIT/hooks/x` is inside `.git`, Git's own folder"),
@@ -147,7 +147,9 @@ def test_no_site_is_built_inside_a_site(scratch: Path, output: str, capsys: pyte
     assert snapshot(scratch) == before
 
 
-@pytest.mark.parametrize("output", [".site.lock", ".site.rulebook", ".x.rulebook/inner", "out/.www.lock"])
+@pytest.mark.parametrize(
+    "output", [".site.lock", ".site.rulebook", ".x.rulebook/inner", "out/.www.lock", "site/.rulebook-site"]
+)
 def test_no_site_is_built_where_a_build_keeps_its_state(
     scratch: Path, output: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -158,9 +160,9 @@ def test_no_site_is_built_where_a_build_keeps_its_state(
     assert run("build", "-q", "-o", output) == 2
     entry = next(part for part in Path(output).parts if part.startswith("."))
     assert capsys.readouterr().err == (
-        f"rulebook: error: the output `{output}` is named as a build keeps its own lock or work folder (`{entry}`), "
-        "beside its output, and the next build of that output would refuse what it found there: choose a folder "
-        "such as `site`\n"
+        f"rulebook: error: the output `{output}` is named as a build keeps its own lock, work folder or site marker "
+        f"(`{entry}`), and the next build would take what it found there for its own: choose a folder such as "
+        "`site`\n"
     )
     assert snapshot(scratch) == before
     assert run("build", "-q") == 0

@@ -74,3 +74,42 @@ def test_a_folder_beside_the_book_that_it_does_not_read_is_built_into(
     (root_book / "look" / "overrides").mkdir(parents=True)
     assert run(capsys, "build", "-q", "--no-pdf", "-o", "site").code == 0
     assert (root_book / "site" / "index.html").is_file()
+
+
+REPORTS = {
+    "site_templates/strings.toml": f"it is inside `site_templates`, {TEMPLATES}",
+    "site_templates/fonts/x.ttf": f"it is inside `site_templates`, {TEMPLATES}",
+    "images/missing.png": f"it is inside `images`, {PICTURES}",
+    "look/overrides/partials/footer.html": f"it is inside `look/overrides`, {CUSTOM}",
+    "hooks.py": "it is a file `mkdocs.yml` names as `hooks`",
+}
+
+
+@pytest.mark.parametrize("made", [False, True], ids=["absent", "empty"])
+@pytest.mark.parametrize("target", REPORTS)
+@pytest.mark.parametrize("command", [("lint",), ("graph",), ("convert", "book.xml", "--to", "markdown")])
+def test_no_report_is_written_into_a_place_the_build_reads(
+    root_book: Path, capsys: pytest.CaptureFixture[str], target: str, made: bool, command: tuple[str, ...]
+) -> None:
+    """``lint -o overrides/partials/footer.html`` made the report the theme's footer (a source's line quoted in it
+    raw on every page), ``lint -o site_templates/strings.toml`` broke the next build: new or empty, a file there is
+    refused by name, as every report, export and converted source is."""
+    settings = root_book / "mkdocs.yml"
+    settings.write_text(settings.read_text(encoding="utf-8") + "hooks: [hooks.py]\n", encoding="utf-8")
+    if made:
+        (root_book / target).parent.mkdir(parents=True, exist_ok=True)
+        (root_book / target).write_bytes(b"")
+    capsys.readouterr()
+    with nothing_written_outside(root_book.parent):
+        outcome = run(capsys, *command, "-o", target)
+    said = f"rulebook: error: cannot write `{target}`: {REPORTS[target]}, which the build reads; choose another name\n"
+    assert (outcome.code, outcome.err) == (2, said)
+    if made:
+        assert (root_book / target).read_bytes() == b""
+    else:
+        assert not (root_book / target).exists()
+
+
+def test_a_report_beside_the_folders_read_is_written(root_book: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert run(capsys, "lint", "-o", "reports/lint.txt").code == 0
+    assert (root_book / "reports" / "lint.txt").is_file()

@@ -252,6 +252,10 @@ def test_nothing_is_written_into_a_site_this_tool_built(
         (("graph", "-o", ".out.rulebook"), ".out.rulebook"),
         (("terms", "export", "terms.toml", "--language", "fr", "-o", "www/.site.rulebook/terms.csv"), ".site.rulebook"),
         (("convert", "book.xml", "-o", ".site.lock"), ".site.lock"),
+        (("lint", "-o", "notes/.rulebook-site"), ".rulebook-site"),
+        (("graph", "-o", "notes/.rulebook-site"), ".rulebook-site"),
+        (("lint", "--write-baseline", "notes/.rulebook-site"), ".rulebook-site"),
+        (("convert", "book.xml", "-o", "notes/.rulebook-site"), ".rulebook-site"),
     ],
 )
 def test_nothing_is_written_where_a_build_keeps_its_lock_or_work_folder(
@@ -261,16 +265,20 @@ def test_nothing_is_written_where_a_build_keeps_its_lock_or_work_folder(
     entry: str,
 ) -> None:
     """``lint -o .site.lock`` and ``lint -o .site.rulebook/report.txt`` wrote there with exit 0, and every build
-    after was refused (a lock holding a report, a work folder it did not make) until the file was deleted: refused
-    by name, as a build's own lock and work folder are named beside any output."""
+    after was refused (a lock holding a report, a work folder it did not make) until the file was deleted; ``lint -o
+    notes/.rulebook-site`` made ``build -o notes`` take the notes for a site of its own and delete them: refused by
+    name, as a build's own lock, work folder and site marker are named beside any output."""
     _project(scratch)
+    (scratch / "notes").mkdir()
+    (scratch / "notes" / "mine.txt").write_text("precious\n", encoding="utf-8")
     outcome = refused(capsys, scratch, *argv)
     assert outcome.err == (
-        f"rulebook: error: cannot write `{os.path.normpath(argv[-1])}`: `{entry}` is a name a build keeps its own lock "
-        "or work folder under, beside its output, and the next build would refuse what it found there; choose "
+        f"rulebook: error: cannot write `{os.path.normpath(argv[-1])}`: `{entry}` is a name a build keeps for its own "
+        "lock, work folder or site marker, and the next build would take what it found there for its own; choose "
         "another name\n"
     )
-    assert not any(p.name.endswith((".lock", ".rulebook")) for p in scratch.rglob("*"))
+    assert not any(p.name.endswith((".lock", ".rulebook", ".rulebook-site")) for p in scratch.rglob("*"))
+    assert run(capsys, "build", "-q", "-o", "notes").code == 2  # not a site of ours: kept
     assert run(capsys, "build", "-q").code == 0
 
 
@@ -766,3 +774,50 @@ def test_a_parent_step_after_a_link_is_refused_not_guessed(
     outcome = run(capsys, *NAMING_A_FILE[writer], f"{outside}/deep/../x.txt")  # `..` after a folder: as written
     assert outcome.code in (0, 1) and "error" not in outcome.err
     assert (outside / "x.txt").is_file() and not (scratch / "x.txt").exists()
+
+
+@pytest.mark.parametrize(
+    "argv", [("init", "{cache}/proj"), ("lint", "-o", "{cache}/report.txt"), ("graph", "-o", "{cache}/outputs/g.dot")]
+)
+def test_nothing_is_written_into_the_tools_own_cache_folder(
+    scratch: Path,  # noqa: F811
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    argv: tuple[str, ...],
+) -> None:
+    """``init ~/.cache/rulebook/proj`` made a project beside ``state.key`` and ``outputs/``, where the builds remake
+    what they find, and ``build`` there was refused with advice naming the very output refused."""
+    _project(scratch)
+    cache = scratch.parent / f"{scratch.name}-cache"
+    monkeypatch.setenv("XDG_CACHE_HOME", str(cache))
+    said = [arg.replace("{cache}", str(cache / "rulebook")) for arg in argv]
+    outcome = refused(capsys, scratch, *said)
+    assert f"it is inside `{cache / 'rulebook'}`, the folder where this tool keeps its own state and caches" in (
+        outcome.err
+    )
+    assert not (cache / "rulebook" / "proj").exists()
+
+
+@pytest.mark.parametrize("key", ["preferred", "accepted", "forbidden", "unlinked"])
+def test_a_rendering_of_more_words_than_a_phrase_has_is_a_plain_error(
+    scratch: Path,  # noqa: F811
+    capsys: pytest.CaptureFixture[str],
+    key: str,
+) -> None:
+    """An ``accepted`` rendering of 10,000 words (20 KB) was looked for at each word of a translation starting it:
+    ``status`` took 25 s on 244 KB. A rendering is a phrase of at most 30 words."""
+    from rulebook.translate.terminology import LONGEST_PHRASE
+
+    phrase = " ".join(["a"] * (LONGEST_PHRASE + 1))
+    value = f'"{phrase}"' if key == "preferred" else f'["{phrase}"]'
+    lines = '[march]\npreferred = "marcher"\n' if key != "preferred" else "[march]\n"
+    source(scratch, "book.xml", BOOK)
+    (scratch / "terms.toml").write_text(f"{lines}{key} = {value}\n", encoding="utf-8")
+    outcome = run(capsys, "terms", "export", "terms.toml", "--language", "fr", "-o", "terms.out")
+    assert (outcome.code, outcome.err) == (
+        2,
+        f"rulebook: error: terms.toml: `{key}` of `march` has more than {LONGEST_PHRASE} words: a term's rendering is a "
+        "phrase, not a sentence\n",
+    )
+    (scratch / "terms.toml").write_text(f"{lines}{key} = {value.replace('a ', '', 1)}\n", encoding="utf-8")
+    assert run(capsys, "terms", "export", "terms.toml", "--language", "fr", "-o", "terms.out").code == 0

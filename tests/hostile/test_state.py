@@ -490,6 +490,29 @@ def test_a_cache_folder_a_commit_could_write_is_refused_with_the_reason_and_a_wa
     assert run(capsys, "build", "-q", "--no-pdf", "--book", "extra").code == 0
 
 
+@pytest.mark.parametrize("shared", ["folder", "key"])
+def test_a_cache_folder_or_secret_others_may_write_or_read_is_not_trusted(
+    game: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, shared: str
+) -> None:
+    """A cache folder another local user prepared (``XDG_CACHE_HOME=/tmp/cache`` on a shared runner: theirs, or
+    one anyone may write into), or a secret others may read: whoever knows the secret forges the marks of a committed
+    work folder. Neither is used, as ssh uses no key others could have written or read."""
+    cache = game.parent / "shared-cache"
+    _forge_work_folder(game, cache, monkeypatch)
+    if shared == "folder":
+        (cache / "rulebook").chmod(0o777)
+        (cache / "rulebook" / "state.key").chmod(0o600)
+        assert state.home_refusal(game) == (
+            f"the cache folder `{cache / 'rulebook'}` may be written by other users; set `XDG_CACHE_HOME` to a folder "
+            "of your own"
+        )
+    else:
+        (cache / "rulebook").chmod(0o700)
+        (cache / "rulebook" / "state.key").chmod(0o644)
+    refused(capsys, game, not_ours(".site.rulebook", FOREIGN, "work folder"), "--book", "extra")
+    assert not (game / "site").exists()
+
+
 def _forge_work_folder(game: Path, cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A work folder committed with a site moved aside in it, marked with a secret committed in ``cache``, the
     user's cache folder (as a CI keeping its caches in the workspace sets it)."""
@@ -591,7 +614,7 @@ def test_an_output_inside_the_tools_cache_or_holding_it_is_refused(
         refused(
             capsys,
             game,
-            f"the output `{output}` is inside {said}: choose a folder outside it, such as `site`",
+            f"the output `{output}` is inside {said}: choose a folder outside it",
             "-o",
             str(output),
         )

@@ -1,0 +1,115 @@
+"""What the build refuses of a configured project before it reads a book, the lint refuses too, in the same words.
+
+A configured ``output`` the build refuses (``output = "site_templates"``, ``".git/x"``, a source's folder), a
+``site_templates/strings.toml`` that is no TOML, a ``print.typ`` or a font that is a pipe or a link to a hidden file:
+``rulebook lint`` said "All checks passed" and a CI's build step then stopped (the twenty-second probe).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from .scratch import nothing_written_outside, run
+from .test_output import project
+
+
+@pytest.fixture
+def game(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    folder = project(tmp_path / "game")
+    (folder / "site_templates").mkdir()
+    monkeypatch.chdir(folder)
+    return folder
+
+
+OUTPUTS = ('"site_templates"', '"images"', '".git/x"', '"."')
+
+
+@pytest.mark.parametrize("output", OUTPUTS)
+def test_a_configured_output_the_build_refuses_is_refused_by_the_lint(
+    game: Path, capsys: pytest.CaptureFixture[str], output: str
+) -> None:
+    (game / "rulebook.toml").write_text(f'sources = ["book.xml"]\noutput = {output}\n', encoding="utf-8")
+    built = run(capsys, "build", "-q", "--no-pdf")
+    assert built.code == 2 and built.err.startswith("rulebook: error: the output")
+    with nothing_written_outside(game.parent):
+        linted = run(capsys, "lint")
+    assert linted.code == 2
+    assert linted.err == built.err.rstrip("\n") + " (`output` in rulebook.toml)\n"
+
+
+def test_a_configured_output_the_build_takes_passes(game: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (game / "rulebook.toml").write_text('sources = ["book.xml"]\noutput = "public"\n', encoding="utf-8")
+    assert run(capsys, "lint").code == 0
+
+
+def _not_toml(game: Path) -> str:
+    (game / "site_templates" / "strings.toml").write_text("not toml [\n", encoding="utf-8")
+    return "strings.toml:1:5: not valid TOML"
+
+
+def _word_of_a_megabyte(game: Path) -> str:
+    (game / "site_templates" / "strings.toml").write_text(f'[en]\nhome = "{"x" * 2000}"\n', encoding="utf-8")
+    return "`home` in [en] has 2,000 characters"
+
+
+def _template_a_pipe(game: Path) -> str:
+    os.mkfifo(game / "site_templates" / "print.typ")
+    return "it is not a regular file"
+
+
+def _font_a_pipe(game: Path) -> str:
+    (game / "site_templates" / "fonts").mkdir()
+    os.mkfifo(game / "site_templates" / "fonts" / "fifo.ttf")
+    return "fifo.ttf"
+
+
+def _font_linked_to_a_hidden_file(game: Path) -> str:
+    (game / ".hid").mkdir()
+    (game / ".hid" / "x.ttf").write_bytes(b"\0\1\0\0")
+    (game / "site_templates" / "fonts").mkdir()
+    (game / "site_templates" / "fonts" / "link.ttf").symlink_to("../../.hid/x.ttf")
+    return "which the project keeps hidden"
+
+
+LOOKS = (_not_toml, _word_of_a_megabyte, _template_a_pipe, _font_a_pipe, _font_linked_to_a_hidden_file)
+
+
+@pytest.mark.parametrize("make", LOOKS, ids=[make.__name__.strip("_") for make in LOOKS])
+def test_a_file_of_the_look_the_build_refuses_is_refused_by_the_lint(
+    game: Path, capsys: pytest.CaptureFixture[str], make: object
+) -> None:
+    said = make(game)  # type: ignore[operator]
+    with nothing_written_outside(game.parent):
+        linted = run(capsys, "lint")
+    assert linted.code == 2 and said in linted.err, linted.err
+    built = run(capsys, "build", "-q")
+    assert built.code == 2 and said in built.err, built.err
+
+
+def test_the_settings_are_read_as_yaml_when_an_escape_may_spell_a_folder_setting(
+    game: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``mkdocs.yml`` is read as YAML only when its text may name a folder the build reads; an escape may."""
+    (game / "mkdocs.yml").write_text('theme:\n  name: material\n  "custom\\u005fdir": look\n', encoding="utf-8")
+    outcome = run(capsys, "lint", "-o", "look/report.txt")
+    assert outcome.code == 2
+    assert "it is inside `look`, the folder `mkdocs.yml` names as `theme.custom_dir`" in outcome.err
+
+
+@pytest.mark.parametrize("output", ['"../www"', '"/tmp/www"', '"site/../../www"'])
+def test_a_configured_output_outside_the_project_is_refused(
+    game: Path, capsys: pytest.CaptureFixture[str], output: str
+) -> None:
+    """A committed ``output = "../www"`` built a site, its lock and work folder beside it, into any folder the CI's
+    user may make; ``-o`` on the command line is the user's own and may name one."""
+    (game / "rulebook.toml").write_text(f'sources = ["book.xml"]\noutput = {output}\n', encoding="utf-8")
+    for command in (("lint",), ("build", "-q", "--no-pdf")):
+        with nothing_written_outside(game.parent):
+            outcome = run(capsys, *command)
+        assert outcome.code == 2
+        assert f"`output` in [top level] names `{output.strip(chr(34))}`, which is outside the project" in outcome.err
+    (game / "rulebook.toml").write_text('sources = ["book.xml"]\n', encoding="utf-8")
+    assert run(capsys, "build", "-q", "--no-pdf", "-o", str(game.parent / "www")).code == 0
