@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import stat
+import unicodedata
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -118,8 +119,8 @@ def name_refusal(name: str) -> Refusal | None:
             "`lpt1`...): no file there can take it, so the site could not be copied or served there",
             "rename it",
         )
-    if name.isprintable():
-        return None
+    if all(character.isprintable() or unicodedata.category(character) == "Zs" for character in name):
+        return None  # a space of any width is text (macOS names a screenshot `... 10.00.00\u202fAM.png`)
     return Refusal(
         "its name holds a character a page cannot show as it is (a control, format or bidirectional character)",
         "rename it with letters, digits and signs only",
