@@ -336,7 +336,8 @@ def _release(
     name, marks = _name(output), state.marks(home)
     with _beside(output) as beside, _locked(beside, lock_name(name), root, wait):
         folder_name = work_name(name)
-        _recover(beside, output.name, folder_name, marks, root)
+        with _left_over(beside.path / folder_name):
+            _recover(beside, output.name, folder_name, marks, root)
         work = beside.path / folder_name
         with beside.make(folder_name) as made:  # new, so nothing in it comes from the working tree
             made.write_mark(WORK_MARK, marks.of("work", made.identity()))
@@ -346,8 +347,28 @@ def _release(
             # without a cache folder of the user's, a folder of this build's own, gone with it (it was named and
             # never made, so every Zensical build stopped: "no such file or directory")
             yield Release(output, work, _usable(kept) or state.plain_folder(work, ("kept",)), root, marks)
-        finally:
+        except BaseException:
+            with contextlib.suppress(OSError):  # the error told first says what happened and what to do
+                _recover(beside, output.name, folder_name, marks, root)
+            raise
+        with _left_over(work):
             _recover(beside, output.name, folder_name, marks, root)
+
+
+@contextmanager
+def _left_over(work: Path) -> Iterator[None]:
+    """A work folder a build cannot delete (a file in it made immutable, another user's), said as such: every later
+    build stopped, told "cannot write the site into `site`: operation not permitted (`index.html`)"."""
+    try:
+        yield
+    except OSError as error:
+        if error.strerror == state.MOUNTED:
+            raise
+        reason = (error.strerror or str(error)).lower()
+        raise OutputError(
+            f"the work folder `{work}` could not be deleted: {reason} (`{error.filename or work}`, in it); delete "
+            "it, then build again"
+        ) from error
 
 
 def _usable(kept: Path | None) -> Path | None:
@@ -552,10 +573,19 @@ def publish(release: Release) -> None:
         if error.errno == errno.EBUSY:  # a mount point os.path.ismount did not see (a bind mount)
             raise _mount_point(output, release.root) from error
         raise
-    if os.path.lexists(new):
-        _remove(new)
     with contextlib.suppress(OSError):  # unrecorded, the site is not kept by a later build of some books
         published.record(output, release.kept)
+    if os.path.lexists(new):
+        try:
+            _remove(new)
+        except OSError as error:  # `chattr +i`, a web server's file: said as it is, never as a failed write
+            if error.strerror == state.MOUNTED:
+                raise  # what to unmount, said by the release
+            reason = (error.strerror or str(error)).lower()
+            raise OutputError(
+                f"the new site is published in `{output}`, but the site it replaced could not be deleted: {reason} "
+                f"(`{error.filename or new}`); delete `{new}` (the old site's files), and the next build works again"
+            ) from error
 
 
 _RENAME_EXCHANGE = 2
