@@ -8,14 +8,21 @@ whole project's model (dataclasses, the lint's catalogue) to find its ``rules.js
 from __future__ import annotations
 
 import os
-import stat
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 from rulebook.errors import UserError
 from rulebook.fileio import path_problem
-from rulebook.inputs import MAX_DATA_BYTES, InvalidToml, UnreadableInput, parse_toml, present, read_input_text
+from rulebook.inputs import (
+    MAX_DATA_BYTES,
+    InvalidToml,
+    UnreadableInput,
+    not_readable,
+    parse_toml,
+    present,
+    read_input_text,
+)
 
 CONFIG_FILE = "rulebook.toml"
 PYPROJECT = "pyproject.toml"
@@ -60,13 +67,9 @@ def locate_config(start: Path, config_file: Path | None = None) -> Path | None:
     into a name no file has, ``pipe:[1180956]``, and was told "no such file or directory")."""
     if config_file is None:
         return find_config(start.resolve())
-    try:
-        status = os.stat(config_file)
-    except OSError:
-        status = None  # reading it says why
-    if status is not None and not stat.S_ISREG(status.st_mode):
-        what = "a folder" if stat.S_ISDIR(status.st_mode) else "not a regular file (a device, a pipe or a socket)"
-        raise ConfigError(f"cannot read the configuration `{config_file}`: it is {what}")
+    refused = not_readable(config_file, MAX_DATA_BYTES, "configuration")
+    if refused is not None:
+        raise ConfigError(f"cannot read the configuration `{os.path.abspath(config_file)}`: {refused}")
     return config_file.resolve()
 
 

@@ -699,11 +699,14 @@ def test_a_configuration_given_as_a_pipe_or_a_folder_is_told_as_such(
 
     source(scratch, "book.xml", BOOK)
     os.mkfifo(scratch / "pipe.toml")
-    for given, what in (("pipe.toml", "not a regular file (a device, a pipe or a socket)"), (".", "a folder")):
+    for given, what in (
+        ("pipe.toml", "not a regular file (a device, a pipe or a socket)"),
+        (".", "a folder, not a file"),
+    ):
         outcome = run(capsys, "lint", "--config", given)
         assert (outcome.code, outcome.err) == (
             2,
-            f"rulebook: error: cannot read the configuration `{given}`: it is {what}\n",
+            f"rulebook: error: cannot read the configuration `{os.path.abspath(given)}`: it is {what}\n",
         )
 
 
