@@ -57,7 +57,7 @@ def init_project(folder: Path, title: str | None = None, source_format: str = "x
     if problem is not None:  # a name of 300 characters: an internal error, `File name too long`
         raise ScaffoldError(f"`{shorten(str(folder), 80)}` {problem}: nothing was made")
     folder = folder.resolve()
-    existing = find_config(folder)
+    existing = find_config(folder, anyone=True)
     if existing is not None and existing.parent == folder and not existing.is_file():  # a pipe, a dangling link
         raise ScaffoldError(f"`{existing}` is there already, and is no configuration: nothing was made")
     if existing is not None and existing.parent == folder:

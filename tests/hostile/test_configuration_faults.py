@@ -783,3 +783,33 @@ def test_a_settings_tag_that_calls_code_is_refused_and_a_named_function_kept(
         encoding="utf-8",
     )
     assert run(capsys, "build", "-q", "--no-pdf").code == 0
+
+
+def test_a_configuration_of_another_user_found_above_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A shared folder (`/tmp`, a multi-user workspace) holding another user's project: `rulebook lint` in a folder
+    below used its configuration, whose mkdocs.yml chose what ran, as the caller (Git refuses such a repository:
+    `safe.directory`). Refused, naming the file; `--config` names it deliberately."""
+    import os
+
+    shared = tmp_path / "shared"
+    (shared / "mine").mkdir(parents=True)
+    source(shared, "book.xml", BOOK.replace('<reference name="charge">Charge</reference>', ""))
+    real = os.stat
+
+    def theirs(path: object, *args: object, **kwargs: object) -> os.stat_result:
+        found = real(path, *args, **kwargs)  # type: ignore[arg-type]
+        if str(path).endswith("rulebook.toml"):
+            return os.stat_result((found.st_mode, found.st_ino, found.st_dev, 1, os.geteuid() + 1, *found[5:10]))
+        return found
+
+    monkeypatch.setattr(os, "stat", theirs)
+    monkeypatch.chdir(shared / "mine")
+    outcome = run(capsys, "lint")
+    assert (outcome.code, outcome.err) == (
+        2,
+        f"rulebook: error: `{shared / 'rulebook.toml'}` belongs to another user: its settings would be theirs to "
+        "choose for you; work in a folder of your own, or name it with `--config` to use it\n",
+    )
+    assert run(capsys, "lint", "--config", str(shared / "rulebook.toml")).code == 0
