@@ -148,6 +148,7 @@ def read_folders(project: Project) -> list[tuple[Path, str]]:
             found.append((place, f"the pictures folder of `{source.name}`"))
     mkdocs_file = root / SITE_SETTINGS
     if _may_name_folders(mkdocs_file, root):
+        from rulebook.site.setting_paths import snippet_places
         from rulebook.site.writer import mkdocs_settings
 
         try:
@@ -168,10 +169,11 @@ def read_folders(project: Project) -> list[tuple[Path, str]]:
             for hook in (hooks if isinstance(hooks, list) else [])
             if isinstance(hook, str)
         ]
+        found += snippet_places(settings, root)
     return list(dict.fromkeys(found))
 
 
-FOLDER_SETTING_WORDS = ("custom_dir", "docs_dir", "hooks", "INHERIT", "\\")
+FOLDER_SETTING_WORDS = ("custom_dir", "docs_dir", "hooks", "snippets", "INHERIT", "\\")
 """What a ``mkdocs.yml`` naming a folder the build reads must hold as text: a key of :func:`read_folders`, an
 inherited file that may hold one, or an escape that may spell one (``"custom\\u005fdir"``)."""
 

@@ -171,6 +171,28 @@ def check_snippet_files(path: Path, text: str, settings: dict[str, Any], root: P
                     )
 
 
+def snippet_places(settings: dict[str, Any], root: Path) -> list[tuple[Path, str]]:
+    """The folders :data:`SNIPPETS` reads files from (its ``base_path``, as written) and the files it writes into
+    every page (``auto_append``, in each base, the project's root when none is written), with what each is: no
+    report may be written there (``lint -o snips/abbr.md`` put a source's quoted line on every page)."""
+    found: list[tuple[Path, str]] = []
+    for name, options in _plugin_options(settings.get("markdown_extensions")):
+        if name != SNIPPETS or not isinstance(options, dict):
+            continue
+        bases = options.get("base_path", ["."])
+        bases = [bases] if isinstance(bases, str) else bases if isinstance(bases, list) else []
+        appended = options.get("auto_append", [])
+        appended = [appended] if isinstance(appended, str) else appended if isinstance(appended, list) else []
+        for base in (base for base in bases if isinstance(base, str)):
+            folder = Path(os.path.normpath(root / base))
+            if "base_path" in options and folder != Path(os.path.normpath(root)):  # the root: its files are named
+                found.append((folder, f"a folder `{SNIPPETS}` reads snippets from"))
+            found += [
+                (folder / item, f"a file `{SNIPPETS}` adds to every page") for item in appended if isinstance(item, str)
+            ]
+    return found
+
+
 def _plugin_options(plugins: Any) -> list[tuple[str, Any]]:
     """Each plugin ``plugins`` names, with its options, in either form MkDocs takes (a list of names and one-key
     mappings, or a mapping)."""
