@@ -17,9 +17,12 @@ from pathlib import Path
 from typing import Any
 
 from rulebook.errors import SiteBuildError, quoted
-from rulebook.fileio import GIT_FOLDER, inside_git
+from rulebook.fileio import GIT_FOLDER, git_ignored, inside_git
 from rulebook.inputs import link_refusal, named_refusal
 
+_READ = (("INHERIT",), ("theme", "custom_dir"), ("hooks",))
+"""The path settings whose files the build reads, publishes or runs: none may be a file Git ignores (a CI step's
+``ci-out/credentials.txt`` was published from a ``custom_dir`` the configuration named)."""
 PATH_SETTINGS = (("INHERIT",), ("docs_dir",), ("site_dir",), ("theme", "custom_dir"), ("hooks",), ("watch",))
 """The settings of ``mkdocs.yml`` that name a folder or a file, each as its keys from the top (``hooks`` and
 ``watch`` hold lists of paths)."""
@@ -44,6 +47,8 @@ def check_setting_paths(path: Path, text: str, settings: dict[str, Any], root: P
             problem = outside(base / item, root) or _linked(base / item, root)
             if problem is None and keys == ("theme", "custom_dir"):
                 problem = _link_out(base / item, root)
+            if problem is None and keys in _READ and git_ignored([base / item], root):  # `custom_dir: ci-out`
+                problem = "which Git ignores (no commit holds it)"
             if problem:
                 line = setting_line(text, keys)
                 place = f"{path}:{line}" if line else str(path)
