@@ -380,3 +380,26 @@ def test_a_file_git_ignores_is_never_read_by_name_either(
     outcome = run(capsys, "build", "-q", "--no-pdf")
     assert outcome.code == 2 and "`theme.custom_dir` names `ci-out`, which Git ignores" in outcome.err
     assert not (scratch / "site").exists()
+
+
+def test_a_committed_site_marker_beside_files_no_commit_holds_is_not_believed(
+    scratch: Path,  # noqa: F811
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """A pull request committing `venv/.rulebook-site` and `output = "venv"`: the build took the maintainer's
+    `venv/` for a site of its own and deleted the files there. A committed marker is believed only of a folder
+    whose every file a commit holds (a site committed for Pages' `/docs`)."""
+    _git(scratch, "init", "-q")
+    source(scratch, "book.xml", PLAIN_BOOK)
+    (scratch / ".gitignore").write_text("venv/precious.txt\n", encoding="utf-8")
+    (scratch / "venv").mkdir()
+    (scratch / "venv" / ".rulebook-site").write_text("", encoding="utf-8")
+    (scratch / "venv" / "precious.txt").write_text("mine\n", encoding="utf-8")
+    _git(scratch, "add", "-A")
+    configure(scratch, 'output = "venv"\n')
+    outcome = run(capsys, "build", "-q", "--no-pdf")
+    assert outcome.code == 2
+    assert "its `.rulebook-site` is one a commit holds, beside files no commit holds" in outcome.err
+    assert (scratch / "venv" / "precious.txt").read_text(encoding="utf-8") == "mine\n"
+    (scratch / "venv" / "precious.txt").unlink()  # every file of it committed: a site committed for Pages
+    assert run(capsys, "build", "-q", "--no-pdf").code == 0
