@@ -11,10 +11,12 @@ from __future__ import annotations
 
 import os
 import stat
+import unicodedata
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from rulebook.fileio import git_ignored
 from rulebook.model import Book
 from rulebook.pictures import Refusal, picture_refusal, published_name
 from rulebook.site.page_table import is_device_name
@@ -81,11 +83,21 @@ def _safe_images(book: Book, folder: Path | None) -> Iterator[tuple[str, Path, R
     if folder is None:
         return
     by_folded: dict[str, str] = {}
-    for name in sorted({image.file for image in book.images}):
-        path = safe_file(folder, name)
-        if path is not None:
-            first = by_folded.setdefault(published_name(name).lower(), name)
-            yield name, path, name_refusal(name) or (_twin(first, name) if first != name else None)
+    held = [(name, path) for name in sorted({image.file for image in book.images}) if (path := safe_file(folder, name))]
+    ignored = git_ignored((path for _, path in held), folder)  # one question to Git for them all
+    for name, path in held:
+        first = by_folded.setdefault(published_name(name).lower(), name)
+        named = name_refusal(name) or (_twin(first, name) if first != name else None)
+        yield name, path, named or (IGNORED if Path(os.path.abspath(path)) in ignored else None)
+
+
+IGNORED = Refusal(
+    "Git ignores it (`.gitignore`): a picture the site publishes is one a commit holds, never a file a checkout or a "
+    "CI step left beside the sources",
+    "commit it and take it out of `.gitignore`, or name another picture",
+)
+"""Why a picture Git ignores is not published (a committed ``<image source="ci-token.png">`` published the file a CI
+step wrote, a token in its text chunk)."""
 
 
 def _twin(first: str, name: str) -> Refusal:
@@ -118,8 +130,8 @@ def name_refusal(name: str) -> Refusal | None:
             "`lpt1`...): no file there can take it, so the site could not be copied or served there",
             "rename it",
         )
-    if name.isprintable():
-        return None
+    if all(character.isprintable() or unicodedata.category(character) == "Zs" for character in name):
+        return None  # a space of any width is text (macOS names a screenshot `... 10.00.00\u202fAM.png`)
     return Refusal(
         "its name holds a character a page cannot show as it is (a control, format or bidirectional character)",
         "rename it with letters, digits and signs only",

@@ -8,14 +8,21 @@ whole project's model (dataclasses, the lint's catalogue) to find its ``rules.js
 from __future__ import annotations
 
 import os
-import stat
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 from rulebook.errors import UserError
 from rulebook.fileio import path_problem
-from rulebook.inputs import MAX_DATA_BYTES, InvalidToml, UnreadableInput, parse_toml, present, read_input_text
+from rulebook.inputs import (
+    MAX_DATA_BYTES,
+    InvalidToml,
+    UnreadableInput,
+    not_readable,
+    parse_toml,
+    present,
+    read_input_text,
+)
 
 CONFIG_FILE = "rulebook.toml"
 PYPROJECT = "pyproject.toml"
@@ -27,16 +34,54 @@ class ConfigError(UserError):
     """The configuration cannot be used; the message says where and why."""
 
 
-def find_config(start: Path) -> Path | None:
+def find_config(start: Path, *, anyone: bool = False) -> Path | None:
     """The configuration file of the project around ``start``: ``rulebook.toml``, else a
-    ``pyproject.toml`` with a ``[tool.rulebook]`` table, in ``start`` or the nearest parent."""
+    ``pyproject.toml`` with a ``[tool.rulebook]`` table, in ``start`` or the nearest parent; one another user owns
+    is refused (:func:`_own`) unless ``anyone`` (``init``, which only says it is there)."""
+    owned = (lambda path: path) if anyone else _own
     for folder in (start, *start.parents):
         if present(folder / CONFIG_FILE):  # whatever it is: reading it says why it cannot be the configuration
-            return folder / CONFIG_FILE
+            return owned(folder / CONFIG_FILE)
         candidate = folder / PYPROJECT
-        if candidate.is_file() and _configures_rulebook(read_config(candidate), candidate):
-            return candidate
+        if candidate.is_file() and _configures_rulebook(_text_of(candidate), candidate):
+            return owned(candidate)
     return None
+
+
+def _own(path: Path) -> Path:
+    """``path``, a configuration found by looking up from the working folder, if it is the caller's; else a
+    :class:`ConfigError`: another user's configuration chooses the sources, the output and the site's settings
+    (whose hooks run code), as Git refuses a repository found above that another user owns."""
+    problem = _owner_problem(path)
+    if problem is not None:
+        raise ConfigError(
+            f"`{path}` {problem}: its settings would be theirs to choose for you; work in a folder of your own, or "
+            "name it with `--config` to use it"
+        )
+    return path
+
+
+def _owner_problem(path: Path) -> str | None:
+    """Why ``path`` is not the caller's own, or None: another user owns it (root acting for a user through ``sudo``
+    may use that user's)."""
+    try:
+        owner = os.stat(path, follow_symlinks=False).st_uid
+    except OSError:
+        return None  # reading it says why
+    if owner == os.geteuid() or (os.geteuid() == 0 and os.environ.get("SUDO_UID") == str(owner)):
+        return None
+    return "belongs to another user"
+
+
+def _text_of(path: Path) -> str:
+    """A ``pyproject.toml``'s text, to know whether it configures a rulebook: read as the configuration is, the
+    caller's own file's faults said; another user's that cannot be read configures nothing of the caller's."""
+    if _owner_problem(path) is None:
+        return read_config(path)
+    try:
+        return read_config(path)
+    except ConfigError:
+        return ""
 
 
 def _configures_rulebook(text: str, path: Path) -> bool:
@@ -60,13 +105,9 @@ def locate_config(start: Path, config_file: Path | None = None) -> Path | None:
     into a name no file has, ``pipe:[1180956]``, and was told "no such file or directory")."""
     if config_file is None:
         return find_config(start.resolve())
-    try:
-        status = os.stat(config_file)
-    except OSError:
-        status = None  # reading it says why
-    if status is not None and not stat.S_ISREG(status.st_mode):
-        what = "a folder" if stat.S_ISDIR(status.st_mode) else "not a regular file (a device, a pipe or a socket)"
-        raise ConfigError(f"cannot read the configuration `{config_file}`: it is {what}")
+    refused = not_readable(config_file, MAX_DATA_BYTES, "configuration")
+    if refused is not None:
+        raise ConfigError(f"cannot read the configuration `{os.path.abspath(config_file)}`: {refused}")
     return config_file.resolve()
 
 

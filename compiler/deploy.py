@@ -99,22 +99,33 @@ _EARLIER_SUBJECT = "Deploy the site built from "
 
 
 def _check_ours(git: _Git, branch: str, tip: str | None, where: str) -> None:
-    """Refuse a branch (its last commit ``tip``, None: no such branch) none of whose commits this tool made:
-    ``deploy --branch keep`` (a branch of the sources) committed the site over them, every file of theirs deleted
-    in its tip, and ``--branch master`` pushed that to the remote's default branch (a fast-forward, which a remote
-    refusing forced pushes takes). A commit of the team's own on a branch of deploys (a ``CNAME``) is built upon."""
+    """Refuse a branch (its last commit ``tip``, None: no such branch) that is not one of deploys: ``deploy --branch
+    keep`` (a branch of the sources) committed the site over them, every file of theirs deleted in its tip, and
+    ``--branch master`` pushed that to the remote's default branch (a fast-forward, which a remote refusing forced
+    pushes takes). A branch of deploys has a commit this tool made (the last line :data:`TRAILER`, or an earlier
+    version's subject) and its tip holds a site: ``.nojekyll`` at its root, and no project's configuration (a
+    squash-merged pull request quoting the trailer made a branch of sources pass). A commit of the team's own on it
+    (a ``CNAME``) is built upon."""
     if tip is None:
         return
-    found = git.output(
-        "log", "-1", "--format=%H", "--fixed-strings", f"--grep={TRAILER}", f"--grep={_EARLIER_SUBJECT}", tip
+    made = git.output("log", "--format=%H%x00%s%x00%(trailers:key=Deployed-by,valueonly,separator=%x2C)", tip)
+    ours = any(
+        fields[2].strip() == "rulebook" or (fields[1].startswith(_EARLIER_SUBJECT) and "(rulebook " in fields[1])
+        for line in made.splitlines()
+        if len(fields := line.split("\0")) == 3
     )
-    if found:
+    names = set(git.output("ls-tree", "--name-only", tip).splitlines())
+    if ours and NOJEKYLL in names and not names & _PROJECT_FILES:
         return
     raise DeployError(
-        f"the branch `{branch}` {where} holds no commit this tool made (it is not a branch of deploys): deploying "
-        "would replace its files with the site's; name a branch of the site's own (`--branch`, default "
-        f"`{BRANCH}`), or delete that branch first if it only ever held a site (made by another tool)"
+        f"the branch `{branch}` {where} is not a branch of deploys (its last commit holds no site this tool "
+        "deployed): deploying would replace its files with the site's; name a branch of the site's own (`--branch`, "
+        f"default `{BRANCH}`), or delete that branch first if it only ever held a site (made by another tool)"
     )
+
+
+_PROJECT_FILES = frozenset({"rulebook.toml", "pyproject.toml", "mkdocs.yml", ".git", ".gitignore", ".github"})
+"""Names at a branch's root that say it holds a project, not a site."""
 
 
 def _check_remote(remote: str | None) -> None:

@@ -449,3 +449,31 @@ def git_tracks(path: Path, folder: Path) -> bool | None:
     except (OSError, subprocess.SubprocessError):
         return None
     return {0: True, 1: False}.get(done.returncode)
+
+
+def git_ignored(paths: Iterable[Path], folder: Path) -> set[Path]:
+    """Those of ``paths`` Git ignores (``.gitignore``, ``info/exclude``: files a checkout or a CI step left, which no
+    commit holds; a tracked file never is), asked once in ``folder``; none without a Git working tree there or
+    without ``git``."""
+    import subprocess
+
+    wanted = [Path(os.path.abspath(path)) for path in paths]
+    if not wanted or not any(
+        (up / ".git").exists() for up in (Path(os.path.abspath(folder)), *Path(os.path.abspath(folder)).parents)
+    ):
+        return set()
+    try:
+        done = subprocess.run(
+            ["git", "check-ignore", "--stdin", "-z"],
+            cwd=folder,
+            input=b"".join(os.fsencode(path) + b"\0" for path in wanted),
+            capture_output=True,
+            env=dict(git_environment(), LC_ALL="C", GIT_TERMINAL_PROMPT="0"),
+            timeout=60,
+            check=False,
+        )
+    except (OSError, subprocess.SubprocessError):
+        return set()
+    if done.returncode not in (0, 1):
+        return set()
+    return {Path(os.fsdecode(name)) for name in done.stdout.split(b"\0") if name}

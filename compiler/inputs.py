@@ -50,7 +50,7 @@ def read_input(path: Path, *, root: Path | None = None, limit: int = MAX_SOURCE_
     ``root``: the project, when the file is one of its own (see the module's documentation); ``limit``:
     the most bytes a file of this ``kind`` (a word for messages: ``source``, ``baseline``) may hold.
     """
-    refused = link_refusal(path, root) or _not_readable(path, limit, kind)
+    refused = link_refusal(path, root) or not_readable(path, limit, kind)
     if refused:
         raise UnreadableInput(path, refused)
     try:
@@ -58,7 +58,7 @@ def read_input(path: Path, *, root: Path | None = None, limit: int = MAX_SOURCE_
     except (OSError, ValueError) as error:
         raise UnreadableInput(path, _reason(error)) from error
     try:
-        refused = _not_readable(descriptor, limit, kind)
+        refused = not_readable(descriptor, limit, kind)
         if refused:
             raise UnreadableInput(path, refused)
         return _read_at_most(descriptor, path, limit, kind, os.fstat(descriptor).st_size)
@@ -257,7 +257,7 @@ def _first_link(absolute: Path, base: Path) -> Path | None:
     return None
 
 
-def _not_readable(file: Path | int, limit: int, kind: str) -> str | None:
+def not_readable(file: Path | int, limit: int, kind: str) -> str | None:
     """Why the file (a path, or an open descriptor) may not be read, or None."""
     try:
         status = os.stat(file) if isinstance(file, Path) else os.fstat(file)

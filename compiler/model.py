@@ -275,11 +275,13 @@ class ItemList(NamedTuple):
 
 
 class Image(NamedTuple):
-    """An image by file name, relative to the book's image folder."""
+    """An image by file name, relative to the book's image folder, with the words that describe it to a reader who
+    cannot see it (``alt``: a Markdown picture's ``![words](file)``, an XML ``<image alt>``; empty: none given)."""
 
     file: str
     source: SourceText
     offset: int
+    alt: str = ""
 
     @property
     def span(self) -> Span:

@@ -89,7 +89,7 @@ from rulebook.config_file import (
 )
 from rulebook.diagnostics import Severity
 from rulebook.errors import QUOTE_LIMIT, quoted, shorten
-from rulebook.fileio import path_problem
+from rulebook.fileio import git_ignored, path_problem
 from rulebook.inputs import named_refusal
 from rulebook.languages.data import shipped_codes
 from rulebook.names import BOOK_NAME as BOOK_NAME
@@ -558,7 +558,7 @@ def parse_project(
     generator = check.string(table, "generator", check.where()) or "mkdocs"
     if generator not in GENERATORS:
         raise check.error(f"`generator` in [{check.where()}] must be one of {', '.join(GENERATORS)}, not `{generator}`")
-    return Project(
+    project = Project(
         root=root,
         config_file=config_file,
         output=output_folder(root, output),
@@ -568,6 +568,23 @@ def parse_project(
         offline=check.boolean(table, "offline", check.where()),
         print=_print_settings(check.table(table, "pdf", check.where()), check, _within(check.where(), "pdf")),
     )
+    _check_committable(project, check)
+    return project
+
+
+def _check_committable(project: Project, check: _Checker) -> None:
+    """Refuse a file the configuration names that Git ignores (``sources = ["token.md"]``, a file a CI step wrote
+    and ``.gitignore`` lists: read and published): the configuration names only files a commit can hold, as a link
+    leads only to a file Git tracks (:func:`rulebook.inputs.link_refusal`). One question to Git for them all."""
+    named = [found for found in project.configured_inputs() if found.role not in ("configuration", "site settings")]
+    ignored = git_ignored([found.path for found in named], project.root)
+    for found in named:
+        if Path(os.path.abspath(found.path)) in ignored:
+            shown = os.path.relpath(found.path, project.root)
+            raise check.error(
+                f"the {found.role} `{shown}` is a file Git ignores: the configuration names only files a commit can "
+                "hold (commit it and take it out of `.gitignore`, or name another)"
+            )
 
 
 def _check_edition_order(books: list[BookConfig], check: _Checker) -> None:

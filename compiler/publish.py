@@ -35,6 +35,7 @@ import fcntl
 import os
 import re
 import stat
+import subprocess
 import sys
 import time
 from collections.abc import Callable, Iterable, Iterator
@@ -50,7 +51,9 @@ from rulebook.fileio import (
     OutputError,
     build_state_entry,
     built_site_around,
+    git_environment,
     git_folder_around,
+    git_tracks,
     holds_site_marker,
     inside_git,
     lock_name,
@@ -129,9 +132,14 @@ def check_output(output: Path, *, root: Path, protected: Iterable[Path], read: I
     if output.exists() and not output.is_dir():  # a file, or a named pipe or a device: "a file" misled its owner
         raise OutputError(f"the output `{shown}` exists and is not a folder")
     if output.is_dir() and not is_owned(output):
+        why = (
+            f"its `{MARKER}` is one a commit holds, beside files no commit holds"
+            if holds_site_marker(output)
+            else f"it has no `{MARKER}` file"
+        )
         raise OutputError(
-            f"the output `{shown}` is not empty and is not a site this tool built (it has no `{MARKER}` file): "
-            "choose another folder, or empty this one"
+            f"the output `{shown}` is not empty and is not a site this tool built ({why}): choose another folder, "
+            "or empty this one"
         )
     if os.path.lexists(output / GIT_FOLDER):
         raise OutputError(
@@ -206,13 +214,37 @@ def _check_apart_from_read(
 
 def is_owned(folder: Path) -> bool:
     """Whether a folder is a site this tool built (its marker a file, not a link), or empty (so a build may
-    replace it)."""
+    replace it). A marker a commit holds is believed only of a folder whose every file a commit holds too (a site
+    committed for GitHub Pages' `/docs`): a committed ``venv/.rulebook-site`` with ``output = "venv"`` made the
+    build delete the maintainer's own files there."""
     if holds_site_marker(folder):
-        return True
+        return not _committed_marker_beside_own_files(folder)
     try:
         return not any(folder.iterdir())
     except OSError:
         return False
+
+
+def _committed_marker_beside_own_files(folder: Path) -> bool:
+    """Whether Git tracks the folder's marker while the folder holds a file no commit holds (untracked, ignored or
+    not); without an answer from Git, the marker is not believed."""
+    if git_tracks(Path(MARKER), folder) is not True:
+        return False
+    for ignored in ((), ("--ignored",)):
+        try:
+            done = subprocess.run(
+                ["git", "ls-files", "-z", "--others", *ignored, "--exclude-standard", "--", "."],
+                cwd=folder,
+                capture_output=True,
+                env=dict(git_environment(), LC_ALL="C", GIT_TERMINAL_PROMPT="0"),
+                timeout=60,
+                check=False,
+            )
+        except (OSError, subprocess.SubprocessError):
+            return True
+        if done.returncode != 0 or done.stdout.strip(b"\0"):
+            return True
+    return False
 
 
 @dataclass(frozen=True, slots=True)
@@ -336,7 +368,8 @@ def _release(
     name, marks = _name(output), state.marks(home)
     with _beside(output) as beside, _locked(beside, lock_name(name), root, wait):
         folder_name = work_name(name)
-        _recover(beside, output.name, folder_name, marks, root)
+        with _left_over(beside.path / folder_name):
+            _recover(beside, output.name, folder_name, marks, root)
         work = beside.path / folder_name
         with beside.make(folder_name) as made:  # new, so nothing in it comes from the working tree
             made.write_mark(WORK_MARK, marks.of("work", made.identity()))
@@ -346,8 +379,28 @@ def _release(
             # without a cache folder of the user's, a folder of this build's own, gone with it (it was named and
             # never made, so every Zensical build stopped: "no such file or directory")
             yield Release(output, work, _usable(kept) or state.plain_folder(work, ("kept",)), root, marks)
-        finally:
+        except BaseException:
+            with contextlib.suppress(OSError):  # the error told first says what happened and what to do
+                _recover(beside, output.name, folder_name, marks, root)
+            raise
+        with _left_over(work):
             _recover(beside, output.name, folder_name, marks, root)
+
+
+@contextmanager
+def _left_over(work: Path) -> Iterator[None]:
+    """A work folder a build cannot delete (a file in it made immutable, another user's), said as such: every later
+    build stopped, told "cannot write the site into `site`: operation not permitted (`index.html`)"."""
+    try:
+        yield
+    except OSError as error:
+        if error.strerror == state.MOUNTED:
+            raise
+        reason = (error.strerror or str(error)).lower()
+        raise OutputError(
+            f"the work folder `{work}` could not be deleted: {reason} (`{error.filename or work}`, in it); delete "
+            "it, then build again"
+        ) from error
 
 
 def _usable(kept: Path | None) -> Path | None:
@@ -552,10 +605,19 @@ def publish(release: Release) -> None:
         if error.errno == errno.EBUSY:  # a mount point os.path.ismount did not see (a bind mount)
             raise _mount_point(output, release.root) from error
         raise
-    if os.path.lexists(new):
-        _remove(new)
     with contextlib.suppress(OSError):  # unrecorded, the site is not kept by a later build of some books
         published.record(output, release.kept)
+    if os.path.lexists(new):
+        try:
+            _remove(new)
+        except OSError as error:  # `chattr +i`, a web server's file: said as it is, never as a failed write
+            if error.strerror == state.MOUNTED:
+                raise  # what to unmount, said by the release
+            reason = (error.strerror or str(error)).lower()
+            raise OutputError(
+                f"the new site is published in `{output}`, but the site it replaced could not be deleted: {reason} "
+                f"(`{error.filename or new}`); delete `{new}` (the old site's files), and the next build works again"
+            ) from error
 
 
 _RENAME_EXCHANGE = 2

@@ -57,7 +57,7 @@ def init_project(folder: Path, title: str | None = None, source_format: str = "x
     if problem is not None:  # a name of 300 characters: an internal error, `File name too long`
         raise ScaffoldError(f"`{shorten(str(folder), 80)}` {problem}: nothing was made")
     folder = folder.resolve()
-    existing = find_config(folder)
+    existing = find_config(folder, anyone=True)
     if existing is not None and existing.parent == folder and not existing.is_file():  # a pipe, a dangling link
         raise ScaffoldError(f"`{existing}` is there already, and is no configuration: nothing was made")
     if existing is not None and existing.parent == folder:
@@ -163,6 +163,7 @@ def add_book(
     table += "" if markdown else f"title = {json.dumps(title, ensure_ascii=False)}\n"
     table += f'sources = ["{source}"]\n'
     table += f"uses = {json.dumps(list(dict.fromkeys(uses)))}\n" if uses else ""
+    _check_appendable(project.config_file, table, name, source)
     xml = _new_book_xml(project, uses[0] if uses else None)
     files: dict[str, str | bytes] = {source: _in_markdown(xml, title) if markdown else xml}
     dtd = project.root / "rules" / "rulebook.dtd"  # what the XML starter's DOCTYPE names
@@ -172,6 +173,24 @@ def add_book(
     with project.config_file.open("a", encoding="utf-8") as config:
         config.write(table)
     return Made(project.root, (source, project.config_file.name, *list(files)[1:]))
+
+
+def _check_appendable(config_file: Path, table: str, name: str, source: str) -> None:
+    """Refuse, before anything is written, a book's table the configuration cannot take at its end: ``books = {}``
+    (an inline table) made ``[books.NAME]`` a second definition, the configuration (and ``pyproject.toml`` for every
+    other tool) no longer TOML, with exit 0."""
+    import tomllib
+
+    from rulebook.config_file import read_config
+
+    try:
+        tomllib.loads(read_config(config_file) + table)
+    except tomllib.TOMLDecodeError as error:
+        raise ScaffoldError(
+            f"`{config_file}` cannot take the new book's table `[books.{name}]` at its end ({error}): it writes "
+            f'`books` as an inline table; add the book there yourself (`{name} = {{ sources = ["{source}"] }}`): '
+            "nothing was made"
+        ) from error
 
 
 def _new_book_xml(project: Project, used: str | None) -> str:

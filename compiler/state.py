@@ -81,7 +81,9 @@ def home_refusal(root: Path) -> str | None:
         project = {Path(os.path.abspath(root)), Path(os.path.realpath(root))}
     except OSError:  # a link on the way that cannot be read (`/proc/1/root`): a folder no build can use
         return f"the cache folder `{folder}` cannot be reached; set `XDG_CACHE_HOME` to a folder of your own"
-    foreign = _not_own(folder)
+    from rulebook.engine.ownership import not_own
+
+    foreign = not_own(folder)
     if foreign is not None:
         return f"the cache folder `{folder}` {foreign}; set `XDG_CACHE_HOME` to a folder of your own"
     tops = [(top, "the project") for top in project]
@@ -92,23 +94,6 @@ def home_refusal(root: Path) -> str | None:
                 f"the cache folder `{folder}` is inside {what} `{top}`, where a commit could have written it; set "
                 "`XDG_CACHE_HOME` to a folder outside it"
             )
-    return None
-
-
-def _not_own(folder: Path) -> str | None:
-    """Why ``folder`` (the cache folder, when it exists) is not this user's alone, or None: another user owns it or
-    may write into it, and so may have made the secret a build's marks are keyed with (a shared
-    ``XDG_CACHE_HOME=/tmp/cache`` another local user prepared), as ssh refuses a key others could have written."""
-    try:
-        status = os.stat(folder, follow_symlinks=False)
-    except OSError:  # not there yet, or no folder at all: told where it is made
-        return None
-    if not stat.S_ISDIR(status.st_mode):
-        return None
-    if status.st_uid != os.geteuid():
-        return "belongs to another user"
-    if status.st_mode & 0o022:
-        return "may be written by other users"
     return None
 
 

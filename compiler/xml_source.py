@@ -595,7 +595,9 @@ class _Builder:
         caption: Content = ()
         for child in el.iterchildren(tag=etree.Element):
             if child.tag == "image":
-                image = Image(child.get("source", ""), self.source, self._offset())
+                image = Image(
+                    child.get("source", ""), self.source, self._offset(), " ".join(child.get("alt", "").split())
+                )
                 images.append(image)
                 self.images.append(image)
                 self._skip_descendants(child)
@@ -612,7 +614,7 @@ class _Builder:
 
     def _images(self, el: etree._Element) -> Iterator[Image]:
         for child in el.iterchildren(tag=etree.Element):
-            image = Image(child.get("source", ""), self.source, self._offset())
+            image = Image(child.get("source", ""), self.source, self._offset(), _words(child.get("alt", "")))
             self.images.append(image)
             yield image
             self._skip_descendants(child)
@@ -650,3 +652,8 @@ class _Builder:
             self._entity_offsets = dict(zip(entities, offsets, strict=False)) if len(offsets) == len(entities) else {}
         found = self._entity_offsets.get(entity)
         return found if found is not None else max(self.source.text.find(f"&{entity.name};"), 0)
+
+
+def _words(text: str) -> str:
+    """An attribute's words, white space folded (a picture's ``alt``, written over lines)."""
+    return " ".join(text.split())

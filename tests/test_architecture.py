@@ -42,6 +42,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "rulebook.languages",
             "rulebook.engine.bindings",
             "rulebook.engine.limits",
+            "rulebook.engine.ownership",
             "rulebook.engine.errors",
             "rulebook.engine.rules_validator",
             "rulebook.site.page_table",
@@ -197,10 +198,16 @@ def test_engine_imports_nothing_of_the_compiler() -> None:
 
 def test_the_compiler_knows_the_engine_only_by_its_bindings_limits_and_the_shipped_validator() -> None:
     """Only the command line runs the engine; the lint checks a book against the engine's bindings and the dice
-    against its limits, and the build checks rule data with the validator generated from the schema (none imports
-    anything of the project; the limits, only the engine's errors)."""
+    against its limits, the build checks rule data with the validator generated from the schema, and the builds'
+    state keeps the engine's rule of whose cache folder is the user's (none imports anything of the project; the
+    limits, only the engine's errors)."""
     graph = import_graph()
-    known = ("rulebook.engine.bindings", "rulebook.engine.rules_validator", "rulebook.engine.limits")
+    known = (
+        "rulebook.engine.bindings",
+        "rulebook.engine.rules_validator",
+        "rulebook.engine.limits",
+        "rulebook.engine.ownership",
+    )
     wrong = [
         (a, b)
         for a, b in graph.edges

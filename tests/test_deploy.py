@@ -163,13 +163,14 @@ def test_a_branch_this_tool_did_not_deploy_is_never_committed_over(
     """``deploy --branch keep`` (a branch of the sources) committed the site over them, every file deleted in its
     tip, and ``--branch master`` pushed that to the remote's default branch (a fast-forward): refused, here and on
     the remote, before anything is built; a branch of this tool's deploys is built upon."""
+    git(repository, "commit", "-q", "--allow-empty", "-m", "Quote the docs\n\nDeployed-by: rulebook")  # text only
     git(repository, "branch", "keep")
     git(repository, "push", "-q", "origin", "main:sources")  # on the remote only
     for branch, where in (("keep", "here"), ("sources", "on `origin`")):
         before = (git(repository, "rev-parse", "keep"), git(repository.parent / "remote.git", "rev-parse", "sources"))
         assert main(["deploy", "--quiet", "--branch", branch]) == 2
         said = capsys.readouterr().err
-        assert f"the branch `{branch}` {where} holds no commit this tool made" in said, said
+        assert f"the branch `{branch}` {where} is not a branch of deploys" in said, said
         after = (git(repository, "rev-parse", "keep"), git(repository.parent / "remote.git", "rev-parse", "sources"))
         assert after == before
     assert main(["deploy", "--quiet", "--branch", "site", "--message", "Our words"]) == 0

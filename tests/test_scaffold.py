@@ -112,3 +112,17 @@ def test_new_book_in_xml_names_a_dtd_that_is_there_and_converts_with_its_title(
     assert main(["convert", "rules/elves/book.xml", "-o", "elves.md"]) == 0
     assert "remove `title` from [books.elves]" in capsys.readouterr().out
     assert Path("elves.md").read_text(encoding="utf-8").startswith('---\ntitle: "Elves"\n---\n')
+
+
+def test_new_book_never_breaks_a_configuration_that_writes_books_inline(tmp_path: Path) -> None:
+    """``books = { other = {...} }``: ``new-book`` appended ``[books.extra]``, a second definition of `books`, and
+    the configuration (and ``pyproject.toml`` for every other tool) was no longer TOML, with exit 0."""
+    assert main(["init", str(tmp_path), "--title", "Tiles"]) == 0
+    config = tmp_path / "rulebook.toml"
+    text = config.read_text(encoding="utf-8").replace(
+        "\ntitle", '\nbooks = { other = { sources = ["rules/book.xml"] } }\ntitle', 1
+    )
+    config.write_text(text, encoding="utf-8")
+    assert main(["new-book", "extra", "--config", str(config)]) == 2
+    assert config.read_text(encoding="utf-8") == text
+    assert not (tmp_path / "rules" / "extra").exists()

@@ -335,7 +335,8 @@ a dash pattern of more than 64 numbers, or dashed
 strokes drawing more than 2,000,000 dashes, or raster pictures carried
 inside decoding to more than 256,000,000 pixels together;
 or its name holds a control, format or bidirectional character, which no
-page can show as it is.
+page can show as it is (a space of any width is text: a macOS screenshot's
+narrow no-break space is published).
 
 ## Why is this bad?
 A browser that opens such a file from the site runs it in the site's

@@ -20,6 +20,7 @@ from rulebook.model import (
     Document,
     Figure,
     Illustration,
+    Image,
     Important,
     ItemList,
     LineBreak,
@@ -203,10 +204,10 @@ def _block(node: Node) -> list[str]:
         return [f"::: note{title}", "", *_blocks(node.children), ":::", ""]
     if isinstance(node, Figure):
         title = f" {_text(node.caption_title)}" if node.caption_title else ""
-        images = " ".join(f"![]({_destination(image.file)})" for image in node.images)
+        images = " ".join(_picture(image) for image in node.images)
         return [f"::: figure {node.id}{title}", "", images, "", *_blocks(node.caption), ":::", ""]
     if isinstance(node, Illustration):
-        return [" ".join(f"![]({_destination(image.file)})" for image in node.images), ""]
+        return [" ".join(_picture(image) for image in node.images), ""]
     if isinstance(node, Table):
         return _table(node)
     if isinstance(node, ItemList):
@@ -352,6 +353,11 @@ def _destination(target: str) -> str:
     if re.fullmatch(r"[^\s()<>\\]*", target):
         return target
     return "<" + re.sub(r"([<>\\])", r"\\\1", target) + ">"  # within <...>, these three are escaped
+
+
+def _picture(image: Image) -> str:
+    """A picture as the dialect writes it: ``![its words](its file)``."""
+    return f"![{_text(image.alt)}]({_destination(image.file)})"
 
 
 def _text(text: str) -> str:

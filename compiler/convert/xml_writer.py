@@ -122,7 +122,8 @@ def _block(node: Node, depth: int) -> str:
 
 
 def _image(image: Image) -> str:
-    return f"<image source={quoteattr(image.file)}/>"
+    alt = f" alt={quoteattr(image.alt)}" if image.alt else ""
+    return f"<image source={quoteattr(image.file)}{alt}/>"
 
 
 def _item(item: Item, depth: int) -> str:

@@ -28,6 +28,7 @@ from typing import Any
 from rulebook.engine.errors import RulesError
 from rulebook.engine.files import UnreadableFile, read_file
 from rulebook.engine.limits import MAX_CACHE_BYTES, MAX_RULES_BYTES
+from rulebook.engine.ownership import not_own
 
 try:  # hashlib's own BLAKE2, without loading OpenSSL as `import hashlib` does (4 ms of a 50 ms question)
     from _blake2 import blake2b
@@ -107,7 +108,8 @@ def cache_folder() -> Path | None:
         except RuntimeError:
             return None
     folder = Path(base) / "rulebook"
-    return None if _in_a_checkout(folder) or _in_the_working_folder(folder) else folder
+    unsafe = _in_a_checkout(folder) or _in_the_working_folder(folder) or not_own(folder) is not None
+    return None if unsafe else folder  # another user's verdicts let a crafted rules.json skip its check
 
 
 def _in_the_working_folder(folder: Path) -> bool:

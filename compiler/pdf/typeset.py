@@ -230,7 +230,9 @@ class Typesetter:
             return [self.figure(node)]
         if isinstance(node, Illustration):
             files = [self.edition.images[i.file] for i in node.images if i.file in self.edition.images]
-            return [f"#illustration(({''.join(f'{self.literal(f)}, ' for f in files)}))"] if node.images else []
+            described = " ".join(image.alt for image in node.images if image.alt and image.file in self.edition.images)
+            alt = f", alt: {self.literal(described)}" if described else ""  # a template of before `alt` still reads it
+            return [f"#illustration(({''.join(f'{self.literal(f)}, ' for f in files)}){alt})"] if node.images else []
         return []
 
     def nested_block(self, node: Note | Table | ItemList) -> str:

@@ -343,7 +343,8 @@ class InlineReader:
                 done = frames.pop()
                 frames[-1].nodes += self._closed(done, section_id, _innermost(frames, definition))
             elif kind == "image":
-                image = Image(unquote(str(token.attrs.get("src", ""))), self.source, at)  # as a link's href
+                described = "".join(child.content for child in token.children or () if child.type == "text")
+                image = Image(unquote(str(token.attrs.get("src", ""))), self.source, at, " ".join(described.split()))
                 self.images.append(image)
                 frames[-1].nodes.append(image)
             elif kind == "html_inline" and lists and _LIST_TAG.fullmatch(token.content.strip().lower()):

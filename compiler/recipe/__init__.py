@@ -116,14 +116,19 @@ def checked_output(project: Project, output: Path, files: Sequence[Path] = ()) -
 
 
 def check_look(project: Project) -> None:
-    """Read what the build reads of the project beside its books and settings, with the build's readers and
-    limits, for the lint: the site's words (``site_templates/strings.toml``), the PDF template's text
-    (``site_templates/print.typ``; Typst reads it at build) and the fonts (``site_templates/fonts/``). A file the
-    build would refuse is a :class:`~rulebook.errors.UserError` here (it passed the lint and stopped the build)."""
-    from rulebook.project import OVERRIDES
+    """Read what the build reads of the project beside its books, with the build's readers and limits, for the
+    lint: the site generator's settings as text (``mkdocs.yml``: read as YAML by the build alone), the site's words
+    (``site_templates/strings.toml``), the PDF template's text (``site_templates/print.typ``; Typst reads it at
+    build) and the fonts (``site_templates/fonts/``). A file the build would refuse is a
+    :class:`~rulebook.errors.UserError` here (it passed the lint and stopped the build)."""
+    from rulebook.inputs import present, read_input_text
+    from rulebook.project import OVERRIDES, SITE_SETTINGS
     from rulebook.recipe.book_pdf import project_fonts, template_text
     from rulebook.site.words_file import STRINGS_FILE, read_strings
 
+    settings = project.root / SITE_SETTINGS
+    if present(settings):  # its text as the build reads it (a pipe, a link to /dev/zero, bytes not UTF-8)
+        read_input_text(settings, root=project.root, kind="configuration")
     read_strings(project.root / OVERRIDES / STRINGS_FILE, root=project.root)
     template_text(project)
     project_fonts(project)
@@ -148,6 +153,7 @@ def read_folders(project: Project) -> list[tuple[Path, str]]:
             found.append((place, f"the pictures folder of `{source.name}`"))
     mkdocs_file = root / SITE_SETTINGS
     if _may_name_folders(mkdocs_file, root):
+        from rulebook.site.setting_paths import snippet_places
         from rulebook.site.writer import mkdocs_settings
 
         try:
@@ -168,10 +174,11 @@ def read_folders(project: Project) -> list[tuple[Path, str]]:
             for hook in (hooks if isinstance(hooks, list) else [])
             if isinstance(hook, str)
         ]
+        found += snippet_places(settings, root)
     return list(dict.fromkeys(found))
 
 
-FOLDER_SETTING_WORDS = ("custom_dir", "docs_dir", "hooks", "INHERIT", "\\")
+FOLDER_SETTING_WORDS = ("custom_dir", "docs_dir", "hooks", "snippets", "INHERIT", "\\")
 """What a ``mkdocs.yml`` naming a folder the build reads must hold as text: a key of :func:`read_folders`, an
 inherited file that may hold one, or an escape that may spell one (``"custom\\u005fdir"``)."""
 

@@ -36,6 +36,7 @@ from rulebook.model import (
     Value,
     plain_text,
 )
+from rulebook.site.escaping import html_text
 
 BLOCKS = (Note, Table, ItemList, Figure, Illustration, Section)
 STACKED_COLUMNS = 3
@@ -246,7 +247,8 @@ def _images(images: tuple[Image, ...], linker: Linker, described: str) -> tuple[
         else:
             size = linker.image_sizes.get(image.file)
             sized = f' width="{size[0]}" height="{size[1]}"' if size is not None else ""
-            shown.append(f'<img src="{escape(href)}" alt="{escape(described)}"{sized} loading="lazy">')
+            said = html_text(image.alt or described)  # the picture's own words, else its figure's caption
+            shown.append(f'<img src="{escape(href)}" alt="{said}"{sized} loading="lazy">')
     return "".join(shown), missing
 
 

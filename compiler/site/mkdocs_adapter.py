@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import contextlib
 import copy
+import errno
 import io
 import json
 import logging
@@ -153,7 +154,7 @@ def read_settings(path: Path, *, root: Path | None = None, inherited: tuple[Path
     import mergedeep  # type: ignore[import-untyped]  # MkDocs' own merge of inherited settings
     import yaml
     from mkdocs.exceptions import ConfigurationError
-    from mkdocs.utils.yaml import yaml_load
+    from mkdocs.utils.yaml import get_yaml_loader, yaml_load
 
     from rulebook.site.setting_paths import (
         check_generator_writes,
@@ -167,7 +168,10 @@ def read_settings(path: Path, *, root: Path | None = None, inherited: tuple[Path
     remember_environment_values(text)
     _check_expansion(path, text)
     try:
-        loaded = yaml_load(text)  # text, not a file: MkDocs leaves INHERIT to us
+        # text, not a file: MkDocs leaves INHERIT to us. PyYAML's full loader, as MkDocs' but for the tags that call
+        # code (`!!python/object/apply:os.system [...]` ran a command on `rulebook lint`); `!!python/name:` (Material's
+        # emoji index) is kept
+        loaded = yaml_load(text, loader=get_yaml_loader(loader=_settings_loader()))
     except (OSError, UnicodeDecodeError, ValueError, RecursionError, yaml.YAMLError, ConfigurationError) as error:
         raise SiteBuildError(f"cannot read {path}: {error}") from error
     if loaded is None:
@@ -390,7 +394,9 @@ def _mkdocs_errors(what: str, collected: _Collect | None = None) -> Iterator[Non
             raise  # raised in the compiler's own code: a bug of ours, said as one
         kind, where = place
         raised = f"{type(error).__name__}: {error}"
-        if isinstance(error, OSError) and kind == "generator":  # `requests`' errors are OSErrors too
+        if isinstance(error, OSError) and error.errno in _WRITE_FAULTS:
+            raise error  # no room, a disk read-only: the release says which file it could not write
+        if isinstance(error, OSError) and kind == "generator" and _fetching(error):
             raise SiteBuildError(
                 masked(
                     f"MkDocs could not build {what}: a plugin or extension of mkdocs.yml failed to read or fetch "
@@ -409,6 +415,42 @@ def _mkdocs_errors(what: str, collected: _Collect | None = None) -> Iterator[Non
                 "the kinds of its values (a list where MkDocs takes a list, text where it takes text)"
             )
         ) from error
+
+
+_WRITE_FAULTS = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EROFS, errno.EIO, errno.EFBIG})
+"""Errors of a disk, whoever's code met them: told as a write that failed, never as a plugin's or the settings'."""
+
+
+def _settings_loader() -> type:
+    """PyYAML's full loader, which constructs no object by calling code (``!!python/object/apply``, ``/new``), with
+    ``!!python/name:`` and ``!!python/module:`` importing what they name, as MkDocs' loader does (Material's
+    ``emoji_index: !!python/name:material.extensions.emoji.twemoji``)."""
+    import yaml
+
+    class Loader(yaml.FullLoader):
+        """The settings' loader."""
+
+    def name(loader: yaml.FullLoader, suffix: str, node: yaml.Node) -> object:
+        return loader.find_python_name(suffix, node.start_mark, unsafe=True)
+
+    def module(loader: yaml.FullLoader, suffix: str, node: yaml.Node) -> object:
+        return loader.find_python_module(suffix, node.start_mark, unsafe=True)
+
+    Loader.add_multi_constructor("tag:yaml.org,2002:python/name:", name)
+    Loader.add_multi_constructor("tag:yaml.org,2002:python/module:", module)
+    return Loader
+
+
+def _fetching(error: OSError) -> bool:
+    """Whether ``error`` is a failure to fetch over the network (no name resolution, no connection, a timeout; a
+    ``requests`` or ``urllib`` error), not to write or read a file (``No space left on device`` was told as a plugin
+    that could not fetch)."""
+    import socket
+
+    module = type(error).__module__.split(".")[0]
+    return module in ("requests", "urllib3", "urllib") or isinstance(
+        error, ConnectionError | TimeoutError | socket.gaierror
+    )
 
 
 _OURS = str(Path(__file__).resolve().parents[1])

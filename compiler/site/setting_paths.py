@@ -17,9 +17,12 @@ from pathlib import Path
 from typing import Any
 
 from rulebook.errors import SiteBuildError, quoted
-from rulebook.fileio import GIT_FOLDER, inside_git
+from rulebook.fileio import GIT_FOLDER, git_ignored, inside_git
 from rulebook.inputs import link_refusal, named_refusal
 
+_READ = (("INHERIT",), ("theme", "custom_dir"), ("hooks",))
+"""The path settings whose files the build reads, publishes or runs: none may be a file Git ignores (a CI step's
+``ci-out/credentials.txt`` was published from a ``custom_dir`` the configuration named)."""
 PATH_SETTINGS = (("INHERIT",), ("docs_dir",), ("site_dir",), ("theme", "custom_dir"), ("hooks",), ("watch",))
 """The settings of ``mkdocs.yml`` that name a folder or a file, each as its keys from the top (``hooks`` and
 ``watch`` hold lists of paths)."""
@@ -44,6 +47,8 @@ def check_setting_paths(path: Path, text: str, settings: dict[str, Any], root: P
             problem = outside(base / item, root) or _linked(base / item, root)
             if problem is None and keys == ("theme", "custom_dir"):
                 problem = _link_out(base / item, root)
+            if problem is None and keys in _READ and git_ignored([base / item], root):  # `custom_dir: ci-out`
+                problem = "which Git ignores (no commit holds it)"
             if problem:
                 line = setting_line(text, keys)
                 place = f"{path}:{line}" if line else str(path)
@@ -169,6 +174,28 @@ def check_snippet_files(path: Path, text: str, settings: dict[str, Any], root: P
                         f"{place}: `{SNIPPETS}` names {quoted(shown)}, {refused}: the files it writes into every page "
                         "stay inside the project"
                     )
+
+
+def snippet_places(settings: dict[str, Any], root: Path) -> list[tuple[Path, str]]:
+    """The folders :data:`SNIPPETS` reads files from (its ``base_path``, as written) and the files it writes into
+    every page (``auto_append``, in each base, the project's root when none is written), with what each is: no
+    report may be written there (``lint -o snips/abbr.md`` put a source's quoted line on every page)."""
+    found: list[tuple[Path, str]] = []
+    for name, options in _plugin_options(settings.get("markdown_extensions")):
+        if name != SNIPPETS or not isinstance(options, dict):
+            continue
+        bases = options.get("base_path", ["."])
+        bases = [bases] if isinstance(bases, str) else bases if isinstance(bases, list) else []
+        appended = options.get("auto_append", [])
+        appended = [appended] if isinstance(appended, str) else appended if isinstance(appended, list) else []
+        for base in (base for base in bases if isinstance(base, str)):
+            folder = Path(os.path.normpath(root / base))
+            if "base_path" in options and folder != Path(os.path.normpath(root)):  # the root: its files are named
+                found.append((folder, f"a folder `{SNIPPETS}` reads snippets from"))
+            found += [
+                (folder / item, f"a file `{SNIPPETS}` adds to every page") for item in appended if isinstance(item, str)
+            ]
+    return found
 
 
 def _plugin_options(plugins: Any) -> list[tuple[str, Any]]:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import csv
 import io
+import itertools
 import re
 from collections import Counter
 from collections.abc import Iterable
@@ -149,6 +150,8 @@ _CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\ufffe\uffff]")
 and the two non-characters."""
 
 
+_WORD = re.compile(r"[^\W_]+")
+"""A word of a phrase, as the matcher folds it (hyphens and apostrophes part words: `a-a-a` is three)."""
 LONGEST_PHRASE = 30
 """The most words a phrase of the terminology may have: each is looked for at every word of a translation that
 starts it (an ``accepted`` phrase of 10,000 words, 20 KB, held ``status`` 25 s on a translation of 244 KB)."""
@@ -162,7 +165,7 @@ def _one_line(path: Path, text: str, what: str) -> str:
         raise TerminologyError(
             f"{path}: {what} holds the control character U+{ord(found.group()):04X}: a term is one line of text"
         )
-    words = len(text.split(maxsplit=LONGEST_PHRASE))
+    words = sum(1 for _ in itertools.islice(_WORD.finditer(text), LONGEST_PHRASE + 1))  # as the matcher reads words
     if words > LONGEST_PHRASE:
         raise TerminologyError(
             f"{path}: {what} has more than {LONGEST_PHRASE} words: a term's rendering is a phrase, not a sentence"

@@ -699,11 +699,14 @@ def test_a_configuration_given_as_a_pipe_or_a_folder_is_told_as_such(
 
     source(scratch, "book.xml", BOOK)
     os.mkfifo(scratch / "pipe.toml")
-    for given, what in (("pipe.toml", "not a regular file (a device, a pipe or a socket)"), (".", "a folder")):
+    for given, what in (
+        ("pipe.toml", "not a regular file (a device, a pipe or a socket)"),
+        (".", "a folder, not a file"),
+    ):
         outcome = run(capsys, "lint", "--config", given)
         assert (outcome.code, outcome.err) == (
             2,
-            f"rulebook: error: cannot read the configuration `{given}`: it is {what}\n",
+            f"rulebook: error: cannot read the configuration `{os.path.abspath(given)}`: it is {what}\n",
         )
 
 
@@ -732,3 +735,81 @@ def test_a_plugin_that_cannot_fetch_is_told_so_not_as_a_wrong_kind_of_value(
         "fetch what it needs (ConnectionError: "
     )
     assert "kinds of its values" not in outcome.err
+
+
+def test_a_disk_full_under_the_generator_is_told_as_a_write_that_failed(
+    scratch: Path,  # noqa: F811
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The output's disk full while MkDocs copied the theme's files was told as "a plugin or extension of mkdocs.yml
+    failed to read or fetch what it needs ... the build has no network": it is a write that failed, said so."""
+    import errno
+    import shutil
+
+    real = shutil.copyfile
+
+    def full(source: str, target: str, **kwargs: object) -> str:
+        if str(target).endswith(".js.map"):
+            raise OSError(errno.ENOSPC, "No space left on device", str(target))
+        return real(source, target, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(shutil, "copyfile", full)
+    source(scratch, "book.xml", BOOK.replace('<reference name="charge">Charge</reference>', ""))
+    outcome = run(capsys, "build", "-q", "--no-pdf")
+    assert outcome.code == 2
+    assert "no space left on device" in outcome.err and "network" not in outcome.err, outcome.err
+
+
+def test_a_settings_tag_that_calls_code_is_refused_and_a_named_function_kept(
+    scratch: Path,  # noqa: F811
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """``custom_dir: !!python/object/apply:os.system [...]`` ran the command on `rulebook lint` (MkDocs reads its YAML
+    with PyYAML's unsafe loader): refused; Material's ``emoji_index: !!python/name:...`` is kept."""
+    source(scratch, "book.xml", BOOK.replace('<reference name="charge">Charge</reference>', ""))
+    ran = scratch / "RAN"
+    (scratch / "mkdocs.yml").write_text(
+        f'theme:\n  name: material\n  custom_dir: !!python/object/apply:os.system ["touch {ran}"]\n', encoding="utf-8"
+    )
+    run(capsys, "lint", "-o", "report.txt")  # reads the settings for the folders they name
+    assert not ran.exists()
+    outcome = run(capsys, "build", "-q", "--no-pdf")
+    assert outcome.code == 2 and "could not determine a constructor" in outcome.err, outcome.err
+    assert not ran.exists()
+    (scratch / "mkdocs.yml").write_text(
+        "markdown_extensions:\n  - pymdownx.emoji:\n      emoji_index: !!python/name:material.extensions.emoji.twemoji\n"
+        "      emoji_generator: !!python/name:material.extensions.emoji.to_svg\n",
+        encoding="utf-8",
+    )
+    assert run(capsys, "build", "-q", "--no-pdf").code == 0
+
+
+def test_a_configuration_of_another_user_found_above_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A shared folder (`/tmp`, a multi-user workspace) holding another user's project: `rulebook lint` in a folder
+    below used its configuration, whose mkdocs.yml chose what ran, as the caller (Git refuses such a repository:
+    `safe.directory`). Refused, naming the file; `--config` names it deliberately."""
+    import os
+
+    shared = tmp_path / "shared"
+    (shared / "mine").mkdir(parents=True)
+    source(shared, "book.xml", BOOK.replace('<reference name="charge">Charge</reference>', ""))
+    real = os.stat
+
+    def theirs(path: object, *args: object, **kwargs: object) -> os.stat_result:
+        found = real(path, *args, **kwargs)  # type: ignore[arg-type]
+        if str(path).endswith("rulebook.toml"):
+            return os.stat_result((found.st_mode, found.st_ino, found.st_dev, 1, os.geteuid() + 1, *found[5:10]))
+        return found
+
+    monkeypatch.setattr(os, "stat", theirs)
+    monkeypatch.chdir(shared / "mine")
+    outcome = run(capsys, "lint")
+    assert (outcome.code, outcome.err) == (
+        2,
+        f"rulebook: error: `{shared / 'rulebook.toml'}` belongs to another user: its settings would be theirs to "
+        "choose for you; work in a folder of your own, or name it with `--config` to use it\n",
+    )
+    assert run(capsys, "lint", "--config", str(shared / "rulebook.toml")).code == 0

@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 
+from .pictures import PNG
 from .scratch import configure, refused, run, scratch, source  # noqa: F401 (fixtures)
 from .test_report_files import BOOK
 
@@ -348,3 +349,57 @@ def test_a_file_of_the_project_named_through_dots_is_read(
     (scratch / "rules").mkdir()
     (scratch / "rulebook.toml").write_text('sources = ["rules/../book.xml"]\n', encoding="utf-8")
     assert run(capsys, "lint").code == 0
+
+
+def test_a_file_git_ignores_is_never_read_by_name_either(
+    scratch: Path,  # noqa: F811
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """A committed configuration naming `token.md` (`.gitignore` lists it; a CI step wrote it) published it; a
+    committed `<image source="ci-token.png">` a file Git ignores; `custom_dir: ci-out` a folder it ignores. Each is
+    refused, naming it: what the build reads and publishes is what a commit can hold."""
+    _git(scratch, "init", "-q")
+    (scratch / ".gitignore").write_text("token.md\nimages/ci-token.png\nci-out/\n", encoding="utf-8")
+    (scratch / "token.md").write_text(f"# {TOKEN}\n", encoding="utf-8")
+    (scratch / "rulebook.toml").write_text('sources = ["book.xml", "token.md"]\n', encoding="utf-8")
+    source_book = PLAIN_BOOK.replace(
+        "</chapter>", '<illustration><image source="ci-token.png"/></illustration></chapter>'
+    )
+    (scratch / "book.xml").write_text(source_book, encoding="utf-8")
+    outcome = run(capsys, "lint")
+    assert outcome.code == 2
+    assert "the source `token.md` is a file Git ignores" in outcome.err
+    (scratch / "rulebook.toml").write_text('sources = ["book.xml"]\n', encoding="utf-8")
+    (scratch / "images").mkdir()
+    (scratch / "images" / "ci-token.png").write_bytes(PNG)
+    outcome = run(capsys, "lint")
+    assert "image `ci-token.png` is not published: Git ignores it" in outcome.out
+    (scratch / "ci-out").mkdir()
+    (scratch / "ci-out" / "credentials.txt").write_text(TOKEN, encoding="utf-8")
+    (scratch / "mkdocs.yml").write_text("theme:\n  name: material\n  custom_dir: ci-out\n", encoding="utf-8")
+    outcome = run(capsys, "build", "-q", "--no-pdf")
+    assert outcome.code == 2 and "`theme.custom_dir` names `ci-out`, which Git ignores" in outcome.err
+    assert not (scratch / "site").exists()
+
+
+def test_a_committed_site_marker_beside_files_no_commit_holds_is_not_believed(
+    scratch: Path,  # noqa: F811
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """A pull request committing `venv/.rulebook-site` and `output = "venv"`: the build took the maintainer's
+    `venv/` for a site of its own and deleted the files there. A committed marker is believed only of a folder
+    whose every file a commit holds (a site committed for Pages' `/docs`)."""
+    _git(scratch, "init", "-q")
+    source(scratch, "book.xml", PLAIN_BOOK)
+    (scratch / ".gitignore").write_text("venv/precious.txt\n", encoding="utf-8")
+    (scratch / "venv").mkdir()
+    (scratch / "venv" / ".rulebook-site").write_text("", encoding="utf-8")
+    (scratch / "venv" / "precious.txt").write_text("mine\n", encoding="utf-8")
+    _git(scratch, "add", "-A")
+    configure(scratch, 'output = "venv"\n')
+    outcome = run(capsys, "build", "-q", "--no-pdf")
+    assert outcome.code == 2
+    assert "its `.rulebook-site` is one a commit holds, beside files no commit holds" in outcome.err
+    assert (scratch / "venv" / "precious.txt").read_text(encoding="utf-8") == "mine\n"
+    (scratch / "venv" / "precious.txt").unlink()  # every file of it committed: a site committed for Pages
+    assert run(capsys, "build", "-q", "--no-pdf").code == 0

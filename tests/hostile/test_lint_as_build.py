@@ -113,3 +113,24 @@ def test_a_configured_output_outside_the_project_is_refused(
         assert f"`output` in [top level] names `{output.strip(chr(34))}`, which is outside the project" in outcome.err
     (game / "rulebook.toml").write_text('sources = ["book.xml"]\n', encoding="utf-8")
     assert run(capsys, "build", "-q", "--no-pdf", "-o", str(game.parent / "www")).code == 0
+
+
+def _settings_a_pipe(game: Path) -> str:
+    os.mkfifo(game / "mkdocs.yml")
+    return "it is not a regular file"
+
+
+def _settings_not_utf8(game: Path) -> str:
+    (game / "mkdocs.yml").write_bytes(b"site_name: \xff\xfe\n")
+    return "it is not UTF-8 text"
+
+
+@pytest.mark.parametrize("make", [_settings_a_pipe, _settings_not_utf8], ids=["pipe", "not utf-8"])
+def test_site_settings_the_build_cannot_read_are_refused_by_the_lint(
+    game: Path, capsys: pytest.CaptureFixture[str], make: object
+) -> None:
+    said = make(game)  # type: ignore[operator]
+    linted = run(capsys, "lint")
+    assert linted.code == 2 and said in linted.err, linted.err
+    built = run(capsys, "build", "-q", "--no-pdf")
+    assert built.code == 2 and said in built.err, built.err

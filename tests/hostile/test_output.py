@@ -20,6 +20,8 @@ from rulebook.cli import main
 from rulebook.site.page_table import SITE_ENTRIES, SITE_ENTRY
 from tests.conftest import need_zensical
 
+from .pictures import PNG
+
 BOOK = """<?xml version="1.0" encoding="UTF-8"?>
 <document>
 <chapter id="{chapter}" title="Moving">
@@ -464,6 +466,23 @@ def test_an_image_whose_name_a_page_cannot_show_is_refused(
     assert not (scratch / "site" / "images").exists()
     page = lxml.html.parse(str(scratch / "site" / "moving" / "index.html"))
     assert not page.xpath("//figure//img") and page.xpath("//figure/div[@class='rb-figure-missing']")
+
+
+@pytest.mark.parametrize("name", ["Screenshot 10.00.00\u202fAM.png", "k\u00a0m.png"])
+def test_an_image_named_with_a_space_of_another_width_is_published(
+    scratch: Path, name: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """macOS names every screenshot with a narrow no-break space before `AM`: it was refused as "a control, format
+    or bidirectional character". A space of any width is text: published, its address written with it encoded."""
+    (scratch / "book.xml").write_text(FIGURE_BOOK.format(image=name), encoding="utf-8")
+    (scratch / "rulebook.toml").write_text('sources = ["book.xml"]\n', encoding="utf-8")
+    (scratch / "images").mkdir()
+    (scratch / "images" / name).write_bytes(PNG)
+    assert run("lint") == 0
+    assert run("build", "-q", "--no-pdf") == 0
+    assert (scratch / "site" / "images" / name).read_bytes() == PNG
+    page = lxml.html.parse(str(scratch / "site" / "moving" / "index.html"))
+    assert page.xpath("//figure//img/@src") == [f"../images/{urllib.parse.quote(name)}"]
 
 
 @pytest.mark.parametrize("name", [".hidden.png", ".git/shown.png", "sub/.cache/shown.png"])

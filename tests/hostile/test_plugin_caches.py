@@ -144,3 +144,23 @@ def test_relative_places_and_addresses_are_the_plugins_own(game: Path, capsys: p
         encoding="utf-8",
     )
     assert run(capsys, "build", "-q", "--no-pdf").code == 0
+
+
+@pytest.mark.parametrize(
+    ("options", "target", "said"),
+    [
+        ("{base_path: [snips], auto_append: [abbr.md]}", "snips/abbr.md", "it is inside `snips`, a folder"),
+        ("{auto_append: [includes/abbreviations.md]}", "includes/abbreviations.md", "it is a file"),
+    ],
+)
+def test_no_report_is_written_where_snippets_are_read(
+    game: Path, capsys: pytest.CaptureFixture[str], options: str, target: str, said: str
+) -> None:
+    """``lint -o snips/abbr.md`` (the abbreviations appended to every page) made the report part of every page, a
+    source's quoted line raw HTML in it."""
+    (game / "mkdocs.yml").write_text(SNIPPETS.format(options=options), encoding="utf-8")
+    (game / target).parent.mkdir(parents=True, exist_ok=True)
+    outcome = run(capsys, "lint", "-o", target)
+    assert outcome.code == 2
+    assert f"cannot write `{target}`: {said}" in outcome.err, outcome.err
+    assert not (game / target).exists()

@@ -89,6 +89,42 @@ def test_a_failing_swap_keeps_the_old_site(built: Path, monkeypatch: pytest.Monk
     assert leftovers(built) == []
 
 
+def test_an_old_site_that_cannot_be_deleted_is_said_as_such_and_never_stops_builds_for_ever(
+    built: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A file of the old site made immutable (`chattr +i`) or another user's: the new site was published, then the
+    build said "cannot write the site into `site`: operation not permitted (`index.html`)", and so did every build
+    after, until the user found the file. Said as it is, the work folder named, and the next build works once it is
+    deleted."""
+    from rulebook import state
+
+    real = state._remove_entry
+
+    def undeletable(fd: int, name: str, path: Path) -> None:
+        if path == built / ".site.rulebook" / "site":  # the old site, stepped aside
+            raise PermissionError(errno.EPERM, "Operation not permitted", "index.html")
+        real(fd, name, path)
+
+    monkeypatch.setattr(state, "_remove_entry", undeletable)
+    assert main(["build", "-q"]) == 2
+    work = built / ".site.rulebook"
+    assert capsys.readouterr().err == (
+        f"rulebook: error: the new site is published in `{built / 'site'}`, but the site it replaced could not be "
+        f"deleted: operation not permitted (`index.html`); delete `{work / 'site'}` (the old site's files), and the "
+        "next build works again\n"
+    )
+    assert edition_of(built / "site") == ("two", "two")
+    assert main(["build", "-q"]) == 2
+    assert capsys.readouterr().err == (
+        f"rulebook: error: the work folder `{work}` could not be deleted: operation not permitted (`index.html`, in "
+        "it); delete it, then build again\n"
+    )
+    monkeypatch.setattr(state, "_remove_entry", real)
+    state.remove(work)
+    assert main(["build", "-q"]) == 0
+    assert leftovers(built) == []
+
+
 def test_without_an_atomic_exchange_two_renames_do(built: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(publish, "_exchange", lambda a, b: False)
     assert main(["build", "-q"]) == 0

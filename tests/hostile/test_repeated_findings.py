@@ -41,3 +41,19 @@ def test_a_finding_repeated_in_an_xml_source_is_listed_a_thousand_times_at_most(
     dangling = [result for result in results if result["ruleId"] == "RB101"]
     assert len(dangling) == SAME_SHOWN
     assert "(and more like it after it in this file, not listed)" in dangling[-1]["message"]["text"]
+
+
+def test_findings_of_one_rule_in_a_file_are_listed_a_bounded_number_of_times(capsys, scratch, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """200,000 references to as many undefined terms (2.3 MB): each message its own, no repeat capped: 14 s, and
+    2.5 GB for SARIF. One rule's findings in one file are listed :data:`~rulebook.diagnostics.RULE_SHOWN` times at
+    most, whatever their messages (a smaller bound here, the same code)."""
+    from rulebook import diagnostics
+
+    monkeypatch.setattr(diagnostics, "RULE_SHOWN", 300)
+    references = " ".join(f"[[u{number}]]" for number in range(1_000))
+    source(scratch, "book.md", f"---\ntitle: T\n---\n\n# Play {{#play}}\n\nText {references}\n")
+    outcome = run(capsys, "lint", "--format", "json")
+    findings = [json.loads(line.rstrip(",")) for line in outcome.out.splitlines()[1:-1]]
+    dangling = [found for found in findings if found["code"] == "RB101"]
+    assert len(dangling) == 300
+    assert dangling[-1]["message"].endswith("(and more findings of this rule after it in this file, not listed)")

@@ -1,0 +1,40 @@
+"""Whether the user's cache folder is the user's alone: the one rule the builds' state and the engine's verdicts
+both keep to (:func:`rulebook.state.home_refusal`, :func:`rulebook.engine.schema.cache_folder`).
+
+What the cache holds is believed: the secret a build's marks are keyed with, the engine's verdicts that a
+``rules.json`` was checked. Another local user who owns the folder, may write into it, or put a link in its
+place could have written either (a shared ``XDG_CACHE_HOME=/tmp/cache`` on a runner), as ssh refuses a key others
+could have written.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path
+
+
+def not_own(folder: Path) -> str | None:
+    """Why ``folder`` (when anything is there) is not this user's alone, or None: a link in its place, another
+    user's folder, one others may write into, or one in a folder others may write into without the sticky bit
+    (they could put a folder of theirs there)."""
+    try:
+        status = os.stat(folder, follow_symlinks=False)
+    except OSError:  # not there yet: made by this user, in a parent checked below
+        status = None
+    if status is not None:
+        if stat.S_ISLNK(status.st_mode):
+            return "is a link (to a folder another user may write into)"
+        if not stat.S_ISDIR(status.st_mode):
+            return None  # no folder at all: told where it is made
+        if status.st_uid != os.geteuid():
+            return "belongs to another user"
+        if status.st_mode & 0o022:
+            return "may be written by other users"
+    try:
+        parent = os.stat(folder.parent)
+    except OSError:
+        return None
+    if parent.st_mode & 0o002 and not parent.st_mode & stat.S_ISVTX:
+        return f"is in `{folder.parent}`, a folder any user may write into"
+    return None
