@@ -58,7 +58,8 @@ def stray_markup(text: str, children: list[Token], *, own_end: bool = False) -> 
                 continue
             holder = next((what for start, end, what in unkept if start <= found.start() < end), None)
             if holder is not None:  # a link's title (no page shows it), a picture's words (plain text, its `alt`)
-                kept = "whose words are plain text" if holder.startswith("a picture") else "which the book does not keep"
+                picture = holder.startswith("a picture")
+                kept = "whose words are plain text" if picture else "which the book does not keep"
                 yield (
                     found.start(),
                     f"`{mark}` in {holder}, {kept}: it makes no reference",
