@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import enum
-from collections.abc import Iterable, Iterator, Mapping
+from collections import Counter
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -74,37 +75,46 @@ class Diagnostic:
 SAME_SHOWN = 1_000
 """The most findings of one message in one file a report lists; the last says more follow (2 MB of ``](`` in a
 Markdown source made a million findings: 2.2 GB and 32 s for the text report, 3.8 GB for SARIF at 1 MB)."""
-MORE_NOT_LISTED = " (and more like it after it in this file, not listed)"
-"""What the last finding listed of one message says (:data:`SAME_SHOWN`)."""
 RULE_SHOWN = 50_000
 """The most findings of one rule in one file a report lists, whatever their messages (200,000 references to as
-many undefined terms, 2.3 MB of Markdown: 14 s and 2.5 GB of SARIF); the last says more follow. Above what a real
-book holds: the seed made a hundred times larger has 22,100 dangling references."""
-MORE_OF_RULE = " (and more findings of this rule after it in this file, not listed)"
-"""What the last finding listed of one rule says (:data:`RULE_SHOWN`)."""
+many undefined terms, 2.3 MB of Markdown: 14 s and 2.5 GB of SARIF). Above what a real book holds: the seed made a
+hundred times larger has 22,100 dangling references."""
 
 
-def at_most_same(diagnostics: Iterable[Diagnostic]) -> Iterator[Diagnostic]:
-    """``diagnostics`` in their order, but past :data:`SAME_SHOWN` of one message in one file (of one rule), or
-    :data:`RULE_SHOWN` of one rule: the last listed says more follow (:data:`MORE_NOT_LISTED`,
-    :data:`MORE_OF_RULE`)."""
-    told: dict[tuple[str, str, str], int] = {}
-    of_rule: dict[tuple[str, str], int] = {}
-    for diagnostic in diagnostics:
+def at_most_same(diagnostics: Iterable[Diagnostic]) -> list[Diagnostic]:
+    """``diagnostics`` in their order, but past :data:`SAME_SHOWN` of one message in one file (of one rule), then
+    past :data:`RULE_SHOWN` of one rule: the last listed of each says how many more there are. For a report, once
+    the baseline has taken what it knows (bounded before, a baseline written past the bound hid every later one)."""
+    found = list(diagnostics)
+    by_message = Counter((d.span.path, d.code, d.message) for d in found)
+    kept: list[Diagnostic] = []
+    seen: Counter[tuple[str, str, str]] = Counter()
+    for diagnostic in found:
         key = (diagnostic.span.path, diagnostic.code, diagnostic.message)
-        count = told[key] = told.get(key, 0) + 1
-        if count > SAME_SHOWN:
-            continue
+        seen[key] += 1
+        if seen[key] < SAME_SHOWN or by_message[key] == SAME_SHOWN:
+            kept.append(diagnostic)
+        elif seen[key] == SAME_SHOWN:
+            more = by_message[key] - SAME_SHOWN
+            kept.append(_more(diagnostic, f"and {more:,} more like it after it in this file, not listed"))
+    by_rule = Counter((d.span.path, d.code) for d in kept)
+    listed: list[Diagnostic] = []
+    seen_rule: Counter[tuple[str, str]] = Counter()
+    for diagnostic in kept:
         rule = (diagnostic.span.path, diagnostic.code)
-        listed = of_rule[rule] = of_rule.get(rule, 0) + 1
-        if listed > RULE_SHOWN:
-            continue
-        if listed == RULE_SHOWN:
-            yield replace(diagnostic, message=diagnostic.message + MORE_OF_RULE)
-        elif count == SAME_SHOWN:
-            yield replace(diagnostic, message=diagnostic.message + MORE_NOT_LISTED)
-        else:
-            yield diagnostic
+        seen_rule[rule] += 1
+        if seen_rule[rule] < RULE_SHOWN or by_rule[rule] == RULE_SHOWN:
+            listed.append(diagnostic)
+        elif seen_rule[rule] == RULE_SHOWN:
+            more = by_rule[rule] - RULE_SHOWN
+            listed.append(
+                _more(diagnostic, f"and {more:,} more findings of this rule after it in this file, not listed")
+            )
+    return listed
+
+
+def _more(diagnostic: Diagnostic, said: str) -> Diagnostic:
+    return replace(diagnostic, message=f"{diagnostic.message} ({said})")
 
 
 @dataclass(frozen=True, slots=True)

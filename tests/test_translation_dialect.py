@@ -443,3 +443,17 @@ def test_a_translation_too_large_to_publish_stops_the_build_as_the_books_own(
     assert main(["build", "-q", "--no-pdf"]) == 2
     err = capsys.readouterr().err
     assert "RB306" in err and "de.md" in err and "nothing was built" in err
+
+
+def test_a_mark_of_a_sentences_words_is_no_rendering_of_a_term(tmp_path: Path) -> None:
+    """`[[fighter|la la … chose]]` of 391 KB made `status` take 22 s: a mark's words were a rendering looked for at
+    every use of its first word. A mark of more than the words a phrase has renders no term."""
+    from rulebook.translate.terminology import LONGEST_PHRASE
+
+    long = " ".join(["la"] * (LONGEST_PHRASE + 1))
+    (tmp_path / "de.md").write_text(
+        f"---\ntitle: T\n---\n\n# Spiel {{#play}}\n\nEin [[fighter|Kämpfer]] und [[fighter|{long}]].\n",
+        encoding="utf-8",
+    )
+    book = read_book([tmp_path / "de.md"], tmp_path, language="de").book
+    assert marked_terms(book) == {"fighter": Entry("fighter", "Kämpfer")}

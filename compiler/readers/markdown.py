@@ -97,7 +97,7 @@ def parse_dialect(text: str, path: str = "<string>", *, language: str = "en") ->
         document = builder.build()
     except TooDeep as refusal:
         return SourceResult(None, (nesting_too_deep(source.span(refusal.offset), refusal.what),), source)
-    return SourceResult(document, tuple(builder.checks.found), source)
+    return SourceResult(document, tuple(builder.checks.finish()), source)
 
 
 @dataclass

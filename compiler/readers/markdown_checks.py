@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterator
 from markdown_it.token import Token
 
 from rulebook.catalog.reading import INVALID_DOCUMENT
-from rulebook.diagnostics import MORE_NOT_LISTED, SAME_SHOWN, Diagnostic
+from rulebook.diagnostics import SAME_SHOWN, Diagnostic
 from rulebook.markdown_declarations import ATTRIBUTE
 from rulebook.source import SourceText
 from rulebook.suggest import Suggester
@@ -64,6 +64,8 @@ class Checks:
         self._attribute_places: dict[int, dict[str, int]] = {}
         self._told: dict[str, int] = {}
         """How many times each message was reported (:data:`~rulebook.diagnostics.SAME_SHOWN`)."""
+        self._unlisted: dict[str, tuple[int, str | None, str | None]] = {}
+        """Where the first finding of each message past the bound stands, with its target and help."""
 
     def control_characters(self) -> None:
         """Each control character where it stands, as the XML reader refuses it: most editors do not show one, and a
@@ -84,10 +86,18 @@ class Checks:
         told = self._told.get(message, 0) + 1
         self._told[message] = told
         if told > SAME_SHOWN:
+            self._unlisted.setdefault(message, (offset, target, help))
             return
-        span = self.source.span(offset)
-        shown = message + MORE_NOT_LISTED if told == SAME_SHOWN else message
-        self.found.append(INVALID_DOCUMENT.diagnostic(shown, span, target=target, help=help))
+        self.found.append(INVALID_DOCUMENT.diagnostic(message, self.source.span(offset), target=target, help=help))
+
+    def finish(self) -> list[Diagnostic]:
+        """The findings, with one for each message past the bound, where the first unlisted one stands, saying how
+        many more there are: a count in its words, so that a baseline made of it never hides one more."""
+        for message, (offset, target, help) in self._unlisted.items():
+            more = self._told[message] - SAME_SHOWN
+            said = f"{message} ({more:,} more like it from here in this file, not listed one by one)"
+            self.found.append(INVALID_DOCUMENT.diagnostic(said, self.source.span(offset), target=target, help=help))
+        return self.found
 
     def plain_text(self, text: str, place: Callable[[int], int], where: str) -> None:
         """What the XML holds as text alone (a title written as an attribute, a reference's words), checked for markup:

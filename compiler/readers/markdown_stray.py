@@ -57,12 +57,14 @@ def stray_markup(text: str, children: list[Token], *, own_end: bool = False) -> 
             if mark[0] == "\\" or _within(spans, found.start(), found.end()):
                 continue
             holder = next((what for start, end, what in unkept if start <= found.start() < end), None)
-            if holder is not None:  # a link's title, a picture's description: no page shows them
+            if holder is not None:  # a link's title (no page shows it), a picture's words (plain text, its `alt`)
+                picture = holder.startswith("a picture")
+                kept = "whose words are plain text" if picture else "which the book does not keep"
                 yield (
                     found.start(),
-                    f"`{mark}` in {holder}, which the book does not keep: it makes no reference",
-                    "refer to the term in the text around it; the book keeps a link's words and address and a "
-                    "picture's file alone",
+                    f"`{mark}` in {holder}, {kept}: it makes no reference",
+                    "refer to the term in the text around it; the book keeps a link's words and address, and a "
+                    "picture's file and its words as plain text",
                 )
                 continue
             yield (

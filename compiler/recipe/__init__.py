@@ -119,7 +119,8 @@ def check_look(project: Project) -> None:
     """Read what the build reads of the project beside its books, with the build's readers and limits, for the
     lint: the site generator's settings as text (``mkdocs.yml``: read as YAML by the build alone), the site's words
     (``site_templates/strings.toml``), the PDF template's text (``site_templates/print.typ``; Typst reads it at
-    build) and the fonts (``site_templates/fonts/``). A file the build would refuse is a
+    build), the fonts (``site_templates/fonts/``), the site's own templates, compiled (``*.j2``), and its assets. A
+    file the build would refuse is a
     :class:`~rulebook.errors.UserError` here (it passed the lint and stopped the build)."""
     from rulebook.inputs import present, read_input_text
     from rulebook.project import OVERRIDES, SITE_SETTINGS
@@ -132,6 +133,16 @@ def check_look(project: Project) -> None:
     read_strings(project.root / OVERRIDES / STRINGS_FILE, root=project.root)
     template_text(project)
     project_fonts(project)
+    overrides = project.root / OVERRIDES
+    templates = sorted(overrides.rglob("*.j2")) if overrides.is_dir() else []
+    if templates or (overrides / "assets").is_dir():  # the template engine, only for a project that has its own
+        from rulebook.site.theme import Theme
+
+        theme = Theme.for_project(project.root)
+        environment = theme.environment()
+        for template in templates:  # read and compiled as the build does: a syntax error at its file and line
+            environment.get_template(template.relative_to(overrides).as_posix())
+        theme.assets()
 
 
 def read_folders(project: Project) -> list[tuple[Path, str]]:

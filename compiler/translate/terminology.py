@@ -122,7 +122,7 @@ def marked_terms(translation: Book) -> dict[str, Entry]:
     written: dict[str, Counter[str]] = {}
     for reference in translation.references:
         text = " ".join(reference.text.split())
-        if text:
+        if text and _words(text) <= LONGEST_PHRASE:  # a mark of a sentence's words is no rendering of a term
             written.setdefault(reference.name, Counter())[text] += 1
     entries = {}
     for term, counts in sorted(written.items()):
@@ -152,6 +152,13 @@ and the two non-characters."""
 
 _WORD = re.compile(r"[^\W_]+")
 """A word of a phrase, as the matcher folds it (hyphens and apostrophes part words: `a-a-a` is three)."""
+
+
+def _words(text: str) -> int:
+    """How many words ``text`` has as the matcher reads them, counted up to one more than :data:`LONGEST_PHRASE`."""
+    return sum(1 for _ in itertools.islice(_WORD.finditer(text), LONGEST_PHRASE + 1))
+
+
 LONGEST_PHRASE = 30
 """The most words a phrase of the terminology may have: each is looked for at every word of a translation that
 starts it (an ``accepted`` phrase of 10,000 words, 20 KB, held ``status`` 25 s on a translation of 244 KB)."""
@@ -165,8 +172,7 @@ def _one_line(path: Path, text: str, what: str) -> str:
         raise TerminologyError(
             f"{path}: {what} holds the control character U+{ord(found.group()):04X}: a term is one line of text"
         )
-    words = sum(1 for _ in itertools.islice(_WORD.finditer(text), LONGEST_PHRASE + 1))  # as the matcher reads words
-    if words > LONGEST_PHRASE:
+    if _words(text) > LONGEST_PHRASE:
         raise TerminologyError(
             f"{path}: {what} has more than {LONGEST_PHRASE} words: a term's rendering is a phrase, not a sentence"
         )

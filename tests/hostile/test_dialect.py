@@ -959,21 +959,22 @@ def test_a_hard_break_inside_a_reference_is_a_line_end_of_its_words(capsys, scra
 
 
 def test_a_references_brackets_in_what_the_book_does_not_keep_say_so(capsys, scratch: Path) -> None:  # type: ignore[no-untyped-def]
-    """``[[`` in a link's title or a picture's description was said to be "shown as written", but neither is kept
-    (the XML has no title, a picture no description): the finding says what happens, where the brackets stand."""
+    """``[[`` in a link's title or a picture's description was said to be "shown as written", but neither makes a
+    reference (the XML has no title; a picture's words are plain text): the finding says what happens, where the
+    brackets stand."""
     source(scratch, "book.md", f'{BODY}See [Go](#moving "the [[x") here.\n\n![a [[march]] b](a.png "t ]]")\n')
     lint = run(capsys, "lint", "--color", "never", "--format", "github")
     found = re.findall(r"line=(\d+),col=(\d+),title=RB002 invalid-document::([^%]*)", lint.out)
     assert found == [
         ("12", "23", "`[[` in a link's title, which the book does not keep: it makes no reference"),
-        ("14", "5", "`[[` in a picture's description or title, which the book does not keep: it makes no reference"),
-        ("14", "12", "`]]` in a picture's description or title, which the book does not keep: it makes no reference"),
-        ("14", "27", "`]]` in a picture's description or title, which the book does not keep: it makes no reference"),
+        ("14", "5", "`[[` in a picture's description or title, whose words are plain text: it makes no reference"),
+        ("14", "12", "`]]` in a picture's description or title, whose words are plain text: it makes no reference"),
+        ("14", "27", "`]]` in a picture's description or title, whose words are plain text: it makes no reference"),
     ], lint.out
     run(capsys, "convert", "book.md", "--to", "xml", "-o", "book.xml")
     xml = (scratch / "book.xml").read_text(encoding="utf-8")
     assert 'See <link to="moving">Go</link> here.' in xml
-    assert '<illustration><image source="a.png"/></illustration>' in xml
+    assert '<illustration><image source="a.png" alt="a b"/></illustration>' in xml  # its words, as plain text
 
 
 def test_a_links_finding_stands_at_its_address_however_the_address_is_written(capsys, scratch: Path) -> None:  # type: ignore[no-untyped-def]

@@ -134,3 +134,25 @@ def test_site_settings_the_build_cannot_read_are_refused_by_the_lint(
     assert linted.code == 2 and said in linted.err, linted.err
     built = run(capsys, "build", "-q", "--no-pdf")
     assert built.code == 2 and said in built.err, built.err
+
+
+def _template_not_jinja(game: Path) -> str:
+    (game / "site_templates" / "index.md.j2").write_text("# {{ title\n", encoding="utf-8")
+    return "index.md.j2:1: the project's template cannot be read"
+
+
+def _asset_a_pipe(game: Path) -> str:
+    (game / "site_templates" / "assets").mkdir()
+    os.mkfifo(game / "site_templates" / "assets" / "extra.css")
+    return "it is not a regular file"
+
+
+@pytest.mark.parametrize("make", [_template_not_jinja, _asset_a_pipe], ids=["template", "asset"])
+def test_the_sites_own_templates_and_assets_the_build_refuses_are_refused_by_the_lint(
+    game: Path, capsys: pytest.CaptureFixture[str], make: object
+) -> None:
+    said = make(game)  # type: ignore[operator]
+    linted = run(capsys, "lint")
+    assert linted.code == 2 and said in linted.err, linted.err
+    built = run(capsys, "build", "-q", "--no-pdf")
+    assert built.code == 2 and said in built.err, built.err

@@ -13,15 +13,16 @@ from .scratch import scratch as scratch  # the fixture every case takes
 @pytest.mark.parametrize("mark", ["](", "]{x=1}", "]]"])
 def test_a_finding_repeated_through_a_source_is_listed_a_thousand_times_at_most(capsys, scratch, mark) -> None:  # type: ignore[no-untyped-def]
     """2 MB of ``](`` made a million findings (one per two bytes): 2.2 GB, 32 s and 368 MB of report. The reading
-    lists a message :data:`~rulebook.readers.markdown_checks.SAME_SHOWN` times, the last saying more follow."""
+    lists a message :data:`~rulebook.diagnostics.SAME_SHOWN` times, then one finding saying how many more follow
+    (a count in its words: a baseline made of it never hides one more)."""
     from rulebook.diagnostics import SAME_SHOWN
 
     source(scratch, "book.md", "---\ntitle: T\n---\n\n# Play {#play}\n\nText " + (mark + " ") * (3 * SAME_SHOWN) + "\n")
     outcome = run(capsys, "lint", "--format", "json")
     findings = [json.loads(line.rstrip(",")) for line in outcome.out.splitlines()[1:-1]]
     repeated = [found for found in findings if found["code"] == "RB002"]
-    assert len(repeated) == SAME_SHOWN
-    assert repeated[-1]["message"].endswith("(and more like it after it in this file, not listed)")
+    assert len(repeated) == SAME_SHOWN + 1
+    assert repeated[-1]["message"].endswith("(2,000 more like it from here in this file, not listed one by one)")
     assert not any("not listed" in found["message"] for found in repeated[:-1])
 
 
@@ -40,7 +41,7 @@ def test_a_finding_repeated_in_an_xml_source_is_listed_a_thousand_times_at_most(
     results = json.loads(outcome.out)["runs"][0]["results"]
     dangling = [result for result in results if result["ruleId"] == "RB101"]
     assert len(dangling) == SAME_SHOWN
-    assert "(and more like it after it in this file, not listed)" in dangling[-1]["message"]["text"]
+    assert "(and 1,000 more like it after it in this file, not listed)" in dangling[-1]["message"]["text"]
 
 
 def test_findings_of_one_rule_in_a_file_are_listed_a_bounded_number_of_times(capsys, scratch, monkeypatch) -> None:  # type: ignore[no-untyped-def]
@@ -56,4 +57,18 @@ def test_findings_of_one_rule_in_a_file_are_listed_a_bounded_number_of_times(cap
     findings = [json.loads(line.rstrip(",")) for line in outcome.out.splitlines()[1:-1]]
     dangling = [found for found in findings if found["code"] == "RB101"]
     assert len(dangling) == 300
-    assert dangling[-1]["message"].endswith("(and more findings of this rule after it in this file, not listed)")
+    assert dangling[-1]["message"].endswith("(and 700 more findings of this rule after it in this file, not listed)")
+
+
+def test_a_baseline_written_past_the_bound_never_hides_a_new_finding(capsys, scratch) -> None:  # type: ignore[no-untyped-def]
+    """A baseline written over 1,500 `[[nope]]` held what the report listed (1,000): 5,000 more in a new section
+    passed, "All checks passed", exit 0, and the build too. The baseline takes what was found; the bound is the
+    report's."""
+    text = "---\ntitle: T\n---\n\n# Play {#play}\n\n[Play.]{dfn=play} " + "[[nope]] " * 1_500 + "\n"
+    source(scratch, "book.md", text)
+    assert run(capsys, "lint", "--write-baseline", "baseline.json").code == 0
+    assert run(capsys, "lint", "--baseline", "baseline.json").code == 0
+    (scratch / "book.md").write_text(text + "\n## More {#more}\n\n" + "[[nope]] " * 5_000 + "\n", encoding="utf-8")
+    outcome = run(capsys, "lint", "--baseline", "baseline.json", "--format", "json")
+    assert outcome.code == 1
+    assert json.loads(outcome.out)["summary"]["errors"] >= 1
