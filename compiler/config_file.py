@@ -115,7 +115,7 @@ def read_config(path: Path) -> str:
     """The configuration file's text, read as every input is (:func:`~rulebook.inputs.read_input`): a regular
     file, not larger than 64 MB, and not a link that leads out of the folder that holds it."""
     try:
-        return read_input_text(path, root=path.parent, limit=MAX_DATA_BYTES, kind="configuration")
+        return read_input_text(path, root=path.parent, limit=MAX_DATA_BYTES, kind="configuration", committed=False)
     except UnreadableInput as error:
         raise ConfigError(f"cannot read the configuration `{path}`: {error.reason}") from error
 

@@ -168,11 +168,15 @@ def _site_files(site: Path) -> Iterator[tuple[str, Path]]:
         for name in (*folders, *names):
             if Path(folder, name).is_symlink():
                 raise DeployError(f"`{Path(folder, name)}` is a link: GitHub Pages publishes files only")
+            if not name.isprintable() or "\\" in name or name.startswith('"'):  # folders' names too
+                shown = repr(str(Path(folder, name)))
+                raise DeployError(
+                    f"{shown} has a name a Git tree cannot take as it is (a control character, a line break, a tab, "
+                    "a backslash or a leading quote): rename it"
+                )
         folders[:] = sorted(name for name in folders if not name.startswith("."))
         for name in sorted(names):
             path = Path(folder, name)
-            if any(c in name for c in "\n\t\\"):
-                raise DeployError(f"`{path}` has a name a Git tree cannot hold as it is (a line break, a tab)")
             if not name.startswith(".") and stat.S_ISREG(path.lstat().st_mode):
                 yield path.relative_to(site).as_posix(), path
 

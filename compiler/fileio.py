@@ -452,28 +452,63 @@ def git_tracks(path: Path, folder: Path) -> bool | None:
 
 
 def git_ignored(paths: Iterable[Path], folder: Path) -> set[Path]:
-    """Those of ``paths`` Git ignores (``.gitignore``, ``info/exclude``: files a checkout or a CI step left, which no
-    commit holds; a tracked file never is), asked once in ``folder``; none without a Git working tree there or
-    without ``git``."""
+    """Those of ``paths`` (as they resolve) Git ignores in the working tree around ``folder`` (``.gitignore``,
+    ``info/exclude``: files a checkout or a CI step left, which no commit holds; a tracked file never is); none
+    without a Git working tree there or without ``git``. Asked of the tree's list of ignored files, once a process
+    (:func:`_ignored_in`): a question per path failed whole for a path beyond a link (exit 128), and said none."""
+    index = _ignored_in(Path(os.path.abspath(folder)))
+    if index is None:
+        return set()
+    top, files, folders = index
+    found = set()
+    for path in paths:
+        try:
+            below = Path(os.path.realpath(path)).relative_to(top).as_posix()
+        except ValueError:  # outside the working tree: not Git's to say
+            continue
+        if below in files or any(below == name or below.startswith(name + "/") for name in folders):
+            found.add(Path(os.path.abspath(path)))
+    return found
+
+
+_IGNORED: dict[Path, tuple[Path, frozenset[str], tuple[str, ...]] | None] = {}
+
+
+def _ignored_in(folder: Path) -> tuple[Path, frozenset[str], tuple[str, ...]] | None:
+    """The working tree around ``folder`` (its top, as it resolves) and what Git ignores in it, files and whole
+    folders (``git ls-files --others --ignored --exclude-standard --directory``), asked once a process; None
+    without a Git working tree or ``git``."""
+    if folder in _IGNORED:
+        return _IGNORED[folder]
     import subprocess
 
-    wanted = [Path(os.path.abspath(path)) for path in paths]
-    if not wanted or not any(
-        (up / ".git").exists() for up in (Path(os.path.abspath(folder)), *Path(os.path.abspath(folder)).parents)
-    ):
-        return set()
-    try:
-        done = subprocess.run(
-            ["git", "check-ignore", "--stdin", "-z"],
-            cwd=folder,
-            input=b"".join(os.fsencode(path) + b"\0" for path in wanted),
-            capture_output=True,
-            env=dict(git_environment(), LC_ALL="C", GIT_TERMINAL_PROMPT="0"),
-            timeout=60,
-            check=False,
-        )
-    except (OSError, subprocess.SubprocessError):
-        return set()
-    if done.returncode not in (0, 1):
-        return set()
-    return {Path(os.fsdecode(name)) for name in done.stdout.split(b"\0") if name}
+    found: tuple[Path, frozenset[str], tuple[str, ...]] | None = None
+    if any((up / ".git").exists() for up in (folder, *folder.parents)):
+        env = dict(git_environment(), LC_ALL="C", GIT_TERMINAL_PROMPT="0")
+        try:
+            top = subprocess.run(
+                ["git", "rev-parse", "--show-toplevel"], cwd=folder, capture_output=True, env=env, timeout=60
+            )
+            if top.returncode == 0:
+                root = Path(os.path.realpath(os.fsdecode(top.stdout.strip())))
+                listed = subprocess.run(
+                    ["git", "ls-files", "-z", "--others", "--ignored", "--exclude-standard", "--directory"],
+                    cwd=root,
+                    capture_output=True,
+                    env=env,
+                    timeout=60,
+                )
+                if listed.returncode == 0:
+                    names = [os.fsdecode(name) for name in listed.stdout.split(b"\0") if name]
+                    files = frozenset(name for name in names if not name.endswith("/"))
+                    folders = tuple(name.rstrip("/") for name in names if name.endswith("/"))
+                    found = (root, files, folders)
+        except (OSError, subprocess.SubprocessError):
+            found = None
+    _IGNORED[folder] = found
+    return found
+
+
+def forget_git_ignored() -> None:
+    """Ask Git again (``serve``, after the sources or ``.gitignore`` changed)."""
+    _IGNORED.clear()

@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from rulebook.errors import SiteBuildError, UserError
-from rulebook.fileio import GIT_FOLDER_SAID, git_folder_around, git_tracks, shown_path
+from rulebook.fileio import GIT_FOLDER_SAID, git_folder_around, git_ignored, git_tracks, shown_path
 
 MEGABYTE = 1024 * 1024
 MAX_SOURCE_BYTES = 256 * MEGABYTE
@@ -44,13 +44,25 @@ class UnreadableInput(UserError):
         self.reason = reason
 
 
-def read_input(path: Path, *, root: Path | None = None, limit: int = MAX_SOURCE_BYTES, kind: str = "source") -> bytes:
+def read_input(
+    path: Path,
+    *,
+    root: Path | None = None,
+    limit: int = MAX_SOURCE_BYTES,
+    kind: str = "source",
+    committed: bool = True,
+) -> bytes:
     """The bytes of one file the compiler reads, or :class:`UnreadableInput` saying why not.
 
     ``root``: the project, when the file is one of its own (see the module's documentation); ``limit``:
-    the most bytes a file of this ``kind`` (a word for messages: ``source``, ``baseline``) may hold.
+    the most bytes a file of this ``kind`` (a word for messages: ``source``, ``baseline``) may hold. A file of the
+    project Git ignores is refused (``committed``; but the configuration's own file, found by its name): a file
+    a checkout or a CI step left beside the project's is no file of it, however it is reached (a template of
+    ``site_templates/`` listed there, a ``custom_dir``'s, named or through a link).
     """
     refused = link_refusal(path, root) or not_readable(path, limit, kind)
+    if not refused and committed and root is not None and git_ignored([path], root):
+        refused = IGNORED_FILE
     if refused:
         raise UnreadableInput(path, refused)
     try:
@@ -66,9 +78,15 @@ def read_input(path: Path, *, root: Path | None = None, limit: int = MAX_SOURCE_
         os.close(descriptor)
 
 
-def read_input_text(path: Path, *, root: Path | None = None, limit: int = MAX_DATA_BYTES, kind: str) -> str:
+IGNORED_FILE = "it is a file Git ignores: the project's files are files a commit can hold (commit it, or remove it)"
+"""Why a file of the project Git ignores is not read."""
+
+
+def read_input_text(
+    path: Path, *, root: Path | None = None, limit: int = MAX_DATA_BYTES, kind: str, committed: bool = True
+) -> str:
     """:func:`read_input`, decoded as UTF-8 (a byte order mark is not text); bytes that are not are refused."""
-    data = read_input(path, root=root, limit=limit, kind=kind)
+    data = read_input(path, root=root, limit=limit, kind=kind, committed=committed)
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as error:

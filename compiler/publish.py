@@ -131,9 +131,9 @@ def check_output(output: Path, *, root: Path, protected: Iterable[Path], read: I
     _check_apart_from_read(output, resolved, shown, root, read)
     if output.exists() and not output.is_dir():  # a file, or a named pipe or a device: "a file" misled its owner
         raise OutputError(f"the output `{shown}` exists and is not a folder")
-    if output.is_dir() and not is_owned(output):
+    if output.is_dir() and not is_owned(output, state.kept_folder(output, state.home(root))):
         why = (
-            f"its `{MARKER}` is one a commit holds, beside files no commit holds"
+            f"its `{MARKER}` is one a commit holds, beside work no commit holds"
             if holds_site_marker(output)
             else f"it has no `{MARKER}` file"
         )
@@ -212,13 +212,16 @@ def _check_apart_from_read(
             )
 
 
-def is_owned(folder: Path) -> bool:
+def is_owned(folder: Path, kept: Path | None = None) -> bool:
     """Whether a folder is a site this tool built (its marker a file, not a link), or empty (so a build may
-    replace it). A marker a commit holds is believed only of a folder whose every file a commit holds too (a site
-    committed for GitHub Pages' `/docs`): a committed ``venv/.rulebook-site`` with ``output = "venv"`` made the
-    build delete the maintainer's own files there."""
+    replace it). A marker a commit holds is believed only of a folder that is, file for file, what this tool last
+    published there (``kept``: its record, :mod:`rulebook.published`), or whose every file a commit holds unchanged
+    (a site committed for GitHub Pages' `/docs`, freshly checked out): a committed ``venv/.rulebook-site`` with
+    ``output = "venv"`` made the build delete the maintainer's own files there."""
     if holds_site_marker(folder):
-        return not _committed_marker_beside_own_files(folder)
+        if not _committed_marker_beside_own_files(folder):
+            return True
+        return kept is not None and published.differs(published.entries(folder), None, kept) is None
     try:
         return not any(folder.iterdir())
     except OSError:
@@ -226,25 +229,23 @@ def is_owned(folder: Path) -> bool:
 
 
 def _committed_marker_beside_own_files(folder: Path) -> bool:
-    """Whether Git tracks the folder's marker while the folder holds a file no commit holds (untracked, ignored or
-    not); without an answer from Git, the marker is not believed."""
+    """Whether Git tracks the folder's marker while the folder holds anything a commit does not: a file untracked
+    (ignored or not), changed or only staged (`git status --porcelain --ignored`: a build deleted an uncommitted edit
+    and a file only staged); without an answer from Git, the marker is not believed."""
     if git_tracks(Path(MARKER), folder) is not True:
         return False
-    for ignored in ((), ("--ignored",)):
-        try:
-            done = subprocess.run(
-                ["git", "ls-files", "-z", "--others", *ignored, "--exclude-standard", "--", "."],
-                cwd=folder,
-                capture_output=True,
-                env=dict(git_environment(), LC_ALL="C", GIT_TERMINAL_PROMPT="0"),
-                timeout=60,
-                check=False,
-            )
-        except (OSError, subprocess.SubprocessError):
-            return True
-        if done.returncode != 0 or done.stdout.strip(b"\0"):
-            return True
-    return False
+    try:
+        done = subprocess.run(
+            ["git", "status", "--porcelain", "-z", "--ignored", "--untracked-files=all", "--", "."],
+            cwd=folder,
+            capture_output=True,
+            env=dict(git_environment(), LC_ALL="C", GIT_TERMINAL_PROMPT="0"),
+            timeout=60,
+            check=False,
+        )
+    except (OSError, subprocess.SubprocessError):
+        return True
+    return done.returncode != 0 or bool(done.stdout.strip(b"\0"))
 
 
 @dataclass(frozen=True, slots=True)

@@ -175,3 +175,19 @@ def test_a_branch_this_tool_did_not_deploy_is_never_committed_over(
         assert after == before
     assert main(["deploy", "--quiet", "--branch", "site", "--message", "Our words"]) == 0
     assert main(["deploy", "--quiet", "--branch", "site", "--message", "Our words"]) == 0  # its own: built upon
+
+
+def test_a_site_name_a_git_tree_cannot_take_is_refused_before_git_reads_it(
+    repository: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A folder `404.html\\n..` in the site (a theme's static file): `git hash-object --stdin-paths` read
+    `<site>/404.html` and `../x`, a file outside the project, into the repository's objects, then an internal
+    error. Every part of every path is checked first."""
+    odd = repository / "overrides" / "404.html\n.."
+    odd.mkdir(parents=True)
+    (odd / "x").write_text("inner\n", encoding="utf-8")
+    (repository / "mkdocs.yml").write_text("theme:\n  name: material\n  custom_dir: overrides\n", encoding="utf-8")
+    before = git(repository, "count-objects")
+    assert main(["deploy", "--quiet", "--no-push"]) == 2
+    assert "a name a page cannot show as it is" in capsys.readouterr().err
+    assert git(repository, "count-objects") == before

@@ -38,6 +38,9 @@ def run() -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    from rulebook.fileio import forget_git_ignored
+
+    forget_git_ignored()  # what Git ignores, asked afresh by each command
     _stand_in_for_closed_streams()
     stderr = sys.stderr
     sys.stderr = VisibleStream.over(stderr)  # whatever prints there: a message may quote a path, a title

@@ -26,7 +26,8 @@ from rulebook.errors import UserError
 from rulebook.names import ascii_lower
 
 SCHEMA = "language.schema.json"
-_FOLD_WORD = re.compile(r"[a-z0-9]+")
+FOLD_WORD = re.compile(r"[a-z0-9]+")
+"""A folded word (after :func:`ascii_lower`), as :meth:`Language.fold` reads words."""
 MODALITIES = ("must", "may", "may_not", "only", "should", "always", "never")
 """The obligation and frequency categories a language file lists words for."""
 COMPARISONS = ("more_than", "at_least", "less_than", "at_most")
@@ -126,7 +127,7 @@ class Language:
 
     def fold(self, text: str) -> list[str]:
         """A text's words without case, accents or a plural ending: "Figurines" and "figurine" fold alike."""
-        return [self.singular(word) for word in _FOLD_WORD.findall(ascii_lower(text))]
+        return [self.singular(word) for word in FOLD_WORD.findall(ascii_lower(text))]
 
     def singular(self, word: str) -> str:
         """A folded (lower-case, accentless) word without its plural or case ending, by :attr:`plural`."""

@@ -13,6 +13,7 @@ from typing import Any
 from rulebook import build_values, recipe
 from rulebook.data_worker import BackgroundData
 from rulebook.errors import SiteBuildError, UserError
+from rulebook.fileio import forget_git_ignored
 from rulebook.project import Project, load_project
 from rulebook.recipe.cache import StageCache
 from rulebook.recipe.live import apply_live, finish_live, kin_untouched, live_books, recompute_live, update_live
@@ -86,6 +87,7 @@ class LivePreview:
 
     def rebuild(self) -> None:
         """Build the whole site with :func:`recipe.build`, and keep its MkDocs sites loaded."""
+        forget_git_ignored()
         self._stop(set(self.books))
         self.later.clear()
         if self.project.config_file is not None:  # the configuration may be what changed
@@ -133,6 +135,7 @@ class LivePreview:
 
     def changed(self, paths: frozenset[Path]) -> None:
         """An edit: the edited books' pages now, what depends on them aside."""
+        forget_git_ignored()  # a file may have been added to Git, or to `.gitignore`
         started = time.perf_counter()
         if self.whole or self.live is None:
             self.rebuild()

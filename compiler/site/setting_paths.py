@@ -19,6 +19,7 @@ from typing import Any
 from rulebook.errors import SiteBuildError, quoted
 from rulebook.fileio import GIT_FOLDER, git_ignored, inside_git
 from rulebook.inputs import link_refusal, named_refusal
+from rulebook.report.escaping import visible
 
 _READ = (("INHERIT",), ("theme", "custom_dir"), ("hooks",))
 """The path settings whose files the build reads, publishes or runs: none may be a file Git ignores (a CI step's
@@ -46,7 +47,7 @@ def check_setting_paths(path: Path, text: str, settings: dict[str, Any], root: P
                 )
             problem = outside(base / item, root) or _linked(base / item, root)
             if problem is None and keys == ("theme", "custom_dir"):
-                problem = _link_out(base / item, root)
+                problem = _link_out(base / item, root) or _ignored_inside(base / item, root)
             if problem is None and keys in _READ and git_ignored([base / item], root):  # `custom_dir: ci-out`
                 problem = "which Git ignores (no commit holds it)"
             if problem:
@@ -247,6 +248,19 @@ def _link_out(folder: Path, root: Path) -> str | None:
             if problem:
                 return f"which holds `{entry.relative_to(folder)}`, {problem.removeprefix('it is ')}"
     return None
+
+
+def _ignored_inside(folder: Path, root: Path) -> str | None:
+    """How a folder the generator publishes whole (a theme's ``custom_dir``) holds a file Git ignores, or None
+    (``ci-out/*`` with ``!ci-out/.gitkeep``: a CI step's ``ci-out/main.html`` became every page's template)."""
+    files = [Path(place, name) for place, _, names in os.walk(folder) for name in names]
+    named = next((path for path in files if not str(path.relative_to(folder)).isprintable()), None)
+    if named is not None:  # a folder `404.html\n..`: published as it is, and a path Git reads as two
+        return f"which holds {visible(repr(str(named.relative_to(folder))))}, a name a page cannot show as it is"
+    ignored = sorted(git_ignored(files, root))
+    if not ignored:
+        return None
+    return f"which holds `{ignored[0].relative_to(os.path.abspath(folder))}`, a file Git ignores (no commit holds it)"
 
 
 def setting_line(text: str, keys: tuple[str, ...]) -> int | None:

@@ -31,6 +31,7 @@ from jinja2 import (
 from jinja2.filters import do_tojson, do_urlize
 from jinja2.loaders import split_template_path
 from jinja2.nodes import EvalContext
+from jinja2.sandbox import SandboxedEnvironment, SecurityError
 from markupsafe import Markup
 
 from rulebook.errors import UserError, quoted
@@ -138,13 +139,35 @@ class Theme:
         return dict(sorted(found.items()))
 
 
-class _Environment(Environment):
+class _Environment(SandboxedEnvironment):
     """The templates' environment, knowing which of them are the project's: a fault in one of those is the
-    project's, told as a plain message naming its file and line (:class:`_Template`)."""
+    project's, told as a plain message naming its file and line (:class:`_Template`).
+
+    Jinja's sandbox, as for templates a pull request may change: no attribute of Python's own (``__class__``), a
+    ``range`` of at most 100,000, and ``*`` and ``**`` answered by :meth:`call_binop`, bounded, never folded while
+    the template compiles (a 24-byte ``{{ "x" * 10000000000 }}`` took 23 GB to compile)."""
+
+    intercepted_binops = frozenset({"*", "**"})
 
     def __init__(self, overrides: Path | None, **options: Any) -> None:
         super().__init__(**options)
         self.overrides = overrides
+
+    def call_binop(self, context: Any, operator: str, left: Any, right: Any) -> Any:
+        """``left * right`` or ``left ** right``, refused past :data:`LONGEST_PRODUCT` characters, items or digits."""
+        if operator == "*" and isinstance(left, int | float) and isinstance(right, str | list | tuple):
+            left, right = right, left
+        repeated = operator == "*" and isinstance(left, str | list | tuple) and isinstance(right, int)
+        if repeated and len(left) * right > LONGEST_PRODUCT:
+            raise SecurityError(f"a repetition of more than {LONGEST_PRODUCT:,} characters or items")
+        powered = operator == "**" and isinstance(left, int) and isinstance(right, int) and right > 0
+        if powered and abs(left) > 1 and right * abs(left).bit_length() > LONGEST_PRODUCT * 3:
+            raise SecurityError(f"a power of more than {LONGEST_PRODUCT:,} digits")
+        return super().call_binop(context, operator, left, right)
+
+
+LONGEST_PRODUCT = 10_000_000
+"""The most characters, items or digits a template's ``*`` or ``**`` may make."""
 
 
 class _Template(Template):
@@ -208,6 +231,9 @@ class _ProjectTemplates(BaseLoader):
         """The project's template ``name``; one jinja2 cannot read is a plain message naming its file and line."""
         try:
             return super().load(environment, name, globals)
+        except RecursionError:  # 300 nested `{% if %}`: Jinja's parser and compiler recurse a level each
+            where = str(self.folder.joinpath(*split_template_path(name)))
+            raise UserError(f"{visible(where)}: the project's template nests too deeply to be read") from None
         except TemplateSyntaxError as error:
             where = error.filename or str(self.folder.joinpath(*split_template_path(name)))
             raise UserError(

@@ -25,8 +25,9 @@ from lxml import etree
 from rulebook.config_file import toml_kind
 from rulebook.errors import TerminologyError, UserError, quoted
 from rulebook.inputs import read_toml
-from rulebook.languages.data import Language, as_language, shipped, shipped_codes
+from rulebook.languages.data import FOLD_WORD, Language, as_language, shipped, shipped_codes
 from rulebook.model import Book
+from rulebook.names import ascii_lower
 from rulebook.source import xml_text
 from rulebook.suggest import Suggester
 
@@ -150,13 +151,14 @@ _CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\ufffe\uffff]")
 and the two non-characters."""
 
 
-_WORD = re.compile(r"[^\W_]+")
+_WORD = FOLD_WORD
 """A word of a phrase, as the matcher folds it (hyphens and apostrophes part words: `a-a-a` is three)."""
 
 
 def _words(text: str) -> int:
-    """How many words ``text`` has as the matcher reads them, counted up to one more than :data:`LONGEST_PHRASE`."""
-    return sum(1 for _ in itertools.islice(_WORD.finditer(text), LONGEST_PHRASE + 1))
+    """How many words ``text`` has as the matcher reads them (folded as :meth:`Language.fold` folds: ``⑴⑴⑴`` is
+    three words ``1``), counted up to one more than :data:`LONGEST_PHRASE`."""
+    return sum(1 for _ in itertools.islice(_WORD.finditer(ascii_lower(text)), LONGEST_PHRASE + 1))
 
 
 LONGEST_PHRASE = 30

@@ -156,3 +156,26 @@ def test_the_sites_own_templates_and_assets_the_build_refuses_are_refused_by_the
     assert linted.code == 2 and said in linted.err, linted.err
     built = run(capsys, "build", "-q", "--no-pdf")
     assert built.code == 2 and said in built.err, built.err
+
+
+@pytest.mark.parametrize(
+    ("template", "said"),
+    [
+        ('{{ "x" * 10000000000 }}\n', "SecurityError: a repetition of more"),
+        ("{% for i in range(100000000) %}{{ i }}{% endfor %}\n", "Range too big"),
+        ("{{ ().__class__ }}\n", "SecurityError: access to attribute"),
+        ("{% if true %}" * 300 + "x" + "{% endif %}" * 300 + "\n", "the project's template nests too deeply"),
+    ],
+    ids=["repetition", "range", "python", "nesting"],
+)
+def test_the_sites_own_templates_are_bounded_as_a_pull_request_may_write_them(
+    game: Path, capsys: pytest.CaptureFixture[str], template: str, said: str
+) -> None:
+    """A 24-byte `{{ "x" * 10000000000 }}` took 23 GB to compile (Jinja folds constants), a loop of `range(10**8)`
+    ran past 120 s and 4 GB, 300 nested `{% if %}` were an internal error: the site's templates are read in Jinja's
+    sandbox, `*` and `**` bounded and never folded, and a nesting too deep told plainly."""
+    (game / "site_templates" / "index.md.j2").write_text(template, encoding="utf-8")
+    linted = run(capsys, "lint")
+    assert linted.code in (0, 2) and "internal error" not in linted.err
+    built = run(capsys, "build", "-q", "--no-pdf")
+    assert built.code == 2 and said in built.err, built.err

@@ -824,3 +824,19 @@ def test_a_rendering_of_more_words_than_a_phrase_has_is_a_plain_error(
     )
     (scratch / "terms.toml").write_text(f"{lines}{key} = {value.replace('a' + joiner, '', 1)}\n", encoding="utf-8")
     assert run(capsys, "terms", "export", "terms.toml", "--language", "fr", "-o", "terms.out").code == 0
+
+
+def test_a_rendering_of_characters_that_fold_into_words_counts_those_words(
+    scratch: Path,  # noqa: F811
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """`⑴⑴⑴…` is one word to a count of letters and digits, and one `1` a character to the matcher, which folds
+    it (`(1)(1)(1)`): 30,000 of them held `status` 25 s. Counted as the matcher folds."""
+    from rulebook.translate.terminology import LONGEST_PHRASE
+
+    source(scratch, "book.xml", BOOK)
+    (scratch / "terms.toml").write_text(
+        f'[march]\npreferred = "marcher"\naccepted = ["{chr(0x2474) * (LONGEST_PHRASE + 1)} b"]\n', encoding="utf-8"
+    )
+    outcome = run(capsys, "terms", "export", "terms.toml", "--language", "fr", "-o", "terms.out")
+    assert outcome.code == 2 and f"has more than {LONGEST_PHRASE} words" in outcome.err
