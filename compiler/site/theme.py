@@ -28,10 +28,11 @@ from jinja2 import (
     TemplateSyntaxError,
     pass_eval_context,
 )
+from jinja2.exceptions import SecurityError
 from jinja2.filters import do_tojson, do_urlize
 from jinja2.loaders import split_template_path
 from jinja2.nodes import EvalContext
-from jinja2.sandbox import SandboxedEnvironment, SecurityError
+from jinja2.sandbox import SandboxedEnvironment
 from markupsafe import Markup
 
 from rulebook.errors import UserError, quoted
