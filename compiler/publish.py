@@ -228,6 +228,9 @@ def is_owned(folder: Path, kept: Path | None = None) -> bool:
         return False
 
 
+_STATUS = ("git", "status", "--porcelain", "-z", "--ignored", "--untracked-files=all")
+
+
 def _committed_marker_beside_own_files(folder: Path) -> bool:
     """Whether Git tracks the folder's marker while the folder holds anything a commit does not: a file untracked
     (ignored or not), changed or only staged (`git status --porcelain --ignored`: a build deleted an uncommitted edit
@@ -236,7 +239,18 @@ def _committed_marker_beside_own_files(folder: Path) -> bool:
         return False
     try:
         done = subprocess.run(
-            ["git", "status", "--porcelain", "-z", "--ignored", "--untracked-files=all", "--", "."],
+            # every submodule's state too, whatever `.gitmodules` says (`ignore = all` hid a submodule's edits)
+            [
+                "git",
+                "status",
+                "--porcelain",
+                "-z",
+                "--ignored",
+                "--untracked-files=all",
+                "--ignore-submodules=none",
+                "--",
+                ".",
+            ],
             cwd=folder,
             capture_output=True,
             env=dict(git_environment(), LC_ALL="C", GIT_TERMINAL_PROMPT="0"),

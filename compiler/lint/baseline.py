@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from rulebook.catalog import find_rule
-from rulebook.diagnostics import Diagnostic
+from rulebook.diagnostics import Diagnostic, Severity
 from rulebook.engine.limits import LongNumber, load_json
 from rulebook.errors import NOT_UTF8, UserError, quoted
 from rulebook.inputs import MAX_DATA_BYTES, UnreadableInput, read_input
@@ -47,14 +47,20 @@ def key(diagnostic: Diagnostic) -> Key:
 
 def serialise(diagnostics: Iterable[Diagnostic]) -> str:
     """The baseline file for some diagnostics: sorted, stable, one entry per key."""
-    counts = Counter(key(d) for d in diagnostics)
+    counts = Counter(key(d) for d in diagnostics if d.severity is not Severity.FATAL)
     entries = [
         {"source": source, "rule": rule, "target": target, "section": section, "count": count}
         for (source, rule, target, section), count in sorted(counts.items())
     ]
     text = json.dumps({"version": FORMAT_VERSION, "entries": entries}, indent=2, ensure_ascii=False) + "\n"
     # a byte of a file's name that is not UTF-8 escaped (``\\udcff``, read back as it was): the file stays UTF-8 text
-    return NOT_UTF8.sub(lambda found: f"\\u{ord(found.group()):04x}", text)
+    text = NOT_UTF8.sub(lambda found: f"\\u{ord(found.group()):04x}", text)
+    if len(text.encode("utf-8", "surrogateescape")) > MAX_BYTES:  # written, it was then refused by every lint
+        raise BaselineError(
+            f"the baseline would hold {len(entries):,} entries, more than the {MAX_BYTES // (1024 * 1024)} MB a "
+            "baseline may be: fix the most frequent findings first (`rulebook lint --statistics`)"
+        )
+    return text
 
 
 def load(path: Path, *, root: Path | None = None) -> Counter[Key]:
@@ -143,12 +149,16 @@ def _shown(value: object) -> str:
 
 
 def apply(diagnostics: Iterable[Diagnostic], baseline: Counter[Key]) -> BaselineResult:
-    """Drop the diagnostics the baseline covers, earliest first within each key."""
+    """Drop the diagnostics the baseline covers, earliest first within each key; never a file that could not be read
+    (a fatal finding): a baseline of RB001 passed a book whose build stopped, and nothing after it was ever read."""
     remaining = Counter(baseline)
     new: list[Diagnostic] = []
     total = 0
     for diagnostic in diagnostics:
         total += 1
+        if diagnostic.severity is Severity.FATAL:  # a file that could not be read: nothing after it was checked
+            new.append(diagnostic)
+            continue
         k = key(diagnostic)
         anywhere = ("", *k[1:])
         if remaining[k] > 0:

@@ -70,13 +70,16 @@ class Checks:
     def control_characters(self) -> None:
         """Each control character where it stands, as the XML reader refuses it: most editors do not show one, and a
         page could only picture it. A plain Markdown conversion keeps them (a PDF's page breaks are form feeds)."""
-        places = [found.start() for found in itertools.islice(_CONTROL.finditer(self.source.text), CONTROL_SHOWN + 1)]
-        for number, offset in enumerate(places[:CONTROL_SHOWN], start=1):
+        places = [found.start() for found in itertools.islice(_CONTROL.finditer(self.source.text), CONTROL_SHOWN)]
+        after = sum(1 for _ in _CONTROL.finditer(self.source.text, places[-1] + 1)) if places else 0
+        for number, offset in enumerate(places, start=1):
             character = self.source.text[offset]
-            more = " (and more after it, not listed)" if number == CONTROL_SHOWN and len(places) > CONTROL_SHOWN else ""
+            last = number == CONTROL_SHOWN and after > 0
+            more = f" (and {after:,} more after it, not listed)" if last else ""
             self.report(
                 f"a control character (U+{ord(character):04X}) in the text{more}",
                 offset,
+                target=f"({after:,} more)" if last else None,  # the count a baseline keys: it never hides one more
                 help="remove it: most editors do not show control characters, and a page can only picture one",
             )
 

@@ -119,7 +119,7 @@ def check_look(project: Project) -> None:
     """Read what the build reads of the project beside its books, with the build's readers and limits, for the
     lint: the site generator's settings as text (``mkdocs.yml``: read as YAML by the build alone), the site's words
     (``site_templates/strings.toml``), the PDF template's text (``site_templates/print.typ``; Typst reads it at
-    build), the fonts (``site_templates/fonts/``), the site's own templates, compiled (``*.j2``), and its assets. A
+    build), the fonts (``site_templates/fonts/``), the site's own templates, parsed (``*.j2``), and its assets. A
     file the build would refuse is a
     :class:`~rulebook.errors.UserError` here (it passed the lint and stopped the build)."""
     from rulebook.inputs import present, read_input_text
@@ -136,12 +136,12 @@ def check_look(project: Project) -> None:
     overrides = project.root / OVERRIDES
     templates = sorted(overrides.rglob("*.j2")) if overrides.is_dir() else []
     if templates or (overrides / "assets").is_dir():  # the template engine, only for a project that has its own
-        from rulebook.site.theme import Theme
+        from rulebook.site.theme import Theme, check_template
 
         theme = Theme.for_project(project.root)
         environment = theme.environment()
-        for template in templates:  # read and compiled as the build does: a syntax error at its file and line
-            environment.get_template(template.relative_to(overrides).as_posix())
+        for template in templates:  # read and parsed as the build does: a syntax error at its file and line
+            check_template(environment, template.relative_to(overrides).as_posix())
         theme.assets()
 
 

@@ -169,6 +169,8 @@ def check_snippet_files(path: Path, text: str, settings: dict[str, Any], root: P
                     raise SiteBuildError(f"{place}: `{SNIPPETS}` names files and folders: write each path as text")
                 where = Path(os.path.abspath(Path.cwd() / base / named))
                 refused = named_refusal(where, root) or _linked(where, root)
+                if not refused and named != "." and git_ignored([where], root):  # a CI step's file, on every page
+                    refused = "which Git ignores (no commit holds it)"
                 if refused:
                     shown = base if named == "." else f"{base}/{named}"
                     raise SiteBuildError(

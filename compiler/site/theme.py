@@ -9,6 +9,7 @@ overriding template can extend the one it replaces as ``rulebook/NAME``.
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Callable, Mapping, MutableMapping
 from dataclasses import dataclass
 from importlib import resources
@@ -148,7 +149,7 @@ class _Environment(SandboxedEnvironment):
     ``range`` of at most 100,000, and ``*`` and ``**`` answered by :meth:`call_binop`, bounded, never folded while
     the template compiles (a 24-byte ``{{ "x" * 10000000000 }}`` took 23 GB to compile)."""
 
-    intercepted_binops = frozenset({"*", "**"})
+    intercepted_binops = frozenset({"*", "**", "%"})
 
     def __init__(self, overrides: Path | None, **options: Any) -> None:
         super().__init__(**options)
@@ -161,6 +162,12 @@ class _Environment(SandboxedEnvironment):
         repeated = operator == "*" and isinstance(left, str | list | tuple) and isinstance(right, int)
         if repeated and len(left) * right > LONGEST_PRODUCT:
             raise SecurityError(f"a repetition of more than {LONGEST_PRODUCT:,} characters or items")
+        if (
+            operator == "%"
+            and isinstance(left, str)
+            and any(int(width) > LONGEST_PRODUCT for width in _WIDTH.findall(left))
+        ):
+            raise SecurityError(f"a format wider than {LONGEST_PRODUCT:,} characters")
         powered = operator == "**" and isinstance(left, int) and isinstance(right, int) and right > 0
         if powered and abs(left) > 1 and right * abs(left).bit_length() > LONGEST_PRODUCT * 3:
             raise SecurityError(f"a power of more than {LONGEST_PRODUCT:,} digits")
@@ -168,7 +175,9 @@ class _Environment(SandboxedEnvironment):
 
 
 LONGEST_PRODUCT = 10_000_000
-"""The most characters, items or digits a template's ``*`` or ``**`` may make."""
+"""The most characters, items or digits a template's ``*``, ``**`` or ``%`` may make."""
+_WIDTH = re.compile(r"%[-+ #0]*(\d+)")
+"""A ``%`` format's width."""
 
 
 class _Template(Template):
@@ -210,6 +219,23 @@ def _fault(error: BaseException) -> str:
     if isinstance(error, RecursionError):
         return "it includes or calls itself without end"
     return quoted(f"{type(error).__name__}: {error}")
+
+
+def check_template(environment: Environment, name: str) -> None:
+    """Read the project's template ``name`` as the build reads it and parse it, working nothing out (compiling
+    folds constants: `{{ "x"|center(1000000000) }}` took the lint 4.9 GB); a syntax error or a nesting too deep is
+    a :class:`UserError` naming its file and line."""
+    assert environment.loader is not None
+    source, filename, _ = environment.loader.get_source(environment, name)
+    try:
+        environment.parse(source, name, filename)
+    except RecursionError:
+        raise UserError(f"{visible(filename or name)}: the project's template nests too deeply to be read") from None
+    except TemplateSyntaxError as error:
+        where = error.filename or filename or name
+        raise UserError(
+            f"{visible(where)}:{error.lineno}: the project's template cannot be read: {quoted(error.message or '')}"
+        ) from None
 
 
 class _ProjectTemplates(BaseLoader):

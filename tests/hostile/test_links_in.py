@@ -379,7 +379,8 @@ def test_a_file_git_ignores_is_never_read_by_name_either(
     (scratch / "ci-out" / "credentials.txt").write_text(TOKEN, encoding="utf-8")
     (scratch / "mkdocs.yml").write_text("theme:\n  name: material\n  custom_dir: ci-out\n", encoding="utf-8")
     outcome = run(capsys, "build", "-q", "--no-pdf")
-    assert outcome.code == 2 and "`theme.custom_dir` names `ci-out`, which Git ignores" in outcome.err
+    assert outcome.code == 2 and "`theme.custom_dir` names `ci-out`, which" in outcome.err
+    assert "Git ignores" in outcome.err
     assert not (scratch / "site").exists()
 
 
@@ -413,3 +414,50 @@ def test_a_committed_site_marker_beside_files_no_commit_holds_is_not_believed(
     assert run(capsys, "build", "-q", "--no-pdf").code == 0
     # its own site now, changed from what is committed: what it last published, built again (Pages' `/docs`)
     assert run(capsys, "build", "-q", "--no-pdf").code == 0
+
+
+def test_a_snippet_git_ignores_is_never_added_to_every_page(
+    scratch: Path,  # noqa: F811
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """`pymdownx.snippets` `auto_append: [notice.md]`, `notice.md` Git-ignored and written by a CI step: published
+    in every page."""
+    _git(scratch, "init", "-q")
+    source(scratch, "book.xml", PLAIN_BOOK)
+    (scratch / ".gitignore").write_text("notice.md\n", encoding="utf-8")
+    (scratch / "notice.md").write_text(f"{TOKEN}\n", encoding="utf-8")
+    (scratch / "mkdocs.yml").write_text(
+        "markdown_extensions:\n  - pymdownx.snippets: {auto_append: [notice.md]}\n", encoding="utf-8"
+    )
+    outcome = run(capsys, "build", "-q", "--no-pdf")
+    assert outcome.code == 2 and "names `./notice.md`, which Git ignores" in outcome.err, outcome.err
+    assert not (scratch / "site").exists()
+
+
+def test_a_submodules_uncommitted_work_is_seen_whatever_gitmodules_says(
+    scratch: Path,  # noqa: F811
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """A committed `.gitmodules` with `ignore = all` hid a submodule's uncommitted edit from the committed marker's
+    check, and `build -o notes` deleted it."""
+    who = ("-c", "user.name=T", "-c", "user.email=t@example.org", "-c", "protocol.file.allow=always")
+    shared = scratch.parent / f"{scratch.name}-shared"
+    shared.mkdir()
+    _git(shared, "init", "-q")
+    (shared / "a.md").write_text("original\n", encoding="utf-8")
+    _git(shared, "add", "-A")
+    _git(shared, *who, "commit", "-q", "-m", "a")
+    _git(scratch, "init", "-q")
+    source(scratch, "book.xml", PLAIN_BOOK)
+    (scratch / "notes").mkdir()
+    (scratch / "notes" / ".rulebook-site").write_text("", encoding="utf-8")
+    _git(scratch, *who, "submodule", "add", "-q", str(shared), "notes/shared")
+    (scratch / ".gitmodules").write_text(
+        (scratch / ".gitmodules").read_text(encoding="utf-8") + "\tignore = all\n", encoding="utf-8"
+    )
+    _git(scratch, "add", "-A")
+    _git(scratch, *who, "commit", "-q", "-m", "init")
+    (scratch / "notes" / "shared" / "a.md").write_text("my uncommitted edit\n", encoding="utf-8")
+    outcome = run(capsys, "build", "-q", "--no-pdf", "-o", "notes")
+    assert outcome.code == 2 and "beside work no commit holds" in outcome.err, outcome.err
+    assert (scratch / "notes" / "shared" / "a.md").read_text(encoding="utf-8") == "my uncommitted edit\n"

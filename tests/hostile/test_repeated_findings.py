@@ -84,3 +84,19 @@ def test_a_baseline_written_past_the_readings_bound_never_hides_more_of_the_same
     assert run(capsys, "lint", "--baseline", "baseline.json").code == 0
     (scratch / "book.md").write_text(text.replace("x ]( " * 1_500, "x ]( " * 5_000), encoding="utf-8")
     assert run(capsys, "lint", "--baseline", "baseline.json").code == 1
+
+
+def test_a_baseline_never_hides_more_control_characters_nor_a_file_that_could_not_be_read(capsys, scratch) -> None:  # type: ignore[no-untyped-def]
+    """The reading names 100 control characters and said "more after it" with no count: a baseline of 100 hid
+    80,000 more. And a baseline took a fatal finding (a file not UTF-8): the lint passed, the build stopped, and
+    nothing after the fault was ever read."""
+    text = "---\ntitle: T\n---\n\n# Play {#play}\n\n[Play.]{dfn=play} " + "x\x07 " * 150 + "\n"
+    source(scratch, "book.md", text)
+    assert run(capsys, "lint", "--write-baseline", "baseline.json").code == 0
+    assert run(capsys, "lint", "--baseline", "baseline.json").code == 0
+    (scratch / "book.md").write_text(text.replace("x\x07 " * 150, "x\x07 " * 5_000), encoding="utf-8")
+    assert run(capsys, "lint", "--baseline", "baseline.json").code == 1
+    (scratch / "book.md").write_bytes(b"---\ntitle: T\n---\n\n# Play {#play}\n\n\xff\n")
+    assert run(capsys, "lint", "--write-baseline", "baseline.json").code == 2
+    assert "unreadable-source" not in (scratch / "baseline.json").read_text(encoding="utf-8")
+    assert run(capsys, "lint", "--baseline", "baseline.json").code == 2
