@@ -1017,8 +1017,10 @@ def test_thousands_of_xml_findings_in_one_element_are_placed_in_linear_time(
     started = time.perf_counter()  # wall time: the lint reads the book in a worker process, whose CPU is not ours
     outcome = run(capsys, "lint", "--format", "json")
     assert time.perf_counter() - started < 15  # 1 s and 3 s now; 57 s (88 s from the shell) and 104 s before
-    found = [d for d in json.loads(outcome.out)["diagnostics"] if d["message"] == said]
-    assert outcome.code == 1 and len(found) == count
+    from rulebook.diagnostics import SAME_SHOWN
+
+    found = [d for d in json.loads(outcome.out)["diagnostics"] if d["message"].startswith(said)]
+    assert outcome.code == 1 and len(found) == min(count, SAME_SHOWN)  # a report lists a message 1,000 times
     places = [(d["line"], d["column"]) for d in found]
     assert places == sorted(set(places))  # each at its own element, in order
 
