@@ -271,7 +271,7 @@ def test_typst_never_outlives_a_build_that_is_stopped(tmp_path: Path, stopped_by
         if build.poll() is None:
             build.kill()
             build.wait()
-    assert build.returncode == {signal.SIGTERM: 143, signal.SIGINT: 130, signal.SIGKILL: -9}[stopped_by]
+    assert build.returncode == {signal.SIGTERM: 143, signal.SIGINT: 130, signal.SIGKILL: -9}[stopped_by], err
     assert b"Traceback" not in err
     assert all(_gone(child) for child in children), children
 
