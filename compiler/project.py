@@ -847,9 +847,10 @@ def _configured_path_problem(value: str) -> str | None:
     """Why a path the configuration gives cannot be taken (:func:`~rulebook.fileio.path_problem`, or a control or
     bidirectional character: `output = "a\\nb"` put a line break in the published folder's name and in Git's list of
     paths a deploy hands it), or None."""
-    if any(ord(character) in UNPRINTABLE for character in value):
+    problem = path_problem(value)
+    if problem is None and any(ord(character) in UNPRINTABLE for character in value):
         return "holds a control character (a line break, a tab, a bidirectional control): write it in plain characters"
-    return path_problem(value)
+    return problem
 
 
 class _Checker:
