@@ -81,6 +81,10 @@ as many undefined terms, 2.3 MB of Markdown: 14 s and 2.5 GB of SARIF; split ove
 a real book holds: the seed made a hundred times larger has 22,100 dangling references."""
 
 
+ALL_SHOWN = 100_000
+"""The most findings a book's report lists, of every rule (:data:`RULE_SHOWN` is a rule's)."""
+
+
 def at_most_same(diagnostics: Iterable[Diagnostic]) -> list[Diagnostic]:
     """``diagnostics`` in their order, but past :data:`SAME_SHOWN` of one message in one file (of one rule), then
     past :data:`RULE_SHOWN` of one rule in the book: the last listed of each says how many more there are. For a
@@ -109,6 +113,9 @@ def at_most_same(diagnostics: Iterable[Diagnostic]) -> list[Diagnostic]:
         elif seen_rule[rule] == RULE_SHOWN:
             more = by_rule[rule] - RULE_SHOWN
             listed.append(_more(diagnostic, f"and {more:,} more findings of this rule after it, not listed"))
+    if len(listed) > ALL_SHOWN:  # six rules of 50,000 each: 300,000 findings, 2.7 GB of SARIF
+        more = len(listed) - ALL_SHOWN
+        listed[ALL_SHOWN - 1 :] = [_more(listed[ALL_SHOWN - 1], f"and {more:,} more findings after it, not listed")]
     return listed
 
 

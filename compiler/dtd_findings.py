@@ -71,6 +71,11 @@ def findings(schema: etree.DTD, root: etree._Element, source: SourceText) -> Ite
         yield _diagnostic(kind, fields, span, declared)
 
 
+UNCHECKED = "the rest of its structure is not checked"
+"""How a finding says its file's other checks were not made: no baseline takes or hides one (a baseline of it hid
+every structural error after it)."""
+
+
 def too_many_undeclared(
     undeclared: list[tuple[etree._Element, str | None]], limit: int, root: etree._Element, source: SourceText
 ) -> Diagnostic:
@@ -81,8 +86,7 @@ def too_many_undeclared(
     span = _Locator(root, source).element(_named(element), line, "", lambda shape: True)
     first = f"`<{_named(element)}>`" if attribute is None else f"`{attribute}` on `<{_named(element)}>`"
     return RULE.diagnostic(
-        f"more than {limit:,} elements and attributes the format does not know (the first: {first}): the rest of "
-        "its structure is not checked",
+        f"more than {limit:,} elements and attributes the format does not know (the first: {first}): {UNCHECKED}",
         span,
         target=_named(element) if attribute is None else attribute,
         help="see `rulebook dtd` for the elements and their attributes; once fewer are left, each is reported",

@@ -77,6 +77,7 @@ from pathlib import Path
 from typing import Any
 
 from rulebook.catalog import find_rule
+from rulebook.characters import UNPRINTABLE
 from rulebook.config_file import (
     PYPROJECT,
     SITE,
@@ -842,6 +843,16 @@ def _within(where: str, key: str) -> str:
 TOP_LEVEL = "top level"
 
 
+def _configured_path_problem(value: str) -> str | None:
+    """Why a path the configuration gives cannot be taken (:func:`~rulebook.fileio.path_problem`, or a control or
+    bidirectional character: `output = "a\\nb"` put a line break in the published folder's name and in Git's list of
+    paths a deploy hands it), or None."""
+    problem = path_problem(value)
+    if problem is None and any(ord(character) in UNPRINTABLE for character in value):
+        return "holds a control character (a line break, a tab, a bidirectional control): write it in plain characters"
+    return problem
+
+
 class _Checker:
     """Reads typed values out of the configuration, or says which key has the wrong type."""
 
@@ -887,7 +898,7 @@ class _Checker:
         """A string naming a file or folder: one no system could open (a NUL, too long) is refused here; with
         ``root``, the project, a file of the project to read (:func:`~rulebook.inputs.named_refusal`)."""
         value = self.string(table, key, where)
-        problem = path_problem(value) if value is not None else None
+        problem = _configured_path_problem(value) if value is not None else None
         if problem is not None:
             raise self.error(f"`{key}` in [{where}] {problem}")
         if value is not None and root is not None:
@@ -906,7 +917,7 @@ class _Checker:
         values = self.strings(table, key, where)
         seen: dict[str, str] = {}
         for value in values:
-            problem = path_problem(value)
+            problem = _configured_path_problem(value)
             if problem is not None:
                 raise self.error(f"a path of `{key}` in [{where}] {problem}")
             self._own(root, value, f"`{key}` in [{where}]")

@@ -16,6 +16,7 @@ from pathlib import Path
 
 from rulebook.catalog import find_rule
 from rulebook.diagnostics import Diagnostic, Severity
+from rulebook.dtd_findings import UNCHECKED
 from rulebook.engine.limits import LongNumber, load_json
 from rulebook.errors import NOT_UTF8, UserError, quoted
 from rulebook.inputs import MAX_DATA_BYTES, UnreadableInput, read_input
@@ -47,7 +48,7 @@ def key(diagnostic: Diagnostic) -> Key:
 
 def serialise(diagnostics: Iterable[Diagnostic]) -> str:
     """The baseline file for some diagnostics: sorted, stable, one entry per key."""
-    counts = Counter(key(d) for d in diagnostics if d.severity is not Severity.FATAL)
+    counts = Counter(key(d) for d in diagnostics if not _never_baselined(d))
     entries = [
         {"source": source, "rule": rule, "target": target, "section": section, "count": count}
         for (source, rule, target, section), count in sorted(counts.items())
@@ -148,6 +149,12 @@ def _shown(value: object) -> str:
     return kinds.get(type(value), "a value")
 
 
+def _never_baselined(diagnostic: Diagnostic) -> bool:
+    """A finding after which nothing of its file was read (fatal), or nothing of its structure checked (more than
+    1,000 elements the format does not know): a baseline of it hid every error after it."""
+    return diagnostic.severity is Severity.FATAL or diagnostic.message.endswith(UNCHECKED)
+
+
 def apply(diagnostics: Iterable[Diagnostic], baseline: Counter[Key]) -> BaselineResult:
     """Drop the diagnostics the baseline covers, earliest first within each key; never a file that could not be read
     (a fatal finding): a baseline of RB001 passed a book whose build stopped, and nothing after it was ever read."""
@@ -156,7 +163,7 @@ def apply(diagnostics: Iterable[Diagnostic], baseline: Counter[Key]) -> Baseline
     total = 0
     for diagnostic in diagnostics:
         total += 1
-        if diagnostic.severity is Severity.FATAL:  # a file that could not be read: nothing after it was checked
+        if _never_baselined(diagnostic):
             new.append(diagnostic)
             continue
         k = key(diagnostic)

@@ -88,9 +88,13 @@ def lint_book(
     unsafe = unsafe_names(read, found)
     result = LintResult(diagnostics, read.sources, files, terms, diagnostics, unsafe=unsafe, facts=facts, family=kin)
     result = apply_baseline(result, baseline, root=root, partial=partial)
+    # what stops the build is never hidden from the lint, by a baseline, a suppression or a severity: the lint
+    # passed a duplicate id the build then stopped on
+    listed = {(d.code, d.span, d.target) for d in result.new}
+    stopping = [replace(d, severity=Severity.ERROR) for d in unsafe if (d.code, d.span, d.target) not in listed]
     # what a report lists, bounded once the baseline has taken what it knows: bounded before, a baseline written
     # past the bound hid every later finding past it ("All checks passed" over 5,000 new errors)
-    result = _replace(result, new=tuple(at_most_same(result.new)))
+    result = _replace(result, new=tuple(at_most_same(sorted((*result.new, *stopping), key=lambda d: d.sort_key))))
     title = title_notice(book, read)
     return result if title is None else _replace(result, notices=(*result.notices, title))
 

@@ -162,12 +162,13 @@ class _Environment(SandboxedEnvironment):
         repeated = operator == "*" and isinstance(left, str | list | tuple) and isinstance(right, int)
         if repeated and len(left) * right > LONGEST_PRODUCT:
             raise SecurityError(f"a repetition of more than {LONGEST_PRODUCT:,} characters or items")
-        if (
-            operator == "%"
-            and isinstance(left, str)
-            and any(int(width) > LONGEST_PRODUCT for width in _WIDTH.findall(left))
-        ):
-            raise SecurityError(f"a format wider than {LONGEST_PRODUCT:,} characters")
+        sizes = (
+            [size for found in _WIDTH.findall(left) for size in found]
+            if operator == "%" and isinstance(left, str)
+            else []
+        )
+        if any(size == "*" or (size and int(size) > LONGEST_PRODUCT) for size in sizes):
+            raise SecurityError(f"a format wider than {LONGEST_PRODUCT:,} characters, or of a width given later")
         powered = operator == "**" and isinstance(left, int) and isinstance(right, int) and right > 0
         if powered and abs(left) > 1 and right * abs(left).bit_length() > LONGEST_PRODUCT * 3:
             raise SecurityError(f"a power of more than {LONGEST_PRODUCT:,} digits")
@@ -176,8 +177,8 @@ class _Environment(SandboxedEnvironment):
 
 LONGEST_PRODUCT = 10_000_000
 """The most characters, items or digits a template's ``*``, ``**`` or ``%`` may make."""
-_WIDTH = re.compile(r"%[-+ #0]*(\d+)")
-"""A ``%`` format's width."""
+_WIDTH = re.compile(r"%(?:\([^)]*\))?[-+ #0]*(\d+|\*)?(?:\.(\d+|\*))?")
+"""A ``%`` format's width and precision (``%(a)9s``, ``%*s``, ``%.9d`` too)."""
 
 
 class _Template(Template):
@@ -258,7 +259,7 @@ class _ProjectTemplates(BaseLoader):
         """The project's template ``name``; one jinja2 cannot read is a plain message naming its file and line."""
         try:
             return super().load(environment, name, globals)
-        except RecursionError:  # 300 nested `{% if %}`: Jinja's parser and compiler recurse a level each
+        except (RecursionError, SyntaxError):  # 300 nested `{% if %}`; `a.b.c...` past Python's own nesting
             where = str(self.folder.joinpath(*split_template_path(name)))
             raise UserError(f"{visible(where)}: the project's template nests too deeply to be read") from None
         except TemplateSyntaxError as error:

@@ -187,3 +187,35 @@ def test_the_lint_reads_the_sites_templates_without_working_them_out(game: Path,
     a template, as the build reads it, and works nothing out (held here to the guard's memory)."""
     (game / "site_templates" / "index.md.j2").write_text(template, encoding="utf-8")
     assert run_guarded(game, "lint").code == 0
+
+
+@pytest.mark.parametrize("output", ['"a\\nb"', '"site\\u001b[31m"', '"x\\u202etxt"'])
+def test_a_configured_path_with_a_control_character_is_refused(
+    game: Path, capsys: pytest.CaptureFixture[str], output: str
+) -> None:
+    """`output = "a\\nb"` was a published folder's name with a line break, which a deploy handed Git as two paths
+    (a file outside the project hashed into `.git/objects`)."""
+    (game / "rulebook.toml").write_text(f'sources = ["book.xml"]\noutput = {output}\n', encoding="utf-8")
+    outcome = run(capsys, "lint")
+    assert outcome.code == 2 and "holds a control character" in outcome.err, outcome.err
+
+
+@pytest.mark.parametrize(
+    "template",
+    ['{{ "%(a)4000000000s" % {"a": "x"} }}\n', '{{ "%*s" % (4000000000, "x") }}\n', '{{ "%.4000000000d" % 1 }}\n'],
+)
+def test_every_width_of_a_templates_format_is_bounded(
+    game: Path, capsys: pytest.CaptureFixture[str], template: str
+) -> None:
+    """The first bound read a width after `%` alone: `%(a)Ns`, `%*s` and `%.Nd` took 31 s and 2.1 GB."""
+    (game / "site_templates" / "index.md.j2").write_text(template, encoding="utf-8")
+    built = run_guarded(game, "build", "-q", "--no-pdf")
+    assert built.code == 2 and "a format wider than" in built.err, built.err
+
+
+def test_a_template_past_pythons_own_nesting_is_told_plainly(game: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """`{{ a.b.c... }}` of 250 attributes: Python refused the template's code ("too many nested parentheses"), an
+    internal error."""
+    (game / "site_templates" / "index.md.j2").write_text("{{ book" + ".x" * 250 + " }}\n", encoding="utf-8")
+    built = run(capsys, "build", "-q", "--no-pdf")
+    assert built.code == 2 and "nests too deeply" in built.err, built.err

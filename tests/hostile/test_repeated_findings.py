@@ -100,3 +100,44 @@ def test_a_baseline_never_hides_more_control_characters_nor_a_file_that_could_no
     assert run(capsys, "lint", "--write-baseline", "baseline.json").code == 2
     assert "unreadable-source" not in (scratch / "baseline.json").read_text(encoding="utf-8")
     assert run(capsys, "lint", "--baseline", "baseline.json").code == 2
+
+
+def test_what_stops_the_build_is_never_hidden_from_the_lint(capsys, scratch) -> None:  # type: ignore[no-untyped-def]
+    """A duplicate id stops the build whatever the lint's configuration says; a baseline, an `ignore` or a severity
+    of `off` hid it from the lint, which passed what the build refused."""
+    chapter = '<chapter id="c" title="C"><p>x</p></chapter>'
+    source(scratch, "book.xml", f'<?xml version="1.0"?>\n<document>{chapter}{chapter}</document>\n')
+    assert run(capsys, "lint", "--write-baseline", "baseline.json").code == 0
+    assert run(capsys, "lint", "--baseline", "baseline.json").code == 1
+    (scratch / "rulebook.toml").write_text(
+        'sources = ["book.xml"]\n[lint]\nseverity = { duplicate-id = "off" }\n', encoding="utf-8"
+    )
+    assert run(capsys, "lint").code == 1
+    assert run(capsys, "build", "-q", "--no-pdf").code == 2
+
+
+def test_the_findings_of_every_rule_together_are_bounded(capsys, scratch, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """Six rules of 50,000 findings each: 300,000 listed, 2.7 GB of SARIF. A book's report lists
+    :data:`~rulebook.diagnostics.ALL_SHOWN` findings at most (a smaller bound here, the same code)."""
+    from rulebook import diagnostics
+
+    monkeypatch.setattr(diagnostics, "ALL_SHOWN", 500)
+    references = " ".join(f"[[u{number}]] ](" for number in range(1_000))
+    source(scratch, "book.md", f"---\ntitle: T\n---\n\n# Play {{#play}}\n\nText {references}\n")
+    outcome = run(capsys, "lint", "--format", "json")
+    findings = json.loads(outcome.out)["diagnostics"]
+    assert len(findings) == 500 and "more findings after it, not listed)" in findings[-1]["message"]
+
+
+def test_a_baseline_never_takes_a_finding_that_says_the_rest_was_not_checked(capsys, scratch) -> None:  # type: ignore[no-untyped-def]
+    """Past 1,000 elements the format does not know, one finding says so and the rest of the file's structure is
+    not checked: a baseline of it hid every structural error after it."""
+    unknown = "<zz/>" * 1_500
+    source(
+        scratch,
+        "book.xml",
+        f'<?xml version="1.0"?>\n<document><chapter id="c" title="C"><p>{unknown}</p></chapter></document>\n',
+    )
+    assert run(capsys, "lint", "--write-baseline", "baseline.json").code == 0
+    assert "not checked" not in (scratch / "baseline.json").read_text(encoding="utf-8")
+    assert run(capsys, "lint", "--baseline", "baseline.json").code == 1

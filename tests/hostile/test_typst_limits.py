@@ -262,6 +262,7 @@ def test_typst_never_outlives_a_build_that_is_stopped(tmp_path: Path, stopped_by
         cwd=folder,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
+        preexec_fn=_as_a_terminal_starts_it,
     )
     try:
         children = _started(build, folder, reading)
@@ -274,6 +275,12 @@ def test_typst_never_outlives_a_build_that_is_stopped(tmp_path: Path, stopped_by
     assert build.returncode == {signal.SIGTERM: 143, signal.SIGINT: 130, signal.SIGKILL: -9}[stopped_by], err
     assert b"Traceback" not in err
     assert all(_gone(child) for child in children), children
+
+
+def _as_a_terminal_starts_it() -> None:
+    """Ctrl+C as a terminal delivers it: a command a shell starts in the background (a CI's `nohup ... &`) inherits
+    SIGINT ignored, and the build, rightly, keeps that (it then ran on to Typst's memory limit)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def _started(build: subprocess.Popen[bytes], folder: Path, reading: str) -> list[int]:
