@@ -7,8 +7,12 @@ import os
 import stat
 from collections.abc import Callable, Iterable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from rulebook.errors import UserError, shorten
+
+if TYPE_CHECKING:
+    import subprocess
 
 MAX_PATH = 4096
 """The longest path a configuration may give (Linux's own limit, in bytes)."""
@@ -432,14 +436,14 @@ def git_environment() -> dict[str, str]:
     return env
 
 
-def git_tracks(path: Path, folder: Path) -> bool | None:
-    """Whether Git tracks ``path`` (a file inside ``folder``), asked in ``folder``; None when there is no answer: no
-    Git working tree there, or no ``git`` installed."""
+def git(folder: Path, *args: str) -> subprocess.CompletedProcess[bytes] | None:
+    """``git ARGS`` run in ``folder`` with the tool's Git environment (:func:`git_environment`, its messages in
+    English, never a prompt), its output kept; None when it could not be run (no ``git``, a timeout)."""
     import subprocess
 
     try:
-        done = subprocess.run(
-            ["git", "ls-files", "--error-unmatch", "--", os.fsdecode(path)],
+        return subprocess.run(
+            ["git", *args],
             cwd=folder,
             capture_output=True,
             env=dict(git_environment(), LC_ALL="C", GIT_TERMINAL_PROMPT="0"),
@@ -448,7 +452,13 @@ def git_tracks(path: Path, folder: Path) -> bool | None:
         )
     except (OSError, subprocess.SubprocessError):
         return None
-    return {0: True, 1: False}.get(done.returncode)
+
+
+def git_tracks(path: Path, folder: Path) -> bool | None:
+    """Whether Git tracks ``path`` (a file inside ``folder``), asked in ``folder``; None when there is no answer: no
+    Git working tree there, or no ``git`` installed."""
+    done = git(folder, "ls-files", "--error-unmatch", "--", os.fsdecode(path))
+    return None if done is None else {0: True, 1: False}.get(done.returncode)
 
 
 def git_ignored(paths: Iterable[Path], folder: Path) -> set[Path]:
@@ -480,31 +490,20 @@ def _ignored_in(folder: Path) -> tuple[Path, frozenset[str], tuple[str, ...]] | 
     without a Git working tree or ``git``."""
     if folder in _IGNORED:
         return _IGNORED[folder]
-    import subprocess
-
     found: tuple[Path, frozenset[str], tuple[str, ...]] | None = None
-    if any((up / ".git").exists() for up in (folder, *folder.parents)):
-        env = dict(git_environment(), LC_ALL="C", GIT_TERMINAL_PROMPT="0")
-        try:
-            top = subprocess.run(
-                ["git", "rev-parse", "--show-toplevel"], cwd=folder, capture_output=True, env=env, timeout=60
-            )
-            if top.returncode == 0:
-                root = Path(os.path.realpath(os.fsdecode(top.stdout.strip())))
-                listed = subprocess.run(
-                    ["git", "ls-files", "-z", "--others", "--ignored", "--exclude-standard", "--directory"],
-                    cwd=root,
-                    capture_output=True,
-                    env=env,
-                    timeout=60,
-                )
-                if listed.returncode == 0:
-                    names = [os.fsdecode(name) for name in listed.stdout.split(b"\0") if name]
-                    files = frozenset(name for name in names if not name.endswith("/"))
-                    folders = tuple(name.rstrip("/") for name in names if name.endswith("/"))
-                    found = (root, files, folders)
-        except (OSError, subprocess.SubprocessError):
-            found = None
+    top = (
+        git(folder, "rev-parse", "--show-toplevel")
+        if any((up / ".git").exists() for up in (folder, *folder.parents))
+        else None
+    )
+    if top is not None and top.returncode == 0:
+        root = Path(os.path.realpath(os.fsdecode(top.stdout.strip())))
+        listed = git(root, "ls-files", "-z", "--others", "--ignored", "--exclude-standard", "--directory")
+        if listed is not None and listed.returncode == 0:
+            names = [os.fsdecode(name) for name in listed.stdout.split(b"\0") if name]
+            files = frozenset(name for name in names if not name.endswith("/"))
+            folders = tuple(name.rstrip("/") for name in names if name.endswith("/"))
+            found = (root, files, folders)
     _IGNORED[folder] = found
     return found
 

@@ -35,7 +35,6 @@ import fcntl
 import os
 import re
 import stat
-import subprocess
 import sys
 import time
 from collections.abc import Callable, Iterable, Iterator
@@ -51,7 +50,7 @@ from rulebook.fileio import (
     OutputError,
     build_state_entry,
     built_site_around,
-    git_environment,
+    git,
     git_folder_around,
     git_tracks,
     holds_site_marker,
@@ -228,7 +227,7 @@ def is_owned(folder: Path, kept: Path | None = None) -> bool:
         return False
 
 
-_STATUS = ("git", "status", "--porcelain", "-z", "--ignored", "--untracked-files=all")
+_STATUS = ("status", "--porcelain", "-z", "--ignored", "--untracked-files=all")
 
 
 def _committed_marker_beside_own_files(folder: Path) -> bool:
@@ -237,27 +236,9 @@ def _committed_marker_beside_own_files(folder: Path) -> bool:
     and a file only staged); without an answer from Git, the marker is not believed."""
     if git_tracks(Path(MARKER), folder) is not True:
         return False
-    try:
-        done = subprocess.run(
-            # every submodule's state too, whatever `.gitmodules` says (`ignore = all` hid a submodule's edits)
-            [
-                "git",
-                "status",
-                "--porcelain",
-                "-z",
-                "--ignored",
-                "--untracked-files=all",
-                "--ignore-submodules=none",
-                "--",
-                ".",
-            ],
-            cwd=folder,
-            capture_output=True,
-            env=dict(git_environment(), LC_ALL="C", GIT_TERMINAL_PROMPT="0"),
-            timeout=60,
-            check=False,
-        )
-    except (OSError, subprocess.SubprocessError):
+    # every submodule's state too, whatever `.gitmodules` says (`ignore = all` hid a submodule's edits)
+    done = git(folder, *_STATUS, "--ignore-submodules=none", "--", ".")
+    if done is None:
         return True
     return done.returncode != 0 or bool(done.stdout.strip(b"\0"))
 

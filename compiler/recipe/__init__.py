@@ -189,9 +189,13 @@ def read_folders(project: Project) -> list[tuple[Path, str]]:
     return list(dict.fromkeys(found))
 
 
-FOLDER_SETTING_WORDS = ("custom_dir", "docs_dir", "hooks", "snippets", "INHERIT", "\\")
-"""What a ``mkdocs.yml`` naming a folder the build reads must hold as text: a key of :func:`read_folders`, an
-inherited file that may hold one, or an escape that may spell one (``"custom\\u005fdir"``)."""
+def _folder_setting_words() -> tuple[str, ...]:
+    """What a ``mkdocs.yml`` naming a folder the build reads must hold as text: a path setting's key
+    (:data:`~rulebook.site.setting_paths.PATH_SETTINGS`, ``INHERIT`` among them), the snippets extension's name, or
+    an escape that may spell one (``"custom\\u005fdir"``)."""
+    from rulebook.site.setting_paths import PATH_SETTINGS, SNIPPETS
+
+    return (*{keys[-1] for keys in PATH_SETTINGS}, SNIPPETS, "\\")
 
 
 def _may_name_folders(path: Path, root: Path) -> bool:
@@ -205,7 +209,7 @@ def _may_name_folders(path: Path, root: Path) -> bool:
         text = read_input_text(path, root=root, kind="site settings")
     except UnreadableInput:
         return False  # the build says what is wrong with it
-    return any(word in text for word in FOLDER_SETTING_WORDS)
+    return any(word in text for word in _folder_setting_words())
 
 
 def not_rebuilt(project: Project, options: BuildOptions, rebuilt: set[str]) -> Callable[[str], bool]:
