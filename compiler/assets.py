@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from rulebook.fileio import git_ignored
+from rulebook.fileio import git_ignored, ignored_said
 from rulebook.model import Book
 from rulebook.pictures import Refusal, picture_refusal, published_name
 from rulebook.site.page_table import is_device_name
@@ -88,16 +88,17 @@ def _safe_images(book: Book, folder: Path | None) -> Iterator[tuple[str, Path, R
     for name, path in held:
         first = by_folded.setdefault(published_name(name).lower(), name)
         named = name_refusal(name) or (_twin(first, name) if first != name else None)
-        yield name, path, named or (IGNORED if Path(os.path.abspath(path)) in ignored else None)
+        yield name, path, named or (_ignored() if Path(os.path.abspath(path)) in ignored else None)
 
 
-IGNORED = Refusal(
-    "Git ignores it (`.gitignore`): a picture the site publishes is one a commit holds, never a file a checkout or a "
-    "CI step left beside the sources",
-    "commit it and take it out of `.gitignore`, or name another picture",
-)
-"""Why a picture Git ignores is not published (a committed ``<image source="ci-token.png">`` published the file a CI
-step wrote, a token in its text chunk)."""
+def _ignored() -> Refusal:
+    """Why a picture Git ignores is not published (a committed ``<image source="ci-token.png">`` published the file a
+    CI step wrote, a token in its text chunk)."""
+    return Refusal(
+        f"it is {ignored_said()}: a picture the site publishes is one a commit holds, never a file a checkout or a CI "
+        "step left beside the sources",
+        "commit it, or name another picture",
+    )
 
 
 def _twin(first: str, name: str) -> Refusal:

@@ -461,12 +461,36 @@ def git_tracks(path: Path, folder: Path) -> bool | None:
     return None if done is None else {0: True, 1: False}.get(done.returncode)
 
 
+READ_UNCOMMITTED = "RULEBOOK_READ_UNCOMMITTED"
+"""The environment setting a CI job sets to ``1`` when its steps make sources on purpose (:func:`committed_only`)."""
+
+
+def committed_only() -> bool:
+    """Whether only files Git tracks are read, not only those it does not ignore: on a CI machine (``CI`` set, as
+    every CI service sets it), where a checkout holds each file a commit holds and any other file is one a step of
+    the job wrote; a pull request may take that file's line out of ``.gitignore`` as it names it as a source. A job
+    whose steps make sources on purpose sets :data:`READ_UNCOMMITTED` (the job's setting, not the project's)."""
+    said = os.environ.get("CI", "").strip().lower()
+    return said not in ("", "0", "false", "no") and os.environ.get(READ_UNCOMMITTED, "").strip() not in ("1", "true")
+
+
+def ignored_said() -> str:
+    """How a file :func:`git_ignored` finds is told, after "is" or "which is"."""
+    if committed_only():
+        return (
+            "a file Git does not track (on a CI machine, `CI` set, only files a commit holds are read: any other is "
+            f"one a step of the job wrote; a job that makes sources on purpose sets `{READ_UNCOMMITTED}=1`)"
+        )
+    return "a file Git ignores (no commit holds it)"
+
+
 def git_ignored(paths: Iterable[Path], folder: Path) -> set[Path]:
     """Those of ``paths`` (as they resolve) Git ignores in the working tree around ``folder`` (``.gitignore``,
-    ``info/exclude``: files a checkout or a CI step left, which no commit holds; a tracked file never is); none
-    without a Git working tree there or without ``git``. Asked of the tree's list of ignored files, once a process
-    (:func:`_ignored_in`): a question per path failed whole for a path beyond a link (exit 128), and said none."""
-    index = _ignored_in(Path(os.path.abspath(folder)))
+    ``info/exclude``: files a checkout or a CI step left, which no commit holds; a tracked file never is), or does
+    not track at all when :func:`committed_only`; none without a Git working tree there or without ``git``. Asked
+    of the tree's list of those files, once a process (:func:`_ignored_in`): a question per path failed whole for a
+    path beyond a link (exit 128), and said none."""
+    index = _ignored_in(Path(os.path.abspath(folder)), tracked_only=committed_only())
     if index is None:
         return set()
     top, files, folders = index
@@ -481,31 +505,70 @@ def git_ignored(paths: Iterable[Path], folder: Path) -> set[Path]:
     return found
 
 
-_IGNORED: dict[Path, tuple[Path, frozenset[str], tuple[str, ...]] | None] = {}
+_IGNORED: dict[tuple[Path, bool], tuple[Path, frozenset[str], tuple[str, ...]] | None] = {}
 
 
-def _ignored_in(folder: Path) -> tuple[Path, frozenset[str], tuple[str, ...]] | None:
+def _ignored_in(folder: Path, *, tracked_only: bool) -> tuple[Path, frozenset[str], tuple[str, ...]] | None:
     """The working tree around ``folder`` (its top, as it resolves) and what Git ignores in it, files and whole
-    folders (``git ls-files --others --ignored --exclude-standard --directory``), asked once a process; None
-    without a Git working tree or ``git``."""
-    if folder in _IGNORED:
-        return _IGNORED[folder]
+    folders (``git ls-files --others --ignored --exclude-standard --directory``), or every file it does not track
+    (``tracked_only``: ``git ls-files --others --directory``), asked once a process; None without a Git working tree
+    or ``git``."""
+    if (folder, tracked_only) in _IGNORED:
+        return _IGNORED[folder, tracked_only]
     found: tuple[Path, frozenset[str], tuple[str, ...]] | None = None
-    top = (
-        git(folder, "rev-parse", "--show-toplevel")
-        if any((up / ".git").exists() for up in (folder, *folder.parents))
-        else None
-    )
+    top = git(folder, "rev-parse", "--show-toplevel") if repository_above(folder) is not None else None
     if top is not None and top.returncode == 0:
         root = Path(os.path.realpath(os.fsdecode(top.stdout.strip())))
-        listed = git(root, "ls-files", "-z", "--others", "--ignored", "--exclude-standard", "--directory")
+        which = () if tracked_only else ("--ignored", "--exclude-standard")
+        listed = git(root, "ls-files", "-z", "--others", *which, "--directory")
         if listed is not None and listed.returncode == 0:
             names = [os.fsdecode(name) for name in listed.stdout.split(b"\0") if name]
             files = frozenset(name for name in names if not name.endswith("/"))
             folders = tuple(name.rstrip("/") for name in names if name.endswith("/"))
             found = (root, files, folders)
-    _IGNORED[folder] = found
+    _IGNORED[folder, tracked_only] = found
     return found
+
+
+def repository_above(folder: Path) -> Path | None:
+    """The folder holding the ``.git`` Git would find from ``folder`` (``folder`` itself or a folder above it), or
+    None: looked for as Git looks, up to the first mount point (Git stops at a filesystem's edge)."""
+    for up in (folder, *folder.parents):
+        if os.path.lexists(up / ".git"):
+            return up
+        if os.path.ismount(up):
+            return None
+    return None
+
+
+def git_refusal(folder: Path) -> str | None:
+    """Why Git will not say what it tracks and ignores around ``folder``, which is inside a Git repository (a
+    ``.git`` above it), or None: it answers, or there is no repository. Without an answer the rules on files Git
+    ignores and on links (:func:`git_ignored`, :func:`git_tracks`) could hold nothing, so a command reads no project
+    there (a repository another user owns: "detected dubious ownership"; no ``git`` installed)."""
+    folder = Path(os.path.abspath(folder))
+    holder = repository_above(folder)
+    if holder is None:
+        return None
+    done = git(folder, "rev-parse", "--show-toplevel")
+    if done is None:
+        return (
+            f"`{holder}` is a Git repository and Git cannot be run here (is it installed?): without it the build "
+            "cannot tell which files Git ignores, which it never reads; install Git"
+        )
+    if done.returncode == 0:
+        return None
+    said = next((line for line in done.stderr.decode("utf-8", "replace").splitlines() if line.strip()), "")
+    said = shorten(said.removeprefix("fatal: ").strip(), 200)
+    hint = (
+        f"; if the repository is yours, tell Git so: `git config --global --add safe.directory {holder}`"
+        if "ownership" in said or "safe.directory" in said
+        else ""
+    )
+    return (
+        f"Git refuses to answer in `{holder}` ({said}): without it the build cannot tell which files Git ignores, "
+        f"which it never reads{hint}"
+    )
 
 
 def forget_git_ignored() -> None:

@@ -26,7 +26,15 @@ from pathlib import Path
 from typing import Any
 
 from rulebook.errors import SiteBuildError, UserError
-from rulebook.fileio import GIT_FOLDER_SAID, git_folder_around, git_ignored, git_tracks, shown_path
+from rulebook.fileio import (
+    GIT_FOLDER_SAID,
+    git_folder_around,
+    git_ignored,
+    git_refusal,
+    git_tracks,
+    ignored_said,
+    shown_path,
+)
 
 MEGABYTE = 1024 * 1024
 MAX_SOURCE_BYTES = 256 * MEGABYTE
@@ -62,7 +70,7 @@ def read_input(
     """
     refused = link_refusal(path, root) or not_readable(path, limit, kind)
     if not refused and committed and root is not None and git_ignored([path], root):
-        refused = IGNORED_FILE
+        refused = f"it is {ignored_said()}: the project's files are files a commit can hold (commit it, or remove it)"
     if refused:
         raise UnreadableInput(path, refused)
     try:
@@ -76,10 +84,6 @@ def read_input(
         return _read_at_most(descriptor, path, limit, kind, os.fstat(descriptor).st_size)
     finally:
         os.close(descriptor)
-
-
-IGNORED_FILE = "it is a file Git ignores: the project's files are files a commit can hold (commit it, or remove it)"
-"""Why a file of the project Git ignores is not read."""
 
 
 def read_input_text(
@@ -229,7 +233,13 @@ def _untracked(below: Path, base: Path) -> str | None:
     working tree around it, or None (tracked, a folder, or no Git there): a commit holds its links, never the files
     a checkout or a CI step left beside them (``rules/book.xml -> ../token``, a git-ignored token a CI step wrote,
     quoted the token in the lint's report)."""
-    if not (base / below).is_file() or git_tracks(below, base) is not False:
+    if not (base / below).is_file():
+        return None
+    tracked = git_tracks(below, base)
+    if tracked is None:  # no answer: no Git there, or a Git that refuses (another user's `.git`)
+        refusal = git_refusal(base)
+        return None if refusal is None else f"which cannot be told tracked: {refusal}"
+    if tracked:
         return None
     return (
         "which Git does not track: a link is followed only to a file a commit holds (`git add` it if it is the "

@@ -90,7 +90,7 @@ from rulebook.config_file import (
 )
 from rulebook.diagnostics import Severity
 from rulebook.errors import QUOTE_LIMIT, quoted, shorten
-from rulebook.fileio import git_ignored, path_problem
+from rulebook.fileio import git_ignored, git_refusal, ignored_said, path_problem
 from rulebook.inputs import named_refusal
 from rulebook.languages.data import shipped_codes
 from rulebook.names import BOOK_NAME as BOOK_NAME
@@ -577,14 +577,17 @@ def _check_committable(project: Project, check: _Checker) -> None:
     """Refuse a file the configuration names that Git ignores (``sources = ["token.md"]``, a file a CI step wrote
     and ``.gitignore`` lists: read and published): the configuration names only files a commit can hold, as a link
     leads only to a file Git tracks (:func:`rulebook.inputs.link_refusal`). One question to Git for them all."""
+    refusal = git_refusal(project.root)
+    if refusal is not None:  # `.git` another user's: every rule on what Git ignores would hold nothing
+        raise ConfigError(refusal)
     named = [found for found in project.configured_inputs() if found.role not in ("configuration", "site settings")]
     ignored = git_ignored([found.path for found in named], project.root)
     for found in named:
         if Path(os.path.abspath(found.path)) in ignored:
             shown = os.path.relpath(found.path, project.root)
             raise check.error(
-                f"the {found.role} `{shown}` is a file Git ignores: the configuration names only files a commit can "
-                "hold (commit it and take it out of `.gitignore`, or name another)"
+                f"the {found.role} `{shown}` is {ignored_said()}: the configuration names only files a commit can "
+                "hold (commit it, or name another)"
             )
 
 

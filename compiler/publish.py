@@ -240,7 +240,19 @@ def _committed_marker_beside_own_files(folder: Path) -> bool:
     done = git(folder, *_STATUS, "--ignore-submodules=none", "--", ".")
     if done is None:
         return True
-    return done.returncode != 0 or bool(done.stdout.strip(b"\0"))
+    if done.returncode != 0 or done.stdout.strip(b"\0"):
+        return True
+    # a file Git is told not to look at (`update-index --skip-worktree` or `--assume-unchanged`, the usual way to
+    # keep a local edit out of commits) is absent from the status however it was edited
+    flags = git(folder, "ls-files", "-v", "-z", "--", ".")
+    return flags is None or flags.returncode != 0 or any(_not_looked_at(entry) for entry in flags.stdout.split(b"\0"))
+
+
+def _not_looked_at(entry: bytes) -> bool:
+    """Whether a line of ``git ls-files -v`` is a file whose edits Git does not see: skip-worktree (``S``) or
+    assume-unchanged (a lower-case tag)."""
+    tag = entry[:1]
+    return tag == b"S" or tag.islower()
 
 
 @dataclass(frozen=True, slots=True)

@@ -54,6 +54,10 @@ def private_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
         os.environ["XDG_CACHE_HOME"] = previous
 
 
+os.environ.setdefault("RULEBOOK_READ_UNCOMMITTED", "1")
+"""The tests' projects are files no commit holds, and CI runs them with ``CI`` set: read as a developer's are (the
+tests of the CI rule set ``CI`` and take this away)."""
+
 QUICK = "not slow and not browser"
 """The marker expression of a local run (``addopts`` in pyproject.toml): ``--all``, and CI, run every test."""
 

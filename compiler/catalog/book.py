@@ -203,7 +203,8 @@ and a heading without a title (`<section title="">`, `##` alone).
 An empty name cannot be linked, looked up or defined; a reference or link
 without words is an empty link on the page, which a reader can neither see
 nor follow; a heading without a title is a blank line on the page and in the
-menu.
+menu. A definition naming no term has no entry to be: it stops the build,
+whatever the lint's settings say.
 
 ## Example
 ```xml

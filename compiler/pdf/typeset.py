@@ -273,6 +273,8 @@ class Typesetter:
     def table(self, table: Table) -> str:
         rows = ((table.columns,) if table.columns else ()) + table.rows
         width = max((len(row.cells) for row in rows), default=0)
+        if width == 0:  # `<table/>`, rows of no cell: nothing to set (Typst refused a table of no columns)
+            return f"#strong({self.literal(table.title)})" if table.title else ""
         header = f"header: ({self.row(table.columns, width)}), " if table.columns else ""
         body = "".join(f"({self.row(row, width)}), " for row in table.rows)
         title = self.literal(table.title) if table.title else "none"

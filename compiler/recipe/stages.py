@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from rulebook.assets import book_images, image_folder, linked_folder_refusals
-from rulebook.catalog.book import DUPLICATE_ID, INVALID_NAME, RESERVED_NAME, TOO_LARGE
+from rulebook.catalog.book import DUPLICATE_ID, EMPTY_NAME, INVALID_NAME, RESERVED_NAME, TOO_LARGE
 from rulebook.diagnostics import Diagnostic, Severity, at_most_same
 from rulebook.engine.limits import MAX_RULES_BYTES
 from rulebook.errors import InvalidRuleData, UserError, quoted
@@ -149,11 +149,14 @@ def unsafe_names(read: ReadResult, findings: Sequence[Diagnostic]) -> tuple[Diag
     invalid = {d.target for d in findings if d.code == INVALID_NAME.code}  # its target: the name as written
     places = {d.span for d in read.book.definitions if d.name in invalid}
     places |= {span for name, span in read.book.ids if name in invalid}
+    # a definition naming no term has no page or anchor to be (the build stopped on "a template: ''")
+    nameless = {d.span for d in read.book.definitions if not d.name}
     return tuple(
         d
         for d in findings
         if d.code in (DUPLICATE_ID.code, RESERVED_NAME.code, TOO_LARGE.code)
         or (d.code == INVALID_NAME.code and d.span in places)
+        or (d.code == EMPTY_NAME.code and d.span in nameless)
     )
 
 

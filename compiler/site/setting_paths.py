@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from rulebook.errors import SiteBuildError, quoted
-from rulebook.fileio import GIT_FOLDER, git_ignored, inside_git
+from rulebook.fileio import GIT_FOLDER, git_ignored, ignored_said, inside_git
 from rulebook.inputs import link_refusal, named_refusal
 from rulebook.report.escaping import visible
 
@@ -49,7 +49,7 @@ def check_setting_paths(path: Path, text: str, settings: dict[str, Any], root: P
             if problem is None and keys == ("theme", "custom_dir"):
                 problem = _link_out(base / item, root) or _ignored_inside(base / item, root)
             if problem is None and keys in _READ and git_ignored([base / item], root):  # `custom_dir: ci-out`
-                problem = "which Git ignores (no commit holds it)"
+                problem = f"which is {ignored_said()}"
             if problem:
                 line = setting_line(text, keys)
                 place = f"{path}:{line}" if line else str(path)
@@ -170,7 +170,7 @@ def check_snippet_files(path: Path, text: str, settings: dict[str, Any], root: P
                 where = Path(os.path.abspath(Path.cwd() / base / named))
                 refused = named_refusal(where, root) or _linked(where, root)
                 if not refused and named != "." and git_ignored([where], root):  # a CI step's file, on every page
-                    refused = "which Git ignores (no commit holds it)"
+                    refused = f"which is {ignored_said()}"
                 if refused:
                     shown = base if named == "." else f"{base}/{named}"
                     raise SiteBuildError(
@@ -262,7 +262,7 @@ def _ignored_inside(folder: Path, root: Path) -> str | None:
     ignored = sorted(git_ignored(files, root))
     if not ignored:
         return None
-    return f"which holds `{ignored[0].relative_to(os.path.abspath(folder))}`, a file Git ignores (no commit holds it)"
+    return f"which holds `{ignored[0].relative_to(os.path.abspath(folder))}`, {ignored_said()}"
 
 
 def setting_line(text: str, keys: tuple[str, ...]) -> int | None:

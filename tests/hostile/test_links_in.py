@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 import subprocess
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -374,7 +375,7 @@ def test_a_file_git_ignores_is_never_read_by_name_either(
     (scratch / "images").mkdir()
     (scratch / "images" / "ci-token.png").write_bytes(PNG)
     outcome = run(capsys, "lint")
-    assert "image `ci-token.png` is not published: Git ignores it" in outcome.out
+    assert "image `ci-token.png` is not published: it is a file Git ignores" in outcome.out
     (scratch / "ci-out").mkdir()
     (scratch / "ci-out" / "credentials.txt").write_text(TOKEN, encoding="utf-8")
     (scratch / "mkdocs.yml").write_text("theme:\n  name: material\n  custom_dir: ci-out\n", encoding="utf-8")
@@ -430,7 +431,7 @@ def test_a_snippet_git_ignores_is_never_added_to_every_page(
         "markdown_extensions:\n  - pymdownx.snippets: {auto_append: [notice.md]}\n", encoding="utf-8"
     )
     outcome = run(capsys, "build", "-q", "--no-pdf")
-    assert outcome.code == 2 and "names `./notice.md`, which Git ignores" in outcome.err, outcome.err
+    assert outcome.code == 2 and "names `./notice.md`, which is a file Git ignores" in outcome.err, outcome.err
     assert not (scratch / "site").exists()
 
 
@@ -461,3 +462,102 @@ def test_a_submodules_uncommitted_work_is_seen_whatever_gitmodules_says(
     outcome = run(capsys, "build", "-q", "--no-pdf", "-o", "notes")
     assert outcome.code == 2 and "beside work no commit holds" in outcome.err, outcome.err
     assert (scratch / "notes" / "shared" / "a.md").read_text(encoding="utf-8") == "my uncommitted edit\n"
+
+
+@pytest.mark.parametrize("flag", ["--skip-worktree", "--assume-unchanged"])
+def test_a_local_edit_git_is_told_not_to_look_at_is_seen_under_a_committed_marker(
+    scratch: Path,  # noqa: F811
+    capsys: pytest.CaptureFixture[str],
+    flag: str,
+) -> None:
+    """`git update-index --skip-worktree notes/local.md`, the usual way to keep a local edit out of commits, hides
+    the edit from `git status`: the committed marker was believed and `build -o notes` deleted the edit."""
+    _git(scratch, "init", "-q")
+    source(scratch, "book.xml", PLAIN_BOOK)
+    (scratch / "notes").mkdir()
+    (scratch / "notes" / ".rulebook-site").write_text("", encoding="utf-8")
+    (scratch / "notes" / "local.md").write_text("committed\n", encoding="utf-8")
+    _git(scratch, "add", "-A")
+    _git(scratch, "-c", "user.name=T", "-c", "user.email=t@example.org", "commit", "-q", "-m", "notes")
+    _git(scratch, "update-index", flag, "notes/local.md")
+    (scratch / "notes" / "local.md").write_text("my local settings\n", encoding="utf-8")
+    outcome = run(capsys, "build", "-q", "--no-pdf", "-o", "notes")
+    assert outcome.code == 2 and "beside work no commit holds" in outcome.err, outcome.err
+    assert (scratch / "notes" / "local.md").read_text(encoding="utf-8") == "my local settings\n"
+
+
+def _broken_head(folder: Path) -> None:
+    """A `.git` Git will not answer for (its `HEAD` is no reference)."""
+    (folder / ".git" / "HEAD").write_text("not a reference\n", encoding="utf-8")
+
+
+def _owned_by_another_user(folder: Path) -> None:
+    """A `.git` another user owns ("detected dubious ownership"), as in a container whose checkout another user made."""
+    if os.geteuid() != 0:
+        pytest.skip("making a folder another user's needs root")
+    for below, _, names in os.walk(folder / ".git"):
+        for name in (".", *names):
+            os.chown(os.path.join(below, name), 65534, 65534)
+
+
+@pytest.mark.parametrize("break_git", [_broken_head, _owned_by_another_user], ids=["broken", "another-users"])
+def test_a_repository_git_will_not_answer_for_is_not_read(
+    scratch: Path,  # noqa: F811
+    capsys: pytest.CaptureFixture[str],
+    break_git: Callable[[Path], None],
+) -> None:
+    """With the repository's `.git` another user's, Git refused every question and each rule on what Git ignores
+    held nothing: a Git-ignored `token.md` named as a source was read and published, and a link to it followed. A
+    project in a repository Git will not answer for is not read, and the message says why and what to do."""
+    _git(scratch, "init", "-q")
+    (scratch / ".gitignore").write_text("token.md\n", encoding="utf-8")
+    (scratch / "token.md").write_text(f"# {TOKEN}\n", encoding="utf-8")
+    source(scratch, "book.xml", PLAIN_BOOK)
+    (scratch / "rulebook.toml").write_text('sources = ["book.xml", "token.md"]\n', encoding="utf-8")
+    break_git(scratch)
+    for command in (("lint",), ("build", "-q", "--no-pdf")):
+        outcome = run(capsys, *command)
+        assert outcome.code == 2, outcome.out + outcome.err
+        assert f"Git refuses to answer in `{scratch}` (" in outcome.err
+        assert "which it never reads" in outcome.err and "Traceback" not in outcome.err
+        assert TOKEN not in outcome.out + outcome.err and not (scratch / "site").exists()
+    if break_git is _owned_by_another_user:
+        assert f"git config --global --add safe.directory {scratch}" in outcome.err
+
+
+def test_on_a_ci_machine_only_files_git_tracks_are_read(
+    scratch: Path,  # noqa: F811
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A pull request naming `token.md` (a file a CI step wrote) as a source took its line out of `.gitignore` in the
+    same commit: no longer ignored, it was read and published. On a CI machine only files Git tracks are read; a
+    job that makes sources on purpose says so in its own setting."""
+    _git(scratch, "init", "-q")
+    (scratch / ".gitignore").write_text("", encoding="utf-8")  # `token.md` was listed; the pull request took it out
+    source(
+        scratch,
+        "book.xml",
+        PLAIN_BOOK.replace("</chapter>", '<illustration><image source="ci.png"/></illustration></chapter>'),
+    )
+    (scratch / "images").mkdir()
+    (scratch / "rulebook.toml").write_text('sources = ["book.xml", "token.md"]\n', encoding="utf-8")
+    _git(scratch, "add", "-A")
+    (scratch / "token.md").write_text(f"# {TOKEN}\n", encoding="utf-8")  # what the CI job wrote
+    (scratch / "images" / "ci.png").write_bytes(PNG)
+    monkeypatch.setenv("CI", "true")
+    monkeypatch.delenv("RULEBOOK_READ_UNCOMMITTED", raising=False)
+    for command in (("lint",), ("build", "-q", "--no-pdf")):
+        outcome = run(capsys, *command)
+        assert outcome.code == 2, outcome.out + outcome.err
+        assert "the source `token.md` is a file Git does not track (on a CI machine, `CI` set" in outcome.err
+        assert TOKEN not in outcome.out + outcome.err and not (scratch / "site").exists()
+    (scratch / "rulebook.toml").write_text('sources = ["book.xml"]\n', encoding="utf-8")
+    _git(scratch, "add", "rulebook.toml")
+    outcome = run(capsys, "lint")
+    assert "image `ci.png` is not published: it is a file Git does not track" in outcome.out
+    monkeypatch.setenv("RULEBOOK_READ_UNCOMMITTED", "1")  # the job's own word: its steps make pictures
+    assert "ci.png" not in run(capsys, "lint").out
+    monkeypatch.setenv("CI", "false")
+    monkeypatch.delenv("RULEBOOK_READ_UNCOMMITTED")
+    assert "ci.png" not in run(capsys, "lint").out

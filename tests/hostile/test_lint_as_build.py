@@ -219,3 +219,29 @@ def test_a_template_past_pythons_own_nesting_is_told_plainly(game: Path, capsys:
     (game / "site_templates" / "index.md.j2").write_text("{{ book" + ".x" * 250 + " }}\n", encoding="utf-8")
     built = run(capsys, "build", "-q", "--no-pdf")
     assert built.code == 2 and "nests too deeply" in built.err, built.err
+
+
+@pytest.mark.parametrize("definition", ["<definition>moves</definition>", '<definition name="">moves</definition>'])
+def test_a_definition_naming_no_term_stops_the_build_where_it_is(
+    game: Path, capsys: pytest.CaptureFixture[str], definition: str
+) -> None:
+    """A definition naming no term stopped the build with "the site generator misses a template: ''", which placed
+    nothing: it is refused as the names that stop a build are, at the definition."""
+    text = (game / "book.xml").read_text(encoding="utf-8")
+    (game / "book.xml").write_text(text.replace("</section>", f"{definition}</section>", 1), encoding="utf-8")
+    built = run(capsys, "build", "--no-pdf")
+    line = next(n for n, said in enumerate((game / "book.xml").read_text().splitlines(), 1) if definition in said)
+    assert built.code == 2 and "definition has an empty `name`" in built.out + built.err
+    assert f"--> book.xml:{line}:" in built.out + built.err and "template" not in built.out + built.err
+    assert not (game / "site").exists()
+
+
+@pytest.mark.parametrize("table", ["<table/>", "<table><row/></table>", '<table title="Odds"><headers/></table>'])
+def test_a_table_of_no_cell_is_set_as_nothing(game: Path, capsys: pytest.CaptureFixture[str], table: str) -> None:
+    """`<table/>` (the lint's RB002) stopped the build with Typst's "number must be positive", placing nothing: a
+    table of no cell is no table in print, its title kept, as on the site."""
+    text = (game / "book.xml").read_text(encoding="utf-8")
+    (game / "book.xml").write_text(text.replace("</section>", f"{table}</section>", 1), encoding="utf-8")
+    built = run(capsys, "build", "-q")
+    assert built.code == 0, built.out + built.err
+    assert list((game / "site").glob("*.pdf"))
