@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import stat
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -490,42 +491,77 @@ def git_ignored(paths: Iterable[Path], folder: Path) -> set[Path]:
     not track at all when :func:`committed_only`; none without a Git working tree there or without ``git``. Asked
     of the tree's list of those files, once a process (:func:`_ignored_in`): a question per path failed whole for a
     path beyond a link (exit 128), and said none."""
-    index = _ignored_in(Path(os.path.abspath(folder)), tracked_only=committed_only())
-    if index is None:
+    tracked_only = committed_only()
+    tree = _ignored_in(Path(os.path.abspath(folder)), tracked_only=tracked_only)
+    if tree is None:
         return set()
-    top, files, folders = index
-    found = set()
-    for path in paths:
-        try:
-            below = Path(os.path.realpath(path)).relative_to(top).as_posix()
-        except ValueError:  # outside the working tree: not Git's to say
-            continue
-        if below in files or any(below == name or below.startswith(name + "/") for name in folders):
-            found.add(Path(os.path.abspath(path)))
-    return found
+    return {
+        Path(os.path.abspath(path))
+        for path in paths
+        if _uncommitted(Path(os.path.realpath(path)), tree, tracked_only=tracked_only)
+    }
 
 
-_IGNORED: dict[tuple[Path, bool], tuple[Path, frozenset[str], tuple[str, ...]] | None] = {}
+@dataclass(frozen=True, slots=True)
+class _GitTree:
+    """What Git says of one working tree: its top (as it resolves), the files and whole folders it ignores (or does
+    not track), and its gitlinks (the folders a commit gives to a submodule)."""
+
+    top: Path
+    files: frozenset[str]
+    folders: tuple[str, ...]
+    gitlinks: tuple[str, ...]
 
 
-def _ignored_in(folder: Path, *, tracked_only: bool) -> tuple[Path, frozenset[str], tuple[str, ...]] | None:
-    """The working tree around ``folder`` (its top, as it resolves) and what Git ignores in it, files and whole
-    folders (``git ls-files --others --ignored --exclude-standard --directory``), or every file it does not track
-    (``tracked_only``: ``git ls-files --others --directory``), asked once a process; None without a Git working tree
-    or ``git``."""
+def _uncommitted(path: Path, tree: _GitTree, *, tracked_only: bool) -> bool:
+    """Whether ``path`` (resolved) is a file ``tree`` lists as ignored (or untracked), or lies under one of its
+    gitlinks where no submodule is checked out: Git looks at nothing there, so a file a CI step wrote into a
+    committed gitlink's empty folder was neither untracked nor ignored, and was read (the twenty-seventh probe). In a
+    submodule checked out, its own tree says (its own ``.gitignore``)."""
+    try:
+        below = path.relative_to(tree.top).as_posix()
+    except ValueError:  # outside the working tree: not Git's to say
+        return False
+    if below in tree.files or any(_under(below, name) for name in tree.folders):
+        return True
+    gitlink = next((name for name in tree.gitlinks if _under(below, name)), None)
+    if gitlink is None:
+        return False
+    inner = _ignored_in(tree.top / gitlink, tracked_only=tracked_only)
+    if inner is None or inner.top != Path(os.path.realpath(tree.top / gitlink)):
+        return True  # no submodule checked out there: nothing in it is a commit's
+    return _uncommitted(path, inner, tracked_only=tracked_only)
+
+
+def _under(below: str, name: str) -> bool:
+    return below == name or below.startswith(name + "/")
+
+
+_IGNORED: dict[tuple[Path, bool], _GitTree | None] = {}
+
+
+def _ignored_in(folder: Path, *, tracked_only: bool) -> _GitTree | None:
+    """The working tree around ``folder`` and what Git ignores in it (``git ls-files --others --ignored
+    --exclude-standard --directory``), or every file it does not track (``tracked_only``: ``git ls-files --others
+    --directory``), with its gitlinks, asked once a process; None without a Git working tree or ``git``."""
     if (folder, tracked_only) in _IGNORED:
         return _IGNORED[folder, tracked_only]
-    found: tuple[Path, frozenset[str], tuple[str, ...]] | None = None
+    found: _GitTree | None = None
     top = git(folder, "rev-parse", "--show-toplevel") if repository_above(folder) is not None else None
     if top is not None and top.returncode == 0:
         root = Path(os.path.realpath(os.fsdecode(top.stdout.strip())))
         which = () if tracked_only else ("--ignored", "--exclude-standard")
         listed = git(root, "ls-files", "-z", "--others", *which, "--directory")
-        if listed is not None and listed.returncode == 0:
+        staged = git(root, "ls-files", "-z", "--stage")
+        if listed is not None and listed.returncode == 0 and staged is not None and staged.returncode == 0:
             names = [os.fsdecode(name) for name in listed.stdout.split(b"\0") if name]
-            files = frozenset(name for name in names if not name.endswith("/"))
-            folders = tuple(name.rstrip("/") for name in names if name.endswith("/"))
-            found = (root, files, folders)
+            entries = [entry.split(b"\t", 1) for entry in staged.stdout.split(b"\0") if b"\t" in entry]
+            found = _GitTree(
+                top=root,
+                files=frozenset(name for name in names if not name.endswith("/")),
+                folders=tuple(name.rstrip("/") for name in names if name.endswith("/")),
+                gitlinks=tuple(os.fsdecode(name) for info, name in entries if info.startswith(b"160000 ")),
+            )
     _IGNORED[folder, tracked_only] = found
     return found
 
@@ -556,9 +592,10 @@ def git_refusal(folder: Path) -> str | None:
             f"`{holder}` is a Git repository and Git cannot be run here (is it installed?): without it the build "
             "cannot tell which files Git ignores, which it never reads; install Git"
         )
-    if done.returncode == 0:
-        return None
-    said = next((line for line in done.stderr.decode("utf-8", "replace").splitlines() if line.strip()), "")
+    said_all = done.stderr.decode("utf-8", "replace")
+    if done.returncode == 0 or "not a git repository" in said_all:
+        return None  # Git's own word that there is none here: a `.git` it does not take, a filesystem's edge
+    said = next((line for line in said_all.splitlines() if line.strip()), "")
     said = shorten(said.removeprefix("fatal: ").strip(), 200)
     hint = (
         f"; if the repository is yours, tell Git so: `git config --global --add safe.directory {holder}`"

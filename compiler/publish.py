@@ -245,7 +245,25 @@ def _committed_marker_beside_own_files(folder: Path) -> bool:
     # a file Git is told not to look at (`update-index --skip-worktree` or `--assume-unchanged`, the usual way to
     # keep a local edit out of commits) is absent from the status however it was edited
     flags = git(folder, "ls-files", "-v", "-z", "--", ".")
-    return flags is None or flags.returncode != 0 or any(_not_looked_at(entry) for entry in flags.stdout.split(b"\0"))
+    if flags is None or flags.returncode != 0 or any(_not_looked_at(entry) for entry in flags.stdout.split(b"\0")):
+        return True
+    # nor at a gitlink's folder where no submodule is checked out (a committed `venv/lib` gitlink hid the
+    # maintainer's `venv/lib/...` from `git status`, and the build deleted it)
+    staged = git(folder, "ls-files", "-z", "--stage", "--", ".")
+    if staged is None or staged.returncode != 0:
+        return True
+    entries = [entry.split(b"\t", 1) for entry in staged.stdout.split(b"\0") if b"\t" in entry]
+    return any(_holds_unseen(folder / os.fsdecode(name)) for info, name in entries if info.startswith(b"160000 "))
+
+
+def _holds_unseen(gitlink: Path) -> bool:
+    """Whether a gitlink's folder holds files with no submodule checked out there to account for them."""
+    if os.path.lexists(gitlink / ".git"):
+        return False  # a submodule: `git status --ignore-submodules=none` tells its edits and untracked files
+    try:
+        return gitlink.is_dir() and any(os.scandir(gitlink))
+    except OSError:
+        return True
 
 
 def _not_looked_at(entry: bytes) -> bool:

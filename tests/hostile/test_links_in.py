@@ -486,9 +486,9 @@ def test_a_local_edit_git_is_told_not_to_look_at_is_seen_under_a_committed_marke
     assert (scratch / "notes" / "local.md").read_text(encoding="utf-8") == "my local settings\n"
 
 
-def _broken_head(folder: Path) -> None:
-    """A `.git` Git will not answer for (its `HEAD` is no reference)."""
-    (folder / ".git" / "HEAD").write_text("not a reference\n", encoding="utf-8")
+def _newer_format(folder: Path) -> None:
+    """A repository Git will not answer for: made by a newer Git ("expected git repo version <= 1")."""
+    _git(folder, "config", "core.repositoryformatversion", "99")
 
 
 def _owned_by_another_user(folder: Path) -> None:
@@ -500,7 +500,7 @@ def _owned_by_another_user(folder: Path) -> None:
             os.chown(os.path.join(below, name), 65534, 65534)
 
 
-@pytest.mark.parametrize("break_git", [_broken_head, _owned_by_another_user], ids=["broken", "another-users"])
+@pytest.mark.parametrize("break_git", [_newer_format, _owned_by_another_user], ids=["newer", "another-users"])
 def test_a_repository_git_will_not_answer_for_is_not_read(
     scratch: Path,  # noqa: F811
     capsys: pytest.CaptureFixture[str],
@@ -561,3 +561,81 @@ def test_on_a_ci_machine_only_files_git_tracks_are_read(
     monkeypatch.setenv("CI", "false")
     monkeypatch.delenv("RULEBOOK_READ_UNCOMMITTED")
     assert "ci.png" not in run(capsys, "lint").out
+
+
+def _gitlink(folder: Path, path: str) -> None:
+    """A committed gitlink at ``path``, no submodule checked out there: what a pull request adding a submodule
+    commits, as a clone without `--recurse-submodules` (`actions/checkout`'s default) leaves it."""
+    _git(folder, "update-index", "--add", "--cacheinfo", f"160000,{'1' * 40},{path}")
+
+
+@pytest.mark.parametrize("ci", [True, False], ids=["ci", "ignored"])
+def test_a_file_in_a_gitlinks_folder_no_submodule_holds_is_not_read(
+    scratch: Path,  # noqa: F811
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    ci: bool,
+) -> None:
+    """A committed gitlink at `ci-out`, no submodule there, and `sources = [..., "ci-out/token.md"]`: Git looks at
+    nothing in a gitlink's folder, so the token a CI step wrote there was neither untracked nor ignored, and was
+    read and published."""
+    _git(scratch, "init", "-q")
+    source(scratch, "book.xml", PLAIN_BOOK)
+    (scratch / ".gitignore").write_text("" if ci else "ci-out/\n", encoding="utf-8")
+    (scratch / "rulebook.toml").write_text('sources = ["book.xml", "ci-out/token.md"]\n', encoding="utf-8")
+    _git(scratch, "add", "-A")
+    _gitlink(scratch, "ci-out")
+    (scratch / "ci-out").mkdir()
+    (scratch / "ci-out" / "token.md").write_text(f"# {TOKEN}\n", encoding="utf-8")
+    if ci:
+        monkeypatch.setenv("CI", "true")
+        monkeypatch.delenv("RULEBOOK_READ_UNCOMMITTED", raising=False)
+    for command in (("lint",), ("build", "-q", "--no-pdf")):
+        outcome = run(capsys, *command)
+        assert outcome.code == 2, outcome.out + outcome.err
+        assert "the source `ci-out/token.md` is a file Git" in outcome.err
+        assert TOKEN not in outcome.out + outcome.err and not (scratch / "site").exists()
+
+
+def test_a_gitlinks_folder_holding_files_is_seen_under_a_committed_marker(
+    scratch: Path,  # noqa: F811
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """`venv/.rulebook-site` and a gitlink at `venv/lib` committed, `output = "venv"`: the maintainer's
+    `venv/lib/.../mine.py` was hidden from `git status` by the gitlink, the marker believed, the file deleted."""
+    _git(scratch, "init", "-q")
+    source(scratch, "book.xml", PLAIN_BOOK)
+    (scratch / "venv").mkdir()
+    (scratch / "venv" / ".rulebook-site").write_text("", encoding="utf-8")
+    _git(scratch, "add", "-A")
+    _gitlink(scratch, "venv/lib")
+    _git(scratch, "-c", "user.name=T", "-c", "user.email=t@example.org", "commit", "-q", "-m", "venv")
+    (scratch / "venv" / "lib" / "site-packages").mkdir(parents=True)
+    (scratch / "venv" / "lib" / "site-packages" / "mine.py").write_text("mine\n", encoding="utf-8")
+    outcome = run(capsys, "build", "-q", "--no-pdf", "-o", "venv")
+    assert outcome.code == 2 and "beside work no commit holds" in outcome.err, outcome.err
+    assert (scratch / "venv" / "lib" / "site-packages" / "mine.py").read_text(encoding="utf-8") == "mine\n"
+
+
+def test_a_submodules_own_ignored_file_is_not_read(
+    scratch: Path,  # noqa: F811
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """A submodule checked out answers for itself: a file its own `.gitignore` lists is refused, its committed files
+    are read (a core book shared by a family of books)."""
+    who = ("-c", "user.name=T", "-c", "user.email=t@example.org", "-c", "protocol.file.allow=always")
+    shared = scratch.parent / f"{scratch.name}-core"
+    shared.mkdir()
+    _git(shared, "init", "-q")
+    (shared / ".gitignore").write_text("token.md\n", encoding="utf-8")
+    (shared / "book.xml").write_text(PLAIN_BOOK, encoding="utf-8")
+    _git(shared, "add", "-A")
+    _git(shared, *who, "commit", "-q", "-m", "core")
+    _git(scratch, "init", "-q")
+    _git(scratch, *who, "submodule", "add", "-q", str(shared), "core")
+    (scratch / "rulebook.toml").write_text('sources = ["core/book.xml"]\n', encoding="utf-8")
+    assert run(capsys, "lint").code == 0
+    (scratch / "core" / "token.md").write_text(f"# {TOKEN}\n", encoding="utf-8")
+    (scratch / "rulebook.toml").write_text('sources = ["core/book.xml", "core/token.md"]\n', encoding="utf-8")
+    outcome = run(capsys, "lint")
+    assert outcome.code == 2 and "the source `core/token.md` is a file Git ignores" in outcome.err, outcome.err
