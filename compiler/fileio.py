@@ -577,6 +577,13 @@ def repository_above(folder: Path) -> Path | None:
     return None
 
 
+BARE_SAID = (
+    "holds what Git takes for a repository of its own (`HEAD`, `config`, `objects/`, `refs/`): this tool uses only "
+    "the repository's `.git`, never one a commit could bring"
+)
+"""How a folder a commit made look like a bare repository is told (after the folder's name)."""
+
+
 def git_refusal(folder: Path) -> str | None:
     """Why Git will not say what it tracks and ignores around ``folder``, which is inside a Git repository (a
     ``.git`` above it), or None: it answers, or there is no repository. Without an answer the rules on files Git
@@ -595,6 +602,8 @@ def git_refusal(folder: Path) -> str | None:
     said_all = done.stderr.decode("utf-8", "replace")
     if done.returncode == 0 or "not a git repository" in said_all:
         return None  # Git's own word that there is none here: a `.git` it does not take, a filesystem's edge
+    if "cannot use bare repository" in said_all:  # `safe.bareRepository=explicit` (:func:`git_environment`)
+        return f"a folder from `{folder}` up {BARE_SAID}; remove those entries"
     said = next((line for line in said_all.splitlines() if line.strip()), "")
     said = shorten(said.removeprefix("fatal: ").strip(), 200)
     hint = (
