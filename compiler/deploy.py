@@ -220,8 +220,7 @@ class _Git:
         found = self._call(("rev-parse", "--git-dir"), (0, 128), None)
         if "cannot use bare repository" in found.stderr:
             raise DeployError(
-                f"a folder from `{repository}` up {BARE_SAID}; remove those entries, or deploy from outside that "
-                "folder"
+                f"a folder from `{repository}` up {BARE_SAID}; remove those entries, or deploy from outside that folder"
             )
         if found.returncode != 0:
             raise DeployError(f"`{repository}` is not in a Git repository: deploy commits the site to a branch of one")

@@ -6,9 +6,8 @@ from __future__ import annotations
 import os
 import stat
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from rulebook.errors import UserError, shorten
 
@@ -502,8 +501,7 @@ def git_ignored(paths: Iterable[Path], folder: Path) -> set[Path]:
     }
 
 
-@dataclass(frozen=True, slots=True)
-class _GitTree:
+class _GitTree(NamedTuple):  # not a dataclass: the engine's questions import this module, and no `dataclasses`
     """What Git says of one working tree: its top (as it resolves), the files and whole folders it ignores (or does
     not track), and its gitlinks (the folders a commit gives to a submodule)."""
 
