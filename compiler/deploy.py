@@ -23,7 +23,7 @@ from pathlib import Path
 
 from rulebook import __version__
 from rulebook.errors import UserError
-from rulebook.fileio import git_environment
+from rulebook.fileio import BARE_SAID, git_environment
 
 BRANCH = "gh-pages"
 REMOTE = "origin"
@@ -220,9 +220,7 @@ class _Git:
         found = self._call(("rev-parse", "--git-dir"), (0, 128), None)
         if "cannot use bare repository" in found.stderr:
             raise DeployError(
-                f"a folder from `{repository}` up holds what Git takes for a repository of its own (`HEAD`, `config`, "
-                "`objects/`, `refs/`): deploy uses only the repository's `.git`, never one a commit could bring; "
-                "remove those entries, or deploy from outside that folder"
+                f"a folder from `{repository}` up {BARE_SAID}; remove those entries, or deploy from outside that folder"
             )
         if found.returncode != 0:
             raise DeployError(f"`{repository}` is not in a Git repository: deploy commits the site to a branch of one")

@@ -6,9 +6,8 @@ from __future__ import annotations
 import os
 import stat
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from rulebook.errors import UserError, shorten
 
@@ -502,8 +501,7 @@ def git_ignored(paths: Iterable[Path], folder: Path) -> set[Path]:
     }
 
 
-@dataclass(frozen=True, slots=True)
-class _GitTree:
+class _GitTree(NamedTuple):  # not a dataclass: the engine's questions import this module, and no `dataclasses`
     """What Git says of one working tree: its top (as it resolves), the files and whole folders it ignores (or does
     not track), and its gitlinks (the folders a commit gives to a submodule)."""
 
@@ -577,6 +575,13 @@ def repository_above(folder: Path) -> Path | None:
     return None
 
 
+BARE_SAID = (
+    "holds what Git takes for a repository of its own (`HEAD`, `config`, `objects/`, `refs/`): this tool uses only "
+    "the repository's `.git`, never one a commit could bring"
+)
+"""How a folder a commit made look like a bare repository is told (after the folder's name)."""
+
+
 def git_refusal(folder: Path) -> str | None:
     """Why Git will not say what it tracks and ignores around ``folder``, which is inside a Git repository (a
     ``.git`` above it), or None: it answers, or there is no repository. Without an answer the rules on files Git
@@ -595,6 +600,8 @@ def git_refusal(folder: Path) -> str | None:
     said_all = done.stderr.decode("utf-8", "replace")
     if done.returncode == 0 or "not a git repository" in said_all:
         return None  # Git's own word that there is none here: a `.git` it does not take, a filesystem's edge
+    if "cannot use bare repository" in said_all:  # `safe.bareRepository=explicit` (:func:`git_environment`)
+        return f"a folder from `{folder}` up {BARE_SAID}; remove those entries"
     said = next((line for line in said_all.splitlines() if line.strip()), "")
     said = shorten(said.removeprefix("fatal: ").strip(), 200)
     hint = (

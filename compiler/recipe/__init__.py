@@ -118,19 +118,23 @@ def checked_output(project: Project, output: Path, files: Sequence[Path] = ()) -
 def check_look(project: Project) -> None:
     """Read what the build reads of the project beside its books, with the build's readers and limits, for the
     lint: the site generator's settings as text (``mkdocs.yml``: read as YAML by the build alone), the site's words
-    (``site_templates/strings.toml``), the PDF template's text (``site_templates/print.typ``; Typst reads it at
-    build), the fonts (``site_templates/fonts/``), the site's own templates, parsed (``*.j2``), and its assets. A
-    file the build would refuse is a
+    (``site_templates/strings.toml``), each translation's marks (``status.toml``), the PDF template's text
+    (``site_templates/print.typ``; Typst reads it at build), the fonts (``site_templates/fonts/``), the site's own
+    templates, parsed (``*.j2``), and its assets. A file the build would refuse is a
     :class:`~rulebook.errors.UserError` here (it passed the lint and stopped the build)."""
     from rulebook.inputs import present, read_input_text
     from rulebook.project import OVERRIDES, SITE_SETTINGS
     from rulebook.recipe.book_pdf import project_fonts, template_text
     from rulebook.site.words_file import STRINGS_FILE, read_strings
+    from rulebook.translate.status_file import load_marks
 
     settings = project.root / SITE_SETTINGS
     if present(settings):  # its text as the build reads it (a pipe, a link to /dev/zero, bytes not UTF-8)
         read_input_text(settings, root=project.root, kind="configuration")
     read_strings(project.root / OVERRIDES / STRINGS_FILE, root=project.root)
+    for book in project.books:  # each translation's marks, as `build` and `status` read them (a pipe there hung)
+        for translation in book.translations:
+            load_marks(translation.status_file, root=project.root)
     template_text(project)
     project_fonts(project)
     overrides = project.root / OVERRIDES

@@ -74,7 +74,34 @@ def _font_linked_to_a_hidden_file(game: Path) -> str:
     return "which the project keeps hidden"
 
 
-LOOKS = (_not_toml, _word_of_a_megabyte, _template_a_pipe, _font_a_pipe, _font_linked_to_a_hidden_file)
+def _translated(game: Path) -> Path:
+    """The game with a French translation; its marks file's path (``status.toml``, beside it)."""
+    (game / "fr.md").write_text("# Se déplacer\n\n## Marcher\n\nMarcher, c'est se déplacer.\n", encoding="utf-8")
+    (game / "rulebook.toml").write_text(
+        'sources = ["book.xml"]\n[translations.fr]\nsource = "fr.md"\n[pdf]\nbuild = false\n', encoding="utf-8"
+    )
+    return game / "status.toml"
+
+
+def _marks_a_pipe(game: Path) -> str:
+    os.mkfifo(_translated(game))  # the build hung on it, or refused it; the lint passed it (the 27th probe)
+    return "it is not a regular file"
+
+
+def _marks_not_toml(game: Path) -> str:
+    _translated(game).write_text("[[[\n", encoding="utf-8")
+    return "status.toml:1:3: not valid TOML"
+
+
+LOOKS = (
+    _not_toml,
+    _word_of_a_megabyte,
+    _template_a_pipe,
+    _font_a_pipe,
+    _font_linked_to_a_hidden_file,
+    _marks_a_pipe,
+    _marks_not_toml,
+)
 
 
 @pytest.mark.parametrize("make", LOOKS, ids=[make.__name__.strip("_") for make in LOOKS])

@@ -17,7 +17,7 @@ import pytest
 from rulebook.graph import TermGraph
 from rulebook.model import Book
 from rulebook.reading_order import MOST_READ_FIRST_BYTES, read_first_bytes, read_first_bytes_at_most, reading_order
-from rulebook.site.page_table import LONGEST_TITLE, MOST_PAGE_SECTIONS
+from rulebook.site.page_table import LONGEST_TITLE, MOST_PAGE_SECTIONS, MOST_PAGES
 from rulebook.site.pages import CHAPTERS_PER_NAV_GROUP, _nav_chapters
 from rulebook.xml_source import parse_xml_string
 
@@ -49,6 +49,27 @@ def test_a_chapter_of_more_sections_than_a_page_holds_is_refused_by_lint_and_bui
         f"chapter `c` holds {MOST_PAGE_SECTIONS + 1:,} sections, more than the {MOST_PAGE_SECTIONS:,} one page of the "
         "site may hold",
     )
+
+
+def _chapters(count: int) -> str:
+    return "".join(f'<chapter id="c{i}" title="C{i}">x.</chapter>\n' for i in range(count))
+
+
+def test_a_book_of_more_chapters_than_a_site_has_pages_is_refused_by_lint_and_build(capsys, scratch) -> None:  # type: ignore[no-untyped-def]
+    # 20,000 one-line chapters (270 KB of source) made a site of 1.1 GB in 83 s: each chapter is a page
+    source(scratch, "book.xml", f"<document>{_chapters(MOST_PAGES + 1)}</document>\n")
+    _refusal(
+        capsys,
+        scratch,
+        f"the book holds {MOST_PAGES + 1:,} chapters, more than the {MOST_PAGES:,} pages a site may have",
+    )
+    place = f"book.xml:{MOST_PAGES + 1}:"  # the first chapter past the bound, where a split would start
+    assert place in run(capsys, "lint").out
+
+
+def test_a_book_at_the_bound_of_chapters_passes_the_lint(capsys, scratch) -> None:  # type: ignore[no-untyped-def]
+    source(scratch, "book.xml", f"<document>{_chapters(MOST_PAGES)}</document>\n")
+    assert "RB306" not in run(capsys, "lint").out
 
 
 def test_a_chapter_at_the_bound_of_sections_passes_the_lint(capsys, scratch) -> None:  # type: ignore[no-untyped-def]

@@ -13,17 +13,32 @@ from rulebook.diagnostics import Diagnostic
 from rulebook.lint.base import LintInput
 from rulebook.model import Document, Item, ItemList, Section
 from rulebook.reading_order import MOST_READ_FIRST_BYTES, read_first_bytes, read_first_bytes_at_most, reading_order
-from rulebook.site.page_table import LONGEST_TITLE, MOST_PAGE_SECTIONS
+from rulebook.site.page_table import LONGEST_TITLE, MOST_PAGE_SECTIONS, MOST_PAGES
 from rulebook.source import Span
 
 RULE = TOO_LARGE
 
 
 def check(lint: LintInput) -> Iterator[Diagnostic]:
+    yield from _many_chapters(lint)
     for document in lint.book.documents:
         yield from _crowded_chapters(document)
         yield from _long_titles(document)
     yield from _long_reading_lists(lint)
+
+
+def _many_chapters(lint: LintInput) -> Iterator[Diagnostic]:
+    """The book's first chapter past :data:`MOST_PAGES`, if it has more (each chapter is a page of the site)."""
+    chapters = [section for section in lint.book.sections if section.level == 1]
+    if len(chapters) > MOST_PAGES:
+        yield RULE.diagnostic(
+            f"the book holds {len(chapters):,} chapters, more than the {MOST_PAGES:,} pages a site may have (each "
+            "chapter is a page, and the build's work and the site's size grow with them)",
+            chapters[MOST_PAGES].span,
+            target=f"{len(chapters):,} chapters",
+            help=f"make sections of chapters: at most {MOST_PAGES:,} chapters a book",
+            section_id=chapters[MOST_PAGES].id,
+        )
 
 
 def _crowded_chapters(document: Document) -> Iterator[Diagnostic]:
