@@ -215,7 +215,9 @@ def test_a_family_of_books_past_the_sites_pages_is_refused_by_lint_and_build(  #
     _pages_of_books(scratch, books=3, chapters=4)  # 12 pages
     said = "the site would have 12 pages of chapters, more than the 10 a site may have"
     linted = run(capsys, "lint")
-    assert linted.code == 2 and said in linted.err and "the most: `b1` 4, `b2` 4, `main` 4" in linted.err, linted.out + linted.err
+    assert linted.code == 2 and said in linted.err and "the most: `b1` 4, `b2` 4, `main` 4" in linted.err, (
+        linted.out + linted.err
+    )
     built = run(capsys, "build", "-q", "-o", "out")
     assert built.code == 2 and said in built.err and not (scratch / "out").exists(), built.err
     assert run(capsys, "lint", "--book", "b1").code == 0  # one book of the three: its own site
