@@ -409,6 +409,13 @@ class Book:
             yield from document.sections
 
     @property
+    def chapters(self) -> Iterator[Section]:
+        """The sections at the top of each document, whatever their heading's level: each is a page of the site (a
+        plain-Markdown source of ``##`` headings alone makes a page of each)."""
+        for document in self.documents:
+            yield from document.body
+
+    @property
     def definitions(self) -> Iterator[Definition]:
         for document in self.documents:
             yield from document.definitions

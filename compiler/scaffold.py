@@ -25,6 +25,7 @@ from rulebook.errors import NOT_UTF8, UserError, quoted, shorten
 from rulebook.fileio import check_written_place, path_problem
 from rulebook.own_wheel import own_wheel, wheel_name
 from rulebook.project import Project, book_name_problem
+from rulebook.site.page_table import LONGEST_TITLE
 from rulebook.source import Span
 
 
@@ -57,6 +58,8 @@ def init_project(folder: Path, title: str | None = None, source_format: str = "x
     if problem is not None:  # a name of 300 characters: an internal error, `File name too long`
         raise ScaffoldError(f"`{shorten(str(folder), 80)}` {problem}: nothing was made")
     folder = folder.resolve()
+    if os.path.lexists(folder) and not folder.is_dir():  # a file or a pipe: it said "rulebook.toml: file exists"
+        raise ScaffoldError(f"`{folder}` is there already, and is not a folder: nothing was made")
     existing = find_config(folder, anyone=True)
     if existing is not None and existing.parent == folder and not existing.is_file():  # a pipe, a dangling link
         raise ScaffoldError(f"`{existing}` is there already, and is no configuration: nothing was made")
@@ -316,9 +319,16 @@ def _checked_title(title: str) -> str:
     folder's name or an argument holding bytes that are not, read as lone surrogates, cannot be written into a file)."""
     from rulebook.report.escaping import visible
 
-    if not title.strip() or visible(title) != title:
+    if not title.strip():
+        raise ScaffoldError("the title is blank: give one with --title; nothing was made")
+    if visible(title) != title:
         raise ScaffoldError(
             "a title is one line of text, without control or bidirectional characters (a page shows each as a picture)"
+        )
+    if len(title) > LONGEST_TITLE:  # the configuration's own bound: a project every later command refused
+        raise ScaffoldError(
+            f"the title has {len(title):,} characters, more than the {LONGEST_TITLE} a title may have (it is on every "
+            "page): give a shorter one with --title; nothing was made"
         )
     if NOT_UTF8.search(title):
         raise ScaffoldError(

@@ -103,6 +103,7 @@ def run_lint(args: argparse.Namespace) -> int:
     earlier: dict[str, ReadResult] = {}  # each book read once, whether linted or read for another's family
     memo = FamilyMemo()  # and its family made once for all its books
     linted = [_lint(project, target, earlier, memo) for target in targets]
+    _check_site_pages(project, targets, earlier)
     if args.fix or args.diff:
         fixed = _fix(args, project, linted)
         if args.diff:
@@ -131,6 +132,19 @@ def _check_project(project: Project) -> None:
         said = f"`output` in {project.config_file.name}" if project.output else "the build's default output"
         raise OutputError(f"{error} ({said})") from None
     check_look(project)
+
+
+def _check_site_pages(project: Project, targets: list[LintTarget], reads: dict[str, ReadResult]) -> None:
+    """The site's pages of chapters, bounded across the books linted as the build bounds them (each book within its
+    own bound, ten books made a site of 20,000 pages)."""
+    from rulebook.errors import SiteBuildError
+    from rulebook.recipe.stages import site_pages_refusal
+
+    books = [target.book for target in targets if target.translation is None and not target.files]
+    if all(book.name in reads and not reads[book.name].fatal for book in books):
+        refusal = site_pages_refusal(books, reads)
+        if refusal is not None:
+            raise SiteBuildError(refusal)
 
 
 def _check_options(args: argparse.Namespace, targets: list[LintTarget]) -> None:

@@ -50,6 +50,7 @@ from rulebook.recipe.stages import (
     lint_book,
     reserved_names,
     rule_files,
+    site_pages_refusal,
     translation_statuses,
     unreadable_translations,
 )
@@ -93,10 +94,10 @@ def build(
     built: list[BookBuild] = []
     earlier: dict[str, ReadResult] = {}
     with publish.release(output, root=project.root, kept=options.kept, wait=progress) as release:
-        for book in books:
+        for index, book in enumerate(books):
             if len(books) > 1:
                 progress(f"Book: {book.label}")
-            result = _build_book(project, book, options, release, earlier, progress, cache)
+            result = _build_book(project, books[: index + 1], options, release, earlier, progress, cache)
             if isinstance(result, BuildResult):
                 return result
             built.append(result)
@@ -373,20 +374,26 @@ def _fatal(diagnostics: Sequence[Diagnostic]) -> tuple[Diagnostic, ...]:
 
 def _build_book(
     project: Project,
-    book: BookConfig,
+    built: Sequence[BookConfig],
     options: BuildOptions,
     release: publish.Release,
     earlier: dict[str, ReadResult],
     progress: Progress,
     cache: StageCache,
 ) -> BookBuild | BuildResult:
+    """The last of ``built`` (the books of the site so far, in order) through its stages into ``release``."""
     from rulebook.build_values import BookBuild, BuildResult
     from rulebook.data_worker import BackgroundData
+    from rulebook.errors import SiteBuildError
     from rulebook.site.writer import site_generator
 
+    book = built[-1]
     stages = book_stages(project, book, options, earlier, progress, cache)
     if isinstance(stages, BuildResult):
         return stages
+    too_many = site_pages_refusal(built, earlier)  # before this book's pages are made
+    if too_many is not None:
+        raise SiteBuildError(too_many)
     book, read, lint, translations = stages.config, stages.read, stages.lint, stages.translations
     progress("Compiling the rule data…")
     with BackgroundData(lambda: rule_files(read, lint, book, translations)) as data:

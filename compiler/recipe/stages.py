@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -26,7 +26,7 @@ from rulebook.memory import gc_frozen
 from rulebook.project import MAIN_BOOK, BookConfig, Project, Translation
 from rulebook.recipe.cache import NO_CACHE, StageCache, digest
 from rulebook.recipe.reading import own_names, read_book, read_configured
-from rulebook.site.page_table import RESERVED_NAMES, translation_report
+from rulebook.site.page_table import MOST_SITE_PAGES, RESERVED_NAMES, translation_report
 from rulebook.stage_values import LintResult, ReadResult
 
 if TYPE_CHECKING:
@@ -157,6 +157,25 @@ def unsafe_names(read: ReadResult, findings: Sequence[Diagnostic]) -> tuple[Diag
         if d.code in (DUPLICATE_ID.code, RESERVED_NAME.code, TOO_LARGE.code)
         or (d.code == INVALID_NAME.code and d.span in places)
         or (d.code == EMPTY_NAME.code and d.span in nameless)
+    )
+
+
+def site_pages_refusal(books: Sequence[BookConfig], reads: Mapping[str, ReadResult]) -> str | None:
+    """Why the site of ``books`` (each read in ``reads``) would have too many pages, or None: each chapter is a page
+    in the book's language and in each translation's, at most :data:`MOST_SITE_PAGES` in all (each book's own bound,
+    ``too-large``, does not bound a family of books)."""
+    counted = sorted(
+        ((sum(1 for _ in reads[book.name].book.chapters) * (1 + len(book.translations)), book.name) for book in books),
+        key=lambda counted: (-counted[0], counted[1]),
+    )
+    total = sum(pages for pages, _ in counted)
+    if total <= MOST_SITE_PAGES:
+        return None
+    largest = ", ".join(f"`{name}` {pages:,}" for pages, name in counted[:3])
+    return (
+        f"the site would have {total:,} pages of chapters, more than the {MOST_SITE_PAGES:,} a site may have (each "
+        f"chapter is a page in its book's language and in each translation's; the most: {largest}): make sections "
+        "of chapters, or publish the books as sites of their own (`--book`)"
     )
 
 

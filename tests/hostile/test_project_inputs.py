@@ -115,6 +115,48 @@ def test_a_title_holding_what_a_page_shows_as_a_picture_is_refused(
     assert sorted(scratch.rglob("*")) == kept
 
 
+@pytest.mark.parametrize(
+    ("title", "said"),
+    [
+        ("T" * 100_000, "the title has 100,000 characters, more than the 300 a title may have (it is on every page)"),
+        ("   ", "the title is blank: give one with --title; nothing was made"),
+    ],
+    ids=["long", "blank"],
+)
+@pytest.mark.parametrize("command", ["init", "new-book"])
+def test_a_title_the_configuration_would_refuse_is_refused_when_it_is_written(
+    scratch: Path,  # noqa: F811
+    capsys: pytest.CaptureFixture[str],
+    title: str,
+    said: str,
+    command: str,
+) -> None:
+    """`init --title` of 100,000 characters made a project (exit 0) every later command refused ("`title` ... more
+    than the 300 it may have"); `new-book` wrote it into the book's front matter. A blank title was told as one
+    holding control characters."""
+    if command == "new-book":
+        source(scratch, "book.xml", BOOK)
+    kept = sorted(scratch.rglob("*"))
+    argv = ["init", "game"] if command == "init" else ["new-book", "extra"]
+    outcome = run(capsys, *argv, "--title", title)
+    assert outcome.code == 2 and said in outcome.err, outcome.err
+    assert sorted(scratch.rglob("*")) == kept
+
+
+@pytest.mark.parametrize("kind", ["file", "pipe"])
+def test_init_into_what_is_not_a_folder_says_so(
+    scratch: Path,  # noqa: F811
+    capsys: pytest.CaptureFixture[str],
+    kind: str,
+) -> None:
+    """`init FIFO` said "cannot write `FIFO/rulebook.toml`: file exists"."""
+    target = scratch / "game"
+    target.write_text("mine\n", encoding="utf-8") if kind == "file" else os.mkfifo(target)
+    outcome = run(capsys, "init", "game")
+    assert outcome.code == 2
+    assert outcome.err == f"rulebook: error: `{target}` is there already, and is not a folder: nothing was made\n"
+
+
 def test_a_title_cannot_write_configuration(
     scratch: Path,  # noqa: F811
     capsys: pytest.CaptureFixture[str],

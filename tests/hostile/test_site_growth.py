@@ -185,3 +185,40 @@ def test_the_most_the_lists_can_come_to_is_never_less_than_what_they_take(count:
     _, lists = reading_order(terms)
     assert read_first_bytes(lists) <= read_first_bytes_at_most(terms)
     assert read_first_bytes_at_most(terms) < MOST_READ_FIRST_BYTES  # a small book: far under the limit
+
+
+def _pages_of_books(folder: Path, books: int, chapters: int) -> None:
+    """``books`` books of ``chapters`` chapters each, each chapter defining a term of its own."""
+    lines = ['sources = ["b0.xml"]', "[pdf]", "build = false"]
+    for index in range(books):
+        body = "".join(
+            f'<chapter id="c{index}x{n}" title="C{n}"><definition name="t{index}x{n}">A <reference '
+            f'name="t{index}x{n}">t</reference>.</definition></chapter>\n'
+            for n in range(chapters)
+        )
+        source(folder, f"b{index}.xml", f"<document>\n{body}</document>\n")
+        if index:
+            lines += [f"[books.b{index}]", f'sources = ["b{index}.xml"]']
+    (folder / "rulebook.toml").write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+def test_a_family_of_books_past_the_sites_pages_is_refused_by_lint_and_build(  # type: ignore[no-untyped-def]
+    capsys, scratch, monkeypatch
+) -> None:
+    """Ten books of 1,999 chapters each, each within its own bound, made a site of 20,000 pages (805 MB, 83 s): the
+    site's pages are bounded across its books (here at 10 for the test), by the lint and the build alike."""
+    from rulebook.recipe import stages
+
+    monkeypatch.setattr(stages, "MOST_SITE_PAGES", 10)
+    _pages_of_books(scratch, books=3, chapters=3)  # 9 pages
+    assert run(capsys, "lint").code == 0
+    _pages_of_books(scratch, books=3, chapters=4)  # 12 pages
+    said = "the site would have 12 pages of chapters, more than the 10 a site may have"
+    linted = run(capsys, "lint")
+    assert linted.code == 2 and said in linted.err and "the most: `b1` 4, `b2` 4, `main` 4" in linted.err, (
+        linted.out + linted.err
+    )
+    built = run(capsys, "build", "-q", "-o", "out")
+    assert built.code == 2 and said in built.err and not (scratch / "out").exists(), built.err
+    assert run(capsys, "lint", "--book", "b1").code == 0  # one book of the three: its own site
+    assert run(capsys, "build", "-q", "--book", "b1", "-o", "out").code == 0

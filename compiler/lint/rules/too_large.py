@@ -29,7 +29,7 @@ def check(lint: LintInput) -> Iterator[Diagnostic]:
 
 def _many_chapters(lint: LintInput) -> Iterator[Diagnostic]:
     """The book's first chapter past :data:`MOST_PAGES`, if it has more (each chapter is a page of the site)."""
-    chapters = [section for section in lint.book.sections if section.level == 1]
+    chapters = list(lint.book.chapters)
     if len(chapters) > MOST_PAGES:
         yield RULE.diagnostic(
             f"the book holds {len(chapters):,} chapters, more than the {MOST_PAGES:,} pages a site may have (each "
@@ -46,9 +46,10 @@ def _crowded_chapters(document: Document) -> Iterator[Diagnostic]:
     whole in an outline too)."""
     counts: dict[str, int] = {}
     chapters: dict[str, Section] = {}
+    tops = {section.span for section in document.body}  # a page's top, whatever its level (`##` alone: a page each)
     chapter: Section | None = None
     for section in document.sections:
-        if section.level == 1:
+        if section.span in tops:
             chapter = chapters.setdefault(section.id, section)
         if chapter is not None:
             counts[chapter.id] = counts.get(chapter.id, 0) + 1
