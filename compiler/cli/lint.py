@@ -102,8 +102,9 @@ def run_lint(args: argparse.Namespace) -> int:
         print(f"Checking {plural(count, 'file')}…", file=sys.stderr)
     earlier: dict[str, ReadResult] = {}  # each book read once, whether linted or read for another's family
     memo = FamilyMemo()  # and its family made once for all its books
-    linted = [_lint(project, target, earlier, memo) for target in targets]
-    _check_site_pages(project, targets, earlier)
+    chapters: dict[int, int] = {}  # by target (its id): the chapters read, each a page of the site
+    linted = [_lint(project, target, earlier, memo, chapters) for target in targets]
+    _check_site_pages(targets, chapters)
     if args.fix or args.diff:
         fixed = _fix(args, project, linted)
         if args.diff:
@@ -134,17 +135,26 @@ def _check_project(project: Project) -> None:
     check_look(project)
 
 
-def _check_site_pages(project: Project, targets: list[LintTarget], reads: dict[str, ReadResult]) -> None:
-    """The site's pages of chapters, bounded across the books linted as the build bounds them (each book within its
-    own bound, ten books made a site of 20,000 pages)."""
+def _check_site_pages(targets: list[LintTarget], chapters: dict[int, int]) -> None:
+    """The site's pages of chapters, bounded across the books linted and their translations as the build bounds
+    them (ten books each within its own bound made a site of 20,000 pages; a translation's 5,000 chapters 5,000
+    pages of its site)."""
     from rulebook.errors import SiteBuildError
-    from rulebook.recipe.stages import site_pages_refusal
+    from rulebook.recipe.stages import book_pages, site_pages_refusal
 
-    books = [target.book for target in targets if target.translation is None and not target.files]
-    if all(book.name in reads and not reads[book.name].fatal for book in books):
-        refusal = site_pages_refusal(books, reads)
-        if refusal is not None:
-            raise SiteBuildError(refusal)
+    if any(t.files for t in targets if t.translation is None) or any(id(t) not in chapters for t in targets):
+        return  # files of a book, or a book that cannot be read: said as such
+    pages = {
+        target.book.name: book_pages(
+            chapters[id(target)],
+            [chapters[id(other)] for other in targets if other.translation is not None and other.book == target.book],
+        )
+        for target in targets
+        if target.translation is None
+    }
+    refusal = site_pages_refusal(pages)
+    if refusal is not None:
+        raise SiteBuildError(refusal)
 
 
 def _check_options(args: argparse.Namespace, targets: list[LintTarget]) -> None:
@@ -162,14 +172,20 @@ def _check_options(args: argparse.Namespace, targets: list[LintTarget]) -> None:
 
 
 def _lint(
-    project: Project, target: LintTarget, earlier: dict[str, ReadResult], memo: FamilyMemo | None = None
+    project: Project,
+    target: LintTarget,
+    earlier: dict[str, ReadResult],
+    memo: FamilyMemo | None = None,
+    chapters: dict[int, int] | None = None,
 ) -> tuple[LintTarget, LintResult]:
     """One target's lint, its notices printed (``earlier``, ``memo``: the books read already and the family made
-    of them, see ``commands.lint``)."""
+    of them, see ``commands.lint``; ``chapters``: where the chapters read are counted, by the target's id)."""
     from rulebook.recipe import commands
     from rulebook.report.escaping import terminal_message
 
-    _, result = commands.lint(project, target, earlier, memo)
+    read, result = commands.lint(project, target, earlier, memo)
+    if chapters is not None and not read.fatal:
+        chapters[id(target)] = sum(1 for _ in read.book.chapters)
     for notice in result.notices:
         print(f"rulebook: warning: {terminal_message(notice)}", file=sys.stderr)
     return target, result

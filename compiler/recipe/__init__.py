@@ -45,6 +45,7 @@ from rulebook.recipe.cache import NO_CACHE, StageCache, digest
 from rulebook.recipe.family import book_family, read_family
 from rulebook.recipe.reading import read_configured, titled
 from rulebook.recipe.stages import (
+    book_pages,
     changes_since,
     compare_translations,
     lint_book,
@@ -93,11 +94,12 @@ def build(
     site_generator(options.generator).require()
     built: list[BookBuild] = []
     earlier: dict[str, ReadResult] = {}
+    pages: dict[str, int] = {}  # the site's pages of chapters so far, by book
     with publish.release(output, root=project.root, kept=options.kept, wait=progress) as release:
-        for index, book in enumerate(books):
+        for book in books:
             if len(books) > 1:
                 progress(f"Book: {book.label}")
-            result = _build_book(project, books[: index + 1], options, release, earlier, progress, cache)
+            result = _build_book(project, book, options, release, earlier, pages, progress, cache)
             if isinstance(result, BuildResult):
                 return result
             built.append(result)
@@ -374,24 +376,27 @@ def _fatal(diagnostics: Sequence[Diagnostic]) -> tuple[Diagnostic, ...]:
 
 def _build_book(
     project: Project,
-    built: Sequence[BookConfig],
+    book: BookConfig,
     options: BuildOptions,
     release: publish.Release,
     earlier: dict[str, ReadResult],
+    pages: dict[str, int],
     progress: Progress,
     cache: StageCache,
 ) -> BookBuild | BuildResult:
-    """The last of ``built`` (the books of the site so far, in order) through its stages into ``release``."""
+    """A book through its stages into ``release``; ``pages``: the site's pages of chapters so far, by book (this
+    book's added)."""
     from rulebook.build_values import BookBuild, BuildResult
     from rulebook.data_worker import BackgroundData
     from rulebook.errors import SiteBuildError
     from rulebook.site.writer import site_generator
 
-    book = built[-1]
     stages = book_stages(project, book, options, earlier, progress, cache)
     if isinstance(stages, BuildResult):
         return stages
-    too_many = site_pages_refusal(built, earlier)  # before this book's pages are made
+    translated = [len(list(translation.book.chapters)) for translation in stages.translations]
+    pages[book.name] = book_pages(len(list(stages.read.book.chapters)), translated)
+    too_many = site_pages_refusal(pages)  # before this book's pages are made
     if too_many is not None:
         raise SiteBuildError(too_many)
     book, read, lint, translations = stages.config, stages.read, stages.lint, stages.translations

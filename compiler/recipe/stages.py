@@ -160,21 +160,24 @@ def unsafe_names(read: ReadResult, findings: Sequence[Diagnostic]) -> tuple[Diag
     )
 
 
-def site_pages_refusal(books: Sequence[BookConfig], reads: Mapping[str, ReadResult]) -> str | None:
-    """Why the site of ``books`` (each read in ``reads``) would have too many pages, or None: each chapter is a page
-    in the book's language and in each translation's, at most :data:`MOST_SITE_PAGES` in all (each book's own bound,
-    ``too-large``, does not bound a family of books)."""
-    counted = sorted(
-        ((sum(1 for _ in reads[book.name].book.chapters) * (1 + len(book.translations)), book.name) for book in books),
-        key=lambda counted: (-counted[0], counted[1]),
-    )
+def book_pages(chapters: int, translated: Sequence[int]) -> int:
+    """The pages of chapters of one book's site, from its ``chapters`` and each translation's: in each translation's
+    site, the more of the two (each chapter its page there, translated or not)."""
+    return chapters + sum(max(chapters, count) for count in translated)
+
+
+def site_pages_refusal(pages: Mapping[str, int]) -> str | None:
+    """Why a site whose books have ``pages`` of chapters (:func:`book_pages`, by book) would have too many, or
+    None: at most :data:`MOST_SITE_PAGES` in all (each book's own bound, ``too-large``, bounds neither a family of
+    books nor a translation's chapters)."""
+    counted = sorted(((count, name) for name, count in pages.items()), key=lambda counted: (-counted[0], counted[1]))
     total = sum(pages for pages, _ in counted)
     if total <= MOST_SITE_PAGES:
         return None
     largest = ", ".join(f"`{name}` {pages:,}" for pages, name in counted[:3])
     return (
         f"the site would have {total:,} pages of chapters, more than the {MOST_SITE_PAGES:,} a site may have (each "
-        f"chapter is a page in its book's language and in each translation's; the most: {largest}): make sections "
+        f"chapter is a page, in its book's language and in each translation's; the most: {largest}): make sections "
         "of chapters, or publish the books as sites of their own (`--book`)"
     )
 

@@ -52,6 +52,7 @@ from rulebook.site.pages import (
     SiteTranslation,
     json_script,
     link,
+    nav_chapters,
     nav_title,
     page_previews,
     page_url,
@@ -101,7 +102,10 @@ def build_translated_site(
         page = plan.chapter_page(section, env) if kind == "translated" else plan.untranslated_page(section, env)
         chapters.append(page)
     pages += chapters
-    nav: list[Any] = [{nav_title(strings["home"]): HOME.file}, *({nav_title(p.title): p.path} for p in chapters)]
+    nav: list[Any] = [
+        {nav_title(strings["home"]): HOME.file},
+        *nav_chapters([(p.title, p.path) for p in chapters], strings["chapters"]),
+    ]
     for extra in (plan.glossary_page(env), reference):
         if extra is not None:
             pages.append(extra)
