@@ -149,7 +149,7 @@ def safe_file(folder: Path, name: str) -> Path | None:
         path = path / part
         try:
             mode = os.lstat(path).st_mode
-        except OSError:
+        except (OSError, ValueError):  # `h%00.png`: a NUL no path holds (an internal error)
             return None
         if stat.S_ISLNK(mode):
             return None

@@ -467,18 +467,26 @@ READ_UNCOMMITTED = "RULEBOOK_READ_UNCOMMITTED"
 
 def committed_only() -> bool:
     """Whether only files Git tracks are read, not only those it does not ignore: on a CI machine (``CI`` set, as
-    every CI service sets it), where a checkout holds each file a commit holds and any other file is one a step of
-    the job wrote; a pull request may take that file's line out of ``.gitignore`` as it names it as a source. A job
-    whose steps make sources on purpose sets :data:`READ_UNCOMMITTED` (the job's setting, not the project's)."""
+    most CI services set it, or one of :data:`CI_SERVICES`), where a checkout holds each file a commit holds and any
+    other file is one a step of the job wrote; a pull request may take that file's line out of ``.gitignore`` as it
+    names it as a source. A job whose steps make sources on purpose sets :data:`READ_UNCOMMITTED` (the job's
+    setting, not the project's)."""
     said = os.environ.get("CI", "").strip().lower()
-    return said not in ("", "0", "false", "no") and os.environ.get(READ_UNCOMMITTED, "").strip() not in ("1", "true")
+    on_ci = said not in ("", "0", "false", "no") or any(os.environ.get(name) for name in CI_SERVICES)
+    return on_ci and os.environ.get(READ_UNCOMMITTED, "").strip() not in ("1", "true")
+
+
+CI_SERVICES = ("TF_BUILD", "JENKINS_URL", "TEAMCITY_VERSION", "CODEBUILD_BUILD_ID", "BUILDKITE")
+"""What a CI service that does not set ``CI`` sets in each job: Azure Pipelines, Jenkins, TeamCity, AWS CodeBuild
+(Buildkite sets both)."""
 
 
 def ignored_said() -> str:
     """How a file :func:`git_ignored` finds is told, after "is" or "which is"."""
     if committed_only():
         return (
-            "a file Git does not track (on a CI machine, `CI` set, only files a commit holds are read: any other is "
+            "a file Git does not track (on a CI machine, `CI` or a CI service's own variable set, only files a "
+            "commit holds are read: any other is "
             f"one a step of the job wrote; a job that makes sources on purpose sets `{READ_UNCOMMITTED}=1`)"
         )
     return "a file Git ignores (no commit holds it)"
@@ -525,10 +533,27 @@ def _uncommitted(path: Path, tree: _GitTree, *, tracked_only: bool) -> bool:
     gitlink = next((name for name in tree.gitlinks if _under(below, name)), None)
     if gitlink is None:
         return False
+    if not _checked_out_submodule(tree.top / gitlink):
+        return True  # no submodule Git checked out there (none, or a repository of another's): nothing in it a commit's
     inner = _ignored_in(tree.top / gitlink, tracked_only=tracked_only)
     if inner is None or inner.top != Path(os.path.realpath(tree.top / gitlink)):
-        return True  # no submodule checked out there: nothing in it is a commit's
+        return True
     return _uncommitted(path, inner, tracked_only=tracked_only)
+
+
+def _checked_out_submodule(folder: Path) -> bool:
+    """Whether ``folder`` holds a submodule as Git checks one out: a ``.git`` file naming a folder under the
+    repository's ``.git/modules/`` (a repository a CI step cloned there has a ``.git`` folder of its own, and a
+    committed gitlink made its files count as committed: a private repository's file was published)."""
+    if not os.path.isfile(folder / ".git"):
+        return False
+    found = git(folder, "rev-parse", "--absolute-git-dir")
+    outer = git(folder.parent, "rev-parse", "--path-format=absolute", "--git-common-dir")
+    if found is None or outer is None or found.returncode or outer.returncode:
+        return False
+    own = Path(os.path.realpath(os.fsdecode(found.stdout.splitlines()[0])))
+    modules = Path(os.path.realpath(os.fsdecode(outer.stdout.strip()))) / "modules"
+    return own.is_relative_to(modules)
 
 
 def _under(below: str, name: str) -> bool:

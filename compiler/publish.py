@@ -253,17 +253,32 @@ def _committed_marker_beside_own_files(folder: Path) -> bool:
     if staged is None or staged.returncode != 0:
         return True
     entries = [entry.split(b"\t", 1) for entry in staged.stdout.split(b"\0") if b"\t" in entry]
-    return any(_holds_unseen(folder / os.fsdecode(name)) for info, name in entries if info.startswith(b"160000 "))
+    if any(info.startswith(b"160000 ") for info, _ in entries):
+        return True  # a submodule's folder: its ignored files and its own `.git` are in no status of the site's
+    return _unlisted_by_git(folder)
 
 
-def _holds_unseen(gitlink: Path) -> bool:
-    """Whether a gitlink's folder holds files with no submodule checked out there to account for them."""
-    if os.path.lexists(gitlink / ".git"):
-        return False  # a submodule: `git status --ignore-submodules=none` tells its edits and untracked files
+def _unlisted_by_git(folder: Path) -> bool:
+    """Whether ``folder`` holds what no `git status` lists: a `.git` (a repository of the maintainer's own, its
+    branches and stashes), a socket, pipe or device, or an empty folder (a build deleted each with exit 0); or
+    cannot be read whole."""
     try:
-        return gitlink.is_dir() and any(os.scandir(gitlink))
+        for place, folders, files in os.walk(folder, onerror=_raised):
+            if not folders and not files and place != os.fspath(folder):
+                return True
+            for name in (*folders, *files):
+                mode = os.lstat(os.path.join(place, name)).st_mode
+                if name.casefold() == GIT_FOLDER or not (
+                    stat.S_ISREG(mode) or stat.S_ISDIR(mode) or stat.S_ISLNK(mode)
+                ):
+                    return True
     except OSError:
         return True
+    return False
+
+
+def _raised(error: OSError) -> None:
+    raise error
 
 
 def _not_looked_at(entry: bytes) -> bool:

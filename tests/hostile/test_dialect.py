@@ -1078,3 +1078,18 @@ def test_a_table_with_no_delimiter_row_and_a_heading_of_seven_hashes_are_reporte
     deeper = "a heading deeper than a subsection: seven `#` or more make no heading, it is shown as written"
     assert found == [("13", "1", rows), ("17", "1", deeper), ("20", "1", deeper)], lint.out
     assert lint.code == 1
+
+
+def test_a_picture_named_with_a_nul_is_a_picture_not_in_the_folder(capsys, scratch: Path) -> None:  # type: ignore[no-untyped-def]
+    """`![a](h%00.png)` with a pictures folder beside the book: "internal error: ValueError: embedded null byte"
+    from the lint and the build (a name no path can hold, looked up as one)."""
+    source(scratch, "book.md", f"{BODY}\n![a](h%00.png)\n")
+    (scratch / "images").mkdir()
+    (scratch / "images" / "p.png").write_bytes(b"\x89PNG\r\n\x1a\n")
+    lint = run(capsys, "lint", "--color", "never")
+    assert (
+        "internal error" not in lint.out + lint.err
+        and "warning[RB303]: image `h␀.png` is not in the images folder" in lint.out
+    )
+    built = run(capsys, "build", "-q", "--no-pdf")
+    assert built.code == 0, built.err

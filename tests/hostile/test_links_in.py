@@ -550,7 +550,9 @@ def test_on_a_ci_machine_only_files_git_tracks_are_read(
     for command in (("lint",), ("build", "-q", "--no-pdf")):
         outcome = run(capsys, *command)
         assert outcome.code == 2, outcome.out + outcome.err
-        assert "the source `token.md` is a file Git does not track (on a CI machine, `CI` set" in outcome.err
+        assert (
+            "the source `token.md` is a file Git does not track (on a CI machine, `CI` or a CI service" in outcome.err
+        )
         assert TOKEN not in outcome.out + outcome.err and not (scratch / "site").exists()
     (scratch / "rulebook.toml").write_text('sources = ["book.xml"]\n', encoding="utf-8")
     _git(scratch, "add", "rulebook.toml")
@@ -639,3 +641,100 @@ def test_a_submodules_own_ignored_file_is_not_read(
     (scratch / "rulebook.toml").write_text('sources = ["core/book.xml", "core/token.md"]\n', encoding="utf-8")
     outcome = run(capsys, "lint")
     assert outcome.code == 2 and "the source `core/token.md` is a file Git ignores" in outcome.err, outcome.err
+
+
+@pytest.mark.parametrize("what", ["clone", "socket", "pipe", "empty folder"])
+def test_what_no_status_lists_is_seen_under_a_committed_marker(
+    scratch: Path,  # noqa: F811
+    capsys: pytest.CaptureFixture[str],
+    what: str,
+) -> None:
+    """A committed marker and a committed gitlink at `vendor/lib`, where the maintainer keeps a clone of their own:
+    Git's status lists none of the clone's ignored files nor its `.git`, and the build deleted them; so a socket, a
+    pipe or an empty folder of the maintainer's in the output."""
+    who = ("-c", "user.name=T", "-c", "user.email=t@example.org")
+    _git(scratch, "init", "-q")
+    source(scratch, "book.xml", PLAIN_BOOK)
+    (scratch / "vendor").mkdir()
+    (scratch / "vendor" / ".rulebook-site").write_text("", encoding="utf-8")
+    (scratch / "vendor" / "page.html").write_text("<p>site</p>\n", encoding="utf-8")
+    _git(scratch, "add", "-A")
+    if what == "clone":
+        library = scratch / "vendor" / "lib"
+        library.mkdir()
+        _git(library, "init", "-q")
+        (library / ".gitignore").write_text(".env\n", encoding="utf-8")
+        _git(library, "add", "-A")
+        _git(library, *who, "commit", "-q", "-m", "lib")
+        _git(scratch, "update-index", "--add", "--cacheinfo", f"160000,{_head(library)},vendor/lib")
+        kept = library / ".env"
+        kept.write_text("SECRET=precious\n", encoding="utf-8")
+    _git(scratch, *who, "commit", "-q", "-m", "site")
+    if what == "socket":
+        import socket
+
+        kept = scratch / "vendor" / "s"
+        with socket.socket(socket.AF_UNIX) as bound:
+            bound.bind(str(kept))
+    elif what == "pipe":
+        kept = scratch / "vendor" / "p"
+        os.mkfifo(kept)
+    elif what == "empty folder":
+        kept = scratch / "vendor" / "mine"
+        kept.mkdir()
+    outcome = run(capsys, "build", "-q", "--no-pdf", "-o", "vendor")
+    assert outcome.code == 2 and "beside work no commit holds" in outcome.err, outcome.err
+    assert os.path.lexists(kept)
+
+
+def _head(folder: Path) -> str:
+    return subprocess.run(
+        ["git", "rev-parse", "HEAD"], cwd=folder, check=True, capture_output=True, text=True
+    ).stdout.strip()
+
+
+def test_a_repository_cloned_at_a_gitlink_is_no_submodule(
+    scratch: Path,  # noqa: F811
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A committed gitlink at `private`, where a CI step clones a private repository, and `sources` naming one of its
+    files: any repository there was taken for the submodule, and the file for a committed one, published. A
+    submodule is what Git checks out (its `.git` a file into the repository's `.git/modules/`)."""
+    who = ("-c", "user.name=T", "-c", "user.email=t@example.org")
+    _git(scratch, "init", "-q")
+    source(scratch, "book.xml", PLAIN_BOOK)
+    (scratch / "rulebook.toml").write_text('sources = ["book.xml", "private/token.md"]\n', encoding="utf-8")
+    _git(scratch, "add", "-A")
+    private = scratch / "private"
+    private.mkdir()
+    _git(private, "init", "-q")
+    (private / "token.md").write_text(f"# {TOKEN}\n", encoding="utf-8")
+    _git(private, "add", "-A")
+    _git(private, *who, "commit", "-q", "-m", "private")
+    _git(scratch, "update-index", "--add", "--cacheinfo", f"160000,{_head(private)},private")
+    monkeypatch.setenv("CI", "true")
+    monkeypatch.delenv("RULEBOOK_READ_UNCOMMITTED", raising=False)
+    outcome = run(capsys, "build", "-q", "--no-pdf")
+    assert outcome.code == 2 and "the source `private/token.md` is a file Git does not track" in outcome.err
+    assert TOKEN not in outcome.out + outcome.err and not (scratch / "site").exists()
+
+
+@pytest.mark.parametrize("variable", ["TF_BUILD", "JENKINS_URL"])
+def test_a_ci_service_that_does_not_set_ci_is_a_ci_machine_too(
+    scratch: Path,  # noqa: F811
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    variable: str,
+) -> None:
+    """Azure Pipelines and Jenkins set no `CI`: an untracked file a step wrote was read and published there."""
+    _git(scratch, "init", "-q")
+    source(scratch, "book.xml", PLAIN_BOOK)
+    (scratch / "rulebook.toml").write_text('sources = ["book.xml", "token.md"]\n', encoding="utf-8")
+    _git(scratch, "add", "-A")
+    (scratch / "token.md").write_text(f"# {TOKEN}\n", encoding="utf-8")
+    monkeypatch.delenv("CI", raising=False)
+    monkeypatch.delenv("RULEBOOK_READ_UNCOMMITTED", raising=False)
+    monkeypatch.setenv(variable, "True")
+    outcome = run(capsys, "lint")
+    assert outcome.code == 2 and "the source `token.md` is a file Git does not track" in outcome.err
