@@ -44,7 +44,16 @@ from rulebook.names import NUMBER_ID, ascii_lower, slugify
 from rulebook.site.escaping import html_text
 from rulebook.site.html import Linker, render_content, spaced
 from rulebook.site.lost import without_lost_sentences, without_lost_text
-from rulebook.site.page_table import GLOSSARY, HOME, RESERVED_NAMES, SITE_ENTRIES, TABLES, translation_report
+from rulebook.site.page_table import (
+    GLOSSARY,
+    HOME,
+    LONGEST_PAGE_NAME,
+    RESERVED_NAMES,
+    SITE_ENTRIES,
+    TABLES,
+    is_device_name,
+    translation_report,
+)
 from rulebook.site.pages import (
     LinkStyle,
     Page,
@@ -383,7 +392,7 @@ class TranslatedPlan:
         found = {}
         for chapter in self.chapters:
             page = self.page_of[chapter.id]
-            if page != f"{chapter.id}.md":
+            if page != f"{chapter.id}.md" and _named_by_number(chapter):  # an id that names no page has no address
                 old, folders = f"{chapter.id}.md", self.links.directory_urls
                 target = relative(self.prefix + old, self.prefix + page_url(page, folders), folders)
                 where = f"{page_url(old)}index.html" if folders else page_url(old, folders)
@@ -644,12 +653,30 @@ def readable_anchors(sections: list[Section], reserved: Set[str] = frozenset()) 
 
     A translation converted from a PDF names its numbered sections by number (``s3-2-1``); readers get
     the title's words (``lancer-les-des``), and the number stays as an alias (see ``redirects``).
+    A section's own id that cannot name a page (one of ``reserved``, the site's own pages: a translated chapter
+    `Index` replaced the translation's home page; a device's name; more than :data:`LONGEST_PAGE_NAME` characters:
+    "file name too long" from the build's scratch folder) gets a slug of its title too.
     """
     taken = set(reserved) | {s.id for s in sections}  # a number is kept as an alias: no slug may take it
     counters: dict[str, int] = {}  # a title repeated: not counted up from 2 each time
     return {
-        s.id: unique_id(slugify(s.title), taken, counters=counters) if _named_by_number(s) else s.id for s in sections
+        s.id: unique_id(_slug(s.title), taken, counters=counters)
+        if _named_by_number(s) or not _names_a_page(s.id, reserved)
+        else s.id
+        for s in sections
     }
+
+
+def _names_a_page(name: str, reserved: Set[str]) -> bool:
+    """Whether ``name`` may name a page of a translated site as it is (the checks the original's ids pass: the
+    ``reserved-name`` rule)."""
+    return name.lower() not in reserved and not is_device_name(name) and len(name) <= LONGEST_PAGE_NAME
+
+
+def _slug(title: str) -> str:
+    """A title's slug short enough to name a page's file with a number after it."""
+    slug = slugify(title)[: LONGEST_PAGE_NAME - 10].strip("-") or "section"
+    return f"{slug}-page" if is_device_name(slug) else slug
 
 
 def _named_by_number(section: Section) -> bool:

@@ -261,3 +261,25 @@ def test_a_translations_chapters_count_among_the_sites_pages(capsys, scratch, mo
     assert linted.code == 2 and said in linted.err, linted.out + linted.err
     built = run(capsys, "build", "-q", "-o", "out")
     assert built.code == 2 and said in built.err and not (scratch / "out").exists(), built.err
+
+
+def test_a_translations_chapters_never_take_the_sites_own_pages(capsys, scratch) -> None:  # type: ignore[no-untyped-def]
+    """A plain-Markdown translation's chapter `Index` replaced its site's home page, `Glossary` was lost under the
+    glossary, `Search` and `Assets` went into the site's own folders (exit 0, not a word); a title of 300 characters
+    stopped the build with "file name too long" from its scratch folder. A chapter page's name is the translation's
+    own only when it may name a page; else a slug of its title (`index-2`)."""
+    source(scratch, "book.xml", '<document><chapter id="c" title="C">x.</chapter></document>\n')
+    titles = ["Index", "Glossary", "Search", "Assets", "404", "Aux", "T" * 300]
+    (scratch / "fr.md").write_text("".join(f"# {t}\n\nTEXT-{n}.\n\n" for n, t in enumerate(titles)), encoding="utf-8")
+    (scratch / "rulebook.toml").write_text(
+        'sources = ["book.xml"]\n[translations.fr]\nsource = "fr.md"\nformat = "plain-markdown"\n[pdf]\nbuild = false\n',
+        encoding="utf-8",
+    )
+    built = run(capsys, "build", "-q")
+    assert built.code == 0, built.err
+    french = scratch / "site" / "fr"
+    home = (french / "index.html").read_text(encoding="utf-8")
+    assert "TEXT-0" not in home and 'href="index-2/"' in home  # the home page, linking to the chapter
+    for n in range(len(titles)):  # each chapter's text on a page of its own, none in the site's own folders
+        holding = [p for p in french.rglob("*.html") if f"TEXT-{n}." in p.read_text(encoding="utf-8")]
+        assert len(holding) == 1 and holding[0].parent.name not in ("glossary", "search", "assets", "404"), holding
