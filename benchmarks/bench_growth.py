@@ -200,6 +200,20 @@ def one_line_chapters(count: int) -> Files:
     return _site_book(f"<document>\n{chapters}</document>\n")
 
 
+def translated_chapters(count: int) -> Files:
+    """A book of one chapter and a French translation of ``count`` chapters: each a page of the translated site,
+    each carrying its navigation (a flat list of every chapter once: quadratic)."""
+    french = "".join(f"# Titre {i}\n\nTexte {i}.\n\n" for i in range(count))
+    return {
+        "book.xml": '<document><chapter id="c" title="C">x.</chapter></document>\n',
+        "fr.md": french,
+        "rulebook.toml": (
+            'sources = ["book.xml"]\n[translations.fr]\nsource = "fr.md"\nformat = "plain-markdown"\n'
+            "[pdf]\nbuild = false\n"
+        ),
+    }
+
+
 def chained_definitions(count: int) -> Files:
     """``count`` definitions, each using the one before: each term lists up to 100 to read first in the rule data."""
     definitions = "".join(
@@ -274,6 +288,7 @@ CASES = [
     Case("lint: a paragraph of lines", LINT, a_paragraph_of_lines, (75_000, 150_000, 300_000), "lines"),
     Case("build: one chapter of sections", SITE, sections_of_one_chapter, (2_000, 10_000, 20_000), "sections"),
     Case("build: one-line chapters", SITE, one_line_chapters, (1_000, 2_000, 4_000), "chapters"),
+    Case("build: a translation's chapters", SITE, translated_chapters, (500, 1_000, 2_000), "chapters"),
     Case("lint: chained definitions", LINT, chained_definitions, (10_000, 20_000, 30_000), "definitions"),
     Case("rule data: chained definitions", DATA, chained_definitions, (10_000, 20_000, 30_000), "definitions"),
 ]
