@@ -228,9 +228,13 @@ def _lint_translation(
 
     source, language = translation.source, translation.language
     read = read_book([source], project.root, language=language, outline=True, source_format=translation.format)
-    if not _linted(translation):  # compare's to check: only what stops a build (it cannot be read) is the lint's
+    if not _linted(translation):  # compare's to check: only what stops a build is the lint's
+        from rulebook.lint.rules.too_large import page_findings
+
         unreadable = tuple(d for d in read.diagnostics if d.severity is Severity.FATAL)
-        return read, LintResult(unreadable, read.sources, 0, new=unreadable)
+        too_large = () if unreadable else tuple(page_findings(read.book))  # its pages, as any book's
+        found = (*unreadable, *too_large)
+        return read, LintResult(found, read.sources, 0, new=found, unsafe=too_large)
     result = lint_book(read, book, root=project.root)
     original = memo.linted.get(book.name) if memo is not None else None
     if original is None:

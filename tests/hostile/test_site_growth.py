@@ -283,3 +283,32 @@ def test_a_translations_chapters_never_take_the_sites_own_pages(capsys, scratch)
     for n in range(len(titles)):  # each chapter's text on a page of its own, none in the site's own folders
         holding = [p for p in french.rglob("*.html") if f"TEXT-{n}." in p.read_text(encoding="utf-8")]
         assert len(holding) == 1 and holding[0].parent.name not in ("glossary", "search", "assets", "404"), holding
+
+
+@pytest.mark.parametrize(
+    ("french", "said"),
+    [
+        ("# Top\n\nx\n\n" + "".join(f"## S{n}\n\nx\n\n" for n in range(5)), "chapter `top` holds 6 sections"),
+        ("# " + "T" * (LONGEST_TITLE + 1) + "\n\ny\n", f"is {LONGEST_TITLE + 1} characters long, more than the"),
+    ],
+    ids=["sections", "title"],
+)
+def test_a_translation_the_lint_only_reads_is_held_to_the_pages_bounds(  # type: ignore[no-untyped-def]
+    capsys, scratch, monkeypatch, french, said
+) -> None:
+    """A plain-Markdown translation (read by the lint, checked by `compare`) was held to none of the site's bounds:
+    a chapter of 40,000 sections took 81 s to publish (quadratic), 25 titles of 160,000 characters made a site of
+    164 MB. Its pages are bounded as the book's, by the lint and the build (here 5 sections a chapter)."""
+    from rulebook.lint.rules import too_large
+
+    monkeypatch.setattr(too_large, "MOST_PAGE_SECTIONS", 5)
+    source(scratch, "book.xml", '<document><chapter id="c" title="C">x.</chapter></document>\n')
+    (scratch / "fr.md").write_text(french, encoding="utf-8")
+    (scratch / "rulebook.toml").write_text(
+        'sources = ["book.xml"]\n[translations.fr]\nsource = "fr.md"\nformat = "plain-markdown"\n[pdf]\nbuild = false\n',
+        encoding="utf-8",
+    )
+    linted = run(capsys, "lint", "--color", "never")
+    assert linted.code == 1 and "error[RB306]" in linted.out and said in linted.out and "--> fr.md:1:1" in linted.out
+    built = run(capsys, "build", "-q", "-o", "out")
+    assert built.code == 2 and said in built.err and not (scratch / "out").exists(), built.err
