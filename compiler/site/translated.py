@@ -191,7 +191,8 @@ class TranslatedPlan:
         chapter a translation from a PDF starts with; else the original's (a chapter's title names no book)."""
         self.sections: dict[str, Section] = {}
         self.page_of: dict[str, str] = {}
-        self.anchor = readable_anchors([s for c in chapters for s in _walk(c)], RESERVED_NAMES)
+        pages = {chapter.id for chapter in self.chapters}  # the front's are on the home page, named by their ids
+        self.anchor = readable_anchors([s for c in chapters for s in _walk(c)], RESERVED_NAMES, pages)
         for chapter in self.front:
             self._place(chapter, HOME.file)
         for chapter in self.chapters:
@@ -648,20 +649,23 @@ class TranslatedPlan:
         return with_script(page, self._alternate(path, GLOSSARY.file, {}, False))
 
 
-def readable_anchors(sections: list[Section], reserved: Set[str] = frozenset()) -> dict[str, str]:
+def readable_anchors(
+    sections: list[Section], reserved: Set[str] = frozenset(), pages: Set[str] = frozenset()
+) -> dict[str, str]:
     """Each section's anchor (a chapter's: its page's name): a slug of its title, unique in the site.
 
     A translation converted from a PDF names its numbered sections by number (``s3-2-1``); readers get
     the title's words (``lancer-les-des``), and the number stays as an alias (see ``redirects``).
-    A section's own id that cannot name a page (one of ``reserved``, the site's own pages: a translated chapter
-    `Index` replaced the translation's home page; a device's name; more than :data:`LONGEST_PAGE_NAME` characters:
-    "file name too long" from the build's scratch folder) gets a slug of its title too.
+    A chapter whose own id names its page (one of ``pages``) and cannot (one of ``reserved``, the site's own pages: a
+    translated chapter `Index` replaced the translation's home page; a device's name; more than
+    :data:`LONGEST_PAGE_NAME` characters: "file name too long" from the build's scratch folder) gets a slug of its
+    title too; any other section keeps its id, an anchor in a page (the home page shows the front's `#index`).
     """
     taken = set(reserved) | {s.id for s in sections}  # a number is kept as an alias: no slug may take it
     counters: dict[str, int] = {}  # a title repeated: not counted up from 2 each time
     return {
         s.id: unique_id(_slug(s.title), taken, counters=counters)
-        if _named_by_number(s) or not _names_a_page(s.id, reserved)
+        if _named_by_number(s) or (s.id in pages and not _names_a_page(s.id, reserved))
         else s.id
         for s in sections
     }

@@ -312,3 +312,19 @@ def test_a_translation_the_lint_only_reads_is_held_to_the_pages_bounds(  # type:
     assert linted.code == 1 and "error[RB306]" in linted.out and said in linted.out and "--> fr.md:1:1" in linted.out
     built = run(capsys, "build", "-q", "-o", "out")
     assert built.code == 2 and said in built.err and not (scratch / "out").exists(), built.err
+
+
+def test_a_translations_front_chapter_keeps_its_id_on_the_home_page(capsys, scratch) -> None:  # type: ignore[no-untyped-def]
+    """A PDF conversion's title heading `# Index` before its numbered chapters: it is shown on the home page as
+    `#index`, but links to it said `#index-2` (the slug a chapter's page takes when its id cannot name one): a dead
+    "in the rules" link, and Zensical stopped the build on it. Only a chapter that is a page of its own is renamed."""
+    assert run(capsys, "init", "--format", "markdown", ".").code == 0
+    (scratch / "rules" / "fr").mkdir()
+    (scratch / "rules" / "fr" / "book.md").write_text("# Index\n\nX.\n\n# 1 Deux\n\nT.\n", encoding="utf-8")
+    with (scratch / "rulebook.toml").open("a", encoding="utf-8") as config:
+        config.write('[translations.fr]\nsource = "rules/fr/book.md"\nformat = "plain-markdown"\n')
+    assert run(capsys, "build", "-q", "--no-pdf").code == 0
+    french = scratch / "site" / "fr"
+    assert '<h1 id="index"' in (french / "index.html").read_text(encoding="utf-8")
+    linked = "".join(path.read_text(encoding="utf-8") for path in french.rglob("*.html"))
+    assert "#index-2" not in linked and 'class="rb-in-rules" href="../"' in linked
