@@ -446,7 +446,8 @@ def git(folder: Path, *args: str) -> subprocess.CompletedProcess[bytes] | None:
             ["git", *args],
             cwd=folder,
             capture_output=True,
-            env=dict(git_environment(), LC_ALL="C", GIT_TERMINAL_PROMPT="0"),
+            # each path a name, never a pattern: `rules/t[1].md`, untracked, was "tracked" beside a tracked `t1.md`
+            env=dict(git_environment(), LC_ALL="C", GIT_TERMINAL_PROMPT="0", GIT_LITERAL_PATHSPECS="1"),
             timeout=60,
             check=False,
         )

@@ -205,10 +205,13 @@ class TranslatedPlan:
         # The original's sections the translation lacks: whole chapters get a page, others a notice.
         self.untranslated_page_of: dict[str, str] = {}
         self.notices: dict[str, list[Section]] = defaultdict(list)
-        taken = {page[: -len(".md")] for page in self.page_of.values()} | RESERVED_NAMES
+        # named apart from every other page and from the old addresses the redirects keep, whatever the case (on a
+        # disk that ignores it one page replaced another; a redirect replaced the untranslated chapter `s1`'s page)
+        taken = {name.lower() for name in self._redirected()} | RESERVED_NAMES
+        taken |= {page[: -len(".md")].lower() for page in self.page_of.values()}
         for chapter in original.chapters:
             if chapter.id not in self.to_translation:
-                self.untranslated_page_of[chapter.id] = f"{unique_id(chapter.id, taken)}.md"
+                self.untranslated_page_of[chapter.id] = f"{_unique_folded(chapter.id, taken)}.md"
             for section in _walk(chapter):
                 if section.id in self.to_translation or section.parent_id not in self.to_translation:
                     continue
@@ -388,12 +391,21 @@ class TranslatedPlan:
         previews = page_previews(self.previews, used, href)
         return json_script("rb-previews", previews) + "\n" + words_script(self.strings)
 
+    def _redirected(self) -> list[str]:
+        """The numbered addresses the redirects keep (``s3``): each numbered chapter's whose page has another name."""
+        return [
+            chapter.id
+            for chapter in self.chapters
+            if self.page_of[chapter.id] != f"{chapter.id}.md" and _named_by_number(chapter)
+        ]
+
     def redirects(self) -> dict[str, str]:
         """A page at each chapter's numbered address (``s3/``) leading to its readable one, keeping the ``#s3-2-1``."""
         found = {}
+        redirected = set(self._redirected())  # an id that names no page has no address
         for chapter in self.chapters:
             page = self.page_of[chapter.id]
-            if page != f"{chapter.id}.md" and _named_by_number(chapter):  # an id that names no page has no address
+            if chapter.id in redirected:
                 old, folders = f"{chapter.id}.md", self.links.directory_urls
                 target = relative(self.prefix + old, self.prefix + page_url(page, folders), folders)
                 where = f"{page_url(old)}index.html" if folders else page_url(old, folders)
@@ -669,6 +681,17 @@ def readable_anchors(
         else s.id
         for s in sections
     }
+
+
+def _unique_folded(name: str, taken: set[str]) -> str:
+    """``name``, or ``name-2``, ``name-3``... if one of ``taken`` (lower case) is it whatever the case; the name
+    returned is added."""
+    candidate, n = name, 1
+    while candidate.lower() in taken:
+        n += 1
+        candidate = f"{name}-{n}"
+    taken.add(candidate.lower())
+    return candidate
 
 
 def _names_a_page(name: str, reserved: Set[str]) -> bool:

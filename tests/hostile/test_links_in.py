@@ -738,3 +738,22 @@ def test_a_ci_service_that_does_not_set_ci_is_a_ci_machine_too(
     monkeypatch.setenv(variable, "True")
     outcome = run(capsys, "lint")
     assert outcome.code == 2 and "the source `token.md` is a file Git does not track" in outcome.err
+
+
+def test_a_name_git_could_read_as_a_pattern_is_asked_as_a_name(
+    scratch: Path,  # noqa: F811
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """`rules/t[1].md`, untracked, was "tracked" beside a tracked `rules/t1.md` (Git read the name as a pattern): a
+    committed link to it was followed and its text published."""
+    _git(scratch, "init", "-q")
+    (scratch / "rules").mkdir()
+    (scratch / "rules" / "t1.md").write_text("tracked\n", encoding="utf-8")
+    (scratch / "rules" / "real.xml").write_text(PLAIN_BOOK, encoding="utf-8")
+    _links(scratch, {"rules/book.xml": "t[1].md"})
+    (scratch / "rulebook.toml").write_text('sources = ["rules/book.xml"]\n', encoding="utf-8")
+    _git(scratch, "add", "-A")
+    (scratch / "rules" / "t[1].md").write_text(f"# {TOKEN}\n", encoding="utf-8")
+    outcome = run(capsys, "lint")
+    assert outcome.code == 2 and "which Git does not track" in outcome.out + outcome.err
+    assert TOKEN not in outcome.out + outcome.err

@@ -328,3 +328,42 @@ def test_a_translations_front_chapter_keeps_its_id_on_the_home_page(capsys, scra
     assert '<h1 id="index"' in (french / "index.html").read_text(encoding="utf-8")
     linked = "".join(path.read_text(encoding="utf-8") for path in french.rglob("*.html"))
     assert "#index-2" not in linked and 'class="rb-in-rules" href="../"' in linked
+
+
+@pytest.mark.parametrize(
+    ("appended", "french", "untranslated", "translated"),
+    [
+        (
+            "# Third Things {#s1}\n\nThe third chapter's own words: ORIGINAL-S1-TEXT.\n",
+            "# Bases\n\n## 1 Les bases\n\nTexte des bases.\n",
+            ("s1-2", "Third Things"),
+            "les-bases",
+        ),
+        (
+            "# Zzz Last {#Jouer}\n\nThe last.\n",
+            "## 1 Les bases\n\nTexte.\n\n## 2 Jouer\n\nJeu.\n",
+            ("Jouer-2", "Zzz Last"),
+            "jouer",
+        ),
+    ],
+    ids=["redirect", "case"],
+)
+def test_an_untranslated_chapters_page_is_named_apart_from_every_other(  # type: ignore[no-untyped-def]
+    capsys, scratch, appended, french, untranslated, translated
+) -> None:
+    """The untranslated chapter `s1`'s page was replaced by the redirect kept at a numbered chapter's old address
+    `s1/`; the untranslated `Jouer/` stood beside the translation's `jouer/` (on macOS or Windows one replaced the
+    other). An untranslated chapter's page is named apart from every page and old address, whatever the case."""
+    assert run(capsys, "init", "--format", "markdown", ".").code == 0
+    with (scratch / "rules" / "book.md").open("a", encoding="utf-8") as book:
+        book.write(f"\n{appended}")
+    (scratch / "rules" / "fr").mkdir()
+    (scratch / "rules" / "fr" / "book.md").write_text(french, encoding="utf-8")
+    with (scratch / "rulebook.toml").open("a", encoding="utf-8") as config:
+        config.write('[translations.fr]\nsource = "rules/fr/book.md"\nformat = "plain-markdown"\n')
+    assert run(capsys, "build", "-q", "--no-pdf").code == 0
+    french_site = scratch / "site" / "fr"
+    names = {path.name for path in french_site.iterdir() if path.is_dir()}
+    assert {untranslated[0], translated} <= names and len({name.lower() for name in names}) == len(names), names
+    page = (french_site / untranslated[0] / "index.html").read_text(encoding="utf-8")
+    assert f"<title>{untranslated[1]}" in page and "location.replace" not in page
