@@ -372,11 +372,20 @@ def _check_mounts(output: Path, root: Path) -> None:
         )
 
 
+def _template_missing(error: LookupError) -> bool:
+    """Whether ``error`` is Jinja's missing template (an OSError too: no failed write); jinja2 is not imported for it,
+    as no template was looked for unless it was."""
+    jinja = sys.modules.get("jinja2")
+    return jinja is not None and isinstance(error, jinja.TemplateNotFound)
+
+
 @contextmanager
 def _plainly(output: Path) -> Iterator[None]:
     try:
         yield
-    except LookupError as error:  # a template missing (Jinja's is an OSError too): no failed write, said as it is
+    except LookupError as error:
+        if not _template_missing(error):  # a KeyError of the build's own: an internal error, never "a template"
+            raise
         raise OutputError(masked(f"the site generator misses a template: {error}")) from error
     except OSError as error:
         where = error.filename or output

@@ -142,3 +142,40 @@ def test_a_sections_terms_share_one_walk_and_show_what_each_walk_showed() -> Non
     for name in names:  # as the walk for each term alone shows it
         assert cards[name] == previews.preview(section.children, name, at_definition=True)[0], name
     assert cards["t40"].startswith("Term 40 is told here.") and cards["celled"] == "A celled term here."
+
+
+def test_a_cards_table_is_bounded_in_columns_and_characters() -> None:
+    """A card is written into every page using its term: a header cell of 250,000 characters, the term used on 1,999
+    pages, made a site of 1.1 GB. A card shows at most 12 columns, each cell at most 1,000 characters."""
+    from rulebook.site.previews import CARD_CELL, CARD_COLUMNS
+
+    cells = "".join(f"<cell>{'H' * 5_000 if n == 0 else n}</cell>" for n in range(20))
+    xml = (
+        '<document><chapter title="Big"><definition name="big">A <reference name="big">big</reference> table.'
+        f"<table><row>{cells}</row><row>{cells}</row></table></definition></chapter></document>"
+    )
+    table = card(xml, "big")["table"]
+    assert isinstance(table, dict)
+    for row in table["rows"]:
+        assert len(row) == CARD_COLUMNS and row[0] == "H" * (CARD_CELL - 1) + "…" and row[1] == "1"
+
+
+def test_a_page_carries_its_nearest_cards_up_to_a_bound() -> None:
+    """Each page carried every card two links deep: one `See [[a]].` on each of 1,999 pages, `a` linking 40 terms
+    each linking 40, carried 1,641 cards into every page (a site of 1.4 GB). The used terms' cards come first, then
+    the nearer ones, up to the page's bound."""
+    import json
+
+    from rulebook.site.pages import PAGE_CARDS_BYTES, page_previews
+
+    def card(text: str, links: list[str]) -> dict[str, object]:
+        return {"title": text, "text": text + " " + " ".join(links), "links": [[0, 1, name] for name in links]}
+
+    previews = {"a": card("a", [f"b{n}" for n in range(40)])}
+    previews |= {f"b{n}": card(f"b{n}", [f"c{n}x{k}" for k in range(40)]) for n in range(40)}
+    previews |= {f"c{n}x{k}": card("w " * 100, []) for n in range(40) for k in range(40)}
+    carried = page_previews(previews, ["a"], lambda name: f"#{name}")
+    assert "a" in carried and all(f"b{n}" in carried for n in range(40))  # the nearest first
+    assert len(json.dumps(carried, ensure_ascii=False)) <= PAGE_CARDS_BYTES + 1_000
+    assert len(carried) < len(previews)
+    assert list(carried) == sorted(carried)

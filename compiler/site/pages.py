@@ -332,23 +332,37 @@ CARD_DEPTH = 2
 """How deep a page's cards open one another: the terms a card links carry their cards, and theirs too."""
 
 
+PAGE_CARDS_BYTES = 64 * 1024
+"""The most card data a page carries (the bundled book's most, its glossary's, 14 KB): each page carried every card
+two links deep, 1 + K + K² of them (one `See [[a]].` on each of 1,999 pages carried 1,641 cards: a site of 1.4 GB,
+4 GB of memory)."""
+
+
 def page_previews(
     previews: Mapping[str, dict[str, Any]], used: Iterable[str], href: Callable[[str], str | None]
 ) -> dict[str, dict[str, Any]]:
     """The cards a page carries: those of the terms it uses and of the terms their cards link (to
-    :data:`CARD_DEPTH`), each with its link from the page (``href``) and only the links that lead somewhere."""
+    :data:`CARD_DEPTH`), each with its link from the page (``href``) and only the links that lead somewhere; the
+    nearest first, while they come to :data:`PAGE_CARDS_BYTES` (a card's link to a term whose card is not carried
+    is its text)."""
     wanted = set(used) & previews.keys()
+    order = sorted(wanted)
     frontier = set(wanted)
     for _ in range(CARD_DEPTH):
         frontier = {term for name in frontier for _, _, term in previews[name].get("links", ())} - wanted
         frontier &= previews.keys()
         wanted |= frontier
-    found = {}
-    for name in sorted(wanted):
+        order += sorted(frontier)
+    found, size = {}, 0
+    for name in order:
         links = [span for span in previews[name].get("links", ()) if span[2] in previews and href(span[2])]
         url = href(name)
-        found[name] = {**previews[name], "links": links, **({"href": url} if url else {})}
-    return found
+        card = {**previews[name], "links": links, **({"href": url} if url else {})}
+        size += len(json.dumps(card, ensure_ascii=False))
+        if size > PAGE_CARDS_BYTES:
+            break
+        found[name] = card
+    return dict(sorted(found.items()))
 
 
 def words_script(words: Mapping[str, str]) -> str:

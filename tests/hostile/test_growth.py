@@ -489,6 +489,29 @@ def test_a_section_translated_in_more_sentences_is_aligned_in_linear_time(capsys
     ]
 
 
+@pytest.mark.parametrize(("left", "right"), [(1, 21_000), (3, 35_000), (21_000, 1)])
+def test_a_section_of_very_unequal_sentences_is_aligned_whole(left: int, right: int) -> None:
+    """One original sentence against 21,000 translated: the narrowed band's diagonal leapt past its reach from one
+    row to the next, no alignment joined the corners, and `status`, `compare` and the build failed ("internal error:
+    KeyError", "the site generator misses a template"). The band always joins them, its places linear."""
+    from rulebook.translate.sentence_align import Features, align_sentences, band
+
+    original = [Features(length=15) for _ in range(left)]
+    translation = [Features(length=5) for _ in range(right)]
+    assert (left + 1) * 2 * band(left, right) <= 12 * (left + right) + 80_000  # places linear in the sentences
+    beads = align_sentences(original, translation, 1.0)
+    assert [i for bead in beads for i in bead.original] == list(range(left))
+    assert [j for bead in beads for j in bead.translation] == list(range(right))
+
+
+def test_a_lookup_error_of_the_build_is_never_told_as_a_missing_template(tmp_path: Path) -> None:
+    """The aligner's KeyError stopped the build with "the site generator misses a template: (1, 21000)"."""
+    from rulebook.publish import _plainly
+
+    with pytest.raises(KeyError), _plainly(tmp_path):
+        raise KeyError((1, 21_000))
+
+
 def test_a_sentence_repeating_its_obligations_is_compared_in_linear_time(capsys, scratch) -> None:  # type: ignore[no-untyped-def]
     original = "The unit " + "must move and may not " * 20_000 + "shoot."
     translation = "L'unité " + "peut bouger et ne doit pas " * 20_000 + "tirer."

@@ -367,3 +367,24 @@ def test_an_untranslated_chapters_page_is_named_apart_from_every_other(  # type:
     assert {untranslated[0], translated} <= names and len({name.lower() for name in names}) == len(names), names
     page = (french_site / untranslated[0] / "index.html").read_text(encoding="utf-8")
     assert f"<title>{untranslated[1]}" in page and "location.replace" not in page
+
+
+def test_the_quick_reference_is_left_out_of_the_search(capsys, scratch) -> None:  # type: ignore[no-untyped-def]
+    """The quick reference writes a heading for each sequence, bounded by nothing: 20,000 sequences in one section
+    (1.6 MB) made the search plugin look each heading up in the page's whole table of contents (36 s, quadratic).
+    It repeats the rules, as the glossary does: searches land on the rules text."""
+    sequences = "".join(
+        f'<sequence kind="turn" id="q{n}" title="Sq {n}"><item title="Move">a</item></sequence>' for n in range(3)
+    )
+    source(
+        scratch,
+        "book.xml",
+        f'<document><chapter id="c" title="C"><section id="s" title="S">x.{sequences}</section></chapter></document>\n',
+    )
+    (scratch / "rulebook.toml").write_text('sources = ["book.xml"]\n[pdf]\nbuild = false\n', encoding="utf-8")
+    assert run(capsys, "build", "-q").code == 0
+    assert "Sq 2" in (scratch / "site" / "tables" / "index.html").read_text(encoding="utf-8")
+    index = json.loads((scratch / "site" / "search" / "search_index.json").read_text(encoding="utf-8"))
+    locations = [entry["location"] for entry in index["docs"]]
+    assert any(location.startswith("c/") for location in locations)
+    assert not any(location.startswith("tables/") for location in locations)
