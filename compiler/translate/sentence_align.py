@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import math
 import re
+from bisect import bisect_left, bisect_right
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -345,15 +346,14 @@ def cognates(text: str) -> frozenset[str]:
 
 
 def _common(left: tuple[str, ...], right: tuple[str, ...]) -> int:
-    """How many items two sorted tuples share, repeats counted."""
-    if not left or not right:
-        return 0
-    i = j = found = 0
-    while i < len(left) and j < len(right):
-        if left[i] == right[j]:
-            found, i, j = found + 1, i + 1, j + 1
-        elif left[i] < right[j]:
-            i += 1
-        else:
-            j += 1
+    """How many items two sorted tuples share, repeats counted: each of the shorter's looked up in the longer (a
+    sentence of 8,000 values, walked whole against each sentence of the other side it was weighed with, made
+    aligning quadratic: 20 s for 320 KB)."""
+    short, long = (left, right) if len(left) <= len(right) else (right, left)
+    found, i = 0, 0
+    while i < len(short):
+        item = short[i]
+        here = bisect_right(short, item, i)
+        found += min(here - i, bisect_right(long, item) - bisect_left(long, item))
+        i = here
     return found
