@@ -111,7 +111,7 @@ def band(rows: int, cols: int) -> int:
     """How far from the diagonal the alignment of ``rows`` and ``cols`` sentences may stray: never so narrow that one
     row's reach misses the next's (one original sentence against 21,000 translated: the diagonal leapt past the band,
     no alignment joined the corners, and `status` failed with an internal error), which costs places in ``cols``."""
-    joining = cols // max(rows, 1) // 2 + 2
+    joining = cols if rows == 0 else cols // rows // 2 + 2  # no original sentence: its one row reaches every column
     return min(BAND + abs(rows - cols), max(BAND, ALIGNED_PLACES // (2 * (rows + 1)), joining))
 
 

@@ -489,7 +489,7 @@ def test_a_section_translated_in_more_sentences_is_aligned_in_linear_time(capsys
     ]
 
 
-@pytest.mark.parametrize(("left", "right"), [(1, 21_000), (3, 35_000), (21_000, 1)])
+@pytest.mark.parametrize(("left", "right"), [(1, 21_000), (3, 35_000), (21_000, 1), (0, 20_001), (20_001, 0)])
 def test_a_section_of_very_unequal_sentences_is_aligned_whole(left: int, right: int) -> None:
     """One original sentence against 21,000 translated: the narrowed band's diagonal leapt past its reach from one
     row to the next, no alignment joined the corners, and `status`, `compare` and the build failed ("internal error:
