@@ -227,6 +227,9 @@ class BookConfig:
     site_url: str | None = None
     """Where the book's site is published (canonical links); None: no canonical links."""
     language: str = "en"
+    language_file: Path | None = None
+    """The project's file for the book's language (:mod:`rulebook.languages`), which its translations are compared
+    in: a language the compiler does not ship, or words over a shipped one."""
     baseline: Path | None = None
     severities: Mapping[str, Severity | None] = field(default_factory=dict)
     """Configured severity by rule code; ``None`` turns a rule off."""
@@ -361,6 +364,7 @@ class Project:
         for book in self.books:
             found += [Input(path, "source", book.name) for path in book.sources]
             found += [Input(book.baseline, "baseline", book.name)] if book.baseline else []
+            found += [Input(book.language_file, "language file", book.name)] if book.language_file else []
             for translation in book.translations:
                 found += [Input(path, role, book.name, translation.language) for path, role in translation.roles]
         return tuple(found)
@@ -487,6 +491,7 @@ _BOOK_KEYS = {
     "description",
     "site_url",
     "language",
+    "language_file",
     "changes_from",
     "terms",
     "skip",
@@ -744,6 +749,14 @@ def _book(table: Mapping[str, Any], root: Path, check: _Checker, name: str, wher
         raise check.error(
             f"`language` in [{where}] must be a language code such as `en` or `fr`, not {quoted(language)}"
         )
+    language_file = check.path(table, "language_file", where, root=root)
+    translations = _translations(check.table(table, "translations", where), root, check, where)
+    if translations and language not in TRANSLATION_LANGUAGES and language_file is None:
+        raise check.error(
+            f"[{where}]: the book is in `{language}`, a language not shipped (the languages: "
+            f"{', '.join(TRANSLATION_LANGUAGES)}), and its translations are compared in it: describe it in a file of "
+            "the project and name it with `language_file` (`rulebook docs translation`)"
+        )
     return BookConfig(
         name=name,
         sources=tuple(root / source for source in check.paths(table, "sources", where, root=root)),
@@ -753,6 +766,7 @@ def _book(table: Mapping[str, Any], root: Path, check: _Checker, name: str, wher
         description=check.string(table, "description", where, most=LONGEST_LINE),
         site_url=check.url(table, "site_url", where),
         language=language,
+        language_file=root / language_file if language_file else None,
         baseline=root / baseline if baseline else None,
         severities=_severities(check.table(table, "lint", where), check, _within(where, "lint")),
         linking=Linking(
@@ -761,7 +775,7 @@ def _book(table: Mapping[str, Any], root: Path, check: _Checker, name: str, wher
             check.strings(table, "skip", where),
         ),
         changes_from=check.string(table, "changes_from", where),
-        translations=_translations(check.table(table, "translations", where), root, check, where),
+        translations=translations,
         uses=check.strings(table, "uses", where),
         faq=check.boolean(table, "faq", where),
         format=_source_format(table, check, where),

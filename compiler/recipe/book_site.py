@@ -206,8 +206,12 @@ def site_settings(project: Project, book: BookConfig) -> dict[str, Any]:
     left out.
     """
     from rulebook.site.escaping import theme_text
+    from rulebook.site.theme import theme_language
 
-    settings: dict[str, Any] = {"site_name": theme_text(book.display_title), "theme": {"language": book.language}}
+    theme, extra = theme_language(book.language)
+    settings: dict[str, Any] = {"site_name": theme_text(book.display_title), "theme": theme}
+    if extra:
+        settings["extra"] = extra
     if book.copyright:
         settings["copyright"] = _escaped(book.copyright)
     if book.description:

@@ -205,7 +205,7 @@ def compare_translations(
 
     results = []
     for translation in book.translations:
-        key = digest(*[s.text for s in read.sources.values()], repr(translation), *translation.files)
+        key = digest(*[s.text for s in read.sources.values()], repr(translation), *translation.files, *book_words(book))
 
         def compare(translation: Translation = translation) -> TranslationResult | None:
             translated = own_names(
@@ -216,10 +216,11 @@ def compare_translations(
             if translated.fatal:
                 return None
             terms = translation_terms(translation, root, translated.book)
-            words = translation_languages(translation, root)[1]
+            original, words = translation_languages(book, translation, root)
             comparison = compare_books(
                 read.book,
                 translated.book,
+                original_language=original,
                 translation_language=words,
                 terms=terms,
                 waivers=translation_waivers(translation, root),
@@ -249,12 +250,20 @@ def unreadable_translations(
     return tuple(refused)
 
 
-def translation_languages(translation: Translation, root: Path | None) -> tuple[Language, Language]:
-    """The original's language (English) and the translation's: the shipped one, with the project's language file
-    over it when the translation names one (:mod:`rulebook.languages`)."""
+def translation_languages(book: BookConfig, translation: Translation, root: Path | None) -> tuple[Language, Language]:
+    """The original's language (its book's) and the translation's: each the shipped one, with the project's language
+    file over it where the configuration names one (:mod:`rulebook.languages`)."""
     from rulebook.languages.data import load_language
 
-    return load_language("en"), load_language(translation.language, translation.language_file, root=root)
+    return (
+        load_language(book.language, book.language_file, root=root),
+        load_language(translation.language, translation.language_file, root=root),
+    )
+
+
+def book_words(book: BookConfig) -> tuple[str | Path, ...]:
+    """What of a book's configuration its translations' comparison reads: its language and language file."""
+    return (book.language, *((book.language_file,) if book.language_file else ()))
 
 
 def translation_terms(translation: Translation, root: Path | None, translated: Book | None) -> dict[str, Entry]:
