@@ -224,6 +224,34 @@ def test_a_family_of_books_past_the_sites_pages_is_refused_by_lint_and_build(  #
     assert run(capsys, "build", "-q", "--book", "b1", "-o", "out").code == 0
 
 
+def test_an_edit_that_takes_the_site_past_its_pages_is_refused_by_serve(  # type: ignore[no-untyped-def]
+    scratch, monkeypatch
+) -> None:
+    """`serve` built each edit's pages without the bound a build holds: an edit adding chapters took the site past
+    it (the twenty-eighth probe). The edited book is counted with the others as served (bound here 10)."""
+    from rulebook import build_values
+    from rulebook.project import load_project
+    from rulebook.recipe import stages
+    from rulebook.recipe.cache import StageCache
+    from rulebook.recipe.live import live_books, live_pages_refusal, update_live
+
+    monkeypatch.setattr(stages, "MOST_SITE_PAGES", 10)
+    _pages_of_books(scratch, books=3, chapters=3)  # 9 pages
+    project, cache = load_project(scratch), StageCache(limit=8)
+    options = build_values.BuildOptions(output=scratch / "out")
+    served = live_books(project, options, cache)
+    assert not isinstance(served, build_values.BuildResult)
+    books = {book.config.name: book for book in served}
+    more = "".join(f'<chapter id="n{n}" title="N{n}">x.</chapter>\n' for n in range(2))
+    edited = (scratch / "b1.xml").read_text(encoding="utf-8").replace("</document>", more + "</document>")
+    (scratch / "b1.xml").write_text(edited, encoding="utf-8")  # 11 pages
+    edit = update_live(project, options, books["b1"], cache)
+    assert not isinstance(edit, build_values.BuildResult)
+    assert live_pages_refusal(books, "b1", books["b1"].read) is None  # as served: 9
+    said = live_pages_refusal(books, "b1", edit.read)
+    assert said is not None and said.startswith("the site would have 11 pages of chapters, more than the 10"), said
+
+
 def test_a_translations_navigation_is_grouped_as_the_books(capsys, scratch) -> None:  # type: ignore[no-untyped-def]
     """A translation's chapters were one flat list in its navigation, which every page of it renders: 1,000 French
     chapters (22 KB) took 45 s, 5,000 took 541 s. Grouped as the book's own, in the translation's words."""
