@@ -179,6 +179,27 @@ def test_the_output_may_not_be_a_link(scratch: Path, capsys: pytest.CaptureFixtu
     assert list((scratch / "elsewhere").iterdir()) == []
 
 
+def test_an_output_other_users_may_write_into_is_refused(scratch: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A build into a folder any user may write into (no sticky bit) was accepted: another user could put a link or
+    a folder of theirs where the build swaps the site in, or add pages to it. /tmp's sticky bit is enough."""
+    project(scratch / "book")
+    shared = scratch / "shared"
+    shared.mkdir(mode=0o777)
+    shared.chmod(0o777)
+    os.chdir(scratch / "book")
+    assert run("build", "-q", "--no-pdf", "-o", str(shared / "site")) == 2
+    said = capsys.readouterr().err
+    assert f"is in `{shared}`, a folder any user may write into (without the sticky bit" in said, said
+    assert list(shared.iterdir()) == []
+    shared.chmod(0o1777)
+    assert run("build", "-q", "--no-pdf", "-o", str(shared / "site")) == 0
+    (shared / "site").chmod(0o777)
+    assert run("build", "-q", "--no-pdf", "-o", str(shared / "site")) == 2
+    assert "may be written by any user" in capsys.readouterr().err
+    (shared / "site").chmod(0o755)
+    assert run("build", "-q", "--no-pdf", "-o", str(shared / "site")) == 0
+
+
 def test_an_empty_folder_and_an_earlier_site_are_replaced(scratch: Path) -> None:
     project(scratch)
     (scratch / "site").mkdir()
