@@ -211,7 +211,7 @@ class TranslatedPlan:
         taken |= {page[: -len(".md")].lower() for page in self.page_of.values()}
         for chapter in original.chapters:
             if chapter.id not in self.to_translation:
-                self.untranslated_page_of[chapter.id] = f"{_unique_folded(chapter.id, taken)}.md"
+                self.untranslated_page_of[chapter.id] = f"{unique_id(chapter.id, taken, fold=True)}.md"
             for section in _walk(chapter):
                 if section.id in self.to_translation or section.parent_id not in self.to_translation:
                     continue
@@ -681,17 +681,6 @@ def readable_anchors(
         else s.id
         for s in sections
     }
-
-
-def _unique_folded(name: str, taken: set[str]) -> str:
-    """``name``, or ``name-2``, ``name-3``... if one of ``taken`` (lower case) is it whatever the case; the name
-    returned is added."""
-    candidate, n = name, 1
-    while candidate.lower() in taken:
-        n += 1
-        candidate = f"{name}-{n}"
-    taken.add(candidate.lower())
-    return candidate
 
 
 def _names_a_page(name: str, reserved: Set[str]) -> bool:
