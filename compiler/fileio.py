@@ -562,7 +562,17 @@ def _uncommitted(path: Path, tree: _GitTree, *, tracked_only: bool) -> bool:
 def _checked_out_submodule(folder: Path) -> bool:
     """Whether ``folder`` holds a submodule as Git checks one out: a ``.git`` file naming a folder under the
     repository's ``.git/modules/`` (a repository a CI step cloned there has a ``.git`` folder of its own, and a
-    committed gitlink made its files count as committed: a private repository's file was published)."""
+    committed gitlink made its files count as committed: a private repository's file was published). Asked once a
+    folder a process, as :func:`_ignored_in` is."""
+    if folder not in _SUBMODULES:
+        _SUBMODULES[folder] = _asked_submodule(folder)
+    return _SUBMODULES[folder]
+
+
+_SUBMODULES: dict[Path, bool] = {}
+
+
+def _asked_submodule(folder: Path) -> bool:
     if not os.path.isfile(folder / ".git"):
         return False
     found = git(folder, "rev-parse", "--absolute-git-dir")
@@ -665,3 +675,4 @@ def git_refusal(folder: Path) -> str | None:
 def forget_git_ignored() -> None:
     """Ask Git again (``serve``, after the sources or ``.gitignore`` changed)."""
     _IGNORED.clear()
+    _SUBMODULES.clear()
