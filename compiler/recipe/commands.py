@@ -24,6 +24,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from rulebook.assets import images_beside
 from rulebook.diagnostics import Severity
 from rulebook.errors import UserError
 from rulebook.fileio import shown_path
@@ -235,7 +236,8 @@ def _lint_translation(
         too_large = () if unreadable else tuple(page_findings(read.book))  # its pages, as any book's
         found = (*unreadable, *too_large)
         return read, LintResult(found, read.sources, 0, new=found, unsafe=too_large)
-    result = lint_book(read, book, root=project.root)
+    pictures = images_beside(book.sources[0]) if book.sources else None
+    result = lint_book(read, book, root=project.root, original_images=pictures)
     original = memo.linted.get(book.name) if memo is not None else None
     if original is None:
         _, original = lint(project, LintTarget(book), earlier, memo)

@@ -10,7 +10,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from rulebook.assets import book_images, image_folder, linked_folder_refusals
+from rulebook.assets import book_images, image_folder, linked_folder_refusals, translation_images
 from rulebook.catalog.book import DUPLICATE_ID, EMPTY_NAME, INVALID_NAME, RESERVED_NAME, TOO_LARGE
 from rulebook.diagnostics import Diagnostic, Severity, at_most_same
 from rulebook.engine.limits import MAX_RULES_BYTES
@@ -51,6 +51,7 @@ def lint_book(
     partial: bool = False,
     reserved: frozenset[str] = frozenset(),
     family: Family | None = None,
+    original_images: Path | None = None,
 ) -> LintResult:
     """Every diagnostic for a book: reading problems, then the book rules (unless reading failed).
 
@@ -58,12 +59,19 @@ def lint_book(
     sources were read (entries of the others are not stale). ``reserved``: names a chapter may
     not take (the site's own pages, the project's books and translations). ``family``: the other books
     its names resolve in and that use its terms (:mod:`rulebook.recipe.family`; None: the book alone).
+    ``original_images``: for a translation, its original's pictures folder, whose pictures it shows where its own
+    folder has none (:func:`~rulebook.assets.translation_images`).
     """
     found = list(read.diagnostics)
     terms = facts = kin = None
     with gc_frozen():
         if not read.fatal:
-            images = book_images(read.book, image_folder(read.book, root))
+            folder = image_folder(read.book, root)
+            images = (
+                book_images(read.book, folder)
+                if original_images is None
+                else translation_images(read.book, folder, original_images)
+            )
             member = family.books.get(book.name) if family is not None else None
             if family is not None and member is not None and member.terms.book is read.book:
                 own, terms, kin = member, member.terms, family  # the family was made with this reading
