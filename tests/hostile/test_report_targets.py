@@ -485,7 +485,7 @@ def test_a_csv_cell_with_blanks_before_its_formula_is_no_formula(
     blank: str,
     start: str,
 ) -> None:
-    """A no-break, ideographic or zero-width space before `=` (or a full-width `＝`) kept the cell as written: a
+    """A no-break, ideographic or zero-width space before `=` (or a full-width equals sign) kept the cell as written: a
     spreadsheet that trims it as it reads the cell runs the formula (the thirtieth probe)."""
     source(scratch, "book.xml", BOOK)
     (scratch / "terms.toml").write_text(f'[march]\npreferred = "{blank}{start}HYPERLINK(1)"\n', encoding="utf-8")

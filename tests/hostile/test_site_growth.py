@@ -187,6 +187,15 @@ def test_the_most_the_lists_can_come_to_is_never_less_than_what_they_take(count:
     assert read_first_bytes_at_most(terms) < MOST_READ_FIRST_BYTES  # a small book: far under the limit
 
 
+def _one_chapter_and_plain_french(folder: Path) -> None:
+    """A book of one chapter, and its French translation `fr.md` (a plain-Markdown file the test writes)."""
+    source(folder, "book.xml", '<document><chapter id="c" title="C">x.</chapter></document>\n')
+    (folder / "rulebook.toml").write_text(
+        'sources = ["book.xml"]\n[translations.fr]\nsource = "fr.md"\nformat = "plain-markdown"\n[pdf]\nbuild = false\n',
+        encoding="utf-8",
+    )
+
+
 def _pages_of_books(folder: Path, books: int, chapters: int) -> None:
     """``books`` books of ``chapters`` chapters each, each chapter defining a term of its own."""
     lines = ['sources = ["b0.xml"]', "[pdf]", "build = false"]
@@ -255,13 +264,9 @@ def test_an_edit_that_takes_the_site_past_its_pages_is_refused_by_serve(  # type
 def test_a_translations_navigation_is_grouped_as_the_books(capsys, scratch) -> None:  # type: ignore[no-untyped-def]
     """A translation's chapters were one flat list in its navigation, which every page of it renders: 1,000 French
     chapters (22 KB) took 45 s, 5,000 took 541 s. Grouped as the book's own, in the translation's words."""
-    source(scratch, "book.xml", '<document><chapter id="c" title="C">x.</chapter></document>\n')
+    _one_chapter_and_plain_french(scratch)
     count = 3 * CHAPTERS_PER_NAV_GROUP
     (scratch / "fr.md").write_text("".join(f"# Titre {n}\n\nTexte {n}.\n\n" for n in range(count)), encoding="utf-8")
-    (scratch / "rulebook.toml").write_text(
-        'sources = ["book.xml"]\n[translations.fr]\nsource = "fr.md"\nformat = "plain-markdown"\n[pdf]\nbuild = false\n',
-        encoding="utf-8",
-    )
     assert run(capsys, "build", "-q").code == 0
     pages = sorted(path for path in (scratch / "site" / "fr").glob("*/index.html") if "Titre" in path.read_text())
     assert len(pages) >= count
@@ -276,11 +281,7 @@ def test_a_translations_chapters_count_among_the_sites_pages(capsys, scratch, mo
     from rulebook.recipe import stages
 
     monkeypatch.setattr(stages, "MOST_SITE_PAGES", 10)
-    source(scratch, "book.xml", '<document><chapter id="c" title="C">x.</chapter></document>\n')
-    (scratch / "rulebook.toml").write_text(
-        'sources = ["book.xml"]\n[translations.fr]\nsource = "fr.md"\nformat = "plain-markdown"\n[pdf]\nbuild = false\n',
-        encoding="utf-8",
-    )
+    _one_chapter_and_plain_french(scratch)
     (scratch / "fr.md").write_text("".join(f"# Titre {n}\n\nTexte.\n\n" for n in range(9)), encoding="utf-8")
     assert run(capsys, "lint").code == 0  # 1 + 9 pages
     (scratch / "fr.md").write_text("".join(f"# Titre {n}\n\nTexte.\n\n" for n in range(10)), encoding="utf-8")
@@ -296,13 +297,9 @@ def test_a_translations_chapters_never_take_the_sites_own_pages(capsys, scratch)
     glossary, `Search` and `Assets` went into the site's own folders (exit 0, not a word); a title of 300 characters
     stopped the build with "file name too long" from its scratch folder. A chapter page's name is the translation's
     own only when it may name a page; else a slug of its title (`index-2`)."""
-    source(scratch, "book.xml", '<document><chapter id="c" title="C">x.</chapter></document>\n')
+    _one_chapter_and_plain_french(scratch)
     titles = ["Index", "Glossary", "Search", "Assets", "404", "Aux", "T" * 300]
     (scratch / "fr.md").write_text("".join(f"# {t}\n\nTEXT-{n}.\n\n" for n, t in enumerate(titles)), encoding="utf-8")
-    (scratch / "rulebook.toml").write_text(
-        'sources = ["book.xml"]\n[translations.fr]\nsource = "fr.md"\nformat = "plain-markdown"\n[pdf]\nbuild = false\n',
-        encoding="utf-8",
-    )
     built = run(capsys, "build", "-q")
     assert built.code == 0, built.err
     french = scratch / "site" / "fr"
@@ -330,12 +327,8 @@ def test_a_translation_the_lint_only_reads_is_held_to_the_pages_bounds(  # type:
     from rulebook.lint.rules import too_large
 
     monkeypatch.setattr(too_large, "MOST_PAGE_SECTIONS", 5)
-    source(scratch, "book.xml", '<document><chapter id="c" title="C">x.</chapter></document>\n')
+    _one_chapter_and_plain_french(scratch)
     (scratch / "fr.md").write_text(french, encoding="utf-8")
-    (scratch / "rulebook.toml").write_text(
-        'sources = ["book.xml"]\n[translations.fr]\nsource = "fr.md"\nformat = "plain-markdown"\n[pdf]\nbuild = false\n',
-        encoding="utf-8",
-    )
     linted = run(capsys, "lint", "--color", "never")
     assert linted.code == 1 and "error[RB306]" in linted.out and said in linted.out and "--> fr.md:1:1" in linted.out
     built = run(capsys, "build", "-q", "-o", "out")
