@@ -79,6 +79,25 @@ class MkDocs:
     def require(self) -> None:
         """MkDocs is a dependency of the compiler: nothing to check."""
 
+    def check_settings(self, settings: dict[str, Any], *, config_file: Path) -> None:
+        """MkDocs' own check of the settings, as it loads them to build (its plugins loaded and given their options,
+        its theme and Markdown extensions found), over an empty docs folder; nothing is built or written."""
+        import tempfile
+
+        from mkdocs.config import load_config
+
+        with (
+            tempfile.TemporaryDirectory(prefix="rulebook-settings-") as room,
+            _mkdocs_logging() as collected,
+            _mkdocs_errors("the site", collected),
+        ):
+            os.mkdir(docs := os.path.join(room, "docs"))
+            load_config(
+                io.StringIO("{}"),
+                config_file_path=str(config_file),
+                **copy.deepcopy({**settings, "docs_dir": docs, "site_dir": os.path.join(room, "site")}),
+            )
+
     def prepare(self, project: Path) -> Path:
         """The project is in the build's scratch folder, new with each build: nothing to take out."""
         return project / "docs"
