@@ -23,7 +23,7 @@ from rulebook import edition_findings, markdown_declarations, markdown_source, t
 from rulebook.convert.markdown_writer import write_markdown
 from rulebook.markdown_declarations import attributes
 
-from .scratch import MARKDOWN_FORMATS, markdown_book, run, source
+from .scratch import MARKDOWN_FORMATS, converted, markdown_book, run, source
 from .scratch import scratch as scratch  # the fixture every case takes
 from .test_report_files import BOOK
 
@@ -1116,3 +1116,32 @@ def test_the_values_two_sentences_share_are_counted_from_the_shorter() -> None:
         left = tuple(sorted(str(pick.randrange(12)) for _ in range(pick.randrange(8))))
         right = tuple(sorted(str(pick.randrange(12)) for _ in range(pick.randrange(30))))
         assert _common(left, right) == _common(right, left) == walked(left, right), (left, right)
+
+
+# -- comments left open -------------------------------------------------------------------------------------------
+
+OPEN_SUPPRESSIONS = "<!-- rulebook: ignore x\n" * 8_000
+"""8,000 suppressions no ``-->`` closes (text in a code block or a CDATA section): each was searched for from its
+``<!--`` to the end of the source, 21 s for the lint (25 s in XML, 424 s at 32,000)."""
+
+
+def test_comments_left_open_in_an_xml_cdata_section_are_looked_for_in_linear_time(capsys, scratch) -> None:  # type: ignore[no-untyped-def]
+    source(
+        scratch,
+        "book.xml",
+        BOOK.replace('<reference name="charge">', f'<![CDATA[{OPEN_SUPPRESSIONS}]]><reference name="charge">'),
+    )
+    with cpu_time_under(5):  # 0.5 s
+        outcome = run(capsys, "lint")
+        assert run(capsys, "convert", "book.xml", "--to", "markdown", "-o", "book.md").code == 0
+    assert outcome.code == 1 and outcome.out.count("error[") == 1 and "`charge`" in outcome.out
+
+
+@pytest.mark.parametrize("opener", ["<!-- rulebook: ignore x", "<!-- x"])
+def test_comments_left_open_in_a_code_block_are_looked_for_in_linear_time(capsys, scratch, opener) -> None:  # type: ignore[no-untyped-def]
+    growth_book(scratch, "# 1 Rules\n\n```text\n" + f"{opener}\n" * 32_000 + "```\n", "markdown")
+    with cpu_time_under(5):  # 0.5 s; 25 s for `convert` at 32,000 (each comment's end sought to the end)
+        linted = run(capsys, "lint")
+        written = converted(capsys, scratch, "book.md", "book.xml")
+    assert linted.code == 1 and linted.out.count("error[") == 1 and "a code block is not part of" in linted.out
+    assert '<definition name="rule">A rule.</definition>' in written and "<!--" not in written
