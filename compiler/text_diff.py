@@ -37,6 +37,11 @@ SENTENCE_WORK = 3_000_000
 """How many word comparisons the pairing of a section's changed sentences may take, as difflib counts
 them: comparing two sentences of m and n words costs m·n (m + n when a cheaper bound rules the pair out).
 About a second on a slow machine; ordinary editions take a small part of it."""
+EDITION_WORK = 10_000_000
+"""How many word comparisons the pairing of the changed sentences of all the sections of an edition may take, and
+the sentence comparisons of their alignment (``m·n`` for sections of m and n sentences, as difflib may count them on
+repeats): each section had its :data:`SENTENCE_WORK`, and twenty sections of 1,000 repeated sentences (241 KB) took
+14 s. A few seconds; ordinary editions take a small part of it."""
 PAIRED_AHEAD = 20
 """Past :data:`SENTENCE_WORK`, how many of the next new sentences an old one is paired with."""
 SIMILAR = 0.4
@@ -46,9 +51,19 @@ MOVED = 0.8
 
 
 @dataclass
-class Budget:
-    """What the comparison of one section may still spend (:data:`SENTENCE_WORK`), and what it did past it."""
+class EditionBudget:
+    """What the comparison of all the sections of an edition may still spend (:data:`EDITION_WORK`)."""
 
+    left: int = field(default_factory=lambda: EDITION_WORK)
+
+
+@dataclass
+class Budget:
+    """What the comparison of one section may still spend (:data:`SENTENCE_WORK`, and what is left of its edition's
+    :class:`EditionBudget`), and what it did past it."""
+
+    edition: EditionBudget = field(default_factory=EditionBudget)
+    """What the section's edition has left, shared by its sections."""
     left: int = SENTENCE_WORK
     """Word comparisons left."""
     simplified: list[str] = field(default_factory=list)
@@ -58,15 +73,34 @@ class Budget:
 
     @property
     def exhausted(self) -> bool:
-        """Whether the comparison ran out: the rest of the section is paired the simpler way."""
-        return "paired" in self.simplified
+        """Whether the comparison ran out (the section's or the edition's): the rest of the section is paired the
+        simpler way."""
+        return "paired" in self.simplified or self.edition_spent
+
+    @property
+    def edition_spent(self) -> bool:
+        """Whether the edition's budget ran out in this section: the rest of it was compared the simpler ways."""
+        return "edition" in self.simplified
 
     def spend(self, work: int) -> bool:
         """Whether ``work`` more word comparisons fit (then they are spent); once they do not, none do."""
-        if self.exhausted or work > self.left:
-            self.note("paired")
+        if self.exhausted:
+            return False
+        if work > self.edition.left or work > self.left:
+            self.note("edition" if work > self.edition.left else "paired")
             return False
         self.left -= work
+        self.edition.left -= work
+        return True
+
+    def afford(self, a: Sequence[Hashable], b: Sequence[Hashable]) -> bool:
+        """Whether the edition has left what difflib's matching of ``a`` and ``b`` takes (:func:`matching_work`; then
+        it is spent): past it, words are shown as one replacement and sentences aligned on those found once."""
+        work = matching_work(a, b)
+        if work > self.edition.left:
+            self.note("edition")
+            return False
+        self.edition.left -= work
         return True
 
     def note(self, simplification: str) -> None:
@@ -83,8 +117,18 @@ class Budget:
             "paired": f"its changed sentences are too many to compare each with each (past {SENTENCE_WORK:,} word "
             f"comparisons): the rest were paired with the next {PAIRED_AHEAD} by the words they share, and found "
             "moved only when unchanged",
+            "edition": f"the edition's changes were too many to compare as difflib does (past {EDITION_WORK:,} "
+            "comparisons in all its sections): from here its words are shown as replacements, its sentences "
+            f"aligned on those found once in each edition and paired with the next {PAIRED_AHEAD}",
         }
         return [f"`{title}`: {said[simplification]}" for simplification in self.simplified]
+
+
+def matching_work(a: Sequence[Hashable], b: Sequence[Hashable]) -> int:
+    """What difflib's matching of ``a`` and ``b`` takes: each item of ``a`` looked up at each of its places in ``b``
+    (about their length for a text of few repeats; their product for one word or sentence repeated throughout)."""
+    places = Counter(b)
+    return len(a) + len(b) + sum(places[item] for item in a)
 
 
 def word_opcodes(a: Sequence[Hashable], b: Sequence[Hashable], budget: Budget | None = None) -> list[Opcode]:
@@ -93,8 +137,8 @@ def word_opcodes(a: Sequence[Hashable], b: Sequence[Hashable], budget: Budget | 
     Texts up to that length are compared whole, as difflib does; longer ones from where they differ
     to where they agree again (which may pair repeated words otherwise than difflib would). A middle
     made one replacement is noted in ``budget``."""
-    opcodes, replaced = _opcodes(a, b, WORDS_COMPARED, _replaced)
-    if replaced and budget is not None:
+    opcodes, replaced = _opcodes(a, b, WORDS_COMPARED, _replaced, budget.afford if budget is not None else None)
+    if replaced and budget is not None and not budget.edition_spent:
         budget.note("words")
     return opcodes
 
@@ -109,8 +153,8 @@ def word_likeness(a: Sequence[Hashable], b: Sequence[Hashable]) -> float:
 
 def sentence_opcodes(a: Sequence[str], b: Sequence[str], budget: Budget) -> list[Opcode]:
     """difflib's opcodes turning the sentences ``a`` into ``b``, in bounded time (see :data:`SENTENCES_ALIGNED`)."""
-    opcodes, anchored = _opcodes(a, b, SENTENCES_ALIGNED, _anchored)
-    if anchored:
+    opcodes, anchored = _opcodes(a, b, SENTENCES_ALIGNED, _anchored, budget.afford)
+    if anchored and not budget.edition_spent:
         budget.note("aligned")
     return opcodes
 
@@ -120,10 +164,12 @@ def _opcodes(
     b: Sequence[Hashable],
     limit: int,
     past_limit: Callable[[Sequence[Hashable], Sequence[Hashable]], list[Opcode]],
+    afford: Callable[[Sequence[Hashable], Sequence[Hashable]], bool] | None = None,
 ) -> tuple[list[Opcode], bool]:
-    """difflib's opcodes when both are at most ``limit`` long; else ``past_limit``'s for the middle from
-    where they differ to where they agree again, when that is longer; and whether it was asked."""
-    if max(len(a), len(b)) <= limit:
+    """difflib's opcodes when both are at most ``limit`` long (and ``afford`` says its matching fits the budget);
+    else ``past_limit``'s for the middle from where they differ to where they agree again, when that is longer
+    (or not afforded); and whether it was asked."""
+    if max(len(a), len(b)) <= limit and (afford is None or afford(a, b)):
         return list(difflib.SequenceMatcher(a=a, b=b, autojunk=False).get_opcodes()), False
     shorter = min(len(a), len(b))
     start = 0
@@ -133,7 +179,7 @@ def _opcodes(
     while end < shorter - start and a[-1 - end] == b[-1 - end]:
         end += 1
     a_end, b_end = len(a) - end, len(b) - end
-    past = max(a_end, b_end) - start > limit
+    past = max(a_end, b_end) - start > limit or (afford is not None and not afford(a[start:a_end], b[start:b_end]))
     if past:
         middle = past_limit(a[start:a_end], b[start:b_end])
     else:
