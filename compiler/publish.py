@@ -191,20 +191,22 @@ def _check_surroundings(resolved: Path, shown: str, root: Path, protected: Itera
 
 
 def _check_not_others(resolved: Path, shown: str) -> None:
-    """Refuse an output other users may write into, or one in a folder they may write into without the sticky bit
-    (the nearest there, as the build makes the rest): another user could put a link or a folder of theirs where the
-    build swaps the site in and deletes the old one, or add pages to the published site."""
+    """Refuse an output other users may write into, or one inside a folder they may write into without the sticky
+    bit (any on the way, from the root down): another user could put a link or a folder of theirs where the build
+    swaps the site in and deletes the old one, or add pages to the published site."""
     if _others_write(resolved, sticky_helps=False):
         raise OutputError(
             f"the output `{shown}` may be written by any user: another could add pages to the site or a link where "
             "the build swaps it in; `chmod o-w` it, or choose a folder of your own"
         )
-    parent = next((up for up in resolved.parents if os.path.isdir(up)), None)
-    if parent is not None and _others_write(parent, sticky_helps=True):
+    # every folder on the way, not the nearest alone: in `shared/a/site`, another user renamed `a` away and put
+    # an `a/site/index.html` of theirs in its place (the thirty-third probe)
+    open_above = next((up for up in resolved.parents if _others_write(up, sticky_helps=True)), None)
+    if open_above is not None:
         raise OutputError(
-            f"the output `{shown}` is in `{parent}`, a folder any user may write into (without the sticky bit /tmp "
-            "has): another could put a link or a folder of theirs where the build swaps the site in; choose a "
-            "folder of your own"
+            f"the output `{shown}` is in `{open_above}`, a folder any user may write into (without the sticky bit "
+            "/tmp has): another could put a link or a folder of theirs on the way to the site, or where the build "
+            "swaps it in; choose a folder of your own"
         )
 
 

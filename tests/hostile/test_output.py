@@ -198,6 +198,11 @@ def test_an_output_other_users_may_write_into_is_refused(scratch: Path, capsys: 
     assert "may be written by any user" in capsys.readouterr().err
     (shared / "site").chmod(0o755)
     assert run("build", "-q", "--no-pdf", "-o", str(shared / "site")) == 0
+    shared.chmod(0o777)  # two folders down: another user renamed `a` away and put an `a/site` of theirs there
+    (shared / "a").mkdir()
+    assert run("build", "-q", "--no-pdf", "-o", str(shared / "a" / "site")) == 2
+    assert f"is in `{shared}`, a folder any user may write into" in capsys.readouterr().err
+    assert not (shared / "a" / "site").exists()
 
 
 def test_an_empty_folder_and_an_earlier_site_are_replaced(scratch: Path) -> None:
