@@ -85,7 +85,9 @@ def lint_book(
                 terms,
                 published,
                 reserved,
-                refused_images=images.refused | linked_folder_refusals(read.book, root),
+                # a translation's pictures its own folder (a link) cannot give are the book's, as the build shows them
+                refused_images=images.refused
+                | {n: why for n, why in linked_folder_refusals(read.book, root).items() if n not in published},
                 family=kin,
                 name=own.name,
             )
