@@ -93,10 +93,9 @@ class Budget:
         self.edition.left -= work
         return True
 
-    def afford(self, a: Sequence[Hashable], b: Sequence[Hashable]) -> bool:
-        """Whether the edition has left what difflib's matching of ``a`` and ``b`` takes (:func:`matching_work`; then
-        it is spent): past it, words are shown as one replacement and sentences aligned on those found once."""
-        work = matching_work(a, b)
+    def take(self, work: int) -> bool:
+        """Whether the edition has ``work`` more comparisons of difflib's matching left (then they are spent): past
+        it, words are shown as one replacement and sentences aligned on those found once."""
         if work > self.edition.left:
             self.note("edition")
             return False
@@ -124,11 +123,32 @@ class Budget:
         return [f"`{title}`: {said[simplification]}" for simplification in self.simplified]
 
 
-def matching_work(a: Sequence[Hashable], b: Sequence[Hashable]) -> int:
-    """What difflib's matching of ``a`` and ``b`` takes: each item of ``a`` looked up at each of its places in ``b``
-    (about their length for a text of few repeats; their product for one word or sentence repeated throughout)."""
-    places = Counter(b)
-    return len(a) + len(b) + sum(places[item] for item in a)
+class _Spent(Exception):
+    """The budget ran out in the middle of difflib's matching."""
+
+
+class _BudgetedMatcher(difflib.SequenceMatcher):  # type: ignore[type-arg]
+    """difflib's matcher, each search for the longest match (:meth:`find_longest_match`) charged as it is made, before
+    it is made: the matching searches again in each stretch between two matches, so a text whose matches are single
+    words (a word inserted after each) took the square of its length, which a count made once did not see (the
+    thirty-third probe). A search of a stretch of ``a`` costs its length times how many places an item of ``a`` has
+    in ``b`` on average, plus the stretch of ``b``."""
+
+    def __init__(self, a: Sequence[Hashable], b: Sequence[Hashable], take: Callable[[int], bool]) -> None:
+        super().__init__(a=a, b=b, autojunk=False)
+        places = Counter(b)
+        self._places = max(1, -(-sum(places[item] for item in a) // max(1, len(a))))
+        self._take = take
+        self._lengths = (len(a), len(b))
+
+    def find_longest_match(
+        self, alo: int = 0, ahi: int | None = None, blo: int = 0, bhi: int | None = None
+    ) -> difflib.Match:
+        ahi = self._lengths[0] if ahi is None else ahi
+        bhi = self._lengths[1] if bhi is None else bhi
+        if not self._take((ahi - alo) * self._places + (bhi - blo) + 1):
+            raise _Spent
+        return super().find_longest_match(alo, ahi, blo, bhi)
 
 
 def word_opcodes(a: Sequence[Hashable], b: Sequence[Hashable], budget: Budget | None = None) -> list[Opcode]:
@@ -137,7 +157,7 @@ def word_opcodes(a: Sequence[Hashable], b: Sequence[Hashable], budget: Budget | 
     Texts up to that length are compared whole, as difflib does; longer ones from where they differ
     to where they agree again (which may pair repeated words otherwise than difflib would). A middle
     made one replacement is noted in ``budget``."""
-    opcodes, replaced = _opcodes(a, b, WORDS_COMPARED, _replaced, budget.afford if budget is not None else None)
+    opcodes, replaced = _opcodes(a, b, WORDS_COMPARED, _replaced, budget.take if budget is not None else None)
     if replaced and budget is not None and not budget.edition_spent:
         budget.note("words")
     return opcodes
@@ -153,7 +173,7 @@ def word_likeness(a: Sequence[Hashable], b: Sequence[Hashable]) -> float:
 
 def sentence_opcodes(a: Sequence[str], b: Sequence[str], budget: Budget) -> list[Opcode]:
     """difflib's opcodes turning the sentences ``a`` into ``b``, in bounded time (see :data:`SENTENCES_ALIGNED`)."""
-    opcodes, anchored = _opcodes(a, b, SENTENCES_ALIGNED, _anchored, budget.afford)
+    opcodes, anchored = _opcodes(a, b, SENTENCES_ALIGNED, _anchored, budget.take)
     if anchored and not budget.edition_spent:
         budget.note("aligned")
     return opcodes
@@ -164,13 +184,15 @@ def _opcodes(
     b: Sequence[Hashable],
     limit: int,
     past_limit: Callable[[Sequence[Hashable], Sequence[Hashable]], list[Opcode]],
-    afford: Callable[[Sequence[Hashable], Sequence[Hashable]], bool] | None = None,
+    take: Callable[[int], bool] | None = None,
 ) -> tuple[list[Opcode], bool]:
-    """difflib's opcodes when both are at most ``limit`` long (and ``afford`` says its matching fits the budget);
-    else ``past_limit``'s for the middle from where they differ to where they agree again, when that is longer
-    (or not afforded); and whether it was asked."""
-    if max(len(a), len(b)) <= limit and (afford is None or afford(a, b)):
-        return list(difflib.SequenceMatcher(a=a, b=b, autojunk=False).get_opcodes()), False
+    """difflib's opcodes when both are at most ``limit`` long; else ``past_limit``'s for the middle from where they
+    differ to where they agree again, when that is longer (or when difflib's matching runs past the budget ``take``
+    spends: :class:`_BudgetedMatcher`); and whether it was asked."""
+    if max(len(a), len(b)) <= limit:
+        matched = _matched(a, b, take)
+        if matched is not None:
+            return matched, False
     shorter = min(len(a), len(b))
     start = 0
     while start < shorter and a[start] == b[start]:
@@ -179,14 +201,23 @@ def _opcodes(
     while end < shorter - start and a[-1 - end] == b[-1 - end]:
         end += 1
     a_end, b_end = len(a) - end, len(b) - end
-    past = max(a_end, b_end) - start > limit or (afford is not None and not afford(a[start:a_end], b[start:b_end]))
-    if past:
+    middle = None if max(a_end, b_end) - start > limit else _matched(a[start:a_end], b[start:b_end], take)
+    past = middle is None
+    if middle is None:
         middle = past_limit(a[start:a_end], b[start:b_end])
-    else:
-        middle = list(difflib.SequenceMatcher(a=a[start:a_end], b=b[start:b_end], autojunk=False).get_opcodes())
     # The middle starts and ends where the texts differ, so the equal start and end stand apart from it.
     spans = [("equal", 0, start, 0, start), *_shifted(middle, start, start), ("equal", a_end, len(a), b_end, len(b))]
     return [span for span in spans if span[1] < span[2] or span[3] < span[4]], past
+
+
+def _matched(a: Sequence[Hashable], b: Sequence[Hashable], take: Callable[[int], bool] | None) -> list[Opcode] | None:
+    """difflib's opcodes, or None when its matching ran past the budget ``take`` spends."""
+    if take is None:
+        return list(difflib.SequenceMatcher(a=a, b=b, autojunk=False).get_opcodes())
+    try:
+        return list(_BudgetedMatcher(a, b, take).get_opcodes())
+    except _Spent:
+        return None
 
 
 def _replaced(a: Sequence[Hashable], b: Sequence[Hashable]) -> list[Opcode]:

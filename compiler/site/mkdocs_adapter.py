@@ -153,8 +153,8 @@ def _check_expansion(path: Path, text: str) -> None:
 
     if node is not None and size(node) > MAX_SETTINGS_VALUES:
         raise SiteBuildError(
-            f"{path}: its YAML aliases (`*name`) come to more than {MAX_SETTINGS_VALUES:,} values, more than any "
-            "site's settings: write the settings out"
+            f"{path}: its settings come to more than {MAX_SETTINGS_VALUES:,} values (each YAML alias, `*name`, "
+            "counted as it expands), more than any site's settings need: write them out, fewer"
         )
 
 
@@ -248,6 +248,27 @@ def _load_config(run: SiteRun, config_file: Path, docs: Path, site_dir: Path, sc
             options[PLUGIN_CACHE] = str(docs.parent / "plugin-caches" / name.replace("/", "-"))
     config.plugins["rulebook/html-blocks"] = _html_blocks()
     return config
+
+
+_TRACE_LINE = re.compile(r'^\s*(?:File "|Traceback \(most recent call last\)|\^+\s*$)')
+
+
+def _without_trace(message: str) -> str:
+    """MkDocs' message on one line, without the Python traceback it quotes of an extension it could not load (an
+    option the extension does not take): the lines of its frames left out, its first line and the error kept."""
+    lines = message.splitlines()
+    if not any(_TRACE_LINE.match(line) for line in lines):
+        return " ".join(message.split())
+    kept, in_frame = [], False
+    for line in lines:
+        if _TRACE_LINE.match(line):
+            in_frame = line.lstrip().startswith("File ")
+            continue
+        if in_frame and line.startswith("    "):  # the frame's source line
+            continue
+        in_frame = False
+        kept.append(line)
+    return " ".join(" ".join(kept).split())
 
 
 # -- the HTML hand-over ----------------------------------------------------------------------------------------
@@ -396,7 +417,7 @@ def _mkdocs_errors(what: str, collected: _Collect | None = None) -> Iterator[Non
     try:
         yield
     except MkDocsException as error:
-        said = [" ".join(message.split()) for message in (collected.errors if collected is not None else ())]
+        said = [_without_trace(message) for message in (collected.errors if collected is not None else ())]
         raise SiteBuildError(masked(f"MkDocs could not build {what}: {'; '.join(said) or error}")) from error
     except TemplateNotFound as error:
         raise SiteBuildError(

@@ -1192,14 +1192,14 @@ def test_an_editions_diff_is_bounded_across_its_sections(monkeypatch) -> None:  
 
     monkeypatch.setattr(text_diff, "EDITION_WORK", 200_000)
     afforded = [0]
-    afford = text_diff.Budget.afford
+    take = text_diff.Budget.take
 
-    def counted(self, a, b):  # type: ignore[no-untyped-def]
-        done = afford(self, a, b)
-        afforded[0] += text_diff.matching_work(a, b) if done else 0
+    def counted(self, work):  # type: ignore[no-untyped-def]
+        done = take(self, work)
+        afforded[0] += work if done else 0
         return done
 
-    monkeypatch.setattr(text_diff.Budget, "afford", counted)
+    monkeypatch.setattr(text_diff.Budget, "take", counted)
 
     def edition(sections: int, seed: int) -> Book:
         rolled = random.Random(seed)

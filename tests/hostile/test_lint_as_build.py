@@ -170,6 +170,10 @@ SETTINGS_THE_BUILD_REFUSES = {
     "theme": ("site_name: x\ntheme:\n  name: no-such-theme\n", "Unrecognised theme name: 'no-such-theme'"),
     "extension": ("markdown_extensions:\n  - no_such_extension\n", "Failed to load extension 'no_such_extension'"),
     "kind": ("repo_url: 5\n", "Config value 'repo_url': Expected a string"),
+    "option": (  # MkDocs quoted the Python traceback of the extension it could not load, on one line
+        "markdown_extensions:\n  - admonition:\n      no_such_option: 1\n",
+        "Failed to load extension 'admonition'. KeyError: 'no_such_option'\n",
+    ),
 }
 
 
@@ -187,6 +191,7 @@ def test_site_settings_mkdocs_refuses_are_refused_by_the_lint_of_the_project(
     with nothing_written_outside(game.parent):
         linted = run(capsys, "lint")
     assert linted.code == 2 and said in linted.err and "Traceback" not in linted.err, linted.err
+    assert 'File "' not in linted.err + built.err
     assert run(capsys, "lint", "book.xml").code == 0
     (game / "mkdocs.yml").write_text("site_name: x\nplugins:\n  - search\n", encoding="utf-8")
     assert run(capsys, "lint").code == 0
