@@ -10,6 +10,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
+from rulebook.engine.ownership import open_to_others
 from rulebook.errors import UserError, shorten
 
 if TYPE_CHECKING:
@@ -191,6 +192,12 @@ def check_written_place(path: Path, *, root: Path) -> Path:
         resolved = path.resolve()
     except (OSError, RuntimeError) as error:
         raise OutputError(f"cannot write `{shown}`: {reason_of(error)}") from error
+    others = open_to_others(path)
+    if others is not None:
+        raise OutputError(
+            f"cannot write `{shown}`: it is in `{others}`, a folder any user may write into (without the sticky bit "
+            "/tmp has): another could put a link or a folder of theirs on the way; choose a folder of your own"
+        )
     if inside_git(path, resolved):
         raise OutputError(f"cannot write `{shown}`: it is inside `{GIT_FOLDER}`, Git's own folder")
     git_folder = git_folder_around(path) or git_folder_around(resolved)

@@ -945,6 +945,7 @@ class _Checker:
         as "used again" where it is written once."""
         values = self.strings(table, key, where)
         seen: dict[str, str] = {}
+        reached: dict[str, str] = {}
         for value in values:
             problem = _configured_path_problem(value)
             if problem is not None:
@@ -955,6 +956,13 @@ class _Checker:
             if first is not None:
                 again = "again" if first == value else f"again, as {quoted(value)}"
                 raise self.error(f"`{key}` in [{where}] names {quoted(first)} {again}: a file is read once; remove one")
+            # the file itself, through links: 100 committed links to one source of 1 MB read it 100 times (64 s)
+            first = reached.setdefault(os.path.realpath(root / value), value)
+            if first != value:
+                raise self.error(
+                    f"`{key}` in [{where}] names {quoted(value)}, which leads to the file {quoted(first)} names "
+                    "(a link): a file is read once; remove one"
+                )
         return values
 
     def url(self, table: Mapping[str, Any], key: str, where: str) -> str | None:

@@ -43,6 +43,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from rulebook import published, state
+from rulebook.engine.ownership import open_to_others
 from rulebook.fileio import (
     GIT_FOLDER,
     GIT_FOLDER_SAID,
@@ -128,7 +129,7 @@ def check_output(output: Path, *, root: Path, protected: Iterable[Path], read: I
             )
     _check_surroundings(resolved, shown, root, protected)
     _check_apart_from_read(output, resolved, shown, root, read)
-    _check_not_others(resolved, shown)
+    _check_not_others(output, resolved, shown)
     if output.exists() and not output.is_dir():  # a file, or a named pipe or a device: "a file" misled its owner
         raise OutputError(f"the output `{shown}` exists and is not a folder")
     if output.is_dir() and not is_owned(output, state.kept_folder(output, state.home(root))):
@@ -190,7 +191,7 @@ def _check_surroundings(resolved: Path, shown: str, root: Path, protected: Itera
             )
 
 
-def _check_not_others(resolved: Path, shown: str) -> None:
+def _check_not_others(output: Path, resolved: Path, shown: str) -> None:
     """Refuse an output other users may write into, or one inside a folder they may write into without the sticky
     bit (any on the way, from the root down): another user could put a link or a folder of theirs where the build
     swaps the site in and deletes the old one, or add pages to the published site."""
@@ -199,9 +200,10 @@ def _check_not_others(resolved: Path, shown: str) -> None:
             f"the output `{shown}` may be written by any user: another could add pages to the site or a link where "
             "the build swaps it in; `chmod o-w` it, or choose a folder of your own"
         )
-    # every folder on the way, not the nearest alone: in `shared/a/site`, another user renamed `a` away and put
-    # an `a/site/index.html` of theirs in its place (the thirty-third probe)
-    open_above = next((up for up in resolved.parents if _others_write(up, sticky_helps=True)), None)
+    # every folder on the way, as written and as it resolves, not the nearest alone: in `shared/a/site`, another user
+    # renamed `a` away and put an `a/site/index.html` of theirs in its place (the thirty-third probe); through
+    # `shared/l`, a link of theirs, a build replaced another project's site (the thirty-fourth)
+    open_above = open_to_others(output)
     if open_above is not None:
         raise OutputError(
             f"the output `{shown}` is in `{open_above}`, a folder any user may write into (without the sticky bit "

@@ -31,10 +31,27 @@ def not_own(folder: Path) -> str | None:
             return "belongs to another user"
         if status.st_mode & 0o022:
             return "may be written by other users"
+    above = open_to_others(folder)  # any folder on the way, as written and as it resolves, not the nearest alone
+    if above is not None:
+        return f"is in `{above}`, a folder any user may write into"
+    return None
+
+
+def open_to_others(path: Path) -> Path | None:
+    """The first folder on the way to ``path`` (as written, made absolute, and as it resolves) that any user may
+    write into without the sticky bit ``/tmp`` has, or None: another user could put a link or a folder of theirs
+    there, on the way to what this tool writes (a link another user made in such a folder led a build to replace
+    another project's site; every folder on the way is looked at, not the nearest alone)."""
+    written = Path(os.path.abspath(path))
     try:
-        parent = os.stat(folder.parent)
-    except OSError:
-        return None
-    if parent.st_mode & 0o002 and not parent.st_mode & stat.S_ISVTX:
-        return f"is in `{folder.parent}`, a folder any user may write into"
+        resolved = written.resolve()
+    except (OSError, RuntimeError):
+        resolved = written
+    for up in (*reversed(written.parents), *reversed(resolved.parents)):
+        try:
+            mode = os.stat(up, follow_symlinks=False).st_mode
+        except OSError:
+            continue
+        if stat.S_ISDIR(mode) and mode & 0o002 and not mode & stat.S_ISVTX:
+            return up
     return None

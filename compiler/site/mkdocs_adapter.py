@@ -191,7 +191,14 @@ def read_settings(path: Path, *, root: Path | None = None, inherited: tuple[Path
         # code (`!!python/object/apply:os.system [...]` ran a command on `rulebook lint`); `!!python/name:` (Material's
         # emoji index) is kept
         loaded = yaml_load(text, loader=get_yaml_loader(loader=_settings_loader()))
-    except (OSError, UnicodeDecodeError, ValueError, RecursionError, yaml.YAMLError, ConfigurationError) as error:
+    except RecursionError as error:  # Python's "maximum recursion depth exceeded", unplaced
+        raise SiteBuildError(
+            f"cannot read {path}: its values nest too deeply (lists or mappings within each other)"
+        ) from error
+    except ValueError as error:  # a value YAML's types refuse (`2001-02-30`, 5,000 digits), in Python's words
+        said = "a number of more than 4,300 digits" if "integer string conversion" in str(error) else str(error)
+        raise SiteBuildError(f"cannot read {path}: a value it holds cannot be read ({said})") from error
+    except (OSError, UnicodeDecodeError, yaml.YAMLError, ConfigurationError) as error:
         raise SiteBuildError(f"cannot read {path}: {error}") from error
     if loaded is None:
         return {}

@@ -826,3 +826,18 @@ def test_a_book_of_more_sources_than_a_book_may_have_is_refused_before_they_are_
     outcome = run(capsys, "lint")
     assert outcome.code == 2 and outcome.out == ""
     assert "`sources` in [top level] names 5,001 files, more than the 5,000 a book may have" in outcome.err
+
+
+def test_a_source_named_again_through_a_link_is_refused_before_it_is_read(
+    scratch: Path,  # noqa: F811
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """A file is read once, whatever names it: 100 committed links to one source of 1 MB (`rules/bK.md -> big.md`)
+    made the lint and the build read it 100 times (64 s; the thirty-fourth probe)."""
+    source(scratch, "big.xml", BOOK)
+    (scratch / "again.xml").symlink_to("big.xml")
+    (scratch / "rulebook.toml").write_text('sources = ["big.xml", "again.xml"]\n', encoding="utf-8")
+    for command in (("lint",), ("build", "-q", "--no-pdf")):
+        outcome = run(capsys, *command)
+        assert outcome.code == 2, outcome
+        assert "`sources` in [top level] names `again.xml`, which leads to the file `big.xml` names" in outcome.err

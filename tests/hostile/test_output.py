@@ -203,6 +203,13 @@ def test_an_output_other_users_may_write_into_is_refused(scratch: Path, capsys: 
     assert run("build", "-q", "--no-pdf", "-o", str(shared / "a" / "site")) == 2
     assert f"is in `{shared}`, a folder any user may write into" in capsys.readouterr().err
     assert not (shared / "a" / "site").exists()
+    (scratch / "elsewhere").mkdir()
+    (shared / "l").symlink_to(scratch / "elsewhere")  # a link of another user's there: the path as written counts
+    for argv in (("build", "-q", "--no-pdf"), ("build", "-q", "--data-only"), ("lint",)):
+        target = ("-o", str(shared / "l" / ("site" if argv[0] == "build" else "report.txt")))
+        assert run(*argv, *target) == 2
+        assert f"is in `{shared}`, a folder any user may write into" in capsys.readouterr().err
+    assert list((scratch / "elsewhere").iterdir()) == []
 
 
 def test_an_empty_folder_and_an_earlier_site_are_replaced(scratch: Path) -> None:
