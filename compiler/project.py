@@ -544,6 +544,7 @@ def parse_project(
         if "sources" not in entry:
             raise check.error(f"[{where}] needs `sources`")
         books.append(_book(entry, root, check, name, where))
+    _check_read_once(books, check)
     names = {book.name for book in books}
     for book in books:
         if book.changes_from is not None and (book.changes_from not in names or book.changes_from == book.name):
@@ -792,6 +793,20 @@ def _book(table: Mapping[str, Any], root: Path, check: _Checker, name: str, wher
 MOST_SOURCES = 5_000
 """The most files a book's ``sources`` may name: 40,000 (752 KB of configuration, every one missing) held the lint
 13 s and printed 3.9 MB of errors; a real book has tens."""
+
+
+def _check_read_once(books: Sequence[BookConfig], check: _Checker) -> None:
+    """Refuse a file two books name as a source, links followed: each book read it (30 books naming links to one
+    source of 1 MB: 21 s, a site of 56 MB; the thirty-fifth probe), and its terms were each book's own."""
+    first: dict[str, str] = {}
+    for book in books:
+        for source in book.sources:
+            owner = first.setdefault(os.path.realpath(source), book.name)
+            if owner != book.name:
+                raise check.error(
+                    f"`sources` of book `{book.name}` names `{source.name}`, a file book `{owner}` reads as its source "
+                    "(links followed): a file is one book's; the other book uses it (`uses`)"
+                )
 
 
 def _source_format(table: Mapping[str, Any], check: _Checker, where: str) -> str | None:

@@ -38,20 +38,38 @@ def not_own(folder: Path) -> str | None:
 
 
 def open_to_others(path: Path) -> Path | None:
-    """The first folder on the way to ``path`` (as written, made absolute, and as it resolves) that any user may
-    write into without the sticky bit ``/tmp`` has, or None: another user could put a link or a folder of theirs
-    there, on the way to what this tool writes (a link another user made in such a folder led a build to replace
-    another project's site; every folder on the way is looked at, not the nearest alone)."""
-    written = Path(os.path.abspath(path))
-    try:
-        resolved = written.resolve()
-    except (OSError, RuntimeError):
-        resolved = written
-    for up in (*reversed(written.parents), *reversed(resolved.parents)):
-        try:
-            mode = os.stat(up, follow_symlinks=False).st_mode
-        except OSError:
+    """The first folder on the way to ``path`` that any user may write into without the sticky bit ``/tmp`` has, or
+    None: another user could put a link or a folder of theirs there, on the way to what this tool writes. The way is
+    walked as the system walks it, each link followed from the folder it is in: every folder an entry of the way is
+    looked up in is looked at (a link another user made in such a folder led a build to replace another project's
+    site, and a link of one's own leading through such a folder to a link of theirs did the same)."""
+    current = Path(os.path.abspath(path).split(os.sep, 1)[0] + os.sep)
+    pending = list(Path(os.path.abspath(path)).parts[1:])
+    hops = 0
+    while pending:
+        part = pending.pop(0)
+        if part in ("", "."):
             continue
-        if stat.S_ISDIR(mode) and mode & 0o002 and not mode & stat.S_ISVTX:
-            return up
+        if part == "..":
+            current = current.parent
+            continue
+        if _open(current):
+            return current
+        entry = current / part
+        if hops < 40 and os.path.islink(entry):  # past 40, the system refuses the way itself
+            hops += 1
+            target = Path(os.readlink(entry))
+            if target.is_absolute():
+                current = Path(target.anchor)
+            pending[:0] = list(target.parts[1:] if target.is_absolute() else target.parts)
+            continue
+        current = entry
     return None
+
+
+def _open(folder: Path) -> bool:
+    try:
+        mode = os.stat(folder, follow_symlinks=False).st_mode
+    except OSError:
+        return False
+    return stat.S_ISDIR(mode) and bool(mode & 0o002) and not mode & stat.S_ISVTX

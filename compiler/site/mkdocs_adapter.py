@@ -195,8 +195,11 @@ def read_settings(path: Path, *, root: Path | None = None, inherited: tuple[Path
         raise SiteBuildError(
             f"cannot read {path}: its values nest too deeply (lists or mappings within each other)"
         ) from error
-    except ValueError as error:  # a value YAML's types refuse (`2001-02-30`, 5,000 digits), in Python's words
+    except (ValueError, AttributeError, KeyError, IndexError, TypeError) as error:  # a value YAML's types refuse
+        # (`2001-02-30`, 5,000 digits, `!!timestamp "x"`, `!!int ""`), in Python's words
         said = "a number of more than 4,300 digits" if "integer string conversion" in str(error) else str(error)
+        if not isinstance(error, ValueError):
+            said = "a tagged value (`!!...`) YAML cannot make"
         raise SiteBuildError(f"cannot read {path}: a value it holds cannot be read ({said})") from error
     except (OSError, UnicodeDecodeError, yaml.YAMLError, ConfigurationError) as error:
         raise SiteBuildError(f"cannot read {path}: {error}") from error

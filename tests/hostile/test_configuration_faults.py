@@ -841,3 +841,35 @@ def test_a_source_named_again_through_a_link_is_refused_before_it_is_read(
         outcome = run(capsys, *command)
         assert outcome.code == 2, outcome
         assert "`sources` in [top level] names `again.xml`, which leads to the file `big.xml` names" in outcome.err
+
+
+@pytest.mark.parametrize("value", ['!!timestamp "x"', '!!bool "x"', '!!int ""', '!!float ""'])
+def test_a_front_matter_value_yaml_cannot_make_is_a_located_finding(
+    scratch: Path,  # noqa: F811
+    capsys: pytest.CaptureFixture[str],
+    value: str,
+) -> None:
+    """PyYAML's constructors raise AttributeError, KeyError or IndexError of a tagged value they cannot make: an
+    internal error in `lint`, `build`, `convert` and `serve` (which stopped serving; the thirty-fifth probe)."""
+    (scratch / "book.md").write_text(
+        f'---\ntitle: "T"\nd: {value}\n---\n\n<!-- rulebook -->\n\n# Rules {{#rules}}\n\nText.\n', encoding="utf-8"
+    )
+    (scratch / "rulebook.toml").write_text('sources = ["book.md"]\n', encoding="utf-8")
+    outcome = run(capsys, "lint", "--color", "never")
+    assert outcome.code == 1 and "error[RB002]: the front matter is not YAML" in outcome.out
+    assert "internal error" not in outcome.err
+
+
+def test_a_file_two_books_name_through_links_is_refused(
+    scratch: Path,  # noqa: F811
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Books naming links to one source each read it (30 books, one source of 1 MB: 21 s; the thirty-fifth probe)."""
+    source(scratch, "big.xml", BOOK)
+    (scratch / "again.xml").symlink_to("big.xml")
+    (scratch / "rulebook.toml").write_text(
+        'sources = ["big.xml"]\n[books.other]\nsources = ["again.xml"]\n', encoding="utf-8"
+    )
+    outcome = run(capsys, "lint")
+    assert outcome.code == 2
+    assert "`sources` of book `other` names `again.xml`, a file book `main` reads as its source" in outcome.err

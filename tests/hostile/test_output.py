@@ -210,6 +210,11 @@ def test_an_output_other_users_may_write_into_is_refused(scratch: Path, capsys: 
         assert run(*argv, *target) == 2
         assert f"is in `{shared}`, a folder any user may write into" in capsys.readouterr().err
     assert list((scratch / "elsewhere").iterdir()) == []
+    (scratch / "mine").mkdir()  # a link of one's own, through a folder open to all, to a link of another's there
+    (scratch / "mine" / "l1").symlink_to(shared / "l")
+    assert run("build", "-q", "--no-pdf", "-o", str(scratch / "mine" / "l1" / "site")) == 2
+    assert f"is in `{shared}`, a folder any user may write into" in capsys.readouterr().err
+    assert list((scratch / "elsewhere").iterdir()) == []
 
 
 def test_an_empty_folder_and_an_earlier_site_are_replaced(scratch: Path) -> None:
