@@ -70,6 +70,23 @@ def book_images(book: Book, folder: Path | None) -> BookImages:
     return BookImages(published, refused)
 
 
+def translation_images(translation: Book, own: Path | None, original: Path | None) -> BookImages:
+    """The images a translation shows: those of the ``images`` folder beside it (``own``), else the original's
+    (``original``: a translation shows the book's pictures unless it has its own, as a French plan has French
+    words; a picture its own folder refuses is refused, whatever the original holds)."""
+    mine = book_images(translation, own) if own is not None and own != original else BookImages()
+    theirs = book_images(translation, original)
+    published = {name: path for name, path in theirs.published.items() if name not in mine.refused}
+    refused = {name: why for name, why in theirs.refused.items() if name not in mine.published}
+    return BookImages(published | mine.published, refused | mine.refused)
+
+
+def images_beside(source: Path) -> Path | None:
+    """The ``images`` folder beside a source file, if there is one (and it is no link)."""
+    folder = source.parent / "images"
+    return folder if folder.is_dir() and not folder.is_symlink() else None
+
+
 def held_images(book: Book, folder: Path | None) -> Iterator[tuple[str, Path]]:
     """Each image the book shows that the folder holds safely (:func:`safe_file`), by a name a page can show
     (:func:`name_refusal`), in name order: what the site and the PDF may take."""

@@ -14,10 +14,11 @@ Pages serves the files as they are. A link in the site is refused: Pages publish
 
 from __future__ import annotations
 
+import contextlib
 import os
 import stat
 import subprocess
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -192,7 +193,12 @@ def _write_tree(git: _Git, files: Mapping[str, Path]) -> str:
         parent, _, leaf = name.rpartition("/")
         _add_folders(folders, parent)
         folders[parent].append((_FILE, blob, leaf))
-    return _tree(git, folders, "")
+    below: dict[str, list[str]] = {path: [] for path in folders}
+    for path in folders:
+        if path:
+            below[path.rpartition("/")[0]].append(path)
+    with git.tree_maker() as make:
+        return _tree(make, folders, below, "")
 
 
 def _add_folders(folders: dict[str, list[tuple[str, str, str]]], path: str) -> None:
@@ -201,15 +207,21 @@ def _add_folders(folders: dict[str, list[tuple[str, str, str]]], path: str) -> N
         path = path.rpartition("/")[0]
 
 
-def _tree(git: _Git, folders: Mapping[str, Sequence[tuple[str, str, str]]], path: str) -> str:
-    """A folder's tree, its sub-folders' trees written first."""
+def _tree(
+    make: Callable[[str], str],
+    folders: Mapping[str, Sequence[tuple[str, str, str]]],
+    below: Mapping[str, Sequence[str]],
+    path: str,
+) -> str:
+    """A folder's tree, its sub-folders' trees (``below``: each folder's, by path) written first (each folder's
+    sub-folders looked for among all: 5,000 chapter folders took 13 s to deploy, one `git mktree` each)."""
     entries = list(folders[path])
     prefix = f"{path}/" if path else ""
-    for sub in folders:
-        if sub and sub.rpartition("/")[0] == path:
-            entries.append((_FOLDER, _tree(git, folders, sub), sub[len(prefix) :]))
-    listing = "".join(f"{mode} {'tree' if mode == _FOLDER else 'blob'} {oid}\t{name}\n" for mode, oid, name in entries)
-    return git.output("mktree", stdin=listing)
+    for sub in below[path]:
+        entries.append((_FOLDER, _tree(make, folders, below, sub), sub[len(prefix) :]))
+    return make(
+        "".join(f"{mode} {'tree' if mode == _FOLDER else 'blob'} {oid}\t{name}\n" for mode, oid, name in entries)
+    )
 
 
 class _Git:
@@ -230,6 +242,45 @@ class _Git:
 
     def output(self, *args: str, allowed: Sequence[int] = (0,), stdin: str | None = None) -> str:
         return self._call(args, allowed, stdin).stdout.strip()
+
+    @contextlib.contextmanager
+    def tree_maker(self) -> Iterator[Callable[[str], str]]:
+        """A function writing a tree from its listing (``git mktree``'s input) and giving its id: one `git mktree
+        --batch` for every tree of a deploy, each asked in turn (a tree's id is in its parent's listing)."""
+        try:
+            process = subprocess.Popen(
+                ["git", "mktree", "--batch"],
+                cwd=self.folder,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                encoding="utf-8",
+                errors="surrogateescape",
+                env=_environment(),
+            )
+        except FileNotFoundError:
+            raise DeployError("`git` is not installed (or not on the PATH): deploy needs it") from None
+        asked, answered = process.stdin, process.stdout
+        assert asked is not None and answered is not None
+
+        def make(listing: str) -> str:
+            try:
+                asked.write(listing + "\n")  # a blank line ends each tree
+                asked.flush()
+                made = answered.readline().strip()
+            except OSError:
+                made = ""
+            if not made:
+                _, said = process.communicate()
+                raise DeployError(f"`git mktree` failed: {_reason(subprocess.CompletedProcess([], 1, '', said))}")
+            return made
+
+        try:
+            yield make
+        finally:
+            if process.poll() is None:
+                asked.close()
+                process.wait()
 
     def ref(self, name: str) -> str | None:
         """The commit a reference names, None when there is no such reference."""

@@ -23,7 +23,7 @@ from rulebook.languages.quantities import numbers
 from rulebook.model import Book, Content, Definition, ItemList, Node, Section, plain_text
 from rulebook.names import normalise
 from rulebook.source import SourceText
-from rulebook.text_diff import Budget, SentencePairing, sentence_opcodes, word_opcodes
+from rulebook.text_diff import Budget, EditionBudget, SentencePairing, sentence_opcodes, word_opcodes
 
 
 @dataclass
@@ -118,7 +118,8 @@ def diff_books(old: Book, new: Book) -> BookDiff:
         gone = {o.id for o, _ in renamed}
         removed = [s for s in removed if s.id not in gone]
     names = _TermNames(_term_names(old))
-    changes = [_section_change(o, n, names, notes) for o, n in matched]
+    edition = EditionBudget()  # shared by the sections: each had its own, and twenty took 14 s
+    changes = [_section_change(o, n, names, notes, edition) for o, n in matched]
     old_place, new_place = _places(old), _places(new)
     for (o, n), change in zip(matched, changes, strict=True):
         change.old_place, change.new_place = old_place(o), new_place(n)
@@ -215,11 +216,13 @@ def _without_steps(content: Content, lists: list[list[str]]) -> Content:
     return tuple(kept)
 
 
-def _section_change(old: Section, new: Section, terms: _TermNames, notes: list[str]) -> SectionChange:
+def _section_change(
+    old: Section, new: Section, terms: _TermNames, notes: list[str], edition: EditionBudget
+) -> SectionChange:
     old_text, old_lists = _own(old)
     new_text, new_lists = _own(new)
     change = SectionChange(old.title, new.title)
-    budget = Budget()
+    budget = Budget(edition)
     change.words = _word_changes(old_text, new_text, budget)
     change.sentences = _sentence_changes(old_text, new_text, terms, budget)
     notes += budget.notes(new.title)
@@ -255,15 +258,15 @@ def _sentence_changes(old: str, new: str, terms: _TermNames, budget: Budget) -> 
     for tag, i1, i2, j1, j2 in sentence_opcodes(before, after, budget):
         if tag != "equal":
             pairs += pairing.pair(before[i1:i2], after[j1:j2])
-    return [_sentence_change(o, n, terms, moved) for o, n, moved in pairing.moves(pairs)]
+    return [_sentence_change(o, n, terms, moved, budget) for o, n, moved in pairing.moves(pairs)]
 
 
-def _sentence_change(old: str, new: str, terms: _TermNames, moved: bool) -> dict[str, Any]:
+def _sentence_change(old: str, new: str, terms: _TermNames, moved: bool, budget: Budget) -> dict[str, Any]:
     a, b = old.split(), new.split()
     old_parts: list[dict[str, str]] = []
     new_parts: list[dict[str, str]] = []
     changed: list[str] = []
-    for tag, i1, i2, j1, j2 in word_opcodes(a, b):
+    for tag, i1, i2, j1, j2 in word_opcodes(a, b, budget):
         if tag == "equal":
             old_parts.append({"text": " ".join(a[i1:i2]), "change": "equal"})
             new_parts.append({"text": " ".join(b[j1:j2]), "change": "equal"})

@@ -4,11 +4,13 @@ one), and which files a report, a baseline or an export may be written to (readi
 from __future__ import annotations
 
 import os
+import shutil
 import stat
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
+from rulebook.engine.ownership import open_to_others
 from rulebook.errors import UserError, shorten
 
 if TYPE_CHECKING:
@@ -190,6 +192,12 @@ def check_written_place(path: Path, *, root: Path) -> Path:
         resolved = path.resolve()
     except (OSError, RuntimeError) as error:
         raise OutputError(f"cannot write `{shown}`: {reason_of(error)}") from error
+    others = open_to_others(path)
+    if others is not None:
+        raise OutputError(
+            f"cannot write `{shown}`: it is in `{others}`, a folder any user may write into (without the sticky bit "
+            "/tmp has): another could put a link or a folder of theirs on the way; choose a folder of your own"
+        )
     if inside_git(path, resolved):
         raise OutputError(f"cannot write `{shown}`: it is inside `{GIT_FOLDER}`, Git's own folder")
     git_folder = git_folder_around(path) or git_folder_around(resolved)
@@ -448,17 +456,33 @@ def git(folder: Path, *args: str) -> subprocess.CompletedProcess[bytes] | None:
             capture_output=True,
             # each path a name, never a pattern: `rules/t[1].md`, untracked, was "tracked" beside a tracked `t1.md`
             env=dict(git_environment(), LC_ALL="C", GIT_TERMINAL_PROMPT="0", GIT_LITERAL_PATHSPECS="1"),
-            timeout=60,
+            timeout=GIT_WAIT,
             check=False,
         )
     except (OSError, subprocess.SubprocessError):
         return None
 
 
+GIT_WAIT = 60
+"""How many seconds Git is given to answer a question before it is stopped (:func:`git`)."""
+
+
+def git_silence(folder: Path) -> str:
+    """How Git's silence in the working tree at ``folder`` is told: no answer is no rule held, so it stops the
+    command (a Git stopped after :data:`GIT_WAIT` seconds read as "nothing ignored": the rules held nothing)."""
+    return (
+        f"Git gave no answer in `{folder}` (stopped after {GIT_WAIT} s, or it could not be run): without it the build "
+        "cannot tell which files Git ignores or tracks, which it never reads or follows; run the command again"
+    )
+
+
 def git_tracks(path: Path, folder: Path) -> bool | None:
     """Whether Git tracks ``path`` (a file inside ``folder``), asked in ``folder``; None when there is no answer: no
-    Git working tree there, or no ``git`` installed."""
+    Git working tree there, or no ``git`` installed. A Git that is silent in a repository (stopped after
+    :data:`GIT_WAIT` seconds) stops the command (:func:`git_silence`)."""
     done = git(folder, "ls-files", "--error-unmatch", "--", os.fsdecode(path))
+    if done is None and repository_above(Path(os.path.abspath(folder))) is not None and shutil.which("git"):
+        raise UserError(git_silence(folder))
     return None if done is None else {0: True, 1: False}.get(done.returncode)
 
 
@@ -545,7 +569,17 @@ def _uncommitted(path: Path, tree: _GitTree, *, tracked_only: bool) -> bool:
 def _checked_out_submodule(folder: Path) -> bool:
     """Whether ``folder`` holds a submodule as Git checks one out: a ``.git`` file naming a folder under the
     repository's ``.git/modules/`` (a repository a CI step cloned there has a ``.git`` folder of its own, and a
-    committed gitlink made its files count as committed: a private repository's file was published)."""
+    committed gitlink made its files count as committed: a private repository's file was published). Asked once a
+    folder a process, as :func:`_ignored_in` is."""
+    if folder not in _SUBMODULES:
+        _SUBMODULES[folder] = _asked_submodule(folder)
+    return _SUBMODULES[folder]
+
+
+_SUBMODULES: dict[Path, bool] = {}
+
+
+def _asked_submodule(folder: Path) -> bool:
     if not os.path.isfile(folder / ".git"):
         return False
     found = git(folder, "rev-parse", "--absolute-git-dir")
@@ -572,12 +606,16 @@ def _ignored_in(folder: Path, *, tracked_only: bool) -> _GitTree | None:
         return _IGNORED[folder, tracked_only]
     found: _GitTree | None = None
     top = git(folder, "rev-parse", "--show-toplevel") if repository_above(folder) is not None else None
+    if top is None and repository_above(folder) is not None and shutil.which("git"):
+        raise UserError(git_silence(folder))
     if top is not None and top.returncode == 0:
         root = Path(os.path.realpath(os.fsdecode(top.stdout.strip())))
         which = () if tracked_only else ("--ignored", "--exclude-standard")
         listed = git(root, "ls-files", "-z", "--others", *which, "--directory")
         staged = git(root, "ls-files", "-z", "--stage")
-        if listed is not None and listed.returncode == 0 and staged is not None and staged.returncode == 0:
+        if listed is None or staged is None:  # it answered the first question: silent now
+            raise UserError(git_silence(root))
+        if listed.returncode == 0 and staged.returncode == 0:
             names = [os.fsdecode(name) for name in listed.stdout.split(b"\0") if name]
             entries = [entry.split(b"\t", 1) for entry in staged.stdout.split(b"\0") if b"\t" in entry]
             found = _GitTree(
@@ -644,3 +682,4 @@ def git_refusal(folder: Path) -> str | None:
 def forget_git_ignored() -> None:
     """Ask Git again (``serve``, after the sources or ``.gitignore`` changed)."""
     _IGNORED.clear()
+    _SUBMODULES.clear()

@@ -461,19 +461,28 @@ class Book:
             yield from document.ids
 
 
-def unique_id(base: str, taken: set[str], separator: str = "-", *, counters: dict[str, int] | None = None) -> str:
+def unique_id(
+    base: str,
+    taken: set[str],
+    separator: str = "-",
+    *,
+    counters: dict[str, int] | None = None,
+    fold: bool = False,
+) -> str:
     """``base``, or ``base-2``, ``base-3``... if taken; the id returned is added to ``taken``.
 
     ``counters``: the last number given to each base, kept by a caller that asks for many ids
     from one ``taken`` set, which only grows (a title repeated a hundred times stays linear).
+    ``fold``: ``taken`` holds names in lower case, and a name is taken whatever its case (a file's name on a
+    system that folds case); the name is added in lower case.
     """
     candidate, n = base, (counters or {}).get(base, 1)
     if n > 1:
         candidate = f"{base}{separator}{n}"
-    while candidate in taken:
+    while (candidate.lower() if fold else candidate) in taken:
         n += 1
         candidate = f"{base}{separator}{n}"
-    taken.add(candidate)
+    taken.add(candidate.lower() if fold else candidate)
     if counters is not None:
         counters[base] = n
     return candidate

@@ -227,6 +227,9 @@ class BookConfig:
     site_url: str | None = None
     """Where the book's site is published (canonical links); None: no canonical links."""
     language: str = "en"
+    language_file: Path | None = None
+    """The project's file for the book's language (:mod:`rulebook.languages`), which its translations are compared
+    in: a language the compiler does not ship, or words over a shipped one."""
     baseline: Path | None = None
     severities: Mapping[str, Severity | None] = field(default_factory=dict)
     """Configured severity by rule code; ``None`` turns a rule off."""
@@ -361,6 +364,7 @@ class Project:
         for book in self.books:
             found += [Input(path, "source", book.name) for path in book.sources]
             found += [Input(book.baseline, "baseline", book.name)] if book.baseline else []
+            found += [Input(book.language_file, "language file", book.name)] if book.language_file else []
             for translation in book.translations:
                 found += [Input(path, role, book.name, translation.language) for path, role in translation.roles]
         return tuple(found)
@@ -487,6 +491,7 @@ _BOOK_KEYS = {
     "description",
     "site_url",
     "language",
+    "language_file",
     "changes_from",
     "terms",
     "skip",
@@ -539,6 +544,7 @@ def parse_project(
         if "sources" not in entry:
             raise check.error(f"[{where}] needs `sources`")
         books.append(_book(entry, root, check, name, where))
+    _check_read_once(books, check)
     names = {book.name for book in books}
     for book in books:
         if book.changes_from is not None and (book.changes_from not in names or book.changes_from == book.name):
@@ -744,15 +750,31 @@ def _book(table: Mapping[str, Any], root: Path, check: _Checker, name: str, wher
         raise check.error(
             f"`language` in [{where}] must be a language code such as `en` or `fr`, not {quoted(language)}"
         )
+    listed = table.get("sources")
+    if isinstance(listed, list) and len(listed) > MOST_SOURCES:  # counted before each is looked at
+        raise check.error(
+            f"`sources` in [{where}] names {len(listed):,} files, more than the {MOST_SOURCES:,} a book may have "
+            "(a book of many files reads as one; each is a file the build opens): join them, or make books of them"
+        )
+    sources = check.paths(table, "sources", where, root=root)
+    language_file = check.path(table, "language_file", where, root=root)
+    translations = _translations(check.table(table, "translations", where), root, check, where)
+    if translations and language not in TRANSLATION_LANGUAGES and language_file is None:
+        raise check.error(
+            f"[{where}]: the book is in `{language}`, a language not shipped (the languages: "
+            f"{', '.join(TRANSLATION_LANGUAGES)}), and its translations are compared in it: describe it in a file of "
+            "the project and name it with `language_file` (`rulebook docs translation`)"
+        )
     return BookConfig(
         name=name,
-        sources=tuple(root / source for source in check.paths(table, "sources", where, root=root)),
+        sources=tuple(root / source for source in sources),
         title=check.string(table, "title", where, most=LONGEST_TITLE),
         edition=check.string(table, "edition", where, most=LONGEST_TITLE),
         copyright=check.string(table, "copyright", where, most=LONGEST_LINE),
         description=check.string(table, "description", where, most=LONGEST_LINE),
         site_url=check.url(table, "site_url", where),
         language=language,
+        language_file=root / language_file if language_file else None,
         baseline=root / baseline if baseline else None,
         severities=_severities(check.table(table, "lint", where), check, _within(where, "lint")),
         linking=Linking(
@@ -761,11 +783,30 @@ def _book(table: Mapping[str, Any], root: Path, check: _Checker, name: str, wher
             check.strings(table, "skip", where),
         ),
         changes_from=check.string(table, "changes_from", where),
-        translations=_translations(check.table(table, "translations", where), root, check, where),
+        translations=translations,
         uses=check.strings(table, "uses", where),
         faq=check.boolean(table, "faq", where),
         format=_source_format(table, check, where),
     )
+
+
+MOST_SOURCES = 5_000
+"""The most files a book's ``sources`` may name: 40,000 (752 KB of configuration, every one missing) held the lint
+13 s and printed 3.9 MB of errors; a real book has tens."""
+
+
+def _check_read_once(books: Sequence[BookConfig], check: _Checker) -> None:
+    """Refuse a file two books name as a source, links followed: each book read it (30 books naming links to one
+    source of 1 MB: 21 s, a site of 56 MB; the thirty-fifth probe), and its terms were each book's own."""
+    first: dict[str, str] = {}
+    for book in books:
+        for source in book.sources:
+            owner = first.setdefault(os.path.realpath(source), book.name)
+            if owner != book.name:
+                raise check.error(
+                    f"`sources` of book `{book.name}` names `{source.name}`, a file book `{owner}` reads as its source "
+                    "(links followed): a file is one book's; the other book uses it (`uses`)"
+                )
 
 
 def _source_format(table: Mapping[str, Any], check: _Checker, where: str) -> str | None:
@@ -919,6 +960,7 @@ class _Checker:
         as "used again" where it is written once."""
         values = self.strings(table, key, where)
         seen: dict[str, str] = {}
+        reached: dict[str, str] = {}
         for value in values:
             problem = _configured_path_problem(value)
             if problem is not None:
@@ -929,6 +971,13 @@ class _Checker:
             if first is not None:
                 again = "again" if first == value else f"again, as {quoted(value)}"
                 raise self.error(f"`{key}` in [{where}] names {quoted(first)} {again}: a file is read once; remove one")
+            # the file itself, through links: 100 committed links to one source of 1 MB read it 100 times (64 s)
+            first = reached.setdefault(os.path.realpath(root / value), value)
+            if first != value:
+                raise self.error(
+                    f"`{key}` in [{where}] names {quoted(value)}, which leads to the file {quoted(first)} names "
+                    "(a link): a file is read once; remove one"
+                )
         return values
 
     def url(self, table: Mapping[str, Any], key: str, where: str) -> str | None:

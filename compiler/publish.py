@@ -43,6 +43,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from rulebook import published, state
+from rulebook.engine.ownership import open_to_others
 from rulebook.fileio import (
     GIT_FOLDER,
     GIT_FOLDER_SAID,
@@ -128,6 +129,7 @@ def check_output(output: Path, *, root: Path, protected: Iterable[Path], read: I
             )
     _check_surroundings(resolved, shown, root, protected)
     _check_apart_from_read(output, resolved, shown, root, read)
+    _check_not_others(output, resolved, shown)
     if output.exists() and not output.is_dir():  # a file, or a named pipe or a device: "a file" misled its owner
         raise OutputError(f"the output `{shown}` exists and is not a folder")
     if output.is_dir() and not is_owned(output, state.kept_folder(output, state.home(root))):
@@ -187,6 +189,35 @@ def _check_surroundings(resolved: Path, shown: str, root: Path, protected: Itera
                 f"the output `{shown}` is inside `{shown_path(folder, root)}`, beside `{shown_path(path, root)}`, "
                 "which the build reads: choose a folder of its own, such as `site`"
             )
+
+
+def _check_not_others(output: Path, resolved: Path, shown: str) -> None:
+    """Refuse an output other users may write into, or one inside a folder they may write into without the sticky
+    bit (any on the way, from the root down): another user could put a link or a folder of theirs where the build
+    swaps the site in and deletes the old one, or add pages to the published site."""
+    if _others_write(resolved, sticky_helps=False):
+        raise OutputError(
+            f"the output `{shown}` may be written by any user: another could add pages to the site or a link where "
+            "the build swaps it in; `chmod o-w` it, or choose a folder of your own"
+        )
+    # every folder on the way, as written and as it resolves, not the nearest alone: in `shared/a/site`, another user
+    # renamed `a` away and put an `a/site/index.html` of theirs in its place (the thirty-third probe); through
+    # `shared/l`, a link of theirs, a build replaced another project's site (the thirty-fourth)
+    open_above = open_to_others(output)
+    if open_above is not None:
+        raise OutputError(
+            f"the output `{shown}` is in `{open_above}`, a folder any user may write into (without the sticky bit "
+            "/tmp has): another could put a link or a folder of theirs on the way to the site, or where the build "
+            "swaps it in; choose a folder of your own"
+        )
+
+
+def _others_write(folder: Path, *, sticky_helps: bool) -> bool:
+    try:
+        mode = os.stat(folder, follow_symlinks=False).st_mode
+    except OSError:
+        return False
+    return stat.S_ISDIR(mode) and bool(mode & 0o002) and not (sticky_helps and mode & stat.S_ISVTX)
 
 
 def _check_apart_from_read(

@@ -37,6 +37,11 @@ SENTENCE_WORK = 3_000_000
 """How many word comparisons the pairing of a section's changed sentences may take, as difflib counts
 them: comparing two sentences of m and n words costs m·n (m + n when a cheaper bound rules the pair out).
 About a second on a slow machine; ordinary editions take a small part of it."""
+EDITION_WORK = 10_000_000
+"""How many word comparisons the pairing of the changed sentences of all the sections of an edition may take, and
+the sentence comparisons of their alignment (``m·n`` for sections of m and n sentences, as difflib may count them on
+repeats): each section had its :data:`SENTENCE_WORK`, and twenty sections of 1,000 repeated sentences (241 KB) took
+14 s. A few seconds; ordinary editions take a small part of it."""
 PAIRED_AHEAD = 20
 """Past :data:`SENTENCE_WORK`, how many of the next new sentences an old one is paired with."""
 SIMILAR = 0.4
@@ -46,9 +51,19 @@ MOVED = 0.8
 
 
 @dataclass
-class Budget:
-    """What the comparison of one section may still spend (:data:`SENTENCE_WORK`), and what it did past it."""
+class EditionBudget:
+    """What the comparison of all the sections of an edition may still spend (:data:`EDITION_WORK`)."""
 
+    left: int = field(default_factory=lambda: EDITION_WORK)
+
+
+@dataclass
+class Budget:
+    """What the comparison of one section may still spend (:data:`SENTENCE_WORK`, and what is left of its edition's
+    :class:`EditionBudget`), and what it did past it."""
+
+    edition: EditionBudget = field(default_factory=EditionBudget)
+    """What the section's edition has left, shared by its sections."""
     left: int = SENTENCE_WORK
     """Word comparisons left."""
     simplified: list[str] = field(default_factory=list)
@@ -58,15 +73,33 @@ class Budget:
 
     @property
     def exhausted(self) -> bool:
-        """Whether the comparison ran out: the rest of the section is paired the simpler way."""
-        return "paired" in self.simplified
+        """Whether the comparison ran out (the section's or the edition's): the rest of the section is paired the
+        simpler way."""
+        return "paired" in self.simplified or self.edition_spent
+
+    @property
+    def edition_spent(self) -> bool:
+        """Whether the edition's budget ran out in this section: the rest of it was compared the simpler ways."""
+        return "edition" in self.simplified
 
     def spend(self, work: int) -> bool:
         """Whether ``work`` more word comparisons fit (then they are spent); once they do not, none do."""
-        if self.exhausted or work > self.left:
-            self.note("paired")
+        if self.exhausted:
+            return False
+        if work > self.edition.left or work > self.left:
+            self.note("edition" if work > self.edition.left else "paired")
             return False
         self.left -= work
+        self.edition.left -= work
+        return True
+
+    def take(self, work: int) -> bool:
+        """Whether the edition has ``work`` more comparisons of difflib's matching left (then they are spent): past
+        it, words are shown as one replacement and sentences aligned on those found once."""
+        if work > self.edition.left:
+            self.note("edition")
+            return False
+        self.edition.left -= work
         return True
 
     def note(self, simplification: str) -> None:
@@ -83,8 +116,39 @@ class Budget:
             "paired": f"its changed sentences are too many to compare each with each (past {SENTENCE_WORK:,} word "
             f"comparisons): the rest were paired with the next {PAIRED_AHEAD} by the words they share, and found "
             "moved only when unchanged",
+            "edition": f"the edition's changes were too many to compare as difflib does (past {EDITION_WORK:,} "
+            "comparisons in all its sections): from here its words are shown as replacements, its sentences "
+            f"aligned on those found once in each edition and paired with the next {PAIRED_AHEAD}",
         }
         return [f"`{title}`: {said[simplification]}" for simplification in self.simplified]
+
+
+class _Spent(Exception):
+    """The budget ran out in the middle of difflib's matching."""
+
+
+class _BudgetedMatcher(difflib.SequenceMatcher):  # type: ignore[type-arg]
+    """difflib's matcher, each search for the longest match (:meth:`find_longest_match`) charged as it is made, before
+    it is made: the matching searches again in each stretch between two matches, so a text whose matches are single
+    words (a word inserted after each) took the square of its length, which a count made once did not see (the
+    thirty-third probe). A search of a stretch of ``a`` costs its length times how many places an item of ``a`` has
+    in ``b`` on average, plus the stretch of ``b``."""
+
+    def __init__(self, a: Sequence[Hashable], b: Sequence[Hashable], take: Callable[[int], bool]) -> None:
+        super().__init__(a=a, b=b, autojunk=False)
+        places = Counter(b)
+        self._places = max(1, -(-sum(places[item] for item in a) // max(1, len(a))))
+        self._take = take
+        self._lengths = (len(a), len(b))
+
+    def find_longest_match(
+        self, alo: int = 0, ahi: int | None = None, blo: int = 0, bhi: int | None = None
+    ) -> difflib.Match:
+        ahi = self._lengths[0] if ahi is None else ahi
+        bhi = self._lengths[1] if bhi is None else bhi
+        if not self._take((ahi - alo) * self._places + (bhi - blo) + 1):
+            raise _Spent
+        return super().find_longest_match(alo, ahi, blo, bhi)
 
 
 def word_opcodes(a: Sequence[Hashable], b: Sequence[Hashable], budget: Budget | None = None) -> list[Opcode]:
@@ -93,8 +157,8 @@ def word_opcodes(a: Sequence[Hashable], b: Sequence[Hashable], budget: Budget | 
     Texts up to that length are compared whole, as difflib does; longer ones from where they differ
     to where they agree again (which may pair repeated words otherwise than difflib would). A middle
     made one replacement is noted in ``budget``."""
-    opcodes, replaced = _opcodes(a, b, WORDS_COMPARED, _replaced)
-    if replaced and budget is not None:
+    opcodes, replaced = _opcodes(a, b, WORDS_COMPARED, _replaced, budget.take if budget is not None else None)
+    if replaced and budget is not None and not budget.edition_spent:
         budget.note("words")
     return opcodes
 
@@ -109,8 +173,8 @@ def word_likeness(a: Sequence[Hashable], b: Sequence[Hashable]) -> float:
 
 def sentence_opcodes(a: Sequence[str], b: Sequence[str], budget: Budget) -> list[Opcode]:
     """difflib's opcodes turning the sentences ``a`` into ``b``, in bounded time (see :data:`SENTENCES_ALIGNED`)."""
-    opcodes, anchored = _opcodes(a, b, SENTENCES_ALIGNED, _anchored)
-    if anchored:
+    opcodes, anchored = _opcodes(a, b, SENTENCES_ALIGNED, _anchored, budget.take)
+    if anchored and not budget.edition_spent:
         budget.note("aligned")
     return opcodes
 
@@ -120,11 +184,15 @@ def _opcodes(
     b: Sequence[Hashable],
     limit: int,
     past_limit: Callable[[Sequence[Hashable], Sequence[Hashable]], list[Opcode]],
+    take: Callable[[int], bool] | None = None,
 ) -> tuple[list[Opcode], bool]:
-    """difflib's opcodes when both are at most ``limit`` long; else ``past_limit``'s for the middle from
-    where they differ to where they agree again, when that is longer; and whether it was asked."""
+    """difflib's opcodes when both are at most ``limit`` long; else ``past_limit``'s for the middle from where they
+    differ to where they agree again, when that is longer (or when difflib's matching runs past the budget ``take``
+    spends: :class:`_BudgetedMatcher`); and whether it was asked."""
     if max(len(a), len(b)) <= limit:
-        return list(difflib.SequenceMatcher(a=a, b=b, autojunk=False).get_opcodes()), False
+        matched = _matched(a, b, take)
+        if matched is not None:
+            return matched, False
     shorter = min(len(a), len(b))
     start = 0
     while start < shorter and a[start] == b[start]:
@@ -133,14 +201,23 @@ def _opcodes(
     while end < shorter - start and a[-1 - end] == b[-1 - end]:
         end += 1
     a_end, b_end = len(a) - end, len(b) - end
-    past = max(a_end, b_end) - start > limit
-    if past:
+    middle = None if max(a_end, b_end) - start > limit else _matched(a[start:a_end], b[start:b_end], take)
+    past = middle is None
+    if middle is None:
         middle = past_limit(a[start:a_end], b[start:b_end])
-    else:
-        middle = list(difflib.SequenceMatcher(a=a[start:a_end], b=b[start:b_end], autojunk=False).get_opcodes())
     # The middle starts and ends where the texts differ, so the equal start and end stand apart from it.
     spans = [("equal", 0, start, 0, start), *_shifted(middle, start, start), ("equal", a_end, len(a), b_end, len(b))]
     return [span for span in spans if span[1] < span[2] or span[3] < span[4]], past
+
+
+def _matched(a: Sequence[Hashable], b: Sequence[Hashable], take: Callable[[int], bool] | None) -> list[Opcode] | None:
+    """difflib's opcodes, or None when its matching ran past the budget ``take`` spends."""
+    if take is None:
+        return list(difflib.SequenceMatcher(a=a, b=b, autojunk=False).get_opcodes())
+    try:
+        return list(_BudgetedMatcher(a, b, take).get_opcodes())
+    except _Spent:
+        return None
 
 
 def _replaced(a: Sequence[Hashable], b: Sequence[Hashable]) -> list[Opcode]:

@@ -23,6 +23,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
         "foundation",
         (
             "rulebook.source",
+            "rulebook.closed_spans",
             "rulebook.names",
             "rulebook.suggest",
             "rulebook.diagnostics",

@@ -371,6 +371,38 @@ def test_a_language_material_has_no_words_for_is_built_with_its_own_language_sai
     assert 'aria-label="Header"' in (project / "site" / "kab" / "index.html").read_text(encoding="utf-8")
 
 
+@pytest.mark.parametrize("generator", ["mkdocs", "zensical"])
+def test_a_book_in_a_language_not_shipped_is_compared_and_built_in_its_own_words(
+    project: Path, capsys: pytest.CaptureFixture[str], generator: str
+) -> None:
+    """A book in Latin (``language = "la"``) with translations passed the lint, and the build stopped with "no
+    language `la` is shipped; a language file adds one", which no key of the book could name (the translations were
+    compared as if the original were English); its site blamed "a setting of mkdocs.yml" the project does not have
+    (the thirty-first probe). The lint and the build say the book's `language_file` is needed; with it the book's
+    translations are compared in its words, and its pages (in a language Material has no words for) say their own
+    language, the translations' theirs."""
+    config = project / "rulebook.toml"
+    configured = config.read_text(encoding="utf-8")
+    config.write_text('language = "la"\n' + configured, encoding="utf-8")
+    refusal = (
+        "rulebook.toml: [top level]: the book is in `la`, a language not shipped (the languages: de, en, es, fr, it, "
+        "pl), and its translations are compared in it: describe it in a file of the project and name it with "
+        "`language_file`"
+    )
+    for command in (["lint"], ["build", "-q", "--no-pdf", "--generator", generator]):
+        assert main(command) == 2
+        assert refusal in capsys.readouterr().err
+    latin = (ROOT / "compiler" / "languages" / "en.toml").read_text(encoding="utf-8")
+    (project / "la.toml").write_text(latin.replace('code = "en"', 'code = "la"'), encoding="utf-8")
+    config.write_text('language = "la"\nlanguage_file = "la.toml"\n' + configured, encoding="utf-8")
+    assert main(["build", "-q", "--no-pdf", "--generator", generator]) == 0, capsys.readouterr().err
+    for folder, language in (("", "la"), ("nl/", "nl"), ("de/", "de")):
+        page = (project / "site" / folder / "index.html").read_text(encoding="utf-8")
+        assert f'<html lang="{language}"' in page
+    assert main(["compare", "book.xml", "nl/rulebook.md", "--language", "nl"]) == 1
+    assert "nl/rulebook.md" in capsys.readouterr().out
+
+
 def test_a_phrase_with_many_gaps_is_refused_before_it_is_tried(
     project: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -364,8 +364,8 @@ def test_without_a_later_edition_every_translated_section_is_current(project: Pa
             "(the books are: first, main), not `zero`",
         ),
         (
-            CONFIG + '\n[books.errata]\nsources = ["rules/en/book.xml"]\nchanges_from = "main"\n'
-            '\n[books.second]\nsources = ["rules/en/book.xml"]\nchanges_from = "main"\n',
+            CONFIG + '\n[books.errata]\nsources = ["rules/en/errata.xml"]\nchanges_from = "main"\n'
+            '\n[books.second]\nsources = ["rules/en/second.xml"]\nchanges_from = "main"\n',
             "rulebook.toml: books `errata` and `second` both follow `main` (`changes_from`): the translations of "
             "`main` are compared with one latest edition; let one follow the other",
         ),

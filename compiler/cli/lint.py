@@ -116,6 +116,10 @@ def run_lint(args: argparse.Namespace) -> int:
     report = reports[0] if len(reports) == 1 else joined_report(reports)
     with memory.gc_frozen():  # tens of thousands of records, none in a cycle: no collection while they are made
         output_text(args, _render(args, report))
+    if project.config_file is not None and not any(t.files for t in targets if t.translation is None):  # the project
+        from rulebook.recipe import check_site_settings
+
+        check_site_settings(project)  # after the report (written where `-o` says, if it may be): then refused
     return exit_code(report, strict=args.strict)
 
 

@@ -370,7 +370,8 @@ def _comments_apart(paragraph: str) -> list[str]:
     """A paragraph's lines, no line starting with a comment (``<!--`` at a line's start opens an HTML block, which
     would take the rest of the line as HTML): comments that start the paragraph stand on a line of their own above
     it, and a break followed by one is written ``<br>`` (as in a table's cell), keeping the comment within the line."""
-    paragraph = _COMMENT_AFTER_BREAK.sub(r"<br>\1", paragraph)
+    closed = paragraph.rfind("-->") + 3 if "-->" in paragraph else 0  # past it no comment ends: not searched there
+    paragraph = _COMMENT_AFTER_BREAK.sub(r"<br>\1", paragraph[:closed]) + paragraph[closed:]
     leading = _LEADING_COMMENTS.match(paragraph)
     if leading is None or not paragraph[leading.end() :].strip():
         return [paragraph]

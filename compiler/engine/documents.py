@@ -96,6 +96,8 @@ def _parse_yaml(text: str, path: Path, what: str) -> Any:
         raise RulesError(f"{path} is not YAML or JSON: {error}") from None
     except ValueError as error:  # what the safe constructor cannot make: a date no calendar has (``2001-02-30``)
         raise RulesError(f"{path} cannot be read as {what}: {error}") from None
+    except (AttributeError, KeyError, IndexError, TypeError):  # a tagged value it cannot make (`!!timestamp "x"`)
+        raise RulesError(f"{path} cannot be read as {what}: a tagged value (`!!...`) YAML cannot make") from None
 
 
 class _GivenTwice(Exception):

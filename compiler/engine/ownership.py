@@ -31,10 +31,45 @@ def not_own(folder: Path) -> str | None:
             return "belongs to another user"
         if status.st_mode & 0o022:
             return "may be written by other users"
-    try:
-        parent = os.stat(folder.parent)
-    except OSError:
-        return None
-    if parent.st_mode & 0o002 and not parent.st_mode & stat.S_ISVTX:
-        return f"is in `{folder.parent}`, a folder any user may write into"
+    above = open_to_others(folder)  # any folder on the way, as written and as it resolves, not the nearest alone
+    if above is not None:
+        return f"is in `{above}`, a folder any user may write into"
     return None
+
+
+def open_to_others(path: Path) -> Path | None:
+    """The first folder on the way to ``path`` that any user may write into without the sticky bit ``/tmp`` has, or
+    None: another user could put a link or a folder of theirs there, on the way to what this tool writes. The way is
+    walked as the system walks it, each link followed from the folder it is in: every folder an entry of the way is
+    looked up in is looked at (a link another user made in such a folder led a build to replace another project's
+    site, and a link of one's own leading through such a folder to a link of theirs did the same)."""
+    current = Path(os.path.abspath(path).split(os.sep, 1)[0] + os.sep)
+    pending = list(Path(os.path.abspath(path)).parts[1:])
+    hops = 0
+    while pending:
+        part = pending.pop(0)
+        if part in ("", "."):
+            continue
+        if part == "..":
+            current = current.parent
+            continue
+        if _open(current):
+            return current
+        entry = current / part
+        if hops < 40 and os.path.islink(entry):  # past 40, the system refuses the way itself
+            hops += 1
+            target = Path(os.readlink(entry))
+            if target.is_absolute():
+                current = Path(target.anchor)
+            pending[:0] = list(target.parts[1:] if target.is_absolute() else target.parts)
+            continue
+        current = entry
+    return None
+
+
+def _open(folder: Path) -> bool:
+    try:
+        mode = os.stat(folder, follow_symlinks=False).st_mode
+    except OSError:
+        return False
+    return stat.S_ISDIR(mode) and bool(mode & 0o002) and not mode & stat.S_ISVTX

@@ -32,7 +32,8 @@ def read_front_matter(text: str) -> Any:
             elif isinstance(event, yaml.CollectionEndEvent):
                 depth -= 1
         return yaml.safe_load(text)
-    except (yaml.YAMLError, ValueError):
+    except (yaml.YAMLError, ValueError, AttributeError, KeyError, IndexError, TypeError):
+        # what PyYAML's constructors raise of a tagged value they cannot make (`!!timestamp "x"`, `!!int ""`)
         raise FrontMatterError from None
 
 

@@ -118,6 +118,24 @@ def checked_output(project: Project, output: Path, files: Sequence[Path] = ()) -
     return publish.check_output(output, root=project.root, protected=protected, read=read_folders(project))
 
 
+def check_site_settings(project: Project) -> None:
+    """The project's ``mkdocs.yml`` as the build loads it, for the lint of the whole project: read as YAML with the
+    paths it names, then checked by the site generator as it checks them to build (a theme, a plugin or a Markdown
+    extension not installed; a YAML error). The lint passed each, and the build stopped on it. A
+    :class:`~rulebook.errors.UserError` in the build's words."""
+    from rulebook.inputs import present
+    from rulebook.project import SITE_SETTINGS
+    from rulebook.recipe.book_site import site_settings
+    from rulebook.site.theme import chrome_options
+    from rulebook.site.writer import mkdocs_settings, site_generator
+
+    file = project.root / SITE_SETTINGS
+    if not present(file):
+        return
+    settings = mkdocs_settings(file, site_settings(project, project.main))
+    site_generator(project.generator).check_settings(settings | chrome_options(settings, {}), config_file=file)
+
+
 def check_look(project: Project) -> None:
     """Read what the build reads of the project beside its books, with the build's readers and limits, for the
     lint: the site generator's settings as text (``mkdocs.yml``: read as YAML by the build alone), the site's words

@@ -14,7 +14,7 @@ a PDF is ``SOURCE_DATE_EPOCH`` when set, else none: the same sources give the sa
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -82,15 +82,21 @@ def book_print(
     translations (a translation's edition is made from the site's plan of it). ``scratch``: room for Typst to
     read the pictures.
     """
-    from rulebook.assets import image_folder
+    from rulebook.assets import held_images, image_folder
     from rulebook.inputs import source_date
     from rulebook.pdf.edition import book_edition
     from rulebook.pdf.typst_run import readable_pictures
+    from rulebook.site.pages import SiteInput
 
     assert lint.terms is not None and not read.book.outline, "a PDF is made from the whole model"
     paths = pdf_paths(book)
     date = source_date()
-    found = printable_pictures(read, image_folder(read.book, project.root))
+    found = printable_pictures(held_images(read.book, image_folder(read.book, project.root)))
+    site = site_input() if translations else None
+    assert site is None or isinstance(site, SiteInput)
+    for translation in site.translations if site is not None else ():  # their own pictures, apart from the book's
+        own = printable_pictures(translation.images.items())
+        found |= {translated_picture(translation.language, name): content for name, content in own.items()}
     pictures, refused = readable_pictures(found, scratch / "pictures", limits(project)) if found else ({}, ())
     images = {name: f"images/{name}" for name in pictures}
     language = read.book.documents[0].language if read.book.documents else book.language
@@ -108,7 +114,7 @@ def book_print(
     )
     editions: list[tuple[str, Edition]] = [(paths[None], original)]
     if translations:
-        editions += _translated(project, theme, site_input(), paths, date, images)
+        editions += _translated(project, theme, site, paths, date, images)
     return BookPrint(tuple(editions), pictures, refused)
 
 
@@ -131,20 +137,29 @@ def _translated(
     for translation in site.translations:
         words = theme.strings(translation.language)
         plan = TranslatedPlan(original, translation, words)
+        own = {name: translated_picture(translation.language, name) for name in translation.images}
+        shown = {name: images[key] for name, key in own.items() if key in images}
+        shown |= {name: images[name] for name in translation.shared_images if name in images}
         edition = translated_edition(
-            plan, words=words, look=project.print, copyright=words.get("copyright", ""), date=date, images=images
+            plan, words=words, look=project.print, copyright=words.get("copyright", ""), date=date, images=shown
         )
         found.append((paths[translation.language], edition))
     return found
 
 
-def printable_pictures(read: ReadResult, folder: Path | None) -> dict[str, bytes]:
-    """The pictures the sources show that a PDF can hold, as the site publishes them (checked as they are read)."""
-    from rulebook.assets import held_images
+def translated_picture(language: str, name: str) -> str:
+    """The name a translation's own picture takes among the book's in its PDF's files: in a hidden folder, which no
+    picture's name can be in (:func:`~rulebook.assets.name_refusal`)."""
+    return f".{language}/{name}"
+
+
+def printable_pictures(held: Iterable[tuple[str, Path]]) -> dict[str, bytes]:
+    """The pictures among ``held`` (files by the name the sources give them) a PDF can hold, as the site publishes
+    them (checked as they are read)."""
     from rulebook.pictures import published_picture
 
     found = {}
-    for name, source in held_images(read.book, folder):
+    for name, source in held:
         if Path(name).suffix.lower() not in PRINTABLE:
             continue
         content = published_picture(source)

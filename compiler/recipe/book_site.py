@@ -6,7 +6,9 @@ new release; ``serve`` plans them with the same :func:`site_input` and :func:`si
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from rulebook.assets import book_images, image_folder
@@ -20,6 +22,8 @@ if TYPE_CHECKING:
     from rulebook import publish
     from rulebook.build_values import BuildOptions, TranslationResult
     from rulebook.family import Family
+    from rulebook.model import Book
+    from rulebook.pictures import DrawnPicture
     from rulebook.site.incremental import SiteLook
     from rulebook.site.pages import OutsideTranslation, SiteInput
     from rulebook.site.theme import Theme
@@ -103,8 +107,11 @@ def site_input(
     configured = {translation.language: translation for translation in book.translations}
     terms, family = lint.terms, lint.family
     assert terms is not None and family is not None and not read.book.outline, "pages are made from the whole model"
-    images = book_images(read.book, image_folder(read.book, project.root))
+    folder = image_folder(read.book, project.root)
+    images = book_images(read.book, folder)
     pictures = draw_site_pictures(project, images.published) if draw else SitePictures()
+    published = {name: path for name, path in images.published.items() if name not in pictures.refused}
+    shown = {t.language: _translation_pictures(project, t.book, folder, published, draw) for t in translations}
     summary = build_site_summary(
         read.book,
         terms,
@@ -130,12 +137,18 @@ def site_input(
                 status=_site_status(project, book, t),
                 outside=outside_translations(project, book, family, t.language),
                 title=translation_title(configured[t.language], t.book),
+                images=shown[t.language].images,
+                shared_images=shown[t.language].shared,
+                drawn=shown[t.language].drawn,
+                refused_images=shown[t.language].refused,
             )
             for t in translations
         ],
         refused_images=set(images.refused) | set(pictures.refused),
         drawn=pictures.drawn,
-        picture_warnings=tuple(pictures.refused.values()),
+        picture_warnings=tuple(
+            dict.fromkeys([*pictures.refused.values(), *(said for found in shown.values() for said in found.warnings)])
+        ),
         books=_other_books(project, book),
         across=book_links(family, book.name, {other.name: other.folder for other in project.books}),
         changes=changes,
@@ -143,6 +156,40 @@ def site_input(
         generator=generator,
         offline=offline,
         pdfs=pdf_paths(book) if pdf else {},
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class _TranslationPictures:
+    """A translation's pictures as its site shows them (:class:`~rulebook.site.pages.SiteTranslation`'s fields)."""
+
+    images: dict[str, Path]
+    shared: frozenset[str]
+    drawn: dict[str, DrawnPicture]
+    refused: frozenset[str]
+    warnings: tuple[str, ...]
+    """Why each SVG picture of its own could not be drawn."""
+
+
+def _translation_pictures(
+    project: Project, translated: Book, original: Path | None, published: Mapping[str, Path], draw: bool
+) -> _TranslationPictures:
+    """The pictures a translation's site shows (:func:`~rulebook.assets.translation_images`): those the book's site
+    publishes from the same file are shown from there, the others published on its own site (its SVG pictures
+    drawn as the book's are)."""
+    from rulebook.assets import image_folder, translation_images
+    from rulebook.recipe.site_pictures import SitePictures, draw_site_pictures
+
+    found = translation_images(translated, image_folder(translated, project.root), original)
+    shared = frozenset(name for name, path in found.published.items() if published.get(name) == path)
+    own = {name: path for name, path in found.published.items() if name not in shared}
+    pictures = draw_site_pictures(project, own) if draw and own else SitePictures()
+    return _TranslationPictures(
+        {name: path for name, path in own.items() if name not in pictures.refused},
+        shared,
+        pictures.drawn,
+        frozenset(found.refused) | frozenset(pictures.refused),
+        tuple(pictures.refused.values()),
     )
 
 
@@ -206,8 +253,12 @@ def site_settings(project: Project, book: BookConfig) -> dict[str, Any]:
     left out.
     """
     from rulebook.site.escaping import theme_text
+    from rulebook.site.theme import theme_language
 
-    settings: dict[str, Any] = {"site_name": theme_text(book.display_title), "theme": {"language": book.language}}
+    theme, extra = theme_language(book.language)
+    settings: dict[str, Any] = {"site_name": theme_text(book.display_title), "theme": theme}
+    if extra:
+        settings["extra"] = extra
     if book.copyright:
         settings["copyright"] = _escaped(book.copyright)
     if book.description:

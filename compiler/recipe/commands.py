@@ -24,6 +24,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from rulebook.assets import images_beside
 from rulebook.diagnostics import Severity
 from rulebook.errors import UserError
 from rulebook.fileio import shown_path
@@ -149,7 +150,7 @@ def lint(
         return _lint_translation(project, target.book, target.translation, earlier, memo)
     if not target.files:  # each translation's language, terminology and waivers, refused here as a build refuses them
         for translation in target.book.translations:
-            translation_languages(translation, project.root)
+            translation_languages(target.book, translation, project.root)
             translation_terms(translation, project.root, None)
             translation_waivers(translation, project.root)
     read = (None if target.files else earlier.get(target.book.name)) or read_configured(
@@ -235,7 +236,8 @@ def _lint_translation(
         too_large = () if unreadable else tuple(page_findings(read.book))  # its pages, as any book's
         found = (*unreadable, *too_large)
         return read, LintResult(found, read.sources, 0, new=found, unsafe=too_large)
-    result = lint_book(read, book, root=project.root)
+    pictures = images_beside(book.sources[0]) if book.sources else None
+    result = lint_book(read, book, root=project.root, original_images=pictures)
     original = memo.linted.get(book.name) if memo is not None else None
     if original is None:
         _, original = lint(project, LintTarget(book), earlier, memo)
@@ -294,6 +296,14 @@ def make_fixes(project: Project, fixed: Sequence[FixedSource]) -> None:
 
 
 # -- translations and editions --------------------------------------------------------------------------------
+
+
+def original_book(project: Project, original: Path, translation: Translation) -> BookConfig:
+    """The configured book a command's original is: the one whose source it is, else the one that configures the
+    translation, else the main book (its language is the original's)."""
+    source = translation.source.resolve()
+    owner = next((b for b in project.books if any(t.source.resolve() == source for t in b.translations)), None)
+    return project.book_of(original) or owner or project.main
 
 
 def translation_of(
@@ -389,10 +399,11 @@ def compare(
     from rulebook.translate.compare import FAIL_ON, compare_books
     from rulebook.translate.terminology import unknown_entries, with_marked
 
-    books = read_pair(project, original, translation.source, translation.language)
+    book = original_book(project, original, translation)
+    books = read_pair(project, (original, book.language), (translation.source, translation.language))
     if isinstance(books, ReadResult):
         return books
-    languages = translation_languages(translation, project.root)
+    languages = translation_languages(book, translation, project.root)
     check_languages(*books, languages, names=(original, translation.source))
     filed = translation_terms(translation, project.root, None)
     comparison = compare_books(
@@ -433,10 +444,11 @@ def suggest(project: Project, original: Path, translation: Translation) -> list[
     from rulebook.translate.suggestions import aligned_uses, suggest_terms
     from rulebook.translate.terminology import marked_terms, with_marked
 
-    books = read_pair(project, original, translation.source, translation.language)
+    book = original_book(project, original, translation)
+    books = read_pair(project, (original, book.language), (translation.source, translation.language))
     if isinstance(books, ReadResult):
         return books
-    languages = translation_languages(translation, project.root)
+    languages = translation_languages(book, translation, project.root)
     check_languages(*books, languages, names=(original, translation.source))
     entries = translation_terms(translation, project.root, None)
     terms = with_marked(entries, books[1])
@@ -449,7 +461,8 @@ def diff(project: Project, old: Path, new: Path) -> BookDiff | ReadResult:
     """``rulebook diff``: what changed between two editions, each read as a book of its own."""
     from rulebook.diff import diff_books
 
-    books = read_pair(project, old, new, "en")
+    language = (project.book_of(old) or project.main).language
+    books = read_pair(project, (old, language), (new, language))
     return books if isinstance(books, ReadResult) else diff_books(*books)
 
 
@@ -511,11 +524,10 @@ def mark(
     return chosen
 
 
-def read_pair(project: Project, first: Path, second: Path, language: str) -> tuple[Book, Book] | ReadResult:
-    """Two sources, each a book of its own (the first English, the second in ``language``); or the reading of
-    the first that cannot be read."""
+def read_pair(project: Project, first: tuple[Path, str], second: tuple[Path, str]) -> tuple[Book, Book] | ReadResult:
+    """Two sources, each a book of its own in its language; or the reading of the first that cannot be read."""
     books = []
-    for path, lang in ((first, "en"), (second, language)):
+    for path, lang in (first, second):
         read = read_book([path], project.root, language=lang, source_format=configured_format(project, path))
         if read.fatal:
             return read

@@ -16,7 +16,7 @@ Which books an edit touches is :mod:`rulebook.serve.edits`'s to say; for each, `
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from rulebook.model import Book
@@ -24,7 +24,7 @@ from rulebook.project import Project
 from rulebook.recipe import book_stages, checked_book, chosen_books, compared_book, quiet
 from rulebook.recipe.book_site import site_input, site_look
 from rulebook.recipe.cache import StageCache
-from rulebook.recipe.stages import rule_files
+from rulebook.recipe.stages import book_pages, rule_files, site_pages_refusal
 from rulebook.stage_values import ReadResult
 
 if TYPE_CHECKING:
@@ -51,6 +51,19 @@ def live_books(project: Project, options: BuildOptions, cache: StageCache) -> tu
         site = plan_book_site(site_input(project, book, read, lint, translations, changes, drafts=look.drafts), look)
         books.append(LiveBook(book, read, lint, translations, changes, site, look))
     return tuple(books)
+
+
+def live_pages_refusal(books: Mapping[str, LiveBook], name: str, read: ReadResult) -> str | None:
+    """Why the site would have too many pages of chapters with book ``name`` read as an edit left it (``read``), the
+    other books as served, or None (:func:`~rulebook.recipe.stages.site_pages_refusal`, the bound a build holds)."""
+    pages = {
+        other: book_pages(
+            len(list((read if other == name else live.read).book.chapters)),
+            [len(list(translation.book.chapters)) for translation in live.translations],
+        )
+        for other, live in books.items()
+    }
+    return site_pages_refusal(pages)
 
 
 def update_live(project: Project, options: BuildOptions, live: LiveBook, cache: StageCache) -> LiveEdit | BuildResult:

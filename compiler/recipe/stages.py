@@ -10,7 +10,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from rulebook.assets import book_images, image_folder, linked_folder_refusals
+from rulebook.assets import book_images, image_folder, linked_folder_refusals, translation_images
 from rulebook.catalog.book import DUPLICATE_ID, EMPTY_NAME, INVALID_NAME, RESERVED_NAME, TOO_LARGE
 from rulebook.diagnostics import Diagnostic, Severity, at_most_same
 from rulebook.engine.limits import MAX_RULES_BYTES
@@ -51,6 +51,7 @@ def lint_book(
     partial: bool = False,
     reserved: frozenset[str] = frozenset(),
     family: Family | None = None,
+    original_images: Path | None = None,
 ) -> LintResult:
     """Every diagnostic for a book: reading problems, then the book rules (unless reading failed).
 
@@ -58,12 +59,19 @@ def lint_book(
     sources were read (entries of the others are not stale). ``reserved``: names a chapter may
     not take (the site's own pages, the project's books and translations). ``family``: the other books
     its names resolve in and that use its terms (:mod:`rulebook.recipe.family`; None: the book alone).
+    ``original_images``: for a translation, its original's pictures folder, whose pictures it shows where its own
+    folder has none (:func:`~rulebook.assets.translation_images`).
     """
     found = list(read.diagnostics)
     terms = facts = kin = None
     with gc_frozen():
         if not read.fatal:
-            images = book_images(read.book, image_folder(read.book, root))
+            folder = image_folder(read.book, root)
+            images = (
+                book_images(read.book, folder)
+                if original_images is None
+                else translation_images(read.book, folder, original_images)
+            )
             member = family.books.get(book.name) if family is not None else None
             if family is not None and member is not None and member.terms.book is read.book:
                 own, terms, kin = member, member.terms, family  # the family was made with this reading
@@ -77,7 +85,9 @@ def lint_book(
                 terms,
                 published,
                 reserved,
-                refused_images=images.refused | linked_folder_refusals(read.book, root),
+                # a translation's pictures its own folder (a link) cannot give are the book's, as the build shows them
+                refused_images=images.refused
+                | {n: why for n, why in linked_folder_refusals(read.book, root).items() if n not in published},
                 family=kin,
                 name=own.name,
             )
@@ -205,7 +215,7 @@ def compare_translations(
 
     results = []
     for translation in book.translations:
-        key = digest(*[s.text for s in read.sources.values()], repr(translation), *translation.files)
+        key = digest(*[s.text for s in read.sources.values()], repr(translation), *translation.files, *book_words(book))
 
         def compare(translation: Translation = translation) -> TranslationResult | None:
             translated = own_names(
@@ -216,10 +226,11 @@ def compare_translations(
             if translated.fatal:
                 return None
             terms = translation_terms(translation, root, translated.book)
-            words = translation_languages(translation, root)[1]
+            original, words = translation_languages(book, translation, root)
             comparison = compare_books(
                 read.book,
                 translated.book,
+                original_language=original,
                 translation_language=words,
                 terms=terms,
                 waivers=translation_waivers(translation, root),
@@ -249,12 +260,20 @@ def unreadable_translations(
     return tuple(refused)
 
 
-def translation_languages(translation: Translation, root: Path | None) -> tuple[Language, Language]:
-    """The original's language (English) and the translation's: the shipped one, with the project's language file
-    over it when the translation names one (:mod:`rulebook.languages`)."""
+def translation_languages(book: BookConfig, translation: Translation, root: Path | None) -> tuple[Language, Language]:
+    """The original's language (its book's) and the translation's: each the shipped one, with the project's language
+    file over it where the configuration names one (:mod:`rulebook.languages`)."""
     from rulebook.languages.data import load_language
 
-    return load_language("en"), load_language(translation.language, translation.language_file, root=root)
+    return (
+        load_language(book.language, book.language_file, root=root),
+        load_language(translation.language, translation.language_file, root=root),
+    )
+
+
+def book_words(book: BookConfig) -> tuple[str | Path, ...]:
+    """What of a book's configuration its translations' comparison reads: its language and language file."""
+    return (book.language, *((book.language_file,) if book.language_file else ()))
 
 
 def translation_terms(translation: Translation, root: Path | None, translated: Book | None) -> dict[str, Entry]:

@@ -16,7 +16,15 @@ from rulebook.errors import SiteBuildError, UserError
 from rulebook.fileio import forget_git_ignored
 from rulebook.project import Project, load_project
 from rulebook.recipe.cache import StageCache
-from rulebook.recipe.live import apply_live, finish_live, kin_untouched, live_books, recompute_live, update_live
+from rulebook.recipe.live import (
+    apply_live,
+    finish_live,
+    kin_untouched,
+    live_books,
+    live_pages_refusal,
+    recompute_live,
+    update_live,
+)
 from rulebook.serve.edits import touched_by
 from rulebook.serve.findings import LintNews
 from rulebook.serve.news import EVERY_PAGE, News
@@ -154,8 +162,14 @@ class LivePreview:
                 untouched.add(name)
                 continue  # a book of the family that shows nothing the edit changed: its pages and data stay
             edit = update_live(self.project, self.options, self.books[name], self.cache)
-            if isinstance(edit, build_values.BuildResult):
-                self.report(edit)
+            stopped = (
+                edit if isinstance(edit, build_values.BuildResult) else live_pages_refusal(self.books, name, edit.read)
+            )  # the site's bound on pages a `build` holds, held as an edit adds chapters
+            if stopped is not None or isinstance(edit, build_values.BuildResult):
+                if isinstance(stopped, str):
+                    print(f"rulebook: error: {stopped}", file=sys.stderr)
+                elif stopped is not None:
+                    self.report(stopped)
                 print("rulebook: the sources cannot be built; still serving the last good pages.", file=sys.stderr)
                 failed.add(name)
                 self.failing.add(name)

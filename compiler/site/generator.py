@@ -81,6 +81,12 @@ class SiteGenerator(Protocol):
         """Refuse, in plain words (:class:`GeneratorMissing`), to build where the generator is not installed."""
         ...
 
+    def check_settings(self, settings: dict[str, Any], *, config_file: Path) -> None:
+        """Check the site's ``settings`` (the project's ``mkdocs.yml`` over the defaults, as a build gives them) as
+        the generator checks them before it builds (the theme, the plugins, the Markdown extensions installed), for
+        the lint: a setting it refuses raises :class:`~rulebook.errors.SiteBuildError` in the build's words."""
+        ...
+
     def prepare(self, project: Path) -> Path:
         """The folder of one site's project made ready for a new build (a former build's pages and site taken
         out, the generator's cache kept); the folder the pages and files go into (``project/docs``)."""

@@ -79,6 +79,25 @@ class MkDocs:
     def require(self) -> None:
         """MkDocs is a dependency of the compiler: nothing to check."""
 
+    def check_settings(self, settings: dict[str, Any], *, config_file: Path) -> None:
+        """MkDocs' own check of the settings, as it loads them to build (its plugins loaded and given their options,
+        its theme and Markdown extensions found), over an empty docs folder; nothing is built or written."""
+        import tempfile
+
+        from mkdocs.config import load_config
+
+        with (
+            tempfile.TemporaryDirectory(prefix="rulebook-settings-") as room,
+            _mkdocs_logging() as collected,
+            _mkdocs_errors("the site", collected),
+        ):
+            os.mkdir(docs := os.path.join(room, "docs"))
+            load_config(
+                io.StringIO("{}"),
+                config_file_path=str(config_file),
+                **copy.deepcopy({**settings, "docs_dir": docs, "site_dir": os.path.join(room, "site")}),
+            )
+
     def prepare(self, project: Path) -> Path:
         """The project is in the build's scratch folder, new with each build: nothing to take out."""
         return project / "docs"
@@ -134,8 +153,8 @@ def _check_expansion(path: Path, text: str) -> None:
 
     if node is not None and size(node) > MAX_SETTINGS_VALUES:
         raise SiteBuildError(
-            f"{path}: its YAML aliases (`*name`) come to more than {MAX_SETTINGS_VALUES:,} values, more than any "
-            "site's settings: write the settings out"
+            f"{path}: its settings come to more than {MAX_SETTINGS_VALUES:,} values (each YAML alias, `*name`, "
+            "counted as it expands), more than any site's settings need: write them out, fewer"
         )
 
 
@@ -172,7 +191,17 @@ def read_settings(path: Path, *, root: Path | None = None, inherited: tuple[Path
         # code (`!!python/object/apply:os.system [...]` ran a command on `rulebook lint`); `!!python/name:` (Material's
         # emoji index) is kept
         loaded = yaml_load(text, loader=get_yaml_loader(loader=_settings_loader()))
-    except (OSError, UnicodeDecodeError, ValueError, RecursionError, yaml.YAMLError, ConfigurationError) as error:
+    except RecursionError as error:  # Python's "maximum recursion depth exceeded", unplaced
+        raise SiteBuildError(
+            f"cannot read {path}: its values nest too deeply (lists or mappings within each other)"
+        ) from error
+    except (ValueError, AttributeError, KeyError, IndexError, TypeError) as error:  # a value YAML's types refuse
+        # (`2001-02-30`, 5,000 digits, `!!timestamp "x"`, `!!int ""`), in Python's words
+        said = "a number of more than 4,300 digits" if "integer string conversion" in str(error) else str(error)
+        if not isinstance(error, ValueError):
+            said = "a tagged value (`!!...`) YAML cannot make"
+        raise SiteBuildError(f"cannot read {path}: a value it holds cannot be read ({said})") from error
+    except (OSError, UnicodeDecodeError, yaml.YAMLError, ConfigurationError) as error:
         raise SiteBuildError(f"cannot read {path}: {error}") from error
     if loaded is None:
         return {}
@@ -229,6 +258,27 @@ def _load_config(run: SiteRun, config_file: Path, docs: Path, site_dir: Path, sc
             options[PLUGIN_CACHE] = str(docs.parent / "plugin-caches" / name.replace("/", "-"))
     config.plugins["rulebook/html-blocks"] = _html_blocks()
     return config
+
+
+_TRACE_LINE = re.compile(r'^\s*(?:File "|Traceback \(most recent call last\)|\^+\s*$)')
+
+
+def _without_trace(message: str) -> str:
+    """MkDocs' message on one line, without the Python traceback it quotes of an extension it could not load (an
+    option the extension does not take): the lines of its frames left out, its first line and the error kept."""
+    lines = message.splitlines()
+    if not any(_TRACE_LINE.match(line) for line in lines):
+        return " ".join(message.split())
+    kept, in_frame = [], False
+    for line in lines:
+        if _TRACE_LINE.match(line):
+            in_frame = line.lstrip().startswith("File ")
+            continue
+        if in_frame and line.startswith("    "):  # the frame's source line
+            continue
+        in_frame = False
+        kept.append(line)
+    return " ".join(" ".join(kept).split())
 
 
 # -- the HTML hand-over ----------------------------------------------------------------------------------------
@@ -377,7 +427,7 @@ def _mkdocs_errors(what: str, collected: _Collect | None = None) -> Iterator[Non
     try:
         yield
     except MkDocsException as error:
-        said = [" ".join(message.split()) for message in (collected.errors if collected is not None else ())]
+        said = [_without_trace(message) for message in (collected.errors if collected is not None else ())]
         raise SiteBuildError(masked(f"MkDocs could not build {what}: {'; '.join(said) or error}")) from error
     except TemplateNotFound as error:
         raise SiteBuildError(

@@ -15,6 +15,7 @@ import re
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
@@ -74,6 +75,15 @@ class SiteTranslation:
     translations of those books name them, and their sites in this language state them."""
     title: str | None = None
     """The translation's title (:func:`rulebook.recipe.reading.translation_title`); None: it gives none."""
+    images: Mapping[str, Path] = field(default_factory=dict)
+    """The pictures its own site publishes (in its ``images/``), by the name its text gives them: those of the
+    folder beside it, and the original's folder's the book's site does not publish."""
+    shared_images: frozenset[str] = frozenset()
+    """The pictures it shows from the book's site (the original's, the same files)."""
+    drawn: Mapping[str, DrawnPicture] = field(default_factory=dict)
+    """The SVG pictures among :attr:`images`, drawn into the PNGs it publishes instead."""
+    refused_images: frozenset[str] = frozenset()
+    """The pictures its text shows that are not published (not pictures a site may show, or not drawn)."""
 
 
 @dataclass(frozen=True, slots=True)

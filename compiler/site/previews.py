@@ -47,7 +47,7 @@ def definition_preview(
     """A term's card: its name, the sentence that defines it (with the other terms it uses as ``links``), and a
     table's first row if it holds one."""
     if _only_words(definition) and section is not None:  # a first use marked as the definition: the sentence around it
-        text, links = _preview_around(section.children, definition.name)
+        text, links = preview(section.children, definition.name, at_definition=True)
     else:
         text, links = preview(definition.children, definition.name)
     if not text and section is not None:  # a heading over subsections only ("Terrain"): the first one's opening
@@ -70,11 +70,7 @@ def preview(
     """From the sentence holding the defining words of ``name`` (else the first), as many sentences as fit; and
     where the other terms it uses stand in that text. The defining words are the first use of ``name``, or with
     ``at_definition`` the definition itself (a reference to the term before it is not where it is defined)."""
-    paragraphs = _paragraphs(content, name, at_definition=at_definition)
-    if not paragraphs:
-        return "", []
-    text, links = next((p for p in paragraphs if _MARK in p[0]), paragraphs[0])
-    return fit(text, links, limit)
+    return _card_text(_walked(content), name, limit, at_definition=at_definition)
 
 
 def fit(text: str, links: list[TermSpan], limit: int = PREVIEW_LENGTH) -> tuple[str, list[TermSpan]]:
@@ -147,28 +143,35 @@ Piece = tuple[str, str | None]
 
 
 class _Walked(NamedTuple):
-    """A section's paragraphs as :func:`_paragraphs` makes them for the terms defined in it by their words alone,
-    made once for all of them (each term walked and folded the whole section: 1,000 terms in a section of 1.5 MB
-    took 78 s)."""
+    """A content's paragraphs (list items are paragraphs too, and each cell of a table and a figure's caption), with
+    where each term is first used and first defined by its words alone: walked once for all its terms (each term
+    walked and folded a whole section: 1,000 terms in a section of 1.5 MB took 78 s)."""
 
     paragraphs: list[list[Piece]]
     asides: list[int | None]
-    """Each paragraph's table cell or caption (a number), None for the section's own."""
-    marks: dict[str, tuple[int, int]]
+    """Each paragraph's table cell or caption (a number), None for the content's own: a card shows a cell only
+    where the defining words stand in it (``[How well it blocks.]{dfn=guard}``), never as the first paragraph."""
+    defined: dict[str, tuple[int, int]]
     """Where each term's first definition by its words alone stands: its paragraph, and the piece it opens."""
+    used: dict[str, tuple[int, int]]
+    """Where each term's first reference stands, as :attr:`defined`."""
 
 
 _LAST_WALKED: list[tuple[Content, _Walked]] = []
-"""The section walked last, kept for the next of its terms (terms come in the order they are defined)."""
+"""The content walked last, kept for the next of its terms (a section's terms come in the order they are defined)."""
 
 
-def _preview_around(content: Content, name: str) -> tuple[str, list[TermSpan]]:
-    """:func:`preview` of ``name`` at its definition (``at_definition``) in ``content``, a section's: from its walk,
-    shared by the section's terms."""
+def _walked(content: Content) -> _Walked:
     if not _LAST_WALKED or _LAST_WALKED[0][0] is not content:
         _LAST_WALKED[:] = [(content, _walk_once(content))]
-    walked = _LAST_WALKED[0][1]
-    place = walked.marks.get(name)
+    return _LAST_WALKED[0][1]
+
+
+def _card_text(walked: _Walked, name: str, limit: int, *, at_definition: bool) -> tuple[str, list[TermSpan]]:
+    """:func:`preview` of ``name`` from the walk of its content: the paragraph of its defining words, marked (the
+    first use of ``name``, or with ``at_definition`` its definition), else the content's first own paragraph."""
+    places = [walked.defined.get(name), None if at_definition else walked.used.get(name)]
+    place = min((found for found in places if found is not None), default=None)
     if place is not None:
         at, piece = place
         pieces = [*walked.paragraphs[at][:piece], (_MARK, None), *walked.paragraphs[at][piece:]]
@@ -178,42 +181,49 @@ def _preview_around(content: Content, name: str) -> tuple[str, list[TermSpan]]:
             return "", []
         pieces = own[0]
     text, links = _fold([(text, None if term == name else term) for text, term in pieces])
-    return fit(text, links, PREVIEW_LENGTH)
+    return fit(text, links, limit)
 
 
 def _walk_once(content: Content) -> _Walked:
-    """The walk of :func:`_paragraphs` for every term at once: each paragraph kept with the cell or caption it is in
-    (kept for a term only where its words stand in it), and each term's first definition by its words alone."""
+    """Every paragraph of ``content`` with the cell or caption it is in, and where each term is first used and
+    first defined by its words alone (a paragraph of no text holds neither)."""
     paragraphs: list[list[Piece]] = []
     asides: list[int | None] = []
-    marks: dict[str, tuple[int, int]] = {}
-    seen: set[str] = set()
+    defined: dict[str, tuple[int, int]] = {}
+    used: dict[str, tuple[int, int]] = {}
     current: list[Piece] = []
-    pending: list[tuple[str, int]] = []
+    pending: list[tuple[dict[str, tuple[int, int]], str, int]] = []
+    seen_defined: set[str] = set()
+    seen_used: set[str] = set()
     aside: list[int | None] = [None]
     count = [0]
 
     def close() -> None:
         if any(text.strip() for text, _ in current):
-            for name, piece in pending:
-                marks[name] = (len(paragraphs), piece)
+            for found, name, piece in pending:
+                found[name] = (len(paragraphs), piece)
             paragraphs.append(list(current))
             asides.append(aside[0])
         current.clear()
         pending.clear()
+
+    def first(found: dict[str, tuple[int, int]], seen: set[str], name: str) -> None:
+        if name not in seen:
+            seen.add(name)
+            pending.append((found, name, len(current)))
 
     def walk(nodes: Content) -> None:
         for node in nodes:
             if isinstance(node, str):
                 current.append((node, None))
             elif isinstance(node, Reference):
+                first(used, seen_used, node.name)
                 current.append((node.text, node.name))
             elif isinstance(node, Link | Value):
                 current.append((node.text, None))
             elif isinstance(node, Definition):
-                if _only_words(node) and node.name not in seen:
-                    seen.add(node.name)
-                    pending.append((node.name, len(current)))
+                if _only_words(node):
+                    first(defined, seen_defined, node.name)
                 walk(node.children)
             elif isinstance(node, Important):
                 walk(node.children)
@@ -228,6 +238,7 @@ def _walk_once(content: Content) -> _Walked:
                     close()
             elif isinstance(node, Table | Figure):
                 close()
+                around = aside[0]  # a table in a cell: the cell's text after it is still the cell's
                 for cell in (
                     [c.children for r in node.rows for c in r.cells] if isinstance(node, Table) else [node.caption]
                 ):
@@ -235,13 +246,13 @@ def _walk_once(content: Content) -> _Walked:
                     aside[0] = count[0]
                     walk(cell)
                     close()
-                    aside[0] = None
+                aside[0] = around
             elif isinstance(node, LineBreak | Illustration | Section):
                 close()
 
     walk(content)
     close()
-    return _Walked(paragraphs, asides, marks)
+    return _Walked(paragraphs, asides, defined, used)
 
 
 def _opening(section: Section) -> Content:
@@ -260,76 +271,6 @@ def _only_words(definition: Definition) -> bool:
 def _first_table(content: Content) -> Table | None:
     inside = walk(content, into=lambda node: isinstance(node, Definition | Note))
     return next((node for node in inside if isinstance(node, Table)), None)
-
-
-def _paragraphs(content: Content, name: str, *, at_definition: bool = False) -> list[tuple[str, list[TermSpan]]]:
-    """The text of each paragraph (list items are paragraphs too), white space folded, with the defining words of
-    ``name`` marked, and where the other terms it uses stand in it."""
-    found: list[tuple[str, list[TermSpan]]] = []
-    current: list[tuple[str, str | None]] = []
-    marked = False
-
-    def close() -> None:
-        text, links = _fold(current)
-        if text.replace(_MARK, ""):
-            found.append((text, links))
-        current.clear()
-
-    def mark() -> None:
-        nonlocal marked
-        if not marked:
-            marked = True
-            current.append((_MARK, None))
-
-    def walk(nodes: Content) -> None:
-        for node in nodes:
-            if isinstance(node, str):
-                current.append((node, None))
-            elif isinstance(node, Reference):
-                if node.name == name and not at_definition:
-                    mark()
-                current.append((node.text, None if node.name == name else node.name))
-            elif isinstance(node, Link | Value):
-                current.append((node.text, None))
-            elif isinstance(node, Definition):
-                if node.name == name and _only_words(node):
-                    mark()
-                walk(node.children)
-            elif isinstance(node, Important):
-                walk(node.children)
-            elif isinstance(node, Note):
-                close()
-                walk(node.children)
-                close()
-            elif isinstance(node, ItemList):
-                close()
-                for item in node.items:
-                    walk(item.children)
-                    close()
-            elif isinstance(node, Table | Figure):
-                close()
-                for aside in (
-                    [c.children for r in node.rows for c in r.cells] if isinstance(node, Table) else [node.caption]
-                ):
-                    kept_if_marked(aside)
-            elif isinstance(node, LineBreak | Illustration | Section):
-                close()
-
-    def kept_if_marked(aside: Content) -> None:
-        """A table's cell or a figure's caption: a paragraph of the card only where the defining words stand in it
-        (``[How well it blocks.]{dfn=guard}`` in a cell is shown as the cell, never as the section's first
-        paragraph)."""
-        before, count = marked, len(found)
-        walk(aside)
-        if marked and not before:
-            close()
-        else:
-            del found[count:]  # the paragraphs of a list inside it
-        current.clear()
-
-    walk(content)
-    close()
-    return found
 
 
 def _fold(parts: list[tuple[str, str | None]]) -> tuple[str, list[TermSpan]]:

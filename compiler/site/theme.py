@@ -300,16 +300,23 @@ def chrome_options(raw: Mapping[str, Any], words: Mapping[str, str], language: s
     options: dict[str, Any] = {"theme": theme, "extra": extra}
     if language is None:
         return options
-    if theme_speaks(language):
-        theme["language"] = language
-    else:  # Material's buttons in English, the page in its language (our partials/language.html)
-        theme["language"] = "en"
-        extra["rulebook_language"] = language
+    theme_said, extra_said = theme_language(language)
+    theme.update(theme_said)
+    extra.pop("rulebook_language", None)  # the original's, where the theme has no words for it
+    extra.update(extra_said)
     theme["palette"] = [_palette(entry, words) for entry in theme.get("palette") or []]
     options["markdown_extensions"] = [_permalink_title(entry, words) for entry in raw.get("markdown_extensions") or []]
     if words.get("copyright"):
         options["copyright"] = str(html_text(words["copyright"]))
     return options
+
+
+def theme_language(language: str) -> tuple[dict[str, str], dict[str, str]]:
+    """The theme's and the pages' settings (``theme``, ``extra``) for a site in ``language``: Material's buttons in
+    English where it has no words of its own for it, the page in its language (our partials/language.html)."""
+    if theme_speaks(language):
+        return {"language": language}, {}
+    return {"language": "en"}, {"rulebook_language": language}
 
 
 def theme_speaks(language: str) -> bool:

@@ -23,6 +23,7 @@ from collections import defaultdict
 from collections.abc import Callable, Mapping, Sequence, Set
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import quote
 
 from jinja2 import Environment
 from markupsafe import escape
@@ -41,12 +42,14 @@ from rulebook.model import (
     unique_id,
 )
 from rulebook.names import NUMBER_ID, ascii_lower, slugify
+from rulebook.pictures import published_name
 from rulebook.site.escaping import html_text
 from rulebook.site.html import Linker, render_content, spaced
 from rulebook.site.lost import without_lost_sentences, without_lost_text
 from rulebook.site.page_table import (
     GLOSSARY,
     HOME,
+    IMAGES,
     LONGEST_PAGE_NAME,
     RESERVED_NAMES,
     SITE_ENTRIES,
@@ -131,6 +134,8 @@ class TranslatedPlan:
         self.language = translation.language
         self.strings = strings
         self.status = translation.status
+        self.pictures = translation
+        """Its pictures: its own site's, and those it shows from the book's."""
         self.prefix = f"{translation.language}/"
         self.links = LinkStyle(original.links.from_markdown, self.prefix, original.links.directory_urls)
         graph = original.site.terms
@@ -211,7 +216,7 @@ class TranslatedPlan:
         taken |= {page[: -len(".md")].lower() for page in self.page_of.values()}
         for chapter in original.chapters:
             if chapter.id not in self.to_translation:
-                self.untranslated_page_of[chapter.id] = f"{_unique_folded(chapter.id, taken)}.md"
+                self.untranslated_page_of[chapter.id] = f"{unique_id(chapter.id, taken, fold=True)}.md"
             for section in _walk(chapter):
                 if section.id in self.to_translation or section.parent_id not in self.to_translation:
                     continue
@@ -338,9 +343,27 @@ class TranslatedPlan:
             url = self.url(target)
             return None if url is None else self._from(page, url)
 
+        def image_href(file: str) -> str | None:  # a name is a path, not a URL: `a#b.png` is no fragment
+            path = f"{IMAGES.name}/{quote(published_name(file))}"
+            if file in self.pictures.images:
+                return self._from(page, self.prefix + path)
+            return self._from(page, path) if file in self.pictures.shared_images else None
+
+        drawn = {**self.original.site.drawn, **self.pictures.drawn}
         return Linker(
-            term_href, id_href, lambda file: None, self.strings, self.original.site.drafts, language=self.language
+            term_href,
+            id_href,
+            image_href,
+            self.strings,
+            self.original.site.drafts,
+            refused_images=self.pictures.refused_images,
+            image_sizes={name: (drawn[name].width, drawn[name].height) for name in self._images_shown(drawn)},
+            language=self.language,
         )
+
+    def _images_shown(self, drawn: Mapping[str, Any]) -> list[str]:
+        """The drawn pictures the translation shows, from its own site or the book's."""
+        return [name for name in drawn if name in self.pictures.images or name in self.pictures.shared_images]
 
     def _preview(self, term: str) -> dict[str, Any]:
         entry = self.entries[term]
@@ -681,17 +704,6 @@ def readable_anchors(
         else s.id
         for s in sections
     }
-
-
-def _unique_folded(name: str, taken: set[str]) -> str:
-    """``name``, or ``name-2``, ``name-3``... if one of ``taken`` (lower case) is it whatever the case; the name
-    returned is added."""
-    candidate, n = name, 1
-    while candidate.lower() in taken:
-        n += 1
-        candidate = f"{name}-{n}"
-    taken.add(candidate.lower())
-    return candidate
 
 
 def _names_a_page(name: str, reserved: Set[str]) -> bool:

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 from rulebook.assets import held_images
 from rulebook.errors import SiteBuildError
 from rulebook.inputs import present
-from rulebook.pictures import is_drawn, published_name, published_picture
+from rulebook.pictures import DrawnPicture, is_drawn, published_name, published_picture
 from rulebook.site.escaping import html_text, theme_text
 from rulebook.site.generator import LiveGenerator, SiteGenerator, SiteRun
 from rulebook.site.mkdocs_adapter import MkDocs, read_settings
@@ -102,11 +102,13 @@ def build_site(
     generator = site_generator(site.generator)
     projects = cache if generator.cached and cache is not None else scratch
     warnings: tuple[str, ...] = ()
+    own = {f"{t.language}/": (t.images, t.drawn) for t in site.translations}
+    original = (dict(held_images(site.book, image_folder)) if image_folder else {}), site.drawn
     for run in runs:
-        images = None if run.folder else image_folder
+        pictures, drawn = own.get(run.folder, ({}, {})) if run.folder else original
         site_dir = folder / run.folder
         project = projects / (run.folder.rstrip("/") or "original")
-        _write_docs(generator.prepare(project), run.pages, site, theme, extra_files, images)
+        _write_docs(generator.prepare(project), run.pages, theme, extra_files, pictures, drawn)
         warnings += generator.build(project, run, site_dir, config_file=mkdocs_file, scripts=extra_javascript)
         for name, text in run.redirects.items():
             _write(site_dir / name, text)
@@ -288,12 +290,13 @@ def _mkdocs_options(
 def _write_docs(
     docs: Path,
     pages: Sequence[Page],
-    site: SiteInput,
     theme: Theme,
     extra: dict[str, str],
-    images: Path | None,
+    pictures: Mapping[str, Path],
+    drawn: Mapping[str, DrawnPicture],
 ) -> None:
-    """A site's pages and files, into the folder its generator builds from."""
+    """A site's pages and files, into the folder its generator builds from (``pictures``: the files of the pictures
+    it publishes, by name; ``drawn``: the SVG pictures among them, drawn)."""
     for page in pages:
         _write(_inside(docs, page.path), page.markdown)
     for name, asset in theme.assets().items():
@@ -301,13 +304,12 @@ def _write_docs(
         (docs / "assets" / name).write_bytes(asset)
     for name, text in extra.items():
         _write(docs / name, text)
-    if images is not None:
-        for name, source in held_images(site.book, images):
-            drawn = site.drawn.get(name)  # an SVG is published drawn, never as it is
-            content = drawn.png if drawn is not None else None if is_drawn(name) else published_picture(source)
-            if isinstance(content, bytes):  # checked as it is read: what is written is what was checked
-                (docs / IMAGES.name / published_name(name)).parent.mkdir(parents=True, exist_ok=True)
-                (docs / IMAGES.name / published_name(name)).write_bytes(content)
+    for name, source in pictures.items():
+        made = drawn.get(name)  # an SVG is published drawn, never as it is
+        content = made.png if made is not None else None if is_drawn(name) else published_picture(source)
+        if isinstance(content, bytes):  # checked as it is read: what is written is what was checked
+            (docs / IMAGES.name / published_name(name)).parent.mkdir(parents=True, exist_ok=True)
+            (docs / IMAGES.name / published_name(name)).write_bytes(content)
 
 
 def graph_files(plan: SitePlan) -> dict[str, str]:

@@ -52,6 +52,10 @@ class Zensical:
                 "or build with `--generator mkdocs`"
             )
 
+    def check_settings(self, settings: dict[str, Any], *, config_file: Path) -> None:
+        """Zensical checks the settings as it builds, in its own process; what the build reads of them first (the
+        YAML, the paths they name) the lint has read."""
+
     def prepare(self, project: Path) -> Path:
         """The project folder of one site (in a folder the build made plain:
         :meth:`rulebook.publish.Release.cache_folder`), emptied of a former build's pages, site and configuration

@@ -120,7 +120,7 @@ def compare_books(
     sources = {s.path: s for book in (original, translation) for s in _sources(book)}
     coverage = _coverage(pairs, texts, context)
     notes = (*context.notes, *shared_notes(context.matcher))
-    return Comparison(pairs, kept, coverage, len(findings) - len(kept), stale, tuple(texts), sources, notes)
+    return Comparison(pairs, kept, coverage, len(findings) - len(kept), stale, tuple(texts), sources, notes, languages)
 
 
 def merge_units(pairs: list[Pair]) -> dict[int, tuple[tuple[Unit, ...], tuple[Unit, ...]]]:

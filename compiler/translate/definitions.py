@@ -48,7 +48,8 @@ def translated_definitions(
     A translation that defines the term itself (``translation``, the translation read: the dialect's ``::: definition``
     or ``{dfn=term}``) says where: its own definition is the text, whatever the alignment pairs."""
     matcher = TermMatcher(entries)
-    languages = (as_language(book_language(original)), as_language(language))
+    compared = comparison.languages[0] if comparison.languages else as_language(book_language(original))
+    languages = (compared, as_language(language))
     defined = {d.name for d in original.definitions}
     found: dict[str, TranslatedDefinition] = {}
     for own in translation.definitions if translation is not None else ():

@@ -7,6 +7,7 @@ from typing import Any
 
 from rulebook.diagnostics import Diagnostic, Note, Rule
 from rulebook.errors import shorten
+from rulebook.languages.data import Language
 from rulebook.model import Table
 from rulebook.source import SourceText, Span
 from rulebook.translate.align import Pair
@@ -131,6 +132,8 @@ class Comparison:
     """Both books' sources by path: a report shows their lines."""
     notes: tuple[str, ...] = ()
     """Each comparison made simpler because its input was too large (none for an ordinary book)."""
+    languages: tuple[Language, Language] | None = None
+    """The original's language and the translation's, as compared (the shipped ones, or the project's files)."""
 
     def diagnostics(self) -> tuple[Diagnostic, ...]:
         """The findings as diagnostics, in report order (path, line, column)."""

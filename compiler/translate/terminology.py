@@ -14,6 +14,7 @@ import csv
 import io
 import itertools
 import re
+import unicodedata
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -346,14 +347,20 @@ def export_csv(entries: dict[str, Entry], names: dict[str, str], language: str =
     return out.getvalue()
 
 
-FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
-"""How a cell a spreadsheet would read as a formula starts (OWASP, "CSV Injection")."""
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r", "\uff1d", "\uff0b", "\uff0d", "\uff20")
+FORMULA_STARTS += ("\ufe66", "\ufe62", "\ufe63", "\ufe6b", "\u2212")
+"""How a cell a spreadsheet would read as a formula starts (OWASP, "CSV Injection"), its full-width and small forms
+(which fold to them) and the minus sign included."""
 
 
 def cell(text: str) -> str:
     """A CSV cell no spreadsheet runs as a formula: one starting as a formula does gets a leading ``'``, as
-    OWASP recommends (``=HYPERLINK(...)`` from a contributor's terms.toml would run on a translator's machine)."""
-    return "'" + text if text.startswith(FORMULA_STARTS) else text
+    OWASP recommends (``=HYPERLINK(...)`` from a contributor's terms.toml would run on a translator's machine), and so
+    does one where only blanks or invisible characters come before (a no-break or ideographic space, a zero-width
+    space: a spreadsheet may trim them as it reads the cell)."""
+    # ZWSP and BOM are no blanks to `str.strip`
+    first = next((c for c in text if not c.isspace() and unicodedata.category(c) not in ("Cf", "Cc", "Zs")), "")
+    return "'" + text if text.startswith(FORMULA_STARTS) or first in FORMULA_STARTS else text
 
 
 XML_LANG = "{http://www.w3.org/XML/1998/namespace}lang"

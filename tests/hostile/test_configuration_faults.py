@@ -650,7 +650,7 @@ def test_yaml_aliases_of_aliases_in_mkdocs_yml_are_refused_before_they_expand(
     source(scratch, "book.xml", BOOK)
     (scratch / "mkdocs.yml").write_text(text, encoding="utf-8")
     outcome = refused(capsys, scratch, "build", "--no-pdf")
-    assert "its YAML aliases (`*name`) come to more than 100,000 values" in outcome.err
+    assert "its settings come to more than 100,000 values (each YAML alias, `*name`, counted as it" in outcome.err
     (scratch / "mkdocs.yml").write_text("site_name: x\nextra:\n  a: &a [1, 2]\n  b: [*a, *a]\n", encoding="utf-8")
     assert run(capsys, "build", "--no-pdf", "-q").code == 0
 
@@ -813,3 +813,63 @@ def test_a_configuration_of_another_user_found_above_is_refused(
         "choose for you; work in a folder of your own, or name it with `--config` to use it\n",
     )
     assert run(capsys, "lint", "--config", str(shared / "rulebook.toml")).code == 0
+
+
+def test_a_book_of_more_sources_than_a_book_may_have_is_refused_before_they_are_read(
+    scratch: Path,  # noqa: F811
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """40,000 `sources` (752 KB of configuration, every one missing) held the lint 13 s and printed 3.9 MB of errors
+    (the thirty-third probe): a book names at most 5,000 files, counted before each is looked at."""
+    names = ", ".join(f'"rules/part{n}.xml"' for n in range(5_001))
+    (scratch / "rulebook.toml").write_text(f"sources = [{names}]\n", encoding="utf-8")
+    outcome = run(capsys, "lint")
+    assert outcome.code == 2 and outcome.out == ""
+    assert "`sources` in [top level] names 5,001 files, more than the 5,000 a book may have" in outcome.err
+
+
+def test_a_source_named_again_through_a_link_is_refused_before_it_is_read(
+    scratch: Path,  # noqa: F811
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """A file is read once, whatever names it: 100 committed links to one source of 1 MB (`rules/bK.md -> big.md`)
+    made the lint and the build read it 100 times (64 s; the thirty-fourth probe)."""
+    source(scratch, "big.xml", BOOK)
+    (scratch / "again.xml").symlink_to("big.xml")
+    (scratch / "rulebook.toml").write_text('sources = ["big.xml", "again.xml"]\n', encoding="utf-8")
+    for command in (("lint",), ("build", "-q", "--no-pdf")):
+        outcome = run(capsys, *command)
+        assert outcome.code == 2, outcome
+        assert "`sources` in [top level] names `again.xml`, which leads to the file `big.xml` names" in outcome.err
+
+
+@pytest.mark.parametrize("value", ['!!timestamp "x"', '!!bool "x"', '!!int ""', '!!float ""'])
+def test_a_front_matter_value_yaml_cannot_make_is_a_located_finding(
+    scratch: Path,  # noqa: F811
+    capsys: pytest.CaptureFixture[str],
+    value: str,
+) -> None:
+    """PyYAML's constructors raise AttributeError, KeyError or IndexError of a tagged value they cannot make: an
+    internal error in `lint`, `build`, `convert` and `serve` (which stopped serving; the thirty-fifth probe)."""
+    (scratch / "book.md").write_text(
+        f'---\ntitle: "T"\nd: {value}\n---\n\n<!-- rulebook -->\n\n# Rules {{#rules}}\n\nText.\n', encoding="utf-8"
+    )
+    (scratch / "rulebook.toml").write_text('sources = ["book.md"]\n', encoding="utf-8")
+    outcome = run(capsys, "lint", "--color", "never")
+    assert outcome.code == 1 and "error[RB002]: the front matter is not YAML" in outcome.out
+    assert "internal error" not in outcome.err
+
+
+def test_a_file_two_books_name_through_links_is_refused(
+    scratch: Path,  # noqa: F811
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Books naming links to one source each read it (30 books, one source of 1 MB: 21 s; the thirty-fifth probe)."""
+    source(scratch, "big.xml", BOOK)
+    (scratch / "again.xml").symlink_to("big.xml")
+    (scratch / "rulebook.toml").write_text(
+        'sources = ["big.xml"]\n[books.other]\nsources = ["again.xml"]\n', encoding="utf-8"
+    )
+    outcome = run(capsys, "lint")
+    assert outcome.code == 2
+    assert "`sources` of book `other` names `again.xml`, a file book `main` reads as its source" in outcome.err

@@ -56,6 +56,8 @@ def _invalid_document_findings(capsys, scratch: Path, text: str) -> tuple[Outcom
         pytest.param("title: x\nk: 2001-13-99t21:59:43", id="a timestamp of month 13"),
         pytest.param("title: " + "9" * 100_000, id="an integer of 100,000 digits"),
         pytest.param("title: !!python/object/apply:os.system [id]", id="a Python tag"),
+        pytest.param('title: x\nk: !!timestamp "x"', id="a timestamp tag on no timestamp"),
+        pytest.param('title: x\nk: !!int ""', id="an int tag on nothing"),
     ],
 )
 def test_front_matter_that_breaks_the_loader_is_not_yaml(capsys, scratch: Path, front_matter: str) -> None:  # type: ignore[no-untyped-def]

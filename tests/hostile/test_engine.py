@@ -415,6 +415,11 @@ ENTRY = "  - {name: Squad, id: squad, category: main, points: %s}\n"
         ),
         ("deep.yaml", "[" * 50_000, ["nests more than 20 deep"]),
         ("date.yaml", "points_limit: 2001-02-30\n", ["cannot be read as an army list: day is out of range for month"]),
+        (  # PyYAML's constructors raised AttributeError: an internal error (the thirty-fifth probe)
+            "tag.yaml",
+            'points_limit: !!timestamp "x"\n',
+            ["cannot be read as an army list: a tagged value (`!!...`) YAML cannot make"],
+        ),
         ("large.yaml", "#" * 100_001, ["is too large", f"{LIMIT} 100,000 bytes for an army list"]),
         (
             "merge.yaml",

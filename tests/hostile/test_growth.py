@@ -23,7 +23,7 @@ from rulebook import edition_findings, markdown_declarations, markdown_source, t
 from rulebook.convert.markdown_writer import write_markdown
 from rulebook.markdown_declarations import attributes
 
-from .scratch import MARKDOWN_FORMATS, markdown_book, run, source
+from .scratch import MARKDOWN_FORMATS, converted, markdown_book, run, source
 from .scratch import scratch as scratch  # the fixture every case takes
 from .test_report_files import BOOK
 
@@ -1116,3 +1116,102 @@ def test_the_values_two_sentences_share_are_counted_from_the_shorter() -> None:
         left = tuple(sorted(str(pick.randrange(12)) for _ in range(pick.randrange(8))))
         right = tuple(sorted(str(pick.randrange(12)) for _ in range(pick.randrange(30))))
         assert _common(left, right) == _common(right, left) == walked(left, right), (left, right)
+
+
+# -- comments left open -------------------------------------------------------------------------------------------
+
+OPEN_SUPPRESSIONS = "<!-- rulebook: ignore x\n" * 8_000
+"""8,000 suppressions no ``-->`` closes (text in a code block or a CDATA section): each was searched for from its
+``<!--`` to the end of the source, 21 s for the lint (25 s in XML, 424 s at 32,000)."""
+
+
+def test_comments_left_open_in_an_xml_cdata_section_are_looked_for_in_linear_time(capsys, scratch) -> None:  # type: ignore[no-untyped-def]
+    source(
+        scratch,
+        "book.xml",
+        BOOK.replace('<reference name="charge">', f'<![CDATA[{OPEN_SUPPRESSIONS}]]><reference name="charge">'),
+    )
+    with cpu_time_under(5):  # 0.5 s
+        outcome = run(capsys, "lint")
+        assert run(capsys, "convert", "book.xml", "--to", "markdown", "-o", "book.md").code == 0
+    assert outcome.code == 1 and outcome.out.count("error[") == 1 and "`charge`" in outcome.out
+
+
+@pytest.mark.parametrize("opener", ["<!-- rulebook: ignore x", "<!-- x"])
+def test_comments_left_open_in_a_code_block_are_looked_for_in_linear_time(capsys, scratch, opener) -> None:  # type: ignore[no-untyped-def]
+    growth_book(scratch, "# 1 Rules\n\n```text\n" + f"{opener}\n" * 32_000 + "```\n", "markdown")
+    with cpu_time_under(5):  # 0.5 s; 25 s for `convert` at 32,000 (each comment's end sought to the end)
+        linted = run(capsys, "lint")
+        written = converted(capsys, scratch, "book.md", "book.xml")
+    assert linted.code == 1 and linted.out.count("error[") == 1 and "a code block is not part of" in linted.out
+    assert '<definition name="rule">A rule.</definition>' in written and "<!--" not in written
+
+
+def test_the_aligners_work_at_a_place_is_bounded_whatever_the_values_of_its_sentences(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """The places a pair of sections weighs are bounded (`ALIGNED_PLACES`), the work at each was not: sentences of
+    100 values each, 200 against 400, took 14 s (200 values, 28 s). Each place weighs at most `MOST_WEIGHED`
+    values and cognates of each sentence: the values walked are the same whether sentences hold 40 or 400."""
+    from rulebook.translate import sentence_align
+    from rulebook.translate.sentence_align import Features, align_sentences
+
+    walked = [0]
+    common = sentence_align._common
+
+    def counted(left, right):  # type: ignore[no-untyped-def]
+        walked[0] += min(len(left), len(right))
+        return common(left, right)
+
+    monkeypatch.setattr(sentence_align, "_common", counted)
+
+    def sentences(count: int, values: int, step: int) -> list[Features]:
+        return [
+            Features(80, tuple(sorted(str(i // step * values + v) for v in range(values))), cognates=frozenset("ab"))
+            for i in range(count)
+        ]
+
+    work = {}
+    for values in (40, 400):
+        walked[0] = 0
+        beads = align_sentences(sentences(40, values, 1), sentences(80, values, 2), 1.0)
+        assert sum(len(bead.original) for bead in beads) == 40 and sum(len(bead.translation) for bead in beads) == 80
+        work[values] = walked[0]
+    assert work[400] == work[40], work
+
+
+def test_an_editions_diff_is_bounded_across_its_sections(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """Each section had its own budget, and difflib's matching of its words and sentences was counted in none:
+    twenty sections of 1,000 sentences of two repeated words (241 KB) took 14 s, sixty 37 s. The edition has one
+    budget, which difflib's matching is counted in (bound here at 200,000 for the test): past it, the rest is
+    compared the linear ways, and said so."""
+    import random
+
+    from rulebook import text_diff
+    from rulebook.diff import diff_books
+    from rulebook.markdown_source import parse_markdown_string
+    from rulebook.model import Book
+
+    monkeypatch.setattr(text_diff, "EDITION_WORK", 200_000)
+    afforded = [0]
+    take = text_diff.Budget.take
+
+    def counted(self, work):  # type: ignore[no-untyped-def]
+        done = take(self, work)
+        afforded[0] += work if done else 0
+        return done
+
+    monkeypatch.setattr(text_diff.Budget, "take", counted)
+
+    def edition(sections: int, seed: int) -> Book:
+        rolled = random.Random(seed)
+        body = "".join(
+            f"## Section {s} {{#s{s}}}\n\n" + " ".join(rolled.choice(["Aa bb.", "Bb aa."]) for _ in range(300)) + "\n\n"
+            for s in range(sections)
+        )
+        return Book((parse_markdown_string(f"# Basics\n\n{body}", "book.md").document,))  # type: ignore[arg-type]
+
+    for sections in (5, 40):
+        afforded[0] = 0
+        diff = diff_books(edition(sections, 1), edition(sections, 2))
+        assert any("the edition's changes were too many" in note for note in diff.notes)
+        assert len(diff.changed) == sections + 1  # and the chapter
+        assert afforded[0] <= 200_000, (sections, afforded[0])

@@ -525,6 +525,40 @@ def test_a_repository_git_will_not_answer_for_is_not_read(
         assert f"git config --global --add safe.directory {scratch}" in outcome.err
 
 
+@pytest.mark.parametrize("silent", ["ls-files", "rev-parse"])
+def test_a_git_that_gives_no_answer_stops_the_command(
+    scratch: Path,  # noqa: F811
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    silent: str,
+) -> None:
+    """A Git stopped after its 60 s (a huge or slow repository) was read as "nothing ignored, nothing to say": a
+    Git-ignored `token.md` named as a source was read and published, and a link to it followed. No answer stops the
+    command, saying so."""
+    import rulebook.fileio
+
+    _git(scratch, "init", "-q")
+    (scratch / ".gitignore").write_text("token.md\n", encoding="utf-8")
+    (scratch / "token.md").write_text(f"# {TOKEN}\n", encoding="utf-8")
+    source(scratch, "book.xml", PLAIN_BOOK)
+    (scratch / "rulebook.toml").write_text('sources = ["book.xml", "token.md"]\n', encoding="utf-8")
+    asked = rulebook.fileio.git
+    questions: list[str] = []
+
+    def stopped(folder: Path, *args: str):  # type: ignore[no-untyped-def]
+        questions.append(args[0])
+        # the project's first question (is Git answering here?) is answered; the next of its kind is not
+        return None if args[0] == silent and questions.count(silent) > 1 else asked(folder, *args)
+
+    monkeypatch.setattr(rulebook.fileio, "git", stopped)
+    for command in (("lint",), ("build", "-q", "--no-pdf")):
+        questions.clear()
+        outcome = run(capsys, *command)
+        assert outcome.code == 2, outcome.out + outcome.err
+        assert "Git gave no answer in `" in outcome.err and "stopped after 60 s" in outcome.err, outcome.err
+        assert TOKEN not in outcome.out + outcome.err and not (scratch / "site").exists()
+
+
 def test_on_a_ci_machine_only_files_git_tracks_are_read(
     scratch: Path,  # noqa: F811
     capsys: pytest.CaptureFixture[str],

@@ -121,6 +121,7 @@ def test_the_settings_are_read_as_yaml_when_an_escape_may_spell_a_folder_setting
 ) -> None:
     """``mkdocs.yml`` is read as YAML only when its text may name a folder the build reads; an escape may."""
     (game / "mkdocs.yml").write_text('theme:\n  name: material\n  "custom\\u005fdir": look\n', encoding="utf-8")
+    (game / "look").mkdir()  # as MkDocs asks of a `custom_dir`
     outcome = run(capsys, "lint", "-o", "look/report.txt")
     assert outcome.code == 2
     assert "it is inside `look`, the folder `mkdocs.yml` names as `theme.custom_dir`" in outcome.err
@@ -161,6 +162,42 @@ def test_site_settings_the_build_cannot_read_are_refused_by_the_lint(
     assert linted.code == 2 and said in linted.err, linted.err
     built = run(capsys, "build", "-q", "--no-pdf")
     assert built.code == 2 and said in built.err, built.err
+
+
+SETTINGS_THE_BUILD_REFUSES = {
+    "yaml": ("site_name: x\ntheme:\n  features: [a, b\n", "expected ',' or ']'"),
+    "plugin": ("site_name: x\nplugins:\n  - no-such-plugin\n", 'The "no-such-plugin" plugin is not installed'),
+    "theme": ("site_name: x\ntheme:\n  name: no-such-theme\n", "Unrecognised theme name: 'no-such-theme'"),
+    "extension": ("markdown_extensions:\n  - no_such_extension\n", "Failed to load extension 'no_such_extension'"),
+    "kind": ("repo_url: 5\n", "Config value 'repo_url': Expected a string"),
+    "digits": ("extra:\n  n: " + "9" * 5_000 + "\n", "a value it holds cannot be read (a number of more than 4,300"),
+    "tagged": ('extra:\n  n: !!timestamp "x"\n', "a tagged value (`!!...`) YAML cannot make"),
+    "nested": ("extra:\n  n: " + "[" * 3_000 + "]" * 3_000 + "\n", "its values nest too deeply"),
+    "option": (  # MkDocs quoted the Python traceback of the extension it could not load, on one line
+        "markdown_extensions:\n  - admonition:\n      no_such_option: 1\n",
+        "Failed to load extension 'admonition'. KeyError: 'no_such_option'\n",
+    ),
+}
+
+
+@pytest.mark.parametrize("settings", SETTINGS_THE_BUILD_REFUSES, ids=list(SETTINGS_THE_BUILD_REFUSES))
+def test_site_settings_mkdocs_refuses_are_refused_by_the_lint_of_the_project(
+    game: Path, capsys: pytest.CaptureFixture[str], settings: str
+) -> None:
+    """A `mkdocs.yml` naming a plugin, theme or Markdown extension not installed, of the wrong kind, or no YAML passed
+    the lint ("All checks passed"), and the build stopped on it: the lint of the project checks it as MkDocs loads
+    it, in the build's words (a lint of files it names, an editor's, reads only them)."""
+    text, said = SETTINGS_THE_BUILD_REFUSES[settings]
+    (game / "mkdocs.yml").write_text(text, encoding="utf-8")
+    built = run(capsys, "build", "-q", "--no-pdf")
+    assert built.code == 2 and said in built.err, built.err
+    with nothing_written_outside(game.parent):
+        linted = run(capsys, "lint")
+    assert linted.code == 2 and said in linted.err and "Traceback" not in linted.err, linted.err
+    assert 'File "' not in linted.err + built.err
+    assert run(capsys, "lint", "book.xml").code == 0
+    (game / "mkdocs.yml").write_text("site_name: x\nplugins:\n  - search\n", encoding="utf-8")
+    assert run(capsys, "lint").code == 0
 
 
 def _template_not_jinja(game: Path) -> str:

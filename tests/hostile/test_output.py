@@ -179,6 +179,44 @@ def test_the_output_may_not_be_a_link(scratch: Path, capsys: pytest.CaptureFixtu
     assert list((scratch / "elsewhere").iterdir()) == []
 
 
+def test_an_output_other_users_may_write_into_is_refused(scratch: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A build into a folder any user may write into (no sticky bit) was accepted: another user could put a link or
+    a folder of theirs where the build swaps the site in, or add pages to it. /tmp's sticky bit is enough."""
+    project(scratch / "book")
+    shared = scratch / "shared"
+    shared.mkdir(mode=0o777)
+    shared.chmod(0o777)
+    os.chdir(scratch / "book")
+    assert run("build", "-q", "--no-pdf", "-o", str(shared / "site")) == 2
+    said = capsys.readouterr().err
+    assert f"is in `{shared}`, a folder any user may write into (without the sticky bit" in said, said
+    assert list(shared.iterdir()) == []
+    shared.chmod(0o1777)
+    assert run("build", "-q", "--no-pdf", "-o", str(shared / "site")) == 0
+    (shared / "site").chmod(0o777)
+    assert run("build", "-q", "--no-pdf", "-o", str(shared / "site")) == 2
+    assert "may be written by any user" in capsys.readouterr().err
+    (shared / "site").chmod(0o755)
+    assert run("build", "-q", "--no-pdf", "-o", str(shared / "site")) == 0
+    shared.chmod(0o777)  # two folders down: another user renamed `a` away and put an `a/site` of theirs there
+    (shared / "a").mkdir()
+    assert run("build", "-q", "--no-pdf", "-o", str(shared / "a" / "site")) == 2
+    assert f"is in `{shared}`, a folder any user may write into" in capsys.readouterr().err
+    assert not (shared / "a" / "site").exists()
+    (scratch / "elsewhere").mkdir()
+    (shared / "l").symlink_to(scratch / "elsewhere")  # a link of another user's there: the path as written counts
+    for argv in (("build", "-q", "--no-pdf"), ("build", "-q", "--data-only"), ("lint",)):
+        target = ("-o", str(shared / "l" / ("site" if argv[0] == "build" else "report.txt")))
+        assert run(*argv, *target) == 2
+        assert f"is in `{shared}`, a folder any user may write into" in capsys.readouterr().err
+    assert list((scratch / "elsewhere").iterdir()) == []
+    (scratch / "mine").mkdir()  # a link of one's own, through a folder open to all, to a link of another's there
+    (scratch / "mine" / "l1").symlink_to(shared / "l")
+    assert run("build", "-q", "--no-pdf", "-o", str(scratch / "mine" / "l1" / "site")) == 2
+    assert f"is in `{shared}`, a folder any user may write into" in capsys.readouterr().err
+    assert list((scratch / "elsewhere").iterdir()) == []
+
+
 def test_an_empty_folder_and_an_earlier_site_are_replaced(scratch: Path) -> None:
     project(scratch)
     (scratch / "site").mkdir()

@@ -111,5 +111,6 @@ def test_no_report_is_written_into_a_place_the_build_reads(
 
 
 def test_a_report_beside_the_folders_read_is_written(root_book: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (root_book / "look" / "overrides").mkdir(parents=True)  # as MkDocs asks of a `custom_dir` (the lint checks it)
     assert run(capsys, "lint", "-o", "reports/lint.txt").code == 0
     assert (root_book / "reports" / "lint.txt").is_file()

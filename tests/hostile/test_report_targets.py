@@ -477,6 +477,24 @@ def test_a_csv_export_holds_no_formula(
     assert not any(cell.startswith(("=", "+", "-", "@", "\t", "\r")) for row in rows for cell in row)
 
 
+@pytest.mark.parametrize("blank", ["\\u00a0", "\\u3000", "\\u200b", "\\ufeff", " ", "\\u2007\\u200b "])
+@pytest.mark.parametrize("start", ["=", "+", "@", "\\uff1d", "\\ufe66", "\\u2212"])
+def test_a_csv_cell_with_blanks_before_its_formula_is_no_formula(
+    scratch: Path,  # noqa: F811
+    capsys: pytest.CaptureFixture[str],
+    blank: str,
+    start: str,
+) -> None:
+    """A no-break, ideographic or zero-width space before `=` (or a full-width equals sign) kept the cell as written: a
+    spreadsheet that trims it as it reads the cell runs the formula (the thirtieth probe)."""
+    source(scratch, "book.xml", BOOK)
+    (scratch / "terms.toml").write_text(f'[march]\npreferred = "{blank}{start}HYPERLINK(1)"\n', encoding="utf-8")
+    outcome = run(capsys, "terms", "export", "terms.toml", "--language", "fr", "--format", "csv")
+    assert outcome.code == 0, outcome.err
+    cells = list(csv.reader(io.StringIO(outcome.out)))[1]
+    assert cells[2].startswith("'") and cells[2].endswith("HYPERLINK(1)"), cells
+
+
 @pytest.mark.parametrize(
     ("terms", "said"),
     [

@@ -187,6 +187,15 @@ def test_the_most_the_lists_can_come_to_is_never_less_than_what_they_take(count:
     assert read_first_bytes_at_most(terms) < MOST_READ_FIRST_BYTES  # a small book: far under the limit
 
 
+def _one_chapter_and_plain_french(folder: Path) -> None:
+    """A book of one chapter, and its French translation `fr.md` (a plain-Markdown file the test writes)."""
+    source(folder, "book.xml", '<document><chapter id="c" title="C">x.</chapter></document>\n')
+    (folder / "rulebook.toml").write_text(
+        'sources = ["book.xml"]\n[translations.fr]\nsource = "fr.md"\nformat = "plain-markdown"\n[pdf]\nbuild = false\n',
+        encoding="utf-8",
+    )
+
+
 def _pages_of_books(folder: Path, books: int, chapters: int) -> None:
     """``books`` books of ``chapters`` chapters each, each chapter defining a term of its own."""
     lines = ['sources = ["b0.xml"]', "[pdf]", "build = false"]
@@ -224,16 +233,40 @@ def test_a_family_of_books_past_the_sites_pages_is_refused_by_lint_and_build(  #
     assert run(capsys, "build", "-q", "--book", "b1", "-o", "out").code == 0
 
 
+def test_an_edit_that_takes_the_site_past_its_pages_is_refused_by_serve(  # type: ignore[no-untyped-def]
+    scratch, monkeypatch
+) -> None:
+    """`serve` built each edit's pages without the bound a build holds: an edit adding chapters took the site past
+    it (the twenty-eighth probe). The edited book is counted with the others as served (bound here 10)."""
+    from rulebook import build_values
+    from rulebook.project import load_project
+    from rulebook.recipe import stages
+    from rulebook.recipe.cache import StageCache
+    from rulebook.recipe.live import live_books, live_pages_refusal, update_live
+
+    monkeypatch.setattr(stages, "MOST_SITE_PAGES", 10)
+    _pages_of_books(scratch, books=3, chapters=3)  # 9 pages
+    project, cache = load_project(scratch), StageCache(limit=8)
+    options = build_values.BuildOptions(output=scratch / "out")
+    served = live_books(project, options, cache)
+    assert not isinstance(served, build_values.BuildResult)
+    books = {book.config.name: book for book in served}
+    more = "".join(f'<chapter id="n{n}" title="N{n}">x.</chapter>\n' for n in range(2))
+    edited = (scratch / "b1.xml").read_text(encoding="utf-8").replace("</document>", more + "</document>")
+    (scratch / "b1.xml").write_text(edited, encoding="utf-8")  # 11 pages
+    edit = update_live(project, options, books["b1"], cache)
+    assert not isinstance(edit, build_values.BuildResult)
+    assert live_pages_refusal(books, "b1", books["b1"].read) is None  # as served: 9
+    said = live_pages_refusal(books, "b1", edit.read)
+    assert said is not None and said.startswith("the site would have 11 pages of chapters, more than the 10"), said
+
+
 def test_a_translations_navigation_is_grouped_as_the_books(capsys, scratch) -> None:  # type: ignore[no-untyped-def]
     """A translation's chapters were one flat list in its navigation, which every page of it renders: 1,000 French
     chapters (22 KB) took 45 s, 5,000 took 541 s. Grouped as the book's own, in the translation's words."""
-    source(scratch, "book.xml", '<document><chapter id="c" title="C">x.</chapter></document>\n')
+    _one_chapter_and_plain_french(scratch)
     count = 3 * CHAPTERS_PER_NAV_GROUP
     (scratch / "fr.md").write_text("".join(f"# Titre {n}\n\nTexte {n}.\n\n" for n in range(count)), encoding="utf-8")
-    (scratch / "rulebook.toml").write_text(
-        'sources = ["book.xml"]\n[translations.fr]\nsource = "fr.md"\nformat = "plain-markdown"\n[pdf]\nbuild = false\n',
-        encoding="utf-8",
-    )
     assert run(capsys, "build", "-q").code == 0
     pages = sorted(path for path in (scratch / "site" / "fr").glob("*/index.html") if "Titre" in path.read_text())
     assert len(pages) >= count
@@ -248,11 +281,7 @@ def test_a_translations_chapters_count_among_the_sites_pages(capsys, scratch, mo
     from rulebook.recipe import stages
 
     monkeypatch.setattr(stages, "MOST_SITE_PAGES", 10)
-    source(scratch, "book.xml", '<document><chapter id="c" title="C">x.</chapter></document>\n')
-    (scratch / "rulebook.toml").write_text(
-        'sources = ["book.xml"]\n[translations.fr]\nsource = "fr.md"\nformat = "plain-markdown"\n[pdf]\nbuild = false\n',
-        encoding="utf-8",
-    )
+    _one_chapter_and_plain_french(scratch)
     (scratch / "fr.md").write_text("".join(f"# Titre {n}\n\nTexte.\n\n" for n in range(9)), encoding="utf-8")
     assert run(capsys, "lint").code == 0  # 1 + 9 pages
     (scratch / "fr.md").write_text("".join(f"# Titre {n}\n\nTexte.\n\n" for n in range(10)), encoding="utf-8")
@@ -268,13 +297,9 @@ def test_a_translations_chapters_never_take_the_sites_own_pages(capsys, scratch)
     glossary, `Search` and `Assets` went into the site's own folders (exit 0, not a word); a title of 300 characters
     stopped the build with "file name too long" from its scratch folder. A chapter page's name is the translation's
     own only when it may name a page; else a slug of its title (`index-2`)."""
-    source(scratch, "book.xml", '<document><chapter id="c" title="C">x.</chapter></document>\n')
+    _one_chapter_and_plain_french(scratch)
     titles = ["Index", "Glossary", "Search", "Assets", "404", "Aux", "T" * 300]
     (scratch / "fr.md").write_text("".join(f"# {t}\n\nTEXT-{n}.\n\n" for n, t in enumerate(titles)), encoding="utf-8")
-    (scratch / "rulebook.toml").write_text(
-        'sources = ["book.xml"]\n[translations.fr]\nsource = "fr.md"\nformat = "plain-markdown"\n[pdf]\nbuild = false\n',
-        encoding="utf-8",
-    )
     built = run(capsys, "build", "-q")
     assert built.code == 0, built.err
     french = scratch / "site" / "fr"
@@ -302,12 +327,8 @@ def test_a_translation_the_lint_only_reads_is_held_to_the_pages_bounds(  # type:
     from rulebook.lint.rules import too_large
 
     monkeypatch.setattr(too_large, "MOST_PAGE_SECTIONS", 5)
-    source(scratch, "book.xml", '<document><chapter id="c" title="C">x.</chapter></document>\n')
+    _one_chapter_and_plain_french(scratch)
     (scratch / "fr.md").write_text(french, encoding="utf-8")
-    (scratch / "rulebook.toml").write_text(
-        'sources = ["book.xml"]\n[translations.fr]\nsource = "fr.md"\nformat = "plain-markdown"\n[pdf]\nbuild = false\n',
-        encoding="utf-8",
-    )
     linted = run(capsys, "lint", "--color", "never")
     assert linted.code == 1 and "error[RB306]" in linted.out and said in linted.out and "--> fr.md:1:1" in linted.out
     built = run(capsys, "build", "-q", "-o", "out")
