@@ -347,8 +347,10 @@ def export_csv(entries: dict[str, Entry], names: dict[str, str], language: str =
     return out.getvalue()
 
 
-FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r", "\uff1d", "\uff0b", "\uff0d", "\uff20")
-FORMULA_STARTS += ("\ufe66", "\ufe62", "\ufe63", "\ufe6b", "\u2212")
+FORMULA_STARTS = (
+    *("=", "+", "-", "@", "\t", "\r"),
+    *("\uff1d", "\uff0b", "\uff0d", "\uff20", "\ufe66", "\ufe62", "\ufe63", "\ufe6b", "\u2212"),
+)
 """How a cell a spreadsheet would read as a formula starts (OWASP, "CSV Injection"), its full-width and small forms
 (which fold to them) and the minus sign included."""
 
