@@ -895,3 +895,17 @@ def test_a_configured_path_stepping_back_out_of_a_link_is_refused(
         assert outcome.code == 2 and "secret" not in outcome.out + outcome.err, outcome
         assert "whose `..` steps back out of `rules/l`, a symbolic link" in outcome.err
     assert not (scratch / "site").exists()
+
+
+def test_a_source_named_through_a_loop_of_links_is_a_plain_error(
+    scratch: Path,  # noqa: F811
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """A committed `loop -> loop` named as a source: "internal error: RuntimeError: Symlink loop" (the thirty-sixth
+    probe), a pull request breaking CI; the same on the command line."""
+    (scratch / "loop").symlink_to("loop")
+    (scratch / "rulebook.toml").write_text('sources = ["loop/x.md"]\n', encoding="utf-8")
+    for command in (("lint",), ("build", "-q", "--no-pdf"), ("lint", "loop/y.md"), ("init", "loop/p")):
+        outcome = run(capsys, *command)
+        assert outcome.code == 2 and "internal error" not in outcome.err, (command, outcome)
+        assert "loop" in outcome.err
