@@ -33,6 +33,7 @@ from rulebook.fileio import (
     git_refusal,
     git_tracks,
     ignored_said,
+    link_before_parent,
     shown_path,
 )
 
@@ -216,6 +217,12 @@ def named_refusal(path: Path, root: Path) -> str | None:
     ``format = "plain-markdown"`` published the CI's token; ``"../other/book.xml"`` was read and rewritten by
     ``lint --fix``). The path as written must lie inside the project, none of its names below the root hidden, in no
     Git folder (:func:`unpublished`); links on the way are :func:`link_refusal`'s, when it is read."""
+    link = link_before_parent(path)
+    if link is not None:  # `rules/l/../book.md`, `rules/l` a link out: checked by its text, read through the link
+        return (
+            f"whose `..` steps back out of `{shown_path(link, root)}`, a symbolic link: the system goes on from where "
+            "the link leads, not from beside it; name the file without `..` after a link"
+        )
     written, base = Path(os.path.normpath(os.path.abspath(path))), Path(os.path.abspath(root))
     if not written.is_relative_to(base):
         return "which is outside the project: the configuration names only files of the project (the folder it is in)"

@@ -112,24 +112,38 @@ def _main(argv: Sequence[str] | None) -> int:
         # The reader went away (`rulebook ... | head`): stop quietly, as other command-line tools do.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
-    except Exception as error:
-        if os.environ.get("RULEBOOK_DEBUG"):
-            import traceback
+    except RuntimeError as error:  # Python 3.11's `Path.resolve` of a path that loops (`ln -s loop loop`)
+        if not str(error).startswith("Symlink loop"):
+            return _internal(error)
+        from rulebook.fileio import reason_of
+        from rulebook.report.escaping import terminal_message
 
-            traceback.print_exc()
-        from rulebook.masked import masked
-
-        print(
-            f"rulebook: internal error: {type(error).__name__}: {masked(str(error))}\n"
-            "This is a bug in the rulebook compiler; set RULEBOOK_DEBUG=1 to see the traceback.",
-            file=sys.stderr,
-        )
+        where = str(error).removeprefix("Symlink loop from").strip()
+        print(f"rulebook: error: cannot follow {terminal_message(where)}: {reason_of(error)}", file=sys.stderr)
         return EXIT_USAGE
+    except Exception as error:
+        return _internal(error)
     finally:
         if main_thread and previous is not None:  # None: a handler set outside Python, not ours to restore
             signal.signal(signal.SIGTERM, previous)
         if interrupting:
             signal.signal(signal.SIGINT, signal.default_int_handler)
+
+
+def _internal(error: Exception) -> int:
+    """A fault of the compiler's own, said as one (the traceback with ``RULEBOOK_DEBUG=1``)."""
+    if os.environ.get("RULEBOOK_DEBUG"):
+        import traceback
+
+        traceback.print_exc()
+    from rulebook.masked import masked
+
+    print(
+        f"rulebook: internal error: {type(error).__name__}: {masked(str(error))}\n"
+        "This is a bug in the rulebook compiler; set RULEBOOK_DEBUG=1 to see the traceback.",
+        file=sys.stderr,
+    )
+    return EXIT_USAGE
 
 
 def _stand_in_for_closed_streams() -> None:

@@ -43,8 +43,9 @@ def open_to_others(path: Path) -> Path | None:
     walked as the system walks it, each link followed from the folder it is in: every folder an entry of the way is
     looked up in is looked at (a link another user made in such a folder led a build to replace another project's
     site, and a link of one's own leading through such a folder to a link of theirs did the same)."""
-    current = Path(os.path.abspath(path).split(os.sep, 1)[0] + os.sep)
-    pending = list(Path(os.path.abspath(path)).parts[1:])
+    written = path if path.is_absolute() else Path.cwd() / path  # its `..` taken as the system takes them, after links
+    current = Path(written.anchor)
+    pending = list(written.parts[1:])
     hops = 0
     while pending:
         part = pending.pop(0)

@@ -473,18 +473,32 @@ _WRITE_FAULTS = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EROFS, errno.EIO, e
 
 def _settings_loader() -> type:
     """PyYAML's full loader, which constructs no object by calling code (``!!python/object/apply``, ``/new``), with
-    ``!!python/name:`` and ``!!python/module:`` importing what they name, as MkDocs' loader does (Material's
-    ``emoji_index: !!python/name:material.extensions.emoji.twemoji``)."""
+    ``!!python/name:`` importing what it names, as MkDocs' loader does (Material's
+    ``emoji_index: !!python/name:material.extensions.emoji.twemoji``); what the import prints is no part of a
+    command's output (`lint --format json`'s report stopped parsing), and a module that cannot be imported (a
+    syntax error in it) is a fault of the settings at its place. ``!!python/module:`` is refused at its place: a
+    module is no setting's value, and the build could not copy the settings holding one (an internal error)."""
+    import contextlib
+    import io
+
     import yaml
 
     class Loader(yaml.FullLoader):
         """The settings' loader."""
 
     def name(loader: yaml.FullLoader, suffix: str, node: yaml.Node) -> object:
-        return loader.find_python_name(suffix, node.start_mark, unsafe=True)
+        try:
+            with contextlib.redirect_stdout(io.StringIO()):
+                return loader.find_python_name(suffix, node.start_mark, unsafe=True)
+        except yaml.YAMLError:
+            raise
+        except Exception as error:  # the module's own code failed as it was imported
+            said = f"`{suffix}` cannot be imported ({type(error).__name__}: {error})"
+            raise yaml.constructor.ConstructorError(None, None, said, node.start_mark) from None
 
     def module(loader: yaml.FullLoader, suffix: str, node: yaml.Node) -> object:
-        return loader.find_python_module(suffix, node.start_mark, unsafe=True)
+        said = f"`!!python/module:{suffix}` names a module, which is no setting's value"
+        raise yaml.constructor.ConstructorError(None, None, said, node.start_mark)
 
     Loader.add_multi_constructor("tag:yaml.org,2002:python/name:", name)
     Loader.add_multi_constructor("tag:yaml.org,2002:python/module:", module)

@@ -347,8 +347,10 @@ def export_csv(entries: dict[str, Entry], names: dict[str, str], language: str =
     return out.getvalue()
 
 
-FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r", "\uff1d", "\uff0b", "\uff0d", "\uff20")
-FORMULA_STARTS += ("\ufe66", "\ufe62", "\ufe63", "\ufe6b", "\u2212")
+FORMULA_STARTS = (
+    *("=", "+", "-", "@", "\t", "\r"),
+    *("\uff1d", "\uff0b", "\uff0d", "\uff20", "\ufe66", "\ufe62", "\ufe63", "\ufe6b", "\u2212"),
+)
 """How a cell a spreadsheet would read as a formula starts (OWASP, "CSV Injection"), its full-width and small forms
 (which fold to them) and the minus sign included."""
 
@@ -360,7 +362,9 @@ def cell(text: str) -> str:
     space: a spreadsheet may trim them as it reads the cell)."""
     # ZWSP and BOM are no blanks to `str.strip`
     first = next((c for c in text if not c.isspace() and unicodedata.category(c) not in ("Cf", "Cc", "Zs")), "")
-    return "'" + text if text.startswith(FORMULA_STARTS) or first in FORMULA_STARTS else text
+    folded = unicodedata.normalize("NFKC", first)[:1]  # superscript, subscript, small and full-width forms: `⁼` is `=`
+    starts = text.startswith(FORMULA_STARTS) or first in FORMULA_STARTS or folded in FORMULA_STARTS
+    return "'" + text if starts else text
 
 
 XML_LANG = "{http://www.w3.org/XML/1998/namespace}lang"

@@ -873,3 +873,39 @@ def test_a_file_two_books_name_through_links_is_refused(
     outcome = run(capsys, "lint")
     assert outcome.code == 2
     assert "`sources` of book `other` names `again.xml`, a file book `main` reads as its source" in outcome.err
+
+
+def test_a_configured_path_stepping_back_out_of_a_link_is_refused(
+    scratch: Path,  # noqa: F811
+    capsys: pytest.CaptureFixture[str],
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    """`sources = ["rules/l/../book.md"]`, `rules/l` a committed link out: checked by its text (`rules/book.md`), read
+    through the link (the book beside its target): a file outside the project was published (the thirty-sixth
+    probe), and `.git/config` read as a source through a link into `.git`."""
+    outside = tmp_path_factory.mktemp("victim")
+    (outside / "d").mkdir()
+    (outside / "book.xml").write_text(BOOK.replace("march", "secret"), encoding="utf-8")
+    (scratch / "rules").mkdir()
+    (scratch / "rules" / "l").symlink_to(outside / "d")
+    source(scratch, "rules/book.xml", BOOK)
+    (scratch / "rulebook.toml").write_text('sources = ["rules/l/../book.xml"]\n', encoding="utf-8")
+    for command in (("lint",), ("build", "-q", "--no-pdf")):
+        outcome = run(capsys, *command)
+        assert outcome.code == 2 and "secret" not in outcome.out + outcome.err, outcome
+        assert "whose `..` steps back out of `rules/l`, a symbolic link" in outcome.err
+    assert not (scratch / "site").exists()
+
+
+def test_a_source_named_through_a_loop_of_links_is_a_plain_error(
+    scratch: Path,  # noqa: F811
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """A committed `loop -> loop` named as a source: "internal error: RuntimeError: Symlink loop" (the thirty-sixth
+    probe), a pull request breaking CI; the same on the command line."""
+    (scratch / "loop").symlink_to("loop")
+    (scratch / "rulebook.toml").write_text('sources = ["loop/x.md"]\n', encoding="utf-8")
+    for command in (("lint",), ("build", "-q", "--no-pdf"), ("lint", "loop/y.md"), ("init", "loop/p")):
+        outcome = run(capsys, *command)
+        assert outcome.code == 2 and "internal error" not in outcome.err, (command, outcome)
+        assert "loop" in outcome.err

@@ -171,6 +171,7 @@ SETTINGS_THE_BUILD_REFUSES = {
     "extension": ("markdown_extensions:\n  - no_such_extension\n", "Failed to load extension 'no_such_extension'"),
     "kind": ("repo_url: 5\n", "Config value 'repo_url': Expected a string"),
     "digits": ("extra:\n  n: " + "9" * 5_000 + "\n", "a value it holds cannot be read (a number of more than 4,300"),
+    "module": ("extra:\n  x: !!python/module:os\n", "names a module, which is no setting's value"),
     "tagged": ('extra:\n  n: !!timestamp "x"\n', "a tagged value (`!!...`) YAML cannot make"),
     "nested": ("extra:\n  n: " + "[" * 3_000 + "]" * 3_000 + "\n", "its values nest too deeply"),
     "option": (  # MkDocs quoted the Python traceback of the extension it could not load, on one line

@@ -478,7 +478,7 @@ def test_a_csv_export_holds_no_formula(
 
 
 @pytest.mark.parametrize("blank", ["\\u00a0", "\\u3000", "\\u200b", "\\ufeff", " ", "\\u2007\\u200b "])
-@pytest.mark.parametrize("start", ["=", "+", "@", "\\uff1d", "\\ufe66", "\\u2212"])
+@pytest.mark.parametrize("start", ["=", "+", "@", "\\uff1d", "\\ufe66", "\\u2212", "\\u207c", "\\u208a"])
 def test_a_csv_cell_with_blanks_before_its_formula_is_no_formula(
     scratch: Path,  # noqa: F811
     capsys: pytest.CaptureFixture[str],

@@ -628,3 +628,20 @@ def test_an_output_inside_the_tools_cache_or_holding_it_is_refused(
             str(output),
         )
     assert not (cache / "rulebook" / "new-site").exists()
+
+
+def test_a_cache_folder_under_a_folder_open_to_all_however_it_is_named_is_not_trusted(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The cache folder two folders under one any user may write into, or named through a link into one and `..`
+    after it (`mine/l/../c`: its text leads beside the link, the system beside the link's target), was used: its
+    key and records in a folder another user could swap (the thirty-fourth and thirty-sixth probes)."""
+    shared, mine = tmp_path / "ww", tmp_path / "mine"
+    (shared / "deep").mkdir(parents=True)
+    shared.chmod(0o777)
+    mine.mkdir()
+    (mine / "l").symlink_to(shared / "deep")
+    for named in (shared / "a" / "b", mine / "l" / ".." / "c"):
+        monkeypatch.setenv("XDG_CACHE_HOME", str(named))
+        said = state.home_refusal(tmp_path / "game")
+        assert said is not None and f"is in `{shared}`, a folder any user may write into" in said, (named, said)
