@@ -953,6 +953,12 @@ class _Checker:
         refused = named_refusal(root / value, root)
         if refused is not None:
             raise self.error(f"{said} names {quoted(value)}, {refused}")
+        try:
+            (root / value).resolve()
+        except RuntimeError:  # Python 3.11's "Symlink loop" (`loop -> loop` committed): `serve` ended on it
+            raise self.error(f"{said} names {quoted(value)}, whose way goes round a loop of symbolic links") from None
+        except OSError:
+            pass  # not there, or not to be reached: the read says why, in its place
 
     def paths(self, table: Mapping[str, Any], key: str, where: str, *, root: Path) -> tuple[str, ...]:
         """A list of strings, each naming a file of the project to read (see :meth:`path`), each file once: a

@@ -480,6 +480,7 @@ def _settings_loader() -> type:
     module is no setting's value, and the build could not copy the settings holding one (an internal error)."""
     import contextlib
     import io
+    import types
 
     import yaml
 
@@ -488,13 +489,17 @@ def _settings_loader() -> type:
 
     def name(loader: yaml.FullLoader, suffix: str, node: yaml.Node) -> object:
         try:
-            with contextlib.redirect_stdout(io.StringIO()):
-                return loader.find_python_name(suffix, node.start_mark, unsafe=True)
+            with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+                found = loader.find_python_name(suffix, node.start_mark, unsafe=True)
         except yaml.YAMLError:
             raise
-        except Exception as error:  # the module's own code failed as it was imported
+        except (Exception, SystemExit) as error:  # the module's own code failed, or exited, as it was imported
             said = f"`{suffix}` cannot be imported ({type(error).__name__}: {error})"
             raise yaml.constructor.ConstructorError(None, None, said, node.start_mark) from None
+        if isinstance(found, types.ModuleType) or not callable(found):  # what the extensions take: a function, a class
+            said = f"`!!python/name:{suffix}` names no function or class, the values extensions take by name"
+            raise yaml.constructor.ConstructorError(None, None, said, node.start_mark)
+        return found
 
     def module(loader: yaml.FullLoader, suffix: str, node: yaml.Node) -> object:
         said = f"`!!python/module:{suffix}` names a module, which is no setting's value"

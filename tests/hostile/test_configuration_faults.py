@@ -909,3 +909,6 @@ def test_a_source_named_through_a_loop_of_links_is_a_plain_error(
         outcome = run(capsys, *command)
         assert outcome.code == 2 and "internal error" not in outcome.err, (command, outcome)
         assert "loop" in outcome.err
+    (scratch / "rulebook.toml").write_text('sources = ["loop/x.md"]\n', encoding="utf-8")
+    outcome = run(capsys, "lint")
+    assert "`sources` in [top level] names `loop/x.md`, whose way goes round a loop of symbolic links" in outcome.err

@@ -172,6 +172,11 @@ SETTINGS_THE_BUILD_REFUSES = {
     "kind": ("repo_url: 5\n", "Config value 'repo_url': Expected a string"),
     "digits": ("extra:\n  n: " + "9" * 5_000 + "\n", "a value it holds cannot be read (a number of more than 4,300"),
     "module": ("extra:\n  x: !!python/module:os\n", "names a module, which is no setting's value"),
+    "named-module": ("extra:\n  x: !!python/name:os.path\n", "`!!python/name:os.path` names no function or class"),
+    "import-exits": (  # importing it calls `sys.exit`: the build printed unittest's usage and ended, exit 1
+        "extra:\n  x: !!python/name:unittest.__main__.x\n",
+        "`unittest.__main__.x` cannot be imported (SystemExit",
+    ),
     "tagged": ('extra:\n  n: !!timestamp "x"\n', "a tagged value (`!!...`) YAML cannot make"),
     "nested": ("extra:\n  n: " + "[" * 3_000 + "]" * 3_000 + "\n", "its values nest too deeply"),
     "option": (  # MkDocs quoted the Python traceback of the extension it could not load, on one line
