@@ -25,7 +25,16 @@ from rulebook.site.page_table import is_device_name
 def image_folder(book: Book, root: Path) -> Path | None:
     """The ``images`` folder beside the (first) source file, if there is one (and it is no link)."""
     folder = _images_place(book, root)
-    return folder if folder is not None and folder.is_dir() and not folder.is_symlink() else None
+    return _usable(folder) if folder is not None else None
+
+
+IMAGES_FOLDER = "images"
+"""The folder beside a source its pictures are in (one name, for a book and for a translation)."""
+
+
+def _usable(folder: Path) -> Path | None:
+    """``folder`` if it is a folder, and no link (never followed)."""
+    return folder if folder.is_dir() and not folder.is_symlink() else None
 
 
 def linked_folder_refusals(book: Book, root: Path) -> dict[str, Refusal]:
@@ -45,7 +54,7 @@ def _images_place(book: Book, root: Path) -> Path | None:
     if not book.documents:
         return None
     source = Path(book.documents[0].path)
-    return (source if source.is_absolute() else root / source).parent / "images"
+    return (source if source.is_absolute() else root / source).parent / IMAGES_FOLDER
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,8 +92,7 @@ def translation_images(translation: Book, own: Path | None, original: Path | Non
 
 def images_beside(source: Path) -> Path | None:
     """The ``images`` folder beside a source file, if there is one (and it is no link)."""
-    folder = source.parent / "images"
-    return folder if folder.is_dir() and not folder.is_symlink() else None
+    return _usable(source.parent / IMAGES_FOLDER)
 
 
 def held_images(book: Book, folder: Path | None) -> Iterator[tuple[str, Path]]:

@@ -43,7 +43,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from rulebook import published, state
-from rulebook.engine.ownership import open_to_others
+from rulebook.engine.ownership import open_to_all, open_to_others
 from rulebook.fileio import (
     GIT_FOLDER,
     GIT_FOLDER_SAID,
@@ -195,7 +195,7 @@ def _check_not_others(output: Path, resolved: Path, shown: str) -> None:
     """Refuse an output other users may write into, or one inside a folder they may write into without the sticky
     bit (any on the way, from the root down): another user could put a link or a folder of theirs where the build
     swaps the site in and deletes the old one, or add pages to the published site."""
-    if _others_write(resolved, sticky_helps=False):
+    if open_to_all(resolved, sticky_helps=False):
         raise OutputError(
             f"the output `{shown}` may be written by any user: another could add pages to the site or a link where "
             "the build swaps it in; `chmod o-w` it, or choose a folder of your own"
@@ -210,14 +210,6 @@ def _check_not_others(output: Path, resolved: Path, shown: str) -> None:
             "/tmp has): another could put a link or a folder of theirs on the way to the site, or where the build "
             "swaps it in; choose a folder of your own"
         )
-
-
-def _others_write(folder: Path, *, sticky_helps: bool) -> bool:
-    try:
-        mode = os.stat(folder, follow_symlinks=False).st_mode
-    except OSError:
-        return False
-    return stat.S_ISDIR(mode) and bool(mode & 0o002) and not (sticky_helps and mode & stat.S_ISVTX)
 
 
 def _check_apart_from_read(

@@ -54,7 +54,7 @@ def open_to_others(path: Path) -> Path | None:
         if part == "..":
             current = current.parent
             continue
-        if _open(current):
+        if open_to_all(current):
             return current
         entry = current / part
         if hops < 40 and os.path.islink(entry):  # past 40, the system refuses the way itself
@@ -68,9 +68,11 @@ def open_to_others(path: Path) -> Path | None:
     return None
 
 
-def _open(folder: Path) -> bool:
+def open_to_all(folder: Path, *, sticky_helps: bool = True) -> bool:
+    """Whether ``folder`` (not followed if a link) is a folder any user may write into, without the sticky bit when
+    ``sticky_helps`` (where others cannot replace what is another's)."""
     try:
         mode = os.stat(folder, follow_symlinks=False).st_mode
     except OSError:
         return False
-    return stat.S_ISDIR(mode) and bool(mode & 0o002) and not mode & stat.S_ISVTX
+    return stat.S_ISDIR(mode) and bool(mode & 0o002) and not (sticky_helps and mode & stat.S_ISVTX)
