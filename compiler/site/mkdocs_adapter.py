@@ -124,10 +124,15 @@ site's settings are a few KB."""
 MAX_SETTINGS_VALUES = 100_000
 """The most values a settings file may come to once its YAML aliases are expanded: 499 bytes of aliases of
 aliases made MkDocs print a value of millions (106 s, 11 GB)."""
+MAX_NUMBER_DIGITS = 1_000
+"""The most digits of a whole number in the settings, in any base: Python refuses to write one of more than 4,300
+decimal digits, and 4,000 hexadecimal ones loaded and then failed in MkDocs, in Python's words."""
+_YAML_INT = "tag:yaml.org,2002:int"
 
 
 def _check_expansion(path: Path, text: str) -> None:
-    """Refuse settings whose aliases expand past :data:`MAX_SETTINGS_VALUES` values (counted without expanding)."""
+    """Refuse settings whose aliases expand past :data:`MAX_SETTINGS_VALUES` values (counted without expanding),
+    or that hold a whole number of more than :data:`MAX_NUMBER_DIGITS` digits (at its line)."""
     import yaml
 
     try:
@@ -147,6 +152,7 @@ def _check_expansion(path: Path, text: str) -> None:
         elif isinstance(node, yaml.SequenceNode):
             total = 1 + sum(size(item, depth + 1) for item in node.value)
         else:
+            _check_number(path, node)
             total = 1
         counted[id(node)] = min(total, MAX_SETTINGS_VALUES + 1)
         return counted[id(node)]
@@ -156,6 +162,17 @@ def _check_expansion(path: Path, text: str) -> None:
             f"{path}: its settings come to more than {MAX_SETTINGS_VALUES:,} values (each YAML alias, `*name`, "
             "counted as it expands), more than any site's settings need: write them out, fewer"
         )
+
+
+def _check_number(path: Path, node: Any) -> None:
+    """Refuse a whole number of more than :data:`MAX_NUMBER_DIGITS` digits, however written (``0x``, ``!!int``)."""
+    if node.tag == _YAML_INT and isinstance(node.value, str):
+        digits = sum(character.isalnum() for character in node.value.removeprefix("0x").removeprefix("0b"))
+        if digits > MAX_NUMBER_DIGITS:
+            raise SiteBuildError(
+                f"{path}:{node.start_mark.line + 1}: a number of {digits:,} digits, more than any setting needs "
+                f"(at most {MAX_NUMBER_DIGITS:,})"
+            )
 
 
 MAX_INHERITED = 10
@@ -196,10 +213,8 @@ def read_settings(path: Path, *, root: Path | None = None, inherited: tuple[Path
             f"cannot read {path}: its values nest too deeply (lists or mappings within each other)"
         ) from error
     except (ValueError, AttributeError, KeyError, IndexError, TypeError) as error:  # a value YAML's types refuse
-        # (`2001-02-30`, 5,000 digits, `!!timestamp "x"`, `!!int ""`), in Python's words
-        said = "a number of more than 4,300 digits" if "integer string conversion" in str(error) else str(error)
-        if not isinstance(error, ValueError):
-            said = "a tagged value (`!!...`) YAML cannot make"
+        # (`2001-02-30`, `!!timestamp "x"`, `!!int ""`), in Python's words; long numbers are refused before
+        said = str(error) if isinstance(error, ValueError) else "a tagged value (`!!...`) YAML cannot make"
         raise SiteBuildError(f"cannot read {path}: a value it holds cannot be read ({said})") from error
     except (OSError, UnicodeDecodeError, yaml.YAMLError, ConfigurationError) as error:
         raise SiteBuildError(f"cannot read {path}: {error}") from error

@@ -170,7 +170,12 @@ SETTINGS_THE_BUILD_REFUSES = {
     "theme": ("site_name: x\ntheme:\n  name: no-such-theme\n", "Unrecognised theme name: 'no-such-theme'"),
     "extension": ("markdown_extensions:\n  - no_such_extension\n", "Failed to load extension 'no_such_extension'"),
     "kind": ("repo_url: 5\n", "Config value 'repo_url': Expected a string"),
-    "digits": ("extra:\n  n: " + "9" * 5_000 + "\n", "a value it holds cannot be read (a number of more than 4,300"),
+    "digits": ("extra:\n  n: " + "9" * 5_000 + "\n", "mkdocs.yml:2: a number of 5,000 digits, more than any setting"),
+    "hex-digits": (  # loaded (Python reads any number of hexadecimal digits), then failed in Python's words in MkDocs
+        "extra:\n  n: 0x" + "f" * 4_000 + "\n",
+        "mkdocs.yml:2: a number of 4,000 digits, more than any setting needs (at most 1,000)",
+    ),
+    "tagged-digits": ('extra:\n  m: 1\n  n: !!int "0b' + "1" * 20_000 + '"\n', "mkdocs.yml:3: a number of 20,000 digits"),
     "module": ("extra:\n  x: !!python/module:os\n", "names a module, which is no setting's value"),
     "named-module": ("extra:\n  x: !!python/name:os.path\n", "`!!python/name:os.path` names no function or class"),
     "import-exits": (  # importing it calls `sys.exit`: the build printed unittest's usage and ended, exit 1
