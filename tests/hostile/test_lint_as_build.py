@@ -175,7 +175,10 @@ SETTINGS_THE_BUILD_REFUSES = {
         "extra:\n  n: 0x" + "f" * 4_000 + "\n",
         "mkdocs.yml:2: a number of 4,000 digits, more than any setting needs (at most 1,000)",
     ),
-    "tagged-digits": ('extra:\n  m: 1\n  n: !!int "0b' + "1" * 20_000 + '"\n', "mkdocs.yml:3: a number of 20,000 digits"),
+    "tagged-digits": (
+        'extra:\n  m: 1\n  n: !!int "0b' + "1" * 20_000 + '"\n',
+        "mkdocs.yml:3: a number of 20,000 digits",
+    ),
     "module": ("extra:\n  x: !!python/module:os\n", "names a module, which is no setting's value"),
     "named-module": ("extra:\n  x: !!python/name:os.path\n", "`!!python/name:os.path` names no function or class"),
     "import-exits": (  # importing it calls `sys.exit`: the build printed unittest's usage and ended, exit 1
