@@ -81,7 +81,8 @@ class MkDocs:
 
     def check_settings(self, settings: dict[str, Any], *, config_file: Path) -> None:
         """MkDocs' own check of the settings, as it loads them to build (its plugins loaded and given their options,
-        its theme and Markdown extensions found), over an empty docs folder; nothing is built or written."""
+        its theme and Markdown extensions found), over an empty docs folder; nothing is built or written. The
+        navigation is the build's, as in :func:`_load_config` (``nav: 5`` was refused here and built)."""
         import tempfile
 
         from mkdocs.config import load_config
@@ -95,7 +96,7 @@ class MkDocs:
             load_config(
                 io.StringIO("{}"),
                 config_file_path=str(config_file),
-                **copy.deepcopy({**settings, "docs_dir": docs, "site_dir": os.path.join(room, "site")}),
+                **copy.deepcopy({**settings, "docs_dir": docs, "site_dir": os.path.join(room, "site"), "nav": []}),
             )
 
     def prepare(self, project: Path) -> Path:

@@ -214,6 +214,16 @@ def test_site_settings_mkdocs_refuses_are_refused_by_the_lint_of_the_project(
     assert run(capsys, "lint").code == 0
 
 
+def test_settings_the_build_replaces_are_not_refused_by_the_lint(
+    game: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``nav: 5`` was refused by the lint of the project ("Expected nav to be a list") and built: the build makes the
+    navigation from the book's chapters, and the lint checks the settings as the build loads them."""
+    (game / "mkdocs.yml").write_text("site_name: x\nnav: 5\n", encoding="utf-8")
+    assert run(capsys, "lint").code == 0
+    assert run(capsys, "build", "-q", "--no-pdf").code == 0
+
+
 def _template_not_jinja(game: Path) -> str:
     (game / "site_templates" / "index.md.j2").write_text("# {{ title\n", encoding="utf-8")
     return "index.md.j2:1: the project's template cannot be read"
