@@ -421,6 +421,13 @@ def file_ends(path: Path, size: int = ENDS_BYTES) -> tuple[str, str]:
     return head.decode("utf-8", "replace"), tail.decode("utf-8", "replace")
 
 
+def link_loop(error: RuntimeError) -> str | None:
+    """The path Python 3.11's :meth:`Path.resolve` names when it meets a loop of links (its ``RuntimeError("Symlink
+    loop from '...'")``, where later versions raise no error), or None for another error."""
+    said = str(error)
+    return said.removeprefix("Symlink loop from").strip() if said.startswith("Symlink loop") else None
+
+
 def reason_of(error: OSError | RuntimeError) -> str:
     """An error as the end of a sentence: ``no space left on device``."""
     if isinstance(error, OSError) and error.strerror:

@@ -139,6 +139,33 @@ def test_a_broken_edit_keeps_the_last_good_pages_and_says_why(tmp_path: Path) ->
         served.wait_for_page("battlefield-logistics/", "Measuring Ranges")
 
 
+def test_an_edit_making_a_file_a_loop_of_links_keeps_the_last_good_pages(tmp_path: Path) -> None:
+    """A save that leaves a source or ``mkdocs.yml`` a loop of links (``ln -s book.md book.md``) ended ``serve``
+    (Python 3.11's ``Path.resolve`` raises RuntimeError there, the thirty-eighth probe), and a translation's
+    terminology made one was told as ``TerminologyError: ...``: each is told plainly and the pages stay served."""
+    project = _project(tmp_path)
+    with Served([], cwd=project, temp=tmp_path / "tmp") as served:
+        for name, again in (
+            ("rulebook_src/en/rulebook.xml", "Built the site again"),  # after a failed edit, the whole site
+            ("mkdocs.yml", "Built the site again"),
+            ("rulebook_src/fr/terms.toml", UP_TO_DATE),
+        ):
+            path = project / name
+            kept = path.read_bytes()
+            mark = served.mark()
+            path.unlink()
+            path.symlink_to(path.name)
+            said = served.wait_for("loop", after=mark)
+            assert "Error:" not in said and "internal error" not in said, said
+            assert "Measuring Distances" in served.page("battlefield-logistics/")
+            mark = served.mark()
+            path.unlink()
+            path.write_bytes(kept)
+            served.wait_for(again, after=mark)
+        edit(project / "rulebook_src/en/rulebook.xml", "Measuring Distances", "Measuring Ranges")
+        served.wait_for_page("battlefield-logistics/", "Measuring Ranges")
+
+
 def test_an_edit_touches_its_own_book_at_once_and_what_follows_from_it_later() -> None:
     project = load_project(ROOT)
 

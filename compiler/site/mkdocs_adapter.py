@@ -495,8 +495,8 @@ def _settings_loader() -> type:
     syntax error in it) is a fault of the settings at its place. ``!!python/module:`` is refused at its place: a
     module is no setting's value, and the build could not copy the settings holding one (an internal error)."""
     import contextlib
+    import inspect
     import io
-    import types
 
     import yaml
 
@@ -512,9 +512,14 @@ def _settings_loader() -> type:
         except (Exception, SystemExit) as error:  # the module's own code failed, or exited, as it was imported
             said = f"`{suffix}` cannot be imported ({type(error).__name__}: {error})"
             raise yaml.constructor.ConstructorError(None, None, said, node.start_mark) from None
-        if isinstance(found, types.ModuleType) or not callable(found):  # what the extensions take: a function, a class
+        if not (inspect.isroutine(found) or inspect.isclass(found)):  # what the extensions take by name
             said = f"`!!python/name:{suffix}` names no function or class, the values extensions take by name"
             raise yaml.constructor.ConstructorError(None, None, said, node.start_mark)
+        try:  # each build copies the settings: `ctypes.memmove`'s pointers cannot be (an internal error, `serve` ended)
+            copy.deepcopy(found)
+        except Exception as error:
+            said = f"`!!python/name:{suffix}` names a value the settings cannot hold ({type(error).__name__}: {error})"
+            raise yaml.constructor.ConstructorError(None, None, said, node.start_mark) from None
         return found
 
     def module(loader: yaml.FullLoader, suffix: str, node: yaml.Node) -> object:

@@ -181,6 +181,11 @@ SETTINGS_THE_BUILD_REFUSES = {
     ),
     "module": ("extra:\n  x: !!python/module:os\n", "names a module, which is no setting's value"),
     "named-module": ("extra:\n  x: !!python/name:os.path\n", "`!!python/name:os.path` names no function or class"),
+    "callable-no-function": (  # a ctypes function pointer: callable, and the copy each build makes of the settings
+        # failed ("internal error: ValueError: ctypes objects containing pointers cannot be pickled"; `serve` ended)
+        "extra:\n  x: !!python/name:ctypes.memmove\n",
+        "`!!python/name:ctypes.memmove` names no function or class",
+    ),
     "import-exits": (  # importing it calls `sys.exit`: the build printed unittest's usage and ended, exit 1
         "extra:\n  x: !!python/name:unittest.__main__.x\n",
         "`unittest.__main__.x` cannot be imported (SystemExit",
@@ -212,6 +217,21 @@ def test_site_settings_mkdocs_refuses_are_refused_by_the_lint_of_the_project(
     assert run(capsys, "lint", "book.xml").code == 0
     (game / "mkdocs.yml").write_text("site_name: x\nplugins:\n  - search\n", encoding="utf-8")
     assert run(capsys, "lint").code == 0
+
+
+def test_a_named_method_the_settings_cannot_copy_is_refused_at_its_place(
+    game: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A module's method of an object holding a lock is a function extensions could take, and the copy each build
+    makes of the settings fails on it: refused where ``mkdocs.yml`` names it, not an internal error."""
+    import logging
+
+    monkeypatch.setattr(logging, "locked_emit", logging.lastResort.emit, raising=False)  # type: ignore[union-attr]
+    (game / "mkdocs.yml").write_text("site_name: x\nextra:\n  x: !!python/name:logging.locked_emit\n", encoding="utf-8")
+    said = "`!!python/name:logging.locked_emit` names a value the settings cannot hold (TypeError: cannot pickle"
+    for argv in (("lint",), ("build", "-q", "--no-pdf")):
+        outcome = run(capsys, *argv)
+        assert outcome.code == 2 and said in outcome.err and "line 3, column 6" in outcome.err, outcome.err
 
 
 def test_settings_the_build_replaces_are_not_refused_by_the_lint(
