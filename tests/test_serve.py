@@ -321,6 +321,16 @@ def test_the_preview_answers_only_requests_that_name_this_machine(preview: int) 
         assert status(host, "HEAD") == 403, host
 
 
+def test_a_folder_without_a_page_is_not_found_as_on_the_published_site(preview: int, tmp_path: Path) -> None:
+    """http.server listed the files of a folder without ``index.html`` (``/assets/``); a published site's host does
+    not, and a preview shows what readers get."""
+    (tmp_path / "assets").mkdir()
+    (tmp_path / "assets" / "extra.css").write_text("p {}", encoding="utf-8")
+    assert answer(preview, b"GET /assets/ HTTP/1.0\r\n\r\n")[0] == "HTTP/1.0 404 Not Found"
+    assert answer(preview, b"GET /assets/extra.css HTTP/1.0\r\n\r\n")[0] == "HTTP/1.0 200 OK"
+    assert answer(preview, b"GET / HTTP/1.0\r\n\r\n")[0] == "HTTP/1.0 200 OK"
+
+
 def answer(port: int, request: bytes) -> list[str]:
     """The status line and headers the preview answers a request (sent as bytes) with, once it has closed."""
     with socket.create_connection(("127.0.0.1", port), timeout=60) as connection:
