@@ -67,3 +67,10 @@ def closed_spans(text: str, kinds: Sequence[tuple[str, str]]) -> Iterator[tuple[
     while (span := spans.next(position)) is not None:
         yield span
         position = span[1]
+
+
+def searched_end(text: str, closer: str) -> int:
+    """How far an expression such as ``<!--.*?-->`` need search ``text``: past the last ``closer`` no match ends, and
+    from each opener there it would read to the end of the text (the square of their number); 0 for no closer."""
+    at = text.rfind(closer)
+    return at + len(closer) if at != -1 else 0

@@ -16,7 +16,7 @@ from types import TracebackType
 from typing import Any, Generic, TypeVar
 
 from rulebook.child_process import die_with_parent
-from rulebook.errors import InvalidRuleData
+from rulebook.errors import InvalidRuleData, UserError
 from rulebook.stops import stops_held
 
 T = TypeVar("T")
@@ -76,6 +76,8 @@ class BackgroundData(Generic[T]):
             self._writer.send(("ok", self._make()))
         except InvalidRuleData as error:
             self._writer.send(("invalid", str(error)))
+        except UserError as error:  # a fault of the sources, said in plain words (not as `TerminologyError: ...`)
+            self._writer.send(("user", str(error)))
         except Exception as error:
             self._writer.send(("failed", f"{type(error).__name__}: {error}"))
 
@@ -87,7 +89,8 @@ class BackgroundData(Generic[T]):
                 self._process.kill()
 
     def files(self) -> T:
-        """What ``make()`` gave (``rules.json`` and its schema); InvalidRuleData if the data failed its schema."""
+        """What ``make()`` gave (``rules.json`` and its schema); InvalidRuleData if the data failed its schema, a
+        UserError for a fault of the sources it met."""
         if self._result is not None:
             return self._result
         if self._process is None:
@@ -100,6 +103,8 @@ class BackgroundData(Generic[T]):
             raise RuntimeError(f"{self._what} stopped (exit status {self._process.exitcode})") from None
         if status == "invalid":
             raise InvalidRuleData(value)
+        if status == "user":
+            raise UserError(f"{self._what} failed: {value}")
         if status == "failed":
             raise RuntimeError(f"{self._what} failed: {value}")
         self._result = value

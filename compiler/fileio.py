@@ -179,13 +179,9 @@ def check_written_place(path: Path, *, root: Path) -> Path:
     problem = path_problem(os.path.abspath(path))
     if problem is not None:  # a name of 300 characters on the way: an internal error, `File name too long`
         raise OutputError(f"cannot write `{shorten(str(path), 80)}`: the path {problem}")
-    link = link_before_parent(path)
-    if link is not None:
-        raise OutputError(
-            f"cannot write `{path}`: `{link}` is a symbolic link and `..` after it leads out of the folder it "
-            "leads to, not back to where the link is (as the shell would go, this tool would not); name the "
-            "place without `..` after a link"
-        )
+    stepped_back = parent_after_link(path)
+    if stepped_back is not None:
+        raise OutputError(f"cannot write `{path}`: {stepped_back}")
     path = Path(os.path.abspath(path))
     shown = shown_path(path, root)
     try:
@@ -231,6 +227,18 @@ def check_written_place(path: Path, *, root: Path) -> Path:
             "build replaces whole (and a build of some books publishes); choose a place outside it"
         )
     return path
+
+
+def parent_after_link(path: Path) -> str | None:
+    """Why a place to write ``path`` names is refused when a ``..`` of it steps back out of a symbolic link
+    (:func:`link_before_parent`), if it does."""
+    link = link_before_parent(path)
+    if link is None:
+        return None
+    return (
+        f"`{link}` is a symbolic link and `..` after it leads out of the folder it leads to, not back to where the "
+        "link is (as the shell would go, this tool would not); name the place without `..` after a link"
+    )
 
 
 def link_before_parent(path: Path) -> Path | None:
@@ -411,6 +419,13 @@ def file_ends(path: Path, size: int = ENDS_BYTES) -> tuple[str, str]:
     finally:
         os.close(descriptor)
     return head.decode("utf-8", "replace"), tail.decode("utf-8", "replace")
+
+
+def link_loop(error: RuntimeError) -> str | None:
+    """The path Python 3.11's :meth:`Path.resolve` names when it meets a loop of links (its ``RuntimeError("Symlink
+    loop from '...'")``, where later versions raise no error), or None for another error."""
+    said = str(error)
+    return said.removeprefix("Symlink loop from").strip() if said.startswith("Symlink loop") else None
 
 
 def reason_of(error: OSError | RuntimeError) -> str:

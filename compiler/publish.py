@@ -57,6 +57,7 @@ from rulebook.fileio import (
     holds_site_marker,
     inside_git,
     lock_name,
+    parent_after_link,
     path_problem,
     reason_of,
     shown_path,
@@ -85,6 +86,9 @@ def check_output(output: Path, *, root: Path, protected: Iterable[Path], read: I
     build reads files from, with what each is (:func:`rulebook.recipe.read_folders`), existing or not: no output may
     be one, hold one or lie inside one.
     """
+    stepped_back = parent_after_link(output)  # `-o mine/l/../site` built where its text leads, not the system
+    if stepped_back is not None:
+        raise OutputError(f"the output `{output}`: {stepped_back}")
     output = Path(os.path.abspath(output))
     shown = shown_path(output, root)
     problem = path_problem(os.fsdecode(output))  # as the configuration's is checked: `-o` of 300 characters

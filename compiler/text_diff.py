@@ -82,8 +82,9 @@ class Budget:
         """Whether the edition's budget ran out in this section: the rest of it was compared the simpler ways."""
         return "edition" in self.simplified
 
-    def spend(self, work: int) -> bool:
-        """Whether ``work`` more word comparisons fit (then they are spent); once they do not, none do."""
+    def spend_on_pairing(self, work: int) -> bool:
+        """Whether ``work`` more word comparisons of the pairing of changed sentences fit the section's budget and the
+        edition's (then they are spent); once they do not, none do."""
         if self.exhausted:
             return False
         if work > self.edition.left or work > self.left:
@@ -93,7 +94,7 @@ class Budget:
         self.edition.left -= work
         return True
 
-    def take(self, work: int) -> bool:
+    def spend_on_matching(self, work: int) -> bool:
         """Whether the edition has ``work`` more comparisons of difflib's matching left (then they are spent): past
         it, words are shown as one replacement and sentences aligned on those found once."""
         if work > self.edition.left:
@@ -157,7 +158,9 @@ def word_opcodes(a: Sequence[Hashable], b: Sequence[Hashable], budget: Budget | 
     Texts up to that length are compared whole, as difflib does; longer ones from where they differ
     to where they agree again (which may pair repeated words otherwise than difflib would). A middle
     made one replacement is noted in ``budget``."""
-    opcodes, replaced = _opcodes(a, b, WORDS_COMPARED, _replaced, budget.take if budget is not None else None)
+    opcodes, replaced = _opcodes(
+        a, b, WORDS_COMPARED, _replaced, budget.spend_on_matching if budget is not None else None
+    )
     if replaced and budget is not None and not budget.edition_spent:
         budget.note("words")
     return opcodes
@@ -173,7 +176,7 @@ def word_likeness(a: Sequence[Hashable], b: Sequence[Hashable]) -> float:
 
 def sentence_opcodes(a: Sequence[str], b: Sequence[str], budget: Budget) -> list[Opcode]:
     """difflib's opcodes turning the sentences ``a`` into ``b``, in bounded time (see :data:`SENTENCES_ALIGNED`)."""
-    opcodes, anchored = _opcodes(a, b, SENTENCES_ALIGNED, _anchored, budget.take)
+    opcodes, anchored = _opcodes(a, b, SENTENCES_ALIGNED, _anchored, budget.spend_on_matching)
     if anchored and not budget.edition_spent:
         budget.note("aligned")
     return opcodes
@@ -358,12 +361,12 @@ class SentencePairing:
         best_ratio = -1.0
         for index in range(start, len(news)):
             b = self._words(news[index])
-            if not self.budget.spend(len(a.words) + len(b.words)):
+            if not self.budget.spend_on_pairing(len(a.words) + len(b.words)):
                 return None
             bound = _bound(a, b)
             if bound < SIMILAR or bound <= best_ratio:
                 continue
-            if not self.budget.spend(len(a.words) * len(b.words)):
+            if not self.budget.spend_on_pairing(len(a.words) * len(b.words)):
                 return None
             ratio = word_likeness(a.words, b.words)
             if ratio > best_ratio:
@@ -389,11 +392,11 @@ class SentencePairing:
         b = self._words(new)
         for i, old in removed.items():
             a = self._words(old)
-            if not self.budget.spend(len(a.words) + len(b.words)):
+            if not self.budget.spend_on_pairing(len(a.words) + len(b.words)):
                 return None
             if _bound(a, b) < MOVED:
                 continue
-            if not self.budget.spend(len(a.words) * len(b.words)):
+            if not self.budget.spend_on_pairing(len(a.words) * len(b.words)):
                 return None
             if word_likeness(a.words, b.words) >= MOVED:
                 return i

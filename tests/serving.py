@@ -18,6 +18,11 @@ PATIENCE = 300.0
 """Seconds to wait for something that should happen (never a timing assertion: the machine may be busy)."""
 
 
+def _python_path() -> list[str]:
+    """The test run's own ``PYTHONPATH``, kept: the package under test may be found there first."""
+    return [entry for entry in os.environ.get("PYTHONPATH", "").split(os.pathsep) if entry]
+
+
 class Served:
     """``rulebook serve ARGS`` run from ``cwd``, its temporary folders made under ``temp``.
 
@@ -33,7 +38,7 @@ class Served:
             cwd=cwd,
             stderr=subprocess.PIPE,
             text=True,
-            env={**os.environ, "TMPDIR": str(temp), "PYTHONPATH": str(ROOT)},
+            env={**os.environ, "TMPDIR": str(temp), "PYTHONPATH": os.pathsep.join([*_python_path(), str(ROOT)])},
         )
         self.lines: list[str] = []
         self._said = threading.Condition()

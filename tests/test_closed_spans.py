@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from rulebook.closed_spans import COMMENT, ClosedSpans, closed_spans
+from rulebook.closed_spans import COMMENT, ClosedSpans, closed_spans, searched_end
 
 KINDS = (COMMENT, ("<?r", "?>"))
 EXPRESSION = re.compile(r"<!--.*?-->|<\?r.*?\?>", re.DOTALL)
@@ -20,6 +20,17 @@ def test_the_spans_are_those_the_expression_finds(seed: int) -> None:
     text = "".join(rolled.choice(PIECES) for _ in range(rolled.randrange(60)))
     found = [(start, end) for start, end, _ in closed_spans(text, KINDS)]
     assert found == [match.span() for match in EXPRESSION.finditer(text)], text
+
+
+@pytest.mark.parametrize("seed", range(100))
+def test_no_match_of_the_expression_ends_past_the_searched_end(seed: int) -> None:
+    """The expression asked only up to :func:`searched_end` finds what it finds in the whole text."""
+    rolled = random.Random(seed)
+    text = "".join(rolled.choice(PIECES) for _ in range(rolled.randrange(60)))
+    end = searched_end(text, COMMENT[1])
+    comments = re.compile(r"<!--.*?-->", re.DOTALL)
+    assert comments.sub("", text[:end]) + text[end:] == comments.sub("", text), text
+    assert searched_end("no closer", "-->") == 0 and searched_end("a --> b", "-->") == 5
 
 
 def test_an_opener_no_closer_follows_ends_its_kind_alone() -> None:

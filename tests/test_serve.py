@@ -139,6 +139,33 @@ def test_a_broken_edit_keeps_the_last_good_pages_and_says_why(tmp_path: Path) ->
         served.wait_for_page("battlefield-logistics/", "Measuring Ranges")
 
 
+def test_an_edit_making_a_file_a_loop_of_links_keeps_the_last_good_pages(tmp_path: Path) -> None:
+    """A save that leaves a source or ``mkdocs.yml`` a loop of links (``ln -s book.md book.md``) ended ``serve``
+    (Python 3.11's ``Path.resolve`` raises RuntimeError there, the thirty-eighth probe), and a translation's
+    terminology made one was told as ``TerminologyError: ...``: each is told plainly and the pages stay served."""
+    project = _project(tmp_path)
+    with Served([], cwd=project, temp=tmp_path / "tmp") as served:
+        for name, again in (
+            ("rulebook_src/en/rulebook.xml", "Built the site again"),  # after a failed edit, the whole site
+            ("mkdocs.yml", "Built the site again"),
+            ("rulebook_src/fr/terms.toml", UP_TO_DATE),
+        ):
+            path = project / name
+            kept = path.read_bytes()
+            mark = served.mark()
+            path.unlink()
+            path.symlink_to(path.name)
+            said = served.wait_for("loop", after=mark)
+            assert "Error:" not in said and "internal error" not in said, said
+            assert "Measuring Distances" in served.page("battlefield-logistics/")
+            mark = served.mark()
+            path.unlink()
+            path.write_bytes(kept)
+            served.wait_for(again, after=mark)
+        edit(project / "rulebook_src/en/rulebook.xml", "Measuring Distances", "Measuring Ranges")
+        served.wait_for_page("battlefield-logistics/", "Measuring Ranges")
+
+
 def test_an_edit_touches_its_own_book_at_once_and_what_follows_from_it_later() -> None:
     project = load_project(ROOT)
 
@@ -292,6 +319,16 @@ def test_the_preview_answers_only_requests_that_name_this_machine(preview: int) 
     for host in (f"rebound.example:{preview}", "rebound.example", f"127.0.0.1.rebound.example:{preview}"):
         assert status(host) == 403, host  # a page elsewhere, its name pointed at this machine
         assert status(host, "HEAD") == 403, host
+
+
+def test_a_folder_without_a_page_is_not_found_as_on_the_published_site(preview: int, tmp_path: Path) -> None:
+    """http.server listed the files of a folder without ``index.html`` (``/assets/``); a published site's host does
+    not, and a preview shows what readers get."""
+    (tmp_path / "assets").mkdir()
+    (tmp_path / "assets" / "extra.css").write_text("p {}", encoding="utf-8")
+    assert answer(preview, b"GET /assets/ HTTP/1.0\r\n\r\n")[0] == "HTTP/1.0 404 Not Found"
+    assert answer(preview, b"GET /assets/extra.css HTTP/1.0\r\n\r\n")[0] == "HTTP/1.0 200 OK"
+    assert answer(preview, b"GET / HTTP/1.0\r\n\r\n")[0] == "HTTP/1.0 200 OK"
 
 
 def answer(port: int, request: bytes) -> list[str]:

@@ -113,12 +113,12 @@ def _main(argv: Sequence[str] | None) -> int:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
     except RuntimeError as error:  # Python 3.11's `Path.resolve` of a path that loops (`ln -s loop loop`)
-        if not str(error).startswith("Symlink loop"):
-            return _internal(error)
-        from rulebook.fileio import reason_of
+        from rulebook.fileio import link_loop, reason_of
         from rulebook.report.escaping import terminal_message
 
-        where = str(error).removeprefix("Symlink loop from").strip()
+        where = link_loop(error)
+        if where is None:
+            return _internal(error)
         print(f"rulebook: error: cannot follow {terminal_message(where)}: {reason_of(error)}", file=sys.stderr)
         return EXIT_USAGE
     except Exception as error:

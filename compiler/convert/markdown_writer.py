@@ -12,6 +12,7 @@ import re
 from collections.abc import Iterator
 
 from rulebook.characters import escaped_in_json
+from rulebook.closed_spans import COMMENT, searched_end
 from rulebook.convert.failure import ConversionError
 from rulebook.model import (
     Cell,
@@ -370,7 +371,7 @@ def _comments_apart(paragraph: str) -> list[str]:
     """A paragraph's lines, no line starting with a comment (``<!--`` at a line's start opens an HTML block, which
     would take the rest of the line as HTML): comments that start the paragraph stand on a line of their own above
     it, and a break followed by one is written ``<br>`` (as in a table's cell), keeping the comment within the line."""
-    closed = paragraph.rfind("-->") + 3 if "-->" in paragraph else 0  # past it no comment ends: not searched there
+    closed = searched_end(paragraph, COMMENT[1])
     paragraph = _COMMENT_AFTER_BREAK.sub(r"<br>\1", paragraph[:closed]) + paragraph[closed:]
     leading = _LEADING_COMMENTS.match(paragraph)
     if leading is None or not paragraph[leading.end() :].strip():

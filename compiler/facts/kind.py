@@ -7,6 +7,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Generic, NamedTuple, TypeVar
 
+from rulebook.closed_spans import COMMENT, searched_end
 from rulebook.facts.attributes import Attribute, Context, Values
 from rulebook.facts.shapes import DiceCount, Place
 from rulebook.mechanics import Dice
@@ -82,6 +83,6 @@ def place(mechanic: Mechanic) -> Place:
 
 def _without_annotations(line: str) -> str:
     """The line without comments and annotations, each looked for only where it can end (linear time)."""
-    comments = line.rfind("-->") + 3 if "-->" in line else 0
-    tags = max(line.rfind("/>") + 2, comments)
+    comments = searched_end(line, COMMENT[1])
+    tags = max(searched_end(line, "/>"), comments)
     return _COMMENT.sub("", line[:comments]) + _ANNOTATION.sub("", line[comments:tags]) + line[tags:]

@@ -13,7 +13,7 @@ from typing import Any
 from rulebook import build_values, recipe
 from rulebook.data_worker import BackgroundData
 from rulebook.errors import SiteBuildError, UserError
-from rulebook.fileio import forget_git_ignored
+from rulebook.fileio import forget_git_ignored, link_loop
 from rulebook.project import Project, load_project
 from rulebook.recipe.cache import StageCache
 from rulebook.recipe.live import (
@@ -25,6 +25,7 @@ from rulebook.recipe.live import (
     recompute_live,
     update_live,
 )
+from rulebook.report.escaping import terminal_message
 from rulebook.serve.edits import touched_by
 from rulebook.serve.findings import LintNews
 from rulebook.serve.news import EVERY_PAGE, News
@@ -79,7 +80,20 @@ class LivePreview:
                 else:
                     self.recomputed(*item)
             except (UserError, SiteBuildError, OSError) as error:
-                print(f"rulebook: error: {error}; still serving the last good pages", file=sys.stderr)
+                print(
+                    f"rulebook: error: {terminal_message(str(error))}; still serving the last good pages",
+                    file=sys.stderr,
+                )
+                self.whole = True
+            except RuntimeError as error:  # an edit made a file a loop of links (`ln -s book.md book.md`): it ended
+                where = link_loop(error)
+                if where is None:
+                    raise
+                print(
+                    f"rulebook: error: cannot follow {terminal_message(where)}: a loop of symbolic links; still "
+                    "serving the last good pages",
+                    file=sys.stderr,
+                )
                 self.whole = True
 
     def _with_later_edits(self, paths: frozenset[Path]) -> frozenset[Path]:

@@ -153,6 +153,10 @@ class Handler(http.server.SimpleHTTPRequestHandler):
         del self.headers["If-Modified-Since"]
         super().do_GET()
 
+    def list_directory(self, path: str | os.PathLike[str]) -> None:
+        """A folder without a page is not found, as on the published site (http.server listed its files)."""
+        self.send_error(HTTPStatus.NOT_FOUND, None, "No page here: a folder without index.html")
+
     def end_headers(self) -> None:
         self.send_header("Cache-Control", "no-store")
         if self.refused_method:

@@ -81,7 +81,8 @@ class MkDocs:
 
     def check_settings(self, settings: dict[str, Any], *, config_file: Path) -> None:
         """MkDocs' own check of the settings, as it loads them to build (its plugins loaded and given their options,
-        its theme and Markdown extensions found), over an empty docs folder; nothing is built or written."""
+        its theme and Markdown extensions found), over an empty docs folder; nothing is built or written. The
+        navigation is the build's, as in :func:`_load_config` (``nav: 5`` was refused here and built)."""
         import tempfile
 
         from mkdocs.config import load_config
@@ -95,7 +96,7 @@ class MkDocs:
             load_config(
                 io.StringIO("{}"),
                 config_file_path=str(config_file),
-                **copy.deepcopy({**settings, "docs_dir": docs, "site_dir": os.path.join(room, "site")}),
+                **copy.deepcopy({**settings, "docs_dir": docs, "site_dir": os.path.join(room, "site"), "nav": []}),
             )
 
     def prepare(self, project: Path) -> Path:
@@ -124,10 +125,15 @@ site's settings are a few KB."""
 MAX_SETTINGS_VALUES = 100_000
 """The most values a settings file may come to once its YAML aliases are expanded: 499 bytes of aliases of
 aliases made MkDocs print a value of millions (106 s, 11 GB)."""
+MAX_NUMBER_DIGITS = 1_000
+"""The most digits of a whole number in the settings, in any base: Python refuses to write one of more than 4,300
+decimal digits, and 4,000 hexadecimal ones loaded and then failed in MkDocs, in Python's words."""
+_YAML_INT = "tag:yaml.org,2002:int"
 
 
 def _check_expansion(path: Path, text: str) -> None:
-    """Refuse settings whose aliases expand past :data:`MAX_SETTINGS_VALUES` values (counted without expanding)."""
+    """Refuse settings whose aliases expand past :data:`MAX_SETTINGS_VALUES` values (counted without expanding),
+    or that hold a whole number of more than :data:`MAX_NUMBER_DIGITS` digits (at its line)."""
     import yaml
 
     try:
@@ -147,6 +153,7 @@ def _check_expansion(path: Path, text: str) -> None:
         elif isinstance(node, yaml.SequenceNode):
             total = 1 + sum(size(item, depth + 1) for item in node.value)
         else:
+            _check_number(path, node)
             total = 1
         counted[id(node)] = min(total, MAX_SETTINGS_VALUES + 1)
         return counted[id(node)]
@@ -156,6 +163,17 @@ def _check_expansion(path: Path, text: str) -> None:
             f"{path}: its settings come to more than {MAX_SETTINGS_VALUES:,} values (each YAML alias, `*name`, "
             "counted as it expands), more than any site's settings need: write them out, fewer"
         )
+
+
+def _check_number(path: Path, node: Any) -> None:
+    """Refuse a whole number of more than :data:`MAX_NUMBER_DIGITS` digits, however written (``0x``, ``!!int``)."""
+    if node.tag == _YAML_INT and isinstance(node.value, str):
+        digits = sum(character.isalnum() for character in node.value.removeprefix("0x").removeprefix("0b"))
+        if digits > MAX_NUMBER_DIGITS:
+            raise SiteBuildError(
+                f"{path}:{node.start_mark.line + 1}: a number of {digits:,} digits, more than any setting needs "
+                f"(at most {MAX_NUMBER_DIGITS:,})"
+            )
 
 
 MAX_INHERITED = 10
@@ -196,10 +214,8 @@ def read_settings(path: Path, *, root: Path | None = None, inherited: tuple[Path
             f"cannot read {path}: its values nest too deeply (lists or mappings within each other)"
         ) from error
     except (ValueError, AttributeError, KeyError, IndexError, TypeError) as error:  # a value YAML's types refuse
-        # (`2001-02-30`, 5,000 digits, `!!timestamp "x"`, `!!int ""`), in Python's words
-        said = "a number of more than 4,300 digits" if "integer string conversion" in str(error) else str(error)
-        if not isinstance(error, ValueError):
-            said = "a tagged value (`!!...`) YAML cannot make"
+        # (`2001-02-30`, `!!timestamp "x"`, `!!int ""`), in Python's words; long numbers are refused before
+        said = str(error) if isinstance(error, ValueError) else "a tagged value (`!!...`) YAML cannot make"
         raise SiteBuildError(f"cannot read {path}: a value it holds cannot be read ({said})") from error
     except (OSError, UnicodeDecodeError, yaml.YAMLError, ConfigurationError) as error:
         raise SiteBuildError(f"cannot read {path}: {error}") from error
@@ -479,8 +495,8 @@ def _settings_loader() -> type:
     syntax error in it) is a fault of the settings at its place. ``!!python/module:`` is refused at its place: a
     module is no setting's value, and the build could not copy the settings holding one (an internal error)."""
     import contextlib
+    import inspect
     import io
-    import types
 
     import yaml
 
@@ -496,9 +512,14 @@ def _settings_loader() -> type:
         except (Exception, SystemExit) as error:  # the module's own code failed, or exited, as it was imported
             said = f"`{suffix}` cannot be imported ({type(error).__name__}: {error})"
             raise yaml.constructor.ConstructorError(None, None, said, node.start_mark) from None
-        if isinstance(found, types.ModuleType) or not callable(found):  # what the extensions take: a function, a class
+        if not (inspect.isroutine(found) or inspect.isclass(found)):  # what the extensions take by name
             said = f"`!!python/name:{suffix}` names no function or class, the values extensions take by name"
             raise yaml.constructor.ConstructorError(None, None, said, node.start_mark)
+        try:  # each build copies the settings: `ctypes.memmove`'s pointers cannot be (an internal error, `serve` ended)
+            copy.deepcopy(found)
+        except Exception as error:
+            said = f"`!!python/name:{suffix}` names a value the settings cannot hold ({type(error).__name__}: {error})"
+            raise yaml.constructor.ConstructorError(None, None, said, node.start_mark) from None
         return found
 
     def module(loader: yaml.FullLoader, suffix: str, node: yaml.Node) -> object:

@@ -50,13 +50,13 @@ def check_setting_paths(path: Path, text: str, settings: dict[str, Any], root: P
                 problem = _link_out(base / item, root) or _ignored_inside(base / item, root)
             if problem is None and keys in _READ and git_ignored([base / item], root):  # `custom_dir: ci-out`
                 problem = f"which is {ignored_said()}"
+            tail = f"the folders and files {path.name} names stay inside the project"
+            if problem is None and keys == ("theme", "custom_dir"):
+                problem, tail = _special_inside(base / item), "take it out, or make it a file"
             if problem:
                 line = setting_line(text, keys)
                 place = f"{path}:{line}" if line else str(path)
-                raise SiteBuildError(
-                    f"{place}: `{'.'.join(keys)}` names {quoted(item)}, {problem}: the folders and files "
-                    f"{path.name} names stay inside the project"
-                )
+                raise SiteBuildError(f"{place}: `{'.'.join(keys)}` names {quoted(item)}, {problem}: {tail}")
 
 
 PLUGIN_CACHE = "cache_dir"
@@ -249,6 +249,20 @@ def _link_out(folder: Path, root: Path) -> str | None:
             problem = link_refusal(entry, root) if entry.is_symlink() else None
             if problem:
                 return f"which holds `{entry.relative_to(folder)}`, {problem.removeprefix('it is ')}"
+    return None
+
+
+def _special_inside(folder: Path) -> str | None:
+    """How a theme's folder holds an entry that is neither a file nor a folder (a named pipe, a device, a socket),
+    or None: the generator skipped one without a word, and the override it was meant to be never applied."""
+    for place, folders, files in os.walk(folder):
+        for name in sorted(folders + files):
+            entry = Path(place) / name
+            if not entry.is_symlink() and not entry.is_file() and not entry.is_dir():
+                return (
+                    f"which holds `{entry.relative_to(folder)}`, neither a file nor a folder (a named pipe, a device "
+                    "or a socket), which the theme skipped without a word"
+                )
     return None
 
 

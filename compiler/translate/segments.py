@@ -20,6 +20,7 @@ from bisect import bisect_left, bisect_right
 from collections.abc import Collection
 from dataclasses import dataclass, field
 
+from rulebook.closed_spans import COMMENT, searched_end
 from rulebook.languages.data import Language, as_language
 from rulebook.languages.phrases import CAPITALS, alternatives
 from rulebook.model import (
@@ -285,8 +286,8 @@ def blank_markup(text: str) -> str:
 
     After the last ``-->`` no comment can end, after the last ``>`` no tag: there the expression is not
     asked for them, as from each ``<`` of a run it would search to the end of the text."""
-    comments = text.rfind("-->") + 3 if "-->" in text else 0
-    tags = max(text.rfind(">") + 1, comments)
+    comments = searched_end(text, COMMENT[1])
+    tags = max(searched_end(text, ">"), comments)
     parts = ((_MARKUP, 0, comments), (_TAGS_AND_ENTITIES, comments, tags), (_ENTITIES, tags, len(text)))
     return "".join(pattern.sub(_blank, text[start:end]) for pattern, start, end in parts)
 

@@ -360,11 +360,20 @@ def cell(text: str) -> str:
     OWASP recommends (``=HYPERLINK(...)`` from a contributor's terms.toml would run on a translator's machine), and so
     does one where only blanks or invisible characters come before (a no-break or ideographic space, a zero-width
     space: a spreadsheet may trim them as it reads the cell)."""
-    # ZWSP and BOM are no blanks to `str.strip`
-    first = next((c for c in text if not c.isspace() and unicodedata.category(c) not in ("Cf", "Cc", "Zs")), "")
+    first = next((c for c in text if not _unseen(c)), "")
     folded = unicodedata.normalize("NFKC", first)[:1]  # superscript, subscript, small and full-width forms: `⁼` is `=`
     starts = text.startswith(FORMULA_STARTS) or first in FORMULA_STARTS or folded in FORMULA_STARTS
     return "'" + text if starts else text
+
+
+_IGNORABLE_LETTERS = frozenset("\u115f\u1160\u3164\uffa0")
+"""The Hangul fillers: letters to Unicode's categories, yet drawn as nothing (default-ignorable)."""
+
+
+def _unseen(character: str) -> bool:
+    """Whether a character shows nothing of its own before a cell's first visible one: blanks, controls, format
+    characters (ZWSP and BOM are no blanks to `str.strip`), combining marks (U+034F) and the Hangul fillers."""
+    return character.isspace() or unicodedata.category(character)[0] in "CZM" or character in _IGNORABLE_LETTERS
 
 
 XML_LANG = "{http://www.w3.org/XML/1998/namespace}lang"

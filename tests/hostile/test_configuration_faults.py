@@ -7,6 +7,7 @@ internal error, and no message quotes a megabyte of what it was given.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -281,6 +282,28 @@ def test_a_path_of_mkdocs_yml_leading_out_of_the_project_is_refused(
     outcome = refused(capsys, scratch, "build", "--no-pdf")
     assert f"rulebook: error: {scratch / 'mkdocs.yml'}:{said}" in outcome.err
     assert outcome.err.splitlines()[-1].endswith("the folders and files mkdocs.yml names stay inside the project")
+    assert not (scratch / "site").exists()
+
+
+def test_a_theme_folder_holding_no_regular_file_is_refused_not_skipped(
+    scratch: Path,  # noqa: F811
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """A named pipe or a socket in the theme's ``custom_dir`` (``overrides/partials/footer.html``) was skipped without
+    a word: lint and build passed and the override was never applied (the thirty-sixth probe). Both refuse it."""
+    source(scratch, "book.xml", BOOK)
+    (scratch / "overrides" / "partials").mkdir(parents=True)
+    (scratch / "overrides" / "main.html").write_text("{% extends 'base.html' %}\n", encoding="utf-8")
+    os.mkfifo(scratch / "overrides" / "partials" / "footer.html")
+    (scratch / "mkdocs.yml").write_text("site_name: x\ntheme:\n  custom_dir: overrides\n", encoding="utf-8")
+    said = (
+        f"rulebook: error: {scratch / 'mkdocs.yml'}:3: `theme.custom_dir` names `overrides`, which holds "
+        "`partials/footer.html`, neither a file nor a folder (a named pipe, a device or a socket), which the theme "
+        "skipped without a word: take it out, or make it a file\n"
+    )
+    for command in ("lint", "build"):
+        outcome = refused(capsys, scratch, command)
+        assert outcome.err.endswith(said), outcome.err
     assert not (scratch / "site").exists()
 
 

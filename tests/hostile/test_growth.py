@@ -1192,14 +1192,14 @@ def test_an_editions_diff_is_bounded_across_its_sections(monkeypatch) -> None:  
 
     monkeypatch.setattr(text_diff, "EDITION_WORK", 200_000)
     afforded = [0]
-    take = text_diff.Budget.take
+    take = text_diff.Budget.spend_on_matching
 
     def counted(self, work):  # type: ignore[no-untyped-def]
         done = take(self, work)
         afforded[0] += work if done else 0
         return done
 
-    monkeypatch.setattr(text_diff.Budget, "take", counted)
+    monkeypatch.setattr(text_diff.Budget, "spend_on_matching", counted)
 
     def edition(sections: int, seed: int) -> Book:
         rolled = random.Random(seed)

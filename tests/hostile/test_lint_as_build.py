@@ -170,9 +170,22 @@ SETTINGS_THE_BUILD_REFUSES = {
     "theme": ("site_name: x\ntheme:\n  name: no-such-theme\n", "Unrecognised theme name: 'no-such-theme'"),
     "extension": ("markdown_extensions:\n  - no_such_extension\n", "Failed to load extension 'no_such_extension'"),
     "kind": ("repo_url: 5\n", "Config value 'repo_url': Expected a string"),
-    "digits": ("extra:\n  n: " + "9" * 5_000 + "\n", "a value it holds cannot be read (a number of more than 4,300"),
+    "digits": ("extra:\n  n: " + "9" * 5_000 + "\n", "mkdocs.yml:2: a number of 5,000 digits, more than any setting"),
+    "hex-digits": (  # loaded (Python reads any number of hexadecimal digits), then failed in Python's words in MkDocs
+        "extra:\n  n: 0x" + "f" * 4_000 + "\n",
+        "mkdocs.yml:2: a number of 4,000 digits, more than any setting needs (at most 1,000)",
+    ),
+    "tagged-digits": (
+        'extra:\n  m: 1\n  n: !!int "0b' + "1" * 20_000 + '"\n',
+        "mkdocs.yml:3: a number of 20,000 digits",
+    ),
     "module": ("extra:\n  x: !!python/module:os\n", "names a module, which is no setting's value"),
     "named-module": ("extra:\n  x: !!python/name:os.path\n", "`!!python/name:os.path` names no function or class"),
+    "callable-no-function": (  # a ctypes function pointer: callable, and the copy each build makes of the settings
+        # failed ("internal error: ValueError: ctypes objects containing pointers cannot be pickled"; `serve` ended)
+        "extra:\n  x: !!python/name:ctypes.memmove\n",
+        "`!!python/name:ctypes.memmove` names no function or class",
+    ),
     "import-exits": (  # importing it calls `sys.exit`: the build printed unittest's usage and ended, exit 1
         "extra:\n  x: !!python/name:unittest.__main__.x\n",
         "`unittest.__main__.x` cannot be imported (SystemExit",
@@ -204,6 +217,31 @@ def test_site_settings_mkdocs_refuses_are_refused_by_the_lint_of_the_project(
     assert run(capsys, "lint", "book.xml").code == 0
     (game / "mkdocs.yml").write_text("site_name: x\nplugins:\n  - search\n", encoding="utf-8")
     assert run(capsys, "lint").code == 0
+
+
+def test_a_named_method_the_settings_cannot_copy_is_refused_at_its_place(
+    game: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A module's method of an object holding a lock is a function extensions could take, and the copy each build
+    makes of the settings fails on it: refused where ``mkdocs.yml`` names it, not an internal error."""
+    import logging
+
+    monkeypatch.setattr(logging, "locked_emit", logging.lastResort.emit, raising=False)  # type: ignore[union-attr]
+    (game / "mkdocs.yml").write_text("site_name: x\nextra:\n  x: !!python/name:logging.locked_emit\n", encoding="utf-8")
+    said = "`!!python/name:logging.locked_emit` names a value the settings cannot hold (TypeError: cannot pickle"
+    for argv in (("lint",), ("build", "-q", "--no-pdf")):
+        outcome = run(capsys, *argv)
+        assert outcome.code == 2 and said in outcome.err and "line 3, column 6" in outcome.err, outcome.err
+
+
+def test_settings_the_build_replaces_are_not_refused_by_the_lint(
+    game: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``nav: 5`` was refused by the lint of the project ("Expected nav to be a list") and built: the build makes the
+    navigation from the book's chapters, and the lint checks the settings as the build loads them."""
+    (game / "mkdocs.yml").write_text("site_name: x\nnav: 5\n", encoding="utf-8")
+    assert run(capsys, "lint").code == 0
+    assert run(capsys, "build", "-q", "--no-pdf").code == 0
 
 
 def _template_not_jinja(game: Path) -> str:

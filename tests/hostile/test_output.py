@@ -179,6 +179,27 @@ def test_the_output_may_not_be_a_link(scratch: Path, capsys: pytest.CaptureFixtu
     assert list((scratch / "elsewhere").iterdir()) == []
 
 
+def test_an_output_stepping_back_out_of_a_link_is_refused_not_guessed(
+    scratch: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``-o mine/l/../site`` with ``l`` a link: the shell means the folder holding the link's target, the build
+    went where the text leads (``mine/site``), as no report writer does (the thirty-sixth probe). Neither is guessed."""
+    project(scratch / "book")
+    (scratch / "elsewhere" / "deep").mkdir(parents=True)
+    (scratch / "book" / "mine").mkdir()
+    (scratch / "book" / "mine" / "l").symlink_to(scratch / "elsewhere" / "deep")
+    os.chdir(scratch / "book")
+    before = snapshot(scratch)
+    assert run("build", "-q", "--no-pdf", "-o", "mine/l/../site") == 2
+    assert capsys.readouterr().err == (
+        "rulebook: error: the output `mine/l/../site`: `mine/l` is a symbolic link and `..` after it leads out of the "
+        "folder it leads to, not back to where the link is (as the shell would go, this tool would not); name the "
+        "place without `..` after a link\n"
+    )
+    assert snapshot(scratch) == before
+    assert run("build", "-q", "--no-pdf", "-o", "mine/../site") == 0  # `..` after a folder: as written
+
+
 def test_an_output_other_users_may_write_into_is_refused(scratch: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """A build into a folder any user may write into (no sticky bit) was accepted: another user could put a link or
     a folder of theirs where the build swaps the site in, or add pages to it. /tmp's sticky bit is enough."""

@@ -477,7 +477,9 @@ def test_a_csv_export_holds_no_formula(
     assert not any(cell.startswith(("=", "+", "-", "@", "\t", "\r")) for row in rows for cell in row)
 
 
-@pytest.mark.parametrize("blank", ["\\u00a0", "\\u3000", "\\u200b", "\\ufeff", " ", "\\u2007\\u200b "])
+@pytest.mark.parametrize(
+    "blank", ["\\u00a0", "\\u3000", "\\u200b", "\\ufeff", " ", "\\u2007\\u200b ", "\\u034f", "\\u0301 ", "\\u3164"]
+)
 @pytest.mark.parametrize("start", ["=", "+", "@", "\\uff1d", "\\ufe66", "\\u2212", "\\u207c", "\\u208a"])
 def test_a_csv_cell_with_blanks_before_its_formula_is_no_formula(
     scratch: Path,  # noqa: F811
@@ -486,7 +488,8 @@ def test_a_csv_cell_with_blanks_before_its_formula_is_no_formula(
     start: str,
 ) -> None:
     """A no-break, ideographic or zero-width space before `=` (or a full-width equals sign) kept the cell as written: a
-    spreadsheet that trims it as it reads the cell runs the formula (the thirtieth probe)."""
+    spreadsheet that trims it as it reads the cell runs the formula (the thirtieth probe); so did a combining mark
+    (U+034F, the thirty-fifth) or a Hangul filler, which show nothing of their own."""
     source(scratch, "book.xml", BOOK)
     (scratch / "terms.toml").write_text(f'[march]\npreferred = "{blank}{start}HYPERLINK(1)"\n', encoding="utf-8")
     outcome = run(capsys, "terms", "export", "terms.toml", "--language", "fr", "--format", "csv")
