@@ -136,9 +136,11 @@ def kept_files(project: Project, target: Path) -> tuple[list[Path], list[tuple[P
     while not os.path.isdir(place) and place != place.parent:  # the nearest folder that is there
         place = place.parent
     try:
-        found = find_config(place)
-        if found is None or found.parent == project.root or found == project.config_file:
+        found = find_config(place, anyone=True)
+        own = {os.path.realpath(project.root), os.path.realpath(project.config_file or project.root)}
+        if found is None or {os.path.realpath(found.parent), os.path.realpath(found)} & own:
             return protected, read
+        find_config(place)  # another user's is refused
         other = load_project(config_file=found)
     except UserError as error:
         raise OutputError(
