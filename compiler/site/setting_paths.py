@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 import re
+import stat
 from pathlib import Path
 from typing import Any
 
@@ -253,12 +254,17 @@ def _link_out(folder: Path, root: Path) -> str | None:
 
 
 def _special_inside(folder: Path) -> str | None:
-    """How a theme's folder holds an entry that is neither a file nor a folder (a named pipe, a device, a socket),
-    or None: the generator skipped one without a word, and the override it was meant to be never applied."""
+    """How a theme's folder holds an entry that is, or leads to, neither a file nor a folder (a named pipe, a device,
+    a socket), or None: the generator skipped one without a word, and the override it was meant to be never
+    applied."""
     for place, folders, files in os.walk(folder):
         for name in sorted(folders + files):
             entry = Path(place) / name
-            if not entry.is_symlink() and not entry.is_file() and not entry.is_dir():
+            try:
+                mode = os.stat(entry).st_mode  # through a link too: `main.html -> ../fifos/p.fifo` was skipped alike
+            except (OSError, ValueError):
+                continue  # a link leading nowhere: the generator says so
+            if not stat.S_ISREG(mode) and not stat.S_ISDIR(mode):
                 return (
                     f"which holds `{entry.relative_to(folder)}`, neither a file nor a folder (a named pipe, a device "
                     "or a socket), which the theme skipped without a word"

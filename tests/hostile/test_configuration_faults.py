@@ -285,16 +285,23 @@ def test_a_path_of_mkdocs_yml_leading_out_of_the_project_is_refused(
     assert not (scratch / "site").exists()
 
 
+@pytest.mark.parametrize("linked", [False, True], ids=["itself", "through a link"])
 def test_a_theme_folder_holding_no_regular_file_is_refused_not_skipped(
     scratch: Path,  # noqa: F811
     capsys: pytest.CaptureFixture[str],
+    linked: bool,
 ) -> None:
     """A named pipe or a socket in the theme's ``custom_dir`` (``overrides/partials/footer.html``) was skipped without
     a word: lint and build passed and the override was never applied (the thirty-sixth probe). Both refuse it."""
     source(scratch, "book.xml", BOOK)
     (scratch / "overrides" / "partials").mkdir(parents=True)
     (scratch / "overrides" / "main.html").write_text("{% extends 'base.html' %}\n", encoding="utf-8")
-    os.mkfifo(scratch / "overrides" / "partials" / "footer.html")
+    if linked:  # a link to a pipe elsewhere in the project was skipped alike (the thirty-ninth probe)
+        (scratch / "fifos").mkdir()
+        os.mkfifo(scratch / "fifos" / "p.fifo")
+        (scratch / "overrides" / "partials" / "footer.html").symlink_to("../../fifos/p.fifo")
+    else:
+        os.mkfifo(scratch / "overrides" / "partials" / "footer.html")
     (scratch / "mkdocs.yml").write_text("site_name: x\ntheme:\n  custom_dir: overrides\n", encoding="utf-8")
     said = (
         f"rulebook: error: {scratch / 'mkdocs.yml'}:3: `theme.custom_dir` names `overrides`, which holds "
