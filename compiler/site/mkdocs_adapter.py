@@ -192,6 +192,7 @@ def read_settings(path: Path, *, root: Path | None = None, inherited: tuple[Path
     from rulebook.site.setting_paths import (
         check_generator_writes,
         check_plugin_caches,
+        check_reworked_kinds,
         check_setting_paths,
         check_snippet_files,
         check_theme_icons,
@@ -220,6 +221,7 @@ def read_settings(path: Path, *, root: Path | None = None, inherited: tuple[Path
     if not isinstance(loaded, dict):
         raise SiteBuildError(f"{path} must hold a mapping of MkDocs settings")
     if root is not None:
+        check_reworked_kinds(path, text, loaded)
         check_setting_paths(path, text, loaded, root)
         check_plugin_caches(path, text, loaded)
         check_generator_writes(path, text, loaded)
