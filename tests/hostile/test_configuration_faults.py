@@ -617,7 +617,7 @@ def test_an_icon_of_the_theme_or_of_its_custom_folder_is_taken(
         ("plugins:\n  - nosuchplugin\n", 'The "nosuchplugin" plugin is not installed'),
         ("theme:\n  features: 5\n", "the theme's template `header.html:5` failed on a setting of mkdocs.yml"),
         ("extra:\n  social:\n    - icon: 7\n", "the theme's template `social.html:15` failed on a setting"),
-        ("theme:\n  palette: 5\n", "failed on a setting of mkdocs.yml (TypeError"),
+        ("theme:\n  palette: 5\n", "mkdocs.yml:2: `theme.palette` must be a mapping, or a list of mappings"),
         ("theme:\n  language: xx-nosuch\n", "the theme has no template `partials/languages/xx-nosuch.html`"),
         ("theme:\n  language: !ENV RULEBOOK_TEST_SECRET\n", "the theme has no template `partials/languages/***.html`"),
     ],
@@ -644,7 +644,7 @@ def test_a_setting_of_mkdocs_yml_the_generator_refuses_is_told_with_its_reason_n
 @pytest.mark.parametrize(
     ("mkdocs", "said"),
     [
-        ("theme: [material]\n", "with the settings of mkdocs.yml (TypeError: unhashable type: 'list', in"),
+        ("theme: [material]\n", "mkdocs.yml:1: `theme` must be a mapping of the theme's settings, or the theme's"),
         ("theme:\n  custom_dir: 5\n", "mkdocs.yml:2: `theme.custom_dir` names a file or folder: write its path"),
         ("extra_css: [{a: 1}]\n", "with the settings of mkdocs.yml (TypeError: unhashable type: 'dict', in"),
         ("hooks: [hooks.py]\n", "a hook of mkdocs.yml failed at `hooks.py:2` (ValueError: boom)"),
