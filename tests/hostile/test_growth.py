@@ -130,6 +130,32 @@ def test_thousands_of_terms_are_linked_in_linear_time(capsys, scratch) -> None: 
     )
 
 
+@pytest.mark.parametrize("text", ["Text ?**? ", "Text ?<b>? ", "x \\<b>* "])
+def test_a_paragraph_whose_read_text_holds_marks_its_source_does_not_is_placed_in_linear_time(  # type: ignore[no-untyped-def]
+    capsys, scratch, text
+) -> None:
+    """Plain Markdown whose text, once its `**` and tags are taken out, holds a `??` or a `\\*` the source does not:
+    each was looked for to the file's end (the thirty-ninth probe: 400 KB, 14-18 s)."""
+    markdown_book(
+        scratch, "<!-- rulebook -->\n\n# 1. Rules\n\n## 1.1 Basics\n\n" + text * 40_000 + "\n", "plain-markdown"
+    )
+    with cpu_time_under(6):  # about 1 s
+        outcome = run(capsys, "lint", "-q")
+    assert outcome.code == (0 if "\\" in text else 1) and "book.md:7:1" in outcome.out  # notes; a link to nothing
+
+
+def test_paragraphs_opening_in_bold_are_linked_in_linear_time(capsys, scratch) -> None:  # type: ignore[no-untyped-def]
+    """Plain Markdown paragraphs, as a PDF's conversion writes them, each opening in bold and using a term: the
+    text read has lost the `**`, and each paragraph was looked for to the file's end (the thirty-ninth probe: 1.1
+    MB, 25 s)."""
+    paragraphs = "".join(f"**B{i}** a fighter.\n\n" for i in range(40_000))
+    markdown_book(
+        scratch, "<!-- rulebook -->\n\n# Rules\n\n## Fighter\n\nA fighter fights.\n\n" + paragraphs, "plain-markdown"
+    )
+    with cpu_time_under(8):  # about 2.5 s; 16 s
+        assert run(capsys, "lint", "-q") == (0, "All checks passed (1 file).\n", "")
+
+
 def _only_too_large(outcome: Any, words: str, findings: int = 1) -> bool:
     """The lint's only findings: ``too-large`` (RB306), the first saying ``words``."""
     summary = "Found 1 error in 1 file.\n" if findings == 1 else f"Found {findings} errors in 1 file.\n"
