@@ -27,6 +27,7 @@ from rulebook.model import (
     Table,
     annotated_in,
     map_children,
+    take_back,
 )
 from rulebook.names import singular, slugify
 from rulebook.source import SourceText
@@ -329,15 +330,17 @@ class _Linker:
         if not names:
             return parts
         out: list[Node] = []
+        defining: list[Reference] = []
         for part in parts:
             if isinstance(part, Reference) and part.name in names:
                 names.discard(part.name)
-                self.references.remove(part)  # the use became the definition
+                defining.append(part)
                 definition = Definition(part.name, (part.text,), section_id, None, self.source, part.offset)
                 self.definitions.append(definition)
                 out.append(definition)
             else:
                 out.append(part)
+        take_back(self.references, defining)  # the uses became the definitions
         return tuple(out)
 
     def _define_by_first_block(self, term: Term, section: Section, children: list[Node]) -> list[Node]:
