@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Generic, TypeVar
 
@@ -20,12 +20,14 @@ from rulebook.model import (
     Definition,
     Document,
     ItemList,
+    LineBreak,
     Node,
     Reference,
     Section,
     Table,
     annotated_in,
     map_children,
+    take_back,
 )
 from rulebook.names import singular, slugify
 from rulebook.source import SourceText
@@ -238,7 +240,8 @@ def link_references(document: Document, forms: Mapping[str, str], *, skip: tuple
 
 
 def _relinked(document: Document, linker: _Linker) -> Document:
-    body = tuple(linker.section(s) for s in document.body)
+    ends = _Ends([s.offset for s in document.body], None)
+    body = tuple(linker.section(s, ends.after(index, linker.cursor)) for index, s in enumerate(document.body))
     sections = tuple(sorted(_flatten(body), key=lambda s: s.offset))
     return replace(  # what linking does not touch (links, values, the title...) kept as read
         document,
@@ -265,28 +268,36 @@ class _Linker:
         self.definitions: list[Definition] = []
         self.references: list[Reference] = []
         self.cursor = 0
+        self.lost = False
+        """Whether a text since the last place known (a paragraph's, an item's, a cell's) was not found: the texts after
+        it are not looked for (each search reads to where its paragraph ends: one for each was quadratic)."""
         self.first_use: set[str] = set()
         """Terms no heading names: the first paragraph that uses one defines it."""
 
-    def section(self, section: Section) -> Section:
-        self.cursor = max(self.cursor, section.offset)
+    def section(self, section: Section, end: int | None) -> Section:
+        """The section linked; its texts looked for in the source before ``end`` (where the next section starts)."""
+        self._known_place(section.offset)
         term = self.by_title.get(section.title.lower())
         skipped = section.title.lower() in self.skip
         children: list[Node] = []
         defined = False
-        for node in section.children:
+        ends = _Ends([getattr(node, "offset", None) for node in section.children], end)
+        for index, node in enumerate(section.children):
+            if isinstance(node, LineBreak):  # where a paragraph starts
+                self._known_place(node.offset)
+            limit = ends.after(index, self.cursor)
             if isinstance(node, Section):
-                children.append(self.section(node))
+                children.append(self.section(node, limit))
             elif isinstance(node, ItemList | Table) and not skipped:
                 # The text of each item or cell (a profile's row names its characteristic); declared, the list or
                 # table stays so: annotated_in finds it.
-                children.append(map_children(node, lambda part: self._link_all(part, section.id, None)))
+                children.append(self._link_parts(node, section.id, limit))
             elif isinstance(node, str) and node.strip() and not skipped:
                 # Only the first paragraph is the definition; the rest of the section uses the term.
                 first_uses = self._first_uses_in(node)
                 defines = term.id if term is not None and not defined else (first_uses.pop(0) if first_uses else None)
-                start = self._find(node)  # before linking moves the cursor past the paragraph
-                parts = self._link(node, section.id, defines)
+                start = self._find(node, limit)  # before linking moves the cursor past the paragraph
+                parts = self._link(node, section.id, defines, limit)
                 parts = self._define_in_place(parts, set(first_uses), section.id)
                 if defines is not None:
                     definition = Definition(defines, tuple(parts), section.id, None, self.source, start)
@@ -319,15 +330,17 @@ class _Linker:
         if not names:
             return parts
         out: list[Node] = []
+        defining: list[Reference] = []
         for part in parts:
             if isinstance(part, Reference) and part.name in names:
                 names.discard(part.name)
-                self.references.remove(part)  # the use became the definition
+                defining.append(part)
                 definition = Definition(part.name, (part.text,), section_id, None, self.source, part.offset)
                 self.definitions.append(definition)
                 out.append(definition)
             else:
                 out.append(part)
+        take_back(self.references, defining)  # the uses became the definitions
         return tuple(out)
 
     def _define_by_first_block(self, term: Term, section: Section, children: list[Node]) -> list[Node]:
@@ -341,16 +354,34 @@ class _Linker:
             return [definition, *children]
         return [*children[:index], definition, *children[index + 1 :]]
 
-    def _link_all(self, content: Content, section_id: str, definition: str | None) -> Content:
+    def _link_parts(self, node: ItemList | Table, section_id: str, end: int | None) -> Node:
+        """The list or table with the text of each item or cell linked, looked for from its place to the next's."""
+        if isinstance(node, ItemList):
+            places = [item.offset for item in node.items]
+        else:
+            places = [
+                cell.offset for row in ((node.columns,) if node.columns else ()) + node.rows for cell in row.cells
+            ]
+        ends = _Ends(places, end)
+        index = iter(range(len(places)))
+
+        def linked(content: Content) -> Content:
+            at = next(index)
+            self._known_place(places[at])
+            return self._link_all(content, section_id, ends.after(at, self.cursor))
+
+        return map_children(node, linked)
+
+    def _link_all(self, content: Content, section_id: str, end: int | None) -> Content:
         linked: list[Node] = []
         for node in content:
             linked.extend(
-                self._link(node, section_id, definition) if isinstance(node, str) and node.strip() else (node,)
+                self._link(node, section_id, None, end) if isinstance(node, str) and node.strip() else (node,)
             )
         return tuple(linked)
 
-    def _link(self, text: str, section_id: str, definition: str | None) -> Content:
-        start = self._find(text)
+    def _link(self, text: str, section_id: str, definition: str | None, end: int | None) -> Content:
+        start = self._find(text, end)
         parts: list[Node] = []
         position = 0
         for begin, end, written in self._uses(text):
@@ -388,12 +419,21 @@ class _Linker:
                 return self.ids[lowered[: len(lowered) - len(ending)]]
         return term_id(written)
 
-    def _find(self, text: str) -> int:
-        """Where a text run stands in the source, searching forward (runs come in order)."""
+    def _known_place(self, offset: int) -> None:
+        """The source's place of what comes next (a section, paragraph, item or cell): texts are looked for from it."""
+        if offset > self.cursor:
+            self.cursor, self.lost = offset, False
+
+    def _find(self, text: str, end: int | None) -> int:
+        """Where a text run stands in the source, searching forward (runs come in order) up to ``end`` (where
+        what follows it stands); at the cursor if it is not found, as are the runs after it up to the next known
+        place."""
         probe = text.strip()[:40]
-        found = self.source.text.find(probe, self.cursor) if probe else -1
-        offset = found if found != -1 else self.cursor
-        return offset - (len(text) - len(text.lstrip())) if found != -1 else offset
+        found = -1 if self.lost or not probe else self.source.text.find(probe, self.cursor, end)
+        if found == -1:
+            self.lost = True
+            return self.cursor
+        return found - (len(text) - len(text.lstrip()))
 
 
 def _singular_phrase(name: str) -> str:
@@ -419,3 +459,22 @@ def _flatten(sections: tuple[Section, ...]) -> list[Section]:
         found.append(section)
         found += _flatten(tuple(n for n in section.children if isinstance(n, Section)))
     return found
+
+
+class _Ends:
+    """Where the search for the text of each of some nodes ends: at the first node after it placed past the cursor
+    (the text stands before it), else at ``last``. One walk forward over the places, as the cursor only grows."""
+
+    def __init__(self, places: Sequence[int | None], last: int | None) -> None:
+        self.places = places
+        self.last = last
+        self.next = 0
+
+    def after(self, index: int, cursor: int) -> int | None:
+        self.next = max(self.next, index + 1)
+        while self.next < len(self.places):
+            place = self.places[self.next]
+            if place is not None and place > cursor:
+                return place
+            self.next += 1
+        return self.last

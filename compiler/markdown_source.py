@@ -202,6 +202,8 @@ class _Builder:
         self.suffixes: dict[str, int] = {}
         """The last number given to each id (``same-20000``): a title repeated is not counted up from 2 each time."""
         self.pending_header: tuple[int, int] | None = None
+        self.end = len(source.text)
+        """Where the text being read ends in the source: what :meth:`_locate` searches stops there."""
         self.numbered = True
         """Whether levels come from section numbers (else from the count of #)."""
         """Lines of a tab-indented header row (parsed as a code block) waiting for its table."""
@@ -248,7 +250,7 @@ class _Builder:
             elif token.type == "tr_close":
                 rows.append(Row(tuple(cells), self.source, self._line_offset(line)))
             elif token.type == "inline":
-                content = [n for n in self._inline(token.content, line) if n != ""]
+                content = [n for n in self._inline(token.content, line, line + 1) if n != ""]
                 cells.append(Cell(False, tuple(content), self.source, self._line_offset(line)))
             index += 1
         columns = rows.pop(0) if rows else None
@@ -342,7 +344,8 @@ class _Builder:
         else:
             if target.content:  # paragraphs stay apart, as in the source (a caption from the text after it)
                 target.content.append(LineBreak(self.source, self._offset(opening)))
-            target.content.extend(self._inline(inline.content, first_line))
+            last_line = opening.map[1] if opening.map else first_line + len(lines)
+            target.content.extend(self._inline(inline.content, first_line, last_line))
             target.content.append(" ")
 
     def _code_block(self, token: Token) -> None:
@@ -366,18 +369,23 @@ class _Builder:
             body = [row._replace(cells=(row.cells[0]._replace(header=True), *row.cells[1:])) for row in body]
         return Table(None, columns, tuple(body), None, None, self.source, self._line_offset(first_line))
 
-    def _inline(self, text: str, first_line: int) -> list[Node]:
+    def _inline(self, text: str, first_line: int, last_line: int) -> list[Node]:
         """Text with ``??`` (a lost cross-reference) as a link with no target, and its mechanics annotations
-        (a value's stays out of the content: its text is already the sentence's)."""
+        (a value's stays out of the content: its text is already the sentence's).
+
+        Each is looked for in the source between ``first_line`` and ``last_line`` (excluded), the text's own, after
+        the one before; one not found there (the text lost a ``**`` or a tag) ends the search for its kind, placing
+        the rest at the text's first line: a search to the file's end for each was quadratic."""
         parts: list[Node] = []
         line_offset = self._line_offset(first_line)
+        self.end = self._line_end(last_line)
         self._unclosed_comment(text, line_offset)
         annotations = self._mechanics(text, line_offset)
-        cursor = line_offset  # each annotation is looked for after the one before: not from the start each time
+        cursor: int | None = line_offset  # each is looked for after the one before: not from the start each time
         for match in VALUE.finditer(text, 0, closed_end(text, "-->")):
             given = attributes(match.group("attributes"))
-            found = self._locate(match.group(), cursor)
-            offset, cursor = (line_offset, cursor) if found is None else (found, found + len(match.group()))
+            found = None if cursor is None else self._locate(match.group(), cursor)
+            offset, cursor = (line_offset, None) if found is None else (found, found + len(match.group()))
             value = Value(
                 given.get("name", ""),
                 given.get("number", ""),
@@ -391,14 +399,15 @@ class _Builder:
         position = 0
         shown = _removed(_TAGS, _removed(SHOWN_AS_NOTHING, text, "-->"), ">").replace("**", "")
         clean = self._converted(_EMPHASIS.sub(_emphasised, shown), line_offset)
+        cursor = line_offset
         for match in _LOST_REFERENCE.finditer(clean):
             parts.append(clean[position : match.start()])
-            offset = self._find(match.group(), line_offset)
+            found = None if cursor is None else self._locate(match.group(), cursor)
+            offset, cursor = (line_offset, None) if found is None else (found, found + 2)
             link = Link("", "??", self._target().id, self.source, offset)
             self.links.append(link)
             parts.append(link)
             position = match.end()
-            line_offset = offset + 2
         parts.append(clean[position:])
         return [p for p in parts if p != ""] + annotations
 
@@ -426,12 +435,12 @@ class _Builder:
     def _mechanics(self, text: str, line_offset: int) -> list[Node]:
         """The mechanics annotations of some text, each found in the source after the one before."""
         found: list[Node] = []
-        cursor = line_offset
+        cursor: int | None = line_offset
         for match in mechanics(text):
             given = attributes(match.group("attributes"))
             name = given.pop("name", "")
-            located = self._locate(match.group(), cursor)
-            offset, cursor = (line_offset, cursor) if located is None else (located, located + len(match.group()))
+            located = None if cursor is None else self._locate(match.group(), cursor)
+            offset, cursor = (line_offset, None) if located is None else (located, located + len(match.group()))
             mechanic = Mechanic(name, tuple(sorted(given.items())), self._target().id, None, self.source, offset)
             self.mechanics.append(mechanic)
             found.append(mechanic)
@@ -452,6 +461,7 @@ class _Builder:
             )
         self.block = block(token.content, offset)
         if self.block is None:
+            self.end = self._line_end(token.map[1]) if token.map else len(self.source.text)
             self._target().content.extend(self._mechanics(token.content, offset))
 
     def _declared(self, node: Table | ItemList) -> Table | ItemList:
@@ -482,11 +492,11 @@ class _Builder:
     def _converted(self, text: str, line_offset: int) -> str:
         """The text with the debris it holds converted, each conversion noted where it stands."""
         converted, found = convert_debris(text)
-        cursors: dict[str, int] = {}  # by kind (LaTeX, escape): each kind is found in order
+        cursors: dict[str, int | None] = {}  # by kind (LaTeX, escape): each found in order, until one is not
         for debris in found:
-            at = self._locate(debris, cursors.get(debris[0], line_offset))
-            if at is not None:
-                cursors[debris[0]] = at + len(debris)
+            cursor = cursors.get(debris[0], line_offset)
+            at = None if cursor is None else self._locate(debris, cursor)
+            cursors[debris[0]] = None if at is None else at + len(debris)
             span = self.source.span(line_offset if at is None else at)
             message = f"`{debris}` left by the PDF conversion, read as `{convert_debris(debris)[0]}`"
             self.diagnostics.append(CONVERTED_TEXT.diagnostic(message, span, help="write the text in the source"))
@@ -514,7 +524,8 @@ class _Builder:
             elif token.type == "list_item_close":
                 items.append(Item(None, tuple(content), self.source, self._line_offset(line)))
             elif token.type == "inline":
-                content.extend(self._inline(token.content, token.map[0] if token.map else line))
+                first, last = token.map if token.map else (line, line + token.content.count("\n") + 1)
+                content.extend(self._inline(token.content, first, last))
             elif token.type in ("bullet_list_open", "ordered_list_open"):
                 nested, index = self._read_list(tokens, index, depth + 2)
                 content.append(nested)
@@ -542,17 +553,23 @@ class _Builder:
         text = self.source.line_text(min(line, len(starts) - 1) + 1)
         return start + (len(text) - len(text.lstrip()))
 
+    def _line_end(self, line: int) -> int:
+        """Offset where a 0-based line starts, the text's end past the last."""
+        starts = self.source.line_starts
+        return starts[line] if line < len(starts) else len(self.source.text)
+
     def _find(self, needle: str, start: int) -> int:
         found = self._locate(needle, start)
         return found if found is not None else start
 
     def _locate(self, needle: str, start: int) -> int | None:
-        """Where ``needle`` (text as markdown-it gives it) first stands in the source from ``start``."""
+        """Where ``needle`` (text as markdown-it gives it) first stands in the source from ``start``, before the
+        end of the text being read (:attr:`end`)."""
         if "\n" in needle:  # markdown-it ends every line with "\n"; the source may not
             pattern = f"(?:{LINE_END.pattern})".join(map(re.escape, needle.split("\n")))
-            match = re.compile(pattern).search(self.source.text, start)
+            match = re.compile(pattern).search(self.source.text, start, self.end)
             return match.start() if match else None
-        found = self.source.text.find(needle, start)
+        found = self.source.text.find(needle, start, self.end)
         return found if found != -1 else None
 
     def document(self) -> Document:

@@ -12,9 +12,10 @@ create, which matters for books with tens of thousands of references
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
-from typing import NamedTuple, TypeAlias
+from typing import Any, NamedTuple, TypeAlias
 
 from rulebook.source import SourceText, Span
 
@@ -486,6 +487,28 @@ def unique_id(
     if counters is not None:
         counters[base] = n
     return candidate
+
+
+def take_back(index: list[Any], nodes: Iterable[object]) -> None:
+    """Remove ``nodes``, each appended lately to ``index`` (the book's list of references, links...), once each.
+
+    Read back from the end, by identity, only as far as the earliest of them: ``list.remove`` reads from the
+    start once per node, quadratic in a long book. Raises ``ValueError`` as it does for a node not in ``index``.
+    """
+    wanted = Counter(id(node) for node in nodes)
+    left = sum(wanted.values())
+    dropped: set[int] = set()
+    position = len(index)
+    while left:
+        position -= 1
+        if position < 0:
+            raise ValueError("take_back: a node not in the list")
+        key = id(index[position])
+        if wanted[key]:
+            wanted[key] -= 1
+            left -= 1
+            dropped.add(position)
+    index[position:] = [node for at, node in enumerate(index[position:], position) if at not in dropped]
 
 
 def plain_text(content: Content) -> str:

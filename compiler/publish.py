@@ -44,6 +44,7 @@ from pathlib import Path
 
 from rulebook import published, state
 from rulebook.engine.ownership import open_to_all, open_to_others
+from rulebook.errors import shorten
 from rulebook.fileio import (
     GIT_FOLDER,
     GIT_FOLDER_SAID,
@@ -94,6 +95,13 @@ def check_output(output: Path, *, root: Path, protected: Iterable[Path], read: I
     problem = path_problem(os.fsdecode(output))  # as the configuration's is checked: `-o` of 300 characters
     if problem is not None:
         raise OutputError(f"the output `{shown}` {problem}")
+    for kept in (lock_name(output.name), work_name(output.name)):  # `.NAME.rulebook`: 10 bytes longer than NAME
+        problem = path_problem(kept)
+        if problem is not None:
+            raise OutputError(
+                f"the output `{shown}` has a name too long for the files a build keeps beside it: "
+                f"`{shorten(kept, 40)}` {problem}; choose a shorter name"
+            )
     if output.is_symlink():
         raise OutputError(f"the output `{shown}` is a symbolic link: name the folder itself")
     base = Path(os.path.abspath(root))
@@ -583,10 +591,10 @@ def _recover(beside: state.Folder, output_name: str, work_name: str, marks: stat
 
 def _holds_nothing(work: state.Folder, names: list[str]) -> bool:
     """Whether a work folder holds nothing that could be followed, moved or published, so that it may simply go:
-    nothing at all, or one file named as the mark (a build killed while making it left it so)."""
+    nothing at all, or the mark begun (a build killed while making it left it so): a file of that name holding
+    anything else is a commit's (a maintainer's notes there were deleted without a word, the thirty-ninth probe)."""
     if names == [WORK_MARK]:
-        status = work.status(WORK_MARK)
-        return status is not None and stat.S_ISREG(status.st_mode)
+        return work.holds_a_mark_begun(WORK_MARK)
     return names == []
 
 

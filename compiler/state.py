@@ -423,6 +423,18 @@ class Folder:
             return False
         return hmac.compare_digest(found, mark)
 
+    def holds_a_mark_begun(self, name: str) -> bool:
+        """Whether the file ``name`` here is a regular file holding what a mark's write may have left, whatever its
+        key: nothing, or up to :data:`_MARK_BYTES` hexadecimal digits (a build killed as it wrote one)."""
+        status = self.status(name)
+        if status is None or not stat.S_ISREG(status.st_mode) or status.st_size > _MARK_BYTES:
+            return False
+        try:
+            found = read_small(Path(name), dir_fd=self.fd)
+        except OSError:
+            return False
+        return len(found) == status.st_size and all(digit in b"0123456789abcdef" for digit in found)
+
     def write_mark(self, name: str, mark: bytes) -> None:
         """Write ``mark`` into a new file ``name`` here, in one write."""
         descriptor = os.open(name, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NO_FOLLOW, 0o644, dir_fd=self.fd)

@@ -24,6 +24,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
         (
             "rulebook.source",
             "rulebook.closed_spans",
+            "rulebook.yaml_numbers",
             "rulebook.names",
             "rulebook.suggest",
             "rulebook.diagnostics",

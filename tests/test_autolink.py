@@ -87,6 +87,14 @@ def test_a_definition_found_from_a_heading_starts_where_its_paragraph_does() -> 
     assert places == [("cover", 5, 1), ("injury", 5, 31)]
 
 
+def test_a_paragraph_whose_text_is_not_found_in_the_source_places_its_references_on_its_own_line() -> None:
+    """The text read lost the source's `**`: its references stand on its line (they stood at the end of the text
+    before it, lines above), and the items' on theirs."""
+    book = "# Rules\n\n## Fighter\n\nA fighter fights.\n\n" + "".join(f"**B{i}** a fighter.\n\n" for i in range(3))
+    document = linked(book + "- **I** a fighter\n- **J** a fighter\n")
+    assert [r.span.line for r in document.references] == [5, 7, 9, 11, 13, 14]
+
+
 def test_the_other_games_rules(tmp_path) -> None:  # type: ignore[no-untyped-def]
     seed = SHARED / "seeds" / "002_88f0abb2bda2166c.txt"
     if seed.exists():

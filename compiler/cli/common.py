@@ -139,23 +139,23 @@ def write_file(args: argparse.Namespace, path: Path, text: str, *, baseline_of: 
     reads files from (:func:`~rulebook.recipe.read_folders`)."""
     from rulebook.fileio import write_report_file
     from rulebook.project import Input
-    from rulebook.recipe import read_folders
+    from rulebook.recipe import kept_files
 
     project = project_of(args)
     named = [Path(name) for name in getattr(args, "files", None) or []]
-    read = read_folders(project)
+    kept, read = kept_files(project, path)
     if baseline_of is not None:  # a baseline replaces only a baseline, the book's configured one included
         from rulebook.lint.baseline import is_baseline
 
-        protected = [*project.inputs(writing=Input(path, "baseline", baseline_of)), *named]
+        own = project.inputs(writing=Input(path, "baseline", baseline_of))
+        protected = [*own, *(file for file in kept if file not in project.inputs()), *named]
         write_report_file(
             path, text, root=project.root, protected=protected, ours=is_baseline, kind="baseline", read=read
         )
     else:
         from rulebook.report.written import is_report
 
-        protected = [*project.inputs(), *named]
-        write_report_file(path, text, root=project.root, protected=protected, ours=is_report, read=read)
+        write_report_file(path, text, root=project.root, protected=[*kept, *named], ours=is_report, read=read)
 
 
 def emit(args: argparse.Namespace, data: Any, text: str) -> None:

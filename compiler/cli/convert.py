@@ -52,7 +52,7 @@ def run_convert(args: argparse.Namespace) -> int:
     from rulebook.lint.suppressions import find_suppressions
     from rulebook.project import MAIN_BOOK
     from rulebook.readers.formats import format_of
-    from rulebook.recipe import read_folders
+    from rulebook.recipe import kept_files
     from rulebook.recipe.reading import configured_format, read_book
     from rulebook.report.escaping import visible
     from rulebook.source import not_xml
@@ -93,10 +93,9 @@ def run_convert(args: argparse.Namespace) -> int:
     output = Path(args.output) if args.output else source.with_suffix(TARGETS[target])
     if output.resolve() == source.resolve():
         raise UserError(f"`{output}` is the source: name another output with -o")
-    protected = (*project.inputs(), source)
-    folders = read_folders(project)
+    kept, folders = kept_files(project, output)
     write_report_file(
-        output, text, root=project.root, protected=protected, ours=None, kind="converted source", read=folders
+        output, text, root=project.root, protected=[*kept, source], ours=None, kind="converted source", read=folders
     )
     print(visible(f"Wrote {output} ({target})."))  # the name as typed: it may hold ESC
     _say_errors(read, source)

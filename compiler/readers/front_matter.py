@@ -3,7 +3,8 @@
 PyYAML's safe loader, with two faults a contributor can write turned into a plain "not YAML" instead of an
 exception of the loader: nesting past :data:`MAX_DEPTH` (100,000 nested ``[`` raised a ``RecursionError`` in the
 loader's composer, which recurses; its parser does not, so the depth is counted from the parser's events first),
-and a value its constructor cannot make (``2001-02-30`` as a date, an integer of 100,000 digits: a ``ValueError``).
+and a value its constructor cannot make (``2001-02-30`` as a date, an integer of 100,000 digits: a ``ValueError``) or
+makes in time growing with its square (:mod:`rulebook.yaml_numbers`).
 """
 
 from __future__ import annotations
@@ -11,6 +12,8 @@ from __future__ import annotations
 from typing import Any
 
 import yaml
+
+from rulebook.yaml_numbers import too_long
 
 MAX_DEPTH = 20
 """Nesting of a front matter (it holds a title: 1 deep)."""
@@ -31,10 +34,22 @@ def read_front_matter(text: str) -> Any:
                     raise FrontMatterError
             elif isinstance(event, yaml.CollectionEndEvent):
                 depth -= 1
+        if _holds_a_long_number(yaml.compose(text, Loader=yaml.SafeLoader)):
+            raise FrontMatterError
         return yaml.safe_load(text)
     except (yaml.YAMLError, ValueError, AttributeError, KeyError, IndexError, TypeError):
         # what PyYAML's constructors raise of a tagged value they cannot make (`!!timestamp "x"`, `!!int ""`)
         raise FrontMatterError from None
+
+
+def _holds_a_long_number(node: Any) -> bool:
+    """Whether a composed front matter (its nesting within :data:`MAX_DEPTH`) holds a whole number too long to make
+    (:func:`~rulebook.yaml_numbers.too_long`: ``title: 1:1:1:...``, base 60, of 600 KB took 16 s to make)."""
+    if isinstance(node, yaml.MappingNode):
+        return any(_holds_a_long_number(key) or _holds_a_long_number(value) for key, value in node.value)
+    if isinstance(node, yaml.SequenceNode):
+        return any(_holds_a_long_number(item) for item in node.value)
+    return too_long(node)
 
 
 def key_places(text: str) -> dict[str, tuple[tuple[int, int], tuple[int, int]]]:

@@ -38,6 +38,7 @@ from rulebook.model import (
     Table,
     Value,
     plain_text,
+    take_back,
     walk,
 )
 from rulebook.readers.markdown_blocks import Tree
@@ -478,13 +479,14 @@ class InlineReader:
             Value: ("a value", self.values),
             Mechanic: ("a mechanic", self.mechanics),
         }
+        taken: dict[int, tuple[list[Any], list[_Inline]]] = {}
         for node in nodes:
             if isinstance(node, Important):  # `[**Move**]{.title}`: the emphasis was dropped, with no finding
                 help = "write it without `**`: it is text"
                 self.checks.report(f"important text inside {where}", node.offset, help=help)
                 continue
             if isinstance(node, Definition):  # `[Go [a march]{dfn=march}]{.title}`: defined, with no place on a page
-                self.definitions.remove(node)
+                taken.setdefault(id(self.definitions), (self.definitions, []))[1].append(node)
                 help = "it is text: define the term in the text beside it"
                 self.checks.report(f"a definition inside {where}", node.offset, target=node.name, help=help)
                 continue
@@ -492,13 +494,15 @@ class InlineReader:
             if found is None or not isinstance(node, Reference | Link | Image | Value | Mechanic):
                 continue
             what, index = found
-            index.remove(node)
+            taken.setdefault(id(index), (index, []))[1].append(node)
             self.checks.report(
                 f"{what} inside {where}",
                 node.offset,
                 target=getattr(node, "name", None),
                 help=_TEXT_ONLY[where],
             )
+        for index, written in taken.values():
+            take_back(index, written)
 
     def _html(self, html: str, at: int, section_id: str, definition: str | None) -> list[Node]:
         if _BREAK.fullmatch(html):

@@ -114,8 +114,39 @@ def checked_output(project: Project, output: Path, files: Sequence[Path] = ()) -
     files from (:func:`read_folders`). The build's check, and the lint's of the configured output."""
     from rulebook import publish
 
-    protected = [*project.inputs(), *files]
-    return publish.check_output(output, root=project.root, protected=protected, read=read_folders(project))
+    protected, read = kept_files(project, output)
+    return publish.check_output(output, root=project.root, protected=[*protected, *files], read=read)
+
+
+def kept_files(project: Project, target: Path) -> tuple[list[Path], list[tuple[Path, str]]]:
+    """What an output, a report or an export at ``target`` may neither replace nor go into: the files the build of
+    ``project`` reads (:meth:`~rulebook.project.Project.inputs`) and the folders it reads files from
+    (:func:`read_folders`); when ``target`` lies in another project (a configuration above it), that project's too:
+    ``lint -o ../other/site_templates/index.md.j2``, refused in one's own project, became the other's home page
+    (the thirty-ninth probe). A configuration there that cannot be read, or is another user's, refuses the place."""
+    import os
+
+    from rulebook.config_file import find_config
+    from rulebook.errors import UserError
+    from rulebook.fileio import OutputError
+    from rulebook.project import load_project
+
+    protected, read = list(project.inputs()), read_folders(project)
+    place = Path(os.path.abspath(target)).parent
+    while not os.path.isdir(place) and place != place.parent:  # the nearest folder that is there
+        place = place.parent
+    try:
+        found = find_config(place, anyone=True)
+        own = {os.path.realpath(project.root), os.path.realpath(project.config_file or project.root)}
+        if found is None or {os.path.realpath(found.parent), os.path.realpath(found)} & own:
+            return protected, read
+        find_config(place)  # another user's is refused
+        other = load_project(config_file=found)
+    except UserError as error:
+        raise OutputError(
+            f"cannot write `{target}`: it is inside another project, whose configuration cannot be used ({error})"
+        ) from None
+    return [*protected, *other.inputs()], [*read, *read_folders(other)]
 
 
 def check_site_settings(project: Project) -> None:

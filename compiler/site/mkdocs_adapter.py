@@ -31,6 +31,7 @@ from rulebook.inputs import read_input_text, source_date
 from rulebook.masked import masked, remember_environment_values
 from rulebook.site.escaping import logo_tooltip_as_label
 from rulebook.site.generator import LiveSite, RunChange, SiteRun
+from rulebook.yaml_numbers import MAX_NUMBER_DIGITS, digits_of, too_long
 
 if TYPE_CHECKING:
     from mkdocs.config.config_options import Plugins
@@ -125,15 +126,11 @@ site's settings are a few KB."""
 MAX_SETTINGS_VALUES = 100_000
 """The most values a settings file may come to once its YAML aliases are expanded: 499 bytes of aliases of
 aliases made MkDocs print a value of millions (106 s, 11 GB)."""
-MAX_NUMBER_DIGITS = 1_000
-"""The most digits of a whole number in the settings, in any base: Python refuses to write one of more than 4,300
-decimal digits, and 4,000 hexadecimal ones loaded and then failed in MkDocs, in Python's words."""
-_YAML_INT = "tag:yaml.org,2002:int"
 
 
 def _check_expansion(path: Path, text: str) -> None:
     """Refuse settings whose aliases expand past :data:`MAX_SETTINGS_VALUES` values (counted without expanding),
-    or that hold a whole number of more than :data:`MAX_NUMBER_DIGITS` digits (at its line)."""
+    or that hold a whole number of more digits than any setting needs (at its line)."""
     import yaml
 
     try:
@@ -166,14 +163,13 @@ def _check_expansion(path: Path, text: str) -> None:
 
 
 def _check_number(path: Path, node: Any) -> None:
-    """Refuse a whole number of more than :data:`MAX_NUMBER_DIGITS` digits, however written (``0x``, ``!!int``)."""
-    if node.tag == _YAML_INT and isinstance(node.value, str):
-        digits = sum(character.isalnum() for character in node.value.removeprefix("0x").removeprefix("0b"))
-        if digits > MAX_NUMBER_DIGITS:
-            raise SiteBuildError(
-                f"{path}:{node.start_mark.line + 1}: a number of {digits:,} digits, more than any setting needs "
-                f"(at most {MAX_NUMBER_DIGITS:,})"
-            )
+    """Refuse a whole number of more than :data:`~rulebook.yaml_numbers.MAX_NUMBER_DIGITS` digits, however written
+    (``0x``, ``!!int``), at its line."""
+    if too_long(node):
+        raise SiteBuildError(
+            f"{path}:{node.start_mark.line + 1}: a number of {digits_of(node):,} digits, more than any setting needs "
+            f"(at most {MAX_NUMBER_DIGITS:,})"
+        )
 
 
 MAX_INHERITED = 10
@@ -196,6 +192,7 @@ def read_settings(path: Path, *, root: Path | None = None, inherited: tuple[Path
     from rulebook.site.setting_paths import (
         check_generator_writes,
         check_plugin_caches,
+        check_reworked_kinds,
         check_setting_paths,
         check_snippet_files,
         check_theme_icons,
@@ -224,6 +221,7 @@ def read_settings(path: Path, *, root: Path | None = None, inherited: tuple[Path
     if not isinstance(loaded, dict):
         raise SiteBuildError(f"{path} must hold a mapping of MkDocs settings")
     if root is not None:
+        check_reworked_kinds(path, text, loaded)
         check_setting_paths(path, text, loaded, root)
         check_plugin_caches(path, text, loaded)
         check_generator_writes(path, text, loaded)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 import re
+import stat
 from pathlib import Path
 from typing import Any
 
@@ -62,6 +63,58 @@ def check_setting_paths(path: Path, text: str, settings: dict[str, Any], root: P
 PLUGIN_CACHE = "cache_dir"
 """The setting of a plugin's cache folder (Material's ``privacy``, ``optimize``, ``social``, ``projects``), which
 the build gives each plugin itself: a folder of its own scratch folder (:func:`plugin_caches`)."""
+
+
+REWORKED = (("plugins", "search"), ("markdown_extensions", "toc"))
+"""The plugin and the Markdown extension whose options the build sets for a translation's site (its search
+language, its permalinks' title), each under the setting that lists it."""
+_LISTED = "a list of names (each alone, or a one-key mapping of it to its options), or a mapping of names to options"
+
+
+def listed(value: Any) -> list[Any]:
+    """A setting MkDocs takes as a list or as a mapping of names to options (``plugins``, ``markdown_extensions``),
+    as a list: each name alone, or a one-key mapping of it to its options (nothing for a value of another kind,
+    which :func:`check_reworked_kinds` refuses)."""
+    if isinstance(value, dict):
+        return [name if options is None else {name: options} for name, options in value.items()]
+    return list(value) if isinstance(value, list) else []
+
+
+def check_reworked_kinds(path: Path, text: str, settings: dict[str, Any]) -> None:
+    """Refuse (:class:`SiteBuildError`, at its line) a value of ``settings`` the build adds the site's own to, of a
+    kind that cannot take them: ``extra: 5`` was an internal error in the lint, the build and ``serve`` (which
+    ended), and a translation's ``theme.palette: 5``, ``plugins: [{search: [1]}]`` or an offline site's
+    ``extra.polyfills: 5`` in the build alone (the thirty-ninth probe). MkDocs checks the rest."""
+
+    def refuse(keys: tuple[str, ...], expected: str) -> None:
+        line = setting_line(text, keys)
+        raise SiteBuildError(
+            f"{f'{path}:{line}' if line else path}: `{'.'.join(keys)}` must be {expected}: the build adds the "
+            "site's own to it"
+        )
+
+    extra = settings.get("extra")
+    if extra is not None and not isinstance(extra, dict):
+        refuse(("extra",), "a mapping of names to values")
+    if isinstance(extra, dict) and extra.get("polyfills") is not None and not isinstance(extra["polyfills"], list):
+        refuse(("extra", "polyfills"), "a list of scripts")
+    theme = settings.get("theme")
+    if theme is not None and not isinstance(theme, (dict, str)):
+        refuse(("theme",), "a mapping of the theme's settings, or the theme's name")
+    palette = theme.get("palette") if isinstance(theme, dict) else None
+    if palette is not None and not (
+        isinstance(palette, dict) or (isinstance(palette, list) and all(isinstance(entry, dict) for entry in palette))
+    ):
+        refuse(("theme", "palette"), "a mapping, or a list of mappings (one a colour scheme)")
+    for key, name in REWORKED:
+        listed = settings.get(key)
+        if listed is None:
+            continue
+        if not isinstance(listed, (list, dict)):
+            refuse((key,), _LISTED)
+        entries = [listed] if isinstance(listed, dict) else [item for item in listed if isinstance(item, dict)]
+        if any(name in entry and not isinstance(entry[name], (dict, type(None))) for entry in entries):
+            refuse((key,), f"{_LISTED}; the options of `{name}` a mapping")
 
 
 def check_plugin_caches(path: Path, text: str, settings: dict[str, Any]) -> None:
@@ -253,12 +306,17 @@ def _link_out(folder: Path, root: Path) -> str | None:
 
 
 def _special_inside(folder: Path) -> str | None:
-    """How a theme's folder holds an entry that is neither a file nor a folder (a named pipe, a device, a socket),
-    or None: the generator skipped one without a word, and the override it was meant to be never applied."""
+    """How a theme's folder holds an entry that is, or leads to, neither a file nor a folder (a named pipe, a device,
+    a socket), or None: the generator skipped one without a word, and the override it was meant to be never
+    applied."""
     for place, folders, files in os.walk(folder):
         for name in sorted(folders + files):
             entry = Path(place) / name
-            if not entry.is_symlink() and not entry.is_file() and not entry.is_dir():
+            try:
+                mode = os.stat(entry).st_mode  # through a link too: `main.html -> ../fifos/p.fifo` was skipped alike
+            except (OSError, ValueError):
+                continue  # a link leading nowhere: the generator says so
+            if not stat.S_ISREG(mode) and not stat.S_ISDIR(mode):
                 return (
                     f"which holds `{entry.relative_to(folder)}`, neither a file nor a folder (a named pipe, a device "
                     "or a socket), which the theme skipped without a word"

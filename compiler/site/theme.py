@@ -48,6 +48,7 @@ from rulebook.site.escaping import (
     markdown_text,
     template_text,
 )
+from rulebook.site.setting_paths import listed
 from rulebook.site.words_file import STRINGS_FILE, read_strings
 
 PACKAGE_FOLDER = Path(str(resources.files("rulebook.site").joinpath("templates")))
@@ -295,7 +296,7 @@ def chrome_options(raw: Mapping[str, Any], words: Mapping[str, str], language: s
     theme = raw.get("theme") or {}
     theme = dict(theme) if isinstance(theme, dict) else {"name": theme}
     theme.setdefault("custom_dir", str(OVERRIDES_FOLDER))
-    extra = dict(raw.get("extra") or {})
+    extra = dict(raw.get("extra") or {})  # a mapping: `setting_paths.check_reworked_kinds`
     extra["rulebook_words"] = {key: str(html_text(words[key], quotes=False)) for key in CHROME_WORDS if key in words}
     options: dict[str, Any] = {"theme": theme, "extra": extra}
     if language is None:
@@ -304,8 +305,14 @@ def chrome_options(raw: Mapping[str, Any], words: Mapping[str, str], language: s
     theme.update(theme_said)
     extra.pop("rulebook_language", None)  # the original's, where the theme has no words for it
     extra.update(extra_said)
-    theme["palette"] = [_palette(entry, words) for entry in theme.get("palette") or []]
-    options["markdown_extensions"] = [_permalink_title(entry, words) for entry in raw.get("markdown_extensions") or []]
+    palette = theme.get("palette")  # one scheme, or a list of schemes
+    if palette is not None:
+        theme["palette"] = (
+            _palette(palette, words) if isinstance(palette, dict) else [_palette(p, words) for p in palette]
+        )
+    options["markdown_extensions"] = [
+        _permalink_title(entry, words) for entry in listed(raw.get("markdown_extensions"))
+    ]
     if words.get("copyright"):
         options["copyright"] = str(html_text(words["copyright"]))
     return options

@@ -24,6 +24,7 @@ from rulebook.site.generator import LiveGenerator, SiteGenerator, SiteRun
 from rulebook.site.mkdocs_adapter import MkDocs, read_settings
 from rulebook.site.page_table import GRAPH, IMAGES
 from rulebook.site.pages import Page, SiteInput, SitePlan, build_pages, neighbourhoods
+from rulebook.site.setting_paths import listed
 from rulebook.site.svg import sprite
 from rulebook.site.theme import Theme, chrome_options
 from rulebook.site.translated import TranslatedSite, build_translated_site
@@ -201,7 +202,7 @@ def offline_settings(settings: dict[str, Any]) -> dict[str, Any]:
     """The MkDocs settings of a site read from disk, over the project's: every page is a file (``a.html``,
     ``use_directory_urls: false``), and Material's ``offline`` plugin lets search run from ``file://``, with
     the Web Worker shim it needs from the site itself rather than from another host."""
-    plugins = list(settings.get("plugins") or [])
+    plugins = listed(settings.get("plugins"))
     if not any(p == "offline" or (isinstance(p, dict) and "offline" in p) for p in plugins):
         plugins.append("offline")
     extra = dict(settings.get("extra") or {})
@@ -278,7 +279,7 @@ def _mkdocs_options(
         options["extra"] = extra
     if translation is not None:
         plugins = []
-        for plugin in raw.get("plugins") or []:
+        for plugin in listed(raw.get("plugins")):
             if plugin == "search" or (isinstance(plugin, dict) and "search" in plugin):
                 settings = dict(plugin["search"] or {}) if isinstance(plugin, dict) else {}
                 plugin = {"search": {**settings, "lang": translation.language}}

@@ -285,16 +285,23 @@ def test_a_path_of_mkdocs_yml_leading_out_of_the_project_is_refused(
     assert not (scratch / "site").exists()
 
 
+@pytest.mark.parametrize("linked", [False, True], ids=["itself", "through a link"])
 def test_a_theme_folder_holding_no_regular_file_is_refused_not_skipped(
     scratch: Path,  # noqa: F811
     capsys: pytest.CaptureFixture[str],
+    linked: bool,
 ) -> None:
     """A named pipe or a socket in the theme's ``custom_dir`` (``overrides/partials/footer.html``) was skipped without
     a word: lint and build passed and the override was never applied (the thirty-sixth probe). Both refuse it."""
     source(scratch, "book.xml", BOOK)
     (scratch / "overrides" / "partials").mkdir(parents=True)
     (scratch / "overrides" / "main.html").write_text("{% extends 'base.html' %}\n", encoding="utf-8")
-    os.mkfifo(scratch / "overrides" / "partials" / "footer.html")
+    if linked:  # a link to a pipe elsewhere in the project was skipped alike (the thirty-ninth probe)
+        (scratch / "fifos").mkdir()
+        os.mkfifo(scratch / "fifos" / "p.fifo")
+        (scratch / "overrides" / "partials" / "footer.html").symlink_to("../../fifos/p.fifo")
+    else:
+        os.mkfifo(scratch / "overrides" / "partials" / "footer.html")
     (scratch / "mkdocs.yml").write_text("site_name: x\ntheme:\n  custom_dir: overrides\n", encoding="utf-8")
     said = (
         f"rulebook: error: {scratch / 'mkdocs.yml'}:3: `theme.custom_dir` names `overrides`, which holds "
@@ -610,7 +617,7 @@ def test_an_icon_of_the_theme_or_of_its_custom_folder_is_taken(
         ("plugins:\n  - nosuchplugin\n", 'The "nosuchplugin" plugin is not installed'),
         ("theme:\n  features: 5\n", "the theme's template `header.html:5` failed on a setting of mkdocs.yml"),
         ("extra:\n  social:\n    - icon: 7\n", "the theme's template `social.html:15` failed on a setting"),
-        ("theme:\n  palette: 5\n", "failed on a setting of mkdocs.yml (TypeError"),
+        ("theme:\n  palette: 5\n", "mkdocs.yml:2: `theme.palette` must be a mapping, or a list of mappings"),
         ("theme:\n  language: xx-nosuch\n", "the theme has no template `partials/languages/xx-nosuch.html`"),
         ("theme:\n  language: !ENV RULEBOOK_TEST_SECRET\n", "the theme has no template `partials/languages/***.html`"),
     ],
@@ -637,7 +644,7 @@ def test_a_setting_of_mkdocs_yml_the_generator_refuses_is_told_with_its_reason_n
 @pytest.mark.parametrize(
     ("mkdocs", "said"),
     [
-        ("theme: [material]\n", "with the settings of mkdocs.yml (TypeError: unhashable type: 'list', in"),
+        ("theme: [material]\n", "mkdocs.yml:1: `theme` must be a mapping of the theme's settings, or the theme's"),
         ("theme:\n  custom_dir: 5\n", "mkdocs.yml:2: `theme.custom_dir` names a file or folder: write its path"),
         ("extra_css: [{a: 1}]\n", "with the settings of mkdocs.yml (TypeError: unhashable type: 'dict', in"),
         ("hooks: [hooks.py]\n", "a hook of mkdocs.yml failed at `hooks.py:2` (ValueError: boom)"),

@@ -55,6 +55,8 @@ def _invalid_document_findings(capsys, scratch: Path, text: str) -> tuple[Outcom
         pytest.param("title: x\nk: 2001-02-30", id="a date no calendar has"),
         pytest.param("title: x\nk: 2001-13-99t21:59:43", id="a timestamp of month 13"),
         pytest.param("title: " + "9" * 100_000, id="an integer of 100,000 digits"),
+        pytest.param("title: 1" + ":1" * 100_000, id="a base-60 integer of 100,001 parts"),  # made in quadratic time
+        pytest.param("title: x\nk: [0x" + "f" * 5_000 + "]", id="5,000 hexadecimal digits"),
         pytest.param("title: !!python/object/apply:os.system [id]", id="a Python tag"),
         pytest.param('title: x\nk: !!timestamp "x"', id="a timestamp tag on no timestamp"),
         pytest.param('title: x\nk: !!int ""', id="an int tag on nothing"),

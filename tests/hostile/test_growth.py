@@ -130,6 +130,32 @@ def test_thousands_of_terms_are_linked_in_linear_time(capsys, scratch) -> None: 
     )
 
 
+@pytest.mark.parametrize("text", ["Text ?**? ", "Text ?<b>? ", "x \\<b>* "])
+def test_a_paragraph_whose_read_text_holds_marks_its_source_does_not_is_placed_in_linear_time(  # type: ignore[no-untyped-def]
+    capsys, scratch, text
+) -> None:
+    """Plain Markdown whose text, once its `**` and tags are taken out, holds a `??` or a `\\*` the source does not:
+    each was looked for to the file's end (the thirty-ninth probe: 400 KB, 14-18 s)."""
+    markdown_book(
+        scratch, "<!-- rulebook -->\n\n# 1. Rules\n\n## 1.1 Basics\n\n" + text * 40_000 + "\n", "plain-markdown"
+    )
+    with cpu_time_under(6):  # about 1 s
+        outcome = run(capsys, "lint", "-q")
+    assert outcome.code == (0 if "\\" in text else 1) and "book.md:7:1" in outcome.out  # notes; a link to nothing
+
+
+def test_paragraphs_opening_in_bold_are_linked_in_linear_time(capsys, scratch) -> None:  # type: ignore[no-untyped-def]
+    """Plain Markdown paragraphs, as a PDF's conversion writes them, each opening in bold and using a term: the
+    text read has lost the `**`, and each paragraph was looked for to the file's end (the thirty-ninth probe: 1.1
+    MB, 25 s)."""
+    paragraphs = "".join(f"**B{i}** a fighter.\n\n" for i in range(40_000))
+    markdown_book(
+        scratch, "<!-- rulebook -->\n\n# Rules\n\n## Fighter\n\nA fighter fights.\n\n" + paragraphs, "plain-markdown"
+    )
+    with cpu_time_under(8):  # about 2.5 s; 16 s
+        assert run(capsys, "lint", "-q") == (0, "All checks passed (1 file).\n", "")
+
+
 def _only_too_large(outcome: Any, words: str, findings: int = 1) -> bool:
     """The lint's only findings: ``too-large`` (RB306), the first saying ``words``."""
     summary = "Found 1 error in 1 file.\n" if findings == 1 else f"Found {findings} errors in 1 file.\n"
@@ -1215,3 +1241,69 @@ def test_an_editions_diff_is_bounded_across_its_sections(monkeypatch) -> None:  
         assert any("the edition's changes were too many" in note for note in diff.notes)
         assert len(diff.changed) == sections + 1  # and the chapter
         assert afforded[0] <= 200_000, (sections, afforded[0])
+
+
+def _counting_equality(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """A count of references compared as equal or not: ``list.remove`` compares each it passes."""
+    from rulebook.model import Reference
+
+    compared = [0]
+
+    def equal(self: Reference, other: object) -> bool:
+        compared[0] += 1
+        return tuple.__eq__(self, other) is True  # type: ignore[operator]
+
+    monkeypatch.setattr(Reference, "__eq__", equal)
+    return compared
+
+
+def test_first_uses_defined_in_place_are_taken_back_from_the_references_in_bounded_work(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """With ``emphasis = true``, a term first used beside another is defined where it is used: its reference was
+    taken back by ``list.remove``, the book's references searched from the first, each (20,000 such paragraphs,
+    1 MB: 19.5 s to lint; the thirty-ninth probe)."""
+    from rulebook.autolink import emphasis_terms, heading_terms, link_document
+
+    uses = " fighter" * 2_000
+    paragraphs = "".join(f"A fighter and then a fighter again: *xa{i}* or *xb{i}*.\n\n" for i in range(500))
+    document = markdown_source.parse_markdown_string(
+        f"# Rules\n\n## Fighter\n\nA fighter fights.\n\nA{uses}.\n\n{paragraphs}", "book.md", language="en"
+    ).document
+    assert document is not None
+    compared = _counting_equality(monkeypatch)
+    linked = link_document(document, heading_terms(document) + emphasis_terms(document))
+    assert compared[0] < 1_000  # 1,376,250 when each was searched for from the first reference
+    # each paragraph defines its first new term, and the second where it stands: no reference to it is left
+    assert len(linked.references) == 1 + 2_000 + 500 * 3
+    assert {f"xa{i}" for i in range(500)} | {f"xb{i}" for i in range(500)} <= {d.name for d in linked.definitions}
+    assert not any(reference.name.startswith("xb") for reference in linked.references)
+
+
+def test_references_inside_titles_are_taken_back_from_the_books_list_in_bounded_work(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """A reference inside an item's title is reported and left out of the book's references: taken back by
+    ``list.remove``, searched for from the book's first reference, each (20,000 items, 1.1 MB: 22.6 s to lint; the
+    thirty-ninth probe)."""
+    from rulebook.readers.markdown import parse_dialect
+
+    uses = " [[fighter]]" * 2_000
+    items = "".join(f"1. [Go [[fighter]] and [[fighter]] {i}]{{.title}} a [[fighter]] moves.\n" for i in range(500))
+    compared = _counting_equality(monkeypatch)
+    result = parse_dialect(f"# Book\n\n::: definition fighter\nA fighter.\n:::\n\nA{uses}.\n\n{items}", "book.md")
+    assert compared[0] < 1_000  # 2,249,500 when each was searched for from the first reference
+    assert result.document is not None and len(result.document.references) == 2_000 + 500
+    assert [d.message for d in result.diagnostics] == ["a reference inside an item's title"] * 1_000
+
+
+def test_a_node_taken_back_is_the_one_added_whatever_the_nodes_equal_to_it() -> None:
+    """``take_back`` removes each node given once, by identity, keeping the order of the rest."""
+    from rulebook.model import Reference, take_back
+
+    def use(offset: int) -> Reference:
+        return Reference("fighter", "fighter", None, "rules", None, None, offset)  # type: ignore[arg-type]
+
+    first, same, other, last = use(1), use(1), use(2), use(3)
+    index = [first, other, same, last]
+    take_back(index, [same, last])
+    assert len(index) == 2 and index[0] is first and index[1] is other
+    with pytest.raises(ValueError, match="a node not in the list"):
+        take_back(index, [same])
+    assert len(index) == 2

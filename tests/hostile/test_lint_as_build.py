@@ -180,6 +180,13 @@ SETTINGS_THE_BUILD_REFUSES = {
         "mkdocs.yml:3: a number of 20,000 digits",
     ),
     "module": ("extra:\n  x: !!python/module:os\n", "names a module, which is no setting's value"),
+    # values the build adds the site's own to: an internal error in lint, build and `serve` (the thirty-ninth probe)
+    "extra-kind": ("extra: 5\n", "mkdocs.yml:1: `extra` must be a mapping of names to values: the build adds the"),
+    "polyfills-kind": ("extra:\n  polyfills: 5\n", "mkdocs.yml:2: `extra.polyfills` must be a list of scripts"),
+    "palette-kind": ("theme:\n  name: material\n  palette: 5\n", "mkdocs.yml:3: `theme.palette` must be a mapping"),
+    "plugins-kind": ("plugins: 5\n", "mkdocs.yml:1: `plugins` must be a list of names (each alone, or a one-key"),
+    "search-options": ("plugins:\n  - search: [1]\n", "mkdocs.yml:1: `plugins` must be a list of names"),
+    "toc-options": ("markdown_extensions:\n  - toc: x\n", "the options of `toc` a mapping: the build adds"),
     "named-module": ("extra:\n  x: !!python/name:os.path\n", "`!!python/name:os.path` names no function or class"),
     "callable-no-function": (  # a ctypes function pointer: callable, and the copy each build makes of the settings
         # failed ("internal error: ValueError: ctypes objects containing pointers cannot be pickled"; `serve` ended)

@@ -200,6 +200,27 @@ def test_an_output_stepping_back_out_of_a_link_is_refused_not_guessed(
     assert run("build", "-q", "--no-pdf", "-o", "mine/../site") == 0  # `..` after a folder: as written
 
 
+@pytest.mark.parametrize(("length", "kept"), [(246, ".rulebook"), (250, ".lock")])
+def test_an_output_named_too_long_for_the_builds_own_files_is_refused_before_anything(
+    scratch: Path, capsys: pytest.CaptureFixture[str], length: int, kept: str
+) -> None:
+    """An output name of 246 bytes fits, its work folder's (``.NAME.rulebook``) does not: the build said the work
+    folder "could not be deleted ... delete it, then build again", a folder that cannot exist (the thirty-ninth
+    probe)."""
+    project(scratch)
+    before = snapshot(scratch)
+    assert run("build", "-q", "--no-pdf", "-o", "s" * length) == 2
+    said = capsys.readouterr().err
+    assert said.startswith(
+        f"rulebook: error: the output `{'s' * length}` has a name too long for the files a build keeps beside it: `.sss"
+    ), said
+    assert said.endswith(
+        f"{kept}` has a name longer than 255 bytes, the longest a file's name may be; choose a shorter name\n"
+    ), said
+    assert snapshot(scratch) == before
+    assert run("build", "-q", "--no-pdf", "-o", "s" * 244) == 0
+
+
 def test_an_output_other_users_may_write_into_is_refused(scratch: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """A build into a folder any user may write into (no sticky bit) was accepted: another user could put a link or
     a folder of theirs where the build swaps the site in, or add pages to it. /tmp's sticky bit is enough."""

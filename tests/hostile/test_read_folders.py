@@ -7,6 +7,7 @@ replacing its output whole, deleted the picture or ``strings.toml`` the author h
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -114,3 +115,33 @@ def test_a_report_beside_the_folders_read_is_written(root_book: Path, capsys: py
     (root_book / "look" / "overrides").mkdir(parents=True)  # as MkDocs asks of a `custom_dir` (the lint checks it)
     assert run(capsys, "lint", "-o", "reports/lint.txt").code == 0
     assert (root_book / "reports" / "lint.txt").is_file()
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ("lint", "-o", "../game/site_templates/index.md.j2"),
+        ("graph", "-o", "../game/images/new.png"),
+        ("convert", "book.xml", "--to", "markdown", "-o", "../game/look/overrides/main.html"),
+        ("build", "-q", "--no-pdf", "-o", "../game/site_templates"),
+    ],
+)
+def test_nothing_is_written_into_a_place_another_projects_build_reads(
+    root_book: Path, capsys: pytest.CaptureFixture[str], argv: tuple[str, ...]
+) -> None:
+    """Run from another project (or with its `--config`), ``lint -o ../game/site_templates/index.md.j2`` was written,
+    and the game's next build showed the lint report as its home page (the thirty-ninth probe): a place inside
+    another project is held to what that project's build reads."""
+    other = project(root_book.parent / "other")
+    (root_book / "look" / "overrides").mkdir(parents=True)
+    for cwd, config in ((other, ()), (root_book, ("--config", str(other / "rulebook.toml")))):
+        place = argv if cwd == other else tuple(arg.replace("../game/", "") for arg in argv)
+        os.chdir(cwd)
+        with nothing_written_outside(root_book.parent):
+            outcome = run(capsys, *place[:1], *config, *place[1:])
+        assert outcome.code == 2 and "which the build reads" in outcome.err, (cwd, outcome)
+    os.chdir(other)
+    assert run(capsys, "lint", "-o", "../game/reports/lint.txt").code == 0  # beside what the game's build reads
+    (root_book / "rulebook.toml").write_text("sources = 5\n", encoding="utf-8")
+    outcome = run(capsys, "lint", "-o", "../game/reports/lint2.txt")
+    assert outcome.code == 2 and "it is inside another project, whose configuration cannot be used" in outcome.err

@@ -166,6 +166,27 @@ def test_a_committed_site_moved_aside_never_becomes_the_site(game: Path, capsys:
     refused(capsys, game, not_ours(".site.rulebook", FOREIGN, "work folder"), "--book", "extra")
 
 
+@pytest.mark.parametrize("held", [b"MAINTAINER NOTES\n" * 150, b"x", b"0" * 65, b"3FA9", b"3fa9\n"])
+def test_a_work_folder_holding_only_a_file_named_as_its_mark_but_no_mark_is_refused(
+    game: Path, capsys: pytest.CaptureFixture[str], held: bytes
+) -> None:
+    """A committed ``.site.rulebook/.rulebook-work`` of a maintainer's notes was deleted without a word (the
+    thirty-ninth probe): a work folder may simply go only when its mark is what a killed build's write left."""
+    work = game / ".site.rulebook"
+    work.mkdir()
+    (work / ".rulebook-work").write_bytes(held)
+    refused(capsys, game, not_ours(".site.rulebook", FOREIGN, "work folder"))
+
+
+@pytest.mark.parametrize("held", [b"", b"3fa9", b"0123456789abcdef" * 4])
+def test_a_work_folder_a_killed_build_left_goes(game: Path, capsys: pytest.CaptureFixture[str], held: bytes) -> None:
+    work = game / ".site.rulebook"
+    work.mkdir()
+    (work / ".rulebook-work").write_bytes(held)
+    assert run(capsys, "build", "-q").code == 0
+    assert not work.exists() and (game / "site" / "index.html").is_file()
+
+
 @pytest.mark.parametrize("target", FOLDER_TARGETS.values(), ids=FOLDER_TARGETS.keys())
 def test_a_work_folder_mark_that_is_a_link_is_refused(
     game: Path, capsys: pytest.CaptureFixture[str], target: str
