@@ -123,7 +123,8 @@ def kept_files(project: Project, target: Path) -> tuple[list[Path], list[tuple[P
     ``project`` reads (:meth:`~rulebook.project.Project.inputs`) and the folders it reads files from
     (:func:`read_folders`); when ``target`` lies in another project (a configuration above it), that project's too:
     ``lint -o ../other/site_templates/index.md.j2``, refused in one's own project, became the other's home page
-    (the thirty-ninth probe). A configuration there that cannot be read, or is another user's, refuses the place."""
+    (the thirty-ninth probe), and from a project inside another, into a folder the outer one's build reads (the
+    fortieth). A configuration there that cannot be read, or is another user's, refuses the place."""
     import os
 
     from rulebook.config_file import find_config
@@ -135,18 +136,22 @@ def kept_files(project: Project, target: Path) -> tuple[list[Path], list[tuple[P
     place = Path(os.path.abspath(target)).parent
     while not os.path.isdir(place) and place != place.parent:  # the nearest folder that is there
         place = place.parent
+    own = {os.path.realpath(project.root), os.path.realpath(project.config_file or project.root)}
     try:
-        found = find_config(place, anyone=True)
-        own = {os.path.realpath(project.root), os.path.realpath(project.config_file or project.root)}
-        if found is None or {os.path.realpath(found.parent), os.path.realpath(found)} & own:
-            return protected, read
-        find_config(place)  # another user's is refused
-        other = load_project(config_file=found)
+        while (found := find_config(place, anyone=True)) is not None:  # every project around, the nearest first
+            if not {os.path.realpath(found.parent), os.path.realpath(found)} & own:
+                find_config(found.parent)  # another user's is refused
+                other = load_project(config_file=found)
+                protected += other.inputs()
+                read += read_folders(other)
+            if found.parent == found.parent.parent:
+                break
+            place = found.parent.parent  # a project inside another: the outer one's folders too
     except UserError as error:
         raise OutputError(
             f"cannot write `{target}`: it is inside another project, whose configuration cannot be used ({error})"
         ) from None
-    return [*protected, *other.inputs()], [*read, *read_folders(other)]
+    return protected, read
 
 
 def check_site_settings(project: Project) -> None:
@@ -209,6 +214,7 @@ def read_folders(project: Project) -> list[tuple[Path, str]]:
     ``custom_dir``, ``docs_dir``) and the ``hooks`` it runs (files, held to the same rule). ``-o images`` beside a
     source at the project's root, ``-o site_templates`` and ``-o overrides`` (the ``custom_dir``) were built into
     while empty, and the next build deleted the picture or ``strings.toml`` added there."""
+    from rulebook.assets import IMAGES_FOLDER
     from rulebook.errors import UserError
     from rulebook.project import OVERRIDES, SITE_SETTINGS
 
@@ -216,30 +222,33 @@ def read_folders(project: Project) -> list[tuple[Path, str]]:
     found = [(root / OVERRIDES, "the project's templates folder")]
     for book in project.books:
         for source in (*book.sources, *(translation.source for translation in book.translations)):
-            place = (source if source.is_absolute() else root / source).parent / "images"
+            place = (source if source.is_absolute() else root / source).parent / IMAGES_FOLDER
             found.append((place, f"the pictures folder of `{source.name}`"))
     mkdocs_file = root / SITE_SETTINGS
     if _may_name_folders(mkdocs_file, root):
+        from rulebook.fileio import OutputError, path_problem
         from rulebook.site.setting_paths import snippet_places
-        from rulebook.site.writer import mkdocs_settings
+        from rulebook.site.writer import settings_naming_folders
 
         try:
-            settings = mkdocs_settings(mkdocs_file)
-        except (UserError, OSError):
-            settings = {}  # the build says what is wrong with it
+            settings = settings_naming_folders(mkdocs_file)
+        except (UserError, OSError) as error:
+            raise OutputError(
+                f"{error}: the folders it names, where no output, report or export may go, are not known; mend it first"
+            ) from None
         theme = settings.get("theme")
         named = {"theme.custom_dir": theme.get("custom_dir") if isinstance(theme, dict) else None}
         named["docs_dir"] = settings.get("docs_dir")
         found += [
             (root / value, f"the folder `mkdocs.yml` names as `{key}`")
             for key, value in named.items()
-            if isinstance(value, str)
+            if isinstance(value, str) and path_problem(value) is None  # `a\0b` names no place (the build says so)
         ]
         hooks = settings.get("hooks")
         found += [
             (root / hook, "a file `mkdocs.yml` names as `hooks`")
             for hook in (hooks if isinstance(hooks, list) else [])
-            if isinstance(hook, str)
+            if isinstance(hook, str) and path_problem(hook) is None
         ]
         found += snippet_places(settings, root)
     return list(dict.fromkeys(found))

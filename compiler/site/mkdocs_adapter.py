@@ -240,6 +240,39 @@ def read_settings(path: Path, *, root: Path | None = None, inherited: tuple[Path
     return settings
 
 
+def named_settings(path: Path, root: Path, inherited: int = 0) -> dict[str, Any]:
+    """What a settings file the build cannot load (a failing ``!!python/name:``, a value of the wrong kind) still
+    says, read as plain YAML: every tag's value None, no module imported, ``INHERIT`` followed inside ``root`` as
+    far as :data:`MAX_INHERITED` files. For the folders it names, which no report may go into while it is mended
+    (``lint -o overrides/main.html`` was written, and every page was the lint report once it was). A
+    :class:`~rulebook.errors.UserError` when even that cannot be read (not YAML)."""
+    import yaml
+
+    class Plain(yaml.SafeLoader):
+        """YAML's values, each tagged one None."""
+
+    Plain.add_multi_constructor("", lambda loader, suffix, node: None)
+    Plain.add_multi_constructor("!", lambda loader, suffix, node: None)
+    text = read_input_text(path, root=root, limit=MAX_SETTINGS_BYTES, kind="configuration")
+    _check_expansion(path, text)
+    try:
+        loaded = yaml.load(text, Loader=Plain)
+    except (yaml.YAMLError, RecursionError, ValueError) as error:
+        raise SiteBuildError(f"cannot read {path}: {error}") from error
+    if not isinstance(loaded, dict):
+        return {}
+    parent = loaded.pop("INHERIT", None)
+    if isinstance(parent, str) and inherited < MAX_INHERITED:
+        import mergedeep  # MkDocs' own merge, as read_settings merges
+
+        try:
+            base = named_settings(Path(os.path.normpath(path.parent / parent)), root, inherited + 1)
+        except (UserError, OSError, ValueError):
+            return loaded  # a file it cannot inherit: the build says why
+        return dict(mergedeep.merge(base, loaded))
+    return loaded
+
+
 def theme_icon_folders() -> list[Path]:
     """The folders of icons of the themes installed (Material's for MkDocs, Zensical's): ``.icons`` of each."""
     import importlib.util
