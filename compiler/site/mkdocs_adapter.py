@@ -123,6 +123,9 @@ class MkDocs:
 MAX_SETTINGS_BYTES = 1024 * 1024
 """The largest settings file read: MkDocs reads one several times over in pure-Python YAML (4 MB took 20 s); a
 site's settings are a few KB."""
+MAX_SETTINGS_DEPTH = 200
+"""How deep a settings file's values may nest (lists or mappings within each other): a site's settings nest a few
+levels; PyYAML's composer recurses, and far deeper is Python's recursion error."""
 MAX_SETTINGS_VALUES = 100_000
 """The most values a settings file may come to once its YAML aliases are expanded: 499 bytes of aliases of
 aliases made MkDocs print a value of millions (106 s, 11 GB)."""
@@ -143,8 +146,11 @@ def _check_expansion(path: Path, text: str) -> None:
         known = counted.get(id(node))
         if known is not None:
             return known
-        if depth > 200:
-            return MAX_SETTINGS_VALUES + 1
+        if depth > MAX_SETTINGS_DEPTH:  # a value nested deeper is refused as such, not as a count
+            raise SiteBuildError(
+                f"cannot read {path}: its values nest more than {MAX_SETTINGS_DEPTH} deep (lists or mappings within "
+                "each other)"
+            )
         if isinstance(node, yaml.MappingNode):
             total = 1 + sum(size(key, depth + 1) + size(value, depth + 1) for key, value in node.value)
         elif isinstance(node, yaml.SequenceNode):
@@ -208,7 +214,8 @@ def read_settings(path: Path, *, root: Path | None = None, inherited: tuple[Path
         loaded = yaml_load(text, loader=get_yaml_loader(loader=_settings_loader()))
     except RecursionError as error:  # Python's "maximum recursion depth exceeded", unplaced
         raise SiteBuildError(
-            f"cannot read {path}: its values nest too deeply (lists or mappings within each other)"
+            f"cannot read {path}: its values nest more than {MAX_SETTINGS_DEPTH} deep (lists or mappings within "
+            "each other)"
         ) from error
     except (ValueError, AttributeError, KeyError, IndexError, TypeError) as error:  # a value YAML's types refuse
         # (`2001-02-30`, `!!timestamp "x"`, `!!int ""`), in Python's words; long numbers are refused before
