@@ -255,7 +255,7 @@ def test_a_site_moved_across_disks_stops_at_the_first_file_it_cannot_copy_and_sa
 
     monkeypatch.setattr(zensical_adapter.os, "rename", across_disks)
     monkeypatch.setattr(zensical_adapter.shutil, "copy2", full_disk)
-    with pytest.raises(OSError) as raised:
+    with pytest.raises(OSError, match="No space left on device") as raised:
         zensical_adapter._move(site, tmp_path / "out")
     assert raised.value.errno == errno.ENOSPC and raised.value.filename.endswith(".js")
     assert len(copied) == 1  # stopped at the first failure
