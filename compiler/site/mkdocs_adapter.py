@@ -248,36 +248,39 @@ def read_settings(path: Path, *, root: Path | None = None, inherited: tuple[Path
 
 
 def named_settings(path: Path, root: Path, inherited: int = 0) -> dict[str, Any]:
-    """What a settings file the build cannot load (a failing ``!!python/name:``, a value of the wrong kind) still
-    says, read as plain YAML: every tag's value None, no module imported, ``INHERIT`` followed inside ``root`` as
-    far as :data:`MAX_INHERITED` files. For the folders it names, which no report may go into while it is mended
-    (``lint -o overrides/main.html`` was written, and every page was the lint report once it was). A
-    :class:`~rulebook.errors.UserError` when even that cannot be read (not YAML)."""
+    """What a settings file the build cannot load (a value of the wrong kind, a plugin not installed) still says,
+    read as plain YAML, ``INHERIT`` followed inside ``root`` as far as :data:`MAX_INHERITED` files: the folders it
+    names, which no report may go into while it is mended (``lint -o overrides/main.html`` was written, and every
+    page was the lint report once it was). A :class:`~rulebook.errors.UserError` where that reading could name a
+    folder otherwise than the build: a tagged value (``!ENV``, ``!relative``, ``!!python/name:``: the build resolves
+    them), a file it inherits that cannot be read, or no YAML at all (the forty-first probe)."""
     import yaml
 
     class Plain(yaml.SafeLoader):
-        """YAML's values, each tagged one None."""
+        """YAML's own values; a tag refused."""
 
-    Plain.add_multi_constructor("", lambda loader, suffix, node: None)
-    Plain.add_multi_constructor("!", lambda loader, suffix, node: None)
+    def tagged(loader: yaml.SafeLoader, suffix: str, node: yaml.Node) -> None:
+        raise SiteBuildError(f"cannot read {path}: it holds a tagged value (line {node.start_mark.line + 1})")
+
+    Plain.add_multi_constructor("", tagged)
+    Plain.add_multi_constructor("!", tagged)
     text = read_input_text(path, root=root, limit=MAX_SETTINGS_BYTES, kind="configuration")
     _check_expansion(path, text)
     try:
-        loaded = yaml.load(text, Loader=Plain)
+        loaded = yaml.load(text, Loader=Plain)  # a safe loader, every tag refused
     except (yaml.YAMLError, RecursionError, ValueError) as error:
         raise SiteBuildError(f"cannot read {path}: {error}") from error
     if not isinstance(loaded, dict):
         return {}
     parent = loaded.pop("INHERIT", None)
-    if isinstance(parent, str) and inherited < MAX_INHERITED:
-        import mergedeep  # MkDocs' own merge, as read_settings merges
+    if parent is None:
+        return loaded
+    if not isinstance(parent, str) or inherited >= MAX_INHERITED:
+        raise SiteBuildError(f"{path}: `INHERIT` names no file of settings this tool reads")
+    import mergedeep  # MkDocs' own merge, as read_settings merges
 
-        try:
-            base = named_settings(Path(os.path.normpath(path.parent / parent)), root, inherited + 1)
-        except (UserError, OSError, ValueError):
-            return loaded  # a file it cannot inherit: the build says why
-        return dict(mergedeep.merge(base, loaded))
-    return loaded
+    base = named_settings(Path(os.path.normpath(path.parent / parent)), root, inherited + 1)
+    return dict(mergedeep.merge(base, loaded))
 
 
 def theme_icon_folders() -> list[Path]:

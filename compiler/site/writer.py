@@ -224,7 +224,7 @@ def mkdocs_settings(project_file: Path | None, overrides: dict[str, Any] | None 
 
 
 def settings_naming_folders(project_file: Path) -> dict[str, Any]:
-    """The project's MkDocs settings for the folders they name (:func:`rulebook.recipe.read_folders`): as the build
+    """The project's MkDocs settings for the folders they name (:func:`rulebook.recipe.kept.read_folders`): as the build
     loads them, else, while they cannot be loaded, as plain YAML (:func:`~rulebook.site.mkdocs_adapter.named_settings`);
     a :class:`~rulebook.errors.UserError` when they are no YAML at all."""
     try:
