@@ -102,11 +102,13 @@ class _Places:
         """Per line, where a ``|`` the source writes ``\\|`` stands in the text (a table's cell: markdown-it takes the
         backslash off before reading the cell)."""
         for number, line in enumerate(token.content.split("\n")):
-            text = source.line_text(first + number + 1)
-            column = text.find(line, search_from if number == 0 else 0) if line else len(text)
+            # Found in place, not in a copy of the line: a row of many cells would be copied once per cell.
+            begin, end = source.line_bounds(first + number + 1)
+            since = begin + (search_from if number == 0 else 0)
+            column = source.text.find(line, since, end) - begin if line else end - begin
             pipes: list[int] = []
             if column < 0 and "|" in line:
-                column = text.find(line.replace("|", "\\|"), search_from if number == 0 else 0)
+                column = source.text.find(line.replace("|", "\\|"), since, end) - begin
                 pipes = [index for index, character in enumerate(line) if character == "|"] if column >= 0 else []
             column = max(column, 0)
             start = source.line_starts[min(first + number, len(source.line_starts) - 1)]
@@ -146,10 +148,7 @@ class InlineReader:
 
     def line_offset(self, line: int) -> int:
         """Offset of the first non-blank character of a 0-based line."""
-        starts = self.source.line_starts
-        line = min(line, len(starts) - 1)
-        text = self.source.line_text(line + 1)
-        return starts[line] + (len(text) - len(text.lstrip()))
+        return self.source.first_nonblank(min(line, len(self.source.line_starts) - 1) + 1)
 
     def block_offset(self, token: Token) -> int:
         return self.line_offset(token.map[0] if token.map else 0)
