@@ -143,6 +143,8 @@ class InlineReader:
         self.values: list[Value] = []
         self.images: list[Image] = []
         self.mechanics: list[Mechanic] = []
+        self._written_above: dict[int, int] = {}
+        """Each block's line (from 0), and the line above it that is not blank (:meth:`attributes_offset`)."""
 
     # -- places -----------------------------------------------------------------
 
@@ -157,9 +159,12 @@ class InlineReader:
         """Where a block's attributes are written: the line before it, or before the blank lines above it
         (``{roll=D6}``; the attributes plugin reads across them), at its brace; else the block."""
         line = token.map[0] if token.map else 0  # from 0; `line_text` counts from 1
-        above = line - 1
-        while above > 0 and not self.source.line_text(above + 1).strip():
-            above -= 1
+        above = self._written_above.get(line)
+        if above is None:  # once a line: 45 lists opening on one line below a million blank lines walked them each
+            above = line - 1
+            while above > 0 and not self.source.line_text(above + 1).strip():
+                above -= 1
+            self._written_above[line] = above
         text = self.source.line_text(above + 1) if above >= 0 else ""
         if not text.lstrip().startswith("{"):
             return self.line_offset(line)

@@ -73,10 +73,10 @@ def read_folders(project: Project, *, now: bool = True) -> list[tuple[Path, str]
     if _may_name_folders(mkdocs_file, root):
         from rulebook.fileio import OutputError, path_problem
         from rulebook.site.setting_paths import snippet_places
-        from rulebook.site.writer import settings_naming_folders
+        from rulebook.site.writer import mkdocs_settings, settings_naming_folders
 
-        try:
-            settings = settings_naming_folders(mkdocs_file)
+        try:  # an output: the settings as the build loads them, which it stops on first when it cannot
+            settings = settings_naming_folders(mkdocs_file) if now else mkdocs_settings(mkdocs_file)
         except (UserError, OSError) as error:
             if not now:
                 return list(dict.fromkeys(found))

@@ -137,8 +137,8 @@ def _copy_or_stop(source: str, target: str) -> object:
     fortieth probe)."""
     try:
         return shutil.copy2(source, target)
-    except OSError as error:
-        raise _CopyFailed(error) from error
+    except OSError as error:  # named by the file written, not the one read (copy2 names both: the cache's first)
+        raise _CopyFailed(OSError(error.errno, error.strerror, error.filename2 or target)) from error
 
 
 def _logo_tooltips_as_labels(site: Path) -> None:
