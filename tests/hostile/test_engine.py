@@ -1086,3 +1086,10 @@ def test_the_default_rule_data_is_the_projects_own_build_never_a_link_or_a_folde
     assert f"it holds no `{SITE_MARKER}`): the engine answers from the rule data of the project's own build" in (
         capsys.readouterr().err
     )
+    shutil.rmtree(game / "site")  # a committed link on the way to a configured output (the forty-second probe)
+    (game / "rulebook.toml").write_text('sources = ["book.xml"]\noutput = "out/site"\n', encoding="utf-8")
+    (tmp_path / "elsewhere-out").mkdir()
+    (tmp_path / "elsewhere").rename(tmp_path / "elsewhere-out" / "site")
+    (game / "out").symlink_to(tmp_path / "elsewhere-out")
+    assert main(["engine", "odds", "roll", "2D6"]) == 2
+    assert f"`{game / 'out'}` is a symbolic link" in capsys.readouterr().err
