@@ -318,7 +318,7 @@ def check_report_file(
     baseline; with ``ours`` None, none: a converted source may have been edited since). Never one of
     ``protected`` (the files the configuration names), never a folder, never a symbolic link (but for one
     outside the project that leads to a device or a pipe: ``/dev/stdout``), never inside one of ``read``, the
-    folders the build reads files from with what each is (:func:`rulebook.recipe.read_folders`: ``lint -o
+    folders the build reads files from with what each is (:func:`rulebook.recipe.kept.read_folders`: ``lint -o
     overrides/partials/footer.html`` made the report, a source's line quoted in it, every page's footer), and
     never in a place :func:`check_written_place` refuses.
     """

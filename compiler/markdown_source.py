@@ -548,10 +548,7 @@ class _Builder:
 
     def _line_offset(self, line: int) -> int:
         """Offset of the first non-blank character of a 0-based line."""
-        starts = self.source.line_starts
-        start = starts[min(line, len(starts) - 1)]
-        text = self.source.line_text(min(line, len(starts) - 1) + 1)
-        return start + (len(text) - len(text.lstrip()))
+        return self.source.first_nonblank(min(line, len(self.source.line_starts) - 1) + 1)
 
     def _line_end(self, line: int) -> int:
         """Offset where a 0-based line starts, the text's end past the last."""

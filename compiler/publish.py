@@ -84,8 +84,8 @@ def check_output(output: Path, *, root: Path, protected: Iterable[Path], read: I
     """The output folder, made absolute, after checking that a build may replace it.
 
     ``protected``: the project's sources and configuration file: no output may hold one. ``read``: the folders the
-    build reads files from, with what each is (:func:`rulebook.recipe.read_folders`), existing or not: no output may
-    be one, hold one or lie inside one.
+    build reads files from, with what each is (:func:`rulebook.recipe.kept.read_folders`), existing or not: no
+    output may be one, hold one or lie inside one.
     """
     stepped_back = parent_after_link(output)  # `-o mine/l/../site` built where its text leads, not the system
     if stepped_back is not None:

@@ -15,6 +15,8 @@ from rulebook.inputs import not_followed
 
 LINE_END = re.compile(r"\r\n?|\n")
 """What ends a line: ``\\r\\n``, ``\\r`` or ``\\n`` (the XML rule; editors agree)."""
+_BLANKS = re.compile(r"\s*")
+"""A line's leading blanks: ``str.isspace`` characters, the ones ``str.lstrip`` takes off."""
 
 
 class Span(NamedTuple):
@@ -70,6 +72,13 @@ class SourceText:
         while end > start and self.text[end - 1] in "\r\n":
             end -= 1
         return start, end
+
+    def first_nonblank(self, line: int) -> int:
+        """Where a 1-based line's first non-blank character stands in :attr:`text` (its end if it is blank):
+        found in place, not in a copy of the line (asked once per cell of a row of many)."""
+        start, end = self.line_bounds(line)
+        found = _BLANKS.match(self.text, start, end)
+        return found.end() if found else start
 
     def line_around(self, offset: int) -> tuple[int, int]:
         """Where the line holding ``offset`` starts and ends, whatever ends it (``\r`` alone too: a search for

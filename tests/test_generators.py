@@ -225,3 +225,38 @@ def test_a_zensical_warning_stops_the_build_and_keeps_the_last_good_site(
     assert "Zensical could not build the site: index.md:" in error and "page does not exist" in error
     assert "\x1b[" not in error  # no colour codes
     assert (output / "index.html").read_bytes() == before
+
+
+def test_a_site_moved_across_disks_stops_at_the_first_file_it_cannot_copy_and_says_why(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Zensical's site is moved from the cache's disk to the output's: ``shutil.copytree`` went on past a full disk
+    and raised every file's error as one list, which reached the user in Python's notation (the fortieth probe)."""
+    import errno
+    import shutil
+
+    from rulebook.site import zensical_adapter
+
+    site = tmp_path / "cache" / "site"
+    (site / "assets").mkdir(parents=True)
+    for name in ("a.js", "b.js", "c.js"):
+        (site / "assets" / name).write_text(name, encoding="utf-8")
+
+    def across_disks(source: object, target: object) -> None:
+        raise OSError(errno.EXDEV, "Invalid cross-device link")
+
+    copied: list[str] = []
+
+    def full_disk(source: str, target: str) -> str:
+        if copied:  # as copy2 says it: the file read first, the file written second
+            raise OSError(errno.ENOSPC, "No space left on device", source, None, target)
+        copied.append(target)
+        return str(shutil.copyfile(source, target))
+
+    monkeypatch.setattr(zensical_adapter.os, "rename", across_disks)
+    monkeypatch.setattr(zensical_adapter.shutil, "copy2", full_disk)
+    with pytest.raises(OSError, match="No space left on device") as raised:
+        zensical_adapter._move(site, tmp_path / "out")
+    assert raised.value.errno == errno.ENOSPC and raised.value.filename.startswith(str(tmp_path / "out"))
+    assert len(copied) == 1  # stopped at the first failure
+    assert site.is_dir()  # nothing of the cache deleted: the build keeps its last good site

@@ -62,3 +62,17 @@ def test_a_file_that_is_not_a_waivers_file_is_not_written(project: Path, capsys:
     notes.write_text('title = "my notes"\n', encoding="utf-8")
     assert main(["compare", "en.xml", "fr/rulebook.md", "--waivers", str(notes), "--waive", found[0]]) == 2
     assert notes.read_text(encoding="utf-8") == 'title = "my notes"\n'
+
+
+@pytest.mark.parametrize("target", ["site_templates/index.md.j2", "images/w.toml", "fr/images/w.toml"])
+def test_no_waivers_file_is_written_into_a_folder_the_build_reads(
+    project: Path, capsys: pytest.CaptureFixture[str], target: str
+) -> None:
+    """``--waivers site_templates/index.md.j2 --waive FP`` wrote the waivers where ``lint -o`` is refused, and the next
+    build rendered them as the home page (the forty-first probe): every writer keeps the build's folders."""
+    found = fingerprints(capsys)
+    (project / target).parent.mkdir(parents=True, exist_ok=True)
+    (project / target).write_bytes(b"")
+    assert main(["compare", "en.xml", "fr/rulebook.md", "--waivers", target, "--waive", found[0]]) == 2
+    assert "which the build reads; choose another name" in capsys.readouterr().err
+    assert (project / target).read_bytes() == b""

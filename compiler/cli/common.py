@@ -136,25 +136,24 @@ def write_file(args: argparse.Namespace, path: Path, text: str, *, baseline_of: 
     :func:`~rulebook.fileio.check_report_file` allows it: a new file, or one of the same kind this tool
     wrote; a device or a pipe (``-o /dev/null``) is written into, never replaced; never a file the project reads
     (:meth:`~rulebook.project.Project.inputs`: but for a baseline, the book's own), nor into a folder the build
-    reads files from (:func:`~rulebook.recipe.read_folders`)."""
+    reads files from (:func:`~rulebook.recipe.kept.read_folders`)."""
     from rulebook.fileio import write_report_file
     from rulebook.project import Input
-    from rulebook.recipe import kept_files
+    from rulebook.recipe.kept import kept_files
 
     project = project_of(args)
     named = [Path(name) for name in getattr(args, "files", None) or []]
-    kept, read = kept_files(project, path)
     if baseline_of is not None:  # a baseline replaces only a baseline, the book's configured one included
         from rulebook.lint.baseline import is_baseline
 
-        own = project.inputs(writing=Input(path, "baseline", baseline_of))
-        protected = [*own, *(file for file in kept if file not in project.inputs()), *named]
+        kept, read = kept_files(project, path, writing=Input(path, "baseline", baseline_of))
         write_report_file(
-            path, text, root=project.root, protected=protected, ours=is_baseline, kind="baseline", read=read
+            path, text, root=project.root, protected=[*kept, *named], ours=is_baseline, kind="baseline", read=read
         )
     else:
         from rulebook.report.written import is_report
 
+        kept, read = kept_files(project, path)
         write_report_file(path, text, root=project.root, protected=[*kept, *named], ours=is_report, read=read)
 
 

@@ -52,7 +52,7 @@ def run_convert(args: argparse.Namespace) -> int:
     from rulebook.lint.suppressions import find_suppressions
     from rulebook.project import MAIN_BOOK
     from rulebook.readers.formats import format_of
-    from rulebook.recipe import kept_files
+    from rulebook.recipe.kept import kept_files
     from rulebook.recipe.reading import configured_format, read_book
     from rulebook.report.escaping import visible
     from rulebook.source import not_xml

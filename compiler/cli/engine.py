@@ -165,12 +165,36 @@ def _engine_rules(args: argparse.Namespace) -> Any:
         return load_rules(args.rules)  # the engine's question needs no project: nothing else is read
     if args.book:  # a book's folder: the configuration says which books there are
         project = project_of(args)
-        return load_rules(project.site_folder / project.book(args.book).folder / "rules.json")
-    from rulebook.config_file import site_folder
+        return load_rules(_built(project.root, project.site_folder, project.book(args.book).folder) / "rules.json")
+    from rulebook.config_file import locate_config, site_folder
 
     # Only the configuration's `output` is read: a question does not load (nor stop at) the rest of the project.
     folder = site_folder(Path.cwd(), config_option(args)) or project_of(args).site_folder
-    return load_rules(folder / "rules.json")
+    configuration = locate_config(Path.cwd(), config_option(args))
+    root = configuration.parent if configuration is not None else Path.cwd()
+    return load_rules(_built(root.resolve(), folder, "") / "rules.json")
+
+
+def _built(root: Path, site: Path, book_folder: str) -> Path:
+    """A book's folder of the site the project's build published, where the engine finds its rule data by default:
+    every folder from the project's ``root`` to the site, the book's folder and the data's files reached without a
+    link, the site holding this tool's marker; else a :class:`UsageError` (a committed ``site -> elsewhere``, or
+    ``out -> elsewhere`` on the way to ``output = "out/site"``, or a folder no build made holding a copied
+    ``rules.json``, was believed as the build's: the forty-first and forty-second probes)."""
+    from rulebook.fileio import SITE_MARKER, holds_site_marker
+
+    folder = site / book_folder if book_folder else site
+    inside = site.relative_to(root).parents if site.is_relative_to(root) else ()
+    way = [root / part for part in reversed(inside) if part != Path(".")]
+    named = [*way, site, *([folder] if book_folder else []), folder / "rules.json", folder / "rules.schema.json"]
+    linked = next((path for path in named if path.is_symlink()), None)
+    if linked is not None or not holds_site_marker(site):
+        why = f"`{linked}` is a symbolic link" if linked is not None else f"it holds no `{SITE_MARKER}`"
+        raise UsageError(
+            f"`{site}` is not a site this project's build published ({why}): the engine answers from the rule data "
+            "of the project's own build; run `rulebook build`, or name the data with --rules"
+        )
+    return folder
 
 
 def _run_engine_odds(args: argparse.Namespace) -> int:

@@ -150,15 +150,16 @@ def _waive(args: argparse.Namespace, translation: Translation, comparison: Compa
     from rulebook.fileio import shown_path, write_report_file
     from rulebook.project import Input
     from rulebook.recipe import commands
+    from rulebook.recipe.kept import kept_files
     from rulebook.translate.waivers import is_waivers_file
 
     project = project_of(args)
     path, text, count = commands.waive(project, translation, comparison, args.waive, args.reason)
     book = project.book_of(args.original)
     own = Input(path, "waivers", book.name if book else None, translation.language)
-    protected = project.inputs(writing=own)  # a terminology named as `--waivers` stays one
+    protected, read = kept_files(project, path, writing=own)  # a terminology named as `--waivers` stays one
     target = write_report_file(
-        path, text, root=project.root, protected=protected, ours=is_waivers_file, kind="waivers file"
+        path, text, root=project.root, protected=protected, ours=is_waivers_file, kind="waivers file", read=read
     )
     write_stdout(f"{count} finding{'s' if count != 1 else ''} waived in {shown_path(target, project.root)}\n")
     return 0

@@ -102,11 +102,13 @@ class _Places:
         """Per line, where a ``|`` the source writes ``\\|`` stands in the text (a table's cell: markdown-it takes the
         backslash off before reading the cell)."""
         for number, line in enumerate(token.content.split("\n")):
-            text = source.line_text(first + number + 1)
-            column = text.find(line, search_from if number == 0 else 0) if line else len(text)
+            # Found in place, not in a copy of the line: a row of many cells would be copied once per cell.
+            begin, end = source.line_bounds(first + number + 1)
+            since = begin + (search_from if number == 0 else 0)
+            column = source.text.find(line, since, end) - begin if line else end - begin
             pipes: list[int] = []
             if column < 0 and "|" in line:
-                column = text.find(line.replace("|", "\\|"), search_from if number == 0 else 0)
+                column = source.text.find(line.replace("|", "\\|"), since, end) - begin
                 pipes = [index for index, character in enumerate(line) if character == "|"] if column >= 0 else []
             column = max(column, 0)
             start = source.line_starts[min(first + number, len(source.line_starts) - 1)]
@@ -141,15 +143,14 @@ class InlineReader:
         self.values: list[Value] = []
         self.images: list[Image] = []
         self.mechanics: list[Mechanic] = []
+        self._written_above: dict[int, int] = {}
+        """Each block's line (from 0), and the line above it that is not blank (:meth:`attributes_offset`)."""
 
     # -- places -----------------------------------------------------------------
 
     def line_offset(self, line: int) -> int:
         """Offset of the first non-blank character of a 0-based line."""
-        starts = self.source.line_starts
-        line = min(line, len(starts) - 1)
-        text = self.source.line_text(line + 1)
-        return starts[line] + (len(text) - len(text.lstrip()))
+        return self.source.first_nonblank(min(line, len(self.source.line_starts) - 1) + 1)
 
     def block_offset(self, token: Token) -> int:
         return self.line_offset(token.map[0] if token.map else 0)
@@ -158,9 +159,12 @@ class InlineReader:
         """Where a block's attributes are written: the line before it, or before the blank lines above it
         (``{roll=D6}``; the attributes plugin reads across them), at its brace; else the block."""
         line = token.map[0] if token.map else 0  # from 0; `line_text` counts from 1
-        above = line - 1
-        while above > 0 and not self.source.line_text(above + 1).strip():
-            above -= 1
+        above = self._written_above.get(line)
+        if above is None:  # once a line: 45 lists opening on one line below a million blank lines walked them each
+            above = line - 1
+            while above > 0 and not self.source.line_text(above + 1).strip():
+                above -= 1
+            self._written_above[line] = above
         text = self.source.line_text(above + 1) if above >= 0 else ""
         if not text.lstrip().startswith("{"):
             return self.line_offset(line)

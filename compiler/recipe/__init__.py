@@ -111,42 +111,13 @@ def build(
 def checked_output(project: Project, output: Path, files: Sequence[Path] = ()) -> Path:
     """The output folder, made absolute, once :func:`rulebook.publish.check_output` has found that a build may
     replace it: not a file the project reads (its inputs and ``files``, the sources named), nor a folder it reads
-    files from (:func:`read_folders`). The build's check, and the lint's of the configured output."""
+    files from (:func:`~rulebook.recipe.kept.read_folders`). The build's check, and the lint's of the configured
+    output."""
     from rulebook import publish
+    from rulebook.recipe.kept import kept_files
 
-    protected, read = kept_files(project, output)
+    protected, read = kept_files(project, output, output=True)
     return publish.check_output(output, root=project.root, protected=[*protected, *files], read=read)
-
-
-def kept_files(project: Project, target: Path) -> tuple[list[Path], list[tuple[Path, str]]]:
-    """What an output, a report or an export at ``target`` may neither replace nor go into: the files the build of
-    ``project`` reads (:meth:`~rulebook.project.Project.inputs`) and the folders it reads files from
-    (:func:`read_folders`); when ``target`` lies in another project (a configuration above it), that project's too:
-    ``lint -o ../other/site_templates/index.md.j2``, refused in one's own project, became the other's home page
-    (the thirty-ninth probe). A configuration there that cannot be read, or is another user's, refuses the place."""
-    import os
-
-    from rulebook.config_file import find_config
-    from rulebook.errors import UserError
-    from rulebook.fileio import OutputError
-    from rulebook.project import load_project
-
-    protected, read = list(project.inputs()), read_folders(project)
-    place = Path(os.path.abspath(target)).parent
-    while not os.path.isdir(place) and place != place.parent:  # the nearest folder that is there
-        place = place.parent
-    try:
-        found = find_config(place, anyone=True)
-        own = {os.path.realpath(project.root), os.path.realpath(project.config_file or project.root)}
-        if found is None or {os.path.realpath(found.parent), os.path.realpath(found)} & own:
-            return protected, read
-        find_config(place)  # another user's is refused
-        other = load_project(config_file=found)
-    except UserError as error:
-        raise OutputError(
-            f"cannot write `{target}`: it is inside another project, whose configuration cannot be used ({error})"
-        ) from None
-    return [*protected, *other.inputs()], [*read, *read_folders(other)]
 
 
 def check_site_settings(project: Project) -> None:
@@ -199,73 +170,6 @@ def check_look(project: Project) -> None:
         for template in templates:  # read and parsed as the build does: a syntax error at its file and line
             check_template(environment, template.relative_to(overrides).as_posix())
         theme.assets()
-
-
-def read_folders(project: Project) -> list[tuple[Path, str]]:
-    """Each folder the build reads files from, whether it exists or not, with what it is: no output may be one, hold
-    one or lie inside one (:func:`rulebook.publish.check_output`), no report, export or converted source be written
-    inside one (:func:`rulebook.fileio.check_report_file`): the pictures folder beside each source and
-    translation, the project's templates (``site_templates/``), the folders ``mkdocs.yml`` names (the theme's
-    ``custom_dir``, ``docs_dir``) and the ``hooks`` it runs (files, held to the same rule). ``-o images`` beside a
-    source at the project's root, ``-o site_templates`` and ``-o overrides`` (the ``custom_dir``) were built into
-    while empty, and the next build deleted the picture or ``strings.toml`` added there."""
-    from rulebook.errors import UserError
-    from rulebook.project import OVERRIDES, SITE_SETTINGS
-
-    root = project.root
-    found = [(root / OVERRIDES, "the project's templates folder")]
-    for book in project.books:
-        for source in (*book.sources, *(translation.source for translation in book.translations)):
-            place = (source if source.is_absolute() else root / source).parent / "images"
-            found.append((place, f"the pictures folder of `{source.name}`"))
-    mkdocs_file = root / SITE_SETTINGS
-    if _may_name_folders(mkdocs_file, root):
-        from rulebook.site.setting_paths import snippet_places
-        from rulebook.site.writer import mkdocs_settings
-
-        try:
-            settings = mkdocs_settings(mkdocs_file)
-        except (UserError, OSError):
-            settings = {}  # the build says what is wrong with it
-        theme = settings.get("theme")
-        named = {"theme.custom_dir": theme.get("custom_dir") if isinstance(theme, dict) else None}
-        named["docs_dir"] = settings.get("docs_dir")
-        found += [
-            (root / value, f"the folder `mkdocs.yml` names as `{key}`")
-            for key, value in named.items()
-            if isinstance(value, str)
-        ]
-        hooks = settings.get("hooks")
-        found += [
-            (root / hook, "a file `mkdocs.yml` names as `hooks`")
-            for hook in (hooks if isinstance(hooks, list) else [])
-            if isinstance(hook, str)
-        ]
-        found += snippet_places(settings, root)
-    return list(dict.fromkeys(found))
-
-
-def _folder_setting_words() -> tuple[str, ...]:
-    """What a ``mkdocs.yml`` naming a folder the build reads must hold as text: a path setting's key
-    (:data:`~rulebook.site.setting_paths.PATH_SETTINGS`, ``INHERIT`` among them), the snippets extension's name, or
-    an escape that may spell one (``"custom\\u005fdir"``)."""
-    from rulebook.site.setting_paths import PATH_SETTINGS, SNIPPETS
-
-    return (*{keys[-1] for keys in PATH_SETTINGS}, SNIPPETS, "\\")
-
-
-def _may_name_folders(path: Path, root: Path) -> bool:
-    """Whether the site's settings may name a folder the build reads: only then are they read as YAML, whose
-    reader costs the lint's start-up a quarter of a second (a lint with ``-o`` and a configured output)."""
-    from rulebook.inputs import UnreadableInput, present, read_input_text
-
-    if not present(path):
-        return False
-    try:
-        text = read_input_text(path, root=root, kind="site settings")
-    except UnreadableInput:
-        return False  # the build says what is wrong with it
-    return any(word in text for word in _folder_setting_words())
 
 
 def not_rebuilt(project: Project, options: BuildOptions, rebuilt: set[str]) -> Callable[[str], bool]:

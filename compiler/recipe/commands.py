@@ -511,6 +511,7 @@ def mark(
     to date with the latest edition in the translation's status file, written in one step; the sections marked.
     The marks that still hold are kept; the sources are never touched."""
     from rulebook.fileio import write_report_file
+    from rulebook.recipe.kept import kept_files
     from rulebook.translate.status import marked
     from rulebook.translate.status_file import is_status_file, render_marks
 
@@ -518,9 +519,11 @@ def mark(
     if not chosen:
         return chosen
     path = translation.status_file
-    protected = project.inputs(writing=Input(path, "status file", language=translation.language))
+    protected, read = kept_files(project, path, writing=Input(path, "status file", language=translation.language))
     text = render_marks(marks, translation.language)
-    write_report_file(path, text, root=project.root, protected=protected, ours=is_status_file, kind="status file")
+    write_report_file(
+        path, text, root=project.root, protected=protected, ours=is_status_file, kind="status file", read=read
+    )
     return chosen
 
 

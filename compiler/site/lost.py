@@ -75,26 +75,40 @@ def _inside(node: Node) -> Node:
 
 
 def _cut(run: list[Node]) -> list[Node]:
-    """A run of inline content without the sentences holding a lost link."""
-    while (index := next((i for i, n in enumerate(run) if is_lost(n)), None)) is not None:
-        start_node, start_at = _sentence_start(run, index)
-        end_node, end_at = _sentence_end(run, index)
-        first, last = run[start_node], run[end_node] if end_node < len(run) else ""
-        head = run[:start_node] + ([first[:start_at]] if isinstance(first, str) and start_at else [])
-        tail = ([last[end_at:]] if isinstance(last, str) else []) + run[end_node + 1 :]
-        run = [n for n in head + tail if n != ""]
-    return run
+    """A run of inline content without the sentences holding a lost link.
+
+    One pass: each sentence cut is looked for from where the one before ended (a search from the run's start and a
+    new run per lost link were quadratic in a paragraph of many)."""
+    lost = [index for index, node in enumerate(run) if is_lost(node)]
+    if not lost:
+        return run
+    kept: list[Node] = []
+    start, rest = 0, None  # run[start:] is still to place; `rest` is what the cut before left of run[start], a text
+    for index in lost:
+        if index < start:
+            continue  # within the sentence cut before
+        start_node, start_at = _sentence_start(run, index, start, rest)
+        first = rest if start_node == start and rest is not None else run[start_node]
+        if start_node > start:
+            kept += ([] if rest is None else [rest]) + run[start + (rest is not None) : start_node]
+        kept += [first[:start_at]] if isinstance(first, str) and start_at else []
+        start, at = _sentence_end(run, index)
+        last = run[start] if start < len(run) else ""
+        rest = last[at:] if isinstance(last, str) else ""  # a sentence ends in a text
+    kept += ([] if rest is None else [rest]) + run[start + (rest is not None) :]
+    return [node for node in kept if node != ""]
 
 
-def _sentence_start(run: list[Node], index: int) -> tuple[int, int]:
-    """Where the sentence holding ``run[index]`` starts: a node and a position in it (a text's)."""
-    for position in range(index - 1, -1, -1):
-        node = run[position]
+def _sentence_start(run: list[Node], index: int, since: int = 0, text: str | None = None) -> tuple[int, int]:
+    """Where the sentence holding ``run[index]`` starts: a node and a position in it (a text's); looked for back to
+    ``run[since]`` (``text`` in place of it: what a cut before left of it), the sentence cut before."""
+    for position in range(index - 1, since - 1, -1):
+        node = text if position == since and text is not None else run[position]
         if isinstance(node, str):
             ends = list(_SENTENCE_END.finditer(node))
             if ends:
                 return position, ends[-1].end()
-    return 0, 0
+    return since, 0
 
 
 def _sentence_end(run: list[Node], index: int) -> tuple[int, int]:

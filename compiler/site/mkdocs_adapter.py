@@ -123,6 +123,9 @@ class MkDocs:
 MAX_SETTINGS_BYTES = 1024 * 1024
 """The largest settings file read: MkDocs reads one several times over in pure-Python YAML (4 MB took 20 s); a
 site's settings are a few KB."""
+MAX_SETTINGS_DEPTH = 200
+"""How deep a settings file's values may nest (lists or mappings within each other): a site's settings nest a few
+levels; PyYAML's composer recurses, and far deeper is Python's recursion error."""
 MAX_SETTINGS_VALUES = 100_000
 """The most values a settings file may come to once its YAML aliases are expanded: 499 bytes of aliases of
 aliases made MkDocs print a value of millions (106 s, 11 GB)."""
@@ -143,8 +146,11 @@ def _check_expansion(path: Path, text: str) -> None:
         known = counted.get(id(node))
         if known is not None:
             return known
-        if depth > 200:
-            return MAX_SETTINGS_VALUES + 1
+        if depth > MAX_SETTINGS_DEPTH:  # a value nested deeper is refused as such, not as a count
+            raise SiteBuildError(
+                f"cannot read {path}: its values nest more than {MAX_SETTINGS_DEPTH} deep (lists or mappings within "
+                "each other)"
+            )
         if isinstance(node, yaml.MappingNode):
             total = 1 + sum(size(key, depth + 1) + size(value, depth + 1) for key, value in node.value)
         elif isinstance(node, yaml.SequenceNode):
@@ -208,7 +214,8 @@ def read_settings(path: Path, *, root: Path | None = None, inherited: tuple[Path
         loaded = yaml_load(text, loader=get_yaml_loader(loader=_settings_loader()))
     except RecursionError as error:  # Python's "maximum recursion depth exceeded", unplaced
         raise SiteBuildError(
-            f"cannot read {path}: its values nest too deeply (lists or mappings within each other)"
+            f"cannot read {path}: its values nest more than {MAX_SETTINGS_DEPTH} deep (lists or mappings within "
+            "each other)"
         ) from error
     except (ValueError, AttributeError, KeyError, IndexError, TypeError) as error:  # a value YAML's types refuse
         # (`2001-02-30`, `!!timestamp "x"`, `!!int ""`), in Python's words; long numbers are refused before
@@ -238,6 +245,42 @@ def read_settings(path: Path, *, root: Path | None = None, inherited: tuple[Path
     if root is not None and not inherited:  # the project's file, with what it inherits
         check_theme_icons(path, text, settings, root, theme_icon_folders())
     return settings
+
+
+def named_settings(path: Path, root: Path, inherited: int = 0) -> dict[str, Any]:
+    """What a settings file the build cannot load (a value of the wrong kind, a plugin not installed) still says,
+    read as plain YAML, ``INHERIT`` followed inside ``root`` as far as :data:`MAX_INHERITED` files: the folders it
+    names, which no report may go into while it is mended (``lint -o overrides/main.html`` was written, and every
+    page was the lint report once it was). A :class:`~rulebook.errors.UserError` where that reading could name a
+    folder otherwise than the build: a tagged value (``!ENV``, ``!relative``, ``!!python/name:``: the build resolves
+    them), a file it inherits that cannot be read, or no YAML at all (the forty-first probe)."""
+    import yaml
+
+    class Plain(yaml.SafeLoader):
+        """YAML's own values; a tag refused."""
+
+    def tagged(loader: yaml.SafeLoader, suffix: str, node: yaml.Node) -> None:
+        raise SiteBuildError(f"cannot read {path}: it holds a tagged value (line {node.start_mark.line + 1})")
+
+    Plain.add_multi_constructor("", tagged)
+    Plain.add_multi_constructor("!", tagged)
+    text = read_input_text(path, root=root, limit=MAX_SETTINGS_BYTES, kind="configuration")
+    _check_expansion(path, text)
+    try:
+        loaded = yaml.load(text, Loader=Plain)  # a safe loader, every tag refused
+    except (yaml.YAMLError, RecursionError, ValueError) as error:
+        raise SiteBuildError(f"cannot read {path}: {error}") from error
+    if not isinstance(loaded, dict):
+        return {}
+    parent = loaded.pop("INHERIT", None)
+    if parent is None:
+        return loaded
+    if not isinstance(parent, str) or inherited >= MAX_INHERITED:
+        raise SiteBuildError(f"{path}: `INHERIT` names no file of settings this tool reads")
+    import mergedeep  # MkDocs' own merge, as read_settings merges
+
+    base = named_settings(Path(os.path.normpath(path.parent / parent)), root, inherited + 1)
+    return dict(mergedeep.merge(base, loaded))
 
 
 def theme_icon_folders() -> list[Path]:

@@ -84,7 +84,8 @@ def check_reworked_kinds(path: Path, text: str, settings: dict[str, Any]) -> Non
     """Refuse (:class:`SiteBuildError`, at its line) a value of ``settings`` the build adds the site's own to, of a
     kind that cannot take them: ``extra: 5`` was an internal error in the lint, the build and ``serve`` (which
     ended), and a translation's ``theme.palette: 5``, ``plugins: [{search: [1]}]`` or an offline site's
-    ``extra.polyfills: 5`` in the build alone (the thirty-ninth probe). MkDocs checks the rest."""
+    ``extra.polyfills: 5`` in the build alone (the thirty-ninth probe), and with Zensical ``extra_javascript: 5``
+    (a string was split into a script a character, the fortieth). MkDocs checks the rest."""
 
     def refuse(keys: tuple[str, ...], expected: str) -> None:
         line = setting_line(text, keys)
@@ -93,6 +94,9 @@ def check_reworked_kinds(path: Path, text: str, settings: dict[str, Any]) -> Non
             "site's own to it"
         )
 
+    scripts = settings.get("extra_javascript")  # the live-reload script added (Zensical's configuration)
+    if scripts is not None and not isinstance(scripts, list):
+        refuse(("extra_javascript",), "a list of scripts")
     extra = settings.get("extra")
     if extra is not None and not isinstance(extra, dict):
         refuse(("extra",), "a mapping of names to values")

@@ -16,12 +16,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from rulebook.assets import held_images
-from rulebook.errors import SiteBuildError
+from rulebook.errors import SiteBuildError, UserError
 from rulebook.inputs import present
 from rulebook.pictures import DrawnPicture, is_drawn, published_name, published_picture
 from rulebook.site.escaping import html_text, theme_text
 from rulebook.site.generator import LiveGenerator, SiteGenerator, SiteRun
-from rulebook.site.mkdocs_adapter import MkDocs, read_settings
+from rulebook.site.mkdocs_adapter import MkDocs, named_settings, read_settings
 from rulebook.site.page_table import GRAPH, IMAGES
 from rulebook.site.pages import Page, SiteInput, SitePlan, build_pages, neighbourhoods
 from rulebook.site.setting_paths import listed
@@ -221,6 +221,16 @@ def mkdocs_settings(project_file: Path | None, overrides: dict[str, Any] | None 
     if project_file is not None and present(project_file):
         settings = merge_settings(settings, read_settings(project_file, root=project_file.parent))
     return with_needed_extensions(settings)
+
+
+def settings_naming_folders(project_file: Path) -> dict[str, Any]:
+    """The project's MkDocs settings for the folders they name (:func:`rulebook.recipe.kept.read_folders`): as the build
+    loads them, else, while they cannot be loaded, as plain YAML (:func:`~rulebook.site.mkdocs_adapter.named_settings`);
+    a :class:`~rulebook.errors.UserError` when they are no YAML at all."""
+    try:
+        return mkdocs_settings(project_file)
+    except (UserError, OSError):  # the build says what is wrong with them; the folders they name are kept still
+        return named_settings(project_file, project_file.parent)
 
 
 NEEDED_EXTENSIONS = ("attr_list",)

@@ -111,10 +111,34 @@ def _move(entry: Path, target: Path) -> None:
         if error.errno != errno.EXDEV:
             raise
     if entry.is_dir() and not entry.is_symlink():
-        shutil.copytree(entry, target, symlinks=True)
+        try:
+            shutil.copytree(entry, target, symlinks=True, copy_function=_copy_or_stop)
+        except _CopyFailed as failed:
+            raise failed.error from None
+        except shutil.Error as error:  # what copytree collects of the rest (a folder's times): the first, plainly
+            _source, copied, reason = error.args[0][0]
+            raise OSError(errno.EIO, reason, copied) from None
     else:
         shutil.copy2(entry, target, follow_symlinks=False)
     state.remove(entry)
+
+
+class _CopyFailed(Exception):
+    """A file's copy failed (:func:`_copy_or_stop`): the copy stops there, its error told as the system said it."""
+
+    def __init__(self, error: OSError) -> None:
+        super().__init__(error)
+        self.error = error
+
+
+def _copy_or_stop(source: str, target: str) -> object:
+    """:func:`shutil.copy2`, stopping :func:`shutil.copytree` at the first file it cannot copy: copytree went on past
+    a full disk and then raised every file's error as one list, which reached the user in Python's notation (the
+    fortieth probe)."""
+    try:
+        return shutil.copy2(source, target)
+    except OSError as error:  # named by the file written, not the one read (copy2 names both: the cache's first)
+        raise _CopyFailed(OSError(error.errno, error.strerror, error.filename2 or target)) from error
 
 
 def _logo_tooltips_as_labels(site: Path) -> None:

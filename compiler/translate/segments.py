@@ -334,7 +334,8 @@ class Locator:
             return start, -1
         letters = "".join(wanted[:CHECKED_WORDS])
         candidates = self.at.get(wanted[0][:1], [])
-        for index in candidates[bisect_left(candidates, bisect_left(self.offsets, start)) :]:
+        for position in range(bisect_left(candidates, bisect_left(self.offsets, start)), len(candidates)):
+            index = candidates[position]  # not a slice: a copy of every later candidate for each sentence
             if self.offsets[index] > start + REACH:
                 break
             if "".join(self.words[index : index + 2 * CHECKED_WORDS]).startswith(letters):

@@ -1059,3 +1059,37 @@ def test_criticals_adding_many_are_worked_out_on_whole_numbers(
     answer = json.loads(capsys.readouterr().out)
     assert "961" in answer["successes"]["distribution"]
     assert len(made) < 100_000  # with fractions at each step: millions
+
+
+def test_the_default_rule_data_is_the_projects_own_build_never_a_link_or_a_folder_no_build_made(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Without ``--rules`` the engine answered from ``site/rules.json`` through a committed ``site -> elsewhere``
+    (which the build refuses), and from a ``site/`` no build made (the forty-first probe)."""
+    from rulebook.fileio import SITE_MARKER
+
+    from .test_output import project
+
+    game = project(tmp_path / "game")
+    monkeypatch.chdir(game)
+    assert main(["build", "-q", "--no-pdf"]) == 0
+    assert main(["engine", "odds", "roll", "2D6"]) == 0
+    capsys.readouterr()
+    (game / "site").rename(tmp_path / "elsewhere")
+    (game / "site").symlink_to(tmp_path / "elsewhere")
+    assert main(["engine", "odds", "roll", "2D6"]) == 2
+    assert f"`{game / 'site'}` is a symbolic link" in capsys.readouterr().err
+    (game / "site").unlink()
+    shutil.copytree(tmp_path / "elsewhere", game / "site")
+    (game / "site" / SITE_MARKER).unlink()
+    assert main(["engine", "odds", "roll", "2D6"]) == 2
+    assert f"it holds no `{SITE_MARKER}`): the engine answers from the rule data of the project's own build" in (
+        capsys.readouterr().err
+    )
+    shutil.rmtree(game / "site")  # a committed link on the way to a configured output (the forty-second probe)
+    (game / "rulebook.toml").write_text('sources = ["book.xml"]\noutput = "out/site"\n', encoding="utf-8")
+    (tmp_path / "elsewhere-out").mkdir()
+    (tmp_path / "elsewhere").rename(tmp_path / "elsewhere-out" / "site")
+    (game / "out").symlink_to(tmp_path / "elsewhere-out")
+    assert main(["engine", "odds", "roll", "2D6"]) == 2
+    assert f"`{game / 'out'}` is a symbolic link" in capsys.readouterr().err

@@ -1307,3 +1307,102 @@ def test_a_node_taken_back_is_the_one_added_whatever_the_nodes_equal_to_it() -> 
     with pytest.raises(ValueError, match="a node not in the list"):
         take_back(index, [same])
     assert len(index) == 2
+
+
+@pytest.mark.parametrize("markdown", MARKDOWN_FORMATS)
+def test_a_table_of_rows_of_many_cells_is_placed_without_copying_a_row_per_cell(  # type: ignore[no-untyped-def]
+    capsys, scratch, monkeypatch, markdown
+) -> None:
+    """Each cell's place was found in a copy of its row's whole line (100,000 columns a row, 2.2 MB: 16 s to lint,
+    in both Markdown readers; the fortieth probe): the place is found in the text itself."""
+    from rulebook.source import SourceText
+
+    columns = 10_000
+    row = "|" + "|".join(f"c{i}" for i in range(columns)) + "|\n"
+    growth_book(scratch, "# 1 Rules\n\n" + row + "|" + "|".join("-" * columns) + "|\n" + row + row, markdown)
+    copied = [0]
+    line_text = SourceText.line_text
+
+    def counted(self: SourceText, line: int) -> str:
+        text = line_text(self, line)
+        copied[0] += len(text)
+        return text
+
+    monkeypatch.setattr(SourceText, "line_text", counted)
+    outcome = run(capsys, "lint")
+    assert outcome.code == 0, outcome.out
+    assert copied[0] < 20 * len(row)  # 4 rows' lines a few times each; 2 copies of a row per cell before
+
+
+def test_a_paragraph_of_many_lost_links_is_cut_in_one_pass() -> None:
+    """Each sentence holding a lost link (``??``) was looked for from the paragraph's start, and the paragraph
+    rebuilt, once per lost link (`See ?? now.` 40,000 times, 480 KB: 59 s to build; the fortieth probe)."""
+    from rulebook.model import Link
+    from rulebook.site.lost import without_lost_sentences
+
+    lost = Link("", "??", "s", None, 0)  # type: ignore[arg-type]
+    nodes = ("Kept. ", *[n for _ in range(20_000) for n in ("See ", lost, " now. ")], "End.")
+    with cpu_time_under(2):  # 0.04 s; 13 s when the paragraph was rebuilt for each
+        assert without_lost_sentences(nodes) == ("Kept. ", "End.")
+
+
+@pytest.mark.parametrize(
+    ("run_", "kept"),
+    [
+        (["A. See ", "??", " now. B ", "??", " c. D."], ["A. ", "D."]),
+        (["See ", "??", " and ", "??", " now. Kept."], ["Kept."]),
+        (["A? ", "??", "B"], ["A? "]),
+        (["A. ", "??", " x. ", "??"], ["A. "]),
+        (["x ", "??", " y. Z. ", "??", " w. V."], ["Z. ", "V."]),
+    ],
+)
+def test_lost_sentences_cut_in_one_pass_are_the_ones_holding_a_lost_link(run_: list[str], kept: list[str]) -> None:
+    """The sentences cut are those holding ``??``, whatever text is left between them."""
+    from rulebook.model import Link
+    from rulebook.site.lost import without_lost_sentences
+
+    nodes = tuple(Link("", "??", "s", None, 0) if n == "??" else n for n in run_)  # type: ignore[arg-type]
+    assert list(without_lost_sentences(nodes)) == kept
+
+
+def test_a_translations_sentences_are_found_in_its_source_without_copying_the_rest_for_each() -> None:
+    """Each sentence was looked for from a copy of every later word starting as it does (`Voir la ici.` 40,000 times,
+    520 KB: `compare` 14.8 s, 54.5 s at 1 MB; the forty-first probe)."""
+    from rulebook.source import SourceText
+    from rulebook.translate.segments import Locator
+
+    class Counted(list):  # type: ignore[type-arg]
+        read = 0
+
+        def __getitem__(self, key):  # type: ignore[no-untyped-def]
+            got = super().__getitem__(key)
+            Counted.read += len(got) if isinstance(key, slice) else 1
+            return got
+
+    locator = Locator(SourceText("fr.md", "Voir la ici. " * 2_000))
+    locator.at = {first: Counted(places) for first, places in locator.at.items()}
+    start, found = 0, 0
+    for _ in range(2_000):
+        offset, index = locator.find("Voir la ici.", start)
+        found += index >= 0
+        start = offset + 1
+    assert found == 2_000
+    assert Counted.read < 20 * 2_000  # each sentence's own candidates; 2 million when the rest was copied for each
+
+
+def test_lists_opening_on_one_line_below_many_blank_lines_walk_them_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each of 45 lists opening on one line walked back over the blank lines above it, a copy of each, to find its
+    attributes (1,000,000 blank lines: the lint 20 s, the build 33 s; the forty-first probe)."""
+    from rulebook.readers.markdown import parse_dialect
+    from rulebook.source import SourceText
+
+    copied = [0]
+    line_text = SourceText.line_text
+
+    def counted(self: SourceText, line: int) -> str:
+        copied[0] += 1
+        return line_text(self, line)
+
+    monkeypatch.setattr(SourceText, "line_text", counted)
+    parse_dialect("<!-- rulebook -->\n\n# Lists {#lists}\n\nText.\n" + "\n" * 20_000 + "- " * 45 + "x\n", "book.md")
+    assert copied[0] < 3 * 20_000  # 45 walks of 20,000 lines each before

@@ -198,7 +198,12 @@ SETTINGS_THE_BUILD_REFUSES = {
         "`unittest.__main__.x` cannot be imported (SystemExit",
     ),
     "tagged": ('extra:\n  n: !!timestamp "x"\n', "a tagged value (`!!...`) YAML cannot make"),
-    "nested": ("extra:\n  n: " + "[" * 3_000 + "]" * 3_000 + "\n", "its values nest too deeply"),
+    "nested": ("extra:\n  n: " + "[" * 3_000 + "]" * 3_000 + "\n", "its values nest more than 200 deep (lists"),
+    "nested-250": (  # told as "more than 100,000 values (each YAML alias ...)": 251 values, no alias
+        "extra:\n  n: " + "[" * 250 + "]" * 250 + "\n",
+        "its values nest more than 200 deep (lists or mappings within each other)",
+    ),
+    "scripts-kind": ("extra_javascript: js/x.js\n", "mkdocs.yml:1: `extra_javascript` must be a list of scripts"),
     "option": (  # MkDocs quoted the Python traceback of the extension it could not load, on one line
         "markdown_extensions:\n  - admonition:\n      no_such_option: 1\n",
         "Failed to load extension 'admonition'. KeyError: 'no_such_option'\n",

@@ -145,3 +145,48 @@ def test_nothing_is_written_into_a_place_another_projects_build_reads(
     (root_book / "rulebook.toml").write_text("sources = 5\n", encoding="utf-8")
     outcome = run(capsys, "lint", "-o", "../game/reports/lint2.txt")
     assert outcome.code == 2 and "it is inside another project, whose configuration cannot be used" in outcome.err
+
+
+@pytest.mark.parametrize("command", [("lint",), ("graph",), ("convert", "book.xml", "--to", "markdown")])
+def test_nothing_is_written_from_a_project_inside_another_into_a_place_the_outer_build_reads(
+    root_book: Path, capsys: pytest.CaptureFixture[str], command: tuple[str, ...]
+) -> None:
+    """From a project inside another, only the nearest configuration was asked: ``lint -o overrides/main.html`` in
+    the inner project, the outer one's theme folder, made every page of the outer site the lint report (the fortieth
+    probe). Every project around the place is asked."""
+    inner = project(root_book / "look")
+    (root_book / "look" / "overrides").mkdir()
+    os.chdir(inner)
+    with nothing_written_outside(root_book.parent):
+        outcome = run(capsys, *command, "-o", "overrides/main.html")
+    assert outcome.code == 2 and "the folder `mkdocs.yml` names as `theme.custom_dir`" in outcome.err, outcome
+    assert run(capsys, "lint", "-o", "reports/lint.txt").code == 0
+
+
+@pytest.mark.parametrize(
+    "broken",
+    [
+        "extra:\n  x: !!python/name:no_such_module_at_all.x\n",
+        "extra: 5\n",
+        "plugins: [nosuchplugin]\nextra: {a: *b}\n",
+        "extra: 5\ndocs_dir: !ENV [RULEBOOK_NO_SUCH_VARIABLE, look/overrides]\n",
+        "extra: 5\nINHERIT: base.yml\n",
+    ],
+    ids=["an import failing", "a value of the wrong kind", "no YAML", "a tag naming a folder", "an inherited file"],
+)
+def test_the_folders_a_settings_file_names_are_kept_while_it_cannot_be_loaded(
+    root_book: Path, capsys: pytest.CaptureFixture[str], broken: str
+) -> None:
+    """A ``mkdocs.yml`` the build cannot load named no folder to keep: ``lint -o look/overrides/main.html`` was
+    written (then the lint said what was wrong with the settings), and once they were mended every page was the lint
+    report (the fortieth probe). Read as plain YAML, its folders are kept; not YAML at all, no place is guessed."""
+    settings = root_book / "mkdocs.yml"
+    settings.write_text(settings.read_text(encoding="utf-8") + broken, encoding="utf-8")
+    (root_book / "look" / "overrides").mkdir(parents=True)
+    with nothing_written_outside(root_book.parent):
+        outcome = run(capsys, "lint", "-o", "look/overrides/main.html")
+    assert outcome.code == 2 and not (root_book / "look" / "overrides" / "main.html").exists()
+    if "5" not in broken or "!ENV" in broken or "INHERIT" in broken:  # read otherwise than by the build: no guess
+        assert "the folders it names, where no report or export may go, are not known; mend it" in outcome.err
+    else:
+        assert f"inside `look/overrides`, {CUSTOM}, which the build reads" in outcome.err, outcome.err
