@@ -8,6 +8,7 @@ stopped when the build ends on any path, and the kernel stops it if the build is
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import os
 import threading
@@ -73,13 +74,19 @@ class BackgroundData(Generic[T]):
         die_with_parent(self._parent)
         self._reader.close()
         try:
-            self._writer.send(("ok", self._make()))
+            self._send(("ok", self._make()))
         except InvalidRuleData as error:
-            self._writer.send(("invalid", str(error)))
+            self._send(("invalid", str(error)))
         except UserError as error:  # a fault of the sources, said in plain words (not as `TerminologyError: ...`)
-            self._writer.send(("user", str(error)))
+            self._send(("user", str(error)))
         except Exception as error:
-            self._writer.send(("failed", f"{type(error).__name__}: {error}"))
+            self._send(("failed", f"{type(error).__name__}: {error}"))
+
+    def _send(self, outcome: tuple[str, Any]) -> None:
+        """The worker's outcome to the build; nothing when the build is gone (killed with SIGKILL as the worker
+        sent it: a BrokenPipeError's traceback was printed after the build had ended, the forty-second probe)."""
+        with contextlib.suppress(OSError):
+            self._writer.send(outcome)
 
     def stop(self) -> None:
         """Stop the worker now: its result is no longer wanted (:meth:`files` then raises). Only a signal: the

@@ -275,8 +275,10 @@ def named_settings(path: Path, root: Path, inherited: int = 0) -> dict[str, Any]
     parent = loaded.pop("INHERIT", None)
     if parent is None:
         return loaded
-    if not isinstance(parent, str) or inherited >= MAX_INHERITED:
-        raise SiteBuildError(f"{path}: `INHERIT` names no file of settings this tool reads")
+    if not isinstance(parent, str):
+        raise SiteBuildError(f"{path}: `INHERIT` names a file of settings")
+    if inherited >= MAX_INHERITED:  # the build's words for it (read_settings)
+        raise SiteBuildError(f"{path}: `INHERIT` makes a chain of more than {MAX_INHERITED} files (or a cycle)")
     import mergedeep  # MkDocs' own merge, as read_settings merges
 
     base = named_settings(Path(os.path.normpath(path.parent / parent)), root, inherited + 1)

@@ -1367,27 +1367,52 @@ def test_lost_sentences_cut_in_one_pass_are_the_ones_holding_a_lost_link(run_: l
 
 def test_a_translations_sentences_are_found_in_its_source_without_copying_the_rest_for_each() -> None:
     """Each sentence was looked for from a copy of every later word starting as it does (`Voir la ici.` 40,000 times,
-    520 KB: `compare` 14.8 s, 54.5 s at 1 MB; the forty-first probe)."""
+    520 KB: `compare` 14.8 s, 54.5 s at 1 MB; the forty-first probe), and a sentence not found (its first words
+    holding `&eacute;`) read every word of its first letter within reach, 12 words joined for each, and the next
+    one again from the same place (8,000 sentences, 216 KB: 17.9 s; the forty-second probe)."""
     from rulebook.source import SourceText
     from rulebook.translate.segments import Locator
 
-    class Counted(list):  # type: ignore[type-arg]
-        read = 0
-
-        def __getitem__(self, key):  # type: ignore[no-untyped-def]
-            got = super().__getitem__(key)
-            Counted.read += len(got) if isinstance(key, slice) else 1
-            return got
-
-    locator = Locator(SourceText("fr.md", "Voir la ici. " * 2_000))
-    locator.at = {first: Counted(places) for first, places in locator.at.items()}
+    locator = Locator(SourceText("fr.md", "Voir la ici. " * 20_000))
     start, found = 0, 0
-    for _ in range(2_000):
-        offset, index = locator.find("Voir la ici.", start)
-        found += index >= 0
-        start = offset + 1
-    assert found == 2_000
-    assert Counted.read < 20 * 2_000  # each sentence's own candidates; 2 million when the rest was copied for each
+    with cpu_time_under(2):  # 0.1 s
+        for _ in range(20_000):
+            offset, index = locator.find("Voir la ici.", start)
+            found += index >= 0
+            start = offset + 1
+    assert found == 20_000
+    locator = Locator(SourceText("fr.md", "Le L La Le Les La. " * 4_000))
+    with cpu_time_under(2):  # 0.2 s; 9 s when each word of the first letter was joined with the next eleven
+        assert all(locator.find(f"Le Lé La Le Les La {n}.", 0) == (0, -1) for n in range(4_000))
+
+
+@pytest.mark.parametrize("seed", range(200))
+def test_a_sentence_is_found_where_its_words_follow_each_other_from_the_first_such_word(seed: int) -> None:
+    """The joined words searched at C speed find what a walk of every word of the sentence's first letter finds."""
+    import random
+
+    from rulebook.source import SourceText
+    from rulebook.translate.segments import _WORD, CHECKED_WORDS, REACH, Locator
+
+    rolled = random.Random(seed)
+    vocabulary = ["a", "ab", "b", "ba", "abc", "c", "9e", "ca"]
+    text = " ".join(rolled.choice(vocabulary) + rolled.choice(["", "", ".", ","]) for _ in range(rolled.randrange(80)))
+    locator = Locator(SourceText("s.md", text))
+    for _ in range(20):
+        sentence = " ".join(rolled.choice(vocabulary) for _ in range(rolled.randrange(1, 8)))
+        start = rolled.randrange(len(text) + 1)
+        wanted = _WORD.findall(sentence)
+        letters = "".join(wanted[:CHECKED_WORDS])
+        expected = (start, -1)
+        for index, word in enumerate(locator.words):
+            if locator.offsets[index] < start or word[:1] != wanted[0][:1]:
+                continue
+            if locator.offsets[index] > start + REACH:
+                break
+            if "".join(locator.words[index : index + 2 * CHECKED_WORDS]).startswith(letters):
+                expected = (locator.offsets[index], index)
+                break
+        assert locator.find(sentence, start) == expected, (text, sentence, start)
 
 
 def test_lists_opening_on_one_line_below_many_blank_lines_walk_them_once(monkeypatch: pytest.MonkeyPatch) -> None:

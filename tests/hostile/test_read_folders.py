@@ -190,3 +190,19 @@ def test_the_folders_a_settings_file_names_are_kept_while_it_cannot_be_loaded(
         assert "the folders it names, where no report or export may go, are not known; mend it" in outcome.err
     else:
         assert f"inside `look/overrides`, {CUSTOM}, which the build reads" in outcome.err, outcome.err
+
+
+@pytest.mark.parametrize("broken", ["INHERIT: missing.yml\n", "INHERIT: mkdocs.yml\n"], ids=["missing", "a cycle"])
+def test_an_output_into_a_folder_another_projects_broken_settings_name_is_refused(
+    root_book: Path, capsys: pytest.CaptureFixture[str], broken: str
+) -> None:
+    """``build -o ../other/out``, ``out`` the theme folder of another project whose ``mkdocs.yml`` cannot be loaded,
+    was built into (the forty-second probe): only this build stops on its own settings before publishing."""
+    other = project(root_book.parent / "other")
+    (other / "mkdocs.yml").write_text(f"site_name: x\ntheme:\n  custom_dir: out\n{broken}", encoding="utf-8")
+    with nothing_written_outside(root_book.parent):
+        outcome = run(capsys, "build", "-q", "--no-pdf", "-o", "../other/out")
+    assert outcome.code == 2 and "the folders it names, where no report or export may go, are not known" in outcome.err
+    if "cycle" in broken:
+        assert "`INHERIT` makes a chain of more than 10 files (or a cycle)" in outcome.err, outcome.err
+    assert not (other / "out").exists()
