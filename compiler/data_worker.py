@@ -107,7 +107,13 @@ class BackgroundData(Generic[T]):
             status, value = self._reader.recv()
         except EOFError:
             self._process.join()
-            raise RuntimeError(f"{self._what} stopped (exit status {self._process.exitcode})") from None
+            code = self._process.exitcode
+            if code is not None and code < 0:  # killed: the system's out-of-memory killer, or a user's `kill -9`
+                memory = " (SIGKILL: the system may have run out of memory)" if code == -9 else ""
+                raise UserError(
+                    f"{self._what} was stopped by signal {-code}{memory}; the last good site is kept"
+                ) from None
+            raise RuntimeError(f"{self._what} stopped (exit status {code})") from None
         if status == "invalid":
             raise InvalidRuleData(value)
         if status == "user":

@@ -195,12 +195,14 @@ class _Segmenter:
         """The block's sentences, each with the terms it refers to (term id, text as written)."""
         raw = "".join(block.parts)
         cuts = [0] + [m.end() for m in self.end.finditer(raw) if not self._abbreviation(raw, m.start())] + [len(raw)]
+        marked = sorted(block.terms, key=lambda term: term[0])  # in reading order already: the sort keeps it
+        positions = [position for position, _, _ in marked]
         found = []
         for start, end in itertools.pairwise(cuts):
             text = " ".join(raw[start:end].split())
-            if _WORD.search(text):
-                terms = tuple((term, shown) for position, term, shown in block.terms if start <= position < end)
-                found.append((text, terms))
+            if _WORD.search(text):  # each sentence's own terms, not every term of the block read again for each
+                within = marked[bisect_left(positions, start) : bisect_left(positions, end)]
+                found.append((text, tuple((term, shown) for _, term, shown in within)))
         return found
 
     def _abbreviation(self, text: str, stop: int) -> bool:

@@ -206,3 +206,14 @@ def test_an_output_into_a_folder_another_projects_broken_settings_name_is_refuse
     if "cycle" in broken:
         assert "`INHERIT` makes a chain of more than 10 files (or a cycle)" in outcome.err, outcome.err
     assert not (other / "out").exists()
+
+
+@pytest.mark.parametrize("command", [("lint", "-o", "report.txt"), ("build", "-q", "--no-pdf")])
+def test_an_inherit_of_a_list_is_told_at_its_line(
+    root_book: Path, capsys: pytest.CaptureFixture[str], command: tuple[str, ...]
+) -> None:
+    """``INHERIT: [a.yml]`` was told only "`INHERIT` names a file of settings", no line (the forty-third probe)."""
+    (root_book / "mkdocs.yml").write_text("site_name: x\nINHERIT: [a.yml]\n", encoding="utf-8")
+    outcome = run(capsys, *command)
+    assert outcome.code == 2
+    assert "mkdocs.yml:2: `INHERIT` names one file of settings: write its path as text" in outcome.err, outcome.err
