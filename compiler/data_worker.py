@@ -8,6 +8,7 @@ stopped when the build ends on any path, and the kernel stops it if the build is
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import os
 import threading
@@ -73,13 +74,19 @@ class BackgroundData(Generic[T]):
         die_with_parent(self._parent)
         self._reader.close()
         try:
-            self._writer.send(("ok", self._make()))
+            self._send(("ok", self._make()))
         except InvalidRuleData as error:
-            self._writer.send(("invalid", str(error)))
+            self._send(("invalid", str(error)))
         except UserError as error:  # a fault of the sources, said in plain words (not as `TerminologyError: ...`)
-            self._writer.send(("user", str(error)))
+            self._send(("user", str(error)))
         except Exception as error:
-            self._writer.send(("failed", f"{type(error).__name__}: {error}"))
+            self._send(("failed", f"{type(error).__name__}: {error}"))
+
+    def _send(self, outcome: tuple[str, Any]) -> None:
+        """The worker's outcome to the build; nothing when the build is gone (killed with SIGKILL as the worker
+        sent it: a BrokenPipeError's traceback was printed after the build had ended, the forty-second probe)."""
+        with contextlib.suppress(OSError):
+            self._writer.send(outcome)
 
     def stop(self) -> None:
         """Stop the worker now: its result is no longer wanted (:meth:`files` then raises). Only a signal: the
@@ -100,7 +107,13 @@ class BackgroundData(Generic[T]):
             status, value = self._reader.recv()
         except EOFError:
             self._process.join()
-            raise RuntimeError(f"{self._what} stopped (exit status {self._process.exitcode})") from None
+            code = self._process.exitcode
+            if code is not None and code < 0:  # killed: the system's out-of-memory killer, or a user's `kill -9`
+                memory = " (SIGKILL: the system may have run out of memory)" if code == -9 else ""
+                raise UserError(
+                    f"{self._what} was stopped by signal {-code}{memory}; the last good site is kept"
+                ) from None
+            raise RuntimeError(f"{self._what} stopped (exit status {code})") from None
         if status == "invalid":
             raise InvalidRuleData(value)
         if status == "user":

@@ -423,7 +423,7 @@ def _plainly(output: Path) -> Iterator[None]:
             raise
         raise OutputError(masked(f"the site generator misses a template: {error}")) from error
     except OSError as error:
-        where = error.filename or output
+        where = error.filename2 or error.filename or output  # a copy names the file read first, the one written second
         if error.strerror == state.MOUNTED:
             raise OutputError(
                 f"cannot write the site into `{output}`: `{where}` is a mount point (another file system, or a "

@@ -496,3 +496,17 @@ def test_data_a_build_remembers_as_valid_is_not_checked_again(
     schema.remember_valid(rules.path.read_bytes(), schema.SCHEMA_PATH.read_bytes())
     monkeypatch.setattr(schema, "_validate", lambda *args: pytest.fail("checked again"))
     assert load_rules(rules.path).data == rules.data
+
+
+def test_the_rule_data_worker_says_nothing_when_the_build_is_gone() -> None:
+    """A build killed (SIGKILL) as its worker sent the rule data left the worker printing a BrokenPipeError's
+    traceback after the build had ended (the forty-second probe)."""
+    import multiprocessing
+
+    from rulebook.data_worker import BackgroundData
+
+    reader, writer = multiprocessing.Pipe(duplex=False)
+    reader.close()
+    worker = BackgroundData.__new__(BackgroundData)
+    worker._writer = writer  # type: ignore[attr-defined]
+    worker._send(("ok", {"rules": 1}))  # no error: the build that would read it is gone

@@ -260,3 +260,18 @@ def test_a_site_moved_across_disks_stops_at_the_first_file_it_cannot_copy_and_sa
     assert raised.value.errno == errno.ENOSPC and raised.value.filename.startswith(str(tmp_path / "out"))
     assert len(copied) == 1  # stopped at the first failure
     assert site.is_dir()  # nothing of the cache deleted: the build keeps its last good site
+
+
+def test_a_copy_that_fails_is_told_by_the_file_written_not_the_file_read() -> None:
+    """A full disk as MkDocs copied the theme's files named the theme's file in the environment, which was read, not
+    the site's, which could not be written (the forty-second probe)."""
+    import errno
+
+    from rulebook import publish
+    from rulebook.fileio import OutputError
+
+    with (
+        pytest.raises(OutputError, match=r"no space left on device \(`site/assets/x\.js`\)"),
+        publish._plainly(Path("site")),
+    ):
+        raise OSError(errno.ENOSPC, "No space left on device", "/venv/material/x.js", None, "site/assets/x.js")

@@ -38,7 +38,7 @@ def kept_files(
                 find_config(found.parent)  # another user's is refused
                 other = load_project(config_file=found)
                 protected += other.inputs()
-                read += read_folders(other, now=not output)
+                read += read_folders(other)  # its build is not this one: it stops on nothing here
             if found.parent == found.parent.parent:
                 break
             place = found.parent.parent  # a project inside another: the outer one's folders too

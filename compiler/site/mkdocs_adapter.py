@@ -202,6 +202,7 @@ def read_settings(path: Path, *, root: Path | None = None, inherited: tuple[Path
         check_setting_paths,
         check_snippet_files,
         check_theme_icons,
+        setting_line,
     )
 
     text = read_input_text(path, root=root, limit=MAX_SETTINGS_BYTES, kind="configuration")
@@ -237,7 +238,10 @@ def read_settings(path: Path, *, root: Path | None = None, inherited: tuple[Path
     settings = loaded
     if parent is not None:
         if not isinstance(parent, str):
-            raise SiteBuildError(f"{path}: `INHERIT` names a file of settings")
+            line = setting_line(text, ("INHERIT",))
+            raise SiteBuildError(
+                f"{f'{path}:{line}' if line else path}: `INHERIT` names one file of settings: write its path as text"
+            )
         if len(inherited) >= MAX_INHERITED:
             raise SiteBuildError(f"{path}: `INHERIT` makes a chain of more than {MAX_INHERITED} files (or a cycle)")
         base = read_settings(Path(os.path.normpath(path.parent / parent)), root=root, inherited=(*inherited, path))
@@ -275,8 +279,15 @@ def named_settings(path: Path, root: Path, inherited: int = 0) -> dict[str, Any]
     parent = loaded.pop("INHERIT", None)
     if parent is None:
         return loaded
-    if not isinstance(parent, str) or inherited >= MAX_INHERITED:
-        raise SiteBuildError(f"{path}: `INHERIT` names no file of settings this tool reads")
+    if not isinstance(parent, str):
+        from rulebook.site.setting_paths import setting_line
+
+        line = setting_line(text, ("INHERIT",))
+        raise SiteBuildError(
+            f"{f'{path}:{line}' if line else path}: `INHERIT` names one file of settings: write its path as text"
+        )
+    if inherited >= MAX_INHERITED:  # the build's words for it (read_settings)
+        raise SiteBuildError(f"{path}: `INHERIT` makes a chain of more than {MAX_INHERITED} files (or a cycle)")
     import mergedeep  # MkDocs' own merge, as read_settings merges
 
     base = named_settings(Path(os.path.normpath(path.parent / parent)), root, inherited + 1)

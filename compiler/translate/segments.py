@@ -195,12 +195,14 @@ class _Segmenter:
         """The block's sentences, each with the terms it refers to (term id, text as written)."""
         raw = "".join(block.parts)
         cuts = [0] + [m.end() for m in self.end.finditer(raw) if not self._abbreviation(raw, m.start())] + [len(raw)]
+        marked = sorted(block.terms, key=lambda term: term[0])  # in reading order already: the sort keeps it
+        positions = [position for position, _, _ in marked]
         found = []
         for start, end in itertools.pairwise(cuts):
             text = " ".join(raw[start:end].split())
-            if _WORD.search(text):
-                terms = tuple((term, shown) for position, term, shown in block.terms if start <= position < end)
-                found.append((text, terms))
+            if _WORD.search(text):  # each sentence's own terms, not every term of the block read again for each
+                within = marked[bisect_left(positions, start) : bisect_left(positions, end)]
+                found.append((text, tuple((term, shown) for _, term, shown in within)))
         return found
 
     def _abbreviation(self, text: str, stop: int) -> bool:
@@ -317,9 +319,10 @@ class Locator:
         for match in _SOURCE_WORD.finditer(text):
             self.words.append(match.group())
             self.offsets.append(match.start())
-        self.at: dict[str, list[int]] = {}
-        for index, word in enumerate(self.words):
-            self.at.setdefault(word[:1], []).append(index)
+        self._joined = "".join(self.words)
+        """The words one after the other, without what lies between: a sentence's letters are looked for in it."""
+        self._starts = list(itertools.accumulate((len(word) for word in self.words), initial=0))
+        """Where each word starts in :attr:`_joined` (and, last, its length)."""
         self._followed: dict[tuple[str, int], tuple[tuple[int, int], ...]] = {}
         self._columns: dict[tuple[str, int], tuple[tuple[int, ...], tuple[int, ...]]] = {}
 
@@ -333,13 +336,23 @@ class Locator:
         if not wanted:
             return start, -1
         letters = "".join(wanted[:CHECKED_WORDS])
-        candidates = self.at.get(wanted[0][:1], [])
-        for position in range(bisect_left(candidates, bisect_left(self.offsets, start)), len(candidates)):
-            index = candidates[position]  # not a slice: a copy of every later candidate for each sentence
-            if self.offsets[index] > start + REACH:
+        first = bisect_left(self.offsets, start)
+        last = bisect_right(self.offsets, start + REACH)  # the words a sentence may start at
+        if first >= last:
+            return start, -1
+        # Looked for in the joined words at C speed, each place a word starts checked as before: a sentence not
+        # found (its first words hold `&eacute;`) read every word of its first letter within REACH, 12 words joined
+        # for each, and the next sentence, from the same place, again (the forty-second probe).
+        ends = self._starts[min(last + 2 * CHECKED_WORDS, len(self.words))]
+        at = self._joined.find(letters, self._starts[first], ends)
+        while at != -1:
+            index = bisect_left(self._starts, at)
+            if index < last and self._starts[index] == at:
+                if "".join(self.words[index : index + 2 * CHECKED_WORDS]).startswith(letters):
+                    return self.offsets[index], index
+            elif index >= last:
                 break
-            if "".join(self.words[index : index + 2 * CHECKED_WORDS]).startswith(letters):
-                return self.offsets[index], index
+            at = self._joined.find(letters, at + 1, ends)
         return start, -1
 
     def follow(self, text: str, index: int) -> tuple[tuple[int, int], ...]:

@@ -190,3 +190,30 @@ def test_the_folders_a_settings_file_names_are_kept_while_it_cannot_be_loaded(
         assert "the folders it names, where no report or export may go, are not known; mend it" in outcome.err
     else:
         assert f"inside `look/overrides`, {CUSTOM}, which the build reads" in outcome.err, outcome.err
+
+
+@pytest.mark.parametrize("broken", ["INHERIT: missing.yml\n", "INHERIT: mkdocs.yml\n"], ids=["missing", "a cycle"])
+def test_an_output_into_a_folder_another_projects_broken_settings_name_is_refused(
+    root_book: Path, capsys: pytest.CaptureFixture[str], broken: str
+) -> None:
+    """``build -o ../other/out``, ``out`` the theme folder of another project whose ``mkdocs.yml`` cannot be loaded,
+    was built into (the forty-second probe): only this build stops on its own settings before publishing."""
+    other = project(root_book.parent / "other")
+    (other / "mkdocs.yml").write_text(f"site_name: x\ntheme:\n  custom_dir: out\n{broken}", encoding="utf-8")
+    with nothing_written_outside(root_book.parent):
+        outcome = run(capsys, "build", "-q", "--no-pdf", "-o", "../other/out")
+    assert outcome.code == 2 and "the folders it names, where no report or export may go, are not known" in outcome.err
+    if "cycle" in broken:
+        assert "`INHERIT` makes a chain of more than 10 files (or a cycle)" in outcome.err, outcome.err
+    assert not (other / "out").exists()
+
+
+@pytest.mark.parametrize("command", [("lint", "-o", "report.txt"), ("build", "-q", "--no-pdf")])
+def test_an_inherit_of_a_list_is_told_at_its_line(
+    root_book: Path, capsys: pytest.CaptureFixture[str], command: tuple[str, ...]
+) -> None:
+    """``INHERIT: [a.yml]`` was told only "`INHERIT` names a file of settings", no line (the forty-third probe)."""
+    (root_book / "mkdocs.yml").write_text("site_name: x\nINHERIT: [a.yml]\n", encoding="utf-8")
+    outcome = run(capsys, *command)
+    assert outcome.code == 2
+    assert "mkdocs.yml:2: `INHERIT` names one file of settings: write its path as text" in outcome.err, outcome.err
