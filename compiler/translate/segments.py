@@ -46,6 +46,14 @@ PROSE_WORDS = 6
 """A table cell with this many words is prose: its row is read as a sentence."""
 _STEP = re.compile(r"^\s*(\d+)[.)]?\s+(?=\S)")
 _WORD = re.compile(r"\w+")
+_WORD_START = "\0"
+"""What stands before each word in :attr:`Locator._marked` (no word holds it)."""
+
+
+@functools.lru_cache(maxsize=1024)
+def _letters_from_a_word_start(letters: str) -> re.Pattern[str]:
+    """``letters`` from a word's start in :attr:`Locator._marked`, word breaks (a NUL) allowed between any two."""
+    return re.compile(_WORD_START + f"{_WORD_START}?".join(re.escape(letter) for letter in letters))
 
 
 @dataclass(frozen=True, slots=True)
@@ -319,10 +327,11 @@ class Locator:
         for match in _SOURCE_WORD.finditer(text):
             self.words.append(match.group())
             self.offsets.append(match.start())
-        self._joined = "".join(self.words)
-        """The words one after the other, without what lies between: a sentence's letters are looked for in it."""
-        self._starts = list(itertools.accumulate((len(word) for word in self.words), initial=0))
-        """Where each word starts in :attr:`_joined` (and, last, its length)."""
+        self._marked = "".join(_WORD_START + word for word in self.words)
+        """The words one after the other, each after a NUL (no word holds one): a sentence's letters are looked for
+        in it from a word's start, across the word breaks."""
+        self._starts = [at + index for index, at in enumerate(itertools.accumulate(map(len, self.words), initial=0))]
+        """Where each word's NUL stands in :attr:`_marked` (and, last, its length)."""
         self._followed: dict[tuple[str, int], tuple[tuple[int, int], ...]] = {}
         self._columns: dict[tuple[str, int], tuple[tuple[int, ...], tuple[int, ...]]] = {}
 
@@ -340,19 +349,20 @@ class Locator:
         last = bisect_right(self.offsets, start + REACH)  # the words a sentence may start at
         if first >= last:
             return start, -1
-        # Looked for in the joined words at C speed, each place a word starts checked as before: a sentence not
-        # found (its first words hold `&eacute;`) read every word of its first letter within REACH, 12 words joined
-        # for each, and the next sentence, from the same place, again (the forty-second probe).
+        # Looked for at C speed from the words' starts alone, across word breaks, each place found checked as
+        # before: a sentence not found (its first words hold `&eacute;`) read every word of its first letter within
+        # REACH, 12 words joined for each, and the next sentence, from the same place, again (the forty-second
+        # probe); then each place its letters stood inside a word (the forty-third).
+        pattern = _letters_from_a_word_start(letters)
         ends = self._starts[min(last + 2 * CHECKED_WORDS, len(self.words))]
-        at = self._joined.find(letters, self._starts[first], ends)
-        while at != -1:
-            index = bisect_left(self._starts, at)
-            if index < last and self._starts[index] == at:
-                if "".join(self.words[index : index + 2 * CHECKED_WORDS]).startswith(letters):
-                    return self.offsets[index], index
-            elif index >= last:
+        found = pattern.search(self._marked, self._starts[first], ends)
+        while found is not None:
+            index = bisect_left(self._starts, found.start())
+            if index >= last:
                 break
-            at = self._joined.find(letters, at + 1, ends)
+            if "".join(self.words[index : index + 2 * CHECKED_WORDS]).startswith(letters):
+                return self.offsets[index], index
+            found = pattern.search(self._marked, found.start() + 1, ends)
         return start, -1
 
     def follow(self, text: str, index: int) -> tuple[tuple[int, int], ...]:
