@@ -34,6 +34,8 @@ class BackgroundData(Generic[T]):
         self._what = what
         self._process: Any = None
         self._result: T | None = None
+        self._stopped = False
+        """Whether :meth:`stop` stopped the worker (its result no longer wanted), not another's signal."""
         self._lock = threading.Lock()
         """Held while the worker is signalled or closed: ``serve`` stops it from its loop while the thread that
         waits for it closes it (the worker checked, then gone or closed under the other: a traceback)."""
@@ -93,6 +95,7 @@ class BackgroundData(Generic[T]):
         thread waiting for the worker reaps it (two threads waiting for one process race for its exit status)."""
         with self._lock:
             if self._process is not None:
+                self._stopped = True
                 self._process.kill()
 
     def files(self) -> T:
@@ -108,7 +111,7 @@ class BackgroundData(Generic[T]):
         except EOFError:
             self._process.join()
             code = self._process.exitcode
-            if code is not None and code < 0:  # killed: the system's out-of-memory killer, or a user's `kill -9`
+            if code is not None and code < 0 and not self._stopped:  # killed by another: the out-of-memory killer
                 memory = " (SIGKILL: the system may have run out of memory)" if code == -9 else ""
                 raise UserError(
                     f"{self._what} was stopped by signal {-code}{memory}; the last good site is kept"
