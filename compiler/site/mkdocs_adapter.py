@@ -201,6 +201,7 @@ def read_settings(path: Path, *, root: Path | None = None, inherited: tuple[Path
         check_reworked_kinds,
         check_setting_paths,
         check_snippet_files,
+        check_text_lists,
         check_theme_icons,
     )
 
@@ -229,6 +230,7 @@ def read_settings(path: Path, *, root: Path | None = None, inherited: tuple[Path
         raise SiteBuildError(f"{path} must hold a mapping of MkDocs settings")
     if root is not None:
         check_reworked_kinds(path, text, loaded)
+        check_text_lists(path, text, loaded)
         check_setting_paths(path, text, loaded, root)
         check_plugin_caches(path, text, loaded)
         check_generator_writes(path, text, loaded)
