@@ -128,5 +128,5 @@ def _may_name_folders(path: Path, root: Path) -> bool:
     try:
         text = read_input_text(path, root=root, kind="site settings")
     except UnreadableInput:
-        return False  # the build says what is wrong with it
+        return True  # the folders it names are not known: read for them, it refuses a report as a broken one does
     return any(word in text for word in _folder_setting_words())

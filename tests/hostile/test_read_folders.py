@@ -208,6 +208,23 @@ def test_an_output_into_a_folder_another_projects_broken_settings_name_is_refuse
     assert not (other / "out").exists()
 
 
+def test_a_report_into_another_project_whose_settings_cannot_be_read_is_refused(
+    root_book: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Another project's ``mkdocs.yml`` that is no UTF-8 named no folder, and a report went into its theme folder,
+    while an inherited file that cannot be read refused the place (the forty-third probe's note): neither is
+    guessed now."""
+    other = project(root_book.parent / "other")
+    (other / "mkdocs.yml").write_bytes(b"site_name: x\ntheme:\n  custom_dir: look\n# \xff\n")
+    (other / "look").mkdir()
+    with nothing_written_outside(root_book.parent):
+        outcome = run(capsys, "lint", "-o", "../other/look/main.html")
+    assert outcome.code == 2 and "the folders it names, where no report or export may go, are not known" in outcome.err
+    assert not (other / "look" / "main.html").exists()
+    (other / "mkdocs.yml").write_bytes(b"site_name: x\ntheme:\n  custom_dir: look\n")
+    assert "the folder `mkdocs.yml` names as `theme.custom_dir`" in run(capsys, "lint", "-o", "../other/look/x").err
+
+
 @pytest.mark.parametrize("command", [("lint", "-o", "report.txt"), ("build", "-q", "--no-pdf")])
 def test_an_inherit_of_a_list_is_told_at_its_line(
     root_book: Path, capsys: pytest.CaptureFixture[str], command: tuple[str, ...]
