@@ -37,24 +37,30 @@ def kept_files(
 
 
 def projects_around(target: Path, project: Project | None = None) -> Iterator[Project]:
-    """Every project whose folder holds ``target`` (a configuration above it), the nearest first, but ``project``;
-    a :class:`~rulebook.errors.UserError` for one whose configuration cannot be used (another user's too)."""
+    """Every project whose folder holds ``target`` (a configuration above it) as written or where links lead it, the
+    nearest first, each once, but ``project``; a :class:`~rulebook.errors.UserError` for one whose configuration
+    cannot be used (another user's too). Above the written place alone, ``lint -o ../via/main.html`` with ``via`` a
+    link (outside every project, or committed in a third) to another project's theme folder was written there (the
+    forty-fourth probe)."""
     import os
 
     from rulebook.config_file import find_config
     from rulebook.project import load_project
 
-    place = Path(os.path.abspath(target)).parent
-    while not os.path.isdir(place) and place != place.parent:  # the nearest folder that is there
-        place = place.parent
+    written = Path(os.path.abspath(target)).parent
+    while not os.path.isdir(written) and written != written.parent:  # the nearest folder that is there
+        written = written.parent
     own = {os.path.realpath(project.root), os.path.realpath(project.config_file or project.root)} if project else set()
-    while (found := find_config(place, anyone=True)) is not None:  # every project around, the nearest first
-        if not {os.path.realpath(found.parent), os.path.realpath(found)} & own:
-            find_config(found.parent)  # another user's is refused
-            yield load_project(config_file=found)
-        if found.parent == found.parent.parent:
-            return
-        place = found.parent.parent  # a project inside another: the outer one's folders too
+    seen: set[str] = set()
+    for place in dict.fromkeys((written, Path(os.path.realpath(written)))):
+        while (found := find_config(place, anyone=True)) is not None:  # every project around, the nearest first
+            if not {os.path.realpath(found.parent), os.path.realpath(found)} & (own | seen):
+                seen.add(os.path.realpath(found))
+                find_config(found.parent)  # another user's is refused
+                yield load_project(config_file=found)
+            if found.parent == found.parent.parent:
+                break
+            place = found.parent.parent  # a project inside another: the outer one's folders too
 
 
 def read_folders(project: Project, *, now: bool = True) -> list[tuple[Path, str]]:
