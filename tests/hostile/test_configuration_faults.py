@@ -646,7 +646,8 @@ def test_a_setting_of_mkdocs_yml_the_generator_refuses_is_told_with_its_reason_n
     [
         ("theme: [material]\n", "mkdocs.yml:1: `theme` must be a mapping of the theme's settings, or the theme's"),
         ("theme:\n  custom_dir: 5\n", "mkdocs.yml:2: `theme.custom_dir` names a file or folder: write its path"),
-        ("extra_css: [{a: 1}]\n", "with the settings of mkdocs.yml (TypeError: unhashable type: 'dict', in"),
+        ("extra_css: [{a: 1}]\n", "mkdocs.yml:1: `extra_css` must be a list of file names (text)"),
+        ("extra:\n  social: 5\n", "the theme's template `social.html:13` failed on a setting of mkdocs.yml (TypeError"),
         ("hooks: [hooks.py]\n", "a hook of mkdocs.yml failed at `hooks.py:2` (ValueError: boom)"),
         ("INHERIT: !ENV RULEBOOK_TEST_SECRET\n", "cannot read `"),
     ],
