@@ -17,7 +17,7 @@ from types import TracebackType
 from typing import Any, Generic, TypeVar
 
 from rulebook.child_process import die_with_parent
-from rulebook.errors import InvalidRuleData, UserError
+from rulebook.errors import OUT_OF_MEMORY, InvalidRuleData, UserError
 from rulebook.stops import stops_held
 
 T = TypeVar("T")
@@ -81,6 +81,8 @@ class BackgroundData(Generic[T]):
             self._send(("invalid", str(error)))
         except UserError as error:  # a fault of the sources, said in plain words (not as `TerminologyError: ...`)
             self._send(("user", str(error)))
+        except MemoryError:  # a limit such as `ulimit -v`: an ordinary fault, not a bug (the forty-fourth probe)
+            self._send(("memory", ""))
         except Exception as error:
             self._send(("failed", f"{type(error).__name__}: {error}"))
 
@@ -121,6 +123,8 @@ class BackgroundData(Generic[T]):
             raise InvalidRuleData(value)
         if status == "user":
             raise UserError(f"{self._what} failed: {value}")
+        if status == "memory":
+            raise UserError(f"{self._what} ran out of memory ({OUT_OF_MEMORY}); the last good site is kept")
         if status == "failed":
             raise RuntimeError(f"{self._what} failed: {value}")
         self._result = value

@@ -18,6 +18,9 @@ written as UTF-8 text, nor TOML, can hold it as it is."""
 QUOTE_LIMIT = 60
 """Longest value a message quotes whole."""
 
+OUT_OF_MEMORY = "the system, or a limit such as `ulimit -v`, allows less memory than it needs"
+"""Why a command ran out of memory (Python's MemoryError), in the words every such message uses."""
+
 
 def shorten(text: str, limit: int) -> str:
     """``text`` cut to ``limit`` characters by an ellipsis in the middle, keeping both ends."""

@@ -545,6 +545,7 @@ def parse_project(
             raise check.error(f"[{where}] needs `sources`")
         books.append(_book(entry, root, check, name, where))
     _check_read_once(books, check)
+    _check_companions(books, root, check)
     names = {book.name for book in books}
     for book in books:
         if book.changes_from is not None and (book.changes_from not in names or book.changes_from == book.name):
@@ -807,6 +808,30 @@ def _check_read_once(books: Sequence[BookConfig], check: _Checker) -> None:
                     f"`sources` of book `{book.name}` names `{source.name}`, a file book `{owner}` reads as its source "
                     "(links followed): a file is one book's; the other book uses it (`uses`)"
                 )
+
+
+def _check_companions(books: Sequence[BookConfig], root: Path, check: _Checker) -> None:
+    """Refuse two translations in one folder (links followed): the status file beside each (``status --mark`` writes
+    it; no setting names another) and, unless named, the terminology and the waivers were one file for both, so
+    ``compare --waive`` and ``status --mark`` could write neither's (the forty-third probe's note)."""
+    first: dict[str, tuple[str, str]] = {}
+    for book in books:
+        for translation in book.translations:
+            here = (book.name, translation.language)
+            owner = first.setdefault(os.path.realpath(translation.status_file), here)
+            if owner == here:
+                continue
+            both = (
+                f"`{owner[1]}` and `{here[1]}` of book `{book.name}`"
+                if owner[0] == book.name
+                else f"`{owner[1]}` of book `{owner[0]}` and `{here[1]}` of book `{book.name}`"
+            )
+            folder = os.path.relpath(translation.source.parent, root)
+            raise check.error(
+                f"the translations {both} are in one folder, `{folder}/`: the files kept beside a translation "
+                f"(`{STATUS_FILE}`, `{TERMS_FILE}`, `{WAIVERS_FILE}`) would be one for both; give each translation "
+                "a folder of its own"
+            )
 
 
 def _source_format(table: Mapping[str, Any], check: _Checker, where: str) -> str | None:

@@ -68,6 +68,8 @@ def init_project(folder: Path, title: str | None = None, source_format: str = "x
             f"`{existing}` already configures a rulebook project here: nothing was made "
             "(to add a book to it, `rulebook new-book NAME`)"
         )
+    if existing is not None:
+        _check_place(folder)
     title = _checked_title(title or _title_of(folder))
     markdown = source_format == "markdown"
     book = "rules/book.md" if markdown else "rules/book.xml"
@@ -101,6 +103,29 @@ def init_project(folder: Path, title: str | None = None, source_format: str = "x
     files |= {name: text for name, text in extras.items() if name not in kept}
     _write_all(folder, files)
     return Made(folder, tuple(files), kept, existing)
+
+
+def _check_place(folder: Path) -> None:
+    """Refuse a new project in a folder a project around it reads (its theme's ``custom_dir``, a pictures folder:
+    the next build published the new project's configuration and wheel as theme files, the forty-first probe's
+    note) or publishes into (its site): nothing is made. A project around whose configuration cannot be used asks
+    nothing here (its own build stops on it; the warning says the new project is a separate one)."""
+    from rulebook.errors import UserError
+    from rulebook.recipe.kept import projects_around, read_folders
+
+    try:
+        around = [(outer, read_folders(outer)) for outer in projects_around(folder / CONFIG_FILE)]
+    except UserError:
+        return
+    for outer, read in around:
+        for place, what in [(outer.site_folder, "where its build publishes the site"), *read]:
+            if any(folder.is_relative_to(seen) for seen in (os.path.abspath(place), os.path.realpath(place))):
+                shown = os.path.relpath(place, outer.root)
+                raise ScaffoldError(
+                    f"`{folder}` is inside `{shown}` of the project around it (`{outer.config_file}`), {what}: its "
+                    "build would take the new project's files for its own; nothing was made (choose a folder outside "
+                    "it)"
+                )
 
 
 def _in_markdown(xml: str, title: str) -> str:

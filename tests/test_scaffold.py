@@ -26,6 +26,32 @@ def test_init_inside_a_project_warns_that_the_new_one_is_separate(
     assert (tmp_path / "sub" / "deeper" / "rulebook.toml").is_file()
 
 
+@pytest.mark.parametrize(
+    ("place", "said"),
+    [
+        ("overrides/p", "inside `overrides` of the project around it (`{config}`), the folder `mkdocs.yml` names as "),
+        ("rules/images/q", "inside `rules/images` of the project around it (`{config}`), the pictures folder of"),
+        ("site/x", "inside `site` of the project around it (`{config}`), where its build publishes the site"),
+        ("site_templates/t", "inside `site_templates` of the project around it (`{config}`), the project's templates"),
+    ],
+    ids=["theme", "pictures", "site", "templates"],
+)
+def test_init_in_a_folder_a_project_around_reads_or_publishes_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], place: str, said: str
+) -> None:
+    """A project made in the outer one's theme folder was published by its next build as theme files, wheel
+    included; it was told only that the new project was a separate one (the forty-first probe's note)."""
+    monkeypatch.chdir(tmp_path)
+    assert main(["init", "--title", "Outer"]) == 0
+    Path("mkdocs.yml").write_text("site_name: x\ntheme:\n  name: material\n  custom_dir: overrides\n", "utf-8")
+    capsys.readouterr()
+    assert main(["init", place, "--title", "Inner"]) == 2
+    err = capsys.readouterr().err
+    assert said.format(config=tmp_path / "rulebook.toml") in err, err
+    assert "nothing was made (choose a folder outside it)" in err
+    assert not (tmp_path / place).exists()
+
+
 def test_init_in_a_repository_says_what_would_keep_the_workflow_from_running(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

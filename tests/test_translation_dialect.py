@@ -188,8 +188,9 @@ def test_compare_takes_the_language_of_the_only_configured_translation(
 def test_compare_without_a_language_names_the_configured_ones(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    project = _project(tmp_path, CONFIG + '\n[translations.fr]\nsource = "fr.md"\n')
-    shutil.copy(DIALECT / "fr.md", project / "fr.md")
+    project = _project(tmp_path, CONFIG + '\n[translations.fr]\nsource = "fr/fr.md"\n')
+    (project / "fr").mkdir()
+    shutil.copy(DIALECT / "fr.md", project / "fr" / "fr.md")
     shutil.copy(DIALECT / "de.md", project / "other.md")
     monkeypatch.chdir(project)
     capsys.readouterr()

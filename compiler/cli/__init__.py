@@ -112,6 +112,15 @@ def _main(argv: Sequence[str] | None) -> int:
         # The reader went away (`rulebook ... | head`): stop quietly, as other command-line tools do.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
+    except MemoryError:  # a limit such as `ulimit -v` (a CI's, a shared host's): no bug (the forty-fourth probe)
+        from rulebook.errors import OUT_OF_MEMORY
+
+        print(
+            f"rulebook: error: out of memory ({OUT_OF_MEMORY}); every output is replaced whole or not at all, so none "
+            "is left half-written",
+            file=sys.stderr,
+        )
+        return EXIT_USAGE
     except RuntimeError as error:  # Python 3.11's `Path.resolve` of a path that loops (`ln -s loop loop`)
         from rulebook.fileio import link_loop, reason_of
         from rulebook.report.escaping import terminal_message

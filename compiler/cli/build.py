@@ -149,6 +149,14 @@ def _tell_the_engine(result: build_values.BuildResult) -> None:
                 remember_valid(book.rule_data.encode("utf-8"), schema)
     except RulesError as error:
         print(f"rulebook: warning: {error}", file=sys.stderr)
+    except MemoryError:  # the site is published whole: only the engine's first question will be slower
+        from rulebook.errors import OUT_OF_MEMORY
+
+        print(
+            f"rulebook: warning: the engine's cache could not note the new rules.json (out of memory: {OUT_OF_MEMORY});"
+            " the site is published, and the engine checks the data at its first question",
+            file=sys.stderr,
+        )
 
 
 def report_build(result: build_values.BuildResult, progress: Progress, *, served: bool = False) -> int:

@@ -4,6 +4,7 @@ build's output, ``lint -o``, ``graph -o``, exports, ``convert -o``, baselines, w
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 
 from rulebook.project import Input, Project
@@ -20,33 +21,46 @@ def kept_files(
     fortieth). A configuration there that cannot be read, or is another user's, refuses the place. ``writing``: the
     file a command writes in its own role (:meth:`~rulebook.project.Project.inputs`); ``output``: ``target`` is a
     build's output, made only once the settings are loaded (:func:`read_folders`)."""
-    import os
-
-    from rulebook.config_file import find_config
     from rulebook.errors import UserError
     from rulebook.fileio import OutputError
-    from rulebook.project import load_project
 
     protected, read = list(project.inputs(writing=writing)), read_folders(project, now=not output)
-    place = Path(os.path.abspath(target)).parent
-    while not os.path.isdir(place) and place != place.parent:  # the nearest folder that is there
-        place = place.parent
-    own = {os.path.realpath(project.root), os.path.realpath(project.config_file or project.root)}
     try:
-        while (found := find_config(place, anyone=True)) is not None:  # every project around, the nearest first
-            if not {os.path.realpath(found.parent), os.path.realpath(found)} & own:
-                find_config(found.parent)  # another user's is refused
-                other = load_project(config_file=found)
-                protected += other.inputs()
-                read += read_folders(other)  # its build is not this one: it stops on nothing here
-            if found.parent == found.parent.parent:
-                break
-            place = found.parent.parent  # a project inside another: the outer one's folders too
+        for other in projects_around(target, project):
+            protected += other.inputs()
+            read += read_folders(other)  # its build is not this one: it stops on nothing here
     except UserError as error:
         raise OutputError(
             f"cannot write `{target}`: it is inside another project, whose configuration cannot be used ({error})"
         ) from None
     return protected, read
+
+
+def projects_around(target: Path, project: Project | None = None) -> Iterator[Project]:
+    """Every project whose folder holds ``target`` (a configuration above it) as written or where links lead it, the
+    nearest first, each once, but ``project``; a :class:`~rulebook.errors.UserError` for one whose configuration
+    cannot be used (another user's too). Above the written place alone, ``lint -o ../via/main.html`` with ``via`` a
+    link (outside every project, or committed in a third) to another project's theme folder was written there (the
+    forty-fourth probe)."""
+    import os
+
+    from rulebook.config_file import find_config
+    from rulebook.project import load_project
+
+    written = Path(os.path.abspath(target)).parent
+    while not os.path.isdir(written) and written != written.parent:  # the nearest folder that is there
+        written = written.parent
+    own = {os.path.realpath(project.root), os.path.realpath(project.config_file or project.root)} if project else set()
+    seen: set[str] = set()
+    for place in dict.fromkeys((written, Path(os.path.realpath(written)))):
+        while (found := find_config(place, anyone=True)) is not None:  # every project around, the nearest first
+            if not {os.path.realpath(found.parent), os.path.realpath(found)} & (own | seen):
+                seen.add(os.path.realpath(found))
+                find_config(found.parent)  # another user's is refused
+                yield load_project(config_file=found)
+            if found.parent == found.parent.parent:
+                break
+            place = found.parent.parent  # a project inside another: the outer one's folders too
 
 
 def read_folders(project: Project, *, now: bool = True) -> list[tuple[Path, str]]:
@@ -120,5 +134,5 @@ def _may_name_folders(path: Path, root: Path) -> bool:
     try:
         text = read_input_text(path, root=root, kind="site settings")
     except UnreadableInput:
-        return False  # the build says what is wrong with it
+        return True  # the folders it names are not known: read for them, it refuses a report as a broken one does
     return any(word in text for word in _folder_setting_words())

@@ -201,8 +201,8 @@ def read_settings(path: Path, *, root: Path | None = None, inherited: tuple[Path
         check_reworked_kinds,
         check_setting_paths,
         check_snippet_files,
+        check_text_lists,
         check_theme_icons,
-        setting_line,
     )
 
     text = read_input_text(path, root=root, limit=MAX_SETTINGS_BYTES, kind="configuration")
@@ -230,21 +230,15 @@ def read_settings(path: Path, *, root: Path | None = None, inherited: tuple[Path
         raise SiteBuildError(f"{path} must hold a mapping of MkDocs settings")
     if root is not None:
         check_reworked_kinds(path, text, loaded)
+        check_text_lists(path, text, loaded)
         check_setting_paths(path, text, loaded, root)
         check_plugin_caches(path, text, loaded)
         check_generator_writes(path, text, loaded)
         check_snippet_files(path, text, loaded, root)
-    parent = loaded.pop("INHERIT", None)
+    parent = _inherited_file(path, text, loaded.pop("INHERIT", None), len(inherited))
     settings = loaded
     if parent is not None:
-        if not isinstance(parent, str):
-            line = setting_line(text, ("INHERIT",))
-            raise SiteBuildError(
-                f"{f'{path}:{line}' if line else path}: `INHERIT` names one file of settings: write its path as text"
-            )
-        if len(inherited) >= MAX_INHERITED:
-            raise SiteBuildError(f"{path}: `INHERIT` makes a chain of more than {MAX_INHERITED} files (or a cycle)")
-        base = read_settings(Path(os.path.normpath(path.parent / parent)), root=root, inherited=(*inherited, path))
+        base = read_settings(parent, root=root, inherited=(*inherited, path))
         settings = dict(mergedeep.merge(base, loaded))
     if root is not None and not inherited:  # the project's file, with what it inherits
         check_theme_icons(path, text, settings, root, theme_icon_folders())
@@ -276,22 +270,30 @@ def named_settings(path: Path, root: Path, inherited: int = 0) -> dict[str, Any]
         raise SiteBuildError(f"cannot read {path}: {error}") from error
     if not isinstance(loaded, dict):
         return {}
-    parent = loaded.pop("INHERIT", None)
+    parent = _inherited_file(path, text, loaded.pop("INHERIT", None), inherited)
     if parent is None:
         return loaded
-    if not isinstance(parent, str):
+    import mergedeep  # MkDocs' own merge, as read_settings merges
+
+    return dict(mergedeep.merge(named_settings(parent, root, inherited + 1), loaded))
+
+
+def _inherited_file(path: Path, text: str, named: object, inherited: int) -> Path | None:
+    """The file a settings file's ``INHERIT`` names (``named``), beside it, or None without one; ``inherited``: how
+    many files inherit ``path``. Refused in one wording for the build's reading and the plain one: ``INHERIT`` not
+    written as text (told at its line), or a chain past :data:`MAX_INHERITED` files (a cycle never ends)."""
+    if named is None:
+        return None
+    if not isinstance(named, str):
         from rulebook.site.setting_paths import setting_line
 
         line = setting_line(text, ("INHERIT",))
         raise SiteBuildError(
             f"{f'{path}:{line}' if line else path}: `INHERIT` names one file of settings: write its path as text"
         )
-    if inherited >= MAX_INHERITED:  # the build's words for it (read_settings)
+    if inherited >= MAX_INHERITED:
         raise SiteBuildError(f"{path}: `INHERIT` makes a chain of more than {MAX_INHERITED} files (or a cycle)")
-    import mergedeep  # MkDocs' own merge, as read_settings merges
-
-    base = named_settings(Path(os.path.normpath(path.parent / parent)), root, inherited + 1)
-    return dict(mergedeep.merge(base, loaded))
+    return Path(os.path.normpath(path.parent / named))
 
 
 def theme_icon_folders() -> list[Path]:

@@ -121,6 +121,21 @@ def check_reworked_kinds(path: Path, text: str, settings: dict[str, Any]) -> Non
             refuse((key,), f"{_LISTED}; the options of `{name}` a mapping")
 
 
+TEXT_LISTS = ("extra_css", "extra_templates")
+"""Settings MkDocs checks only as lists: their entries, each a file's name, must be text too."""
+
+
+def check_text_lists(path: Path, text: str, settings: dict[str, Any]) -> None:
+    """Refuse (:class:`SiteBuildError`, at its line) an entry of a :data:`TEXT_LISTS` setting that is not text:
+    MkDocs checks only the list, and ``extra_css: [5]`` passed the lint and stopped the build in Python's words
+    (``argument of type 'int' is not iterable``; the forty-third probe's note)."""
+    for key in TEXT_LISTS:
+        entries = settings.get(key)
+        if isinstance(entries, list) and not all(isinstance(entry, str) for entry in entries):
+            line = setting_line(text, (key,))
+            raise SiteBuildError(f"{f'{path}:{line}' if line else path}: `{key}` must be a list of file names (text)")
+
+
 def check_plugin_caches(path: Path, text: str, settings: dict[str, Any]) -> None:
     """Refuse (:class:`SiteBuildError`) a plugin's ``cache_dir`` in ``settings``, read from ``path`` (its
     ``text``): Material's ``privacy`` plugin publishes a file it finds in its cache as an external asset it

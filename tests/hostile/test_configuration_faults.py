@@ -646,7 +646,8 @@ def test_a_setting_of_mkdocs_yml_the_generator_refuses_is_told_with_its_reason_n
     [
         ("theme: [material]\n", "mkdocs.yml:1: `theme` must be a mapping of the theme's settings, or the theme's"),
         ("theme:\n  custom_dir: 5\n", "mkdocs.yml:2: `theme.custom_dir` names a file or folder: write its path"),
-        ("extra_css: [{a: 1}]\n", "with the settings of mkdocs.yml (TypeError: unhashable type: 'dict', in"),
+        ("extra_css: [{a: 1}]\n", "mkdocs.yml:1: `extra_css` must be a list of file names (text)"),
+        ("extra:\n  social: 5\n", "the theme's template `social.html:13` failed on a setting of mkdocs.yml (TypeError"),
         ("hooks: [hooks.py]\n", "a hook of mkdocs.yml failed at `hooks.py:2` (ValueError: boom)"),
         ("INHERIT: !ENV RULEBOOK_TEST_SECRET\n", "cannot read `"),
     ],
@@ -903,6 +904,51 @@ def test_a_file_two_books_name_through_links_is_refused(
     outcome = run(capsys, "lint")
     assert outcome.code == 2
     assert "`sources` of book `other` names `again.xml`, a file book `main` reads as its source" in outcome.err
+
+
+@pytest.mark.parametrize(
+    ("layout", "said"),
+    [
+        ("side by side", "the translations `de` and `fr` of book `main` are in one folder, `rules/`"),
+        ("through a link", "the translations `de` and `fr` of book `main` are in one folder, `rules/`"),
+        ("two books", "the translations `fr` of book `main` and `fr` of book `other` are in one folder, `rules/`"),
+    ],
+    ids=["side-by-side", "link", "two-books"],
+)
+def test_two_translations_in_one_folder_are_refused(
+    scratch: Path,  # noqa: F811
+    capsys: pytest.CaptureFixture[str],
+    layout: str,
+    said: str,
+) -> None:
+    """Two translations side by side shared the status file beside them (no setting names another), and the
+    terminology and waivers unless named: `compare --waive` and `status --mark` were refused for both, each file
+    being the other's (the forty-third probe's note). Each translation in a folder of its own is read."""
+    (scratch / "rules").mkdir()
+    source(scratch, "rules/big.xml", BOOK)
+    source(scratch, "rules/other.xml", BOOK.replace('id="', 'id="o-'))
+    for name in ("fr.md", "de.md"):
+        (scratch / "rules" / name).write_text("# Règles\n\nTexte.\n", encoding="utf-8")
+    if layout == "through a link":
+        (scratch / "rules" / "de").symlink_to(".")
+    de = "rules/de/de.md" if layout == "through a link" else "rules/de.md"
+    translations = {
+        "side by side": f'[translations.fr]\nsource = "rules/fr.md"\n[translations.de]\nsource = "{de}"\n',
+        "through a link": f'[translations.fr]\nsource = "rules/fr.md"\n[translations.de]\nsource = "{de}"\n',
+        "two books": '[translations.fr]\nsource = "rules/fr.md"\n'
+        '[books.other]\nsources = ["rules/other.xml"]\n[books.other.translations.fr]\nsource = "rules/de.md"\n',
+    }[layout]
+    (scratch / "rulebook.toml").write_text(f'sources = ["rules/big.xml"]\n{translations}', encoding="utf-8")
+    outcome = run(capsys, "lint")
+    assert outcome.code == 2 and said in outcome.err, outcome.err
+    assert "give each translation a folder of its own" in outcome.err
+    (scratch / "rules" / "own").mkdir()
+    (scratch / "rules" / "de.md").rename(scratch / "rules" / "own" / "de.md")
+    fixed = translations.replace(f'source = "{de}"', 'source = "rules/own/de.md"').replace(
+        'source = "rules/de.md"', 'source = "rules/own/de.md"'
+    )
+    (scratch / "rulebook.toml").write_text(f'sources = ["rules/big.xml"]\n{fixed}', encoding="utf-8")
+    assert "in one folder" not in run(capsys, "lint").err
 
 
 def test_a_configured_path_stepping_back_out_of_a_link_is_refused(

@@ -1474,3 +1474,18 @@ def test_a_rule_data_worker_killed_is_told_plainly_not_as_a_bug() -> None:
         os.kill(worker._process.pid, signal.SIGKILL)
         with pytest.raises(UserError, match=r"compiling rules.json was stopped by signal 9 \(SIGKILL: the system"):
             worker.files()
+
+
+def test_a_rule_data_worker_out_of_memory_is_told_plainly_not_as_a_bug() -> None:
+    """Under a memory limit (`ulimit -v`, a CI's or a shared host's) the worker's MemoryError was "internal error:
+    RuntimeError: compiling rules.json failed: MemoryError ... a bug in the rulebook compiler" (the forty-fourth
+    probe)."""
+    from rulebook.data_worker import BackgroundData
+    from rulebook.errors import UserError
+
+    def greedy() -> int:
+        raise MemoryError
+
+    said = r"compiling rules.json ran out of memory \(the system, or a limit such"
+    with BackgroundData(greedy, "compiling rules.json") as worker, pytest.raises(UserError, match=said):
+        worker.files()

@@ -204,6 +204,9 @@ SETTINGS_THE_BUILD_REFUSES = {
         "its values nest more than 200 deep (lists or mappings within each other)",
     ),
     "scripts-kind": ("extra_javascript: js/x.js\n", "mkdocs.yml:1: `extra_javascript` must be a list of scripts"),
+    # MkDocs checks only that they are lists: the build stopped in Python's words (the forty-third probe's note)
+    "css-entries": ("site_name: x\nextra_css: [5]\n", "mkdocs.yml:2: `extra_css` must be a list of file names (text)"),
+    "templates-entries": ("extra_templates: [a.html, [1]]\n", "mkdocs.yml:1: `extra_templates` must be a list of"),
     "option": (  # MkDocs quoted the Python traceback of the extension it could not load, on one line
         "markdown_extensions:\n  - admonition:\n      no_such_option: 1\n",
         "Failed to load extension 'admonition'. KeyError: 'no_such_option'\n",

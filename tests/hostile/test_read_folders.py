@@ -164,6 +164,35 @@ def test_nothing_is_written_from_a_project_inside_another_into_a_place_the_outer
 
 
 @pytest.mark.parametrize(
+    ("command", "said"),
+    [
+        (("lint", "-o", "../via/main.html"), f"inside `{{other}}/look`, {CUSTOM}"),
+        (("graph", "-o", "../via/partials/footer.html"), f"inside `{{other}}/look`, {CUSTOM}"),
+        (("build", "-q", "--no-pdf", "-o", "../via/site"), f"inside `{{other}}/look`, {CUSTOM}"),
+        (("lint", "-o", "../third/templates/strings.toml"), f"inside `{{other}}/site_templates`, {TEMPLATES}"),
+    ],
+    ids=["lint", "graph", "build", "a link a third project holds"],
+)
+def test_nothing_is_written_into_another_projects_read_folders_through_a_link_outside_it(
+    root_book: Path, capsys: pytest.CaptureFixture[str], command: tuple[str, ...], said: str
+) -> None:
+    """Only the projects above a place as written were asked: through ``via``, a link outside every project (a
+    user's shortcut) or one a third project commits, to another project's theme or templates folder, reports, a
+    converted source and a build went there with exit 0, and every page of that site was the lint report (the
+    forty-fourth probe). The projects above where the place leads are asked too."""
+    other = project(root_book.parent / "other")
+    (other / "mkdocs.yml").write_text(MKDOCS.format(custom="look"), encoding="utf-8")
+    (other / "look").mkdir()
+    (other / "site_templates").mkdir(exist_ok=True)
+    (root_book.parent / "via").symlink_to(other / "look")
+    third = project(root_book.parent / "third")
+    (third / "templates").symlink_to("../other/site_templates")
+    with nothing_written_outside(root_book.parent):
+        outcome = run(capsys, *command)
+    assert outcome.code == 2 and said.format(other=other) in outcome.err, outcome.err
+
+
+@pytest.mark.parametrize(
     "broken",
     [
         "extra:\n  x: !!python/name:no_such_module_at_all.x\n",
@@ -206,6 +235,23 @@ def test_an_output_into_a_folder_another_projects_broken_settings_name_is_refuse
     if "cycle" in broken:
         assert "`INHERIT` makes a chain of more than 10 files (or a cycle)" in outcome.err, outcome.err
     assert not (other / "out").exists()
+
+
+def test_a_report_into_another_project_whose_settings_cannot_be_read_is_refused(
+    root_book: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Another project's ``mkdocs.yml`` that is no UTF-8 named no folder, and a report went into its theme folder,
+    while an inherited file that cannot be read refused the place (the forty-third probe's note): neither is
+    guessed now."""
+    other = project(root_book.parent / "other")
+    (other / "mkdocs.yml").write_bytes(b"site_name: x\ntheme:\n  custom_dir: look\n# \xff\n")
+    (other / "look").mkdir()
+    with nothing_written_outside(root_book.parent):
+        outcome = run(capsys, "lint", "-o", "../other/look/main.html")
+    assert outcome.code == 2 and "the folders it names, where no report or export may go, are not known" in outcome.err
+    assert not (other / "look" / "main.html").exists()
+    (other / "mkdocs.yml").write_bytes(b"site_name: x\ntheme:\n  custom_dir: look\n")
+    assert "the folder `mkdocs.yml` names as `theme.custom_dir`" in run(capsys, "lint", "-o", "../other/look/x").err
 
 
 @pytest.mark.parametrize("command", [("lint", "-o", "report.txt"), ("build", "-q", "--no-pdf")])
