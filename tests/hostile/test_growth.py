@@ -1391,15 +1391,56 @@ def test_a_translations_sentences_are_found_in_its_source_without_copying_the_re
         assert all(locator.find("ab ab ab ab ab ab", 0) == (0, -1) for _ in range(1_000))
 
 
+def test_a_sentence_of_long_words_is_looked_for_by_its_first_letters() -> None:
+    """The expression was made of all the letters of a sentence's first six words: a sentence of six words of 3,000
+    letters not found, after a paragraph of `la la la`, read thousands of words from each of its word starts within
+    reach (`compare` 12.7 s at 227 KB), and six found sentences of 180,000 letters each were compiled letter by letter
+    (10.5 s at 1.08 MB; the forty-fourth probe)."""
+    from rulebook.source import SourceText
+    from rulebook.translate.segments import Locator
+
+    word = "la" * 1_500
+    locator = Locator(SourceText("fr.md", "la " * 15_000 + "\n\n" + f"&#108;{word[1:]} {word} {word}.\n\n" * 10))
+    with cpu_time_under(2):  # 0.05 s; 9 s when each of 10,000 word starts read up to 9,000 letters
+        assert all(locator.find(f"{word} {word} {word}.", 0) == (0, -1) for _ in range(10))
+    words = ["la" * 2_000 + f"{n}x" for n in range(40)]
+    locator = Locator(SourceText("fr.md", "".join(f"{word} " * 6 + ".\n\n" for word in words)))
+    start, found = 0, []
+    with cpu_time_under(2):  # 0.02 s; 6 s when the expression held each sentence's 24,000 letters
+        for word in words:
+            start, index = locator.find(f"{word} " * 6, start)
+            found.append(index)
+    assert found == [6 * n for n in range(40)]
+
+
+def test_a_sentence_whose_letters_run_past_twelve_words_from_every_start_is_tried_a_bounded_number_of_times() -> None:
+    """A sentence's first letters matched from each of 15,000 word starts of `la la la`, past the letters twelve
+    words hold, a Python step each: 10 ms a sentence, `compare` 11.9 s on 86 KB (found on the forty-fourth probe's
+    fix). At most :data:`~rulebook.translate.segments._MOST_PLACES_TRIED` places are compared."""
+    from rulebook.source import SourceText
+    from rulebook.translate.segments import Locator
+
+    locator = Locator(SourceText("fr.md", "la " * 15_000 + "\n\nUne figurine bouge vers la table.\n"))
+    with cpu_time_under(2):  # 0.1 s; 10 s when every place was compared
+        assert all(locator.find(f"lalala lalalalala la la la lalala {n}.", 0) == (0, -1) for n in range(1_000))
+    assert locator.find("Une figurine bouge vers la table.", 44_000) == (45_002, 15_000)
+
+
 @pytest.mark.parametrize("seed", range(200))
-def test_a_sentence_is_found_where_its_words_follow_each_other_from_the_first_such_word(seed: int) -> None:
-    """The joined words searched at C speed find what a walk of every word of the sentence's first letter finds."""
+def test_a_sentence_is_found_where_its_words_follow_each_other_from_the_first_such_word(
+    seed: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The joined words searched at C speed find what a walk of every word of the sentence's first letter finds,
+    however many of its first letters the expression looks for."""
     import random
 
     from rulebook.source import SourceText
+    from rulebook.translate import segments
     from rulebook.translate.segments import _WORD, CHECKED_WORDS, REACH, Locator
 
     rolled = random.Random(seed)
+    monkeypatch.setattr(segments, "_SEARCHED_LETTERS", rolled.choice([1, 2, 3, 5, 64]))
+    monkeypatch.setattr(segments, "_MOST_PLACES_TRIED", 10**9)  # the walk tries every place
     vocabulary = ["a", "ab", "b", "ba", "abc", "c", "9e", "ca"]
     text = " ".join(rolled.choice(vocabulary) + rolled.choice(["", "", ".", ","]) for _ in range(rolled.randrange(80)))
     locator = Locator(SourceText("s.md", text))
