@@ -13,7 +13,7 @@ import contextlib
 import json
 import os
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -69,7 +69,9 @@ def init_project(folder: Path, title: str | None = None, source_format: str = "x
             "(to add a book to it, `rulebook new-book NAME`)"
         )
     if existing is not None:
-        _check_place(folder)
+        from rulebook.recipe.kept import projects_around
+
+        _check_place(folder, lambda: projects_around(folder / CONFIG_FILE))
     title = _checked_title(title or _title_of(folder))
     markdown = source_format == "markdown"
     book = "rules/book.md" if markdown else "rules/book.xml"
@@ -105,26 +107,27 @@ def init_project(folder: Path, title: str | None = None, source_format: str = "x
     return Made(folder, tuple(files), kept, existing)
 
 
-def _check_place(folder: Path) -> None:
-    """Refuse a new project in a folder a project around it reads (its theme's ``custom_dir``, a pictures folder:
-    the next build published the new project's configuration and wheel as theme files, the forty-first probe's
-    note) or publishes into (its site): nothing is made. A project around whose configuration cannot be used asks
-    nothing here (its own build stops on it; the warning says the new project is a separate one)."""
+def _check_place(
+    folder: Path, around: Callable[[], Iterable[Project]], whose: str = "of the project around it"
+) -> None:
+    """Refuse a new project or book in a folder a project reads (its theme's ``custom_dir``, a pictures folder: the
+    next build published the new project's configuration and wheel as theme files, the forty-first probe's note) or
+    publishes into (its site): nothing is made. ``around``: the projects asked; one whose configuration cannot be
+    used asks nothing here (its own build stops on it)."""
     from rulebook.errors import UserError
-    from rulebook.recipe.kept import projects_around, read_folders
+    from rulebook.recipe.kept import read_folders
 
     try:
-        around = [(outer, read_folders(outer)) for outer in projects_around(folder / CONFIG_FILE)]
+        asked = [(project, read_folders(project)) for project in around()]
     except UserError:
         return
-    for outer, read in around:
-        for place, what in [(outer.site_folder, "where its build publishes the site"), *read]:
+    for project, read in asked:
+        for place, what in [(project.site_folder, "where its build publishes the site"), *read]:
             if any(folder.is_relative_to(seen) for seen in (os.path.abspath(place), os.path.realpath(place))):
-                shown = os.path.relpath(place, outer.root)
+                shown = os.path.relpath(place, project.root)
                 raise ScaffoldError(
-                    f"`{folder}` is inside `{shown}` of the project around it (`{outer.config_file}`), {what}: its "
-                    "build would take the new project's files for its own; nothing was made (choose a folder outside "
-                    "it)"
+                    f"`{folder}` is inside `{shown}` {whose} (`{project.config_file}`), {what}: its build would take "
+                    "the new files for its own; nothing was made (choose a folder outside it)"
                 )
 
 
@@ -185,6 +188,7 @@ def add_book(
     source = f"rules/{name}/book.md" if markdown else f"rules/{name}/book.xml"
     if (project.root / source).exists():
         raise ScaffoldError(f"`{project.root / source}` exists already: nothing was made")
+    _check_place((project.root / source).parent, lambda: [project], "of the project")
     title = _checked_title(title or name.replace("-", " ").replace("_", " ").capitalize())
     prefix = "" if project.config_file.name == CONFIG_FILE else "tool.rulebook."
     table = f"\n[{prefix}books.{name}]\n"

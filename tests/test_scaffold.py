@@ -52,6 +52,26 @@ def test_init_in_a_folder_a_project_around_reads_or_publishes_is_refused(
     assert not (tmp_path / place).exists()
 
 
+def test_a_new_book_in_a_folder_the_build_reads_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`new-book theme` with the theme's `custom_dir` at `rules/theme` wrote the book's source into the theme's
+    folder (the forty-fifth probe's note: `init` asked, `new-book` did not)."""
+    monkeypatch.chdir(tmp_path)
+    assert main(["init", "--title", "Outer"]) == 0
+    Path("mkdocs.yml").write_text("site_name: x\ntheme:\n  name: material\n  custom_dir: rules/theme\n", "utf-8")
+    capsys.readouterr()
+    assert main(["new-book", "theme"]) == 2
+    err = capsys.readouterr().err
+    assert (
+        f"`{tmp_path / 'rules' / 'theme'}` is inside `rules/theme` of the project (`{tmp_path / 'rulebook.toml'}`)"
+        in err
+    )
+    assert "the folder `mkdocs.yml` names as `theme.custom_dir`: its build would take the new files for its own" in err
+    assert not (tmp_path / "rules" / "theme").exists() and "theme" not in Path("rulebook.toml").read_text("utf-8")
+    assert main(["new-book", "campaign"]) == 0
+
+
 def test_init_in_a_repository_says_what_would_keep_the_workflow_from_running(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -46,22 +46,13 @@ PROSE_WORDS = 6
 """A table cell with this many words is prose: its row is read as a sentence."""
 _STEP = re.compile(r"^\s*(\d+)[.)]?\s+(?=\S)")
 _WORD = re.compile(r"\w+")
-_WORD_START = "\0"
-"""What stands before each word in :attr:`Locator._marked` (no word holds it)."""
-
-
-_SEARCHED_LETTERS = 64
-"""How many of a sentence's first letters the expression looks for; the rest are compared where it finds them."""
+_KEY_LETTERS = 4
+"""How many of a sentence's first letters, across word breaks, pick the word starts it may begin at
+(:meth:`Locator._word_starts`); the rest are compared there."""
 _MOST_PLACES_TRIED = 256
-"""How many places the expression finds are compared with the whole of a sentence's first words before it is told not
-found: letters of 12 words past the first 12 words' reach matched from each of 15,000 word starts of `la la la`, a
-Python step each (10 ms a sentence, 11.9 s for 86 KB; the forty-fourth probe's fix found it). Real text has none."""
-
-
-@functools.lru_cache(maxsize=1024)
-def _letters_from_a_word_start(letters: str) -> re.Pattern[str]:
-    """``letters`` from a word's start in :attr:`Locator._marked`, word breaks (a NUL) allowed between any two."""
-    return re.compile(_WORD_START + f"{_WORD_START}?".join(re.escape(letter) for letter in letters))
+"""How many word starts picked by a sentence's first letters are compared with the whole of its first words before it
+is told not found: from each of 15,000 word starts of `la la la`, letters past what twelve words hold were compared,
+a step each (10 ms a sentence, 11.9 s for 86 KB; the forty-fourth probe). Real text has tens."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -335,14 +326,11 @@ class Locator:
         for match in _SOURCE_WORD.finditer(text):
             self.words.append(match.group())
             self.offsets.append(match.start())
-        self._marked = "".join(_WORD_START + word for word in self.words)
-        """The words one after the other, each after a NUL (no word holds one): a sentence's letters are looked for
-        in it from a word's start, across the word breaks."""
         self._joined = "".join(self.words)
-        """The words one after the other, without what lies between: a place found is compared with it."""
-        self._starts = [at + index for index, at in enumerate(itertools.accumulate(map(len, self.words), initial=0))]
-        """Where each word's NUL stands in :attr:`_marked` (and, last, its length); less the word's index, where
-        it starts in :attr:`_joined`."""
+        """The words one after the other, without what lies between: a sentence's letters are compared with it."""
+        self._starts = list(itertools.accumulate(map(len, self.words), initial=0))
+        """Where each word starts in :attr:`_joined` (and, last, its length)."""
+        self._keyed: dict[int, dict[str, list[int]]] = {}
         self._followed: dict[tuple[str, int], tuple[tuple[int, int], ...]] = {}
         self._columns: dict[tuple[str, int], tuple[tuple[int, ...], tuple[int, ...]]] = {}
 
@@ -360,26 +348,32 @@ class Locator:
         last = bisect_right(self.offsets, start + REACH)  # the words a sentence may start at
         if first >= last:
             return start, -1
-        # Looked for at C speed from the words' starts alone, across word breaks, each place found checked as
-        # before: a sentence not found (its first words hold `&eacute;`) read every word of its first letter within
-        # REACH, 12 words joined for each, and the next sentence, from the same place, again (the forty-second
-        # probe); then each place its letters stood inside a word (the forty-third). Only the first letters make
-        # the expression: all of six long words were compiled for each sentence, and read from every word start
-        # within REACH, across thousands of short words spelling them (the forty-fourth probe).
-        pattern = _letters_from_a_word_start(letters[:_SEARCHED_LETTERS])
-        ends = self._starts[min(last + 2 * CHECKED_WORDS, len(self.words))]
-        found = pattern.search(self._marked, self._starts[first], ends)
-        for _ in range(_MOST_PLACES_TRIED):
-            if found is None:
-                break
-            index = bisect_left(self._starts, found.start())
+        # The word starts its first letters pick, each compared at C speed: a sentence not found (its first words
+        # hold `&eacute;`) read every word of its first letter within REACH, 12 words joined for each, and the next
+        # sentence, from the same place, again (the forty-second probe); then each place its letters stood inside a
+        # word (the forty-third); then an expression of its letters was tried from every word start within REACH,
+        # across thousands of short words spelling them (the forty-fourth and forty-fifth).
+        places = self._word_starts(min(len(letters), _KEY_LETTERS)).get(letters[:_KEY_LETTERS], [])
+        at = bisect_left(places, first)
+        for index in places[at : at + _MOST_PLACES_TRIED]:
             if index >= last:
                 break
             checked = min(index + 2 * CHECKED_WORDS, len(self.words))  # the letters of 12 words at most
-            if self._joined.startswith(letters, self._starts[index] - index, self._starts[checked] - checked):
+            if self._joined.startswith(letters, self._starts[index], self._starts[checked]):
                 return self.offsets[index], index
-            found = pattern.search(self._marked, found.start() + 1, ends)
         return start, -1
+
+    def _word_starts(self, length: int) -> dict[str, list[int]]:
+        """The index of every word by the ``length`` letters from its start, across word breaks (each list in order);
+        made once for each length."""
+        keyed = self._keyed.get(length)
+        if keyed is None:
+            keyed = {}
+            joined, starts = self._joined, self._starts
+            for index in range(len(self.words)):
+                keyed.setdefault(joined[starts[index] : starts[index] + length], []).append(index)
+            self._keyed[length] = keyed
+        return keyed
 
     def follow(self, text: str, index: int) -> tuple[tuple[int, int], ...]:
         """Each word of a sentence found at ``index``: (position in the text, offset in the source)."""

@@ -312,7 +312,7 @@ def test_init_is_refused_inside_a_site_this_tool_built(
     monkeypatch.chdir(scratch / "site")
     outcome = refused(capsys, scratch, "init", "--title", "Game")
     assert "is inside `site` of the project around it" in outcome.err, outcome.err
-    assert "where its build publishes the site: its build would take the new project's files for its own" in outcome.err
+    assert "where its build publishes the site: its build would take the new files for its own" in outcome.err
 
 
 def test_a_report_is_never_written_through_a_link(
