@@ -199,6 +199,7 @@ def read_settings(
     from mkdocs.utils.yaml import get_yaml_loader, yaml_load
 
     from rulebook.site.setting_paths import (
+        check_control_characters,
         check_generator_writes,
         check_plugin_caches,
         check_reworked_kinds,
@@ -238,6 +239,7 @@ def read_settings(
         check_plugin_caches(path, text, loaded)
         check_generator_writes(path, text, loaded)
         check_snippet_files(path, text, loaded, root)
+        check_control_characters(path, text, loaded)  # after the paths', which say more of a path
     parent = _inherited_file(path, text, loaded.pop("INHERIT", None), len(inherited))
     settings = loaded
     if parent is not None:
