@@ -113,11 +113,17 @@ def _main(argv: Sequence[str] | None) -> int:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
     except MemoryError:  # a limit such as `ulimit -v` (a CI's, a shared host's): no bug (the forty-fourth probe)
-        from rulebook.errors import OUT_OF_MEMORY
+        return _out_of_memory()
+    except (ImportError, OSError) as error:
+        if _memory_refused(error):  # an extension module (lxml's) not mapped under `ulimit -v`: the forty-fifth probe
+            return _out_of_memory()
+        if not isinstance(error, ImportError):
+            return _internal(error)
+        from rulebook.masked import masked
 
         print(
-            f"rulebook: error: out of memory ({OUT_OF_MEMORY}); every output is replaced whole or not at all, so none "
-            "is left half-written",
+            f"rulebook: error: a package rulebook needs cannot be imported ({masked(str(error))}): reinstall "
+            "rulebook-compiler",
             file=sys.stderr,
         )
         return EXIT_USAGE
@@ -137,6 +143,29 @@ def _main(argv: Sequence[str] | None) -> int:
             signal.signal(signal.SIGTERM, previous)
         if interrupting:
             signal.signal(signal.SIGINT, signal.default_int_handler)
+
+
+def _out_of_memory() -> int:
+    """Out of memory, said plainly (no bug of ours)."""
+    from rulebook.errors import OUT_OF_MEMORY
+
+    print(
+        f"rulebook: error: out of memory ({OUT_OF_MEMORY}); every output is replaced whole or not at all, so none "
+        "is left half-written",
+        file=sys.stderr,
+    )
+    return EXIT_USAGE
+
+
+_MEMORY_REFUSED = ("failed to map segment", "Cannot allocate memory")
+"""What the system says, in an ImportError or an OSError, when it could not map or allocate memory."""
+
+
+def _memory_refused(error: ImportError | OSError) -> bool:
+    """Whether ``error`` says the system could not map or allocate memory (``ENOMEM``)."""
+    import errno
+
+    return getattr(error, "errno", None) == errno.ENOMEM or any(said in str(error) for said in _MEMORY_REFUSED)
 
 
 def _internal(error: Exception) -> int:

@@ -68,7 +68,9 @@ def read_folders(project: Project, *, now: bool = True) -> list[tuple[Path, str]
     one or lie inside one (:func:`rulebook.publish.check_output`), no report, export or converted source be written
     inside one (:func:`rulebook.fileio.check_report_file`): the pictures folder beside each source and
     translation, the project's templates (``site_templates/``), the folders ``mkdocs.yml`` names (the theme's
-    ``custom_dir``, ``docs_dir``) and the ``hooks`` it runs (files, held to the same rule). ``-o images`` beside a
+    ``custom_dir``, ``docs_dir``), the ``hooks`` it runs and the files it inherits (``INHERIT``, in turn: files,
+    held to the same rule; an empty one took a report, and the next build read its keys as settings, the
+    forty-fifth probe). ``-o images`` beside a
     source at the project's root, ``-o site_templates`` and ``-o overrides`` (the ``custom_dir``) were built into
     while empty, and the next build deleted the picture or ``strings.toml`` added there. Settings that cannot be
     read for the folders they name (:func:`~rulebook.site.writer.settings_naming_folders`) refuse a file written
@@ -89,8 +91,12 @@ def read_folders(project: Project, *, now: bool = True) -> list[tuple[Path, str]
         from rulebook.site.setting_paths import snippet_places
         from rulebook.site.writer import mkdocs_settings, settings_naming_folders
 
+        inherited: list[Path] = []
         try:  # an output: the settings as the build loads them, which it stops on first when it cannot
-            settings = settings_naming_folders(mkdocs_file) if now else mkdocs_settings(mkdocs_file)
+            if now:
+                settings = settings_naming_folders(mkdocs_file, inherited)
+            else:
+                settings = mkdocs_settings(mkdocs_file, inherited=inherited)
         except (UserError, OSError) as error:
             if not now:
                 return list(dict.fromkeys(found))
@@ -112,6 +118,7 @@ def read_folders(project: Project, *, now: bool = True) -> list[tuple[Path, str]
             if isinstance(hook, str) and path_problem(hook) is None
         ]
         found += snippet_places(settings, root)
+        found += [(path, "a file `mkdocs.yml` inherits (`INHERIT`)") for path in inherited]
     return list(dict.fromkeys(found))
 
 

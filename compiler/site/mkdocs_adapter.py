@@ -182,13 +182,16 @@ MAX_INHERITED = 10
 """The longest chain of ``INHERIT``'ed settings files read (a file inheriting itself would never end)."""
 
 
-def read_settings(path: Path, *, root: Path | None = None, inherited: tuple[Path, ...] = ()) -> dict[str, Any]:
+def read_settings(
+    path: Path, *, root: Path | None = None, inherited: tuple[Path, ...] = (), read: list[Path] | None = None
+) -> dict[str, Any]:
     """MkDocs settings from a YAML file, read through :func:`~rulebook.inputs.read_input` (``root``: the project,
     for its own ``mkdocs.yml``) as MkDocs reads it (``!ENV``, ``INHERIT``).
 
     The file ``INHERIT`` names is read here, through the same reader, not by MkDocs (which opened any file);
     in the project, every path setting must stay inside it (:func:`~rulebook.site.setting_paths.check_setting_paths`).
-    ``inherited``: the files that inherit this one, for the chain's length.
+    ``inherited``: the files that inherit this one, for the chain's length; ``read``: given, each file inherited is
+    added to it (no report may replace one).
     """
     import mergedeep  # type: ignore[import-untyped]  # MkDocs' own merge of inherited settings
     import yaml
@@ -196,6 +199,7 @@ def read_settings(path: Path, *, root: Path | None = None, inherited: tuple[Path
     from mkdocs.utils.yaml import get_yaml_loader, yaml_load
 
     from rulebook.site.setting_paths import (
+        check_control_characters,
         check_generator_writes,
         check_plugin_caches,
         check_reworked_kinds,
@@ -235,23 +239,27 @@ def read_settings(path: Path, *, root: Path | None = None, inherited: tuple[Path
         check_plugin_caches(path, text, loaded)
         check_generator_writes(path, text, loaded)
         check_snippet_files(path, text, loaded, root)
+        check_control_characters(path, text, loaded)  # after the paths', which say more of a path
     parent = _inherited_file(path, text, loaded.pop("INHERIT", None), len(inherited))
     settings = loaded
     if parent is not None:
-        base = read_settings(parent, root=root, inherited=(*inherited, path))
+        if read is not None:
+            read.append(parent)
+        base = read_settings(parent, root=root, inherited=(*inherited, path), read=read)
         settings = dict(mergedeep.merge(base, loaded))
     if root is not None and not inherited:  # the project's file, with what it inherits
         check_theme_icons(path, text, settings, root, theme_icon_folders())
     return settings
 
 
-def named_settings(path: Path, root: Path, inherited: int = 0) -> dict[str, Any]:
+def named_settings(path: Path, root: Path, inherited: int = 0, read: list[Path] | None = None) -> dict[str, Any]:
     """What a settings file the build cannot load (a value of the wrong kind, a plugin not installed) still says,
     read as plain YAML, ``INHERIT`` followed inside ``root`` as far as :data:`MAX_INHERITED` files: the folders it
     names, which no report may go into while it is mended (``lint -o overrides/main.html`` was written, and every
     page was the lint report once it was). A :class:`~rulebook.errors.UserError` where that reading could name a
     folder otherwise than the build: a tagged value (``!ENV``, ``!relative``, ``!!python/name:``: the build resolves
-    them), a file it inherits that cannot be read, or no YAML at all (the forty-first probe)."""
+    them), a file it inherits that cannot be read, or no YAML at all (the forty-first probe). ``read``: given, each
+    file inherited is added to it."""
     import yaml
 
     class Plain(yaml.SafeLoader):
@@ -275,7 +283,9 @@ def named_settings(path: Path, root: Path, inherited: int = 0) -> dict[str, Any]
         return loaded
     import mergedeep  # MkDocs' own merge, as read_settings merges
 
-    return dict(mergedeep.merge(named_settings(parent, root, inherited + 1), loaded))
+    if read is not None:
+        read.append(parent)
+    return dict(mergedeep.merge(named_settings(parent, root, inherited + 1, read), loaded))
 
 
 def _inherited_file(path: Path, text: str, named: object, inherited: int) -> Path | None:

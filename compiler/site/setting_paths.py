@@ -17,6 +17,7 @@ import stat
 from pathlib import Path
 from typing import Any
 
+from rulebook.characters import BIDI_CONTROLS, character_class
 from rulebook.errors import SiteBuildError, quoted
 from rulebook.fileio import GIT_FOLDER, git_ignored, ignored_said, inside_git
 from rulebook.inputs import link_refusal, named_refusal
@@ -134,6 +135,42 @@ def check_text_lists(path: Path, text: str, settings: dict[str, Any]) -> None:
         if isinstance(entries, list) and not all(isinstance(entry, str) for entry in entries):
             line = setting_line(text, (key,))
             raise SiteBuildError(f"{f'{path}:{line}' if line else path}: `{key}` must be a list of file names (text)")
+
+
+_CONTROLS = re.compile(
+    character_class(code for code in (*range(0x20), 0x7F, *range(0x80, 0xA0), *BIDI_CONTROLS) if code not in (9, 10))
+)
+"""The characters no setting may hold: the C0 controls but the tab and the line break, DEL, the C1 controls and the
+bidirectional controls."""
+
+
+def check_control_characters(path: Path, text: str, settings: dict[str, Any]) -> None:
+    """Refuse (:class:`SiteBuildError`, at its line) a string of ``settings``, a value or a key at any depth, holding
+    a character of :data:`_CONTROLS`: ``extra_css: ["a\\0.css"]`` passed the lint, and the build wrote a raw NUL into
+    every page's ``<head>`` (the forty-fifth probe)."""
+    pending: list[tuple[tuple[str, ...], Any]] = [((), settings)]
+    while pending:
+        keys, value = pending.pop()
+        if isinstance(value, dict):
+            for key, item in value.items():
+                if isinstance(key, str) and (found := _CONTROLS.search(key)):
+                    _refuse_control(path, text, (*keys, key), found.group())
+                pending.append(((*keys, str(key)), item))
+        elif isinstance(value, list):
+            pending += [(keys, item) for item in value]
+        elif isinstance(value, str) and (found := _CONTROLS.search(value)):
+            _refuse_control(path, text, keys, found.group())
+
+
+def _refuse_control(path: Path, text: str, keys: tuple[str, ...], character: str) -> None:
+    """Refuse the setting ``keys`` holding the control ``character``, at the line of its nearest key found."""
+    line = next((found for end in range(len(keys), 0, -1) if (found := setting_line(text, keys[:end]))), None)
+    kind = "a bidirectional control" if ord(character) in BIDI_CONTROLS else "a control character"
+    place = f"{path}:{line}" if line else str(path)
+    raise SiteBuildError(
+        f"{place}: `{visible('.'.join(keys))}` holds {kind} (U+{ord(character):04X}), which would be written raw "
+        "into the site's pages: write it in plain characters"
+    )
 
 
 def check_plugin_caches(path: Path, text: str, settings: dict[str, Any]) -> None:

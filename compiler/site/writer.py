@@ -214,23 +214,29 @@ DEFAULT_SETTINGS = Path(__file__).with_name("mkdocs.defaults.yml")
 """The MkDocs configuration every site starts from; a project's ``mkdocs.yml`` is merged over it."""
 
 
-def mkdocs_settings(project_file: Path | None, overrides: dict[str, Any] | None = None) -> dict[str, Any]:
+def mkdocs_settings(
+    project_file: Path | None, overrides: dict[str, Any] | None = None, *, inherited: list[Path] | None = None
+) -> dict[str, Any]:
     """The MkDocs configuration of a project: the defaults, then ``overrides`` (what the project's
-    rulebook configuration says: name, URL, copyright), then the project's ``mkdocs.yml`` if it has one."""
+    rulebook configuration says: name, URL, copyright), then the project's ``mkdocs.yml`` if it has one.
+    ``inherited``: given, the files ``mkdocs.yml`` inherits (``INHERIT``, in turn) are added to it."""
     settings = merge_settings(read_settings(DEFAULT_SETTINGS), overrides or {})
     if project_file is not None and present(project_file):
-        settings = merge_settings(settings, read_settings(project_file, root=project_file.parent))
+        settings = merge_settings(settings, read_settings(project_file, root=project_file.parent, read=inherited))
     return with_needed_extensions(settings)
 
 
-def settings_naming_folders(project_file: Path) -> dict[str, Any]:
+def settings_naming_folders(project_file: Path, inherited: list[Path] | None = None) -> dict[str, Any]:
     """The project's MkDocs settings for the folders they name (:func:`rulebook.recipe.kept.read_folders`): as the build
     loads them, else, while they cannot be loaded, as plain YAML (:func:`~rulebook.site.mkdocs_adapter.named_settings`);
-    a :class:`~rulebook.errors.UserError` when they are no YAML at all."""
+    a :class:`~rulebook.errors.UserError` when they are no YAML at all. ``inherited``: given, the files
+    ``mkdocs.yml`` inherits are added to it."""
     try:
-        return mkdocs_settings(project_file)
+        return mkdocs_settings(project_file, inherited=inherited)
     except (UserError, OSError):  # the build says what is wrong with them; the folders they name are kept still
-        return named_settings(project_file, project_file.parent)
+        if inherited is not None:
+            inherited.clear()  # read again, plainly
+        return named_settings(project_file, project_file.parent, read=inherited)
 
 
 NEEDED_EXTENSIONS = ("attr_list",)

@@ -207,6 +207,16 @@ SETTINGS_THE_BUILD_REFUSES = {
     # MkDocs checks only that they are lists: the build stopped in Python's words (the forty-third probe's note)
     "css-entries": ("site_name: x\nextra_css: [5]\n", "mkdocs.yml:2: `extra_css` must be a list of file names (text)"),
     "templates-entries": ("extra_templates: [a.html, [1]]\n", "mkdocs.yml:1: `extra_templates` must be a list of"),
+    # written raw into every page's <head> while the lint passed (the forty-fifth probe)
+    "css-nul": (
+        'site_name: x\nextra_css: ["a\\0.css"]\n',
+        "mkdocs.yml:2: `extra_css` holds a control character (U+0000), which would be written raw into the site's",
+    ),
+    "nested-bidi": (
+        'extra:\n  social:\n    - {link: "https://e.x/\\u202egnp"}\n',
+        "mkdocs.yml:2: `extra.social.link` holds a bidirectional control (U+202E)",
+    ),
+    "key-c1": ('extra:\n  "a\\x85": 1\n', "mkdocs.yml:2: `extra.a\ufffd` holds a control character (U+0085)"),
     "option": (  # MkDocs quoted the Python traceback of the extension it could not load, on one line
         "markdown_extensions:\n  - admonition:\n      no_such_option: 1\n",
         "Failed to load extension 'admonition'. KeyError: 'no_such_option'\n",

@@ -49,3 +49,34 @@ def test_the_engines_cache_out_of_memory_after_publishing_is_a_warning(
     assert outcome.code == 0, outcome
     assert "rulebook: warning: the engine's cache could not note the new rules.json (out of memory" in outcome.err
     assert (game / "site" / "rules.json").is_file()
+
+
+@pytest.mark.parametrize(
+    ("raised", "said"),
+    [
+        (
+            ImportError(".../lxml/etree.cpython-311-x86_64-linux-gnu.so: failed to map segment from shared object"),
+            "rulebook: error: out of memory (the system, or a limit such as `ulimit -v`, allows less memory",
+        ),
+        (OSError(12, "Cannot allocate memory"), "rulebook: error: out of memory"),
+        (
+            ModuleNotFoundError("No module named 'lxml'"),
+            "rulebook: error: a package rulebook needs cannot be imported (No module named 'lxml'): reinstall "
+            "rulebook-compiler\n",
+        ),
+    ],
+    ids=["a module not mapped", "no memory to allocate", "a package missing"],
+)
+def test_an_import_that_fails_is_not_told_as_a_bug(
+    game: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, raised: Exception, said: str
+) -> None:
+    """Under `ulimit -v` 25-30 MB the lint's import of lxml failed ("failed to map segment from shared object"), told
+    as "internal error: ImportError ... This is a bug" (the forty-fifth probe): the system's refusal of memory is
+    told as out of memory, and a package of the install missing or broken as one to reinstall."""
+
+    def failing(*args: object, **kwargs: object) -> None:
+        raise raised
+
+    monkeypatch.setattr("rulebook.cli.lint.run_lint", failing)
+    outcome = run(capsys, "lint")
+    assert outcome.code == 2 and outcome.err.startswith(said) and "bug" not in outcome.err, outcome

@@ -263,3 +263,42 @@ def test_an_inherit_of_a_list_is_told_at_its_line(
     outcome = run(capsys, *command)
     assert outcome.code == 2
     assert "mkdocs.yml:2: `INHERIT` names one file of settings: write its path as text" in outcome.err, outcome.err
+
+
+INHERITED = "it is a file `mkdocs.yml` inherits (`INHERIT`), which the build reads"
+
+
+@pytest.mark.parametrize(
+    ("command", "place"),
+    [
+        (("lint", "--format", "json", "-o"), "base.yml"),
+        (("lint", "--format", "sarif", "-o"), "conf/deeper.yml"),
+        (("lint", "--write-baseline"), "base.yml"),
+        (("graph", "-o"), "conf/deeper.yml"),
+        (("convert", "book.xml", "--to", "markdown", "-o"), "base.yml"),
+        (("lint", "-o"), "../other/base.yml"),
+    ],
+)
+@pytest.mark.parametrize("loaded", [True, False], ids=["settings loaded", "settings broken"])
+def test_no_report_replaces_a_file_mkdocs_yml_inherits(
+    root_book: Path, capsys: pytest.CaptureFixture[str], command: tuple[str, ...], place: str, loaded: bool
+) -> None:
+    """``mkdocs.yml`` was kept, but not the file its ``INHERIT`` names: empty, it took a JSON or SARIF report, a
+    baseline, a graph or a converted source with exit 0, in one's own project and in another, and the next build
+    read the report's keys as settings (the forty-fifth probe). Every file inherited, in turn, is kept as it is."""
+    broken = "" if loaded else "extra: 5\n"  # read plainly, for the folders and files it names
+    other = project(root_book.parent / "other")
+    for folder in (root_book, other):
+        (folder / "conf").mkdir()
+        (folder / "mkdocs.yml").write_text(f"site_name: x\n{broken}INHERIT: base.yml\n", encoding="utf-8")
+        (folder / "base.yml").write_text("INHERIT: conf/deeper.yml\n", encoding="utf-8")
+        (folder / "conf" / "deeper.yml").write_text("", encoding="utf-8")
+        if place.endswith("base.yml"):
+            (folder / "base.yml").write_text("", encoding="utf-8")
+    before = (root_book / place).read_bytes()
+    with nothing_written_outside(root_book.parent):
+        outcome = run(capsys, *command, place)
+    assert outcome.code == 2 and INHERITED in outcome.err, outcome
+    assert (root_book / place).read_bytes() == before
+    outcome = run(capsys, "build", "-q", "--no-pdf", "-o", "base.yml")
+    assert outcome.code == 2 and ("the output `base.yml` is a file `mkdocs.yml` inherits" in outcome.err) is loaded
