@@ -227,7 +227,7 @@ def read_settings(
         said = str(error) if isinstance(error, ValueError) else "a tagged value (`!!...`) YAML cannot make"
         raise SiteBuildError(f"cannot read {path}: a value it holds cannot be read ({said})") from error
     except (OSError, UnicodeDecodeError, yaml.YAMLError, ConfigurationError) as error:
-        raise SiteBuildError(f"cannot read {path}: {error}") from error
+        raise SiteBuildError(_placed(path, error) or f"cannot read {path}: {error}") from error
     if loaded is None:
         return {}
     if not isinstance(loaded, dict):
@@ -250,6 +250,19 @@ def read_settings(
     if root is not None and not inherited:  # the project's file, with what it inherits
         check_theme_icons(path, text, settings, root, theme_icon_folders())
     return settings
+
+
+def _placed(path: Path, error: BaseException) -> str | None:
+    """A YAML error of the settings (MkDocs wraps it) at its file, line and column, in YAML's words without its
+    quote of the text; None for another."""
+    import yaml
+
+    marked = error if isinstance(error, yaml.MarkedYAMLError) else error.__context__
+    if not isinstance(marked, yaml.MarkedYAMLError) or marked.problem_mark is None:
+        return None
+    mark = marked.problem_mark
+    said = "; ".join(part for part in (marked.context, marked.problem) if part)
+    return f"{path}:{mark.line + 1}:{mark.column + 1}: {said}"
 
 
 def named_settings(path: Path, root: Path, inherited: int = 0, read: list[Path] | None = None) -> dict[str, Any]:
@@ -590,9 +603,25 @@ def _settings_loader() -> type:
         said = f"`!!python/module:{suffix}` names a module, which is no setting's value"
         raise yaml.constructor.ConstructorError(None, None, said, node.start_mark)
 
-    Loader.add_multi_constructor("tag:yaml.org,2002:python/name:", name)
-    Loader.add_multi_constructor("tag:yaml.org,2002:python/module:", module)
+    def refused(loader: yaml.FullLoader, node: yaml.Node) -> object:
+        shown = node.tag.replace(_YAML_TAG, "!!")
+        said = f"the tag `{shown}` makes a value the settings do not take: write it in plain YAML (a list, a mapping)"
+        raise yaml.constructor.ConstructorError(None, None, said, node.start_mark)
+
+    Loader.add_multi_constructor(f"{_YAML_TAG}python/name:", name)
+    Loader.add_multi_constructor(f"{_YAML_TAG}python/module:", module)
+    for tag in yaml.FullLoader.yaml_constructors:
+        if tag is not None and tag.removeprefix(_YAML_TAG) not in _PLAIN_TAGS:
+            Loader.add_constructor(tag, refused)
     return Loader
+
+
+_YAML_TAG = "tag:yaml.org,2002:"
+_PLAIN_TAGS = frozenset({"null", "bool", "int", "float", "str", "seq", "map", "timestamp"})
+"""The values YAML itself makes, which the settings may hold besides ``!!python/name:`` and MkDocs' ``!ENV`` and
+``!relative``: a ``!!python/tuple`` or a ``!!set`` (the full loader's) went past every check of what the settings
+hold, which reads lists, and MkDocs and its theme took them as lists (``theme.static_templates: !!python/tuple
+[/abs/.git/config]`` wrote a Git command there; control characters reached every page: the forty-sixth probe)."""
 
 
 def _fetching(error: OSError) -> bool:
