@@ -183,7 +183,12 @@ MAX_INHERITED = 10
 
 
 def read_settings(
-    path: Path, *, root: Path | None = None, inherited: tuple[Path, ...] = (), read: list[Path] | None = None
+    path: Path,
+    *,
+    root: Path | None = None,
+    inherited: tuple[Path, ...] = (),
+    read: list[Path] | None = None,
+    spent: int = 0,
 ) -> dict[str, Any]:
     """MkDocs settings from a YAML file, read through :func:`~rulebook.inputs.read_input` (``root``: the project,
     for its own ``mkdocs.yml``) as MkDocs reads it (``!ENV``, ``INHERIT``).
@@ -191,7 +196,7 @@ def read_settings(
     The file ``INHERIT`` names is read here, through the same reader, not by MkDocs (which opened any file);
     in the project, every path setting must stay inside it (:func:`~rulebook.site.setting_paths.check_setting_paths`).
     ``inherited``: the files that inherit this one, for the chain's length; ``read``: given, each file inherited is
-    added to it (no report may replace one).
+    added to it (no report may replace one); ``spent``: the characters of the files that inherit it.
     """
     import mergedeep  # type: ignore[import-untyped]  # MkDocs' own merge of inherited settings
     import yaml
@@ -209,7 +214,7 @@ def read_settings(
         check_theme_icons,
     )
 
-    text = read_input_text(path, root=root, limit=MAX_SETTINGS_BYTES, kind="configuration")
+    text = _settings_text(path, root, spent)
     remember_environment_values(text)
     _check_expansion(path, text)
     try:
@@ -227,7 +232,7 @@ def read_settings(
         said = str(error) if isinstance(error, ValueError) else "a tagged value (`!!...`) YAML cannot make"
         raise SiteBuildError(f"cannot read {path}: a value it holds cannot be read ({said})") from error
     except (OSError, UnicodeDecodeError, yaml.YAMLError, ConfigurationError) as error:
-        raise SiteBuildError(f"cannot read {path}: {error}") from error
+        raise SiteBuildError(_placed(path, error) or f"cannot read {path}: {error}") from error
     if loaded is None:
         return {}
     if not isinstance(loaded, dict):
@@ -245,14 +250,29 @@ def read_settings(
     if parent is not None:
         if read is not None:
             read.append(parent)
-        base = read_settings(parent, root=root, inherited=(*inherited, path), read=read)
+        base = read_settings(parent, root=root, inherited=(*inherited, path), read=read, spent=spent + len(text))
         settings = dict(mergedeep.merge(base, loaded))
     if root is not None and not inherited:  # the project's file, with what it inherits
         check_theme_icons(path, text, settings, root, theme_icon_folders())
     return settings
 
 
-def named_settings(path: Path, root: Path, inherited: int = 0, read: list[Path] | None = None) -> dict[str, Any]:
+def _placed(path: Path, error: BaseException) -> str | None:
+    """A YAML error of the settings (MkDocs wraps it) at its file, line and column, in YAML's words without its
+    quote of the text; None for another."""
+    import yaml
+
+    marked = error if isinstance(error, yaml.MarkedYAMLError) else error.__context__
+    if not isinstance(marked, yaml.MarkedYAMLError) or marked.problem_mark is None:
+        return None
+    mark = marked.problem_mark
+    said = "; ".join(part for part in (marked.context, marked.problem) if part)
+    return f"{path}:{mark.line + 1}:{mark.column + 1}: {said}"
+
+
+def named_settings(
+    path: Path, root: Path, inherited: int = 0, read: list[Path] | None = None, spent: int = 0
+) -> dict[str, Any]:
     """What a settings file the build cannot load (a value of the wrong kind, a plugin not installed) still says,
     read as plain YAML, ``INHERIT`` followed inside ``root`` as far as :data:`MAX_INHERITED` files: the folders it
     names, which no report may go into while it is mended (``lint -o overrides/main.html`` was written, and every
@@ -270,7 +290,7 @@ def named_settings(path: Path, root: Path, inherited: int = 0, read: list[Path] 
 
     Plain.add_multi_constructor("", tagged)
     Plain.add_multi_constructor("!", tagged)
-    text = read_input_text(path, root=root, limit=MAX_SETTINGS_BYTES, kind="configuration")
+    text = _settings_text(path, root, spent)
     _check_expansion(path, text)
     try:
         loaded = yaml.load(text, Loader=Plain)  # a safe loader, every tag refused
@@ -285,7 +305,19 @@ def named_settings(path: Path, root: Path, inherited: int = 0, read: list[Path] 
 
     if read is not None:
         read.append(parent)
-    return dict(mergedeep.merge(named_settings(parent, root, inherited + 1, read), loaded))
+    return dict(mergedeep.merge(named_settings(parent, root, inherited + 1, read, spent + len(text)), loaded))
+
+
+def _settings_text(path: Path, root: Path | None, spent: int) -> str:
+    """A settings file's text, at most :data:`MAX_SETTINGS_BYTES` with the files inheriting it (``spent``
+    characters): a chain of ten files of 900 KB each was read in 73 s (the forty-sixth probe)."""
+    text = read_input_text(path, root=root, limit=MAX_SETTINGS_BYTES, kind="configuration")
+    if spent and spent + len(text) > MAX_SETTINGS_BYTES:
+        raise SiteBuildError(
+            f"{path}: the settings and the files they inherit (`INHERIT`) hold more than {MAX_SETTINGS_BYTES:,} "
+            "characters together, more than a site's settings need"
+        )
+    return text
 
 
 def _inherited_file(path: Path, text: str, named: object, inherited: int) -> Path | None:
@@ -590,9 +622,25 @@ def _settings_loader() -> type:
         said = f"`!!python/module:{suffix}` names a module, which is no setting's value"
         raise yaml.constructor.ConstructorError(None, None, said, node.start_mark)
 
-    Loader.add_multi_constructor("tag:yaml.org,2002:python/name:", name)
-    Loader.add_multi_constructor("tag:yaml.org,2002:python/module:", module)
+    def refused(loader: yaml.FullLoader, node: yaml.Node) -> object:
+        shown = node.tag.replace(_YAML_TAG, "!!")
+        said = f"the tag `{shown}` makes a value the settings do not take: write it in plain YAML (a list, a mapping)"
+        raise yaml.constructor.ConstructorError(None, None, said, node.start_mark)
+
+    Loader.add_multi_constructor(f"{_YAML_TAG}python/name:", name)
+    Loader.add_multi_constructor(f"{_YAML_TAG}python/module:", module)
+    for tag in yaml.FullLoader.yaml_constructors:
+        if tag is not None and tag.removeprefix(_YAML_TAG) not in _PLAIN_TAGS:
+            Loader.add_constructor(tag, refused)
     return Loader
+
+
+_YAML_TAG = "tag:yaml.org,2002:"
+_PLAIN_TAGS = frozenset({"null", "bool", "int", "float", "str", "seq", "map", "timestamp"})
+"""The values YAML itself makes, which the settings may hold besides ``!!python/name:`` and MkDocs' ``!ENV`` and
+``!relative``: a ``!!python/tuple`` or a ``!!set`` (the full loader's) went past every check of what the settings
+hold, which reads lists, and MkDocs and its theme took them as lists (``theme.static_templates: !!python/tuple
+[/abs/.git/config]`` wrote a Git command there; control characters reached every page: the forty-sixth probe)."""
 
 
 def _fetching(error: OSError) -> bool:

@@ -364,6 +364,51 @@ def test_an_inherited_settings_file_is_read_inside_the_project_and_checked_as_it
     )
 
 
+def test_a_setting_deep_in_lists_is_placed_by_reading_the_settings_once(
+    scratch: Path,  # noqa: F811
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The line of a refused setting 95 lists deep read the whole settings again for each level (150 KB: the lint
+    62 s; the forty-sixth probe): once now."""
+    import yaml
+
+    composed = []
+    compose = yaml.compose
+    monkeypatch.setattr(yaml, "compose", lambda *args, **kwargs: composed.append(1) or compose(*args, **kwargs))
+    source(scratch, "book.xml", BOOK)
+    deep = '"\\x01"'
+    for _ in range(95):
+        deep = "[{a: " + deep + "}]"
+    (scratch / "mkdocs.yml").write_text("site_name: x\nextra:\n  deep:\n  - " + deep + "\n", encoding="utf-8")
+    outcome = run(capsys, "lint")
+    assert outcome.code == 2 and f"{scratch / 'mkdocs.yml'}:3: `extra.deep.a.a.a" in outcome.err, outcome.err
+    assert len(composed) <= 10, len(composed)  # a few readings of the settings, not one a level (196)
+
+
+@pytest.mark.parametrize("command", [("lint",), ("build", "-q", "--no-pdf"), ("lint", "-o", "report.txt")])
+def test_the_settings_bound_holds_for_the_files_they_inherit_together(
+    scratch: Path,  # noqa: F811
+    capsys: pytest.CaptureFixture[str],
+    command: tuple[str, ...],
+) -> None:
+    """The 1 MB bound on the settings was each file's: ten files of 900 KB inheriting each other were read in 73 s
+    (the forty-sixth probe). It holds for them together."""
+    source(scratch, "book.xml", BOOK)
+    pad = "".join(f"# {n:07d} a comment to fill the file\n" for n in range(10_000))  # 400 KB
+    (scratch / "mkdocs.yml").write_text(f"INHERIT: a.yml\n{pad}", encoding="utf-8")
+    (scratch / "a.yml").write_text(f"INHERIT: b.yml\n{pad}", encoding="utf-8")
+    (scratch / "b.yml").write_text(f"site_name: x\n{pad}", encoding="utf-8")
+    outcome = run(capsys, *command)
+    assert outcome.code == 2, outcome
+    assert f"{scratch / 'b.yml'}: the settings and the files they inherit (`INHERIT`) hold more than 1,048,576" in (
+        outcome.err
+    )
+    (scratch / "b.yml").write_text("site_name: x\n", encoding="utf-8")
+    again = run(capsys, *command)
+    assert again.code != 2 and "INHERIT" not in again.err, again  # the lint's finding of the book: exit 1
+
+
 @pytest.mark.parametrize(
     ("name", "said"),
     [

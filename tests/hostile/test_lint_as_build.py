@@ -204,6 +204,15 @@ SETTINGS_THE_BUILD_REFUSES = {
         "its values nest more than 200 deep (lists or mappings within each other)",
     ),
     "scripts-kind": ("extra_javascript: js/x.js\n", "mkdocs.yml:1: `extra_javascript` must be a list of scripts"),
+    # the full loader's tags YAML does not make: past every check, which reads lists (the forty-sixth probe)
+    "tuple": (
+        "theme:\n  name: material\n  static_templates: !!python/tuple [/abs/.git/config]\n",
+        "mkdocs.yml:3:21: the tag `!!python/tuple` makes a value the settings do not take: write it in plain YAML",
+    ),
+    "set": ("extra:\n  social: !!set {a: null}\n", "mkdocs.yml:2:11: the tag `!!set` makes a value the settings"),
+    "binary": ("extra:\n  x: !!binary aGVsbG8=\n", "mkdocs.yml:2:6: the tag `!!binary` makes a value the settings"),
+    "python-str": ("extra:\n  x: !!python/str a\n", "mkdocs.yml:2:6: the tag `!!python/str` makes a value the"),
+    "placed": ("theme:\n  features: [a, b\n", "mkdocs.yml:3:1: while parsing a flow sequence; expected ',' or ']'"),
     # MkDocs checks only that they are lists: the build stopped in Python's words (the forty-third probe's note)
     "css-entries": ("site_name: x\nextra_css: [5]\n", "mkdocs.yml:2: `extra_css` must be a list of file names (text)"),
     "templates-entries": ("extra_templates: [a.html, [1]]\n", "mkdocs.yml:1: `extra_templates` must be a list of"),
@@ -256,7 +265,7 @@ def test_a_named_method_the_settings_cannot_copy_is_refused_at_its_place(
     said = "`!!python/name:logging.locked_emit` names a value the settings cannot hold (TypeError: cannot pickle"
     for argv in (("lint",), ("build", "-q", "--no-pdf")):
         outcome = run(capsys, *argv)
-        assert outcome.code == 2 and said in outcome.err and "line 3, column 6" in outcome.err, outcome.err
+        assert outcome.code == 2 and f"mkdocs.yml:3:6: {said}" in outcome.err, outcome.err
 
 
 def test_settings_the_build_replaces_are_not_refused_by_the_lint(
