@@ -369,6 +369,33 @@ def test_a_project_font_is_used_and_an_unknown_one_is_a_warning(
     assert "rulebook: typst: marches.pdf: unknown font family: nope sans" in capsys.readouterr().err
 
 
+def test_the_lint_refuses_a_font_neither_typst_nor_the_project_has(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`font = "Nope Sans"` passed the lint, and the build set the PDF in another font with Typst's warning (a
+    probe's note): the lint names the fonts there are; Typst's own and the project's pass, in any case."""
+    unknown = project(tmp_path / "unknown", '[pdf]\nfont = "Nope Sans"\n')
+    monkeypatch.chdir(unknown)
+    capsys.readouterr()
+    assert main(["lint"]) == 2
+    assert capsys.readouterr().err == (
+        "rulebook: error: rulebook.toml: `font` in [pdf] names `Nope Sans`, which neither Typst nor "
+        "site_templates/fonts/ holds, so the PDF would be set in another (the fonts: DejaVu Sans Mono, Libertinus "
+        "Serif, New Computer Modern, New Computer Modern Math)\n"
+    )
+    (unknown / "rulebook.toml").write_text(
+        (unknown / "rulebook.toml").read_text(encoding="utf-8").replace("Nope Sans", "libertinus serif"), "utf-8"
+    )
+    assert main(["lint"]) != 2 and "font" not in capsys.readouterr().err
+    if SYSTEM_FONT.is_file():
+        (unknown / "rulebook.toml").write_text(
+            (unknown / "rulebook.toml").read_text(encoding="utf-8").replace("libertinus serif", "DejaVu Serif"), "utf-8"
+        )
+        (unknown / "site_templates" / "fonts").mkdir(parents=True)
+        (unknown / "site_templates" / "fonts" / SYSTEM_FONT.name).write_bytes(SYSTEM_FONT.read_bytes())
+        assert main(["lint"]) != 2 and "font" not in capsys.readouterr().err
+
+
 def test_the_hostile_text_project_prints_every_text_as_text(tmp_path: Path) -> None:
     """Every text a page shows is hostile there (Markdown, HTML, controls, an attribute list): each of its five
     PDFs prints them as text, and the title in the PDF's metadata is the configured one, controls shown."""

@@ -117,8 +117,8 @@ def _main(argv: Sequence[str] | None) -> int:
     except (ImportError, OSError) as error:
         if _memory_refused(error):  # an extension module (lxml's) not mapped under `ulimit -v`: the forty-fifth probe
             return _out_of_memory()
-        if not isinstance(error, ImportError):
-            return _internal(error)
+        if not isinstance(error, ImportError) or (error.name or "").partition(".")[0] == "rulebook":
+            return _internal(error)  # a name our own code lacks is our bug, not the install's
         from rulebook.masked import masked
 
         print(

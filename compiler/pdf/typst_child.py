@@ -10,6 +10,8 @@ work as one JSON object on standard input; this process limits its own memory (`
      "ppi": N, "fonts": bool}                                     line per document as for "check"
     {"task": "compile", "folder": F, "fonts": bool, "date": N}    F/main.typ into F/edition.pdf, then one line:
                                                                   {"said": [...], "warnings": [...], "problem": null}
+    {"task": "families", "folder": F}                             the font families Typst has with F/fonts/, one
+                                                                  line: {"families": [...]}
 
 What no answer can say (Typst cannot allocate past the limit and aborts, or is killed at its deadline) the parent
 reads from how this process ended.
@@ -45,7 +47,10 @@ def main() -> None:
     import typst
 
     folder = Path(request["folder"])
-    if request["task"] in ("check", "render"):
+    if request["task"] == "families":
+        found = typst.Fonts(include_system_fonts=False, font_paths=[str(folder / "fonts")]).families()
+        _answer(answers, {"families": sorted(found)})
+    elif request["task"] in ("check", "render"):
         ppi = float(request["ppi"]) if request["task"] == "render" else None
         for document in request["documents"]:
             _answer(answers, {"problem": _checked(typst, folder, document, ppi, fonts=bool(request.get("fonts")))})

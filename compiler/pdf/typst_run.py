@@ -149,6 +149,21 @@ def compile_pdf(
     return PdfResult((folder / PDF_NAME).read_bytes(), (*answer["said"], *answer["warnings"]))
 
 
+def font_families(folder: Path, fonts: Mapping[str, bytes], limits: Limits = LIMITS) -> list[str]:
+    """The font families an edition may name: those inside Typst and those of ``fonts`` (file contents by name),
+    read by Typst in ``folder`` (emptied first: a scratch folder); none system-wide, as no edition uses them."""
+    require()
+    _emptied(folder)
+    (folder / "fonts").mkdir(parents=True)
+    _lay_out(folder, [(f"fonts/{name}", data) for name, data in fonts.items()])
+    with _Child({"task": "families", "folder": str(folder)}, folder, limits.memory, None) as child:
+        answer = child.answer(limits.seconds)
+    if isinstance(answer, _Ended) or answer is None:
+        said = "it took too long" if answer is None else _beyond(answer, limits.memory, "memory_limit")
+        raise PdfBuildError(f"Typst could not read the fonts of site_templates/fonts/: {said}")
+    return [str(family) for family in answer["families"]]
+
+
 def readable_pictures(
     pictures: Mapping[str, bytes], folder: Path, limits: Limits = LIMITS
 ) -> tuple[dict[str, bytes], tuple[str, ...]]:

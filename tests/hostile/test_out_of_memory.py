@@ -6,6 +6,8 @@ from pathlib import Path
 
 import pytest
 
+from rulebook.cli import main
+
 from .scratch import run
 from .test_output import project
 
@@ -60,7 +62,7 @@ def test_the_engines_cache_out_of_memory_after_publishing_is_a_warning(
         ),
         (OSError(12, "Cannot allocate memory"), "rulebook: error: out of memory"),
         (
-            ModuleNotFoundError("No module named 'lxml'"),
+            ModuleNotFoundError("No module named 'lxml'", name="lxml"),
             "rulebook: error: a package rulebook needs cannot be imported (No module named 'lxml'): reinstall "
             "rulebook-compiler\n",
         ),
@@ -80,3 +82,17 @@ def test_an_import_that_fails_is_not_told_as_a_bug(
     monkeypatch.setattr("rulebook.cli.lint.run_lint", failing)
     outcome = run(capsys, "lint")
     assert outcome.code == 2 and outcome.err.startswith(said) and "bug" not in outcome.err, outcome
+
+
+def test_a_name_the_compilers_own_code_lacks_is_its_bug_not_the_installs(
+    game: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An import of a name a module of the compiler lacks was told "reinstall rulebook-compiler" (seen while adding
+    a check): it is the compiler's bug, said as one."""
+
+    def failing(*args: object, **kwargs: object) -> None:
+        raise ImportError("cannot import name 'X' from 'rulebook.errors'", name="rulebook.errors")
+
+    monkeypatch.setattr("rulebook.cli.lint.run_lint", failing)
+    assert main(["lint"]) == 2
+    assert capsys.readouterr().err.startswith("rulebook: internal error: ImportError: cannot import name 'X'")
