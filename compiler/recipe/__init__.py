@@ -138,30 +138,6 @@ def check_site_settings(project: Project) -> None:
     site_generator(project.generator).check_settings(settings | chrome_options(settings, {}), config_file=file)
 
 
-def _check_font(project: Project, fonts: dict[str, bytes]) -> None:
-    """Refuse a ``font`` of ``[pdf]`` that neither Typst nor the project's fonts (``fonts``) hold: Typst set the PDF
-    in another with a warning, and the lint passed it."""
-    font = project.print.font
-    if font is None:
-        return
-    import tempfile
-
-    from rulebook.config_file import ConfigError
-    from rulebook.errors import quoted
-    from rulebook.pdf.typst_run import font_families
-
-    with tempfile.TemporaryDirectory(prefix="rulebook-fonts-") as room:
-        families = font_families(Path(room) / "fonts", fonts)
-    if font.casefold() not in {family.casefold() for family in families}:
-        named = project.config_file.name if project.config_file else "rulebook.toml"
-        where = "tool.rulebook.pdf" if named == "pyproject.toml" else "pdf"
-        raise ConfigError(
-            f"{named}: `font` in [{where}] names "
-            f"{quoted(font)}, which neither Typst nor site_templates/fonts/ holds, so the PDF would be set in another "
-            f"(the fonts: {', '.join(families)})"
-        )
-
-
 def check_look(project: Project) -> None:
     """Read what the build reads of the project beside its books, with the build's readers and limits, for the
     lint: the site generator's settings as text (``mkdocs.yml``: read as YAML by the build alone), the site's words
@@ -171,7 +147,7 @@ def check_look(project: Project) -> None:
     :class:`~rulebook.errors.UserError` here (it passed the lint and stopped the build)."""
     from rulebook.inputs import present, read_input_text
     from rulebook.project import OVERRIDES, SITE_SETTINGS
-    from rulebook.recipe.book_pdf import project_fonts, template_text
+    from rulebook.recipe.book_pdf import check_font, project_fonts, template_text
     from rulebook.site.words_file import STRINGS_FILE, read_strings
     from rulebook.translate.status_file import load_marks
 
@@ -183,7 +159,7 @@ def check_look(project: Project) -> None:
         for translation in book.translations:
             load_marks(translation.status_file, root=project.root)
     template_text(project)
-    _check_font(project, project_fonts(project))
+    check_font(project, project_fonts(project))
     overrides = project.root / OVERRIDES
     templates = sorted(overrides.rglob("*.j2")) if overrides.is_dir() else []
     if templates or (overrides / "assets").is_dir():  # the template engine, only for a project that has its own

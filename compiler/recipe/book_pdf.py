@@ -189,6 +189,30 @@ def project_fonts(project: Project) -> dict[str, bytes]:
     }
 
 
+def check_font(project: Project, fonts: dict[str, bytes]) -> None:
+    """Refuse a ``font`` of ``[pdf]`` that neither Typst nor the project's fonts (``fonts``) hold: Typst set the PDF
+    in another with a warning, and the lint passed it."""
+    font = project.print.font
+    if font is None:
+        return
+    import tempfile
+
+    from rulebook.config_file import ConfigError
+    from rulebook.errors import quoted
+    from rulebook.pdf.typst_run import font_families
+
+    with tempfile.TemporaryDirectory(prefix="rulebook-fonts-") as room:
+        families = font_families(Path(room) / "fonts", fonts)
+    if font.casefold() not in {family.casefold() for family in families}:
+        named = project.config_file.name if project.config_file else "rulebook.toml"
+        where = "tool.rulebook.pdf" if named == "pyproject.toml" else "pdf"
+        raise ConfigError(
+            f"{named}: `font` in [{where}] names "
+            f"{quoted(font)}, which neither Typst nor site_templates/fonts/ holds, so the PDF would be set in another "
+            f"(the fonts: {', '.join(families)})"
+        )
+
+
 def own_template(project: Project) -> str | None:
     """The project's ``site_templates/print.typ`` as messages name it, if it has one (else None: the shipped one)."""
     from rulebook.fileio import shown_path
