@@ -6,7 +6,7 @@ import enum
 from collections import Counter
 from collections.abc import Callable, Hashable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, TypeVar, cast
 
 from rulebook.source import Span
 
@@ -72,6 +72,9 @@ class Diagnostic:
         return (span.path, span.line, span.column, self.severity.rank, self.code, self.target or "")
 
 
+Said = TypeVar("Said")
+"""What a report lists and bounds: a diagnostic, or a comparison's finding."""
+
 SAME_SHOWN = 1_000
 """The most findings of one message in one file a report lists; the last says more follow (2 MB of ``](`` in a
 Markdown source made a million findings: 2.2 GB and 32 s for the text report, 3.8 GB for SARIF at 1 MB)."""
@@ -85,25 +88,27 @@ ALL_SHOWN = 100_000
 """The most findings a book's report lists, of every rule (:data:`RULE_SHOWN` is a rule's)."""
 
 
-def at_most_same(diagnostics: Iterable[Diagnostic]) -> list[Diagnostic]:
+def at_most_same(diagnostics: Iterable[Said], said: Callable[[Said], tuple[str, str, str]] | None = None) -> list[Said]:
     """``diagnostics`` in their order, but past :data:`SAME_SHOWN` of one message in one file (of one rule), then
     past :data:`RULE_SHOWN` of one rule in the book: the last listed of each says how many more there are. For a
     report, once the baseline has taken what it knows (bounded before, a baseline written past the bound hid every
-    later one)."""
-
-    def message(d: Diagnostic) -> tuple[str, str, str]:
-        return (d.span.path, d.code, d.message)
-
+    later one). ``said``: an item's file, rule code and message, for items other than diagnostics (a comparison's
+    findings, as its side-by-side report lists them)."""
+    message = said or _message
     kept = _bounded(list(diagnostics), message, SAME_SHOWN, "more like it after it in this file")
-    kept = _bounded(kept, lambda d: d.code, RULE_SHOWN, "more findings of this rule after it")
+    kept = _bounded(kept, lambda d: message(d)[1], RULE_SHOWN, "more findings of this rule after it")
     return _bounded(kept, lambda d: "", ALL_SHOWN, "more findings after it")  # six rules of 50,000: 2.7 GB of SARIF
 
 
-def _bounded(found: list[Diagnostic], key: Callable[[Diagnostic], Hashable], limit: int, more: str) -> list[Diagnostic]:
+def _message(diagnostic: Any) -> tuple[str, str, str]:
+    return (diagnostic.span.path, diagnostic.code, diagnostic.message)
+
+
+def _bounded(found: list[Said], key: Callable[[Said], Hashable], limit: int, more: str) -> list[Said]:
     """``found`` in order, at most ``limit`` of each ``key``: the last listed says how many ``more`` there are."""
     total = Counter(key(d) for d in found)
     seen: Counter[Hashable] = Counter()
-    listed: list[Diagnostic] = []
+    listed: list[Said] = []
     for diagnostic in found:
         group = key(diagnostic)
         seen[group] += 1
@@ -114,8 +119,9 @@ def _bounded(found: list[Diagnostic], key: Callable[[Diagnostic], Hashable], lim
     return listed
 
 
-def _more(diagnostic: Diagnostic, said: str) -> Diagnostic:
-    return replace(diagnostic, message=f"{diagnostic.message} ({said})")
+def _more(diagnostic: Said, said: str) -> Said:
+    item: Any = diagnostic  # a dataclass with a message: a diagnostic or a comparison's finding
+    return cast("Said", replace(item, message=f"{item.message} ({said})"))
 
 
 @dataclass(frozen=True, slots=True)

@@ -17,6 +17,7 @@ from typing import Any
 
 from markupsafe import Markup, escape
 
+from rulebook.diagnostics import at_most_same
 from rulebook.model import Table, plain_text
 from rulebook.source import SourceText, Span
 from rulebook.translate.align import Pair, Unit
@@ -29,13 +30,14 @@ def report_context(
 ) -> dict[str, Any]:
     """What the side-by-side report templates show."""
     keys = _source_keys(comparison, original_language, translation_language)
+    findings = at_most_same(comparison.findings, _said)  # as the other reports: 150,000 doubled words, 94 MB
     texts = {text.pair: text for text in comparison.texts}
     by_pair: dict[int, list[Finding]] = {}
     loose: list[Finding] = []
     unpaired = {
         _unit_key(p): index for index, p in enumerate(comparison.pairs) if p.original is None or p.translation is None
     }
-    for finding in comparison.findings:
+    for finding in findings:
         index = finding.pair
         if index is None:
             index = unpaired.get((finding.original, finding.translation), unpaired.get((None, finding.translation)))
@@ -45,11 +47,10 @@ def report_context(
         for index, pair in enumerate(comparison.pairs)
     ]
     listed = [
-        _finding(f, keys)
-        for f in sorted(comparison.findings, key=lambda f: tuple(f.place or f.counterpart or _NOWHERE)[:3])
+        _finding(f, keys) for f in sorted(findings, key=lambda f: tuple(f.place or f.counterpart or _NOWHERE)[:3])
     ]
-    kinds = Counter(f.kind for f in comparison.findings)
-    severities = Counter(f.rule.severity.public for f in comparison.findings)
+    kinds = Counter(f.kind for f in findings)
+    severities = Counter(f.rule.severity.public for f in findings)
     return {
         "pairs": pairs,
         "index": listed,
@@ -66,6 +67,11 @@ def report_context(
 
 
 _NOWHERE = Span("", 0, 0)
+
+
+def _said(finding: Finding) -> tuple[str, str, str]:
+    """A finding's file, rule and message: what the reports bound (the diagnostic's, :meth:`Finding.diagnostic`)."""
+    return ((finding.place or finding.counterpart or _NOWHERE).path, finding.rule.code, finding.message)
 
 
 def _unit_key(pair: Pair) -> tuple[str | None, str | None]:

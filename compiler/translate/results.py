@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from rulebook.diagnostics import Diagnostic, Note, Rule
+from rulebook.diagnostics import Diagnostic, Note, Rule, at_most_same
 from rulebook.errors import shorten
 from rulebook.languages.data import Language
 from rulebook.model import Table
@@ -136,8 +136,10 @@ class Comparison:
     """The original's language and the translation's, as compared (the shipped ones, or the project's files)."""
 
     def diagnostics(self) -> tuple[Diagnostic, ...]:
-        """The findings as diagnostics, in report order (path, line, column)."""
-        return tuple(sorted((f.diagnostic() for f in self.findings), key=lambda d: d.sort_key))
+        """The findings as diagnostics, in report order (path, line, column), bounded as the lint's reports are
+        (:func:`~rulebook.diagnostics.at_most_same`: 300,000 doubled words on a line listed 150,000 findings, 52 MB).
+        """
+        return tuple(at_most_same(sorted((f.diagnostic() for f in self.findings), key=lambda d: d.sort_key)))
 
     def summary(self) -> dict[str, Any]:
         """Coverage, the pairs and the waivers, for the JSON report."""
