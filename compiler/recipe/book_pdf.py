@@ -135,7 +135,7 @@ def _translated(
     original = SitePlan(site, theme.strings(language))
     found = []
     for translation in site.translations:
-        words = theme.strings(translation.language)
+        words = theme.strings(translation.language, translation.native_name)
         plan = TranslatedPlan(original, translation, words)
         own = {name: translated_picture(translation.language, name) for name in translation.images}
         shown = {name: images[key] for name, key in own.items() if key in images}
