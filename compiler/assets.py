@@ -9,6 +9,7 @@ refused (:mod:`rulebook.pictures`).
 
 from __future__ import annotations
 
+import contextlib
 import os
 import stat
 import unicodedata
@@ -84,10 +85,24 @@ def translation_images(translation: Book, own: Path | None, original: Path | Non
     (``original``: a translation shows the book's pictures unless it has its own, as a French plan has French
     words; a picture its own folder refuses is refused, whatever the original holds)."""
     mine = book_images(translation, own) if own is not None and own != original else BookImages()
+    if own is not None and own != original:  # its own entry a link, a pipe: refused, not passed over for the book's
+        unsafe = _unsafe_entry()  # (a committed link to `.git/config` showed the book's picture without a word)
+        for name in sorted({image.file for image in translation.images} - mine.published.keys() - mine.refused.keys()):
+            with contextlib.suppress(OSError, ValueError):
+                if _plain_name(name) and os.path.lexists(own / name):
+                    mine.refused[name] = unsafe
     theirs = book_images(translation, original)
     published = {name: path for name, path in theirs.published.items() if name not in mine.refused}
     refused = {name: why for name, why in theirs.refused.items() if name not in mine.published}
     return BookImages(published | mine.published, refused | mine.refused)
+
+
+def _unsafe_entry() -> Refusal:
+    """Why a picture of a translation's own ``images`` folder that is no regular file of it is not shown."""
+    return Refusal(
+        "it is a link, or no regular file, in the translation's `images` folder, which the build never follows",
+        "make it a picture file of the folder itself, or remove it to show the book's picture",
+    )
 
 
 def images_beside(source: Path) -> Path | None:
@@ -164,13 +179,18 @@ def name_refusal(name: str) -> Refusal | None:
     )
 
 
+def _plain_name(name: str) -> bool:
+    """Whether ``name`` is a plain relative path, as written (`a.png/` is `a.png` to pathlib, and a broken picture on
+    the page)."""
+    return "\\" not in name and not any(part in ("", ".", "..") for part in name.split("/"))
+
+
 def safe_file(folder: Path, name: str) -> Path | None:
     """``folder/name`` if ``name`` is a plain relative path to a regular file, with no link on the way."""
-    parts = name.split("/")  # as written: `a.png/` is `a.png` to pathlib, and a broken picture on the page
-    if "\\" in name or any(p in ("", ".", "..") for p in parts):
+    if not _plain_name(name):
         return None
     path = folder
-    for part in parts:
+    for part in name.split("/"):
         path = path / part
         try:
             mode = os.lstat(path).st_mode

@@ -236,6 +236,23 @@ def test_dutch_needs_no_code_only_the_projects_language_file(project: Path, caps
     assert "no language `nl` is shipped (the languages: de, en, es, fr, it, pl)" in capsys.readouterr().err
 
 
+def test_the_language_switcher_names_a_language_by_its_language_file(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The site's words have no Dutch: the switcher labelled the Dutch site "English", as it did a Latin one whatever
+    its file's `native_name` (the forty-seventh probe's note). Its file's own name, else the site's words'."""
+    import lxml.html
+
+    assert main(["build", "-q", "--no-pdf"]) == 0, capsys.readouterr().err
+    for page in (project / "site" / "index.html", project / "site" / "nl" / "index.html"):
+        labels = {
+            link.get("hreflang"): link.text_content().strip()
+            for link in lxml.html.fromstring(page.read_bytes()).iter("a")
+            if "md-select__link" in (link.get("class") or "")
+        }
+        assert labels == {"en": "English", "de": "Deutsch", "nl": "Nederlands"}, (page, labels)
+
+
 def test_a_translation_into_a_language_not_shipped_needs_its_file(
     project: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

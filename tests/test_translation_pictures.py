@@ -121,3 +121,22 @@ def test_a_picture_neither_folder_holds_is_told_where_the_translation_shows_it(
     said = capsys.readouterr().out
     assert "image `d.png` is not in the images folder" in said and "rules/fr/book.md" in said
     assert "a.png" not in said and "b.png" not in said and "c.png" not in said
+
+
+def test_a_link_in_the_translations_folder_is_told_not_passed_over_for_the_books_picture(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The translation's own `a.png` a committed link to `.git/config`, where the book has an `a.png`: the French page
+    showed the book's picture without a word, while the same link in the book's folder was told (the forty-seventh
+    probe). It is refused as what it is, never followed."""
+    (project / "rules" / "fr" / "images" / "a.png").symlink_to("../../../.git/config")
+    subprocess.run(["git", "add", "-A"], cwd=project, check=True)
+    main(["lint"])
+    said = capsys.readouterr().out
+    assert "image `a.png` is not published: it is a link, or no regular file, in the translation's `images` folder" in (
+        said
+    ), said
+    assert main(["build", "-q", "--no-pdf"]) == 0, capsys.readouterr().err
+    french = project / "site" / "fr" / "pics" / "index.html"
+    assert "Deux combattants" not in shown(french)  # "picture not available" in its place
+    assert "[core]" not in french.read_text(encoding="utf-8")

@@ -135,7 +135,7 @@ def _translated(
     original = SitePlan(site, theme.strings(language))
     found = []
     for translation in site.translations:
-        words = theme.strings(translation.language)
+        words = theme.strings(translation.language, translation.native_name)
         plan = TranslatedPlan(original, translation, words)
         own = {name: translated_picture(translation.language, name) for name in translation.images}
         shown = {name: images[key] for name, key in own.items() if key in images}
@@ -183,10 +183,32 @@ def project_fonts(project: Project) -> dict[str, bytes]:
     if not present(folder):
         return {}
     return {
-        path.name: read_input(path, root=project.root, limit=MAX_FONT_BYTES, kind="font")
+        path.name: _collection_checked(path, read_input(path, root=project.root, limit=MAX_FONT_BYTES, kind="font"))
         for path in input_folder(folder, root=project.root, kind="fonts")
         if path.suffix.lower() in FONT_SUFFIXES
     }
+
+
+MOST_COLLECTED_FONTS = 256
+"""The most fonts one font collection (``.ttc``) may hold: a family ships a few dozen at most."""
+
+
+def _collection_checked(path: Path, data: bytes) -> bytes:
+    """``data``, unless it is a font collection whose header counts more fonts than :data:`MOST_COLLECTED_FONTS`,
+    or than its bytes can place: Typst tries each it counts (12 bytes saying 4,294,967,295 fonts held it past a
+    minute; a million entries naming one font of 10 KB took 965 MB; the forty-seventh probe)."""
+    from rulebook.inputs import UnreadableInput
+
+    if data[:4] != b"ttcf":
+        return data
+    count = int.from_bytes(data[8:12], "big") if len(data) >= 12 else 0
+    if count > MOST_COLLECTED_FONTS or 12 + 4 * count > len(data):
+        raise UnreadableInput(
+            path,
+            f"it is a font collection whose header counts {count:,} fonts, more than its {len(data):,} bytes hold "
+            f"or than a collection needs (at most {MOST_COLLECTED_FONTS})",
+        )
+    return data
 
 
 def check_font(project: Project, fonts: dict[str, bytes]) -> None:

@@ -141,6 +141,7 @@ def site_input(
                 shared_images=shown[t.language].shared,
                 drawn=shown[t.language].drawn,
                 refused_images=shown[t.language].refused,
+                native_name=t.words.native_name if t.words is not None else None,
             )
             for t in translations
         ],

@@ -84,6 +84,9 @@ class SiteTranslation:
     """The SVG pictures among :attr:`images`, drawn into the PNGs it publishes instead."""
     refused_images: frozenset[str] = frozenset()
     """The pictures its text shows that are not published (not pictures a site may show, or not drawn)."""
+    native_name: str | None = None
+    """Its language's own name (the project's language file's, else the shipped one's): the language switcher's label
+    where the site's words have none in that language."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -55,6 +55,10 @@ PACKAGE_FOLDER = Path(str(resources.files("rulebook.site").joinpath("templates")
 """The default templates, assets and words, installed with the package."""
 
 
+LANGUAGE_NAME = "language_name"
+"""The site's word for the language it is in (the language switcher's label)."""
+
+
 @dataclass(frozen=True, slots=True)
 class Theme:
     """Where a site's templates, assets and words come from: the project's overrides, then the defaults."""
@@ -106,8 +110,10 @@ class Theme:
         env.filters["tojson"] = _tojson
         return env
 
-    def strings(self, language: str) -> dict[str, str]:
-        """The site's own words in a language: the project's over the defaults, English where missing."""
+    def strings(self, language: str, native_name: str | None = None) -> dict[str, str]:
+        """The site's own words in a language: the project's over the defaults, English where missing; its name
+        (``language_name``) ``native_name`` where no table names it in that language (a translation into Latin, of a
+        language file's, was "English" in the language switcher)."""
         tables = [
             read_strings(folder / STRINGS_FILE, root=folder.parent if folder == self.overrides else None)
             for folder in reversed(self.folders)
@@ -116,6 +122,8 @@ class Theme:
         for wanted in dict.fromkeys(("en", language)):
             for table in tables:
                 words |= table.get(wanted, {})
+        if native_name is not None and not any(LANGUAGE_NAME in table.get(language, {}) for table in tables):
+            words[LANGUAGE_NAME] = native_name
         return words
 
     def assets(self) -> dict[str, bytes]:

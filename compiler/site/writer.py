@@ -130,7 +130,9 @@ def site_plan(site: SiteInput, theme: Theme) -> SitePlan:
 
 def translated_sites(plan: SitePlan, env: Environment, theme: Theme) -> tuple[TranslatedSite, ...]:
     """The site of each translation the book has."""
-    return tuple(build_translated_site(plan, t, env, theme.strings(t.language)) for t in plan.site.translations)
+    return tuple(
+        build_translated_site(plan, t, env, theme.strings(t.language, t.native_name)) for t in plan.site.translations
+    )
 
 
 def book_runs(
@@ -150,7 +152,7 @@ def book_runs(
     ``settings``: the project's MkDocs configuration (:func:`mkdocs_settings`); ``licence``: the book's
     own copyright line (a book of the project other than the main one shows no other).
     """
-    languages = _languages(plan.site, translated, theme.strings("en"))
+    languages = _languages(plan.site, translated, plan.words)
     if plan.site.offline:
         settings = offline_settings(settings)
     pages, nav = build_pages(plan, env, original_alternates(translated))
@@ -178,7 +180,9 @@ def translation_run(translation: TranslatedSite, languages: list[dict[str, str]]
     )
 
 
-def _languages(site: SiteInput, translated: Sequence[TranslatedSite], strings: dict[str, str]) -> list[dict[str, str]]:
+def _languages(
+    site: SiteInput, translated: Sequence[TranslatedSite], strings: Mapping[str, str]
+) -> list[dict[str, str]]:
     """The language switcher's entries (Material's ``extra.alternate``), links from the site root."""
     if not translated:
         return []

@@ -314,6 +314,36 @@ def test_a_fonts_folder_that_is_not_the_projects_folder_of_fonts_is_refused(
     assert SECRET not in outcome.err and not (scratch / "site").exists()
 
 
+@pytest.mark.parametrize(
+    ("data", "count"),
+    [
+        (b"ttcf\x00\x01\x00\x00\xff\xff\xff\xff", "4,294,967,295"),  # 12 bytes: Typst past a minute
+        (b"ttcf\x00\x01\x00\x00\x00\x00\x01\x01" + b"\x00\x00\x00\x10" * 257, "257"),  # each entry one font
+    ],
+    ids=["counted past its bytes", "too many"],
+)
+@pytest.mark.parametrize("command", [("lint",), ("build", "-q", "--pdf-only")])
+def test_a_font_collection_counting_more_fonts_than_it_may_is_refused(
+    scratch: Path,  # noqa: F811
+    data: bytes,
+    count: str,
+    command: tuple[str, ...],
+) -> None:
+    """Typst tries every font a collection's header counts: 12 bytes counting 4,294,967,295 held the build past a
+    minute (and the lint's check of `[pdf] font`), a million entries naming one font took 965 MB (the forty-seventh
+    probe). Refused by its count, before Typst reads it."""
+    source(scratch, "book.xml", BOOK.replace('<reference name="charge">Charge</reference>', ""))
+    fonts = scratch / "site_templates" / "fonts"
+    fonts.mkdir(parents=True)
+    (fonts / "many.ttc").write_bytes(data)
+    with nothing_written_outside(scratch, "site"):
+        outcome = run_guarded(scratch, *command)
+    assert outcome.code == 2, outcome
+    assert f"cannot read `{fonts / 'many.ttc'}`: it is a font collection whose header counts {count} fonts" in (
+        outcome.err
+    ), outcome.err
+
+
 # -- files named on the command line --------------------------------------------------------------
 
 
