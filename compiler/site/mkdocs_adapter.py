@@ -637,10 +637,11 @@ def _settings_loader() -> type:
 
 _YAML_TAG = "tag:yaml.org,2002:"
 _PLAIN_TAGS = frozenset({"null", "bool", "int", "float", "str", "seq", "map", "timestamp"})
-"""The values YAML itself makes, which the settings may hold besides ``!!python/name:`` and MkDocs' ``!ENV`` and
-``!relative``: a ``!!python/tuple`` or a ``!!set`` (the full loader's) went past every check of what the settings
-hold, which reads lists, and MkDocs and its theme took them as lists (``theme.static_templates: !!python/tuple
-[/abs/.git/config]`` wrote a Git command there; control characters reached every page: the forty-sixth probe)."""
+"""The values YAML itself makes, which the settings may hold besides ``!!python/name:`` and MkDocs' ``!ENV`` (its
+``!relative`` is not read: no tag of a path is): a ``!!python/tuple`` or a ``!!set`` (the full loader's) went past
+every check of what the settings hold, which reads lists, and MkDocs and its theme took them as lists
+(``theme.static_templates: !!python/tuple [/abs/.git/config]`` wrote a Git command there; control characters reached
+every page: the forty-sixth probe)."""
 
 
 def _fetching(error: OSError) -> bool:
