@@ -277,7 +277,7 @@ def named_settings(
     read as plain YAML, ``INHERIT`` followed inside ``root`` as far as :data:`MAX_INHERITED` files: the folders it
     names, which no report may go into while it is mended (``lint -o overrides/main.html`` was written, and every
     page was the lint report once it was). A :class:`~rulebook.errors.UserError` where that reading could name a
-    folder otherwise than the build: a tagged value (``!ENV``, ``!relative``, ``!!python/name:``: the build resolves
+    folder otherwise than the build: a tagged value (``!ENV``, ``!!python/name:``: the build resolves
     them), a file it inherits that cannot be read, or no YAML at all (the forty-first probe). ``read``: given, each
     file inherited is added to it."""
     import yaml
