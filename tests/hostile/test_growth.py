@@ -1599,3 +1599,38 @@ def test_a_rule_data_worker_out_of_memory_is_told_plainly_not_as_a_bug() -> None
     said = r"compiling rules.json ran out of memory \(the system, or a limit such"
     with BackgroundData(greedy, "compiling rules.json") as worker, pytest.raises(UserError, match=said):
         worker.files()
+
+
+@pytest.mark.parametrize(
+    ("rules", "folded"),
+    [((("a", "b"), ("b", "a")), "xb"), ((("a", "aa"),), "xaa")],
+    ids=["a cycle", "growing"],
+)
+def test_plural_rules_repeated_end_when_they_no_longer_shorten_the_word(
+    rules: tuple[tuple[str, str], ...], folded: str
+) -> None:
+    """A language file's rules with `repeat = true` that turn `a` into `b` and back, or `a` into `aa`, held `status`
+    and the build for ever (120 bytes; the forty-eighth probe): an ending taken that does not shorten the word is
+    the last."""
+    from dataclasses import replace
+
+    from rulebook.languages.data import PluralRule, shipped
+
+    language = replace(
+        shipped("es"), plural=tuple(PluralRule(end, becomes, 0) for end, becomes in rules), repeat_plural=True
+    )
+    with cpu_time_under(2):
+        assert language.singular("xa") == folded
+
+
+def test_a_word_of_many_stacked_endings_loses_a_bounded_number_of_them() -> None:
+    """Spanish takes its plural endings again and again: `x` and 400,000 `es` lost them one at a time, the word
+    copied each time (0.8 MB: `compare` 10 s; the forty-eighth probe). At most eight are taken."""
+    from rulebook.languages.data import MOST_ENDINGS, shipped
+
+    spanish = shipped("es")
+    word = "x" + "es" * 400_000
+    with cpu_time_under(2):  # 0.01 s; 10 s when every ending was taken, the word copied each time
+        folded = spanish.singular(word)
+    assert len(word) - 2 * MOST_ENDINGS <= len(folded) < len(word)
+    assert spanish.singular("figuras") == "figura"
