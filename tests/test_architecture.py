@@ -86,6 +86,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "rulebook.svg_filters",
             "rulebook.svg_fonts",
             "rulebook.svg_geometry",
+            "rulebook.font_claims",
         ),
     ),
     (

@@ -183,7 +183,7 @@ def project_fonts(project: Project) -> dict[str, bytes]:
     if not present(folder):
         return {}
     return {
-        path.name: _collection_checked(path, read_input(path, root=project.root, limit=MAX_FONT_BYTES, kind="font"))
+        path.name: _font_checked(path, read_input(path, root=project.root, limit=MAX_FONT_BYTES, kind="font"))
         for path in input_folder(folder, root=project.root, kind="fonts")
         if path.suffix.lower() in FONT_SUFFIXES
     }
@@ -193,14 +193,28 @@ MOST_COLLECTED_FONTS = 256
 """The most fonts one font collection (``.ttc``) may hold: a family ships a few dozen at most."""
 
 
-def _collection_checked(path: Path, data: bytes) -> bytes:
+def _font_checked(path: Path, data: bytes) -> bytes:
     """``data``, unless it is a font collection whose header counts more fonts than :data:`MOST_COLLECTED_FONTS`,
-    or than its bytes can place: Typst tries each it counts (12 bytes saying 4,294,967,295 fonts held it past a
-    minute; a million entries naming one font of 10 KB took 965 MB; the forty-seventh probe)."""
+    or than its bytes can place (Typst tries each it counts: 12 bytes saying 4,294,967,295 fonts held it past a
+    minute; a million entries naming one font of 10 KB took 965 MB; the forty-seventh probe), or a font whose
+    character maps claim more than a font may (:mod:`rulebook.font_claims`: Typst tabled each, to its memory limit,
+    again for each SVG picture drawn; the forty-eighth)."""
+    from rulebook.font_claims import TooManyClaimed, check_claims
     from rulebook.inputs import UnreadableInput
 
-    if data[:4] != b"ttcf":
-        return data
+    if data[:4] == b"ttcf":
+        count = int.from_bytes(data[8:12], "big") if len(data) >= 12 else 0
+        if count > MOST_COLLECTED_FONTS or 12 + 4 * count > len(data):
+            raise UnreadableInput(
+                path,
+                f"it is a font collection whose header counts {count:,} fonts, more than its {len(data):,} bytes "
+                f"hold or than a collection needs (at most {MOST_COLLECTED_FONTS})",
+            )
+    try:
+        check_claims(data)
+    except TooManyClaimed as error:
+        raise UnreadableInput(path, str(error)) from None
+    return data
     count = int.from_bytes(data[8:12], "big") if len(data) >= 12 else 0
     if count > MOST_COLLECTED_FONTS or 12 + 4 * count > len(data):
         raise UnreadableInput(

@@ -344,6 +344,52 @@ def test_a_font_collection_counting_more_fonts_than_it_may_is_refused(
     ), outcome.err
 
 
+def _font(groups: list[tuple[int, int]], maps: int = 1) -> bytes:
+    """A font of one table, a character map (format 12) of ``groups``, which ``maps`` encoding records all name."""
+    import struct
+
+    table = struct.pack(">HHIII", 12, 0, 16 + 12 * len(groups), 0, len(groups))
+    table += b"".join(struct.pack(">III", first, end, 0) for first, end in groups)
+    cmap = struct.pack(">HH", 0, maps) + struct.pack(">HHI", 3, 10, 4 + 8 * maps) * maps + table
+    return struct.pack(">IHHHH", 0x00010000, 1, 0, 0, 0) + struct.pack(">4sIII", b"cmap", 0, 28, len(cmap)) + cmap
+
+
+@pytest.mark.parametrize(
+    ("data", "said"),
+    [
+        (_font([(0, 0xFFFFFFFF)]), "a character map claims the code point 0xffffffff, past Unicode's last"),
+        (_font([(0, 0x10FFFF)], maps=100), "its character maps claim 111,411,200 characters, more than a font needs"),
+    ],
+    ids=["past unicode", "unicode a hundred times"],
+)
+def test_a_font_claiming_more_characters_than_a_font_may_is_refused(
+    scratch: Path,  # noqa: F811
+    data: bytes,
+    said: str,
+) -> None:
+    """Typst tables every character a font's maps claim: 11 KB claiming 0 to 0xFFFFFFFF took it to its memory limit
+    (4.1 GB, "raise memory_limit", no file named), the whole of Unicode listed 100 times 678 MB, and again for each
+    SVG picture drawn (40 of them: the build past a minute; the forty-eighth probe). Refused by what it claims."""
+    source(scratch, "book.xml", BOOK.replace('<reference name="charge">Charge</reference>', ""))
+    fonts = scratch / "site_templates" / "fonts"
+    fonts.mkdir(parents=True)
+    (fonts / "wide.ttf").write_bytes(data)
+    outcome = run_guarded(scratch, "lint")
+    assert outcome.code == 2 and f"cannot read `{fonts / 'wide.ttf'}`: {said}" in outcome.err, outcome.err
+
+
+def test_the_fonts_of_this_machine_claim_what_a_font_may() -> None:
+    """No false alarm: every font file on this machine (Debian's, Chromium's, the test packages') passes."""
+    from rulebook.font_claims import check_claims
+
+    found = [path for pattern in ("*.ttf", "*.otf", "*.ttc") for path in Path("/usr/share/fonts").rglob(pattern)]
+    if not found:
+        pytest.skip("no font files on this machine")
+    for path in found:
+        check_claims(path.read_bytes())
+    check_claims(_font([(0x20, 0x7E), (0x4E00, 0x9FFF)], maps=2))
+
+
 # -- files named on the command line --------------------------------------------------------------
 
 
