@@ -215,14 +215,6 @@ def _font_checked(path: Path, data: bytes) -> bytes:
     except TooManyClaimed as error:
         raise UnreadableInput(path, str(error)) from None
     return data
-    count = int.from_bytes(data[8:12], "big") if len(data) >= 12 else 0
-    if count > MOST_COLLECTED_FONTS or 12 + 4 * count > len(data):
-        raise UnreadableInput(
-            path,
-            f"it is a font collection whose header counts {count:,} fonts, more than its {len(data):,} bytes hold "
-            f"or than a collection needs (at most {MOST_COLLECTED_FONTS})",
-        )
-    return data
 
 
 def check_font(project: Project, fonts: dict[str, bytes]) -> None:

@@ -224,9 +224,8 @@ def nearest_setting_line(text: str, keys: tuple[str, ...]) -> int | None:
     on the way read it again (a control character 95 lists deep in 150 KB: 62 s; the forty-sixth probe)."""
     import yaml
 
-    try:
-        node = yaml.compose(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))  # libyaml's: 10x
-    except (yaml.YAMLError, RecursionError):
+    node = _composed(text)
+    if node is None:
         return None
     line = None
     for key in keys:
@@ -414,13 +413,23 @@ def _ignored_inside(folder: Path, root: Path) -> str | None:
     return f"which holds `{ignored[0].relative_to(os.path.abspath(folder))}`, {ignored_said()}"
 
 
+def _composed(text: str) -> Any:
+    """The YAML ``text`` as nodes, with their lines (libyaml's reader where there is one: ten times Python's); None
+    where it is no YAML."""
+    import yaml
+
+    try:
+        return yaml.compose(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+    except (yaml.YAMLError, RecursionError):
+        return None
+
+
 def setting_line(text: str, keys: tuple[str, ...]) -> int | None:
     """The line of ``text`` (YAML) where the setting ``keys`` is, or None when it is not found there."""
     import yaml
 
-    try:
-        node = yaml.compose(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))  # libyaml's: 10x
-    except (yaml.YAMLError, RecursionError):
+    node = _composed(text)
+    if node is None:
         return None
     line = None
     for key in keys:

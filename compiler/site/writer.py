@@ -26,7 +26,7 @@ from rulebook.site.page_table import GRAPH, IMAGES
 from rulebook.site.pages import Page, SiteInput, SitePlan, build_pages, neighbourhoods
 from rulebook.site.setting_paths import listed
 from rulebook.site.svg import sprite
-from rulebook.site.theme import Theme, chrome_options
+from rulebook.site.theme import LANGUAGE_NAME, Theme, chrome_options
 from rulebook.site.translated import TranslatedSite, build_translated_site
 from rulebook.site.zensical_adapter import Zensical
 
@@ -188,9 +188,9 @@ def _languages(
         return []
     original = site.book.documents[0].language if site.book.documents else "en"
     home = "index.html" if site.offline else "./"  # offline, a link names a file: a folder would open its listing
-    entries = [{"name": str(html_text(strings["language_name"])), "link": home, "lang": original}]
+    entries = [{"name": str(html_text(strings[LANGUAGE_NAME])), "link": home, "lang": original}]
     for translation in translated:
-        name = str(html_text(translation.strings["language_name"]))
+        name = str(html_text(translation.strings[LANGUAGE_NAME]))
         link = f"{translation.language}/{'index.html' if site.offline else ''}"
         entries.append({"name": name, "link": link, "lang": translation.language})
     return entries
